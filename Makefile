@@ -1,0 +1,95 @@
+# rockpool - plain Makefile. User CFLAGS/LDFLAGS are appended, never replaced.
+# Targets: all (default), demo, check, test, bench, fuzz, install, uninstall, format, clean.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 755
+INSTALL_DATA ?= $(INSTALL) -m 644
+PKG_CONFIG ?= pkg-config
+
+CC ?= cc
+BUILD ?= build
+PKGS := libpng libavformat libavcodec libswscale libavutil
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+# Evaluated lazily, so `make demo` can install the libraries before pkg-config runs.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+RP_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -DRP_VERSION='"$(VERSION)"' \
+            $(PKG_CFLAGS) $(CFLAGS)
+RP_LDFLAGS = -pthread $(LDFLAGS)
+RP_LIBS = $(PKG_LIBS) -lm $(LIBS)
+
+SRCS := $(wildcard src/*.c)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all demo check test deps tests bench fuzz install uninstall format clean
+
+all: $(BUILD)/rockpool
+
+deps:
+	./scripts/install-deps
+
+$(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)
+	$(CC) $(RP_CFLAGS) -MMD -c $< -o $@
+
+$(BUILD):
+	mkdir -p $(BUILD) $(BUILD)/tests
+
+$(BUILD)/librockpool.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(BUILD)/rockpool: $(BUILD)/main.o $(BUILD)/librockpool.a
+	$(CC) $(RP_LDFLAGS) -o $@ $^ $(RP_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librockpool.a $(wildcard tests/unit/*.h) | $(BUILD)
+	$(CC) $(RP_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -Itests/unit -o $@ $< $(BUILD)/librockpool.a \
+	    $(RP_LDFLAGS) $(CMOCKA_LIBS) $(RP_LIBS)
+
+tests: $(BUILD)/rockpool $(UNIT_BINS)
+
+# `make demo`: set up, build, render the example with the built-in texture.
+demo: deps
+	$(MAKE) all
+	$(BUILD)/rockpool -y examples/rain.scene -o demo.mp4
+	@echo "rockpool: wrote demo.mp4"
+
+# `make check`: set up, build, run the whole suite (ends with 'N passed, N failed').
+check: deps
+	$(MAKE) tests
+	BUILD=$(BUILD) ./tests/run-all
+
+test: check
+
+bench: deps
+	$(MAKE) all
+	./bench/run
+
+install: $(BUILD)/rockpool
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
+	$(INSTALL_DATA) man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
+	$(INSTALL_DATA) man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \
+	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
+
+format:
+	clang-format -i src/*.c src/*.h tests/unit/*.c
+
+clean:
+	rm -rf $(BUILD) demo.mp4
+
+-include $(wildcard $(BUILD)/*.d)

@@ -1,0 +1,273 @@
+/* cli.c - getopt_long parsing in the style of dav1d's tools/dav1d_cli_parse.c: one
+ * short_opts string, one long_opts table, numbers read with an end-pointer check that
+ * names the option. rockpool prints its own messages, never getopt's. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    ARG_START = 256,
+    ARG_END,
+    ARG_PRESET,
+    ARG_SEED,
+    ARG_CRF,
+    ARG_ENCODER_PRESET,
+    ARG_PIX_FMT,
+    ARG_PNG_LEVEL,
+    ARG_HASH,
+    ARG_DUMP_HEIGHTS,
+    ARG_PROGRESS,
+    ARG_CHECK,
+};
+
+static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
+
+static const struct option long_opts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, 'f'},
+    {"input", required_argument, NULL, 'i'},
+    {"size", required_argument, NULL, 's'},
+    {"frames", required_argument, NULL, 'n'},
+    {"fps", required_argument, NULL, 'r'},
+    {"start", required_argument, NULL, ARG_START},
+    {"end", required_argument, NULL, ARG_END},
+    {"preset", required_argument, NULL, ARG_PRESET},
+    {"seed", required_argument, NULL, ARG_SEED},
+    {"codec", required_argument, NULL, 'c'},
+    {"crf", required_argument, NULL, ARG_CRF},
+    {"encoder-preset", required_argument, NULL, ARG_ENCODER_PRESET},
+    {"bitrate", required_argument, NULL, 'b'},
+    {"pix-fmt", required_argument, NULL, ARG_PIX_FMT},
+    {"png-level", required_argument, NULL, ARG_PNG_LEVEL},
+    {"threads", required_argument, NULL, 'j'},
+    {"hash", no_argument, NULL, ARG_HASH},
+    {"dump-heights", required_argument, NULL, ARG_DUMP_HEIGHTS},
+    {"overwrite", no_argument, NULL, 'y'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"progress", no_argument, NULL, ARG_PROGRESS},
+    {"check", no_argument, NULL, ARG_CHECK},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+void rp_cli_usage(FILE *f)
+{
+    fputs("Usage: rockpool [OPTION]... [SCENE]\n"
+          "Render water ripples from a scene script (SCENE, '-' for stdin, none for a\n"
+          "built-in rain) to a video, a PNG sequence, a Y4M pipe or frame hashes.\n"
+          "\n"
+          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, frames/f_%05d.png, '-' = Y4M\n"
+          "                         on stdout (default rockpool.mp4)\n"
+          "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 (overrides PATH)\n"
+          "  -i, --input IMAGE      background image (default: built-in texture)\n"
+          "  -s, --size WxH         size (default: the image's, else 640x480)\n"
+          "  -n, --frames N         timeline length in frames (default: scene duration)\n"
+          "  -r, --fps N            frame rate (default 30)\n"
+          "      --start A --end B  write only frames A..B-1 (earlier ones are simulated)\n"
+          "      --preset NAME      rockpool elias applet silverlight codeproject\n"
+          "      --seed N           seed of the rain generator\n"
+          "  -c, --codec NAME       video encoder (default libx264; libvpx-vp9 for webm)\n"
+          "      --crf N            quality, lower is better (default 18)\n"
+          "      --encoder-preset P encoder speed preset (e.g. veryfast)\n"
+          "  -b, --bitrate RATE     target bit rate, e.g. 4M (instead of --crf)\n"
+          "      --pix-fmt NAME     encoder pixel format (default yuv420p)\n"
+          "      --png-level 0..9   zlib level of PNG output\n"
+          "  -j, --threads N        worker threads (default: online CPUs); output unchanged\n"
+          "      --hash             print 'FRAME MD5' of each written frame's RGB24 bytes\n"
+          "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
+          "  -y, --overwrite        replace existing output files\n"
+          "  -q, --quiet            errors only     --progress  progress even if not a tty\n"
+          "      --check            validate the scene, print a summary, render nothing\n"
+          "  -h, --help             this help       -V, --version  version\n"
+          "\n"
+          "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 130 interrupted.\n"
+          "See rockpool(1) and rockpool-scene(5).\n",
+          f);
+}
+
+static int usage_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+/* A whole number in lo..hi, named by its option in errors. */
+static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out,
+                     char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || errno == ERANGE)
+        return usage_error(err, errlen, "%s: '%s' is not a whole number", opt, text);
+    if (v < lo || v > hi)
+        return usage_error(err, errlen, "%s: %s is out of range (%" PRId64 "..%" PRId64 ")", opt,
+                           text, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* "640x480" -> 640, 480, each 1..RP_MAX_SIDE. */
+static int parse_size(const char *text, int *w, int *h, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X'))
+        return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
+    const char *second = end + 1;
+    long b = strtol(second, &end, 10);
+    if (end == second || *end || errno == ERANGE)
+        return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
+    if (a < 1 || b < 1 || a > RP_MAX_SIDE || b > RP_MAX_SIDE)
+        return usage_error(err, errlen, "--size: %s is out of range (1..%d per side)", text,
+                           RP_MAX_SIDE);
+    *w = (int)a;
+    *h = (int)b;
+    return 0;
+}
+
+/* "4M", "2500k", "800000" -> bits per second. */
+static int parse_bitrate(const char *text, int64_t *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    int64_t mul = 1;
+    if (end != text && (*end == 'k' || *end == 'K'))
+        mul = 1000, end++;
+    else if (end != text && (*end == 'm' || *end == 'M'))
+        mul = 1000000, end++;
+    if (end == text || *end || errno == ERANGE || v < 1 || v > INT64_MAX / 1000000 / 1000)
+        return usage_error(err, errlen, "--bitrate: '%s' is not a rate like 4M or 2500k", text);
+    *out = v * mul;
+    return 0;
+}
+
+int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
+    int64_t v;
+    int o, r;
+
+    memset(cli, 0, sizeof *cli);
+    rp_settings_defaults(&cli->over, RP_PRESET_ROCKPOOL);
+    cli->over.set = 0;
+    rp_output_opts_init(&cli->out);
+    cli->out.path = "rockpool.mp4";
+    cli->end = -1;
+    opterr = 0;
+    optind = 1;
+
+    while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+        r = 0;
+        switch (o) {
+        case 'o': cli->out.path = optarg; break;
+        case 'f':
+            cli->out.format = rp_output_format_from_name(optarg);
+            if (cli->out.format == RP_FORMAT_NONE)
+                return usage_error(err, errlen,
+                                   "--format: unknown format '%s' (expected mp4, mkv, mov, webm, "
+                                   "png, y4m, framemd5)",
+                                   optarg);
+            break;
+        case 'i':
+            if (strlen(optarg) >= sizeof cli->over.background)
+                return usage_error(err, errlen, "--input: path too long");
+            strcpy(cli->over.background, optarg);
+            cli->over.set |= RP_SET_BACKGROUND;
+            break;
+        case 's':
+            r = parse_size(optarg, &cli->over.width, &cli->over.height, err, errlen);
+            cli->over.set |= RP_SET_SIZE;
+            break;
+        case 'n':
+            r = parse_int("--frames", optarg, 0, 100000000, &v, err, errlen);
+            cli->over.duration.value = v;
+            cli->over.duration.is_frames = 1;
+            cli->over.set |= RP_SET_DURATION;
+            break;
+        case 'r':
+            r = parse_int("--fps", optarg, 1, 1000, &v, err, errlen);
+            cli->over.fps = (int)v;
+            cli->over.set |= RP_SET_FPS;
+            break;
+        case ARG_START: r = parse_int("--start", optarg, 0, INT64_MAX, &cli->start, err, errlen); break;
+        case ARG_END: r = parse_int("--end", optarg, 0, INT64_MAX, &cli->end, err, errlen); break;
+        case ARG_PRESET: {
+            int p = rp_preset_from_name(optarg);
+            if (p < 0)
+                return usage_error(err, errlen,
+                                   "--preset: unknown preset '%s' (expected rockpool, elias, "
+                                   "applet, silverlight, codeproject)",
+                                   optarg);
+            cli->over.preset = (enum rp_preset)p;
+            cli->over.set |= RP_SET_PRESET;
+            break;
+        }
+        case ARG_SEED: {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(optarg, &end, 10);
+            if (end == optarg || *end || errno == ERANGE || optarg[0] == '-')
+                return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64,
+                                   optarg, UINT64_MAX);
+            cli->over.seed = s;
+            cli->over.set |= RP_SET_SEED;
+            break;
+        }
+        case 'c': cli->out.codec = optarg; break;
+        case ARG_CRF:
+            r = parse_int("--crf", optarg, 0, 63, &v, err, errlen);
+            cli->out.crf = (int)v;
+            break;
+        case ARG_ENCODER_PRESET: cli->out.encoder_preset = optarg; break;
+        case 'b': r = parse_bitrate(optarg, &cli->out.bitrate, err, errlen); break;
+        case ARG_PIX_FMT: cli->out.pix_fmt = optarg; break;
+        case ARG_PNG_LEVEL:
+            r = parse_int("--png-level", optarg, 0, 9, &v, err, errlen);
+            cli->out.png_level = (int)v;
+            break;
+        case 'j':
+            r = parse_int("--threads", optarg, 1, 256, &v, err, errlen);
+            cli->threads = (int)v;
+            break;
+        case ARG_HASH: cli->hash = 1; break;
+        case ARG_DUMP_HEIGHTS: cli->dump_heights = optarg; break;
+        case 'y': cli->out.overwrite = 1; break;
+        case 'q': cli->quiet = 1; break;
+        case ARG_PROGRESS: cli->progress = 1; break;
+        case ARG_CHECK: cli->check = 1; break;
+        case 'h': cli->help = 1; break;
+        case 'V': cli->version = 1; break;
+        case ':':
+            return usage_error(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                return usage_error(err, errlen, "unknown option '-%c' (see rockpool --help)",
+                                   optopt);
+            return usage_error(err, errlen, "unknown option '%s' (see rockpool --help)",
+                               argv[optind - 1]);
+        }
+        if (r)
+            return r;
+    }
+    if (optind < argc)
+        cli->scene_path = argv[optind++];
+    if (optind < argc)
+        return usage_error(err, errlen, "unexpected argument '%s' (only one SCENE is read)",
+                           argv[optind]);
+    if (cli->end >= 0 && cli->end < cli->start)
+        return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64, cli->end,
+                           cli->start);
+    return 0;
+}

@@ -1,0 +1,19 @@
+/* common.c - error strings. */
+#include "common.h"
+
+const char *rp_strerror(int err)
+{
+    switch (err) {
+    case RP_OK: return "success";
+    case RP_ERR_NOMEM: return "out of memory";
+    case RP_ERR_INVALID: return "invalid argument";
+    case RP_ERR_TOO_LARGE: return "size too large";
+    case RP_ERR_IO: return "input/output error";
+    case RP_ERR_FORMAT: return "malformed or unsupported file";
+    case RP_ERR_ENCODER: return "encoder error";
+    case RP_ERR_UNSUPPORTED: return "not supported by the installed libraries";
+    case RP_ERR_EXISTS: return "file exists";
+    case RP_ERR_INTERRUPTED: return "interrupted";
+    }
+    return "unknown error";
+}

@@ -1,0 +1,48 @@
+/* common.h - error codes and small integer helpers shared by every rockpool module.
+ *
+ * The library never prints or exits: functions return RP_OK (0) or an enum rp_err,
+ * and rp_strerror() turns the code into a phrase for the program to print. */
+#ifndef RP_COMMON_H
+#define RP_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum rp_err {
+    RP_OK = 0,
+    RP_ERR_NOMEM,       /* allocation failed */
+    RP_ERR_INVALID,     /* an argument or parameter is out of range */
+    RP_ERR_TOO_LARGE,   /* a size would overflow or exceeds a limit */
+    RP_ERR_IO,          /* reading or writing a file failed (errno is kept) */
+    RP_ERR_FORMAT,      /* an input file is malformed or of an unsupported kind */
+    RP_ERR_ENCODER,     /* the video/PNG encoder or muxer failed */
+    RP_ERR_UNSUPPORTED, /* the installed libraries lack a needed feature */
+    RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
+    RP_ERR_INTERRUPTED, /* stopped by a signal */
+};
+
+/** A short lowercase phrase for an rp_err code; never NULL. */
+const char *rp_strerror(int err);
+
+/** Largest width or height rockpool accepts (SPEC.md section 2). */
+#define RP_MAX_SIDE 16384
+
+/** Saturate a 32-bit value to the int16 range. */
+static inline int16_t rp_sat16(int32_t v)
+{
+    return (int16_t)(v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v);
+}
+
+/** Saturate to 0..255. */
+static inline uint8_t rp_sat8(int32_t v)
+{
+    return (uint8_t)(v > 255 ? 255 : v < 0 ? 0 : v);
+}
+
+/** Clamp to lo..hi. */
+static inline int rp_clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+#endif

@@ -1,0 +1,485 @@
+/* main.c - wires the pipeline: options -> scene -> settings -> timeline -> simulate,
+ * render, write. Only this file and cli.c print or exit.
+ *
+ * Exit status: 0 success, 1 runtime failure, 2 bad usage or input, 130 SIGINT
+ * (143 SIGTERM). Nothing is created before every input has been validated. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "common.h"
+#include "image.h"
+#include "output.h"
+#include "pool.h"
+#include "render.h"
+#include "scene.h"
+#include "texture.h"
+#include "water.h"
+
+enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
+
+/* A few seconds of rain, used when no SCENE is given. */
+static const char default_scene[] = "# rockpool's built-in scene: a few seconds of rain\n"
+                                    "duration 6s\n"
+                                    "at 0s..6s rain rate 5/s radius 4..10 height 300..900\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static void error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("rockpool: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void warn_cb(void *ctx, const char *msg)
+{
+    const rp_cli *cli = ctx;
+    if (!cli->quiet)
+        fprintf(stderr, "rockpool: warning: %s\n", msg);
+}
+
+/* gcc-style diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret. */
+static void print_diag(const rp_diag *d)
+{
+    if (d->line > 0)
+        fprintf(stderr, "rockpool: %s:%d:%d: error: %s\n", d->file, d->line, d->col, d->msg);
+    else
+        fprintf(stderr, "rockpool: %s: error: %s\n", d->file, d->msg);
+    if (d->line > 0 && d->source_line[0]) {
+        int width = fprintf(stderr, " %5d | ", d->line) - 2;
+        fprintf(stderr, "%s\n", d->source_line);
+        fprintf(stderr, "%*s| ", width, "");
+        for (int i = 1; i < d->col && d->source_line[i - 1]; i++)
+            fputc(d->source_line[i - 1] == '\t' ? '\t' : ' ', stderr);
+        fputs("^\n", stderr);
+    }
+}
+
+/* Read a whole file (or stdin for "-") into memory. */
+static int read_all(const char *path, char **text, size_t *len)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = NULL;
+    struct stat st;
+    if (!f)
+        return errno ? errno : EIO;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return EISDIR;
+    }
+    buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        if (cap >= ((size_t)64 << 20)) { /* scenes are text: 64 MiB is plenty */
+            free(buf);
+            buf = NULL;
+            errno = EFBIG;
+            break;
+        }
+        char *more = realloc(buf, cap * 2);
+        if (!more) {
+            free(buf);
+            buf = NULL;
+        }
+        buf = more;
+        cap *= 2;
+    }
+    int failed = !buf || ferror(f);
+    int err = errno ? errno : EIO;
+    if (f != stdin)
+        fclose(f);
+    if (failed) {
+        free(buf);
+        return err;
+    }
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void print_summary(const rp_settings *s, int64_t frames, const rp_scene *scene,
+                          const rp_timeline *tl)
+{
+    rp_scene_stats ss;
+    rp_timeline_stats ts;
+    rp_scene_stats_get(scene, &ss);
+    rp_timeline_stats_get(tl, &ts);
+    printf("size:       %dx%d\n", s->width, s->height);
+    printf("fps:        %d\n", s->fps);
+    printf("frames:     %" PRId64 " (%" PRId64 ".%03" PRId64 " s)\n", frames,
+           frames / s->fps, frames % s->fps * 1000 / s->fps);
+    printf("preset:     %s\n", rp_preset_name(s->preset));
+    printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
+    printf("events:     %d drop, %d rain, %d stroke, %d wall\n", ss.drops, ss.rains, ss.strokes,
+           ss.walls);
+    printf("drops:      %zu in all (%zu from rain, %zu stroke dabs)\n", ts.drops, ts.rain_drops,
+           ts.stroke_dabs);
+    if (ts.after_end)
+        printf("after end:  %zu items fall after the last frame and are left out\n",
+               ts.after_end);
+}
+
+/* Temporary-then-rename writer for --dump-heights. */
+typedef struct dump {
+    FILE *f;
+    char *path, *tmp;
+} dump;
+
+static int dump_open(dump *d, const char *path, int overwrite)
+{
+    struct stat st;
+    memset(d, 0, sizeof *d);
+    if (!overwrite && stat(path, &st) == 0) {
+        error("%s: file exists (use -y to overwrite)", path);
+        return EXIT_USAGE;
+    }
+    size_t n = strlen(path) + 32;
+    d->path = strdup(path);
+    d->tmp = malloc(n);
+    if (!d->path || !d->tmp) {
+        error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    snprintf(d->tmp, n, "%s.tmp-%ld", path, (long)getpid());
+    d->f = fopen(d->tmp, "wb");
+    if (!d->f) {
+        error("%s: cannot create: %s", path, strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+static int dump_write(dump *d, const int16_t *h, size_t cells, uint8_t *scratch)
+{
+    for (size_t i = 0; i < cells; i++) {
+        uint16_t v = (uint16_t)h[i];
+        scratch[2 * i] = (uint8_t)(v & 0xff);
+        scratch[2 * i + 1] = (uint8_t)(v >> 8);
+    }
+    return fwrite(scratch, 2, cells, d->f) == cells ? 0 : -1;
+}
+
+static void dump_close(dump *d, int keep)
+{
+    if (d->f) {
+        int bad = fclose(d->f) != 0;
+        if (keep && !bad) {
+            if (rename(d->tmp, d->path) != 0)
+                error("%s: cannot rename into place: %s", d->path, strerror(errno));
+        } else {
+            unlink(d->tmp);
+            if (keep)
+                error("%s: write failed", d->path);
+        }
+    }
+    free(d->path);
+    free(d->tmp);
+    memset(d, 0, sizeof *d);
+}
+
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int main(int argc, char **argv)
+{
+    rp_cli cli;
+    char err[1024];
+    rp_diag diag;
+    char *text = NULL;
+    size_t len = 0;
+    rp_scene *scene = NULL;
+    rp_timeline *tl = NULL;
+    rp_water *water = NULL;
+    rp_pool *pool = NULL;
+    rp_output *out = NULL;
+    uint8_t *texture = NULL, *frame = NULL, *scratch = NULL;
+    dump heights_dump = {0};
+    int status = EXIT_RUNTIME, r;
+    rp_settings s;
+
+    if (rp_cli_parse(&cli, argc, argv, err, sizeof err)) {
+        error("%s", err);
+        return EXIT_USAGE;
+    }
+    if (cli.help) {
+        rp_cli_usage(stdout);
+        return 0;
+    }
+    if (cli.version) {
+        printf("rockpool %s\n", RP_VERSION);
+        return 0;
+    }
+
+    /* 1. The scene. */
+    const char *scene_name = cli.scene_path ? cli.scene_path : "<default>";
+    if (cli.scene_path) {
+        r = read_all(cli.scene_path, &text, &len);
+        if (r) {
+            error("%s: cannot read scene: %s", strcmp(scene_name, "-") ? scene_name : "stdin",
+                  strerror(r));
+            return EXIT_USAGE;
+        }
+    } else {
+        text = strdup(default_scene);
+        len = text ? strlen(text) : 0;
+        if (!text)
+            return EXIT_RUNTIME;
+    }
+    memset(&diag, 0, sizeof diag);
+    r = rp_scene_parse(&scene, text, len, strcmp(scene_name, "-") ? scene_name : "<stdin>", &diag);
+    free(text);
+    if (r) {
+        print_diag(&diag);
+        return r == RP_ERR_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    }
+
+    /* 2. Final settings: the preset's defaults, then the scene's, then the options'. */
+    const rp_settings *ss = rp_scene_settings(scene);
+    enum rp_preset preset = (cli.over.set & RP_SET_PRESET)   ? cli.over.preset
+                            : (ss->set & RP_SET_PRESET)      ? ss->preset
+                                                             : RP_PRESET_ROCKPOOL;
+    rp_settings_defaults(&s, preset);
+    rp_settings_merge(&s, ss);
+    rp_settings_merge(&s, &cli.over);
+    s.preset = preset;
+    if (s.background[0] && !(s.set & RP_SET_SIZE)) {
+        int w, h;
+        if (rp_image_probe(s.background, &w, &h, err, sizeof err)) {
+            error("%s: %s", s.background, err);
+            goto usage_fail;
+        }
+        if (w > RP_MAX_SIDE || h > RP_MAX_SIDE) {
+            error("%s: image is %dx%d, over the %d per side limit: give --size", s.background, w,
+                  h, RP_MAX_SIDE);
+            goto usage_fail;
+        }
+        s.width = w;
+        s.height = h;
+    }
+    int64_t frames = rp_time_frames(s.duration, s.fps);
+    int64_t end = cli.end < 0 ? frames : cli.end;
+    if (end > frames) {
+        error("--end %" PRId64 " is past the last frame (the timeline has %" PRId64 " frames)",
+              end, frames);
+        goto usage_fail;
+    }
+    if (cli.start > end) {
+        error("--start %" PRId64 " is past --end %" PRId64, cli.start, end);
+        goto usage_fail;
+    }
+
+    /* 3. The timeline. */
+    memset(&diag, 0, sizeof diag);
+    r = rp_timeline_build(&tl, scene, &s, frames, &diag);
+    if (r) {
+        print_diag(&diag);
+        status = r == RP_ERR_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+        goto done;
+    }
+    if (cli.check) {
+        print_summary(&s, frames, scene, tl);
+        status = 0;
+        goto done;
+    }
+
+    /* 4. Outputs are checked before anything is created. */
+    cli.out.width = s.width;
+    cli.out.height = s.height;
+    cli.out.fps = s.fps;
+    cli.out.first_frame = cli.start;
+    cli.out.frame_count = end - cli.start;
+    cli.out.warn = warn_cb;
+    cli.out.warn_ctx = &cli;
+    enum rp_format fmt =
+        cli.out.format ? cli.out.format : rp_output_format_from_path(cli.out.path);
+    if (cli.hash && (fmt == RP_FORMAT_Y4M || (fmt == RP_FORMAT_FRAMEMD5 &&
+                                              !strcmp(cli.out.path, "-")))) {
+        error("--hash prints to stdout, which the %s output already uses",
+              rp_output_format_name(fmt));
+        goto usage_fail;
+    }
+    if ((r = rp_output_validate(&cli.out, err, sizeof err))) {
+        error("%s", err);
+        goto usage_fail;
+    }
+
+    /* 5. Set-up: texture, walls from masks, water, threads. */
+    size_t cells = (size_t)s.width * (size_t)s.height;
+    if (s.background[0]) {
+        if (rp_image_load_rgb(s.background, s.width, s.height, &texture, err, sizeof err)) {
+            error("%s: %s", s.background, err);
+            goto usage_fail;
+        }
+    } else {
+        texture = malloc(cells * 3);
+        if (!texture)
+            goto nomem;
+        rp_texture_default(texture, s.width, s.height);
+    }
+    rp_water_params wp = {s.width, s.height, s.stencil, s.boundary, s.damping_shift,
+                          s.damping_q16};
+    if ((r = rp_water_new(&water, &wp))) {
+        error("cannot set up a %dx%d simulation: %s", s.width, s.height, rp_strerror(r));
+        goto done;
+    }
+    int threads = cli.threads ? cli.threads : online_cpus();
+    if (threads > 1 && rp_pool_new(&pool, threads)) {
+        error("cannot start %d threads", threads);
+        goto done;
+    }
+    frame = malloc(cells * 3);
+    if (!frame)
+        goto nomem;
+    if (cli.dump_heights) {
+        scratch = malloc(cells * 2);
+        if (!scratch)
+            goto nomem;
+        if ((r = dump_open(&heights_dump, cli.dump_heights, cli.out.overwrite))) {
+            status = r;
+            goto done;
+        }
+    }
+    if ((r = rp_output_open(&out, &cli.out, err, sizeof err))) {
+        error("%s", err);
+        status = r == RP_ERR_INVALID || r == RP_ERR_EXISTS ? EXIT_USAGE : EXIT_RUNTIME;
+        goto done;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    rp_render_params rparams = {s.render, s.refraction, s.light_x, s.light_y, s.shading};
+    int show_progress = !cli.quiet && (cli.progress || isatty(STDERR_FILENO));
+    double t0 = now_seconds(), last_report = 0;
+
+    /* 6. The frame loop (SPEC.md section 3): events, step, render the written frames. */
+    for (int64_t k = 0; k < end && !stop_signal; k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            const rp_item *it = &items[i];
+            switch (it->kind) {
+            case RP_ITEM_DROP: rp_water_drop(water, &it->drop); break;
+            case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(water, it->x, it->y, it->w, it->h); break;
+            case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(water, it->x, it->y, it->r); break;
+            case RP_ITEM_WALL_MASK: {
+                uint8_t *mask = NULL;
+                if (rp_image_load_mask(it->mask_path, s.width, s.height, &mask, err,
+                                       sizeof err)) {
+                    error("%s: %s", it->mask_path, err);
+                    status = EXIT_USAGE;
+                    goto abort_output;
+                }
+                rp_water_add_walls(water, mask);
+                free(mask);
+                break;
+            }
+            }
+        }
+        rp_water_step(water, pool);
+        if (k < cli.start)
+            continue;
+        const int16_t *h = rp_water_heights(water);
+        rp_render_frame(&rparams, h, s.width, s.height, texture, frame, pool);
+        if ((r = rp_output_write(out, k, frame, err, sizeof err))) {
+            error("%s", err);
+            goto abort_output;
+        }
+        if (cli.hash) {
+            char hex[33];
+            rp_md5_hex(frame, cells * 3, hex);
+            printf("%" PRId64 " %s\n", k, hex);
+        }
+        if (cli.dump_heights && dump_write(&heights_dump, h, cells, scratch)) {
+            error("%s: write failed: %s", cli.dump_heights, strerror(errno));
+            goto abort_output;
+        }
+        if (show_progress) {
+            double t = now_seconds();
+            if (t - last_report >= 0.25 || k + 1 == end) {
+                double fps = (double)(k + 1 - cli.start) / (t - t0 > 1e-9 ? t - t0 : 1e-9);
+                fprintf(stderr, "\rframe %" PRId64 "/%" PRId64 "  %.1f fps  eta %.0f s   ", k + 1,
+                        end, fps, (double)(end - k - 1) / (fps > 0 ? fps : 1));
+                last_report = t;
+            }
+        }
+    }
+    if (show_progress)
+        fputc('\n', stderr);
+    if (fflush(stdout) != 0) {
+        error("stdout: write failed: %s", strerror(errno));
+        goto abort_output;
+    }
+
+    int64_t written = rp_output_frames(out);
+    if ((r = rp_output_close(&out, err, sizeof err))) {
+        error("%s", err);
+        goto done;
+    }
+    dump_close(&heights_dump, 1);
+    if (stop_signal) {
+        fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli.out.path,
+                written);
+        status = stop_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+    } else {
+        status = 0;
+    }
+    goto done;
+
+nomem:
+    error("out of memory");
+    status = EXIT_RUNTIME;
+    goto done;
+usage_fail:
+    status = EXIT_USAGE;
+    goto done;
+abort_output:
+    rp_output_abort(&out);
+done:
+    dump_close(&heights_dump, 0);
+    rp_output_abort(&out);
+    free(frame);
+    free(scratch);
+    free(texture);
+    rp_pool_free(&pool);
+    rp_water_free(&water);
+    rp_timeline_free(&tl);
+    rp_scene_free(&scene);
+    return status;
+}

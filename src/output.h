@@ -1,0 +1,84 @@
+/* output.h - one small interface over every way rockpool writes frames (SPEC.md
+ * section 5): PNG sequence (libpng), video (libavformat/libavcodec), Y4M on stdout,
+ * FFmpeg framemd5 lines. Backends are chosen from a table by -f NAME or by the path.
+ *
+ * Files are written under a temporary name beside the final one and renamed by
+ * rp_output_close(); rp_output_abort() removes them, so a failed run never leaves a
+ * file that looks complete. */
+#ifndef RP_OUTPUT_H
+#define RP_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum rp_format {
+    RP_FORMAT_NONE = 0,
+    RP_FORMAT_MP4,
+    RP_FORMAT_MKV,
+    RP_FORMAT_MOV,
+    RP_FORMAT_WEBM,
+    RP_FORMAT_PNG,
+    RP_FORMAT_Y4M,
+    RP_FORMAT_FRAMEMD5,
+};
+
+typedef struct rp_output_opts {
+    const char *path;           /* file, PNG pattern with one printf integer conversion, or "-" */
+    enum rp_format format;      /* RP_FORMAT_NONE: from the path */
+    int width, height;          /* frame size */
+    int fps;                    /* frames per second, >= 1 */
+    int64_t first_frame;        /* timeline index of the first frame that will be written */
+    int64_t frame_count;        /* how many frames will be written (informational) */
+    int overwrite;              /* replace existing files */
+    const char *codec;          /* encoder name, NULL = default for the container */
+    int crf;                    /* -1 = encoder default (rockpool passes 18) */
+    const char *encoder_preset; /* NULL = encoder default */
+    int64_t bitrate;            /* bits/s, 0 = unset (CRF mode) */
+    const char *pix_fmt;        /* NULL = yuv420p (or what the encoder needs) */
+    int png_level;              /* zlib level 0..9, -1 = default fast level */
+    /* Called with a one-line warning (e.g. an encoder fallback); may be NULL. */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
+} rp_output_opts;
+
+typedef struct rp_output rp_output;
+
+/** Fill opts with defaults (no path). */
+void rp_output_opts_init(rp_output_opts *opts);
+
+/** The format a path implies ("x.mp4" -> MP4, "f_%05d.png" -> PNG, "-" -> Y4M), or
+ * RP_FORMAT_NONE. */
+enum rp_format rp_output_format_from_path(const char *path);
+
+/** Format by name ("mp4", "png", "framemd5", ...), or RP_FORMAT_NONE. */
+enum rp_format rp_output_format_from_name(const char *name);
+const char *rp_output_format_name(enum rp_format f);
+
+/** Check a path/format pair without touching the file system beyond stat(): pattern
+ * well-formed for PNG, existing file without overwrite, missing directory. On failure
+ * returns RP_ERR_INVALID / RP_ERR_EXISTS / RP_ERR_IO with a message in err. */
+int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen);
+
+/** Open the backend (create temp files, set up the encoder). On failure returns an
+ * rp_err, writes a one-line reason into err, and leaves nothing on disk. */
+int rp_output_open(rp_output **out, const rp_output_opts *opts, char *err, size_t errlen);
+
+/** Write one RGB24 frame (width*height*3 bytes, rows packed) whose timeline index is
+ * frame_index. Frames arrive in increasing order. */
+int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, char *err,
+                    size_t errlen);
+
+/** Finish (flush encoder, write trailer) and move every file to its final name; frees and
+ * nulls *out, whatever the result. On failure nothing that looks complete is left. */
+int rp_output_close(rp_output **out, char *err, size_t errlen);
+
+/** Drop everything written (remove temp files); frees and nulls *out. */
+void rp_output_abort(rp_output **out);
+
+/** Number of frames written so far. */
+int64_t rp_output_frames(const rp_output *out);
+
+/** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it. */
+void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
+
+#endif

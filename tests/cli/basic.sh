@@ -1,0 +1,67 @@
+# basic.sh - the program end to end: real files checked by FFmpeg's own tools.
+source "$(dirname "$0")/lib.sh"
+
+# --help / --version
+expect_status "help exits 0" 0 "$ROCKPOOL" --help
+check "help fits a screen (<= 40 lines)" test "$(wc -l <"$WORK/out")" -le 40
+expect_status "version exits 0" 0 "$ROCKPOOL" -V
+check "version names rockpool" grep -q '^rockpool [0-9]' "$WORK/out"
+
+# The example to MP4: exactly the scene's frames, size and rate.
+expect_status "rain.scene to mp4" 0 "$ROCKPOOL" -q "$TOP/examples/rain.scene" -o rain.mp4
+check "mp4 frame count is 120" test "$(probe rain.mp4 nb_read_frames)" = 120
+check "mp4 size is 640x360" test "$(probe rain.mp4 width),$(probe rain.mp4 height)" = 640,360
+check "mp4 rate is 30/1" test "$(probe rain.mp4 r_frame_rate)" = 30/1
+check "mp4 codec is h264" test "$(probe rain.mp4 codec_name)" = h264
+
+# Options override the scene.
+expect_status "size/frames/fps options" 0 "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 160x96 \
+    -n 12 -r 24 -o small.mp4
+check "override: 12 frames" test "$(probe small.mp4 nb_read_frames)" = 12
+check "override: 160x96" test "$(probe small.mp4 width)x$(probe small.mp4 height)" = 160x96
+check "override: 24 fps" test "$(probe small.mp4 r_frame_rate)" = 24/1
+
+# PNG sequence: the directory is created, one file per frame, ffmpeg reads them.
+expect_status "png sequence" 0 "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 96x64 -n 5 \
+    -o seq/f_%03d.png
+check "png: 5 files f_000..f_004" test "$(ls seq | tr '\n' ' ')" = \
+    "f_000.png f_001.png f_002.png f_003.png f_004.png "
+check "png: ffprobe reads 96x64 rgb24" test \
+    "$(probe seq/f_004.png width)x$(probe seq/f_004.png height) $(probe seq/f_004.png pix_fmt)" \
+    = "96x64 rgb24"
+
+# --hash equals md5 of the PNG's pixels decoded by ffmpeg.
+expect_status "hash lines" 0 "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 96x64 -n 5 -y \
+    -o seq/f_%03d.png --hash
+want=$(ffmpeg -v error -i seq/f_003.png -f rawvideo -pix_fmt rgb24 - | md5sum | cut -d' ' -f1)
+check "hash of frame 3 equals ffmpeg's decode of the PNG" grep -qx "3 $want" "$WORK/out"
+
+# The same run twice gives byte-identical PNGs; thread count changes nothing.
+"$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 96x64 -n 5 -j 1 -o again/f_%03d.png
+"$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 96x64 -n 5 -j 7 -o j7/f_%03d.png
+check "two runs give identical PNG bytes" cmp -s seq/f_004.png again/f_004.png
+check "-j 1 and -j 7 give identical PNG bytes" cmp -s again/f_004.png j7/f_004.png
+
+# Built-in default scene (no SCENE argument).
+expect_status "default scene" 0 "$ROCKPOOL" -q -s 64x48 -n 3 -o def/%d.png
+check "default scene wrote 3 frames" test -f def/2.png
+
+# A PNG background given with -i sets the size.
+ffmpeg -v error -f lavfi -i testsrc=size=120x80 -frames:v 1 bg.png
+expect_status "-i background" 0 "$ROCKPOOL" -q "$TOP/examples/rain.scene" -i bg.png -n 2 \
+    -o bgout/%d.png
+check "background size used" test "$(probe bgout/1.png width)x$(probe bgout/1.png height)" = 120x80
+
+# Errors: exit 2, a message, nothing created.
+expect_status "unknown option is exit 2" 2 "$ROCKPOOL" --bogus
+stderr_has "unknown option message" "rockpool: error: unknown option '--bogus'"
+expect_status "bad --size is exit 2" 2 "$ROCKPOOL" -s 12by4
+stderr_has "bad size names the option" "--size"
+expect_status "existing output without -y is exit 2" 2 "$ROCKPOOL" -q -n 2 -s 32x32 -o rain.mp4
+stderr_has "existing output message" "exists"
+expect_status "missing scene file is exit 2" 2 "$ROCKPOOL" nosuch.scene -o none.mp4
+check "no output after a failed run" test ! -e none.mp4
+printf 'size 64x48\nat 0s drpo 3 4\n' >bad.scene
+expect_status "scene error is exit 2" 2 "$ROCKPOOL" bad.scene -o none.mp4
+stderr_has "scene error has file:line:col" "bad.scene:2:7: error:"
+check "no output after a scene error" test ! -e none.mp4

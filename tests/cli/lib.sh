@@ -1,0 +1,50 @@
+# tests/cli/lib.sh - helpers sourced by every CLI test script (tests/cli/*.sh).
+# The runner sets ROCKPOOL (the binary) and gives each script a fresh WORK directory,
+# removed on exit. A script calls ok/bad per check; the last line it prints is
+# "cli-summary: PASSED FAILED" for tests/run-all to add up.
+set -u
+: "${ROCKPOOL:?ROCKPOOL must name the rockpool binary}"
+ROCKPOOL=$(cd "$(dirname "$ROCKPOOL")" && pwd)/$(basename "$ROCKPOOL")
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/rockpool-cli.XXXXXX")
+cli_passed=0
+cli_failed=0
+trap 'rm -rf "$WORK"; echo "cli-summary: $cli_passed $cli_failed"' EXIT
+cd "$WORK" || exit 1
+
+ok() { cli_passed=$((cli_passed + 1)); echo "[       OK ] $*"; }
+bad() { cli_failed=$((cli_failed + 1)); echo "[  FAILED  ] $*"; }
+
+# check NAME COMMAND...: passes when the command exits 0.
+check() {
+    local name=$1
+    shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+# expect_status NAME STATUS COMMAND...: runs the command (stdout/stderr to $WORK/out, err),
+# passes when it exits with STATUS.
+expect_status() {
+    local name=$1 want=$2 got
+    shift 2
+    "$@" >"$WORK/out" 2>"$WORK/err"
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok "$name"; else
+        bad "$name (exit $got, wanted $want)"
+        sed 's/^/    /' "$WORK/err" | head -5
+    fi
+}
+
+# stderr_has NAME FRAGMENT: the last expect_status's stderr contains FRAGMENT.
+stderr_has() {
+    if grep -qF -- "$2" "$WORK/err"; then ok "$1"; else
+        bad "$1 (stderr lacks '$2')"
+        sed 's/^/    /' "$WORK/err" | head -5
+    fi
+}
+
+# probe FILE ENTRY: one value from ffprobe's first video stream (e.g. nb_read_frames).
+probe() {
+    ffprobe -v error -select_streams v:0 -count_frames \
+        -show_entries stream="$2" -of default=nokey=1:noprint_wrappers=1 "$1"
+}

@@ -1,0 +1,399 @@
+/* test_water.c - the simulation against independent oracles: plain transcriptions of
+ * the seeds' loops (Elias' ProcessWater, CodeProject's 8-neighbour loop) without the
+ * 1-D row wrap, grids computed by hand, and libm for the shape profiles. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool.h"
+#include "water.h"
+
+#define W 23
+#define H 17
+
+static rp_water *make(int w, int h, enum rp_stencil st, enum rp_boundary b, int shift, int32_t q)
+{
+    rp_water *water = NULL;
+    rp_water_params p = {w, h, st, b, shift, q};
+    assert_int_equal(rp_water_new(&water, &p), RP_OK);
+    return water;
+}
+
+/* Seed 001, ProcessWater, made 2-D so rows never wrap: dest = ((sum of 4) >> 1) - dest;
+ * dest -= dest >> 5; for every non-edge element. */
+static void elias_process_water(short src[H][W], short dest[H][W])
+{
+    for (int y = 1; y < H - 1; y++)
+        for (int x = 1; x < W - 1; x++) {
+            dest[y][x] = ((src[y][x - 1] + src[y][x + 1] + src[y - 1][x] + src[y + 1][x]) >> 1) -
+                         dest[y][x];
+            dest[y][x] -= (dest[y][x] >> 5);
+        }
+}
+
+/* Seed 004, CodeProject's loop over a jagged [x][y] array: 8 neighbours >> 2, >> 5 damping. */
+static void codeproject_step(int cur[W][H], int next[W][H])
+{
+    for (int x = 1; x < W - 1; x++)
+        for (int y = 1; y < H - 1; y++) {
+            next[x][y] = ((cur[x - 1][y] + cur[x - 1][y - 1] + cur[x][y - 1] + cur[x + 1][y - 1] +
+                           cur[x + 1][y] + cur[x + 1][y + 1] + cur[x][y + 1] + cur[x - 1][y + 1]) >>
+                          2) -
+                         next[x][y];
+            next[x][y] -= (next[x][y] >> 5);
+        }
+}
+
+static void test_elias_step_matches_seed_loop(void **state)
+{
+    (void)state;
+    static short buf1[H][W], buf2[H][W];
+    short (*cur)[W] = buf1, (*prev)[W] = buf2;
+    memset(buf1, 0, sizeof buf1);
+    memset(buf2, 0, sizeof buf2);
+    rp_water *w = make(W, H, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0);
+    rp_drop d1 = {7, 6, 0, 900, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_drop d2 = {15, 11, 0, -500, RP_SHAPE_DISC, RP_MODE_ADD};
+    for (int step = 0; step < 60; step++) {
+        if (step == 0) {
+            rp_water_drop(w, &d1);
+            cur[6][7] += 900;
+        }
+        if (step == 9) {
+            rp_water_drop(w, &d2);
+            cur[11][15] -= 500;
+        }
+        rp_water_step(w, NULL);
+        elias_process_water(cur, prev);
+        short (*t)[W] = cur;
+        cur = prev;
+        prev = t;
+        assert_memory_equal(rp_water_heights(w), cur, sizeof buf1);
+        assert_memory_equal(rp_water_prev(w), prev, sizeof buf1);
+    }
+    rp_water_free(&w);
+    assert_null(w);
+}
+
+static void test_codeproject_step_matches_seed_loop(void **state)
+{
+    (void)state;
+    static int a[W][H], b[W][H];
+    int (*cur)[H] = a, (*next)[H] = b;
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    rp_water *w = make(W, H, RP_STENCIL_8, RP_BOUNDARY_WALL, 5, 0);
+    rp_drop d = {11, 8, 0, 3000, RP_SHAPE_DISC, RP_MODE_SET};
+    rp_water_drop(w, &d);
+    cur[11][8] = 3000;
+    for (int step = 0; step < 40; step++) {
+        rp_water_step(w, NULL);
+        codeproject_step(cur, next);
+        int (*t)[H] = cur;
+        cur = next;
+        next = t;
+        const int16_t *h = rp_water_heights(w);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                assert_int_equal(h[y * W + x], cur[x][y]);
+    }
+    rp_water_free(&w);
+}
+
+/* One drop of 64 on a 5x5 grid, one step, by hand: the four neighbours get
+ * (64 >> 1) - 0 = 32, damped 32 - (32 >> 5) = 31; the centre (0 >> 1) - 0 = 0. */
+static void test_one_step_by_hand(void **state)
+{
+    (void)state;
+    rp_water *w = make(5, 5, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0);
+    rp_drop d = {2, 2, 0, 64, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_water_drop(w, &d);
+    rp_water_step(w, NULL);
+    const int16_t want[25] = {0, 0, 0, 0, 0, 0, 0, 31, 0, 0, 0, 31, 0, 31, 0,
+                              0, 0, 31, 0, 0, 0, 0, 0, 0, 0};
+    assert_memory_equal(rp_water_heights(w), want, sizeof want);
+    assert_int_equal(rp_water_prev(w)[12], 64);
+    /* Second step, centre: ((31*4) >> 1) - 64 = -2, damped: -2 - (-2 >> 5) = -1. */
+    rp_water_step(w, NULL);
+    assert_int_equal(rp_water_heights(w)[12], -1);
+    rp_water_free(&w);
+}
+
+/* Factor damping, Q16 with truncation toward zero: 0.94 -> 61604. */
+static void test_factor_damping_by_hand(void **state)
+{
+    (void)state;
+    rp_water *w = make(5, 5, RP_STENCIL_4, RP_BOUNDARY_WALL, 0, 61604);
+    rp_drop d = {2, 2, 0, 1001, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_water_drop(w, &d);
+    rp_water_step(w, NULL);
+    /* neighbour: 500 * 61604 / 65536 = 470.0 -> 470 */
+    assert_int_equal(rp_water_heights(w)[7], 500 * 61604 / 65536);
+    rp_drop neg = {1, 1, 0, -999, RP_SHAPE_DISC, RP_MODE_SET};
+    rp_water_free(&w);
+    w = make(3, 3, RP_STENCIL_4, RP_BOUNDARY_WRAP, 0, 61604);
+    rp_water_drop(w, &neg);
+    rp_water_step(w, NULL);
+    /* wrap on 3x3: every neighbour of (1,1) counts it once: (-999 >> 1) = -500;
+     * -500 * 61604 / 65536 = -470.01 -> -470 (toward zero, not -471) */
+    assert_int_equal(rp_water_heights(w)[1], -470);
+    rp_water_free(&w);
+}
+
+static int count_covered(const rp_water *w, int n)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += rp_water_heights(w)[i] != 0;
+    return c;
+}
+
+static void test_drop_shapes_cover(void **state)
+{
+    (void)state;
+    rp_water *w = make(21, 21, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0);
+    rp_drop disc = {10, 10, 2, 100, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_water_drop(w, &disc);
+    assert_int_equal(count_covered(w, 441), 13); /* d2 <= 4: 1 + 4 + 4 + 4 */
+    rp_water_free(&w);
+    w = make(21, 21, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0);
+    rp_drop sq = {10, 10, 2, 100, RP_SHAPE_SQUARE, RP_MODE_ADD};
+    rp_water_drop(w, &sq);
+    assert_int_equal(count_covered(w, 441), 25);
+    /* Under boundary wall a drop at the corner leaves the edge cells at 0. */
+    rp_drop corner = {0, 0, 3, 100, RP_SHAPE_SQUARE, RP_MODE_ADD};
+    rp_water_drop(w, &corner);
+    for (int x = 0; x < 21; x++)
+        assert_int_equal(rp_water_heights(w)[x], 0);
+    assert_int_equal(rp_water_heights(w)[22], 100);
+    rp_water_free(&w);
+}
+
+static void test_cosine_profile_vs_libm(void **state)
+{
+    (void)state;
+    for (int r = 1; r <= 40; r++)
+        for (int64_t d2 = 0; d2 <= (int64_t)r * r; d2++) {
+            rp_drop d = {0, 0, r, 1000, RP_SHAPE_COSINE, RP_MODE_SET};
+            int dist = (int)floor(sqrt((double)d2));
+            double want = 1000.0 * cos(dist * M_PI / r);
+            int32_t got = rp_drop_value(&d, d2);
+            assert_true(fabs(got - want) <= 1.0);
+        }
+    for (int64_t n = 0; n <= 4000; n++) {
+        double want = cos(M_PI * n / 1000.0) * 65536.0;
+        assert_true(fabs(rp_cos_pi_q16(n, 1000) - want) <= 2.0);
+    }
+}
+
+static void test_splash_profile_vs_formula(void **state)
+{
+    (void)state;
+    for (int r = 1; r <= 30; r++)
+        for (int64_t d2 = 0; d2 <= (int64_t)r * r; d2++) {
+            rp_drop d = {0, 0, r, 800, RP_SHAPE_SPLASH, RP_MODE_SET};
+            double dist = sqrt((double)d2);
+            double want = 800.0 * (255.0 - 512.0 * (1.0 - dist / r)) / 255.0;
+            /* truncation of a value a hair above an integer may land one below it */
+            assert_true(fabs(rp_drop_value(&d, d2) - want) < 1.01);
+        }
+    rp_drop c = {0, 0, 10, 255, RP_SHAPE_SPLASH, RP_MODE_SET};
+    assert_int_equal(rp_drop_value(&c, 0), 255 - 512);  /* below the level at the centre */
+    assert_int_equal(rp_drop_value(&c, 100), 255);      /* +height at the rim */
+}
+
+static void test_isqrt(void **state)
+{
+    (void)state;
+    for (uint64_t v = 0; v < 100000; v++) {
+        uint64_t r = rp_isqrt64(v);
+        assert_true(r * r <= v && (r + 1) * (r + 1) > v);
+    }
+    assert_int_equal(rp_isqrt64(UINT64_MAX), 4294967295u);
+}
+
+static void test_saturation(void **state)
+{
+    (void)state;
+    rp_water *w = make(9, 9, RP_STENCIL_8, RP_BOUNDARY_WRAP, 5, 0);
+    rp_drop up = {4, 4, 2, 30000, RP_SHAPE_SQUARE, RP_MODE_ADD};
+    rp_water_drop(w, &up);
+    rp_water_drop(w, &up);
+    assert_int_equal(rp_water_heights(w)[4 * 9 + 4], 32767);
+    rp_drop down = {1, 1, 0, -32768, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_water_drop(w, &down);
+    rp_water_drop(w, &down);
+    assert_int_equal(rp_water_heights(w)[10], -32768);
+    /* Steps at the limits saturate instead of wrapping (and UBSan stays quiet). */
+    for (int i = 0; i < 20; i++)
+        rp_water_step(w, NULL);
+    rp_drop set = {4, 4, 0, 70000, RP_SHAPE_DISC, RP_MODE_SET};
+    rp_water_drop(w, &set);
+    assert_int_equal(rp_water_heights(w)[40], 32767);
+    rp_water_free(&w);
+}
+
+static int64_t energy(const int16_t *h, int w, int x0, int y0, int x1, int y1)
+{
+    int64_t e = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            e += (int64_t)h[y * w + x] * h[y * w + x];
+    return e;
+}
+
+/* Waves leave an open boundary: after the ring has reached the edges and had time to come
+ * back, the inner region holds far less energy than with reflecting walls. */
+static void test_open_boundary_absorbs(void **state)
+{
+    (void)state;
+    const int n = 121;
+    for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++) {
+        int64_t e[2];
+        for (int b = 0; b < 2; b++) {
+            rp_water *w = make(n, n, st, b ? RP_BOUNDARY_OPEN : RP_BOUNDARY_WALL, 9, 0);
+            rp_drop d = {n / 2, n / 2, 6, 4000, RP_SHAPE_COSINE, RP_MODE_ADD};
+            rp_water_drop(w, &d);
+            for (int i = 0; i < 200; i++)
+                rp_water_step(w, NULL);
+            e[b] = energy(rp_water_heights(w), n, 20, 20, n - 20, n - 20);
+            rp_water_free(&w);
+        }
+        print_message("stencil %d: energy back in the centre, wall %lld, open %lld\n", st,
+                      (long long)e[0], (long long)e[1]);
+        assert_true(e[1] * 4 < e[0]);
+    }
+}
+
+static void test_wall_edges_stay_zero_and_wrap_crosses(void **state)
+{
+    (void)state;
+    rp_water *w = make(30, 20, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0);
+    rp_drop d = {2, 10, 3, 2000, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_water_drop(w, &d);
+    for (int i = 0; i < 30; i++) {
+        rp_water_step(w, NULL);
+        const int16_t *h = rp_water_heights(w);
+        for (int y = 0; y < 20; y++)
+            assert_true(h[y * 30] == 0 && h[y * 30 + 29] == 0);
+        for (int x = 0; x < 30; x++)
+            assert_true(h[x] == 0 && h[19 * 30 + x] == 0);
+    }
+    rp_water_free(&w);
+    /* wrap: a drop by the left edge disturbs the right edge within a few steps, and the
+     * field stays symmetric about the drop's column (x = 0) across the seam. */
+    w = make(30, 20, RP_STENCIL_4, RP_BOUNDARY_WRAP, 5, 0);
+    rp_drop e = {0, 10, 0, 2000, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_water_drop(w, &e);
+    for (int i = 0; i < 3; i++)
+        rp_water_step(w, NULL);
+    const int16_t *h = rp_water_heights(w);
+    assert_int_not_equal(h[10 * 30 + 29], 0);
+    for (int x = 1; x < 15; x++)
+        assert_int_equal(h[10 * 30 + x], h[10 * 30 + 30 - x]);
+    rp_water_free(&w);
+    /* wall (no wrap): a drop by the left edge never reaches the right edge early. */
+    w = make(30, 20, RP_STENCIL_4, RP_BOUNDARY_OPEN, 5, 0);
+    rp_water_drop(w, &e);
+    for (int i = 0; i < 3; i++)
+        rp_water_step(w, NULL);
+    assert_int_equal(rp_water_heights(w)[10 * 30 + 29], 0);
+    rp_water_free(&w);
+}
+
+static void test_wall_cells_held(void **state)
+{
+    (void)state;
+    rp_water *w = make(40, 40, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 5, 0);
+    rp_water_add_wall_rect(w, 20, 5, 3, 30);
+    rp_water_add_wall_circle(w, 8, 8, 3);
+    rp_drop d = {21, 20, 10, 3000, RP_SHAPE_DISC, RP_MODE_ADD};
+    rp_water_drop(w, &d);
+    for (int i = 0; i < 50; i++) {
+        const int16_t *h = rp_water_heights(w);
+        for (int y = 5; y < 35; y++)
+            for (int x = 20; x < 23; x++)
+                assert_int_equal(h[y * 40 + x], 0);
+        assert_int_equal(h[8 * 40 + 8], 0);
+        assert_int_equal(h[8 * 40 + 11], 0);
+        rp_water_step(w, NULL);
+    }
+    rp_water_free(&w);
+}
+
+static void test_threads_do_not_change_heights(void **state)
+{
+    (void)state;
+    const int w = 211, h = 157;
+    int16_t *ref = NULL;
+    for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++)
+        for (int b = RP_BOUNDARY_WALL; b <= RP_BOUNDARY_WRAP; b++) {
+            static const int counts[] = {1, 2, 7};
+            for (int t = 0; t < 3; t++) {
+                rp_pool *pool = NULL;
+                assert_int_equal(rp_pool_new(&pool, counts[t]), RP_OK);
+                rp_water *water = make(w, h, st, b, 4, 0);
+                for (int i = 0; i < 80; i++) {
+                    rp_drop d = {(i * 37) % w, (i * 53) % h, 5, 1500 - 30 * i, RP_SHAPE_COSINE,
+                                 RP_MODE_ADD};
+                    rp_water_drop(water, &d);
+                    rp_water_step(water, pool);
+                }
+                if (t == 0) {
+                    ref = malloc(sizeof(int16_t) * w * h);
+                    memcpy(ref, rp_water_heights(water), sizeof(int16_t) * w * h);
+                } else {
+                    assert_memory_equal(rp_water_heights(water), ref, sizeof(int16_t) * w * h);
+                }
+                rp_water_free(&water);
+                rp_pool_free(&pool);
+            }
+            free(ref);
+            ref = NULL;
+        }
+}
+
+static void test_bad_params(void **state)
+{
+    (void)state;
+    rp_water *w = (rp_water *)1;
+    rp_water_params p = {0, 10, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0};
+    assert_int_equal(rp_water_new(&w, &p), RP_ERR_INVALID);
+    assert_null(w);
+    p.width = 16385;
+    assert_int_equal(rp_water_new(&w, &p), RP_ERR_INVALID);
+    p.width = 10;
+    p.damping_shift = 0;
+    assert_int_equal(rp_water_new(&w, &p), RP_ERR_INVALID);
+    p.damping_q16 = 65537;
+    assert_int_equal(rp_water_new(&w, &p), RP_ERR_INVALID);
+    rp_water_free(NULL);
+    rp_water_free(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_elias_step_matches_seed_loop),
+        cmocka_unit_test(test_codeproject_step_matches_seed_loop),
+        cmocka_unit_test(test_one_step_by_hand),
+        cmocka_unit_test(test_factor_damping_by_hand),
+        cmocka_unit_test(test_drop_shapes_cover),
+        cmocka_unit_test(test_cosine_profile_vs_libm),
+        cmocka_unit_test(test_splash_profile_vs_formula),
+        cmocka_unit_test(test_isqrt),
+        cmocka_unit_test(test_saturation),
+        cmocka_unit_test(test_open_boundary_absorbs),
+        cmocka_unit_test(test_wall_edges_stay_zero_and_wrap_crosses),
+        cmocka_unit_test(test_wall_cells_held),
+        cmocka_unit_test(test_threads_do_not_change_heights),
+        cmocka_unit_test(test_bad_params),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
