@@ -24,6 +24,9 @@ enum {
     ARG_DUMP_HEIGHTS,
     ARG_PROGRESS,
     ARG_CHECK,
+    ARG_SAVE_STATE,
+    ARG_LOAD_STATE,
+    ARG_PROGRESS_FD,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -52,6 +55,9 @@ static const struct option long_opts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"progress", no_argument, NULL, ARG_PROGRESS},
     {"check", no_argument, NULL, ARG_CHECK},
+    {"save-state", required_argument, NULL, ARG_SAVE_STATE},
+    {"load-state", required_argument, NULL, ARG_LOAD_STATE},
+    {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -85,6 +91,8 @@ void rp_cli_usage(FILE *f)
           "  -y, --overwrite        replace existing output files\n"
           "  -q, --quiet            errors only     --progress  progress even if not a tty\n"
           "      --check            validate the scene, print a summary, render nothing\n"
+          "      --save-state F     write a checkpoint after the last frame; --load-state F\n"
+          "                         starts from one     --progress-fd N  key=value progress\n"
           "  -h, --help             this help       -V, --version  version\n"
           "\n"
           "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 130 interrupted.\n"
@@ -165,6 +173,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     rp_output_opts_init(&cli->out);
     cli->out.path = "rockpool.mp4";
     cli->end = -1;
+    cli->progress_fd = -1;
     opterr = 0;
     optind = 1;
 
@@ -247,6 +256,12 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case 'q': cli->quiet = 1; break;
         case ARG_PROGRESS: cli->progress = 1; break;
         case ARG_CHECK: cli->check = 1; break;
+        case ARG_SAVE_STATE: cli->save_state = optarg; break;
+        case ARG_LOAD_STATE: cli->load_state = optarg; break;
+        case ARG_PROGRESS_FD:
+            r = parse_int("--progress-fd", optarg, 0, 1 << 20, &v, err, errlen);
+            cli->progress_fd = (int)v;
+            break;
         case 'h': cli->help = 1; break;
         case 'V': cli->version = 1; break;
         case ':':

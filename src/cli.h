@@ -17,6 +17,9 @@ typedef struct rp_cli {
     int threads;              /* 0 = online CPUs */
     int hash;
     const char *dump_heights;
+    const char *save_state;   /* write a checkpoint after the last simulated frame */
+    const char *load_state;   /* start from a checkpoint instead of frame 0 */
+    int progress_fd;          /* -1, or a descriptor for key=value progress blocks */
     int quiet;
     int progress;             /* 1 forced on, 0 automatic */
     int check;

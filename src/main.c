@@ -22,6 +22,7 @@
 #include "pool.h"
 #include "render.h"
 #include "scene.h"
+#include "state.h"
 #include "texture.h"
 #include "water.h"
 
@@ -205,6 +206,104 @@ static void dump_close(dump *d, int keep)
     memset(d, 0, sizeof *d);
 }
 
+/* Apply one frame's items to the water; walls_only skips drops (checkpoint replay).
+ * Returns 0, or EXIT_USAGE after printing why a wall mask could not be loaded. */
+static int apply_items(rp_water *water, const rp_item *items, size_t n, int walls_only,
+                       const rp_settings *s)
+{
+    char err[1024];
+    for (size_t i = 0; i < n; i++) {
+        const rp_item *it = &items[i];
+        switch (it->kind) {
+        case RP_ITEM_DROP:
+            if (!walls_only)
+                rp_water_drop(water, &it->drop);
+            break;
+        case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(water, it->x, it->y, it->w, it->h); break;
+        case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(water, it->x, it->y, it->r); break;
+        case RP_ITEM_WALL_MASK: {
+            uint8_t *mask = NULL;
+            if (rp_image_load_mask(it->mask_path, s->width, s->height, &mask, err, sizeof err)) {
+                error("%s: %s", it->mask_path, err);
+                return EXIT_USAGE;
+            }
+            rp_water_add_walls(water, mask);
+            free(mask);
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
+/* Start from a checkpoint: load it, check it belongs to this run and is not past
+ * --start, replay the walls of the frames it skips. Sets *k0. */
+static int load_state(const char *path, rp_water *water, const rp_settings *s,
+                      const rp_timeline *tl, int64_t start, int64_t *k0)
+{
+    char err[512];
+    uint64_t key;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        error("%s: cannot open state: %s", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    int r = rp_state_read(f, water, k0, &key, err, sizeof err);
+    fclose(f);
+    if (r) {
+        error("%s: %s", path, err);
+        return r == RP_ERR_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    }
+    if (*k0 > start) {
+        error("%s: state is at frame %" PRId64 ", after --start %" PRId64, path, *k0, start);
+        return EXIT_USAGE;
+    }
+    if (key != rp_state_key(s, tl, *k0)) {
+        error("%s: state was saved from another scene or other settings", path);
+        return EXIT_USAGE;
+    }
+    for (int64_t f2 = 0; f2 < *k0; f2++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, f2, &items, &n);
+        if ((r = apply_items(water, items, n, 1, s)))
+            return r;
+    }
+    return 0;
+}
+
+/* Write a checkpoint under a temporary name, then rename it into place. */
+static int save_state(const char *path, const rp_water *water, int64_t k, uint64_t key)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return EXIT_RUNTIME;
+    snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int bad = !f || rp_state_write(f, water, k, key) != RP_OK;
+    if (f && fclose(f) != 0)
+        bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        error("%s: cannot write state: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return EXIT_RUNTIME;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* FFmpeg -progress style block for batch drivers. */
+static void progress_block(FILE *f, int64_t written, int fps, double speed, int end)
+{
+    if (!f)
+        return;
+    fprintf(f, "frame=%" PRId64 "\nfps=%.2f\nout_time_us=%" PRId64 "\nprogress=%s\n", written,
+            speed, written * 1000000 / fps, end ? "end" : "continue");
+    fflush(f);
+}
+
 static int online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -225,6 +324,7 @@ int main(int argc, char **argv)
     rp_output *out = NULL;
     uint8_t *texture = NULL, *frame = NULL, *scratch = NULL;
     dump heights_dump = {0};
+    FILE *progress = NULL;
     int status = EXIT_RUNTIME, r;
     rp_settings s;
 
@@ -370,6 +470,19 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    int64_t k0 = 0;
+    if (cli.load_state && (r = load_state(cli.load_state, water, &s, tl, cli.start, &k0))) {
+        status = r;
+        goto done;
+    }
+    if (cli.progress_fd >= 0) {
+        if (fcntl(cli.progress_fd, F_GETFD) == -1 ||
+            !(progress = fdopen(dup(cli.progress_fd), "w"))) {
+            error("--progress-fd %d: not an open descriptor", cli.progress_fd);
+            status = EXIT_USAGE;
+            goto done;
+        }
+    }
     if ((r = rp_output_open(&out, &cli.out, err, sizeof err))) {
         error("%s", err);
         status = r == RP_ERR_INVALID || r == RP_ERR_EXISTS ? EXIT_USAGE : EXIT_RUNTIME;
@@ -385,32 +498,16 @@ int main(int argc, char **argv)
 
     rp_render_params rparams = {s.render, s.refraction, s.light_x, s.light_y, s.shading};
     int show_progress = !cli.quiet && (cli.progress || isatty(STDERR_FILENO));
-    double t0 = now_seconds(), last_report = 0;
+    double t0 = now_seconds(), last_report = 0, last_block = 0;
 
     /* 6. The frame loop (SPEC.md section 3): events, step, render the written frames. */
-    for (int64_t k = 0; k < end && !stop_signal; k++) {
+    for (int64_t k = k0; k < end && !stop_signal; k++) {
         const rp_item *items;
         size_t n;
         rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const rp_item *it = &items[i];
-            switch (it->kind) {
-            case RP_ITEM_DROP: rp_water_drop(water, &it->drop); break;
-            case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(water, it->x, it->y, it->w, it->h); break;
-            case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(water, it->x, it->y, it->r); break;
-            case RP_ITEM_WALL_MASK: {
-                uint8_t *mask = NULL;
-                if (rp_image_load_mask(it->mask_path, s.width, s.height, &mask, err,
-                                       sizeof err)) {
-                    error("%s: %s", it->mask_path, err);
-                    status = EXIT_USAGE;
-                    goto abort_output;
-                }
-                rp_water_add_walls(water, mask);
-                free(mask);
-                break;
-            }
-            }
+        if ((r = apply_items(water, items, n, 0, &s))) {
+            status = r;
+            goto abort_output;
         }
         rp_water_step(water, pool);
         if (k < cli.start)
@@ -429,6 +526,14 @@ int main(int argc, char **argv)
         if (cli.dump_heights && dump_write(&heights_dump, h, cells, scratch)) {
             error("%s: write failed: %s", cli.dump_heights, strerror(errno));
             goto abort_output;
+        }
+        if (progress) {
+            double t = now_seconds();
+            if (t - last_block >= 0.5) {
+                int64_t written = k + 1 - cli.start;
+                progress_block(progress, written, s.fps, written / (t - t0 + 1e-9), 0);
+                last_block = t;
+            }
         }
         if (show_progress) {
             double t = now_seconds();
@@ -453,6 +558,13 @@ int main(int argc, char **argv)
         goto done;
     }
     dump_close(&heights_dump, 1);
+    progress_block(progress, written, s.fps,
+                   written / (now_seconds() - t0 + 1e-9), 1);
+    if (cli.save_state && !stop_signal &&
+        (r = save_state(cli.save_state, water, end, rp_state_key(&s, tl, end)))) {
+        status = r;
+        goto done;
+    }
     if (stop_signal) {
         fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli.out.path,
                 written);
@@ -472,6 +584,8 @@ usage_fail:
 abort_output:
     rp_output_abort(&out);
 done:
+    if (progress)
+        fclose(progress);
     dump_close(&heights_dump, 0);
     rp_output_abort(&out);
     free(frame);

@@ -1,0 +1,190 @@
+/* state.c - simulation checkpoints (see state.h for the layout). */
+#include "state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t magic[8] = {'R', 'P', 'S', 'T', 'A', 'T', 'E', 0};
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    return fnv(h, b, 8);
+}
+
+uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k)
+{
+    uint64_t h = FNV_OFFSET;
+    h = fnv_u64(h, (uint64_t)s->width);
+    h = fnv_u64(h, (uint64_t)s->height);
+    h = fnv_u64(h, (uint64_t)s->stencil);
+    h = fnv_u64(h, (uint64_t)s->boundary);
+    h = fnv_u64(h, (uint64_t)s->damping_shift);
+    h = fnv_u64(h, (uint64_t)s->damping_q16);
+    for (int64_t f = 0; f < k; f++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, f, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            const rp_item *it = &items[i];
+            h = fnv_u64(h, (uint64_t)f);
+            h = fnv_u64(h, (uint64_t)it->kind);
+            if (it->kind == RP_ITEM_DROP) {
+                const rp_drop *d = &it->drop;
+                h = fnv_u64(h, (uint64_t)(int64_t)d->x);
+                h = fnv_u64(h, (uint64_t)(int64_t)d->y);
+                h = fnv_u64(h, (uint64_t)(int64_t)d->radius);
+                h = fnv_u64(h, (uint64_t)(int64_t)d->height);
+                h = fnv_u64(h, (uint64_t)d->shape);
+                h = fnv_u64(h, (uint64_t)d->mode);
+            } else if (it->kind == RP_ITEM_WALL_MASK) {
+                h = fnv(h, it->mask_path, strlen(it->mask_path));
+            } else {
+                h = fnv_u64(h, (uint64_t)(int64_t)it->x);
+                h = fnv_u64(h, (uint64_t)(int64_t)it->y);
+                h = fnv_u64(h, (uint64_t)(int64_t)it->w);
+                h = fnv_u64(h, (uint64_t)(int64_t)it->h);
+                h = fnv_u64(h, (uint64_t)(int64_t)it->r);
+            }
+        }
+    }
+    return h;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *b)
+{
+    return (uint64_t)get32(b) | (uint64_t)get32(b + 4) << 32;
+}
+
+/* Write n heights little-endian, hashing the bytes. */
+static int put_heights(FILE *f, const int16_t *h, size_t n, uint64_t *sum)
+{
+    uint8_t buf[4096];
+    for (size_t i = 0; i < n;) {
+        size_t m = 0;
+        for (; m < sizeof buf / 2 && i < n; m++, i++) {
+            uint16_t v = (uint16_t)h[i];
+            buf[2 * m] = (uint8_t)v;
+            buf[2 * m + 1] = (uint8_t)(v >> 8);
+        }
+        *sum = fnv(*sum, buf, 2 * m);
+        if (fwrite(buf, 1, 2 * m, f) != 2 * m)
+            return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+int rp_state_write(FILE *f, const rp_water *w, int64_t k, uint64_t key)
+{
+    const rp_water_params *p = rp_water_params_of(w);
+    size_t cells = (size_t)p->width * (size_t)p->height;
+    uint8_t head[40];
+    uint64_t sum = FNV_OFFSET;
+    memcpy(head, magic, 8);
+    put32(head + 8, RP_STATE_VERSION);
+    put32(head + 12, (uint32_t)p->width);
+    put32(head + 16, (uint32_t)p->height);
+    put32(head + 20, 0);
+    put64(head + 24, (uint64_t)k);
+    put64(head + 32, key);
+    sum = fnv(sum, head, sizeof head);
+    if (fwrite(head, 1, sizeof head, f) != sizeof head)
+        return RP_ERR_IO;
+    if (put_heights(f, rp_water_heights(w), cells, &sum) ||
+        put_heights(f, rp_water_prev(w), cells, &sum))
+        return RP_ERR_IO;
+    uint8_t tail[8];
+    put64(tail, sum);
+    if (fwrite(tail, 1, 8, f) != 8)
+        return RP_ERR_IO;
+    return RP_OK;
+}
+
+static int fail(char *err, size_t errlen, const char *msg)
+{
+    snprintf(err, errlen, "%s", msg);
+    return RP_ERR_FORMAT;
+}
+
+int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, char *err, size_t errlen)
+{
+    const rp_water_params *p = rp_water_params_of(w);
+    size_t cells = (size_t)p->width * (size_t)p->height;
+    uint8_t head[40], tail[8];
+    uint64_t sum = FNV_OFFSET;
+    int16_t *buf = NULL;
+    uint8_t *raw = NULL;
+    int r = RP_ERR_FORMAT;
+
+    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, magic, 8))
+        return fail(err, errlen, "not a rockpool state file");
+    if (get32(head + 8) != RP_STATE_VERSION) {
+        snprintf(err, errlen, "state format version %u, this rockpool reads version %d",
+                 get32(head + 8), RP_STATE_VERSION);
+        return RP_ERR_FORMAT;
+    }
+    if (get32(head + 12) != (uint32_t)p->width || get32(head + 16) != (uint32_t)p->height) {
+        snprintf(err, errlen, "state is for %ux%u, this run is %dx%d", get32(head + 12),
+                 get32(head + 16), p->width, p->height);
+        return RP_ERR_FORMAT;
+    }
+    sum = fnv(sum, head, sizeof head);
+    buf = malloc(cells * 2 * sizeof *buf);
+    raw = malloc(cells * 4);
+    if (!buf || !raw) {
+        snprintf(err, errlen, "out of memory");
+        r = RP_ERR_NOMEM;
+        goto fail;
+    }
+    if (fread(raw, 1, cells * 4, f) != cells * 4 || fread(tail, 1, 8, f) != 8) {
+        fail(err, errlen, "state file is truncated");
+        goto fail;
+    }
+    sum = fnv(sum, raw, cells * 4);
+    if (sum != get64(tail) || fgetc(f) != EOF) {
+        fail(err, errlen, "state file is damaged (checksum mismatch)");
+        goto fail;
+    }
+    for (size_t i = 0; i < cells * 2; i++)
+        buf[i] = (int16_t)(uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+    rp_water_load(w, buf, buf + cells);
+    *frame = (int64_t)get64(head + 24);
+    *key = get64(head + 32);
+    r = RP_OK;
+fail:
+    free(buf);
+    free(raw);
+    return r;
+}

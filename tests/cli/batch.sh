@@ -1,0 +1,75 @@
+# batch.sh - chunked and distributed rendering (SPEC.md section 6): chunks equal the
+# same frames of a full run; checkpoints; render-parallel; machine-readable progress.
+source "$(dirname "$0")/lib.sh"
+
+scene=$TOP/examples/rain.scene
+opts=(-q -s 128x80 -n 40)
+
+# --hash of a full run, and of three chunks, which must add up to the same lines.
+"$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o full.md5 --hash >full.hash
+: >chunks.hash
+for range in "0 13" "13 27" "27 40"; do
+    set -- $range
+    "$ROCKPOOL" "$scene" "${opts[@]}" --start "$1" --end "$2" -f framemd5 -o "c$1.md5" \
+        --hash >>chunks.hash
+done
+check "full run hashes 40 frames" test "$(wc -l <full.hash)" = 40
+check "chunks hash equal to the full run" cmp -s full.hash chunks.hash
+check "chunk framemd5 lines number frames by timeline index" \
+    grep -q '^0, *13, *13, ' c13.md5
+
+# Checkpoints: save at frame 20, load it, render 20..40: equal to the full run.
+expect_status "save state" 0 "$ROCKPOOL" "$scene" "${opts[@]}" --end 20 -f framemd5 \
+    -o discard.md5 -y --save-state s20.state
+check "state file written" test -s s20.state
+expect_status "load state" 0 "$ROCKPOOL" "$scene" "${opts[@]}" --start 20 \
+    --load-state s20.state -f framemd5 -o l20.md5 --hash
+tail -n 20 full.hash >want.hash
+check "frames after a loaded state equal the full run" cmp -s "$WORK/out" want.hash
+
+# A damaged state, one from another scene, one past --start: exit 2 with a reason.
+cp s20.state bad.state
+printf '\x01' | dd of=bad.state bs=1 seek=100 conv=notrunc 2>/dev/null
+expect_status "damaged state is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 20 \
+    --load-state bad.state -f framemd5 -o x.md5
+stderr_has "damaged state message" "damaged"
+check "no output after a refused state" test ! -e x.md5
+expect_status "state of another scene is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --seed 99 \
+    --start 20 --load-state s20.state -f framemd5 -o x.md5
+stderr_has "other-scene state message" "another scene"
+expect_status "state past --start is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 10 \
+    --load-state s20.state -f framemd5 -o x.md5
+head -c 20 s20.state >short.state
+expect_status "truncated state is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 20 \
+    --load-state short.state -f framemd5 -o x.md5
+expect_status "state of another size is exit 2" 2 "$ROCKPOOL" "$scene" -q -s 64x80 -n 40 \
+    --start 20 --load-state s20.state -f framemd5 -o x.md5
+
+# render-parallel: 3 local chunks to lossless FFV1 MKV equal a single run, frame for frame.
+if command -v parallel >/dev/null; then
+    "$ROCKPOOL" "$scene" "${opts[@]}" -c ffv1 -o single.mkv
+    expect_status "render-parallel 3 chunks" 0 "$TOP/scripts/render-parallel" -k 3 -j 2 \
+        -o joined.mkv -- "$scene" "${opts[@]}" -c ffv1
+    check "joined file has exactly 40 frames" test "$(probe joined.mkv nb_read_frames)" = 40
+    ffmpeg -v error -i single.mkv -f framemd5 - >single.fmd5
+    ffmpeg -v error -i joined.mkv -f framemd5 - >joined.fmd5
+    check "joined frames decode equal to the single run" cmp -s single.fmd5 joined.fmd5
+    expect_status "render-parallel PNG chunks" 0 "$TOP/scripts/render-parallel" -k 4 -j 2 \
+        -o png/f_%03d.png -- "$scene" "${opts[@]}"
+    check "PNG chunks fill one pattern (40 files)" test "$(ls png | wc -l)" = 40
+    expect_status "a failing chunk fails the run" 1 "$TOP/scripts/render-parallel" -k 2 -j 2 \
+        -o failed.mkv -- "$scene" "${opts[@]}" -c no-such-encoder
+    check "no joined file after a failure" test ! -e failed.mkv
+else
+    bad "GNU parallel is not installed (scripts/install-deps installs it)"
+fi
+
+# --progress-fd: FFmpeg -progress style blocks, ending with progress=end.
+expect_status "progress-fd" 0 "$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o discard.md5 -y \
+    --progress-fd 3 3>progress.txt
+check "progress ends with frame=40 and progress=end" \
+    test "$(grep -E '^(frame|progress)=' progress.txt | tail -n 2 | tr '\n' ' ')" = \
+    "frame=40 progress=end "
+check "progress has out_time_us" grep -q '^out_time_us=1333333$' progress.txt
+expect_status "progress-fd on a closed descriptor is exit 2" 2 "$ROCKPOOL" "$scene" \
+    "${opts[@]}" -f framemd5 -o discard.md5 -y --progress-fd 9
