@@ -23,9 +23,13 @@ CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# SAN=1: AddressSanitizer + UndefinedBehaviorSanitizer (make check builds it in build-san/).
+SAN_FLAGS = $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer)
+comma := ,
 RP_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -DRP_VERSION='"$(VERSION)"' \
-            $(PKG_CFLAGS) $(CFLAGS)
-RP_LDFLAGS = -pthread $(LDFLAGS)
+            $(SAN_FLAGS) $(PKG_CFLAGS) $(CFLAGS)
+RP_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 RP_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
 SRCS := $(wildcard src/*.c)
@@ -33,6 +37,8 @@ LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+FUZZ_CORE := src/scene.c src/events.c src/common.c
 
 .PHONY: all demo check test deps tests bench fuzz install uninstall format clean
 
@@ -57,7 +63,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librockpool.a $(wildcard tests/unit/*.
 	$(CC) $(RP_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -Itests/unit -o $@ $< $(BUILD)/librockpool.a \
 	    $(RP_LDFLAGS) $(CMOCKA_LIBS) $(RP_LIBS)
 
-tests: $(BUILD)/rockpool $(UNIT_BINS)
+# The fuzz target as a plain corpus-replay program (no libFuzzer needed).
+$(BUILD)/fuzz_scene_replay: tests/fuzz/fuzz_scene.c $(FUZZ_CORE) $(wildcard src/*.h) | $(BUILD)
+	$(CC) $(RP_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -Isrc -o $@ $< $(FUZZ_CORE) \
+	    $(RP_LDFLAGS)
+
+tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps
@@ -65,10 +76,22 @@ demo: deps
 	$(BUILD)/rockpool -y examples/rain.scene -o demo.mp4
 	@echo "rockpool: wrote demo.mp4"
 
-# `make check`: set up, build, run the whole suite (ends with 'N passed, N failed').
+# `make check`: set up, build, run the whole suite twice (plain, then under ASan+UBSan),
+# replay the fuzz corpus, one render under valgrind; ends with 'N passed, N failed'.
 check: deps
 	$(MAKE) tests
-	BUILD=$(BUILD) ./tests/run-all
+	$(MAKE) BUILD=build-san SAN=1 tests
+	BUILDS="$(BUILD) build-san" ./tests/run-all
+
+# `make fuzz`: libFuzzer (clang) on the scene parser for FUZZ_SECONDS (default 60).
+FUZZ_SECONDS ?= 60
+fuzz:
+	./scripts/install-deps --fuzz
+	mkdir -p build/fuzz-corpus
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz/fuzz_scene.c $(FUZZ_CORE) \
+	    -o build/fuzz_scene
+	build/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz-corpus \
+	    tests/fuzz/corpus/scene
 
 test: check
 
@@ -90,6 +113,6 @@ format:
 	clang-format -i src/*.c src/*.h tests/unit/*.c
 
 clean:
-	rm -rf $(BUILD) demo.mp4
+	rm -rf $(BUILD) build-san demo.mp4
 
 -include $(wildcard $(BUILD)/*.d)
