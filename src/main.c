@@ -148,6 +148,13 @@ static void print_summary(const rp_settings *s, int64_t frames, const rp_scene *
                ts.after_end);
 }
 
+/* A device or FIFO (/dev/null, a named pipe): written in place, never renamed over. */
+static int special_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 /* Temporary-then-rename writer for --dump-heights. */
 typedef struct dump {
     FILE *f;
@@ -158,7 +165,7 @@ static int dump_open(dump *d, const char *path, int overwrite)
 {
     struct stat st;
     memset(d, 0, sizeof *d);
-    if (!overwrite && stat(path, &st) == 0) {
+    if (!overwrite && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
         error("%s: file exists (use -y to overwrite)", path);
         return EXIT_USAGE;
     }
@@ -169,7 +176,10 @@ static int dump_open(dump *d, const char *path, int overwrite)
         error("out of memory");
         return EXIT_RUNTIME;
     }
-    snprintf(d->tmp, n, "%s.tmp-%ld", path, (long)getpid());
+    if (special_file(path))
+        snprintf(d->tmp, n, "%s", path);
+    else
+        snprintf(d->tmp, n, "%s.tmp-%ld", path, (long)getpid());
     d->f = fopen(d->tmp, "wb");
     if (!d->f) {
         error("%s: cannot create: %s", path, strerror(errno));
@@ -192,11 +202,13 @@ static void dump_close(dump *d, int keep)
 {
     if (d->f) {
         int bad = fclose(d->f) != 0;
+        int in_place = !strcmp(d->tmp, d->path);
         if (keep && !bad) {
-            if (rename(d->tmp, d->path) != 0)
+            if (!in_place && rename(d->tmp, d->path) != 0)
                 error("%s: cannot rename into place: %s", d->path, strerror(errno));
         } else {
-            unlink(d->tmp);
+            if (!in_place)
+                unlink(d->tmp);
             if (keep)
                 error("%s: write failed", d->path);
         }
@@ -279,14 +291,16 @@ static int save_state(const char *path, const rp_water *water, int64_t k, uint64
     char *tmp = malloc(n);
     if (!tmp)
         return EXIT_RUNTIME;
-    snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
+    int in_place = special_file(path);
+    snprintf(tmp, n, in_place ? "%s" : "%s.tmp-%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     int bad = !f || rp_state_write(f, water, k, key) != RP_OK;
     if (f && fclose(f) != 0)
         bad = 1;
-    if (bad || rename(tmp, path) != 0) {
+    if (bad || (!in_place && rename(tmp, path) != 0)) {
         error("%s: cannot write state: %s", path, strerror(errno));
-        unlink(tmp);
+        if (!in_place)
+            unlink(tmp);
         free(tmp);
         return EXIT_RUNTIME;
     }

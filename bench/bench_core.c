@@ -1,0 +1,506 @@
+/* bench_core.c - micro-benchmarks of the core library for `make bench` (SPEC.md section 7).
+ *
+ * Measures, in one process so every figure shares the machine's state:
+ * - the simulation step (rp_water_step) in cell-steps/s for each stencil, grid size and
+ *   thread count, against a plain scalar transcription of Elias' ProcessWater loop
+ *   (seed 001) compiled into this binary;
+ * - memory bandwidth: memcpy, and a read 2 + write 1 stream (the step's pattern), over
+ *   256 MiB buffers (DRAM) and over each grid's own working set (caches included);
+ * - the step's memory traffic (3 * cells * 2 bytes per step) as a share of the stream
+ *   bandwidth at the same working set and thread count: its memory-bound ceiling;
+ * - rendering (rp_render_frame) in pixels/s for `offset` and `lens`.
+ *
+ * Each case is timed with CLOCK_MONOTONIC: calibrated to run at least MIN seconds, then
+ * repeated RUNS times; the best run counts (noise only ever slows a run down).
+ *
+ * Output: one tab-separated row per figure on stdout, "measure<TAB>value<TAB>reference
+ * <TAB>ratio", and "# title" lines between sections, which bench/run aligns into its
+ * table; progress goes to stderr.
+ * Build this file with -fno-tree-vectorize so the seed reference stays a scalar loop; the
+ * library is compiled separately with its own flags.
+ *
+ * Usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q]   (-q: 640x480 and 1920x1080 only) */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pool.h"
+#include "render.h"
+#include "texture.h"
+#include "water.h"
+
+#define BW_BYTES ((size_t)256 << 20) /* DRAM bandwidth buffers: far larger than any cache */
+
+static double min_seconds = 0.3;
+static int runs = 3;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A benchmark body: do `iters` units of work. */
+typedef void (*bench_fn)(void *ctx, long iters);
+
+/* Units per second of fn: the iteration count is doubled until one call takes a quarter
+ * of min_seconds (this doubles as warm-up), scaled to min_seconds, then the best of
+ * `runs` calls is returned. */
+static double rate(bench_fn fn, void *ctx)
+{
+    long iters = 1;
+    double t;
+    for (;;) {
+        double t0 = now();
+        fn(ctx, iters);
+        t = now() - t0;
+        if (t >= min_seconds / 4)
+            break;
+        iters *= 2;
+    }
+    iters = (long)(iters * (min_seconds / t)) + 1;
+    double best = 0;
+    for (int i = 0; i < runs; i++) {
+        double t0 = now();
+        fn(ctx, iters);
+        t = now() - t0;
+        if (iters / t > best)
+            best = iters / t;
+    }
+    return best;
+}
+
+/* ---- the seed reference ------------------------------------------------------------ */
+
+/* Elias' ProcessWater (seed 001), transcribed as plainly as possible: the same int16
+ * buffers and the same two statements per cell, done per row over the interior so rows
+ * do not wrap into each other (as rockpool's `boundary wall`). Kept out of line so the
+ * compiler cannot fold it into the timing loop; this file is built with
+ * -fno-tree-vectorize so it stays scalar. */
+static __attribute__((noinline)) void seed_process_water(const int16_t *source, int16_t *dest,
+                                                         int width, int height)
+{
+    for (int y = 1; y < height - 1; y++) {
+        for (int x = 1; x < width - 1; x++) {
+            int i = y * width + x;
+            dest[i] = (int16_t)(((source[i - 1] + source[i + 1] + source[i - width] +
+                                  source[i + width]) >>
+                                 1) -
+                                dest[i]);
+            dest[i] -= dest[i] >> 5;
+        }
+    }
+}
+
+/* ---- workloads --------------------------------------------------------------------- */
+
+/* A small deterministic generator (LCG) for drop positions and sizes. */
+static uint32_t lcg_next(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* `count` rain-like drops (radius 3..9, height 300..900, like examples/rain.scene), kept
+ * clear of the edges. */
+static void rain(rp_water *w, uint32_t *seed, int count, enum rp_shape shape)
+{
+    const rp_water_params *p = rp_water_params_of(w);
+    for (int i = 0; i < count; i++) {
+        rp_drop d;
+        d.radius = 3 + (int32_t)(lcg_next(seed) % 7);
+        d.x = 12 + (int32_t)(lcg_next(seed) % (uint32_t)(p->width - 24));
+        d.y = 12 + (int32_t)(lcg_next(seed) % (uint32_t)(p->height - 24));
+        d.height = 300 + (int32_t)(lcg_next(seed) % 601);
+        d.shape = shape;
+        d.mode = RP_MODE_ADD;
+        rp_water_drop(w, &d);
+    }
+}
+
+/* A water surface with some waves on it: drops, then a few steps to spread them. */
+static rp_water *wavy_water(int width, int height, enum rp_stencil stencil, int shift, int steps)
+{
+    rp_water *w = NULL;
+    rp_water_params p = {width, height, stencil, RP_BOUNDARY_WALL, shift, 0};
+    uint32_t seed = 7;
+    if (rp_water_new(&w, &p))
+        return NULL;
+    for (int i = 0; i < steps; i++) {
+        if (i % 2 == 0)
+            rain(w, &seed, 1 + width * height / 500000, RP_SHAPE_DISC);
+        rp_water_step(w, NULL);
+    }
+    return w;
+}
+
+struct step_case {
+    rp_water *water;
+    rp_pool *pool;
+};
+
+static void run_step(void *ctx, long iters)
+{
+    struct step_case *c = ctx;
+    for (long i = 0; i < iters; i++)
+        rp_water_step(c->water, c->pool);
+}
+
+struct seed_case {
+    int16_t *cur, *prev;
+    int width, height;
+};
+
+static void run_seed(void *ctx, long iters)
+{
+    struct seed_case *c = ctx;
+    for (long i = 0; i < iters; i++) {
+        seed_process_water(c->cur, c->prev, c->width, c->height);
+        int16_t *t = c->cur;
+        c->cur = c->prev;
+        c->prev = t;
+    }
+}
+
+/* Memory traffic: `copy` (memcpy, read 1 + write 1) and `stream` (a ^= b over 64-bit
+ * lanes, read 2 + write 1 in place: the step's pattern, as the bound for it). Buffers are
+ * a multiple of CHUNKS * 64 bytes, cut into CHUNKS pieces spread over the pool. */
+#define CHUNKS 64
+
+struct traffic_case {
+    uint8_t *a, *b;
+    size_t bytes; /* of each buffer */
+    rp_pool *pool;
+};
+
+typedef uint64_t u64x2 __attribute__((vector_size(16), may_alias));
+
+/* a ^= b, n a multiple of 64: explicit vectors (this file is built without the
+ * auto-vectoriser), AVX2 where the CPU has it, as the library's kernels do. */
+static void xor_generic(uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i += 64)
+        for (int k = 0; k < 4; k++)
+            ((u64x2 *)(a + i))[k] ^= ((const u64x2 *)(b + i))[k];
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+typedef uint64_t u64x4 __attribute__((vector_size(32), may_alias));
+
+__attribute__((target("avx2"))) static void xor_avx2(uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i += 64) {
+        ((u64x4 *)(a + i))[0] ^= ((const u64x4 *)(b + i))[0];
+        ((u64x4 *)(a + i))[1] ^= ((const u64x4 *)(b + i))[1];
+    }
+}
+
+static void xor_bytes(uint8_t *a, const uint8_t *b, size_t n)
+{
+    static int avx2 = -1;
+    if (avx2 < 0) {
+        __builtin_cpu_init();
+        avx2 = __builtin_cpu_supports("avx2") != 0;
+    }
+    if (avx2)
+        xor_avx2(a, b, n);
+    else
+        xor_generic(a, b, n);
+}
+#else
+#define xor_bytes xor_generic
+#endif
+
+static void copy_chunks(void *ctx, int begin, int end)
+{
+    struct traffic_case *c = ctx;
+    size_t per = c->bytes / CHUNKS;
+    memcpy(c->a + per * begin, c->b + per * begin, per * (size_t)(end - begin));
+}
+
+static void stream_chunks(void *ctx, int begin, int end)
+{
+    struct traffic_case *c = ctx;
+    size_t per = c->bytes / CHUNKS;
+    xor_bytes(c->a + per * begin, c->b + per * begin, per * (size_t)(end - begin));
+}
+
+static void run_copy(void *ctx, long iters)
+{
+    struct traffic_case *c = ctx;
+    for (long i = 0; i < iters; i++)
+        rp_pool_run(c->pool, CHUNKS, copy_chunks, c);
+}
+
+static void run_stream(void *ctx, long iters)
+{
+    struct traffic_case *c = ctx;
+    for (long i = 0; i < iters; i++)
+        rp_pool_run(c->pool, CHUNKS, stream_chunks, c);
+}
+
+/* Two buffers of at least `bytes` each (rounded up to CHUNKS * 64), pages faulted in.
+ * Returns 0, or -1 when out of memory. */
+static int traffic_alloc(struct traffic_case *c, size_t bytes)
+{
+    const size_t unit = (size_t)CHUNKS * 64;
+    c->bytes = (bytes + unit - 1) / unit * unit;
+    c->a = aligned_alloc(64, c->bytes);
+    c->b = aligned_alloc(64, c->bytes);
+    if (!c->a || !c->b) {
+        free(c->a);
+        free(c->b);
+        c->a = c->b = NULL;
+        return -1;
+    }
+    memset(c->a, 1, c->bytes);
+    memset(c->b, 2, c->bytes);
+    return 0;
+}
+
+static void traffic_free(struct traffic_case *c)
+{
+    free(c->a);
+    free(c->b);
+    c->a = c->b = NULL;
+}
+
+struct render_case {
+    rp_render_params params;
+    const int16_t *heights;
+    int width, height;
+    const uint8_t *texture;
+    uint8_t *rgb;
+    rp_pool *pool;
+};
+
+static void run_render(void *ctx, long iters)
+{
+    struct render_case *c = ctx;
+    for (long i = 0; i < iters; i++)
+        rp_render_frame(&c->params, c->heights, c->width, c->height, c->texture, c->rgb, c->pool);
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+static void row(const char *measure, const char *value, const char *reference, const char *ratio)
+{
+    printf("%s\t%s\t%s\t%s\n", measure, value, reference, ratio);
+    fflush(stdout);
+}
+
+/* "123.4 M/s"-style text for a rate. */
+static const char *fmt_rate(char *buf, size_t n, double v, const char *unit)
+{
+    if (v >= 1e9)
+        snprintf(buf, n, "%.2f G%s", v / 1e9, unit);
+    else
+        snprintf(buf, n, "%.1f M%s", v / 1e6, unit);
+    return buf;
+}
+
+/* Does the seed reference compute what rp_water_step computes for stencil 4, shift 5,
+ * wall boundary? (It must, while no height saturates; else the speed ratio compares
+ * different work.) */
+static int seed_agrees(void)
+{
+    const int W = 320, H = 200, steps = 200;
+    rp_water *w = wavy_water(W, H, RP_STENCIL_4, 5, 20);
+    int ok = 0;
+    if (!w)
+        return 0;
+    size_t cells = (size_t)W * H;
+    struct seed_case s = {malloc(cells * 2), malloc(cells * 2), W, H};
+    if (s.cur && s.prev) {
+        memcpy(s.cur, rp_water_heights(w), cells * 2);
+        memcpy(s.prev, rp_water_prev(w), cells * 2);
+        struct step_case c = {w, NULL};
+        run_step(&c, steps);
+        run_seed(&s, steps);
+        ok = !memcmp(s.cur, rp_water_heights(w), cells * 2) &&
+             !memcmp(s.prev, rp_water_prev(w), cells * 2);
+    }
+    free(s.cur);
+    free(s.prev);
+    rp_water_free(&w);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        int w, h;
+    } sizes[] = {{640, 480}, {1920, 1080}, {3840, 2160}};
+    static const struct {
+        enum rp_stencil s;
+        const char *name;
+    } stencils[] = {{RP_STENCIL_4, "4"}, {RP_STENCIL_8, "8"}, {RP_STENCIL_ISO, "iso"}};
+    int nsizes = 3, opt, status = 1;
+    rp_pool *pools[3] = {NULL, NULL, NULL}; /* index = thread count */
+    struct traffic_case traffic = {NULL, NULL, 0, NULL};
+    char m[160], v[64], r[64], q[96];
+
+    while ((opt = getopt(argc, argv, "t:r:q")) != -1) {
+        switch (opt) {
+        case 't': min_seconds = atof(optarg); break;
+        case 'r': runs = atoi(optarg); break;
+        case 'q': nsizes = 2; break;
+        default: fprintf(stderr, "usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q]\n"); return 2;
+        }
+    }
+    if (min_seconds <= 0 || runs < 1) {
+        fprintf(stderr, "bench_core: -t must be > 0 and -r >= 1\n");
+        return 2;
+    }
+    if (rp_pool_new(&pools[1], 1) || rp_pool_new(&pools[2], 2)) {
+        fprintf(stderr, "bench_core: cannot start threads\n");
+        goto done;
+    }
+
+    printf("# core library (bench_core, best of %d runs of >= %.2f s)\n", runs, min_seconds);
+    row("seed reference = rp_water_step (stencil 4, 320x200, 200 steps)",
+        seed_agrees() ? "yes" : "NO", "-", "-");
+
+    /* Memory bandwidth from DRAM: far larger buffers than any cache. */
+    fprintf(stderr, "bench_core: memory bandwidth\n");
+    printf("# memory bandwidth (bytes read + written per second)\n");
+    if (traffic_alloc(&traffic, BW_BYTES)) {
+        fprintf(stderr, "bench_core: out of memory\n");
+        goto done;
+    }
+    for (int j = 1; j <= 2; j++) {
+        traffic.pool = pools[j];
+        double copy_bw = rate(run_copy, &traffic) * 2.0 * (double)traffic.bytes;
+        double stream_bw = rate(run_stream, &traffic) * 3.0 * (double)traffic.bytes;
+        snprintf(m, sizeof m, "memcpy 256 MiB -j %d (read 1 + write 1)", j);
+        row(m, fmt_rate(v, sizeof v, copy_bw, "B/s"), "-", "-");
+        snprintf(m, sizeof m, "stream a ^= b, 2 x 256 MiB -j %d (read 2 + write 1)", j);
+        row(m, fmt_rate(v, sizeof v, stream_bw, "B/s"), "-", "-");
+    }
+    traffic_free(&traffic);
+
+    /* The step. */
+    printf("# simulation step: rp_water_step vs the seed's ProcessWater loop\n");
+    for (int si = 0; si < nsizes; si++) {
+        int W = sizes[si].w, H = sizes[si].h;
+        size_t cells = (size_t)W * H;
+        fprintf(stderr, "bench_core: step %dx%d\n", W, H);
+
+        rp_water *ref_water = wavy_water(W, H, RP_STENCIL_4, 5, 50);
+        struct seed_case s = {malloc(cells * 2), malloc(cells * 2), W, H};
+        if (!ref_water || !s.cur || !s.prev) {
+            fprintf(stderr, "bench_core: out of memory\n");
+            rp_water_free(&ref_water);
+            free(s.cur);
+            free(s.prev);
+            goto done;
+        }
+        memcpy(s.cur, rp_water_heights(ref_water), cells * 2);
+        memcpy(s.prev, rp_water_prev(ref_water), cells * 2);
+        rp_water_free(&ref_water);
+        double seed_rate = rate(run_seed, &s) * (double)cells;
+        free(s.cur);
+        free(s.prev);
+        snprintf(m, sizeof m, "step seed ProcessWater %dx%d (scalar, 1 thread)", W, H);
+        row(m, fmt_rate(v, sizeof v, seed_rate, "cell/s"), "-", "-");
+
+        /* The bound for this size: the step's traffic pattern over the grid's own
+         * working set (two int16 buffers), so caches count as they do for the step. */
+        double bound[3] = {0, 0, 0};
+        if (traffic_alloc(&traffic, cells * 2)) {
+            fprintf(stderr, "bench_core: out of memory\n");
+            goto done;
+        }
+        for (int j = 1; j <= 2; j++) {
+            traffic.pool = pools[j];
+            bound[j] = rate(run_stream, &traffic) * 3.0 * (double)traffic.bytes;
+            snprintf(m, sizeof m, "stream a ^= b, 2 x %dx%d int16 -j %d (the bound)", W, H, j);
+            row(m, fmt_rate(v, sizeof v, bound[j], "B/s"), "-", "-");
+        }
+        traffic_free(&traffic);
+
+        for (size_t k = 0; k < sizeof stencils / sizeof stencils[0]; k++) {
+            rp_water *w = wavy_water(W, H, stencils[k].s, 5, 50);
+            if (!w) {
+                fprintf(stderr, "bench_core: out of memory\n");
+                goto done;
+            }
+            for (int j = 1; j <= 2; j++) {
+                struct step_case c = {w, pools[j]};
+                double cell_rate = rate(run_step, &c) * (double)cells;
+                double bytes_rate = cell_rate * 6.0; /* read cur, read prev, write prev */
+                snprintf(m, sizeof m, "step stencil %s %dx%d -j %d", stencils[k].name, W, H, j);
+                fmt_rate(v, sizeof v, cell_rate, "cell/s");
+                fmt_rate(r, sizeof r, seed_rate, "cell/s");
+                snprintf(q, sizeof q, "%.2f rockpool/seed speed", cell_rate / seed_rate);
+                row(m, v, r, q);
+                snprintf(m, sizeof m, "  its traffic, 6 B/cell, vs the bound -j %d", j);
+                fmt_rate(v, sizeof v, bytes_rate, "B/s");
+                fmt_rate(r, sizeof r, bound[j], "B/s");
+                snprintf(q, sizeof q, "%.2f of the bound", bytes_rate / bound[j]);
+                row(m, v, r, q);
+            }
+            rp_water_free(&w);
+        }
+    }
+
+    /* Rendering a realistic field: rockpool's preset (iso, shift 6) after 300 steps of
+     * rain, over the built-in texture. */
+    {
+        const int W = 1920, H = 1080;
+        size_t px = (size_t)W * H;
+        fprintf(stderr, "bench_core: render %dx%d\n", W, H);
+        printf("# render: rp_render_frame, heights after 300 steps of rain\n");
+        rp_water *w = NULL;
+        rp_water_params wp = {W, H, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 6, 0};
+        uint8_t *tex = malloc(px * 3), *rgb = malloc(px * 3);
+        uint32_t seed = 11;
+        if (!tex || !rgb || rp_water_new(&w, &wp)) {
+            fprintf(stderr, "bench_core: out of memory\n");
+            free(tex);
+            free(rgb);
+            goto done;
+        }
+        for (int i = 0; i < 300; i++) {
+            if (i % 2 == 0)
+                rain(w, &seed, 1, RP_SHAPE_COSINE);
+            rp_water_step(w, pools[2]);
+        }
+        rp_texture_default(tex, W, H);
+        static const struct {
+            rp_render_params p;
+            const char *name;
+        } modes[] = {{{RP_RENDER_OFFSET, 2, 1, -1, 4}, "offset (R 2, shading (dx-dy)/4)"},
+                     {{RP_RENDER_LENS, 0, 0, 0, 0}, "lens"}};
+        for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+            double one = 0;
+            for (int j = 1; j <= 2; j++) {
+                struct render_case c = {modes[k].p, rp_water_heights(w), W, H, tex, rgb, pools[j]};
+                double px_rate = rate(run_render, &c) * (double)px;
+                snprintf(m, sizeof m, "render %s %dx%d -j %d", modes[k].name, W, H, j);
+                fmt_rate(v, sizeof v, px_rate, "px/s");
+                if (j == 1) {
+                    one = px_rate;
+                    row(m, v, "-", "-");
+                } else {
+                    snprintf(q, sizeof q, "%.2f -j2/-j1 speed", px_rate / one);
+                    row(m, v, fmt_rate(r, sizeof r, one, "px/s"), q);
+                }
+            }
+        }
+        rp_water_free(&w);
+        free(tex);
+        free(rgb);
+    }
+    status = 0;
+
+done:
+    rp_pool_free(&pools[1]);
+    rp_pool_free(&pools[2]);
+    traffic_free(&traffic);
+    return status;
+}

@@ -1,0 +1,624 @@
+/* output.c - the output front end (SPEC.md section 5): a const table of backends chosen
+ * by -f NAME or by the path (like dav1d's tools/output/output.c), validation before
+ * anything is rendered, and the temporary-name + rename helpers every backend shares. */
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libavutil/log.h>
+#include <libavutil/md5.h>
+#include <libswscale/swscale.h>
+
+#include "common.h"
+#include "output_backend.h"
+
+static const rp_output_backend *const backends[] = {
+    &rp_output_mp4, &rp_output_mkv, &rp_output_mov,      &rp_output_webm,
+    &rp_output_png, &rp_output_y4m, &rp_output_framemd5, NULL,
+};
+
+struct rp_output {
+    const rp_output_backend *backend;
+    rp_output_opts opts; /* string members point at the copies below */
+    char *path, *codec, *encoder_preset, *pix_fmt;
+    int64_t frames;
+    int64_t last_index;
+    int failed; /* the rp_err of a failed write: further writes are refused */
+    void *priv;
+};
+
+void rp_output_opts_init(rp_output_opts *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->format = RP_FORMAT_NONE;
+    opts->width = 640;
+    opts->height = 480;
+    opts->fps = 30;
+    opts->crf = 18;
+    opts->png_level = -1;
+}
+
+void rp_output_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || errlen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+void rp_output_quiet_ffmpeg(void)
+{
+    av_log_set_level(AV_LOG_QUIET);
+}
+
+void rp_output_scale_rgb(struct SwsContext *sws, const uint8_t *rgb, int width, int height,
+                         uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4])
+{
+    const int src_stride[4] = {3 * width, 0, 0, 0};
+    const uint8_t *src[4] = {rgb, NULL, NULL, NULL};
+    size_t row = (size_t)width * 3;
+
+    if (height > 1)
+        sws_scale(sws, src, src_stride, 0, height - 1, dst, dst_stride);
+    memcpy(spare_row, rgb + (size_t)(height - 1) * row, row);
+    src[0] = spare_row;
+    sws_scale(sws, src, src_stride, height - 1, 1, dst, dst_stride);
+}
+
+int rp_output_is_stdout(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
+static const rp_output_backend *backend_for(enum rp_format f)
+{
+    for (int i = 0; backends[i]; i++)
+        if (backends[i]->format == f)
+            return backends[i];
+    return NULL;
+}
+
+/* Whether ext (no dot) is in a comma-separated list, ignoring case. */
+static int ext_in_list(const char *ext, const char *list)
+{
+    size_t n = strlen(ext);
+
+    while (list && *list) {
+        const char *end = strchr(list, ',');
+        size_t len = end ? (size_t)(end - list) : strlen(list);
+
+        if (len == n && strncasecmp(ext, list, n) == 0)
+            return 1;
+        list = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+enum rp_format rp_output_format_from_path(const char *path)
+{
+    const char *base, *dot;
+
+    if (!path || !*path)
+        return RP_FORMAT_NONE;
+    if (rp_output_is_stdout(path))
+        return RP_FORMAT_Y4M;
+    base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    dot = strrchr(base, '.');
+    if (!dot || dot == base || !dot[1])
+        return RP_FORMAT_NONE;
+    for (int i = 0; backends[i]; i++)
+        if (ext_in_list(dot + 1, backends[i]->extensions))
+            return backends[i]->format;
+    return RP_FORMAT_NONE;
+}
+
+enum rp_format rp_output_format_from_name(const char *name)
+{
+    if (!name)
+        return RP_FORMAT_NONE;
+    for (int i = 0; backends[i]; i++)
+        if (strcmp(name, backends[i]->name) == 0)
+            return backends[i]->format;
+    return RP_FORMAT_NONE;
+}
+
+const char *rp_output_format_name(enum rp_format f)
+{
+    const rp_output_backend *b = backend_for(f);
+
+    return b ? b->name : "none";
+}
+
+void rp_md5_hex(const uint8_t *data, size_t len, char hex[33])
+{
+    static const char digits[] = "0123456789abcdef";
+    uint8_t md5[16];
+
+    av_md5_sum(md5, data, len);
+    for (int i = 0; i < 16; i++) {
+        hex[2 * i] = digits[md5[i] >> 4];
+        hex[2 * i + 1] = digits[md5[i] & 15];
+    }
+    hex[32] = '\0';
+}
+
+/* Split path into its directory ("." when none; "/" for "/x") in dir. */
+static int dir_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n;
+
+    if (!slash) {
+        snprintf(dir, len, ".");
+        return RP_OK;
+    }
+    n = slash == path ? 1 : (size_t)(slash - path);
+    if (n >= len)
+        return RP_ERR_TOO_LARGE;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    return RP_OK;
+}
+
+/* An existing file that is neither regular nor a directory (a device such as /dev/null,
+ * a FIFO): written in place, never renamed over or removed. */
+static int is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+void rp_output_unlink_tmp(const char *tmp)
+{
+    struct stat st;
+    if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(tmp);
+}
+
+int rp_output_temp_name(const char *path, char *tmp, size_t len)
+{
+    if (is_special(path)) {
+        int n = snprintf(tmp, len, "%s", path);
+        return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    int n = snprintf(tmp, len, "%.*s.%s.tmp-%ld", (int)dirlen, path, path + dirlen, (long)getpid());
+
+    return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
+}
+
+int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err, size_t errlen)
+{
+    int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+
+    if (strcmp(tmp, path) == 0) /* a device or FIFO, see rp_output_temp_name */
+        flags = O_WRONLY | O_CLOEXEC;
+    *fd = open(tmp, flags, 0666);
+    if (*fd < 0 && errno == EEXIST) {
+        /* Left by a killed run that had our pid: it is ours to replace. */
+        rp_output_unlink_tmp(tmp);
+        *fd = open(tmp, flags, 0666);
+    }
+    if (*fd < 0) {
+        rp_output_errf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+/* Move tmp onto path. Without overwrite, link() + unlink() refuses atomically to replace
+ * a file that appeared since validation; file systems without hard links fall back to a
+ * check then rename(). */
+int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err, size_t errlen)
+{
+    if (strcmp(tmp, path) == 0) /* written in place */
+        return RP_OK;
+    if (!overwrite) {
+        if (link(tmp, path) == 0) {
+            rp_output_unlink_tmp(tmp);
+            return RP_OK;
+        }
+        if (errno == EEXIST || access(path, F_OK) == 0) {
+            rp_output_unlink_tmp(tmp);
+            rp_output_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
+            return RP_ERR_EXISTS;
+        }
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+
+        rp_output_unlink_tmp(tmp);
+        rp_output_errf(err, errlen, "cannot rename the finished output to '%s': %s", path,
+                       strerror(e));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+int rp_output_write_all(int fd, const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen)
+{
+    if (close(fd) != 0 && errno != EINTR) {
+        rp_output_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+/* Turn a PNG pattern into a printf format taking one int64_t, checking that it has
+ * exactly one integer conversion (%d, %05d, %5d, %i, %u; flags "-+ 0", width and
+ * precision up to two digits), that it sits in the last path component, and that every
+ * other '%' is "%%". */
+static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, char *err, size_t errlen)
+{
+    const char *base = strrchr(pattern, '/');
+    size_t o = 0;
+    int conversions = 0;
+
+    base = base ? base + 1 : pattern;
+    for (const char *p = pattern; *p; p++) {
+        const char *spec = p;
+        int digits;
+
+        if (o + 8 >= fmtlen)
+            goto too_long;
+        if (*p != '%') {
+            fmt[o++] = *p;
+            continue;
+        }
+        if (p[1] == '%') {
+            fmt[o++] = '%';
+            fmt[o++] = '%';
+            p++;
+            continue;
+        }
+        p++;
+        while (*p && strchr("-+ 0", *p))
+            p++;
+        for (digits = 0; *p >= '0' && *p <= '9'; p++)
+            digits++;
+        if (*p == '.') {
+            int prec = 0;
+
+            for (p++; *p >= '0' && *p <= '9'; p++)
+                prec++;
+            digits = prec > digits ? prec : digits;
+        }
+        if (!*p || !strchr("diu", *p) || digits > 2) {
+            int n = *p ? (int)(p - spec) + 1 : (int)(p - spec);
+
+            rp_output_errf(err, errlen,
+                           "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
+                           "integer conversion like %%05d (and %%%% for a literal %%)",
+                           pattern, n, spec);
+            return RP_ERR_INVALID;
+        }
+        if (++conversions > 1) {
+            rp_output_errf(err, errlen,
+                           "the PNG pattern '%s' has more than one conversion: use exactly "
+                           "one, like %%05d",
+                           pattern);
+            return RP_ERR_INVALID;
+        }
+        if (spec < base) {
+            rp_output_errf(err, errlen,
+                           "the PNG pattern '%s' has its conversion in a directory name: put "
+                           "it in the file name",
+                           pattern);
+            return RP_ERR_INVALID;
+        }
+        if (o + (size_t)(p - spec) + sizeof(PRId64) >= fmtlen)
+            goto too_long;
+        memcpy(fmt + o, spec, (size_t)(p - spec));
+        o += (size_t)(p - spec);
+        memcpy(fmt + o, PRId64, strlen(PRId64));
+        o += strlen(PRId64);
+    }
+    fmt[o] = '\0';
+    if (conversions == 0) {
+        rp_output_errf(err, errlen,
+                       "PNG output needs a file name pattern with one integer conversion, like "
+                       "frames/f_%%05d.png (got '%s')",
+                       pattern);
+        return RP_ERR_INVALID;
+    }
+    return RP_OK;
+
+too_long:
+    rp_output_errf(err, errlen, "the PNG pattern '%.64s...' is too long", pattern);
+    return RP_ERR_TOO_LARGE;
+}
+
+int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len, char *err,
+                           size_t errlen)
+{
+    char fmt[4096];
+    int ret, n;
+
+    ret = pattern_format(pattern, fmt, sizeof(fmt), err, errlen);
+    if (ret)
+        return ret;
+    n = snprintf(name, len, fmt, index);
+    if (n < 0 || (size_t)n >= len) {
+        rp_output_errf(err, errlen, "the file name made from '%.64s' is too long", pattern);
+        return RP_ERR_TOO_LARGE;
+    }
+    return RP_OK;
+}
+
+/* An existing output without overwrite is RP_ERR_EXISTS; an existing directory is always
+ * an error. */
+static int check_target(const char *path, int overwrite, char *err, size_t errlen)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return RP_OK;
+    if (S_ISDIR(st.st_mode)) {
+        rp_output_errf(err, errlen, "'%s' is a directory", path);
+        return RP_ERR_IO;
+    }
+    /* A device or FIFO (/dev/null, a named pipe) is written in place: nothing is lost. */
+    if (!overwrite && S_ISREG(st.st_mode)) {
+        rp_output_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
+        return RP_ERR_EXISTS;
+    }
+    return RP_OK;
+}
+
+/* The parent directory of path must exist (required) or at least not be a file (PNG,
+ * whose directory rp_output_open creates). */
+static int check_parent(const char *path, int must_exist, char *err, size_t errlen)
+{
+    char dir[4096];
+    struct stat st;
+
+    if (dir_of(path, dir, sizeof(dir))) {
+        rp_output_errf(err, errlen, "the output path '%.64s...' is too long", path);
+        return RP_ERR_TOO_LARGE;
+    }
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT && !must_exist)
+            return RP_OK;
+        rp_output_errf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir,
+                       strerror(errno));
+        return RP_ERR_IO;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        rp_output_errf(err, errlen, "cannot write '%s': '%s' is not a directory", path, dir);
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+static enum rp_format resolve_format(const rp_output_opts *opts)
+{
+    return opts->format != RP_FORMAT_NONE ? opts->format : rp_output_format_from_path(opts->path);
+}
+
+int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
+{
+    enum rp_format format = resolve_format(opts);
+    const rp_output_backend *b = backend_for(format);
+    rp_output_opts resolved = *opts;
+    int ret;
+
+    if (!opts->path || !*opts->path) {
+        rp_output_errf(err, errlen, "no output path");
+        return RP_ERR_INVALID;
+    }
+    if (!b) {
+        rp_output_errf(err, errlen,
+                       "cannot tell the output format of '%s': use -f NAME, or a path ending "
+                       "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
+                       opts->path);
+        return RP_ERR_INVALID;
+    }
+    if (opts->width < 1 || opts->height < 1 || opts->width > RP_MAX_SIDE ||
+        opts->height > RP_MAX_SIDE) {
+        rp_output_errf(err, errlen, "frame size %dx%d is out of range (1..%d per side)",
+                       opts->width, opts->height, RP_MAX_SIDE);
+        return opts->width > RP_MAX_SIDE || opts->height > RP_MAX_SIDE ? RP_ERR_TOO_LARGE
+                                                                       : RP_ERR_INVALID;
+    }
+    if (opts->fps < 1 || opts->first_frame < 0) {
+        rp_output_errf(err, errlen, "invalid frame rate %d or first frame %" PRId64, opts->fps,
+                       opts->first_frame);
+        return RP_ERR_INVALID;
+    }
+    if (opts->png_level < -1 || opts->png_level > 9) {
+        rp_output_errf(err, errlen, "PNG level %d is out of range (0..9)", opts->png_level);
+        return RP_ERR_INVALID;
+    }
+    if (rp_output_is_stdout(opts->path) && format != RP_FORMAT_Y4M &&
+        format != RP_FORMAT_FRAMEMD5) {
+        rp_output_errf(err, errlen,
+                       "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
+                       "file name",
+                       b->name);
+        return RP_ERR_INVALID;
+    }
+    resolved.format = format;
+    if (b->validate) {
+        ret = b->validate(&resolved, err, errlen);
+        if (ret)
+            return ret;
+    }
+    if (rp_output_is_stdout(opts->path))
+        return RP_OK;
+    if (format == RP_FORMAT_PNG) {
+        char name[4096];
+
+        ret =
+            rp_output_pattern_name(opts->path, opts->first_frame, name, sizeof(name), err, errlen);
+        if (!ret)
+            ret = check_parent(name, 0, err, errlen);
+        if (!ret)
+            ret = check_target(name, opts->overwrite, err, errlen);
+        /* Every frame's name, so a run does not stop half-way on an old frame. */
+        for (int64_t i = 1; !ret && !opts->overwrite && i < opts->frame_count; i++) {
+            ret = rp_output_pattern_name(opts->path, opts->first_frame + i, name, sizeof(name), err,
+                                         errlen);
+            if (!ret)
+                ret = check_target(name, 0, err, errlen);
+        }
+        return ret;
+    }
+    ret = check_parent(opts->path, 1, err, errlen);
+    if (!ret)
+        ret = check_target(opts->path, opts->overwrite, err, errlen);
+    return ret;
+}
+
+/* Duplicate an optional string; *ok is cleared when allocation fails. */
+static char *dup_opt(const char *s, int *ok)
+{
+    char *d;
+
+    if (!s)
+        return NULL;
+    d = strdup(s);
+    if (!d)
+        *ok = 0;
+    return d;
+}
+
+static void output_free(rp_output *out)
+{
+    free(out->priv);
+    free(out->path);
+    free(out->codec);
+    free(out->encoder_preset);
+    free(out->pix_fmt);
+    free(out);
+}
+
+int rp_output_open(rp_output **pout, const rp_output_opts *opts, char *err, size_t errlen)
+{
+    rp_output *out = NULL;
+    int ok = 1, ret;
+
+    *pout = NULL;
+    ret = rp_output_validate(opts, err, errlen);
+    if (ret)
+        return ret;
+    out = calloc(1, sizeof(*out));
+    if (!out)
+        goto fail;
+    out->backend = backend_for(resolve_format(opts));
+    out->opts = *opts;
+    out->opts.format = out->backend->format;
+    out->opts.path = out->path = dup_opt(opts->path, &ok);
+    out->opts.codec = out->codec = dup_opt(opts->codec, &ok);
+    out->opts.encoder_preset = out->encoder_preset = dup_opt(opts->encoder_preset, &ok);
+    out->opts.pix_fmt = out->pix_fmt = dup_opt(opts->pix_fmt, &ok);
+    out->priv = calloc(1, out->backend->priv_size ? out->backend->priv_size : 1);
+    out->last_index = -1;
+    if (!ok || !out->priv)
+        goto fail;
+    ret = out->backend->open(out->priv, &out->opts, err, errlen);
+    if (ret) {
+        output_free(out);
+        return ret;
+    }
+    *pout = out;
+    return RP_OK;
+
+fail:
+    if (out)
+        output_free(out);
+    rp_output_errf(err, errlen, "out of memory opening '%s'", opts->path);
+    return RP_ERR_NOMEM;
+}
+
+int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, char *err,
+                    size_t errlen)
+{
+    int ret;
+
+    if (out->failed) {
+        rp_output_errf(err, errlen, "output '%s' already failed", out->opts.path);
+        return out->failed;
+    }
+    if (frame_index <= out->last_index || frame_index < 0) {
+        rp_output_errf(err, errlen, "frame %" PRId64 " arrived after frame %" PRId64, frame_index,
+                       out->last_index);
+        return RP_ERR_INVALID;
+    }
+    ret = out->backend->write(out->priv, frame_index, rgb, err, errlen);
+    if (ret) {
+        out->failed = ret;
+        return ret;
+    }
+    out->last_index = frame_index;
+    out->frames++;
+    return RP_OK;
+}
+
+int rp_output_close(rp_output **pout, char *err, size_t errlen)
+{
+    rp_output *out = *pout;
+    int ret;
+
+    if (!out)
+        return RP_OK;
+    *pout = NULL;
+    if (out->failed) {
+        ret = out->failed;
+        rp_output_errf(err, errlen, "output '%s' failed earlier; nothing more was written",
+                       out->opts.path);
+        out->backend->abort(out->priv);
+        output_free(out);
+        return ret;
+    }
+    ret = out->backend->close(out->priv, err, errlen);
+    output_free(out);
+    return ret;
+}
+
+void rp_output_abort(rp_output **pout)
+{
+    rp_output *out = *pout;
+
+    if (!out)
+        return;
+    *pout = NULL;
+    out->backend->abort(out->priv);
+    output_free(out);
+}
+
+int64_t rp_output_frames(const rp_output *out)
+{
+    return out ? out->frames : 0;
+}

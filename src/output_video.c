@@ -1,0 +1,462 @@
+/* output_video.c - video backends (mp4, mkv, mov, webm): a libavformat muxer chosen by
+ * format, a libavcodec encoder (libx264 / libvpx-vp9 by default, or -c NAME), RGB24 ->
+ * encoder pixel format through libswscale. The call sequence follows FFmpeg's
+ * doc/examples/muxing.c and encode_video.c (5.1): frames get pts 0, 1, 2, ... in a 1/fps
+ * time base, the encoder is flushed with a NULL frame and packets are moved to the
+ * stream's time base with av_packet_rescale_ts, so the file holds exactly the frames
+ * written at exactly fps. The file is muxed under a temporary name in the target's
+ * directory and renamed by close. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "common.h"
+#include "output_backend.h"
+
+/* Default encoders per container, best first. Only software encoders: hardware ones are
+ * often listed but fail to open without the device. */
+static const char *const h264_encoders[] = {"libx264", "libopenh264", "mpeg4", NULL};
+static const char *const webm_encoders[] = {"libvpx-vp9", "libvpx", NULL};
+
+typedef struct video_out {
+    const rp_output_opts *opts;
+    AVFormatContext *oc;
+    AVCodecContext *enc;
+    AVStream *st;
+    AVFrame *frame;
+    AVPacket *pkt;
+    struct SwsContext *sws;
+    uint8_t *spare_row; /* see rp_output_scale_rgb */
+    int64_t next_pts;
+    char tmp[4096];
+    int tmp_exists;
+} video_out;
+
+/* The libavformat muxer for a format. */
+static const char *muxer_name(enum rp_format f)
+{
+    switch (f) {
+    case RP_FORMAT_MP4: return "mp4";
+    case RP_FORMAT_MKV: return "matroska";
+    case RP_FORMAT_MOV: return "mov";
+    case RP_FORMAT_WEBM: return "webm";
+    default: return NULL;
+    }
+}
+
+static const char *codec_label(const AVCodec *codec)
+{
+    switch (codec->id) {
+    case AV_CODEC_ID_H264: return "H.264";
+    case AV_CODEC_ID_HEVC: return "H.265";
+    case AV_CODEC_ID_MPEG4: return "MPEG-4";
+    case AV_CODEC_ID_VP8: return "VP8";
+    case AV_CODEC_ID_VP9: return "VP9";
+    case AV_CODEC_ID_AV1: return "AV1";
+    default: return codec->name;
+    }
+}
+
+static int supports_pix_fmt(const AVCodec *codec, enum AVPixelFormat fmt)
+{
+    if (!codec->pix_fmts)
+        return 1;
+    for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE; p++)
+        if (*p == fmt)
+            return 1;
+    return 0;
+}
+
+/* x264 prints its own message to stderr on an unknown preset, so rockpool checks the name
+ * first (x264's x264_preset_names, unchanged since 2010). Encoders without a "preset"
+ * option refuse one. */
+static int check_preset(const AVCodec *codec, const char *preset, char *err, size_t errlen)
+{
+    static const char x264_presets[] =
+        ",ultrafast,superfast,veryfast,faster,fast,medium,slow,slower,veryslow,placebo,";
+    char key[64];
+
+    if (!codec->priv_class ||
+        !av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)) {
+        rp_output_errf(err, errlen, "encoder %s has no presets (got --encoder-preset %s)",
+                       codec->name, preset);
+        return RP_ERR_INVALID;
+    }
+    snprintf(key, sizeof(key), ",%s,", preset);
+    if (!strncmp(codec->name, "libx264", 7) &&
+        (strlen(preset) > 20 || strchr(preset, ',') || !strstr(x264_presets, key))) {
+        rp_output_errf(err, errlen, "unknown %s preset '%s' (one of %s)", codec->name, preset,
+                       "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, "
+                       "veryslow, placebo");
+        return RP_ERR_INVALID;
+    }
+    return RP_OK;
+}
+
+/* Choose the encoder and pixel format for opts and check the frame size against the
+ * pixel format's chroma subsampling. A fallback from the container's preferred encoder
+ * is described in warning (empty otherwise). RP_ERR_INVALID for a bad -c, --pix-fmt or
+ * size, RP_ERR_UNSUPPORTED when no default encoder is installed. */
+static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixelFormat *pfmt,
+                char *warning, size_t wlen, char *err, size_t errlen)
+{
+    const char *muxer = muxer_name(opts->format);
+    const AVOutputFormat *ofmt = av_guess_format(muxer, NULL, NULL);
+    const char *const *defaults = opts->format == RP_FORMAT_WEBM ? webm_encoders : h264_encoders;
+    const AVCodec *codec = NULL;
+    const AVPixFmtDescriptor *desc;
+    const char *pix_name = opts->pix_fmt ? opts->pix_fmt : "yuv420p";
+    enum AVPixelFormat fmt;
+    int w = opts->width, h = opts->height;
+
+    if (warning && wlen)
+        warning[0] = '\0';
+    if (!ofmt) {
+        rp_output_errf(err, errlen, "this FFmpeg has no %s muxer", muxer);
+        return RP_ERR_UNSUPPORTED;
+    }
+    if (opts->codec) {
+        codec = avcodec_find_encoder_by_name(opts->codec);
+        if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
+            rp_output_errf(err, errlen, "unknown video encoder '%s' (see ffmpeg -encoders)",
+                           opts->codec);
+            return RP_ERR_INVALID;
+        }
+        if (avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) == 0) {
+            rp_output_errf(err, errlen, "the %s container cannot hold %s video (encoder %s)",
+                           rp_output_format_name(opts->format), codec_label(codec), codec->name);
+            return RP_ERR_INVALID;
+        }
+    } else {
+        for (int i = 0; defaults[i] && !codec; i++)
+            codec = avcodec_find_encoder_by_name(defaults[i]);
+        if (!codec) {
+            rp_output_errf(err, errlen,
+                           "no %s encoder is installed (tried %s%s%s); install one or use -c",
+                           opts->format == RP_FORMAT_WEBM ? "VP9/VP8" : "H.264/MPEG-4", defaults[0],
+                           defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
+            return RP_ERR_UNSUPPORTED;
+        }
+        if (strcmp(codec->name, defaults[0]) != 0 && warning)
+            snprintf(warning, wlen, "encoder %s is not available; using %s (%s) instead",
+                     defaults[0], codec->name, codec_label(codec));
+    }
+
+    if (opts->encoder_preset) {
+        int ret = check_preset(codec, opts->encoder_preset, err, errlen);
+
+        if (ret)
+            return ret;
+    }
+    fmt = av_get_pix_fmt(pix_name);
+    if (fmt == AV_PIX_FMT_NONE) {
+        rp_output_errf(err, errlen, "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
+        return RP_ERR_INVALID;
+    }
+    if (!supports_pix_fmt(codec, fmt)) {
+        rp_output_errf(err, errlen, "encoder %s cannot encode pixel format %s%s", codec->name,
+                       pix_name,
+                       supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
+        return RP_ERR_INVALID;
+    }
+    desc = av_pix_fmt_desc_get(fmt);
+    if (((w & 1) && desc->log2_chroma_w) || ((h & 1) && desc->log2_chroma_h)) {
+        int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
+        int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
+
+        rp_output_errf(
+            err, errlen, "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
+            codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
+        return RP_ERR_INVALID;
+    }
+    *pcodec = codec;
+    *pfmt = fmt;
+    return RP_OK;
+}
+
+static int video_validate(const rp_output_opts *opts, char *err, size_t errlen)
+{
+    const AVCodec *codec;
+    enum AVPixelFormat fmt;
+
+    rp_output_quiet_ffmpeg();
+    return pick(opts, &codec, &fmt, NULL, 0, err, errlen);
+}
+
+static void release(video_out *vo)
+{
+    if (vo->oc) {
+        if (vo->oc->pb)
+            avio_closep(&vo->oc->pb);
+        avformat_free_context(vo->oc);
+        vo->oc = NULL;
+    }
+    if (vo->tmp_exists) {
+        rp_output_unlink_tmp(vo->tmp);
+        vo->tmp_exists = 0;
+    }
+    avcodec_free_context(&vo->enc);
+    av_frame_free(&vo->frame);
+    av_packet_free(&vo->pkt);
+    sws_freeContext(vo->sws);
+    vo->sws = NULL;
+    av_freep(&vo->spare_row);
+}
+
+static int averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret)
+{
+    char msg[AV_ERROR_MAX_STRING_SIZE];
+
+    av_strerror(ret, msg, sizeof(msg));
+    rp_output_errf(err, errlen, "%s %s: %s", what, name, msg);
+    return code;
+}
+
+/* Rate control: CRF when the encoder has it, else a fixed quantiser of about the same
+ * quality (MPEG-4 part 2: qscale ~ crf/6, 18 -> 3), unless a bitrate is given. */
+static int set_rate_control(video_out *vo, const AVCodec *codec, char *err, size_t errlen)
+{
+    const rp_output_opts *opts = vo->opts;
+    AVCodecContext *enc = vo->enc;
+    char value[32];
+    int ret;
+
+    if (opts->bitrate > 0) {
+        enc->bit_rate = opts->bitrate;
+        return RP_OK;
+    }
+    if (opts->crf < 0)
+        return RP_OK;
+    enc->bit_rate = 0;
+    if (av_opt_find(enc->priv_data, "crf", NULL, 0, 0)) {
+        snprintf(value, sizeof(value), "%d", opts->crf);
+        ret = av_opt_set(enc->priv_data, "crf", value, 0);
+        if (ret < 0) {
+            rp_output_errf(err, errlen, "encoder %s rejects --crf %d", codec->name, opts->crf);
+            return RP_ERR_INVALID;
+        }
+    } else {
+        enc->flags |= AV_CODEC_FLAG_QSCALE;
+        enc->global_quality = FF_QP2LAMBDA * rp_clampi((opts->crf + 3) / 6, 1, 31);
+    }
+    return RP_OK;
+}
+
+/* Set up muxer, stream, encoder, converter and frame; create the temporary file and write
+ * the container header. */
+static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
+{
+    video_out *vo = priv;
+    const AVCodec *codec;
+    enum AVPixelFormat fmt;
+    char warning[256], url[4200];
+    int ret, fd;
+
+    vo->opts = opts;
+    rp_output_quiet_ffmpeg();
+    ret = pick(opts, &codec, &fmt, warning, sizeof(warning), err, errlen);
+    if (ret)
+        return ret;
+    if (warning[0] && opts->warn)
+        opts->warn(opts->warn_ctx, warning);
+
+    ret = avformat_alloc_output_context2(&vo->oc, NULL, muxer_name(opts->format), NULL);
+    if (ret < 0 || !vo->oc) {
+        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot set up muxer", muxer_name(opts->format),
+                    ret);
+        goto fail;
+    }
+    vo->st = avformat_new_stream(vo->oc, NULL);
+    vo->enc = avcodec_alloc_context3(codec);
+    vo->frame = av_frame_alloc();
+    vo->pkt = av_packet_alloc();
+    vo->spare_row = av_mallocz((size_t)opts->width * 3 + 64);
+    vo->sws = sws_getContext(opts->width, opts->height, AV_PIX_FMT_RGB24, opts->width, opts->height,
+                             fmt, SWS_BICUBIC | SWS_BITEXACT | SWS_ACCURATE_RND, NULL, NULL, NULL);
+    if (!vo->st || !vo->enc || !vo->frame || !vo->pkt || !vo->spare_row || !vo->sws) {
+        rp_output_errf(err, errlen, "out of memory setting up %s", codec->name);
+        ret = RP_ERR_NOMEM;
+        goto fail;
+    }
+
+    vo->enc->codec_id = codec->id;
+    vo->enc->width = opts->width;
+    vo->enc->height = opts->height;
+    vo->enc->time_base = (AVRational){1, opts->fps};
+    vo->enc->framerate = (AVRational){opts->fps, 1};
+    vo->enc->sample_aspect_ratio = (AVRational){1, 1};
+    vo->enc->pix_fmt = fmt;
+    vo->enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
+    if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
+        /* What libswscale produces by default. */
+        vo->enc->color_range = AVCOL_RANGE_MPEG;
+        vo->enc->colorspace = AVCOL_SPC_SMPTE170M;
+    }
+    if (vo->oc->oformat->flags & AVFMT_GLOBALHEADER)
+        vo->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    ret = set_rate_control(vo, codec, err, errlen);
+    if (ret)
+        goto fail;
+    if (opts->encoder_preset) {
+        ret = av_opt_set(vo->enc->priv_data, "preset", opts->encoder_preset, 0);
+        if (ret < 0) {
+            rp_output_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
+                           opts->encoder_preset);
+            ret = RP_ERR_INVALID;
+            goto fail;
+        }
+    }
+    ret = avcodec_open2(vo->enc, codec, NULL);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
+        if (opts->encoder_preset)
+            rp_output_errf(err + strlen(err), errlen - strlen(err),
+                           " (is '%s' one of its presets?)", opts->encoder_preset);
+        goto fail;
+    }
+    ret = avcodec_parameters_from_context(vo->st->codecpar, vo->enc);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for", codec->name, ret);
+        goto fail;
+    }
+    vo->st->time_base = vo->enc->time_base;
+    vo->st->avg_frame_rate = vo->enc->framerate;
+    vo->st->r_frame_rate = vo->enc->framerate;
+
+    vo->frame->format = fmt;
+    vo->frame->width = opts->width;
+    vo->frame->height = opts->height;
+    ret = av_frame_get_buffer(vo->frame, 0);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
+        goto fail;
+    }
+
+    if (rp_output_temp_name(opts->path, vo->tmp, sizeof(vo->tmp))) {
+        rp_output_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
+        ret = RP_ERR_TOO_LARGE;
+        goto fail;
+    }
+    ret = rp_output_temp_create(vo->tmp, opts->path, &fd, err, errlen);
+    if (ret)
+        goto fail;
+    close(fd);
+    vo->tmp_exists = 1;
+    /* "file:" so that a ':' in the path is never read as a protocol. */
+    snprintf(url, sizeof(url), "file:%s", vo->tmp);
+    ret = avio_open(&vo->oc->pb, url, AVIO_FLAG_WRITE);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
+        goto fail;
+    }
+    ret = avformat_write_header(vo->oc, NULL);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
+        goto fail;
+    }
+    return RP_OK;
+
+fail:
+    release(vo);
+    return ret;
+}
+
+/* Send one frame (NULL flushes) and mux every packet the encoder returns. */
+static int encode(video_out *vo, AVFrame *frame, char *err, size_t errlen)
+{
+    int ret = avcodec_send_frame(vo->enc, frame);
+
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_ENCODER, "encoder", vo->enc->codec->name, ret);
+    for (;;) {
+        ret = avcodec_receive_packet(vo->enc, vo->pkt);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return RP_OK;
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_ENCODER, "encoder", vo->enc->codec->name, ret);
+        av_packet_rescale_ts(vo->pkt, vo->enc->time_base, vo->st->time_base);
+        vo->pkt->stream_index = vo->st->index;
+        /* Takes the packet's reference, leaving pkt blank. */
+        ret = av_interleaved_write_frame(vo->oc, vo->pkt);
+        if (ret < 0)
+            return averr(err, errlen,
+                         ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO : RP_ERR_ENCODER,
+                         "cannot write", vo->opts->path, ret);
+    }
+}
+
+static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err,
+                       size_t errlen)
+{
+    video_out *vo = priv;
+    int ret;
+
+    (void)frame_index; /* pts count from the first written frame */
+    /* The encoder may still hold a reference to the previous frame. */
+    ret = av_frame_make_writable(vo->frame);
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
+                     ret);
+    rp_output_scale_rgb(vo->sws, rgb, vo->opts->width, vo->opts->height, vo->spare_row,
+                        vo->frame->data, vo->frame->linesize);
+    vo->frame->pts = vo->next_pts++;
+    return encode(vo, vo->frame, err, errlen);
+}
+
+/* Flush the encoder, write the trailer, close the file and rename it into place. On any
+ * failure the temporary file is removed. */
+static int video_close(void *priv, char *err, size_t errlen)
+{
+    video_out *vo = priv;
+    int ret;
+
+    ret = encode(vo, NULL, err, errlen);
+    if (ret)
+        goto fail;
+    ret = av_write_trailer(vo->oc);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot finish", vo->opts->path, ret);
+        goto fail;
+    }
+    ret = avio_closep(&vo->oc->pb);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
+        goto fail;
+    }
+    vo->tmp_exists = 0;
+    ret = rp_output_commit(vo->tmp, vo->opts->path, vo->opts->overwrite, err, errlen);
+
+fail:
+    release(vo);
+    return ret;
+}
+
+static void video_abort(void *priv)
+{
+    release(priv);
+}
+
+#define VIDEO_BACKEND(sym, fmt_name, exts, fmt)                                                    \
+    const rp_output_backend sym = {                                                                \
+        .name = fmt_name,                                                                          \
+        .extensions = exts,                                                                        \
+        .format = fmt,                                                                             \
+        .priv_size = sizeof(video_out),                                                            \
+        .validate = video_validate,                                                                \
+        .open = video_open,                                                                        \
+        .write = video_write,                                                                      \
+        .close = video_close,                                                                      \
+        .abort = video_abort,                                                                      \
+    }
+
+VIDEO_BACKEND(rp_output_mp4, "mp4", "mp4,m4v", RP_FORMAT_MP4);
+VIDEO_BACKEND(rp_output_mkv, "mkv", "mkv", RP_FORMAT_MKV);
+VIDEO_BACKEND(rp_output_mov, "mov", "mov", RP_FORMAT_MOV);
+VIDEO_BACKEND(rp_output_webm, "webm", "webm", RP_FORMAT_WEBM);

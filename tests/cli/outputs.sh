@@ -1,0 +1,85 @@
+# outputs.sh - every output format and input image path, checked by FFmpeg's own tools;
+# failures leave nothing behind (SPEC.md sections 1 and 5).
+source "$(dirname "$0")/lib.sh"
+
+scene=$TOP/examples/rain.scene
+small=(-q -s 96x64 -n 9)
+
+# Every container: codec, size, rate, exact frame count.
+for spec in mp4:h264 mkv:h264 mov:h264 webm:vp9; do
+    ext=${spec%%:*} codec=${spec##*:}
+    expect_status "$ext render" 0 "$ROCKPOOL" "$scene" "${small[@]}" -r 25 -o "out.$ext"
+    check "$ext: $codec 96x64 25/1 9 frames" test \
+        "$(probe "out.$ext" codec_name) $(probe "out.$ext" width)x$(probe "out.$ext" height) $(probe "out.$ext" r_frame_rate) $(probe "out.$ext" nb_read_frames)" \
+        = "$codec 96x64 25/1 9"
+done
+expect_status "-f mkv overrides the extension" 0 "$ROCKPOOL" "$scene" "${small[@]}" -f mkv \
+    -o forced.bin
+check "forced container is matroska" \
+    grep -q matroska <(ffprobe -v error -show_entries format=format_name -of csv=p=0 forced.bin)
+expect_status "encoder options" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c libx264 --crf 30 \
+    --encoder-preset ultrafast --pix-fmt yuv444p -o opts.mp4
+check "--pix-fmt yuv444p used" test "$(probe opts.mp4 pix_fmt)" = yuv444p
+expect_status "bitrate" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c mpeg4 -b 500k -o rate.mkv
+check "-c mpeg4 used" test "$(probe rate.mkv codec_name)" = mpeg4
+
+# framemd5 equals ffmpeg's over our PNG sequence.
+"$ROCKPOOL" "$scene" "${small[@]}" -o png/f_%05d.png
+expect_status "framemd5 output" 0 "$ROCKPOOL" "$scene" "${small[@]}" -f framemd5 -o ours.md5
+ffmpeg -v error -framerate 30 -i png/f_%05d.png -pix_fmt rgb24 -f framemd5 - >theirs.md5
+check "framemd5 equals ffmpeg's on the PNGs" cmp -s ours.md5 theirs.md5
+
+# Y4M on stdout decodes frame for frame in ffmpeg.
+"$ROCKPOOL" "$scene" "${small[@]}" -o - | ffmpeg -v error -f yuv4mpegpipe -i - -f framemd5 - \
+    >y4m.md5
+check "y4m pipe: ffmpeg decodes 9 frames" test "$(grep -c '^0,' y4m.md5)" = 9
+
+# Writing into a FIFO (and devices) happens in place: the FIFO is still a FIFO afterwards.
+mkfifo pipe.md5
+timeout 60 cat pipe.md5 >fifo.out &
+reader=$!
+expect_status "framemd5 into a FIFO" 0 "$ROCKPOOL" "$scene" "${small[@]}" -f framemd5 -o pipe.md5
+wait $reader
+check "FIFO kept, data arrived" test -p pipe.md5 -a "$(grep -c '^0,' fifo.out)" = 9
+
+# Backgrounds of another size: JPEG, and PNG with alpha (composited over black).
+ffmpeg -v error -f lavfi -i testsrc=size=200x150 -frames:v 1 bg.jpg
+ffmpeg -v error -f lavfi -i "color=c=white@0.0:size=50x40,format=rgba" -frames:v 1 alpha.png
+expect_status "JPEG background scaled" 0 "$ROCKPOOL" "$scene" "${small[@]}" -i bg.jpg -o j/%d.png
+check "JPEG background: output keeps -s 96x64" test "$(probe j/0.png width)" = 96
+expect_status "transparent PNG background" 0 "$ROCKPOOL" "$scene" -q -s 40x30 -n 1 -i alpha.png \
+    --preset applet \
+    -f framemd5 -o alpha.md5
+black=$(head -c 3600 /dev/zero | md5sum | cut -d' ' -f1)
+check "fully transparent background composites to black" grep -q "$black" alpha.md5
+
+# Failures: a clear message, the right status, nothing left behind.
+expect_status "missing directory is exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -o nodir/x.mp4
+stderr_has "missing directory named" "nodir"
+expect_status "unwritable directory is an error" 1 "$ROCKPOOL" "$scene" "${small[@]}" \
+    -o /proc/rockpool-test.mp4
+check "unwritable: nothing created" test ! -e /proc/rockpool-test.mp4
+expect_status "unknown extension is exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -o out.xyz
+stderr_has "unknown extension message" "out.xyz"
+printf 'not an image' >corrupt.png
+expect_status "corrupt image is exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -i corrupt.png \
+    -o c.mp4
+check "corrupt image: nothing created" test ! -e c.mp4
+expect_status "odd size with yuv420p is exit 2" 2 "$ROCKPOOL" "$scene" -q -s 97x64 -n 2 -o odd.mp4
+stderr_has "odd size message says what to do" "even"
+check "odd size: nothing created" test ! -e odd.mp4
+expect_status "output is a directory" 2 "$ROCKPOOL" "$scene" "${small[@]}" -f mp4 -o png
+expect_status "disk full on stdout is exit 1" 1 sh -c "'$ROCKPOOL' '$scene' -q -s 96x64 -n 9 -o - >/dev/full"
+check "no temporary files left" test -z "$(ls -A | grep '\.tmp-')"
+
+# SIGINT during an MP4 render: the file is finished, kept, and holds the frames so far.
+"$ROCKPOOL" "$scene" -q -s 320x240 -n 3000 --progress-fd 3 -o int.mp4 3>prog.txt 2>int.err &
+pid=$!
+for _ in $(seq 100); do grep -q '^frame=[1-9]' prog.txt 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+status=$?
+check "SIGINT exits 130" test "$status" = 130
+held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' int.err)
+check "SIGINT: stderr says how many frames" test -n "$held"
+check "SIGINT: the file plays with those frames" test "$(probe int.mp4 nb_read_frames)" = "$held"

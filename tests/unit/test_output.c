@@ -1,0 +1,784 @@
+/* test_output.c - unit tests for output.c and its backends (PNG, video, Y4M, framemd5)
+ * and for image.c. Oracles are independent of the code under test: libpng reads back the
+ * PNGs, libavformat counts the video's packets, MD5 values were computed with md5sum. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libavformat/avformat.h>
+#include <png.h>
+
+#include "common.h"
+#include "image.h"
+#include "output.h"
+
+/* ---- helpers ---- */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static int make_dir(void **state)
+{
+    char *dir = strdup("/tmp/rp-test-output-XXXXXX");
+
+    assert_non_null(dir);
+    assert_non_null(mkdtemp(dir));
+    *state = dir;
+    return 0;
+}
+
+static int remove_dir(void **state)
+{
+    nftw(*state, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(*state);
+    return 0;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    static char paths[8][4096];
+    static int next;
+    char *p = paths[next++ % 8];
+
+    snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
+    return p;
+}
+
+/* Number of directory entries (not . or ..) under dir, and whether any is a temp file. */
+static int count_entries(const char *dir, int *temps)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    assert_non_null(d);
+    if (temps)
+        *temps = 0;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        n++;
+        if (temps && strstr(e->d_name, ".tmp-"))
+            (*temps)++;
+    }
+    closedir(d);
+    return n;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *data;
+    long n;
+
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = malloc((size_t)n + 1);
+    assert_non_null(data);
+    assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    data[n] = 0;
+    *len = (size_t)n;
+    return data;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A frame that differs per pixel, channel and frame. */
+static uint8_t *make_frame(int w, int h, int seed)
+{
+    uint8_t *rgb = malloc((size_t)w * h * 3);
+
+    assert_non_null(rgb);
+    for (int i = 0; i < w * h * 3; i++)
+        rgb[i] = (uint8_t)(i * 7 + seed * 31 + (i / (w * 3)) * 13);
+    return rgb;
+}
+
+static void opts_for(rp_output_opts *o, const char *path, int w, int h)
+{
+    rp_output_opts_init(o);
+    o->path = path;
+    o->width = w;
+    o->height = h;
+    o->fps = 25;
+}
+
+/* Write count frames with indices first..first+count-1; returns the close result. */
+static int write_frames(const rp_output_opts *o, int count, char *err, size_t errlen)
+{
+    rp_output *out = NULL;
+    int ret = rp_output_open(&out, o, err, errlen);
+
+    if (ret)
+        return ret;
+    for (int i = 0; i < count; i++) {
+        uint8_t *rgb = make_frame(o->width, o->height, i);
+
+        ret = rp_output_write(out, o->first_frame + i, rgb, err, errlen);
+        free(rgb);
+        if (ret) {
+            rp_output_abort(&out);
+            return ret;
+        }
+    }
+    assert_int_equal(rp_output_frames(out), count);
+    ret = rp_output_close(&out, err, errlen);
+    assert_null(out);
+    return ret;
+}
+
+/* Decode a PNG with libpng's simplified API into RGB24. */
+static uint8_t *png_read_rgb(const char *path, int *w, int *h)
+{
+    png_image img;
+    uint8_t *rgb;
+
+    memset(&img, 0, sizeof(img));
+    img.version = PNG_IMAGE_VERSION;
+    assert_true(png_image_begin_read_from_file(&img, path));
+    img.format = PNG_FORMAT_RGB;
+    rgb = malloc(PNG_IMAGE_SIZE(img));
+    assert_non_null(rgb);
+    assert_true(png_image_finish_read(&img, NULL, rgb, 0, NULL));
+    *w = (int)img.width;
+    *h = (int)img.height;
+    return rgb;
+}
+
+/* Write a PNG with libpng: color type PNG_COLOR_TYPE_RGB or PNG_COLOR_TYPE_RGB_ALPHA. */
+static void png_write_file(const char *path, const uint8_t *pixels, int w, int h, int rgba)
+{
+    png_image img;
+
+    memset(&img, 0, sizeof(img));
+    img.version = PNG_IMAGE_VERSION;
+    img.width = (png_uint_32)w;
+    img.height = (png_uint_32)h;
+    img.format = rgba ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    assert_true(png_image_write_to_file(&img, path, 0, pixels, 0, NULL));
+}
+
+/* Whether a PNG file holds a chunk of the given type. */
+static int png_has_chunk(const uint8_t *data, size_t len, const char *type)
+{
+    size_t pos = 8;
+
+    while (pos + 12 <= len) {
+        uint32_t n = (uint32_t)data[pos] << 24 | (uint32_t)data[pos + 1] << 16 |
+                     (uint32_t)data[pos + 2] << 8 | data[pos + 3];
+
+        if (!memcmp(data + pos + 4, type, 4))
+            return 1;
+        pos += 12 + (size_t)n;
+    }
+    return 0;
+}
+
+/* ---- front end ---- */
+
+static void test_format_names(void **state)
+{
+    (void)state;
+    assert_int_equal(rp_output_format_from_path("x.mp4"), RP_FORMAT_MP4);
+    assert_int_equal(rp_output_format_from_path("dir.d/x.MKV"), RP_FORMAT_MKV);
+    assert_int_equal(rp_output_format_from_path("x.mov"), RP_FORMAT_MOV);
+    assert_int_equal(rp_output_format_from_path("x.webm"), RP_FORMAT_WEBM);
+    assert_int_equal(rp_output_format_from_path("frames/f_%05d.png"), RP_FORMAT_PNG);
+    assert_int_equal(rp_output_format_from_path("-"), RP_FORMAT_Y4M);
+    assert_int_equal(rp_output_format_from_path("x.y4m"), RP_FORMAT_Y4M);
+    assert_int_equal(rp_output_format_from_path("x.avi"), RP_FORMAT_NONE);
+    assert_int_equal(rp_output_format_from_path("dir.mp4/x"), RP_FORMAT_NONE);
+    assert_int_equal(rp_output_format_from_name("mkv"), RP_FORMAT_MKV);
+    assert_int_equal(rp_output_format_from_name("framemd5"), RP_FORMAT_FRAMEMD5);
+    assert_int_equal(rp_output_format_from_name("matroska"), RP_FORMAT_NONE);
+    assert_string_equal(rp_output_format_name(RP_FORMAT_WEBM), "webm");
+}
+
+static void test_md5_hex(void **state)
+{
+    /* printf '\0\0\0' | md5sum ; printf '\xff\x00\x80' | md5sum */
+    const uint8_t zeros[3] = {0, 0, 0}, mixed[3] = {0xff, 0x00, 0x80};
+    char hex[33];
+
+    (void)state;
+    rp_md5_hex(zeros, 3, hex);
+    assert_string_equal(hex, "693e9af84d3dfcc71e640e005bdc5e2e");
+    rp_md5_hex(mixed, 3, hex);
+    assert_string_equal(hex, "60cdccd4000580a3c394b8ad6ea9b899");
+}
+
+static void test_validate_errors(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512];
+
+    opts_for(&o, join(dir, "x.avi"), 64, 48);
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "-f"));
+
+    opts_for(&o, join(dir, "missing/x.mp4"), 64, 48);
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_IO);
+    assert_non_null(strstr(err, "missing"));
+
+    opts_for(&o, "-", 64, 48);
+    o.format = RP_FORMAT_MP4;
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+
+    opts_for(&o, join(dir, "x.mp4"), RP_MAX_SIDE + 2, 48);
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_TOO_LARGE);
+
+    opts_for(&o, join(dir, "x.mp4"), 64, 48);
+    o.codec = "no-such-encoder";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "no-such-encoder"));
+    o.codec = "mpeg4";
+    o.encoder_preset = "fast";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "no presets"));
+    o.codec = NULL;
+    o.encoder_preset = "bogus";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "bogus"));
+    o.encoder_preset = "ultrafast";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    o.pix_fmt = "no-such-format";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+
+    opts_for(&o, dir, 64, 48);
+    o.format = RP_FORMAT_MKV;
+    o.overwrite = 1;
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_IO);
+    assert_non_null(strstr(err, "directory"));
+    assert_int_equal(count_entries(dir, NULL), 0);
+}
+
+static void test_png_pattern_errors(void **state)
+{
+    const char *dir = *state;
+    static const char *const bad[] = {
+        "f.png",   "f_%s.png", "f_%d_%d.png", "d%d/f.png", "f_%05ld.png",
+        "f_%.png", "f_%",      "f_%123d.png", "f_%x.png",
+    };
+    rp_output_opts o;
+    char err[512], path[256];
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, bad[i]);
+        opts_for(&o, path, 8, 8);
+        o.format = RP_FORMAT_PNG;
+        err[0] = '\0';
+        assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+        assert_true(strlen(err) > 10);
+    }
+    /* %% is a literal percent; other widths are fine. */
+    opts_for(&o, join(dir, "a%%_%5d.png"), 8, 8);
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    opts_for(&o, join(dir, "a_%d.png"), 8, 8);
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    assert_int_equal(count_entries(dir, NULL), 0);
+}
+
+/* Frames go to the pattern under a created directory, numbered by timeline index, and
+ * libpng reads back exactly the bytes written; no tIME chunk, no temp file left. */
+static void test_png_roundtrip(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512], name[4096];
+    int temps;
+
+    opts_for(&o, join(dir, "a/b/f_%%_%03d.png"), 37, 23);
+    o.first_frame = 5;
+    assert_int_equal(write_frames(&o, 3, err, sizeof(err)), RP_OK);
+    assert_int_equal(count_entries(join(dir, "a/b"), &temps), 3);
+    assert_int_equal(temps, 0);
+    for (int i = 0; i < 3; i++) {
+        uint8_t *expect = make_frame(37, 23, i), *got, *bytes;
+        size_t len;
+        int w, h;
+
+        snprintf(name, sizeof(name), "%s/a/b/f_%%_%03d.png", dir, 5 + i);
+        got = png_read_rgb(name, &w, &h);
+        assert_int_equal(w, 37);
+        assert_int_equal(h, 23);
+        assert_memory_equal(got, expect, 37 * 23 * 3);
+        bytes = read_file(name, &len);
+        assert_true(png_has_chunk(bytes, len, "IHDR"));
+        assert_true(png_has_chunk(bytes, len, "IDAT"));
+        assert_false(png_has_chunk(bytes, len, "tIME"));
+        assert_false(png_has_chunk(bytes, len, "tEXt"));
+        free(bytes);
+        free(got);
+        free(expect);
+    }
+}
+
+static void test_png_deterministic(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512];
+    uint8_t *a, *b;
+    size_t alen, blen;
+
+    for (int level = -1; level <= 9; level += 5) {
+        opts_for(&o, join(dir, "r1/f_%d.png"), 64, 48);
+        o.png_level = level;
+        o.overwrite = 1;
+        assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+        o.path = join(dir, "r2/f_%d.png");
+        assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+        a = read_file(join(dir, "r1/f_1.png"), &alen);
+        b = read_file(join(dir, "r2/f_1.png"), &blen);
+        assert_int_equal(alen, blen);
+        assert_memory_equal(a, b, alen);
+        free(a);
+        free(b);
+    }
+}
+
+static void test_png_exists(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512];
+    uint8_t *data;
+    size_t len;
+
+    write_text(join(dir, "f_0002.png"), "keep");
+    opts_for(&o, join(dir, "f_%04d.png"), 8, 8);
+    o.first_frame = 2;
+    err[0] = '\0';
+    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_ERR_EXISTS);
+    assert_non_null(strstr(err, "f_0002.png"));
+    data = read_file(join(dir, "f_0002.png"), &len);
+    assert_string_equal((char *)data, "keep");
+    free(data);
+    assert_int_equal(count_entries(dir, NULL), 1);
+
+    /* Later frames of the run are checked up front too. */
+    o.first_frame = 0;
+    o.frame_count = 5;
+    err[0] = '\0';
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_EXISTS);
+    assert_non_null(strstr(err, "f_0002.png"));
+    o.frame_count = 2;
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+
+    o.first_frame = 2;
+    o.overwrite = 1;
+    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_OK);
+    data = read_file(join(dir, "f_0002.png"), &len);
+    assert_memory_equal(data, "\x89PNG", 4);
+    free(data);
+}
+
+static void test_write_order(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    rp_output *out;
+    char err[512];
+    uint8_t *rgb = make_frame(4, 4, 0);
+
+    opts_for(&o, join(dir, "f_%d.png"), 4, 4);
+    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_write(out, 3, rgb, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_write(out, 3, rgb, err, sizeof(err)), RP_ERR_INVALID);
+    rp_output_abort(&out);
+    assert_null(out);
+    rp_output_abort(&out); /* no-op */
+    free(rgb);
+}
+
+/* ---- framemd5 ---- */
+
+static void test_framemd5_lines(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    rp_output *out;
+    char err[512];
+    const uint8_t zeros[3] = {0, 0, 0};
+    uint8_t *text;
+    size_t len;
+
+    opts_for(&o, join(dir, "h.framemd5"), 1, 1);
+    o.fps = 30;
+    o.first_frame = 12;
+    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_write(out, 12, zeros, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_write(out, 13, zeros, err, sizeof(err)), RP_OK);
+    /* Not visible under its name until closed. */
+    assert_int_equal(access(join(dir, "h.framemd5"), F_OK), -1);
+    assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+    text = read_file(join(dir, "h.framemd5"), &len);
+    assert_memory_equal(text, "#format: frame checksums\n#version: 2\n#hash: MD5\n", 48);
+    assert_non_null(strstr((char *)text, "\n#tb 0: 1/30\n#media_type 0: video\n"
+                                         "#codec_id 0: rawvideo\n#dimensions 0: 1x1\n"
+                                         "#sar 0: 1/1\n"
+                                         "#stream#, dts,        pts, duration,     size, "
+                                         "hash\n"));
+    assert_non_null(strstr((char *)text, "hash\n"
+                                         "0,         12,         12,        1,        3, "
+                                         "693e9af84d3dfcc71e640e005bdc5e2e\n"
+                                         "0,         13,         13,        1,        3, "
+                                         "693e9af84d3dfcc71e640e005bdc5e2e\n"));
+    assert_int_equal(text[len - 1], '\n');
+    free(text);
+}
+
+/* A file that appears under the output's name during the run is not replaced without
+ * overwrite, and no temp file is left; abort of a file backend leaves nothing. */
+static void test_commit_race_and_abort(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    rp_output *out;
+    char err[512];
+    const uint8_t zeros[3] = {0, 0, 0};
+    uint8_t *data;
+    size_t len;
+    int temps;
+
+    opts_for(&o, join(dir, "h.framemd5"), 1, 1);
+    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_write(out, 0, zeros, err, sizeof(err)), RP_OK);
+    write_text(join(dir, "h.framemd5"), "keep");
+    assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_ERR_EXISTS);
+    assert_null(out);
+    data = read_file(join(dir, "h.framemd5"), &len);
+    assert_string_equal((char *)data, "keep");
+    free(data);
+    assert_int_equal(count_entries(dir, &temps), 1);
+    assert_int_equal(temps, 0);
+
+    opts_for(&o, join(dir, "x.y4m"), 1, 1);
+    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_write(out, 0, zeros, err, sizeof(err)), RP_OK);
+    rp_output_abort(&out);
+    assert_int_equal(count_entries(dir, NULL), 1);
+}
+
+/* ---- Y4M ---- */
+
+static void test_y4m_file(void **state)
+{
+    const char *dir = *state;
+    static const char header[] = "YUV4MPEG2 W5 H3 F25:1 Ip A1:1 C444";
+    rp_output_opts o;
+    char err[512];
+    uint8_t *data;
+    size_t len, hlen;
+
+    opts_for(&o, join(dir, "x.y4m"), 5, 3);
+    assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+    data = read_file(join(dir, "x.y4m"), &len);
+    assert_memory_equal(data, header, strlen(header));
+    hlen = (size_t)((uint8_t *)strchr((char *)data, '\n') - data) + 1;
+    assert_int_equal(len, hlen + 2 * (6 + 3 * 15));
+    assert_memory_equal(data + hlen, "FRAME\n", 6);
+    assert_memory_equal(data + hlen + 6 + 45, "FRAME\n", 6);
+    free(data);
+}
+
+/* ---- video ---- */
+
+/* Open a file with libavformat and count its video packets. */
+static int count_packets(const char *path, AVRational *rate, int *w, int *h)
+{
+    AVFormatContext *fc = NULL;
+    AVPacket *pkt = av_packet_alloc();
+    int n = 0;
+
+    assert_int_equal(avformat_open_input(&fc, path, NULL, NULL), 0);
+    assert_true(avformat_find_stream_info(fc, NULL) >= 0);
+    assert_int_equal(fc->nb_streams, 1);
+    *rate = fc->streams[0]->avg_frame_rate;
+    *w = fc->streams[0]->codecpar->width;
+    *h = fc->streams[0]->codecpar->height;
+    while (av_read_frame(fc, pkt) >= 0) {
+        n++;
+        av_packet_unref(pkt);
+    }
+    av_packet_free(&pkt);
+    avformat_close_input(&fc);
+    return n;
+}
+
+static void test_video_mp4(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512];
+    AVRational rate;
+    int w, h, temps;
+
+    opts_for(&o, join(dir, "v.mp4"), 64, 48);
+    o.first_frame = 100;
+    assert_int_equal(write_frames(&o, 10, err, sizeof(err)), RP_OK);
+    assert_int_equal(count_packets(join(dir, "v.mp4"), &rate, &w, &h), 10);
+    assert_int_equal(rate.num, 25);
+    assert_int_equal(rate.den, 1);
+    assert_int_equal(w, 64);
+    assert_int_equal(h, 48);
+    assert_int_equal(count_entries(dir, &temps), 1);
+    assert_int_equal(temps, 0);
+}
+
+static void test_video_mkv_mpeg4(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512];
+    AVRational rate;
+    int w, h;
+
+    opts_for(&o, join(dir, "v.mkv"), 32, 16);
+    o.codec = "mpeg4";
+    assert_int_equal(write_frames(&o, 7, err, sizeof(err)), RP_OK);
+    assert_int_equal(count_packets(join(dir, "v.mkv"), &rate, &w, &h), 7);
+    assert_int_equal(rate.num, 25);
+    assert_int_equal(rate.den, 1);
+}
+
+static void test_video_abort(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    rp_output *out;
+    char err[512];
+    uint8_t *rgb = make_frame(64, 48, 1);
+
+    opts_for(&o, join(dir, "v.mp4"), 64, 48);
+    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(rp_output_write(out, i, rgb, err, sizeof(err)), RP_OK);
+    rp_output_abort(&out);
+    assert_null(out);
+    assert_int_equal(count_entries(dir, NULL), 0);
+    free(rgb);
+}
+
+static void test_video_exists(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512];
+    uint8_t *data;
+    size_t len;
+
+    write_text(join(dir, "v.mp4"), "keep");
+    opts_for(&o, join(dir, "v.mp4"), 64, 48);
+    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_ERR_EXISTS);
+    assert_non_null(strstr(err, "exists"));
+    data = read_file(join(dir, "v.mp4"), &len);
+    assert_string_equal((char *)data, "keep");
+    free(data);
+    assert_int_equal(count_entries(dir, NULL), 1);
+}
+
+static void test_video_odd_size(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    rp_output *out = NULL;
+    char err[512];
+
+    opts_for(&o, join(dir, "v.mp4"), 65, 48);
+    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_null(out);
+    assert_non_null(strstr(err, "even width and height"));
+    assert_non_null(strstr(err, "65x48"));
+    assert_non_null(strstr(err, "64x48"));
+    assert_int_equal(count_entries(dir, NULL), 0);
+
+    /* 4:4:4 takes any size. */
+    o.pix_fmt = "yuv444p";
+    assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+}
+
+/* ---- images ---- */
+
+static void test_image_rgb(void **state)
+{
+    const char *dir = *state;
+    uint8_t *pixels = make_frame(8, 6, 3), *rgb = NULL;
+    char err[512];
+    int w = 0, h = 0;
+
+    png_write_file(join(dir, "in.png"), pixels, 8, 6, 0);
+    assert_int_equal(rp_image_probe(join(dir, "in.png"), &w, &h, err, sizeof(err)), RP_OK);
+    assert_int_equal(w, 8);
+    assert_int_equal(h, 6);
+    assert_int_equal(rp_image_load_rgb(join(dir, "in.png"), 8, 6, &rgb, err, sizeof(err)), RP_OK);
+    assert_memory_equal(rgb, pixels, 8 * 6 * 3);
+    free(rgb);
+    free(pixels);
+
+    /* A name with '%' and ':' is a plain file name, not a pattern or protocol. */
+    pixels = make_frame(4, 4, 1);
+    png_write_file(join(dir, "a%d:b.png"), pixels, 4, 4, 0);
+    assert_int_equal(rp_image_load_rgb(join(dir, "a%d:b.png"), 4, 4, &rgb, err, sizeof(err)),
+                     RP_OK);
+    assert_memory_equal(rgb, pixels, 4 * 4 * 3);
+    free(rgb);
+    free(pixels);
+}
+
+static void test_image_alpha(void **state)
+{
+    const char *dir = *state;
+    static const uint8_t rgba[2 * 2 * 4] = {
+        200, 100, 50, 255, 200, 100, 50, 0, 200, 100, 50, 192, 1, 255, 255, 128,
+    };
+    uint8_t expect[2 * 2 * 3], *rgb = NULL;
+    char err[512];
+
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 3; c++)
+            expect[3 * i + c] = (uint8_t)((rgba[4 * i + c] * rgba[4 * i + 3] + 127) / 255);
+    png_write_file(join(dir, "a.png"), rgba, 2, 2, 1);
+    assert_int_equal(rp_image_load_rgb(join(dir, "a.png"), 2, 2, &rgb, err, sizeof(err)), RP_OK);
+    assert_memory_equal(rgb, expect, sizeof(expect));
+    assert_int_equal(rgb[6], 151); /* 200 * 192 / 255 = 150.6, rounded */
+    assert_int_equal(rgb[9], 1);   /* 1 * 128 / 255 = 0.502 */
+    free(rgb);
+}
+
+static void test_image_scale_and_mask(void **state)
+{
+    const char *dir = *state;
+    uint8_t pixels[8 * 4 * 3], *rgb = NULL, *mask = NULL;
+    char err[512];
+
+    /* Left half white, right half black. */
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 8; x++)
+            memset(pixels + 3 * (y * 8 + x), x < 4 ? 255 : 0, 3);
+    png_write_file(join(dir, "m.png"), pixels, 8, 4, 0);
+    assert_int_equal(rp_image_load_rgb(join(dir, "m.png"), 32, 16, &rgb, err, sizeof(err)), RP_OK);
+    for (int y = 0; y < 16; y++) {
+        assert_int_equal(rgb[3 * (y * 32 + 2)], 255);
+        assert_int_equal(rgb[3 * (y * 32 + 29) + 1], 0);
+    }
+    free(rgb);
+    assert_int_equal(rp_image_load_mask(join(dir, "m.png"), 16, 8, &mask, err, sizeof(err)), RP_OK);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++)
+            assert_int_equal(mask[y * 16 + x], x < 8);
+    free(mask);
+}
+
+static void test_image_errors(void **state)
+{
+    const char *dir = *state;
+    uint8_t *rgb = (uint8_t *)"x";
+    char err[512];
+    int w, h;
+
+    err[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "none.png"), &w, &h, err, sizeof(err)), RP_ERR_IO);
+    assert_non_null(strstr(err, "none.png"));
+    assert_non_null(strstr(err, strerror(ENOENT)));
+    assert_int_equal(rp_image_load_rgb(join(dir, "none.png"), 4, 4, &rgb, err, sizeof(err)),
+                     RP_ERR_IO);
+    assert_null(rgb);
+
+    write_text(join(dir, "t.png"), "this is not a picture\n");
+    write_text(join(dir, "t.txt"), "this is not a picture either\n");
+    err[0] = '\0';
+    assert_int_equal(rp_image_load_rgb(join(dir, "t.png"), 4, 4, &rgb, err, sizeof(err)),
+                     RP_ERR_FORMAT);
+    assert_non_null(strstr(err, "t.png"));
+    err[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "t.txt"), &w, &h, err, sizeof(err)), RP_ERR_FORMAT);
+    assert_non_null(strstr(err, "t.txt"));
+
+    err[0] = '\0';
+    assert_int_equal(rp_image_probe(dir, &w, &h, err, sizeof(err)), RP_ERR_IO);
+    assert_non_null(strstr(err, "directory"));
+
+    assert_int_equal(mkfifo(join(dir, "fifo.png"), 0600), 0);
+    err[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "fifo.png"), &w, &h, err, sizeof(err)), RP_ERR_IO);
+    assert_non_null(strstr(err, "regular file"));
+}
+
+/* An over-size image is refused from its header: 16385 x 1 is tiny on disk. */
+static void test_image_too_large(void **state)
+{
+    const char *dir = *state;
+    uint8_t *row = calloc(RP_MAX_SIDE + 1, 3), *rgb = NULL;
+    char err[512];
+    int w, h;
+
+    assert_non_null(row);
+    png_write_file(join(dir, "wide.png"), row, RP_MAX_SIDE + 1, 1, 0);
+    err[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "wide.png"), &w, &h, err, sizeof(err)),
+                     RP_ERR_TOO_LARGE);
+    assert_non_null(strstr(err, "16385x1"));
+    assert_int_equal(rp_image_load_rgb(join(dir, "wide.png"), 4, 4, &rgb, err, sizeof(err)),
+                     RP_ERR_TOO_LARGE);
+    assert_null(rgb);
+    free(row);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format_names),
+        cmocka_unit_test(test_md5_hex),
+        T(test_validate_errors),
+        T(test_png_pattern_errors),
+        T(test_png_roundtrip),
+        T(test_png_deterministic),
+        T(test_png_exists),
+        T(test_write_order),
+        T(test_framemd5_lines),
+        T(test_commit_race_and_abort),
+        T(test_y4m_file),
+        T(test_video_mp4),
+        T(test_video_mkv_mpeg4),
+        T(test_video_abort),
+        T(test_video_exists),
+        T(test_video_odd_size),
+        T(test_image_rgb),
+        T(test_image_alpha),
+        T(test_image_scale_and_mask),
+        T(test_image_errors),
+        T(test_image_too_large),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
