@@ -1233,7 +1233,7 @@ void rp_settings_defaults(rp_settings *s, enum rp_preset preset)
     default:
         preset = RP_PRESET_ROCKPOOL;
         s->stencil = RP_STENCIL_ISO;
-        s->damping_shift = 6;
+        s->damping_shift = 7;
         s->refraction = 2;
         s->shading = 4;
         s->shape = RP_SHAPE_COSINE;

@@ -121,7 +121,7 @@ static void test_defaults(void **state)
     assert_string_equal(s.background, "");
     assert_int_equal(s.preset, RP_PRESET_ROCKPOOL);
     assert_int_equal(s.stencil, RP_STENCIL_ISO);
-    assert_int_equal(s.damping_shift, 6);
+    assert_int_equal(s.damping_shift, 7);
     assert_int_equal(s.damping_q16, 0);
     assert_int_equal(s.render, RP_RENDER_OFFSET);
     assert_int_equal(s.refraction, 2);
