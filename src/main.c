@@ -417,6 +417,9 @@ int main(int argc, char **argv)
     memset(&diag, 0, sizeof diag);
     r = rp_timeline_build(&tl, scene, &s, frames, &diag);
     if (r) {
+        if (!diag.file[0])
+            snprintf(diag.file, sizeof diag.file, "%s",
+                     strcmp(scene_name, "-") ? scene_name : "<stdin>");
         print_diag(&diag);
         status = r == RP_ERR_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
         goto done;

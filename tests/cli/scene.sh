@@ -1,0 +1,58 @@
+# scene.sh - the scene language from the command line: stdin, --check, relative paths,
+# diagnostics with file:line:col and a caret, and every tests/bad scene refused.
+source "$(dirname "$0")/lib.sh"
+
+printf 'size 64x48\nfps 24\nduration 2s\nseed 5\nat 0s..2s rain rate 10/s radius 2..4 height 100..300\nat 1s drop 50%% 50%% radius 5 height 900\nat 0s wall circle 10 10 4\nat 0.5s..1s stroke 5,5 -> 60,40 radius 2 height 200\n' \
+    >good.scene
+
+expect_status "--check exits 0" 0 "$ROCKPOOL" --check good.scene
+check "--check prints size, fps and frames" sh -c "grep -q '^size: *64x48' '$WORK/out' &&
+    grep -q '^fps: *24' '$WORK/out' && grep -q '^frames: *48 ' '$WORK/out'"
+check "--check counts events by kind" grep -q '1 drop, 1 rain, 1 stroke, 1 wall' "$WORK/out"
+check "--check counts rain drops (10/s over 2 s = 20)" grep -q '20 from rain' "$WORK/out"
+check "--check creates no output" test ! -e rockpool.mp4
+
+expect_status "scene from stdin" 0 sh -c "'$ROCKPOOL' - --check <good.scene"
+check "stdin scene read" grep -q '^size: *64x48' "$WORK/out"
+
+# The same seed gives the same rain; another seed another one.
+"$ROCKPOOL" -q good.scene -f framemd5 -o a.md5
+"$ROCKPOOL" -q good.scene -f framemd5 -o b.md5
+"$ROCKPOOL" -q good.scene --seed 6 -f framemd5 -o c.md5
+check "same seed, same frames" cmp -s a.md5 b.md5
+check "another seed, other frames" sh -c '! cmp -s a.md5 c.md5'
+
+# `background` is relative to the scene file's directory.
+mkdir -p sub
+ffmpeg -v error -f lavfi -i testsrc=size=64x48 -frames:v 1 sub/bg.png
+printf 'background bg.png\nduration 3f\n' >sub/bg.scene
+expect_status "background relative to the scene" 0 "$ROCKPOOL" -q sub/bg.scene --check
+check "background resolved to sub/bg.png" grep -q 'sub/bg.png' "$WORK/out"
+
+# Diagnostics: file:line:col, what was expected, the line and a caret under the column.
+printf 'size 64x48\n\nat 1s drpo 3 4\n' >typo.scene
+expect_status "unknown action is exit 2" 2 "$ROCKPOOL" typo.scene -o t.mp4
+stderr_has "error has file:line:col" "rockpool: typo.scene:3:7: error: unknown action 'drpo'"
+stderr_has "error says what was expected" "expected"
+check "the line is shown" grep -q '|  *at 1s drpo 3 4$' "$WORK/err"
+check "the caret sits under column 7" grep -qE '^ +\|       \^$' "$WORK/err"
+check "no output after a scene error" test ! -e t.mp4
+printf 'fps 30\nfps 25\n' >twice.scene
+expect_status "a setting twice is exit 2" 2 "$ROCKPOOL" twice.scene --check
+stderr_has "twice: names both lines" "twice.scene:2:1"
+printf 'size 64x48\nat 0s drop 80 10 radius 3 height 100\n' >off.scene
+expect_status "coordinates off the grid are exit 2" 2 "$ROCKPOOL" off.scene --check
+stderr_has "off grid: line and column of the coordinate" "off.scene:2:12"
+expect_status "off the grid after -s shrinks it" 2 "$ROCKPOOL" good.scene -s 32x24 --check
+
+# Every scene in tests/bad fails with exit 2 at the line:col its first line states.
+for f in "$TOP"/tests/bad/*.scene; do
+    want=$(sed -n '1s/^# expect: \([0-9]*:[0-9]*\).*/\1/p' "$f")
+    "$ROCKPOOL" "$f" --check >/dev/null 2>err.txt
+    status=$?
+    if [ "$status" = 2 ] && grep -qF "$(basename "$f"):$want: error:" err.txt; then
+        ok "bad scene $(basename "$f") at $want"
+    else
+        bad "bad scene $(basename "$f"): exit $status, wanted 2 at $want: $(head -c 200 err.txt)"
+    fi
+done
