@@ -25,6 +25,7 @@
 #include "state.h"
 #include "texture.h"
 #include "water.h"
+#include "writer.h"
 
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
 
@@ -188,16 +189,6 @@ static int dump_open(dump *d, const char *path, int overwrite)
     return 0;
 }
 
-static int dump_write(dump *d, const int16_t *h, size_t cells, uint8_t *scratch)
-{
-    for (size_t i = 0; i < cells; i++) {
-        uint16_t v = (uint16_t)h[i];
-        scratch[2 * i] = (uint8_t)(v & 0xff);
-        scratch[2 * i + 1] = (uint8_t)(v >> 8);
-    }
-    return fwrite(scratch, 2, cells, d->f) == cells ? 0 : -1;
-}
-
 static void dump_close(dump *d, int keep)
 {
     if (d->f) {
@@ -336,7 +327,8 @@ int main(int argc, char **argv)
     rp_water *water = NULL;
     rp_pool *pool = NULL;
     rp_output *out = NULL;
-    uint8_t *texture = NULL, *frame = NULL, *scratch = NULL;
+    uint8_t *texture = NULL;
+    rp_writer *writer = NULL;
     dump heights_dump = {0};
     FILE *progress = NULL;
     int status = EXIT_RUNTIME, r;
@@ -475,13 +467,7 @@ int main(int argc, char **argv)
         error("cannot start %d threads", threads);
         goto done;
     }
-    frame = malloc(cells * 3);
-    if (!frame)
-        goto nomem;
     if (cli.dump_heights) {
-        scratch = malloc(cells * 2);
-        if (!scratch)
-            goto nomem;
         if ((r = dump_open(&heights_dump, cli.dump_heights, cli.out.overwrite))) {
             status = r;
             goto done;
@@ -504,6 +490,13 @@ int main(int argc, char **argv)
         error("%s", err);
         status = r == RP_ERR_INVALID || r == RP_ERR_EXISTS ? EXIT_USAGE : EXIT_RUNTIME;
         goto done;
+    }
+
+    /* Frames go to a writer thread, so encoding overlaps simulating and rendering. */
+    rp_writer_opts wo = {out, cells * 3, cells, cli.hash ? stdout : NULL, heights_dump.f, 3};
+    if (rp_writer_new(&writer, &wo)) {
+        error("cannot start the writer thread");
+        goto abort_output;
     }
 
     struct sigaction sa;
@@ -530,20 +523,14 @@ int main(int argc, char **argv)
         if (k < cli.start)
             continue;
         const int16_t *h = rp_water_heights(water);
+        int16_t *heights_copy;
+        uint8_t *frame = rp_writer_acquire(writer, &heights_copy);
+        if (!frame)
+            break; /* the writer failed: rp_writer_finish says why */
         rp_render_frame(&rparams, h, s.width, s.height, texture, frame, pool);
-        if ((r = rp_output_write(out, k, frame, err, sizeof err))) {
-            error("%s", err);
-            goto abort_output;
-        }
-        if (cli.hash) {
-            char hex[33];
-            rp_md5_hex(frame, cells * 3, hex);
-            printf("%" PRId64 " %s\n", k, hex);
-        }
-        if (cli.dump_heights && dump_write(&heights_dump, h, cells, scratch)) {
-            error("%s: write failed: %s", cli.dump_heights, strerror(errno));
-            goto abort_output;
-        }
+        if (heights_copy)
+            memcpy(heights_copy, h, cells * sizeof *h);
+        rp_writer_submit(writer, k);
         if (progress) {
             double t = now_seconds();
             if (t - last_block >= 0.5) {
@@ -564,6 +551,10 @@ int main(int argc, char **argv)
     }
     if (show_progress)
         fputc('\n', stderr);
+    if ((r = rp_writer_finish(&writer, err, sizeof err))) {
+        error("%s", err);
+        goto abort_output;
+    }
     if (fflush(stdout) != 0) {
         error("stdout: write failed: %s", strerror(errno));
         goto abort_output;
@@ -599,14 +590,14 @@ usage_fail:
     status = EXIT_USAGE;
     goto done;
 abort_output:
+    rp_writer_finish(&writer, err, sizeof err);
     rp_output_abort(&out);
 done:
+    rp_writer_finish(&writer, err, sizeof err);
     if (progress)
         fclose(progress);
     dump_close(&heights_dump, 0);
     rp_output_abort(&out);
-    free(frame);
-    free(scratch);
     free(texture);
     rp_pool_free(&pool);
     rp_water_free(&water);
