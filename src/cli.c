@@ -27,6 +27,7 @@ enum {
     ARG_SAVE_STATE,
     ARG_LOAD_STATE,
     ARG_PROGRESS_FD,
+    ARG_MAX_MEMORY,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -58,6 +59,7 @@ static const struct option long_opts[] = {
     {"save-state", required_argument, NULL, ARG_SAVE_STATE},
     {"load-state", required_argument, NULL, ARG_LOAD_STATE},
     {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
+    {"max-memory", required_argument, NULL, ARG_MAX_MEMORY},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -93,6 +95,7 @@ void rp_cli_usage(FILE *f)
           "      --check            validate the scene, print a summary, render nothing\n"
           "      --save-state F     write a checkpoint after the last frame; --load-state F\n"
           "                         starts from one     --progress-fd N  key=value progress\n"
+          "      --max-memory SIZE  refuse runs that need more memory (default 4G)\n"
           "  -h, --help             this help       -V, --version  version\n"
           "\n"
           "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 130 interrupted.\n"
@@ -145,6 +148,25 @@ static int parse_size(const char *text, int *w, int *h, char *err, size_t errlen
     return 0;
 }
 
+/* "4G", "512M", "100000k", "123456" -> bytes (binary multiples). */
+static int parse_bytes(const char *opt, const char *text, int64_t *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    int shift = 0;
+    switch (end != text ? *end : 0) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    }
+    if (end == text || *end || errno == ERANGE || v < 1 || v > (INT64_MAX >> 40))
+        return usage_error(err, errlen, "%s: '%s' is not a size like 4G or 512M", opt, text);
+    *out = (int64_t)v << shift;
+    return 0;
+}
+
 /* "4M", "2500k", "800000" -> bits per second. */
 static int parse_bitrate(const char *text, int64_t *out, char *err, size_t errlen)
 {
@@ -174,6 +196,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     cli->out.path = "rockpool.mp4";
     cli->end = -1;
     cli->progress_fd = -1;
+    cli->max_memory = (int64_t)4 << 30;
     opterr = 0;
     optind = 1;
 
@@ -258,6 +281,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case ARG_CHECK: cli->check = 1; break;
         case ARG_SAVE_STATE: cli->save_state = optarg; break;
         case ARG_LOAD_STATE: cli->load_state = optarg; break;
+        case ARG_MAX_MEMORY: r = parse_bytes("--max-memory", optarg, &cli->max_memory, err, errlen); break;
         case ARG_PROGRESS_FD:
             r = parse_int("--progress-fd", optarg, 0, 1 << 20, &v, err, errlen);
             cli->progress_fd = (int)v;

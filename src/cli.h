@@ -20,6 +20,7 @@ typedef struct rp_cli {
     const char *save_state;   /* write a checkpoint after the last simulated frame */
     const char *load_state;   /* start from a checkpoint instead of frame 0 */
     int progress_fd;          /* -1, or a descriptor for key=value progress blocks */
+    int64_t max_memory;       /* refuse runs estimated to need more bytes than this */
     int quiet;
     int progress;             /* 1 forced on, 0 automatic */
     int check;

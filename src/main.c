@@ -309,6 +309,22 @@ static void progress_block(FILE *f, int64_t written, int fps, double speed, int 
     fflush(f);
 }
 
+/* What a run will hold in memory, roughly: two height buffers, the texture, the writer's
+ * frame slots (and height copies), wall masks, the timeline, and the encoder's own frames
+ * (x264's lookahead dominates). An estimate to refuse absurd runs before allocating. */
+static double memory_estimate(const rp_settings *s, enum rp_format fmt, int dumping,
+                              const rp_timeline *tl)
+{
+    double cells = (double)s->width * s->height;
+    double per_cell = 2 * 2 + 3 + 3 * 3 + (dumping ? 3 * 2 : 0) + 5;
+    int video = fmt == RP_FORMAT_MP4 || fmt == RP_FORMAT_MKV || fmt == RP_FORMAT_MOV ||
+                fmt == RP_FORMAT_WEBM;
+    per_cell += video ? 45 : 6;
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(tl, &ts);
+    return cells * per_cell + (double)(ts.drops + ts.walls) * sizeof(rp_item) + (32 << 20);
+}
+
 static int online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -440,6 +456,15 @@ int main(int argc, char **argv)
     }
     if ((r = rp_output_validate(&cli.out, err, sizeof err))) {
         error("%s", err);
+        goto usage_fail;
+    }
+
+    double need = memory_estimate(&s, fmt, cli.dump_heights != NULL, tl);
+    if (need > (double)cli.max_memory) {
+        error("a %dx%d run to %s needs about %.1f GiB of memory, over the limit of %.1f GiB "
+              "(raise it with --max-memory)",
+              s.width, s.height, rp_output_format_name(fmt), need / (1 << 30),
+              (double)cli.max_memory / (1 << 30));
         goto usage_fail;
     }
 

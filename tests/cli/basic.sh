@@ -65,3 +65,13 @@ printf 'size 64x48\nat 0s drpo 3 4\n' >bad.scene
 expect_status "scene error is exit 2" 2 "$ROCKPOOL" bad.scene -o none.mp4
 stderr_has "scene error has file:line:col" "bad.scene:2:7: error:"
 check "no output after a scene error" test ! -e none.mp4
+
+# Resource limits: a run that would need too much memory is refused before allocating.
+expect_status "16384x16384 MP4 over the memory limit is exit 2" 2 "$ROCKPOOL" -q \
+    -s 16384x16384 -n 2 -o huge.mp4
+stderr_has "memory message gives the figure and the limit" "GiB of memory, over the limit of 4.0 GiB"
+check "nothing created for a refused run" test ! -e huge.mp4
+expect_status "--max-memory lowers the limit" 2 "$ROCKPOOL" -q -s 640x480 -n 2 --max-memory 8M \
+    -o small-limit.mp4
+expect_status "--max-memory raises it" 0 "$ROCKPOOL" -q -s 64x48 -n 2 --max-memory 1G \
+    -o fine.mp4
