@@ -9,6 +9,7 @@
 
 #include "common.h"
 #include "pool.h"
+#include "simd.h"
 
 static inline int32_t height_at(const int16_t *h, int w, int ht, int x, int y)
 {
@@ -39,6 +40,7 @@ static inline __attribute__((always_inline)) void offset_pixel(
 static void offset_rows(const rp_render_params *p, const int16_t *h, int w, int ht,
                         const uint8_t *tex, uint8_t *rgb, int y0, int y1)
 {
+    rp_offset_row_fn kernel = rp_simd_offset_row(rp_simd_level(), p);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgb + (size_t)y * w * 3;
         if (y == 0 || y == ht - 1 || w < 3) {
@@ -50,29 +52,45 @@ static void offset_rows(const rp_render_params *p, const int16_t *h, int w, int 
         }
         const int16_t *m = h + (size_t)y * w, *u = m - w, *d = m + w;
         offset_pixel(p, tex, w, ht, out, 0, y, 0, m[1], u[0], d[0]);
-        for (int x = 1; x < w - 1; x++)
-            offset_pixel(p, tex, w, ht, out + 3 * x, x, y, m[x - 1], m[x + 1], u[x], d[x]);
+        for (int x = 1; x < w - 1;) {
+            /* The vector kernel renders what it can; the plain loop (the reference it
+             * matches) takes up to 8 pixels it leaves, then the kernel goes on. */
+            if (kernel)
+                x = kernel(p, m, w, ht, y, tex, out, x, w - 1);
+            for (int end = x + 8 < w - 1 ? x + 8 : w - 1; x < end; x++)
+                offset_pixel(p, tex, w, ht, out + 3 * x, x, y, m[x - 1], m[x + 1], u[x], d[x]);
+        }
         offset_pixel(p, tex, w, ht, out + 3 * (w - 1), w - 1, y, m[w - 2], 0, u[w - 1],
                      d[w - 1]);
     }
 }
 
 /* The applet: d = 1024 - h; a = (x - W/2) * d / 1024 + W/2 with C division. */
+static inline void lens_pixel(const int16_t *row, int w, int ht, const uint8_t *tex, uint8_t *out,
+                              int x, int y)
+{
+    int32_t d = 1024 - (int32_t)row[x];
+    int a = rp_clampi((x - w / 2) * d / 1024 + w / 2, 0, w - 1);
+    int b = rp_clampi((y - ht / 2) * d / 1024 + ht / 2, 0, ht - 1);
+    const uint8_t *t = tex + ((size_t)b * w + a) * 3;
+    out[3 * x] = t[0];
+    out[3 * x + 1] = t[1];
+    out[3 * x + 2] = t[2];
+}
+
 static void lens_rows(const int16_t *h, int w, int ht, const uint8_t *tex, uint8_t *rgb, int y0,
                       int y1)
 {
-    int hw = w / 2, hh = ht / 2;
+    rp_lens_row_fn kernel = rp_simd_lens_row(rp_simd_level());
     for (int y = y0; y < y1; y++) {
         const int16_t *row = h + (size_t)y * w;
         uint8_t *out = rgb + (size_t)y * w * 3;
-        for (int x = 0; x < w; x++) {
-            int32_t d = 1024 - (int32_t)row[x];
-            int a = rp_clampi((x - hw) * d / 1024 + hw, 0, w - 1);
-            int b = rp_clampi((y - hh) * d / 1024 + hh, 0, ht - 1);
-            const uint8_t *t = tex + ((size_t)b * w + a) * 3;
-            out[3 * x] = t[0];
-            out[3 * x + 1] = t[1];
-            out[3 * x + 2] = t[2];
+        for (int x = 0; x < w;) {
+            /* As in offset_rows: the kernel, then the plain loop for what it leaves. */
+            if (kernel)
+                x = kernel(row, w, ht, y, tex, out, x, w);
+            for (int end = x + 8 < w ? x + 8 : w; x < end; x++)
+                lens_pixel(row, w, ht, tex, out, x, y);
         }
     }
 }

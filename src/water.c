@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pool.h"
+#include "simd.h"
 
 struct rp_water {
     rp_water_params p;
@@ -20,7 +21,35 @@ struct rp_water {
     int32_t *wall_idx; /* indices of wall cells, for re-zeroing after each step */
     size_t nwall;
     int32_t mur_q16;   /* open boundary: Mur coefficient (c-1)/(c+1) in Q16 */
+    rp_span_fn span;   /* vector kernel for step_span, chosen per step; NULL = plain C */
+    /* Per row of cur and of prev, an upper bound of mag(v) = v ^ (v >> 15) over the row
+     * (v for v >= 0, -1 - v below): rows of small heights let the vector kernel take its
+     * exact int16 path. They swap with the buffers; every write to a buffer keeps them
+     * upper bounds (zeroing needs nothing: 0 is the least). */
+    uint16_t *mag_cur, *mag_prev;
 };
+
+/* mag(v) of the row bounds above: monotonic in |v|, and v ^ (v >> 15) is cheap in SIMD. */
+static inline int mag_of(int32_t v)
+{
+    return v ^ (v >> 15);
+}
+
+static inline void fold_mag(uint16_t *mag, int32_t v)
+{
+    if (mag_of(v) > *mag)
+        *mag = (uint16_t)mag_of(v);
+}
+
+/* Set the bounds of a whole buffer from its contents. */
+static void measure_mags(const int16_t *buf, uint16_t *mag, int width, int height)
+{
+    for (int y = 0; y < height; y++) {
+        mag[y] = 0;
+        for (int x = 0; x < width; x++)
+            fold_mag(&mag[y], buf[(size_t)y * width + x]);
+    }
+}
 
 uint32_t rp_isqrt64(uint64_t v)
 {
@@ -140,7 +169,9 @@ int rp_water_new(rp_water **out, const rp_water_params *p)
     w->mur_q16 = mur_coefficient(p->stencil);
     w->cur = calloc(cells, sizeof(int16_t));
     w->prev = calloc(cells, sizeof(int16_t));
-    if (!w->cur || !w->prev) {
+    w->mag_cur = calloc((size_t)p->height, sizeof *w->mag_cur);
+    w->mag_prev = calloc((size_t)p->height, sizeof *w->mag_prev);
+    if (!w->cur || !w->prev || !w->mag_cur || !w->mag_prev) {
         rp_water_free(&w);
         return RP_ERR_NOMEM;
     }
@@ -157,6 +188,8 @@ void rp_water_free(rp_water **pw)
     free(w->prev);
     free(w->wall);
     free(w->wall_idx);
+    free(w->mag_cur);
+    free(w->mag_prev);
     free(w);
     *pw = NULL;
 }
@@ -192,6 +225,17 @@ static void hold(const rp_water *w, int16_t *buf)
     }
 }
 
+int rp_water_bounds_hold(const rp_water *w)
+{
+    for (int y = 0; y < w->p.height; y++)
+        for (int x = 0; x < w->p.width; x++) {
+            size_t i = (size_t)y * w->p.width + x;
+            if (mag_of(w->cur[i]) > w->mag_cur[y] || mag_of(w->prev[i]) > w->mag_prev[y])
+                return 0;
+        }
+    return 1;
+}
+
 void rp_water_load(rp_water *w, const int16_t *cur, const int16_t *prev)
 {
     size_t cells = (size_t)w->p.width * (size_t)w->p.height;
@@ -199,6 +243,8 @@ void rp_water_load(rp_water *w, const int16_t *cur, const int16_t *prev)
     memcpy(w->prev, prev, cells * sizeof *prev);
     hold(w, w->cur);
     hold(w, w->prev);
+    measure_mags(w->cur, w->mag_cur, w->p.width, w->p.height);
+    measure_mags(w->prev, w->mag_prev, w->p.width, w->p.height);
 }
 
 static int is_held(const rp_water *w, int x, int y)
@@ -233,6 +279,7 @@ void rp_water_drop(rp_water *w, const rp_drop *d)
                 continue;
             int32_t v = rp_drop_value(d, d2);
             row[x] = d->mode == RP_MODE_SET ? rp_sat16(v) : rp_sat16((int32_t)row[x] + v);
+            fold_mag(&w->mag_cur[y], row[x]);
         }
     }
 }
@@ -328,11 +375,20 @@ static inline __attribute__((always_inline)) void step_span(
         out[x] = rp_sat16(damp(stencil_sum(s, u, m, d, x - 1, x, x + 1) - out[x], shift, q16));
 }
 
-static void step_span_dispatch(const rp_water *w, const int16_t *u, const int16_t *m,
-                               const int16_t *d, int16_t *out, int x0, int x1)
+/* Columns x0..x1-1 of one row (see step_span); in_mag bounds the mags of the cells read.
+ * Returns a bound of the mags of the cells written (INT16_MAX when unknown). */
+static int step_span_dispatch(const rp_water *w, const int16_t *u, const int16_t *m,
+                              const int16_t *d, int16_t *out, int x0, int x1, int in_mag)
 {
     int shift = w->p.damping_shift;
     int32_t q = w->p.damping_q16;
+    int mag = 0;
+    /* The vector kernel does what it can (all but a short tail); the plain loop below is
+     * the reference it matches, and does the rest. */
+    if (w->span && x1 > x0)
+        x0 += w->span(u + x0, m + x0, d + x0, out + x0, x1 - x0, shift, q, in_mag, &mag);
+    if (x0 >= x1)
+        return mag;
     /* Specialise the hot loop for each stencil and damping kind. */
 #define SPAN(S)                                                                                    \
     do {                                                                                           \
@@ -349,6 +405,18 @@ static void step_span_dispatch(const rp_water *w, const int16_t *u, const int16_
     case RP_STENCIL_ISO: SPAN(RP_STENCIL_ISO); break;
     }
 #undef SPAN
+    if (!w->span)
+        return INT16_MAX; /* the plain C path does not track magnitudes */
+    for (int x = x0; x < x1; x++)
+        if (mag_of(out[x]) > mag)
+            mag = mag_of(out[x]);
+    return mag;
+}
+
+static inline int max4(int a, int b, int c, int d)
+{
+    int ab = a > b ? a : b, cd = c > d ? c : d;
+    return ab > cd ? ab : cd;
 }
 
 /* One cell with explicit neighbour columns (the side columns under wrap). */
@@ -368,19 +436,32 @@ static void step_rows(void *ctx, int y0, int y1)
     for (int y = y0; y < y1; y++) {
         const int16_t *m = w->cur + (size_t)y * W;
         int16_t *out = w->prev + (size_t)y * W;
+        int mag = 0;
         if (w->p.boundary != RP_BOUNDARY_WRAP) {
-            /* wall/open: interior cells only; open edges are done afterwards. */
-            if (y > 0 && y < H - 1 && W >= 3)
-                step_span_dispatch(w, m - W, m, m + W, out, 1, W - 1);
+            /* wall/open: interior cells only; open edges are done afterwards. Rows not
+             * written keep their bound. */
+            if (y > 0 && y < H - 1 && W >= 3) {
+                int in = max4(w->mag_cur[y - 1], w->mag_cur[y], w->mag_cur[y + 1], w->mag_prev[y]);
+                mag = step_span_dispatch(w, m - W, m, m + W, out, 1, W - 1, in);
+                w->mag_prev[y] = (uint16_t)mag;
+                fold_mag(&w->mag_prev[y], out[0]);
+                fold_mag(&w->mag_prev[y], out[W - 1]);
+            }
             continue;
         }
-        const int16_t *u = w->cur + (size_t)((y + H - 1) % H) * W;
-        const int16_t *d = w->cur + (size_t)((y + 1) % H) * W;
+        int yu = (y + H - 1) % H, yd = (y + 1) % H;
+        const int16_t *u = w->cur + (size_t)yu * W;
+        const int16_t *d = w->cur + (size_t)yd * W;
         if (W >= 3)
-            step_span_dispatch(w, u, m, d, out, 1, W - 1);
+            mag = step_span_dispatch(w, u, m, d, out, 1, W - 1,
+                                     max4(w->mag_cur[yu], w->mag_cur[y], w->mag_cur[yd],
+                                          w->mag_prev[y]));
         step_cell(w, u, m, d, out, W - 1, 0, 1 % W);
         if (W >= 2)
             step_cell(w, u, m, d, out, W - 2, W - 1, 0);
+        w->mag_prev[y] = (uint16_t)mag;
+        fold_mag(&w->mag_prev[y], out[0]);
+        fold_mag(&w->mag_prev[y], out[W - 1]);
     }
 }
 
@@ -402,29 +483,44 @@ static void open_edges(rp_water *w)
         memset(w->prev, 0, (size_t)W * H * sizeof *w->prev);
         return;
     }
+    /* The first and last rows are rewritten whole below: their bounds start afresh. */
+    w->mag_prev[0] = 0;
+    w->mag_prev[H - 1] = 0;
     for (int x = 1; x < W - 1; x++) {
         w->prev[x] = mur(w, x, x + (size_t)W);
         w->prev[last + x] = mur(w, last + x, last + x - W);
+        fold_mag(&w->mag_prev[0], w->prev[x]);
+        fold_mag(&w->mag_prev[H - 1], w->prev[last + x]);
     }
     for (int y = 1; y < H - 1; y++) {
         size_t row = (size_t)y * W;
         w->prev[row] = mur(w, row, row + 1);
         w->prev[row + W - 1] = mur(w, row + W - 1, row + W - 2);
+        fold_mag(&w->mag_prev[y], w->prev[row]);
+        fold_mag(&w->mag_prev[y], w->prev[row + W - 1]);
     }
     /* Corners follow their horizontal neighbour, which is already an edge value. */
     w->prev[0] = mur(w, 0, 1);
     w->prev[W - 1] = mur(w, W - 1, W - 2);
     w->prev[last] = mur(w, last, last + 1);
     w->prev[last + W - 1] = mur(w, last + W - 1, last + W - 2);
+    fold_mag(&w->mag_prev[0], w->prev[0]);
+    fold_mag(&w->mag_prev[0], w->prev[W - 1]);
+    fold_mag(&w->mag_prev[H - 1], w->prev[last]);
+    fold_mag(&w->mag_prev[H - 1], w->prev[last + W - 1]);
 }
 
 void rp_water_step(rp_water *w, rp_pool *pool)
 {
+    w->span = rp_simd_span(rp_simd_level(), w->p.stencil, w->p.damping_shift, w->p.damping_q16);
     rp_pool_run(pool, w->p.height, step_rows, w);
     if (w->p.boundary == RP_BOUNDARY_OPEN)
         open_edges(w);
     int16_t *t = w->cur;
     w->cur = w->prev;
     w->prev = t;
+    uint16_t *tm = w->mag_cur;
+    w->mag_cur = w->mag_prev;
+    w->mag_prev = tm;
     hold(w, w->cur);
 }

@@ -1,0 +1,164 @@
+/* water_simd.c - SSE2 and AVX2 kernels of the step's interior loop (step_span in water.c),
+ * exact to the last bit: see water_simd_body.h for how the int32 arithmetic of the plain
+ * loop is done in 16-bit vectors. Chosen at run time by rp_simd_span(); built with
+ * `target` attributes, so the library needs no -m flags. */
+#include "simd.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) &&     \
+    !defined(RP_NO_SIMD)
+#define RP_HAVE_X86_KERNELS 1
+#include <immintrin.h>
+#endif
+
+enum { DAMP_SHIFT, DAMP_Q16, DAMP_NONE };
+
+/* The small path's input bounds (exclusive magnitudes, see water_simd_body.h). */
+enum { SMALL_4 = 8192, SMALL_8_ISO = 4096 };
+
+/* The (a, b) weights of one pmaddwd pair as the 32-bit lane value: a in the low half. */
+#define PAIR(a, b) ((int32_t)(((uint32_t)(uint16_t)(int16_t)(b) << 16) | (uint16_t)(int16_t)(a)))
+
+#ifdef RP_HAVE_X86_KERNELS
+
+#define ATTR_AVX2 __attribute__((target("avx2")))
+
+/* ---- SSE2, 8 cells per vector ------------------------------------------------------- */
+#define ATTR __attribute__((target("sse2")))
+#define SFX(name) name##_sse2
+#define VW 8
+#define V __m128i
+#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define SET1_32 _mm_set1_epi32
+#define UNLO _mm_unpacklo_epi16
+#define UNHI _mm_unpackhi_epi16
+#define MADD _mm_madd_epi16
+#define ADD _mm_add_epi32
+#define SUB _mm_sub_epi32
+#define AND _mm_and_si128
+#define SRAI _mm_srai_epi32
+#define SRA _mm_sra_epi32
+#define SRAI16 _mm_srai_epi16
+#define CMPGT _mm_cmpgt_epi32
+#define MULHU16 _mm_mulhi_epu16
+#define PACKS _mm_packs_epi32
+#define SET1_16 _mm_set1_epi16
+#define ADD16 _mm_add_epi16
+#define SUB16 _mm_sub_epi16
+#define SRA16 _mm_sra_epi16
+#define SLLI16 _mm_slli_epi16
+#define MULLO16 _mm_mullo_epi16
+#define MAX16 _mm_max_epi16
+#define MIN16 _mm_min_epi16
+/* SSE2 has no pabsd/psignd: |n| = (n ^ s) - s and back, with s = n >> 31. */
+#define SIGNOF(n) _mm_srai_epi32((n), 31)
+#define ABS(n, s) _mm_sub_epi32(_mm_xor_si128((n), (s)), (s))
+#define APPLY_SIGN(t, s) _mm_sub_epi32(_mm_xor_si128((t), (s)), (s))
+#define SIGNOF16(n) _mm_srai_epi16((n), 15)
+#define ABS16(n, s) _mm_sub_epi16(_mm_xor_si128((n), (s)), (s))
+#define APPLY_SIGN16(t, s) _mm_sub_epi16(_mm_xor_si128((t), (s)), (s))
+#define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag) 0
+#include "water_simd_body.h"
+#undef ATTR
+#undef SFX
+#undef VW
+#undef V
+#undef LD
+#undef ST
+#undef SET1_32
+#undef UNLO
+#undef UNHI
+#undef MADD
+#undef ADD
+#undef SUB
+#undef AND
+#undef SRAI
+#undef SRA
+#undef SRAI16
+#undef CMPGT
+#undef MULHU16
+#undef PACKS
+#undef SET1_16
+#undef ADD16
+#undef SUB16
+#undef SRA16
+#undef SLLI16
+#undef MULLO16
+#undef MAX16
+#undef MIN16
+#undef SIGNOF
+#undef ABS
+#undef APPLY_SIGN
+#undef SIGNOF16
+#undef ABS16
+#undef APPLY_SIGN16
+#undef TAIL
+
+static inline __attribute__((always_inline)) ATTR_AVX2 int
+tail8(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
+      int16_t *out, int n, int shift, int32_t q16, int in_mag, int *out_mag)
+{
+    int mag8, k = span_sse2(s, kind, u, m, d, out, n, shift, q16, in_mag, &mag8);
+    if (mag8 > *out_mag)
+        *out_mag = mag8;
+    return k;
+}
+
+/* ---- AVX2, 16 cells per vector; a last group of 8 with the SSE2 loop ------------------ */
+#define ATTR ATTR_AVX2
+#define SFX(name) name##_avx2
+#define VW 16
+#define V __m256i
+#define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define ST(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define SET1_32 _mm256_set1_epi32
+#define UNLO _mm256_unpacklo_epi16
+#define UNHI _mm256_unpackhi_epi16
+#define MADD _mm256_madd_epi16
+#define ADD _mm256_add_epi32
+#define SUB _mm256_sub_epi32
+#define AND _mm256_and_si256
+#define SRAI _mm256_srai_epi32
+#define SRA _mm256_sra_epi32
+#define SRAI16 _mm256_srai_epi16
+#define CMPGT _mm256_cmpgt_epi32
+#define MULHU16 _mm256_mulhi_epu16
+#define PACKS _mm256_packs_epi32
+#define SET1_16 _mm256_set1_epi16
+#define ADD16 _mm256_add_epi16
+#define SUB16 _mm256_sub_epi16
+#define SRA16 _mm256_sra_epi16
+#define SLLI16 _mm256_slli_epi16
+#define MULLO16 _mm256_mullo_epi16
+#define MAX16 _mm256_max_epi16
+#define MIN16 _mm256_min_epi16
+/* psignd takes the sign from n itself (and zeroes where n = 0, where t is 0 anyway). */
+#define SIGNOF(n) (n)
+#define ABS(n, s) _mm256_abs_epi32(n)
+#define APPLY_SIGN(t, s) _mm256_sign_epi32((t), (s))
+#define SIGNOF16(n) (n)
+#define ABS16(n, s) _mm256_abs_epi16(n)
+#define APPLY_SIGN16(t, s) _mm256_sign_epi16((t), (s))
+/* The last group of 8 cells; its magnitude joins the 16-cell loop's. */
+#define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                                   \
+    tail8(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)
+#include "water_simd_body.h"
+
+#endif /* RP_HAVE_X86_KERNELS */
+
+rp_span_fn rp_simd_span(int level, enum rp_stencil stencil, int shift, int32_t q16)
+{
+    int kind = q16 == 0 ? DAMP_SHIFT : q16 == 65536 ? DAMP_NONE : DAMP_Q16;
+    if (stencil > RP_STENCIL_ISO || (kind == DAMP_SHIFT && (shift < 1 || shift > 30)) || q16 < 0 ||
+        q16 > 65536)
+        return NULL;
+#ifdef RP_HAVE_X86_KERNELS
+    if (level >= RP_SIMD_AVX2)
+        return pick_avx2(stencil, kind);
+    if (level >= RP_SIMD_SSE2)
+        return pick_sse2(stencil, kind);
+#else
+    (void)level;
+#endif
+    return NULL;
+}

@@ -1,0 +1,418 @@
+/* test_simd.c - the vector kernels (SSE2, AVX2) against the plain C reference, byte for
+ * byte: every stencil, damping and boundary over random fields that reach the int16 limits
+ * and the edges of the kernels' small-height path, odd widths, drops and walls between
+ * steps, 1, 2 and 7 threads; and every render mode and parameter kind. The plain C path
+ * itself is checked against the seeds' loops in test_water.c and test_render.c. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool.h"
+#include "render.h"
+#include "simd.h"
+#include "texture.h"
+#include "water.h"
+
+#define STEPS 16
+
+static uint32_t next(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* Kinds of fields: the kernels take their int16 path only below 4096 (stencils 8, iso) or
+ * 8192 (stencil 4), so values sit on both sides of those edges and at the int16 limits. */
+enum field { F_LIMITS, F_SMALL8, F_SMALL4, F_EDGES, F_MIXED_ROWS, F_COUNT };
+
+static int16_t pick(enum field f, uint32_t *s)
+{
+    static const int16_t limits[] = {-32768, 32767, -32767, 32766, 0};
+    static const int16_t edges[] = {-4097, -4096, 4095, 4096, -8193, -8192, 8191, 8192, 0, -1};
+    uint32_t r = next(s);
+    switch (f) {
+    case F_LIMITS: return r % 3 ? limits[r / 3 % 5] : (int16_t)(r % 65536 - 32768);
+    case F_SMALL8: return r % 3 ? (r / 3 % 2 ? -4096 : 4095) : (int16_t)(r % 8192 - 4096);
+    case F_SMALL4: return r % 3 ? (r / 3 % 2 ? -8192 : 8191) : (int16_t)(r % 16384 - 8192);
+    case F_EDGES: return edges[r % 10];
+    default: return 0;
+    }
+}
+
+static void fill(int16_t *buf, int w, int h, enum field f, uint32_t *s)
+{
+    for (int y = 0; y < h; y++) {
+        enum field row = f;
+        if (f == F_MIXED_ROWS) /* whole rows of one kind, some still */
+            row = (enum field)(next(s) % 5);
+        for (int x = 0; x < w; x++)
+            buf[(size_t)y * w + x] = row == F_MIXED_ROWS ? 0 : pick(row, s);
+    }
+}
+
+struct step_case {
+    int w, h;
+    enum rp_stencil stencil;
+    enum rp_boundary boundary;
+    int shift;
+    int32_t q16;
+    enum field field;
+    uint32_t seed;
+};
+
+/* Run a case at one SIMD level; record the heights after every step in snaps (record) or
+ * compare them with it. */
+static void run_steps(const struct step_case *c, int level, rp_pool *pool, int16_t *snaps,
+                      int record)
+{
+    size_t cells = (size_t)c->w * c->h;
+    uint32_t s = c->seed;
+    int16_t *cur = malloc(cells * sizeof *cur), *prev = malloc(cells * sizeof *prev);
+    rp_water *w = NULL;
+    rp_water_params p = {c->w, c->h, c->stencil, c->boundary, c->shift, c->q16};
+    assert_non_null(cur);
+    assert_non_null(prev);
+    assert_int_equal(rp_water_new(&w, &p), RP_OK);
+    assert_int_equal(rp_simd_set(level), level);
+    fill(cur, c->w, c->h, c->field, &s);
+    fill(prev, c->w, c->h, c->field, &s);
+    rp_water_load(w, cur, prev);
+    if (c->field == F_MIXED_ROWS && c->w > 4)
+        rp_water_add_wall_rect(w, c->w / 3, 0, 2, c->h / 2 + 1);
+    for (int i = 0; i < STEPS; i++) {
+        if (i % 4 == 3) {
+            /* A drop into a settled field: its rows must leave the small path. */
+            rp_drop d = {(int32_t)(next(&s) % (uint32_t)c->w),
+                         (int32_t)(next(&s) % (uint32_t)c->h),
+                         (int32_t)(next(&s) % 4),
+                         i == 3 ? 30000 : -700,
+                         i == 7 ? RP_SHAPE_COSINE : RP_SHAPE_DISC,
+                         i == 11 ? RP_MODE_SET : RP_MODE_ADD};
+            rp_water_drop(w, &d);
+            assert_true(rp_water_bounds_hold(w));
+        }
+        if (i == 9) {
+            /* A checkpoint restore in the middle. */
+            fill(cur, c->w, c->h, c->field, &s);
+            fill(prev, c->w, c->h, F_SMALL8, &s);
+            rp_water_load(w, cur, prev);
+        }
+        rp_water_step(w, pool);
+        assert_true(rp_water_bounds_hold(w));
+        int16_t *snap = snaps + (size_t)i * 2 * cells;
+        if (record) {
+            memcpy(snap, rp_water_heights(w), cells * sizeof *snap);
+            memcpy(snap + cells, rp_water_prev(w), cells * sizeof *snap);
+        } else {
+            if (memcmp(snap, rp_water_heights(w), cells * sizeof *snap) ||
+                memcmp(snap + cells, rp_water_prev(w), cells * sizeof *snap))
+                print_error("step %d differs: %dx%d stencil %d boundary %d shift %d q16 %d "
+                            "field %d level %d threads %d\n",
+                            i, c->w, c->h, (int)c->stencil, (int)c->boundary, c->shift, (int)c->q16,
+                            (int)c->field, level, rp_pool_threads(pool));
+            assert_memory_equal(snap, rp_water_heights(w), cells * sizeof *snap);
+            assert_memory_equal(snap + cells, rp_water_prev(w), cells * sizeof *snap);
+        }
+    }
+    rp_water_free(&w);
+    free(cur);
+    free(prev);
+    rp_simd_set(-1);
+}
+
+static rp_pool *pools[8]; /* index = thread count: 1, 2 and 7 */
+
+static int setup(void **state)
+{
+    (void)state;
+    if (rp_pool_new(&pools[1], 1) || rp_pool_new(&pools[2], 2) || rp_pool_new(&pools[7], 7))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rp_pool_free(&pools[1]);
+    rp_pool_free(&pools[2]);
+    rp_pool_free(&pools[7]);
+    rp_simd_set(-1);
+    return 0;
+}
+
+/* Compare every SIMD level the CPU has with the plain C path on one case; the thread count
+ * cycles with `which` so all three are used across the cases (7 threads, the slowest to
+ * start and stop on a small machine, least often). */
+static void compare_case(const struct step_case *c, int which)
+{
+    static const int threads[32] = {[7] = 2, [15] = 1, [23] = 7, [31] = 2}; /* 0: no pool */
+    size_t cells = (size_t)c->w * c->h;
+    int16_t *snaps = malloc((size_t)STEPS * 2 * cells * sizeof *snaps);
+    assert_non_null(snaps);
+    run_steps(c, RP_SIMD_C, NULL, snaps, 1);
+    for (int level = RP_SIMD_SSE2; level <= rp_simd_supported(); level++)
+        run_steps(c, level, pools[threads[(which + level) % 32]], snaps, 0);
+    free(snaps);
+}
+
+static void test_level_control(void **state)
+{
+    (void)state;
+    int have = rp_simd_supported();
+    assert_true(have >= RP_SIMD_C && have <= RP_SIMD_AVX2);
+    assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+    assert_int_equal(rp_simd_level(), RP_SIMD_C);
+    assert_int_equal(rp_simd_set(-1), have);
+    assert_int_equal(rp_simd_set(RP_SIMD_AVX2), have);
+    print_message("simd: this CPU runs level %d (0 C, 1 SSE2, 2 AVX2)\n", have);
+}
+
+static void test_step_matches_plain_c(void **state)
+{
+    (void)state;
+    static const int widths[] = {1, 2, 3, 15, 16, 17, 33, 1000};
+    static const int heights[] = {1, 2, 3, 8};
+    static const struct {
+        int shift;
+        int32_t q16;
+    } damps[] = {{1, 0}, {5, 0}, {13, 0}, {30, 0}, {5, 61604}, {5, 65536}, {5, 1}, {5, 32769}};
+    int which = 0;
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
+        for (size_t hi = 0; hi < sizeof heights / sizeof heights[0]; hi++) {
+            if (widths[wi] == 1000 && heights[hi] != 8)
+                continue;
+            for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++)
+                for (int b = RP_BOUNDARY_WALL; b <= RP_BOUNDARY_WRAP; b++)
+                    for (size_t di = 0; di < sizeof damps / sizeof damps[0]; di++)
+                        for (int f = 0; f < F_COUNT; f++) {
+                            struct step_case c = {widths[wi],          heights[hi],
+                                                  (enum rp_stencil)st, (enum rp_boundary)b,
+                                                  damps[di].shift,     damps[di].q16,
+                                                  (enum field)f,       1234u + (uint32_t)which};
+                            compare_case(&c, which++);
+                        }
+        }
+}
+
+/* A field built so a step's new edge cells (open: Mur's condition; wrap: the seam cells)
+ * are large while the row's interior comes out small: the row's magnitude bound must still
+ * cover the edges, or the next step would take the int16 path over them. */
+static void test_step_edge_cells_bound_rows(void **state)
+{
+    (void)state;
+    const int w = 40, h = 9;
+    size_t cells = (size_t)w * h;
+    int16_t *cur = malloc(cells * sizeof *cur), *prev = malloc(cells * sizeof *prev);
+    int16_t *ref = malloc(6 * cells * sizeof *ref);
+    assert_non_null(cur);
+    assert_non_null(prev);
+    assert_non_null(ref);
+    for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++)
+        for (int b = RP_BOUNDARY_WALL; b <= RP_BOUNDARY_WRAP; b++)
+            for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+                rp_water *water = NULL;
+                rp_water_params p = {w, h, (enum rp_stencil)st, (enum rp_boundary)b, 5, 0};
+                uint32_t s = 5;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) {
+                        size_t i = (size_t)y * w + x;
+                        cur[i] = (int16_t)(next(&s) % 200 - 100);
+                        prev[i] = (int16_t)(next(&s) % 200 - 100);
+                        if (x == 1 || x == w - 2)
+                            cur[i] = x == 1 ? 30000 : -30000;
+                        if (x == 2 || x == w - 3) /* cancels the interior's large sums */
+                            prev[i] = x == 2 ? 15000 : -15000;
+                    }
+                assert_int_equal(rp_water_new(&water, &p), RP_OK);
+                rp_simd_set(level);
+                rp_water_load(water, cur, prev);
+                for (int i = 0; i < 6; i++) {
+                    rp_water_step(water, pools[2]);
+                    assert_true(rp_water_bounds_hold(water));
+                    if (level == RP_SIMD_C)
+                        memcpy(ref + i * cells, rp_water_heights(water), cells * sizeof *ref);
+                    else
+                        assert_memory_equal(ref + i * cells, rp_water_heights(water),
+                                            cells * sizeof *ref);
+                }
+                rp_water_free(&water);
+                rp_simd_set(-1);
+            }
+    free(cur);
+    free(prev);
+    free(ref);
+}
+
+/* Realistic use: rain on a mid-sized pool for many steps, where most rows stay on the small
+ * path and rows near fresh drops do not; every thread count at every level. */
+static void test_step_rain_all_threads(void **state)
+{
+    (void)state;
+    const int w = 211, h = 157, steps = 120;
+    size_t cells = (size_t)w * h;
+    int16_t *ref = malloc(cells * sizeof *ref);
+    assert_non_null(ref);
+    for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++)
+        for (int b = RP_BOUNDARY_WALL; b <= RP_BOUNDARY_WRAP; b++)
+            for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++)
+                for (int t = 0; t < 3; t++) {
+                    static const int threads[] = {1, 2, 7};
+                    rp_water *water = NULL;
+                    rp_water_params p = {w,
+                                         h,
+                                         (enum rp_stencil)st,
+                                         (enum rp_boundary)b,
+                                         6,
+                                         b == RP_BOUNDARY_OPEN ? 64880 : 0};
+                    uint32_t s = 99;
+                    assert_int_equal(rp_water_new(&water, &p), RP_OK);
+                    rp_simd_set(level);
+                    for (int i = 0; i < steps; i++) {
+                        rp_drop d = {(int32_t)(next(&s) % w),
+                                     (int32_t)(next(&s) % h),
+                                     3 + (int32_t)(next(&s) % 7),
+                                     i % 40 == 0 ? 9000 : 300 + (int32_t)(next(&s) % 601),
+                                     RP_SHAPE_COSINE,
+                                     RP_MODE_ADD};
+                        if (i % 3 == 0)
+                            rp_water_drop(water, &d);
+                        rp_water_step(water, pools[threads[t]]);
+                    }
+                    if (level == RP_SIMD_C && t == 0)
+                        memcpy(ref, rp_water_heights(water), cells * sizeof *ref);
+                    else
+                        assert_memory_equal(ref, rp_water_heights(water), cells * sizeof *ref);
+                    rp_water_free(&water);
+                    rp_simd_set(-1);
+                }
+    free(ref);
+}
+
+/* Render one frame at the plain C level and at every vector level, with each thread count;
+ * buffers are exactly w*h*3 bytes so a sanitizer sees any read past the texture. */
+static void compare_render(const rp_render_params *p, const int16_t *hf, int w, int h,
+                           const uint8_t *tex)
+{
+    static const int threads[] = {1, 2, 7};
+    size_t bytes = (size_t)w * h * 3;
+    uint8_t *want = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(want);
+    assert_non_null(got);
+    rp_simd_set(RP_SIMD_C);
+    rp_render_frame(p, hf, w, h, tex, want, NULL);
+    for (int level = RP_SIMD_SSE2; level <= rp_simd_supported(); level++)
+        for (int t = 0; t < 3; t++) {
+            rp_simd_set(level);
+            memset(got, 0xa5, bytes);
+            rp_render_frame(p, hf, w, h, tex, got, pools[threads[t]]);
+            if (memcmp(want, got, bytes))
+                print_error("render differs: %dx%d mode %d R %d light %d,%d shading %d level %d "
+                            "threads %d\n",
+                            w, h, (int)p->mode, p->refraction, p->light_x, p->light_y, p->shading,
+                            level, threads[t]);
+            assert_memory_equal(want, got, bytes);
+        }
+    rp_simd_set(-1);
+    free(want);
+    free(got);
+}
+
+static void test_render_matches_plain_c(void **state)
+{
+    (void)state;
+    static const struct {
+        int w, h;
+    } sizes[] = {{1, 1}, {2, 3}, {3, 3}, {9, 4}, {10, 10}, {17, 5}, {33, 9}, {100, 37}, {1000, 6}};
+    static const rp_render_params params[] = {
+        {RP_RENDER_OFFSET, 0, 1, 0, 1},     {RP_RENDER_OFFSET, 0, 1, -1, 2},
+        {RP_RENDER_OFFSET, 3, 0, 0, 0},     {RP_RENDER_OFFSET, 2, 1, -1, 4},
+        {RP_RENDER_OFFSET, 1, -3, 2, -7},   {RP_RENDER_OFFSET, 15, -16, 16, 1024},
+        {RP_RENDER_OFFSET, 5, 16, 16, -1},  {RP_RENDER_OFFSET, 0, 128, 128, 3},
+        {RP_RENDER_OFFSET, 0, -200, 56, 1}, {RP_RENDER_OFFSET, 4, 300, 0, 9},
+        {RP_RENDER_OFFSET, 31, 1, 1, 1},    {RP_RENDER_OFFSET, 0, 7, -5, 16777215},
+        {RP_RENDER_OFFSET, 0, 1, 0, 0},     {RP_RENDER_LENS, 0, 0, 0, 0},
+    };
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (int f = 0; f < F_COUNT; f++) {
+            int w = sizes[si].w, h = sizes[si].h;
+            size_t cells = (size_t)w * h;
+            int16_t *hf = malloc(cells * sizeof *hf);
+            uint8_t *tex = malloc(cells * 3);
+            uint32_t s = 77u + (uint32_t)(si * 16 + f);
+            assert_non_null(hf);
+            assert_non_null(tex);
+            fill(hf, w, h, (enum field)f, &s);
+            for (size_t i = 0; i < cells * 3; i++)
+                tex[i] = (uint8_t)next(&s);
+            for (size_t k = 0; k < sizeof params / sizeof params[0]; k++)
+                compare_render(&params[k], hf, w, h, tex);
+            free(hf);
+            free(tex);
+        }
+}
+
+/* The vector shading divides in float, exact only while |dx*lx + dy*ly| < 2^24; beyond
+ * that (a light no scene can set) the plain loop must do the row. Here dx = 56000 and
+ * dy = 239 give 16800239 with light (300, 1): as a float that is 16800240 = 240 * 70001,
+ * while the C quotient truncates to 239. */
+static void test_render_shading_beyond_float(void **state)
+{
+    (void)state;
+    const int w = 12, h = 5;
+    int16_t hf[5 * 12] = {0};
+    uint8_t tex[5 * 12 * 3];
+    const rp_render_params p = {RP_RENDER_OFFSET, 15, 300, 1, 70001};
+    memset(tex, 10, sizeof tex);
+    hf[2 * w + 3] = 28000;
+    hf[2 * w + 5] = -28000;
+    hf[1 * w + 4] = 239;
+    compare_render(&p, hf, w, h, tex);
+}
+
+/* The built-in texture under a field that has settled from rain (the usual picture). */
+static void test_render_rain_frame(void **state)
+{
+    (void)state;
+    const int w = 257, h = 131;
+    rp_water *water = NULL;
+    rp_water_params wp = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 6, 0};
+    uint8_t *tex = malloc((size_t)w * h * 3);
+    uint32_t s = 3;
+    assert_non_null(tex);
+    assert_int_equal(rp_water_new(&water, &wp), RP_OK);
+    for (int i = 0; i < 200; i++) {
+        rp_drop d = {
+            (int32_t)(next(&s) % w),         (int32_t)(next(&s) % h), 3 + (int32_t)(next(&s) % 7),
+            300 + (int32_t)(next(&s) % 601), RP_SHAPE_COSINE,         RP_MODE_ADD};
+        if (i % 2 == 0)
+            rp_water_drop(water, &d);
+        rp_water_step(water, NULL);
+    }
+    rp_texture_default(tex, w, h);
+    const rp_render_params params[3] = {{RP_RENDER_OFFSET, 2, 1, -1, 4},
+                                        {RP_RENDER_OFFSET, 0, 1, 0, 1},
+                                        {RP_RENDER_LENS, 0, 0, 0, 0}};
+    for (int k = 0; k < 3; k++)
+        compare_render(&params[k], rp_water_heights(water), w, h, tex);
+    rp_water_free(&water);
+    free(tex);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_level_control),
+        cmocka_unit_test(test_step_matches_plain_c),
+        cmocka_unit_test(test_step_edge_cells_bound_rows),
+        cmocka_unit_test(test_step_rain_all_threads),
+        cmocka_unit_test(test_render_matches_plain_c),
+        cmocka_unit_test(test_render_shading_beyond_float),
+        cmocka_unit_test(test_render_rain_frame),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
