@@ -488,6 +488,7 @@ int main(int argc, char **argv)
         goto done;
     }
     int threads = cli.threads ? cli.threads : online_cpus();
+    cli.out.threads = threads;
     if (threads > 1 && rp_pool_new(&pool, threads)) {
         error("cannot start %d threads", threads);
         goto done;

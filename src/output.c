@@ -45,6 +45,7 @@ void rp_output_opts_init(rp_output_opts *opts)
     opts->fps = 30;
     opts->crf = 18;
     opts->png_level = -1;
+    opts->threads = 1;
 }
 
 void rp_output_errf(char *err, size_t errlen, const char *fmt, ...)

@@ -1,7 +1,13 @@
 /* output_png.c - PNG sequence backend (SPEC.md section 5): one 8-bit RGB PNG per frame,
  * written with libpng under a temporary name and renamed when complete. Only IHDR, pHYs
  * (1:1), IDAT and IEND are written - no tIME or text chunk - so the same frame always
- * gives the same bytes. The number in each name is the frame's timeline index. */
+ * gives the same bytes. The number in each name is the frame's timeline index.
+ *
+ * With opts->threads > 1, frames are copied into a ring of jobs and encoded by that many
+ * worker threads at once; each is renamed into place in frame order, so the files appear
+ * as they would from one thread, and every file's bytes are the same. */
+#include <pthread.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,12 +30,33 @@
 #define PNG_DEFAULT_LEVEL 3
 #define PNG_DEFAULT_FILTERS PNG_FILTER_PAETH
 
+#define PNG_MAX_WORKERS 16
+
+/* One frame in flight: its pixels, and where it goes. */
+typedef struct png_job {
+    uint8_t *rgb;
+    int64_t index;
+    uint64_t seq;   /* submission order */
+    int state;      /* JOB_FREE, JOB_QUEUED, JOB_BUSY */
+} png_job;
+
+enum { JOB_FREE, JOB_QUEUED, JOB_BUSY };
+
 typedef struct png_out {
     const rp_output_opts *opts;
     int level, filters;
     char name[4096];
     char tmp[4096];
-    int tmp_exists; /* tmp names a file of ours not yet renamed */
+    /* Worker threads (nworkers > 1 only). */
+    int nworkers, njobs;
+    pthread_t threads[PNG_MAX_WORKERS];
+    png_job *jobs;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    uint64_t submitted, committed;
+    int status;     /* first error; later frames are dropped */
+    int stopping;
+    char err[1024];
 } png_out;
 
 /* What libpng's callbacks report back. */
@@ -139,6 +166,8 @@ static int make_parents(const char *path, char *err, size_t errlen)
     return RP_OK;
 }
 
+static int start_workers(png_out *po, char *err, size_t errlen);
+
 static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
 {
     png_out *po = priv;
@@ -153,35 +182,36 @@ static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t er
                                  errlen);
     if (ret)
         return ret;
-    return make_parents(po->name, err, errlen);
+    ret = make_parents(po->name, err, errlen);
+    if (ret)
+        return ret;
+    return start_workers(po, err, errlen);
 }
 
-/* Write one frame to a temporary file, then rename it to the pattern's name for
- * frame_index. On failure the temporary file is removed. */
-static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
+/* Encode one frame into a new temporary file beside its final name. On success *name and
+ * *tmp say where it is; on failure the temporary file is gone. Thread-safe. */
+static int encode_to_temp(const png_out *po, int64_t frame_index, const uint8_t *rgb, char *name,
+                          char *tmp, size_t len, char *err, size_t errlen)
 {
-    png_out *po = priv;
     png_sink sink = {0};
     int fd, ret;
 
-    ret = rp_output_pattern_name(po->opts->path, frame_index, po->name, sizeof(po->name), err,
-                                 errlen);
+    ret = rp_output_pattern_name(po->opts->path, frame_index, name, len, err, errlen);
     if (ret)
         return ret;
-    if (rp_output_temp_name(po->name, po->tmp, sizeof(po->tmp))) {
-        rp_output_errf(err, errlen, "the file name '%.64s...' is too long", po->name);
+    if (rp_output_temp_name(name, tmp, len)) {
+        rp_output_errf(err, errlen, "the file name '%.64s...' is too long", name);
         return RP_ERR_TOO_LARGE;
     }
-    ret = rp_output_temp_create(po->tmp, po->name, &fd, err, errlen);
+    ret = rp_output_temp_create(tmp, name, &fd, err, errlen);
     if (ret)
         return ret;
-    po->tmp_exists = 1;
     sink.file = fdopen(fd, "wb");
     if (!sink.file) {
-        rp_output_errf(err, errlen, "cannot write '%s': %s", po->name, strerror(errno));
+        rp_output_errf(err, errlen, "cannot write '%s': %s", name, strerror(errno));
         close(fd);
-        ret = RP_ERR_IO;
-        goto fail;
+        rp_output_unlink_tmp(tmp);
+        return RP_ERR_IO;
     }
     ret = encode(&sink, rgb, po->opts->width, po->opts->height, po->level, po->filters);
     if (fclose(sink.file) != 0 && !ret) {
@@ -189,38 +219,188 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
         ret = RP_ERR_IO;
     }
     if (ret == RP_ERR_IO)
-        rp_output_errf(err, errlen, "cannot write '%s': %s", po->name, strerror(sink.io_errno));
+        rp_output_errf(err, errlen, "cannot write '%s': %s", name, strerror(sink.io_errno));
     else if (ret == RP_ERR_ENCODER)
-        rp_output_errf(err, errlen, "libpng failed on '%s': %s", po->name, sink.msg);
+        rp_output_errf(err, errlen, "libpng failed on '%s': %s", name, sink.msg);
     else if (ret)
-        rp_output_errf(err, errlen, "out of memory writing '%s'", po->name);
+        rp_output_errf(err, errlen, "out of memory writing '%s'", name);
     if (ret)
-        goto fail;
-    po->tmp_exists = 0; /* the commit consumes it either way */
-    return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err, errlen);
-
-fail:
-    rp_output_unlink_tmp(po->tmp);
-    po->tmp_exists = 0;
+        rp_output_unlink_tmp(tmp);
     return ret;
+}
+
+/* Worker: take the oldest queued job, encode it, then wait for its turn and rename it
+ * into place (or drop it once anything has failed), so files appear in frame order. */
+static void *png_worker(void *arg)
+{
+    png_out *po = arg;
+    char name[4096], tmp[4096], err[1024];
+
+    pthread_mutex_lock(&po->lock);
+    for (;;) {
+        png_job *job = NULL;
+        for (uint64_t q = po->committed; q < po->submitted; q++) {
+            png_job *j = &po->jobs[q % (uint64_t)po->njobs];
+            if (j->state == JOB_QUEUED) {
+                job = j;
+                break;
+            }
+        }
+        if (!job) {
+            if (po->stopping)
+                break;
+            pthread_cond_wait(&po->changed, &po->lock);
+            continue;
+        }
+        job->state = JOB_BUSY;
+        int skip = po->status != RP_OK;
+        pthread_mutex_unlock(&po->lock);
+
+        int r = skip ? RP_OK : encode_to_temp(po, job->index, job->rgb, name, tmp, sizeof tmp,
+                                              err, sizeof err);
+
+        pthread_mutex_lock(&po->lock);
+        if (r && po->status == RP_OK) {
+            po->status = r;
+            snprintf(po->err, sizeof po->err, "%s", err);
+        }
+        while (po->committed != job->seq)
+            pthread_cond_wait(&po->changed, &po->lock);
+        if (!skip && !r) {
+            if (po->status != RP_OK) {
+                rp_output_unlink_tmp(tmp);
+            } else {
+                pthread_mutex_unlock(&po->lock);
+                r = rp_output_commit(tmp, name, po->opts->overwrite, err, sizeof err);
+                pthread_mutex_lock(&po->lock);
+                if (r && po->status == RP_OK) {
+                    po->status = r;
+                    snprintf(po->err, sizeof po->err, "%s", err);
+                }
+            }
+        }
+        job->state = JOB_FREE;
+        po->committed++;
+        pthread_cond_broadcast(&po->changed);
+    }
+    pthread_mutex_unlock(&po->lock);
+    return NULL;
+}
+
+/* Stop the workers after the queued frames; returns the first error. */
+static int stop_workers(png_out *po, char *err, size_t errlen)
+{
+    int r;
+    if (po->nworkers <= 1)
+        return RP_OK;
+    pthread_mutex_lock(&po->lock);
+    po->stopping = 1;
+    pthread_cond_broadcast(&po->changed);
+    pthread_mutex_unlock(&po->lock);
+    for (int i = 0; i < po->nworkers; i++)
+        pthread_join(po->threads[i], NULL);
+    r = po->status;
+    if (r)
+        rp_output_errf(err, errlen, "%s", po->err);
+    for (int i = 0; i < po->njobs; i++)
+        free(po->jobs[i].rgb);
+    free(po->jobs);
+    pthread_mutex_destroy(&po->lock);
+    pthread_cond_destroy(&po->changed);
+    po->nworkers = 0;
+    return r;
+}
+
+/* Start opts->threads encoders with two jobs each (one encoding, one queued). */
+static int start_workers(png_out *po, char *err, size_t errlen)
+{
+    int n = po->opts->threads > PNG_MAX_WORKERS ? PNG_MAX_WORKERS : po->opts->threads;
+    size_t bytes = (size_t)po->opts->width * (size_t)po->opts->height * 3;
+    if (n <= 1)
+        return RP_OK;
+    po->njobs = 2 * n;
+    po->jobs = calloc((size_t)po->njobs, sizeof *po->jobs);
+    if (!po->jobs)
+        goto nomem;
+    for (int i = 0; i < po->njobs; i++)
+        if (!(po->jobs[i].rgb = malloc(bytes)))
+            goto nomem;
+    pthread_mutex_init(&po->lock, NULL);
+    pthread_cond_init(&po->changed, NULL);
+    for (int i = 0; i < n; i++) {
+        if (pthread_create(&po->threads[i], NULL, png_worker, po) != 0) {
+            po->nworkers = i;
+            stop_workers(po, err, errlen);
+            rp_output_errf(err, errlen, "cannot start PNG encoder threads");
+            return RP_ERR_NOMEM;
+        }
+        po->nworkers = i + 1;
+    }
+    return RP_OK;
+nomem:
+    if (po->jobs)
+        for (int i = 0; i < po->njobs; i++)
+            free(po->jobs[i].rgb);
+    free(po->jobs);
+    po->jobs = NULL;
+    rp_output_errf(err, errlen, "out of memory for PNG encoder buffers");
+    return RP_ERR_NOMEM;
+}
+
+/* Write one frame: inline with one thread, else hand a copy to the workers (an earlier
+ * worker's failure is reported by the next write or by close). */
+static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
+{
+    png_out *po = priv;
+    int ret;
+
+    if (po->nworkers > 1) {
+        pthread_mutex_lock(&po->lock);
+        png_job *job = &po->jobs[po->submitted % (uint64_t)po->njobs];
+        while (job->state != JOB_FREE && po->status == RP_OK)
+            pthread_cond_wait(&po->changed, &po->lock);
+        ret = po->status;
+        if (ret) {
+            rp_output_errf(err, errlen, "%s", po->err);
+        } else {
+            pthread_mutex_unlock(&po->lock);
+            memcpy(job->rgb, rgb, (size_t)po->opts->width * po->opts->height * 3);
+            pthread_mutex_lock(&po->lock);
+            job->index = frame_index;
+            job->seq = po->submitted++;
+            job->state = JOB_QUEUED;
+            pthread_cond_broadcast(&po->changed);
+        }
+        pthread_mutex_unlock(&po->lock);
+        return ret;
+    }
+
+    ret = encode_to_temp(po, frame_index, rgb, po->name, po->tmp, sizeof po->tmp, err, errlen);
+    if (ret)
+        return ret;
+    return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err, errlen);
 }
 
 static int png_close(void *priv, char *err, size_t errlen)
 {
-    (void)priv;
-    (void)err;
-    (void)errlen;
-    return RP_OK;
+    return stop_workers(priv, err, errlen);
 }
 
-/* Frames already renamed are complete files and stay; only a frame in progress goes. */
+/* Frames already renamed are complete files and stay; frames in progress go. */
 static void png_abort(void *priv)
 {
     png_out *po = priv;
+    char err[16];
 
-    if (po->tmp_exists)
-        rp_output_unlink_tmp(po->tmp);
-    po->tmp_exists = 0;
+    if (po->nworkers > 1) {
+        /* Frames still queued are dropped: each worker sees the failure and removes its
+         * temporary file instead of renaming it. */
+        pthread_mutex_lock(&po->lock);
+        if (po->status == RP_OK)
+            po->status = RP_ERR_INTERRUPTED;
+        pthread_mutex_unlock(&po->lock);
+        stop_workers(po, err, sizeof err);
+    }
 }
 
 const rp_output_backend rp_output_png = {
