@@ -10,6 +10,17 @@
 
 #include "common.h"
 
+/* A short busy wait before sleeping: steps and renders come back to back, and a
+ * condition-variable wake-up costs tens of microseconds, a large share of a step. */
+#define SPINS 20000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 struct rp_pool {
     int nthreads;
     pthread_t *threads;
@@ -43,6 +54,15 @@ static void *worker(void *arg)
     free(arg);
     pthread_mutex_lock(&pool->lock);
     for (;;) {
+        if (!__atomic_load_n(&pool->quit, __ATOMIC_ACQUIRE) && pool->generation == seen) {
+            pthread_mutex_unlock(&pool->lock);
+            for (int i = 0; i < SPINS &&
+                            __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE) == seen &&
+                            !__atomic_load_n(&pool->quit, __ATOMIC_ACQUIRE);
+                 i++)
+                cpu_relax();
+            pthread_mutex_lock(&pool->lock);
+        }
         while (!pool->quit && pool->generation == seen)
             pthread_cond_wait(&pool->start, &pool->lock);
         if (pool->quit)
@@ -56,7 +76,7 @@ static void *worker(void *arg)
         if (begin < end)
             fn(ctx, begin, end);
         pthread_mutex_lock(&pool->lock);
-        if (--pool->pending == 0)
+        if (__atomic_sub_fetch(&pool->pending, 1, __ATOMIC_ACQ_REL) == 0)
             pthread_cond_signal(&pool->done);
     }
     pthread_mutex_unlock(&pool->lock);
@@ -106,7 +126,7 @@ void rp_pool_free(rp_pool **ppool)
         return;
     rp_pool *pool = *ppool;
     pthread_mutex_lock(&pool->lock);
-    pool->quit = 1;
+    __atomic_store_n(&pool->quit, 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->lock);
     for (int i = 1; i < pool->nthreads; i++)
@@ -137,8 +157,8 @@ void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx)
     pool->fn = fn;
     pool->ctx = ctx;
     pool->count = count;
-    pool->pending = pool->nthreads - 1;
-    pool->generation++;
+    __atomic_store_n(&pool->pending, pool->nthreads - 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&pool->generation, pool->generation + 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->lock);
 
@@ -146,6 +166,8 @@ void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx)
     if (begin < end)
         fn(ctx, begin, end);
 
+    for (int i = 0; i < SPINS && __atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) > 0; i++)
+        cpu_relax();
     pthread_mutex_lock(&pool->lock);
     while (pool->pending > 0)
         pthread_cond_wait(&pool->done, &pool->lock);
