@@ -39,6 +39,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 FUZZ_CORE := src/scene.c src/events.c src/common.c
+FUZZ_IMAGE := src/image.c src/common.c
 
 .PHONY: all demo check test deps tests bench fuzz install uninstall format clean
 
@@ -68,7 +69,12 @@ $(BUILD)/fuzz_scene_replay: tests/fuzz/fuzz_scene.c $(FUZZ_CORE) $(wildcard src/
 	$(CC) $(RP_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -Isrc -o $@ $< $(FUZZ_CORE) \
 	    $(RP_LDFLAGS)
 
-tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay
+# The image loader's fuzz target as a corpus-replay program (links FFmpeg).
+$(BUILD)/fuzz_image_replay: tests/fuzz/fuzz_image.c $(BUILD)/librockpool.a $(wildcard src/*.h) | $(BUILD)
+	$(CC) $(RP_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -Isrc -o $@ $< \
+	    $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
+
+tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps
@@ -83,7 +89,8 @@ check: deps
 	$(MAKE) BUILD=build-san SAN=1 tests
 	BUILDS="$(BUILD) build-san" ./tests/run-all
 
-# `make fuzz`: libFuzzer (clang) on the scene parser for FUZZ_SECONDS (default 60).
+# `make fuzz`: libFuzzer (clang) on the scene parser, then on the image loader, for
+# FUZZ_SECONDS each (default 60).
 FUZZ_SECONDS ?= 60
 fuzz:
 	./scripts/install-deps --fuzz
@@ -92,6 +99,11 @@ fuzz:
 	    -o build/fuzz_scene
 	build/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz-corpus \
 	    tests/fuzz/corpus/scene
+	mkdir -p build/fuzz-corpus-image
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc $(PKG_CFLAGS) tests/fuzz/fuzz_image.c \
+	    $(FUZZ_IMAGE) -o build/fuzz_image $(PKG_LIBS)
+	build/fuzz_image -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	    -rss_limit_mb=2048 build/fuzz-corpus-image tests/fuzz/corpus/image
 
 test: check
 

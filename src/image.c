@@ -3,11 +3,19 @@
  * ...), the first frame decoded with libavcodec, and libswscale converts it to RGBA at
  * the requested size; alpha is then composited over black with integer maths. Decoder
  * and scaler run with their bit-exact flags, so a given file gives the same pixels on
- * every machine. FFmpeg's own log is silenced: errors come back as text in err. */
+ * every machine. FFmpeg's own log is silenced: errors come back as text in err.
+ *
+ * The files come from anywhere, so nothing is trusted: only regular files are opened (a FIFO
+ * would block, and masks are read more than once), only still-image demuxers may parse
+ * them, and an image whose header claims more than RP_MAX_SIDE per side, more than
+ * IMAGE_MAX_PIXELS, or a decoded frame over IMAGE_MAX_FRAME_BYTES is refused before any
+ * pixel memory exists: first from its header, read here for the common formats, then
+ * again in the decoder's get_buffer2 callback for everything else. */
 #include "image.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,15 +28,31 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
 #include "common.h"
+
+/* Limits on what one image may cost, whatever its file size: 2^26 pixels (8192x8192 or
+ * 16384x4096, 67 megapixels), 512 MiB for the decoded frame (2^26 pixels of 16-bit RGBA),
+ * and 512 MiB on disk (the image demuxers hold a whole file in memory). A 2 KB PNG can
+ * claim 16384x16000 16-bit RGBA: without these it costs 2 GB and half a minute. */
+#define IMAGE_MAX_PIXELS ((int64_t)1 << 26)
+#define IMAGE_MAX_FRAME_BYTES ((int64_t)512 << 20)
+#define IMAGE_MAX_FILE_BYTES ((int64_t)512 << 20)
+
+/* Bytes of a file's head read to find the size in its header: enough for a JPEG's EXIF
+ * and ICC segments before its SOF. */
+#define HEAD_BYTES (256 * 1024)
 
 /* What the decoder's get_buffer2 callback saw. */
 typedef struct image_dims {
     int probe_only; /* stop at the first buffer request: the size is known */
     int seen;       /* width/height are set */
     int width, height;
+    int refused;         /* get_buffer refused the frame: over a limit */
+    int64_t frame_bytes; /* the refused frame's size */
+    const char *pix_fmt; /* and its pixel format */
 } image_dims;
 
 static void errf(char *err, size_t errlen, const char *fmt, ...)
@@ -46,48 +70,193 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Called by the decoder once the image header is parsed, before any pixel memory exists:
- * records the size, and refuses the buffer when probing or when a side is over
- * RP_MAX_SIDE, so oversized images are never decoded. */
+ * records the size, and refuses the buffer when a side is over RP_MAX_SIDE or the frame
+ * over the pixel or byte limits, so oversized images are never decoded; when probing it
+ * stops there (after the same checks, so probe and load agree). */
 static int get_buffer(AVCodecContext *dec, AVFrame *frame, int flags)
 {
     image_dims *d = dec->opaque;
+    int bytes = av_image_get_buffer_size(frame->format, frame->width, frame->height, 1);
+    int64_t pixels = (int64_t)frame->width * frame->height;
 
     d->seen = 1;
-    d->width = dec->width;
-    d->height = dec->height;
+    d->width = frame->width;
+    d->height = frame->height;
+    if (frame->width > RP_MAX_SIDE || frame->height > RP_MAX_SIDE || pixels > IMAGE_MAX_PIXELS ||
+        bytes < 0 || bytes > IMAGE_MAX_FRAME_BYTES) {
+        /* av_image_get_buffer_size fails past INT_MAX: count it as over the limit. */
+        const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
+        d->refused = 1;
+        d->frame_bytes = bytes < 0 ? INT64_MAX : bytes;
+        d->pix_fmt = desc ? desc->name : "unknown";
+        return AVERROR(ERANGE);
+    }
     if (d->probe_only)
         return AVERROR_EXIT;
-    if (d->width > RP_MAX_SIDE || d->height > RP_MAX_SIDE)
-        return AVERROR(ERANGE);
     return avcodec_default_get_buffer2(dec, frame, flags);
 }
 
-/* Refuse anything that is not a readable regular file before FFmpeg sees it: a FIFO would
- * block, a directory or device makes no sense. */
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static unsigned be16(const uint8_t *p)
+{
+    return (unsigned)p[0] << 8 | p[1];
+}
+
+static unsigned le16(const uint8_t *p)
+{
+    return (unsigned)p[1] << 8 | p[0];
+}
+
+/* The size a JPEG's first SOFn segment claims, walking the segments of head[0..n). */
+static int jpeg_size(const uint8_t *head, size_t n, uint32_t *w, uint32_t *h)
+{
+    size_t pos = 2;
+
+    while (pos + 4 <= n) {
+        unsigned marker, len;
+        if (head[pos] != 0xff)
+            return 0;
+        if (head[pos + 1] == 0xff) { /* fill byte */
+            pos++;
+            continue;
+        }
+        marker = head[pos + 1];
+        if (marker == 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { /* no length */
+            pos += 2;
+            continue;
+        }
+        if (marker == 0xd9 || marker == 0xda) /* end of image, start of scan */
+            return 0;
+        len = be16(head + pos + 2);
+        if (len < 2)
+            return 0;
+        if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 &&
+            marker != 0xcc) {
+            if (pos + 9 > n)
+                return 0;
+            *h = be16(head + pos + 5);
+            *w = be16(head + pos + 7);
+            return 1;
+        }
+        pos += 2 + (size_t)len;
+    }
+    return 0;
+}
+
+/* The size an image's header claims, for the formats whose header fits in a few bytes
+ * (PNG, JPEG, GIF, BMP, WebP, QOI). Returns 1 and sets *w, *h when the header says. */
+static int header_size(const uint8_t *head, size_t n, uint32_t *w, uint32_t *h)
+{
+    if (n >= 24 && !memcmp(head, "\x89PNG\r\n\x1a\n", 8) && !memcmp(head + 12, "IHDR", 4)) {
+        *w = be32(head + 16);
+        *h = be32(head + 20);
+        return 1;
+    }
+    if (n >= 4 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff)
+        return jpeg_size(head, n, w, h);
+    if (n >= 10 && (!memcmp(head, "GIF87a", 6) || !memcmp(head, "GIF89a", 6))) {
+        *w = le16(head + 6);
+        *h = le16(head + 8);
+        return 1;
+    }
+    if (n >= 26 && head[0] == 'B' && head[1] == 'M') {
+        if (le32(head + 14) == 12) { /* OS/2 BITMAPCOREHEADER */
+            *w = le16(head + 18);
+            *h = le16(head + 20);
+        } else {
+            int32_t sh = (int32_t)le32(head + 22); /* negative: top-down rows */
+            *w = le32(head + 18);
+            *h = sh < 0 ? (uint32_t)0 - (uint32_t)sh : (uint32_t)sh;
+        }
+        return 1;
+    }
+    if (n >= 30 && !memcmp(head, "RIFF", 4) && !memcmp(head + 8, "WEBPVP8X", 8)) {
+        /* 24-bit canvas width and height minus one, little-endian */
+        *w = 1 + ((uint32_t)head[26] << 16 | le16(head + 24));
+        *h = 1 + ((uint32_t)head[29] << 16 | le16(head + 27));
+        return 1;
+    }
+    if (n >= 12 && !memcmp(head, "qoif", 4)) {
+        *w = be32(head + 4);
+        *h = be32(head + 8);
+        return 1;
+    }
+    return 0;
+}
+
+/* The message for an image over a limit; returns RP_ERR_TOO_LARGE. */
+static int too_large(const char *path, int64_t w, int64_t h, char *err, size_t errlen)
+{
+    if (w > RP_MAX_SIDE || h > RP_MAX_SIDE)
+        errf(err, errlen,
+             "image '%s' is %" PRId64 "x%" PRId64 ": at most %d pixels per side are accepted", path,
+             w, h, RP_MAX_SIDE);
+    else
+        errf(err, errlen,
+             "image '%s' is %" PRId64 "x%" PRId64 " (%" PRId64 " megapixels): at most %" PRId64
+             " megapixels are accepted",
+             path, w, h, w * h / 1000000, IMAGE_MAX_PIXELS / 1000000);
+    return RP_ERR_TOO_LARGE;
+}
+
+/* Refuse anything that is not a readable, non-empty regular file of at most
+ * IMAGE_MAX_FILE_BYTES before FFmpeg sees it (a FIFO would block, and a mask is read more
+ * than once; a directory or device makes no sense), and an image whose header claims a size
+ * over the limits. The file is opened non-blocking and checked through its descriptor, so
+ * a FIFO is never waited on. */
 static int check_file(const char *path, char *err, size_t errlen)
 {
     struct stat st;
-    int fd;
+    uint8_t *head = NULL;
+    ssize_t n;
+    uint32_t w, h;
+    int fd, ret = RP_OK;
 
-    if (stat(path, &st) != 0) {
-        errf(err, errlen, "cannot open image '%s': %s", path, strerror(errno));
-        return RP_ERR_IO;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        errf(err, errlen, "cannot open image '%s': it is a directory", path);
-        return RP_ERR_IO;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        errf(err, errlen, "cannot open image '%s': not a regular file", path);
-        return RP_ERR_IO;
-    }
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        errf(err, errlen, "cannot open image '%s': %s", path, strerror(errno));
+        errf(err, errlen, "cannot open image '%s': %s", path,
+             errno == EISDIR ? "it is a directory" : strerror(errno));
         return RP_ERR_IO;
     }
+    if (fstat(fd, &st) != 0) {
+        errf(err, errlen, "cannot open image '%s': %s", path, strerror(errno));
+        ret = RP_ERR_IO;
+    } else if (S_ISDIR(st.st_mode)) {
+        errf(err, errlen, "cannot open image '%s': it is a directory", path);
+        ret = RP_ERR_IO;
+    } else if (!S_ISREG(st.st_mode)) {
+        errf(err, errlen, "cannot open image '%s': not a regular file (%s)", path,
+             S_ISFIFO(st.st_mode) ? "a FIFO: images are read more than once" : "a device");
+        ret = RP_ERR_IO;
+    } else if (st.st_size == 0) {
+        errf(err, errlen, "cannot read image '%s': the file is empty", path);
+        ret = RP_ERR_FORMAT;
+    } else if (st.st_size > IMAGE_MAX_FILE_BYTES) {
+        errf(err, errlen, "image '%s' is %" PRId64 " MiB: at most %" PRId64 " MiB are accepted",
+             path, (int64_t)st.st_size >> 20, IMAGE_MAX_FILE_BYTES >> 20);
+        ret = RP_ERR_TOO_LARGE;
+    } else if (!(head = malloc(HEAD_BYTES))) {
+        errf(err, errlen, "out of memory reading '%s'", path);
+        ret = RP_ERR_NOMEM;
+    } else if ((n = pread(fd, head, HEAD_BYTES, 0)) < 0) {
+        errf(err, errlen, "cannot read image '%s': %s", path, strerror(errno));
+        ret = RP_ERR_IO;
+    } else if (header_size(head, (size_t)n, &w, &h) &&
+               (w > RP_MAX_SIDE || h > RP_MAX_SIDE || (int64_t)w * h > IMAGE_MAX_PIXELS)) {
+        ret = too_large(path, w, h, err, errlen);
+    }
+    free(head);
     close(fd);
-    return RP_OK;
+    return ret;
 }
 
 /* Still-image demuxers: image2 (by extension) and the content-probed image pipes
@@ -98,6 +267,36 @@ static int is_image_demuxer(const char *name)
 
     return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
            (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
+}
+
+/* The names of every still-image demuxer of this FFmpeg, comma-separated, for
+ * avformat_open_input's format_whitelist: a file probed as anything else (a video
+ * container, a playlist, ...) is refused before its demuxer reads a byte of header.
+ * Returns an av_malloc'd string, or NULL. */
+static char *image_demuxers(void)
+{
+    const AVInputFormat *f;
+    void *it = NULL;
+    char *list = NULL;
+    size_t len = 0;
+
+    while ((f = av_demuxer_iterate(&it))) {
+        size_t n = strlen(f->name);
+        char *more;
+        if (!is_image_demuxer(f->name) || strchr(f->name, ','))
+            continue;
+        more = av_realloc(list, len + n + 2);
+        if (!more) {
+            av_free(list);
+            return NULL;
+        }
+        list = more;
+        if (len)
+            list[len++] = ',';
+        memcpy(list + len, f->name, n + 1);
+        len += n;
+    }
+    return list;
 }
 
 /* Open path, decode its first frame into *frame (unless dims->probe_only, which stops as
@@ -112,22 +311,28 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
     AVFrame *frame = NULL;
     const AVCodec *codec = NULL;
     AVDictionary *fopts = NULL;
-    char url[4200], msg[AV_ERROR_MAX_STRING_SIZE];
+    char url[4200], msg[AV_ERROR_MAX_STRING_SIZE], *formats;
     int ret, index, flushing = 0;
 
     av_log_set_level(AV_LOG_QUIET);
     ret = check_file(path, err, errlen);
     if (ret)
         return ret;
+    formats = image_demuxers();
+    if (!formats) {
+        errf(err, errlen, "out of memory reading '%s'", path);
+        return RP_ERR_NOMEM;
+    }
     /* "file:" and the whitelist: a ':' in the name is never a protocol, and no other file
      * is opened; pattern_type none: a '%' in the name is not a sequence pattern. */
     snprintf(url, sizeof(url), "file:%s", path);
     av_dict_set(&fopts, "protocol_whitelist", "file", 0);
+    av_dict_set(&fopts, "format_whitelist", formats, AV_DICT_DONT_STRDUP_VAL);
     av_dict_set(&fopts, "pattern_type", "none", 0);
     ret = avformat_open_input(&fc, url, NULL, &fopts);
     av_dict_free(&fopts);
     if (ret < 0) {
-        errf(err, errlen, "'%s' is not an image FFmpeg can read", path);
+        errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
         ret = ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
         goto fail;
     }
@@ -192,10 +397,11 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
         ret = RP_OK;
         goto fail;
     }
-    if (frame->width > RP_MAX_SIDE || frame->height > RP_MAX_SIDE) {
+    if (frame->width < 1 || frame->height < 1 || frame->width > RP_MAX_SIDE ||
+        frame->height > RP_MAX_SIDE || !frame->data[0]) {
         dims->width = frame->width;
         dims->height = frame->height;
-        ret = AVERROR(ERANGE);
+        ret = AVERROR_INVALIDDATA;
         goto decode_error;
     }
     *pframe = frame;
@@ -204,9 +410,15 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
     goto fail;
 
 decode_error:
-    if (dims->seen && (dims->width > RP_MAX_SIDE || dims->height > RP_MAX_SIDE)) {
-        errf(err, errlen, "image '%s' is %dx%d: at most %d pixels per side are accepted", path,
-             dims->width, dims->height, RP_MAX_SIDE);
+    if (dims->refused && (dims->width > RP_MAX_SIDE || dims->height > RP_MAX_SIDE ||
+                          (int64_t)dims->width * dims->height > IMAGE_MAX_PIXELS)) {
+        ret = too_large(path, dims->width, dims->height, err, errlen);
+    } else if (dims->refused) {
+        errf(err, errlen,
+             "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
+             " MiB limit",
+             path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
+             IMAGE_MAX_FRAME_BYTES >> 20);
         ret = RP_ERR_TOO_LARGE;
     } else if (dims->seen && dims->probe_only) {
         ret = RP_OK;
@@ -215,7 +427,7 @@ decode_error:
         /* FFmpeg refuses sizes past about 16k x 16k while parsing the header, before our
          * get_buffer sees them. */
         errf(err, errlen, "cannot decode image '%s' (%s): %s%s", path, codec->name, msg,
-             dims->seen ? "" : " (corrupt, or over 16384 pixels per side?)");
+             dims->seen ? "" : " (corrupt, truncated, or over 16384 pixels per side?)");
         ret = ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
     }
 fail:
@@ -283,8 +495,14 @@ static int load_rgb(const char *path, int width, int height, uint8_t **prgb, cha
         ret = sws ? RP_ERR_NOMEM : RP_ERR_FORMAT;
         goto fail;
     }
-    sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, rgba,
-              rgba_stride);
+    /* A failed scale would leave rgba unwritten, and the texture would differ from run
+     * to run. */
+    if (sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, rgba,
+                  rgba_stride) != height) {
+        errf(err, errlen, "cannot convert image '%s' to %dx%d", path, width, height);
+        ret = RP_ERR_FORMAT;
+        goto fail;
+    }
     for (int y = 0; y < height; y++) {
         const uint8_t *src = rgba[0] + (size_t)y * rgba_stride[0];
         uint8_t *dst = rgb + (size_t)y * width * 3;

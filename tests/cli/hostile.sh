@@ -1,0 +1,205 @@
+# hostile.sh - inputs rockpool did not make (issue 8): it must never crash, hang, corrupt a
+# file that exists, or eat the machine. The table tests/hostile/cases.txt (format described
+# at its top) is run case by case, each twice: in an empty directory (exit status, message,
+# nothing created) and over decoy outputs with -y (same status, decoys byte-identical).
+# Then the cases a table cannot say: an existing output without -y, full disks, FIFOs,
+# a closed stdout, SIGTERM during a render.
+source "$(dirname "$0")/lib.sh"
+
+HOSTILE=$TOP/tests/hostile
+GEN=$WORK/gen
+LIMIT=${HOSTILE_TIMEOUT:-30} # seconds per run: a hang fails (timeout's 124), never stalls
+mkdir -p "$GEN"
+
+# ---- Generated inputs (@G in the table) ----
+mkfifo "$GEN/fifo.png"                       # no writer: opening it blocking would hang
+mkdir -p "$GEN/dir.mp4"                      # a directory named like a video
+echo "a file, not a directory" >"$GEN/afile" # used as a PNG pattern's parent
+truncate -s 70M "$GEN/sparse-70M.scene"      # over the 64 MiB scene limit, costs no disk
+head -c 1048576 /dev/zero | tr '\0' 'x' >"$GEN/long-line.scene"
+{ printf 'size 32x32\nduration '; head -c 1048576 /dev/zero | tr '\0' '9'; printf 'f\n'; } \
+    >"$GEN/long-number.scene"
+{ printf '# '; head -c 1048576 /dev/zero | tr '\0' '#'; printf '\nsize 32x32\nduration 4f\n'; } \
+    >"$GEN/long-comment.scene"
+{ yes '# ten megabytes of comments, one line after another, and nothing else' |
+    head -c 10485760; printf '\nsize 32x32\nduration 4f\nat 0s drop 5 5 radius 2 height 90\n'; } \
+    >"$GEN/comments-10M.scene"
+ffmpeg -v error -f lavfi -i testsrc=size=32x32:rate=5 -frames:v 3 -c:v mpeg4 "$GEN/video.mp4"
+
+# Decoys for the second run of each case: every output name the table uses.
+DECOYS="rockpool.mp4 out.mp4 out.mkv out.y4m out.txt seq/f_0.png seq/f_1.png seq/f_2.png
+heights.bin state.bin"
+make_decoys() {
+    mkdir -p seq
+    for f in $DECOYS; do printf 'decoy %s, must survive a failed run\n' "$f" >"$f"; done
+}
+# Every path and every file's MD5 under the current directory.
+snapshot() {
+    find . -print | LC_ALL=C sort
+    find . -type f -exec md5sum {} + | LC_ALL=C sort -k 2
+}
+
+# has NAME FRAGMENT: stderr (or, for a successful run, stdout) of the last run has FRAGMENT.
+has() {
+    if grep -qF -- "$2" "$WORK/err" || grep -qF -- "$2" "$WORK/out"; then ok "$1"; else
+        bad "$1 (output lacks '$2')"
+        sed 's/^/    /' "$WORK/err" | head -5
+    fi
+}
+
+# run_case STATUS FRAGMENT ARGS-TEXT
+run_case() {
+    local want=$1 frag=$2 text=$3 name input=/dev/null word
+    local -a words args=()
+    read -r -a words <<<"$text"
+    for word in "${words[@]}"; do
+        word=${word//@H/$HOSTILE}
+        word=${word//@G/$GEN}
+        case $word in
+        \<*) input=${word#<} ;;
+        *) args+=("$word") ;;
+        esac
+    done
+    name="hostile: ${text:0:70}"
+    local dir=$WORK/case
+    rm -rf "$dir" && mkdir "$dir" && cd "$dir" || return
+
+    expect_status "$name: exit $want" "$want" \
+        timeout -k 5 "$LIMIT" "$ROCKPOOL" "${args[@]}" <"$input"
+    has "$name: message" "$frag"
+    if [ -z "$(ls -A)" ]; then ok "$name: nothing created"; else
+        bad "$name: nothing created (found: $(ls -A | tr '\n' ' '))"
+    fi
+
+    cd "$WORK" && rm -rf "$dir" && mkdir "$dir" && cd "$dir" || return
+    make_decoys
+    local before
+    before=$(snapshot)
+    expect_status "$name: -y over existing files: exit $want" "$want" \
+        timeout -k 5 "$LIMIT" "$ROCKPOOL" -y "${args[@]}" <"$input"
+    if [ "$(snapshot)" = "$before" ]; then ok "$name: existing files untouched"; else
+        bad "$name: existing files untouched"
+        diff <(echo "$before") <(snapshot) | sed 's/^/    /' | head -5
+    fi
+    cd "$WORK" && rm -rf "$dir"
+}
+
+ncases=0
+while IFS= read -r line; do
+    case $line in
+    '#BUG '*) [ "${HOSTILE_BUGS:-0}" = 1 ] || continue; line=${line#\#BUG } ;;
+    '#'* | '') continue ;;
+    esac
+    IFS='|' read -r st frag args <<<"$line"
+    st=${st// /}
+    frag=${frag# }
+    frag=${frag% }
+    args=${args# }
+    run_case "$st" "$frag" "$args"
+    ncases=$((ncases + 1))
+done <"$HOSTILE/cases.txt"
+check "hostile: the table has at least 40 cases ($ncases)" test "$ncases" -ge 40
+
+# ---- Cases a table cannot say ----
+cd "$WORK" || exit 1
+mkdir -p special && cd special || exit 1
+
+# An existing output without -y: refused, left byte-identical (video, PNG frame, heights).
+make_decoys
+before=$(snapshot)
+expect_status "existing out.mp4 without -y: exit 2" 2 "$ROCKPOOL" -q -s 32x32 -n 2 -o out.mp4
+stderr_has "existing out.mp4 without -y: message" "already exists"
+expect_status "existing PNG frame without -y: exit 2" 2 "$ROCKPOOL" -q -s 32x32 -n 2 \
+    -o seq/f_%d.png
+expect_status "existing --dump-heights file without -y: exit 2" 2 "$ROCKPOOL" -q -s 32x32 -n 2 \
+    -o fresh.mp4 --dump-heights heights.bin
+check "existing outputs without -y: all byte-identical, nothing added" \
+    test "$(snapshot)" = "$before"
+cd "$WORK" && rm -rf special && mkdir special && cd special || exit 1
+
+# Disk full on stdout: Y4M, framemd5, and --hash next to a video (which must not be kept).
+# (Only the command's stdout is redirected, in these wrappers, not the test's own output.)
+to_full() { "$@" >/dev/full; }
+closed_stdout() { "$@" >&-; }
+expect_status "-o - to /dev/full: exit 1" 1 to_full "$ROCKPOOL" -q -s 32x32 -n 2 -o -
+stderr_has "-o - to /dev/full: message" "No space left on device"
+expect_status "framemd5 to /dev/full: exit 1" 1 to_full "$ROCKPOOL" -q -s 32x32 -n 2 \
+    -f framemd5 -o -
+expect_status "--hash to /dev/full: exit 1" 1 to_full "$ROCKPOOL" -q -s 32x32 -n 2 --hash \
+    -o out.mp4
+check "--hash to /dev/full: no video left" test -z "$(ls -A)"
+
+# A closed stdout: EBADF, not a crash.
+expect_status "-o - with stdout closed: exit 1" 1 closed_stdout "$ROCKPOOL" -q -s 32x32 -n 2 -o -
+
+# A full filesystem: a 64 KiB tmpfs (root only; skipped with a note otherwise).
+TINY=$WORK/tiny
+mkdir -p "$TINY"
+if mount -t tmpfs -o size=64k tmpfs "$TINY" 2>/dev/null; then
+    expect_status "full disk, mp4: exit 1" 1 "$ROCKPOOL" -q "$TOP/examples/rain.scene" \
+        -s 640x480 -n 60 -o "$TINY/out.mp4"
+    stderr_has "full disk, mp4: message" "No space left on device"
+    check "full disk, mp4: nothing left" test -z "$(ls -A "$TINY")"
+    rm -rf "${TINY:?}"/*
+    expect_status "full disk, PNG: exit 1" 1 "$ROCKPOOL" -q "$TOP/examples/rain.scene" \
+        -s 320x240 -n 30 -o "$TINY/seq/f_%03d.png"
+    check "full disk, PNG: no temporary file left" \
+        test -z "$(find "$TINY" -type f ! -name 'f_[0-9][0-9][0-9].png')"
+    rm -rf "${TINY:?}"/*
+    expect_status "full disk, --dump-heights: exit 1" 1 "$ROCKPOOL" -q -s 320x240 -n 30 \
+        -f framemd5 -o out.txt --dump-heights "$TINY/h.bin"
+    check "full disk, --dump-heights: nothing left" test -z "$(ls -A "$TINY")"
+    check "full disk, --dump-heights: no framemd5 left" test ! -e out.txt
+    umount "$TINY"
+else
+    echo "note: cannot mount a tmpfs here (not root?): full-filesystem cases skipped"
+fi
+
+# SCENE from a FIFO with a writer, and from process substitution (also a FIFO or pipe).
+printf 'size 32x32\nduration 4f\nat 0s drop 5 5 radius 2 height 90\n' >small.scene
+mkfifo scene.fifo
+cat small.scene >scene.fifo &
+expect_status "SCENE is a FIFO with a writer: --check works" 0 \
+    timeout -k 5 "$LIMIT" "$ROCKPOOL" scene.fifo --check
+wait
+has "SCENE is a FIFO: summary" "size:       32x32"
+expect_status "SCENE is <(process substitution): renders" 0 \
+    timeout -k 5 "$LIMIT" "$ROCKPOOL" -q <(cat small.scene) -f framemd5 -o sub.txt
+check "SCENE is <(...): 4 frame lines" test "$(grep -vc '^#' sub.txt)" = 4
+
+# Output into a FIFO we made (written in place, never renamed over).
+mkfifo out.fifo
+cat out.fifo >fifo.y4m &
+expect_status "Y4M into a FIFO with a reader: exit 0" 0 \
+    timeout -k 5 "$LIMIT" "$ROCKPOOL" -q -s 32x32 -n 3 -f y4m -o out.fifo
+wait
+check "Y4M into a FIFO: still a FIFO, the reader got YUV4MPEG2" \
+    sh -c 'test -p out.fifo && head -c 9 fifo.y4m | grep -q YUV4MPEG2'
+rm -f out.fifo fifo.y4m
+
+# SIGTERM during a render: exit 143, the video finished and playable with the frames said;
+# a PNG sequence keeps whole frames only.
+"$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x240 -n 100000 -o term.mkv 2>term.err &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+check "SIGTERM during a video render: exit 143" test $? -eq 143
+held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' term.err)
+check "SIGTERM: says how many frames ($held)" test -n "$held"
+check "SIGTERM: ffprobe reads the video with those frames" \
+    test "$(probe term.mkv nb_read_frames 2>/dev/null)" = "${held:-x}"
+"$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x240 -n 100000 -o seq/f_%06d.png 2>term.err &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+check "SIGTERM during a PNG render: exit 143" test $? -eq 143
+check "SIGTERM, PNG: no temporary file left" test -z "$(find seq -type f ! -name 'f_*.png')"
+held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' term.err)
+check "SIGTERM, PNG: as many frames as said ($held)" \
+    test "$(find seq -name 'f_*.png' | wc -l)" = "${held:-x}"
+last=$(find seq -name 'f_*.png' | LC_ALL=C sort | tail -n 1)
+check "SIGTERM, PNG: the last frame decodes" \
+    test "$(probe "$last" width 2>/dev/null)" = 320
+cd "$WORK" || exit 1

@@ -1,0 +1,192 @@
+/* fuzz_image.c - libFuzzer target for the still-image loader (src/image.c), which reads
+ * backgrounds (-i, `background`) and wall masks (`wall mask`) from files rockpool did not
+ * make. The input is written to a temporary file (the loader takes a path, and FFmpeg
+ * probes it by content: the name has no extension), then probed and loaded as RGB and as
+ * a mask at a small size, checking the loader's contract: on success the sizes are sane
+ * and the buffers are fully written; on failure nothing is returned and the reason is a
+ * non-empty string.
+ *
+ * With -DRP_FUZZ_MAIN it also has a main() that replays the files named on the command
+ * line, or every file of every directory named (a corpus replay without libFuzzer), so
+ * the corpus runs under plain builds, valgrind or sanitizers:
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz/fuzz_image.c \
+ *       src/image.c src/common.c $(pkg-config --cflags --libs libavformat libavcodec \
+ *       libswscale libavutil) -o build/fuzz_image
+ *   cc -g -DRP_FUZZ_MAIN -Isrc tests/fuzz/fuzz_image.c build/librockpool.a \
+ *       $(pkg-config --libs libpng libavformat libavcodec libswscale libavutil) -lm \
+ *       -o build/fuzz_image_replay
+ *   build/fuzz_image_replay tests/fuzz/corpus/image/ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "image.h"
+
+/* Small and odd on both sides, so the scaler's edge handling is exercised. */
+#define FUZZ_W 17
+#define FUZZ_H 11
+
+/* The replay main sets this from RP_FUZZ_VERBOSE: one line per call on stderr. */
+static int verbose;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(int cond)
+{
+    if (!cond)
+        abort();
+}
+
+/* The loader's failure contract: a code, no buffer, a reason. */
+static void check_failure(int ret, const uint8_t *buf, const char *err)
+{
+    check(ret != RP_OK);
+    check(buf == NULL);
+    check(memchr(err, '\0', 1024) != NULL && err[0] != '\0');
+}
+
+/* Write the bytes to a fresh temporary file; returns its descriptor, name in path. */
+static int write_temp(const uint8_t *data, size_t size, char *path, size_t pathlen)
+{
+    const char *dir = getenv("TMPDIR");
+    int fd;
+
+    snprintf(path, pathlen, "%s/rp-fuzz-image-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+        if (n <= 0) {
+            close(fd);
+            unlink(path);
+            return -1;
+        }
+        data += n;
+        size -= (size_t)n;
+    }
+    return fd;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[4096], err[1024];
+    uint8_t *rgb = NULL, *mask = NULL;
+    int w = -1, h = -1, ret, fd;
+    size_t i;
+
+    fd = write_temp(data, size, path, sizeof path);
+    if (fd < 0)
+        return 0; /* the machine's problem, not the loader's */
+
+    memset(err, 0, sizeof err);
+    ret = rp_image_probe(path, &w, &h, err, sizeof err);
+    if (ret == RP_OK)
+        check(w >= 1 && h >= 1 && w <= RP_MAX_SIDE && h <= RP_MAX_SIDE);
+    else
+        check(err[0] != '\0' && memchr(err, '\0', sizeof err) != NULL);
+    if (verbose)
+        fprintf(stderr, "  probe: %s %dx%d %s\n", ret ? "fail" : "ok", w, h, ret ? err : "");
+
+    memset(err, 0, sizeof err);
+    ret = rp_image_load_rgb(path, FUZZ_W, FUZZ_H, &rgb, err, sizeof err);
+    if (ret == RP_OK) {
+        unsigned sum = 0;
+        check(rgb != NULL);
+        /* Touch every byte: ASan/MSan/valgrind see a short or uninitialised buffer. */
+        for (i = 0; i < (size_t)FUZZ_W * FUZZ_H * 3; i++)
+            sum += rgb[i];
+        check(sum != UINT32_MAX);
+    } else {
+        check_failure(ret, rgb, err);
+    }
+    if (verbose)
+        fprintf(stderr, "  rgb:   %s %s\n", ret ? "fail" : "ok", ret ? err : "");
+    free(rgb);
+
+    memset(err, 0, sizeof err);
+    ret = rp_image_load_mask(path, FUZZ_W, FUZZ_H, &mask, err, sizeof err);
+    if (ret == RP_OK) {
+        check(mask != NULL);
+        for (i = 0; i < (size_t)FUZZ_W * FUZZ_H; i++)
+            check(mask[i] <= 1);
+    } else {
+        check_failure(ret, mask, err);
+    }
+    free(mask);
+
+    close(fd);
+    unlink(path);
+    return 0;
+}
+
+#ifdef RP_FUZZ_MAIN
+#include <dirent.h>
+
+static int replay_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0, got;
+
+    if (verbose)
+        fprintf(stderr, "%s\n", path);
+
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    for (;;) {
+        if (len == cap) {
+            uint8_t *b = realloc(buf, cap ? 2 * cap : 4096);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return 1;
+            }
+            buf = b;
+            cap = cap ? 2 * cap : 4096;
+        }
+        got = fread(buf + len, 1, cap - len, f);
+        if (got == 0)
+            break;
+        len += got;
+    }
+    fclose(f);
+    LLVMFuzzerTestOneInput(buf, len);
+    free(buf);
+    return 0;
+}
+
+/* Replay every file named, or every file of every directory named. */
+int main(int argc, char **argv)
+{
+    int i, failed = 0, count = 0;
+
+    verbose = getenv("RP_FUZZ_VERBOSE") != NULL;
+    for (i = 1; i < argc; i++) {
+        DIR *dir = opendir(argv[i]);
+        struct dirent *de;
+        if (!dir) {
+            failed |= replay_file(argv[i]);
+            count++;
+            continue;
+        }
+        while ((de = readdir(dir))) {
+            char path[4096];
+            if (de->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s", argv[i], de->d_name);
+            failed |= replay_file(path);
+            count++;
+        }
+        closedir(dir);
+    }
+    fprintf(stderr, "fuzz_image: replayed %d inputs\n", count);
+    return failed;
+}
+#endif
