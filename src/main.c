@@ -209,12 +209,72 @@ static void dump_close(dump *d, int keep)
     memset(d, 0, sizeof *d);
 }
 
-/* Apply one frame's items to the water; walls_only skips drops (checkpoint replay).
- * Returns 0, or EXIT_USAGE after printing why a wall mask could not be loaded. */
-static int apply_items(rp_water *water, const rp_item *items, size_t n, int walls_only,
-                       const rp_settings *s)
+/* Wall masks, decoded once before any output exists (a bad mask fails the run before
+ * anything is written) and found by path when their frame comes. */
+typedef struct masks {
+    size_t n;
+    const char **paths;
+    uint8_t **data;
+} masks;
+
+static const uint8_t *masks_find(const masks *m, const char *path)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->paths[i], path))
+            return m->data[i];
+    return NULL;
+}
+
+static void masks_free(masks *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->data[i]);
+    free(m->paths);
+    free(m->data);
+    memset(m, 0, sizeof *m);
+}
+
+/* Decode every mask the frames 0..end-1 use. Returns 0, or an exit status after printing
+ * why. */
+static int masks_load(masks *m, const rp_timeline *tl, int64_t end, const rp_settings *s)
 {
     char err[1024];
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(tl, &ts);
+    for (int64_t k = 0; ts.walls && k < end; k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            if (items[i].kind != RP_ITEM_WALL_MASK || masks_find(m, items[i].mask_path))
+                continue;
+            uint8_t *mask = NULL;
+            const char **paths = realloc(m->paths, (m->n + 1) * sizeof *paths);
+            if (paths)
+                m->paths = paths;
+            uint8_t **data = realloc(m->data, (m->n + 1) * sizeof *data);
+            if (data)
+                m->data = data;
+            if (!paths || !data) {
+                error("out of memory");
+                return EXIT_RUNTIME;
+            }
+            if (rp_image_load_mask(items[i].mask_path, s->width, s->height, &mask, err,
+                                   sizeof err)) {
+                error("%s: %s", items[i].mask_path, err);
+                return EXIT_USAGE;
+            }
+            m->paths[m->n] = items[i].mask_path;
+            m->data[m->n++] = mask;
+        }
+    }
+    return 0;
+}
+
+/* Apply one frame's items to the water; walls_only skips drops (checkpoint replay). */
+static void apply_items(rp_water *water, const rp_item *items, size_t n, int walls_only,
+                        const masks *m)
+{
     for (size_t i = 0; i < n; i++) {
         const rp_item *it = &items[i];
         switch (it->kind) {
@@ -224,25 +284,15 @@ static int apply_items(rp_water *water, const rp_item *items, size_t n, int wall
             break;
         case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(water, it->x, it->y, it->w, it->h); break;
         case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(water, it->x, it->y, it->r); break;
-        case RP_ITEM_WALL_MASK: {
-            uint8_t *mask = NULL;
-            if (rp_image_load_mask(it->mask_path, s->width, s->height, &mask, err, sizeof err)) {
-                error("%s: %s", it->mask_path, err);
-                return EXIT_USAGE;
-            }
-            rp_water_add_walls(water, mask);
-            free(mask);
-            break;
-        }
+        case RP_ITEM_WALL_MASK: rp_water_add_walls(water, masks_find(m, it->mask_path)); break;
         }
     }
-    return 0;
 }
 
 /* Start from a checkpoint: load it, check it belongs to this run and is not past
  * --start, replay the walls of the frames it skips. Sets *k0. */
 static int load_state(const char *path, rp_water *water, const rp_settings *s,
-                      const rp_timeline *tl, int64_t start, int64_t *k0)
+                      const rp_timeline *tl, const masks *m, int64_t start, int64_t *k0)
 {
     char err[512];
     uint64_t key;
@@ -269,34 +319,52 @@ static int load_state(const char *path, rp_water *water, const rp_settings *s,
         const rp_item *items;
         size_t n;
         rp_timeline_frame(tl, f2, &items, &n);
-        if ((r = apply_items(water, items, n, 1, s)))
-            return r;
+        apply_items(water, items, n, 1, m);
     }
     return 0;
 }
 
-/* Write a checkpoint under a temporary name, then rename it into place. */
-static int save_state(const char *path, const rp_water *water, int64_t k, uint64_t key)
+/* Write a checkpoint under a temporary name (*tmp, malloc'd; the path itself for a device
+ * or FIFO). state_commit() renames it once the output is complete too. */
+static int state_write(const char *path, const rp_water *water, int64_t k, uint64_t key,
+                       char **tmp)
 {
     size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
+    if (!(*tmp = malloc(n)))
         return EXIT_RUNTIME;
-    int in_place = special_file(path);
-    snprintf(tmp, n, in_place ? "%s" : "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    snprintf(*tmp, n, special_file(path) ? "%s" : "%s.tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(*tmp, "wb");
     int bad = !f || rp_state_write(f, water, k, key) != RP_OK;
     if (f && fclose(f) != 0)
         bad = 1;
-    if (bad || (!in_place && rename(tmp, path) != 0)) {
+    if (bad) {
         error("%s: cannot write state: %s", path, strerror(errno));
-        if (!in_place)
-            unlink(tmp);
-        free(tmp);
+        if (strcmp(*tmp, path))
+            unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
         return EXIT_RUNTIME;
     }
-    free(tmp);
     return 0;
+}
+
+/* keep: rename the checkpoint into place; else remove it. Frees tmp. */
+static int state_commit(const char *path, char **tmp, int keep)
+{
+    int r = 0;
+    if (!*tmp)
+        return 0;
+    if (strcmp(*tmp, path)) {
+        if (keep && rename(*tmp, path) != 0) {
+            error("%s: cannot write state: %s", path, strerror(errno));
+            r = EXIT_RUNTIME;
+        }
+        if (!keep || r)
+            unlink(*tmp);
+    }
+    free(*tmp);
+    *tmp = NULL;
+    return r;
 }
 
 /* FFmpeg -progress style block for batch drivers. */
@@ -313,10 +381,12 @@ static void progress_block(FILE *f, int64_t written, int fps, double speed, int 
  * frame slots (and height copies), wall masks, the timeline, and the encoder's own frames
  * (x264's lookahead dominates). An estimate to refuse absurd runs before allocating. */
 static double memory_estimate(const rp_settings *s, enum rp_format fmt, int dumping,
-                              const rp_timeline *tl)
+                              int threads, const rp_timeline *tl)
 {
     double cells = (double)s->width * s->height;
     double per_cell = 2 * 2 + 3 + 3 * 3 + (dumping ? 3 * 2 : 0) + 5;
+    if (fmt == RP_FORMAT_PNG) /* the PNG encoders' frames: two per thread, up to 16 */
+        per_cell += 2 * 3 * (threads > 16 ? 16 : threads);
     int video = fmt == RP_FORMAT_MP4 || fmt == RP_FORMAT_MKV || fmt == RP_FORMAT_MOV ||
                 fmt == RP_FORMAT_WEBM;
     per_cell += video ? 45 : 6;
@@ -347,6 +417,8 @@ int main(int argc, char **argv)
     rp_writer *writer = NULL;
     dump heights_dump = {0};
     FILE *progress = NULL;
+    masks wall_masks = {0};
+    char *state_tmp = NULL;
     int status = EXIT_RUNTIME, r;
     rp_settings s;
 
@@ -459,7 +531,8 @@ int main(int argc, char **argv)
         goto usage_fail;
     }
 
-    double need = memory_estimate(&s, fmt, cli.dump_heights != NULL, tl);
+    int threads = cli.threads ? cli.threads : online_cpus();
+    double need = memory_estimate(&s, fmt, cli.dump_heights != NULL, threads, tl);
     if (need > (double)cli.max_memory) {
         error("a %dx%d run to %s needs about %.1f GiB of memory, over the limit of %.1f GiB "
               "(raise it with --max-memory)",
@@ -487,7 +560,6 @@ int main(int argc, char **argv)
         error("cannot set up a %dx%d simulation: %s", s.width, s.height, rp_strerror(r));
         goto done;
     }
-    int threads = cli.threads ? cli.threads : online_cpus();
     cli.out.threads = threads;
     if (threads > 1 && rp_pool_new(&pool, threads)) {
         error("cannot start %d threads", threads);
@@ -499,8 +571,13 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    if ((r = masks_load(&wall_masks, tl, end, &s))) {
+        status = r;
+        goto done;
+    }
     int64_t k0 = 0;
-    if (cli.load_state && (r = load_state(cli.load_state, water, &s, tl, cli.start, &k0))) {
+    if (cli.load_state &&
+        (r = load_state(cli.load_state, water, &s, tl, &wall_masks, cli.start, &k0))) {
         status = r;
         goto done;
     }
@@ -541,10 +618,7 @@ int main(int argc, char **argv)
         const rp_item *items;
         size_t n;
         rp_timeline_frame(tl, k, &items, &n);
-        if ((r = apply_items(water, items, n, 0, &s))) {
-            status = r;
-            goto abort_output;
-        }
+        apply_items(water, items, n, 0, &wall_masks);
         rp_water_step(water, pool);
         if (k < cli.start)
             continue;
@@ -586,16 +660,21 @@ int main(int argc, char **argv)
         goto abort_output;
     }
 
+    /* The checkpoint is written before the output is finished and renamed after it, so
+     * a failure of either leaves neither. */
+    if (cli.save_state && !stop_signal &&
+        (r = state_write(cli.save_state, water, end, rp_state_key(&s, tl, end), &state_tmp))) {
+        status = r;
+        goto abort_output;
+    }
     int64_t written = rp_output_frames(out);
     if ((r = rp_output_close(&out, err, sizeof err))) {
         error("%s", err);
         goto done;
     }
     dump_close(&heights_dump, 1);
-    progress_block(progress, written, s.fps,
-                   written / (now_seconds() - t0 + 1e-9), 1);
-    if (cli.save_state && !stop_signal &&
-        (r = save_state(cli.save_state, water, end, rp_state_key(&s, tl, end)))) {
+    progress_block(progress, written, s.fps, written / (now_seconds() - t0 + 1e-9), 1);
+    if ((r = state_commit(cli.save_state, &state_tmp, 1))) {
         status = r;
         goto done;
     }
@@ -620,6 +699,9 @@ abort_output:
     rp_output_abort(&out);
 done:
     rp_writer_finish(&writer, err, sizeof err);
+    if (state_tmp)
+        state_commit(cli.save_state, &state_tmp, 0);
+    masks_free(&wall_masks);
     if (progress)
         fclose(progress);
     dump_close(&heights_dump, 0);

@@ -88,3 +88,20 @@ for f in range(10):
             i = f*W*H + y*W + x
             assert struct.unpack_from('<h', d, 2*i)[0] == 0
 "
+
+# A wall mask image: white cells (luma >= 128) are walls, held at 0; black cells are water.
+ffmpeg -v error -f lavfi -i "color=black:size=40x30,drawbox=x=20:y=0:w=4:h=30:color=white:t=fill" \
+    -frames:v 1 mask.png
+printf 'size 40x30\nduration 10f\nat 0f wall mask mask.png\nat 0f drop 10 15 radius 6 height 3000\n' \
+    >mask.scene
+expect_status "wall mask scene renders" 0 "$ROCKPOOL" -q mask.scene -f framemd5 -o m.md5 \
+    --dump-heights m.bin
+check "mask walls hold their cells at 0 and water moves elsewhere" python3 -c "
+import struct
+d = open('m.bin','rb').read()
+W, H = 40, 30
+h = lambda f, x, y: struct.unpack_from('<h', d, 2*(f*W*H + y*W + x))[0]
+assert all(h(f, x, y) == 0 for f in range(10) for y in range(H) for x in range(20, 24))
+assert any(h(9, x, y) != 0 for y in range(H) for x in range(0, 20))
+"
+check "mask scene equals the same walls given as a rect" cmp -s m.md5 w.md5
