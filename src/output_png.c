@@ -19,16 +19,16 @@
 #include "common.h"
 #include "output_backend.h"
 
-/* Used when png_level is -1: zlib level 3 with the Paeth filter. Measured on 20 ripple
- * frames (1280x720, rp_texture_default refracted by offset rendering): FFmpeg's PNG
- * encoder default (zlib 6, no filter) gives 15.1 MB in ~4 s single-threaded. Every filter
- * at levels 1 and 2 came out larger (16.1-17.6 MB); at level 3 (still zlib's fast
- * deflate) None gave 15.6 MB, Sub 14.8, Up 14.3, Paeth 13.9 MB, all in ~1.1-1.8 s, within
- * timing noise of each other; levels 4-6 are slower and no smaller. Paeth/3 is the
- * fastest setting below FFmpeg's size with the widest margin (also on smoother textures:
- * 20.8 vs 34.6 MB). */
+/* Used when png_level is -1: zlib level 3 with the Up filter. Measured on ripple frames
+ * of rp_texture_default refracted by offset rendering: FFmpeg's PNG encoder default (zlib
+ * 6, no filter) gives 15.1 MB for 20 frames at 1280x720; every filter at levels 1 and 2
+ * came out larger (16.1-17.6 MB); at level 3 (still zlib's fast deflate) None gave 15.6 MB,
+ * Sub 14.8, Up 14.3, Paeth 13.9; levels 4-6 are slower and no smaller. At 1920x1080
+ * (100 frames of examples/rain.scene, 2 threads) Up took 6.6 s for 158.4 MB, Paeth 7.5 s
+ * for 153.2 MB, FFmpeg 13.5 s for 161.9 MB: Up is the fastest setting that stays below
+ * FFmpeg's size. */
 #define PNG_DEFAULT_LEVEL 3
-#define PNG_DEFAULT_FILTERS PNG_FILTER_PAETH
+#define PNG_DEFAULT_FILTERS PNG_FILTER_UP
 
 #define PNG_MAX_WORKERS 16
 
