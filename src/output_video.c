@@ -278,8 +278,12 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->frame = av_frame_alloc();
     vo->pkt = av_packet_alloc();
     vo->spare_row = av_mallocz((size_t)opts->width * 3 + 64);
+    /* The same conversion as the ffmpeg program's default (bicubic, libswscale's SIMD
+     * paths): the frames that decide pixels are the RGB ones (hashed by --hash and
+     * framemd5); encoded video is not byte-reproducible across encoder thread counts
+     * anyway, so it gets the faster path. */
     vo->sws = sws_getContext(opts->width, opts->height, AV_PIX_FMT_RGB24, opts->width, opts->height,
-                             fmt, SWS_BICUBIC | SWS_BITEXACT | SWS_ACCURATE_RND, NULL, NULL, NULL);
+                             fmt, SWS_BICUBIC, NULL, NULL, NULL);
     if (!vo->st || !vo->enc || !vo->frame || !vo->pkt || !vo->spare_row || !vo->sws) {
         rp_output_errf(err, errlen, "out of memory setting up %s", codec->name);
         ret = RP_ERR_NOMEM;
