@@ -1,5 +1,19 @@
-/* common.c - error strings. */
+/* common.c - error strings and messages. */
 #include "common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void rp_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || errlen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
 
 const char *rp_strerror(int err)
 {

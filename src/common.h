@@ -24,6 +24,11 @@ enum rp_err {
 /** A short lowercase phrase for an rp_err code; never NULL. */
 const char *rp_strerror(int err);
 
+/** printf-style message into err, truncated to errlen (nothing when err is NULL or errlen
+ * is 0). The library's way to say why a call failed. */
+void rp_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /** Largest width or height rockpool accepts (SPEC.md section 2). */
 #define RP_MAX_SIDE 16384
 

@@ -55,20 +55,6 @@ typedef struct image_dims {
     const char *pix_fmt; /* and its pixel format */
 } image_dims;
 
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* Called by the decoder once the image header is parsed, before any pixel memory exists:
  * records the size, and refuses the buffer when a side is over RP_MAX_SIDE or the frame
  * over the pixel or byte limits, so oversized images are never decoded; when probing it
@@ -197,11 +183,11 @@ static int header_size(const uint8_t *head, size_t n, uint32_t *w, uint32_t *h)
 static int too_large(const char *path, int64_t w, int64_t h, char *err, size_t errlen)
 {
     if (w > RP_MAX_SIDE || h > RP_MAX_SIDE)
-        errf(err, errlen,
+        rp_errf(err, errlen,
              "image '%s' is %" PRId64 "x%" PRId64 ": at most %d pixels per side are accepted", path,
              w, h, RP_MAX_SIDE);
     else
-        errf(err, errlen,
+        rp_errf(err, errlen,
              "image '%s' is %" PRId64 "x%" PRId64 " (%" PRId64 " megapixels): at most %" PRId64
              " megapixels are accepted",
              path, w, h, w * h / 1000000, IMAGE_MAX_PIXELS / 1000000);
@@ -223,32 +209,32 @@ static int check_file(const char *path, char *err, size_t errlen)
 
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        errf(err, errlen, "cannot open image '%s': %s", path,
+        rp_errf(err, errlen, "cannot open image '%s': %s", path,
              errno == EISDIR ? "it is a directory" : strerror(errno));
         return RP_ERR_IO;
     }
     if (fstat(fd, &st) != 0) {
-        errf(err, errlen, "cannot open image '%s': %s", path, strerror(errno));
+        rp_errf(err, errlen, "cannot open image '%s': %s", path, strerror(errno));
         ret = RP_ERR_IO;
     } else if (S_ISDIR(st.st_mode)) {
-        errf(err, errlen, "cannot open image '%s': it is a directory", path);
+        rp_errf(err, errlen, "cannot open image '%s': it is a directory", path);
         ret = RP_ERR_IO;
     } else if (!S_ISREG(st.st_mode)) {
-        errf(err, errlen, "cannot open image '%s': not a regular file (%s)", path,
+        rp_errf(err, errlen, "cannot open image '%s': not a regular file (%s)", path,
              S_ISFIFO(st.st_mode) ? "a FIFO: images are read more than once" : "a device");
         ret = RP_ERR_IO;
     } else if (st.st_size == 0) {
-        errf(err, errlen, "cannot read image '%s': the file is empty", path);
+        rp_errf(err, errlen, "cannot read image '%s': the file is empty", path);
         ret = RP_ERR_FORMAT;
     } else if (st.st_size > IMAGE_MAX_FILE_BYTES) {
-        errf(err, errlen, "image '%s' is %" PRId64 " MiB: at most %" PRId64 " MiB are accepted",
+        rp_errf(err, errlen, "image '%s' is %" PRId64 " MiB: at most %" PRId64 " MiB are accepted",
              path, (int64_t)st.st_size >> 20, IMAGE_MAX_FILE_BYTES >> 20);
         ret = RP_ERR_TOO_LARGE;
     } else if (!(head = malloc(HEAD_BYTES))) {
-        errf(err, errlen, "out of memory reading '%s'", path);
+        rp_errf(err, errlen, "out of memory reading '%s'", path);
         ret = RP_ERR_NOMEM;
     } else if ((n = pread(fd, head, HEAD_BYTES, 0)) < 0) {
-        errf(err, errlen, "cannot read image '%s': %s", path, strerror(errno));
+        rp_errf(err, errlen, "cannot read image '%s': %s", path, strerror(errno));
         ret = RP_ERR_IO;
     } else if (header_size(head, (size_t)n, &w, &h) &&
                (w > RP_MAX_SIDE || h > RP_MAX_SIDE || (int64_t)w * h > IMAGE_MAX_PIXELS)) {
@@ -320,7 +306,7 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
         return ret;
     formats = image_demuxers();
     if (!formats) {
-        errf(err, errlen, "out of memory reading '%s'", path);
+        rp_errf(err, errlen, "out of memory reading '%s'", path);
         return RP_ERR_NOMEM;
     }
     /* "file:" and the whitelist: a ':' in the name is never a protocol, and no other file
@@ -332,19 +318,19 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
     ret = avformat_open_input(&fc, url, NULL, &fopts);
     av_dict_free(&fopts);
     if (ret < 0) {
-        errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
+        rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
         ret = ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
         goto fail;
     }
     if (!is_image_demuxer(fc->iformat->name)) {
-        errf(err, errlen, "'%s' is not a still image (FFmpeg reads it as %s)", path,
+        rp_errf(err, errlen, "'%s' is not a still image (FFmpeg reads it as %s)", path,
              fc->iformat->long_name ? fc->iformat->long_name : fc->iformat->name);
         ret = RP_ERR_FORMAT;
         goto fail;
     }
     index = av_find_best_stream(fc, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (index < 0 || !codec) {
-        errf(err, errlen, "'%s' holds no image FFmpeg can decode", path);
+        rp_errf(err, errlen, "'%s' holds no image FFmpeg can decode", path);
         ret = RP_ERR_FORMAT;
         goto fail;
     }
@@ -352,7 +338,7 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
     pkt = av_packet_alloc();
     frame = av_frame_alloc();
     if (!dec || !pkt || !frame) {
-        errf(err, errlen, "out of memory reading '%s'", path);
+        rp_errf(err, errlen, "out of memory reading '%s'", path);
         ret = RP_ERR_NOMEM;
         goto fail;
     }
@@ -414,7 +400,7 @@ decode_error:
                           (int64_t)dims->width * dims->height > IMAGE_MAX_PIXELS)) {
         ret = too_large(path, dims->width, dims->height, err, errlen);
     } else if (dims->refused) {
-        errf(err, errlen,
+        rp_errf(err, errlen,
              "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
              " MiB limit",
              path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
@@ -426,7 +412,7 @@ decode_error:
         av_strerror(ret, msg, sizeof(msg));
         /* FFmpeg refuses sizes past about 16k x 16k while parsing the header, before our
          * get_buffer sees them. */
-        errf(err, errlen, "cannot decode image '%s' (%s): %s%s", path, codec->name, msg,
+        rp_errf(err, errlen, "cannot decode image '%s' (%s): %s%s", path, codec->name, msg,
              dims->seen ? "" : " (corrupt, truncated, or over 16384 pixels per side?)");
         ret = ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
     }
@@ -446,11 +432,11 @@ int rp_image_probe(const char *path, int *width, int *height, char *err, size_t 
     if (ret)
         return ret;
     if (!dims.seen || dims.width < 1 || dims.height < 1) {
-        errf(err, errlen, "cannot read the size of image '%s'", path);
+        rp_errf(err, errlen, "cannot read the size of image '%s'", path);
         return RP_ERR_FORMAT;
     }
     if (dims.width > RP_MAX_SIDE || dims.height > RP_MAX_SIDE) {
-        errf(err, errlen, "image '%s' is %dx%d: at most %d pixels per side are accepted", path,
+        rp_errf(err, errlen, "image '%s' is %dx%d: at most %d pixels per side are accepted", path,
              dims.width, dims.height, RP_MAX_SIDE);
         return RP_ERR_TOO_LARGE;
     }
@@ -475,7 +461,7 @@ static int load_rgb(const char *path, int width, int height, uint8_t **prgb, cha
 
     *prgb = NULL;
     if (width < 1 || height < 1 || width > RP_MAX_SIDE || height > RP_MAX_SIDE) {
-        errf(err, errlen, "cannot scale image '%s' to %dx%d", path, width, height);
+        rp_errf(err, errlen, "cannot scale image '%s' to %dx%d", path, width, height);
         return RP_ERR_INVALID;
     }
     ret = decode_first(path, &dims, &frame, err, errlen);
@@ -488,7 +474,7 @@ static int load_rgb(const char *path, int width, int height, uint8_t **prgb, cha
         rgba[0] = NULL;
     rgb = malloc(pixels * 3);
     if (!sws || !rgba[0] || !rgb) {
-        errf(err, errlen,
+        rp_errf(err, errlen,
              sws ? "out of memory reading image '%s'"
                  : "cannot convert image '%s' (unsupported pixel layout)",
              path);
@@ -499,7 +485,7 @@ static int load_rgb(const char *path, int width, int height, uint8_t **prgb, cha
      * to run. */
     if (sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, rgba,
                   rgba_stride) != height) {
-        errf(err, errlen, "cannot convert image '%s' to %dx%d", path, width, height);
+        rp_errf(err, errlen, "cannot convert image '%s' to %dx%d", path, width, height);
         ret = RP_ERR_FORMAT;
         goto fail;
     }
@@ -547,7 +533,7 @@ int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, 
     cells = malloc(pixels);
     if (!cells) {
         free(rgb);
-        errf(err, errlen, "out of memory reading mask '%s'", path);
+        rp_errf(err, errlen, "out of memory reading mask '%s'", path);
         return RP_ERR_NOMEM;
     }
     for (size_t i = 0; i < pixels; i++) {

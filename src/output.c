@@ -48,17 +48,6 @@ void rp_output_opts_init(rp_output_opts *opts)
     opts->threads = 1;
 }
 
-void rp_output_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 void rp_output_quiet_ffmpeg(void)
 {
     av_log_set_level(AV_LOG_QUIET);
@@ -215,7 +204,7 @@ int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err,
         *fd = open(tmp, flags, 0666);
     }
     if (*fd < 0) {
-        rp_output_errf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+        rp_errf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
         return RP_ERR_IO;
     }
     return RP_OK;
@@ -235,7 +224,7 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
         }
         if (errno == EEXIST || access(path, F_OK) == 0) {
             rp_output_unlink_tmp(tmp);
-            rp_output_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
+            rp_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
             return RP_ERR_EXISTS;
         }
     }
@@ -243,7 +232,7 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
         int e = errno;
 
         rp_output_unlink_tmp(tmp);
-        rp_output_errf(err, errlen, "cannot rename the finished output to '%s': %s", path,
+        rp_errf(err, errlen, "cannot rename the finished output to '%s': %s", path,
                        strerror(e));
         return RP_ERR_IO;
     }
@@ -271,7 +260,7 @@ int rp_output_write_all(int fd, const void *buf, size_t len)
 int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen)
 {
     if (close(fd) != 0 && errno != EINTR) {
-        rp_output_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        rp_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
         return RP_ERR_IO;
     }
     return RP_OK;
@@ -319,21 +308,21 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, char *e
         if (!*p || !strchr("diu", *p) || digits > 2) {
             int n = *p ? (int)(p - spec) + 1 : (int)(p - spec);
 
-            rp_output_errf(err, errlen,
+            rp_errf(err, errlen,
                            "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
                            "integer conversion like %%05d (and %%%% for a literal %%)",
                            pattern, n, spec);
             return RP_ERR_INVALID;
         }
         if (++conversions > 1) {
-            rp_output_errf(err, errlen,
+            rp_errf(err, errlen,
                            "the PNG pattern '%s' has more than one conversion: use exactly "
                            "one, like %%05d",
                            pattern);
             return RP_ERR_INVALID;
         }
         if (spec < base) {
-            rp_output_errf(err, errlen,
+            rp_errf(err, errlen,
                            "the PNG pattern '%s' has its conversion in a directory name: put "
                            "it in the file name",
                            pattern);
@@ -348,7 +337,7 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, char *e
     }
     fmt[o] = '\0';
     if (conversions == 0) {
-        rp_output_errf(err, errlen,
+        rp_errf(err, errlen,
                        "PNG output needs a file name pattern with one integer conversion, like "
                        "frames/f_%%05d.png (got '%s')",
                        pattern);
@@ -357,7 +346,7 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, char *e
     return RP_OK;
 
 too_long:
-    rp_output_errf(err, errlen, "the PNG pattern '%.64s...' is too long", pattern);
+    rp_errf(err, errlen, "the PNG pattern '%.64s...' is too long", pattern);
     return RP_ERR_TOO_LARGE;
 }
 
@@ -372,7 +361,7 @@ int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_
         return ret;
     n = snprintf(name, len, fmt, index);
     if (n < 0 || (size_t)n >= len) {
-        rp_output_errf(err, errlen, "the file name made from '%.64s' is too long", pattern);
+        rp_errf(err, errlen, "the file name made from '%.64s' is too long", pattern);
         return RP_ERR_TOO_LARGE;
     }
     return RP_OK;
@@ -387,12 +376,12 @@ static int check_target(const char *path, int overwrite, char *err, size_t errle
     if (stat(path, &st) != 0)
         return RP_OK;
     if (S_ISDIR(st.st_mode)) {
-        rp_output_errf(err, errlen, "'%s' is a directory", path);
+        rp_errf(err, errlen, "'%s' is a directory", path);
         return RP_ERR_IO;
     }
     /* A device or FIFO (/dev/null, a named pipe) is written in place: nothing is lost. */
     if (!overwrite && S_ISREG(st.st_mode)) {
-        rp_output_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
+        rp_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
         return RP_ERR_EXISTS;
     }
     return RP_OK;
@@ -406,18 +395,18 @@ static int check_parent(const char *path, int must_exist, char *err, size_t errl
     struct stat st;
 
     if (dir_of(path, dir, sizeof(dir))) {
-        rp_output_errf(err, errlen, "the output path '%.64s...' is too long", path);
+        rp_errf(err, errlen, "the output path '%.64s...' is too long", path);
         return RP_ERR_TOO_LARGE;
     }
     if (stat(dir, &st) != 0) {
         if (errno == ENOENT && !must_exist)
             return RP_OK;
-        rp_output_errf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir,
+        rp_errf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir,
                        strerror(errno));
         return RP_ERR_IO;
     }
     if (!S_ISDIR(st.st_mode)) {
-        rp_output_errf(err, errlen, "cannot write '%s': '%s' is not a directory", path, dir);
+        rp_errf(err, errlen, "cannot write '%s': '%s' is not a directory", path, dir);
         return RP_ERR_IO;
     }
     return RP_OK;
@@ -436,11 +425,11 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
     int ret;
 
     if (!opts->path || !*opts->path) {
-        rp_output_errf(err, errlen, "no output path");
+        rp_errf(err, errlen, "no output path");
         return RP_ERR_INVALID;
     }
     if (!b) {
-        rp_output_errf(err, errlen,
+        rp_errf(err, errlen,
                        "cannot tell the output format of '%s': use -f NAME, or a path ending "
                        "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
                        opts->path);
@@ -448,23 +437,23 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
     }
     if (opts->width < 1 || opts->height < 1 || opts->width > RP_MAX_SIDE ||
         opts->height > RP_MAX_SIDE) {
-        rp_output_errf(err, errlen, "frame size %dx%d is out of range (1..%d per side)",
+        rp_errf(err, errlen, "frame size %dx%d is out of range (1..%d per side)",
                        opts->width, opts->height, RP_MAX_SIDE);
         return opts->width > RP_MAX_SIDE || opts->height > RP_MAX_SIDE ? RP_ERR_TOO_LARGE
                                                                        : RP_ERR_INVALID;
     }
     if (opts->fps < 1 || opts->first_frame < 0) {
-        rp_output_errf(err, errlen, "invalid frame rate %d or first frame %" PRId64, opts->fps,
+        rp_errf(err, errlen, "invalid frame rate %d or first frame %" PRId64, opts->fps,
                        opts->first_frame);
         return RP_ERR_INVALID;
     }
     if (opts->png_level < -1 || opts->png_level > 9) {
-        rp_output_errf(err, errlen, "PNG level %d is out of range (0..9)", opts->png_level);
+        rp_errf(err, errlen, "PNG level %d is out of range (0..9)", opts->png_level);
         return RP_ERR_INVALID;
     }
     if (rp_output_is_stdout(opts->path) && format != RP_FORMAT_Y4M &&
         format != RP_FORMAT_FRAMEMD5) {
-        rp_output_errf(err, errlen,
+        rp_errf(err, errlen,
                        "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
                        "file name",
                        b->name);
@@ -559,7 +548,7 @@ int rp_output_open(rp_output **pout, const rp_output_opts *opts, char *err, size
 fail:
     if (out)
         output_free(out);
-    rp_output_errf(err, errlen, "out of memory opening '%s'", opts->path);
+    rp_errf(err, errlen, "out of memory opening '%s'", opts->path);
     return RP_ERR_NOMEM;
 }
 
@@ -569,11 +558,11 @@ int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, cha
     int ret;
 
     if (out->failed) {
-        rp_output_errf(err, errlen, "output '%s' already failed", out->opts.path);
+        rp_errf(err, errlen, "output '%s' already failed", out->opts.path);
         return out->failed;
     }
     if (frame_index <= out->last_index || frame_index < 0) {
-        rp_output_errf(err, errlen, "frame %" PRId64 " arrived after frame %" PRId64, frame_index,
+        rp_errf(err, errlen, "frame %" PRId64 " arrived after frame %" PRId64, frame_index,
                        out->last_index);
         return RP_ERR_INVALID;
     }
@@ -597,7 +586,7 @@ int rp_output_close(rp_output **pout, char *err, size_t errlen)
     *pout = NULL;
     if (out->failed) {
         ret = out->failed;
-        rp_output_errf(err, errlen, "output '%s' failed earlier; nothing more was written",
+        rp_errf(err, errlen, "output '%s' failed earlier; nothing more was written",
                        out->opts.path);
         out->backend->abort(out->priv);
         output_free(out);

@@ -40,10 +40,6 @@ extern const rp_output_backend rp_output_webm;
 extern const rp_output_backend rp_output_y4m;
 extern const rp_output_backend rp_output_framemd5;
 
-/** printf-style message into err (never overflows; err may be NULL when errlen is 0). */
-void rp_output_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /** The temporary name used for path: ".BASENAME.tmp-PID" in path's directory. Returns
  * RP_ERR_TOO_LARGE if it does not fit in len bytes. */
 int rp_output_temp_name(const char *path, char *tmp, size_t len);

@@ -27,7 +27,7 @@ static int put(hash_out *ho, const char *text, char *err, size_t errlen)
     int e = rp_output_write_all(ho->fd, text, strlen(text));
 
     if (e) {
-        rp_output_errf(err, errlen, "cannot write '%s': %s",
+        rp_errf(err, errlen, "cannot write '%s': %s",
                        ho->to_stdout ? "stdout" : ho->opts->path, strerror(e));
         return RP_ERR_IO;
     }
@@ -50,7 +50,7 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
         ho->fd = STDOUT_FILENO;
     } else {
         if (rp_output_temp_name(opts->path, ho->tmp, sizeof(ho->tmp))) {
-            rp_output_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
+            rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
             return RP_ERR_TOO_LARGE;
         }
         ret = rp_output_temp_create(ho->tmp, opts->path, &ho->fd, err, errlen);

@@ -155,7 +155,7 @@ static int make_parents(const char *path, char *err, size_t errlen)
         *p = '\0';
         if (mkdir(dir, 0777) != 0 &&
             (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-            rp_output_errf(err, errlen, "cannot create directory '%s': %s", dir,
+            rp_errf(err, errlen, "cannot create directory '%s': %s", dir,
                            errno == EEXIST ? "not a directory" : strerror(errno));
             return RP_ERR_IO;
         }
@@ -200,7 +200,7 @@ static int encode_to_temp(const png_out *po, int64_t frame_index, const uint8_t 
     if (ret)
         return ret;
     if (rp_output_temp_name(name, tmp, len)) {
-        rp_output_errf(err, errlen, "the file name '%.64s...' is too long", name);
+        rp_errf(err, errlen, "the file name '%.64s...' is too long", name);
         return RP_ERR_TOO_LARGE;
     }
     ret = rp_output_temp_create(tmp, name, &fd, err, errlen);
@@ -208,7 +208,7 @@ static int encode_to_temp(const png_out *po, int64_t frame_index, const uint8_t 
         return ret;
     sink.file = fdopen(fd, "wb");
     if (!sink.file) {
-        rp_output_errf(err, errlen, "cannot write '%s': %s", name, strerror(errno));
+        rp_errf(err, errlen, "cannot write '%s': %s", name, strerror(errno));
         close(fd);
         rp_output_unlink_tmp(tmp);
         return RP_ERR_IO;
@@ -219,11 +219,11 @@ static int encode_to_temp(const png_out *po, int64_t frame_index, const uint8_t 
         ret = RP_ERR_IO;
     }
     if (ret == RP_ERR_IO)
-        rp_output_errf(err, errlen, "cannot write '%s': %s", name, strerror(sink.io_errno));
+        rp_errf(err, errlen, "cannot write '%s': %s", name, strerror(sink.io_errno));
     else if (ret == RP_ERR_ENCODER)
-        rp_output_errf(err, errlen, "libpng failed on '%s': %s", name, sink.msg);
+        rp_errf(err, errlen, "libpng failed on '%s': %s", name, sink.msg);
     else if (ret)
-        rp_output_errf(err, errlen, "out of memory writing '%s'", name);
+        rp_errf(err, errlen, "out of memory writing '%s'", name);
     if (ret)
         rp_output_unlink_tmp(tmp);
     return ret;
@@ -301,7 +301,7 @@ static int stop_workers(png_out *po, char *err, size_t errlen)
         pthread_join(po->threads[i], NULL);
     r = po->status;
     if (r)
-        rp_output_errf(err, errlen, "%s", po->err);
+        rp_errf(err, errlen, "%s", po->err);
     for (int i = 0; i < po->njobs; i++)
         free(po->jobs[i].rgb);
     free(po->jobs);
@@ -331,7 +331,7 @@ static int start_workers(png_out *po, char *err, size_t errlen)
         if (pthread_create(&po->threads[i], NULL, png_worker, po) != 0) {
             po->nworkers = i;
             stop_workers(po, err, errlen);
-            rp_output_errf(err, errlen, "cannot start PNG encoder threads");
+            rp_errf(err, errlen, "cannot start PNG encoder threads");
             return RP_ERR_NOMEM;
         }
         po->nworkers = i + 1;
@@ -343,7 +343,7 @@ nomem:
             free(po->jobs[i].rgb);
     free(po->jobs);
     po->jobs = NULL;
-    rp_output_errf(err, errlen, "out of memory for PNG encoder buffers");
+    rp_errf(err, errlen, "out of memory for PNG encoder buffers");
     return RP_ERR_NOMEM;
 }
 
@@ -361,7 +361,7 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
             pthread_cond_wait(&po->changed, &po->lock);
         ret = po->status;
         if (ret) {
-            rp_output_errf(err, errlen, "%s", po->err);
+            rp_errf(err, errlen, "%s", po->err);
         } else {
             pthread_mutex_unlock(&po->lock);
             memcpy(job->rgb, rgb, (size_t)po->opts->width * po->opts->height * 3);

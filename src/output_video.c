@@ -85,14 +85,14 @@ static int check_preset(const AVCodec *codec, const char *preset, char *err, siz
 
     if (!codec->priv_class ||
         !av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)) {
-        rp_output_errf(err, errlen, "encoder %s has no presets (got --encoder-preset %s)",
+        rp_errf(err, errlen, "encoder %s has no presets (got --encoder-preset %s)",
                        codec->name, preset);
         return RP_ERR_INVALID;
     }
     snprintf(key, sizeof(key), ",%s,", preset);
     if (!strncmp(codec->name, "libx264", 7) &&
         (strlen(preset) > 20 || strchr(preset, ',') || !strstr(x264_presets, key))) {
-        rp_output_errf(err, errlen, "unknown %s preset '%s' (one of %s)", codec->name, preset,
+        rp_errf(err, errlen, "unknown %s preset '%s' (one of %s)", codec->name, preset,
                        "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, "
                        "veryslow, placebo");
         return RP_ERR_INVALID;
@@ -119,18 +119,18 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
     if (warning && wlen)
         warning[0] = '\0';
     if (!ofmt) {
-        rp_output_errf(err, errlen, "this FFmpeg has no %s muxer", muxer);
+        rp_errf(err, errlen, "this FFmpeg has no %s muxer", muxer);
         return RP_ERR_UNSUPPORTED;
     }
     if (opts->codec) {
         codec = avcodec_find_encoder_by_name(opts->codec);
         if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
-            rp_output_errf(err, errlen, "unknown video encoder '%s' (see ffmpeg -encoders)",
+            rp_errf(err, errlen, "unknown video encoder '%s' (see ffmpeg -encoders)",
                            opts->codec);
             return RP_ERR_INVALID;
         }
         if (avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) == 0) {
-            rp_output_errf(err, errlen, "the %s container cannot hold %s video (encoder %s)",
+            rp_errf(err, errlen, "the %s container cannot hold %s video (encoder %s)",
                            rp_output_format_name(opts->format), codec_label(codec), codec->name);
             return RP_ERR_INVALID;
         }
@@ -138,7 +138,7 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
         for (int i = 0; defaults[i] && !codec; i++)
             codec = avcodec_find_encoder_by_name(defaults[i]);
         if (!codec) {
-            rp_output_errf(err, errlen,
+            rp_errf(err, errlen,
                            "no %s encoder is installed (tried %s%s%s); install one or use -c",
                            opts->format == RP_FORMAT_WEBM ? "VP9/VP8" : "H.264/MPEG-4", defaults[0],
                            defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
@@ -157,11 +157,11 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
     }
     fmt = av_get_pix_fmt(pix_name);
     if (fmt == AV_PIX_FMT_NONE) {
-        rp_output_errf(err, errlen, "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
+        rp_errf(err, errlen, "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
         return RP_ERR_INVALID;
     }
     if (!supports_pix_fmt(codec, fmt)) {
-        rp_output_errf(err, errlen, "encoder %s cannot encode pixel format %s%s", codec->name,
+        rp_errf(err, errlen, "encoder %s cannot encode pixel format %s%s", codec->name,
                        pix_name,
                        supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
         return RP_ERR_INVALID;
@@ -171,7 +171,7 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
         int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
         int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
 
-        rp_output_errf(
+        rp_errf(
             err, errlen, "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
             codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
         return RP_ERR_INVALID;
@@ -215,7 +215,7 @@ static int averr(char *err, size_t errlen, int code, const char *what, const cha
     char msg[AV_ERROR_MAX_STRING_SIZE];
 
     av_strerror(ret, msg, sizeof(msg));
-    rp_output_errf(err, errlen, "%s %s: %s", what, name, msg);
+    rp_errf(err, errlen, "%s %s: %s", what, name, msg);
     return code;
 }
 
@@ -239,7 +239,7 @@ static int set_rate_control(video_out *vo, const AVCodec *codec, char *err, size
         snprintf(value, sizeof(value), "%d", opts->crf);
         ret = av_opt_set(enc->priv_data, "crf", value, 0);
         if (ret < 0) {
-            rp_output_errf(err, errlen, "encoder %s rejects --crf %d", codec->name, opts->crf);
+            rp_errf(err, errlen, "encoder %s rejects --crf %d", codec->name, opts->crf);
             return RP_ERR_INVALID;
         }
     } else {
@@ -285,7 +285,7 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->sws = sws_getContext(opts->width, opts->height, AV_PIX_FMT_RGB24, opts->width, opts->height,
                              fmt, SWS_BICUBIC, NULL, NULL, NULL);
     if (!vo->st || !vo->enc || !vo->frame || !vo->pkt || !vo->spare_row || !vo->sws) {
-        rp_output_errf(err, errlen, "out of memory setting up %s", codec->name);
+        rp_errf(err, errlen, "out of memory setting up %s", codec->name);
         ret = RP_ERR_NOMEM;
         goto fail;
     }
@@ -311,7 +311,7 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     if (opts->encoder_preset) {
         ret = av_opt_set(vo->enc->priv_data, "preset", opts->encoder_preset, 0);
         if (ret < 0) {
-            rp_output_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
+            rp_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
                            opts->encoder_preset);
             ret = RP_ERR_INVALID;
             goto fail;
@@ -321,7 +321,7 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     if (ret < 0) {
         ret = averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
         if (opts->encoder_preset)
-            rp_output_errf(err + strlen(err), errlen - strlen(err),
+            rp_errf(err + strlen(err), errlen - strlen(err),
                            " (is '%s' one of its presets?)", opts->encoder_preset);
         goto fail;
     }
@@ -344,7 +344,7 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     }
 
     if (rp_output_temp_name(opts->path, vo->tmp, sizeof(vo->tmp))) {
-        rp_output_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
+        rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
         ret = RP_ERR_TOO_LARGE;
         goto fail;
     }

@@ -56,7 +56,7 @@ static int put(y4m_out *yo, const void *data, size_t len, char *err, size_t errl
     int e = rp_output_write_all(yo->fd, data, len);
 
     if (e) {
-        rp_output_errf(err, errlen, "cannot write '%s': %s",
+        rp_errf(err, errlen, "cannot write '%s': %s",
                        yo->to_stdout ? "stdout" : yo->opts->path, strerror(e));
         return RP_ERR_IO;
     }
@@ -85,7 +85,7 @@ static int y4m_open(void *priv, const rp_output_opts *opts, char *err, size_t er
                        64) < 0)
         yo->planes[0] = NULL;
     if (!yo->sws || !yo->frame || !yo->spare_row || !yo->planes[0]) {
-        rp_output_errf(err, errlen, "cannot set up the Y4M converter for %dx%d", opts->width,
+        rp_errf(err, errlen, "cannot set up the Y4M converter for %dx%d", opts->width,
                        opts->height);
         ret = yo->sws ? RP_ERR_NOMEM : RP_ERR_UNSUPPORTED;
         goto fail;
@@ -95,7 +95,7 @@ static int y4m_open(void *priv, const rp_output_opts *opts, char *err, size_t er
         yo->fd = STDOUT_FILENO;
     } else {
         if (rp_output_temp_name(opts->path, yo->tmp, sizeof(yo->tmp))) {
-            rp_output_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
+            rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
             ret = RP_ERR_TOO_LARGE;
             goto fail;
         }
