@@ -233,7 +233,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             cli->over.fps = (int)v;
             cli->over.set |= RP_SET_FPS;
             break;
-        case ARG_START: r = parse_int("--start", optarg, 0, INT64_MAX, &cli->start, err, errlen); break;
+        case ARG_START:
+            r = parse_int("--start", optarg, 0, INT64_MAX, &cli->start, err, errlen);
+            break;
         case ARG_END: r = parse_int("--end", optarg, 0, INT64_MAX, &cli->end, err, errlen); break;
         case ARG_PRESET: {
             int p = rp_preset_from_name(optarg);
@@ -281,7 +283,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case ARG_CHECK: cli->check = 1; break;
         case ARG_SAVE_STATE: cli->save_state = optarg; break;
         case ARG_LOAD_STATE: cli->load_state = optarg; break;
-        case ARG_MAX_MEMORY: r = parse_bytes("--max-memory", optarg, &cli->max_memory, err, errlen); break;
+        case ARG_MAX_MEMORY:
+            r = parse_bytes("--max-memory", optarg, &cli->max_memory, err, errlen);
+            break;
         case ARG_PROGRESS_FD:
             r = parse_int("--progress-fd", optarg, 0, 1 << 20, &v, err, errlen);
             cli->progress_fd = (int)v;
