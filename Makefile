@@ -82,12 +82,14 @@ demo: deps
 	$(BUILD)/rockpool -y examples/rain.scene -o demo.mp4
 	@echo "rockpool: wrote demo.mp4"
 
-# `make check`: set up, build, run the whole suite twice (plain, then under ASan+UBSan),
+# `make check`: set up, build, run the whole suite three times (gcc, gcc with ASan+UBSan,
+# clang),
 # replay the fuzz corpus, one render under valgrind; ends with 'N passed, N failed'.
 check: deps
 	$(MAKE) tests
 	$(MAKE) BUILD=build-san SAN=1 tests
-	BUILDS="$(BUILD) build-san" ./tests/run-all
+	$(MAKE) BUILD=build-clang CC=clang tests
+	BUILDS="$(BUILD) build-san build-clang" ./tests/run-all
 
 # `make fuzz`: libFuzzer (clang) on the scene parser, then on the image loader, for
 # FUZZ_SECONDS each (default 60).
@@ -125,6 +127,6 @@ format:
 	clang-format -i src/*.c src/*.h tests/unit/*.c
 
 clean:
-	rm -rf $(BUILD) build-san demo.mp4
+	rm -rf $(BUILD) build-san build-clang demo.mp4
 
 -include $(wildcard $(BUILD)/*.d)
