@@ -91,65 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef RP_FUZZ_MAIN
-#include <dirent.h>
-#include <stdio.h>
-
-static int replay_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0, got;
-
-    if (!f) {
-        perror(path);
-        return 1;
-    }
-    for (;;) {
-        if (len == cap) {
-            uint8_t *b = realloc(buf, cap ? 2 * cap : 4096);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return 1;
-            }
-            buf = b;
-            cap = cap ? 2 * cap : 4096;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        if (got == 0)
-            break;
-        len += got;
-    }
-    fclose(f);
-    LLVMFuzzerTestOneInput(buf, len);
-    free(buf);
-    return 0;
-}
-
-/* Replay every file named, or every file of every directory named. */
-int main(int argc, char **argv)
-{
-    int i, failed = 0, count = 0;
-
-    for (i = 1; i < argc; i++) {
-        DIR *dir = opendir(argv[i]);
-        struct dirent *de;
-        if (!dir) {
-            failed |= replay_file(argv[i]);
-            count++;
-            continue;
-        }
-        while ((de = readdir(dir))) {
-            char path[4096];
-            if (de->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s", argv[i], de->d_name);
-            failed |= replay_file(path);
-            count++;
-        }
-        closedir(dir);
-    }
-    fprintf(stderr, "fuzz_scene: replayed %d inputs\n", count);
-    return failed;
-}
+#define RP_FUZZ_NAME "fuzz_scene"
+static int verbose;
+#include "replay_main.h"
 #endif
