@@ -435,10 +435,21 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    /* SIGINT/SIGTERM only set a flag: before the output exists the run stops with nothing
+     * created; after, the output is finished properly and kept (SPEC.md section 5). */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
     /* 1. The scene. */
     const char *scene_name = cli.scene_path ? cli.scene_path : "<default>";
     if (cli.scene_path) {
         r = read_all(cli.scene_path, &text, &len);
+        if (r && stop_signal)
+            return stop_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
         if (r) {
             error("%s: cannot read scene: %s", strcmp(scene_name, "-") ? scene_name : "stdin",
                   strerror(r));
@@ -589,6 +600,10 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    if (stop_signal) {
+        status = stop_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+        goto done;
+    }
     if ((r = rp_output_open(&out, &cli.out, err, sizeof err))) {
         error("%s", err);
         status = r == RP_ERR_INVALID || r == RP_ERR_EXISTS ? EXIT_USAGE : EXIT_RUNTIME;
@@ -602,12 +617,6 @@ int main(int argc, char **argv)
         goto abort_output;
     }
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
     rp_render_params rparams = {s.render, s.refraction, s.light_x, s.light_y, s.shading};
     int show_progress = !cli.quiet && (cli.progress || isatty(STDERR_FILENO));

@@ -83,3 +83,13 @@ check "SIGINT exits 130" test "$status" = 130
 held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' int.err)
 check "SIGINT: stderr says how many frames" test -n "$held"
 check "SIGINT: the file plays with those frames" test "$(probe int.mp4 nb_read_frames)" = "$held"
+
+# SIGINT while the scene is still being read (before any output exists): exit 130, nothing.
+(sleep 3) | "$ROCKPOOL" - -o early.mp4 2>early.err &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+status=$?
+check "SIGINT before the output exists exits 130" test "$status" = 130
+check "SIGINT before the output exists creates nothing" test ! -e early.mp4
