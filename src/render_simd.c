@@ -1,8 +1,10 @@
 /* render_simd.c - AVX2 kernels for the render's inner loops (render.c), 8 pixels at a time,
  * exact to the last bit: the texel coordinates, clamps and shading in int32 lanes, the
- * texels fetched with a gather. Chosen at run time by rp_simd_offset_row() and
- * rp_simd_lens_row(); built with `target` attributes, so the library needs no -m flags.
- * There is no SSE2 render kernel: without a gather it gains little over the plain loop. */
+ * texels fetched with a gather; runs of still water, whose pixels show their own texel,
+ * copied straight from the texture 8 or 16 pixels at a time. Chosen at run time by
+ * rp_simd_offset_row() and rp_simd_lens_row(); built with `target` attributes, so the library needs
+ * no -m flags. There is no SSE2 render kernel: without a gather it gains little over the plain
+ * loop. */
 #include "simd.h"
 
 #include <string.h>
@@ -74,41 +76,97 @@ static inline __attribute__((always_inline)) AVX2 __m256i add_shade(__m256i texe
     return _mm256_subs_epu8(_mm256_adds_epu8(texels, pos), neg);
 }
 
+/* Calm pixels: on a typical frame most of the water is (nearly) still, and a pixel whose
+ * offsets (dx >> R, dy >> R) and shading are all 0 shows the texture's own pixel (x, y), so
+ * it can be copied without the gather. calm_mask tests 16 pixels x..x+15 of an interior row
+ * at once in int16 lanes and returns a _mm256_movemask_epi8 mask, 2 bits per pixel (in
+ * order), set where the pixel is calm.
+ *
+ * dx and dy are saturating int16 differences, exact wherever the test can pass: rc is
+ * min(R, 14), so a passing lane has 0 <= dx, dy < 2^14, which no saturation produces, and
+ * then (dx >> R) == 0 too. With R = 15 a few calm pixels (dx >= 2^14) fail the test and take
+ * the gather, which renders them the same. Shading (shaded only): with dx, dy exact, the
+ * shade trunc(num / shading) is 0 iff |num| < lim = |shading|; num = dx*lx + dy*ly comes from
+ * vpmaddwd on (dx, dy) pairs (|lx|, |ly| <= MAX_LIGHT_SUM fit int16; |num| < 2^24). */
+static inline __attribute__((always_inline)) AVX2 uint32_t calm_mask(int shaded, const int16_t *row,
+                                                                     int w, int x, __m128i rc,
+                                                                     __m256i lxly, __m256i lim)
+{
+    __m256i l = _mm256_loadu_si256((const __m256i *)(row + x - 1));
+    __m256i r = _mm256_loadu_si256((const __m256i *)(row + x + 1));
+    __m256i u = _mm256_loadu_si256((const __m256i *)(row - w + x));
+    __m256i d = _mm256_loadu_si256((const __m256i *)(row + w + x));
+    __m256i dx = _mm256_subs_epi16(l, r), dy = _mm256_subs_epi16(u, d);
+    __m256i off = _mm256_or_si256(_mm256_sra_epi16(dx, rc), _mm256_sra_epi16(dy, rc));
+    __m256i calm = _mm256_cmpeq_epi16(off, _mm256_setzero_si256());
+    if (shaded) {
+        /* unpacklo/hi take pixels 0-3, 8-11 and 4-7, 12-15; packs puts them back in order. */
+        __m256i lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(dx, dy), lxly);
+        __m256i hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(dx, dy), lxly);
+        lo = _mm256_cmpgt_epi32(lim, _mm256_abs_epi32(lo));
+        hi = _mm256_cmpgt_epi32(lim, _mm256_abs_epi32(hi));
+        calm = _mm256_and_si256(calm, _mm256_packs_epi32(lo, hi));
+    }
+    return (uint32_t)_mm256_movemask_epi8(calm);
+}
+
 static inline __attribute__((always_inline)) AVX2 int
 offset_row(int shaded, const rp_render_params *p, const int16_t *row, int w, int h, int y,
            const uint8_t *tex, uint8_t *out, int x0, int x1)
 {
     const __m128i r = _mm_cvtsi32_si128(p->refraction);
+    const __m128i rc = _mm_cvtsi32_si128(p->refraction < 14 ? p->refraction : 14);
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i zero = _mm256_setzero_si256();
     const __m256i wmax = _mm256_set1_epi32(w - 1), hmax = _mm256_set1_epi32(h - 1);
     const __m256i width = _mm256_set1_epi32(w), yv = _mm256_set1_epi32(y);
     const __m256i last = _mm256_set1_epi32((int)((int64_t)w * h * 3 - 4));
     const __m256i lx = _mm256_set1_epi32(p->light_x), ly = _mm256_set1_epi32(p->light_y);
+    const __m256i lxly = _mm256_set1_epi32(
+        (int32_t)((uint32_t)(uint16_t)p->light_x | (uint32_t)(uint16_t)p->light_y << 16));
+    const __m256i shade_lim = _mm256_set1_epi32(p->shading < 0 ? -p->shading : p->shading);
     const __m256 divisor = _mm256_set1_ps((float)(shaded ? p->shading : 1));
     const int16_t *up = row - w, *down = row + w;
+    const uint8_t *trow = tex + (size_t)y * w * 3; /* texels (x, y) of the calm pixels */
     int x = x0;
-    for (; x + 8 <= x1; x += 8) {
-        __m256i left = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(row + x - 1)));
-        __m256i right = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(row + x + 1)));
-        __m256i u = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(up + x)));
-        __m256i d = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(down + x)));
-        __m256i dx = _mm256_sub_epi32(left, right), dy = _mm256_sub_epi32(u, d);
-        __m256i xv = _mm256_add_epi32(_mm256_set1_epi32(x), lanes);
-        __m256i tx = _mm256_add_epi32(xv, _mm256_sra_epi32(dx, r));
-        __m256i ty = _mm256_add_epi32(yv, _mm256_sra_epi32(dy, r));
-        tx = _mm256_min_epi32(_mm256_max_epi32(tx, zero), wmax);
-        ty = _mm256_min_epi32(_mm256_max_epi32(ty, zero), hmax);
-        __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(ty, width), tx);
-        __m256i off = _mm256_add_epi32(idx, _mm256_add_epi32(idx, idx));
-        __m256i texels;
-        if (!gather_texels(tex, off, last, &texels))
-            break;
-        if (shaded) {
-            __m256i num = _mm256_add_epi32(_mm256_mullo_epi32(dx, lx), _mm256_mullo_epi32(dy, ly));
-            texels = add_shade(texels, shade_avx2(num, divisor));
+    while (x + 8 <= x1) {
+        uint32_t calm = 0;
+        if (x + 16 <= x1) {
+            calm = calm_mask(shaded, row, w, x, rc, lxly, shade_lim);
+            if (calm == 0xffffffffu) {
+                memcpy(out + 3 * (size_t)x, trow + 3 * (size_t)x, 48);
+                x += 16;
+                continue;
+            }
         }
-        store_rgb(out + 3 * (size_t)x, texels);
+        /* Some pixel moves: the two halves on their own (just the first near x1). */
+        for (int half = 0; half < 2 && x + 8 <= x1; half++, x += 8, calm >>= 16) {
+            if ((calm & 0xffff) == 0xffff) {
+                memcpy(out + 3 * (size_t)x, trow + 3 * (size_t)x, 24);
+                continue;
+            }
+            __m256i left = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(row + x - 1)));
+            __m256i right = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(row + x + 1)));
+            __m256i u = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(up + x)));
+            __m256i d = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(down + x)));
+            __m256i dx = _mm256_sub_epi32(left, right), dy = _mm256_sub_epi32(u, d);
+            __m256i xv = _mm256_add_epi32(_mm256_set1_epi32(x), lanes);
+            __m256i tx = _mm256_add_epi32(xv, _mm256_sra_epi32(dx, r));
+            __m256i ty = _mm256_add_epi32(yv, _mm256_sra_epi32(dy, r));
+            tx = _mm256_min_epi32(_mm256_max_epi32(tx, zero), wmax);
+            ty = _mm256_min_epi32(_mm256_max_epi32(ty, zero), hmax);
+            __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(ty, width), tx);
+            __m256i off = _mm256_add_epi32(idx, _mm256_add_epi32(idx, idx));
+            __m256i texels;
+            if (!gather_texels(tex, off, last, &texels))
+                return x;
+            if (shaded) {
+                __m256i num =
+                    _mm256_add_epi32(_mm256_mullo_epi32(dx, lx), _mm256_mullo_epi32(dy, ly));
+                texels = add_shade(texels, shade_avx2(num, divisor));
+            }
+            store_rgb(out + 3 * (size_t)x, texels);
+        }
     }
     return x;
 }
@@ -143,8 +201,21 @@ static AVX2 int lens_row_avx2(const int16_t *row, int w, int h, int y, const uin
     const __m256i hwv = _mm256_set1_epi32(hw), hhv = _mm256_set1_epi32(hh);
     const __m256i dyv = _mm256_set1_epi32(y - hh);
     const __m256i last = _mm256_set1_epi32((int)((int64_t)w * h * 3 - 4));
+    const __m256i here = _mm256_set1_epi32((int)((int64_t)y * w * 3)); /* texel (0, y) */
+    const __m256i lanes3 = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+    const uint8_t *trow = tex + (size_t)y * w * 3;
     int x = x0;
     for (; x + 8 <= x1; x += 8) {
+        /* Where h == 0, d = 1024 and the texel is (x, y) itself: as in offset_row, still
+         * water is copied straight from the texture, 16 pixels when all are still. */
+        if (x + 16 <= x1) {
+            __m256i h16 = _mm256_loadu_si256((const __m256i *)(row + x));
+            if (_mm256_testz_si256(h16, h16)) {
+                memcpy(out + 3 * (size_t)x, trow + 3 * (size_t)x, 48);
+                x += 8; /* and 8 more by the loop */
+                continue;
+            }
+        }
         __m256i hv = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(row + x)));
         __m256i d = _mm256_sub_epi32(k1024, hv);
         __m256i dxv = _mm256_sub_epi32(_mm256_add_epi32(_mm256_set1_epi32(x), lanes), hwv);
@@ -154,6 +225,13 @@ static AVX2 int lens_row_avx2(const int16_t *row, int w, int h, int y, const uin
         b = _mm256_min_epi32(_mm256_max_epi32(b, zero), hmax);
         __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(b, width), a);
         __m256i off = _mm256_add_epi32(idx, _mm256_add_epi32(idx, idx));
+        /* Every texel (x, y) itself (h == 0 or near the centre): copy, exactly as well. */
+        __m256i own = _mm256_add_epi32(here, _mm256_add_epi32(_mm256_set1_epi32(3 * x), lanes3));
+        __m256i same = _mm256_cmpeq_epi32(off, own);
+        if (_mm256_movemask_epi8(same) == -1) {
+            memcpy(out + 3 * (size_t)x, trow + 3 * (size_t)x, 24);
+            continue;
+        }
         __m256i texels;
         if (!gather_texels(tex, off, last, &texels))
             break;

@@ -293,10 +293,11 @@ static void test_step_rain_all_threads(void **state)
     free(ref);
 }
 
-/* Render one frame at the plain C level and at every vector level, with each thread count;
- * buffers are exactly w*h*3 bytes so a sanitizer sees any read past the texture. */
-static void compare_render(const rp_render_params *p, const int16_t *hf, int w, int h,
-                           const uint8_t *tex)
+/* Render one frame at the plain C level and at every vector level, with the first nthreads
+ * of the thread counts 1, 2, 7; buffers are exactly w*h*3 bytes so a sanitizer sees any
+ * read past the texture. */
+static void compare_render_threads(const rp_render_params *p, const int16_t *hf, int w, int h,
+                                   const uint8_t *tex, int nthreads)
 {
     static const int threads[] = {1, 2, 7};
     size_t bytes = (size_t)w * h * 3;
@@ -306,7 +307,7 @@ static void compare_render(const rp_render_params *p, const int16_t *hf, int w, 
     rp_simd_set(RP_SIMD_C);
     rp_render_frame(p, hf, w, h, tex, want, NULL);
     for (int level = RP_SIMD_SSE2; level <= rp_simd_supported(); level++)
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < nthreads; t++) {
             rp_simd_set(level);
             memset(got, 0xa5, bytes);
             rp_render_frame(p, hf, w, h, tex, got, pools[threads[t]]);
@@ -320,6 +321,12 @@ static void compare_render(const rp_render_params *p, const int16_t *hf, int w, 
     rp_simd_set(-1);
     free(want);
     free(got);
+}
+
+static void compare_render(const rp_render_params *p, const int16_t *hf, int w, int h,
+                           const uint8_t *tex)
+{
+    compare_render_threads(p, hf, w, h, tex, 3);
 }
 
 static void test_render_matches_plain_c(void **state)
@@ -374,6 +381,102 @@ static void test_render_shading_beyond_float(void **state)
     compare_render(&p, hf, w, h, tex);
 }
 
+/* Mostly still water, as on a typical frame: the kernels copy blocks of 8 and 16 pixels
+ * whose offsets and shading are all 0 straight from the texture (and lens blocks whose
+ * texels are their own), so these fields put small disturbances right at and next to the
+ * edges of those blocks, the frame's first and last rows and columns, and the limits of
+ * the calm test (dx >> R going from -1 to 0 to 1, |num| reaching |shading|, int16 extremes
+ * whose differences saturate). */
+enum calm_field { C_SPARSE, C_PLACED, C_RAMP, C_LIMITS, C_COUNT };
+
+static void fill_calm(int16_t *hf, int w, int h, enum calm_field f, uint32_t *s)
+{
+    static const int16_t amps[] = {1, 2, 3, 4, 5, 8, 9, 17, 33, 40, 100, 16385};
+    static const int16_t limits[] = {-32768, 32767, 16384, -16384, 16383, 1};
+    for (int y = 0; y < h; y++) {
+        int16_t amp = amps[next(s) % 12];
+        int slope = (int)(next(s) % 7) - 3, spike = (int)(next(s) % (uint32_t)w);
+        for (int x = 0; x < w; x++) {
+            int16_t *c = &hf[(size_t)y * w + x];
+            uint32_t r = next(s);
+            switch (f) {
+            case C_SPARSE: /* a few bumps of one size per row, the rest flat */
+                *c = r % 13 ? 0 : (int16_t)((int)(r / 13 % (2u * amp + 1)) - amp);
+                break;
+            case C_PLACED: /* one bump per row, walking over the columns */
+                *c = x == spike || x == (y * 5 + 1) % w ? amp : 0;
+                break;
+            case C_RAMP: /* dx = -2 * slope on whole rows, a flat or leftover height */
+                *c = (int16_t)(y % 3 ? slope * x : (int)(r % 3));
+                break;
+            default: /* still, with neighbours at the int16 limits here and there */
+                *c = r % 23 ? 0 : limits[r / 23 % 6];
+                break;
+            }
+        }
+    }
+}
+
+static void test_render_calm_blocks(void **state)
+{
+    (void)state;
+    static const int rs[] = {0, 1, 2, 3, 4, 5, 14, 15};
+    static const int shadings[] = {0, 1, 2, 4, -3};
+    static const int lights[][2] = {{1, -1}, {1, 0}, {0, 0}, {-16, 16}, {3, 2}, {0, -1}};
+    static const int heights[] = {1, 2, 3, 5, 9};
+    for (int w = 1; w <= 41; w++) {
+        int ww = w == 41 ? 1000 : w, h = heights[w % 5];
+        size_t cells = (size_t)ww * h;
+        int16_t *hf = malloc(cells * sizeof *hf);
+        uint8_t *tex = malloc(cells * 3);
+        assert_non_null(hf);
+        assert_non_null(tex);
+        for (int f = 0; f < C_COUNT; f++) {
+            uint32_t s = 5u + (uint32_t)(w * 8 + f);
+            fill_calm(hf, ww, h, (enum calm_field)f, &s);
+            for (size_t i = 0; i < cells * 3; i++)
+                tex[i] = (uint8_t)next(&s);
+            for (int ri = 0; ri < 8; ri++)
+                for (int si = 0; si < 5; si++) {
+                    int li = (ri + si + w + f) % 6;
+                    rp_render_params p = {RP_RENDER_OFFSET, rs[ri], lights[li][0], lights[li][1],
+                                          shadings[si]};
+                    /* Rows are independent: one thread covers the blocks (and is quick). */
+                    compare_render_threads(&p, hf, ww, h, tex, 1);
+                }
+            const rp_render_params lens = {RP_RENDER_LENS, 0, 0, 0, 0};
+            compare_render_threads(&lens, hf, ww, h, tex, 1);
+        }
+        free(hf);
+        free(tex);
+    }
+}
+
+/* A lens frame with large heights near the centre (texels their own although h != 0) and
+ * still water elsewhere, 16-pixel blocks of zeros next to blocks with one bump. */
+static void test_render_lens_centre(void **state)
+{
+    (void)state;
+    const int w = 203, h = 41;
+    int16_t *hf = calloc((size_t)w * h, sizeof *hf);
+    uint8_t *tex = malloc((size_t)w * h * 3);
+    uint32_t s = 11;
+    assert_non_null(hf);
+    assert_non_null(tex);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t r = next(&s);
+            if ((x > w / 2 - 20 && x < w / 2 + 20) || r % 37 == 0)
+                hf[(size_t)y * w + x] = (int16_t)((int)(r % 4001) - 2000);
+        }
+    for (size_t i = 0; i < (size_t)w * h * 3; i++)
+        tex[i] = (uint8_t)next(&s);
+    const rp_render_params lens = {RP_RENDER_LENS, 0, 0, 0, 0};
+    compare_render(&lens, hf, w, h, tex);
+    free(hf);
+    free(tex);
+}
+
 /* The built-in texture under a field that has settled from rain (the usual picture). */
 static void test_render_rain_frame(void **state)
 {
@@ -413,6 +516,8 @@ int main(void)
         cmocka_unit_test(test_render_matches_plain_c),
         cmocka_unit_test(test_render_shading_beyond_float),
         cmocka_unit_test(test_render_rain_frame),
+        cmocka_unit_test(test_render_calm_blocks),
+        cmocka_unit_test(test_render_lens_centre),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
