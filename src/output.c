@@ -239,6 +239,65 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
     return RP_OK;
 }
 
+int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char *err,
+                          size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->opts = opts;
+    s->fd = -1;
+    s->to_stdout = rp_output_is_stdout(opts->path);
+    if (s->to_stdout) {
+        s->fd = STDOUT_FILENO;
+        return RP_OK;
+    }
+    if (rp_output_temp_name(opts->path, s->tmp, sizeof s->tmp)) {
+        rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
+        return RP_ERR_TOO_LARGE;
+    }
+    int ret = rp_output_temp_create(s->tmp, opts->path, &s->fd, err, errlen);
+    if (ret)
+        return ret;
+    s->tmp_exists = 1;
+    return RP_OK;
+}
+
+int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, char *err,
+                         size_t errlen)
+{
+    int e = rp_output_write_all(s->fd, data, len);
+
+    if (e) {
+        rp_errf(err, errlen, "cannot write '%s': %s", s->to_stdout ? "stdout" : s->opts->path,
+                strerror(e));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen)
+{
+    int ret;
+
+    if (!s->tmp_exists)
+        return RP_OK;
+    s->tmp_exists = 0;
+    ret = rp_output_close_fd(s->fd, s->opts->path, err, errlen);
+    if (ret) {
+        rp_output_unlink_tmp(s->tmp);
+        return ret;
+    }
+    return rp_output_commit(s->tmp, s->opts->path, s->opts->overwrite, err, errlen);
+}
+
+void rp_output_stream_abort(rp_output_stream *s)
+{
+    if (s->tmp_exists) {
+        close(s->fd);
+        rp_output_unlink_tmp(s->tmp);
+        s->tmp_exists = 0;
+    }
+}
+
 int rp_output_write_all(int fd, const void *buf, size_t len)
 {
     const uint8_t *p = buf;

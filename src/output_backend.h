@@ -73,6 +73,31 @@ int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_
 /** Whether a path names stdout. */
 int rp_output_is_stdout(const char *path);
 
+/** A byte stream to stdout ("-") or to a file written under a temporary name and moved
+ * into place by rp_output_stream_close(): the sink of the Y4M and framemd5 backends. */
+typedef struct rp_output_stream {
+    const rp_output_opts *opts;
+    int fd;
+    int to_stdout;
+    int tmp_exists; /* tmp is a file of ours not yet moved into place */
+    char tmp[4096];
+} rp_output_stream;
+
+/** Open opts->path (stdout for "-"). On failure nothing is left on disk. */
+int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char *err,
+                          size_t errlen);
+
+/** Write len bytes; RP_ERR_IO naming the path (or stdout) on failure. */
+int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, char *err,
+                         size_t errlen);
+
+/** Close and move the file into place (nothing for stdout); on failure the temporary file
+ * is removed. */
+int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen);
+
+/** Close and remove the temporary file, if any. Safe to call twice. */
+void rp_output_stream_abort(rp_output_stream *s);
+
 struct SwsContext;
 
 /** sws_scale a packed RGB24 frame (rows of 3*width bytes, nothing after the last) into

@@ -16,23 +16,8 @@
 
 typedef struct hash_out {
     const rp_output_opts *opts;
-    int fd;
-    int to_stdout;
-    char tmp[4096];
-    int tmp_exists;
+    rp_output_stream out;
 } hash_out;
-
-static int put(hash_out *ho, const char *text, char *err, size_t errlen)
-{
-    int e = rp_output_write_all(ho->fd, text, strlen(text));
-
-    if (e) {
-        rp_errf(err, errlen, "cannot write '%s': %s",
-                       ho->to_stdout ? "stdout" : ho->opts->path, strerror(e));
-        return RP_ERR_IO;
-    }
-    return RP_OK;
-}
 
 /* Header as framehash.c writes it without -flags bitexact: the #software line carries
  * the libavformat version actually loaded, as the ffmpeg program built on it prints. */
@@ -44,20 +29,9 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
     int ret;
 
     ho->opts = opts;
-    ho->fd = -1;
-    ho->to_stdout = rp_output_is_stdout(opts->path);
-    if (ho->to_stdout) {
-        ho->fd = STDOUT_FILENO;
-    } else {
-        if (rp_output_temp_name(opts->path, ho->tmp, sizeof(ho->tmp))) {
-            rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
-            return RP_ERR_TOO_LARGE;
-        }
-        ret = rp_output_temp_create(ho->tmp, opts->path, &ho->fd, err, errlen);
-        if (ret)
-            return ret;
-        ho->tmp_exists = 1;
-    }
+    ret = rp_output_stream_open(&ho->out, opts, err, errlen);
+    if (ret)
+        return ret;
     snprintf(header, sizeof(header),
              "#format: frame checksums\n"
              "#version: 2\n"
@@ -70,17 +44,9 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
              "#sar 0: 1/1\n"
              "#stream#, dts,        pts, duration,     size, hash\n",
              v >> 16, (v >> 8) & 255, v & 255, opts->fps, opts->width, opts->height);
-    ret = put(ho, header, err, errlen);
+    ret = rp_output_stream_put(&ho->out, header, strlen(header), err, errlen);
     if (ret)
-        goto fail;
-    return RP_OK;
-
-fail:
-    if (ho->tmp_exists) {
-        close(ho->fd);
-        rp_output_unlink_tmp(ho->tmp);
-        ho->tmp_exists = 0;
-    }
+        rp_output_stream_abort(&ho->out);
     return ret;
 }
 
@@ -93,34 +59,17 @@ static int hash_write(void *priv, int64_t frame_index, const uint8_t *rgb, char 
     rp_md5_hex(rgb, size, hex);
     snprintf(line, sizeof(line), "0, %10" PRId64 ", %10" PRId64 ", %8d, %8zu, %s\n", frame_index,
              frame_index, 1, size, hex);
-    return put(ho, line, err, errlen);
+    return rp_output_stream_put(&ho->out, line, strlen(line), err, errlen);
 }
 
 static int hash_close(void *priv, char *err, size_t errlen)
 {
-    hash_out *ho = priv;
-    int ret;
-
-    if (ho->to_stdout)
-        return RP_OK;
-    ho->tmp_exists = 0;
-    ret = rp_output_close_fd(ho->fd, ho->opts->path, err, errlen);
-    if (ret) {
-        rp_output_unlink_tmp(ho->tmp);
-        return ret;
-    }
-    return rp_output_commit(ho->tmp, ho->opts->path, ho->opts->overwrite, err, errlen);
+    return rp_output_stream_close(&((hash_out *)priv)->out, err, errlen);
 }
 
 static void hash_abort(void *priv)
 {
-    hash_out *ho = priv;
-
-    if (ho->tmp_exists) {
-        close(ho->fd);
-        rp_output_unlink_tmp(ho->tmp);
-        ho->tmp_exists = 0;
-    }
+    rp_output_stream_abort(&((hash_out *)priv)->out);
 }
 
 const rp_output_backend rp_output_framemd5 = {

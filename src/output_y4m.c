@@ -30,37 +30,18 @@ typedef struct y4m_out {
     uint8_t *spare_row; /* see rp_output_scale_rgb */
     uint8_t *frame;     /* FRAME_TAG then the Y, U, V planes, packed */
     size_t frame_size;
-    int fd;
-    int to_stdout;
-    char tmp[4096];
-    int tmp_exists;
+    rp_output_stream out;
 } y4m_out;
 
 static void release(y4m_out *yo)
 {
-    if (yo->tmp_exists) {
-        close(yo->fd);
-        rp_output_unlink_tmp(yo->tmp);
-        yo->tmp_exists = 0;
-    }
+    rp_output_stream_abort(&yo->out);
     sws_freeContext(yo->sws);
     yo->sws = NULL;
     av_freep(&yo->planes[0]);
     av_freep(&yo->spare_row);
     free(yo->frame);
     yo->frame = NULL;
-}
-
-static int put(y4m_out *yo, const void *data, size_t len, char *err, size_t errlen)
-{
-    int e = rp_output_write_all(yo->fd, data, len);
-
-    if (e) {
-        rp_errf(err, errlen, "cannot write '%s': %s",
-                       yo->to_stdout ? "stdout" : yo->opts->path, strerror(e));
-        return RP_ERR_IO;
-    }
-    return RP_OK;
 }
 
 /* Set up the converter and frame buffer, create the temporary file (not for stdout) and
@@ -73,8 +54,6 @@ static int y4m_open(void *priv, const rp_output_opts *opts, char *err, size_t er
     int ret;
 
     yo->opts = opts;
-    yo->fd = -1;
-    yo->to_stdout = rp_output_is_stdout(opts->path);
     yo->sws = sws_getContext(opts->width, opts->height, AV_PIX_FMT_RGB24, opts->width, opts->height,
                              AV_PIX_FMT_YUV444P, SWS_BICUBIC | SWS_BITEXACT | SWS_ACCURATE_RND,
                              NULL, NULL, NULL);
@@ -91,22 +70,12 @@ static int y4m_open(void *priv, const rp_output_opts *opts, char *err, size_t er
         goto fail;
     }
     memcpy(yo->frame, FRAME_TAG, strlen(FRAME_TAG));
-    if (yo->to_stdout) {
-        yo->fd = STDOUT_FILENO;
-    } else {
-        if (rp_output_temp_name(opts->path, yo->tmp, sizeof(yo->tmp))) {
-            rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
-            ret = RP_ERR_TOO_LARGE;
-            goto fail;
-        }
-        ret = rp_output_temp_create(yo->tmp, opts->path, &yo->fd, err, errlen);
-        if (ret)
-            goto fail;
-        yo->tmp_exists = 1;
-    }
+    ret = rp_output_stream_open(&yo->out, opts, err, errlen);
+    if (ret)
+        goto fail;
     snprintf(header, sizeof(header), "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C444 XCOLORRANGE=LIMITED\n",
              opts->width, opts->height, opts->fps);
-    ret = put(yo, header, strlen(header), err, errlen);
+    ret = rp_output_stream_put(&yo->out, header, strlen(header), err, errlen);
     if (ret)
         goto fail;
     return RP_OK;
@@ -127,22 +96,14 @@ static int y4m_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
     for (int p = 0; p < 3; p++)
         for (int y = 0; y < h; y++, dst += w)
             memcpy(dst, yo->planes[p] + (size_t)y * yo->linesize[p], (size_t)w);
-    return put(yo, yo->frame, yo->frame_size, err, errlen);
+    return rp_output_stream_put(&yo->out, yo->frame, yo->frame_size, err, errlen);
 }
 
 static int y4m_close(void *priv, char *err, size_t errlen)
 {
     y4m_out *yo = priv;
-    int ret = RP_OK;
+    int ret = rp_output_stream_close(&yo->out, err, errlen);
 
-    if (yo->tmp_exists) {
-        yo->tmp_exists = 0;
-        ret = rp_output_close_fd(yo->fd, yo->opts->path, err, errlen);
-        if (ret)
-            rp_output_unlink_tmp(yo->tmp);
-        else
-            ret = rp_output_commit(yo->tmp, yo->opts->path, yo->opts->overwrite, err, errlen);
-    }
     release(yo);
     return ret;
 }
