@@ -161,7 +161,7 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, char *er
     case 'g': case 'G': shift = 30; end++; break;
     case 't': case 'T': shift = 40; end++; break;
     }
-    if (end == text || *end || errno == ERANGE || v < 1 || v > (INT64_MAX >> 40))
+    if (end == text || *end || errno == ERANGE || v < 1 || v > (INT64_MAX >> shift))
         return usage_error(err, errlen, "%s: '%s' is not a size like 4G or 512M", opt, text);
     *out = (int64_t)v << shift;
     return 0;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,66 +150,6 @@ static void print_summary(const rp_settings *s, int64_t frames, const rp_scene *
                ts.after_end);
 }
 
-/* A device or FIFO (/dev/null, a named pipe): written in place, never renamed over. */
-static int special_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
-/* Temporary-then-rename writer for --dump-heights. */
-typedef struct dump {
-    FILE *f;
-    char *path, *tmp;
-} dump;
-
-static int dump_open(dump *d, const char *path, int overwrite)
-{
-    struct stat st;
-    memset(d, 0, sizeof *d);
-    if (!overwrite && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-        error("%s: file exists (use -y to overwrite)", path);
-        return EXIT_USAGE;
-    }
-    size_t n = strlen(path) + 32;
-    d->path = strdup(path);
-    d->tmp = malloc(n);
-    if (!d->path || !d->tmp) {
-        error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    if (special_file(path))
-        snprintf(d->tmp, n, "%s", path);
-    else
-        snprintf(d->tmp, n, "%s.tmp-%ld", path, (long)getpid());
-    d->f = fopen(d->tmp, "wb");
-    if (!d->f) {
-        error("%s: cannot create: %s", path, strerror(errno));
-        return EXIT_RUNTIME;
-    }
-    return 0;
-}
-
-static void dump_close(dump *d, int keep)
-{
-    if (d->f) {
-        int bad = fclose(d->f) != 0;
-        int in_place = !strcmp(d->tmp, d->path);
-        if (keep && !bad) {
-            if (!in_place && rename(d->tmp, d->path) != 0)
-                error("%s: cannot rename into place: %s", d->path, strerror(errno));
-        } else {
-            if (!in_place)
-                unlink(d->tmp);
-            if (keep)
-                error("%s: write failed", d->path);
-        }
-    }
-    free(d->path);
-    free(d->tmp);
-    memset(d, 0, sizeof *d);
-}
-
 /* Wall masks, decoded once before any output exists (a bad mask fails the run before
  * anything is written) and found by path when their frame comes. */
 typedef struct masks {
@@ -261,7 +202,7 @@ static int masks_load(masks *m, const rp_timeline *tl, int64_t end, const rp_set
             }
             if (rp_image_load_mask(items[i].mask_path, s->width, s->height, &mask, err,
                                    sizeof err)) {
-                error("%s: %s", items[i].mask_path, err);
+                error("%s", err);
                 return EXIT_USAGE;
             }
             m->paths[m->n] = items[i].mask_path;
@@ -324,47 +265,23 @@ static int load_state(const char *path, rp_water *water, const rp_settings *s,
     return 0;
 }
 
-/* Write a checkpoint under a temporary name (*tmp, malloc'd; the path itself for a device
- * or FIFO). state_commit() renames it once the output is complete too. */
-static int state_write(const char *path, const rp_water *water, int64_t k, uint64_t key,
-                       char **tmp)
+/* Write the checkpoint of frame k into its side file (moved into place with the output). */
+static int write_state(rp_output_file *f, const rp_water *water, int64_t k, uint64_t key)
 {
-    size_t n = strlen(path) + 32;
-    if (!(*tmp = malloc(n)))
+    char err[1024];
+    uint8_t *buf;
+    size_t len;
+    if (rp_state_encode(water, k, key, &buf, &len)) {
+        error("out of memory");
         return EXIT_RUNTIME;
-    snprintf(*tmp, n, special_file(path) ? "%s" : "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(*tmp, "wb");
-    int bad = !f || rp_state_write(f, water, k, key) != RP_OK;
-    if (f && fclose(f) != 0)
-        bad = 1;
-    if (bad) {
-        error("%s: cannot write state: %s", path, strerror(errno));
-        if (strcmp(*tmp, path))
-            unlink(*tmp);
-        free(*tmp);
-        *tmp = NULL;
+    }
+    int r = rp_output_file_write(f, buf, len, err, sizeof err);
+    free(buf);
+    if (r) {
+        error("%s", err);
         return EXIT_RUNTIME;
     }
     return 0;
-}
-
-/* keep: rename the checkpoint into place; else remove it. Frees tmp. */
-static int state_commit(const char *path, char **tmp, int keep)
-{
-    int r = 0;
-    if (!*tmp)
-        return 0;
-    if (strcmp(*tmp, path)) {
-        if (keep && rename(*tmp, path) != 0) {
-            error("%s: cannot write state: %s", path, strerror(errno));
-            r = EXIT_RUNTIME;
-        }
-        if (!keep || r)
-            unlink(*tmp);
-    }
-    free(*tmp);
-    *tmp = NULL;
-    return r;
 }
 
 /* FFmpeg -progress style block for batch drivers. */
@@ -384,7 +301,9 @@ static double memory_estimate(const rp_settings *s, enum rp_format fmt, int dump
                               int threads, const rp_timeline *tl)
 {
     double cells = (double)s->width * s->height;
-    double per_cell = 2 * 2 + 3 + 3 * 3 + (dumping ? 3 * 2 : 0) + 5;
+    /* heights 2x2, texture 3, writer slots 3 each (+ height copies and LE scratch when
+     * dumping), walls 5 */
+    double per_cell = 2 * 2 + 3 + 3 * RP_WRITER_SLOTS + (dumping ? 2 * RP_WRITER_SLOTS + 2 : 0) + 5;
     if (fmt == RP_FORMAT_PNG) /* the PNG encoders' frames: two per thread, up to 16 */
         per_cell += 2 * 3 * (threads > 16 ? 16 : threads);
     int video = fmt == RP_FORMAT_MP4 || fmt == RP_FORMAT_MKV || fmt == RP_FORMAT_MOV ||
@@ -415,10 +334,9 @@ int main(int argc, char **argv)
     rp_output *out = NULL;
     uint8_t *texture = NULL;
     rp_writer *writer = NULL;
-    dump heights_dump = {0};
+    rp_output_file *heights_dump = NULL, *state_file = NULL;
     FILE *progress = NULL;
     masks wall_masks = {0};
-    char *state_tmp = NULL;
     int status = EXIT_RUNTIME, r;
     rp_settings s;
 
@@ -481,7 +399,7 @@ int main(int argc, char **argv)
     if (s.background[0] && !(s.set & RP_SET_SIZE)) {
         int w, h;
         if (rp_image_probe(s.background, &w, &h, err, sizeof err)) {
-            error("%s: %s", s.background, err);
+            error("%s", err);
             goto usage_fail;
         }
         if (w > RP_MAX_SIDE || h > RP_MAX_SIDE) {
@@ -541,6 +459,19 @@ int main(int argc, char **argv)
         error("%s", err);
         goto usage_fail;
     }
+    /* Side files are checked with the output, before anything is created. */
+    const char *side[2] = {cli.dump_heights, cli.save_state};
+    for (int i = 0; i < 2; i++)
+        if (side[i] && rp_output_file_check(side[i], cli.out.overwrite, err, sizeof err)) {
+            error("%s: %s", i ? "--save-state" : "--dump-heights", err);
+            goto usage_fail;
+        }
+    int stdout_taken = fmt == RP_FORMAT_Y4M || cli.hash ||
+                       (fmt == RP_FORMAT_FRAMEMD5 && !strcmp(cli.out.path, "-"));
+    if (cli.progress_fd == STDOUT_FILENO && stdout_taken) {
+        error("--progress-fd 1 would mix progress into the data on stdout");
+        goto usage_fail;
+    }
 
     int threads = cli.threads ? cli.threads : online_cpus();
     double need = memory_estimate(&s, fmt, cli.dump_heights != NULL, threads, tl);
@@ -556,7 +487,7 @@ int main(int argc, char **argv)
     size_t cells = (size_t)s.width * (size_t)s.height;
     if (s.background[0]) {
         if (rp_image_load_rgb(s.background, s.width, s.height, &texture, err, sizeof err)) {
-            error("%s: %s", s.background, err);
+            error("%s", err);
             goto usage_fail;
         }
     } else {
@@ -572,16 +503,33 @@ int main(int argc, char **argv)
         goto done;
     }
     cli.out.threads = threads;
-    if (threads > 1 && rp_pool_new(&pool, threads)) {
+    /* Threads start with SIGINT/SIGTERM blocked, so the main thread takes them (a signal
+     * landing in the writer would interrupt its writes with EINTR). */
+    sigset_t stop_set, old_set;
+    sigemptyset(&stop_set);
+    sigaddset(&stop_set, SIGINT);
+    sigaddset(&stop_set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_set, &old_set);
+    r = threads > 1 ? rp_pool_new(&pool, threads) : RP_OK;
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    if (r) {
         error("cannot start %d threads", threads);
         goto done;
     }
-    if (cli.dump_heights) {
-        if ((r = dump_open(&heights_dump, cli.dump_heights, cli.out.overwrite))) {
-            status = r;
-            goto done;
-        }
+    if (cli.dump_heights &&
+        rp_output_file_open(&heights_dump, cli.dump_heights, cli.out.overwrite, err, sizeof err)) {
+        error("--dump-heights: %s", err);
+        goto done;
     }
+    if (cli.save_state &&
+        rp_output_file_open(&state_file, cli.save_state, cli.out.overwrite, err, sizeof err)) {
+        error("--save-state: %s", err);
+        goto done;
+    }
+    rp_timeline_stats tstats;
+    rp_timeline_stats_get(tl, &tstats);
+    if (tstats.walls && rp_water_reserve_walls(water) != RP_OK)
+        goto nomem;
     if ((r = masks_load(&wall_masks, tl, end, &s))) {
         status = r;
         goto done;
@@ -611,10 +559,14 @@ int main(int argc, char **argv)
     }
 
     /* Frames go to a writer thread, so encoding overlaps simulating and rendering. */
-    rp_writer_opts wo = {out, cells * 3, cells, cli.hash ? stdout : NULL, heights_dump.f, 3};
-    if (rp_writer_new(&writer, &wo)) {
+    rp_writer_opts wo = {out, cells * 3, cells, cli.hash ? stdout : NULL, heights_dump,
+                         RP_WRITER_SLOTS};
+    pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+    r = rp_writer_new(&writer, &wo);
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    if (r) {
         error("cannot start the writer thread");
-        goto abort_output;
+        goto done;
     }
 
 
@@ -662,31 +614,38 @@ int main(int argc, char **argv)
         fputc('\n', stderr);
     if ((r = rp_writer_finish(&writer, err, sizeof err))) {
         error("%s", err);
-        goto abort_output;
+        goto done;
     }
     if (fflush(stdout) != 0) {
         error("stdout: write failed: %s", strerror(errno));
-        goto abort_output;
+        goto done;
     }
 
-    /* The checkpoint is written before the output is finished and renamed after it, so
-     * a failure of either leaves neither. */
-    if (cli.save_state && !stop_signal &&
-        (r = state_write(cli.save_state, water, end, rp_state_key(&s, tl, end), &state_tmp))) {
+    /* Everything that can fail is done before the output is finished; then the output and
+     * the side files are moved into place. A checkpoint is only kept for a whole run. */
+    if (state_file && !stop_signal &&
+        (r = write_state(state_file, water, end, rp_state_key(&s, tl, end)))) {
         status = r;
-        goto abort_output;
+        goto done;
+    }
+    if (stop_signal)
+        rp_output_file_abort(&state_file);
+    if (rp_output_file_finish(heights_dump, err, sizeof err) ||
+        rp_output_file_finish(state_file, err, sizeof err)) {
+        error("%s", err);
+        goto done;
     }
     int64_t written = rp_output_frames(out);
     if ((r = rp_output_close(&out, err, sizeof err))) {
         error("%s", err);
         goto done;
     }
-    dump_close(&heights_dump, 1);
-    progress_block(progress, written, s.fps, written / (now_seconds() - t0 + 1e-9), 1);
-    if ((r = state_commit(cli.save_state, &state_tmp, 1))) {
-        status = r;
+    if (rp_output_file_commit(&heights_dump, err, sizeof err) ||
+        rp_output_file_commit(&state_file, err, sizeof err)) {
+        error("%s", err);
         goto done;
     }
+    progress_block(progress, written, s.fps, written / (now_seconds() - t0 + 1e-9), 1);
     if (stop_signal) {
         fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli.out.path,
                 written);
@@ -703,17 +662,13 @@ nomem:
 usage_fail:
     status = EXIT_USAGE;
     goto done;
-abort_output:
-    rp_writer_finish(&writer, err, sizeof err);
-    rp_output_abort(&out);
 done:
     rp_writer_finish(&writer, err, sizeof err);
-    if (state_tmp)
-        state_commit(cli.save_state, &state_tmp, 0);
     masks_free(&wall_masks);
     if (progress)
         fclose(progress);
-    dump_close(&heights_dump, 0);
+    rp_output_file_abort(&heights_dump);
+    rp_output_file_abort(&state_file);
     rp_output_abort(&out);
     free(texture);
     rp_pool_free(&pool);

@@ -239,6 +239,9 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
     return RP_OK;
 }
 
+static int check_target(const char *path, int overwrite, char *err, size_t errlen);
+static int check_parent(const char *path, int must_exist, char *err, size_t errlen);
+
 int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char *err,
                           size_t errlen)
 {
@@ -258,6 +261,7 @@ int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char 
     if (ret)
         return ret;
     s->tmp_exists = 1;
+    s->fd_open = 1;
     return RP_OK;
 }
 
@@ -274,28 +278,125 @@ int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, char
     return RP_OK;
 }
 
-int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen)
+int rp_output_stream_finish(rp_output_stream *s, char *err, size_t errlen)
 {
     int ret;
 
-    if (!s->tmp_exists)
+    if (!s->fd_open)
         return RP_OK;
-    s->tmp_exists = 0;
+    s->fd_open = 0;
     ret = rp_output_close_fd(s->fd, s->opts->path, err, errlen);
     if (ret) {
         rp_output_unlink_tmp(s->tmp);
-        return ret;
+        s->tmp_exists = 0;
     }
+    return ret;
+}
+
+int rp_output_stream_commit(rp_output_stream *s, char *err, size_t errlen)
+{
+    if (!s->tmp_exists)
+        return RP_OK;
+    s->tmp_exists = 0;
     return rp_output_commit(s->tmp, s->opts->path, s->opts->overwrite, err, errlen);
+}
+
+int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen)
+{
+    int ret = rp_output_stream_finish(s, err, errlen);
+    return ret ? ret : rp_output_stream_commit(s, err, errlen);
 }
 
 void rp_output_stream_abort(rp_output_stream *s)
 {
-    if (s->tmp_exists) {
+    if (s->fd_open)
         close(s->fd);
+    s->fd_open = 0;
+    if (s->tmp_exists)
         rp_output_unlink_tmp(s->tmp);
-        s->tmp_exists = 0;
+    s->tmp_exists = 0;
+}
+
+/* ---- side files (--dump-heights, --save-state) -------------------------------------- */
+
+struct rp_output_file {
+    rp_output_opts opts;
+    rp_output_stream stream;
+    char path[];
+};
+
+int rp_output_file_check(const char *path, int overwrite, char *err, size_t errlen)
+{
+    int ret;
+
+    if (rp_output_is_stdout(path)) {
+        rp_errf(err, errlen, "'%s': this output needs a file name", path);
+        return RP_ERR_INVALID;
     }
+    ret = check_parent(path, 1, err, errlen);
+    if (!ret)
+        ret = check_target(path, overwrite, err, errlen);
+    return ret;
+}
+
+int rp_output_file_open(rp_output_file **out, const char *path, int overwrite, char *err,
+                        size_t errlen)
+{
+    size_t n = strlen(path) + 1;
+    rp_output_file *f;
+    int ret;
+
+    *out = NULL;
+    if ((ret = rp_output_file_check(path, overwrite, err, errlen)))
+        return ret;
+    if (!(f = calloc(1, sizeof *f + n))) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    memcpy(f->path, path, n);
+    rp_output_opts_init(&f->opts);
+    f->opts.path = f->path;
+    f->opts.overwrite = overwrite;
+    if ((ret = rp_output_stream_open(&f->stream, &f->opts, err, errlen))) {
+        free(f);
+        return ret;
+    }
+    *out = f;
+    return RP_OK;
+}
+
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err,
+                         size_t errlen)
+{
+    return rp_output_stream_put(&f->stream, data, len, err, errlen);
+}
+
+int rp_output_file_finish(rp_output_file *f, char *err, size_t errlen)
+{
+    return f ? rp_output_stream_finish(&f->stream, err, errlen) : RP_OK;
+}
+
+int rp_output_file_commit(rp_output_file **pf, char *err, size_t errlen)
+{
+    rp_output_file *f = *pf;
+    int ret;
+
+    if (!f)
+        return RP_OK;
+    ret = rp_output_stream_close(&f->stream, err, errlen);
+    rp_output_stream_abort(&f->stream);
+    free(f);
+    *pf = NULL;
+    return ret;
+}
+
+void rp_output_file_abort(rp_output_file **pf)
+{
+    if (!pf || !*pf)
+        return;
+    rp_output_stream_abort(&(*pf)->stream);
+    free(*pf);
+    *pf = NULL;
 }
 
 int rp_output_write_all(int fd, const void *buf, size_t len)

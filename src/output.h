@@ -79,6 +79,32 @@ void rp_output_abort(rp_output **out);
 /** Number of frames written so far. */
 int64_t rp_output_frames(const rp_output *out);
 
+/** A side file (--dump-heights, --save-state) written like the outputs: under a temporary
+ * name beside its path, moved into place only by rp_output_file_commit(), so a failed run
+ * leaves nothing that looks complete. A device or FIFO is written in place. */
+typedef struct rp_output_file rp_output_file;
+
+/** Whether path can be written: its directory exists, it is not a directory, and without
+ * overwrite it is not an existing file (RP_ERR_EXISTS). "-" is refused. */
+int rp_output_file_check(const char *path, int overwrite, char *err, size_t errlen);
+
+/** Check, then create the temporary file. */
+int rp_output_file_open(rp_output_file **f, const char *path, int overwrite, char *err,
+                        size_t errlen);
+
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err,
+                         size_t errlen);
+
+/** Close the temporary file, reporting deferred write errors (it is then removed). A NULL
+ * f is a no-op. */
+int rp_output_file_finish(rp_output_file *f, char *err, size_t errlen);
+
+/** Finish if needed and move the file into place; frees and nulls *f whatever happens. */
+int rp_output_file_commit(rp_output_file **f, char *err, size_t errlen);
+
+/** Remove the temporary file; frees and nulls *f. NULL and a NULL *f are no-ops. */
+void rp_output_file_abort(rp_output_file **f);
+
 /** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it. */
 void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
 

@@ -80,6 +80,7 @@ typedef struct rp_output_stream {
     int fd;
     int to_stdout;
     int tmp_exists; /* tmp is a file of ours not yet moved into place */
+    int fd_open;    /* fd is ours to close */
     char tmp[4096];
 } rp_output_stream;
 
@@ -91,8 +92,14 @@ int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char 
 int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, char *err,
                          size_t errlen);
 
-/** Close and move the file into place (nothing for stdout); on failure the temporary file
- * is removed. */
+/** Close the file, reporting a deferred write error; on failure the temporary file is
+ * removed. Nothing for stdout. */
+int rp_output_stream_finish(rp_output_stream *s, char *err, size_t errlen);
+
+/** Move a finished file into place (nothing for stdout). */
+int rp_output_stream_commit(rp_output_stream *s, char *err, size_t errlen);
+
+/** rp_output_stream_finish, then rp_output_stream_commit. */
 int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen);
 
 /** Close and remove the temporary file, if any. Safe to call twice. */

@@ -88,54 +88,38 @@ static uint64_t get64(const uint8_t *b)
     return (uint64_t)get32(b) | (uint64_t)get32(b + 4) << 32;
 }
 
-/* Write n heights little-endian, hashing the bytes. */
-static int put_heights(FILE *f, const int16_t *h, size_t n, uint64_t *sum)
+void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n)
 {
-    uint8_t buf[4096];
-    for (size_t i = 0; i < n;) {
-        size_t m = 0;
-        for (; m < sizeof buf / 2 && i < n; m++, i++) {
-            uint16_t v = (uint16_t)h[i];
-            buf[2 * m] = (uint8_t)v;
-            buf[2 * m + 1] = (uint8_t)(v >> 8);
-        }
-        *sum = fnv(*sum, buf, 2 * m);
-        if (fwrite(buf, 1, 2 * m, f) != 2 * m)
-            return RP_ERR_IO;
+    for (size_t i = 0; i < n; i++) {
+        uint16_t v = (uint16_t)src[i];
+        dst[2 * i] = (uint8_t)v;
+        dst[2 * i + 1] = (uint8_t)(v >> 8);
     }
-    return RP_OK;
 }
 
-int rp_state_write(FILE *f, const rp_water *w, int64_t k, uint64_t key)
+int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint8_t **buf, size_t *len)
 {
     const rp_water_params *p = rp_water_params_of(w);
     size_t cells = (size_t)p->width * (size_t)p->height;
-    uint8_t head[40];
-    uint64_t sum = FNV_OFFSET;
-    memcpy(head, magic, 8);
-    put32(head + 8, RP_STATE_VERSION);
-    put32(head + 12, (uint32_t)p->width);
-    put32(head + 16, (uint32_t)p->height);
-    put32(head + 20, 0);
-    put64(head + 24, (uint64_t)k);
-    put64(head + 32, key);
-    sum = fnv(sum, head, sizeof head);
-    if (fwrite(head, 1, sizeof head, f) != sizeof head)
-        return RP_ERR_IO;
-    if (put_heights(f, rp_water_heights(w), cells, &sum) ||
-        put_heights(f, rp_water_prev(w), cells, &sum))
-        return RP_ERR_IO;
-    uint8_t tail[8];
-    put64(tail, sum);
-    if (fwrite(tail, 1, 8, f) != 8)
-        return RP_ERR_IO;
-    return RP_OK;
-}
+    size_t n = 40 + 4 * cells + 8;
+    uint8_t *b = malloc(n);
 
-static int fail(char *err, size_t errlen, const char *msg)
-{
-    snprintf(err, errlen, "%s", msg);
-    return RP_ERR_FORMAT;
+    *buf = NULL;
+    if (!b)
+        return RP_ERR_NOMEM;
+    memcpy(b, magic, 8);
+    put32(b + 8, RP_STATE_VERSION);
+    put32(b + 12, (uint32_t)p->width);
+    put32(b + 16, (uint32_t)p->height);
+    put32(b + 20, 0);
+    put64(b + 24, (uint64_t)k);
+    put64(b + 32, key);
+    rp_heights_to_le(b + 40, rp_water_heights(w), cells);
+    rp_heights_to_le(b + 40 + 2 * cells, rp_water_prev(w), cells);
+    put64(b + n - 8, fnv(FNV_OFFSET, b, n - 8));
+    *buf = b;
+    *len = n;
+    return RP_OK;
 }
 
 int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, char *err, size_t errlen)
@@ -148,15 +132,17 @@ int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, char *err
     uint8_t *raw = NULL;
     int r = RP_ERR_FORMAT;
 
-    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, magic, 8))
-        return fail(err, errlen, "not a rockpool state file");
+    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, magic, 8)) {
+        rp_errf(err, errlen, "not a rockpool state file");
+        return RP_ERR_FORMAT;
+    }
     if (get32(head + 8) != RP_STATE_VERSION) {
-        snprintf(err, errlen, "state format version %u, this rockpool reads version %d",
+        rp_errf(err, errlen, "state format version %u, this rockpool reads version %d",
                  get32(head + 8), RP_STATE_VERSION);
         return RP_ERR_FORMAT;
     }
     if (get32(head + 12) != (uint32_t)p->width || get32(head + 16) != (uint32_t)p->height) {
-        snprintf(err, errlen, "state is for %ux%u, this run is %dx%d", get32(head + 12),
+        rp_errf(err, errlen, "state is for %ux%u, this run is %dx%d", get32(head + 12),
                  get32(head + 16), p->width, p->height);
         return RP_ERR_FORMAT;
     }
@@ -164,17 +150,21 @@ int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, char *err
     buf = malloc(cells * 2 * sizeof *buf);
     raw = malloc(cells * 4);
     if (!buf || !raw) {
-        snprintf(err, errlen, "out of memory");
+        rp_errf(err, errlen, "out of memory");
         r = RP_ERR_NOMEM;
         goto fail;
     }
     if (fread(raw, 1, cells * 4, f) != cells * 4 || fread(tail, 1, 8, f) != 8) {
-        fail(err, errlen, "state file is truncated");
+        rp_errf(err, errlen, "state file is truncated");
         goto fail;
     }
     sum = fnv(sum, raw, cells * 4);
     if (sum != get64(tail) || fgetc(f) != EOF) {
-        fail(err, errlen, "state file is damaged (checksum mismatch)");
+        rp_errf(err, errlen, "state file is damaged (checksum mismatch)");
+        goto fail;
+    }
+    if ((int64_t)get64(head + 24) < 0 || get32(head + 20) != 0) {
+        rp_errf(err, errlen, "state file is damaged (bad frame index or header)");
         goto fail;
     }
     for (size_t i = 0; i < cells * 2; i++)

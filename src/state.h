@@ -22,11 +22,16 @@
  * Two runs with equal keys have equal states at frame k. */
 uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k);
 
-/** Write the water's buffers as the state at frame k. Returns RP_ERR_IO on a write error. */
-int rp_state_write(FILE *f, const rp_water *w, int64_t k, uint64_t key);
+/** Encode the water's buffers as the state at frame k into a malloc'd buffer (*buf, *len).
+ * Returns RP_OK or RP_ERR_NOMEM. */
+int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint8_t **buf, size_t *len);
 
-/** Read a checkpoint header and buffers. Checks magic, version, size against the water,
- * and the checksum; *frame and *key are what the file says (the caller compares the key).
+/** n heights as little-endian int16 bytes (2n bytes at dst): the layout of checkpoints and
+ * of --dump-heights. */
+void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n);
+
+/** Read a checkpoint header and buffers. Checks magic, version, size against the water, a
+ * frame index >= 0, and the checksum; *frame and *key are what the file says (the caller compares the key).
  * On success the buffers are loaded into w. Errors: RP_ERR_FORMAT with a reason in err. */
 int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, char *err, size_t errlen);
 

@@ -284,20 +284,27 @@ void rp_water_drop(rp_water *w, const rp_drop *d)
     }
 }
 
-static int add_wall_cell(rp_water *w, size_t i)
+int rp_water_reserve_walls(rp_water *w)
 {
     size_t cells = (size_t)w->p.width * (size_t)w->p.height;
-    if (!w->wall) {
-        w->wall = calloc(cells, 1);
-        w->wall_idx = malloc(cells * sizeof *w->wall_idx);
-        if (!w->wall || !w->wall_idx) {
-            free(w->wall);
-            free(w->wall_idx);
-            w->wall = NULL;
-            w->wall_idx = NULL;
-            return RP_ERR_NOMEM;
-        }
+    if (w->wall)
+        return RP_OK;
+    w->wall = calloc(cells, 1);
+    w->wall_idx = malloc(cells * sizeof *w->wall_idx);
+    if (!w->wall || !w->wall_idx) {
+        free(w->wall);
+        free(w->wall_idx);
+        w->wall = NULL;
+        w->wall_idx = NULL;
+        return RP_ERR_NOMEM;
     }
+    return RP_OK;
+}
+
+static int add_wall_cell(rp_water *w, size_t i)
+{
+    if (!w->wall && rp_water_reserve_walls(w) != RP_OK)
+        return RP_ERR_NOMEM;
     if (!w->wall[i]) {
         w->wall[i] = 1;
         w->wall_idx[w->nwall++] = (int32_t)i;

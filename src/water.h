@@ -76,6 +76,11 @@ void rp_water_load(rp_water *w, const int16_t *cur, const int16_t *prev);
 /** Apply one drop to the current buffer, saturating; wall cells stay 0. */
 void rp_water_drop(rp_water *w, const rp_drop *drop);
 
+/** Allocate the wall bookkeeping (5 bytes a cell) now, so adding walls later allocates
+ * nothing; call at set-up when walls will come. RP_OK or RP_ERR_NOMEM. Without it the
+ * first wall allocates, and walls are silently not added if that fails. */
+int rp_water_reserve_walls(rp_water *w);
+
 /** Mark cells as wall (held at 0 from now on). The mask is width*height bytes,
  * nonzero = wall. Walls accumulate: earlier walls stay. */
 void rp_water_add_walls(rp_water *w, const uint8_t *mask);

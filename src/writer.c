@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "state.h"
 
 struct rp_writer {
     rp_writer_opts o;
@@ -24,17 +25,12 @@ struct rp_writer {
     int stopping;
     int status;         /* first error, RP_OK while all is well */
     char err[1024];
-    int64_t written;
 };
 
-static int write_dump(rp_writer *w, const int16_t *h)
+static int write_dump(rp_writer *w, const int16_t *h, char *msg, size_t msglen)
 {
-    for (size_t i = 0; i < w->o.cells; i++) {
-        uint16_t v = (uint16_t)h[i];
-        w->scratch[2 * i] = (uint8_t)v;
-        w->scratch[2 * i + 1] = (uint8_t)(v >> 8);
-    }
-    return fwrite(w->scratch, 2, w->o.cells, w->o.dump) == w->o.cells ? RP_OK : RP_ERR_IO;
+    rp_heights_to_le(w->scratch, h, w->o.cells);
+    return rp_output_file_write(w->o.dump, w->scratch, 2 * w->o.cells, msg, msglen);
 }
 
 static void *writer_main(void *arg)
@@ -63,8 +59,8 @@ static void *writer_main(void *arg)
                     snprintf(msg, sizeof msg, "stdout: write failed: %s", strerror(errno));
                 }
             }
-            if (!r && w->o.dump && (r = write_dump(w, w->heights[tail])))
-                snprintf(msg, sizeof msg, "--dump-heights: write failed: %s", strerror(errno));
+            if (!r && w->o.dump)
+                r = write_dump(w, w->heights[tail], msg, sizeof msg);
         }
 
         pthread_mutex_lock(&w->lock);
@@ -72,8 +68,6 @@ static void *writer_main(void *arg)
             w->status = r;
             snprintf(w->err, sizeof w->err, "%s", msg);
         }
-        if (!r && !failed)
-            w->written++;
         tail = (tail + 1) % w->o.slots;
         w->queued--;
         pthread_cond_broadcast(&w->changed);
@@ -158,14 +152,6 @@ void rp_writer_submit(rp_writer *w, int64_t k)
         pthread_cond_broadcast(&w->changed);
     }
     pthread_mutex_unlock(&w->lock);
-}
-
-int64_t rp_writer_written(rp_writer *w)
-{
-    pthread_mutex_lock(&w->lock);
-    int64_t n = w->written;
-    pthread_mutex_unlock(&w->lock);
-    return n;
 }
 
 int rp_writer_finish(rp_writer **pw, char *err, size_t errlen)

@@ -21,7 +21,7 @@ typedef struct rp_writer_opts {
     size_t frame_bytes;  /* RGB24 bytes per frame */
     size_t cells;        /* heights per frame (for dump) */
     FILE *hash;          /* print "INDEX MD5" lines here, or NULL */
-    FILE *dump;          /* write int16 LE heights here, or NULL */
+    rp_output_file *dump; /* write int16 LE heights here, or NULL; not owned */
     int slots;           /* frames in flight, >= 1 */
 } rp_writer_opts;
 
@@ -33,11 +33,11 @@ int rp_writer_new(rp_writer **out, const rp_writer_opts *opts);
  * flight. Returns NULL once the writer has failed (see rp_writer_finish). */
 uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights);
 
+/** Number of frames in flight: the writer's slots (for memory estimates). */
+#define RP_WRITER_SLOTS 3
+
 /** Queue the slot last acquired as timeline frame k. */
 void rp_writer_submit(rp_writer *w, int64_t k);
-
-/** Frames written so far by the writer thread. */
-int64_t rp_writer_written(rp_writer *w);
 
 /** Wait for every queued frame, stop the thread, free. Returns RP_OK or the first error
  * with its message in err. *w is NULL afterwards. */

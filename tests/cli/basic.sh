@@ -75,3 +75,5 @@ expect_status "--max-memory lowers the limit" 2 "$ROCKPOOL" -q -s 640x480 -n 2 -
     -o small-limit.mp4
 expect_status "--max-memory raises it" 0 "$ROCKPOOL" -q -s 64x48 -n 2 --max-memory 1G \
     -o fine.mp4
+expect_status "--max-memory takes a plain byte count" 0 "$ROCKPOOL" -q -s 64x48 -n 2 \
+    --max-memory 100000000 -f framemd5 -o bytes.md5
