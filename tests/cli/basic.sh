@@ -4,6 +4,7 @@ source "$(dirname "$0")/lib.sh"
 # --help / --version
 expect_status "help exits 0" 0 "$ROCKPOOL" --help
 check "help fits a screen (<= 40 lines)" test "$(wc -l <"$WORK/out")" -le 40
+check "help starts with the usage line" grep -q '^Usage: rockpool' "$WORK/out"
 expect_status "version exits 0" 0 "$ROCKPOOL" -V
 check "version names rockpool" grep -q '^rockpool [0-9]' "$WORK/out"
 
@@ -73,6 +74,7 @@ stderr_has "memory message gives the figure and the limit" "GiB of memory, over 
 check "nothing created for a refused run" test ! -e huge.mp4
 expect_status "--max-memory lowers the limit" 2 "$ROCKPOOL" -q -s 640x480 -n 2 --max-memory 8M \
     -o small-limit.mp4
+stderr_has "--max-memory 8M message" "over the limit of 0.0 GiB"
 expect_status "--max-memory raises it" 0 "$ROCKPOOL" -q -s 64x48 -n 2 --max-memory 1G \
     -o fine.mp4
 expect_status "--max-memory takes a plain byte count" 0 "$ROCKPOOL" -q -s 64x48 -n 2 \

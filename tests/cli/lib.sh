@@ -9,7 +9,17 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rockpool-cli.XXXXXX")
 cli_passed=0
 cli_failed=0
-trap 'rm -rf "$WORK"; echo "cli-summary: $cli_passed $cli_failed"' EXIT
+# A script that stops early (set -u, a failed cd, a crash) counts as one more failure.
+cli_exit() {
+    local rc=$1
+    rm -rf "$WORK"
+    if [ "$rc" -ne 0 ]; then
+        cli_failed=$((cli_failed + 1))
+        echo "[  FAILED  ] $(basename "$0") stopped early (exit $rc)"
+    fi
+    echo "cli-summary: $cli_passed $cli_failed"
+}
+trap 'cli_exit $?' EXIT
 cd "$WORK" || exit 1
 
 ok() { cli_passed=$((cli_passed + 1)); echo "[       OK ] $*"; }
@@ -40,6 +50,13 @@ stderr_has() {
     if grep -qF -- "$2" "$WORK/err"; then ok "$1"; else
         bad "$1 (stderr lacks '$2')"
         sed 's/^/    /' "$WORK/err" | head -5
+    fi
+}
+
+# differ NAME A B: both files exist, are not empty, and differ.
+differ() {
+    if [ -s "$2" ] && [ -s "$3" ] && ! cmp -s "$2" "$3"; then ok "$1"; else
+        bad "$1 ($2 and $3 missing, empty or equal)"
     fi
 }
 

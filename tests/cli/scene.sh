@@ -19,8 +19,8 @@ check "stdin scene read" grep -q '^size: *64x48' "$WORK/out"
 "$ROCKPOOL" -q good.scene -f framemd5 -o a.md5
 "$ROCKPOOL" -q good.scene -f framemd5 -o b.md5
 "$ROCKPOOL" -q good.scene --seed 6 -f framemd5 -o c.md5
-check "same seed, same frames" cmp -s a.md5 b.md5
-check "another seed, other frames" sh -c '! cmp -s a.md5 c.md5'
+check "same seed, same frames" sh -c 'test -s a.md5 && cmp -s a.md5 b.md5'
+differ "another seed, other frames" a.md5 c.md5
 
 # `background` is relative to the scene file's directory.
 mkdir -p sub
@@ -56,3 +56,23 @@ for f in "$TOP"/tests/bad/*.scene; do
         bad "bad scene $(basename "$f"): exit $status, wanted 2 at $want: $(head -c 200 err.txt)"
     fi
 done
+
+# The golden rain drops pasted in tests/unit/test_scene.c are what the independent
+# tests/tools/rain_ref.py prints for the command lines quoted above each table.
+check "test_scene.c rain goldens equal rain_ref.py's output" python3 - "$TOP" <<'PY'
+import re, subprocess, sys
+top = sys.argv[1]
+src = open(top + "/tests/unit/test_scene.c").read()
+# "/*   rain_ref.py ARGS \ ARGS ... */ static const golden NAME[] = { ... };"
+pat = re.compile(r"rain_ref\.py (.*?)(?:\(|\*/).*?static const golden (\w+)\[\] = \{(.*?)\};", re.S)
+found = 0
+for args, name, body in pat.findall(src):
+    argv = re.sub(r"[\\*]", " ", args).split()
+    out = subprocess.run([sys.executable, top + "/tests/tools/rain_ref.py"] + argv,
+                         capture_output=True, text=True, check=True).stdout
+    want = [l.split() for l in out.splitlines() if l and not l.startswith("#")]
+    rows = [re.findall(r"-?\d+", r) for r in re.findall(r"\{([^{}]*)\}", body)]
+    assert rows and rows == want[:len(rows)], (name, rows[:2], want[:2])
+    found += 1
+assert found == 3, found
+PY

@@ -509,6 +509,45 @@ static void test_y4m_file(void **state)
     free(data);
 }
 
+/* The planes of a solid colour, against BT.601 limited-range values worked out by hand:
+ * Y = 16 + (65.481 R + 128.553 G + 24.966 B)/255, Cb = 128 + (-37.797 R - 74.203 G + 112 B)/255,
+ * Cr = 128 + (112 R - 93.786 G - 18.214 B)/255. Red gives 81, 90, 240; white 235, 128, 128;
+ * black 16, 128, 128. Each plane must hold its value (within 1) in every byte. */
+static void test_y4m_colours(void **state)
+{
+    const char *dir = *state;
+    static const struct {
+        uint8_t rgb[3], yuv[3];
+    } cases[] = {{{255, 0, 0}, {81, 90, 240}},
+                 {{255, 255, 255}, {235, 128, 128}},
+                 {{0, 0, 0}, {16, 128, 128}},
+                 {{0, 0, 255}, {41, 240, 110}}};
+    const int w = 6, h = 4;
+    uint8_t rgb[6 * 4 * 3];
+    char err[512];
+
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rp_output_opts o;
+        rp_output *out = NULL;
+        uint8_t *data;
+        size_t len;
+        for (int i = 0; i < w * h; i++)
+            memcpy(rgb + 3 * i, cases[c].rgb, 3);
+        opts_for(&o, join(dir, "c.y4m"), w, h);
+        o.overwrite = 1;
+        assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+        assert_int_equal(rp_output_write(out, 0, rgb, err, sizeof(err)), RP_OK);
+        assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+        data = read_file(join(dir, "c.y4m"), &len);
+        const uint8_t *planes = (uint8_t *)strstr((char *)data, "FRAME\n") + 6;
+        assert_int_equal(len, (size_t)(planes - data) + 3 * (size_t)(w * h));
+        for (int p = 0; p < 3; p++)
+            for (int i = 0; i < w * h; i++)
+                assert_true(abs((int)planes[p * w * h + i] - cases[c].yuv[p]) <= 1);
+        free(data);
+    }
+}
+
 /* ---- video ---- */
 
 /* Open a file with libavformat and count its video packets. */
@@ -768,6 +807,7 @@ int main(void)
         T(test_framemd5_lines),
         T(test_commit_race_and_abort),
         T(test_y4m_file),
+        T(test_y4m_colours),
         T(test_video_mp4),
         T(test_video_mkv_mpeg4),
         T(test_video_abort),

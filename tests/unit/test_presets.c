@@ -58,7 +58,14 @@ static void seed_step(enum rp_preset p)
     for (int y = 1; y < H - 1; y++)
         for (int x = 1; x < W - 1; x++) {
             int n;
-            if (p == RP_PRESET_CODEPROJECT)
+            if (p == RP_PRESET_ROCKPOOL) /* the iso stencil, SPEC.md / rockpool-scene(5) */
+                n = ((4 * (cur[y][x - 1] + cur[y][x + 1] + cur[y - 1][x] + cur[y + 1][x]) +
+                      (cur[y - 1][x - 1] + cur[y - 1][x + 1] + cur[y + 1][x - 1] +
+                       cur[y + 1][x + 1]) +
+                      12 * cur[y][x]) >>
+                     4) -
+                    old[y][x];
+            else if (p == RP_PRESET_CODEPROJECT)
                 n = ((cur[y][x - 1] + cur[y - 1][x - 1] + cur[y - 1][x] + cur[y - 1][x + 1] +
                       cur[y][x + 1] + cur[y + 1][x + 1] + cur[y + 1][x] + cur[y + 1][x - 1]) >>
                      2) -
@@ -68,6 +75,8 @@ static void seed_step(enum rp_preset p)
                     old[y][x];
             if (p == RP_PRESET_SILVERLIGHT)
                 n = (int)((long long)n * 61604 / 65536); /* 0.94 in Q16 (SPEC.md) */
+            else if (p == RP_PRESET_ROCKPOOL)
+                n -= n >> 7;
             else
                 n -= n >> 5;
             old[y][x] = n;
@@ -96,9 +105,14 @@ static void seed_render(enum rp_preset p, uint8_t out[H][W][3])
                     shading = xo;
                 else if (p == RP_PRESET_SILVERLIGHT)
                     shading = (xo - yo) / 2;
+                else if (p == RP_PRESET_ROCKPOOL)
+                    shading = (xo - yo) / 4;
                 if (p == RP_PRESET_CODEPROJECT) {
                     xo >>= 3;
                     yo >>= 3;
+                } else if (p == RP_PRESET_ROCKPOOL) {
+                    xo >>= 2;
+                    yo >>= 2;
                 }
                 t = tex[clampi(y + yo, 0, H - 1)][clampi(x + xo, 0, W - 1)];
             }
@@ -155,6 +169,13 @@ static void test_silverlight(void **state)
     run_preset(RP_PRESET_SILVERLIGHT);
 }
 
+/* rockpool's own preset: iso stencil, shift 7, offset R 2, shading (dx - dy) / 4. */
+static void test_rockpool(void **state)
+{
+    (void)state;
+    run_preset(RP_PRESET_ROCKPOOL);
+}
+
 static void test_codeproject(void **state)
 {
     (void)state;
@@ -168,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_applet),
         cmocka_unit_test(test_silverlight),
         cmocka_unit_test(test_codeproject),
+        cmocka_unit_test(test_rockpool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -298,7 +298,7 @@ static void test_wall_edges_stay_zero_and_wrap_crosses(void **state)
     for (int x = 1; x < 15; x++)
         assert_int_equal(h[10 * 30 + x], h[10 * 30 + 30 - x]);
     rp_water_free(&w);
-    /* wall (no wrap): a drop by the left edge never reaches the right edge early. */
+    /* open (no wrap): a drop by the left edge never reaches the right edge early. */
     w = make(30, 20, RP_STENCIL_4, RP_BOUNDARY_OPEN, 5, 0);
     rp_water_drop(w, &e);
     for (int i = 0; i < 3; i++)
@@ -359,6 +359,57 @@ static void test_threads_do_not_change_heights(void **state)
         }
 }
 
+/* Radius of the leading wavefront in one direction: the largest r where |h| (bilinear)
+ * reaches thr. Floating point only measures here. */
+static double front(const int16_t *h, int n, double th, double thr)
+{
+    for (double r = n / 2 - 2; r > 0; r -= 0.25) {
+        double x = n / 2 + r * cos(th), y = n / 2 + r * sin(th);
+        int x0 = (int)floor(x), y0 = (int)floor(y);
+        double fx = x - x0, fy = y - y0;
+        const int16_t *p = h + y0 * n + x0;
+        double v = (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) +
+                   fy * ((1 - fx) * p[n] + fx * p[n + 1]);
+        if (fabs(v) >= thr)
+            return r;
+    }
+    return 0;
+}
+
+/* SPEC.md section 3: `iso` ripples are measurably rounder than stencil 4's. One drop at the
+ * centre of 401x401, 150 steps; spread (max - min) / mean of the front over 360 directions
+ * must be under half of stencil 4's (bench/roundness prints the figures). */
+static void test_iso_is_rounder(void **state)
+{
+    (void)state;
+    const int n = 401;
+    double spread[3] = {0, 0, 0};
+    for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st += 2) {
+        rp_water *w = make(n, n, st, RP_BOUNDARY_WALL, 5, 0);
+        rp_drop d = {n / 2, n / 2, 3, 8000, RP_SHAPE_COSINE, RP_MODE_ADD};
+        rp_water_drop(w, &d);
+        for (int i = 0; i < 150; i++)
+            rp_water_step(w, NULL);
+        const int16_t *h = rp_water_heights(w);
+        int peak = 0;
+        for (int i = 0; i < n * n; i++)
+            peak = abs(h[i]) > peak ? abs(h[i]) : peak;
+        double mn = 1e9, mx = 0, sum = 0;
+        for (int a = 0; a < 360; a++) {
+            double r = front(h, n, a * M_PI / 180, 0.1 * peak);
+            mn = r < mn ? r : mn;
+            mx = r > mx ? r : mx;
+            sum += r;
+        }
+        spread[st] = (mx - mn) / (sum / 360);
+        rp_water_free(&w);
+    }
+    print_message("front spread: stencil 4 %.4f, iso %.4f\n", spread[RP_STENCIL_4],
+                  spread[RP_STENCIL_ISO]);
+    assert_true(spread[RP_STENCIL_4] > 0.02);
+    assert_true(spread[RP_STENCIL_ISO] < spread[RP_STENCIL_4] / 2);
+}
+
 static void test_bad_params(void **state)
 {
     (void)state;
@@ -393,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_wall_edges_stay_zero_and_wrap_crosses),
         cmocka_unit_test(test_wall_cells_held),
         cmocka_unit_test(test_threads_do_not_change_heights),
+        cmocka_unit_test(test_iso_is_rounder),
         cmocka_unit_test(test_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
