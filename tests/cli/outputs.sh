@@ -29,6 +29,17 @@ expect_status "framemd5 output" 0 "$ROCKPOOL" "$scene" "${small[@]}" -f framemd5
 ffmpeg -v error -framerate 30 -i png/f_%05d.png -pix_fmt rgb24 -f framemd5 - >theirs.md5
 check "framemd5 equals ffmpeg's on the PNGs" cmp -s ours.md5 theirs.md5
 
+# The RGB -> YUV 4:2:0 conversion, through a lossless encoder (FFV1) and ffmpeg's decoder,
+# against the BT.601 definition computed independently from the same frames' RGB.
+expect_status "ffv1 yuv420p render" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c ffv1 -o lossless.mkv
+ffmpeg -v error -i lossless.mkv -f rawvideo -pix_fmt yuv420p lossless.yuv
+ffmpeg -v error -framerate 30 -i png/f_%05d.png -f rawvideo -pix_fmt rgb24 frames.rgb
+check "ffv1 is yuv420p, tagged BT.601 limited range" test \
+    "$(probe lossless.mkv pix_fmt) $(probe lossless.mkv color_range) $(probe lossless.mkv color_space)" \
+    = "yuv420p tv smpte170m"
+check "decoded YUV 4:2:0 is BT.601 of the RGB frames, every sample" \
+    python3 "$TOP/tests/tools/bt601_check.py" frames.rgb lossless.yuv 96 64
+
 # Y4M on stdout decodes frame for frame in ffmpeg.
 "$ROCKPOOL" "$scene" "${small[@]}" -o - | ffmpeg -v error -f yuv4mpegpipe -i - -f framemd5 - \
     >y4m.md5

@@ -1,0 +1,33 @@
+/* yuv.h - RGB24 to Y'CbCr (BT.601, limited range) for the video and Y4M outputs.
+ *
+ * Integer arithmetic only, so a frame converts to the same bytes on every machine, at every
+ * SIMD level (an AVX2 kernel is picked at run time; the plain C loop is the reference) and
+ * for every split into row bands. With R, G, B in 0..255 and Q15 coefficients derived from
+ * Kr = 0.299, Kb = 0.114 and the 219/224 level ranges:
+ *
+ *   Y  = (8415 R + 16519 G + 3208 B + (16 << 15) + (1 << 14)) >> 15
+ *   Cb = (-4857 R - 9535 G + 14392 B + (128 << 15) + (1 << 14)) >> 15
+ *   Cr = (14392 R - 12052 G - 2340 B + (128 << 15) + (1 << 14)) >> 15
+ *
+ * (black 16/128/128, white 235/128/128, red 81/90/240). For 4:2:0, Cb and Cr come from the
+ * sums of R, G and B over each 2x2 block, with shift 17 and rounding 1 << 16: the average
+ * of the block, centred between its four pixels. The coefficients are those of libswscale's
+ * default BT.601 matrix to within one unit in 2^15, so Y differs from libswscale's by at
+ * most one level. */
+#ifndef RP_YUV_H
+#define RP_YUV_H
+
+#include <stdint.h>
+
+/** Convert rows y0..y1-1 of a width x height RGB24 frame (rows 3 * width bytes apart) to
+ * 4:2:0 planes: dst[0] Y (full size), dst[1] Cb and dst[2] Cr (width/2 x height/2), with
+ * strides stride[0..2]. width must be even, and y0 and y1 even (chroma row y/2 is made from
+ * rows y and y+1). */
+void rp_yuv420_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const int stride[3],
+                    int y0, int y1);
+
+/** The same for 4:4:4 planes (all three full size); any width, any rows. */
+void rp_yuv444_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const int stride[3],
+                    int y0, int y1);
+
+#endif
