@@ -34,8 +34,8 @@ int rp_simd_level(void);
 
 /** A step kernel: for cells 0..k-1 of one row, out[i] = sat16(damp(S - out[i])), S the
  * stencil over u, m, d (the rows above, at and below; m[-1] and m[k] are read, and u[-1],
- * d[k] etc. for the 8-cell stencils). n is the row's cell count; k, the count done, is a
- * multiple of 8 at most n; the caller finishes cells k..n-1.
+ * d[k] etc. for the 8-cell stencils). n is the row's cell count; k, the count done, is n,
+ * or 0 for rows shorter than one vector (8 cells); the caller finishes cells k..n-1.
  *
  * Magnitudes: mag(v) = v ^ (v >> 15), i.e. v for v >= 0 and -1 - v below. in_mag must be
  * at least the largest mag of every cell the kernel reads (the three rows of cur and the

@@ -22,6 +22,20 @@ enum { SMALL_4 = 8192, SMALL_8_ISO = 4096 };
 
 #define ATTR_AVX2 __attribute__((target("avx2")))
 
+/* The largest of the 8 (16) signed int16 lanes. */
+static inline __attribute__((always_inline, target("sse2"))) int hmax16_sse2(__m128i v)
+{
+    v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0x4e));
+    v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0xb1));
+    v = _mm_max_epi16(v, _mm_shufflelo_epi16(v, 0xb1));
+    return (int16_t)_mm_cvtsi128_si32(v);
+}
+
+static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v)
+{
+    return hmax16_sse2(_mm_max_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
 /* ---- SSE2, 8 cells per vector ------------------------------------------------------- */
 #define ATTR __attribute__((target("sse2")))
 #define SFX(name) name##_sse2
@@ -58,6 +72,8 @@ enum { SMALL_4 = 8192, SMALL_8_ISO = 4096 };
 #define ABS16(n, s) _mm_sub_epi16(_mm_xor_si128((n), (s)), (s))
 #define APPLY_SIGN16(t, s) _mm_sub_epi16(_mm_xor_si128((t), (s)), (s))
 #define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag) 0
+#define XOR _mm_xor_si128
+#define HMAX16 hmax16_sse2
 #include "water_simd_body.h"
 #undef ATTR
 #undef SFX
@@ -93,6 +109,8 @@ enum { SMALL_4 = 8192, SMALL_8_ISO = 4096 };
 #undef ABS16
 #undef APPLY_SIGN16
 #undef TAIL
+#undef XOR
+#undef HMAX16
 
 static inline __attribute__((always_inline)) ATTR_AVX2 int
 tail8(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
@@ -104,7 +122,7 @@ tail8(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int
     return k;
 }
 
-/* ---- AVX2, 16 cells per vector; a last group of 8 with the SSE2 loop ------------------ */
+/* ---- AVX2, 16 cells per vector; rows of 8 to 15 cells with the SSE2 loop ------------- */
 #define ATTR ATTR_AVX2
 #define SFX(name) name##_avx2
 #define VW 16
@@ -142,6 +160,8 @@ tail8(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int
 /* The last group of 8 cells; its magnitude joins the 16-cell loop's. */
 #define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                                   \
     tail8(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)
+#define XOR _mm256_xor_si256
+#define HMAX16 hmax16_avx2
 #include "water_simd_body.h"
 
 #endif /* RP_HAVE_X86_KERNELS */

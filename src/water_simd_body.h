@@ -39,21 +39,94 @@ static inline __attribute__((always_inline)) ATTR V SFX(damp16)(int kind, V n, _
     return n;
 }
 
-/* Cells 0..k-1 (k a multiple of VW) of one row; see rp_span_fn in simd.h.
+/* The new value of cells x..x+VW-1 of one row (see rp_span_fn in simd.h), on the small
+ * path: every input cell in -SMALL..SMALL-1, known from the rows' magnitudes. It works in
+ * int16 lanes, VW cells per vector: no sum can leave int16 there (4 cells of -8192..8191
+ * for `4`; 8 of -4096..4095 for `8`; for `iso` E = N+S+E+W + 3C stays within 7 * 4096 and
+ * the sum 4E + D is split as 16 (E >> 2) + (4 (E & 3) + D)), and shifts of exact sums are
+ * the int32 shifts. */
+static inline __attribute__((always_inline)) ATTR V SFX(cells_small)(
+    enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
+    const int16_t *out, int x, __m128i count, V q16v)
+{
+    const V three = SET1_16(3);
+    V sum, p = LD(out + x);
+    if (s == RP_STENCIL_4) {
+        sum = ADD16(ADD16(LD(m + x - 1), LD(m + x + 1)), ADD16(LD(u + x), LD(d + x)));
+        sum = SRAI16(sum, 1);
+    } else if (s == RP_STENCIL_8) {
+        sum = ADD16(ADD16(ADD16(LD(u + x - 1), LD(u + x)), ADD16(LD(u + x + 1), LD(m + x - 1))),
+                    ADD16(ADD16(LD(m + x + 1), LD(d + x - 1)), ADD16(LD(d + x), LD(d + x + 1))));
+        sum = SRAI16(sum, 2);
+    } else {
+        V e = ADD16(ADD16(LD(m + x - 1), LD(m + x + 1)), ADD16(LD(u + x), LD(d + x)));
+        V diag = ADD16(ADD16(LD(u + x - 1), LD(u + x + 1)), ADD16(LD(d + x - 1), LD(d + x + 1)));
+        e = ADD16(e, MULLO16(LD(m + x), three));
+        sum = ADD16(SRAI16(e, 2), SRAI16(ADD16(SLLI16(AND(e, three), 2), diag), 4));
+    }
+    return SFX(damp16)(kind, SUB16(sum, p), count, q16v);
+}
+
+/* The same on the general path, for any int16 inputs. Each vector of int16 cells becomes
+ * two vectors of int32 lanes: unpacking two input vectors interleaves them into (a, b)
+ * pairs and MADD (pmaddwd) turns each pair into wa*a + wb*b in int32, exactly (|weights|
+ * <= 16). The unpack low/high halves hold, per 128-bit lane, cells 0-3 and 4-7, which is
+ * exactly the order PACKS (packssdw) puts back; PACKS also saturates to int16 as rp_sat16
+ * does. For `iso` prev is folded into the (C, prev) pair with weight -16 (floor((X - 16 p)
+ * / 16) = floor(X / 16) - p); for `4` and `8` it is sign-extended by unpacking it with its
+ * sign. */
+static inline __attribute__((always_inline)) ATTR V SFX(cells_wide)(
+    enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
+    const int16_t *out, int x, __m128i count, int32_t q16)
+{
+    const V ones = SET1_32(PAIR(1, 1));
+    const V w41 = SET1_32(PAIR(4, 1));
+    const V w_c_p = SET1_32(PAIR(12, -16));
+    const V q_lo = SET1_32(q16 & 0xffff), q32 = SET1_32(q16), lim = SET1_32(0xffff);
+    V lo, hi;
+    V p = LD(out + x);
+    if (s == RP_STENCIL_4) {
+        V ml = LD(m + x - 1), mr = LD(m + x + 1), uc = LD(u + x), dc = LD(d + x);
+        V ps = SRAI16(p, 15);
+        lo = ADD(MADD(UNLO(ml, mr), ones), MADD(UNLO(uc, dc), ones));
+        hi = ADD(MADD(UNHI(ml, mr), ones), MADD(UNHI(uc, dc), ones));
+        lo = SUB(SRAI(lo, 1), UNLO(p, ps));
+        hi = SUB(SRAI(hi, 1), UNHI(p, ps));
+    } else if (s == RP_STENCIL_8) {
+        V ul = LD(u + x - 1), uc = LD(u + x), ur = LD(u + x + 1);
+        V ml = LD(m + x - 1), mr = LD(m + x + 1);
+        V dl = LD(d + x - 1), dc = LD(d + x), dr = LD(d + x + 1);
+        V ps = SRAI16(p, 15);
+        lo = ADD(ADD(MADD(UNLO(ul, ur), ones), MADD(UNLO(ml, mr), ones)),
+                 ADD(MADD(UNLO(dl, dr), ones), MADD(UNLO(uc, dc), ones)));
+        hi = ADD(ADD(MADD(UNHI(ul, ur), ones), MADD(UNHI(ml, mr), ones)),
+                 ADD(MADD(UNHI(dl, dr), ones), MADD(UNHI(uc, dc), ones)));
+        lo = SUB(SRAI(lo, 2), UNLO(p, ps));
+        hi = SUB(SRAI(hi, 2), UNHI(p, ps));
+    } else {
+        /* 4*(ml + mr + uc + dc) + (ul + ur + dl + dr) + 12*mc - 16*p, then >> 4 */
+        V ul = LD(u + x - 1), uc = LD(u + x), ur = LD(u + x + 1);
+        V ml = LD(m + x - 1), mc = LD(m + x), mr = LD(m + x + 1);
+        V dl = LD(d + x - 1), dc = LD(d + x), dr = LD(d + x + 1);
+        lo = ADD(ADD(MADD(UNLO(ml, ul), w41), MADD(UNLO(mr, ur), w41)),
+                 ADD(MADD(UNLO(uc, dl), w41), MADD(UNLO(dc, dr), w41)));
+        hi = ADD(ADD(MADD(UNHI(ml, ul), w41), MADD(UNHI(mr, ur), w41)),
+                 ADD(MADD(UNHI(uc, dl), w41), MADD(UNHI(dc, dr), w41)));
+        lo = SRAI(ADD(lo, MADD(UNLO(mc, p), w_c_p)), 4);
+        hi = SRAI(ADD(hi, MADD(UNHI(mc, p), w_c_p)), 4);
+    }
+    lo = SFX(damp32)(kind, lo, count, q_lo, q32, lim);
+    hi = SFX(damp32)(kind, hi, count, q_lo, q32, lim);
+    return PACKS(lo, hi);
+}
+
+/* One whole row of n >= VW cells; see rp_span_fn in simd.h. Returns n, or 0 (nothing done)
+ * when n < VW.
  *
- * The small path (every input cell in -SMALL..SMALL-1, known from the rows' magnitudes)
- * works in int16 lanes, VW cells per vector: no sum can leave int16 there (4 cells of
- * -8192..8191 for `4`; 8 of -4096..4095 for `8`; for `iso` E = N+S+E+W + 3C stays within
- * 7 * 4096 and the sum 4E + D is split as 16 (E >> 2) + (4 (E & 3) + D)), and shifts of
- * exact sums are the int32 shifts.
- *
- * The general path makes each vector of int16 cells two vectors of int32 lanes: unpacking
- * two input vectors interleaves them into (a, b) pairs and MADD (pmaddwd) turns each pair
- * into wa*a + wb*b in int32, exactly (|weights| <= 16). The unpack low/high halves hold,
- * per 128-bit lane, cells 0-3 and 4-7, which is exactly the order PACKS (packssdw) puts
- * back; PACKS also saturates to int16 as rp_sat16 does. For `iso` prev is folded into the
- * (C, prev) pair with weight -16 (floor((X - 16 p) / 16) = floor(X / 16) - p); for `4`
- * and `8` it is sign-extended by unpacking it with its sign.
+ * The last VW cells are computed first and stored last: the loop's final vector may
+ * overlap them, but both computations read only the original values (cur is not written,
+ * and out's cells are stored after they are read), so the overlapping cells are written
+ * twice with the same values and no cell is left to a scalar tail.
  *
  * *out_mag receives the largest v ^ (v >> 15) over the cells written (see water.c). */
 static inline __attribute__((always_inline)) ATTR int
@@ -62,92 +135,35 @@ SFX(span)(enum rp_stencil s, int kind, const int16_t *restrict u, const int16_t 
           int in_mag, int *out_mag)
 {
     const __m128i count = _mm_cvtsi32_si128(shift);
-    V vmax = SET1_16(0), vmin = SET1_16(0);
-    int x = 0;
+    V vmax, vmin, last;
+    if (n < VW) {
+        *out_mag = 0;
+        return 0;
+    }
     if (in_mag < (s == RP_STENCIL_4 ? SMALL_4 : SMALL_8_ISO)) {
-        const V q16v = SET1_16((int16_t)(q16 & 0xffff)), three = SET1_16(3);
-        for (; x + VW <= n; x += VW) {
-            V sum, r;
-            V p = LD(out + x);
-            if (s == RP_STENCIL_4) {
-                sum = ADD16(ADD16(LD(m + x - 1), LD(m + x + 1)), ADD16(LD(u + x), LD(d + x)));
-                sum = SRAI16(sum, 1);
-            } else if (s == RP_STENCIL_8) {
-                sum = ADD16(
-                    ADD16(ADD16(LD(u + x - 1), LD(u + x)), ADD16(LD(u + x + 1), LD(m + x - 1))),
-                    ADD16(ADD16(LD(m + x + 1), LD(d + x - 1)), ADD16(LD(d + x), LD(d + x + 1))));
-                sum = SRAI16(sum, 2);
-            } else {
-                V e = ADD16(ADD16(LD(m + x - 1), LD(m + x + 1)), ADD16(LD(u + x), LD(d + x)));
-                V diag =
-                    ADD16(ADD16(LD(u + x - 1), LD(u + x + 1)), ADD16(LD(d + x - 1), LD(d + x + 1)));
-                e = ADD16(e, MULLO16(LD(m + x), three));
-                sum = ADD16(SRAI16(e, 2), SRAI16(ADD16(SLLI16(AND(e, three), 2), diag), 4));
-            }
-            r = SFX(damp16)(kind, SUB16(sum, p), count, q16v);
+        const V q16v = SET1_16((int16_t)(q16 & 0xffff));
+        last = SFX(cells_small)(s, kind, u, m, d, out, n - VW, count, q16v);
+        vmax = vmin = last;
+        for (int x = 0; x + VW <= n; x += VW) {
+            V r = SFX(cells_small)(s, kind, u, m, d, out, x, count, q16v);
             vmax = MAX16(vmax, r);
             vmin = MIN16(vmin, r);
             ST(out + x, r);
         }
     } else {
-        const V ones = SET1_32(PAIR(1, 1));
-        const V w41 = SET1_32(PAIR(4, 1));
-        const V w_c_p = SET1_32(PAIR(12, -16));
-        const V q_lo = SET1_32(q16 & 0xffff), q32 = SET1_32(q16), lim = SET1_32(0xffff);
-        for (; x + VW <= n; x += VW) {
-            V lo, hi, r;
-            V p = LD(out + x);
-            if (s == RP_STENCIL_4) {
-                V ml = LD(m + x - 1), mr = LD(m + x + 1), uc = LD(u + x), dc = LD(d + x);
-                V ps = SRAI16(p, 15);
-                lo = ADD(MADD(UNLO(ml, mr), ones), MADD(UNLO(uc, dc), ones));
-                hi = ADD(MADD(UNHI(ml, mr), ones), MADD(UNHI(uc, dc), ones));
-                lo = SUB(SRAI(lo, 1), UNLO(p, ps));
-                hi = SUB(SRAI(hi, 1), UNHI(p, ps));
-            } else if (s == RP_STENCIL_8) {
-                V ul = LD(u + x - 1), uc = LD(u + x), ur = LD(u + x + 1);
-                V ml = LD(m + x - 1), mr = LD(m + x + 1);
-                V dl = LD(d + x - 1), dc = LD(d + x), dr = LD(d + x + 1);
-                V ps = SRAI16(p, 15);
-                lo = ADD(ADD(MADD(UNLO(ul, ur), ones), MADD(UNLO(ml, mr), ones)),
-                         ADD(MADD(UNLO(dl, dr), ones), MADD(UNLO(uc, dc), ones)));
-                hi = ADD(ADD(MADD(UNHI(ul, ur), ones), MADD(UNHI(ml, mr), ones)),
-                         ADD(MADD(UNHI(dl, dr), ones), MADD(UNHI(uc, dc), ones)));
-                lo = SUB(SRAI(lo, 2), UNLO(p, ps));
-                hi = SUB(SRAI(hi, 2), UNHI(p, ps));
-            } else {
-                /* 4*(ml + mr + uc + dc) + (ul + ur + dl + dr) + 12*mc - 16*p, then >> 4 */
-                V ul = LD(u + x - 1), uc = LD(u + x), ur = LD(u + x + 1);
-                V ml = LD(m + x - 1), mc = LD(m + x), mr = LD(m + x + 1);
-                V dl = LD(d + x - 1), dc = LD(d + x), dr = LD(d + x + 1);
-                lo = ADD(ADD(MADD(UNLO(ml, ul), w41), MADD(UNLO(mr, ur), w41)),
-                         ADD(MADD(UNLO(uc, dl), w41), MADD(UNLO(dc, dr), w41)));
-                hi = ADD(ADD(MADD(UNHI(ml, ul), w41), MADD(UNHI(mr, ur), w41)),
-                         ADD(MADD(UNHI(uc, dl), w41), MADD(UNHI(dc, dr), w41)));
-                lo = SRAI(ADD(lo, MADD(UNLO(mc, p), w_c_p)), 4);
-                hi = SRAI(ADD(hi, MADD(UNHI(mc, p), w_c_p)), 4);
-            }
-            lo = SFX(damp32)(kind, lo, count, q_lo, q32, lim);
-            hi = SFX(damp32)(kind, hi, count, q_lo, q32, lim);
-            r = PACKS(lo, hi);
+        last = SFX(cells_wide)(s, kind, u, m, d, out, n - VW, count, q16);
+        vmax = vmin = last;
+        for (int x = 0; x + VW <= n; x += VW) {
+            V r = SFX(cells_wide)(s, kind, u, m, d, out, x, count, q16);
             vmax = MAX16(vmax, r);
             vmin = MIN16(vmin, r);
             ST(out + x, r);
         }
     }
-    {
-        int16_t hmax[VW], hmin[VW];
-        int mag = 0;
-        ST(hmax, vmax);
-        ST(hmin, vmin);
-        for (int i = 0; i < VW; i++) {
-            int a = hmax[i] ^ (hmax[i] >> 15), b = hmin[i] ^ (hmin[i] >> 15);
-            mag = a > mag ? a : mag;
-            mag = b > mag ? b : mag;
-        }
-        *out_mag = mag;
-    }
-    return x;
+    ST(out + n - VW, last);
+    /* mag = v ^ (v >> 15) is at most 32767, so a signed maximum over lanes finds it. */
+    *out_mag = HMAX16(MAX16(XOR(vmax, SRAI16(vmax, 15)), XOR(vmin, SRAI16(vmin, 15))));
+    return n;
 }
 
 /* One out-of-line kernel per stencil and damping kind, so each inner loop is specialised. */
@@ -156,7 +172,7 @@ SFX(span)(enum rp_stencil s, int kind, const int16_t *restrict u, const int16_t 
                               int n, int shift, int32_t q16, int in_mag, int *out_mag)             \
     {                                                                                              \
         int k = SFX(span)(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag);                     \
-        return k + TAIL(S, K, u + k, m + k, d + k, out + k, n - k, shift, q16, in_mag, out_mag);   \
+        return k ? k : TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag);                   \
     }
 KERNEL(RP_STENCIL_4, DAMP_SHIFT, s4_shift)
 KERNEL(RP_STENCIL_4, DAMP_Q16, s4_q16)

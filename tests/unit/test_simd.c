@@ -175,7 +175,7 @@ static void test_level_control(void **state)
 static void test_step_matches_plain_c(void **state)
 {
     (void)state;
-    static const int widths[] = {1, 2, 3, 15, 16, 17, 33, 1000};
+    static const int widths[] = {1, 2, 3, 10, 15, 16, 17, 18, 33, 34, 41, 1000};
     static const int heights[] = {1, 2, 3, 8};
     static const struct {
         int shift;
