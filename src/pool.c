@@ -1,8 +1,17 @@
 /* pool.c - a fixed pthread pool running one parallel-for at a time.
  *
- * The caller's thread takes part. Work is cut into one contiguous chunk per thread,
- * so which thread handles which index never matters for jobs whose indices are
- * independent (every use in rockpool: rows of a step or of a render). */
+ * The caller's thread takes part. The index range is handed out in chunks (about eight per
+ * thread) from an atomic counter, so a thread that is slowed down (by the video encoder's
+ * threads, or another process) takes fewer chunks instead of holding everyone up. Which
+ * thread handles which index never matters for jobs whose indices are independent (every
+ * use in rockpool: rows of a step or of a render).
+ *
+ * Starting a job and waiting for it take no lock while the threads are awake: the job is
+ * published by bumping `generation`, and completion is counted down in `pending`. A thread
+ * that has waited SPINS rounds goes to sleep on a condition variable, after announcing it in
+ * `sleepers` (or `caller_sleeps`); the other side takes the lock and signals only then.
+ * Those flags and the counters they are checked against are sequentially consistent atomics,
+ * so a sleeper either sees the change it waits for or is seen and woken. */
 #include "pool.h"
 
 #include <pthread.h>
@@ -16,6 +25,12 @@
  * cores, 20000 spins cost ~10% end to end, 2000 keep most of the step's gain. */
 #define SPINS 2000
 
+/* Chunks per thread: enough to even out a slow thread, few enough that taking one costs
+ * nothing next to a chunk's work (at least a row of a frame). */
+#define CHUNKS_PER_THREAD 8
+
+#define SEQ __ATOMIC_SEQ_CST
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -27,61 +42,63 @@ struct rp_pool {
     int nthreads;
     pthread_t *threads;
     pthread_mutex_t lock;
-    pthread_cond_t start;
-    pthread_cond_t done;
+    pthread_cond_t start; /* workers sleep here for the next generation */
+    pthread_cond_t done;  /* the caller sleeps here for pending == 0 */
     unsigned long generation; /* bumped for each job */
-    int pending;              /* workers still running the current job */
+    int sleepers;             /* workers asleep (or about to be) on start */
+    int caller_sleeps;        /* the caller is asleep (or about to be) on done */
+    int pending;              /* workers not yet finished with the current job */
     int quit;
+    /* The current job, written before generation is bumped. */
     rp_pool_fn fn;
     void *ctx;
-    int count;
+    int count, grain;
+    int next; /* the first index not yet handed out */
 };
 
-struct worker_arg {
-    rp_pool *pool;
-    int index;
-};
-
-static void chunk(int count, int nthreads, int i, int *begin, int *end)
+/* Take chunks of the current job until none are left. */
+static void run_chunks(rp_pool *pool, rp_pool_fn fn, void *ctx, int count, int grain)
 {
-    *begin = (int)((int64_t)count * i / nthreads);
-    *end = (int)((int64_t)count * (i + 1) / nthreads);
+    for (;;) {
+        int begin = __atomic_fetch_add(&pool->next, grain, __ATOMIC_RELAXED);
+        if (begin >= count)
+            break;
+        fn(ctx, begin, count - begin > grain ? begin + grain : count);
+    }
+}
+
+/* Wait until generation differs from seen or quit is set; returns 0 on quit. */
+static int wait_for_job(rp_pool *pool, unsigned long seen)
+{
+    for (int i = 0; i < SPINS; i++) {
+        if (__atomic_load_n(&pool->generation, SEQ) != seen || __atomic_load_n(&pool->quit, SEQ))
+            return !__atomic_load_n(&pool->quit, SEQ);
+        cpu_relax();
+    }
+    pthread_mutex_lock(&pool->lock);
+    __atomic_add_fetch(&pool->sleepers, 1, SEQ);
+    while (__atomic_load_n(&pool->generation, SEQ) == seen && !__atomic_load_n(&pool->quit, SEQ))
+        pthread_cond_wait(&pool->start, &pool->lock);
+    __atomic_sub_fetch(&pool->sleepers, 1, SEQ);
+    pthread_mutex_unlock(&pool->lock);
+    return !__atomic_load_n(&pool->quit, SEQ);
 }
 
 static void *worker(void *arg)
 {
-    rp_pool *pool = ((struct worker_arg *)arg)->pool;
-    int index = ((struct worker_arg *)arg)->index;
+    rp_pool *pool = arg;
     unsigned long seen = 0;
-    free(arg);
-    pthread_mutex_lock(&pool->lock);
-    for (;;) {
-        if (!__atomic_load_n(&pool->quit, __ATOMIC_ACQUIRE) && pool->generation == seen) {
-            pthread_mutex_unlock(&pool->lock);
-            for (int i = 0; i < SPINS &&
-                            __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE) == seen &&
-                            !__atomic_load_n(&pool->quit, __ATOMIC_ACQUIRE);
-                 i++)
-                cpu_relax();
+
+    while (wait_for_job(pool, seen)) {
+        seen = __atomic_load_n(&pool->generation, SEQ);
+        run_chunks(pool, pool->fn, pool->ctx, pool->count, pool->grain);
+        if (__atomic_sub_fetch(&pool->pending, 1, SEQ) == 0 &&
+            __atomic_load_n(&pool->caller_sleeps, SEQ)) {
             pthread_mutex_lock(&pool->lock);
-        }
-        while (!pool->quit && pool->generation == seen)
-            pthread_cond_wait(&pool->start, &pool->lock);
-        if (pool->quit)
-            break;
-        seen = pool->generation;
-        rp_pool_fn fn = pool->fn;
-        void *ctx = pool->ctx;
-        int begin, end;
-        chunk(pool->count, pool->nthreads, index, &begin, &end);
-        pthread_mutex_unlock(&pool->lock);
-        if (begin < end)
-            fn(ctx, begin, end);
-        pthread_mutex_lock(&pool->lock);
-        if (__atomic_sub_fetch(&pool->pending, 1, __ATOMIC_ACQ_REL) == 0)
             pthread_cond_signal(&pool->done);
+            pthread_mutex_unlock(&pool->lock);
+        }
     }
-    pthread_mutex_unlock(&pool->lock);
     return NULL;
 }
 
@@ -101,20 +118,12 @@ int rp_pool_new(rp_pool **out, int nthreads)
     pool->threads = calloc((size_t)nthreads, sizeof *pool->threads);
     if (!pool->threads)
         goto fail;
-    /* Worker i (1..n-1) takes chunk i; the caller takes chunk 0. */
+    /* Workers 1..n-1; the caller is thread 0. */
     for (int i = 1; i < nthreads; i++) {
-        struct worker_arg *arg = malloc(sizeof *arg);
-        if (!arg)
+        if (pthread_create(&pool->threads[i], NULL, worker, pool) != 0)
             goto fail;
-        arg->pool = pool;
-        arg->index = i;
-        if (pthread_create(&pool->threads[i], NULL, worker, arg) != 0) {
-            free(arg);
-            goto fail;
-        }
         pool->nthreads = i + 1;
     }
-    pool->nthreads = nthreads;
     *out = pool;
     return RP_OK;
 fail:
@@ -128,7 +137,7 @@ void rp_pool_free(rp_pool **ppool)
         return;
     rp_pool *pool = *ppool;
     pthread_mutex_lock(&pool->lock);
-    __atomic_store_n(&pool->quit, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&pool->quit, 1, SEQ);
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->lock);
     for (int i = 1; i < pool->nthreads; i++)
@@ -148,30 +157,40 @@ int rp_pool_threads(const rp_pool *pool)
 
 void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx)
 {
-    int begin, end;
+    int grain;
     if (count <= 0)
         return;
     if (!pool || pool->nthreads == 1) {
         fn(ctx, 0, count);
         return;
     }
-    pthread_mutex_lock(&pool->lock);
+    grain = count / (pool->nthreads * CHUNKS_PER_THREAD);
+    grain = grain > 0 ? grain : 1;
+    /* Every worker has finished the previous job (pending reached 0), so none reads these
+     * until the generation below is bumped. */
     pool->fn = fn;
     pool->ctx = ctx;
     pool->count = count;
-    __atomic_store_n(&pool->pending, pool->nthreads - 1, __ATOMIC_RELEASE);
-    __atomic_store_n(&pool->generation, pool->generation + 1, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&pool->start);
-    pthread_mutex_unlock(&pool->lock);
+    pool->grain = grain;
+    __atomic_store_n(&pool->next, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&pool->pending, pool->nthreads - 1, SEQ);
+    __atomic_add_fetch(&pool->generation, 1, SEQ);
+    if (__atomic_load_n(&pool->sleepers, SEQ)) {
+        pthread_mutex_lock(&pool->lock);
+        pthread_cond_broadcast(&pool->start);
+        pthread_mutex_unlock(&pool->lock);
+    }
 
-    chunk(count, pool->nthreads, 0, &begin, &end);
-    if (begin < end)
-        fn(ctx, begin, end);
+    run_chunks(pool, fn, ctx, count, grain);
 
-    for (int i = 0; i < SPINS && __atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) > 0; i++)
+    for (int i = 0; i < SPINS && __atomic_load_n(&pool->pending, SEQ) > 0; i++)
         cpu_relax();
-    pthread_mutex_lock(&pool->lock);
-    while (pool->pending > 0)
-        pthread_cond_wait(&pool->done, &pool->lock);
-    pthread_mutex_unlock(&pool->lock);
+    if (__atomic_load_n(&pool->pending, SEQ) > 0) {
+        pthread_mutex_lock(&pool->lock);
+        __atomic_store_n(&pool->caller_sleeps, 1, SEQ);
+        while (__atomic_load_n(&pool->pending, SEQ) > 0)
+            pthread_cond_wait(&pool->done, &pool->lock);
+        __atomic_store_n(&pool->caller_sleeps, 0, SEQ);
+        pthread_mutex_unlock(&pool->lock);
+    }
 }

@@ -123,10 +123,12 @@ static inline __attribute__((always_inline)) ATTR V SFX(cells_wide)(
 /* One whole row of n >= VW cells; see rp_span_fn in simd.h. Returns n, or 0 (nothing done)
  * when n < VW.
  *
- * The last VW cells are computed first and stored last: the loop's final vector may
- * overlap them, but both computations read only the original values (cur is not written,
- * and out's cells are stored after they are read), so the overlapping cells are written
- * twice with the same values and no cell is left to a scalar tail.
+ * The loop runs over vectors aligned to VW cells in out (and so in the rows of cur, which
+ * share out's alignment); the first VW cells and the last VW cells are computed before it
+ * and stored after it. Those may overlap the loop's first and final vectors, but every
+ * computation reads only original values (cur is not written, and out's cells are stored
+ * after they are read), so the overlapping cells are written twice with the same values
+ * and no cell is left to a scalar head or tail.
  *
  * *out_mag receives the largest v ^ (v >> 15) over the cells written (see water.c). */
 static inline __attribute__((always_inline)) ATTR int
@@ -135,31 +137,40 @@ SFX(span)(enum rp_stencil s, int kind, const int16_t *restrict u, const int16_t 
           int in_mag, int *out_mag)
 {
     const __m128i count = _mm_cvtsi32_si128(shift);
-    V vmax, vmin, last;
+    /* Cells before the first aligned vector (0 if out is aligned or the row too short). */
+    int head = (int)((VW - (uintptr_t)out / sizeof *out % VW) % VW);
+    V vmax, vmin, first, last;
     if (n < VW) {
         *out_mag = 0;
         return 0;
     }
+    if (n < VW + head)
+        head = 0;
     if (in_mag < (s == RP_STENCIL_4 ? SMALL_4 : SMALL_8_ISO)) {
         const V q16v = SET1_16((int16_t)(q16 & 0xffff));
+        first = SFX(cells_small)(s, kind, u, m, d, out, 0, count, q16v);
         last = SFX(cells_small)(s, kind, u, m, d, out, n - VW, count, q16v);
-        vmax = vmin = last;
-        for (int x = 0; x + VW <= n; x += VW) {
+        vmax = MAX16(first, last);
+        vmin = MIN16(first, last);
+        for (int x = head; x + VW <= n; x += VW) {
             V r = SFX(cells_small)(s, kind, u, m, d, out, x, count, q16v);
             vmax = MAX16(vmax, r);
             vmin = MIN16(vmin, r);
             ST(out + x, r);
         }
     } else {
+        first = SFX(cells_wide)(s, kind, u, m, d, out, 0, count, q16);
         last = SFX(cells_wide)(s, kind, u, m, d, out, n - VW, count, q16);
-        vmax = vmin = last;
-        for (int x = 0; x + VW <= n; x += VW) {
+        vmax = MAX16(first, last);
+        vmin = MIN16(first, last);
+        for (int x = head; x + VW <= n; x += VW) {
             V r = SFX(cells_wide)(s, kind, u, m, d, out, x, count, q16);
             vmax = MAX16(vmax, r);
             vmin = MIN16(vmin, r);
             ST(out + x, r);
         }
     }
+    ST(out, first);
     ST(out + n - VW, last);
     /* mag = v ^ (v >> 15) is at most 32767, so a signed maximum over lanes finds it. */
     *out_mag = HMAX16(MAX16(XOR(vmax, SRAI16(vmax, 15)), XOR(vmin, SRAI16(vmin, 15))));
