@@ -8,7 +8,10 @@
  *   256 MiB buffers (DRAM) and over each grid's own working set (caches included);
  * - the step's memory traffic (3 * cells * 2 bytes per step) as a share of the stream
  *   bandwidth at the same working set and thread count: its memory-bound ceiling;
- * - rendering (rp_render_frame) in pixels/s for `offset` and `lens`.
+ * - rendering (rp_render_frame) in pixels/s for `offset` and `lens`;
+ * - RGB24 -> YUV 4:2:0 for the video encoder: rockpool's converter (yuv.h) against
+ *   libswscale as the video output used it before (and as the ffmpeg program converts by
+ *   default: bicubic, its SIMD paths).
  *
  * Each case is timed with CLOCK_MONOTONIC: calibrated to run at least MIN seconds, then
  * repeated RUNS times; the best run counts (noise only ever slows a run down).
@@ -27,8 +30,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libavutil/imgutils.h>
+#include <libswscale/swscale.h>
+
 #include "pool.h"
 #include "render.h"
+#include "yuv.h"
 #include "texture.h"
 #include "water.h"
 
@@ -303,6 +310,53 @@ static const char *fmt_rate(char *buf, size_t n, double v, const char *unit)
     return buf;
 }
 
+struct yuv_case {
+    const uint8_t *rgb; /* padded by 64 bytes: libswscale may read past the last row */
+    int width, height;
+    uint8_t *planes[4];
+    int stride[4];
+    struct SwsContext *sws; /* NULL: rockpool's converter */
+};
+
+static void run_yuv(void *ctx, long iters)
+{
+    struct yuv_case *c = ctx;
+    const uint8_t *src[4] = {c->rgb, NULL, NULL, NULL};
+    const int src_stride[4] = {3 * c->width, 0, 0, 0};
+    for (long i = 0; i < iters; i++) {
+        if (c->sws)
+            sws_scale(c->sws, src, src_stride, 0, c->height, c->planes, c->stride);
+        else
+            rp_yuv420_rows(c->rgb, c->width, c->planes, c->stride, 0, c->height);
+    }
+}
+
+/* RGB24 -> YUV420P of a rendered 1080p frame: rockpool's converter vs libswscale. */
+static int bench_yuv(const uint8_t *rgb, int W, int H)
+{
+    char v[64], r[64], q[64];
+    struct yuv_case c = {rgb, W, H, {NULL}, {0}, NULL};
+    if (av_image_alloc(c.planes, c.stride, W, H, AV_PIX_FMT_YUV420P, 64) < 0)
+        return -1;
+    c.sws = sws_getContext(W, H, AV_PIX_FMT_RGB24, W, H, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL,
+                           NULL);
+    if (!c.sws) {
+        av_freep(&c.planes[0]);
+        return -1;
+    }
+    printf("# RGB24 -> YUV 4:2:0 for the video encoder, one thread\n");
+    double ref = rate(run_yuv, &c) * (double)W * H;
+    sws_freeContext(c.sws);
+    c.sws = NULL;
+    double own = rate(run_yuv, &c) * (double)W * H;
+    snprintf(q, sizeof q, "%.2f rockpool/libswscale speed", own / ref);
+    char m[128];
+    snprintf(m, sizeof m, "rp_yuv420_rows %dx%d vs sws_scale (bicubic)", W, H);
+    row(m, fmt_rate(v, sizeof v, own, "px/s"), fmt_rate(r, sizeof r, ref, "px/s"), q);
+    av_freep(&c.planes[0]);
+    return 0;
+}
+
 /* Does the seed reference compute what rp_water_step computes for stencil 4, shift 5,
  * wall boundary? (It must, while no height saturates; else the speed ratio compares
  * different work.) */
@@ -457,7 +511,7 @@ int main(int argc, char **argv)
         printf("# render: rp_render_frame, heights after 300 steps of rain\n");
         rp_water *w = NULL;
         rp_water_params wp = {W, H, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 6, 0};
-        uint8_t *tex = malloc(px * 3), *rgb = malloc(px * 3);
+        uint8_t *tex = malloc(px * 3), *rgb = malloc(px * 3 + 64); /* see struct yuv_case */
         uint32_t seed = 11;
         if (!tex || !rgb || rp_water_new(&w, &wp)) {
             fprintf(stderr, "bench_core: out of memory\n");
@@ -492,9 +546,15 @@ int main(int argc, char **argv)
                 }
             }
         }
+        /* The last render (lens) is a real frame for the converter. */
+        int yuv_failed = bench_yuv(rgb, W, H);
         rp_water_free(&w);
         free(tex);
         free(rgb);
+        if (yuv_failed) {
+            fprintf(stderr, "bench_core: cannot set up the YUV conversion\n");
+            goto done;
+        }
     }
     status = 0;
 
