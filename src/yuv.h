@@ -11,9 +11,9 @@
  *
  * (black 16/128/128, white 235/128/128, red 81/90/240). For 4:2:0, Cb and Cr come from the
  * sums of R, G and B over each 2x2 block, with shift 17 and rounding 1 << 16: the average
- * of the block, centred between its four pixels. The coefficients are those of libswscale's
- * default BT.601 matrix to within one unit in 2^15, so Y differs from libswscale's by at
- * most one level. */
+ * of the block, centred between its four pixels. Every sample is within 0.5 + 1/64 of the
+ * exact BT.601 value (rounding, plus the Q15 coefficients' error of under 0.01), and each
+ * 4:4:4 sample within one level of libswscale's accurate conversion; test_yuv checks both. */
 #ifndef RP_YUV_H
 #define RP_YUV_H
 
