@@ -312,7 +312,7 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->enc->pix_fmt = fmt;
     vo->enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
     if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
-        /* What libswscale produces by default. */
+        /* What rp_yuv*_rows produce, and libswscale by default. */
         vo->enc->color_range = AVCOL_RANGE_MPEG;
         vo->enc->colorspace = AVCOL_SPC_SMPTE170M;
     }

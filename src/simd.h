@@ -17,7 +17,7 @@
 enum rp_simd_level {
     RP_SIMD_C = 0,    /* plain C only */
     RP_SIMD_SSE2 = 1, /* 128-bit kernels */
-    RP_SIMD_AVX2 = 2, /* 256-bit kernels (and the 128-bit ones for short tails) */
+    RP_SIMD_AVX2 = 2, /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
 };
 
 /** The best level this CPU (and this build) supports. */

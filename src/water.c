@@ -402,8 +402,8 @@ static int step_span_dispatch(const rp_water *w, const int16_t *u, const int16_t
     int shift = w->p.damping_shift;
     int32_t q = w->p.damping_q16;
     int mag = 0;
-    /* The vector kernel does what it can (all but a short tail); the plain loop below is
-     * the reference it matches, and does the rest. */
+    /* The vector kernel does the whole row (or nothing, for rows shorter than one vector);
+     * the plain loop below is the reference it matches, and does what it leaves. */
     if (w->span && x1 > x0)
         x0 += w->span(u + x0, m + x0, d + x0, out + x0, x1 - x0, shift, q, in_mag, &mag);
     if (x0 >= x1)

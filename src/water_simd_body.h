@@ -123,9 +123,10 @@ static inline __attribute__((always_inline)) ATTR V SFX(cells_wide)(
 /* One whole row of n >= VW cells; see rp_span_fn in simd.h. Returns n, or 0 (nothing done)
  * when n < VW.
  *
- * The loop runs over vectors aligned to VW cells in out (and so in the rows of cur, which
- * share out's alignment); the first VW cells and the last VW cells are computed before it
- * and stored after it. Those may overlap the loop's first and final vectors, but every
+ * The loop runs over vectors aligned to VW cells in out (and so in the middle row of cur,
+ * at the same offset in a buffer of the same alignment; the rows above and below too when
+ * the width is a multiple of VW); the first VW cells and the last VW cells are computed
+ * before it and stored after it. Those may overlap the loop's first and final vectors, but every
  * computation reads only original values (cur is not written, and out's cells are stored
  * after they are read), so the overlapping cells are written twice with the same values
  * and no cell is left to a scalar head or tail.
@@ -137,15 +138,15 @@ SFX(span)(enum rp_stencil s, int kind, const int16_t *restrict u, const int16_t 
           int in_mag, int *out_mag)
 {
     const __m128i count = _mm_cvtsi32_si128(shift);
-    /* Cells before the first aligned vector (0 if out is aligned or the row too short). */
+    /* Cells before the first aligned vector of out. First, the loop and last cover every
+     * cell: the loop ends less than VW cells before n (or does not run when n < head + VW,
+     * and then first and last, VW cells each, cover n < 2 VW between them). */
     int head = (int)((VW - (uintptr_t)out / sizeof *out % VW) % VW);
     V vmax, vmin, first, last;
     if (n < VW) {
         *out_mag = 0;
         return 0;
     }
-    if (n < VW + head)
-        head = 0;
     if (in_mag < (s == RP_STENCIL_4 ? SMALL_4 : SMALL_8_ISO)) {
         const V q16v = SET1_16((int16_t)(q16 & 0xffff));
         first = SFX(cells_small)(s, kind, u, m, d, out, 0, count, q16v);

@@ -41,16 +41,17 @@ static inline uint8_t chroma(int cr, int cg, int cb, int r, int g, int b, int ad
 #define INLINE static inline __attribute__((always_inline))
 
 /* Pixels p[0..7] as (R, G) int16 pairs and (B, 0) in 32-bit lanes, pixel i in lane i. Reads
- * 28 bytes: 4 past the 8 pixels. */
+ * exactly the 24 bytes of the 8 pixels: bytes 0-15 into the low lane (pixels 0-3 at 0-11)
+ * and bytes 8-23 into the high one (pixels 4-7 at 4-15). */
 INLINE AVX2 void load8(const uint8_t *p, __m256i *rg, __m256i *b)
 {
     const __m256i to_rg = _mm256_setr_epi8(0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1,
-                                           0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1);
+                                           4, -1, 5, -1, 7, -1, 8, -1, 10, -1, 11, -1, 13, -1, 14, -1);
     const __m256i to_b = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1,
-                                          2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1);
+                                          6, -1, -1, -1, 9, -1, -1, -1, 12, -1, -1, -1, 15, -1, -1, -1);
     __m256i v = _mm256_inserti128_si256(
         _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)),
-        _mm_loadu_si128((const __m128i *)(const void *)(p + 12)), 1);
+        _mm_loadu_si128((const __m128i *)(const void *)(p + 8)), 1);
     *rg = _mm256_shuffle_epi8(v, to_rg);
     *b = _mm256_shuffle_epi8(v, to_b);
 }
@@ -85,7 +86,7 @@ static AVX2 int yuv420_pair_avx2(const uint8_t *a, const uint8_t *b, int w, uint
     const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
     int x = 0;
 
-    for (; x + 18 <= w; x += 16) {
+    for (; x + 16 <= w; x += 16) {
         __m256i rg[4], bl[4], cu[2], cv[2];
 
         load8(a + 3 * x, &rg[0], &bl[0]);
@@ -123,7 +124,7 @@ static AVX2 int yuv444_row_avx2(const uint8_t *a, int w, uint8_t *y, uint8_t *u,
 {
     int x = 0;
 
-    for (; x + 18 <= w; x += 16) {
+    for (; x + 16 <= w; x += 16) {
         __m256i rg0, b0, rg1, b1;
 
         load8(a + 3 * x, &rg0, &b0);
