@@ -340,6 +340,56 @@ static void test_png_roundtrip(void **state)
     }
 }
 
+/* Every zlib level, the default and explicit ones, on one and on several threads: libpng
+ * reads back exactly the frame written. The frame is noise, so its data is larger than one
+ * IDAT chunk and the stream spans several. */
+static void test_png_levels_roundtrip(void **state)
+{
+    const char *dir = *state;
+    static const int levels[] = {-1, 0, 1, 3, 6, 9};
+    const int w = 300, h = 200;
+    uint8_t *noise = malloc((size_t)w * h * 3);
+    uint32_t s = 1;
+    char err[512];
+
+    assert_non_null(noise);
+    for (int i = 0; i < w * h * 3; i++) {
+        s = s * 1664525u + 1013904223u;
+        noise[i] = (uint8_t)(s >> 24);
+    }
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
+        for (int threads = 1; threads <= 2; threads++) {
+            rp_output_opts o;
+            rp_output *out = NULL;
+            uint8_t *got, *bytes;
+            size_t len, idat = 0;
+            int gw, gh;
+
+            opts_for(&o, join(dir, "lv/f_%d.png"), w, h);
+            o.png_level = levels[l];
+            o.threads = threads;
+            o.overwrite = 1;
+            assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+            assert_int_equal(rp_output_write(out, 0, noise, err, sizeof(err)), RP_OK);
+            assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+            got = png_read_rgb(join(dir, "lv/f_0.png"), &gw, &gh);
+            assert_int_equal(gw, w);
+            assert_int_equal(gh, h);
+            assert_memory_equal(got, noise, (size_t)w * h * 3);
+            bytes = read_file(join(dir, "lv/f_0.png"), &len);
+            for (size_t i = 8; i + 8 <= len;) { /* walk the chunks */
+                size_t n = (size_t)bytes[i] << 24 | (size_t)bytes[i + 1] << 16 |
+                           (size_t)bytes[i + 2] << 8 | bytes[i + 3];
+                idat += memcmp(bytes + i + 4, "IDAT", 4) == 0;
+                i += 12 + n;
+            }
+            assert_true(idat >= 2);
+            free(bytes);
+            free(got);
+        }
+    free(noise);
+}
+
 static void test_png_deterministic(void **state)
 {
     const char *dir = *state;
@@ -801,6 +851,7 @@ int main(void)
         T(test_validate_errors),
         T(test_png_pattern_errors),
         T(test_png_roundtrip),
+        T(test_png_levels_roundtrip),
         T(test_png_deterministic),
         T(test_png_exists),
         T(test_write_order),

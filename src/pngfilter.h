@@ -1,0 +1,17 @@
+/* pngfilter.h - PNG's Paeth row filter (PNG specification, section 9), for the PNG output.
+ *
+ * Filtering reads only the unfiltered bytes of the row and the row above, so every byte is
+ * independent and an SSE2 loop (x86-64's baseline, picked unless rp_simd_set() caps the
+ * level at plain C) computes exactly what the plain loop does. */
+#ifndef RP_PNGFILTER_H
+#define RP_PNGFILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** out[i] = cur[i] - PaethPredictor(a, b, c) (mod 256) for i in 0..n-1, with a = cur[i - bpp]
+ * (0 for i < bpp), b = prev[i], c = prev[i - bpp] (0 for i < bpp). For the first row of an
+ * image, pass a row of zeros as prev. bpp is the bytes per pixel, 1..8. */
+void rp_png_paeth_row(uint8_t *out, const uint8_t *cur, const uint8_t *prev, size_t n, int bpp);
+
+#endif
