@@ -1,5 +1,7 @@
 /* simd.h - private: the vector kernels of the step (water_simd.c) and the render
- * (render_simd.c), and the runtime CPU dispatch that picks them (simd.c).
+ * (render_simd.c), and the runtime CPU dispatch that picks them (simd.c). The RGB to YUV
+ * converter (yuv.c) and the PNG row filter (pngfilter.c) keep their kernels to themselves
+ * but follow the same level (rp_simd_level()), so rp_simd_set() caps them too.
  *
  * The library is built for the plain x86-64 baseline (no -march); kernels for SSE2 and
  * AVX2 are compiled with gcc/clang `target` attributes and chosen at run time from what
