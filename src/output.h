@@ -35,7 +35,7 @@ typedef struct rp_output_opts {
     const char *encoder_preset; /* NULL = encoder default */
     int64_t bitrate;            /* bits/s, 0 = unset (CRF mode) */
     const char *pix_fmt;        /* NULL = yuv420p (or what the encoder needs) */
-    int png_level;              /* zlib level 0..9, -1 = default fast level */
+    int png_level;              /* zlib level 0..9, -1 = default (3, tuned) */
     int threads;                /* encoder threads for backends that can use them (PNG) */
     /* Called with a one-line warning (e.g. an encoder fallback); may be NULL. */
     void (*warn)(void *ctx, const char *msg);

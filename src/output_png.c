@@ -154,7 +154,7 @@ static void deflate_rows(png_structp png, png_coder *c, const uint8_t *in, size_
     do {
         r = deflate(&c->z, flush);
         if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
-            png_error(png, "zlib failed");
+            png_error(png, c->z.msg ? c->z.msg : "zlib's deflate failed");
         size_t have = IDAT_BYTES - c->z.avail_out;
         if (c->z.avail_out == 0 || (r == Z_STREAM_END && have > 0)) {
             png_write_chunk(png, (png_const_bytep) "IDAT", c->idat, have);
@@ -195,11 +195,17 @@ static int encode(png_sink *sink, png_coder *c, const uint8_t *rgb, int width, i
     png_write_info(png, info);
 
     if (deflateReset(&c->z) != Z_OK)
-        png_error(png, "zlib failed");
+        png_error(png, "zlib's deflateReset failed");
+#ifndef ZLIBNG_VERSION
     if (tuned) {
-        /* Level 3's settings (good 4, lazy 6, nice 32) but a shorter chain search. */
+        /* Stock zlib's level 3 (good 4, lazy 6, nice 32) with a shorter chain search. The
+         * reset above reloads the level's table, so this is done for every frame. zlib-ng
+         * (and its zlib-compatible build) has its own, faster tables: left alone there. */
         deflateTune(&c->z, 4, 6, 32, PNG_DEFAULT_CHAIN);
     }
+#else
+    (void)tuned;
+#endif
     c->z.next_out = c->idat;
     c->z.avail_out = IDAT_BYTES;
     for (int y = 0; y < height; y++) {
@@ -268,14 +274,14 @@ static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t er
     ret = make_parents(po->name, err, errlen);
     if (ret)
         return ret;
+    ret = start_workers(po, err, errlen);
+    if (ret || po->nworkers > 1)
+        return ret;
     if (coder_init(&po->coder, opts->width, po->level)) {
         rp_errf(err, errlen, "out of memory for the PNG encoder");
         return RP_ERR_NOMEM;
     }
-    ret = start_workers(po, err, errlen);
-    if (ret)
-        coder_free(&po->coder);
-    return ret;
+    return RP_OK;
 }
 
 /* Encode one frame into a new temporary file beside its final name. On success *name and
@@ -387,11 +393,12 @@ static void *png_worker(void *arg)
     return NULL;
 }
 
-/* Stop the workers after the queued frames; returns the first error. */
+/* Stop the workers (the nworkers started) after the queued frames and free their jobs;
+ * returns the first error. Nothing to do when frames are encoded inline (no jobs). */
 static int stop_workers(png_out *po, char *err, size_t errlen)
 {
     int r;
-    if (po->nworkers <= 1)
+    if (!po->jobs)
         return RP_OK;
     pthread_mutex_lock(&po->lock);
     po->stopping = 1;
@@ -405,6 +412,7 @@ static int stop_workers(png_out *po, char *err, size_t errlen)
     for (int i = 0; i < po->njobs; i++)
         free(po->jobs[i].rgb);
     free(po->jobs);
+    po->jobs = NULL;
     pthread_mutex_destroy(&po->lock);
     pthread_cond_destroy(&po->changed);
     po->nworkers = 0;
