@@ -1,0 +1,107 @@
+/* test_pool.c - the thread pool (pool.c): every index of every job runs exactly once, on
+ * any thread count, for jobs of any size, back to back and after the workers have gone to
+ * sleep; a NULL pool runs inline. The index counts are the oracle. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+#include "pool.h"
+
+enum { MAX_COUNT = 1500 };
+
+struct counts {
+    int hits[MAX_COUNT];
+    int calls;
+    int bad_range; /* set by a worker, checked by the test's thread (cmocka's asserts
+                      must not run on other threads) */
+};
+
+static void count_job(void *ctx, int begin, int end)
+{
+    struct counts *c = ctx;
+    if (!(begin >= 0 && begin < end && end <= MAX_COUNT)) {
+        __atomic_store_n(&c->bad_range, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int i = begin; i < end; i++)
+        __atomic_add_fetch(&c->hits[i], 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&c->calls, 1, __ATOMIC_RELAXED);
+}
+
+/* Run count indices and check each ran once and nothing else ran. */
+static void run_and_check(rp_pool *pool, struct counts *c, int count)
+{
+    memset(c, 0, sizeof *c);
+    rp_pool_run(pool, count, count_job, c);
+    assert_false(c->bad_range);
+    for (int i = 0; i < MAX_COUNT; i++)
+        if (c->hits[i] != (i < count))
+            fail_msg("%d threads, count %d: index %d ran %d times", rp_pool_threads(pool), count,
+                     i, c->hits[i]);
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void test_every_index_once(void **state)
+{
+    static struct counts c;
+    static const int threads[] = {1, 2, 3, 8};
+    (void)state;
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        rp_pool *pool = NULL;
+        assert_int_equal(rp_pool_new(&pool, threads[t]), RP_OK);
+        assert_int_equal(rp_pool_threads(pool), threads[t]);
+        /* Back to back (workers spinning), sizes below and above the thread count. */
+        for (int k = 0; k < 3000; k++)
+            run_and_check(pool, &c, 1 + (k * 37) % MAX_COUNT);
+        /* After a pause long enough for every worker to fall asleep, several times. */
+        for (int k = 0; k < 5; k++) {
+            pause_ms(20);
+            run_and_check(pool, &c, 1 + k * 300);
+        }
+        run_and_check(pool, &c, 0); /* nothing to do: no call */
+        assert_int_equal(c.calls, 0);
+        rp_pool_free(&pool);
+        assert_null(pool);
+    }
+}
+
+static void test_null_pool_inline(void **state)
+{
+    static struct counts c;
+    (void)state;
+    run_and_check(NULL, &c, 1000);
+    assert_int_equal(c.calls, 1); /* one call over the whole range */
+    assert_int_equal(rp_pool_threads(NULL), 1);
+    rp_pool_free(NULL);
+}
+
+static void test_bad_thread_counts(void **state)
+{
+    rp_pool *pool = (rp_pool *)&pool;
+    (void)state;
+    assert_int_equal(rp_pool_new(&pool, 0), RP_ERR_INVALID);
+    assert_null(pool);
+    assert_int_equal(rp_pool_new(&pool, 1025), RP_ERR_INVALID);
+    assert_null(pool);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_index_once),
+        cmocka_unit_test(test_null_pool_inline),
+        cmocka_unit_test(test_bad_thread_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
