@@ -39,6 +39,15 @@ check "ffv1 is yuv420p, tagged BT.601 limited range" test \
     = "yuv420p tv smpte170m"
 check "decoded YUV 4:2:0 is BT.601 of the RGB frames, every sample" \
     python3 "$TOP/tests/tools/bt601_check.py" frames.rgb lossless.yuv 96 64
+expect_status "ffv1 yuv444p render" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c ffv1 --pix-fmt yuv444p \
+    -o lossless444.mkv
+ffmpeg -v error -i lossless444.mkv -f rawvideo -pix_fmt yuv444p lossless444.yuv
+check "decoded YUV 4:4:4 is BT.601 of the RGB frames, every sample" \
+    python3 "$TOP/tests/tools/bt601_check.py" frames.rgb lossless444.yuv 96 64 444
+"$ROCKPOOL" "$scene" "${small[@]}" -o - |
+    ffmpeg -v error -f yuv4mpegpipe -i - -f rawvideo -pix_fmt yuv444p y4m444.yuv
+check "Y4M stream is BT.601 of the RGB frames, every sample" \
+    python3 "$TOP/tests/tools/bt601_check.py" frames.rgb y4m444.yuv 96 64 444
 
 # Y4M on stdout decodes frame for frame in ffmpeg.
 "$ROCKPOOL" "$scene" "${small[@]}" -o - | ffmpeg -v error -f yuv4mpegpipe -i - -f framemd5 - \
