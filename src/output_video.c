@@ -1,13 +1,12 @@
 /* output_video.c - video backends (mp4, mkv, mov, webm): a libavformat muxer chosen by
- * format, a libavcodec encoder (libx264 / libvpx-vp9 by default, or -c NAME), RGB24 ->
- * encoder pixel format by rockpool's own BT.601 converter (yuv.h) for yuv420p and yuv444p,
- * which is ten times faster than libswscale's, and through libswscale for every other
- * pixel format. The call sequence follows FFmpeg's
- * doc/examples/muxing.c and encode_video.c (5.1): frames get pts 0, 1, 2, ... in a 1/fps
- * time base, the encoder is flushed with a NULL frame and packets are moved to the
- * stream's time base with av_packet_rescale_ts, so the file holds exactly the frames
- * written at exactly fps. The file is muxed under a temporary name in the target's
- * directory and renamed by close. */
+ * format, a libavcodec encoder (libx264 / libvpx-vp9 by default, or -c NAME), and RGB24
+ * converted to the encoder's pixel format by rockpool's own BT.601 converter (yuv.h) for
+ * yuv420p and yuv444p, ten times faster than libswscale, or by libswscale for any other.
+ * The call sequence follows FFmpeg's doc/examples/muxing.c and encode_video.c (5.1):
+ * frames get pts 0, 1, 2, ... in a 1/fps time base, the encoder is flushed with a NULL
+ * frame and packets are moved to the stream's time base with av_packet_rescale_ts, so the
+ * file holds exactly the frames written at exactly fps. The file is muxed under a
+ * temporary name in the target's directory and renamed by close. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
