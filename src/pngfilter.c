@@ -56,8 +56,7 @@ static size_t paeth_sse2(uint8_t *out, const uint8_t *cur, const uint8_t *prev, 
                             _mm_unpacklo_epi8(c, zero));
         __m128i hi = paeth8(_mm_unpackhi_epi8(a, zero), _mm_unpackhi_epi8(b, zero),
                             _mm_unpackhi_epi8(c, zero));
-        _mm_storeu_si128((__m128i *)(void *)(out + i),
-                         _mm_sub_epi8(x, _mm_packus_epi16(lo, hi)));
+        _mm_storeu_si128((__m128i *)(void *)(out + i), _mm_sub_epi8(x, _mm_packus_epi16(lo, hi)));
     }
     return i;
 }

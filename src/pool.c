@@ -42,8 +42,8 @@ struct rp_pool {
     int nthreads;
     pthread_t *threads;
     pthread_mutex_t lock;
-    pthread_cond_t start; /* workers sleep here for the next generation */
-    pthread_cond_t done;  /* the caller sleeps here for pending == 0 */
+    pthread_cond_t start;     /* workers sleep here for the next generation */
+    pthread_cond_t done;      /* the caller sleeps here for pending == 0 */
     unsigned long generation; /* bumped for each job */
     int sleepers;             /* workers asleep (or about to be) on start */
     int caller_sleeps;        /* the caller is asleep (or about to be) on done */

@@ -14,6 +14,8 @@
 #include <immintrin.h>
 #endif
 
+/* One row per output component (kept by hand: clang-format would put one per line). */
+/* clang-format off */
 enum {
     YR = 8415, YG = 16519, YB = 3208,   /* sum 28142 = round(219/255 * 2^15) */
     UR = -4857, UG = -9535, UB = 14392, /* sum 0; UB = round(224/255 / 2 * 2^15) */
@@ -22,6 +24,7 @@ enum {
     C_ADD = (128 << 15) + (1 << 14),
     C420_ADD = (128 << 17) + (1 << 16),
 };
+/* clang-format on */
 
 static inline uint8_t luma(int r, int g, int b)
 {
@@ -45,10 +48,12 @@ static inline uint8_t chroma(int cr, int cg, int cb, int r, int g, int b, int ad
  * and bytes 8-23 into the high one (pixels 4-7 at 4-15). */
 INLINE AVX2 void load8(const uint8_t *p, __m256i *rg, __m256i *b)
 {
+    /* clang-format off */
     const __m256i to_rg = _mm256_setr_epi8(0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1,
                                            4, -1, 5, -1, 7, -1, 8, -1, 10, -1, 11, -1, 13, -1, 14, -1);
     const __m256i to_b = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1,
                                           6, -1, -1, -1, 9, -1, -1, -1, 12, -1, -1, -1, 15, -1, -1, -1);
+    /* clang-format on */
     __m256i v = _mm256_inserti128_si256(
         _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)),
         _mm_loadu_si128((const __m128i *)(const void *)(p + 8)), 1);

@@ -40,7 +40,10 @@ static void fill(uint8_t *p, size_t n, uint32_t *s)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t r = next(s);
-        p[i] = (uint8_t)(r % 4 == 0 ? 0 : r % 4 == 1 ? 255 : r % 4 == 2 ? (i ? p[i - 1] : 7) : r >> 8);
+        p[i] = (uint8_t)(r % 4 == 0   ? 0
+                         : r % 4 == 1 ? 255
+                         : r % 4 == 2 ? (i ? p[i - 1] : 7)
+                                      : r >> 8);
     }
 }
 

@@ -42,8 +42,8 @@ static void run_and_check(rp_pool *pool, struct counts *c, int count)
     assert_false(c->bad_range);
     for (int i = 0; i < MAX_COUNT; i++)
         if (c->hits[i] != (i < count))
-            fail_msg("%d threads, count %d: index %d ran %d times", rp_pool_threads(pool), count,
-                     i, c->hits[i]);
+            fail_msg("%d threads, count %d: index %d ran %d times", rp_pool_threads(pool), count, i,
+                     c->hits[i]);
 }
 
 static void pause_ms(int ms)
