@@ -42,7 +42,7 @@
 #define BW_BYTES ((size_t)256 << 20) /* DRAM bandwidth buffers: far larger than any cache */
 
 static double min_seconds = 0.3;
-static int runs = 3;
+static int runs = 5;
 
 static double now(void)
 {
