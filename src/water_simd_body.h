@@ -120,16 +120,54 @@ static inline __attribute__((always_inline)) ATTR V SFX(cells_wide)(
     return PACKS(lo, hi);
 }
 
+/* Cells x..x+VW-1 on the small path (small, a constant where this is inlined) or the
+ * general one. */
+static inline __attribute__((always_inline)) ATTR V
+SFX(cells)(enum rp_stencil s, int kind, int small, const int16_t *u, const int16_t *m,
+           const int16_t *d, const int16_t *out, int x, __m128i count, int32_t q16)
+{
+    if (small)
+        return SFX(cells_small)(s, kind, u, m, d, out, x, count, SET1_16((int16_t)(q16 & 0xffff)));
+    return SFX(cells_wide)(s, kind, u, m, d, out, x, count, q16);
+}
+
+/* One whole row of n >= VW cells on one path; see SFX(span). Returns n. */
+static inline __attribute__((always_inline)) ATTR int
+SFX(row)(enum rp_stencil s, int kind, int small, const int16_t *restrict u,
+         const int16_t *restrict m, const int16_t *restrict d, int16_t *restrict out, int n,
+         int shift, int32_t q16, int *out_mag)
+{
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    /* Cells before the first aligned vector of out. First, the loop and last cover every
+     * cell: the loop ends less than VW cells before n (or does not run when n < head + VW,
+     * and then first and last, VW cells each, cover n < 2 VW between them). */
+    int head = (int)((VW - (uintptr_t)out / sizeof *out % VW) % VW);
+    V first = SFX(cells)(s, kind, small, u, m, d, out, 0, count, q16);
+    V last = SFX(cells)(s, kind, small, u, m, d, out, n - VW, count, q16);
+    V vmax = MAX16(first, last), vmin = MIN16(first, last);
+    for (int x = head; x + VW <= n; x += VW) {
+        V r = SFX(cells)(s, kind, small, u, m, d, out, x, count, q16);
+        vmax = MAX16(vmax, r);
+        vmin = MIN16(vmin, r);
+        ST(out + x, r);
+    }
+    ST(out, first);
+    ST(out + n - VW, last);
+    /* mag = v ^ (v >> 15) is at most 32767, so a signed maximum over lanes finds it. */
+    *out_mag = HMAX16(MAX16(XOR(vmax, SRAI16(vmax, 15)), XOR(vmin, SRAI16(vmin, 15))));
+    return n;
+}
+
 /* One whole row of n >= VW cells; see rp_span_fn in simd.h. Returns n, or 0 (nothing done)
  * when n < VW.
  *
  * The loop runs over vectors aligned to VW cells in out (and so in the middle row of cur,
  * at the same offset in a buffer of the same alignment; the rows above and below too when
  * the width is a multiple of VW); the first VW cells and the last VW cells are computed
- * before it and stored after it. Those may overlap the loop's first and final vectors, but every
- * computation reads only original values (cur is not written, and out's cells are stored
- * after they are read), so the overlapping cells are written twice with the same values
- * and no cell is left to a scalar head or tail.
+ * before it and stored after it. Those may overlap the loop's first and final vectors, but
+ * every computation reads only original values (cur is not written, and out's cells are
+ * stored after they are read), so the overlapping cells are written twice with the same
+ * values and no cell is left to a scalar head or tail.
  *
  * *out_mag receives the largest v ^ (v >> 15) over the cells written (see water.c). */
 static inline __attribute__((always_inline)) ATTR int
@@ -137,45 +175,13 @@ SFX(span)(enum rp_stencil s, int kind, const int16_t *restrict u, const int16_t 
           const int16_t *restrict d, int16_t *restrict out, int n, int shift, int32_t q16,
           int in_mag, int *out_mag)
 {
-    const __m128i count = _mm_cvtsi32_si128(shift);
-    /* Cells before the first aligned vector of out. First, the loop and last cover every
-     * cell: the loop ends less than VW cells before n (or does not run when n < head + VW,
-     * and then first and last, VW cells each, cover n < 2 VW between them). */
-    int head = (int)((VW - (uintptr_t)out / sizeof *out % VW) % VW);
-    V vmax, vmin, first, last;
     if (n < VW) {
         *out_mag = 0;
         return 0;
     }
-    if (in_mag < (s == RP_STENCIL_4 ? SMALL_4 : SMALL_8_ISO)) {
-        const V q16v = SET1_16((int16_t)(q16 & 0xffff));
-        first = SFX(cells_small)(s, kind, u, m, d, out, 0, count, q16v);
-        last = SFX(cells_small)(s, kind, u, m, d, out, n - VW, count, q16v);
-        vmax = MAX16(first, last);
-        vmin = MIN16(first, last);
-        for (int x = head; x + VW <= n; x += VW) {
-            V r = SFX(cells_small)(s, kind, u, m, d, out, x, count, q16v);
-            vmax = MAX16(vmax, r);
-            vmin = MIN16(vmin, r);
-            ST(out + x, r);
-        }
-    } else {
-        first = SFX(cells_wide)(s, kind, u, m, d, out, 0, count, q16);
-        last = SFX(cells_wide)(s, kind, u, m, d, out, n - VW, count, q16);
-        vmax = MAX16(first, last);
-        vmin = MIN16(first, last);
-        for (int x = head; x + VW <= n; x += VW) {
-            V r = SFX(cells_wide)(s, kind, u, m, d, out, x, count, q16);
-            vmax = MAX16(vmax, r);
-            vmin = MIN16(vmin, r);
-            ST(out + x, r);
-        }
-    }
-    ST(out, first);
-    ST(out + n - VW, last);
-    /* mag = v ^ (v >> 15) is at most 32767, so a signed maximum over lanes finds it. */
-    *out_mag = HMAX16(MAX16(XOR(vmax, SRAI16(vmax, 15)), XOR(vmin, SRAI16(vmin, 15))));
-    return n;
+    if (in_mag < (s == RP_STENCIL_4 ? SMALL_4 : SMALL_8_ISO))
+        return SFX(row)(s, kind, 1, u, m, d, out, n, shift, q16, out_mag);
+    return SFX(row)(s, kind, 0, u, m, d, out, n, shift, q16, out_mag);
 }
 
 /* One out-of-line kernel per stencil and damping kind, so each inner loop is specialised. */
