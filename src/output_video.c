@@ -36,7 +36,6 @@ typedef struct video_out {
     AVPacket *pkt;
     struct SwsContext *sws; /* NULL when yuv.h converts */
     uint8_t *spare_row;     /* see rp_output_scale_rgb */
-    enum AVPixelFormat fmt;
     int64_t next_pts;
     char tmp[4096];
     int tmp_exists;
@@ -280,7 +279,6 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->enc = avcodec_alloc_context3(codec);
     vo->frame = av_frame_alloc();
     vo->pkt = av_packet_alloc();
-    vo->fmt = fmt;
     /* Other pixel formats go through libswscale, with the ffmpeg program's default
      * (bicubic, its SIMD paths): the frames that decide pixels are the RGB ones (hashed by
      * --hash and framemd5); encoded video is not byte-reproducible across encoder thread
@@ -420,10 +418,10 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
     if (ret < 0)
         return averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
                      ret);
-    if (vo->fmt == AV_PIX_FMT_YUV420P)
+    if (vo->enc->pix_fmt == AV_PIX_FMT_YUV420P)
         rp_yuv420_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
                        vo->opts->height);
-    else if (vo->fmt == AV_PIX_FMT_YUV444P)
+    else if (vo->enc->pix_fmt == AV_PIX_FMT_YUV444P)
         rp_yuv444_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
                        vo->opts->height);
     else

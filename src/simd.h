@@ -16,6 +16,12 @@
 #include "render.h"
 #include "water.h"
 
+/* Whether this build has the x86 kernels (compiled with `target` attributes). */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) &&     \
+    !defined(RP_NO_SIMD)
+#define RP_HAVE_X86_KERNELS 1
+#endif
+
 enum rp_simd_level {
     RP_SIMD_C = 0,    /* plain C only */
     RP_SIMD_SSE2 = 1, /* 128-bit kernels */

@@ -4,9 +4,7 @@
  * `target` attributes, so the library needs no -m flags. */
 #include "simd.h"
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) &&     \
-    !defined(RP_NO_SIMD)
-#define RP_HAVE_X86_KERNELS 1
+#ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
 #endif
 
@@ -112,16 +110,6 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
 #undef XOR
 #undef HMAX16
 
-static inline __attribute__((always_inline)) ATTR_AVX2 int
-tail8(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
-      int16_t *out, int n, int shift, int32_t q16, int in_mag, int *out_mag)
-{
-    int mag8, k = span_sse2(s, kind, u, m, d, out, n, shift, q16, in_mag, &mag8);
-    if (mag8 > *out_mag)
-        *out_mag = mag8;
-    return k;
-}
-
 /* ---- AVX2, 16 cells per vector; rows of 8 to 15 cells with the SSE2 loop ------------- */
 #define ATTR ATTR_AVX2
 #define SFX(name) name##_avx2
@@ -157,9 +145,9 @@ tail8(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int
 #define SIGNOF16(n) (n)
 #define ABS16(n, s) _mm256_abs_epi16(n)
 #define APPLY_SIGN16(t, s) _mm256_sign_epi16((t), (s))
-/* The last group of 8 cells; its magnitude joins the 16-cell loop's. */
+/* Rows of 8 to 15 cells, too short for one 256-bit vector: the 128-bit kernel. */
 #define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                                   \
-    tail8(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)
+    span_sse2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)
 #define XOR _mm256_xor_si256
 #define HMAX16 hmax16_avx2
 #include "water_simd_body.h"

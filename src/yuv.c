@@ -8,9 +8,7 @@
 
 #include "simd.h"
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) &&     \
-    !defined(RP_NO_SIMD)
-#define RP_HAVE_X86_KERNELS 1
+#ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
 #endif
 
