@@ -32,9 +32,11 @@ RP_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -DRP_VERSION='"$(VERS
 RP_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 RP_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
-SRCS := $(wildcard src/*.c)
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+# The library: every file of src/; the program: src/cli/ (see README "Architecture").
+LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+CLI_SRCS := $(wildcard src/cli/*.c)
+CLI_OBJS := $(CLI_SRCS:src/cli/%.c=$(BUILD)/cli/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -51,13 +53,16 @@ deps:
 $(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)
 	$(CC) $(RP_CFLAGS) -MMD -c $< -o $@
 
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/*.h src/cli/*.h) | $(BUILD)
+	$(CC) $(RP_CFLAGS) -Isrc -MMD -c $< -o $@
+
 $(BUILD):
-	mkdir -p $(BUILD) $(BUILD)/tests
+	mkdir -p $(BUILD) $(BUILD)/tests $(BUILD)/cli
 
 $(BUILD)/librockpool.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(BUILD)/rockpool: $(BUILD)/main.o $(BUILD)/librockpool.a
+$(BUILD)/rockpool: $(CLI_OBJS) $(BUILD)/librockpool.a
 	$(CC) $(RP_LDFLAGS) -o $@ $^ $(RP_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librockpool.a $(wildcard tests/unit/*.h) | $(BUILD)
@@ -124,9 +129,9 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
 format:
-	clang-format -i src/*.c src/*.h tests/unit/*.c
+	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h tests/unit/*.c
 
 clean:
 	rm -rf $(BUILD) build-san build-clang demo.mp4
 
--include $(wildcard $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/cli/*.d)

@@ -1,6 +1,8 @@
 /* common.c - error strings and messages. */
 #include "common.h"
 
+#include <unistd.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -30,4 +32,10 @@ const char *rp_strerror(int err)
     case RP_ERR_INTERRUPTED: return "interrupted";
     }
     return "unknown error";
+}
+
+int rp_online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }

@@ -29,6 +29,9 @@ const char *rp_strerror(int err);
 void rp_errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/** Online CPUs, 1..64: the default thread count. */
+int rp_online_cpus(void);
+
 /** Largest width or height rockpool accepts (SPEC.md section 2). */
 #define RP_MAX_SIDE 16384
 

@@ -533,8 +533,15 @@ static int check_target(const char *path, int overwrite, char *err, size_t errle
 {
     struct stat st;
 
-    if (stat(path, &st) != 0)
+    if (stat(path, &st) != 0) {
+        /* A dangling symbolic link exists too: the rename would replace it. */
+        if (!overwrite && lstat(path, &st) == 0) {
+            rp_errf(err, errlen, "'%s' already exists (a dangling symbolic link; use -y to "
+                    "overwrite)", path);
+            return RP_ERR_EXISTS;
+        }
         return RP_OK;
+    }
     if (S_ISDIR(st.st_mode)) {
         rp_errf(err, errlen, "'%s' is a directory", path);
         return RP_ERR_IO;
@@ -575,6 +582,103 @@ static int check_parent(const char *path, int must_exist, char *err, size_t errl
 static enum rp_format resolve_format(const rp_output_opts *opts)
 {
     return opts->format != RP_FORMAT_NONE ? opts->format : rp_output_format_from_path(opts->path);
+}
+
+enum rp_format rp_output_format_of(const rp_output_opts *opts)
+{
+    return resolve_format(opts);
+}
+
+int rp_output_uses_stdout(const rp_output_opts *opts)
+{
+    return opts->path && rp_output_is_stdout(opts->path);
+}
+
+double rp_output_cell_bytes(const rp_output_opts *opts, int threads)
+{
+    const rp_output_backend *b = backend_for(resolve_format(opts));
+    if (!b)
+        return 6;
+    return (b->cell_bytes ? b->cell_bytes : 6) +
+           (double)b->thread_cell_bytes * (threads > 16 ? 16 : threads);
+}
+
+/* Where a path leads: the file's identity when it exists, else its directory's real path
+ * and its name. Special files (devices, FIFOs) have no identity: writing one twice loses
+ * nothing a rename would. */
+typedef struct path_id {
+    int exists, special;
+    dev_t dev;
+    ino_t ino;
+    char canon[16384];
+} path_id;
+
+static void path_identify(const char *path, path_id *id)
+{
+    struct stat st;
+    char dir[4096], real[4096];
+    memset(id, 0, sizeof *id);
+    if (stat(path, &st) == 0) {
+        id->exists = 1;
+        id->special = !S_ISREG(st.st_mode);
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        return;
+    }
+    char target[4096], joined[8192];
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n > 0) { /* a dangling link: where it leads */
+        target[n] = '\0';
+        if (target[0] != '/' && !dir_of(path, dir, sizeof dir))
+            snprintf(joined, sizeof joined, "%s/%s", dir, target);
+        else
+            snprintf(joined, sizeof joined, "%s", target);
+        path = joined;
+    }
+    const char *slash = strrchr(path, '/');
+    if (dir_of(path, dir, sizeof dir) || !realpath(dir, real))
+        snprintf(id->canon, sizeof id->canon, "%s", path);
+    else
+        snprintf(id->canon, sizeof id->canon, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+static int same_file(const path_id *a, const path_id *b)
+{
+    if (a->special || b->special || a->exists != b->exists)
+        return 0;
+    return a->exists ? a->dev == b->dev && a->ino == b->ino : !strcmp(a->canon, b->canon);
+}
+
+int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
+{
+    path_id *ids = calloc((size_t)(n ? n : 1), sizeof *ids);
+    int ret = RP_OK;
+    if (!ids) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    for (int i = 0; i < n; i++)
+        if (!rp_output_is_stdout(uses[i].path))
+            path_identify(uses[i].path, &ids[i]);
+    for (int i = 0; i < n && !ret; i++) {
+        if (!uses[i].is_output || uses[i].is_output == 2 || rp_output_is_stdout(uses[i].path))
+            continue;
+        for (int j = 0; j < n && !ret; j++) {
+            if (j == i || rp_output_is_stdout(uses[j].path) || !same_file(&ids[i], &ids[j]))
+                continue;
+            if (uses[j].is_output && j < i)
+                rp_errf(err, errlen, "%s '%s' and %s '%s' name the same file", uses[j].what,
+                        uses[j].path, uses[i].what, uses[i].path);
+            else if (!uses[j].is_output)
+                rp_errf(err, errlen, "%s '%s' would overwrite %s of this run", uses[i].what,
+                        uses[i].path, uses[j].what);
+            else
+                continue;
+            ret = RP_ERR_INVALID;
+        }
+    }
+    free(ids);
+    return ret;
 }
 
 int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)

@@ -76,6 +76,29 @@ int rp_output_close(rp_output **out, char *err, size_t errlen);
 /** Drop everything written (remove temp files); frees and nulls *out. */
 void rp_output_abort(rp_output **out);
 
+/** The format opts resolve to (opts->format, else the path's). */
+enum rp_format rp_output_format_of(const rp_output_opts *opts);
+
+/** Whether the output writes to stdout ("-"). */
+int rp_output_uses_stdout(const rp_output_opts *opts);
+
+/** Bytes the output's backend holds per frame pixel with threads encoder threads (the
+ * backend table's figures), for memory estimates. */
+double rp_output_cell_bytes(const rp_output_opts *opts, int threads);
+
+/** One path a run uses: what names it in messages ("-o", "--dump-heights", "the
+ * background") and whether the run writes it. */
+typedef struct rp_path_use {
+    const char *path;
+    const char *what;
+    int is_output;  /* 2: an output pattern (PNG sequence), compared by name only */
+} rp_path_use;
+
+/** Refuse two outputs that name the same file (also through links or other spellings) and
+ * an output that would overwrite an input of the run. Devices and FIFOs are exempt, and
+ * "-" (stdout/stdin). RP_ERR_INVALID with a message naming both uses. */
+int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen);
+
 /** Number of frames written so far. */
 int64_t rp_output_frames(const rp_output *out);
 

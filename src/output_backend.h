@@ -18,6 +18,10 @@ typedef struct rp_output_backend {
     const char *extensions; /* comma-separated, lowercase, NULL for none */
     enum rp_format format;
     size_t priv_size; /* bytes of zeroed private state handed to every callback */
+    /* Memory the backend holds per frame pixel (encoder frames, lookahead), for the
+     * session's estimate: cell_bytes (0 = 6) plus thread_cell_bytes per encoder thread
+     * (up to 16 threads). */
+    int cell_bytes, thread_cell_bytes;
     /* Checks that need no file system access (codec, pixel format, size); may be NULL.
      * opts->format is resolved. */
     int (*validate)(const rp_output_opts *opts, char *err, size_t errlen);

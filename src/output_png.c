@@ -521,6 +521,7 @@ const rp_output_backend rp_output_png = {
     .extensions = "png",
     .format = RP_FORMAT_PNG,
     .priv_size = sizeof(png_out),
+    .thread_cell_bytes = 2 * 3, /* two RGB frames per encoder thread */
     .open = png_open,
     .write = png_write,
     .close = png_close,

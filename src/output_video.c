@@ -470,6 +470,7 @@ static void video_abort(void *priv)
         .extensions = exts,                                                                        \
         .format = fmt,                                                                             \
         .priv_size = sizeof(video_out),                                                            \
+        .cell_bytes = 45, /* x264's lookahead dominates */                                         \
         .validate = video_validate,                                                                \
         .open = video_open,                                                                        \
         .write = video_write,                                                                      \

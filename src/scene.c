@@ -27,6 +27,8 @@ struct rp_scene {
     size_t text_len;
     rp_event *events;
     size_t n_events, cap_events;
+    char name[512]; /* for diagnostics: the path, "<stdin>" or "<scene>" */
+    int is_file;    /* name is a file's path */
 };
 
 /* One word of a line: s == NULL marks the end of the line (col is then where a missing
@@ -1364,6 +1366,8 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
         memcpy(sc->text, text, len);
     sc->text[len] = '\0';
     sc->text_len = len;
+    snprintf(sc->name, sizeof sc->name, "%s", diag->file);
+    sc->is_file = filename && strcmp(filename, "-") && filename[0] != '<';
 
     memset(&ps, 0, sizeof ps);
     ps.sc = sc;
@@ -1426,6 +1430,16 @@ void rp_scene_free(rp_scene **scene)
     free(sc->text);
     free(sc);
     *scene = NULL;
+}
+
+const char *rp_scene_name(const rp_scene *scene)
+{
+    return scene->name;
+}
+
+const char *rp_scene_file(const rp_scene *scene)
+{
+    return scene->is_file ? scene->name : NULL;
 }
 
 const rp_settings *rp_scene_settings(const rp_scene *scene)

@@ -103,6 +103,12 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
 
 void rp_scene_free(rp_scene **scene);
 
+/** The name diagnostics use: the file's path, "<stdin>" or "<scene>". */
+const char *rp_scene_name(const rp_scene *scene);
+
+/** The scene file's path, or NULL when the text came from stdin or memory. */
+const char *rp_scene_file(const rp_scene *scene);
+
 /** The settings the scene gave (its `set` bits say which). */
 const rp_settings *rp_scene_settings(const rp_scene *scene);
 

@@ -1,14 +1,11 @@
 /* writer.c - the writer thread of the frame pipeline (see writer.h). */
 #include "writer.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
-#include "state.h"
 
 struct rp_writer {
     rp_writer_opts o;
@@ -18,20 +15,13 @@ struct rp_writer {
     uint8_t **frames;
     int16_t **heights;
     int64_t *index;
-    uint8_t *scratch;   /* little-endian bytes of one height field */
     int head;           /* next slot to hand out */
     int queued;         /* slots submitted and not yet written */
     int acquired;       /* a slot is out with the renderer */
     int stopping;
     int status;         /* first error, RP_OK while all is well */
-    char err[1024];
+    rp_error err;
 };
-
-static int write_dump(rp_writer *w, const int16_t *h, char *msg, size_t msglen)
-{
-    rp_heights_to_le(w->scratch, h, w->o.cells);
-    return rp_output_file_write(w->o.dump, w->scratch, 2 * w->o.cells, msg, msglen);
-}
 
 static void *writer_main(void *arg)
 {
@@ -48,25 +38,19 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&w->lock);
 
         int r = RP_OK;
-        char msg[1024] = "";
+        rp_error err;
         if (!failed) {
-            r = rp_output_write(w->o.out, k, w->frames[tail], msg, sizeof msg);
-            if (!r && w->o.hash) {
-                char hex[33];
-                rp_md5_hex(w->frames[tail], w->o.frame_bytes, hex);
-                if (fprintf(w->o.hash, "%" PRId64 " %s\n", k, hex) < 0) {
-                    r = RP_ERR_IO;
-                    snprintf(msg, sizeof msg, "stdout: write failed: %s", strerror(errno));
-                }
-            }
-            if (!r && w->o.dump)
-                r = write_dump(w, w->heights[tail], msg, sizeof msg);
+            rp_frame f = w->o.frame;
+            f.index = k;
+            f.data = w->frames[tail];
+            f.heights = w->heights[tail];
+            r = rp_sinks_write(w->o.sinks, &f, &err);
         }
 
         pthread_mutex_lock(&w->lock);
         if (r && w->status == RP_OK) {
             w->status = r;
-            snprintf(w->err, sizeof w->err, "%s", msg);
+            w->err = err;
         }
         tail = (tail + 1) % w->o.slots;
         w->queued--;
@@ -87,13 +71,12 @@ static void free_buffers(rp_writer *w)
     free(w->frames);
     free(w->heights);
     free(w->index);
-    free(w->scratch);
 }
 
 int rp_writer_new(rp_writer **out, const rp_writer_opts *opts)
 {
     *out = NULL;
-    if (!opts->out || opts->slots < 1 || !opts->frame_bytes)
+    if (!opts->sinks || opts->slots < 1 || !opts->frame_bytes)
         return RP_ERR_INVALID;
     rp_writer *w = calloc(1, sizeof *w);
     if (!w)
@@ -107,11 +90,9 @@ int rp_writer_new(rp_writer **out, const rp_writer_opts *opts)
     for (int i = 0; i < opts->slots; i++) {
         if (!(w->frames[i] = malloc(opts->frame_bytes)))
             goto fail;
-        if (opts->dump && !(w->heights[i] = malloc(opts->cells * sizeof(int16_t))))
+        if (opts->cells && !(w->heights[i] = malloc(opts->cells * sizeof(int16_t))))
             goto fail;
     }
-    if (opts->dump && !(w->scratch = malloc(opts->cells * 2)))
-        goto fail;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
@@ -154,7 +135,7 @@ void rp_writer_submit(rp_writer *w, int64_t k)
     pthread_mutex_unlock(&w->lock);
 }
 
-int rp_writer_finish(rp_writer **pw, char *err, size_t errlen)
+int rp_writer_finish(rp_writer **pw, rp_error *err)
 {
     rp_writer *w = *pw;
     if (!w)
@@ -166,7 +147,7 @@ int rp_writer_finish(rp_writer **pw, char *err, size_t errlen)
     pthread_join(w->thread, NULL);
     int r = w->status;
     if (r)
-        snprintf(err, errlen, "%s", w->err);
+        *err = w->err;
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->changed);
     free_buffers(w);

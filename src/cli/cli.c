@@ -1,4 +1,4 @@
-/* cli.c - getopt_long parsing in the style of dav1d's tools/dav1d_cli_parse.c: one
+/* cli.c - the program's getopt_long parsing in the style of dav1d's tools/dav1d_cli_parse.c: one
  * short_opts string, one long_opts table, numbers read with an end-pointer check that
  * names the option. rockpool prints its own messages, never getopt's. */
 #include "cli.h"
@@ -190,53 +190,49 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     int o, r;
 
     memset(cli, 0, sizeof *cli);
-    rp_settings_defaults(&cli->over, RP_PRESET_ROCKPOOL);
-    cli->over.set = 0;
-    rp_output_opts_init(&cli->out);
-    cli->out.path = "rockpool.mp4";
-    cli->end = -1;
+    rp_run_init(&cli->run);
+    cli->run.threads = 0;
     cli->progress_fd = -1;
-    cli->max_memory = (int64_t)4 << 30;
     opterr = 0;
     optind = 1;
 
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
         r = 0;
         switch (o) {
-        case 'o': cli->out.path = optarg; break;
+        case 'o': cli->run.out.path = optarg; break;
         case 'f':
-            cli->out.format = rp_output_format_from_name(optarg);
-            if (cli->out.format == RP_FORMAT_NONE)
+            cli->run.out.format = rp_output_format_from_name(optarg);
+            if (cli->run.out.format == RP_FORMAT_NONE)
                 return usage_error(err, errlen,
                                    "--format: unknown format '%s' (expected mp4, mkv, mov, webm, "
                                    "png, y4m, framemd5)",
                                    optarg);
             break;
         case 'i':
-            if (strlen(optarg) >= sizeof cli->over.background)
+            if (strlen(optarg) >= sizeof cli->run.over.background)
                 return usage_error(err, errlen, "--input: path too long");
-            strcpy(cli->over.background, optarg);
-            cli->over.set |= RP_SET_BACKGROUND;
+            strcpy(cli->run.over.background, optarg);
+            cli->run.over.set |= RP_SET_BACKGROUND;
             break;
         case 's':
-            r = parse_size(optarg, &cli->over.width, &cli->over.height, err, errlen);
-            cli->over.set |= RP_SET_SIZE;
+            r = parse_size(optarg, &cli->run.over.width, &cli->run.over.height, err, errlen);
+            cli->run.over.set |= RP_SET_SIZE;
             break;
         case 'n':
             r = parse_int("--frames", optarg, 0, 100000000, &v, err, errlen);
-            cli->over.duration.value = v;
-            cli->over.duration.is_frames = 1;
-            cli->over.set |= RP_SET_DURATION;
+            cli->run.over.duration.value = v;
+            cli->run.over.duration.is_frames = 1;
+            cli->run.over.set |= RP_SET_DURATION;
             break;
         case 'r':
             r = parse_int("--fps", optarg, 1, 1000, &v, err, errlen);
-            cli->over.fps = (int)v;
-            cli->over.set |= RP_SET_FPS;
+            cli->run.over.fps = (int)v;
+            cli->run.over.set |= RP_SET_FPS;
             break;
         case ARG_START:
-            r = parse_int("--start", optarg, 0, INT64_MAX, &cli->start, err, errlen);
+            r = parse_int("--start", optarg, 0, INT64_MAX, &cli->run.start, err, errlen);
             break;
-        case ARG_END: r = parse_int("--end", optarg, 0, INT64_MAX, &cli->end, err, errlen); break;
+        case ARG_END: r = parse_int("--end", optarg, 0, INT64_MAX, &cli->run.end, err, errlen); break;
         case ARG_PRESET: {
             int p = rp_preset_from_name(optarg);
             if (p < 0)
@@ -244,8 +240,8 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
                                    "--preset: unknown preset '%s' (expected rockpool, elias, "
                                    "applet, silverlight, codeproject)",
                                    optarg);
-            cli->over.preset = (enum rp_preset)p;
-            cli->over.set |= RP_SET_PRESET;
+            cli->run.over.preset = (enum rp_preset)p;
+            cli->run.over.set |= RP_SET_PRESET;
             break;
         }
         case ARG_SEED: {
@@ -255,36 +251,36 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             if (end == optarg || *end || errno == ERANGE || optarg[0] == '-')
                 return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64,
                                    optarg, UINT64_MAX);
-            cli->over.seed = s;
-            cli->over.set |= RP_SET_SEED;
+            cli->run.over.seed = s;
+            cli->run.over.set |= RP_SET_SEED;
             break;
         }
-        case 'c': cli->out.codec = optarg; break;
+        case 'c': cli->run.out.codec = optarg; break;
         case ARG_CRF:
             r = parse_int("--crf", optarg, 0, 63, &v, err, errlen);
-            cli->out.crf = (int)v;
+            cli->run.out.crf = (int)v;
             break;
-        case ARG_ENCODER_PRESET: cli->out.encoder_preset = optarg; break;
-        case 'b': r = parse_bitrate(optarg, &cli->out.bitrate, err, errlen); break;
-        case ARG_PIX_FMT: cli->out.pix_fmt = optarg; break;
+        case ARG_ENCODER_PRESET: cli->run.out.encoder_preset = optarg; break;
+        case 'b': r = parse_bitrate(optarg, &cli->run.out.bitrate, err, errlen); break;
+        case ARG_PIX_FMT: cli->run.out.pix_fmt = optarg; break;
         case ARG_PNG_LEVEL:
             r = parse_int("--png-level", optarg, 0, 9, &v, err, errlen);
-            cli->out.png_level = (int)v;
+            cli->run.out.png_level = (int)v;
             break;
         case 'j':
             r = parse_int("--threads", optarg, 1, 256, &v, err, errlen);
-            cli->threads = (int)v;
+            cli->run.threads = (int)v;
             break;
-        case ARG_HASH: cli->hash = 1; break;
-        case ARG_DUMP_HEIGHTS: cli->dump_heights = optarg; break;
-        case 'y': cli->out.overwrite = 1; break;
+        case ARG_HASH: cli->run.hash = 1; break;
+        case ARG_DUMP_HEIGHTS: cli->run.dump_heights = optarg; break;
+        case 'y': cli->run.out.overwrite = 1; break;
         case 'q': cli->quiet = 1; break;
         case ARG_PROGRESS: cli->progress = 1; break;
         case ARG_CHECK: cli->check = 1; break;
-        case ARG_SAVE_STATE: cli->save_state = optarg; break;
-        case ARG_LOAD_STATE: cli->load_state = optarg; break;
+        case ARG_SAVE_STATE: cli->run.save_state = optarg; break;
+        case ARG_LOAD_STATE: cli->run.load_state = optarg; break;
         case ARG_MAX_MEMORY:
-            r = parse_bytes("--max-memory", optarg, &cli->max_memory, err, errlen);
+            r = parse_bytes("--max-memory", optarg, &cli->run.max_memory, err, errlen);
             break;
         case ARG_PROGRESS_FD:
             r = parse_int("--progress-fd", optarg, 0, 1 << 20, &v, err, errlen);
@@ -309,8 +305,8 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     if (optind < argc)
         return usage_error(err, errlen, "unexpected argument '%s' (only one SCENE is read)",
                            argv[optind]);
-    if (cli->end >= 0 && cli->end < cli->start)
-        return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64, cli->end,
-                           cli->start);
+    if (cli->run.end >= 0 && cli->run.end < cli->run.start)
+        return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64, cli->run.end,
+                           cli->run.start);
     return 0;
 }

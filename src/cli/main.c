@@ -1,0 +1,223 @@
+/* main.c - the rockpool program: options in, a render session of librockpool run, its
+ * errors turned into messages and exit statuses, progress drawn. Only the program prints
+ * or exits.
+ *
+ * Exit status (rockpool(1) EXIT STATUS): 0 success, 1 runtime failure, 2 bad usage or
+ * input, 130 SIGINT, 143 SIGTERM. Nothing is created before every input is validated. */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "rockpool.h"
+
+enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static void warn_cb(void *ctx, const char *msg)
+{
+    const rp_cli *cli = ctx;
+    if (!cli->quiet)
+        fprintf(stderr, "rockpool: warning: %s\n", msg);
+}
+
+/* gcc-style diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret. */
+static void print_diag(const rp_diag *d)
+{
+    if (d->line > 0)
+        fprintf(stderr, "rockpool: %s:%d:%d: error: %s\n", d->file, d->line, d->col, d->msg);
+    else
+        fprintf(stderr, "rockpool: %s: error: %s\n", d->file, d->msg);
+    if (d->line > 0 && d->source_line[0]) {
+        int width = fprintf(stderr, " %5d | ", d->line) - 2;
+        fprintf(stderr, "%s\n", d->source_line);
+        fprintf(stderr, "%*s| ", width, "");
+        for (int i = 1; i < d->col && d->source_line[i - 1]; i++)
+            fputc(d->source_line[i - 1] == '\t' ? '\t' : ' ', stderr);
+        fputs("^\n", stderr);
+    }
+}
+
+/* Print a library error; return the exit status it maps to. */
+static int fail(const rp_error *err)
+{
+    if (err->code == RP_ERR_INTERRUPTED || stop_signal)
+        return stop_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+    if (err->has_diag)
+        print_diag(&err->diag);
+    else
+        fprintf(stderr, "rockpool: error: %s\n", err->msg);
+    return err->bad_input ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+static int usage_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("rockpool: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --check: what would be rendered. */
+static void print_summary(const rp_summary *sum)
+{
+    const rp_settings *s = sum->settings;
+    printf("size:       %dx%d\n", s->width, s->height);
+    printf("fps:        %d\n", s->fps);
+    printf("frames:     %" PRId64 " (%" PRId64 ".%03" PRId64 " s)\n", sum->frames,
+           sum->frames / s->fps, sum->frames % s->fps * 1000 / s->fps);
+    printf("preset:     %s\n", rp_preset_name(s->preset));
+    printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
+    printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops,
+           sum->scene.rains, sum->scene.strokes, sum->scene.walls);
+    printf("drops:      %zu in all (%zu from rain, %zu stroke dabs)\n", sum->timeline.drops,
+           sum->timeline.rain_drops, sum->timeline.stroke_dabs);
+    if (sum->timeline.after_end)
+        printf("after end:  %zu items fall after the last frame and are left out\n",
+               sum->timeline.after_end);
+}
+
+/* Progress for people (a line on a terminal) and for batch drivers (FFmpeg -progress
+ * style key=value blocks on --progress-fd). */
+typedef struct progress {
+    int show;
+    FILE *fd;
+    int fps;
+    int64_t start, end;
+    double t0, last_line, last_block;
+} progress;
+
+static void progress_block(progress *p, int64_t written, int end)
+{
+    if (!p->fd)
+        return;
+    double t = now_seconds();
+    fprintf(p->fd, "frame=%" PRId64 "\nfps=%.2f\nout_time_us=%" PRId64 "\nprogress=%s\n", written,
+            written / (t - p->t0 + 1e-9), written * 1000000 / p->fps, end ? "end" : "continue");
+    fflush(p->fd);
+    p->last_block = t;
+}
+
+static void progress_frame(progress *p, int64_t k)
+{
+    double t = now_seconds();
+    if (p->fd && t - p->last_block >= 0.5)
+        progress_block(p, k + 1 - p->start, 0);
+    if (p->show && (t - p->last_line >= 0.25 || k + 1 == p->end)) {
+        double fps = (double)(k + 1 - p->start) / (t - p->t0 > 1e-9 ? t - p->t0 : 1e-9);
+        fprintf(stderr, "\rframe %" PRId64 "/%" PRId64 "  %.1f fps  eta %.0f s   ", k + 1, p->end,
+                fps, (double)(p->end - k - 1) / (fps > 0 ? fps : 1));
+        p->last_line = t;
+    }
+}
+
+/* Open --progress-fd and decide whether to draw the progress line. */
+static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
+{
+    memset(p, 0, sizeof *p);
+    p->show = !cli->quiet && (cli->progress || isatty(STDERR_FILENO));
+    p->fps = sum->settings->fps;
+    p->start = sum->start;
+    p->end = sum->end;
+    p->t0 = now_seconds();
+    if (cli->progress_fd < 0)
+        return 0;
+    int stdout_taken = cli->run.hash || rp_output_uses_stdout(&cli->run.out);
+    if (cli->progress_fd == STDOUT_FILENO && stdout_taken)
+        return usage_fail("--progress-fd 1 would mix progress into the data on stdout");
+    if (fcntl(cli->progress_fd, F_GETFD) == -1 || !(p->fd = fdopen(dup(cli->progress_fd), "w")))
+        return usage_fail("--progress-fd %d: not an open descriptor", cli->progress_fd);
+    return 0;
+}
+
+/* Render every frame of an opened session; returns the exit status. */
+static int render(rp_session **s, const rp_cli *cli, progress *p)
+{
+    rp_error err;
+    const rp_frame *frame;
+    int64_t frames;
+    int r;
+    while (!(r = rp_session_next(*s, &frame, &err)) && frame)
+        progress_frame(p, frame->index);
+    if (p->show)
+        fputc('\n', stderr);
+    if (r) {
+        rp_session_abort(s);
+        return fail(&err);
+    }
+    if ((r = rp_session_close(s, &frames, &err)))
+        return fail(&err);
+    progress_block(p, frames, 1);
+    if (!stop_signal)
+        return 0;
+    fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli->run.out.path,
+            frames);
+    return stop_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+}
+
+int main(int argc, char **argv)
+{
+    rp_cli cli;
+    rp_error err;
+    rp_scene *scene = NULL;
+    rp_session *session = NULL;
+    rp_summary sum;
+    progress prog = {0};
+    int status;
+
+    if (rp_cli_parse(&cli, argc, argv, err.msg, sizeof err.msg))
+        return usage_fail("%s", err.msg);
+    if (cli.help || cli.version) {
+        cli.help ? rp_cli_usage(stdout) : (void)printf("rockpool %s\n", RP_VERSION);
+        return 0;
+    }
+    /* SIGINT/SIGTERM only set a flag: before the outputs exist the run stops with nothing
+     * created; after, they are finished properly and kept (rockpool(1) SIGNALS). */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    cli.run.stop = &stop_signal;
+    cli.run.warn = warn_cb;
+    cli.run.warn_ctx = &cli;
+    if (!cli.run.threads)
+        cli.run.threads = rp_online_cpus();
+
+    if (rp_scene_load(&scene, cli.scene_path, &err) ||
+        rp_session_new(&session, scene, &cli.run, &err)) {
+        status = fail(&err);
+    } else if (rp_session_summary(session, &sum), cli.check) {
+        print_summary(&sum);
+        status = 0;
+    } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
+        status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
+    }
+    if (prog.fd)
+        fclose(prog.fd);
+    rp_session_abort(&session);
+    rp_scene_free(&scene);
+    return status;
+}

@@ -1,0 +1,87 @@
+/* sink.h - where a session's frames go: a list of sinks fed through one interface, each
+ * from a const table of kinds (the encoded output, --hash lines, --dump-heights), in the
+ * manner of dav1d's tools/output/output.c. A new per-frame output is one kind here.
+ *
+ * Life of a list: add every sink, rp_sinks_open() (temporary files appear), one
+ * rp_sinks_write() per frame in timeline order (from the writer thread), then
+ * rp_sinks_close(): every sink is finished first and only then are files moved into
+ * place, so a failure in any sink leaves nothing that looks complete; or rp_sinks_abort().
+ * Paths are validated before any sink opens (rp_sinks_check). */
+#ifndef RP_SINK_H
+#define RP_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rockpool.h"
+
+/** What a sink is opened with; each kind reads the fields it needs. */
+typedef struct rp_sink_cfg {
+    const char *path;           /* file the sink writes (NULL for a stream) */
+    int overwrite;
+    const rp_output_opts *out;  /* output: the encoder and container */
+    FILE *stream;               /* hash: where the lines go */
+    size_t cells;               /* heights: cells per frame */
+} rp_sink_cfg;
+
+typedef struct rp_sink_kind {
+    const char *name;           /* in messages: "--dump-heights", ... */
+    size_t priv_size;           /* zeroed private state handed to every callback */
+    int wants_heights;          /* frames must carry heights */
+    /* Checks that touch nothing (paths, settings); may be NULL. */
+    int (*check)(const rp_sink_cfg *cfg, rp_error *err);
+    int (*open)(void *priv, const rp_sink_cfg *cfg, rp_error *err);
+    int (*write)(void *priv, const rp_frame *frame, rp_error *err);
+    /* Flush and close; files stay under their temporary names. */
+    int (*finish)(void *priv, rp_error *err);
+    /* Move the files into place; release everything whatever the result. */
+    int (*commit)(void *priv, rp_error *err);
+    /* Remove temporary files, release everything. */
+    void (*abort)(void *priv);
+    /* Frames written (output sink only; may be NULL). */
+    int64_t (*frames)(const void *priv);
+} rp_sink_kind;
+
+extern const rp_sink_kind rp_sink_output;  /* the encoded output (video, PNG, Y4M, framemd5) */
+extern const rp_sink_kind rp_sink_hash;    /* "FRAME MD5" lines of the RGB24 bytes */
+extern const rp_sink_kind rp_sink_heights; /* int16 LE heights, grid_w*grid_h a frame */
+
+#define RP_SINKS_MAX 8
+
+typedef struct rp_sinks {
+    int n;
+    int opened;
+    const rp_sink_kind *kind[RP_SINKS_MAX];
+    rp_sink_cfg cfg[RP_SINKS_MAX];
+    void *priv[RP_SINKS_MAX];
+} rp_sinks;
+
+/** Append a sink (cfg is copied; the strings it points at must outlive the list).
+ * RP_ERR_TOO_LARGE past RP_SINKS_MAX. */
+int rp_sinks_add(rp_sinks *l, const rp_sink_kind *kind, const rp_sink_cfg *cfg);
+
+/** Run every sink's check. */
+int rp_sinks_check(const rp_sinks *l, rp_error *err);
+
+/** Whether any sink wants heights with its frames. */
+int rp_sinks_want_heights(const rp_sinks *l);
+
+/** Open every sink in order; on failure the ones opened are aborted. */
+int rp_sinks_open(rp_sinks *l, rp_error *err);
+
+/** Hand one frame to every sink in order; the first failure stops the list. */
+int rp_sinks_write(rp_sinks *l, const rp_frame *frame, rp_error *err);
+
+/** Finish every sink (the last added first), then commit every sink; on the first failure the rest are aborted.
+ * *frames (may be NULL) gets the output sink's frame count. The list is empty after. */
+int rp_sinks_close(rp_sinks *l, int64_t *frames, rp_error *err);
+
+/** Abort every opened sink and free the list's state. Safe to call twice. */
+void rp_sinks_abort(rp_sinks *l);
+
+/** Fill err: code, whose fault, and a message. Returns code. */
+int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif
