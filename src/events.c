@@ -196,12 +196,12 @@ static int span(builder *b, int64_t *a, int64_t *e)
 {
     const rp_event *ev = b->ev;
 
-    *a = rp_time_ticks(ev->start, b->final->fps);
-    *e = rp_time_ticks(ev->end, b->final->fps);
+    *a = rp_time_ticks(ev->start, b->final->time.fps);
+    *e = rp_time_ticks(ev->end, b->final->time.fps);
     if (*e <= *a)
         return fail(b, RP_ERR_INVALID, ev->time_col,
                     "reversed span '%.*s' at %d fps: the end must be after the start",
-                    (int)ev->time_len, ev->time_text, b->final->fps);
+                    (int)ev->time_len, ev->time_text, b->final->time.fps);
     return RP_OK;
 }
 
@@ -231,7 +231,7 @@ static int expand_drop(builder *b)
     if ((ret = coord(b, ev->x, b->final->width, "x coordinate", &x)) ||
         (ret = coord(b, ev->y, b->final->height, "y coordinate", &y)))
         return ret;
-    drop_item(b, &it, rp_time_frame(ev->start, b->final->fps), x, y, ev->radius_lo, ev->height_lo);
+    drop_item(b, &it, rp_time_frame(ev->start, b->final->time.fps), x, y, ev->radius_lo, ev->height_lo);
     return push(b, &it);
 }
 
@@ -251,7 +251,7 @@ static int expand_rain(builder *b)
 
     if ((ret = span(b, &a, &e)))
         return ret;
-    count = (int64_t)((u128)(uint64_t)(e - a) * rm / ((u128)(uint64_t)f->fps * 1000000000u));
+    count = (int64_t)((u128)(uint64_t)(e - a) * rm / ((u128)(uint64_t)f->time.fps * 1000000000u));
     den = (rm << 32) * TICKS_PER_FRAME;
     base = (u128)(uint64_t)a * (rm << 32);
     for (j = 0; j < count; j++) {
@@ -260,7 +260,7 @@ static int expand_rain(builder *b)
         int64_t y = uniform(&state, 0, f->height - 1);
         int64_t r = uniform(&state, ev->radius_lo, ev->radius_hi);
         int64_t h = uniform(&state, ev->height_lo, ev->height_hi);
-        u128 num = base + (((u128)(uint64_t)j << 32) | u) * (uint64_t)f->fps * 1000000000u;
+        u128 num = base + (((u128)(uint64_t)j << 32) | u) * (uint64_t)f->time.fps * 1000000000u;
         int64_t frame = (int64_t)(num / den);
         rp_item it;
 
@@ -336,7 +336,7 @@ static int expand_wall(builder *b)
     int ret;
 
     memset(&it, 0, sizeof it);
-    it.frame = rp_time_frame(ev->start, f->fps);
+    it.frame = rp_time_frame(ev->start, f->time.fps);
     if (ev->kind != RP_EVENT_WALL_MASK && ((ret = coord(b, ev->x, f->width, "x coordinate", &x)) ||
                                            (ret = coord(b, ev->y, f->height, "y coordinate", &y))))
         return ret;
@@ -427,8 +427,8 @@ int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_setting
         final->height > RP_MAX_SIDE)
         return fail(&b, RP_ERR_INVALID, 0, "size %dx%d is out of range (1..%d per side)",
                     final->width, final->height, RP_MAX_SIDE);
-    if (final->fps < 1 || final->fps > RP_FPS_MAX)
-        return fail(&b, RP_ERR_INVALID, 0, "fps %d is out of range (1..%d)", final->fps,
+    if (final->time.fps < 1 || final->time.fps > RP_FPS_MAX)
+        return fail(&b, RP_ERR_INVALID, 0, "fps %d is out of range (1..%d)", final->time.fps,
                     RP_FPS_MAX);
     if (frames < 0)
         return fail(&b, RP_ERR_INVALID, 0, "negative frame count %lld", (long long)frames);

@@ -639,7 +639,7 @@ static int set_fps(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    ps->given.fps = (int)v;
+    ps->given.time.fps = (int)v;
     return want_end(ps, "the frame rate");
 }
 
@@ -652,9 +652,9 @@ static int set_duration(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    if ((ret = time_part(ps, whole(t), &ps->given.duration)))
+    if ((ret = time_part(ps, whole(t), &ps->given.time.duration)))
         return ret;
-    if (ps->given.duration.value == 0)
+    if (ps->given.time.duration.value == 0)
         return fail(ps, t.col, "duration %s is empty (it must be above 0)", SHOW(t, b));
     return want_end(ps, "the duration");
 }
@@ -763,8 +763,8 @@ static int set_damping(parser *ps, tok kw)
     if (is(t, "shift")) {
         if ((ret = want_int(ps, "shift", "damping shift", 1, 30, &shift)))
             return ret;
-        ps->given.damping_shift = (int)shift;
-        ps->given.damping_q16 = 0;
+        ps->given.water.damping_shift = (int)shift;
+        ps->given.water.damping_q16 = 0;
         return want_end(ps, "the damping");
     }
     r = damping_factor(t.s, t.n, &q);
@@ -782,8 +782,8 @@ static int set_damping(parser *ps, tok kw)
         return fail(ps, t.col,
                     "damping factor %s rounds to 0 in Q16 (the smallest is 0.00000762939453125)",
                     SHOW(t, b));
-    ps->given.damping_q16 = q;
-    ps->given.damping_shift = 0;
+    ps->given.water.damping_q16 = q;
+    ps->given.water.damping_shift = 0;
     return want_end(ps, "the damping");
 }
 
@@ -796,7 +796,7 @@ static int set_stencil(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    ps->given.stencil = values[i];
+    ps->given.water.stencil = values[i];
     return want_end(ps, "the stencil");
 }
 
@@ -809,7 +809,7 @@ static int set_boundary(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    ps->given.boundary = values[i];
+    ps->given.water.boundary = values[i];
     return want_end(ps, "the boundary");
 }
 
@@ -821,7 +821,7 @@ static int set_refraction(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    ps->given.refraction = (int)v;
+    ps->given.look.refraction = (int)v;
     return want_end(ps, "the refraction");
 }
 
@@ -833,7 +833,7 @@ static int set_shading(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    ps->given.shading = (int)v;
+    ps->given.look.shading = (int)v;
     return want_end(ps, "the shading divisor");
 }
 
@@ -846,8 +846,8 @@ static int set_light(parser *ps, tok kw)
     if ((ret = want_int(ps, "light", "light x", -16, 16, &x)) ||
         (ret = want_int(ps, "light", "light y", -16, 16, &y)))
         return ret;
-    ps->given.light_x = (int)x;
-    ps->given.light_y = (int)y;
+    ps->given.look.light_x = (int)x;
+    ps->given.look.light_y = (int)y;
     return want_end(ps, "the light direction");
 }
 
@@ -860,7 +860,7 @@ static int set_render(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    ps->given.render = values[i];
+    ps->given.look.mode = values[i];
     return want_end(ps, "the render mode");
 }
 
@@ -1182,129 +1182,6 @@ static int check_utf8(parser *ps)
 }
 
 /* ---- public --------------------------------------------------------------------------- */
-
-void rp_settings_defaults(rp_settings *s, enum rp_preset preset)
-{
-    memset(s, 0, sizeof *s);
-    s->width = 640;
-    s->height = 480;
-    s->fps = 30;
-    s->duration.value = 10 * INT64_C(1000000);
-    s->duration.is_frames = 0;
-    s->seed = 0;
-    s->background[0] = '\0';
-    s->boundary = RP_BOUNDARY_WALL;
-    s->render = RP_RENDER_OFFSET;
-    s->mode = RP_MODE_ADD;
-    s->light_x = 1;
-    s->light_y = -1;
-    switch (preset) {
-    case RP_PRESET_ELIAS:
-        s->stencil = RP_STENCIL_4;
-        s->damping_shift = 5;
-        s->refraction = 0;
-        s->light_x = 1;
-        s->light_y = 0;
-        s->shading = 1;
-        s->shape = RP_SHAPE_DISC;
-        break;
-    case RP_PRESET_APPLET:
-        s->stencil = RP_STENCIL_4;
-        s->damping_shift = 5;
-        s->render = RP_RENDER_LENS;
-        s->shading = 0;
-        s->shape = RP_SHAPE_SQUARE;
-        break;
-    case RP_PRESET_SILVERLIGHT:
-        s->stencil = RP_STENCIL_4;
-        s->damping_shift = 0;
-        s->damping_q16 = 61604; /* round(0.94 * 65536) */
-        s->refraction = 0;
-        s->shading = 2; /* (dx - dy) / 2 */
-        s->shape = RP_SHAPE_SPLASH;
-        break;
-    case RP_PRESET_CODEPROJECT:
-        s->stencil = RP_STENCIL_8;
-        s->damping_shift = 5;
-        s->refraction = 3;
-        s->shading = 0;
-        s->shape = RP_SHAPE_COSINE;
-        s->mode = RP_MODE_SET;
-        break;
-    case RP_PRESET_ROCKPOOL:
-    default:
-        preset = RP_PRESET_ROCKPOOL;
-        s->stencil = RP_STENCIL_ISO;
-        s->damping_shift = 7;
-        s->refraction = 2;
-        s->shading = 4;
-        s->shape = RP_SHAPE_COSINE;
-        break;
-    }
-    s->preset = preset;
-}
-
-void rp_settings_merge(rp_settings *dst, const rp_settings *src)
-{
-    unsigned set = src->set;
-
-    if (set & RP_SET_SIZE) {
-        dst->width = src->width;
-        dst->height = src->height;
-    }
-    if (set & RP_SET_FPS)
-        dst->fps = src->fps;
-    if (set & RP_SET_DURATION)
-        dst->duration = src->duration;
-    if (set & RP_SET_SEED)
-        dst->seed = src->seed;
-    if (set & RP_SET_PRESET) {
-        dst->preset = src->preset;
-        dst->shape = src->shape;
-        dst->mode = src->mode;
-    }
-    if (set & RP_SET_BACKGROUND)
-        memcpy(dst->background, src->background, sizeof dst->background);
-    if (set & RP_SET_DAMPING) {
-        dst->damping_shift = src->damping_shift;
-        dst->damping_q16 = src->damping_q16;
-    }
-    if (set & RP_SET_STENCIL)
-        dst->stencil = src->stencil;
-    if (set & RP_SET_BOUNDARY)
-        dst->boundary = src->boundary;
-    if (set & RP_SET_REFRACTION)
-        dst->refraction = src->refraction;
-    if (set & RP_SET_SHADING)
-        dst->shading = src->shading;
-    if (set & RP_SET_LIGHT) {
-        dst->light_x = src->light_x;
-        dst->light_y = src->light_y;
-    }
-    if (set & RP_SET_RENDER)
-        dst->render = src->render;
-    dst->set |= set;
-}
-
-static const char *const preset_names[] = {"rockpool", "elias", "applet", "silverlight",
-                                           "codeproject"};
-
-int rp_preset_from_name(const char *name)
-{
-    int i;
-
-    for (i = 0; name && i <= RP_PRESET_CODEPROJECT; i++)
-        if (strcmp(name, preset_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-const char *rp_preset_name(enum rp_preset p)
-{
-    if ((int)p < 0 || p > RP_PRESET_CODEPROJECT)
-        return "unknown";
-    return preset_names[p];
-}
 
 int rp_damping_parse(const char *text, int *shift, int32_t *q16)
 {

@@ -9,78 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "render.h"
-#include "water.h"
-
-enum rp_preset {
-    RP_PRESET_ROCKPOOL = 0,
-    RP_PRESET_ELIAS,
-    RP_PRESET_APPLET,
-    RP_PRESET_SILVERLIGHT,
-    RP_PRESET_CODEPROJECT,
-};
-
-/* Bits of rp_settings.set: which fields were given explicitly. */
-enum {
-    RP_SET_SIZE = 1u << 0,
-    RP_SET_FPS = 1u << 1,
-    RP_SET_DURATION = 1u << 2,
-    RP_SET_SEED = 1u << 3,
-    RP_SET_PRESET = 1u << 4,
-    RP_SET_BACKGROUND = 1u << 5,
-    RP_SET_DAMPING = 1u << 6,
-    RP_SET_STENCIL = 1u << 7,
-    RP_SET_BOUNDARY = 1u << 8,
-    RP_SET_REFRACTION = 1u << 9,
-    RP_SET_SHADING = 1u << 10,
-    RP_SET_LIGHT = 1u << 11,
-    RP_SET_RENDER = 1u << 12,
-};
-
-/** A time: microseconds, or a frame number when is_frames. */
-typedef struct rp_time {
-    int64_t value;
-    int is_frames;
-} rp_time;
-
-/** The frame a time falls in at fps: [k/fps, (k+1)/fps) -> k (floor, integer-only). */
-int64_t rp_time_frame(rp_time t, int fps);
-
-/** Frames covered by a duration: ceil(t * fps), or the frame count itself. */
-int64_t rp_time_frames(rp_time t, int fps);
-
-typedef struct rp_settings {
-    unsigned set;             /* RP_SET_* bits of the fields given explicitly */
-    int width, height;
-    int fps;
-    rp_time duration;
-    uint64_t seed;
-    enum rp_preset preset;
-    char background[4096];    /* "" = built-in texture; resolved against the scene's dir */
-    int damping_shift;        /* used when damping_q16 == 0 */
-    int32_t damping_q16;
-    enum rp_stencil stencil;
-    enum rp_boundary boundary;
-    int refraction;
-    int shading;              /* divisor, 0 = none */
-    int light_x, light_y;
-    enum rp_render_mode render;
-    enum rp_shape shape;      /* drop shape when an event names none (preset's) */
-    enum rp_mode mode;        /* drop mode when an event names none (preset's) */
-} rp_settings;
-
-/** Defaults of a preset (SPEC.md section 4) and 640x480, 30 fps, 10 s, seed 0;
- * set = 0. */
-void rp_settings_defaults(rp_settings *s, enum rp_preset preset);
-
-/** Copy into dst every field src has explicitly set, and or its bits in. The preset bit
- * also brings the preset's drop shape and mode (they have no setting of their own); the
- * damping bit copies damping_shift and damping_q16 together. */
-void rp_settings_merge(rp_settings *dst, const rp_settings *src);
-
-/** Preset by name ("elias", ...), or -1. */
-int rp_preset_from_name(const char *name);
-const char *rp_preset_name(enum rp_preset p);
+#include "settings.h"
 
 /** Parse "shift N" / "0.94" damping text into shift or Q16 (one of them nonzero). */
 int rp_damping_parse(const char *text, int *shift, int32_t *q16);

@@ -171,7 +171,9 @@ static int resolve_settings(rp_session *se, rp_error *err)
         s->width = w;
         s->height = h;
     }
-    se->frames = rp_time_frames(s->duration, s->fps);
+    s->water.width = s->width; /* the grid is the output size (version 1) */
+    s->water.height = s->height;
+    se->frames = rp_time_frames(s->time.duration, s->time.fps);
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;
     if (se->end > se->frames)
@@ -322,7 +324,7 @@ static int validate(rp_session *se, rp_error *err)
     rp_output_opts *o = (rp_output_opts *)&run->out;
     o->width = se->s.width;
     o->height = se->s.height;
-    o->fps = se->s.fps;
+    o->fps = se->s.time.fps;
     o->first_frame = se->start;
     o->frame_count = se->end - se->start;
     o->threads = se->threads;
@@ -478,9 +480,7 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if ((r = rp_source_open(&se->background, s->background, s->width, s->height, err)))
         return r;
-    rp_water_params wp = {s->width, s->height, s->stencil, s->boundary, s->damping_shift,
-                          s->damping_q16};
-    if ((r = rp_water_new(&se->water, &wp)))
+    if ((r = rp_water_new(&se->water, &s->water)))
         return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->width,
                             s->height, rp_strerror(r));
     rp_timeline_stats ts;
@@ -509,8 +509,6 @@ int rp_session_start(rp_session *se, rp_error *err)
 
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
-    rp_render_params rp = {se->s.render, se->s.refraction, se->s.light_x, se->s.light_y,
-                           se->s.shading};
     *frame = NULL;
     while (se->k < se->end && !(se->run->stop && *se->run->stop)) {
         int64_t k = se->k++;
@@ -523,8 +521,8 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
         uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
         if (!pixels) /* the writer failed: say why */
             return rp_writer_finish(&se->writer, err);
-        rp_render_frame(&rp, h, se->s.width, se->s.height,
-                        rp_source_frame(se->background, k, se->s.fps), pixels, se->pool);
+        rp_render_frame(&se->s.look, h, se->s.width, se->s.height,
+                        rp_source_frame(se->background, k, se->s.time.fps), pixels, se->pool);
         if (heights_copy)
             memcpy(heights_copy, h, (size_t)se->s.width * se->s.height * sizeof *h);
         rp_writer_submit(se->writer, k);

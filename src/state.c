@@ -32,10 +32,10 @@ uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k)
     uint64_t h = FNV_OFFSET;
     h = fnv_u64(h, (uint64_t)s->width);
     h = fnv_u64(h, (uint64_t)s->height);
-    h = fnv_u64(h, (uint64_t)s->stencil);
-    h = fnv_u64(h, (uint64_t)s->boundary);
-    h = fnv_u64(h, (uint64_t)s->damping_shift);
-    h = fnv_u64(h, (uint64_t)s->damping_q16);
+    h = fnv_u64(h, (uint64_t)s->water.stencil);
+    h = fnv_u64(h, (uint64_t)s->water.boundary);
+    h = fnv_u64(h, (uint64_t)s->water.damping_shift);
+    h = fnv_u64(h, (uint64_t)s->water.damping_q16);
     for (int64_t f = 0; f < k; f++) {
         const rp_item *items;
         size_t n;

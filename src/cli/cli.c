@@ -220,13 +220,13 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             break;
         case 'n':
             r = parse_int("--frames", optarg, 0, 100000000, &v, err, errlen);
-            cli->run.over.duration.value = v;
-            cli->run.over.duration.is_frames = 1;
+            cli->run.over.time.duration.value = v;
+            cli->run.over.time.duration.is_frames = 1;
             cli->run.over.set |= RP_SET_DURATION;
             break;
         case 'r':
             r = parse_int("--fps", optarg, 1, 1000, &v, err, errlen);
-            cli->run.over.fps = (int)v;
+            cli->run.over.time.fps = (int)v;
             cli->run.over.set |= RP_SET_FPS;
             break;
         case ARG_START:

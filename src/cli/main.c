@@ -84,9 +84,9 @@ static void print_summary(const rp_summary *sum)
 {
     const rp_settings *s = sum->settings;
     printf("size:       %dx%d\n", s->width, s->height);
-    printf("fps:        %d\n", s->fps);
+    printf("fps:        %d\n", s->time.fps);
     printf("frames:     %" PRId64 " (%" PRId64 ".%03" PRId64 " s)\n", sum->frames,
-           sum->frames / s->fps, sum->frames % s->fps * 1000 / s->fps);
+           sum->frames / s->time.fps, sum->frames % s->time.fps * 1000 / s->time.fps);
     printf("preset:     %s\n", rp_preset_name(s->preset));
     printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
     printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops,
@@ -137,7 +137,7 @@ static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
 {
     memset(p, 0, sizeof *p);
     p->show = !cli->quiet && (cli->progress || isatty(STDERR_FILENO));
-    p->fps = sum->settings->fps;
+    p->fps = sum->settings->time.fps;
     p->start = sum->start;
     p->end = sum->end;
     p->t0 = now_seconds();

@@ -78,8 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     final = *rp_scene_settings(sc);
     /* At least 250 fps keeps dense rain over the few frames small (at most 3200 drops
      * per rain statement); the scene's own fps is tried when it is higher. */
-    if (final.fps < 250)
-        final.fps = 250;
+    if (final.time.fps < 250)
+        final.time.fps = 250;
     ret = rp_timeline_build(&tl, sc, &final, FUZZ_FRAMES, &diag);
     if (ret == RP_OK)
         walk(tl, &final);

@@ -52,7 +52,7 @@ static void expect_error_len(const char *text, size_t len, int line, int col, co
 
     if (ret == RP_OK) {
         const rp_settings *s = rp_scene_settings(sc);
-        ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->duration, s->fps), &d);
+        ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->time.duration, s->time.fps), &d);
         assert_null(tl);
         rp_scene_free(&sc);
     } else {
@@ -114,69 +114,69 @@ static void test_defaults(void **state)
     assert_int_equal(s.set, 0);
     assert_int_equal(s.width, 640);
     assert_int_equal(s.height, 480);
-    assert_int_equal(s.fps, 30);
-    assert_int_equal(s.duration.value, 10000000);
-    assert_int_equal(s.duration.is_frames, 0);
+    assert_int_equal(s.time.fps, 30);
+    assert_int_equal(s.time.duration.value, 10000000);
+    assert_int_equal(s.time.duration.is_frames, 0);
     assert_int_equal(s.seed, 0);
     assert_string_equal(s.background, "");
     assert_int_equal(s.preset, RP_PRESET_ROCKPOOL);
-    assert_int_equal(s.stencil, RP_STENCIL_ISO);
-    assert_int_equal(s.damping_shift, 7);
-    assert_int_equal(s.damping_q16, 0);
-    assert_int_equal(s.render, RP_RENDER_OFFSET);
-    assert_int_equal(s.refraction, 2);
-    assert_int_equal(s.light_x, 1);
-    assert_int_equal(s.light_y, -1);
-    assert_int_equal(s.shading, 4);
+    assert_int_equal(s.water.stencil, RP_STENCIL_ISO);
+    assert_int_equal(s.water.damping_shift, 7);
+    assert_int_equal(s.water.damping_q16, 0);
+    assert_int_equal(s.look.mode, RP_RENDER_OFFSET);
+    assert_int_equal(s.look.refraction, 2);
+    assert_int_equal(s.look.light_x, 1);
+    assert_int_equal(s.look.light_y, -1);
+    assert_int_equal(s.look.shading, 4);
     assert_int_equal(s.shape, RP_SHAPE_COSINE);
     assert_int_equal(s.mode, RP_MODE_ADD);
-    assert_int_equal(s.boundary, RP_BOUNDARY_WALL);
+    assert_int_equal(s.water.boundary, RP_BOUNDARY_WALL);
 
     rp_settings_defaults(&s, RP_PRESET_ELIAS);
     assert_int_equal(s.preset, RP_PRESET_ELIAS);
-    assert_int_equal(s.stencil, RP_STENCIL_4);
-    assert_int_equal(s.damping_shift, 5);
-    assert_int_equal(s.damping_q16, 0);
-    assert_int_equal(s.render, RP_RENDER_OFFSET);
-    assert_int_equal(s.refraction, 0);
-    assert_int_equal(s.light_x, 1);
-    assert_int_equal(s.light_y, 0);
-    assert_int_equal(s.shading, 1);
+    assert_int_equal(s.water.stencil, RP_STENCIL_4);
+    assert_int_equal(s.water.damping_shift, 5);
+    assert_int_equal(s.water.damping_q16, 0);
+    assert_int_equal(s.look.mode, RP_RENDER_OFFSET);
+    assert_int_equal(s.look.refraction, 0);
+    assert_int_equal(s.look.light_x, 1);
+    assert_int_equal(s.look.light_y, 0);
+    assert_int_equal(s.look.shading, 1);
     assert_int_equal(s.shape, RP_SHAPE_DISC);
     assert_int_equal(s.mode, RP_MODE_ADD);
-    assert_int_equal(s.boundary, RP_BOUNDARY_WALL);
+    assert_int_equal(s.water.boundary, RP_BOUNDARY_WALL);
     assert_int_equal(s.width, 640);
 
     rp_settings_defaults(&s, RP_PRESET_APPLET);
-    assert_int_equal(s.stencil, RP_STENCIL_4);
-    assert_int_equal(s.damping_shift, 5);
-    assert_int_equal(s.render, RP_RENDER_LENS);
-    assert_int_equal(s.shading, 0);
+    assert_int_equal(s.water.stencil, RP_STENCIL_4);
+    assert_int_equal(s.water.damping_shift, 5);
+    assert_int_equal(s.look.mode, RP_RENDER_LENS);
+    assert_int_equal(s.look.shading, 0);
     assert_int_equal(s.shape, RP_SHAPE_SQUARE);
     assert_int_equal(s.mode, RP_MODE_ADD);
-    assert_int_equal(s.boundary, RP_BOUNDARY_WALL);
+    assert_int_equal(s.water.boundary, RP_BOUNDARY_WALL);
 
     rp_settings_defaults(&s, RP_PRESET_SILVERLIGHT);
-    assert_int_equal(s.stencil, RP_STENCIL_4);
-    assert_int_equal(s.damping_shift, 0);
-    assert_int_equal(s.damping_q16, 61604);
-    assert_int_equal(s.render, RP_RENDER_OFFSET);
-    assert_int_equal(s.refraction, 0);
-    assert_int_equal(s.light_x, 1);
-    assert_int_equal(s.light_y, -1);
-    assert_int_equal(s.shading, 2);
+    assert_int_equal(s.water.stencil, RP_STENCIL_4);
+    assert_int_equal(s.water.damping_shift, 0);
+    assert_int_equal(s.water.damping_q16, 61604);
+    assert_int_equal(s.look.mode, RP_RENDER_OFFSET);
+    assert_int_equal(s.look.refraction, 0);
+    assert_int_equal(s.look.light_x, 1);
+    assert_int_equal(s.look.light_y, -1);
+    assert_int_equal(s.look.shading, 2);
     assert_int_equal(s.shape, RP_SHAPE_SPLASH);
     assert_int_equal(s.mode, RP_MODE_ADD);
 
     rp_settings_defaults(&s, RP_PRESET_CODEPROJECT);
-    assert_int_equal(s.stencil, RP_STENCIL_8);
-    assert_int_equal(s.damping_shift, 5);
-    assert_int_equal(s.render, RP_RENDER_OFFSET);
-    assert_int_equal(s.refraction, 3);
-    assert_int_equal(s.shading, 0);
+    assert_int_equal(s.water.stencil, RP_STENCIL_8);
+    assert_int_equal(s.water.damping_shift, 5);
+    assert_int_equal(s.look.mode, RP_RENDER_OFFSET);
+    assert_int_equal(s.look.refraction, 3);
+    assert_int_equal(s.look.shading, 0);
     assert_int_equal(s.shape, RP_SHAPE_COSINE);
     assert_int_equal(s.mode, RP_MODE_SET);
-    assert_int_equal(s.boundary, RP_BOUNDARY_WALL);
+    assert_int_equal(s.water.boundary, RP_BOUNDARY_WALL);
 }
 
 static void test_preset_names(void **state)
@@ -217,20 +217,20 @@ static void test_settings_parse(void **state)
                                  RP_SET_LIGHT | RP_SET_RENDER);
     assert_int_equal(s->width, 320);
     assert_int_equal(s->height, 200);
-    assert_int_equal(s->fps, 24);
-    assert_int_equal(s->duration.value, 2500000);
-    assert_int_equal(s->duration.is_frames, 0);
+    assert_int_equal(s->time.fps, 24);
+    assert_int_equal(s->time.duration.value, 2500000);
+    assert_int_equal(s->time.duration.is_frames, 0);
     assert_true(s->seed == UINT64_MAX);
     assert_string_equal(s->background, "water.png");
-    assert_int_equal(s->damping_shift, 4);
-    assert_int_equal(s->damping_q16, 0);
-    assert_int_equal(s->stencil, RP_STENCIL_8);
-    assert_int_equal(s->boundary, RP_BOUNDARY_WRAP);
-    assert_int_equal(s->refraction, 15);
-    assert_int_equal(s->shading, 3);
-    assert_int_equal(s->light_x, -16);
-    assert_int_equal(s->light_y, 16);
-    assert_int_equal(s->render, RP_RENDER_LENS);
+    assert_int_equal(s->water.damping_shift, 4);
+    assert_int_equal(s->water.damping_q16, 0);
+    assert_int_equal(s->water.stencil, RP_STENCIL_8);
+    assert_int_equal(s->water.boundary, RP_BOUNDARY_WRAP);
+    assert_int_equal(s->look.refraction, 15);
+    assert_int_equal(s->look.shading, 3);
+    assert_int_equal(s->look.light_x, -16);
+    assert_int_equal(s->look.light_y, 16);
+    assert_int_equal(s->look.mode, RP_RENDER_LENS);
     /* Not set: the rockpool preset's. */
     assert_int_equal(s->preset, RP_PRESET_ROCKPOOL);
     assert_int_equal(s->shape, RP_SHAPE_COSINE);
@@ -257,26 +257,26 @@ static void test_settings_values(void **state)
         sc = parse(words[i].text);
         s = rp_scene_settings(sc);
         if (words[i].stencil >= 0)
-            assert_int_equal(s->stencil, words[i].stencil);
+            assert_int_equal(s->water.stencil, words[i].stencil);
         if (words[i].boundary >= 0)
-            assert_int_equal(s->boundary, words[i].boundary);
+            assert_int_equal(s->water.boundary, words[i].boundary);
         rp_scene_free(&sc);
     }
     sc = parse("seed 0xDEADbeef\nduration 300f\nfps 1000\nsize 16384x1\nshading 0\n");
     s = rp_scene_settings(sc);
     assert_true(s->seed == 0xDEADBEEFu);
-    assert_int_equal(s->duration.value, 300);
-    assert_int_equal(s->duration.is_frames, 1);
-    assert_int_equal(s->fps, 1000);
+    assert_int_equal(s->time.duration.value, 300);
+    assert_int_equal(s->time.duration.is_frames, 1);
+    assert_int_equal(s->time.fps, 1000);
     assert_int_equal(s->width, 16384);
     assert_int_equal(s->height, 1);
-    assert_int_equal(s->shading, 0);
+    assert_int_equal(s->look.shading, 0);
     rp_scene_free(&sc);
 
     sc = parse("duration 1500ms\nrender offset\n");
     s = rp_scene_settings(sc);
-    assert_int_equal(s->duration.value, 1500000);
-    assert_int_equal(s->render, RP_RENDER_OFFSET);
+    assert_int_equal(s->time.duration.value, 1500000);
+    assert_int_equal(s->look.mode, RP_RENDER_OFFSET);
     rp_scene_free(&sc);
 }
 
@@ -289,8 +289,8 @@ static void test_preset_in_scene(void **state)
     (void)state;
 
     assert_int_equal(s->preset, RP_PRESET_CODEPROJECT);
-    assert_int_equal(s->stencil, RP_STENCIL_8);
-    assert_int_equal(s->refraction, 1);
+    assert_int_equal(s->water.stencil, RP_STENCIL_8);
+    assert_int_equal(s->look.refraction, 1);
     assert_int_equal(s->shape, RP_SHAPE_COSINE);
     assert_int_equal(s->mode, RP_MODE_SET);
     assert_int_equal(s->set, RP_SET_REFRACTION | RP_SET_PRESET);
@@ -325,8 +325,8 @@ static void test_damping(void **state)
         rp_diag d;
         int ret = rp_scene_parse(&sc, cases[i].text, strlen(cases[i].text), NULL, &d);
         assert_int_equal(ret, RP_OK);
-        assert_int_equal(rp_scene_settings(sc)->damping_shift, cases[i].shift);
-        assert_int_equal(rp_scene_settings(sc)->damping_q16, cases[i].q16);
+        assert_int_equal(rp_scene_settings(sc)->water.damping_shift, cases[i].shift);
+        assert_int_equal(rp_scene_settings(sc)->water.damping_q16, cases[i].q16);
         assert_true(rp_scene_settings(sc)->set & RP_SET_DAMPING);
         rp_scene_free(&sc);
     }
@@ -352,19 +352,19 @@ static void test_merge(void **state)
     rp_settings_defaults(&dst, RP_PRESET_ROCKPOOL);
     rp_settings_defaults(&src, RP_PRESET_CODEPROJECT);
     src.set = RP_SET_FPS | RP_SET_PRESET | RP_SET_DAMPING;
-    src.fps = 60;
-    src.damping_shift = 0;
-    src.damping_q16 = 1234;
+    src.time.fps = 60;
+    src.water.damping_shift = 0;
+    src.water.damping_q16 = 1234;
     src.width = 1;
     rp_settings_merge(&dst, &src);
-    assert_int_equal(dst.fps, 60);
+    assert_int_equal(dst.time.fps, 60);
     assert_int_equal(dst.preset, RP_PRESET_CODEPROJECT);
     assert_int_equal(dst.shape, RP_SHAPE_COSINE);
     assert_int_equal(dst.mode, RP_MODE_SET);
-    assert_int_equal(dst.damping_shift, 0);
-    assert_int_equal(dst.damping_q16, 1234);
+    assert_int_equal(dst.water.damping_shift, 0);
+    assert_int_equal(dst.water.damping_q16, 1234);
     assert_int_equal(dst.width, 640); /* not set in src */
-    assert_int_equal(dst.stencil, RP_STENCIL_ISO);
+    assert_int_equal(dst.water.stencil, RP_STENCIL_ISO);
     assert_int_equal(dst.set, RP_SET_FPS | RP_SET_PRESET | RP_SET_DAMPING);
 }
 
@@ -750,7 +750,7 @@ static void test_timeline_order(void **state)
         rp_timeline_frame(tl, 0, &items, &n);
         assert_int_equal(n, 0);
         rp_timeline_free(&tl);
-        final.fps = 0;
+        final.time.fps = 0;
         assert_int_equal(rp_timeline_build(&tl, sc, &final, 4, &d), RP_ERR_INVALID);
         assert_null(tl);
     }
@@ -900,7 +900,7 @@ static void test_rain_count_and_span(void **state)
     {
         rp_settings final = *rp_scene_settings(sc);
         rp_diag d;
-        final.fps = 10;
+        final.time.fps = 10;
         assert_int_equal(rp_timeline_build(&tl, sc, &final, 100, &d), RP_OK);
         n = collect(tl, it, 2048);
         assert_int_equal(n, 7);
@@ -1089,13 +1089,13 @@ static void test_text_handling(void **state)
     (void)state;
 
     sc = parse(crlf);
-    assert_int_equal(rp_scene_settings(sc)->fps, 25);
+    assert_int_equal(rp_scene_settings(sc)->time.fps, 25);
     assert_int_equal(rp_scene_settings(sc)->width, 10);
     assert_int_equal(rp_scene_event(sc, 0)->line, 4);
     assert_int_equal(rp_scene_event(sc, 0)->height_lo, 4);
     rp_scene_free(&sc);
     sc = parse(bom);
-    assert_int_equal(rp_scene_settings(sc)->fps, 25);
+    assert_int_equal(rp_scene_settings(sc)->time.fps, 25);
     rp_scene_free(&sc);
     sc = parse(utf8);
     assert_int_equal(rp_scene_event_count(sc), 1);
@@ -1105,11 +1105,11 @@ static void test_text_handling(void **state)
     assert_int_equal(rp_scene_settings(sc)->set, 0);
     rp_scene_free(&sc);
     sc = parse("\t fps\t30  # tabs\n   \n#\n");
-    assert_int_equal(rp_scene_settings(sc)->fps, 30);
+    assert_int_equal(rp_scene_settings(sc)->time.fps, 30);
     rp_scene_free(&sc);
     /* Not NUL-terminated: only len bytes are read. */
     assert_int_equal(rp_scene_parse(&sc, "fps 25xyz", 6, "t", &d), RP_OK);
-    assert_int_equal(rp_scene_settings(sc)->fps, 25);
+    assert_int_equal(rp_scene_settings(sc)->time.fps, 25);
     rp_scene_free(&sc);
     /* NULL diag is allowed. */
     assert_int_equal(rp_scene_parse(&sc, "fps 0", 5, "t", NULL), RP_ERR_INVALID);
@@ -1348,7 +1348,7 @@ static void test_bad_dir(void **state)
         ret = rp_scene_parse(&sc, text, len, path, &d);
         if (ret == RP_OK) {
             const rp_settings *s = rp_scene_settings(sc);
-            ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->duration, s->fps), &d);
+            ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->time.duration, s->time.fps), &d);
             rp_timeline_free(&tl);
             rp_scene_free(&sc);
         }
