@@ -49,16 +49,16 @@ typedef struct rp_error {
 /** A run: what the caller decides beyond the scene. Fill with rp_run_init(), then set
  * fields. Pointers must stay valid until the session is freed. */
 typedef struct rp_run {
-    rp_settings over;        /* settings that override the scene's (over.set says which) */
-    int64_t start, end;      /* write frames start..end-1; end -1 = the last frame */
-    rp_output_opts out;      /* the encoded output; out.path NULL = none */
-    int threads;             /* worker threads, >= 1 (0 = online CPUs) */
-    int64_t max_memory;      /* refuse runs estimated to need more bytes than this */
-    int hash;                /* print "FRAME MD5" lines to hash_to */
-    void *hash_to;           /* a FILE * for the hash lines (NULL = stdout) */
+    rp_settings over;         /* settings that override the scene's (over.set says which) */
+    int64_t start, end;       /* write frames start..end-1; end -1 = the last frame */
+    rp_output_opts out;       /* the encoded output; out.path NULL = none */
+    int threads;              /* worker threads, >= 1 (0 = online CPUs) */
+    int64_t max_memory;       /* refuse runs estimated to need more bytes than this */
+    int hash;                 /* print "FRAME MD5" lines to hash_to */
+    void *hash_to;            /* a FILE * for the hash lines (NULL = stdout) */
     const char *dump_heights; /* write each written frame's heights here, or NULL */
-    const char *save_state;  /* write a checkpoint after the last frame, or NULL */
-    const char *load_state;  /* start from a checkpoint, or NULL */
+    const char *save_state;   /* write a checkpoint after the last frame, or NULL */
+    const char *load_state;   /* start from a checkpoint, or NULL */
     /* Set asynchronously (a signal handler) to the signal number to stop the run: before
      * any file exists the session fails with RP_ERR_INTERRUPTED; after, the outputs are
      * finished and kept (the video plays up to the last frame). NULL = never. */
@@ -85,19 +85,19 @@ typedef struct rp_summary {
     int64_t start, end;          /* frames to write */
     rp_scene_stats scene;
     rp_timeline_stats timeline;
-    double memory;               /* estimated peak bytes */
+    double memory; /* estimated peak bytes */
 } rp_summary;
 
 /** One frame as the sinks see it: pixels (RGB24 today; the descriptor leaves room for
  * other layouts) and the simulation heights it was rendered from. */
 enum rp_pixfmt { RP_PIX_RGB24 = 0 };
 typedef struct rp_frame {
-    int64_t index;           /* timeline index */
-    int width, height;       /* pixels */
-    size_t stride;           /* bytes from one row to the next */
+    int64_t index;     /* timeline index */
+    int width, height; /* pixels */
+    size_t stride;     /* bytes from one row to the next */
     enum rp_pixfmt format;
     const uint8_t *data;
-    const int16_t *heights;  /* grid_w * grid_h heights, or NULL when no sink wants them */
+    const int16_t *heights; /* grid_w * grid_h heights, or NULL when no sink wants them */
     int grid_w, grid_h;
 } rp_frame;
 

@@ -242,7 +242,8 @@ static int add_sinks(rp_session *se, rp_error *err)
     const rp_run *run = se->run;
     rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &run->out};
     rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout};
-    rp_sink_cfg heights = {.path = run->dump_heights, .overwrite = run->out.overwrite,
+    rp_sink_cfg heights = {.path = run->dump_heights,
+                           .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.width * (size_t)se->s.height};
     if ((run->out.path && rp_sinks_add(&se->sinks, &rp_sink_output, &out)) ||
         (run->hash && rp_sinks_add(&se->sinks, &rp_sink_hash, &hash)) ||
@@ -414,7 +415,9 @@ static void apply_items(rp_session *se, int64_t k, int walls_only)
             if (!walls_only)
                 rp_water_drop(se->water, &it->drop);
             break;
-        case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(se->water, it->x, it->y, it->w, it->h); break;
+        case RP_ITEM_WALL_RECT:
+            rp_water_add_wall_rect(se->water, it->x, it->y, it->w, it->h);
+            break;
         case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(se->water, it->x, it->y, it->r); break;
         case RP_ITEM_WALL_MASK: rp_water_add_walls(se->water, mask_find(se, it->mask_path)); break;
         }
@@ -429,8 +432,7 @@ static int load_state(rp_session *se, rp_error *err)
     uint64_t key;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path,
-                            strerror(errno));
+        return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
     int r = rp_state_read(f, se->water, &se->k, &key, err->msg, sizeof err->msg);
     fclose(f);
     if (r)
@@ -462,9 +464,12 @@ static int start_threads(rp_session *se, rp_error *err)
         return rp_error_set(err, r, 0, "cannot start %d threads", se->threads);
     }
     size_t cells = (size_t)se->s.width * (size_t)se->s.height;
-    se->frame = (rp_frame){.width = se->s.width, .height = se->s.height,
-                           .stride = (size_t)se->s.width * 3, .format = RP_PIX_RGB24,
-                           .grid_w = se->s.width, .grid_h = se->s.height};
+    se->frame = (rp_frame){.width = se->s.width,
+                           .height = se->s.height,
+                           .stride = (size_t)se->s.width * 3,
+                           .format = RP_PIX_RGB24,
+                           .grid_w = se->s.width,
+                           .grid_h = se->s.height};
     rp_writer_opts wo = {&se->sinks, se->frame, cells * 3,
                          rp_sinks_want_heights(&se->sinks) ? cells : 0, RP_WRITER_SLOTS};
     r = rp_writer_new(&se->writer, &wo);
@@ -481,8 +486,8 @@ int rp_session_start(rp_session *se, rp_error *err)
     if ((r = rp_source_open(&se->background, s->background, s->width, s->height, err)))
         return r;
     if ((r = rp_water_new(&se->water, &s->water)))
-        return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->width,
-                            s->height, rp_strerror(r));
+        return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->width, s->height,
+                            rp_strerror(r));
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     if (ts.walls && rp_water_reserve_walls(se->water) != RP_OK)
@@ -493,9 +498,9 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if (se->run->stop && *se->run->stop)
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
-    if (se->run->save_state && (r = rp_output_file_open(&se->state_file, se->run->save_state,
-                                                        se->run->out.overwrite, err->msg,
-                                                        sizeof err->msg)))
+    if (se->run->save_state &&
+        (r = rp_output_file_open(&se->state_file, se->run->save_state, se->run->out.overwrite,
+                                 err->msg, sizeof err->msg)))
         return rp_error_set(err, r, 0, "--save-state: %s", err->msg);
     if ((r = rp_sinks_open(&se->sinks, err)))
         return r;

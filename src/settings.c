@@ -5,7 +5,10 @@
 #include <string.h>
 
 /* One row per setting: the bit that says it was given and the bytes it covers. */
-#define FIELD(bit, member) {bit, offsetof(rp_settings, member), sizeof(((rp_settings *)0)->member)}
+#define FIELD(bit, member)                                                                         \
+    {                                                                                              \
+        bit, offsetof(rp_settings, member), sizeof(((rp_settings *)0)->member)                     \
+    }
 static const struct field {
     unsigned bit;
     size_t offset, size;
@@ -38,20 +41,35 @@ static const struct preset {
     enum rp_shape shape;
     enum rp_mode mode;
 } presets[] = {
-    [RP_PRESET_ROCKPOOL] = {"rockpool", {.stencil = RP_STENCIL_ISO, .damping_shift = 7},
-                            {RP_RENDER_OFFSET, 2, 1, -1, 4}, RP_SHAPE_COSINE, RP_MODE_ADD},
+    [RP_PRESET_ROCKPOOL] = {"rockpool",
+                            {.stencil = RP_STENCIL_ISO, .damping_shift = 7},
+                            {RP_RENDER_OFFSET, 2, 1, -1, 4},
+                            RP_SHAPE_COSINE,
+                            RP_MODE_ADD},
     /* Elias: 4 neighbours, h -= h >> 5, offset render with shading = dx. */
-    [RP_PRESET_ELIAS] = {"elias", {.stencil = RP_STENCIL_4, .damping_shift = 5},
-                         {RP_RENDER_OFFSET, 0, 1, 0, 1}, RP_SHAPE_DISC, RP_MODE_ADD},
+    [RP_PRESET_ELIAS] = {"elias",
+                         {.stencil = RP_STENCIL_4, .damping_shift = 5},
+                         {RP_RENDER_OFFSET, 0, 1, 0, 1},
+                         RP_SHAPE_DISC,
+                         RP_MODE_ADD},
     /* The Java applet: lens refraction, no shading, square drops. */
-    [RP_PRESET_APPLET] = {"applet", {.stencil = RP_STENCIL_4, .damping_shift = 5},
-                          {RP_RENDER_LENS, 0, 1, -1, 0}, RP_SHAPE_SQUARE, RP_MODE_ADD},
+    [RP_PRESET_APPLET] = {"applet",
+                          {.stencil = RP_STENCIL_4, .damping_shift = 5},
+                          {RP_RENDER_LENS, 0, 1, -1, 0},
+                          RP_SHAPE_SQUARE,
+                          RP_MODE_ADD},
     /* Silverlight: damping 0.94 = round(0.94 * 65536) / 65536, shading (dx - dy) / 2. */
-    [RP_PRESET_SILVERLIGHT] = {"silverlight", {.stencil = RP_STENCIL_4, .damping_q16 = 61604},
-                               {RP_RENDER_OFFSET, 0, 1, -1, 2}, RP_SHAPE_SPLASH, RP_MODE_ADD},
+    [RP_PRESET_SILVERLIGHT] = {"silverlight",
+                               {.stencil = RP_STENCIL_4, .damping_q16 = 61604},
+                               {RP_RENDER_OFFSET, 0, 1, -1, 2},
+                               RP_SHAPE_SPLASH,
+                               RP_MODE_ADD},
     /* CodeProject: 8 neighbours >> 2, offsets >> 3, cosine drops that replace. */
-    [RP_PRESET_CODEPROJECT] = {"codeproject", {.stencil = RP_STENCIL_8, .damping_shift = 5},
-                               {RP_RENDER_OFFSET, 3, 1, -1, 0}, RP_SHAPE_COSINE, RP_MODE_SET},
+    [RP_PRESET_CODEPROJECT] = {"codeproject",
+                               {.stencil = RP_STENCIL_8, .damping_shift = 5},
+                               {RP_RENDER_OFFSET, 3, 1, -1, 0},
+                               RP_SHAPE_COSINE,
+                               RP_MODE_SET},
 };
 
 void rp_settings_defaults(rp_settings *s, enum rp_preset preset)

@@ -57,14 +57,14 @@ typedef struct rp_time_settings {
 } rp_time_settings;
 
 typedef struct rp_settings {
-    unsigned set;             /* RP_SET_* bits of the fields given explicitly */
+    unsigned set; /* RP_SET_* bits of the fields given explicitly */
     /* the scene */
-    int width, height;        /* the scene's size (and the output's) */
+    int width, height; /* the scene's size (and the output's) */
     uint64_t seed;
     enum rp_preset preset;
-    char background[4096];    /* "" = built-in texture; resolved against the scene's dir */
-    enum rp_shape shape;      /* drop shape when an event names none (preset's) */
-    enum rp_mode mode;        /* drop mode when an event names none (preset's) */
+    char background[4096]; /* "" = built-in texture; resolved against the scene's dir */
+    enum rp_shape shape;   /* drop shape when an event names none (preset's) */
+    enum rp_mode mode;     /* drop mode when an event names none (preset's) */
     rp_time_settings time;
     /* The simulation; water.width and water.height (the grid) are derived from the size
      * when a run is resolved, never set by hand. */

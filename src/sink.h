@@ -18,17 +18,17 @@
 
 /** What a sink is opened with; each kind reads the fields it needs. */
 typedef struct rp_sink_cfg {
-    const char *path;           /* file the sink writes (NULL for a stream) */
+    const char *path; /* file the sink writes (NULL for a stream) */
     int overwrite;
-    const rp_output_opts *out;  /* output: the encoder and container */
-    FILE *stream;               /* hash: where the lines go */
-    size_t cells;               /* heights: cells per frame */
+    const rp_output_opts *out; /* output: the encoder and container */
+    FILE *stream;              /* hash: where the lines go */
+    size_t cells;              /* heights: cells per frame */
 } rp_sink_cfg;
 
 typedef struct rp_sink_kind {
-    const char *name;           /* in messages: "--dump-heights", ... */
-    size_t priv_size;           /* zeroed private state handed to every callback */
-    int wants_heights;          /* frames must carry heights */
+    const char *name;  /* in messages: "--dump-heights", ... */
+    size_t priv_size;  /* zeroed private state handed to every callback */
+    int wants_heights; /* frames must carry heights */
     /* Checks that touch nothing (paths, settings); may be NULL. */
     int (*check)(const rp_sink_cfg *cfg, rp_error *err);
     int (*open)(void *priv, const rp_sink_cfg *cfg, rp_error *err);
@@ -73,8 +73,9 @@ int rp_sinks_open(rp_sinks *l, rp_error *err);
 /** Hand one frame to every sink in order; the first failure stops the list. */
 int rp_sinks_write(rp_sinks *l, const rp_frame *frame, rp_error *err);
 
-/** Finish every sink (the last added first), then commit every sink; on the first failure the rest are aborted.
- * *frames (may be NULL) gets the output sink's frame count. The list is empty after. */
+/** Finish every sink (the last added first), then commit every sink; on the first failure the rest
+ * are aborted. *frames (may be NULL) gets the output sink's frame count. The list is empty after.
+ */
 int rp_sinks_close(rp_sinks *l, int64_t *frames, rp_error *err);
 
 /** Abort every opened sink and free the list's state. Safe to call twice. */

@@ -15,11 +15,11 @@ struct rp_writer {
     uint8_t **frames;
     int16_t **heights;
     int64_t *index;
-    int head;           /* next slot to hand out */
-    int queued;         /* slots submitted and not yet written */
-    int acquired;       /* a slot is out with the renderer */
+    int head;     /* next slot to hand out */
+    int queued;   /* slots submitted and not yet written */
+    int acquired; /* a slot is out with the renderer */
     int stopping;
-    int status;         /* first error, RP_OK while all is well */
+    int status; /* first error, RP_OK while all is well */
     rp_error err;
 };
 

@@ -17,11 +17,11 @@
 typedef struct rp_writer rp_writer;
 
 typedef struct rp_writer_opts {
-    rp_sinks *sinks;     /* required, opened; not owned */
-    rp_frame frame;      /* the frames' geometry (index, data and heights are filled in) */
-    size_t frame_bytes;  /* pixel bytes per frame */
-    size_t cells;        /* heights per frame to keep with it, 0 = none */
-    int slots;           /* frames in flight, >= 1 */
+    rp_sinks *sinks;    /* required, opened; not owned */
+    rp_frame frame;     /* the frames' geometry (index, data and heights are filled in) */
+    size_t frame_bytes; /* pixel bytes per frame */
+    size_t cells;       /* heights per frame to keep with it, 0 = none */
+    int slots;          /* frames in flight, >= 1 */
 } rp_writer_opts;
 
 /** Start the writer thread. Returns RP_OK, RP_ERR_NOMEM or RP_ERR_INVALID. */

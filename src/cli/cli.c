@@ -156,10 +156,26 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, char *er
     long long v = strtoll(text, &end, 10);
     int shift = 0;
     switch (end != text ? *end : 0) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
     }
     if (end == text || *end || errno == ERANGE || v < 1 || v > (INT64_MAX >> shift))
         return usage_error(err, errlen, "%s: '%s' is not a size like 4G or 512M", opt, text);
@@ -232,7 +248,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case ARG_START:
             r = parse_int("--start", optarg, 0, INT64_MAX, &cli->run.start, err, errlen);
             break;
-        case ARG_END: r = parse_int("--end", optarg, 0, INT64_MAX, &cli->run.end, err, errlen); break;
+        case ARG_END:
+            r = parse_int("--end", optarg, 0, INT64_MAX, &cli->run.end, err, errlen);
+            break;
         case ARG_PRESET: {
             int p = rp_preset_from_name(optarg);
             if (p < 0)
@@ -306,7 +324,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         return usage_error(err, errlen, "unexpected argument '%s' (only one SCENE is read)",
                            argv[optind]);
     if (cli->run.end >= 0 && cli->run.end < cli->run.start)
-        return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64, cli->run.end,
-                           cli->run.start);
+        return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64,
+                           cli->run.end, cli->run.start);
     return 0;
 }

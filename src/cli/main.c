@@ -89,8 +89,8 @@ static void print_summary(const rp_summary *sum)
            sum->frames / s->time.fps, sum->frames % s->time.fps * 1000 / s->time.fps);
     printf("preset:     %s\n", rp_preset_name(s->preset));
     printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
-    printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops,
-           sum->scene.rains, sum->scene.strokes, sum->scene.walls);
+    printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops, sum->scene.rains,
+           sum->scene.strokes, sum->scene.walls);
     printf("drops:      %zu in all (%zu from rain, %zu stroke dabs)\n", sum->timeline.drops,
            sum->timeline.rain_drops, sum->timeline.stroke_dabs);
     if (sum->timeline.after_end)
