@@ -79,7 +79,13 @@ $(BUILD)/fuzz_image_replay: tests/fuzz/fuzz_image.c $(BUILD)/librockpool.a $(wil
 	$(CC) $(RP_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -Isrc -o $@ $< \
 	    $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
-tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay
+# The example program of the public API (examples/frames.c), run by tests/cli/api.sh.
+$(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(wildcard src/*.h) | $(BUILD)
+	mkdir -p $(BUILD)/examples
+	$(CC) $(RP_CFLAGS) -Isrc -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
+
+tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay \
+       $(BUILD)/examples/frames
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps

@@ -1,4 +1,4 @@
-/* bench_core.c - micro-benchmarks of the core library for `make bench` (SPEC.md section 7).
+/* bench_core.c - micro-benchmarks of the core library for `make bench` (bench/README.md).
  *
  * Measures, in one process so every figure shares the machine's state:
  * - the simulation step (rp_water_step) in cell-steps/s for each stencil, grid size and

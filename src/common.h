@@ -32,7 +32,7 @@ void rp_errf(char *err, size_t errlen, const char *fmt, ...)
 /** Online CPUs, 1..64: the default thread count. */
 int rp_online_cpus(void);
 
-/** Largest width or height rockpool accepts (SPEC.md section 2). */
+/** Largest width or height rockpool accepts (rockpool-scene(5) LIMITS). */
 #define RP_MAX_SIDE 16384
 
 /** Saturate a 32-bit value to the int16 range. */

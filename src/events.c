@@ -1,5 +1,5 @@
 /* events.c - the timeline: turns a parsed scene's events into per-frame items for the
- * simulation (SPEC.md sections 2 and 3). Percent coordinates are resolved against the
+ * simulation (rockpool-scene(5) TIMELINE, RAIN and STROKES). Percent coordinates are resolved against the
  * final size, rain is drawn from the seeded SplitMix64 generator, strokes are sampled
  * into dabs, and the items are sorted by frame, then by statement order.
  *

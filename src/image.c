@@ -1,4 +1,4 @@
-/* image.c - still images in (SPEC.md section 1, -i and `wall mask`): the file is opened
+/* image.c - still images in (rockpool(1) -i, rockpool-scene(5) wall mask): the file is opened
  * with libavformat (the image2 and image-pipe demuxers cover PNG, JPEG, BMP, WebP, TIFF,
  * ...), the first frame decoded with libavcodec, and libswscale converts it to RGBA at
  * the requested size; alpha is then composited over black with integer maths. Decoder

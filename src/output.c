@@ -1,4 +1,4 @@
-/* output.c - the output front end (SPEC.md section 5): a const table of backends chosen
+/* output.c - the output front end (rockpool(1) OUTPUT FILES): a const table of backends chosen
  * by -f NAME or by the path (like dav1d's tools/output/output.c), validation before
  * anything is rendered, and the temporary-name + rename helpers every backend shares. */
 #include "output.h"

@@ -1,7 +1,7 @@
 /* output_hash.c - framemd5 backend: one line per frame in FFmpeg 5.1's framemd5 layout
  * for rawvideo rgb24 (libavformat/framehash.c), so the file diffs cleanly against
  * `ffmpeg -i frames/f_%05d.png -pix_fmt rgb24 -f framemd5 -`. dts and pts are the
- * frame's timeline index (SPEC.md section 5), duration 1 in a 1/fps time base. To a file
+ * frame's timeline index (rockpool(1) OUTPUT FILES), duration 1 in a 1/fps time base. To a file
  * through a temporary name, or to stdout for "-". */
 #include <errno.h>
 #include <inttypes.h>

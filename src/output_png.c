@@ -1,4 +1,4 @@
-/* output_png.c - PNG sequence backend (SPEC.md section 5): one 8-bit RGB PNG per frame,
+/* output_png.c - PNG sequence backend (rockpool(1) OUTPUT FILES): one 8-bit RGB PNG per frame,
  * written with libpng under a temporary name and renamed when complete. Only IHDR, pHYs
  * (1:1), IDAT and IEND are written - no tIME or text chunk - so the same frame always
  * gives the same bytes. The number in each name is the frame's timeline index.

@@ -1,4 +1,4 @@
-/* render.c - height field + background texture -> RGB24 (SPEC.md section 3).
+/* render.c - height field + background texture -> RGB24 (rockpool(1) FRAME LOOP, rockpool-scene(5)).
  *
  * offset: Elias' refraction and shading (seed 000/001), generalised with the
  *   refraction shift R of CodeProject (seed 004) and a light direction so Silverlight's

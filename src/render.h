@@ -1,4 +1,4 @@
-/* render.h - height field + background texture -> RGB24 frame (SPEC.md section 3):
+/* render.h - height field + background texture -> RGB24 frame (rockpool(1) FRAME LOOP, rockpool-scene(5)):
  * `offset` refraction with shading (Elias, Silverlight, CodeProject) and `lens`
  * refraction (the Java applet). Integer-only; heights outside the grid read as 0 and
  * texture coordinates are clamped to the image. */

@@ -1,4 +1,4 @@
-/* scene.h - the scene language (SPEC.md section 2): text in, validated settings and
+/* scene.h - the scene language (rockpool-scene(5) LIMITS): text in, validated settings and
  * events out, with 1-based line/column diagnostics; and the timeline that turns
  * events (drops, rain, strokes, walls) into per-frame items for the simulation.
  *

@@ -1,4 +1,4 @@
-/* water.c - the ripple simulation (SPEC.md section 3).
+/* water.c - the ripple simulation (rockpool(1) FRAME LOOP, rockpool-scene(5)).
  *
  * Two int16 buffers, `cur` (the state after the last step) and `prev` (the one before).
  * A step computes, for each cell, n = S(cur) - prev in int32 (S is the stencil), damps

@@ -1,6 +1,6 @@
 /* water.h - the ripple simulation: two int16 height buffers stepped by an integer
  * filter (Hugo Elias, "2D Water"; seeds 000/001), with the stencils, damping,
- * boundaries, wall cells and drop shapes of SPEC.md section 3.
+ * boundaries, wall cells and drop shapes of rockpool(1) FRAME LOOP, rockpool-scene(5).
  *
  * No I/O and no allocation after rp_water_new(). All arithmetic is integer, so the
  * same parameters and drops give the same heights on every machine. */

@@ -1,4 +1,4 @@
-# batch.sh - chunked and distributed rendering (SPEC.md section 6): chunks equal the
+# batch.sh - chunked and distributed rendering (rockpool(1) BATCH RENDERING): chunks equal the
 # same frames of a full run; checkpoints; render-parallel; machine-readable progress.
 source "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,5 @@
 # outputs.sh - every output format and input image path, checked by FFmpeg's own tools;
-# failures leave nothing behind (SPEC.md sections 1 and 5).
+# failures leave nothing behind (rockpool(1) OUTPUT FILES and EXIT STATUS).
 source "$(dirname "$0")/lib.sh"
 
 scene=$TOP/examples/rain.scene

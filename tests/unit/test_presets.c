@@ -1,7 +1,7 @@
 /* test_presets.c - each seed preset, end to end (drops, steps, render over the built-in
  * texture), against a plain transcription of that seed's loops written from the texts in
  * shared/seeds, without the 1-D row wrap. The presets' settings come from
- * rp_settings_defaults(), so this also checks the SPEC.md section 4 table. */
+ * rp_settings_defaults(), so this also checks the rockpool-scene(5) PRESETS table. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -58,7 +58,7 @@ static void seed_step(enum rp_preset p)
     for (int y = 1; y < H - 1; y++)
         for (int x = 1; x < W - 1; x++) {
             int n;
-            if (p == RP_PRESET_ROCKPOOL) /* the iso stencil, SPEC.md / rockpool-scene(5) */
+            if (p == RP_PRESET_ROCKPOOL) /* the iso stencil, rockpool-scene(5) */
                 n = ((4 * (cur[y][x - 1] + cur[y][x + 1] + cur[y - 1][x] + cur[y + 1][x]) +
                       (cur[y - 1][x - 1] + cur[y - 1][x + 1] + cur[y + 1][x - 1] +
                        cur[y + 1][x + 1]) +
@@ -74,7 +74,7 @@ static void seed_step(enum rp_preset p)
                 n = ((cur[y][x - 1] + cur[y][x + 1] + cur[y - 1][x] + cur[y + 1][x]) >> 1) -
                     old[y][x];
             if (p == RP_PRESET_SILVERLIGHT)
-                n = (int)((long long)n * 61604 / 65536); /* 0.94 in Q16 (SPEC.md) */
+                n = (int)((long long)n * 61604 / 65536); /* 0.94 in Q16 (rockpool-scene(5) PRESETS) */
             else if (p == RP_PRESET_ROCKPOOL)
                 n -= n >> 7;
             else

@@ -376,7 +376,7 @@ static double front(const int16_t *h, int n, double th, double thr)
     return 0;
 }
 
-/* SPEC.md section 3: `iso` ripples are measurably rounder than stencil 4's. One drop at the
+/* rockpool(1) FRAME LOOP, rockpool-scene(5): `iso` ripples are measurably rounder than stencil 4's. One drop at the
  * centre of 401x401, 150 steps; spread (max - min) / mean of the front over 360 directions
  * must be under half of stencil 4's (bench/roundness prints the figures). */
 static void test_iso_is_rounder(void **state)
