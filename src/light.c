@@ -38,9 +38,9 @@ void rp_light_defaults(rp_light_params *p)
     p->height_scale = 256;
     p->refraction_q8 = 3 * 256;
     p->shade_q8 = 384;
-    p->caustics_q8 = 6 * 256;
+    p->caustics_q8 = 256;
     p->specular_q8 = 3 * 256;
-    p->shininess = 60;
+    p->shininess = 50;
     p->sky_q8 = 0;
     p->light_rgb[0] = 255;
     p->light_rgb[1] = 250;
