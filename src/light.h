@@ -1,0 +1,96 @@
+/* light.h - the version-2 look (rockpool(1), "light"): a height field at output size
+ * (Q8, from rp_upscale) lit as water over a background photo. Fixed point and tables
+ * built by integer code, so every machine, thread count and row split gives the same bytes.
+ *
+ * THE LAYER MODEL. Light never depends on the background pixel: per pixel it is a colour C
+ * with a straight alpha A (8 bits each), and the render is
+ *
+ *     out = round((bg' * (255 - A) + C * A) / 255)
+ *
+ * where bg' is the background refracted (sampled at a sub-pixel offset, bilinear), or the
+ * background itself with refraction off. rp_light_rows_rgba() writes (C, A) as RGBA:
+ * FFmpeg's `overlay` of it onto the background (straight alpha, rgb) reproduces
+ * rp_light_rows_rgb() with refraction off up to FFmpeg's own rounding of the division by
+ * 255 (1 level).
+ *
+ * The surface (per grid cell, so the picture does not depend on the output size):
+ *   slope   s = grad(h) / height_scale, h in height units, grad per grid cell: the central
+ *           difference over output pixels times the scale (output pixels per cell);
+ *   normal  n = (-s_x, -s_y, 1) / sqrt(1 + |s|^2);
+ *   light   L = (cos e sin a, -cos e cos a, sin e): azimuth a clockwise from the top of the
+ *           frame (0 = light from the top, 90 = from the right), elevation e above the
+ *           horizon; the viewer looks straight down, V = (0, 0, 1); H = (L + V) / |L + V|.
+ * The layer is three sub-layers composited with Porter-Duff `over`, bottom to top:
+ *   bed     b = shade * (n.L - L_z) + caustics * c, c = -laplacian(h) / height_scale (per
+ *           cell^2, over +-2 cells: convex crests focus light on the bed, troughs spread
+ *           it). b > 0: the light colour with alpha b / (1 + b); b < 0: black with alpha
+ *           |b| / (1 + |b|). Flat water: b = 0.
+ *   sky     the sky colour with alpha min(1, sky * F), F Schlick's Fresnel term
+ *           F0 + (1 - F0)(1 - n_z)^5 with F0 = 0.02 (water): sky = 1 is physical water,
+ *           which tints even flat water by 2%.
+ *   glint   the light colour with alpha q / (1 + q), q = specular * max(0, (n.H)^k - H_z^k)
+ *           (Blinn-Phong, shininess k, less its flat-water value so still water shows none).
+ *           q / (1 + q) is a soft shoulder: alpha approaches 1 only as q grows without
+ *           bound, so a highlight keeps its shape instead of saturating to a flat disc.
+ *   A = 1 - (1 - a_bed)(1 - a_sky)(1 - a_glint); C = premultiplied sum / A.
+ * Refraction: bg' at (x - r * s_x * scale_x, y - r * s_y * scale_y) output pixels, r =
+ * `refraction` (grid cells of displacement per unit slope), in 1/256 pixel, bilinear,
+ * clamped to the frame.
+ * Edges: heights beyond the frame read the nearest edge pixel. */
+#ifndef RP_LIGHT_H
+#define RP_LIGHT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Parameters; ranges are checked by rp_light_check(). Q8 fields: 256 = 1.0. */
+typedef struct rp_light_params {
+    int32_t azimuth_mdeg;   /* -360000..360000 millidegrees, clockwise from the top */
+    int32_t elevation_mdeg; /* 0..90000 millidegrees (at 90 there is no glint: the flat
+                             * surface faces the light) */
+    int32_t height_scale;   /* 1..32767 height units per grid cell that make slope 1 */
+    int32_t refraction_q8;  /* 0..64*256 grid cells per unit slope; 0 = refraction off */
+    int32_t shade_q8;       /* 0..16*256 diffuse shading */
+    int32_t caustics_q8;    /* 0..64*256 */
+    int32_t specular_q8;    /* 0..64*256 glint strength */
+    int32_t shininess;      /* 1..1024 Blinn-Phong exponent */
+    int32_t sky_q8;         /* 0..16*256 multiplier on the Fresnel term; 0 = no sky */
+    uint8_t light_rgb[3];   /* colour of glints and of light on the bed */
+    uint8_t sky_rgb[3];
+} rp_light_params;
+
+/** The `rockpool` preset's look (tuned by eye on photos; see rockpool(1)). */
+void rp_light_defaults(rp_light_params *p);
+
+/** Check ranges. RP_OK, or RP_ERR_INVALID with a message naming the parameter, its value
+ * and the range that works (e.g. "light elevation 95 is out of range (0 to 90 degrees)"). */
+int rp_light_check(const rp_light_params *p, char *err, size_t errlen);
+
+typedef struct rp_light rp_light;
+
+/** Check the parameters and build the tables (about 40 KiB). RP_OK, RP_ERR_INVALID (with
+ * a message, as rp_light_check), RP_ERR_NOMEM. *out is NULL on failure. */
+int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t errlen);
+
+/** Free and null the handle; NULL is a no-op. */
+void rp_light_free(rp_light **l);
+
+/** The frame: its size and how many output pixels one grid cell spans, per axis, Q16
+ * (rp_upscale_ratio_q16(grid, out); 1024..256*65536, clamped to that). */
+typedef struct rp_light_geom {
+    int width, height;
+    int32_t scale_x_q16, scale_y_q16;
+} rp_light_geom;
+
+/** Rows y0..y1-1 of the composited render: heights is the whole width x height Q8 field,
+ * bg and rgb whole RGB24 frames (rgb must not alias bg). Rows are independent of each
+ * other and of how a frame is split; allocates nothing. */
+void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
+                       const uint8_t *bg, uint8_t *rgb, int y0, int y1);
+
+/** Rows y0..y1-1 of the light layer alone as RGBA (straight alpha; C = 0 where A = 0),
+ * the same (C, A) rp_light_rows_rgb composites. */
+void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
+                        uint8_t *rgba, int y0, int y1);
+
+#endif

@@ -1,0 +1,385 @@
+/* test_light.c - the light model of light.h against a plain double-precision transcription
+ * of its equations, FFmpeg's overlay blend (vf_overlay.c's FAST_DIV255 for packed RGB)
+ * for the layer equation, calm water, size independence on slopes worked out by hand,
+ * row splits, and the parameter checks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "light.h"
+
+#define W 61
+#define H 43
+
+static int32_t field[H][W];
+static uint8_t bg[H][W][3];
+
+static unsigned lcg(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 16;
+}
+
+/* Smooth ripples (Q8) with amplitude amp height units and a photo-like background. */
+static void fill(double amp, unsigned seed)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double r = hypot(x - 27.0, y - 19.0);
+            field[y][x] = (int32_t)lrint(256 * amp * cos(r * 0.55) * exp(-r * 0.05));
+            bg[y][x][0] = (uint8_t)(lcg(&seed) % 256);
+            bg[y][x][1] = (uint8_t)(x * 4);
+            bg[y][x][2] = (uint8_t)(255 - y * 5);
+        }
+}
+
+static rp_light *make(const rp_light_params *p)
+{
+    rp_light *l = NULL;
+    char err[200];
+    assert_int_equal(rp_light_new(&l, p, err, sizeof err), RP_OK);
+    return l;
+}
+
+/* ---- the oracle: light.h in doubles ---- */
+
+static double hq(int x, int y)
+{
+    x = x < 0 ? 0 : x > W - 1 ? W - 1 : x;
+    y = y < 0 ? 0 : y > H - 1 ? H - 1 : y;
+    return field[y][x] / 256.0;
+}
+
+struct opx {
+    double a;    /* 0..1 */
+    double c[3]; /* straight colour */
+    double sx, sy;
+};
+
+static void oracle(const rp_light_params *p, double scale, int x, int y, struct opx *o)
+{
+    double hs = p->height_scale;
+    int xl = x > 0 ? x - 1 : 0, xr = x < W - 1 ? x + 1 : W - 1;
+    int yu = y > 0 ? y - 1 : 0, yd = y < H - 1 ? y + 1 : H - 1;
+    double sx = (hq(xr, y) - hq(xl, y)) / (xr - xl) * scale / hs;
+    double sy = (hq(x, yd) - hq(x, yu)) / (yd - yu) * scale / hs;
+    int s = (int)floor(2 * scale + 0.5);
+    s = s < 1 ? 1 : s;
+    double lap = (hq(x + s, y) + hq(x - s, y) + hq(x, y + s) + hq(x, y - s) - 4 * hq(x, y)) /
+                 (s * s) * scale * scale;
+    double curv = -lap / hs;
+    double len = sqrt(1 + sx * sx + sy * sy);
+    double nx = -sx / len, ny = -sy / len, nz = 1 / len;
+    double az = p->azimuth_mdeg / 1000.0 * M_PI / 180, el = p->elevation_mdeg / 1000.0 * M_PI / 180;
+    double lx = cos(el) * sin(az), ly = -cos(el) * cos(az), lz = sin(el);
+    double hl = sqrt(lx * lx + ly * ly + (lz + 1) * (lz + 1));
+    double hx = lx / hl, hy = ly / hl, hz = (lz + 1) / hl;
+    double b = p->shade_q8 / 256.0 * (nx * lx + ny * ly + nz * lz - lz) +
+               p->caustics_q8 / 256.0 * curv;
+    double a_b = fabs(b) / (1 + fabs(b));
+    double f = 0.02 + 0.98 * pow(1 - nz, 5);
+    double a_s = fmin(1, p->sky_q8 / 256.0 * f);
+    double ndoth = fmax(0, nx * hx + ny * hy + nz * hz);
+    double q = p->specular_q8 / 256.0 * fmax(0, pow(ndoth, p->shininess) - pow(hz, p->shininess));
+    double a_p = q / (1 + q);
+    double A = 1 - (1 - a_b) * (1 - a_s) * (1 - a_p);
+    o->a = A;
+    o->sx = sx;
+    o->sy = sy;
+    for (int k = 0; k < 3; k++) {
+        double pc = a_p * p->light_rgb[k] +
+                    (1 - a_p) * (a_s * p->sky_rgb[k] + (1 - a_s) * (b > 0 ? a_b * p->light_rgb[k] : 0));
+        o->c[k] = A > 0 ? pc / A : 0;
+    }
+}
+
+static double bg_at(double px, double py, int k)
+{
+    px = fmin(fmax(px, 0), W - 1);
+    py = fmin(fmax(py, 0), H - 1);
+    int ix = (int)floor(px), iy = (int)floor(py);
+    int ix1 = ix < W - 1 ? ix + 1 : ix, iy1 = iy < H - 1 ? iy + 1 : iy;
+    double fx = px - ix, fy = py - iy;
+    return (bg[iy][ix][k] * (1 - fx) + bg[iy][ix1][k] * fx) * (1 - fy) +
+           (bg[iy1][ix][k] * (1 - fx) + bg[iy1][ix1][k] * fx) * fy;
+}
+
+static void params_all_on(rp_light_params *p)
+{
+    rp_light_defaults(p);
+    p->sky_q8 = 4 * 256;
+    p->caustics_q8 = 2 * 256;
+    p->specular_q8 = 3 * 256;
+    p->shininess = 40;
+    p->shade_q8 = 2 * 256;
+    p->height_scale = 64;
+    p->refraction_q8 = 5 * 256;
+    p->azimuth_mdeg = 300500;
+    p->elevation_mdeg = 35000;
+}
+
+static void check_oracle(const rp_light_params *p, int32_t scale_q16, double amp)
+{
+    fill(amp, 3);
+    rp_light *l = make(p);
+    rp_light_geom g = {W, H, scale_q16, scale_q16};
+    static uint8_t rgba[H][W][4], rgb[H][W][3];
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    double scale = scale_q16 / 65536.0;
+    int worst_a = 0, worst_c = 0, worst_out = 0, lit = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            struct opx o;
+            oracle(p, scale, x, y, &o);
+            int a8 = (int)lrint(255 * o.a);
+            int da = abs(a8 - rgba[y][x][3]);
+            worst_a = da > worst_a ? da : worst_a;
+            lit += a8 > 0;
+            for (int k = 0; k < 3; k++) {
+                if (a8 >= 16) {
+                    int dc = abs((int)lrint(o.c[k]) - rgba[y][x][k]);
+                    worst_c = dc > worst_c ? dc : worst_c;
+                }
+                double r = p->refraction_q8 / 256.0;
+                double t = bg_at(x - r * o.sx * scale, y - r * o.sy * scale, k);
+                double out = t * (1 - o.a) + o.c[k] * o.a;
+                int d = abs((int)lrint(out) - rgb[y][x][k]);
+                worst_out = d > worst_out ? d : worst_out;
+            }
+        }
+    print_message("scale %.3f: max |dA| %d, |dC| %d (A >= 16/255), |d out| %d; %d lit pixels\n",
+                  scale, worst_a, worst_c, worst_out, lit);
+    assert_true(lit > W * H / 4); /* the field really lights the frame */
+    assert_true(worst_a <= 1);
+    assert_true(worst_c <= 2);
+    assert_true(worst_out <= 2);
+    rp_light_free(&l);
+}
+
+static void test_oracle(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    params_all_on(&p);
+    check_oracle(&p, 65536, 40);
+    check_oracle(&p, 3 * 65536, 15);
+    check_oracle(&p, 144179, 20); /* 2.2 pixels per cell */
+    check_oracle(&p, 40000, 60);  /* output smaller than the grid */
+    rp_light_defaults(&p);
+    check_oracle(&p, 2 * 65536, 15);
+    p.refraction_q8 = 0;
+    p.elevation_mdeg = 5000;
+    p.shininess = 1024;
+    p.specular_q8 = 64 * 256;
+    check_oracle(&p, 65536, 30);
+}
+
+/* FFmpeg's overlay on packed RGB (libavfilter/vf_overlay.c, blend_image_packed_rgb):
+ * d = FAST_DIV255(d * (255 - alpha) + s * alpha), FAST_DIV255(x) = ((x + 128) * 257) >> 16. */
+static void test_overlay_equation(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    params_all_on(&p);
+    p.refraction_q8 = 0;
+    fill(30, 9);
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 2 * 65536, 2 * 65536};
+    static uint8_t rgba[H][W][4], rgb[H][W][3];
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    int worst = 0, varies = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int a = rgba[y][x][3];
+            varies |= a != rgba[0][0][3];
+            for (int k = 0; k < 3; k++) {
+                int v = bg[y][x][k] * (255 - a) + rgba[y][x][k] * a;
+                int d = abs((((v + 128) * 257) >> 16) - rgb[y][x][k]);
+                worst = d > worst ? d : worst;
+            }
+        }
+    assert_true(varies);
+    assert_true(worst <= 1);
+    rp_light_free(&l);
+}
+
+/* Still water: no light, no displacement; with sky on, a uniform Fresnel tint. */
+static void test_calm(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    params_all_on(&p);
+    p.sky_q8 = 0;
+    fill(0, 5);
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536};
+    static uint8_t rgba[H][W][4], rgb[H][W][3];
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    static const uint8_t zero[H][W][4];
+    assert_memory_equal(rgba, zero, sizeof rgba);
+    assert_memory_equal(rgb, bg, sizeof rgb);
+    rp_light_free(&l);
+    /* sky 10 x physical: F0 = 0.02 -> alpha 0.2 = 51/255 of the sky colour */
+    p.sky_q8 = 10 * 256;
+    l = make(&p);
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            assert_int_equal(rgba[y][x][3], 51);
+            assert_memory_equal(rgba[y][x], p.sky_rgb, 3);
+        }
+    rp_light_free(&l);
+}
+
+/* A plane rising 6 height units per grid cell, rendered at 1, 2 and 3 pixels per cell:
+ * every interior pixel has slope 6/hs in x, so the layer is the same at every size, and
+ * the displacement in pixels grows with the scale. The background ramps R = 4x (in
+ * output pixels), so bilinear sampling shows the displacement: R = 4 * (x - d). */
+static void test_size_independent(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    rp_light_defaults(&p);
+    p.height_scale = 64;
+    p.refraction_q8 = 2 * 256; /* 2 cells per unit slope: slope 6/64 -> 0.1875 cells */
+    rp_light *l = make(&p);
+    uint8_t ref[4] = {0};
+    for (int s = 1; s <= 3; s++) {
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                field[y][x] = 6 * 256 * x / s; /* 6/s units per pixel: exact for s | 6 */
+                bg[y][x][0] = (uint8_t)(4 * x);
+                bg[y][x][1] = bg[y][x][2] = 100;
+            }
+        rp_light_geom g = {W, H, s * 65536, s * 65536};
+        static uint8_t rgba[H][W][4], rgb[H][W][3];
+        rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+        rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+        if (s == 1)
+            memcpy(ref, rgba[20][30], 4);
+        assert_true(ref[3] > 0);
+        for (int y = 10; y < 30; y++)
+            for (int x = 10; x < 50; x++)
+                assert_memory_equal(rgba[y][x], ref, 4);
+        /* displacement 0.1875 * s pixels towards -x: refracted R = 4 * (30 - 0.1875 s) */
+        double t = 4 * (30 - 0.1875 * s);
+        int a = ref[3];
+        int want = (int)((lrint(t) * (255 - a) + ref[0] * a + 127) / 255);
+        assert_true(abs(rgb[20][30][0] - want) <= 1);
+    }
+    rp_light_free(&l);
+}
+
+static void test_row_split(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    params_all_on(&p);
+    fill(25, 8);
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 150000, 150000};
+    static uint8_t a[H][W][3], b[H][W][3], ca[H][W][4], cb[H][W][4];
+    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &a[0][0][0], 0, H);
+    rp_light_rows_rgba(l, &g, &field[0][0], &ca[0][0][0], 0, H);
+    unsigned seed = 4;
+    for (int trial = 0; trial < 10; trial++) {
+        memset(b, 0xa5, sizeof b);
+        memset(cb, 0x5a, sizeof cb);
+        for (int y = 0; y < H;) {
+            int y1 = y + (int)(lcg(&seed) % 9);
+            y1 = y1 > H ? H : y1;
+            rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &b[0][0][0], y, y1);
+            rp_light_rows_rgba(l, &g, &field[0][0], &cb[0][0][0], y, y1);
+            y = y1;
+        }
+        assert_memory_equal(a, b, sizeof a);
+        assert_memory_equal(ca, cb, sizeof ca);
+    }
+    rp_light_free(&l);
+}
+
+/* A steep bump at full glint strength: the highlight never reaches opaque white. */
+static void test_no_white_disc(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    rp_light_defaults(&p);
+    fill(200, 2);
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 65536, 65536};
+    static uint8_t rgba[H][W][4];
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    int top = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            top = rgba[y][x][3] > top ? rgba[y][x][3] : top;
+    assert_true(top > 64);
+    assert_true(top < 255);
+    rp_light_free(&l);
+}
+
+static void expect_bad(rp_light_params *p, const char *want)
+{
+    char err[200] = "";
+    rp_light *l = (rp_light *)p;
+    assert_int_equal(rp_light_new(&l, p, err, sizeof err), RP_ERR_INVALID);
+    assert_null(l);
+    if (!strstr(err, want))
+        fail_msg("message '%s' lacks '%s'", err, want);
+    rp_light_defaults(p);
+}
+
+static void test_ranges(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    char err[200];
+    rp_light_defaults(&p);
+    assert_int_equal(rp_light_check(&p, err, sizeof err), RP_OK);
+    p.elevation_mdeg = 95000;
+    expect_bad(&p, "light elevation 95 is out of range (0 to 90 degrees)");
+    p.elevation_mdeg = -500;
+    expect_bad(&p, "light elevation -0.5 is out of range (0 to 90 degrees)");
+    p.shininess = 0;
+    expect_bad(&p, "specular shininess 0 is out of range (1 to 1024)");
+    p.specular_q8 = 65 * 256;
+    expect_bad(&p, "specular strength 65 is out of range (0 to 64)");
+    p.caustics_q8 = -128;
+    expect_bad(&p, "caustics strength -0.5 is out of range (0 to 64)");
+    p.sky_q8 = 17 * 256;
+    expect_bad(&p, "sky strength 17 is out of range (0 to 16)");
+    p.height_scale = 0;
+    expect_bad(&p, "height scale 0 is out of range (1 to 32767)");
+    p.refraction_q8 = 65 * 256;
+    expect_bad(&p, "refraction 65 is out of range (0 to 64");
+    p.azimuth_mdeg = 400000;
+    expect_bad(&p, "light azimuth 400 is out of range (-360 to 360 degrees)");
+    /* the extremes work */
+    p.elevation_mdeg = 90000;
+    p.shininess = 1024;
+    p.specular_q8 = 64 * 256;
+    p.azimuth_mdeg = -360000;
+    assert_int_equal(rp_light_check(&p, err, sizeof err), RP_OK);
+    rp_light_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oracle),      cmocka_unit_test(test_overlay_equation),
+        cmocka_unit_test(test_calm),        cmocka_unit_test(test_size_independent),
+        cmocka_unit_test(test_row_split),   cmocka_unit_test(test_no_white_disc),
+        cmocka_unit_test(test_ranges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

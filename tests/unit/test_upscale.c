@@ -1,0 +1,244 @@
+/* test_upscale.c - the height resampler against small cases worked out by hand, against a
+ * plain double-precision transcription of upscale.h's geometry and kernel, the identity
+ * case, and row-range splits. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "upscale.h"
+
+static int32_t *run(int gw, int gh, int ow, int oh, const int16_t *h)
+{
+    rp_upscale *u = NULL;
+    assert_int_equal(rp_upscale_new(&u, gw, gh, ow, oh), RP_OK);
+    int32_t *out = calloc((size_t)ow * oh, sizeof *out);
+    assert_non_null(out);
+    rp_upscale_rows(u, h, out, 0, oh);
+    rp_upscale_free(&u);
+    assert_null(u);
+    return out;
+}
+
+static unsigned lcg(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 16;
+}
+
+static void test_identity_exact(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{1, 1}, {5, 3}, {64, 36}, {33, 70}};
+    unsigned seed = 7;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int w = sizes[s][0], h = sizes[s][1];
+        int16_t *g = malloc((size_t)w * h * sizeof *g);
+        for (int i = 0; i < w * h; i++)
+            g[i] = (int16_t)((int)(lcg(&seed) % 65536) - 32768);
+        g[0] = INT16_MIN;
+        g[w * h - 1] = INT16_MAX;
+        int32_t *out = run(w, h, w, h, g);
+        for (int i = 0; i < w * h; i++)
+            assert_int_equal(out[i], g[i] * 256);
+        free(out);
+        free(g);
+    }
+}
+
+/* Grid [0, 256] to 4 pixels: u = -0.25, 0.25, 0.75, 1.25. At u = 0.25 the Catmull-Rom
+ * taps at distances 1.25, 0.25, 0.75, 1.75 are -0.0703125, 0.8671875, 0.2265625,
+ * -0.0234375; cells -1 and 2 are the edge cells, so cell 1 weighs 0.203125: 52 units.
+ * At u = -0.25 cell 1 weighs -0.0703125 (the lobe at the step): -18 units. */
+static void test_hand_up(void **state)
+{
+    (void)state;
+    int16_t g[2] = {0, 256};
+    int32_t *out = run(2, 1, 4, 1, g);
+    assert_int_equal(out[0], -18 * 256);
+    assert_int_equal(out[1], 52 * 256);
+    assert_int_equal(out[2], 204 * 256);
+    assert_int_equal(out[3], 274 * 256);
+    free(out);
+    /* the same along y */
+    out = run(1, 2, 1, 4, g);
+    assert_int_equal(out[1], 52 * 256);
+    assert_int_equal(out[3], 274 * 256);
+    free(out);
+}
+
+/* Grid 4 -> 2: the kernel stretched by 2, u = 0.5 and 2.5. For u = 0.5 the taps at
+ * j = -3..4 (t = |u - j| / 2) weigh, after dividing by their sum 2: cells <= 0 0.5,
+ * cell 1 0.43359375, cell 2 0.11328125, cells >= 3 -0.046875. */
+static void test_hand_down(void **state)
+{
+    (void)state;
+    int16_t g[4] = {0, 256, 0, 0};
+    int32_t *out = run(4, 1, 2, 1, g);
+    assert_int_equal(out[0], 111 * 256);
+    assert_int_equal(out[1], 29 * 256);
+    free(out);
+    int16_t f[4] = {256, 0, 0, 0};
+    out = run(4, 1, 2, 1, f);
+    assert_int_equal(out[0], 128 * 256);
+    free(out);
+}
+
+/* A constant grid stays constant at every size (weights sum to exactly 1). */
+static void test_constant(void **state)
+{
+    (void)state;
+    int16_t g[7 * 5];
+    for (int i = 0; i < 35; i++)
+        g[i] = -1234;
+    static const int sizes[][2] = {{7, 5}, {21, 15}, {3, 2}, {1, 1}, {100, 9}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int32_t *out = run(7, 5, sizes[s][0], sizes[s][1], g);
+        for (int i = 0; i < sizes[s][0] * sizes[s][1]; i++)
+            assert_int_equal(out[i], -1234 * 256);
+        free(out);
+    }
+}
+
+/* The oracle: upscale.h in doubles. */
+static double cr(double t)
+{
+    t = fabs(t);
+    if (t < 1)
+        return (3 * t * t * t - 5 * t * t + 2) / 2;
+    if (t < 2)
+        return (-t * t * t + 5 * t * t - 8 * t + 4) / 2;
+    return 0;
+}
+
+/* Weights of output i over g cells (clamped edges), normalised; w has g entries. */
+static void oracle_weights(int g, int o, int i, double *w)
+{
+    double u = (i + 0.5) * g / o - 0.5, r = g > o ? (double)g / o : 1, sum = 0;
+    for (int c = 0; c < g; c++)
+        w[c] = 0;
+    for (int j = (int)floor(u - 2 * r) - 1; j <= (int)ceil(u + 2 * r) + 1; j++) {
+        double k = cr((u - j) / r);
+        int c = j < 0 ? 0 : j >= g ? g - 1 : j;
+        w[c] += k;
+        sum += k;
+    }
+    for (int c = 0; c < g; c++)
+        w[c] /= sum;
+}
+
+static void check_oracle(int gw, int gh, int ow, int oh, unsigned seed, int amp)
+{
+    int16_t *g = malloc((size_t)gw * gh * sizeof *g);
+    double *wx = malloc((size_t)gw * sizeof *wx), *wy = malloc((size_t)gh * sizeof *wy);
+    int maxh = 0;
+    for (int y = 0; y < gh; y++)
+        for (int x = 0; x < gw; x++) {
+            /* smooth waves plus noise, like a rippled surface */
+            int v = (int)(amp * sin(x * 0.7 + y * 0.3) * cos(y * 0.45)) +
+                    (int)(lcg(&seed) % 201) - 100;
+            g[y * gw + x] = (int16_t)v;
+            maxh = abs(v) > maxh ? abs(v) : maxh;
+        }
+    int32_t *out = run(gw, gh, ow, oh, g);
+    /* Bound: every Q15 weight is within n LSB of its exact value after normalising
+     * (rounding plus the remainder), per pass; then the final rounding. */
+    int nx = gw > ow ? 4 * (gw + ow - 1) / ow + 4 : 4;
+    int ny = gh > oh ? 4 * (gh + oh - 1) / oh + 4 : 4;
+    double bound = 1.0 + 256.0 * maxh * (nx + ny) * 1.25 / 32768.0;
+    double worst = 0;
+    for (int y = 0; y < oh; y++) {
+        oracle_weights(gh, oh, y, wy);
+        for (int x = 0; x < ow; x++) {
+            oracle_weights(gw, ow, x, wx);
+            double v = 0;
+            for (int j = 0; j < gh; j++) {
+                if (wy[j] == 0)
+                    continue;
+                double row = 0;
+                for (int i = 0; i < gw; i++)
+                    row += wx[i] * g[j * gw + i];
+                v += wy[j] * row;
+            }
+            double e = fabs(out[y * ow + x] - 256 * v);
+            worst = e > worst ? e : worst;
+        }
+    }
+    print_message("upscale %dx%d -> %dx%d: max |error| %.2f Q8 (bound %.1f)\n", gw, gh, ow, oh,
+                  worst, bound);
+    assert_true(worst <= bound);
+    free(out);
+    free(wx);
+    free(wy);
+    free(g);
+}
+
+static void test_oracle(void **state)
+{
+    (void)state;
+    check_oracle(16, 9, 48, 27, 1, 1500);   /* x3 */
+    check_oracle(16, 9, 37, 23, 2, 1500);   /* odd ratio */
+    check_oracle(20, 12, 20, 12, 3, 1500);  /* identity */
+    check_oracle(30, 18, 13, 7, 4, 1500);   /* smaller */
+    check_oracle(9, 16, 64, 5, 5, 1500);    /* larger in x, smaller in y */
+    check_oracle(7, 3, 1, 1, 6, 30000);     /* to one pixel */
+}
+
+/* Rows split in any way give the same bytes. */
+static void test_row_split(void **state)
+{
+    (void)state;
+    const int gw = 40, gh = 23, ow = 131, oh = 77;
+    int16_t g[40 * 23];
+    unsigned seed = 11;
+    for (int i = 0; i < gw * gh; i++)
+        g[i] = (int16_t)((int)(lcg(&seed) % 4001) - 2000);
+    int32_t *whole = run(gw, gh, ow, oh, g);
+    rp_upscale *u = NULL;
+    assert_int_equal(rp_upscale_new(&u, gw, gh, ow, oh), RP_OK);
+    int32_t *parts = malloc((size_t)ow * oh * sizeof *parts);
+    for (int trial = 0; trial < 20; trial++) {
+        memset(parts, 0x55, (size_t)ow * oh * sizeof *parts);
+        int y = 0;
+        while (y < oh) {
+            int n = (int)(lcg(&seed) % 13);
+            int y1 = y + n > oh ? oh : y + n;
+            rp_upscale_rows(u, g, parts, y, y1);
+            y = y1;
+        }
+        assert_memory_equal(whole, parts, (size_t)ow * oh * sizeof *parts);
+    }
+    rp_upscale_free(&u);
+    free(parts);
+    free(whole);
+}
+
+static void test_bad_sizes(void **state)
+{
+    (void)state;
+    rp_upscale *u = (rp_upscale *)&u;
+    assert_int_equal(rp_upscale_new(&u, 0, 5, 5, 5), RP_ERR_INVALID);
+    assert_null(u);
+    assert_int_equal(rp_upscale_new(&u, 5, 5, RP_MAX_SIDE + 1, 5), RP_ERR_INVALID);
+    rp_upscale_free(&u);
+    rp_upscale_free(NULL);
+    assert_int_equal(rp_upscale_ratio_q16(640, 1920), 3 << 16);
+    assert_int_equal(rp_upscale_ratio_q16(640, 320), 1 << 15);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_identity_exact), cmocka_unit_test(test_hand_up),
+        cmocka_unit_test(test_hand_down),      cmocka_unit_test(test_constant),
+        cmocka_unit_test(test_oracle),         cmocka_unit_test(test_row_split),
+        cmocka_unit_test(test_bad_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
