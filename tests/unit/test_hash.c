@@ -1,0 +1,217 @@
+/* test_hash.c - unit tests for hash.c. Every expected digest comes from a tool
+ * independent of the code under test, run on the same bytes:
+ *   md5sum, sha256sum; python3 hashlib (sha1, sha512), zlib.crc32 / zlib.adler32
+ *   printed "%08x"; `xxhsum -H3` (xxhash 0.8.1); murmur3 from the ffmpeg program:
+ *   ffmpeg -f rawvideo -pix_fmt gray -s 43x1 -i fox.txt -f framehash -hash murmur3 -
+ * "fox" is "The quick brown fox jumps over the lazy dog" (43 bytes); "pattern" is
+ * 1000003 bytes with byte i = (i * 131 + (i >> 9)) & 255, written by python3. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "hash.h"
+
+#define PATTERN_LEN 1000003
+static const char fox[] = "The quick brown fox jumps over the lazy dog";
+
+static uint8_t *make_pattern(void)
+{
+    uint8_t *p = malloc(PATTERN_LEN);
+
+    assert_non_null(p);
+    for (size_t i = 0; i < PATTERN_LEN; i++)
+        p[i] = (uint8_t)((i * 131 + (i >> 9)) & 255);
+    return p;
+}
+
+typedef struct known {
+    const char *name;
+    const char *empty, *fox, *pattern;
+} known;
+
+static const known knowns[] = {
+    {"md5", "d41d8cd98f00b204e9800998ecf8427e", "9e107d9d372bb6826bd81d3542a419d6",
+     "a6c70121554bb05ff32f3e5ff5ea6b26"},
+    {"crc32", "00000000", "414fa339", "0c956f2a"},
+    {"adler32", "00000001", "5bdc0fda", "3302f284"},
+    {"xxh3", "2d06800538d394c2", "ce7d19a5418fb365", "a47883e6fe743053"},
+    {"sha256", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+     "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592",
+     "1fc9fc37b95185f1bc25ba11e19555690d1e5f1b3d4cffb37c05702f6ac20151"},
+    {"sha160", "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+     "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12", "e4e71cc770723aea5d9d5eac3ca1bbd011535ed6"},
+    {"sha512",
+     "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e",
+     "07e547d9586f6a73f73fbac0435ed76951218fb7d0c8d788a309d785436bbb642e93a252a954f23912547d1e8a3b5ed6e1bfd7097821233fa0538f3db854fee6",
+     "b635abeaf82a47c8599ff3e0e4caefe68c36b4bf418fd2933d1e770f8f73b98473c9aeeeb1152b8d7ee03eeab51b396e8a16570fd925f7607cd98b04d9dc4906"},
+    {"murmur3", NULL, "77eef3ca5d6b43ea9fa737595f9a2954", "ae7cfcfd86ca9ad40d224d007fdbcf64"},
+};
+
+static void test_known_digests(void **state)
+{
+    uint8_t *pattern = make_pattern();
+    char hex[RP_HASH_HEX_MAX];
+
+    (void)state;
+    for (size_t k = 0; k < sizeof(knowns) / sizeof(knowns[0]); k++) {
+        const known *kn = &knowns[k];
+        rp_hash *h;
+
+        assert_int_equal(rp_hash_new(&h, kn->name), RP_OK);
+        assert_int_equal(rp_hash_hex_len(h), (int)strlen(kn->fox));
+        if (kn->empty) {
+            rp_hash_hex(h, (const uint8_t *)"", 0, hex);
+            assert_string_equal(hex, kn->empty);
+        }
+        rp_hash_hex(h, (const uint8_t *)fox, strlen(fox), hex);
+        assert_string_equal(hex, kn->fox);
+        rp_hash_hex(h, pattern, PATTERN_LEN, hex);
+        assert_string_equal(hex, kn->pattern);
+
+        /* The same digest fed in uneven pieces, then again after final reset it. */
+        for (int pass = 0; pass < 2; pass++) {
+            size_t at = 0, piece = 1;
+
+            while (at < PATTERN_LEN) {
+                size_t n = piece < PATTERN_LEN - at ? piece : PATTERN_LEN - at;
+
+                rp_hash_update(h, pattern + at, n);
+                at += n;
+                piece = piece * 3 + 1;
+            }
+            rp_hash_final_hex(h, hex);
+            assert_string_equal(hex, kn->pattern);
+        }
+        /* reset drops what was fed. */
+        rp_hash_update(h, pattern, 100);
+        rp_hash_reset(h);
+        rp_hash_update(h, (const uint8_t *)fox, strlen(fox));
+        rp_hash_final_hex(h, hex);
+        assert_string_equal(hex, kn->fox);
+        rp_hash_free(&h);
+        assert_null(h);
+    }
+    free(pattern);
+}
+
+static void test_names(void **state)
+{
+    const char *canon;
+    int len;
+    char list[512];
+    rp_hash *h;
+
+    (void)state;
+    assert_int_equal(rp_hash_lookup(NULL, &canon, &len), RP_OK);
+    assert_string_equal(canon, "MD5");
+    assert_int_equal(len, 32);
+    assert_int_equal(rp_hash_lookup("", &canon, &len), RP_OK);
+    assert_string_equal(canon, "MD5");
+    /* framehash's "#hash:" spellings (from `ffmpeg -f framehash -hash NAME`). */
+    assert_int_equal(rp_hash_lookup("crc32", &canon, &len), RP_OK);
+    assert_string_equal(canon, "CRC32");
+    assert_int_equal(len, 8);
+    assert_int_equal(rp_hash_lookup("ADLER32", &canon, &len), RP_OK);
+    assert_string_equal(canon, "adler32");
+    assert_int_equal(rp_hash_lookup("MuRmUr3", &canon, &len), RP_OK);
+    assert_string_equal(canon, "murmur3");
+    assert_int_equal(len, 32);
+    assert_int_equal(rp_hash_lookup("sha512/224", &canon, &len), RP_OK);
+    assert_string_equal(canon, "SHA512/224");
+    assert_int_equal(len, 56);
+    assert_int_equal(rp_hash_lookup("ripemd160", &canon, NULL), RP_OK);
+    assert_string_equal(canon, "RIPEMD160");
+    assert_int_equal(rp_hash_lookup("XXH3", &canon, &len), RP_OK);
+    assert_string_equal(canon, "XXH3");
+    assert_int_equal(len, 16);
+    assert_int_equal(rp_hash_lookup("xxh3", NULL, NULL), RP_OK);
+
+    assert_int_equal(rp_hash_lookup("md4", &canon, &len), RP_ERR_INVALID);
+    assert_int_equal(rp_hash_lookup("md5 ", NULL, NULL), RP_ERR_INVALID);
+    assert_int_equal(rp_hash_lookup("xxh64", NULL, NULL), RP_ERR_INVALID);
+    h = (rp_hash *)&len;
+    assert_int_equal(rp_hash_new(&h, "sha3"), RP_ERR_INVALID);
+    assert_null(h);
+
+    assert_int_equal(rp_hash_new(&h, "Sha256"), RP_OK);
+    assert_string_equal(rp_hash_name(h), "SHA256");
+    assert_int_equal(rp_hash_hex_len(h), 64);
+    rp_hash_free(&h);
+    rp_hash_free(&h); /* no-op */
+    rp_hash_free(NULL);
+
+    /* Every listed name looks up to itself; the list holds them all, lowercase. */
+    rp_hash_list(list, sizeof(list));
+    for (int i = 0; rp_hash_name_at(i); i++) {
+        assert_int_equal(rp_hash_lookup(rp_hash_name_at(i), &canon, NULL), RP_OK);
+        assert_string_equal(canon, rp_hash_name_at(i));
+    }
+    assert_null(rp_hash_name_at(-1));
+    assert_non_null(strstr(list, "md5, "));
+    assert_non_null(strstr(list, "crc32"));
+    assert_non_null(strstr(list, ", xxh3"));
+    assert_non_null(strstr(list, "sha512/224"));
+    assert_null(strchr(list, 'M'));
+    rp_hash_list(list, 6);
+    assert_string_equal(list, "md5, ");
+}
+
+/* Contexts of their own on several threads at once give the single-thread digest. */
+typedef struct job {
+    const char *name;
+    const uint8_t *data;
+    char hex[RP_HASH_HEX_MAX];
+} job;
+
+static void *hash_job(void *arg)
+{
+    job *j = arg;
+    rp_hash *h;
+
+    if (rp_hash_new(&h, j->name))
+        return NULL;
+    for (int i = 0; i < 8; i++)
+        rp_hash_hex(h, j->data, PATTERN_LEN, j->hex);
+    rp_hash_free(&h);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    uint8_t *pattern = make_pattern();
+    const char *names[] = {"md5", "xxh3", "crc32", "md5", "xxh3", "crc32"};
+    const char *want[] = {knowns[0].pattern, knowns[3].pattern, knowns[1].pattern};
+    pthread_t t[6];
+    job jobs[6];
+
+    (void)state;
+    for (int i = 0; i < 6; i++) {
+        jobs[i].name = names[i];
+        jobs[i].data = pattern;
+        jobs[i].hex[0] = '\0';
+        assert_int_equal(pthread_create(&t[i], NULL, hash_job, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 6; i++) {
+        pthread_join(t[i], NULL);
+        assert_string_equal(jobs[i].hex, want[i % 3]);
+    }
+    free(pattern);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_digests),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_threads),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
