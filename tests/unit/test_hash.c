@@ -11,12 +11,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ftw.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common.h"
 #include "hash.h"
+#include "output.h"
 
 #define PATTERN_LEN 1000003
 static const char fox[] = "The quick brown fox jumps over the lazy dog";
@@ -208,12 +212,204 @@ static void test_threads(void **state)
     free(pattern);
 }
 
+/* ---- the framemd5 and framehash backends against the ffmpeg program ---- */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static int make_dir(void **state)
+{
+    char *dir = strdup("/tmp/rp-test-hash-XXXXXX");
+
+    assert_non_null(dir);
+    assert_non_null(mkdtemp(dir));
+    *state = dir;
+    return 0;
+}
+
+static int remove_dir(void **state)
+{
+    nftw(*state, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(*state);
+    return 0;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    static char paths[4][4096];
+    static int next;
+    char *p = paths[next++ % 4];
+
+    snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
+    return p;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text;
+    long n;
+
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+#define FW 7
+#define FH 5
+#define FRAMES 3
+
+/* Write FRAMES frames of FWxFH through rp_output in a format, with an algorithm. */
+static void write_frames(const char *path, const char *format, const char *algo)
+{
+    rp_output_opts o;
+    rp_output *out;
+    uint8_t rgb[FW * FH * 3];
+    char err[512];
+
+    rp_output_opts_init(&o);
+    o.path = path;
+    o.format = rp_output_format_from_name(format);
+    assert_int_not_equal(o.format, RP_FORMAT_NONE);
+    o.width = FW;
+    o.height = FH;
+    o.fps = 24;
+    o.hash_algo = algo;
+    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    for (int k = 0; k < FRAMES; k++) {
+        for (int i = 0; i < FW * FH * 3; i++)
+            rgb[i] = (uint8_t)(i * 37 + k * 101 + (i / (FW * 3)) * 11);
+        assert_int_equal(rp_output_write(out, k, rgb, err, sizeof(err)), RP_OK);
+    }
+    assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+}
+
+/* ffmpeg's own framemd5/framehash of the PNG frames, with -fflags +bitexact. */
+static char *ffmpeg_hashes(const char *dir, const char *algo)
+{
+    char cmd[8192];
+    char *out = join(dir, "ffmpeg.txt");
+
+    snprintf(cmd, sizeof(cmd),
+             "ffmpeg -nostdin -v error -y -framerate 24 -i '%s' -pix_fmt rgb24 "
+             "-fflags +bitexact -f %s%s '%s'",
+             join(dir, "f_%05d.png"), algo ? "framehash -hash " : "framemd5", algo ? algo : "",
+             out);
+    assert_int_equal(system(cmd), 0);
+    return slurp(out);
+}
+
+static void test_framemd5_equals_ffmpeg(void **state)
+{
+    const char *dir = *state;
+    char *ours, *theirs;
+
+    write_frames(join(dir, "f_%05d.png"), "png", NULL);
+    write_frames(join(dir, "ours.framemd5"), "framemd5", NULL);
+    ours = slurp(join(dir, "ours.framemd5"));
+    theirs = ffmpeg_hashes(dir, NULL);
+    assert_string_equal(ours, theirs);
+    assert_null(strstr(ours, "#software"));
+    free(ours);
+    free(theirs);
+    /* framemd5 says md5 in any spelling, and nothing else. */
+    write_frames(join(dir, "md5.framemd5"), "framemd5", "MD5");
+}
+
+static void test_framehash_equals_ffmpeg(void **state)
+{
+    const char *dir = *state;
+    const char *algos[] = {"md5", "crc32", "adler32", "murmur3", "SHA256", "sha512/224"};
+
+    write_frames(join(dir, "f_%05d.png"), "png", NULL);
+    for (size_t i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
+        char *ours, *theirs;
+
+        write_frames(join(dir, "ours.framehash"), "framehash", algos[i]);
+        ours = slurp(join(dir, "ours.framehash"));
+        theirs = ffmpeg_hashes(dir, algos[i]);
+        assert_string_equal(ours, theirs);
+        free(ours);
+        free(theirs);
+        remove(join(dir, "ours.framehash"));
+    }
+}
+
+/* xxh3 is rockpool's own: the header says XXH3 and each line ends in what xxhsum -H3
+ * prints for that frame's RGB24 bytes (decoded from the PNG by ffmpeg). */
+static void test_framehash_xxh3(void **state)
+{
+    const char *dir = *state;
+    char cmd[8192], want[64], *ours, *line;
+    FILE *p;
+
+    write_frames(join(dir, "f_%05d.png"), "png", NULL);
+    write_frames(join(dir, "x.framehash"), "framehash", "xxh3");
+    ours = slurp(join(dir, "x.framehash"));
+    assert_non_null(strstr(ours, "#version: 2\n#hash: XXH3\n#tb 0: 1/24\n"));
+    snprintf(cmd, sizeof(cmd),
+             "ffmpeg -nostdin -v error -i '%s' -f rawvideo -pix_fmt rgb24 - | xxhsum -H3 | "
+             "sed 's/.* = //'",
+             join(dir, "f_00002.png"));
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(want, sizeof(want), p));
+    assert_int_equal(pclose(p), 0);
+    want[strcspn(want, "\n")] = '\0';
+    assert_int_equal(strlen(want), 16);
+    line = strstr(ours, "\n0,          2,          2,        1,      105, ");
+    assert_non_null(line);
+    assert_memory_equal(line + strlen("\n0,          2,          2,        1,      105, "), want,
+                        17 - 1);
+    free(ours);
+}
+
+static void test_backend_errors(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512] = "";
+
+    rp_output_opts_init(&o);
+    o.path = join(dir, "x.framehash");
+    assert_int_equal(rp_output_format_from_path(o.path), RP_FORMAT_FRAMEHASH);
+    assert_string_equal(rp_output_format_name(RP_FORMAT_FRAMEHASH), "framehash");
+    o.hash_algo = "md4";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "unknown hash algorithm 'md4' (expected md5, "));
+    assert_non_null(strstr(err, "xxh3"));
+    o.path = join(dir, "x.framemd5");
+    o.hash_algo = "crc32";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "-f framehash"));
+    o.hash_algo = "Md5";
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_digests),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_threads),
+        T(test_framemd5_equals_ffmpeg),
+        T(test_framehash_equals_ffmpeg),
+        T(test_framehash_xxh3),
+        T(test_backend_errors),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
