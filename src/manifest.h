@@ -62,7 +62,8 @@ typedef struct rp_manifest {
  * Errors (RP_ERR_FORMAT, diag filled with the line; RP_ERR_NOMEM): not a manifest, a
  * truncated line, bad hex, a hash whose length does not match the algorithm, an unknown
  * algorithm, frames out of order or duplicated, header lines that make no sense, a
- * stream other than rawvideo video (ffmpeg -c copy hashes packets), no frames at all. *out is NULL on failure. */
+ * stream other than rawvideo video (ffmpeg -c copy hashes packets), no frames at all.
+ * *out is NULL on failure. */
 int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
                       const char *default_algo, rp_diag *diag);
 
