@@ -3,6 +3,7 @@
  * file only maps names and formats digests as hash.h describes. */
 #include "hash.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -181,4 +182,246 @@ void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex)
     rp_hash_reset(h);
     rp_hash_update(h, data, len);
     rp_hash_final_hex(h, hex);
+}
+
+/* ---- rp_hasher: frames hashed on worker threads, delivered in order ---- */
+
+enum job_state { JOB_FREE, JOB_QUEUED, JOB_RUNNING, JOB_DONE };
+
+typedef struct hash_job {
+    uint8_t *frame;
+    int64_t index;
+    enum job_state state;
+    char hex[RP_HASH_HEX_MAX];
+} hash_job;
+
+struct rp_hasher {
+    size_t frame_size;
+    rp_hasher_fn done;
+    void *ctx;
+    int failed; /* the callback's nonzero result, once it gave one */
+    rp_hash *inline_hash;
+    /* Workers (nworkers > 0 only). jobs[] is a ring: head is the oldest frame not yet
+     * called back, tail the next free slot; the caller owns a FREE slot while copying. */
+    int nworkers, started, stop;
+    pthread_t threads[RP_HASHER_MAX_THREADS];
+    rp_hash *hashes[RP_HASHER_MAX_THREADS];
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    hash_job *jobs;
+    size_t njobs;
+    uint64_t head, tail;
+};
+
+static void *hash_worker(void *arg)
+{
+    rp_hasher *hs = arg;
+    rp_hash *h;
+    int id;
+
+    pthread_mutex_lock(&hs->lock);
+    id = hs->started++; /* contexts are handed out in start order */
+    h = hs->hashes[id];
+    pthread_cond_broadcast(&hs->changed);
+    for (;;) {
+        hash_job *job = NULL;
+
+        for (uint64_t i = hs->head; i < hs->tail; i++)
+            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED) {
+                job = &hs->jobs[i % hs->njobs];
+                break;
+            }
+        if (!job) {
+            if (hs->stop)
+                break;
+            pthread_cond_wait(&hs->changed, &hs->lock);
+            continue;
+        }
+        job->state = JOB_RUNNING;
+        pthread_mutex_unlock(&hs->lock);
+        rp_hash_hex(h, job->frame, hs->frame_size, job->hex);
+        pthread_mutex_lock(&hs->lock);
+        job->state = JOB_DONE;
+        pthread_cond_broadcast(&hs->changed);
+    }
+    pthread_mutex_unlock(&hs->lock);
+    return NULL;
+}
+
+/* Call back for finished frames at the head; with wait, until count remain in flight.
+ * Called and returns with the lock held. */
+static int deliver(rp_hasher *hs, int wait, uint64_t keep)
+{
+    while (!hs->failed && hs->tail - hs->head > keep) {
+        hash_job *job = &hs->jobs[hs->head % hs->njobs];
+        int ret;
+
+        if (job->state != JOB_DONE) {
+            if (!wait)
+                break;
+            pthread_cond_wait(&hs->changed, &hs->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&hs->lock);
+        ret = hs->done(hs->ctx, job->index, job->frame, job->hex);
+        pthread_mutex_lock(&hs->lock);
+        job->state = JOB_FREE;
+        hs->head++;
+        if (ret)
+            hs->failed = ret;
+    }
+    return hs->failed;
+}
+
+int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
+                  rp_hasher_fn done, void *ctx)
+{
+    rp_hasher *hs;
+    int ret;
+
+    *out = NULL;
+    hs = calloc(1, sizeof(*hs));
+    if (!hs)
+        return RP_ERR_NOMEM;
+    hs->frame_size = frame_size;
+    hs->done = done;
+    hs->ctx = ctx;
+    ret = rp_hash_new(&hs->inline_hash, algo);
+    if (ret) {
+        free(hs);
+        return ret;
+    }
+    if (threads <= 1) {
+        *out = hs;
+        return RP_OK;
+    }
+    hs->nworkers = threads > RP_HASHER_MAX_THREADS ? RP_HASHER_MAX_THREADS : threads;
+    hs->njobs = 2 * (size_t)hs->nworkers;
+    hs->jobs = calloc(hs->njobs, sizeof(*hs->jobs));
+    if (!hs->jobs)
+        goto nomem;
+    for (size_t i = 0; i < hs->njobs; i++)
+        if (!(hs->jobs[i].frame = malloc(frame_size ? frame_size : 1)))
+            goto nomem;
+    for (int i = 0; i < hs->nworkers; i++) {
+        ret = rp_hash_new(&hs->hashes[i], algo);
+        if (ret)
+            goto fail;
+    }
+    pthread_mutex_init(&hs->lock, NULL);
+    pthread_cond_init(&hs->changed, NULL);
+    for (int i = 0; i < hs->nworkers; i++) {
+        if (pthread_create(&hs->threads[i], NULL, hash_worker, hs) != 0) {
+            /* Stop and join the ones already running. */
+            pthread_mutex_lock(&hs->lock);
+            while (hs->started < i)
+                pthread_cond_wait(&hs->changed, &hs->lock);
+            pthread_mutex_unlock(&hs->lock);
+            hs->nworkers = i;
+            rp_hasher_free(&hs);
+            return RP_ERR_UNSUPPORTED;
+        }
+    }
+    *out = hs;
+    return RP_OK;
+
+nomem:
+    ret = RP_ERR_NOMEM;
+fail:
+    for (int i = 0; i < RP_HASHER_MAX_THREADS; i++)
+        rp_hash_free(&hs->hashes[i]);
+    for (size_t i = 0; hs->jobs && i < hs->njobs; i++)
+        free(hs->jobs[i].frame);
+    free(hs->jobs);
+    rp_hash_free(&hs->inline_hash);
+    free(hs);
+    return ret;
+}
+
+const char *rp_hasher_name(const rp_hasher *hs)
+{
+    return rp_hash_name(hs->inline_hash);
+}
+
+int rp_hasher_hex_len(const rp_hasher *hs)
+{
+    return rp_hash_hex_len(hs->inline_hash);
+}
+
+int rp_hasher_submit(rp_hasher *hs, int64_t frame_index, const uint8_t *frame)
+{
+    hash_job *job;
+    int ret;
+
+    if (hs->failed)
+        return hs->failed;
+    if (!hs->nworkers) {
+        char hex[RP_HASH_HEX_MAX];
+
+        rp_hash_hex(hs->inline_hash, frame, hs->frame_size, hex);
+        ret = hs->done(hs->ctx, frame_index, frame, hex);
+        if (ret)
+            hs->failed = ret;
+        return ret;
+    }
+    pthread_mutex_lock(&hs->lock);
+    ret = deliver(hs, 1, hs->njobs - 1); /* a free slot */
+    if (ret) {
+        pthread_mutex_unlock(&hs->lock);
+        return ret;
+    }
+    job = &hs->jobs[hs->tail % hs->njobs];
+    pthread_mutex_unlock(&hs->lock);
+    memcpy(job->frame, frame, hs->frame_size); /* the slot is FREE: no worker reads it */
+    pthread_mutex_lock(&hs->lock);
+    job->index = frame_index;
+    job->state = JOB_QUEUED;
+    hs->tail++;
+    pthread_cond_broadcast(&hs->changed);
+    ret = deliver(hs, 0, 0);
+    pthread_mutex_unlock(&hs->lock);
+    return ret;
+}
+
+int rp_hasher_flush(rp_hasher *hs)
+{
+    int ret;
+
+    if (!hs->nworkers)
+        return hs->failed;
+    pthread_mutex_lock(&hs->lock);
+    ret = deliver(hs, 1, 0);
+    pthread_mutex_unlock(&hs->lock);
+    return ret;
+}
+
+void rp_hasher_free(rp_hasher **phs)
+{
+    rp_hasher *hs;
+
+    if (!phs || !*phs)
+        return;
+    hs = *phs;
+    if (hs->jobs) {
+        pthread_mutex_lock(&hs->lock);
+        hs->stop = 1;
+        /* Frames still queued are dropped: workers only finish what they hold. */
+        for (uint64_t i = hs->head; i < hs->tail; i++)
+            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED)
+                hs->jobs[i % hs->njobs].state = JOB_DONE;
+        pthread_cond_broadcast(&hs->changed);
+        pthread_mutex_unlock(&hs->lock);
+        for (int i = 0; i < hs->nworkers; i++)
+            pthread_join(hs->threads[i], NULL);
+        pthread_mutex_destroy(&hs->lock);
+        pthread_cond_destroy(&hs->changed);
+        for (size_t i = 0; i < hs->njobs; i++)
+            free(hs->jobs[i].frame);
+        free(hs->jobs);
+    }
+    for (int i = 0; i < RP_HASHER_MAX_THREADS; i++)
+        rp_hash_free(&hs->hashes[i]);
+    rp_hash_free(&hs->inline_hash);
+    free(hs);
+    *phs = NULL;
 }

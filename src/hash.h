@@ -66,4 +66,42 @@ void rp_hash_final_hex(rp_hash *h, char *hex);
 /** Reset, update with one buffer, final: the hash of one frame. */
 void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex);
 
+/** Frames hashed on worker threads, results handed back in submission order on the
+ * caller's thread, so hashing does not hold up the render: --hash, --verify and the
+ * framemd5/framehash backends. */
+typedef struct rp_hasher rp_hasher;
+
+/** Called on the thread that calls rp_hasher_submit()/rp_hasher_flush(), once per frame,
+ * in the order submitted, with the frame's bytes (the hasher's own copy with threads > 1,
+ * valid during the call) and its hex hash. A nonzero return stops the hasher: no further
+ * callbacks; that value is returned by the submit/flush that made the call and by every
+ * later one (a verify mismatch, a write error). */
+typedef int (*rp_hasher_fn)(void *ctx, int64_t frame_index, const uint8_t *frame, const char *hex);
+
+/** Most worker threads a hasher starts. */
+#define RP_HASHER_MAX_THREADS 16
+
+/** A hasher of frames of frame_size bytes with the named algorithm. threads <= 1 hashes
+ * inline in rp_hasher_submit() (no copy); otherwise min(threads, RP_HASHER_MAX_THREADS)
+ * workers, each with a context of its own, and 2 frame copies per worker (the memory to
+ * budget: 2 * workers * frame_size). RP_ERR_INVALID for an unknown algorithm,
+ * RP_ERR_NOMEM, RP_ERR_UNSUPPORTED if threads cannot be started. *out NULL on failure. */
+int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
+                  rp_hasher_fn done, void *ctx);
+
+/** The canonical name and hex length of the hasher's algorithm. */
+const char *rp_hasher_name(const rp_hasher *hs);
+int rp_hasher_hex_len(const rp_hasher *hs);
+
+/** Hash one frame (frame_size bytes, copied before return with threads); calls back for
+ * every earlier frame already hashed. Waits only when every copy is in use. */
+int rp_hasher_submit(rp_hasher *hs, int64_t frame_index, const uint8_t *frame);
+
+/** Wait for every submitted frame and call back for each. */
+int rp_hasher_flush(rp_hasher *hs);
+
+/** Stop the workers (frames not yet called back are dropped) and free; nulls *hs. NULL
+ * and a NULL *hs are no-ops. */
+void rp_hasher_free(rp_hasher **hs);
+
 #endif

@@ -7,7 +7,9 @@
  * (-fflags must come after -i: before it the flag applies to the input). dts and pts are
  * the frame's timeline index, duration 1 in a 1/fps time base. framehash takes the
  * algorithm of opts->hash_algo (hash.h names; md5 by default), framemd5 is always MD5.
- * To a file through a temporary name, or to stdout for "-". */
+ * With opts->threads > 1 frames are hashed on that many threads (rp_hasher), the lines
+ * still written in frame order. To a file through a temporary name, or to stdout for
+ * "-". */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,8 +22,9 @@
 typedef struct hash_out {
     const rp_output_opts *opts;
     rp_output_stream out;
-    rp_hash *hash;
+    rp_hasher *hasher;
     size_t frame_size;
+    char err[512]; /* why the line writer failed, for the write() or close() that sees it */
 } hash_out;
 
 static const char *algo_of(const rp_output_opts *opts)
@@ -53,6 +56,18 @@ static int hash_validate(const rp_output_opts *opts, char *err, size_t errlen)
     return RP_OK;
 }
 
+/* The hasher's callback: one frame line, in frame order. */
+static int put_line(void *priv, int64_t frame_index, const uint8_t *frame, const char *hex)
+{
+    hash_out *ho = priv;
+    char line[128 + RP_HASH_HEX_MAX];
+
+    (void)frame;
+    snprintf(line, sizeof(line), "0, %10" PRId64 ", %10" PRId64 ", %8d, %8zu, %s\n", frame_index,
+             frame_index, 1, ho->frame_size, hex);
+    return rp_output_stream_put(&ho->out, line, strlen(line), ho->err, sizeof(ho->err));
+}
+
 /* The header of libavformat's framehash muxer (format version 2) for one rawvideo
  * stream, without the #software line, as AVFMT_FLAG_BITEXACT leaves it. */
 static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
@@ -66,14 +81,14 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
     ret = hash_validate(opts, err, errlen);
     if (ret)
         return ret;
-    ret = rp_hash_new(&ho->hash, algo_of(opts));
+    ret = rp_hasher_new(&ho->hasher, algo_of(opts), ho->frame_size, opts->threads, put_line, ho);
     if (ret) {
         rp_errf(err, errlen, "cannot set up hash '%s': %s", algo_of(opts), rp_strerror(ret));
         return ret;
     }
     ret = rp_output_stream_open(&ho->out, opts, err, errlen);
     if (ret) {
-        rp_hash_free(&ho->hash);
+        rp_hasher_free(&ho->hasher);
         return ret;
     }
     snprintf(header, sizeof(header),
@@ -86,11 +101,11 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
              "#dimensions 0: %dx%d\n"
              "#sar 0: 1/1\n"
              "#stream#, dts,        pts, duration,     size, hash\n",
-             rp_hash_name(ho->hash), opts->fps, opts->width, opts->height);
+             rp_hasher_name(ho->hasher), opts->fps, opts->width, opts->height);
     ret = rp_output_stream_put(&ho->out, header, strlen(header), err, errlen);
     if (ret) {
         rp_output_stream_abort(&ho->out);
-        rp_hash_free(&ho->hash);
+        rp_hasher_free(&ho->hasher);
     }
     return ret;
 }
@@ -98,19 +113,24 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
 static int hash_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
 {
     hash_out *ho = priv;
-    char hex[RP_HASH_HEX_MAX], line[128 + RP_HASH_HEX_MAX];
+    int ret = rp_hasher_submit(ho->hasher, frame_index, rgb);
 
-    rp_hash_hex(ho->hash, rgb, ho->frame_size, hex);
-    snprintf(line, sizeof(line), "0, %10" PRId64 ", %10" PRId64 ", %8d, %8zu, %s\n", frame_index,
-             frame_index, 1, ho->frame_size, hex);
-    return rp_output_stream_put(&ho->out, line, strlen(line), err, errlen);
+    if (ret)
+        rp_errf(err, errlen, "%s", ho->err);
+    return ret;
 }
 
 static int hash_close(void *priv, char *err, size_t errlen)
 {
     hash_out *ho = priv;
+    int ret = rp_hasher_flush(ho->hasher);
 
-    rp_hash_free(&ho->hash);
+    rp_hasher_free(&ho->hasher);
+    if (ret) {
+        rp_errf(err, errlen, "%s", ho->err);
+        rp_output_stream_abort(&ho->out);
+        return ret;
+    }
     return rp_output_stream_close(&ho->out, err, errlen);
 }
 
@@ -118,7 +138,7 @@ static void hash_abort(void *priv)
 {
     hash_out *ho = priv;
 
-    rp_hash_free(&ho->hash);
+    rp_hasher_free(&ho->hasher);
     rp_output_stream_abort(&ho->out);
 }
 

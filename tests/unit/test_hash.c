@@ -212,6 +212,108 @@ static void test_threads(void **state)
     free(pattern);
 }
 
+/* ---- rp_hasher: every frame called back once, in order, with the one-thread hash ---- */
+
+#define HF_SIZE 100003
+#define HF_FRAMES 40
+
+typedef struct order_ctx {
+    int64_t next;
+    int64_t fail_at; /* return 7 for this frame, -1 never */
+    rp_hash *ref;
+    int calls;
+} order_ctx;
+
+static void fill(uint8_t *frame, int64_t k)
+{
+    for (size_t i = 0; i < HF_SIZE; i++)
+        frame[i] = (uint8_t)(i * 7 + (size_t)k * 13 + (i >> 8));
+}
+
+static int check_order(void *priv, int64_t index, const uint8_t *frame, const char *hex)
+{
+    order_ctx *c = priv;
+    char want[RP_HASH_HEX_MAX];
+    uint8_t *copy = malloc(HF_SIZE);
+
+    assert_non_null(copy);
+    c->calls++;
+    assert_int_equal(index, c->next);
+    c->next += 3;
+    fill(copy, index);
+    assert_memory_equal(frame, copy, HF_SIZE);
+    rp_hash_hex(c->ref, copy, HF_SIZE, want);
+    assert_string_equal(hex, want);
+    free(copy);
+    return index == c->fail_at ? 7 : 0;
+}
+
+static void test_hasher(void **state)
+{
+    const int threads[] = {0, 1, 2, 3, 8, 64};
+    const char *algos[] = {"md5", "xxh3", "crc32"};
+    uint8_t *frame = malloc(HF_SIZE);
+
+    (void)state;
+    assert_non_null(frame);
+    for (size_t a = 0; a < 3; a++)
+        for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+            order_ctx c = {.next = 5, .fail_at = -1};
+            rp_hasher *hs;
+
+            assert_int_equal(rp_hash_new(&c.ref, algos[a]), RP_OK);
+            assert_int_equal(rp_hasher_new(&hs, algos[a], HF_SIZE, threads[t], check_order, &c),
+                             RP_OK);
+            assert_string_equal(rp_hasher_name(hs), rp_hash_name(c.ref));
+            assert_int_equal(rp_hasher_hex_len(hs), rp_hash_hex_len(c.ref));
+            for (int64_t k = 0; k < HF_FRAMES; k++) {
+                fill(frame, 5 + 3 * k);
+                assert_int_equal(rp_hasher_submit(hs, 5 + 3 * k, frame), RP_OK);
+                memset(frame, 0xee, HF_SIZE); /* the hasher kept its own copy */
+            }
+            assert_int_equal(rp_hasher_flush(hs), RP_OK);
+            assert_int_equal(c.calls, HF_FRAMES);
+            assert_int_equal(rp_hasher_flush(hs), RP_OK);
+            rp_hasher_free(&hs);
+            assert_null(hs);
+
+            /* A callback's failure stops the hasher and comes back from then on. */
+            c.next = 5;
+            c.calls = 0;
+            c.fail_at = 5 + 3 * 6;
+            assert_int_equal(rp_hasher_new(&hs, algos[a], HF_SIZE, threads[t], check_order, &c),
+                             RP_OK);
+            for (int64_t k = 0; k < HF_FRAMES; k++) {
+                int ret;
+
+                fill(frame, 5 + 3 * k);
+                ret = rp_hasher_submit(hs, 5 + 3 * k, frame);
+                if (ret) {
+                    assert_int_equal(ret, 7);
+                    break;
+                }
+            }
+            assert_int_equal(rp_hasher_flush(hs), 7);
+            assert_int_equal(rp_hasher_submit(hs, 1000, frame), 7);
+            assert_int_equal(c.calls, 7);
+            rp_hasher_free(&hs);
+            /* Freed with frames in flight: no callback, nothing leaked. */
+            c.next = 5;
+            c.fail_at = -1;
+            assert_int_equal(rp_hasher_new(&hs, algos[a], HF_SIZE, threads[t], check_order, &c),
+                             RP_OK);
+            fill(frame, 5);
+            assert_int_equal(rp_hasher_submit(hs, 5, frame), RP_OK);
+            rp_hasher_free(&hs);
+            rp_hasher_free(&hs);
+            rp_hasher_free(NULL);
+            rp_hash_free(&c.ref);
+        }
+    assert_int_equal(rp_hasher_new((rp_hasher **)&frame, "md6", 3, 2, check_order, NULL),
+                     RP_ERR_INVALID);
+    assert_null(frame);
+}
+
 /* ---- the framemd5 and framehash backends against the ffmpeg program ---- */
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -271,8 +373,9 @@ static char *slurp(const char *path)
 #define FH 5
 #define FRAMES 3
 
-/* Write FRAMES frames of FWxFH through rp_output in a format, with an algorithm. */
-static void write_frames(const char *path, const char *format, const char *algo)
+/* Write FRAMES frames of FWxFH through rp_output in a format, with an algorithm, on
+ * threads. */
+static void write_frames_on(const char *path, const char *format, const char *algo, int threads)
 {
     rp_output_opts o;
     rp_output *out;
@@ -287,6 +390,7 @@ static void write_frames(const char *path, const char *format, const char *algo)
     o.height = FH;
     o.fps = 24;
     o.hash_algo = algo;
+    o.threads = threads;
     assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
     for (int k = 0; k < FRAMES; k++) {
         for (int i = 0; i < FW * FH * 3; i++)
@@ -294,6 +398,11 @@ static void write_frames(const char *path, const char *format, const char *algo)
         assert_int_equal(rp_output_write(out, k, rgb, err, sizeof(err)), RP_OK);
     }
     assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+}
+
+static void write_frames(const char *path, const char *format, const char *algo)
+{
+    write_frames_on(path, format, algo, 1);
 }
 
 /* ffmpeg's own framemd5/framehash of the PNG frames, with -fflags +bitexact. */
@@ -337,13 +446,15 @@ static void test_framehash_equals_ffmpeg(void **state)
     for (size_t i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
         char *ours, *theirs;
 
-        write_frames(join(dir, "ours.framehash"), "framehash", algos[i]);
-        ours = slurp(join(dir, "ours.framehash"));
         theirs = ffmpeg_hashes(dir, algos[i]);
-        assert_string_equal(ours, theirs);
-        free(ours);
+        for (int threads = 1; threads <= 4; threads += 3) {
+            write_frames_on(join(dir, "ours.framehash"), "framehash", algos[i], threads);
+            ours = slurp(join(dir, "ours.framehash"));
+            assert_string_equal(ours, theirs);
+            free(ours);
+            remove(join(dir, "ours.framehash"));
+        }
         free(theirs);
-        remove(join(dir, "ours.framehash"));
     }
 }
 
@@ -406,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_known_digests),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_hasher),
         T(test_framemd5_equals_ffmpeg),
         T(test_framehash_equals_ffmpeg),
         T(test_framehash_xxh3),
