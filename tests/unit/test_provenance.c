@@ -78,7 +78,7 @@ static void test_build(void **state)
     assert_string_equal(p.kv[6], "rockpool_scene_sha256");
     assert_string_equal(p.kv[7], want);
     assert_null(p.kv[8]);
-    assert_ptr_equal(p.entries[3].key, RP_PROV_SCENE_SHA256);
+    assert_string_equal(p.entries[3].key, RP_PROV_SCENE_SHA256);
     assert_string_equal(p.entries[3].value, want);
 
     /* No preset, no scene: left out. */
