@@ -23,7 +23,7 @@
 
 static const rp_output_backend *const backends[] = {
     &rp_output_mp4, &rp_output_mkv, &rp_output_mov,      &rp_output_webm,
-    &rp_output_png, &rp_output_y4m, &rp_output_framemd5, NULL,
+    &rp_output_png, &rp_output_y4m, &rp_output_framemd5, &rp_output_framehash, NULL,
 };
 
 struct rp_output {

@@ -20,6 +20,7 @@ enum rp_format {
     RP_FORMAT_PNG,
     RP_FORMAT_Y4M,
     RP_FORMAT_FRAMEMD5,
+    RP_FORMAT_FRAMEHASH, /* framemd5's sibling with the hash of opts->hash_algo */
 };
 
 typedef struct rp_output_opts {
@@ -40,6 +41,8 @@ typedef struct rp_output_opts {
     /* Called with a one-line warning (e.g. an encoder fallback); may be NULL. */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    /* framehash's algorithm as hash.h names it (NULL = md5); read only in open(). */
+    const char *hash_algo;
 } rp_output_opts;
 
 typedef struct rp_output rp_output;

@@ -43,6 +43,7 @@ extern const rp_output_backend rp_output_mov;
 extern const rp_output_backend rp_output_webm;
 extern const rp_output_backend rp_output_y4m;
 extern const rp_output_backend rp_output_framemd5;
+extern const rp_output_backend rp_output_framehash;
 
 /** The temporary name used for path: ".BASENAME.tmp-PID" in path's directory. Returns
  * RP_ERR_TOO_LARGE if it does not fit in len bytes. */

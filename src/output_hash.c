@@ -1,75 +1,145 @@
-/* output_hash.c - framemd5 backend: one line per frame in FFmpeg 5.1's framemd5 layout
- * for rawvideo rgb24 (libavformat/framehash.c), so the file diffs cleanly against
- * `ffmpeg -i frames/f_%05d.png -pix_fmt rgb24 -f framemd5 -`. dts and pts are the
- * frame's timeline index (rockpool(1) OUTPUT FILES), duration 1 in a 1/fps time base. To a file
- * through a temporary name, or to stdout for "-". */
-#include <errno.h>
+/* output_hash.c - framemd5 and framehash backends: one line per frame in FFmpeg 5.1's
+ * layout for rawvideo rgb24 (libavformat/hashenc.c and framehash.c), written as FFmpeg
+ * writes it with -fflags +bitexact: no "#software" line carrying the library version, so
+ * a golden file survives an FFmpeg upgrade. The file equals, byte for byte,
+ *   ffmpeg -framerate FPS -i frames/f_%05d.png -pix_fmt rgb24 -fflags +bitexact \
+ *          -f framemd5 -                                   (or -f framehash -hash ALGO)
+ * (-fflags must come after -i: before it the flag applies to the input). dts and pts are
+ * the frame's timeline index, duration 1 in a 1/fps time base. framehash takes the
+ * algorithm of opts->hash_algo (hash.h names; md5 by default), framemd5 is always MD5.
+ * With opts->threads > 1 frames are hashed on that many threads (rp_hasher), the lines
+ * still written in frame order. To a file through a temporary name, or to stdout for
+ * "-". */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <libavformat/avformat.h>
+#include <strings.h>
 
 #include "common.h"
+#include "hash.h"
 #include "output_backend.h"
 
 typedef struct hash_out {
     const rp_output_opts *opts;
     rp_output_stream out;
+    rp_hasher *hasher;
+    size_t frame_size;
+    char err[512]; /* why the line writer failed, for the write() or close() that sees it */
 } hash_out;
 
-/* Header as framehash.c writes it without -flags bitexact: the #software line carries
- * the libavformat version actually loaded, as the ffmpeg program built on it prints. */
+static const char *algo_of(const rp_output_opts *opts)
+{
+    if (opts->format == RP_FORMAT_FRAMEMD5 || !opts->hash_algo || !*opts->hash_algo)
+        return RP_HASH_DEFAULT;
+    return opts->hash_algo;
+}
+
+static int hash_validate(const rp_output_opts *opts, char *err, size_t errlen)
+{
+    const char *canonical;
+    char names[512];
+
+    if (opts->format == RP_FORMAT_FRAMEMD5) {
+        if (opts->hash_algo && *opts->hash_algo &&
+            (rp_hash_lookup(opts->hash_algo, &canonical, NULL) || strcmp(canonical, "MD5"))) {
+            rp_errf(err, errlen, "framemd5 is always MD5; use -f framehash for hash algorithm '%s'",
+                    opts->hash_algo);
+            return RP_ERR_INVALID;
+        }
+        return RP_OK;
+    }
+    if (rp_hash_lookup(algo_of(opts), NULL, NULL)) {
+        rp_hash_list(names, sizeof(names));
+        rp_errf(err, errlen, "unknown hash algorithm '%s' (expected %s)", opts->hash_algo, names);
+        return RP_ERR_INVALID;
+    }
+    return RP_OK;
+}
+
+/* The hasher's callback: one frame line, in frame order. */
+static int put_line(void *priv, int64_t frame_index, const uint8_t *frame, const char *hex)
+{
+    hash_out *ho = priv;
+    char line[128 + RP_HASH_HEX_MAX];
+
+    (void)frame;
+    snprintf(line, sizeof(line), "0, %10" PRId64 ", %10" PRId64 ", %8d, %8zu, %s\n", frame_index,
+             frame_index, 1, ho->frame_size, hex);
+    return rp_output_stream_put(&ho->out, line, strlen(line), ho->err, sizeof(ho->err));
+}
+
+/* The header of libavformat's framehash muxer (format version 2) for one rawvideo
+ * stream, without the #software line, as AVFMT_FLAG_BITEXACT leaves it. */
 static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
 {
     hash_out *ho = priv;
-    unsigned v = avformat_version();
     char header[512];
     int ret;
 
     ho->opts = opts;
-    ret = rp_output_stream_open(&ho->out, opts, err, errlen);
+    ho->frame_size = (size_t)opts->width * (size_t)opts->height * 3;
+    ret = hash_validate(opts, err, errlen);
     if (ret)
         return ret;
+    ret = rp_hasher_new(&ho->hasher, algo_of(opts), ho->frame_size, opts->threads, put_line, ho);
+    if (ret) {
+        rp_errf(err, errlen, "cannot set up hash '%s': %s", algo_of(opts), rp_strerror(ret));
+        return ret;
+    }
+    ret = rp_output_stream_open(&ho->out, opts, err, errlen);
+    if (ret) {
+        rp_hasher_free(&ho->hasher);
+        return ret;
+    }
     snprintf(header, sizeof(header),
              "#format: frame checksums\n"
              "#version: 2\n"
-             "#hash: MD5\n"
-             "#software: Lavf%u.%u.%u\n"
+             "#hash: %s\n"
              "#tb 0: 1/%d\n"
              "#media_type 0: video\n"
              "#codec_id 0: rawvideo\n"
              "#dimensions 0: %dx%d\n"
              "#sar 0: 1/1\n"
              "#stream#, dts,        pts, duration,     size, hash\n",
-             v >> 16, (v >> 8) & 255, v & 255, opts->fps, opts->width, opts->height);
+             rp_hasher_name(ho->hasher), opts->fps, opts->width, opts->height);
     ret = rp_output_stream_put(&ho->out, header, strlen(header), err, errlen);
-    if (ret)
+    if (ret) {
         rp_output_stream_abort(&ho->out);
+        rp_hasher_free(&ho->hasher);
+    }
     return ret;
 }
 
 static int hash_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
 {
     hash_out *ho = priv;
-    size_t size = (size_t)ho->opts->width * (size_t)ho->opts->height * 3;
-    char hex[33], line[128];
+    int ret = rp_hasher_submit(ho->hasher, frame_index, rgb);
 
-    rp_md5_hex(rgb, size, hex);
-    snprintf(line, sizeof(line), "0, %10" PRId64 ", %10" PRId64 ", %8d, %8zu, %s\n", frame_index,
-             frame_index, 1, size, hex);
-    return rp_output_stream_put(&ho->out, line, strlen(line), err, errlen);
+    if (ret)
+        rp_errf(err, errlen, "%s", ho->err);
+    return ret;
 }
 
 static int hash_close(void *priv, char *err, size_t errlen)
 {
-    return rp_output_stream_close(&((hash_out *)priv)->out, err, errlen);
+    hash_out *ho = priv;
+    int ret = rp_hasher_flush(ho->hasher);
+
+    rp_hasher_free(&ho->hasher);
+    if (ret) {
+        rp_errf(err, errlen, "%s", ho->err);
+        rp_output_stream_abort(&ho->out);
+        return ret;
+    }
+    return rp_output_stream_close(&ho->out, err, errlen);
 }
 
 static void hash_abort(void *priv)
 {
-    rp_output_stream_abort(&((hash_out *)priv)->out);
+    hash_out *ho = priv;
+
+    rp_hasher_free(&ho->hasher);
+    rp_output_stream_abort(&ho->out);
 }
 
 const rp_output_backend rp_output_framemd5 = {
@@ -77,6 +147,19 @@ const rp_output_backend rp_output_framemd5 = {
     .extensions = "framemd5",
     .format = RP_FORMAT_FRAMEMD5,
     .priv_size = sizeof(hash_out),
+    .validate = hash_validate,
+    .open = hash_open,
+    .write = hash_write,
+    .close = hash_close,
+    .abort = hash_abort,
+};
+
+const rp_output_backend rp_output_framehash = {
+    .name = "framehash",
+    .extensions = "framehash",
+    .format = RP_FORMAT_FRAMEHASH,
+    .priv_size = sizeof(hash_out),
+    .validate = hash_validate,
     .open = hash_open,
     .write = hash_write,
     .close = hash_close,
