@@ -163,9 +163,12 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
     if (!(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3) {
         /* The source's own matrix and range (yuvj formats are full range by name). */
         int full = color_range == AVCOL_RANGE_JPEG || strncmp(desc->name, "yuvj", 4) == 0;
+        int *inv, *table, src_range, dst_range, brightness, contrast, saturation;
 
-        sws_setColorspaceDetails(s->sws, sws_getCoefficients(colorspace), full,
-                                 sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+        if (sws_getColorspaceDetails(s->sws, &inv, &src_range, &table, &dst_range, &brightness,
+                                     &contrast, &saturation) >= 0)
+            sws_setColorspaceDetails(s->sws, sws_getCoefficients(colorspace), full, table,
+                                     dst_range, brightness, contrast, saturation);
     }
     *pscaler = s;
     return RP_OK;

@@ -40,6 +40,14 @@ typedef struct rp_output_opts {
     /* Called with a one-line warning (e.g. an encoder fallback); may be NULL. */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    /* Audio carried into video outputs (mp4, mkv, mov, webm; the others ignore it): the
+     * first audio stream of audio_path, from audio_offset seconds of that file for
+     * audio_length seconds (rationals num/den, den > 0), placed at the output's start;
+     * copied where the container takes its codec, else re-encoded (AAC for mp4/mov, Opus
+     * for webm). NULL, or a file without audio: no audio stream. */
+    const char *audio_path;
+    int64_t audio_offset_num, audio_offset_den;
+    int64_t audio_length_num, audio_length_den;
 } rp_output_opts;
 
 typedef struct rp_output rp_output;
