@@ -100,8 +100,7 @@ int rp_output_file_check(const char *path, int overwrite, char *err, size_t errl
 int rp_output_file_open(rp_output_file **f, const char *path, int overwrite, char *err,
                         size_t errlen);
 
-int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err,
-                         size_t errlen);
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err, size_t errlen);
 
 /** Close the temporary file, reporting deferred write errors (it is then removed). A NULL
  * f is a no-op. */
