@@ -169,12 +169,12 @@ static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, c
 
     av_strerror(ret, msg, sizeof(msg));
     if (v->pkt_count >= 0)
-        snprintf(num, sizeof(num), " %" PRId64, v->pkt_count);
+        snprintf(num, sizeof(num), " (video packet %" PRId64 " of the file)", v->pkt_count);
     if (pts != AV_NOPTS_VALUE)
-        rp_errf(err, errlen, "cannot %s video frame%s (at %.3f s) of '%s': %s", what, num,
-                seconds(v, pts - v->origin), v->path, msg);
+        rp_errf(err, errlen, "cannot %s the video frame at %.3f s%s of '%s': %s", what,
+                seconds(v, pts - v->origin), num, v->path, msg);
     else
-        rp_errf(err, errlen, "cannot %s video frame%s of '%s': %s", what, num, v->path, msg);
+        rp_errf(err, errlen, "cannot %s a video frame%s of '%s': %s", what, num, v->path, msg);
     return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
 }
 
