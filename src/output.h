@@ -43,6 +43,14 @@ typedef struct rp_output_opts {
     void *warn_ctx;
     /* framehash's algorithm as hash.h names it (NULL = md5); read only in open(). */
     const char *hash_algo;
+    /* Audio carried into video outputs (mp4, mkv, mov, webm; the others ignore it): the
+     * first audio stream of audio_path, from audio_offset seconds of that file for
+     * audio_length seconds (rationals num/den, den > 0), placed at the output's start;
+     * copied where the container takes its codec, else re-encoded (AAC for mp4/mov, Opus
+     * for webm). NULL, or a file without audio: no audio stream. */
+    const char *audio_path;
+    int64_t audio_offset_num, audio_offset_den;
+    int64_t audio_length_num, audio_length_den;
 } rp_output_opts;
 
 typedef struct rp_output rp_output;
@@ -118,8 +126,7 @@ int rp_output_file_check(const char *path, int overwrite, char *err, size_t errl
 int rp_output_file_open(rp_output_file **f, const char *path, int overwrite, char *err,
                         size_t errlen);
 
-int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err,
-                         size_t errlen);
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err, size_t errlen);
 
 /** Close the temporary file, reporting deferred write errors (it is then removed). A NULL
  * f is a no-op. */

@@ -8,12 +8,15 @@
  * file holds exactly the frames written at exactly fps. The file is muxed under a
  * temporary name in the target's directory and renamed by close. */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/audio_fifo.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -39,7 +42,427 @@ typedef struct video_out {
     int64_t next_pts;
     char tmp[4096];
     int tmp_exists;
+    struct audio_in *audio; /* NULL: no audio */
 } video_out;
+
+/* ---- audio carried from another file (rp_output_opts.audio_path) ----
+ * The first audio stream of the file, from audio_offset for audio_length seconds, placed
+ * at the output's time 0: its packets copied (those that start inside the span, so the
+ * length is right within one audio frame) when the container takes the codec, else decoded
+ * and re-encoded sample-exactly (AAC for MP4/MOV, Opus, or Vorbis when Opus cannot take the
+ * sample rate, for WebM/Matroska). Sample formats are converted here (no libswresample);
+ * sample rates are never changed. Packets are written as the video advances, so nothing
+ * accumulates in the interleaver. */
+static int averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret);
+
+typedef struct audio_in {
+    AVFormatContext *ic;
+    AVStream *ist, *ost;
+    int index, copy, done, flushed;
+    int64_t start_ts, end_ts;   /* copy: the span in the input's time base */
+    int64_t start_smp, end_smp; /* encode: the span in samples */
+    int64_t taken, next;        /* samples into the FIFO, and out to the encoder */
+    AVCodecContext *dec, *enc;
+    AVPacket *pkt;
+    AVFrame *frame, *eframe;
+    AVAudioFifo *fifo;
+    uint8_t **conv; /* converted samples of one decoded frame */
+    int conv_cap;
+} audio_in;
+
+static void audio_free(audio_in **pa)
+{
+    audio_in *a = *pa;
+
+    if (!a)
+        return;
+    avformat_close_input(&a->ic);
+    avcodec_free_context(&a->dec);
+    avcodec_free_context(&a->enc);
+    av_packet_free(&a->pkt);
+    av_frame_free(&a->frame);
+    av_frame_free(&a->eframe);
+    if (a->fifo)
+        av_audio_fifo_free(a->fifo);
+    if (a->conv)
+        av_freep(&a->conv[0]);
+    av_freep(&a->conv);
+    free(a);
+    *pa = NULL;
+}
+
+/* One sample of a decoded frame as a double in -1..1. */
+static double sample_get(const AVFrame *f, int ch, int i)
+{
+    enum AVSampleFormat fmt = f->format;
+    int planar = av_sample_fmt_is_planar(fmt), nch = f->ch_layout.nb_channels;
+    const uint8_t *p = f->extended_data[planar ? ch : 0];
+    int k = planar ? i : i * nch + ch;
+
+    switch (av_get_packed_sample_fmt(fmt)) {
+    case AV_SAMPLE_FMT_U8: return (p[k] - 128) / 128.0;
+    case AV_SAMPLE_FMT_S16: return ((const int16_t *)p)[k] / 32768.0;
+    case AV_SAMPLE_FMT_S32: return ((const int32_t *)p)[k] / 2147483648.0;
+    case AV_SAMPLE_FMT_S64: return (double)((const int64_t *)p)[k] / 9223372036854775808.0;
+    case AV_SAMPLE_FMT_FLT: return ((const float *)p)[k];
+    case AV_SAMPLE_FMT_DBL: return ((const double *)p)[k];
+    default: return 0;
+    }
+}
+
+static void sample_put(uint8_t **data, enum AVSampleFormat fmt, int nch, int ch, int i, double v)
+{
+    int planar = av_sample_fmt_is_planar(fmt);
+    uint8_t *p = data[planar ? ch : 0];
+    int k = planar ? i : i * nch + ch;
+
+    v = v > 1 ? 1 : v < -1 ? -1 : v;
+    if (av_get_packed_sample_fmt(fmt) == AV_SAMPLE_FMT_S16)
+        ((int16_t *)p)[k] = (int16_t)lrint(v * 32767);
+    else
+        ((float *)p)[k] = (float)v;
+}
+
+/* The first of the formats this file converts to that the encoder takes. */
+static enum AVSampleFormat pick_sample_fmt(const AVCodec *c)
+{
+    static const enum AVSampleFormat ok[] = {AV_SAMPLE_FMT_FLTP, AV_SAMPLE_FMT_FLT,
+                                             AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P};
+
+    if (!c->sample_fmts)
+        return AV_SAMPLE_FMT_FLTP;
+    for (const enum AVSampleFormat *f = c->sample_fmts; *f != AV_SAMPLE_FMT_NONE; f++)
+        for (int i = 0; i < 4; i++)
+            if (*f == ok[i])
+                return *f;
+    return AV_SAMPLE_FMT_NONE;
+}
+
+static int takes_rate(const AVCodec *c, int rate)
+{
+    if (!c->supported_samplerates)
+        return 1;
+    for (const int *r = c->supported_samplerates; *r; r++)
+        if (*r == rate)
+            return 1;
+    return 0;
+}
+
+/* Seconds num/den (den 0: 0) in ticks of tb, rounded down. */
+static int64_t to_ticks(int64_t num, int64_t den, AVRational tb)
+{
+    if (den <= 0 || num <= 0)
+        return 0;
+    return av_rescale_rnd(num, tb.den, den * tb.num, AV_ROUND_DOWN);
+}
+
+/* Open the audio input and add its output stream (before the header is written). No
+ * audio stream in the file: RP_OK and no audio. */
+static int audio_open(video_out *vo, char *err, size_t errlen)
+{
+    const rp_output_opts *opts = vo->opts;
+    AVDictionary *o = NULL;
+    const AVCodec *dcodec = NULL, *ecodec = NULL;
+    audio_in *a;
+    char url[4200];
+    int ret;
+
+    if (!opts->audio_path)
+        return RP_OK;
+    a = calloc(1, sizeof(*a));
+    if (!a) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    vo->audio = a;
+    snprintf(url, sizeof(url), "file:%s", opts->audio_path);
+    av_dict_set(&o, "protocol_whitelist", "file", 0);
+    ret = avformat_open_input(&a->ic, url, NULL, &o);
+    av_dict_free(&o);
+    if (ret < 0 || avformat_find_stream_info(a->ic, NULL) < 0)
+        return averr(err, errlen, RP_ERR_FORMAT, "cannot read the audio of", opts->audio_path,
+                     ret < 0 ? ret : AVERROR_INVALIDDATA);
+    a->index = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dcodec, 0);
+    if (a->index < 0) { /* nothing to carry */
+        audio_free(&vo->audio);
+        return RP_OK;
+    }
+    a->ist = a->ic->streams[a->index];
+    for (unsigned i = 0; i < a->ic->nb_streams; i++)
+        if ((int)i != a->index)
+            a->ic->streams[i]->discard = AVDISCARD_ALL;
+    a->pkt = av_packet_alloc();
+    a->ost = avformat_new_stream(vo->oc, NULL);
+    if (!a->pkt || !a->ost) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    a->copy = avformat_query_codec(vo->oc->oformat, a->ist->codecpar->codec_id,
+                                   FF_COMPLIANCE_NORMAL) == 1;
+    if (a->copy) {
+        ret = avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar);
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path,
+                         ret);
+        a->ost->codecpar->codec_tag = 0;
+        a->ost->time_base = a->ist->time_base;
+        a->start_ts = to_ticks(opts->audio_offset_num, opts->audio_offset_den, a->ist->time_base);
+        a->end_ts = opts->audio_length_den > 0
+                        ? a->start_ts + to_ticks(opts->audio_length_num, opts->audio_length_den,
+                                                 a->ist->time_base)
+                        : INT64_MAX;
+    } else {
+        const char *names[3] = {"aac", NULL, NULL};
+        int rate = a->ist->codecpar->sample_rate;
+        enum AVSampleFormat sfmt;
+
+        if (opts->format == RP_FORMAT_WEBM || opts->format == RP_FORMAT_MKV) {
+            names[0] = "libopus";
+            names[1] = "libvorbis";
+        }
+        for (int i = 0; i < 3 && names[i] && !ecodec; i++) {
+            ecodec = avcodec_find_encoder_by_name(names[i]);
+            if (ecodec && !takes_rate(ecodec, rate))
+                ecodec = NULL;
+        }
+        if (!dcodec) {
+            rp_errf(err, errlen, "no decoder for the %s audio of '%s'",
+                    avcodec_get_name(a->ist->codecpar->codec_id), opts->audio_path);
+            return RP_ERR_UNSUPPORTED;
+        }
+        if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {
+            rp_errf(err, errlen,
+                    "the %s container cannot hold the %s audio of '%s', and no %s encoder "
+                    "takes its %d Hz (use --no-audio)",
+                    rp_output_format_name(opts->format),
+                    avcodec_get_name(a->ist->codecpar->codec_id), opts->audio_path,
+                    names[1] ? "Opus/Vorbis" : "AAC", rate);
+            return RP_ERR_UNSUPPORTED;
+        }
+        a->dec = avcodec_alloc_context3(dcodec);
+        a->enc = avcodec_alloc_context3(ecodec);
+        a->frame = av_frame_alloc();
+        a->eframe = av_frame_alloc();
+        if (!a->dec || !a->enc || !a->frame || !a->eframe) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        ret = avcodec_parameters_to_context(a->dec, a->ist->codecpar);
+        if (ret >= 0) {
+            a->dec->pkt_timebase = a->ist->time_base;
+            ret = avcodec_open2(a->dec, dcodec, NULL);
+        }
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of", opts->audio_path,
+                         ret);
+        a->enc->sample_rate = rate;
+        a->enc->sample_fmt = sfmt;
+        if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
+            av_channel_layout_default(&a->enc->ch_layout, a->dec->ch_layout.nb_channels);
+        else
+            av_channel_layout_copy(&a->enc->ch_layout, &a->dec->ch_layout);
+        a->enc->time_base = (AVRational){1, rate};
+        a->enc->bit_rate = ecodec->id == AV_CODEC_ID_OPUS ? 128000 : 160000;
+        if (vo->oc->oformat->flags & AVFMT_GLOBALHEADER)
+            a->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+        ret = avcodec_open2(a->enc, ecodec, NULL);
+        if (ret >= 0)
+            ret = avcodec_parameters_from_context(a->ost->codecpar, a->enc);
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name,
+                         ret);
+        a->ost->time_base = a->enc->time_base;
+        a->fifo = av_audio_fifo_alloc(sfmt, a->enc->ch_layout.nb_channels, 4096);
+        if (!a->fifo) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        a->start_smp = to_ticks(opts->audio_offset_num, opts->audio_offset_den, a->enc->time_base);
+        a->end_smp = opts->audio_length_den > 0
+                         ? a->start_smp + to_ticks(opts->audio_length_num, opts->audio_length_den,
+                                                   a->enc->time_base)
+                         : INT64_MAX;
+        a->start_ts = av_rescale_q(a->start_smp, a->enc->time_base, a->ist->time_base);
+    }
+    /* Start near the span: the packet before it (seeking is to a packet boundary). */
+    if (a->start_ts > 0)
+        avformat_seek_file(a->ic, a->index, INT64_MIN, a->start_ts, a->start_ts, 0);
+    return RP_OK;
+}
+
+/* Encode whole frames from the FIFO (all of it when flushing, then the encoder). */
+static int audio_encode(video_out *vo, int flush, char *err, size_t errlen)
+{
+    audio_in *a = vo->audio;
+    int fs = a->enc->frame_size > 0 ? a->enc->frame_size : 1024, ret;
+
+    while (av_audio_fifo_size(a->fifo) >= fs || (flush && av_audio_fifo_size(a->fifo) > 0)) {
+        int n = av_audio_fifo_size(a->fifo) < fs ? av_audio_fifo_size(a->fifo) : fs;
+
+        av_frame_unref(a->eframe);
+        a->eframe->nb_samples = n;
+        a->eframe->format = a->enc->sample_fmt;
+        a->eframe->sample_rate = a->enc->sample_rate;
+        ret = av_channel_layout_copy(&a->eframe->ch_layout, &a->enc->ch_layout);
+        if (ret >= 0)
+            ret = av_frame_get_buffer(a->eframe, 0);
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_NOMEM, "audio for", vo->opts->path, ret);
+        av_audio_fifo_read(a->fifo, (void **)a->eframe->extended_data, n);
+        a->eframe->pts = a->next;
+        a->next += n;
+        ret = avcodec_send_frame(a->enc, a->eframe);
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name, ret);
+        for (;;) {
+            ret = avcodec_receive_packet(a->enc, a->pkt);
+            if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+                break;
+            if (ret < 0)
+                return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name,
+                             ret);
+            av_packet_rescale_ts(a->pkt, a->enc->time_base, a->ost->time_base);
+            a->pkt->stream_index = a->ost->index;
+            ret = av_interleaved_write_frame(vo->oc, a->pkt);
+            if (ret < 0)
+                return averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
+        }
+    }
+    if (flush && !a->flushed) {
+        a->flushed = 1;
+        ret = avcodec_send_frame(a->enc, NULL);
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name, ret);
+        for (;;) {
+            ret = avcodec_receive_packet(a->enc, a->pkt);
+            if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+                break;
+            if (ret < 0)
+                return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name,
+                             ret);
+            av_packet_rescale_ts(a->pkt, a->enc->time_base, a->ost->time_base);
+            a->pkt->stream_index = a->ost->index;
+            ret = av_interleaved_write_frame(vo->oc, a->pkt);
+            if (ret < 0)
+                return averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
+        }
+    }
+    return RP_OK;
+}
+
+/* The samples of a decoded frame inside the span, converted, into the FIFO. */
+static int audio_take_frame(video_out *vo, char *err, size_t errlen)
+{
+    audio_in *a = vo->audio;
+    AVFrame *f = a->frame;
+    int nch = a->enc->ch_layout.nb_channels, n = f->nb_samples, from = 0, to = n;
+    int64_t pts = f->best_effort_timestamp;
+    int64_t s0;
+
+    if (pts == AV_NOPTS_VALUE)
+        pts = av_rescale_q(a->start_smp + a->taken, a->enc->time_base, a->ist->time_base);
+    s0 = av_rescale_q(pts, a->ist->time_base, a->enc->time_base);
+    if (s0 + n <= a->start_smp + a->taken) /* before the span, or already taken */
+        return RP_OK;
+    if (s0 < a->start_smp + a->taken)
+        from = (int)(a->start_smp + a->taken - s0);
+    if (s0 + to > a->end_smp) {
+        to = s0 >= a->end_smp ? from : (int)(a->end_smp - s0);
+        a->done = 1;
+    }
+    if (to <= from || f->ch_layout.nb_channels != nch)
+        return RP_OK;
+    if (to - from > a->conv_cap) {
+        if (a->conv)
+            av_freep(&a->conv[0]);
+        av_freep(&a->conv);
+        if (av_samples_alloc_array_and_samples(&a->conv, NULL, nch, to - from, a->enc->sample_fmt,
+                                               0) < 0) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        a->conv_cap = to - from;
+    }
+    for (int ch = 0; ch < nch; ch++)
+        for (int i = from; i < to; i++)
+            sample_put(a->conv, a->enc->sample_fmt, nch, ch, i - from, sample_get(f, ch, i));
+    if (av_audio_fifo_write(a->fifo, (void **)a->conv, to - from) < to - from) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    a->taken += to - from;
+    return audio_encode(vo, 0, err, errlen);
+}
+
+/* Carry the audio up to output time until_num/until_den seconds (den 0: to the span's end,
+ * flushing). */
+static int audio_pump(video_out *vo, int64_t until_num, int64_t until_den, char *err, size_t errlen)
+{
+    audio_in *a = vo->audio;
+    int ret;
+
+    if (!a)
+        return RP_OK;
+    while (!a->done) {
+        int64_t until_ts = until_den > 0
+                               ? a->start_ts + to_ticks(until_num, until_den, a->ist->time_base)
+                               : INT64_MAX;
+        int64_t ts;
+
+        ret = av_read_frame(a->ic, a->pkt);
+        if (ret < 0) { /* the file's end (or damage: the audio stops there) */
+            a->done = 1;
+            if (!a->copy) {
+                avcodec_send_packet(a->dec, NULL);
+                while (avcodec_receive_frame(a->dec, a->frame) >= 0 && !ret)
+                    ret = audio_take_frame(vo, err, errlen) ? -1 : 0;
+                a->done = 1;
+            }
+            break;
+        }
+        ts = a->pkt->pts != AV_NOPTS_VALUE ? a->pkt->pts : a->pkt->dts;
+        if (a->pkt->stream_index != a->index || ts == AV_NOPTS_VALUE) {
+            av_packet_unref(a->pkt);
+            continue;
+        }
+        if (a->copy) {
+            if (ts >= a->end_ts) {
+                a->done = 1;
+                av_packet_unref(a->pkt);
+                break;
+            }
+            if (ts < a->start_ts) {
+                av_packet_unref(a->pkt);
+                continue;
+            }
+            a->pkt->pts = ts - a->start_ts;
+            a->pkt->dts = a->pkt->dts != AV_NOPTS_VALUE ? a->pkt->dts - a->start_ts : a->pkt->pts;
+            av_packet_rescale_ts(a->pkt, a->ist->time_base, a->ost->time_base);
+            a->pkt->stream_index = a->ost->index;
+            a->pkt->pos = -1;
+            ret = av_interleaved_write_frame(vo->oc, a->pkt);
+            if (ret < 0)
+                return averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
+        } else {
+            ret = avcodec_send_packet(a->dec, a->pkt);
+            av_packet_unref(a->pkt);
+            if (ret < 0 && ret != AVERROR(EAGAIN))
+                return averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of",
+                             vo->opts->audio_path, ret);
+            while (!a->done && avcodec_receive_frame(a->dec, a->frame) >= 0) {
+                ret = audio_take_frame(vo, err, errlen);
+                av_frame_unref(a->frame);
+                if (ret)
+                    return ret;
+            }
+        }
+        if (ts >= until_ts)
+            break;
+    }
+    if (a->done && !a->copy && until_den <= 0)
+        return audio_encode(vo, 1, err, errlen);
+    return RP_OK;
+}
 
 /* The libavformat muxer for a format. */
 static const char *muxer_name(enum rp_format f)
@@ -87,16 +510,16 @@ static int check_preset(const AVCodec *codec, const char *preset, char *err, siz
 
     if (!codec->priv_class ||
         !av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)) {
-        rp_errf(err, errlen, "encoder %s has no presets (got --encoder-preset %s)",
-                       codec->name, preset);
+        rp_errf(err, errlen, "encoder %s has no presets (got --encoder-preset %s)", codec->name,
+                preset);
         return RP_ERR_INVALID;
     }
     snprintf(key, sizeof(key), ",%s,", preset);
     if (!strncmp(codec->name, "libx264", 7) &&
         (strlen(preset) > 20 || strchr(preset, ',') || !strstr(x264_presets, key))) {
         rp_errf(err, errlen, "unknown %s preset '%s' (one of %s)", codec->name, preset,
-                       "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, "
-                       "veryslow, placebo");
+                "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, "
+                "veryslow, placebo");
         return RP_ERR_INVALID;
     }
     return RP_OK;
@@ -127,23 +550,21 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
     if (opts->codec) {
         codec = avcodec_find_encoder_by_name(opts->codec);
         if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
-            rp_errf(err, errlen, "unknown video encoder '%s' (see ffmpeg -encoders)",
-                           opts->codec);
+            rp_errf(err, errlen, "unknown video encoder '%s' (see ffmpeg -encoders)", opts->codec);
             return RP_ERR_INVALID;
         }
         if (avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) == 0) {
             rp_errf(err, errlen, "the %s container cannot hold %s video (encoder %s)",
-                           rp_output_format_name(opts->format), codec_label(codec), codec->name);
+                    rp_output_format_name(opts->format), codec_label(codec), codec->name);
             return RP_ERR_INVALID;
         }
     } else {
         for (int i = 0; defaults[i] && !codec; i++)
             codec = avcodec_find_encoder_by_name(defaults[i]);
         if (!codec) {
-            rp_errf(err, errlen,
-                           "no %s encoder is installed (tried %s%s%s); install one or use -c",
-                           opts->format == RP_FORMAT_WEBM ? "VP9/VP8" : "H.264/MPEG-4", defaults[0],
-                           defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
+            rp_errf(err, errlen, "no %s encoder is installed (tried %s%s%s); install one or use -c",
+                    opts->format == RP_FORMAT_WEBM ? "VP9/VP8" : "H.264/MPEG-4", defaults[0],
+                    defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
             return RP_ERR_UNSUPPORTED;
         }
         if (strcmp(codec->name, defaults[0]) != 0 && warning)
@@ -163,9 +584,8 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
         return RP_ERR_INVALID;
     }
     if (!supports_pix_fmt(codec, fmt)) {
-        rp_errf(err, errlen, "encoder %s cannot encode pixel format %s%s", codec->name,
-                       pix_name,
-                       supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
+        rp_errf(err, errlen, "encoder %s cannot encode pixel format %s%s", codec->name, pix_name,
+                supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
         return RP_ERR_INVALID;
     }
     desc = av_pix_fmt_desc_get(fmt);
@@ -173,9 +593,9 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
         int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
         int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
 
-        rp_errf(
-            err, errlen, "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
-            codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
+        rp_errf(err, errlen,
+                "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
+                codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
         return RP_ERR_INVALID;
     }
     *pcodec = codec;
@@ -210,6 +630,7 @@ static void release(video_out *vo)
     sws_freeContext(vo->sws);
     vo->sws = NULL;
     av_freep(&vo->spare_row);
+    audio_free(&vo->audio);
 }
 
 static int averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret)
@@ -322,7 +743,7 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
         ret = av_opt_set(vo->enc->priv_data, "preset", opts->encoder_preset, 0);
         if (ret < 0) {
             rp_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
-                           opts->encoder_preset);
+                    opts->encoder_preset);
             ret = RP_ERR_INVALID;
             goto fail;
         }
@@ -331,8 +752,8 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     if (ret < 0) {
         ret = averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
         if (opts->encoder_preset)
-            rp_errf(err + strlen(err), errlen - strlen(err),
-                           " (is '%s' one of its presets?)", opts->encoder_preset);
+            rp_errf(err + strlen(err), errlen - strlen(err), " (is '%s' one of its presets?)",
+                    opts->encoder_preset);
         goto fail;
     }
     ret = avcodec_parameters_from_context(vo->st->codecpar, vo->enc);
@@ -370,6 +791,9 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
         ret = averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
         goto fail;
     }
+    ret = audio_open(vo, err, errlen);
+    if (ret)
+        goto fail;
     ret = avformat_write_header(vo->oc, NULL);
     if (ret < 0) {
         ret = averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
@@ -428,7 +852,11 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
         rp_output_scale_rgb(vo->sws, rgb, vo->opts->width, vo->opts->height, vo->spare_row,
                             vo->frame->data, vo->frame->linesize);
     vo->frame->pts = vo->next_pts++;
-    return encode(vo, vo->frame, err, errlen);
+    ret = encode(vo, vo->frame, err, errlen);
+    if (ret)
+        return ret;
+    /* The audio up to the end of this frame. */
+    return audio_pump(vo, vo->next_pts, vo->opts->fps, err, errlen);
 }
 
 /* Flush the encoder, write the trailer, close the file and rename it into place. On any
@@ -439,6 +867,9 @@ static int video_close(void *priv, char *err, size_t errlen)
     int ret;
 
     ret = encode(vo, NULL, err, errlen);
+    if (ret)
+        goto fail;
+    ret = audio_pump(vo, 0, 0, err, errlen);
     if (ret)
         goto fail;
     ret = av_write_trailer(vo->oc);

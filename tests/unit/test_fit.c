@@ -1,0 +1,218 @@
+/* test_fit.c - fit geometry (fit.c) against rectangles worked out by hand, and the scaler
+ * against pixels whose place is known (crops and pads without resampling are exact). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavutil/imgutils.h>
+#include <libavutil/mem.h>
+#include <libavutil/pixfmt.h>
+
+#include "common.h"
+#include "fit.h"
+
+static void check(enum rp_fit fit, int sw, int sh, int sn, int sd, int dw, int dh, rp_rect crop,
+                  rp_rect dst)
+{
+    rp_rect c, d;
+
+    assert_int_equal(rp_fit_rects(fit, sw, sh, sn, sd, dw, dh, &c, &d), RP_OK);
+    if (memcmp(&c, &crop, sizeof(c)) || memcmp(&d, &dst, sizeof(d)))
+        fail_msg("%s %dx%d (%d:%d) -> %dx%d: crop %d,%d %dx%d dst %d,%d %dx%d; want crop "
+                 "%d,%d %dx%d dst %d,%d %dx%d",
+                 rp_fit_name(fit), sw, sh, sn, sd, dw, dh, c.x, c.y, c.w, c.h, d.x, d.y, d.w, d.h,
+                 crop.x, crop.y, crop.w, crop.h, dst.x, dst.y, dst.w, dst.h);
+}
+
+static void test_identity(void **state)
+{
+    (void)state;
+    for (int f = 0; f < 3; f++) {
+        check((enum rp_fit)f, 160, 90, 1, 1, 160, 90, (rp_rect){0, 0, 160, 90},
+              (rp_rect){0, 0, 160, 90});
+        check((enum rp_fit)f, 1, 1, 0, 0, 1, 1, (rp_rect){0, 0, 1, 1}, (rp_rect){0, 0, 1, 1});
+        /* same aspect, other size */
+        check((enum rp_fit)f, 1920, 1080, 1, 1, 640, 360, (rp_rect){0, 0, 1920, 1080},
+              (rp_rect){0, 0, 640, 360});
+    }
+}
+
+static void test_stretch(void **state)
+{
+    (void)state;
+    check(RP_FIT_STRETCH, 1920, 1080, 1, 1, 100, 100, (rp_rect){0, 0, 1920, 1080},
+          (rp_rect){0, 0, 100, 100});
+    check(RP_FIT_STRETCH, 7, 3, 4, 1, 3, 7, (rp_rect){0, 0, 7, 3}, (rp_rect){0, 0, 3, 7});
+}
+
+static void test_cover(void **state)
+{
+    (void)state;
+    /* 1080 of 1920 columns, (1920 - 1080) / 2 = 420 */
+    check(RP_FIT_COVER, 1920, 1080, 1, 1, 1080, 1080, (rp_rect){420, 0, 1080, 1080},
+          (rp_rect){0, 0, 1080, 1080});
+    /* odd: 51 of 101 columns from 25 (the odd margin pixel on the right) */
+    check(RP_FIT_COVER, 101, 51, 1, 1, 50, 50, (rp_rect){25, 0, 51, 51}, (rp_rect){0, 0, 50, 50});
+    /* portrait into landscape: 90 * 90 / 160 = 50.625 -> 51 rows from (160 - 51) / 2 = 54 */
+    check(RP_FIT_COVER, 90, 160, 1, 1, 160, 90, (rp_rect){0, 54, 90, 51}, (rp_rect){0, 0, 160, 90});
+    /* a half rounds up: 4 * 3 / 8 = 1.5 -> 2 rows */
+    check(RP_FIT_COVER, 4, 3, 1, 1, 8, 3, (rp_rect){0, 0, 4, 2}, (rp_rect){0, 0, 8, 3});
+    /* 5 * 1 / 4 = 1.25 -> 1 row from 0 */
+    check(RP_FIT_COVER, 5, 2, 1, 1, 4, 1, (rp_rect){0, 0, 5, 1}, (rp_rect){0, 0, 4, 1});
+    /* extreme: 1 * 1 / 16384 rounds to 0, kept at 1 column, from 16383 / 2 = 8191 */
+    check(RP_FIT_COVER, 16384, 1, 1, 1, 1, 16384, (rp_rect){8191, 0, 1, 1},
+          (rp_rect){0, 0, 1, 16384});
+    check(RP_FIT_COVER, 1, 16384, 1, 1, 16384, 1, (rp_rect){0, 8191, 1, 1},
+          (rp_rect){0, 0, 16384, 1});
+}
+
+static void test_contain(void **state)
+{
+    (void)state;
+    /* 1080 * 1080 / 1920 = 607.5 -> 608 rows from (1080 - 608) / 2 = 236 */
+    check(RP_FIT_CONTAIN, 1920, 1080, 1, 1, 1080, 1080, (rp_rect){0, 0, 1920, 1080},
+          (rp_rect){0, 236, 1080, 608});
+    /* 50 * 51 / 101 = 25.25 -> 25 rows from 12 */
+    check(RP_FIT_CONTAIN, 101, 51, 1, 1, 50, 50, (rp_rect){0, 0, 101, 51},
+          (rp_rect){0, 12, 50, 25});
+    check(RP_FIT_CONTAIN, 90, 160, 1, 1, 160, 90, (rp_rect){0, 0, 90, 160},
+          (rp_rect){54, 0, 51, 90});
+    /* 2 * 1 / 4 = 0.5 -> 1 */
+    check(RP_FIT_CONTAIN, 4, 1, 1, 1, 2, 2, (rp_rect){0, 0, 4, 1}, (rp_rect){0, 0, 2, 1});
+    check(RP_FIT_CONTAIN, 16384, 1, 1, 1, 1, 16384, (rp_rect){0, 0, 16384, 1},
+          (rp_rect){0, 8191, 1, 1});
+}
+
+static void test_sample_aspect(void **state)
+{
+    (void)state;
+    /* PAL 4:3 (720x576, 16:15) shows as 768x576; NTSC 16:9 (720x480, 32:27) as 1280x720 */
+    check(RP_FIT_COVER, 720, 576, 16, 15, 768, 576, (rp_rect){0, 0, 720, 576},
+          (rp_rect){0, 0, 768, 576});
+    check(RP_FIT_CONTAIN, 720, 480, 32, 27, 1280, 720, (rp_rect){0, 0, 720, 480},
+          (rp_rect){0, 0, 1280, 720});
+    /* pixels twice as wide: 100x100 shows as 200x100 */
+    check(RP_FIT_COVER, 100, 100, 2, 1, 100, 100, (rp_rect){25, 0, 50, 100},
+          (rp_rect){0, 0, 100, 100});
+    check(RP_FIT_CONTAIN, 100, 100, 2, 1, 100, 100, (rp_rect){0, 0, 100, 100},
+          (rp_rect){0, 25, 100, 50});
+}
+
+static void test_invalid(void **state)
+{
+    rp_rect c, d;
+
+    (void)state;
+    assert_int_equal(rp_fit_rects(RP_FIT_COVER, 0, 1, 1, 1, 1, 1, &c, &d), RP_ERR_INVALID);
+    assert_int_equal(rp_fit_rects(RP_FIT_COVER, 1, 1, 1, 1, 16385, 1, &c, &d), RP_ERR_INVALID);
+    assert_int_equal(rp_fit_rects(RP_FIT_COVER, 1, 1, 0, 1, 1, 1, &c, &d), RP_ERR_INVALID);
+    assert_int_equal(rp_fit_rects(RP_FIT_COVER, 1, 1, 1, 65537, 1, 1, &c, &d), RP_ERR_INVALID);
+    assert_int_equal(rp_fit_rects((enum rp_fit)7, 1, 1, 1, 1, 1, 1, &c, &d), RP_ERR_INVALID);
+}
+
+static void test_names(void **state)
+{
+    enum rp_fit f;
+
+    (void)state;
+    assert_int_equal(rp_fit_from_name("contain", &f), RP_OK);
+    assert_int_equal(f, RP_FIT_CONTAIN);
+    assert_int_equal(rp_fit_from_name("cover", &f), RP_OK);
+    assert_int_equal(f, RP_FIT_COVER);
+    assert_int_equal(rp_fit_from_name("fill", &f), RP_ERR_INVALID);
+    assert_string_equal(rp_fit_name(RP_FIT_STRETCH), "stretch");
+}
+
+/* An 8x4 RGB24 source whose pixel (x, y) is (10 x + 1, 20 y + 2, 7). Crops and pads that
+ * need no resampling must copy those values exactly. */
+static void scale(enum rp_fit fit, int dw, int dh, uint8_t *out)
+{
+    uint8_t *src[4];
+    int stride[4];
+    rp_fit_scaler *s;
+    char err[200];
+
+    assert_true(av_image_alloc(src, stride, 8, 4, AV_PIX_FMT_RGB24, 64) >= 0);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 8; x++) {
+            uint8_t *p = src[0] + y * stride[0] + x * 3;
+            p[0] = (uint8_t)(10 * x + 1);
+            p[1] = (uint8_t)(20 * y + 2);
+            p[2] = 7;
+        }
+    assert_int_equal(rp_fit_scaler_new(&s, fit, 8, 4, AV_PIX_FMT_RGB24, 1, 1, AVCOL_SPC_UNSPECIFIED,
+                                       AVCOL_RANGE_UNSPECIFIED, dw, dh, err, sizeof(err)),
+                     RP_OK);
+    assert_int_equal(rp_fit_scaler_run(s, (const uint8_t *const *)src, stride, out), RP_OK);
+    rp_fit_scaler_free(&s);
+    rp_fit_scaler_free(&s); /* a NULL handle is a no-op */
+    av_freep(&src[0]);
+}
+
+static void test_scaler_crop_and_pad(void **state)
+{
+    uint8_t *out = malloc(8 * 8 * 3);
+
+    (void)state;
+    assert_non_null(out);
+    /* cover 8x4 -> 4x4: columns 2..5 */
+    scale(RP_FIT_COVER, 4, 4, out);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            const uint8_t *p = out + (y * 4 + x) * 3;
+            assert_int_equal(p[0], 10 * (x + 2) + 1);
+            assert_int_equal(p[1], 20 * y + 2);
+            assert_int_equal(p[2], 7);
+        }
+    /* contain 8x4 -> 8x8: rows 2..5 hold the source, the rest is black */
+    memset(out, 0xaa, 8 * 8 * 3);
+    scale(RP_FIT_CONTAIN, 8, 8, out);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            const uint8_t *p = out + (y * 8 + x) * 3;
+            int in = y >= 2 && y < 6;
+            assert_int_equal(p[0], in ? 10 * x + 1 : 0);
+            assert_int_equal(p[1], in ? 20 * (y - 2) + 2 : 0);
+            assert_int_equal(p[2], in ? 7 : 0);
+        }
+    /* contain 8x4 -> 5x4 (odd): 5 * 4 / 8 = 2.5 -> 3 rows from 0: row 3 black */
+    memset(out, 0xaa, 8 * 8 * 3);
+    scale(RP_FIT_CONTAIN, 5, 4, out);
+    for (int i = 0; i < 5 * 3; i++)
+        assert_int_equal(out[3 * 5 * 3 + i], 0);
+    for (int i = 0; i < 3 * 5 * 3; i++)
+        assert_int_not_equal(out[i], 0xaa);
+    free(out);
+}
+
+static void test_scaler_refuses(void **state)
+{
+    rp_fit_scaler *s = (rp_fit_scaler *)1;
+    char err[200];
+
+    (void)state;
+    assert_int_equal(rp_fit_scaler_new(&s, RP_FIT_COVER, 8, 4, AV_PIX_FMT_VAAPI, 1, 1, 0, 0, 4, 4,
+                                       err, sizeof(err)),
+                     RP_ERR_FORMAT);
+    assert_null(s);
+    assert_int_equal(rp_fit_scaler_new(&s, RP_FIT_COVER, 0, 4, AV_PIX_FMT_RGB24, 1, 1, 0, 0, 4, 4,
+                                       err, sizeof(err)),
+                     RP_ERR_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_identity),       cmocka_unit_test(test_stretch),
+        cmocka_unit_test(test_cover),          cmocka_unit_test(test_contain),
+        cmocka_unit_test(test_sample_aspect),  cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_names),          cmocka_unit_test(test_scaler_crop_and_pad),
+        cmocka_unit_test(test_scaler_refuses),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
