@@ -40,7 +40,8 @@ CLI_OBJS := $(CLI_SRCS:src/cli/%.c=$(BUILD)/cli/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-FUZZ_CORE := src/scene.c src/scene_lex.c src/settings.c src/events.c src/common.c
+FUZZ_CORE := src/scene.c src/scene_lex.c src/settings.c src/events.c src/common.c src/light.c \
+             src/water.c src/water_simd.c src/simd.c src/pool.c
 FUZZ_IMAGE := src/image.c src/common.c
 
 .PHONY: all demo check test deps tests bench fuzz install uninstall format clean

@@ -1,6 +1,6 @@
 /* events.c - the timeline: turns a parsed scene's events into per-frame items for the
- * simulation (rockpool-scene(5) TIMELINE, RAIN and STROKES). Percent coordinates are resolved against the
- * final size, rain is drawn from the seeded SplitMix64 generator, strokes are sampled
+ * simulation (rockpool-scene(5) TIMELINE, RAIN and STROKES). Percent coordinates are resolved
+ * against the final size, rain is drawn from the seeded SplitMix64 generator, strokes are sampled
  * into dabs, and the items are sorted by frame, then by statement order.
  *
  * Times are converted to exact ticks of 1/(fps * 1000000) s, so spans given in seconds,
@@ -30,6 +30,8 @@ struct rp_timeline {
 
 /* State of one rp_timeline_build call: the statement being expanded, for messages. */
 typedef struct builder {
+    rp_settings grid; /* a copy of the settings with the grid filled in, when they have none */
+    int64_t clock;    /* items per second: the simulation rate, or fps for one step a frame */
     rp_timeline *tl;
     const rp_settings *final;
     rp_diag *diag;
@@ -191,13 +193,45 @@ static int length(builder *b, rp_coord c, int size, const char *what, int64_t *o
     return RP_OK;
 }
 
+/* A time in ticks of 1/(clock * 10^6) s: microseconds times the clock, or a frame number
+ * of the output's fps / fps_den converted exactly (floor) when the clock is a rate of its
+ * own; with one step a frame, a frame number is its item index times 10^6. */
+static int64_t ticks(const builder *b, rp_time t)
+{
+    const rp_time_settings *ts = &b->final->time;
+    if (!t.is_frames)
+        return clamp64((i128)t.value * b->clock);
+    if (ts->rate <= 0)
+        return clamp64((i128)t.value * TICKS_PER_FRAME);
+    return clamp64(floordiv((i128)t.value * TICKS_PER_FRAME * ts->rate * ts->fps_den, ts->fps));
+}
+
+/* The item index (frame or step) a time falls in. */
+static int64_t index_of(const builder *b, rp_time t)
+{
+    return clamp64(floordiv(ticks(b, t), TICKS_PER_FRAME));
+}
+
+/* Scene coordinates to grid cells: the identity when the grid is the scene's size
+ * (every seed preset), else floor(v * grid / size); lengths at least 1. */
+static int32_t to_grid(int64_t v, int size, int grid)
+{
+    return (int32_t)(grid == size ? v : v * grid / size);
+}
+
+static int32_t to_grid_len(int64_t v, int size, int grid)
+{
+    int64_t g = grid == size ? v : (v * grid + size / 2) / size;
+    return (int32_t)(g < 1 ? 1 : g);
+}
+
 /* The span's ticks, checked again now that fps is final (mixed units). */
 static int span(builder *b, int64_t *a, int64_t *e)
 {
     const rp_event *ev = b->ev;
 
-    *a = rp_time_ticks(ev->start, b->final->time.fps);
-    *e = rp_time_ticks(ev->end, b->final->time.fps);
+    *a = ticks(b, ev->start);
+    *e = ticks(b, ev->end);
     if (*e <= *a)
         return fail(b, RP_ERR_INVALID, ev->time_col,
                     "reversed span '%.*s' at %d fps: the end must be after the start",
@@ -213,9 +247,9 @@ static void drop_item(builder *b, rp_item *it, int64_t frame, int64_t x, int64_t
     memset(it, 0, sizeof *it);
     it->frame = frame;
     it->kind = RP_ITEM_DROP;
-    it->drop.x = (int32_t)x;
-    it->drop.y = (int32_t)y;
-    it->drop.radius = (int32_t)r;
+    it->drop.x = to_grid(x, b->final->width, b->final->water.width);
+    it->drop.y = to_grid(y, b->final->height, b->final->water.height);
+    it->drop.radius = to_grid_len(r, b->final->width, b->final->water.width);
     it->drop.height = (int32_t)h;
     it->drop.shape = ev->shape < 0 ? b->final->shape : (enum rp_shape)ev->shape;
     it->drop.mode = ev->mode < 0 ? b->final->mode : (enum rp_mode)ev->mode;
@@ -231,7 +265,7 @@ static int expand_drop(builder *b)
     if ((ret = coord(b, ev->x, b->final->width, "x coordinate", &x)) ||
         (ret = coord(b, ev->y, b->final->height, "y coordinate", &y)))
         return ret;
-    drop_item(b, &it, rp_time_frame(ev->start, b->final->time.fps), x, y, ev->radius_lo, ev->height_lo);
+    drop_item(b, &it, index_of(b, ev->start), x, y, ev->radius_lo, ev->height_lo);
     return push(b, &it);
 }
 
@@ -251,7 +285,7 @@ static int expand_rain(builder *b)
 
     if ((ret = span(b, &a, &e)))
         return ret;
-    count = (int64_t)((u128)(uint64_t)(e - a) * rm / ((u128)(uint64_t)f->time.fps * 1000000000u));
+    count = (int64_t)((u128)(uint64_t)(e - a) * rm / ((u128)(uint64_t)b->clock * 1000000000u));
     den = (rm << 32) * TICKS_PER_FRAME;
     base = (u128)(uint64_t)a * (rm << 32);
     for (j = 0; j < count; j++) {
@@ -260,7 +294,7 @@ static int expand_rain(builder *b)
         int64_t y = uniform(&state, 0, f->height - 1);
         int64_t r = uniform(&state, ev->radius_lo, ev->radius_hi);
         int64_t h = uniform(&state, ev->height_lo, ev->height_hi);
-        u128 num = base + (((u128)(uint64_t)j << 32) | u) * (uint64_t)f->time.fps * 1000000000u;
+        u128 num = base + (((u128)(uint64_t)j << 32) | u) * (uint64_t)b->clock * 1000000000u;
         int64_t frame = (int64_t)(num / den);
         rp_item it;
 
@@ -336,12 +370,12 @@ static int expand_wall(builder *b)
     int ret;
 
     memset(&it, 0, sizeof it);
-    it.frame = rp_time_frame(ev->start, f->time.fps);
+    it.frame = index_of(b, ev->start);
     if (ev->kind != RP_EVENT_WALL_MASK && ((ret = coord(b, ev->x, f->width, "x coordinate", &x)) ||
                                            (ret = coord(b, ev->y, f->height, "y coordinate", &y))))
         return ret;
-    it.x = (int)x;
-    it.y = (int)y;
+    it.x = to_grid(x, f->width, f->water.width);
+    it.y = to_grid(y, f->height, f->water.height);
     if (ev->kind == RP_EVENT_WALL_RECT) {
         if ((ret = length(b, ev->w, f->width, "wall width", &w)) ||
             (ret = length(b, ev->h, f->height, "wall height", &h)))
@@ -355,11 +389,11 @@ static int expand_wall(builder *b)
                         "wall rect passes the bottom edge (y %lld + height %lld > %d)",
                         (long long)y, (long long)h, f->height);
         it.kind = RP_ITEM_WALL_RECT;
-        it.w = (int)w;
-        it.h = (int)h;
+        it.w = to_grid_len(w, f->width, f->water.width);
+        it.h = to_grid_len(h, f->height, f->water.height);
     } else if (ev->kind == RP_EVENT_WALL_CIRCLE) {
         it.kind = RP_ITEM_WALL_CIRCLE;
-        it.r = ev->radius_lo;
+        it.r = to_grid_len(ev->radius_lo, f->width, f->water.width);
     } else {
         it.kind = RP_ITEM_WALL_MASK;
         it.mask_path = ev->path;
@@ -427,11 +461,23 @@ int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_setting
         final->height > RP_MAX_SIDE)
         return fail(&b, RP_ERR_INVALID, 0, "size %dx%d is out of range (1..%d per side)",
                     final->width, final->height, RP_MAX_SIDE);
-    if (final->time.fps < 1 || final->time.fps > RP_FPS_MAX)
+    if (final->time.fps < 1 || final->time.fps_den < 0 ||
+        final->time.fps > (int64_t)RP_FPS_MAX * (final->time.fps_den > 1 ? final->time.fps_den : 1))
         return fail(&b, RP_ERR_INVALID, 0, "fps %d is out of range (1..%d)", final->time.fps,
                     RP_FPS_MAX);
     if (frames < 0)
         return fail(&b, RP_ERR_INVALID, 0, "negative frame count %lld", (long long)frames);
+    if (final->time.rate < 0 || final->time.rate > RP_RATE_MAX || final->time.fps_den < 1)
+        return fail(&b, RP_ERR_INVALID, 0, "rate %d is out of range (1..%d)", final->time.rate,
+                    RP_RATE_MAX);
+    if (final->water.width < 1 || final->water.height < 1) { /* no grid: the scene's size */
+        b.grid = *final;
+        b.grid.water.width = final->width;
+        b.grid.water.height = final->height;
+        b.final = &b.grid;
+        final = &b.grid;
+    }
+    b.clock = final->time.rate > 0 ? final->time.rate : final->time.fps;
     tl = calloc(1, sizeof *tl);
     if (!tl)
         return fail(&b, RP_ERR_NOMEM, 0, "out of memory for the timeline");

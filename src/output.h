@@ -27,7 +27,7 @@ typedef struct rp_output_opts {
     const char *path;           /* file, PNG pattern with one printf integer conversion, or "-" */
     enum rp_format format;      /* RP_FORMAT_NONE: from the path */
     int width, height;          /* frame size */
-    int fps;                    /* frames per second, >= 1 */
+    int fps;                    /* frames per second are fps / fps_den, fps >= 1 */
     int64_t first_frame;        /* timeline index of the first frame that will be written */
     int64_t frame_count;        /* how many frames will be written (informational) */
     int overwrite;              /* replace existing files */
@@ -43,6 +43,7 @@ typedef struct rp_output_opts {
     void *warn_ctx;
     /* framehash's algorithm as hash.h names it (NULL = md5); read only in open(). */
     const char *hash_algo;
+    int fps_den;                /* >= 1 (1001 for the NTSC rates); 0 is read as 1 */
     /* Audio carried into video outputs (mp4, mkv, mov, webm; the others ignore it): the
      * first audio stream of audio_path, from audio_offset seconds of that file for
      * audio_length seconds (rationals num/den, den > 0), placed at the output's start;

@@ -95,13 +95,14 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
              "#format: frame checksums\n"
              "#version: 2\n"
              "#hash: %s\n"
-             "#tb 0: 1/%d\n"
+             "#tb 0: %d/%d\n"
              "#media_type 0: video\n"
              "#codec_id 0: rawvideo\n"
              "#dimensions 0: %dx%d\n"
              "#sar 0: 1/1\n"
              "#stream#, dts,        pts, duration,     size, hash\n",
-             rp_hasher_name(ho->hasher), opts->fps, opts->width, opts->height);
+             rp_hasher_name(ho->hasher), opts->fps_den > 0 ? opts->fps_den : 1, opts->fps,
+             opts->width, opts->height);
     ret = rp_output_stream_put(&ho->out, header, strlen(header), err, errlen);
     if (ret) {
         rp_output_stream_abort(&ho->out);

@@ -724,8 +724,8 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->enc->codec_id = codec->id;
     vo->enc->width = opts->width;
     vo->enc->height = opts->height;
-    vo->enc->time_base = (AVRational){1, opts->fps};
-    vo->enc->framerate = (AVRational){opts->fps, 1};
+    vo->enc->time_base = (AVRational){opts->fps_den > 0 ? opts->fps_den : 1, opts->fps};
+    vo->enc->framerate = (AVRational){opts->fps, opts->fps_den > 0 ? opts->fps_den : 1};
     vo->enc->sample_aspect_ratio = (AVRational){1, 1};
     vo->enc->pix_fmt = fmt;
     vo->enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
@@ -856,7 +856,8 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
     if (ret)
         return ret;
     /* The audio up to the end of this frame. */
-    return audio_pump(vo, vo->next_pts, vo->opts->fps, err, errlen);
+    return audio_pump(vo, vo->next_pts * (vo->opts->fps_den > 0 ? vo->opts->fps_den : 1),
+                      vo->opts->fps, err, errlen);
 }
 
 /* Flush the encoder, write the trailer, close the file and rename it into place. On any

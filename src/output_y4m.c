@@ -53,8 +53,8 @@ static int y4m_open(void *priv, const rp_output_opts *opts, char *err, size_t er
     ret = rp_output_stream_open(&yo->out, opts, err, errlen);
     if (ret)
         goto fail;
-    snprintf(header, sizeof(header), "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C444 XCOLORRANGE=LIMITED\n",
-             opts->width, opts->height, opts->fps);
+    snprintf(header, sizeof(header), "YUV4MPEG2 W%d H%d F%d:%d Ip A1:1 C444 XCOLORRANGE=LIMITED\n",
+             opts->width, opts->height, opts->fps, opts->fps_den > 0 ? opts->fps_den : 1);
     ret = rp_output_stream_put(&yo->out, header, strlen(header), err, errlen);
     if (ret)
         goto fail;

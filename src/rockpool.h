@@ -86,6 +86,8 @@ typedef struct rp_summary {
     rp_scene_stats scene;
     rp_timeline_stats timeline;
     double memory; /* estimated peak bytes */
+    int64_t steps; /* simulation steps the last frame shows */
+    double speed;  /* the waves\' speed, scene pixels per second */
 } rp_summary;
 
 /** One frame as the sinks see it: pixels (RGB24 today; the descriptor leaves room for

@@ -52,14 +52,233 @@ static int set_size(parser *ps, tok kw)
 
 static int set_fps(parser *ps, tok kw)
 {
-    int64_t v;
-    int ret = rp_lex_want_int(ps, "fps", "fps", 1, RP_FPS_MAX, &v);
+    tok t;
+    char b[64];
+    int ret = rp_lex_want_word(ps, "a frame rate like 30, 30000/1001, 29.97 or ntsc", "fps", &t);
 
     (void)kw;
     if (ret)
         return ret;
-    ps->given.time.fps = (int)v;
+    int64_t whole;
+    if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den) &&
+        rp_lex_decimal(t.s, t.n, 0, &whole) == NUM_OK)
+        return rp_lex_fail(ps, t.col, "fps %s is out of range (1..%d)", SHOW(t, b), RP_FPS_MAX);
+    if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den))
+        return rp_lex_fail(ps, t.col,
+                           "frame rate '%s' is not a rate above 0 and at most %d like 30, "
+                           "30000/1001, 29.97, ntsc, pal or film",
+                           SHOW(t, b), RP_FPS_MAX);
     return rp_lex_want_end(ps, "the frame rate");
+}
+
+/* A decimal word in lo..hi (in units of 10^-scale), named `what` in messages. */
+static int want_decimal(parser *ps, const char *after, const char *what, int scale, int64_t lo,
+                        int64_t hi, int64_t *out, tok *word)
+{
+    char b[64];
+    int ret = rp_lex_want_word(ps, what, after, word);
+    if (ret)
+        return ret;
+    int r = rp_lex_decimal(word->s, word->n, scale, out);
+    if (r == NUM_SYNTAX)
+        return rp_lex_fail(ps, word->col, "expected %s after '%s', got '%s'", what, after,
+                           SHOW(*word, b));
+    if (r == NUM_PRECISION)
+        return rp_lex_fail(ps, word->col, "%s %s has more than %d decimals", what, SHOW(*word, b),
+                           scale);
+    if (r != NUM_OK || *out < lo || *out > hi)
+        return rp_lex_fail(ps, word->col, "%s %s is out of range (%s)", what, SHOW(*word, b),
+                           after);
+    return RP_OK;
+}
+
+static int set_rate(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int64_t v;
+    int ret = rp_lex_want_word(ps, "a whole number of steps per second or 'frame'", "rate", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    if (rp_lex_is(t, "frame")) {
+        ps->given.time.rate = 0;
+    } else {
+        if (rp_lex_decimal(t.s, t.n, 0, &v) != NUM_OK || v < 1 || v > RP_RATE_MAX)
+            return rp_lex_fail(ps, t.col,
+                               "rate '%s' is not a whole number of steps per second in 1..%d "
+                               "(or 'frame': one step per frame)",
+                               SHOW(t, b), RP_RATE_MAX);
+        ps->given.time.rate = (int)v;
+    }
+    return rp_lex_want_end(ps, "the rate");
+}
+
+static int set_grid(parser *ps, tok kw)
+{
+    tok t;
+    part w, h;
+    char b[64];
+    int64_t vw, vh;
+    int ret = rp_lex_want_word(ps, "a grid like 640x360 or 50%", "grid", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    rp_sim_settings *sim = &ps->given.sim;
+    sim->grid_w = sim->grid_h = 0;
+    sim->grid_pct = 0;
+    if (t.n > 1 && t.s[t.n - 1] == '%') {
+        int r = rp_lex_decimal(t.s, t.n - 1, 6, &sim->grid_pct);
+        if (r != NUM_OK || sim->grid_pct <= 0 || sim->grid_pct > 100 * INT64_C(1000000))
+            return rp_lex_fail(ps, t.col, "grid %s is not a percentage above 0 and at most 100",
+                               SHOW(t, b));
+    } else {
+        if (!rp_lex_split(ps, rp_lex_whole(t), "x", &w, &h))
+            return rp_lex_fail(ps, t.col,
+                               "expected a grid like 640x360 or 50%% after 'grid', "
+                               "got '%s'",
+                               SHOW(t, b));
+        if ((ret = rp_lex_int_part(ps, w, "grid width", 16, RP_MAX_SIDE, &vw)) ||
+            (ret = rp_lex_int_part(ps, h, "grid height", 16, RP_MAX_SIDE, &vh)))
+            return ret;
+        sim->grid_w = (int)vw;
+        sim->grid_h = (int)vh;
+    }
+    return rp_lex_want_end(ps, "the grid");
+}
+
+static int set_speed(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int ret = rp_lex_want_word(ps, "a speed like 120 (pixels per second) or 20%/s", "speed", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    rp_sim_settings *sim = &ps->given.sim;
+    size_t n = t.n;
+    sim->speed_pct = n > 3 && !memcmp(t.s + n - 3, "%/s", 3);
+    if (sim->speed_pct)
+        n -= 3;
+    else if (n > 4 && !memcmp(t.s + n - 4, "px/s", 4))
+        n -= 4;
+    int r = rp_lex_decimal(t.s, n, sim->speed_pct ? 6 : 3, &sim->speed);
+    int64_t max = sim->speed_pct ? 1000 * INT64_C(1000000) : 100000 * INT64_C(1000);
+    if (r != NUM_OK || sim->speed <= 0 || sim->speed > max)
+        return rp_lex_fail(ps, t.col,
+                           "speed '%s' is not a speed above 0 like 120 (scene pixels per "
+                           "second, at most 100000) or 20%%/s (of the width, at most 1000%%/s)",
+                           SHOW(t, b));
+    return rp_lex_want_end(ps, "the speed");
+}
+
+/* A time in seconds (not frames) above 0 for `what`. */
+static int want_seconds(parser *ps, const char *what, int64_t *us)
+{
+    tok t;
+    char b[64];
+    rp_time v;
+    int ret = rp_lex_want_word(ps, "a time like 1.5s or 800ms", what, &t);
+    if (ret || (ret = rp_lex_time_part(ps, rp_lex_whole(t), &v)))
+        return ret;
+    if (v.is_frames || v.value <= 0)
+        return rp_lex_fail(ps, t.col,
+                           "%s %s must be a time above 0 in seconds, like 1.5s or "
+                           "800ms",
+                           what, SHOW(t, b));
+    *us = v.value;
+    return RP_OK;
+}
+
+static int set_fade(parser *ps, tok kw)
+{
+    int ret = want_seconds(ps, "fade", &ps->given.sim.fade_us);
+    (void)kw;
+    return ret ? ret : rp_lex_want_end(ps, "the fade");
+}
+
+static int set_preroll(parser *ps, tok kw)
+{
+    int64_t us;
+    int ret = want_seconds(ps, "preroll", &us);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.time.preroll.value = us;
+    ps->given.time.preroll.is_frames = 0;
+    return rp_lex_want_end(ps, "the preroll");
+}
+
+static int set_specular(parser *ps, tok kw)
+{
+    tok t;
+    int64_t strength, shininess;
+    int ret;
+
+    (void)kw;
+    if ((ret = want_decimal(ps, "specular", "specular strength", 3, 0, 64000, &strength, &t)) ||
+        (ret = rp_lex_want_int(ps, "specular", "shininess", 1, 1024, &shininess)))
+        return ret;
+    ps->given.light.specular_q8 = (int32_t)(strength * 256 / 1000);
+    ps->given.light.shininess = (int32_t)shininess;
+    return rp_lex_want_end(ps, "the specular light");
+}
+
+static int set_caustics(parser *ps, tok kw)
+{
+    tok t;
+    int64_t v;
+    int ret = want_decimal(ps, "caustics", "caustics strength", 3, 0, 64000, &v, &t);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.light.caustics_q8 = (int32_t)(v * 256 / 1000);
+    return rp_lex_want_end(ps, "the caustics");
+}
+
+/* "#RRGGBB" -> rgb; 0 on success. */
+static int hex_colour(tok t, uint8_t rgb[3])
+{
+    if (t.n != 7 || t.s[0] != '#')
+        return -1;
+    for (int i = 0; i < 6; i++) {
+        char c = t.s[1 + i];
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0)
+            return -1;
+        rgb[i / 2] = (uint8_t)(i % 2 ? rgb[i / 2] * 16 + d : d);
+    }
+    return 0;
+}
+
+static int set_sky(parser *ps, tok kw)
+{
+    tok t, s;
+    char b[64];
+    int64_t v = 1000;
+    int ret = rp_lex_want_word(ps, "a colour like #c8dcff", "sky", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    if (hex_colour(t, ps->given.light.sky_rgb))
+        return rp_lex_fail(ps, t.col, "expected a colour like #c8dcff after 'sky', got '%s'",
+                           SHOW(t, b));
+    if ((ret = rp_lex_next(ps, &s)))
+        return ret;
+    if (s.s) { /* an optional strength: a multiplier of the Fresnel reflection */
+        int r = rp_lex_decimal(s.s, s.n, 3, &v);
+        if (r != NUM_OK || v < 0 || v > 16000)
+            return rp_lex_fail(ps, s.col, "sky strength %s is out of range (0 to 16)", SHOW(s, b));
+    }
+    ps->given.light.sky_q8 = (int32_t)(v * 256 / 1000);
+    return rp_lex_want_end(ps, "the sky");
 }
 
 static int set_duration(parser *ps, tok kw)
@@ -238,12 +457,26 @@ static int set_boundary(parser *ps, tok kw)
 static int set_refraction(parser *ps, tok kw)
 {
     int64_t v;
-    int ret = rp_lex_want_int(ps, "refraction", "refraction", 0, 15, &v);
+    int ret;
+    const char *save = ps->p;
+    int save_col = ps->col;
+    tok t;
 
     (void)kw;
-    if (ret)
+    if ((ret = rp_lex_next(ps, &t)))
+        return ret;
+    if (t.s && rp_lex_is(t, "off")) { /* render `light`: light without displacement */
+        ps->given.look.refraction = 0;
+        ps->given.light.refraction_q8 = 0;
+        ps->given.set |= RP_SET_REFRACT_OFF;
+        return rp_lex_want_end(ps, "the refraction");
+    }
+    ps->p = save;
+    ps->col = save_col;
+    if ((ret = rp_lex_want_int(ps, "refraction", "refraction", 0, 15, &v)))
         return ret;
     ps->given.look.refraction = (int)v;
+    ps->given.light.refraction_q8 = (int32_t)v * 256;
     return rp_lex_want_end(ps, "the refraction");
 }
 
@@ -259,25 +492,31 @@ static int set_shading(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the shading divisor");
 }
 
+/* `light A B`: the direction of the shading light (offset render: integers -16..16) or,
+ * for render `light`, azimuth and elevation in degrees; which one is checked when the
+ * scene's render mode is known (check_light). */
 static int set_light(parser *ps, tok kw)
 {
-    int64_t x, y;
+    tok a, e;
     int ret;
 
     (void)kw;
-    if ((ret = rp_lex_want_int(ps, "light", "light x", -16, 16, &x)) ||
-        (ret = rp_lex_want_int(ps, "light", "light y", -16, 16, &y)))
+    if ((ret = rp_lex_want_word(ps, "a number", "light", &a)) ||
+        (ret = rp_lex_want_word(ps, "a number", "light", &e)))
         return ret;
-    ps->given.look.light_x = (int)x;
-    ps->given.look.light_y = (int)y;
+    ps->light_a = a;
+    ps->light_e = e;
+    ps->light_line = ps->line;
+    ps->light_ls = ps->ls;
+    ps->light_llen = ps->llen;
     return rp_lex_want_end(ps, "the light direction");
 }
 
 static int set_render(parser *ps, tok kw)
 {
-    static const char *const names[] = {"offset", "lens"};
-    static const enum rp_render_mode values[] = {RP_RENDER_OFFSET, RP_RENDER_LENS};
-    int i, ret = rp_lex_want_choice(ps, "render", names, 2, "offset or lens", &i);
+    static const char *const names[] = {"offset", "lens", "light"};
+    static const enum rp_render_mode values[] = {RP_RENDER_OFFSET, RP_RENDER_LENS, RP_RENDER_LIGHT};
+    int i, ret = rp_lex_want_choice(ps, "render", names, 3, "offset, lens or light", &i);
 
     (void)kw;
     if (ret)
@@ -304,6 +543,14 @@ static const struct setting {
     {"shading", RP_SET_SHADING, set_shading},
     {"light", RP_SET_LIGHT, set_light},
     {"render", RP_SET_RENDER, set_render},
+    {"rate", RP_SET_RATE, set_rate},
+    {"grid", RP_SET_GRID, set_grid},
+    {"speed", RP_SET_SPEED, set_speed},
+    {"fade", RP_SET_FADE, set_fade},
+    {"preroll", RP_SET_PREROLL, set_preroll},
+    {"specular", RP_SET_SPECULAR, set_specular},
+    {"sky", RP_SET_SKY, set_sky},
+    {"caustics", RP_SET_CAUSTICS, set_caustics},
 };
 
 static int bit_index(unsigned bit)
@@ -582,11 +829,51 @@ static int parse_line(parser *ps)
         ps, kw.col,
         "unknown statement '%s' (expected 'at TIME ACTION ...' or a setting: size, fps, "
         "duration, seed, preset, background, damping, stencil, boundary, refraction, "
-        "shading, light, render)",
+        "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics)",
         SHOW(kw, b));
 }
 
-/* Check the line's bytes are UTF-8 without NUL; report the first bad byte. */
+/* `light A B` once the render mode is known: a direction of integers -16..16 for the
+ * offset render, azimuth and elevation in degrees for render `light`. Errors point at the
+ * light statement. */
+static int check_light(parser *ps)
+{
+    rp_settings d;
+    char b[64];
+    int64_t a, e;
+    if (!ps->light_line)
+        return RP_OK;
+    rp_settings_defaults(&d,
+                         (ps->given.set & RP_SET_PRESET) ? ps->given.preset : RP_PRESET_ROCKPOOL);
+    enum rp_render_mode mode = (ps->given.set & RP_SET_RENDER) ? ps->given.look.mode : d.look.mode;
+    ps->line = ps->light_line;
+    ps->ls = ps->light_ls;
+    ps->llen = ps->light_llen;
+    tok ta = ps->light_a, te = ps->light_e;
+    if (mode == RP_RENDER_LIGHT) {
+        if (rp_lex_decimal(ta.s, ta.n, 3, &a) != NUM_OK || a < -360000 || a > 360000)
+            return rp_lex_fail(ps, ta.col,
+                               "light azimuth %s is out of range (-360 to 360 "
+                               "degrees)",
+                               SHOW(ta, b));
+        if (rp_lex_decimal(te.s, te.n, 3, &e) != NUM_OK || e < 0 || e > 90000)
+            return rp_lex_fail(ps, te.col,
+                               "light elevation %s is out of range (0 to 90 "
+                               "degrees)",
+                               SHOW(te, b));
+        ps->given.light.azimuth_mdeg = (int32_t)a;
+        ps->given.light.elevation_mdeg = (int32_t)e;
+        return RP_OK;
+    }
+    int ret;
+    if ((ret = rp_lex_int_part(ps, rp_lex_whole(ta), "light x", -16, 16, &a)) ||
+        (ret = rp_lex_int_part(ps, rp_lex_whole(te), "light y", -16, 16, &e)))
+        return ret;
+    ps->given.look.light_x = (int)a;
+    ps->given.look.light_y = (int)e;
+    return RP_OK;
+}
+
 /* ---- public --------------------------------------------------------------------------- */
 
 int rp_damping_parse(const char *text, int *shift, int32_t *q16)
@@ -685,6 +972,8 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
             break;
         pos = end + 1;
     }
+    if (!ret)
+        ret = check_light(&ps);
     if (ret) {
         if (ret == RP_ERR_NOMEM)
             snprintf(diag->msg, sizeof diag->msg, "out of memory");

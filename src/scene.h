@@ -90,7 +90,6 @@ void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
 /* Additions (issue 4). */
 
 /** Limits of the scene language (rockpool-scene(5)). */
-#define RP_FPS_MAX 1000
 #define RP_TIME_MAX_US INT64_C(1000000000000) /* 1,000,000 s */
 #define RP_TIME_MAX_FRAMES INT64_C(1000000000)
 #define RP_RADIUS_MAX 2048                    /* drop, rain and stroke radius: 1..2048 */

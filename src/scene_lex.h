@@ -33,7 +33,11 @@ typedef struct parser {
     rp_scene *sc;
     rp_diag *diag;
     rp_settings given; /* explicitly given settings, merged over the defaults at the end */
-    int set_line[16];  /* line of each setting, by bit index; 0 = not given */
+    int set_line[RP_SET_BITS]; /* line of each setting, by bit index; 0 = not given */
+    tok light_a, light_e;      /* the words of `light`, checked at the end (check_light) */
+    int light_line;
+    const char *light_ls;      /* that statement's line, light_llen bytes */
+    size_t light_llen;
     const char *dir;   /* the scene's directory prefix (with the '/'), dir_len bytes */
     size_t dir_len;
     int line;       /* current line, 1-based */

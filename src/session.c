@@ -12,12 +12,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "clock.h"
 #include "image.h"
+#include "light.h"
 #include "pool.h"
 #include "render.h"
 #include "sink.h"
 #include "source.h"
 #include "state.h"
+#include "upscale.h"
 #include "water.h"
 #include "writer.h"
 
@@ -40,7 +43,10 @@ struct rp_session {
     const rp_scene *scene;
     const rp_run *run;
     rp_settings s;
+    rp_clock clock;
     int64_t frames, start, end;
+    int64_t steps_total; /* the steps the last frame shows */
+    int64_t items_total; /* timeline length */
     int threads;
     double memory;
     rp_timeline *tl;
@@ -52,9 +58,15 @@ struct rp_session {
     rp_output_file *state_file;
     mask *masks;
     size_t nmasks;
-    int64_t k;       /* the next frame to simulate */
+    int64_t k;       /* the next frame to show */
+    int64_t steps;   /* steps simulated so far (timeline items 0..steps-1 applied) */
     int64_t written; /* frames handed to the sinks */
-    rp_frame frame;  /* the last frame handed out */
+    /* render `light`: heights interpolated to the output size, then lit */
+    rp_upscale *upscale;
+    rp_light *light;
+    rp_light_geom geom;
+    int32_t *heights_q8;
+    rp_frame frame; /* the last frame handed out */
     int started;
 };
 
@@ -160,20 +172,24 @@ static int resolve_settings(rp_session *se, rp_error *err)
     rp_settings_merge(s, ss);
     rp_settings_merge(s, over);
     s->preset = preset;
-    if (s->background[0] && !(s->set & RP_SET_SIZE)) {
-        int w, h;
+    int w = 0, h = 0;
+    if (s->background[0] && !(s->set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE))) {
         if (rp_image_probe(s->background, &w, &h, err->msg, sizeof err->msg))
             return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
         if (w > RP_MAX_SIDE || h > RP_MAX_SIDE)
             return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                                 "%s: image is %dx%d, over the %d per side limit: give --size",
                                 s->background, w, h, RP_MAX_SIDE);
-        s->width = w;
-        s->height = h;
     }
-    s->water.width = s->width; /* the grid is the output size (version 1) */
-    s->water.height = s->height;
-    se->frames = rp_time_frames(s->time.duration, s->time.fps);
+    if (rp_space_resolve(s, w, h, err->msg, sizeof err->msg) ||
+        rp_clock_resolve(s, &se->clock, err->msg, sizeof err->msg))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s", err->msg);
+    /* Frames cover the duration: ceil(duration * fps), exactly for fps N/D. */
+    se->frames = s->time.duration.is_frames
+                     ? s->time.duration.value
+                     : (int64_t)(((__int128)s->time.duration.value * s->time.fps +
+                                  (__int128)s->time.fps_den * 1000000 - 1) /
+                                 ((__int128)s->time.fps_den * 1000000));
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;
     if (se->end > se->frames)
@@ -184,6 +200,10 @@ static int resolve_settings(rp_session *se, rp_error *err)
     if (se->start > se->end)
         return rp_error_set(err, RP_ERR_INVALID, 1, "--start %" PRId64 " is past --end %" PRId64,
                             se->start, se->end);
+    se->steps_total = se->frames > 0 ? rp_clock_steps(&se->clock, se->frames - 1) : 0;
+    /* With a rate of its own the timeline also holds the items of the instant after the
+     * last step (they act on no frame, but inputs such as masks are checked). */
+    se->items_total = se->steps_total + (se->clock.rate > 0 && se->frames > 0);
     return RP_OK;
 }
 
@@ -193,14 +213,18 @@ static int resolve_settings(rp_session *se, rp_error *err)
  * before allocating. */
 static double memory_estimate(const rp_session *se, size_t distinct_masks)
 {
-    double cells = (double)se->s.width * se->s.height;
+    double cells = (double)se->s.water.width * se->s.water.height;
+    double pixels = (double)se->s.out_width * se->s.out_height;
     int heights = rp_sinks_want_heights(&se->sinks);
-    double per_cell = 2 * 2 + 3 + 3 * RP_WRITER_SLOTS + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0) +
-                      5 + (double)distinct_masks;
-    per_cell += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
+    /* per grid cell: heights 2x2, walls 5, masks, height copies for the sinks */
+    double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
+    /* per output pixel: background 3, writer slots, the light's heights 4, the output's */
+    double per_pixel = 3 + 3 * RP_WRITER_SLOTS + (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
+    per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
-    return cells * per_cell + (double)(ts.drops + ts.walls) * sizeof(rp_item) + (32 << 20);
+    return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
+           (32 << 20);
 }
 
 /* Mask files the frames 0..end-1 use, counted once per file (not per spelling). */
@@ -210,7 +234,7 @@ static size_t count_masks(const rp_session *se)
     struct stat *seen = NULL;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
-    for (int64_t k = 0; ts.walls && k < se->end; k++) {
+    for (int64_t k = 0; ts.walls && k < se->items_total; k++) {
         const rp_item *items;
         size_t count;
         rp_timeline_frame(se->tl, k, &items, &count);
@@ -244,7 +268,7 @@ static int add_sinks(rp_session *se, rp_error *err)
     rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout};
     rp_sink_cfg heights = {.path = run->dump_heights,
                            .overwrite = run->out.overwrite,
-                           .cells = (size_t)se->s.width * (size_t)se->s.height};
+                           .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
     if ((run->out.path && rp_sinks_add(&se->sinks, &rp_sink_output, &out)) ||
         (run->hash && rp_sinks_add(&se->sinks, &rp_sink_hash, &hash)) ||
         (run->dump_heights && rp_sinks_add(&se->sinks, &rp_sink_heights, &heights)))
@@ -289,7 +313,7 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     if ((r = resolve_settings(se, err)))
         goto fail;
     memset(&err->diag, 0, sizeof err->diag);
-    if ((r = rp_timeline_build(&se->tl, scene, &se->s, se->frames, &err->diag))) {
+    if ((r = rp_timeline_build(&se->tl, scene, &se->s, se->items_total, &err->diag))) {
         if (!err->diag.file[0])
             snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
         diag_error(err, r);
@@ -314,6 +338,12 @@ void rp_session_summary(const rp_session *se, rp_summary *sum)
     rp_scene_stats_get(se->scene, &sum->scene);
     rp_timeline_stats_get(se->tl, &sum->timeline);
     sum->memory = se->memory;
+    sum->steps = se->steps_total;
+    /* speed = steps per second / slowness, in cells; scaled to scene pixels */
+    double steps_per_s =
+        se->s.time.rate ? se->s.time.rate : (double)se->s.time.fps / se->s.time.fps_den;
+    sum->speed = steps_per_s * 65536.0 / (double)rp_stencil_slowness_q16(se->s.water.stencil) *
+                 se->s.width / se->s.water.width;
 }
 
 /* Everything is checked before anything is created: the outputs, the paths against each
@@ -323,9 +353,10 @@ static int validate(rp_session *se, rp_error *err)
     const rp_run *run = se->run;
     int r;
     rp_output_opts *o = (rp_output_opts *)&run->out;
-    o->width = se->s.width;
-    o->height = se->s.height;
+    o->width = se->s.out_width;
+    o->height = se->s.out_height;
     o->fps = se->s.time.fps;
+    o->fps_den = se->s.time.fps_den;
     o->first_frame = se->start;
     o->frame_count = se->end - se->start;
     o->threads = se->threads;
@@ -349,7 +380,7 @@ static int validate(rp_session *se, rp_error *err)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "a %dx%d run to %s needs about %.1f GiB of memory, over the limit of "
                             "%.1f GiB (raise it with --max-memory)",
-                            se->s.width, se->s.height,
+                            se->s.out_width, se->s.out_height,
                             run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
                                           : "hashes",
                             se->memory / (1 << 30), (double)run->max_memory / (1 << 30));
@@ -369,7 +400,7 @@ static const uint8_t *mask_find(const rp_session *se, const char *path)
 /* Decode every mask the frames 0..end-1 use, once per file. */
 static int load_masks(rp_session *se, rp_error *err)
 {
-    for (int64_t k = 0; k < se->end; k++) {
+    for (int64_t k = 0; k < se->items_total; k++) {
         const rp_item *items;
         size_t n;
         rp_timeline_frame(se->tl, k, &items, &n);
@@ -391,8 +422,8 @@ static int load_masks(rp_session *se, rp_error *err)
                         m.data = se->masks[j].data;
             }
             if (!m.data) {
-                if (rp_image_load_mask(path, se->s.width, se->s.height, &m.data, err->msg,
-                                       sizeof err->msg))
+                if (rp_image_load_mask(path, se->s.water.width, se->s.water.height, &m.data,
+                                       err->msg, sizeof err->msg))
                     return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
                 m.owned = 1;
             }
@@ -433,19 +464,42 @@ static int load_state(rp_session *se, rp_error *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
-    int r = rp_state_read(f, se->water, &se->k, &key, err->msg, sizeof err->msg);
+    int r = rp_state_read(f, se->water, &se->steps, &key, err->msg, sizeof err->msg);
     fclose(f);
     if (r)
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s: %s", path, err->msg);
-    if (se->k > se->start)
+    /* The state must come before the steps of frame --start (with one step a frame the
+     * state's step count is a frame number). */
+    if (se->steps > rp_clock_steps(&se->clock, se->start) - 1)
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s: state is at frame %" PRId64 ", after --start %" PRId64, path,
-                            se->k, se->start);
-    if (key != rp_state_key(&se->s, se->tl, se->k))
+                            "%s: state is at %s %" PRId64 ", after --start %" PRId64, path,
+                            se->clock.rate ? "step" : "frame", se->steps, se->start);
+    if (key != rp_state_key(&se->s, se->tl, se->steps))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state was saved from another scene or other settings", path);
-    for (int64_t k = 0; k < se->k; k++)
+    for (int64_t k = 0; k < se->steps; k++)
         apply_items(se, k, 1);
+    return RP_OK;
+}
+
+/* Render `light`: the interpolation from the grid to the output, the light's tables and
+ * the output-sized heights they share. */
+static int start_light(rp_session *se, rp_error *err)
+{
+    const rp_settings *s = &se->s;
+    int r =
+        rp_upscale_new(&se->upscale, s->water.width, s->water.height, s->out_width, s->out_height);
+    if (r)
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "cannot interpolate %dx%d to %dx%d",
+                            s->water.width, s->water.height, s->out_width, s->out_height);
+    if ((r = rp_light_new(&se->light, &s->light, err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    se->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
+    if (!se->heights_q8)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    se->geom = (rp_light_geom){s->out_width, s->out_height,
+                               rp_upscale_ratio_q16(s->water.width, s->out_width),
+                               rp_upscale_ratio_q16(s->water.height, s->out_height)};
     return RP_OK;
 }
 
@@ -463,14 +517,16 @@ static int start_threads(rp_session *se, rp_error *err)
         pthread_sigmask(SIG_SETMASK, &old_set, NULL);
         return rp_error_set(err, r, 0, "cannot start %d threads", se->threads);
     }
-    size_t cells = (size_t)se->s.width * (size_t)se->s.height;
-    se->frame = (rp_frame){.width = se->s.width,
-                           .height = se->s.height,
-                           .stride = (size_t)se->s.width * 3,
+    const rp_settings *s = &se->s;
+    size_t cells = (size_t)s->water.width * (size_t)s->water.height;
+    size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
+    se->frame = (rp_frame){.width = s->out_width,
+                           .height = s->out_height,
+                           .stride = (size_t)s->out_width * 3,
                            .format = RP_PIX_RGB24,
-                           .grid_w = se->s.width,
-                           .grid_h = se->s.height};
-    rp_writer_opts wo = {&se->sinks, se->frame, cells * 3,
+                           .grid_w = s->water.width,
+                           .grid_h = s->water.height};
+    rp_writer_opts wo = {&se->sinks, se->frame, pixels * 3,
                          rp_sinks_want_heights(&se->sinks) ? cells : 0, RP_WRITER_SLOTS};
     r = rp_writer_new(&se->writer, &wo);
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
@@ -483,11 +539,13 @@ int rp_session_start(rp_session *se, rp_error *err)
     int r;
     if ((r = validate(se, err)))
         return r;
-    if ((r = rp_source_open(&se->background, s->background, s->width, s->height, err)))
+    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, err)))
         return r;
     if ((r = rp_water_new(&se->water, &s->water)))
-        return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->width, s->height,
-                            rp_strerror(r));
+        return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->water.width,
+                            s->water.height, rp_strerror(r));
+    if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(se, err)))
+        return r;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     if (ts.walls && rp_water_reserve_walls(se->water) != RP_OK)
@@ -512,32 +570,75 @@ int rp_session_start(rp_session *se, rp_error *err)
 
 /* ---- frames ---------------------------------------------------------------------------- */
 
+/* Simulate until `target` steps are done (items of step s, then step s); 0, or 1 when
+ * the caller asked the run to stop. */
+static int advance(rp_session *se, int64_t target)
+{
+    while (se->steps < target) {
+        if ((se->steps & 63) == 0 && se->run->stop && *se->run->stop)
+            return 1;
+        apply_items(se, se->steps++, 0);
+        rp_water_step(se->water, se->pool);
+    }
+    return 0;
+}
+
+/* Row jobs of render `light` for the pool. */
+typedef struct light_job {
+    rp_session *se;
+    const int16_t *heights;
+    const uint8_t *background;
+    uint8_t *rgb;
+} light_job;
+
+static void upscale_rows(void *ctx, int y0, int y1)
+{
+    light_job *j = ctx;
+    rp_upscale_rows(j->se->upscale, j->heights, j->se->heights_q8, y0, y1);
+}
+
+static void light_rows(void *ctx, int y0, int y1)
+{
+    light_job *j = ctx;
+    rp_light_rows_rgb(j->se->light, &j->se->geom, j->se->heights_q8, j->background, j->rgb, y0, y1);
+}
+
+/* Frame k's pixels from the heights and the background. */
+static void render(rp_session *se, int64_t k, const int16_t *h, uint8_t *pixels)
+{
+    const rp_settings *s = &se->s;
+    const uint8_t *bg = rp_source_frame(se->background, k, s->time.fps);
+    if (s->look.mode != RP_RENDER_LIGHT) {
+        rp_render_frame(&s->look, h, s->out_width, s->out_height, bg, pixels, se->pool);
+        return;
+    }
+    light_job job = {se, h, bg, pixels};
+    rp_pool_run(se->pool, s->out_height, upscale_rows, &job);
+    rp_pool_run(se->pool, s->out_height, light_rows, &job);
+}
+
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
     *frame = NULL;
-    while (se->k < se->end && !(se->run->stop && *se->run->stop)) {
-        int64_t k = se->k++;
-        apply_items(se, k, 0);
-        rp_water_step(se->water, se->pool);
-        if (k < se->start)
-            continue;
-        const int16_t *h = rp_water_heights(se->water);
-        int16_t *heights_copy;
-        uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
-        if (!pixels) /* the writer failed: say why */
-            return rp_writer_finish(&se->writer, err);
-        rp_render_frame(&se->s.look, h, se->s.width, se->s.height,
-                        rp_source_frame(se->background, k, se->s.time.fps), pixels, se->pool);
-        if (heights_copy)
-            memcpy(heights_copy, h, (size_t)se->s.width * se->s.height * sizeof *h);
-        rp_writer_submit(se->writer, k);
-        se->written++;
-        se->frame.index = k;
-        se->frame.data = pixels;
-        se->frame.heights = heights_copy;
-        *frame = &se->frame;
+    if (se->k < se->start)
+        se->k = se->start;
+    if (se->k >= se->end || advance(se, rp_clock_steps(&se->clock, se->k)))
         return RP_OK;
-    }
+    int64_t k = se->k++;
+    const int16_t *h = rp_water_heights(se->water);
+    int16_t *heights_copy;
+    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
+    if (!pixels) /* the writer failed: say why */
+        return rp_writer_finish(&se->writer, err);
+    render(se, k, h, pixels);
+    if (heights_copy)
+        memcpy(heights_copy, h, (size_t)se->s.water.width * se->s.water.height * sizeof *h);
+    rp_writer_submit(se->writer, k);
+    se->written++;
+    se->frame.index = k;
+    se->frame.data = pixels;
+    se->frame.heights = heights_copy;
+    *frame = &se->frame;
     return RP_OK;
 }
 
@@ -551,7 +652,10 @@ static int write_state(rp_session *se, rp_error *err)
 {
     uint8_t *buf;
     size_t len;
-    if (rp_state_encode(se->water, se->end, rp_state_key(&se->s, se->tl, se->end), &buf, &len))
+    int64_t at = se->end > 0 ? rp_clock_steps(&se->clock, se->end - 1) : 0;
+    if (advance(se, at))
+        return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
+    if (rp_state_encode(se->water, at, rp_state_key(&se->s, se->tl, at), &buf, &len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     int r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
     free(buf);
@@ -607,6 +711,9 @@ void rp_session_free(rp_session **ps)
             free(se->masks[i].data);
     free(se->masks);
     rp_source_free(&se->background);
+    rp_upscale_free(&se->upscale);
+    rp_light_free(&se->light);
+    free(se->heights_q8);
     rp_pool_free(&se->pool);
     rp_water_free(&se->water);
     rp_timeline_free(&se->tl);

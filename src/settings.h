@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "light.h"
 #include "render.h"
 #include "water.h"
 
@@ -36,7 +37,20 @@ enum {
     RP_SET_SHADING = 1u << 10,
     RP_SET_LIGHT = 1u << 11,
     RP_SET_RENDER = 1u << 12,
+    RP_SET_RATE = 1u << 13,
+    RP_SET_GRID = 1u << 14,
+    RP_SET_SPEED = 1u << 15,
+    RP_SET_FADE = 1u << 16,
+    RP_SET_PREROLL = 1u << 17,
+    RP_SET_OUTPUT_SIZE = 1u << 18, /* -s: the output size (the scene's too for seed presets) */
+    RP_SET_SPECULAR = 1u << 19,
+    RP_SET_SKY = 1u << 20,
+    RP_SET_CAUSTICS = 1u << 21,
+    RP_SET_REFRACT_OFF = 1u << 22,
 };
+
+/** Number of RP_SET_ bits. */
+#define RP_SET_BITS 23
 
 /** A time: microseconds, or a frame number when is_frames. */
 typedef struct rp_time {
@@ -50,11 +64,43 @@ int64_t rp_time_frame(rp_time t, int fps);
 /** Frames covered by a duration: ceil(t * fps), or the frame count itself. */
 int64_t rp_time_frames(rp_time t, int fps);
 
-/** Time: when frames are and how long the timeline is. */
+/** Time: when frames are, how long the timeline is, and how the simulation's clock relates
+ * to the frames (rockpool(1) TIME). */
 typedef struct rp_time_settings {
-    int fps;
+    int fps;     /* frames per second are fps / fps_den (30000/1001 for ntsc) */
+    int fps_den; /* >= 1 */
     rp_time duration;
+    int rate;        /* simulation steps per second of scene time; 0 = one step per frame */
+    rp_time preroll; /* scene time simulated before frame 0 */
 } rp_time_settings;
+
+/** Highest frame rate. */
+#define RP_FPS_MAX 1000
+
+/** Most simulation steps per second, and per frame. */
+#define RP_RATE_MAX 4000
+#define RP_STEPS_PER_FRAME_MAX 200
+
+/** The simulation grid and the wave's speed and fading, beyond the stencil's own
+ * parameters (rockpool-scene(5) grid, speed, fade). */
+typedef struct rp_sim_settings {
+    int grid_w, grid_h; /* an explicit grid; 0 = none */
+    int64_t grid_pct;   /* the grid as millionths of a percent of the scene size; 0 = none */
+    int auto_grid;      /* no grid given: 1 = derived from the scene size alone (at most
+                         * RP_AUTO_GRID_WIDTH wide), 0 = the output size (seed presets) */
+    int64_t speed;      /* wave speed: milli scene pixels per second, or with speed_pct
+                         * millionths of a percent of the scene width per second; 0 = none */
+    int speed_pct;
+    int64_t fade_us; /* amplitude half-life in microseconds; 0 = damping as given */
+} rp_sim_settings;
+
+/** Width of the grid the `rockpool` preset derives from a wider scene. */
+#define RP_AUTO_GRID_WIDTH 640
+
+/** The `rockpool` preset's wave speed (millionths of a percent of the scene width per
+ * second: 15%/s) and amplitude half-life (microseconds). */
+#define RP_ROCKPOOL_SPEED INT64_C(15000000)
+#define RP_ROCKPOOL_FADE_US INT64_C(1500000)
 
 typedef struct rp_settings {
     unsigned set; /* RP_SET_* bits of the fields given explicitly */
@@ -62,15 +108,24 @@ typedef struct rp_settings {
     int width, height; /* the scene's size (and the output's) */
     uint64_t seed;
     enum rp_preset preset;
-    char background[4096]; /* "" = built-in texture; resolved against the scene's dir */
-    enum rp_shape shape;   /* drop shape when an event names none (preset's) */
-    enum rp_mode mode;     /* drop mode when an event names none (preset's) */
+    char background[4096];     /* "" = built-in texture; resolved against the scene's dir */
+    enum rp_shape shape;       /* drop shape when an event names none (preset's) */
+    enum rp_mode mode;         /* drop mode when an event names none (preset's) */
+    int out_width, out_height; /* the output size (-s); 0 = the scene's size */
     rp_time_settings time;
     /* The simulation; water.width and water.height (the grid) are derived from the size
-     * when a run is resolved, never set by hand. */
+     * and `sim` when a run is resolved, never set by hand. */
     rp_water_params water;
+    rp_sim_settings sim;
     rp_render_params look;
+    rp_light_params light; /* the look of render mode `light` */
 } rp_settings;
+
+/** Parse a frame rate as FFmpeg users write it: a whole number, a ratio ("30000/1001"), a
+ * decimal ("29.97", "23.976" and "59.94" mean the NTSC ratios N*1000/1001; other decimals
+ * are exact: "12.5" = 25/2) or a name (ntsc, pal, film, ntsc-film, qntsc, qpal, sntsc,
+ * spal). At most RP_FPS_MAX. RP_OK with the reduced ratio, or RP_ERR_INVALID. */
+int rp_fps_parse(const char *text, size_t len, int *num, int *den);
 
 /** Defaults of a preset (rockpool(1) PRESETS) and 640x480, 30 fps, 10 s, seed 0;
  * set = 0. */

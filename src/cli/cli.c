@@ -230,9 +230,10 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             strcpy(cli->run.over.background, optarg);
             cli->run.over.set |= RP_SET_BACKGROUND;
             break;
-        case 's':
-            r = parse_size(optarg, &cli->run.over.width, &cli->run.over.height, err, errlen);
-            cli->run.over.set |= RP_SET_SIZE;
+        case 's': /* the output size (the scene's too for the seed presets) */
+            r = parse_size(optarg, &cli->run.over.out_width, &cli->run.over.out_height, err,
+                           errlen);
+            cli->run.over.set |= RP_SET_OUTPUT_SIZE;
             break;
         case 'n':
             r = parse_int("--frames", optarg, 0, 100000000, &v, err, errlen);
@@ -241,8 +242,16 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             cli->run.over.set |= RP_SET_DURATION;
             break;
         case 'r':
-            r = parse_int("--fps", optarg, 1, 1000, &v, err, errlen);
-            cli->run.over.time.fps = (int)v;
+            if (rp_fps_parse(optarg, strlen(optarg), &cli->run.over.time.fps,
+                             &cli->run.over.time.fps_den) &&
+                (r = parse_int("--fps", optarg, 1, RP_FPS_MAX, &v, err, errlen)))
+                return r;
+            if (rp_fps_parse(optarg, strlen(optarg), &cli->run.over.time.fps,
+                             &cli->run.over.time.fps_den))
+                return usage_error(err, errlen,
+                                   "--fps: '%s' is not a frame rate above 0 and at most %d like "
+                                   "30, 30000/1001, 29.97, ntsc, pal or film",
+                                   optarg, RP_FPS_MAX);
             cli->run.over.set |= RP_SET_FPS;
             break;
         case ARG_START:
@@ -258,7 +267,12 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
                                    "--preset: unknown preset '%s' (expected rockpool, elias, "
                                    "applet, silverlight, codeproject)",
                                    optarg);
-            cli->run.over.preset = (enum rp_preset)p;
+            /* The preset bit brings the preset's drop shape and mode (settings.h). */
+            rp_settings d;
+            rp_settings_defaults(&d, (enum rp_preset)p);
+            cli->run.over.preset = d.preset;
+            cli->run.over.shape = d.shape;
+            cli->run.over.mode = d.mode;
             cli->run.over.set |= RP_SET_PRESET;
             break;
         }

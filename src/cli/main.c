@@ -83,11 +83,23 @@ static double now_seconds(void)
 static void print_summary(const rp_summary *sum)
 {
     const rp_settings *s = sum->settings;
-    printf("size:       %dx%d\n", s->width, s->height);
-    printf("fps:        %d\n", s->time.fps);
-    printf("frames:     %" PRId64 " (%" PRId64 ".%03" PRId64 " s)\n", sum->frames,
-           sum->frames / s->time.fps, sum->frames % s->time.fps * 1000 / s->time.fps);
+    double fps = (double)s->time.fps / s->time.fps_den;
+    printf("size:       %dx%d (scene), %dx%d (output)\n", s->width, s->height, s->out_width,
+           s->out_height);
+    if (s->time.fps_den == 1)
+        printf("fps:        %d\n", s->time.fps);
+    else
+        printf("fps:        %d/%d (%.3f)\n", s->time.fps, s->time.fps_den, fps);
+    printf("frames:     %" PRId64 " (%.3f s)\n", sum->frames, sum->frames / fps);
     printf("preset:     %s\n", rp_preset_name(s->preset));
+    printf("grid:       %dx%d cells\n", s->water.width, s->water.height);
+    if (s->time.rate)
+        printf("rate:       %d steps/s (%.2f steps a frame), %" PRId64 " steps in all\n",
+               s->time.rate, s->time.rate / fps, sum->steps);
+    else
+        printf("rate:       one step a frame\n");
+    printf("speed:      %.1f scene pixels/s (%.1f%% of the width a second)\n", sum->speed,
+           100.0 * sum->speed / s->width);
     printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
     printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops, sum->scene.rains,
            sum->scene.strokes, sum->scene.walls);
@@ -103,7 +115,7 @@ static void print_summary(const rp_summary *sum)
 typedef struct progress {
     int show;
     FILE *fd;
-    int fps;
+    int fps, fps_den;
     int64_t start, end;
     double t0, last_line, last_block;
 } progress;
@@ -114,7 +126,8 @@ static void progress_block(progress *p, int64_t written, int end)
         return;
     double t = now_seconds();
     fprintf(p->fd, "frame=%" PRId64 "\nfps=%.2f\nout_time_us=%" PRId64 "\nprogress=%s\n", written,
-            written / (t - p->t0 + 1e-9), written * 1000000 / p->fps, end ? "end" : "continue");
+            written / (t - p->t0 + 1e-9), written * 1000000 * p->fps_den / p->fps,
+            end ? "end" : "continue");
     fflush(p->fd);
     p->last_block = t;
 }
@@ -138,6 +151,7 @@ static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
     memset(p, 0, sizeof *p);
     p->show = !cli->quiet && (cli->progress || isatty(STDERR_FILENO));
     p->fps = sum->settings->time.fps;
+    p->fps_den = sum->settings->time.fps_den;
     p->start = sum->start;
     p->end = sum->end;
     p->t0 = now_seconds();

@@ -43,7 +43,12 @@ stderr_has "twice: names both lines" "twice.scene:2:1"
 printf 'size 64x48\nat 0s drop 80 10 radius 3 height 100\n' >off.scene
 expect_status "coordinates off the grid are exit 2" 2 "$ROCKPOOL" off.scene --check
 stderr_has "off grid: line and column of the coordinate" "off.scene:2:12"
-expect_status "off the grid after -s shrinks it" 2 "$ROCKPOOL" good.scene -s 32x24 --check
+# Seed presets: -s is the scene's size too (version 1), so a coordinate can fall off it;
+# the rockpool preset keeps the scene's coordinates and only scales the output.
+expect_status "off the grid after -s shrinks it (seed preset)" 2 "$ROCKPOOL" good.scene \
+    --preset elias -s 32x24 --check
+expect_status "-s scales the rockpool preset's output only" 0 "$ROCKPOOL" good.scene -s 32x24 \
+    --check
 
 # Every scene in tests/bad fails with exit 2 at the line:col its first line states.
 for f in "$TOP"/tests/bad/*.scene; do

@@ -123,7 +123,7 @@ static void test_defaults(void **state)
     assert_int_equal(s.water.stencil, RP_STENCIL_ISO);
     assert_int_equal(s.water.damping_shift, 7);
     assert_int_equal(s.water.damping_q16, 0);
-    assert_int_equal(s.look.mode, RP_RENDER_OFFSET);
+    assert_int_equal(s.look.mode, RP_RENDER_LIGHT); /* version 2's look */
     assert_int_equal(s.look.refraction, 2);
     assert_int_equal(s.look.light_x, 1);
     assert_int_equal(s.look.light_y, -1);
@@ -131,8 +131,16 @@ static void test_defaults(void **state)
     assert_int_equal(s.shape, RP_SHAPE_COSINE);
     assert_int_equal(s.mode, RP_MODE_ADD);
     assert_int_equal(s.water.boundary, RP_BOUNDARY_WALL);
+    assert_int_equal(s.time.fps_den, 1);
+    assert_int_equal(s.time.rate, 0); /* derived from the speed when a run is resolved */
+    assert_int_equal(s.sim.auto_grid, 1);
+    assert_true(s.sim.speed > 0 && s.sim.speed_pct);
+    assert_true(s.sim.fade_us > 0);
 
     rp_settings_defaults(&s, RP_PRESET_ELIAS);
+    assert_int_equal(s.sim.auto_grid, 0);
+    assert_int_equal(s.sim.speed, 0);
+    assert_int_equal(s.sim.fade_us, 0);
     assert_int_equal(s.preset, RP_PRESET_ELIAS);
     assert_int_equal(s.water.stencil, RP_STENCIL_4);
     assert_int_equal(s.water.damping_shift, 5);
@@ -1236,8 +1244,13 @@ static void test_errors(void **state)
     expect_error("refraction 16\n", 1, 12, "refraction 16 is out of range (0..15)");
     expect_error("shading -1\n", 1, 9, "shading -1 is out of range");
     expect_error("light 1\n", 1, 8, "expected a number after 'light'");
-    expect_error("light 1 17\n", 1, 9, "light y 17 is out of range (-16..16)");
-    expect_error("render mirror\n", 1, 8, "unknown render 'mirror' (expected offset or lens)");
+    expect_error("preset elias\nlight 1 17\n", 2, 9, "light y 17 is out of range (-16..16)");
+    expect_error("light 1 17\npreset codeproject\n", 1, 9,
+                 "light y 17 is out of range (-16..16)");
+    expect_error("light 315 95\n", 1, 11, "light elevation 95 is out of range (0 to 90 degrees)");
+    expect_error("render light\nlight 400 40\n", 2, 7,
+                 "light azimuth 400 is out of range (-360 to 360 degrees)");
+    expect_error("render mirror\n", 1, 8, "unknown render 'mirror' (expected offset, lens or light)");
     expect_error("rain 1\n", 1, 1, "unknown statement 'rain'");
     expect_error("# x\n   drop 1 1\n", 2, 4, "unknown statement 'drop'");
     expect_error_len(nul, sizeof nul - 1, 2, 6, "NUL byte");
