@@ -47,11 +47,13 @@
 typedef struct png_job {
     uint8_t *rows;
     int64_t index;
-    uint64_t seq;   /* submission order */
-    int state;      /* JOB_FREE, JOB_QUEUED, JOB_BUSY */
+    int state;   /* JOB_FREE, JOB_QUEUED, JOB_BUSY, JOB_DONE */
+    int has_tmp; /* done: tmp holds the encoded file, to be renamed to name */
+    char name[4096];
+    char tmp[4096];
 } png_job;
 
-enum { JOB_FREE, JOB_QUEUED, JOB_BUSY };
+enum { JOB_FREE, JOB_QUEUED, JOB_BUSY, JOB_DONE };
 
 /* One encoder's compressor and output buffer, made once and reused for every frame. */
 typedef struct png_coder {
@@ -78,6 +80,7 @@ typedef struct png_out {
     uint64_t submitted, committed;
     int status;     /* first error; later frames are dropped */
     int stopping;
+    int committing; /* a worker is renaming done jobs (commit_done) */
     char err[1024];
 } png_out;
 
@@ -309,12 +312,48 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     return ret;
 }
 
-/* Worker: take the oldest queued job, encode it, then wait for its turn and rename it
- * into place (or drop it once anything has failed), so files appear in frame order. */
+/* Rename the done jobs at the head of the ring into place, in frame order, as long as the
+ * next one is done (or drop them once anything has failed). Called with the lock held,
+ * by whichever worker finished a job; one thread at a time does it (po->committing), the
+ * lock released around each rename. */
+static void commit_done(png_out *po)
+{
+    char err[1024];
+    if (po->committing)
+        return;
+    po->committing = 1;
+    while (po->committed < po->submitted) {
+        png_job *job = &po->jobs[po->committed % (uint64_t)po->njobs];
+        if (job->state != JOB_DONE)
+            break;
+        if (job->has_tmp) {
+            if (po->status != RP_OK) {
+                rp_output_unlink_tmp(job->tmp);
+            } else {
+                pthread_mutex_unlock(&po->lock);
+                int r = rp_output_commit(job->tmp, job->name, po->opts->overwrite, err,
+                                         sizeof err);
+                pthread_mutex_lock(&po->lock);
+                if (r && po->status == RP_OK) {
+                    po->status = r;
+                    snprintf(po->err, sizeof po->err, "%s", err);
+                }
+            }
+        }
+        job->state = JOB_FREE;
+        po->committed++;
+        pthread_cond_broadcast(&po->changed);
+    }
+    po->committing = 0;
+}
+
+/* Worker: take the oldest queued job and encode it into a temporary file; then the files
+ * finished so far are renamed in frame order (commit_done), and the worker goes on with
+ * the next job without waiting for a slower one before it. */
 static void *png_worker(void *arg)
 {
     png_out *po = arg;
-    char name[4096], tmp[4096], err[1024];
+    char err[1024];
     png_coder coder;
     int coder_failed = coder_init(&coder, po->raw_bytes, po->level) != RP_OK;
 
@@ -343,32 +382,17 @@ static void *png_worker(void *arg)
         pthread_mutex_unlock(&po->lock);
 
         int r = skip ? RP_OK
-                     : encode_to_temp(po, &coder, job->index, job->rows, name, tmp, sizeof tmp,
-                                      err, sizeof err);
+                     : encode_to_temp(po, &coder, job->index, job->rows, job->name, job->tmp,
+                                      sizeof job->tmp, err, sizeof err);
 
         pthread_mutex_lock(&po->lock);
         if (r && po->status == RP_OK) {
             po->status = r;
             snprintf(po->err, sizeof po->err, "%s", err);
         }
-        while (po->committed != job->seq)
-            pthread_cond_wait(&po->changed, &po->lock);
-        if (!skip && !r) {
-            if (po->status != RP_OK) {
-                rp_output_unlink_tmp(tmp);
-            } else {
-                pthread_mutex_unlock(&po->lock);
-                r = rp_output_commit(tmp, name, po->opts->overwrite, err, sizeof err);
-                pthread_mutex_lock(&po->lock);
-                if (r && po->status == RP_OK) {
-                    po->status = r;
-                    snprintf(po->err, sizeof po->err, "%s", err);
-                }
-            }
-        }
-        job->state = JOB_FREE;
-        po->committed++;
-        pthread_cond_broadcast(&po->changed);
+        job->has_tmp = !skip && !r;
+        job->state = JOB_DONE;
+        commit_done(po);
     }
     pthread_mutex_unlock(&po->lock);
     if (!coder_failed)
@@ -402,13 +426,14 @@ static int stop_workers(png_out *po, char *err, size_t errlen)
     return r;
 }
 
-/* Start opts->threads encoders with two jobs each (one encoding, one queued). */
+/* Start opts->threads encoders with three jobs each (one encoding, one queued, one done
+ * and waiting for an earlier frame to be renamed first). */
 static int start_workers(png_out *po, char *err, size_t errlen)
 {
     int n = po->opts->threads > PNG_MAX_WORKERS ? PNG_MAX_WORKERS : po->opts->threads;
     if (n <= 1)
         return RP_OK;
-    po->njobs = 2 * n;
+    po->njobs = 3 * n;
     po->jobs = calloc((size_t)po->njobs, sizeof *po->jobs);
     if (!po->jobs)
         goto nomem;
@@ -459,7 +484,7 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
                          po->zeros);
             pthread_mutex_lock(&po->lock);
             job->index = frame_index;
-            job->seq = po->submitted++;
+            po->submitted++;
             job->state = JOB_QUEUED;
             pthread_cond_broadcast(&po->changed);
         }
