@@ -342,8 +342,8 @@ static int bench_yuv(const uint8_t *rgb, int W, int H)
     struct yuv_case c = {rgb, W, H, {NULL}, {0}, NULL};
     if (av_image_alloc(c.planes, c.stride, W, H, AV_PIX_FMT_YUV420P, 64) < 0)
         return -1;
-    c.sws = sws_getContext(W, H, AV_PIX_FMT_RGB24, W, H, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL,
-                           NULL);
+    c.sws = sws_getContext(W, H, AV_PIX_FMT_RGB24, W, H, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL,
+                           NULL, NULL);
     if (!c.sws) {
         av_freep(&c.planes[0]);
         return -1;
@@ -412,8 +412,7 @@ static int step_levels(rp_pool **pools)
     double seed_rate = rate(run_seed, &s) * (double)cells;
     free(s.cur);
     free(s.prev);
-    printf("# the step of --preset elias (stencil 4, shift 5) at %dx%d at each SIMD level\n", W,
-           H);
+    printf("# the step of --preset elias (stencil 4, shift 5) at %dx%d at each SIMD level\n", W, H);
     snprintf(m, sizeof m, "step seed ProcessWater %dx%d (scalar, 1 thread)", W, H);
     row(m, fmt_rate(v, sizeof v, seed_rate, "cell/s"), "-", "-");
     for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
@@ -421,8 +420,8 @@ static int step_levels(rp_pool **pools)
         for (int j = 1; j <= 2; j++) {
             struct step_case c = {w, pools[j]};
             double cell_rate = rate(run_step, &c) * (double)cells;
-            snprintf(m, sizeof m, "step elias %dx%d %s -j %d", W, H,
-                     level < 4 ? names[level] : "?", j);
+            snprintf(m, sizeof m, "step elias %dx%d %s -j %d", W, H, level < 4 ? names[level] : "?",
+                     j);
             fmt_rate(v, sizeof v, cell_rate, "cell/s");
             fmt_rate(r, sizeof r, seed_rate, "cell/s");
             snprintf(q, sizeof q, "%.2f rockpool/seed speed", cell_rate / seed_rate);

@@ -80,7 +80,7 @@ typedef struct png_out {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     uint64_t submitted, committed;
-    int status;     /* first error; later frames are dropped */
+    int status; /* first error; later frames are dropped */
     int stopping;
     int committing; /* a worker is renaming done jobs (commit_done) */
     char err[1024];
@@ -193,8 +193,8 @@ static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, i
         (e = write_chunk(fd, "pHYs", phys, sizeof phys)) != 0)
         return e;
     for (size_t off = 0; off < n; off += IDAT_BYTES)
-        if ((e = write_chunk(fd, "IDAT", c->zbuf + off, n - off < IDAT_BYTES ? n - off
-                                                                               : IDAT_BYTES)) != 0)
+        if ((e = write_chunk(fd, "IDAT", c->zbuf + off,
+                             n - off < IDAT_BYTES ? n - off : IDAT_BYTES)) != 0)
             return e;
     return write_chunk(fd, "IEND", NULL, 0);
 }
@@ -222,7 +222,7 @@ static int make_parents(const char *path, char *err, size_t errlen)
         if (mkdir(dir, 0777) != 0 &&
             (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
             rp_errf(err, errlen, "cannot create directory '%s': %s", dir,
-                           errno == EEXIST ? "not a directory" : strerror(errno));
+                    errno == EEXIST ? "not a directory" : strerror(errno));
             return RP_ERR_IO;
         }
         if (last)
@@ -298,8 +298,7 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
         return ret;
     e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height);
     if (e < 0) {
-        rp_errf(err, errlen, "PNG encoding failed on '%s': libdeflate's compressor failed",
-                name);
+        rp_errf(err, errlen, "PNG encoding failed on '%s': libdeflate's compressor failed", name);
         close(fd);
         ret = RP_ERR_ENCODER;
     } else if (e > 0) {
@@ -333,8 +332,7 @@ static void commit_done(png_out *po)
                 rp_output_unlink_tmp(job->tmp);
             } else {
                 pthread_mutex_unlock(&po->lock);
-                int r = rp_output_commit(job->tmp, job->name, po->opts->overwrite, err,
-                                         sizeof err);
+                int r = rp_output_commit(job->tmp, job->name, po->opts->overwrite, err, sizeof err);
                 pthread_mutex_lock(&po->lock);
                 if (r && po->status == RP_OK) {
                     po->status = r;
@@ -482,8 +480,7 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
             rp_errf(err, errlen, "%s", po->err);
         } else {
             pthread_mutex_unlock(&po->lock);
-            filter_frame(job->rows, rgb, po->opts->width, po->opts->height, po->level,
-                         po->zeros);
+            filter_frame(job->rows, rgb, po->opts->width, po->opts->height, po->level, po->zeros);
             pthread_mutex_lock(&po->lock);
             job->index = frame_index;
             po->submitted++;
@@ -495,8 +492,8 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
     }
 
     filter_frame(po->rows, rgb, po->opts->width, po->opts->height, po->level, po->zeros);
-    ret = encode_to_temp(po, &po->coder, frame_index, po->rows, po->name, po->tmp,
-                         sizeof po->tmp, err, errlen);
+    ret = encode_to_temp(po, &po->coder, frame_index, po->rows, po->name, po->tmp, sizeof po->tmp,
+                         err, errlen);
     if (ret)
         return ret;
     return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err, errlen);

@@ -23,9 +23,9 @@
 #endif
 
 enum rp_simd_level {
-    RP_SIMD_C = 0,    /* plain C only */
-    RP_SIMD_SSE2 = 1, /* 128-bit kernels */
-    RP_SIMD_AVX2 = 2, /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
+    RP_SIMD_C = 0,      /* plain C only */
+    RP_SIMD_SSE2 = 1,   /* 128-bit kernels */
+    RP_SIMD_AVX2 = 2,   /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
     RP_SIMD_AVX512 = 3, /* AVX512F + AVX512BW: 512-bit step kernels (and the narrower ones
                          * for shorter rows); the render and the converters keep AVX2 */
     RP_SIMD_MAX = RP_SIMD_AVX512,

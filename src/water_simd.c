@@ -193,13 +193,14 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
 
 static inline __attribute__((always_inline)) ATTR_AVX512 int hmax16_avx512(__m512i v)
 {
-    return hmax16_avx2(_mm256_max_epi16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
+    return hmax16_avx2(
+        _mm256_max_epi16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
 }
 
 /* A compare gives a mask register in AVX-512: made a vector of all-ones lanes again (the
  * body ANDs it with a value, which the compiler turns into a masked move). */
 static inline __attribute__((always_inline)) ATTR_AVX512 __m512i cmpgt32_avx512(__m512i a,
-                                                                               __m512i b)
+                                                                                __m512i b)
 {
     return _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(a, b), _mm512_set1_epi32(-1));
 }
@@ -242,7 +243,7 @@ static inline __attribute__((always_inline)) ATTR_AVX512 __m512i cmpgt32_avx512(
 /* Rows of 8 to 31 cells, too short for one 512-bit vector: the 256-bit kernel from 16
  * cells, the 128-bit one below. */
 #define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                                   \
-    ((n) >= 16 ? span_avx2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                      \
+    ((n) >= 16 ? span_avx2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                     \
                : span_sse2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag))
 #define XOR _mm512_xor_si512
 #define HMAX16 hmax16_avx512
