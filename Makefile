@@ -12,7 +12,7 @@ PKG_CONFIG ?= pkg-config
 
 CC ?= cc
 BUILD ?= build
-PKGS := libpng zlib libavformat libavcodec libswscale libavutil libxxhash
+PKGS := libpng zlib libdeflate libavformat libavcodec libswscale libavutil libxxhash
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 

@@ -8,6 +8,8 @@
  *   256 MiB buffers (DRAM) and over each grid's own working set (caches included);
  * - the step's memory traffic (3 * cells * 2 bytes per step) as a share of the stream
  *   bandwidth at the same working set and thread count: its memory-bound ceiling;
+ * - the step of --preset elias (stencil 4, shift 5) at 1920x1080 at every SIMD level the
+ *   CPU has (plain C, SSE2, AVX2, AVX-512), against the same seed loop;
  * - rendering (rp_render_frame) in pixels/s for `offset` and `lens`;
  * - RGB24 -> YUV 4:2:0 for the video encoder: rockpool's converter (yuv.h) against
  *   libswscale as the video output used it before (and as the ffmpeg program converts by
@@ -22,7 +24,8 @@
  * Build this file with -fno-tree-vectorize so the seed reference stays a scalar loop; the
  * library is compiled separately with its own flags.
  *
- * Usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q]   (-q: 640x480 and 1920x1080 only) */
+ * Usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q] [-s]   (-q: 640x480 and 1920x1080
+ * only; -s: the per-level step lines only) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +38,7 @@
 
 #include "pool.h"
 #include "render.h"
+#include "simd.h"
 #include "yuv.h"
 #include "texture.h"
 #include "water.h"
@@ -338,8 +342,8 @@ static int bench_yuv(const uint8_t *rgb, int W, int H)
     struct yuv_case c = {rgb, W, H, {NULL}, {0}, NULL};
     if (av_image_alloc(c.planes, c.stride, W, H, AV_PIX_FMT_YUV420P, 64) < 0)
         return -1;
-    c.sws = sws_getContext(W, H, AV_PIX_FMT_RGB24, W, H, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL,
-                           NULL);
+    c.sws = sws_getContext(W, H, AV_PIX_FMT_RGB24, W, H, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL,
+                           NULL, NULL);
     if (!c.sws) {
         av_freep(&c.planes[0]);
         return -1;
@@ -384,6 +388,51 @@ static int seed_agrees(void)
     return ok;
 }
 
+/* The step of --preset elias (stencil 4, shift 5, wall) at 1920x1080 at each SIMD level
+ * this CPU has, the higher levels forced off with rp_simd_set(), against the seed loop on
+ * the same heights. Returns 0, or 1 when out of memory. */
+static int step_levels(rp_pool **pools)
+{
+    static const char *names[] = {"plain C", "SSE2", "AVX2", "AVX-512"};
+    enum { W = 1920, H = 1080 };
+    size_t cells = (size_t)W * H;
+    char m[160], v[64], r[64], q[96];
+    rp_water *w = wavy_water(W, H, RP_STENCIL_4, 5, 50);
+    struct seed_case s = {malloc(cells * 2), malloc(cells * 2), W, H};
+
+    fprintf(stderr, "bench_core: step at each SIMD level\n");
+    if (!w || !s.cur || !s.prev) {
+        rp_water_free(&w);
+        free(s.cur);
+        free(s.prev);
+        return 1;
+    }
+    memcpy(s.cur, rp_water_heights(w), cells * 2);
+    memcpy(s.prev, rp_water_prev(w), cells * 2);
+    double seed_rate = rate(run_seed, &s) * (double)cells;
+    free(s.cur);
+    free(s.prev);
+    printf("# the step of --preset elias (stencil 4, shift 5) at %dx%d at each SIMD level\n", W, H);
+    snprintf(m, sizeof m, "step seed ProcessWater %dx%d (scalar, 1 thread)", W, H);
+    row(m, fmt_rate(v, sizeof v, seed_rate, "cell/s"), "-", "-");
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        rp_simd_set(level);
+        for (int j = 1; j <= 2; j++) {
+            struct step_case c = {w, pools[j]};
+            double cell_rate = rate(run_step, &c) * (double)cells;
+            snprintf(m, sizeof m, "step elias %dx%d %s -j %d", W, H, level < 4 ? names[level] : "?",
+                     j);
+            fmt_rate(v, sizeof v, cell_rate, "cell/s");
+            fmt_rate(r, sizeof r, seed_rate, "cell/s");
+            snprintf(q, sizeof q, "%.2f rockpool/seed speed", cell_rate / seed_rate);
+            row(m, v, r, q);
+        }
+    }
+    rp_simd_set(-1);
+    rp_water_free(&w);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -393,17 +442,20 @@ int main(int argc, char **argv)
         enum rp_stencil s;
         const char *name;
     } stencils[] = {{RP_STENCIL_4, "4"}, {RP_STENCIL_8, "8"}, {RP_STENCIL_ISO, "iso"}};
-    int nsizes = 3, opt, status = 1;
+    int nsizes = 3, opt, status = 1, levels_only = 0;
     rp_pool *pools[3] = {NULL, NULL, NULL}; /* index = thread count */
     struct traffic_case traffic = {NULL, NULL, 0, NULL};
     char m[160], v[64], r[64], q[96];
 
-    while ((opt = getopt(argc, argv, "t:r:q")) != -1) {
+    while ((opt = getopt(argc, argv, "t:r:qs")) != -1) {
         switch (opt) {
         case 't': min_seconds = atof(optarg); break;
         case 'r': runs = atoi(optarg); break;
         case 'q': nsizes = 2; break;
-        default: fprintf(stderr, "usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q]\n"); return 2;
+        case 's': levels_only = 1; break;
+        default:
+            fprintf(stderr, "usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q] [-s]\n");
+            return 2;
         }
     }
     if (min_seconds <= 0 || runs < 1) {
@@ -416,6 +468,10 @@ int main(int argc, char **argv)
     }
 
     printf("# core library (bench_core, best of %d runs of >= %.2f s)\n", runs, min_seconds);
+    if (levels_only) {
+        status = step_levels(pools);
+        goto done;
+    }
     row("seed reference = rp_water_step (stencil 4, 320x200, 200 steps)",
         seed_agrees() ? "yes" : "NO", "-", "-");
 
@@ -500,6 +556,11 @@ int main(int argc, char **argv)
             }
             rp_water_free(&w);
         }
+    }
+
+    if (step_levels(pools)) {
+        fprintf(stderr, "bench_core: out of memory\n");
+        goto done;
     }
 
     /* Rendering a realistic field: rockpool's preset (iso, shift 6) after 300 steps of

@@ -1,11 +1,12 @@
 /* output_png.c - PNG sequence backend (rockpool(1) OUTPUT FILES): one 8-bit RGB PNG per frame,
- * written with libpng under a temporary name and renamed when complete. Only IHDR, pHYs
- * (1:1), IDAT and IEND are written - no tIME or text chunk - so the same frame always
- * gives the same bytes. The number in each name is the frame's timeline index.
+ * written under a temporary name and renamed when complete. Only IHDR, pHYs (1:1), IDAT
+ * and IEND are written - no tIME or text chunk - so the same frame always gives the same
+ * bytes. The number in each name is the frame's timeline index.
  *
- * With opts->threads > 1, frames are copied into a ring of jobs and encoded by that many
- * worker threads at once; each is renamed into place in frame order, so the files appear
- * as they would from one thread, and every file's bytes are the same. */
+ * With opts->threads > 1, frames are filtered into a ring of jobs and each job is
+ * compressed and written by one of that many worker threads, whole frames in parallel;
+ * each file is renamed into place in frame order, so the files appear as they would from
+ * one thread, and every file's bytes are the same. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -14,59 +15,62 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <png.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include "common.h"
 #include "output_backend.h"
 #include "pngfilter.h"
 
-/* How the image data (IDAT) is made. libpng writes the signature, IHDR, pHYs and IEND and
- * frames each IDAT chunk (png_write_chunk); the rows are filtered here (Paeth; pngfilter.h,
- * SSE2) and deflated with zlib directly, because libpng filters rows one byte at a time
- * and has no way to tune zlib's match search. Zlib takes nine tenths of the time of a
- * PNG frame, so both matter.
+/* How the file is made. The rows are Paeth-filtered (pngfilter.h, SSE2; None at
+ * --png-level 0, where stored data cannot gain from a filter) into one buffer per frame,
+ * which libdeflate compresses in one call into a complete zlib stream (header, deflate
+ * data, Adler-32); the chunks around it, with their CRC-32 (libdeflate's), are written
+ * here. Deflate is nearly all of the time of a PNG frame.
  *
- * The default: zlib level 3 (its fast deflate) with the hash chains cut from 32 to 24 links
- * (deflateTune). Measured on 60 frames of examples/rain.scene at 1920x1080, per frame on
- * one thread: FFmpeg's PNG encoder default (zlib 6, no filter) 1.577 MB; libpng at level
- * 3 with Up, rockpool's earlier default, 1.553 MB in 113-130 ms; Paeth at level 3 1.501
- * MB in 110 ms of deflate; with 24 links 1.530 MB in 97 ms; with 20 links 1.550 MB in
- * 91 ms. Levels 1 and 2 are larger than FFmpeg's with every filter (1.76-1.84 MB). So the
- * default stays 3% under FFmpeg's size while deflate does 15-25% less work. An explicit
- * --png-level N is zlib's level N as zlib defines it, with Paeth (None at 0: stored data
- * cannot gain from a filter). */
-#define PNG_DEFAULT_LEVEL 3
-#define PNG_DEFAULT_CHAIN 24
+ * --png-level N keeps zlib's scale (0 stored, 1 fastest .. 9 smallest) and maps onto
+ * libdeflate's levels: N for 0..8, 12 (its slowest, smallest) for 9; the default is 2.
+ * Measured on frames of examples/rain.scene at 1920x1080, per frame on one thread:
+ * FFmpeg's PNG encoder (zlib 6, no filter) 1.554 MB in about 190 ms; Paeth with
+ * libdeflate 1 1.504 MB in 15 ms of deflate, 2 1.383 MB in 25 ms, 3 1.353 MB in 30 ms,
+ * 6 1.320 MB in 103 ms; rockpool's earlier zlib 3 (24-link chains) 1.515 MB in about
+ * 100 ms. Per-row filter choice (the least sum of absolute differences among the five
+ * filters, or among Sub, Up and Paeth) gave larger files than Paeth on every row, and cost
+ * 10-25 ms more. Level 2 is the default: 0.9x FFmpeg's size; end to end (bench/run, 90
+ * frames, simulation and render included) about a sixth of FFmpeg's time and CPU time,
+ * level 1 about a seventh at 0.97x its size. */
+#define PNG_DEFAULT_DEFLATE 2
 
 /* Deflated bytes per IDAT chunk. */
 #define IDAT_BYTES (1 << 17)
 
 #define PNG_MAX_WORKERS 16
 
-/* One frame in flight: its pixels, and where it goes. */
+/* One frame in flight: its filtered rows, and where it goes. */
 typedef struct png_job {
-    uint8_t *rgb;
+    uint8_t *rows;
     int64_t index;
-    uint64_t seq;   /* submission order */
-    int state;      /* JOB_FREE, JOB_QUEUED, JOB_BUSY */
+    int state;   /* JOB_FREE, JOB_QUEUED, JOB_BUSY, JOB_DONE */
+    int has_tmp; /* done: tmp holds the encoded file, to be renamed to name */
+    char name[4096];
+    char tmp[4096];
 } png_job;
 
-enum { JOB_FREE, JOB_QUEUED, JOB_BUSY };
+enum { JOB_FREE, JOB_QUEUED, JOB_BUSY, JOB_DONE };
 
-/* One encoder's zlib stream and buffers, made once and reused for every frame. */
+/* One encoder's compressor and output buffer, made once and reused for every frame. */
 typedef struct png_coder {
-    z_stream z;
-    int z_ready;
-    uint8_t *row;   /* the filter type byte, then the filtered row */
-    uint8_t *zeros; /* the row "above" the first one */
-    uint8_t *idat;  /* IDAT_BYTES of deflated data */
+    struct libdeflate_compressor *z;
+    uint8_t *zbuf;
+    size_t zcap;
 } png_coder;
 
 typedef struct png_out {
     const rp_output_opts *opts;
-    int level, tuned; /* zlib level; tuned: the default, with PNG_DEFAULT_CHAIN */
+    int level;        /* libdeflate's level */
+    size_t raw_bytes; /* filtered frame: height * (1 + 3 * width) */
+    uint8_t *zeros;   /* the row "above" the first one */
     png_coder coder;  /* for frames encoded on the calling thread */
+    uint8_t *rows;    /* their filtered rows */
     char name[4096];
     char tmp[4096];
     /* Worker threads (nworkers > 1 only). */
@@ -76,152 +80,123 @@ typedef struct png_out {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     uint64_t submitted, committed;
-    int status;     /* first error; later frames are dropped */
+    int status; /* first error; later frames are dropped */
     int stopping;
+    int committing; /* a worker is renaming done jobs (commit_done) */
     char err[1024];
 } png_out;
 
-/* What libpng's callbacks report back. */
-typedef struct png_sink {
-    FILE *file;
-    int io_errno; /* errno of a failed write, 0 if the failure was libpng's */
-    char msg[256];
-} png_sink;
-
-static void on_png_error(png_structp png, png_const_charp msg)
+/* libdeflate's level for --png-level (-1: the default). See above. */
+static int deflate_level(int png_level)
 {
-    png_sink *sink = png_get_error_ptr(png);
-
-    snprintf(sink->msg, sizeof(sink->msg), "%s", msg);
-    png_longjmp(png, 1);
-}
-
-static void on_png_warning(png_structp png, png_const_charp msg)
-{
-    (void)png;
-    (void)msg;
-}
-
-static void on_png_write(png_structp png, png_bytep data, size_t len)
-{
-    png_sink *sink = png_get_io_ptr(png);
-
-    if (fwrite(data, 1, len, sink->file) != len) {
-        sink->io_errno = errno ? errno : EIO;
-        png_error(png, "write failed");
-    }
-}
-
-static void on_png_flush(png_structp png)
-{
-    (void)png;
+    if (png_level < 0)
+        return PNG_DEFAULT_DEFLATE;
+    return png_level == 9 ? 12 : png_level;
 }
 
 static void coder_free(png_coder *c)
 {
-    if (c->z_ready)
-        deflateEnd(&c->z);
-    free(c->row);
-    free(c->zeros);
-    free(c->idat);
+    if (c->z)
+        libdeflate_free_compressor(c->z);
+    free(c->zbuf);
     memset(c, 0, sizeof(*c));
 }
 
-/* Buffers for rows of `width` pixels and a zlib stream at `level`. */
-static int coder_init(png_coder *c, int width, int level)
+/* A compressor at `level` and room for the worst case of raw_bytes. */
+static int coder_init(png_coder *c, size_t raw_bytes, int level)
 {
-    size_t stride = (size_t)width * 3;
     memset(c, 0, sizeof(*c));
-    c->row = malloc(stride + 1);
-    c->zeros = calloc(stride, 1);
-    c->idat = malloc(IDAT_BYTES);
-    if (!c->row || !c->zeros || !c->idat ||
-        deflateInit2(&c->z, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    c->z = libdeflate_alloc_compressor(level);
+    if (!c->z)
+        return RP_ERR_NOMEM;
+    c->zcap = libdeflate_zlib_compress_bound(c->z, raw_bytes);
+    c->zbuf = malloc(c->zcap);
+    if (!c->zbuf) {
         coder_free(c);
         return RP_ERR_NOMEM;
     }
-    c->z_ready = 1;
     return RP_OK;
 }
 
-/* Deflate the n bytes at in (finishing the stream if last), writing each full buffer of
- * output as an IDAT chunk, and the rest when the stream ends. */
-static void deflate_rows(png_structp png, png_coder *c, const uint8_t *in, size_t n, int last)
+/* Each row of a width x height RGB24 frame as PNG stores it in the image data: the filter
+ * type byte, then the filtered row (Paeth; None at level 0). */
+static void filter_frame(uint8_t *dst, const uint8_t *rgb, int width, int height, int level,
+                         const uint8_t *zeros)
 {
-    int flush = last ? Z_FINISH : Z_NO_FLUSH, r;
-    c->z.next_in = (Bytef *)(uintptr_t)in;
-    c->z.avail_in = (uInt)n;
-    do {
-        r = deflate(&c->z, flush);
-        if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
-            png_error(png, c->z.msg ? c->z.msg : "zlib's deflate failed");
-        size_t have = IDAT_BYTES - c->z.avail_out;
-        if (c->z.avail_out == 0 || (r == Z_STREAM_END && have > 0)) {
-            png_write_chunk(png, (png_const_bytep) "IDAT", c->idat, have);
-            c->z.next_out = c->idat;
-            c->z.avail_out = IDAT_BYTES;
-        }
-    } while (last ? r != Z_STREAM_END : c->z.avail_in > 0);
-}
-
-/* Encode one width x height RGB24 frame into sink->file. Returns RP_ERR_IO (write failed,
- * sink->io_errno set), RP_ERR_ENCODER (libpng or zlib failed, sink->msg set) or
- * RP_ERR_NOMEM. */
-static int encode(png_sink *sink, png_coder *c, const uint8_t *rgb, int width, int height,
-                  int level, int tuned)
-{
-    png_structp png;
-    png_infop info;
     size_t stride = (size_t)width * 3;
-
-    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_png_error, on_png_warning);
-    if (!png)
-        return RP_ERR_NOMEM;
-    info = png_create_info_struct(png);
-    if (!info) {
-        png_destroy_write_struct(&png, NULL);
-        return RP_ERR_NOMEM;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        return sink->io_errno ? RP_ERR_IO : RP_ERR_ENCODER;
-    }
-    png_set_write_fn(png, sink, on_png_write, on_png_flush);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    /* Square pixels, as FFmpeg's PNG encoder says: FFmpeg then reads sar 1/1, so
-     * framemd5 headers match. */
-    png_set_pHYs(png, info, 1, 1, PNG_RESOLUTION_UNKNOWN);
-    png_write_info(png, info);
-
-    if (deflateReset(&c->z) != Z_OK)
-        png_error(png, "zlib's deflateReset failed");
-#ifndef ZLIBNG_VERSION
-    if (tuned) {
-        /* Stock zlib's level 3 (good 4, lazy 6, nice 32) with a shorter chain search. The
-         * reset above reloads the level's table, so this is done for every frame. zlib-ng
-         * (and its zlib-compatible build) has its own, faster tables: left alone there. */
-        deflateTune(&c->z, 4, 6, 32, PNG_DEFAULT_CHAIN);
-    }
-#else
-    (void)tuned;
-#endif
-    c->z.next_out = c->idat;
-    c->z.avail_out = IDAT_BYTES;
     for (int y = 0; y < height; y++) {
         const uint8_t *cur = rgb + (size_t)y * stride;
+        uint8_t *row = dst + (size_t)y * (stride + 1);
         if (level == 0) {
-            c->row[0] = 0; /* None */
-            memcpy(c->row + 1, cur, stride);
+            row[0] = 0; /* None */
+            memcpy(row + 1, cur, stride);
         } else {
-            c->row[0] = 4; /* Paeth */
-            rp_png_paeth_row(c->row + 1, cur, y ? cur - stride : c->zeros, stride, 3);
+            row[0] = 4; /* Paeth */
+            rp_png_paeth_row(row + 1, cur, y ? cur - stride : zeros, stride, 3);
         }
-        deflate_rows(png, c, c->row, stride + 1, y == height - 1);
     }
-    png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
-    png_destroy_write_struct(&png, &info);
-    return RP_OK;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* Write one chunk (length, type, data, CRC-32 of type and data); 0 or an errno value. */
+static int write_chunk(int fd, const char *type, const uint8_t *data, size_t len)
+{
+    uint8_t head[8], crc[4];
+    uint32_t sum;
+    int e;
+    put32(head, (uint32_t)len);
+    memcpy(head + 4, type, 4);
+    sum = libdeflate_crc32(0, head + 4, 4);
+    if (len) /* libdeflate_crc32 with a NULL buffer returns the initial value, not sum */
+        sum = libdeflate_crc32(sum, data, len);
+    put32(crc, sum);
+    if ((e = rp_output_write_all(fd, head, 8)) != 0)
+        return e;
+    if (len && (e = rp_output_write_all(fd, data, len)) != 0)
+        return e;
+    return rp_output_write_all(fd, crc, 4);
+}
+
+/* Compress the filtered rows of one width x height frame and write the whole file to fd.
+ * Returns 0, an errno value of a failed write, or -1 if libdeflate failed. */
+static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, int width,
+                  int height)
+{
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    uint8_t ihdr[13], phys[9];
+    size_t n = libdeflate_zlib_compress(c->z, rows, raw_bytes, c->zbuf, c->zcap);
+    int e;
+
+    if (n == 0)
+        return -1;
+    put32(ihdr, (uint32_t)width);
+    put32(ihdr + 4, (uint32_t)height);
+    ihdr[8] = 8;  /* bit depth */
+    ihdr[9] = 2;  /* colour type: RGB */
+    ihdr[10] = 0; /* compression: deflate */
+    ihdr[11] = 0; /* filter method: adaptive (per-row type byte) */
+    ihdr[12] = 0; /* no interlace */
+    /* Square pixels (aspect ratio only, unit 0), as FFmpeg's PNG encoder says: FFmpeg then
+     * reads sar 1/1, so framemd5 headers match. */
+    put32(phys, 1);
+    put32(phys + 4, 1);
+    phys[8] = 0;
+    if ((e = rp_output_write_all(fd, signature, 8)) != 0 ||
+        (e = write_chunk(fd, "IHDR", ihdr, sizeof ihdr)) != 0 ||
+        (e = write_chunk(fd, "pHYs", phys, sizeof phys)) != 0)
+        return e;
+    for (size_t off = 0; off < n; off += IDAT_BYTES)
+        if ((e = write_chunk(fd, "IDAT", c->zbuf + off,
+                             n - off < IDAT_BYTES ? n - off : IDAT_BYTES)) != 0)
+            return e;
+    return write_chunk(fd, "IEND", NULL, 0);
 }
 
 /* mkdir -p of the directory part of path. */
@@ -247,7 +222,7 @@ static int make_parents(const char *path, char *err, size_t errlen)
         if (mkdir(dir, 0777) != 0 &&
             (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
             rp_errf(err, errlen, "cannot create directory '%s': %s", dir,
-                           errno == EEXIST ? "not a directory" : strerror(errno));
+                    errno == EEXIST ? "not a directory" : strerror(errno));
             return RP_ERR_IO;
         }
         if (last)
@@ -259,14 +234,23 @@ static int make_parents(const char *path, char *err, size_t errlen)
 
 static int start_workers(png_out *po, char *err, size_t errlen);
 
+/* Free what png_open allocated for frames encoded inline, and the zero row. */
+static void release(png_out *po)
+{
+    coder_free(&po->coder);
+    free(po->rows);
+    free(po->zeros);
+    po->rows = po->zeros = NULL;
+}
+
 static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
 {
     png_out *po = priv;
     int ret;
 
     po->opts = opts;
-    po->level = opts->png_level < 0 ? PNG_DEFAULT_LEVEL : opts->png_level;
-    po->tuned = opts->png_level < 0;
+    po->level = deflate_level(opts->png_level);
+    po->raw_bytes = (size_t)opts->height * ((size_t)opts->width * 3 + 1);
     ret = rp_output_pattern_name(opts->path, opts->first_frame, po->name, sizeof(po->name), err,
                                  errlen);
     if (ret)
@@ -274,24 +258,33 @@ static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t er
     ret = make_parents(po->name, err, errlen);
     if (ret)
         return ret;
+    po->zeros = calloc((size_t)opts->width * 3, 1);
+    if (!po->zeros) {
+        rp_errf(err, errlen, "out of memory for the PNG encoder");
+        return RP_ERR_NOMEM;
+    }
     ret = start_workers(po, err, errlen);
+    if (ret)
+        release(po);
     if (ret || po->nworkers > 1)
         return ret;
-    if (coder_init(&po->coder, opts->width, po->level)) {
+    po->rows = malloc(po->raw_bytes);
+    if (!po->rows || coder_init(&po->coder, po->raw_bytes, po->level)) {
+        release(po);
         rp_errf(err, errlen, "out of memory for the PNG encoder");
         return RP_ERR_NOMEM;
     }
     return RP_OK;
 }
 
-/* Encode one frame into a new temporary file beside its final name. On success *name and
- * *tmp say where it is; on failure the temporary file is gone. Thread-safe. */
+/* Encode one frame (its filtered rows) into a new temporary file beside its final name. On
+ * success *name and *tmp say where it is; on failure the temporary file is gone.
+ * Thread-safe. */
 static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_index,
-                          const uint8_t *rgb, char *name, char *tmp, size_t len, char *err,
+                          const uint8_t *rows, char *name, char *tmp, size_t len, char *err,
                           size_t errlen)
 {
-    png_sink sink = {0};
-    int fd, ret;
+    int fd, ret, e;
 
     ret = rp_output_pattern_name(po->opts->path, frame_index, name, len, err, errlen);
     if (ret)
@@ -303,37 +296,66 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     ret = rp_output_temp_create(tmp, name, &fd, err, errlen);
     if (ret)
         return ret;
-    sink.file = fdopen(fd, "wb");
-    if (!sink.file) {
-        rp_errf(err, errlen, "cannot write '%s': %s", name, strerror(errno));
+    e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height);
+    if (e < 0) {
+        rp_errf(err, errlen, "PNG encoding failed on '%s': libdeflate's compressor failed", name);
         close(fd);
-        rp_output_unlink_tmp(tmp);
-        return RP_ERR_IO;
-    }
-    ret = encode(&sink, coder, rgb, po->opts->width, po->opts->height, po->level, po->tuned);
-    if (fclose(sink.file) != 0 && !ret) {
-        sink.io_errno = errno;
+        ret = RP_ERR_ENCODER;
+    } else if (e > 0) {
+        rp_errf(err, errlen, "cannot write '%s': %s", name, strerror(e));
+        close(fd);
         ret = RP_ERR_IO;
+    } else {
+        ret = rp_output_close_fd(fd, name, err, errlen);
     }
-    if (ret == RP_ERR_IO)
-        rp_errf(err, errlen, "cannot write '%s': %s", name, strerror(sink.io_errno));
-    else if (ret == RP_ERR_ENCODER)
-        rp_errf(err, errlen, "PNG encoding failed on '%s': %s", name, sink.msg);
-    else if (ret)
-        rp_errf(err, errlen, "out of memory writing '%s'", name);
     if (ret)
         rp_output_unlink_tmp(tmp);
     return ret;
 }
 
-/* Worker: take the oldest queued job, encode it, then wait for its turn and rename it
- * into place (or drop it once anything has failed), so files appear in frame order. */
+/* Rename the done jobs at the head of the ring into place, in frame order, as long as the
+ * next one is done (or drop them once anything has failed). Called with the lock held,
+ * by whichever worker finished a job; one thread at a time does it (po->committing), the
+ * lock released around each rename. */
+static void commit_done(png_out *po)
+{
+    char err[1024];
+    if (po->committing)
+        return;
+    po->committing = 1;
+    while (po->committed < po->submitted) {
+        png_job *job = &po->jobs[po->committed % (uint64_t)po->njobs];
+        if (job->state != JOB_DONE)
+            break;
+        if (job->has_tmp) {
+            if (po->status != RP_OK) {
+                rp_output_unlink_tmp(job->tmp);
+            } else {
+                pthread_mutex_unlock(&po->lock);
+                int r = rp_output_commit(job->tmp, job->name, po->opts->overwrite, err, sizeof err);
+                pthread_mutex_lock(&po->lock);
+                if (r && po->status == RP_OK) {
+                    po->status = r;
+                    snprintf(po->err, sizeof po->err, "%s", err);
+                }
+            }
+        }
+        job->state = JOB_FREE;
+        po->committed++;
+        pthread_cond_broadcast(&po->changed);
+    }
+    po->committing = 0;
+}
+
+/* Worker: take the oldest queued job and encode it into a temporary file; then the files
+ * finished so far are renamed in frame order (commit_done), and the worker goes on with
+ * the next job without waiting for a slower one before it. */
 static void *png_worker(void *arg)
 {
     png_out *po = arg;
-    char name[4096], tmp[4096], err[1024];
+    char err[1024];
     png_coder coder;
-    int coder_failed = coder_init(&coder, po->opts->width, po->level) != RP_OK;
+    int coder_failed = coder_init(&coder, po->raw_bytes, po->level) != RP_OK;
 
     pthread_mutex_lock(&po->lock);
     if (coder_failed && po->status == RP_OK) {
@@ -360,32 +382,17 @@ static void *png_worker(void *arg)
         pthread_mutex_unlock(&po->lock);
 
         int r = skip ? RP_OK
-                     : encode_to_temp(po, &coder, job->index, job->rgb, name, tmp, sizeof tmp,
-                                      err, sizeof err);
+                     : encode_to_temp(po, &coder, job->index, job->rows, job->name, job->tmp,
+                                      sizeof job->tmp, err, sizeof err);
 
         pthread_mutex_lock(&po->lock);
         if (r && po->status == RP_OK) {
             po->status = r;
             snprintf(po->err, sizeof po->err, "%s", err);
         }
-        while (po->committed != job->seq)
-            pthread_cond_wait(&po->changed, &po->lock);
-        if (!skip && !r) {
-            if (po->status != RP_OK) {
-                rp_output_unlink_tmp(tmp);
-            } else {
-                pthread_mutex_unlock(&po->lock);
-                r = rp_output_commit(tmp, name, po->opts->overwrite, err, sizeof err);
-                pthread_mutex_lock(&po->lock);
-                if (r && po->status == RP_OK) {
-                    po->status = r;
-                    snprintf(po->err, sizeof po->err, "%s", err);
-                }
-            }
-        }
-        job->state = JOB_FREE;
-        po->committed++;
-        pthread_cond_broadcast(&po->changed);
+        job->has_tmp = !skip && !r;
+        job->state = JOB_DONE;
+        commit_done(po);
     }
     pthread_mutex_unlock(&po->lock);
     if (!coder_failed)
@@ -410,7 +417,7 @@ static int stop_workers(png_out *po, char *err, size_t errlen)
     if (r)
         rp_errf(err, errlen, "%s", po->err);
     for (int i = 0; i < po->njobs; i++)
-        free(po->jobs[i].rgb);
+        free(po->jobs[i].rows);
     free(po->jobs);
     po->jobs = NULL;
     pthread_mutex_destroy(&po->lock);
@@ -419,19 +426,19 @@ static int stop_workers(png_out *po, char *err, size_t errlen)
     return r;
 }
 
-/* Start opts->threads encoders with two jobs each (one encoding, one queued). */
+/* Start opts->threads encoders with three jobs each (one encoding, one queued, one done
+ * and waiting for an earlier frame to be renamed first). */
 static int start_workers(png_out *po, char *err, size_t errlen)
 {
     int n = po->opts->threads > PNG_MAX_WORKERS ? PNG_MAX_WORKERS : po->opts->threads;
-    size_t bytes = (size_t)po->opts->width * (size_t)po->opts->height * 3;
     if (n <= 1)
         return RP_OK;
-    po->njobs = 2 * n;
+    po->njobs = 3 * n;
     po->jobs = calloc((size_t)po->njobs, sizeof *po->jobs);
     if (!po->jobs)
         goto nomem;
     for (int i = 0; i < po->njobs; i++)
-        if (!(po->jobs[i].rgb = malloc(bytes)))
+        if (!(po->jobs[i].rows = malloc(po->raw_bytes)))
             goto nomem;
     pthread_mutex_init(&po->lock, NULL);
     pthread_cond_init(&po->changed, NULL);
@@ -448,15 +455,16 @@ static int start_workers(png_out *po, char *err, size_t errlen)
 nomem:
     if (po->jobs)
         for (int i = 0; i < po->njobs; i++)
-            free(po->jobs[i].rgb);
+            free(po->jobs[i].rows);
     free(po->jobs);
     po->jobs = NULL;
     rp_errf(err, errlen, "out of memory for PNG encoder buffers");
     return RP_ERR_NOMEM;
 }
 
-/* Write one frame: inline with one thread, else hand a copy to the workers (an earlier
- * worker's failure is reported by the next write or by close). */
+/* Write one frame: filter its rows here, then encode them inline with one thread, else hand
+ * them to the workers in a free job (an earlier worker's failure is reported by the next
+ * write or by close). */
 static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
 {
     png_out *po = priv;
@@ -472,10 +480,10 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
             rp_errf(err, errlen, "%s", po->err);
         } else {
             pthread_mutex_unlock(&po->lock);
-            memcpy(job->rgb, rgb, (size_t)po->opts->width * po->opts->height * 3);
+            filter_frame(job->rows, rgb, po->opts->width, po->opts->height, po->level, po->zeros);
             pthread_mutex_lock(&po->lock);
             job->index = frame_index;
-            job->seq = po->submitted++;
+            po->submitted++;
             job->state = JOB_QUEUED;
             pthread_cond_broadcast(&po->changed);
         }
@@ -483,8 +491,9 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
         return ret;
     }
 
-    ret = encode_to_temp(po, &po->coder, frame_index, rgb, po->name, po->tmp, sizeof po->tmp, err,
-                         errlen);
+    filter_frame(po->rows, rgb, po->opts->width, po->opts->height, po->level, po->zeros);
+    ret = encode_to_temp(po, &po->coder, frame_index, po->rows, po->name, po->tmp, sizeof po->tmp,
+                         err, errlen);
     if (ret)
         return ret;
     return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err, errlen);
@@ -494,7 +503,7 @@ static int png_close(void *priv, char *err, size_t errlen)
 {
     png_out *po = priv;
     int ret = stop_workers(po, err, errlen);
-    coder_free(&po->coder);
+    release(po);
     return ret;
 }
 
@@ -513,7 +522,7 @@ static void png_abort(void *priv)
         pthread_mutex_unlock(&po->lock);
         stop_workers(po, err, sizeof err);
     }
-    coder_free(&po->coder);
+    release(po);
 }
 
 const rp_output_backend rp_output_png = {
@@ -521,7 +530,7 @@ const rp_output_backend rp_output_png = {
     .extensions = "png",
     .format = RP_FORMAT_PNG,
     .priv_size = sizeof(png_out),
-    .thread_cell_bytes = 2 * 3, /* two RGB frames per encoder thread */
+    .thread_cell_bytes = 4 * 3, /* three filtered frames and a compressed one a thread */
     .open = png_open,
     .write = png_write,
     .close = png_close,

@@ -3,8 +3,8 @@
  * converter (yuv.c) and the PNG row filter (pngfilter.c) keep their kernels to themselves
  * but follow the same level (rp_simd_level()), so rp_simd_set() caps them too.
  *
- * The library is built for the plain x86-64 baseline (no -march); kernels for SSE2 and
- * AVX2 are compiled with gcc/clang `target` attributes and chosen at run time from what
+ * The library is built for the plain x86-64 baseline (no -march); kernels for SSE2, AVX2
+ * and AVX-512 are compiled with gcc/clang `target` attributes and chosen at run time from what
  * the CPU supports. Every kernel computes exactly what the plain C loop next to its caller
  * computes, byte for byte; the plain C loops stay the reference and the fallback (other
  * architectures, other compilers, builds with -DRP_NO_SIMD, rp_simd_set(RP_SIMD_C)). */
@@ -23,9 +23,12 @@
 #endif
 
 enum rp_simd_level {
-    RP_SIMD_C = 0,    /* plain C only */
-    RP_SIMD_SSE2 = 1, /* 128-bit kernels */
-    RP_SIMD_AVX2 = 2, /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
+    RP_SIMD_C = 0,      /* plain C only */
+    RP_SIMD_SSE2 = 1,   /* 128-bit kernels */
+    RP_SIMD_AVX2 = 2,   /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
+    RP_SIMD_AVX512 = 3, /* AVX512F + AVX512BW: 512-bit step kernels (and the narrower ones
+                         * for shorter rows); the render and the converters keep AVX2 */
+    RP_SIMD_MAX = RP_SIMD_AVX512,
 };
 
 /** The best level this CPU (and this build) supports. */

@@ -1,4 +1,4 @@
-/* water_simd.c - SSE2 and AVX2 kernels of the step's interior loop (step_span in water.c),
+/* water_simd.c - SSE2, AVX2 and AVX-512 kernels of the step's interior loop (step_span in water.c),
  * exact to the last bit: see water_simd_body.h for how the int32 arithmetic of the plain
  * loop is done in 16-bit vectors. Chosen at run time by rp_simd_span(); built with
  * `target` attributes, so the library needs no -m flags. */
@@ -151,6 +151,103 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
 #define XOR _mm256_xor_si256
 #define HMAX16 hmax16_avx2
 #include "water_simd_body.h"
+#undef ATTR
+#undef SFX
+#undef VW
+#undef V
+#undef LD
+#undef ST
+#undef SET1_32
+#undef UNLO
+#undef UNHI
+#undef MADD
+#undef ADD
+#undef SUB
+#undef AND
+#undef SRAI
+#undef SRA
+#undef SRAI16
+#undef CMPGT
+#undef MULHU16
+#undef PACKS
+#undef SET1_16
+#undef ADD16
+#undef SUB16
+#undef SRA16
+#undef SLLI16
+#undef MULLO16
+#undef MAX16
+#undef MIN16
+#undef SIGNOF
+#undef ABS
+#undef APPLY_SIGN
+#undef SIGNOF16
+#undef ABS16
+#undef APPLY_SIGN16
+#undef TAIL
+#undef XOR
+#undef HMAX16
+
+/* ---- AVX-512 (F + BW), 32 cells per vector; shorter rows with the AVX2 or SSE2 loop --- */
+#define ATTR_AVX512 __attribute__((target("avx512f,avx512bw")))
+
+static inline __attribute__((always_inline)) ATTR_AVX512 int hmax16_avx512(__m512i v)
+{
+    return hmax16_avx2(
+        _mm256_max_epi16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
+}
+
+/* A compare gives a mask register in AVX-512: made a vector of all-ones lanes again (the
+ * body ANDs it with a value, which the compiler turns into a masked move). */
+static inline __attribute__((always_inline)) ATTR_AVX512 __m512i cmpgt32_avx512(__m512i a,
+                                                                                __m512i b)
+{
+    return _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(a, b), _mm512_set1_epi32(-1));
+}
+
+#define ATTR ATTR_AVX512
+#define SFX(name) name##_avx512
+#define VW 32
+#define V __m512i
+#define LD(p) _mm512_loadu_si512((const void *)(p))
+#define ST(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define SET1_32 _mm512_set1_epi32
+#define UNLO _mm512_unpacklo_epi16
+#define UNHI _mm512_unpackhi_epi16
+#define MADD _mm512_madd_epi16
+#define ADD _mm512_add_epi32
+#define SUB _mm512_sub_epi32
+#define AND _mm512_and_si512
+#define SRAI _mm512_srai_epi32
+#define SRA _mm512_sra_epi32
+#define SRAI16 _mm512_srai_epi16
+#define CMPGT cmpgt32_avx512
+#define MULHU16 _mm512_mulhi_epu16
+#define PACKS _mm512_packs_epi32
+#define SET1_16 _mm512_set1_epi16
+#define ADD16 _mm512_add_epi16
+#define SUB16 _mm512_sub_epi16
+#define SRA16 _mm512_sra_epi16
+#define SLLI16 _mm512_slli_epi16
+#define MULLO16 _mm512_mullo_epi16
+#define MAX16 _mm512_max_epi16
+#define MIN16 _mm512_min_epi16
+/* No psignd in AVX-512: the sign is put back as in SSE2, with s = n >> 31 all ones where n
+ * < 0; pabsd exists. */
+#define SIGNOF(n) _mm512_srai_epi32((n), 31)
+#define ABS(n, s) _mm512_abs_epi32(n)
+#define APPLY_SIGN(t, s) _mm512_sub_epi32(_mm512_xor_si512((t), (s)), (s))
+#define SIGNOF16(n) _mm512_srai_epi16((n), 15)
+#define ABS16(n, s) _mm512_abs_epi16(n)
+#define APPLY_SIGN16(t, s) _mm512_sub_epi16(_mm512_xor_si512((t), (s)), (s))
+/* Rows of 8 to 31 cells, too short for one 512-bit vector: the 256-bit kernel from 16
+ * cells, the 128-bit one below. */
+#define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                                   \
+    ((n) >= 16 ? span_avx2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)                     \
+               : span_sse2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag))
+#define XOR _mm512_xor_si512
+#define HMAX16 hmax16_avx512
+#include "water_simd_body.h"
 
 #endif /* RP_HAVE_X86_KERNELS */
 
@@ -161,6 +258,8 @@ rp_span_fn rp_simd_span(int level, enum rp_stencil stencil, int shift, int32_t q
         q16 > 65536)
         return NULL;
 #ifdef RP_HAVE_X86_KERNELS
+    if (level >= RP_SIMD_AVX512)
+        return pick_avx512(stencil, kind);
     if (level >= RP_SIMD_AVX2)
         return pick_avx2(stencil, kind);
     if (level >= RP_SIMD_SSE2)

@@ -1,6 +1,7 @@
 /* test_output.c - unit tests for output.c and its backends (PNG, video, Y4M, framemd5)
  * and for image.c. Oracles are independent of the code under test: libpng reads back the
- * PNGs, libavformat counts the video's packets, MD5 values were computed with md5sum. */
+ * PNGs and zlib checks their chunks' CRCs and inflates their image data, libavformat counts
+ * the video's packets, MD5 values were computed with md5sum. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 
 #include <libavformat/avformat.h>
 #include <png.h>
+#include <zlib.h>
 
 #include "common.h"
 #include "image.h"
@@ -200,6 +202,75 @@ static int png_has_chunk(const uint8_t *data, size_t len, const char *type)
     return 0;
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Check a PNG file's structure with zlib, independently of libpng: the signature; chunks
+ * IHDR (w x h, 8-bit RGB, not interlaced), pHYs (1:1), then the IDATs next to each other,
+ * then IEND and nothing after; every chunk's CRC-32; the IDATs' data one zlib stream (zlib
+ * checks its header and Adler-32) inflating to exactly h rows of 1 + 3w bytes, each
+ * starting with a filter type 0..4 (want_filter, if >= 0, on every row). Returns the number
+ * of IDAT chunks. */
+static int png_check_structure(const uint8_t *data, size_t len, int w, int h, int want_filter)
+{
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    size_t pos = 8, zlen = 0, raw_len = (size_t)h * (3 * (size_t)w + 1);
+    uint8_t *z = malloc(len), *raw = malloc(raw_len + 1);
+    uLongf got = (uLongf)raw_len + 1;
+    int idat = 0, idat_done = 0, nchunk = 0, iend = 0;
+
+    assert_non_null(z);
+    assert_non_null(raw);
+    assert_true(len >= 8);
+    assert_memory_equal(data, sig, 8);
+    while (pos < len) {
+        assert_true(pos + 12 <= len);
+        uint32_t n = be32(data + pos);
+        const uint8_t *type = data + pos + 4, *body = data + pos + 8;
+        assert_true(pos + 12 + (size_t)n <= len);
+        uLong crc = crc32(crc32(0L, Z_NULL, 0), type, 4 + n);
+        assert_int_equal(crc, be32(body + n));
+        assert_false(iend);
+        if (nchunk == 0) {
+            assert_memory_equal(type, "IHDR", 4);
+            assert_int_equal(n, 13);
+            assert_int_equal(be32(body), w);
+            assert_int_equal(be32(body + 4), h);
+            assert_memory_equal(body + 8, "\x08\x02\x00\x00\x00", 5);
+        } else if (!memcmp(type, "pHYs", 4)) {
+            assert_int_equal(n, 9);
+            assert_memory_equal(body, "\0\0\0\x01\0\0\0\x01\0", 9);
+        } else if (!memcmp(type, "IDAT", 4)) {
+            assert_false(idat_done);
+            memcpy(z + zlen, body, n);
+            zlen += n;
+            idat++;
+        } else {
+            assert_memory_equal(type, "IEND", 4);
+            assert_int_equal(n, 0);
+            iend = 1;
+        }
+        if (idat && memcmp(type, "IDAT", 4))
+            idat_done = 1;
+        nchunk++;
+        pos += 12 + (size_t)n;
+    }
+    assert_true(iend);
+    assert_int_equal(uncompress(raw, &got, z, (uLong)zlen), Z_OK);
+    assert_int_equal(got, raw_len);
+    for (int y = 0; y < h; y++) {
+        uint8_t f = raw[(size_t)y * (3 * (size_t)w + 1)];
+        assert_true(f <= 4);
+        if (want_filter >= 0)
+            assert_int_equal(f, want_filter);
+    }
+    free(z);
+    free(raw);
+    return idat;
+}
+
 /* ---- front end ---- */
 
 static void test_format_names(void **state)
@@ -334,59 +405,59 @@ static void test_png_roundtrip(void **state)
         assert_true(png_has_chunk(bytes, len, "IDAT"));
         assert_false(png_has_chunk(bytes, len, "tIME"));
         assert_false(png_has_chunk(bytes, len, "tEXt"));
+        assert_int_equal(png_check_structure(bytes, len, 37, 23, 4), 1);
         free(bytes);
         free(got);
         free(expect);
     }
 }
 
-/* Every zlib level, the default and explicit ones, on one and on several threads: libpng
- * reads back exactly the frame written. The frame is noise, so its data is larger than one
- * IDAT chunk and the stream spans several. */
+/* Every level, the default and explicit ones, on one and on several threads: libpng reads
+ * back exactly the frame written, and zlib checks the file (png_check_structure): rows
+ * Paeth-filtered, stored without a filter at level 0. The large frame is noise, so its data
+ * is larger than one IDAT chunk and the stream spans several; the small ones have rows
+ * shorter than the SSE2 filter's vector, and one pixel. */
 static void test_png_levels_roundtrip(void **state)
 {
     const char *dir = *state;
-    static const int levels[] = {-1, 0, 1, 3, 6, 9};
-    const int w = 300, h = 200;
-    uint8_t *noise = malloc((size_t)w * h * 3);
+    static const int levels[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    static const int sizes[][2] = {{300, 200}, {5, 3}, {1, 1}};
+    uint8_t *noise = malloc(300 * 200 * 3);
     uint32_t s = 1;
     char err[512];
 
     assert_non_null(noise);
-    for (int i = 0; i < w * h * 3; i++) {
+    for (int i = 0; i < 300 * 200 * 3; i++) {
         s = s * 1664525u + 1013904223u;
         noise[i] = (uint8_t)(s >> 24);
     }
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
-        for (int threads = 1; threads <= 2; threads++) {
-            rp_output_opts o;
-            rp_output *out = NULL;
-            uint8_t *got, *bytes;
-            size_t len, idat = 0;
-            int gw, gh;
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+            for (int threads = 1; threads <= 2; threads++) {
+                const int w = sizes[z][0], h = sizes[z][1];
+                rp_output_opts o;
+                rp_output *out = NULL;
+                uint8_t *got, *bytes;
+                size_t len;
+                int gw, gh, idat;
 
-            opts_for(&o, join(dir, "lv/f_%d.png"), w, h);
-            o.png_level = levels[l];
-            o.threads = threads;
-            o.overwrite = 1;
-            assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-            assert_int_equal(rp_output_write(out, 0, noise, err, sizeof(err)), RP_OK);
-            assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
-            got = png_read_rgb(join(dir, "lv/f_0.png"), &gw, &gh);
-            assert_int_equal(gw, w);
-            assert_int_equal(gh, h);
-            assert_memory_equal(got, noise, (size_t)w * h * 3);
-            bytes = read_file(join(dir, "lv/f_0.png"), &len);
-            for (size_t i = 8; i + 8 <= len;) { /* walk the chunks */
-                size_t n = (size_t)bytes[i] << 24 | (size_t)bytes[i + 1] << 16 |
-                           (size_t)bytes[i + 2] << 8 | bytes[i + 3];
-                idat += memcmp(bytes + i + 4, "IDAT", 4) == 0;
-                i += 12 + n;
+                opts_for(&o, join(dir, "lv/f_%d.png"), w, h);
+                o.png_level = levels[l];
+                o.threads = threads;
+                o.overwrite = 1;
+                assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+                assert_int_equal(rp_output_write(out, 0, noise, err, sizeof(err)), RP_OK);
+                assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+                got = png_read_rgb(join(dir, "lv/f_0.png"), &gw, &gh);
+                assert_int_equal(gw, w);
+                assert_int_equal(gh, h);
+                assert_memory_equal(got, noise, (size_t)w * h * 3);
+                bytes = read_file(join(dir, "lv/f_0.png"), &len);
+                idat = png_check_structure(bytes, len, w, h, levels[l] == 0 ? 0 : 4);
+                assert_true(idat >= (w == 300 ? 2 : 1));
+                free(bytes);
+                free(got);
             }
-            assert_true(idat >= 2);
-            free(bytes);
-            free(got);
-        }
     free(noise);
 }
 

@@ -164,12 +164,19 @@ static void test_level_control(void **state)
 {
     (void)state;
     int have = rp_simd_supported();
-    assert_true(have >= RP_SIMD_C && have <= RP_SIMD_AVX2);
+    assert_true(have >= RP_SIMD_C && have <= RP_SIMD_MAX);
     assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
     assert_int_equal(rp_simd_level(), RP_SIMD_C);
     assert_int_equal(rp_simd_set(-1), have);
-    assert_int_equal(rp_simd_set(RP_SIMD_AVX2), have);
-    print_message("simd: this CPU runs level %d (0 C, 1 SSE2, 2 AVX2)\n", have);
+    assert_int_equal(rp_simd_set(RP_SIMD_MAX), have);
+    /* A cap below what the CPU has is what runs: each lower path can be forced. */
+    for (int level = RP_SIMD_C; level <= have; level++) {
+        assert_int_equal(rp_simd_set(level), level);
+        assert_int_equal(rp_simd_level(), level);
+    }
+    assert_int_equal(rp_simd_set(RP_SIMD_MAX + 1), have);
+    assert_int_equal(rp_simd_set(-1), have);
+    print_message("simd: this CPU runs level %d (0 C, 1 SSE2, 2 AVX2, 3 AVX-512)\n", have);
 }
 
 /* The stencil sum and damping of one cell, transcribed from water.h's definitions. */
@@ -196,7 +203,8 @@ static int mag16(int16_t v)
 }
 
 /* Each kernel called directly on one row: every stencil, damping kind, SIMD level, row length
- * 1..80 and alignment of the row (0..15 cells past a 32-byte boundary), on the small path
+ * 1..80 and alignment of the row (0..31 cells past a 64-byte boundary, every alignment of
+ * the widest, AVX-512, vector), on the small path
  * and the wide one. Against the transcription above, with guard cells on both sides that
  * must stay untouched, and the returned magnitude exact. The kernels' aligned main loop and
  * the first and last vectors stored after it are exercised at every offset. */
@@ -206,7 +214,7 @@ static void test_span_every_alignment(void **state)
         int shift;
         int32_t q16;
     } damps[] = {{5, 0}, {1, 0}, {30, 0}, {5, 61604}, {5, 65536}, {5, 1}};
-    enum { CELLS = 128 };
+    enum { CELLS = 160 };
     int16_t *rows[5];
     uint32_t seed = 99;
     (void)state;
@@ -219,7 +227,7 @@ static void test_span_every_alignment(void **state)
         for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++)
             for (size_t di = 0; di < sizeof damps / sizeof damps[0]; di++)
                 for (int n = 1; n <= 80; n++)
-                    for (int off = 0; off < 16; off++)
+                    for (int off = 0; off < 32; off++)
                         for (int wide = 0; wide < 2; wide++) {
                             enum rp_stencil sten = (enum rp_stencil)st;
                             enum field f = wide ? F_LIMITS
