@@ -83,13 +83,18 @@ demo: deps
 	@echo "rockpool: wrote demo.mp4"
 
 # `make check`: set up, build, run the whole suite three times (gcc, gcc with ASan+UBSan,
-# clang),
-# replay the fuzz corpus, one render under valgrind; ends with 'N passed, N failed'.
+# clang), replay the fuzz corpus, one render under valgrind; also build everything with
+# gcc and with clang at -O3 -march=native (run there: the unit tests, the fuzz replays and
+# one render compared with the first build's frames); ends with 'N passed, N failed'.
+OPT_CFLAGS := -O3 -march=native
 check: deps
 	$(MAKE) tests
 	$(MAKE) BUILD=build-san SAN=1 tests
 	$(MAKE) BUILD=build-clang CC=clang tests
-	BUILDS="$(BUILD) build-san build-clang" ./tests/run-all
+	$(MAKE) BUILD=build-o3 CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
+	$(MAKE) BUILD=build-clang-o3 CC=clang CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
+	BUILDS="$(BUILD) build-san build-clang" UNIT_BUILDS="build-o3 build-clang-o3" \
+	    ./tests/run-all
 
 # `make fuzz`: libFuzzer (clang) on the scene parser, then on the image loader, for
 # FUZZ_SECONDS each (default 60).
@@ -127,6 +132,6 @@ format:
 	clang-format -i src/*.c src/*.h tests/unit/*.c
 
 clean:
-	rm -rf $(BUILD) build-san build-clang demo.mp4
+	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
 -include $(wildcard $(BUILD)/*.d)

@@ -593,9 +593,10 @@ static int want_choice(parser *ps, const char *after, const char *const *names, 
 {
     tok t;
     char b[64];
-    int i, ret = want_word(ps, list, after, &t);
+    int i, ret;
 
-    if (ret)
+    *out = 0; /* defined on every path, so callers never read an unset index */
+    if ((ret = want_word(ps, list, after, &t)))
         return ret;
     for (i = 0; i < n; i++) {
         if (is(t, names[i])) {
