@@ -39,13 +39,13 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 FUZZ_CORE := src/scene.c src/events.c src/common.c
+FUZZ_IMAGE := src/image.c src/common.c
 # The core (scene, timeline, simulation, renderer, texture, threads): what tests/tools/rpcore.c
 # links. No FFmpeg, libpng, zlib or libm, so it runs under valgrind on any CPU and
 # cross-builds statically (make cross).
 CORE_SRCS := src/scene.c src/events.c src/water.c src/water_simd.c src/render.c \
              src/render_simd.c src/texture.c src/pool.c src/simd.c src/common.c
 CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(CFLAGS)
-FUZZ_IMAGE := src/image.c src/common.c
 
 .PHONY: all demo check test deps tests cross bench fuzz install uninstall format clean
 
@@ -154,7 +154,7 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
 format:
-	clang-format -i src/*.c src/*.h tests/unit/*.c
+	clang-format -i src/*.c src/*.h tests/unit/*.c tests/tools/*.c
 
 clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
