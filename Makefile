@@ -43,8 +43,14 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_CORE := src/scene.c src/scene_lex.c src/settings.c src/events.c src/common.c src/light.c \
              src/water.c src/water_simd.c src/simd.c src/pool.c
 FUZZ_IMAGE := src/image.c src/common.c
+# The core (scene, timeline, simulation, renderer, texture, threads): what tests/tools/rpcore.c
+# links. No FFmpeg, libpng, zlib or libm, so it runs under valgrind on any CPU and
+# cross-builds statically (make cross).
+CORE_SRCS := src/scene.c src/events.c src/water.c src/water_simd.c src/render.c \
+             src/render_simd.c src/texture.c src/pool.c src/simd.c src/common.c
+CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(CFLAGS)
 
-.PHONY: all demo check test deps tests bench fuzz install uninstall format clean
+.PHONY: all demo check test deps tests cross bench fuzz install uninstall format clean
 
 all: $(BUILD)/rockpool
 
@@ -85,8 +91,23 @@ $(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(wildcard sr
 	mkdir -p $(BUILD)/examples
 	$(CC) $(RP_CFLAGS) -Isrc -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
+$(BUILD)/rpcore: tests/tools/rpcore.c $(CORE_SRCS) $(wildcard src/*.h) | $(BUILD)
+	$(CC) $(CORE_CFLAGS) -Isrc -o $@ $< $(CORE_SRCS) $(RP_LDFLAGS)
+
+# `make cross`: the core driver for aarch64 and s390x (big-endian), static, with Debian's
+# cross compilers (scripts/install-deps installs them and qemu-user); tests/cross/run
+# runs them under qemu and compares their frames with the native build's.
+CROSS_ARCHS ?= aarch64 s390x
+CROSS_BINS = $(CROSS_ARCHS:%=$(BUILD)/cross/rpcore-%)
+$(BUILD)/cross/rpcore-%: tests/tools/rpcore.c $(CORE_SRCS) $(wildcard src/*.h)
+	@mkdir -p $(BUILD)/cross
+	$*-linux-gnu-gcc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -pthread -Isrc -static -o $@ $< \
+	    $(CORE_SRCS)
+
+cross: $(CROSS_BINS)
+
 tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay \
-       $(BUILD)/examples/frames
+       $(BUILD)/rpcore $(BUILD)/examples/frames
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps
@@ -95,13 +116,21 @@ demo: deps
 	@echo "rockpool: wrote demo.mp4"
 
 # `make check`: set up, build, run the whole suite three times (gcc, gcc with ASan+UBSan,
-# clang),
-# replay the fuzz corpus, one render under valgrind; ends with 'N passed, N failed'.
+# clang), replay the fuzz corpus; also build everything with gcc and with clang at -O3
+# -march=native (run there: the unit tests, the fuzz replays and one render compared with
+# the first build's frames); cross-build the core driver (make cross: tests/run-all counts
+# a failed cross build as a failed check) and compare its frames under qemu with the native
+# ones; valgrind on the core driver and two renders; ends with 'N passed, N failed'.
+OPT_CFLAGS := -O3 -march=native
 check: deps
 	$(MAKE) tests
 	$(MAKE) BUILD=build-san SAN=1 tests
 	$(MAKE) BUILD=build-clang CC=clang tests
-	BUILDS="$(BUILD) build-san build-clang" ./tests/run-all
+	$(MAKE) BUILD=build-o3 CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
+	$(MAKE) BUILD=build-clang-o3 CC=clang CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
+	-$(MAKE) cross
+	BUILDS="$(BUILD) build-san build-clang" UNIT_BUILDS="build-o3 build-clang-o3" \
+	    ./tests/run-all
 
 # `make fuzz`: libFuzzer (clang) on the scene parser, then on the image loader, for
 # FUZZ_SECONDS each (default 60).
@@ -136,9 +165,9 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
 format:
-	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h tests/unit/*.c
+	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h tests/unit/*.c tests/tools/*.c
 
 clean:
-	rm -rf $(BUILD) build-san build-clang demo.mp4
+	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/cli/*.d)

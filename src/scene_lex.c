@@ -540,9 +540,10 @@ int rp_lex_want_choice(parser *ps, const char *after, const char *const *names, 
 {
     tok t;
     char b[64];
-    int i, ret = rp_lex_want_word(ps, list, after, &t);
+    int i, ret;
 
-    if (ret)
+    *out = 0; /* defined on every path, so callers never read an unset index */
+    if ((ret = rp_lex_want_word(ps, list, after, &t)))
         return ret;
     for (i = 0; i < n; i++) {
         if (rp_lex_is(t, names[i])) {
