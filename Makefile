@@ -40,14 +40,14 @@ CLI_OBJS := $(CLI_SRCS:src/cli/%.c=$(BUILD)/cli/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-FUZZ_CORE := src/scene.c src/scene_lex.c src/settings.c src/events.c src/common.c src/light.c \
-             src/water.c src/water_simd.c src/simd.c src/pool.c
+FUZZ_CORE = $(CORE_SRCS)
 FUZZ_IMAGE := src/image.c src/common.c
 # The core (scene, timeline, simulation, renderer, texture, threads): what tests/tools/rpcore.c
 # links. No FFmpeg, libpng, zlib or libm, so it runs under valgrind on any CPU and
 # cross-builds statically (make cross).
-CORE_SRCS := src/scene.c src/events.c src/water.c src/water_simd.c src/render.c \
-             src/render_simd.c src/texture.c src/pool.c src/simd.c src/common.c
+CORE_SRCS := src/scene.c src/scene_lex.c src/settings.c src/events.c src/clock.c src/engine.c \
+             src/water.c src/water_simd.c src/render.c src/render_simd.c src/upscale.c \
+             src/light.c src/texture.c src/pool.c src/simd.c src/common.c
 CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(CFLAGS)
 
 .PHONY: all demo check test deps tests cross bench fuzz install uninstall format clean

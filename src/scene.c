@@ -1004,6 +1004,13 @@ void rp_scene_free(rp_scene **scene)
     *scene = NULL;
 }
 
+const char *rp_scene_builtin(void)
+{
+    return "# rockpool's built-in scene: a few seconds of rain\n"
+           "duration 6s\n"
+           "at 0s..6s rain rate 5/s radius 4..10 height 300..900\n";
+}
+
 const char *rp_scene_name(const rp_scene *scene)
 {
     return scene->name;

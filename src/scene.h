@@ -32,6 +32,9 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
 
 void rp_scene_free(rp_scene **scene);
 
+/** The text of the built-in scene (a few seconds of rain), used when no scene is given. */
+const char *rp_scene_builtin(void);
+
 /** The name diagnostics use: the file's path, "<stdin>" or "<scene>". */
 const char *rp_scene_name(const rp_scene *scene);
 

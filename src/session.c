@@ -12,22 +12,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clock.h"
+#include "engine.h"
 #include "image.h"
-#include "light.h"
 #include "pool.h"
-#include "render.h"
 #include "sink.h"
 #include "source.h"
 #include "state.h"
-#include "upscale.h"
-#include "water.h"
 #include "writer.h"
-
-/* A few seconds of rain, used when no scene is given. */
-static const char default_scene[] = "# rockpool's built-in scene: a few seconds of rain\n"
-                                    "duration 6s\n"
-                                    "at 0s..6s rain rate 5/s radius 4..10 height 300..900\n";
 
 /* Wall masks, decoded once per distinct file before any output exists, found by the path
  * spelling the timeline uses. Spellings of one file share its pixels. */
@@ -42,16 +33,14 @@ typedef struct mask {
 struct rp_session {
     const rp_scene *scene;
     const rp_run *run;
-    rp_settings s;
-    rp_clock clock;
+    rp_engine *engine; /* the settings resolved, the timeline, the simulation, the render */
+    rp_settings s;     /* the engine's settings */
+    const rp_clock *clock;
+    const rp_timeline *tl;
     int64_t frames, start, end;
-    int64_t steps_total; /* the steps the last frame shows */
-    int64_t items_total; /* timeline length */
     int threads;
     double memory;
-    rp_timeline *tl;
     rp_sinks sinks;
-    rp_water *water;
     rp_pool *pool;
     rp_source *background;
     rp_writer *writer;
@@ -59,14 +48,8 @@ struct rp_session {
     mask *masks;
     size_t nmasks;
     int64_t k;       /* the next frame to show */
-    int64_t steps;   /* steps simulated so far (timeline items 0..steps-1 applied) */
     int64_t written; /* frames handed to the sinks */
-    /* render `light`: heights interpolated to the output size, then lit */
-    rp_upscale *upscale;
-    rp_light *light;
-    rp_light_geom geom;
-    int32_t *heights_q8;
-    rp_frame frame; /* the last frame handed out */
+    rp_frame frame;  /* the last frame handed out */
     int started;
 };
 
@@ -145,7 +128,7 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
             return rp_error_set(err, e == EINTR ? RP_ERR_INTERRUPTED : RP_ERR_IO, 1,
                                 "%s: cannot read scene: %s", strcmp(path, "-") ? path : "stdin",
                                 strerror(e));
-    } else if (!(text = strdup(default_scene))) {
+    } else if (!(text = strdup(rp_scene_builtin()))) {
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     } else {
         len = strlen(text);
@@ -159,37 +142,35 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
 
 /* ---- resolving a run ------------------------------------------------------------------- */
 
-/* The final settings: the preset's defaults, then the scene's, then the run's; the
- * background image's size when no size is given. */
+/* The final settings: the preset's defaults, then the scene's, then the run's, resolved
+ * by the engine (given the background image's size when no size is given); the frame
+ * range. */
 static int resolve_settings(rp_session *se, rp_error *err)
 {
     const rp_settings *ss = rp_scene_settings(se->scene), *over = &se->run->over;
     enum rp_preset preset = (over->set & RP_SET_PRESET) ? over->preset
                             : (ss->set & RP_SET_PRESET) ? ss->preset
                                                         : RP_PRESET_ROCKPOOL;
-    rp_settings *s = &se->s;
-    rp_settings_defaults(s, preset);
-    rp_settings_merge(s, ss);
-    rp_settings_merge(s, over);
-    s->preset = preset;
-    int w = 0, h = 0;
-    if (s->background[0] && !(s->set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE))) {
-        if (rp_image_probe(s->background, &w, &h, err->msg, sizeof err->msg))
+    rp_settings s;
+    rp_settings_defaults(&s, preset);
+    rp_settings_merge(&s, ss);
+    rp_settings_merge(&s, over);
+    s.preset = preset;
+    int w = 0, h = 0, r;
+    if (s.background[0] && !(s.set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE))) {
+        if (rp_image_probe(s.background, &w, &h, err->msg, sizeof err->msg))
             return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
         if (w > RP_MAX_SIDE || h > RP_MAX_SIDE)
             return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                                 "%s: image is %dx%d, over the %d per side limit: give --size",
-                                s->background, w, h, RP_MAX_SIDE);
+                                s.background, w, h, RP_MAX_SIDE);
     }
-    if (rp_space_resolve(s, w, h, err->msg, sizeof err->msg) ||
-        rp_clock_resolve(s, &se->clock, err->msg, sizeof err->msg))
-        return rp_error_set(err, RP_ERR_INVALID, 1, "%s", err->msg);
-    /* Frames cover the duration: ceil(duration * fps), exactly for fps N/D. */
-    se->frames = s->time.duration.is_frames
-                     ? s->time.duration.value
-                     : (int64_t)(((__int128)s->time.duration.value * s->time.fps +
-                                  (__int128)s->time.fps_den * 1000000 - 1) /
-                                 ((__int128)s->time.fps_den * 1000000));
+    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, err)))
+        return r;
+    se->s = *rp_engine_settings(se->engine);
+    se->clock = rp_engine_clock(se->engine);
+    se->tl = rp_engine_timeline(se->engine);
+    se->frames = rp_engine_frames(se->engine);
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;
     if (se->end > se->frames)
@@ -200,10 +181,6 @@ static int resolve_settings(rp_session *se, rp_error *err)
     if (se->start > se->end)
         return rp_error_set(err, RP_ERR_INVALID, 1, "--start %" PRId64 " is past --end %" PRId64,
                             se->start, se->end);
-    se->steps_total = se->frames > 0 ? rp_clock_steps(&se->clock, se->frames - 1) : 0;
-    /* With a rate of its own the timeline also holds the items of the instant after the
-     * last step (they act on no frame, but inputs such as masks are checked). */
-    se->items_total = se->steps_total + (se->clock.rate > 0 && se->frames > 0);
     return RP_OK;
 }
 
@@ -234,7 +211,7 @@ static size_t count_masks(const rp_session *se)
     struct stat *seen = NULL;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
-    for (int64_t k = 0; ts.walls && k < se->items_total; k++) {
+    for (int64_t k = 0; ts.walls && k < rp_engine_items_length(se->engine); k++) {
         const rp_item *items;
         size_t count;
         rp_timeline_frame(se->tl, k, &items, &count);
@@ -312,13 +289,6 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     se->threads = run->threads > 0 ? run->threads : 1;
     if ((r = resolve_settings(se, err)))
         goto fail;
-    memset(&err->diag, 0, sizeof err->diag);
-    if ((r = rp_timeline_build(&se->tl, scene, &se->s, se->items_total, &err->diag))) {
-        if (!err->diag.file[0])
-            snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
-        diag_error(err, r);
-        goto fail;
-    }
     if ((r = add_sinks(se, err)))
         goto fail;
     *out = se;
@@ -338,7 +308,7 @@ void rp_session_summary(const rp_session *se, rp_summary *sum)
     rp_scene_stats_get(se->scene, &sum->scene);
     rp_timeline_stats_get(se->tl, &sum->timeline);
     sum->memory = se->memory;
-    sum->steps = se->steps_total;
+    sum->steps = rp_engine_items_length(se->engine);
     /* speed = steps per second / slowness, in cells; scaled to scene pixels */
     double steps_per_s =
         se->s.time.rate ? se->s.time.rate : (double)se->s.time.fps / se->s.time.fps_den;
@@ -400,7 +370,7 @@ static const uint8_t *mask_find(const rp_session *se, const char *path)
 /* Decode every mask the frames 0..end-1 use, once per file. */
 static int load_masks(rp_session *se, rp_error *err)
 {
-    for (int64_t k = 0; k < se->items_total; k++) {
+    for (int64_t k = 0; k < rp_engine_items_length(se->engine); k++) {
         const rp_item *items;
         size_t n;
         rp_timeline_frame(se->tl, k, &items, &n);
@@ -433,26 +403,9 @@ static int load_masks(rp_session *se, rp_error *err)
     return RP_OK;
 }
 
-/* Apply one frame's items to the water; walls_only skips drops (checkpoint replay). */
-static void apply_items(rp_session *se, int64_t k, int walls_only)
+static const uint8_t *mask_of(void *ctx, const char *path)
 {
-    const rp_item *items;
-    size_t n;
-    rp_timeline_frame(se->tl, k, &items, &n);
-    for (size_t i = 0; i < n; i++) {
-        const rp_item *it = &items[i];
-        switch (it->kind) {
-        case RP_ITEM_DROP:
-            if (!walls_only)
-                rp_water_drop(se->water, &it->drop);
-            break;
-        case RP_ITEM_WALL_RECT:
-            rp_water_add_wall_rect(se->water, it->x, it->y, it->w, it->h);
-            break;
-        case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(se->water, it->x, it->y, it->r); break;
-        case RP_ITEM_WALL_MASK: rp_water_add_walls(se->water, mask_find(se, it->mask_path)); break;
-        }
-    }
+    return mask_find(ctx, path);
 }
 
 /* Start from a checkpoint: load it, check it belongs to this run and is not past
@@ -464,59 +417,48 @@ static int load_state(rp_session *se, rp_error *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
-    int r = rp_state_read(f, se->water, &se->steps, &key, err->msg, sizeof err->msg);
+    int64_t steps;
+    int r = rp_state_read(f, rp_engine_water(se->engine), &steps, &key, err->msg, sizeof err->msg);
     fclose(f);
     if (r)
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s: %s", path, err->msg);
     /* The state must come before the steps of frame --start (with one step a frame the
      * state's step count is a frame number). */
-    if (se->steps > rp_clock_steps(&se->clock, se->start) - 1)
+    if (steps > rp_clock_steps(se->clock, se->start) - 1)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state is at %s %" PRId64 ", after --start %" PRId64, path,
-                            se->clock.rate ? "step" : "frame", se->steps, se->start);
-    if (key != rp_state_key(&se->s, se->tl, se->steps))
+                            se->clock->rate ? "step" : "frame", steps, se->start);
+    if (key != rp_state_key(&se->s, se->tl, steps))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state was saved from another scene or other settings", path);
-    for (int64_t k = 0; k < se->steps; k++)
-        apply_items(se, k, 1);
-    return RP_OK;
-}
-
-/* Render `light`: the interpolation from the grid to the output, the light's tables and
- * the output-sized heights they share. */
-static int start_light(rp_session *se, rp_error *err)
-{
-    const rp_settings *s = &se->s;
-    int r =
-        rp_upscale_new(&se->upscale, s->water.width, s->water.height, s->out_width, s->out_height);
-    if (r)
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "cannot interpolate %dx%d to %dx%d",
-                            s->water.width, s->water.height, s->out_width, s->out_height);
-    if ((r = rp_light_new(&se->light, &s->light, err->msg, sizeof err->msg)))
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
-    se->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
-    if (!se->heights_q8)
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    se->geom = (rp_light_geom){s->out_width, s->out_height,
-                               rp_upscale_ratio_q16(s->water.width, s->out_width),
-                               rp_upscale_ratio_q16(s->water.height, s->out_height)};
+    rp_engine_resume(se->engine, steps);
     return RP_OK;
 }
 
 /* Threads start with SIGINT/SIGTERM blocked, so the caller's thread takes them (a signal
  * landing in the writer would interrupt its writes with EINTR). */
-static int start_threads(rp_session *se, rp_error *err)
+static void block_stop_signals(sigset_t *old_set)
 {
-    sigset_t stop_set, old_set;
+    sigset_t stop_set;
     sigemptyset(&stop_set);
     sigaddset(&stop_set, SIGINT);
     sigaddset(&stop_set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop_set, &old_set);
+    pthread_sigmask(SIG_BLOCK, &stop_set, old_set);
+}
+
+static int start_pool(rp_session *se, rp_error *err)
+{
+    sigset_t old_set;
+    block_stop_signals(&old_set);
     int r = se->threads > 1 ? rp_pool_new(&se->pool, se->threads) : RP_OK;
-    if (r) {
-        pthread_sigmask(SIG_SETMASK, &old_set, NULL);
-        return rp_error_set(err, r, 0, "cannot start %d threads", se->threads);
-    }
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    return r ? rp_error_set(err, r, 0, "cannot start %d threads", se->threads) : RP_OK;
+}
+
+static int start_writer(rp_session *se, rp_error *err)
+{
+    sigset_t old_set;
+    int r;
     const rp_settings *s = &se->s;
     size_t cells = (size_t)s->water.width * (size_t)s->water.height;
     size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
@@ -528,6 +470,7 @@ static int start_threads(rp_session *se, rp_error *err)
                            .grid_h = s->water.height};
     rp_writer_opts wo = {&se->sinks, se->frame, pixels * 3,
                          rp_sinks_want_heights(&se->sinks) ? cells : 0, RP_WRITER_SLOTS};
+    block_stop_signals(&old_set);
     r = rp_writer_new(&se->writer, &wo);
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
     return r ? rp_error_set(err, r, 0, "cannot start the writer thread") : RP_OK;
@@ -541,15 +484,8 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, err)))
         return r;
-    if ((r = rp_water_new(&se->water, &s->water)))
-        return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->water.width,
-                            s->water.height, rp_strerror(r));
-    if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(se, err)))
+    if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
         return r;
-    rp_timeline_stats ts;
-    rp_timeline_stats_get(se->tl, &ts);
-    if (ts.walls && rp_water_reserve_walls(se->water) != RP_OK)
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     if ((r = load_masks(se, err)))
         return r;
     if (se->run->load_state && (r = load_state(se, err)))
@@ -562,7 +498,7 @@ int rp_session_start(rp_session *se, rp_error *err)
         return rp_error_set(err, r, 0, "--save-state: %s", err->msg);
     if ((r = rp_sinks_open(&se->sinks, err)))
         return r;
-    if ((r = start_threads(se, err)))
+    if ((r = start_writer(se, err)))
         return r;
     se->started = 1;
     return RP_OK;
@@ -570,70 +506,28 @@ int rp_session_start(rp_session *se, rp_error *err)
 
 /* ---- frames ---------------------------------------------------------------------------- */
 
-/* Simulate until `target` steps are done (items of step s, then step s); 0, or 1 when
- * the caller asked the run to stop. */
-static int advance(rp_session *se, int64_t target)
-{
-    while (se->steps < target) {
-        if ((se->steps & 63) == 0 && se->run->stop && *se->run->stop)
-            return 1;
-        apply_items(se, se->steps++, 0);
-        rp_water_step(se->water, se->pool);
-    }
-    return 0;
-}
-
-/* Row jobs of render `light` for the pool. */
-typedef struct light_job {
-    rp_session *se;
-    const int16_t *heights;
-    const uint8_t *background;
-    uint8_t *rgb;
-} light_job;
-
-static void upscale_rows(void *ctx, int y0, int y1)
-{
-    light_job *j = ctx;
-    rp_upscale_rows(j->se->upscale, j->heights, j->se->heights_q8, y0, y1);
-}
-
-static void light_rows(void *ctx, int y0, int y1)
-{
-    light_job *j = ctx;
-    rp_light_rows_rgb(j->se->light, &j->se->geom, j->se->heights_q8, j->background, j->rgb, y0, y1);
-}
-
-/* Frame k's pixels from the heights and the background. */
-static void render(rp_session *se, int64_t k, const int16_t *h, uint8_t *pixels)
-{
-    const rp_settings *s = &se->s;
-    const uint8_t *bg = rp_source_frame(se->background, k, s->time.fps);
-    if (s->look.mode != RP_RENDER_LIGHT) {
-        rp_render_frame(&s->look, h, s->out_width, s->out_height, bg, pixels, se->pool);
-        return;
-    }
-    light_job job = {se, h, bg, pixels};
-    rp_pool_run(se->pool, s->out_height, upscale_rows, &job);
-    rp_pool_run(se->pool, s->out_height, light_rows, &job);
-}
-
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
     *frame = NULL;
     if (se->k < se->start)
         se->k = se->start;
-    if (se->k >= se->end || advance(se, rp_clock_steps(&se->clock, se->k)))
+    if (se->k >= se->end)
         return RP_OK;
-    int64_t k = se->k++;
-    const int16_t *h = rp_water_heights(se->water);
+    /* Simulate first (a stop request ends the run between steps), then take a slot. */
+    int64_t k = se->k;
+    if (rp_engine_advance(se->engine, rp_clock_steps(se->clock, k), se->run->stop))
+        return RP_OK;
     int16_t *heights_copy;
     uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
-    render(se, k, h, pixels);
+    rp_engine_frame(se->engine, k, rp_source_frame(se->background, k, se->s.time.fps), pixels,
+                    NULL);
     if (heights_copy)
-        memcpy(heights_copy, h, (size_t)se->s.water.width * se->s.water.height * sizeof *h);
+        memcpy(heights_copy, rp_engine_heights(se->engine),
+               (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
     rp_writer_submit(se->writer, k);
+    se->k++;
     se->written++;
     se->frame.index = k;
     se->frame.data = pixels;
@@ -652,10 +546,11 @@ static int write_state(rp_session *se, rp_error *err)
 {
     uint8_t *buf;
     size_t len;
-    int64_t at = se->end > 0 ? rp_clock_steps(&se->clock, se->end - 1) : 0;
-    if (advance(se, at))
+    int64_t at = se->end > 0 ? rp_clock_steps(se->clock, se->end - 1) : 0;
+    if (rp_engine_advance(se->engine, at, se->run->stop))
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
-    if (rp_state_encode(se->water, at, rp_state_key(&se->s, se->tl, at), &buf, &len))
+    if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), &buf,
+                        &len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     int r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
     free(buf);
@@ -711,12 +606,8 @@ void rp_session_free(rp_session **ps)
             free(se->masks[i].data);
     free(se->masks);
     rp_source_free(&se->background);
-    rp_upscale_free(&se->upscale);
-    rp_light_free(&se->light);
-    free(se->heights_q8);
+    rp_engine_free(&se->engine);
     rp_pool_free(&se->pool);
-    rp_water_free(&se->water);
-    rp_timeline_free(&se->tl);
     free(se);
     *ps = NULL;
 }

@@ -81,8 +81,5 @@ int rp_sinks_close(rp_sinks *l, int64_t *frames, rp_error *err);
 /** Abort every opened sink and free the list's state. Safe to call twice. */
 void rp_sinks_abort(rp_sinks *l);
 
-/** Fill err: code, whose fault, and a message. Returns code. */
-int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -3,8 +3,8 @@
 
 #include <stdlib.h>
 
+#include "engine.h"
 #include "image.h"
-#include "sink.h"
 #include "texture.h"
 
 struct rp_source {

@@ -11,9 +11,10 @@
  * at the plain C loops (rp_simd_set). --items renders nothing: it prints the final settings
  * and the timeline as text (the same on every architecture).
  *
- * The frame loop is the one of src/main.c: the settings are the preset's, then the
- * scene's, then the options' (--preset brings the preset's drop shape and mode, as a
- * scene's `preset` line does); each frame applies its timeline items, steps, renders.
+ * The settings are the preset's, then the scene's, then the options' (--preset brings the
+ * preset's drop shape and mode, as a scene's `preset` line does), resolved and rendered by
+ * the same engine the program's session drives (src/engine.h); -s is the output size as
+ * for the program.
  * Scenes with a background image or wall masks are refused (they need image decoding):
  * exit 2.
  * Exit status: 0 ok, 1 runtime failure, 2 bad usage or input. */
@@ -24,17 +25,11 @@
 #include <string.h>
 
 #include "common.h"
+#include "engine.h"
 #include "pool.h"
-#include "render.h"
 #include "scene.h"
 #include "simd.h"
 #include "texture.h"
-#include "water.h"
-
-/* The same text as main.c's built-in scene (used when no SCENE is given). */
-static const char default_scene[] = "# rockpool's built-in scene: a few seconds of rain\n"
-                                    "duration 6s\n"
-                                    "at 0s..6s rain rate 5/s radius 4..10 height 300..900\n";
 
 static void usage(void)
 {
@@ -103,12 +98,15 @@ static void print_items(const rp_settings *s, const rp_timeline *tl, int64_t fra
     rp_timeline_stats ts;
     uint64_t shown = 0, sum[6] = {0};
     rp_timeline_stats_get(tl, &ts);
-    printf("size %dx%d fps %d frames %" PRId64 " seed %" PRIu64 " preset %d\n", s->width, s->height,
-           s->fps, frames, s->seed, (int)s->preset);
+    printf("size %dx%d output %dx%d grid %dx%d fps %d/%d rate %d frames %" PRId64 " seed %" PRIu64
+           " preset %d\n",
+           s->width, s->height, s->out_width, s->out_height, s->water.width, s->water.height,
+           s->time.fps, s->time.fps_den, s->time.rate, frames, s->seed, (int)s->preset);
     printf("stencil %d boundary %d damping %d/%d render %d refraction %d shading %d light "
            "%d,%d shape %d mode %d\n",
-           (int)s->stencil, (int)s->boundary, s->damping_shift, (int)s->damping_q16, (int)s->render,
-           s->refraction, s->shading, s->light_x, s->light_y, (int)s->shape, (int)s->mode);
+           (int)s->water.stencil, (int)s->water.boundary, s->water.damping_shift,
+           (int)s->water.damping_q16, (int)s->look.mode, s->look.refraction, s->look.shading,
+           s->look.light_x, s->look.light_y, (int)s->shape, (int)s->mode);
     printf("drops %zu rain %zu stroke %zu walls %zu after-end %zu\n", ts.drops, ts.rain_drops,
            ts.stroke_dabs, ts.walls, ts.after_end);
     for (int64_t k = 0; k < frames; k++) {
@@ -174,15 +172,15 @@ int main(int argc, char **argv)
             wtext[x - arg] = '\0';
             if (parse_int(wtext, 1, RP_MAX_SIDE, &w) || parse_int(x + 1, 1, RP_MAX_SIDE, &h))
                 goto bad_usage;
-            over.width = (int)w;
-            over.height = (int)h;
-            over.set |= RP_SET_SIZE;
+            over.out_width = (int)w;
+            over.out_height = (int)h;
+            over.set |= RP_SET_OUTPUT_SIZE;
             i++;
         } else if (!strcmp(a, "-n")) {
             if (parse_int(arg, 1, RP_TIME_MAX_FRAMES, &v))
                 goto bad_usage;
-            over.duration.value = v;
-            over.duration.is_frames = 1;
+            over.time.duration.value = v;
+            over.time.duration.is_frames = 1;
             over.set |= RP_SET_DURATION;
             i++;
         } else if (!strcmp(a, "-j")) {
@@ -220,20 +218,20 @@ int main(int argc, char **argv)
             return 2;
         }
     } else {
-        len = strlen(default_scene);
+        len = strlen(rp_scene_builtin());
         text = malloc(len + 1);
         if (!text)
             return 1;
-        memcpy(text, default_scene, len + 1);
+        memcpy(text, rp_scene_builtin(), len + 1);
     }
 
     int status = 1;
     rp_scene *scene = NULL;
-    rp_timeline *tl = NULL;
-    rp_water *water = NULL;
+    rp_engine *engine = NULL;
     rp_pool *pool = NULL;
     uint8_t *texture = NULL, *frame = NULL;
     rp_diag diag;
+    rp_error err;
     memset(&diag, 0, sizeof diag);
     int r = rp_scene_parse(&scene, text, len, scene_path ? scene_path : "<default>", &diag);
     free(text);
@@ -243,37 +241,39 @@ int main(int argc, char **argv)
         return r == RP_ERR_NOMEM ? 1 : 2;
     }
 
-    /* The settings as main.c merges them: preset defaults, the scene's, the options'. */
+    /* The settings as the session merges them: preset defaults, the scene's, the options'. */
     const rp_settings *ss = rp_scene_settings(scene);
     enum rp_preset preset = (over.set & RP_SET_PRESET)  ? over.preset
                             : (ss->set & RP_SET_PRESET) ? ss->preset
                                                         : RP_PRESET_ROCKPOOL;
-    rp_settings s;
-    rp_settings_defaults(&s, preset);
-    rp_settings_merge(&s, ss);
-    rp_settings_merge(&s, &over);
-    s.preset = preset;
-    if (s.background[0] && !items_only) {
+    rp_settings merged;
+    rp_settings_defaults(&merged, preset);
+    rp_settings_merge(&merged, ss);
+    rp_settings_merge(&merged, &over);
+    merged.preset = preset;
+    if (merged.background[0] && !items_only) {
         fprintf(stderr, "rpcore: the scene names a background image; rpcore has no image "
                         "decoder\n");
         status = 2;
         goto done;
     }
-    int64_t frames = rp_time_frames(s.duration, s.fps);
-
-    memset(&diag, 0, sizeof diag);
-    r = rp_timeline_build(&tl, scene, &s, frames, &diag);
-    if (r) {
-        print_diag(&diag, scene_path ? scene_path : "<default>");
-        status = r == RP_ERR_NOMEM ? 1 : 2;
+    if ((r = rp_engine_new(&engine, scene, &merged, 0, 0, &err))) {
+        if (err.has_diag)
+            print_diag(&err.diag, scene_path ? scene_path : "<default>");
+        else
+            fprintf(stderr, "rpcore: error: %s\n", err.msg);
+        status = err.bad_input ? 2 : 1;
         goto done;
     }
+    const rp_settings *s = rp_engine_settings(engine);
+    const rp_timeline *tl = rp_engine_timeline(engine);
+    int64_t frames = rp_engine_frames(engine);
     if (items_only) {
-        print_items(&s, tl, frames);
+        print_items(s, tl, rp_engine_items_length(engine));
         status = fflush(stdout) ? 1 : 0;
         goto done;
     }
-    for (int64_t k = 0; k < frames; k++) {
+    for (int64_t k = 0; k < rp_engine_items_length(engine); k++) {
         const rp_item *items;
         size_t n;
         rp_timeline_frame(tl, k, &items, &n);
@@ -286,41 +286,18 @@ int main(int argc, char **argv)
             }
     }
 
-    size_t cells = (size_t)s.width * (size_t)s.height;
-    texture = malloc(cells * 3);
-    frame = malloc(cells * 3);
-    if (!texture || !frame)
+    size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
+    texture = malloc(pixels * 3);
+    frame = malloc(pixels * 3);
+    if (!texture || !frame || (threads > 1 && rp_pool_new(&pool, (int)threads)) ||
+        rp_engine_start(engine, pool, NULL, NULL, &err))
         goto done;
-    rp_texture_default(texture, s.width, s.height);
-    rp_water_params wp = {s.width, s.height, s.stencil, s.boundary, s.damping_shift, s.damping_q16};
-    if (rp_water_new(&water, &wp) || (threads > 1 && rp_pool_new(&pool, (int)threads)))
-        goto done;
-    rp_timeline_stats ts;
-    rp_timeline_stats_get(tl, &ts);
-    if (ts.walls && rp_water_reserve_walls(water))
-        goto done;
+    rp_texture_default(texture, s->out_width, s->out_height);
     if (plain_c)
         rp_simd_set(RP_SIMD_C);
-
-    rp_render_params rparams = {s.render, s.refraction, s.light_x, s.light_y, s.shading};
     for (int64_t k = 0; k < frames; k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const rp_item *it = &items[i];
-            switch (it->kind) {
-            case RP_ITEM_DROP: rp_water_drop(water, &it->drop); break;
-            case RP_ITEM_WALL_RECT:
-                rp_water_add_wall_rect(water, it->x, it->y, it->w, it->h);
-                break;
-            case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(water, it->x, it->y, it->r); break;
-            case RP_ITEM_WALL_MASK: break; /* refused above */
-            }
-        }
-        rp_water_step(water, pool);
-        rp_render_frame(&rparams, rp_water_heights(water), s.width, s.height, texture, frame, pool);
-        if (fwrite(frame, 1, cells * 3, stdout) != cells * 3) {
+        rp_engine_frame(engine, k, texture, frame, NULL);
+        if (fwrite(frame, 1, pixels * 3, stdout) != pixels * 3) {
             fprintf(stderr, "rpcore: stdout: write failed\n");
             goto done;
         }
@@ -334,9 +311,8 @@ int main(int argc, char **argv)
 done:
     free(frame);
     free(texture);
+    rp_engine_free(&engine);
     rp_pool_free(&pool);
-    rp_water_free(&water);
-    rp_timeline_free(&tl);
     rp_scene_free(&scene);
     return status;
 

@@ -1,0 +1,260 @@
+/* engine.c - the core of a run (see engine.h). */
+#include "engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "light.h"
+#include "pool.h"
+#include "render.h"
+#include "upscale.h"
+
+struct rp_engine {
+    rp_settings s;
+    rp_clock clock;
+    int64_t frames;
+    int64_t items; /* item indices the timeline holds */
+    rp_timeline *tl;
+    rp_pool *pool; /* not owned */
+    rp_mask_fn masks;
+    void *mask_ctx;
+    rp_water *water;
+    int64_t steps; /* steps done: items 0..steps-1 applied */
+    /* render `light`: heights interpolated to the output size, then lit */
+    rp_upscale *upscale;
+    rp_light *light;
+    rp_light_geom geom;
+    int32_t *heights_q8;
+};
+
+int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    err->code = code;
+    err->bad_input = bad_input;
+    err->has_diag = 0;
+    memcpy(err->msg, msg, sizeof msg);
+    return code;
+}
+
+int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *merged, int image_w,
+                  int image_h, rp_error *err)
+{
+    rp_engine *e = calloc(1, sizeof *e);
+    int r;
+    *out = NULL;
+    if (!e)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    e->s = *merged;
+    rp_settings *s = &e->s;
+    if (rp_space_resolve(s, image_w, image_h, err->msg, sizeof err->msg) ||
+        rp_clock_resolve(s, &e->clock, err->msg, sizeof err->msg)) {
+        rp_error_set(err, RP_ERR_INVALID, 1, "%s", err->msg);
+        goto fail;
+    }
+    /* Frames cover the duration: ceil(duration * fps), exactly for fps N/D. */
+    e->frames = s->time.duration.is_frames
+                    ? s->time.duration.value
+                    : (int64_t)(((__int128)s->time.duration.value * s->time.fps +
+                                 (__int128)s->time.fps_den * 1000000 - 1) /
+                                ((__int128)s->time.fps_den * 1000000));
+    /* The steps the last frame shows; with a rate of its own the timeline also holds the
+     * items of the instant after the last step (they act on no frame, but inputs such as
+     * masks are checked). */
+    e->items = e->frames > 0 ? rp_clock_steps(&e->clock, e->frames - 1) : 0;
+    e->items += e->clock.rate > 0 && e->frames > 0;
+    memset(&err->diag, 0, sizeof err->diag);
+    if ((r = rp_timeline_build(&e->tl, scene, s, e->items, &err->diag))) {
+        if (!err->diag.file[0])
+            snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
+        err->code = r;
+        err->bad_input = r != RP_ERR_NOMEM;
+        err->has_diag = 1;
+        snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
+        goto fail;
+    }
+    *out = e;
+    return RP_OK;
+fail:
+    rp_engine_free(&e);
+    return err->code;
+}
+
+/* Render `light`: the interpolation from the grid to the output, the light's tables and
+ * the output-sized heights they share. */
+static int start_light(rp_engine *e, rp_error *err)
+{
+    const rp_settings *s = &e->s;
+    int r =
+        rp_upscale_new(&e->upscale, s->water.width, s->water.height, s->out_width, s->out_height);
+    if (r)
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "cannot interpolate %dx%d to %dx%d",
+                            s->water.width, s->water.height, s->out_width, s->out_height);
+    if ((r = rp_light_new(&e->light, &s->light, err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    e->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
+    if (!e->heights_q8)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    e->geom = (rp_light_geom){s->out_width, s->out_height,
+                              rp_upscale_ratio_q16(s->water.width, s->out_width),
+                              rp_upscale_ratio_q16(s->water.height, s->out_height)};
+    return RP_OK;
+}
+
+int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ctx, rp_error *err)
+{
+    const rp_settings *s = &e->s;
+    int r;
+    e->pool = pool;
+    e->masks = masks;
+    e->mask_ctx = mask_ctx;
+    if ((r = rp_water_new(&e->water, &s->water)))
+        return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->water.width,
+                            s->water.height, rp_strerror(r));
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(e->tl, &ts);
+    if (ts.walls && rp_water_reserve_walls(e->water) != RP_OK)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(e, err)))
+        return r;
+    return RP_OK;
+}
+
+const rp_settings *rp_engine_settings(const rp_engine *e)
+{
+    return &e->s;
+}
+
+const rp_clock *rp_engine_clock(const rp_engine *e)
+{
+    return &e->clock;
+}
+
+const rp_timeline *rp_engine_timeline(const rp_engine *e)
+{
+    return e->tl;
+}
+
+int64_t rp_engine_frames(const rp_engine *e)
+{
+    return e->frames;
+}
+
+int64_t rp_engine_items_length(const rp_engine *e)
+{
+    return e->items;
+}
+
+rp_water *rp_engine_water(rp_engine *e)
+{
+    return e->water;
+}
+
+int64_t rp_engine_steps(const rp_engine *e)
+{
+    return e->steps;
+}
+
+const int16_t *rp_engine_heights(const rp_engine *e)
+{
+    return rp_water_heights(e->water);
+}
+
+/* Apply the items of step k to the water; walls_only skips drops (checkpoint replay). */
+static void apply_items(rp_engine *e, int64_t k, int walls_only)
+{
+    const rp_item *items;
+    size_t n;
+    rp_timeline_frame(e->tl, k, &items, &n);
+    for (size_t i = 0; i < n; i++) {
+        const rp_item *it = &items[i];
+        switch (it->kind) {
+        case RP_ITEM_DROP:
+            if (!walls_only)
+                rp_water_drop(e->water, &it->drop);
+            break;
+        case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(e->water, it->x, it->y, it->w, it->h); break;
+        case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(e->water, it->x, it->y, it->r); break;
+        case RP_ITEM_WALL_MASK: {
+            const uint8_t *mask = e->masks ? e->masks(e->mask_ctx, it->mask_path) : NULL;
+            if (mask)
+                rp_water_add_walls(e->water, mask);
+            break;
+        }
+        }
+    }
+}
+
+void rp_engine_resume(rp_engine *e, int64_t steps)
+{
+    for (int64_t k = 0; k < steps; k++)
+        apply_items(e, k, 1);
+    e->steps = steps;
+}
+
+int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
+{
+    while (e->steps < target) {
+        if ((e->steps & 63) == 0 && stop && *stop)
+            return 1;
+        apply_items(e, e->steps++, 0);
+        rp_water_step(e->water, e->pool);
+    }
+    return 0;
+}
+
+/* Row jobs of render `light` for the pool. */
+typedef struct light_job {
+    rp_engine *e;
+    const uint8_t *bg;
+    uint8_t *rgb;
+} light_job;
+
+static void upscale_rows(void *ctx, int y0, int y1)
+{
+    light_job *j = ctx;
+    rp_upscale_rows(j->e->upscale, rp_water_heights(j->e->water), j->e->heights_q8, y0, y1);
+}
+
+static void light_rows(void *ctx, int y0, int y1)
+{
+    light_job *j = ctx;
+    rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
+}
+
+int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
+                    volatile sig_atomic_t *stop)
+{
+    const rp_settings *s = &e->s;
+    if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
+        return 1;
+    if (s->look.mode != RP_RENDER_LIGHT) {
+        rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
+                        pixels, e->pool);
+        return 0;
+    }
+    light_job job = {e, bg, pixels};
+    rp_pool_run(e->pool, s->out_height, upscale_rows, &job);
+    rp_pool_run(e->pool, s->out_height, light_rows, &job);
+    return 0;
+}
+
+void rp_engine_free(rp_engine **pe)
+{
+    rp_engine *e = pe ? *pe : NULL;
+    if (!e)
+        return;
+    rp_upscale_free(&e->upscale);
+    rp_light_free(&e->light);
+    free(e->heights_q8);
+    rp_water_free(&e->water);
+    rp_timeline_free(&e->tl);
+    free(e);
+    *pe = NULL;
+}
