@@ -5,6 +5,7 @@
  * per-frame items is events.c. */
 #include "scene.h"
 #include "scene_lex.h"
+#include "fit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,9 +23,9 @@ struct rp_scene {
     int is_file;    /* name is a file's path */
 };
 
-static const char *const shape_names[] = {"disc", "square", "cosine", "splash"};
+static const char *const shape_names[] = {"disc", "square", "cosine", "splash", "smooth"};
 static const enum rp_shape shape_values[] = {RP_SHAPE_DISC, RP_SHAPE_SQUARE, RP_SHAPE_COSINE,
-                                             RP_SHAPE_SPLASH};
+                                             RP_SHAPE_SPLASH, RP_SHAPE_SMOOTH};
 
 /* ---- settings ------------------------------------------------------------------------- */
 
@@ -512,6 +513,19 @@ static int set_light(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the light direction");
 }
 
+static int set_fit(parser *ps, tok kw)
+{
+    static const char *const names[] = {"stretch", "cover", "contain"};
+    static const enum rp_fit values[] = {RP_FIT_STRETCH, RP_FIT_COVER, RP_FIT_CONTAIN};
+    int i, ret = rp_lex_want_choice(ps, "fit", names, 3, "stretch, cover or contain", &i);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.fit = values[i];
+    return rp_lex_want_end(ps, "the fit");
+}
+
 static int set_render(parser *ps, tok kw)
 {
     static const char *const names[] = {"offset", "lens", "light"};
@@ -551,6 +565,7 @@ static const struct setting {
     {"specular", RP_SET_SPECULAR, set_specular},
     {"sky", RP_SET_SKY, set_sky},
     {"caustics", RP_SET_CAUSTICS, set_caustics},
+    {"fit", RP_SET_FIT, set_fit},
 };
 
 static int bit_index(unsigned bit)
@@ -636,8 +651,8 @@ static int drop_opts(parser *ps, rp_event *ev, const char *usage)
             ev->height_lo = (int32_t)lo;
             ev->height_hi = rain ? (int32_t)hi : (int32_t)lo;
         } else if (have == &have_shape) {
-            if ((ret = rp_lex_want_choice(ps, "shape", shape_names, 4,
-                                          "disc, cosine, splash or square", &i)))
+            if ((ret = rp_lex_want_choice(ps, "shape", shape_names, 5,
+                                          "disc, cosine, splash, square or smooth", &i)))
                 return ret;
             ev->shape = (int)shape_values[i];
         } else {
@@ -829,7 +844,7 @@ static int parse_line(parser *ps)
         ps, kw.col,
         "unknown statement '%s' (expected 'at TIME ACTION ...' or a setting: size, fps, "
         "duration, seed, preset, background, damping, stencil, boundary, refraction, "
-        "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics)",
+        "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics, fit)",
         SHOW(kw, b));
 }
 

@@ -482,7 +482,8 @@ int rp_session_start(rp_session *se, rp_error *err)
     int r;
     if ((r = validate(se, err)))
         return r;
-    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, err)))
+    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height,
+                              s->fit, err)))
         return r;
     if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
         return r;

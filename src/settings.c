@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "fit.h"
 
 /* One row per setting: the bit that says it was given and the bytes it covers. */
 #define FIELD(bit, member)                                                                         \
@@ -52,6 +53,7 @@ static const struct field {
     FIELD(RP_SET_SKY, light.sky_q8),
     FIELD(RP_SET_SKY, light.sky_rgb),
     FIELD(RP_SET_CAUSTICS, light.caustics_q8),
+    FIELD(RP_SET_FIT, fit),
 };
 
 /* The presets: one per seed text, reproduced exactly, and the house style. */
@@ -68,7 +70,7 @@ static const struct preset {
     [RP_PRESET_ROCKPOOL] = {"rockpool",
                             {.stencil = RP_STENCIL_ISO, .damping_shift = 7},
                             {RP_RENDER_LIGHT, 2, 1, -1, 4},
-                            RP_SHAPE_COSINE,
+                            RP_SHAPE_SMOOTH,
                             RP_MODE_ADD,
                             {.auto_grid = 1,
                              .speed = RP_ROCKPOOL_SPEED,
@@ -117,6 +119,8 @@ void rp_settings_defaults(rp_settings *s, enum rp_preset preset)
     s->water.boundary = RP_BOUNDARY_WALL;
     s->look = p->look;
     s->sim = p->sim;
+    /* Backgrounds of another aspect: the seed presets stretch them, as version 1 did. */
+    s->fit = preset == RP_PRESET_ROCKPOOL ? RP_FIT_COVER : RP_FIT_STRETCH;
     s->time.fps_den = 1;
     rp_light_defaults(&s->light);
 }

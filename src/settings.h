@@ -47,10 +47,11 @@ enum {
     RP_SET_SKY = 1u << 20,
     RP_SET_CAUSTICS = 1u << 21,
     RP_SET_REFRACT_OFF = 1u << 22,
+    RP_SET_FIT = 1u << 23,
 };
 
 /** Number of RP_SET_ bits. */
-#define RP_SET_BITS 23
+#define RP_SET_BITS 24
 
 /** A time: microseconds, or a frame number when is_frames. */
 typedef struct rp_time {
@@ -109,6 +110,7 @@ typedef struct rp_settings {
     uint64_t seed;
     enum rp_preset preset;
     char background[4096];     /* "" = built-in texture; resolved against the scene's dir */
+    int fit;                   /* enum rp_fit: a background of another aspect (fit.h) */
     enum rp_shape shape;       /* drop shape when an event names none (preset's) */
     enum rp_mode mode;         /* drop mode when an event names none (preset's) */
     int out_width, out_height; /* the output size (-s); 0 = the scene's size */

@@ -2,8 +2,10 @@
 #include "source.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
+#include "fit.h"
 #include "image.h"
 #include "texture.h"
 
@@ -12,7 +14,46 @@ struct rp_source {
     uint8_t *rgb; /* the still picture, every frame */
 };
 
-int rp_source_open(rp_source **out, const char *path, int width, int height, rp_error *err)
+/* A still of iw x ih drawn at width x height with `fit`: decoded once at the size that
+ * makes the kept part (fit.h) exactly the frame's (cover) or the drawn part's (contain). */
+static int load_fitted(rp_source *src, const char *path, enum rp_fit fit, rp_error *err)
+{
+    int iw, ih, w = src->width, h = src->height;
+    rp_rect crop, dst;
+    uint8_t *img = NULL;
+    if (fit == RP_FIT_STRETCH || rp_image_probe(path, &iw, &ih, err->msg, sizeof err->msg) ||
+        rp_fit_rects(fit, iw, ih, 1, 1, w, h, &crop, &dst))
+        return rp_image_load_rgb(path, w, h, &src->rgb, err->msg, sizeof err->msg);
+    /* the whole image at a scale where crop becomes dst */
+    int64_t sw = ((int64_t)iw * dst.w + crop.w / 2) / crop.w;
+    int64_t sh = ((int64_t)ih * dst.h + crop.h / 2) / crop.h;
+    int64_t ox = ((int64_t)crop.x * sw + iw / 2) / iw, oy = ((int64_t)crop.y * sh + ih / 2) / ih;
+    if (sw > 2 * RP_MAX_SIDE || sh > 2 * RP_MAX_SIDE) {
+        rp_errf(err->msg, sizeof err->msg,
+                "%s: a %dx%d image cannot cover %dx%d (it would be scaled to %lldx%lld): use "
+                "fit contain or stretch",
+                path, iw, ih, w, h, (long long)sw, (long long)sh);
+        return RP_ERR_TOO_LARGE;
+    }
+    int r = rp_image_load_rgb(path, (int)sw, (int)sh, &img, err->msg, sizeof err->msg);
+    if (r)
+        return r;
+    if (!(src->rgb = calloc((size_t)w * (size_t)h, 3))) { /* black where nothing is drawn */
+        free(img);
+        rp_errf(err->msg, sizeof err->msg, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    for (int y = 0; y < dst.h; y++) {
+        int64_t syy = oy + y < sh ? oy + y : sh - 1;
+        int64_t n = dst.w < sw - ox ? dst.w : sw - ox;
+        memcpy(src->rgb + ((size_t)(dst.y + y) * w + (size_t)dst.x) * 3,
+               img + ((size_t)syy * (size_t)sw + (size_t)ox) * 3, (size_t)n * 3);
+    }
+    free(img);
+    return RP_OK;
+}
+
+int rp_source_open(rp_source **out, const char *path, int width, int height, int fit, rp_error *err)
 {
     rp_source *src = calloc(1, sizeof *src);
     *out = NULL;
@@ -21,9 +62,10 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, rp_
     src->width = width;
     src->height = height;
     if (path && path[0]) {
-        if (rp_image_load_rgb(path, width, height, &src->rgb, err->msg, sizeof err->msg)) {
+        int r = load_fitted(src, path, (enum rp_fit)fit, err);
+        if (r) {
             free(src);
-            return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
+            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
         }
     } else {
         if (!(src->rgb = malloc((size_t)width * (size_t)height * 3))) {

@@ -11,8 +11,10 @@
 typedef struct rp_source rp_source;
 
 /** Open the background at path ("" = the built-in texture) for width x height RGB24
- * frames. Errors: the image's own (bad_input), RP_ERR_NOMEM (runtime). */
-int rp_source_open(rp_source **src, const char *path, int width, int height, rp_error *err);
+ * frames, drawn with `fit` (enum rp_fit: stretch, cover, contain) when the aspects differ.
+ * Errors: the image's own (bad_input), RP_ERR_NOMEM (runtime). */
+int rp_source_open(rp_source **src, const char *path, int width, int height, int fit,
+                   rp_error *err);
 
 /** The picture of frame k at fps frames per second: width*height*3 bytes, valid until the
  * next call or rp_source_free. */

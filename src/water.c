@@ -20,8 +20,8 @@ struct rp_water {
     uint8_t *wall;     /* width*height, 1 = wall cell; NULL until a wall is added */
     int32_t *wall_idx; /* indices of wall cells, for re-zeroing after each step */
     size_t nwall;
-    int32_t mur_q16;   /* open boundary: Mur coefficient (c-1)/(c+1) in Q16 */
-    rp_span_fn span;   /* vector kernel for step_span, chosen per step; NULL = plain C */
+    int32_t mur_q16; /* open boundary: Mur coefficient (c-1)/(c+1) in Q16 */
+    rp_span_fn span; /* vector kernel for step_span, chosen per step; NULL = plain C */
     /* Per row of cur and of prev, an upper bound of mag(v) = v ^ (v >> 15) over the row
      * (v for v >= 0, -1 - v below): rows of small heights let the vector kernel take its
      * exact int16 path. They swap with the buffers; every write to a buffer keeps them
@@ -91,9 +91,9 @@ int32_t rp_cos_pi_q16(int64_t num, int64_t den)
         return 0;
     t = num % (2 * den);
     if (t > den)
-        t = 2 * den - t;        /* cos(2pi - a) = cos(a) */
+        t = 2 * den - t; /* cos(2pi - a) = cos(a) */
     if (2 * t > den) {
-        t = den - t;            /* cos(pi - a) = -cos(a) */
+        t = den - t; /* cos(pi - a) = -cos(a) */
         sign = -1;
     }
     int64_t c = cos_q30(pi_q30 * t / den);
@@ -105,8 +105,7 @@ int32_t rp_drop_value(const rp_drop *d, int64_t d2)
     int64_t r = d->radius;
     switch (d->shape) {
     case RP_SHAPE_DISC:
-    case RP_SHAPE_SQUARE:
-        return d->height;
+    case RP_SHAPE_SQUARE: return d->height;
     case RP_SHAPE_COSINE: {
         /* CodeProject seed 004: height * cos(d * pi / r) with d the distance truncated
          * to an integer, as its (long)Math.Sqrt(...) does. */
@@ -127,6 +126,14 @@ int32_t rp_drop_value(const rp_drop *d, int64_t d2)
         int64_t rq = r << f;
         return (int32_t)((int64_t)d->height * (255 * rq - 512 * (rq - dq)) / (255 * rq));
     }
+    case RP_SHAPE_SMOOTH: {
+        /* A bump whose height and slope both reach zero at the rim, so a drop starts no
+         * waves shorter than the grid can carry (they show as a crosshatch when lit). */
+        if (r == 0)
+            return d->height;
+        int64_t r2 = r * r, e = r2 - d2;
+        return (int32_t)((int64_t)d->height * e / r2 * e / r2);
+    }
     }
     return 0;
 }
@@ -137,8 +144,8 @@ int32_t rp_drop_value(const rp_drop *d, int64_t d2)
 static int32_t mur_coefficient(enum rp_stencil s)
 {
     switch (s) {
-    case RP_STENCIL_4: return -11244;  /* c = 0.70711 */
-    case RP_STENCIL_8: return -4705;   /* c = 0.86603 */
+    case RP_STENCIL_4: return -11244;   /* c = 0.70711 */
+    case RP_STENCIL_8: return -4705;    /* c = 0.86603 */
     case RP_STENCIL_ISO: return -15754; /* c = 0.61237 */
     }
     return 0;
@@ -363,17 +370,18 @@ void rp_water_add_wall_circle(rp_water *w, int cx, int cy, int r)
 /* Stencil sum S for one cell, from its row above (u), own row (m), row below (d) and the
  * column indices left (l), centre (c), right (r). Always inlined with a constant stencil,
  * so the compiler specialises each loop. */
-static inline __attribute__((always_inline)) int32_t stencil_sum(
-    enum rp_stencil s, const int16_t *u, const int16_t *m, const int16_t *d, int l, int c, int r)
+static inline __attribute__((always_inline)) int32_t stencil_sum(enum rp_stencil s,
+                                                                 const int16_t *u, const int16_t *m,
+                                                                 const int16_t *d, int l, int c,
+                                                                 int r)
 {
     switch (s) {
-    case RP_STENCIL_4:
-        return ((int32_t)m[l] + m[r] + u[c] + d[c]) >> 1;
-    case RP_STENCIL_8:
-        return ((int32_t)u[l] + u[c] + u[r] + m[l] + m[r] + d[l] + d[c] + d[r]) >> 2;
+    case RP_STENCIL_4: return ((int32_t)m[l] + m[r] + u[c] + d[c]) >> 1;
+    case RP_STENCIL_8: return ((int32_t)u[l] + u[c] + u[r] + m[l] + m[r] + d[l] + d[c] + d[r]) >> 2;
     case RP_STENCIL_ISO:
         return (4 * ((int32_t)m[l] + m[r] + u[c] + d[c]) + ((int32_t)u[l] + u[r] + d[l] + d[r]) +
-                12 * (int32_t)m[c]) >> 4;
+                12 * (int32_t)m[c]) >>
+               4;
     }
     return 0;
 }
@@ -386,9 +394,11 @@ static inline __attribute__((always_inline)) int32_t damp(int32_t n, int shift, 
 }
 
 /* One row, columns x0..x1-1, all of whose neighbours lie inside the row triple. */
-static inline __attribute__((always_inline)) void step_span(
-    enum rp_stencil s, int shift, int32_t q16, const int16_t *restrict u,
-    const int16_t *restrict m, const int16_t *restrict d, int16_t *restrict out, int x0, int x1)
+static inline __attribute__((always_inline)) void step_span(enum rp_stencil s, int shift,
+                                                            int32_t q16, const int16_t *restrict u,
+                                                            const int16_t *restrict m,
+                                                            const int16_t *restrict d,
+                                                            int16_t *restrict out, int x0, int x1)
 {
     for (int x = x0; x < x1; x++)
         out[x] = rp_sat16(damp(stencil_sum(s, u, m, d, x - 1, x, x + 1) - out[x], shift, q16));
@@ -408,7 +418,7 @@ static int step_span_dispatch(const rp_water *w, const int16_t *u, const int16_t
         x0 += w->span(u + x0, m + x0, d + x0, out + x0, x1 - x0, shift, q, in_mag, &mag);
     if (x0 >= x1)
         return mag;
-    /* Specialise the hot loop for each stencil and damping kind. */
+        /* Specialise the hot loop for each stencil and damping kind. */
 #define SPAN(S)                                                                                    \
     do {                                                                                           \
         if (q)                                                                                     \
@@ -472,9 +482,9 @@ static void step_rows(void *ctx, int y0, int y1)
         const int16_t *u = w->cur + (size_t)yu * W;
         const int16_t *d = w->cur + (size_t)yd * W;
         if (W >= 3)
-            mag = step_span_dispatch(w, u, m, d, out, 1, W - 1,
-                                     max4(w->mag_cur[yu], w->mag_cur[y], w->mag_cur[yd],
-                                          w->mag_prev[y]));
+            mag = step_span_dispatch(
+                w, u, m, d, out, 1, W - 1,
+                max4(w->mag_cur[yu], w->mag_cur[y], w->mag_cur[yd], w->mag_prev[y]));
         step_cell(w, u, m, d, out, W - 1, 0, 1 % W);
         if (W >= 2)
             step_cell(w, u, m, d, out, W - 2, W - 1, 0);

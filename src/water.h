@@ -30,6 +30,7 @@ enum rp_shape {
     RP_SHAPE_SQUARE, /* height on every cell with |dx|,|dy| <= r */
     RP_SHAPE_COSINE, /* height*cos(pi*d/r), d = floor(sqrt(d2)) (CodeProject) */
     RP_SHAPE_SPLASH, /* height*(255 - 512*(1 - d/r))/255 (Silverlight) */
+    RP_SHAPE_SMOOTH, /* height*(1 - d2/r2)^2: smooth to zero at the rim (rockpool) */
 };
 
 enum rp_mode {

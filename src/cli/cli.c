@@ -3,6 +3,8 @@
  * names the option. rockpool prints its own messages, never getopt's. */
 #include "cli.h"
 
+#include "fit.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -28,6 +30,7 @@ enum {
     ARG_LOAD_STATE,
     ARG_PROGRESS_FD,
     ARG_MAX_MEMORY,
+    ARG_FIT,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -60,6 +63,7 @@ static const struct option long_opts[] = {
     {"load-state", required_argument, NULL, ARG_LOAD_STATE},
     {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
     {"max-memory", required_argument, NULL, ARG_MAX_MEMORY},
+    {"fit", required_argument, NULL, ARG_FIT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -75,6 +79,7 @@ void rp_cli_usage(FILE *f)
           "                         on stdout (default rockpool.mp4)\n"
           "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 (overrides PATH)\n"
           "  -i, --input IMAGE      background image (default: built-in texture)\n"
+          "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
           "  -s, --size WxH         size (default: the image's, else 640x480)\n"
           "  -n, --frames N         timeline length in frames (default: scene duration)\n"
           "  -r, --fps N            frame rate (default 30)\n"
@@ -311,6 +316,16 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case ARG_CHECK: cli->check = 1; break;
         case ARG_SAVE_STATE: cli->run.save_state = optarg; break;
         case ARG_LOAD_STATE: cli->run.load_state = optarg; break;
+        case ARG_FIT: {
+            enum rp_fit fit;
+            if (rp_fit_from_name(optarg, &fit))
+                return usage_error(err, errlen,
+                                   "--fit: unknown fit '%s' (expected stretch, cover, contain)",
+                                   optarg);
+            cli->run.over.fit = fit;
+            cli->run.over.set |= RP_SET_FIT;
+            break;
+        }
         case ARG_MAX_MEMORY:
             r = parse_bytes("--max-memory", optarg, &cli->run.max_memory, err, errlen);
             break;

@@ -1164,7 +1164,7 @@ static void test_errors(void **state)
     expect_error("at 1s drop 5 5 height 3\n", 1, 24, "missing 'radius'");
     expect_error("at 1s drop 5\n", 1, 13, "expected a coordinate");
     expect_error("at 1s drop 5 5 radius 3 height 3 shape blob\n", 1, 40,
-                 "unknown shape 'blob' (expected disc, cosine, splash or square)");
+                 "unknown shape 'blob' (expected disc, cosine, splash, square or smooth)");
     expect_error("at 1s drop 5 5 radius 3 height 3 mode mul\n", 1, 39, "unknown mode 'mul'");
     expect_error("at 8s..2s rain rate 6/s radius 3 height 9\n", 1, 4, "reversed span '8s..2s'");
     expect_error("at 2s..2s rain rate 6/s radius 3 height 9\n", 1, 4, "reversed span");
