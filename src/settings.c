@@ -81,25 +81,29 @@ static const struct preset {
                          {.stencil = RP_STENCIL_4, .damping_shift = 5},
                          {RP_RENDER_OFFSET, 0, 1, 0, 1},
                          RP_SHAPE_DISC,
-                         RP_MODE_ADD},
+                         RP_MODE_ADD,
+                         {.auto_grid = 0}},
     /* The Java applet: lens refraction, no shading, square drops. */
     [RP_PRESET_APPLET] = {"applet",
                           {.stencil = RP_STENCIL_4, .damping_shift = 5},
                           {RP_RENDER_LENS, 0, 1, -1, 0},
                           RP_SHAPE_SQUARE,
-                          RP_MODE_ADD},
+                          RP_MODE_ADD,
+                          {.auto_grid = 0}},
     /* Silverlight: damping 0.94 = round(0.94 * 65536) / 65536, shading (dx - dy) / 2. */
     [RP_PRESET_SILVERLIGHT] = {"silverlight",
                                {.stencil = RP_STENCIL_4, .damping_q16 = 61604},
                                {RP_RENDER_OFFSET, 0, 1, -1, 2},
                                RP_SHAPE_SPLASH,
-                               RP_MODE_ADD},
+                               RP_MODE_ADD,
+                               {.auto_grid = 0}},
     /* CodeProject: 8 neighbours >> 2, offsets >> 3, cosine drops that replace. */
     [RP_PRESET_CODEPROJECT] = {"codeproject",
                                {.stencil = RP_STENCIL_8, .damping_shift = 5},
                                {RP_RENDER_OFFSET, 3, 1, -1, 0},
                                RP_SHAPE_COSINE,
-                               RP_MODE_SET},
+                               RP_MODE_SET,
+                               {.auto_grid = 0}},
 };
 
 void rp_settings_defaults(rp_settings *s, enum rp_preset preset)

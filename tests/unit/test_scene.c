@@ -128,7 +128,7 @@ static void test_defaults(void **state)
     assert_int_equal(s.look.light_x, 1);
     assert_int_equal(s.look.light_y, -1);
     assert_int_equal(s.look.shading, 4);
-    assert_int_equal(s.shape, RP_SHAPE_COSINE);
+    assert_int_equal(s.shape, RP_SHAPE_SMOOTH);
     assert_int_equal(s.mode, RP_MODE_ADD);
     assert_int_equal(s.water.boundary, RP_BOUNDARY_WALL);
     assert_int_equal(s.time.fps_den, 1);
@@ -241,7 +241,7 @@ static void test_settings_parse(void **state)
     assert_int_equal(s->look.mode, RP_RENDER_LENS);
     /* Not set: the rockpool preset's. */
     assert_int_equal(s->preset, RP_PRESET_ROCKPOOL);
-    assert_int_equal(s->shape, RP_SHAPE_COSINE);
+    assert_int_equal(s->shape, RP_SHAPE_SMOOTH);
     rp_scene_free(&sc);
     assert_null(sc);
 }
