@@ -40,9 +40,9 @@ int rp_clock_resolve(rp_settings *s, rp_clock *c, char *err, size_t errlen);
 /** Steps simulated when frame k (k >= 0) is shown. */
 int64_t rp_clock_steps(const rp_clock *c, int64_t k);
 
-/** 1 / (the stencil's propagation speed in cells per step), Q16: the long-wave speed of
- * the discrete wave equation each stencil is, sqrt(1/2), sqrt(3/4) and sqrt(3/8) cells
- * per step for 4, 8 and iso. */
+/** 1 / (the stencil's propagation speed in cells per step), Q16: the measured speed of a
+ * ring's leading edge, a little below the long-wave speed of the discrete wave equation
+ * each stencil is (sqrt(1/2), sqrt(3/4) and sqrt(3/8) cells per step for 4, 8 and iso). */
 int64_t rp_stencil_slowness_q16(enum rp_stencil stencil);
 
 /** The Q16 damping factor whose n-th power is closest to 1/2 from above: an amplitude

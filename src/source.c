@@ -53,7 +53,8 @@ static int load_fitted(rp_source *src, const char *path, enum rp_fit fit, rp_err
     return RP_OK;
 }
 
-int rp_source_open(rp_source **out, const char *path, int width, int height, int fit, rp_error *err)
+int rp_source_open(rp_source **out, const char *path, int width, int height, int fit,
+                   rp_error *err)
 {
     rp_source *src = calloc(1, sizeof *src);
     *out = NULL;
@@ -72,7 +73,7 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
             free(src);
             return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
         }
-        rp_texture_default(src->rgb, width, height);
+        rp_texture_default(src->rgb, width, height); /* 16 tiles across at any size */
     }
     *out = src;
     return RP_OK;

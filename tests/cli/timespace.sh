@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# timespace.sh - the same water at every frame rate and every output size (rockpool(1)
+# TIME AND SPACE): heights dumped at several frame rates equal, frame by frame, the 120 fps
+# run's frame floor(k*120/fps); output sizes share one grid's heights byte for byte and
+# look alike once scaled down; `speed` is the speed the rings are measured to have; bad
+# rates, speeds, grids and fades are refused at their line and column.
+source "$(dirname "$0")/lib.sh"
+R=$ROCKPOOL
+
+cat >t.scene <<'SCENE'
+size 160x96
+duration 2s
+seed 5
+rate 120
+at 0s drop 40% 50% radius 6 height 6000
+at 0.3s..2s rain rate 5/s radius 3..6 height 2000..5000
+at 0.5s..1.5s stroke 10%,80% -> 90%,20% radius 3 height 1500
+SCENE
+"$R" -q t.scene -r 120 -f framemd5 -o /dev/null --dump-heights h120.bin ||
+    bad "120 fps reference render"
+for fps in 24 25 30 50 60 30000/1001; do
+    name=${fps%%/*}
+    "$R" -q t.scene -r "$fps" -f framemd5 -o /dev/null --dump-heights "h$name.bin" ||
+        bad "render at $fps fps"
+    if python3 - "$fps" "h$name.bin" h120.bin 160 96 <<'PY'; then
+import sys
+from fractions import Fraction
+fps, path, ref, w, h = Fraction(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+a, b, n = open(path, 'rb').read(), open(ref, 'rb').read(), 2 * w * h
+frames = len(a) // n
+assert frames == -(-2 * fps // 1), (frames, fps)        # ceil(2 s * fps)
+for k in range(frames):
+    j = (k * 120 / fps).__floor__()                       # the 120 fps frame at the same instant
+    assert a[k * n:(k + 1) * n] == b[j * n:(j + 1) * n], (k, j)
+PY
+        ok "heights at $fps fps equal the 120 fps run's at the same instants"
+    else
+        bad "heights at $fps fps equal the 120 fps run's at the same instants"
+    fi
+done
+check "the frames differ over time (the test can fail)" \
+    test "$(head -c 30720 h120.bin | md5sum)" != "$(tail -c 30720 h120.bin | md5sum)"
+
+# One 640x360 scene at three output sizes: the same grid heights, the same picture. The
+# background is a smooth photo-like picture (the built-in texture has one-pixel grain and
+# grout that no scale keeps): the water is what is compared.
+ffmpeg -v error -f lavfi -i "gradients=s=2560x1440:c0=0x305070:c1=0xa0c0d0:c2=0x604030:n=3:seed=1" \
+    -frames:v 1 -vf "boxblur=8" bg.png || bad "background picture"
+cat >s.scene <<'SCENE'
+background bg.png
+size 640x360
+duration 1s
+seed 2
+at 0s drop 30% 40% radius 12 height 4000
+at 0.1s drop 70% 60% radius 18 height 5000
+at 0s..1s rain rate 8/s radius 5..10 height 1500..3000
+SCENE
+for size in 640x360 1280x720 1920x1080; do
+    "$R" -q s.scene -s "$size" --start 24 --end 25 -o "p$size/f_%02d.png" \
+        --dump-heights "d$size.bin" || bad "render at $size"
+done
+check "1280x720 heights equal 640x360's" cmp -s d640x360.bin d1280x720.bin
+check "1920x1080 heights equal 640x360's" cmp -s d640x360.bin d1920x1080.bin
+for size in 1280x720 1920x1080; do
+    ffmpeg -v error -i "p$size/f_24.png" -vf scale=640:360:flags=area -f rawvideo \
+        -pix_fmt rgb24 - >"small$size.rgb"
+    ffmpeg -v error -i p640x360/f_24.png -f rawvideo -pix_fmt rgb24 - >ref.rgb
+    psnr=$(python3 -c '
+import sys, math
+a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+mse = sum((x - y) ** 2 for x, y in zip(a, b)) / len(a)
+print("%.1f" % (99 if mse == 0 else 10 * math.log10(255 * 255 / mse)))' "small$size.rgb" ref.rgb)
+    check "$size scaled down is within 35 dB of 640x360 (PSNR $psnr)" \
+        python3 -c "import sys; sys.exit(0 if $psnr >= 35 else 1)"
+done
+
+# speed 20%/s: the leading edge of a drop's rings, measured from the heights at 1 s and
+# 2 s (where |h| passes 5% of the peak), at two output sizes and two frame rates.
+cat >v.scene <<'SCENE'
+size 640x360
+duration 2.5s
+speed 20%/s
+at 0s drop 50% 50% radius 8 height 8000
+SCENE
+for fps in 24 60; do
+    for size in 640x360 1280x720; do
+        "$R" -q v.scene -r $fps -s $size -f framemd5 -o /dev/null \
+            --dump-heights "v$fps$size.bin" || bad "speed render"
+            bad "speed render"
+        got=$(python3 - "v$fps$size.bin" $fps 640 360 <<'PY'
+import sys, math
+path, fps, w, h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+data, n = open(path, 'rb').read(), w * h
+def radius(k):
+    f = memoryview(data)[2 * n * k:2 * n * (k + 1)].cast('h')
+    peak = max(abs(v) for v in f)
+    return max(math.hypot(i % w - w / 2 + 0.5, i // w - h / 2 + 0.5)
+               for i, v in enumerate(f) if abs(v) > peak * 0.05)
+print("%.4f" % ((radius(2 * fps) - radius(fps)) / w))
+PY
+)
+        check "speed 20%/s measured at $fps fps, $size: $got widths/s (within 5%)" \
+            python3 -c "import sys; sys.exit(0 if abs($got - 0.20) <= 0.01 else 1)"
+    done
+done
+
+# Bad time and space settings: exit 2 at the line and column, nothing written.
+bad_scene() { # NAME TEXT WHERE
+    printf '%b' "$2" >b.scene
+    expect_status "$1: exit 2" 2 "$R" -q b.scene -o b.mp4
+    stderr_has "$1: position" "b.scene:$3"
+    check "$1: nothing written" test ! -e b.mp4
+}
+bad_scene "rate 0" 'rate 0\n' "1:6"
+bad_scene "rate -5" 'rate -5\n' "1:6"
+bad_scene "rate not whole" 'rate 120.5\n' "1:6"
+bad_scene "rate over the limit" 'rate 99999\n' "1:6"
+bad_scene "grid under 16 cells" 'grid 8x8\n' "1:6"
+bad_scene "grid over the limit" 'grid 20000x100\n' "1:6"
+bad_scene "fade 0" 'fade 0s\n' "1:6"
+bad_scene "fade in frames" 'fade 30f\n' "1:6"
+bad_scene "speed 0" 'speed 0\n' "1:7"
+bad_scene "fps 0" 'fps 0\n' "1:5"
+printf 'rate 100\nspeed 10%%/s\n' >b.scene
+expect_status "speed with rate: exit 2" 2 "$R" -q b.scene -o b.mp4
+stderr_has "speed with rate: message" "speed and rate are both given"
+printf 'rate 4000\nfps 1\n' >b.scene
+expect_status "too many steps a frame: exit 2" 2 "$R" -q b.scene -o b.mp4
+stderr_has "too many steps a frame: message" "steps a frame, over the limit"
+printf 'rate frame\nfps 29.97\npreset elias\n' >b.scene
+expect_status "fractional fps with a step a frame: exit 2" 2 "$R" -q b.scene -o b.mp4
+stderr_has "fractional fps with a step a frame: message" "needs a whole frame rate"
+expect_status "-r ntsc is a frame rate" 0 "$R" t.scene -r ntsc --check
+grep -q '^fps: *30000/1001' "$WORK/out" && ok "--check shows 30000/1001" || bad "--check shows 30000/1001"
+expect_status "-r 23.976" 0 "$R" t.scene -r 23.976 --check
+grep -q '^fps: *24000/1001' "$WORK/out" && ok "23.976 is 24000/1001" || bad "23.976 is 24000/1001"
+expect_status "-r 0.5x is refused" 2 "$R" t.scene -r 0.5x --check
+"$R" -q t.scene -r 30000/1001 -n 3 -o ntsc.mp4 || bad "ntsc render"
+check "the container's frame rate is exactly 30000/1001" \
+    test "$(probe ntsc.mp4 r_frame_rate)" = "30000/1001"
