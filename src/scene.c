@@ -203,7 +203,7 @@ static int set_fade(parser *ps, tok kw)
 
 static int set_preroll(parser *ps, tok kw)
 {
-    int64_t us;
+    int64_t us = 0;
     int ret = want_seconds(ps, "preroll", &us);
     (void)kw;
     if (ret)
