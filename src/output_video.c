@@ -786,7 +786,10 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->tmp_exists = 1;
     /* "file:" so that a ':' in the path is never read as a protocol. */
     snprintf(url, sizeof(url), "file:%s", vo->tmp);
-    ret = avio_open(&vo->oc->pb, url, AVIO_FLAG_WRITE);
+    /* faststart reads the file back by its url to move the index to the front */
+    av_freep(&vo->oc->url);
+    vo->oc->url = av_strdup(url);
+    ret = vo->oc->url ? avio_open(&vo->oc->pb, url, AVIO_FLAG_WRITE) : AVERROR(ENOMEM);
     if (ret < 0) {
         ret = averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
         goto fail;
@@ -794,7 +797,14 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     ret = audio_open(vo, err, errlen);
     if (ret)
         goto fail;
-    ret = avformat_write_header(vo->oc, NULL);
+    /* MP4 and MOV with the index at the front (playable while downloading); no muxer
+     * version or date in the file, so the same frames give the same bytes. */
+    AVDictionary *mux_opts = NULL;
+    if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
+        av_dict_set(&mux_opts, "movflags", "+faststart", 0);
+    vo->oc->flags |= AVFMT_FLAG_BITEXACT;
+    ret = avformat_write_header(vo->oc, &mux_opts);
+    av_dict_free(&mux_opts);
     if (ret < 0) {
         ret = averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
         goto fail;

@@ -46,10 +46,21 @@ expect_status "ffv1 yuv444p render" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c ffv1
 ffmpeg -v error -i lossless444.mkv -f rawvideo -pix_fmt yuv444p lossless444.yuv
 check "decoded YUV 4:4:4 is BT.601 of the RGB frames, every sample" \
     python3 "$TOP/tests/tools/bt601_check.py" frames.rgb lossless444.yuv 96 64 444
-"$ROCKPOOL" "$scene" "${small[@]}" -o - |
+# Y4M is 4:2:0 by default (what encoders take), 4:4:4 with --pix-fmt yuv444p.
+"$ROCKPOOL" "$scene" "${small[@]}" -o - >s420.y4m
+check "Y4M header says 4:2:0" grep -q '^YUV4MPEG2 W96 H64 F30:1 Ip A1:1 C420jpeg' s420.y4m
+ffmpeg -v error -f yuv4mpegpipe -i s420.y4m -f rawvideo -pix_fmt yuv420p y4m420.yuv
+check "Y4M 4:2:0 stream is BT.601 of the RGB frames, every sample" \
+    python3 "$TOP/tests/tools/bt601_check.py" frames.rgb y4m420.yuv 96 64 420
+"$ROCKPOOL" "$scene" "${small[@]}" --pix-fmt yuv444p -o - |
     ffmpeg -v error -f yuv4mpegpipe -i - -f rawvideo -pix_fmt yuv444p y4m444.yuv
-check "Y4M stream is BT.601 of the RGB frames, every sample" \
+check "Y4M --pix-fmt yuv444p stream is BT.601 of the RGB frames, every sample" \
     python3 "$TOP/tests/tools/bt601_check.py" frames.rgb y4m444.yuv 96 64 444
+"$ROCKPOOL" "$scene" "${small[@]}" -o - | ffmpeg -v error -i - -c:v libx264 -preset ultrafast y.mp4
+check "rockpool -o - | ffmpeg -i - -c:v libx264 gives yuv420p" test "$(probe y.mp4 pix_fmt)" = yuv420p
+expect_status "Y4M refuses other pixel formats" 2 "$ROCKPOOL" "$scene" "${small[@]}" \
+    --pix-fmt rgb24 -o -
+stderr_has "Y4M pixel formats named" "yuv420p (the default) or yuv444p"
 
 # Y4M on stdout decodes frame for frame in ffmpeg.
 "$ROCKPOOL" "$scene" "${small[@]}" -o - | ffmpeg -v error -f yuv4mpegpipe -i - -f framemd5 - \
@@ -115,3 +126,13 @@ wait $pid
 status=$?
 check "SIGINT before the output exists exits 130" test "$status" = 130
 check "SIGINT before the output exists creates nothing" test ! -e early.mp4
+
+# MP4 and MOV carry their index at the front (faststart) and no muxer version or date.
+for ext in mp4 mov; do
+    "$ROCKPOOL" "$scene" "${small[@]}" -c libx264 -o "fs.$ext" || bad "$ext render"
+    check "$ext: moov before mdat" python3 -c "
+import sys; d = open('fs.$ext', 'rb').read()
+sys.exit(0 if 0 <= d.find(b'moov') < d.find(b'mdat') else 1)"
+    check "$ext: no encoder tag" sh -c "! ffprobe -v error -show_entries format_tags=encoder \
+        -of csv=p=0 fs.$ext | grep -q ."
+done
