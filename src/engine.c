@@ -228,6 +228,40 @@ static void light_rows(void *ctx, int y0, int y1)
     rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
 }
 
+/* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken
+ * bilinearly from the grid (exact when the grid is the output size). */
+typedef struct walls_job {
+    const rp_engine *e;
+    const uint8_t *walls;
+    uint8_t *rgb;
+} walls_job;
+
+static void wall_rows(void *ctx, int y0, int y1)
+{
+    const walls_job *j = ctx;
+    const rp_settings *s = &j->e->s;
+    int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
+    for (int y = y0; y < y1; y++) {
+        /* v = (y + 0.5) * gh / oh - 0.5 in 1/256 of a cell */
+        int64_t v = ((2 * (int64_t)y + 1) * gh - oh) * 128 / oh;
+        int64_t cy = v < 0 ? 0 : v >> 8, fy = v < 0 ? 0 : v & 255;
+        int64_t cy1 = cy + 1 < gh ? cy + 1 : gh - 1;
+        for (int x = 0; x < ow; x++) {
+            int64_t u = ((2 * (int64_t)x + 1) * gw - ow) * 128 / ow;
+            int64_t cx = u < 0 ? 0 : u >> 8, fx = u < 0 ? 0 : u & 255;
+            int64_t cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
+            const uint8_t *r0 = j->walls + cy * gw, *r1 = j->walls + cy1 * gw;
+            int64_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
+                        (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
+            if (!a)
+                continue;
+            uint8_t *p = j->rgb + ((size_t)y * ow + x) * 3;
+            for (int c = 0; c < 3; c++)
+                p[c] = (uint8_t)((p[c] * (65536 - a) + s->wall_rgb[c] * a + 32768) >> 16);
+        }
+    }
+}
+
 int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
                     volatile sig_atomic_t *stop)
 {
@@ -237,11 +271,16 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     if (s->look.mode != RP_RENDER_LIGHT) {
         rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
                         pixels, e->pool);
-        return 0;
+    } else {
+        light_job job = {e, bg, pixels};
+        rp_pool_run(e->pool, s->out_height, upscale_rows, &job);
+        rp_pool_run(e->pool, s->out_height, light_rows, &job);
     }
-    light_job job = {e, bg, pixels};
-    rp_pool_run(e->pool, s->out_height, upscale_rows, &job);
-    rp_pool_run(e->pool, s->out_height, light_rows, &job);
+    const uint8_t *walls = rp_water_walls(e->water);
+    if (s->walls_visible && walls) {
+        walls_job job = {e, walls, pixels};
+        rp_pool_run(e->pool, s->out_height, wall_rows, &job);
+    }
     return 0;
 }
 

@@ -240,13 +240,13 @@ static int set_caustics(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the caustics");
 }
 
-/* "#RRGGBB" -> rgb; 0 on success. */
+/* "0xRRGGBB" -> rgb; 0 on success. (A '#' would start a comment.) */
 static int hex_colour(tok t, uint8_t rgb[3])
 {
-    if (t.n != 7 || t.s[0] != '#')
+    if (t.n != 8 || t.s[0] != '0' || (t.s[1] != 'x' && t.s[1] != 'X'))
         return -1;
     for (int i = 0; i < 6; i++) {
-        char c = t.s[1 + i];
+        char c = t.s[2 + i];
         int d = c >= '0' && c <= '9'   ? c - '0'
                 : c >= 'a' && c <= 'f' ? c - 'a' + 10
                 : c >= 'A' && c <= 'F' ? c - 'A' + 10
@@ -263,13 +263,13 @@ static int set_sky(parser *ps, tok kw)
     tok t, s;
     char b[64];
     int64_t v = 1000;
-    int ret = rp_lex_want_word(ps, "a colour like #c8dcff", "sky", &t);
+    int ret = rp_lex_want_word(ps, "a colour like 0xc8dcff", "sky", &t);
 
     (void)kw;
     if (ret)
         return ret;
     if (hex_colour(t, ps->given.light.sky_rgb))
-        return rp_lex_fail(ps, t.col, "expected a colour like #c8dcff after 'sky', got '%s'",
+        return rp_lex_fail(ps, t.col, "expected a colour like 0xc8dcff after 'sky', got '%s'",
                            SHOW(t, b));
     if ((ret = rp_lex_next(ps, &s)))
         return ret;
@@ -526,6 +526,31 @@ static int set_fit(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the fit");
 }
 
+/* `walls visible [#RRGGBB]` or `walls hidden`. */
+static int set_walls(parser *ps, tok kw)
+{
+    static const char *const names[] = {"hidden", "visible"};
+    tok t;
+    char b[64];
+    int i, ret = rp_lex_want_choice(ps, "walls", names, 2, "visible or hidden", &i);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.walls_visible = i;
+    rp_settings d;
+    rp_settings_defaults(&d, RP_PRESET_ROCKPOOL);
+    memcpy(ps->given.wall_rgb, d.wall_rgb, 3);
+    if ((ret = rp_lex_next(ps, &t)))
+        return ret;
+    if (t.s && (!i || hex_colour(t, ps->given.wall_rgb)))
+        return rp_lex_fail(ps, t.col,
+                           "expected a colour like 0x8a8578 after 'walls visible', "
+                           "got '%s'",
+                           SHOW(t, b));
+    return rp_lex_want_end(ps, "the walls");
+}
+
 static int set_render(parser *ps, tok kw)
 {
     static const char *const names[] = {"offset", "lens", "light"};
@@ -566,6 +591,7 @@ static const struct setting {
     {"sky", RP_SET_SKY, set_sky},
     {"caustics", RP_SET_CAUSTICS, set_caustics},
     {"fit", RP_SET_FIT, set_fit},
+    {"walls", RP_SET_WALLS, set_walls},
 };
 
 static int bit_index(unsigned bit)
@@ -844,7 +870,8 @@ static int parse_line(parser *ps)
         ps, kw.col,
         "unknown statement '%s' (expected 'at TIME ACTION ...' or a setting: size, fps, "
         "duration, seed, preset, background, damping, stencil, boundary, refraction, "
-        "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics, fit)",
+        "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics, fit, "
+        "walls)",
         SHOW(kw, b));
 }
 

@@ -54,6 +54,8 @@ static const struct field {
     FIELD(RP_SET_SKY, light.sky_rgb),
     FIELD(RP_SET_CAUSTICS, light.caustics_q8),
     FIELD(RP_SET_FIT, fit),
+    FIELD(RP_SET_WALLS, walls_visible),
+    FIELD(RP_SET_WALLS, wall_rgb),
 };
 
 /* The presets: one per seed text, reproduced exactly, and the house style. */
@@ -126,6 +128,9 @@ void rp_settings_defaults(rp_settings *s, enum rp_preset preset)
     /* Backgrounds of another aspect: the seed presets stretch them, as version 1 did. */
     s->fit = preset == RP_PRESET_ROCKPOOL ? RP_FIT_COVER : RP_FIT_STRETCH;
     s->time.fps_den = 1;
+    s->wall_rgb[0] = 138; /* a stone grey, #8a8578 */
+    s->wall_rgb[1] = 133;
+    s->wall_rgb[2] = 120;
     rp_light_defaults(&s->light);
 }
 

@@ -48,10 +48,11 @@ enum {
     RP_SET_CAUSTICS = 1u << 21,
     RP_SET_REFRACT_OFF = 1u << 22,
     RP_SET_FIT = 1u << 23,
+    RP_SET_WALLS = 1u << 24,
 };
 
 /** Number of RP_SET_ bits. */
-#define RP_SET_BITS 24
+#define RP_SET_BITS 25
 
 /** A time: microseconds, or a frame number when is_frames. */
 typedef struct rp_time {
@@ -121,6 +122,8 @@ typedef struct rp_settings {
     rp_sim_settings sim;
     rp_render_params look;
     rp_light_params light; /* the look of render mode `light` */
+    int walls_visible;     /* draw wall cells in wall_rgb over the render */
+    uint8_t wall_rgb[3];
 } rp_settings;
 
 /** Parse a frame rate as FFmpeg users write it: a whole number, a ratio ("30000/1001"), a

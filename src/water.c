@@ -303,6 +303,11 @@ void rp_water_drop(rp_water *w, const rp_drop *d)
     }
 }
 
+const uint8_t *rp_water_walls(const rp_water *w)
+{
+    return w->nwall ? w->wall : NULL;
+}
+
 int rp_water_reserve_walls(rp_water *w)
 {
     size_t cells = (size_t)w->p.width * (size_t)w->p.height;

@@ -86,6 +86,9 @@ int rp_water_reserve_walls(rp_water *w);
  * nonzero = wall. Walls accumulate: earlier walls stay. */
 void rp_water_add_walls(rp_water *w, const uint8_t *mask);
 
+/** The wall cells (width*height bytes, 1 = wall), or NULL when no wall was added. */
+const uint8_t *rp_water_walls(const rp_water *w);
+
 /** Wall shapes (cells of the rectangle / disc d2 <= r*r, clipped to the grid). */
 void rp_water_add_wall_rect(rp_water *w, int x, int y, int width, int height);
 void rp_water_add_wall_circle(rp_water *w, int cx, int cy, int r);

@@ -137,3 +137,20 @@ expect_status "-r 0.5x is refused" 2 "$R" t.scene -r 0.5x --check
 "$R" -q t.scene -r 30000/1001 -n 3 -o ntsc.mp4 || bad "ntsc render"
 check "the container's frame rate is exactly 30000/1001" \
     test "$(probe ntsc.mp4 r_frame_rate)" = "30000/1001"
+
+# walls visible: wall cells drawn in their colour (exactly, where the grid is the output).
+printf 'size 64x48\nduration 4f\npreset elias\nwalls visible 0x102030\nat 0f wall rect 8 8 10 6\n' \
+    >wv.scene
+"$R" -q wv.scene -f framemd5 -o /dev/null --hash >wv1.hash || bad "walls visible render"
+"$R" -q wv.scene -o "wv/f_%d.png" || bad "walls visible PNG"
+ffmpeg -v error -i wv/f_3.png -f rawvideo -pix_fmt rgb24 wv.rgb
+check "wall cells are 0x102030, the others are not" python3 -c '
+import sys
+d = open("wv.rgb", "rb").read()
+px = lambda x, y: tuple(d[(y * 64 + x) * 3:(y * 64 + x) * 3 + 3])
+inside = all(px(x, y) == (16, 32, 48) for x in range(8, 18) for y in range(8, 14))
+outside = px(7, 8) != (16, 32, 48) and px(18, 13) != (16, 32, 48)
+sys.exit(0 if inside and outside else 1)'
+printf 'walls visible 0x12345\n' >b.scene
+expect_status "walls: bad colour" 2 "$R" -q b.scene -o b.mp4
+stderr_has "walls: bad colour position" "b.scene:1:15"
