@@ -633,7 +633,8 @@ static void test_y4m_file(void **state)
 /* The planes of a solid colour, against BT.601 limited-range values worked out by hand:
  * Y = 16 + (65.481 R + 128.553 G + 24.966 B)/255, Cb = 128 + (-37.797 R - 74.203 G + 112 B)/255,
  * Cr = 128 + (112 R - 93.786 G - 18.214 B)/255. Red gives 81, 90, 240; white 235, 128, 128;
- * black 16, 128, 128. Each plane must hold its value (within 1) in every byte. */
+ * black 16, 128, 128. Each plane must hold its value (within 1) in every byte, in 4:2:0
+ * (the default) and 4:4:4. */
 static void test_y4m_colours(void **state)
 {
     const char *dir = *state;
@@ -647,25 +648,34 @@ static void test_y4m_colours(void **state)
     uint8_t rgb[6 * 4 * 3];
     char err[512];
 
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        rp_output_opts o;
-        rp_output *out = NULL;
-        uint8_t *data;
-        size_t len;
-        for (int i = 0; i < w * h; i++)
-            memcpy(rgb + 3 * i, cases[c].rgb, 3);
-        opts_for(&o, join(dir, "c.y4m"), w, h);
-        o.overwrite = 1;
-        assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-        assert_int_equal(rp_output_write(out, 0, rgb, err, sizeof(err)), RP_OK);
-        assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
-        data = read_file(join(dir, "c.y4m"), &len);
-        const uint8_t *planes = (uint8_t *)strstr((char *)data, "FRAME\n") + 6;
-        assert_int_equal(len, (size_t)(planes - data) + 3 * (size_t)(w * h));
-        for (int p = 0; p < 3; p++)
+    /* 4:2:0 (the default: chroma planes a quarter of the size) and 4:4:4 */
+    for (int full = 0; full < 2; full++) {
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            rp_output_opts o;
+            rp_output *out = NULL;
+            uint8_t *data;
+            size_t len;
             for (int i = 0; i < w * h; i++)
-                assert_true(abs((int)planes[p * w * h + i] - cases[c].yuv[p]) <= 1);
-        free(data);
+                memcpy(rgb + 3 * i, cases[c].rgb, 3);
+            opts_for(&o, join(dir, "c.y4m"), w, h);
+            o.overwrite = 1;
+            o.pix_fmt = full ? "yuv444p" : NULL;
+            assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+            assert_int_equal(rp_output_write(out, 0, rgb, err, sizeof(err)), RP_OK);
+            assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+            data = read_file(join(dir, "c.y4m"), &len);
+            assert_non_null(strstr((char *)data, full ? " C444 " : " C420jpeg "));
+            const uint8_t *planes = (uint8_t *)strstr((char *)data, "FRAME\n") + 6;
+            size_t chroma = full ? (size_t)(w * h) : (size_t)(w * h) / 4;
+            assert_int_equal(len, (size_t)(planes - data) + (size_t)(w * h) + 2 * chroma);
+            for (int i = 0; i < w * h; i++)
+                assert_true(abs((int)planes[i] - cases[c].yuv[0]) <= 1);
+            for (int p = 1; p < 3; p++)
+                for (size_t i = 0; i < chroma; i++)
+                    assert_true(abs((int)planes[(size_t)(w * h) + (p - 1) * chroma + i] -
+                                    cases[c].yuv[p]) <= 1);
+            free(data);
+        }
     }
 }
 
