@@ -50,7 +50,7 @@ CORE_SRCS := src/scene.c src/scene_lex.c src/settings.c src/events.c src/clock.c
              src/light.c src/texture.c src/pool.c src/simd.c src/common.c
 CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(CFLAGS)
 
-.PHONY: all demo check test deps tests cross bench fuzz install uninstall format clean
+.PHONY: all demo check test deps tests cross bench fuzz gallery install uninstall format clean
 
 all: $(BUILD)/rockpool
 
@@ -149,6 +149,11 @@ fuzz:
 	    -rss_limit_mb=2048 build/fuzz-corpus-image tests/fuzz/corpus/image
 
 test: check
+
+# `make gallery`: the README's stills and animation, rendered from examples/.
+gallery: deps
+	$(MAKE) all
+	./scripts/gallery
 
 bench: deps
 	$(MAKE) all

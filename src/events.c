@@ -225,6 +225,16 @@ static int32_t to_grid_len(int64_t v, int size, int grid)
     return (int32_t)(g < 1 ? 1 : g);
 }
 
+/* A radius as written: scene pixels, or (radius_pct) millionths of a percent of the scene
+ * width, at least one pixel. */
+static int64_t radius_of(const builder *b, int64_t v)
+{
+    if (!b->ev->radius_pct)
+        return v;
+    v = (int64_t)b->final->width * v / PCT_FULL;
+    return v < 1 ? 1 : v;
+}
+
 /* The span's ticks, checked again now that fps is final (mixed units). */
 static int span(builder *b, int64_t *a, int64_t *e)
 {
@@ -265,7 +275,7 @@ static int expand_drop(builder *b)
     if ((ret = coord(b, ev->x, b->final->width, "x coordinate", &x)) ||
         (ret = coord(b, ev->y, b->final->height, "y coordinate", &y)))
         return ret;
-    drop_item(b, &it, index_of(b, ev->start), x, y, ev->radius_lo, ev->height_lo);
+    drop_item(b, &it, index_of(b, ev->start), x, y, radius_of(b, ev->radius_lo), ev->height_lo);
     return push(b, &it);
 }
 
@@ -292,7 +302,7 @@ static int expand_rain(builder *b)
         uint64_t u = rp_splitmix64(&state) >> 32;
         int64_t x = uniform(&state, 0, f->width - 1);
         int64_t y = uniform(&state, 0, f->height - 1);
-        int64_t r = uniform(&state, ev->radius_lo, ev->radius_hi);
+        int64_t r = radius_of(b, uniform(&state, ev->radius_lo, ev->radius_hi));
         int64_t h = uniform(&state, ev->height_lo, ev->height_hi);
         u128 num = base + (((u128)(uint64_t)j << 32) | u) * (uint64_t)b->clock * 1000000000u;
         int64_t frame = (int64_t)(num / den);
@@ -337,7 +347,8 @@ static int expand_stroke(builder *b)
     d = dx < 0 ? -dx : dx;
     if ((dy < 0 ? -dy : dy) > d)
         d = dy < 0 ? -dy : dy;
-    s = ev->radius_lo > 1 ? ev->radius_lo : 1;
+    s = radius_of(b, ev->radius_lo);
+    s = s > 1 ? s : 1;
     segs = (d + s - 1) / s;
     if (n - 1 > segs)
         segs = n - 1;
@@ -353,7 +364,7 @@ static int expand_stroke(builder *b)
             b->tl->stats.after_end += (size_t)(segs + 1 - m);
             break;
         }
-        drop_item(b, &it, frame, x, y, ev->radius_lo, ev->height_lo);
+        drop_item(b, &it, frame, x, y, radius_of(b, ev->radius_lo), ev->height_lo);
         if ((ret = push(b, &it)))
             return ret;
         b->tl->stats.stroke_dabs++;
@@ -393,7 +404,7 @@ static int expand_wall(builder *b)
         it.h = to_grid_len(h, f->height, f->water.height);
     } else if (ev->kind == RP_EVENT_WALL_CIRCLE) {
         it.kind = RP_ITEM_WALL_CIRCLE;
-        it.r = to_grid_len(ev->radius_lo, f->width, f->water.width);
+        it.r = to_grid_len(radius_of(b, ev->radius_lo), f->width, f->water.width);
     } else {
         it.kind = RP_ITEM_WALL_MASK;
         it.mask_path = ev->path;

@@ -606,6 +606,42 @@ static int bit_index(unsigned bit)
 
 /* ---- events --------------------------------------------------------------------------- */
 
+/* A radius in percent of the scene width: "2%" or, when `range`, "0.5%..1.5%" (millionths
+ * of a percent, above 0 and at most 100%). When the next word has no '%' nothing is read
+ * and *pct stays 0. */
+static int radius_percent(parser *ps, int range, int64_t *lo, int64_t *hi, int *pct)
+{
+    const char *save = ps->p;
+    int save_col = ps->col;
+    tok t;
+    part a, b;
+    char buf[64];
+    int ret = rp_lex_next(ps, &t);
+    if (ret || !t.s || !memchr(t.s, '%', t.n)) {
+        ps->p = save;
+        ps->col = save_col;
+        return ret;
+    }
+    *pct = 1;
+    if (!range || !rp_lex_split(ps, rp_lex_whole(t), "..", &a, &b))
+        a = b = rp_lex_whole(t);
+    int64_t *v[2] = {lo, hi};
+    part p[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        if (p[i].n < 2 || p[i].s[p[i].n - 1] != '%' ||
+            rp_lex_decimal(p[i].s, p[i].n - 1, 6, v[i]) != NUM_OK || *v[i] <= 0 ||
+            *v[i] > 100 * INT64_C(1000000))
+            return rp_lex_fail(ps, p[i].col,
+                               "radius %s is not a percentage of the width above 0 and at most "
+                               "100 (up to 6 decimals)",
+                               rp_lex_show(p[i].s, p[i].n, buf));
+    }
+    if (*lo > *hi)
+        return rp_lex_fail(ps, t.col, "reversed range '%s' (write the smaller value first)",
+                           SHOW(t, buf));
+    return RP_OK;
+}
+
 /* The options of drop, stroke and rain, in any order, each at most once: radius and
  * height (ranges for rain), shape, mode, and rain's rate. */
 static int drop_opts(parser *ps, rp_event *ev, const char *usage)
@@ -659,7 +695,12 @@ static int drop_opts(parser *ps, rp_event *ev, const char *usage)
                                    SHOW(v, b));
             ev->rate_milli = rate;
         } else if (have == &have_r) {
-            if (rain)
+            int pct = 0;
+            if ((ret = radius_percent(ps, rain, &lo, &hi, &pct)))
+                return ret;
+            if (pct)
+                ev->radius_pct = 1;
+            else if (rain)
                 ret = rp_lex_want_range(ps, "radius", 1, RP_RADIUS_MAX, &lo, &hi);
             else
                 ret = rp_lex_want_int(ps, "radius", "radius", 1, RP_RADIUS_MAX, &lo);
@@ -750,9 +791,15 @@ static int event_wall(parser *ps, rp_event *ev)
     if (k == 1) {
         ev->kind = RP_EVENT_WALL_CIRCLE;
         if ((ret = rp_lex_want_coord(ps, "circle", "x coordinate", 0, &ev->x)) ||
-            (ret = rp_lex_want_coord(ps, "circle", "y coordinate", 0, &ev->y)) ||
-            (ret = rp_lex_want_int(ps, "circle", "wall radius", 0, 2 * RP_MAX_SIDE, &r)))
+            (ret = rp_lex_want_coord(ps, "circle", "y coordinate", 0, &ev->y)))
             return ret;
+        int64_t hi;
+        int is_pct = 0;
+        if ((ret = radius_percent(ps, 0, &r, &hi, &is_pct)) ||
+            (!is_pct &&
+             (ret = rp_lex_want_int(ps, "circle", "wall radius", 0, 2 * RP_MAX_SIDE, &r))))
+            return ret;
+        ev->radius_pct = is_pct;
         ev->radius_lo = ev->radius_hi = (int32_t)r;
         return rp_lex_want_end(ps, "'wall circle X Y R'");
     }

@@ -140,6 +140,7 @@ typedef struct rp_event {
     rp_coord x2, y2;            /* stroke end */
     rp_coord w, h;              /* wall rect size */
     int32_t radius_lo, radius_hi; /* lo == hi except for rain; wall circle radius */
+    int radius_pct;               /* radii are millionths of a percent of the scene width */
     int32_t height_lo, height_hi; /* lo == hi except for rain */
     int shape, mode;            /* enum rp_shape / rp_mode, or -1 for the final settings' */
     int64_t rate_milli;         /* rain: drops per second * 1000 */
