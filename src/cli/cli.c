@@ -31,6 +31,7 @@ enum {
     ARG_PROGRESS_FD,
     ARG_MAX_MEMORY,
     ARG_FIT,
+    ARG_SIMD,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -64,6 +65,7 @@ static const struct option long_opts[] = {
     {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
     {"max-memory", required_argument, NULL, ARG_MAX_MEMORY},
     {"fit", required_argument, NULL, ARG_FIT},
+    {"simd", required_argument, NULL, ARG_SIMD},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -93,6 +95,7 @@ void rp_cli_usage(FILE *f)
           "      --pix-fmt NAME     encoder pixel format (default yuv420p)\n"
           "      --png-level 0..9   zlib level of PNG output\n"
           "  -j, --threads N        worker threads (default: online CPUs); output unchanged\n"
+          "      --simd LEVEL       cap the vector kernels: c sse2 avx2 avx512; output unchanged\n"
           "      --hash             print 'FRAME MD5' of each written frame's RGB24 bytes\n"
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
           "  -y, --overwrite        replace existing output files\n"
@@ -214,6 +217,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     rp_run_init(&cli->run);
     cli->run.threads = 0;
     cli->progress_fd = -1;
+    cli->simd = -1;
     opterr = 0;
     optind = 1;
 
@@ -324,6 +328,18 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
                                    optarg);
             cli->run.over.fit = fit;
             cli->run.over.set |= RP_SET_FIT;
+            break;
+        }
+        case ARG_SIMD: {
+            static const char *const names[] = {"c", "sse2", "avx2", "avx512"};
+            cli->simd = -2;
+            for (int i = 0; i < 4; i++)
+                if (!strcmp(optarg, names[i]))
+                    cli->simd = i;
+            if (cli->simd == -2)
+                return usage_error(err, errlen,
+                                   "--simd: unknown level '%s' (expected c, sse2, avx2, avx512)",
+                                   optarg);
             break;
         }
         case ARG_MAX_MEMORY:

@@ -13,6 +13,7 @@ typedef struct rp_cli {
     const char *scene_path;   /* NULL: the built-in default scene; "-": stdin */
     rp_run run;               /* what the library is asked to do (threads 0 = online CPUs) */
     int progress_fd;          /* -1, or a descriptor for key=value progress blocks */
+    int simd;                 /* --simd: cap the vector kernels (simd.h level), -1 = none */
     int quiet;
     int progress;             /* 1 forced on, 0 automatic */
     int check;

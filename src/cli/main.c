@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "rockpool.h"
+#include "simd.h"
 
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
 
@@ -219,6 +220,8 @@ int main(int argc, char **argv)
     cli.run.warn_ctx = &cli;
     if (!cli.run.threads)
         cli.run.threads = rp_online_cpus();
+    if (cli.simd >= 0) /* the output never changes; tests compare every level */
+        rp_simd_set(cli.simd);
 
     if (rp_scene_load(&scene, cli.scene_path, &err) ||
         rp_session_new(&session, scene, &cli.run, &err)) {
