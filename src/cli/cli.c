@@ -31,6 +31,7 @@ enum {
     ARG_PROGRESS_FD,
     ARG_MAX_MEMORY,
     ARG_FIT,
+    ARG_NO_AUDIO,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -64,6 +65,7 @@ static const struct option long_opts[] = {
     {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
     {"max-memory", required_argument, NULL, ARG_MAX_MEMORY},
     {"fit", required_argument, NULL, ARG_FIT},
+    {"no-audio", no_argument, NULL, ARG_NO_AUDIO},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -78,7 +80,8 @@ void rp_cli_usage(FILE *f)
           "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, frames/f_%05d.png, '-' = Y4M\n"
           "                         on stdout (default rockpool.mp4)\n"
           "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 (overrides PATH)\n"
-          "  -i, --input IMAGE      background image (default: built-in texture)\n"
+          "  -i, --input FILE       background image or video (default: built-in texture)\n"
+          "      --no-audio         leave out a video background's sound\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
           "  -s, --size WxH         size (default: the image's, else 640x480)\n"
           "  -n, --frames N         timeline length in frames (default: scene duration)\n"
@@ -326,6 +329,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             cli->run.over.set |= RP_SET_FIT;
             break;
         }
+        case ARG_NO_AUDIO: cli->run.no_audio = 1; break;
         case ARG_MAX_MEMORY:
             r = parse_bytes("--max-memory", optarg, &cli->run.max_memory, err, errlen);
             break;
