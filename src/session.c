@@ -400,14 +400,18 @@ static int validate(rp_session *se, rp_error *err)
     if ((r = check_paths(se, err)))
         return r;
     se->memory = memory_estimate(se, count_masks(se));
+    char video[96] = "";
+    if (rp_source_memory(se->background))
+        snprintf(video, sizeof video, " (%.0f MiB of it for the video background's decoder)",
+                 (double)rp_source_memory(se->background) / (1 << 20));
     if (se->memory > (double)run->max_memory)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
-                            "a %dx%d run to %s needs about %.1f GiB of memory, over the limit of "
+                            "a %dx%d run to %s needs about %.1f GiB of memory%s, over the limit of "
                             "%.1f GiB (raise it with --max-memory)",
                             se->s.out_width, se->s.out_height,
                             run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
                                           : "hashes",
-                            se->memory / (1 << 30), (double)run->max_memory / (1 << 30));
+                            se->memory / (1 << 30), video, (double)run->max_memory / (1 << 30));
     return RP_OK;
 }
 

@@ -251,6 +251,17 @@ echo "not a video" >text.mp4
 expect_status "a text file named .mp4" 2 "$ROCKPOOL" -q flat.scene -i text.mp4 -o out.mp4
 nothing_written "... writes nothing"
 
+# ---- memory: the decoder counts against --max-memory ---------------------------------------
+gen -f lavfi -i testsrc2=size=1920x1080:rate=25:duration=0.2 -c:v libx264 -preset ultrafast \
+    -pix_fmt yuv420p hd.mp4
+ffmpeg -v error -i hd.mp4 -frames:v 1 hd.png
+expect_status "a 1080p video over --max-memory is refused" 2 "$ROCKPOOL" -q flat.scene -i hd.mp4 \
+    -s 320x180 --max-memory 60M -o out.mp4
+stderr_has "... naming the video's share" "for the video background's decoder"
+nothing_written "... and writes nothing"
+expect_status "the same run over its first frame as a still fits" 0 "$ROCKPOOL" -q flat.scene \
+    -i hd.png -s 320x180 -n 5 --max-memory 60M -f framemd5 -o still.md5
+
 # ---- memory does not grow with the clip's length -----------------------------------------
 gen -f lavfi -i testsrc2=size=1280x720:rate=25:duration=2 -c:v libx264 -preset ultrafast \
     -pix_fmt yuv420p m2.mp4
