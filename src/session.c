@@ -577,7 +577,8 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     if (rp_engine_advance(se->engine, rp_clock_steps(se->clock, k), se->run->stop))
         return RP_OK;
     const uint8_t *background;
-    int r = rp_source_frame(se->background, k, se->s.time.fps, se->s.time.fps_den, &background, err);
+    int r =
+        rp_source_frame(se->background, k, se->s.time.fps, se->s.time.fps_den, &background, err);
     if (r)
         return r;
     int16_t *heights_copy;

@@ -11,7 +11,7 @@
 
 struct rp_source {
     int width, height;
-    uint8_t *rgb;      /* the still picture, every frame */
+    uint8_t *rgb;       /* the still picture, every frame */
     rp_video_in *video; /* or a video */
 };
 
@@ -45,10 +45,9 @@ int rp_source_probe(const char *path, rp_source_info *info, rp_error *err)
         return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
     }
     if (info->width > RP_MAX_SIDE || info->height > RP_MAX_SIDE)
-        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
-                            "%s: %s is %dx%d, over the %d per side limit: give --size", path,
-                            info->is_video ? "video" : "image", info->width, info->height,
-                            RP_MAX_SIDE);
+        return rp_error_set(
+            err, RP_ERR_TOO_LARGE, 1, "%s: %s is %dx%d, over the %d per side limit: give --size",
+            path, info->is_video ? "video" : "image", info->width, info->height, RP_MAX_SIDE);
     return RP_OK;
 }
 
@@ -138,8 +137,8 @@ int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8
     int r = rp_video_in_frame_at(src->video, k * (fps_den > 0 ? fps_den : 1), fps, rgb, err->msg,
                                  sizeof err->msg);
     if (r)
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "background of frame %lld: %s",
-                            (long long)k, err->msg);
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "background of frame %lld: %s", (long long)k,
+                            err->msg);
     return RP_OK;
 }
 
