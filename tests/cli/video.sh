@@ -247,6 +247,24 @@ else
     check "... a clear error: $(head -c 200 broken.err)" grep -qE "frame|truncated|corrupt" broken.err
     nothing_written "... and writes nothing"
 fi
+# A frame that cannot be decoded mid-way (MJPEG: frame 30's headers wiped): the run stops at
+# the timeline frame that needs it, names it, and removes the video being written.
+gen -f lavfi -i testsrc2=size=160x120:rate=25:duration=2 -c:v mjpeg -q:v 5 mj.mkv
+python3 -c "
+d = bytearray(open('mj.mkv', 'rb').read())
+soi = [i for i in range(len(d) - 3) if d[i:i + 3] == b'\xff\xd8\xff']
+assert len(soi) == 50, len(soi)
+d[soi[30]:soi[30] + 400] = bytes(400)
+open('mjbad.mkv', 'wb').write(d)"
+expect_status "the intact MJPEG clip renders" 0 "$ROCKPOOL" -q flat.scene -i mj.mkv -f framemd5 \
+    -o mj.md5
+expect_status "an undecodable frame mid-way" 2 "$ROCKPOOL" -q flat.scene -i mjbad.mkv -o out.mp4
+stderr_has "... names the timeline frame" "background of frame 2"
+stderr_has "... and the video's frame" "cannot decode the video frame at 1.200 s"
+nothing_written "... and leaves no video"
+expect_status "an undecodable frame mid-way, framemd5" 2 "$ROCKPOOL" -q flat.scene -i mjbad.mkv \
+    -f framemd5 -o out.md5
+nothing_written "... and leaves no hash file"
 echo "not a video" >text.mp4
 expect_status "a text file named .mp4" 2 "$ROCKPOOL" -q flat.scene -i text.mp4 -o out.mp4
 nothing_written "... writes nothing"
