@@ -59,6 +59,7 @@ typedef struct rp_run {
     const char *dump_heights; /* write each written frame's heights here, or NULL */
     const char *save_state;   /* write a checkpoint after the last frame, or NULL */
     const char *load_state;   /* start from a checkpoint, or NULL */
+    int no_audio;             /* leave a video background's sound out of the output */
     /* Set asynchronously (a signal handler) to the signal number to stop the run: before
      * any file exists the session fails with RP_ERR_INTERRUPTED; after, the outputs are
      * finished and kept (the video plays up to the last frame). NULL = never. */

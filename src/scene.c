@@ -6,6 +6,7 @@
 #include "scene.h"
 #include "scene_lex.h"
 #include "fit.h"
+#include "video_in.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -361,14 +362,28 @@ static int set_preset(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the preset");
 }
 
+/* background PATH [hold|loop]: an image, or a video shown frame by frame; past a video's
+ * end its last frame (hold, the default) or the video again (loop). */
 static int set_background(parser *ps, tok kw)
 {
+    tok t;
+    char b[64];
     int ret = rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background);
 
     (void)kw;
-    if (ret)
+    if (ret || (ret = rp_lex_next(ps, &t)))
         return ret;
-    return rp_lex_want_end(ps, "the path (quote a path with spaces or '#')");
+    ps->given.background_end = RP_VIDEO_HOLD;
+    if (!t.s)
+        return RP_OK;
+    if (rp_lex_is(t, "loop"))
+        ps->given.background_end = RP_VIDEO_LOOP;
+    else if (!rp_lex_is(t, "hold"))
+        return rp_lex_fail(ps, t.col,
+                           "unexpected '%s' after the path (expected hold or loop; quote a path "
+                           "with spaces or '#')",
+                           SHOW(t, b));
+    return rp_lex_want_end(ps, "the background's hold or loop");
 }
 
 /* Damping: "shift N" (1..30) or a factor f in (0, 1], Q16 = round(f * 65536) computed

@@ -156,14 +156,26 @@ static int resolve_settings(rp_session *se, rp_error *err)
     rp_settings_merge(&s, ss);
     rp_settings_merge(&s, over);
     s.preset = preset;
-    int w = 0, h = 0, r;
-    if (s.background[0] && !(s.set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE))) {
-        if (rp_image_probe(s.background, &w, &h, err->msg, sizeof err->msg))
-            return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
-        if (w > RP_MAX_SIDE || h > RP_MAX_SIDE)
-            return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
-                                "%s: image is %dx%d, over the %d per side limit: give --size",
-                                s.background, w, h, RP_MAX_SIDE);
+    int w = 0, h = 0, r, sized = (s.set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE)) != 0;
+    rp_source_info bg = {0};
+    /* The background's size when no size is given; a video's length when neither the
+     * scene's `duration` nor -n is (the clip's length is the timeline's). */
+    if (s.background[0] &&
+        (!sized || (!(s.set & RP_SET_DURATION) && rp_video_in_is_video(s.background)))) {
+        if ((r = rp_source_probe(s.background, &bg, err)))
+            return r;
+        if (!sized) {
+            w = bg.width;
+            h = bg.height;
+        }
+    }
+    if (bg.is_video && !(s.set & RP_SET_DURATION)) {
+        /* ceil(duration * fps) frames, exactly, as if -n had given them */
+        __int128 n = (__int128)bg.duration_num * s.time.fps;
+        __int128 d = (__int128)bg.duration_den * (s.time.fps_den > 0 ? s.time.fps_den : 1);
+        __int128 frames = d > 0 ? (n + d - 1) / d : 0;
+        s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
+        s.set |= RP_SET_DURATION;
     }
     if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, err)))
         return r;
@@ -184,10 +196,10 @@ static int resolve_settings(rp_session *se, rp_error *err)
     return RP_OK;
 }
 
-/* What a run will hold in memory, roughly: two height buffers, the background, the
- * writer's frame slots (and height copies), wall bookkeeping and masks, the timeline, and
- * the output's own frames (rp_output_cell_bytes). An estimate to refuse absurd runs
- * before allocating. */
+/* What a run will hold in memory, roughly: two height buffers, the background (a video's
+ * frame queue and decoder pictures too), the writer's frame slots (and height copies), wall
+ * bookkeeping and masks, the timeline, and the output's own frames (rp_output_cell_bytes).
+ * An estimate to refuse absurd runs before allocating. */
 static double memory_estimate(const rp_session *se, size_t distinct_masks)
 {
     double cells = (double)se->s.water.width * se->s.water.height;
@@ -201,7 +213,7 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
-           (32 << 20);
+           (double)rp_source_memory(se->background) + (32 << 20);
 }
 
 /* Mask files the frames 0..end-1 use, counted once per file (not per spelling). */
@@ -316,8 +328,49 @@ void rp_session_summary(const rp_session *se, rp_summary *sum)
                  se->s.width / se->s.water.width;
 }
 
+/* num/den = n/d reduced; when that does not fit in 64 bits, the nearest lower fraction
+ * with a denominator of 10^9 (a nanosecond, far below an audio sample). */
+static void set_ratio(int64_t *num, int64_t *den, __int128 n, __int128 d)
+{
+    __int128 a = n, b = d;
+    while (b) {
+        __int128 t = a % b;
+        a = b;
+        b = t;
+    }
+    if (a > 1) {
+        n /= a;
+        d /= a;
+    }
+    if (n > INT64_MAX || d > INT64_MAX) {
+        n = n * 1000000000 / d;
+        d = 1000000000;
+    }
+    *num = (int64_t)n;
+    *den = (int64_t)d;
+}
+
+/* A video background's sound goes into video outputs (rockpool(1) --no-audio): from the
+ * time of the first written frame, as long as the frames written. */
+static void set_audio(const rp_session *se, rp_output_opts *o)
+{
+    const rp_video_in *v = rp_source_video(se->background);
+    int64_t on, od, fps = se->s.time.fps, fd = se->s.time.fps_den > 0 ? se->s.time.fps_den : 1;
+    o->audio_path = NULL;
+    if (!v || se->run->no_audio || fps < 1)
+        return;
+    rp_video_in_origin(v, &on, &od);
+    o->audio_path = se->s.background;
+    /* origin + start / fps = (on * fps + start * fd * od) / (od * fps) */
+    set_ratio(&o->audio_offset_num, &o->audio_offset_den,
+              (__int128)on * fps + (__int128)se->start * fd * od, (__int128)od * fps);
+    set_ratio(&o->audio_length_num, &o->audio_length_den, (__int128)(se->end - se->start) * fd,
+              fps);
+}
+
 /* Everything is checked before anything is created: the outputs, the paths against each
- * other and the inputs, the memory estimate. */
+ * other and the inputs, the memory estimate (the background is open: a video's decoder
+ * says what it holds). */
 static int validate(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
@@ -334,6 +387,7 @@ static int validate(rp_session *se, rp_error *err)
         o->warn = run->warn;
         o->warn_ctx = run->warn_ctx;
     }
+    set_audio(se, o);
     if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "--hash prints to stdout, which the %s output already uses",
@@ -346,14 +400,18 @@ static int validate(rp_session *se, rp_error *err)
     if ((r = check_paths(se, err)))
         return r;
     se->memory = memory_estimate(se, count_masks(se));
+    char video[96] = "";
+    if (rp_source_memory(se->background))
+        snprintf(video, sizeof video, " (%.0f MiB of it for the video background's decoder)",
+                 (double)rp_source_memory(se->background) / (1 << 20));
     if (se->memory > (double)run->max_memory)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
-                            "a %dx%d run to %s needs about %.1f GiB of memory, over the limit of "
+                            "a %dx%d run to %s needs about %.1f GiB of memory%s, over the limit of "
                             "%.1f GiB (raise it with --max-memory)",
                             se->s.out_width, se->s.out_height,
                             run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
                                           : "hashes",
-                            se->memory / (1 << 30), (double)run->max_memory / (1 << 30));
+                            se->memory / (1 << 30), video, (double)run->max_memory / (1 << 30));
     return RP_OK;
 }
 
@@ -480,10 +538,10 @@ int rp_session_start(rp_session *se, rp_error *err)
 {
     const rp_settings *s = &se->s;
     int r;
-    if ((r = validate(se, err)))
+    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
+                            s->background_end, err)))
         return r;
-    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height,
-                              s->fit, err)))
+    if ((r = validate(se, err)))
         return r;
     if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
         return r;
@@ -518,12 +576,16 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     int64_t k = se->k;
     if (rp_engine_advance(se->engine, rp_clock_steps(se->clock, k), se->run->stop))
         return RP_OK;
+    const uint8_t *background;
+    int r =
+        rp_source_frame(se->background, k, se->s.time.fps, se->s.time.fps_den, &background, err);
+    if (r)
+        return r;
     int16_t *heights_copy;
     uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
-    rp_engine_frame(se->engine, k, rp_source_frame(se->background, k, se->s.time.fps), pixels,
-                    NULL);
+    rp_engine_frame(se->engine, k, background, pixels, NULL);
     if (heights_copy)
         memcpy(heights_copy, rp_engine_heights(se->engine),
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);

@@ -24,6 +24,7 @@ static const struct field {
     FIELD(RP_SET_SEED, seed),
     FIELD(RP_SET_PRESET, preset),
     FIELD(RP_SET_BACKGROUND, background),
+    FIELD(RP_SET_BACKGROUND, background_end),
     FIELD(RP_SET_DAMPING, water.damping_shift),
     FIELD(RP_SET_DAMPING, water.damping_q16),
     FIELD(RP_SET_STENCIL, water.stencil),

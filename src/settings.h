@@ -112,6 +112,8 @@ typedef struct rp_settings {
     enum rp_preset preset;
     char background[4096];     /* "" = built-in texture; resolved against the scene's dir */
     int fit;                   /* enum rp_fit: a background of another aspect (fit.h) */
+    int background_end;        /* enum rp_video_end: a video background past its end, hold
+                                * or loop (video_in.h); given with the background */
     enum rp_shape shape;       /* drop shape when an event names none (preset's) */
     enum rp_mode mode;         /* drop mode when an event names none (preset's) */
     int out_width, out_height; /* the output size (-s); 0 = the scene's size */

@@ -11,8 +11,45 @@
 
 struct rp_source {
     int width, height;
-    uint8_t *rgb; /* the still picture, every frame */
+    uint8_t *rgb;       /* the still picture, every frame */
+    rp_video_in *video; /* or a video */
 };
+
+/* A video's display size: the stored width times its sample aspect ratio (rounded, halves
+ * up), so that its pixels become square; the height as stored. */
+static int display_width(int w, int sar_num, int sar_den)
+{
+    if (sar_num <= 0 || sar_den <= 0)
+        return w;
+    return (int)(((int64_t)w * sar_num * 2 + sar_den) / (2 * (int64_t)sar_den));
+}
+
+int rp_source_probe(const char *path, rp_source_info *info, rp_error *err)
+{
+    memset(info, 0, sizeof *info);
+    info->duration_den = 1;
+    if (rp_video_in_is_video(path)) {
+        rp_video_in *v;
+        rp_video_in_opts o;
+        int sn, sd;
+        rp_video_in_opts_init(&o);
+        int r = rp_video_in_open(&v, path, 16, 16, &o, err->msg, sizeof err->msg);
+        if (r)
+            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+        info->is_video = 1;
+        rp_video_in_info(v, &info->width, &info->height, &sn, &sd);
+        rp_video_in_duration(v, &info->duration_num, &info->duration_den);
+        rp_video_in_close(&v);
+        info->width = display_width(info->width, sn, sd);
+    } else if (rp_image_probe(path, &info->width, &info->height, err->msg, sizeof err->msg)) {
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
+    }
+    if (info->width > RP_MAX_SIDE || info->height > RP_MAX_SIDE)
+        return rp_error_set(
+            err, RP_ERR_TOO_LARGE, 1, "%s: %s is %dx%d, over the %d per side limit: give --size",
+            path, info->is_video ? "video" : "image", info->width, info->height, RP_MAX_SIDE);
+    return RP_OK;
+}
 
 /* A still of iw x ih drawn at width x height with `fit`: decoded once at the size that
  * makes the kept part (fit.h) exactly the frame's (cover) or the drawn part's (contain). */
@@ -53,18 +90,28 @@ static int load_fitted(rp_source *src, const char *path, enum rp_fit fit, rp_err
     return RP_OK;
 }
 
-int rp_source_open(rp_source **out, const char *path, int width, int height, int fit,
+int rp_source_open(rp_source **out, const char *path, int width, int height, int fit, int end,
                    rp_error *err)
 {
     rp_source *src = calloc(1, sizeof *src);
+    int r;
     *out = NULL;
     if (!src)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     src->width = width;
     src->height = height;
-    if (path && path[0]) {
-        int r = load_fitted(src, path, (enum rp_fit)fit, err);
-        if (r) {
+    if (path && path[0] && rp_video_in_is_video(path)) {
+        rp_video_in_opts o;
+        rp_video_in_opts_init(&o);
+        o.fit = (enum rp_fit)fit;
+        o.end = end == RP_VIDEO_LOOP ? RP_VIDEO_LOOP : RP_VIDEO_HOLD;
+        if ((r = rp_video_in_open(&src->video, path, width, height, &o, err->msg,
+                                  sizeof err->msg))) {
+            free(src);
+            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+        }
+    } else if (path && path[0]) {
+        if ((r = load_fitted(src, path, (enum rp_fit)fit, err))) {
             free(src);
             return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
         }
@@ -79,11 +126,30 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
     return RP_OK;
 }
 
-const uint8_t *rp_source_frame(rp_source *src, int64_t k, int fps)
+int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8_t **rgb,
+                    rp_error *err)
 {
-    (void)k;
-    (void)fps;
-    return src->rgb;
+    if (!src->video) {
+        *rgb = src->rgb;
+        return RP_OK;
+    }
+    /* frame k is at k * fps_den / fps seconds, exactly */
+    int r = rp_video_in_frame_at(src->video, k * (fps_den > 0 ? fps_den : 1), fps, rgb, err->msg,
+                                 sizeof err->msg);
+    if (r)
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "background of frame %lld: %s", (long long)k,
+                            err->msg);
+    return RP_OK;
+}
+
+int64_t rp_source_memory(const rp_source *src)
+{
+    return src && src->video ? rp_video_in_memory(src->video) : 0;
+}
+
+const rp_video_in *rp_source_video(const rp_source *src)
+{
+    return src ? src->video : NULL;
 }
 
 void rp_source_free(rp_source **src)
@@ -91,6 +157,7 @@ void rp_source_free(rp_source **src)
     if (!src || !*src)
         return;
     free((*src)->rgb);
+    rp_video_in_close(&(*src)->video);
     free(*src);
     *src = NULL;
 }

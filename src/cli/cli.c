@@ -32,6 +32,7 @@ enum {
     ARG_MAX_MEMORY,
     ARG_FIT,
     ARG_SIMD,
+    ARG_NO_AUDIO,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -66,6 +67,7 @@ static const struct option long_opts[] = {
     {"max-memory", required_argument, NULL, ARG_MAX_MEMORY},
     {"fit", required_argument, NULL, ARG_FIT},
     {"simd", required_argument, NULL, ARG_SIMD},
+    {"no-audio", no_argument, NULL, ARG_NO_AUDIO},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -80,7 +82,8 @@ void rp_cli_usage(FILE *f)
           "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, frames/f_%05d.png, '-' = Y4M\n"
           "                         on stdout (default rockpool.mp4)\n"
           "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 (overrides PATH)\n"
-          "  -i, --input IMAGE      background image (default: built-in texture)\n"
+          "  -i, --input FILE       background image or video (default: built-in texture)\n"
+          "      --no-audio         leave out a video background's sound\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
           "  -s, --size WxH         size (default: the image's, else 640x480)\n"
           "  -n, --frames N         timeline length in frames (default: scene duration)\n"
@@ -342,6 +345,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
                                    optarg);
             break;
         }
+        case ARG_NO_AUDIO: cli->run.no_audio = 1; break;
         case ARG_MAX_MEMORY:
             r = parse_bytes("--max-memory", optarg, &cli->run.max_memory, err, errlen);
             break;

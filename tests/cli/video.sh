@@ -1,0 +1,294 @@
+# video.sh - video backgrounds (rockpool(1) -i, --no-audio; rockpool-scene(5) `background`):
+# clips made by ffmpeg here, frames checked against ffmpeg's own decode of them, the
+# timestamp rule computed from ffprobe's timestamps, audio measured by ffprobe.
+source "$(dirname "$0")/lib.sh"
+
+# The same RGB conversion rockpool's fit scaler uses (fit.h), so that with flat water (no
+# events: the rockpool preset's light layer adds nothing) a frame equals the input's bytes.
+SWS=bicubic+accurate_rnd+bitexact
+
+# hashes FILE: the MD5 column of framemd5 lines (ours or ffmpeg's), one a line.
+hashes() { grep -v '^#' "$1" | awk -F', *' '{print $6}'; }
+# theirs CLIP OUT: ffmpeg's decode of CLIP's frames (every one, in presentation order) as
+# RGB24 at their own size, hashed.
+theirs() {
+    ffmpeg -v error -i "$1" -map 0:v:0 -fps_mode passthrough -sws_flags $SWS -pix_fmt rgb24 \
+        -f framemd5 - >"$2.full" && hashes "$2.full" >"$2"
+}
+# pts CLIP OUT: each frame's presentation time in seconds as an exact fraction
+# "ticks*tb_num/tb_den", in presentation order.
+pts() {
+    local tb
+    tb=$(ffprobe -v error -select_streams v:0 -show_entries stream=time_base -of csv=p=0 "$1")
+    ffprobe -v error -select_streams v:0 -show_entries frame=best_effort_timestamp \
+        -of default=nw=1:nk=1 "$1" | awk -v tb="$tb" '/^-?[0-9]+$/ {print $1 " " tb}' >"$2"
+}
+# rule PTS THEIRS OURS FPS_NUM FPS_DEN: every one of our frames k shows the input frame whose
+# timestamp (from the first's) is the last one at or before k/fps, or the last frame past the
+# end; prints the first frame that does not, and fails.
+rule() {
+    python3 - "$@" <<'EOF'
+import sys
+from fractions import Fraction as F
+pts_file, theirs_file, ours_file, fn, fd = sys.argv[1:6]
+pts = []
+for line in open(pts_file):
+    ticks, tb = line.split()
+    n, d = tb.split('/')
+    pts.append(F(int(ticks) * int(n), int(d)))
+theirs = open(theirs_file).read().split()
+ours = open(ours_file).read().split()
+assert len(pts) == len(theirs), (len(pts), len(theirs))
+assert sorted(pts) == pts
+rate = F(int(fn), int(fd))
+for k, h in enumerate(ours):
+    t = k / rate
+    j = max(i for i, p in enumerate(pts) if p - pts[0] <= t)
+    if h != theirs[j]:
+        sys.exit("frame %d (t=%s): expected input frame %d" % (k, t, j))
+if not ours:
+    sys.exit("no frames")
+EOF
+}
+# psnr A B W H MIN: every RGB24 frame of A within MIN dB of B's; same frame counts.
+psnr() {
+    python3 - "$@" <<'EOF'
+import sys, math
+a, b, w, h, lo = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+fs = w * h * 3
+da, db = open(a, 'rb').read(), open(b, 'rb').read()
+if len(da) != len(db) or len(da) % fs or not da:
+    sys.exit("sizes %d, %d" % (len(da), len(db)))
+sq = [d * d for d in range(-255, 256)]
+worst = 1e9
+for f in range(len(da) // fs):
+    fa, fb = da[f * fs:(f + 1) * fs], db[f * fs:(f + 1) * fs]
+    se = sum(sq[x - y + 255] for x, y in zip(fa, fb))
+    p = 99.0 if se == 0 else 10 * math.log10(255 * 255 * fs / se)
+    worst = min(worst, p)
+    if p < lo:
+        sys.exit("frame %d: %.2f dB" % (f, p))
+print("worst %.2f dB" % worst)
+EOF
+}
+# near A B TOL: |A - B| <= TOL (decimals).
+near() { python3 -c "import sys; sys.exit(abs($1 - $2) > $3)"; }
+# nothing_written NAME: the work dir holds no rendered output (no out.*, no frames).
+nothing_written() {
+    if ls out.* frames 2>/dev/null | grep -q .; then bad "$1 (left: $(ls out.* frames 2>&1))"
+    else ok "$1"; fi
+}
+
+printf 'fps 25\n' >flat.scene
+printf 'fps 50\n' >flat50.scene
+printf 'fps 24\n' >flat24.scene
+gen() { ffmpeg -v error -y "$@"; }
+
+# ---- 2 s at 25 fps with a sine track: 50 frames, 35 dB, 2.0 s of audio ----------------
+gen -f lavfi -i testsrc2=size=640x360:rate=25:duration=2 \
+    -f lavfi -i sine=frequency=440:sample_rate=48000:duration=2 \
+    -c:v libx264 -pix_fmt yuv420p -c:a aac -shortest clip.mp4
+expect_status "video background render" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 -o v25.mp4
+check "the clip's length is the timeline's: 50 frames" test "$(probe v25.mp4 nb_read_frames)" = 50
+ffmpeg -v error -i v25.mp4 -f rawvideo -pix_fmt rgb24 v25.rgb
+ffmpeg -v error -i clip.mp4 -map 0:v -f rawvideo -pix_fmt rgb24 clip.rgb
+check "each frame within 35 dB PSNR of the input's" psnr v25.rgb clip.rgb 640 360 35
+adur=$(ffprobe -v error -select_streams a:0 -show_entries stream=duration -of csv=p=0 v25.mp4)
+check "an audio stream of 2.0 s (within one AAC frame, 1024/48000 s): ${adur:-none}" \
+    near "${adur:-99}" 2.0 0.0214
+check "the audio is AAC, copied" test "$(ffprobe -v error -select_streams a:0 \
+    -show_entries stream=codec_name -of csv=p=0 v25.mp4)" = aac
+# Flat water leaves the background as it is: frame k is the input's frame k, byte for byte.
+expect_status "framemd5 at 25 fps" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 -f framemd5 -o h25.md5
+theirs clip.mp4 clip.hashes
+hashes h25.md5 >h25
+check "flat water leaves the background unchanged: frame k = input frame k" cmp -s h25 clip.hashes
+check "the input's frames all differ (the checks can tell frames apart)" \
+    test "$(sort -u clip.hashes | wc -l)" = 50
+
+# ---- 50 fps: 100 frames, 2k and 2k+1 show input frame k ---------------------------------
+expect_status "render at 50 fps" 0 "$ROCKPOOL" -q flat50.scene -i clip.mp4 -f framemd5 -o h50.md5
+hashes h50.md5 >h50
+check "100 frames at 50 fps" test "$(wc -l <h50)" = 100
+check "frames 2k and 2k+1 both show input frame k" \
+    cmp -s <(awk 'NR % 2 == 1' h50) clip.hashes
+check "... and so does 2k+1" cmp -s <(awk 'NR % 2 == 0' h50) clip.hashes
+pts clip.mp4 clip.pts
+check "50 fps follows the timestamp rule" rule clip.pts clip.hashes h50 50 1
+
+# ---- 24 fps from a 30 fps input: the frame the timestamp rule names ----------------------
+gen -f lavfi -i testsrc2=size=160x120:rate=30:duration=2 -c:v libx264 -pix_fmt yuv420p c30.mp4
+expect_status "24 fps from 30 fps" 0 "$ROCKPOOL" -q flat24.scene -i c30.mp4 -f framemd5 -o h24.md5
+hashes h24.md5 >h24
+theirs c30.mp4 c30.hashes
+pts c30.mp4 c30.pts
+check "48 frames" test "$(wc -l <h24)" = 48
+check "frame k shows input frame floor(30k/24)" \
+    cmp -s h24 <(awk '{h[NR-1]=$0} END {for (k = 0; k < 48; k++) print h[int(30*k/24)]}' c30.hashes)
+check "24 fps follows the timestamp rule (from ffprobe's timestamps)" rule c30.pts c30.hashes h24 24 1
+check "NTSC rate 30000/1001 follows the timestamp rule" sh -c \
+    "'$ROCKPOOL' -q flat.scene -r 30000/1001 -i c30.mp4 -f framemd5 -o hn.md5 &&
+     grep -v '^#' hn.md5 | awk -F', *' '{print \$6}' >hn"
+check "... every frame" rule c30.pts c30.hashes hn 30000 1001
+
+# ---- variable frame rate ----------------------------------------------------------------
+# Frame n at n/20 s plus a wobble of 0, 13 or 26 ms: gaps of 37 to 76 ms.
+gen -f lavfi -i testsrc2=size=160x120:rate=20:duration=3 \
+    -vf "settb=1/1000,setpts=(N/20+mod(N\,3)*0.013)/TB" -fps_mode passthrough \
+    -enc_time_base 1/1000 -c:v libx264 -pix_fmt yuv420p vfr.mkv
+pts vfr.mkv vfr.pts
+check "the VFR clip's gaps vary" test "$(awk 'NR > 1 {print $1 - p} {p = $1}' vfr.pts | sort -u |
+    wc -l)" -ge 3
+theirs vfr.mkv vfr.hashes
+for r in 25 30 60; do
+    expect_status "VFR input at $r fps" 0 "$ROCKPOOL" -q -r $r flat.scene -i vfr.mkv -f framemd5 \
+        -o vfr$r.md5
+    hashes vfr$r.md5 >vfr$r
+    check "VFR at $r fps follows its timestamps" rule vfr.pts vfr.hashes vfr$r $r 1
+done
+
+# ---- --start/--end chunks equal the full run ---------------------------------------------
+# 8 s with a keyframe a second, under moving water, so chunks seek.
+gen -f lavfi -i testsrc2=size=192x108:rate=25:duration=8 -c:v libx264 -g 25 -pix_fmt yuv420p \
+    long.mp4
+printf 'fps 25\nat 0s drop 50%% 50%% radius 12 height 1200\nat 0.2s..8s rain rate 6/s radius 3..9 height 300..900\n' >rain.scene
+expect_status "full run" 0 "$ROCKPOOL" -q rain.scene -i long.mp4 -f framemd5 -o full.md5
+hashes full.md5 >full
+check "200 frames" test "$(wc -l <full)" = 200
+rm -f chunks
+for range in 0:61 61:137 137:163 163:200; do
+    a=${range%:*} b=${range#*:}
+    "$ROCKPOOL" -q rain.scene -i long.mp4 --start "$a" --end "$b" --hash -f framemd5 \
+        -o /dev/null >"chunk$a" 2>/dev/null
+    awk '{print $2}' "chunk$a" >>chunks
+done
+check "chunks' hashes equal the full run's, byte for byte" test -s full -a "$(cat chunks)" = "$(cat full)"
+check "the water moves (frames differ from the flat render's)" test "$(cat full)" != "$(
+    "$ROCKPOOL" -q flat.scene -i long.mp4 --hash -f framemd5 -o /dev/null | awk '{print $2}')"
+"$ROCKPOOL" -q rain.scene -i long.mp4 --start 180 --end 181 --hash -f framemd5 -o /dev/null \
+    >late 2>/dev/null
+check "a single late frame (a seek 7.2 s in) equals the full run's" \
+    test -s late -a "$(awk '{print $2}' late)" = "$(sed -n 181p full)"
+
+# ---- audio: --no-audio, the outputs without audio ----------------------------------------
+expect_status "--no-audio" 0 "$ROCKPOOL" -q --no-audio flat.scene -i clip.mp4 -o na.mkv
+check "--no-audio drops the audio" test -z "$(ffprobe -v error -select_streams a \
+    -show_entries stream=index -of csv=p=0 na.mkv)"
+check "... and keeps the 50 frames" test "$(probe na.mkv nb_read_frames)" = 50
+expect_status "audio into mkv" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 -o au.mkv
+check "mkv carries the audio" test "$(ffprobe -v error -select_streams a \
+    -show_entries stream=codec_name -of csv=p=0 au.mkv)" = aac
+expect_status "audio into webm (re-encoded)" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 -o au.webm
+check "webm's audio is Opus" test "$(ffprobe -v error -select_streams a \
+    -show_entries stream=codec_name -of csv=p=0 au.webm)" = opus
+# A chunk's audio is the chunk's time: 1 s from frame 25.
+expect_status "chunk with audio" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 --start 25 -o half.mp4
+adur=$(ffprobe -v error -select_streams a:0 -show_entries stream=duration -of csv=p=0 half.mp4)
+check "a chunk's audio lasts the chunk (1.0 s): ${adur:-none}" near "${adur:-99}" 1.0 0.0214
+expect_status "PNG output of a clip with audio" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 \
+    -o png/f_%03d.png
+check "50 PNGs" test "$(ls png | wc -l)" = 50
+ffmpeg -v error -i png/f_%03d.png -pix_fmt rgb24 -f framemd5 - >png.md5
+hashes png.md5 >png.hashes
+check "PNG frames equal the hashes (audio ignored)" cmp -s png.hashes h25
+"$ROCKPOOL" -q flat.scene -i clip.mp4 -o - >with.y4m 2>y4m.err
+"$ROCKPOOL" -q --no-audio flat.scene -i clip.mp4 -o - >without.y4m 2>>y4m.err
+check "Y4M ignores audio (the same bytes with --no-audio)" cmp -s with.y4m without.y4m
+check "Y4M holds 50 frames" test "$(probe with.y4m nb_read_frames)" = 50
+"$ROCKPOOL" -q flat.scene -i clip.mp4 --hash -f framemd5 -o /dev/null >hash.txt 2>/dev/null
+check "--hash lines ignore audio (50, equal to framemd5's)" \
+    cmp -s <(awk '{print $2}' hash.txt) h25
+
+# ---- hold and loop past the end ----------------------------------------------------------
+printf 'fps 25\nduration 3s\nbackground clip.mp4\n' >hold.scene
+printf 'fps 25\nduration 4s\nbackground clip.mp4 loop\n' >loop.scene
+expect_status "hold (the default)" 0 "$ROCKPOOL" -q hold.scene -f framemd5 -o hold.md5
+hashes hold.md5 >hold
+check "hold: 75 frames, 50..74 show the last input frame" test \
+    "$(wc -l <hold) $(sed -n '51,75p' hold | sort -u) $(head -50 hold | cmp - h25 && echo same)" \
+    = "75 $(tail -1 h25) same"
+expect_status "background clip.mp4 loop" 0 "$ROCKPOOL" -q loop.scene -f framemd5 -o loop.md5
+hashes loop.md5 >loop
+check "loop: 100 frames, the clip twice" cmp -s loop <(cat h25 h25)
+printf 'fps 25\nbackground clip.mp4 forever\n' >badend.scene
+expect_status "an unknown end mode is refused" 2 "$ROCKPOOL" -q badend.scene --check
+stderr_has "... naming hold and loop" "expected hold or loop"
+expect_status "-n overrides the clip's length" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 -n 7 \
+    -f framemd5 -o n7.md5
+check "-n 7: 7 frames" test "$(hashes n7.md5 | wc -l)" = 7
+
+# ---- bad input: clear errors, exit 2, nothing written ------------------------------------
+gen -f lavfi -i sine=frequency=440:duration=1 tone.m4a
+expect_status "a file with no video stream" 2 "$ROCKPOOL" -q flat.scene -i tone.m4a -o out.mp4
+stderr_has "... says so" "has no video stream"
+nothing_written "... and writes nothing"
+gen -f lavfi -i testsrc2=size=320x240:rate=25:duration=4 -c:v libx264 -pix_fmt yuv420p whole.mkv
+head -c $(($(stat -c %s whole.mkv) / 2)) whole.mkv >cut.mkv
+expect_status "a truncated video" 2 "$ROCKPOOL" -q flat.scene -i cut.mkv -o out.mp4
+stderr_has "... says it is truncated" "truncated"
+nothing_written "... and writes nothing"
+expect_status "a truncated video, PNG frames" 2 "$ROCKPOOL" -q flat.scene -i cut.mkv -n 5 \
+    -o frames/f_%03d.png
+nothing_written "... and writes no frame"
+# Damage in the middle: the frame that cannot be decoded is named, and the outputs are removed.
+cp whole.mkv broken.mkv
+size=$(stat -c %s broken.mkv)
+python3 -c "
+import random, sys
+random.seed(17)
+f = open('broken.mkv', 'r+b'); f.seek($size * 6 // 10)
+f.write(bytes(random.randrange(256) for _ in range(4000)))"
+"$ROCKPOOL" -q flat.scene -i broken.mkv -o out.mp4 2>broken.err
+st=$?
+if [ $st -eq 0 ]; then
+    ok "damage mid-way: decoded anyway (the damage fell where the decoder can tell nothing)"
+else
+    check "damage mid-way: exit 2 ($st)" test $st = 2
+    check "... a clear error: $(head -c 200 broken.err)" grep -qE "frame|truncated|corrupt" broken.err
+    nothing_written "... and writes nothing"
+fi
+# A frame that cannot be decoded mid-way (MJPEG: frame 30's headers wiped): the run stops at
+# the timeline frame that needs it, names it, and removes the video being written.
+gen -f lavfi -i testsrc2=size=160x120:rate=25:duration=2 -c:v mjpeg -q:v 5 mj.mkv
+python3 -c "
+d = bytearray(open('mj.mkv', 'rb').read())
+soi = [i for i in range(len(d) - 3) if d[i:i + 3] == b'\xff\xd8\xff']
+assert len(soi) == 50, len(soi)
+d[soi[30]:soi[30] + 400] = bytes(400)
+open('mjbad.mkv', 'wb').write(d)"
+expect_status "the intact MJPEG clip renders" 0 "$ROCKPOOL" -q flat.scene -i mj.mkv -f framemd5 \
+    -o mj.md5
+expect_status "an undecodable frame mid-way" 2 "$ROCKPOOL" -q flat.scene -i mjbad.mkv -o out.mp4
+stderr_has "... names the timeline frame" "background of frame 2"
+stderr_has "... and the video's frame" "cannot decode the video frame at 1.200 s"
+nothing_written "... and leaves no video"
+expect_status "an undecodable frame mid-way, framemd5" 2 "$ROCKPOOL" -q flat.scene -i mjbad.mkv \
+    -f framemd5 -o out.md5
+nothing_written "... and leaves no hash file"
+echo "not a video" >text.mp4
+expect_status "a text file named .mp4" 2 "$ROCKPOOL" -q flat.scene -i text.mp4 -o out.mp4
+nothing_written "... writes nothing"
+
+# ---- memory: the decoder counts against --max-memory ---------------------------------------
+gen -f lavfi -i testsrc2=size=1920x1080:rate=25:duration=0.2 -c:v libx264 -preset ultrafast \
+    -pix_fmt yuv420p hd.mp4
+ffmpeg -v error -i hd.mp4 -frames:v 1 hd.png
+expect_status "a 1080p video over --max-memory is refused" 2 "$ROCKPOOL" -q flat.scene -i hd.mp4 \
+    -s 320x180 --max-memory 60M -o out.mp4
+stderr_has "... naming the video's share" "for the video background's decoder"
+nothing_written "... and writes nothing"
+expect_status "the same run over its first frame as a still fits" 0 "$ROCKPOOL" -q flat.scene \
+    -i hd.png -s 320x180 -n 5 --max-memory 60M -f framemd5 -o still.md5
+
+# ---- memory does not grow with the clip's length -----------------------------------------
+gen -f lavfi -i testsrc2=size=1280x720:rate=25:duration=2 -c:v libx264 -preset ultrafast \
+    -pix_fmt yuv420p m2.mp4
+gen -f lavfi -i testsrc2=size=1280x720:rate=25:duration=6 -c:v libx264 -preset ultrafast \
+    -pix_fmt yuv420p m6.mp4
+rss() { /usr/bin/time -f %M -o "$2.rss" "$ROCKPOOL" -q --preset elias flat.scene -i "$1" \
+    -f framemd5 -o "$2.md5" 2>/dev/null && cat "$2.rss"; }
+r2=$(rss m2.mp4 m2) r6=$(rss m6.mp4 m6)
+check "peak RSS of a 720p render: 2 s ${r2:-?} KiB, 6 s ${r6:-?} KiB (within 8 MiB)" \
+    test -n "$r2" -a -n "$r6" -a "$((${r6:-0} - ${r2:-0}))" -lt 8192
+check "... and both rendered every frame (50, 150)" \
+    test "$(hashes m2.md5 | wc -l) $(hashes m6.md5 | wc -l)" = "50 150"
