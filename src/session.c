@@ -203,8 +203,10 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     return cells * per_cell + (double)(ts.drops + ts.walls) * sizeof(rp_item) + (32 << 20);
 }
 
-/* Mask files the frames 0..end-1 use, counted once per file (not per spelling). */
-static size_t count_masks(const rp_session *se)
+/* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
+ * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
+ * be read is the error. */
+static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int *r)
 {
     size_t n = 0, cap = 0;
     struct stat *seen = NULL;
@@ -230,6 +232,14 @@ static size_t count_masks(const rp_session *se)
                 seen = more;
             }
             seen[n++] = st;
+            int64_t bytes = 0;
+            if ((*r = rp_image_cost(items[i].mask_path, se->s.width, se->s.height, 1, &bytes,
+                                    err->msg, sizeof err->msg))) {
+                rp_error_set(err, *r, *r != RP_ERR_NOMEM, "%s", err->msg);
+                k = se->end;
+                break;
+            }
+            *cost += (double)bytes;
         }
     }
     free(seen);
@@ -344,7 +354,19 @@ static int validate(rp_session *se, rp_error *err)
         return rp_error_set(err, r, 1, "--save-state: %s", err->msg);
     if ((r = check_paths(se, err)))
         return r;
-    se->memory = memory_estimate(se, count_masks(se));
+    /* Decoding the background and each mask counts too (rp_image_cost: metadata, the
+     * decoded frame, the scaled copies), checked before any of them is decoded. */
+    double images = 0;
+    int64_t bytes = 0;
+    size_t masks = count_masks(se, &images, err, &r);
+    if (r)
+        return r;
+    if (se->s.background[0] &&
+        (r = rp_image_cost(se->s.background, se->s.width, se->s.height, 0, &bytes, err->msg,
+                           sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    images += (double)bytes;
+    se->memory = memory_estimate(se, masks) + images;
     if (se->memory > (double)run->max_memory)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "a %dx%d run to %s needs about %.1f GiB of memory, over the limit of "
@@ -391,9 +413,11 @@ static int load_masks(rp_session *se, rp_error *err)
                         m.data = se->masks[j].data;
             }
             if (!m.data) {
-                if (rp_image_load_mask(path, se->s.width, se->s.height, &m.data, err->msg,
-                                       sizeof err->msg))
-                    return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
+                int r = rp_image_load_mask_max(path, se->s.width, se->s.height,
+                                               se->run->max_memory, &m.data, err->msg,
+                                               sizeof err->msg);
+                if (r)
+                    return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
                 m.owned = 1;
             }
             se->masks[se->nmasks++] = m;
