@@ -100,6 +100,25 @@ void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
  * RP_ERR_TOO_LARGE and a positioned message instead of exhausting memory. */
 #define RP_TIMELINE_MAX_ITEMS ((size_t)1 << 24)
 
+/** Most cells the drops of a timeline may touch in all (each drop its square clipped to the
+ * grid): at about 20 ns a cell, over half an hour of drawing; beyond it rp_timeline_check
+ * refuses the scene. */
+#define RP_TIMELINE_MAX_WORK 1e11
+
+/** What a timeline will cost, estimated from the scene's events without building it. */
+typedef struct rp_timeline_cost {
+    double items; /* items it would hold (an upper bound: one more per rain) */
+    double bytes; /* memory while building it: items, growth, sort */
+    double work;  /* cells its drops touch */
+} rp_timeline_cost;
+
+/** Estimate the timeline rp_timeline_build would make, before allocating it, and refuse
+ * (RP_ERR_TOO_LARGE, diag at the statement that adds most) more than
+ * RP_TIMELINE_MAX_ITEMS items, more than max_bytes of memory (when > 0), or more than
+ * RP_TIMELINE_MAX_WORK cells of drawing. */
+int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
+                      int64_t max_bytes, rp_timeline_cost *cost, rp_diag *diag);
+
 /** SplitMix64 (Steele, Lea, Flood 2014), the generator behind `rain` and part of the file
  * format's contract: state += 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds.
  * Advances *state and returns the next 64-bit value. */

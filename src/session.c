@@ -299,7 +299,9 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     if ((r = resolve_settings(se, err)))
         goto fail;
     memset(&err->diag, 0, sizeof err->diag);
-    if ((r = rp_timeline_build(&se->tl, scene, &se->s, se->frames, &err->diag))) {
+    rp_timeline_cost cost;
+    if ((r = rp_timeline_check(scene, &se->s, se->frames, run->max_memory, &cost, &err->diag)) ||
+        (r = rp_timeline_build(&se->tl, scene, &se->s, se->frames, &err->diag))) {
         if (!err->diag.file[0])
             snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
         diag_error(err, r);
