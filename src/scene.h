@@ -38,6 +38,15 @@ const char *rp_scene_name(const rp_scene *scene);
 /** The scene file's path, or NULL when the text came from stdin or memory. */
 const char *rp_scene_file(const rp_scene *scene);
 
+/** The first background (background nonzero) or wall mask path of the scene that reaches
+ * outside the scene's directory (an absolute path or a '..' component), as a diagnostic
+ * at its line and column; NULL when there is none. rp_session_new refuses it unless the
+ * run allows outside paths (rockpool(1) --allow-outside-paths). */
+const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background);
+
+/** The scene's text as read (len bytes, NUL-terminated). */
+const char *rp_scene_text(const rp_scene *scene, size_t *len);
+
 /** The settings the scene gave (its `set` bits say which). */
 const rp_settings *rp_scene_settings(const rp_scene *scene);
 

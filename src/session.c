@@ -296,6 +296,16 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     se->scene = scene;
     se->run = run;
     se->threads = run->threads > 0 ? run->threads : 1;
+    /* A scene is data: paths in it stay inside its directory unless the run allows
+     * more; a background given by the run itself replaces the scene's. */
+    const rp_diag *outside = rp_scene_outside_path(scene, 0);
+    if (!outside && !(run->over.set & RP_SET_BACKGROUND))
+        outside = rp_scene_outside_path(scene, 1);
+    if (outside && !run->allow_outside_paths) {
+        err->diag = *outside;
+        r = diag_error(err, RP_ERR_INVALID);
+        goto fail;
+    }
     if ((r = resolve_settings(se, err)))
         goto fail;
     memset(&err->diag, 0, sizeof err->diag);

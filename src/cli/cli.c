@@ -28,6 +28,7 @@ enum {
     ARG_LOAD_STATE,
     ARG_PROGRESS_FD,
     ARG_MAX_MEMORY,
+    ARG_ALLOW_OUTSIDE_PATHS,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -60,6 +61,7 @@ static const struct option long_opts[] = {
     {"load-state", required_argument, NULL, ARG_LOAD_STATE},
     {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
     {"max-memory", required_argument, NULL, ARG_MAX_MEMORY},
+    {"allow-outside-paths", no_argument, NULL, ARG_ALLOW_OUTSIDE_PATHS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -96,6 +98,7 @@ void rp_cli_usage(FILE *f)
           "      --save-state F     write a checkpoint after the last frame; --load-state F\n"
           "                         starts from one     --progress-fd N  key=value progress\n"
           "      --max-memory SIZE  refuse runs that need more memory (default 4G)\n"
+          "      --allow-outside-paths  let the scene name files outside its directory\n"
           "  -h, --help             this help       -V, --version  version\n"
           "\n"
           "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 130 interrupted.\n"
@@ -300,6 +303,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case ARG_MAX_MEMORY:
             r = parse_bytes("--max-memory", optarg, &cli->run.max_memory, err, errlen);
             break;
+        case ARG_ALLOW_OUTSIDE_PATHS: cli->run.allow_outside_paths = 1; break;
         case ARG_PROGRESS_FD:
             r = parse_int("--progress-fd", optarg, 0, 1 << 20, &v, err, errlen);
             cli->progress_fd = (int)v;
