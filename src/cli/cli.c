@@ -115,14 +115,39 @@ static int usage_error(char *err, size_t errlen, const char *fmt, ...)
     return 2;
 }
 
+/* Numbers on the command line follow the scene's rules (rockpool-scene(5)): decimal only,
+ * an optional sign, leading zeros allowed, no blanks, no hexadecimal. Reads one from text
+ * into *v and points *end past it; returns 0 when there is none (no digits) or it passes
+ * INT64_MAX in magnitude (then *end is text). signs: whether a sign may lead. */
+static int whole(const char *text, int signs, int64_t *v, const char **end)
+{
+    const char *p = text;
+    int neg = 0;
+    uint64_t m = 0;
+    *end = text;
+    if (signs && (*p == '-' || *p == '+'))
+        neg = *p++ == '-';
+    if (*p < '0' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (m > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return 0;
+        m = m * 10 + (uint64_t)(*p - '0');
+    }
+    if (m > (uint64_t)INT64_MAX)
+        return 0;
+    *v = neg ? -(int64_t)m : (int64_t)m;
+    *end = p;
+    return 1;
+}
+
 /* A whole number in lo..hi, named by its option in errors. */
 static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out,
                      char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || errno == ERANGE)
+    const char *end;
+    int64_t v = 0;
+    if (!whole(text, 1, &v, &end) || *end)
         return usage_error(err, errlen, "%s: '%s' is not a whole number", opt, text);
     if (v < lo || v > hi)
         return usage_error(err, errlen, "%s: %s is out of range (%" PRId64 "..%" PRId64 ")", opt,
@@ -134,14 +159,12 @@ static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, 
 /* "640x480" -> 640, 480, each 1..RP_MAX_SIDE. */
 static int parse_size(const char *text, int *w, int *h, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long a = strtol(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X'))
+    const char *end;
+    int64_t a = 0, b = 0;
+    if (!whole(text, 0, &a, &end) || (*end != 'x' && *end != 'X'))
         return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
     const char *second = end + 1;
-    long b = strtol(second, &end, 10);
-    if (end == second || *end || errno == ERANGE)
+    if (!whole(second, 0, &b, &end) || *end)
         return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
     if (a < 1 || b < 1 || a > RP_MAX_SIDE || b > RP_MAX_SIDE)
         return usage_error(err, errlen, "--size: %s is out of range (1..%d per side)", text,
@@ -154,10 +177,10 @@ static int parse_size(const char *text, int *w, int *h, char *err, size_t errlen
 /* "4G", "512M", "100000k", "123456" -> bytes (binary multiples). */
 static int parse_bytes(const char *opt, const char *text, int64_t *out, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
+    const char *end;
+    int64_t v = 0;
     int shift = 0;
+    whole(text, 0, &v, &end);
     switch (end != text ? *end : 0) {
     case 'k':
     case 'K':
@@ -180,7 +203,7 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, char *er
         end++;
         break;
     }
-    if (end == text || *end || errno == ERANGE || v < 1 || v > (INT64_MAX >> shift))
+    if (end == text || *end || v < 1 || v > (INT64_MAX >> shift))
         return usage_error(err, errlen, "%s: '%s' is not a size like 4G or 512M", opt, text);
     *out = (int64_t)v << shift;
     return 0;
@@ -189,15 +212,15 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, char *er
 /* "4M", "2500k", "800000" -> bits per second. */
 static int parse_bitrate(const char *text, int64_t *out, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
+    const char *end;
+    int64_t v = 0;
     int64_t mul = 1;
+    whole(text, 0, &v, &end);
     if (end != text && (*end == 'k' || *end == 'K'))
         mul = 1000, end++;
     else if (end != text && (*end == 'm' || *end == 'M'))
         mul = 1000000, end++;
-    if (end == text || *end || errno == ERANGE || v < 1 || v > INT64_MAX / 1000000 / 1000)
+    if (end == text || *end || v < 1 || v > INT64_MAX / 1000000 / 1000)
         return usage_error(err, errlen, "--bitrate: '%s' is not a rate like 4M or 2500k", text);
     *out = v * mul;
     return 0;
@@ -266,10 +289,16 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             break;
         }
         case ARG_SEED: {
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (end == optarg || *end || errno == ERANGE || optarg[0] == '-')
+            /* 0..2^64-1: digits only (an optional '+'), read like whole() but unsigned */
+            const char *p = optarg + (optarg[0] == '+');
+            uint64_t s = 0;
+            int bad = *p < '0' || *p > '9';
+            for (; !bad && *p; p++) {
+                bad = *p < '0' || *p > '9' || s > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
+                if (!bad)
+                    s = s * 10 + (uint64_t)(*p - '0');
+            }
+            if (bad)
                 return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64,
                                    optarg, UINT64_MAX);
             cli->run.over.seed = s;
