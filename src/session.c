@@ -465,11 +465,11 @@ static void apply_items(rp_session *se, int64_t k, int walls_only)
 static int load_state(rp_session *se, rp_error *err)
 {
     const char *path = se->run->load_state;
-    uint64_t key;
+    uint64_t key, inputs, want;
     FILE *f = fopen(path, "rb");
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
-    int r = rp_state_read(f, se->water, &se->k, &key, err->msg, sizeof err->msg);
+    int r = rp_state_read(f, se->water, &se->k, &key, &inputs, err->msg, sizeof err->msg);
     fclose(f);
     if (r)
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s: %s", path, err->msg);
@@ -480,6 +480,14 @@ static int load_state(rp_session *se, rp_error *err)
     if (key != rp_state_key(&se->s, se->tl, se->k))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state was saved from another scene or other settings", path);
+    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, &want, err->msg,
+                             sizeof err->msg)))
+        return rp_error_set(err, r, 1, "%s", err->msg);
+    if (inputs != want)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s: state was saved with other inputs (the scene's text, a wall mask "
+                            "or the background image differs)",
+                            path);
     for (int64_t k = 0; k < se->k; k++)
         apply_items(se, k, 1);
     return RP_OK;
@@ -587,9 +595,15 @@ static int write_state(rp_session *se, rp_error *err)
 {
     uint8_t *buf;
     size_t len;
-    if (rp_state_encode(se->water, se->end, rp_state_key(&se->s, se->tl, se->end), &buf, &len))
+    uint64_t inputs;
+    int r = rp_state_inputs(se->scene, se->tl, se->s.background, &inputs, err->msg,
+                            sizeof err->msg);
+    if (r)
+        return rp_error_set(err, r, 0, "%s", err->msg);
+    if (rp_state_encode(se->water, se->end, rp_state_key(&se->s, se->tl, se->end), inputs, &buf,
+                        &len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    int r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
+    r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
     free(buf);
     if (!r)
         r = rp_output_file_finish(se->state_file, err->msg, sizeof err->msg);
