@@ -44,7 +44,7 @@ int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
 }
 
 int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *merged, int image_w,
-                  int image_h, rp_error *err)
+                  int image_h, int64_t max_memory, rp_error *err)
 {
     rp_engine *e = calloc(1, sizeof *e);
     int r;
@@ -70,7 +70,9 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
     e->items = e->frames > 0 ? rp_clock_steps(&e->clock, e->frames - 1) : 0;
     e->items += e->clock.rate > 0 && e->frames > 0;
     memset(&err->diag, 0, sizeof err->diag);
-    if ((r = rp_timeline_build(&e->tl, scene, s, e->items, &err->diag))) {
+    rp_timeline_cost cost;
+    if ((r = rp_timeline_check(scene, s, e->items, max_memory, &cost, &err->diag)) ||
+        (r = rp_timeline_build(&e->tl, scene, s, e->items, &err->diag))) {
         if (!err->diag.file[0])
             snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
         err->code = r;

@@ -27,10 +27,11 @@ int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
 
 /** Resolve `merged` (a preset's defaults with the scene's and the caller's settings
  * merged over them) in space and time, given the background's size (0x0 when unknown),
- * and build the timeline over every frame. Creates nothing else. Errors are bad input
- * (a scene diagnostic when it has a place). */
+ * check the timeline's cost against max_memory and the work limit (rp_timeline_check),
+ * and build it over every frame. Creates nothing else. Errors are bad input (a scene
+ * diagnostic when it has a place). */
 int rp_engine_new(rp_engine **e, const rp_scene *scene, const rp_settings *merged, int image_w,
-                  int image_h, rp_error *err);
+                  int image_h, int64_t max_memory, rp_error *err);
 
 /** Allocate the simulation and the renderer. pool (may be NULL) must outlive the engine;
  * masks is asked for the pixels of each wall mask when its item comes. */

@@ -9,6 +9,7 @@
  * tests/tools/rain_ref.py reproduces independently. */
 #include "scene.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,6 +448,152 @@ static int sorted(const rp_item *items, size_t n)
         if (items[i].frame < items[i - 1].frame)
             return 0;
     return 1;
+}
+
+/* ---- cost, before building (rp_timeline_check) ------------------------------------------ */
+
+/* Cells a drop of radius r touches on a w x h grid, at most: its square, clipped. */
+static double drop_cells(int64_t r, int w, int h)
+{
+    int64_t side = 2 * (r < 0 ? 0 : r) + 1;
+    return (double)(side < w ? side : w) * (double)(side < h ? side : h);
+}
+
+/* A coordinate resolved like coord() but never failing (off-grid values are clamped: the
+ * build reports them). */
+static int64_t coord_est(rp_coord c, int size)
+{
+    int64_t v = c.is_percent ? (c.value >= PCT_FULL ? size - 1 : (int64_t)size * c.value / PCT_FULL)
+                             : c.value;
+    return v < 0 ? 0 : v >= size ? size - 1 : v;
+}
+
+/* Cells a drop of radius r (scene pixels) touches on the grid, at most. */
+static double grid_cells(const builder *b, int64_t r)
+{
+    const rp_settings *f = b->final;
+    return drop_cells(to_grid_len(radius_of(b, r), f->width, f->water.width), f->water.width,
+                      f->water.height);
+}
+
+/* Items and work of the event b->ev over items 0..frames-1, as the build would make them. */
+static void event_cost(const builder *b, int64_t frames, double *items, double *work)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    *items = 0;
+    *work = 0;
+    switch (ev->kind) {
+    case RP_EVENT_DROP:
+        if (index_of(b, ev->start) < frames) {
+            *items = 1;
+            *work = grid_cells(b, ev->radius_lo);
+        }
+        break;
+    case RP_EVENT_RAIN: {
+        i128 a = ticks(b, ev->start), e = ticks(b, ev->end);
+        i128 last = (i128)frames * TICKS_PER_FRAME; /* drops at or past it are left out */
+        double mean = 0;
+        if (e > last)
+            e = last;
+        if (e <= a || ev->rate_milli <= 0)
+            break;
+        /* floor((e - a) * rate / clock s), plus one for the drop the floor may add */
+        *items = (double)((e - a) * ev->rate_milli / ((i128)b->clock * 1000000000)) + 1;
+        /* the mean over at most 64 radii of the range */
+        int64_t lo = ev->radius_lo, hi = ev->radius_hi, step = (hi - lo) / 64 + 1, n = 0;
+        for (int64_t r = lo; r <= hi; r += step, n++)
+            mean += grid_cells(b, r);
+        *work = *items * mean / (double)(n ? n : 1);
+        break;
+    }
+    case RP_EVENT_STROKE: {
+        int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
+        int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
+        int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
+        int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
+        int64_t d = dx < 0 ? -dx : dx, s = radius_of(b, ev->radius_lo), segs;
+        if (s < 1)
+            s = 1;
+        if (k0 >= frames)
+            break;
+        if ((dy < 0 ? -dy : dy) > d)
+            d = dy < 0 ? -dy : dy;
+        segs = (d + s - 1) / s;
+        if (k1 < k0)
+            k1 = k0;
+        if (k1 - k0 > segs)
+            segs = k1 - k0;
+        *items = (double)segs + 1;
+        *work = *items * grid_cells(b, ev->radius_lo);
+        break;
+    }
+    default:
+        if (index_of(b, ev->start) < frames)
+            *items = 1;
+        break;
+    }
+}
+
+int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
+                      int64_t max_bytes, rp_timeline_cost *cost, rp_diag *diag)
+{
+    builder b;
+    const rp_event *most_items = NULL, *most_work = NULL;
+    double top_items = 0, top_work = 0;
+    size_t count = rp_scene_event_count(scene);
+
+    memset(&b, 0, sizeof b);
+    b.diag = diag;
+    memset(cost, 0, sizeof *cost);
+    if (final->time.fps < 1 || final->width < 1 || final->height < 1 || frames < 0)
+        return RP_OK; /* rp_timeline_build says what is wrong */
+    b.grid = *final;
+    if (b.grid.water.width < 1 || b.grid.water.height < 1) { /* no grid: the scene's size */
+        b.grid.water.width = final->width;
+        b.grid.water.height = final->height;
+    }
+    b.final = &b.grid;
+    b.clock = final->time.rate > 0 ? final->time.rate : final->time.fps;
+    for (size_t i = 0; i < count; i++) {
+        const rp_event *ev = rp_scene_event(scene, i);
+        double items, work;
+        b.ev = ev;
+        event_cost(&b, frames, &items, &work);
+        cost->items += items;
+        cost->work += work;
+        if (items > top_items) {
+            top_items = items;
+            most_items = ev;
+        }
+        if (work > top_work) {
+            top_work = work;
+            most_work = ev;
+        }
+    }
+    /* Items, the array's growth by doubling (old and new at once), the sort's copy. */
+    cost->bytes = cost->items * (double)sizeof(rp_item) * 3;
+    b.ev = most_items;
+    if (cost->items > (double)RP_TIMELINE_MAX_ITEMS)
+        return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
+                    "the timeline would hold more than %zu items (drops, dabs and walls; about "
+                    "%.0f, %.0f of them from this statement): lower the rain rate, shorten the "
+                    "span, or render fewer frames",
+                    (size_t)RP_TIMELINE_MAX_ITEMS, cost->items, top_items);
+    if (max_bytes > 0 && cost->bytes > (double)max_bytes)
+        return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
+                    "the timeline of %.0f items would take %.0f MiB, over --max-memory (%" PRId64
+                    " MiB): lower the rain rate, shorten the span, render fewer frames, or raise "
+                    "--max-memory",
+                    cost->items, cost->bytes / (1 << 20), max_bytes >> 20);
+    b.ev = most_work;
+    if (cost->work > RP_TIMELINE_MAX_WORK)
+        return fail(&b, RP_ERR_TOO_LARGE, most_work ? most_work->col : 0,
+                    "the drops would touch about %.3g cells in all (%.3g from this statement), "
+                    "over the limit of %.0e: lower the radius or the rain rate, shorten the "
+                    "span, or render fewer frames",
+                    cost->work, top_work, RP_TIMELINE_MAX_WORK);
+    return RP_OK;
 }
 
 int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,

@@ -30,6 +30,7 @@
 #include <libavutil/mem.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <zlib.h>
 
 #include "common.h"
 
@@ -40,6 +41,20 @@
 #define IMAGE_MAX_PIXELS ((int64_t)1 << 26)
 #define IMAGE_MAX_FRAME_BYTES ((int64_t)512 << 20)
 #define IMAGE_MAX_FILE_BYTES ((int64_t)512 << 20)
+
+/* Metadata never decides a pixel, but FFmpeg's PNG decoder inflates every iCCP, zTXt and
+ * iTXt chunk whole into memory (in a buffer that doubles as it grows) and copies it again
+ * into the frame's side data or metadata, and keeps eXIf and tEXt chunks too: a 1 MB chunk
+ * of zeros inflates to 1 GB. So the chunks are walked and inflated here first, into a
+ * small scratch buffer that is counted and thrown away, and a file whose metadata
+ * inflates to more than IMAGE_MAX_META_BYTES in all is refused before FFmpeg sees it. */
+#define IMAGE_MAX_META_BYTES ((int64_t)16 << 20)
+
+/* What decoding costs besides the frame: each metadata byte held about three times
+ * (growing buffer, copy), the file once (the image demuxers read it whole into a packet),
+ * and a fixed allowance for the codec and scaler contexts. */
+#define IMAGE_META_FACTOR 3
+#define IMAGE_SLACK_BYTES ((int64_t)8 << 20)
 
 /* Bytes of a file's head read to find the size in its header: enough for a JPEG's EXIF
  * and ICC segments before its SOF. */
@@ -53,7 +68,17 @@ typedef struct image_dims {
     int refused;         /* get_buffer refused the frame: over a limit */
     int64_t frame_bytes; /* the refused frame's size */
     const char *pix_fmt; /* and its pixel format */
+    int64_t bytes;       /* the decoded frame's size, set when seen */
+    int64_t max_frame;   /* the budget left for the frame (0: only the fixed limits) */
+    int64_t max_bytes;   /* the caller's budget for the whole load (0: none) */
+    int64_t out_bytes;   /* what the load allocates after decoding (scaled copies) */
 } image_dims;
+
+static const char *fmt_name(int format)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(format);
+    return desc ? desc->name : "unknown";
+}
 
 /* Called by the decoder once the image header is parsed, before any pixel memory exists:
  * records the size, and refuses the buffer when a side is over RP_MAX_SIDE or the frame
@@ -68,15 +93,16 @@ static int get_buffer(AVCodecContext *dec, AVFrame *frame, int flags)
     d->seen = 1;
     d->width = frame->width;
     d->height = frame->height;
+    d->bytes = bytes < 0 ? INT64_MAX : bytes;
     if (frame->width > RP_MAX_SIDE || frame->height > RP_MAX_SIDE || pixels > IMAGE_MAX_PIXELS ||
-        bytes < 0 || bytes > IMAGE_MAX_FRAME_BYTES) {
+        bytes < 0 || bytes > IMAGE_MAX_FRAME_BYTES || (d->max_frame > 0 && bytes > d->max_frame)) {
         /* av_image_get_buffer_size fails past INT_MAX: count it as over the limit. */
-        const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
         d->refused = 1;
-        d->frame_bytes = bytes < 0 ? INT64_MAX : bytes;
-        d->pix_fmt = desc ? desc->name : "unknown";
+        d->frame_bytes = d->bytes;
+        d->pix_fmt = fmt_name(frame->format);
         return AVERROR(ERANGE);
     }
+    d->pix_fmt = fmt_name(frame->format);
     if (d->probe_only)
         return AVERROR_EXIT;
     return avcodec_default_get_buffer2(dec, frame, flags);
@@ -179,6 +205,115 @@ static int header_size(const uint8_t *head, size_t n, uint32_t *w, uint32_t *h)
     return 0;
 }
 
+/* Bytes a zlib stream of n bytes at offset pos of fd inflates to, counted in a scratch
+ * buffer and stopped once past limit (then limit + 1 is returned). A damaged stream counts
+ * what inflated before the damage (FFmpeg stops there too). Returns -1 on a read error. */
+static int64_t inflated_size(int fd, off_t pos, uint32_t n, int64_t limit)
+{
+    uint8_t in[16384], out[65536];
+    z_stream z;
+    int64_t total = 0;
+    int zr = Z_OK;
+
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK)
+        return -1;
+    while (n > 0 && zr != Z_STREAM_END && total <= limit) {
+        ssize_t got = pread(fd, in, n < sizeof in ? n : sizeof in, pos);
+        if (got <= 0) {
+            inflateEnd(&z);
+            return got < 0 ? -1 : total;
+        }
+        pos += got;
+        n -= (uint32_t)got;
+        z.next_in = in;
+        z.avail_in = (uInt)got;
+        do {
+            z.next_out = out;
+            z.avail_out = sizeof out;
+            zr = inflate(&z, Z_NO_FLUSH);
+            total += (int64_t)(sizeof out - z.avail_out);
+        } while (zr == Z_OK && z.avail_out == 0 && total <= limit);
+        if (zr != Z_OK && zr != Z_BUF_ERROR)
+            break;
+    }
+    inflateEnd(&z);
+    return total > limit ? limit + 1 : total;
+}
+
+/* Length of the NUL-terminated prefix of p[0..n), or n when there is no NUL. */
+static size_t field_len(const uint8_t *p, size_t n)
+{
+    const uint8_t *z = memchr(p, 0, n);
+    return z ? (size_t)(z - p) : n;
+}
+
+/* Walk a PNG's chunks and add up what its metadata chunks cost decoded: iCCP, zTXt and
+ * compressed iTXt inflated, tEXt, uncompressed iTXt and eXIf as stored. Refuses more than
+ * IMAGE_MAX_META_BYTES with the chunk that passes it; *meta is the total. */
+static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, char *err,
+                    size_t errlen)
+{
+    int64_t pos = 8, total = 0;
+
+    while (pos + 12 <= size) {
+        uint8_t h[8], lead[160];
+        uint32_t len;
+        char type[5];
+        int64_t add = 0;
+
+        if (pread(fd, h, 8, pos) != 8)
+            break;
+        len = be32(h);
+        memcpy(type, h + 4, 4);
+        type[4] = '\0';
+        if (len > size - pos - 12)
+            break; /* truncated: the decoder says so */
+        if (!strcmp(type, "IEND"))
+            break;
+        if (!strcmp(type, "iCCP") || !strcmp(type, "zTXt") || !strcmp(type, "iTXt")) {
+            size_t n = len < sizeof lead ? len : sizeof lead, skip, k;
+            ssize_t got = pread(fd, lead, n, pos + 8);
+            int compressed = 1;
+
+            if (got != (ssize_t)n)
+                break;
+            skip = field_len(lead, n) + 1; /* profile name or keyword, NUL */
+            if (!strcmp(type, "iTXt")) {
+                compressed = skip < n && lead[skip] != 0;
+                skip += 2; /* compression flag and method */
+                for (int f = 0; f < 2 && skip < n; f++) /* language, translated keyword */
+                    skip += field_len(lead + skip, n - skip) + 1;
+            } else {
+                skip += 1; /* compression method */
+            }
+            if (skip > len)
+                skip = len;
+            k = len - skip;
+            add = compressed ? inflated_size(fd, (off_t)(pos + 8 + (int64_t)skip), (uint32_t)k,
+                                             IMAGE_MAX_META_BYTES - total)
+                             : (int64_t)k;
+            if (add < 0) {
+                rp_errf(err, errlen, "cannot read image '%s': %s", path, strerror(errno));
+                return RP_ERR_IO;
+            }
+        } else if (!strcmp(type, "tEXt") || !strcmp(type, "eXIf")) {
+            add = len;
+        }
+        total += add;
+        if (total > IMAGE_MAX_META_BYTES) {
+            rp_errf(err, errlen,
+                    "image '%s' holds more than %" PRId64 " MiB of metadata (its %s chunk at "
+                    "byte %" PRId64 " inflates past the limit): a decompression bomb?",
+                    path, IMAGE_MAX_META_BYTES >> 20, type, pos);
+            return RP_ERR_TOO_LARGE;
+        }
+        pos += 12 + (int64_t)len;
+    }
+    *meta = total;
+    return RP_OK;
+}
+
 /* The message for an image over a limit; returns RP_ERR_TOO_LARGE. */
 static int too_large(const char *path, int64_t w, int64_t h, char *err, size_t errlen)
 {
@@ -199,7 +334,12 @@ static int too_large(const char *path, int64_t w, int64_t h, char *err, size_t e
  * than once; a directory or device makes no sense), and an image whose header claims a size
  * over the limits. The file is opened non-blocking and checked through its descriptor, so
  * a FIFO is never waited on. */
-static int check_file(const char *path, char *err, size_t errlen)
+typedef struct image_cost {
+    int64_t file; /* bytes on disk */
+    int64_t meta; /* metadata bytes once decoded (PNG) */
+} image_cost;
+
+static int check_file(const char *path, image_cost *cost, char *err, size_t errlen)
 {
     struct stat st;
     uint8_t *head = NULL;
@@ -239,6 +379,11 @@ static int check_file(const char *path, char *err, size_t errlen)
     } else if (header_size(head, (size_t)n, &w, &h) &&
                (w > RP_MAX_SIDE || h > RP_MAX_SIDE || (int64_t)w * h > IMAGE_MAX_PIXELS)) {
         ret = too_large(path, w, h, err, errlen);
+    } else {
+        cost->file = st.st_size;
+        cost->meta = 0;
+        if (n >= 8 && !memcmp(head, "\x89PNG\r\n\x1a\n", 8))
+            ret = png_meta(fd, st.st_size, path, &cost->meta, err, errlen);
     }
     free(head);
     close(fd);
@@ -288,8 +433,8 @@ static char *image_demuxers(void)
 /* Open path, decode its first frame into *frame (unless dims->probe_only, which stops as
  * soon as the size is known). Returns RP_ERR_IO, RP_ERR_FORMAT, RP_ERR_TOO_LARGE or
  * RP_ERR_NOMEM with a reason in err. */
-static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, char *err,
-                        size_t errlen)
+static int decode_first(const char *path, image_dims *dims, image_cost *cost, AVFrame **pframe,
+                        char *err, size_t errlen)
 {
     AVFormatContext *fc = NULL;
     AVCodecContext *dec = NULL;
@@ -301,9 +446,21 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
     int ret, index, flushing = 0;
 
     av_log_set_level(AV_LOG_QUIET);
-    ret = check_file(path, err, errlen);
+    ret = check_file(path, cost, err, errlen);
     if (ret)
         return ret;
+    if (dims->max_bytes > 0) {
+        int64_t fixed = cost->file + IMAGE_META_FACTOR * cost->meta + dims->out_bytes +
+                        IMAGE_SLACK_BYTES;
+        dims->max_frame = dims->max_bytes - fixed;
+        if (dims->max_frame < 1) {
+            rp_errf(err, errlen,
+                    "image '%s' needs %" PRId64 " MiB before its pixels are decoded (file, "
+                    "metadata, scaled copies), over the %" PRId64 " MiB left of --max-memory",
+                    path, fixed >> 20, dims->max_bytes >> 20);
+            return RP_ERR_TOO_LARGE;
+        }
+    }
     formats = image_demuxers();
     if (!formats) {
         rp_errf(err, errlen, "out of memory reading '%s'", path);
@@ -315,6 +472,7 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
     av_dict_set(&fopts, "protocol_whitelist", "file", 0);
     av_dict_set(&fopts, "format_whitelist", formats, AV_DICT_DONT_STRDUP_VAL);
     av_dict_set(&fopts, "pattern_type", "none", 0);
+    av_dict_set(&fopts, "probesize", "1048576", 0);
     ret = avformat_open_input(&fc, url, NULL, &fopts);
     av_dict_free(&fopts);
     if (ret < 0) {
@@ -349,6 +507,7 @@ static int decode_first(const char *path, image_dims *dims, AVFrame **pframe, ch
     dec->flags |= AV_CODEC_FLAG_BITEXACT;
     dec->opaque = dims;
     dec->get_buffer2 = get_buffer;
+    dec->max_pixels = IMAGE_MAX_PIXELS;
     ret = avcodec_open2(dec, codec, NULL);
     if (ret < 0)
         goto decode_error;
@@ -399,6 +558,13 @@ decode_error:
     if (dims->refused && (dims->width > RP_MAX_SIDE || dims->height > RP_MAX_SIDE ||
                           (int64_t)dims->width * dims->height > IMAGE_MAX_PIXELS)) {
         ret = too_large(path, dims->width, dims->height, err, errlen);
+    } else if (dims->refused && dims->frame_bytes <= IMAGE_MAX_FRAME_BYTES) {
+        rp_errf(err, errlen,
+                "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
+                " MiB left of --max-memory (raise it, or use a smaller image)",
+                path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
+                dims->max_frame >> 20);
+        ret = RP_ERR_TOO_LARGE;
     } else if (dims->refused) {
         rp_errf(err, errlen,
              "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
@@ -427,7 +593,8 @@ fail:
 int rp_image_probe(const char *path, int *width, int *height, char *err, size_t errlen)
 {
     image_dims dims = {.probe_only = 1};
-    int ret = decode_first(path, &dims, NULL, err, errlen);
+    image_cost cost;
+    int ret = decode_first(path, &dims, &cost, NULL, err, errlen);
 
     if (ret)
         return ret;
@@ -445,13 +612,39 @@ int rp_image_probe(const char *path, int *width, int *height, char *err, size_t 
     return RP_OK;
 }
 
+/* Bytes load_rgb allocates after decoding a frame for a width x height result: the RGBA
+ * scaler output (rows padded to 64 bytes) and the RGB copy, plus the mask for masks. */
+static int64_t out_bytes(int width, int height, int mask)
+{
+    return ((int64_t)width * 4 + 64) * height + (int64_t)width * height * (3 + mask);
+}
+
+int rp_image_cost(const char *path, int width, int height, int mask, int64_t *bytes, char *err,
+                  size_t errlen)
+{
+    image_dims dims = {.probe_only = 1};
+    image_cost cost;
+    int ret = decode_first(path, &dims, &cost, NULL, err, errlen);
+
+    if (ret)
+        return ret;
+    if (!dims.seen) {
+        rp_errf(err, errlen, "cannot read the size of image '%s'", path);
+        return RP_ERR_FORMAT;
+    }
+    *bytes = cost.file + IMAGE_META_FACTOR * cost.meta + dims.bytes +
+             out_bytes(width, height, mask) + IMAGE_SLACK_BYTES;
+    return RP_OK;
+}
+
 /* Decode path and produce width x height RGB24 in a new buffer: libswscale to RGBA at the
  * target size (bicubic, bit-exact), then each channel composited over black as
- * (c * a + 127) / 255. */
-static int load_rgb(const char *path, int width, int height, uint8_t **prgb, char *err,
-                    size_t errlen)
+ * (c * a + 127) / 255. At most max_bytes (when > 0) are spent on it, mask included. */
+static int load_rgb(const char *path, int width, int height, int64_t max_bytes, int mask,
+                    uint8_t **prgb, char *err, size_t errlen)
 {
     image_dims dims = {0};
+    image_cost cost;
     AVFrame *frame = NULL;
     struct SwsContext *sws = NULL;
     uint8_t *rgba[4] = {NULL}, *rgb = NULL;
@@ -464,7 +657,9 @@ static int load_rgb(const char *path, int width, int height, uint8_t **prgb, cha
         rp_errf(err, errlen, "cannot scale image '%s' to %dx%d", path, width, height);
         return RP_ERR_INVALID;
     }
-    ret = decode_first(path, &dims, &frame, err, errlen);
+    dims.max_bytes = max_bytes;
+    dims.out_bytes = out_bytes(width, height, mask);
+    ret = decode_first(path, &dims, &cost, &frame, err, errlen);
     if (ret)
         return ret;
     sws = sws_getContext(frame->width, frame->height, frame->format, width, height, AV_PIX_FMT_RGBA,
@@ -515,19 +710,31 @@ fail:
 int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, char *err,
                       size_t errlen)
 {
-    return load_rgb(path, width, height, rgb, err, errlen);
+    return load_rgb(path, width, height, 0, 0, rgb, err, errlen);
+}
+
+int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes,
+                          uint8_t **rgb, char *err, size_t errlen)
+{
+    return load_rgb(path, width, height, max_bytes, 0, rgb, err, errlen);
 }
 
 /* Luma is BT.601 in 8-bit fixed point, (77 R + 150 G + 29 B + 128) >> 8. */
 int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,
                        size_t errlen)
 {
+    return rp_image_load_mask_max(path, width, height, 0, mask, err, errlen);
+}
+
+int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_bytes,
+                           uint8_t **mask, char *err, size_t errlen)
+{
     uint8_t *rgb, *cells;
     size_t pixels = (size_t)width * (size_t)height;
     int ret;
 
     *mask = NULL;
-    ret = load_rgb(path, width, height, &rgb, err, errlen);
+    ret = load_rgb(path, width, height, max_bytes, 1, &rgb, err, errlen);
     if (ret)
         return ret;
     cells = malloc(pixels);

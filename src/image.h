@@ -20,4 +20,21 @@ int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, ch
 int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,
                        size_t errlen);
 
+/** What loading path at width x height costs in memory at its peak, in bytes, found
+ * without decoding pixels: the file (held whole), its metadata once decoded (ICC profiles,
+ * text, EXIF), the decoded frame in the decoder's pixel format, the scaled copies (and the
+ * mask when mask is nonzero), and a fixed allowance for FFmpeg's contexts. Every function
+ * here refuses (RP_ERR_TOO_LARGE) an image whose metadata inflates past 16 MiB, a side
+ * over RP_MAX_SIDE, or a frame over 2^26 pixels or 512 MiB, before allocating it. */
+int rp_image_cost(const char *path, int width, int height, int mask, int64_t *bytes, char *err,
+                  size_t errlen);
+
+/** rp_image_load_rgb and rp_image_load_mask spending at most max_bytes in all (as
+ * rp_image_cost counts them; 0 = only the fixed limits): an image over it is refused
+ * with RP_ERR_TOO_LARGE before its pixels are decoded. */
+int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes,
+                          uint8_t **rgb, char *err, size_t errlen);
+int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_bytes,
+                           uint8_t **mask, char *err, size_t errlen);
+
 #endif

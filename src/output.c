@@ -4,7 +4,9 @@
 #include "output.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -532,7 +534,20 @@ int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_
 static int check_target(const char *path, int overwrite, char *err, size_t errlen)
 {
     struct stat st;
+    const char *base = strrchr(path, '/');
+    char tmp[4096];
 
+    /* The temporary sibling ".NAME.tmp-PID" must fit the file-name limit too. */
+    base = base ? base + 1 : path;
+    if (!is_special(path) &&
+        (rp_output_temp_name(path, tmp, sizeof tmp) ||
+         strlen(strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp) > NAME_MAX)) {
+        rp_errf(err, errlen,
+                "cannot write '%.64s...': its file name is %zu bytes, and its temporary name "
+                "(\".NAME.tmp-PID\") would pass the %d-byte limit: use a shorter name",
+                path, strlen(base), NAME_MAX);
+        return RP_ERR_INVALID;
+    }
     if (stat(path, &st) != 0) {
         /* A dangling symbolic link exists too: the rename would replace it. */
         if (!overwrite && lstat(path, &st) == 0) {
@@ -681,6 +696,67 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
     return ret;
 }
 
+/* The frame index whose name under pattern would be entry, or -1: the pattern's literal
+ * prefix and suffix (from fmt, "%%" unescaped) around a number, formatted back and
+ * compared. */
+static int64_t pattern_index(const char *fmt, const char *entry)
+{
+    char pre[4096], suf[4096], again[4096];
+    size_t np = 0, ns = 0, n = strlen(entry);
+    const char *p = fmt;
+    int64_t v;
+    char *end;
+
+    for (; *p && !(p[0] == '%' && p[1] != '%'); p++) {
+        pre[np++] = *p;
+        if (*p == '%')
+            p++;
+    }
+    if (!*p)
+        return -1;
+    p += strcspn(p, "diu") + 1; /* past the conversion (PRId64 ends in d or i) */
+    for (; *p; p++) {
+        suf[ns++] = *p;
+        if (*p == '%')
+            p++;
+    }
+    if (n < np + ns || memcmp(entry, pre, np) || memcmp(entry + n - ns, suf, ns))
+        return -1;
+    errno = 0;
+    v = strtoll(entry + np, &end, 10);
+    if (end == entry + np || errno || v < 0)
+        return -1;
+    snprintf(again, sizeof again, fmt, v);
+    return strcmp(again, entry) ? -1 : v;
+}
+
+/* Check every existing entry of a PNG pattern's directory that a frame of this run would
+ * replace (see rp_output_validate). */
+static int check_pattern_dir(const rp_output_opts *opts, char *err, size_t errlen)
+{
+    char fmt[4096], dir[4096], base_fmt[4096], full[8192];
+    const char *slash;
+    DIR *d;
+    struct dirent *e;
+    int ret;
+
+    if ((ret = pattern_format(opts->path, fmt, sizeof fmt, err, errlen)))
+        return ret;
+    slash = strrchr(fmt, '/');
+    snprintf(base_fmt, sizeof base_fmt, "%s", slash ? slash + 1 : fmt);
+    if (dir_of(opts->path, dir, sizeof dir) || !(d = opendir(dir)))
+        return RP_OK; /* no directory yet: nothing to replace */
+    while (!ret && (e = readdir(d))) {
+        int64_t k = pattern_index(base_fmt, e->d_name);
+        if (k < opts->first_frame || k >= opts->first_frame + opts->frame_count)
+            continue;
+        snprintf(full, sizeof full, "%s%s%s", slash ? dir : "", slash ? "/" : "", e->d_name);
+        ret = check_target(full, opts->overwrite, err, errlen);
+    }
+    closedir(d);
+    return ret;
+}
+
 int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
 {
     enum rp_format format = resolve_format(opts);
@@ -740,13 +816,12 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
             ret = check_parent(name, 0, err, errlen);
         if (!ret)
             ret = check_target(name, opts->overwrite, err, errlen);
-        /* Every frame's name, so a run does not stop half-way on an old frame. */
-        for (int64_t i = 1; !ret && !opts->overwrite && i < opts->frame_count; i++) {
-            ret = rp_output_pattern_name(opts->path, opts->first_frame + i, name, sizeof(name), err,
-                                         errlen);
-            if (!ret)
-                ret = check_target(name, 0, err, errlen);
-        }
+        /* Every frame's name, so a run does not stop half-way on an old frame (without -y)
+         * or on a directory (with -y): the directory is read once and each entry that
+         * one of the frames would be named is checked, so a long pattern costs no more
+         * than the directory's size. */
+        if (!ret)
+            ret = check_pattern_dir(opts, err, errlen);
         return ret;
     }
     ret = check_parent(opts->path, 1, err, errlen);

@@ -84,6 +84,8 @@ typedef struct png_out {
     int stopping;
     int committing; /* a worker is renaming done jobs (commit_done) */
     char err[1024];
+    char made[4096];    /* the outermost directory open created ("" = none) */
+    int64_t last_frame; /* the last frame index handed to png_write, -1 = none */
 } png_out;
 
 /* libdeflate's level for --png-level (-1: the default). See above. */
@@ -199,8 +201,9 @@ static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, i
     return write_chunk(fd, "IEND", NULL, 0);
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parents(const char *path, char *err, size_t errlen)
+/* mkdir -p of the directory part of path; the outermost directory it creates is copied
+ * into made (made[0] stays '\0' when every directory existed). */
+static int make_parents(const char *path, char *made, char *err, size_t errlen)
 {
     char dir[4096];
     const char *slash = strrchr(path, '/');
@@ -219,8 +222,10 @@ static int make_parents(const char *path, char *err, size_t errlen)
         if (*p != '/' && !last)
             continue;
         *p = '\0';
-        if (mkdir(dir, 0777) != 0 &&
-            (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        if (mkdir(dir, 0777) == 0) {
+            if (!made[0])
+                memcpy(made, dir, strlen(dir) + 1);
+        } else if (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
             rp_errf(err, errlen, "cannot create directory '%s': %s", dir,
                     errno == EEXIST ? "not a directory" : strerror(errno));
             return RP_ERR_IO;
@@ -255,7 +260,8 @@ static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t er
                                  errlen);
     if (ret)
         return ret;
-    ret = make_parents(po->name, err, errlen);
+    po->last_frame = -1;
+    ret = make_parents(po->name, po->made, err, errlen);
     if (ret)
         return ret;
     po->zeros = calloc((size_t)opts->width * 3, 1);
@@ -470,6 +476,7 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
     png_out *po = priv;
     int ret;
 
+    po->last_frame = frame_index;
     if (po->nworkers > 1) {
         pthread_mutex_lock(&po->lock);
         png_job *job = &po->jobs[po->submitted % (uint64_t)po->njobs];
@@ -523,6 +530,23 @@ static void png_abort(void *priv)
         stop_workers(po, err, sizeof err);
     }
     release(po);
+    /* A directory this run created holds nothing of anyone else's: its frames go, then the
+     * directories themselves, innermost first (rmdir leaves one that is not empty). */
+    if (po->made[0]) {
+        char name[4096];
+        size_t n = strlen(po->made);
+        for (int64_t k = po->opts->first_frame; k <= po->last_frame; k++)
+            if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, err, sizeof err))
+                rp_output_unlink_tmp(name);
+        rp_output_pattern_name(po->opts->path, po->opts->first_frame, name, sizeof name, err,
+                               sizeof err);
+        for (char *slash = strrchr(name, '/'); slash && (size_t)(slash - name) >= n;
+             slash = strrchr(name, '/')) {
+            *slash = '\0';
+            if (rmdir(name) != 0)
+                break;
+        }
+    }
 }
 
 const rp_output_backend rp_output_png = {

@@ -54,6 +54,7 @@ typedef struct rp_run {
     rp_output_opts out;       /* the encoded output; out.path NULL = none */
     int threads;              /* worker threads, >= 1 (0 = online CPUs) */
     int64_t max_memory;       /* refuse runs estimated to need more bytes than this */
+    int allow_outside_paths;  /* the scene may name files outside its directory */
     int hash;                 /* print "FRAME MD5" lines to hash_to */
     void *hash_to;            /* a FILE * for the hash lines (NULL = stdout) */
     const char *dump_heights; /* write each written frame's heights here, or NULL */

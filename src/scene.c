@@ -22,6 +22,7 @@ struct rp_scene {
     size_t n_events, cap_events;
     char name[512]; /* for diagnostics: the path, "<stdin>" or "<scene>" */
     int is_file;    /* name is a file's path */
+    rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
 };
 
 static const char *const shape_names[] = {"disc", "square", "cosine", "splash", "smooth"};
@@ -1088,6 +1089,8 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
     rp_settings_defaults(&sc->settings, ps.given.preset);
     rp_settings_merge(&sc->settings, &ps.given);
     sc->settings.set = ps.given.set;
+    sc->outside_bg = ps.outside_bg;
+    sc->outside_mask = ps.outside_mask;
     *out = sc;
     return RP_OK;
 }
@@ -1123,6 +1126,18 @@ const char *rp_scene_name(const rp_scene *scene)
 const char *rp_scene_file(const rp_scene *scene)
 {
     return scene->is_file ? scene->name : NULL;
+}
+
+const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background)
+{
+    const rp_diag *d = background ? &scene->outside_bg : &scene->outside_mask;
+    return d->line ? d : NULL;
+}
+
+const char *rp_scene_text(const rp_scene *scene, size_t *len)
+{
+    *len = scene->text_len;
+    return scene->text;
 }
 
 const rp_settings *rp_scene_settings(const rp_scene *scene)

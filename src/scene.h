@@ -41,6 +41,15 @@ const char *rp_scene_name(const rp_scene *scene);
 /** The scene file's path, or NULL when the text came from stdin or memory. */
 const char *rp_scene_file(const rp_scene *scene);
 
+/** The first background (background nonzero) or wall mask path of the scene that reaches
+ * outside the scene's directory (an absolute path or a '..' component), as a diagnostic
+ * at its line and column; NULL when there is none. rp_session_new refuses it unless the
+ * run allows outside paths (rockpool(1) --allow-outside-paths). */
+const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background);
+
+/** The scene's text as read (len bytes, NUL-terminated). */
+const char *rp_scene_text(const rp_scene *scene, size_t *len);
+
 /** The settings the scene gave (its `set` bits say which). */
 const rp_settings *rp_scene_settings(const rp_scene *scene);
 
@@ -101,6 +110,25 @@ void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
 /** Most items a timeline may hold (about 1 GiB); beyond it rp_timeline_build fails with
  * RP_ERR_TOO_LARGE and a positioned message instead of exhausting memory. */
 #define RP_TIMELINE_MAX_ITEMS ((size_t)1 << 24)
+
+/** Most cells the drops of a timeline may touch in all (each drop its square clipped to the
+ * grid): at about 20 ns a cell, over half an hour of drawing; beyond it rp_timeline_check
+ * refuses the scene. */
+#define RP_TIMELINE_MAX_WORK 1e11
+
+/** What a timeline will cost, estimated from the scene's events without building it. */
+typedef struct rp_timeline_cost {
+    double items; /* items it would hold (an upper bound: one more per rain) */
+    double bytes; /* memory while building it: items, growth, sort */
+    double work;  /* cells its drops touch */
+} rp_timeline_cost;
+
+/** Estimate the timeline rp_timeline_build would make, before allocating it, and refuse
+ * (RP_ERR_TOO_LARGE, diag at the statement that adds most) more than
+ * RP_TIMELINE_MAX_ITEMS items, more than max_bytes of memory (when > 0), or more than
+ * RP_TIMELINE_MAX_WORK cells of drawing. */
+int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
+                      int64_t max_bytes, rp_timeline_cost *cost, rp_diag *diag);
 
 /** SplitMix64 (Steele, Lea, Flood 2014), the generator behind `rain` and part of the file
  * format's contract: state += 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds.

@@ -499,6 +499,16 @@ int rp_lex_want_point(parser *ps, const char *after, rp_coord *x, rp_coord *y)
 
 /* The next word as a path (bare, or quoted with \" and \\ escapes), resolved against the
  * scene's directory unless absolute, into out (cap bytes). */
+/* Whether s[0..n) has a ".." path component. */
+static int has_dotdot(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '.' && s[i + 1] == '.' && (i == 0 || s[i - 1] == '/') &&
+            (i + 2 == n || s[i + 2] == '/'))
+            return 1;
+    return 0;
+}
+
 int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
 {
     tok t;
@@ -531,6 +541,18 @@ int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
         out[o++] = c;
     }
     out[o] = '\0';
+    rp_diag *d = strcmp(after, "background") ? &ps->outside_mask : &ps->outside_bg;
+    if (!d->line && (s[0] == '/' || has_dotdot(s, n))) {
+        rp_diag *keep = ps->diag;
+        ps->diag = d;
+        rp_lex_fail(ps, t.col,
+                    "%s path '%s' reaches outside the scene's directory (%s): a scene may only "
+                    "name files under its own directory unless rockpool is run with "
+                    "--allow-outside-paths",
+                    after, out, s[0] == '/' ? "an absolute path" : "a '..' component");
+        snprintf(d->file, sizeof d->file, "%s", keep->file);
+        ps->diag = keep;
+    }
     return RP_OK;
 }
 

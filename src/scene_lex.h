@@ -46,6 +46,9 @@ typedef struct parser {
     const char *p; /* lexer cursor in the line */
     int col;       /* column of *p */
     int end_col;   /* column just past the last word read */
+    /* The first background and the first mask path that reach outside the scene's
+     * directory (absolute, or with a '..' component); line 0 = none. */
+    rp_diag outside_bg, outside_mask;
 } parser;
 
 /* A part of a word (for "640x480", "3..9", "40,400"): its text and column. */

@@ -177,7 +177,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
         s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
         s.set |= RP_SET_DURATION;
     }
-    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, err)))
+    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, err)))
         return r;
     se->s = *rp_engine_settings(se->engine);
     se->clock = rp_engine_clock(se->engine);
@@ -216,10 +216,13 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
            (double)rp_source_memory(se->background) + (32 << 20);
 }
 
-/* Mask files the frames 0..end-1 use, counted once per file (not per spelling). */
-static size_t count_masks(const rp_session *se)
+/* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
+ * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
+ * be read is the error. */
+static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int *r)
 {
     size_t n = 0, cap = 0;
+    *r = RP_OK;
     struct stat *seen = NULL;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
@@ -243,6 +246,14 @@ static size_t count_masks(const rp_session *se)
                 seen = more;
             }
             seen[n++] = st;
+            int64_t bytes = 0;
+            if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height,
+                                    1, &bytes, err->msg, sizeof err->msg))) {
+                rp_error_set(err, *r, *r != RP_ERR_NOMEM, "%s", err->msg);
+                k = rp_engine_items_length(se->engine);
+                break;
+            }
+            *cost += (double)bytes;
         }
     }
     free(seen);
@@ -299,6 +310,16 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     se->scene = scene;
     se->run = run;
     se->threads = run->threads > 0 ? run->threads : 1;
+    /* A scene is data: paths in it stay inside its directory unless the run allows
+     * more; a background given by the run itself replaces the scene's. */
+    const rp_diag *outside = rp_scene_outside_path(scene, 0);
+    if (!outside && !(run->over.set & RP_SET_BACKGROUND))
+        outside = rp_scene_outside_path(scene, 1);
+    if (outside && !run->allow_outside_paths) {
+        err->diag = *outside;
+        r = diag_error(err, RP_ERR_INVALID);
+        goto fail;
+    }
     if ((r = resolve_settings(se, err)))
         goto fail;
     if ((r = add_sinks(se, err)))
@@ -399,7 +420,19 @@ static int validate(rp_session *se, rp_error *err)
         return rp_error_set(err, r, 1, "--save-state: %s", err->msg);
     if ((r = check_paths(se, err)))
         return r;
-    se->memory = memory_estimate(se, count_masks(se));
+    /* Decoding the background and each mask counts too (rp_image_cost: metadata, the
+     * decoded frame, the scaled copies), checked before any of them is decoded. */
+    double images = 0;
+    int64_t bytes = 0;
+    size_t masks = count_masks(se, &images, err, &r);
+    if (r)
+        return r;
+    if (se->s.background[0] && !rp_source_video(se->background) &&
+        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes,
+                           err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    images += (double)bytes;
+    se->memory = memory_estimate(se, masks) + images;
     char video[96] = "";
     if (rp_source_memory(se->background))
         snprintf(video, sizeof video, " (%.0f MiB of it for the video background's decoder)",
@@ -450,9 +483,11 @@ static int load_masks(rp_session *se, rp_error *err)
                         m.data = se->masks[j].data;
             }
             if (!m.data) {
-                if (rp_image_load_mask(path, se->s.water.width, se->s.water.height, &m.data,
-                                       err->msg, sizeof err->msg))
-                    return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
+                int r = rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
+                                               se->run->max_memory, &m.data, err->msg,
+                                               sizeof err->msg);
+                if (r)
+                    return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
                 m.owned = 1;
             }
             se->masks[se->nmasks++] = m;
@@ -471,24 +506,33 @@ static const uint8_t *mask_of(void *ctx, const char *path)
 static int load_state(rp_session *se, rp_error *err)
 {
     const char *path = se->run->load_state;
-    uint64_t key;
+    uint64_t key, inputs, want;
     FILE *f = fopen(path, "rb");
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
     int64_t steps;
-    int r = rp_state_read(f, rp_engine_water(se->engine), &steps, &key, err->msg, sizeof err->msg);
+    int r = rp_state_read(f, rp_engine_water(se->engine), &steps, &key, &inputs, err->msg,
+                          sizeof err->msg);
     fclose(f);
     if (r)
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s: %s", path, err->msg);
-    /* The state must come before the steps of frame --start (with one step a frame the
-     * state's step count is a frame number). */
-    if (steps > rp_clock_steps(se->clock, se->start) - 1)
+    /* The state must not be past frame --start's instant (with one step a frame the
+     * state's step count is a frame number, and it must come before that frame's step). */
+    if (steps > rp_clock_steps(se->clock, se->start) - (se->clock->rate ? 0 : 1))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state is at %s %" PRId64 ", after --start %" PRId64, path,
                             se->clock->rate ? "step" : "frame", steps, se->start);
     if (key != rp_state_key(&se->s, se->tl, steps))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state was saved from another scene or other settings", path);
+    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, &want, err->msg,
+                             sizeof err->msg)))
+        return rp_error_set(err, r, 1, "%s", err->msg);
+    if (inputs != want)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s: state was saved with other inputs (the scene's text, a wall mask "
+                            "or the background image differs)",
+                            path);
     rp_engine_resume(se->engine, steps);
     return RP_OK;
 }
@@ -534,14 +578,43 @@ static int start_writer(rp_session *se, rp_error *err)
     return r ? rp_error_set(err, r, 0, "cannot start the writer thread") : RP_OK;
 }
 
+/* A still background's decoding cost against the limit before it is decoded (a video's
+ * decoder memory is known once it is open, and validate() counts it). */
+static int check_background(rp_session *se, int *video, rp_error *err)
+{
+    rp_source_info info;
+    int64_t bytes = 0;
+    int r;
+    *video = 0;
+    if (!se->s.background[0])
+        return RP_OK;
+    if ((r = rp_source_probe(se->s.background, &info, err)))
+        return r;
+    if ((*video = info.is_video))
+        return RP_OK;
+    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes,
+                           err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    if ((double)bytes > (double)se->run->max_memory)
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB "
+                            "(raise it with --max-memory)",
+                            se->s.background, (double)bytes / (1 << 20),
+                            (double)se->run->max_memory / (1 << 20));
+    return RP_OK;
+}
+
 int rp_session_start(rp_session *se, rp_error *err)
 {
     const rp_settings *s = &se->s;
-    int r;
+    int r, video;
+    /* A still's cost is known before it is decoded, a video's decoder once it is open. */
+    if ((r = check_background(se, &video, err)) || (!video && (r = validate(se, err))))
+        return r;
     if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
                             s->background_end, err)))
         return r;
-    if ((r = validate(se, err)))
+    if (video && (r = validate(se, err)))
         return r;
     if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
         return r;
@@ -609,13 +682,19 @@ static int write_state(rp_session *se, rp_error *err)
 {
     uint8_t *buf;
     size_t len;
+    uint64_t inputs;
+    int r = rp_state_inputs(se->scene, se->tl, se->s.background, &inputs, err->msg,
+                            sizeof err->msg);
+    if (r)
+        return rp_error_set(err, r, 0, "%s", err->msg);
     int64_t at = se->end > 0 ? rp_clock_steps(se->clock, se->end - 1) : 0;
     if (rp_engine_advance(se->engine, at, se->run->stop))
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
-    if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), &buf,
+    if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), inputs,
+                        &buf,
                         &len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    int r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
+    r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
     free(buf);
     if (!r)
         r = rp_output_file_finish(se->state_file, err->msg, sizeof err->msg);

@@ -1,8 +1,11 @@
 /* state.c - simulation checkpoints (see state.h for the layout). */
 #include "state.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define HEAD 48 /* bytes before the buffers */
 
 static const uint8_t magic[8] = {'R', 'P', 'S', 'T', 'A', 'T', 'E', 0};
 
@@ -66,6 +69,61 @@ uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k)
     return h;
 }
 
+/* FNV-1a of a whole file's bytes, after its length. */
+static int fnv_file(uint64_t *h, const char *path, char *err, size_t errlen)
+{
+    uint8_t buf[65536];
+    uint64_t total = 0;
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        rp_errf(err, errlen, "cannot read '%s' to bind the checkpoint to it: %s", path,
+                strerror(errno));
+        return RP_ERR_IO;
+    }
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        *h = fnv(*h, buf, n);
+        total += n;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        rp_errf(err, errlen, "cannot read '%s' to bind the checkpoint to it", path);
+        return RP_ERR_IO;
+    }
+    *h = fnv_u64(*h, total);
+    return RP_OK;
+}
+
+int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *background,
+                    uint64_t *digest, char *err, size_t errlen)
+{
+    size_t len;
+    const char *text = rp_scene_text(scene, &len);
+    uint64_t h = fnv_u64(FNV_OFFSET, len);
+    const char *last = NULL;
+    int r;
+    h = fnv(h, text, len);
+    for (int64_t f = 0; f < rp_timeline_frames(tl); f++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, f, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            if (items[i].kind != RP_ITEM_WALL_MASK)
+                continue;
+            if (last && !strcmp(last, items[i].mask_path))
+                continue;
+            last = items[i].mask_path;
+            if ((r = fnv_file(&h, last, err, errlen)))
+                return r;
+        }
+    }
+    if (background && background[0] && (r = fnv_file(&h, background, err, errlen)))
+        return r;
+    *digest = h;
+    return RP_OK;
+}
+
 static void put32(uint8_t *b, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
@@ -97,11 +155,12 @@ void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n)
     }
 }
 
-int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint8_t **buf, size_t *len)
+int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint64_t inputs, uint8_t **buf,
+                    size_t *len)
 {
     const rp_water_params *p = rp_water_params_of(w);
     size_t cells = (size_t)p->width * (size_t)p->height;
-    size_t n = 40 + 4 * cells + 8;
+    size_t n = HEAD + 4 * cells + 8;
     uint8_t *b = malloc(n);
 
     *buf = NULL;
@@ -114,26 +173,36 @@ int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint8_t **buf, s
     put32(b + 20, 0);
     put64(b + 24, (uint64_t)k);
     put64(b + 32, key);
-    rp_heights_to_le(b + 40, rp_water_heights(w), cells);
-    rp_heights_to_le(b + 40 + 2 * cells, rp_water_prev(w), cells);
+    put64(b + 40, inputs);
+    rp_heights_to_le(b + HEAD, rp_water_heights(w), cells);
+    rp_heights_to_le(b + HEAD + 2 * cells, rp_water_prev(w), cells);
     put64(b + n - 8, fnv(FNV_OFFSET, b, n - 8));
     *buf = b;
     *len = n;
     return RP_OK;
 }
 
-int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, char *err, size_t errlen)
+int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t *inputs, char *err,
+                  size_t errlen)
 {
     const rp_water_params *p = rp_water_params_of(w);
     size_t cells = (size_t)p->width * (size_t)p->height;
-    uint8_t head[40], tail[8];
+    uint8_t head[HEAD], tail[8];
     uint64_t sum = FNV_OFFSET;
     int16_t *buf = NULL;
     uint8_t *raw = NULL;
     int r = RP_ERR_FORMAT;
 
-    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, magic, 8)) {
+    size_t got = fread(head, 1, sizeof head, f);
+    if (got != sizeof head || memcmp(head, magic, 8)) {
         rp_errf(err, errlen, "not a rockpool state file");
+        return RP_ERR_FORMAT;
+    }
+    if (get32(head + 8) < RP_STATE_VERSION) {
+        rp_errf(err, errlen,
+                "state made by an older rockpool (state format %u; this rockpool reads format "
+                "%d, which also binds the scene, masks and background): save it again",
+                get32(head + 8), RP_STATE_VERSION);
         return RP_ERR_FORMAT;
     }
     if (get32(head + 8) != RP_STATE_VERSION) {
@@ -172,6 +241,7 @@ int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, char *err
     rp_water_load(w, buf, buf + cells);
     *frame = (int64_t)get64(head + 24);
     *key = get64(head + 32);
+    *inputs = get64(head + 40);
     r = RP_OK;
 fail:
     free(buf);

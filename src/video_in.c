@@ -99,8 +99,9 @@ static int is_still_demuxer(const char *name)
 {
     size_t n = strlen(name);
 
+    /* "tty" reads any text file as ANSI art: not a moving background either */
     return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
-           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
+           strcmp(name, "tty") == 0 || (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
 }
 
 /* Open the container: only regular files, "file:" so ':' is never a protocol, no other

@@ -33,6 +33,7 @@ enum {
     ARG_FIT,
     ARG_SIMD,
     ARG_NO_AUDIO,
+    ARG_ALLOW_OUTSIDE_PATHS,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -68,6 +69,7 @@ static const struct option long_opts[] = {
     {"fit", required_argument, NULL, ARG_FIT},
     {"simd", required_argument, NULL, ARG_SIMD},
     {"no-audio", no_argument, NULL, ARG_NO_AUDIO},
+    {"allow-outside-paths", no_argument, NULL, ARG_ALLOW_OUTSIDE_PATHS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -107,6 +109,7 @@ void rp_cli_usage(FILE *f)
           "      --save-state F     write a checkpoint after the last frame; --load-state F\n"
           "                         starts from one     --progress-fd N  key=value progress\n"
           "      --max-memory SIZE  refuse runs that need more memory (default 4G)\n"
+          "      --allow-outside-paths  let the scene name files outside its directory\n"
           "  -h, --help             this help       -V, --version  version\n"
           "\n"
           "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 130 interrupted.\n"
@@ -123,14 +126,39 @@ static int usage_error(char *err, size_t errlen, const char *fmt, ...)
     return 2;
 }
 
+/* Numbers on the command line follow the scene's rules (rockpool-scene(5)): decimal only,
+ * an optional sign, leading zeros allowed, no blanks, no hexadecimal. Reads one from text
+ * into *v and points *end past it; returns 0 when there is none (no digits) or it passes
+ * INT64_MAX in magnitude (then *end is text). signs: whether a sign may lead. */
+static int whole(const char *text, int signs, int64_t *v, const char **end)
+{
+    const char *p = text;
+    int neg = 0;
+    uint64_t m = 0;
+    *end = text;
+    if (signs && (*p == '-' || *p == '+'))
+        neg = *p++ == '-';
+    if (*p < '0' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (m > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return 0;
+        m = m * 10 + (uint64_t)(*p - '0');
+    }
+    if (m > (uint64_t)INT64_MAX)
+        return 0;
+    *v = neg ? -(int64_t)m : (int64_t)m;
+    *end = p;
+    return 1;
+}
+
 /* A whole number in lo..hi, named by its option in errors. */
 static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out,
                      char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || errno == ERANGE)
+    const char *end;
+    int64_t v = 0;
+    if (!whole(text, 1, &v, &end) || *end)
         return usage_error(err, errlen, "%s: '%s' is not a whole number", opt, text);
     if (v < lo || v > hi)
         return usage_error(err, errlen, "%s: %s is out of range (%" PRId64 "..%" PRId64 ")", opt,
@@ -142,14 +170,12 @@ static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, 
 /* "640x480" -> 640, 480, each 1..RP_MAX_SIDE. */
 static int parse_size(const char *text, int *w, int *h, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long a = strtol(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X'))
+    const char *end;
+    int64_t a = 0, b = 0;
+    if (!whole(text, 0, &a, &end) || (*end != 'x' && *end != 'X'))
         return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
     const char *second = end + 1;
-    long b = strtol(second, &end, 10);
-    if (end == second || *end || errno == ERANGE)
+    if (!whole(second, 0, &b, &end) || *end)
         return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
     if (a < 1 || b < 1 || a > RP_MAX_SIDE || b > RP_MAX_SIDE)
         return usage_error(err, errlen, "--size: %s is out of range (1..%d per side)", text,
@@ -162,10 +188,10 @@ static int parse_size(const char *text, int *w, int *h, char *err, size_t errlen
 /* "4G", "512M", "100000k", "123456" -> bytes (binary multiples). */
 static int parse_bytes(const char *opt, const char *text, int64_t *out, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
+    const char *end;
+    int64_t v = 0;
     int shift = 0;
+    whole(text, 0, &v, &end);
     switch (end != text ? *end : 0) {
     case 'k':
     case 'K':
@@ -188,7 +214,7 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, char *er
         end++;
         break;
     }
-    if (end == text || *end || errno == ERANGE || v < 1 || v > (INT64_MAX >> shift))
+    if (end == text || *end || v < 1 || v > (INT64_MAX >> shift))
         return usage_error(err, errlen, "%s: '%s' is not a size like 4G or 512M", opt, text);
     *out = (int64_t)v << shift;
     return 0;
@@ -197,15 +223,15 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, char *er
 /* "4M", "2500k", "800000" -> bits per second. */
 static int parse_bitrate(const char *text, int64_t *out, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
+    const char *end;
+    int64_t v = 0;
     int64_t mul = 1;
+    whole(text, 0, &v, &end);
     if (end != text && (*end == 'k' || *end == 'K'))
         mul = 1000, end++;
     else if (end != text && (*end == 'm' || *end == 'M'))
         mul = 1000000, end++;
-    if (end == text || *end || errno == ERANGE || v < 1 || v > INT64_MAX / 1000000 / 1000)
+    if (end == text || *end || v < 1 || v > INT64_MAX / 1000000 / 1000)
         return usage_error(err, errlen, "--bitrate: '%s' is not a rate like 4M or 2500k", text);
     *out = v * mul;
     return 0;
@@ -289,10 +315,16 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             break;
         }
         case ARG_SEED: {
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (end == optarg || *end || errno == ERANGE || optarg[0] == '-')
+            /* 0..2^64-1: digits only (an optional '+'), read like whole() but unsigned */
+            const char *p = optarg + (optarg[0] == '+');
+            uint64_t s = 0;
+            int bad = *p < '0' || *p > '9';
+            for (; !bad && *p; p++) {
+                bad = *p < '0' || *p > '9' || s > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
+                if (!bad)
+                    s = s * 10 + (uint64_t)(*p - '0');
+            }
+            if (bad)
                 return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64,
                                    optarg, UINT64_MAX);
             cli->run.over.seed = s;
@@ -349,6 +381,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case ARG_MAX_MEMORY:
             r = parse_bytes("--max-memory", optarg, &cli->run.max_memory, err, errlen);
             break;
+        case ARG_ALLOW_OUTSIDE_PATHS: cli->run.allow_outside_paths = 1; break;
         case ARG_PROGRESS_FD:
             r = parse_int("--progress-fd", optarg, 0, 1 << 20, &v, err, errlen);
             cli->progress_fd = (int)v;

@@ -3,7 +3,8 @@
  * or exits.
  *
  * Exit status (rockpool(1) EXIT STATUS): 0 success, 1 runtime failure, 2 bad usage or
- * input, 130 SIGINT, 143 SIGTERM. Nothing is created before every input is validated. */
+ * input, 128 + n after signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE, 153
+ * SIGXFSZ). Nothing is created before every input is validated. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -54,7 +55,7 @@ static void print_diag(const rp_diag *d)
 static int fail(const rp_error *err)
 {
     if (err->code == RP_ERR_INTERRUPTED || stop_signal)
-        return stop_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+        return stop_signal ? 128 + stop_signal : EXIT_SIGINT;
     if (err->has_diag)
         print_diag(&err->diag);
     else
@@ -188,7 +189,7 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
         return 0;
     fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli->run.out.path,
             frames);
-    return stop_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+    return 128 + stop_signal;
 }
 
 int main(int argc, char **argv)
@@ -214,7 +215,12 @@ int main(int argc, char **argv)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    sigaction(SIGHUP, &sa, NULL);
+    /* A closed pipe or a file size limit: the write fails (EPIPE, EFBIG) instead of the
+     * signal killing the process, so the run is aborted and leaves no temporary file;
+     * the exit status still says which signal it was. */
+    sigaction(SIGPIPE, &sa, NULL);
+    sigaction(SIGXFSZ, &sa, NULL);
     cli.run.stop = &stop_signal;
     cli.run.warn = warn_cb;
     cli.run.warn_ctx = &cli;

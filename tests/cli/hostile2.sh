@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# hostile2.sh - hostile use, round 2 (issue 13): image metadata bombs and frames over
+# --max-memory, timelines too big or too slow, output paths validated before the render,
+# special files written in place, scene paths kept inside the scene's directory, signals,
+# numbers read one way everywhere, render-parallel, checkpoints bound to their inputs.
+# Every case asserts the exit status, a message, and that no file outside the named
+# outputs appeared, changed or vanished (a snapshot of the directory tree and every file's
+# MD5 before and after).
+source "$(dirname "$0")/lib.sh"
+R=$ROCKPOOL
+RP=$TOP/scripts/render-parallel
+export ROCKPOOL
+mkdir d && cd d || exit 1
+mkdir img sub
+python3 "$TOP/tests/hostile/make-bombs.py" img || bad "make-bombs.py"
+printf 'size 48x32\nduration 3f\nat 0f drop 24 16 radius 4 height 900\n' >s.scene
+ffmpeg -v error -f lavfi -i testsrc=size=48x32 -frames:v 1 sub/m.png
+cp sub/m.png bg.png
+printf 'size 48x32\nduration 3f\nat 0f wall mask m.png\n' >sub/mask.scene
+printf 'size 48x32\nduration 3f\nat 0f wall mask ../bg.png\n' >sub/up-mask.scene
+printf 'size 48x32\nduration 3f\nbackground ../bg.png\n' >sub/up-bg.scene
+printf 'size 48x32\nduration 3f\nbackground %s/bg.png\n' "$PWD" >sub/abs-bg.scene
+printf 'size 48x32\nduration 3f\nat 0f wall mask sub/../sub/m.png\n' >dotdot.scene
+cp img/ztxt-bomb.png sub/ztxt.png
+printf 'size 48x32\nduration 3f\nat 0f wall mask ztxt.png\n' >sub/bomb-mask.scene
+printf 'size 48x32\nduration 3f\nbackground ztxt.png\n' >sub/bomb-bg.scene
+printf 'size 48x32\nduration 3f\nat 0f wall mask ../img/big-8192.png\n' >sub/big-mask.scene
+printf 'size 64x64\nduration 100s\nat 0s..100s rain rate 100000/s radius 1 height 90\n' \
+    >dense.scene
+printf 'size 32x32\nduration 1000s\nat 0s..1000s rain rate 100000/s radius 1 height 9\n' \
+    >items.scene
+printf 'size 4096x4096\nduration 100s\npreset elias\nat 0s..100s rain rate 100/s radius 2048 height 9\n' \
+    >slow-rain.scene
+printf 'size 4096x4096\nduration 1000s\npreset elias\nat 0s..1000s stroke 0,0 -> 4095,4095 radius 2048 height 9\n' \
+    >slow-stroke.scene
+printf 'size 320x240\nduration 1000s\nat 0s..1000s rain rate 20/s radius 3..9 height 900\n' \
+    >long.scene
+LONG=$(printf 'n%.0s' {1..245})
+mkdir seq && printf 'old' >seq/f_2.png
+mkdir -p seqy/f_2.png
+mkfifo fifo
+
+snapshot() {
+    find . -printf '%p %y %l\n' | LC_ALL=C sort
+    find . -type f -exec md5sum {} + | LC_ALL=C sort -k 2
+}
+# left_alone NAME [OUTPUT...]: since the last `before=$(snapshot)`, nothing changed but the
+# named outputs (which may appear).
+left_alone() {
+    local name=$1 now
+    shift
+    now=$(snapshot)
+    for o in "$@"; do now=$(printf '%s\n' "$now" | grep -vF -- "./$o"); done
+    local was=$before
+    for o in "$@"; do was=$(printf '%s\n' "$was" | grep -vF -- "./$o"); done
+    if [ "$now" = "$was" ]; then ok "$name: nothing else changed"; else
+        bad "$name: files outside the outputs changed"
+        diff <(echo "$was") <(echo "$now") | head -5 | sed 's/^/    /'
+    fi
+}
+# refused NAME STATUS FRAGMENT ARGS...: rockpool exits STATUS, says FRAGMENT, changes nothing.
+refused() {
+    local name=$1 want=$2 frag=$3
+    shift 3
+    before=$(snapshot)
+    expect_status "$name: exit $want" "$want" timeout -k 5 60 "$R" -q "$@"
+    stderr_has "$name: message" "$frag"
+    left_alone "$name"
+}
+# works NAME FRAGMENT-OR-EMPTY OUTPUTS -- ARGS...: exit 0, only OUTPUTS (space-separated) may change.
+works() {
+    local name=$1 outs=$2
+    shift 2
+    [ "${1:-}" = -- ] && shift
+    before=$(snapshot)
+    expect_status "$name: exit 0" 0 timeout -k 5 60 "$R" -q "$@"
+    # shellcheck disable=SC2086
+    left_alone "$name" $outs
+}
+
+## 1. Images: metadata bombs and frames over --max-memory, refused before decoding.
+refused "zTXt bomb as -i" 2 "more than 16 MiB of metadata (its zTXt chunk" s.scene -i img/ztxt-bomb.png -o o.mp4
+refused "iCCP bomb as -i" 2 "its iCCP chunk" s.scene -i img/iccp-bomb.png -o o.mp4
+refused "iTXt bomb as -i" 2 "its iTXt chunk" s.scene -i img/itxt-bomb.png -f y4m -o o.y4m
+refused "eXIf of 20 MiB as -i" 2 "its eXIf chunk" s.scene -i img/exif-big.png -o o.mp4
+refused "twenty 1 MiB zTXt chunks" 2 "more than 16 MiB of metadata" s.scene -i img/many-ztxt.png -o o.mp4
+refused "bomb -i without --size (probe)" 2 "its zTXt chunk" -n 2 -i img/ztxt-bomb.png -o o.mp4
+refused "bomb -i with --check" 2 "its iCCP chunk" --check -n 2 -i img/iccp-bomb.png
+refused "bomb as a wall mask" 2 "its zTXt chunk" sub/bomb-mask.scene -o o.mp4
+refused "bomb as the scene's background" 2 "its zTXt chunk" sub/bomb-bg.scene -f framemd5 -o o.txt
+refused "8192x8192 frame over --max-memory 128M" 2 "over the limit" s.scene -i img/big-8192.png --max-memory 128M -o o.mp4
+refused "8192x8192 mask over --max-memory 128M" 2 "over the limit" --allow-outside-paths sub/big-mask.scene --max-memory 128M -o o.mp4
+refused "small image, tiny --max-memory" 2 "raise it with --max-memory" s.scene -i img/small.png --max-memory 9M -o o.mp4
+before=$(snapshot)
+expect_status "bomb refused quickly and small (RSS < 200 MB)" 0 bash -c \
+    "/usr/bin/time -f %M -o rss.txt '$R' -q s.scene -i img/ztxt-bomb.png -o o.mp4 2>/dev/null; [ \$(tail -n 1 rss.txt) -lt 200000 ]"
+rm -f rss.txt
+
+## 2. Timelines: memory and work estimated before building.
+refused "dense rain over --max-memory 64M" 2 "over --max-memory (64 MiB): lower the rain rate" dense.scene --max-memory 64M -o o.mp4
+stderr_has "dense rain: at its line and column" "dense.scene:3:13: error"
+refused "dense rain with --check" 2 "would take" --check dense.scene --max-memory 64M
+refused "more items than the limit" 2 "more than 16777216 items" items.scene -f framemd5 -o o.txt
+refused "rain radius 2048 on 4096x4096" 2 "cells in all" slow-rain.scene -o o.mp4
+stderr_has "slow rain: says what to change" "lower the radius or the rain rate"
+stderr_has "slow rain: at the rain's line" "slow-rain.scene:4:"
+refused "stroke radius 2048 for 1000 s" 2 "cells in all" slow-stroke.scene -f framemd5 -o o.txt
+refused "slow rain with --check" 2 "cells in all" --check slow-rain.scene
+
+## 3. Outputs validated before the render.
+refused "-o in a missing directory" 2 "No such file or directory" s.scene -o nodir/o.mp4
+refused "--dump-heights in a missing directory" 2 "nodir" s.scene -o o.mp4 --dump-heights nodir/h.bin
+refused "--save-state in a missing directory" 2 "nodir" s.scene -o o.mp4 --save-state nodir/st.bin
+refused "-o name of 249 bytes" 2 "temporary name" s.scene -o "$LONG.mp4"
+refused "--dump-heights name of 249 bytes" 2 "temporary name" s.scene -o o.mp4 --dump-heights "$LONG.bin"
+refused "--save-state name of 249 bytes" 2 "temporary name" s.scene -o o.mp4 --save-state "$LONG.bin"
+refused "PNG pattern name of 250 bytes" 2 "temporary name" s.scene -o "p/$LONG%d.png"
+refused "PNG pattern: a later frame exists" 2 "seq/f_2.png' already exists" s.scene -o seq/f_%d.png
+refused "PNG pattern -y: a later frame is a directory" 2 "seqy/f_2.png' is a directory" s.scene -o seqy/f_%d.png -y
+before=$(snapshot)
+expect_status "PNG pattern of 10^8 frames validated fast" 2 timeout 20 "$R" -q -s 8x8 -n 100000000 \
+    -o seq/f_%d.png --max-memory 1k
+left_alone "PNG pattern of 10^8 frames"
+works "-o /dev/null -y as root" "" -- s.scene -f y4m -o /dev/null -y
+check "/dev/null is still a character device" test -c /dev/null
+works "--dump-heights /dev/null -y" "" -- s.scene -f framemd5 -o /dev/null --dump-heights /dev/null -y
+before=$(snapshot)
+cat fifo >fifo.out &
+expect_status "FIFO as -o -y: written in place" 0 "$R" -q s.scene -f y4m -o fifo -y
+wait
+check "FIFO is still a FIFO" test -p fifo
+check "FIFO reader got the Y4M stream" grep -q YUV4MPEG2 fifo.out
+left_alone "FIFO as -o" fifo.out
+rm -f fifo.out
+before=$(snapshot)
+expect_status "failed PNG run (file size limit): exit 153" 153 bash -c \
+    "ulimit -f 1; exec '$R' -q -s 256x256 -n 3 -o new/deep/f_%d.png"
+left_alone "failed PNG run removes the directories it made"
+
+## 4. Scene paths stay in the scene's directory.
+refused "mask with '..'" 2 "up-mask.scene:3:17: error: mask path" sub/up-mask.scene -o o.mp4
+stderr_has "'..' names the option" "--allow-outside-paths"
+refused "background with '..'" 2 "reaches outside the scene's directory (a '..' component)" sub/up-bg.scene -o o.mp4
+refused "absolute background" 2 "(an absolute path)" sub/abs-bg.scene -o o.mp4
+refused "'..' inside the tree still refused" 2 "a '..' component" dotdot.scene -o o.mp4
+refused "outside path with --check" 2 "--allow-outside-paths" --check sub/up-mask.scene
+before=$(snapshot)
+expect_status "outside path on stdin" 2 "$R" -q - -o o.mp4 <sub/up-bg.scene
+left_alone "outside path on stdin"
+works "--allow-outside-paths renders" "o.y4m" -- --allow-outside-paths sub/up-mask.scene -f y4m -o o.y4m
+works "-i on the command line replaces an outside background" "o2.y4m" -- sub/abs-bg.scene -i bg.png -f y4m -o o2.y4m
+works "mask inside the scene's directory" "o3.y4m" -- sub/mask.scene -f y4m -o o3.y4m
+rm -f o.y4m o2.y4m o3.y4m
+
+## 5. Signals.
+signal_case() { # NAME STATUS SIGNAL DELAY ARGS...
+    local name=$1 want=$2 sig=$3 delay=$4
+    shift 4
+    before=$(snapshot)
+    expect_status "$name: exit $want" "$want" timeout --preserve-status -k 5 -s "$sig" "$delay" "$R" -q "$@"
+    if [ -z "$(find . -name '.*.tmp-*')" ]; then ok "$name: no temporary file"; else
+        bad "$name: temporary files left: $(find . -name '.*.tmp-*' | head -3)"; fi
+}
+signal_case "SIGINT while opening a FIFO" 130 INT 1 s.scene -f y4m -o fifo -y
+left_alone "SIGINT while opening a FIFO"
+signal_case "SIGTERM while opening a FIFO" 143 TERM 1 s.scene -f y4m -o fifo -y
+left_alone "SIGTERM while opening a FIFO"
+signal_case "SIGHUP during a render" 129 HUP 2 long.scene -o hup.mkv -c ffv1
+signal_case "SIGINT during a render" 130 INT 2 long.scene -o int.mkv -c ffv1
+signal_case "SIGTERM during a PNG render" 143 TERM 2 long.scene -o png/f_%d.png
+rm -rf hup.mkv int.mkv png
+before=$(snapshot)
+"$R" -q long.scene -f y4m -o - 2>"$WORK/err" | head -c 1000 >/dev/null
+st=${PIPESTATUS[0]}
+if [ "$st" = 141 ]; then ok "SIGPIPE: exit 141"; else bad "SIGPIPE: exit $st, wanted 141"; fi
+left_alone "SIGPIPE"
+before=$(snapshot)
+expect_status "SIGXFSZ: exit 153" 153 bash -c "ulimit -f 64; exec '$R' -q long.scene -c ffv1 -o big.mkv"
+if [ -z "$(find . -name '.*.tmp-*')" ]; then ok "SIGXFSZ: no temporary file"; else bad "SIGXFSZ: temporary file left"; fi
+left_alone "SIGXFSZ"
+
+## 6. Numbers: decimal, optional sign, leading zeros, no blanks, no hex.
+refused "--seed ' -1'" 2 "--seed: ' -1' is not a whole number" --seed ' -1' -o o.mp4
+refused "--seed 0x10" 2 "--seed: '0x10' is not a whole number" --seed 0x10 -o o.mp4
+refused "--seed 2^64" 2 "is not a whole number" --seed 18446744073709551616 -o o.mp4
+refused "-j ' 8'" 2 "--threads: ' 8' is not a whole number" -j ' 8' -o o.mp4
+refused "-n 0x10" 2 "--frames: '0x10' is not a whole number" -n 0x10 -o o.mp4
+refused "-s ' 64x48'" 2 "is not WIDTHxHEIGHT" -s ' 64x48' -o o.mp4
+refused "--max-memory 0x10" 2 "is not a size" --max-memory 0x10 -o o.mp4
+refused "--crf 1e1" 2 "--crf: '1e1' is not a whole number" --crf 1e1 -o o.mp4
+works "-j 08 --seed 007 -n +3" "o.y4m" -- s.scene -j 08 --seed 007 -n +3 -f y4m -o o.y4m
+rm -f o.y4m
+
+## 7. render-parallel.
+rp_refused() { # NAME FRAGMENT ARGS...
+    local name=$1 frag=$2
+    shift 2
+    before=$(snapshot)
+    expect_status "render-parallel $name: exit 2" 2 "$RP" "$@"
+    stderr_has "render-parallel $name: message" "$frag"
+    left_alone "render-parallel $name"
+}
+if command -v parallel >/dev/null; then
+    rp_refused "-j 0x8" "-j: '0x8' is not a whole number" -j 0x8 -o j.mkv -- s.scene
+    rp_refused "-k ' 3'" "is not a whole number" -k ' 3' -o j.mkv -- s.scene
+    rp_refused "--dump-heights" "--dump-heights names a per-run output" -o j.mkv -- s.scene --dump-heights h.bin
+    rp_refused "--save-state" "--save-state names a per-run output" -o j.mkv -- s.scene --save-state=st.bin
+    rp_refused "--stats" "--stats names a per-run output" -o j.mkv -- s.scene --stats st.txt
+    rp_refused "--hash" "--hash names a per-run output" -o j.mkv -- s.scene --hash
+    rp_refused "-o after --" "render-parallel's own -o" -o j.mkv -- s.scene -o other.mkv
+    rp_refused "existing PNG frame" "seq/f_2.png: file exists" -k 2 -o seq/f_%d.png -- s.scene
+    before=$(snapshot)
+    expect_status "render-parallel -j 08, scene on stdin" 0 "$RP" -k 3 -j 08 -o j.mkv -- - -c ffv1 <s.scene
+    "$R" -q s.scene -c ffv1 -o single.mkv
+    check "stdin chunks equal a single run" cmp -s <(ffmpeg -v error -i j.mkv -f framemd5 -) \
+        <(ffmpeg -v error -i single.mkv -f framemd5 -)
+    left_alone "render-parallel stdin" j.mkv single.mkv
+    rm -f j.mkv single.mkv
+    for sig in INT TERM; do
+        before=$(snapshot)
+        python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+            "$RP" -k 4 -j 2 -o stop.mkv -- long.scene -c ffv1 2>/dev/null &
+        pid=$!
+        sleep 2
+        kill -"$sig" "$pid"
+        wait "$pid"
+        st=$?
+        want=$([ $sig = INT ] && echo 130 || echo 143)
+        if [ "$st" = "$want" ]; then ok "render-parallel SIG$sig: exit $want"; else
+            bad "render-parallel SIG$sig: exit $st, wanted $want"; fi
+        sleep 0.5
+        if pgrep -f "rockpool -q long.scene" >/dev/null; then bad "render-parallel SIG$sig: chunks left running"
+        else ok "render-parallel SIG$sig: every chunk stopped"; fi
+        left_alone "render-parallel SIG$sig"
+    done
+else
+    bad "GNU parallel is not installed (scripts/install-deps installs it)"
+fi
+
+## 8. Checkpoints bound to their inputs.
+cp sub/m.png sub/m.orig
+"$R" -q sub/mask.scene -i bg.png --end 2 -f framemd5 -o /dev/null --save-state st.bin ||
+    bad "state for the tests"
+works "state loads with the same inputs" "" -- sub/mask.scene -i bg.png --start 2 --load-state st.bin -f framemd5 -o /dev/null
+ffmpeg -v error -y -f lavfi -i color=white:size=48x32 -frames:v 1 sub/m.png
+refused "state after the mask changed" 2 "saved with other inputs" sub/mask.scene -i bg.png --start 2 --load-state st.bin -f framemd5 -o /dev/null
+cp sub/m.orig sub/m.png
+cp bg.png bg.orig
+ffmpeg -v error -y -f lavfi -i color=red:size=48x32 -frames:v 1 bg.png
+refused "state after the background changed" 2 "saved with other inputs" sub/mask.scene -i bg.png --start 2 --load-state st.bin -f framemd5 -o /dev/null
+cp bg.orig bg.png
+printf '# a comment\n' >>sub/mask.scene
+refused "state after the scene text changed" 2 "saved with other inputs" sub/mask.scene -i bg.png --start 2 --load-state st.bin -f framemd5 -o /dev/null
+python3 - <<'PY'
+import struct
+with open("st.bin", "rb") as f:
+    d = bytearray(f.read())
+d[8:12] = struct.pack("<I", 1)
+open("old.bin", "wb").write(bytes(d))
+PY
+refused "state of format 1" 2 "made by an older rockpool" s.scene --start 2 --load-state old.bin -f framemd5 -o /dev/null
