@@ -186,16 +186,20 @@ int main(int argc, char **argv)
                 int n = only < 0 || only == level ? reps : level == RP_SIMD_C ? 1 : 0;
                 if (!n)
                     continue;
-                double t0 = now();
-                for (int r = 0; r < n; r++)
+                /* the fastest of n runs: the machine may be shared */
+                double best[3] = {1e9, 1e9, 1e9};
+                for (int r = 0; r < n; r++) {
+                    double t0 = now();
                     rp_upscale_rows(up, grid, hq, 0, oh);
-                double t1 = now();
-                for (int r = 0; r < n; r++)
+                    double t1 = now();
                     rp_light_rows_rgb(light, &g, hq, bg, rgb, 0, oh);
-                double t2 = now();
-                for (int r = 0; r < n; r++)
+                    double t2 = now();
                     rp_light_rows_rgba(light, &g, hq, rgba, 0, oh);
-                double t3 = now();
+                    double t3 = now();
+                    best[0] = t1 - t0 < best[0] ? t1 - t0 : best[0];
+                    best[1] = t2 - t1 < best[1] ? t2 - t1 : best[1];
+                    best[2] = t3 - t2 < best[2] ? t3 - t2 : best[2];
+                }
                 const char *same = "";
                 if (level == RP_SIMD_C) {
                     memcpy(rgb_c, rgb, (size_t)ow * oh * 3);
@@ -208,10 +212,9 @@ int main(int argc, char **argv)
                 } else {
                     same = " (same bytes as C)";
                 }
-                printf("%dx%d one thread, simd level %d: upscale %.2f ms, light rgb %.2f ms, "
+                printf("%dx%d one thread, simd level %d, best of runs: upscale %.2f ms, light rgb %.2f ms, "
                        "light rgba %.2f ms%s\n",
-                       ow, oh, level, (t1 - t0) * 1e3 / n, (t2 - t1) * 1e3 / n,
-                       (t3 - t2) * 1e3 / n, same);
+                       ow, oh, level, best[0] * 1e3, best[1] * 1e3, best[2] * 1e3, same);
             }
             rp_simd_set(-1);
             FILE *la = fopen("/proc/loadavg", "r");
