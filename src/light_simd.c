@@ -95,7 +95,7 @@ INLINE AVX2 void pair(const uint16_t *tab, __m256i i, __m256i *t0, __m256i *dt)
 /* Per-frame constants of the kernel. */
 struct kconst {
     struct kslope kx;
-    int32_t curv_lim; /* curvature clamp that keeps caustics * curvature in int32 */
+    int32_t curv_lim;               /* curvature clamp that keeps caustics * curvature in int32 */
     int32_t rxh16, rxl, ryh16, ryl; /* r = h * 2^32 + l (l signed); h * 16 for >> 28 */
 };
 
@@ -131,9 +131,8 @@ INLINE AVX2 void store_rgb(uint8_t *out, __m256i px)
 /* Load the 24 bytes of 8 RGB pixels as 32-bit lanes R, G, B, 0 (reads no further). */
 INLINE AVX2 __m256i load_rgb(const uint8_t *p)
 {
-    const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
-                                            4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15,
-                                            -1);
+    const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 4,
+                                            5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
     __m256i v = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)),
                                  _mm_loadu_si128((const __m128i *)(const void *)p));
     return _mm256_shuffle_epi8(v, spread);
@@ -145,10 +144,10 @@ INLINE AVX2 __m256i load_rgb(const uint8_t *p)
  * fx) of a and b. Returns 32-bit (R, G, B, 0) of a | b, horizontally weighted. */
 INLINE AVX2 __m256i hpair(__m256i g, __m256i w, const int sel)
 {
-    const __m256i sp = _mm256_setr_epi8(
-        0 + sel, -1, 3 + sel, -1, 1 + sel, -1, 4 + sel, -1, 2 + sel, -1, 5 + sel, -1, -1, -1, -1,
-        -1, 0 + sel, -1, 3 + sel, -1, 1 + sel, -1, 4 + sel, -1, 2 + sel, -1, 5 + sel, -1, -1, -1, -1,
-        -1);
+    const __m256i sp =
+        _mm256_setr_epi8(0 + sel, -1, 3 + sel, -1, 1 + sel, -1, 4 + sel, -1, 2 + sel, -1, 5 + sel,
+                         -1, -1, -1, -1, -1, 0 + sel, -1, 3 + sel, -1, 1 + sel, -1, 4 + sel, -1,
+                         2 + sel, -1, 5 + sel, -1, -1, -1, -1, -1);
     return _mm256_madd_epi16(_mm256_shuffle_epi8(g, sp), w);
 }
 
@@ -190,7 +189,8 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
                   *rd2 = heights + (size_t)yd2 * w;
     const int sxs = f->sx_step;
     const __m256i zero = _mm256_setzero_si256(), one15 = _mm256_set1_epi32(RP_LIGHT_ONE15);
-    const __m256i cxm = _mm256_set1_epi32((int32_t)f->cxm), cym = _mm256_set1_epi32((int32_t)f->cym);
+    const __m256i cxm = _mm256_set1_epi32((int32_t)f->cxm),
+                  cym = _mm256_set1_epi32((int32_t)f->cym);
     const __m256i clim = _mm256_set1_epi32(1 << 20), ccl = _mm256_set1_epi32(kc.curv_lim);
     const __m256i hx = _mm256_set1_epi32(l->hx), hy = _mm256_set1_epi32(l->hy),
                   hz = _mm256_set1_epi32(l->hz);
@@ -200,7 +200,8 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
                   caus = _mm256_set1_epi32(l->p.caustics_q8);
     const __m256i m255 = _mm256_set1_epi32(255), ffff = _mm256_set1_epi32(0xffff);
     const int sky_on = l->p.sky_q8 != 0, flat_zero = l->flat_a8 == 0;
-    const __m256i lr = _mm256_set1_epi32(l->p.light_rgb[0]), lg = _mm256_set1_epi32(l->p.light_rgb[1]),
+    const __m256i lr = _mm256_set1_epi32(l->p.light_rgb[0]),
+                  lg = _mm256_set1_epi32(l->p.light_rgb[1]),
                   lb = _mm256_set1_epi32(l->p.light_rgb[2]);
     const __m256i sr = _mm256_set1_epi32(l->p.sky_rgb[0]), sg = _mm256_set1_epi32(l->p.sky_rgb[1]),
                   sb = _mm256_set1_epi32(l->p.sky_rgb[2]);
@@ -217,8 +218,9 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
     int x = x0;
     for (; x + 8 <= x1; x += 8) {
         __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(r0 + x));
-        __m256i dx = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(r0 + x + 1)),
-                                      _mm256_loadu_si256((const __m256i *)(const void *)(r0 + x - 1)));
+        __m256i dx =
+            _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(r0 + x + 1)),
+                             _mm256_loadu_si256((const __m256i *)(const void *)(r0 + x - 1)));
         __m256i dy = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(rd + x)),
                                       _mm256_loadu_si256((const __m256i *)(const void *)(ru + x)));
         __m256i c2 = _mm256_add_epi32(c, c);
@@ -256,23 +258,24 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
         __m256i nx = _mm256_sub_epi32(zero, _mm256_srai_epi32(_mm256_mullo_epi32(sx, nz), 12));
         __m256i ny = _mm256_sub_epi32(zero, _mm256_srai_epi32(_mm256_mullo_epi32(sy, nz), 12));
         /* |n| and |H| are 1 (Q15) within a few units, so the dot products fit in int32 */
-        __m256i ndoth = _mm256_srai_epi32(
-            _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, hx), _mm256_mullo_epi32(ny, hy)),
-                             _mm256_mullo_epi32(nz, hz)),
-            15);
-        __m256i ndotl = _mm256_srai_epi32(
-            _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, lx), _mm256_mullo_epi32(ny, ly)),
-                             _mm256_mullo_epi32(nz, lz)),
-            15);
+        __m256i ndoth =
+            _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, hx),
+                                                                _mm256_mullo_epi32(ny, hy)),
+                                               _mm256_mullo_epi32(nz, hz)),
+                              15);
+        __m256i ndotl =
+            _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, lx),
+                                                                _mm256_mullo_epi32(ny, ly)),
+                                               _mm256_mullo_epi32(nz, lz)),
+                              15);
         ndoth = clampv(ndoth, zero, one15);
         pair(l->glint, _mm256_srli_epi32(ndoth, 3), &t0, &dt);
         __m256i a_p = _mm256_add_epi32(
-            t0, _mm256_srai_epi32(_mm256_mullo_epi32(dt, _mm256_and_si256(ndoth, _mm256_set1_epi32(7))), 3));
+            t0, _mm256_srai_epi32(
+                    _mm256_mullo_epi32(dt, _mm256_and_si256(ndoth, _mm256_set1_epi32(7))), 3));
         __m256i a_s = zero;
         if (sky_on)
-            a_s = _mm256_and_si256(
-                gather16x2(l->sky, _mm256_srli_epi32(nz, 3)),
-                ffff);
+            a_s = _mm256_and_si256(gather16x2(l->sky, _mm256_srli_epi32(nz, 3)), ffff);
         __m256i b = _mm256_add_epi32(
             _mm256_srai_epi32(_mm256_mullo_epi32(shade, _mm256_sub_epi32(ndotl, lz)), 11),
             _mm256_srai_epi32(
@@ -322,13 +325,13 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
                 __m256i pc = _mm256_add_epi32(_mm256_mullo_epi32(w_light, *lc[k]),
                                               _mm256_mullo_epi32(w_sky, *sc[k]));
                 __m256i pe = _mm256_add_epi64(_mm256_mul_epu32(pc, inv), round29);
-                __m256i po = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(pc, 32), invo),
-                                              round29);
+                __m256i po =
+                    _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(pc, 32), invo), round29);
                 ch[k] = _mm256_min_epi32(SHR_PAIR(pe, po, 30), m255);
             }
-            cw = _mm256_or_si256(_mm256_or_si256(ch[0], _mm256_slli_epi32(ch[1], 8)),
-                                 _mm256_or_si256(_mm256_slli_epi32(ch[2], 16),
-                                                 _mm256_slli_epi32(a8, 24)));
+            cw = _mm256_or_si256(
+                _mm256_or_si256(ch[0], _mm256_slli_epi32(ch[1], 8)),
+                _mm256_or_si256(_mm256_slli_epi32(ch[2], 16), _mm256_slli_epi32(a8, 24)));
             cw = _mm256_and_si256(cw, lit);
         }
         if (rgba) {
@@ -337,12 +340,14 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
         }
 
         /* refraction: displacement floor(s * r / 2^28) Q8 pixels, r = h * 2^32 + l */
-        __m256i dpx = _mm256_add_epi32(_mm256_mullo_epi32(sx, rxh),
-                                       SHR_PAIR(_mm256_mul_epi32(sx, rxl),
-                                                _mm256_mul_epi32(_mm256_srli_epi64(sx, 32), rxl), 28));
-        __m256i dpy = _mm256_add_epi32(_mm256_mullo_epi32(sy, ryh),
-                                       SHR_PAIR(_mm256_mul_epi32(sy, ryl),
-                                                _mm256_mul_epi32(_mm256_srli_epi64(sy, 32), ryl), 28));
+        __m256i dpx =
+            _mm256_add_epi32(_mm256_mullo_epi32(sx, rxh),
+                             SHR_PAIR(_mm256_mul_epi32(sx, rxl),
+                                      _mm256_mul_epi32(_mm256_srli_epi64(sx, 32), rxl), 28));
+        __m256i dpy =
+            _mm256_add_epi32(_mm256_mullo_epi32(sy, ryh),
+                             SHR_PAIR(_mm256_mul_epi32(sy, ryl),
+                                      _mm256_mul_epi32(_mm256_srli_epi64(sy, 32), ryl), 28));
         __m256i dsp = _mm256_or_si256(dpx, dpy);
         uint8_t *out = rgb + ((size_t)y * w + x) * 3;
         __m256i t_lo, t_hi;

@@ -27,10 +27,10 @@ struct rp_light {
     int flat_a8;        /* the layer's alpha on still water (slopes and curvature 0) */
     /* Each table has two spare entries, so a kernel may read entries i and i + 1 of any
      * index the plain loop uses as one 32-bit load. */
-    uint16_t rsq[RP_LIGHT_RSQ_N + 2];     /* Q15 */
-    uint16_t glint[RP_LIGHT_UNIT_N + 2];  /* alpha by n.H (Q12), Q15 */
-    uint16_t sky[RP_LIGHT_UNIT_N + 2];    /* alpha by n_z (Q12), Q15 */
-    uint16_t soft[RP_LIGHT_SOFT_N + 2];   /* x / (1 + x), Q15 */
+    uint16_t rsq[RP_LIGHT_RSQ_N + 2];    /* Q15 */
+    uint16_t glint[RP_LIGHT_UNIT_N + 2]; /* alpha by n.H (Q12), Q15 */
+    uint16_t sky[RP_LIGHT_UNIT_N + 2];   /* alpha by n_z (Q12), Q15 */
+    uint16_t soft[RP_LIGHT_SOFT_N + 2];  /* x / (1 + x), Q15 */
 };
 
 /* Per-frame constants from the geometry (cheap; computed per call). */

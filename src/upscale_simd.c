@@ -12,8 +12,8 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
-static AVX2 int col_avx2(const int16_t *src, int stride, const int32_t *wy, int ny,
-                         int32_t *column, int n)
+static AVX2 int col_avx2(const int16_t *src, int stride, const int32_t *wy, int ny, int32_t *column,
+                         int n)
 {
     int x = 0;
     for (; x + 8 <= n; x += 8) {
@@ -54,25 +54,27 @@ static AVX2 int row_avx2(const int32_t *column, const int32_t *first, const int3
                 __m256i c = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lo, rel),
                                                _mm256_permutevar8x32_epi32(hi, rel),
                                                _mm256_cmpgt_epi32(rel, seven));
-                __m256i wk = _mm256_loadu_si256((const __m256i *)(const void *)(wg + (size_t)k * 8));
+                __m256i wk =
+                    _mm256_loadu_si256((const __m256i *)(const void *)(wg + (size_t)k * 8));
                 even = _mm256_add_epi64(even, _mm256_mul_epi32(c, wk));
-                odd = _mm256_add_epi64(odd, _mm256_mul_epi32(_mm256_srli_epi64(c, 32),
-                                                             _mm256_srli_epi64(wk, 32)));
+                odd = _mm256_add_epi64(
+                    odd, _mm256_mul_epi32(_mm256_srli_epi64(c, 32), _mm256_srli_epi64(wk, 32)));
                 rel = _mm256_add_epi32(rel, one);
             }
         } else {
             for (int k = 0; k < ntap; k++) {
                 __m256i c = _mm256_i32gather_epi32((const int *)column, idx, 4);
-                __m256i wk = _mm256_loadu_si256((const __m256i *)(const void *)(wg + (size_t)k * 8));
+                __m256i wk =
+                    _mm256_loadu_si256((const __m256i *)(const void *)(wg + (size_t)k * 8));
                 even = _mm256_add_epi64(even, _mm256_mul_epi32(c, wk));
-                odd = _mm256_add_epi64(odd, _mm256_mul_epi32(_mm256_srli_epi64(c, 32),
-                                                             _mm256_srli_epi64(wk, 32)));
+                odd = _mm256_add_epi64(
+                    odd, _mm256_mul_epi32(_mm256_srli_epi64(c, 32), _mm256_srli_epi64(wk, 32)));
                 idx = _mm256_add_epi32(idx, one);
             }
         }
         /* bits 22..53 of each sum: the arithmetic shift's result, which fits in int32 */
-        __m256i r = _mm256_blend_epi32(_mm256_srli_epi64(even, 22), _mm256_slli_epi64(odd, 10),
-                                       0xAA);
+        __m256i r =
+            _mm256_blend_epi32(_mm256_srli_epi64(even, 22), _mm256_slli_epi64(odd, 10), 0xAA);
         _mm256_storeu_si256((__m256i *)(void *)(dst + x), r);
     }
     return x;
