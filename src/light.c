@@ -8,28 +8,17 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "light_simd.h"
+#include "simd.h"
 #include "water.h"
 
-#define ONE15 32768
-#define SLOPE_MAX 32767 /* |slope| < 8 in Q12 */
+#define ONE15 RP_LIGHT_ONE15
+#define SLOPE_MAX RP_LIGHT_SLOPE_MAX
+#define RSQ_N RP_LIGHT_RSQ_N
+#define UNIT_N RP_LIGHT_UNIT_N
+#define SOFT_N RP_LIGHT_SOFT_N
 
-/* 1/sqrt(1 + t) for t = slope^2 in steps of 1/64 up to 128 (|slope| < 8 per axis). */
-#define RSQ_SHIFT 6
-#define RSQ_N (128 << RSQ_SHIFT)
-/* Tables over a Q12 argument 0..1. */
-#define UNIT_N 4096
-/* x / (1 + x) for x in steps of 1/256 up to 16. */
-#define SOFT_N 4096
-
-struct rp_light {
-    rp_light_params p;
-    int32_t lx, ly, lz;    /* L, Q15 */
-    int32_t hx, hy, hz;    /* H, Q15 */
-    uint16_t rsq[RSQ_N + 2];    /* Q15 */
-    uint16_t glint[UNIT_N + 2]; /* alpha by n.H (Q12), Q15 */
-    uint16_t sky[UNIT_N + 2];   /* alpha by n_z (Q12), Q15 */
-    uint16_t soft[SOFT_N + 2];  /* x / (1 + x), Q15 */
-};
+static int flat_alpha(const rp_light *l);
 
 void rp_light_defaults(rp_light_params *p)
 {
@@ -182,6 +171,7 @@ int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t err
         return RP_ERR_NOMEM;
     l->p = *p;
     build(l);
+    l->flat_a8 = flat_alpha(l);
     *out = l;
     return RP_OK;
 }
@@ -194,23 +184,12 @@ void rp_light_free(rp_light **l)
     *l = NULL;
 }
 
-/* Per-frame constants from the geometry (cheap; computed per call). */
-struct frame {
-    int w, h;
-    int sx_step, sy_step;      /* laplacian spacing, output pixels (about 2 cells) */
-    int64_t scale_x, scale_y;  /* Q16, clamped */
-    int64_t t_lim;             /* |diff * scale| giving slope 16: clamp before scaling */
-    int64_t mdiv;              /* slope Q12 = diff * scale * mdiv >> 32 */
-    int64_t cxm, cym;          /* bed curvature Q12 = -(lap_sum * cm) >> 20 */
-    int64_t rx, ry;            /* displacement Q8 px = -(slope * r) >> 28 */
-};
-
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void frame_init(const rp_light *l, const rp_light_geom *g, struct frame *f)
+static void frame_init(const rp_light *l, const rp_light_geom *g, struct rp_light_frame *f)
 {
     int64_t hs = l->p.height_scale;
     f->w = g->width;
@@ -236,7 +215,7 @@ static void frame_init(const rp_light *l, const rp_light_geom *g, struct frame *
 }
 
 /* Slope (Q12) from a height difference across `span` pixels (2 inside, 1 at an edge). */
-static inline int32_t slope_q12(const struct frame *f, int64_t diff, int span, int64_t scale)
+static inline int32_t slope_q12(const struct rp_light_frame *f, int64_t diff, int span, int64_t scale)
 {
     if (span == 0)
         return 0;
@@ -254,7 +233,7 @@ struct px {
 };
 
 static inline __attribute__((always_inline)) void layer_px(const rp_light *l,
-                                                           const struct frame *f, int32_t sx,
+                                                           const struct rp_light_frame *f, int32_t sx,
                                                            int32_t sy, int32_t curv, struct px *o)
 {
     int64_t r2 = (int64_t)sx * sx + (int64_t)sy * sy; /* Q24 */
@@ -315,7 +294,7 @@ static inline __attribute__((always_inline)) void layer_px(const rp_light *l,
 
 /* The layer at (x, y): slopes by central differences, curvature over +-step pixels. */
 static inline __attribute__((always_inline)) void pixel(const rp_light *l,
-                                                        const struct frame *f,
+                                                        const struct rp_light_frame *f,
                                                         const int32_t *hgt, int x, int y,
                                                         struct px *o)
 {
@@ -338,62 +317,112 @@ static inline __attribute__((always_inline)) void pixel(const rp_light *l,
     layer_px(l, f, sx, sy, (int32_t)curv, o);
 }
 
+static int flat_alpha(const rp_light *l)
+{
+    struct px o;
+    layer_px(l, NULL, 0, 0, 0, &o);
+    return o.a;
+}
+
+/* The pixels x0..x1-1 of a row that a kernel may do: interior along x (see light_simd.h). */
+static rp_light_row_fn row_kernel(const rp_light *l, const struct rp_light_frame *f,
+                                  const int32_t *heights, int y0, int y1, int *x0,
+                                  int *x1)
+{
+    int m = f->sx_step > 1 ? f->sx_step : 1;
+    *x0 = m;
+    *x1 = f->w - m;
+    if (*x1 <= *x0)
+        return NULL;
+    return rp_light_simd_row(rp_simd_level(), l, f, heights, y0, y1);
+}
+
+static inline __attribute__((always_inline)) void rgba_px(const rp_light *l,
+                                                          const struct rp_light_frame *f,
+                                                          const int32_t *heights, int x, int y,
+                                                          uint8_t *out)
+{
+    struct px o;
+    pixel(l, f, heights, x, y, &o);
+    out[4 * x] = o.c[0];
+    out[4 * x + 1] = o.c[1];
+    out[4 * x + 2] = o.c[2];
+    out[4 * x + 3] = o.a;
+}
+
 void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
                         uint8_t *rgba, int y0, int y1)
 {
-    struct frame f;
+    struct rp_light_frame f;
     frame_init(l, g, &f);
+    int kx0, kx1;
+    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1, &kx0, &kx1);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgba + (size_t)y * f.w * 4;
-        for (int x = 0; x < f.w; x++) {
-            struct px o;
-            pixel(l, &f, heights, x, y, &o);
-            out[4 * x] = o.c[0];
-            out[4 * x + 1] = o.c[1];
-            out[4 * x + 2] = o.c[2];
-            out[4 * x + 3] = o.a;
+        int x = 0;
+        if (kernel) {
+            for (; x < kx0; x++)
+                rgba_px(l, &f, heights, x, y, out);
+            x = kernel(l, &f, heights, y, kx0, kx1, NULL, NULL, rgba);
+        }
+        for (; x < f.w; x++)
+            rgba_px(l, &f, heights, x, y, out);
+    }
+}
+
+static inline __attribute__((always_inline)) void rgb_px(const rp_light *l,
+                                                         const struct rp_light_frame *f,
+                                                         const int32_t *heights, int x, int y,
+                                                         const uint8_t *bg, uint8_t *out)
+{
+    const int w = f->w, h = f->h;
+    const int64_t xmax = (int64_t)(w - 1) << 8, ymax = (int64_t)(h - 1) << 8;
+    struct px o;
+    pixel(l, f, heights, x, y, &o);
+    int32_t t[3];
+    if (l->p.refraction_q8 == 0 || (o.sx == 0 && o.sy == 0)) {
+        const uint8_t *s = bg + ((size_t)y * w + x) * 3;
+        t[0] = s[0];
+        t[1] = s[1];
+        t[2] = s[2];
+    } else {
+        /* bilinear at (x, y) - r * slope * scale, Q8 pixels, clamped */
+        int64_t px = clamp64(((int64_t)x << 8) - ((o.sx * f->rx) >> 28), 0, xmax);
+        int64_t py = clamp64(((int64_t)y << 8) - ((o.sy * f->ry) >> 28), 0, ymax);
+        int ix = (int)(px >> 8), iy = (int)(py >> 8);
+        int32_t fx = (int32_t)(px & 255), fy = (int32_t)(py & 255);
+        int ix1 = ix < w - 1 ? ix + 1 : ix, iy1 = iy < h - 1 ? iy + 1 : iy;
+        const uint8_t *p00 = bg + ((size_t)iy * w + ix) * 3;
+        const uint8_t *p01 = bg + ((size_t)iy * w + ix1) * 3;
+        const uint8_t *p10 = bg + ((size_t)iy1 * w + ix) * 3;
+        const uint8_t *p11 = bg + ((size_t)iy1 * w + ix1) * 3;
+        for (int k = 0; k < 3; k++) {
+            int32_t top = p00[k] * (256 - fx) + p01[k] * fx;
+            int32_t bot = p10[k] * (256 - fx) + p11[k] * fx;
+            t[k] = (top * (256 - fy) + bot * fy + 32768) >> 16;
         }
     }
+    int32_t a = o.a;
+    for (int k = 0; k < 3; k++)
+        out[3 * x + k] = (uint8_t)((t[k] * (255 - a) + o.c[k] * a + 127) / 255);
 }
 
 void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
                        const uint8_t *bg, uint8_t *rgb, int y0, int y1)
 {
-    struct frame f;
+    struct rp_light_frame f;
     frame_init(l, g, &f);
-    const int w = f.w, h = f.h;
-    const int64_t xmax = (int64_t)(w - 1) << 8, ymax = (int64_t)(h - 1) << 8;
+    int kx0, kx1;
+    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1, &kx0, &kx1);
     for (int y = y0; y < y1; y++) {
-        uint8_t *out = rgb + (size_t)y * w * 3;
-        for (int x = 0; x < w; x++) {
-            struct px o;
-            pixel(l, &f, heights, x, y, &o);
-            int32_t t[3];
-            if (l->p.refraction_q8 == 0 || (o.sx == 0 && o.sy == 0)) {
-                const uint8_t *s = bg + ((size_t)y * w + x) * 3;
-                t[0] = s[0];
-                t[1] = s[1];
-                t[2] = s[2];
-            } else {
-                /* bilinear at (x, y) - r * slope * scale, Q8 pixels, clamped */
-                int64_t px = clamp64(((int64_t)x << 8) - ((o.sx * f.rx) >> 28), 0, xmax);
-                int64_t py = clamp64(((int64_t)y << 8) - ((o.sy * f.ry) >> 28), 0, ymax);
-                int ix = (int)(px >> 8), iy = (int)(py >> 8);
-                int32_t fx = (int32_t)(px & 255), fy = (int32_t)(py & 255);
-                int ix1 = ix < w - 1 ? ix + 1 : ix, iy1 = iy < h - 1 ? iy + 1 : iy;
-                const uint8_t *p00 = bg + ((size_t)iy * w + ix) * 3;
-                const uint8_t *p01 = bg + ((size_t)iy * w + ix1) * 3;
-                const uint8_t *p10 = bg + ((size_t)iy1 * w + ix) * 3;
-                const uint8_t *p11 = bg + ((size_t)iy1 * w + ix1) * 3;
-                for (int k = 0; k < 3; k++) {
-                    int32_t top = p00[k] * (256 - fx) + p01[k] * fx;
-                    int32_t bot = p10[k] * (256 - fx) + p11[k] * fx;
-                    t[k] = (top * (256 - fy) + bot * fy + 32768) >> 16;
-                }
-            }
-            int32_t a = o.a;
-            for (int k = 0; k < 3; k++)
-                out[3 * x + k] = (uint8_t)((t[k] * (255 - a) + o.c[k] * a + 127) / 255);
+        uint8_t *out = rgb + (size_t)y * f.w * 3;
+        int x = 0;
+        if (kernel) {
+            for (; x < kx0; x++)
+                rgb_px(l, &f, heights, x, y, bg, out);
+            x = kernel(l, &f, heights, y, kx0, kx1, bg, rgb, NULL);
         }
+        for (; x < f.w; x++)
+            rgb_px(l, &f, heights, x, y, bg, out);
     }
 }

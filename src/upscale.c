@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "simd.h"
+#include "upscale_simd.h"
 
 struct axis {
     int32_t *first;  /* per output: first grid cell of its taps */
@@ -18,6 +20,11 @@ struct axis {
 struct rp_upscale {
     int gw, gh, ow, oh;
     struct axis x, y;
+    /* The x taps for the vector row pass: every output's taps as one window of ntap cells
+     * from pfirst[x] (inside the grid), zero weights around its own taps, in groups of 8
+     * outputs: pw[g * 8 * ntap + k * 8 + x % 8]. */
+    int ntap;
+    int32_t *pfirst, *pw;
 };
 
 /* floor(a / b) for b > 0. */
@@ -138,6 +145,29 @@ fail:
     return RP_ERR_NOMEM;
 }
 
+/* The padded x taps (struct rp_upscale) for whole groups of 8 outputs. */
+static int pad_build(rp_upscale *u)
+{
+    int n = 0, groups = u->ow / 8;
+    for (int x = 0; x < u->ow; x++)
+        n = u->x.count[x] > n ? u->x.count[x] : n;
+    u->ntap = n; /* <= gw: a run of taps lies inside the grid */
+    if (!groups)
+        return RP_OK;
+    u->pfirst = malloc((size_t)groups * 8 * sizeof *u->pfirst);
+    u->pw = calloc((size_t)groups * 8 * (size_t)n, sizeof *u->pw);
+    if (!u->pfirst || !u->pw)
+        return RP_ERR_NOMEM;
+    for (int x = 0; x < groups * 8; x++) {
+        int first = u->x.first[x], fp = first < u->gw - n ? first : u->gw - n;
+        u->pfirst[x] = fp;
+        int32_t *w = u->pw + (size_t)(x / 8) * 8 * n + x % 8;
+        for (int k = 0; k < u->x.count[x]; k++)
+            w[(size_t)(first - fp + k) * 8] = u->x.weights[u->x.offset[x] + k];
+    }
+    return RP_OK;
+}
+
 int rp_upscale_new(rp_upscale **out, int gw, int gh, int ow, int oh)
 {
     rp_upscale *u;
@@ -159,6 +189,9 @@ int rp_upscale_new(rp_upscale **out, int gw, int gh, int ow, int oh)
     ret = axis_build(&u->y, gh, oh);
     if (ret)
         goto fail;
+    ret = pad_build(u);
+    if (ret)
+        goto fail;
     *out = u;
     return RP_OK;
 fail:
@@ -172,6 +205,8 @@ void rp_upscale_free(rp_upscale **u)
         return;
     axis_free(&(*u)->x);
     axis_free(&(*u)->y);
+    free((*u)->pfirst);
+    free((*u)->pw);
     free(*u);
     *u = NULL;
 }
@@ -180,27 +215,35 @@ void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, 
 {
     /* One output row down the columns, Q15: |sum| <= 32768 * 32768 * 1.25 < 2^31 (the
      * weights' absolute sum is at most 1.25 for Catmull-Rom, stretched or not). */
-    int32_t column[RP_MAX_SIDE];
+    int32_t column[RP_MAX_SIDE + 16];
     const int gw = u->gw, ow = u->ow;
+    /* the vector row pass may read (and ignore) 16 cells past the grid */
+    for (int x = gw; x < gw + 16; x++)
+        column[x] = 0;
+    int level = rp_simd_level();
+    rp_upscale_col_fn colf = rp_upscale_simd_col(level);
+    rp_upscale_row_fn rowf = u->pw ? rp_upscale_simd_row(level) : NULL;
     for (int y = y0; y < y1; y++) {
         const int32_t *wy = u->y.weights + u->y.offset[y];
         const int16_t *src = heights + (size_t)u->y.first[y] * gw;
         int ny = u->y.count[y];
+        int x0 = colf ? colf(src, gw, wy, ny, column, gw) : 0;
         if (ny == 1 && wy[0] == 32768) {
-            for (int x = 0; x < gw; x++)
+            for (int x = x0; x < gw; x++)
                 column[x] = (int32_t)src[x] * 32768;
         } else {
-            for (int x = 0; x < gw; x++)
+            for (int x = x0; x < gw; x++)
                 column[x] = src[x] * wy[0];
             for (int k = 1; k < ny; k++) {
                 const int16_t *row = src + (size_t)k * gw;
                 int32_t w = wy[k];
-                for (int x = 0; x < gw; x++)
+                for (int x = x0; x < gw; x++)
                     column[x] += row[x] * w;
             }
         }
         int32_t *dst = out + (size_t)y * ow;
-        for (int x = 0; x < ow; x++) {
+        x0 = rowf ? rowf(column, u->pfirst, u->pw, u->ntap, dst, ow) : 0;
+        for (int x = x0; x < ow; x++) {
             const int32_t *wx = u->x.weights + u->x.offset[x];
             const int32_t *c = column + u->x.first[x];
             int n = u->x.count[x];

@@ -1,7 +1,9 @@
 /* test_light.c - the light model of light.h against a plain double-precision transcription
  * of its equations, FFmpeg's overlay blend (vf_overlay.c's FAST_DIV255 for packed RGB)
  * for the layer equation, calm water, size independence on slopes worked out by hand,
- * row splits, and the parameter checks. */
+ * row splits, and the parameter checks; and every code path (plain C, each SIMD level this
+ * machine has, the others forced off with rp_simd_set) byte for byte against the plain C
+ * light as it was before the vector kernels (light_ref.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +16,8 @@
 
 #include "common.h"
 #include "light.h"
+#include "light_ref.h"
+#include "simd.h"
 
 #define W 61
 #define H 43
@@ -373,13 +377,246 @@ static void test_ranges(void **state)
     rp_light_free(NULL);
 }
 
+/* ---- every path against the reference, byte for byte ---- */
+
+enum kind {
+    K_RIPPLES, /* smooth rings, amplitude amp height units */
+    K_NOISE,   /* uniform noise +-amp: curvature and slopes at their clamps */
+    K_ISLANDS, /* still water with a few ripple patches (the still-water path and its edges) */
+    K_PLANE,   /* a plane falling to the bottom right: texels displaced past the last pixel */
+    K_STEPS,   /* flat terraces with single-pixel steps of +-amp */
+    K_FLAT,    /* all zero */
+    K_COUNT
+};
+
+static void gen(int32_t *f, uint8_t *b, int w, int h, enum kind k, double amp, unsigned *seed)
+{
+    double cx = w * 0.4, cy = h * 0.55;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double r = hypot(x - cx, y - cy), v = 0;
+            switch (k) {
+            case K_RIPPLES: v = amp * cos(r * 0.45) * exp(-r * 0.02); break;
+            case K_NOISE: v = amp * ((int)(lcg(seed) % 2001) - 1000) / 1000.0; break;
+            case K_ISLANDS:
+                v = (x / 9 + y / 5) % 4 == 0 ? amp * sin(x * 0.9) * cos(y * 0.7) : 0;
+                break;
+            case K_PLANE: v = -amp * (x + y) / 8.0; break;
+            case K_STEPS: v = (x / 7 + y / 4) % 3 == 0 ? amp : (x / 11) % 2 ? -amp : 0; break;
+            default: break;
+            }
+            f[(size_t)y * w + x] = (int32_t)lrint(256 * v);
+            uint8_t *p = b + ((size_t)y * w + x) * 3;
+            p[0] = (uint8_t)lcg(seed);
+            p[1] = (uint8_t)(x * 7 + y);
+            p[2] = (uint8_t)(255 - y * 3);
+        }
+}
+
+/* Render (w, h, scale) with every path and every row split style; compare with ref. */
+static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int32_t syq,
+                        const int32_t *f, const uint8_t *b)
+{
+    char err[200];
+    rp_light *l = NULL;
+    ref_light *r = NULL;
+    assert_int_equal(rp_light_new(&l, p, err, sizeof err), RP_OK);
+    assert_int_equal(ref_light_new(&r, p, err, sizeof err), RP_OK);
+    rp_light_geom g = {w, h, sxq, syq};
+    size_t n = (size_t)w * h;
+    uint8_t *want3 = malloc(n * 3), *want4 = malloc(n * 4), *got3 = malloc(n * 3),
+            *got4 = malloc(n * 4);
+    assert_non_null(want3);
+    assert_non_null(got4);
+    ref_light_rows_rgb(r, &g, f, b, want3, 0, h);
+    ref_light_rows_rgba(r, &g, f, want4, 0, h);
+    unsigned seed = (unsigned)(w * 31 + h);
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        assert_int_equal(rp_simd_set(level), level);
+        for (int split = 0; split < 2; split++) {
+            memset(got3, 0xa5, n * 3);
+            memset(got4, 0x5a, n * 4);
+            for (int y = 0; y < h;) {
+                int y1 = split ? y + 1 + (int)(lcg(&seed) % 7) : h;
+                y1 = y1 > h ? h : y1;
+                rp_light_rows_rgb(l, &g, f, b, got3, y, y1);
+                rp_light_rows_rgba(l, &g, f, got4, y, y1);
+                y = y1;
+            }
+            if (memcmp(got3, want3, n * 3) || memcmp(got4, want4, n * 4)) {
+                size_t i = 0;
+                while (i < n && !memcmp(got3 + 3 * i, want3 + 3 * i, 3) &&
+                       !memcmp(got4 + 4 * i, want4 + 4 * i, 4))
+                    i++;
+                fail_msg("level %d, %dx%d scale %d/%d: pixel (%d, %d) differs: rgb %d %d %d "
+                         "want %d %d %d, rgba %d %d %d %d want %d %d %d %d",
+                         level, w, h, sxq, syq, (int)(i % w), (int)(i / w), got3[3 * i],
+                         got3[3 * i + 1], got3[3 * i + 2], want3[3 * i], want3[3 * i + 1],
+                         want3[3 * i + 2], got4[4 * i], got4[4 * i + 1], got4[4 * i + 2],
+                         got4[4 * i + 3], want4[4 * i], want4[4 * i + 1], want4[4 * i + 2],
+                         want4[4 * i + 3]);
+            }
+        }
+    }
+    rp_simd_set(-1);
+    free(want3);
+    free(want4);
+    free(got3);
+    free(got4);
+    ref_light_free(&r);
+    rp_light_free(&l);
+}
+
+static void vary_params(rp_light_params *p, int which)
+{
+    rp_light_defaults(p);
+    switch (which) {
+    case 0: break;
+    case 1: params_all_on(p); break;
+    case 2: /* sky on: still water is tinted, no still-water shortcut */
+        p->sky_q8 = 10 * 256;
+        p->refraction_q8 = 0;
+        break;
+    case 3: /* the strongest of everything */
+        p->refraction_q8 = 64 * 256;
+        p->caustics_q8 = 64 * 256;
+        p->specular_q8 = 64 * 256;
+        p->shade_q8 = 16 * 256;
+        p->sky_q8 = 16 * 256;
+        p->shininess = 1024;
+        p->height_scale = 1;
+        p->azimuth_mdeg = -359999;
+        p->elevation_mdeg = 1000;
+        break;
+    case 4: /* gentle: large height scale, little of anything */
+        p->height_scale = 32767;
+        p->caustics_q8 = 1025;
+        p->shade_q8 = 1;
+        p->specular_q8 = 1;
+        p->shininess = 1;
+        p->elevation_mdeg = 90000;
+        p->refraction_q8 = 1;
+        break;
+    case 5: /* caustics just at and above the kernel's curvature clamp switch */
+        p->caustics_q8 = 1024;
+        p->height_scale = 3;
+        p->azimuth_mdeg = 90000;
+        p->elevation_mdeg = 0;
+        p->sky_q8 = 1;
+        break;
+    default: /* random */
+    {
+        unsigned s = (unsigned)which * 7919u;
+        p->azimuth_mdeg = (int32_t)(lcg(&s) % 720001) - 360000;
+        p->elevation_mdeg = (int32_t)(lcg(&s) % 90001);
+        p->height_scale = 1 + (int32_t)(lcg(&s) % 600);
+        p->refraction_q8 = (int32_t)(lcg(&s) % (64 * 256 + 1));
+        p->shade_q8 = (int32_t)(lcg(&s) % (16 * 256 + 1));
+        p->caustics_q8 = (int32_t)(lcg(&s) % (64 * 256 + 1));
+        p->specular_q8 = (int32_t)(lcg(&s) % (64 * 256 + 1));
+        p->shininess = 1 + (int32_t)(lcg(&s) % 1024);
+        p->sky_q8 = lcg(&s) % 2 ? (int32_t)(lcg(&s) % (16 * 256 + 1)) : 0;
+        for (int k = 0; k < 3; k++) {
+            p->light_rgb[k] = (uint8_t)lcg(&s);
+            p->sky_rgb[k] = (uint8_t)lcg(&s);
+        }
+    }
+    }
+}
+
+static void test_paths_exact(void **state)
+{
+    (void)state;
+    static const struct {
+        int w, h;
+        int32_t sx, sy;
+    } geo[] = {
+        {61, 43, 65536, 65536},   {97, 37, 3 * 65536, 3 * 65536}, {83, 29, 144179, 144179},
+        {70, 40, 40000, 40000},   {64, 36, 1024, 1024},           {90, 31, 4 * 65536, 65536},
+        {41, 41, 65536, 5 * 65536}, {17, 9, 2 * 65536, 2 * 65536}, {9, 3, 65536, 65536},
+        {1, 1, 65536, 65536},     {1, 13, 65536, 65536},          {13, 1, 65536, 65536},
+        {24, 2, 98304, 98304},    {40, 12, 256 << 16, 256 << 16}, {33, 20, 49151, 49152},
+    };
+    int cases = 0;
+    unsigned seed = 99;
+    for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+        int w = geo[gi].w, h = geo[gi].h;
+        int32_t *f = malloc((size_t)w * h * sizeof *f);
+        uint8_t *b = malloc((size_t)w * h * 3);
+        assert_non_null(f);
+        assert_non_null(b);
+        for (int k = 0; k < K_COUNT; k++) {
+            static const double amps[] = {0.02, 0.7, 6, 60, 2000, 65000};
+            for (size_t a = 0; a < sizeof amps / sizeof amps[0]; a++) {
+                if (k == K_FLAT && a)
+                    break;
+                gen(f, b, w, h, (enum kind)k, amps[a], &seed);
+                int which = (int)((gi * 7 + (size_t)k * 3 + a) % 12);
+                rp_light_params p;
+                vary_params(&p, which);
+                check_paths(&p, w, h, geo[gi].sx, geo[gi].sy, f, b);
+                cases++;
+            }
+        }
+        free(f);
+        free(b);
+    }
+    print_message("%d cases, levels 0..%d\n", cases, rp_simd_supported());
+}
+
+/* Heights at and beyond the kernels' int32 range (+-2^24 Q8) and the int32 limits. */
+static void test_paths_extreme_heights(void **state)
+{
+    (void)state;
+    const int w = 45, h = 21;
+    static int32_t f[21][45];
+    static uint8_t b[21][45][3];
+    static const int32_t vals[] = {(1 << 24), -(1 << 24), (1 << 24) + 1, INT32_MAX / 2,
+                                   INT32_MIN / 2, 0, 255, -256};
+    unsigned seed = 5;
+    for (int trial = 0; trial < 24; trial++) {
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                unsigned r = lcg(&seed);
+                int32_t v = vals[r % (trial < 8 ? 2 : 8)];
+                f[y][x] = r % 3 ? v : (int32_t)(r % 4096) - 2048;
+                b[y][x][0] = (uint8_t)r;
+                b[y][x][1] = (uint8_t)(r >> 8);
+                b[y][x][2] = (uint8_t)x;
+            }
+        rp_light_params p;
+        vary_params(&p, trial % 7);
+        check_paths(&p, w, h, 65536 + trial * 9000, 65536 + trial * 5000, &f[0][0], &b[0][0][0]);
+    }
+}
+
+/* A look at 1920x1080 over real ripples: upscaled ring waves. */
+static void test_paths_full_frame(void **state)
+{
+    (void)state;
+    const int w = 640, h = 360;
+    int32_t *f = malloc((size_t)w * h * sizeof *f);
+    uint8_t *b = malloc((size_t)w * h * 3);
+    unsigned seed = 17;
+    gen(f, b, w, h, K_RIPPLES, 300, &seed);
+    rp_light_params p;
+    rp_light_defaults(&p);
+    check_paths(&p, w, h, 3 * 65536, 3 * 65536, f, b);
+    gen(f, b, w, h, K_ISLANDS, 100, &seed);
+    check_paths(&p, w, h, 3 * 65536, 3 * 65536, f, b);
+    free(f);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle),      cmocka_unit_test(test_overlay_equation),
         cmocka_unit_test(test_calm),        cmocka_unit_test(test_size_independent),
         cmocka_unit_test(test_row_split),   cmocka_unit_test(test_no_white_disc),
-        cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_ranges),      cmocka_unit_test(test_paths_exact),
+        cmocka_unit_test(test_paths_extreme_heights),
+        cmocka_unit_test(test_paths_full_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

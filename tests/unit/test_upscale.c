@@ -1,6 +1,8 @@
 /* test_upscale.c - the height resampler against small cases worked out by hand, against a
  * plain double-precision transcription of upscale.h's geometry and kernel, the identity
- * case, and row-range splits. */
+ * case, and row-range splits; and every code path (plain C, each SIMD level this machine
+ * has, the others forced off with rp_simd_set) byte for byte against the plain C resampler
+ * as it was before the vector passes (upscale_ref.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +14,9 @@
 #include <string.h>
 
 #include "common.h"
+#include "simd.h"
 #include "upscale.h"
+#include "upscale_ref.h"
 
 static int32_t *run(int gw, int gh, int ow, int oh, const int16_t *h)
 {
@@ -232,13 +236,74 @@ static void test_bad_sizes(void **state)
     assert_int_equal(rp_upscale_ratio_q16(640, 320), 1 << 15);
 }
 
+/* Every path against the reference: sizes up, down, identity, odd ratios, one pixel, a
+ * wide grid; heights smooth, random, and at the int16 limits (the largest sums). */
+static void test_paths_exact(void **state)
+{
+    (void)state;
+    static const int sizes[][4] = {
+        {640, 360, 1920, 1080}, {640, 360, 1280, 720}, {100, 60, 333, 187}, {64, 36, 64, 36},
+        {90, 50, 61, 37},       {300, 40, 17, 9},      {7, 5, 200, 3},      {1, 1, 40, 9},
+        {33, 20, 34, 21},       {16, 9, 8, 8},         {5, 3, 9, 16},       {4000, 3, 41, 2},
+        {23, 9, 15, 80},        {2, 2, 31, 31},        {160, 90, 1919, 3},  {12, 12, 250, 7},
+    };
+    unsigned seed = 21;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int gw = sizes[s][0], gh = sizes[s][1], ow = sizes[s][2], oh = sizes[s][3];
+        size_t gn = (size_t)gw * gh, on = (size_t)ow * oh;
+        int16_t *g = malloc(gn * sizeof *g);
+        int32_t *want = malloc(on * sizeof *want), *got = malloc(on * sizeof *got);
+        assert_non_null(g);
+        assert_non_null(want);
+        assert_non_null(got);
+        ref_upscale *r = NULL;
+        rp_upscale *u = NULL;
+        assert_int_equal(ref_upscale_new(&r, gw, gh, ow, oh), RP_OK);
+        assert_int_equal(rp_upscale_new(&u, gw, gh, ow, oh), RP_OK);
+        for (int kind = 0; kind < 3; kind++) {
+            for (size_t i = 0; i < gn; i++) {
+                int x = (int)(i % gw), y = (int)(i / gw);
+                unsigned v = lcg(&seed);
+                g[i] = kind == 0   ? (int16_t)(3000 * sin(x * 0.3) * cos(y * 0.2))
+                       : kind == 1 ? (int16_t)(v % 65536 - 32768)
+                                   : (int16_t)((x + y) % 2 ? INT16_MIN : INT16_MAX);
+            }
+            ref_upscale_rows(r, g, want, 0, oh);
+            for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+                assert_int_equal(rp_simd_set(level), level);
+                memset(got, 0x55, on * sizeof *got);
+                for (int y = 0; y < oh;) {
+                    int y1 = y + 1 + (int)(lcg(&seed) % 5);
+                    y1 = y1 > oh ? oh : y1;
+                    rp_upscale_rows(u, g, got, y, y1);
+                    y = y1;
+                }
+                if (memcmp(got, want, on * sizeof *got)) {
+                    size_t i = 0;
+                    while (got[i] == want[i])
+                        i++;
+                    fail_msg("level %d, %dx%d -> %dx%d kind %d: output (%d, %d) is %d, want %d",
+                             level, gw, gh, ow, oh, kind, (int)(i % ow), (int)(i / ow), got[i],
+                             want[i]);
+                }
+            }
+            rp_simd_set(-1);
+        }
+        rp_upscale_free(&u);
+        ref_upscale_free(&r);
+        free(g);
+        free(want);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_identity_exact), cmocka_unit_test(test_hand_up),
         cmocka_unit_test(test_hand_down),      cmocka_unit_test(test_constant),
         cmocka_unit_test(test_oracle),         cmocka_unit_test(test_row_split),
-        cmocka_unit_test(test_bad_sizes),
+        cmocka_unit_test(test_bad_sizes),      cmocka_unit_test(test_paths_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
