@@ -47,7 +47,8 @@ FUZZ_IMAGE := src/image.c src/common.c
 # cross-builds statically (make cross).
 CORE_SRCS := src/scene.c src/scene_lex.c src/settings.c src/events.c src/clock.c src/engine.c \
              src/water.c src/water_simd.c src/render.c src/render_simd.c src/upscale.c \
-             src/light.c src/texture.c src/pool.c src/simd.c src/common.c
+             src/upscale_simd.c src/light.c src/light_simd.c src/texture.c src/pool.c \
+             src/simd.c src/common.c
 CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(CFLAGS)
 
 .PHONY: all demo check test deps tests cross bench fuzz gallery install uninstall format clean
