@@ -199,6 +199,13 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
                        (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
     per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
+    /* --aov normal/displacement: Q8 heights, 16-bit RGB frames and their PNG encoders */
+    rp_output_opts png;
+    rp_output_opts_init(&png);
+    png.format = RP_FORMAT_PNG;
+    for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
+        per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
+    per_pixel += se->run->aov[RP_AOV_NORMAL] || se->run->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
