@@ -214,7 +214,7 @@ int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
 /* Row jobs of render `light` for the pool. */
 typedef struct light_job {
     rp_engine *e;
-    const uint8_t *bg;
+    const uint8_t *bg; /* NULL: the layer alone, RGBA */
     uint8_t *rgb;
 } light_job;
 
@@ -227,7 +227,10 @@ static void upscale_rows(void *ctx, int y0, int y1)
 static void light_rows(void *ctx, int y0, int y1)
 {
     light_job *j = ctx;
-    rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
+    if (j->bg)
+        rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
+    else
+        rp_light_rows_rgba(j->e->light, &j->e->geom, j->e->heights_q8, j->rgb, y0, y1);
 }
 
 /* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken
@@ -283,6 +286,18 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
         walls_job job = {e, walls, pixels};
         rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     }
+    return 0;
+}
+
+int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_atomic_t *stop)
+{
+    if (e->s.look.mode != RP_RENDER_LIGHT || !e->light)
+        return RP_ERR_INVALID;
+    if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
+        return 1;
+    light_job job = {e, NULL, rgba};
+    rp_pool_run(e->pool, e->s.out_height, upscale_rows, &job);
+    rp_pool_run(e->pool, e->s.out_height, light_rows, &job);
     return 0;
 }
 

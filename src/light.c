@@ -426,3 +426,28 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
             rgb_px(l, &f, heights, x, y, bg, out);
     }
 }
+
+void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
+                           rp_light_surface *out, int y0, int y1)
+{
+    struct rp_light_frame f;
+    frame_init(l, g, &f);
+    const int64_t xmax = (int64_t)(f.w - 1) << 8, ymax = (int64_t)(f.h - 1) << 8;
+    for (int y = y0; y < y1; y++) {
+        rp_light_surface *row = out + (size_t)(y - y0) * f.w;
+        for (int x = 0; x < f.w; x++) {
+            struct px o;
+            pixel(l, &f, heights, x, y, &o);
+            row[x].sx = o.sx;
+            row[x].sy = o.sy;
+            row[x].dx = row[x].dy = 0;
+            if (l->p.refraction_q8 != 0 && (o.sx != 0 || o.sy != 0)) {
+                /* where rp_light_rows_rgb samples, less (x, y) */
+                int64_t px = clamp64(((int64_t)x << 8) - ((o.sx * f.rx) >> 28), 0, xmax);
+                int64_t py = clamp64(((int64_t)y << 8) - ((o.sy * f.ry) >> 28), 0, ymax);
+                row[x].dx = (int32_t)(px - ((int64_t)x << 8));
+                row[x].dy = (int32_t)(py - ((int64_t)y << 8));
+            }
+        }
+    }
+}

@@ -93,4 +93,18 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
 void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
                         uint8_t *rgba, int y0, int y1);
 
+/** The surface at one output pixel as the light sees it (for --aov normal and
+ * displacement): the slope (Q12, 4096 = 1; x to the right, y down the frame) and the
+ * refraction displacement (Q8 output pixels: rp_light_rows_rgb samples the background at
+ * (x + dx/256, y + dy/256), clamped to the frame; 0 with refraction off). */
+typedef struct rp_light_surface {
+    int32_t sx, sy;
+    int32_t dx, dy;
+} rp_light_surface;
+
+/** Rows y0..y1-1 of the surface; row y goes to out + (y - y0) * width. Rows are
+ * independent; allocates nothing. */
+void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
+                           rp_light_surface *out, int y0, int y1);
+
 #endif

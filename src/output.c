@@ -55,18 +55,63 @@ void rp_output_quiet_ffmpeg(void)
     av_log_set_level(AV_LOG_QUIET);
 }
 
-void rp_output_scale_rgb(struct SwsContext *sws, const uint8_t *rgb, int width, int height,
-                         uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4])
+void rp_output_scale_px(struct SwsContext *sws, const uint8_t *px, int width, int height, int bpp,
+                        uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4])
 {
-    const int src_stride[4] = {3 * width, 0, 0, 0};
-    const uint8_t *src[4] = {rgb, NULL, NULL, NULL};
-    size_t row = (size_t)width * 3;
+    const int src_stride[4] = {bpp * width, 0, 0, 0};
+    const uint8_t *src[4] = {px, NULL, NULL, NULL};
+    size_t row = (size_t)width * (size_t)bpp;
 
     if (height > 1)
         sws_scale(sws, src, src_stride, 0, height - 1, dst, dst_stride);
-    memcpy(spare_row, rgb + (size_t)(height - 1) * row, row);
+    memcpy(spare_row, px + (size_t)(height - 1) * row, row);
     src[0] = spare_row;
     sws_scale(sws, src, src_stride, height - 1, 1, dst, dst_stride);
+}
+
+void rp_output_scale_rgb(struct SwsContext *sws, const uint8_t *rgb, int width, int height,
+                         uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4])
+{
+    rp_output_scale_px(sws, rgb, width, height, 3, spare_row, dst, dst_stride);
+}
+
+int rp_pixfmt_bytes(enum rp_pixfmt f)
+{
+    switch (f) {
+    case RP_PIX_RGBA: return 4;
+    case RP_PIX_GRAY16: return 2;
+    case RP_PIX_RGB48: return 6;
+    default: return 3;
+    }
+}
+
+/* Which backends take which frame layouts (the video backends check their encoder's
+ * alpha in their own validate). */
+static int check_pixfmt(const rp_output_opts *opts, enum rp_format format, char *err,
+                        size_t errlen)
+{
+    switch (opts->pixfmt) {
+    case RP_PIX_RGB24: return RP_OK;
+    case RP_PIX_RGBA:
+        if (format == RP_FORMAT_Y4M || format == RP_FORMAT_MP4) {
+            rp_errf(err, errlen,
+                    "%s cannot carry alpha (--alpha): use a PNG pattern like f_%%05d.png (RGBA), "
+                    ".webm (VP9 yuva420p) or .mov (ProRes 4444, or -c qtrle)",
+                    format == RP_FORMAT_Y4M ? "Y4M" : "MP4");
+            return RP_ERR_INVALID;
+        }
+        return RP_OK;
+    case RP_PIX_GRAY16:
+    case RP_PIX_RGB48:
+        if (format != RP_FORMAT_PNG) {
+            rp_errf(err, errlen, "16-bit frames go to PNG only, not %s",
+                    rp_output_format_name(format));
+            return RP_ERR_INVALID;
+        }
+        return RP_OK;
+    }
+    rp_errf(err, errlen, "unknown pixel layout %d", (int)opts->pixfmt);
+    return RP_ERR_INVALID;
 }
 
 int rp_output_is_stdout(const char *path)
@@ -676,6 +721,14 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
         if (!rp_output_is_stdout(uses[i].path))
             path_identify(uses[i].path, &ids[i]);
     for (int i = 0; i < n && !ret; i++) {
+        /* Two patterns (PNG sequences) of one name would write the same files. */
+        for (int j = 0; uses[i].is_output == 2 && j < i && !ret; j++) {
+            if (uses[j].is_output == 2 && same_file(&ids[i], &ids[j])) {
+                rp_errf(err, errlen, "%s '%s' and %s '%s' name the same files", uses[j].what,
+                        uses[j].path, uses[i].what, uses[i].path);
+                ret = RP_ERR_INVALID;
+            }
+        }
         if (!uses[i].is_output || uses[i].is_output == 2 || rp_output_is_stdout(uses[i].path))
             continue;
         for (int j = 0; j < n && !ret; j++) {
@@ -800,6 +853,8 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
         return RP_ERR_INVALID;
     }
     resolved.format = format;
+    if ((ret = check_pixfmt(opts, format, err, errlen)))
+        return ret;
     if (b->validate) {
         ret = b->validate(&resolved, err, errlen);
         if (ret)

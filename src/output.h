@@ -11,6 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** How the bytes of a frame lie in memory: rows packed, top row first, samples in the order
+ * named. 16-bit samples are uint16_t in the machine's byte order. */
+enum rp_pixfmt {
+    RP_PIX_RGB24 = 0, /* R, G, B: the composited render */
+    RP_PIX_RGBA,      /* R, G, B, A with straight (not premultiplied) alpha: --alpha */
+    RP_PIX_GRAY16,    /* one 16-bit sample (PNG only: --aov height) */
+    RP_PIX_RGB48,     /* three 16-bit samples (PNG only: --aov normal, displacement) */
+};
+
+/** Bytes per pixel of a format (3, 4, 2, 6). */
+int rp_pixfmt_bytes(enum rp_pixfmt f);
+
 enum rp_format {
     RP_FORMAT_NONE = 0,
     RP_FORMAT_MP4,
@@ -52,6 +64,12 @@ typedef struct rp_output_opts {
     const char *audio_path;
     int64_t audio_offset_num, audio_offset_den;
     int64_t audio_length_num, audio_length_den;
+    /* The layout of the frames rp_output_write() is given (RP_PIX_RGB24 by default). RGBA
+     * goes to PNG (colour type 6), WebM (VP9 yuva420p), MOV (ProRes 4444 or QuickTime
+     * Animation), Matroska with an alpha-capable encoder, framemd5/framehash (the RGBA
+     * bytes); GRAY16 and RGB48 to PNG only (16 bits a sample). Other pairs fail
+     * validation with a message naming what works. */
+    enum rp_pixfmt pixfmt;
 } rp_output_opts;
 
 typedef struct rp_output rp_output;
@@ -76,8 +94,8 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen);
  * rp_err, writes a one-line reason into err, and leaves nothing on disk. */
 int rp_output_open(rp_output **out, const rp_output_opts *opts, char *err, size_t errlen);
 
-/** Write one RGB24 frame (width*height*3 bytes, rows packed) whose timeline index is
- * frame_index. Frames arrive in increasing order. */
+/** Write one frame (width*height pixels of opts->pixfmt, rows packed) whose timeline index
+ * is frame_index. Frames arrive in increasing order. */
 int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, char *err,
                     size_t errlen);
 

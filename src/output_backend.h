@@ -121,6 +121,10 @@ struct SwsContext;
 void rp_output_scale_rgb(struct SwsContext *sws, const uint8_t *rgb, int width, int height,
                          uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4]);
 
+/** The same for packed frames of bpp bytes a pixel (RGBA: 4). */
+void rp_output_scale_px(struct SwsContext *sws, const uint8_t *px, int width, int height, int bpp,
+                        uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4]);
+
 /** Silence FFmpeg's own logging, so only rockpool's messages reach stderr. */
 void rp_output_quiet_ffmpeg(void);
 

@@ -1,9 +1,11 @@
 /* output_hash.c - framemd5 and framehash backends: one line per frame in FFmpeg 5.1's
- * layout for rawvideo rgb24 (libavformat/hashenc.c and framehash.c), written as FFmpeg
+ * layout for rawvideo rgb24, or rgba with --alpha (libavformat/hashenc.c and framehash.c:
+ * the header is the same, each line's size is the frame's bytes), written as FFmpeg
  * writes it with -fflags +bitexact: no "#software" line carrying the library version, so
  * a golden file survives an FFmpeg upgrade. The file equals, byte for byte,
  *   ffmpeg -framerate FPS -i frames/f_%05d.png -pix_fmt rgb24 -fflags +bitexact \
  *          -f framemd5 -                                   (or -f framehash -hash ALGO)
+ * (-pix_fmt rgba for an --alpha sequence)
  * (-fflags must come after -i: before it the flag applies to the input). dts and pts are
  * the frame's timeline index, duration 1 in a 1/fps time base. framehash takes the
  * algorithm of opts->hash_algo (hash.h names; md5 by default), framemd5 is always MD5.
@@ -77,7 +79,8 @@ static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t e
     int ret;
 
     ho->opts = opts;
-    ho->frame_size = (size_t)opts->width * (size_t)opts->height * 3;
+    ho->frame_size =
+        (size_t)opts->width * (size_t)opts->height * (size_t)rp_pixfmt_bytes(opts->pixfmt);
     ret = hash_validate(opts, err, errlen);
     if (ret)
         return ret;

@@ -1,4 +1,6 @@
-/* output_png.c - PNG sequence backend (rockpool(1) OUTPUT FILES): one 8-bit RGB PNG per frame,
+/* output_png.c - PNG sequence backend (rockpool(1) OUTPUT FILES): one PNG per frame, 8-bit
+ * RGB (colour type 2), 8-bit RGBA with straight alpha for --alpha (colour type 6), or 16-bit
+ * grey or RGB for the AOVs (colour types 0 and 2, samples big-endian as PNG stores them),
  * written under a temporary name and renamed when complete. Only IHDR, pHYs (1:1), IDAT
  * and IEND are written - no tIME or text chunk - so the same frame always gives the same
  * bytes. The number in each name is the frame's timeline index.
@@ -67,8 +69,10 @@ typedef struct png_coder {
 typedef struct png_out {
     const rp_output_opts *opts;
     int level;        /* libdeflate's level */
-    size_t raw_bytes; /* filtered frame: height * (1 + 3 * width) */
+    int bpp;          /* bytes per pixel (rp_pixfmt_bytes) */
+    size_t raw_bytes; /* filtered frame: height * (1 + bpp * width) */
     uint8_t *zeros;   /* the row "above" the first one */
+    uint8_t *be[2];   /* 16-bit layouts: the current and previous row, big-endian */
     png_coder coder;  /* for frames encoded on the calling thread */
     uint8_t *rows;    /* their filtered rows */
     char name[4096];
@@ -120,21 +124,34 @@ static int coder_init(png_coder *c, size_t raw_bytes, int level)
     return RP_OK;
 }
 
-/* Each row of a width x height RGB24 frame as PNG stores it in the image data: the filter
- * type byte, then the filtered row (Paeth; None at level 0). */
-static void filter_frame(uint8_t *dst, const uint8_t *rgb, int width, int height, int level,
-                         const uint8_t *zeros)
+/* Each row of a width x height frame as PNG stores it in the image data: the filter type
+ * byte, then the filtered row (Paeth; None at level 0). 16-bit samples (machine order) are
+ * put in PNG's big-endian order first, in po->be. */
+static void filter_frame(png_out *po, uint8_t *dst, const uint8_t *px)
 {
-    size_t stride = (size_t)width * 3;
+    const int width = po->opts->width, height = po->opts->height, bpp = po->bpp;
+    const int wide = po->opts->pixfmt == RP_PIX_GRAY16 || po->opts->pixfmt == RP_PIX_RGB48;
+    size_t stride = (size_t)width * (size_t)bpp;
     for (int y = 0; y < height; y++) {
-        const uint8_t *cur = rgb + (size_t)y * stride;
+        const uint8_t *cur = px + (size_t)y * stride;
+        const uint8_t *prev = y ? cur - stride : po->zeros;
         uint8_t *row = dst + (size_t)y * (stride + 1);
-        if (level == 0) {
+        if (wide) {
+            const uint16_t *s = (const uint16_t *)(const void *)cur;
+            uint8_t *be = po->be[y & 1];
+            for (size_t i = 0; i < stride / 2; i++) {
+                be[2 * i] = (uint8_t)(s[i] >> 8);
+                be[2 * i + 1] = (uint8_t)s[i];
+            }
+            cur = be;
+            prev = y ? po->be[(y - 1) & 1] : po->zeros;
+        }
+        if (po->level == 0) {
             row[0] = 0; /* None */
             memcpy(row + 1, cur, stride);
         } else {
             row[0] = 4; /* Paeth */
-            rp_png_paeth_row(row + 1, cur, y ? cur - stride : zeros, stride, 3);
+            rp_png_paeth_row(row + 1, cur, prev, stride, bpp);
         }
     }
 }
@@ -169,7 +186,7 @@ static int write_chunk(int fd, const char *type, const uint8_t *data, size_t len
 /* Compress the filtered rows of one width x height frame and write the whole file to fd.
  * Returns 0, an errno value of a failed write, or -1 if libdeflate failed. */
 static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, int width,
-                  int height)
+                  int height, enum rp_pixfmt pixfmt)
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     uint8_t ihdr[13], phys[9];
@@ -180,8 +197,8 @@ static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, i
         return -1;
     put32(ihdr, (uint32_t)width);
     put32(ihdr + 4, (uint32_t)height);
-    ihdr[8] = 8;  /* bit depth */
-    ihdr[9] = 2;  /* colour type: RGB */
+    ihdr[8] = pixfmt == RP_PIX_GRAY16 || pixfmt == RP_PIX_RGB48 ? 16 : 8; /* bit depth */
+    ihdr[9] = pixfmt == RP_PIX_RGBA ? 6 : pixfmt == RP_PIX_GRAY16 ? 0 : 2; /* RGBA, grey, RGB */
     ihdr[10] = 0; /* compression: deflate */
     ihdr[11] = 0; /* filter method: adaptive (per-row type byte) */
     ihdr[12] = 0; /* no interlace */
@@ -245,7 +262,9 @@ static void release(png_out *po)
     coder_free(&po->coder);
     free(po->rows);
     free(po->zeros);
-    po->rows = po->zeros = NULL;
+    free(po->be[0]);
+    free(po->be[1]);
+    po->rows = po->zeros = po->be[0] = po->be[1] = NULL;
 }
 
 static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
@@ -255,7 +274,8 @@ static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t er
 
     po->opts = opts;
     po->level = deflate_level(opts->png_level);
-    po->raw_bytes = (size_t)opts->height * ((size_t)opts->width * 3 + 1);
+    po->bpp = rp_pixfmt_bytes(opts->pixfmt);
+    po->raw_bytes = (size_t)opts->height * ((size_t)opts->width * (size_t)po->bpp + 1);
     ret = rp_output_pattern_name(opts->path, opts->first_frame, po->name, sizeof(po->name), err,
                                  errlen);
     if (ret)
@@ -264,8 +284,11 @@ static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t er
     ret = make_parents(po->name, po->made, err, errlen);
     if (ret)
         return ret;
-    po->zeros = calloc((size_t)opts->width * 3, 1);
-    if (!po->zeros) {
+    po->zeros = calloc((size_t)opts->width * (size_t)po->bpp, 1);
+    po->be[0] = malloc((size_t)opts->width * (size_t)po->bpp);
+    po->be[1] = malloc((size_t)opts->width * (size_t)po->bpp);
+    if (!po->zeros || !po->be[0] || !po->be[1]) {
+        release(po);
         rp_errf(err, errlen, "out of memory for the PNG encoder");
         return RP_ERR_NOMEM;
     }
@@ -302,7 +325,8 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     ret = rp_output_temp_create(tmp, name, &fd, err, errlen);
     if (ret)
         return ret;
-    e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height);
+    e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height,
+               po->opts->pixfmt);
     if (e < 0) {
         rp_errf(err, errlen, "PNG encoding failed on '%s': libdeflate's compressor failed", name);
         close(fd);
@@ -487,7 +511,7 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
             rp_errf(err, errlen, "%s", po->err);
         } else {
             pthread_mutex_unlock(&po->lock);
-            filter_frame(job->rows, rgb, po->opts->width, po->opts->height, po->level, po->zeros);
+            filter_frame(po, job->rows, rgb);
             pthread_mutex_lock(&po->lock);
             job->index = frame_index;
             po->submitted++;
@@ -498,7 +522,7 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
         return ret;
     }
 
-    filter_frame(po->rows, rgb, po->opts->width, po->opts->height, po->level, po->zeros);
+    filter_frame(po, po->rows, rgb);
     ret = encode_to_temp(po, &po->coder, frame_index, po->rows, po->name, po->tmp, sizeof po->tmp,
                          err, errlen);
     if (ret)

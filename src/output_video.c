@@ -29,6 +29,37 @@
  * often listed but fail to open without the device. */
 static const char *const h264_encoders[] = {"libx264", "libopenh264", "mpeg4", NULL};
 static const char *const webm_encoders[] = {"libvpx-vp9", "libvpx", NULL};
+/* With alpha (RP_PIX_RGBA frames, --alpha): WebM keeps VP9 (its alpha plane as Matroska
+ * BlockAdditional data, which FFmpeg's libvpx decoder reads back); MOV takes ProRes 4444,
+ * the editors' layer format, or QuickTime Animation (lossless 8-bit ARGB) with -c qtrle.
+ * MP4 is refused in output.c; Matroska needs -c with an encoder that has alpha. */
+static const char *const mov_alpha_encoders[] = {"prores_ks", "qtrle", NULL};
+
+/* The pixel format an encoder gets alpha frames in, unless --pix-fmt says otherwise. */
+static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
+{
+    static const struct {
+        const char *encoder;
+        enum AVPixelFormat fmt;
+    } preferred[] = {
+        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},
+        {"libvpx", AV_PIX_FMT_YUVA420P},
+        {"prores_ks", AV_PIX_FMT_YUVA444P10},
+        {"qtrle", AV_PIX_FMT_ARGB},
+    };
+    for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++)
+        if (!strcmp(codec->name, preferred[i].encoder))
+            return preferred[i].fmt;
+    for (const enum AVPixelFormat *p = codec->pix_fmts; p && *p != AV_PIX_FMT_NONE; p++)
+        if (av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_ALPHA)
+            return *p;
+    return AV_PIX_FMT_NONE;
+}
+
+/* What carries alpha, for messages. */
+#define ALPHA_WORKS                                                                                \
+    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .mov (ProRes 4444, or -c "      \
+    "qtrle), or .mkv with -c libvpx-vp9"
 
 typedef struct video_out {
     const rp_output_opts *opts;
@@ -38,7 +69,7 @@ typedef struct video_out {
     AVFrame *frame;
     AVPacket *pkt;
     struct SwsContext *sws; /* NULL when yuv.h converts */
-    uint8_t *spare_row;     /* see rp_output_scale_rgb */
+    uint8_t *spare_row;     /* see rp_output_scale_px */
     int64_t next_pts;
     char tmp[4096];
     int tmp_exists;
@@ -534,7 +565,10 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
 {
     const char *muxer = muxer_name(opts->format);
     const AVOutputFormat *ofmt = av_guess_format(muxer, NULL, NULL);
-    const char *const *defaults = opts->format == RP_FORMAT_WEBM ? webm_encoders : h264_encoders;
+    const int alpha = opts->pixfmt == RP_PIX_RGBA;
+    const char *const *defaults = opts->format == RP_FORMAT_WEBM ? webm_encoders
+                                  : alpha && opts->format == RP_FORMAT_MOV ? mov_alpha_encoders
+                                                                           : h264_encoders;
     const AVCodec *codec = NULL;
     const AVPixFmtDescriptor *desc;
     const char *pix_name = opts->pix_fmt ? opts->pix_fmt : "yuv420p";
@@ -563,7 +597,10 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
             codec = avcodec_find_encoder_by_name(defaults[i]);
         if (!codec) {
             rp_errf(err, errlen, "no %s encoder is installed (tried %s%s%s); install one or use -c",
-                    opts->format == RP_FORMAT_WEBM ? "VP9/VP8" : "H.264/MPEG-4", defaults[0],
+                    opts->format == RP_FORMAT_WEBM       ? "VP9/VP8"
+                    : defaults == mov_alpha_encoders ? "ProRes/QuickTime Animation"
+                                                     : "H.264/MPEG-4",
+                    defaults[0],
                     defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
             return RP_ERR_UNSUPPORTED;
         }
@@ -577,6 +614,33 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
 
         if (ret)
             return ret;
+    }
+    if (alpha && !opts->pix_fmt) {
+        fmt = alpha_pix_fmt(codec);
+        if (fmt == AV_PIX_FMT_NONE) {
+            rp_errf(err, errlen, "%s (encoder %s) cannot carry alpha (--alpha): use " ALPHA_WORKS,
+                    codec_label(codec), codec->name);
+            return RP_ERR_INVALID;
+        }
+        pix_name = av_get_pix_fmt_name(fmt);
+    }
+    fmt = av_get_pix_fmt(pix_name);
+    int fmt_alpha = fmt != AV_PIX_FMT_NONE &&
+                    (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+    if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
+        rp_errf(err, errlen,
+                "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
+                "the water's light as a layer with real alpha",
+                pix_name);
+        return RP_ERR_INVALID;
+    }
+    if (fmt != AV_PIX_FMT_NONE && !fmt_alpha && alpha) {
+        enum AVPixelFormat a = alpha_pix_fmt(codec);
+        rp_errf(err, errlen, "--pix-fmt %s has no alpha plane for --alpha%s%s%s", pix_name,
+                a != AV_PIX_FMT_NONE ? " (try " : "",
+                a != AV_PIX_FMT_NONE ? av_get_pix_fmt_name(a) : "",
+                a != AV_PIX_FMT_NONE ? ")" : "");
+        return RP_ERR_INVALID;
     }
     fmt = av_get_pix_fmt(pix_name);
     if (fmt == AV_PIX_FMT_NONE) {
@@ -703,14 +767,15 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     /* Other pixel formats go through libswscale, with the ffmpeg program's default
      * (bicubic, its SIMD paths): the frames that decide pixels are the RGB ones (hashed by
      * --hash and framemd5); encoded video is not byte-reproducible across encoder thread
-     * counts anyway. */
-    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUV444P) {
-        vo->spare_row = av_mallocz((size_t)opts->width * 3 + 64);
-        vo->sws = sws_getContext(opts->width, opts->height, AV_PIX_FMT_RGB24, opts->width,
+     * counts anyway. RGBA frames (--alpha) always do: straight alpha, converted as is. */
+    if (opts->pixfmt == RP_PIX_RGBA || (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUV444P)) {
+        enum AVPixelFormat in = opts->pixfmt == RP_PIX_RGBA ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
+        vo->spare_row = av_mallocz((size_t)opts->width * 4 + 64);
+        vo->sws = sws_getContext(opts->width, opts->height, in, opts->width,
                                  opts->height, fmt, SWS_BICUBIC, NULL, NULL, NULL);
         if (!vo->spare_row || !vo->sws) {
-            rp_errf(err, errlen, "cannot convert RGB24 to %s for %s", av_get_pix_fmt_name(fmt),
-                    codec->name);
+            rp_errf(err, errlen, "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
+                    av_get_pix_fmt_name(fmt), codec->name);
             ret = vo->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM;
             goto fail;
         }
@@ -852,15 +917,16 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
     if (ret < 0)
         return averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
                      ret);
-    if (vo->enc->pix_fmt == AV_PIX_FMT_YUV420P)
+    if (vo->sws)
+        rp_output_scale_px(vo->sws, rgb, vo->opts->width, vo->opts->height,
+                           rp_pixfmt_bytes(vo->opts->pixfmt), vo->spare_row, vo->frame->data,
+                           vo->frame->linesize);
+    else if (vo->enc->pix_fmt == AV_PIX_FMT_YUV420P)
         rp_yuv420_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
                        vo->opts->height);
     else if (vo->enc->pix_fmt == AV_PIX_FMT_YUV444P)
         rp_yuv444_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
                        vo->opts->height);
-    else
-        rp_output_scale_rgb(vo->sws, rgb, vo->opts->width, vo->opts->height, vo->spare_row,
-                            vo->frame->data, vo->frame->linesize);
     vo->frame->pts = vo->next_pts++;
     ret = encode(vo, vo->frame, err, errlen);
     if (ret)

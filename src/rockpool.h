@@ -46,6 +46,13 @@ typedef struct rp_error {
     char msg[1024];
 } rp_error;
 
+/** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */
+enum rp_aov { RP_AOV_HEIGHT = 0, RP_AOV_NORMAL, RP_AOV_DISPLACEMENT, RP_AOV_KINDS };
+
+/** An AOV kind by name ("height", "normal", "displacement"), or -1. */
+int rp_aov_from_name(const char *name);
+const char *rp_aov_name(enum rp_aov kind);
+
 /** A run: what the caller decides beyond the scene. Fill with rp_run_init(), then set
  * fields. Pointers must stay valid until the session is freed. */
 typedef struct rp_run {
@@ -61,6 +68,11 @@ typedef struct rp_run {
     const char *save_state;   /* write a checkpoint after the last frame, or NULL */
     const char *load_state;   /* start from a checkpoint, or NULL */
     int no_audio;             /* leave a video background's sound out of the output */
+    /* --alpha: frames are the light layer alone, RGBA with straight alpha (render `light`
+     * only; rockpool(1) "ALPHA AND AOVS"); out.pixfmt is set from it. */
+    int alpha;
+    /* --aov KIND PATH: a 16-bit PNG sequence per kind (a pattern with one %d), or NULL. */
+    const char *aov[RP_AOV_KINDS];
     /* Set asynchronously (a signal handler) to the signal number to stop the run: before
      * any file exists the session fails with RP_ERR_INTERRUPTED; after, the outputs are
      * finished and kept (the video plays up to the last frame). NULL = never. */
@@ -92,14 +104,13 @@ typedef struct rp_summary {
     double speed;  /* the waves\' speed, scene pixels per second */
 } rp_summary;
 
-/** One frame as the sinks see it: pixels (RGB24 today; the descriptor leaves room for
- * other layouts) and the simulation heights it was rendered from. */
-enum rp_pixfmt { RP_PIX_RGB24 = 0 };
+/** One frame as the sinks see it: pixels (RP_PIX_RGB24, or RP_PIX_RGBA with --alpha:
+ * enum rp_pixfmt is in output.h) and the simulation heights it was rendered from. */
 typedef struct rp_frame {
     int64_t index;     /* timeline index */
     int width, height; /* pixels */
     size_t stride;     /* bytes from one row to the next */
-    enum rp_pixfmt format;
+    enum rp_pixfmt format; /* RP_PIX_RGB24 or RP_PIX_RGBA */
     const uint8_t *data;
     const int16_t *heights; /* grid_w * grid_h heights, or NULL when no sink wants them */
     int grid_w, grid_h;

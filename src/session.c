@@ -208,8 +208,16 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     /* per grid cell: heights 2x2, walls 5, masks, height copies for the sinks */
     double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
     /* per output pixel: background 3, writer slots, the light's heights 4, the output's */
-    double per_pixel = 3 + 3 * RP_WRITER_SLOTS + (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
+    double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
+                       (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
     per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
+    /* --aov normal/displacement: Q8 heights, 16-bit RGB frames and their PNG encoders */
+    rp_output_opts png;
+    rp_output_opts_init(&png);
+    png.format = RP_FORMAT_PNG;
+    for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
+        per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
+    per_pixel += se->run->aov[RP_AOV_NORMAL] || se->run->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
@@ -260,7 +268,7 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
     return n;
 }
 
-/* The sinks of the run: the encoded output, --hash lines, --dump-heights. */
+/* The sinks of the run: the encoded output, --aov sequences, --hash lines, --dump-heights. */
 static int add_sinks(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
@@ -269,7 +277,10 @@ static int add_sinks(rp_session *se, rp_error *err)
     rp_sink_cfg heights = {.path = run->dump_heights,
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
+    rp_sink_cfg aov = {.out = &run->out, .settings = &se->s, .aov = run->aov};
+    int aovs = run->aov[RP_AOV_HEIGHT] || run->aov[RP_AOV_NORMAL] || run->aov[RP_AOV_DISPLACEMENT];
     if ((run->out.path && rp_sinks_add(&se->sinks, &rp_sink_output, &out)) ||
+        (aovs && rp_sinks_add(&se->sinks, &rp_sink_aov, &aov)) ||
         (run->hash && rp_sinks_add(&se->sinks, &rp_sink_hash, &hash)) ||
         (run->dump_heights && rp_sinks_add(&se->sinks, &rp_sink_heights, &heights)))
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1, "too many outputs");
@@ -280,8 +291,13 @@ static int add_sinks(rp_session *se, rp_error *err)
 static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    rp_path_use uses[8];
+    rp_path_use uses[8 + RP_AOV_KINDS];
     int n = 0;
+    static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
+                                                      "--aov displacement"};
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        if (run->aov[k])
+            uses[n++] = (rp_path_use){run->aov[k], aov_opt[k], 2};
     if (run->out.path)
         uses[n++] = (rp_path_use){run->out.path, "-o",
                                   rp_output_format_of(&run->out) == RP_FORMAT_PNG ? 2 : 1};
@@ -409,6 +425,11 @@ static int validate(rp_session *se, rp_error *err)
         o->warn_ctx = run->warn_ctx;
     }
     set_audio(se, o);
+    o->pixfmt = run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
+    if (run->alpha && se->s.look.mode != RP_RENDER_LIGHT)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--alpha needs render light (the rockpool preset): the seed presets' "
+                            "renders have no light layer to separate from the background");
     if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "--hash prints to stdout, which the %s output already uses",
@@ -564,13 +585,15 @@ static int start_writer(rp_session *se, rp_error *err)
     const rp_settings *s = &se->s;
     size_t cells = (size_t)s->water.width * (size_t)s->water.height;
     size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
+    enum rp_pixfmt format = se->run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
+    size_t bpp = (size_t)rp_pixfmt_bytes(format);
     se->frame = (rp_frame){.width = s->out_width,
                            .height = s->out_height,
-                           .stride = (size_t)s->out_width * 3,
-                           .format = RP_PIX_RGB24,
+                           .stride = (size_t)s->out_width * bpp,
+                           .format = format,
                            .grid_w = s->water.width,
                            .grid_h = s->water.height};
-    rp_writer_opts wo = {&se->sinks, se->frame, pixels * 3,
+    rp_writer_opts wo = {&se->sinks, se->frame, pixels * bpp,
                          rp_sinks_want_heights(&se->sinks) ? cells : 0, RP_WRITER_SLOTS};
     block_stop_signals(&old_set);
     r = rp_writer_new(&se->writer, &wo);
@@ -658,7 +681,10 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
-    rp_engine_frame(se->engine, k, background, pixels, NULL);
+    if (se->run->alpha)
+        rp_engine_frame_layer(se->engine, k, pixels, NULL);
+    else
+        rp_engine_frame(se->engine, k, background, pixels, NULL);
     if (heights_copy)
         memcpy(heights_copy, rp_engine_heights(se->engine),
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);

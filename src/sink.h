@@ -23,6 +23,9 @@ typedef struct rp_sink_cfg {
     const rp_output_opts *out; /* output: the encoder and container */
     FILE *stream;              /* hash: where the lines go */
     size_t cells;              /* heights: cells per frame */
+    const rp_settings *settings; /* aov: the sizes and the light (resolved) */
+    const char *const *aov;      /* aov: RP_AOV_KINDS patterns, NULL where not wanted; the
+                                  * PNG settings (first frame, count, -y, level) from out */
 } rp_sink_cfg;
 
 typedef struct rp_sink_kind {
@@ -46,6 +49,7 @@ typedef struct rp_sink_kind {
 extern const rp_sink_kind rp_sink_output;  /* the encoded output (video, PNG, Y4M, framemd5) */
 extern const rp_sink_kind rp_sink_hash;    /* "FRAME MD5" lines of the RGB24 bytes */
 extern const rp_sink_kind rp_sink_heights; /* int16 LE heights, grid_w*grid_h a frame */
+extern const rp_sink_kind rp_sink_aov;     /* --aov: 16-bit PNG sequences (sink_aov.c) */
 
 #define RP_SINKS_MAX 8
 

@@ -34,6 +34,8 @@ enum {
     ARG_SIMD,
     ARG_NO_AUDIO,
     ARG_ALLOW_OUTSIDE_PATHS,
+    ARG_ALPHA,
+    ARG_AOV,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
@@ -70,6 +72,8 @@ static const struct option long_opts[] = {
     {"simd", required_argument, NULL, ARG_SIMD},
     {"no-audio", no_argument, NULL, ARG_NO_AUDIO},
     {"allow-outside-paths", no_argument, NULL, ARG_ALLOW_OUTSIDE_PATHS},
+    {"alpha", no_argument, NULL, ARG_ALPHA},
+    {"aov", required_argument, NULL, ARG_AOV},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -103,6 +107,8 @@ void rp_cli_usage(FILE *f)
           "      --simd LEVEL       cap the vector kernels: c sse2 avx2 avx512; output unchanged\n"
           "      --hash             print 'FRAME MD5' of each written frame's RGB24 bytes\n"
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
+          "      --alpha            the water's light alone as RGBA (PNG, .webm, .mov)\n"
+          "      --aov KIND PATH    16-bit PNG sequence of height, normal or displacement\n"
           "  -y, --overwrite        replace existing output files\n"
           "  -q, --quiet            errors only     --progress  progress even if not a tty\n"
           "      --check            validate the scene, print a summary, render nothing\n"
@@ -355,6 +361,25 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         case ARG_CHECK: cli->check = 1; break;
         case ARG_SAVE_STATE: cli->run.save_state = optarg; break;
         case ARG_LOAD_STATE: cli->run.load_state = optarg; break;
+        case ARG_ALPHA: cli->run.alpha = 1; break;
+        case ARG_AOV: {
+            /* --aov KIND PATH: the path is the next word */
+            int kind = rp_aov_from_name(optarg);
+            if (kind < 0)
+                return usage_error(err, errlen,
+                                   "--aov: unknown kind '%s' (expected height, normal, "
+                                   "displacement)",
+                                   optarg);
+            if (optind >= argc)
+                return usage_error(err, errlen,
+                                   "--aov %s needs a PATH, a PNG pattern like %s_%%05d.png",
+                                   optarg, optarg);
+            if (cli->run.aov[kind])
+                return usage_error(err, errlen, "--aov %s is given twice (one PATH per kind)",
+                                   optarg);
+            cli->run.aov[kind] = argv[optind++];
+            break;
+        }
         case ARG_FIT: {
             enum rp_fit fit;
             if (rp_fit_from_name(optarg, &fit))

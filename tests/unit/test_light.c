@@ -608,6 +608,59 @@ static void test_paths_full_frame(void **state)
     free(b);
 }
 
+/* rp_light_rows_surface on ramps worked out by hand: heights k*x/256 (Q8 k*x) have slope
+ * k/65536 per cell at height_scale 256 and one pixel a cell, Q12 k/16; refraction r moves
+ * the sample by -r * slope * scale pixels (Q8: -r*slope*256, floored), clamped at the
+ * frame's edges; with refraction off nothing moves. Rows land at (y - y0) * width. */
+static void test_surface(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    rp_light_defaults(&p);
+    p.height_scale = 256;
+    p.refraction_q8 = 3 * 256;
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 65536, 65536};
+    static rp_light_surface s[3 * W];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            field[y][x] = 4096 * x - 2048 * y;
+    rp_light_rows_surface(l, &g, &field[0][0], s, 10, 13);
+    for (int y = 10; y < 13; y++)
+        for (int x = 1; x < W - 1; x++) {
+            const rp_light_surface *o = &s[(y - 10) * W + x];
+            assert_int_equal(o->sx, 256); /* 4096/16 */
+            assert_int_equal(o->sy, -128);
+            /* -3 * 1/16 px = -48/256; +3 * 1/32 px = +24/256 */
+            assert_int_equal(o->dx, -48);
+            assert_int_equal(o->dy, 24);
+        }
+    /* At the left edge the sample is clamped to x = 0. */
+    rp_light_rows_surface(l, &g, &field[0][0], s, 0, 1);
+    assert_int_equal(s[0].dx, 0);
+    assert_int_equal(s[0].sx, 256); /* one-sided difference, doubled */
+    /* Twice the pixels per cell: the same cell slope per pixel is twice the slope per cell,
+     * and a cell spans two pixels of displacement. */
+    g.scale_x_q16 = g.scale_y_q16 = 2 * 65536;
+    rp_light_rows_surface(l, &g, &field[0][0], s, 20, 21);
+    assert_int_equal(s[30].sx, 512);
+    assert_int_equal(s[30].dx, -3 * 512 * 2 / 16); /* -r * slope * scale px, Q8 */
+    rp_light_free(&l);
+    /* Refraction off: slopes stay, nothing moves; flat water has no slope. */
+    p.refraction_q8 = 0;
+    l = make(&p);
+    g.scale_x_q16 = g.scale_y_q16 = 65536;
+    rp_light_rows_surface(l, &g, &field[0][0], s, 5, 6);
+    assert_int_equal(s[7].sx, 256);
+    assert_int_equal(s[7].dx, 0);
+    assert_int_equal(s[7].dy, 0);
+    memset(field, 0, sizeof field);
+    rp_light_rows_surface(l, &g, &field[0][0], s, 5, 6);
+    for (int x = 0; x < W; x++)
+        assert_true(!s[x].sx && !s[x].sy && !s[x].dx && !s[x].dy);
+    rp_light_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,7 +669,7 @@ int main(void)
         cmocka_unit_test(test_row_split),   cmocka_unit_test(test_no_white_disc),
         cmocka_unit_test(test_ranges),      cmocka_unit_test(test_paths_exact),
         cmocka_unit_test(test_paths_extreme_heights),
-        cmocka_unit_test(test_paths_full_frame),
+        cmocka_unit_test(test_paths_full_frame), cmocka_unit_test(test_surface),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -922,6 +922,145 @@ static void test_image_too_large(void **state)
     free(row);
 }
 
+/* A PNG's rows as stored (libpng's classic API, no transforms), checking its size; the
+ * bit depth and colour type in *depth, *type. */
+static uint8_t *png_read_raw(const char *path, int w, int h, int *depth, int *type)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *data = NULL;
+    assert_non_null(f);
+    png_structp rd = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(rd);
+    assert_non_null(rd);
+    assert_non_null(info);
+    if (setjmp(png_jmpbuf(rd)))
+        fail_msg("libpng could not read %s", path);
+    png_init_io(rd, f);
+    png_read_png(rd, info, PNG_TRANSFORM_IDENTITY, NULL);
+    assert_int_equal(png_get_image_width(rd, info), w);
+    assert_int_equal(png_get_image_height(rd, info), h);
+    *depth = png_get_bit_depth(rd, info);
+    *type = png_get_color_type(rd, info);
+    size_t row = png_get_rowbytes(rd, info);
+    png_bytepp rows = png_get_rows(rd, info);
+    data = malloc(row * (size_t)h);
+    assert_non_null(data);
+    for (int y = 0; y < h; y++)
+        memcpy(data + row * (size_t)y, rows[y], row);
+    png_destroy_read_struct(&rd, &info, NULL);
+    fclose(f);
+    return data;
+}
+
+/* The layouts beyond RGB24 through libpng's own reader (the classic API, no transforms):
+ * RGBA is 8-bit colour type 6, GRAY16 and RGB48 are 16-bit colour types 0 and 2 with
+ * big-endian samples, each exactly the frame written, at PNG levels 0 and 2 and on one
+ * and three encoder threads. */
+static void test_png_layouts(void **state)
+{
+    const char *dir = *state;
+    static const struct {
+        enum rp_pixfmt fmt;
+        int depth, type, samples;
+    } cases[] = {
+        {RP_PIX_RGBA, 8, PNG_COLOR_TYPE_RGBA, 4},
+        {RP_PIX_GRAY16, 16, PNG_COLOR_TYPE_GRAY, 1},
+        {RP_PIX_RGB48, 16, PNG_COLOR_TYPE_RGB, 3},
+    };
+    const int w = 29, h = 11;
+    char err[512], name[64];
+
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int v = 0; v < 4; v++) {
+            int n = w * h * cases[c].samples, wide = cases[c].depth == 16;
+            uint8_t *px = malloc((size_t)n * 2);
+            rp_output_opts o;
+            rp_output *out = NULL;
+
+            assert_non_null(px);
+            for (int i = 0; i < n; i++) {
+                unsigned val = (unsigned)(i * 2654435761u >> 7) ^ (unsigned)(i / 5);
+                if (wide)
+                    ((uint16_t *)(void *)px)[i] = (uint16_t)val;
+                else
+                    px[i] = (uint8_t)val;
+            }
+            snprintf(name, sizeof name, "lay%zu_%d/f_%%d.png", c, v);
+            opts_for(&o, join(dir, name), w, h);
+            o.pixfmt = cases[c].fmt;
+            o.png_level = v & 1 ? 0 : -1;
+            o.threads = v & 2 ? 3 : 1;
+            assert_int_equal(rp_output_open(&out, &o, err, sizeof err), RP_OK);
+            assert_int_equal(rp_output_write(out, 0, px, err, sizeof err), RP_OK);
+            assert_int_equal(rp_output_close(&out, err, sizeof err), RP_OK);
+
+            snprintf(name, sizeof name, "lay%zu_%d/f_0.png", c, v);
+            int depth, type;
+            uint8_t *got = png_read_raw(join(dir, name), w, h, &depth, &type);
+            assert_int_equal(depth, cases[c].depth);
+            assert_int_equal(type, cases[c].type);
+            for (int i = 0; i < n; i++) {
+                if (wide)
+                    assert_int_equal((got[2 * i] << 8) | got[2 * i + 1],
+                                     ((uint16_t *)(void *)px)[i]);
+                else
+                    assert_int_equal(got[i], px[i]);
+            }
+            free(got);
+            free(px);
+        }
+    }
+}
+
+/* Which outputs take which layouts: RGBA nowhere that cannot carry alpha, 16-bit to PNG
+ * only; refusals name what works. */
+static void test_pixfmt_validate(void **state)
+{
+    const char *dir = *state;
+    rp_output_opts o;
+    char err[512];
+
+    opts_for(&o, join(dir, "x.mp4"), 16, 16);
+    o.pixfmt = RP_PIX_RGBA;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
+    assert_non_null(strstr(err, ".webm"));
+    opts_for(&o, "-", 16, 16);
+    o.pixfmt = RP_PIX_RGBA;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "Y4M cannot carry alpha"));
+    opts_for(&o, join(dir, "x.mkv"), 16, 16);
+    o.pixfmt = RP_PIX_RGBA;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "cannot carry alpha"));
+    o.codec = "libvpx-vp9";
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    opts_for(&o, join(dir, "x.webm"), 16, 16);
+    o.pixfmt = RP_PIX_RGBA;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    opts_for(&o, join(dir, "x.mov"), 16, 16);
+    o.pixfmt = RP_PIX_RGBA;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    o.pixfmt = RP_PIX_RGB24;
+    o.pix_fmt = "yuva420p";
+    o.codec = "libvpx-vp9";
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "--alpha"));
+    opts_for(&o, join(dir, "x.md5"), 16, 16);
+    o.format = RP_FORMAT_FRAMEMD5;
+    o.pixfmt = RP_PIX_RGBA;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    o.pixfmt = RP_PIX_RGB48;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "PNG only"));
+    opts_for(&o, join(dir, "f_%d.png"), 16, 16);
+    o.pixfmt = RP_PIX_GRAY16;
+    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    assert_int_equal(rp_pixfmt_bytes(RP_PIX_RGB24), 3);
+    assert_int_equal(rp_pixfmt_bytes(RP_PIX_RGBA), 4);
+    assert_int_equal(rp_pixfmt_bytes(RP_PIX_GRAY16), 2);
+    assert_int_equal(rp_pixfmt_bytes(RP_PIX_RGB48), 6);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)
 
 int main(void)
@@ -935,6 +1074,8 @@ int main(void)
         T(test_png_levels_roundtrip),
         T(test_png_deterministic),
         T(test_png_exists),
+        T(test_png_layouts),
+        T(test_pixfmt_validate),
         T(test_write_order),
         T(test_framemd5_lines),
         T(test_commit_race_and_abort),

@@ -1,0 +1,273 @@
+# layers.sh - compositing outputs (rockpool(1) ALPHA AND AOVS): --alpha as PNG RGBA, WebM
+# VP9 yuva420p and MOV, checked by FFmpeg's decoders; the overlay equation (FFmpeg's
+# `overlay` of the layer onto the background is rockpool's `refraction off` render); the
+# --aov sequences: 16-bit, the height AOV equal to --dump-heights under h + 32768, the
+# displacement (ST) map reproducing the refraction render, normals that agree with it;
+# the same bytes at -j 1 and -j 3; bad requests refused naming what works, nothing written.
+source "$(dirname "$0")/lib.sh"
+
+# A scene of exactly the output size, with drops from the first frame and rain after.
+cat >pool.scene <<'EOF'
+size 160x96
+fps 30
+duration 8f
+seed 7
+at 0s      drop 50% 50% radius 12 height 1200
+at 0f      drop 20% 30% radius 6 height -900
+at 0.1s..4s rain rate 30/s radius 3..9 height 300..900
+EOF
+{ cat pool.scene; echo "refraction off"; } >off.scene
+ffmpeg -v error -f lavfi -i testsrc2=s=160x96 -frames:v 1 -pix_fmt rgb24 bg.png
+
+# rgba_stats FILE [DECODER]: "frames min max distinct" of the alpha samples FFmpeg decodes.
+rgba_stats() {
+    ffmpeg -v error ${2:+-c:v "$2"} -i "$1" -f rawvideo -pix_fmt rgba - | python3 -c '
+import sys
+d = sys.stdin.buffer.read()
+a = d[3::4]
+print(len(d) // (160 * 96 * 4), min(a), max(a), len(set(a)))'
+}
+# alpha_varies NAME FILE [DECODER]: 8 frames whose alpha takes many values, not all 255.
+alpha_varies() {
+    local s
+    s=$(rgba_stats "$2" "${3:-}")
+    if python3 -c 'import sys; f, lo, hi, n = map(int, sys.argv[1:]); sys.exit(not (f == 8 and lo == 0 and hi < 255 and hi > 50 and n > 20))' $s; then
+        ok "$1 ($s)"
+    else
+        bad "$1 (frames min max distinct: $s)"
+    fi
+}
+
+# ---- --alpha outputs --------------------------------------------------------------------
+expect_status "--alpha PNG" 0 "$ROCKPOOL" -q pool.scene --alpha -o lay/f_%03d.png
+check "PNG is 8-bit RGBA (colour type 6)" test "$(probe lay/f_003.png pix_fmt)" = rgba
+check "PNG IHDR says depth 8, colour type 6" python3 -c '
+import struct, sys
+d = open("lay/f_003.png", "rb").read()
+sys.exit(not (d[12:16] == b"IHDR" and struct.unpack(">IIBB", d[16:26]) == (160, 96, 8, 6)))'
+alpha_varies "PNG alpha varies over the frame" lay/f_%03d.png
+
+expect_status "--alpha WebM" 0 "$ROCKPOOL" -q pool.scene --alpha -o lay.webm
+check "WebM is VP9 with an alpha stream (alpha_mode 1)" test \
+    "$(probe lay.webm codec_name) $(ffprobe -v error -show_entries stream_tags=alpha_mode -of csv=p=0 lay.webm)" \
+    = "vp9 1"
+# ffprobe reads VP9 with FFmpeg's own decoder, which drops the alpha: ask libvpx's.
+check "libvpx-vp9 decodes yuva420p" grep -q "Video: vp9.*yuva420p" \
+    <(ffmpeg -hide_banner -c:v libvpx-vp9 -i lay.webm -frames:v 1 -f null - 2>&1)
+alpha_varies "WebM alpha varies over the frame (libvpx decoder)" lay.webm libvpx-vp9
+
+expect_status "--alpha MOV" 0 "$ROCKPOOL" -q pool.scene --alpha -o lay.mov
+check "MOV default is ProRes 4444 with alpha" test \
+    "$(probe lay.mov codec_name) $(probe lay.mov profile) $(probe lay.mov pix_fmt)" \
+    = "prores 4444 yuva444p12le"
+alpha_varies "ProRes alpha varies over the frame" lay.mov
+expect_status "--alpha MOV -c qtrle" 0 "$ROCKPOOL" -q pool.scene --alpha -c qtrle -o anim.mov
+check "qtrle is argb" test "$(probe anim.mov codec_name) $(probe anim.mov pix_fmt)" = "qtrle argb"
+alpha_varies "QuickTime Animation alpha varies over the frame" anim.mov
+# qtrle is lossless: its frames are the PNG layer's bytes.
+check "qtrle frames equal the PNG layer" cmp -s \
+    <(ffmpeg -v error -i anim.mov -f rawvideo -pix_fmt rgba -) \
+    <(ffmpeg -v error -i lay/f_%03d.png -f rawvideo -pix_fmt rgba -)
+
+# framemd5 and --hash hash the RGBA bytes, as ffmpeg does over the PNG layer.
+expect_status "--alpha framemd5" 0 "$ROCKPOOL" -q pool.scene --alpha -f framemd5 -o lay.md5
+ffmpeg -v error -framerate 30 -i lay/f_%03d.png -pix_fmt rgba -fflags +bitexact -f framemd5 - \
+    >theirs.md5
+check "framemd5 equals ffmpeg's -pix_fmt rgba on the PNGs" cmp -s lay.md5 theirs.md5
+"$ROCKPOOL" -q pool.scene --alpha --hash -f framemd5 -o /dev/null >hash.txt
+check "--hash lines are the RGBA frames' MD5" test \
+    "$(awk '{print $2}' hash.txt | tr '\n' ' ')" = \
+    "$(grep -v '^#' lay.md5 | awk -F', *' '{print $6}' | tr '\n' ' ')"
+
+# ---- the overlay equation ---------------------------------------------------------------
+expect_status "refraction off render over bg.png" 0 "$ROCKPOOL" -q off.scene -i bg.png \
+    -o rgb/f_%03d.png
+ffmpeg -v error -i rgb/f_%03d.png -f rawvideo -pix_fmt rgb24 ours.rgb
+ffmpeg -v error -i bg.png -i lay/f_%03d.png -filter_complex "[0][1]overlay=format=rgb" \
+    -f rawvideo -pix_fmt rgb24 comp.rgb
+# maxdiff A B: the largest difference of any sample, and how many samples differ from bg.
+check "overlay of the PNG layer = refraction off render, within 2 levels" python3 - <<'EOF'
+import sys
+a, b = open("comp.rgb", "rb").read(), open("ours.rgb", "rb").read()
+bg = open("bg.png", "rb").read()
+assert len(a) == len(b) == 8 * 160 * 96 * 3, (len(a), len(b))
+worst = max(abs(x - y) for x, y in zip(a, b))
+print("    max difference", worst)
+sys.exit(worst > 2)
+EOF
+check "the render differs from the background (the layer is not empty)" python3 - <<'EOF'
+import subprocess, sys
+bg = subprocess.run(["ffmpeg", "-v", "error", "-loop", "1", "-i", "bg.png", "-frames:v", "8",
+                     "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], capture_output=True).stdout
+b = open("ours.rgb", "rb").read()
+n = sum(1 for x, y in zip(bg, b) if abs(x - y) > 8)
+print("    samples changed by the light:", n)
+sys.exit(n < 1000)
+EOF
+ffmpeg -v error -i bg.png -c:v libvpx-vp9 -i lay.webm -filter_complex "[0][1]overlay=format=rgb" \
+    -f rawvideo -pix_fmt rgb24 compw.rgb
+check "overlay of the WebM layer: PSNR >= 38 dB against the render" python3 - <<'EOF'
+import math, sys
+a, b = open("compw.rgb", "rb").read(), open("ours.rgb", "rb").read()
+assert len(a) == len(b), (len(a), len(b))
+mse = sum((x - y) ** 2 for x, y in zip(a, b)) / len(a)
+psnr = 99 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+print("    PSNR %.1f dB" % psnr)
+sys.exit(psnr < 38)
+EOF
+
+# ---- AOVs -------------------------------------------------------------------------------
+# Output 320x192 over a 160x96 grid: normals and displacement interpolate the grid.
+cat >aov.scene <<'EOF'
+size 320x192
+grid 160x96
+refraction 3
+fps 30
+duration 8f
+seed 7
+at 0s      drop 50% 50% radius 12 height 1200
+at 0f      drop 20% 30% radius 6 height -900
+at 0.1s..4s rain rate 30/s radius 3..9 height 300..900
+EOF
+ffmpeg -v error -f lavfi -i testsrc2=s=320x192 -frames:v 1 -pix_fmt rgb24 bg2.png
+aovs=(--aov height a1/h_%03d.png --aov normal a1/n_%03d.png --aov displacement a1/d_%03d.png)
+expect_status "--aov height normal displacement" 0 "$ROCKPOOL" -q aov.scene -j 1 -i bg2.png \
+    -o a1/o_%03d.png "${aovs[@]}" --dump-heights heights.bin
+expect_status "--alpha layer of the same scene" 0 "$ROCKPOOL" -q aov.scene -j 1 --alpha \
+    -o a1/l_%03d.png
+check "height AOV is gray16be at the grid size" test \
+    "$(probe a1/h_005.png pix_fmt) $(probe a1/h_005.png width)x$(probe a1/h_005.png height)" \
+    = "gray16be 160x96"
+check "normal AOV is rgb48be at the output size" test \
+    "$(probe a1/n_005.png pix_fmt) $(probe a1/n_005.png width)x$(probe a1/n_005.png height)" \
+    = "rgb48be 320x192"
+check "displacement AOV is rgb48be at the output size" test \
+    "$(probe a1/d_005.png pix_fmt) $(probe a1/d_005.png width)x$(probe a1/d_005.png height)" \
+    = "rgb48be 320x192"
+ffmpeg -v error -i a1/h_%03d.png -f rawvideo -pix_fmt gray16le h.raw
+check "height AOV = --dump-heights + 32768 (8 frames)" python3 - <<'EOF'
+import struct, sys
+d = open("heights.bin", "rb").read()
+h = open("h.raw", "rb").read()
+n = len(d) // 2
+assert n == 8 * 160 * 96 and len(h) == len(d), (len(d), len(h))
+dumped = struct.unpack("<%dh" % n, d)
+aov = struct.unpack("<%dH" % n, h)
+bad = sum(1 for a, b in zip(dumped, aov) if a + 32768 != b)
+print("    cells %d, mismatches %d, heights %d..%d" % (n, bad, min(dumped), max(dumped)))
+sys.exit(bad != 0 or min(dumped) == max(dumped))
+EOF
+ffmpeg -v error -i a1/d_%03d.png -f rawvideo -pix_fmt rgb48le d.raw
+ffmpeg -v error -i a1/n_%03d.png -f rawvideo -pix_fmt rgb48le n.raw
+ffmpeg -v error -i a1/o_%03d.png -f rawvideo -pix_fmt rgb24 o.raw
+ffmpeg -v error -i a1/l_%03d.png -f rawvideo -pix_fmt rgba l.raw
+ffmpeg -v error -i bg2.png -f rawvideo -pix_fmt rgb24 bg2.raw
+# Independent of rockpool's code: sample the background where the ST map points (bilinear in
+# 1/256 pixel, as rockpool(1) defines refraction; t counts from the bottom), lay the --alpha
+# layer over it, and compare with the render. The 16-bit map holds a position to about
+# 1/200 pixel at this width, so a sample on a sharp edge may be off by a level or two.
+check "ST map + layer reproduce the refraction render" python3 - <<'EOF'
+import struct, sys
+W, H, F = 320, 192, 8
+st = open("d.raw", "rb").read(); lay = open("l.raw", "rb").read()
+out = open("o.raw", "rb").read(); bg = open("bg2.raw", "rb").read()
+st = struct.unpack("<%dH" % (len(st) // 2), st)
+assert len(st) == F * W * H * 3 and len(out) == F * W * H * 3 and len(bg) == W * H * 3
+worst = exact = moved = blue = 0
+for i in range(F * W * H):
+    y, x = divmod(i % (W * H), W)
+    s, t = st[3 * i], st[3 * i + 1]
+    blue |= st[3 * i + 2]
+    px = round(s / 65535 * W * 256 - 128)
+    py = round((1 - t / 65535) * H * 256 - 128)
+    px = min(max(px, 0), (W - 1) * 256)
+    py = min(max(py, 0), (H - 1) * 256)
+    moved += (px, py) != (x * 256, y * 256)
+    ix, iy, fx, fy = px >> 8, py >> 8, px & 255, py & 255
+    ix1, iy1 = min(ix + 1, W - 1), min(iy + 1, H - 1)
+    a = lay[4 * i + 3]
+    for k in range(3):
+        top = bg[(iy * W + ix) * 3 + k] * (256 - fx) + bg[(iy * W + ix1) * 3 + k] * fx
+        bot = bg[(iy1 * W + ix) * 3 + k] * (256 - fx) + bg[(iy1 * W + ix1) * 3 + k] * fx
+        v = (top * (256 - fy) + bot * fy + 32768) >> 16
+        v = (v * (255 - a) + lay[4 * i + k] * a + 127) // 255
+        d = abs(v - out[3 * i + k])
+        worst = max(worst, d)
+        exact += d == 0
+n = F * W * H * 3
+print("    displaced pixels %d, exact samples %.2f%%, max difference %d"
+      % (moved, 100 * exact / n, worst))
+sys.exit(worst > 3 or exact < 0.99 * n or moved < 1000 or blue != 0)
+EOF
+check "normals: unit, flat water (0.5, 0.5, 1), slopes agree with the ST map" python3 - <<'EOF'
+import struct, sys
+W, H, F = 320, 192, 8
+st = struct.unpack("<%dH" % (F * W * H * 3), open("d.raw", "rb").read())
+nm = struct.unpack("<%dH" % (F * W * H * 3), open("n.raw", "rb").read())
+worst_len = worst_d = 0.0
+flat = tilted = 0
+for i in range(F * W * H):
+    y, x = divmod(i % (W * H), W)
+    nx, ny, nz = (2 * v / 65535 - 1 for v in nm[3 * i:3 * i + 3])
+    worst_len = max(worst_len, abs(nx * nx + ny * ny + nz * nz - 1))
+    if nm[3 * i:3 * i + 3] == (32768, 32768, 65535):
+        flat += 1
+        continue
+    tilted += 1
+    # displacement = refraction (3 cells per unit slope) * 2 px per cell * slope; the slope
+    # along x is -n_x/n_z, and n_y/n_z up the frame (so the sample moves down by -6 n_y/n_z)
+    dx = st[3 * i] / 65535 * W - 0.5 - x
+    dy = (1 - st[3 * i + 1] / 65535) * H - 0.5 - y
+    ex, ey = 6 * nx / nz, -6 * ny / nz
+    if 1 <= x + ex <= W - 2 and 1 <= y + ey <= H - 2:  # not clamped at the edges
+        worst_d = max(worst_d, abs(dx - ex), abs(dy - ey))
+print("    flat %d, tilted %d, |n|^2 - 1 <= %.5f, displacement - 6 n/n_z <= %.4f px"
+      % (flat, tilted, worst_len, worst_d))
+sys.exit(worst_len > 2e-4 or worst_d > 0.02 or flat < 1000 or tilted < 1000)
+EOF
+
+# Every AOV, the layer and the render are the same bytes at -j 3.
+expect_status "--aov and --alpha at -j 3" 0 "$ROCKPOOL" -q aov.scene -j 3 -i bg2.png \
+    -o a3/o_%03d.png --aov height a3/h_%03d.png --aov normal a3/n_%03d.png \
+    --aov displacement a3/d_%03d.png
+"$ROCKPOOL" -q aov.scene -j 3 --alpha -o a3/l_%03d.png
+same=1
+for f in a1/[hndol]_*.png; do cmp -s "$f" "a3/${f#a1/}" || { same=0; echo "    differs: $f"; }; done
+check "AOVs, layer and render: same bytes at -j 1 and -j 3 (40 files)" test "$same$(ls a1 | wc -l)" = 140
+
+# ---- bad requests: exit 2, a message naming what works, nothing written ------------------
+mkdir bad && cd bad || exit 1
+refuse() { # refuse NAME FRAGMENT ARGS...
+    local name=$1 frag=$2
+    shift 2
+    expect_status "$name: exit 2" 2 "$ROCKPOOL" -q ../pool.scene "$@"
+    stderr_has "$name: says '$frag'" "$frag"
+    check "$name: nothing written" test -z "$(ls -A)"
+}
+refuse "--alpha to MP4" ".webm (VP9 yuva420p)" --alpha -o x.mp4
+refuse "--alpha to MKV with H.264" "cannot carry alpha" --alpha -o x.mkv
+refuse "--alpha to Y4M" "Y4M cannot carry alpha" --alpha -o x.y4m
+refuse "--alpha on stdout" "Y4M cannot carry alpha" --alpha -o -
+refuse "--alpha with a seed preset" "needs render light" --alpha --preset elias -o x.webm
+refuse "--alpha with --pix-fmt yuv420p" "try yuva420p" --alpha --pix-fmt yuv420p -o x.webm
+refuse "--alpha with -c libx264 in MOV" "cannot carry alpha" --alpha -c libx264 -o x.mov
+refuse "yuva420p without --alpha" "add --alpha" --pix-fmt yuva420p -o x.webm
+refuse "--aov without a frame number" "one integer conversion" --aov height h.png -o o.webm
+refuse "--aov unknown kind" "expected height, normal, displacement" --aov depth d_%03d.png
+refuse "--aov kind twice" "given twice" --aov height a_%03d.png --aov height b_%03d.png
+refuse "--aov without a path" "needs a PATH" --aov height
+refuse "--aov on the -o pattern" "name the same files" -o f_%03d.png --aov normal f_%03d.png
+refuse "--aov two kinds, one pattern" "name the same files" --aov height f_%03d.png \
+    --aov normal f_%03d.png
+refuse "--aov normal with a seed preset" "needs render light" --preset elias \
+    --aov normal n_%03d.png -o x.mp4
+touch h_003.png
+expect_status "--aov over an existing frame" 2 "$ROCKPOOL" -q ../pool.scene --aov height \
+    h_%03d.png -f framemd5 -o x.md5
+stderr_has "--aov over an existing frame: names it" "h_003.png' already exists"
+check "--aov over an existing frame: nothing else written" test "$(ls -A)" = h_003.png
+rm -f h_003.png
+# The scene file may come before --aov's two words.
+expect_status "SCENE --aov KIND PATH" 0 "$ROCKPOOL" ../pool.scene -q --aov height h_%03d.png \
+    -f framemd5 -o x.md5
+check "SCENE --aov KIND PATH: 8 height frames" test "$(ls h_*.png | wc -l)" = 8
