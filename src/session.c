@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hash.h"
 #include "image.h"
 #include "pool.h"
 #include "render.h"
@@ -198,6 +199,10 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     double per_cell = 2 * 2 + 3 + 3 * RP_WRITER_SLOTS + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0) +
                       5 + (double)distinct_masks;
     per_cell += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
+    /* --hash and --verify hash on threads, with 2 frame copies per worker (hash.h). */
+    int hashers = !!se->run->hash + !!se->run->verify;
+    int workers = se->threads < RP_HASHER_MAX_THREADS ? se->threads : RP_HASHER_MAX_THREADS;
+    per_cell += se->threads > 1 ? (double)hashers * 2 * workers * 3 : 0;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     return cells * per_cell + (double)(ts.drops + ts.walls) * sizeof(rp_item) + (32 << 20);
@@ -236,18 +241,46 @@ static size_t count_masks(const rp_session *se)
     return n;
 }
 
-/* The sinks of the run: the encoded output, --hash lines, --dump-heights. */
+/* Drops started at timeline frame k (the stats sink's column; called on the writer
+ * thread: the timeline does not change once built). */
+static size_t frame_drops(const void *ctx, int64_t k)
+{
+    const rp_item *items;
+    size_t n, drops = 0;
+    rp_timeline_frame(((const rp_session *)ctx)->tl, k, &items, &n);
+    for (size_t i = 0; i < n; i++)
+        drops += items[i].kind == RP_ITEM_DROP;
+    return drops;
+}
+
+/* The sinks of the run: the encoded output, --hash lines, --dump-heights, --verify,
+ * --stats. The encoded output comes first: sinks finish last-added first, so a --verify
+ * difference found at the end still removes it. */
 static int add_sinks(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &run->out};
-    rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout};
+    rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout,
+                        .hash_algo = run->hash_algo,
+                        .threads = se->threads};
     rp_sink_cfg heights = {.path = run->dump_heights,
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.width * (size_t)se->s.height};
+    rp_sink_cfg verify = {.path = run->verify,
+                          .out = &run->out,
+                          .hash_algo = run->hash_algo,
+                          .threads = se->threads,
+                          .dir = run->verify_dir};
+    rp_sink_cfg stats = {.path = run->stats,
+                         .overwrite = run->out.overwrite,
+                         .out = &run->out,
+                         .drops = frame_drops,
+                         .drops_ctx = se};
     if ((run->out.path && rp_sinks_add(&se->sinks, &rp_sink_output, &out)) ||
         (run->hash && rp_sinks_add(&se->sinks, &rp_sink_hash, &hash)) ||
-        (run->dump_heights && rp_sinks_add(&se->sinks, &rp_sink_heights, &heights)))
+        (run->dump_heights && rp_sinks_add(&se->sinks, &rp_sink_heights, &heights)) ||
+        (run->stats && rp_sinks_add(&se->sinks, &rp_sink_stats, &stats)) ||
+        (run->verify && rp_sinks_add(&se->sinks, &rp_sink_verify, &verify)))
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1, "too many outputs");
     return RP_OK;
 }
@@ -256,15 +289,19 @@ static int add_sinks(rp_session *se, rp_error *err)
 static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    rp_path_use uses[8];
+    rp_path_use uses[10];
     int n = 0;
     if (run->out.path)
         uses[n++] = (rp_path_use){run->out.path, "-o",
                                   rp_output_format_of(&run->out) == RP_FORMAT_PNG ? 2 : 1};
     if (run->dump_heights)
         uses[n++] = (rp_path_use){run->dump_heights, "--dump-heights", 1};
+    if (run->stats)
+        uses[n++] = (rp_path_use){run->stats, "--stats", 1};
     if (run->save_state)
         uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};
+    if (run->verify)
+        uses[n++] = (rp_path_use){run->verify, "--verify", 0};
     if (run->load_state)
         uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
     if (se->s.background[0])
