@@ -36,8 +36,10 @@ static void warn_cb(void *ctx, const char *msg)
 /* gcc-style diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret. */
 static void print_diag(const rp_diag *d)
 {
-    if (d->line > 0)
+    if (d->line > 0 && d->col > 0)
         fprintf(stderr, "rockpool: %s:%d:%d: error: %s\n", d->file, d->line, d->col, d->msg);
+    else if (d->line > 0)
+        fprintf(stderr, "rockpool: %s:%d: error: %s\n", d->file, d->line, d->msg);
     else
         fprintf(stderr, "rockpool: %s: error: %s\n", d->file, d->msg);
     if (d->line > 0 && d->source_line[0]) {
