@@ -277,7 +277,7 @@ static int parse_time(const char *opt, const char *text, int bare_frames, rp_tim
     return 0;
 bad:
     return usage_error(err, errlen, "%s: '%s' is not a %s like 2s, 1.5s or 500ms", opt, text,
-                       bare_frames ? "frame number or a time" : "time");
+                       bare_frames ? "whole number or a time" : "time");
 }
 
 /* -v / -loglevel: FFmpeg's names (and numbers); quiet, panic, fatal and error are -q. */
