@@ -28,6 +28,7 @@ const char *rp_strerror(int err)
     case RP_ERR_FORMAT: return "malformed or unsupported file";
     case RP_ERR_ENCODER: return "encoder error";
     case RP_ERR_UNSUPPORTED: return "not supported by the installed libraries";
+    case RP_ERR_MISMATCH: return "frame differs from the manifest";
     case RP_ERR_EXISTS: return "file exists";
     case RP_ERR_INTERRUPTED: return "interrupted";
     }

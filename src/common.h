@@ -19,6 +19,7 @@ enum rp_err {
     RP_ERR_UNSUPPORTED, /* the installed libraries lack a needed feature */
     RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
     RP_ERR_INTERRUPTED, /* stopped by a signal */
+    RP_ERR_MISMATCH,    /* a frame differs from the --verify manifest */
 };
 
 /** A short lowercase phrase for an rp_err code; never NULL. */

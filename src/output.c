@@ -845,7 +845,7 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
         return RP_ERR_INVALID;
     }
     if (rp_output_is_stdout(opts->path) && format != RP_FORMAT_Y4M &&
-        format != RP_FORMAT_FRAMEMD5) {
+        format != RP_FORMAT_FRAMEMD5 && format != RP_FORMAT_FRAMEHASH) {
         rp_errf(err, errlen,
                        "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
                        "file name",

@@ -62,8 +62,17 @@ typedef struct rp_run {
     int threads;              /* worker threads, >= 1 (0 = online CPUs) */
     int64_t max_memory;       /* refuse runs estimated to need more bytes than this */
     int allow_outside_paths;  /* the scene may name files outside its directory */
-    int hash;                 /* print "FRAME MD5" lines to hash_to */
+    int hash;                 /* print "FRAME HASH" lines to hash_to */
     void *hash_to;            /* a FILE * for the hash lines (NULL = stdout) */
+    /* The algorithm of --hash lines and --verify, as hash.h names it (NULL: md5 for
+     * --hash, the manifest's own for --verify). -f framehash reads out.hash_algo. */
+    const char *hash_algo;
+    /* Compare every written frame with this manifest (manifest.h): a framemd5/framehash
+     * file or --hash lines. At the first difference the run fails with RP_ERR_MISMATCH,
+     * having written that frame as PNG into verify_dir (NULL: the manifest's directory). */
+    const char *verify;
+    const char *verify_dir;
+    const char *stats; /* per-frame statistics as CSV (rockpool(1) --stats), or NULL */
     const char *dump_heights; /* write each written frame's heights here, or NULL */
     const char *save_state;   /* write a checkpoint after the last frame, or NULL */
     const char *load_state;   /* start from a checkpoint, or NULL */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
+#include "hash.h"
 #include "image.h"
 #include "pool.h"
 #include "sink.h"
@@ -218,6 +219,10 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
         per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
     per_pixel += se->run->aov[RP_AOV_NORMAL] || se->run->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
+    /* --hash and --verify hash on threads, with 2 frame copies per worker (hash.h). */
+    int hashers = !!se->run->hash + !!se->run->verify;
+    int workers = se->threads < RP_HASHER_MAX_THREADS ? se->threads : RP_HASHER_MAX_THREADS;
+    per_pixel += se->threads > 1 ? (double)hashers * 2 * workers * (se->run->alpha ? 4 : 3) : 0;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
@@ -255,8 +260,8 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
             }
             seen[n++] = st;
             int64_t bytes = 0;
-            if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height,
-                                    1, &bytes, err->msg, sizeof err->msg))) {
+            if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height, 1,
+                                    &bytes, err->msg, sizeof err->msg))) {
                 rp_error_set(err, *r, *r != RP_ERR_NOMEM, "%s", err->msg);
                 k = rp_engine_items_length(se->engine);
                 break;
@@ -268,21 +273,56 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
     return n;
 }
 
-/* The sinks of the run: the encoded output, --aov sequences, --hash lines, --dump-heights. */
+/* Drops started by timeline frame k: the items of the steps frame k adds to frame k-1's
+ * (the stats sink's column; called on the writer thread: the timeline does not change once
+ * built). */
+static size_t frame_drops(const void *ctx, int64_t k)
+{
+    const rp_session *se = ctx;
+    int64_t from = k > 0 ? rp_clock_steps(se->clock, k - 1) : 0;
+    int64_t to = rp_clock_steps(se->clock, k);
+    size_t drops = 0;
+    for (int64_t s = from; s < to; s++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(se->tl, s, &items, &n);
+        for (size_t i = 0; i < n; i++)
+            drops += items[i].kind == RP_ITEM_DROP;
+    }
+    return drops;
+}
+
+/* The sinks of the run: the encoded output, --aov sequences, --hash lines, --dump-heights,
+ * --verify, --stats. The encoded output comes first: sinks finish last-added first, so a
+ * --verify difference found at the end still removes it. */
 static int add_sinks(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &run->out};
-    rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout};
+    rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout,
+                        .hash_algo = run->hash_algo,
+                        .threads = se->threads};
     rp_sink_cfg heights = {.path = run->dump_heights,
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
     rp_sink_cfg aov = {.out = &run->out, .settings = &se->s, .aov = run->aov};
     int aovs = run->aov[RP_AOV_HEIGHT] || run->aov[RP_AOV_NORMAL] || run->aov[RP_AOV_DISPLACEMENT];
+    rp_sink_cfg verify = {.path = run->verify,
+                          .out = &run->out,
+                          .hash_algo = run->hash_algo,
+                          .threads = se->threads,
+                          .dir = run->verify_dir};
+    rp_sink_cfg stats = {.path = run->stats,
+                         .overwrite = run->out.overwrite,
+                         .out = &run->out,
+                         .drops = frame_drops,
+                         .drops_ctx = se};
     if ((run->out.path && rp_sinks_add(&se->sinks, &rp_sink_output, &out)) ||
         (aovs && rp_sinks_add(&se->sinks, &rp_sink_aov, &aov)) ||
         (run->hash && rp_sinks_add(&se->sinks, &rp_sink_hash, &hash)) ||
-        (run->dump_heights && rp_sinks_add(&se->sinks, &rp_sink_heights, &heights)))
+        (run->dump_heights && rp_sinks_add(&se->sinks, &rp_sink_heights, &heights)) ||
+        (run->stats && rp_sinks_add(&se->sinks, &rp_sink_stats, &stats)) ||
+        (run->verify && rp_sinks_add(&se->sinks, &rp_sink_verify, &verify)))
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1, "too many outputs");
     return RP_OK;
 }
@@ -291,7 +331,7 @@ static int add_sinks(rp_session *se, rp_error *err)
 static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    rp_path_use uses[8 + RP_AOV_KINDS];
+    rp_path_use uses[10 + RP_AOV_KINDS];
     int n = 0;
     static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
                                                       "--aov displacement"};
@@ -303,8 +343,12 @@ static int check_paths(const rp_session *se, rp_error *err)
                                   rp_output_format_of(&run->out) == RP_FORMAT_PNG ? 2 : 1};
     if (run->dump_heights)
         uses[n++] = (rp_path_use){run->dump_heights, "--dump-heights", 1};
+    if (run->stats)
+        uses[n++] = (rp_path_use){run->stats, "--stats", 1};
     if (run->save_state)
         uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};
+    if (run->verify)
+        uses[n++] = (rp_path_use){run->verify, "--verify", 0};
     if (run->load_state)
         uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
     if (se->s.background[0])
@@ -449,8 +493,8 @@ static int validate(rp_session *se, rp_error *err)
     if (r)
         return r;
     if (se->s.background[0] && !rp_source_video(se->background) &&
-        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes,
-                           err->msg, sizeof err->msg)))
+        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
+                           sizeof err->msg)))
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
     images += (double)bytes;
     se->memory = memory_estimate(se, masks) + images;
@@ -504,9 +548,9 @@ static int load_masks(rp_session *se, rp_error *err)
                         m.data = se->masks[j].data;
             }
             if (!m.data) {
-                int r = rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
-                                               se->run->max_memory, &m.data, err->msg,
-                                               sizeof err->msg);
+                int r =
+                    rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
+                                           se->run->max_memory, &m.data, err->msg, sizeof err->msg);
                 if (r)
                     return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
                 m.owned = 1;
@@ -615,8 +659,8 @@ static int check_background(rp_session *se, int *video, rp_error *err)
         return r;
     if ((*video = info.is_video))
         return RP_OK;
-    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes,
-                           err->msg, sizeof err->msg)))
+    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
+                           sizeof err->msg)))
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
     if ((double)bytes > (double)se->run->max_memory)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
@@ -709,16 +753,15 @@ static int write_state(rp_session *se, rp_error *err)
     uint8_t *buf;
     size_t len;
     uint64_t inputs;
-    int r = rp_state_inputs(se->scene, se->tl, se->s.background, &inputs, err->msg,
-                            sizeof err->msg);
+    int r =
+        rp_state_inputs(se->scene, se->tl, se->s.background, &inputs, err->msg, sizeof err->msg);
     if (r)
         return rp_error_set(err, r, 0, "%s", err->msg);
     int64_t at = se->end > 0 ? rp_clock_steps(se->clock, se->end - 1) : 0;
     if (rp_engine_advance(se->engine, at, se->run->stop))
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
     if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), inputs,
-                        &buf,
-                        &len))
+                        &buf, &len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
     free(buf);

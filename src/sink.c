@@ -1,4 +1,5 @@
-/* sink.c - the sink list and its three kinds of version 1 (see sink.h). */
+/* sink.c - the sink list and its kinds of version 1: the encoded output, --hash lines,
+ * --dump-heights (see sink.h; --verify and --stats have files of their own). */
 #include "sink.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "hash.h"
 #include "state.h"
 
 /* ---- the encoded output ---------------------------------------------------------------- */
@@ -80,30 +82,80 @@ const rp_sink_kind rp_sink_output = {
 
 /* ---- --hash lines ---------------------------------------------------------------------- */
 
+/* Frames are hashed on worker threads (rp_hasher, made on the first frame, so on the
+ * writer thread, whose signals are blocked) and the lines printed in frame order by the
+ * hasher's callback. */
 typedef struct hash_sink {
     FILE *stream;
+    const char *algo;
+    int threads;
+    char prefix[16]; /* "" for MD5, else "crc32:" */
+    rp_hasher *hasher;
+    rp_error err; /* why the callback failed */
 } hash_sink;
+
+static int hash_check(const rp_sink_cfg *cfg, rp_error *err)
+{
+    char names[512];
+    if (!rp_hash_lookup(cfg->hash_algo, NULL, NULL))
+        return RP_OK;
+    rp_hash_list(names, sizeof names);
+    return rp_error_set(err, RP_ERR_INVALID, 1, "unknown hash algorithm '%s' (expected %s)",
+                        cfg->hash_algo, names);
+}
 
 static int hash_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
 {
-    (void)err;
-    ((hash_sink *)priv)->stream = cfg->stream;
+    hash_sink *h = priv;
+    const char *canonical;
+    int r = hash_check(cfg, err);
+    if (r)
+        return r;
+    rp_hash_lookup(cfg->hash_algo, &canonical, NULL);
+    h->stream = cfg->stream;
+    h->algo = canonical;
+    h->threads = cfg->threads;
+    if (strcmp(canonical, "MD5")) {
+        size_t i = 0;
+        for (; canonical[i] && i < sizeof h->prefix - 2; i++)
+            h->prefix[i] = (char)(canonical[i] >= 'A' && canonical[i] <= 'Z' ? canonical[i] + 32
+                                                                             : canonical[i]);
+        h->prefix[i] = ':';
+    }
+    return RP_OK;
+}
+
+static int hash_line(void *priv, int64_t frame_index, const uint8_t *frame, const char *hex)
+{
+    hash_sink *h = priv;
+    (void)frame;
+    if (fprintf(h->stream, "%" PRId64 " %s%s\n", frame_index, h->prefix, hex) < 0)
+        return rp_error_set(&h->err, RP_ERR_IO, 0, "stdout: write failed: %s", strerror(errno));
     return RP_OK;
 }
 
 static int hash_write(void *priv, const rp_frame *f, rp_error *err)
 {
     hash_sink *h = priv;
-    char hex[33];
-    rp_md5_hex(f->data, f->stride * (size_t)f->height, hex);
-    if (fprintf(h->stream, "%" PRId64 " %s\n", f->index, hex) < 0)
-        return rp_error_set(err, RP_ERR_IO, 0, "stdout: write failed: %s", strerror(errno));
-    return RP_OK;
+    int r;
+    if (!h->hasher &&
+        (r = rp_hasher_new(&h->hasher, h->algo, f->stride * (size_t)f->height, h->threads,
+                           hash_line, h)))
+        return rp_error_set(err, r, 0, "--hash: cannot start hashing: %s", rp_strerror(r));
+    if ((r = rp_hasher_submit(h->hasher, f->index, f->data)))
+        *err = h->err;
+    return r;
 }
 
 static int hash_finish(void *priv, rp_error *err)
 {
     hash_sink *h = priv;
+    int r = h->hasher ? rp_hasher_flush(h->hasher) : RP_OK;
+    rp_hasher_free(&h->hasher);
+    if (r) {
+        *err = h->err;
+        return r;
+    }
     if (fflush(h->stream) != 0)
         return rp_error_set(err, RP_ERR_IO, 0, "stdout: write failed: %s", strerror(errno));
     return RP_OK;
@@ -111,12 +163,14 @@ static int hash_finish(void *priv, rp_error *err)
 
 static void hash_abort(void *priv)
 {
-    (void)priv;
+    hash_sink *h = priv;
+    rp_hasher_free(&h->hasher);
 }
 
 const rp_sink_kind rp_sink_hash = {
     .name = "--hash",
     .priv_size = sizeof(hash_sink),
+    .check = hash_check,
     .open = hash_open,
     .write = hash_write,
     .finish = hash_finish,

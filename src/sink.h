@@ -26,6 +26,12 @@ typedef struct rp_sink_cfg {
     const rp_settings *settings; /* aov: the sizes and the light (resolved) */
     const char *const *aov;      /* aov: RP_AOV_KINDS patterns, NULL where not wanted; the
                                   * PNG settings (first frame, count, -y, level) from out */
+    const char *hash_algo;     /* hash, verify: hash.h's name (NULL: md5 / the manifest's) */
+    int threads;               /* hash, verify: hashing threads (rp_hasher) */
+    const char *dir;           /* verify: where the differing frame goes (NULL: the manifest's) */
+    /* stats: drops started in a timeline frame (called on the writer thread). */
+    size_t (*drops)(const void *ctx, int64_t frame);
+    const void *drops_ctx;
 } rp_sink_cfg;
 
 typedef struct rp_sink_kind {
@@ -47,9 +53,16 @@ typedef struct rp_sink_kind {
 } rp_sink_kind;
 
 extern const rp_sink_kind rp_sink_output;  /* the encoded output (video, PNG, Y4M, framemd5) */
-extern const rp_sink_kind rp_sink_hash;    /* "FRAME MD5" lines of the RGB24 bytes */
+/* "FRAME HASH" lines of the RGB24 bytes ("FRAME ALGO:HASH" for an algorithm other than
+ * MD5, ALGO lowercase as hash.h names it), hashed on cfg->threads threads, in frame order */
+extern const rp_sink_kind rp_sink_hash;
 extern const rp_sink_kind rp_sink_heights; /* int16 LE heights, grid_w*grid_h a frame */
 extern const rp_sink_kind rp_sink_aov;     /* --aov: 16-bit PNG sequences (sink_aov.c) */
+/* --verify (sink_verify.c): each frame's hash against a manifest (cfg->path); the first
+ * difference fails with RP_ERR_MISMATCH after writing the frame as PNG */
+extern const rp_sink_kind rp_sink_verify;
+/* --stats (sink_stats.c): a CSV line per frame, "frame,time,energy,peak,drops" */
+extern const rp_sink_kind rp_sink_stats;
 
 #define RP_SINKS_MAX 8
 

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 enum {
     ARG_START = 256,
     ARG_END,
@@ -36,9 +38,13 @@ enum {
     ARG_ALLOW_OUTSIDE_PATHS,
     ARG_ALPHA,
     ARG_AOV,
+    ARG_HASH_ALGO,
+    ARG_VERIFY,
+    ARG_VERIFY_DIR,
+    ARG_STATS,
 };
 
-static const char short_opts[] = ":o:f:i:s:n:r:c:b:j:yqhV";
+static const char short_opts[] = ":o:f:i:s:n:t:r:c:b:j:v:yqhV";
 
 static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -46,6 +52,7 @@ static const struct option long_opts[] = {
     {"input", required_argument, NULL, 'i'},
     {"size", required_argument, NULL, 's'},
     {"frames", required_argument, NULL, 'n'},
+    {"duration", required_argument, NULL, 't'},
     {"fps", required_argument, NULL, 'r'},
     {"start", required_argument, NULL, ARG_START},
     {"end", required_argument, NULL, ARG_END},
@@ -59,9 +66,14 @@ static const struct option long_opts[] = {
     {"png-level", required_argument, NULL, ARG_PNG_LEVEL},
     {"threads", required_argument, NULL, 'j'},
     {"hash", no_argument, NULL, ARG_HASH},
+    {"hash-algo", required_argument, NULL, ARG_HASH_ALGO},
+    {"verify", required_argument, NULL, ARG_VERIFY},
+    {"verify-dir", required_argument, NULL, ARG_VERIFY_DIR},
+    {"stats", required_argument, NULL, ARG_STATS},
     {"dump-heights", required_argument, NULL, ARG_DUMP_HEIGHTS},
     {"overwrite", no_argument, NULL, 'y'},
     {"quiet", no_argument, NULL, 'q'},
+    {"loglevel", required_argument, NULL, 'v'},
     {"progress", no_argument, NULL, ARG_PROGRESS},
     {"check", no_argument, NULL, ARG_CHECK},
     {"save-state", required_argument, NULL, ARG_SAVE_STATE},
@@ -86,40 +98,50 @@ void rp_cli_usage(FILE *f)
           "built-in rain) to a video, a PNG sequence, a Y4M pipe or frame hashes.\n"
           "\n"
           "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, frames/f_%05d.png, '-' = Y4M\n"
-          "                         on stdout (default rockpool.mp4)\n"
-          "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 (overrides PATH)\n"
+          "                         on stdout (default rockpool.mp4, none for hashes only)\n"
+          "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
-          "      --no-audio         leave out a video background's sound\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
-          "  -s, --size WxH         size (default: the image's, else 640x480)\n"
-          "  -n, --frames N         timeline length in frames (default: scene duration)\n"
-          "  -r, --fps N            frame rate (default 30)\n"
-          "      --start A --end B  write only frames A..B-1 (earlier ones are simulated)\n"
+          "  -s, --size WxH         output size (default: the scene's)\n"
+          "  -n, --frames N         timeline length in frames; -t TIME in time (10s, 500ms)\n"
+          "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
+          "      --start A --end B  write frames A..B-1 only (numbers, or times like 2s)\n"
           "      --preset NAME      rockpool elias applet silverlight codeproject\n"
           "      --seed N           seed of the rain generator\n"
           "  -c, --codec NAME       video encoder (default libx264; libvpx-vp9 for webm)\n"
           "      --crf N            quality, lower is better (default 18)\n"
           "      --encoder-preset P encoder speed preset (e.g. veryfast)\n"
-          "  -b, --bitrate RATE     target bit rate, e.g. 4M (instead of --crf)\n"
-          "      --pix-fmt NAME     encoder pixel format (default yuv420p)\n"
-          "      --png-level 0..9   zlib level of PNG output\n"
+          "  -b, --bitrate RATE     bit rate, e.g. 4M (not --crf); --pix-fmt NAME\n"
+          "      --png-level 0..9   PNG compression level\n"
           "  -j, --threads N        worker threads (default: online CPUs); output unchanged\n"
-          "      --simd LEVEL       cap the vector kernels: c sse2 avx2 avx512; output unchanged\n"
-          "      --hash             print 'FRAME MD5' of each written frame's RGB24 bytes\n"
+          "      --hash             print 'FRAME HASH' of each written frame's RGB24 bytes\n"
+          "      --hash-algo NAME   md5 (default), crc32, xxh3, sha256, ... for all hashes\n"
+          "      --verify MANIFEST  compare frames with a framemd5/framehash file or --hash\n"
+          "                         lines; stop at the first difference (exit 3)\n"
+          "      --stats FILE.csv   per frame: frame,time,energy,peak,drops\n"
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
-          "      --alpha            the water's light alone as RGBA (PNG, .webm, .mov)\n"
-          "      --aov KIND PATH    16-bit PNG sequence of height, normal or displacement\n"
-          "  -y, --overwrite        replace existing output files\n"
-          "  -q, --quiet            errors only     --progress  progress even if not a tty\n"
-          "      --check            validate the scene, print a summary, render nothing\n"
-          "      --save-state F     write a checkpoint after the last frame; --load-state F\n"
-          "                         starts from one     --progress-fd N  key=value progress\n"
+          "      --simd LEVEL       cap vector kernels: c sse2 avx2 avx512 (same output)\n"
+          "      --alpha            light alone as RGBA; --no-audio: drop a video's sound\n"
+          "      --aov KIND PATH    16-bit PNGs of height, normal or displacement\n"
+          "  -y, --overwrite        replace existing files   --check  validate, print, exit\n"
+          "  -q, --quiet            errors only (-v quiet|error|warning|info)  --progress\n"
+          "      --save-state F     checkpoint after the last frame; --load-state F starts\n"
+          "                         from one; --progress-fd N: key=value progress\n"
           "      --max-memory SIZE  refuse runs that need more memory (default 4G)\n"
           "      --allow-outside-paths  let the scene name files outside its directory\n"
           "  -h, --help             this help       -V, --version  version\n"
-          "\n"
-          "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 130 interrupted.\n"
-          "See rockpool(1) and rockpool-scene(5).\n",
+          "FFmpeg's -pix_fmt, -vcodec, -loglevel mean --pix-fmt, --codec, --loglevel.\n"
+          "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 3 a frame differs\n"
+          "from the --verify manifest, 130 interrupted. See rockpool(1), rockpool-scene(5).\n",
+          f);
+}
+
+void rp_cli_short_usage(FILE *f)
+{
+    fputs("Usage: rockpool [OPTION]... [SCENE]\n"
+          "Render water ripples from a scene script, e.g.\n"
+          "  rockpool examples/rain.scene -o rain.mp4\n"
+          "Use 'rockpool --help' for the options, man rockpool for the details.\n",
           f);
 }
 
@@ -243,29 +265,162 @@ static int parse_bitrate(const char *text, int64_t *out, char *err, size_t errle
     return 0;
 }
 
+/* A time: "2s", "1.5s", "500ms", "250us", "45f" (frames); a bare number is seconds when
+ * bare_frames is 0 (-t, as FFmpeg reads it), a frame number otherwise (--start, --end). */
+static int parse_time(const char *opt, const char *text, int bare_frames, rp_time *out, char *err,
+                      size_t errlen)
+{
+    const char *p = text;
+    int64_t whole = 0, frac = 0, frac_scale = 1;
+    int digits = 0, decimals = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        if (whole > (INT64_MAX - 9) / 10)
+            goto bad;
+        whole = whole * 10 + (*p - '0');
+    }
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, decimals++, digits++) {
+            if (decimals >= 6)
+                goto bad;
+            frac = frac * 10 + (*p - '0');
+            frac_scale *= 10;
+        }
+    if (!digits)
+        goto bad;
+    int64_t unit; /* microseconds per unit; 0: frames */
+    if (!*p)
+        unit = bare_frames ? 0 : 1000000;
+    else if (!strcmp(p, "s"))
+        unit = 1000000;
+    else if (!strcmp(p, "ms"))
+        unit = 1000;
+    else if (!strcmp(p, "us"))
+        unit = 1;
+    else if (!strcmp(p, "f"))
+        unit = 0;
+    else
+        goto bad;
+    if (!unit) {
+        if (decimals)
+            return usage_error(err, errlen, "%s: '%s': a frame number is a whole number", opt,
+                               text);
+        *out = (rp_time){whole, 1};
+        return 0;
+    }
+    if (frac * unit % frac_scale)
+        return usage_error(err, errlen, "%s: '%s' is finer than a microsecond", opt, text);
+    if (whole > INT64_MAX / 1000000 / 1000)
+        goto bad;
+    *out = (rp_time){whole * unit + frac * unit / frac_scale, 0};
+    return 0;
+bad:
+    return usage_error(err, errlen, "%s: '%s' is not a %s like 2s, 1.5s or 500ms", opt, text,
+                       bare_frames ? "whole number or a time" : "time");
+}
+
+/* -v / -loglevel: FFmpeg's names (and numbers); quiet, panic, fatal and error are -q. */
+static int parse_loglevel(const char *text, int *level, char *err, size_t errlen)
+{
+    static const struct {
+        const char *name;
+        int level;
+    } levels[] = {{"quiet", RP_LOG_QUIET}, {"panic", 0},          {"fatal", 8},
+                  {"error", RP_LOG_ERROR}, {"warning", RP_LOG_WARNING}, {"info", RP_LOG_INFO},
+                  {"verbose", 40},         {"debug", 48},         {"trace", 56}};
+    char *end;
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (!strcmp(text, levels[i].name)) {
+            *level = levels[i].level;
+            return 0;
+        }
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end != text && !*end && errno != ERANGE && v >= -8 && v <= 56) {
+        *level = (int)v;
+        return 0;
+    }
+    return usage_error(err, errlen,
+                       "--loglevel: unknown level '%s' (expected quiet, error, warning, info)",
+                       text);
+}
+
+/* FFmpeg's single-dash long options, rewritten before getopt_long sees them (rockpool(1)
+ * OPTIONS): only in option positions, not as the argument of an option, nor after "--". */
+static void rewrite_aliases(int argc, char **argv)
+{
+    static const char *const aliases[][2] = {
+        {"-pix_fmt", "--pix-fmt"}, {"-vcodec", "--codec"}, {"-loglevel", "--loglevel"}};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            return;
+        for (size_t j = 0; j < sizeof aliases / sizeof aliases[0]; j++)
+            if (!strcmp(a, aliases[j][0])) {
+                argv[i] = (char *)aliases[j][1];
+                a = argv[i];
+            }
+        /* Skip the separate argument of an option that takes one. */
+        if (a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
+            for (const struct option *o = long_opts; o->name; o++)
+                if (!strcmp(a + 2, o->name) && o->has_arg == required_argument)
+                    i++;
+        } else if (a[0] == '-' && a[1] && a[1] != '-') {
+            /* A cluster of short options: the first taking an argument ends it. */
+            for (const char *c = a + 1; *c; c++) {
+                const char *def = strchr(short_opts + 1, *c);
+                if (*c != ':' && def && def[1] == ':') {
+                    i += !c[1];
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* The frame a time falls in at fps / fps_den frames per second, exactly. */
+static int64_t frame_at(rp_time t, int fps, int fps_den)
+{
+    return (int64_t)((__int128)t.value * fps / ((__int128)fps_den * 1000000));
+}
+
+void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den)
+{
+    if (!cli->start_at.is_frames)
+        cli->run.start = frame_at(cli->start_at, fps, fps_den);
+    if (!cli->end_at.is_frames)
+        cli->run.end = frame_at(cli->end_at, fps, fps_den);
+}
+
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
     int64_t v;
     int o, r;
 
+    int output_given = 0;
     memset(cli, 0, sizeof *cli);
     rp_run_init(&cli->run);
     cli->run.threads = 0;
     cli->progress_fd = -1;
     cli->simd = -1;
+    cli->loglevel = RP_LOG_INFO;
+    cli->start_at = cli->end_at = (rp_time){0, 1};
     opterr = 0;
     optind = 1;
+    rewrite_aliases(argc, argv);
 
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
         r = 0;
         switch (o) {
-        case 'o': cli->run.out.path = optarg; break;
+        case 'o':
+            cli->run.out.path = optarg;
+            output_given = 1;
+            break;
         case 'f':
             cli->run.out.format = rp_output_format_from_name(optarg);
             if (cli->run.out.format == RP_FORMAT_NONE)
                 return usage_error(err, errlen,
                                    "--format: unknown format '%s' (expected mp4, mkv, mov, webm, "
-                                   "png, y4m, framemd5)",
+                                   "png, y4m, framemd5, framehash)",
                                    optarg);
             break;
         case 'i':
@@ -285,6 +440,10 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             cli->run.over.time.duration.is_frames = 1;
             cli->run.over.set |= RP_SET_DURATION;
             break;
+        case 't':
+            r = parse_time("-t", optarg, 0, &cli->run.over.time.duration, err, errlen);
+            cli->run.over.set |= RP_SET_DURATION;
+            break;
         case 'r':
             if (rp_fps_parse(optarg, strlen(optarg), &cli->run.over.time.fps,
                              &cli->run.over.time.fps_den) &&
@@ -299,11 +458,14 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             cli->run.over.set |= RP_SET_FPS;
             break;
         case ARG_START:
-            r = parse_int("--start", optarg, 0, INT64_MAX, &cli->run.start, err, errlen);
+        case ARG_END: {
+            rp_time *t = o == ARG_START ? &cli->start_at : &cli->end_at;
+            r = parse_time(o == ARG_START ? "--start" : "--end", optarg, 1, t, err, errlen);
+            if (!r && t->is_frames)
+                *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
+            cli->times |= !t->is_frames;
             break;
-        case ARG_END:
-            r = parse_int("--end", optarg, 0, INT64_MAX, &cli->run.end, err, errlen);
-            break;
+        }
         case ARG_PRESET: {
             int p = rp_preset_from_name(optarg);
             if (p < 0)
@@ -354,9 +516,22 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             cli->run.threads = (int)v;
             break;
         case ARG_HASH: cli->run.hash = 1; break;
+        case ARG_HASH_ALGO:
+            if (rp_hash_lookup(optarg, NULL, NULL)) {
+                char names[512];
+                rp_hash_list(names, sizeof names);
+                return usage_error(err, errlen, "--hash-algo: unknown algorithm '%s' (expected %s)",
+                                   optarg, names);
+            }
+            cli->run.hash_algo = cli->run.out.hash_algo = optarg;
+            break;
+        case ARG_VERIFY: cli->run.verify = optarg; break;
+        case ARG_VERIFY_DIR: cli->run.verify_dir = optarg; break;
+        case ARG_STATS: cli->run.stats = optarg; break;
+        case 'v': r = parse_loglevel(optarg, &cli->loglevel, err, errlen); break;
         case ARG_DUMP_HEIGHTS: cli->run.dump_heights = optarg; break;
         case 'y': cli->run.out.overwrite = 1; break;
-        case 'q': cli->quiet = 1; break;
+        case 'q': cli->loglevel = RP_LOG_ERROR; break;
         case ARG_PROGRESS: cli->progress = 1; break;
         case ARG_CHECK: cli->check = 1; break;
         case ARG_SAVE_STATE: cli->run.save_state = optarg; break;
@@ -430,7 +605,18 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     if (optind < argc)
         return usage_error(err, errlen, "unexpected argument '%s' (only one SCENE is read)",
                            argv[optind]);
-    if (cli->run.end >= 0 && cli->run.end < cli->run.start)
+    cli->quiet = cli->loglevel < RP_LOG_WARNING;
+    /* Without -o: framemd5/framehash go to stdout, as `ffmpeg -f framemd5 -` does; a run
+     * that asks only for hashes, a check or side files writes no video. */
+    enum rp_format format = cli->run.out.format;
+    if (!output_given && (format == RP_FORMAT_FRAMEMD5 || format == RP_FORMAT_FRAMEHASH))
+        cli->run.out.path = "-";
+    else if (!output_given && format == RP_FORMAT_NONE &&
+             (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
+        cli->run.out.path = NULL;
+    if (cli->run.verify_dir && !cli->run.verify)
+        return usage_error(err, errlen, "--verify-dir needs --verify");
+    if (!cli->times && cli->run.end >= 0 && cli->run.end < cli->run.start)
         return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64,
                            cli->run.end, cli->run.start);
     return 0;

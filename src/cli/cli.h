@@ -9,22 +9,39 @@
 
 #include "rockpool.h"
 
+/* -v / -loglevel levels, FFmpeg's numbers (libavutil/log.h). */
+enum { RP_LOG_QUIET = -8, RP_LOG_ERROR = 16, RP_LOG_WARNING = 24, RP_LOG_INFO = 32 };
+
 typedef struct rp_cli {
     const char *scene_path;   /* NULL: the built-in default scene; "-": stdin */
     rp_run run;               /* what the library is asked to do (threads 0 = online CPUs) */
     int progress_fd;          /* -1, or a descriptor for key=value progress blocks */
     int simd;                 /* --simd: cap the vector kernels (simd.h level), -1 = none */
-    int quiet;
+    int loglevel;             /* RP_LOG_*: errors always; warnings from WARNING; progress
+                               * and "N frames match" from INFO (the default) */
+    int quiet;                /* loglevel < RP_LOG_WARNING (-q, -v error, -v quiet) */
     int progress;             /* 1 forced on, 0 automatic */
     int check;
     int help, version;
+    /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once
+     * the frame rate is known (is_frames: a frame number, already in run.start/end). */
+    rp_time start_at, end_at;
+    int times; /* either is a time */
 } rp_cli;
 
-/** Parse argv. Returns 0, or 2 with a one-line message in err (without the
- * "rockpool: error: " prefix) for bad usage. */
+/** Parse argv. FFmpeg's single-dash spellings -pix_fmt, -vcodec and -loglevel are
+ * rewritten in argv (pointers only) to --pix-fmt, --codec and --loglevel first.
+ * Returns 0, or 2 with a one-line message in err (without the "rockpool: error: "
+ * prefix) for bad usage. */
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen);
+
+/** Turn --start/--end times into frame numbers at fps (the frame a time falls in). */
+void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den);
 
 /** The --help text. */
 void rp_cli_usage(FILE *f);
+
+/** The few lines printed when rockpool is run without any argument. */
+void rp_cli_short_usage(FILE *f);
 
 #endif

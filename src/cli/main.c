@@ -3,7 +3,8 @@
  * or exits.
  *
  * Exit status (rockpool(1) EXIT STATUS): 0 success, 1 runtime failure, 2 bad usage or
- * input, 128 + n after signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE, 153
+ * input (also no argument at all: a short usage), 3 a frame differs from the --verify
+ * manifest, 128 + n after signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE, 153
  * SIGXFSZ). Nothing is created before every input is validated. */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,7 +19,7 @@
 #include "rockpool.h"
 #include "simd.h"
 
-enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
+enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
 
 static volatile sig_atomic_t stop_signal;
 
@@ -30,15 +31,17 @@ static void on_signal(int sig)
 static void warn_cb(void *ctx, const char *msg)
 {
     const rp_cli *cli = ctx;
-    if (!cli->quiet)
+    if (cli->loglevel >= RP_LOG_WARNING)
         fprintf(stderr, "rockpool: warning: %s\n", msg);
 }
 
 /* gcc-style diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret. */
 static void print_diag(const rp_diag *d)
 {
-    if (d->line > 0)
+    if (d->line > 0 && d->col > 0)
         fprintf(stderr, "rockpool: %s:%d:%d: error: %s\n", d->file, d->line, d->col, d->msg);
+    else if (d->line > 0)
+        fprintf(stderr, "rockpool: %s:%d: error: %s\n", d->file, d->line, d->msg);
     else
         fprintf(stderr, "rockpool: %s: error: %s\n", d->file, d->msg);
     if (d->line > 0 && d->source_line[0]) {
@@ -60,6 +63,8 @@ static int fail(const rp_error *err)
         print_diag(&err->diag);
     else
         fprintf(stderr, "rockpool: error: %s\n", err->msg);
+    if (err->code == RP_ERR_MISMATCH)
+        return EXIT_MISMATCH;
     return err->bad_input ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
@@ -151,7 +156,7 @@ static void progress_frame(progress *p, int64_t k)
 static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
 {
     memset(p, 0, sizeof *p);
-    p->show = !cli->quiet && (cli->progress || isatty(STDERR_FILENO));
+    p->show = cli->loglevel >= RP_LOG_INFO && (cli->progress || isatty(STDERR_FILENO));
     p->fps = sum->settings->time.fps;
     p->fps_den = sum->settings->time.fps_den;
     p->start = sum->start;
@@ -182,14 +187,31 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
         rp_session_abort(s);
         return fail(&err);
     }
+    int64_t written = rp_session_written(*s);
     if ((r = rp_session_close(s, &frames, &err)))
         return fail(&err);
     progress_block(p, frames, 1);
+    if (!stop_signal && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
+        fprintf(stderr, "rockpool: %" PRId64 " frames match %s\n", written, cli->run.verify);
     if (!stop_signal)
         return 0;
-    fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli->run.out.path,
-            frames);
+    if (cli->run.out.path)
+        fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli->run.out.path,
+                frames);
+    else
+        fprintf(stderr, "rockpool: interrupted after %" PRId64 " frames\n", written);
     return 128 + stop_signal;
+}
+
+/* --start/--end given as times: frame numbers at the run's final frame rate, known once a
+ * session has resolved the settings; the session is then made again with them. */
+static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_error *err)
+{
+    rp_summary sum;
+    rp_session_summary(*s, &sum);
+    rp_cli_resolve_times(cli, sum.settings->time.fps, sum.settings->time.fps_den);
+    rp_session_free(s);
+    return rp_session_new(s, scene, &cli->run, err);
 }
 
 int main(int argc, char **argv)
@@ -202,6 +224,10 @@ int main(int argc, char **argv)
     progress prog = {0};
     int status;
 
+    if (argc == 1) { /* not a render into the current directory: what to type instead */
+        rp_cli_short_usage(stderr);
+        return EXIT_USAGE;
+    }
     if (rp_cli_parse(&cli, argc, argv, err.msg, sizeof err.msg))
         return usage_fail("%s", err.msg);
     if (cli.help || cli.version) {
@@ -230,7 +256,8 @@ int main(int argc, char **argv)
         rp_simd_set(cli.simd);
 
     if (rp_scene_load(&scene, cli.scene_path, &err) ||
-        rp_session_new(&session, scene, &cli.run, &err)) {
+        rp_session_new(&session, scene, &cli.run, &err) ||
+        (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);
     } else if (rp_session_summary(session, &sum), cli.check) {
         print_summary(&sum);

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# golden.sh - golden frames: --verify against framemd5/framehash files and --hash lines
+# (exit 0 when equal, exit 3 at the first difference with that frame written as PNG,
+# exit 2 for a manifest that is not one or is for other settings), --hash-algo against
+# xxhsum, --stats against the run's --dump-heights read by Python, and runs that ask only
+# for hashes writing no other file. Expected values come from ffmpeg, xxhsum and python3.
+source "$(dirname "$0")/lib.sh"
+
+cat >g.scene <<'SCENE'
+size 96x64
+fps 30
+duration 16f
+seed 3
+at 0f drop 48 32 radius 6 height 2000
+at 2f..16f rain rate 40/s radius 2..5 height 300..900
+SCENE
+R() { "$ROCKPOOL" -q g.scene "$@"; }
+files() { ls -A | grep -v -e '^g\.scene$' -e '^out$' -e '^err$' | sort | tr '\n' ' '; }
+
+# ---- a render verified against its own manifest ------------------------------------------
+mkdir m
+R -f framemd5 -o m/g.framemd5
+R -f framehash --hash-algo crc32 -o m/g.crc32
+R --hash >m/g.md5.txt
+R --hash --hash-algo xxh3 >m/g.xxh3.txt
+for man in g.framemd5 g.crc32 g.md5.txt g.xxh3.txt; do
+    before=$(files)
+    expect_status "verify against its own $man: exit 0" 0 "$ROCKPOOL" g.scene --verify "m/$man"
+    stderr_has "verify against its own $man: count" "16 frames match"
+    check "verify against its own $man: no file written" test "$(files)" = "$before"
+done
+expect_status "verify on 3 threads: exit 0" 0 "$ROCKPOOL" -j 3 g.scene --verify m/g.framemd5
+expect_status "--hash lines with their ALGO: prefix" 0 grep -qE '^15 crc32:[0-9a-f]{8}$' \
+    <(R --hash --hash-algo crc32)
+check "md5 --hash lines keep 'FRAME HASH'" grep -qE '^15 [0-9a-f]{32}$' m/g.md5.txt
+
+# ---- another seed: exit 3 at the first differing frame, written as PNG -------------------
+R --seed 4 --hash >other.txt
+first=$(paste -d' ' m/g.md5.txt other.txt | awk '$2 != $4 { print $1; exit }')
+actual=$(awk -v k="$first" '$1 == k { print $2 }' other.txt)
+png=$(printf 'm/g.actual-%05d.png' "$first")
+check "the seeds differ at some frame ($first)" test -n "$first"
+expect_status "another seed: exit 3" 3 "$ROCKPOOL" g.scene --seed 4 --verify m/g.framemd5
+stderr_has "another seed: names the frame" "frame $first differs"
+stderr_has "another seed: the manifest line" "m/g.framemd5:$((first + 10)): "
+stderr_has "another seed: the expected hash" \
+    "expected MD5 $(awk -v k="$first" '$1 == k { print $2 }' m/g.md5.txt)"
+stderr_has "another seed: the actual hash" "got $actual"
+stderr_has "another seed: the PNG named" "$png"
+check "another seed: the PNG is that frame (ffmpeg's framemd5)" test "$(ffmpeg -v error \
+    -i "$png" -pix_fmt rgb24 -f framemd5 - | awk -F', ' '!/^#/ { print $6 }')" = "$actual"
+check "another seed: only that PNG is new" test "$(ls m | grep -c png)" = 1
+mkdir vd
+expect_status "--verify-dir: exit 3" 3 "$ROCKPOOL" g.scene --seed 4 --verify m/g.xxh3.txt \
+    --verify-dir vd
+check "--verify-dir: the PNG is there" test -s "$(printf 'vd/g.xxh3.actual-%05d.png' "$first")"
+expect_status "a difference at the last frame, found while finishing: exit 3" 3 \
+    "$ROCKPOOL" -j 3 g.scene --verify <(sed '$ s/ .*/ 00000000000000000000000000000000/' \
+        m/g.md5.txt) --verify-dir vd -o last.mp4
+stderr_has "last frame: named" "frame 15 differs"
+check "last frame: the -o video is not kept" test ! -e last.mp4
+
+# ---- manifests that are not one, or are for other settings: exit 2 -----------------------
+head -c 700 m/g.framemd5 >trunc.framemd5
+expect_status "truncated manifest: exit 2" 2 "$ROCKPOOL" g.scene --verify trunc.framemd5
+check "truncated manifest: a line number" grep -qE '^rockpool: trunc\.framemd5:[0-9]+:' err
+expect_status "not a manifest: exit 2" 2 "$ROCKPOOL" g.scene --verify g.scene
+check "not a manifest: a line number" grep -qE '^rockpool: g\.scene:[0-9]+:' err
+expect_status "manifest of another size: exit 2" 2 "$ROCKPOOL" g.scene -s 64x64 --verify m/g.framemd5
+stderr_has "manifest of another size: says so" "96x64"
+expect_status "manifest of fewer frames: exit 2" 2 "$ROCKPOOL" g.scene -n 20 --verify m/g.framemd5
+expect_status "manifest of another algorithm than --hash-algo: exit 2" 2 "$ROCKPOOL" g.scene \
+    --verify m/g.crc32 --hash-algo md5
+expect_status "missing manifest: exit 2" 2 "$ROCKPOOL" g.scene --verify nosuch.txt
+expect_status "unknown --hash-algo: exit 2" 2 "$ROCKPOOL" g.scene --hash --hash-algo md6
+stderr_has "unknown --hash-algo: lists the names" "xxh3"
+check "bad manifests: nothing written" test "$(ls vd | wc -l)" = 2
+
+# ---- --hash-algo xxh3 equals xxhsum -H3 of the frames' RGB24 bytes -----------------------
+mkdir png
+R -o png/f_%03d.png
+for f in png/f_*.png; do
+    k=$((10#$(basename "$f" .png | cut -c3-)))
+    echo "$k xxh3:$(ffmpeg -v error -i "$f" -f rawvideo -pix_fmt rgb24 - | xxhsum -H3 |
+        sed 's/.*= //')"
+done >want.xxh3
+check "--hash-algo xxh3 equals xxhsum -H3" cmp -s want.xxh3 m/g.xxh3.txt
+
+# ---- --stats against the run's heights, computed by Python -------------------------------
+expect_status "--stats with --dump-heights: exit 0" 0 "$ROCKPOOL" g.scene --start 3 \
+    --stats s.csv --dump-heights h.bin
+check "--stats: no video beside the side files" test ! -e rockpool.mp4
+check "--stats columns equal Python's from --dump-heights" python3 - <<'PY'
+import struct
+W, H, fps, start = 96, 64, 30, 3
+d = open("h.bin", "rb").read()
+rows = open("s.csv").read().splitlines()
+assert rows[0] == "frame,time,energy,peak,drops", rows[0]
+n = len(d) // (2 * W * H)
+assert n == 13 and len(rows) == n + 1, (n, len(rows))
+# drops per frame: the --check summary's count, and the scene's single drop at 0f
+drops = 0
+for i in range(n):
+    h = struct.unpack_from("<%dh" % (W * H), d, 2 * W * H * i)
+    f, t, e, p, dr = rows[i + 1].split(",")
+    k = start + i
+    assert int(f) == k and t == "%.6f" % (k / fps), (f, t)
+    assert int(e) == sum(v * v for v in h), (k, e)
+    assert int(p) == max(abs(v) for v in h), (k, p)
+    drops += int(dr)
+assert drops > 0
+PY
+# The drop column adds up to the timeline's drops of those frames: all of them from 0f on
+# (with one step a frame, a seed preset, every item belongs to a frame; with a rate of its
+# own a drop is counted in the first frame whose steps include it).
+all_drops=$("$ROCKPOOL" g.scene --preset elias --check | awk '/^drops:/ { print $2 }')
+R --preset elias --stats all.csv
+check "--stats drops add up to --check's drop count" test "$(awk -F, 'NR > 1 { s += $5 }
+    END { print s }' all.csv)" = "$all_drops"
+check "--stats: drop at frame 0 counted" test "$(sed -n 2p all.csv | cut -d, -f5)" -ge 1
+expect_status "--stats on the same path as --dump-heights: exit 2" 2 "$ROCKPOOL" g.scene \
+    --stats x.bin --dump-heights x.bin
+
+# ---- only hashes asked for: no other file ------------------------------------------------
+mkdir quiet && cd quiet || exit 1
+"$ROCKPOOL" -q ../g.scene --hash >../h.txt
+check "--hash without -o creates no file" test -z "$(ls -A)"
+"$ROCKPOOL" -q ../g.scene -f framemd5 >../f.txt
+check "-f framemd5 without -o creates no file" test -z "$(ls -A)"
+check "-f framemd5 without -o writes the framemd5 to stdout" cmp -s ../f.txt ../m/g.framemd5
+"$ROCKPOOL" -q ../g.scene --verify ../m/g.md5.txt
+check "--verify without -o creates no file" test -z "$(ls -A)"
+"$ROCKPOOL" -q ../g.scene -n 2 2>/dev/null
+check "a scene and no output option still writes rockpool.mp4" test -s rockpool.mp4
+cd .. || exit 1
