@@ -324,9 +324,15 @@ static int parse_loglevel(const char *text, int *level, char *err, size_t errlen
     static const struct {
         const char *name;
         int level;
-    } levels[] = {{"quiet", RP_LOG_QUIET}, {"panic", 0},          {"fatal", 8},
-                  {"error", RP_LOG_ERROR}, {"warning", RP_LOG_WARNING}, {"info", RP_LOG_INFO},
-                  {"verbose", 40},         {"debug", 48},         {"trace", 56}};
+    } levels[] = {{"quiet", RP_LOG_QUIET},
+                  {"panic", 0},
+                  {"fatal", 8},
+                  {"error", RP_LOG_ERROR},
+                  {"warning", RP_LOG_WARNING},
+                  {"info", RP_LOG_INFO},
+                  {"verbose", 40},
+                  {"debug", 48},
+                  {"trace", 56}};
     char *end;
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         if (!strcmp(text, levels[i].name)) {
@@ -339,9 +345,8 @@ static int parse_loglevel(const char *text, int *level, char *err, size_t errlen
         *level = (int)v;
         return 0;
     }
-    return usage_error(err, errlen,
-                       "--loglevel: unknown level '%s' (expected quiet, error, warning, info)",
-                       text);
+    return usage_error(
+        err, errlen, "--loglevel: unknown level '%s' (expected quiet, error, warning, info)", text);
 }
 
 /* FFmpeg's single-dash long options, rewritten before getopt_long sees them (rockpool(1)
@@ -391,12 +396,220 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den)
         cli->run.end = frame_at(cli->end_at, fps, fps_den);
 }
 
-int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
+/* Options that override the scene's settings (rp_run.over). Returns 0, a usage error (2, message in
+ * err), or -1 when o is not one of them. */
+static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
 {
     int64_t v;
+    int r = 0;
+    switch (o) {
+    case 'i':
+        if (strlen(arg) >= sizeof cli->run.over.background)
+            return usage_error(err, errlen, "--input: path too long");
+        strcpy(cli->run.over.background, arg);
+        cli->run.over.set |= RP_SET_BACKGROUND;
+        break;
+    case 's': /* the output size (the scene's too for the seed presets) */
+        r = parse_size(arg, &cli->run.over.out_width, &cli->run.over.out_height, err, errlen);
+        cli->run.over.set |= RP_SET_OUTPUT_SIZE;
+        break;
+    case 'n':
+        r = parse_int("--frames", arg, 0, 100000000, &v, err, errlen);
+        cli->run.over.time.duration.value = v;
+        cli->run.over.time.duration.is_frames = 1;
+        cli->run.over.set |= RP_SET_DURATION;
+        break;
+    case 't':
+        r = parse_time("-t", arg, 0, &cli->run.over.time.duration, err, errlen);
+        cli->run.over.set |= RP_SET_DURATION;
+        break;
+    case 'r':
+        if (rp_fps_parse(arg, strlen(arg), &cli->run.over.time.fps, &cli->run.over.time.fps_den) &&
+            (r = parse_int("--fps", arg, 1, RP_FPS_MAX, &v, err, errlen)))
+            return r;
+        if (rp_fps_parse(arg, strlen(arg), &cli->run.over.time.fps, &cli->run.over.time.fps_den))
+            return usage_error(err, errlen,
+                               "--fps: '%s' is not a frame rate above 0 and at most %d like "
+                               "30, 30000/1001, 29.97, ntsc, pal or film",
+                               arg, RP_FPS_MAX);
+        cli->run.over.set |= RP_SET_FPS;
+        break;
+    case ARG_START:
+    case ARG_END: {
+        rp_time *t = o == ARG_START ? &cli->start_at : &cli->end_at;
+        r = parse_time(o == ARG_START ? "--start" : "--end", arg, 1, t, err, errlen);
+        if (!r && t->is_frames)
+            *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
+        cli->times |= !t->is_frames;
+        break;
+    }
+    case ARG_PRESET: {
+        int p = rp_preset_from_name(arg);
+        if (p < 0)
+            return usage_error(err, errlen,
+                               "--preset: unknown preset '%s' (expected rockpool, elias, "
+                               "applet, silverlight, codeproject)",
+                               arg);
+        /* The preset bit brings the preset's drop shape and mode (settings.h). */
+        rp_settings d;
+        rp_settings_defaults(&d, (enum rp_preset)p);
+        cli->run.over.preset = d.preset;
+        cli->run.over.shape = d.shape;
+        cli->run.over.mode = d.mode;
+        cli->run.over.set |= RP_SET_PRESET;
+        break;
+    }
+    case ARG_SEED: {
+        /* 0..2^64-1: digits only (an optional '+'), read like whole() but unsigned */
+        const char *p = arg + (arg[0] == '+');
+        uint64_t s = 0;
+        int bad = *p < '0' || *p > '9';
+        for (; !bad && *p; p++) {
+            bad = *p < '0' || *p > '9' || s > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
+            if (!bad)
+                s = s * 10 + (uint64_t)(*p - '0');
+        }
+        if (bad)
+            return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64, arg,
+                               UINT64_MAX);
+        cli->run.over.seed = s;
+        cli->run.over.set |= RP_SET_SEED;
+        break;
+    }
+    case ARG_FIT: {
+        enum rp_fit fit;
+        if (rp_fit_from_name(arg, &fit))
+            return usage_error(err, errlen,
+                               "--fit: unknown fit '%s' (expected stretch, cover, contain)", arg);
+        cli->run.over.fit = fit;
+        cli->run.over.set |= RP_SET_FIT;
+        break;
+    }
+    default: return -1;
+    }
+    (void)v;
+    return r;
+}
+
+/* Options of the encoded output and the other files written. Returns 0, a usage error (2, message
+ * in err), or -1 when o is not one of them. */
+static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **argv, char *err,
+                         size_t errlen)
+{
+    int64_t v;
+    int r = 0;
+    switch (o) {
+    case 'o':
+        cli->run.out.path = arg;
+        cli->output_given = 1;
+        break;
+    case 'f':
+        cli->run.out.format = rp_output_format_from_name(arg);
+        if (cli->run.out.format == RP_FORMAT_NONE)
+            return usage_error(err, errlen,
+                               "--format: unknown format '%s' (expected mp4, mkv, mov, webm, "
+                               "png, y4m, framemd5, framehash)",
+                               arg);
+        break;
+    case 'c': cli->run.out.codec = arg; break;
+    case ARG_CRF:
+        r = parse_int("--crf", arg, 0, 63, &v, err, errlen);
+        cli->run.out.crf = (int)v;
+        break;
+    case ARG_ENCODER_PRESET: cli->run.out.encoder_preset = arg; break;
+    case 'b': r = parse_bitrate(arg, &cli->run.out.bitrate, err, errlen); break;
+    case ARG_PIX_FMT: cli->run.out.pix_fmt = arg; break;
+    case ARG_PNG_LEVEL:
+        r = parse_int("--png-level", arg, 0, 9, &v, err, errlen);
+        cli->run.out.png_level = (int)v;
+        break;
+    case ARG_HASH_ALGO:
+        if (rp_hash_lookup(arg, NULL, NULL)) {
+            char names[512];
+            rp_hash_list(names, sizeof names);
+            return usage_error(err, errlen, "--hash-algo: unknown algorithm '%s' (expected %s)",
+                               arg, names);
+        }
+        cli->run.hash_algo = cli->run.out.hash_algo = arg;
+        break;
+    case 'y': cli->run.out.overwrite = 1; break;
+    case ARG_ALPHA: cli->run.alpha = 1; break;
+    case ARG_AOV: {
+        /* --aov KIND PATH: the path is the next word */
+        int kind = rp_aov_from_name(arg);
+        if (kind < 0)
+            return usage_error(err, errlen,
+                               "--aov: unknown kind '%s' (expected height, normal, "
+                               "displacement)",
+                               arg);
+        if (optind >= argc)
+            return usage_error(err, errlen,
+                               "--aov %s needs a PATH, a PNG pattern like %s_%%05d.png", arg, arg);
+        if (cli->run.aov[kind])
+            return usage_error(err, errlen, "--aov %s is given twice (one PATH per kind)", arg);
+        cli->run.aov[kind] = argv[optind++];
+        break;
+    }
+    default: return -1;
+    }
+    (void)v;
+    return r;
+}
+
+/* Options of the run and of the program. Returns 0, a usage error (2, message in err), or -1 when o
+ * is not one of them. */
+static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
+{
+    int64_t v;
+    int r = 0;
+    switch (o) {
+    case 'j':
+        r = parse_int("--threads", arg, 1, 256, &v, err, errlen);
+        cli->run.threads = (int)v;
+        break;
+    case ARG_HASH: cli->run.hash = 1; break;
+    case ARG_VERIFY: cli->run.verify = arg; break;
+    case ARG_VERIFY_DIR: cli->run.verify_dir = arg; break;
+    case ARG_STATS: cli->run.stats = arg; break;
+    case 'v': r = parse_loglevel(arg, &cli->loglevel, err, errlen); break;
+    case ARG_DUMP_HEIGHTS: cli->run.dump_heights = arg; break;
+    case 'q': cli->loglevel = RP_LOG_ERROR; break;
+    case ARG_PROGRESS: cli->progress = 1; break;
+    case ARG_CHECK: cli->check = 1; break;
+    case ARG_SAVE_STATE: cli->run.save_state = arg; break;
+    case ARG_LOAD_STATE: cli->run.load_state = arg; break;
+    case ARG_SIMD: {
+        static const char *const names[] = {"c", "sse2", "avx2", "avx512"};
+        cli->simd = -2;
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(arg, names[i]))
+                cli->simd = i;
+        if (cli->simd == -2)
+            return usage_error(err, errlen,
+                               "--simd: unknown level '%s' (expected c, sse2, avx2, avx512)", arg);
+        break;
+    }
+    case ARG_NO_AUDIO: cli->run.no_audio = 1; break;
+    case ARG_MAX_MEMORY:
+        r = parse_bytes("--max-memory", arg, &cli->run.max_memory, err, errlen);
+        break;
+    case ARG_ALLOW_OUTSIDE_PATHS: cli->run.allow_outside_paths = 1; break;
+    case ARG_PROGRESS_FD:
+        r = parse_int("--progress-fd", arg, 0, 1 << 20, &v, err, errlen);
+        cli->progress_fd = (int)v;
+        break;
+    case 'h': cli->help = 1; break;
+    case 'V': cli->version = 1; break;
+    default: return -1;
+    }
+    (void)v;
+    return r;
+}
+
+int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
     int o, r;
 
-    int output_given = 0;
     memset(cli, 0, sizeof *cli);
     rp_run_init(&cli->run);
     cli->run.threads = 0;
@@ -409,194 +622,18 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     rewrite_aliases(argc, argv);
 
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-        r = 0;
-        switch (o) {
-        case 'o':
-            cli->run.out.path = optarg;
-            output_given = 1;
-            break;
-        case 'f':
-            cli->run.out.format = rp_output_format_from_name(optarg);
-            if (cli->run.out.format == RP_FORMAT_NONE)
-                return usage_error(err, errlen,
-                                   "--format: unknown format '%s' (expected mp4, mkv, mov, webm, "
-                                   "png, y4m, framemd5, framehash)",
-                                   optarg);
-            break;
-        case 'i':
-            if (strlen(optarg) >= sizeof cli->run.over.background)
-                return usage_error(err, errlen, "--input: path too long");
-            strcpy(cli->run.over.background, optarg);
-            cli->run.over.set |= RP_SET_BACKGROUND;
-            break;
-        case 's': /* the output size (the scene's too for the seed presets) */
-            r = parse_size(optarg, &cli->run.over.out_width, &cli->run.over.out_height, err,
-                           errlen);
-            cli->run.over.set |= RP_SET_OUTPUT_SIZE;
-            break;
-        case 'n':
-            r = parse_int("--frames", optarg, 0, 100000000, &v, err, errlen);
-            cli->run.over.time.duration.value = v;
-            cli->run.over.time.duration.is_frames = 1;
-            cli->run.over.set |= RP_SET_DURATION;
-            break;
-        case 't':
-            r = parse_time("-t", optarg, 0, &cli->run.over.time.duration, err, errlen);
-            cli->run.over.set |= RP_SET_DURATION;
-            break;
-        case 'r':
-            if (rp_fps_parse(optarg, strlen(optarg), &cli->run.over.time.fps,
-                             &cli->run.over.time.fps_den) &&
-                (r = parse_int("--fps", optarg, 1, RP_FPS_MAX, &v, err, errlen)))
-                return r;
-            if (rp_fps_parse(optarg, strlen(optarg), &cli->run.over.time.fps,
-                             &cli->run.over.time.fps_den))
-                return usage_error(err, errlen,
-                                   "--fps: '%s' is not a frame rate above 0 and at most %d like "
-                                   "30, 30000/1001, 29.97, ntsc, pal or film",
-                                   optarg, RP_FPS_MAX);
-            cli->run.over.set |= RP_SET_FPS;
-            break;
-        case ARG_START:
-        case ARG_END: {
-            rp_time *t = o == ARG_START ? &cli->start_at : &cli->end_at;
-            r = parse_time(o == ARG_START ? "--start" : "--end", optarg, 1, t, err, errlen);
-            if (!r && t->is_frames)
-                *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
-            cli->times |= !t->is_frames;
-            break;
-        }
-        case ARG_PRESET: {
-            int p = rp_preset_from_name(optarg);
-            if (p < 0)
-                return usage_error(err, errlen,
-                                   "--preset: unknown preset '%s' (expected rockpool, elias, "
-                                   "applet, silverlight, codeproject)",
-                                   optarg);
-            /* The preset bit brings the preset's drop shape and mode (settings.h). */
-            rp_settings d;
-            rp_settings_defaults(&d, (enum rp_preset)p);
-            cli->run.over.preset = d.preset;
-            cli->run.over.shape = d.shape;
-            cli->run.over.mode = d.mode;
-            cli->run.over.set |= RP_SET_PRESET;
-            break;
-        }
-        case ARG_SEED: {
-            /* 0..2^64-1: digits only (an optional '+'), read like whole() but unsigned */
-            const char *p = optarg + (optarg[0] == '+');
-            uint64_t s = 0;
-            int bad = *p < '0' || *p > '9';
-            for (; !bad && *p; p++) {
-                bad = *p < '0' || *p > '9' || s > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
-                if (!bad)
-                    s = s * 10 + (uint64_t)(*p - '0');
-            }
-            if (bad)
-                return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64,
-                                   optarg, UINT64_MAX);
-            cli->run.over.seed = s;
-            cli->run.over.set |= RP_SET_SEED;
-            break;
-        }
-        case 'c': cli->run.out.codec = optarg; break;
-        case ARG_CRF:
-            r = parse_int("--crf", optarg, 0, 63, &v, err, errlen);
-            cli->run.out.crf = (int)v;
-            break;
-        case ARG_ENCODER_PRESET: cli->run.out.encoder_preset = optarg; break;
-        case 'b': r = parse_bitrate(optarg, &cli->run.out.bitrate, err, errlen); break;
-        case ARG_PIX_FMT: cli->run.out.pix_fmt = optarg; break;
-        case ARG_PNG_LEVEL:
-            r = parse_int("--png-level", optarg, 0, 9, &v, err, errlen);
-            cli->run.out.png_level = (int)v;
-            break;
-        case 'j':
-            r = parse_int("--threads", optarg, 1, 256, &v, err, errlen);
-            cli->run.threads = (int)v;
-            break;
-        case ARG_HASH: cli->run.hash = 1; break;
-        case ARG_HASH_ALGO:
-            if (rp_hash_lookup(optarg, NULL, NULL)) {
-                char names[512];
-                rp_hash_list(names, sizeof names);
-                return usage_error(err, errlen, "--hash-algo: unknown algorithm '%s' (expected %s)",
-                                   optarg, names);
-            }
-            cli->run.hash_algo = cli->run.out.hash_algo = optarg;
-            break;
-        case ARG_VERIFY: cli->run.verify = optarg; break;
-        case ARG_VERIFY_DIR: cli->run.verify_dir = optarg; break;
-        case ARG_STATS: cli->run.stats = optarg; break;
-        case 'v': r = parse_loglevel(optarg, &cli->loglevel, err, errlen); break;
-        case ARG_DUMP_HEIGHTS: cli->run.dump_heights = optarg; break;
-        case 'y': cli->run.out.overwrite = 1; break;
-        case 'q': cli->loglevel = RP_LOG_ERROR; break;
-        case ARG_PROGRESS: cli->progress = 1; break;
-        case ARG_CHECK: cli->check = 1; break;
-        case ARG_SAVE_STATE: cli->run.save_state = optarg; break;
-        case ARG_LOAD_STATE: cli->run.load_state = optarg; break;
-        case ARG_ALPHA: cli->run.alpha = 1; break;
-        case ARG_AOV: {
-            /* --aov KIND PATH: the path is the next word */
-            int kind = rp_aov_from_name(optarg);
-            if (kind < 0)
-                return usage_error(err, errlen,
-                                   "--aov: unknown kind '%s' (expected height, normal, "
-                                   "displacement)",
-                                   optarg);
-            if (optind >= argc)
-                return usage_error(err, errlen,
-                                   "--aov %s needs a PATH, a PNG pattern like %s_%%05d.png",
-                                   optarg, optarg);
-            if (cli->run.aov[kind])
-                return usage_error(err, errlen, "--aov %s is given twice (one PATH per kind)",
-                                   optarg);
-            cli->run.aov[kind] = argv[optind++];
-            break;
-        }
-        case ARG_FIT: {
-            enum rp_fit fit;
-            if (rp_fit_from_name(optarg, &fit))
-                return usage_error(err, errlen,
-                                   "--fit: unknown fit '%s' (expected stretch, cover, contain)",
-                                   optarg);
-            cli->run.over.fit = fit;
-            cli->run.over.set |= RP_SET_FIT;
-            break;
-        }
-        case ARG_SIMD: {
-            static const char *const names[] = {"c", "sse2", "avx2", "avx512"};
-            cli->simd = -2;
-            for (int i = 0; i < 4; i++)
-                if (!strcmp(optarg, names[i]))
-                    cli->simd = i;
-            if (cli->simd == -2)
-                return usage_error(err, errlen,
-                                   "--simd: unknown level '%s' (expected c, sse2, avx2, avx512)",
-                                   optarg);
-            break;
-        }
-        case ARG_NO_AUDIO: cli->run.no_audio = 1; break;
-        case ARG_MAX_MEMORY:
-            r = parse_bytes("--max-memory", optarg, &cli->run.max_memory, err, errlen);
-            break;
-        case ARG_ALLOW_OUTSIDE_PATHS: cli->run.allow_outside_paths = 1; break;
-        case ARG_PROGRESS_FD:
-            r = parse_int("--progress-fd", optarg, 0, 1 << 20, &v, err, errlen);
-            cli->progress_fd = (int)v;
-            break;
-        case 'h': cli->help = 1; break;
-        case 'V': cli->version = 1; break;
-        case ':':
+        if (o == ':')
             return usage_error(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
-        default:
-            if (optopt)
-                return usage_error(err, errlen, "unknown option '-%c' (see rockpool --help)",
-                                   optopt);
+        r = setting_option(cli, o, optarg, err, errlen);
+        if (r < 0)
+            r = output_option(cli, o, optarg, argc, argv, err, errlen);
+        if (r < 0)
+            r = run_option(cli, o, optarg, err, errlen);
+        if (r < 0 && optopt)
+            return usage_error(err, errlen, "unknown option '-%c' (see rockpool --help)", optopt);
+        if (r < 0)
             return usage_error(err, errlen, "unknown option '%s' (see rockpool --help)",
                                argv[optind - 1]);
-        }
         if (r)
             return r;
     }
@@ -609,9 +646,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     /* Without -o: framemd5/framehash go to stdout, as `ffmpeg -f framemd5 -` does; a run
      * that asks only for hashes, a check or side files writes no video. */
     enum rp_format format = cli->run.out.format;
-    if (!output_given && (format == RP_FORMAT_FRAMEMD5 || format == RP_FORMAT_FRAMEHASH))
+    if (!cli->output_given && (format == RP_FORMAT_FRAMEMD5 || format == RP_FORMAT_FRAMEHASH))
         cli->run.out.path = "-";
-    else if (!output_given && format == RP_FORMAT_NONE &&
+    else if (!cli->output_given && format == RP_FORMAT_NONE &&
              (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
         cli->run.out.path = NULL;
     if (cli->run.verify_dir && !cli->run.verify)

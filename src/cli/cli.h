@@ -22,6 +22,7 @@ typedef struct rp_cli {
     int quiet;                /* loglevel < RP_LOG_WARNING (-q, -v error, -v quiet) */
     int progress;             /* 1 forced on, 0 automatic */
     int check;
+    int output_given;         /* -o was given */
     int help, version;
     /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once
      * the frame rate is known (is_frames: a frame number, already in run.start/end). */
