@@ -56,6 +56,9 @@ typedef struct rp_output_opts {
     /* framehash's algorithm as hash.h names it (NULL = md5); read only in open(). */
     const char *hash_algo;
     int fps_den;                /* >= 1 (1001 for the NTSC rates); 0 is read as 1 */
+    /* Provenance, "key", "value", ..., NULL (provenance.h): PNG tEXt chunks and container
+     * tags; never a date, so the same inputs give the same bytes. NULL = none. */
+    const char *const *metadata;
     /* Audio carried into video outputs (mp4, mkv, mov, webm; the others ignore it): the
      * first audio stream of audio_path, from audio_offset seconds of that file for
      * audio_length seconds (rationals num/den, den > 0), placed at the output's start;

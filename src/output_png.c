@@ -1,7 +1,7 @@
 /* output_png.c - PNG sequence backend (rockpool(1) OUTPUT FILES): one PNG per frame, 8-bit
  * RGB (colour type 2), 8-bit RGBA with straight alpha for --alpha (colour type 6), or 16-bit
  * grey or RGB for the AOVs (colour types 0 and 2, samples big-endian as PNG stores them),
- * written under a temporary name and renamed when complete. Only IHDR, pHYs (1:1), IDAT
+ * written under a temporary name and renamed when complete. Only IHDR, pHYs (1:1), tEXt (provenance), IDAT
  * and IEND are written - no tIME or text chunk - so the same frame always gives the same
  * bytes. The number in each name is the frame's timeline index.
  *
@@ -186,7 +186,7 @@ static int write_chunk(int fd, const char *type, const uint8_t *data, size_t len
 /* Compress the filtered rows of one width x height frame and write the whole file to fd.
  * Returns 0, an errno value of a failed write, or -1 if libdeflate failed. */
 static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, int width,
-                  int height, enum rp_pixfmt pixfmt)
+                  int height, enum rp_pixfmt pixfmt, const char *const *metadata)
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     uint8_t ihdr[13], phys[9];
@@ -211,6 +211,17 @@ static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, i
         (e = write_chunk(fd, "IHDR", ihdr, sizeof ihdr)) != 0 ||
         (e = write_chunk(fd, "pHYs", phys, sizeof phys)) != 0)
         return e;
+    /* Provenance as tEXt chunks: keyword, NUL, text (Latin-1; ours are ASCII). */
+    for (size_t i = 0; metadata && metadata[i] && metadata[i + 1]; i += 2) {
+        uint8_t text[256];
+        size_t kl = strlen(metadata[i]), vl = strlen(metadata[i + 1]);
+        if (kl + 1 + vl > sizeof text)
+            continue;
+        memcpy(text, metadata[i], kl + 1);
+        memcpy(text + kl + 1, metadata[i + 1], vl);
+        if ((e = write_chunk(fd, "tEXt", text, kl + 1 + vl)) != 0)
+            return e;
+    }
     for (size_t off = 0; off < n; off += IDAT_BYTES)
         if ((e = write_chunk(fd, "IDAT", c->zbuf + off,
                              n - off < IDAT_BYTES ? n - off : IDAT_BYTES)) != 0)
@@ -326,7 +337,7 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     if (ret)
         return ret;
     e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height,
-               po->opts->pixfmt);
+               po->opts->pixfmt, po->opts->metadata);
     if (e < 0) {
         rp_errf(err, errlen, "PNG encoding failed on '%s': libdeflate's compressor failed", name);
         close(fd);

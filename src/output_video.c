@@ -866,7 +866,9 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
      * version or date in the file, so the same frames give the same bytes. */
     AVDictionary *mux_opts = NULL;
     if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
-        av_dict_set(&mux_opts, "movflags", "+faststart", 0);
+        av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
+    for (size_t i = 0; opts->metadata && opts->metadata[i] && opts->metadata[i + 1]; i += 2)
+        av_dict_set(&vo->oc->metadata, opts->metadata[i], opts->metadata[i + 1], 0);
     vo->oc->flags |= AVFMT_FLAG_BITEXACT;
     ret = avformat_write_header(vo->oc, &mux_opts);
     av_dict_free(&mux_opts);

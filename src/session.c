@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "hash.h"
 #include "image.h"
+#include "provenance.h"
 #include "pool.h"
 #include "sink.h"
 #include "source.h"
@@ -51,6 +52,7 @@ struct rp_session {
     int64_t k;       /* the next frame to show */
     int64_t written; /* frames handed to the sinks */
     rp_frame frame;  /* the last frame handed out */
+    rp_provenance provenance; /* the outputs' metadata: version, preset, seed, scene */
     int started;
 };
 
@@ -457,6 +459,11 @@ static int validate(rp_session *se, rp_error *err)
     const rp_run *run = se->run;
     int r;
     rp_output_opts *o = (rp_output_opts *)&run->out;
+    size_t scene_len = 0;
+    const char *scene_text = rp_scene_text(se->scene, &scene_len);
+    if (rp_provenance_build(&se->provenance, RP_VERSION, rp_preset_name(se->s.preset), se->s.seed,
+                            scene_text, scene_len) == RP_OK)
+        o->metadata = se->provenance.kv;
     o->width = se->s.out_width;
     o->height = se->s.out_height;
     o->fps = se->s.time.fps;

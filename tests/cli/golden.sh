@@ -133,3 +133,19 @@ check "--verify without -o creates no file" test -z "$(ls -A)"
 "$ROCKPOOL" -q ../g.scene -n 2 2>/dev/null
 check "a scene and no output option still writes rockpool.mp4" test -s rockpool.mp4
 cd .. || exit 1
+
+# ---- provenance: version, preset, seed and the scene's SHA-256 in every output; no date -----
+cd "$WORK" || exit 1
+sha=$(sha256sum g.scene | cut -d' ' -f1)
+"$ROCKPOOL" -q g.scene -o prov/f_%d.png -n 2 && "$ROCKPOOL" -q g.scene -o prov1.mp4 -n 2 ||
+    bad "provenance renders"
+check "PNG tEXt names the scene's SHA-256" python3 -c "
+import sys; d = open('prov/f_0.png', 'rb').read()
+sys.exit(0 if b'tEXtrockpool_scene_sha256\x00$sha' in d and b'tEXtrockpool_preset\x00' in d else 1)"
+check "MP4 tags name the scene's SHA-256" sh -c \
+    "ffprobe -v error -show_entries format_tags=rockpool_scene_sha256 -of csv=p=0 prov1.mp4 | grep -qx $sha"
+sleep 1
+"$ROCKPOOL" -q g.scene -o prov2.mp4 -n 2 && "$ROCKPOOL" -q g.scene -o prov2/f_%d.png -n 2 ||
+    bad "second provenance renders"
+check "two MP4 renders a second apart are byte-identical" cmp -s prov1.mp4 prov2.mp4
+check "two PNG renders a second apart are byte-identical" cmp -s prov/f_1.png prov2/f_1.png
