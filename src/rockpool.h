@@ -134,6 +134,11 @@ int rp_session_new(rp_session **s, const rp_scene *scene, const rp_run *run, rp_
 /** The resolved run, for --check. */
 void rp_session_summary(const rp_session *s, rp_summary *sum);
 
+/** Open and check every input without decoding pixels or creating anything (--check):
+ * the background (an image's headers and decoding cost, a video's streams) and every wall
+ * mask the timeline uses. Errors are bad input. */
+int rp_session_check(rp_session *s, rp_error *err);
+
 /** Load the background, masks and checkpoint, start the threads, open every sink (files
  * are created under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing,
  * when run->stop is already set. */

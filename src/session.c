@@ -247,8 +247,14 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
         rp_timeline_frame(se->tl, k, &items, &count);
         for (size_t i = 0; i < count; i++) {
             struct stat st;
-            if (items[i].kind != RP_ITEM_WALL_MASK || stat(items[i].mask_path, &st) != 0)
+            if (items[i].kind != RP_ITEM_WALL_MASK)
                 continue;
+            if (stat(items[i].mask_path, &st) != 0) {
+                *r = rp_error_set(err, RP_ERR_IO, 1, "cannot read wall mask '%s': %s",
+                                  items[i].mask_path, strerror(errno));
+                k = rp_engine_items_length(se->engine);
+                break;
+            }
             size_t j = 0;
             while (j < n && !(seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino))
                 j++;
@@ -676,6 +682,16 @@ static int check_background(rp_session *se, int *video, rp_error *err)
                             se->s.background, (double)bytes / (1 << 20),
                             (double)se->run->max_memory / (1 << 20));
     return RP_OK;
+}
+
+int rp_session_check(rp_session *se, rp_error *err)
+{
+    int video, r;
+    double images = 0;
+    if ((r = check_background(se, &video, err)))
+        return r;
+    count_masks(se, &images, err, &r);
+    return r;
 }
 
 int rp_session_start(rp_session *se, rp_error *err)

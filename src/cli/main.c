@@ -260,8 +260,7 @@ int main(int argc, char **argv)
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);
     } else if (rp_session_summary(session, &sum), cli.check) {
-        print_summary(&sum);
-        status = 0;
+        status = rp_session_check(session, &err) ? fail(&err) : (print_summary(&sum), 0);
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
         status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
     }

@@ -96,3 +96,11 @@ check "no arguments: nothing rendered" test -z "$(ls -A)"
 expect_status "--help fits a screen (40 lines)" 0 sh -c "test \$('$ROCKPOOL' --help | wc -l) -le 40"
 expect_status "--help names exit status 3" 0 sh -c "'$ROCKPOOL' --help | grep -q '3 a frame'"
 cd .. || exit 1
+
+# --check opens and checks every input, even when the size is given.
+printf 'size 64x48\nat 0s wall mask nosuch.png\n' >cm.scene
+expect_status "--check: a missing wall mask is exit 2" 2 "$ROCKPOOL" cm.scene --check
+stderr_has "--check: names the mask" "nosuch.png"
+printf 'not an image\n' >notimage.png
+expect_status "--check -s given: a bad background is exit 2" 2 "$ROCKPOOL" cm.scene \
+    -i notimage.png -s 64x48 --check
