@@ -457,8 +457,12 @@ static int stop_workers(png_out *po, char *err, size_t errlen)
     r = po->status;
     if (r)
         rp_errf(err, errlen, "%s", po->err);
-    for (int i = 0; i < po->njobs; i++)
+    for (int i = 0; i < po->njobs; i++) {
+        /* a job done after a failure but never renamed: its temporary file goes too */
+        if (r && po->jobs[i].has_tmp)
+            rp_output_unlink_tmp(po->jobs[i].tmp);
         free(po->jobs[i].rows);
+    }
     free(po->jobs);
     po->jobs = NULL;
     pthread_mutex_destroy(&po->lock);
@@ -541,11 +545,34 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
     return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err, errlen);
 }
 
+/* A directory this run created holds nothing of anyone else's: after a failure its frames
+ * go, then the directories themselves, innermost first (rmdir leaves one not empty). */
+static void remove_made(png_out *po)
+{
+    char name[4096], err[16];
+    size_t n = strlen(po->made);
+    if (!po->made[0])
+        return;
+    for (int64_t k = po->opts->first_frame; k <= po->last_frame; k++)
+        if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, err, sizeof err))
+            rp_output_unlink_tmp(name);
+    rp_output_pattern_name(po->opts->path, po->opts->first_frame, name, sizeof name, err,
+                           sizeof err);
+    for (char *slash = strrchr(name, '/'); slash && (size_t)(slash - name) >= n;
+         slash = strrchr(name, '/')) {
+        *slash = '\0';
+        if (rmdir(name) != 0)
+            break;
+    }
+}
+
 static int png_close(void *priv, char *err, size_t errlen)
 {
     png_out *po = priv;
     int ret = stop_workers(po, err, errlen);
     release(po);
+    if (ret) /* a frame failed while finishing: as png_abort */
+        remove_made(po);
     return ret;
 }
 
@@ -553,7 +580,7 @@ static int png_close(void *priv, char *err, size_t errlen)
 static void png_abort(void *priv)
 {
     png_out *po = priv;
-    char err[16];
+    char err[1024];
 
     if (po->nworkers > 1) {
         /* Frames still queued are dropped: each worker sees the failure and removes its
@@ -565,23 +592,7 @@ static void png_abort(void *priv)
         stop_workers(po, err, sizeof err);
     }
     release(po);
-    /* A directory this run created holds nothing of anyone else's: its frames go, then the
-     * directories themselves, innermost first (rmdir leaves one that is not empty). */
-    if (po->made[0]) {
-        char name[4096];
-        size_t n = strlen(po->made);
-        for (int64_t k = po->opts->first_frame; k <= po->last_frame; k++)
-            if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, err, sizeof err))
-                rp_output_unlink_tmp(name);
-        rp_output_pattern_name(po->opts->path, po->opts->first_frame, name, sizeof name, err,
-                               sizeof err);
-        for (char *slash = strrchr(name, '/'); slash && (size_t)(slash - name) >= n;
-             slash = strrchr(name, '/')) {
-            *slash = '\0';
-            if (rmdir(name) != 0)
-                break;
-        }
-    }
+    remove_made(po);
 }
 
 const rp_output_backend rp_output_png = {

@@ -187,6 +187,12 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
         rp_session_abort(s);
         return fail(&err);
     }
+    /* SIGINT and SIGTERM keep what was rendered (the video plays up to there); a hang-up,
+     * a broken pipe or a file-size limit leave nothing. */
+    if (stop_signal && stop_signal != SIGINT && stop_signal != SIGTERM) {
+        rp_session_abort(s);
+        return 128 + stop_signal;
+    }
     int64_t written = rp_session_written(*s);
     if ((r = rp_session_close(s, &frames, &err)))
         return fail(&err);
