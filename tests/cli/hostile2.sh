@@ -219,7 +219,7 @@ if command -v parallel >/dev/null; then
     for sig in INT TERM; do
         before=$(snapshot)
         python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
-            "$RP" -k 4 -j 2 -o stop.mkv -- long.scene -c ffv1 2>/dev/null &
+            "$RP" -k 4 -j 2 -o stop.mkv -- "$PWD/long.scene" -c ffv1 2>/dev/null &
         pid=$!
         sleep 2
         kill -"$sig" "$pid"
@@ -229,7 +229,8 @@ if command -v parallel >/dev/null; then
         if [ "$st" = "$want" ]; then ok "render-parallel SIG$sig: exit $want"; else
             bad "render-parallel SIG$sig: exit $st, wanted $want"; fi
         sleep 0.5
-        if pgrep -f "rockpool -q long.scene" >/dev/null; then bad "render-parallel SIG$sig: chunks left running"
+        # this run's chunks only (the scene's path names this test's directory)
+        if pgrep -f "$PWD/long.scene" >/dev/null; then bad "render-parallel SIG$sig: chunks left running"
         else ok "render-parallel SIG$sig: every chunk stopped"; fi
         left_alone "render-parallel SIG$sig"
     done
