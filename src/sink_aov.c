@@ -186,8 +186,8 @@ static void surface_rows(aov_sink *a, int y0, int y1)
                 int64_t sx = p->sx, sy = p->sy;
                 int64_t len = (int64_t)rp_isqrt64((uint64_t)(sx * sx + sy * sy + 4096 * 4096)
                                                   << 16);
-                nrm[i] = unit16(-sx << 8, len);
-                nrm[i + 1] = unit16(sy << 8, len);
+                nrm[i] = unit16(-sx * 256, len);
+                nrm[i + 1] = unit16(sy * 256, len);
                 nrm[i + 2] = unit16((int64_t)4096 << 8, len);
             }
             if (st) {
