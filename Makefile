@@ -156,7 +156,8 @@ gallery: deps
 	$(MAKE) all
 	./scripts/gallery
 
-bench: deps
+bench:
+	./scripts/install-deps --bench
 	$(MAKE) all
 	./bench/run
 
