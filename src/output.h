@@ -73,6 +73,12 @@ typedef struct rp_output_opts {
      * bytes); GRAY16 and RGB48 to PNG only (16 bits a sample). Other pairs fail
      * validation with a message naming what works. */
     enum rp_pixfmt pixfmt;
+    /* Silence the encoders' own loggers (libx265 and SVT-AV1 print to stderr themselves;
+     * FFmpeg's log is always quiet): rockpool -q. Without it they print warnings only. */
+    int quiet;
+    /* crf was asked for (--crf): an encoder without a constant rate factor is then refused,
+     * where the default crf becomes a quantiser of about the same quality. */
+    int crf_given;
 } rp_output_opts;
 
 typedef struct rp_output rp_output;

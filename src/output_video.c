@@ -9,6 +9,7 @@
  * temporary name in the target's directory and renamed by close. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -667,13 +668,122 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
     return RP_OK;
 }
 
+static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelFormat fmt,
+                     const rp_output_opts *opts, int global_header, int trial, char *err,
+                     size_t errlen);
+
+/* The first error line FFmpeg logs on this thread while a trial open runs (the encoder's
+ * own reason, such as "[libx264] ... width not divisible by 2"), else NULL. FFmpeg has no
+ * getter for the log callback, so the default one is put back afterwards. */
+static _Thread_local char *trial_log;
+static _Thread_local size_t trial_log_len;
+
+static void trial_log_cb(void *avcl, int level, const char *fmt, va_list vl)
+{
+    if (trial_log && level <= AV_LOG_ERROR && !trial_log[0]) {
+        char line[512];
+        size_t n;
+
+        vsnprintf(line, sizeof line, fmt, vl);
+        n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == '.'))
+            line[--n] = '\0';
+        if (n)
+            snprintf(trial_log, trial_log_len, "%s", line);
+        return;
+    }
+    av_log_default_callback(avcl, level, fmt, vl);
+}
+
+/* End the stream before closing libsvtav1: SVT-AV1 1.4's svt_av1_enc_deinit waits for the
+ * end-of-stream packet, forever if none was asked for, and a stream of no frames never
+ * gives one, so a blank frame goes first when none was sent. Other encoders close as
+ * they are. */
+static void svt_drain(AVCodecContext *enc, int64_t frames_sent)
+{
+    AVPacket *pkt;
+
+    if (!enc || !avcodec_is_open(enc) || strcmp(enc->codec->name, "libsvtav1") != 0)
+        return;
+    pkt = av_packet_alloc();
+    if (!frames_sent) {
+        AVFrame *f = av_frame_alloc();
+
+        if (f) {
+            f->format = enc->pix_fmt;
+            f->width = enc->width;
+            f->height = enc->height;
+            if (av_frame_get_buffer(f, 0) >= 0) {
+                for (int i = 0; i < 4 && f->buf[i]; i++)
+                    memset(f->buf[i]->data, 0, f->buf[i]->size);
+                f->pts = 0;
+                avcodec_send_frame(enc, f);
+            }
+        }
+        av_frame_free(&f);
+    }
+    if (pkt && avcodec_send_frame(enc, NULL) >= 0)
+        while (avcodec_receive_packet(enc, pkt) >= 0)
+            av_packet_unref(pkt);
+    av_packet_free(&pkt);
+}
+
+/* Everything the encoder would be told, tried on a throwaway context before anything is
+ * created: an option it lacks (--crf for mpeg4, --encoder-preset for ffv1), a value it
+ * refuses, or settings it cannot open with (size, pixel format, rate) are RP_ERR_INVALID
+ * with the encoder's reason. One thread, so the trial costs little memory. */
+static int trial_open(const AVCodec *codec, enum AVPixelFormat fmt, const rp_output_opts *opts,
+                      char *err, size_t errlen)
+{
+    const AVOutputFormat *ofmt = av_guess_format(muxer_name(opts->format), NULL, NULL);
+    AVCodecContext *enc = avcodec_alloc_context3(codec);
+    char reason[256] = "";
+    int ret;
+
+    if (!enc) {
+        rp_errf(err, errlen, "out of memory setting up %s", codec->name);
+        return RP_ERR_NOMEM;
+    }
+    ret = configure(enc, codec, fmt, opts, ofmt && (ofmt->flags & AVFMT_GLOBALHEADER), 1, err,
+                    errlen);
+    if (ret == RP_OK) {
+        enc->thread_count = 1;
+        trial_log = reason;
+        trial_log_len = sizeof reason;
+        av_log_set_callback(trial_log_cb);
+        ret = avcodec_open2(enc, codec, NULL);
+        av_log_set_callback(av_log_default_callback);
+        trial_log = NULL;
+        if (ret < 0) {
+            char msg[AV_ERROR_MAX_STRING_SIZE];
+
+            av_strerror(ret, msg, sizeof msg);
+            rp_errf(err, errlen, "encoder %s refuses %dx%d %s at %d/%d fps%s%s%s: %s%s%s",
+                    codec->name, opts->width, opts->height, av_get_pix_fmt_name(fmt), opts->fps,
+                    opts->fps_den > 0 ? opts->fps_den : 1,
+                    opts->encoder_preset ? " with preset '" : "",
+                    opts->encoder_preset ? opts->encoder_preset : "",
+                    opts->encoder_preset ? "'" : "", reason[0] ? reason : msg,
+                    reason[0] ? " - " : "", reason[0] ? msg : "");
+            ret = RP_ERR_INVALID;
+        } else {
+            ret = RP_OK;
+            svt_drain(enc, 0);
+        }
+    }
+    avcodec_free_context(&enc);
+    return ret;
+}
+
 static int video_validate(const rp_output_opts *opts, char *err, size_t errlen)
 {
     const AVCodec *codec;
     enum AVPixelFormat fmt;
+    int ret;
 
     rp_output_quiet_ffmpeg();
-    return pick(opts, &codec, &fmt, NULL, 0, err, errlen);
+    ret = pick(opts, &codec, &fmt, NULL, 0, err, errlen);
+    return ret ? ret : trial_open(codec, fmt, opts, err, errlen);
 }
 
 static void release(video_out *vo)
@@ -688,6 +798,7 @@ static void release(video_out *vo)
         rp_output_unlink_tmp(vo->tmp);
         vo->tmp_exists = 0;
     }
+    svt_drain(vo->enc, vo->next_pts);
     avcodec_free_context(&vo->enc);
     av_frame_free(&vo->frame);
     av_packet_free(&vo->pkt);
@@ -706,12 +817,22 @@ static int averr(char *err, size_t errlen, int code, const char *what, const cha
     return code;
 }
 
-/* Rate control: CRF when the encoder has it, else a fixed quantiser of about the same
- * quality (MPEG-4 part 2: qscale ~ crf/6, 18 -> 3), unless a bitrate is given. */
-static int set_rate_control(video_out *vo, const AVCodec *codec, char *err, size_t errlen)
+/* The highest --crf an encoder takes where FFmpeg's option range does not say (x264 and
+ * x265 clamp larger values silently: their documented range is 0..51). */
+static int crf_max(const AVCodec *codec)
 {
-    const rp_output_opts *opts = vo->opts;
-    AVCodecContext *enc = vo->enc;
+    if (!strcmp(codec->name, "libx264") || !strcmp(codec->name, "libx264rgb") ||
+        !strcmp(codec->name, "libx265"))
+        return 51;
+    return 63;
+}
+
+/* Rate control: CRF when the encoder has it, unless a bitrate is given. Without a crf
+ * option, --crf is refused; the default (crf 18, not asked for) becomes a fixed quantiser
+ * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 18 -> 3). */
+static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_opts *opts,
+                            char *err, size_t errlen)
+{
     char value[32];
     int ret;
 
@@ -722,18 +843,102 @@ static int set_rate_control(video_out *vo, const AVCodec *codec, char *err, size
     if (opts->crf < 0)
         return RP_OK;
     enc->bit_rate = 0;
-    if (av_opt_find(enc->priv_data, "crf", NULL, 0, 0)) {
-        snprintf(value, sizeof(value), "%d", opts->crf);
-        ret = av_opt_set(enc->priv_data, "crf", value, 0);
-        if (ret < 0) {
-            rp_errf(err, errlen, "encoder %s rejects --crf %d", codec->name, opts->crf);
+    if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
+        if (opts->crf > crf_max(codec)) {
+            rp_errf(err, errlen, "encoder %s rejects --crf %d (its range is 0 to %d)",
+                    codec->name, opts->crf, crf_max(codec));
             return RP_ERR_INVALID;
         }
+        snprintf(value, sizeof(value), "%d", opts->crf);
+        ret = av_opt_set(enc, "crf", value, AV_OPT_SEARCH_CHILDREN);
+        if (ret < 0) {
+            char msg[AV_ERROR_MAX_STRING_SIZE];
+
+            av_strerror(ret, msg, sizeof msg);
+            rp_errf(err, errlen, "encoder %s rejects --crf %d: %s", codec->name, opts->crf, msg);
+            return RP_ERR_INVALID;
+        }
+    } else if (opts->crf_given) {
+        rp_errf(err, errlen,
+                "encoder %s has no constant rate factor (--crf %d): use -b/--bitrate, or an "
+                "encoder with one (libx264, libx265, libvpx-vp9, libaom-av1)",
+                codec->name, opts->crf);
+        return RP_ERR_INVALID;
     } else {
         enc->flags |= AV_CODEC_FLAG_QSCALE;
         enc->global_quality = FF_QP2LAMBDA * rp_clampi((opts->crf + 3) / 6, 1, 31);
     }
     return RP_OK;
+}
+
+/* SVT-AV1 reads its log level from the environment (SVT_LOG, 0 = fatal errors only) when
+ * an encoder is created; a level the user set is left alone. */
+static void svt_log_level(const char *level)
+{
+    static int user_set = -1;
+
+    if (user_set < 0)
+        user_set = getenv("SVT_LOG") != NULL;
+    if (!user_set)
+        setenv("SVT_LOG", level, 1);
+}
+
+/* Encoders that print to stderr themselves, past FFmpeg's log: libx265 (x265's own
+ * logger, set through x265-params) and libsvtav1. Quiet (-q, and every trial open): none;
+ * otherwise their errors, not their banners and notes. */
+static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int quiet, char *err,
+                               size_t errlen)
+{
+    if (!strcmp(codec->name, "libx265")) {
+        int ret = av_opt_set(enc, "x265-params", quiet ? "log-level=none" : "log-level=error",
+                             AV_OPT_SEARCH_CHILDREN);
+        if (ret < 0) {
+            rp_errf(err, errlen, "encoder %s rejects x265-params", codec->name);
+            return RP_ERR_UNSUPPORTED;
+        }
+    } else if (!strcmp(codec->name, "libsvtav1")) {
+        svt_log_level(quiet ? "0" : "1");
+    }
+    return RP_OK;
+}
+
+/* Tell enc everything rockpool decides: size, rate, pixel format, colours, rate control,
+ * preset, the encoder's own logging. An option the encoder lacks or refuses is
+ * RP_ERR_INVALID naming the encoder and the option. trial: a throwaway context of
+ * trial_open (quiet always). */
+static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelFormat fmt,
+                     const rp_output_opts *opts, int global_header, int trial, char *err,
+                     size_t errlen)
+{
+    int ret;
+
+    enc->codec_id = codec->id;
+    enc->width = opts->width;
+    enc->height = opts->height;
+    enc->time_base = (AVRational){opts->fps_den > 0 ? opts->fps_den : 1, opts->fps};
+    enc->framerate = (AVRational){opts->fps, opts->fps_den > 0 ? opts->fps_den : 1};
+    enc->sample_aspect_ratio = (AVRational){1, 1};
+    enc->pix_fmt = fmt;
+    enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
+    if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
+        /* What rp_yuv*_rows produce, and libswscale by default. */
+        enc->color_range = AVCOL_RANGE_MPEG;
+        enc->colorspace = AVCOL_SPC_SMPTE170M;
+    }
+    if (global_header)
+        enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    ret = set_rate_control(enc, codec, opts, err, errlen);
+    if (ret)
+        return ret;
+    if (opts->encoder_preset) {
+        ret = av_opt_set(enc, "preset", opts->encoder_preset, AV_OPT_SEARCH_CHILDREN);
+        if (ret < 0) {
+            rp_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
+                    opts->encoder_preset);
+            return RP_ERR_INVALID;
+        }
+    }
+    return set_encoder_logging(enc, codec, trial || opts->quiet, err, errlen);
 }
 
 /* Set up muxer, stream, encoder, converter and frame; create the temporary file and write
@@ -786,33 +991,10 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
         goto fail;
     }
 
-    vo->enc->codec_id = codec->id;
-    vo->enc->width = opts->width;
-    vo->enc->height = opts->height;
-    vo->enc->time_base = (AVRational){opts->fps_den > 0 ? opts->fps_den : 1, opts->fps};
-    vo->enc->framerate = (AVRational){opts->fps, opts->fps_den > 0 ? opts->fps_den : 1};
-    vo->enc->sample_aspect_ratio = (AVRational){1, 1};
-    vo->enc->pix_fmt = fmt;
-    vo->enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
-    if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
-        /* What rp_yuv*_rows produce, and libswscale by default. */
-        vo->enc->color_range = AVCOL_RANGE_MPEG;
-        vo->enc->colorspace = AVCOL_SPC_SMPTE170M;
-    }
-    if (vo->oc->oformat->flags & AVFMT_GLOBALHEADER)
-        vo->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    ret = set_rate_control(vo, codec, err, errlen);
+    ret = configure(vo->enc, codec, fmt, opts, (vo->oc->oformat->flags & AVFMT_GLOBALHEADER) != 0,
+                    0, err, errlen);
     if (ret)
         goto fail;
-    if (opts->encoder_preset) {
-        ret = av_opt_set(vo->enc->priv_data, "preset", opts->encoder_preset, 0);
-        if (ret < 0) {
-            rp_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
-                    opts->encoder_preset);
-            ret = RP_ERR_INVALID;
-            goto fail;
-        }
-    }
     ret = avcodec_open2(vo->enc, codec, NULL);
     if (ret < 0) {
         ret = averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);

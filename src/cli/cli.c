@@ -515,6 +515,7 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
     case ARG_CRF:
         r = parse_int("--crf", arg, 0, 63, &v, err, errlen);
         cli->run.out.crf = (int)v;
+        cli->run.out.crf_given = 1;
         break;
     case ARG_ENCODER_PRESET: cli->run.out.encoder_preset = arg; break;
     case 'b': r = parse_bitrate(arg, &cli->run.out.bitrate, err, errlen); break;
@@ -643,6 +644,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         return usage_error(err, errlen, "unexpected argument '%s' (only one SCENE is read)",
                            argv[optind]);
     cli->quiet = cli->loglevel < RP_LOG_WARNING;
+    cli->run.out.quiet = cli->quiet;
     /* Without -o: framemd5/framehash go to stdout, as `ffmpeg -f framemd5 -` does; a run
      * that asks only for hashes, a check or side files writes no video. */
     enum rp_format format = cli->run.out.format;

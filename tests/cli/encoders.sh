@@ -1,0 +1,119 @@
+# encoders.sh - encoder options refused before rendering, with the encoder's reason (exit 2,
+# nothing created); -q silences the encoders' own loggers; peak memory flat in frame count
+# (rockpool(1) EXIT STATUS, LIMITS).
+source "$(dirname "$0")/lib.sh"
+
+scene=$TOP/examples/rain.scene
+small=(-q -s 96x64 -n 5)
+encoders=$(ffmpeg -hide_banner -encoders 2>/dev/null)
+have() { grep -qE "^ V[^ ]* +$1 " <<<"$encoders"; }
+
+# refused NAME FRAGMENT ARGS...: exit 2, FRAGMENT on stderr, nothing created in a fresh
+# directory (not even a temporary file).
+refused() {
+    local name=$1 fragment=$2
+    shift 2
+    rm -rf case && mkdir case
+    (cd case && expect_status "$name: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" "$@")
+    stderr_has "$name: message" "$fragment"
+    check "$name: nothing created" test -z "$(ls -A case)"
+}
+
+# An option the encoder lacks.
+refused "--crf for mpeg4" "encoder mpeg4 has no constant rate factor (--crf 20)" \
+    -c mpeg4 --crf 20 -o o.mp4
+refused "--crf for ffv1" "encoder ffv1 has no constant rate factor (--crf 10)" \
+    -c ffv1 --crf 10 -o o.mkv
+refused "--crf for prores_ks" "encoder prores_ks has no constant rate factor" \
+    -c prores_ks --pix-fmt yuv422p10le --crf 18 -o o.mov
+refused "--encoder-preset for ffv1" "encoder ffv1 has no presets (got --encoder-preset fast)" \
+    -c ffv1 --encoder-preset fast -o o.mkv
+refused "--encoder-preset for mpeg4" "encoder mpeg4 has no presets" \
+    -c mpeg4 --encoder-preset slow -o o.mkv
+refused "--pix-fmt mpeg4 lacks" "encoder mpeg4 cannot encode pixel format yuv444p" \
+    -c mpeg4 --pix-fmt yuv444p -o o.mkv
+# A value the encoder refuses, or settings it cannot open with (its own reason).
+refused "mpeg4 too wide" "encoder mpeg4 refuses 9000x64 yuv420p at 30/1 fps: dimensions too large" \
+    -c mpeg4 -s 9000x64 -o o.mp4
+if have libx264; then
+    refused "--crf 52 for libx264" "encoder libx264 rejects --crf 52 (its range is 0 to 51)" \
+        -c libx264 --crf 52 -o o.mp4
+    refused "unknown libx264 preset" "unknown libx264 preset 'warp'" \
+        -c libx264 --encoder-preset warp -o o.mp4
+fi
+if have libvpx-vp9; then
+    refused "--encoder-preset for libvpx-vp9" "encoder libvpx-vp9 has no presets" \
+        -c libvpx-vp9 --encoder-preset fast -o o.webm
+fi
+if have libx265; then
+    refused "unknown libx265 preset" "encoder libx265 refuses 96x64 yuv420p at 30/1 fps with preset 'warp'" \
+        -c libx265 --encoder-preset warp -o o.mp4
+    refused "--crf 60 for libx265" "encoder libx265 rejects --crf 60" -c libx265 --crf 60 -o o.mp4
+fi
+if have libsvtav1; then
+    refused "word preset for libsvtav1" "encoder libsvtav1 rejects --encoder-preset fast" \
+        -c libsvtav1 --encoder-preset fast -o o.mkv
+fi
+# With -y an existing file is left as it was.
+echo keep >kept.mp4
+expect_status "refused with -y: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -y -c mpeg4 --crf 20 \
+    -o kept.mp4
+check "refused with -y: the old file is untouched" test "$(cat kept.mp4)" = keep
+check "refused with -y: no temporary file" test "$(ls -A | grep -c kept)" = 1
+# What still works: the default crf on mpeg4 (a quantiser), --crf at the range's end, -b.
+expect_status "mpeg4 without --crf renders" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c mpeg4 -o m.mkv
+check "mpeg4 without --crf: 5 frames" test "$(probe m.mkv nb_read_frames)" = 5
+expect_status "mpeg4 with -b renders" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c mpeg4 -b 300k -o b.mkv
+if have libx264; then
+    expect_status "libx264 --crf 51 renders" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c libx264 \
+        --crf 51 --encoder-preset ultrafast -o x.mp4
+fi
+
+# -q: nothing on stderr, also from encoders with loggers of their own; without -q no banner.
+for enc in libx265:mp4 libsvtav1:mkv libaom-av1:mkv libvpx-vp9:webm libx264:mp4; do
+    name=${enc%%:*} ext=${enc##*:}
+    if ! have "$name"; then
+        ok "-q -c $name: not in this FFmpeg, skipped"
+        continue
+    fi
+    expect_status "-q -c $name renders" 0 "$ROCKPOOL" "$scene" -q -s 96x64 -n 3 -c "$name" \
+        -o "q_$name.$ext"
+    check "-q -c $name: stderr empty" test ! -s "$WORK/err"
+    expect_status "-c $name renders" 0 "$ROCKPOOL" "$scene" -s 96x64 -n 3 -c "$name" -y \
+        -o "q_$name.$ext"
+    check "-c $name: no encoder banner on stderr" \
+        test -z "$(grep -E '^(x265|Svt)\[?' "$WORK/err" | grep -v error)"
+done
+
+# Peak RSS flat in frame count: 100 against 1000 frames of each output. MP4 and MOV hold
+# libavformat's sample index (64 bytes a frame, grown 1024 entries at a time): 58 KB at
+# 1000 frames, well inside the margin.
+if [ -x /usr/bin/time ]; then
+    rss() { # FRAMES ARGS...: peak RSS in KB
+        local n=$1
+        shift
+        /usr/bin/time -f %M -o rss.txt "$ROCKPOOL" "$scene" -q -s 320x180 -n "$n" -y "$@" \
+            >/dev/null 2>&1 && cat rss.txt
+    }
+    x264=(-c libx264 --encoder-preset ultrafast)
+    have libx264 || x264=(-c mpeg4)
+    for spec in mp4 mkv mov webm png y4m framemd5; do
+        case $spec in
+        mp4 | mkv | mov) args=("${x264[@]}" -o "r.$spec") ;;
+        webm) args=(-o r.webm) ;;
+        png) args=(-o png/f_%05d.png) ;;
+        y4m) args=(-o -) ;;
+        framemd5) args=(-f framemd5 -o r.md5) ;;
+        esac
+        [ "$spec" = webm ] && n=300 || n=1000
+        a=$(rss 100 "${args[@]}") b=$(rss "$n" "${args[@]}")
+        if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 2048 ]; then
+            ok "$spec: peak RSS 100 frames $a KB, $n frames $b KB"
+        else
+            bad "$spec: peak RSS 100 frames ${a:-?} KB, $n frames ${b:-?} KB (grows 2 MB or more)"
+        fi
+        rm -rf png r.*
+    done
+else
+    ok "peak RSS: no /usr/bin/time, skipped"
+fi
