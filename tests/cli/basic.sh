@@ -68,8 +68,8 @@ stderr_has "scene error has file:line:col" "bad.scene:2:7: error:"
 check "no output after a scene error" test ! -e none.mp4
 
 # Resource limits: a run that would need too much memory is refused before allocating.
-expect_status "16384x16384 MP4 over the memory limit is exit 2" 2 "$ROCKPOOL" -q \
-    -s 16384x16384 -n 2 -o huge.mp4
+expect_status "16000x16000 MP4 over the memory limit is exit 2" 2 "$ROCKPOOL" -q \
+    -s 16000x16000 -n 2 -o huge.mp4
 stderr_has "memory message gives the figure and the limit" "GiB of memory, over the limit of 4.0 GiB"
 check "nothing created for a refused run" test ! -e huge.mp4
 expect_status "--max-memory lowers the limit" 2 "$ROCKPOOL" -q -s 640x480 -n 2 --max-memory 8M \
