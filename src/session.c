@@ -49,9 +49,9 @@ struct rp_session {
     rp_output_file *state_file;
     mask *masks;
     size_t nmasks;
-    int64_t k;       /* the next frame to show */
-    int64_t written; /* frames handed to the sinks */
-    rp_frame frame;  /* the last frame handed out */
+    int64_t k;                /* the next frame to show */
+    int64_t written;          /* frames handed to the sinks */
+    rp_frame frame;           /* the last frame handed out */
     rp_provenance provenance; /* the outputs' metadata: version, preset, seed, scene */
     int started;
 };
@@ -491,13 +491,6 @@ static int validate(rp_session *se, rp_error *err)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "--hash prints to stdout, which the %s output already uses",
                             rp_output_format_name(rp_output_format_of(&run->out)));
-    if ((r = rp_sinks_check(&se->sinks, err)))
-        return r;
-    if (run->save_state &&
-        (r = rp_output_file_check(run->save_state, run->out.overwrite, err->msg, sizeof err->msg)))
-        return rp_error_set(err, r, 1, "--save-state: %s", err->msg);
-    if ((r = check_paths(se, err)))
-        return r;
     /* Decoding the background and each mask counts too (rp_image_cost: metadata, the
      * decoded frame, the scaled copies), checked before any of them is decoded. */
     double images = 0;
@@ -523,6 +516,15 @@ static int validate(rp_session *se, rp_error *err)
                             run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
                                           : "hashes",
                             se->memory / (1 << 30), video, (double)run->max_memory / (1 << 30));
+    /* The outputs last: the encoder is tried with the run's settings (a throwaway open),
+     * which only makes sense for a run that fits. */
+    if ((r = rp_sinks_check(&se->sinks, err)))
+        return r;
+    if (run->save_state &&
+        (r = rp_output_file_check(run->save_state, run->out.overwrite, err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, 1, "--save-state: %s", err->msg);
+    if ((r = check_paths(se, err)))
+        return r;
     return RP_OK;
 }
 
