@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -319,41 +321,6 @@ static void test_hasher(void **state)
 }
 
 /* ---- the framemd5 and framehash backends against the ffmpeg program ---- */
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static int make_dir(void **state)
-{
-    char *dir = strdup("/tmp/rp-test-hash-XXXXXX");
-
-    assert_non_null(dir);
-    assert_non_null(mkdtemp(dir));
-    *state = dir;
-    return 0;
-}
-
-static int remove_dir(void **state)
-{
-    nftw(*state, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(*state);
-    return 0;
-}
-
-static char *join(const char *dir, const char *name)
-{
-    static char paths[4][4096];
-    static int next;
-    char *p = paths[next++ % 4];
-
-    snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
-    return p;
-}
 
 static char *slurp(const char *path)
 {

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,31 +354,6 @@ static void test_check(void **state)
 }
 
 /* ---- files written by the ffmpeg program and by rockpool's backend ---- */
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static int make_dir(void **state)
-{
-    char *dir = strdup("/tmp/rp-test-manifest-XXXXXX");
-
-    assert_non_null(dir);
-    assert_non_null(mkdtemp(dir));
-    *state = dir;
-    return 0;
-}
-
-static int remove_dir(void **state)
-{
-    nftw(*state, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(*state);
-    return 0;
-}
 
 static void run_cmd(const char *fmt, const char *dir)
 {

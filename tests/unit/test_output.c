@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -26,41 +28,6 @@
 #include "output.h"
 
 /* ---- helpers ---- */
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static int make_dir(void **state)
-{
-    char *dir = strdup("/tmp/rp-test-output-XXXXXX");
-
-    assert_non_null(dir);
-    assert_non_null(mkdtemp(dir));
-    *state = dir;
-    return 0;
-}
-
-static int remove_dir(void **state)
-{
-    nftw(*state, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(*state);
-    return 0;
-}
-
-static char *join(const char *dir, const char *name)
-{
-    static char paths[8][4096];
-    static int next;
-    char *p = paths[next++ % 8];
-
-    snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
-    return p;
-}
 
 /* Number of directory entries (not . or ..) under dir, and whether any is a temp file. */
 static int count_entries(const char *dir, int *temps)
