@@ -27,6 +27,7 @@ struct rp_engine {
     rp_light *light;
     rp_light_geom geom;
     int32_t *heights_q8;
+    int32_t *wall_span; /* `walls visible`: per grid row, first and last wall cell (lo > hi: none) */
 };
 
 int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
@@ -122,6 +123,9 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
     rp_timeline_stats ts;
     rp_timeline_stats_get(e->tl, &ts);
     if (ts.walls && rp_water_reserve_walls(e->water) != RP_OK)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    if (ts.walls && s->walls_visible &&
+        !(e->wall_span = malloc((size_t)s->water.height * 2 * sizeof *e->wall_span)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(e, err)))
         return r;
@@ -234,12 +238,39 @@ static void light_rows(void *ctx, int y0, int y1)
 }
 
 /* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken
- * bilinearly from the grid (exact when the grid is the output size). */
+ * bilinearly from the grid (exact when the grid is the output size). Only the pixels near
+ * a row's walls are visited: span holds each grid row's first and last wall cell. */
 typedef struct walls_job {
     const rp_engine *e;
     const uint8_t *walls;
+    const int32_t *span;
     uint8_t *rgb;
 } walls_job;
+
+/* The first and last wall cell of each grid row (lo > hi for a row without walls). */
+static void wall_spans(const uint8_t *walls, int gw, int gh, int32_t *span)
+{
+    for (int y = 0; y < gh; y++) {
+        const uint8_t *r = walls + (size_t)y * gw;
+        int lo = 0, hi = gw - 1;
+        while (lo < gw && !r[lo])
+            lo++;
+        while (hi > lo && !r[hi])
+            hi--;
+        span[2 * y] = lo;
+        span[2 * y + 1] = lo < gw ? hi : -1;
+    }
+}
+
+/* Output columns [*x0, *x1) whose bilinear taps (cells cx and cx + 1) can reach cells
+ * lo..hi: a margin of two pixels beyond the cells' own extent, which is conservative at any
+ * ratio (a pixel moves its taps by gw / ow cells). */
+static void wall_columns(int lo, int hi, int gw, int ow, int *x0, int *x1)
+{
+    int64_t a = (int64_t)(lo - 1) * ow / gw - 2, b = (int64_t)(hi + 2) * ow / gw + 3;
+    *x0 = a < 0 ? 0 : (int)a;
+    *x1 = b > ow ? ow : (int)b;
+}
 
 static void wall_rows(void *ctx, int y0, int y1)
 {
@@ -251,7 +282,13 @@ static void wall_rows(void *ctx, int y0, int y1)
         int64_t v = ((2 * (int64_t)y + 1) * gh - oh) * 128 / oh;
         int64_t cy = v < 0 ? 0 : v >> 8, fy = v < 0 ? 0 : v & 255;
         int64_t cy1 = cy + 1 < gh ? cy + 1 : gh - 1;
-        for (int x = 0; x < ow; x++) {
+        int lo0 = j->span[2 * cy], hi0 = j->span[2 * cy + 1];
+        int lo1 = j->span[2 * cy1], hi1 = j->span[2 * cy1 + 1];
+        int lo = lo0 < lo1 ? lo0 : lo1, hi = hi0 > hi1 ? hi0 : hi1, x0, x1;
+        if (lo > hi)
+            continue;
+        wall_columns(lo, hi, gw, ow, &x0, &x1);
+        for (int x = x0; x < x1; x++) {
             int64_t u = ((2 * (int64_t)x + 1) * gw - ow) * 128 / ow;
             int64_t cx = u < 0 ? 0 : u >> 8, fx = u < 0 ? 0 : u & 255;
             int64_t cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
@@ -282,8 +319,9 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
         rp_pool_run(e->pool, s->out_height, light_rows, &job);
     }
     const uint8_t *walls = rp_water_walls(e->water);
-    if (s->walls_visible && walls) {
-        walls_job job = {e, walls, pixels};
+    if (s->walls_visible && walls && e->wall_span) {
+        wall_spans(walls, s->water.width, s->water.height, e->wall_span);
+        walls_job job = {e, walls, e->wall_span, pixels};
         rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     }
     return 0;
@@ -309,6 +347,7 @@ void rp_engine_free(rp_engine **pe)
     rp_upscale_free(&e->upscale);
     rp_light_free(&e->light);
     free(e->heights_q8);
+    free(e->wall_span);
     rp_water_free(&e->water);
     rp_timeline_free(&e->tl);
     free(e);

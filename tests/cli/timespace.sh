@@ -151,6 +151,47 @@ px = lambda x, y: tuple(d[(y * 64 + x) * 3:(y * 64 + x) * 3 + 3])
 inside = all(px(x, y) == (16, 32, 48) for x in range(8, 18) for y in range(8, 14))
 outside = px(7, 8) != (16, 32, 48) and px(18, 13) != (16, 32, 48)
 sys.exit(0 if inside and outside else 1)'
+# At another output size the coverage is bilinear from the grid: every pixel of the visible
+# render is the hidden render blended with the colour by a coverage computed here from the
+# documented rule (pixel centres mapped to the grid, taps clamped at the edges).
+for size in 150x101 41x29; do
+    printf 'size 64x48\ngrid 64x48\nduration 3f\nwalls %s\nat 0f wall rect 8 8 10 6\nat 0f wall circle 50 30 5\nat 1f wall rect 0 40 3 8\nat 0f drop 30 20 radius 4 height 3000\n' \
+        "visible 0xc08040" >wvs.scene
+    sed 's/^walls .*/walls hidden/' wvs.scene >wvh.scene
+    "$R" -q -y wvs.scene -s $size -o "wvs/f_%d.png" && "$R" -q -y wvh.scene -s $size -o "wvh/f_%d.png" ||
+        bad "walls visible at $size"
+    ffmpeg -v error -i wvs/f_2.png -f rawvideo -pix_fmt rgb24 -y wvs.rgb
+    ffmpeg -v error -i wvh/f_2.png -f rawvideo -pix_fmt rgb24 -y wvh.rgb
+    check "walls visible at $size: bilinear grid coverage over the hidden render" python3 -c '
+import sys
+ow, oh = map(int, sys.argv[1].split("x"))
+gw, gh = 64, 48
+wall = [[0] * gw for _ in range(gh)]
+for y in range(8, 14):
+    for x in range(8, 18): wall[y][x] = 1
+for y in range(gh):
+    for x in range(gw):
+        if (x - 50) ** 2 + (y - 30) ** 2 <= 25: wall[y][x] = 1
+for y in range(40, 48):
+    for x in range(0, 3): wall[y][x] = 1
+vis, hid = open("wvs.rgb", "rb").read(), open("wvh.rgb", "rb").read()
+def tap(i, n, o):  # ((2i + 1) n - o) * 128 / o, C division, clamped below at 0
+    t = (2 * i + 1) * n - o
+    v = abs(t) * 128 // o * (1 if t >= 0 else -1)
+    return (0, 0) if v < 0 else (v >> 8, v & 255)
+bad = walls = 0
+for y in range(oh):
+    cy, fy = tap(y, gh, oh); cy1 = min(cy + 1, gh - 1)
+    for x in range(ow):
+        cx, fx = tap(x, gw, ow); cx1 = min(cx + 1, gw - 1)
+        a = (wall[cy][cx] * (256 - fx) + wall[cy][cx1] * fx) * (256 - fy) + \
+            (wall[cy1][cx] * (256 - fx) + wall[cy1][cx1] * fx) * fy
+        walls += a > 0
+        for c, col in enumerate((0xc0, 0x80, 0x40)):
+            i = (y * ow + x) * 3 + c
+            if vis[i] != (hid[i] * (65536 - a) + col * a + 32768) >> 16: bad += 1
+sys.exit(0 if bad == 0 and walls > 0 else 1)' $size
+done
 printf 'walls visible 0x12345\n' >b.scene
 expect_status "walls: bad colour" 2 "$R" -q b.scene -o b.mp4
 stderr_has "walls: bad colour position" "b.scene:1:15"
