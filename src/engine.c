@@ -27,7 +27,8 @@ struct rp_engine {
     rp_light *light;
     rp_light_geom geom;
     int32_t *heights_q8;
-    int32_t *wall_span; /* `walls visible`: per grid row, first and last wall cell (lo > hi: none) */
+    int32_t
+        *wall_span; /* `walls visible`: per grid row, first and last wall cell (lo > hi: none) */
 };
 
 int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
