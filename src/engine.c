@@ -27,9 +27,20 @@ struct rp_engine {
     rp_light *light;
     rp_light_geom geom;
     int32_t *heights_q8;
-    int32_t
-        *wall_span; /* `walls visible`: per grid row, first and last wall cell (lo > hi: none) */
+    /* `walls visible`: per grid row its first and last wall cell (lo > hi: none), and per
+     * output column its left tap (cell << 8 | weight of the right tap) */
+    int32_t *wall_span;
+    int32_t *wall_tap;
 };
+
+/* The bilinear tap of output pixel i of n along a grid side of g cells: the pixel centre
+ * at (i + 0.5) * g / n - 0.5 cells, in 1/256 of a cell, clamped below at 0; returned as
+ * cell << 8 | fraction. */
+static int32_t wall_tap(int i, int g, int n)
+{
+    int64_t v = ((2 * (int64_t)i + 1) * g - n) * 128 / n;
+    return v < 0 ? 0 : (int32_t)v;
+}
 
 int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
 {
@@ -126,8 +137,11 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
     if (ts.walls && rp_water_reserve_walls(e->water) != RP_OK)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     if (ts.walls && s->walls_visible &&
-        !(e->wall_span = malloc((size_t)s->water.height * 2 * sizeof *e->wall_span)))
+        (!(e->wall_span = malloc((size_t)s->water.height * 2 * sizeof *e->wall_span)) ||
+         !(e->wall_tap = malloc((size_t)s->out_width * sizeof *e->wall_tap))))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    for (int x = 0; e->wall_tap && x < s->out_width; x++)
+        e->wall_tap[x] = wall_tap(x, s->water.width, s->out_width);
     if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(e, err)))
         return r;
     return RP_OK;
@@ -277,24 +291,23 @@ static void wall_rows(void *ctx, int y0, int y1)
 {
     const walls_job *j = ctx;
     const rp_settings *s = &j->e->s;
+    const int32_t *tap = j->e->wall_tap;
     int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
     for (int y = y0; y < y1; y++) {
-        /* v = (y + 0.5) * gh / oh - 0.5 in 1/256 of a cell */
-        int64_t v = ((2 * (int64_t)y + 1) * gh - oh) * 128 / oh;
-        int64_t cy = v < 0 ? 0 : v >> 8, fy = v < 0 ? 0 : v & 255;
-        int64_t cy1 = cy + 1 < gh ? cy + 1 : gh - 1;
+        int32_t v = wall_tap(y, gh, oh);
+        int cy = v >> 8, fy = v & 255;
+        int cy1 = cy + 1 < gh ? cy + 1 : gh - 1;
         int lo0 = j->span[2 * cy], hi0 = j->span[2 * cy + 1];
         int lo1 = j->span[2 * cy1], hi1 = j->span[2 * cy1 + 1];
         int lo = lo0 < lo1 ? lo0 : lo1, hi = hi0 > hi1 ? hi0 : hi1, x0, x1;
         if (lo > hi)
             continue;
         wall_columns(lo, hi, gw, ow, &x0, &x1);
+        const uint8_t *r0 = j->walls + (size_t)cy * gw, *r1 = j->walls + (size_t)cy1 * gw;
         for (int x = x0; x < x1; x++) {
-            int64_t u = ((2 * (int64_t)x + 1) * gw - ow) * 128 / ow;
-            int64_t cx = u < 0 ? 0 : u >> 8, fx = u < 0 ? 0 : u & 255;
-            int64_t cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
-            const uint8_t *r0 = j->walls + cy * gw, *r1 = j->walls + cy1 * gw;
-            int64_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
+            int cx = tap[x] >> 8, fx = tap[x] & 255;
+            int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
+            int32_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
                         (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
             if (!a)
                 continue;
@@ -349,6 +362,7 @@ void rp_engine_free(rp_engine **pe)
     rp_light_free(&e->light);
     free(e->heights_q8);
     free(e->wall_span);
+    free(e->wall_tap);
     rp_water_free(&e->water);
     rp_timeline_free(&e->tl);
     free(e);
