@@ -36,6 +36,7 @@
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 
+#include "hash.h"
 #include "pool.h"
 #include "render.h"
 #include "simd.h"
@@ -309,8 +310,10 @@ static const char *fmt_rate(char *buf, size_t n, double v, const char *unit)
 {
     if (v >= 1e9)
         snprintf(buf, n, "%.2f G%s", v / 1e9, unit);
-    else
+    else if (v >= 1e6)
         snprintf(buf, n, "%.1f M%s", v / 1e6, unit);
+    else
+        snprintf(buf, n, "%.1f %s", v, unit);
     return buf;
 }
 
@@ -433,6 +436,52 @@ static int step_levels(rp_pool **pools)
     return 0;
 }
 
+/* ---- MD5 alone: the bound of -f framemd5 ------------------------------------------- */
+
+struct md5_case {
+    rp_hash *h;
+    const uint8_t *frame;
+    size_t bytes;
+};
+
+static void run_md5(void *ctx, long iters)
+{
+    struct md5_case *c = ctx;
+    char hex[RP_HASH_HEX_MAX];
+    for (long i = 0; i < iters; i++) {
+        rp_hash_reset(c->h);
+        rp_hash_update(c->h, c->frame, c->bytes);
+        rp_hash_final_hex(c->h, hex);
+    }
+}
+
+/* Frames per second of MD5 over one WxH RGB24 frame on one thread: framemd5 hashes every
+ * frame whole, so on N cores nothing can write it faster than N times this. */
+static int bench_md5(const char *size)
+{
+    int w = 0, h = 0;
+    if (sscanf(size, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384) {
+        fprintf(stderr, "bench_core: -m takes a size like 1920x1080\n");
+        return 2;
+    }
+    struct md5_case c = {NULL, NULL, (size_t)w * h * 3};
+    uint8_t *frame = malloc(c.bytes);
+    if (!frame || rp_hash_new(&c.h, "md5")) {
+        free(frame);
+        fprintf(stderr, "bench_core: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < c.bytes; i++)
+        frame[i] = (uint8_t)(i * 131 + (i >> 11));
+    c.frame = frame;
+    char m[96], v[64];
+    snprintf(m, sizeof m, "md5 of one %dx%d RGB24 frame (rp_hash, 1 thread)", w, h);
+    row(m, fmt_rate(v, sizeof v, rate(run_md5, &c), "frame/s"), "-", "-");
+    rp_hash_free(&c.h);
+    free(frame);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -447,14 +496,16 @@ int main(int argc, char **argv)
     struct traffic_case traffic = {NULL, NULL, 0, NULL};
     char m[160], v[64], r[64], q[96];
 
-    while ((opt = getopt(argc, argv, "t:r:qs")) != -1) {
+    const char *md5_size = NULL;
+    while ((opt = getopt(argc, argv, "t:r:qsm:")) != -1) {
         switch (opt) {
         case 't': min_seconds = atof(optarg); break;
         case 'r': runs = atoi(optarg); break;
         case 'q': nsizes = 2; break;
         case 's': levels_only = 1; break;
+        case 'm': md5_size = optarg; break;
         default:
-            fprintf(stderr, "usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q] [-s]\n");
+            fprintf(stderr, "usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q] [-s] [-m WxH]\n");
             return 2;
         }
     }
@@ -462,6 +513,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_core: -t must be > 0 and -r >= 1\n");
         return 2;
     }
+    if (md5_size)
+        return bench_md5(md5_size);
     if (rp_pool_new(&pools[1], 1) || rp_pool_new(&pools[2], 2)) {
         fprintf(stderr, "bench_core: cannot start threads\n");
         goto done;
