@@ -163,9 +163,22 @@ INLINE AVX2 __m256i blend255(__m256i t, __m256i ca)
     return _mm256_srli_epi16(_mm256_mulhi_epu16(v, _mm256_set1_epi16((short)0x8081)), 7);
 }
 
-static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f,
-                               const int32_t *heights, int y, int x0, int x1, const uint8_t *bg,
-                               uint8_t *rgb, uint8_t *rgba)
+/* What one row of the kernel needs: the rows of heights it reads, and every per-frame
+ * constant as a vector (built once a row; the helpers below are inlined into the loop, so
+ * these stay in registers or on the stack as one function's locals would). */
+struct krow {
+    const rp_light *l;
+    int w, h, y, sxs, sky_on;
+    const int32_t *r0, *ru, *rd, *ru2, *rd2;
+    struct kslope kx, ky;
+    __m256i cxm, cym, clim, ccl;
+    __m256i hx, hy, hz, lx, ly, lz, shade, caus;
+    __m256i lrgb[3], srgb[3];
+    __m256i xmax, ymax, rxh, rxl, ryh, ryl, wv, w3, hm1, last;
+};
+
+static AVX2 void krow_init(struct krow *k, const rp_light *l, const struct rp_light_frame *f,
+                           const int32_t *heights, int y)
 {
     const int w = f->w, h = f->h;
     struct kconst kc;
@@ -173,231 +186,289 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
     int yu = y > 0 ? y - 1 : 0, yd = y < h - 1 ? y + 1 : h - 1;
     int yu2 = y - f->sy_step < 0 ? 0 : y - f->sy_step;
     int yd2 = y + f->sy_step > h - 1 ? h - 1 : y + f->sy_step;
-    struct kslope ky;
+    k->l = l;
+    k->w = w;
+    k->h = h;
+    k->y = y;
+    k->sxs = f->sx_step;
+    k->sky_on = l->p.sky_q8 != 0;
+    k->kx = kc.kx;
     /* span 2 inside, 1 at an edge (the difference doubled), 0 for one row (slope 0) */
-    kslope_init(&ky, yd - yu == 0 ? 0 : f->scale_y * f->mdiv * (yd - yu == 1 ? 2 : 1));
-    const int32_t *r0 = heights + (size_t)y * w, *ru = heights + (size_t)yu * w,
-                  *rd = heights + (size_t)yd * w, *ru2 = heights + (size_t)yu2 * w,
-                  *rd2 = heights + (size_t)yd2 * w;
-    const int sxs = f->sx_step;
-    const __m256i zero = _mm256_setzero_si256(), one15 = _mm256_set1_epi32(RP_LIGHT_ONE15);
-    const __m256i cxm = _mm256_set1_epi32((int32_t)f->cxm),
-                  cym = _mm256_set1_epi32((int32_t)f->cym);
-    const __m256i clim = _mm256_set1_epi32(1 << 20), ccl = _mm256_set1_epi32(kc.curv_lim);
-    const __m256i hx = _mm256_set1_epi32(l->hx), hy = _mm256_set1_epi32(l->hy),
-                  hz = _mm256_set1_epi32(l->hz);
-    const __m256i lx = _mm256_set1_epi32(l->lx), ly = _mm256_set1_epi32(l->ly),
-                  lz = _mm256_set1_epi32(l->lz);
-    const __m256i shade = _mm256_set1_epi32(l->p.shade_q8),
-                  caus = _mm256_set1_epi32(l->p.caustics_q8);
-    const __m256i m255 = _mm256_set1_epi32(255), ffff = _mm256_set1_epi32(0xffff);
-    const int sky_on = l->p.sky_q8 != 0, flat_zero = l->flat_a8 == 0;
-    const __m256i lr = _mm256_set1_epi32(l->p.light_rgb[0]),
-                  lg = _mm256_set1_epi32(l->p.light_rgb[1]),
-                  lb = _mm256_set1_epi32(l->p.light_rgb[2]);
-    const __m256i sr = _mm256_set1_epi32(l->p.sky_rgb[0]), sg = _mm256_set1_epi32(l->p.sky_rgb[1]),
-                  sb = _mm256_set1_epi32(l->p.sky_rgb[2]);
-    const __m256i lanes = _mm256_setr_epi32(0, 256, 512, 768, 1024, 1280, 1536, 1792);
-    const __m256i xmax = _mm256_set1_epi32((w - 1) << 8), ymax = _mm256_set1_epi32((h - 1) << 8);
-    const __m256i rxh = _mm256_set1_epi32(kc.rxh16), rxl = _mm256_set1_epi32(kc.rxl),
-                  ryh = _mm256_set1_epi32(kc.ryh16), ryl = _mm256_set1_epi32(kc.ryl);
-    const __m256i wv = _mm256_set1_epi32(w), w3 = _mm256_set1_epi32(3 * w),
-                  hm1 = _mm256_set1_epi32(h - 1);
+    kslope_init(&k->ky, yd - yu == 0 ? 0 : f->scale_y * f->mdiv * (yd - yu == 1 ? 2 : 1));
+    k->r0 = heights + (size_t)y * w;
+    k->ru = heights + (size_t)yu * w;
+    k->rd = heights + (size_t)yd * w;
+    k->ru2 = heights + (size_t)yu2 * w;
+    k->rd2 = heights + (size_t)yd2 * w;
+    k->cxm = _mm256_set1_epi32((int32_t)f->cxm);
+    k->cym = _mm256_set1_epi32((int32_t)f->cym);
+    k->clim = _mm256_set1_epi32(1 << 20);
+    k->ccl = _mm256_set1_epi32(kc.curv_lim);
+    k->hx = _mm256_set1_epi32(l->hx);
+    k->hy = _mm256_set1_epi32(l->hy);
+    k->hz = _mm256_set1_epi32(l->hz);
+    k->lx = _mm256_set1_epi32(l->lx);
+    k->ly = _mm256_set1_epi32(l->ly);
+    k->lz = _mm256_set1_epi32(l->lz);
+    k->shade = _mm256_set1_epi32(l->p.shade_q8);
+    k->caus = _mm256_set1_epi32(l->p.caustics_q8);
+    for (int c = 0; c < 3; c++) {
+        k->lrgb[c] = _mm256_set1_epi32(l->p.light_rgb[c]);
+        k->srgb[c] = _mm256_set1_epi32(l->p.sky_rgb[c]);
+    }
+    k->xmax = _mm256_set1_epi32((w - 1) << 8);
+    k->ymax = _mm256_set1_epi32((h - 1) << 8);
+    k->rxh = _mm256_set1_epi32(kc.rxh16);
+    k->rxl = _mm256_set1_epi32(kc.rxl);
+    k->ryh = _mm256_set1_epi32(kc.ryh16);
+    k->ryl = _mm256_set1_epi32(kc.ryl);
+    k->wv = _mm256_set1_epi32(w);
+    k->w3 = _mm256_set1_epi32(3 * w);
+    k->hm1 = _mm256_set1_epi32(h - 1);
     /* the 8-byte texel loads must stay inside the frame */
-    const __m256i last = _mm256_set1_epi32((int32_t)((int64_t)w * h * 3 - 8));
+    k->last = _mm256_set1_epi32((int32_t)((int64_t)w * h * 3 - 8));
+}
+
+INLINE AVX2 __m256i loadh(const int32_t *p)
+{
+    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+}
+
+/* The surface at pixels x..x+7: slopes by central differences and the clamped curvature
+ * (pixel() in light.c). */
+INLINE AVX2 void surface_v(const struct krow *k, int x, __m256i *sx, __m256i *sy, __m256i *curv)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i c = loadh(k->r0 + x);
+    __m256i dx = _mm256_sub_epi32(loadh(k->r0 + x + 1), loadh(k->r0 + x - 1));
+    __m256i dy = _mm256_sub_epi32(loadh(k->rd + x), loadh(k->ru + x));
+    __m256i c2 = _mm256_add_epi32(c, c);
+    __m256i lapx = _mm256_sub_epi32(
+        _mm256_add_epi32(loadh(k->r0 + x + k->sxs), loadh(k->r0 + x - k->sxs)), c2);
+    __m256i lapy = _mm256_sub_epi32(_mm256_add_epi32(loadh(k->rd2 + x), loadh(k->ru2 + x)), c2);
+    *sx = slope_v(dx, &k->kx);
+    *sy = slope_v(dy, &k->ky);
+    /* curv = clamp(-((lapx * cxm + lapy * cym) >> 20), +-2^20); |sum| < 2^51 */
+    __m256i ce = _mm256_add_epi64(_mm256_mul_epi32(lapx, k->cxm), _mm256_mul_epi32(lapy, k->cym));
+    __m256i co = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(lapx, 32), k->cxm),
+                                  _mm256_mul_epi32(_mm256_srli_epi64(lapy, 32), k->cym));
+    *curv = clampv(_mm256_sub_epi32(zero, SHR_PAIR(ce, co, 20)), _mm256_sub_epi32(zero, k->clim),
+                   k->clim);
+}
+
+/* The colour of the layer from its premultiplied weights: c = (w_light * light + w_sky *
+ * sky) * inv >> 30 with inv = (2^30 + A / 2) / A, per channel, packed with a8 as C | A << 24,
+ * and 0 where a8 is 0 (layer_px() in light.c). */
+INLINE AVX2 __m256i colour_v(const struct krow *k, __m256i A, __m256i a8, __m256i w_light,
+                             __m256i w_sky)
+{
+    const __m256i zero = _mm256_setzero_si256(), m255 = _mm256_set1_epi32(255);
     const __m256i round29 = _mm256_set1_epi64x((int64_t)1 << 29);
     const double two30 = (double)((int64_t)1 << 30);
+    __m256i lit = _mm256_cmpgt_epi32(a8, zero);
+    if (_mm256_testz_si256(lit, lit))
+        return zero;
+    /* inv = (2^30 + A / 2) / A: in doubles the quotient (< 2^24) is within 2^-29 of the true
+     * one, which is an integer or at least 1/A from one, so truncating gives the integer
+     * quotient exactly. */
+    __m256i Am = _mm256_max_epi32(A, _mm256_set1_epi32(1));
+    __m256i num = _mm256_srli_epi32(Am, 1);
+    __m256d nlo =
+        _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(num)), _mm256_set1_pd(two30));
+    __m256d nhi =
+        _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(num, 1)), _mm256_set1_pd(two30));
+    __m128i ilo =
+        _mm256_cvttpd_epi32(_mm256_div_pd(nlo, _mm256_cvtepi32_pd(_mm256_castsi256_si128(Am))));
+    __m128i ihi = _mm256_cvttpd_epi32(
+        _mm256_div_pd(nhi, _mm256_cvtepi32_pd(_mm256_extracti128_si256(Am, 1))));
+    __m256i inv = _mm256_set_m128i(ihi, ilo);
+    __m256i invo = _mm256_srli_epi64(inv, 32);
+    __m256i ch[3];
+    for (int c = 0; c < 3; c++) {
+        /* pc < 2^24, inv < 2^25: the product needs 64 bits */
+        __m256i pc = _mm256_add_epi32(_mm256_mullo_epi32(w_light, k->lrgb[c]),
+                                      _mm256_mullo_epi32(w_sky, k->srgb[c]));
+        __m256i pe = _mm256_add_epi64(_mm256_mul_epu32(pc, inv), round29);
+        __m256i po = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(pc, 32), invo), round29);
+        ch[c] = _mm256_min_epi32(SHR_PAIR(pe, po, 30), m255);
+    }
+    __m256i cw =
+        _mm256_or_si256(_mm256_or_si256(ch[0], _mm256_slli_epi32(ch[1], 8)),
+                        _mm256_or_si256(_mm256_slli_epi32(ch[2], 16), _mm256_slli_epi32(a8, 24)));
+    return _mm256_and_si256(cw, lit);
+}
+
+/* The layer at 8 pixels from their surface, as C | A << 24 (layer_px() in light.c). */
+INLINE AVX2 __m256i layer_v(const struct krow *k, __m256i sx, __m256i sy, __m256i curv)
+{
+    const rp_light *l = k->l;
+    const __m256i zero = _mm256_setzero_si256(), one15 = _mm256_set1_epi32(RP_LIGHT_ONE15);
+    /* the normal: nz = 1 / sqrt(1 + |s|^2), interpolated (r2 < 2^31, index < RSQ_N) */
+    __m256i r2 = _mm256_add_epi32(_mm256_mullo_epi32(sx, sx), _mm256_mullo_epi32(sy, sy));
+    __m256i t0, dt;
+    pair(l->rsq, _mm256_srli_epi32(r2, 18), &t0, &dt);
+    __m256i fr = _mm256_and_si256(_mm256_srli_epi32(r2, 10), _mm256_set1_epi32(255));
+    __m256i nz = _mm256_add_epi32(t0, _mm256_srai_epi32(_mm256_mullo_epi32(dt, fr), 8));
+    __m256i nx = _mm256_sub_epi32(zero, _mm256_srai_epi32(_mm256_mullo_epi32(sx, nz), 12));
+    __m256i ny = _mm256_sub_epi32(zero, _mm256_srai_epi32(_mm256_mullo_epi32(sy, nz), 12));
+    /* |n| and |H| are 1 (Q15) within a few units, so the dot products fit in int32 */
+    __m256i ndoth =
+        _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, k->hx),
+                                                            _mm256_mullo_epi32(ny, k->hy)),
+                                           _mm256_mullo_epi32(nz, k->hz)),
+                          15);
+    __m256i ndotl =
+        _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, k->lx),
+                                                            _mm256_mullo_epi32(ny, k->ly)),
+                                           _mm256_mullo_epi32(nz, k->lz)),
+                          15);
+    ndoth = clampv(ndoth, zero, one15);
+    pair(l->glint, _mm256_srli_epi32(ndoth, 3), &t0, &dt);
+    __m256i a_p = _mm256_add_epi32(
+        t0, _mm256_srai_epi32(_mm256_mullo_epi32(dt, _mm256_and_si256(ndoth, _mm256_set1_epi32(7))),
+                              3));
+    __m256i a_s = zero;
+    if (k->sky_on)
+        a_s = _mm256_and_si256(gather16x2(l->sky, _mm256_srli_epi32(nz, 3)),
+                               _mm256_set1_epi32(0xffff));
+    __m256i b = _mm256_add_epi32(
+        _mm256_srai_epi32(_mm256_mullo_epi32(k->shade, _mm256_sub_epi32(ndotl, k->lz)), 11),
+        _mm256_srai_epi32(
+            _mm256_mullo_epi32(k->caus, clampv(curv, _mm256_sub_epi32(zero, k->ccl), k->ccl)), 8));
+    __m256i mag = _mm256_abs_epi32(b);
+    __m256i si = _mm256_srli_epi32(mag, 4);
+    __m256i sat = _mm256_cmpgt_epi32(si, _mm256_set1_epi32(RP_LIGHT_SOFT_N - 1));
+    si = _mm256_min_epi32(si, _mm256_set1_epi32(RP_LIGHT_SOFT_N));
+    __m256i sf = _mm256_andnot_si256(sat, _mm256_and_si256(mag, _mm256_set1_epi32(15)));
+    pair(l->soft, si, &t0, &dt);
+    __m256i a_b = _mm256_add_epi32(t0, _mm256_srai_epi32(_mm256_mullo_epi32(dt, sf), 4));
+
+    /* over, bottom to top: bed, sky, glint */
+    __m256i op = _mm256_sub_epi32(one15, a_p), os = _mm256_sub_epi32(one15, a_s),
+            ob = _mm256_sub_epi32(one15, a_b);
+    __m256i tt = _mm256_srai_epi32(_mm256_mullo_epi32(ob, os), 15);
+    tt = _mm256_srai_epi32(_mm256_mullo_epi32(tt, op), 15);
+    __m256i A = _mm256_sub_epi32(one15, tt);
+    __m256i w_sky = _mm256_srai_epi32(_mm256_mullo_epi32(a_s, op), 15);
+    __m256i wl = _mm256_srai_epi32(
+        _mm256_mullo_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(a_b, os), 15), op), 15);
+    __m256i w_light = _mm256_add_epi32(a_p, _mm256_and_si256(wl, _mm256_cmpgt_epi32(b, zero)));
+    __m256i a8 = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_mullo_epi32(A, _mm256_set1_epi32(255)), _mm256_set1_epi32(16384)),
+        15);
+    return colour_v(k, A, a8, w_light, w_sky);
+}
+
+/* The background at 8 pixels displaced by (dpx, dpy) Q8, bilinear, as 16-bit (R, G, B, 0)
+ * of pixels 0 1 | 2 3 (*t_lo) and 4 5 | 6 7 (*t_hi). Returns 0, or 1 when a texel pair
+ * would end past the frame (the caller leaves those pixels to the plain loop). */
+INLINE AVX2 int refract_v(const struct krow *k, const uint8_t *bg, int x, __m256i dpx, __m256i dpy,
+                          __m256i *t_lo, __m256i *t_hi)
+{
+    const __m256i zero = _mm256_setzero_si256(), m255 = _mm256_set1_epi32(255);
+    const __m256i lanes = _mm256_setr_epi32(0, 256, 512, 768, 1024, 1280, 1536, 1792);
+    __m256i px = _mm256_sub_epi32(_mm256_add_epi32(_mm256_set1_epi32(x << 8), lanes), dpx);
+    __m256i py = _mm256_sub_epi32(_mm256_set1_epi32(k->y << 8), dpy);
+    px = clampv(px, zero, k->xmax);
+    py = clampv(py, zero, k->ymax);
+    __m256i ix = _mm256_srli_epi32(px, 8), iy = _mm256_srli_epi32(py, 8);
+    __m256i fx = _mm256_and_si256(px, m255), fy = _mm256_and_si256(py, m255);
+    __m256i o00 = _mm256_add_epi32(_mm256_mullo_epi32(iy, k->wv), ix);
+    o00 = _mm256_add_epi32(o00, _mm256_add_epi32(o00, o00));
+    __m256i o10 = _mm256_add_epi32(o00, _mm256_and_si256(_mm256_cmpgt_epi32(k->hm1, iy), k->w3));
+    __m256i beyond = _mm256_cmpgt_epi32(o10, k->last);
+    if (!_mm256_testz_si256(beyond, beyond))
+        return 1;
+    __m256i g00a = gather64(bg, _mm256_castsi256_si128(o00));
+    __m256i g00b = gather64(bg, _mm256_extracti128_si256(o00, 1));
+    __m256i g10a = gather64(bg, _mm256_castsi256_si128(o10));
+    __m256i g10b = gather64(bg, _mm256_extracti128_si256(o10, 1));
+    /* g..a = pixels 0 1 | 2 3, g..b = 4 5 | 6 7 (64 bits each) */
+    __m256i wx =
+        _mm256_or_si256(_mm256_sub_epi32(_mm256_set1_epi32(256), fx), _mm256_slli_epi32(fx, 16));
+    const __m256i i02 = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2),
+                  i13 = _mm256_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3),
+                  i46 = _mm256_setr_epi32(4, 4, 4, 4, 6, 6, 6, 6),
+                  i57 = _mm256_setr_epi32(5, 5, 5, 5, 7, 7, 7, 7);
+    __m256i w02 = _mm256_permutevar8x32_epi32(wx, i02), w13 = _mm256_permutevar8x32_epi32(wx, i13),
+            w46 = _mm256_permutevar8x32_epi32(wx, i46), w57 = _mm256_permutevar8x32_epi32(wx, i57);
+    __m256i t02 =
+        vstep(hpair(g00a, w02, 0), hpair(g10a, w02, 0), _mm256_permutevar8x32_epi32(fy, i02));
+    __m256i t13 =
+        vstep(hpair(g00a, w13, 8), hpair(g10a, w13, 8), _mm256_permutevar8x32_epi32(fy, i13));
+    __m256i t46 =
+        vstep(hpair(g00b, w46, 0), hpair(g10b, w46, 0), _mm256_permutevar8x32_epi32(fy, i46));
+    __m256i t57 =
+        vstep(hpair(g00b, w57, 8), hpair(g10b, w57, 8), _mm256_permutevar8x32_epi32(fy, i57));
+    *t_lo = _mm256_packus_epi32(t02, t13);
+    *t_hi = _mm256_packus_epi32(t46, t57);
+    return 0;
+}
+
+/* The refraction displacement floor(s * r / 2^28) Q8 pixels of one axis, r = h * 2^32 + l. */
+INLINE AVX2 __m256i displace_v(__m256i s, __m256i rh, __m256i rl)
+{
+    return _mm256_add_epi32(
+        _mm256_mullo_epi32(s, rh),
+        SHR_PAIR(_mm256_mul_epi32(s, rl), _mm256_mul_epi32(_mm256_srli_epi64(s, 32), rl), 28));
+}
+
+/* The composited pixels x..x+7: the background refracted, the layer cw over it. Returns 0,
+ * or 1 when the refraction would read past the frame (nothing written). */
+INLINE AVX2 int composite_v(const struct krow *k, const uint8_t *bg, uint8_t *rgb, int x,
+                            __m256i sx, __m256i sy, __m256i cw)
+{
+    __m256i dpx = displace_v(sx, k->rxh, k->rxl), dpy = displace_v(sy, k->ryh, k->ryl);
+    __m256i dsp = _mm256_or_si256(dpx, dpy);
+    size_t at = ((size_t)k->y * k->w + x) * 3;
+    __m256i t_lo, t_hi;
+    if (_mm256_testz_si256(dsp, dsp)) {
+        if (_mm256_testz_si256(cw, cw)) {
+            memcpy(rgb + at, bg + at, 24);
+            return 0;
+        }
+        __m256i t = load_rgb(bg + at);
+        t_lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(t));
+        t_hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(t, 1));
+    } else if (refract_v(k, bg, x, dpx, dpy, &t_lo, &t_hi)) {
+        return 1;
+    }
+    __m256i c_lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(cw));
+    __m256i c_hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(cw, 1));
+    /* bytes: pixels 0 1 4 5 | 2 3 6 7 */
+    __m256i o = _mm256_packus_epi16(blend255(t_lo, c_lo), blend255(t_hi, c_hi));
+    o = _mm256_permutevar8x32_epi32(o, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+    store_rgb(rgb + at, o);
+    return 0;
+}
+
+static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f,
+                               const int32_t *heights, int y, int x0, int x1, const uint8_t *bg,
+                               uint8_t *rgb, uint8_t *rgba)
+{
+    struct krow k;
+    krow_init(&k, l, f, heights, y);
+    const int flat_zero = l->flat_a8 == 0;
+    const __m256i zero = _mm256_setzero_si256();
     int x = x0;
     for (; x + 8 <= x1; x += 8) {
-        __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(r0 + x));
-        __m256i dx =
-            _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(r0 + x + 1)),
-                             _mm256_loadu_si256((const __m256i *)(const void *)(r0 + x - 1)));
-        __m256i dy = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(rd + x)),
-                                      _mm256_loadu_si256((const __m256i *)(const void *)(ru + x)));
-        __m256i c2 = _mm256_add_epi32(c, c);
-        __m256i lapx = _mm256_sub_epi32(
-            _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(r0 + x + sxs)),
-                             _mm256_loadu_si256((const __m256i *)(const void *)(r0 + x - sxs))),
-            c2);
-        __m256i lapy = _mm256_sub_epi32(
-            _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(rd2 + x)),
-                             _mm256_loadu_si256((const __m256i *)(const void *)(ru2 + x))),
-            c2);
-        __m256i sx = slope_v(dx, &kc.kx), sy = slope_v(dy, &ky);
-        /* curv = clamp(-((lapx * cxm + lapy * cym) >> 20), +-2^20); |sum| < 2^51 */
-        __m256i ce = _mm256_add_epi64(_mm256_mul_epi32(lapx, cxm), _mm256_mul_epi32(lapy, cym));
-        __m256i co = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(lapx, 32), cxm),
-                                      _mm256_mul_epi32(_mm256_srli_epi64(lapy, 32), cym));
-        __m256i curv = _mm256_sub_epi32(zero, SHR_PAIR(ce, co, 20));
-        curv = clampv(curv, _mm256_sub_epi32(zero, clim), clim);
+        __m256i sx, sy, curv;
+        surface_v(&k, x, &sx, &sy, &curv);
         __m256i any = _mm256_or_si256(_mm256_or_si256(sx, sy), curv);
+        size_t at = (size_t)y * k.w + x;
         if (flat_zero && _mm256_testz_si256(any, any)) {
             /* still water: no layer, no displacement */
             if (rgba)
-                _mm256_storeu_si256((__m256i *)(void *)(rgba + ((size_t)y * w + x) * 4), zero);
+                _mm256_storeu_si256((__m256i *)(void *)(rgba + at * 4), zero);
             else
-                memcpy(rgb + ((size_t)y * w + x) * 3, bg + ((size_t)y * w + x) * 3, 24);
+                memcpy(rgb + at * 3, bg + at * 3, 24);
             continue;
         }
-
-        /* the normal: nz = 1 / sqrt(1 + |s|^2), interpolated (r2 < 2^31, index < RSQ_N) */
-        __m256i r2 = _mm256_add_epi32(_mm256_mullo_epi32(sx, sx), _mm256_mullo_epi32(sy, sy));
-        __m256i t0, dt;
-        pair(l->rsq, _mm256_srli_epi32(r2, 18), &t0, &dt);
-        __m256i fr = _mm256_and_si256(_mm256_srli_epi32(r2, 10), _mm256_set1_epi32(255));
-        __m256i nz = _mm256_add_epi32(t0, _mm256_srai_epi32(_mm256_mullo_epi32(dt, fr), 8));
-        __m256i nx = _mm256_sub_epi32(zero, _mm256_srai_epi32(_mm256_mullo_epi32(sx, nz), 12));
-        __m256i ny = _mm256_sub_epi32(zero, _mm256_srai_epi32(_mm256_mullo_epi32(sy, nz), 12));
-        /* |n| and |H| are 1 (Q15) within a few units, so the dot products fit in int32 */
-        __m256i ndoth =
-            _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, hx),
-                                                                _mm256_mullo_epi32(ny, hy)),
-                                               _mm256_mullo_epi32(nz, hz)),
-                              15);
-        __m256i ndotl =
-            _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(nx, lx),
-                                                                _mm256_mullo_epi32(ny, ly)),
-                                               _mm256_mullo_epi32(nz, lz)),
-                              15);
-        ndoth = clampv(ndoth, zero, one15);
-        pair(l->glint, _mm256_srli_epi32(ndoth, 3), &t0, &dt);
-        __m256i a_p = _mm256_add_epi32(
-            t0, _mm256_srai_epi32(
-                    _mm256_mullo_epi32(dt, _mm256_and_si256(ndoth, _mm256_set1_epi32(7))), 3));
-        __m256i a_s = zero;
-        if (sky_on)
-            a_s = _mm256_and_si256(gather16x2(l->sky, _mm256_srli_epi32(nz, 3)), ffff);
-        __m256i b = _mm256_add_epi32(
-            _mm256_srai_epi32(_mm256_mullo_epi32(shade, _mm256_sub_epi32(ndotl, lz)), 11),
-            _mm256_srai_epi32(
-                _mm256_mullo_epi32(caus, clampv(curv, _mm256_sub_epi32(zero, ccl), ccl)), 8));
-        __m256i mag = _mm256_abs_epi32(b);
-        __m256i si = _mm256_srli_epi32(mag, 4);
-        __m256i sat = _mm256_cmpgt_epi32(si, _mm256_set1_epi32(RP_LIGHT_SOFT_N - 1));
-        si = _mm256_min_epi32(si, _mm256_set1_epi32(RP_LIGHT_SOFT_N));
-        __m256i sf = _mm256_andnot_si256(sat, _mm256_and_si256(mag, _mm256_set1_epi32(15)));
-        pair(l->soft, si, &t0, &dt);
-        __m256i a_b = _mm256_add_epi32(t0, _mm256_srai_epi32(_mm256_mullo_epi32(dt, sf), 4));
-
-        /* over, bottom to top: bed, sky, glint */
-        __m256i op = _mm256_sub_epi32(one15, a_p), os = _mm256_sub_epi32(one15, a_s),
-                ob = _mm256_sub_epi32(one15, a_b);
-        __m256i tt = _mm256_srai_epi32(_mm256_mullo_epi32(ob, os), 15);
-        tt = _mm256_srai_epi32(_mm256_mullo_epi32(tt, op), 15);
-        __m256i A = _mm256_sub_epi32(one15, tt);
-        __m256i w_sky = _mm256_srai_epi32(_mm256_mullo_epi32(a_s, op), 15);
-        __m256i wl = _mm256_srai_epi32(
-            _mm256_mullo_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(a_b, os), 15), op), 15);
-        __m256i w_light = _mm256_add_epi32(a_p, _mm256_and_si256(wl, _mm256_cmpgt_epi32(b, zero)));
-        __m256i a8 = _mm256_srai_epi32(
-            _mm256_add_epi32(_mm256_mullo_epi32(A, m255), _mm256_set1_epi32(16384)), 15);
-        __m256i cw = zero;
-        __m256i lit = _mm256_cmpgt_epi32(a8, zero);
-        if (!_mm256_testz_si256(lit, lit)) {
-            /* inv = (2^30 + A / 2) / A: in doubles the quotient (< 2^24) is within 2^-29 of
-             * the true one, which is an integer or at least 1/A from one, so truncating
-             * gives the integer quotient exactly. */
-            __m256i Am = _mm256_max_epi32(A, _mm256_set1_epi32(1));
-            __m256i num = _mm256_srli_epi32(Am, 1);
-            __m256d nlo = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(num)),
-                                        _mm256_set1_pd(two30));
-            __m256d nhi = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(num, 1)),
-                                        _mm256_set1_pd(two30));
-            __m128i ilo = _mm256_cvttpd_epi32(
-                _mm256_div_pd(nlo, _mm256_cvtepi32_pd(_mm256_castsi256_si128(Am))));
-            __m128i ihi = _mm256_cvttpd_epi32(
-                _mm256_div_pd(nhi, _mm256_cvtepi32_pd(_mm256_extracti128_si256(Am, 1))));
-            __m256i inv = _mm256_set_m128i(ihi, ilo);
-            __m256i invo = _mm256_srli_epi64(inv, 32);
-            __m256i ch[3];
-            const __m256i *lc[3] = {&lr, &lg, &lb}, *sc[3] = {&sr, &sg, &sb};
-            for (int k = 0; k < 3; k++) {
-                /* pc < 2^24, inv < 2^25: the product needs 64 bits */
-                __m256i pc = _mm256_add_epi32(_mm256_mullo_epi32(w_light, *lc[k]),
-                                              _mm256_mullo_epi32(w_sky, *sc[k]));
-                __m256i pe = _mm256_add_epi64(_mm256_mul_epu32(pc, inv), round29);
-                __m256i po =
-                    _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(pc, 32), invo), round29);
-                ch[k] = _mm256_min_epi32(SHR_PAIR(pe, po, 30), m255);
-            }
-            cw = _mm256_or_si256(
-                _mm256_or_si256(ch[0], _mm256_slli_epi32(ch[1], 8)),
-                _mm256_or_si256(_mm256_slli_epi32(ch[2], 16), _mm256_slli_epi32(a8, 24)));
-            cw = _mm256_and_si256(cw, lit);
-        }
-        if (rgba) {
-            _mm256_storeu_si256((__m256i *)(void *)(rgba + ((size_t)y * w + x) * 4), cw);
-            continue;
-        }
-
-        /* refraction: displacement floor(s * r / 2^28) Q8 pixels, r = h * 2^32 + l */
-        __m256i dpx =
-            _mm256_add_epi32(_mm256_mullo_epi32(sx, rxh),
-                             SHR_PAIR(_mm256_mul_epi32(sx, rxl),
-                                      _mm256_mul_epi32(_mm256_srli_epi64(sx, 32), rxl), 28));
-        __m256i dpy =
-            _mm256_add_epi32(_mm256_mullo_epi32(sy, ryh),
-                             SHR_PAIR(_mm256_mul_epi32(sy, ryl),
-                                      _mm256_mul_epi32(_mm256_srli_epi64(sy, 32), ryl), 28));
-        __m256i dsp = _mm256_or_si256(dpx, dpy);
-        uint8_t *out = rgb + ((size_t)y * w + x) * 3;
-        __m256i t_lo, t_hi;
-        if (_mm256_testz_si256(dsp, dsp)) {
-            const uint8_t *src = bg + ((size_t)y * w + x) * 3;
-            if (_mm256_testz_si256(cw, cw)) {
-                memcpy(out, src, 24);
-                continue;
-            }
-            __m256i t = load_rgb(src);
-            t_lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(t));
-            t_hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(t, 1));
-        } else {
-            __m256i px = _mm256_sub_epi32(_mm256_add_epi32(_mm256_set1_epi32(x << 8), lanes), dpx);
-            __m256i py = _mm256_sub_epi32(_mm256_set1_epi32(y << 8), dpy);
-            px = clampv(px, zero, xmax);
-            py = clampv(py, zero, ymax);
-            __m256i ix = _mm256_srli_epi32(px, 8), iy = _mm256_srli_epi32(py, 8);
-            __m256i fx = _mm256_and_si256(px, m255), fy = _mm256_and_si256(py, m255);
-            __m256i o00 = _mm256_add_epi32(_mm256_mullo_epi32(iy, wv), ix);
-            o00 = _mm256_add_epi32(o00, _mm256_add_epi32(o00, o00));
-            __m256i o10 = _mm256_add_epi32(o00, _mm256_and_si256(_mm256_cmpgt_epi32(hm1, iy), w3));
-            __m256i beyond = _mm256_cmpgt_epi32(o10, last);
-            if (!_mm256_testz_si256(beyond, beyond))
-                return x; /* a texel pair would end past the frame: the plain loop */
-            __m256i g00a = gather64(bg, _mm256_castsi256_si128(o00));
-            __m256i g00b = gather64(bg, _mm256_extracti128_si256(o00, 1));
-            __m256i g10a = gather64(bg, _mm256_castsi256_si128(o10));
-            __m256i g10b = gather64(bg, _mm256_extracti128_si256(o10, 1));
-            /* g..a = pixels 0 1 | 2 3, g..b = 4 5 | 6 7 (64 bits each) */
-            __m256i wx = _mm256_or_si256(_mm256_sub_epi32(_mm256_set1_epi32(256), fx),
-                                         _mm256_slli_epi32(fx, 16));
-            const __m256i i02 = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2),
-                          i13 = _mm256_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3),
-                          i46 = _mm256_setr_epi32(4, 4, 4, 4, 6, 6, 6, 6),
-                          i57 = _mm256_setr_epi32(5, 5, 5, 5, 7, 7, 7, 7);
-            __m256i w02 = _mm256_permutevar8x32_epi32(wx, i02),
-                    w13 = _mm256_permutevar8x32_epi32(wx, i13),
-                    w46 = _mm256_permutevar8x32_epi32(wx, i46),
-                    w57 = _mm256_permutevar8x32_epi32(wx, i57);
-            __m256i t02 = vstep(hpair(g00a, w02, 0), hpair(g10a, w02, 0),
-                                _mm256_permutevar8x32_epi32(fy, i02));
-            __m256i t13 = vstep(hpair(g00a, w13, 8), hpair(g10a, w13, 8),
-                                _mm256_permutevar8x32_epi32(fy, i13));
-            __m256i t46 = vstep(hpair(g00b, w46, 0), hpair(g10b, w46, 0),
-                                _mm256_permutevar8x32_epi32(fy, i46));
-            __m256i t57 = vstep(hpair(g00b, w57, 8), hpair(g10b, w57, 8),
-                                _mm256_permutevar8x32_epi32(fy, i57));
-            /* 16-bit (R, G, B, 0) of pixels 0 1 | 2 3 and 4 5 | 6 7 */
-            t_lo = _mm256_packus_epi32(t02, t13);
-            t_hi = _mm256_packus_epi32(t46, t57);
-        }
-        __m256i c_lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(cw));
-        __m256i c_hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(cw, 1));
-        /* bytes: pixels 0 1 4 5 | 2 3 6 7 */
-        __m256i o = _mm256_packus_epi16(blend255(t_lo, c_lo), blend255(t_hi, c_hi));
-        o = _mm256_permutevar8x32_epi32(o, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
-        store_rgb(out, o);
+        __m256i cw = layer_v(&k, sx, sy, curv);
+        if (rgba)
+            _mm256_storeu_si256((__m256i *)(void *)(rgba + at * 4), cw);
+        else if (composite_v(&k, bg, rgb, x, sx, sy, cw))
+            return x; /* a texel pair would end past the frame: the plain loop */
     }
     return x;
 }
