@@ -31,6 +31,8 @@ struct rp_engine {
      * output column its left tap (cell << 8 | weight of the right tap) */
     int32_t *wall_span;
     int32_t *wall_tap;
+    /* `walls visible image`: the colour of the walls at each output pixel (RGB24) */
+    uint8_t *wall_img;
 };
 
 /* The bilinear tap of output pixel i of n along a grid side of g cells: the pixel centre
@@ -142,9 +144,22 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     for (int x = 0; e->wall_tap && x < s->out_width; x++)
         e->wall_tap[x] = wall_tap(x, s->water.width, s->out_width);
+    if (ts.walls && s->walls_visible == RP_WALLS_IMAGE) {
+        size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
+        if (!(e->wall_img = malloc(pixels * 3)))
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        for (size_t i = 0; i < pixels; i++)
+            memcpy(e->wall_img + 3 * i, s->wall_rgb, 3);
+    }
     if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(e, err)))
         return r;
     return RP_OK;
+}
+
+void rp_engine_set_sky(rp_engine *e, const uint8_t *rgb)
+{
+    if (e->light)
+        rp_light_set_sky(e->light, rgb, e->s.out_width, e->s.out_height);
 }
 
 const rp_settings *rp_engine_settings(const rp_engine *e)
@@ -187,6 +202,18 @@ const int16_t *rp_engine_heights(const rp_engine *e)
     return rp_water_heights(e->water);
 }
 
+/* `walls visible image`: a mask item's walls take its image's pixels (the output-sized
+ * image's own walls, by the luma rule of rp_image_load_mask), over earlier items'. */
+static void paint_walls(rp_engine *e, const uint8_t *rgb)
+{
+    size_t pixels = (size_t)e->s.out_width * (size_t)e->s.out_height;
+    for (size_t i = 0; i < pixels; i++) {
+        const uint8_t *p = rgb + 3 * i;
+        if (((77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8) >= 128)
+            memcpy(e->wall_img + 3 * i, p, 3);
+    }
+}
+
 /* Apply the items of step k to the water; walls_only skips drops (checkpoint replay). */
 static void apply_items(rp_engine *e, int64_t k, int walls_only)
 {
@@ -203,9 +230,12 @@ static void apply_items(rp_engine *e, int64_t k, int walls_only)
         case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(e->water, it->x, it->y, it->w, it->h); break;
         case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(e->water, it->x, it->y, it->r); break;
         case RP_ITEM_WALL_MASK: {
-            const uint8_t *mask = e->masks ? e->masks(e->mask_ctx, it->mask_path) : NULL;
+            const uint8_t *rgb = NULL;
+            const uint8_t *mask = e->masks ? e->masks(e->mask_ctx, it->mask_path, &rgb) : NULL;
             if (mask)
                 rp_water_add_walls(e->water, mask);
+            if (mask && rgb && e->wall_img)
+                paint_walls(e, rgb);
             break;
         }
         }
@@ -253,8 +283,9 @@ static void light_rows(void *ctx, int y0, int y1)
 }
 
 /* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken
- * bilinearly from the grid (exact when the grid is the output size). Only the pixels near
- * a row's walls are visited: span holds each grid row's first and last wall cell. */
+ * bilinearly from the grid (exact when the grid is the output size), in the wall colour or
+ * the colour layer of `walls visible image`. Only the pixels near a row's walls are
+ * visited: span holds each grid row's first and last wall cell. */
 typedef struct walls_job {
     const rp_engine *e;
     const uint8_t *walls;
@@ -312,8 +343,10 @@ static void wall_rows(void *ctx, int y0, int y1)
             if (!a)
                 continue;
             uint8_t *p = j->rgb + ((size_t)y * ow + x) * 3;
+            const uint8_t *wc =
+                j->e->wall_img ? j->e->wall_img + ((size_t)y * ow + x) * 3 : s->wall_rgb;
             for (int c = 0; c < 3; c++)
-                p[c] = (uint8_t)((p[c] * (65536 - a) + s->wall_rgb[c] * a + 32768) >> 16);
+                p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
         }
     }
 }
@@ -363,6 +396,7 @@ void rp_engine_free(rp_engine **pe)
     free(e->heights_q8);
     free(e->wall_span);
     free(e->wall_tap);
+    free(e->wall_img);
     rp_water_free(&e->water);
     rp_timeline_free(&e->tl);
     free(e);

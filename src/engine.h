@@ -18,8 +18,10 @@
 typedef struct rp_pool rp_pool;
 typedef struct rp_engine rp_engine;
 
-/** The pixels of the wall mask at path (grid-sized), for RP_ITEM_WALL_MASK items. */
-typedef const uint8_t *(*rp_mask_fn)(void *ctx, const char *path);
+/** The pixels of the wall mask at path (grid-sized, 1 = wall), for RP_ITEM_WALL_MASK
+ * items; with `walls visible image` also *rgb, the mask's image at the output size (RGB24,
+ * stretched as the mask is), else *rgb = NULL. Both stay valid while the engine lives. */
+typedef const uint8_t *(*rp_mask_fn)(void *ctx, const char *path, const uint8_t **rgb);
 
 /** Fill err: code, whose fault, and a message. Returns code. */
 int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
@@ -36,6 +38,11 @@ int rp_engine_new(rp_engine **e, const rp_scene *scene, const rp_settings *merge
 /** Allocate the simulation and the renderer. pool (may be NULL) must outlive the engine;
  * masks is asked for the pixels of each wall mask when its item comes. */
 int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ctx, rp_error *err);
+
+/** Render `light` reflects rgb (output-sized RGB24, not copied: it must outlive the
+ * engine) as its sky (light.h) instead of the sky colour. After rp_engine_start; a no-op
+ * for the other renders. The engine reads no files: the session decodes the picture. */
+void rp_engine_set_sky(rp_engine *e, const uint8_t *rgb);
 
 /** The resolved settings, the clock, the timeline and their lengths. */
 const rp_settings *rp_engine_settings(const rp_engine *e);

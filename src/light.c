@@ -176,6 +176,13 @@ int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t err
     return RP_OK;
 }
 
+void rp_light_set_sky(rp_light *l, const uint8_t *rgb, int width, int height)
+{
+    l->sky_img = rgb && width > 0 && height > 0 ? rgb : NULL;
+    l->sky_w = l->sky_img ? width : 0;
+    l->sky_h = l->sky_img ? height : 0;
+}
+
 void rp_light_free(rp_light **l)
 {
     if (!l)
@@ -212,6 +219,43 @@ static void frame_init(const rp_light *l, const rp_light_geom *g, struct rp_ligh
              ((int64_t)f->sy_step * f->sy_step * 256 * hs);
     f->rx = (int64_t)l->p.refraction_q8 * f->scale_x;
     f->ry = (int64_t)l->p.refraction_q8 * f->scale_y;
+    /* a sky of another size than the frame is not used; a sky of strength 0 shows none */
+    f->sky = l->sky_img && l->sky_w == f->w && l->sky_h == f->h && l->p.sky_q8 ? l->sky_img : NULL;
+    f->kx = (int64_t)RP_LIGHT_SKY_REFLECT * 256 * f->scale_x;
+    f->ky = (int64_t)RP_LIGHT_SKY_REFLECT * 256 * f->scale_y;
+}
+
+/* A w x h RGB24 picture at (px, py), Q8 pixels within the frame, bilinear. */
+static inline __attribute__((always_inline)) void bilinear(const uint8_t *img, int w, int h,
+                                                           int64_t px, int64_t py, int32_t t[3])
+{
+    int ix = (int)(px >> 8), iy = (int)(py >> 8);
+    int32_t fx = (int32_t)(px & 255), fy = (int32_t)(py & 255);
+    int ix1 = ix < w - 1 ? ix + 1 : ix, iy1 = iy < h - 1 ? iy + 1 : iy;
+    const uint8_t *p00 = img + ((size_t)iy * w + ix) * 3;
+    const uint8_t *p01 = img + ((size_t)iy * w + ix1) * 3;
+    const uint8_t *p10 = img + ((size_t)iy1 * w + ix) * 3;
+    const uint8_t *p11 = img + ((size_t)iy1 * w + ix1) * 3;
+    for (int k = 0; k < 3; k++) {
+        int32_t top = p00[k] * (256 - fx) + p01[k] * fx;
+        int32_t bot = p10[k] * (256 - fx) + p11[k] * fx;
+        t[k] = (top * (256 - fy) + bot * fy + 32768) >> 16;
+    }
+}
+
+/* The reflected sky at (x, y) for slopes (sx, sy), Q12: the sky image at (x, y) + k * slope
+ * * scale, clamped to the frame (light.h). */
+static inline __attribute__((always_inline)) void
+sky_px(const struct rp_light_frame *f, int x, int y, int32_t sx, int32_t sy, uint8_t rgb[3])
+{
+    const int64_t xmax = (int64_t)(f->w - 1) << 8, ymax = (int64_t)(f->h - 1) << 8;
+    int64_t px = clamp64(((int64_t)x << 8) + ((sx * f->kx) >> 28), 0, xmax);
+    int64_t py = clamp64(((int64_t)y << 8) + ((sy * f->ky) >> 28), 0, ymax);
+    int32_t t[3];
+    bilinear(f->sky, f->w, f->h, px, py, t);
+    rgb[0] = (uint8_t)t[0];
+    rgb[1] = (uint8_t)t[1];
+    rgb[2] = (uint8_t)t[2];
 }
 
 /* Slope (Q12) from a height difference across `span` pixels (2 inside, 1 at an edge). */
@@ -233,8 +277,9 @@ struct px {
 };
 
 static inline __attribute__((always_inline)) void layer_px(const rp_light *l,
-                                                           const struct rp_light_frame *f, int32_t sx,
-                                                           int32_t sy, int32_t curv, struct px *o)
+                                                           const struct rp_light_frame *f,
+                                                           int32_t sx, int32_t sy, int32_t curv,
+                                                           const uint8_t sky_rgb[3], struct px *o)
 {
     int64_t r2 = (int64_t)sx * sx + (int64_t)sy * sy; /* Q24 */
     int32_t nz;
@@ -285,7 +330,7 @@ static inline __attribute__((always_inline)) void layer_px(const rp_light *l,
     }
     int64_t inv = (((int64_t)1 << 30) + A / 2) / A;
     for (int k = 0; k < 3; k++) {
-        int64_t pc = (int64_t)w_light * l->p.light_rgb[k] + (int64_t)w_sky * l->p.sky_rgb[k];
+        int64_t pc = (int64_t)w_light * l->p.light_rgb[k] + (int64_t)w_sky * sky_rgb[k];
         int64_t c = (pc * inv + ((int64_t)1 << 29)) >> 30;
         o->c[k] = (uint8_t)(c > 255 ? 255 : c);
     }
@@ -314,13 +359,19 @@ static inline __attribute__((always_inline)) void pixel(const rp_light *l,
     int64_t ly = (int64_t)hgt[(size_t)yd2 * w + x] + hgt[(size_t)yu2 * w + x] - 2 * c;
     int64_t curv = -((lx * f->cxm + ly * f->cym) >> 20);
     curv = clamp64(curv, -((int64_t)1 << 20), (int64_t)1 << 20);
-    layer_px(l, f, sx, sy, (int32_t)curv, o);
+    if (f->sky) {
+        uint8_t sky[3];
+        sky_px(f, x, y, sx, sy, sky);
+        layer_px(l, f, sx, sy, (int32_t)curv, sky, o);
+    } else {
+        layer_px(l, f, sx, sy, (int32_t)curv, l->p.sky_rgb, o);
+    }
 }
 
 static int flat_alpha(const rp_light *l)
 {
     struct px o;
-    layer_px(l, NULL, 0, 0, 0, &o);
+    layer_px(l, NULL, 0, 0, 0, l->p.sky_rgb, &o);
     return o.a;
 }
 
@@ -332,7 +383,7 @@ static rp_light_row_fn row_kernel(const rp_light *l, const struct rp_light_frame
     int m = f->sx_step > 1 ? f->sx_step : 1;
     *x0 = m;
     *x1 = f->w - m;
-    if (*x1 <= *x0)
+    if (*x1 <= *x0 || f->sky) /* the kernels know only the sky colour */
         return NULL;
     return rp_light_simd_row(rp_simd_level(), l, f, heights, y0, y1);
 }
@@ -389,18 +440,7 @@ static inline __attribute__((always_inline)) void rgb_px(const rp_light *l,
         /* bilinear at (x, y) - r * slope * scale, Q8 pixels, clamped */
         int64_t px = clamp64(((int64_t)x << 8) - ((o.sx * f->rx) >> 28), 0, xmax);
         int64_t py = clamp64(((int64_t)y << 8) - ((o.sy * f->ry) >> 28), 0, ymax);
-        int ix = (int)(px >> 8), iy = (int)(py >> 8);
-        int32_t fx = (int32_t)(px & 255), fy = (int32_t)(py & 255);
-        int ix1 = ix < w - 1 ? ix + 1 : ix, iy1 = iy < h - 1 ? iy + 1 : iy;
-        const uint8_t *p00 = bg + ((size_t)iy * w + ix) * 3;
-        const uint8_t *p01 = bg + ((size_t)iy * w + ix1) * 3;
-        const uint8_t *p10 = bg + ((size_t)iy1 * w + ix) * 3;
-        const uint8_t *p11 = bg + ((size_t)iy1 * w + ix1) * 3;
-        for (int k = 0; k < 3; k++) {
-            int32_t top = p00[k] * (256 - fx) + p01[k] * fx;
-            int32_t bot = p10[k] * (256 - fx) + p11[k] * fx;
-            t[k] = (top * (256 - fy) + bot * fy + 32768) >> 16;
-        }
+        bilinear(bg, w, h, px, py, t);
     }
     int32_t a = o.a;
     for (int k = 0; k < 3; k++)
@@ -432,6 +472,7 @@ void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int3
 {
     struct rp_light_frame f;
     frame_init(l, g, &f);
+    f.sky = NULL; /* the slopes and the refraction do not depend on the sky */
     const int64_t xmax = (int64_t)(f.w - 1) << 8, ymax = (int64_t)(f.h - 1) << 8;
     for (int y = y0; y < y1; y++) {
         rp_light_surface *row = out + (size_t)(y - y0) * f.w;

@@ -27,7 +27,12 @@
  *           |b| / (1 + |b|). Flat water: b = 0.
  *   sky     the sky colour with alpha min(1, sky * F), F Schlick's Fresnel term
  *           F0 + (1 - F0)(1 - n_z)^5 with F0 = 0.02 (water): sky = 1 is physical water,
- *           which tints even flat water by 2%.
+ *           which tints even flat water by 2%. With a sky image (rp_light_set_sky) the
+ *           colour is the image's, reflected: sampled bilinearly at (x + k * s_x *
+ *           scale_x, y + k * s_y * scale_y) output pixels, k = RP_LIGHT_SKY_REFLECT grid
+ *           cells per unit slope (the opposite way to refraction), in 1/256 pixel,
+ *           clamped to the frame; flat water reflects the image unshifted. Only C
+ *           changes: A, and so the layer's independence of the background, is the same.
  *   glint   the light colour with alpha q / (1 + q), q = specular * max(0, (n.H)^k - H_z^k)
  *           (Blinn-Phong, shininess k, less its flat-water value so still water shows none).
  *           q / (1 + q) is a soft shoulder: alpha approaches 1 only as q grows without
@@ -59,6 +64,10 @@ typedef struct rp_light_params {
     uint8_t sky_rgb[3];
 } rp_light_params;
 
+/** How far a sky image is displaced by the surface's slope, in grid cells per unit slope
+ * (light.h "sky": the reflection moves the other way from the refraction). */
+#define RP_LIGHT_SKY_REFLECT 8
+
 /** The `rockpool` preset's look (tuned by eye on photos; see rockpool(1)). */
 void rp_light_defaults(rp_light_params *p);
 
@@ -74,6 +83,12 @@ int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t err
 
 /** Free and null the handle; NULL is a no-op. */
 void rp_light_free(rp_light **l);
+
+/** Reflect rgb, a width x height RGB24 picture, as the sky instead of the sky colour
+ * (rgb NULL: the colour again). Not copied: it must stay valid and unchanged while rows
+ * are rendered. Used only for frames of its size (rp_light_geom); other frames keep the
+ * colour. Set it before rendering, not while rows are being rendered. */
+void rp_light_set_sky(rp_light *l, const uint8_t *rgb, int width, int height);
 
 /** The frame: its size and how many output pixels one grid cell spans, per axis, Q16
  * (rp_upscale_ratio_q16(grid, out); 1024..256*65536, clamped to that). */

@@ -31,6 +31,8 @@ struct rp_light {
     uint16_t glint[RP_LIGHT_UNIT_N + 2]; /* alpha by n.H (Q12), Q15 */
     uint16_t sky[RP_LIGHT_UNIT_N + 2];   /* alpha by n_z (Q12), Q15 */
     uint16_t soft[RP_LIGHT_SOFT_N + 2];  /* x / (1 + x), Q15 */
+    const uint8_t *sky_img;              /* rp_light_set_sky: RGB24, not owned; or NULL */
+    int sky_w, sky_h;
 };
 
 /* Per-frame constants from the geometry (cheap; computed per call). */
@@ -42,6 +44,8 @@ struct rp_light_frame {
     int64_t mdiv;             /* slope Q12 = diff * scale * mdiv >> 32 */
     int64_t cxm, cym;         /* bed curvature Q12 = -(lap_sum * cm) >> 20 */
     int64_t rx, ry;           /* displacement Q8 px = -(slope * r) >> 28 */
+    const uint8_t *sky;       /* the sky image when it is used for this frame, else NULL */
+    int64_t kx, ky;           /* its reflection: displacement Q8 px = (slope * k) >> 28 */
 };
 
 /** The vector kernel for row y, pixels x0..x1-1, which must be interior along x (x0 >=
@@ -54,9 +58,10 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
                                uint8_t *rgb, uint8_t *rgba);
 
 /** The kernel for a level (simd.h) for rows y0..y1-1 of this frame, or NULL (the plain
- * loop does every pixel). The kernels work in 32-bit lanes, exact while every height they
- * read is within +-RP_LIGHT_SIMD_HMAX (Q8; rp_upscale's heights stay within 1.25 * 2^23);
- * for other fields this returns NULL. */
+ * loop does every pixel; light.c asks for none when a sky image is reflected). The
+ * kernels work in 32-bit lanes, exact while every height they read is within
+ * +-RP_LIGHT_SIMD_HMAX (Q8; rp_upscale's heights stay within 1.25 * 2^23); for other
+ * fields this returns NULL. */
 #define RP_LIGHT_SIMD_HMAX (1 << 24)
 rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_light_frame *f,
                                   const int32_t *heights, int y0, int y1);

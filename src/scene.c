@@ -23,6 +23,7 @@ struct rp_scene {
     char name[512]; /* for diagnostics: the path, "<stdin>" or "<scene>" */
     int is_file;    /* name is a file's path */
     rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
+    rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
 };
 
 static const char *const shape_names[] = {"disc", "square", "cosine", "splash", "smooth"};
@@ -260,19 +261,41 @@ static int hex_colour(tok t, uint8_t rgb[3])
     return 0;
 }
 
+/* `sky 0xRRGGBB [STRENGTH]` or `sky PATH [STRENGTH]`: a bare word starting with 0x is a
+ * colour (so a mistyped colour is not taken for a file), anything else a path. */
 static int set_sky(parser *ps, tok kw)
 {
     tok t, s;
     char b[64];
     int64_t v = 1000;
-    int ret = rp_lex_want_word(ps, "a colour like 0xc8dcff", "sky", &t);
+    const char *at = ps->p;
+    int col = ps->col, end_col = ps->end_col;
+    int ret = rp_lex_want_word(ps, "a colour like 0xc8dcff or an image's path", "sky", &t);
 
     (void)kw;
     if (ret)
         return ret;
-    if (hex_colour(t, ps->given.light.sky_rgb))
-        return rp_lex_fail(ps, t.col, "expected a colour like 0xc8dcff after 'sky', got '%s'",
-                           SHOW(t, b));
+    ps->given.sky_image[0] = '\0';
+    memset(&ps->sky_at, 0, sizeof ps->sky_at);
+    if (t.n >= 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X')) {
+        if (hex_colour(t, ps->given.light.sky_rgb))
+            return rp_lex_fail(ps, t.col,
+                               "expected a colour like 0xc8dcff after 'sky', got '%s' (quote an "
+                               "image's path that starts with 0x)",
+                               SHOW(t, b));
+    } else {
+        /* read the word again as a path; remember where it is for errors in the image */
+        ps->p = at;
+        ps->col = col;
+        ps->end_col = end_col;
+        if ((ret = rp_lex_want_path(ps, "sky", ps->given.sky_image, sizeof ps->given.sky_image)))
+            return ret;
+        rp_diag *keep = ps->diag;
+        ps->diag = &ps->sky_at;
+        rp_lex_fail(ps, t.col, "sky image");
+        snprintf(ps->sky_at.file, sizeof ps->sky_at.file, "%s", keep->file);
+        ps->diag = keep;
+    }
     if ((ret = rp_lex_next(ps, &s)))
         return ret;
     if (s.s) { /* an optional strength: a multiplier of the Fresnel reflection */
@@ -542,7 +565,7 @@ static int set_fit(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the fit");
 }
 
-/* `walls visible [#RRGGBB]` or `walls hidden`. */
+/* `walls visible [0xRRGGBB]`, `walls visible image` or `walls hidden`. */
 static int set_walls(parser *ps, tok kw)
 {
     static const char *const names[] = {"hidden", "visible"};
@@ -553,16 +576,19 @@ static int set_walls(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    ps->given.walls_visible = i;
+    ps->given.walls_visible = i ? RP_WALLS_COLOUR : RP_WALLS_HIDDEN;
     rp_settings d;
     rp_settings_defaults(&d, RP_PRESET_ROCKPOOL);
     memcpy(ps->given.wall_rgb, d.wall_rgb, 3);
     if ((ret = rp_lex_next(ps, &t)))
         return ret;
-    if (t.s && (!i || hex_colour(t, ps->given.wall_rgb)))
+    if (t.s && i && rp_lex_is(t, "image"))
+        ps->given.walls_visible = RP_WALLS_IMAGE;
+    else if (t.s && (!i || hex_colour(t, ps->given.wall_rgb)))
         return rp_lex_fail(ps, t.col,
-                           "expected a colour like 0x8a8578 after 'walls visible', "
-                           "got '%s'",
+                           i ? "expected a colour like 0x8a8578 or 'image' after 'walls "
+                               "visible', got '%s'"
+                             : "unexpected '%s' after 'walls hidden'",
                            SHOW(t, b));
     return rp_lex_want_end(ps, "the walls");
 }
@@ -1091,6 +1117,7 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
     sc->settings.set = ps.given.set;
     sc->outside_bg = ps.outside_bg;
     sc->outside_mask = ps.outside_mask;
+    sc->sky_at = ps.sky_at;
     *out = sc;
     return RP_OK;
 }
@@ -1132,6 +1159,11 @@ const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background)
 {
     const rp_diag *d = background ? &scene->outside_bg : &scene->outside_mask;
     return d->line ? d : NULL;
+}
+
+const rp_diag *rp_scene_sky_at(const rp_scene *scene)
+{
+    return scene->sky_at.line ? &scene->sky_at : NULL;
 }
 
 const char *rp_scene_text(const rp_scene *scene, size_t *len)

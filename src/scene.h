@@ -24,7 +24,7 @@ typedef struct rp_diag {
 
 typedef struct rp_scene rp_scene;
 
-/** Parse a scene. filename is used in diagnostics and to resolve `background` and
+/** Parse a scene. filename is used in diagnostics and to resolve `background`, `sky` and
  * `wall mask` paths relative to the scene's directory ("-" or NULL: the current
  * directory). On error returns RP_ERR_INVALID (or RP_ERR_NOMEM) and fills diag. */
 int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
@@ -41,11 +41,15 @@ const char *rp_scene_name(const rp_scene *scene);
 /** The scene file's path, or NULL when the text came from stdin or memory. */
 const char *rp_scene_file(const rp_scene *scene);
 
-/** The first background (background nonzero) or wall mask path of the scene that reaches
- * outside the scene's directory (an absolute path or a '..' component), as a diagnostic
- * at its line and column; NULL when there is none. rp_session_new refuses it unless the
- * run allows outside paths (rockpool(1) --allow-outside-paths). */
+/** The first background (background nonzero) or other (wall mask, sky image) path of the
+ * scene that reaches outside the scene's directory (an absolute path or a '..' component),
+ * as a diagnostic at its line and column; NULL when there is none. rp_session_new refuses
+ * it unless the run allows outside paths (rockpool(1) --allow-outside-paths). */
 const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background);
+
+/** Where the scene's `sky PATH` names its image (file, line, column and the line's text;
+ * the message is a placeholder for the caller's), or NULL when it names none. */
+const rp_diag *rp_scene_sky_at(const rp_scene *scene);
 
 /** The scene's text as read (len bytes, NUL-terminated). */
 const char *rp_scene_text(const rp_scene *scene, size_t *len);

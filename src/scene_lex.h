@@ -49,6 +49,7 @@ typedef struct parser {
     /* The first background and the first mask path that reach outside the scene's
      * directory (absolute, or with a '..' component); line 0 = none. */
     rp_diag outside_bg, outside_mask;
+    rp_diag sky_at; /* where `sky PATH` names its image (for errors in the image) */
 } parser;
 
 /* A part of a word (for "640x480", "3..9", "40,400"): its text and column. */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
+#include "fit.h"
 #include "hash.h"
 #include "image.h"
 #include "provenance.h"
@@ -29,7 +30,8 @@ typedef struct mask {
     dev_t dev;
     ino_t ino;
     uint8_t *data;
-    int owned; /* data is this entry's (not another spelling's) */
+    uint8_t *rgb; /* `walls visible image`: the image at the output size, RGB24; or NULL */
+    int owned;    /* data and rgb are this entry's (not another spelling's) */
 } mask;
 
 struct rp_session {
@@ -45,6 +47,7 @@ struct rp_session {
     rp_sinks sinks;
     rp_pool *pool;
     rp_source *background;
+    rp_source *sky; /* `sky PATH` with render light: the image fitted to the output size */
     rp_writer *writer;
     rp_output_file *state_file;
     mask *masks;
@@ -199,6 +202,20 @@ static int resolve_settings(rp_session *se, rp_error *err)
     return RP_OK;
 }
 
+/* Whether the run reflects a sky image (render light only; other renders do not use it). */
+static int sky_used(const rp_session *se)
+{
+    return se->s.sky_image[0] && se->s.look.mode == RP_RENDER_LIGHT;
+}
+
+/* Whether mask walls are drawn with their images' pixels (and the run has walls). */
+static int walls_image(const rp_session *se)
+{
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(se->tl, &ts);
+    return se->s.walls_visible == RP_WALLS_IMAGE && ts.walls;
+}
+
 /* What a run will hold in memory, roughly: two height buffers, the background (a video's
  * frame queue and decoder pictures too), the writer's frame slots (and height copies), wall
  * bookkeeping and masks, the timeline, and the output's own frames (rp_output_cell_bytes).
@@ -213,6 +230,9 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     /* per output pixel: background 3, writer slots, the light's heights 4, the output's */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
                        (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
+    /* the sky image; `walls visible image`: the walls' colours and each mask's image */
+    per_pixel += sky_used(se) ? 3 : 0;
+    per_pixel += walls_image(se) ? 3 + 3 * (double)distinct_masks : 0;
     per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
     /* --aov normal/displacement: Q8 heights, 16-bit RGB frames and their PNG encoders */
     rp_output_opts png;
@@ -268,13 +288,17 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
             }
             seen[n++] = st;
             int64_t bytes = 0;
+            int64_t out_bytes = 0;
             if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height, 1,
-                                    &bytes, err->msg, sizeof err->msg))) {
+                                    &bytes, err->msg, sizeof err->msg)) ||
+                (walls_image(se) &&
+                 (*r = rp_image_cost(items[i].mask_path, se->s.out_width, se->s.out_height, 0,
+                                     &out_bytes, err->msg, sizeof err->msg)))) {
                 rp_error_set(err, *r, *r != RP_ERR_NOMEM, "%s", err->msg);
                 k = rp_engine_items_length(se->engine);
                 break;
             }
-            *cost += (double)bytes;
+            *cost += (double)bytes + (double)out_bytes;
         }
     }
     free(seen);
@@ -339,7 +363,7 @@ static int add_sinks(rp_session *se, rp_error *err)
 static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    rp_path_use uses[10 + RP_AOV_KINDS];
+    rp_path_use uses[11 + RP_AOV_KINDS];
     int n = 0;
     static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
                                                       "--aov displacement"};
@@ -361,6 +385,8 @@ static int check_paths(const rp_session *se, rp_error *err)
         uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
     if (se->s.background[0])
         uses[n++] = (rp_path_use){se->s.background, "the background", 0};
+    if (se->s.sky_image[0])
+        uses[n++] = (rp_path_use){se->s.sky_image, "the sky image", 0};
     const char *scene_file = rp_scene_file(se->scene);
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
@@ -457,6 +483,48 @@ static void set_audio(const rp_session *se, rp_output_opts *o)
               fps);
 }
 
+/* An error in the sky image (its message in err->msg), at the scene's `sky` statement. */
+static int sky_fail(const rp_session *se, int code, rp_error *err)
+{
+    const rp_diag *at = rp_scene_sky_at(se->scene);
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    if (!at || code == RP_ERR_NOMEM)
+        return rp_error_set(err, code, code != RP_ERR_NOMEM, "sky image: %s", msg);
+    err->diag = *at;
+    snprintf(err->diag.msg, sizeof err->diag.msg, "sky image: %.480s", msg);
+    return diag_error(err, code);
+}
+
+/* The sky image is a still FFmpeg decodes, within the memory limit: *bytes is what
+ * decoding it at the output size costs (rp_image_cost). Read before anything is created. */
+static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
+{
+    const char *path = se->s.sky_image;
+    rp_source_info info;
+    int r;
+    *bytes = 0;
+    if (!path[0])
+        return RP_OK;
+    if ((r = rp_source_probe(path, &info, err)))
+        return sky_fail(se, r, err);
+    if (info.is_video) {
+        rp_errf(err->msg, sizeof err->msg, "'%s' is a video: the sky is a still image", path);
+        return sky_fail(se, RP_ERR_INVALID, err);
+    }
+    if ((r = rp_image_cost(path, se->s.out_width, se->s.out_height, 0, bytes, err->msg,
+                           sizeof err->msg)))
+        return sky_fail(se, r, err);
+    if ((double)*bytes > (double)se->run->max_memory) {
+        rp_errf(err->msg, sizeof err->msg,
+                "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB (raise it with "
+                "--max-memory)",
+                path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
+        return sky_fail(se, RP_ERR_TOO_LARGE, err);
+    }
+    return RP_OK;
+}
+
 /* Everything is checked before anything is created: the outputs, the paths against each
  * other and the inputs, the memory estimate (the background is open: a video's decoder
  * says what it holds). */
@@ -491,7 +559,7 @@ static int validate(rp_session *se, rp_error *err)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "--hash prints to stdout, which the %s output already uses",
                             rp_output_format_name(rp_output_format_of(&run->out)));
-    /* Decoding the background and each mask counts too (rp_image_cost: metadata, the
+    /* Decoding the background, the sky and each mask counts too (rp_image_cost: metadata, the
      * decoded frame, the scaled copies), checked before any of them is decoded. */
     double images = 0;
     int64_t bytes = 0;
@@ -503,6 +571,9 @@ static int validate(rp_session *se, rp_error *err)
                            sizeof err->msg)))
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
     images += (double)bytes;
+    if ((r = check_sky(se, &bytes, err)))
+        return r;
+    images += sky_used(se) ? (double)bytes : 0;
     se->memory = memory_estimate(se, masks) + images;
     char video[96] = "";
     if (rp_source_memory(se->background))
@@ -530,11 +601,11 @@ static int validate(rp_session *se, rp_error *err)
 
 /* ---- inputs ---------------------------------------------------------------------------- */
 
-static const uint8_t *mask_find(const rp_session *se, const char *path)
+static const mask *mask_find(const rp_session *se, const char *path)
 {
     for (size_t i = 0; i < se->nmasks; i++)
         if (!strcmp(se->masks[i].path, path))
-            return se->masks[i].data;
+            return &se->masks[i];
     return NULL;
 }
 
@@ -559,13 +630,20 @@ static int load_masks(rp_session *se, rp_error *err)
                 m.dev = st.st_dev;
                 m.ino = st.st_ino;
                 for (size_t j = 0; j < se->nmasks && !m.data; j++)
-                    if (se->masks[j].dev == st.st_dev && se->masks[j].ino == st.st_ino)
+                    if (se->masks[j].dev == st.st_dev && se->masks[j].ino == st.st_ino) {
                         m.data = se->masks[j].data;
+                        m.rgb = se->masks[j].rgb;
+                    }
             }
             if (!m.data) {
                 int r =
                     rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
                                            se->run->max_memory, &m.data, err->msg, sizeof err->msg);
+                if (!r && walls_image(se) &&
+                    (r = rp_image_load_rgb_max(path, se->s.out_width, se->s.out_height,
+                                               se->run->max_memory, &m.rgb, err->msg,
+                                               sizeof err->msg)))
+                    free(m.data);
                 if (r)
                     return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
                 m.owned = 1;
@@ -576,9 +654,11 @@ static int load_masks(rp_session *se, rp_error *err)
     return RP_OK;
 }
 
-static const uint8_t *mask_of(void *ctx, const char *path)
+static const uint8_t *mask_of(void *ctx, const char *path, const uint8_t **rgb)
 {
-    return mask_find(ctx, path);
+    const mask *m = mask_find(ctx, path);
+    *rgb = m ? m->rgb : NULL;
+    return m ? m->data : NULL;
 }
 
 /* Start from a checkpoint: load it, check it belongs to this run and is not past
@@ -605,13 +685,13 @@ static int load_state(rp_session *se, rp_error *err)
     if (key != rp_state_key(&se->s, se->tl, steps))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state was saved from another scene or other settings", path);
-    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, &want, err->msg,
+    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &want, err->msg,
                              sizeof err->msg)))
         return rp_error_set(err, r, 1, "%s", err->msg);
     if (inputs != want)
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s: state was saved with other inputs (the scene's text, a wall mask "
-                            "or the background image differs)",
+                            "%s: state was saved with other inputs (the scene's text, a wall mask, "
+                            "the background or the sky image differs)",
                             path);
     rp_engine_resume(se->engine, steps);
     return RP_OK;
@@ -690,7 +770,8 @@ int rp_session_check(rp_session *se, rp_error *err)
 {
     int video, r;
     double images = 0;
-    if ((r = check_background(se, &video, err)))
+    int64_t sky_bytes;
+    if ((r = check_background(se, &video, err)) || (r = check_sky(se, &sky_bytes, err)))
         return r;
     count_masks(se, &images, err, &r);
     return r;
@@ -708,8 +789,17 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if (video && (r = validate(se, err)))
         return r;
+    if (sky_used(se) && (r = rp_source_open(&se->sky, s->sky_image, s->out_width, s->out_height,
+                                            RP_FIT_COVER, RP_VIDEO_HOLD, err)))
+        return sky_fail(se, r, err);
     if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
         return r;
+    if (se->sky) {
+        const uint8_t *sky;
+        if ((r = rp_source_frame(se->sky, 0, s->time.fps, s->time.fps_den, &sky, err)))
+            return sky_fail(se, r, err);
+        rp_engine_set_sky(se->engine, sky);
+    }
     if ((r = load_masks(se, err)))
         return r;
     if (se->run->load_state && (r = load_state(se, err)))
@@ -778,8 +868,8 @@ static int write_state(rp_session *se, rp_error *err)
     uint8_t *buf;
     size_t len;
     uint64_t inputs;
-    int r =
-        rp_state_inputs(se->scene, se->tl, se->s.background, &inputs, err->msg, sizeof err->msg);
+    int r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &inputs, err->msg,
+                            sizeof err->msg);
     if (r)
         return rp_error_set(err, r, 0, "%s", err->msg);
     int64_t at = se->end > 0 ? rp_clock_steps(se->clock, se->end - 1) : 0;
@@ -838,10 +928,13 @@ void rp_session_free(rp_session **ps)
     rp_sinks_abort(&se->sinks);
     rp_output_file_abort(&se->state_file);
     for (size_t i = 0; i < se->nmasks; i++)
-        if (se->masks[i].owned)
+        if (se->masks[i].owned) {
             free(se->masks[i].data);
+            free(se->masks[i].rgb);
+        }
     free(se->masks);
     rp_source_free(&se->background);
+    rp_source_free(&se->sky);
     rp_engine_free(&se->engine);
     rp_pool_free(&se->pool);
     free(se);

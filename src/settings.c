@@ -53,6 +53,7 @@ static const struct field {
     FIELD(RP_SET_SPECULAR, light.shininess),
     FIELD(RP_SET_SKY, light.sky_q8),
     FIELD(RP_SET_SKY, light.sky_rgb),
+    FIELD(RP_SET_SKY, sky_image),
     FIELD(RP_SET_CAUSTICS, light.caustics_q8),
     FIELD(RP_SET_FIT, fit),
     FIELD(RP_SET_WALLS, walls_visible),

@@ -104,6 +104,13 @@ typedef struct rp_sim_settings {
 #define RP_ROCKPOOL_SPEED INT64_C(15000000)
 #define RP_ROCKPOOL_FADE_US INT64_C(1500000)
 
+/** `walls hidden | visible [COLOUR] | visible image` (rockpool-scene(5)). */
+enum rp_walls {
+    RP_WALLS_HIDDEN = 0,
+    RP_WALLS_COLOUR, /* every wall in wall_rgb */
+    RP_WALLS_IMAGE,  /* walls of `wall mask` items in their image's pixels, the rest in wall_rgb */
+};
+
 typedef struct rp_settings {
     unsigned set; /* RP_SET_* bits of the fields given explicitly */
     /* the scene */
@@ -124,7 +131,9 @@ typedef struct rp_settings {
     rp_sim_settings sim;
     rp_render_params look;
     rp_light_params light; /* the look of render mode `light` */
-    int walls_visible;     /* draw wall cells in wall_rgb over the render */
+    char sky_image[4096];  /* `sky PATH`: reflected instead of light.sky_rgb; "" = none;
+                            * resolved against the scene's dir */
+    int walls_visible;     /* enum rp_walls: how wall cells are drawn over the render */
     uint8_t wall_rgb[3];
 } rp_settings;
 

@@ -96,7 +96,7 @@ static int fnv_file(uint64_t *h, const char *path, char *err, size_t errlen)
 }
 
 int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *background,
-                    uint64_t *digest, char *err, size_t errlen)
+                    const char *sky, uint64_t *digest, char *err, size_t errlen)
 {
     size_t len;
     const char *text = rp_scene_text(scene, &len);
@@ -119,6 +119,8 @@ int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *ba
         }
     }
     if (background && background[0] && (r = fnv_file(&h, background, err, errlen)))
+        return r;
+    if (sky && sky[0] && (r = fnv_file(&h, sky, err, errlen)))
         return r;
     *digest = h;
     return RP_OK;

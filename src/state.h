@@ -4,7 +4,7 @@
  * Layout, all little-endian:
  *   magic "RPSTATE\0" (8 bytes), u32 version (2), u32 width, u32 height, u32 reserved 0,
  *   u64 frame (the next frame to simulate), u64 key (rp_state_key of the run),
- *   u64 inputs (rp_state_inputs: the content of the scene text, masks and background),
+ *   u64 inputs (rp_state_inputs: the content of the scene text, masks, background and sky image),
  *   int16 cur[width*height], int16 prev[width*height],
  *   u64 checksum (FNV-1a 64 of every byte before it). */
 #ifndef RP_STATE_H
@@ -24,11 +24,12 @@
 uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k);
 
 /** A 64-bit digest of the content of every input a checkpoint depends on: the scene's
- * text, each wall mask file the timeline names (once per path), and the background image
- * file (background may be NULL or empty). Files are read whole; RP_ERR_IO with a reason
- * when one cannot be read. */
+ * text, each wall mask file the timeline names (once per path), the background image file
+ * and the sky image file (background and sky may be NULL or empty; without a sky image
+ * the digest is what it was before sky images existed). Files are read whole; RP_ERR_IO
+ * with a reason when one cannot be read. */
 int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *background,
-                    uint64_t *digest, char *err, size_t errlen);
+                    const char *sky, uint64_t *digest, char *err, size_t errlen);
 
 /** Encode the water's buffers as the state at frame k into a malloc'd buffer (*buf, *len).
  * Returns RP_OK or RP_ERR_NOMEM. */

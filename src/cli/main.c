@@ -108,6 +108,9 @@ static void print_summary(const rp_summary *sum)
     printf("speed:      %.1f scene pixels/s (%.1f%% of the width a second)\n", sum->speed,
            100.0 * sum->speed / s->width);
     printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
+    if (s->sky_image[0])
+        printf("sky:        %s%s\n", s->sky_image,
+               s->look.mode == RP_RENDER_LIGHT ? "" : " (not used: render light only)");
     printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops, sum->scene.rains,
            sum->scene.strokes, sum->scene.walls);
     printf("drops:      %zu in all (%zu from rain, %zu stroke dabs)\n", sum->timeline.drops,

@@ -3,7 +3,8 @@
  * for the layer equation, calm water, size independence on slopes worked out by hand,
  * row splits, and the parameter checks; and every code path (plain C, each SIMD level this
  * machine has, the others forced off with rp_simd_set) byte for byte against the plain C
- * light as it was before the vector kernels (light_ref.h). */
+ * light as it was before the vector kernels (light_ref.h), also through a sky image of
+ * one colour; a sky image reflected still and on slopes worked out by hand. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -413,7 +414,8 @@ static void gen(int32_t *f, uint8_t *b, int w, int h, enum kind k, double amp, u
         }
 }
 
-/* Render (w, h, scale) with every path and every row split style; compare with ref. */
+/* Render (w, h, scale) with every path and every row split style, with the sky colour and
+ * with a sky image of that one colour (the plain loop reflecting it); compare with ref. */
 static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int32_t syq,
                         const int32_t *f, const uint8_t *b)
 {
@@ -431,8 +433,15 @@ static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int
     ref_light_rows_rgb(r, &g, f, b, want3, 0, h);
     ref_light_rows_rgba(r, &g, f, want4, 0, h);
     unsigned seed = (unsigned)(w * 31 + h);
-    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+    uint8_t *sky = malloc(n * 3);
+    assert_non_null(sky);
+    for (size_t i = 0; i < n; i++)
+        memcpy(sky + 3 * i, p->sky_rgb, 3);
+    for (int pass = 0; pass < 2 * (rp_simd_supported() + 1); pass++) {
+        int level = pass % (rp_simd_supported() + 1), image = pass > rp_simd_supported();
         assert_int_equal(rp_simd_set(level), level);
+        if (image)
+            rp_light_set_sky(l, sky, w, h);
         for (int split = 0; split < 2; split++) {
             memset(got3, 0xa5, n * 3);
             memset(got4, 0x5a, n * 4);
@@ -448,17 +457,18 @@ static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int
                 while (i < n && !memcmp(got3 + 3 * i, want3 + 3 * i, 3) &&
                        !memcmp(got4 + 4 * i, want4 + 4 * i, 4))
                     i++;
-                fail_msg("level %d, %dx%d scale %d/%d: pixel (%d, %d) differs: rgb %d %d %d "
+                fail_msg("level %d%s, %dx%d scale %d/%d: pixel (%d, %d) differs: rgb %d %d %d "
                          "want %d %d %d, rgba %d %d %d %d want %d %d %d %d",
-                         level, w, h, sxq, syq, (int)(i % w), (int)(i / w), got3[3 * i],
-                         got3[3 * i + 1], got3[3 * i + 2], want3[3 * i], want3[3 * i + 1],
-                         want3[3 * i + 2], got4[4 * i], got4[4 * i + 1], got4[4 * i + 2],
-                         got4[4 * i + 3], want4[4 * i], want4[4 * i + 1], want4[4 * i + 2],
-                         want4[4 * i + 3]);
+                         level, image ? " (sky image)" : "", w, h, sxq, syq, (int)(i % w),
+                         (int)(i / w), got3[3 * i], got3[3 * i + 1], got3[3 * i + 2], want3[3 * i],
+                         want3[3 * i + 1], want3[3 * i + 2], got4[4 * i], got4[4 * i + 1],
+                         got4[4 * i + 2], got4[4 * i + 3], want4[4 * i], want4[4 * i + 1],
+                         want4[4 * i + 2], want4[4 * i + 3]);
             }
         }
     }
     rp_simd_set(-1);
+    free(sky);
     free(want3);
     free(want4);
     free(got3);
@@ -661,15 +671,104 @@ static void test_surface(void **state)
     rp_light_free(&l);
 }
 
+/* Still water reflects a sky image unshifted: the layer's colour is the image's pixel,
+ * its alpha the Fresnel tint of flat water (sky 10: 51/255). An image of another size
+ * than the frame is not used, and NULL brings the colour back. */
+static void test_sky_still(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    params_all_on(&p);
+    p.sky_q8 = 10 * 256;
+    fill(0, 5);
+    static uint8_t sky[H][W][3], rgba[H][W][4], want[H][W][4];
+    unsigned seed = 12;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int k = 0; k < 3; k++)
+                sky[y][x][k] = (uint8_t)lcg(&seed);
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536};
+    rp_light_rows_rgba(l, &g, &field[0][0], &want[0][0][0], 0, H);
+    rp_light_set_sky(l, &sky[0][0][0], W, H);
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            assert_int_equal(rgba[y][x][3], 51);
+            assert_memory_equal(rgba[y][x], sky[y][x], 3);
+        }
+    rp_light_set_sky(l, &sky[0][0][0], W - 1, H);
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    assert_memory_equal(rgba, want, sizeof rgba);
+    rp_light_set_sky(l, NULL, 0, 0);
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    assert_memory_equal(rgba, want, sizeof rgba);
+    rp_light_free(&l);
+}
+
+/* The reflection moves the sky sample by +RP_LIGHT_SKY_REFLECT cells per unit slope, the
+ * other way from the refraction. A plane rising (or falling) 6/s height units a pixel at s
+ * pixels a cell has slope +-6/64 per cell at height scale 64; 8 cells per unit slope move
+ * the sample +-0.75 s pixels (192 s / 256, exactly). The sky ramps R = 4x, so the reflected
+ * red is 4x +- 3s; the layer there equals a light whose sky colour is that sample. */
+static void test_sky_reflect(void **state)
+{
+    (void)state;
+    assert_int_equal(RP_LIGHT_SKY_REFLECT, 8);
+    rp_light_params p;
+    params_all_on(&p);
+    p.sky_q8 = 16 * 256;
+    p.height_scale = 64;
+    static uint8_t sky[H][W][3], rgba[H][W][4], one[H][W][4];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            sky[y][x][0] = (uint8_t)(4 * x);
+            sky[y][x][1] = (uint8_t)(3 * y);
+            sky[y][x][2] = 90;
+        }
+    for (int sign = -1; sign <= 1; sign += 2)
+        for (int s = 1; s <= 3; s++) {
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++)
+                    field[y][x] = sign * 6 * 256 * x / s;
+            rp_light_geom g = {W, H, s * 65536, s * 65536};
+            rp_light *l = make(&p);
+            rp_light_set_sky(l, &sky[0][0][0], W, H);
+            rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+            rp_light_free(&l);
+            for (int x = 10; x < 50; x += 3) {
+                rp_light_params q = p;
+                q.sky_rgb[0] = (uint8_t)(4 * x + sign * 3 * s);
+                q.sky_rgb[1] = 3 * 20;
+                q.sky_rgb[2] = 90;
+                rp_light *c = make(&q);
+                rp_light_rows_rgba(c, &g, &field[0][0], &one[0][0][0], 20, 21);
+                rp_light_free(&c);
+                assert_true(one[20][x][3] > 0);
+                if (memcmp(rgba[20][x], one[20][x], 4))
+                    fail_msg("sign %d scale %d x %d: %d %d %d %d want %d %d %d %d", sign, s, x,
+                             rgba[20][x][0], rgba[20][x][1], rgba[20][x][2], rgba[20][x][3],
+                             one[20][x][0], one[20][x][1], one[20][x][2], one[20][x][3]);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_oracle),      cmocka_unit_test(test_overlay_equation),
-        cmocka_unit_test(test_calm),        cmocka_unit_test(test_size_independent),
-        cmocka_unit_test(test_row_split),   cmocka_unit_test(test_no_white_disc),
-        cmocka_unit_test(test_ranges),      cmocka_unit_test(test_paths_exact),
+        cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_overlay_equation),
+        cmocka_unit_test(test_calm),
+        cmocka_unit_test(test_size_independent),
+        cmocka_unit_test(test_row_split),
+        cmocka_unit_test(test_no_white_disc),
+        cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_paths_exact),
         cmocka_unit_test(test_paths_extreme_heights),
-        cmocka_unit_test(test_paths_full_frame), cmocka_unit_test(test_surface),
+        cmocka_unit_test(test_paths_full_frame),
+        cmocka_unit_test(test_surface),
+        cmocka_unit_test(test_sky_still),
+        cmocka_unit_test(test_sky_reflect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -404,6 +404,56 @@ static void test_background_paths(void **state)
     rp_scene_free(&sc);
 }
 
+/* `sky PATH [STRENGTH]`: a path like background's (relative to the scene, quoted), with its
+ * place kept for errors in the image; a bare 0x word is a colour, a mistyped one an error;
+ * `walls visible image`. */
+static void test_sky_image_and_walls(void **state)
+{
+    rp_scene *sc;
+    const rp_settings *s;
+    (void)state;
+
+    sc = parse_named("size 64x48\n  sky clouds.png 2.5\n", "examples/sub/rain.scene");
+    s = rp_scene_settings(sc);
+    assert_string_equal(s->sky_image, "examples/sub/clouds.png");
+    assert_int_equal(s->light.sky_q8, 640);
+    assert_true(s->set & RP_SET_SKY);
+    const rp_diag *at = rp_scene_sky_at(sc);
+    assert_non_null(at);
+    assert_string_equal(at->file, "examples/sub/rain.scene");
+    assert_int_equal(at->line, 2);
+    assert_int_equal(at->col, 7);
+    assert_string_equal(at->source_line, "  sky clouds.png 2.5");
+    rp_scene_free(&sc);
+    sc = parse_named("sky \"0x123456.png\"\n", "d/x.scene");
+    assert_string_equal(rp_scene_settings(sc)->sky_image, "d/0x123456.png");
+    assert_int_equal(rp_scene_settings(sc)->light.sky_q8, 256);
+    rp_scene_free(&sc);
+    sc = parse("sky 0x102030 3\n");
+    s = rp_scene_settings(sc);
+    assert_string_equal(s->sky_image, "");
+    assert_memory_equal(s->light.sky_rgb, "\x10\x20\x30", 3);
+    assert_int_equal(s->light.sky_q8, 768);
+    assert_null(rp_scene_sky_at(sc));
+    rp_scene_free(&sc);
+    expect_error("sky 0x12345\n", 1, 5, "expected a colour like 0xc8dcff");
+    expect_error("sky clouds.png 17\n", 1, 16, "sky strength 17 is out of range");
+    expect_error("sky\n", 1, 4, "expected a colour like 0xc8dcff or an image's path");
+
+    sc = parse("walls visible image\n");
+    assert_int_equal(rp_scene_settings(sc)->walls_visible, RP_WALLS_IMAGE);
+    rp_scene_free(&sc);
+    sc = parse("walls visible\n");
+    assert_int_equal(rp_scene_settings(sc)->walls_visible, RP_WALLS_COLOUR);
+    rp_scene_free(&sc);
+    sc = parse("walls visible 0x010203\n");
+    assert_int_equal(rp_scene_settings(sc)->walls_visible, RP_WALLS_COLOUR);
+    assert_memory_equal(rp_scene_settings(sc)->wall_rgb, "\x01\x02\x03", 3);
+    rp_scene_free(&sc);
+    expect_error("walls hidden image\n", 1, 14, "unexpected 'image' after 'walls hidden'");
+    expect_error("walls visible picture\n", 1, 15, "expected a colour like 0x8a8578 or 'image'");
+}
+
 /* ---- events --------------------------------------------------------------------------- */
 
 static void test_drop_event(void **state)
@@ -1381,18 +1431,31 @@ static void test_bad_dir(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults),        cmocka_unit_test(test_preset_names),
-        cmocka_unit_test(test_settings_parse),  cmocka_unit_test(test_settings_values),
-        cmocka_unit_test(test_preset_in_scene), cmocka_unit_test(test_damping),
-        cmocka_unit_test(test_merge),           cmocka_unit_test(test_background_paths),
-        cmocka_unit_test(test_drop_event),      cmocka_unit_test(test_rain_stroke_wall_events),
-        cmocka_unit_test(test_time_rules),      cmocka_unit_test(test_drop_frames),
-        cmocka_unit_test(test_percentages),     cmocka_unit_test(test_wall_items),
-        cmocka_unit_test(test_timeline_order),  cmocka_unit_test(test_splitmix),
-        cmocka_unit_test(test_rain_golden),     cmocka_unit_test(test_rain_count_and_span),
-        cmocka_unit_test(test_rain_stability),  cmocka_unit_test(test_stroke),
-        cmocka_unit_test(test_stroke_exact),    cmocka_unit_test(test_text_handling),
-        cmocka_unit_test(test_errors),          cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_preset_names),
+        cmocka_unit_test(test_settings_parse),
+        cmocka_unit_test(test_settings_values),
+        cmocka_unit_test(test_preset_in_scene),
+        cmocka_unit_test(test_damping),
+        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_background_paths),
+        cmocka_unit_test(test_sky_image_and_walls),
+        cmocka_unit_test(test_drop_event),
+        cmocka_unit_test(test_rain_stroke_wall_events),
+        cmocka_unit_test(test_time_rules),
+        cmocka_unit_test(test_drop_frames),
+        cmocka_unit_test(test_percentages),
+        cmocka_unit_test(test_wall_items),
+        cmocka_unit_test(test_timeline_order),
+        cmocka_unit_test(test_splitmix),
+        cmocka_unit_test(test_rain_golden),
+        cmocka_unit_test(test_rain_count_and_span),
+        cmocka_unit_test(test_rain_stability),
+        cmocka_unit_test(test_stroke),
+        cmocka_unit_test(test_stroke_exact),
+        cmocka_unit_test(test_text_handling),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_bad_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

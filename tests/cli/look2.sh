@@ -1,0 +1,305 @@
+# look2.sh - the sky as an image and walls drawn from their masks (rockpool-scene(5) sky,
+# walls): a sky image of one colour renders as that colour, byte for byte; still water
+# reflects the image unshifted (the --alpha layer is the image's pixels); on ripples the
+# reflection moves the sample 8 cells per unit slope the other way from the refraction
+# (checked against the displacement AOV); the overlay equation still holds; the same bytes
+# at every thread count and vector level; bad sky images refused before anything is
+# written, with the scene's line and column; checkpoints bind the sky image. `walls
+# visible image`: mask walls in the mask image's own pixels, rectangles in the colour, the
+# same after a checkpoint; the memory estimate counts both.
+source "$(dirname "$0")/lib.sh"
+R=$ROCKPOOL
+
+# mkpng PATH W H EXPR: an 8-bit RGB PNG whose pixel (x, y) is the Python tuple EXPR.
+mkpng() {
+    python3 - "$@" <<'EOF'
+import struct, sys, zlib
+path, w, h, expr = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+f = eval("lambda x, y: " + expr)
+raw = b"".join(b"\0" + bytes(c for x in range(w) for c in f(x, y)) for y in range(h))
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+open(path, "wb").write(b"\x89PNG\r\n\x1a\n" +
+                       chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+                       chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+EOF
+}
+# raw FILE... FMT OUT: decode to raw samples (rgb24, rgba, rgb48le) for python.
+raw() { ffmpeg -v error -y -i "$1" -f rawvideo -pix_fmt "$2" "$3"; }
+
+cat >pool.scene <<'EOF'
+size 160x96
+fps 30
+duration 8f
+seed 7
+at 0s      drop 50% 50% radius 12 height 1200
+at 0f      drop 20% 30% radius 6 height -900
+at 0.1s..4s rain rate 30/s radius 3..9 height 300..900
+EOF
+# one colour, another aspect than the frame (cover scales it); a gradient with a cloud
+mkpng flat.png 200 90 '(51, 102, 153)'
+mkpng grad.png 240 100 '(40 + x // 2, 80 + y, 200 if (x - 150) ** 2 + (y - 40) ** 2 > 300 else 250)'
+ffmpeg -v error -f lavfi -i testsrc2=s=160x96 -frames:v 1 -pix_fmt rgb24 bg.png
+
+# ---- a sky image of one colour is that colour -------------------------------------------
+{ cat pool.scene; echo "sky flat.png 3"; } >skyflat.scene
+{ cat pool.scene; echo "sky 0x336699 3"; } >skycol.scene
+for size in 160x96 320x192; do
+    "$R" -q skyflat.scene -s $size -i bg.png -f framemd5 -o flat$size.md5
+    "$R" -q skycol.scene -s $size -i bg.png -f framemd5 -o col$size.md5
+    check "sky image of one colour ($size): 8 frames" test "$(grep -vc '^#' flat$size.md5)" = 8
+    check "sky image of one colour = sky 0x336699, byte for byte ($size)" \
+        cmp -s flat$size.md5 col$size.md5
+done
+"$R" -q skyflat.scene --alpha -f framemd5 -o aflat.md5
+"$R" -q skycol.scene --alpha -f framemd5 -o acol.md5
+check "... and so is the --alpha layer" cmp -s aflat.md5 acol.md5
+{ cat pool.scene; echo "sky grad.png 3"; } >skygrad.scene
+check "--check names the sky image" grep -q '^sky: *grad.png$' <("$R" --check skygrad.scene)
+"$R" -q skygrad.scene -i bg.png -f framemd5 -o grad.md5
+differ "a gradient sky image changes the frames" grad.md5 flat160x96.md5
+
+# ---- still water reflects the image unshifted -------------------------------------------
+mkpng still.png 160 96 '(x + 40, 2 * y + 20, (7 * x + 5 * y) % 256)'
+printf 'size 160x96\nduration 3f\nsky still.png 10\n' >still.scene
+expect_status "still water with a sky image, --alpha" 0 "$R" -q still.scene --alpha \
+    -o st/l_%d.png
+expect_status "still water with a sky image over bg.png" 0 "$R" -q still.scene -i bg.png \
+    -o st/o_%d.png
+raw still.png rgb24 sky.rgb
+raw st/l_2.png rgba lay.rgba
+raw st/o_2.png rgb24 out.rgb
+raw bg.png rgb24 bg.rgb
+check "still water: the layer is the sky image's pixels at alpha 51 (Fresnel 0.02 x 10)" \
+    python3 - <<'EOF'
+import sys
+sky, lay = open("sky.rgb", "rb").read(), open("lay.rgba", "rb").read()
+n = 160 * 96
+bad = [i for i in range(n) if lay[4 * i + 3] != 51 or lay[4 * i:4 * i + 3] != sky[3 * i:3 * i + 3]]
+print("    pixels off:", len(bad))
+sys.exit(len(bad) != 0)
+EOF
+check "still water: the render is round((bg * 204 + sky * 51) / 255)" python3 - <<'EOF'
+import sys
+sky, bg, out = (open(f, "rb").read() for f in ("sky.rgb", "bg.rgb", "out.rgb"))
+want = bytes((b * 204 + s * 51 + 127) // 255 for b, s in zip(bg, sky))
+print("    samples off:", sum(1 for a, b in zip(want, out) if a != b))
+sys.exit(want != out)
+EOF
+
+# ---- the reflection's displacement on ripples -------------------------------------------
+# Light from straight above, no glint, no caustics: the layer's colour is the reflected sky
+# times a common factor, so with a sky image R = x, G = 255 its red over its green is the
+# sampled R: x + 8 * slope * scale. With refraction 1 the displacement AOV holds
+# -1 * slope * scale, so the sample is x - 8 * dx.
+mkpng ramp.png 256 128 '(x, 255, 0)'
+cat >ramp.scene <<'EOF'
+size 256x128
+fps 30
+duration 6f
+seed 3
+refraction 1
+light 0 90
+specular 0 1
+caustics 0
+sky ramp.png 16
+at 0s drop 40% 50% radius 14 height 2500
+at 0s drop 75% 40% radius 10 height -2000
+EOF
+expect_status "ramp sky: --alpha layer and displacement AOV" 0 "$R" -q ramp.scene --alpha \
+    -o rl/l_%d.png --aov displacement rl/d_%d.png
+raw rl/l_5.png rgba rl.rgba
+raw rl/d_5.png rgb48le rd.raw
+check "reflected red = the ramp at x - 8 * refraction dx, within 3 levels" python3 - <<'EOF'
+import struct, sys
+W, H = 256, 128
+lay = open("rl.rgba", "rb").read()
+st = struct.unpack("<%dH" % (W * H * 3), open("rd.raw", "rb").read())
+errs = {8: [], 0: [], -8: []}
+moved = 0
+for y in range(12, H - 12):
+    for x in range(12, W - 12):
+        i = y * W + x
+        r, g, a = lay[4 * i], lay[4 * i + 1], lay[4 * i + 3]
+        if a == 0 or g < 160:
+            continue
+        dx = st[3 * i] / 65535 * W - 0.5 - x
+        got = 255 * r / g
+        moved += abs(8 * dx) >= 2
+        for k in errs:
+            want = min(255, max(0, x - k * dx))
+            errs[k].append(abs(got - want))
+worst = {k: max(v) for k, v in errs.items()}
+print("    pixels", len(errs[8]), "moved >= 2 px", moved, "worst error by k:", worst)
+sys.exit(not (moved > 300 and worst[8] <= 3 and worst[0] > 10 and worst[-8] > 10))
+EOF
+
+# ---- the layer model still holds --------------------------------------------------------
+{ cat skygrad.scene; echo "refraction off"; } >gradoff.scene
+expect_status "--alpha layer with a sky image" 0 "$R" -q skygrad.scene --alpha -o gl/l_%03d.png
+expect_status "refraction off render with the sky image" 0 "$R" -q gradoff.scene -i bg.png \
+    -o gl/o_%03d.png
+raw gl/o_%03d.png rgb24 ours.rgb
+ffmpeg -v error -i bg.png -i gl/l_%03d.png -filter_complex "[0][1]overlay=format=rgb" \
+    -f rawvideo -pix_fmt rgb24 comp.rgb
+check "overlay of the sky-image layer = refraction off render, within 2 levels" python3 - <<'EOF'
+import sys
+a, b = open("comp.rgb", "rb").read(), open("ours.rgb", "rb").read()
+assert len(a) == len(b) == 8 * 160 * 96 * 3, (len(a), len(b))
+worst = max(abs(x - y) for x, y in zip(a, b))
+print("    max difference", worst)
+sys.exit(worst > 2)
+EOF
+
+# ---- walls visible image ----------------------------------------------------------------
+# The mask at half the output size: an orange disc and a green block (walls: luma >= 128),
+# a dark red block (luma < 128: water), black elsewhere.
+mkpng mask.png 160 96 '(250, 140, 60) if (x - 110) ** 2 + (y - 48) ** 2 < 400 else (120, 230, 120) if 20 <= x < 50 and 10 <= y < 30 else (90, 20, 20) if 10 <= x < 40 and 60 <= y < 85 else (0, 0, 0)'
+cat >walls.scene <<'EOF'
+size 320x192
+fps 30
+duration 12f
+seed 5
+walls visible image
+at 0s wall mask mask.png
+at 0s wall rect 250 150 40 30
+at 0s drop 30% 60% radius 12 height 3000
+at 0.1s..0.4s rain rate 40/s radius 3..6 height 900..1500
+EOF
+# check_walls NAME PNG SCALE: wall pixels of a frame at SCALE x 320x192
+check_walls() {
+    raw "$2" rgb24 w.rgb
+    check "$1" python3 - "$3" <<'EOF'
+import sys
+s = int(sys.argv[1])
+W = 320 * s
+d = open("w.rgb", "rb").read()
+px = lambda x, y: tuple(d[(y * s * W + x * s) * 3:(y * s * W + x * s) * 3 + 3])
+disc = [(x, y) for x in range(200, 241, 4) for y in range(76, 117, 4)
+        if (x - 220) ** 2 + (y - 96) ** 2 < 30 ** 2]
+block = [(x, y) for x in range(44, 97, 4) for y in range(24, 57, 4)]
+rect = [(x, y) for x in range(254, 287, 4) for y in range(154, 177, 4)]
+dark = [(x, y) for x in range(24, 77, 4) for y in range(124, 167, 4)]
+fails = [("disc", p, px(*p)) for p in disc if px(*p) != (250, 140, 60)]
+fails += [("block", p, px(*p)) for p in block if px(*p) != (120, 230, 120)]
+fails += [("rect", p, px(*p)) for p in rect if px(*p) != (138, 133, 120)]
+fails += [("dark", p, px(*p)) for p in dark if px(*p) in ((90, 20, 20), (138, 133, 120))]
+print("    points", len(disc) + len(block) + len(rect) + len(dark), "wrong:", fails[:5])
+sys.exit(bool(fails) or len(disc) < 30)
+EOF
+}
+expect_status "walls visible image" 0 "$R" -q walls.scene --start 11 -o wi/f_%d.png
+check_walls "mask walls in the mask's pixels, the rect in 0x8a8578, dark mask parts water" \
+    wi/f_11.png 1
+expect_status "walls visible image at twice the size (grid < output)" 0 "$R" -q walls.scene \
+    -s 640x384 --start 11 -o wi/g_%d.png
+check_walls "... the same at 640x384" wi/g_11.png 2
+sed 's/^walls visible image/walls visible 0x102030/' walls.scene >wcol.scene
+"$R" -q wcol.scene --start 11 -o wi/c_%d.png
+raw wi/c_11.png rgb24 c.rgb
+check "walls visible 0x102030 draws the mask's walls in the colour" python3 - <<'EOF'
+import sys
+d = open("c.rgb", "rb").read()
+px = lambda x, y: tuple(d[(y * 320 + x) * 3:(y * 320 + x) * 3 + 3])
+sys.exit(not (px(220, 96) == px(60, 40) == px(270, 165) == (16, 32, 48)))
+EOF
+# Without masks, the image mode is the colour mode.
+grep -v 'wall mask' walls.scene >wrect.scene
+sed 's/^walls visible image/walls visible/' wrect.scene >wrect2.scene
+"$R" -q wrect.scene -f framemd5 -o r1.md5
+"$R" -q wrect2.scene -f framemd5 -o r2.md5
+check "walls visible image without masks = walls visible, byte for byte" cmp -s r1.md5 r2.md5
+"$R" -q walls.scene -f framemd5 -o wi.md5
+"$R" -q wcol.scene -f framemd5 -o wc.md5
+differ "walls visible image differs from walls visible 0x102030" wi.md5 wc.md5
+
+# A checkpoint replays the walls, and with them the painting.
+"$R" -q walls.scene --hash -f framemd5 -o /dev/null >wfull.hash
+expect_status "walls image: save state at frame 6" 0 "$R" -q walls.scene --end 6 -f framemd5 \
+    -o /dev/null --save-state w6.state
+expect_status "walls image: load it" 0 "$R" -q walls.scene --start 6 --load-state w6.state \
+    --hash -f framemd5 -o /dev/null
+tail -n 6 wfull.hash >want.hash
+check "walls image: frames after a loaded state equal the full run" cmp -s "$WORK/out" want.hash
+
+# ---- the same bytes everywhere ----------------------------------------------------------
+{ cat walls.scene; echo "sky grad.png 4"; echo "light 200 35"; } >all.scene
+"$R" -q all.scene -s 480x288 -j 1 --simd c --hash -f framemd5 -o /dev/null >ref.hash ||
+    bad "sky and walls image reference render"
+for j in 1 3; do
+    for level in c sse2 avx2 avx512; do
+        "$R" -q all.scene -s 480x288 -j $j --simd $level --hash -f framemd5 -o /dev/null \
+            >got.hash 2>/dev/null
+        check "sky and walls image: -j $j --simd $level equals -j 1 --simd c" cmp -s got.hash ref.hash
+    done
+done
+"$R" -q all.scene -s 480x288 -j 3 --alpha --hash -f framemd5 -o /dev/null >a3.hash
+"$R" -q all.scene -s 480x288 -j 1 --simd c --alpha --hash -f framemd5 -o /dev/null >a1.hash
+check "sky image --alpha: -j 3 equals -j 1 --simd c" cmp -s a3.hash a1.hash
+
+# ---- bad sky images: exit 2 at the scene's line and column, nothing written --------------
+{ cat pool.scene; echo "sky  nosuch.png 2"; } >missing.scene
+expect_status "missing sky image is exit 2" 2 "$R" -q missing.scene -o miss.mp4
+stderr_has "missing sky image: file:line:col" "missing.scene:8:6: error: sky image"
+stderr_has "missing sky image: names the path" "nosuch.png"
+check "missing sky image: nothing written" test ! -e miss.mp4
+expect_status "missing sky image: --check is exit 2" 2 "$R" --check missing.scene
+stderr_has "--check: file:line:col" "missing.scene:8:6"
+head -c 300 /dev/urandom >junk.png
+printf '\x89PNG\r\n\x1a\n' | cat - junk.png >corrupt.png
+{ cat pool.scene; echo "sky corrupt.png"; } >corrupt.scene
+expect_status "corrupt sky image is exit 2" 2 "$R" -q corrupt.scene -o cor/f_%d.png
+stderr_has "corrupt sky image: file:line:col" "corrupt.scene:8:5"
+check "corrupt sky image: nothing written" test ! -e cor
+ffmpeg -v error -f lavfi -i testsrc2=s=64x48:d=0.2 -pix_fmt yuv420p clip.mp4
+{ cat pool.scene; echo "sky clip.mp4"; } >video.scene
+expect_status "a video as the sky is exit 2" 2 "$R" -q video.scene -o vid.mp4
+stderr_has "a video as the sky: says a still is needed" "is a video: the sky is a still image"
+check "a video as the sky: nothing written" test ! -e vid.mp4
+mkdir -p sub
+{ cat pool.scene; echo "sky ../flat.png"; } >sub/out.scene
+expect_status "a sky path outside the scene's directory is exit 2" 2 "$R" -q sub/out.scene \
+    -o out.mp4
+stderr_has "outside path message" "sky path '"
+{ cat pool.scene; echo "sky 0x33669"; } >typo.scene
+expect_status "a mistyped sky colour is exit 2" 2 "$R" -q typo.scene -o typo.mp4
+stderr_has "mistyped colour: file:line:col" "typo.scene:8:5"
+{ cat pool.scene; echo "preset elias"; echo "sky nosuch.png"; } >elias.scene
+expect_status "seed preset: a missing sky image is still exit 2" 2 "$R" -q elias.scene \
+    -o e.mp4
+{ cat pool.scene; echo "preset elias"; } >elias0.scene
+{ cat elias0.scene; echo "sky grad.png 4"; } >elias1.scene
+"$R" -q elias0.scene -f framemd5 -o e0.md5
+"$R" -q elias1.scene -f framemd5 -o e1.md5
+check "seed preset: a sky image changes nothing" cmp -s e0.md5 e1.md5
+
+# ---- checkpoints bind the sky image -----------------------------------------------------
+cp grad.png sky2.png
+{ cat pool.scene; echo "sky sky2.png 4"; } >ck.scene
+"$R" -q ck.scene --hash -f framemd5 -o /dev/null >ckfull.hash
+expect_status "sky image: save state at frame 4" 0 "$R" -q ck.scene --end 4 -f framemd5 \
+    -o /dev/null --save-state s4.state
+expect_status "sky image: load it" 0 "$R" -q ck.scene --start 4 --load-state s4.state --hash \
+    -f framemd5 -o /dev/null
+tail -n 4 ckfull.hash >want.hash
+check "sky image: frames after a loaded state equal the full run" cmp -s "$WORK/out" want.hash
+cp flat.png sky2.png
+expect_status "another sky image with the state is exit 2" 2 "$R" -q ck.scene --start 4 \
+    --load-state s4.state -f framemd5 -o ck.md5
+stderr_has "another sky image: message" "the sky image differs"
+check "another sky image: nothing written" test ! -e ck.md5
+
+# ---- the memory estimate counts the sky image and the wall images -----------------------
+printf 'size 160x96\nduration 2f\n' >m.scene
+{ cat m.scene; echo "sky grad.png"; } >msky.scene
+{ cat m.scene; echo "at 0s wall mask mask.png"; } >mmask.scene
+{ cat mmask.scene; echo "walls visible image"; } >mimg.scene
+for s in m msky mmask mimg; do
+    "$R" -q $s.scene -s 4000x4000 --end 0 --max-memory 400M -f framemd5 -o /dev/null \
+        2>$s.err
+    echo $? >$s.status
+done
+check "4000x4000 under 400 MiB: fits without a sky image or wall images" \
+    test "$(cat m.status) $(cat mmask.status)" = "0 0"
+check "... a sky image does not fit" grep -q "needs about" msky.err
+check "... walls visible image does not fit" grep -q "needs about" mimg.err
