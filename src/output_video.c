@@ -59,7 +59,7 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
 
 /* What carries alpha, for messages. */
 #define ALPHA_WORKS                                                                                \
-    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .mov (ProRes 4444, or -c "      \
+    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .mov (ProRes 4444, or -c "       \
     "qtrle), or .mkv with -c libvpx-vp9"
 
 typedef struct video_out {
@@ -188,15 +188,192 @@ static int64_t to_ticks(int64_t num, int64_t den, AVRational tb)
     return av_rescale_rnd(num, tb.den, den * tb.num, AV_ROUND_DOWN);
 }
 
+/* The span of audio carried, audio_offset for audio_length seconds (no length: to the
+ * file's end, INT64_MAX), in ticks of tb: the copy path picks packets in the input's time
+ * base, the re-encode path samples in the encoder's. */
+static void audio_span(const rp_output_opts *opts, AVRational tb, int64_t *start, int64_t *end)
+{
+    *start = to_ticks(opts->audio_offset_num, opts->audio_offset_den, tb);
+    *end = opts->audio_length_den > 0
+               ? *start + to_ticks(opts->audio_length_num, opts->audio_length_den, tb)
+               : INT64_MAX;
+}
+
+/* Send one frame to an encoder (NULL flushes it) and mux every packet it returns into its
+ * stream: the video's frames and the re-encoded audio's both go through here. audio only
+ * changes the messages: "audio encoder" names the encoder, and every failed write is
+ * RP_ERR_IO, where for the video only ENOSPC and EIO are (other write failures are
+ * RP_ERR_ENCODER). */
+static int send_and_mux(video_out *vo, AVCodecContext *enc, AVStream *st, AVPacket *pkt,
+                        AVFrame *frame, int audio, char *err, size_t errlen)
+{
+    const char *what = audio ? "audio encoder" : "encoder";
+    int ret = avcodec_send_frame(enc, frame);
+
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
+    for (;;) {
+        ret = avcodec_receive_packet(enc, pkt);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return RP_OK;
+        if (ret < 0)
+            return averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
+        av_packet_rescale_ts(pkt, enc->time_base, st->time_base);
+        pkt->stream_index = st->index;
+        /* Takes the packet's reference, leaving pkt blank. */
+        ret = av_interleaved_write_frame(vo->oc, pkt);
+        if (ret < 0)
+            return averr(err, errlen,
+                         audio || ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO
+                                                                                : RP_ERR_ENCODER,
+                         "cannot write", vo->opts->path, ret);
+    }
+}
+
+/* Open the audio file and find its first audio stream and that stream's decoder; the other
+ * streams are discarded so that reading skips them. a->index < 0 when the file has no audio
+ * stream. */
+static int audio_input_open(audio_in *a, const char *path, const AVCodec **dcodec, char *err,
+                            size_t errlen)
+{
+    AVDictionary *o = NULL;
+    char url[4200];
+    int ret;
+
+    snprintf(url, sizeof(url), "file:%s", path);
+    av_dict_set(&o, "protocol_whitelist", "file", 0);
+    ret = avformat_open_input(&a->ic, url, NULL, &o);
+    av_dict_free(&o);
+    if (ret < 0 || avformat_find_stream_info(a->ic, NULL) < 0)
+        return averr(err, errlen, RP_ERR_FORMAT, "cannot read the audio of", path,
+                     ret < 0 ? ret : AVERROR_INVALIDDATA);
+    a->index = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, dcodec, 0);
+    if (a->index < 0)
+        return RP_OK;
+    a->ist = a->ic->streams[a->index];
+    for (unsigned i = 0; i < a->ic->nb_streams; i++)
+        if ((int)i != a->index)
+            a->ic->streams[i]->discard = AVDISCARD_ALL;
+    return RP_OK;
+}
+
+/* The copy path's output stream: the input's parameters and time base as they are, and the
+ * span in that time base (packets are picked by their timestamps). */
+static int audio_setup_copy(audio_in *a, const rp_output_opts *opts, char *err, size_t errlen)
+{
+    int ret = avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar);
+
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path, ret);
+    a->ost->codecpar->codec_tag = 0;
+    a->ost->time_base = a->ist->time_base;
+    audio_span(opts, a->ist->time_base, &a->start_ts, &a->end_ts);
+    return RP_OK;
+}
+
+/* The re-encode path's encoder and sample format: AAC for MP4/MOV; Opus, or Vorbis when Opus
+ * cannot take the sample rate, for WebM/Matroska. Kept apart from the set-up so that every
+ * reason to refuse (no decoder, no encoder for the rate, no sample format this file converts
+ * to) is found before anything is allocated: RP_ERR_UNSUPPORTED saying which. */
+static int audio_pick_encoder(const audio_in *a, const rp_output_opts *opts, const AVCodec *dcodec,
+                              const AVCodec **pcodec, enum AVSampleFormat *psfmt, char *err,
+                              size_t errlen)
+{
+    const char *names[3] = {"aac", NULL, NULL};
+    const AVCodec *ecodec = NULL;
+    int rate = a->ist->codecpar->sample_rate;
+    enum AVSampleFormat sfmt;
+
+    if (opts->format == RP_FORMAT_WEBM || opts->format == RP_FORMAT_MKV) {
+        names[0] = "libopus";
+        names[1] = "libvorbis";
+    }
+    for (int i = 0; i < 3 && names[i] && !ecodec; i++) {
+        ecodec = avcodec_find_encoder_by_name(names[i]);
+        if (ecodec && !takes_rate(ecodec, rate))
+            ecodec = NULL;
+    }
+    if (!dcodec) {
+        rp_errf(err, errlen, "no decoder for the %s audio of '%s'",
+                avcodec_get_name(a->ist->codecpar->codec_id), opts->audio_path);
+        return RP_ERR_UNSUPPORTED;
+    }
+    if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {
+        rp_errf(err, errlen,
+                "the %s container cannot hold the %s audio of '%s', and no %s encoder "
+                "takes its %d Hz (use --no-audio)",
+                rp_output_format_name(opts->format), avcodec_get_name(a->ist->codecpar->codec_id),
+                opts->audio_path, names[1] ? "Opus/Vorbis" : "AAC", rate);
+        return RP_ERR_UNSUPPORTED;
+    }
+    *pcodec = ecodec;
+    *psfmt = sfmt;
+    return RP_OK;
+}
+
+/* The re-encode path: the decoder, the encoder at the input's sample rate and channels (the
+ * rate is never converted), the FIFO that cuts decoded samples into encoder frames, and the
+ * span in samples. */
+static int audio_setup_encode(video_out *vo, const AVCodec *dcodec, char *err, size_t errlen)
+{
+    const rp_output_opts *opts = vo->opts;
+    audio_in *a = vo->audio;
+    int rate = a->ist->codecpar->sample_rate;
+    const AVCodec *ecodec;
+    enum AVSampleFormat sfmt;
+    int ret = audio_pick_encoder(a, opts, dcodec, &ecodec, &sfmt, err, errlen);
+
+    if (ret)
+        return ret;
+    a->dec = avcodec_alloc_context3(dcodec);
+    a->enc = avcodec_alloc_context3(ecodec);
+    a->frame = av_frame_alloc();
+    a->eframe = av_frame_alloc();
+    if (!a->dec || !a->enc || !a->frame || !a->eframe) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    ret = avcodec_parameters_to_context(a->dec, a->ist->codecpar);
+    if (ret >= 0) {
+        a->dec->pkt_timebase = a->ist->time_base;
+        ret = avcodec_open2(a->dec, dcodec, NULL);
+    }
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of", opts->audio_path,
+                     ret);
+    a->enc->sample_rate = rate;
+    a->enc->sample_fmt = sfmt;
+    if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
+        av_channel_layout_default(&a->enc->ch_layout, a->dec->ch_layout.nb_channels);
+    else
+        av_channel_layout_copy(&a->enc->ch_layout, &a->dec->ch_layout);
+    a->enc->time_base = (AVRational){1, rate};
+    a->enc->bit_rate = ecodec->id == AV_CODEC_ID_OPUS ? 128000 : 160000;
+    if (vo->oc->oformat->flags & AVFMT_GLOBALHEADER)
+        a->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    ret = avcodec_open2(a->enc, ecodec, NULL);
+    if (ret >= 0)
+        ret = avcodec_parameters_from_context(a->ost->codecpar, a->enc);
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name, ret);
+    a->ost->time_base = a->enc->time_base;
+    a->fifo = av_audio_fifo_alloc(sfmt, a->enc->ch_layout.nb_channels, 4096);
+    if (!a->fifo) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    audio_span(opts, a->enc->time_base, &a->start_smp, &a->end_smp);
+    a->start_ts = av_rescale_q(a->start_smp, a->enc->time_base, a->ist->time_base);
+    return RP_OK;
+}
+
 /* Open the audio input and add its output stream (before the header is written). No
  * audio stream in the file: RP_OK and no audio. */
 static int audio_open(video_out *vo, char *err, size_t errlen)
 {
     const rp_output_opts *opts = vo->opts;
-    AVDictionary *o = NULL;
-    const AVCodec *dcodec = NULL, *ecodec = NULL;
+    const AVCodec *dcodec = NULL;
     audio_in *a;
-    char url[4200];
     int ret;
 
     if (!opts->audio_path)
@@ -207,22 +384,13 @@ static int audio_open(video_out *vo, char *err, size_t errlen)
         return RP_ERR_NOMEM;
     }
     vo->audio = a;
-    snprintf(url, sizeof(url), "file:%s", opts->audio_path);
-    av_dict_set(&o, "protocol_whitelist", "file", 0);
-    ret = avformat_open_input(&a->ic, url, NULL, &o);
-    av_dict_free(&o);
-    if (ret < 0 || avformat_find_stream_info(a->ic, NULL) < 0)
-        return averr(err, errlen, RP_ERR_FORMAT, "cannot read the audio of", opts->audio_path,
-                     ret < 0 ? ret : AVERROR_INVALIDDATA);
-    a->index = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dcodec, 0);
+    ret = audio_input_open(a, opts->audio_path, &dcodec, err, errlen);
+    if (ret)
+        return ret;
     if (a->index < 0) { /* nothing to carry */
         audio_free(&vo->audio);
         return RP_OK;
     }
-    a->ist = a->ic->streams[a->index];
-    for (unsigned i = 0; i < a->ic->nb_streams; i++)
-        if ((int)i != a->index)
-            a->ic->streams[i]->discard = AVDISCARD_ALL;
     a->pkt = av_packet_alloc();
     a->ost = avformat_new_stream(vo->oc, NULL);
     if (!a->pkt || !a->ost) {
@@ -231,91 +399,10 @@ static int audio_open(video_out *vo, char *err, size_t errlen)
     }
     a->copy = avformat_query_codec(vo->oc->oformat, a->ist->codecpar->codec_id,
                                    FF_COMPLIANCE_NORMAL) == 1;
-    if (a->copy) {
-        ret = avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar);
-        if (ret < 0)
-            return averr(err, errlen, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path,
-                         ret);
-        a->ost->codecpar->codec_tag = 0;
-        a->ost->time_base = a->ist->time_base;
-        a->start_ts = to_ticks(opts->audio_offset_num, opts->audio_offset_den, a->ist->time_base);
-        a->end_ts = opts->audio_length_den > 0
-                        ? a->start_ts + to_ticks(opts->audio_length_num, opts->audio_length_den,
-                                                 a->ist->time_base)
-                        : INT64_MAX;
-    } else {
-        const char *names[3] = {"aac", NULL, NULL};
-        int rate = a->ist->codecpar->sample_rate;
-        enum AVSampleFormat sfmt;
-
-        if (opts->format == RP_FORMAT_WEBM || opts->format == RP_FORMAT_MKV) {
-            names[0] = "libopus";
-            names[1] = "libvorbis";
-        }
-        for (int i = 0; i < 3 && names[i] && !ecodec; i++) {
-            ecodec = avcodec_find_encoder_by_name(names[i]);
-            if (ecodec && !takes_rate(ecodec, rate))
-                ecodec = NULL;
-        }
-        if (!dcodec) {
-            rp_errf(err, errlen, "no decoder for the %s audio of '%s'",
-                    avcodec_get_name(a->ist->codecpar->codec_id), opts->audio_path);
-            return RP_ERR_UNSUPPORTED;
-        }
-        if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {
-            rp_errf(err, errlen,
-                    "the %s container cannot hold the %s audio of '%s', and no %s encoder "
-                    "takes its %d Hz (use --no-audio)",
-                    rp_output_format_name(opts->format),
-                    avcodec_get_name(a->ist->codecpar->codec_id), opts->audio_path,
-                    names[1] ? "Opus/Vorbis" : "AAC", rate);
-            return RP_ERR_UNSUPPORTED;
-        }
-        a->dec = avcodec_alloc_context3(dcodec);
-        a->enc = avcodec_alloc_context3(ecodec);
-        a->frame = av_frame_alloc();
-        a->eframe = av_frame_alloc();
-        if (!a->dec || !a->enc || !a->frame || !a->eframe) {
-            rp_errf(err, errlen, "out of memory");
-            return RP_ERR_NOMEM;
-        }
-        ret = avcodec_parameters_to_context(a->dec, a->ist->codecpar);
-        if (ret >= 0) {
-            a->dec->pkt_timebase = a->ist->time_base;
-            ret = avcodec_open2(a->dec, dcodec, NULL);
-        }
-        if (ret < 0)
-            return averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of", opts->audio_path,
-                         ret);
-        a->enc->sample_rate = rate;
-        a->enc->sample_fmt = sfmt;
-        if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
-            av_channel_layout_default(&a->enc->ch_layout, a->dec->ch_layout.nb_channels);
-        else
-            av_channel_layout_copy(&a->enc->ch_layout, &a->dec->ch_layout);
-        a->enc->time_base = (AVRational){1, rate};
-        a->enc->bit_rate = ecodec->id == AV_CODEC_ID_OPUS ? 128000 : 160000;
-        if (vo->oc->oformat->flags & AVFMT_GLOBALHEADER)
-            a->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-        ret = avcodec_open2(a->enc, ecodec, NULL);
-        if (ret >= 0)
-            ret = avcodec_parameters_from_context(a->ost->codecpar, a->enc);
-        if (ret < 0)
-            return averr(err, errlen, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name,
-                         ret);
-        a->ost->time_base = a->enc->time_base;
-        a->fifo = av_audio_fifo_alloc(sfmt, a->enc->ch_layout.nb_channels, 4096);
-        if (!a->fifo) {
-            rp_errf(err, errlen, "out of memory");
-            return RP_ERR_NOMEM;
-        }
-        a->start_smp = to_ticks(opts->audio_offset_num, opts->audio_offset_den, a->enc->time_base);
-        a->end_smp = opts->audio_length_den > 0
-                         ? a->start_smp + to_ticks(opts->audio_length_num, opts->audio_length_den,
-                                                   a->enc->time_base)
-                         : INT64_MAX;
-        a->start_ts = av_rescale_q(a->start_smp, a->enc->time_base, a->ist->time_base);
-    }
+    ret = a->copy ? audio_setup_copy(a, opts, err, errlen)
+                  : audio_setup_encode(vo, dcodec, err, errlen);
+    if (ret)
+        return ret;
     /* Start near the span: the packet before it (seeking is to a packet boundary). */
     if (a->start_ts > 0)
         avformat_seek_file(a->ic, a->index, INT64_MIN, a->start_ts, a->start_ts, 0);
@@ -343,41 +430,13 @@ static int audio_encode(video_out *vo, int flush, char *err, size_t errlen)
         av_audio_fifo_read(a->fifo, (void **)a->eframe->extended_data, n);
         a->eframe->pts = a->next;
         a->next += n;
-        ret = avcodec_send_frame(a->enc, a->eframe);
-        if (ret < 0)
-            return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name, ret);
-        for (;;) {
-            ret = avcodec_receive_packet(a->enc, a->pkt);
-            if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
-                break;
-            if (ret < 0)
-                return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name,
-                             ret);
-            av_packet_rescale_ts(a->pkt, a->enc->time_base, a->ost->time_base);
-            a->pkt->stream_index = a->ost->index;
-            ret = av_interleaved_write_frame(vo->oc, a->pkt);
-            if (ret < 0)
-                return averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
-        }
+        ret = send_and_mux(vo, a->enc, a->ost, a->pkt, a->eframe, 1, err, errlen);
+        if (ret)
+            return ret;
     }
     if (flush && !a->flushed) {
         a->flushed = 1;
-        ret = avcodec_send_frame(a->enc, NULL);
-        if (ret < 0)
-            return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name, ret);
-        for (;;) {
-            ret = avcodec_receive_packet(a->enc, a->pkt);
-            if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
-                break;
-            if (ret < 0)
-                return averr(err, errlen, RP_ERR_ENCODER, "audio encoder", a->enc->codec->name,
-                             ret);
-            av_packet_rescale_ts(a->pkt, a->enc->time_base, a->ost->time_base);
-            a->pkt->stream_index = a->ost->index;
-            ret = av_interleaved_write_frame(vo->oc, a->pkt);
-            if (ret < 0)
-                return averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
-        }
+        return send_and_mux(vo, a->enc, a->ost, a->pkt, NULL, 1, err, errlen);
     }
     return RP_OK;
 }
@@ -557,31 +616,20 @@ static int check_preset(const AVCodec *codec, const char *preset, char *err, siz
     return RP_OK;
 }
 
-/* Choose the encoder and pixel format for opts and check the frame size against the
- * pixel format's chroma subsampling. A fallback from the container's preferred encoder
- * is described in warning (empty otherwise). RP_ERR_INVALID for a bad -c, --pix-fmt or
- * size, RP_ERR_UNSUPPORTED when no default encoder is installed. */
-static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixelFormat *pfmt,
-                char *warning, size_t wlen, char *err, size_t errlen)
+/* The video encoder: -c NAME, which the container must be able to hold, else the first
+ * installed of the container's defaults; a fallback from the preferred one is described in
+ * warning (when given). RP_ERR_INVALID for a bad -c, RP_ERR_UNSUPPORTED when no default
+ * encoder is installed. */
+static int pick_encoder(const rp_output_opts *opts, const AVOutputFormat *ofmt,
+                        const AVCodec **pcodec, char *warning, size_t wlen, char *err,
+                        size_t errlen)
 {
-    const char *muxer = muxer_name(opts->format);
-    const AVOutputFormat *ofmt = av_guess_format(muxer, NULL, NULL);
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
-    const char *const *defaults = opts->format == RP_FORMAT_WEBM ? webm_encoders
+    const char *const *defaults = opts->format == RP_FORMAT_WEBM           ? webm_encoders
                                   : alpha && opts->format == RP_FORMAT_MOV ? mov_alpha_encoders
                                                                            : h264_encoders;
     const AVCodec *codec = NULL;
-    const AVPixFmtDescriptor *desc;
-    const char *pix_name = opts->pix_fmt ? opts->pix_fmt : "yuv420p";
-    enum AVPixelFormat fmt;
-    int w = opts->width, h = opts->height;
 
-    if (warning && wlen)
-        warning[0] = '\0';
-    if (!ofmt) {
-        rp_errf(err, errlen, "this FFmpeg has no %s muxer", muxer);
-        return RP_ERR_UNSUPPORTED;
-    }
     if (opts->codec) {
         codec = avcodec_find_encoder_by_name(opts->codec);
         if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
@@ -598,24 +646,51 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
             codec = avcodec_find_encoder_by_name(defaults[i]);
         if (!codec) {
             rp_errf(err, errlen, "no %s encoder is installed (tried %s%s%s); install one or use -c",
-                    opts->format == RP_FORMAT_WEBM       ? "VP9/VP8"
+                    opts->format == RP_FORMAT_WEBM   ? "VP9/VP8"
                     : defaults == mov_alpha_encoders ? "ProRes/QuickTime Animation"
                                                      : "H.264/MPEG-4",
-                    defaults[0],
-                    defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
+                    defaults[0], defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
             return RP_ERR_UNSUPPORTED;
         }
         if (strcmp(codec->name, defaults[0]) != 0 && warning)
             snprintf(warning, wlen, "encoder %s is not available; using %s (%s) instead",
                      defaults[0], codec->name, codec_label(codec));
     }
+    *pcodec = codec;
+    return RP_OK;
+}
 
-    if (opts->encoder_preset) {
-        int ret = check_preset(codec, opts->encoder_preset, err, errlen);
+/* Chroma subsampling halves the chroma planes, so a subsampled pixel format needs even
+ * sides: RP_ERR_INVALID naming the nearest even size (and yuv444p when the encoder has it).
+ * pix_name is the format as the user spelled it, for the message. */
+static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const char *pix_name,
+                             int w, int h, char *err, size_t errlen)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
 
-        if (ret)
-            return ret;
+    if (((w & 1) && desc->log2_chroma_w) || ((h & 1) && desc->log2_chroma_h)) {
+        int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
+        int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
+
+        rp_errf(err, errlen,
+                "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
+                codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
+        return RP_ERR_INVALID;
     }
+    return RP_OK;
+}
+
+/* The pixel format for codec: --pix-fmt, else the encoder's alpha format with --alpha, else
+ * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
+ * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */
+static int pick_pix_fmt(const rp_output_opts *opts, const AVCodec *codec, enum AVPixelFormat *pfmt,
+                        char *err, size_t errlen)
+{
+    const int alpha = opts->pixfmt == RP_PIX_RGBA;
+    const char *pix_name = opts->pix_fmt ? opts->pix_fmt : "yuv420p";
+    enum AVPixelFormat fmt;
+    int fmt_alpha, ret;
+
     if (alpha && !opts->pix_fmt) {
         fmt = alpha_pix_fmt(codec);
         if (fmt == AV_PIX_FMT_NONE) {
@@ -626,8 +701,8 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
         pix_name = av_get_pix_fmt_name(fmt);
     }
     fmt = av_get_pix_fmt(pix_name);
-    int fmt_alpha = fmt != AV_PIX_FMT_NONE &&
-                    (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+    fmt_alpha =
+        fmt != AV_PIX_FMT_NONE && (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
     if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
         rp_errf(err, errlen,
                 "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
@@ -643,7 +718,6 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
                 a != AV_PIX_FMT_NONE ? ")" : "");
         return RP_ERR_INVALID;
     }
-    fmt = av_get_pix_fmt(pix_name);
     if (fmt == AV_PIX_FMT_NONE) {
         rp_errf(err, errlen, "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
         return RP_ERR_INVALID;
@@ -653,16 +727,43 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
                 supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
         return RP_ERR_INVALID;
     }
-    desc = av_pix_fmt_desc_get(fmt);
-    if (((w & 1) && desc->log2_chroma_w) || ((h & 1) && desc->log2_chroma_h)) {
-        int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
-        int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
+    ret = check_chroma_size(codec, fmt, pix_name, opts->width, opts->height, err, errlen);
+    if (ret)
+        return ret;
+    *pfmt = fmt;
+    return RP_OK;
+}
 
-        rp_errf(err, errlen,
-                "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
-                codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
-        return RP_ERR_INVALID;
+/* Choose the encoder and pixel format for opts and check the frame size against the
+ * pixel format's chroma subsampling. A fallback from the container's preferred encoder
+ * is described in warning (empty otherwise). RP_ERR_INVALID for a bad -c, --pix-fmt or
+ * size, RP_ERR_UNSUPPORTED when no default encoder is installed. */
+static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixelFormat *pfmt,
+                char *warning, size_t wlen, char *err, size_t errlen)
+{
+    const char *muxer = muxer_name(opts->format);
+    const AVOutputFormat *ofmt = av_guess_format(muxer, NULL, NULL);
+    const AVCodec *codec;
+    enum AVPixelFormat fmt;
+    int ret;
+
+    if (warning && wlen)
+        warning[0] = '\0';
+    if (!ofmt) {
+        rp_errf(err, errlen, "this FFmpeg has no %s muxer", muxer);
+        return RP_ERR_UNSUPPORTED;
     }
+    ret = pick_encoder(opts, ofmt, &codec, warning, wlen, err, errlen);
+    if (ret)
+        return ret;
+    if (opts->encoder_preset) {
+        ret = check_preset(codec, opts->encoder_preset, err, errlen);
+        if (ret)
+            return ret;
+    }
+    ret = pick_pix_fmt(opts, codec, &fmt, err, errlen);
+    if (ret)
+        return ret;
     *pcodec = codec;
     *pfmt = fmt;
     return RP_OK;
@@ -758,13 +859,12 @@ static int trial_open(const AVCodec *codec, enum AVPixelFormat fmt, const rp_out
             char msg[AV_ERROR_MAX_STRING_SIZE];
 
             av_strerror(ret, msg, sizeof msg);
-            rp_errf(err, errlen, "encoder %s refuses %dx%d %s at %d/%d fps%s%s%s: %s%s%s",
-                    codec->name, opts->width, opts->height, av_get_pix_fmt_name(fmt), opts->fps,
-                    opts->fps_den > 0 ? opts->fps_den : 1,
-                    opts->encoder_preset ? " with preset '" : "",
-                    opts->encoder_preset ? opts->encoder_preset : "",
-                    opts->encoder_preset ? "'" : "", reason[0] ? reason : msg,
-                    reason[0] ? " - " : "", reason[0] ? msg : "");
+            rp_errf(
+                err, errlen, "encoder %s refuses %dx%d %s at %d/%d fps%s%s%s: %s%s%s", codec->name,
+                opts->width, opts->height, av_get_pix_fmt_name(fmt), opts->fps,
+                opts->fps_den > 0 ? opts->fps_den : 1, opts->encoder_preset ? " with preset '" : "",
+                opts->encoder_preset ? opts->encoder_preset : "", opts->encoder_preset ? "'" : "",
+                reason[0] ? reason : msg, reason[0] ? " - " : "", reason[0] ? msg : "");
             ret = RP_ERR_INVALID;
         } else {
             ret = RP_OK;
@@ -845,8 +945,8 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     enc->bit_rate = 0;
     if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
         if (opts->crf > crf_max(codec)) {
-            rp_errf(err, errlen, "encoder %s rejects --crf %d (its range is 0 to %d)",
-                    codec->name, opts->crf, crf_max(codec));
+            rp_errf(err, errlen, "encoder %s rejects --crf %d (its range is 0 to %d)", codec->name,
+                    opts->crf, crf_max(codec));
             return RP_ERR_INVALID;
         }
         snprintf(value, sizeof(value), "%d", opts->crf);
@@ -941,6 +1041,116 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     return set_encoder_logging(enc, codec, trial || opts->quiet, err, errlen);
 }
 
+/* libswscale, with its spare row, for what yuv.h does not convert: RGBA frames and pixel
+ * formats other than yuv420p and yuv444p. Other pixel formats go through libswscale with
+ * the ffmpeg program's default (bicubic, its SIMD paths): the frames that decide pixels are
+ * the RGB ones (hashed by --hash and framemd5); encoded video is not byte-reproducible
+ * across encoder thread counts anyway. RGBA frames (--alpha) always do: straight alpha,
+ * converted as is. */
+static int open_converter(video_out *vo, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
+                          size_t errlen)
+{
+    const rp_output_opts *opts = vo->opts;
+    enum AVPixelFormat in = opts->pixfmt == RP_PIX_RGBA ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
+
+    if (opts->pixfmt != RP_PIX_RGBA && (fmt == AV_PIX_FMT_YUV420P || fmt == AV_PIX_FMT_YUV444P))
+        return RP_OK;
+    vo->spare_row = av_mallocz((size_t)opts->width * 4 + 64);
+    vo->sws = sws_getContext(opts->width, opts->height, in, opts->width, opts->height, fmt,
+                             SWS_BICUBIC, NULL, NULL, NULL);
+    if (!vo->spare_row || !vo->sws) {
+        rp_errf(err, errlen, "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
+                av_get_pix_fmt_name(fmt), codec->name);
+        return vo->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM;
+    }
+    return RP_OK;
+}
+
+/* Configure and open the encoder, describe its stream from it, and allocate the frame that
+ * video_write fills. */
+static int open_encoder(video_out *vo, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
+                        size_t errlen)
+{
+    const rp_output_opts *opts = vo->opts;
+    int ret;
+
+    ret = configure(vo->enc, codec, fmt, opts, (vo->oc->oformat->flags & AVFMT_GLOBALHEADER) != 0,
+                    0, err, errlen);
+    if (ret)
+        return ret;
+    ret = avcodec_open2(vo->enc, codec, NULL);
+    if (ret < 0) {
+        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
+        if (opts->encoder_preset)
+            rp_errf(err + strlen(err), errlen - strlen(err), " (is '%s' one of its presets?)",
+                    opts->encoder_preset);
+        return ret;
+    }
+    ret = avcodec_parameters_from_context(vo->st->codecpar, vo->enc);
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for", codec->name, ret);
+    vo->st->time_base = vo->enc->time_base;
+    vo->st->avg_frame_rate = vo->enc->framerate;
+    vo->st->r_frame_rate = vo->enc->framerate;
+
+    vo->frame->format = fmt;
+    vo->frame->width = opts->width;
+    vo->frame->height = opts->height;
+    ret = av_frame_get_buffer(vo->frame, 0);
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
+    return RP_OK;
+}
+
+/* Create the temporary file in the target's directory (close renames it into place) and
+ * open it for the muxer; tmp_exists tells release to remove it. */
+static int open_temp_file(video_out *vo, char *err, size_t errlen)
+{
+    const rp_output_opts *opts = vo->opts;
+    char url[4200];
+    int ret, fd;
+
+    if (rp_output_temp_name(opts->path, vo->tmp, sizeof(vo->tmp))) {
+        rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
+        return RP_ERR_TOO_LARGE;
+    }
+    ret = rp_output_temp_create(vo->tmp, opts->path, &fd, err, errlen);
+    if (ret)
+        return ret;
+    close(fd);
+    vo->tmp_exists = 1;
+    /* "file:" so that a ':' in the path is never read as a protocol. */
+    snprintf(url, sizeof(url), "file:%s", vo->tmp);
+    /* faststart reads the file back by its url to move the index to the front */
+    av_freep(&vo->oc->url);
+    vo->oc->url = av_strdup(url);
+    ret = vo->oc->url ? avio_open(&vo->oc->pb, url, AVIO_FLAG_WRITE) : AVERROR(ENOMEM);
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
+    return RP_OK;
+}
+
+/* The container header, once every stream (video, and audio if any) exists. MP4 and MOV
+ * with the index at the front (playable while downloading); no muxer version or date in the
+ * file, so the same frames give the same bytes. */
+static int write_header(video_out *vo, char *err, size_t errlen)
+{
+    const rp_output_opts *opts = vo->opts;
+    AVDictionary *mux_opts = NULL;
+    int ret;
+
+    if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
+        av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
+    for (size_t i = 0; opts->metadata && opts->metadata[i] && opts->metadata[i + 1]; i += 2)
+        av_dict_set(&vo->oc->metadata, opts->metadata[i], opts->metadata[i + 1], 0);
+    vo->oc->flags |= AVFMT_FLAG_BITEXACT;
+    ret = avformat_write_header(vo->oc, &mux_opts);
+    av_dict_free(&mux_opts);
+    if (ret < 0)
+        return averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
+    return RP_OK;
+}
+
 /* Set up muxer, stream, encoder, converter and frame; create the temporary file and write
  * the container header. */
 static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
@@ -948,8 +1158,8 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     video_out *vo = priv;
     const AVCodec *codec;
     enum AVPixelFormat fmt;
-    char warning[256], url[4200];
-    int ret, fd;
+    char warning[256];
+    int ret;
 
     vo->opts = opts;
     rp_output_quiet_ffmpeg();
@@ -969,124 +1179,31 @@ static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t 
     vo->enc = avcodec_alloc_context3(codec);
     vo->frame = av_frame_alloc();
     vo->pkt = av_packet_alloc();
-    /* Other pixel formats go through libswscale, with the ffmpeg program's default
-     * (bicubic, its SIMD paths): the frames that decide pixels are the RGB ones (hashed by
-     * --hash and framemd5); encoded video is not byte-reproducible across encoder thread
-     * counts anyway. RGBA frames (--alpha) always do: straight alpha, converted as is. */
-    if (opts->pixfmt == RP_PIX_RGBA || (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUV444P)) {
-        enum AVPixelFormat in = opts->pixfmt == RP_PIX_RGBA ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
-        vo->spare_row = av_mallocz((size_t)opts->width * 4 + 64);
-        vo->sws = sws_getContext(opts->width, opts->height, in, opts->width,
-                                 opts->height, fmt, SWS_BICUBIC, NULL, NULL, NULL);
-        if (!vo->spare_row || !vo->sws) {
-            rp_errf(err, errlen, "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
-                    av_get_pix_fmt_name(fmt), codec->name);
-            ret = vo->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM;
-            goto fail;
-        }
-    }
+    ret = open_converter(vo, codec, fmt, err, errlen);
+    if (ret)
+        goto fail;
     if (!vo->st || !vo->enc || !vo->frame || !vo->pkt) {
         rp_errf(err, errlen, "out of memory setting up %s", codec->name);
         ret = RP_ERR_NOMEM;
         goto fail;
     }
-
-    ret = configure(vo->enc, codec, fmt, opts, (vo->oc->oformat->flags & AVFMT_GLOBALHEADER) != 0,
-                    0, err, errlen);
+    ret = open_encoder(vo, codec, fmt, err, errlen);
     if (ret)
         goto fail;
-    ret = avcodec_open2(vo->enc, codec, NULL);
-    if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
-        if (opts->encoder_preset)
-            rp_errf(err + strlen(err), errlen - strlen(err), " (is '%s' one of its presets?)",
-                    opts->encoder_preset);
-        goto fail;
-    }
-    ret = avcodec_parameters_from_context(vo->st->codecpar, vo->enc);
-    if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for", codec->name, ret);
-        goto fail;
-    }
-    vo->st->time_base = vo->enc->time_base;
-    vo->st->avg_frame_rate = vo->enc->framerate;
-    vo->st->r_frame_rate = vo->enc->framerate;
-
-    vo->frame->format = fmt;
-    vo->frame->width = opts->width;
-    vo->frame->height = opts->height;
-    ret = av_frame_get_buffer(vo->frame, 0);
-    if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
-        goto fail;
-    }
-
-    if (rp_output_temp_name(opts->path, vo->tmp, sizeof(vo->tmp))) {
-        rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
-        ret = RP_ERR_TOO_LARGE;
-        goto fail;
-    }
-    ret = rp_output_temp_create(vo->tmp, opts->path, &fd, err, errlen);
+    ret = open_temp_file(vo, err, errlen);
     if (ret)
         goto fail;
-    close(fd);
-    vo->tmp_exists = 1;
-    /* "file:" so that a ':' in the path is never read as a protocol. */
-    snprintf(url, sizeof(url), "file:%s", vo->tmp);
-    /* faststart reads the file back by its url to move the index to the front */
-    av_freep(&vo->oc->url);
-    vo->oc->url = av_strdup(url);
-    ret = vo->oc->url ? avio_open(&vo->oc->pb, url, AVIO_FLAG_WRITE) : AVERROR(ENOMEM);
-    if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
-        goto fail;
-    }
     ret = audio_open(vo, err, errlen);
     if (ret)
         goto fail;
-    /* MP4 and MOV with the index at the front (playable while downloading); no muxer
-     * version or date in the file, so the same frames give the same bytes. */
-    AVDictionary *mux_opts = NULL;
-    if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
-        av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
-    for (size_t i = 0; opts->metadata && opts->metadata[i] && opts->metadata[i + 1]; i += 2)
-        av_dict_set(&vo->oc->metadata, opts->metadata[i], opts->metadata[i + 1], 0);
-    vo->oc->flags |= AVFMT_FLAG_BITEXACT;
-    ret = avformat_write_header(vo->oc, &mux_opts);
-    av_dict_free(&mux_opts);
-    if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
+    ret = write_header(vo, err, errlen);
+    if (ret)
         goto fail;
-    }
     return RP_OK;
 
 fail:
     release(vo);
     return ret;
-}
-
-/* Send one frame (NULL flushes) and mux every packet the encoder returns. */
-static int encode(video_out *vo, AVFrame *frame, char *err, size_t errlen)
-{
-    int ret = avcodec_send_frame(vo->enc, frame);
-
-    if (ret < 0)
-        return averr(err, errlen, RP_ERR_ENCODER, "encoder", vo->enc->codec->name, ret);
-    for (;;) {
-        ret = avcodec_receive_packet(vo->enc, vo->pkt);
-        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
-            return RP_OK;
-        if (ret < 0)
-            return averr(err, errlen, RP_ERR_ENCODER, "encoder", vo->enc->codec->name, ret);
-        av_packet_rescale_ts(vo->pkt, vo->enc->time_base, vo->st->time_base);
-        vo->pkt->stream_index = vo->st->index;
-        /* Takes the packet's reference, leaving pkt blank. */
-        ret = av_interleaved_write_frame(vo->oc, vo->pkt);
-        if (ret < 0)
-            return averr(err, errlen,
-                         ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO : RP_ERR_ENCODER,
-                         "cannot write", vo->opts->path, ret);
-    }
 }
 
 static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err,
@@ -1112,7 +1229,7 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
         rp_yuv444_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
                        vo->opts->height);
     vo->frame->pts = vo->next_pts++;
-    ret = encode(vo, vo->frame, err, errlen);
+    ret = send_and_mux(vo, vo->enc, vo->st, vo->pkt, vo->frame, 0, err, errlen);
     if (ret)
         return ret;
     /* The audio up to the end of this frame. */
@@ -1127,7 +1244,7 @@ static int video_close(void *priv, char *err, size_t errlen)
     video_out *vo = priv;
     int ret;
 
-    ret = encode(vo, NULL, err, errlen);
+    ret = send_and_mux(vo, vo->enc, vo->st, vo->pkt, NULL, 0, err, errlen);
     if (ret)
         goto fail;
     ret = audio_pump(vo, 0, 0, err, errlen);

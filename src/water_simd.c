@@ -34,6 +34,9 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
     return hmax16_sse2(_mm_max_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
 }
 
+/* Each width below defines the template's parameters (ATTR, SFX, VW, V, LD, ...) and includes
+ * water_simd_body.h, which undefines them at its end. */
+
 /* ---- SSE2, 8 cells per vector ------------------------------------------------------- */
 #define ATTR __attribute__((target("sse2")))
 #define SFX(name) name##_sse2
@@ -73,42 +76,6 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
 #define XOR _mm_xor_si128
 #define HMAX16 hmax16_sse2
 #include "water_simd_body.h"
-#undef ATTR
-#undef SFX
-#undef VW
-#undef V
-#undef LD
-#undef ST
-#undef SET1_32
-#undef UNLO
-#undef UNHI
-#undef MADD
-#undef ADD
-#undef SUB
-#undef AND
-#undef SRAI
-#undef SRA
-#undef SRAI16
-#undef CMPGT
-#undef MULHU16
-#undef PACKS
-#undef SET1_16
-#undef ADD16
-#undef SUB16
-#undef SRA16
-#undef SLLI16
-#undef MULLO16
-#undef MAX16
-#undef MIN16
-#undef SIGNOF
-#undef ABS
-#undef APPLY_SIGN
-#undef SIGNOF16
-#undef ABS16
-#undef APPLY_SIGN16
-#undef TAIL
-#undef XOR
-#undef HMAX16
 
 /* ---- AVX2, 16 cells per vector; rows of 8 to 15 cells with the SSE2 loop ------------- */
 #define ATTR ATTR_AVX2
@@ -151,42 +118,6 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
 #define XOR _mm256_xor_si256
 #define HMAX16 hmax16_avx2
 #include "water_simd_body.h"
-#undef ATTR
-#undef SFX
-#undef VW
-#undef V
-#undef LD
-#undef ST
-#undef SET1_32
-#undef UNLO
-#undef UNHI
-#undef MADD
-#undef ADD
-#undef SUB
-#undef AND
-#undef SRAI
-#undef SRA
-#undef SRAI16
-#undef CMPGT
-#undef MULHU16
-#undef PACKS
-#undef SET1_16
-#undef ADD16
-#undef SUB16
-#undef SRA16
-#undef SLLI16
-#undef MULLO16
-#undef MAX16
-#undef MIN16
-#undef SIGNOF
-#undef ABS
-#undef APPLY_SIGN
-#undef SIGNOF16
-#undef ABS16
-#undef APPLY_SIGN16
-#undef TAIL
-#undef XOR
-#undef HMAX16
 
 /* ---- AVX-512 (F + BW), 32 cells per vector; shorter rows with the AVX2 or SSE2 loop --- */
 #define ATTR_AVX512 __attribute__((target("avx512f,avx512bw")))

@@ -1,6 +1,6 @@
 /* water_simd_body.h - private to water_simd.c, included once per vector width: the step
- * kernel written once over the operations water_simd.c defines (V, LD, MADD, ...).
- * No include guard on purpose. */
+ * kernel written once over the operations water_simd.c defines (V, LD, MADD, ...), which
+ * are undefined again at the end. No include guard on purpose. */
 
 /* Damping of int32 lanes, exactly as damp() in water.c. kind: DAMP_SHIFT n - (n >> shift);
  * DAMP_Q16 trunc(n * q / 65536) for q < 65536; DAMP_NONE q = 65536 (n itself).
@@ -45,9 +45,9 @@ static inline __attribute__((always_inline)) ATTR V SFX(damp16)(int kind, V n, _
  * for `4`; 8 of -4096..4095 for `8`; for `iso` E = N+S+E+W + 3C stays within 7 * 4096 and
  * the sum 4E + D is split as 16 (E >> 2) + (4 (E & 3) + D)), and shifts of exact sums are
  * the int32 shifts. */
-static inline __attribute__((always_inline)) ATTR V SFX(cells_small)(
-    enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
-    const int16_t *out, int x, __m128i count, V q16v)
+static inline __attribute__((always_inline)) ATTR V
+SFX(cells_small)(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
+                 const int16_t *out, int x, __m128i count, V q16v)
 {
     const V three = SET1_16(3);
     V sum, p = LD(out + x);
@@ -75,9 +75,9 @@ static inline __attribute__((always_inline)) ATTR V SFX(cells_small)(
  * does. For `iso` prev is folded into the (C, prev) pair with weight -16 (floor((X - 16 p)
  * / 16) = floor(X / 16) - p); for `4` and `8` it is sign-extended by unpacking it with its
  * sign. */
-static inline __attribute__((always_inline)) ATTR V SFX(cells_wide)(
-    enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
-    const int16_t *out, int x, __m128i count, int32_t q16)
+static inline __attribute__((always_inline)) ATTR V
+SFX(cells_wide)(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
+                const int16_t *out, int x, __m128i count, int32_t q16)
 {
     const V ones = SET1_32(PAIR(1, 1));
     const V w41 = SET1_32(PAIR(4, 1));
@@ -122,9 +122,11 @@ static inline __attribute__((always_inline)) ATTR V SFX(cells_wide)(
 
 /* Cells x..x+VW-1 on the small path (small, a constant where this is inlined) or the
  * general one. */
-static inline __attribute__((always_inline)) ATTR V
-SFX(cells)(enum rp_stencil s, int kind, int small, const int16_t *u, const int16_t *m,
-           const int16_t *d, const int16_t *out, int x, __m128i count, int32_t q16)
+static inline __attribute__((always_inline)) ATTR V SFX(cells)(enum rp_stencil s, int kind,
+                                                               int small, const int16_t *u,
+                                                               const int16_t *m, const int16_t *d,
+                                                               const int16_t *out, int x,
+                                                               __m128i count, int32_t q16)
 {
     if (small)
         return SFX(cells_small)(s, kind, u, m, d, out, x, count, SET1_16((int16_t)(q16 & 0xffff)));
@@ -212,3 +214,43 @@ static rp_span_fn SFX(pick)(enum rp_stencil s, int kind)
     };
     return table[s][kind];
 }
+
+/* The parameters belong to this inclusion alone: undefined here, once for every width, so
+ * that the next width defines them afresh (one it forgets is an error, not the previous
+ * width's operation). */
+#undef ATTR
+#undef SFX
+#undef VW
+#undef V
+#undef LD
+#undef ST
+#undef SET1_32
+#undef UNLO
+#undef UNHI
+#undef MADD
+#undef ADD
+#undef SUB
+#undef AND
+#undef SRAI
+#undef SRA
+#undef SRAI16
+#undef CMPGT
+#undef MULHU16
+#undef PACKS
+#undef SET1_16
+#undef ADD16
+#undef SUB16
+#undef SRA16
+#undef SLLI16
+#undef MULLO16
+#undef MAX16
+#undef MIN16
+#undef SIGNOF
+#undef ABS
+#undef APPLY_SIGN
+#undef SIGNOF16
+#undef ABS16
+#undef APPLY_SIGN16
+#undef TAIL
+#undef XOR
+#undef HMAX16
