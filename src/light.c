@@ -383,7 +383,7 @@ static rp_light_row_fn row_kernel(const rp_light *l, const struct rp_light_frame
     int m = f->sx_step > 1 ? f->sx_step : 1;
     *x0 = m;
     *x1 = f->w - m;
-    if (*x1 <= *x0 || f->sky) /* the kernels know only the sky colour */
+    if (*x1 <= *x0)
         return NULL;
     return rp_light_simd_row(rp_simd_level(), l, f, heights, y0, y1);
 }

@@ -87,8 +87,7 @@ INLINE AVX2 void pair(const uint16_t *tab, __m256i i, __m256i *t0, __m256i *dt)
 /* Per-frame constants of the kernel. */
 struct kconst {
     struct kslope kx;
-    int32_t curv_lim;               /* curvature clamp that keeps caustics * curvature in int32 */
-    int32_t rxh16, rxl, ryh16, ryl; /* r = h * 2^32 + l (l signed); h * 16 for >> 28 */
+    int32_t curv_lim; /* curvature clamp that keeps caustics * curvature in int32 */
 };
 
 static void kconst_init(const rp_light *l, const struct rp_light_frame *f, struct kconst *k)
@@ -101,12 +100,6 @@ static void kconst_init(const rp_light *l, const struct rp_light_frame *f, struc
     int64_t c = l->p.caustics_q8;
     int64_t lim = c > 1024 ? (((int64_t)1 << 26) + c - 1) / c : (int64_t)1 << 20;
     k->curv_lim = (int32_t)lim;
-    int64_t rl = (int32_t)(uint32_t)((uint64_t)f->rx & 0xffffffffu);
-    k->rxl = (int32_t)rl;
-    k->rxh16 = (int32_t)((f->rx - rl) / ((int64_t)1 << 32) * 16);
-    rl = (int32_t)(uint32_t)((uint64_t)f->ry & 0xffffffffu);
-    k->ryl = (int32_t)rl;
-    k->ryh16 = (int32_t)((f->ry - rl) / ((int64_t)1 << 32) * 16);
 }
 
 /* Store the R, G, B bytes of 8 pixels (32-bit lanes R, G, B, x) as 24 bytes. */
@@ -174,8 +167,18 @@ struct krow {
     __m256i cxm, cym, clim, ccl;
     __m256i hx, hy, hz, lx, ly, lz, shade, caus;
     __m256i lrgb[3], srgb[3];
-    __m256i xmax, ymax, rxh, rxl, ryh, ryl, wv, w3, hm1, last;
+    __m256i xmax, ymax, wv, w3, hm1, last;
+    __m256i rxh, rxl, ryh, ryl; /* refraction r = h * 2^32 + l as (h * 16, l): split_r() */
+    __m256i kxh, kxl, kyh, kyl; /* the sky image's reflection, split the same way */
 };
+
+/* r = h * 2^32 + l (l signed) as the vectors (h * 16, l) that displace_v() takes. */
+static AVX2 void split_r(int64_t r, __m256i *h16, __m256i *lo)
+{
+    int64_t rl = (int32_t)(uint32_t)((uint64_t)r & 0xffffffffu);
+    *lo = _mm256_set1_epi32((int32_t)rl);
+    *h16 = _mm256_set1_epi32((int32_t)((r - rl) / ((int64_t)1 << 32) * 16));
+}
 
 static AVX2 void krow_init(struct krow *k, const rp_light *l, const struct rp_light_frame *f,
                            const int32_t *heights, int y)
@@ -218,15 +221,15 @@ static AVX2 void krow_init(struct krow *k, const rp_light *l, const struct rp_li
     }
     k->xmax = _mm256_set1_epi32((w - 1) << 8);
     k->ymax = _mm256_set1_epi32((h - 1) << 8);
-    k->rxh = _mm256_set1_epi32(kc.rxh16);
-    k->rxl = _mm256_set1_epi32(kc.rxl);
-    k->ryh = _mm256_set1_epi32(kc.ryh16);
-    k->ryl = _mm256_set1_epi32(kc.ryl);
+    split_r(f->rx, &k->rxh, &k->rxl);
+    split_r(f->ry, &k->ryh, &k->ryl);
     k->wv = _mm256_set1_epi32(w);
     k->w3 = _mm256_set1_epi32(3 * w);
     k->hm1 = _mm256_set1_epi32(h - 1);
     /* the 8-byte texel loads must stay inside the frame */
     k->last = _mm256_set1_epi32((int32_t)((int64_t)w * h * 3 - 8));
+    split_r(f->kx, &k->kxh, &k->kxl);
+    split_r(f->ky, &k->kyh, &k->kyl);
 }
 
 INLINE AVX2 __m256i loadh(const int32_t *p)
@@ -260,7 +263,7 @@ INLINE AVX2 void surface_v(const struct krow *k, int x, __m256i *sx, __m256i *sy
  * sky) * inv >> 30 with inv = (2^30 + A / 2) / A, per channel, packed with a8 as C | A << 24,
  * and 0 where a8 is 0 (layer_px() in light.c). */
 INLINE AVX2 __m256i colour_v(const struct krow *k, __m256i A, __m256i a8, __m256i w_light,
-                             __m256i w_sky)
+                             __m256i w_sky, const __m256i *sky_img)
 {
     const __m256i zero = _mm256_setzero_si256(), m255 = _mm256_set1_epi32(255);
     const __m256i round29 = _mm256_set1_epi64x((int64_t)1 << 29);
@@ -286,8 +289,10 @@ INLINE AVX2 __m256i colour_v(const struct krow *k, __m256i A, __m256i a8, __m256
     __m256i ch[3];
     for (int c = 0; c < 3; c++) {
         /* pc < 2^24, inv < 2^25: the product needs 64 bits */
+        __m256i sc =
+            sky_img ? _mm256_and_si256(_mm256_srli_epi32(*sky_img, 8 * c), m255) : k->srgb[c];
         __m256i pc = _mm256_add_epi32(_mm256_mullo_epi32(w_light, k->lrgb[c]),
-                                      _mm256_mullo_epi32(w_sky, k->srgb[c]));
+                                      _mm256_mullo_epi32(w_sky, sc));
         __m256i pe = _mm256_add_epi64(_mm256_mul_epu32(pc, inv), round29);
         __m256i po = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(pc, 32), invo), round29);
         ch[c] = _mm256_min_epi32(SHR_PAIR(pe, po, 30), m255);
@@ -298,8 +303,10 @@ INLINE AVX2 __m256i colour_v(const struct krow *k, __m256i A, __m256i a8, __m256
     return _mm256_and_si256(cw, lit);
 }
 
-/* The layer at 8 pixels from their surface, as C | A << 24 (layer_px() in light.c). */
-INLINE AVX2 __m256i layer_v(const struct krow *k, __m256i sx, __m256i sy, __m256i curv)
+/* The layer at 8 pixels from their surface, as C | A << 24 (layer_px() in light.c); sky_img
+ * NULL: the sky colour, else the reflected sky image per lane (sky_v()). */
+INLINE AVX2 __m256i layer_v(const struct krow *k, __m256i sx, __m256i sy, __m256i curv,
+                            const __m256i *sky_img)
 {
     const rp_light *l = k->l;
     const __m256i zero = _mm256_setzero_si256(), one15 = _mm256_set1_epi32(RP_LIGHT_ONE15);
@@ -356,7 +363,7 @@ INLINE AVX2 __m256i layer_v(const struct krow *k, __m256i sx, __m256i sy, __m256
     __m256i a8 = _mm256_srai_epi32(
         _mm256_add_epi32(_mm256_mullo_epi32(A, _mm256_set1_epi32(255)), _mm256_set1_epi32(16384)),
         15);
-    return colour_v(k, A, a8, w_light, w_sky);
+    return colour_v(k, A, a8, w_light, w_sky, sky_img);
 }
 
 /* The background at 8 pixels displaced by (dpx, dpy) Q8, bilinear, as 16-bit (R, G, B, 0)
@@ -413,6 +420,25 @@ INLINE AVX2 __m256i displace_v(__m256i s, __m256i rh, __m256i rl)
         SHR_PAIR(_mm256_mul_epi32(s, rl), _mm256_mul_epi32(_mm256_srli_epi64(s, 32), rl), 28));
 }
 
+/* The reflected sky image at pixels x..x+7 (sky_px() in light.c): the image at (x, y) +
+ * (slope * k) >> 28, bilinear, as R | G << 8 | B << 16 per lane. Returns 0, or 1 when a
+ * texel pair would end past the frame. */
+INLINE AVX2 int sky_v(const struct krow *k, const uint8_t *sky, int x, __m256i sx, __m256i sy,
+                      __m256i *rgb)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    /* refract_v samples at (x, y) less its displacement: give it the reflection negated */
+    __m256i dx = _mm256_sub_epi32(zero, displace_v(sx, k->kxh, k->kxl));
+    __m256i dy = _mm256_sub_epi32(zero, displace_v(sy, k->kyh, k->kyl));
+    __m256i t_lo, t_hi;
+    if (refract_v(k, sky, x, dx, dy, &t_lo, &t_hi))
+        return 1;
+    /* 16-bit (R, G, B, 0) of pixels 0 1 | 2 3 and 4 5 | 6 7 to bytes in pixel order */
+    __m256i o = _mm256_packus_epi16(t_lo, t_hi);
+    *rgb = _mm256_permutevar8x32_epi32(o, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+    return 0;
+}
+
 /* The composited pixels x..x+7: the background refracted, the layer cw over it. Returns 0,
  * or 1 when the refraction would read past the frame (nothing written). */
 INLINE AVX2 int composite_v(const struct krow *k, const uint8_t *bg, uint8_t *rgb, int x,
@@ -464,7 +490,10 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
                 memcpy(rgb + at * 3, bg + at * 3, 24);
             continue;
         }
-        __m256i cw = layer_v(&k, sx, sy, curv);
+        __m256i sky = zero;
+        if (f->sky && sky_v(&k, f->sky, x, sx, sy, &sky))
+            return x; /* a texel pair would end past the frame: the plain loop */
+        __m256i cw = layer_v(&k, sx, sy, curv, f->sky ? &sky : NULL);
         if (rgba)
             _mm256_storeu_si256((__m256i *)(void *)(rgba + at * 4), cw);
         else if (composite_v(&k, bg, rgb, x, sx, sy, cw))

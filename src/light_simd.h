@@ -58,8 +58,7 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
                                uint8_t *rgb, uint8_t *rgba);
 
 /** The kernel for a level (simd.h) for rows y0..y1-1 of this frame, or NULL (the plain
- * loop does every pixel; light.c asks for none when a sky image is reflected). The
- * kernels work in 32-bit lanes, exact while every height they read is within
+ * loop does every pixel). The kernels work in 32-bit lanes, exact while every height they read is within
  * +-RP_LIGHT_SIMD_HMAX (Q8; rp_upscale's heights stay within 1.25 * 2^23); for other
  * fields this returns NULL. */
 #define RP_LIGHT_SIMD_HMAX (1 << 24)

@@ -86,8 +86,8 @@ static void oracle(const rp_light_params *p, double scale, int x, int y, struct 
     double lx = cos(el) * sin(az), ly = -cos(el) * cos(az), lz = sin(el);
     double hl = sqrt(lx * lx + ly * ly + (lz + 1) * (lz + 1));
     double hx = lx / hl, hy = ly / hl, hz = (lz + 1) / hl;
-    double b = p->shade_q8 / 256.0 * (nx * lx + ny * ly + nz * lz - lz) +
-               p->caustics_q8 / 256.0 * curv;
+    double b =
+        p->shade_q8 / 256.0 * (nx * lx + ny * ly + nz * lz - lz) + p->caustics_q8 / 256.0 * curv;
     double a_b = fabs(b) / (1 + fabs(b));
     double f = 0.02 + 0.98 * pow(1 - nz, 5);
     double a_s = fmin(1, p->sky_q8 / 256.0 * f);
@@ -99,8 +99,9 @@ static void oracle(const rp_light_params *p, double scale, int x, int y, struct 
     o->sx = sx;
     o->sy = sy;
     for (int k = 0; k < 3; k++) {
-        double pc = a_p * p->light_rgb[k] +
-                    (1 - a_p) * (a_s * p->sky_rgb[k] + (1 - a_s) * (b > 0 ? a_b * p->light_rgb[k] : 0));
+        double pc =
+            a_p * p->light_rgb[k] +
+            (1 - a_p) * (a_s * p->sky_rgb[k] + (1 - a_s) * (b > 0 ? a_b * p->light_rgb[k] : 0));
         o->c[k] = A > 0 ? pc / A : 0;
     }
 }
@@ -541,11 +542,11 @@ static void test_paths_exact(void **state)
         int w, h;
         int32_t sx, sy;
     } geo[] = {
-        {61, 43, 65536, 65536},   {97, 37, 3 * 65536, 3 * 65536}, {83, 29, 144179, 144179},
-        {70, 40, 40000, 40000},   {64, 36, 1024, 1024},           {90, 31, 4 * 65536, 65536},
-        {41, 41, 65536, 5 * 65536}, {17, 9, 2 * 65536, 2 * 65536}, {9, 3, 65536, 65536},
-        {1, 1, 65536, 65536},     {1, 13, 65536, 65536},          {13, 1, 65536, 65536},
-        {24, 2, 98304, 98304},    {40, 12, 256 << 16, 256 << 16}, {33, 20, 49151, 49152},
+        {61, 43, 65536, 65536},     {97, 37, 3 * 65536, 3 * 65536}, {83, 29, 144179, 144179},
+        {70, 40, 40000, 40000},     {64, 36, 1024, 1024},           {90, 31, 4 * 65536, 65536},
+        {41, 41, 65536, 5 * 65536}, {17, 9, 2 * 65536, 2 * 65536},  {9, 3, 65536, 65536},
+        {1, 1, 65536, 65536},       {1, 13, 65536, 65536},          {13, 1, 65536, 65536},
+        {24, 2, 98304, 98304},      {40, 12, 256 << 16, 256 << 16}, {33, 20, 49151, 49152},
     };
     int cases = 0;
     unsigned seed = 99;
@@ -581,8 +582,8 @@ static void test_paths_extreme_heights(void **state)
     const int w = 45, h = 21;
     static int32_t f[21][45];
     static uint8_t b[21][45][3];
-    static const int32_t vals[] = {(1 << 24), -(1 << 24), (1 << 24) + 1, INT32_MAX / 2,
-                                   INT32_MIN / 2, 0, 255, -256};
+    static const int32_t vals[] = {(1 << 24),     -(1 << 24), (1 << 24) + 1, INT32_MAX / 2,
+                                   INT32_MIN / 2, 0,          255,           -256};
     unsigned seed = 5;
     for (int trial = 0; trial < 24; trial++) {
         for (int y = 0; y < h; y++)
@@ -753,6 +754,85 @@ static void test_sky_reflect(void **state)
         }
 }
 
+/* Render rows 0..h-1 of rgb and rgba at the current level, in one call or split into
+ * random runs of rows. */
+static void render_split(const rp_light *l, const rp_light_geom *g, const int32_t *f,
+                         const uint8_t *b, uint8_t *rgb, uint8_t *rgba, int split, unsigned *seed)
+{
+    for (int y = 0; y < g->height;) {
+        int y1 = split ? y + 1 + (int)(lcg(seed) % 7) : g->height;
+        y1 = y1 > g->height ? g->height : y1;
+        rp_light_rows_rgb(l, g, f, b, rgb, y, y1);
+        rp_light_rows_rgba(l, g, f, rgba, y, y1);
+        y = y1;
+    }
+}
+
+/* A sky image that varies (a ramp, noise, hard edges): every vector level and row split
+ * reflects it exactly as the plain loop does, over every kind of field. */
+static void test_sky_paths(void **state)
+{
+    (void)state;
+    static const struct {
+        int w, h;
+        int32_t sx, sy;
+    } geo[] = {{61, 43, 65536, 65536},   {97, 37, 3 * 65536, 3 * 65536},
+               {83, 29, 144179, 144179}, {40, 12, 256 << 16, 256 << 16},
+               {33, 20, 49151, 49152},   {17, 9, 2 * 65536, 65536}};
+    unsigned seed = 4242;
+    int cases = 0;
+    for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+        int w = geo[gi].w, h = geo[gi].h;
+        size_t n = (size_t)w * h;
+        int32_t *f = malloc(n * sizeof *f);
+        uint8_t *b = malloc(n * 3), *sky = malloc(n * 3);
+        uint8_t *want3 = malloc(n * 3), *want4 = malloc(n * 4), *got3 = malloc(n * 3),
+                *got4 = malloc(n * 4);
+        assert_non_null(f);
+        assert_non_null(got4);
+        for (size_t i = 0; i < n; i++) {
+            int x = (int)(i % (size_t)w), y = (int)(i / (size_t)w);
+            sky[3 * i] = (uint8_t)(x * 255 / (w > 1 ? w - 1 : 1));
+            sky[3 * i + 1] = (uint8_t)lcg(&seed);
+            sky[3 * i + 2] = (x / 5 + y / 3) % 2 ? 250 : 5;
+        }
+        rp_light_geom g = {w, h, geo[gi].sx, geo[gi].sy};
+        for (int k = 0; k < K_COUNT; k++) {
+            gen(f, b, w, h, (enum kind)k, k == K_FLAT ? 0 : 60, &seed);
+            rp_light_params p;
+            vary_params(&p, (int)(gi * 5 + (size_t)k) % 12);
+            p.sky_q8 = 1 + (int32_t)(lcg(&seed) % (16 * 256));
+            rp_light *l = make(&p);
+            rp_light_set_sky(l, sky, w, h);
+            assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+            render_split(l, &g, f, b, want3, want4, 0, &seed);
+            for (int level = 1; level <= rp_simd_supported(); level++) {
+                assert_int_equal(rp_simd_set(level), level);
+                for (int split = 0; split < 2; split++) {
+                    memset(got3, 0xa5, n * 3);
+                    memset(got4, 0x5a, n * 4);
+                    render_split(l, &g, f, b, got3, got4, split, &seed);
+                    if (memcmp(got3, want3, n * 3) || memcmp(got4, want4, n * 4))
+                        fail_msg("sky image, level %d split %d, %dx%d kind %d: differs from the "
+                                 "plain loop",
+                                 level, split, w, h, k);
+                }
+            }
+            rp_simd_set(-1);
+            rp_light_free(&l);
+            cases++;
+        }
+        free(f);
+        free(b);
+        free(sky);
+        free(want3);
+        free(want4);
+        free(got3);
+        free(got4);
+    }
+    print_message("%d cases, levels 1..%d against the plain loop\n", cases, rp_simd_supported());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -769,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_surface),
         cmocka_unit_test(test_sky_still),
         cmocka_unit_test(test_sky_reflect),
+        cmocka_unit_test(test_sky_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
