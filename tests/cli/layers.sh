@@ -7,15 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 
 # A scene of exactly the output size, with drops from the first frame and rain after.
-cat >pool.scene <<'EOF'
-size 160x96
-fps 30
-duration 8f
-seed 7
-at 0s      drop 50% 50% radius 12 height 1200
-at 0f      drop 20% 30% radius 6 height -900
-at 0.1s..4s rain rate 30/s radius 3..9 height 300..900
-EOF
+pool_scene pool.scene
 { cat pool.scene; echo "refraction off"; } >off.scene
 ffmpeg -v error -f lavfi -i testsrc2=s=160x96 -frames:v 1 -pix_fmt rgb24 bg.png
 
@@ -118,17 +110,7 @@ EOF
 
 # ---- AOVs -------------------------------------------------------------------------------
 # Output 320x192 over a 160x96 grid: normals and displacement interpolate the grid.
-cat >aov.scene <<'EOF'
-size 320x192
-grid 160x96
-refraction 3
-fps 30
-duration 8f
-seed 7
-at 0s      drop 50% 50% radius 12 height 1200
-at 0f      drop 20% 30% radius 6 height -900
-at 0.1s..4s rain rate 30/s radius 3..9 height 300..900
-EOF
+pool_scene aov.scene 320x192 "grid 160x96" "refraction 3"
 ffmpeg -v error -f lavfi -i testsrc2=s=320x192 -frames:v 1 -pix_fmt rgb24 bg2.png
 aovs=(--aov height a1/h_%03d.png --aov normal a1/n_%03d.png --aov displacement a1/d_%03d.png)
 expect_status "--aov height normal displacement" 0 "$ROCKPOOL" -q aov.scene -j 1 -i bg2.png \

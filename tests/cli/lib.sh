@@ -65,3 +65,37 @@ probe() {
     ffprobe -v error -select_streams v:0 -count_frames \
         -show_entries stream="$2" -of default=nokey=1:noprint_wrappers=1 "$1"
 }
+
+# pool_scene FILE [SIZE [LINE...]]: a scene (160x96 unless SIZE, with LINEs after the size)
+# with drops from the first frame and rain after (layers.sh, look2.sh).
+pool_scene() {
+    local file=$1
+    printf 'size %s\n' "${2:-160x96}" >"$file"
+    [ $# -gt 2 ] && printf '%s\n' "${@:3}" >>"$file"
+    cat >>"$file" <<'EOF'
+fps 30
+duration 8f
+seed 7
+at 0s      drop 50% 50% radius 12 height 1200
+at 0f      drop 20% 30% radius 6 height -900
+at 0.1s..4s rain rate 30/s radius 3..9 height 300..900
+EOF
+}
+
+# same_everywhere NAME SCENE SIZE JOBS...: --hash of SCENE at SIZE equals the -j 1 --simd c
+# render at each thread count in JOBS and at every vector level.
+same_everywhere() {
+    local name=$1 scene=$2 size=$3 j level
+    shift 3
+    "$ROCKPOOL" -q "$scene" -s "$size" -j 1 --simd c --hash -f framemd5 -o /dev/null \
+        >"$WORK/ref.hash" ||
+        bad "$name: the reference render"
+    for j in "$@"; do
+        for level in c sse2 avx2 avx512; do
+            "$ROCKPOOL" -q "$scene" -s "$size" -j "$j" --simd $level --hash -f framemd5 -o /dev/null \
+                >"$WORK/got.hash" 2>/dev/null
+            check "$name: -j $j --simd $level equals -j 1 --simd c" \
+                cmp -s "$WORK/got.hash" "$WORK/ref.hash"
+        done
+    done
+}
