@@ -251,8 +251,7 @@ static size_t field_len(const uint8_t *p, size_t n)
 /* Walk a PNG's chunks and add up what its metadata chunks cost decoded: iCCP, zTXt and
  * compressed iTXt inflated, tEXt, uncompressed iTXt and eXIf as stored. Refuses more than
  * IMAGE_MAX_META_BYTES with the chunk that passes it; *meta is the total. */
-static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, char *err,
-                    size_t errlen)
+static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, char *err, size_t errlen)
 {
     int64_t pos = 8, total = 0;
 
@@ -281,7 +280,7 @@ static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, char 
             skip = field_len(lead, n) + 1; /* profile name or keyword, NUL */
             if (!strcmp(type, "iTXt")) {
                 compressed = skip < n && lead[skip] != 0;
-                skip += 2; /* compression flag and method */
+                skip += 2;                              /* compression flag and method */
                 for (int f = 0; f < 2 && skip < n; f++) /* language, translated keyword */
                     skip += field_len(lead + skip, n - skip) + 1;
             } else {
@@ -319,13 +318,13 @@ static int too_large(const char *path, int64_t w, int64_t h, char *err, size_t e
 {
     if (w > RP_MAX_SIDE || h > RP_MAX_SIDE)
         rp_errf(err, errlen,
-             "image '%s' is %" PRId64 "x%" PRId64 ": at most %d pixels per side are accepted", path,
-             w, h, RP_MAX_SIDE);
+                "image '%s' is %" PRId64 "x%" PRId64 ": at most %d pixels per side are accepted",
+                path, w, h, RP_MAX_SIDE);
     else
         rp_errf(err, errlen,
-             "image '%s' is %" PRId64 "x%" PRId64 " (%" PRId64 " megapixels): at most %" PRId64
-             " megapixels are accepted",
-             path, w, h, w * h / 1000000, IMAGE_MAX_PIXELS / 1000000);
+                "image '%s' is %" PRId64 "x%" PRId64 " (%" PRId64 " megapixels): at most %" PRId64
+                " megapixels are accepted",
+                path, w, h, w * h / 1000000, IMAGE_MAX_PIXELS / 1000000);
     return RP_ERR_TOO_LARGE;
 }
 
@@ -350,7 +349,7 @@ static int check_file(const char *path, image_cost *cost, char *err, size_t errl
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         rp_errf(err, errlen, "cannot open image '%s': %s", path,
-             errno == EISDIR ? "it is a directory" : strerror(errno));
+                errno == EISDIR ? "it is a directory" : strerror(errno));
         return RP_ERR_IO;
     }
     if (fstat(fd, &st) != 0) {
@@ -361,14 +360,14 @@ static int check_file(const char *path, image_cost *cost, char *err, size_t errl
         ret = RP_ERR_IO;
     } else if (!S_ISREG(st.st_mode)) {
         rp_errf(err, errlen, "cannot open image '%s': not a regular file (%s)", path,
-             S_ISFIFO(st.st_mode) ? "a FIFO: images are read more than once" : "a device");
+                S_ISFIFO(st.st_mode) ? "a FIFO: images are read more than once" : "a device");
         ret = RP_ERR_IO;
     } else if (st.st_size == 0) {
         rp_errf(err, errlen, "cannot read image '%s': the file is empty", path);
         ret = RP_ERR_FORMAT;
     } else if (st.st_size > IMAGE_MAX_FILE_BYTES) {
         rp_errf(err, errlen, "image '%s' is %" PRId64 " MiB: at most %" PRId64 " MiB are accepted",
-             path, (int64_t)st.st_size >> 20, IMAGE_MAX_FILE_BYTES >> 20);
+                path, (int64_t)st.st_size >> 20, IMAGE_MAX_FILE_BYTES >> 20);
         ret = RP_ERR_TOO_LARGE;
     } else if (!(head = malloc(HEAD_BYTES))) {
         rp_errf(err, errlen, "out of memory reading '%s'", path);
@@ -433,35 +432,36 @@ static char *image_demuxers(void)
 /* Open path, decode its first frame into *frame (unless dims->probe_only, which stops as
  * soon as the size is known). Returns RP_ERR_IO, RP_ERR_FORMAT, RP_ERR_TOO_LARGE or
  * RP_ERR_NOMEM with a reason in err. */
-static int decode_first(const char *path, image_dims *dims, image_cost *cost, AVFrame **pframe,
-                        char *err, size_t errlen)
+/* The file's own checks, and under --max-memory what is left for the decoded frame once
+ * the file, its metadata and the scaled copies are counted. */
+static int image_budget(const char *path, image_dims *dims, image_cost *cost, char *err,
+                        size_t errlen)
+{
+    int ret = check_file(path, cost, err, errlen);
+    if (ret || dims->max_bytes <= 0)
+        return ret;
+    int64_t fixed =
+        cost->file + IMAGE_META_FACTOR * cost->meta + dims->out_bytes + IMAGE_SLACK_BYTES;
+    dims->max_frame = dims->max_bytes - fixed;
+    if (dims->max_frame < 1) {
+        rp_errf(err, errlen,
+                "image '%s' needs %" PRId64 " MiB before its pixels are decoded (file, "
+                "metadata, scaled copies), over the %" PRId64 " MiB left of --max-memory",
+                path, fixed >> 20, dims->max_bytes >> 20);
+        return RP_ERR_TOO_LARGE;
+    }
+    return RP_OK;
+}
+
+/* Open path as a still image and find its picture stream: *pfc, *index and *codec, or an
+ * error (nothing left open). */
+static int open_image(const char *path, AVFormatContext **pfc, int *index, const AVCodec **codec,
+                      char *err, size_t errlen)
 {
     AVFormatContext *fc = NULL;
-    AVCodecContext *dec = NULL;
-    AVPacket *pkt = NULL;
-    AVFrame *frame = NULL;
-    const AVCodec *codec = NULL;
     AVDictionary *fopts = NULL;
-    char url[4200], msg[AV_ERROR_MAX_STRING_SIZE], *formats;
-    int ret, index, flushing = 0;
-
-    av_log_set_level(AV_LOG_QUIET);
-    ret = check_file(path, cost, err, errlen);
-    if (ret)
-        return ret;
-    if (dims->max_bytes > 0) {
-        int64_t fixed = cost->file + IMAGE_META_FACTOR * cost->meta + dims->out_bytes +
-                        IMAGE_SLACK_BYTES;
-        dims->max_frame = dims->max_bytes - fixed;
-        if (dims->max_frame < 1) {
-            rp_errf(err, errlen,
-                    "image '%s' needs %" PRId64 " MiB before its pixels are decoded (file, "
-                    "metadata, scaled copies), over the %" PRId64 " MiB left of --max-memory",
-                    path, fixed >> 20, dims->max_bytes >> 20);
-            return RP_ERR_TOO_LARGE;
-        }
-    }
-    formats = image_demuxers();
+    char url[4200];
+    char *formats = image_demuxers();
     if (!formats) {
         rp_errf(err, errlen, "out of memory reading '%s'", path);
         return RP_ERR_NOMEM;
@@ -473,116 +473,154 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
     av_dict_set(&fopts, "format_whitelist", formats, AV_DICT_DONT_STRDUP_VAL);
     av_dict_set(&fopts, "pattern_type", "none", 0);
     av_dict_set(&fopts, "probesize", "1048576", 0);
-    ret = avformat_open_input(&fc, url, NULL, &fopts);
+    int ret = avformat_open_input(&fc, url, NULL, &fopts);
     av_dict_free(&fopts);
     if (ret < 0) {
         rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
-        ret = ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
-        goto fail;
+        return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
     }
     if (!is_image_demuxer(fc->iformat->name)) {
         rp_errf(err, errlen, "'%s' is not a still image (FFmpeg reads it as %s)", path,
-             fc->iformat->long_name ? fc->iformat->long_name : fc->iformat->name);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+                fc->iformat->long_name ? fc->iformat->long_name : fc->iformat->name);
+        avformat_close_input(&fc);
+        return RP_ERR_FORMAT;
     }
-    index = av_find_best_stream(fc, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
-    if (index < 0 || !codec) {
+    *index = av_find_best_stream(fc, AVMEDIA_TYPE_VIDEO, -1, -1, codec, 0);
+    if (*index < 0 || !*codec) {
         rp_errf(err, errlen, "'%s' holds no image FFmpeg can decode", path);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        avformat_close_input(&fc);
+        return RP_ERR_FORMAT;
     }
-    dec = avcodec_alloc_context3(codec);
-    pkt = av_packet_alloc();
-    frame = av_frame_alloc();
-    if (!dec || !pkt || !frame) {
-        rp_errf(err, errlen, "out of memory reading '%s'", path);
-        ret = RP_ERR_NOMEM;
-        goto fail;
-    }
-    ret = avcodec_parameters_to_context(dec, fc->streams[index]->codecpar);
+    *pfc = fc;
+    return RP_OK;
+}
+
+/* A decoder for the stream whose buffers go through get_buffer (which sizes and refuses
+ * them against dims): an FFmpeg error code, or 0. */
+static int open_decoder(AVCodecContext *dec, const AVCodec *codec, const AVStream *st,
+                        image_dims *dims)
+{
+    int ret = avcodec_parameters_to_context(dec, st->codecpar);
     if (ret < 0)
-        goto decode_error;
+        return ret;
     dec->thread_count = 1; /* get_buffer runs on this thread */
     dec->flags |= AV_CODEC_FLAG_BITEXACT;
     dec->opaque = dims;
     dec->get_buffer2 = get_buffer;
     dec->max_pixels = IMAGE_MAX_PIXELS;
-    ret = avcodec_open2(dec, codec, NULL);
-    if (ret < 0)
-        goto decode_error;
+    return avcodec_open2(dec, codec, NULL);
+}
 
+/* Feed packets of stream index until the first frame comes out (or, probing, until
+ * get_buffer has seen its size): 0, or an FFmpeg error code. */
+static int receive_first(AVFormatContext *fc, AVCodecContext *dec, int index, AVPacket *pkt,
+                         AVFrame *frame, const image_dims *dims)
+{
+    int flushing = 0;
     for (;;) {
-        ret = avcodec_receive_frame(dec, frame);
+        int ret = avcodec_receive_frame(dec, frame);
         if (ret >= 0)
-            break;
+            return 0;
         if (ret != AVERROR(EAGAIN))
-            goto decode_error;
+            return ret;
         if (dims->seen && dims->probe_only)
-            break;
-        if (flushing) {
-            ret = AVERROR_INVALIDDATA;
-            goto decode_error;
-        }
+            return 0;
+        if (flushing)
+            return AVERROR_INVALIDDATA;
         ret = av_read_frame(fc, pkt);
         if (ret == AVERROR_EOF) {
             flushing = 1;
             ret = avcodec_send_packet(dec, NULL);
         } else if (ret < 0) {
-            goto decode_error;
+            return ret;
         } else {
             if (pkt->stream_index == index)
                 ret = avcodec_send_packet(dec, pkt);
             av_packet_unref(pkt);
         }
         if (ret < 0 && ret != AVERROR(EAGAIN))
-            goto decode_error;
+            return ret;
     }
-    if (dims->probe_only) {
-        ret = RP_OK;
-        goto fail;
-    }
-    if (frame->width < 1 || frame->height < 1 || frame->width > RP_MAX_SIDE ||
-        frame->height > RP_MAX_SIDE || !frame->data[0]) {
-        dims->width = frame->width;
-        dims->height = frame->height;
-        ret = AVERROR_INVALIDDATA;
-        goto decode_error;
-    }
-    *pframe = frame;
-    frame = NULL;
-    ret = RP_OK;
-    goto fail;
+}
 
-decode_error:
+/* The error for a decode that failed with FFmpeg's ret: a size or memory refusal of
+ * get_buffer's said as such, else FFmpeg's reason. RP_OK when only probing and the size
+ * was seen. */
+static int decode_failure(const char *path, const AVCodec *codec, const image_dims *dims, int ret,
+                          char *err, size_t errlen)
+{
+    char msg[AV_ERROR_MAX_STRING_SIZE];
     if (dims->refused && (dims->width > RP_MAX_SIDE || dims->height > RP_MAX_SIDE ||
-                          (int64_t)dims->width * dims->height > IMAGE_MAX_PIXELS)) {
-        ret = too_large(path, dims->width, dims->height, err, errlen);
-    } else if (dims->refused && dims->frame_bytes <= IMAGE_MAX_FRAME_BYTES) {
+                          (int64_t)dims->width * dims->height > IMAGE_MAX_PIXELS))
+        return too_large(path, dims->width, dims->height, err, errlen);
+    if (dims->refused && dims->frame_bytes <= IMAGE_MAX_FRAME_BYTES) {
         rp_errf(err, errlen,
                 "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
                 " MiB left of --max-memory (raise it, or use a smaller image)",
                 path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
                 dims->max_frame >> 20);
-        ret = RP_ERR_TOO_LARGE;
-    } else if (dims->refused) {
-        rp_errf(err, errlen,
-             "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
-             " MiB limit",
-             path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
-             IMAGE_MAX_FRAME_BYTES >> 20);
-        ret = RP_ERR_TOO_LARGE;
-    } else if (dims->seen && dims->probe_only) {
-        ret = RP_OK;
-    } else {
-        av_strerror(ret, msg, sizeof(msg));
-        /* FFmpeg refuses sizes past about 16k x 16k while parsing the header, before our
-         * get_buffer sees them. */
-        rp_errf(err, errlen, "cannot decode image '%s' (%s): %s%s", path, codec->name, msg,
-             dims->seen ? "" : " (corrupt, truncated, or over 16384 pixels per side?)");
-        ret = ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+        return RP_ERR_TOO_LARGE;
     }
-fail:
+    if (dims->refused) {
+        rp_errf(err, errlen,
+                "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
+                " MiB limit",
+                path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
+                IMAGE_MAX_FRAME_BYTES >> 20);
+        return RP_ERR_TOO_LARGE;
+    }
+    if (dims->seen && dims->probe_only)
+        return RP_OK;
+    av_strerror(ret, msg, sizeof(msg));
+    /* FFmpeg refuses sizes past about 16k x 16k while parsing the header, before our
+     * get_buffer sees them. */
+    rp_errf(err, errlen, "cannot decode image '%s' (%s): %s%s", path, codec->name, msg,
+            dims->seen ? "" : " (corrupt, truncated, or over 16384 pixels per side?)");
+    return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+}
+
+static int decode_first(const char *path, image_dims *dims, image_cost *cost, AVFrame **pframe,
+                        char *err, size_t errlen)
+{
+    AVFormatContext *fc = NULL;
+    AVCodecContext *dec = NULL;
+    AVPacket *pkt = NULL;
+    AVFrame *frame = NULL;
+    const AVCodec *codec = NULL;
+    int ret, index = -1;
+
+    av_log_set_level(AV_LOG_QUIET);
+    if ((ret = image_budget(path, dims, cost, err, errlen)) ||
+        (ret = open_image(path, &fc, &index, &codec, err, errlen)))
+        return ret;
+    dec = avcodec_alloc_context3(codec);
+    pkt = av_packet_alloc();
+    frame = av_frame_alloc();
+    if (!dec || !pkt || !frame) {
+        rp_errf(err, errlen, "out of memory reading '%s'", path);
+        ret = RP_ERR_NOMEM;
+        goto done;
+    }
+    if ((ret = open_decoder(dec, codec, fc->streams[index], dims)) < 0 ||
+        (ret = receive_first(fc, dec, index, pkt, frame, dims)) < 0) {
+        ret = decode_failure(path, codec, dims, ret, err, errlen);
+        goto done;
+    }
+    if (dims->probe_only) {
+        ret = RP_OK;
+        goto done;
+    }
+    if (frame->width < 1 || frame->height < 1 || frame->width > RP_MAX_SIDE ||
+        frame->height > RP_MAX_SIDE || !frame->data[0]) {
+        dims->width = frame->width;
+        dims->height = frame->height;
+        ret = decode_failure(path, codec, dims, AVERROR_INVALIDDATA, err, errlen);
+        goto done;
+    }
+    *pframe = frame;
+    frame = NULL;
+    ret = RP_OK;
+done:
     av_frame_free(&frame);
     av_packet_free(&pkt);
     avcodec_free_context(&dec);
@@ -604,7 +642,7 @@ int rp_image_probe(const char *path, int *width, int *height, char *err, size_t 
     }
     if (dims.width > RP_MAX_SIDE || dims.height > RP_MAX_SIDE) {
         rp_errf(err, errlen, "image '%s' is %dx%d: at most %d pixels per side are accepted", path,
-             dims.width, dims.height, RP_MAX_SIDE);
+                dims.width, dims.height, RP_MAX_SIDE);
         return RP_ERR_TOO_LARGE;
     }
     *width = dims.width;
@@ -670,9 +708,9 @@ static int load_rgb(const char *path, int width, int height, int64_t max_bytes, 
     rgb = malloc(pixels * 3);
     if (!sws || !rgba[0] || !rgb) {
         rp_errf(err, errlen,
-             sws ? "out of memory reading image '%s'"
-                 : "cannot convert image '%s' (unsupported pixel layout)",
-             path);
+                sws ? "out of memory reading image '%s'"
+                    : "cannot convert image '%s' (unsupported pixel layout)",
+                path);
         ret = sws ? RP_ERR_NOMEM : RP_ERR_FORMAT;
         goto fail;
     }
@@ -713,8 +751,8 @@ int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, ch
     return load_rgb(path, width, height, 0, 0, rgb, err, errlen);
 }
 
-int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes,
-                          uint8_t **rgb, char *err, size_t errlen)
+int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes, uint8_t **rgb,
+                          char *err, size_t errlen)
 {
     return load_rgb(path, width, height, max_bytes, 0, rgb, err, errlen);
 }
