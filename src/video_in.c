@@ -100,8 +100,8 @@ static int is_still_demuxer(const char *name)
     size_t n = strlen(name);
 
     /* "tty" reads any text file as ANSI art: not a moving background either */
-    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
-           strcmp(name, "tty") == 0 || (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
+    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 || strcmp(name, "tty") == 0 ||
+           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
 }
 
 /* Open the container: only regular files, "file:" so ':' is never a protocol, no other
@@ -584,26 +584,14 @@ static int check_display_matrix(rp_video_in *v, char *err, size_t errlen)
     return RP_ERR_FORMAT;
 }
 
-int rp_video_in_open(rp_video_in **pv, const char *path, int width, int height,
-                     const rp_video_in_opts *opts, char *err, size_t errlen)
+/* A handle with its options settled and nothing opened; NULL when out of memory. */
+static rp_video_in *video_alloc(const char *path, int width, int height,
+                                const rp_video_in_opts *opts)
 {
-    rp_video_in *v;
-    const AVCodec *codec = NULL;
-    AVStream *st;
-    int64_t vend, all_end;
-    int ret;
-
-    *pv = NULL;
-    if (width < 1 || height < 1 || width > RP_MAX_SIDE || height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "cannot draw video '%s' at %dx%d", path, width, height);
-        return RP_ERR_INVALID;
-    }
-    av_log_set_level(AV_LOG_QUIET);
-    v = calloc(1, sizeof(*v));
+    rp_video_in *v = calloc(1, sizeof(*v));
     if (!v || !(v->path = strdup(path))) {
         free(v);
-        rp_errf(err, errlen, "out of memory opening '%s'", path);
-        return RP_ERR_NOMEM;
+        return NULL;
     }
     v->width = width;
     v->height = height;
@@ -619,136 +607,159 @@ int rp_video_in_open(rp_video_in **pv, const char *path, int width, int height,
     v->nslots = v->opts.queue_frames + 1;
     pthread_mutex_init(&v->lock, NULL);
     pthread_cond_init(&v->cond, NULL);
+    return v;
+}
 
-    ret = open_input(&v->fc, path, err, errlen);
-    if (ret)
-        goto fail;
+/* The container's video stream (v->index, v->tb) and its decoder, checked for what
+ * rockpool can draw: not a still, a time base, a size, upright. */
+static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, size_t errlen)
+{
+    const char *path = v->path;
     if (is_still_demuxer(v->fc->iformat->name)) {
         rp_errf(err, errlen, "'%s' is a still image, not a video", path);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        return RP_ERR_FORMAT;
     }
-    ret = avformat_find_stream_info(v->fc, NULL);
-    if (ret < 0) {
+    if (avformat_find_stream_info(v->fc, NULL) < 0) {
         rp_errf(err, errlen, "cannot read the streams of '%s' (corrupt or truncated?)", path);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        return RP_ERR_FORMAT;
     }
-    v->index = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    v->index = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1, -1, codec, 0);
     if (v->index == AVERROR_STREAM_NOT_FOUND ||
         (v->index >= 0 && (v->fc->streams[v->index]->disposition & AV_DISPOSITION_ATTACHED_PIC))) {
         rp_errf(err, errlen, "'%s' has no video stream", path);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        return RP_ERR_FORMAT;
     }
-    if (v->index < 0 || !codec) {
+    if (v->index < 0 || !*codec) {
         rp_errf(err, errlen, "'%s': no decoder for its video (%s)", path,
                 v->index >= 0 ? avcodec_get_name(v->fc->streams[v->index]->codecpar->codec_id)
                               : "unknown codec");
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        return RP_ERR_FORMAT;
     }
-    st = v->fc->streams[v->index];
+    AVStream *st = v->fc->streams[v->index];
     v->tb = st->time_base;
     if (v->tb.num <= 0 || v->tb.den <= 0) {
         rp_errf(err, errlen, "video '%s' has no time base", path);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        return RP_ERR_FORMAT;
     }
     if (st->codecpar->width > RP_MAX_SIDE || st->codecpar->height > RP_MAX_SIDE) {
         rp_errf(err, errlen, "video '%s' is %dx%d: at most %d pixels per side are accepted", path,
                 st->codecpar->width, st->codecpar->height, RP_MAX_SIDE);
-        ret = RP_ERR_TOO_LARGE;
-        goto fail;
+        return RP_ERR_TOO_LARGE;
     }
-    ret = check_display_matrix(v, err, errlen);
+    int ret = check_display_matrix(v, err, errlen);
     if (ret)
-        goto fail;
+        return ret;
     /* Only this stream's packets matter to the decoder. */
     for (unsigned i = 0; i < v->fc->nb_streams; i++)
         if ((int)i != v->index && v->fc->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
             v->fc->streams[i]->discard = AVDISCARD_ALL;
+    return RP_OK;
+}
 
+/* The decoder, bit-exact, reporting damaged data instead of concealing it. */
+static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, size_t errlen)
+{
     v->dec = avcodec_alloc_context3(codec);
     v->pkt = av_packet_alloc();
     v->frame = av_frame_alloc();
     v->pending = av_frame_alloc();
     if (!v->dec || !v->pkt || !v->frame || !v->pending) {
-        rp_errf(err, errlen, "out of memory opening '%s'", path);
-        ret = RP_ERR_NOMEM;
-        goto fail;
+        rp_errf(err, errlen, "out of memory opening '%s'", v->path);
+        return RP_ERR_NOMEM;
     }
-    ret = avcodec_parameters_to_context(v->dec, st->codecpar);
+    int ret = avcodec_parameters_to_context(v->dec, v->fc->streams[v->index]->codecpar);
     if (ret >= 0) {
         v->dec->pkt_timebase = v->tb;
         v->dec->thread_count = v->opts.threads;
         v->dec->flags |= AV_CODEC_FLAG_BITEXACT;
-        /* Report damaged data instead of concealing it. */
         v->dec->err_recognition |= AV_EF_EXPLODE;
         ret = avcodec_open2(v->dec, codec, NULL);
     }
     if (ret < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
-
         av_strerror(ret, msg, sizeof(msg));
-        rp_errf(err, errlen, "cannot open the %s decoder for '%s': %s", codec->name, path, msg);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        rp_errf(err, errlen, "cannot open the %s decoder for '%s': %s", codec->name, v->path, msg);
+        return RP_ERR_FORMAT;
     }
+    return RP_OK;
+}
 
-    /* The first frame: the origin, and proof that the stream decodes. */
+/* The first frame (the origin, and proof that the stream decodes) and the clip's length
+ * (v->duration), refusing a file whose frames stop well before its header says. */
+static int first_frame_and_length(rp_video_in *v, char *err, size_t errlen)
+{
+    const char *path = v->path;
+    int64_t vend, all_end;
     v->last_rel = INT64_MIN;
     v->origin = 0;
     v->pkt_count = 0;
-    ret = next_frame(v, v->pending, err, errlen);
+    int ret = next_frame(v, v->pending, err, errlen);
     if (ret == AVERROR_EOF) {
         rp_errf(err, errlen, "video '%s' has no decodable frame", path);
-        ret = RP_ERR_FORMAT;
+        return RP_ERR_FORMAT;
     }
     if (ret)
-        goto fail;
+        return ret;
     v->origin = v->pending->best_effort_timestamp;
-    ret = ensure_scaler(v, v->pending, err, errlen);
-    if (ret)
-        goto fail;
+    if ((ret = ensure_scaler(v, v->pending, err, errlen)))
+        return ret;
     av_frame_unref(v->pending);
-
-    ret = scan_end(v, &vend, &all_end, err, errlen);
-    if (ret)
-        goto fail;
+    if ((ret = scan_end(v, &vend, &all_end, err, errlen)))
+        return ret;
     v->duration = vend - v->origin;
     if (v->duration <= 0) {
         rp_errf(err, errlen, "video '%s' has no duration (its timestamps end where they start)",
                 path);
-        ret = RP_ERR_FORMAT;
-        goto fail;
+        return RP_ERR_FORMAT;
     }
     /* A file cut short still has its declared length in the header (Matroska, MPEG-TS):
      * its packets stop more than half a second before it. */
     if (v->fc->duration != AV_NOPTS_VALUE && v->fc->duration > 0 && all_end != AV_NOPTS_VALUE &&
         v->fc->duration_estimation_method != AVFMT_DURATION_FROM_BITRATE) {
+        const AVStream *st = v->fc->streams[v->index];
         int64_t declared_end =
             v->fc->duration + (v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0);
         AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
                               ? st->avg_frame_rate
                               : (AVRational){1, 1};
-
         if (all_end + AV_TIME_BASE / 2 < declared_end) {
             rp_errf(err, errlen,
                     "video '%s' is truncated: its header says %.3f s, but its frames stop at "
                     "%.3f s (frame %" PRId64 " and later are missing)",
                     path, (double)v->fc->duration / AV_TIME_BASE, seconds(v, v->duration),
                     av_rescale_q(v->duration, v->tb, av_inv_q(rate)));
-            ret = RP_ERR_FORMAT;
-            goto fail;
+            return RP_ERR_FORMAT;
         }
+    }
+    return RP_OK;
+}
+
+int rp_video_in_open(rp_video_in **pv, const char *path, int width, int height,
+                     const rp_video_in_opts *opts, char *err, size_t errlen)
+{
+    const AVCodec *codec = NULL;
+    int ret;
+
+    *pv = NULL;
+    if (width < 1 || height < 1 || width > RP_MAX_SIDE || height > RP_MAX_SIDE) {
+        rp_errf(err, errlen, "cannot draw video '%s' at %dx%d", path, width, height);
+        return RP_ERR_INVALID;
+    }
+    av_log_set_level(AV_LOG_QUIET);
+    rp_video_in *v = video_alloc(path, width, height, opts);
+    if (!v) {
+        rp_errf(err, errlen, "out of memory opening '%s'", path);
+        return RP_ERR_NOMEM;
+    }
+    if ((ret = open_input(&v->fc, path, err, errlen)) ||
+        (ret = find_video_stream(v, &codec, err, errlen)) ||
+        (ret = open_video_decoder(v, codec, err, errlen)) ||
+        (ret = first_frame_and_length(v, err, errlen))) {
+        rp_video_in_close(&v);
+        return ret;
     }
     *pv = v;
     return RP_OK;
-
-fail:
-    rp_video_in_close(&v);
-    return ret;
 }
 
 int64_t rp_video_in_memory(const rp_video_in *v)
