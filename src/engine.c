@@ -214,6 +214,42 @@ static void paint_walls(rp_engine *e, const uint8_t *rgb)
     }
 }
 
+/* The grid cell nearest output pixel i of n along a side of g cells (wall_tap rounded). */
+static int nearest_cell(int i, int g, int n)
+{
+    int c = (wall_tap(i, g, n) + 128) >> 8;
+    return c < g ? c : g - 1;
+}
+
+/* `walls visible image`: a rectangle or circle takes the wall colour back from the masks
+ * painted before it, at each output pixel whose nearest grid cell is in the shape (its
+ * bounding box and two pixels around it are visited). */
+static void paint_shape(rp_engine *e, const rp_item *it)
+{
+    const rp_settings *s = &e->s;
+    int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
+    int64_t cx0 = it->x, cy0 = it->y, cx1 = (int64_t)it->x + it->w, cy1 = (int64_t)it->y + it->h;
+    if (it->kind == RP_ITEM_WALL_CIRCLE) {
+        cx0 = (int64_t)it->x - it->r;
+        cy0 = (int64_t)it->y - it->r;
+        cx1 = (int64_t)it->x + it->r + 1;
+        cy1 = (int64_t)it->y + it->r + 1;
+    }
+    int64_t px0 = cx0 * ow / gw - 2, px1 = cx1 * ow / gw + 3;
+    int64_t py0 = cy0 * oh / gh - 2, py1 = cy1 * oh / gh + 3;
+    for (int64_t y = py0 < 0 ? 0 : py0; y < (py1 < oh ? py1 : oh); y++) {
+        int64_t cy = nearest_cell((int)y, gh, oh);
+        for (int64_t x = px0 < 0 ? 0 : px0; x < (px1 < ow ? px1 : ow); x++) {
+            int64_t cx = nearest_cell((int)x, gw, ow), dx = cx - it->x, dy = cy - it->y;
+            int in = it->kind == RP_ITEM_WALL_RECT
+                         ? cx >= it->x && cx < cx1 && cy >= it->y && cy < cy1
+                         : dx * dx + dy * dy <= (int64_t)it->r * it->r;
+            if (in)
+                memcpy(e->wall_img + ((size_t)y * ow + (size_t)x) * 3, s->wall_rgb, 3);
+        }
+    }
+}
+
 /* Apply the items of step k to the water; walls_only skips drops (checkpoint replay). */
 static void apply_items(rp_engine *e, int64_t k, int walls_only)
 {
@@ -227,8 +263,16 @@ static void apply_items(rp_engine *e, int64_t k, int walls_only)
             if (!walls_only)
                 rp_water_drop(e->water, &it->drop);
             break;
-        case RP_ITEM_WALL_RECT: rp_water_add_wall_rect(e->water, it->x, it->y, it->w, it->h); break;
-        case RP_ITEM_WALL_CIRCLE: rp_water_add_wall_circle(e->water, it->x, it->y, it->r); break;
+        case RP_ITEM_WALL_RECT:
+            rp_water_add_wall_rect(e->water, it->x, it->y, it->w, it->h);
+            if (e->wall_img)
+                paint_shape(e, it);
+            break;
+        case RP_ITEM_WALL_CIRCLE:
+            rp_water_add_wall_circle(e->water, it->x, it->y, it->r);
+            if (e->wall_img)
+                paint_shape(e, it);
+            break;
         case RP_ITEM_WALL_MASK: {
             const uint8_t *rgb = NULL;
             const uint8_t *mask = e->masks ? e->masks(e->mask_ctx, it->mask_path, &rgb) : NULL;

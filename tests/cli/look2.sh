@@ -155,6 +155,8 @@ seed 5
 walls visible image
 at 0s wall mask mask.png
 at 0s wall rect 250 150 40 30
+at 1f wall rect 214 90 14 10
+at 1f wall circle 70 40 8
 at 0s drop 30% 60% radius 12 height 3000
 at 0.1s..0.4s rain rate 40/s radius 3..6 height 900..1500
 EOF
@@ -167,21 +169,25 @@ s = int(sys.argv[1])
 W = 320 * s
 d = open("w.rgb", "rb").read()
 px = lambda x, y: tuple(d[(y * s * W + x * s) * 3:(y * s * W + x * s) * 3 + 3])
+over = [(x, y) for x in range(216, 227, 2) for y in range(92, 99, 2)]
 disc = [(x, y) for x in range(200, 241, 4) for y in range(76, 117, 4)
-        if (x - 220) ** 2 + (y - 96) ** 2 < 30 ** 2]
-block = [(x, y) for x in range(44, 97, 4) for y in range(24, 57, 4)]
+        if (x - 220) ** 2 + (y - 96) ** 2 < 30 ** 2 and not (212 <= x < 230 and 88 <= y < 102)]
+block = [(x, y) for x in range(44, 97, 4) for y in range(24, 57, 4)
+         if (x - 70) ** 2 + (y - 40) ** 2 > 10 ** 2]
+over += [(x, y) for x in range(64, 77, 2) for y in range(34, 47, 2)
+         if (x - 70) ** 2 + (y - 40) ** 2 <= 5 ** 2]
 rect = [(x, y) for x in range(254, 287, 4) for y in range(154, 177, 4)]
 dark = [(x, y) for x in range(24, 77, 4) for y in range(124, 167, 4)]
 fails = [("disc", p, px(*p)) for p in disc if px(*p) != (250, 140, 60)]
 fails += [("block", p, px(*p)) for p in block if px(*p) != (120, 230, 120)]
-fails += [("rect", p, px(*p)) for p in rect if px(*p) != (138, 133, 120)]
+fails += [("rect", p, px(*p)) for p in rect + over if px(*p) != (138, 133, 120)]
 fails += [("dark", p, px(*p)) for p in dark if px(*p) in ((90, 20, 20), (138, 133, 120))]
-print("    points", len(disc) + len(block) + len(rect) + len(dark), "wrong:", fails[:5])
+print("    points", len(disc) + len(block) + len(rect) + len(over) + len(dark), "wrong:", fails[:5])
 sys.exit(bool(fails) or len(disc) < 30)
 EOF
 }
 expect_status "walls visible image" 0 "$R" -q walls.scene --start 11 -o wi/f_%d.png
-check_walls "mask walls in the mask's pixels, the rect in 0x8a8578, dark mask parts water" \
+check_walls "mask walls in the mask's pixels, rects in 0x8a8578 (over the mask too), dark mask parts water" \
     wi/f_11.png 1
 expect_status "walls visible image at twice the size (grid < output)" 0 "$R" -q walls.scene \
     -s 640x384 --start 11 -o wi/g_%d.png
