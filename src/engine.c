@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image.h"
 #include "light.h"
 #include "pool.h"
 #include "render.h"
@@ -31,6 +32,7 @@ struct rp_engine {
      * output column its left tap (cell << 8 | weight of the right tap) */
     int32_t *wall_span;
     int32_t *wall_tap;
+    int walls_changed; /* wall items applied since wall_span was last computed */
     /* `walls visible image`: the colour of the walls at each output pixel (RGB24) */
     uint8_t *wall_img;
 };
@@ -144,6 +146,7 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     for (int x = 0; e->wall_tap && x < s->out_width; x++)
         e->wall_tap[x] = wall_tap(x, s->water.width, s->out_width);
+    e->walls_changed = 1; /* wall_span is computed before the first frame is drawn */
     if (ts.walls && s->walls_visible == RP_WALLS_IMAGE) {
         size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
         if (!(e->wall_img = malloc(pixels * 3)))
@@ -208,9 +211,8 @@ static void paint_walls(rp_engine *e, const uint8_t *rgb)
 {
     size_t pixels = (size_t)e->s.out_width * (size_t)e->s.out_height;
     for (size_t i = 0; i < pixels; i++) {
-        const uint8_t *p = rgb + 3 * i;
-        if (((77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8) >= 128)
-            memcpy(e->wall_img + 3 * i, p, 3);
+        if (rp_image_is_wall(rgb + 3 * i))
+            memcpy(e->wall_img + 3 * i, rgb + 3 * i, 3);
     }
 }
 
@@ -258,6 +260,7 @@ static void apply_items(rp_engine *e, int64_t k, int walls_only)
     rp_timeline_frame(e->tl, k, &items, &n);
     for (size_t i = 0; i < n; i++) {
         const rp_item *it = &items[i];
+        e->walls_changed |= it->kind != RP_ITEM_DROP;
         switch (it->kind) {
         case RP_ITEM_DROP:
             if (!walls_only)
@@ -411,7 +414,9 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     }
     const uint8_t *walls = rp_water_walls(e->water);
     if (s->walls_visible && walls && e->wall_span) {
-        wall_spans(walls, s->water.width, s->water.height, e->wall_span);
+        if (e->walls_changed)
+            wall_spans(walls, s->water.width, s->water.height, e->wall_span);
+        e->walls_changed = 0;
         walls_job job = {e, walls, e->wall_span, pixels};
         rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     }

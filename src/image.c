@@ -757,7 +757,7 @@ int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_b
     return load_rgb(path, width, height, max_bytes, 0, rgb, err, errlen);
 }
 
-/* Luma is BT.601 in 8-bit fixed point, (77 R + 150 G + 29 B + 128) >> 8. */
+/* Walls by rp_image_is_wall (image.h). */
 int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,
                        size_t errlen)
 {
@@ -781,11 +781,8 @@ int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_
         rp_errf(err, errlen, "out of memory reading mask '%s'", path);
         return RP_ERR_NOMEM;
     }
-    for (size_t i = 0; i < pixels; i++) {
-        const uint8_t *p = rgb + 3 * i;
-
-        cells[i] = ((77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8) >= 128;
-    }
+    for (size_t i = 0; i < pixels; i++)
+        cells[i] = (uint8_t)rp_image_is_wall(rgb + 3 * i);
     free(rgb);
     *mask = cells;
     return RP_OK;

@@ -15,8 +15,15 @@ int rp_image_probe(const char *path, int *width, int *height, char *err, size_t 
 int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, char *err,
                       size_t errlen);
 
-/** Decode a wall mask scaled to width x height: *mask[i] = 1 where the pixel's luma
- * (after compositing over black) is >= 128, else 0. *mask is malloc'd. */
+/** The wall rule of a mask's RGB pixel: its BT.601 luma in 8-bit fixed point,
+ * (77 R + 150 G + 29 B + 128) >> 8, is at least 128. */
+static inline int rp_image_is_wall(const uint8_t *p)
+{
+    return ((77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8) >= 128;
+}
+
+/** Decode a wall mask scaled to width x height: *mask[i] = 1 where the pixel (after
+ * compositing over black) is a wall by rp_image_is_wall, else 0. *mask is malloc'd. */
 int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,
                        size_t errlen);
 
@@ -32,8 +39,8 @@ int rp_image_cost(const char *path, int width, int height, int mask, int64_t *by
 /** rp_image_load_rgb and rp_image_load_mask spending at most max_bytes in all (as
  * rp_image_cost counts them; 0 = only the fixed limits): an image over it is refused
  * with RP_ERR_TOO_LARGE before its pixels are decoded. */
-int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes,
-                          uint8_t **rgb, char *err, size_t errlen);
+int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes, uint8_t **rgb,
+                          char *err, size_t errlen);
 int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_bytes,
                            uint8_t **mask, char *err, size_t errlen);
 

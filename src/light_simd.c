@@ -84,22 +84,15 @@ INLINE AVX2 void pair(const uint16_t *tab, __m256i i, __m256i *t0, __m256i *dt)
     *dt = _mm256_sub_epi32(_mm256_srli_epi32(g, 16), *t0);
 }
 
-/* Per-frame constants of the kernel. */
-struct kconst {
-    struct kslope kx;
-    int32_t curv_lim; /* curvature clamp that keeps caustics * curvature in int32 */
-};
-
-static void kconst_init(const rp_light *l, const struct rp_light_frame *f, struct kconst *k)
+/* The curvature clamp that keeps caustics * curvature in int32. The plain loop clamps
+ * curvature to +-2^20 and multiplies by caustics (<= 2^14) in 64 bits. Beyond
+ * 2^26 / caustics, (caustics * curv) >> 8 is at least 2^18 in size, which outweighs the
+ * shading term (< 2^17) and saturates the soft table (2^16), so clamping there changes
+ * neither the sign of b nor its alpha. */
+static int32_t curv_limit(const rp_light *l)
 {
-    kslope_init(&k->kx, f->scale_x * f->mdiv);
-    /* The plain loop clamps curvature to +-2^20 and multiplies by caustics (<= 2^14) in 64
-     * bits. Beyond 2^26 / caustics, (caustics * curv) >> 8 is at least 2^18 in size, which
-     * outweighs the shading term (< 2^17) and saturates the soft table (2^16), so clamping
-     * there changes neither the sign of b nor its alpha. */
     int64_t c = l->p.caustics_q8;
-    int64_t lim = c > 1024 ? (((int64_t)1 << 26) + c - 1) / c : (int64_t)1 << 20;
-    k->curv_lim = (int32_t)lim;
+    return (int32_t)(c > 1024 ? (((int64_t)1 << 26) + c - 1) / c : (int64_t)1 << 20);
 }
 
 /* Store the R, G, B bytes of 8 pixels (32-bit lanes R, G, B, x) as 24 bytes. */
@@ -184,8 +177,6 @@ static AVX2 void krow_init(struct krow *k, const rp_light *l, const struct rp_li
                            const int32_t *heights, int y)
 {
     const int w = f->w, h = f->h;
-    struct kconst kc;
-    kconst_init(l, f, &kc);
     int yu = y > 0 ? y - 1 : 0, yd = y < h - 1 ? y + 1 : h - 1;
     int yu2 = y - f->sy_step < 0 ? 0 : y - f->sy_step;
     int yd2 = y + f->sy_step > h - 1 ? h - 1 : y + f->sy_step;
@@ -195,7 +186,7 @@ static AVX2 void krow_init(struct krow *k, const rp_light *l, const struct rp_li
     k->y = y;
     k->sxs = f->sx_step;
     k->sky_on = l->p.sky_q8 != 0;
-    k->kx = kc.kx;
+    kslope_init(&k->kx, f->scale_x * f->mdiv);
     /* span 2 inside, 1 at an edge (the difference doubled), 0 for one row (slope 0) */
     kslope_init(&k->ky, yd - yu == 0 ? 0 : f->scale_y * f->mdiv * (yd - yu == 1 ? 2 : 1));
     k->r0 = heights + (size_t)y * w;
@@ -206,7 +197,7 @@ static AVX2 void krow_init(struct krow *k, const rp_light *l, const struct rp_li
     k->cxm = _mm256_set1_epi32((int32_t)f->cxm);
     k->cym = _mm256_set1_epi32((int32_t)f->cym);
     k->clim = _mm256_set1_epi32(1 << 20);
-    k->ccl = _mm256_set1_epi32(kc.curv_lim);
+    k->ccl = _mm256_set1_epi32(curv_limit(l));
     k->hx = _mm256_set1_epi32(l->hx);
     k->hy = _mm256_set1_epi32(l->hy);
     k->hz = _mm256_set1_epi32(l->hz);

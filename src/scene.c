@@ -20,8 +20,8 @@ struct rp_scene {
     size_t text_len;
     rp_event *events;
     size_t n_events, cap_events;
-    char name[512]; /* for diagnostics: the path, "<stdin>" or "<scene>" */
-    int is_file;    /* name is a file's path */
+    char name[512];                   /* for diagnostics: the path, "<stdin>" or "<scene>" */
+    int is_file;                      /* name is a file's path */
     rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
     rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
 };
@@ -290,11 +290,7 @@ static int set_sky(parser *ps, tok kw)
         ps->end_col = end_col;
         if ((ret = rp_lex_want_path(ps, "sky", ps->given.sky_image, sizeof ps->given.sky_image)))
             return ret;
-        rp_diag *keep = ps->diag;
-        ps->diag = &ps->sky_at;
-        rp_lex_fail(ps, t.col, "sky image");
-        snprintf(ps->sky_at.file, sizeof ps->sky_at.file, "%s", keep->file);
-        ps->diag = keep;
+        rp_lex_note(ps, &ps->sky_at, t.col, "sky image");
     }
     if ((ret = rp_lex_next(ps, &s)))
         return ret;

@@ -94,18 +94,31 @@ const char *rp_lex_show(const char *s, size_t n, char buf[64])
 }
 
 /* Report an error at col of the current line; returns RP_ERR_INVALID. */
+/* Fill d with the current line, col and the message. */
+static void vdiag(const parser *ps, rp_diag *d, int col, const char *fmt, va_list ap)
+{
+    d->line = ps->line;
+    d->col = col;
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    copy_line(d->source_line, sizeof d->source_line, ps->ls, ps->llen);
+}
+
 int rp_lex_fail(parser *ps, int col, const char *fmt, ...)
 {
     va_list ap;
-    rp_diag *d = ps->diag;
-
-    d->line = ps->line;
-    d->col = col;
     va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    vdiag(ps, ps->diag, col, fmt, ap);
     va_end(ap);
-    copy_line(d->source_line, sizeof d->source_line, ps->ls, ps->llen);
     return RP_ERR_INVALID;
+}
+
+void rp_lex_note(parser *ps, rp_diag *d, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(ps, d, col, fmt, ap);
+    va_end(ap);
+    snprintf(d->file, sizeof d->file, "%s", ps->diag->file);
 }
 
 /* ---- lexer ---------------------------------------------------------------------------- */
@@ -543,15 +556,11 @@ int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
     out[o] = '\0';
     rp_diag *d = strcmp(after, "background") ? &ps->outside_mask : &ps->outside_bg;
     if (!d->line && (s[0] == '/' || has_dotdot(s, n))) {
-        rp_diag *keep = ps->diag;
-        ps->diag = d;
-        rp_lex_fail(ps, t.col,
+        rp_lex_note(ps, d, t.col,
                     "%s path '%s' reaches outside the scene's directory (%s): a scene may only "
                     "name files under its own directory unless rockpool is run with "
                     "--allow-outside-paths",
                     after, out, s[0] == '/' ? "an absolute path" : "a '..' component");
-        snprintf(d->file, sizeof d->file, "%s", keep->file);
-        ps->diag = keep;
     }
     return RP_OK;
 }

@@ -32,13 +32,13 @@ typedef struct tok {
 typedef struct parser {
     rp_scene *sc;
     rp_diag *diag;
-    rp_settings given; /* explicitly given settings, merged over the defaults at the end */
+    rp_settings given;         /* explicitly given settings, merged over the defaults at the end */
     int set_line[RP_SET_BITS]; /* line of each setting, by bit index; 0 = not given */
     tok light_a, light_e;      /* the words of `light`, checked at the end (check_light) */
     int light_line;
-    const char *light_ls;      /* that statement's line, light_llen bytes */
+    const char *light_ls; /* that statement's line, light_llen bytes */
     size_t light_llen;
-    const char *dir;   /* the scene's directory prefix (with the '/'), dir_len bytes */
+    const char *dir; /* the scene's directory prefix (with the '/'), dir_len bytes */
     size_t dir_len;
     int line;       /* current line, 1-based */
     const char *ls; /* current line's text (no newline) */
@@ -68,6 +68,9 @@ const char *rp_lex_show(const char *s, size_t n, char buf[64]);
 
 /* Report an error at col of the current line; returns RP_ERR_INVALID. */
 int rp_lex_fail(parser *ps, int col, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Record a diagnostic at col of the current line in d (with the scene's file name) without
+ * failing: for what is checked later, such as paths and images the session opens. */
+void rp_lex_note(parser *ps, rp_diag *d, int col, const char *fmt, ...) PRINTF_LIKE(4, 5);
 
 /* The next word of the line. A word runs to whitespace or '#'; a word starting with '"'
  * is a quoted string running to the next unescaped '"' (\" and \\ escape). */

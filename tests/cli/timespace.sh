@@ -192,6 +192,15 @@ for y in range(oh):
             if vis[i] != (hid[i] * (65536 - a) + col * a + 32768) >> 16: bad += 1
 sys.exit(0 if bad == 0 and walls > 0 else 1)' $size
 done
+# Before the first wall comes, the visible render is the hidden one; once the step its item
+# is on has run, not.
+printf 'size 64x48\ngrid 64x48\nduration 8f\nwalls visible 0xc08040\nat 2f wall rect 8 8 10 6\nat 0f drop 30 20 radius 4 height 3000\n' >wlate.scene
+sed 's/^walls .*/walls hidden/' wlate.scene >wlateh.scene
+"$R" -q wlate.scene -s 150x101 --hash -f framemd5 -o /dev/null >wlate.hash
+"$R" -q wlateh.scene -s 150x101 --hash -f framemd5 -o /dev/null >wlateh.hash
+check "walls visible: frames before the first wall equal walls hidden, later ones differ" \
+    test "$(head -n 2 wlate.hash)" = "$(head -n 2 wlateh.hash)" -a \
+    "$(tail -n 1 wlate.hash)" != "$(tail -n 1 wlateh.hash)"
 printf 'walls visible 0x12345\n' >b.scene
 expect_status "walls: bad colour" 2 "$R" -q b.scene -o b.mp4
 stderr_has "walls: bad colour position" "b.scene:1:15"
