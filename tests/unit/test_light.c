@@ -415,6 +415,20 @@ static void gen(int32_t *f, uint8_t *b, int w, int h, enum kind k, double amp, u
         }
 }
 
+/* Render rows 0..h-1 of rgb and rgba at the current level, in one call or split into
+ * random runs of rows. */
+static void render_split(const rp_light *l, const rp_light_geom *g, const int32_t *f,
+                         const uint8_t *b, uint8_t *rgb, uint8_t *rgba, int split, unsigned *seed)
+{
+    for (int y = 0; y < g->height;) {
+        int y1 = split ? y + 1 + (int)(lcg(seed) % 7) : g->height;
+        y1 = y1 > g->height ? g->height : y1;
+        rp_light_rows_rgb(l, g, f, b, rgb, y, y1);
+        rp_light_rows_rgba(l, g, f, rgba, y, y1);
+        y = y1;
+    }
+}
+
 /* Render (w, h, scale) with every path and every row split style, with the sky colour and
  * with a sky image of that one colour (the plain loop reflecting it); compare with ref. */
 static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int32_t syq,
@@ -446,13 +460,7 @@ static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int
         for (int split = 0; split < 2; split++) {
             memset(got3, 0xa5, n * 3);
             memset(got4, 0x5a, n * 4);
-            for (int y = 0; y < h;) {
-                int y1 = split ? y + 1 + (int)(lcg(&seed) % 7) : h;
-                y1 = y1 > h ? h : y1;
-                rp_light_rows_rgb(l, &g, f, b, got3, y, y1);
-                rp_light_rows_rgba(l, &g, f, got4, y, y1);
-                y = y1;
-            }
+            render_split(l, &g, f, b, got3, got4, split, &seed);
             if (memcmp(got3, want3, n * 3) || memcmp(got4, want4, n * 4)) {
                 size_t i = 0;
                 while (i < n && !memcmp(got3 + 3 * i, want3 + 3 * i, 3) &&
@@ -752,20 +760,6 @@ static void test_sky_reflect(void **state)
                              one[20][x][0], one[20][x][1], one[20][x][2], one[20][x][3]);
             }
         }
-}
-
-/* Render rows 0..h-1 of rgb and rgba at the current level, in one call or split into
- * random runs of rows. */
-static void render_split(const rp_light *l, const rp_light_geom *g, const int32_t *f,
-                         const uint8_t *b, uint8_t *rgb, uint8_t *rgba, int split, unsigned *seed)
-{
-    for (int y = 0; y < g->height;) {
-        int y1 = split ? y + 1 + (int)(lcg(seed) % 7) : g->height;
-        y1 = y1 > g->height ? g->height : y1;
-        rp_light_rows_rgb(l, g, f, b, rgb, y, y1);
-        rp_light_rows_rgba(l, g, f, rgba, y, y1);
-        y = y1;
-    }
 }
 
 /* A sky image that varies (a ramp, noise, hard edges): every vector level and row split
