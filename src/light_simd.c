@@ -459,6 +459,34 @@ INLINE AVX2 int composite_v(const struct krow *k, const uint8_t *bg, uint8_t *rg
     return 0;
 }
 
+/* Pixels x..x+7 of the row into rgba or rgb. Returns 0, or 1 when a texel pair would end
+ * past the frame (nothing written: the caller leaves the pixels to the plain loop). */
+INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, int flat_zero,
+                        int x, const uint8_t *bg, uint8_t *rgb, uint8_t *rgba)
+{
+    __m256i sx, sy, curv;
+    surface_v(k, x, &sx, &sy, &curv);
+    __m256i any = _mm256_or_si256(_mm256_or_si256(sx, sy), curv);
+    size_t at = (size_t)k->y * k->w + x;
+    if (flat_zero && _mm256_testz_si256(any, any)) {
+        /* still water: no layer, no displacement */
+        if (rgba)
+            _mm256_storeu_si256((__m256i *)(void *)(rgba + at * 4), _mm256_setzero_si256());
+        else
+            memcpy(rgb + at * 3, bg + at * 3, 24);
+        return 0;
+    }
+    __m256i sky = _mm256_setzero_si256();
+    if (f->sky && sky_v(k, f->sky, x, sx, sy, &sky))
+        return 1;
+    __m256i cw = layer_v(k, sx, sy, curv, f->sky ? &sky : NULL);
+    if (rgba) {
+        _mm256_storeu_si256((__m256i *)(void *)(rgba + at * 4), cw);
+        return 0;
+    }
+    return composite_v(k, bg, rgb, x, sx, sy, cw);
+}
+
 static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f,
                                const int32_t *heights, int y, int x0, int x1, const uint8_t *bg,
                                uint8_t *rgb, uint8_t *rgba)
@@ -466,30 +494,14 @@ static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f
     struct krow k;
     krow_init(&k, l, f, heights, y);
     const int flat_zero = l->flat_a8 == 0;
-    const __m256i zero = _mm256_setzero_si256();
     int x = x0;
-    for (; x + 8 <= x1; x += 8) {
-        __m256i sx, sy, curv;
-        surface_v(&k, x, &sx, &sy, &curv);
-        __m256i any = _mm256_or_si256(_mm256_or_si256(sx, sy), curv);
-        size_t at = (size_t)y * k.w + x;
-        if (flat_zero && _mm256_testz_si256(any, any)) {
-            /* still water: no layer, no displacement */
-            if (rgba)
-                _mm256_storeu_si256((__m256i *)(void *)(rgba + at * 4), zero);
-            else
-                memcpy(rgb + at * 3, bg + at * 3, 24);
-            continue;
-        }
-        __m256i sky = zero;
-        if (f->sky && sky_v(&k, f->sky, x, sx, sy, &sky))
+    for (; x + 8 <= x1; x += 8)
+        if (group_v(&k, f, flat_zero, x, bg, rgb, rgba))
             return x; /* a texel pair would end past the frame: the plain loop */
-        __m256i cw = layer_v(&k, sx, sy, curv, f->sky ? &sky : NULL);
-        if (rgba)
-            _mm256_storeu_si256((__m256i *)(void *)(rgba + at * 4), cw);
-        else if (composite_v(&k, bg, rgb, x, sx, sy, cw))
-            return x; /* a texel pair would end past the frame: the plain loop */
-    }
+    /* the last few pixels as one more group ending at x1: it overlaps pixels already done,
+     * which it writes again with the same bytes (every pixel depends only on the inputs) */
+    if (x < x1 && x1 - 8 >= x0 && !group_v(&k, f, flat_zero, x1 - 8, bg, rgb, rgba))
+        return x1;
     return x;
 }
 
