@@ -461,8 +461,8 @@ INLINE AVX2 int composite_v(const struct krow *k, const uint8_t *bg, uint8_t *rg
 
 /* Pixels x..x+7 of the row into rgba or rgb. Returns 0, or 1 when a texel pair would end
  * past the frame (nothing written: the caller leaves the pixels to the plain loop). */
-INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, int flat_zero,
-                        int x, const uint8_t *bg, uint8_t *rgb, uint8_t *rgba)
+INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, int flat_zero, int x,
+                        const uint8_t *bg, uint8_t *rgb, uint8_t *rgba)
 {
     __m256i sx, sy, curv;
     surface_v(k, x, &sx, &sy, &curv);
