@@ -259,7 +259,8 @@ sky_px(const struct rp_light_frame *f, int x, int y, int32_t sx, int32_t sy, uin
 }
 
 /* Slope (Q12) from a height difference across `span` pixels (2 inside, 1 at an edge). */
-static inline int32_t slope_q12(const struct rp_light_frame *f, int64_t diff, int span, int64_t scale)
+static inline int32_t slope_q12(const struct rp_light_frame *f, int64_t diff, int span,
+                                int64_t scale)
 {
     if (span == 0)
         return 0;
@@ -292,8 +293,10 @@ static inline __attribute__((always_inline)) void layer_px(const rp_light *l,
     }
     int32_t nx = -(int32_t)(((int64_t)sx * nz) >> 12);
     int32_t ny = -(int32_t)(((int64_t)sy * nz) >> 12);
-    int32_t ndoth = (int32_t)(((int64_t)nx * l->hx + (int64_t)ny * l->hy + (int64_t)nz * l->hz) >> 15);
-    int32_t ndotl = (int32_t)(((int64_t)nx * l->lx + (int64_t)ny * l->ly + (int64_t)nz * l->lz) >> 15);
+    int32_t ndoth =
+        (int32_t)(((int64_t)nx * l->hx + (int64_t)ny * l->hy + (int64_t)nz * l->hz) >> 15);
+    int32_t ndotl =
+        (int32_t)(((int64_t)nx * l->lx + (int64_t)ny * l->ly + (int64_t)nz * l->lz) >> 15);
     ndoth = ndoth < 0 ? 0 : ndoth > ONE15 ? ONE15 : ndoth;
 
     int32_t gi = ndoth >> 3, gf = ndoth & 7;
@@ -375,15 +378,11 @@ static int flat_alpha(const rp_light *l)
     return o.a;
 }
 
-/* The pixels x0..x1-1 of a row that a kernel may do: interior along x (see light_simd.h). */
+/* The vector kernel for these rows, or NULL: it does whole rows of 8 pixels or more. */
 static rp_light_row_fn row_kernel(const rp_light *l, const struct rp_light_frame *f,
-                                  const int32_t *heights, int y0, int y1, int *x0,
-                                  int *x1)
+                                  const int32_t *heights, int y0, int y1)
 {
-    int m = f->sx_step > 1 ? f->sx_step : 1;
-    *x0 = m;
-    *x1 = f->w - m;
-    if (*x1 <= *x0)
+    if (f->w < 8)
         return NULL;
     return rp_light_simd_row(rp_simd_level(), l, f, heights, y0, y1);
 }
@@ -406,16 +405,12 @@ void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t
 {
     struct rp_light_frame f;
     frame_init(l, g, &f);
-    int kx0, kx1;
-    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1, &kx0, &kx1);
+    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgba + (size_t)y * f.w * 4;
         int x = 0;
-        if (kernel) {
-            for (; x < kx0; x++)
-                rgba_px(l, &f, heights, x, y, out);
-            x = kernel(l, &f, heights, y, kx0, kx1, NULL, NULL, rgba);
-        }
+        if (kernel)
+            x = kernel(l, &f, heights, y, 0, f.w, NULL, NULL, rgba);
         for (; x < f.w; x++)
             rgba_px(l, &f, heights, x, y, out);
     }
@@ -452,16 +447,12 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
 {
     struct rp_light_frame f;
     frame_init(l, g, &f);
-    int kx0, kx1;
-    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1, &kx0, &kx1);
+    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgb + (size_t)y * f.w * 3;
         int x = 0;
-        if (kernel) {
-            for (; x < kx0; x++)
-                rgb_px(l, &f, heights, x, y, bg, out);
-            x = kernel(l, &f, heights, y, kx0, kx1, bg, rgb, NULL);
-        }
+        if (kernel)
+            x = kernel(l, &f, heights, y, 0, f.w, bg, rgb, NULL);
         for (; x < f.w; x++)
             rgb_px(l, &f, heights, x, y, bg, out);
     }

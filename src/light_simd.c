@@ -229,16 +229,20 @@ INLINE AVX2 __m256i loadh(const int32_t *p)
 }
 
 /* The surface at pixels x..x+7: slopes by central differences and the clamped curvature
- * (pixel() in light.c). */
-INLINE AVX2 void surface_v(const struct krow *k, int x, __m256i *sx, __m256i *sy, __m256i *curv)
+ * (pixel() in light.c). c points at pixel x of the row's heights, readable from x - sxs to
+ * x + 7 + sxs: the row itself inside the frame, a copy with the edge pixels repeated near
+ * an edge. The lanes set in edge (the first and the last pixel of the row) double their x
+ * difference, which spans one pixel there instead of two. */
+INLINE AVX2 void surface_v(const struct krow *k, const int32_t *c0, __m256i edge, int x,
+                           __m256i *sx, __m256i *sy, __m256i *curv)
 {
     const __m256i zero = _mm256_setzero_si256();
-    __m256i c = loadh(k->r0 + x);
-    __m256i dx = _mm256_sub_epi32(loadh(k->r0 + x + 1), loadh(k->r0 + x - 1));
+    __m256i c = loadh(c0);
+    __m256i dx = _mm256_sub_epi32(loadh(c0 + 1), loadh(c0 - 1));
+    dx = _mm256_add_epi32(dx, _mm256_and_si256(dx, edge));
     __m256i dy = _mm256_sub_epi32(loadh(k->rd + x), loadh(k->ru + x));
     __m256i c2 = _mm256_add_epi32(c, c);
-    __m256i lapx = _mm256_sub_epi32(
-        _mm256_add_epi32(loadh(k->r0 + x + k->sxs), loadh(k->r0 + x - k->sxs)), c2);
+    __m256i lapx = _mm256_sub_epi32(_mm256_add_epi32(loadh(c0 + k->sxs), loadh(c0 - k->sxs)), c2);
     __m256i lapy = _mm256_sub_epi32(_mm256_add_epi32(loadh(k->rd2 + x), loadh(k->ru2 + x)), c2);
     *sx = slope_v(dx, &k->kx);
     *sy = slope_v(dy, &k->ky);
@@ -459,13 +463,15 @@ INLINE AVX2 int composite_v(const struct krow *k, const uint8_t *bg, uint8_t *rg
     return 0;
 }
 
-/* Pixels x..x+7 of the row into rgba or rgb. Returns 0, or 1 when a texel pair would end
- * past the frame (nothing written: the caller leaves the pixels to the plain loop). */
-INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, int flat_zero, int x,
-                        const uint8_t *bg, uint8_t *rgb, uint8_t *rgba)
+/* Pixels x..x+7 of the row into rgba or rgb, their heights at c and edge as surface_v()
+ * takes them. Returns 0, or 1 when a texel pair would end past the frame (nothing written:
+ * the caller leaves the pixels to the plain loop). */
+INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, int flat_zero,
+                        const int32_t *c0, __m256i edge, int x, const uint8_t *bg, uint8_t *rgb,
+                        uint8_t *rgba)
 {
     __m256i sx, sy, curv;
-    surface_v(k, x, &sx, &sy, &curv);
+    surface_v(k, c0, edge, x, &sx, &sy, &curv);
     __m256i any = _mm256_or_si256(_mm256_or_si256(sx, sy), curv);
     size_t at = (size_t)k->y * k->w + x;
     if (flat_zero && _mm256_testz_si256(any, any)) {
@@ -487,22 +493,49 @@ INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, in
     return composite_v(k, bg, rgb, x, sx, sy, cw);
 }
 
+/* The widest laplacian spacing the edge copy holds (sx_step is at most 2 * 256). */
+#define EDGE_PAD 512
+
+/* A group whose x +- sxs reaches past the row: its heights copied with the edge pixels
+ * repeated (pixel() clamps the same way), and its edge lanes marked. */
+static AVX2 int edge_group(const struct krow *k, const struct rp_light_frame *f, int flat_zero,
+                           int x, const uint8_t *bg, uint8_t *rgb, uint8_t *rgba)
+{
+    int32_t buf[8 + 2 * EDGE_PAD + 2];
+    const int pad = k->sxs > 1 ? k->sxs : 1;
+    for (int i = 0; i < 8 + 2 * pad; i++) {
+        int xi = x - pad + i;
+        buf[i] = k->r0[xi < 0 ? 0 : xi > k->w - 1 ? k->w - 1 : xi];
+    }
+    __m256i lanes =
+        _mm256_add_epi32(_mm256_set1_epi32(x), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i edge = _mm256_or_si256(_mm256_cmpeq_epi32(lanes, _mm256_setzero_si256()),
+                                   _mm256_cmpeq_epi32(lanes, _mm256_set1_epi32(k->w - 1)));
+    return group_v(k, f, flat_zero, buf + pad, edge, x, bg, rgb, rgba);
+}
+
+/* Pixels x0..x1-1 of row y (x1 - x0 >= 8): groups of 8, the last one overlapping the one
+ * before when the count is not a multiple of 8 (it writes those pixels again with the same
+ * bytes: every pixel depends only on the inputs). */
 static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f,
                                const int32_t *heights, int y, int x0, int x1, const uint8_t *bg,
                                uint8_t *rgb, uint8_t *rgba)
 {
     struct krow k;
     krow_init(&k, l, f, heights, y);
-    const int flat_zero = l->flat_a8 == 0;
-    int x = x0;
-    for (; x + 8 <= x1; x += 8)
-        if (group_v(&k, f, flat_zero, x, bg, rgb, rgba))
+    const int flat_zero = l->flat_a8 == 0, pad = k.sxs > 1 ? k.sxs : 1;
+    const __m256i inner = _mm256_setzero_si256();
+    for (int x = x0;; x += 8) {
+        if (x + 8 > x1)
+            x = x1 - 8;
+        int fail = x - pad >= 0 && x + 7 + pad < k.w
+                       ? group_v(&k, f, flat_zero, k.r0 + x, inner, x, bg, rgb, rgba)
+                       : edge_group(&k, f, flat_zero, x, bg, rgb, rgba);
+        if (fail)
             return x; /* a texel pair would end past the frame: the plain loop */
-    /* the last few pixels as one more group ending at x1: it overlaps pixels already done,
-     * which it writes again with the same bytes (every pixel depends only on the inputs) */
-    if (x < x1 && x1 - 8 >= x0 && !group_v(&k, f, flat_zero, x1 - 8, bg, rgb, rgba))
-        return x1;
-    return x;
+        if (x + 8 == x1)
+            return x1;
+    }
 }
 
 /* Every height of rows y0..y1-1 within +-RP_LIGHT_SIMD_HMAX. */

@@ -48,11 +48,10 @@ struct rp_light_frame {
     int64_t kx, ky;           /* its reflection: displacement Q8 px = (slope * k) >> 28 */
 };
 
-/** The vector kernel for row y, pixels x0..x1-1, which must be interior along x (x0 >=
- * max(1, sx_step), x1 <= w - max(1, sx_step)). With rgba non-NULL it writes the layer
- * (rp_light_rows_rgba), else the composite into rgb over bg (rp_light_rows_rgb); both are
- * whole frames. Returns the first pixel not done (x0 <= r <= x1); the caller's plain loop
- * does r..x1-1. */
+/** The vector kernel for row y, pixels x0..x1-1 (0 <= x0, x1 <= w, x1 - x0 >= 8). With rgba
+ * non-NULL it writes the layer (rp_light_rows_rgba), else the composite into rgb over bg
+ * (rp_light_rows_rgb); both are whole frames. Returns the first pixel not done (x0 <= r <=
+ * x1); the caller's plain loop does r..x1-1. */
 typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f,
                                const int32_t *heights, int y, int x0, int x1, const uint8_t *bg,
                                uint8_t *rgb, uint8_t *rgba);
