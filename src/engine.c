@@ -308,38 +308,10 @@ int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
 }
 
 /* Row jobs of render `light` for the pool. */
-typedef struct light_job {
-    rp_engine *e;
-    const uint8_t *bg; /* NULL: the layer alone, RGBA */
-    uint8_t *rgb;
-} light_job;
-
-static void upscale_rows(void *ctx, int y0, int y1)
-{
-    light_job *j = ctx;
-    rp_upscale_rows(j->e->upscale, rp_water_heights(j->e->water), j->e->heights_q8, y0, y1);
-}
-
-static void light_rows(void *ctx, int y0, int y1)
-{
-    light_job *j = ctx;
-    if (j->bg)
-        rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
-    else
-        rp_light_rows_rgba(j->e->light, &j->e->geom, j->e->heights_q8, j->rgb, y0, y1);
-}
-
 /* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken
  * bilinearly from the grid (exact when the grid is the output size), in the wall colour or
  * the colour layer of `walls visible image`. Only the pixels near a row's walls are
  * visited: span holds each grid row's first and last wall cell. */
-typedef struct walls_job {
-    const rp_engine *e;
-    const uint8_t *walls;
-    const int32_t *span;
-    uint8_t *rgb;
-} walls_job;
-
 /* The first and last wall cell of each grid row (lo > hi for a row without walls). */
 static void wall_spans(const uint8_t *walls, int gw, int gh, int32_t *span)
 {
@@ -365,23 +337,23 @@ static void wall_columns(int lo, int hi, int gw, int ow, int *x0, int *x1)
     *x1 = b > ow ? ow : (int)b;
 }
 
-static void wall_rows(void *ctx, int y0, int y1)
+/* Rows y0..y1-1 of the frame rgb with the walls drawn over them. */
+static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, int y0, int y1)
 {
-    const walls_job *j = ctx;
-    const rp_settings *s = &j->e->s;
-    const int32_t *tap = j->e->wall_tap;
+    const rp_settings *s = &e->s;
+    const int32_t *tap = e->wall_tap, *span = e->wall_span;
     int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
     for (int y = y0; y < y1; y++) {
         int32_t v = wall_tap(y, gh, oh);
         int cy = v >> 8, fy = v & 255;
         int cy1 = cy + 1 < gh ? cy + 1 : gh - 1;
-        int lo0 = j->span[2 * cy], hi0 = j->span[2 * cy + 1];
-        int lo1 = j->span[2 * cy1], hi1 = j->span[2 * cy1 + 1];
+        int lo0 = span[2 * cy], hi0 = span[2 * cy + 1];
+        int lo1 = span[2 * cy1], hi1 = span[2 * cy1 + 1];
         int lo = lo0 < lo1 ? lo0 : lo1, hi = hi0 > hi1 ? hi0 : hi1, x0, x1;
         if (lo > hi)
             continue;
         wall_columns(lo, hi, gw, ow, &x0, &x1);
-        const uint8_t *r0 = j->walls + (size_t)cy * gw, *r1 = j->walls + (size_t)cy1 * gw;
+        const uint8_t *r0 = walls + (size_t)cy * gw, *r1 = walls + (size_t)cy1 * gw;
         for (int x = x0; x < x1; x++) {
             int cx = tap[x] >> 8, fx = tap[x] & 255;
             int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
@@ -389,13 +361,44 @@ static void wall_rows(void *ctx, int y0, int y1)
                         (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
             if (!a)
                 continue;
-            uint8_t *p = j->rgb + ((size_t)y * ow + x) * 3;
-            const uint8_t *wc =
-                j->e->wall_img ? j->e->wall_img + ((size_t)y * ow + x) * 3 : s->wall_rgb;
+            uint8_t *p = rgb + ((size_t)y * ow + x) * 3;
+            const uint8_t *wc = e->wall_img ? e->wall_img + ((size_t)y * ow + x) * 3 : s->wall_rgb;
             for (int c = 0; c < 3; c++)
                 p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
         }
     }
+}
+
+/* One frame's rows: the look, then (walls non-NULL) the walls over them while the rows are
+ * still in this thread's cache. */
+typedef struct frame_job {
+    rp_engine *e;
+    const uint8_t *bg; /* NULL: the light layer alone, RGBA */
+    uint8_t *rgb;
+    const uint8_t *walls; /* `walls visible`: the grid's wall cells, or NULL */
+} frame_job;
+
+static void upscale_rows(void *ctx, int y0, int y1)
+{
+    frame_job *j = ctx;
+    rp_upscale_rows(j->e->upscale, rp_water_heights(j->e->water), j->e->heights_q8, y0, y1);
+}
+
+static void light_rows(void *ctx, int y0, int y1)
+{
+    frame_job *j = ctx;
+    if (j->bg)
+        rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
+    else
+        rp_light_rows_rgba(j->e->light, &j->e->geom, j->e->heights_q8, j->rgb, y0, y1);
+    if (j->walls)
+        wall_paint(j->e, j->walls, j->rgb, y0, y1);
+}
+
+static void wall_rows(void *ctx, int y0, int y1)
+{
+    frame_job *j = ctx;
+    wall_paint(j->e, j->walls, j->rgb, y0, y1);
 }
 
 int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
@@ -404,21 +407,22 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     const rp_settings *s = &e->s;
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
+    const uint8_t *walls = rp_water_walls(e->water);
+    if (!s->walls_visible || !e->wall_span)
+        walls = NULL;
+    if (walls && e->walls_changed) {
+        wall_spans(walls, s->water.width, s->water.height, e->wall_span);
+        e->walls_changed = 0;
+    }
+    frame_job job = {e, bg, pixels, walls};
     if (s->look.mode != RP_RENDER_LIGHT) {
         rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
                         pixels, e->pool);
+        if (walls)
+            rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     } else {
-        light_job job = {e, bg, pixels};
         rp_pool_run(e->pool, s->out_height, upscale_rows, &job);
         rp_pool_run(e->pool, s->out_height, light_rows, &job);
-    }
-    const uint8_t *walls = rp_water_walls(e->water);
-    if (s->walls_visible && walls && e->wall_span) {
-        if (e->walls_changed)
-            wall_spans(walls, s->water.width, s->water.height, e->wall_span);
-        e->walls_changed = 0;
-        walls_job job = {e, walls, e->wall_span, pixels};
-        rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     }
     return 0;
 }
@@ -429,7 +433,7 @@ int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_a
         return RP_ERR_INVALID;
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
-    light_job job = {e, NULL, rgba};
+    frame_job job = {e, NULL, rgba, NULL};
     rp_pool_run(e->pool, e->s.out_height, upscale_rows, &job);
     rp_pool_run(e->pool, e->s.out_height, light_rows, &job);
     return 0;
