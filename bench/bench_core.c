@@ -36,7 +36,10 @@
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 
+#include <libdeflate.h>
+
 #include "hash.h"
+#include "pngfilter.h"
 #include "pool.h"
 #include "render.h"
 #include "simd.h"
@@ -482,6 +485,79 @@ static int bench_md5(const char *size)
     return 0;
 }
 
+/* ---- deflate alone: the bound of a PNG sequence ------------------------------------ */
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The CPU a PNG writer cannot avoid on the raw RGB24 frames of `path` (WxH each): each
+ * frame's rows Paeth-filtered as rockpool's PNG writer does, then compressed by libdeflate
+ * at level 1, its fastest (the default of --png-level). Prints the CPU milliseconds a frame
+ * of each and the compressed bytes. */
+static int bench_deflate(const char *spec)
+{
+    int w = 0, h = 0, n = 0, status = 1;
+    char path[4096];
+    if (sscanf(spec, "%dx%d:%4095s", &w, &h, path) != 3 || w < 1 || h < 1 || w > 16384 ||
+        h > 16384) {
+        fprintf(stderr, "bench_core: -d takes WxH:FILE (raw RGB24 frames)\n");
+        return 2;
+    }
+    size_t stride = (size_t)w * 3, raw = (size_t)h * (stride + 1);
+    FILE *f = fopen(path, "rb");
+    struct libdeflate_compressor *z = libdeflate_alloc_compressor(1);
+    uint8_t *frame = malloc(stride * (size_t)h), *rows = malloc(raw), *out = NULL;
+    uint8_t *zeros = calloc(1, stride);
+    size_t cap = z ? libdeflate_zlib_compress_bound(z, raw) : 0;
+    out = cap ? malloc(cap) : NULL;
+    if (!f || !z || !frame || !rows || !out || !zeros) {
+        fprintf(stderr, "bench_core: cannot open %s or out of memory\n", path);
+        goto done;
+    }
+    double t_filter = 0, t_deflate = 0, bytes = 0;
+    while (fread(frame, stride, (size_t)h, f) == (size_t)h) {
+        double t0 = cpu_now();
+        for (int y = 0; y < h; y++) {
+            uint8_t *r = rows + (size_t)y * (stride + 1);
+            const uint8_t *cur = frame + (size_t)y * stride;
+            r[0] = 4; /* Paeth */
+            rp_png_paeth_row(r + 1, cur, y ? cur - stride : zeros, stride, 3);
+        }
+        double t1 = cpu_now();
+        size_t len = libdeflate_zlib_compress(z, rows, raw, out, cap);
+        double t2 = cpu_now();
+        if (!len) {
+            fprintf(stderr, "bench_core: libdeflate failed\n");
+            goto done;
+        }
+        t_filter += t1 - t0;
+        t_deflate += t2 - t1;
+        bytes += (double)len;
+        n++;
+    }
+    if (!n) {
+        fprintf(stderr, "bench_core: %s holds no %dx%d frame\n", path, w, h);
+        goto done;
+    }
+    printf("deflate\t%.2f ms\tfilter\t%.2f ms\tbytes\t%.0f\tframes\t%d\n",
+           1e3 * t_deflate / n, 1e3 * t_filter / n, bytes / n, n);
+    status = 0;
+done:
+    if (f)
+        fclose(f);
+    if (z)
+        libdeflate_free_compressor(z);
+    free(frame);
+    free(rows);
+    free(out);
+    free(zeros);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -496,16 +572,18 @@ int main(int argc, char **argv)
     struct traffic_case traffic = {NULL, NULL, 0, NULL};
     char m[160], v[64], r[64], q[96];
 
-    const char *md5_size = NULL;
-    while ((opt = getopt(argc, argv, "t:r:qsm:")) != -1) {
+    const char *md5_size = NULL, *deflate_spec = NULL;
+    while ((opt = getopt(argc, argv, "t:r:qsm:d:")) != -1) {
         switch (opt) {
         case 't': min_seconds = atof(optarg); break;
         case 'r': runs = atoi(optarg); break;
         case 'q': nsizes = 2; break;
         case 's': levels_only = 1; break;
         case 'm': md5_size = optarg; break;
+        case 'd': deflate_spec = optarg; break;
         default:
-            fprintf(stderr, "usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q] [-s] [-m WxH]\n");
+            fprintf(stderr, "usage: bench_core [-t MIN_SECONDS] [-r RUNS] [-q] [-s] [-m WxH] "
+                            "[-d WxH:FILE]\n");
             return 2;
         }
     }
@@ -515,6 +593,8 @@ int main(int argc, char **argv)
     }
     if (md5_size)
         return bench_md5(md5_size);
+    if (deflate_spec)
+        return bench_deflate(deflate_spec);
     if (rp_pool_new(&pools[1], 1) || rp_pool_new(&pools[2], 2)) {
         fprintf(stderr, "bench_core: cannot start threads\n");
         goto done;
