@@ -543,8 +543,8 @@ static int bench_deflate(const char *spec)
         fprintf(stderr, "bench_core: %s holds no %dx%d frame\n", path, w, h);
         goto done;
     }
-    printf("deflate\t%.2f ms\tfilter\t%.2f ms\tbytes\t%.0f\tframes\t%d\n",
-           1e3 * t_deflate / n, 1e3 * t_filter / n, bytes / n, n);
+    printf("deflate\t%.2f ms\tfilter\t%.2f ms\tbytes\t%.0f\tframes\t%d\n", 1e3 * t_deflate / n,
+           1e3 * t_filter / n, bytes / n, n);
     status = 0;
 done:
     if (f)
