@@ -20,11 +20,12 @@ struct axis {
 struct rp_upscale {
     int gw, gh, ow, oh;
     struct axis x, y;
-    /* The x taps for the vector row pass: every output's taps as one window of ntap cells
-     * from pfirst[x] (inside the grid), zero weights around its own taps, in groups of 8
-     * outputs: pw[g * 8 * ntap + k * 8 + x % 8]. */
-    int ntap;
-    int32_t *pfirst, *pw;
+    /* The x taps for the vector row pass, in groups of 8 outputs (upscale_simd.h), and
+     * their weights; pairs: every y output's taps keep |column| small enough for
+     * RP_UPSCALE_PAIRS (taps_fit16). */
+    rp_upscale_group *groups;
+    int32_t *pw;
+    int pairs;
 };
 
 /* floor(a / b) for b > 0. */
@@ -46,8 +47,8 @@ static int64_t round_div(int64_t a, int64_t b)
 static int64_t catmull_rom_q32(int64_t a)
 {
     const int64_t one48 = (int64_t)1 << 48;
-    int64_t a2 = a * a;      /* Q32 */
-    int64_t a3 = a2 * a;     /* Q48 */
+    int64_t a2 = a * a;  /* Q32 */
+    int64_t a3 = a2 * a; /* Q48 */
     int64_t k48;
     if (a >= ((int64_t)2 << 16))
         return 0;
@@ -145,25 +146,125 @@ fail:
     return RP_ERR_NOMEM;
 }
 
-/* The padded x taps (struct rp_upscale) for whole groups of 8 outputs. */
+/* The widest run of taps among outputs 8g..8g+7: at most the grid's width (a run of taps
+ * lies inside the grid). */
+static int group_ntap(const struct axis *a, int g)
+{
+    int n = 0;
+    for (int x = g * 8; x < g * 8 + 8; x++)
+        n = a->count[x] > n ? a->count[x] : n;
+    return n;
+}
+
+/* Whether output i's taps suit RP_UPSCALE_PAIRS, which sums cell halves (int16) times
+ * negated int16 weights in int32 (upscale_simd.c): each weight in -32767..32768, and their
+ * absolute sum at most 1.5 (Q15 49152), so every such sum stays within 32768 * 49152 < 2^31
+ * - 2^22. Along y (any_range), the same bound keeps |column| <= 32768 * 49152, so its high
+ * halves fit int16. Catmull-Rom's absolute sums are about 1.25 at most, so in practice this
+ * fails only where edge cells gather over 1 (the first and last few outputs). */
+static int taps_fit16(const struct axis *a, int i, int any_range)
+{
+    int64_t sum = 0;
+    for (int k = 0; k < a->count[i]; k++) {
+        int32_t w = a->weights[a->offset[i] + k];
+        if (!any_range && (w < -32767 || w > 32768))
+            return 0;
+        sum += w < 0 ? -w : w;
+    }
+    return sum <= 49152;
+}
+
+/* Output x's weight at place p of its padded window starting at cell fp, or 0. */
+static int32_t window_weight(const struct axis *a, int x, int fp, int p)
+{
+    int k = p - (a->first[x] - fp);
+    return k >= 0 && k < a->count[x] ? a->weights[a->offset[x] + k] : 0;
+}
+
+/* Group grp (first output x0, grp->n its taps) as RP_UPSCALE_PAIRS, its windows at fp[],
+ * each half's within 6 of lo[half]: the byte shuffle and the weight pairs into w. Returns
+ * the weights' count. */
+static int pairs_build(const struct axis *a, int x0, const int32_t fp[8], const int32_t lo[2],
+                       rp_upscale_group *grp, int32_t *w)
+{
+    int npair = (grp->n + 1) / 2;
+    grp->n = npair;
+    grp->kind = RP_UPSCALE_PAIRS;
+    grp->base = lo[0];
+    grp->hi = lo[1] - lo[0];
+    for (int j = 0; j < 8; j++) {
+        /* lane j's int32 = the int16 halves of cells o and o + 1 of its 128-bit lane */
+        int o = fp[j] - lo[j / 4];
+        for (int b = 0; b < 4; b++)
+            grp->pick[j * 4 + b] = (uint8_t)(2 * o + b);
+        for (int s = 0; s < npair; s++) {
+            /* (-w[2s], -w[2s + 1]) as int16, low first; the arithmetic avoids converting
+             * out-of-range unsigned values */
+            int32_t w0 = -window_weight(a, x0 + j, fp[j], 2 * s);
+            int32_t w1 = -window_weight(a, x0 + j, fp[j], 2 * s + 1);
+            w[s * 8 + j] = w1 * 65536 + (int32_t)((uint32_t)w0 & 0xffffu);
+        }
+    }
+    return npair * 8;
+}
+
+/* Group g's windows (upscale_simd.h) and its weights into w (zeroed, room for 8 * ntap).
+ * Each output's taps are moved, if need be, so its window of ntap cells ends inside the
+ * grid. Returns the weights' count. */
+static int group_build(const rp_upscale *u, int g, int ntap, rp_upscale_group *grp, int32_t *w)
+{
+    const struct axis *a = &u->x;
+    int32_t fp[8], lo[2] = {INT32_MAX, INT32_MAX}, top[2] = {0, 0};
+    int fit = u->pairs;
+    for (int j = 0; j < 8; j++) {
+        int x = g * 8 + j, h = j / 4;
+        /* first runs need not be monotonic (zero taps trimmed), so take min and max */
+        fp[j] = a->first[x] < u->gw - ntap ? a->first[x] : u->gw - ntap;
+        lo[h] = fp[j] < lo[h] ? fp[j] : lo[h];
+        top[h] = fp[j] > top[h] ? fp[j] : top[h];
+        fit = fit && taps_fit16(a, x, 0);
+    }
+    int base = lo[0] < lo[1] ? lo[0] : lo[1], last = top[0] > top[1] ? top[0] : top[1];
+    grp->base = base;
+    grp->n = ntap;
+    for (int j = 0; j < 8; j++)
+        grp->rel[j] = fp[j] - base;
+    /* pairs: a cell and the next within each 8-cell half, so offsets up to 6 */
+    if (fit && top[0] - lo[0] <= 6 && top[1] - lo[1] <= 6) {
+        int32_t one[2] = {base, base}; /* one load serves both halves when it can */
+        return pairs_build(a, g * 8, fp, last - base <= 6 ? one : lo, grp, w);
+    }
+    grp->kind = last - base < 8    ? RP_UPSCALE_SPAN8
+                : last - base < 16 ? RP_UPSCALE_SPAN16
+                                   : RP_UPSCALE_SPANWIDE;
+    for (int j = 0; j < 8; j++)
+        for (int p = 0; p < ntap; p++)
+            w[p * 8 + j] = window_weight(a, g * 8 + j, fp[j], p);
+    return ntap * 8;
+}
+
+/* The x taps of the vector row pass (struct rp_upscale) for whole groups of 8 outputs, each
+ * group padded to its own widest run of taps (not the row's: fewer multiplies where counts
+ * vary, as they do when shrinking). */
 static int pad_build(rp_upscale *u)
 {
-    int n = 0, groups = u->ow / 8;
-    for (int x = 0; x < u->ow; x++)
-        n = u->x.count[x] > n ? u->x.count[x] : n;
-    u->ntap = n; /* <= gw: a run of taps lies inside the grid */
+    int groups = u->ow / 8;
+    size_t total = 0;
     if (!groups)
         return RP_OK;
-    u->pfirst = malloc((size_t)groups * 8 * sizeof *u->pfirst);
-    u->pw = calloc((size_t)groups * 8 * (size_t)n, sizeof *u->pw);
-    if (!u->pfirst || !u->pw)
+    u->pairs = 1;
+    for (int y = 0; y < u->oh; y++)
+        u->pairs = u->pairs && taps_fit16(&u->y, y, 1);
+    for (int g = 0; g < groups; g++)
+        total += (size_t)group_ntap(&u->x, g) * 8; /* <= per * ow (axis_build): int32 */
+    u->groups = malloc((size_t)groups * sizeof *u->groups);
+    u->pw = calloc(total, sizeof *u->pw);
+    if (!u->groups || !u->pw)
         return RP_ERR_NOMEM;
-    for (int x = 0; x < groups * 8; x++) {
-        int first = u->x.first[x], fp = first < u->gw - n ? first : u->gw - n;
-        u->pfirst[x] = fp;
-        int32_t *w = u->pw + (size_t)(x / 8) * 8 * n + x % 8;
-        for (int k = 0; k < u->x.count[x]; k++)
-            w[(size_t)(first - fp + k) * 8] = u->x.weights[u->x.offset[x] + k];
+    int32_t used = 0;
+    for (int g = 0; g < groups; g++) {
+        u->groups[g].woff = used;
+        used += group_build(u, g, group_ntap(&u->x, g), &u->groups[g], u->pw + used);
     }
     return RP_OK;
 }
@@ -205,7 +306,7 @@ void rp_upscale_free(rp_upscale **u)
         return;
     axis_free(&(*u)->x);
     axis_free(&(*u)->y);
-    free((*u)->pfirst);
+    free((*u)->groups);
     free((*u)->pw);
     free(*u);
     *u = NULL;
@@ -215,14 +316,14 @@ void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, 
 {
     /* One output row down the columns, Q15: |sum| <= 32768 * 32768 * 1.25 < 2^31 (the
      * weights' absolute sum is at most 1.25 for Catmull-Rom, stretched or not). */
-    int32_t column[RP_MAX_SIDE + 16];
+    int32_t column[RP_MAX_SIDE + RP_UPSCALE_PAD];
     const int gw = u->gw, ow = u->ow;
-    /* the vector row pass may read (and ignore) 16 cells past the grid */
-    for (int x = gw; x < gw + 16; x++)
+    /* the vector row pass reads (and ignores) cells past the grid */
+    for (int x = gw; x < gw + RP_UPSCALE_PAD; x++)
         column[x] = 0;
     int level = rp_simd_level();
     rp_upscale_col_fn colf = rp_upscale_simd_col(level);
-    rp_upscale_row_fn rowf = u->pw ? rp_upscale_simd_row(level) : NULL;
+    rp_upscale_row_fn rowf = u->groups ? rp_upscale_simd_row(level) : NULL;
     for (int y = y0; y < y1; y++) {
         const int32_t *wy = u->y.weights + u->y.offset[y];
         const int16_t *src = heights + (size_t)u->y.first[y] * gw;
@@ -242,7 +343,7 @@ void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, 
             }
         }
         int32_t *dst = out + (size_t)y * ow;
-        x0 = rowf ? rowf(column, u->pfirst, u->pw, u->ntap, dst, ow) : 0;
+        x0 = rowf ? rowf(column, gw, u->groups, u->pw, dst, ow) : 0;
         for (int x = x0; x < ow; x++) {
             const int32_t *wx = u->x.weights + u->x.offset[x];
             const int32_t *c = column + u->x.first[x];

@@ -36,7 +36,8 @@ void rp_upscale_free(rp_upscale **u);
 
 /** Output rows y0..y1-1 (0 <= y0 <= y1 <= oh): out is the whole ow x oh Q8 frame
  * (int32, row-major), heights the whole gw x gh grid. Rows are independent: any split
- * over threads gives the same bytes. Uses 64 KiB (and 64 bytes) of stack; allocates nothing.
+ * over threads gives the same bytes. Uses 128 KiB (and 256 bytes) of stack, half of it for
+ * the AVX2 row pass; allocates nothing.
  * Identity (ow == gw, oh == gh): out = heights * 256 exactly. */
 void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1);
 

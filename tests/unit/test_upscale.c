@@ -145,8 +145,8 @@ static void check_oracle(int gw, int gh, int ow, int oh, unsigned seed, int amp)
     for (int y = 0; y < gh; y++)
         for (int x = 0; x < gw; x++) {
             /* smooth waves plus noise, like a rippled surface */
-            int v = (int)(amp * sin(x * 0.7 + y * 0.3) * cos(y * 0.45)) +
-                    (int)(lcg(&seed) % 201) - 100;
+            int v =
+                (int)(amp * sin(x * 0.7 + y * 0.3) * cos(y * 0.45)) + (int)(lcg(&seed) % 201) - 100;
             g[y * gw + x] = (int16_t)v;
             maxh = abs(v) > maxh ? abs(v) : maxh;
         }
@@ -186,12 +186,12 @@ static void check_oracle(int gw, int gh, int ow, int oh, unsigned seed, int amp)
 static void test_oracle(void **state)
 {
     (void)state;
-    check_oracle(16, 9, 48, 27, 1, 1500);   /* x3 */
-    check_oracle(16, 9, 37, 23, 2, 1500);   /* odd ratio */
-    check_oracle(20, 12, 20, 12, 3, 1500);  /* identity */
-    check_oracle(30, 18, 13, 7, 4, 1500);   /* smaller */
-    check_oracle(9, 16, 64, 5, 5, 1500);    /* larger in x, smaller in y */
-    check_oracle(7, 3, 1, 1, 6, 30000);     /* to one pixel */
+    check_oracle(16, 9, 48, 27, 1, 1500);  /* x3 */
+    check_oracle(16, 9, 37, 23, 2, 1500);  /* odd ratio */
+    check_oracle(20, 12, 20, 12, 3, 1500); /* identity */
+    check_oracle(30, 18, 13, 7, 4, 1500);  /* smaller */
+    check_oracle(9, 16, 64, 5, 5, 1500);   /* larger in x, smaller in y */
+    check_oracle(7, 3, 1, 1, 6, 30000);    /* to one pixel */
 }
 
 /* Rows split in any way give the same bytes. */
@@ -237,7 +237,12 @@ static void test_bad_sizes(void **state)
 }
 
 /* Every path against the reference: sizes up, down, identity, odd ratios, one pixel, a
- * wide grid; heights smooth, random, and at the int16 limits (the largest sums). */
+ * wide grid; heights smooth, random, and at the int16 limits (the largest sums). The
+ * second block reaches each kind of the AVX2 passes (upscale_simd.c): row groups whose
+ * cells fit one 8-cell load (1.5x and up: 1280 -> 1920, 3840), two (1920 -> 1280,
+ * 1280 -> 1000, identity), int64 groups at the edges (weights over 1) and for wide windows
+ * (1280 -> 500), widths not a multiple of 8 or 16, a grid narrower than the padding; column
+ * rows in pairs, an odd count, weights of 32768 (y by 3), over 32 rows (100 -> 10). */
 static void test_paths_exact(void **state)
 {
     (void)state;
@@ -246,6 +251,10 @@ static void test_paths_exact(void **state)
         {90, 50, 61, 37},       {300, 40, 17, 9},      {7, 5, 200, 3},      {1, 1, 40, 9},
         {33, 20, 34, 21},       {16, 9, 8, 8},         {5, 3, 9, 16},       {4000, 3, 41, 2},
         {23, 9, 15, 80},        {2, 2, 31, 31},        {160, 90, 1919, 3},  {12, 12, 250, 7},
+        {1280, 4, 1920, 6},     {1280, 5, 3840, 7},    {640, 4, 1920, 9},   {1920, 9, 1280, 5},
+        {1280, 3, 1000, 2},     {1280, 3, 500, 2},     {7, 5, 1000, 40},    {1283, 6, 1925, 11},
+        {1290, 4, 1290, 12},    {15, 4, 100, 4},       {50, 100, 30, 10},   {40, 6, 41, 18},
+        {1280, 3, 640, 2},      {1280, 3, 580, 2},
     };
     unsigned seed = 21;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
