@@ -120,9 +120,9 @@ static int start_light(rp_engine *e, rp_error *err)
     e->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
     if (!e->heights_q8)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    e->geom = (rp_light_geom){s->out_width, s->out_height,
-                              rp_upscale_ratio_q16(s->water.width, s->out_width),
-                              rp_upscale_ratio_q16(s->water.height, s->out_height)};
+    e->geom = (rp_light_geom){
+        s->out_width, s->out_height, rp_upscale_ratio_q16(s->water.width, s->out_width),
+        rp_upscale_ratio_q16(s->water.height, s->out_height), rp_upscale_peak_q8(e->upscale)};
     return RP_OK;
 }
 

@@ -223,6 +223,7 @@ static void frame_init(const rp_light *l, const rp_light_geom *g, struct rp_ligh
     f->sky = l->sky_img && l->sky_w == f->w && l->sky_h == f->h && l->p.sky_q8 ? l->sky_img : NULL;
     f->kx = (int64_t)RP_LIGHT_SKY_REFLECT * 256 * f->scale_x;
     f->ky = (int64_t)RP_LIGHT_SKY_REFLECT * 256 * f->scale_y;
+    f->peak = g->peak_q8;
 }
 
 /* A w x h RGB24 picture at (px, py), Q8 pixels within the frame, bilinear. */

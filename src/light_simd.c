@@ -576,6 +576,8 @@ rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_
     if (f->cxm >= ((int64_t)1 << 24) || f->cym >= ((int64_t)1 << 24) ||
         (int64_t)f->w * f->h * 3 >= ((int64_t)1 << 31) - 64)
         return NULL;
+    if (f->peak > 0 && f->peak <= RP_LIGHT_SIMD_HMAX)
+        return light_row_avx2; /* the rows cannot hold a larger height */
     int ra = y0 - f->sy_step < 0 ? 0 : y0 - f->sy_step;
     int rb = y1 + f->sy_step > f->h ? f->h : y1 + f->sy_step;
     if (!heights_ok_avx2(heights + (size_t)ra * f->w, (size_t)(rb - ra) * f->w))

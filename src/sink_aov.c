@@ -120,8 +120,9 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
         if ((r = rp_upscale_new(&a->upscale, a->gw, a->gh, a->ow, a->oh)) ||
             (r = rp_light_new(&a->light, &s->light, err->msg, sizeof err->msg)))
             goto fail;
-        a->geom = (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),
-                                  rp_upscale_ratio_q16(a->gh, a->oh)};
+        a->geom =
+            (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),
+                            rp_upscale_ratio_q16(a->gh, a->oh), rp_upscale_peak_q8(a->upscale)};
         a->heights_q8 = malloc((size_t)a->ow * (size_t)a->oh * sizeof *a->heights_q8);
         a->band = malloc((size_t)a->ow * BAND * sizeof *a->band);
         if (!a->heights_q8 || !a->band) {
@@ -184,8 +185,8 @@ static void surface_rows(aov_sink *a, int y0, int y1)
             if (nrm) {
                 /* n = (-sx, sy, 1) / |.| with y up; slopes Q12, the length Q20 */
                 int64_t sx = p->sx, sy = p->sy;
-                int64_t len = (int64_t)rp_isqrt64((uint64_t)(sx * sx + sy * sy + 4096 * 4096)
-                                                  << 16);
+                int64_t len =
+                    (int64_t)rp_isqrt64((uint64_t)(sx * sx + sy * sy + 4096 * 4096) << 16);
                 nrm[i] = unit16(-sx * 256, len);
                 nrm[i + 1] = unit16(sy * 256, len);
                 nrm[i + 2] = unit16((int64_t)4096 << 8, len);

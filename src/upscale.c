@@ -26,6 +26,7 @@ struct rp_upscale {
     rp_upscale_group *groups;
     int32_t *pw;
     int pairs;
+    int64_t peak_q8; /* rp_upscale_peak_q8() */
 };
 
 /* floor(a / b) for b > 0. */
@@ -269,6 +270,21 @@ static int pad_build(rp_upscale *u)
     return RP_OK;
 }
 
+/* The largest sum of |weights| over an axis's outputs, Q15. */
+static int64_t abs_sum_max(const struct axis *a, int n)
+{
+    int64_t m = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t t = 0;
+        for (int k = 0; k < a->count[i]; k++) {
+            int32_t w = a->weights[a->offset[i] + k];
+            t += w < 0 ? -w : w;
+        }
+        m = t > m ? t : m;
+    }
+    return m;
+}
+
 int rp_upscale_new(rp_upscale **out, int gw, int gh, int ow, int oh)
 {
     rp_upscale *u;
@@ -290,6 +306,8 @@ int rp_upscale_new(rp_upscale **out, int gw, int gh, int ow, int oh)
     ret = axis_build(&u->y, gh, oh);
     if (ret)
         goto fail;
+    /* |out| <= 32768 * sum|wy| * sum|wx| / 2^30 in height units, Q8: / 2^22, rounded up */
+    u->peak_q8 = (32768 * abs_sum_max(&u->y, oh) * abs_sum_max(&u->x, ow) + ((1 << 22) - 1)) >> 22;
     ret = pad_build(u);
     if (ret)
         goto fail;
@@ -362,4 +380,9 @@ int32_t rp_upscale_ratio_q16(int grid, int out)
     if (grid < 1)
         return 0;
     return (int32_t)((((int64_t)out << 16) + grid / 2) / grid);
+}
+
+int64_t rp_upscale_peak_q8(const rp_upscale *u)
+{
+    return u->peak_q8;
 }

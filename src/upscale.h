@@ -41,6 +41,11 @@ void rp_upscale_free(rp_upscale **u);
  * Identity (ow == gw, oh == gh): out = heights * 256 exactly. */
 void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1);
 
+/** The largest |output height| (Q8) any grid can give with these weights: 32768 * 256
+ * times the largest sums of |weight| of a row and of a column of taps (each at least 1,
+ * about 1.25 at most for Catmull-Rom). */
+int64_t rp_upscale_peak_q8(const rp_upscale *u);
+
 /** Output pixels per grid cell along one axis, Q16, rounded: (out << 16) / grid. This is
  * the scale rp_light wants (rp_light_geom). */
 int32_t rp_upscale_ratio_q16(int grid, int out);

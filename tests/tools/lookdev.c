@@ -78,21 +78,36 @@ int main(int argc, char **argv)
             fprintf(stderr, "lookdev: bad argument %s\n", argv[i]);
             return 2;
         }
-        if (!strcmp(key, "az")) lp.azimuth_mdeg = (int32_t)(v * 1000);
-        else if (!strcmp(key, "el")) lp.elevation_mdeg = (int32_t)(v * 1000);
-        else if (!strcmp(key, "hs")) lp.height_scale = (int32_t)v;
-        else if (!strcmp(key, "refr")) lp.refraction_q8 = (int32_t)(v * 256);
-        else if (!strcmp(key, "shade")) lp.shade_q8 = (int32_t)(v * 256);
-        else if (!strcmp(key, "caus")) lp.caustics_q8 = (int32_t)(v * 256);
-        else if (!strcmp(key, "spec")) lp.specular_q8 = (int32_t)(v * 256);
-        else if (!strcmp(key, "shin")) lp.shininess = (int32_t)v;
-        else if (!strcmp(key, "sky")) lp.sky_q8 = (int32_t)(v * 256);
-        else if (!strcmp(key, "steps")) steps = (int)v;
-        else if (!strcmp(key, "damp")) damp = (int)v;
-        else if (!strcmp(key, "drop")) drop_h = (int)v;
-        else if (!strcmp(key, "rainh")) rain_pct = (int)v;
-        else if (!strcmp(key, "time")) reps = (int)v;
-        else if (!strcmp(key, "simd")) only = (int)v;
+        if (!strcmp(key, "az"))
+            lp.azimuth_mdeg = (int32_t)(v * 1000);
+        else if (!strcmp(key, "el"))
+            lp.elevation_mdeg = (int32_t)(v * 1000);
+        else if (!strcmp(key, "hs"))
+            lp.height_scale = (int32_t)v;
+        else if (!strcmp(key, "refr"))
+            lp.refraction_q8 = (int32_t)(v * 256);
+        else if (!strcmp(key, "shade"))
+            lp.shade_q8 = (int32_t)(v * 256);
+        else if (!strcmp(key, "caus"))
+            lp.caustics_q8 = (int32_t)(v * 256);
+        else if (!strcmp(key, "spec"))
+            lp.specular_q8 = (int32_t)(v * 256);
+        else if (!strcmp(key, "shin"))
+            lp.shininess = (int32_t)v;
+        else if (!strcmp(key, "sky"))
+            lp.sky_q8 = (int32_t)(v * 256);
+        else if (!strcmp(key, "steps"))
+            steps = (int)v;
+        else if (!strcmp(key, "damp"))
+            damp = (int)v;
+        else if (!strcmp(key, "drop"))
+            drop_h = (int)v;
+        else if (!strcmp(key, "rainh"))
+            rain_pct = (int)v;
+        else if (!strcmp(key, "time"))
+            reps = (int)v;
+        else if (!strcmp(key, "simd"))
+            only = (int)v;
         else {
             fprintf(stderr, "lookdev: unknown key %s\n", key);
             return 2;
@@ -128,9 +143,11 @@ int main(int argc, char **argv)
             rp_water_drop(water, &d);
         }
         if (s > steps / 2 && rnd(&seed) % 5 == 0) { /* rain: about 6 drops a second at 30/s */
-            rp_drop d = {(int32_t)(rnd(&seed) % gw), (int32_t)(rnd(&seed) % gh),
+            rp_drop d = {(int32_t)(rnd(&seed) % gw),
+                         (int32_t)(rnd(&seed) % gh),
                          (int32_t)(3 + rnd(&seed) % 7),
-                         (int32_t)((300 + rnd(&seed) % 600) * rain_pct / 100), RP_SHAPE_COSINE,
+                         (int32_t)((300 + rnd(&seed) % 600) * rain_pct / 100),
+                         RP_SHAPE_COSINE,
                          RP_MODE_ADD};
             rp_water_drop(water, &d);
         }
@@ -159,7 +176,8 @@ int main(int argc, char **argv)
             return 1;
         int32_t *hq = malloc((size_t)ow * oh * sizeof *hq);
         uint8_t *rgb = malloc((size_t)ow * oh * 3), *rgba = malloc((size_t)ow * oh * 4);
-        rp_light_geom g = {ow, oh, rp_upscale_ratio_q16(gw, ow), rp_upscale_ratio_q16(gh, oh)};
+        rp_light_geom g = {ow, oh, rp_upscale_ratio_q16(gw, ow), rp_upscale_ratio_q16(gh, oh),
+                           rp_upscale_peak_q8(up)};
         rp_upscale_rows(up, grid, hq, 0, oh);
         rp_light_rows_rgb(light, &g, hq, bg, rgb, 0, oh);
         rp_light_rows_rgba(light, &g, hq, rgba, 0, oh);
@@ -212,7 +230,8 @@ int main(int argc, char **argv)
                 } else {
                     same = " (same bytes as C)";
                 }
-                printf("%dx%d one thread, simd level %d, best of runs: upscale %.2f ms, light rgb %.2f ms, "
+                printf("%dx%d one thread, simd level %d, best of runs: upscale %.2f ms, light rgb "
+                       "%.2f ms, "
                        "light rgba %.2f ms%s\n",
                        ow, oh, level, best[0] * 1e3, best[1] * 1e3, best[2] * 1e3, same);
             }

@@ -306,6 +306,54 @@ static void test_paths_exact(void **state)
     }
 }
 
+/* rp_upscale_peak_q8 against the worst grids, found without knowing the weights: the
+ * resampler is linear, so an impulse at each cell gives the sign of its weight at every
+ * output; the grid of +-32767 with those signs is the largest any output can reach. The
+ * largest |output| over those grids must not pass the peak and must come within rounding of
+ * it (the peak is the product of the two axes' largest |weight| sums, which one output
+ * attains). */
+static void test_peak(void **state)
+{
+    (void)state;
+    static const int geo[][4] = {
+        {16, 12, 40, 30}, {40, 30, 16, 12}, {9, 7, 27, 21}, {12, 12, 12, 12}, {30, 8, 11, 29}};
+    for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+        int gw = geo[gi][0], gh = geo[gi][1], ow = geo[gi][2], oh = geo[gi][3];
+        size_t ncell = (size_t)gw * gh, nout = (size_t)ow * oh;
+        int8_t *sign = calloc(ncell * nout, 1);
+        int16_t *g = calloc(ncell, sizeof *g);
+        assert_non_null(sign);
+        assert_non_null(g);
+        for (size_t c = 0; c < ncell; c++) {
+            g[c] = 32767;
+            int32_t *o = run(gw, gh, ow, oh, g);
+            for (size_t i = 0; i < nout; i++)
+                sign[i * ncell + c] = (int8_t)(o[i] < 0 ? -1 : 1);
+            free(o);
+            g[c] = 0;
+        }
+        rp_upscale *u = NULL;
+        assert_int_equal(rp_upscale_new(&u, gw, gh, ow, oh), RP_OK);
+        int64_t peak = rp_upscale_peak_q8(u), worst = 0;
+        rp_upscale_free(&u);
+        for (size_t i = 0; i < nout; i++) {
+            for (size_t c = 0; c < ncell; c++)
+                g[c] = (int16_t)(32767 * sign[i * ncell + c]);
+            int32_t *o = run(gw, gh, ow, oh, g);
+            for (size_t j = 0; j < nout; j++)
+                worst = llabs(o[j]) > worst ? llabs(o[j]) : worst;
+            free(o);
+        }
+        /* 32768 against 32767 and the rounding of each product: within 1/1000 */
+        if (worst > peak || worst < peak - peak / 1000 - 2)
+            fail_msg("%dx%d -> %dx%d: largest output %lld, peak %lld", gw, gh, ow, oh,
+                     (long long)worst, (long long)peak);
+        assert_true(peak >= 32768 * 256);
+        free(sign);
+        free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_hand_down),      cmocka_unit_test(test_constant),
         cmocka_unit_test(test_oracle),         cmocka_unit_test(test_row_split),
         cmocka_unit_test(test_bad_sizes),      cmocka_unit_test(test_paths_exact),
+        cmocka_unit_test(test_peak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
