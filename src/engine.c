@@ -337,11 +337,35 @@ static void wall_columns(int lo, int hi, int gw, int ow, int *x0, int *x1)
     *x1 = b > ow ? ow : (int)b;
 }
 
-/* Rows y0..y1-1 of the frame rgb with the walls drawn over them. */
+/* Output row y, columns x0..x1-1, with the walls of grid rows r0 (weight 256 - fy) and r1
+ * (fy) drawn over it. */
+static void wall_run(const rp_engine *e, const uint8_t *r0, const uint8_t *r1, int fy, uint8_t *row,
+                     const uint8_t *img_row, int x0, int x1)
+{
+    const int32_t *tap = e->wall_tap;
+    const int gw = e->s.water.width;
+    const uint8_t *colour = e->s.wall_rgb;
+    for (int x = x0; x < x1; x++) {
+        int cx = tap[x] >> 8, fx = tap[x] & 255;
+        int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
+        int32_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
+                    (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
+        if (!a)
+            continue;
+        uint8_t *p = row + (size_t)x * 3;
+        const uint8_t *wc = img_row ? img_row + (size_t)x * 3 : colour;
+        for (int c = 0; c < 3; c++)
+            p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
+    }
+}
+
+/* Rows y0..y1-1 of the frame rgb with the walls drawn over them: per row, each run of wall
+ * cells in its two grid rows, over the columns that can reach it (wall_columns), each
+ * column at most once. */
 static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, int y0, int y1)
 {
     const rp_settings *s = &e->s;
-    const int32_t *tap = e->wall_tap, *span = e->wall_span;
+    const int32_t *span = e->wall_span;
     int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
     for (int y = y0; y < y1; y++) {
         int32_t v = wall_tap(y, gh, oh);
@@ -349,22 +373,22 @@ static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, i
         int cy1 = cy + 1 < gh ? cy + 1 : gh - 1;
         int lo0 = span[2 * cy], hi0 = span[2 * cy + 1];
         int lo1 = span[2 * cy1], hi1 = span[2 * cy1 + 1];
-        int lo = lo0 < lo1 ? lo0 : lo1, hi = hi0 > hi1 ? hi0 : hi1, x0, x1;
-        if (lo > hi)
-            continue;
-        wall_columns(lo, hi, gw, ow, &x0, &x1);
+        int lo = lo0 < lo1 ? lo0 : lo1, hi = hi0 > hi1 ? hi0 : hi1;
         const uint8_t *r0 = walls + (size_t)cy * gw, *r1 = walls + (size_t)cy1 * gw;
-        for (int x = x0; x < x1; x++) {
-            int cx = tap[x] >> 8, fx = tap[x] & 255;
-            int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
-            int32_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
-                        (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
-            if (!a)
-                continue;
-            uint8_t *p = rgb + ((size_t)y * ow + x) * 3;
-            const uint8_t *wc = e->wall_img ? e->wall_img + ((size_t)y * ow + x) * 3 : s->wall_rgb;
-            for (int c = 0; c < 3; c++)
-                p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
+        uint8_t *row = rgb + (size_t)y * ow * 3;
+        const uint8_t *img_row = e->wall_img ? e->wall_img + (size_t)y * ow * 3 : NULL;
+        int done = 0; /* columns before this one are drawn */
+        for (int c = lo; c <= hi;) {
+            while (c <= hi && !r0[c] && !r1[c])
+                c++;
+            if (c > hi)
+                break;
+            int c0 = c, x0, x1;
+            while (c <= hi && (r0[c] || r1[c]))
+                c++;
+            wall_columns(c0, c - 1, gw, ow, &x0, &x1);
+            wall_run(e, r0, r1, fy, row, img_row, x0 > done ? x0 : done, x1);
+            done = x1 > done ? x1 : done;
         }
     }
 }

@@ -155,7 +155,8 @@ sys.exit(0 if inside and outside else 1)'
 # render is the hidden render blended with the colour by a coverage computed here from the
 # documented rule (pixel centres mapped to the grid, taps clamped at the edges).
 for size in 150x101 41x29; do
-    printf 'size 64x48\ngrid 64x48\nduration 3f\nwalls %s\nat 0f wall rect 8 8 10 6\nat 0f wall circle 50 30 5\nat 1f wall rect 0 40 3 8\nat 0f drop 30 20 radius 4 height 3000\n' \
+    # rows 8..13 hold three runs of wall cells, two of them two cells apart
+    printf 'size 64x48\ngrid 64x48\nduration 3f\nwalls %s\nat 0f wall rect 8 8 10 6\nat 0f wall rect 20 8 2 6\nat 0f wall rect 40 10 3 3\nat 0f wall circle 50 30 5\nat 1f wall rect 0 40 3 8\nat 0f drop 30 20 radius 4 height 3000\n' \
         "visible 0xc08040" >wvs.scene
     sed 's/^walls .*/walls hidden/' wvs.scene >wvh.scene
     "$R" -q -y wvs.scene -s $size -o "wvs/f_%d.png" && "$R" -q -y wvh.scene -s $size -o "wvh/f_%d.png" ||
@@ -168,7 +169,9 @@ ow, oh = map(int, sys.argv[1].split("x"))
 gw, gh = 64, 48
 wall = [[0] * gw for _ in range(gh)]
 for y in range(8, 14):
-    for x in range(8, 18): wall[y][x] = 1
+    for x in list(range(8, 18)) + [20, 21]: wall[y][x] = 1
+for y in range(10, 13):
+    for x in range(40, 43): wall[y][x] = 1
 for y in range(gh):
     for x in range(gw):
         if (x - 50) ** 2 + (y - 30) ** 2 <= 25: wall[y][x] = 1
