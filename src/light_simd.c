@@ -286,8 +286,9 @@ INLINE AVX2 __m256i colour_v(const struct krow *k, __m256i A, __m256i a8, __m256
         /* pc < 2^24, inv < 2^25: the product needs 64 bits */
         __m256i sc =
             sky_img ? _mm256_and_si256(_mm256_srli_epi32(*sky_img, 8 * c), m255) : k->srgb[c];
-        __m256i pc = _mm256_add_epi32(_mm256_mullo_epi32(w_light, k->lrgb[c]),
-                                      _mm256_mullo_epi32(w_sky, sc));
+        __m256i pc = _mm256_mullo_epi32(w_light, k->lrgb[c]);
+        if (k->sky_on)
+            pc = _mm256_add_epi32(pc, _mm256_mullo_epi32(w_sky, sc));
         __m256i pe = _mm256_add_epi64(_mm256_mul_epu32(pc, inv), round29);
         __m256i po = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(pc, 32), invo), round29);
         ch[c] = _mm256_min_epi32(SHR_PAIR(pe, po, 30), m255);
@@ -348,12 +349,14 @@ INLINE AVX2 __m256i layer_v(const struct krow *k, __m256i sx, __m256i sy, __m256
     /* over, bottom to top: bed, sky, glint */
     __m256i op = _mm256_sub_epi32(one15, a_p), os = _mm256_sub_epi32(one15, a_s),
             ob = _mm256_sub_epi32(one15, a_b);
-    __m256i tt = _mm256_srai_epi32(_mm256_mullo_epi32(ob, os), 15);
+    /* without a sky, a_s = 0 and os = 1 (Q15): the products by os are the identity and
+     * w_sky is 0, so they are skipped (the same integers) */
+    __m256i tt = k->sky_on ? _mm256_srai_epi32(_mm256_mullo_epi32(ob, os), 15) : ob;
     tt = _mm256_srai_epi32(_mm256_mullo_epi32(tt, op), 15);
     __m256i A = _mm256_sub_epi32(one15, tt);
-    __m256i w_sky = _mm256_srai_epi32(_mm256_mullo_epi32(a_s, op), 15);
-    __m256i wl = _mm256_srai_epi32(
-        _mm256_mullo_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(a_b, os), 15), op), 15);
+    __m256i w_sky = k->sky_on ? _mm256_srai_epi32(_mm256_mullo_epi32(a_s, op), 15) : zero;
+    __m256i b_os = k->sky_on ? _mm256_srai_epi32(_mm256_mullo_epi32(a_b, os), 15) : a_b;
+    __m256i wl = _mm256_srai_epi32(_mm256_mullo_epi32(b_os, op), 15);
     __m256i w_light = _mm256_add_epi32(a_p, _mm256_and_si256(wl, _mm256_cmpgt_epi32(b, zero)));
     __m256i a8 = _mm256_srai_epi32(
         _mm256_add_epi32(_mm256_mullo_epi32(A, _mm256_set1_epi32(255)), _mm256_set1_epi32(16384)),
