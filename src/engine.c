@@ -307,11 +307,12 @@ int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
     return 0;
 }
 
-/* Row jobs of render `light` for the pool. */
 /* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken
  * bilinearly from the grid (exact when the grid is the output size), in the wall colour or
- * the colour layer of `walls visible image`. Only the pixels near a row's walls are
- * visited: span holds each grid row's first and last wall cell. */
+ * the colour layer of `walls visible image`. Only the pixels near a row's runs of wall
+ * cells are visited (wall_paint); span holds each grid row's first and last wall cell,
+ * where the search for runs starts and ends. */
+
 /* The first and last wall cell of each grid row (lo > hi for a row without walls). */
 static void wall_spans(const uint8_t *walls, int gw, int gh, int32_t *span)
 {

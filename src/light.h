@@ -95,8 +95,9 @@ void rp_light_set_sky(rp_light *l, const uint8_t *rgb, int width, int height);
 typedef struct rp_light_geom {
     int width, height;
     int32_t scale_x_q16, scale_y_q16;
-    int64_t peak_q8; /* the largest |height| the fields can hold (rp_upscale_peak_q8), or 0
-                      * if unknown: the vector kernels then check the rows they read */
+    int64_t peak_q8; /* 0, or a bound on every |height| of the fields (rp_upscale_peak_q8):
+                      * the vector kernels trust it instead of checking the rows they read,
+                      * so a smaller value than the real heights gives wrong pixels */
 } rp_light_geom;
 
 /** Rows y0..y1-1 of the composited render: heights is the whole width x height Q8 field,

@@ -229,7 +229,7 @@ INLINE AVX2 __m256i loadh(const int32_t *p)
 }
 
 /* The surface at pixels x..x+7: slopes by central differences and the clamped curvature
- * (pixel() in light.c). c points at pixel x of the row's heights, readable from x - sxs to
+ * (pixel() in light.c). c0 points at pixel x of the row's heights, readable from x - sxs to
  * x + 7 + sxs: the row itself inside the frame, a copy with the edge pixels repeated near
  * an edge. The lanes set in edge (the first and the last pixel of the row) double their x
  * difference, which spans one pixel there instead of two. */
@@ -466,7 +466,7 @@ INLINE AVX2 int composite_v(const struct krow *k, const uint8_t *bg, uint8_t *rg
     return 0;
 }
 
-/* Pixels x..x+7 of the row into rgba or rgb, their heights at c and edge as surface_v()
+/* Pixels x..x+7 of the row into rgba or rgb, their heights at c0 and edge as surface_v()
  * takes them. Returns 0, or 1 when a texel pair would end past the frame (nothing written:
  * the caller leaves the pixels to the plain loop). */
 INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, int flat_zero,
@@ -504,7 +504,7 @@ INLINE AVX2 int group_v(const struct krow *k, const struct rp_light_frame *f, in
 static AVX2 int edge_group(const struct krow *k, const struct rp_light_frame *f, int flat_zero,
                            int x, const uint8_t *bg, uint8_t *rgb, uint8_t *rgba)
 {
-    int32_t buf[8 + 2 * EDGE_PAD + 2];
+    int32_t buf[8 + 2 * EDGE_PAD];
     const int pad = k->sxs > 1 ? k->sxs : 1;
     for (int i = 0; i < 8 + 2 * pad; i++) {
         int xi = x - pad + i;
@@ -578,6 +578,8 @@ rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_
      * of < 2^31 bytes, the rows it reads within +-HMAX */
     if (f->cxm >= ((int64_t)1 << 24) || f->cym >= ((int64_t)1 << 24) ||
         (int64_t)f->w * f->h * 3 >= ((int64_t)1 << 31) - 64)
+        return NULL;
+    if (f->sx_step > EDGE_PAD) /* beyond the edge copy (frame_init clamps the scale below) */
         return NULL;
     if (f->peak > 0 && f->peak <= RP_LIGHT_SIMD_HMAX)
         return light_row_avx2; /* the rows cannot hold a larger height */

@@ -58,11 +58,10 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
                                uint8_t *rgb, uint8_t *rgba);
 
 /** The kernel for a level (simd.h) for rows y0..y1-1 of this frame, or NULL (the plain
- * loop does every pixel). The kernels work in 32-bit lanes, exact while every height they read is
- * within
- * +-RP_LIGHT_SIMD_HMAX (Q8; rp_upscale's heights stay within about 1.6 * 2^23); for other
- * fields this returns NULL. The rows are read to check that unless the frame's peak
- * (rp_light_geom.peak_q8) is known and within it. */
+ * loop does every pixel). The kernels work in 32-bit lanes, exact while every height they
+ * read is within +-RP_LIGHT_SIMD_HMAX (Q8; rp_upscale's heights stay within about 1.6 *
+ * 2^23); for other fields this returns NULL. The rows are read to check that unless the
+ * frame's peak (rp_light_geom.peak_q8) is known and within it. */
 #define RP_LIGHT_SIMD_HMAX (1 << 24)
 rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_light_frame *f,
                                   const int32_t *heights, int y0, int y1);
