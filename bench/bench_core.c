@@ -52,11 +52,17 @@
 static double min_seconds = 0.3;
 static int runs = 5;
 
-static double now(void)
+/* Seconds on a clock: CLOCK_MONOTONIC for rates, CLOCK_PROCESS_CPUTIME_ID for CPU. */
+static double clock_secs(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+    return clock_secs(CLOCK_MONOTONIC);
 }
 
 /* A benchmark body: do `iters` units of work. */
@@ -487,13 +493,6 @@ static int bench_md5(const char *size)
 
 /* ---- deflate alone: the bound of a PNG sequence ------------------------------------ */
 
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The CPU a PNG writer cannot avoid on the raw RGB24 frames of `path` (WxH each): each
  * frame's rows Paeth-filtered as rockpool's PNG writer does, then compressed by libdeflate
  * at level 1, its fastest (the default of --png-level). Prints the CPU milliseconds a frame
@@ -520,16 +519,16 @@ static int bench_deflate(const char *spec)
     }
     double t_filter = 0, t_deflate = 0, bytes = 0;
     while (fread(frame, stride, (size_t)h, f) == (size_t)h) {
-        double t0 = cpu_now();
+        double t0 = clock_secs(CLOCK_PROCESS_CPUTIME_ID);
         for (int y = 0; y < h; y++) {
             uint8_t *r = rows + (size_t)y * (stride + 1);
             const uint8_t *cur = frame + (size_t)y * stride;
             r[0] = 4; /* Paeth */
             rp_png_paeth_row(r + 1, cur, y ? cur - stride : zeros, stride, 3);
         }
-        double t1 = cpu_now();
+        double t1 = clock_secs(CLOCK_PROCESS_CPUTIME_ID);
         size_t len = libdeflate_zlib_compress(z, rows, raw, out, cap);
-        double t2 = cpu_now();
+        double t2 = clock_secs(CLOCK_PROCESS_CPUTIME_ID);
         if (!len) {
             fprintf(stderr, "bench_core: libdeflate failed\n");
             goto done;

@@ -27,8 +27,7 @@ const char *rp_strerror(int err);
 
 /** printf-style message into err, truncated to errlen (nothing when err is NULL or errlen
  * is 0). The library's way to say why a call failed. */
-void rp_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void rp_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /** Online CPUs, 1..64: the default thread count. */
 int rp_online_cpus(void);
@@ -50,6 +49,12 @@ static inline uint8_t rp_sat8(int32_t v)
 
 /** Clamp to lo..hi. */
 static inline int rp_clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/** Clamp to lo..hi, 64-bit. */
+static inline int64_t rp_clamp64(int64_t v, int64_t lo, int64_t hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
 }

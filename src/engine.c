@@ -216,6 +216,17 @@ static void paint_walls(rp_engine *e, const uint8_t *rgb)
     }
 }
 
+/* Output columns [*x0, *x1) (or rows, given the heights) whose bilinear taps (cells cx and
+ * cx + 1), and so whose nearest cell, can reach cells lo..hi: a margin of two pixels
+ * beyond the cells' own extent, which is conservative at any ratio (a pixel moves its taps
+ * by gw / ow cells). */
+static void wall_columns(int lo, int hi, int gw, int ow, int *x0, int *x1)
+{
+    int64_t a = (int64_t)(lo - 1) * ow / gw - 2, b = (int64_t)(hi + 2) * ow / gw + 3;
+    *x0 = a < 0 ? 0 : (int)a;
+    *x1 = b > ow ? ow : (int)b;
+}
+
 /* The grid cell nearest output pixel i of n along a side of g cells (wall_tap rounded). */
 static int nearest_cell(int i, int g, int n)
 {
@@ -224,8 +235,8 @@ static int nearest_cell(int i, int g, int n)
 }
 
 /* `walls visible image`: a rectangle or circle takes the wall colour back from the masks
- * painted before it, at each output pixel whose nearest grid cell is in the shape (its
- * bounding box and two pixels around it are visited). */
+ * painted before it, at each output pixel whose nearest grid cell is in the shape (the
+ * pixels wall_columns gives for its bounding box are visited). */
 static void paint_shape(rp_engine *e, const rp_item *it)
 {
     const rp_settings *s = &e->s;
@@ -237,12 +248,16 @@ static void paint_shape(rp_engine *e, const rp_item *it)
         cx1 = (int64_t)it->x + it->r + 1;
         cy1 = (int64_t)it->y + it->r + 1;
     }
-    int64_t px0 = cx0 * ow / gw - 2, px1 = cx1 * ow / gw + 3;
-    int64_t py0 = cy0 * oh / gh - 2, py1 = cy1 * oh / gh + 3;
-    for (int64_t y = py0 < 0 ? 0 : py0; y < (py1 < oh ? py1 : oh); y++) {
-        int64_t cy = nearest_cell((int)y, gh, oh);
-        for (int64_t x = px0 < 0 ? 0 : px0; x < (px1 < ow ? px1 : ow); x++) {
-            int64_t cx = nearest_cell((int)x, gw, ow), dx = cx - it->x, dy = cy - it->y;
+    /* the shape's cells within the grid and one around it (what wall_columns can reach) */
+    int px0, px1, py0, py1;
+    wall_columns((int)rp_clamp64(cx0, -1, gw), (int)rp_clamp64(cx1 - 1, -1, gw), gw, ow, &px0,
+                 &px1);
+    wall_columns((int)rp_clamp64(cy0, -1, gh), (int)rp_clamp64(cy1 - 1, -1, gh), gh, oh, &py0,
+                 &py1);
+    for (int y = py0; y < py1; y++) {
+        int64_t cy = nearest_cell(y, gh, oh);
+        for (int x = px0; x < px1; x++) {
+            int64_t cx = nearest_cell(x, gw, ow), dx = cx - it->x, dy = cy - it->y;
             int in = it->kind == RP_ITEM_WALL_RECT
                          ? cx >= it->x && cx < cx1 && cy >= it->y && cy < cy1
                          : dx * dx + dy * dy <= (int64_t)it->r * it->r;
@@ -326,16 +341,6 @@ static void wall_spans(const uint8_t *walls, int gw, int gh, int32_t *span)
         span[2 * y] = lo;
         span[2 * y + 1] = lo < gw ? hi : -1;
     }
-}
-
-/* Output columns [*x0, *x1) whose bilinear taps (cells cx and cx + 1) can reach cells
- * lo..hi: a margin of two pixels beyond the cells' own extent, which is conservative at any
- * ratio (a pixel moves its taps by gw / ow cells). */
-static void wall_columns(int lo, int hi, int gw, int ow, int *x0, int *x1)
-{
-    int64_t a = (int64_t)(lo - 1) * ow / gw - 2, b = (int64_t)(hi + 2) * ow / gw + 3;
-    *x0 = a < 0 ? 0 : (int)a;
-    *x1 = b > ow ? ow : (int)b;
 }
 
 /* Output row y, columns x0..x1-1, with the walls of grid rows r0 (weight 256 - fy) and r1

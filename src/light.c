@@ -191,18 +191,13 @@ void rp_light_free(rp_light **l)
     *l = NULL;
 }
 
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 static void frame_init(const rp_light *l, const rp_light_geom *g, struct rp_light_frame *f)
 {
     int64_t hs = l->p.height_scale;
     f->w = g->width;
     f->h = g->height;
-    f->scale_x = clamp64(g->scale_x_q16, 1024, (int64_t)256 << 16);
-    f->scale_y = clamp64(g->scale_y_q16, 1024, (int64_t)256 << 16);
+    f->scale_x = rp_clamp64(g->scale_x_q16, 1024, (int64_t)256 << 16);
+    f->scale_y = rp_clamp64(g->scale_y_q16, 1024, (int64_t)256 << 16);
     f->sx_step = (int)((2 * f->scale_x + 32768) >> 16);
     f->sy_step = (int)((2 * f->scale_y + 32768) >> 16);
     if (f->sx_step < 1)
@@ -250,8 +245,8 @@ static inline __attribute__((always_inline)) void
 sky_px(const struct rp_light_frame *f, int x, int y, int32_t sx, int32_t sy, uint8_t rgb[3])
 {
     const int64_t xmax = (int64_t)(f->w - 1) << 8, ymax = (int64_t)(f->h - 1) << 8;
-    int64_t px = clamp64(((int64_t)x << 8) + ((sx * f->kx) >> 28), 0, xmax);
-    int64_t py = clamp64(((int64_t)y << 8) + ((sy * f->ky) >> 28), 0, ymax);
+    int64_t px = rp_clamp64(((int64_t)x << 8) + ((sx * f->kx) >> 28), 0, xmax);
+    int64_t py = rp_clamp64(((int64_t)y << 8) + ((sy * f->ky) >> 28), 0, ymax);
     int32_t t[3];
     bilinear(f->sky, f->w, f->h, px, py, t);
     rgb[0] = (uint8_t)t[0];
@@ -267,8 +262,8 @@ static inline int32_t slope_q12(const struct rp_light_frame *f, int64_t diff, in
         return 0;
     if (span == 1)
         diff *= 2;
-    int64_t t = clamp64(diff * scale, -f->t_lim, f->t_lim);
-    return (int32_t)clamp64((t * f->mdiv) >> 32, -SLOPE_MAX, SLOPE_MAX);
+    int64_t t = rp_clamp64(diff * scale, -f->t_lim, f->t_lim);
+    return (int32_t)rp_clamp64((t * f->mdiv) >> 32, -SLOPE_MAX, SLOPE_MAX);
 }
 
 /* The layer at one pixel: alpha A8 and straight colour c[3]; the slopes for refraction. */
@@ -362,7 +357,7 @@ static inline __attribute__((always_inline)) void pixel(const rp_light *l,
     int64_t lx = (int64_t)row[xr2] + row[xl2] - 2 * c;
     int64_t ly = (int64_t)hgt[(size_t)yd2 * w + x] + hgt[(size_t)yu2 * w + x] - 2 * c;
     int64_t curv = -((lx * f->cxm + ly * f->cym) >> 20);
-    curv = clamp64(curv, -((int64_t)1 << 20), (int64_t)1 << 20);
+    curv = rp_clamp64(curv, -((int64_t)1 << 20), (int64_t)1 << 20);
     if (f->sky) {
         uint8_t sky[3];
         sky_px(f, x, y, sx, sy, sky);
@@ -411,7 +406,7 @@ void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t
         uint8_t *out = rgba + (size_t)y * f.w * 4;
         int x = 0;
         if (kernel)
-            x = kernel(l, &f, heights, y, 0, f.w, NULL, NULL, rgba);
+            x = kernel(l, &f, heights, y, NULL, NULL, rgba);
         for (; x < f.w; x++)
             rgba_px(l, &f, heights, x, y, out);
     }
@@ -434,8 +429,8 @@ static inline __attribute__((always_inline)) void rgb_px(const rp_light *l,
         t[2] = s[2];
     } else {
         /* bilinear at (x, y) - r * slope * scale, Q8 pixels, clamped */
-        int64_t px = clamp64(((int64_t)x << 8) - ((o.sx * f->rx) >> 28), 0, xmax);
-        int64_t py = clamp64(((int64_t)y << 8) - ((o.sy * f->ry) >> 28), 0, ymax);
+        int64_t px = rp_clamp64(((int64_t)x << 8) - ((o.sx * f->rx) >> 28), 0, xmax);
+        int64_t py = rp_clamp64(((int64_t)y << 8) - ((o.sy * f->ry) >> 28), 0, ymax);
         bilinear(bg, w, h, px, py, t);
     }
     int32_t a = o.a;
@@ -453,7 +448,7 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
         uint8_t *out = rgb + (size_t)y * f.w * 3;
         int x = 0;
         if (kernel)
-            x = kernel(l, &f, heights, y, 0, f.w, bg, rgb, NULL);
+            x = kernel(l, &f, heights, y, bg, rgb, NULL);
         for (; x < f.w; x++)
             rgb_px(l, &f, heights, x, y, bg, out);
     }
@@ -476,8 +471,8 @@ void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int3
             row[x].dx = row[x].dy = 0;
             if (l->p.refraction_q8 != 0 && (o.sx != 0 || o.sy != 0)) {
                 /* where rp_light_rows_rgb samples, less (x, y) */
-                int64_t px = clamp64(((int64_t)x << 8) - ((o.sx * f.rx) >> 28), 0, xmax);
-                int64_t py = clamp64(((int64_t)y << 8) - ((o.sy * f.ry) >> 28), 0, ymax);
+                int64_t px = rp_clamp64(((int64_t)x << 8) - ((o.sx * f.rx) >> 28), 0, xmax);
+                int64_t py = rp_clamp64(((int64_t)y << 8) - ((o.sy * f.ry) >> 28), 0, ymax);
                 row[x].dx = (int32_t)(px - ((int64_t)x << 8));
                 row[x].dy = (int32_t)(py - ((int64_t)y << 8));
             }

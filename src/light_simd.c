@@ -505,7 +505,7 @@ static AVX2 int edge_group(const struct krow *k, const struct rp_light_frame *f,
                            int x, const uint8_t *bg, uint8_t *rgb, uint8_t *rgba)
 {
     int32_t buf[8 + 2 * EDGE_PAD];
-    const int pad = k->sxs > 1 ? k->sxs : 1;
+    const int pad = k->sxs; /* >= 1 (frame_init), so it covers x +- 1 too */
     for (int i = 0; i < 8 + 2 * pad; i++) {
         int xi = x - pad + i;
         buf[i] = k->r0[xi < 0 ? 0 : xi > k->w - 1 ? k->w - 1 : xi];
@@ -517,27 +517,27 @@ static AVX2 int edge_group(const struct krow *k, const struct rp_light_frame *f,
     return group_v(k, f, flat_zero, buf + pad, edge, x, bg, rgb, rgba);
 }
 
-/* Pixels x0..x1-1 of row y (x1 - x0 >= 8): groups of 8, the last one overlapping the one
- * before when the count is not a multiple of 8 (it writes those pixels again with the same
- * bytes: every pixel depends only on the inputs). */
+/* Row y (w >= 8): groups of 8, the last one overlapping the one before when w is not a
+ * multiple of 8 (it writes those pixels again with the same bytes: every pixel depends only
+ * on the inputs). */
 static AVX2 int light_row_avx2(const rp_light *l, const struct rp_light_frame *f,
-                               const int32_t *heights, int y, int x0, int x1, const uint8_t *bg,
-                               uint8_t *rgb, uint8_t *rgba)
+                               const int32_t *heights, int y, const uint8_t *bg, uint8_t *rgb,
+                               uint8_t *rgba)
 {
     struct krow k;
     krow_init(&k, l, f, heights, y);
-    const int flat_zero = l->flat_a8 == 0, pad = k.sxs > 1 ? k.sxs : 1;
+    const int flat_zero = l->flat_a8 == 0, w = k.w, pad = k.sxs;
     const __m256i inner = _mm256_setzero_si256();
-    for (int x = x0;; x += 8) {
-        if (x + 8 > x1)
-            x = x1 - 8;
-        int fail = x - pad >= 0 && x + 7 + pad < k.w
+    for (int x = 0;; x += 8) {
+        if (x + 8 > w)
+            x = w - 8;
+        int fail = x - pad >= 0 && x + 7 + pad < w
                        ? group_v(&k, f, flat_zero, k.r0 + x, inner, x, bg, rgb, rgba)
                        : edge_group(&k, f, flat_zero, x, bg, rgb, rgba);
         if (fail)
             return x; /* a texel pair would end past the frame: the plain loop */
-        if (x + 8 == x1)
-            return x1;
+        if (x + 8 == w)
+            return w;
     }
 }
 

@@ -49,13 +49,13 @@ struct rp_light_frame {
     int64_t peak;             /* rp_light_geom.peak_q8 */
 };
 
-/** The vector kernel for row y, pixels x0..x1-1 (0 <= x0, x1 <= w, x1 - x0 >= 8). With rgba
- * non-NULL it writes the layer (rp_light_rows_rgba), else the composite into rgb over bg
- * (rp_light_rows_rgb); both are whole frames. Returns the first pixel not done (x0 <= r <=
- * x1); the caller's plain loop does r..x1-1. */
+/** The vector kernel for row y of a frame 8 or more pixels wide. With rgba non-NULL it
+ * writes the layer (rp_light_rows_rgba), else the composite into rgb over bg
+ * (rp_light_rows_rgb); both are whole frames. Returns the first pixel not done (0 <= r <=
+ * w); the caller's plain loop does r..w-1. */
 typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f,
-                               const int32_t *heights, int y, int x0, int x1, const uint8_t *bg,
-                               uint8_t *rgb, uint8_t *rgba);
+                               const int32_t *heights, int y, const uint8_t *bg, uint8_t *rgb,
+                               uint8_t *rgba);
 
 /** The kernel for a level (simd.h) for rows y0..y1-1 of this frame, or NULL (the plain
  * loop does every pixel). The kernels work in 32-bit lanes, exact while every height they

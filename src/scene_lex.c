@@ -93,7 +93,6 @@ const char *rp_lex_show(const char *s, size_t n, char buf[64])
     return buf;
 }
 
-/* Report an error at col of the current line; returns RP_ERR_INVALID. */
 /* Fill d with the current line, col and the message. */
 static void vdiag(const parser *ps, rp_diag *d, int col, const char *fmt, va_list ap)
 {
@@ -103,6 +102,7 @@ static void vdiag(const parser *ps, rp_diag *d, int col, const char *fmt, va_lis
     copy_line(d->source_line, sizeof d->source_line, ps->ls, ps->llen);
 }
 
+/* Report an error at col of the current line; returns RP_ERR_INVALID. */
 int rp_lex_fail(parser *ps, int col, const char *fmt, ...)
 {
     va_list ap;

@@ -157,6 +157,17 @@ static int group_ntap(const struct axis *a, int g)
     return n;
 }
 
+/* The sum of |weight| over output i's taps, Q15. */
+static int64_t abs_sum(const struct axis *a, int i)
+{
+    int64_t t = 0;
+    for (int k = 0; k < a->count[i]; k++) {
+        int32_t w = a->weights[a->offset[i] + k];
+        t += w < 0 ? -w : w;
+    }
+    return t;
+}
+
 /* Whether output i's taps suit RP_UPSCALE_PAIRS, which sums cell halves (int16) times
  * negated int16 weights in int32 (upscale_simd.c): each weight in -32767..32768, and their
  * absolute sum at most 1.5 (Q15 49152), so every such sum stays within 32768 * 49152 < 2^31
@@ -165,14 +176,12 @@ static int group_ntap(const struct axis *a, int g)
  * fails only where edge cells gather over 1 (the first and last few outputs). */
 static int taps_fit16(const struct axis *a, int i, int any_range)
 {
-    int64_t sum = 0;
-    for (int k = 0; k < a->count[i]; k++) {
+    for (int k = 0; k < a->count[i] && !any_range; k++) {
         int32_t w = a->weights[a->offset[i] + k];
-        if (!any_range && (w < -32767 || w > 32768))
+        if (w < -32767 || w > 32768)
             return 0;
-        sum += w < 0 ? -w : w;
     }
-    return sum <= 49152;
+    return abs_sum(a, i) <= 49152;
 }
 
 /* Output x's weight at place p of its padded window starting at cell fp, or 0. */
@@ -274,14 +283,8 @@ static int pad_build(rp_upscale *u)
 static int64_t abs_sum_max(const struct axis *a, int n)
 {
     int64_t m = 0;
-    for (int i = 0; i < n; i++) {
-        int64_t t = 0;
-        for (int k = 0; k < a->count[i]; k++) {
-            int32_t w = a->weights[a->offset[i] + k];
-            t += w < 0 ? -w : w;
-        }
-        m = t > m ? t : m;
-    }
+    for (int i = 0; i < n; i++)
+        m = abs_sum(a, i) > m ? abs_sum(a, i) : m;
     return m;
 }
 
