@@ -1,6 +1,7 @@
 /* hash.c - frame hashes by name through libraries: libavutil's AVHashContext for
- * FFmpeg's algorithms, libxxhash's XXH3_64bits for xxh3. No hash is written here; this
- * file only maps names and formats digests as hash.h describes. */
+ * FFmpeg's algorithms, libxxhash's XXH3_64bits for xxh3. This file maps names and formats
+ * digests as hash.h describes; the one hash written here is md5x8.c's, which the hasher
+ * uses for MD5 frames eight at a time where the CPU has AVX2 (see rp_hasher below). */
 #include "hash.h"
 
 #include <pthread.h>
@@ -12,6 +13,7 @@
 #include <xxhash.h>
 
 #include "common.h"
+#include "md5x8.h"
 
 #define XXH3_NAME "XXH3"
 
@@ -201,8 +203,13 @@ struct rp_hasher {
     void *ctx;
     int failed; /* the callback's nonzero result, once it gave one */
     rp_hash *inline_hash;
+    /* lanes > 0: MD5 frames are hashed `lanes` at a time by rp_md5x8 (batch mode), by one
+     * worker, or with no workers by the caller once `lanes` frames are copied. */
+    int lanes, flushing;
+    int threaded; /* lock and changed are initialised */
     /* Workers (nworkers > 0 only). jobs[] is a ring: head is the oldest frame not yet
-     * called back, tail the next free slot; the caller owns a FREE slot while copying. */
+     * called back, tail the next free slot; the caller owns a FREE slot while copying.
+     * Without workers in batch mode, jobs[] holds the batch being filled. */
     int nworkers, started, stop;
     pthread_t threads[RP_HASHER_MAX_THREADS];
     rp_hash *hashes[RP_HASHER_MAX_THREADS];
@@ -212,6 +219,99 @@ struct rp_hasher {
     size_t njobs;
     uint64_t head, tail;
 };
+
+/* Batch mode (MD5 on a CPU with AVX2): rp_md5x8 hashes up to 8 frames in one pass, several
+ * times faster per frame than one MD5 stream. The frames copied for it, 2 * lanes with a
+ * worker, stay within BATCH_BYTES: 8 lanes at 1920x1080 (16 copies, 100 MB), 5 at
+ * 3840x2160, none (one frame at a time) where fewer than 2 would fit. */
+#define BATCH_BYTES ((size_t)256 << 20)
+
+static int batch_lanes(const char *canonical, size_t frame_size)
+{
+    size_t lanes;
+
+    if (strcmp(canonical, "MD5") != 0 || !rp_md5x8_available())
+        return 0;
+    lanes = BATCH_BYTES / 2 / (frame_size ? frame_size : 1);
+    if (lanes > 8)
+        lanes = 8;
+    return lanes >= 2 ? (int)lanes : 0;
+}
+
+/* The MD5 of n (1..8) frames in one rp_md5x8 pass, into their jobs' hex (the digest bytes
+ * in order, lowercase, as av_hash_final_hex writes them). */
+static void hash_batch(hash_job *const *jobs, int n, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    const uint8_t *msg[8];
+    uint8_t digest[8][16];
+
+    for (int i = 0; i < 8; i++)
+        msg[i] = jobs[i < n ? i : 0]->frame; /* idle lanes repeat the first frame */
+    rp_md5x8(msg, len, digest);
+    for (int i = 0; i < n; i++) {
+        for (int b = 0; b < 16; b++) {
+            jobs[i]->hex[2 * b] = digits[digest[i][b] >> 4];
+            jobs[i]->hex[2 * b + 1] = digits[digest[i][b] & 15];
+        }
+        jobs[i]->hex[32] = '\0';
+    }
+}
+
+/* Batch mode's one worker: the oldest queued frames, `lanes` at a time, or fewer once
+ * rp_hasher_flush waits for them. Queued frames all follow the running and done ones. */
+static void *batch_worker(void *arg)
+{
+    rp_hasher *hs = arg;
+
+    pthread_mutex_lock(&hs->lock);
+    hs->started++;
+    pthread_cond_broadcast(&hs->changed);
+    for (;;) {
+        hash_job *batch[8] = {0};
+        int n = 0;
+
+        for (uint64_t i = hs->head; i < hs->tail && n < hs->lanes; i++)
+            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED)
+                batch[n++] = &hs->jobs[i % hs->njobs];
+        if (hs->stop)
+            break;
+        if (n < hs->lanes && !(n > 0 && hs->flushing)) {
+            pthread_cond_wait(&hs->changed, &hs->lock);
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            batch[i]->state = JOB_RUNNING;
+        pthread_mutex_unlock(&hs->lock);
+        hash_batch(batch, n, hs->frame_size);
+        pthread_mutex_lock(&hs->lock);
+        for (int i = 0; i < n; i++)
+            batch[i]->state = JOB_DONE;
+        pthread_cond_broadcast(&hs->changed);
+    }
+    pthread_mutex_unlock(&hs->lock);
+    return NULL;
+}
+
+/* Batch mode without workers: hash the copied frames and call back for each in order,
+ * up to the first callback that fails. */
+static int run_batch(rp_hasher *hs)
+{
+    hash_job *batch[8] = {0};
+    int n = (int)(hs->tail - hs->head);
+
+    for (int i = 0; i < n; i++)
+        batch[i] = &hs->jobs[i];
+    if (n)
+        hash_batch(batch, n, hs->frame_size);
+    hs->head = hs->tail;
+    for (int i = 0; i < n && !hs->failed; i++) {
+        int ret = hs->done(hs->ctx, batch[i]->index, batch[i]->frame, batch[i]->hex);
+        if (ret)
+            hs->failed = ret;
+    }
+    return hs->failed;
+}
 
 static void *hash_worker(void *arg)
 {
@@ -273,6 +373,29 @@ static int deliver(rp_hasher *hs, int wait, uint64_t keep)
     return hs->failed;
 }
 
+/* Start the workers: one batch_worker in batch mode, else hash_worker with a context each.
+ * On failure the ones started are stopped and hs is freed. */
+static int start_workers(rp_hasher *hs)
+{
+    pthread_mutex_init(&hs->lock, NULL);
+    pthread_cond_init(&hs->changed, NULL);
+    hs->threaded = 1;
+    for (int i = 0; i < hs->nworkers; i++) {
+        if (pthread_create(&hs->threads[i], NULL, hs->lanes ? batch_worker : hash_worker, hs) !=
+            0) {
+            /* Stop and join the ones already running. */
+            pthread_mutex_lock(&hs->lock);
+            while (hs->started < i)
+                pthread_cond_wait(&hs->changed, &hs->lock);
+            pthread_mutex_unlock(&hs->lock);
+            hs->nworkers = i;
+            rp_hasher_free(&hs);
+            return RP_ERR_UNSUPPORTED;
+        }
+    }
+    return RP_OK;
+}
+
 int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
                   rp_hasher_fn done, void *ctx)
 {
@@ -291,50 +414,36 @@ int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int thre
         free(hs);
         return ret;
     }
-    if (threads <= 1) {
+    hs->lanes = batch_lanes(rp_hash_name(hs->inline_hash), frame_size);
+    if (threads <= 1 && !hs->lanes) {
         *out = hs;
         return RP_OK;
     }
-    hs->nworkers = threads > RP_HASHER_MAX_THREADS ? RP_HASHER_MAX_THREADS : threads;
-    hs->njobs = 2 * (size_t)hs->nworkers;
+    if (threads > 1)
+        hs->nworkers = hs->lanes                         ? 1
+                       : threads > RP_HASHER_MAX_THREADS ? RP_HASHER_MAX_THREADS
+                                                         : threads;
+    hs->njobs = hs->lanes ? (size_t)hs->lanes * (hs->nworkers ? 2 : 1) : 2 * (size_t)hs->nworkers;
     hs->jobs = calloc(hs->njobs, sizeof(*hs->jobs));
     if (!hs->jobs)
         goto nomem;
     for (size_t i = 0; i < hs->njobs; i++)
         if (!(hs->jobs[i].frame = malloc(frame_size ? frame_size : 1)))
             goto nomem;
-    for (int i = 0; i < hs->nworkers; i++) {
+    for (int i = 0; i < hs->nworkers && !hs->lanes; i++) {
         ret = rp_hash_new(&hs->hashes[i], algo);
         if (ret)
             goto fail;
     }
-    pthread_mutex_init(&hs->lock, NULL);
-    pthread_cond_init(&hs->changed, NULL);
-    for (int i = 0; i < hs->nworkers; i++) {
-        if (pthread_create(&hs->threads[i], NULL, hash_worker, hs) != 0) {
-            /* Stop and join the ones already running. */
-            pthread_mutex_lock(&hs->lock);
-            while (hs->started < i)
-                pthread_cond_wait(&hs->changed, &hs->lock);
-            pthread_mutex_unlock(&hs->lock);
-            hs->nworkers = i;
-            rp_hasher_free(&hs);
-            return RP_ERR_UNSUPPORTED;
-        }
-    }
+    if (hs->nworkers && (ret = start_workers(hs)))
+        return ret;
     *out = hs;
     return RP_OK;
 
 nomem:
     ret = RP_ERR_NOMEM;
 fail:
-    for (int i = 0; i < RP_HASHER_MAX_THREADS; i++)
-        rp_hash_free(&hs->hashes[i]);
-    for (size_t i = 0; hs->jobs && i < hs->njobs; i++)
-        free(hs->jobs[i].frame);
-    free(hs->jobs);
-    rp_hash_free(&hs->inline_hash);
-    free(hs);
+    rp_hasher_free(&hs);
     return ret;
 }
 
@@ -355,6 +464,13 @@ int rp_hasher_submit(rp_hasher *hs, int64_t frame_index, const uint8_t *frame)
 
     if (hs->failed)
         return hs->failed;
+    if (!hs->nworkers && hs->lanes) {
+        job = &hs->jobs[hs->tail - hs->head];
+        memcpy(job->frame, frame, hs->frame_size);
+        job->index = frame_index;
+        hs->tail++;
+        return hs->tail - hs->head == (uint64_t)hs->lanes ? run_batch(hs) : RP_OK;
+    }
     if (!hs->nworkers) {
         char hex[RP_HASH_HEX_MAX];
 
@@ -388,9 +504,12 @@ int rp_hasher_flush(rp_hasher *hs)
     int ret;
 
     if (!hs->nworkers)
-        return hs->failed;
+        return hs->failed || !hs->lanes ? hs->failed : run_batch(hs);
     pthread_mutex_lock(&hs->lock);
+    hs->flushing = 1; /* the batch worker takes a short batch */
+    pthread_cond_broadcast(&hs->changed);
     ret = deliver(hs, 1, 0);
+    hs->flushing = 0;
     pthread_mutex_unlock(&hs->lock);
     return ret;
 }
@@ -402,7 +521,7 @@ void rp_hasher_free(rp_hasher **phs)
     if (!phs || !*phs)
         return;
     hs = *phs;
-    if (hs->jobs) {
+    if (hs->threaded) {
         pthread_mutex_lock(&hs->lock);
         hs->stop = 1;
         /* Frames still queued are dropped: workers only finish what they hold. */
@@ -415,10 +534,10 @@ void rp_hasher_free(rp_hasher **phs)
             pthread_join(hs->threads[i], NULL);
         pthread_mutex_destroy(&hs->lock);
         pthread_cond_destroy(&hs->changed);
-        for (size_t i = 0; i < hs->njobs; i++)
-            free(hs->jobs[i].frame);
-        free(hs->jobs);
     }
+    for (size_t i = 0; hs->jobs && i < hs->njobs; i++)
+        free(hs->jobs[i].frame);
+    free(hs->jobs);
     for (int i = 0; i < RP_HASHER_MAX_THREADS; i++)
         rp_hash_free(&hs->hashes[i]);
     rp_hash_free(&hs->inline_hash);

@@ -72,9 +72,9 @@ void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex);
 typedef struct rp_hasher rp_hasher;
 
 /** Called on the thread that calls rp_hasher_submit()/rp_hasher_flush(), once per frame,
- * in the order submitted, with the frame's bytes (the hasher's own copy with threads > 1,
- * valid during the call) and its hex hash. A nonzero return stops the hasher: no further
- * callbacks; that value is returned by the submit/flush that made the call and by every
+ * in the order submitted, with the frame's bytes (the hasher's own copy with threads > 1 or
+ * in batches, valid during the call) and its hex hash. A nonzero return stops the hasher: no
+ * further callbacks; that value is returned by the submit/flush that made the call and by every
  * later one (a verify mismatch, a write error). */
 typedef int (*rp_hasher_fn)(void *ctx, int64_t frame_index, const uint8_t *frame, const char *hex);
 
@@ -84,8 +84,14 @@ typedef int (*rp_hasher_fn)(void *ctx, int64_t frame_index, const uint8_t *frame
 /** A hasher of frames of frame_size bytes with the named algorithm. threads <= 1 hashes
  * inline in rp_hasher_submit() (no copy); otherwise min(threads, RP_HASHER_MAX_THREADS)
  * workers, each with a context of its own, and 2 frame copies per worker (the memory to
- * budget: 2 * workers * frame_size). RP_ERR_INVALID for an unknown algorithm,
- * RP_ERR_NOMEM, RP_ERR_UNSUPPORTED if threads cannot be started. *out NULL on failure. */
+ * budget: 2 * workers * frame_size).
+ * MD5 on a CPU with AVX2 (rp_md5x8_available()) goes in batches instead: up to 8 frames
+ * hashed in one pass (md5x8.h), with lanes = min(8, 128 MiB / frame_size) frames per
+ * batch when that is 2 or more. threads <= 1 copies each frame and hashes on the caller's
+ * thread when a batch is full (lanes copies); otherwise one worker hashes batches while
+ * the next one is copied (2 * lanes copies). The digests are the same either way.
+ * RP_ERR_INVALID for an unknown algorithm, RP_ERR_NOMEM, RP_ERR_UNSUPPORTED if threads
+ * cannot be started. *out NULL on failure. */
 int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
                   rp_hasher_fn done, void *ctx);
 
@@ -93,8 +99,8 @@ int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int thre
 const char *rp_hasher_name(const rp_hasher *hs);
 int rp_hasher_hex_len(const rp_hasher *hs);
 
-/** Hash one frame (frame_size bytes, copied before return with threads); calls back for
- * every earlier frame already hashed. Waits only when every copy is in use. */
+/** Hash one frame (frame_size bytes, copied before return with threads or in batches); calls back
+ * for every earlier frame already hashed. Waits only when every copy is in use. */
 int rp_hasher_submit(rp_hasher *hs, int64_t frame_index, const uint8_t *frame);
 
 /** Wait for every submitted frame and call back for each. */

@@ -9,8 +9,9 @@
  * (-fflags must come after -i: before it the flag applies to the input). dts and pts are
  * the frame's timeline index, duration 1 in a 1/fps time base. framehash takes the
  * algorithm of opts->hash_algo (hash.h names; md5 by default), framemd5 is always MD5.
- * With opts->threads > 1 frames are hashed on that many threads (rp_hasher), the lines
- * still written in frame order. To a file through a temporary name, or to stdout for
+ * Frames are hashed by rp_hasher: with opts->threads > 1 on worker threads, and MD5
+ * eight frames at a time where the CPU has AVX2 (hash.h); the lines are always written in
+ * frame order. To a file through a temporary name, or to stdout for
  * "-". */
 #include <inttypes.h>
 #include <stdio.h>

@@ -22,7 +22,9 @@
 
 #include "common.h"
 #include "hash.h"
+#include "md5x8.h"
 #include "output.h"
+#include "simd.h"
 
 #define PATTERN_LEN 1000003
 static const char fox[] = "The quick brown fox jumps over the lazy dog";
@@ -217,7 +219,7 @@ static void test_threads(void **state)
 /* ---- rp_hasher: every frame called back once, in order, with the one-thread hash ---- */
 
 #define HF_SIZE 100003
-#define HF_FRAMES 40
+#define HF_FRAMES 43 /* not a whole number of 8-frame batches */
 
 typedef struct order_ctx {
     int64_t next;
@@ -250,13 +252,12 @@ static int check_order(void *priv, int64_t index, const uint8_t *frame, const ch
     return index == c->fail_at ? 7 : 0;
 }
 
-static void test_hasher(void **state)
+static void hasher_cases(void)
 {
     const int threads[] = {0, 1, 2, 3, 8, 64};
     const char *algos[] = {"md5", "xxh3", "crc32"};
     uint8_t *frame = malloc(HF_SIZE);
 
-    (void)state;
     assert_non_null(frame);
     for (size_t a = 0; a < 3; a++)
         for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
@@ -276,6 +277,11 @@ static void test_hasher(void **state)
             assert_int_equal(rp_hasher_flush(hs), RP_OK);
             assert_int_equal(c.calls, HF_FRAMES);
             assert_int_equal(rp_hasher_flush(hs), RP_OK);
+            /* A lone frame after a flush: a batch of one. */
+            fill(frame, 5 + 3 * HF_FRAMES);
+            assert_int_equal(rp_hasher_submit(hs, 5 + 3 * HF_FRAMES, frame), RP_OK);
+            assert_int_equal(rp_hasher_flush(hs), RP_OK);
+            assert_int_equal(c.calls, HF_FRAMES + 1);
             rp_hasher_free(&hs);
             assert_null(hs);
 
@@ -312,6 +318,21 @@ static void test_hasher(void **state)
             rp_hash_free(&c.ref);
         }
     free(frame);
+}
+
+/* Every case twice: with MD5 frames hashed one at a time (the plain C level), and in
+ * batches by md5x8.c where the CPU has AVX2; the reference is libavutil's MD5 either way. */
+static void test_hasher(void **state)
+{
+    const int threads[] = {0, 1, 2, 3, 8, 64};
+
+    (void)state;
+    rp_simd_set(RP_SIMD_C);
+    hasher_cases();
+    rp_simd_set(-1);
+    if (!rp_md5x8_available())
+        fprintf(stderr, "test_hasher: no AVX2 here, MD5 batches not tested\n");
+    hasher_cases();
     {
         rp_hasher *hs = (rp_hasher *)&threads;
 
