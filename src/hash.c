@@ -226,16 +226,53 @@ struct rp_hasher {
  * 3840x2160, none (one frame at a time) where fewer than 2 would fit. */
 #define BATCH_BYTES ((size_t)256 << 20)
 
-static int batch_lanes(const char *canonical, size_t frame_size)
+/* The frames of a batch for frame_size (0: too large to batch), on any CPU. */
+static int lanes_for(size_t frame_size)
 {
-    size_t lanes;
+    size_t lanes = BATCH_BYTES / 2 / (frame_size ? frame_size : 1);
 
-    if (strcmp(canonical, "MD5") != 0 || !rp_md5x8_available())
-        return 0;
-    lanes = BATCH_BYTES / 2 / (frame_size ? frame_size : 1);
     if (lanes > 8)
         lanes = 8;
     return lanes >= 2 ? (int)lanes : 0;
+}
+
+static int batch_lanes(const char *canonical, size_t frame_size)
+{
+    if (strcmp(canonical, "MD5") != 0 || !rp_md5x8_available())
+        return 0;
+    return lanes_for(frame_size);
+}
+
+/* Worker threads: one batch worker, else one per thread up to the cap; none hash inline. */
+static int worker_count(int lanes, int threads)
+{
+    if (threads <= 1)
+        return 0;
+    if (lanes)
+        return 1;
+    return threads > RP_HASHER_MAX_THREADS ? RP_HASHER_MAX_THREADS : threads;
+}
+
+/* Frame copies: a batch being filled without workers, two batches with the worker, two
+ * per worker otherwise. */
+static size_t copy_count(int lanes, int threads)
+{
+    size_t workers = (size_t)worker_count(lanes, threads);
+
+    return lanes ? (size_t)lanes * (workers ? 2 : 1) : 2 * workers;
+}
+
+size_t rp_hasher_copies(const char *algo, size_t frame_size, int threads)
+{
+    const char *canonical;
+    size_t plain = copy_count(0, threads), batched;
+
+    if (rp_hash_lookup(algo, &canonical, NULL))
+        return 0;
+    if (strcmp(canonical, "MD5") != 0)
+        return plain;
+    batched = copy_count(lanes_for(frame_size), threads);
+    return batched > plain ? batched : plain;
 }
 
 /* The MD5 of n (1..8) frames in one rp_md5x8 pass, into their jobs' hex (the digest bytes
@@ -419,11 +456,8 @@ int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int thre
         *out = hs;
         return RP_OK;
     }
-    if (threads > 1)
-        hs->nworkers = hs->lanes                         ? 1
-                       : threads > RP_HASHER_MAX_THREADS ? RP_HASHER_MAX_THREADS
-                                                         : threads;
-    hs->njobs = hs->lanes ? (size_t)hs->lanes * (hs->nworkers ? 2 : 1) : 2 * (size_t)hs->nworkers;
+    hs->nworkers = worker_count(hs->lanes, threads);
+    hs->njobs = copy_count(hs->lanes, threads);
     hs->jobs = calloc(hs->njobs, sizeof(*hs->jobs));
     if (!hs->jobs)
         goto nomem;

@@ -95,6 +95,11 @@ typedef int (*rp_hasher_fn)(void *ctx, int64_t frame_index, const uint8_t *frame
 int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
                   rp_hasher_fn done, void *ctx);
 
+/** The most frame copies (of frame_size bytes each) that rp_hasher_new() with these
+ * arguments holds on any CPU: MD5's batches are counted where md5x8.h is not available too,
+ * so a memory estimate does not depend on the CPU or --simd. 0 for an unknown algorithm. */
+size_t rp_hasher_copies(const char *algo, size_t frame_size, int threads);
+
 /** The canonical name and hex length of the hasher's algorithm. */
 const char *rp_hasher_name(const rp_hasher *hs);
 int rp_hasher_hex_len(const rp_hasher *hs);

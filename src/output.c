@@ -660,7 +660,8 @@ double rp_output_cell_bytes(const rp_output_opts *opts, int threads)
     if (!b)
         return 6;
     return (b->cell_bytes ? b->cell_bytes : 6) +
-           (double)b->thread_cell_bytes * (threads > 16 ? 16 : threads);
+           (double)b->thread_cell_bytes * (threads > 16 ? 16 : threads) +
+           (b->run_cell_bytes ? b->run_cell_bytes(opts, threads) : 0);
 }
 
 /* Where a path leads: the file's identity when it exists, else its directory's real path

@@ -22,6 +22,9 @@ typedef struct rp_output_backend {
      * session's estimate: cell_bytes (0 = 6) plus thread_cell_bytes per encoder thread
      * (up to 16 threads). */
     int cell_bytes, thread_cell_bytes;
+    /* More per frame pixel that depends on the run (the frame copies of the hash backends'
+     * hasher, hash.h); may be NULL. opts has its size, pixel format and threads. */
+    double (*run_cell_bytes)(const rp_output_opts *opts, int threads);
     /* Checks that need no file system access (codec, pixel format, size); may be NULL.
      * opts->format is resolved. */
     int (*validate)(const rp_output_opts *opts, char *err, size_t errlen);

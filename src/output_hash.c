@@ -37,6 +37,15 @@ static const char *algo_of(const rp_output_opts *opts)
     return opts->hash_algo;
 }
 
+/* The hasher's frame copies, per frame pixel, for the session's memory estimate. */
+static double hash_cell_bytes(const rp_output_opts *opts, int threads)
+{
+    size_t bpp = (size_t)rp_pixfmt_bytes(opts->pixfmt);
+    size_t frame = (size_t)opts->width * (size_t)opts->height * bpp;
+
+    return (double)rp_hasher_copies(algo_of(opts), frame, threads) * (double)bpp;
+}
+
 static int hash_validate(const rp_output_opts *opts, char *err, size_t errlen)
 {
     const char *canonical;
@@ -152,6 +161,7 @@ const rp_output_backend rp_output_framemd5 = {
     .extensions = "framemd5",
     .format = RP_FORMAT_FRAMEMD5,
     .priv_size = sizeof(hash_out),
+    .run_cell_bytes = hash_cell_bytes,
     .validate = hash_validate,
     .open = hash_open,
     .write = hash_write,
@@ -164,6 +174,7 @@ const rp_output_backend rp_output_framehash = {
     .extensions = "framehash",
     .format = RP_FORMAT_FRAMEHASH,
     .priv_size = sizeof(hash_out),
+    .run_cell_bytes = hash_cell_bytes,
     .validate = hash_validate,
     .open = hash_open,
     .write = hash_write,

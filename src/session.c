@@ -241,10 +241,13 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
         per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
     per_pixel += se->run->aov[RP_AOV_NORMAL] || se->run->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
-    /* --hash and --verify hash on threads, with 2 frame copies per worker (hash.h). */
+    /* --hash and --verify: their hashers' frame copies (hash.h). --verify's algorithm is
+     * the manifest's unless named, and the manifest is not read yet: NULL counts as MD5,
+     * whose count is the most any algorithm's can be. */
     int hashers = !!se->run->hash + !!se->run->verify;
-    int workers = se->threads < RP_HASHER_MAX_THREADS ? se->threads : RP_HASHER_MAX_THREADS;
-    per_pixel += se->threads > 1 ? (double)hashers * 2 * workers * (se->run->alpha ? 4 : 3) : 0;
+    size_t bpp = se->run->alpha ? 4 : 3;
+    size_t copies = rp_hasher_copies(se->run->hash_algo, (size_t)pixels * bpp, se->threads);
+    per_pixel += (double)hashers * (double)copies * (double)bpp;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +

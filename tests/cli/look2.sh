@@ -280,12 +280,13 @@ stderr_has "another sky image: message" "the sky image differs"
 check "another sky image: nothing written" test ! -e ck.md5
 
 # ---- the memory estimate counts the sky image and the wall images -----------------------
+# (y4m: framemd5's hasher would add frame copies that depend on the thread count)
 printf 'size 160x96\nduration 2f\n' >m.scene
 { cat m.scene; echo "sky grad.png"; } >msky.scene
 { cat m.scene; echo "at 0s wall mask mask.png"; } >mmask.scene
 { cat mmask.scene; echo "walls visible image"; } >mimg.scene
 for s in m msky mmask mimg; do
-    "$R" -q $s.scene -s 4000x4000 --end 0 --max-memory 400M -f framemd5 -o /dev/null \
+    "$R" -q $s.scene -s 4000x4000 --end 0 --max-memory 400M -f y4m -o /dev/null \
         2>$s.err
     echo $? >$s.status
 done
@@ -293,3 +294,30 @@ check "4000x4000 under 400 MiB: fits without a sky image or wall images" \
     test "$(cat m.status) $(cat mmask.status)" = "0 0"
 check "... a sky image does not fit" grep -q "needs about" msky.err
 check "... walls visible image does not fit" grep -q "needs about" mimg.err
+
+# ---- the memory estimate counts the hashers' frame copies (hash.h rp_hasher_copies) -------
+# The least --max-memory, in MiB, under which a 1920x1080 run's estimate fits (--end 0:
+# nothing is rendered, and a manifest with no frames is refused only after the estimate).
+fit_mib() {
+    local lo=1 hi=1024 mid
+    while [ $((hi - lo)) -gt 1 ]; do
+        mid=$(((lo + hi) / 2))
+        if "$R" -q m.scene -s 1920x1080 --end 0 --max-memory ${mid}M "$@" 2>&1 >/dev/null |
+            grep -q "needs about"; then lo=$mid; else hi=$mid; fi
+    done
+    echo $hi
+}
+# between A B LO HI: LO <= B - A <= HI (MiB). A 1920x1080 RGB24 frame is 5.93 MiB: MD5's
+# hasher holds 8 copies with -j 1 (47.5 MiB) and 16 with -j 2, any other algorithm's none
+# and 4 (2 a worker); the same on every CPU and --simd, batches or not.
+between() { [ $(($2 - $1)) -ge $3 ] && [ $(($2 - $1)) -le $4 ]; }
+printf '0 00000000000000000000000000000000\n' >one.hash
+md5j1=$(fit_mib --hash -j 1)
+check "--hash -j 1: MD5's 8 frame copies counted" between "$(fit_mib --hash --hash-algo crc32 -j 1)" "$md5j1" 46 49
+check "--hash -j 1 --simd c: the same estimate" test "$(fit_mib --hash -j 1 --simd c)" = "$md5j1"
+check "--hash -j 2: MD5's 16 frame copies against 4" between \
+    "$(fit_mib --hash --hash-algo crc32 -j 2)" "$(fit_mib --hash -j 2)" 70 73
+check "--verify -j 1: 8 more frame copies" between "$md5j1" "$(fit_mib --hash --verify one.hash -j 1)" 46 49
+check "-f framemd5 -j 2: 16 frame copies against framehash crc32's 4" between \
+    "$(fit_mib -f framehash --hash-algo crc32 -o /dev/null -j 2)" \
+    "$(fit_mib -f framemd5 -o /dev/null -j 2)" 70 73

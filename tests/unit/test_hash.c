@@ -341,6 +341,35 @@ static void test_hasher(void **state)
     }
 }
 
+/* rp_hasher_copies, by hand: MD5 batches hold min(8, 128 MiB / frame) frames (none below
+ * 2), one batch without workers and two with its one worker; otherwise 2 per worker (up to
+ * 16 workers), none inline. MD5 counts the larger of the two on every CPU and SIMD level. */
+static void test_hasher_copies(void **state)
+{
+    const size_t hd = 1920 * 1080 * 3, uhd = 3840 * 2160 * 3, big = 4000 * 4000 * 3;
+    const int levels[] = {RP_SIMD_C, -1};
+
+    (void)state;
+    for (int l = 0; l < 2; l++) {
+        rp_simd_set(levels[l]);
+        assert_int_equal(rp_hasher_copies("md5", hd, 1), 8);
+        assert_int_equal(rp_hasher_copies(NULL, hd, 0), 8);
+        assert_int_equal(rp_hasher_copies("MD5", hd, 2), 16);
+        assert_int_equal(rp_hasher_copies("md5", hd, 16), 32);
+        assert_int_equal(rp_hasher_copies("md5", hd, 64), 32);
+        assert_int_equal(rp_hasher_copies("md5", uhd, 1), 5);  /* 134217728 / 24883200 */
+        assert_int_equal(rp_hasher_copies("md5", uhd, 3), 10); /* 2 x 5 against 2 x 3 */
+        assert_int_equal(rp_hasher_copies("md5", big, 1), 2);
+        assert_int_equal(rp_hasher_copies("md5", (size_t)70 << 20, 1), 0); /* one lane */
+        assert_int_equal(rp_hasher_copies("md5", (size_t)70 << 20, 3), 6);
+        assert_int_equal(rp_hasher_copies("crc32", hd, 1), 0);
+        assert_int_equal(rp_hasher_copies("xxh3", hd, 2), 4);
+        assert_int_equal(rp_hasher_copies("sha256", hd, 40), 32);
+        assert_int_equal(rp_hasher_copies("md6", hd, 2), 0);
+    }
+    rp_simd_set(-1);
+}
+
 /* ---- the framemd5 and framehash backends against the ffmpeg program ---- */
 
 static char *slurp(const char *path)
@@ -510,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_hasher),
+        cmocka_unit_test(test_hasher_copies),
         T(test_framemd5_equals_ffmpeg),
         T(test_framehash_equals_ffmpeg),
         T(test_framehash_xxh3),
