@@ -354,12 +354,18 @@ static void wall_run(const rp_engine *e, const uint8_t *r0, const uint8_t *r1, i
     for (int x = x0; x < x1; x++) {
         int cx = tap[x] >> 8, fx = tap[x] & 255;
         int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
+        uint8_t *p = row + (size_t)x * 3;
+        const uint8_t *wc = img_row ? img_row + (size_t)x * 3 : colour;
+        if (r0[cx] & r0[cx1] & r1[cx] & r1[cx1]) { /* a = 65536: the wall's own colour */
+            p[0] = wc[0];
+            p[1] = wc[1];
+            p[2] = wc[2];
+            continue;
+        }
         int32_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
                     (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
         if (!a)
             continue;
-        uint8_t *p = row + (size_t)x * 3;
-        const uint8_t *wc = img_row ? img_row + (size_t)x * 3 : colour;
         for (int c = 0; c < 3; c++)
             p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
     }
