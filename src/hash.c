@@ -160,21 +160,28 @@ void rp_hash_update(rp_hash *h, const uint8_t *data, size_t len)
         XXH3_64bits_update(h->xxh3, data, len);
 }
 
+/* n bytes as 2n lowercase hex digits, in order, and a NUL. */
+static void put_hex(const uint8_t *bytes, int n, char *hex)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (int i = 0; i < n; i++) {
+        hex[2 * i] = digits[bytes[i] >> 4];
+        hex[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    hex[2 * n] = '\0';
+}
+
 void rp_hash_final_hex(rp_hash *h, char *hex)
 {
     if (h->av) {
         /* The digest bytes in order, lowercase: what libavformat's framehash prints. */
         av_hash_final_hex(h->av, (uint8_t *)hex, h->hex_len + 1);
     } else {
-        static const char digits[] = "0123456789abcdef";
         XXH64_canonical_t c; /* big-endian bytes, as xxhsum prints them */
 
         XXH64_canonicalFromHash(&c, XXH3_64bits_digest(h->xxh3));
-        for (int i = 0; i < 8; i++) {
-            hex[2 * i] = digits[c.digest[i] >> 4];
-            hex[2 * i + 1] = digits[c.digest[i] & 15];
-        }
-        hex[16] = '\0';
+        put_hex(c.digest, 8, hex);
     }
     rp_hash_reset(h);
 }
@@ -279,20 +286,14 @@ size_t rp_hasher_copies(const char *algo, size_t frame_size, int threads)
  * in order, lowercase, as av_hash_final_hex writes them). */
 static void hash_batch(hash_job *const *jobs, int n, size_t len)
 {
-    static const char digits[] = "0123456789abcdef";
     const uint8_t *msg[8];
     uint8_t digest[8][16];
 
     for (int i = 0; i < 8; i++)
         msg[i] = jobs[i < n ? i : 0]->frame; /* idle lanes repeat the first frame */
     rp_md5x8(msg, len, digest);
-    for (int i = 0; i < n; i++) {
-        for (int b = 0; b < 16; b++) {
-            jobs[i]->hex[2 * b] = digits[digest[i][b] >> 4];
-            jobs[i]->hex[2 * b + 1] = digits[digest[i][b] & 15];
-        }
-        jobs[i]->hex[32] = '\0';
-    }
+    for (int i = 0; i < n; i++)
+        put_hex(digest[i], 16, jobs[i]->hex);
 }
 
 /* Batch mode's one worker: the oldest queued frames, `lanes` at a time, or fewer once

@@ -3,8 +3,8 @@
  * does a step of all eight; each lane's 64-byte block is read with unaligned 256-bit loads
  * and turned into sixteen registers of "word j of every lane" by 8x8 transposes (gathers
  * are slow on AMD). Full blocks come straight from the messages; the padded tail, the same
- * one or two blocks for every lane since the lengths are equal, from a local buffer. A
- * plain C MD5, one message at a time, is the fallback (other CPUs and architectures,
+ * one or two blocks for every lane since the lengths are equal, from a local buffer.
+ * libavutil's MD5, one message at a time, is the fallback (other CPUs and architectures,
  * -DRP_NO_SIMD, rp_simd_set() below AVX2). Built with `target` attributes (no -m flags).
  * One step depends on the one before, so the kernel is bound by that chain's latency (about
  * 3.7 GB/s over the eight lanes on an AMD EPYC, one thread, against about 620 MB/s for
@@ -13,9 +13,15 @@
 
 #include <string.h>
 
+#include <libavutil/md5.h>
+
 #include "simd.h"
 
-/* RFC 1321's T[i] = floor(2^32 * |sin(i + 1)|), and the rotate amounts of each step. */
+#ifdef RP_HAVE_X86_KERNELS
+#include <immintrin.h>
+
+/* RFC 1321's T[i] = floor(2^32 * |sin(i + 1)|) and initial state (the rotate amounts are
+ * written in compress8's steps). */
 static const uint32_t md5_k[64] = {
     0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
     0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
@@ -26,14 +32,7 @@ static const uint32_t md5_k[64] = {
     0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
 };
-static const uint8_t md5_s[4][4] = {
-    {7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
 static const uint32_t md5_init[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
-
-static uint32_t load_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static void store_le32(uint8_t *p, uint32_t v)
 {
@@ -58,55 +57,6 @@ static size_t pad_tail(uint8_t tail[128], const uint8_t *msg, size_t len)
         tail[blocks * 64 - 8 + i] = (uint8_t)(bits >> (8 * i));
     return blocks;
 }
-
-/* One 64-byte block into the state, RFC 1321 section 3.4 as a loop over the 64 steps. */
-static void md5_block(uint32_t st[4], const uint8_t *p)
-{
-    uint32_t w[16], a = st[0], b = st[1], c = st[2], d = st[3];
-
-    for (int i = 0; i < 16; i++)
-        w[i] = load_le32(p + 4 * i);
-    for (int i = 0; i < 64; i++) {
-        uint32_t f, t, s = md5_s[i >> 4][i & 3];
-        int g;
-
-        switch (i >> 4) {
-        case 0: f = d ^ (b & (c ^ d)), g = i; break;                /* F = bc | ~b d */
-        case 1: f = c ^ (d & (b ^ c)), g = (5 * i + 1) & 15; break; /* G = bd | c ~d */
-        case 2: f = b ^ c ^ d, g = (3 * i + 5) & 15; break;         /* H */
-        default: f = c ^ (b | ~d), g = (7 * i) & 15; break;         /* I */
-        }
-        t = a + f + md5_k[i] + w[g];
-        a = d;
-        d = c;
-        c = b;
-        b += t << s | t >> (32 - s);
-    }
-    st[0] += a;
-    st[1] += b;
-    st[2] += c;
-    st[3] += d;
-}
-
-/* The plain C MD5 of one message. */
-static void md5_one(const uint8_t *msg, size_t len, uint8_t digest[16])
-{
-    uint32_t st[4];
-    uint8_t tail[128];
-    size_t blocks;
-
-    memcpy(st, md5_init, sizeof(st));
-    for (size_t at = 0; at + 64 <= len; at += 64)
-        md5_block(st, msg + at);
-    blocks = pad_tail(tail, msg, len);
-    for (size_t i = 0; i < blocks; i++)
-        md5_block(st, tail + 64 * i);
-    for (int j = 0; j < 4; j++)
-        store_le32(digest + 4 * j, st[j]);
-}
-
-#ifdef RP_HAVE_X86_KERNELS
-#include <immintrin.h>
 
 #define AVX2 __attribute__((target("avx2")))
 
@@ -325,5 +275,5 @@ void rp_md5x8(const uint8_t *const msg[8], size_t len, uint8_t digest[8][16])
     }
 #endif
     for (int i = 0; i < 8; i++)
-        md5_one(msg[i], len, digest[i]);
+        av_md5_sum(digest[i], msg[i], len);
 }

@@ -15,8 +15,8 @@ int rp_md5x8_available(void);
 /** digest[i] = MD5 of the len bytes at msg[i], for i = 0..7: the 16 digest bytes in the
  * order md5sum prints them. Any len (0 included); no alignment needed; pointers may repeat
  * (a batch of fewer than eight fills the unused lanes with any valid pointer). Meant for
- * when rp_md5x8_available() is 1; otherwise it hashes the eight one after another with a
- * plain C MD5, to the same digests. */
+ * when rp_md5x8_available() is 1; otherwise it hashes the eight one after another with
+ * libavutil's MD5, to the same digests. */
 void rp_md5x8(const uint8_t *const msg[8], size_t len, uint8_t digest[8][16]);
 
 #endif

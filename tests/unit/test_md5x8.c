@@ -4,7 +4,8 @@
  * own buffer at its own misalignment, or the same pointer in several lanes; and with RFC
  * 1321's test suite (appendix A.5) against the published digests. The AVX2 kernel is
  * checked when this build and CPU have it (else a message says so and those checks pass);
- * the plain C fallback, taken below RP_SIMD_AVX2, is checked on every machine. */
+ * the fallback below RP_SIMD_AVX2 (libavutil's MD5 lane by lane) is checked for its lane
+ * order on every machine. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -94,7 +95,7 @@ static void test_against_av_md5(void **state)
     (void)state;
     if (!rp_md5x8_available()) {
         print_message("rp_md5x8_available() is 0 (no AVX2 in this build or CPU): only the "
-                      "plain C fallback is checked\n");
+                      "fallback (libavutil's MD5) is checked\n");
     } else {
         check_lengths(1);
         print_message("AVX2 kernel: %zu lengths, every lane matches av_md5_sum\n",
