@@ -23,7 +23,7 @@
 #include "output_backend.h"
 #include "pngfilter.h"
 
-/* How the file is made. The rows are Paeth-filtered (pngfilter.h, SSE2; None at
+/* How the file is made. The rows are Paeth-filtered (pngfilter.h, SSE2 or AVX2; None at
  * --png-level 0, where stored data cannot gain from a filter) into one buffer per frame,
  * which libdeflate compresses in one call into a complete zlib stream (header, deflate
  * data, Adler-32); the chunks around it, with their CRC-32 (libdeflate's), are written

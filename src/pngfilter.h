@@ -1,8 +1,9 @@
 /* pngfilter.h - PNG's Paeth row filter (PNG specification, section 9), for the PNG output.
  *
  * Filtering reads only the unfiltered bytes of the row and the row above, so every byte is
- * independent and an SSE2 loop (x86-64's baseline, picked unless rp_simd_set() caps the
- * level at plain C) computes exactly what the plain loop does. */
+ * independent: an AVX2 loop (32 bytes at a time, where the CPU has AVX2) and an SSE2 loop
+ * (16 bytes; x86-64's baseline), picked by rp_simd_level() unless rp_simd_set() caps the
+ * level, compute exactly what the plain loop does. */
 #ifndef RP_PNGFILTER_H
 #define RP_PNGFILTER_H
 
