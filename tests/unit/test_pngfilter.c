@@ -1,7 +1,7 @@
 /* test_pngfilter.c - the Paeth filter (pngfilter.c) against the PNG specification's own
  * pseudo-code, transcribed below, at every SIMD level, for row lengths on both sides of the
- * SSE2 and AVX2 loops' 16 and 32 bytes (0 to 70) and every pixel size; and inverted by the specification's
- * reconstruction, which must give back the row. */
+ * SSE2 and AVX2 loops' 16 and 32 bytes (0 to 70) and every pixel size; and inverted by the
+ * specification's reconstruction, which must give back the row. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
