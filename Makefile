@@ -1,5 +1,5 @@
 # rockpool - plain Makefile. User CFLAGS/LDFLAGS are appended, never replaced.
-# Targets: all (default), demo, check, test, bench, fuzz, install, uninstall, format, clean.
+# Targets: all (default), demo, check, check-all, test, bench, fuzz, install, uninstall, format, clean.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -32,77 +32,84 @@ RP_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -DRP_VERSION='"$(VERS
 RP_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 RP_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
-# The library: every file of src/; the program: src/cli/ (see README "Architecture").
-LIB_SRCS := $(wildcard src/*.c)
-LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+# The layout (README "Architecture"): the core is every file of src/base, src/scene, src/sim,
+# src/look and src/x86 (no FFmpeg, libpng, zlib or libm), built as librpcore.a: what
+# tests/tools/rpcore.c, the cross builds and plugins link, and what runs under valgrind on
+# any CPU. The rest of src/ (input, output, check, session) needs FFmpeg; the core and the
+# rest make librockpool.a, which the program (src/cli/) links like any other user.
+CORE_DIRS := base scene sim look x86
+LIB_DIRS := input output check session
+CORE_SRCS := $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.c))
+REST_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
+CORE_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/obj/%.o)
+REST_OBJS := $(REST_SRCS:src/%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard src/cli/*.c)
-CLI_OBJS := $(CLI_SRCS:src/cli/%.c=$(BUILD)/cli/%.o)
+CLI_OBJS := $(CLI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+INCS := -Isrc -Iinclude
+HDRS := $(wildcard include/*.h src/*/*.h)
+CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(INCS) $(CFLAGS)
 
-FUZZ_CORE = $(CORE_SRCS)
-FUZZ_IMAGE := src/image.c src/common.c
-# The core (scene, timeline, simulation, renderer, texture, threads): what tests/tools/rpcore.c
-# links. No FFmpeg, libpng, zlib or libm, so it runs under valgrind on any CPU and
-# cross-builds statically (make cross).
-CORE_SRCS := src/scene.c src/scene_lex.c src/settings.c src/events.c src/clock.c src/engine.c \
-             src/water.c src/water_simd.c src/render.c src/render_simd.c src/upscale.c \
-             src/upscale_simd.c src/light.c src/light_simd.c src/texture.c src/pool.c \
-             src/simd.c src/common.c
-CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(CFLAGS)
-
-.PHONY: all demo check test deps tests cross bench fuzz gallery install uninstall format clean
+.PHONY: all demo check check-all test deps tests cross bench fuzz gallery install uninstall format clean
 
 all: $(BUILD)/rockpool
 
 deps:
 	./scripts/install-deps
 
-$(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)
-	$(CC) $(RP_CFLAGS) -MMD -c $< -o $@
+# Objects: one directory per source folder, made for each object (so any part of a build
+# tree may be missing). The core is compiled without FFmpeg's include paths, which proves
+# it includes none of their headers.
+$(CORE_OBJS): $(BUILD)/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CORE_CFLAGS) -MMD -c $< -o $@
 
-$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/*.h src/cli/*.h) | $(BUILD)
-	$(CC) $(RP_CFLAGS) -Isrc -MMD -c $< -o $@
+$(REST_OBJS) $(CLI_OBJS): $(BUILD)/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(RP_CFLAGS) $(INCS) -MMD -c $< -o $@
 
-$(BUILD):
-	mkdir -p $(BUILD) $(BUILD)/tests $(BUILD)/cli
+$(BUILD)/librpcore.a: $(CORE_OBJS)
+	$(AR) rcs $@ $^
 
-$(BUILD)/librockpool.a: $(LIB_OBJS)
+$(BUILD)/librockpool.a: $(CORE_OBJS) $(REST_OBJS)
 	$(AR) rcs $@ $^
 
 $(BUILD)/rockpool: $(CLI_OBJS) $(BUILD)/librockpool.a
 	$(CC) $(RP_LDFLAGS) -o $@ $^ $(RP_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librockpool.a $(wildcard tests/unit/*.h) | $(BUILD)
-	$(CC) $(RP_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -Itests/unit -o $@ $< $(BUILD)/librockpool.a \
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librockpool.a $(wildcard tests/unit/*.h) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(RP_CFLAGS) $(CMOCKA_CFLAGS) $(INCS) -Itests/unit -o $@ $< $(BUILD)/librockpool.a \
 	    $(RP_LDFLAGS) $(CMOCKA_LIBS) $(RP_LIBS)
 
-# The fuzz target as a plain corpus-replay program (no libFuzzer needed).
-$(BUILD)/fuzz_scene_replay: tests/fuzz/fuzz_scene.c $(FUZZ_CORE) $(wildcard src/*.h) | $(BUILD)
-	$(CC) $(RP_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -Isrc -o $@ $< $(FUZZ_CORE) \
+# The fuzz targets as plain corpus-replay programs (no libFuzzer needed): the scene parser
+# links the core alone, the image loader the whole library.
+$(BUILD)/fuzz_scene_replay: tests/fuzz/fuzz_scene.c $(BUILD)/librpcore.a $(HDRS)
+	$(CC) $(CORE_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -o $@ $< $(BUILD)/librpcore.a \
 	    $(RP_LDFLAGS)
 
-# The image loader's fuzz target as a corpus-replay program (links FFmpeg).
-$(BUILD)/fuzz_image_replay: tests/fuzz/fuzz_image.c $(BUILD)/librockpool.a $(wildcard src/*.h) | $(BUILD)
-	$(CC) $(RP_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -Isrc -o $@ $< \
+$(BUILD)/fuzz_image_replay: tests/fuzz/fuzz_image.c $(BUILD)/librockpool.a $(HDRS)
+	$(CC) $(RP_CFLAGS) $(INCS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -o $@ $< \
 	    $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
 # The example program of the public API (examples/frames.c), run by tests/cli/api.sh.
-$(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(wildcard src/*.h) | $(BUILD)
-	mkdir -p $(BUILD)/examples
-	$(CC) $(RP_CFLAGS) -Isrc -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
+$(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(RP_CFLAGS) $(INCS) -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
-$(BUILD)/rpcore: tests/tools/rpcore.c $(CORE_SRCS) $(wildcard src/*.h) | $(BUILD)
-	$(CC) $(CORE_CFLAGS) -Isrc -o $@ $< $(CORE_SRCS) $(RP_LDFLAGS)
+# The core driver: links the core library alone.
+$(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a $(HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
 # `make cross`: the core driver for aarch64 and s390x (big-endian), static, with Debian's
 # cross compilers (scripts/install-deps installs them and qemu-user); tests/cross/run
 # runs them under qemu and compares their frames with the native build's.
 CROSS_ARCHS ?= aarch64 s390x
 CROSS_BINS = $(CROSS_ARCHS:%=$(BUILD)/cross/rpcore-%)
-$(BUILD)/cross/rpcore-%: tests/tools/rpcore.c $(CORE_SRCS) $(wildcard src/*.h)
-	@mkdir -p $(BUILD)/cross
-	$*-linux-gnu-gcc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -pthread -Isrc -static -o $@ $< \
+$(BUILD)/cross/rpcore-%: tests/tools/rpcore.c $(CORE_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$*-linux-gnu-gcc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -pthread $(INCS) -static -o $@ $< \
 	    $(CORE_SRCS)
 
 cross: $(CROSS_BINS)
@@ -116,22 +123,29 @@ demo: deps
 	$(BUILD)/rockpool -y examples/rain.scene -o demo.mp4
 	@echo "rockpool: wrote demo.mp4"
 
-# `make check`: set up, build, run the whole suite three times (gcc, gcc with ASan+UBSan,
-# clang), replay the fuzz corpus; also build everything with gcc and with clang at -O3
-# -march=native (run there: the unit tests, the fuzz replays and one render compared with
-# the first build's frames); cross-build the core driver (make cross: tests/run-all counts
-# a failed cross build as a failed check) and compare its frames under qemu with the native
-# ones; valgrind on the core driver and two renders; ends with 'N passed, N failed'.
-OPT_CFLAGS := -O3 -march=native
+# `make check`: set up, build once (in parallel), run every unit test, every CLI test script
+# and the fuzz corpus replays against that build, the scripts in parallel; ends with
+# 'N passed, N failed'. The suite a developer runs after every change.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	$(MAKE) tests
-	$(MAKE) BUILD=build-san SAN=1 tests
-	$(MAKE) BUILD=build-clang CC=clang tests
-	$(MAKE) BUILD=build-o3 CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
-	$(MAKE) BUILD=build-clang-o3 CC=clang CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
-	-$(MAKE) cross
+	$(MAKE) -j$(JOBS) tests
+	BUILDS="$(BUILD)" JOBS=$(JOBS) ./tests/run-all
+
+# `make check-all`: the whole matrix, what CI runs: the suite three times (gcc, gcc with
+# ASan+UBSan, clang), builds at -O3 -march=native with gcc and clang (run there: the unit
+# tests, the fuzz replays and one render compared with the first build's frames), the core
+# driver cross-built (a failed cross build is a failed check) and compared under qemu with
+# the native frames, and valgrind on the core driver and two renders.
+OPT_CFLAGS := -O3 -march=native
+check-all: deps
+	$(MAKE) -j$(JOBS) tests
+	$(MAKE) -j$(JOBS) BUILD=build-san SAN=1 tests
+	$(MAKE) -j$(JOBS) BUILD=build-clang CC=clang tests
+	$(MAKE) -j$(JOBS) BUILD=build-o3 CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
+	$(MAKE) -j$(JOBS) BUILD=build-clang-o3 CC=clang CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
+	-$(MAKE) -j$(JOBS) cross
 	BUILDS="$(BUILD) build-san build-clang" UNIT_BUILDS="build-o3 build-clang-o3" \
-	    ./tests/run-all
+	    JOBS=$(JOBS) CROSS=1 VALGRIND=1 ./tests/run-all
 
 # `make fuzz`: libFuzzer (clang) on the scene parser, then on the image loader, for
 # FUZZ_SECONDS each (default 60).
@@ -139,17 +153,17 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	./scripts/install-deps --fuzz
 	mkdir -p build/fuzz-corpus
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz/fuzz_scene.c $(FUZZ_CORE) \
+	clang -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) tests/fuzz/fuzz_scene.c $(CORE_SRCS) \
 	    -o build/fuzz_scene
 	build/fuzz_scene -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz-corpus \
 	    tests/fuzz/corpus/scene
 	mkdir -p build/fuzz-corpus-image
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc $(PKG_CFLAGS) tests/fuzz/fuzz_image.c \
-	    $(FUZZ_IMAGE) -o build/fuzz_image $(PKG_LIBS)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) $(PKG_CFLAGS) tests/fuzz/fuzz_image.c \
+	    src/input/image.c src/base/common.c -o build/fuzz_image $(PKG_LIBS)
 	build/fuzz_image -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	    -rss_limit_mb=2048 build/fuzz-corpus-image tests/fuzz/corpus/image
 
-test: check
+test: check-all
 
 # `make gallery`: the README's stills and animation, rendered from examples/.
 gallery: deps
@@ -172,9 +186,9 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
 format:
-	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h tests/unit/*.c tests/tools/*.c
+	clang-format -i src/*/*.c src/*/*.h include/*.h tests/unit/*.c tests/tools/*.c
 
 clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/cli/*.d)
+-include $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

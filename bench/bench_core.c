@@ -38,15 +38,15 @@
 
 #include <libdeflate.h>
 
-#include "hash.h"
-#include "md5x8.h"
-#include "pngfilter.h"
-#include "pool.h"
-#include "render.h"
-#include "simd.h"
-#include "yuv.h"
-#include "texture.h"
-#include "water.h"
+#include "check/hash.h"
+#include "check/md5x8.h"
+#include "output/pngfilter.h"
+#include "base/pool.h"
+#include "look/render.h"
+#include "x86/simd.h"
+#include "output/yuv.h"
+#include "look/texture.h"
+#include "sim/water.h"
 
 #define BW_BYTES ((size_t)256 << 20) /* DRAM bandwidth buffers: far larger than any cache */
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "water.h"
+#include "sim/water.h"
 
 #define N 401
 #define STEPS 150

@@ -3,7 +3,7 @@
  * names the option. rockpool prints its own messages, never getopt's. */
 #include "cli.h"
 
-#include "fit.h"
+#include "input/fit.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "check/hash.h"
 
 enum {
     ARG_START = 256,

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "image.h"
+#include "base/common.h"
+#include "input/image.h"
 
 /* Small and odd on both sides, so the scaler's edge handling is exercised. */
 #define FUZZ_W 17

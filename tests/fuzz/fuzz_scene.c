@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #define FUZZ_FRAMES 8
 

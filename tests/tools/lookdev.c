@@ -20,13 +20,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "common.h"
-#include "image.h"
-#include "light.h"
-#include "simd.h"
-#include "texture.h"
-#include "upscale.h"
-#include "water.h"
+#include "base/common.h"
+#include "input/image.h"
+#include "look/light.h"
+#include "x86/simd.h"
+#include "look/texture.h"
+#include "look/upscale.h"
+#include "sim/water.h"
 
 static int write_png(const char *path, const uint8_t *px, int w, int h, int channels)
 {

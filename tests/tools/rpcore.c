@@ -24,12 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "engine.h"
-#include "pool.h"
-#include "scene.h"
-#include "simd.h"
-#include "texture.h"
+#include "base/common.h"
+#include "sim/engine.h"
+#include "base/pool.h"
+#include "scene/scene.h"
+#include "x86/simd.h"
+#include "look/texture.h"
 
 static void usage(void)
 {

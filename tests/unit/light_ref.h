@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "common.h"
-#include "light.h"
-#include "water.h"
+#include "base/common.h"
+#include "look/light.h"
+#include "sim/water.h"
 
 #define ONE15 32768
 #define SLOPE_MAX 32767 /* |slope| < 8 in Q12 */

@@ -13,8 +13,8 @@
 #include <libavutil/mem.h>
 #include <libavutil/pixfmt.h>
 
-#include "common.h"
-#include "fit.h"
+#include "base/common.h"
+#include "input/fit.h"
 
 static void check(enum rp_fit fit, int sw, int sh, int sn, int sd, int dw, int dh, rp_rect crop,
                   rp_rect dst)

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
-#include "hash.h"
-#include "md5x8.h"
-#include "output.h"
-#include "simd.h"
+#include "base/common.h"
+#include "check/hash.h"
+#include "check/md5x8.h"
+#include "output/output.h"
+#include "x86/simd.h"
 
 #define PATTERN_LEN 1000003
 static const char fox[] = "The quick brown fox jumps over the lazy dog";

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "light.h"
+#include "base/common.h"
+#include "look/light.h"
 #include "light_ref.h"
-#include "simd.h"
+#include "x86/simd.h"
 
 #define W 61
 #define H 43

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
-#include "manifest.h"
-#include "output.h"
+#include "base/common.h"
+#include "check/manifest.h"
+#include "output/output.h"
 
 /* md5 of 3 zero bytes and of ff 00 80 (printf ... | md5sum). */
 #define MD5_A "693e9af84d3dfcc71e640e005bdc5e2e"

@@ -23,9 +23,9 @@
 #include <png.h>
 #include <zlib.h>
 
-#include "common.h"
-#include "image.h"
-#include "output.h"
+#include "base/common.h"
+#include "input/image.h"
+#include "output/output.h"
 
 /* ---- helpers ---- */
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pngfilter.h"
-#include "simd.h"
+#include "output/pngfilter.h"
+#include "x86/simd.h"
 
 /* PNG specification, 9.4 "Filter type 4: Paeth". */
 static int spec_paeth(int a, int b, int c)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "common.h"
-#include "pool.h"
+#include "base/common.h"
+#include "base/pool.h"
 
 enum { MAX_COUNT = 1500 };
 

@@ -10,10 +10,10 @@
 
 #include <string.h>
 
-#include "render.h"
-#include "scene.h"
-#include "texture.h"
-#include "water.h"
+#include "look/render.h"
+#include "scene/scene.h"
+#include "look/texture.h"
+#include "sim/water.h"
 
 #define W 48
 #define H 36

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "provenance.h"
+#include "base/common.h"
+#include "check/provenance.h"
 
 /* sha256sum of the bytes, through a temporary file. */
 static void sha256sum(const void *data, size_t len, char hex[65])

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
-#include "render.h"
-#include "texture.h"
-#include "water.h"
+#include "base/pool.h"
+#include "look/render.h"
+#include "look/texture.h"
+#include "sim/water.h"
 
 #define W 37
 #define H 29

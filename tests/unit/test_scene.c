@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #ifndef RP_TESTS_BAD_DIR
 #define RP_TESTS_BAD_DIR "tests/bad"

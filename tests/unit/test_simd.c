@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
-#include "render.h"
-#include "simd.h"
-#include "texture.h"
-#include "water.h"
+#include "base/pool.h"
+#include "look/render.h"
+#include "x86/simd.h"
+#include "look/texture.h"
+#include "sim/water.h"
 
 #define STEPS 16
 

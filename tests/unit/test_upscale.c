@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "simd.h"
-#include "upscale.h"
+#include "base/common.h"
+#include "x86/simd.h"
+#include "look/upscale.h"
 #include "upscale_ref.h"
 
 static int32_t *run(int gw, int gh, int ow, int oh, const int16_t *h)

@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "output.h"
-#include "video_in.h"
+#include "base/common.h"
+#include "output/output.h"
+#include "input/video_in.h"
 
 static char dir[64];
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
-#include "water.h"
+#include "base/pool.h"
+#include "sim/water.h"
 
 #define W 23
 #define H 17

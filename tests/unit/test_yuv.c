@@ -15,8 +15,8 @@
 
 #include <libswscale/swscale.h>
 
-#include "simd.h"
-#include "yuv.h"
+#include "x86/simd.h"
+#include "output/yuv.h"
 
 static uint32_t next(uint32_t *s)
 {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "common.h"
+#include "base/common.h"
 
 struct ref_axis {
     int32_t *first;  /* per output: first grid cell of its taps */

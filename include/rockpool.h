@@ -1,0 +1,166 @@
+/* rockpool.h - the public API of librockpool: a render session.
+ *
+ * A session is opened from a parsed scene and a run description (settings given by the
+ * caller, the frames to write, the sinks to feed), then yields frame after frame and is
+ * closed or aborted, in the manner of dav1d's open / get_picture / close:
+ *
+ *     rp_scene *scene;   rp_scene_load(&scene, "rain.scene", &err);
+ *     rp_run run;        rp_run_init(&run);  run.out.path = "out.mp4";
+ *     rp_session *s;     rp_session_new(&s, scene, &run, &err);   -- validates, creates nothing
+ *                        rp_session_start(s, &err);               -- loads inputs, opens sinks
+ *     while (!(r = rp_session_next(s, &frame, &err)) && frame) { ... }
+ *                        rp_session_close(&s, &err);              -- files moved into place
+ *
+ * The session owns everything a run holds: the timeline, the simulation, the background
+ * source, wall masks, checkpoints, the thread pool, the writer thread and the sinks (the
+ * encoded output, --hash lines, height dumps). It never prints or exits: problems come
+ * back as an rp_error, warnings and progress through the callbacks in rp_run.
+ *
+ * Errors: every function that can fail returns RP_OK (0) or an enum rp_err code and
+ * fills the caller's rp_error. rp_error.bad_input says whose fault it was: 1 for bad
+ * usage or bad input (the program exits 2), 0 for a runtime failure (exit 1). After a
+ * failed call the only valid calls are rp_session_abort() and rp_session_free().
+ *
+ * Threads: one session is driven by one thread at a time. Its worker threads block
+ * SIGINT and SIGTERM, so a handler installed by the program runs on the caller's thread;
+ * the program asks the session to stop through rp_run.stop. */
+#ifndef ROCKPOOL_H
+#define ROCKPOOL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/common.h"
+#include "output/output.h"
+#include "scene/scene.h"
+
+/** Why a call failed. msg is one line without a "rockpool: error: " prefix. When the
+ * failure has a place in the scene (diag.line > 0) the message is diag.msg and diag
+ * holds the file, line, column and source line for a caret display. */
+typedef struct rp_error {
+    int code;      /* enum rp_err */
+    int bad_input; /* 1: bad usage or input (exit 2); 0: runtime failure (exit 1) */
+    int has_diag;  /* diag is set (a scene diagnostic, maybe positioned) */
+    rp_diag diag;
+    char msg[1024];
+} rp_error;
+
+/** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */
+enum rp_aov { RP_AOV_HEIGHT = 0, RP_AOV_NORMAL, RP_AOV_DISPLACEMENT, RP_AOV_KINDS };
+
+/** An AOV kind by name ("height", "normal", "displacement"), or -1. */
+int rp_aov_from_name(const char *name);
+const char *rp_aov_name(enum rp_aov kind);
+
+/** A run: what the caller decides beyond the scene. Fill with rp_run_init(), then set
+ * fields. Pointers must stay valid until the session is freed. */
+typedef struct rp_run {
+    rp_settings over;         /* settings that override the scene's (over.set says which) */
+    int64_t start, end;       /* write frames start..end-1; end -1 = the last frame */
+    rp_output_opts out;       /* the encoded output; out.path NULL = none */
+    int threads;              /* worker threads, >= 1 (0 = online CPUs) */
+    int64_t max_memory;       /* refuse runs estimated to need more bytes than this */
+    int allow_outside_paths;  /* the scene may name files outside its directory */
+    int hash;                 /* print "FRAME HASH" lines to hash_to */
+    void *hash_to;            /* a FILE * for the hash lines (NULL = stdout) */
+    /* The algorithm of --hash lines and --verify, as hash.h names it (NULL: md5 for
+     * --hash, the manifest's own for --verify). -f framehash reads out.hash_algo. */
+    const char *hash_algo;
+    /* Compare every written frame with this manifest (manifest.h): a framemd5/framehash
+     * file or --hash lines. At the first difference the run fails with RP_ERR_MISMATCH,
+     * having written that frame as PNG into verify_dir (NULL: the manifest's directory). */
+    const char *verify;
+    const char *verify_dir;
+    const char *stats; /* per-frame statistics as CSV (rockpool(1) --stats), or NULL */
+    const char *dump_heights; /* write each written frame's heights here, or NULL */
+    const char *save_state;   /* write a checkpoint after the last frame, or NULL */
+    const char *load_state;   /* start from a checkpoint, or NULL */
+    int no_audio;             /* leave a video background's sound out of the output */
+    /* --alpha: frames are the light layer alone, RGBA with straight alpha (render `light`
+     * only; rockpool(1) "ALPHA AND AOVS"); out.pixfmt is set from it. */
+    int alpha;
+    /* --aov KIND PATH: a 16-bit PNG sequence per kind (a pattern with one %d), or NULL. */
+    const char *aov[RP_AOV_KINDS];
+    /* Set asynchronously (a signal handler) to the signal number to stop the run: before
+     * any file exists the session fails with RP_ERR_INTERRUPTED; after, the outputs are
+     * finished and kept (the video plays up to the last frame). NULL = never. */
+    volatile sig_atomic_t *stop;
+    /* A one-line warning (an encoder fallback, ...). NULL = dropped. */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
+} rp_run;
+
+/** Defaults: no overrides, all frames, rockpool.mp4, one thread, 4 GiB limit. */
+void rp_run_init(rp_run *run);
+
+/** Read and parse a scene file ("-" = stdin; NULL = the built-in scene, a few seconds of
+ * rain). Errors: RP_ERR_IO / RP_ERR_INVALID with a message or a positioned diagnostic,
+ * bad_input set (RP_ERR_NOMEM: runtime). *scene is NULL on failure. */
+int rp_scene_load(rp_scene **scene, const char *path, rp_error *err);
+
+typedef struct rp_session rp_session;
+
+/** What --check prints: the final settings and the timeline's counts. */
+typedef struct rp_summary {
+    const rp_settings *settings; /* valid until the session is freed */
+    int64_t frames;              /* timeline length */
+    int64_t start, end;          /* frames to write */
+    rp_scene_stats scene;
+    rp_timeline_stats timeline;
+    double memory; /* estimated peak bytes */
+    int64_t steps; /* simulation steps the last frame shows */
+    double speed;  /* the waves\' speed, scene pixels per second */
+} rp_summary;
+
+/** One frame as the sinks see it: pixels (RP_PIX_RGB24, or RP_PIX_RGBA with --alpha:
+ * enum rp_pixfmt is in output.h) and the simulation heights it was rendered from. */
+typedef struct rp_frame {
+    int64_t index;     /* timeline index */
+    int width, height; /* pixels */
+    size_t stride;     /* bytes from one row to the next */
+    enum rp_pixfmt format; /* RP_PIX_RGB24 or RP_PIX_RGBA */
+    const uint8_t *data;
+    const int16_t *heights; /* grid_w * grid_h heights, or NULL when no sink wants them */
+    int grid_w, grid_h;
+} rp_frame;
+
+/** Resolve the final settings (the preset's defaults, then the scene's, then run->over;
+ * the background image's size when none is given), check the frame range, build the
+ * timeline, validate every output path and the memory estimate. Creates no file.
+ * The session keeps pointers to scene and run: both must outlive it. */
+int rp_session_new(rp_session **s, const rp_scene *scene, const rp_run *run, rp_error *err);
+
+/** The resolved run, for --check. */
+void rp_session_summary(const rp_session *s, rp_summary *sum);
+
+/** Open and check every input without decoding pixels or creating anything (--check):
+ * the background (an image's headers and decoding cost, a video's streams) and every wall
+ * mask the timeline uses. Errors are bad input. */
+int rp_session_check(rp_session *s, rp_error *err);
+
+/** Load the background, masks and checkpoint, start the threads, open every sink (files
+ * are created under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing,
+ * when run->stop is already set. */
+int rp_session_start(rp_session *s, rp_error *err);
+
+/** Advance to the next frame to write: apply events, step, render, hand the frame to the
+ * sinks. *frame points at it until the next call (it is shared with the writer thread:
+ * read only), or is NULL when the last frame has been written or run->stop was seen. */
+int rp_session_next(rp_session *s, const rp_frame **frame, rp_error *err);
+
+/** Frames handed to the sinks so far, and the index the next one will have. */
+int64_t rp_session_written(const rp_session *s);
+
+/** Wait for the sinks, write the checkpoint, finish every sink and move every file into
+ * place; frees the session and nulls *s whatever happens. On failure nothing that looks
+ * complete is left. *frames (may be NULL) gets the frame count of the encoded output. */
+int rp_session_close(rp_session **s, int64_t *frames, rp_error *err);
+
+/** Remove everything the session created and free it; NULL and a NULL *s are no-ops. */
+void rp_session_abort(rp_session **s);
+
+/** The same as rp_session_abort (a session never started has nothing to remove). */
+void rp_session_free(rp_session **s);
+
+#endif

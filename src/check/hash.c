@@ -1,0 +1,581 @@
+/* hash.c - frame hashes by name through libraries: libavutil's AVHashContext for
+ * FFmpeg's algorithms, libxxhash's XXH3_64bits for xxh3. This file maps names and formats
+ * digests as hash.h describes; the one hash written here is md5x8.c's, which the hasher
+ * uses for MD5 frames eight at a time where the CPU has AVX2 (see rp_hasher below). */
+#include "check/hash.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libavutil/hash.h>
+#include <xxhash.h>
+
+#include "base/common.h"
+#include "check/md5x8.h"
+
+#define XXH3_NAME "XXH3"
+
+struct rp_hash {
+    struct AVHashContext *av; /* NULL for XXH3 */
+    XXH3_state_t *xxh3;
+    const char *name;
+    int hex_len;
+};
+
+/* libavutil's spelling of a name typed in any case, or NULL. */
+static const char *av_canonical(const char *name)
+{
+    const char *n;
+
+    for (int i = 0; (n = av_hash_names(i)); i++)
+        if (strcasecmp(n, name) == 0)
+            return n;
+    return NULL;
+}
+
+int rp_hash_lookup(const char *name, const char **canonical, int *hex_len)
+{
+    struct AVHashContext *av = NULL;
+    const char *n;
+
+    if (!name || !*name)
+        name = RP_HASH_DEFAULT;
+    if (strcasecmp(name, XXH3_NAME) == 0) {
+        if (canonical)
+            *canonical = XXH3_NAME;
+        if (hex_len)
+            *hex_len = 16;
+        return RP_OK;
+    }
+    n = av_canonical(name);
+    if (!n)
+        return RP_ERR_INVALID;
+    if (av_hash_alloc(&av, n) < 0)
+        return RP_ERR_NOMEM;
+    if (canonical)
+        *canonical = av_hash_get_name(av);
+    if (hex_len)
+        *hex_len = 2 * av_hash_get_size(av);
+    av_hash_freep(&av);
+    return RP_OK;
+}
+
+const char *rp_hash_name_at(int i)
+{
+    int n = 0;
+
+    if (i < 0)
+        return NULL;
+    while (av_hash_names(n))
+        n++;
+    if (i < n)
+        return av_hash_names(i);
+    return i == n ? XXH3_NAME : NULL;
+}
+
+void rp_hash_list(char *buf, size_t len)
+{
+    size_t used = 0;
+    const char *n;
+
+    if (!len)
+        return;
+    buf[0] = '\0';
+    for (int i = 0; (n = rp_hash_name_at(i)); i++) {
+        for (const char *s = i ? ", " : ""; *s && used + 1 < len; s++)
+            buf[used++] = *s;
+        for (; *n && used + 1 < len; n++)
+            buf[used++] = (char)(*n >= 'A' && *n <= 'Z' ? *n - 'A' + 'a' : *n);
+        buf[used] = '\0';
+    }
+}
+
+int rp_hash_new(rp_hash **out, const char *name)
+{
+    rp_hash *h;
+    int ret;
+
+    *out = NULL;
+    h = calloc(1, sizeof(*h));
+    if (!h)
+        return RP_ERR_NOMEM;
+    ret = rp_hash_lookup(name, &h->name, &h->hex_len);
+    if (ret)
+        goto fail;
+    if (strcmp(h->name, XXH3_NAME) == 0) {
+        h->xxh3 = XXH3_createState();
+        if (!h->xxh3) {
+            ret = RP_ERR_NOMEM;
+            goto fail;
+        }
+    } else if (av_hash_alloc(&h->av, h->name) < 0) {
+        ret = RP_ERR_NOMEM;
+        goto fail;
+    }
+    rp_hash_reset(h);
+    *out = h;
+    return RP_OK;
+
+fail:
+    rp_hash_free(&h);
+    return ret;
+}
+
+void rp_hash_free(rp_hash **h)
+{
+    if (!h || !*h)
+        return;
+    av_hash_freep(&(*h)->av);
+    if ((*h)->xxh3)
+        XXH3_freeState((*h)->xxh3);
+    free(*h);
+    *h = NULL;
+}
+
+const char *rp_hash_name(const rp_hash *h)
+{
+    return h->name;
+}
+
+int rp_hash_hex_len(const rp_hash *h)
+{
+    return h->hex_len;
+}
+
+void rp_hash_reset(rp_hash *h)
+{
+    if (h->av)
+        av_hash_init(h->av);
+    else
+        XXH3_64bits_reset(h->xxh3);
+}
+
+void rp_hash_update(rp_hash *h, const uint8_t *data, size_t len)
+{
+    if (h->av)
+        av_hash_update(h->av, data, len);
+    else
+        XXH3_64bits_update(h->xxh3, data, len);
+}
+
+/* n bytes as 2n lowercase hex digits, in order, and a NUL. */
+static void put_hex(const uint8_t *bytes, int n, char *hex)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (int i = 0; i < n; i++) {
+        hex[2 * i] = digits[bytes[i] >> 4];
+        hex[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    hex[2 * n] = '\0';
+}
+
+void rp_hash_final_hex(rp_hash *h, char *hex)
+{
+    if (h->av) {
+        /* The digest bytes in order, lowercase: what libavformat's framehash prints. */
+        av_hash_final_hex(h->av, (uint8_t *)hex, h->hex_len + 1);
+    } else {
+        XXH64_canonical_t c; /* big-endian bytes, as xxhsum prints them */
+
+        XXH64_canonicalFromHash(&c, XXH3_64bits_digest(h->xxh3));
+        put_hex(c.digest, 8, hex);
+    }
+    rp_hash_reset(h);
+}
+
+void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex)
+{
+    rp_hash_reset(h);
+    rp_hash_update(h, data, len);
+    rp_hash_final_hex(h, hex);
+}
+
+/* ---- rp_hasher: frames hashed on worker threads, delivered in order ---- */
+
+enum job_state { JOB_FREE, JOB_QUEUED, JOB_RUNNING, JOB_DONE };
+
+typedef struct hash_job {
+    uint8_t *frame;
+    int64_t index;
+    enum job_state state;
+    char hex[RP_HASH_HEX_MAX];
+} hash_job;
+
+struct rp_hasher {
+    size_t frame_size;
+    rp_hasher_fn done;
+    void *ctx;
+    int failed; /* the callback's nonzero result, once it gave one */
+    rp_hash *inline_hash;
+    /* lanes > 0: MD5 frames are hashed `lanes` at a time by rp_md5x8 (batch mode), by one
+     * worker, or with no workers by the caller once `lanes` frames are copied. */
+    int lanes, flushing;
+    int threaded; /* lock and changed are initialised */
+    /* Workers (nworkers > 0 only). jobs[] is a ring: head is the oldest frame not yet
+     * called back, tail the next free slot; the caller owns a FREE slot while copying.
+     * Without workers in batch mode, jobs[] holds the batch being filled. */
+    int nworkers, started, stop;
+    pthread_t threads[RP_HASHER_MAX_THREADS];
+    rp_hash *hashes[RP_HASHER_MAX_THREADS];
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    hash_job *jobs;
+    size_t njobs;
+    uint64_t head, tail;
+};
+
+/* Batch mode (MD5 on a CPU with AVX2): rp_md5x8 hashes up to 8 frames in one pass, several
+ * times faster per frame than one MD5 stream. The frames copied for it, 2 * lanes with a
+ * worker, stay within BATCH_BYTES: 8 lanes at 1920x1080 (16 copies, 100 MB), 5 at
+ * 3840x2160, none (one frame at a time) where fewer than 2 would fit. */
+#define BATCH_BYTES ((size_t)256 << 20)
+
+/* The frames of a batch for frame_size (0: too large to batch), on any CPU. */
+static int lanes_for(size_t frame_size)
+{
+    size_t lanes = BATCH_BYTES / 2 / (frame_size ? frame_size : 1);
+
+    if (lanes > 8)
+        lanes = 8;
+    return lanes >= 2 ? (int)lanes : 0;
+}
+
+static int batch_lanes(const char *canonical, size_t frame_size)
+{
+    if (strcmp(canonical, "MD5") != 0 || !rp_md5x8_available())
+        return 0;
+    return lanes_for(frame_size);
+}
+
+/* Worker threads: one batch worker, else one per thread up to the cap; none hash inline. */
+static int worker_count(int lanes, int threads)
+{
+    if (threads <= 1)
+        return 0;
+    if (lanes)
+        return 1;
+    return threads > RP_HASHER_MAX_THREADS ? RP_HASHER_MAX_THREADS : threads;
+}
+
+/* Frame copies: a batch being filled without workers, two batches with the worker, two
+ * per worker otherwise. */
+static size_t copy_count(int lanes, int threads)
+{
+    size_t workers = (size_t)worker_count(lanes, threads);
+
+    return lanes ? (size_t)lanes * (workers ? 2 : 1) : 2 * workers;
+}
+
+size_t rp_hasher_copies(const char *algo, size_t frame_size, int threads)
+{
+    const char *canonical;
+    size_t plain = copy_count(0, threads), batched;
+
+    if (rp_hash_lookup(algo, &canonical, NULL))
+        return 0;
+    if (strcmp(canonical, "MD5") != 0)
+        return plain;
+    batched = copy_count(lanes_for(frame_size), threads);
+    return batched > plain ? batched : plain;
+}
+
+/* The MD5 of n (1..8) frames in one rp_md5x8 pass, into their jobs' hex (the digest bytes
+ * in order, lowercase, as av_hash_final_hex writes them). */
+static void hash_batch(hash_job *const *jobs, int n, size_t len)
+{
+    const uint8_t *msg[8];
+    uint8_t digest[8][16];
+
+    for (int i = 0; i < 8; i++)
+        msg[i] = jobs[i < n ? i : 0]->frame; /* idle lanes repeat the first frame */
+    rp_md5x8(msg, len, digest);
+    for (int i = 0; i < n; i++)
+        put_hex(digest[i], 16, jobs[i]->hex);
+}
+
+/* Batch mode's one worker: the oldest queued frames, `lanes` at a time, or fewer once
+ * rp_hasher_flush waits for them. Queued frames all follow the running and done ones. */
+static void *batch_worker(void *arg)
+{
+    rp_hasher *hs = arg;
+
+    pthread_mutex_lock(&hs->lock);
+    hs->started++;
+    pthread_cond_broadcast(&hs->changed);
+    for (;;) {
+        hash_job *batch[8] = {0};
+        int n = 0;
+
+        for (uint64_t i = hs->head; i < hs->tail && n < hs->lanes; i++)
+            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED)
+                batch[n++] = &hs->jobs[i % hs->njobs];
+        if (hs->stop)
+            break;
+        if (n < hs->lanes && !(n > 0 && hs->flushing)) {
+            pthread_cond_wait(&hs->changed, &hs->lock);
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            batch[i]->state = JOB_RUNNING;
+        pthread_mutex_unlock(&hs->lock);
+        hash_batch(batch, n, hs->frame_size);
+        pthread_mutex_lock(&hs->lock);
+        for (int i = 0; i < n; i++)
+            batch[i]->state = JOB_DONE;
+        pthread_cond_broadcast(&hs->changed);
+    }
+    pthread_mutex_unlock(&hs->lock);
+    return NULL;
+}
+
+/* Batch mode without workers: hash the copied frames and call back for each in order,
+ * up to the first callback that fails. */
+static int run_batch(rp_hasher *hs)
+{
+    hash_job *batch[8] = {0};
+    int n = (int)(hs->tail - hs->head);
+
+    for (int i = 0; i < n; i++)
+        batch[i] = &hs->jobs[i];
+    if (n)
+        hash_batch(batch, n, hs->frame_size);
+    hs->head = hs->tail;
+    for (int i = 0; i < n && !hs->failed; i++) {
+        int ret = hs->done(hs->ctx, batch[i]->index, batch[i]->frame, batch[i]->hex);
+        if (ret)
+            hs->failed = ret;
+    }
+    return hs->failed;
+}
+
+static void *hash_worker(void *arg)
+{
+    rp_hasher *hs = arg;
+    rp_hash *h;
+    int id;
+
+    pthread_mutex_lock(&hs->lock);
+    id = hs->started++; /* contexts are handed out in start order */
+    h = hs->hashes[id];
+    pthread_cond_broadcast(&hs->changed);
+    for (;;) {
+        hash_job *job = NULL;
+
+        for (uint64_t i = hs->head; i < hs->tail; i++)
+            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED) {
+                job = &hs->jobs[i % hs->njobs];
+                break;
+            }
+        if (!job) {
+            if (hs->stop)
+                break;
+            pthread_cond_wait(&hs->changed, &hs->lock);
+            continue;
+        }
+        job->state = JOB_RUNNING;
+        pthread_mutex_unlock(&hs->lock);
+        rp_hash_hex(h, job->frame, hs->frame_size, job->hex);
+        pthread_mutex_lock(&hs->lock);
+        job->state = JOB_DONE;
+        pthread_cond_broadcast(&hs->changed);
+    }
+    pthread_mutex_unlock(&hs->lock);
+    return NULL;
+}
+
+/* Call back for finished frames at the head; with wait, until count remain in flight.
+ * Called and returns with the lock held. */
+static int deliver(rp_hasher *hs, int wait, uint64_t keep)
+{
+    while (!hs->failed && hs->tail - hs->head > keep) {
+        hash_job *job = &hs->jobs[hs->head % hs->njobs];
+        int ret;
+
+        if (job->state != JOB_DONE) {
+            if (!wait)
+                break;
+            pthread_cond_wait(&hs->changed, &hs->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&hs->lock);
+        ret = hs->done(hs->ctx, job->index, job->frame, job->hex);
+        pthread_mutex_lock(&hs->lock);
+        job->state = JOB_FREE;
+        hs->head++;
+        if (ret)
+            hs->failed = ret;
+    }
+    return hs->failed;
+}
+
+/* Start the workers: one batch_worker in batch mode, else hash_worker with a context each.
+ * On failure the ones started are stopped and hs is freed. */
+static int start_workers(rp_hasher *hs)
+{
+    pthread_mutex_init(&hs->lock, NULL);
+    pthread_cond_init(&hs->changed, NULL);
+    hs->threaded = 1;
+    for (int i = 0; i < hs->nworkers; i++) {
+        if (pthread_create(&hs->threads[i], NULL, hs->lanes ? batch_worker : hash_worker, hs) !=
+            0) {
+            /* Stop and join the ones already running. */
+            pthread_mutex_lock(&hs->lock);
+            while (hs->started < i)
+                pthread_cond_wait(&hs->changed, &hs->lock);
+            pthread_mutex_unlock(&hs->lock);
+            hs->nworkers = i;
+            rp_hasher_free(&hs);
+            return RP_ERR_UNSUPPORTED;
+        }
+    }
+    return RP_OK;
+}
+
+int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
+                  rp_hasher_fn done, void *ctx)
+{
+    rp_hasher *hs;
+    int ret;
+
+    *out = NULL;
+    hs = calloc(1, sizeof(*hs));
+    if (!hs)
+        return RP_ERR_NOMEM;
+    hs->frame_size = frame_size;
+    hs->done = done;
+    hs->ctx = ctx;
+    ret = rp_hash_new(&hs->inline_hash, algo);
+    if (ret) {
+        free(hs);
+        return ret;
+    }
+    hs->lanes = batch_lanes(rp_hash_name(hs->inline_hash), frame_size);
+    if (threads <= 1 && !hs->lanes) {
+        *out = hs;
+        return RP_OK;
+    }
+    hs->nworkers = worker_count(hs->lanes, threads);
+    hs->njobs = copy_count(hs->lanes, threads);
+    hs->jobs = calloc(hs->njobs, sizeof(*hs->jobs));
+    if (!hs->jobs)
+        goto nomem;
+    for (size_t i = 0; i < hs->njobs; i++)
+        if (!(hs->jobs[i].frame = malloc(frame_size ? frame_size : 1)))
+            goto nomem;
+    for (int i = 0; i < hs->nworkers && !hs->lanes; i++) {
+        ret = rp_hash_new(&hs->hashes[i], algo);
+        if (ret)
+            goto fail;
+    }
+    if (hs->nworkers && (ret = start_workers(hs)))
+        return ret;
+    *out = hs;
+    return RP_OK;
+
+nomem:
+    ret = RP_ERR_NOMEM;
+fail:
+    rp_hasher_free(&hs);
+    return ret;
+}
+
+const char *rp_hasher_name(const rp_hasher *hs)
+{
+    return rp_hash_name(hs->inline_hash);
+}
+
+int rp_hasher_hex_len(const rp_hasher *hs)
+{
+    return rp_hash_hex_len(hs->inline_hash);
+}
+
+int rp_hasher_submit(rp_hasher *hs, int64_t frame_index, const uint8_t *frame)
+{
+    hash_job *job;
+    int ret;
+
+    if (hs->failed)
+        return hs->failed;
+    if (!hs->nworkers && hs->lanes) {
+        job = &hs->jobs[hs->tail - hs->head];
+        memcpy(job->frame, frame, hs->frame_size);
+        job->index = frame_index;
+        hs->tail++;
+        return hs->tail - hs->head == (uint64_t)hs->lanes ? run_batch(hs) : RP_OK;
+    }
+    if (!hs->nworkers) {
+        char hex[RP_HASH_HEX_MAX];
+
+        rp_hash_hex(hs->inline_hash, frame, hs->frame_size, hex);
+        ret = hs->done(hs->ctx, frame_index, frame, hex);
+        if (ret)
+            hs->failed = ret;
+        return ret;
+    }
+    pthread_mutex_lock(&hs->lock);
+    ret = deliver(hs, 1, hs->njobs - 1); /* a free slot */
+    if (ret) {
+        pthread_mutex_unlock(&hs->lock);
+        return ret;
+    }
+    job = &hs->jobs[hs->tail % hs->njobs];
+    pthread_mutex_unlock(&hs->lock);
+    memcpy(job->frame, frame, hs->frame_size); /* the slot is FREE: no worker reads it */
+    pthread_mutex_lock(&hs->lock);
+    job->index = frame_index;
+    job->state = JOB_QUEUED;
+    hs->tail++;
+    pthread_cond_broadcast(&hs->changed);
+    ret = deliver(hs, 0, 0);
+    pthread_mutex_unlock(&hs->lock);
+    return ret;
+}
+
+int rp_hasher_flush(rp_hasher *hs)
+{
+    int ret;
+
+    if (!hs->nworkers)
+        return hs->failed || !hs->lanes ? hs->failed : run_batch(hs);
+    pthread_mutex_lock(&hs->lock);
+    hs->flushing = 1; /* the batch worker takes a short batch */
+    pthread_cond_broadcast(&hs->changed);
+    ret = deliver(hs, 1, 0);
+    hs->flushing = 0;
+    pthread_mutex_unlock(&hs->lock);
+    return ret;
+}
+
+void rp_hasher_free(rp_hasher **phs)
+{
+    rp_hasher *hs;
+
+    if (!phs || !*phs)
+        return;
+    hs = *phs;
+    if (hs->threaded) {
+        pthread_mutex_lock(&hs->lock);
+        hs->stop = 1;
+        /* Frames still queued are dropped: workers only finish what they hold. */
+        for (uint64_t i = hs->head; i < hs->tail; i++)
+            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED)
+                hs->jobs[i % hs->njobs].state = JOB_DONE;
+        pthread_cond_broadcast(&hs->changed);
+        pthread_mutex_unlock(&hs->lock);
+        for (int i = 0; i < hs->nworkers; i++)
+            pthread_join(hs->threads[i], NULL);
+        pthread_mutex_destroy(&hs->lock);
+        pthread_cond_destroy(&hs->changed);
+    }
+    for (size_t i = 0; hs->jobs && i < hs->njobs; i++)
+        free(hs->jobs[i].frame);
+    free(hs->jobs);
+    for (int i = 0; i < RP_HASHER_MAX_THREADS; i++)
+        rp_hash_free(&hs->hashes[i]);
+    rp_hash_free(&hs->inline_hash);
+    free(hs);
+    *phs = NULL;
+}

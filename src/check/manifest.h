@@ -1,0 +1,99 @@
+/* manifest.h - verification manifests for --verify: the frame hashes a render must
+ * reproduce, read from
+ *  - a framemd5 or framehash file as FFmpeg's muxers write it (libavformat/hashenc.c,
+ *    framehash.c; with or without the #software line), or rockpool's own -f framemd5 /
+ *    -f framehash output:
+ *        #format: frame checksums        (optional, as are all '#' lines)
+ *        #version: 2
+ *        #hash: MD5                      (absent: MD5, as old framemd5 files)
+ *        #tb 0: 1/30
+ *        #media_type 0: video
+ *        #codec_id 0: rawvideo
+ *        #dimensions 0: 640x360
+ *        #stream#, dts,        pts, duration,     size, hash
+ *        0,          0,          0,        1,   691200, 4ed4b2fd77c44813f5b6bde2bcb7cb22
+ *    Frame lines are "stream, dts, pts, duration, size, hash"; a line's frame is its pts
+ *    in the time base (rp_manifest_check() turns it into a frame index at the run's rate);
+ *    size is the bytes hashed (width*height*3 for rgb24).
+ *  - --hash lines, "FRAME HASH" (a timeline frame index and a hex hash), one per line.
+ *    The hash may carry an algorithm prefix, "FRAME ALGO:HASH" (e.g. "12 crc32:3cab2033",
+ *    the algorithm as hash.h names it), and a "#hash: ALGO" line may name it for the
+ *    whole file; without either the algorithm is --hash-algo's, else md5. Other '#'
+ *    lines and blank lines are ignored.
+ * Hex digits are case-insensitive and stored lowercase. Frames must be strictly
+ * increasing. Errors name the 1-based line (and column) in an rp_diag. */
+#ifndef RP_MANIFEST_H
+#define RP_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check/hash.h"
+#include "scene/scene.h"
+
+enum rp_manifest_kind {
+    RP_MANIFEST_FRAMEHASH = 1, /* framemd5 / framehash lines */
+    RP_MANIFEST_HASH_LINES,    /* "FRAME HASH" lines */
+};
+
+typedef struct rp_manifest_frame {
+    int64_t frame; /* pts as read; a timeline frame index after rp_manifest_check() */
+    int line;      /* 1-based line it was read from */
+    char hash[RP_HASH_HEX_MAX];
+} rp_manifest_frame;
+
+typedef struct rp_manifest {
+    enum rp_manifest_kind kind;
+    const char *algo;    /* canonical algorithm name ("MD5", "CRC32", "XXH3"), static */
+    int algo_line;       /* line that named it (#hash or a prefix), 0 if implied */
+    int hex_len;         /* hex digits of one hash */
+    int width, height;   /* from #dimensions, 0 if absent */
+    int tb_num, tb_den;  /* from #tb, 0/0 if absent */
+    char media_type[32]; /* from #media_type, "" if absent */
+    char codec[32];      /* from #codec_id, "" if absent */
+    int64_t frame_size;  /* the size column (the same on every line), -1 if absent */
+    size_t count;        /* frames, >= 1 */
+    rp_manifest_frame *frames;
+} rp_manifest;
+
+/** Parse a manifest held in text (len bytes; NUL bytes make it "not a manifest").
+ * default_algo names the algorithm of --hash lines that do not name one (NULL: md5); a
+ * framehash file without #hash is MD5. filename is copied into diag for messages.
+ * Errors (RP_ERR_FORMAT, diag filled with the line; RP_ERR_NOMEM): not a manifest, a
+ * truncated line, bad hex, a hash whose length does not match the algorithm, an unknown
+ * algorithm, frames out of order or duplicated, header lines that make no sense, a
+ * stream other than rawvideo video (ffmpeg -c copy hashes packets), no frames at all.
+ * *out is NULL on failure. */
+int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
+                      const char *default_algo, rp_diag *diag);
+
+/** Read a file (at most 1 GiB) and parse it. RP_ERR_IO (diag names the file and the
+ * reason) if it cannot be read. */
+int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo, rp_diag *diag);
+
+/** Free a manifest and null *m; NULL and a NULL *m are no-ops. */
+void rp_manifest_free(rp_manifest **m);
+
+/** The settings of a run to verify. */
+typedef struct rp_manifest_run {
+    int width, height;     /* output frame size */
+    int fps_num, fps_den;  /* frame rate */
+    int64_t first_frame;   /* timeline index of the first frame rendered */
+    int64_t frame_count;   /* frames rendered */
+    const char *pix_fmt;   /* the pixel format hashed: NULL or "rgb24" */
+    const char *hash_algo; /* --hash-algo as given, NULL when not given */
+} rp_manifest_run;
+
+/** Check a manifest against the run and turn every frame's pts into a timeline frame
+ * index (pts * tb * fps, which must be a whole frame). The manifest must describe these
+ * frames exactly: the same algorithm (when hash_algo is given), size (#dimensions and
+ * the size column, rgb24 bytes), and frames first_frame .. first_frame+frame_count-1,
+ * each once. On mismatch RP_ERR_INVALID with a one-line reason in diag (its line is the
+ * manifest line concerned, 0 for the file as a whole): the CLI's exit 2. */
+int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *diag);
+
+/** The manifest's hash of a timeline frame index after rp_manifest_check(), or NULL if
+ * it has none. Binary search. */
+const rp_manifest_frame *rp_manifest_find(const rp_manifest *m, int64_t frame);
+
+#endif

@@ -1,0 +1,52 @@
+/* source.h - the background a session renders over, as a source that yields the picture
+ * of frame k at the render size: the built-in texture, a still image (decoded once), or a
+ * video (video_in.h: decoded on a worker thread, frame k showing the input frame whose
+ * timestamp is the last one at or before k/fps; rockpool-scene(5) `background`). */
+#ifndef RP_SOURCE_H
+#define RP_SOURCE_H
+
+#include <stdint.h>
+
+#include "rockpool.h"
+#include "input/video_in.h"
+
+typedef struct rp_source rp_source;
+
+/** What a background file is, read from its headers (and, for a video, its first frame and
+ * its last packets) before a run is resolved. */
+typedef struct rp_source_info {
+    int is_video;
+    int width, height; /* the picture's size; a video's with its pixels made square */
+    int64_t duration_num, duration_den; /* a video's length in seconds; 0/1 for an image */
+} rp_source_info;
+
+/** Probe the background at path (not ""). Errors (bad_input, RP_ERR_NOMEM runtime): the
+ * image's or the video's own, and RP_ERR_TOO_LARGE past RP_MAX_SIDE per side. */
+int rp_source_probe(const char *path, rp_source_info *info, rp_error *err);
+
+/** Open the background at path ("" = the built-in texture) for width x height RGB24
+ * frames, drawn with `fit` (enum rp_fit: stretch, cover, contain) when the aspects differ;
+ * a video is shown past its end as `end` says (enum rp_video_end: hold, loop). Errors: the
+ * image's or video's own (bad_input), RP_ERR_NOMEM (runtime). */
+int rp_source_open(rp_source **src, const char *path, int width, int height, int fit, int end,
+                   rp_error *err);
+
+/** The picture of frame k at fps / fps_den frames per second: *rgb points at
+ * width*height*3 bytes, valid until the next call or rp_source_free. Frames should not go
+ * backwards from call to call (a video seeks when they do). Errors: a video frame that
+ * cannot be read or decoded (RP_ERR_FORMAT, bad_input, the message names frame k), and
+ * RP_ERR_NOMEM (runtime); after an error every call fails. */
+int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8_t **rgb,
+                    rp_error *err);
+
+/** Bytes a video source holds besides the picture a still source holds (its frame queue,
+ * decoder pictures, converter); 0 for the others. Does not grow with the video's length. */
+int64_t rp_source_memory(const rp_source *src);
+
+/** The video a source decodes (for its origin and audio), or NULL for a still. */
+const rp_video_in *rp_source_video(const rp_source *src);
+
+/** Free and null the handle; NULL and a NULL *src are no-ops. */
+void rp_source_free(rp_source **src);
+
+#endif

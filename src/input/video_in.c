@@ -1,0 +1,903 @@
+/* video_in.c - video backgrounds (see video_in.h). The call sequence is that of FFmpeg's
+ * doc/examples/demux_decode.c (5.1): avformat_open_input, avformat_find_stream_info,
+ * av_find_best_stream, avcodec_parameters_to_context, then av_read_frame /
+ * avcodec_send_packet / avcodec_receive_frame, flushed with a NULL packet at the end.
+ *
+ * Time. Every frame's best-effort timestamp, minus the first frame's (the origin), is an
+ * integer count of the stream's time base; a request at num/den seconds becomes
+ * floor(num * tb.den / (den * tb.num)) ticks with av_rescale_rnd (exact, 128-bit), and the
+ * frame shown is the last one whose tick is at or below it. In loop mode the ticks are
+ * "virtual": lap * duration + tick, so the queue runs on across the wrap.
+ *
+ * Threads. One worker owns the demuxer, decoder and converter while it runs; it fills a
+ * ring of RGB frames (queue_frames ahead, plus the one the caller holds) under a mutex.
+ * The caller only reads the ring. To jump (first call, a late start, a big skip) the
+ * caller stops and joins the worker and starts a new one at the target.
+ *
+ * Seeking. The worker seeks to the keyframe before the target, discards frames until a
+ * keyframe comes out of the decoder, and checks that keyframe's timestamp is at or before
+ * the target (MP4 indexes decode times, which B-frames put before presentation times); if
+ * not, it seeks further back. Frames after a keyframe do not depend on anything before it,
+ * so they equal the frames of a run from the start. */
+#include "input/video_in.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/pixdesc.h>
+
+#include "base/common.h"
+
+/* A request this many seconds past the frame in hand seeks instead of decoding forward. */
+#define JUMP_SECONDS 5
+
+typedef struct slot {
+    uint8_t *rgb;
+    int64_t vpts; /* virtual ticks */
+} slot;
+
+struct rp_video_in {
+    char *path;
+    int width, height;
+    rp_video_in_opts opts;
+
+    AVFormatContext *fc;
+    AVCodecContext *dec;
+    AVPacket *pkt;
+    AVFrame *frame, *pending;
+    int index;
+    AVRational tb;
+    int64_t origin;   /* the first frame's pts */
+    int64_t duration; /* ticks from origin to the end of the last frame, >= 1 */
+
+    rp_fit_scaler *scaler;
+    int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
+
+    /* decoder state (worker, or open before any worker) */
+    int need_key;      /* after a seek: drop frames until a keyframe */
+    int64_t last_rel;  /* last accepted frame's ticks from origin */
+    int64_t pkt_count; /* video packets since the start of the file; -1 after a seek */
+    int draining;
+
+    /* the ring */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    slot *slots;
+    int nslots, head, count;
+    int running, stop, eof;
+    int werr; /* worker error, message in wmsg */
+    char wmsg[512];
+    pthread_t thread;
+    int64_t start_v; /* the worker's first target, virtual ticks */
+
+    /* the caller's side */
+    int failed;
+    char fmsg[512];
+};
+
+void rp_video_in_opts_init(rp_video_in_opts *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->fit = RP_FIT_COVER;
+    opts->end = RP_VIDEO_HOLD;
+    opts->queue_frames = 4;
+    opts->threads = 1;
+}
+
+static int is_still_demuxer(const char *name)
+{
+    size_t n = strlen(name);
+
+    /* "tty" reads any text file as ANSI art: not a moving background either */
+    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 || strcmp(name, "tty") == 0 ||
+           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
+}
+
+/* Open the container: only regular files, "file:" so ':' is never a protocol, no other
+ * protocol reachable from inside the file. */
+static int open_input(AVFormatContext **fc, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    AVDictionary *o = NULL;
+    char url[4200];
+    int ret;
+
+    if (stat(path, &st) != 0) {
+        rp_errf(err, errlen, "cannot open video '%s': %s", path, strerror(errno));
+        return RP_ERR_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rp_errf(err, errlen, "cannot open video '%s': not a regular file", path);
+        return RP_ERR_IO;
+    }
+    if (st.st_size == 0) {
+        rp_errf(err, errlen, "cannot read video '%s': the file is empty", path);
+        return RP_ERR_FORMAT;
+    }
+    if (strlen(path) > sizeof(url) - 8) {
+        rp_errf(err, errlen, "video path '%.64s...' is too long", path);
+        return RP_ERR_INVALID;
+    }
+    snprintf(url, sizeof(url), "file:%s", path);
+    av_dict_set(&o, "protocol_whitelist", "file", 0);
+    ret = avformat_open_input(fc, url, NULL, &o);
+    av_dict_free(&o);
+    if (ret < 0) {
+        char msg[AV_ERROR_MAX_STRING_SIZE];
+
+        av_strerror(ret, msg, sizeof(msg));
+        rp_errf(err, errlen, "'%s' is not a video FFmpeg can read (%s)", path, msg);
+        return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+    }
+    return RP_OK;
+}
+
+int rp_video_in_is_video(const char *path)
+{
+    AVFormatContext *fc = NULL;
+    int video;
+
+    av_log_set_level(AV_LOG_QUIET);
+    if (open_input(&fc, path, NULL, 0))
+        return 0;
+    video = !is_still_demuxer(fc->iformat->name);
+    avformat_close_input(&fc);
+    return video;
+}
+
+static double seconds(const rp_video_in *v, int64_t ticks)
+{
+    return (double)ticks * v->tb.num / v->tb.den;
+}
+
+/* Decode error message: the frame by its number in the file when decoding ran from the
+ * start, and by its time. */
+static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, char *err,
+                       size_t errlen)
+{
+    char msg[AV_ERROR_MAX_STRING_SIZE], num[48] = "";
+
+    av_strerror(ret, msg, sizeof(msg));
+    if (v->pkt_count >= 0)
+        snprintf(num, sizeof(num), " (video packet %" PRId64 " of the file)", v->pkt_count);
+    if (pts != AV_NOPTS_VALUE)
+        rp_errf(err, errlen, "cannot %s the video frame at %.3f s%s of '%s': %s", what,
+                seconds(v, pts - v->origin), num, v->path, msg);
+    else
+        rp_errf(err, errlen, "cannot %s a video frame%s of '%s': %s", what, num, v->path, msg);
+    return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+}
+
+/* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
+ * rp_err with the message in err. Accepted: after a seek, from the first keyframe on;
+ * timestamps from the origin, strictly increasing, below the duration (when known). */
+static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
+{
+    int64_t pkt_pts = AV_NOPTS_VALUE;
+    int ret;
+
+    for (;;) {
+        ret = avcodec_receive_frame(v->dec, frame);
+        if (ret >= 0) {
+            int64_t pts = frame->best_effort_timestamp, rel;
+
+            if (pts == AV_NOPTS_VALUE) {
+                av_frame_unref(frame);
+                rp_errf(err, errlen, "video frame after %.3f s of '%s' has no timestamp",
+                        seconds(v, v->last_rel > 0 ? v->last_rel : 0), v->path);
+                return RP_ERR_FORMAT;
+            }
+            if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
+                av_frame_unref(frame);
+                return frame_error(v, pts, AVERROR_INVALIDDATA, "decode", err, errlen);
+            }
+            rel = pts - v->origin;
+            if ((v->need_key && !frame->key_frame) || rel <= v->last_rel ||
+                (v->duration > 0 && rel >= v->duration)) {
+                av_frame_unref(frame);
+                continue;
+            }
+            v->need_key = 0;
+            v->last_rel = rel;
+            return 0;
+        }
+        if (ret == AVERROR_EOF)
+            return AVERROR_EOF;
+        if (ret != AVERROR(EAGAIN))
+            return frame_error(v, pkt_pts, ret, "decode", err, errlen);
+        ret = av_read_frame(v->fc, v->pkt);
+        if (ret == AVERROR_EOF || (ret < 0 && avio_feof(v->fc->pb) && !v->fc->pb->error)) {
+            ret = avcodec_send_packet(v->dec, NULL);
+            if (ret < 0 && ret != AVERROR_EOF)
+                return frame_error(v, AV_NOPTS_VALUE, ret, "decode", err, errlen);
+            continue;
+        }
+        if (ret < 0) {
+            rp_errf(err, errlen, "cannot read '%s' after %.3f s: the file is truncated or corrupt",
+                    v->path, seconds(v, v->last_rel > 0 ? v->last_rel : 0));
+            return RP_ERR_FORMAT;
+        }
+        if (v->pkt->stream_index == v->index) {
+            pkt_pts = v->pkt->pts != AV_NOPTS_VALUE ? v->pkt->pts : v->pkt->dts;
+            if (v->pkt_count >= 0)
+                v->pkt_count++;
+            if (v->pkt->flags & AV_PKT_FLAG_CORRUPT) {
+                av_packet_unref(v->pkt);
+                return frame_error(v, pkt_pts, AVERROR_INVALIDDATA, "read", err, errlen);
+            }
+            ret = avcodec_send_packet(v->dec, v->pkt);
+            av_packet_unref(v->pkt);
+            /* EAGAIN cannot happen: every frame is received before the next packet. */
+            if (ret < 0)
+                return frame_error(v, pkt_pts, ret, "decode", err, errlen);
+        } else {
+            av_packet_unref(v->pkt);
+        }
+    }
+}
+
+/* Seek so that decoding restarts at the first packet, by every means the demuxer has. */
+static int rewind_input(rp_video_in *v)
+{
+    int ret = avformat_seek_file(v->fc, v->index, INT64_MIN, v->origin, v->origin, 0);
+
+    if (ret < 0)
+        ret = av_seek_frame(v->fc, v->index, v->origin, AVSEEK_FLAG_BACKWARD);
+    if (ret < 0)
+        ret = av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
+    avcodec_flush_buffers(v->dec);
+    v->need_key = 0;
+    v->last_rel = -1;
+    v->pkt_count = 0;
+    return ret;
+}
+
+/* Put the decoder at the last frame at or before rel ticks from the origin, that frame in
+ * v->pending. 0, AVERROR_EOF (no frame at all), or an rp_err. */
+static int position(rp_video_in *v, int64_t rel, char *err, size_t errlen)
+{
+    int64_t target = v->origin + rel, back = 1;
+    int ret;
+
+    av_frame_unref(v->pending);
+    for (;;) {
+        if (target <= v->origin) {
+            if (rewind_input(v) < 0) {
+                rp_errf(err, errlen, "cannot seek back to the start of '%s'", v->path);
+                return RP_ERR_FORMAT;
+            }
+            return next_frame(v, v->pending, err, errlen);
+        }
+        ret = avformat_seek_file(v->fc, v->index, INT64_MIN, target, target, 0);
+        if (ret < 0) {
+            target = v->origin;
+            continue;
+        }
+        avcodec_flush_buffers(v->dec);
+        v->need_key = 1;
+        v->last_rel = -1;
+        v->pkt_count = -1;
+        ret = next_frame(v, v->pending, err, errlen);
+        if (ret == AVERROR_EOF) {
+            target -= back;
+            back *= 2;
+            continue;
+        }
+        if (ret)
+            return ret;
+        if (v->last_rel <= rel)
+            break;
+        /* The keyframe found shows later than the target: try before it. */
+        if (v->pending->pkt_dts != AV_NOPTS_VALUE && v->pending->pkt_dts < target)
+            target = v->pending->pkt_dts;
+        target -= back;
+        back *= 2;
+        av_frame_unref(v->pending);
+    }
+    return 0;
+}
+
+/* (Re)build the converter for frame's layout when it differs from the current one. */
+static int ensure_scaler(rp_video_in *v, const AVFrame *f, char *err, size_t errlen)
+{
+    AVRational sar = av_guess_sample_aspect_ratio(v->fc, v->fc->streams[v->index], (AVFrame *)f);
+    int ret;
+
+    if (sar.num <= 0 || sar.den <= 0)
+        sar = (AVRational){1, 1};
+    av_reduce(&sar.num, &sar.den, sar.num, sar.den, RP_FIT_MAX_SAR);
+    if (v->scaler && f->width == v->src_w && f->height == v->src_h && f->format == v->src_fmt &&
+        sar.num == v->sar_num && sar.den == v->sar_den && (int)f->colorspace == v->colorspace &&
+        (int)f->color_range == v->range)
+        return RP_OK;
+    if (f->width < 1 || f->height < 1 || f->width > RP_MAX_SIDE || f->height > RP_MAX_SIDE) {
+        rp_errf(err, errlen, "video '%s' is %dx%d: at most %d pixels per side are accepted",
+                v->path, f->width, f->height, RP_MAX_SIDE);
+        return RP_ERR_TOO_LARGE;
+    }
+    rp_fit_scaler_free(&v->scaler);
+    ret =
+        rp_fit_scaler_new(&v->scaler, v->opts.fit, f->width, f->height, f->format, sar.num, sar.den,
+                          f->colorspace, f->color_range, v->width, v->height, err, errlen);
+    if (ret)
+        return ret;
+    v->src_w = f->width;
+    v->src_h = f->height;
+    v->src_fmt = f->format;
+    v->sar_num = sar.num;
+    v->sar_den = sar.den;
+    v->colorspace = f->colorspace;
+    v->range = f->color_range;
+    return RP_OK;
+}
+
+/* ---- the worker ---- */
+
+static void worker_fail(rp_video_in *v, int code, const char *msg)
+{
+    pthread_mutex_lock(&v->lock);
+    v->werr = code;
+    snprintf(v->wmsg, sizeof(v->wmsg), "%s", msg);
+    pthread_cond_broadcast(&v->cond);
+    pthread_mutex_unlock(&v->lock);
+}
+
+/* Convert v->pending into the ring at virtual time vpts, waiting for room. 1 when asked to
+ * stop, 0 when queued, or an rp_err. */
+static int push(rp_video_in *v, int64_t vpts, char *err, size_t errlen)
+{
+    slot *s;
+    int ret;
+
+    pthread_mutex_lock(&v->lock);
+    while (v->count == v->nslots && !v->stop)
+        pthread_cond_wait(&v->cond, &v->lock);
+    if (v->stop) {
+        pthread_mutex_unlock(&v->lock);
+        return 1;
+    }
+    s = &v->slots[(v->head + v->count) % v->nslots];
+    pthread_mutex_unlock(&v->lock);
+
+    /* The slot is not in the ring yet: nobody else reads it. */
+    ret = ensure_scaler(v, v->pending, err, errlen);
+    if (ret)
+        return ret;
+    if (rp_fit_scaler_run(v->scaler, (const uint8_t *const *)v->pending->data, v->pending->linesize,
+                          s->rgb)) {
+        rp_errf(err, errlen, "cannot convert video frame at %.3f s of '%s' to RGB",
+                seconds(v, v->pending->best_effort_timestamp - v->origin), v->path);
+        return RP_ERR_FORMAT;
+    }
+    s->vpts = vpts;
+    pthread_mutex_lock(&v->lock);
+    v->count++;
+    pthread_cond_broadcast(&v->cond);
+    pthread_mutex_unlock(&v->lock);
+    return 0;
+}
+
+static void *worker(void *arg)
+{
+    rp_video_in *v = arg;
+    char msg[512];
+    int64_t lap = 0, rel = v->start_v, pending_rel;
+    int ret;
+
+    if (v->opts.end == RP_VIDEO_LOOP) {
+        lap = v->start_v / v->duration;
+        rel = v->start_v % v->duration;
+    }
+    ret = position(v, rel, msg, sizeof(msg));
+    for (;;) {
+        if (ret == AVERROR_EOF) {
+            rp_errf(msg, sizeof(msg), "video '%s' has no frame to show", v->path);
+            ret = RP_ERR_FORMAT;
+        }
+        if (ret) {
+            worker_fail(v, ret, msg);
+            return NULL;
+        }
+        pending_rel = v->last_rel;
+        ret = next_frame(v, v->frame, msg, sizeof(msg));
+        if (ret && ret != AVERROR_EOF) {
+            worker_fail(v, ret, msg);
+            return NULL;
+        }
+        /* Skip converting frames that the first request already passed. */
+        if (ret == AVERROR_EOF || lap * v->duration + v->last_rel > v->start_v) {
+            int p = push(v, lap * v->duration + pending_rel, msg, sizeof(msg));
+
+            if (p == 1)
+                return NULL;
+            if (p) {
+                worker_fail(v, p, msg);
+                return NULL;
+            }
+        }
+        av_frame_unref(v->pending);
+        if (ret == AVERROR_EOF) {
+            if (v->opts.end != RP_VIDEO_LOOP) {
+                pthread_mutex_lock(&v->lock);
+                v->eof = 1;
+                pthread_cond_broadcast(&v->cond);
+                pthread_mutex_unlock(&v->lock);
+                return NULL;
+            }
+            lap++;
+            ret = position(v, 0, msg, sizeof(msg));
+            continue;
+        }
+        av_frame_move_ref(v->pending, v->frame);
+        ret = 0;
+    }
+}
+
+static void stop_worker(rp_video_in *v)
+{
+    if (!v->running)
+        return;
+    pthread_mutex_lock(&v->lock);
+    v->stop = 1;
+    pthread_cond_broadcast(&v->cond);
+    pthread_mutex_unlock(&v->lock);
+    pthread_join(v->thread, NULL);
+    v->running = 0;
+}
+
+static int start_worker(rp_video_in *v, int64_t vtarget, char *err, size_t errlen)
+{
+    stop_worker(v);
+    if (!v->slots) {
+        v->slots = calloc((size_t)v->nslots, sizeof(*v->slots));
+        if (!v->slots)
+            goto nomem;
+        for (int i = 0; i < v->nslots; i++) {
+            v->slots[i].rgb = malloc((size_t)v->width * v->height * 3);
+            if (!v->slots[i].rgb)
+                goto nomem;
+        }
+    }
+    v->head = v->count = 0;
+    v->stop = v->eof = 0;
+    v->start_v = vtarget;
+    if (pthread_create(&v->thread, NULL, worker, v) != 0) {
+        rp_errf(err, errlen, "cannot start the decoding thread for '%s'", v->path);
+        return RP_ERR_NOMEM;
+    }
+    v->running = 1;
+    return RP_OK;
+nomem:
+    rp_errf(err, errlen, "out of memory for the frame queue of '%s'", v->path);
+    return RP_ERR_NOMEM;
+}
+
+/* ---- opening ---- */
+
+/* The end of the video stream, in ticks: the largest packet timestamp plus its duration
+ * (or the step from the one before), read from the packets after a seek near the declared
+ * end, or from every packet when the container declares no end or the seek finds none.
+ * Also the largest end over all streams, in AV_TIME_BASE, to tell a truncated file. */
+static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, size_t errlen)
+{
+    AVStream *st = v->fc->streams[v->index];
+    int64_t declared = AV_NOPTS_VALUE;
+    int from_start = 0;
+
+    if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
+        declared = (st->start_time != AV_NOPTS_VALUE ? st->start_time : v->origin) + st->duration;
+    else if (v->fc->duration != AV_NOPTS_VALUE && v->fc->duration > 0)
+        declared = av_rescale_q(v->fc->duration +
+                                    (v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0),
+                                AV_TIME_BASE_Q, v->tb);
+    for (;;) {
+        int64_t max = AV_NOPTS_VALUE, prev = AV_NOPTS_VALUE, dur = 0;
+        int ret;
+
+        if (declared == AV_NOPTS_VALUE || from_start) {
+            if (rewind_input(v) < 0) {
+                rp_errf(err, errlen, "cannot seek in '%s'", v->path);
+                return RP_ERR_FORMAT;
+            }
+        } else if (avformat_seek_file(v->fc, v->index, INT64_MIN, declared, declared, 0) < 0) {
+            from_start = 1;
+            continue;
+        }
+        *all_end = AV_NOPTS_VALUE;
+        while ((ret = av_read_frame(v->fc, v->pkt)) >= 0) {
+            AVPacket *p = v->pkt;
+            AVStream *ps = v->fc->streams[p->stream_index];
+            int64_t ts = p->pts != AV_NOPTS_VALUE ? p->pts : p->dts;
+
+            if (ts != AV_NOPTS_VALUE) {
+                int64_t e = av_rescale_q(ts + (p->duration > 0 ? p->duration : 0), ps->time_base,
+                                         AV_TIME_BASE_Q);
+                if (*all_end == AV_NOPTS_VALUE || e > *all_end)
+                    *all_end = e;
+            }
+            if (p->stream_index == v->index && ts != AV_NOPTS_VALUE) {
+                if (max == AV_NOPTS_VALUE || ts > max) {
+                    prev = max;
+                    max = ts;
+                    dur = p->duration;
+                } else if (prev == AV_NOPTS_VALUE || ts > prev) {
+                    prev = ts;
+                }
+            }
+            av_packet_unref(p);
+        }
+        if (ret != AVERROR_EOF && !(avio_feof(v->fc->pb) && !v->fc->pb->error)) {
+            rp_errf(err, errlen, "cannot read '%s' to its end: the file is truncated or corrupt",
+                    v->path);
+            return RP_ERR_FORMAT;
+        }
+        if (max == AV_NOPTS_VALUE) {
+            if (from_start) {
+                rp_errf(err, errlen, "video '%s' has no timestamped frames", v->path);
+                return RP_ERR_FORMAT;
+            }
+            from_start = 1;
+            continue;
+        }
+        if (dur <= 0)
+            dur = prev != AV_NOPTS_VALUE && max > prev ? max - prev : 1;
+        *vend = max + dur;
+        return RP_OK;
+    }
+}
+
+/* Rotation and mirroring from the display matrix: refused, never drawn wrong. */
+static int check_display_matrix(rp_video_in *v, char *err, size_t errlen)
+{
+    const int32_t *m = (const int32_t *)av_stream_get_side_data(v->fc->streams[v->index],
+                                                                AV_PKT_DATA_DISPLAYMATRIX, NULL);
+    double angle;
+
+    if (!m)
+        return RP_OK;
+    /* Identity: a = d = 1.0 (16.16), b = c = 0 */
+    if (m[0] == 1 << 16 && m[1] == 0 && m[3] == 0 && m[4] == 1 << 16)
+        return RP_OK;
+    angle = av_display_rotation_get(m);
+    if ((int64_t)m[0] * m[4] - (int64_t)m[1] * m[3] < 0)
+        rp_errf(err, errlen,
+                "video '%s' is stored mirrored (display matrix): rockpool does not flip video; "
+                "make an upright copy first (ffmpeg -i IN -c:a copy OUT)",
+                v->path);
+    else
+        rp_errf(err, errlen,
+                "video '%s' is to be shown rotated by %.0f degrees (display matrix): rockpool does "
+                "not rotate video; make an upright copy first (ffmpeg -i IN -c:a copy OUT "
+                "rotates it)",
+                v->path, angle);
+    return RP_ERR_FORMAT;
+}
+
+/* A handle with its options settled and nothing opened; NULL when out of memory. */
+static rp_video_in *video_alloc(const char *path, int width, int height,
+                                const rp_video_in_opts *opts)
+{
+    rp_video_in *v = calloc(1, sizeof(*v));
+    if (!v || !(v->path = strdup(path))) {
+        free(v);
+        return NULL;
+    }
+    v->width = width;
+    v->height = height;
+    if (opts)
+        v->opts = *opts;
+    else
+        rp_video_in_opts_init(&v->opts);
+    if (v->opts.queue_frames == 0)
+        v->opts.queue_frames = 4;
+    if (v->opts.threads < 1)
+        v->opts.threads = 1;
+    v->opts.queue_frames = rp_clampi(v->opts.queue_frames, 2, 64);
+    v->nslots = v->opts.queue_frames + 1;
+    pthread_mutex_init(&v->lock, NULL);
+    pthread_cond_init(&v->cond, NULL);
+    return v;
+}
+
+/* The container's video stream (v->index, v->tb) and its decoder, checked for what
+ * rockpool can draw: not a still, a time base, a size, upright. */
+static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, size_t errlen)
+{
+    const char *path = v->path;
+    if (is_still_demuxer(v->fc->iformat->name)) {
+        rp_errf(err, errlen, "'%s' is a still image, not a video", path);
+        return RP_ERR_FORMAT;
+    }
+    if (avformat_find_stream_info(v->fc, NULL) < 0) {
+        rp_errf(err, errlen, "cannot read the streams of '%s' (corrupt or truncated?)", path);
+        return RP_ERR_FORMAT;
+    }
+    v->index = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1, -1, codec, 0);
+    if (v->index == AVERROR_STREAM_NOT_FOUND ||
+        (v->index >= 0 && (v->fc->streams[v->index]->disposition & AV_DISPOSITION_ATTACHED_PIC))) {
+        rp_errf(err, errlen, "'%s' has no video stream", path);
+        return RP_ERR_FORMAT;
+    }
+    if (v->index < 0 || !*codec) {
+        rp_errf(err, errlen, "'%s': no decoder for its video (%s)", path,
+                v->index >= 0 ? avcodec_get_name(v->fc->streams[v->index]->codecpar->codec_id)
+                              : "unknown codec");
+        return RP_ERR_FORMAT;
+    }
+    AVStream *st = v->fc->streams[v->index];
+    v->tb = st->time_base;
+    if (v->tb.num <= 0 || v->tb.den <= 0) {
+        rp_errf(err, errlen, "video '%s' has no time base", path);
+        return RP_ERR_FORMAT;
+    }
+    if (st->codecpar->width > RP_MAX_SIDE || st->codecpar->height > RP_MAX_SIDE) {
+        rp_errf(err, errlen, "video '%s' is %dx%d: at most %d pixels per side are accepted", path,
+                st->codecpar->width, st->codecpar->height, RP_MAX_SIDE);
+        return RP_ERR_TOO_LARGE;
+    }
+    int ret = check_display_matrix(v, err, errlen);
+    if (ret)
+        return ret;
+    /* Only this stream's packets matter to the decoder. */
+    for (unsigned i = 0; i < v->fc->nb_streams; i++)
+        if ((int)i != v->index && v->fc->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
+            v->fc->streams[i]->discard = AVDISCARD_ALL;
+    return RP_OK;
+}
+
+/* The decoder, bit-exact, reporting damaged data instead of concealing it. */
+static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, size_t errlen)
+{
+    v->dec = avcodec_alloc_context3(codec);
+    v->pkt = av_packet_alloc();
+    v->frame = av_frame_alloc();
+    v->pending = av_frame_alloc();
+    if (!v->dec || !v->pkt || !v->frame || !v->pending) {
+        rp_errf(err, errlen, "out of memory opening '%s'", v->path);
+        return RP_ERR_NOMEM;
+    }
+    int ret = avcodec_parameters_to_context(v->dec, v->fc->streams[v->index]->codecpar);
+    if (ret >= 0) {
+        v->dec->pkt_timebase = v->tb;
+        v->dec->thread_count = v->opts.threads;
+        v->dec->flags |= AV_CODEC_FLAG_BITEXACT;
+        v->dec->err_recognition |= AV_EF_EXPLODE;
+        ret = avcodec_open2(v->dec, codec, NULL);
+    }
+    if (ret < 0) {
+        char msg[AV_ERROR_MAX_STRING_SIZE];
+        av_strerror(ret, msg, sizeof(msg));
+        rp_errf(err, errlen, "cannot open the %s decoder for '%s': %s", codec->name, v->path, msg);
+        return RP_ERR_FORMAT;
+    }
+    return RP_OK;
+}
+
+/* The first frame (the origin, and proof that the stream decodes) and the clip's length
+ * (v->duration), refusing a file whose frames stop well before its header says. */
+static int first_frame_and_length(rp_video_in *v, char *err, size_t errlen)
+{
+    const char *path = v->path;
+    int64_t vend, all_end;
+    v->last_rel = INT64_MIN;
+    v->origin = 0;
+    v->pkt_count = 0;
+    int ret = next_frame(v, v->pending, err, errlen);
+    if (ret == AVERROR_EOF) {
+        rp_errf(err, errlen, "video '%s' has no decodable frame", path);
+        return RP_ERR_FORMAT;
+    }
+    if (ret)
+        return ret;
+    v->origin = v->pending->best_effort_timestamp;
+    if ((ret = ensure_scaler(v, v->pending, err, errlen)))
+        return ret;
+    av_frame_unref(v->pending);
+    if ((ret = scan_end(v, &vend, &all_end, err, errlen)))
+        return ret;
+    v->duration = vend - v->origin;
+    if (v->duration <= 0) {
+        rp_errf(err, errlen, "video '%s' has no duration (its timestamps end where they start)",
+                path);
+        return RP_ERR_FORMAT;
+    }
+    /* A file cut short still has its declared length in the header (Matroska, MPEG-TS):
+     * its packets stop more than half a second before it. */
+    if (v->fc->duration != AV_NOPTS_VALUE && v->fc->duration > 0 && all_end != AV_NOPTS_VALUE &&
+        v->fc->duration_estimation_method != AVFMT_DURATION_FROM_BITRATE) {
+        const AVStream *st = v->fc->streams[v->index];
+        int64_t declared_end =
+            v->fc->duration + (v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0);
+        AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
+                              ? st->avg_frame_rate
+                              : (AVRational){1, 1};
+        if (all_end + AV_TIME_BASE / 2 < declared_end) {
+            rp_errf(err, errlen,
+                    "video '%s' is truncated: its header says %.3f s, but its frames stop at "
+                    "%.3f s (frame %" PRId64 " and later are missing)",
+                    path, (double)v->fc->duration / AV_TIME_BASE, seconds(v, v->duration),
+                    av_rescale_q(v->duration, v->tb, av_inv_q(rate)));
+            return RP_ERR_FORMAT;
+        }
+    }
+    return RP_OK;
+}
+
+int rp_video_in_open(rp_video_in **pv, const char *path, int width, int height,
+                     const rp_video_in_opts *opts, char *err, size_t errlen)
+{
+    const AVCodec *codec = NULL;
+    int ret;
+
+    *pv = NULL;
+    if (width < 1 || height < 1 || width > RP_MAX_SIDE || height > RP_MAX_SIDE) {
+        rp_errf(err, errlen, "cannot draw video '%s' at %dx%d", path, width, height);
+        return RP_ERR_INVALID;
+    }
+    av_log_set_level(AV_LOG_QUIET);
+    rp_video_in *v = video_alloc(path, width, height, opts);
+    if (!v) {
+        rp_errf(err, errlen, "out of memory opening '%s'", path);
+        return RP_ERR_NOMEM;
+    }
+    if ((ret = open_input(&v->fc, path, err, errlen)) ||
+        (ret = find_video_stream(v, &codec, err, errlen)) ||
+        (ret = open_video_decoder(v, codec, err, errlen)) ||
+        (ret = first_frame_and_length(v, err, errlen))) {
+        rp_video_in_close(&v);
+        return ret;
+    }
+    *pv = v;
+    return RP_OK;
+}
+
+int64_t rp_video_in_memory(const rp_video_in *v)
+{
+    int64_t frame = (int64_t)v->width * v->height * 3;
+    int picture = av_image_get_buffer_size((enum AVPixelFormat)v->src_fmt, v->src_w, v->src_h, 64);
+    /* Decoder pictures: up to 16 references (H.264/H.265), one being decoded per thread,
+     * the frame in hand and the one ahead. */
+    int64_t pictures = 16 + v->opts.threads + 2;
+
+    if (picture < 0)
+        picture = v->src_w * v->src_h * 8;
+    return frame * v->nslots + pictures * (picture + 4096) +
+           rp_fit_scaler_bytes(v->width, v->height) +
+           (8 << 20); /* demuxer buffers, decoder tables, libswscale's filters */
+}
+
+static void reduce(int64_t *num, int64_t *den)
+{
+    int64_t a = *num < 0 ? -*num : *num, b = *den;
+
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    if (a > 1) {
+        *num /= a;
+        *den /= a;
+    }
+}
+
+void rp_video_in_duration(const rp_video_in *v, int64_t *num, int64_t *den)
+{
+    *num = v->duration * v->tb.num;
+    *den = v->tb.den;
+    reduce(num, den);
+}
+
+void rp_video_in_origin(const rp_video_in *v, int64_t *num, int64_t *den)
+{
+    *num = v->origin * v->tb.num;
+    *den = v->tb.den;
+    reduce(num, den);
+}
+
+void rp_video_in_info(const rp_video_in *v, int *width, int *height, int *sar_num, int *sar_den)
+{
+    *width = v->src_w;
+    *height = v->src_h;
+    *sar_num = v->sar_num;
+    *sar_den = v->sar_den;
+}
+
+static int caller_fail(rp_video_in *v, int code, const char *msg, char *err, size_t errlen)
+{
+    v->failed = code;
+    snprintf(v->fmsg, sizeof(v->fmsg), "%s", msg);
+    rp_errf(err, errlen, "%s", msg);
+    return code;
+}
+
+int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t **rgb, char *err,
+                         size_t errlen)
+{
+    int64_t t, vt, jump;
+    int ret;
+
+    if (v->failed) {
+        rp_errf(err, errlen, "%s", v->fmsg);
+        return v->failed;
+    }
+    if (num < 0 || den < 1 || den > INT32_MAX) {
+        rp_errf(err, errlen, "bad video time %" PRId64 "/%" PRId64, num, den);
+        return RP_ERR_INVALID;
+    }
+    /* floor(t / tb), exactly */
+    t = av_rescale_rnd(num, v->tb.den, den * v->tb.num, AV_ROUND_DOWN);
+    if (t < 0 || t > INT64_MAX / 4) {
+        rp_errf(err, errlen, "video time %" PRId64 "/%" PRId64 " is out of range", num, den);
+        return RP_ERR_INVALID;
+    }
+    vt = v->opts.end == RP_VIDEO_LOOP ? t : (t < v->duration ? t : v->duration - 1);
+
+    jump = av_rescale(JUMP_SECONDS, v->tb.den, v->tb.num);
+    pthread_mutex_lock(&v->lock);
+    if (!v->running || (v->count > 0 && vt < v->slots[v->head].vpts) ||
+        (v->count > 0 && vt - v->slots[(v->head + v->count - 1) % v->nslots].vpts > jump)) {
+        char msg[512];
+
+        pthread_mutex_unlock(&v->lock);
+        ret = start_worker(v, vt, msg, sizeof(msg));
+        if (ret)
+            return caller_fail(v, ret, msg, err, errlen);
+        pthread_mutex_lock(&v->lock);
+    }
+    for (;;) {
+        while (v->count < 2 && !v->eof && !v->werr)
+            pthread_cond_wait(&v->cond, &v->lock);
+        if (v->count >= 2 && v->slots[(v->head + 1) % v->nslots].vpts <= vt) {
+            v->head = (v->head + 1) % v->nslots;
+            v->count--;
+            pthread_cond_broadcast(&v->cond);
+            continue;
+        }
+        if (v->count >= 2 || (v->count == 1 && v->eof))
+            break;
+        /* The worker failed (the frame after the head, whose time is unknown, or before). */
+        pthread_mutex_unlock(&v->lock);
+        return caller_fail(v, v->werr ? v->werr : RP_ERR_FORMAT,
+                           v->werr ? v->wmsg : "video ended without a frame", err, errlen);
+    }
+    *rgb = v->slots[v->head].rgb;
+    pthread_mutex_unlock(&v->lock);
+    return RP_OK;
+}
+
+void rp_video_in_close(rp_video_in **pv)
+{
+    rp_video_in *v;
+
+    if (!pv || !*pv)
+        return;
+    v = *pv;
+    stop_worker(v);
+    if (v->slots)
+        for (int i = 0; i < v->nslots; i++)
+            free(v->slots[i].rgb);
+    free(v->slots);
+    rp_fit_scaler_free(&v->scaler);
+    av_frame_free(&v->frame);
+    av_frame_free(&v->pending);
+    av_packet_free(&v->pkt);
+    avcodec_free_context(&v->dec);
+    avformat_close_input(&v->fc);
+    pthread_mutex_destroy(&v->lock);
+    pthread_cond_destroy(&v->cond);
+    free(v->path);
+    free(v);
+    *pv = NULL;
+}

@@ -1,0 +1,75 @@
+/* video_in.h - a video file as a moving background (rockpool(1) -i, rockpool-scene(5)
+ * `background`): decoded through libavformat/libavcodec on a worker thread a few frames
+ * ahead of the renderer, each frame converted to RGB24 at the render size with the fit mode
+ * (fit.h). Frame times are exact: the frame shown at time t is the input frame whose
+ * presentation timestamp is the last one at or before t, t counted from the first frame. */
+#ifndef RP_VIDEO_IN_H
+#define RP_VIDEO_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input/fit.h"
+
+/** What a background shows past the clip's end. */
+enum rp_video_end {
+    RP_VIDEO_HOLD = 0, /* the last frame */
+    RP_VIDEO_LOOP,     /* the clip again: time modulo the clip's duration */
+};
+
+typedef struct rp_video_in_opts {
+    enum rp_fit fit;       /* default RP_FIT_COVER */
+    enum rp_video_end end; /* default RP_VIDEO_HOLD */
+    int queue_frames;      /* converted frames decoded ahead, 2..64; 0 = 4 */
+    int threads;           /* decoder threads (frames do not depend on it); 0 = 1 */
+} rp_video_in_opts;
+
+typedef struct rp_video_in rp_video_in;
+
+void rp_video_in_opts_init(rp_video_in_opts *opts);
+
+/** Whether path is a video for rp_video_in_open rather than a still image for image.h: a
+ * regular file whose container FFmpeg recognises and that is not one of the still-image
+ * formats (PNG, JPEG, GIF, ...). Reads the file's head only. 1 or 0; never fails. */
+int rp_video_in_is_video(const char *path);
+
+/** Open path, read its headers, decode its first frame and find its exact duration (from
+ * the packets at its end); start no thread and allocate no frame queue yet. Errors, with a
+ * reason naming the file in err: RP_ERR_IO (cannot open, not a regular file),
+ * RP_ERR_FORMAT (not a container FFmpeg reads, a still image, no video stream, no decoder,
+ * first frame undecodable, truncated file, rotation metadata), RP_ERR_TOO_LARGE (over
+ * RP_MAX_SIDE per side), RP_ERR_INVALID (width/height), RP_ERR_NOMEM. */
+int rp_video_in_open(rp_video_in **v, const char *path, int width, int height,
+                     const rp_video_in_opts *opts, char *err, size_t errlen);
+
+/** An upper bound of the bytes this source holds while frames are fetched: the queue of
+ * RGB frames, the decoder's reference pictures, the converter. Constant for the clip: it
+ * does not grow with its length. Check it against --max-memory before the first frame. */
+int64_t rp_video_in_memory(const rp_video_in *v);
+
+/** The clip's duration in seconds as *num / *den (reduced, den > 0): from its first frame's
+ * timestamp to the end of its last frame. The timeline length when no duration is given. */
+void rp_video_in_duration(const rp_video_in *v, int64_t *num, int64_t *den);
+
+/** The file time (seconds, *num / *den) of the first frame: time 0 of frame_at. What
+ * rp_output_opts.audio_offset adds to the first written frame's time. */
+void rp_video_in_origin(const rp_video_in *v, int64_t *num, int64_t *den);
+
+/** The source's coded size and sample aspect ratio, for messages. */
+void rp_video_in_info(const rp_video_in *v, int *width, int *height, int *sar_num, int *sar_den);
+
+/** The frame to show at time num/den seconds (num >= 0, 1 <= den <= INT32_MAX): *rgb points
+ * at width*height*3 bytes, valid until the next call or rp_video_in_close. Times should not
+ * decrease from call to call; the first call may be at any time (the source seeks to the
+ * keyframe before it and decodes forward: the same pixels as decoding from the start), and
+ * so may a jump more than a few seconds ahead. Past the end: the last frame (hold) or
+ * time modulo the duration (loop). Errors: RP_ERR_FORMAT when a frame cannot be read or
+ * decoded (the message names the frame), RP_ERR_NOMEM, RP_ERR_INVALID (time); after an
+ * error every call fails the same way. */
+int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t **rgb, char *err,
+                         size_t errlen);
+
+/** Stop the worker and free everything; NULL and a NULL *v are no-ops. */
+void rp_video_in_close(rp_video_in **v);
+
+#endif

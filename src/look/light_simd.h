@@ -1,0 +1,69 @@
+/* light_simd.h - private to light.c and light_simd.c: the light's tables and per-frame
+ * constants, and the vector row kernel. The kernel computes exactly what light.c's plain
+ * loop computes, byte for byte; the plain loop stays the reference and the fallback (other
+ * architectures and compilers, -DRP_NO_SIMD, rp_simd_set(RP_SIMD_C)). */
+#ifndef RP_LIGHT_SIMD_H
+#define RP_LIGHT_SIMD_H
+
+#include <stdint.h>
+
+#include "look/light.h"
+
+#define RP_LIGHT_ONE15 32768
+#define RP_LIGHT_SLOPE_MAX 32767 /* |slope| < 8 in Q12 */
+
+/* 1/sqrt(1 + t) for t = slope^2 in steps of 1/64 up to 128 (|slope| < 8 per axis). */
+#define RP_LIGHT_RSQ_SHIFT 6
+#define RP_LIGHT_RSQ_N (128 << RP_LIGHT_RSQ_SHIFT)
+/* Tables over a Q12 argument 0..1. */
+#define RP_LIGHT_UNIT_N 4096
+/* x / (1 + x) for x in steps of 1/256 up to 16. */
+#define RP_LIGHT_SOFT_N 4096
+
+struct rp_light {
+    rp_light_params p;
+    int32_t lx, ly, lz; /* L, Q15 */
+    int32_t hx, hy, hz; /* H, Q15 */
+    int flat_a8;        /* the layer's alpha on still water (slopes and curvature 0) */
+    /* Each table has two spare entries, so a kernel may read entries i and i + 1 of any
+     * index the plain loop uses as one 32-bit load. */
+    uint16_t rsq[RP_LIGHT_RSQ_N + 2];    /* Q15 */
+    uint16_t glint[RP_LIGHT_UNIT_N + 2]; /* alpha by n.H (Q12), Q15 */
+    uint16_t sky[RP_LIGHT_UNIT_N + 2];   /* alpha by n_z (Q12), Q15 */
+    uint16_t soft[RP_LIGHT_SOFT_N + 2];  /* x / (1 + x), Q15 */
+    const uint8_t *sky_img;              /* rp_light_set_sky: RGB24, not owned; or NULL */
+    int sky_w, sky_h;
+};
+
+/* Per-frame constants from the geometry (cheap; computed per call). */
+struct rp_light_frame {
+    int w, h;
+    int sx_step, sy_step;     /* laplacian spacing, output pixels (about 2 cells) */
+    int64_t scale_x, scale_y; /* Q16, clamped */
+    int64_t t_lim;            /* |diff * scale| giving slope 16: clamp before scaling */
+    int64_t mdiv;             /* slope Q12 = diff * scale * mdiv >> 32 */
+    int64_t cxm, cym;         /* bed curvature Q12 = -(lap_sum * cm) >> 20 */
+    int64_t rx, ry;           /* displacement Q8 px = -(slope * r) >> 28 */
+    const uint8_t *sky;       /* the sky image when it is used for this frame, else NULL */
+    int64_t kx, ky;           /* its reflection: displacement Q8 px = (slope * k) >> 28 */
+    int64_t peak;             /* rp_light_geom.peak_q8 */
+};
+
+/** The vector kernel for row y of a frame 8 or more pixels wide. With rgba non-NULL it
+ * writes the layer (rp_light_rows_rgba), else the composite into rgb over bg
+ * (rp_light_rows_rgb); both are whole frames. Returns the first pixel not done (0 <= r <=
+ * w); the caller's plain loop does r..w-1. */
+typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f,
+                               const int32_t *heights, int y, const uint8_t *bg, uint8_t *rgb,
+                               uint8_t *rgba);
+
+/** The kernel for a level (simd.h) for rows y0..y1-1 of this frame, or NULL (the plain
+ * loop does every pixel). The kernels work in 32-bit lanes, exact while every height they
+ * read is within +-RP_LIGHT_SIMD_HMAX (Q8; rp_upscale's heights stay within about 1.6 *
+ * 2^23); for other fields this returns NULL. The rows are read to check that unless the
+ * frame's peak (rp_light_geom.peak_q8) is known and within it. */
+#define RP_LIGHT_SIMD_HMAX (1 << 24)
+rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_light_frame *f,
+                                  const int32_t *heights, int y0, int y1);
+
+#endif

@@ -1,0 +1,1009 @@
+/* output.c - the output front end (rockpool(1) OUTPUT FILES): a const table of backends chosen
+ * by -f NAME or by the path (like dav1d's tools/output/output.c), validation before
+ * anything is rendered, and the temporary-name + rename helpers every backend shares. */
+#include "output/output.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libavutil/log.h>
+#include <libavutil/md5.h>
+#include <libswscale/swscale.h>
+
+#include "base/common.h"
+#include "output/output_backend.h"
+
+static const rp_output_backend *const backends[] = {
+    &rp_output_mp4, &rp_output_mkv, &rp_output_mov,      &rp_output_webm,
+    &rp_output_png, &rp_output_y4m, &rp_output_framemd5, &rp_output_framehash, NULL,
+};
+
+struct rp_output {
+    const rp_output_backend *backend;
+    rp_output_opts opts; /* string members point at the copies below */
+    char *path, *codec, *encoder_preset, *pix_fmt;
+    int64_t frames;
+    int64_t last_index;
+    int failed; /* the rp_err of a failed write: further writes are refused */
+    void *priv;
+};
+
+void rp_output_opts_init(rp_output_opts *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->format = RP_FORMAT_NONE;
+    opts->width = 640;
+    opts->height = 480;
+    opts->fps = 30;
+    opts->crf = 18;
+    opts->png_level = -1;
+    opts->threads = 1;
+}
+
+void rp_output_quiet_ffmpeg(void)
+{
+    av_log_set_level(AV_LOG_QUIET);
+}
+
+void rp_output_scale_px(struct SwsContext *sws, const uint8_t *px, int width, int height, int bpp,
+                        uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4])
+{
+    const int src_stride[4] = {bpp * width, 0, 0, 0};
+    const uint8_t *src[4] = {px, NULL, NULL, NULL};
+    size_t row = (size_t)width * (size_t)bpp;
+
+    if (height > 1)
+        sws_scale(sws, src, src_stride, 0, height - 1, dst, dst_stride);
+    memcpy(spare_row, px + (size_t)(height - 1) * row, row);
+    src[0] = spare_row;
+    sws_scale(sws, src, src_stride, height - 1, 1, dst, dst_stride);
+}
+
+void rp_output_scale_rgb(struct SwsContext *sws, const uint8_t *rgb, int width, int height,
+                         uint8_t *spare_row, uint8_t *const dst[4], const int dst_stride[4])
+{
+    rp_output_scale_px(sws, rgb, width, height, 3, spare_row, dst, dst_stride);
+}
+
+int rp_pixfmt_bytes(enum rp_pixfmt f)
+{
+    switch (f) {
+    case RP_PIX_RGBA: return 4;
+    case RP_PIX_GRAY16: return 2;
+    case RP_PIX_RGB48: return 6;
+    default: return 3;
+    }
+}
+
+/* Which backends take which frame layouts (the video backends check their encoder's
+ * alpha in their own validate). */
+static int check_pixfmt(const rp_output_opts *opts, enum rp_format format, char *err,
+                        size_t errlen)
+{
+    switch (opts->pixfmt) {
+    case RP_PIX_RGB24: return RP_OK;
+    case RP_PIX_RGBA:
+        if (format == RP_FORMAT_Y4M || format == RP_FORMAT_MP4) {
+            rp_errf(err, errlen,
+                    "%s cannot carry alpha (--alpha): use a PNG pattern like f_%%05d.png (RGBA), "
+                    ".webm (VP9 yuva420p) or .mov (ProRes 4444, or -c qtrle)",
+                    format == RP_FORMAT_Y4M ? "Y4M" : "MP4");
+            return RP_ERR_INVALID;
+        }
+        return RP_OK;
+    case RP_PIX_GRAY16:
+    case RP_PIX_RGB48:
+        if (format != RP_FORMAT_PNG) {
+            rp_errf(err, errlen, "16-bit frames go to PNG only, not %s",
+                    rp_output_format_name(format));
+            return RP_ERR_INVALID;
+        }
+        return RP_OK;
+    }
+    rp_errf(err, errlen, "unknown pixel layout %d", (int)opts->pixfmt);
+    return RP_ERR_INVALID;
+}
+
+int rp_output_is_stdout(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
+static const rp_output_backend *backend_for(enum rp_format f)
+{
+    for (int i = 0; backends[i]; i++)
+        if (backends[i]->format == f)
+            return backends[i];
+    return NULL;
+}
+
+/* Whether ext (no dot) is in a comma-separated list, ignoring case. */
+static int ext_in_list(const char *ext, const char *list)
+{
+    size_t n = strlen(ext);
+
+    while (list && *list) {
+        const char *end = strchr(list, ',');
+        size_t len = end ? (size_t)(end - list) : strlen(list);
+
+        if (len == n && strncasecmp(ext, list, n) == 0)
+            return 1;
+        list = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+enum rp_format rp_output_format_from_path(const char *path)
+{
+    const char *base, *dot;
+
+    if (!path || !*path)
+        return RP_FORMAT_NONE;
+    if (rp_output_is_stdout(path))
+        return RP_FORMAT_Y4M;
+    base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    dot = strrchr(base, '.');
+    if (!dot || dot == base || !dot[1])
+        return RP_FORMAT_NONE;
+    for (int i = 0; backends[i]; i++)
+        if (ext_in_list(dot + 1, backends[i]->extensions))
+            return backends[i]->format;
+    return RP_FORMAT_NONE;
+}
+
+enum rp_format rp_output_format_from_name(const char *name)
+{
+    if (!name)
+        return RP_FORMAT_NONE;
+    for (int i = 0; backends[i]; i++)
+        if (strcmp(name, backends[i]->name) == 0)
+            return backends[i]->format;
+    return RP_FORMAT_NONE;
+}
+
+const char *rp_output_format_name(enum rp_format f)
+{
+    const rp_output_backend *b = backend_for(f);
+
+    return b ? b->name : "none";
+}
+
+void rp_md5_hex(const uint8_t *data, size_t len, char hex[33])
+{
+    static const char digits[] = "0123456789abcdef";
+    uint8_t md5[16];
+
+    av_md5_sum(md5, data, len);
+    for (int i = 0; i < 16; i++) {
+        hex[2 * i] = digits[md5[i] >> 4];
+        hex[2 * i + 1] = digits[md5[i] & 15];
+    }
+    hex[32] = '\0';
+}
+
+/* Split path into its directory ("." when none; "/" for "/x") in dir. */
+static int dir_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n;
+
+    if (!slash) {
+        snprintf(dir, len, ".");
+        return RP_OK;
+    }
+    n = slash == path ? 1 : (size_t)(slash - path);
+    if (n >= len)
+        return RP_ERR_TOO_LARGE;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    return RP_OK;
+}
+
+/* An existing file that is neither regular nor a directory (a device such as /dev/null,
+ * a FIFO): written in place, never renamed over or removed. */
+static int is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+void rp_output_unlink_tmp(const char *tmp)
+{
+    struct stat st;
+    if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(tmp);
+}
+
+int rp_output_temp_name(const char *path, char *tmp, size_t len)
+{
+    if (is_special(path)) {
+        int n = snprintf(tmp, len, "%s", path);
+        return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    int n = snprintf(tmp, len, "%.*s.%s.tmp-%ld", (int)dirlen, path, path + dirlen, (long)getpid());
+
+    return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
+}
+
+int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err, size_t errlen)
+{
+    int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+
+    if (strcmp(tmp, path) == 0) /* a device or FIFO, see rp_output_temp_name */
+        flags = O_WRONLY | O_CLOEXEC;
+    *fd = open(tmp, flags, 0666);
+    if (*fd < 0 && errno == EEXIST) {
+        /* Left by a killed run that had our pid: it is ours to replace. */
+        rp_output_unlink_tmp(tmp);
+        *fd = open(tmp, flags, 0666);
+    }
+    if (*fd < 0) {
+        rp_errf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+/* Move tmp onto path. Without overwrite, link() + unlink() refuses atomically to replace
+ * a file that appeared since validation; file systems without hard links fall back to a
+ * check then rename(). */
+int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err, size_t errlen)
+{
+    if (strcmp(tmp, path) == 0) /* written in place */
+        return RP_OK;
+    if (!overwrite) {
+        if (link(tmp, path) == 0) {
+            rp_output_unlink_tmp(tmp);
+            return RP_OK;
+        }
+        if (errno == EEXIST || access(path, F_OK) == 0) {
+            rp_output_unlink_tmp(tmp);
+            rp_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
+            return RP_ERR_EXISTS;
+        }
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+
+        rp_output_unlink_tmp(tmp);
+        rp_errf(err, errlen, "cannot rename the finished output to '%s': %s", path,
+                       strerror(e));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+static int check_target(const char *path, int overwrite, char *err, size_t errlen);
+static int check_parent(const char *path, int must_exist, char *err, size_t errlen);
+
+int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char *err,
+                          size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->opts = opts;
+    s->fd = -1;
+    s->to_stdout = rp_output_is_stdout(opts->path);
+    if (s->to_stdout) {
+        s->fd = STDOUT_FILENO;
+        return RP_OK;
+    }
+    if (rp_output_temp_name(opts->path, s->tmp, sizeof s->tmp)) {
+        rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
+        return RP_ERR_TOO_LARGE;
+    }
+    int ret = rp_output_temp_create(s->tmp, opts->path, &s->fd, err, errlen);
+    if (ret)
+        return ret;
+    s->tmp_exists = 1;
+    s->fd_open = 1;
+    return RP_OK;
+}
+
+int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, char *err,
+                         size_t errlen)
+{
+    int e = rp_output_write_all(s->fd, data, len);
+
+    if (e) {
+        rp_errf(err, errlen, "cannot write '%s': %s", s->to_stdout ? "stdout" : s->opts->path,
+                strerror(e));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+int rp_output_stream_finish(rp_output_stream *s, char *err, size_t errlen)
+{
+    int ret;
+
+    if (!s->fd_open)
+        return RP_OK;
+    s->fd_open = 0;
+    ret = rp_output_close_fd(s->fd, s->opts->path, err, errlen);
+    if (ret) {
+        rp_output_unlink_tmp(s->tmp);
+        s->tmp_exists = 0;
+    }
+    return ret;
+}
+
+int rp_output_stream_commit(rp_output_stream *s, char *err, size_t errlen)
+{
+    if (!s->tmp_exists)
+        return RP_OK;
+    s->tmp_exists = 0;
+    return rp_output_commit(s->tmp, s->opts->path, s->opts->overwrite, err, errlen);
+}
+
+int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen)
+{
+    int ret = rp_output_stream_finish(s, err, errlen);
+    return ret ? ret : rp_output_stream_commit(s, err, errlen);
+}
+
+void rp_output_stream_abort(rp_output_stream *s)
+{
+    if (s->fd_open)
+        close(s->fd);
+    s->fd_open = 0;
+    if (s->tmp_exists)
+        rp_output_unlink_tmp(s->tmp);
+    s->tmp_exists = 0;
+}
+
+/* ---- side files (--dump-heights, --save-state) -------------------------------------- */
+
+struct rp_output_file {
+    rp_output_opts opts;
+    rp_output_stream stream;
+    char path[];
+};
+
+int rp_output_file_check(const char *path, int overwrite, char *err, size_t errlen)
+{
+    int ret;
+
+    if (rp_output_is_stdout(path)) {
+        rp_errf(err, errlen, "'%s': this output needs a file name", path);
+        return RP_ERR_INVALID;
+    }
+    ret = check_parent(path, 1, err, errlen);
+    if (!ret)
+        ret = check_target(path, overwrite, err, errlen);
+    return ret;
+}
+
+int rp_output_file_open(rp_output_file **out, const char *path, int overwrite, char *err,
+                        size_t errlen)
+{
+    size_t n = strlen(path) + 1;
+    rp_output_file *f;
+    int ret;
+
+    *out = NULL;
+    if ((ret = rp_output_file_check(path, overwrite, err, errlen)))
+        return ret;
+    if (!(f = calloc(1, sizeof *f + n))) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    memcpy(f->path, path, n);
+    rp_output_opts_init(&f->opts);
+    f->opts.path = f->path;
+    f->opts.overwrite = overwrite;
+    if ((ret = rp_output_stream_open(&f->stream, &f->opts, err, errlen))) {
+        free(f);
+        return ret;
+    }
+    *out = f;
+    return RP_OK;
+}
+
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err,
+                         size_t errlen)
+{
+    return rp_output_stream_put(&f->stream, data, len, err, errlen);
+}
+
+int rp_output_file_finish(rp_output_file *f, char *err, size_t errlen)
+{
+    return f ? rp_output_stream_finish(&f->stream, err, errlen) : RP_OK;
+}
+
+int rp_output_file_commit(rp_output_file **pf, char *err, size_t errlen)
+{
+    rp_output_file *f = *pf;
+    int ret;
+
+    if (!f)
+        return RP_OK;
+    ret = rp_output_stream_close(&f->stream, err, errlen);
+    rp_output_stream_abort(&f->stream);
+    free(f);
+    *pf = NULL;
+    return ret;
+}
+
+void rp_output_file_abort(rp_output_file **pf)
+{
+    if (!pf || !*pf)
+        return;
+    rp_output_stream_abort(&(*pf)->stream);
+    free(*pf);
+    *pf = NULL;
+}
+
+int rp_output_write_all(int fd, const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen)
+{
+    if (close(fd) != 0 && errno != EINTR) {
+        rp_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+/* Turn a PNG pattern into a printf format taking one int64_t, checking that it has
+ * exactly one integer conversion (%d, %05d, %5d, %i, %u; flags "-+ 0", width and
+ * precision up to two digits), that it sits in the last path component, and that every
+ * other '%' is "%%". */
+static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, char *err, size_t errlen)
+{
+    const char *base = strrchr(pattern, '/');
+    size_t o = 0;
+    int conversions = 0;
+
+    base = base ? base + 1 : pattern;
+    for (const char *p = pattern; *p; p++) {
+        const char *spec = p;
+        int digits;
+
+        if (o + 8 >= fmtlen)
+            goto too_long;
+        if (*p != '%') {
+            fmt[o++] = *p;
+            continue;
+        }
+        if (p[1] == '%') {
+            fmt[o++] = '%';
+            fmt[o++] = '%';
+            p++;
+            continue;
+        }
+        p++;
+        while (*p && strchr("-+ 0", *p))
+            p++;
+        for (digits = 0; *p >= '0' && *p <= '9'; p++)
+            digits++;
+        if (*p == '.') {
+            int prec = 0;
+
+            for (p++; *p >= '0' && *p <= '9'; p++)
+                prec++;
+            digits = prec > digits ? prec : digits;
+        }
+        if (!*p || !strchr("diu", *p) || digits > 2) {
+            int n = *p ? (int)(p - spec) + 1 : (int)(p - spec);
+
+            rp_errf(err, errlen,
+                           "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
+                           "integer conversion like %%05d (and %%%% for a literal %%)",
+                           pattern, n, spec);
+            return RP_ERR_INVALID;
+        }
+        if (++conversions > 1) {
+            rp_errf(err, errlen,
+                           "the PNG pattern '%s' has more than one conversion: use exactly "
+                           "one, like %%05d",
+                           pattern);
+            return RP_ERR_INVALID;
+        }
+        if (spec < base) {
+            rp_errf(err, errlen,
+                           "the PNG pattern '%s' has its conversion in a directory name: put "
+                           "it in the file name",
+                           pattern);
+            return RP_ERR_INVALID;
+        }
+        if (o + (size_t)(p - spec) + sizeof(PRId64) >= fmtlen)
+            goto too_long;
+        memcpy(fmt + o, spec, (size_t)(p - spec));
+        o += (size_t)(p - spec);
+        memcpy(fmt + o, PRId64, strlen(PRId64));
+        o += strlen(PRId64);
+    }
+    fmt[o] = '\0';
+    if (conversions == 0) {
+        rp_errf(err, errlen,
+                       "PNG output needs a file name pattern with one integer conversion, like "
+                       "frames/f_%%05d.png (got '%s')",
+                       pattern);
+        return RP_ERR_INVALID;
+    }
+    return RP_OK;
+
+too_long:
+    rp_errf(err, errlen, "the PNG pattern '%.64s...' is too long", pattern);
+    return RP_ERR_TOO_LARGE;
+}
+
+int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len, char *err,
+                           size_t errlen)
+{
+    char fmt[4096];
+    int ret, n;
+
+    ret = pattern_format(pattern, fmt, sizeof(fmt), err, errlen);
+    if (ret)
+        return ret;
+    n = snprintf(name, len, fmt, index);
+    if (n < 0 || (size_t)n >= len) {
+        rp_errf(err, errlen, "the file name made from '%.64s' is too long", pattern);
+        return RP_ERR_TOO_LARGE;
+    }
+    return RP_OK;
+}
+
+/* An existing output without overwrite is RP_ERR_EXISTS; an existing directory is always
+ * an error. */
+static int check_target(const char *path, int overwrite, char *err, size_t errlen)
+{
+    struct stat st;
+    const char *base = strrchr(path, '/');
+    char tmp[4096];
+
+    /* The temporary sibling ".NAME.tmp-PID" must fit the file-name limit too. */
+    base = base ? base + 1 : path;
+    if (!is_special(path) &&
+        (rp_output_temp_name(path, tmp, sizeof tmp) ||
+         strlen(strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp) > NAME_MAX)) {
+        rp_errf(err, errlen,
+                "cannot write '%.64s...': its file name is %zu bytes, and its temporary name "
+                "(\".NAME.tmp-PID\") would pass the %d-byte limit: use a shorter name",
+                path, strlen(base), NAME_MAX);
+        return RP_ERR_INVALID;
+    }
+    if (stat(path, &st) != 0) {
+        /* A dangling symbolic link exists too: the rename would replace it. */
+        if (!overwrite && lstat(path, &st) == 0) {
+            rp_errf(err, errlen, "'%s' already exists (a dangling symbolic link; use -y to "
+                    "overwrite)", path);
+            return RP_ERR_EXISTS;
+        }
+        return RP_OK;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        rp_errf(err, errlen, "'%s' is a directory", path);
+        return RP_ERR_IO;
+    }
+    /* A device or FIFO (/dev/null, a named pipe) is written in place: nothing is lost. */
+    if (!overwrite && S_ISREG(st.st_mode)) {
+        rp_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
+        return RP_ERR_EXISTS;
+    }
+    return RP_OK;
+}
+
+/* The parent directory of path must exist (required) or at least not be a file (PNG,
+ * whose directory rp_output_open creates). */
+static int check_parent(const char *path, int must_exist, char *err, size_t errlen)
+{
+    char dir[4096];
+    struct stat st;
+
+    if (dir_of(path, dir, sizeof(dir))) {
+        rp_errf(err, errlen, "the output path '%.64s...' is too long", path);
+        return RP_ERR_TOO_LARGE;
+    }
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT && !must_exist)
+            return RP_OK;
+        rp_errf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir,
+                       strerror(errno));
+        return RP_ERR_IO;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        rp_errf(err, errlen, "cannot write '%s': '%s' is not a directory", path, dir);
+        return RP_ERR_IO;
+    }
+    return RP_OK;
+}
+
+static enum rp_format resolve_format(const rp_output_opts *opts)
+{
+    return opts->format != RP_FORMAT_NONE ? opts->format : rp_output_format_from_path(opts->path);
+}
+
+enum rp_format rp_output_format_of(const rp_output_opts *opts)
+{
+    return resolve_format(opts);
+}
+
+int rp_output_uses_stdout(const rp_output_opts *opts)
+{
+    return opts->path && rp_output_is_stdout(opts->path);
+}
+
+double rp_output_cell_bytes(const rp_output_opts *opts, int threads)
+{
+    const rp_output_backend *b = backend_for(resolve_format(opts));
+    if (!b)
+        return 6;
+    return (b->cell_bytes ? b->cell_bytes : 6) +
+           (double)b->thread_cell_bytes * (threads > 16 ? 16 : threads) +
+           (b->run_cell_bytes ? b->run_cell_bytes(opts, threads) : 0);
+}
+
+/* Where a path leads: the file's identity when it exists, else its directory's real path
+ * and its name. Special files (devices, FIFOs) have no identity: writing one twice loses
+ * nothing a rename would. */
+typedef struct path_id {
+    int exists, special;
+    dev_t dev;
+    ino_t ino;
+    char canon[16384];
+} path_id;
+
+static void path_identify(const char *path, path_id *id)
+{
+    struct stat st;
+    char dir[4096], real[4096];
+    memset(id, 0, sizeof *id);
+    if (stat(path, &st) == 0) {
+        id->exists = 1;
+        id->special = !S_ISREG(st.st_mode);
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        return;
+    }
+    char target[4096], joined[8192];
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n > 0) { /* a dangling link: where it leads */
+        target[n] = '\0';
+        if (target[0] != '/' && !dir_of(path, dir, sizeof dir))
+            snprintf(joined, sizeof joined, "%s/%s", dir, target);
+        else
+            snprintf(joined, sizeof joined, "%s", target);
+        path = joined;
+    }
+    const char *slash = strrchr(path, '/');
+    if (dir_of(path, dir, sizeof dir) || !realpath(dir, real))
+        snprintf(id->canon, sizeof id->canon, "%s", path);
+    else
+        snprintf(id->canon, sizeof id->canon, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+static int same_file(const path_id *a, const path_id *b)
+{
+    if (a->special || b->special || a->exists != b->exists)
+        return 0;
+    return a->exists ? a->dev == b->dev && a->ino == b->ino : !strcmp(a->canon, b->canon);
+}
+
+int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
+{
+    path_id *ids = calloc((size_t)(n ? n : 1), sizeof *ids);
+    int ret = RP_OK;
+    if (!ids) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    for (int i = 0; i < n; i++)
+        if (!rp_output_is_stdout(uses[i].path))
+            path_identify(uses[i].path, &ids[i]);
+    for (int i = 0; i < n && !ret; i++) {
+        /* Two patterns (PNG sequences) of one name would write the same files. */
+        for (int j = 0; uses[i].is_output == 2 && j < i && !ret; j++) {
+            if (uses[j].is_output == 2 && same_file(&ids[i], &ids[j])) {
+                rp_errf(err, errlen, "%s '%s' and %s '%s' name the same files", uses[j].what,
+                        uses[j].path, uses[i].what, uses[i].path);
+                ret = RP_ERR_INVALID;
+            }
+        }
+        if (!uses[i].is_output || uses[i].is_output == 2 || rp_output_is_stdout(uses[i].path))
+            continue;
+        for (int j = 0; j < n && !ret; j++) {
+            if (j == i || rp_output_is_stdout(uses[j].path) || !same_file(&ids[i], &ids[j]))
+                continue;
+            if (uses[j].is_output && j < i)
+                rp_errf(err, errlen, "%s '%s' and %s '%s' name the same file", uses[j].what,
+                        uses[j].path, uses[i].what, uses[i].path);
+            else if (!uses[j].is_output)
+                rp_errf(err, errlen, "%s '%s' would overwrite %s of this run", uses[i].what,
+                        uses[i].path, uses[j].what);
+            else
+                continue;
+            ret = RP_ERR_INVALID;
+        }
+    }
+    free(ids);
+    return ret;
+}
+
+/* The frame index whose name under pattern would be entry, or -1: the pattern's literal
+ * prefix and suffix (from fmt, "%%" unescaped) around a number, formatted back and
+ * compared. */
+static int64_t pattern_index(const char *fmt, const char *entry)
+{
+    char pre[4096], suf[4096], again[4096];
+    size_t np = 0, ns = 0, n = strlen(entry);
+    const char *p = fmt;
+    int64_t v;
+    char *end;
+
+    for (; *p && !(p[0] == '%' && p[1] != '%'); p++) {
+        pre[np++] = *p;
+        if (*p == '%')
+            p++;
+    }
+    if (!*p)
+        return -1;
+    p += strcspn(p, "diu") + 1; /* past the conversion (PRId64 ends in d or i) */
+    for (; *p; p++) {
+        suf[ns++] = *p;
+        if (*p == '%')
+            p++;
+    }
+    if (n < np + ns || memcmp(entry, pre, np) || memcmp(entry + n - ns, suf, ns))
+        return -1;
+    errno = 0;
+    v = strtoll(entry + np, &end, 10);
+    if (end == entry + np || errno || v < 0)
+        return -1;
+    snprintf(again, sizeof again, fmt, v);
+    return strcmp(again, entry) ? -1 : v;
+}
+
+/* Check every existing entry of a PNG pattern's directory that a frame of this run would
+ * replace (see rp_output_validate). */
+static int check_pattern_dir(const rp_output_opts *opts, char *err, size_t errlen)
+{
+    char fmt[4096], dir[4096], base_fmt[4096], full[8192];
+    const char *slash;
+    DIR *d;
+    struct dirent *e;
+    int ret;
+
+    if ((ret = pattern_format(opts->path, fmt, sizeof fmt, err, errlen)))
+        return ret;
+    slash = strrchr(fmt, '/');
+    snprintf(base_fmt, sizeof base_fmt, "%s", slash ? slash + 1 : fmt);
+    if (dir_of(opts->path, dir, sizeof dir) || !(d = opendir(dir)))
+        return RP_OK; /* no directory yet: nothing to replace */
+    while (!ret && (e = readdir(d))) {
+        int64_t k = pattern_index(base_fmt, e->d_name);
+        if (k < opts->first_frame || k >= opts->first_frame + opts->frame_count)
+            continue;
+        snprintf(full, sizeof full, "%s%s%s", slash ? dir : "", slash ? "/" : "", e->d_name);
+        ret = check_target(full, opts->overwrite, err, errlen);
+    }
+    closedir(d);
+    return ret;
+}
+
+int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
+{
+    enum rp_format format = resolve_format(opts);
+    const rp_output_backend *b = backend_for(format);
+    rp_output_opts resolved = *opts;
+    int ret;
+
+    if (!opts->path || !*opts->path) {
+        rp_errf(err, errlen, "no output path");
+        return RP_ERR_INVALID;
+    }
+    if (!b) {
+        rp_errf(err, errlen,
+                       "cannot tell the output format of '%s': use -f NAME, or a path ending "
+                       "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
+                       opts->path);
+        return RP_ERR_INVALID;
+    }
+    if (opts->width < 1 || opts->height < 1 || opts->width > RP_MAX_SIDE ||
+        opts->height > RP_MAX_SIDE) {
+        rp_errf(err, errlen, "frame size %dx%d is out of range (1..%d per side)",
+                       opts->width, opts->height, RP_MAX_SIDE);
+        return opts->width > RP_MAX_SIDE || opts->height > RP_MAX_SIDE ? RP_ERR_TOO_LARGE
+                                                                       : RP_ERR_INVALID;
+    }
+    if (opts->fps < 1 || opts->first_frame < 0) {
+        rp_errf(err, errlen, "invalid frame rate %d or first frame %" PRId64, opts->fps,
+                       opts->first_frame);
+        return RP_ERR_INVALID;
+    }
+    if (opts->png_level < -1 || opts->png_level > 9) {
+        rp_errf(err, errlen, "PNG level %d is out of range (0..9)", opts->png_level);
+        return RP_ERR_INVALID;
+    }
+    if (rp_output_is_stdout(opts->path) && format != RP_FORMAT_Y4M &&
+        format != RP_FORMAT_FRAMEMD5 && format != RP_FORMAT_FRAMEHASH) {
+        rp_errf(err, errlen,
+                       "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
+                       "file name",
+                       b->name);
+        return RP_ERR_INVALID;
+    }
+    resolved.format = format;
+    if ((ret = check_pixfmt(opts, format, err, errlen)))
+        return ret;
+    if (b->validate) {
+        ret = b->validate(&resolved, err, errlen);
+        if (ret)
+            return ret;
+    }
+    if (rp_output_is_stdout(opts->path))
+        return RP_OK;
+    if (format == RP_FORMAT_PNG) {
+        char name[4096];
+
+        ret =
+            rp_output_pattern_name(opts->path, opts->first_frame, name, sizeof(name), err, errlen);
+        if (!ret)
+            ret = check_parent(name, 0, err, errlen);
+        if (!ret)
+            ret = check_target(name, opts->overwrite, err, errlen);
+        /* Every frame's name, so a run does not stop half-way on an old frame (without -y)
+         * or on a directory (with -y): the directory is read once and each entry that
+         * one of the frames would be named is checked, so a long pattern costs no more
+         * than the directory's size. */
+        if (!ret)
+            ret = check_pattern_dir(opts, err, errlen);
+        return ret;
+    }
+    ret = check_parent(opts->path, 1, err, errlen);
+    if (!ret)
+        ret = check_target(opts->path, opts->overwrite, err, errlen);
+    return ret;
+}
+
+/* Duplicate an optional string; *ok is cleared when allocation fails. */
+static char *dup_opt(const char *s, int *ok)
+{
+    char *d;
+
+    if (!s)
+        return NULL;
+    d = strdup(s);
+    if (!d)
+        *ok = 0;
+    return d;
+}
+
+static void output_free(rp_output *out)
+{
+    free(out->priv);
+    free(out->path);
+    free(out->codec);
+    free(out->encoder_preset);
+    free(out->pix_fmt);
+    free(out);
+}
+
+int rp_output_open(rp_output **pout, const rp_output_opts *opts, char *err, size_t errlen)
+{
+    rp_output *out = NULL;
+    int ok = 1, ret;
+
+    *pout = NULL;
+    ret = rp_output_validate(opts, err, errlen);
+    if (ret)
+        return ret;
+    out = calloc(1, sizeof(*out));
+    if (!out)
+        goto fail;
+    out->backend = backend_for(resolve_format(opts));
+    out->opts = *opts;
+    out->opts.format = out->backend->format;
+    out->opts.path = out->path = dup_opt(opts->path, &ok);
+    out->opts.codec = out->codec = dup_opt(opts->codec, &ok);
+    out->opts.encoder_preset = out->encoder_preset = dup_opt(opts->encoder_preset, &ok);
+    out->opts.pix_fmt = out->pix_fmt = dup_opt(opts->pix_fmt, &ok);
+    out->priv = calloc(1, out->backend->priv_size ? out->backend->priv_size : 1);
+    out->last_index = -1;
+    if (!ok || !out->priv)
+        goto fail;
+    ret = out->backend->open(out->priv, &out->opts, err, errlen);
+    if (ret) {
+        output_free(out);
+        return ret;
+    }
+    *pout = out;
+    return RP_OK;
+
+fail:
+    if (out)
+        output_free(out);
+    rp_errf(err, errlen, "out of memory opening '%s'", opts->path);
+    return RP_ERR_NOMEM;
+}
+
+int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, char *err,
+                    size_t errlen)
+{
+    int ret;
+
+    if (out->failed) {
+        rp_errf(err, errlen, "output '%s' already failed", out->opts.path);
+        return out->failed;
+    }
+    if (frame_index <= out->last_index || frame_index < 0) {
+        rp_errf(err, errlen, "frame %" PRId64 " arrived after frame %" PRId64, frame_index,
+                       out->last_index);
+        return RP_ERR_INVALID;
+    }
+    ret = out->backend->write(out->priv, frame_index, rgb, err, errlen);
+    if (ret) {
+        out->failed = ret;
+        return ret;
+    }
+    out->last_index = frame_index;
+    out->frames++;
+    return RP_OK;
+}
+
+int rp_output_close(rp_output **pout, char *err, size_t errlen)
+{
+    rp_output *out = *pout;
+    int ret;
+
+    if (!out)
+        return RP_OK;
+    *pout = NULL;
+    if (out->failed) {
+        ret = out->failed;
+        rp_errf(err, errlen, "output '%s' failed earlier; nothing more was written",
+                       out->opts.path);
+        out->backend->abort(out->priv);
+        output_free(out);
+        return ret;
+    }
+    ret = out->backend->close(out->priv, err, errlen);
+    output_free(out);
+    return ret;
+}
+
+void rp_output_abort(rp_output **pout)
+{
+    rp_output *out = *pout;
+
+    if (!out)
+        return;
+    *pout = NULL;
+    out->backend->abort(out->priv);
+    output_free(out);
+}
+
+int64_t rp_output_frames(const rp_output *out)
+{
+    return out ? out->frames : 0;
+}

@@ -1,0 +1,718 @@
+/* events.c - the timeline: turns a parsed scene's events into per-frame items for the
+ * simulation (rockpool-scene(5) TIMELINE, RAIN and STROKES). Percent coordinates are resolved
+ * against the final size, rain is drawn from the seeded SplitMix64 generator, strokes are sampled
+ * into dabs, and the items are sorted by frame, then by statement order.
+ *
+ * Times are converted to exact ticks of 1/(fps * 1000000) s, so spans given in seconds,
+ * milliseconds or frames mix without rounding. All arithmetic is integer (128-bit where
+ * products can pass 2^63); the exact rules are the contract in rockpool-scene(5), which
+ * tests/tools/rain_ref.py reproduces independently. */
+#include "scene/scene.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TICKS_PER_FRAME INT64_C(1000000)
+#define PCT_FULL INT64_C(100000000) /* 100% in millionths of a percent */
+#define GOLDEN UINT64_C(0x9E3779B97F4A7C15)
+
+typedef unsigned __int128 u128;
+typedef __int128 i128;
+
+struct rp_timeline {
+    rp_item *items;
+    size_t n, cap;
+    int64_t frames;
+    rp_timeline_stats stats;
+};
+
+/* State of one rp_timeline_build call: the statement being expanded, for messages. */
+typedef struct builder {
+    rp_settings grid; /* a copy of the settings with the grid filled in, when they have none */
+    int64_t clock;    /* items per second: the simulation rate, or fps for one step a frame */
+    rp_timeline *tl;
+    const rp_settings *final;
+    rp_diag *diag;
+    const rp_event *ev;
+} builder;
+
+uint64_t rp_splitmix64(uint64_t *state)
+{
+    uint64_t z;
+
+    *state += GOLDEN;
+    z = *state;
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* A uniform integer in lo..hi (lo <= hi, hi - lo < 2^32): the top 32 bits of the next
+ * value, scaled by multiplication (rockpool-scene(5), RAIN). */
+static int64_t uniform(uint64_t *state, int64_t lo, int64_t hi)
+{
+    uint64_t top = rp_splitmix64(state) >> 32;
+    return lo + (int64_t)((top * (uint64_t)(hi - lo + 1)) >> 32);
+}
+
+static int64_t clamp64(i128 v)
+{
+    return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
+/* floor(a / b) for b > 0. */
+static i128 floordiv(i128 a, i128 b)
+{
+    i128 q = a / b;
+    if (a % b != 0 && a < 0)
+        q--;
+    return q;
+}
+
+int64_t rp_time_ticks(rp_time t, int fps)
+{
+    if (t.is_frames)
+        return clamp64((i128)t.value * TICKS_PER_FRAME);
+    return clamp64((i128)t.value * fps);
+}
+
+int64_t rp_time_frame(rp_time t, int fps)
+{
+    if (t.is_frames)
+        return t.value;
+    if (fps <= 0)
+        return 0;
+    return clamp64(floordiv((i128)t.value * fps, TICKS_PER_FRAME));
+}
+
+int64_t rp_time_frames(rp_time t, int fps)
+{
+    if (t.is_frames)
+        return t.value;
+    if (fps <= 0)
+        return 0;
+    return clamp64(-floordiv(-((i128)t.value * fps), TICKS_PER_FRAME));
+}
+
+/* Report an error at col of the current statement's line. */
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+static int fail(builder *b, int err, int col, const char *fmt, ...) PRINTF_LIKE(4, 5);
+static int fail(builder *b, int err, int col, const char *fmt, ...)
+{
+    va_list ap;
+    rp_diag *d = b->diag;
+    size_t n = 0;
+
+    d->line = b->ev ? b->ev->line : 0;
+    d->col = b->ev ? col : 0;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+    if (b->ev) {
+        /* The line is valid UTF-8 (it parsed): cut at a character boundary. */
+        n = b->ev->text_len;
+        if (n >= sizeof d->source_line) {
+            n = sizeof d->source_line - 1;
+            while (n > 0 && ((unsigned char)b->ev->text[n] & 0xC0) == 0x80)
+                n--;
+        }
+        memcpy(d->source_line, b->ev->text, n);
+    }
+    d->source_line[n] = '\0';
+    return err;
+}
+
+/* Append an item (frame < frames) or count it after the end. */
+static int push(builder *b, const rp_item *it)
+{
+    rp_timeline *tl = b->tl;
+
+    if (it->frame >= tl->frames) {
+        tl->stats.after_end++;
+        return RP_OK;
+    }
+    if (tl->n == tl->cap) {
+        size_t cap = tl->cap ? 2 * tl->cap : 256;
+        rp_item *items;
+        if (tl->n >= RP_TIMELINE_MAX_ITEMS)
+            return fail(b, RP_ERR_TOO_LARGE, b->ev->col,
+                        "the timeline would hold more than %zu items (drops, dabs and walls); "
+                        "lower the rain rate or render fewer frames",
+                        (size_t)RP_TIMELINE_MAX_ITEMS);
+        if (cap > RP_TIMELINE_MAX_ITEMS)
+            cap = RP_TIMELINE_MAX_ITEMS;
+        items = realloc(tl->items, cap * sizeof *items);
+        if (!items)
+            return fail(b, RP_ERR_NOMEM, b->ev->col, "out of memory for the timeline");
+        tl->items = items;
+        tl->cap = cap;
+    }
+    tl->items[tl->n++] = *it;
+    if (it->kind == RP_ITEM_DROP)
+        tl->stats.drops++;
+    else
+        tl->stats.walls++;
+    return RP_OK;
+}
+
+/* A coordinate against a side of `size` cells: pixels must lie on the grid; a percentage
+ * p gives floor(size * p / 100), and exactly 100% gives size - 1. */
+static int coord(builder *b, rp_coord c, int size, const char *what, int64_t *out)
+{
+    int64_t v;
+
+    if (!c.is_percent) {
+        v = c.value;
+        if (v < 0 || v >= size)
+            return fail(b, RP_ERR_INVALID, c.col, "%s %lld is off the grid (0..%d)", what,
+                        (long long)v, size - 1);
+    } else if (c.value >= PCT_FULL) {
+        v = size - 1;
+    } else {
+        v = (int64_t)size * c.value / PCT_FULL;
+    }
+    *out = v;
+    return RP_OK;
+}
+
+/* A length along a side of `size` cells: pixels, or floor(size * p / 100); at least 1. */
+static int length(builder *b, rp_coord c, int size, const char *what, int64_t *out)
+{
+    int64_t v = c.is_percent ? (int64_t)size * c.value / PCT_FULL : c.value;
+
+    if (v < 1)
+        return fail(b, RP_ERR_INVALID, c.col, "%s %lld.%06lld%% of %d is less than one cell", what,
+                    (long long)(c.value / 1000000), (long long)(c.value % 1000000), size);
+    *out = v;
+    return RP_OK;
+}
+
+/* A time in ticks of 1/(clock * 10^6) s: microseconds times the clock, or a frame number
+ * of the output's fps / fps_den converted exactly (floor) when the clock is a rate of its
+ * own; with one step a frame, a frame number is its item index times 10^6. */
+static int64_t ticks(const builder *b, rp_time t)
+{
+    const rp_time_settings *ts = &b->final->time;
+    if (!t.is_frames)
+        return clamp64((i128)t.value * b->clock);
+    if (ts->rate <= 0)
+        return clamp64((i128)t.value * TICKS_PER_FRAME);
+    return clamp64(floordiv((i128)t.value * TICKS_PER_FRAME * ts->rate * ts->fps_den, ts->fps));
+}
+
+/* The item index (frame or step) a time falls in. */
+static int64_t index_of(const builder *b, rp_time t)
+{
+    return clamp64(floordiv(ticks(b, t), TICKS_PER_FRAME));
+}
+
+/* Scene coordinates to grid cells: the identity when the grid is the scene's size
+ * (every seed preset), else floor(v * grid / size); lengths at least 1. */
+static int32_t to_grid(int64_t v, int size, int grid)
+{
+    return (int32_t)(grid == size ? v : v * grid / size);
+}
+
+static int32_t to_grid_len(int64_t v, int size, int grid)
+{
+    int64_t g = grid == size ? v : (v * grid + size / 2) / size;
+    return (int32_t)(g < 1 ? 1 : g);
+}
+
+/* A radius as written: scene pixels, or (radius_pct) millionths of a percent of the scene
+ * width, at least one pixel. */
+static int64_t radius_of(const builder *b, int64_t v)
+{
+    if (!b->ev->radius_pct)
+        return v;
+    v = (int64_t)b->final->width * v / PCT_FULL;
+    return v < 1 ? 1 : v;
+}
+
+/* The span's ticks, checked again now that fps is final (mixed units). */
+static int span(builder *b, int64_t *a, int64_t *e)
+{
+    const rp_event *ev = b->ev;
+
+    *a = ticks(b, ev->start);
+    *e = ticks(b, ev->end);
+    if (*e <= *a)
+        return fail(b, RP_ERR_INVALID, ev->time_col,
+                    "reversed span '%.*s' at %d fps: the end must be after the start",
+                    (int)ev->time_len, ev->time_text, b->final->time.fps);
+    return RP_OK;
+}
+
+static void drop_item(builder *b, rp_item *it, int64_t frame, int64_t x, int64_t y, int64_t r,
+                      int64_t h)
+{
+    const rp_event *ev = b->ev;
+
+    memset(it, 0, sizeof *it);
+    it->frame = frame;
+    it->kind = RP_ITEM_DROP;
+    it->drop.x = to_grid(x, b->final->width, b->final->water.width);
+    it->drop.y = to_grid(y, b->final->height, b->final->water.height);
+    it->drop.radius = to_grid_len(r, b->final->width, b->final->water.width);
+    it->drop.height = (int32_t)h;
+    it->drop.shape = ev->shape < 0 ? b->final->shape : (enum rp_shape)ev->shape;
+    it->drop.mode = ev->mode < 0 ? b->final->mode : (enum rp_mode)ev->mode;
+}
+
+static int expand_drop(builder *b)
+{
+    const rp_event *ev = b->ev;
+    int64_t x = 0, y = 0;
+    rp_item it;
+    int ret;
+
+    if ((ret = coord(b, ev->x, b->final->width, "x coordinate", &x)) ||
+        (ret = coord(b, ev->y, b->final->height, "y coordinate", &y)))
+        return ret;
+    drop_item(b, &it, index_of(b, ev->start), x, y, radius_of(b, ev->radius_lo), ev->height_lo);
+    return push(b, &it);
+}
+
+/* Rain over [A, B) at R = rate_milli / 1000 drops/s: N = floor((B - A) * R) drops; drop j
+ * draws u (top 32 bits), x, y, radius, height in this order and falls at
+ * t = A + (j * 2^32 + u) / (R * 2^32) seconds, in frame floor(t * fps), computed exactly:
+ *   frame = floor((A_ticks * Rm * 2^32 + (j * 2^32 + u) * fps * 10^9) / (Rm * 2^32 * 10^6))
+ * Frames grow with j, so the first drop after the last frame ends the loop. */
+static int expand_rain(builder *b)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    int64_t a = 0, e = 0, j, count;
+    uint64_t state = f->seed ^ (GOLDEN * (uint64_t)(ev->rain_index + 1));
+    u128 rm = (u128)(uint64_t)ev->rate_milli, den, base;
+    int ret;
+
+    if ((ret = span(b, &a, &e)))
+        return ret;
+    count = (int64_t)((u128)(uint64_t)(e - a) * rm / ((u128)(uint64_t)b->clock * 1000000000u));
+    den = (rm << 32) * TICKS_PER_FRAME;
+    base = (u128)(uint64_t)a * (rm << 32);
+    for (j = 0; j < count; j++) {
+        uint64_t u = rp_splitmix64(&state) >> 32;
+        int64_t x = uniform(&state, 0, f->width - 1);
+        int64_t y = uniform(&state, 0, f->height - 1);
+        int64_t r = radius_of(b, uniform(&state, ev->radius_lo, ev->radius_hi));
+        int64_t h = uniform(&state, ev->height_lo, ev->height_hi);
+        u128 num = base + (((u128)(uint64_t)j << 32) | u) * (uint64_t)b->clock * 1000000000u;
+        int64_t frame = (int64_t)(num / den);
+        rp_item it;
+
+        if (frame >= b->tl->frames) {
+            b->tl->stats.after_end += (size_t)(count - j);
+            break;
+        }
+        drop_item(b, &it, frame, x, y, r, h);
+        if ((ret = push(b, &it)))
+            return ret;
+        b->tl->stats.rain_drops++;
+    }
+    return RP_OK;
+}
+
+/* A stroke from P0 to P1 over [A, B): frames k0 = floor(A) .. k1 = max(k0, ceil(B) - 1)
+ * (n = k1 - k0 + 1 frames); S = max(n - 1, ceil(D / s)) segments, D = max(|dx|, |dy|),
+ * s = max(1, radius); dab m = 0..S at P0 + floor(m * d / S) in frame
+ * k0 + floor(m * (n - 1) / S). Every frame of the span gets a dab, and consecutive dabs
+ * differ by at most s in x and in y. */
+static int expand_stroke(builder *b)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    int64_t a = 0, e = 0, x0 = 0, y0 = 0, x1 = 0, y1 = 0, k0, k1, n, dx, dy, d, s, segs, m;
+    int ret;
+
+    if ((ret = span(b, &a, &e)) || (ret = coord(b, ev->x, f->width, "x coordinate", &x0)) ||
+        (ret = coord(b, ev->y, f->height, "y coordinate", &y0)) ||
+        (ret = coord(b, ev->x2, f->width, "x coordinate", &x1)) ||
+        (ret = coord(b, ev->y2, f->height, "y coordinate", &y1)))
+        return ret;
+    k0 = a / TICKS_PER_FRAME;
+    k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
+    if (k1 < k0)
+        k1 = k0;
+    n = k1 - k0 + 1;
+    dx = x1 - x0;
+    dy = y1 - y0;
+    d = dx < 0 ? -dx : dx;
+    if ((dy < 0 ? -dy : dy) > d)
+        d = dy < 0 ? -dy : dy;
+    s = radius_of(b, ev->radius_lo);
+    s = s > 1 ? s : 1;
+    segs = (d + s - 1) / s;
+    if (n - 1 > segs)
+        segs = n - 1;
+    for (m = 0; m <= segs; m++) {
+        rp_item it;
+        int64_t frame = k0, x = x0, y = y0;
+        if (segs > 0) {
+            frame = k0 + (int64_t)((i128)m * (n - 1) / segs);
+            x = x0 + (int64_t)floordiv((i128)m * dx, segs);
+            y = y0 + (int64_t)floordiv((i128)m * dy, segs);
+        }
+        if (frame >= b->tl->frames) {
+            b->tl->stats.after_end += (size_t)(segs + 1 - m);
+            break;
+        }
+        drop_item(b, &it, frame, x, y, radius_of(b, ev->radius_lo), ev->height_lo);
+        if ((ret = push(b, &it)))
+            return ret;
+        b->tl->stats.stroke_dabs++;
+    }
+    return RP_OK;
+}
+
+static int expand_wall(builder *b)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    int64_t x = 0, y = 0, w = 0, h = 0;
+    rp_item it;
+    int ret;
+
+    memset(&it, 0, sizeof it);
+    it.frame = index_of(b, ev->start);
+    if (ev->kind != RP_EVENT_WALL_MASK && ((ret = coord(b, ev->x, f->width, "x coordinate", &x)) ||
+                                           (ret = coord(b, ev->y, f->height, "y coordinate", &y))))
+        return ret;
+    it.x = to_grid(x, f->width, f->water.width);
+    it.y = to_grid(y, f->height, f->water.height);
+    if (ev->kind == RP_EVENT_WALL_RECT) {
+        if ((ret = length(b, ev->w, f->width, "wall width", &w)) ||
+            (ret = length(b, ev->h, f->height, "wall height", &h)))
+            return ret;
+        if (x + w > f->width)
+            return fail(b, RP_ERR_INVALID, ev->w.col,
+                        "wall rect passes the right edge (x %lld + width %lld > %d)", (long long)x,
+                        (long long)w, f->width);
+        if (y + h > f->height)
+            return fail(b, RP_ERR_INVALID, ev->h.col,
+                        "wall rect passes the bottom edge (y %lld + height %lld > %d)",
+                        (long long)y, (long long)h, f->height);
+        it.kind = RP_ITEM_WALL_RECT;
+        it.w = to_grid_len(w, f->width, f->water.width);
+        it.h = to_grid_len(h, f->height, f->water.height);
+    } else if (ev->kind == RP_EVENT_WALL_CIRCLE) {
+        it.kind = RP_ITEM_WALL_CIRCLE;
+        it.r = to_grid_len(radius_of(b, ev->radius_lo), f->width, f->water.width);
+    } else {
+        it.kind = RP_ITEM_WALL_MASK;
+        it.mask_path = ev->path;
+    }
+    return push(b, &it);
+}
+
+/* Stable merge sort of the items by frame (statement order is generation order). */
+static void sort_items(rp_item *items, rp_item *tmp, size_t n)
+{
+    size_t width, i;
+
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            size_t lo = i, mid = i + width, hi = i + 2 * width, p, q, o = i;
+            if (mid >= n) {
+                memcpy(tmp + lo, items + lo, (n - lo) * sizeof *items);
+                continue;
+            }
+            if (hi > n)
+                hi = n;
+            p = lo;
+            q = mid;
+            while (p < mid && q < hi)
+                tmp[o++] = items[q].frame < items[p].frame ? items[q++] : items[p++];
+            while (p < mid)
+                tmp[o++] = items[p++];
+            while (q < hi)
+                tmp[o++] = items[q++];
+        }
+        memcpy(items, tmp, n * sizeof *items);
+    }
+}
+
+static int sorted(const rp_item *items, size_t n)
+{
+    size_t i;
+
+    for (i = 1; i < n; i++)
+        if (items[i].frame < items[i - 1].frame)
+            return 0;
+    return 1;
+}
+
+/* ---- cost, before building (rp_timeline_check) ------------------------------------------ */
+
+/* Cells a drop of radius r touches on a w x h grid, at most: its square, clipped. */
+static double drop_cells(int64_t r, int w, int h)
+{
+    int64_t side = 2 * (r < 0 ? 0 : r) + 1;
+    return (double)(side < w ? side : w) * (double)(side < h ? side : h);
+}
+
+/* A coordinate resolved like coord() but never failing (off-grid values are clamped: the
+ * build reports them). */
+static int64_t coord_est(rp_coord c, int size)
+{
+    int64_t v = c.is_percent ? (c.value >= PCT_FULL ? size - 1 : (int64_t)size * c.value / PCT_FULL)
+                             : c.value;
+    return v < 0 ? 0 : v >= size ? size - 1 : v;
+}
+
+/* Cells a drop of radius r (scene pixels) touches on the grid, at most. */
+static double grid_cells(const builder *b, int64_t r)
+{
+    const rp_settings *f = b->final;
+    return drop_cells(to_grid_len(radius_of(b, r), f->width, f->water.width), f->water.width,
+                      f->water.height);
+}
+
+/* Items and work of the event b->ev over items 0..frames-1, as the build would make them. */
+static void event_cost(const builder *b, int64_t frames, double *items, double *work)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    *items = 0;
+    *work = 0;
+    switch (ev->kind) {
+    case RP_EVENT_DROP:
+        if (index_of(b, ev->start) < frames) {
+            *items = 1;
+            *work = grid_cells(b, ev->radius_lo);
+        }
+        break;
+    case RP_EVENT_RAIN: {
+        i128 a = ticks(b, ev->start), e = ticks(b, ev->end);
+        i128 last = (i128)frames * TICKS_PER_FRAME; /* drops at or past it are left out */
+        double mean = 0;
+        if (e > last)
+            e = last;
+        if (e <= a || ev->rate_milli <= 0)
+            break;
+        /* floor((e - a) * rate / clock s), plus one for the drop the floor may add */
+        *items = (double)((e - a) * ev->rate_milli / ((i128)b->clock * 1000000000)) + 1;
+        /* the mean over at most 64 radii of the range */
+        int64_t lo = ev->radius_lo, hi = ev->radius_hi, step = (hi - lo) / 64 + 1, n = 0;
+        for (int64_t r = lo; r <= hi; r += step, n++)
+            mean += grid_cells(b, r);
+        *work = *items * mean / (double)(n ? n : 1);
+        break;
+    }
+    case RP_EVENT_STROKE: {
+        int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
+        int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
+        int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
+        int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
+        int64_t d = dx < 0 ? -dx : dx, s = radius_of(b, ev->radius_lo), segs;
+        if (s < 1)
+            s = 1;
+        if (k0 >= frames)
+            break;
+        if ((dy < 0 ? -dy : dy) > d)
+            d = dy < 0 ? -dy : dy;
+        segs = (d + s - 1) / s;
+        if (k1 < k0)
+            k1 = k0;
+        if (k1 - k0 > segs)
+            segs = k1 - k0;
+        *items = (double)segs + 1;
+        *work = *items * grid_cells(b, ev->radius_lo);
+        break;
+    }
+    default:
+        if (index_of(b, ev->start) < frames)
+            *items = 1;
+        break;
+    }
+}
+
+int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
+                      int64_t max_bytes, rp_timeline_cost *cost, rp_diag *diag)
+{
+    builder b;
+    const rp_event *most_items = NULL, *most_work = NULL;
+    double top_items = 0, top_work = 0;
+    size_t count = rp_scene_event_count(scene);
+
+    memset(&b, 0, sizeof b);
+    b.diag = diag;
+    memset(cost, 0, sizeof *cost);
+    if (final->time.fps < 1 || final->width < 1 || final->height < 1 || frames < 0)
+        return RP_OK; /* rp_timeline_build says what is wrong */
+    b.grid = *final;
+    if (b.grid.water.width < 1 || b.grid.water.height < 1) { /* no grid: the scene's size */
+        b.grid.water.width = final->width;
+        b.grid.water.height = final->height;
+    }
+    b.final = &b.grid;
+    b.clock = final->time.rate > 0 ? final->time.rate : final->time.fps;
+    for (size_t i = 0; i < count; i++) {
+        const rp_event *ev = rp_scene_event(scene, i);
+        double items, work;
+        b.ev = ev;
+        event_cost(&b, frames, &items, &work);
+        cost->items += items;
+        cost->work += work;
+        if (items > top_items) {
+            top_items = items;
+            most_items = ev;
+        }
+        if (work > top_work) {
+            top_work = work;
+            most_work = ev;
+        }
+    }
+    /* Items, the array's growth by doubling (old and new at once), the sort's copy. */
+    cost->bytes = cost->items * (double)sizeof(rp_item) * 3;
+    b.ev = most_items;
+    if (cost->items > (double)RP_TIMELINE_MAX_ITEMS)
+        return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
+                    "the timeline would hold more than %zu items (drops, dabs and walls; about "
+                    "%.0f, %.0f of them from this statement): lower the rain rate, shorten the "
+                    "span, or render fewer frames",
+                    (size_t)RP_TIMELINE_MAX_ITEMS, cost->items, top_items);
+    if (max_bytes > 0 && cost->bytes > (double)max_bytes)
+        return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
+                    "the timeline of %.0f items would take %.0f MiB, over --max-memory (%" PRId64
+                    " MiB): lower the rain rate, shorten the span, render fewer frames, or raise "
+                    "--max-memory",
+                    cost->items, cost->bytes / (1 << 20), max_bytes >> 20);
+    b.ev = most_work;
+    if (cost->work > RP_TIMELINE_MAX_WORK)
+        return fail(&b, RP_ERR_TOO_LARGE, most_work ? most_work->col : 0,
+                    "the drops would touch about %.3g cells in all (%.3g from this statement), "
+                    "over the limit of %.0e: lower the radius or the rain rate, shorten the "
+                    "span, or render fewer frames",
+                    cost->work, top_work, RP_TIMELINE_MAX_WORK);
+    return RP_OK;
+}
+
+int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
+                      int64_t frames, rp_diag *diag)
+{
+    rp_diag local;
+    builder b;
+    rp_timeline *tl;
+    size_t i, count;
+    int ret = RP_OK;
+
+    if (!diag)
+        diag = &local;
+    diag->line = diag->col = 0;
+    diag->msg[0] = diag->source_line[0] = '\0';
+    memset(&b, 0, sizeof b);
+    b.final = final;
+    b.diag = diag;
+    if (!out || !scene || !final)
+        return fail(&b, RP_ERR_INVALID, 0, "no scene or settings");
+    *out = NULL;
+    if (final->width < 1 || final->width > RP_MAX_SIDE || final->height < 1 ||
+        final->height > RP_MAX_SIDE)
+        return fail(&b, RP_ERR_INVALID, 0, "size %dx%d is out of range (1..%d per side)",
+                    final->width, final->height, RP_MAX_SIDE);
+    if (final->time.fps < 1 || final->time.fps_den < 0 ||
+        final->time.fps > (int64_t)RP_FPS_MAX * (final->time.fps_den > 1 ? final->time.fps_den : 1))
+        return fail(&b, RP_ERR_INVALID, 0, "fps %d is out of range (1..%d)", final->time.fps,
+                    RP_FPS_MAX);
+    if (frames < 0)
+        return fail(&b, RP_ERR_INVALID, 0, "negative frame count %lld", (long long)frames);
+    if (final->time.rate < 0 || final->time.rate > RP_RATE_MAX || final->time.fps_den < 1)
+        return fail(&b, RP_ERR_INVALID, 0, "rate %d is out of range (1..%d)", final->time.rate,
+                    RP_RATE_MAX);
+    if (final->water.width < 1 || final->water.height < 1) { /* no grid: the scene's size */
+        b.grid = *final;
+        b.grid.water.width = final->width;
+        b.grid.water.height = final->height;
+        b.final = &b.grid;
+        final = &b.grid;
+    }
+    b.clock = final->time.rate > 0 ? final->time.rate : final->time.fps;
+    tl = calloc(1, sizeof *tl);
+    if (!tl)
+        return fail(&b, RP_ERR_NOMEM, 0, "out of memory for the timeline");
+    tl->frames = frames;
+    b.tl = tl;
+    count = rp_scene_event_count(scene);
+    for (i = 0; i < count && ret == RP_OK; i++) {
+        b.ev = rp_scene_event(scene, i);
+        switch (b.ev->kind) {
+        case RP_EVENT_DROP: ret = expand_drop(&b); break;
+        case RP_EVENT_RAIN: ret = expand_rain(&b); break;
+        case RP_EVENT_STROKE: ret = expand_stroke(&b); break;
+        default: ret = expand_wall(&b); break;
+        }
+    }
+    if (ret == RP_OK && !sorted(tl->items, tl->n)) {
+        rp_item *tmp = malloc(tl->n * sizeof *tmp);
+        if (!tmp) {
+            b.ev = NULL;
+            ret = fail(&b, RP_ERR_NOMEM, 0, "out of memory for the timeline");
+        } else {
+            sort_items(tl->items, tmp, tl->n);
+            free(tmp);
+        }
+    }
+    if (ret) {
+        rp_timeline_free(&tl);
+        return ret;
+    }
+    *out = tl;
+    return RP_OK;
+}
+
+void rp_timeline_free(rp_timeline **tl)
+{
+    if (!tl || !*tl)
+        return;
+    free((*tl)->items);
+    free(*tl);
+    *tl = NULL;
+}
+
+/* Index of the first item whose frame is >= k (binary search). */
+static size_t first_at(const rp_timeline *tl, int64_t k)
+{
+    size_t lo = 0, hi = tl->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tl->items[mid].frame < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void rp_timeline_frame(const rp_timeline *tl, int64_t k, const rp_item **items, size_t *n)
+{
+    size_t a, e;
+
+    *items = NULL;
+    *n = 0;
+    if (!tl || k < 0 || k >= tl->frames || tl->n == 0)
+        return;
+    a = first_at(tl, k);
+    e = first_at(tl, k + 1);
+    *items = tl->items + a;
+    *n = e - a;
+}
+
+void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats)
+{
+    *stats = tl->stats;
+}
+
+int64_t rp_timeline_frames(const rp_timeline *tl)
+{
+    return tl->frames;
+}

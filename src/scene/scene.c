@@ -1,0 +1,1189 @@
+/* scene.c - the scene language's statements (rockpool-scene(5)): a line-by-line parser
+ * from UTF-8 text to validated settings and events, with 1-based line/column
+ * diagnostics. Words, numbers, times and coordinates are read by scene_lex.c; the
+ * settings model and presets are settings.c; the timeline that expands the events into
+ * per-frame items is events.c. */
+#include "scene/scene.h"
+#include "scene/scene_lex.h"
+#include "input/fit.h"
+#include "input/video_in.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rp_scene {
+    rp_settings settings;
+    rp_scene_stats stats;
+    char *text; /* a copy of the scene text, NUL-terminated; events point in */
+    size_t text_len;
+    rp_event *events;
+    size_t n_events, cap_events;
+    char name[512];                   /* for diagnostics: the path, "<stdin>" or "<scene>" */
+    int is_file;                      /* name is a file's path */
+    rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
+    rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
+};
+
+static const char *const shape_names[] = {"disc", "square", "cosine", "splash", "smooth"};
+static const enum rp_shape shape_values[] = {RP_SHAPE_DISC, RP_SHAPE_SQUARE, RP_SHAPE_COSINE,
+                                             RP_SHAPE_SPLASH, RP_SHAPE_SMOOTH};
+
+/* ---- settings ------------------------------------------------------------------------- */
+
+static int set_size(parser *ps, tok kw)
+{
+    tok t;
+    part w, h;
+    char b[64];
+    int64_t vw, vh;
+    int ret = rp_lex_want_word(ps, "a size like 640x480", "size", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    if (!rp_lex_split(ps, rp_lex_whole(t), "x", &w, &h))
+        return rp_lex_fail(ps, t.col, "expected a size like 640x480 after 'size', got '%s'",
+                           SHOW(t, b));
+    if ((ret = rp_lex_int_part(ps, w, "width", 1, RP_MAX_SIDE, &vw)) ||
+        (ret = rp_lex_int_part(ps, h, "height", 1, RP_MAX_SIDE, &vh)))
+        return ret;
+    ps->given.width = (int)vw;
+    ps->given.height = (int)vh;
+    return rp_lex_want_end(ps, "the size");
+}
+
+static int set_fps(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int ret = rp_lex_want_word(ps, "a frame rate like 30, 30000/1001, 29.97 or ntsc", "fps", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    int64_t whole;
+    if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den) &&
+        rp_lex_decimal(t.s, t.n, 0, &whole) == NUM_OK)
+        return rp_lex_fail(ps, t.col, "fps %s is out of range (1..%d)", SHOW(t, b), RP_FPS_MAX);
+    if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den))
+        return rp_lex_fail(ps, t.col,
+                           "frame rate '%s' is not a rate above 0 and at most %d like 30, "
+                           "30000/1001, 29.97, ntsc, pal or film",
+                           SHOW(t, b), RP_FPS_MAX);
+    return rp_lex_want_end(ps, "the frame rate");
+}
+
+/* A decimal word in lo..hi (in units of 10^-scale), named `what` in messages. */
+static int want_decimal(parser *ps, const char *after, const char *what, int scale, int64_t lo,
+                        int64_t hi, int64_t *out, tok *word)
+{
+    char b[64];
+    int ret = rp_lex_want_word(ps, what, after, word);
+    if (ret)
+        return ret;
+    int r = rp_lex_decimal(word->s, word->n, scale, out);
+    if (r == NUM_SYNTAX)
+        return rp_lex_fail(ps, word->col, "expected %s after '%s', got '%s'", what, after,
+                           SHOW(*word, b));
+    if (r == NUM_PRECISION)
+        return rp_lex_fail(ps, word->col, "%s %s has more than %d decimals", what, SHOW(*word, b),
+                           scale);
+    if (r != NUM_OK || *out < lo || *out > hi)
+        return rp_lex_fail(ps, word->col, "%s %s is out of range (%s)", what, SHOW(*word, b),
+                           after);
+    return RP_OK;
+}
+
+static int set_rate(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int64_t v;
+    int ret = rp_lex_want_word(ps, "a whole number of steps per second or 'frame'", "rate", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    if (rp_lex_is(t, "frame")) {
+        ps->given.time.rate = 0;
+    } else {
+        if (rp_lex_decimal(t.s, t.n, 0, &v) != NUM_OK || v < 1 || v > RP_RATE_MAX)
+            return rp_lex_fail(ps, t.col,
+                               "rate '%s' is not a whole number of steps per second in 1..%d "
+                               "(or 'frame': one step per frame)",
+                               SHOW(t, b), RP_RATE_MAX);
+        ps->given.time.rate = (int)v;
+    }
+    return rp_lex_want_end(ps, "the rate");
+}
+
+static int set_grid(parser *ps, tok kw)
+{
+    tok t;
+    part w, h;
+    char b[64];
+    int64_t vw, vh;
+    int ret = rp_lex_want_word(ps, "a grid like 640x360 or 50%", "grid", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    rp_sim_settings *sim = &ps->given.sim;
+    sim->grid_w = sim->grid_h = 0;
+    sim->grid_pct = 0;
+    if (t.n > 1 && t.s[t.n - 1] == '%') {
+        int r = rp_lex_decimal(t.s, t.n - 1, 6, &sim->grid_pct);
+        if (r != NUM_OK || sim->grid_pct <= 0 || sim->grid_pct > 100 * INT64_C(1000000))
+            return rp_lex_fail(ps, t.col, "grid %s is not a percentage above 0 and at most 100",
+                               SHOW(t, b));
+    } else {
+        if (!rp_lex_split(ps, rp_lex_whole(t), "x", &w, &h))
+            return rp_lex_fail(ps, t.col,
+                               "expected a grid like 640x360 or 50%% after 'grid', "
+                               "got '%s'",
+                               SHOW(t, b));
+        if ((ret = rp_lex_int_part(ps, w, "grid width", 16, RP_MAX_SIDE, &vw)) ||
+            (ret = rp_lex_int_part(ps, h, "grid height", 16, RP_MAX_SIDE, &vh)))
+            return ret;
+        sim->grid_w = (int)vw;
+        sim->grid_h = (int)vh;
+    }
+    return rp_lex_want_end(ps, "the grid");
+}
+
+static int set_speed(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int ret = rp_lex_want_word(ps, "a speed like 120 (pixels per second) or 20%/s", "speed", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    rp_sim_settings *sim = &ps->given.sim;
+    size_t n = t.n;
+    sim->speed_pct = n > 3 && !memcmp(t.s + n - 3, "%/s", 3);
+    if (sim->speed_pct)
+        n -= 3;
+    else if (n > 4 && !memcmp(t.s + n - 4, "px/s", 4))
+        n -= 4;
+    int r = rp_lex_decimal(t.s, n, sim->speed_pct ? 6 : 3, &sim->speed);
+    int64_t max = sim->speed_pct ? 1000 * INT64_C(1000000) : 100000 * INT64_C(1000);
+    if (r != NUM_OK || sim->speed <= 0 || sim->speed > max)
+        return rp_lex_fail(ps, t.col,
+                           "speed '%s' is not a speed above 0 like 120 (scene pixels per "
+                           "second, at most 100000) or 20%%/s (of the width, at most 1000%%/s)",
+                           SHOW(t, b));
+    return rp_lex_want_end(ps, "the speed");
+}
+
+/* A time in seconds (not frames) above 0 for `what`. */
+static int want_seconds(parser *ps, const char *what, int64_t *us)
+{
+    tok t;
+    char b[64];
+    rp_time v;
+    int ret = rp_lex_want_word(ps, "a time like 1.5s or 800ms", what, &t);
+    if (ret || (ret = rp_lex_time_part(ps, rp_lex_whole(t), &v)))
+        return ret;
+    if (v.is_frames || v.value <= 0)
+        return rp_lex_fail(ps, t.col,
+                           "%s %s must be a time above 0 in seconds, like 1.5s or "
+                           "800ms",
+                           what, SHOW(t, b));
+    *us = v.value;
+    return RP_OK;
+}
+
+static int set_fade(parser *ps, tok kw)
+{
+    int ret = want_seconds(ps, "fade", &ps->given.sim.fade_us);
+    (void)kw;
+    return ret ? ret : rp_lex_want_end(ps, "the fade");
+}
+
+static int set_preroll(parser *ps, tok kw)
+{
+    int64_t us = 0;
+    int ret = want_seconds(ps, "preroll", &us);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.time.preroll.value = us;
+    ps->given.time.preroll.is_frames = 0;
+    return rp_lex_want_end(ps, "the preroll");
+}
+
+static int set_specular(parser *ps, tok kw)
+{
+    tok t;
+    int64_t strength, shininess;
+    int ret;
+
+    (void)kw;
+    if ((ret = want_decimal(ps, "specular", "specular strength", 3, 0, 64000, &strength, &t)) ||
+        (ret = rp_lex_want_int(ps, "specular", "shininess", 1, 1024, &shininess)))
+        return ret;
+    ps->given.light.specular_q8 = (int32_t)(strength * 256 / 1000);
+    ps->given.light.shininess = (int32_t)shininess;
+    return rp_lex_want_end(ps, "the specular light");
+}
+
+static int set_caustics(parser *ps, tok kw)
+{
+    tok t;
+    int64_t v;
+    int ret = want_decimal(ps, "caustics", "caustics strength", 3, 0, 64000, &v, &t);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.light.caustics_q8 = (int32_t)(v * 256 / 1000);
+    return rp_lex_want_end(ps, "the caustics");
+}
+
+/* "0xRRGGBB" -> rgb; 0 on success. (A '#' would start a comment.) */
+static int hex_colour(tok t, uint8_t rgb[3])
+{
+    if (t.n != 8 || t.s[0] != '0' || (t.s[1] != 'x' && t.s[1] != 'X'))
+        return -1;
+    for (int i = 0; i < 6; i++) {
+        char c = t.s[2 + i];
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0)
+            return -1;
+        rgb[i / 2] = (uint8_t)(i % 2 ? rgb[i / 2] * 16 + d : d);
+    }
+    return 0;
+}
+
+/* `sky 0xRRGGBB [STRENGTH]` or `sky PATH [STRENGTH]`: a bare word starting with 0x is a
+ * colour (so a mistyped colour is not taken for a file), anything else a path. */
+static int set_sky(parser *ps, tok kw)
+{
+    tok t, s;
+    char b[64];
+    int64_t v = 1000;
+    const char *at = ps->p;
+    int col = ps->col, end_col = ps->end_col;
+    int ret = rp_lex_want_word(ps, "a colour like 0xc8dcff or an image's path", "sky", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.sky_image[0] = '\0';
+    memset(&ps->sky_at, 0, sizeof ps->sky_at);
+    if (t.n >= 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X')) {
+        if (hex_colour(t, ps->given.light.sky_rgb))
+            return rp_lex_fail(ps, t.col,
+                               "expected a colour like 0xc8dcff after 'sky', got '%s' (quote an "
+                               "image's path that starts with 0x)",
+                               SHOW(t, b));
+    } else {
+        /* read the word again as a path; remember where it is for errors in the image */
+        ps->p = at;
+        ps->col = col;
+        ps->end_col = end_col;
+        if ((ret = rp_lex_want_path(ps, "sky", ps->given.sky_image, sizeof ps->given.sky_image)))
+            return ret;
+        rp_lex_note(ps, &ps->sky_at, t.col, "sky image");
+    }
+    if ((ret = rp_lex_next(ps, &s)))
+        return ret;
+    if (s.s) { /* an optional strength: a multiplier of the Fresnel reflection */
+        int r = rp_lex_decimal(s.s, s.n, 3, &v);
+        if (r != NUM_OK || v < 0 || v > 16000)
+            return rp_lex_fail(ps, s.col, "sky strength %s is out of range (0 to 16)", SHOW(s, b));
+    }
+    ps->given.light.sky_q8 = (int32_t)(v * 256 / 1000);
+    return rp_lex_want_end(ps, "the sky");
+}
+
+static int set_duration(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int ret = rp_lex_want_word(ps, "a time like 10s, 2500ms or 300f", "duration", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    if ((ret = rp_lex_time_part(ps, rp_lex_whole(t), &ps->given.time.duration)))
+        return ret;
+    if (ps->given.time.duration.value == 0)
+        return rp_lex_fail(ps, t.col, "duration %s is empty (it must be above 0)", SHOW(t, b));
+    return rp_lex_want_end(ps, "the duration");
+}
+
+static int set_seed(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    uint64_t v = 0;
+    size_t i = 0;
+    int hex, digits = 0, ret = rp_lex_want_word(ps, "a number", "seed", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    hex = t.n > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X');
+    for (i = hex ? 2 : 0; i < t.n; i++) {
+        char c = t.s[i];
+        unsigned d;
+        if (c >= '0' && c <= '9')
+            d = (unsigned)(c - '0');
+        else if (hex && c >= 'a' && c <= 'f')
+            d = (unsigned)(c - 'a' + 10);
+        else if (hex && c >= 'A' && c <= 'F')
+            d = (unsigned)(c - 'A' + 10);
+        else if (c == '-' && i == 0)
+            return rp_lex_fail(ps, t.col, "seed %s is out of range (0..18446744073709551615)",
+                               SHOW(t, b));
+        else
+            return rp_lex_fail(ps, t.col, "expected a number after 'seed', got '%s'", SHOW(t, b));
+        if (v > (UINT64_MAX - d) / (hex ? 16 : 10))
+            return rp_lex_fail(ps, t.col, "seed %s is out of range (0..18446744073709551615)",
+                               SHOW(t, b));
+        v = v * (hex ? 16 : 10) + d;
+        digits++;
+    }
+    if (!digits)
+        return rp_lex_fail(ps, t.col, "expected a number after 'seed', got '%s'", SHOW(t, b));
+    ps->given.seed = v;
+    return rp_lex_want_end(ps, "the seed");
+}
+
+static int set_preset(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    rp_settings d;
+    int p, ret = rp_lex_want_word(ps, "a preset name", "preset", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    for (p = 0; p <= RP_PRESET_CODEPROJECT; p++)
+        if (rp_lex_is(t, rp_preset_name((enum rp_preset)p)))
+            break;
+    if (p > RP_PRESET_CODEPROJECT)
+        return rp_lex_fail(ps, t.col,
+                           "unknown preset '%s' (expected elias, applet, silverlight, codeproject, "
+                           "rockpool)",
+                           SHOW(t, b));
+    rp_settings_defaults(&d, (enum rp_preset)p);
+    ps->given.preset = (enum rp_preset)p;
+    ps->given.shape = d.shape;
+    ps->given.mode = d.mode;
+    return rp_lex_want_end(ps, "the preset");
+}
+
+/* background PATH [hold|loop]: an image, or a video shown frame by frame; past a video's
+ * end its last frame (hold, the default) or the video again (loop). */
+static int set_background(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int ret = rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background);
+
+    (void)kw;
+    if (ret || (ret = rp_lex_next(ps, &t)))
+        return ret;
+    ps->given.background_end = RP_VIDEO_HOLD;
+    if (!t.s)
+        return RP_OK;
+    if (rp_lex_is(t, "loop"))
+        ps->given.background_end = RP_VIDEO_LOOP;
+    else if (!rp_lex_is(t, "hold"))
+        return rp_lex_fail(ps, t.col,
+                           "unexpected '%s' after the path (expected hold or loop; quote a path "
+                           "with spaces or '#')",
+                           SHOW(t, b));
+    return rp_lex_want_end(ps, "the background's hold or loop");
+}
+
+/* Damping: "shift N" (1..30) or a factor f in (0, 1], Q16 = round(f * 65536) computed
+ * exactly from the decimal digits (halves round up). Returns NUM_* like rp_lex_decimal(), or -1
+ * when the factor is out of range (q16 is then left 0). */
+static int damping_factor(const char *s, size_t n, int32_t *q16)
+{
+    int64_t v = 0;
+    int r = rp_lex_decimal(s, n, 18, &v); /* f * 10^18 */
+    unsigned __int128 q;
+
+    if (r != NUM_OK)
+        return r;
+    if (v <= 0 || v > INT64_C(1000000000000000000))
+        return -1;
+    q = ((unsigned __int128)v * 131072u + UINT64_C(1000000000000000000)) /
+        UINT64_C(2000000000000000000);
+    *q16 = (int32_t)q;
+    return NUM_OK;
+}
+
+static int set_damping(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int64_t shift;
+    int32_t q = 0;
+    int r, ret = rp_lex_want_word(ps, "'shift N' or a factor like 0.94", "damping", &t);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    if (rp_lex_is(t, "shift")) {
+        if ((ret = rp_lex_want_int(ps, "shift", "damping shift", 1, 30, &shift)))
+            return ret;
+        ps->given.water.damping_shift = (int)shift;
+        ps->given.water.damping_q16 = 0;
+        return rp_lex_want_end(ps, "the damping");
+    }
+    r = damping_factor(t.s, t.n, &q);
+    if (r == NUM_SYNTAX)
+        return rp_lex_fail(ps, t.col,
+                           "expected 'shift N' or a factor like 0.94 after 'damping', got "
+                           "'%s'",
+                           SHOW(t, b));
+    if (r == NUM_PRECISION)
+        return rp_lex_fail(ps, t.col, "damping factor %s has more than 18 decimals", SHOW(t, b));
+    if (r != NUM_OK)
+        return rp_lex_fail(ps, t.col, "damping factor %s is out of range (above 0, at most 1%s)",
+                           SHOW(t, b),
+                           memchr(t.s, '.', t.n) ? "" : "; for a shift write 'shift N'");
+    if (q == 0)
+        return rp_lex_fail(
+            ps, t.col, "damping factor %s rounds to 0 in Q16 (the smallest is 0.00000762939453125)",
+            SHOW(t, b));
+    ps->given.water.damping_q16 = q;
+    ps->given.water.damping_shift = 0;
+    return rp_lex_want_end(ps, "the damping");
+}
+
+static int set_stencil(parser *ps, tok kw)
+{
+    static const char *const names[] = {"4", "8", "iso"};
+    static const enum rp_stencil values[] = {RP_STENCIL_4, RP_STENCIL_8, RP_STENCIL_ISO};
+    int i, ret = rp_lex_want_choice(ps, "stencil", names, 3, "4, 8 or iso", &i);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.water.stencil = values[i];
+    return rp_lex_want_end(ps, "the stencil");
+}
+
+static int set_boundary(parser *ps, tok kw)
+{
+    static const char *const names[] = {"wall", "open", "wrap"};
+    static const enum rp_boundary values[] = {RP_BOUNDARY_WALL, RP_BOUNDARY_OPEN, RP_BOUNDARY_WRAP};
+    int i, ret = rp_lex_want_choice(ps, "boundary", names, 3, "wall, open or wrap", &i);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.water.boundary = values[i];
+    return rp_lex_want_end(ps, "the boundary");
+}
+
+static int set_refraction(parser *ps, tok kw)
+{
+    int64_t v;
+    int ret;
+    const char *save = ps->p;
+    int save_col = ps->col;
+    tok t;
+
+    (void)kw;
+    if ((ret = rp_lex_next(ps, &t)))
+        return ret;
+    if (t.s && rp_lex_is(t, "off")) { /* render `light`: light without displacement */
+        ps->given.look.refraction = 0;
+        ps->given.light.refraction_q8 = 0;
+        ps->given.set |= RP_SET_REFRACT_OFF;
+        return rp_lex_want_end(ps, "the refraction");
+    }
+    ps->p = save;
+    ps->col = save_col;
+    if ((ret = rp_lex_want_int(ps, "refraction", "refraction", 0, 15, &v)))
+        return ret;
+    ps->given.look.refraction = (int)v;
+    ps->given.light.refraction_q8 = (int32_t)v * 256;
+    return rp_lex_want_end(ps, "the refraction");
+}
+
+static int set_shading(parser *ps, tok kw)
+{
+    int64_t v;
+    int ret = rp_lex_want_int(ps, "shading", "shading", 0, 1024, &v);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.look.shading = (int)v;
+    return rp_lex_want_end(ps, "the shading divisor");
+}
+
+/* `light A B`: the direction of the shading light (offset render: integers -16..16) or,
+ * for render `light`, azimuth and elevation in degrees; which one is checked when the
+ * scene's render mode is known (check_light). */
+static int set_light(parser *ps, tok kw)
+{
+    tok a, e;
+    int ret;
+
+    (void)kw;
+    if ((ret = rp_lex_want_word(ps, "a number", "light", &a)) ||
+        (ret = rp_lex_want_word(ps, "a number", "light", &e)))
+        return ret;
+    ps->light_a = a;
+    ps->light_e = e;
+    ps->light_line = ps->line;
+    ps->light_ls = ps->ls;
+    ps->light_llen = ps->llen;
+    return rp_lex_want_end(ps, "the light direction");
+}
+
+static int set_fit(parser *ps, tok kw)
+{
+    static const char *const names[] = {"stretch", "cover", "contain"};
+    static const enum rp_fit values[] = {RP_FIT_STRETCH, RP_FIT_COVER, RP_FIT_CONTAIN};
+    int i, ret = rp_lex_want_choice(ps, "fit", names, 3, "stretch, cover or contain", &i);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.fit = values[i];
+    return rp_lex_want_end(ps, "the fit");
+}
+
+/* `walls visible [0xRRGGBB]`, `walls visible image` or `walls hidden`. */
+static int set_walls(parser *ps, tok kw)
+{
+    static const char *const names[] = {"hidden", "visible"};
+    tok t;
+    char b[64];
+    int i, ret = rp_lex_want_choice(ps, "walls", names, 2, "visible or hidden", &i);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.walls_visible = i ? RP_WALLS_COLOUR : RP_WALLS_HIDDEN;
+    rp_settings d;
+    rp_settings_defaults(&d, RP_PRESET_ROCKPOOL);
+    memcpy(ps->given.wall_rgb, d.wall_rgb, 3);
+    if ((ret = rp_lex_next(ps, &t)))
+        return ret;
+    if (t.s && i && rp_lex_is(t, "image"))
+        ps->given.walls_visible = RP_WALLS_IMAGE;
+    else if (t.s && (!i || hex_colour(t, ps->given.wall_rgb)))
+        return rp_lex_fail(ps, t.col,
+                           i ? "expected a colour like 0x8a8578 or 'image' after 'walls "
+                               "visible', got '%s'"
+                             : "unexpected '%s' after 'walls hidden'",
+                           SHOW(t, b));
+    return rp_lex_want_end(ps, "the walls");
+}
+
+static int set_render(parser *ps, tok kw)
+{
+    static const char *const names[] = {"offset", "lens", "light"};
+    static const enum rp_render_mode values[] = {RP_RENDER_OFFSET, RP_RENDER_LENS, RP_RENDER_LIGHT};
+    int i, ret = rp_lex_want_choice(ps, "render", names, 3, "offset, lens or light", &i);
+
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.look.mode = values[i];
+    return rp_lex_want_end(ps, "the render mode");
+}
+
+static const struct setting {
+    const char *name;
+    unsigned bit;
+    int (*parse)(parser *ps, tok kw);
+} settings[] = {
+    {"size", RP_SET_SIZE, set_size},
+    {"fps", RP_SET_FPS, set_fps},
+    {"duration", RP_SET_DURATION, set_duration},
+    {"seed", RP_SET_SEED, set_seed},
+    {"preset", RP_SET_PRESET, set_preset},
+    {"background", RP_SET_BACKGROUND, set_background},
+    {"damping", RP_SET_DAMPING, set_damping},
+    {"stencil", RP_SET_STENCIL, set_stencil},
+    {"boundary", RP_SET_BOUNDARY, set_boundary},
+    {"refraction", RP_SET_REFRACTION, set_refraction},
+    {"shading", RP_SET_SHADING, set_shading},
+    {"light", RP_SET_LIGHT, set_light},
+    {"render", RP_SET_RENDER, set_render},
+    {"rate", RP_SET_RATE, set_rate},
+    {"grid", RP_SET_GRID, set_grid},
+    {"speed", RP_SET_SPEED, set_speed},
+    {"fade", RP_SET_FADE, set_fade},
+    {"preroll", RP_SET_PREROLL, set_preroll},
+    {"specular", RP_SET_SPECULAR, set_specular},
+    {"sky", RP_SET_SKY, set_sky},
+    {"caustics", RP_SET_CAUSTICS, set_caustics},
+    {"fit", RP_SET_FIT, set_fit},
+    {"walls", RP_SET_WALLS, set_walls},
+};
+
+static int bit_index(unsigned bit)
+{
+    int i = 0;
+    while (bit > 1) {
+        bit >>= 1;
+        i++;
+    }
+    return i;
+}
+
+/* ---- events --------------------------------------------------------------------------- */
+
+/* A radius in percent of the scene width: "2%" or, when `range`, "0.5%..1.5%" (millionths
+ * of a percent, above 0 and at most 100%). When the next word has no '%' nothing is read
+ * and *pct stays 0. */
+static int radius_percent(parser *ps, int range, int64_t *lo, int64_t *hi, int *pct)
+{
+    const char *save = ps->p;
+    int save_col = ps->col;
+    tok t;
+    part a, b;
+    char buf[64];
+    int ret = rp_lex_next(ps, &t);
+    if (ret || !t.s || !memchr(t.s, '%', t.n)) {
+        ps->p = save;
+        ps->col = save_col;
+        return ret;
+    }
+    *pct = 1;
+    if (!range || !rp_lex_split(ps, rp_lex_whole(t), "..", &a, &b))
+        a = b = rp_lex_whole(t);
+    int64_t *v[2] = {lo, hi};
+    part p[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        if (p[i].n < 2 || p[i].s[p[i].n - 1] != '%' ||
+            rp_lex_decimal(p[i].s, p[i].n - 1, 6, v[i]) != NUM_OK || *v[i] <= 0 ||
+            *v[i] > 100 * INT64_C(1000000))
+            return rp_lex_fail(ps, p[i].col,
+                               "radius %s is not a percentage of the width above 0 and at most "
+                               "100 (up to 6 decimals)",
+                               rp_lex_show(p[i].s, p[i].n, buf));
+    }
+    if (*lo > *hi)
+        return rp_lex_fail(ps, t.col, "reversed range '%s' (write the smaller value first)",
+                           SHOW(t, buf));
+    return RP_OK;
+}
+
+/* The options of drop, stroke and rain, in any order, each at most once: radius and
+ * height (ranges for rain), shape, mode, and rain's rate. */
+static int drop_opts(parser *ps, rp_event *ev, const char *usage)
+{
+    int rain = ev->kind == RP_EVENT_RAIN;
+    int have_rate = 0, have_r = 0, have_h = 0, have_shape = 0, have_mode = 0;
+    const char *expect =
+        rain ? "rate, radius, height, shape or mode" : "radius, height, shape or mode";
+    char b[64];
+    int64_t lo, hi;
+    tok t;
+    int ret, i;
+
+    for (;;) {
+        int *have;
+        if ((ret = rp_lex_next(ps, &t)))
+            return ret;
+        if (!t.s)
+            break;
+        have = rp_lex_is(t, "rate") && rain ? &have_rate
+               : rp_lex_is(t, "radius")     ? &have_r
+               : rp_lex_is(t, "height")     ? &have_h
+               : rp_lex_is(t, "shape")      ? &have_shape
+               : rp_lex_is(t, "mode")       ? &have_mode
+                                            : NULL;
+        if (!have)
+            return rp_lex_fail(ps, t.col, "unexpected '%s' (expected %s)", SHOW(t, b), expect);
+        if (*have)
+            return rp_lex_fail(ps, t.col, "'%s' given twice", SHOW(t, b));
+        *have = 1;
+        if (have == &have_rate) {
+            tok v;
+            part num;
+            int64_t rate = 0;
+            int r;
+            if ((ret = rp_lex_want_word(ps, "a rate like 6/s", "rate", &v)))
+                return ret;
+            num = rp_lex_whole(v);
+            if (!rp_lex_ends_with(num, "/s"))
+                return rp_lex_fail(ps, v.col, "expected a rate like 6/s after 'rate', got '%s'",
+                                   SHOW(v, b));
+            num.n -= 2;
+            r = rp_lex_decimal(num.s, num.n, 3, &rate);
+            if (r == NUM_SYNTAX)
+                return rp_lex_fail(ps, v.col, "expected a rate like 6/s after 'rate', got '%s'",
+                                   SHOW(v, b));
+            if (r == NUM_PRECISION)
+                return rp_lex_fail(ps, v.col, "rate %s is finer than 0.001/s", SHOW(v, b));
+            if (r == NUM_RANGE || rate <= 0 || rate > RP_RATE_MAX_MILLI)
+                return rp_lex_fail(ps, v.col, "rate %s is out of range (0.001/s..100000/s)",
+                                   SHOW(v, b));
+            ev->rate_milli = rate;
+        } else if (have == &have_r) {
+            int pct = 0;
+            if ((ret = radius_percent(ps, rain, &lo, &hi, &pct)))
+                return ret;
+            if (pct)
+                ev->radius_pct = 1;
+            else if (rain)
+                ret = rp_lex_want_range(ps, "radius", 1, RP_RADIUS_MAX, &lo, &hi);
+            else
+                ret = rp_lex_want_int(ps, "radius", "radius", 1, RP_RADIUS_MAX, &lo);
+            if (ret)
+                return ret;
+            ev->radius_lo = (int32_t)lo;
+            ev->radius_hi = rain ? (int32_t)hi : (int32_t)lo;
+        } else if (have == &have_h) {
+            if (rain)
+                ret = rp_lex_want_range(ps, "height", INT16_MIN, INT16_MAX, &lo, &hi);
+            else
+                ret = rp_lex_want_int(ps, "height", "height", INT16_MIN, INT16_MAX, &lo);
+            if (ret)
+                return ret;
+            ev->height_lo = (int32_t)lo;
+            ev->height_hi = rain ? (int32_t)hi : (int32_t)lo;
+        } else if (have == &have_shape) {
+            if ((ret = rp_lex_want_choice(ps, "shape", shape_names, 5,
+                                          "disc, cosine, splash, square or smooth", &i)))
+                return ret;
+            ev->shape = (int)shape_values[i];
+        } else {
+            static const char *const modes[] = {"add", "set"};
+            if ((ret = rp_lex_want_choice(ps, "mode", modes, 2, "add or set", &i)))
+                return ret;
+            ev->mode = i == 0 ? RP_MODE_ADD : RP_MODE_SET;
+        }
+    }
+    if (rain && !have_rate)
+        return rp_lex_fail(ps, t.col, "missing 'rate N/s' (expected %s)", usage);
+    if (!have_r)
+        return rp_lex_fail(ps, t.col, "missing 'radius' (expected %s)", usage);
+    if (!have_h)
+        return rp_lex_fail(ps, t.col, "missing 'height' (expected %s)", usage);
+    return RP_OK;
+}
+
+static int event_drop(parser *ps, rp_event *ev)
+{
+    int ret;
+
+    if ((ret = rp_lex_want_coord(ps, "drop", "x coordinate", 0, &ev->x)) ||
+        (ret = rp_lex_want_coord(ps, "drop", "y coordinate", 0, &ev->y)))
+        return ret;
+    return drop_opts(ps, ev, "drop X Y radius R height H [shape S] [mode M]");
+}
+
+static int event_rain(parser *ps, rp_event *ev)
+{
+    return drop_opts(ps, ev, "rain rate N/s radius A..B height A..B [shape S] [mode M]");
+}
+
+static int event_stroke(parser *ps, rp_event *ev)
+{
+    tok t;
+    char b[64];
+    int ret;
+
+    if ((ret = rp_lex_want_point(ps, "stroke", &ev->x, &ev->y)))
+        return ret;
+    if ((ret = rp_lex_want_word(ps, "'->'", "the start point", &t)))
+        return ret;
+    if (!rp_lex_is(t, "->"))
+        return rp_lex_fail(ps, t.col, "expected '->' after the start point, got '%s'", SHOW(t, b));
+    if ((ret = rp_lex_want_point(ps, "->", &ev->x2, &ev->y2)))
+        return ret;
+    return drop_opts(ps, ev, "stroke X,Y -> X,Y radius R height H [shape S] [mode M]");
+}
+
+static int event_wall(parser *ps, rp_event *ev)
+{
+    static const char *const kinds[] = {"rect", "circle", "mask"};
+    char path[4096];
+    int64_t r;
+    int k, ret = rp_lex_want_choice(ps, "wall", kinds, 3, "rect, circle or mask", &k);
+
+    if (ret)
+        return ret;
+    if (k == 0) {
+        ev->kind = RP_EVENT_WALL_RECT;
+        if ((ret = rp_lex_want_coord(ps, "rect", "x coordinate", 0, &ev->x)) ||
+            (ret = rp_lex_want_coord(ps, "rect", "y coordinate", 0, &ev->y)) ||
+            (ret = rp_lex_want_coord(ps, "rect", "wall width", 1, &ev->w)) ||
+            (ret = rp_lex_want_coord(ps, "rect", "wall height", 1, &ev->h)))
+            return ret;
+        return rp_lex_want_end(ps, "'wall rect X Y W H'");
+    }
+    if (k == 1) {
+        ev->kind = RP_EVENT_WALL_CIRCLE;
+        if ((ret = rp_lex_want_coord(ps, "circle", "x coordinate", 0, &ev->x)) ||
+            (ret = rp_lex_want_coord(ps, "circle", "y coordinate", 0, &ev->y)))
+            return ret;
+        int64_t hi;
+        int is_pct = 0;
+        if ((ret = radius_percent(ps, 0, &r, &hi, &is_pct)) ||
+            (!is_pct &&
+             (ret = rp_lex_want_int(ps, "circle", "wall radius", 0, 2 * RP_MAX_SIDE, &r))))
+            return ret;
+        ev->radius_pct = is_pct;
+        ev->radius_lo = ev->radius_hi = (int32_t)r;
+        return rp_lex_want_end(ps, "'wall circle X Y R'");
+    }
+    ev->kind = RP_EVENT_WALL_MASK;
+    if ((ret = rp_lex_want_path(ps, "mask", path, sizeof path)))
+        return ret;
+    {
+        char *copy = strdup(path);
+        if (!copy)
+            return RP_ERR_NOMEM;
+        ev->path = copy;
+    }
+    return rp_lex_want_end(ps, "the mask path (quote a path with spaces or '#')");
+}
+
+static int push_event(rp_scene *sc, const rp_event *ev)
+{
+    if (sc->n_events == sc->cap_events) {
+        size_t cap = sc->cap_events ? 2 * sc->cap_events : 16;
+        rp_event *e = realloc(sc->events, cap * sizeof *e);
+        if (!e)
+            return RP_ERR_NOMEM;
+        sc->events = e;
+        sc->cap_events = cap;
+    }
+    sc->events[sc->n_events++] = *ev;
+    return RP_OK;
+}
+
+/* `at TIME ACTION ...` / `at A..B ACTION ...`. */
+static int parse_event(parser *ps)
+{
+    rp_event ev;
+    tok t, a;
+    char b[64];
+    int ret;
+
+    memset(&ev, 0, sizeof ev);
+    ev.shape = -1;
+    ev.mode = -1;
+    ev.line = ps->line;
+    ev.text = ps->ls;
+    ev.text_len = ps->llen;
+    if ((ret = rp_lex_want_word(ps, "a time like 1.5s, 250ms or 45f, or a span A..B", "at", &t)) ||
+        (ret = rp_lex_time_or_span(ps, t, &ev)))
+        return ret;
+    if ((ret = rp_lex_want_word(ps, "an action (drop, rain, stroke, wall)", "the time", &a)))
+        return ret;
+    ev.col = a.col;
+    if (a.n >= 2 && a.s[0] == '.' && a.s[1] == '.')
+        return rp_lex_fail(ps, a.col, "unexpected '%s': write a span without spaces, like 2s..8s",
+                           SHOW(a, b));
+    if (rp_lex_is(a, "drop") || rp_lex_is(a, "wall")) {
+        if (ev.is_span)
+            return rp_lex_fail(ps, t.col, "%s takes a single time, not a span",
+                               rp_lex_is(a, "drop") ? "drop" : "wall");
+        if (rp_lex_is(a, "drop")) {
+            ev.kind = RP_EVENT_DROP;
+            ret = event_drop(ps, &ev);
+            ps->sc->stats.drops++;
+        } else {
+            ret = event_wall(ps, &ev);
+            ps->sc->stats.walls++;
+        }
+    } else if (rp_lex_is(a, "rain") || rp_lex_is(a, "stroke")) {
+        if (!ev.is_span)
+            return rp_lex_fail(ps, t.col, "%s needs a span, like 'at 2s..8s %s ...'",
+                               rp_lex_is(a, "rain") ? "rain" : "stroke",
+                               rp_lex_is(a, "rain") ? "rain" : "stroke");
+        if (rp_lex_is(a, "rain")) {
+            ev.kind = RP_EVENT_RAIN;
+            ev.rain_index = ps->sc->stats.rains++;
+            ret = event_rain(ps, &ev);
+        } else {
+            ev.kind = RP_EVENT_STROKE;
+            ret = event_stroke(ps, &ev);
+            ps->sc->stats.strokes++;
+        }
+    } else {
+        return rp_lex_fail(ps, a.col, "unknown action '%s' (expected drop, rain, stroke, wall)",
+                           SHOW(a, b));
+    }
+    if (ret == RP_OK)
+        ret = push_event(ps->sc, &ev);
+    if (ret)
+        free((char *)ev.path);
+    return ret;
+}
+
+static int parse_line(parser *ps)
+{
+    tok kw;
+    char b[64];
+    size_t i;
+    int ret = rp_lex_next(ps, &kw);
+
+    if (ret || !kw.s)
+        return ret;
+    if (rp_lex_is(kw, "at"))
+        return parse_event(ps);
+    for (i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        int bi = bit_index(settings[i].bit);
+        if (!rp_lex_is(kw, settings[i].name))
+            continue;
+        if (ps->set_line[bi])
+            return rp_lex_fail(ps, kw.col, "'%s' is already set on line %d", settings[i].name,
+                               ps->set_line[bi]);
+        if ((ret = settings[i].parse(ps, kw)))
+            return ret;
+        ps->set_line[bi] = ps->line;
+        ps->given.set |= settings[i].bit;
+        return RP_OK;
+    }
+    return rp_lex_fail(
+        ps, kw.col,
+        "unknown statement '%s' (expected 'at TIME ACTION ...' or a setting: size, fps, "
+        "duration, seed, preset, background, damping, stencil, boundary, refraction, "
+        "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics, fit, "
+        "walls)",
+        SHOW(kw, b));
+}
+
+/* `light A B` once the render mode is known: a direction of integers -16..16 for the
+ * offset render, azimuth and elevation in degrees for render `light`. Errors point at the
+ * light statement. */
+static int check_light(parser *ps)
+{
+    rp_settings d;
+    char b[64];
+    int64_t a, e;
+    if (!ps->light_line)
+        return RP_OK;
+    rp_settings_defaults(&d,
+                         (ps->given.set & RP_SET_PRESET) ? ps->given.preset : RP_PRESET_ROCKPOOL);
+    enum rp_render_mode mode = (ps->given.set & RP_SET_RENDER) ? ps->given.look.mode : d.look.mode;
+    ps->line = ps->light_line;
+    ps->ls = ps->light_ls;
+    ps->llen = ps->light_llen;
+    tok ta = ps->light_a, te = ps->light_e;
+    if (mode == RP_RENDER_LIGHT) {
+        if (rp_lex_decimal(ta.s, ta.n, 3, &a) != NUM_OK || a < -360000 || a > 360000)
+            return rp_lex_fail(ps, ta.col,
+                               "light azimuth %s is out of range (-360 to 360 "
+                               "degrees)",
+                               SHOW(ta, b));
+        if (rp_lex_decimal(te.s, te.n, 3, &e) != NUM_OK || e < 0 || e > 90000)
+            return rp_lex_fail(ps, te.col,
+                               "light elevation %s is out of range (0 to 90 "
+                               "degrees)",
+                               SHOW(te, b));
+        ps->given.light.azimuth_mdeg = (int32_t)a;
+        ps->given.light.elevation_mdeg = (int32_t)e;
+        return RP_OK;
+    }
+    int ret;
+    if ((ret = rp_lex_int_part(ps, rp_lex_whole(ta), "light x", -16, 16, &a)) ||
+        (ret = rp_lex_int_part(ps, rp_lex_whole(te), "light y", -16, 16, &e)))
+        return ret;
+    ps->given.look.light_x = (int)a;
+    ps->given.look.light_y = (int)e;
+    return RP_OK;
+}
+
+/* ---- public --------------------------------------------------------------------------- */
+
+int rp_damping_parse(const char *text, int *shift, int32_t *q16)
+{
+    size_t n;
+    int64_t v;
+    int32_t q = 0;
+
+    if (!text || !shift || !q16)
+        return RP_ERR_INVALID;
+    n = strlen(text);
+    if (n > 6 && memcmp(text, "shift ", 6) == 0) {
+        const char *s = text + 6;
+        while (*s == ' ')
+            s++;
+        if (rp_lex_decimal(s, strlen(s), 0, &v) != NUM_OK || v < 1 || v > 30)
+            return RP_ERR_INVALID;
+        *shift = (int)v;
+        *q16 = 0;
+        return RP_OK;
+    }
+    if (damping_factor(text, n, &q) != NUM_OK || q == 0)
+        return RP_ERR_INVALID;
+    *shift = 0;
+    *q16 = q;
+    return RP_OK;
+}
+
+int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
+                   rp_diag *diag)
+{
+    rp_diag local;
+    parser ps;
+    rp_scene *sc;
+    const char *slash = NULL;
+    size_t pos = 0;
+    int ret = RP_OK;
+
+    if (!diag)
+        diag = &local;
+    memset(diag, 0, sizeof *diag);
+    snprintf(diag->file, sizeof diag->file, "%s",
+             !filename                    ? "<scene>"
+             : strcmp(filename, "-") == 0 ? "<stdin>"
+                                          : filename);
+    if (!out || (!text && len > 0)) {
+        snprintf(diag->msg, sizeof diag->msg, "no scene text");
+        return RP_ERR_INVALID;
+    }
+    *out = NULL;
+    sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return RP_ERR_NOMEM;
+    sc->text = malloc(len + 1);
+    if (!sc->text) {
+        free(sc);
+        return RP_ERR_NOMEM;
+    }
+    if (len)
+        memcpy(sc->text, text, len);
+    sc->text[len] = '\0';
+    sc->text_len = len;
+    snprintf(sc->name, sizeof sc->name, "%s", diag->file);
+    sc->is_file = filename && strcmp(filename, "-") && filename[0] != '<';
+
+    memset(&ps, 0, sizeof ps);
+    ps.sc = sc;
+    ps.diag = diag;
+    rp_settings_defaults(&ps.given, RP_PRESET_ROCKPOOL);
+    if (filename && strcmp(filename, "-") != 0)
+        slash = strrchr(filename, '/');
+    if (slash) {
+        ps.dir = filename;
+        ps.dir_len = (size_t)(slash - filename) + 1;
+    }
+    /* A UTF-8 byte order mark is tolerated and not counted in columns. */
+    if (len >= 3 && memcmp(sc->text, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3;
+    while (pos < len) {
+        const char *nl = memchr(sc->text + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - sc->text) : len;
+
+        if (ps.line == INT32_MAX) {
+            ret = rp_lex_fail(&ps, 0, "too many lines");
+            break;
+        }
+        ps.line++;
+        ps.ls = sc->text + pos;
+        ps.llen = end - pos;
+        if (ps.llen > 0 && ps.ls[ps.llen - 1] == '\r')
+            ps.llen--; /* CRLF */
+        ps.p = ps.ls;
+        ps.col = 1;
+        ps.end_col = 1;
+        if ((ret = rp_lex_check_utf8(&ps)) || (ret = parse_line(&ps)))
+            break;
+        pos = end + 1;
+    }
+    if (!ret)
+        ret = check_light(&ps);
+    if (ret) {
+        if (ret == RP_ERR_NOMEM)
+            snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        rp_scene_free(&sc);
+        return ret;
+    }
+    /* The defaults of the scene's preset, then what the scene set explicitly. */
+    rp_settings_defaults(&sc->settings, ps.given.preset);
+    rp_settings_merge(&sc->settings, &ps.given);
+    sc->settings.set = ps.given.set;
+    sc->outside_bg = ps.outside_bg;
+    sc->outside_mask = ps.outside_mask;
+    sc->sky_at = ps.sky_at;
+    *out = sc;
+    return RP_OK;
+}
+
+void rp_scene_free(rp_scene **scene)
+{
+    size_t i;
+    rp_scene *sc;
+
+    if (!scene || !*scene)
+        return;
+    sc = *scene;
+    for (i = 0; i < sc->n_events; i++)
+        free((char *)sc->events[i].path);
+    free(sc->events);
+    free(sc->text);
+    free(sc);
+    *scene = NULL;
+}
+
+const char *rp_scene_builtin(void)
+{
+    return "# rockpool's built-in scene: a few seconds of rain\n"
+           "duration 6s\n"
+           "at 0s..6s rain rate 5/s radius 4..10 height 300..900\n";
+}
+
+const char *rp_scene_name(const rp_scene *scene)
+{
+    return scene->name;
+}
+
+const char *rp_scene_file(const rp_scene *scene)
+{
+    return scene->is_file ? scene->name : NULL;
+}
+
+const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background)
+{
+    const rp_diag *d = background ? &scene->outside_bg : &scene->outside_mask;
+    return d->line ? d : NULL;
+}
+
+const rp_diag *rp_scene_sky_at(const rp_scene *scene)
+{
+    return scene->sky_at.line ? &scene->sky_at : NULL;
+}
+
+const char *rp_scene_text(const rp_scene *scene, size_t *len)
+{
+    *len = scene->text_len;
+    return scene->text;
+}
+
+const rp_settings *rp_scene_settings(const rp_scene *scene)
+{
+    return &scene->settings;
+}
+
+void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats)
+{
+    *stats = scene->stats;
+}
+
+size_t rp_scene_event_count(const rp_scene *scene)
+{
+    return scene->n_events;
+}
+
+const rp_event *rp_scene_event(const rp_scene *scene, size_t i)
+{
+    return i < scene->n_events ? &scene->events[i] : NULL;
+}

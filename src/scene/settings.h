@@ -1,0 +1,159 @@
+/* settings.h - everything a run can be told, grouped by what it governs: the scene
+ * (size, seed, background, drop defaults), time (frame rate, length), the simulation
+ * (rp_water_params, handed to water.c as it is) and the look (rp_render_params, handed
+ * to render.c as it is). Each setting is declared once: a field here, a bit in `set`, a
+ * row in settings.c's field table (which makes merging generic) and its value in each
+ * preset's row there. The scene language (scene.c) and the options (src/cli/cli.c) only
+ * fill fields and set bits. */
+#ifndef RP_SETTINGS_H
+#define RP_SETTINGS_H
+
+#include <stdint.h>
+
+#include "look/light.h"
+#include "look/render.h"
+#include "sim/water.h"
+
+enum rp_preset {
+    RP_PRESET_ROCKPOOL = 0,
+    RP_PRESET_ELIAS,
+    RP_PRESET_APPLET,
+    RP_PRESET_SILVERLIGHT,
+    RP_PRESET_CODEPROJECT,
+};
+
+/* Bits of rp_settings.set: which fields were given explicitly. */
+enum {
+    RP_SET_SIZE = 1u << 0,
+    RP_SET_FPS = 1u << 1,
+    RP_SET_DURATION = 1u << 2,
+    RP_SET_SEED = 1u << 3,
+    RP_SET_PRESET = 1u << 4,
+    RP_SET_BACKGROUND = 1u << 5,
+    RP_SET_DAMPING = 1u << 6,
+    RP_SET_STENCIL = 1u << 7,
+    RP_SET_BOUNDARY = 1u << 8,
+    RP_SET_REFRACTION = 1u << 9,
+    RP_SET_SHADING = 1u << 10,
+    RP_SET_LIGHT = 1u << 11,
+    RP_SET_RENDER = 1u << 12,
+    RP_SET_RATE = 1u << 13,
+    RP_SET_GRID = 1u << 14,
+    RP_SET_SPEED = 1u << 15,
+    RP_SET_FADE = 1u << 16,
+    RP_SET_PREROLL = 1u << 17,
+    RP_SET_OUTPUT_SIZE = 1u << 18, /* -s: the output size (the scene's too for seed presets) */
+    RP_SET_SPECULAR = 1u << 19,
+    RP_SET_SKY = 1u << 20,
+    RP_SET_CAUSTICS = 1u << 21,
+    RP_SET_REFRACT_OFF = 1u << 22,
+    RP_SET_FIT = 1u << 23,
+    RP_SET_WALLS = 1u << 24,
+};
+
+/** Number of RP_SET_ bits. */
+#define RP_SET_BITS 25
+
+/** A time: microseconds, or a frame number when is_frames. */
+typedef struct rp_time {
+    int64_t value;
+    int is_frames;
+} rp_time;
+
+/** The frame a time falls in at fps: [k/fps, (k+1)/fps) -> k (floor, integer-only). */
+int64_t rp_time_frame(rp_time t, int fps);
+
+/** Frames covered by a duration: ceil(t * fps), or the frame count itself. */
+int64_t rp_time_frames(rp_time t, int fps);
+
+/** Time: when frames are, how long the timeline is, and how the simulation's clock relates
+ * to the frames (rockpool(1) TIME). */
+typedef struct rp_time_settings {
+    int fps;     /* frames per second are fps / fps_den (30000/1001 for ntsc) */
+    int fps_den; /* >= 1 */
+    rp_time duration;
+    int rate;        /* simulation steps per second of scene time; 0 = one step per frame */
+    rp_time preroll; /* scene time simulated before frame 0 */
+} rp_time_settings;
+
+/** Highest frame rate. */
+#define RP_FPS_MAX 1000
+
+/** Most simulation steps per second, and per frame. */
+#define RP_RATE_MAX 4000
+#define RP_STEPS_PER_FRAME_MAX 200
+
+/** The simulation grid and the wave's speed and fading, beyond the stencil's own
+ * parameters (rockpool-scene(5) grid, speed, fade). */
+typedef struct rp_sim_settings {
+    int grid_w, grid_h; /* an explicit grid; 0 = none */
+    int64_t grid_pct;   /* the grid as millionths of a percent of the scene size; 0 = none */
+    int auto_grid;      /* no grid given: 1 = derived from the scene size alone (at most
+                         * RP_AUTO_GRID_WIDTH wide), 0 = the output size (seed presets) */
+    int64_t speed;      /* wave speed: milli scene pixels per second, or with speed_pct
+                         * millionths of a percent of the scene width per second; 0 = none */
+    int speed_pct;
+    int64_t fade_us; /* amplitude half-life in microseconds; 0 = damping as given */
+} rp_sim_settings;
+
+/** Width of the grid the `rockpool` preset derives from a wider scene. */
+#define RP_AUTO_GRID_WIDTH 640
+
+/** The `rockpool` preset's wave speed (millionths of a percent of the scene width per
+ * second: 15%/s) and amplitude half-life (microseconds). */
+#define RP_ROCKPOOL_SPEED INT64_C(15000000)
+#define RP_ROCKPOOL_FADE_US INT64_C(1500000)
+
+/** `walls hidden | visible [COLOUR] | visible image` (rockpool-scene(5)). */
+enum rp_walls {
+    RP_WALLS_HIDDEN = 0,
+    RP_WALLS_COLOUR, /* every wall in wall_rgb */
+    RP_WALLS_IMAGE,  /* walls of `wall mask` items in their image's pixels, the rest in wall_rgb */
+};
+
+typedef struct rp_settings {
+    unsigned set; /* RP_SET_* bits of the fields given explicitly */
+    /* the scene */
+    int width, height; /* the scene's size (and the output's) */
+    uint64_t seed;
+    enum rp_preset preset;
+    char background[4096];     /* "" = built-in texture; resolved against the scene's dir */
+    int fit;                   /* enum rp_fit: a background of another aspect (fit.h) */
+    int background_end;        /* enum rp_video_end: a video background past its end, hold
+                                * or loop (video_in.h); given with the background */
+    enum rp_shape shape;       /* drop shape when an event names none (preset's) */
+    enum rp_mode mode;         /* drop mode when an event names none (preset's) */
+    int out_width, out_height; /* the output size (-s); 0 = the scene's size */
+    rp_time_settings time;
+    /* The simulation; water.width and water.height (the grid) are derived from the size
+     * and `sim` when a run is resolved, never set by hand. */
+    rp_water_params water;
+    rp_sim_settings sim;
+    rp_render_params look;
+    rp_light_params light; /* the look of render mode `light` */
+    char sky_image[4096];  /* `sky PATH`: reflected instead of light.sky_rgb; "" = none;
+                            * resolved against the scene's dir */
+    int walls_visible;     /* enum rp_walls: how wall cells are drawn over the render */
+    uint8_t wall_rgb[3];
+} rp_settings;
+
+/** Parse a frame rate as FFmpeg users write it: a whole number, a ratio ("30000/1001"), a
+ * decimal ("29.97", "23.976" and "59.94" mean the NTSC ratios N*1000/1001; other decimals
+ * are exact: "12.5" = 25/2) or a name (ntsc, pal, film, ntsc-film, qntsc, qpal, sntsc,
+ * spal). At most RP_FPS_MAX. RP_OK with the reduced ratio, or RP_ERR_INVALID. */
+int rp_fps_parse(const char *text, size_t len, int *num, int *den);
+
+/** Defaults of a preset (rockpool(1) PRESETS) and 640x480, 30 fps, 10 s, seed 0;
+ * set = 0. */
+void rp_settings_defaults(rp_settings *s, enum rp_preset preset);
+
+/** Copy into dst every field src has explicitly set, and or its bits in. The preset bit
+ * also brings the preset's drop shape and mode (they have no setting of their own); the
+ * damping bit copies damping_shift and damping_q16 together. */
+void rp_settings_merge(rp_settings *dst, const rp_settings *src);
+
+/** Preset by name ("elias", ...), or -1. */
+int rp_preset_from_name(const char *name);
+const char *rp_preset_name(enum rp_preset p);
+
+#endif

@@ -1,0 +1,945 @@
+/* session.c - the render session (rockpool.h): settings resolved once, the timeline, the
+ * simulation, the background source, wall masks, checkpoints, threads, the writer and the
+ * sinks, and the frame loop of rockpool(1) "FRAME LOOP": for frame k, apply its events,
+ * step, and render it when start <= k < end. */
+#include "rockpool.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sim/engine.h"
+#include "input/fit.h"
+#include "check/hash.h"
+#include "input/image.h"
+#include "check/provenance.h"
+#include "base/pool.h"
+#include "session/sink.h"
+#include "input/source.h"
+#include "sim/state.h"
+#include "session/writer.h"
+
+/* Wall masks, decoded once per distinct file before any output exists, found by the path
+ * spelling the timeline uses. Spellings of one file share its pixels. */
+typedef struct mask {
+    const char *path;
+    dev_t dev;
+    ino_t ino;
+    uint8_t *data;
+    uint8_t *rgb; /* `walls visible image`: the image at the output size, RGB24; or NULL */
+    int owned;    /* data and rgb are this entry's (not another spelling's) */
+} mask;
+
+struct rp_session {
+    const rp_scene *scene;
+    const rp_run *run;
+    rp_engine *engine; /* the settings resolved, the timeline, the simulation, the render */
+    rp_settings s;     /* the engine's settings */
+    const rp_clock *clock;
+    const rp_timeline *tl;
+    int64_t frames, start, end;
+    int threads;
+    double memory;
+    rp_sinks sinks;
+    rp_pool *pool;
+    rp_source *background;
+    rp_source *sky; /* `sky PATH` with render light: the image fitted to the output size */
+    rp_writer *writer;
+    rp_output_file *state_file;
+    mask *masks;
+    size_t nmasks;
+    int64_t k;                /* the next frame to show */
+    int64_t written;          /* frames handed to the sinks */
+    rp_frame frame;           /* the last frame handed out */
+    rp_provenance provenance; /* the outputs' metadata: version, preset, seed, scene */
+    int started;
+};
+
+void rp_run_init(rp_run *run)
+{
+    memset(run, 0, sizeof *run);
+    rp_settings_defaults(&run->over, RP_PRESET_ROCKPOOL);
+    run->over.set = 0;
+    rp_output_opts_init(&run->out);
+    run->out.path = "rockpool.mp4";
+    run->end = -1;
+    run->threads = 1;
+    run->max_memory = (int64_t)4 << 30;
+}
+
+/* Read a whole file (or stdin for "-") into memory; scenes are text, 64 MiB at most. */
+static int read_all(const char *path, char **text, size_t *len)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = NULL;
+    struct stat st;
+    if (!f)
+        return errno ? errno : EIO;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return EISDIR;
+    }
+    buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        if (cap >= ((size_t)64 << 20)) {
+            free(buf);
+            buf = NULL;
+            errno = EFBIG;
+            break;
+        }
+        char *more = realloc(buf, cap * 2);
+        if (!more)
+            free(buf);
+        buf = more;
+        cap *= 2;
+    }
+    int failed = !buf || ferror(f);
+    int err = errno ? errno : EIO;
+    if (f != stdin)
+        fclose(f);
+    if (failed) {
+        free(buf);
+        return err;
+    }
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+static int diag_error(rp_error *err, int code)
+{
+    err->code = code;
+    err->bad_input = code != RP_ERR_NOMEM;
+    err->has_diag = 1;
+    snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
+    return code;
+}
+
+int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    *scene = NULL;
+    if (path) {
+        int e = read_all(path, &text, &len);
+        if (e)
+            return rp_error_set(err, e == EINTR ? RP_ERR_INTERRUPTED : RP_ERR_IO, 1,
+                                "%s: cannot read scene: %s", strcmp(path, "-") ? path : "stdin",
+                                strerror(e));
+    } else if (!(text = strdup(rp_scene_builtin()))) {
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    } else {
+        len = strlen(text);
+    }
+    memset(&err->diag, 0, sizeof err->diag);
+    const char *name = !path ? "<default>" : strcmp(path, "-") ? path : "<stdin>";
+    int r = rp_scene_parse(scene, text, len, name, &err->diag);
+    free(text);
+    return r ? diag_error(err, r) : RP_OK;
+}
+
+/* ---- resolving a run ------------------------------------------------------------------- */
+
+/* The final settings: the preset's defaults, then the scene's, then the run's, resolved
+ * by the engine (given the background image's size when no size is given); the frame
+ * range. */
+static int resolve_settings(rp_session *se, rp_error *err)
+{
+    const rp_settings *ss = rp_scene_settings(se->scene), *over = &se->run->over;
+    enum rp_preset preset = (over->set & RP_SET_PRESET) ? over->preset
+                            : (ss->set & RP_SET_PRESET) ? ss->preset
+                                                        : RP_PRESET_ROCKPOOL;
+    rp_settings s;
+    rp_settings_defaults(&s, preset);
+    rp_settings_merge(&s, ss);
+    rp_settings_merge(&s, over);
+    s.preset = preset;
+    int w = 0, h = 0, r, sized = (s.set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE)) != 0;
+    rp_source_info bg = {0};
+    /* The background's size when no size is given; a video's length when neither the
+     * scene's `duration` nor -n is (the clip's length is the timeline's). */
+    if (s.background[0] &&
+        (!sized || (!(s.set & RP_SET_DURATION) && rp_video_in_is_video(s.background)))) {
+        if ((r = rp_source_probe(s.background, &bg, err)))
+            return r;
+        if (!sized) {
+            w = bg.width;
+            h = bg.height;
+        }
+    }
+    if (bg.is_video && !(s.set & RP_SET_DURATION)) {
+        /* ceil(duration * fps) frames, exactly, as if -n had given them */
+        __int128 n = (__int128)bg.duration_num * s.time.fps;
+        __int128 d = (__int128)bg.duration_den * (s.time.fps_den > 0 ? s.time.fps_den : 1);
+        __int128 frames = d > 0 ? (n + d - 1) / d : 0;
+        s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
+        s.set |= RP_SET_DURATION;
+    }
+    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, err)))
+        return r;
+    se->s = *rp_engine_settings(se->engine);
+    se->clock = rp_engine_clock(se->engine);
+    se->tl = rp_engine_timeline(se->engine);
+    se->frames = rp_engine_frames(se->engine);
+    se->start = se->run->start;
+    se->end = se->run->end < 0 ? se->frames : se->run->end;
+    if (se->end > se->frames)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--end %" PRId64 " is past the last frame (the timeline has %" PRId64
+                            " frames)",
+                            se->end, se->frames);
+    if (se->start > se->end)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "--start %" PRId64 " is past --end %" PRId64,
+                            se->start, se->end);
+    return RP_OK;
+}
+
+/* Whether the run reflects a sky image (render light only; other renders do not use it). */
+static int sky_used(const rp_session *se)
+{
+    return se->s.sky_image[0] && se->s.look.mode == RP_RENDER_LIGHT;
+}
+
+/* Whether mask walls are drawn with their images' pixels (and the run has walls). */
+static int walls_image(const rp_session *se)
+{
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(se->tl, &ts);
+    return se->s.walls_visible == RP_WALLS_IMAGE && ts.walls;
+}
+
+/* What a run will hold in memory, roughly: two height buffers, the background (a video's
+ * frame queue and decoder pictures too), the writer's frame slots (and height copies), wall
+ * bookkeeping and masks, the timeline, and the output's own frames (rp_output_cell_bytes).
+ * An estimate to refuse absurd runs before allocating. */
+static double memory_estimate(const rp_session *se, size_t distinct_masks)
+{
+    double cells = (double)se->s.water.width * se->s.water.height;
+    double pixels = (double)se->s.out_width * se->s.out_height;
+    int heights = rp_sinks_want_heights(&se->sinks);
+    /* per grid cell: heights 2x2, walls 5, masks, height copies for the sinks */
+    double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
+    /* per output pixel: background 3, writer slots, the light's heights 4, the output's */
+    double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
+                       (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
+    /* the sky image; `walls visible image`: the walls' colours and each mask's image */
+    per_pixel += sky_used(se) ? 3 : 0;
+    per_pixel += walls_image(se) ? 3 + 3 * (double)distinct_masks : 0;
+    per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
+    /* --aov normal/displacement: Q8 heights, 16-bit RGB frames and their PNG encoders */
+    rp_output_opts png;
+    rp_output_opts_init(&png);
+    png.format = RP_FORMAT_PNG;
+    for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
+        per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
+    per_pixel += se->run->aov[RP_AOV_NORMAL] || se->run->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
+    /* --hash and --verify: their hashers' frame copies (hash.h). --verify's algorithm is
+     * the manifest's unless named, and the manifest is not read yet: NULL counts as MD5,
+     * whose count is the most any algorithm's can be. */
+    int hashers = !!se->run->hash + !!se->run->verify;
+    size_t bpp = se->run->alpha ? 4 : 3;
+    size_t copies = rp_hasher_copies(se->run->hash_algo, (size_t)pixels * bpp, se->threads);
+    per_pixel += (double)hashers * (double)copies * (double)bpp;
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(se->tl, &ts);
+    return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
+           (double)rp_source_memory(se->background) + (32 << 20);
+}
+
+/* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
+ * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
+ * be read is the error. */
+static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int *r)
+{
+    size_t n = 0, cap = 0;
+    *r = RP_OK;
+    struct stat *seen = NULL;
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(se->tl, &ts);
+    for (int64_t k = 0; ts.walls && k < rp_engine_items_length(se->engine); k++) {
+        const rp_item *items;
+        size_t count;
+        rp_timeline_frame(se->tl, k, &items, &count);
+        for (size_t i = 0; i < count; i++) {
+            struct stat st;
+            if (items[i].kind != RP_ITEM_WALL_MASK)
+                continue;
+            if (stat(items[i].mask_path, &st) != 0) {
+                *r = rp_error_set(err, RP_ERR_IO, 1, "cannot read wall mask '%s': %s",
+                                  items[i].mask_path, strerror(errno));
+                k = rp_engine_items_length(se->engine);
+                break;
+            }
+            size_t j = 0;
+            while (j < n && !(seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino))
+                j++;
+            if (j < n)
+                continue;
+            if (n == cap) {
+                struct stat *more = realloc(seen, (cap = cap ? 2 * cap : 8) * sizeof *seen);
+                if (!more)
+                    break;
+                seen = more;
+            }
+            seen[n++] = st;
+            int64_t bytes = 0;
+            int64_t out_bytes = 0;
+            if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height, 1,
+                                    &bytes, err->msg, sizeof err->msg)) ||
+                (walls_image(se) &&
+                 (*r = rp_image_cost(items[i].mask_path, se->s.out_width, se->s.out_height, 0,
+                                     &out_bytes, err->msg, sizeof err->msg)))) {
+                rp_error_set(err, *r, *r != RP_ERR_NOMEM, "%s", err->msg);
+                k = rp_engine_items_length(se->engine);
+                break;
+            }
+            *cost += (double)bytes + (double)out_bytes;
+        }
+    }
+    free(seen);
+    return n;
+}
+
+/* Drops started by timeline frame k: the items of the steps frame k adds to frame k-1's
+ * (the stats sink's column; called on the writer thread: the timeline does not change once
+ * built). */
+static size_t frame_drops(const void *ctx, int64_t k)
+{
+    const rp_session *se = ctx;
+    int64_t from = k > 0 ? rp_clock_steps(se->clock, k - 1) : 0;
+    int64_t to = rp_clock_steps(se->clock, k);
+    size_t drops = 0;
+    for (int64_t s = from; s < to; s++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(se->tl, s, &items, &n);
+        for (size_t i = 0; i < n; i++)
+            drops += items[i].kind == RP_ITEM_DROP;
+    }
+    return drops;
+}
+
+/* The sinks of the run: the encoded output, --aov sequences, --hash lines, --dump-heights,
+ * --verify, --stats. The encoded output comes first: sinks finish last-added first, so a
+ * --verify difference found at the end still removes it. */
+static int add_sinks(rp_session *se, rp_error *err)
+{
+    const rp_run *run = se->run;
+    rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &run->out};
+    rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout,
+                        .hash_algo = run->hash_algo,
+                        .threads = se->threads};
+    rp_sink_cfg heights = {.path = run->dump_heights,
+                           .overwrite = run->out.overwrite,
+                           .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
+    rp_sink_cfg aov = {.out = &run->out, .settings = &se->s, .aov = run->aov};
+    int aovs = run->aov[RP_AOV_HEIGHT] || run->aov[RP_AOV_NORMAL] || run->aov[RP_AOV_DISPLACEMENT];
+    rp_sink_cfg verify = {.path = run->verify,
+                          .out = &run->out,
+                          .hash_algo = run->hash_algo,
+                          .threads = se->threads,
+                          .dir = run->verify_dir};
+    rp_sink_cfg stats = {.path = run->stats,
+                         .overwrite = run->out.overwrite,
+                         .out = &run->out,
+                         .drops = frame_drops,
+                         .drops_ctx = se};
+    if ((run->out.path && rp_sinks_add(&se->sinks, &rp_sink_output, &out)) ||
+        (aovs && rp_sinks_add(&se->sinks, &rp_sink_aov, &aov)) ||
+        (run->hash && rp_sinks_add(&se->sinks, &rp_sink_hash, &hash)) ||
+        (run->dump_heights && rp_sinks_add(&se->sinks, &rp_sink_heights, &heights)) ||
+        (run->stats && rp_sinks_add(&se->sinks, &rp_sink_stats, &stats)) ||
+        (run->verify && rp_sinks_add(&se->sinks, &rp_sink_verify, &verify)))
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1, "too many outputs");
+    return RP_OK;
+}
+
+/* Paths the run reads, and which option names each, for rp_paths_check. */
+static int check_paths(const rp_session *se, rp_error *err)
+{
+    const rp_run *run = se->run;
+    rp_path_use uses[11 + RP_AOV_KINDS];
+    int n = 0;
+    static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
+                                                      "--aov displacement"};
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        if (run->aov[k])
+            uses[n++] = (rp_path_use){run->aov[k], aov_opt[k], 2};
+    if (run->out.path)
+        uses[n++] = (rp_path_use){run->out.path, "-o",
+                                  rp_output_format_of(&run->out) == RP_FORMAT_PNG ? 2 : 1};
+    if (run->dump_heights)
+        uses[n++] = (rp_path_use){run->dump_heights, "--dump-heights", 1};
+    if (run->stats)
+        uses[n++] = (rp_path_use){run->stats, "--stats", 1};
+    if (run->save_state)
+        uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};
+    if (run->verify)
+        uses[n++] = (rp_path_use){run->verify, "--verify", 0};
+    if (run->load_state)
+        uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
+    if (se->s.background[0])
+        uses[n++] = (rp_path_use){se->s.background, "the background", 0};
+    if (se->s.sky_image[0])
+        uses[n++] = (rp_path_use){se->s.sky_image, "the sky image", 0};
+    const char *scene_file = rp_scene_file(se->scene);
+    if (scene_file)
+        uses[n++] = (rp_path_use){scene_file, "the scene", 0};
+    int r = rp_paths_check(uses, n, err->msg, sizeof err->msg);
+    return r ? rp_error_set(err, r, 1, "%s", err->msg) : RP_OK;
+}
+
+int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, rp_error *err)
+{
+    rp_session *se = calloc(1, sizeof *se);
+    int r;
+    *out = NULL;
+    if (!se)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    se->scene = scene;
+    se->run = run;
+    se->threads = run->threads > 0 ? run->threads : 1;
+    /* A scene is data: paths in it stay inside its directory unless the run allows
+     * more; a background given by the run itself replaces the scene's. */
+    const rp_diag *outside = rp_scene_outside_path(scene, 0);
+    if (!outside && !(run->over.set & RP_SET_BACKGROUND))
+        outside = rp_scene_outside_path(scene, 1);
+    if (outside && !run->allow_outside_paths) {
+        err->diag = *outside;
+        r = diag_error(err, RP_ERR_INVALID);
+        goto fail;
+    }
+    if ((r = resolve_settings(se, err)))
+        goto fail;
+    if ((r = add_sinks(se, err)))
+        goto fail;
+    *out = se;
+    return RP_OK;
+fail:
+    rp_session_free(&se);
+    return r;
+}
+
+void rp_session_summary(const rp_session *se, rp_summary *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    sum->settings = &se->s;
+    sum->frames = se->frames;
+    sum->start = se->start;
+    sum->end = se->end;
+    rp_scene_stats_get(se->scene, &sum->scene);
+    rp_timeline_stats_get(se->tl, &sum->timeline);
+    sum->memory = se->memory;
+    sum->steps = rp_engine_items_length(se->engine);
+    /* speed = steps per second / slowness, in cells; scaled to scene pixels */
+    double steps_per_s =
+        se->s.time.rate ? se->s.time.rate : (double)se->s.time.fps / se->s.time.fps_den;
+    sum->speed = steps_per_s * 65536.0 / (double)rp_stencil_slowness_q16(se->s.water.stencil) *
+                 se->s.width / se->s.water.width;
+}
+
+/* num/den = n/d reduced; when that does not fit in 64 bits, the nearest lower fraction
+ * with a denominator of 10^9 (a nanosecond, far below an audio sample). */
+static void set_ratio(int64_t *num, int64_t *den, __int128 n, __int128 d)
+{
+    __int128 a = n, b = d;
+    while (b) {
+        __int128 t = a % b;
+        a = b;
+        b = t;
+    }
+    if (a > 1) {
+        n /= a;
+        d /= a;
+    }
+    if (n > INT64_MAX || d > INT64_MAX) {
+        n = n * 1000000000 / d;
+        d = 1000000000;
+    }
+    *num = (int64_t)n;
+    *den = (int64_t)d;
+}
+
+/* A video background's sound goes into video outputs (rockpool(1) --no-audio): from the
+ * time of the first written frame, as long as the frames written. */
+static void set_audio(const rp_session *se, rp_output_opts *o)
+{
+    const rp_video_in *v = rp_source_video(se->background);
+    int64_t on, od, fps = se->s.time.fps, fd = se->s.time.fps_den > 0 ? se->s.time.fps_den : 1;
+    o->audio_path = NULL;
+    if (!v || se->run->no_audio || fps < 1)
+        return;
+    rp_video_in_origin(v, &on, &od);
+    o->audio_path = se->s.background;
+    /* origin + start / fps = (on * fps + start * fd * od) / (od * fps) */
+    set_ratio(&o->audio_offset_num, &o->audio_offset_den,
+              (__int128)on * fps + (__int128)se->start * fd * od, (__int128)od * fps);
+    set_ratio(&o->audio_length_num, &o->audio_length_den, (__int128)(se->end - se->start) * fd,
+              fps);
+}
+
+/* An error in the sky image (its message in err->msg), at the scene's `sky` statement. */
+static int sky_fail(const rp_session *se, int code, rp_error *err)
+{
+    const rp_diag *at = rp_scene_sky_at(se->scene);
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    if (!at || code == RP_ERR_NOMEM)
+        return rp_error_set(err, code, code != RP_ERR_NOMEM, "sky image: %s", msg);
+    err->diag = *at;
+    snprintf(err->diag.msg, sizeof err->diag.msg, "sky image: %.480s", msg);
+    return diag_error(err, code);
+}
+
+/* The sky image is a still FFmpeg decodes, within the memory limit: *bytes is what
+ * decoding it at the output size costs (rp_image_cost). Read before anything is created. */
+static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
+{
+    const char *path = se->s.sky_image;
+    rp_source_info info;
+    int r;
+    *bytes = 0;
+    if (!path[0])
+        return RP_OK;
+    if ((r = rp_source_probe(path, &info, err)))
+        return sky_fail(se, r, err);
+    if (info.is_video) {
+        rp_errf(err->msg, sizeof err->msg, "'%s' is a video: the sky is a still image", path);
+        return sky_fail(se, RP_ERR_INVALID, err);
+    }
+    if ((r = rp_image_cost(path, se->s.out_width, se->s.out_height, 0, bytes, err->msg,
+                           sizeof err->msg)))
+        return sky_fail(se, r, err);
+    if ((double)*bytes > (double)se->run->max_memory) {
+        rp_errf(err->msg, sizeof err->msg,
+                "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB (raise it with "
+                "--max-memory)",
+                path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
+        return sky_fail(se, RP_ERR_TOO_LARGE, err);
+    }
+    return RP_OK;
+}
+
+/* Everything is checked before anything is created: the outputs, the paths against each
+ * other and the inputs, the memory estimate (the background is open: a video's decoder
+ * says what it holds). */
+static int validate(rp_session *se, rp_error *err)
+{
+    const rp_run *run = se->run;
+    int r;
+    rp_output_opts *o = (rp_output_opts *)&run->out;
+    size_t scene_len = 0;
+    const char *scene_text = rp_scene_text(se->scene, &scene_len);
+    if (rp_provenance_build(&se->provenance, RP_VERSION, rp_preset_name(se->s.preset), se->s.seed,
+                            scene_text, scene_len) == RP_OK)
+        o->metadata = se->provenance.kv;
+    o->width = se->s.out_width;
+    o->height = se->s.out_height;
+    o->fps = se->s.time.fps;
+    o->fps_den = se->s.time.fps_den;
+    o->first_frame = se->start;
+    o->frame_count = se->end - se->start;
+    o->threads = se->threads;
+    if (!o->warn) {
+        o->warn = run->warn;
+        o->warn_ctx = run->warn_ctx;
+    }
+    set_audio(se, o);
+    o->pixfmt = run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
+    if (run->alpha && se->s.look.mode != RP_RENDER_LIGHT)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--alpha needs render light (the rockpool preset): the seed presets' "
+                            "renders have no light layer to separate from the background");
+    if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--hash prints to stdout, which the %s output already uses",
+                            rp_output_format_name(rp_output_format_of(&run->out)));
+    /* Decoding the background, the sky and each mask counts too (rp_image_cost: metadata, the
+     * decoded frame, the scaled copies), checked before any of them is decoded. */
+    double images = 0;
+    int64_t bytes = 0;
+    size_t masks = count_masks(se, &images, err, &r);
+    if (r)
+        return r;
+    if (se->s.background[0] && !rp_source_video(se->background) &&
+        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
+                           sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    images += (double)bytes;
+    if ((r = check_sky(se, &bytes, err)))
+        return r;
+    images += sky_used(se) ? (double)bytes : 0;
+    se->memory = memory_estimate(se, masks) + images;
+    char video[96] = "";
+    if (rp_source_memory(se->background))
+        snprintf(video, sizeof video, " (%.0f MiB of it for the video background's decoder)",
+                 (double)rp_source_memory(se->background) / (1 << 20));
+    if (se->memory > (double)run->max_memory)
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "a %dx%d run to %s needs about %.1f GiB of memory%s, over the limit of "
+                            "%.1f GiB (raise it with --max-memory)",
+                            se->s.out_width, se->s.out_height,
+                            run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
+                                          : "hashes",
+                            se->memory / (1 << 30), video, (double)run->max_memory / (1 << 30));
+    /* The outputs last: the encoder is tried with the run's settings (a throwaway open),
+     * which only makes sense for a run that fits. */
+    if ((r = rp_sinks_check(&se->sinks, err)))
+        return r;
+    if (run->save_state &&
+        (r = rp_output_file_check(run->save_state, run->out.overwrite, err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, 1, "--save-state: %s", err->msg);
+    if ((r = check_paths(se, err)))
+        return r;
+    return RP_OK;
+}
+
+/* ---- inputs ---------------------------------------------------------------------------- */
+
+static const mask *mask_find(const rp_session *se, const char *path)
+{
+    for (size_t i = 0; i < se->nmasks; i++)
+        if (!strcmp(se->masks[i].path, path))
+            return &se->masks[i];
+    return NULL;
+}
+
+/* Decode every mask the frames 0..end-1 use, once per file. */
+static int load_masks(rp_session *se, rp_error *err)
+{
+    for (int64_t k = 0; k < rp_engine_items_length(se->engine); k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(se->tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            const char *path = items[i].mask_path;
+            if (items[i].kind != RP_ITEM_WALL_MASK || mask_find(se, path))
+                continue;
+            mask *more = realloc(se->masks, (se->nmasks + 1) * sizeof *more);
+            if (!more)
+                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+            se->masks = more;
+            mask m = {.path = path};
+            struct stat st;
+            if (stat(path, &st) == 0) {
+                m.dev = st.st_dev;
+                m.ino = st.st_ino;
+                for (size_t j = 0; j < se->nmasks && !m.data; j++)
+                    if (se->masks[j].dev == st.st_dev && se->masks[j].ino == st.st_ino) {
+                        m.data = se->masks[j].data;
+                        m.rgb = se->masks[j].rgb;
+                    }
+            }
+            if (!m.data) {
+                int r =
+                    rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
+                                           se->run->max_memory, &m.data, err->msg, sizeof err->msg);
+                if (!r && walls_image(se) &&
+                    (r = rp_image_load_rgb_max(path, se->s.out_width, se->s.out_height,
+                                               se->run->max_memory, &m.rgb, err->msg,
+                                               sizeof err->msg)))
+                    free(m.data);
+                if (r)
+                    return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+                m.owned = 1;
+            }
+            se->masks[se->nmasks++] = m;
+        }
+    }
+    return RP_OK;
+}
+
+static const uint8_t *mask_of(void *ctx, const char *path, const uint8_t **rgb)
+{
+    const mask *m = mask_find(ctx, path);
+    *rgb = m ? m->rgb : NULL;
+    return m ? m->data : NULL;
+}
+
+/* Start from a checkpoint: load it, check it belongs to this run and is not past
+ * --start, replay the walls of the frames it skips. */
+static int load_state(rp_session *se, rp_error *err)
+{
+    const char *path = se->run->load_state;
+    uint64_t key, inputs, want;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
+    int64_t steps;
+    int r = rp_state_read(f, rp_engine_water(se->engine), &steps, &key, &inputs, err->msg,
+                          sizeof err->msg);
+    fclose(f);
+    if (r)
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s: %s", path, err->msg);
+    /* The state must not be past frame --start's instant (with one step a frame the
+     * state's step count is a frame number, and it must come before that frame's step). */
+    if (steps > rp_clock_steps(se->clock, se->start) - (se->clock->rate ? 0 : 1))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s: state is at %s %" PRId64 ", after --start %" PRId64, path,
+                            se->clock->rate ? "step" : "frame", steps, se->start);
+    if (key != rp_state_key(&se->s, se->tl, steps))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s: state was saved from another scene or other settings", path);
+    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &want, err->msg,
+                             sizeof err->msg)))
+        return rp_error_set(err, r, 1, "%s", err->msg);
+    if (inputs != want)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s: state was saved with other inputs (the scene's text, a wall mask, "
+                            "the background or the sky image differs)",
+                            path);
+    rp_engine_resume(se->engine, steps);
+    return RP_OK;
+}
+
+/* Threads start with SIGINT/SIGTERM blocked, so the caller's thread takes them (a signal
+ * landing in the writer would interrupt its writes with EINTR). */
+static void block_stop_signals(sigset_t *old_set)
+{
+    sigset_t stop_set;
+    sigemptyset(&stop_set);
+    sigaddset(&stop_set, SIGINT);
+    sigaddset(&stop_set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_set, old_set);
+}
+
+static int start_pool(rp_session *se, rp_error *err)
+{
+    sigset_t old_set;
+    block_stop_signals(&old_set);
+    int r = se->threads > 1 ? rp_pool_new(&se->pool, se->threads) : RP_OK;
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    return r ? rp_error_set(err, r, 0, "cannot start %d threads", se->threads) : RP_OK;
+}
+
+static int start_writer(rp_session *se, rp_error *err)
+{
+    sigset_t old_set;
+    int r;
+    const rp_settings *s = &se->s;
+    size_t cells = (size_t)s->water.width * (size_t)s->water.height;
+    size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
+    enum rp_pixfmt format = se->run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
+    size_t bpp = (size_t)rp_pixfmt_bytes(format);
+    se->frame = (rp_frame){.width = s->out_width,
+                           .height = s->out_height,
+                           .stride = (size_t)s->out_width * bpp,
+                           .format = format,
+                           .grid_w = s->water.width,
+                           .grid_h = s->water.height};
+    rp_writer_opts wo = {&se->sinks, se->frame, pixels * bpp,
+                         rp_sinks_want_heights(&se->sinks) ? cells : 0, RP_WRITER_SLOTS};
+    block_stop_signals(&old_set);
+    r = rp_writer_new(&se->writer, &wo);
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    return r ? rp_error_set(err, r, 0, "cannot start the writer thread") : RP_OK;
+}
+
+/* A still background's decoding cost against the limit before it is decoded (a video's
+ * decoder memory is known once it is open, and validate() counts it). */
+static int check_background(rp_session *se, int *video, rp_error *err)
+{
+    rp_source_info info;
+    int64_t bytes = 0;
+    int r;
+    *video = 0;
+    if (!se->s.background[0])
+        return RP_OK;
+    if ((r = rp_source_probe(se->s.background, &info, err)))
+        return r;
+    if ((*video = info.is_video))
+        return RP_OK;
+    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
+                           sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    if ((double)bytes > (double)se->run->max_memory)
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB "
+                            "(raise it with --max-memory)",
+                            se->s.background, (double)bytes / (1 << 20),
+                            (double)se->run->max_memory / (1 << 20));
+    return RP_OK;
+}
+
+int rp_session_check(rp_session *se, rp_error *err)
+{
+    int video, r;
+    double images = 0;
+    int64_t sky_bytes;
+    if ((r = check_background(se, &video, err)) || (r = check_sky(se, &sky_bytes, err)))
+        return r;
+    count_masks(se, &images, err, &r);
+    return r;
+}
+
+int rp_session_start(rp_session *se, rp_error *err)
+{
+    const rp_settings *s = &se->s;
+    int r, video;
+    /* A still's cost is known before it is decoded, a video's decoder once it is open. */
+    if ((r = check_background(se, &video, err)) || (!video && (r = validate(se, err))))
+        return r;
+    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
+                            s->background_end, err)))
+        return r;
+    if (video && (r = validate(se, err)))
+        return r;
+    if (sky_used(se) && (r = rp_source_open(&se->sky, s->sky_image, s->out_width, s->out_height,
+                                            RP_FIT_COVER, RP_VIDEO_HOLD, err)))
+        return sky_fail(se, r, err);
+    if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
+        return r;
+    if (se->sky) {
+        const uint8_t *sky;
+        if ((r = rp_source_frame(se->sky, 0, s->time.fps, s->time.fps_den, &sky, err)))
+            return sky_fail(se, r, err);
+        rp_engine_set_sky(se->engine, sky);
+    }
+    if ((r = load_masks(se, err)))
+        return r;
+    if (se->run->load_state && (r = load_state(se, err)))
+        return r;
+    if (se->run->stop && *se->run->stop)
+        return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
+    if (se->run->save_state &&
+        (r = rp_output_file_open(&se->state_file, se->run->save_state, se->run->out.overwrite,
+                                 err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, 0, "--save-state: %s", err->msg);
+    if ((r = rp_sinks_open(&se->sinks, err)))
+        return r;
+    if ((r = start_writer(se, err)))
+        return r;
+    se->started = 1;
+    return RP_OK;
+}
+
+/* ---- frames ---------------------------------------------------------------------------- */
+
+int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
+{
+    *frame = NULL;
+    if (se->k < se->start)
+        se->k = se->start;
+    if (se->k >= se->end)
+        return RP_OK;
+    /* Simulate first (a stop request ends the run between steps), then take a slot. */
+    int64_t k = se->k;
+    if (rp_engine_advance(se->engine, rp_clock_steps(se->clock, k), se->run->stop))
+        return RP_OK;
+    const uint8_t *background;
+    int r =
+        rp_source_frame(se->background, k, se->s.time.fps, se->s.time.fps_den, &background, err);
+    if (r)
+        return r;
+    int16_t *heights_copy;
+    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
+    if (!pixels) /* the writer failed: say why */
+        return rp_writer_finish(&se->writer, err);
+    if (se->run->alpha)
+        rp_engine_frame_layer(se->engine, k, pixels, NULL);
+    else
+        rp_engine_frame(se->engine, k, background, pixels, NULL);
+    if (heights_copy)
+        memcpy(heights_copy, rp_engine_heights(se->engine),
+               (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
+    rp_writer_submit(se->writer, k);
+    se->k++;
+    se->written++;
+    se->frame.index = k;
+    se->frame.data = pixels;
+    se->frame.heights = heights_copy;
+    *frame = &se->frame;
+    return RP_OK;
+}
+
+int64_t rp_session_written(const rp_session *se)
+{
+    return se->written;
+}
+
+/* The checkpoint of frame k into its side file (moved into place with the outputs). */
+static int write_state(rp_session *se, rp_error *err)
+{
+    uint8_t *buf;
+    size_t len;
+    uint64_t inputs;
+    int r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &inputs, err->msg,
+                            sizeof err->msg);
+    if (r)
+        return rp_error_set(err, r, 0, "%s", err->msg);
+    int64_t at = se->end > 0 ? rp_clock_steps(se->clock, se->end - 1) : 0;
+    if (rp_engine_advance(se->engine, at, se->run->stop))
+        return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
+    if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), inputs,
+                        &buf, &len))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
+    free(buf);
+    if (!r)
+        r = rp_output_file_finish(se->state_file, err->msg, sizeof err->msg);
+    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+}
+
+int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
+{
+    rp_session *se = *ps;
+    int r = rp_writer_finish(&se->writer, err);
+    int stopped = se->run->stop && *se->run->stop;
+    /* A checkpoint is only kept for a whole run. */
+    if (!r && se->state_file && stopped)
+        rp_output_file_abort(&se->state_file);
+    if (!r && se->state_file)
+        r = write_state(se, err);
+    if (!r)
+        r = rp_sinks_close(&se->sinks, frames, err);
+    if (!r && (r = rp_output_file_commit(&se->state_file, err->msg, sizeof err->msg)))
+        rp_error_set(err, r, 0, "%s", err->msg);
+    if (r)
+        rp_session_abort(ps);
+    else
+        rp_session_free(ps);
+    return r;
+}
+
+void rp_session_abort(rp_session **ps)
+{
+    rp_session *se = ps ? *ps : NULL;
+    rp_error ignored;
+    if (!se)
+        return;
+    rp_writer_finish(&se->writer, &ignored);
+    rp_sinks_abort(&se->sinks);
+    rp_output_file_abort(&se->state_file);
+    rp_session_free(ps);
+}
+
+void rp_session_free(rp_session **ps)
+{
+    rp_session *se = ps ? *ps : NULL;
+    rp_error ignored;
+    if (!se)
+        return;
+    rp_writer_finish(&se->writer, &ignored);
+    rp_sinks_abort(&se->sinks);
+    rp_output_file_abort(&se->state_file);
+    for (size_t i = 0; i < se->nmasks; i++)
+        if (se->masks[i].owned) {
+            free(se->masks[i].data);
+            free(se->masks[i].rgb);
+        }
+    free(se->masks);
+    rp_source_free(&se->background);
+    rp_source_free(&se->sky);
+    rp_engine_free(&se->engine);
+    rp_pool_free(&se->pool);
+    free(se);
+    *ps = NULL;
+}

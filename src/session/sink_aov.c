@@ -1,0 +1,263 @@
+/* sink_aov.c - --aov KIND PATH (rockpool(1) "ALPHA AND AOVS"): 16-bit PNG sequences of the
+ * surface for compositing programs, written through the PNG backend (output_png.c), so
+ * names, temporary files, renames and checks are those of a PNG sequence output.
+ *
+ *   height        grid size, grey 16-bit: h + 32768 for each grid height h (int16), the
+ *                 values --dump-heights writes.
+ *   normal        output size, RGB 16-bit: the unit normal of the slope the light uses
+ *                 (light.h; rp_light_rows_surface) with x to the right, y up the frame and
+ *                 z towards the viewer, each component n as round((n + 1) / 2 * 65535).
+ *   displacement  output size, RGB 16-bit: an ST map (Nuke's STMap convention: s from the
+ *                 left edge, t from the BOTTOM edge, both 0..1): for output pixel (x, y),
+ *                 y counted down from the top, the background point the refraction samples,
+ *                 (x + 0.5 + dx, y + 0.5 + dy) in pixels, as R = round(s * 65535) with
+ *                 s = (x + 0.5 + dx) / W and G = round(t * 65535) with
+ *                 t = 1 - (y + 0.5 + dy) / H; B = 0. Without refraction it is the identity map.
+ *
+ * The frames arrive on the writer thread with the grid's heights; normal and displacement
+ * interpolate them to the output size here (rp_upscale, the same integer filter the render
+ * uses, so the same Q8 heights) and take the slopes from the light's own code. Integers
+ * only: the files are the same on every machine and thread count. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/common.h"
+#include "sim/engine.h"
+#include "look/light.h"
+#include "session/sink.h"
+#include "look/upscale.h"
+
+static const char *const aov_names[RP_AOV_KINDS] = {"height", "normal", "displacement"};
+
+int rp_aov_from_name(const char *name)
+{
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        if (name && !strcmp(name, aov_names[k]))
+            return k;
+    return -1;
+}
+
+const char *rp_aov_name(enum rp_aov kind)
+{
+    return kind >= 0 && kind < RP_AOV_KINDS ? aov_names[kind] : "none";
+}
+
+/* Rows of the surface computed at a time. */
+#define BAND 16
+
+typedef struct aov_sink {
+    rp_output *out[RP_AOV_KINDS];
+    rp_output_opts opts[RP_AOV_KINDS];
+    int gw, gh, ow, oh;
+    uint16_t *buf[RP_AOV_KINDS]; /* one frame of each kind */
+    /* normal and displacement */
+    rp_upscale *upscale;
+    rp_light *light;
+    rp_light_geom geom;
+    int32_t *heights_q8;
+    rp_light_surface *band;
+} aov_sink;
+
+/* The PNG output of one kind: a copy of the run's output settings (first frame, count,
+ * overwrite, level, threads) with the AOV's pattern, size and 16-bit layout. */
+static void aov_opts(const rp_sink_cfg *cfg, int kind, rp_output_opts *o)
+{
+    const rp_settings *s = cfg->settings;
+    *o = *cfg->out;
+    o->path = cfg->aov[kind];
+    o->format = RP_FORMAT_PNG;
+    o->codec = o->encoder_preset = o->pix_fmt = o->hash_algo = o->audio_path = NULL;
+    o->pixfmt = kind == RP_AOV_HEIGHT ? RP_PIX_GRAY16 : RP_PIX_RGB48;
+    o->width = kind == RP_AOV_HEIGHT ? s->water.width : s->out_width;
+    o->height = kind == RP_AOV_HEIGHT ? s->water.height : s->out_height;
+}
+
+static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
+{
+    for (int k = 0; k < RP_AOV_KINDS; k++) {
+        if (!cfg->aov[k])
+            continue;
+        if (k != RP_AOV_HEIGHT && cfg->settings->look.mode != RP_RENDER_LIGHT)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "--aov %s needs render light (the rockpool preset); the seed "
+                                "presets' renders have no light model (--aov height works)",
+                                aov_names[k]);
+        rp_output_opts o;
+        aov_opts(cfg, k, &o);
+        int r = rp_output_validate(&o, err->msg, sizeof err->msg);
+        if (r)
+            return rp_error_set(err, r, 1, "--aov %s: %s", aov_names[k], err->msg);
+    }
+    return RP_OK;
+}
+
+static void aov_abort(void *priv)
+{
+    aov_sink *a = priv;
+    for (int k = 0; k < RP_AOV_KINDS; k++) {
+        rp_output_abort(&a->out[k]);
+        free(a->buf[k]);
+        a->buf[k] = NULL;
+    }
+    rp_upscale_free(&a->upscale);
+    rp_light_free(&a->light);
+    free(a->heights_q8);
+    free(a->band);
+    a->heights_q8 = NULL;
+    a->band = NULL;
+}
+
+static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
+{
+    aov_sink *a = priv;
+    const rp_settings *s = cfg->settings;
+    int r = RP_OK;
+    a->gw = s->water.width;
+    a->gh = s->water.height;
+    a->ow = s->out_width;
+    a->oh = s->out_height;
+    if (cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT]) {
+        if ((r = rp_upscale_new(&a->upscale, a->gw, a->gh, a->ow, a->oh)) ||
+            (r = rp_light_new(&a->light, &s->light, err->msg, sizeof err->msg)))
+            goto fail;
+        a->geom =
+            (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),
+                            rp_upscale_ratio_q16(a->gh, a->oh), rp_upscale_peak_q8(a->upscale)};
+        a->heights_q8 = malloc((size_t)a->ow * (size_t)a->oh * sizeof *a->heights_q8);
+        a->band = malloc((size_t)a->ow * BAND * sizeof *a->band);
+        if (!a->heights_q8 || !a->band) {
+            r = RP_ERR_NOMEM;
+            goto fail;
+        }
+    }
+    for (int k = 0; k < RP_AOV_KINDS; k++) {
+        if (!cfg->aov[k])
+            continue;
+        aov_opts(cfg, k, &a->opts[k]);
+        size_t n = (size_t)a->opts[k].width * (size_t)a->opts[k].height *
+                   (size_t)(rp_pixfmt_bytes(a->opts[k].pixfmt) / 2);
+        if (!(a->buf[k] = malloc(n * sizeof *a->buf[k]))) {
+            r = RP_ERR_NOMEM;
+            goto fail;
+        }
+        if ((r = rp_output_open(&a->out[k], &a->opts[k], err->msg, sizeof err->msg))) {
+            aov_abort(a);
+            return rp_error_set(err, r, r == RP_ERR_INVALID || r == RP_ERR_EXISTS, "--aov %s: %s",
+                                aov_names[k], err->msg);
+        }
+    }
+    return RP_OK;
+fail:
+    aov_abort(a);
+    if (r == RP_ERR_NOMEM)
+        return rp_error_set(err, r, 0, "--aov: out of memory");
+    return rp_error_set(err, r, r == RP_ERR_INVALID, "--aov: %s",
+                        r == RP_ERR_INVALID ? err->msg : rp_strerror(r));
+}
+
+/* round((v + 1) / 2 * 65535) for v = num / den, |num| <= den, den > 0. */
+static uint16_t unit16(int64_t num, int64_t den)
+{
+    int64_t v = ((num + den) * 65535 + den) / (2 * den);
+    return (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
+}
+
+/* round(num / den * 65535), clamped to 0..65535; den > 0. */
+static uint16_t frac16(int64_t num, int64_t den)
+{
+    int64_t v = (2 * num * 65535 + den) / (2 * den);
+    if (num < 0)
+        v = 0;
+    return (uint16_t)(v > 65535 ? 65535 : v);
+}
+
+/* Normal and displacement of rows y0..y1-1 from the surface band. */
+static void surface_rows(aov_sink *a, int y0, int y1)
+{
+    uint16_t *nrm = a->buf[RP_AOV_NORMAL], *st = a->buf[RP_AOV_DISPLACEMENT];
+    const int64_t w256 = (int64_t)a->ow << 8, h256 = (int64_t)a->oh << 8;
+    rp_light_rows_surface(a->light, &a->geom, a->heights_q8, a->band, y0, y1);
+    for (int y = y0; y < y1; y++) {
+        const rp_light_surface *row = a->band + (size_t)(y - y0) * a->ow;
+        for (int x = 0; x < a->ow; x++) {
+            const rp_light_surface *p = &row[x];
+            size_t i = ((size_t)y * a->ow + x) * 3;
+            if (nrm) {
+                /* n = (-sx, sy, 1) / |.| with y up; slopes Q12, the length Q20 */
+                int64_t sx = p->sx, sy = p->sy;
+                int64_t len =
+                    (int64_t)rp_isqrt64((uint64_t)(sx * sx + sy * sy + 4096 * 4096) << 16);
+                nrm[i] = unit16(-sx * 256, len);
+                nrm[i + 1] = unit16(sy * 256, len);
+                nrm[i + 2] = unit16((int64_t)4096 << 8, len);
+            }
+            if (st) {
+                /* Q8 pixel positions of the sampled point's centre */
+                int64_t sx = ((int64_t)x << 8) + p->dx + 128;
+                int64_t sy = ((int64_t)y << 8) + p->dy + 128;
+                st[i] = frac16(sx, w256);
+                st[i + 1] = frac16(h256 - sy, h256);
+                st[i + 2] = 0;
+            }
+        }
+    }
+}
+
+static int aov_write(void *priv, const rp_frame *f, rp_error *err)
+{
+    aov_sink *a = priv;
+    if (a->buf[RP_AOV_HEIGHT]) {
+        size_t n = (size_t)a->gw * (size_t)a->gh;
+        uint16_t *b = a->buf[RP_AOV_HEIGHT];
+        for (size_t i = 0; i < n; i++)
+            b[i] = (uint16_t)(f->heights[i] + 32768);
+    }
+    if (a->upscale) {
+        rp_upscale_rows(a->upscale, f->heights, a->heights_q8, 0, a->oh);
+        for (int y = 0; y < a->oh; y += BAND)
+            surface_rows(a, y, y + BAND < a->oh ? y + BAND : a->oh);
+    }
+    for (int k = 0; k < RP_AOV_KINDS; k++) {
+        if (!a->out[k])
+            continue;
+        int r = rp_output_write(a->out[k], f->index, (const uint8_t *)a->buf[k], err->msg,
+                                sizeof err->msg);
+        if (r)
+            return rp_error_set(err, r, 0, "--aov %s: %s", aov_names[k], err->msg);
+    }
+    return RP_OK;
+}
+
+/* Each PNG frame is renamed into place as it is written (as the PNG output does); finish
+ * waits for the encoders. */
+static int aov_finish(void *priv, rp_error *err)
+{
+    aov_sink *a = priv;
+    for (int k = 0; k < RP_AOV_KINDS; k++) {
+        int r = rp_output_close(&a->out[k], err->msg, sizeof err->msg);
+        if (r) {
+            aov_abort(a);
+            return rp_error_set(err, r, 0, "--aov %s: %s", aov_names[k], err->msg);
+        }
+    }
+    return RP_OK;
+}
+
+static int aov_commit(void *priv, rp_error *err)
+{
+    (void)err;
+    aov_abort(priv);
+    return RP_OK;
+}
+
+const rp_sink_kind rp_sink_aov = {
+    .name = "--aov",
+    .priv_size = sizeof(aov_sink),
+    .wants_heights = 1,
+    .check = aov_check,
+    .open = aov_open,
+    .write = aov_write,
+    .finish = aov_finish,
+    .commit = aov_commit,
+    .abort = aov_abort,
+};

@@ -1,0 +1,221 @@
+/* sink_verify.c - the --verify sink (rockpool(1) --verify): every written frame is hashed
+ * (rp_hasher, on worker threads) and compared, in frame order, with the manifest's hash of
+ * that frame (manifest.h: a framemd5/framehash file or --hash lines). The manifest is read
+ * and checked against the run (size, frames, algorithm) before anything is created, so a
+ * manifest for other settings is bad input. At the first difference the frame is written
+ * as PNG, STEM.actual-FRAME.png beside the manifest (STEM its name without the last
+ * extension) or in cfg->dir, and the sink fails with RP_ERR_MISMATCH, which stops the
+ * render; the message names the frame, the manifest line and both hashes. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check/hash.h"
+#include "check/manifest.h"
+#include "session/sink.h"
+#include "sim/engine.h"
+
+typedef struct verify_sink {
+    const rp_sink_cfg *cfg;
+    rp_manifest *m;
+    rp_hasher *hasher;
+    int width, height;
+    int64_t matched;
+    rp_error err; /* why the callback failed */
+} verify_sink;
+
+/* A manifest error as a diagnostic (file, line) for the program's gcc-style message. */
+static int diag_fail(rp_error *err, int code, const rp_diag *d)
+{
+    err->code = code;
+    err->bad_input = code != RP_ERR_NOMEM;
+    err->has_diag = 1;
+    err->diag = *d;
+    snprintf(err->msg, sizeof err->msg, "%s", d->msg);
+    return code;
+}
+
+/* Read the manifest and check it describes the frames of this run. */
+static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
+{
+    rp_diag d;
+    memset(&d, 0, sizeof d);
+    int r = rp_manifest_load(m, cfg->path, cfg->hash_algo, &d);
+    if (r)
+        return diag_fail(err, r, &d);
+    rp_manifest_run run = {
+        .width = cfg->out->width,
+        .height = cfg->out->height,
+        .fps_num = cfg->out->fps,
+        .fps_den = cfg->out->fps_den > 0 ? cfg->out->fps_den : 1,
+        .first_frame = cfg->out->first_frame,
+        .frame_count = cfg->out->frame_count,
+        .pix_fmt = "rgb24",
+        .hash_algo = cfg->hash_algo && *cfg->hash_algo ? cfg->hash_algo : NULL,
+    };
+    if ((r = rp_manifest_check(*m, &run, &d))) {
+        rp_manifest_free(m);
+        snprintf(d.file, sizeof d.file, "%s", cfg->path);
+        return diag_fail(err, r, &d);
+    }
+    return RP_OK;
+}
+
+static int verify_check(const rp_sink_cfg *cfg, rp_error *err)
+{
+    rp_manifest *m = NULL;
+    struct stat st;
+    if (cfg->dir && stat(cfg->dir, &st) != 0)
+        return rp_error_set(err, RP_ERR_IO, 1, "--verify-dir %s: %s", cfg->dir, strerror(errno));
+    if (cfg->dir && !S_ISDIR(st.st_mode))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "--verify-dir %s: not a directory", cfg->dir);
+    /* A pipe can be read once: it is read and checked when the sink opens (still before
+     * any frame, and a failure there removes every file the run had begun). */
+    if (stat(cfg->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return RP_OK;
+    int r = load(&m, cfg, err);
+    rp_manifest_free(&m);
+    return r;
+}
+
+/* Where the differing frame goes: "DIR/STEM" (raw), and the PNG pattern
+ * "DIR/STEM.actual-%05d.png" with '%' in DIR and STEM doubled. */
+static int png_names(const rp_sink_cfg *cfg, char *raw, size_t rawlen, char *pattern, size_t len)
+{
+    const char *slash = strrchr(cfg->path, '/');
+    const char *base = slash ? slash + 1 : cfg->path;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    int n = cfg->dir ? snprintf(raw, rawlen, "%s/%.*s", cfg->dir, (int)stem, base)
+                     : snprintf(raw, rawlen, "%.*s%.*s", (int)(base - cfg->path), cfg->path,
+                                (int)stem, base);
+    if (n < 0 || (size_t)n >= rawlen)
+        return RP_ERR_TOO_LARGE;
+    size_t o = 0;
+    for (const char *p = raw; *p; p++) {
+        if (o + 3 >= len)
+            return RP_ERR_TOO_LARGE;
+        if (*p == '%')
+            pattern[o++] = '%';
+        pattern[o++] = *p;
+    }
+    const char *tail = ".actual-%05d.png";
+    if (o + strlen(tail) >= len)
+        return RP_ERR_TOO_LARGE;
+    strcpy(pattern + o, tail);
+    return RP_OK;
+}
+
+/* Write the differing frame as one PNG (through the PNG output, so it is the bytes -o
+ * would write); its name, or why it failed, into what. */
+static void write_png(verify_sink *v, int64_t k, const uint8_t *rgb, char *what, size_t len)
+{
+    char raw[4096], pattern[8200], err[512];
+    rp_output_opts o;
+    rp_output *out = NULL;
+    if (png_names(v->cfg, raw, sizeof raw, pattern, sizeof pattern)) {
+        snprintf(what, len, "not written: the name is too long");
+        return;
+    }
+    rp_output_opts_init(&o);
+    o.path = pattern;
+    o.format = RP_FORMAT_PNG;
+    o.width = v->width;
+    o.height = v->height;
+    o.fps = v->cfg->out->fps;
+    o.fps_den = v->cfg->out->fps_den;
+    o.pixfmt = v->cfg->out->pixfmt; /* the frame as it was hashed (RGBA with --alpha) */
+    o.first_frame = k;
+    o.frame_count = 1;
+    o.overwrite = 1;
+    o.threads = 1;
+    int r = rp_output_open(&out, &o, err, sizeof err);
+    if (!r && !(r = rp_output_write(out, k, rgb, err, sizeof err)))
+        r = rp_output_close(&out, err, sizeof err);
+    rp_output_abort(&out);
+    if (r)
+        snprintf(what, len, "not written: %s", err);
+    else
+        snprintf(what, len, "written to %.900s.actual-%05" PRId64 ".png", raw, k);
+}
+
+/* The hasher's callback, in frame order: compare one frame. */
+static int compare(void *priv, int64_t k, const uint8_t *frame, const char *hex)
+{
+    verify_sink *v = priv;
+    const rp_manifest_frame *want = rp_manifest_find(v->m, k);
+    char what[1024];
+    if (!want) /* rp_manifest_check() saw every frame of the run: cannot happen */
+        return rp_error_set(&v->err, RP_ERR_INVALID, 1, "%s: no hash for frame %" PRId64,
+                            v->cfg->path, k);
+    if (!strcmp(want->hash, hex)) {
+        v->matched++;
+        return RP_OK;
+    }
+    write_png(v, k, frame, what, sizeof what);
+    return rp_error_set(&v->err, RP_ERR_MISMATCH, 0,
+                        "%s:%d: frame %" PRId64 " differs: expected %s %s, got %s (the frame is "
+                        "%s)",
+                        v->cfg->path, want->line, k, v->m->algo, want->hash, hex, what);
+}
+
+static int verify_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
+{
+    verify_sink *v = priv;
+    v->cfg = cfg;
+    return load(&v->m, cfg, err);
+}
+
+static int verify_write(void *priv, const rp_frame *f, rp_error *err)
+{
+    verify_sink *v = priv;
+    int r;
+    if (!v->hasher) {
+        v->width = f->width;
+        v->height = f->height;
+        if ((r = rp_hasher_new(&v->hasher, v->m->algo, f->stride * (size_t)f->height,
+                               v->cfg->threads, compare, v)))
+            return rp_error_set(err, r, 0, "--verify: cannot start hashing: %s", rp_strerror(r));
+    }
+    if ((r = rp_hasher_submit(v->hasher, f->index, f->data)))
+        *err = v->err;
+    return r;
+}
+
+static int verify_finish(void *priv, rp_error *err)
+{
+    verify_sink *v = priv;
+    int r = v->hasher ? rp_hasher_flush(v->hasher) : RP_OK;
+    rp_hasher_free(&v->hasher);
+    if (r)
+        *err = v->err;
+    return r;
+}
+
+static void verify_abort(void *priv)
+{
+    verify_sink *v = priv;
+    rp_hasher_free(&v->hasher);
+    rp_manifest_free(&v->m);
+}
+
+static int verify_commit(void *priv, rp_error *err)
+{
+    (void)err;
+    verify_abort(priv);
+    return RP_OK;
+}
+
+const rp_sink_kind rp_sink_verify = {
+    .name = "--verify",
+    .priv_size = sizeof(verify_sink),
+    .check = verify_check,
+    .open = verify_open,
+    .write = verify_write,
+    .finish = verify_finish,
+    .commit = verify_commit,
+    .abort = verify_abort,
+};

@@ -1,0 +1,493 @@
+/* engine.c - the core of a run (see engine.h). */
+#include "sim/engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/image.h"
+#include "look/light.h"
+#include "base/pool.h"
+#include "look/render.h"
+#include "look/upscale.h"
+
+struct rp_engine {
+    rp_settings s;
+    rp_clock clock;
+    int64_t frames;
+    int64_t items; /* item indices the timeline holds */
+    rp_timeline *tl;
+    rp_pool *pool; /* not owned */
+    rp_mask_fn masks;
+    void *mask_ctx;
+    rp_water *water;
+    int64_t steps; /* steps done: items 0..steps-1 applied */
+    /* render `light`: heights interpolated to the output size, then lit */
+    rp_upscale *upscale;
+    rp_light *light;
+    rp_light_geom geom;
+    int32_t *heights_q8;
+    /* `walls visible`: per grid row its first and last wall cell (lo > hi: none), and per
+     * output column its left tap (cell << 8 | weight of the right tap) */
+    int32_t *wall_span;
+    int32_t *wall_tap;
+    int walls_changed; /* wall items applied since wall_span was last computed */
+    /* `walls visible image`: the colour of the walls at each output pixel (RGB24) */
+    uint8_t *wall_img;
+};
+
+/* The bilinear tap of output pixel i of n along a grid side of g cells: the pixel centre
+ * at (i + 0.5) * g / n - 0.5 cells, in 1/256 of a cell, clamped below at 0; returned as
+ * cell << 8 | fraction. */
+static int32_t wall_tap(int i, int g, int n)
+{
+    int64_t v = ((2 * (int64_t)i + 1) * g - n) * 128 / n;
+    return v < 0 ? 0 : (int32_t)v;
+}
+
+int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    err->code = code;
+    err->bad_input = bad_input;
+    err->has_diag = 0;
+    memcpy(err->msg, msg, sizeof msg);
+    return code;
+}
+
+int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *merged, int image_w,
+                  int image_h, int64_t max_memory, rp_error *err)
+{
+    rp_engine *e = calloc(1, sizeof *e);
+    int r;
+    *out = NULL;
+    if (!e)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    e->s = *merged;
+    rp_settings *s = &e->s;
+    if (rp_space_resolve(s, image_w, image_h, err->msg, sizeof err->msg) ||
+        rp_clock_resolve(s, &e->clock, err->msg, sizeof err->msg)) {
+        rp_error_set(err, RP_ERR_INVALID, 1, "%s", err->msg);
+        goto fail;
+    }
+    /* Frames cover the duration: ceil(duration * fps), exactly for fps N/D. */
+    e->frames = s->time.duration.is_frames
+                    ? s->time.duration.value
+                    : (int64_t)(((__int128)s->time.duration.value * s->time.fps +
+                                 (__int128)s->time.fps_den * 1000000 - 1) /
+                                ((__int128)s->time.fps_den * 1000000));
+    /* The steps the last frame shows; with a rate of its own the timeline also holds the
+     * items of the instant after the last step (they act on no frame, but inputs such as
+     * masks are checked). */
+    e->items = e->frames > 0 ? rp_clock_steps(&e->clock, e->frames - 1) : 0;
+    e->items += e->clock.rate > 0 && e->frames > 0;
+    memset(&err->diag, 0, sizeof err->diag);
+    rp_timeline_cost cost;
+    if ((r = rp_timeline_check(scene, s, e->items, max_memory, &cost, &err->diag)) ||
+        (r = rp_timeline_build(&e->tl, scene, s, e->items, &err->diag))) {
+        if (!err->diag.file[0])
+            snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
+        err->code = r;
+        err->bad_input = r != RP_ERR_NOMEM;
+        err->has_diag = 1;
+        snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
+        goto fail;
+    }
+    *out = e;
+    return RP_OK;
+fail:
+    rp_engine_free(&e);
+    return err->code;
+}
+
+/* Render `light`: the interpolation from the grid to the output, the light's tables and
+ * the output-sized heights they share. */
+static int start_light(rp_engine *e, rp_error *err)
+{
+    const rp_settings *s = &e->s;
+    int r =
+        rp_upscale_new(&e->upscale, s->water.width, s->water.height, s->out_width, s->out_height);
+    if (r)
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "cannot interpolate %dx%d to %dx%d",
+                            s->water.width, s->water.height, s->out_width, s->out_height);
+    if ((r = rp_light_new(&e->light, &s->light, err->msg, sizeof err->msg)))
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    e->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
+    if (!e->heights_q8)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    e->geom = (rp_light_geom){
+        s->out_width, s->out_height, rp_upscale_ratio_q16(s->water.width, s->out_width),
+        rp_upscale_ratio_q16(s->water.height, s->out_height), rp_upscale_peak_q8(e->upscale)};
+    return RP_OK;
+}
+
+int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ctx, rp_error *err)
+{
+    const rp_settings *s = &e->s;
+    int r;
+    e->pool = pool;
+    e->masks = masks;
+    e->mask_ctx = mask_ctx;
+    if ((r = rp_water_new(&e->water, &s->water)))
+        return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->water.width,
+                            s->water.height, rp_strerror(r));
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(e->tl, &ts);
+    if (ts.walls && rp_water_reserve_walls(e->water) != RP_OK)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    if (ts.walls && s->walls_visible &&
+        (!(e->wall_span = malloc((size_t)s->water.height * 2 * sizeof *e->wall_span)) ||
+         !(e->wall_tap = malloc((size_t)s->out_width * sizeof *e->wall_tap))))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    for (int x = 0; e->wall_tap && x < s->out_width; x++)
+        e->wall_tap[x] = wall_tap(x, s->water.width, s->out_width);
+    e->walls_changed = 1; /* wall_span is computed before the first frame is drawn */
+    if (ts.walls && s->walls_visible == RP_WALLS_IMAGE) {
+        size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
+        if (!(e->wall_img = malloc(pixels * 3)))
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        for (size_t i = 0; i < pixels; i++)
+            memcpy(e->wall_img + 3 * i, s->wall_rgb, 3);
+    }
+    if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(e, err)))
+        return r;
+    return RP_OK;
+}
+
+void rp_engine_set_sky(rp_engine *e, const uint8_t *rgb)
+{
+    if (e->light)
+        rp_light_set_sky(e->light, rgb, e->s.out_width, e->s.out_height);
+}
+
+const rp_settings *rp_engine_settings(const rp_engine *e)
+{
+    return &e->s;
+}
+
+const rp_clock *rp_engine_clock(const rp_engine *e)
+{
+    return &e->clock;
+}
+
+const rp_timeline *rp_engine_timeline(const rp_engine *e)
+{
+    return e->tl;
+}
+
+int64_t rp_engine_frames(const rp_engine *e)
+{
+    return e->frames;
+}
+
+int64_t rp_engine_items_length(const rp_engine *e)
+{
+    return e->items;
+}
+
+rp_water *rp_engine_water(rp_engine *e)
+{
+    return e->water;
+}
+
+int64_t rp_engine_steps(const rp_engine *e)
+{
+    return e->steps;
+}
+
+const int16_t *rp_engine_heights(const rp_engine *e)
+{
+    return rp_water_heights(e->water);
+}
+
+/* `walls visible image`: a mask item's walls take its image's pixels (the output-sized
+ * image's own walls, by the luma rule of rp_image_load_mask), over earlier items'. */
+static void paint_walls(rp_engine *e, const uint8_t *rgb)
+{
+    size_t pixels = (size_t)e->s.out_width * (size_t)e->s.out_height;
+    for (size_t i = 0; i < pixels; i++) {
+        if (rp_image_is_wall(rgb + 3 * i))
+            memcpy(e->wall_img + 3 * i, rgb + 3 * i, 3);
+    }
+}
+
+/* Output columns [*x0, *x1) (or rows, given the heights) whose bilinear taps (cells cx and
+ * cx + 1), and so whose nearest cell, can reach cells lo..hi: a margin of two pixels
+ * beyond the cells' own extent, which is conservative at any ratio (a pixel moves its taps
+ * by gw / ow cells). */
+static void wall_columns(int lo, int hi, int gw, int ow, int *x0, int *x1)
+{
+    int64_t a = (int64_t)(lo - 1) * ow / gw - 2, b = (int64_t)(hi + 2) * ow / gw + 3;
+    *x0 = a < 0 ? 0 : (int)a;
+    *x1 = b > ow ? ow : (int)b;
+}
+
+/* The grid cell nearest output pixel i of n along a side of g cells (wall_tap rounded). */
+static int nearest_cell(int i, int g, int n)
+{
+    int c = (wall_tap(i, g, n) + 128) >> 8;
+    return c < g ? c : g - 1;
+}
+
+/* `walls visible image`: a rectangle or circle takes the wall colour back from the masks
+ * painted before it, at each output pixel whose nearest grid cell is in the shape (the
+ * pixels wall_columns gives for its bounding box are visited). */
+static void paint_shape(rp_engine *e, const rp_item *it)
+{
+    const rp_settings *s = &e->s;
+    int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
+    int64_t cx0 = it->x, cy0 = it->y, cx1 = (int64_t)it->x + it->w, cy1 = (int64_t)it->y + it->h;
+    if (it->kind == RP_ITEM_WALL_CIRCLE) {
+        cx0 = (int64_t)it->x - it->r;
+        cy0 = (int64_t)it->y - it->r;
+        cx1 = (int64_t)it->x + it->r + 1;
+        cy1 = (int64_t)it->y + it->r + 1;
+    }
+    /* the shape's cells within the grid and one around it (what wall_columns can reach) */
+    int px0, px1, py0, py1;
+    wall_columns((int)rp_clamp64(cx0, -1, gw), (int)rp_clamp64(cx1 - 1, -1, gw), gw, ow, &px0,
+                 &px1);
+    wall_columns((int)rp_clamp64(cy0, -1, gh), (int)rp_clamp64(cy1 - 1, -1, gh), gh, oh, &py0,
+                 &py1);
+    for (int y = py0; y < py1; y++) {
+        int64_t cy = nearest_cell(y, gh, oh);
+        for (int x = px0; x < px1; x++) {
+            int64_t cx = nearest_cell(x, gw, ow), dx = cx - it->x, dy = cy - it->y;
+            int in = it->kind == RP_ITEM_WALL_RECT
+                         ? cx >= it->x && cx < cx1 && cy >= it->y && cy < cy1
+                         : dx * dx + dy * dy <= (int64_t)it->r * it->r;
+            if (in)
+                memcpy(e->wall_img + ((size_t)y * ow + (size_t)x) * 3, s->wall_rgb, 3);
+        }
+    }
+}
+
+/* Apply the items of step k to the water; walls_only skips drops (checkpoint replay). */
+static void apply_items(rp_engine *e, int64_t k, int walls_only)
+{
+    const rp_item *items;
+    size_t n;
+    rp_timeline_frame(e->tl, k, &items, &n);
+    for (size_t i = 0; i < n; i++) {
+        const rp_item *it = &items[i];
+        e->walls_changed |= it->kind != RP_ITEM_DROP;
+        switch (it->kind) {
+        case RP_ITEM_DROP:
+            if (!walls_only)
+                rp_water_drop(e->water, &it->drop);
+            break;
+        case RP_ITEM_WALL_RECT:
+            rp_water_add_wall_rect(e->water, it->x, it->y, it->w, it->h);
+            if (e->wall_img)
+                paint_shape(e, it);
+            break;
+        case RP_ITEM_WALL_CIRCLE:
+            rp_water_add_wall_circle(e->water, it->x, it->y, it->r);
+            if (e->wall_img)
+                paint_shape(e, it);
+            break;
+        case RP_ITEM_WALL_MASK: {
+            const uint8_t *rgb = NULL;
+            const uint8_t *mask = e->masks ? e->masks(e->mask_ctx, it->mask_path, &rgb) : NULL;
+            if (mask)
+                rp_water_add_walls(e->water, mask);
+            if (mask && rgb && e->wall_img)
+                paint_walls(e, rgb);
+            break;
+        }
+        }
+    }
+}
+
+void rp_engine_resume(rp_engine *e, int64_t steps)
+{
+    for (int64_t k = 0; k < steps; k++)
+        apply_items(e, k, 1);
+    e->steps = steps;
+}
+
+int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
+{
+    while (e->steps < target) {
+        if ((e->steps & 63) == 0 && stop && *stop)
+            return 1;
+        apply_items(e, e->steps++, 0);
+        rp_water_step(e->water, e->pool);
+    }
+    return 0;
+}
+
+/* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken
+ * bilinearly from the grid (exact when the grid is the output size), in the wall colour or
+ * the colour layer of `walls visible image`. Only the pixels near a row's runs of wall
+ * cells are visited (wall_paint); span holds each grid row's first and last wall cell,
+ * where the search for runs starts and ends. */
+
+/* The first and last wall cell of each grid row (lo > hi for a row without walls). */
+static void wall_spans(const uint8_t *walls, int gw, int gh, int32_t *span)
+{
+    for (int y = 0; y < gh; y++) {
+        const uint8_t *r = walls + (size_t)y * gw;
+        int lo = 0, hi = gw - 1;
+        while (lo < gw && !r[lo])
+            lo++;
+        while (hi > lo && !r[hi])
+            hi--;
+        span[2 * y] = lo;
+        span[2 * y + 1] = lo < gw ? hi : -1;
+    }
+}
+
+/* Output row y, columns x0..x1-1, with the walls of grid rows r0 (weight 256 - fy) and r1
+ * (fy) drawn over it. */
+static void wall_run(const rp_engine *e, const uint8_t *r0, const uint8_t *r1, int fy, uint8_t *row,
+                     const uint8_t *img_row, int x0, int x1)
+{
+    const int32_t *tap = e->wall_tap;
+    const int gw = e->s.water.width;
+    const uint8_t *colour = e->s.wall_rgb;
+    for (int x = x0; x < x1; x++) {
+        int cx = tap[x] >> 8, fx = tap[x] & 255;
+        int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
+        uint8_t *p = row + (size_t)x * 3;
+        const uint8_t *wc = img_row ? img_row + (size_t)x * 3 : colour;
+        if (r0[cx] & r0[cx1] & r1[cx] & r1[cx1]) { /* a = 65536: the wall's own colour */
+            p[0] = wc[0];
+            p[1] = wc[1];
+            p[2] = wc[2];
+            continue;
+        }
+        int32_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
+                    (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
+        if (!a)
+            continue;
+        for (int c = 0; c < 3; c++)
+            p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
+    }
+}
+
+/* Rows y0..y1-1 of the frame rgb with the walls drawn over them: per row, each run of wall
+ * cells in its two grid rows, over the columns that can reach it (wall_columns), each
+ * column at most once. */
+static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, int y0, int y1)
+{
+    const rp_settings *s = &e->s;
+    const int32_t *span = e->wall_span;
+    int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
+    for (int y = y0; y < y1; y++) {
+        int32_t v = wall_tap(y, gh, oh);
+        int cy = v >> 8, fy = v & 255;
+        int cy1 = cy + 1 < gh ? cy + 1 : gh - 1;
+        int lo0 = span[2 * cy], hi0 = span[2 * cy + 1];
+        int lo1 = span[2 * cy1], hi1 = span[2 * cy1 + 1];
+        int lo = lo0 < lo1 ? lo0 : lo1, hi = hi0 > hi1 ? hi0 : hi1;
+        const uint8_t *r0 = walls + (size_t)cy * gw, *r1 = walls + (size_t)cy1 * gw;
+        uint8_t *row = rgb + (size_t)y * ow * 3;
+        const uint8_t *img_row = e->wall_img ? e->wall_img + (size_t)y * ow * 3 : NULL;
+        int done = 0; /* columns before this one are drawn */
+        for (int c = lo; c <= hi;) {
+            while (c <= hi && !r0[c] && !r1[c])
+                c++;
+            if (c > hi)
+                break;
+            int c0 = c, x0, x1;
+            while (c <= hi && (r0[c] || r1[c]))
+                c++;
+            wall_columns(c0, c - 1, gw, ow, &x0, &x1);
+            wall_run(e, r0, r1, fy, row, img_row, x0 > done ? x0 : done, x1);
+            done = x1 > done ? x1 : done;
+        }
+    }
+}
+
+/* One frame's rows: the look, then (walls non-NULL) the walls over them while the rows are
+ * still in this thread's cache. */
+typedef struct frame_job {
+    rp_engine *e;
+    const uint8_t *bg; /* NULL: the light layer alone, RGBA */
+    uint8_t *rgb;
+    const uint8_t *walls; /* `walls visible`: the grid's wall cells, or NULL */
+} frame_job;
+
+static void upscale_rows(void *ctx, int y0, int y1)
+{
+    frame_job *j = ctx;
+    rp_upscale_rows(j->e->upscale, rp_water_heights(j->e->water), j->e->heights_q8, y0, y1);
+}
+
+static void light_rows(void *ctx, int y0, int y1)
+{
+    frame_job *j = ctx;
+    if (j->bg)
+        rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
+    else
+        rp_light_rows_rgba(j->e->light, &j->e->geom, j->e->heights_q8, j->rgb, y0, y1);
+    if (j->walls)
+        wall_paint(j->e, j->walls, j->rgb, y0, y1);
+}
+
+static void wall_rows(void *ctx, int y0, int y1)
+{
+    frame_job *j = ctx;
+    wall_paint(j->e, j->walls, j->rgb, y0, y1);
+}
+
+int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
+                    volatile sig_atomic_t *stop)
+{
+    const rp_settings *s = &e->s;
+    if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
+        return 1;
+    const uint8_t *walls = rp_water_walls(e->water);
+    if (!s->walls_visible || !e->wall_span)
+        walls = NULL;
+    if (walls && e->walls_changed) {
+        wall_spans(walls, s->water.width, s->water.height, e->wall_span);
+        e->walls_changed = 0;
+    }
+    frame_job job = {e, bg, pixels, walls};
+    if (s->look.mode != RP_RENDER_LIGHT) {
+        rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
+                        pixels, e->pool);
+        if (walls)
+            rp_pool_run(e->pool, s->out_height, wall_rows, &job);
+    } else {
+        rp_pool_run(e->pool, s->out_height, upscale_rows, &job);
+        rp_pool_run(e->pool, s->out_height, light_rows, &job);
+    }
+    return 0;
+}
+
+int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_atomic_t *stop)
+{
+    if (e->s.look.mode != RP_RENDER_LIGHT || !e->light)
+        return RP_ERR_INVALID;
+    if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
+        return 1;
+    frame_job job = {e, NULL, rgba, NULL};
+    rp_pool_run(e->pool, e->s.out_height, upscale_rows, &job);
+    rp_pool_run(e->pool, e->s.out_height, light_rows, &job);
+    return 0;
+}
+
+void rp_engine_free(rp_engine **pe)
+{
+    rp_engine *e = pe ? *pe : NULL;
+    if (!e)
+        return;
+    rp_upscale_free(&e->upscale);
+    rp_light_free(&e->light);
+    free(e->heights_q8);
+    free(e->wall_span);
+    free(e->wall_tap);
+    free(e->wall_img);
+    rp_water_free(&e->water);
+    rp_timeline_free(&e->tl);
+    free(e);
+    *pe = NULL;
+}

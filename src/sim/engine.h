@@ -1,0 +1,84 @@
+/* engine.h - the core of a run, with no files and no FFmpeg: the settings resolved in
+ * time and space (clock.h), the timeline, the simulation stepped to each frame's instant,
+ * and the frame rendered over a background (render.h for the seed presets' modes,
+ * upscale.h + light.h for render `light`). The session (session.c) adds inputs, sinks and
+ * the writer thread around it; tests/tools/rpcore.c drives it alone, also for other
+ * architectures. */
+#ifndef RP_ENGINE_H
+#define RP_ENGINE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "scene/clock.h"
+#include "rockpool.h"
+#include "scene/scene.h"
+#include "sim/water.h"
+
+typedef struct rp_pool rp_pool;
+typedef struct rp_engine rp_engine;
+
+/** The pixels of the wall mask at path (grid-sized, 1 = wall), for RP_ITEM_WALL_MASK
+ * items; with `walls visible image` also *rgb, the mask's image at the output size (RGB24,
+ * stretched as the mask is), else *rgb = NULL. Both stay valid while the engine lives. */
+typedef const uint8_t *(*rp_mask_fn)(void *ctx, const char *path, const uint8_t **rgb);
+
+/** Fill err: code, whose fault, and a message. Returns code. */
+int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/** Resolve `merged` (a preset's defaults with the scene's and the caller's settings
+ * merged over them) in space and time, given the background's size (0x0 when unknown),
+ * check the timeline's cost against max_memory and the work limit (rp_timeline_check),
+ * and build it over every frame. Creates nothing else. Errors are bad input (a scene
+ * diagnostic when it has a place). */
+int rp_engine_new(rp_engine **e, const rp_scene *scene, const rp_settings *merged, int image_w,
+                  int image_h, int64_t max_memory, rp_error *err);
+
+/** Allocate the simulation and the renderer. pool (may be NULL) must outlive the engine;
+ * masks is asked for the pixels of each wall mask when its item comes. */
+int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ctx, rp_error *err);
+
+/** Render `light` reflects rgb (output-sized RGB24, not copied: it must outlive the
+ * engine) as its sky (light.h) instead of the sky colour. After rp_engine_start; a no-op
+ * for the other renders. The engine reads no files: the session decodes the picture. */
+void rp_engine_set_sky(rp_engine *e, const uint8_t *rgb);
+
+/** The resolved settings, the clock, the timeline and their lengths. */
+const rp_settings *rp_engine_settings(const rp_engine *e);
+const rp_clock *rp_engine_clock(const rp_engine *e);
+const rp_timeline *rp_engine_timeline(const rp_engine *e);
+int64_t rp_engine_frames(const rp_engine *e);       /* frames of the timeline */
+int64_t rp_engine_items_length(const rp_engine *e); /* item indices the timeline holds */
+
+/** The simulation (after rp_engine_start), for checkpoints, and the steps done. */
+rp_water *rp_engine_water(rp_engine *e);
+int64_t rp_engine_steps(const rp_engine *e);
+
+/** After a checkpoint of `steps` steps was loaded into the water: replay the walls of
+ * those steps and carry on from there. */
+void rp_engine_resume(rp_engine *e, int64_t steps);
+
+/** Simulate until `target` steps are done. Returns 1 (stopping early) when *stop becomes
+ * nonzero (stop may be NULL), else 0. */
+int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop);
+
+/** Frame k: simulate to its instant, then render it over bg (output-sized RGB24) into
+ * pixels. Returns 1 if *stop interrupted the simulation (nothing rendered), else 0. */
+int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
+                    volatile sig_atomic_t *stop);
+
+/** Frame k as the light layer alone (--alpha): simulate to its instant, then write the
+ * layer (C, A) of light.h as RGBA with straight alpha, output-sized, no background; its
+ * composite over a background with FFmpeg's `overlay` is render `light` with refraction
+ * off. Returns 1 if *stop interrupted the simulation, 0 when rendered, RP_ERR_INVALID
+ * (nothing done) unless the render is `light` and the engine started. */
+int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_atomic_t *stop);
+
+/** The heights of the last step (grid-sized). */
+const int16_t *rp_engine_heights(const rp_engine *e);
+
+/** Free and null the handle; NULL and a NULL *e are no-ops. */
+void rp_engine_free(rp_engine **e);
+
+#endif

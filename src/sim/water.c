@@ -1,0 +1,560 @@
+/* water.c - the ripple simulation (rockpool(1) FRAME LOOP, rockpool-scene(5)).
+ *
+ * Two int16 buffers, `cur` (the state after the last step) and `prev` (the one before).
+ * A step computes, for each cell, n = S(cur) - prev in int32 (S is the stencil), damps
+ * it, saturates it to int16 and stores it over prev; then the buffers swap. This is
+ * Hugo Elias' ProcessWater loop (seed 001) done per row, so rows never wrap into each
+ * other (the applet's left/right bug, seed 002) unless `boundary wrap` is asked. */
+#include "sim/water.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/pool.h"
+#include "x86/simd.h"
+
+struct rp_water {
+    rp_water_params p;
+    int16_t *cur;
+    int16_t *prev;
+    uint8_t *wall;     /* width*height, 1 = wall cell; NULL until a wall is added */
+    int32_t *wall_idx; /* indices of wall cells, for re-zeroing after each step */
+    size_t nwall;
+    int32_t mur_q16; /* open boundary: Mur coefficient (c-1)/(c+1) in Q16 */
+    rp_span_fn span; /* vector kernel for step_span, chosen per step; NULL = plain C */
+    /* Per row of cur and of prev, an upper bound of mag(v) = v ^ (v >> 15) over the row
+     * (v for v >= 0, -1 - v below): rows of small heights let the vector kernel take its
+     * exact int16 path. They swap with the buffers; every write to a buffer keeps them
+     * upper bounds (zeroing needs nothing: 0 is the least). */
+    uint16_t *mag_cur, *mag_prev;
+};
+
+/* mag(v) of the row bounds above: monotonic in |v|, and v ^ (v >> 15) is cheap in SIMD. */
+static inline int mag_of(int32_t v)
+{
+    return v ^ (v >> 15);
+}
+
+static inline void fold_mag(uint16_t *mag, int32_t v)
+{
+    if (mag_of(v) > *mag)
+        *mag = (uint16_t)mag_of(v);
+}
+
+/* Set the bounds of a whole buffer from its contents. */
+static void measure_mags(const int16_t *buf, uint16_t *mag, int width, int height)
+{
+    for (int y = 0; y < height; y++) {
+        mag[y] = 0;
+        for (int x = 0; x < width; x++)
+            fold_mag(&mag[y], buf[(size_t)y * width + x]);
+    }
+}
+
+uint32_t rp_isqrt64(uint64_t v)
+{
+    uint64_t rem = v, root = 0, bit = (uint64_t)1 << 62;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (rem >= root + bit) {
+            rem -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    return (uint32_t)root;
+}
+
+/* cos(x) for 0 <= x <= pi/2 with x in Q30, result in Q30: the Taylor series to x^14
+ * in Horner form (truncation error below 2e-10), all in int64. */
+static int64_t cos_q30(int64_t x)
+{
+    static const int64_t div[] = {182, 132, 90, 56, 30, 12, 2};
+    const int64_t one = (int64_t)1 << 30;
+    int64_t x2 = (x * x) >> 30;
+    int64_t term = one;
+    for (size_t i = 0; i < sizeof div / sizeof div[0]; i++)
+        term = one - ((x2 * term) >> 30) / div[i];
+    return term;
+}
+
+int32_t rp_cos_pi_q16(int64_t num, int64_t den)
+{
+    /* round(pi * 2^30) */
+    const int64_t pi_q30 = 3373259426LL;
+    int sign = 1;
+    int64_t t;
+    if (den <= 0 || num < 0)
+        return 0;
+    t = num % (2 * den);
+    if (t > den)
+        t = 2 * den - t; /* cos(2pi - a) = cos(a) */
+    if (2 * t > den) {
+        t = den - t; /* cos(pi - a) = -cos(a) */
+        sign = -1;
+    }
+    int64_t c = cos_q30(pi_q30 * t / den);
+    return (int32_t)(sign * ((c + (1 << 13)) >> 14));
+}
+
+int32_t rp_drop_value(const rp_drop *d, int64_t d2)
+{
+    int64_t r = d->radius;
+    switch (d->shape) {
+    case RP_SHAPE_DISC:
+    case RP_SHAPE_SQUARE: return d->height;
+    case RP_SHAPE_COSINE: {
+        /* CodeProject seed 004: height * cos(d * pi / r) with d the distance truncated
+         * to an integer, as its (long)Math.Sqrt(...) does. */
+        if (r == 0)
+            return d->height;
+        int64_t dist = rp_isqrt64((uint64_t)d2);
+        return (int32_t)(((int64_t)d->height * rp_cos_pi_q16(dist, r)) / 65536);
+    }
+    case RP_SHAPE_SPLASH: {
+        /* Silverlight seed 003: height * (255 - 512 * (1 - d/r)) / 255, below the water
+         * level at the centre and rising to +height at the rim. d/r in exact rationals
+         * with d = floor(2^f * sqrt(d2)) / 2^f, f = 16 (8 for radii over 4096, so the
+         * products stay inside int64). */
+        int f = r <= 4096 ? 16 : 8;
+        if (r == 0)
+            return (int32_t)((int64_t)d->height * (255 - 512) / 255);
+        int64_t dq = rp_isqrt64((uint64_t)d2 << (2 * f));
+        int64_t rq = r << f;
+        return (int32_t)((int64_t)d->height * (255 * rq - 512 * (rq - dq)) / (255 * rq));
+    }
+    case RP_SHAPE_SMOOTH: {
+        /* A bump whose height and slope both reach zero at the rim, so a drop starts no
+         * waves shorter than the grid can carry (they show as a crosshatch when lit). */
+        if (r == 0)
+            return d->height;
+        int64_t r2 = r * r, e = r2 - d2;
+        return (int32_t)((int64_t)d->height * e / r2 * e / r2);
+    }
+    }
+    return 0;
+}
+
+/* Coefficient (c - 1) / (c + 1) of Mur's first-order absorbing boundary, Q16, for the
+ * wave speed c (cells per step) each stencil gives: c^2 = 1/2 for `4`, 3/4 for `8`,
+ * 3/8 for `iso` (the factor in front of the continuous Laplacian). */
+static int32_t mur_coefficient(enum rp_stencil s)
+{
+    switch (s) {
+    case RP_STENCIL_4: return -11244;   /* c = 0.70711 */
+    case RP_STENCIL_8: return -4705;    /* c = 0.86603 */
+    case RP_STENCIL_ISO: return -15754; /* c = 0.61237 */
+    }
+    return 0;
+}
+
+/* Zeroed memory on a cache-line boundary: with a width that is a multiple of 16 (such as
+ * 1920), every row then starts on a vector boundary and the step's loads of the centre
+ * column and its stores never straddle a cache line. Freed with free(). */
+static void *zalloc_aligned(size_t bytes)
+{
+    size_t rounded = (bytes + 63) / 64 * 64;
+    void *p = rounded >= bytes ? aligned_alloc(64, rounded) : NULL;
+    if (p)
+        memset(p, 0, rounded);
+    return p;
+}
+
+int rp_water_new(rp_water **out, const rp_water_params *p)
+{
+    rp_water *w = NULL;
+    size_t cells;
+
+    *out = NULL;
+    if (p->width < 1 || p->height < 1 || p->width > RP_MAX_SIDE || p->height > RP_MAX_SIDE)
+        return RP_ERR_INVALID;
+    if (p->stencil > RP_STENCIL_ISO || p->boundary > RP_BOUNDARY_WRAP)
+        return RP_ERR_INVALID;
+    if (p->damping_q16 < 0 || p->damping_q16 > 65536)
+        return RP_ERR_INVALID;
+    if (p->damping_q16 == 0 && (p->damping_shift < 1 || p->damping_shift > 30))
+        return RP_ERR_INVALID;
+    if ((size_t)p->width > SIZE_MAX / (size_t)p->height / sizeof(int16_t))
+        return RP_ERR_TOO_LARGE;
+    cells = (size_t)p->width * (size_t)p->height;
+
+    w = calloc(1, sizeof *w);
+    if (!w)
+        return RP_ERR_NOMEM;
+    w->p = *p;
+    w->mur_q16 = mur_coefficient(p->stencil);
+    w->cur = zalloc_aligned(cells * sizeof(int16_t));
+    w->prev = zalloc_aligned(cells * sizeof(int16_t));
+    w->mag_cur = calloc((size_t)p->height, sizeof *w->mag_cur);
+    w->mag_prev = calloc((size_t)p->height, sizeof *w->mag_prev);
+    if (!w->cur || !w->prev || !w->mag_cur || !w->mag_prev) {
+        rp_water_free(&w);
+        return RP_ERR_NOMEM;
+    }
+    *out = w;
+    return RP_OK;
+}
+
+void rp_water_free(rp_water **pw)
+{
+    if (!pw || !*pw)
+        return;
+    rp_water *w = *pw;
+    free(w->cur);
+    free(w->prev);
+    free(w->wall);
+    free(w->wall_idx);
+    free(w->mag_cur);
+    free(w->mag_prev);
+    free(w);
+    *pw = NULL;
+}
+
+const rp_water_params *rp_water_params_of(const rp_water *w)
+{
+    return &w->p;
+}
+
+const int16_t *rp_water_heights(const rp_water *w)
+{
+    return w->cur;
+}
+
+const int16_t *rp_water_prev(const rp_water *w)
+{
+    return w->prev;
+}
+
+/* Zero every held cell of buf: wall cells, and the edges under `boundary wall`. */
+static void hold(const rp_water *w, int16_t *buf)
+{
+    int W = w->p.width, H = w->p.height;
+    for (size_t i = 0; i < w->nwall; i++)
+        buf[w->wall_idx[i]] = 0;
+    if (w->p.boundary == RP_BOUNDARY_WALL) {
+        memset(buf, 0, (size_t)W * sizeof *buf);
+        memset(buf + (size_t)(H - 1) * W, 0, (size_t)W * sizeof *buf);
+        for (int y = 0; y < H; y++) {
+            buf[(size_t)y * W] = 0;
+            buf[(size_t)y * W + W - 1] = 0;
+        }
+    }
+}
+
+int rp_water_bounds_hold(const rp_water *w)
+{
+    for (int y = 0; y < w->p.height; y++)
+        for (int x = 0; x < w->p.width; x++) {
+            size_t i = (size_t)y * w->p.width + x;
+            if (mag_of(w->cur[i]) > w->mag_cur[y] || mag_of(w->prev[i]) > w->mag_prev[y])
+                return 0;
+        }
+    return 1;
+}
+
+void rp_water_load(rp_water *w, const int16_t *cur, const int16_t *prev)
+{
+    size_t cells = (size_t)w->p.width * (size_t)w->p.height;
+    memcpy(w->cur, cur, cells * sizeof *cur);
+    memcpy(w->prev, prev, cells * sizeof *prev);
+    hold(w, w->cur);
+    hold(w, w->prev);
+    measure_mags(w->cur, w->mag_cur, w->p.width, w->p.height);
+    measure_mags(w->prev, w->mag_prev, w->p.width, w->p.height);
+}
+
+static int is_held(const rp_water *w, int x, int y)
+{
+    if (w->p.boundary == RP_BOUNDARY_WALL &&
+        (x == 0 || y == 0 || x == w->p.width - 1 || y == w->p.height - 1))
+        return 1;
+    return w->wall && w->wall[(size_t)y * w->p.width + x];
+}
+
+void rp_water_drop(rp_water *w, const rp_drop *d)
+{
+    int64_t r = d->radius < 0 ? 0 : d->radius;
+    int64_t x0 = d->x - r, x1 = d->x + r, y0 = d->y - r, y1 = d->y + r;
+    if (x0 < 0)
+        x0 = 0;
+    if (y0 < 0)
+        y0 = 0;
+    if (x1 > w->p.width - 1)
+        x1 = w->p.width - 1;
+    if (y1 > w->p.height - 1)
+        y1 = w->p.height - 1;
+    for (int64_t y = y0; y <= y1; y++) {
+        int16_t *row = w->cur + (size_t)y * w->p.width;
+        int64_t dy = y - d->y;
+        for (int64_t x = x0; x <= x1; x++) {
+            int64_t dx = x - d->x;
+            int64_t d2 = dx * dx + dy * dy;
+            if (d->shape != RP_SHAPE_SQUARE && d2 > r * r)
+                continue;
+            if (is_held(w, (int)x, (int)y))
+                continue;
+            int32_t v = rp_drop_value(d, d2);
+            row[x] = d->mode == RP_MODE_SET ? rp_sat16(v) : rp_sat16((int32_t)row[x] + v);
+            fold_mag(&w->mag_cur[y], row[x]);
+        }
+    }
+}
+
+const uint8_t *rp_water_walls(const rp_water *w)
+{
+    return w->nwall ? w->wall : NULL;
+}
+
+int rp_water_reserve_walls(rp_water *w)
+{
+    size_t cells = (size_t)w->p.width * (size_t)w->p.height;
+    if (w->wall)
+        return RP_OK;
+    w->wall = calloc(cells, 1);
+    w->wall_idx = malloc(cells * sizeof *w->wall_idx);
+    if (!w->wall || !w->wall_idx) {
+        free(w->wall);
+        free(w->wall_idx);
+        w->wall = NULL;
+        w->wall_idx = NULL;
+        return RP_ERR_NOMEM;
+    }
+    return RP_OK;
+}
+
+static int add_wall_cell(rp_water *w, size_t i)
+{
+    if (!w->wall && rp_water_reserve_walls(w) != RP_OK)
+        return RP_ERR_NOMEM;
+    if (!w->wall[i]) {
+        w->wall[i] = 1;
+        w->wall_idx[w->nwall++] = (int32_t)i;
+        w->cur[i] = 0;
+        w->prev[i] = 0;
+    }
+    return RP_OK;
+}
+
+void rp_water_add_walls(rp_water *w, const uint8_t *mask)
+{
+    size_t cells = (size_t)w->p.width * (size_t)w->p.height;
+    for (size_t i = 0; i < cells; i++)
+        if (mask[i] && add_wall_cell(w, i) != RP_OK)
+            return;
+}
+
+void rp_water_add_wall_rect(rp_water *w, int x, int y, int width, int height)
+{
+    int x0 = rp_clampi(x, 0, w->p.width), y0 = rp_clampi(y, 0, w->p.height);
+    int x1 = (int)rp_clampi((int)((int64_t)x + width > INT32_MAX ? INT32_MAX : x + width), 0,
+                            w->p.width);
+    int y1 = (int)rp_clampi((int)((int64_t)y + height > INT32_MAX ? INT32_MAX : y + height), 0,
+                            w->p.height);
+    for (int yy = y0; yy < y1; yy++)
+        for (int xx = x0; xx < x1; xx++)
+            if (add_wall_cell(w, (size_t)yy * w->p.width + xx) != RP_OK)
+                return;
+}
+
+void rp_water_add_wall_circle(rp_water *w, int cx, int cy, int r)
+{
+    for (int y = rp_clampi(cy - r, 0, w->p.height); y <= cy + r && y < w->p.height; y++)
+        for (int x = rp_clampi(cx - r, 0, w->p.width); x <= cx + r && x < w->p.width; x++) {
+            int64_t dx = x - cx, dy = y - cy;
+            if (dx * dx + dy * dy <= (int64_t)r * r &&
+                add_wall_cell(w, (size_t)y * w->p.width + x) != RP_OK)
+                return;
+        }
+}
+
+/* ---- the step ---------------------------------------------------------------------- */
+
+/* Stencil sum S for one cell, from its row above (u), own row (m), row below (d) and the
+ * column indices left (l), centre (c), right (r). Always inlined with a constant stencil,
+ * so the compiler specialises each loop. */
+static inline __attribute__((always_inline)) int32_t stencil_sum(enum rp_stencil s,
+                                                                 const int16_t *u, const int16_t *m,
+                                                                 const int16_t *d, int l, int c,
+                                                                 int r)
+{
+    switch (s) {
+    case RP_STENCIL_4: return ((int32_t)m[l] + m[r] + u[c] + d[c]) >> 1;
+    case RP_STENCIL_8: return ((int32_t)u[l] + u[c] + u[r] + m[l] + m[r] + d[l] + d[c] + d[r]) >> 2;
+    case RP_STENCIL_ISO:
+        return (4 * ((int32_t)m[l] + m[r] + u[c] + d[c]) + ((int32_t)u[l] + u[r] + d[l] + d[r]) +
+                12 * (int32_t)m[c]) >>
+               4;
+    }
+    return 0;
+}
+
+static inline __attribute__((always_inline)) int32_t damp(int32_t n, int shift, int32_t q16)
+{
+    if (q16)
+        return (int32_t)(((int64_t)n * q16) / 65536); /* C division: toward zero */
+    return n - (n >> shift);                          /* arithmetic shift (gcc, clang) */
+}
+
+/* One row, columns x0..x1-1, all of whose neighbours lie inside the row triple. */
+static inline __attribute__((always_inline)) void step_span(enum rp_stencil s, int shift,
+                                                            int32_t q16, const int16_t *restrict u,
+                                                            const int16_t *restrict m,
+                                                            const int16_t *restrict d,
+                                                            int16_t *restrict out, int x0, int x1)
+{
+    for (int x = x0; x < x1; x++)
+        out[x] = rp_sat16(damp(stencil_sum(s, u, m, d, x - 1, x, x + 1) - out[x], shift, q16));
+}
+
+/* Columns x0..x1-1 of one row (see step_span); in_mag bounds the mags of the cells read.
+ * Returns a bound of the mags of the cells written (INT16_MAX when unknown). */
+static int step_span_dispatch(const rp_water *w, const int16_t *u, const int16_t *m,
+                              const int16_t *d, int16_t *out, int x0, int x1, int in_mag)
+{
+    int shift = w->p.damping_shift;
+    int32_t q = w->p.damping_q16;
+    int mag = 0;
+    /* The vector kernel does the whole row (or nothing, for rows shorter than one vector);
+     * the plain loop below is the reference it matches, and does what it leaves. */
+    if (w->span && x1 > x0)
+        x0 += w->span(u + x0, m + x0, d + x0, out + x0, x1 - x0, shift, q, in_mag, &mag);
+    if (x0 >= x1)
+        return mag;
+        /* Specialise the hot loop for each stencil and damping kind. */
+#define SPAN(S)                                                                                    \
+    do {                                                                                           \
+        if (q)                                                                                     \
+            step_span(S, 0, q, u, m, d, out, x0, x1);                                              \
+        else if (shift == 5)                                                                       \
+            step_span(S, 5, 0, u, m, d, out, x0, x1);                                              \
+        else                                                                                       \
+            step_span(S, shift, 0, u, m, d, out, x0, x1);                                          \
+    } while (0)
+    switch (w->p.stencil) {
+    case RP_STENCIL_4: SPAN(RP_STENCIL_4); break;
+    case RP_STENCIL_8: SPAN(RP_STENCIL_8); break;
+    case RP_STENCIL_ISO: SPAN(RP_STENCIL_ISO); break;
+    }
+#undef SPAN
+    if (!w->span)
+        return INT16_MAX; /* the plain C path does not track magnitudes */
+    for (int x = x0; x < x1; x++)
+        if (mag_of(out[x]) > mag)
+            mag = mag_of(out[x]);
+    return mag;
+}
+
+static inline int max4(int a, int b, int c, int d)
+{
+    int ab = a > b ? a : b, cd = c > d ? c : d;
+    return ab > cd ? ab : cd;
+}
+
+/* One cell with explicit neighbour columns (the side columns under wrap). */
+static void step_cell(const rp_water *w, const int16_t *u, const int16_t *m, const int16_t *d,
+                      int16_t *out, int l, int c, int r)
+{
+    int32_t n = stencil_sum(w->p.stencil, u, m, d, l, c, r) - out[c];
+    out[c] = rp_sat16(damp(n, w->p.damping_shift, w->p.damping_q16));
+}
+
+/* Rows y0..y1-1 of the step (a pool job: each row writes only its own cells of prev and
+ * reads only cur, so rows are independent and the thread count cannot matter). */
+static void step_rows(void *ctx, int y0, int y1)
+{
+    const rp_water *w = ctx;
+    int W = w->p.width, H = w->p.height;
+    for (int y = y0; y < y1; y++) {
+        const int16_t *m = w->cur + (size_t)y * W;
+        int16_t *out = w->prev + (size_t)y * W;
+        int mag = 0;
+        if (w->p.boundary != RP_BOUNDARY_WRAP) {
+            /* wall/open: interior cells only; open edges are done afterwards. Rows not
+             * written keep their bound. */
+            if (y > 0 && y < H - 1 && W >= 3) {
+                int in = max4(w->mag_cur[y - 1], w->mag_cur[y], w->mag_cur[y + 1], w->mag_prev[y]);
+                mag = step_span_dispatch(w, m - W, m, m + W, out, 1, W - 1, in);
+                w->mag_prev[y] = (uint16_t)mag;
+                fold_mag(&w->mag_prev[y], out[0]);
+                fold_mag(&w->mag_prev[y], out[W - 1]);
+            }
+            continue;
+        }
+        int yu = (y + H - 1) % H, yd = (y + 1) % H;
+        const int16_t *u = w->cur + (size_t)yu * W;
+        const int16_t *d = w->cur + (size_t)yd * W;
+        if (W >= 3)
+            mag = step_span_dispatch(
+                w, u, m, d, out, 1, W - 1,
+                max4(w->mag_cur[yu], w->mag_cur[y], w->mag_cur[yd], w->mag_prev[y]));
+        step_cell(w, u, m, d, out, W - 1, 0, 1 % W);
+        if (W >= 2)
+            step_cell(w, u, m, d, out, W - 2, W - 1, 0);
+        w->mag_prev[y] = (uint16_t)mag;
+        fold_mag(&w->mag_prev[y], out[0]);
+        fold_mag(&w->mag_prev[y], out[W - 1]);
+    }
+}
+
+/* Mur's first-order absorbing condition for one edge cell e whose inward neighbour is i:
+ * new(e) = cur(i) + k * (new(i) - cur(e)), then damped like every cell. */
+static int16_t mur(const rp_water *w, size_t e, size_t i)
+{
+    int64_t diff = (int64_t)w->prev[i] - w->cur[e];
+    int32_t n = (int32_t)(w->cur[i] + ((diff * w->mur_q16 + 32768) >> 16));
+    return rp_sat16(damp(n, w->p.damping_shift, w->p.damping_q16));
+}
+
+/* Edges of an open boundary, after every interior cell has its new value in prev. */
+static void open_edges(rp_water *w)
+{
+    int W = w->p.width, H = w->p.height;
+    size_t last = (size_t)(H - 1) * W;
+    if (W < 3 || H < 3) {
+        memset(w->prev, 0, (size_t)W * H * sizeof *w->prev);
+        return;
+    }
+    /* The first and last rows are rewritten whole below: their bounds start afresh. */
+    w->mag_prev[0] = 0;
+    w->mag_prev[H - 1] = 0;
+    for (int x = 1; x < W - 1; x++) {
+        w->prev[x] = mur(w, x, x + (size_t)W);
+        w->prev[last + x] = mur(w, last + x, last + x - W);
+        fold_mag(&w->mag_prev[0], w->prev[x]);
+        fold_mag(&w->mag_prev[H - 1], w->prev[last + x]);
+    }
+    for (int y = 1; y < H - 1; y++) {
+        size_t row = (size_t)y * W;
+        w->prev[row] = mur(w, row, row + 1);
+        w->prev[row + W - 1] = mur(w, row + W - 1, row + W - 2);
+        fold_mag(&w->mag_prev[y], w->prev[row]);
+        fold_mag(&w->mag_prev[y], w->prev[row + W - 1]);
+    }
+    /* Corners follow their horizontal neighbour, which is already an edge value. */
+    w->prev[0] = mur(w, 0, 1);
+    w->prev[W - 1] = mur(w, W - 1, W - 2);
+    w->prev[last] = mur(w, last, last + 1);
+    w->prev[last + W - 1] = mur(w, last + W - 1, last + W - 2);
+    fold_mag(&w->mag_prev[0], w->prev[0]);
+    fold_mag(&w->mag_prev[0], w->prev[W - 1]);
+    fold_mag(&w->mag_prev[H - 1], w->prev[last]);
+    fold_mag(&w->mag_prev[H - 1], w->prev[last + W - 1]);
+}
+
+void rp_water_step(rp_water *w, rp_pool *pool)
+{
+    w->span = rp_simd_span(rp_simd_level(), w->p.stencil, w->p.damping_shift, w->p.damping_q16);
+    rp_pool_run(pool, w->p.height, step_rows, w);
+    if (w->p.boundary == RP_BOUNDARY_OPEN)
+        open_edges(w);
+    int16_t *t = w->cur;
+    w->cur = w->prev;
+    w->prev = t;
+    uint16_t *tm = w->mag_cur;
+    w->mag_cur = w->mag_prev;
+    w->mag_prev = tm;
+    hold(w, w->cur);
+}

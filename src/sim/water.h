@@ -1,0 +1,111 @@
+/* water.h - the ripple simulation: two int16 height buffers stepped by an integer
+ * filter (Hugo Elias, "2D Water"; seeds 000/001), with the stencils, damping,
+ * boundaries, wall cells and drop shapes of rockpool(1) FRAME LOOP, rockpool-scene(5).
+ *
+ * No I/O and no allocation after rp_water_new(). All arithmetic is integer, so the
+ * same parameters and drops give the same heights on every machine. */
+#ifndef RP_WATER_H
+#define RP_WATER_H
+
+#include <stdint.h>
+
+#include "base/common.h"
+
+typedef struct rp_pool rp_pool;
+
+enum rp_stencil {
+    RP_STENCIL_4,   /* Elias: (N + S + E + W) >> 1 */
+    RP_STENCIL_8,   /* CodeProject: (sum of 8 neighbours) >> 2 */
+    RP_STENCIL_ISO, /* rockpool: isotropic 9-point, (4*sum4 + sumdiag + 12*c) >> 4 */
+};
+
+enum rp_boundary {
+    RP_BOUNDARY_WALL, /* edge cells held at 0: waves reflect */
+    RP_BOUNDARY_OPEN, /* edge cells follow a first-order absorbing (Mur) condition */
+    RP_BOUNDARY_WRAP, /* periodic in x and y */
+};
+
+enum rp_shape {
+    RP_SHAPE_DISC,   /* height on every cell with d2 <= r*r */
+    RP_SHAPE_SQUARE, /* height on every cell with |dx|,|dy| <= r */
+    RP_SHAPE_COSINE, /* height*cos(pi*d/r), d = floor(sqrt(d2)) (CodeProject) */
+    RP_SHAPE_SPLASH, /* height*(255 - 512*(1 - d/r))/255 (Silverlight) */
+    RP_SHAPE_SMOOTH, /* height*(1 - d2/r2)^2: smooth to zero at the rim (rockpool) */
+};
+
+enum rp_mode {
+    RP_MODE_ADD, /* heights add, saturating */
+    RP_MODE_SET, /* heights replace */
+};
+
+typedef struct rp_water_params {
+    int width, height;          /* 1..RP_MAX_SIDE */
+    enum rp_stencil stencil;
+    enum rp_boundary boundary;
+    int damping_shift;          /* n -= n >> shift; 1..30; used when damping_q16 == 0 */
+    int32_t damping_q16;        /* n = n * q / 65536 (truncating); 1..65536, 0 = use shift */
+} rp_water_params;
+
+typedef struct rp_drop {
+    int32_t x, y;       /* centre, cells (may lie off the grid: only covered cells change) */
+    int32_t radius;     /* >= 0 */
+    int32_t height;     /* -32768..32767 */
+    enum rp_shape shape;
+    enum rp_mode mode;
+} rp_drop;
+
+typedef struct rp_water rp_water;
+
+/** Allocate a still (all-zero) water surface. Returns RP_ERR_INVALID for bad parameters,
+ * RP_ERR_TOO_LARGE if width*height does not fit, RP_ERR_NOMEM. *out is NULL on failure. */
+int rp_water_new(rp_water **out, const rp_water_params *params);
+
+/** Free and null the handle; rp_water_free(NULL) and a NULL *w are no-ops. */
+void rp_water_free(rp_water **w);
+
+const rp_water_params *rp_water_params_of(const rp_water *w);
+
+/** Heights after the last step (the buffer to render), width*height, row-major. */
+const int16_t *rp_water_heights(const rp_water *w);
+
+/** The previous state (frame before), for checkpoints. */
+const int16_t *rp_water_prev(const rp_water *w);
+
+/** Replace both buffers (checkpoint restore). Wall cells are re-zeroed. */
+void rp_water_load(rp_water *w, const int16_t *cur, const int16_t *prev);
+
+/** Apply one drop to the current buffer, saturating; wall cells stay 0. */
+void rp_water_drop(rp_water *w, const rp_drop *drop);
+
+/** Allocate the wall bookkeeping (5 bytes a cell) now, so adding walls later allocates
+ * nothing; call at set-up when walls will come. RP_OK or RP_ERR_NOMEM. Without it the
+ * first wall allocates, and walls are silently not added if that fails. */
+int rp_water_reserve_walls(rp_water *w);
+
+/** Mark cells as wall (held at 0 from now on). The mask is width*height bytes,
+ * nonzero = wall. Walls accumulate: earlier walls stay. */
+void rp_water_add_walls(rp_water *w, const uint8_t *mask);
+
+/** The wall cells (width*height bytes, 1 = wall), or NULL when no wall was added. */
+const uint8_t *rp_water_walls(const rp_water *w);
+
+/** Wall shapes (cells of the rectangle / disc d2 <= r*r, clipped to the grid). */
+void rp_water_add_wall_rect(rp_water *w, int x, int y, int width, int height);
+void rp_water_add_wall_circle(rp_water *w, int cx, int cy, int r);
+
+/** One time step: for each cell n = S(cur) - prev, damped, saturated into prev; then the
+ * buffers swap. pool may be NULL (single thread); the result never depends on it. */
+void rp_water_step(rp_water *w, rp_pool *pool);
+
+/** Fixed-point cos(pi * num / den) in Q16 (65536 = 1.0), for 0 <= num, 0 < den.
+ * Integer-only (no libm), identical on every platform; error under 2/65536. */
+int32_t rp_cos_pi_q16(int64_t num, int64_t den);
+
+/** floor(sqrt(v)) for v >= 0, integer-only. */
+uint32_t rp_isqrt64(uint64_t v);
+
+/** The profile value a drop gives a cell at squared distance d2 from its centre
+ * (the caller has checked the cell is covered). Exposed for tests. */
+int32_t rp_drop_value(const rp_drop *drop, int64_t d2);
+
+#endif
