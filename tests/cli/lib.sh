@@ -67,7 +67,7 @@ probe() {
 }
 
 # pool_scene FILE [SIZE [LINE...]]: a scene (160x96 unless SIZE, with LINEs after the size)
-# with drops from the first frame and rain after (layers.sh, look2.sh).
+# with drops from the first frame and rain after (layers.sh, sky_and_walls.sh).
 pool_scene() {
     local file=$1
     printf 'size %s\n' "${2:-160x96}" >"$file"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make-bombs.py DIR - write the hostile images of tests/cli/hostile2.sh into DIR at test
+"""make-bombs.py DIR - write the hostile images of tests/cli/limits_and_escapes.sh into DIR at test
 time: PNGs whose metadata chunks (iCCP, zTXt, iTXt, eXIf, many zTXt) inflate far past what
 rockpool accepts, and PNGs whose IHDR claims a frame larger than a small --max-memory.
 Each file is small on disk (zlib streams of zeros; the eXIf one is sparse)."""

@@ -1,4 +1,4 @@
-# look2.sh - the sky as an image and walls drawn from their masks (rockpool-scene(5) sky,
+# sky_and_walls.sh - the sky as an image and walls drawn from their masks (rockpool-scene(5) sky,
 # walls): a sky image of one colour renders as that colour, byte for byte; still water
 # reflects the image unshifted (the --alpha layer is the image's pixels); on ripples the
 # reflection moves the sample 8 cells per unit slope the other way from the refraction

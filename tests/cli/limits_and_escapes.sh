@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hostile2.sh - hostile use, round 2 (issue 13): image metadata bombs and frames over
+# limits_and_escapes.sh - image metadata bombs and frames over
 # --max-memory, timelines too big or too slow, output paths validated before the render,
 # special files written in place, scene paths kept inside the scene's directory, signals,
 # numbers read one way everywhere, render-parallel, checkpoints bound to their inputs.

@@ -1,4 +1,4 @@
-# hostile.sh - inputs rockpool did not make (issue 8): it must never crash, hang, corrupt a
+# untrusted_inputs.sh - inputs rockpool did not make: it must never crash, hang, corrupt a
 # file that exists, or eat the machine. The table tests/hostile/cases.txt (format described
 # at its top) is run case by case, each twice: in an empty directory (exit status, message,
 # nothing created) and over decoy outputs with -y (same status, decoys byte-identical).
