@@ -12,15 +12,19 @@ PKG_CONFIG ?= pkg-config
 
 CC ?= cc
 BUILD ?= build
-PKGS := libpng zlib libdeflate libavformat libavcodec libswscale libavutil libxxhash
+# The program's libraries. libpng is not one of them (rockpool writes PNG with libdeflate and
+# reads images through FFmpeg): the unit tests link it as the independent PNG reader and
+# writer their checks compare against (TEST_PKGS).
+PKGS := zlib libdeflate libavformat libavcodec libswscale libavutil libxxhash
+TEST_PKGS := libpng
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 # Evaluated lazily, so `make demo` can install the libraries before pkg-config runs.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
-CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
-CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka $(TEST_PKGS))
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka $(TEST_PKGS))
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # SAN=1: AddressSanitizer + UndefinedBehaviorSanitizer (make check builds it in build-san/).
@@ -107,10 +111,20 @@ $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a $(HDRS)
 # runs them under qemu and compares their frames with the native build's.
 CROSS_ARCHS ?= aarch64 s390x
 CROSS_BINS = $(CROSS_ARCHS:%=$(BUILD)/cross/rpcore-%)
-$(BUILD)/cross/rpcore-%: tests/tools/rpcore.c $(CORE_SRCS) $(HDRS)
-	@mkdir -p $(@D)
-	$*-linux-gnu-gcc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -pthread $(INCS) -static -o $@ $< \
-	    $(CORE_SRCS)
+CROSS_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 $(WARN) -pthread $(INCS)
+# cross_core ARCH: that architecture's core library and the driver linking it.
+define cross_core
+$(BUILD)/cross/$(1)/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $$(@D)
+	$(1)-linux-gnu-gcc $(CROSS_CFLAGS) -c $$< -o $$@
+
+$(BUILD)/cross/$(1)/librpcore.a: $(CORE_SRCS:src/%.c=$(BUILD)/cross/$(1)/obj/%.o)
+	$(1)-linux-gnu-ar rcs $$@ $$^
+
+$(BUILD)/cross/rpcore-$(1): tests/tools/rpcore.c $(BUILD)/cross/$(1)/librpcore.a
+	$(1)-linux-gnu-gcc $(CROSS_CFLAGS) -static -o $$@ $$< $(BUILD)/cross/$(1)/librpcore.a
+endef
+$(foreach a,$(CROSS_ARCHS),$(eval $(call cross_core,$(a))))
 
 cross: $(CROSS_BINS)
 

@@ -4,8 +4,8 @@
  * PNGs to look at; also times upscale + light at 1920x1080 on one thread.
  *
  * Build (after `make build/librockpool.a`), from the repository root:
- *   cc -std=c11 -O2 -D_GNU_SOURCE -Isrc tests/tools/lookdev.c build/librockpool.a \
- *      $(pkg-config --cflags --libs libpng libavformat libavcodec libswscale libavutil) \
+ *   cc -std=c11 -O2 -D_GNU_SOURCE -Isrc -Iinclude tests/tools/lookdev.c build/librockpool.a \
+ *      $(pkg-config --cflags --libs libpng libdeflate libxxhash libavformat libavcodec libswscale libavutil) \
  *      -lm -pthread -o build/lookdev
  * Run:
  *   build/lookdev PHOTO|builtin OUTDIR [steps=N] [sizes=640x360,1920x1080] [key=value ...]
