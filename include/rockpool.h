@@ -32,19 +32,10 @@
 #include <stdint.h>
 
 #include "base/common.h"
+#include "base/diag.h"
 #include "output/output.h"
 #include "scene/scene.h"
-
-/** Why a call failed. msg is one line without a "rockpool: error: " prefix. When the
- * failure has a place in the scene (diag.line > 0) the message is diag.msg and diag
- * holds the file, line, column and source line for a caret display. */
-typedef struct rp_error {
-    int code;      /* enum rp_err */
-    int bad_input; /* 1: bad usage or input (exit 2); 0: runtime failure (exit 1) */
-    int has_diag;  /* diag is set (a scene diagnostic, maybe positioned) */
-    rp_diag diag;
-    char msg[1024];
-} rp_error;
+#include "scene/timeline.h"
 
 /** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */
 enum rp_aov { RP_AOV_HEIGHT = 0, RP_AOV_NORMAL, RP_AOV_DISPLACEMENT, RP_AOV_KINDS };

@@ -24,28 +24,6 @@ struct rp_fit_scaler {
     int tmp_stride[4];
 };
 
-int rp_fit_from_name(const char *name, enum rp_fit *fit)
-{
-    static const char *const names[] = {"stretch", "cover", "contain"};
-
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, names[i]) == 0) {
-            *fit = (enum rp_fit)i;
-            return RP_OK;
-        }
-    return RP_ERR_INVALID;
-}
-
-const char *rp_fit_name(enum rp_fit fit)
-{
-    switch (fit) {
-    case RP_FIT_STRETCH: return "stretch";
-    case RP_FIT_COVER: return "cover";
-    case RP_FIT_CONTAIN: return "contain";
-    }
-    return "?";
-}
-
 /* a / b rounded to nearest, halves up (a >= 0, b > 0, 2a + b without overflow). */
 static int64_t div_round(int64_t a, int64_t b)
 {

@@ -8,11 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum rp_fit {
-    RP_FIT_STRETCH = 0, /* the whole source scaled to the whole frame (aspect not kept) */
-    RP_FIT_COVER,       /* scaled to fill the frame, the excess cropped, centred */
-    RP_FIT_CONTAIN,     /* scaled to fit inside the frame, the rest black, centred */
-};
+#include "scene/settings.h"
 
 /** A rectangle of pixels: columns x..x+w-1, rows y..y+h-1. */
 typedef struct rp_rect {
@@ -21,10 +17,6 @@ typedef struct rp_rect {
 
 /** Largest numerator or denominator of a sample aspect ratio rp_fit_rects accepts. */
 #define RP_FIT_MAX_SAR 65536
-
-/** "stretch", "cover", "contain" -> *fit. Returns RP_OK or RP_ERR_INVALID. */
-int rp_fit_from_name(const char *name, enum rp_fit *fit);
-const char *rp_fit_name(enum rp_fit fit);
 
 /** The part of a src_w x src_h source (*crop) that is drawn, and where in a dst_w x dst_h
  * frame it goes (*dst); the frame outside *dst is black. The source's pixels are

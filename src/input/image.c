@@ -12,6 +12,7 @@
  * pixel memory exists: first from its header, read here for the common formats, then
  * again in the decoder's get_buffer2 callback for everything else. */
 #include "input/image.h"
+#include "base/mask.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -757,7 +758,7 @@ int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_b
     return load_rgb(path, width, height, max_bytes, 0, rgb, err, errlen);
 }
 
-/* Walls by rp_image_is_wall (image.h). */
+/* Walls by rp_mask_is_wall (image.h). */
 int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,
                        size_t errlen)
 {
@@ -782,7 +783,7 @@ int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_
         return RP_ERR_NOMEM;
     }
     for (size_t i = 0; i < pixels; i++)
-        cells[i] = (uint8_t)rp_image_is_wall(rgb + 3 * i);
+        cells[i] = (uint8_t)rp_mask_is_wall(rgb + 3 * i);
     free(rgb);
     *mask = cells;
     return RP_OK;

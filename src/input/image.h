@@ -15,15 +15,8 @@ int rp_image_probe(const char *path, int *width, int *height, char *err, size_t 
 int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, char *err,
                       size_t errlen);
 
-/** The wall rule of a mask's RGB pixel: its BT.601 luma in 8-bit fixed point,
- * (77 R + 150 G + 29 B + 128) >> 8, is at least 128. */
-static inline int rp_image_is_wall(const uint8_t *p)
-{
-    return ((77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8) >= 128;
-}
-
 /** Decode a wall mask scaled to width x height: *mask[i] = 1 where the pixel (after
- * compositing over black) is a wall by rp_image_is_wall, else 0. *mask is malloc'd. */
+ * compositing over black) is a wall by rp_mask_is_wall (base/mask.h), else 0. *mask is malloc'd. */
 int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,
                        size_t errlen);
 

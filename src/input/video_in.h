@@ -11,12 +11,6 @@
 
 #include "input/fit.h"
 
-/** What a background shows past the clip's end. */
-enum rp_video_end {
-    RP_VIDEO_HOLD = 0, /* the last frame */
-    RP_VIDEO_LOOP,     /* the clip again: time modulo the clip's duration */
-};
-
 typedef struct rp_video_in_opts {
     enum rp_fit fit;       /* default RP_FIT_COVER */
     enum rp_video_end end; /* default RP_VIDEO_HOLD */

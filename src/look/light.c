@@ -1,4 +1,4 @@
-/* light.c - the version-2 look: slopes, normals, the light layer (bed light, sky, glint)
+/* light.c - the house look: slopes, normals, the light layer (bed light, sky, glint)
  * and sub-pixel refraction, all in integers (the model is in light.h). Everything that
  * needs a root, a power or a division of the unit range comes from tables built at
  * set-up by integer code (rp_isqrt64, rp_cos_pi_q16, repeated multiplication), so the

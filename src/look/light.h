@@ -1,4 +1,4 @@
-/* light.h - the version-2 look (rockpool(1), "light"): a height field at output size
+/* light.h - the house look (rockpool(1), "light"): a height field at output size
  * (Q8, from rp_upscale) lit as water over a background photo. Fixed point and tables
  * built by integer code, so every machine, thread count and row split gives the same bytes.
  *

@@ -12,7 +12,7 @@ typedef struct rp_pool rp_pool;
 enum rp_render_mode {
     RP_RENDER_OFFSET, /* texel at (x + (dx >> R), y + (dy >> R)) plus shading */
     RP_RENDER_LENS,   /* texel at ((x - W/2)*(1024 - h)/1024 + W/2, ...) */
-    RP_RENDER_LIGHT,  /* version 2: heights interpolated to the output size and lit as water
+    RP_RENDER_LIGHT,  /* the house look: heights interpolated to the output size and lit as water
                        * (light.h); not handled by rp_render_rows */
 };
 

@@ -31,16 +31,9 @@
  *
  * --png-level N keeps zlib's scale (0 stored, 1 fastest .. 9 smallest) and maps onto
  * libdeflate's levels: N for 0..8, 12 (its slowest, smallest) for 9; the default is 1.
- * Measured on frames of examples/rain.scene at 1920x1080, per frame on one thread:
- * FFmpeg's PNG encoder (zlib 6, no filter) 1.554 MB in about 190 ms; Paeth with
- * libdeflate 1 1.504 MB in 15 ms of deflate, 2 1.383 MB in 25 ms, 3 1.353 MB in 30 ms,
- * 6 1.320 MB in 103 ms; rockpool's earlier zlib 3 (24-link chains) 1.515 MB in about
- * 100 ms. Per-row filter choice (the least sum of absolute differences among the five
- * filters, or among Sub, Up and Paeth) gave larger files than Paeth on every row, and cost
- * 10-25 ms more. Level 1 is the default: on a slower machine (2026-11, 30 frames of
- * examples/rain.scene at 1920x1080) it took 1.43 s of CPU against level 2's 2.18 s, and the
- * files were 0.92x the bytes of FFmpeg's PNG encoder on the same frames (level 2: 0.85x),
- * so it stays within the 0.95x that a faster default must keep. */
+ * Paeth on every row: choosing a filter per row (the least sum of absolute differences)
+ * gave larger files of rendered water and cost more. Level 1 is the default: the fastest
+ * that still writes smaller files than FFmpeg's PNG encoder (make bench measures both). */
 #define PNG_DEFAULT_DEFLATE 1
 
 /* Deflated bytes per IDAT chunk. */

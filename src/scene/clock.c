@@ -40,7 +40,7 @@ int rp_space_resolve(rp_settings *s, int image_w, int image_h, char *err, size_t
             auto_grid(s->out_width, s->out_height, &s->width, &s->height);
         }
     } else if (out_given && output_grid) {
-        s->width = s->out_width; /* version 1: -s is the size of everything */
+        s->width = s->out_width; /* seed presets: -s is the size of everything */
         s->height = s->out_height;
     }
     if (!out_given) {

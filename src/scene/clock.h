@@ -23,7 +23,7 @@ typedef struct rp_clock {
 
 /** Sizes: the scene's size (given, else the background's image_w x image_h when known,
  * else from -s, else 640x480), the output size (-s, else the scene's; for presets whose
- * grid is the output (seed presets) -s is the scene's size too, as in version 1), and the
+ * grid is the output (seed presets) -s is the scene's size too), and the
  * grid (water.width x water.height): `grid WxH` or `N%` of the scene, else derived from
  * the scene size alone (rockpool) or the output size (seed presets). RP_ERR_INVALID with
  * a message when the grid is out of range (16 cells a side .. the output's limits) or a

@@ -8,6 +8,7 @@
  * products can pass 2^63); the exact rules are the contract in rockpool-scene(5), which
  * tests/tools/rain_ref.py reproduces independently. */
 #include "scene/scene.h"
+#include "scene/timeline.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -5,8 +5,6 @@
  * per-frame items is events.c. */
 #include "scene/scene.h"
 #include "scene/scene_lex.h"
-#include "input/fit.h"
-#include "input/video_in.h"
 
 #include <stdarg.h>
 #include <stdio.h>

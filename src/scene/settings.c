@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "base/common.h"
-#include "input/fit.h"
 
 /* One row per setting: the bit that says it was given and the bytes it covers. */
 #define FIELD(bit, member)                                                                         \
@@ -127,7 +126,7 @@ void rp_settings_defaults(rp_settings *s, enum rp_preset preset)
     s->water.boundary = RP_BOUNDARY_WALL;
     s->look = p->look;
     s->sim = p->sim;
-    /* Backgrounds of another aspect: the seed presets stretch them, as version 1 did. */
+    /* Backgrounds of another aspect: the seed presets stretch them. */
     s->fit = preset == RP_PRESET_ROCKPOOL ? RP_FIT_COVER : RP_FIT_STRETCH;
     s->time.fps_den = 1;
     s->wall_rgb[0] = 138; /* a stone grey, #8a8578 */
@@ -235,4 +234,26 @@ int rp_fps_parse(const char *text, size_t len, int *num, int *den)
     *num = (int)n;
     *den = (int)d;
     return RP_OK;
+}
+
+int rp_fit_from_name(const char *name, enum rp_fit *fit)
+{
+    static const char *const names[] = {"stretch", "cover", "contain"};
+
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *fit = (enum rp_fit)i;
+            return RP_OK;
+        }
+    return RP_ERR_INVALID;
+}
+
+const char *rp_fit_name(enum rp_fit fit)
+{
+    switch (fit) {
+    case RP_FIT_STRETCH: return "stretch";
+    case RP_FIT_COVER: return "cover";
+    case RP_FIT_CONTAIN: return "contain";
+    }
+    return "?";
 }

@@ -22,6 +22,25 @@ enum rp_preset {
     RP_PRESET_CODEPROJECT,
 };
 
+/** How a background of another size is drawn (`fit`, rockpool-scene(5)); the geometry
+ * is input/fit.h's. */
+enum rp_fit {
+    RP_FIT_STRETCH = 0, /* the whole source scaled to the whole frame (aspect not kept) */
+    RP_FIT_COVER,       /* scaled to fill the frame, the excess cropped, centred */
+    RP_FIT_CONTAIN,     /* scaled to fit inside the frame, the rest black, centred */
+};
+
+/** "stretch", "cover", "contain" -> *fit. Returns RP_OK or RP_ERR_INVALID. */
+int rp_fit_from_name(const char *name, enum rp_fit *fit);
+const char *rp_fit_name(enum rp_fit fit);
+
+/** What a background shows past the clip's end. */
+enum rp_video_end {
+    RP_VIDEO_HOLD = 0, /* the last frame */
+    RP_VIDEO_LOOP,     /* the clip again: time modulo the clip's duration */
+};
+
+
 /* Bits of rp_settings.set: which fields were given explicitly. */
 enum {
     RP_SET_SIZE = 1u << 0,
@@ -118,9 +137,9 @@ typedef struct rp_settings {
     uint64_t seed;
     enum rp_preset preset;
     char background[4096];     /* "" = built-in texture; resolved against the scene's dir */
-    int fit;                   /* enum rp_fit: a background of another aspect (fit.h) */
+    int fit;                   /* enum rp_fit: a background of another aspect */
     int background_end;        /* enum rp_video_end: a video background past its end, hold
-                                * or loop (video_in.h); given with the background */
+                                * or loop; given with the background */
     enum rp_shape shape;       /* drop shape when an event names none (preset's) */
     enum rp_mode mode;         /* drop mode when an event names none (preset's) */
     int out_width, out_height; /* the output size (-s); 0 = the scene's size */

@@ -1,4 +1,4 @@
-/* sink.c - the sink list and its kinds of version 1: the encoded output, --hash lines,
+/* sink.c - the sink list and its basic kinds: the encoded output, --hash lines,
  * --dump-heights (see sink.h; --verify and --stats have files of their own). */
 #include "session/sink.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/image.h"
+#include "base/mask.h"
 #include "look/light.h"
 #include "base/pool.h"
 #include "look/render.h"
@@ -44,20 +44,6 @@ static int32_t wall_tap(int i, int g, int n)
 {
     int64_t v = ((2 * (int64_t)i + 1) * g - n) * 128 / n;
     return v < 0 ? 0 : (int32_t)v;
-}
-
-int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
-{
-    va_list ap;
-    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    err->code = code;
-    err->bad_input = bad_input;
-    err->has_diag = 0;
-    memcpy(err->msg, msg, sizeof msg);
-    return code;
 }
 
 int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *merged, int image_w,
@@ -211,7 +197,7 @@ static void paint_walls(rp_engine *e, const uint8_t *rgb)
 {
     size_t pixels = (size_t)e->s.out_width * (size_t)e->s.out_height;
     for (size_t i = 0; i < pixels; i++) {
-        if (rp_image_is_wall(rgb + 3 * i))
+        if (rp_mask_is_wall(rgb + 3 * i))
             memcpy(e->wall_img + 3 * i, rgb + 3 * i, 3);
     }
 }

@@ -11,8 +11,9 @@
 #include <stdint.h>
 
 #include "scene/clock.h"
-#include "rockpool.h"
+#include "base/diag.h"
 #include "scene/scene.h"
+#include "scene/timeline.h"
 #include "sim/water.h"
 
 typedef struct rp_pool rp_pool;
@@ -22,10 +23,6 @@ typedef struct rp_engine rp_engine;
  * items; with `walls visible image` also *rgb, the mask's image at the output size (RGB24,
  * stretched as the mask is), else *rgb = NULL. Both stay valid while the engine lives. */
 typedef const uint8_t *(*rp_mask_fn)(void *ctx, const char *path, const uint8_t **rgb);
-
-/** Fill err: code, whose fault, and a message. Returns code. */
-int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 /** Resolve `merged` (a preset's defaults with the scene's and the caller's settings
  * merged over them) in space and time, given the background's size (0x0 when unknown),

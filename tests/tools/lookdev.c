@@ -1,4 +1,4 @@
-/* lookdev.c - look development for the version-2 light (light.h) and height resampling
+/* lookdev.c - look development for the house light (light.h) and height resampling
  * (upscale.h): simulates a few drops and some rain on a 640x360 grid with the iso stencil,
  * then upscales and lights the heights onto a photo at several output sizes and writes
  * PNGs to look at; also times upscale + light at 1920x1080 on one thread.

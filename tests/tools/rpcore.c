@@ -28,6 +28,7 @@
 #include "sim/engine.h"
 #include "base/pool.h"
 #include "scene/scene.h"
+#include "scene/timeline.h"
 #include "x86/simd.h"
 #include "look/texture.h"
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "scene/scene.h"
+#include "scene/timeline.h"
 
 #ifndef RP_TESTS_BAD_DIR
 #define RP_TESTS_BAD_DIR "tests/bad"
@@ -123,7 +124,7 @@ static void test_defaults(void **state)
     assert_int_equal(s.water.stencil, RP_STENCIL_ISO);
     assert_int_equal(s.water.damping_shift, 7);
     assert_int_equal(s.water.damping_q16, 0);
-    assert_int_equal(s.look.mode, RP_RENDER_LIGHT); /* version 2's look */
+    assert_int_equal(s.look.mode, RP_RENDER_LIGHT); /* the house look */
     assert_int_equal(s.look.refraction, 2);
     assert_int_equal(s.look.light_x, 1);
     assert_int_equal(s.look.light_y, -1);
