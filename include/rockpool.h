@@ -119,7 +119,8 @@ typedef struct rp_frame {
 /** Resolve the final settings (the preset's defaults, then the scene's, then run->over;
  * the background image's size when none is given), check the frame range, build the
  * timeline, validate every output path and the memory estimate. Creates no file.
- * The session keeps pointers to scene and run: both must outlive it. */
+ * The session copies *run (the strings it points to must outlive the session) and keeps a
+ * pointer to scene, which must outlive it. */
 int rp_session_new(rp_session **s, const rp_scene *scene, const rp_run *run, rp_error *err);
 
 /** The resolved run, for --check. */

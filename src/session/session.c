@@ -36,7 +36,10 @@ typedef struct mask {
 
 struct rp_session {
     const rp_scene *scene;
-    const rp_run *run;
+    /* The caller's run, copied: the session fills in what the output stream is (size,
+     * rate, pixel format, tags) in its own copy, never in the caller's. */
+    rp_run own;
+    const rp_run *run; /* &own */
     rp_engine *engine; /* the settings resolved, the timeline, the simulation, the render */
     rp_settings s;     /* the engine's settings */
     const rp_clock *clock;
@@ -405,7 +408,8 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     if (!se)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     se->scene = scene;
-    se->run = run;
+    se->own = *run;
+    se->run = &se->own;
     se->threads = run->threads > 0 ? run->threads : 1;
     /* A scene is data: paths in it stay inside its directory unless the run allows
      * more; a background given by the run itself replaces the scene's. */
@@ -535,7 +539,7 @@ static int validate(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     int r;
-    rp_output_opts *o = (rp_output_opts *)&run->out;
+    rp_output_opts *o = &se->own.out;
     size_t scene_len = 0;
     const char *scene_text = rp_scene_text(se->scene, &scene_len);
     if (rp_provenance_build(&se->provenance, RP_VERSION, rp_preset_name(se->s.preset), se->s.seed,
