@@ -4,7 +4,6 @@
  * uses for MD5 frames eight at a time where the CPU has AVX2 (see rp_hasher below). */
 #include "check/hash.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,6 +12,7 @@
 #include <xxhash.h>
 
 #include "base/common.h"
+#include "base/oqueue.h"
 #include "check/md5x8.h"
 
 #define XXH3_NAME "XXH3"
@@ -195,12 +195,9 @@ void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex)
 
 /* ---- rp_hasher: frames hashed on worker threads, delivered in order ---- */
 
-enum job_state { JOB_FREE, JOB_QUEUED, JOB_RUNNING, JOB_DONE };
-
 typedef struct hash_job {
     uint8_t *frame;
     int64_t index;
-    enum job_state state;
     char hex[RP_HASH_HEX_MAX];
 } hash_job;
 
@@ -212,17 +209,16 @@ struct rp_hasher {
     rp_hash *inline_hash;
     /* lanes > 0: MD5 frames are hashed `lanes` at a time by rp_md5x8 (batch mode), by one
      * worker, or with no workers by the caller once `lanes` frames are copied. */
-    int lanes, flushing;
-    int threaded; /* lock and changed are initialised */
-    /* Workers (nworkers > 0 only). jobs[] is a ring: head is the oldest frame not yet
-     * called back, tail the next free slot; the caller owns a FREE slot while copying.
-     * Without workers in batch mode, jobs[] holds the batch being filled. */
-    int nworkers, started, stop;
-    pthread_t threads[RP_HASHER_MAX_THREADS];
+    int lanes;
+    /* With workers (nworkers > 0), the frames go through an ordered queue (base/oqueue.h)
+     * of njobs copies, hashed by the workers (hashes[i] is worker i's context) and called
+     * back in order on the caller's thread. Without workers in batch mode, jobs[] holds
+     * the batch being filled, head..tail. */
+    int nworkers;
     rp_hash *hashes[RP_HASHER_MAX_THREADS];
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
+    rp_oqueue *queue;
     hash_job *jobs;
+    void **job_ptrs;
     size_t njobs;
     uint64_t head, tail;
 };
@@ -296,39 +292,26 @@ static void hash_batch(hash_job *const *jobs, int n, size_t len)
         put_hex(digest[i], 16, jobs[i]->hex);
 }
 
-/* Batch mode's one worker: the oldest queued frames, `lanes` at a time, or fewer once
- * rp_hasher_flush waits for them. Queued frames all follow the running and done ones. */
-static void *batch_worker(void *arg)
+/* The queue's work: `lanes` frames at a time in batch mode, else one with the worker's own
+ * context. */
+static int hash_work(void *ctx, int worker, void *const *jobs, int n)
 {
-    rp_hasher *hs = arg;
+    rp_hasher *hs = ctx;
 
-    pthread_mutex_lock(&hs->lock);
-    hs->started++;
-    pthread_cond_broadcast(&hs->changed);
-    for (;;) {
-        hash_job *batch[8] = {0};
-        int n = 0;
+    if (hs->lanes)
+        hash_batch((hash_job *const *)jobs, n, hs->frame_size);
+    else
+        rp_hash_hex(hs->hashes[worker], ((hash_job *)jobs[0])->frame, hs->frame_size,
+                    ((hash_job *)jobs[0])->hex);
+    return 0;
+}
 
-        for (uint64_t i = hs->head; i < hs->tail && n < hs->lanes; i++)
-            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED)
-                batch[n++] = &hs->jobs[i % hs->njobs];
-        if (hs->stop)
-            break;
-        if (n < hs->lanes && !(n > 0 && hs->flushing)) {
-            pthread_cond_wait(&hs->changed, &hs->lock);
-            continue;
-        }
-        for (int i = 0; i < n; i++)
-            batch[i]->state = JOB_RUNNING;
-        pthread_mutex_unlock(&hs->lock);
-        hash_batch(batch, n, hs->frame_size);
-        pthread_mutex_lock(&hs->lock);
-        for (int i = 0; i < n; i++)
-            batch[i]->state = JOB_DONE;
-        pthread_cond_broadcast(&hs->changed);
-    }
-    pthread_mutex_unlock(&hs->lock);
-    return NULL;
+static int hash_done(void *ctx, void *job)
+{
+    rp_hasher *hs = ctx;
+    hash_job *j = job;
+
+    return hs->done(hs->ctx, j->index, j->frame, j->hex);
 }
 
 /* Batch mode without workers: hash the copied frames and call back for each in order,
@@ -349,89 +332,6 @@ static int run_batch(rp_hasher *hs)
             hs->failed = ret;
     }
     return hs->failed;
-}
-
-static void *hash_worker(void *arg)
-{
-    rp_hasher *hs = arg;
-    rp_hash *h;
-    int id;
-
-    pthread_mutex_lock(&hs->lock);
-    id = hs->started++; /* contexts are handed out in start order */
-    h = hs->hashes[id];
-    pthread_cond_broadcast(&hs->changed);
-    for (;;) {
-        hash_job *job = NULL;
-
-        for (uint64_t i = hs->head; i < hs->tail; i++)
-            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED) {
-                job = &hs->jobs[i % hs->njobs];
-                break;
-            }
-        if (!job) {
-            if (hs->stop)
-                break;
-            pthread_cond_wait(&hs->changed, &hs->lock);
-            continue;
-        }
-        job->state = JOB_RUNNING;
-        pthread_mutex_unlock(&hs->lock);
-        rp_hash_hex(h, job->frame, hs->frame_size, job->hex);
-        pthread_mutex_lock(&hs->lock);
-        job->state = JOB_DONE;
-        pthread_cond_broadcast(&hs->changed);
-    }
-    pthread_mutex_unlock(&hs->lock);
-    return NULL;
-}
-
-/* Call back for finished frames at the head; with wait, until count remain in flight.
- * Called and returns with the lock held. */
-static int deliver(rp_hasher *hs, int wait, uint64_t keep)
-{
-    while (!hs->failed && hs->tail - hs->head > keep) {
-        hash_job *job = &hs->jobs[hs->head % hs->njobs];
-        int ret;
-
-        if (job->state != JOB_DONE) {
-            if (!wait)
-                break;
-            pthread_cond_wait(&hs->changed, &hs->lock);
-            continue;
-        }
-        pthread_mutex_unlock(&hs->lock);
-        ret = hs->done(hs->ctx, job->index, job->frame, job->hex);
-        pthread_mutex_lock(&hs->lock);
-        job->state = JOB_FREE;
-        hs->head++;
-        if (ret)
-            hs->failed = ret;
-    }
-    return hs->failed;
-}
-
-/* Start the workers: one batch_worker in batch mode, else hash_worker with a context each.
- * On failure the ones started are stopped and hs is freed. */
-static int start_workers(rp_hasher *hs)
-{
-    pthread_mutex_init(&hs->lock, NULL);
-    pthread_cond_init(&hs->changed, NULL);
-    hs->threaded = 1;
-    for (int i = 0; i < hs->nworkers; i++) {
-        if (pthread_create(&hs->threads[i], NULL, hs->lanes ? batch_worker : hash_worker, hs) !=
-            0) {
-            /* Stop and join the ones already running. */
-            pthread_mutex_lock(&hs->lock);
-            while (hs->started < i)
-                pthread_cond_wait(&hs->changed, &hs->lock);
-            pthread_mutex_unlock(&hs->lock);
-            hs->nworkers = i;
-            rp_hasher_free(&hs);
-            return RP_ERR_UNSUPPORTED;
-        }
-    }
-    return RP_OK;
 }
 
 int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
@@ -470,8 +370,21 @@ int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int thre
         if (ret)
             goto fail;
     }
-    if (hs->nworkers && (ret = start_workers(hs)))
-        return ret;
+    if (hs->nworkers) {
+        if (!(hs->job_ptrs = malloc(hs->njobs * sizeof *hs->job_ptrs)))
+            goto nomem;
+        for (size_t i = 0; i < hs->njobs; i++)
+            hs->job_ptrs[i] = &hs->jobs[i];
+        rp_oqueue_cfg q = {.jobs = hs->job_ptrs,
+                           .njobs = hs->njobs,
+                           .workers = hs->nworkers,
+                           .batch = hs->lanes ? hs->lanes : 1,
+                           .work = hash_work,
+                           .done = hash_done,
+                           .ctx = hs};
+        if ((ret = rp_oqueue_new(&hs->queue, &q)))
+            goto fail;
+    }
     *out = hs;
     return RP_OK;
 
@@ -515,38 +428,18 @@ int rp_hasher_submit(rp_hasher *hs, int64_t frame_index, const uint8_t *frame)
             hs->failed = ret;
         return ret;
     }
-    pthread_mutex_lock(&hs->lock);
-    ret = deliver(hs, 1, hs->njobs - 1); /* a free slot */
-    if (ret) {
-        pthread_mutex_unlock(&hs->lock);
-        return ret;
-    }
-    job = &hs->jobs[hs->tail % hs->njobs];
-    pthread_mutex_unlock(&hs->lock);
-    memcpy(job->frame, frame, hs->frame_size); /* the slot is FREE: no worker reads it */
-    pthread_mutex_lock(&hs->lock);
+    if (!(job = rp_oqueue_acquire(hs->queue, &ret)))
+        return hs->failed = ret;
+    memcpy(job->frame, frame, hs->frame_size); /* the job is ours: no worker reads it */
     job->index = frame_index;
-    job->state = JOB_QUEUED;
-    hs->tail++;
-    pthread_cond_broadcast(&hs->changed);
-    ret = deliver(hs, 0, 0);
-    pthread_mutex_unlock(&hs->lock);
-    return ret;
+    return hs->failed = rp_oqueue_submit(hs->queue);
 }
 
 int rp_hasher_flush(rp_hasher *hs)
 {
-    int ret;
-
     if (!hs->nworkers)
         return hs->failed || !hs->lanes ? hs->failed : run_batch(hs);
-    pthread_mutex_lock(&hs->lock);
-    hs->flushing = 1; /* the batch worker takes a short batch */
-    pthread_cond_broadcast(&hs->changed);
-    ret = deliver(hs, 1, 0);
-    hs->flushing = 0;
-    pthread_mutex_unlock(&hs->lock);
-    return ret;
+    return hs->failed = rp_oqueue_flush(hs->queue);
 }
 
 void rp_hasher_free(rp_hasher **phs)
@@ -556,20 +449,9 @@ void rp_hasher_free(rp_hasher **phs)
     if (!phs || !*phs)
         return;
     hs = *phs;
-    if (hs->threaded) {
-        pthread_mutex_lock(&hs->lock);
-        hs->stop = 1;
-        /* Frames still queued are dropped: workers only finish what they hold. */
-        for (uint64_t i = hs->head; i < hs->tail; i++)
-            if (hs->jobs[i % hs->njobs].state == JOB_QUEUED)
-                hs->jobs[i % hs->njobs].state = JOB_DONE;
-        pthread_cond_broadcast(&hs->changed);
-        pthread_mutex_unlock(&hs->lock);
-        for (int i = 0; i < hs->nworkers; i++)
-            pthread_join(hs->threads[i], NULL);
-        pthread_mutex_destroy(&hs->lock);
-        pthread_cond_destroy(&hs->changed);
-    }
+    /* Frames still queued are dropped: workers only finish what they hold. */
+    rp_oqueue_free(&hs->queue);
+    free(hs->job_ptrs);
     for (size_t i = 0; hs->jobs && i < hs->njobs; i++)
         free(hs->jobs[i].frame);
     free(hs->jobs);

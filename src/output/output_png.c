@@ -9,7 +9,6 @@
  * compressed and written by one of that many worker threads, whole frames in parallel;
  * each file is renamed into place in frame order, so the files appear as they would from
  * one thread, and every file's bytes are the same. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <libdeflate.h>
 
 #include "base/common.h"
+#include "base/oqueue.h"
 #include "output/output_backend.h"
 #include "output/pngfilter.h"
 
@@ -45,13 +45,11 @@
 typedef struct png_job {
     uint8_t *rows;
     int64_t index;
-    int state;   /* JOB_FREE, JOB_QUEUED, JOB_BUSY, JOB_DONE */
-    int has_tmp; /* done: tmp holds the encoded file, to be renamed to name */
+    int has_tmp; /* worked on: tmp holds the encoded file, to be renamed to name */
     char name[4096];
     char tmp[4096];
+    char err[1024]; /* why encoding or renaming it failed */
 } png_job;
-
-enum { JOB_FREE, JOB_QUEUED, JOB_BUSY, JOB_DONE };
 
 /* One encoder's compressor and output buffer, made once and reused for every frame. */
 typedef struct png_coder {
@@ -71,17 +69,14 @@ typedef struct png_out {
     uint8_t *rows;    /* their filtered rows */
     char name[4096];
     char tmp[4096];
-    /* Worker threads (nworkers > 1 only). */
+    /* Worker threads (nworkers > 1 only), fed through an ordered queue (base/oqueue.h):
+     * each job is encoded into a temporary file by a worker and renamed into place in
+     * frame order on the writing thread. */
     int nworkers, njobs;
-    pthread_t threads[PNG_MAX_WORKERS];
+    png_coder coders[PNG_MAX_WORKERS];
     png_job *jobs;
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    uint64_t submitted, committed;
-    int status; /* first error; later frames are dropped */
-    int stopping;
-    int committing; /* a worker is renaming done jobs (commit_done) */
-    char err[1024];
+    void **job_ptrs;
+    rp_oqueue *queue;
     char made[4096];    /* the outermost directory open created ("" = none) */
     int64_t last_frame; /* the last frame index handed to png_write, -1 = none */
 } png_out;
@@ -348,119 +343,70 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     return ret;
 }
 
-/* Rename the done jobs at the head of the ring into place, in frame order, as long as the
- * next one is done (or drop them once anything has failed). Called with the lock held,
- * by whichever worker finished a job; one thread at a time does it (po->committing), the
- * lock released around each rename. */
-static void commit_done(png_out *po)
+/* The queue's work: encode one job into a temporary file with worker `worker`'s coder. */
+static int png_work(void *ctx, int worker, void *const *jobs, int n)
 {
-    char err[1024];
-    if (po->committing)
-        return;
-    po->committing = 1;
-    while (po->committed < po->submitted) {
-        png_job *job = &po->jobs[po->committed % (uint64_t)po->njobs];
-        if (job->state != JOB_DONE)
-            break;
-        if (job->has_tmp) {
-            if (po->status != RP_OK) {
-                rp_output_unlink_tmp(job->tmp);
-            } else {
-                pthread_mutex_unlock(&po->lock);
-                int r = rp_output_commit(job->tmp, job->name, po->opts->overwrite, err, sizeof err);
-                pthread_mutex_lock(&po->lock);
-                if (r && po->status == RP_OK) {
-                    po->status = r;
-                    snprintf(po->err, sizeof po->err, "%s", err);
-                }
-            }
-        }
-        job->state = JOB_FREE;
-        po->committed++;
-        pthread_cond_broadcast(&po->changed);
-    }
-    po->committing = 0;
+    png_out *po = ctx;
+    png_job *job = jobs[0];
+    int r;
+
+    (void)n;
+    r = encode_to_temp(po, &po->coders[worker], job->index, job->rows, job->name, job->tmp,
+                       sizeof job->tmp, job->err, sizeof job->err);
+    job->has_tmp = !r;
+    return r;
 }
 
-/* Worker: take the oldest queued job and encode it into a temporary file; then the files
- * finished so far are renamed in frame order (commit_done), and the worker goes on with
- * the next job without waiting for a slower one before it. */
-static void *png_worker(void *arg)
+/* The queue's delivery, in frame order: the encoded file renamed into place. */
+static int png_done(void *ctx, void *job_ptr)
 {
-    png_out *po = arg;
-    char err[1024];
-    png_coder coder;
-    int coder_failed = coder_init(&coder, po->raw_bytes, po->level) != RP_OK;
+    png_out *po = ctx;
+    png_job *job = job_ptr;
 
-    pthread_mutex_lock(&po->lock);
-    if (coder_failed && po->status == RP_OK) {
-        po->status = RP_ERR_NOMEM;
-        snprintf(po->err, sizeof po->err, "out of memory for a PNG encoder");
-    }
-    for (;;) {
-        png_job *job = NULL;
-        for (uint64_t q = po->committed; q < po->submitted; q++) {
-            png_job *j = &po->jobs[q % (uint64_t)po->njobs];
-            if (j->state == JOB_QUEUED) {
-                job = j;
-                break;
-            }
-        }
-        if (!job) {
-            if (po->stopping)
-                break;
-            pthread_cond_wait(&po->changed, &po->lock);
-            continue;
-        }
-        job->state = JOB_BUSY;
-        int skip = po->status != RP_OK;
-        pthread_mutex_unlock(&po->lock);
-
-        int r = skip ? RP_OK
-                     : encode_to_temp(po, &coder, job->index, job->rows, job->name, job->tmp,
-                                      sizeof job->tmp, err, sizeof err);
-
-        pthread_mutex_lock(&po->lock);
-        if (r && po->status == RP_OK) {
-            po->status = r;
-            snprintf(po->err, sizeof po->err, "%s", err);
-        }
-        job->has_tmp = !skip && !r;
-        job->state = JOB_DONE;
-        commit_done(po);
-    }
-    pthread_mutex_unlock(&po->lock);
-    if (!coder_failed)
-        coder_free(&coder);
-    return NULL;
+    job->has_tmp = 0;
+    return rp_output_commit(job->tmp, job->name, po->opts->overwrite, job->err, sizeof job->err);
 }
 
-/* Stop the workers (the nworkers started) after the queued frames and free their jobs;
- * returns the first error. Nothing to do when frames are encoded inline (no jobs). */
+/* A job not renamed (a frame failed, or the run stops): its temporary file goes. */
+static void png_drop(void *ctx, void *job_ptr)
+{
+    png_job *job = job_ptr;
+
+    (void)ctx;
+    if (job->has_tmp)
+        rp_output_unlink_tmp(job->tmp);
+    job->has_tmp = 0;
+}
+
+/* The message of the queue's first failure. */
+static int queue_error(png_out *po, int r, char *err, size_t errlen)
+{
+    png_job *job = rp_oqueue_failed_job(po->queue);
+
+    if (r)
+        rp_errf(err, errlen, "%s", job ? job->err : "PNG encoding failed");
+    return r;
+}
+
+/* Stop the workers after the queued frames (all of them renamed, unless one failed) and
+ * free the jobs; returns the first error. Nothing to do when frames are encoded inline. */
 static int stop_workers(png_out *po, char *err, size_t errlen)
 {
-    int r;
-    if (!po->jobs)
+    int r = RP_OK;
+
+    if (!po->nworkers)
         return RP_OK;
-    pthread_mutex_lock(&po->lock);
-    po->stopping = 1;
-    pthread_cond_broadcast(&po->changed);
-    pthread_mutex_unlock(&po->lock);
-    for (int i = 0; i < po->nworkers; i++)
-        pthread_join(po->threads[i], NULL);
-    r = po->status;
-    if (r)
-        rp_errf(err, errlen, "%s", po->err);
-    for (int i = 0; i < po->njobs; i++) {
-        /* a job done after a failure but never renamed: its temporary file goes too */
-        if (r && po->jobs[i].has_tmp)
-            rp_output_unlink_tmp(po->jobs[i].tmp);
+    if (po->queue)
+        r = queue_error(po, rp_oqueue_flush(po->queue), err, errlen);
+    rp_oqueue_free(&po->queue);
+    for (int i = 0; po->jobs && i < po->njobs; i++)
         free(po->jobs[i].rows);
-    }
+    for (int i = 0; i < po->nworkers; i++)
+        coder_free(&po->coders[i]);
     free(po->jobs);
+    free(po->job_ptrs);
     po->jobs = NULL;
-    pthread_mutex_destroy(&po->lock);
-    pthread_cond_destroy(&po->changed);
+    po->job_ptrs = NULL;
     po->nworkers = 0;
     return r;
 }
@@ -472,31 +418,38 @@ static int start_workers(png_out *po, char *err, size_t errlen)
     int n = po->opts->threads > PNG_MAX_WORKERS ? PNG_MAX_WORKERS : po->opts->threads;
     if (n <= 1)
         return RP_OK;
+    po->nworkers = n;
     po->njobs = 3 * n;
     po->jobs = calloc((size_t)po->njobs, sizeof *po->jobs);
-    if (!po->jobs)
+    po->job_ptrs = calloc((size_t)po->njobs, sizeof *po->job_ptrs);
+    if (!po->jobs || !po->job_ptrs)
         goto nomem;
-    for (int i = 0; i < po->njobs; i++)
+    for (int i = 0; i < po->njobs; i++) {
+        po->job_ptrs[i] = &po->jobs[i];
         if (!(po->jobs[i].rows = malloc(po->raw_bytes)))
             goto nomem;
-    pthread_mutex_init(&po->lock, NULL);
-    pthread_cond_init(&po->changed, NULL);
-    for (int i = 0; i < n; i++) {
-        if (pthread_create(&po->threads[i], NULL, png_worker, po) != 0) {
-            po->nworkers = i;
-            stop_workers(po, err, errlen);
-            rp_errf(err, errlen, "cannot start PNG encoder threads");
-            return RP_ERR_NOMEM;
-        }
-        po->nworkers = i + 1;
+    }
+    for (int i = 0; i < n; i++)
+        if (coder_init(&po->coders[i], po->raw_bytes, po->level))
+            goto nomem;
+    rp_oqueue_cfg q = {.jobs = po->job_ptrs,
+                       .njobs = (size_t)po->njobs,
+                       .workers = n,
+                       .batch = 1,
+                       .work = png_work,
+                       .done = png_done,
+                       .drop = png_drop,
+                       .ctx = po};
+    int r = rp_oqueue_new(&po->queue, &q);
+    if (r) {
+        stop_workers(po, err, errlen);
+        rp_errf(err, errlen, r == RP_ERR_NOMEM ? "out of memory for PNG encoder threads"
+                                               : "cannot start PNG encoder threads");
+        return r;
     }
     return RP_OK;
 nomem:
-    if (po->jobs)
-        for (int i = 0; i < po->njobs; i++)
-            free(po->jobs[i].rows);
-    free(po->jobs);
-    po->jobs = NULL;
+    stop_workers(po, err, errlen);
     rp_errf(err, errlen, "out of memory for PNG encoder buffers");
     return RP_ERR_NOMEM;
 }
@@ -511,24 +464,13 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
 
     po->last_frame = frame_index;
     if (po->nworkers > 1) {
-        pthread_mutex_lock(&po->lock);
-        png_job *job = &po->jobs[po->submitted % (uint64_t)po->njobs];
-        while (job->state != JOB_FREE && po->status == RP_OK)
-            pthread_cond_wait(&po->changed, &po->lock);
-        ret = po->status;
-        if (ret) {
-            rp_errf(err, errlen, "%s", po->err);
-        } else {
-            pthread_mutex_unlock(&po->lock);
-            filter_frame(po, job->rows, rgb);
-            pthread_mutex_lock(&po->lock);
-            job->index = frame_index;
-            po->submitted++;
-            job->state = JOB_QUEUED;
-            pthread_cond_broadcast(&po->changed);
-        }
-        pthread_mutex_unlock(&po->lock);
-        return ret;
+        png_job *job = rp_oqueue_acquire(po->queue, &ret);
+        if (!job)
+            return queue_error(po, ret, err, errlen);
+        filter_frame(po, job->rows, rgb);
+        job->index = frame_index;
+        job->has_tmp = 0;
+        return queue_error(po, rp_oqueue_submit(po->queue), err, errlen);
     }
 
     filter_frame(po, po->rows, rgb);
@@ -577,12 +519,8 @@ static void png_abort(void *priv)
     char err[1024];
 
     if (po->nworkers > 1) {
-        /* Frames still queued are dropped: each worker sees the failure and removes its
-         * temporary file instead of renaming it. */
-        pthread_mutex_lock(&po->lock);
-        if (po->status == RP_OK)
-            po->status = RP_ERR_INTERRUPTED;
-        pthread_mutex_unlock(&po->lock);
+        /* Frames not yet renamed are dropped, their temporary files removed. */
+        rp_oqueue_free(&po->queue);
         stop_workers(po, err, sizeof err);
     }
     release(po);
