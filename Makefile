@@ -53,7 +53,7 @@ CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(INCS
 
 .PHONY: all demo check check-all test deps tests cross bench fuzz gallery install uninstall format clean
 
-all: $(BUILD)/rockpool
+all: $(BUILD)/rockpool $(BUILD)/frei0r/rockpool.so
 
 deps:
 	./scripts/install-deps
@@ -102,6 +102,25 @@ $(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(HDRS)
 $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a $(HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
+# The frei0r plugin (rockpool-frei0r(7)): src/frei0r over the core, as a shared object that
+# exports the f0r_* functions alone (src/frei0r/exports.map). The program's core objects
+# are not position-independent: the plugin links a copy compiled with -fPIC under
+# $(BUILD)/pic. Needs frei0r.h (Debian's frei0r-plugins-dev); no FFmpeg.
+PLUGIN := $(BUILD)/frei0r/rockpool.so
+PIC_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/frei0r/plugin.o
+$(PIC_OBJS): $(BUILD)/pic/%.o: src/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CORE_CFLAGS) -fPIC -MMD -c $< -o $@
+
+$(PLUGIN): $(PIC_OBJS) src/frei0r/exports.map
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(PIC_OBJS) -Wl,--version-script=src/frei0r/exports.map \
+	    $(if $(SAN),,-Wl,-z,defs) $(RP_LDFLAGS)
+
+# The plugin's test harness (tests/cli/frei0r.sh): loads the plugin with dlopen.
+$(BUILD)/frei0r_harness: tests/tools/frei0r_harness.c $(PLUGIN)
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(RP_LDFLAGS) -ldl
+
 # `make cross`: the core driver for aarch64 and s390x (big-endian), static, with Debian's
 # cross compilers (scripts/install-deps installs them and qemu-user); tests/cross/run
 # runs them under qemu and compares their frames with the native build's.
@@ -115,7 +134,7 @@ $(BUILD)/cross/rpcore-%: tests/tools/rpcore.c $(CORE_SRCS) $(HDRS)
 cross: $(CROSS_BINS)
 
 tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay \
-       $(BUILD)/rpcore $(BUILD)/examples/frames
+       $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) $(BUILD)/frei0r_harness
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps
@@ -191,4 +210,5 @@ format:
 clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
+-include $(PIC_OBJS:.o=.d)
 -include $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
