@@ -119,7 +119,7 @@ $(PLUGIN): $(PIC_OBJS) src/frei0r/exports.map
 
 # The plugin's test harness (tests/cli/frei0r.sh): loads the plugin with dlopen.
 $(BUILD)/frei0r_harness: tests/tools/frei0r_harness.c $(PLUGIN)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(RP_LDFLAGS) -ldl
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(RP_LDFLAGS) -ldl -lm
 
 # `make cross`: the core driver for aarch64 and s390x (big-endian), static, with Debian's
 # cross compilers (scripts/install-deps installs them and qemu-user); tests/cross/run
@@ -194,15 +194,25 @@ bench:
 	$(MAKE) all
 	./bench/run
 
-install: $(BUILD)/rockpool
+install: $(BUILD)/rockpool install-frei0r
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
 	$(INSTALL_DATA) man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
 	$(INSTALL_DATA) man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
+# The frei0r plugin where FFmpeg, MLT and GStreamer look, and its man page (part of
+# `make install`).
+.PHONY: install-frei0r
+FREI0RDIR ?= $(PREFIX)/lib/frei0r-1
+install-frei0r: $(PLUGIN)
+	$(INSTALL) -d $(DESTDIR)$(FREI0RDIR) $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL_PROGRAM) $(PLUGIN) $(DESTDIR)$(FREI0RDIR)/rockpool.so
+	$(INSTALL_DATA) man/rockpool-frei0r.7 $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
+	rm -f $(DESTDIR)$(FREI0RDIR)/rockpool.so $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
 
 format:
 	clang-format -i src/*/*.c src/*/*.h include/*.h tests/unit/*.c tests/tools/*.c
