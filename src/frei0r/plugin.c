@@ -19,12 +19,14 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "base/common.h"
+#include "base/pool.h"
 #include "scene/scene.h"
 #include "sim/engine.h"
 
@@ -58,6 +60,7 @@ typedef struct instance {
     unsigned width, height; /* the host's frame */
     char *param[P_COUNT];
     int stale; /* a parameter that decides the simulation changed since the last build */
+    rp_pool *pool; /* a worker a CPU (NULL: this thread alone), made at the first build */
     /* the build: NULL engine when it failed (why in error) */
     rp_scene *scene;
     rp_engine *engine;
@@ -158,6 +161,7 @@ void f0r_destruct(f0r_instance_t instance_)
     if (!in)
         return;
     release_build(in);
+    rp_pool_free(&in->pool);
     for (int i = 0; i < P_COUNT; i++)
         free(in->param[i]);
     pthread_mutex_destroy(&in->lock);
@@ -288,7 +292,26 @@ static int new_engine(instance *in, rp_engine **e, rp_error *err)
     int r = rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, err);
     if (r)
         return r;
-    return rp_engine_start(*e, NULL, NULL, NULL, err);
+    return rp_engine_start(*e, in->pool, NULL, NULL, err);
+}
+
+/* The instance's workers, one an online CPU, as the command line's default: they block
+ * SIGINT and SIGTERM, so the host's handlers run on its own threads. Without them (one CPU,
+ * or no threads to be had) the frames are rendered on the host's thread: the bytes are the
+ * same either way. */
+static void start_pool(instance *in)
+{
+    sigset_t stop_set, old_set;
+    int cpus = rp_online_cpus();
+    if (in->pool || cpus < 2)
+        return;
+    sigemptyset(&stop_set);
+    sigaddset(&stop_set, SIGINT);
+    sigaddset(&stop_set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_set, &old_set);
+    if (rp_pool_new(&in->pool, cpus))
+        in->pool = NULL;
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
 }
 
 /* A failed build: its reason in in->error, positioned like the command line's. */
@@ -348,6 +371,7 @@ static void build(instance *in)
         build_failed(in, &err);
         return;
     }
+    start_pool(in);
     if ((r = new_engine(in, &in->engine, &err))) {
         build_failed(in, &err);
         return;

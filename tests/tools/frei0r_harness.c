@@ -14,6 +14,10 @@
  *       a scene with a wall mask; unknown layer and time unit, a bad seed, a NULL string;
  *       frames of 1x1 and 16384x16384. Then a good parameter must render again.
  *       Prints "bad: NAME ok" per case, or "bad: NAME FAILED".
+ *   frei0r_harness PLUGIN time SCENE W H FRAMES FPS
+ *       For bench/run: the milliseconds a frame takes in order (frames 0..FRAMES-1), then
+ *       at FRAMES times drawn at random from the same frames (seeks: checkpoint replays).
+ *       Prints "time: IN_ORDER_MS RANDOM_MS".
  *
  * Exit status 0 when every comparison held, 1 otherwise, 2 for bad usage. */
 #include <dlfcn.h>
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static struct {
     int (*init)(void);
@@ -291,6 +296,42 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
     return failures != 0;
 }
 
+/* ---- time ---------------------------------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int time_test(const char *scene, unsigned w, unsigned h, int frames, int fps)
+{
+    uint32_t *bg = background(w, h), *out = malloc((size_t)w * h * 4);
+    f0r_instance_t in = f0r.construct(w, h);
+    uint64_t seed = 7;
+    int status = 1;
+    if (!bg || !out || !in)
+        goto done;
+    set_str(in, 0, scene);
+    f0r.update(in, 0, bg, out); /* the build, outside the timing */
+    double t0 = now();
+    for (int k = 0; k < frames; k++)
+        f0r.update(in, (double)k / fps, bg, out);
+    double t1 = now();
+    for (int i = 0; i < frames; i++)
+        f0r.update(in, (double)(next_rand(&seed) % (uint64_t)frames) / fps, bg, out);
+    double t2 = now();
+    printf("time: %.3f %.3f\n", (t1 - t0) * 1e3 / frames, (t2 - t1) * 1e3 / frames);
+    status = 0;
+done:
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(bg);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || load(argv[1]))
@@ -306,6 +347,9 @@ int main(int argc, char **argv)
     if (!strcmp(argv[2], "order") && argc == 8)
         status = order_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
                             atoi(argv[6]), atoi(argv[7]));
+    else if (!strcmp(argv[2], "time") && argc == 8)
+        status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
+                           atoi(argv[6]), atoi(argv[7]));
     else if (!strcmp(argv[2], "bad") && argc == 6)
         status = bad_test(argv[3], argv[4], argv[5]);
     else
@@ -314,6 +358,7 @@ int main(int argc, char **argv)
     return status;
 usage:
     fprintf(stderr, "usage: frei0r_harness PLUGIN order SCENE W H FRAMES FPS\n"
-                    "       frei0r_harness PLUGIN bad SCENE MASK_SCENE BROKEN_SCENE\n");
+                    "       frei0r_harness PLUGIN bad SCENE MASK_SCENE BROKEN_SCENE\n"
+                    "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n");
     return 2;
 }
