@@ -377,6 +377,13 @@ static void build(instance *in)
         return;
     }
     const rp_settings *s = rp_engine_settings(in->engine);
+    if (s->out_width != (int)in->width || s->out_height != (int)in->height) {
+        /* -s always gives the output size; the frame buffers are the host's */
+        rp_error_set(&err, RP_ERR_INVALID, 0, "the output is %dx%d, not the host's %ux%u",
+                     s->out_width, s->out_height, in->width, in->height);
+        build_failed(in, &err);
+        return;
+    }
     const char *mask = first_mask(in->engine);
     if (mask || (s->sky_image[0] && s->look.mode == RP_RENDER_LIGHT)) {
         rp_error_set(&err, RP_ERR_UNSUPPORTED, 1,

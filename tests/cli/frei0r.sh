@@ -45,6 +45,21 @@ for name in rain walls; do
     check "ffmpeg $name: frames change" test "$(sort -u ff_$name.h | wc -l)" -gt 100
 done
 
+# The host's size is the output size, as -s: a preview at half size is the command line's
+# frames at that size (the rockpool preset's water is the scene's at any size).
+if [ $san = 0 ]; then
+    ffmpeg -v error -i bg.png -vf scale=320:180 bg320.png
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg320.png -t 1 -vf "frei0r=rockpool:$TOP/examples/rain.scene|ms,format=rgb24" \
+        -f framemd5 - >ff_half.md5 2>ff_half.err
+    "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x180 -i bg320.png -r 30 -n 30 \
+        -f framemd5 -o cli_half.md5
+    hashes ff_half.md5 >ff_half.h
+    hashes cli_half.md5 >cli_half.h
+    check "ffmpeg at 320x180: 30 frames" test "$(wc -l <ff_half.h)" -eq 30
+    check "ffmpeg at 320x180: the command line's frames with -s 320x180" cmp -s ff_half.h cli_half.h
+fi
+
 # melt: two worker threads (real_time=-2), so MLT makes an instance per thread and each
 # sees the frames out of order; a profile at the scene's size and rate: no scaling.
 cat >p640 <<'EOF'
