@@ -59,7 +59,7 @@ typedef struct instance {
     pthread_mutex_t lock;
     unsigned width, height; /* the host's frame */
     char *param[P_COUNT];
-    int stale; /* a parameter that decides the simulation changed since the last build */
+    int stale;     /* a parameter that decides the simulation changed since the last build */
     rp_pool *pool; /* a worker a CPU (NULL: this thread alone), made at the first build */
     /* the build: NULL engine when it failed (why in error) */
     rp_scene *scene;
@@ -67,9 +67,9 @@ typedef struct instance {
     char error[1600];
     int64_t frames; /* the scene's frames */
     rp_clock clock;
-    int walls;      /* the timeline has walls */
-    int light;      /* render `light` (the light layer exists) */
-    size_t cells;   /* grid cells */
+    int walls;    /* the timeline has walls */
+    int light;    /* render `light` (the light layer exists) */
+    size_t cells; /* grid cells */
     /* checkpoints: slot j holds the water after j * interval steps when saved[j] */
     int64_t interval;
     int slots;
@@ -219,8 +219,8 @@ static int read_scene(const char *path, char **text, size_t *len, char *err, siz
         return RP_ERR_IO;
     }
     if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX) {
-        rp_errf(err, errlen, "%s: cannot read scene: not a regular file of at most %zu MiB",
-                path, SCENE_BYTES_MAX >> 20);
+        rp_errf(err, errlen, "%s: cannot read scene: not a regular file of at most %zu MiB", path,
+                SCENE_BYTES_MAX >> 20);
         fclose(f);
         return RP_ERR_IO;
     }
@@ -318,8 +318,8 @@ static void start_pool(instance *in)
 static void build_failed(instance *in, const rp_error *err)
 {
     if (err->has_diag && err->diag.line > 0)
-        snprintf(in->error, sizeof in->error, "%s:%d:%d: error: %s", err->diag.file,
-                 err->diag.line, err->diag.col, err->diag.msg);
+        snprintf(in->error, sizeof in->error, "%s:%d:%d: error: %s", err->diag.file, err->diag.line,
+                 err->diag.col, err->diag.msg);
     else if (err->has_diag && err->diag.file[0])
         snprintf(in->error, sizeof in->error, "%s: %s", err->diag.file, err->diag.msg);
     else
@@ -537,8 +537,7 @@ static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
         memset(dst, 0, n * sizeof *dst);
 }
 
-void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe,
-                uint32_t *outframe)
+void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, uint32_t *outframe)
 {
     instance *in = instance_;
     char msg[1024];
@@ -556,8 +555,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe,
         snprintf(msg, sizeof msg, "time unit '%.100s' is neither s nor ms", unit);
         say(in, msg);
     } else if (!layer && strcmp(in->param[P_LAYER], "render")) {
-        snprintf(msg, sizeof msg, "layer '%.100s' is neither render nor light",
-                 in->param[P_LAYER]);
+        snprintf(msg, sizeof msg, "layer '%.100s' is neither render nor light", in->param[P_LAYER]);
         say(in, msg);
     } else if (layer && !in->light) {
         say(in, "layer light needs render light (the rockpool preset): the seed presets' "

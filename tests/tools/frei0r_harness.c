@@ -202,8 +202,7 @@ static int order_test(const char *scene, unsigned w, unsigned h, int frames, int
         pthread_join(th[i], NULL);
     if (started < 2 || wk[0].differ < 0 || wk[1].differ < 0)
         goto done;
-    printf("order: %d calls, %d differ\n", wk[0].calls + wk[1].calls,
-           wk[0].differ + wk[1].differ);
+    printf("order: %d calls, %d differ\n", wk[0].calls + wk[1].calls, wk[0].differ + wk[1].differ);
     status = wk[0].differ || wk[1].differ || !wk[0].calls || !wk[1].calls;
 done:
     if (in)
@@ -266,8 +265,7 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
     expect("time unit", 64, 48, scene, "minutes", NULL, NULL, 0.5, 0);
     expect("layer", 64, 48, scene, NULL, "both", NULL, 0.5, 0);
     expect("seed", 64, 48, scene, NULL, NULL, "-3", 0.5, 0);
-    expect("seed too long", 64, 48, scene, NULL, NULL, "123456789012345678901234567890", 0.5,
-           0);
+    expect("seed too long", 64, 48, scene, NULL, NULL, "123456789012345678901234567890", 0.5, 0);
     expect("1x1", 1, 1, scene, NULL, NULL, NULL, 0.5, 0);
     expect("16384x16384", 16384, 16384, scene, NULL, NULL, NULL, 0.5, 0);
     expect("good after all", 64, 48, scene, "s", "render", "5", 0.5, 1);
@@ -355,8 +353,8 @@ int main(int argc, char **argv)
         status = order_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
                             atoi(argv[6]), atoi(argv[7]));
     else if (!strcmp(argv[2], "time") && argc == 8)
-        status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
-                           atoi(argv[6]), atoi(argv[7]));
+        status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), atoi(argv[6]),
+                           atoi(argv[7]));
     else if (!strcmp(argv[2], "bad") && argc == 6)
         status = bad_test(argv[3], argv[4], argv[5]);
     else
