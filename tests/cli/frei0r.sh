@@ -147,6 +147,12 @@ for args in "rain.scene 320 180 60 30" "walls.scene 320 180 48 24" "elias.scene 
     check "harness $1 $2x$3: every frame equal" grep -q " 0 differ$" order.out
 done
 
+# Parameters re-sent with the same value do not rebuild (the scene file, since broken, is
+# not read again); a changed value does.
+cp "$TOP/examples/rain.scene" resend.scene
+"$HARNESS" "$PLUGIN" resend resend.scene >resend.out 2>resend.err
+check "re-sent parameters: rebuilt only when the value changes" grep -qx "resend: ok" resend.out
+
 # Bad input: the host's frame back unchanged and one line on stderr per reason, even when
 # the same bad call comes twice.
 printf 'size 64x48\nfps 30\nduration 2s\nat 0s wall mask m.png\n' >mask.scene

@@ -15,6 +15,12 @@
  *       a scene with a wall mask; unknown layer and time unit, a bad seed, a NULL string;
  *       frames of 1x1 and 16384x16384. Then a good parameter must render again.
  *       Prints "bad: NAME ok" per case, or "bad: NAME FAILED".
+ *   frei0r_harness PLUGIN resend SCENE_COPY
+ *       Renders a frame of SCENE_COPY (a scene file this call may overwrite), then replaces
+ *       the file's text with a broken scene and sends the same path again: the frame must be
+ *       the same (an unchanged value does not rebuild, so the file is not read again); then
+ *       sends the path spelled otherwise ("./" in front): that rebuilds, reads the broken
+ *       text and passes the frame through. Prints "resend: ok" or "resend: FAILED".
  *   frei0r_harness PLUGIN time SCENE W H FRAMES FPS
  *       For bench/run: the milliseconds a frame takes in order (frames 0..FRAMES-1), then
  *       at FRAMES times drawn at random from the same frames (seeks: checkpoint replays).
@@ -301,6 +307,39 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
     return failures != 0;
 }
 
+/* ---- re-sent parameters ------------------------------------------------------------------ */
+
+static int resend_test(const char *path)
+{
+    size_t bytes = 64 * 48 * 4;
+    uint32_t *bg = background(64, 48), *first = malloc(bytes), *out = malloc(bytes);
+    f0r_instance_t in = f0r.construct(64, 48);
+    char other[4096];
+    int good = bg && first && out && in && path[0] != '/' &&
+               snprintf(other, sizeof other, "./%s", path) < (int)sizeof other;
+    if (good) {
+        set_str(in, 0, path);
+        f0r.update(in, 0.5, bg, first);
+        FILE *f = fopen(path, "w");
+        good = f && fputs("size 64x48\nat 0s drpo 1 1\n", f) >= 0;
+        good = f && !fclose(f) && good;
+        set_str(in, 0, path);
+        set_str(in, 1, "s");
+        f0r.update(in, 0.5, bg, out);
+        good = good && memcmp(first, bg, bytes) && !memcmp(out, first, bytes);
+        set_str(in, 0, other);
+        f0r.update(in, 0.5, bg, out);
+        good = good && !memcmp(out, bg, bytes);
+    }
+    printf("resend: %s\n", good ? "ok" : "FAILED");
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(first);
+    free(bg);
+    return !good;
+}
+
 /* ---- time ---------------------------------------------------------------------------- */
 
 static double now(void)
@@ -352,6 +391,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[2], "order") && argc == 8)
         status = order_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
                             atoi(argv[6]), atoi(argv[7]));
+    else if (!strcmp(argv[2], "resend") && argc == 4)
+        status = resend_test(argv[3]);
     else if (!strcmp(argv[2], "time") && argc == 8)
         status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), atoi(argv[6]),
                            atoi(argv[7]));
@@ -364,6 +405,7 @@ int main(int argc, char **argv)
 usage:
     fprintf(stderr, "usage: frei0r_harness PLUGIN order SCENE W H FRAMES FPS\n"
                     "       frei0r_harness PLUGIN bad SCENE MASK_SCENE BROKEN_SCENE\n"
+                    "       frei0r_harness PLUGIN resend SCENE_COPY\n"
                     "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n");
     return 2;
 }
