@@ -528,6 +528,39 @@ static int seek(instance *in, int64_t target)
 
 /* ---- frames --------------------------------------------------------------------------- */
 
+/* The host's RGBA8888 frame (R, G, B, A bytes in memory) to the engine's RGB24 background
+ * and the render back, keeping the host's alpha; rows y0..y1-1, for the workers. */
+typedef struct convert_job {
+    instance *in;
+    const uint8_t *src; /* the host's frame, or NULL: black, opaque */
+    uint8_t *dst;
+} convert_job;
+
+static void to_rgb_rows(void *ctx, int y0, int y1)
+{
+    const convert_job *j = ctx;
+    size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
+    uint8_t *bg = j->in->bg;
+    for (size_t i = i0; i < i1; i++) {
+        bg[3 * i] = j->src ? j->src[4 * i] : 0;
+        bg[3 * i + 1] = j->src ? j->src[4 * i + 1] : 0;
+        bg[3 * i + 2] = j->src ? j->src[4 * i + 2] : 0;
+    }
+}
+
+static void to_rgba_rows(void *ctx, int y0, int y1)
+{
+    const convert_job *j = ctx;
+    size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
+    const uint8_t *rgb = j->in->rgb;
+    for (size_t i = i0; i < i1; i++) {
+        j->dst[4 * i] = rgb[3 * i];
+        j->dst[4 * i + 1] = rgb[3 * i + 1];
+        j->dst[4 * i + 2] = rgb[3 * i + 2];
+        j->dst[4 * i + 3] = j->src ? j->src[4 * i + 3] : 255;
+    }
+}
+
 static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
 {
     size_t n = (size_t)in->width * (size_t)in->height;
@@ -569,22 +602,10 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         pthread_mutex_unlock(&in->lock);
         return;
     } else {
-        size_t n = (size_t)in->width * (size_t)in->height;
-        const uint8_t *src = (const uint8_t *)inframe;
-        uint8_t *dst = (uint8_t *)outframe;
-        for (size_t i = 0; i < n; i++) { /* RGBA8888 is R, G, B, A bytes in memory */
-            in->bg[3 * i] = src ? src[4 * i] : 0;
-            in->bg[3 * i + 1] = src ? src[4 * i + 1] : 0;
-            in->bg[3 * i + 2] = src ? src[4 * i + 2] : 0;
-        }
+        convert_job job = {in, (const uint8_t *)inframe, (uint8_t *)outframe};
+        rp_pool_run(in->pool, (int)in->height, to_rgb_rows, &job);
         rp_engine_frame(in->engine, k, in->bg, in->rgb, NULL);
-        for (size_t i = 0; i < n; i++) { /* the host's alpha is kept */
-            uint8_t a = src ? src[4 * i + 3] : 255;
-            dst[4 * i] = in->rgb[3 * i];
-            dst[4 * i + 1] = in->rgb[3 * i + 1];
-            dst[4 * i + 2] = in->rgb[3 * i + 2];
-            dst[4 * i + 3] = a;
-        }
+        rp_pool_run(in->pool, (int)in->height, to_rgba_rows, &job);
         pthread_mutex_unlock(&in->lock);
         return;
     }
