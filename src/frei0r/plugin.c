@@ -540,11 +540,16 @@ static void to_rgb_rows(void *ctx, int y0, int y1)
 {
     const convert_job *j = ctx;
     size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
-    uint8_t *bg = j->in->bg;
+    uint8_t *restrict bg = j->in->bg;
+    const uint8_t *restrict src = j->src;
+    if (!src) {
+        memset(bg + 3 * i0, 0, 3 * (i1 - i0));
+        return;
+    }
     for (size_t i = i0; i < i1; i++) {
-        bg[3 * i] = j->src ? j->src[4 * i] : 0;
-        bg[3 * i + 1] = j->src ? j->src[4 * i + 1] : 0;
-        bg[3 * i + 2] = j->src ? j->src[4 * i + 2] : 0;
+        bg[3 * i] = src[4 * i];
+        bg[3 * i + 1] = src[4 * i + 1];
+        bg[3 * i + 2] = src[4 * i + 2];
     }
 }
 
@@ -552,12 +557,15 @@ static void to_rgba_rows(void *ctx, int y0, int y1)
 {
     const convert_job *j = ctx;
     size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
-    const uint8_t *rgb = j->in->rgb;
+    const uint8_t *restrict rgb = j->in->rgb;
+    const uint8_t *src = j->src; /* may be dst itself: each alpha is read before written */
+    uint8_t *dst = j->dst;
     for (size_t i = i0; i < i1; i++) {
-        j->dst[4 * i] = rgb[3 * i];
-        j->dst[4 * i + 1] = rgb[3 * i + 1];
-        j->dst[4 * i + 2] = rgb[3 * i + 2];
-        j->dst[4 * i + 3] = j->src ? j->src[4 * i + 3] : 255;
+        uint8_t a = src ? src[4 * i + 3] : 255;
+        dst[4 * i] = rgb[3 * i];
+        dst[4 * i + 1] = rgb[3 * i + 1];
+        dst[4 * i + 2] = rgb[3 * i + 2];
+        dst[4 * i + 3] = a;
     }
 }
 
