@@ -98,6 +98,13 @@ if [ $san = 0 ]; then
     head -n 60 cli_walls.h >cli60.h
     check "melt: 60 frames" test "$(wc -l <melt.h)" -eq 60
     check "melt with 2 threads: the command line's frames" cmp -s melt.h cli60.h
+    # an instance per thread: each prints its one message for a bad time unit
+    mkdir mf2
+    MLT_FREI0R_PLUGIN_PATH=$BUILD_DIR/frei0r melt -silent -profile p640 bg.png out=19 \
+        -attach-track frei0r.rockpool 0="$TOP/examples/walls.scene" 1=minutes \
+        -consumer avformat:mf2/f%03d.png vcodec=png pix_fmt=rgb24 real_time=-2 >melt2.log 2>&1
+    check "melt with 2 threads: an instance each" \
+        test "$(grep -c "rockpool frei0r: time unit 'minutes'" melt2.log)" -ge 2
 fi
 
 # GStreamer: frei0r-filter-rockpool, where gstreamer1.0-plugins-bad provides it. Its
