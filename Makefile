@@ -57,7 +57,7 @@ CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(INCS
 
 .PHONY: all demo check check-all test deps tests cross bench fuzz gallery install uninstall format clean
 
-all: $(BUILD)/rockpool
+all: $(BUILD)/rockpool $(BUILD)/frei0r/rockpool.so
 
 deps:
 	./scripts/install-deps
@@ -106,6 +106,25 @@ $(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(HDRS)
 $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a $(HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
+# The frei0r plugin (rockpool-frei0r(7)): src/frei0r over the core, as a shared object that
+# exports the f0r_* functions alone (src/frei0r/exports.map). The program's core objects
+# are not position-independent: the plugin links a copy compiled with -fPIC under
+# $(BUILD)/pic. Needs frei0r.h (Debian's frei0r-plugins-dev); no FFmpeg.
+PLUGIN := $(BUILD)/frei0r/rockpool.so
+PIC_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/frei0r/plugin.o
+$(PIC_OBJS): $(BUILD)/pic/%.o: src/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CORE_CFLAGS) -fPIC -MMD -c $< -o $@
+
+$(PLUGIN): $(PIC_OBJS) src/frei0r/exports.map
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(PIC_OBJS) -Wl,--version-script=src/frei0r/exports.map \
+	    $(if $(SAN),,-Wl,-z,defs) $(RP_LDFLAGS)
+
+# The plugin's test harness (tests/cli/frei0r.sh): loads the plugin with dlopen.
+$(BUILD)/frei0r_harness: tests/tools/frei0r_harness.c $(PLUGIN)
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(RP_LDFLAGS) -ldl -lm
+
 # `make cross`: the core driver for aarch64 and s390x (big-endian), static, with Debian's
 # cross compilers (scripts/install-deps installs them and qemu-user); tests/cross/run
 # runs them under qemu and compares their frames with the native build's.
@@ -129,7 +148,7 @@ $(foreach a,$(CROSS_ARCHS),$(eval $(call cross_core,$(a))))
 cross: $(CROSS_BINS)
 
 tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay \
-       $(BUILD)/rpcore $(BUILD)/examples/frames
+       $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) $(BUILD)/frei0r_harness
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps
@@ -189,15 +208,25 @@ bench:
 	$(MAKE) all
 	./bench/run
 
-install: $(BUILD)/rockpool
+install: $(BUILD)/rockpool install-frei0r
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
 	$(INSTALL_DATA) man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
 	$(INSTALL_DATA) man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
+# The frei0r plugin where FFmpeg, MLT and GStreamer look, and its man page (part of
+# `make install`).
+.PHONY: install-frei0r
+FREI0RDIR ?= $(PREFIX)/lib/frei0r-1
+install-frei0r: $(PLUGIN)
+	$(INSTALL) -d $(DESTDIR)$(FREI0RDIR) $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL_PROGRAM) $(PLUGIN) $(DESTDIR)$(FREI0RDIR)/rockpool.so
+	$(INSTALL_DATA) man/rockpool-frei0r.7 $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
+	rm -f $(DESTDIR)$(FREI0RDIR)/rockpool.so $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
 
 format:
 	clang-format -i src/*/*.c src/*/*.h include/*.h tests/unit/*.c tests/tools/*.c
@@ -205,4 +234,5 @@ format:
 clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
+-include $(PIC_OBJS:.o=.d)
 -include $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

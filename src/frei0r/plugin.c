@@ -1,0 +1,622 @@
+/* plugin.c - rockpool as a frei0r filter (rockpool-frei0r(7)): the host's frame is the
+ * background, the host's time picks the simulation's state, and the engine (sim/engine.h)
+ * renders the frame exactly as the command line's frames are rendered. A thin adapter over
+ * the core: no FFmpeg, no image decoding, no files but the scene.
+ *
+ * Each instance holds one engine, built from the parameters when they change, and
+ * checkpoints of the water in memory so that times may come in any order: a time before
+ * the simulation's state, or past a checkpoint it has passed, restarts from the nearest
+ * checkpoint at or before it. Every call takes the instance's lock, so a host may drive
+ * one instance from several threads; instances share nothing.
+ *
+ * Anything wrong (a scene that does not parse, a parameter out of range, a time that is
+ * not a number or outside the scene, a frame size the plugin refuses) gives the host's
+ * frame back unchanged and one line on stderr, printed again only when the reason
+ * changes. */
+#include <frei0r.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/common.h"
+#include "base/pool.h"
+#include "scene/scene.h"
+#include "sim/engine.h"
+
+/* The parameters, in the order hosts address them. */
+enum { P_SCENE, P_UNIT, P_LAYER, P_SEED, P_COUNT };
+
+static const f0r_param_info_t param_info[P_COUNT] = {
+    {"scene", F0R_PARAM_STRING, "scene file path; empty = the built-in rain"},
+    {"time unit", F0R_PARAM_STRING, "unit of the host's time: s (default) or ms (FFmpeg)"},
+    {"layer", F0R_PARAM_STRING,
+     "render (the water over the frame, default) or light (the light layer alone, RGBA)"},
+    {"seed", F0R_PARAM_STRING, "random seed, a decimal number; empty = the scene's"},
+};
+
+static const char *const param_default[P_COUNT] = {"", "s", "render", ""};
+
+/* Limits: checkpoints a run keeps (and the bytes they may take), and the memory a frame
+ * size may ask for before the plugin refuses it. */
+#define CHECKPOINTS_MAX 32
+#define CHECKPOINT_BYTES_MAX ((size_t)256 << 20)
+#define MEMORY_MAX ((double)((int64_t)2 << 30))
+
+/* The smallest frame side the plugin renders (the smallest grid the simulation takes). */
+#define FRAME_SIDE_MIN 16
+
+/* Scene files are text; the plugin reads at most this much. */
+#define SCENE_BYTES_MAX ((size_t)16 << 20)
+
+typedef struct instance {
+    pthread_mutex_t lock;
+    unsigned width, height; /* the host's frame */
+    char *param[P_COUNT];
+    int stale;     /* a parameter that decides the simulation changed since the last build */
+    rp_pool *pool; /* a worker a CPU (NULL: this thread alone), made at the first build */
+    /* the build: NULL engine when it failed (why in error) */
+    rp_scene *scene;
+    rp_engine *engine;
+    char error[1600];
+    int64_t frames; /* the scene's frames */
+    rp_clock clock;
+    int walls;    /* the timeline has walls */
+    int light;    /* render `light` (the light layer exists) */
+    size_t cells; /* grid cells */
+    /* checkpoints: slot j holds the water after j * interval steps when saved[j] */
+    int64_t interval;
+    int slots;
+    int16_t *slot_heights; /* per slot: cur then prev, cells each */
+    uint8_t *saved;
+    uint8_t *bg, *rgb; /* the host frame as RGB24, the rendered frame */
+    char said[1600];   /* the last message printed */
+} instance;
+
+/* One line on stderr, unless it is the one printed last by this instance. */
+static void say(instance *in, const char *msg)
+{
+    if (!strcmp(in->said, msg))
+        return;
+    snprintf(in->said, sizeof in->said, "%s", msg);
+    fprintf(stderr, "rockpool frei0r: %s\n", msg);
+}
+
+int f0r_init(void)
+{
+    return 1;
+}
+
+void f0r_deinit(void)
+{
+}
+
+void f0r_get_plugin_info(f0r_plugin_info_t *info)
+{
+    info->name = "rockpool";
+    info->author = "rockpool";
+    info->plugin_type = F0R_PLUGIN_TYPE_FILTER;
+    info->color_model = F0R_COLOR_MODEL_RGBA8888;
+    info->frei0r_version = FREI0R_MAJOR_VERSION;
+    info->major_version = 0;
+    info->minor_version = 2;
+    info->num_params = P_COUNT;
+    info->explanation = "water ripples over the frame, from a rockpool scene";
+}
+
+void f0r_get_param_info(f0r_param_info_t *info, int index)
+{
+    if (index >= 0 && index < P_COUNT)
+        *info = param_info[index];
+}
+
+static void release_build(instance *in)
+{
+    rp_engine_free(&in->engine);
+    rp_scene_free(&in->scene);
+    free(in->slot_heights);
+    free(in->saved);
+    free(in->bg);
+    free(in->rgb);
+    in->slot_heights = NULL;
+    in->saved = NULL;
+    in->bg = in->rgb = NULL;
+}
+
+f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
+{
+    instance *in = calloc(1, sizeof *in);
+    if (!in)
+        return NULL;
+    /* Sizes the core cannot take are refused when a frame comes, not here: a host that
+     * cannot construct an instance may give up on the whole graph. */
+    in->width = width;
+    in->height = height;
+    in->stale = 1;
+    for (int i = 0; i < P_COUNT; i++)
+        if (!(in->param[i] = strdup(param_default[i]))) {
+            for (int j = 0; j < i; j++)
+                free(in->param[j]);
+            free(in);
+            return NULL;
+        }
+    if (pthread_mutex_init(&in->lock, NULL)) {
+        for (int i = 0; i < P_COUNT; i++)
+            free(in->param[i]);
+        free(in);
+        return NULL;
+    }
+    return in;
+}
+
+void f0r_destruct(f0r_instance_t instance_)
+{
+    instance *in = instance_;
+    if (!in)
+        return;
+    release_build(in);
+    rp_pool_free(&in->pool);
+    for (int i = 0; i < P_COUNT; i++)
+        free(in->param[i]);
+    pthread_mutex_destroy(&in->lock);
+    free(in);
+}
+
+/* Parameters that decide the simulation mark the build stale only when their value
+ * really changes: hosts send every parameter before every frame. */
+void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
+{
+    instance *in = instance_;
+    const char *value = param ? *(const char *const *)param : NULL;
+    if (!in || index < 0 || index >= P_COUNT)
+        return;
+    if (!value)
+        value = "";
+    pthread_mutex_lock(&in->lock);
+    if (strcmp(in->param[index], value)) {
+        char *copy = strdup(value);
+        if (copy) {
+            free(in->param[index]);
+            in->param[index] = copy;
+            in->stale |= index == P_SCENE || index == P_SEED;
+        } else {
+            say(in, "out of memory: a parameter keeps its old value");
+        }
+    }
+    pthread_mutex_unlock(&in->lock);
+}
+
+void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
+{
+    instance *in = instance_;
+    if (!in || !param || index < 0 || index >= P_COUNT)
+        return;
+    pthread_mutex_lock(&in->lock);
+    *(const char **)param = in->param[index];
+    pthread_mutex_unlock(&in->lock);
+}
+
+/* ---- building a run ------------------------------------------------------------------- */
+
+/* The scene's text: the file at path (at most SCENE_BYTES_MAX), or the built-in scene. */
+static int read_scene(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+    if (!path[0]) {
+        *text = strdup(rp_scene_builtin());
+        *len = *text ? strlen(*text) : 0;
+        return *text ? RP_OK : RP_ERR_NOMEM;
+    }
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f) {
+        rp_errf(err, errlen, "%s: cannot read scene: %s", path, strerror(errno));
+        return RP_ERR_IO;
+    }
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX) {
+        rp_errf(err, errlen, "%s: cannot read scene: not a regular file of at most %zu MiB", path,
+                SCENE_BYTES_MAX >> 20);
+        fclose(f);
+        return RP_ERR_IO;
+    }
+    size_t cap = (size_t)st.st_size + 1;
+    char *buf = malloc(cap);
+    size_t n = buf ? fread(buf, 1, cap, f) : 0;
+    int bad = !buf || ferror(f) || n == cap;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        rp_errf(err, errlen, "%s: cannot read scene%s", path,
+                buf ? ": it changed while being read" : ": out of memory");
+        return buf ? RP_ERR_IO : RP_ERR_NOMEM;
+    }
+    *text = buf;
+    *len = n;
+    return RP_OK;
+}
+
+/* The seed parameter: empty, or a decimal number that fits in 64 bits. */
+static int parse_seed(const char *text, uint64_t *seed)
+{
+    char *end;
+    if (text[0] < '0' || text[0] > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end)
+        return -1;
+    *seed = v;
+    return 0;
+}
+
+/* A wall mask item anywhere in the timeline (masks are images the plugin cannot decode). */
+static const char *first_mask(const rp_engine *e)
+{
+    const rp_timeline *tl = rp_engine_timeline(e);
+    for (int64_t k = 0; k < rp_engine_items_length(e); k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++)
+            if (items[i].kind == RP_ITEM_WALL_MASK)
+                return items[i].mask_path;
+    }
+    return NULL;
+}
+
+/* Settings as the command line merges them (the preset's defaults, the scene's, then the
+ * options'), with the host's frame as `-i` and its size as `-s`. */
+static int new_engine(instance *in, rp_engine **e, rp_error *err)
+{
+    const rp_settings *ss = rp_scene_settings(in->scene);
+    enum rp_preset preset = (ss->set & RP_SET_PRESET) ? ss->preset : RP_PRESET_ROCKPOOL;
+    rp_settings s;
+    rp_settings_defaults(&s, preset);
+    rp_settings_merge(&s, ss);
+    s.preset = preset;
+    s.out_width = (int)in->width;
+    s.out_height = (int)in->height;
+    s.set |= RP_SET_OUTPUT_SIZE;
+    if (in->param[P_SEED][0]) {
+        if (parse_seed(in->param[P_SEED], &s.seed))
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "seed '%.100s' is not a decimal number of at most 20 digits",
+                                in->param[P_SEED]);
+        s.set |= RP_SET_SEED;
+    }
+    int r = rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, err);
+    if (r)
+        return r;
+    return rp_engine_start(*e, in->pool, NULL, NULL, err);
+}
+
+/* The instance's workers, one an online CPU, as the command line's default: they block
+ * SIGINT and SIGTERM, so the host's handlers run on its own threads. Without them (one CPU,
+ * or no threads to be had) the frames are rendered on the host's thread: the bytes are the
+ * same either way. */
+static void start_pool(instance *in)
+{
+    sigset_t stop_set, old_set;
+    int cpus = rp_online_cpus();
+    if (in->pool || cpus < 2)
+        return;
+    sigemptyset(&stop_set);
+    sigaddset(&stop_set, SIGINT);
+    sigaddset(&stop_set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_set, &old_set);
+    if (rp_pool_new(&in->pool, cpus))
+        in->pool = NULL;
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+}
+
+/* A failed build: its reason in in->error, positioned like the command line's. */
+static void build_failed(instance *in, const rp_error *err)
+{
+    if (err->has_diag && err->diag.line > 0)
+        snprintf(in->error, sizeof in->error, "%s:%d:%d: error: %s", err->diag.file, err->diag.line,
+                 err->diag.col, err->diag.msg);
+    else if (err->has_diag && err->diag.file[0])
+        snprintf(in->error, sizeof in->error, "%s: %s", err->diag.file, err->diag.msg);
+    else
+        snprintf(in->error, sizeof in->error, "%s", err->msg);
+    release_build(in);
+}
+
+/* Parse the scene, resolve it at the host's size, check what the plugin cannot do, and
+ * allocate the engine, the checkpoints and the frame buffers. */
+static void build(instance *in)
+{
+    rp_error err;
+    char *text = NULL;
+    size_t len = 0;
+    const char *path = in->param[P_SCENE];
+    release_build(in);
+    in->stale = 0;
+    in->error[0] = '\0';
+    memset(&err, 0, sizeof err);
+    if (in->width < FRAME_SIDE_MIN || in->height < FRAME_SIDE_MIN || in->width > RP_MAX_SIDE ||
+        in->height > RP_MAX_SIDE) {
+        rp_error_set(&err, RP_ERR_INVALID, 1, "a frame of %ux%u is outside %d..%d pixels a side",
+                     in->width, in->height, FRAME_SIDE_MIN, RP_MAX_SIDE);
+        build_failed(in, &err);
+        return;
+    }
+    int r = read_scene(path, &text, &len, err.msg, sizeof err.msg);
+    if (r) {
+        rp_error_set(&err, r, 1, "%s", r == RP_ERR_NOMEM ? "out of memory" : err.msg);
+        build_failed(in, &err);
+        return;
+    }
+    r = rp_scene_parse(&in->scene, text, len, path[0] ? path : "<default>", &err.diag);
+    free(text);
+    if (r) {
+        err.has_diag = 1;
+        rp_error_set(&err, r, 1, "%s", err.diag.msg);
+        err.has_diag = 1;
+        build_failed(in, &err);
+        return;
+    }
+    /* What a frame holds: the host frame and the render (RGB24), the light's heights at the
+     * output size, the walls' colours; per cell the water (2x2 bytes) and walls (5). */
+    double pixels = (double)in->width * in->height;
+    if (pixels * (3 + 3 + 4 + 3) > MEMORY_MAX) {
+        rp_error_set(&err, RP_ERR_TOO_LARGE, 1,
+                     "a frame of %ux%u needs about %.1f GiB, over the plugin's limit of %.0f GiB",
+                     in->width, in->height, pixels * 13 / (1 << 30), MEMORY_MAX / (1 << 30));
+        build_failed(in, &err);
+        return;
+    }
+    start_pool(in);
+    if ((r = new_engine(in, &in->engine, &err))) {
+        build_failed(in, &err);
+        return;
+    }
+    const rp_settings *s = rp_engine_settings(in->engine);
+    if (s->out_width != (int)in->width || s->out_height != (int)in->height) {
+        /* -s always gives the output size; the frame buffers are the host's */
+        rp_error_set(&err, RP_ERR_INVALID, 0, "the output is %dx%d, not the host's %ux%u",
+                     s->out_width, s->out_height, in->width, in->height);
+        build_failed(in, &err);
+        return;
+    }
+    const char *mask = first_mask(in->engine);
+    if (mask || (s->sky_image[0] && s->look.mode == RP_RENDER_LIGHT)) {
+        rp_error_set(&err, RP_ERR_UNSUPPORTED, 1,
+                     "%s: the %s '%.600s' is an image, and the plugin decodes none: use the "
+                     "command line for this scene",
+                     rp_scene_name(in->scene), mask ? "wall mask" : "sky image",
+                     mask ? mask : s->sky_image);
+        build_failed(in, &err);
+        return;
+    }
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(rp_engine_timeline(in->engine), &ts);
+    in->walls = ts.walls > 0;
+    in->light = s->look.mode == RP_RENDER_LIGHT;
+    in->frames = rp_engine_frames(in->engine);
+    in->clock = *rp_engine_clock(in->engine);
+    in->cells = (size_t)s->water.width * (size_t)s->water.height;
+    /* Checkpoints: at most CHECKPOINTS_MAX (and CHECKPOINT_BYTES_MAX), evenly spaced over
+     * the steps of the scene, the first at step 0. */
+    int64_t last = in->frames > 0 ? rp_clock_steps(&in->clock, in->frames - 1) : 0;
+    size_t per_slot = in->cells * 2 * sizeof(int16_t);
+    int64_t slots = (int64_t)(CHECKPOINT_BYTES_MAX / per_slot);
+    slots = slots > CHECKPOINTS_MAX ? CHECKPOINTS_MAX : slots < 1 ? 1 : slots;
+    in->interval = slots > 1 ? (last + slots - 2) / (slots - 1) : last + 1;
+    if (in->interval < 1)
+        in->interval = 1;
+    in->slots = (int)(last / in->interval + 1);
+    size_t pix = (size_t)in->width * (size_t)in->height;
+    if (!(in->slot_heights = malloc(per_slot * (size_t)in->slots)) ||
+        !(in->saved = calloc((size_t)in->slots, 1)) || !(in->bg = malloc(pix * 3)) ||
+        !(in->rgb = malloc(pix * 3))) {
+        rp_error_set(&err, RP_ERR_NOMEM, 0, "out of memory");
+        build_failed(in, &err);
+        return;
+    }
+}
+
+/* ---- time ----------------------------------------------------------------------------- */
+
+/* The host's time t (in seconds, or milliseconds) rounded to the nearest nanosecond, as
+ * the scene's frame k it falls in and the steps its state has had: with a rate R, P +
+ * floor((t + 0.5 ns) * R); with one step a frame, the steps of frame k. The half
+ * nanosecond makes a time a frame's instant rounded to the nanosecond give the command
+ * line's step count (it stays below the next step for R * fps numerator < 10^9). Returns
+ * 0, or -1 with the reason in msg. */
+static int host_time(const instance *in, double t, int64_t *frame, int64_t *steps, char *msg,
+                     size_t msglen)
+{
+    const rp_clock *c = &in->clock;
+    int ms = !strcmp(in->param[P_UNIT], "ms");
+    double ns = t * (ms ? 1e6 : 1e9);
+    /* the scene's length in nanoseconds: frames * D / N seconds */
+    double end_ns = (double)in->frames * c->fps_den / c->fps * 1e9;
+    if (!isfinite(t) || t < 0 || ns >= end_ns + 0.5) {
+        rp_errf(msg, msglen,
+                "time %g %s is outside the scene (0 to %.6f s, its duration): the frame is "
+                "passed through",
+                t, ms ? "ms" : "s", end_ns / 1e9);
+        return -1;
+    }
+    __int128 tn2 = 2 * (__int128)(int64_t)(ns + 0.5) + 1; /* 2 t + 1, in nanoseconds */
+    int64_t k = (int64_t)(tn2 * c->fps / ((__int128)2 * c->fps_den * 1000000000));
+    if (k >= in->frames)
+        k = in->frames - 1;
+    *frame = k;
+    *steps = c->rate ? c->preroll + (int64_t)(tn2 * c->rate / ((__int128)2 * 1000000000))
+                     : rp_clock_steps(c, k);
+    return 0;
+}
+
+/* ---- checkpoints ---------------------------------------------------------------------- */
+
+static int16_t *slot_at(instance *in, int64_t j)
+{
+    return in->slot_heights + (size_t)j * in->cells * 2;
+}
+
+/* Simulate to `target` steps, saving each checkpoint passed on the way. */
+static void advance(instance *in, int64_t target)
+{
+    rp_engine *e = in->engine;
+    for (;;) {
+        int64_t at = rp_engine_steps(e), j = at / in->interval;
+        if (at % in->interval == 0 && j < in->slots && !in->saved[j]) {
+            rp_water *w = rp_engine_water(e);
+            memcpy(slot_at(in, j), rp_water_heights(w), in->cells * sizeof(int16_t));
+            memcpy(slot_at(in, j) + in->cells, rp_water_prev(w), in->cells * sizeof(int16_t));
+            in->saved[j] = 1;
+        }
+        if (at >= target)
+            return;
+        int64_t next = (j + 1) * in->interval;
+        rp_engine_advance(e, next < target ? next : target, NULL);
+    }
+}
+
+/* Whether steps from..to-1 add walls (walls only accumulate: going back past them needs a
+ * simulation without them). */
+static int walls_between(const instance *in, int64_t from, int64_t to)
+{
+    const rp_timeline *tl = rp_engine_timeline(in->engine);
+    for (int64_t k = from; in->walls && k < to; k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++)
+            if (items[i].kind != RP_ITEM_DROP)
+                return 1;
+    }
+    return 0;
+}
+
+/* Bring the water to `target` steps: from the nearest saved checkpoint at or before it
+ * when that is ahead of the water or the water is past the target, else onwards. */
+static int seek(instance *in, int64_t target)
+{
+    int64_t at = rp_engine_steps(in->engine);
+    int64_t j = target / in->interval;
+    if (j >= in->slots)
+        j = in->slots - 1;
+    while (j > 0 && !in->saved[j])
+        j--;
+    int64_t from = j * in->interval;
+    if (in->saved[j] && (at > target || from > at)) {
+        if (from < at && walls_between(in, from, at)) {
+            rp_engine *fresh;
+            rp_error err;
+            if (new_engine(in, &fresh, &err)) {
+                rp_engine_free(&fresh);
+                return -1;
+            }
+            rp_engine_free(&in->engine);
+            in->engine = fresh;
+        }
+        const int16_t *h = slot_at(in, j);
+        rp_water_load(rp_engine_water(in->engine), h, h + in->cells);
+        rp_engine_resume(in->engine, from);
+    }
+    advance(in, target);
+    return 0;
+}
+
+/* ---- frames --------------------------------------------------------------------------- */
+
+/* The host's RGBA8888 frame (R, G, B, A bytes in memory) to the engine's RGB24 background
+ * and the render back, keeping the host's alpha; rows y0..y1-1, for the workers. */
+typedef struct convert_job {
+    instance *in;
+    const uint8_t *src; /* the host's frame, or NULL: black, opaque */
+    uint8_t *dst;
+} convert_job;
+
+static void to_rgb_rows(void *ctx, int y0, int y1)
+{
+    const convert_job *j = ctx;
+    size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
+    uint8_t *restrict bg = j->in->bg;
+    const uint8_t *restrict src = j->src;
+    if (!src) {
+        memset(bg + 3 * i0, 0, 3 * (i1 - i0));
+        return;
+    }
+    for (size_t i = i0; i < i1; i++) {
+        bg[3 * i] = src[4 * i];
+        bg[3 * i + 1] = src[4 * i + 1];
+        bg[3 * i + 2] = src[4 * i + 2];
+    }
+}
+
+static void to_rgba_rows(void *ctx, int y0, int y1)
+{
+    const convert_job *j = ctx;
+    size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
+    const uint8_t *restrict rgb = j->in->rgb;
+    const uint8_t *src = j->src; /* may be dst itself: each alpha is read before written */
+    uint8_t *dst = j->dst;
+    for (size_t i = i0; i < i1; i++) {
+        uint8_t a = src ? src[4 * i + 3] : 255;
+        dst[4 * i] = rgb[3 * i];
+        dst[4 * i + 1] = rgb[3 * i + 1];
+        dst[4 * i + 2] = rgb[3 * i + 2];
+        dst[4 * i + 3] = a;
+    }
+}
+
+static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
+{
+    size_t n = (size_t)in->width * (size_t)in->height;
+    if (src && src != dst)
+        memcpy(dst, src, n * sizeof *dst);
+    else if (!src)
+        memset(dst, 0, n * sizeof *dst);
+}
+
+void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, uint32_t *outframe)
+{
+    instance *in = instance_;
+    char msg[1024];
+    if (!in || !outframe)
+        return;
+    pthread_mutex_lock(&in->lock);
+    if (in->stale)
+        build(in);
+    int64_t k, steps;
+    int layer = !strcmp(in->param[P_LAYER], "light");
+    const char *unit = in->param[P_UNIT];
+    if (!in->engine) {
+        say(in, in->error);
+    } else if (strcmp(unit, "s") && strcmp(unit, "ms")) {
+        snprintf(msg, sizeof msg, "time unit '%.100s' is neither s nor ms", unit);
+        say(in, msg);
+    } else if (!layer && strcmp(in->param[P_LAYER], "render")) {
+        snprintf(msg, sizeof msg, "layer '%.100s' is neither render nor light", in->param[P_LAYER]);
+        say(in, msg);
+    } else if (layer && !in->light) {
+        say(in, "layer light needs render light (the rockpool preset): the seed presets' "
+                "renders have no light layer");
+    } else if (host_time(in, time, &k, &steps, msg, sizeof msg)) {
+        say(in, msg);
+    } else if (seek(in, steps)) {
+        say(in, "out of memory: the frame is passed through");
+    } else if (layer) {
+        rp_engine_frame_layer(in->engine, k, (uint8_t *)outframe, NULL);
+        pthread_mutex_unlock(&in->lock);
+        return;
+    } else {
+        convert_job job = {in, (const uint8_t *)inframe, (uint8_t *)outframe};
+        rp_pool_run(in->pool, (int)in->height, to_rgb_rows, &job);
+        rp_engine_frame(in->engine, k, in->bg, in->rgb, NULL);
+        rp_pool_run(in->pool, (int)in->height, to_rgba_rows, &job);
+        pthread_mutex_unlock(&in->lock);
+        return;
+    }
+    pass_through(in, inframe, outframe);
+    pthread_mutex_unlock(&in->lock);
+}

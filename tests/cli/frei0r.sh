@@ -1,0 +1,176 @@
+# frei0r.sh - the frei0r plugin (rockpool-frei0r(7)) in the hosts that load it: FFmpeg's
+# frei0r filter, MLT's melt with several worker threads and GStreamer's gst-launch-1.0 give
+# the command line's frames byte for byte; tests/tools/frei0r_harness.c calls it out of
+# order from two threads and feeds it bad input (under AddressSanitizer in a SAN=1 build).
+# The oracle is the command line of the same build reading the same background, and
+# FFmpeg's own framemd5 of the frames each host wrote.
+source "$(dirname "$0")/lib.sh"
+
+BUILD_DIR=$(dirname "$ROCKPOOL")
+PLUGIN=$BUILD_DIR/frei0r/rockpool.so
+HARNESS=$BUILD_DIR/frei0r_harness
+check "the plugin and its harness are built" test -f "$PLUGIN" -a -x "$HARNESS"
+
+# The plugin exports the frei0r API alone and links no FFmpeg.
+nm -D --defined-only "$PLUGIN" | awk '{print $3}' | sort >exports
+printf '%s\n' f0r_construct f0r_deinit f0r_destruct f0r_get_param_info f0r_get_param_value \
+    f0r_get_plugin_info f0r_init f0r_set_param_value f0r_update >want_exports
+check "exports f0r_* only" cmp -s exports want_exports
+check "links no FFmpeg" sh -c "! ldd '$PLUGIN' | grep -q 'libav\|libsw'"
+
+# A sanitizer build: the plugin and the harness carry AddressSanitizer.
+san=0
+nm "$HARNESS" 2>/dev/null | grep -q __asan_init && san=1
+
+# The background at the scenes' size (640x360), so no fitting is involved.
+ffmpeg -v error -f lavfi -i testsrc2=size=640x360:rate=1 -frames:v 1 bg.png
+hashes() { grep -v '^#' "$1" | awk -F, '{gsub(/ /, "", $NF); print $NF}'; }
+
+# FFmpeg: the filter passes milliseconds (vf_frei0r.c: pts * time_base * 1000).
+for name in rain walls; do
+    scene=$TOP/examples/$name.scene
+    if [ $san = 1 ]; then # FFmpeg is not built with ASan: it cannot load this plugin
+        echo "[ SKIPPED  ] ffmpeg $name: a sanitizer build's plugin needs an ASan host"
+        break
+    fi
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg.png -t 4 -vf "frei0r=rockpool:$scene|ms,format=rgb24" -f framemd5 - \
+        >ff_$name.md5 2>ff_$name.err
+    "$ROCKPOOL" -q "$scene" -i bg.png -r 30 -n 120 -f framemd5 -o cli_$name.md5
+    hashes ff_$name.md5 >ff_$name.h
+    hashes cli_$name.md5 >cli_$name.h
+    check "ffmpeg $name: 120 frames" test "$(wc -l <ff_$name.h)" -eq 120
+    check "ffmpeg $name: the command line's frames" cmp -s ff_$name.h cli_$name.h
+    # the frames are ripples, not the background passed through
+    check "ffmpeg $name: frames change" test "$(sort -u ff_$name.h | wc -l)" -gt 100
+done
+
+# The host's size is the output size, as -s: a preview at half size is the command line's
+# frames at that size (the rockpool preset's water is the scene's at any size).
+if [ $san = 1 ]; then
+    echo "[ SKIPPED  ] ffmpeg at 320x180, melt: a sanitizer build's plugin needs an ASan host"
+else
+    ffmpeg -v error -i bg.png -vf scale=320:180 bg320.png
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg320.png -t 1 -vf "frei0r=rockpool:$TOP/examples/rain.scene|ms,format=rgb24" \
+        -f framemd5 - >ff_half.md5 2>ff_half.err
+    "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x180 -i bg320.png -r 30 -n 30 \
+        -f framemd5 -o cli_half.md5
+    hashes ff_half.md5 >ff_half.h
+    hashes cli_half.md5 >cli_half.h
+    check "ffmpeg at 320x180: 30 frames" test "$(wc -l <ff_half.h)" -eq 30
+    check "ffmpeg at 320x180: the command line's frames with -s 320x180" cmp -s ff_half.h cli_half.h
+    # layer light: the light layer alone, RGBA, as --alpha writes it
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg.png -t 1 -vf "frei0r=rockpool:$TOP/examples/rain.scene|ms|light,format=rgba" \
+        -f framemd5 - >ff_light.md5 2>ff_light.err
+    "$ROCKPOOL" -q "$TOP/examples/rain.scene" -i bg.png -r 30 -n 30 --alpha -f framemd5 \
+        -o cli_light.md5
+    hashes ff_light.md5 >ff_light.h
+    hashes cli_light.md5 >cli_light.h
+    check "ffmpeg layer light: 30 frames" test "$(wc -l <ff_light.h)" -eq 30
+    check "ffmpeg layer light: --alpha's RGBA frames" cmp -s ff_light.h cli_light.h
+fi
+
+# melt: two worker threads (real_time=-2), so MLT makes an instance per thread and each
+# sees the frames out of order; a profile at the scene's size and rate: no scaling.
+cat >p640 <<'EOF'
+description=640x360 30 fps
+frame_rate_num=30
+frame_rate_den=1
+width=640
+height=360
+progressive=1
+sample_aspect_num=1
+sample_aspect_den=1
+display_aspect_num=16
+display_aspect_den=9
+colorspace=709
+EOF
+if [ $san = 0 ]; then
+    mkdir mf
+    MLT_FREI0R_PLUGIN_PATH=$BUILD_DIR/frei0r melt -silent -profile p640 bg.png out=59 \
+        -attach-track frei0r.rockpool 0="$TOP/examples/walls.scene" \
+        -consumer avformat:mf/f%03d.png vcodec=png pix_fmt=rgb24 real_time=-2 >melt.log 2>&1
+    ffmpeg -v error -framerate 30 -start_number 1 -i mf/f%03d.png -pix_fmt rgb24 \
+        -f framemd5 melt.md5
+    hashes melt.md5 >melt.h
+    head -n 60 cli_walls.h >cli60.h
+    check "melt: 60 frames" test "$(wc -l <melt.h)" -eq 60
+    check "melt with 2 threads: the command line's frames" cmp -s melt.h cli60.h
+    # an instance per thread: each prints its one message for a bad time unit
+    mkdir mf2
+    MLT_FREI0R_PLUGIN_PATH=$BUILD_DIR/frei0r melt -silent -profile p640 bg.png out=19 \
+        -attach-track frei0r.rockpool 0="$TOP/examples/walls.scene" 1=minutes \
+        -consumer avformat:mf2/f%03d.png vcodec=png pix_fmt=rgb24 real_time=-2 >melt2.log 2>&1
+    check "melt with 2 threads: an instance each" \
+        test "$(grep -c "rockpool frei0r: time unit 'minutes'" melt2.log)" -ge 2
+fi
+
+# GStreamer: frei0r-filter-rockpool, where gstreamer1.0-plugins-bad provides it. Its
+# registry is kept in the work directory.
+export GST_REGISTRY=$WORK/gst-registry.bin
+if [ $san = 1 ]; then
+    echo "[ SKIPPED  ] gst-launch-1.0: a sanitizer build's plugin needs an ASan host"
+elif ! command -v gst-launch-1.0 >/dev/null; then
+    echo "[ SKIPPED  ] gst-launch-1.0: not installed (gstreamer1.0-tools)"
+elif ! FREI0R_PATH=$BUILD_DIR/frei0r gst-inspect-1.0 frei0r-filter-rockpool >/dev/null 2>&1; then
+    echo "[ SKIPPED  ] gst-launch-1.0: no frei0r-filter-rockpool element (gstreamer1.0-plugins-bad)"
+else
+    mkdir gf
+    FREI0R_PATH=$BUILD_DIR/frei0r gst-launch-1.0 -q filesrc location=bg.png ! pngdec ! \
+        imagefreeze num-buffers=60 ! video/x-raw,framerate=30/1 ! videoconvert ! \
+        video/x-raw,format=RGBA ! frei0r-filter-rockpool scene="$TOP/examples/rain.scene" ! \
+        videoconvert ! video/x-raw,format=RGB ! multifilesink location=gf/g%03d.rgb \
+        >gst.log 2>&1
+    for f in gf/g*.rgb; do md5sum <"$f" | cut -d' ' -f1; done >gst.h
+    "$ROCKPOOL" -q "$TOP/examples/rain.scene" -i bg.png -r 30 -n 60 -f framemd5 -o gst_cli.md5
+    hashes gst_cli.md5 >gst_cli.h
+    check "gst-launch-1.0: 60 frames" test "$(wc -l <gst.h)" -eq 60
+    check "gst-launch-1.0: the command line's frames" cmp -s gst.h gst_cli.h
+fi
+
+# Out of order, from two threads at once: shuffled, repeated and backward times give the
+# frames of the sequential run (the run FFmpeg's equality ties to the command line). Rain
+# with a rate of its own, walls (going back past a wall rebuilds the water), and a seed
+# preset's one step a frame; at sizes other than the scenes'.
+# A wall that comes late, drawn: going back before it must take it away.
+cat >late_wall.scene <<'EOF'
+size 160x96
+fps 24
+duration 2s
+seed 3
+walls visible
+at 0s drop 30% 50% radius 8 height 2000
+at 0.1s..2s rain rate 8/s radius 3..6 height 400..900
+at 1s wall rect 70 20 20 56
+EOF
+cp "$TOP/examples/rain.scene" "$TOP/examples/walls.scene" "$TOP/examples/elias.scene" .
+for args in "rain.scene 320 180 60 30" "walls.scene 320 180 48 24" "elias.scene 96 64 40 30" \
+    "late_wall.scene 160 96 48 24"; do
+    set -- $args
+    "$HARNESS" "$PLUGIN" order "$1" "$2" "$3" "$4" "$5" >order.out 2>order.err
+    check "harness $1 $2x$3: two threads out of order" grep -q "differ$" order.out
+    check "harness $1 $2x$3: every frame equal" grep -q " 0 differ$" order.out
+done
+
+# Parameters re-sent with the same value do not rebuild (the scene file, since broken, is
+# not read again); a changed value does.
+cp "$TOP/examples/rain.scene" resend.scene
+"$HARNESS" "$PLUGIN" resend resend.scene >resend.out 2>resend.err
+check "re-sent parameters: rebuilt only when the value changes" grep -qx "resend: ok" resend.out
+
+# Bad input: the host's frame back unchanged and one line on stderr per reason, even when
+# the same bad call comes twice.
+printf 'size 64x48\nfps 30\nduration 2s\nat 0s wall mask m.png\n' >mask.scene
+printf 'size 64x48\nat 0s drpo 1 1\n' >broken.scene
+"$HARNESS" "$PLUGIN" bad "$TOP/examples/rain.scene" mask.scene broken.scene >bad.out 2>bad.err
+status=$?
+check "bad inputs: harness exits 0" test $status -eq 0
+check "bad inputs: 17 cases pass" test "$(grep -c ' ok$' bad.out)" -eq 17
+check "bad inputs: one message per reason" test "$(grep -c '^rockpool frei0r: ' bad.err)" -eq 16
+check "bad inputs: nothing else on stderr" test "$(wc -l <bad.err)" -eq 16
+grep -q 'broken.scene:2:7: unknown action' bad.err ||
+    grep -q 'broken.scene:2:7: error: unknown action' bad.err
+check "bad inputs: a scene error has its line and column" test $? -eq 0
+if [ $san = 1 ]; then ok "bad inputs under AddressSanitizer"; fi

@@ -1,0 +1,415 @@
+/* frei0r_harness.c - drives the frei0r plugin as a host would, through dlopen, for
+ * tests/cli/frei0r.sh.
+ *
+ *   frei0r_harness PLUGIN order SCENE W H FRAMES FPS
+ *       Renders frames 0..FRAMES-1 at times k / FPS in order on one instance (the reference),
+ *       then on two more instances at once, one thread each, in shuffled orders with repeats
+ *       and backward jumps (one of them in milliseconds, both re-sent every parameter before
+ *       every frame, as MLT does; two calls in three at a time one bit below or above the
+ *       frame's), and compares every frame with the reference byte for byte.
+ *       Prints "order: N calls, M differ" and each reference frame's FNV-1a hash; fails when
+ *       fewer than half the reference frames differ from the background (passed through).
+ *   frei0r_harness PLUGIN bad SCENE_OK MASK_SCENE BROKEN_SCENE
+ *       Bad inputs, each of which must give the host frame back unchanged: times NaN,
+ *       infinite, negative, huge and past the scene; missing, unreadable and broken scenes;
+ *       a scene with a wall mask; unknown layer and time unit, a bad seed, a NULL string;
+ *       frames of 1x1 and 16384x16384. Then a good parameter must render again.
+ *       Prints "bad: NAME ok" per case, or "bad: NAME FAILED".
+ *   frei0r_harness PLUGIN resend SCENE_COPY
+ *       Renders a frame of SCENE_COPY (a scene file this call may overwrite), then replaces
+ *       the file's text with a broken scene and sends the same path again: the frame must be
+ *       the same (an unchanged value does not rebuild, so the file is not read again); then
+ *       sends the path spelled otherwise ("./" in front): that rebuilds, reads the broken
+ *       text and passes the frame through. Prints "resend: ok" or "resend: FAILED".
+ *   frei0r_harness PLUGIN time SCENE W H FRAMES FPS
+ *       For bench/run: the milliseconds a frame takes in order (frames 0..FRAMES-1), then
+ *       at FRAMES times drawn at random from the same frames (seeks: checkpoint replays),
+ *       and the CPU milliseconds (all threads) a frame in order.
+ *       Prints "time: IN_ORDER_MS RANDOM_MS IN_ORDER_CPU_MS".
+ *
+ * Exit status 0 when every comparison held, 1 otherwise, 2 for bad usage. */
+#include <dlfcn.h>
+#include <frei0r.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static struct {
+    int (*init)(void);
+    void (*deinit)(void);
+    void (*info)(f0r_plugin_info_t *);
+    void (*param_info)(f0r_param_info_t *, int);
+    f0r_instance_t (*construct)(unsigned, unsigned);
+    void (*destruct)(f0r_instance_t);
+    void (*set)(f0r_instance_t, f0r_param_t, int);
+    void (*get)(f0r_instance_t, f0r_param_t, int);
+    void (*update)(f0r_instance_t, double, const uint32_t *, uint32_t *);
+} f0r;
+
+static int load(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "frei0r_harness: %s\n", dlerror());
+        return -1;
+    }
+    *(void **)&f0r.init = dlsym(h, "f0r_init");
+    *(void **)&f0r.deinit = dlsym(h, "f0r_deinit");
+    *(void **)&f0r.info = dlsym(h, "f0r_get_plugin_info");
+    *(void **)&f0r.param_info = dlsym(h, "f0r_get_param_info");
+    *(void **)&f0r.construct = dlsym(h, "f0r_construct");
+    *(void **)&f0r.destruct = dlsym(h, "f0r_destruct");
+    *(void **)&f0r.set = dlsym(h, "f0r_set_param_value");
+    *(void **)&f0r.get = dlsym(h, "f0r_get_param_value");
+    *(void **)&f0r.update = dlsym(h, "f0r_update");
+    if (!f0r.init || !f0r.deinit || !f0r.info || !f0r.param_info || !f0r.construct ||
+        !f0r.destruct || !f0r.set || !f0r.get || !f0r.update) {
+        fprintf(stderr, "frei0r_harness: %s lacks a frei0r function\n", path);
+        return -1;
+    }
+    return f0r.init() == 1 ? 0 : -1;
+}
+
+static void set_str(f0r_instance_t in, int index, const char *value)
+{
+    f0r_param_string s = (char *)value;
+    f0r.set(in, &s, index);
+}
+
+/* A background with detail in every channel, alpha included. */
+static uint32_t *background(unsigned w, unsigned h)
+{
+    uint8_t *p = malloc((size_t)w * h * 4);
+    for (size_t y = 0; p && y < h; y++)
+        for (size_t x = 0; x < w; x++) {
+            uint8_t *q = p + (y * w + x) * 4;
+            q[0] = (uint8_t)(x * 255 / (w > 1 ? w - 1 : 1));
+            q[1] = (uint8_t)(y * 255 / (h > 1 ? h - 1 : 1));
+            q[2] = (uint8_t)((x / 8 + y / 8) % 2 ? 200 : 40);
+            q[3] = (uint8_t)(255 - (x + y) % 7);
+        }
+    return (uint32_t *)p;
+}
+
+static uint64_t fnv(const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+/* ---- order ---------------------------------------------------------------------------- */
+
+typedef struct worker {
+    const char *scene;
+    unsigned w, h;
+    int frames, fps, ms;
+    uint64_t seed;
+    const uint32_t *bg;
+    uint8_t *const *ref; /* the reference frames */
+    int calls, differ;
+} worker;
+
+static uint64_t next_rand(uint64_t *s)
+{
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return *s >> 33;
+}
+
+/* Frame indices in a shuffled order, each at least once, with repeats and runs backwards. */
+static int make_order(int frames, uint64_t seed, int *order)
+{
+    int n = 0;
+    for (int k = 0; k < frames; k++)
+        order[n++] = k;
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)(next_rand(&seed) % (uint64_t)(i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (int i = 0; i < frames / 2; i++) /* repeats */
+        order[n++] = (int)(next_rand(&seed) % (uint64_t)frames);
+    for (int k = frames - 1; k >= 0; k -= 3) /* backwards, as an editor scrubbing */
+        order[n++] = k;
+    return n;
+}
+
+static void *work(void *arg)
+{
+    worker *wk = arg;
+    size_t bytes = (size_t)wk->w * wk->h * 4;
+    uint32_t *out = malloc(bytes);
+    int *order = malloc(sizeof *order * (size_t)wk->frames * 3);
+    f0r_instance_t in = f0r.construct(wk->w, wk->h);
+    if (!out || !order || !in) {
+        wk->differ = -1;
+        goto done;
+    }
+    int n = make_order(wk->frames, wk->seed, order);
+    for (int i = 0; i < n; i++) {
+        int k = order[i];
+        /* every parameter again before every frame */
+        set_str(in, 0, wk->scene);
+        set_str(in, 1, wk->ms ? "ms" : "s");
+        set_str(in, 2, "render");
+        set_str(in, 3, "");
+        double t = wk->ms ? (double)k * 1000 / wk->fps : (double)k / wk->fps;
+        /* a frame's time a bit off in its last bit, as a host's arithmetic leaves it */
+        if (i % 3)
+            t = nextafter(t, i % 3 == 1 ? 0 : INFINITY);
+        f0r.update(in, t, wk->bg, out);
+        wk->calls++;
+        if (memcmp(out, wk->ref[k], bytes))
+            wk->differ++;
+    }
+done:
+    if (in)
+        f0r.destruct(in);
+    free(order);
+    free(out);
+    return NULL;
+}
+
+static int order_test(const char *scene, unsigned w, unsigned h, int frames, int fps)
+{
+    size_t bytes = (size_t)w * h * 4;
+    uint32_t *bg = background(w, h);
+    uint8_t **ref = calloc((size_t)frames, sizeof *ref);
+    f0r_instance_t in = f0r.construct(w, h);
+    int status = 1;
+    if (!bg || !ref || !in)
+        goto done;
+    set_str(in, 0, scene);
+    int rendered = 0; /* reference frames that are not the background passed through */
+    for (int k = 0; k < frames; k++) {
+        if (!(ref[k] = malloc(bytes)))
+            goto done;
+        f0r.update(in, (double)k / fps, bg, (uint32_t *)ref[k]);
+        rendered += memcmp(ref[k], bg, bytes) != 0;
+        printf("frame %d %016" PRIx64 "\n", k, fnv(ref[k], bytes));
+    }
+    if (rendered < frames / 2) {
+        printf("order: only %d of %d frames rendered\n", rendered, frames);
+        goto done;
+    }
+    worker wk[2] = {{scene, w, h, frames, fps, 0, 1, bg, ref, 0, 0},
+                    {scene, w, h, frames, fps, 1, 2, bg, ref, 0, 0}};
+    pthread_t th[2];
+    int started = 0;
+    for (; started < 2; started++)
+        if (pthread_create(&th[started], NULL, work, &wk[started]))
+            break;
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    if (started < 2 || wk[0].differ < 0 || wk[1].differ < 0)
+        goto done;
+    printf("order: %d calls, %d differ\n", wk[0].calls + wk[1].calls, wk[0].differ + wk[1].differ);
+    status = wk[0].differ || wk[1].differ || !wk[0].calls || !wk[1].calls;
+done:
+    if (in)
+        f0r.destruct(in);
+    for (int k = 0; ref && k < frames; k++)
+        free(ref[k]);
+    free(ref);
+    free(bg);
+    return status;
+}
+
+/* ---- bad inputs ----------------------------------------------------------------------- */
+
+static int failures;
+
+/* One update at time t on an instance of w x h with the parameters given (NULL: left as
+ * they are); it must pass the frame through (or, render = 1, change it). */
+static void expect(const char *name, unsigned w, unsigned h, const char *scene, const char *unit,
+                   const char *layer, const char *seed, double t, int render)
+{
+    size_t bytes = (size_t)w * h * 4;
+    uint32_t *bg = w * h <= 4096 * 4096 ? background(w, h) : calloc(bytes, 1);
+    uint32_t *out = malloc(bytes);
+    f0r_instance_t in = f0r.construct(w, h);
+    int good = bg && out && in;
+    if (good) {
+        if (scene)
+            set_str(in, 0, scene);
+        if (unit)
+            set_str(in, 1, unit);
+        if (layer)
+            set_str(in, 2, layer);
+        if (seed)
+            set_str(in, 3, seed);
+        memset(out, 0x5a, bytes);
+        f0r.update(in, t, bg, out);
+        /* twice: the second call must not print again (the script counts lines) */
+        f0r.update(in, t, bg, out);
+        good = render ? memcmp(out, bg, bytes) != 0 : memcmp(out, bg, bytes) == 0;
+    }
+    printf("bad: %s %s\n", name, good ? "ok" : "FAILED");
+    failures += !good;
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(bg);
+}
+
+static int bad_test(const char *scene, const char *mask_scene, const char *broken_scene)
+{
+    expect("nan", 64, 48, scene, "s", NULL, NULL, NAN, 0);
+    expect("infinity", 64, 48, scene, "s", NULL, NULL, INFINITY, 0);
+    expect("negative", 64, 48, scene, "s", NULL, NULL, -0.5, 0);
+    expect("huge", 64, 48, scene, "ms", NULL, NULL, 1e300, 0);
+    expect("past the end", 64, 48, scene, "s", NULL, NULL, 3600, 0);
+    expect("missing scene", 64, 48, "/nonexistent/rockpool.scene", NULL, NULL, NULL, 0.5, 0);
+    expect("directory as scene", 64, 48, "/", NULL, NULL, NULL, 0.5, 0);
+    expect("broken scene", 64, 48, broken_scene, NULL, NULL, NULL, 0.5, 0);
+    expect("wall mask", 64, 48, mask_scene, NULL, NULL, NULL, 0.5, 0);
+    expect("time unit", 64, 48, scene, "minutes", NULL, NULL, 0.5, 0);
+    expect("layer", 64, 48, scene, NULL, "both", NULL, 0.5, 0);
+    expect("seed", 64, 48, scene, NULL, NULL, "-3", 0.5, 0);
+    expect("seed too long", 64, 48, scene, NULL, NULL, "123456789012345678901234567890", 0.5, 0);
+    expect("1x1", 1, 1, scene, NULL, NULL, NULL, 0.5, 0);
+    expect("16384x16384", 16384, 16384, scene, NULL, NULL, NULL, 0.5, 0);
+    expect("good after all", 64, 48, scene, "s", "render", "5", 0.5, 1);
+
+    /* A NULL string and a bad value, then good values again on the same instance: it
+     * renders once more, and getting a parameter gives the value set. */
+    size_t bytes = 64 * 48 * 4;
+    uint32_t *bg = background(64, 48), *out = malloc(bytes);
+    f0r_instance_t in = f0r.construct(64, 48);
+    int good = bg && out && in;
+    if (good) {
+        f0r.set(in, NULL, 0);
+        f0r_param_string none = NULL;
+        f0r.set(in, &none, 0);
+        set_str(in, 0, "/nonexistent.scene");
+        f0r.update(in, 0.5, bg, out);
+        good = !memcmp(out, bg, bytes);
+        set_str(in, 0, scene);
+        f0r.update(in, 0.5, bg, out);
+        good = good && memcmp(out, bg, bytes);
+        f0r_param_string got = NULL;
+        f0r.get(in, &got, 0);
+        good = good && got && !strcmp(got, scene);
+        f0r.set(in, &none, 99); /* an index out of range is ignored */
+        f0r.get(in, &got, -1);
+    }
+    printf("bad: recovers %s\n", good ? "ok" : "FAILED");
+    failures += !good;
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(bg);
+    return failures != 0;
+}
+
+/* ---- re-sent parameters ------------------------------------------------------------------ */
+
+static int resend_test(const char *path)
+{
+    size_t bytes = 64 * 48 * 4;
+    uint32_t *bg = background(64, 48), *first = malloc(bytes), *out = malloc(bytes);
+    f0r_instance_t in = f0r.construct(64, 48);
+    char other[4096];
+    int good = bg && first && out && in && path[0] != '/' &&
+               snprintf(other, sizeof other, "./%s", path) < (int)sizeof other;
+    if (good) {
+        set_str(in, 0, path);
+        f0r.update(in, 0.5, bg, first);
+        FILE *f = fopen(path, "w");
+        good = f && fputs("size 64x48\nat 0s drpo 1 1\n", f) >= 0;
+        good = f && !fclose(f) && good;
+        set_str(in, 0, path);
+        set_str(in, 1, "s");
+        f0r.update(in, 0.5, bg, out);
+        good = good && memcmp(first, bg, bytes) && !memcmp(out, first, bytes);
+        set_str(in, 0, other);
+        f0r.update(in, 0.5, bg, out);
+        good = good && !memcmp(out, bg, bytes);
+    }
+    printf("resend: %s\n", good ? "ok" : "FAILED");
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(first);
+    free(bg);
+    return !good;
+}
+
+/* ---- time ---------------------------------------------------------------------------- */
+
+/* Seconds on a clock: CLOCK_MONOTONIC (wall) or CLOCK_PROCESS_CPUTIME_ID (every thread's
+ * CPU, the plugin's workers included). */
+static double now(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int time_test(const char *scene, unsigned w, unsigned h, int frames, int fps)
+{
+    uint32_t *bg = background(w, h), *out = malloc((size_t)w * h * 4);
+    f0r_instance_t in = f0r.construct(w, h);
+    uint64_t seed = 7;
+    int status = 1;
+    if (!bg || !out || !in)
+        goto done;
+    set_str(in, 0, scene);
+    f0r.update(in, 0, bg, out); /* the build, outside the timing */
+    double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+    for (int k = 0; k < frames; k++)
+        f0r.update(in, (double)k / fps, bg, out);
+    double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);
+    for (int i = 0; i < frames; i++)
+        f0r.update(in, (double)(next_rand(&seed) % (uint64_t)frames) / fps, bg, out);
+    double t2 = now(CLOCK_MONOTONIC);
+    printf("time: %.3f %.3f %.3f\n", (t1 - t0) * 1e3 / frames, (t2 - t1) * 1e3 / frames,
+           (c1 - c0) * 1e3 / frames);
+    status = 0;
+done:
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(bg);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || load(argv[1]))
+        goto usage;
+    f0r_plugin_info_t info;
+    f0r.info(&info);
+    if (strcmp(info.name, "rockpool") || info.plugin_type != F0R_PLUGIN_TYPE_FILTER ||
+        info.color_model != F0R_COLOR_MODEL_RGBA8888) {
+        fprintf(stderr, "frei0r_harness: unexpected plugin info\n");
+        return 1;
+    }
+    int status;
+    if (!strcmp(argv[2], "order") && argc == 8)
+        status = order_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
+                            atoi(argv[6]), atoi(argv[7]));
+    else if (!strcmp(argv[2], "resend") && argc == 4)
+        status = resend_test(argv[3]);
+    else if (!strcmp(argv[2], "time") && argc == 8)
+        status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), atoi(argv[6]),
+                           atoi(argv[7]));
+    else if (!strcmp(argv[2], "bad") && argc == 6)
+        status = bad_test(argv[3], argv[4], argv[5]);
+    else
+        goto usage;
+    f0r.deinit();
+    return status;
+usage:
+    fprintf(stderr, "usage: frei0r_harness PLUGIN order SCENE W H FRAMES FPS\n"
+                    "       frei0r_harness PLUGIN bad SCENE MASK_SCENE BROKEN_SCENE\n"
+                    "       frei0r_harness PLUGIN resend SCENE_COPY\n"
+                    "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n");
+    return 2;
+}
