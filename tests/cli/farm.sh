@@ -194,3 +194,42 @@ check "progress ends with frame=30 total_frames=30 progress=end" \
     test "$(tail -n 3 rp.progress | tr '\n' ' ')" = "frame=30 total_frames=30 progress=end "
 expect_status "render-parallel --progress-fd on a closed descriptor: exit 2" 2 "$RP" \
     --progress-fd 9 -o p2.mkv -- "$scene" "${opts[@]}"
+
+# ---- the Open Job Description template's scripts, run as a scheduler would ----
+# (its CLI cannot be installed here: the template was checked against the published
+# schema by hand.) Each Render task gets a range of Frame ("A-B"), then Join runs once.
+ojd() { # STEP ARG...: the step's embedded script with the job's parameters, run by bash
+    local step=$1
+    shift
+    python3 - "$TOP/examples/openjd-rockpool.yaml" "$step" "$TOP" "$WORK" >ojd.sh <<'PY'
+import sys, yaml
+t = yaml.safe_load(open(sys.argv[1]))
+step = next(s for s in t["steps"] if s["name"] == sys.argv[2])
+text = step["script"]["embeddedFiles"][0]["data"]
+params = {"RockpoolDir": sys.argv[3], "SceneFile": sys.argv[4] + "/ojd.scene",
+          "OutputFile": sys.argv[4] + "/ojd.mkv", "Options": "-s 64x48 -n 30 -c ffv1"}
+for k, v in params.items():
+    text = text.replace("{{Param.%s}}" % k, v)
+assert "{{" not in text, text
+print(text)
+PY
+    bash ojd.sh "$@"
+}
+cp "$scene" ojd.scene
+for r in 0-11 12-23 24-29; do
+    expect_status "OpenJD Render task $r: exit 0" 0 ojd Render $r
+done
+c12=.ojd.mkv.chunks/chunk_000000012-000000023.mkv
+before=$(stat -c %Y.%s "$c12" 2>&1)
+sleep 1
+expect_status "OpenJD Render task 12-23 again: exit 0" 0 ojd Render 12-23
+check "... over its complete chunk, which is kept" test "$(stat -c %Y.%s "$c12" 2>&1)" = "$before"
+expect_status "OpenJD Join: exit 0" 0 ojd Join
+"$ROCKPOOL" ojd.scene -q -s 64x48 -n 30 -c ffv1 -o ojd_single.mkv
+check "OpenJD: the joined clip equals the single run" cmp -s <(decoded ojd.mkv) <(decoded ojd_single.mkv)
+same_timing "OpenJD: with its timestamps" ojd_single.mkv ojd.mkv
+check "OpenJD: the chunk directory is gone" test ! -e .ojd.mkv.chunks
+rm -f ojd.mkv
+for r in 0-11 24-29; do ojd Render $r 2>/dev/null; done
+expect_status "OpenJD Join with a range never rendered: exit 1" 1 ojd Join
+stderr_has "... naming the gap" "frames 12-23 are missing before it"
