@@ -233,3 +233,41 @@ rm -f ojd.mkv
 for r in 0-11 24-29; do ojd Render $r 2>/dev/null; done
 expect_status "OpenJD Join with a range never rendered: exit 1" 1 ojd Join
 stderr_has "... naming the gap" "frames 12-23 are missing before it"
+
+# ---- --sshlogin to localhost through a real sshd (started here, stopped by PID) ----
+# A relative scene path (remote commands start in $HOME) and a scene on stdin.
+if [ "$(id -u)" != 0 ] || [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+    echo "farm.sh: --sshlogin part skipped: needs root and openssh-server"
+    exit 0
+fi
+mkdir -p sshd
+# sshd's privilege separation directory (the system's service makes it): made and removed
+# here when missing.
+made_run=""
+if [ ! -d /run/sshd ]; then mkdir -m 755 /run/sshd && made_run=1; fi
+ssh-keygen -q -t ed25519 -N '' -f sshd/host_key
+ssh-keygen -q -t ed25519 -N '' -f sshd/user_key
+cp sshd/user_key.pub sshd/authorized_keys
+chmod 600 sshd/authorized_keys
+sshport=$((40000 + RANDOM % 20000))
+/usr/sbin/sshd -f /dev/null -p $sshport -h "$WORK/sshd/host_key" -o ListenAddress=127.0.0.1 \
+    -o PidFile="$WORK/sshd/pid" -o AuthorizedKeysFile="$WORK/sshd/authorized_keys" \
+    -o StrictModes=no -o PermitRootLogin=prohibit-password -o PasswordAuthentication=no \
+    -o UsePAM=no 2>sshd/err
+for _ in $(seq 50); do [ -s sshd/pid ] && break; sleep 0.1; done
+if [ ! -s sshd/pid ]; then
+    [ -z "$made_run" ] || rmdir /run/sshd
+    echo "farm.sh: --sshlogin part skipped: sshd does not start here: $(head -n 1 sshd/err)"
+    exit 0
+fi
+trap 'rc=$?; kill "$(cat "$WORK/sshd/pid")" 2>/dev/null; [ -z "$made_run" ] || rmdir /run/sshd; cli_exit $rc' EXIT
+login="2/ssh -p $sshport -i $WORK/sshd/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR 127.0.0.1"
+mkdir -p sub
+cp "$scene" sub/rel.scene
+"$ROCKPOOL" sub/rel.scene "${opts[@]}" -o ssh_single.mkv
+expect_status "--sshlogin, a relative scene path: exit 0" 0 "$RP" -k 3 --sshlogin "$login" \
+    -o ssh_rel.mkv -- sub/rel.scene "${opts[@]}"
+check "... equal to the single run" cmp -s <(decoded ssh_rel.mkv) <(decoded ssh_single.mkv)
+expect_status "--sshlogin, the scene on stdin: exit 0" 0 "$RP" -k 3 --sshlogin "$login" \
+    -o ssh_stdin.mkv -- - "${opts[@]}" <sub/rel.scene
+check "... equal to the single run" cmp -s <(decoded ssh_stdin.mkv) <(decoded ssh_single.mkv)
