@@ -60,7 +60,8 @@ if command -v parallel >/dev/null; then
     expect_status "render-parallel PNG chunks" 0 "$TOP/scripts/render-parallel" -k 4 -j 2 \
         -o png/f_%03d.png -- "$scene" "${opts[@]}"
     check "PNG chunks fill one pattern (40 files)" test "$(ls png | wc -l)" = 40
-    expect_status "a failing chunk fails the run" 1 "$TOP/scripts/render-parallel" -k 2 -j 2 \
+    # (found by the run's one-frame reference before any chunk starts: exit 2)
+    expect_status "an unknown encoder fails the run" 2 "$TOP/scripts/render-parallel" -k 2 -j 2 \
         -o failed.mkv -- "$scene" "${opts[@]}" -c no-such-encoder
     check "no joined file after a failure" test ! -e failed.mkv
 else
