@@ -187,6 +187,20 @@ check "... every chunk rendered again" test "$(wc -l <chunks.log)" = 5
 check "... equal to the single run of the new seed" cmp -s <(decoded reseed.mkv) \
     <(decoded reseed_single.mkv)
 
+# ---- leftovers of an earlier run never block a join ----
+# (the old join wrote OUTPUT.part.EXT and failed when it was there)
+: >left.mkv.part.mkv
+mkdir -p .left.mkv.chunks
+: >.left.mkv.chunks/part_1.mkv
+: >.left.mkv.chunks/chunk_2.mkv
+expect_status "leftover .part and empty chunk files: exit 0" 0 "$RP" -k 3 -j 2 -o left.mkv -- \
+    "$scene" "${opts[@]}"
+check "... the clip is whole (30 frames)" test "$(probe left.mkv nb_read_frames)" = 30
+check "... and the chunk directory is gone" test ! -e .left.mkv.chunks
+expect_status "more chunks than frames: exit 0 (one chunk a frame)" 0 "$RP" -k 50 -j 2 \
+    -o many.mkv -- "$scene" -q -s 64x48 -n 5 -c ffv1
+check "... 5 frames" test "$(probe many.mkv nb_read_frames)" = 5
+
 # ---- progress of the whole clip ----
 expect_status "render-parallel --progress-fd" 0 "$RP" -k 3 -j 2 --progress-fd 3 -o p.mkv -- \
     "$scene" "${opts[@]}" 3>rp.progress
