@@ -168,7 +168,8 @@ check: deps
 # ASan+UBSan, clang), builds at -O3 -march=native with gcc and clang (run there: the unit
 # tests, the fuzz replays and one render compared with the first build's frames), the core
 # driver cross-built (a failed cross build is a failed check) and compared under qemu with
-# the native frames, and valgrind on the core driver and two renders.
+# the native frames, valgrind on the core driver and two renders, and a real single-node
+# Slurm (tests/cli/slurm.sh).
 OPT_CFLAGS := -O3 -march=native
 check-all: deps
 	$(MAKE) -j$(JOBS) tests
@@ -178,7 +179,7 @@ check-all: deps
 	$(MAKE) -j$(JOBS) BUILD=build-clang-o3 CC=clang CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
 	-$(MAKE) -j$(JOBS) cross
 	BUILDS="$(BUILD) build-san build-clang" UNIT_BUILDS="build-o3 build-clang-o3" \
-	    JOBS=$(JOBS) CROSS=1 VALGRIND=1 ./tests/run-all
+	    JOBS=$(JOBS) CROSS=1 VALGRIND=1 SLURM_TESTS=1 ./tests/run-all
 
 # `make fuzz`: libFuzzer (clang) on the scene parser, then on the image loader, for
 # FUZZ_SECONDS each (default 60).

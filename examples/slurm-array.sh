@@ -1,41 +1,135 @@
 #!/usr/bin/env bash
-# slurm-array.sh - render a long rockpool clip as a Slurm array job, one chunk per task,
-# then join the chunks without re-encoding. Submit from a directory every node can see:
+# slurm-array.sh - render a rockpool clip as a Slurm array job, one chunk per task, then check
+# and join the chunks without re-encoding (scripts/rockpool-join). Submit from a directory
+# every node can see (the repository's, or one with rockpool on PATH):
 #
-#   sbatch --array=0-15 examples/slurm-array.sh examples/rain.scene out.mkv
-#   # when all tasks are done (or chain it with --dependency=afterok:JOBID):
-#   JOIN=1 bash examples/slurm-array.sh examples/rain.scene out.mkv
+#   sbatch --array=0-15 examples/slurm-array.sh examples/rain.scene out.mkv [OPTION]...
+#   # when the tasks are done (or chain it: sbatch --dependency=afterok:JOBID ...):
+#   JOIN=1 bash examples/slurm-array.sh examples/rain.scene out.mkv [OPTION]...
 #
-# Each task renders frames A..B-1 with --start/--end (simulating from frame 0, which is
-# cheap), so the joined clip equals a single run frame for frame.
+# OPTIONs are rockpool's (-s 1920x1080 -c libx265 --crf 20 -i clip.mp4 ...), the same for
+# the tasks and the join. OUTPUT is a video (.mp4 .mkv .mov .webm), a framemd5 file, or a
+# PNG pattern (frames/f_%05d.png: the tasks write the frames in place; the join checks
+# that every frame is there).
+#
+# The chunk count is the array's own (--array=0-15 or 1-16: 16 chunks; a task's chunk is
+# its index from the array's first), or CHUNKS. The tasks record it in OUTPUT's chunk
+# directory (.OUTPUT.chunks), so one task resubmitted alone (sbatch --array=3 ...) and the
+# join use the same split. A task whose chunk is already complete does nothing, so a
+# requeued or resubmitted array renders only what is missing; a chunk stopped by SIGTERM
+# is never kept under its final name. The join refuses a missing, short or stale chunk,
+# naming it; after a join the chunk directory and the tasks' logs are removed.
 #SBATCH --job-name=rockpool
-#SBATCH --cpus-per-task=4
-#SBATCH --output=rockpool-%A_%a.log
+#SBATCH --output=rockpool-%j.log
 set -euo pipefail
 
-scene=${1:?usage: slurm-array.sh SCENE OUTPUT.mkv}
-output=${2:?usage: slurm-array.sh SCENE OUTPUT.mkv}
-rockpool=${ROCKPOOL:-rockpool}
-ext=${output##*.}
-chunks=${SLURM_ARRAY_TASK_COUNT:-${CHUNKS:-16}}
-dir=${output%.*}.chunks
-mkdir -p "$dir"
+usage="usage: slurm-array.sh SCENE OUTPUT [ROCKPOOL OPTION]..."
+scene=${1:?$usage}
+output=${2:?$usage}
+shift 2
+opts=("$@")
+die() { echo "slurm-array.sh: error: $*" >&2; exit "${status:-1}"; }
 
-frames=$("$rockpool" "$scene" --check | sed -n 's/^frames: *\([0-9]*\).*/\1/p')
+# rockpool and rockpool-join: ROCKPOOL, PATH, or the repository's build (sbatch runs a copy
+# of this script, so the repository is looked for from the submit directory too).
+repo=""
+for d in "$(cd "$(dirname "$0")/.." && pwd)" "${SLURM_SUBMIT_DIR:-$PWD}"; do
+    if [ -x "$d/scripts/rockpool-join" ]; then repo=$d; break; fi
+done
+rockpool=${ROCKPOOL:-}
+if [ -z "$rockpool" ]; then
+    if [ -n "$repo" ] && [ -x "$repo/build/rockpool" ]; then rockpool=$repo/build/rockpool
+    elif command -v rockpool >/dev/null; then rockpool=rockpool
+    else die "rockpool not found: build it (make) or set ROCKPOOL"; fi
+fi
+join=${ROCKPOOL_JOIN:-${repo:+$repo/scripts/rockpool-join}}
+[ -n "$join" ] || join=$(command -v rockpool-join) || die "scripts/rockpool-join not found: submit from the repository"
+
+case $output in
+*%*d*.png | *%*d*.PNG) kind=png; ext=png ;;
+*.mp4 | *.mkv | *.mov | *.webm) kind=video; ext=${output##*.} ;;
+*.framemd5 | *.md5) kind=framemd5; ext=${output##*.} ;;
+*) status=2 die "'$output' is neither a video, a framemd5 file nor a PNG pattern" ;;
+esac
+fmt=()
+[ $kind != framemd5 ] || fmt=(-f framemd5)
+overwrite=""
+for o in "${opts[@]}"; do [ "$o" != -y ] || overwrite=-y; done
+dir=$(dirname "$output")/.$(basename "$output" | tr '%' '_').chunks
+mkdir -p "$dir" "$(dirname "$output")"
+frames=$("$rockpool" "$scene" "${opts[@]}" --check | sed -n 's/^frames: *\([0-9]*\).*/\1/p')
+[ -n "$frames" ] || die "cannot read the frame count of $scene"
+
+# The split: CHUNKS, or the array's own range; a task alone (a resubmission) uses the one
+# recorded by the full array.
+plan=$dir/plan
+chunks=${CHUNKS:-}
+base=""
+if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
+    size=$((SLURM_ARRAY_TASK_MAX - SLURM_ARRAY_TASK_MIN + 1))
+    if [ -z "$chunks" ] && [ "$size" = 1 ] && [ -f "$plan" ]; then read -r chunks base <"$plan"; fi
+    [ -n "$chunks" ] || chunks=$size
+    if [ -z "$base" ]; then
+        if [ "$size" = "$chunks" ]; then base=$SLURM_ARRAY_TASK_MIN
+        elif [ -f "$plan" ]; then read -r _ base <"$plan"
+        else base=0; fi
+    fi
+    if [ "$size" = "$chunks" ]; then
+        echo "$chunks $base" >"$plan.$SLURM_ARRAY_TASK_ID"
+        mv -f "$plan.$SLURM_ARRAY_TASK_ID" "$plan"
+    fi
+elif [ -z "$chunks" ] && [ -f "$plan" ]; then
+    read -r chunks base <"$plan"
+fi
+[ -n "$chunks" ] || die "no chunk count: run through sbatch --array, or give CHUNKS"
+[[ $chunks =~ ^[1-9][0-9]*$ ]] || status=2 die "CHUNKS: '$chunks' is not a count"
+[ "$chunks" -le "$frames" ] || die "$chunks chunks for $frames frames: use at most $frames tasks"
+range() { echo "$((frames * $1 / chunks)) $((frames * ($1 + 1) / chunks))"; }
 
 if [ "${JOIN:-0}" = 1 ]; then
-    : >"$dir/list.txt"
-    for ((i = 0; i < chunks; i++)); do
-        [ -s "$dir/chunk_$i.$ext" ] || { echo "chunk $i is missing" >&2; exit 1; }
-        echo "file 'chunk_$i.$ext'" >>"$dir/list.txt"
-    done
-    ffmpeg -v error -nostdin -f concat -safe 0 -i "$dir/list.txt" -c copy "$output.part.$ext"
-    mv "$output.part.$ext" "$output"
+    if [ $kind = png ]; then
+        for ((f = 0; f < frames; f++)); do
+            # shellcheck disable=SC2059 # the PNG pattern is a printf format by design
+            printf -v name "$(basename "$output")" "$f"
+            [ -f "$(dirname "$output")/$name" ] || die "frame $f ($name) is missing: resubmit its task"
+        done
+    else
+        # The chunks must have this run's settings: a reference of its first frame.
+        like=$dir/like.$ext
+        "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like"
+        list=()
+        for ((i = 0; i < chunks; i++)); do list+=("$dir/chunk_$i.$ext"); done
+        "$join" $overwrite --like "$like" --frames "$frames" -o "$output" "${list[@]}"
+    fi
+    rm -rf "$dir"
+    echo "slurm-array.sh: $frames frames in $chunks chunks -> $output" >&2
     exit 0
 fi
 
-i=${SLURM_ARRAY_TASK_ID:?run through sbatch --array, or with JOIN=1 to join}
-start=$((frames * i / chunks))
-end=$((frames * (i + 1) / chunks))
-"$rockpool" -q -y -j "${SLURM_CPUS_PER_TASK:-1}" "$scene" --start "$start" --end "$end" \
-    -o "$dir/chunk_$i.$ext"
+[ -n "${SLURM_ARRAY_TASK_ID:-}" ] || die "run through sbatch --array, or with JOIN=1 to join"
+i=$((SLURM_ARRAY_TASK_ID - base))
+if [ "$i" -lt 0 ] || [ "$i" -ge "$chunks" ]; then
+    die "task $SLURM_ARRAY_TASK_ID is outside the $chunks chunks (array from $base)"
+fi
+read -r start end <<<"$(range $i)"
+threads=(-j "${SLURM_CPUS_PER_TASK:-$(nproc)}")
+if [ $kind = png ]; then
+    "$rockpool" -q -y "${threads[@]}" "$scene" "${opts[@]}" --start "$start" --end "$end" -o "$output"
+else
+    chunk=$dir/chunk_$i.$ext
+    sha=()
+    [ ! -f "$scene" ] || sha=(--scene-sha256 "$(sha256sum <"$scene" | cut -c1-64)")
+    if [ -f "$chunk" ] &&
+        "$join" --check "${sha[@]}" --range "$start-$((end - 1))/$frames" "$chunk" 2>/dev/null; then
+        echo "slurm-array.sh: chunk $i (frames $start-$((end - 1))) is already complete"
+    else
+        part=$dir/part_$i.$ext
+        trap 'rm -f "$part"' EXIT
+        "$rockpool" -q -y "${threads[@]}" "$scene" "${opts[@]}" "${fmt[@]}" --start "$start" \
+            --end "$end" -o "$part"
+        mv -f "$part" "$chunk"
+    fi
+fi
+# A task that succeeded leaves no log (the failed ones keep theirs).
+log=$PWD/rockpool-${SLURM_JOB_ID:-}.log
+[ -z "${SLURM_JOB_ID:-}" ] || rm -f "$log"

@@ -53,6 +53,16 @@ static void add(rp_provenance *p, const char *key, const char *value)
     snprintf(e->value, sizeof(e->value), "%s", value);
 }
 
+/* The entries again as the NULL-terminated key, value list. */
+static void list(rp_provenance *p)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        p->kv[2 * i] = p->entries[i].key;
+        p->kv[2 * i + 1] = p->entries[i].value;
+    }
+    p->kv[2 * p->count] = NULL;
+}
+
 int rp_provenance_build(rp_provenance *p, const char *version, const char *preset, uint64_t seed,
                         const void *scene, size_t scene_len)
 {
@@ -75,10 +85,18 @@ int rp_provenance_build(rp_provenance *p, const char *version, const char *prese
         }
         add(p, RP_PROV_SCENE_SHA256, text);
     }
-    for (size_t i = 0; i < p->count; i++) {
-        p->kv[2 * i] = p->entries[i].key;
-        p->kv[2 * i + 1] = p->entries[i].value;
-    }
-    p->kv[2 * p->count] = NULL;
+    list(p);
+    return RP_OK;
+}
+
+int rp_provenance_add_frames(rp_provenance *p, int64_t first, int64_t end, int64_t total)
+{
+    char text[RP_PROVENANCE_VALUE_MAX];
+
+    if (first < 0 || first >= end || end > total || p->count >= RP_PROVENANCE_MAX)
+        return RP_ERR_INVALID;
+    snprintf(text, sizeof(text), "%" PRId64 "-%" PRId64 "/%" PRId64, first, end - 1, total);
+    add(p, RP_PROV_FRAMES, text);
+    list(p);
     return RP_OK;
 }

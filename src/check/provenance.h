@@ -15,8 +15,9 @@
 #define RP_PROV_PRESET "rockpool_preset"
 #define RP_PROV_SEED "rockpool_seed"
 #define RP_PROV_SCENE_SHA256 "rockpool_scene_sha256"
+#define RP_PROV_FRAMES "rockpool_frames"
 
-#define RP_PROVENANCE_MAX 4
+#define RP_PROVENANCE_MAX 5
 #define RP_PROVENANCE_VALUE_MAX 80 /* bytes of a value with its NUL */
 
 typedef struct rp_provenance_entry {
@@ -40,6 +41,13 @@ typedef struct rp_provenance {
  * RP_ERR_NOMEM. On failure p->count is 0 and p->kv[0] NULL. */
 int rp_provenance_build(rp_provenance *p, const char *version, const char *preset, uint64_t seed,
                         const void *scene, size_t scene_len);
+
+/** Add the frames a file holds to p (after rp_provenance_build): RP_PROV_FRAMES, "A-L/N"
+ * for frames A..L (both included) of a timeline of N frames, so that a chunk of a clip
+ * says which part it is; a file cut short by a signal still says the range it was asked
+ * for, and its frame count tells it is incomplete. RP_ERR_INVALID unless
+ * 0 <= first < end <= total, or if p is full. */
+int rp_provenance_add_frames(rp_provenance *p, int64_t first, int64_t end, int64_t total);
 
 /** SHA-256 of len bytes as 64 lowercase hex digits and a NUL (sha256sum's form).
  * RP_ERR_NOMEM (hex is "") if libavutil cannot allocate its context. */

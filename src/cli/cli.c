@@ -18,6 +18,7 @@
 enum {
     ARG_START = 256,
     ARG_END,
+    ARG_FRAME_RANGE,
     ARG_PRESET,
     ARG_SEED,
     ARG_CRF,
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
     {"fps", required_argument, NULL, 'r'},
     {"start", required_argument, NULL, ARG_START},
     {"end", required_argument, NULL, ARG_END},
+    {"frame-range", required_argument, NULL, ARG_FRAME_RANGE},
     {"preset", required_argument, NULL, ARG_PRESET},
     {"seed", required_argument, NULL, ARG_SEED},
     {"codec", required_argument, NULL, 'c'},
@@ -105,7 +107,7 @@ void rp_cli_usage(FILE *f)
           "  -s, --size WxH         output size (default: the scene's)\n"
           "  -n, --frames N         timeline length in frames; -t TIME in time (10s, 500ms)\n"
           "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
-          "      --start A --end B  write frames A..B-1 only (numbers, or times like 2s)\n"
+          "      --start A --end B  frames A..B-1 (or times: 2s); --frame-range A-B: A..B\n"
           "      --preset NAME      rockpool elias applet silverlight codeproject\n"
           "      --seed N           seed of the rain generator\n"
           "  -c, --codec NAME       video encoder (default libx264; libvpx-vp9 for webm)\n"
@@ -441,6 +443,25 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
         if (!r && t->is_frames)
             *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
         cli->times |= !t->is_frames;
+        break;
+    }
+    case ARG_FRAME_RANGE: { /* "A-B" inclusive, or "A" alone: --start A --end B+1 */
+        int64_t a, b = -1;
+        const char *end;
+        int good = whole(arg, 0, &a, &end);
+        if (good && *end == '-')
+            good = whole(end + 1, 0, &b, &end);
+        else
+            b = a;
+        if (!good || *end || b < a || b == INT64_MAX)
+            return usage_error(err, errlen,
+                               "--frame-range: '%s' is not a range of frame numbers FIRST-LAST "
+                               "like 0-99 (both included, FIRST <= LAST)",
+                               arg);
+        cli->run.start = a;
+        cli->run.end = b + 1;
+        cli->start_at = (rp_time){a, 1};
+        cli->end_at = (rp_time){b + 1, 1};
         break;
     }
     case ARG_PRESET: {

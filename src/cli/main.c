@@ -126,7 +126,7 @@ typedef struct progress {
     int show;
     FILE *fd;
     int fps, fps_den;
-    int64_t start, end;
+    int64_t start, end, total; /* the run's frames start..end-1 of total */
     double t0, last_line, last_block;
 } progress;
 
@@ -135,9 +135,15 @@ static void progress_block(progress *p, int64_t written, int end)
     if (!p->fd)
         return;
     double t = now_seconds();
-    fprintf(p->fd, "frame=%" PRId64 "\nfps=%.2f\nout_time_us=%" PRId64 "\nprogress=%s\n", written,
-            written / (t - p->t0 + 1e-9), written * 1000000 * p->fps_den / p->fps,
-            end ? "end" : "continue");
+    /* FFmpeg's keys count within the run; a farm's chunk also says where it is in the
+     * whole clip: the last frame written (absolute, -1 before the first), its range and
+     * the timeline's length. */
+    fprintf(p->fd,
+            "frame=%" PRId64 "\nfps=%.2f\nout_time_us=%" PRId64 "\ncurrent_frame=%" PRId64
+            "\nfirst_frame=%" PRId64 "\nlast_frame=%" PRId64 "\ntotal_frames=%" PRId64
+            "\nprogress=%s\n",
+            written, written / (t - p->t0 + 1e-9), written * 1000000 * p->fps_den / p->fps,
+            p->start + written - 1, p->start, p->end - 1, p->total, end ? "end" : "continue");
     fflush(p->fd);
     p->last_block = t;
 }
@@ -164,6 +170,7 @@ static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
     p->fps_den = sum->settings->time.fps_den;
     p->start = sum->start;
     p->end = sum->end;
+    p->total = sum->frames;
     p->t0 = now_seconds();
     if (cli->progress_fd < 0)
         return 0;

@@ -543,8 +543,11 @@ static int validate(rp_session *se, rp_error *err)
     size_t scene_len = 0;
     const char *scene_text = rp_scene_text(se->scene, &scene_len);
     if (rp_provenance_build(&se->provenance, RP_VERSION, rp_preset_name(se->s.preset), se->s.seed,
-                            scene_text, scene_len) == RP_OK)
+                            scene_text, scene_len) == RP_OK) {
+        if (se->start < se->end)
+            rp_provenance_add_frames(&se->provenance, se->start, se->end, se->frames);
         o->metadata = se->provenance.kv;
+    }
     o->width = se->s.out_width;
     o->height = se->s.out_height;
     o->fps = se->s.time.fps;
@@ -594,6 +597,15 @@ static int validate(rp_session *se, rp_error *err)
                             run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
                                           : "hashes",
                             se->memory / (1 << 30), video, (double)run->max_memory / (1 << 30));
+    /* A range without frames would leave files no reader takes (a video without a frame):
+     * refused, after the estimate so that a run over it still says what it needs. */
+    if (se->start == se->end && se->frames == 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the timeline has no frames");
+    if (se->start == se->end)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the range has no frames: --start and --end are both %" PRId64
+                            " (--start A --end B writes A..B-1)",
+                            se->start);
     /* The outputs last: the encoder is tried with the run's settings (a throwaway open),
      * which only makes sense for a run that fits. */
     if ((r = rp_sinks_check(&se->sinks, err)))

@@ -60,7 +60,8 @@ if command -v parallel >/dev/null; then
     expect_status "render-parallel PNG chunks" 0 "$TOP/scripts/render-parallel" -k 4 -j 2 \
         -o png/f_%03d.png -- "$scene" "${opts[@]}"
     check "PNG chunks fill one pattern (40 files)" test "$(ls png | wc -l)" = 40
-    expect_status "a failing chunk fails the run" 1 "$TOP/scripts/render-parallel" -k 2 -j 2 \
+    # (found by the run's one-frame reference before any chunk starts: exit 2)
+    expect_status "an unknown encoder fails the run" 2 "$TOP/scripts/render-parallel" -k 2 -j 2 \
         -o failed.mkv -- "$scene" "${opts[@]}" -c no-such-encoder
     check "no joined file after a failure" test ! -e failed.mkv
 else
@@ -76,3 +77,37 @@ check "progress ends with frame=40 and progress=end" \
 check "progress has out_time_us" grep -q '^out_time_us=1333333$' progress.txt
 expect_status "progress-fd on a closed descriptor is exit 2" 2 "$ROCKPOOL" "$scene" \
     "${opts[@]}" -f framemd5 -o discard.md5 -y --progress-fd 9
+
+# A chunk's progress says where it is in the whole clip: the last frame written
+# (absolute), its range and the timeline's length.
+expect_status "progress-fd of a chunk" 0 "$ROCKPOOL" "$scene" "${opts[@]}" --start 13 --end 27 \
+    -f framemd5 -o discard.md5 -y --progress-fd 3 3>progress.txt
+check "chunk progress ends with frame=14 current_frame=26 of frames 13-26 of 40" \
+    test "$(sed -n '/^progress=end/q;/^\(frame\|current_frame\|first_frame\|last_frame\|total_frames\)=/p' \
+        progress.txt | tail -n 5 | tr '\n' ' ')" = \
+    "frame=14 current_frame=26 first_frame=13 last_frame=26 total_frames=40 "
+
+# An empty range is a usage error with nothing written; --frame-range A-B is --start A
+# --end B+1 (a farm's inclusive first-last), one number is one frame.
+expect_status "--start 5 --end 5 is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 5 --end 5 \
+    -o empty.mkv
+stderr_has "empty range message" "the range has no frames"
+check "empty range: nothing written" test -z "$(ls -A | grep empty)"
+expect_status "--end 40 --start 40 is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 40 \
+    -f framemd5 -o empty.md5
+check "empty range at the end: nothing written" test ! -e empty.md5
+expect_status "--frame-range 13-26" 0 "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 13-26 \
+    -f framemd5 -o range.md5
+check "--frame-range 13-26 equals --start 13 --end 27" \
+    cmp -s <(grep -v '^#' range.md5) <(grep -v '^#' c13.md5)
+expect_status "--frame-range 39" 0 "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 39 --hash
+check "--frame-range 39 is the last frame alone" cmp -s "$WORK/out" <(tail -n 1 full.hash)
+for bad_range in 5-4 -3 3- a-b 1-2-3 "1 - 2" 0x1-2; do
+    expect_status "--frame-range '$bad_range' is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" \
+        --frame-range "$bad_range" -f framemd5 -o bad.md5
+done
+stderr_has "bad range message" "is not a range of frame numbers FIRST-LAST"
+expect_status "--frame-range past the end is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" \
+    --frame-range 30-40 -f framemd5 -o bad.md5
+stderr_has "past the end message" "past the last frame"
+check "bad ranges: nothing written" test ! -e bad.md5

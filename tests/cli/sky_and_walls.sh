@@ -291,7 +291,9 @@ for s in m msky mmask mimg; do
     echo $? >$s.status
 done
 check "4000x4000 under 400 MiB: fits without a sky image or wall images" \
-    test "$(cat m.status) $(cat mmask.status)" = "0 0"
+    test "$(cat m.status) $(cat mmask.status)" = "2 2"
+check "... refused only for --end 0's empty range" \
+    test "$(grep -l "the range has no frames" m.err mmask.err | wc -l)" = 2
 check "... a sky image does not fit" grep -q "needs about" msky.err
 check "... walls visible image does not fit" grep -q "needs about" mimg.err
 

@@ -93,6 +93,24 @@ static void test_build(void **state)
     assert_string_equal(p.kv[5],
                         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 
+    /* The frames of a chunk: "A-L/N", both ends included; an empty or outside range
+     * is refused and leaves the list as it was. */
+    assert_int_equal(rp_provenance_build(&p, "2.0.0", NULL, 0, NULL, 0), RP_OK);
+    assert_int_equal(rp_provenance_add_frames(&p, 10, 20, 120), RP_OK);
+    assert_int_equal(p.count, 3);
+    assert_string_equal(p.kv[4], "rockpool_frames");
+    assert_string_equal(p.kv[5], "10-19/120");
+    assert_null(p.kv[6]);
+    assert_int_equal(rp_provenance_add_frames(&p, 5, 5, 120), RP_ERR_INVALID);
+    assert_int_equal(rp_provenance_add_frames(&p, 0, 121, 120), RP_ERR_INVALID);
+    assert_int_equal(rp_provenance_add_frames(&p, -1, 3, 120), RP_ERR_INVALID);
+    assert_int_equal(p.count, 3);
+    assert_int_equal(rp_provenance_build(&p, "2.0.0", "elias", 1, "", 0), RP_OK);
+    assert_int_equal(rp_provenance_add_frames(&p, 0, 1, 1), RP_OK);
+    assert_string_equal(p.kv[9], "0-0/1");
+    assert_int_equal(rp_provenance_add_frames(&p, 0, 1, 1), RP_ERR_INVALID); /* full */
+    assert_null(p.kv[10]);
+
     /* The same inputs twice: the same bytes (no clock). */
     {
         rp_provenance a, b;

@@ -1,0 +1,287 @@
+# farm.sh - farm rendering that cannot lie: scripts/render-parallel on GNU parallel and
+# scripts/rockpool-join, checked with ffprobe against a single run. Joined files have the
+# single run's packet timestamps and durations at awkward chunk counts (7, 16, 120) and at
+# 30000/1001; framemd5 joins equal the single run's manifest; a short, stale, missing or
+# foreign chunk is refused with its name; a failed run resumes with only the missing
+# chunks; nothing is left beside the output.
+source "$(dirname "$0")/lib.sh"
+
+RP=$TOP/scripts/render-parallel
+J=$TOP/scripts/rockpool-join
+export ROCKPOOL
+scene=$TOP/examples/rain.scene
+ntsc=(-q -s 64x48 -n 120 -r 30000/1001)
+
+# packets FILE [STREAM]: every packet's stream, pts, dts and duration, as ffprobe reads them.
+packets() {
+    ffprobe -v error ${2:+-select_streams "$2"} -show_entries packet=stream_index,pts,dts,duration \
+        -of csv "$1"
+}
+# same_timing NAME A B: the two files' video packets and container duration agree exactly.
+same_timing() {
+    if cmp -s <(packets "$2" v) <(packets "$3" v) &&
+        [ "$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$2")" = \
+            "$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$3")" ]; then
+        ok "$1"
+    else
+        bad "$1"
+        diff <(packets "$2" v) <(packets "$3" v) | head -4 | sed 's/^/    /'
+    fi
+}
+decoded() { ffmpeg -v error -i "$1" -f framemd5 -; }
+
+if ! command -v parallel >/dev/null; then
+    bad "GNU parallel is not installed (scripts/install-deps installs it)"
+    exit 0
+fi
+
+# ---- awkward chunk counts at 30000/1001: MKV (FFV1, frame for frame) and MP4 (x264) ----
+"$ROCKPOOL" "$scene" "${ntsc[@]}" -c ffv1 -o single.mkv
+"$ROCKPOOL" "$scene" "${ntsc[@]}" --encoder-preset ultrafast -o single.mp4
+for k in 7 16 120; do
+    expect_status "-k $k MKV: exit 0" 0 "$RP" -k $k -j 2 -o k$k.mkv -- "$scene" "${ntsc[@]}" -c ffv1
+    same_timing "-k $k MKV: the single run's timestamps, durations and length" single.mkv k$k.mkv
+    check "-k $k MKV: frames decode equal to the single run" cmp -s <(decoded single.mkv) \
+        <(decoded k$k.mkv)
+    [ $k != 120 ] || continue # (the MP4 at 120 chunks adds time, not cases)
+    expect_status "-k $k MP4: exit 0" 0 "$RP" -k $k -j 2 -o k$k.mp4 -- "$scene" "${ntsc[@]}" \
+        --encoder-preset ultrafast
+    same_timing "-k $k MP4: the single run's timestamps, durations and length" single.mp4 k$k.mp4
+done
+check "-k 120 MKV: the frames tag says the whole clip" \
+    test "$(ffprobe -v error -show_entries format_tags=rockpool_frames -of csv=p=0 k120.mkv)" = "0-119/120"
+check "no chunk directory or file left beside the outputs" \
+    test "$(ls -A | grep -c -v -e '^single\.' -e '^k[0-9]*\.mp4$' -e '^k[0-9]*\.mkv$' -e '^out$' -e '^err$')" = 0
+
+# ---- framemd5 joined from chunks: the single run's manifest, byte for byte ----
+"$ROCKPOOL" "$scene" "${ntsc[@]}" -f framemd5 -o single.framemd5
+expect_status "-k 16 framemd5: exit 0" 0 "$RP" -k 16 -j 2 -o k16.framemd5 -- "$scene" "${ntsc[@]}"
+check "-k 16 framemd5 equals the single run's" cmp -s single.framemd5 k16.framemd5
+
+# ---- over a video with sound: video exact, audio within one audio frame ----
+ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=25:duration=2 \
+    -f lavfi -i sine=frequency=440:sample_rate=48000:duration=2 -c:v libx264 -pix_fmt yuv420p \
+    -c:a aac -shortest bg.mp4
+"$ROCKPOOL" -q -i bg.mp4 --encoder-preset ultrafast -o sound.mp4
+expect_status "-k 7 over sound: exit 0" 0 "$RP" -k 7 -j 2 -o sound7.mp4 -- -i bg.mp4 \
+    --encoder-preset ultrafast
+same_timing "-k 7 over sound: video timestamps equal" sound.mp4 sound7.mp4
+# audio_span FILE: the first packet's start and the last one's end, in samples, and the
+# packet duration (one audio frame).
+audio_span() {
+    packets "$1" a | awk -F, 'NR == 1 { s = $3 } { e = $3 + $5; d = $5 } END { print s, e, d }'
+}
+read -r s0 e0 d0 <<<"$(audio_span sound.mp4)"
+read -r s1 e1 d1 <<<"$(audio_span sound7.mp4)"
+within() { [ $(($1 - $2)) -le "$3" ] && [ $(($2 - $1)) -le "$3" ]; }
+check "-k 7 over sound: audio starts where the single run's does ($s0, $s1)" within "$s0" "$s1" "$d0"
+check "-k 7 over sound: audio ends within one audio frame of it ($e0, $e1; frame $d0)" \
+    within "$e0" "$e1" "$d0"
+check "-k 7 over sound: as many audio packets give or take one" \
+    within "$(packets sound.mp4 a | wc -l)" "$(packets sound7.mp4 a | wc -l)" 1
+
+# ---- the join refuses what is not the clip, naming the chunk ----
+opts=(-q -s 64x48 -n 30 -c ffv1)
+for r in 0-9 10-19 20-29; do "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o c$r.mkv; done
+"$ROCKPOOL" "$scene" "${opts[@]}" --seed 99 --frame-range 10-19 -o stale10-19.mkv
+"$ROCKPOOL" "$scene" "${opts[@]}" -s 32x32 --frame-range 10-19 -o small10-19.mkv
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 10-18 -o c10-18.mkv
+ffmpeg -v error -i c10-19.mkv -c copy -map_metadata -1 untagged.mkv
+refused() { # NAME FRAGMENT CHUNK...
+    local name=$1 frag=$2
+    shift 2
+    expect_status "join refuses $name: exit 1" 1 "$J" --frames 30 -o joined.mkv "$@"
+    stderr_has "join refuses $name: message" "$frag"
+    check "join refuses $name: no output" test ! -e joined.mkv
+}
+expect_status "join of three good chunks: exit 0" 0 "$J" --frames 30 -o joined.mkv c0-9.mkv \
+    c10-19.mkv c20-29.mkv
+rm -f joined.mkv
+refused "a stale chunk (other seed)" "chunk 1 (stale10-19.mkv) was made with other settings" \
+    c0-9.mkv stale10-19.mkv c20-29.mkv
+refused "a chunk of another size" "chunk 1 (small10-19.mkv) has other streams" \
+    c0-9.mkv small10-19.mkv c20-29.mkv
+refused "a missing chunk file" "chunk 1 (gone.mkv) is missing" c0-9.mkv gone.mkv c20-29.mkv
+refused "a gap" "chunk 1 (c20-29.mkv) holds frames 20-29: frames 10-19 are missing" \
+    c0-9.mkv c20-29.mkv
+refused "a short clip" "frames 20-29 of 30 are missing" c0-9.mkv c10-19.mkv
+refused "overlapping chunks" "overlap" c0-9.mkv c10-19.mkv c10-19.mkv c20-29.mkv
+refused "a chunk without rockpool's tags" "chunk 1 (untagged.mkv): no rockpool_frames tag" \
+    c0-9.mkv untagged.mkv c20-29.mkv
+expect_status "join refuses a clip of another length: exit 1" 1 "$J" --frames 31 -o joined.mkv \
+    c0-9.mkv c10-19.mkv c20-29.mkv
+stderr_has "another length: message" "is from a clip of 30 frames, this one has 31"
+expect_status "--scene-sha256 of another scene: exit 1" 1 "$J" --scene-sha256 \
+    "$(printf 'other' | sha256sum | cut -c1-64)" -o joined.mkv c0-9.mkv c10-19.mkv c20-29.mkv
+stderr_has "another scene: message" "chunk 0 (c0-9.mkv) is from another scene"
+expect_status "--scene-sha256 of this scene: exit 0" 0 "$J" --scene-sha256 \
+    "$(sha256sum <"$scene" | cut -c1-64)" -o joined.mkv c0-9.mkv c10-19.mkv c20-29.mkv
+expect_status "an existing output without -y: exit 2" 2 "$J" -o joined.mkv c0-9.mkv c10-19.mkv \
+    c20-29.mkv
+rm -f joined.mkv
+# A chunk stopped by SIGTERM: rockpool finishes the file properly, its tag still says the
+# range asked for, and the count gives it away.
+"$ROCKPOOL" "$scene" -q -s 320x240 -n 3000 -c ffv1 --frame-range 0-2999 --progress-fd 3 \
+    -o cut.mkv 3>cut.progress &
+pid=$!
+for _ in $(seq 100); do grep -q '^frame=[1-9]' cut.progress 2>/dev/null && break; sleep 0.1; done
+kill -TERM $pid
+wait $pid
+check "SIGTERM: rockpool exits 143 and keeps a playable, short chunk" test $? = 143 -a -s cut.mkv
+expect_status "join --check refuses the short chunk: exit 1" 1 "$J" --check --range 0-2999/3000 cut.mkv
+stderr_has "short chunk: message" "chunk 0 (cut.mkv) holds"
+stderr_has "short chunk: says to render it again" "of the 3000 frames of its range 0-2999 (cut short"
+expect_status "join --check takes a complete chunk: exit 0" 0 "$J" --check --range 10-19/30 c10-19.mkv
+expect_status "join --check of another range: exit 1" 1 "$J" --check --range 10-20/30 c10-19.mkv
+
+# framemd5 chunks: frames counted line by line.
+for r in 0-9 10-19 20-29; do
+    "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -f framemd5 -o m$r.framemd5
+done
+head -n -2 m10-19.framemd5 >short.framemd5
+expect_status "framemd5 join of a cut chunk: exit 1" 1 "$J" --frames 30 -o m.framemd5 \
+    m0-9.framemd5 short.framemd5 m20-29.framemd5
+stderr_has "framemd5 cut chunk: message" "frames 18-19 are missing before it (chunk 1, short.framemd5, ends at 17)"
+check "framemd5 refused: no output" test ! -e m.framemd5
+"$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o mfull.framemd5
+expect_status "framemd5 join: exit 0" 0 "$J" --frames 30 -o m.framemd5 m0-9.framemd5 \
+    m10-19.framemd5 m20-29.framemd5
+check "framemd5 join equals the single run's" cmp -s m.framemd5 mfull.framemd5
+
+# ---- render-parallel resumes: after a failed chunk only the missing chunks are rendered ----
+cat >flaky <<EOF
+#!/usr/bin/env bash
+# rockpool that fails the chunk starting at frame 24 while fail.flag exists; logs each chunk.
+case " \$* " in *" --start 24 "*) [ -e "$WORK/fail.flag" ] && exit 1 ;; esac
+case " \$* " in *" --start "*) echo "\$*" >>"$WORK/chunks.log" ;; esac
+exec "$ROCKPOOL" "\$@"
+EOF
+chmod +x flaky
+touch fail.flag
+expect_status "a failing chunk: exit 1" 1 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o resume.mkv \
+    -- "$scene" "${opts[@]}"
+stderr_has "a failing chunk: the chunks are kept" "the same command renders only the others"
+check "a failing chunk: no output" test ! -e resume.mkv
+check "a failing chunk: the chunks done are kept" test -s .resume.mkv.chunks/chunk_3.mkv
+# a chunk cut short by a signal under the final name is never taken for done
+cp cut.mkv .resume.mkv.chunks/chunk_1.mkv
+rm fail.flag
+: >chunks.log
+expect_status "the same command again: exit 0" 0 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 \
+    -o resume.mkv -- "$scene" "${opts[@]}"
+check "... rendered only the failed chunk and the cut one" \
+    test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | sort -n | tr '\n' ' ')" = "6 24 "
+"$ROCKPOOL" "$scene" "${opts[@]}" -o resume_single.mkv
+check "... and the result equals the single run" cmp -s <(decoded resume.mkv) <(decoded resume_single.mkv)
+same_timing "... with its timestamps" resume_single.mkv resume.mkv
+check "... and the chunk directory is gone" test ! -e .resume.mkv.chunks
+# chunks of another seed left from an earlier run are rendered again, not joined
+touch fail.flag
+"$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o reseed.mkv -- "$scene" "${opts[@]}" 2>/dev/null
+rm fail.flag
+: >chunks.log
+expect_status "another seed over kept chunks: exit 0" 0 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 \
+    -o reseed.mkv -- "$scene" "${opts[@]}" --seed 99
+check "... every chunk rendered again" test "$(wc -l <chunks.log)" = 5
+"$ROCKPOOL" "$scene" "${opts[@]}" --seed 99 -o reseed_single.mkv
+check "... equal to the single run of the new seed" cmp -s <(decoded reseed.mkv) \
+    <(decoded reseed_single.mkv)
+
+# ---- leftovers of an earlier run never block a join ----
+# (the old join wrote OUTPUT.part.EXT and failed when it was there)
+: >left.mkv.part.mkv
+mkdir -p .left.mkv.chunks
+: >.left.mkv.chunks/part_1.mkv
+: >.left.mkv.chunks/chunk_2.mkv
+expect_status "leftover .part and empty chunk files: exit 0" 0 "$RP" -k 3 -j 2 -o left.mkv -- \
+    "$scene" "${opts[@]}"
+check "... the clip is whole (30 frames)" test "$(probe left.mkv nb_read_frames)" = 30
+check "... and the chunk directory is gone" test ! -e .left.mkv.chunks
+expect_status "more chunks than frames: exit 0 (one chunk a frame)" 0 "$RP" -k 50 -j 2 \
+    -o many.mkv -- "$scene" -q -s 64x48 -n 5 -c ffv1
+check "... 5 frames" test "$(probe many.mkv nb_read_frames)" = 5
+
+# ---- progress of the whole clip ----
+expect_status "render-parallel --progress-fd" 0 "$RP" -k 3 -j 2 --progress-fd 3 -o p.mkv -- \
+    "$scene" "${opts[@]}" 3>rp.progress
+check "progress ends with frame=30 total_frames=30 progress=end" \
+    test "$(tail -n 3 rp.progress | tr '\n' ' ')" = "frame=30 total_frames=30 progress=end "
+expect_status "render-parallel --progress-fd on a closed descriptor: exit 2" 2 "$RP" \
+    --progress-fd 9 -o p2.mkv -- "$scene" "${opts[@]}"
+
+# ---- the Open Job Description template's scripts, run as a scheduler would ----
+# (its CLI cannot be installed here: the template was checked against the published
+# schema by hand.) Each Render task gets a range of Frame ("A-B"), then Join runs once.
+ojd() { # STEP ARG...: the step's embedded script with the job's parameters, run by bash
+    local step=$1
+    shift
+    python3 - "$TOP/examples/openjd-rockpool.yaml" "$step" "$TOP" "$WORK" >ojd.sh <<'PY'
+import sys, yaml
+t = yaml.safe_load(open(sys.argv[1]))
+step = next(s for s in t["steps"] if s["name"] == sys.argv[2])
+text = step["script"]["embeddedFiles"][0]["data"]
+params = {"RockpoolDir": sys.argv[3], "SceneFile": sys.argv[4] + "/ojd.scene",
+          "OutputFile": sys.argv[4] + "/ojd.mkv", "Options": "-s 64x48 -n 30 -c ffv1"}
+for k, v in params.items():
+    text = text.replace("{{Param.%s}}" % k, v)
+assert "{{" not in text, text
+print(text)
+PY
+    bash ojd.sh "$@"
+}
+cp "$scene" ojd.scene
+for r in 0-11 12-23 24-29; do
+    expect_status "OpenJD Render task $r: exit 0" 0 ojd Render $r
+done
+c12=.ojd.mkv.chunks/chunk_000000012-000000023.mkv
+before=$(stat -c %Y.%s "$c12" 2>&1)
+sleep 1
+expect_status "OpenJD Render task 12-23 again: exit 0" 0 ojd Render 12-23
+check "... over its complete chunk, which is kept" test "$(stat -c %Y.%s "$c12" 2>&1)" = "$before"
+expect_status "OpenJD Join: exit 0" 0 ojd Join
+"$ROCKPOOL" ojd.scene -q -s 64x48 -n 30 -c ffv1 -o ojd_single.mkv
+check "OpenJD: the joined clip equals the single run" cmp -s <(decoded ojd.mkv) <(decoded ojd_single.mkv)
+same_timing "OpenJD: with its timestamps" ojd_single.mkv ojd.mkv
+check "OpenJD: the chunk directory is gone" test ! -e .ojd.mkv.chunks
+rm -f ojd.mkv
+for r in 0-11 24-29; do ojd Render $r 2>/dev/null; done
+expect_status "OpenJD Join with a range never rendered: exit 1" 1 ojd Join
+stderr_has "... naming the gap" "frames 12-23 are missing before it"
+
+# ---- --sshlogin to localhost through a real sshd (started here, stopped by PID) ----
+# A relative scene path (remote commands start in $HOME) and a scene on stdin.
+if [ "$(id -u)" != 0 ] || [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+    echo "farm.sh: --sshlogin part skipped: needs root and openssh-server"
+    exit 0
+fi
+mkdir -p sshd
+# sshd's privilege separation directory (the system's service makes it): made and removed
+# here when missing.
+made_run=""
+if [ ! -d /run/sshd ]; then mkdir -m 755 /run/sshd && made_run=1; fi
+ssh-keygen -q -t ed25519 -N '' -f sshd/host_key
+ssh-keygen -q -t ed25519 -N '' -f sshd/user_key
+cp sshd/user_key.pub sshd/authorized_keys
+chmod 600 sshd/authorized_keys
+sshport=$((40000 + RANDOM % 20000))
+/usr/sbin/sshd -f /dev/null -p $sshport -h "$WORK/sshd/host_key" -o ListenAddress=127.0.0.1 \
+    -o PidFile="$WORK/sshd/pid" -o AuthorizedKeysFile="$WORK/sshd/authorized_keys" \
+    -o StrictModes=no -o PermitRootLogin=prohibit-password -o PasswordAuthentication=no \
+    -o UsePAM=no 2>sshd/err
+for _ in $(seq 50); do [ -s sshd/pid ] && break; sleep 0.1; done
+if [ ! -s sshd/pid ]; then
+    [ -z "$made_run" ] || rmdir /run/sshd
+    echo "farm.sh: --sshlogin part skipped: sshd does not start here: $(head -n 1 sshd/err)"
+    exit 0
+fi
+trap 'rc=$?; kill "$(cat "$WORK/sshd/pid")" 2>/dev/null; [ -z "$made_run" ] || rmdir /run/sshd; cli_exit $rc' EXIT
+login="2/ssh -p $sshport -i $WORK/sshd/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR 127.0.0.1"
+mkdir -p sub
+cp "$scene" sub/rel.scene
+"$ROCKPOOL" sub/rel.scene "${opts[@]}" -o ssh_single.mkv
+expect_status "--sshlogin, a relative scene path: exit 0" 0 "$RP" -k 3 --sshlogin "$login" \
+    -o ssh_rel.mkv -- sub/rel.scene "${opts[@]}"
+check "... equal to the single run" cmp -s <(decoded ssh_rel.mkv) <(decoded ssh_single.mkv)
+expect_status "--sshlogin, the scene on stdin: exit 0" 0 "$RP" -k 3 --sshlogin "$login" \
+    -o ssh_stdin.mkv -- - "${opts[@]}" <sub/rel.scene
+check "... equal to the single run" cmp -s <(decoded ssh_stdin.mkv) <(decoded ssh_single.mkv)

@@ -1,0 +1,174 @@
+# slurm.sh - examples/slurm-array.sh on a real single-node Slurm: a throwaway slurm.conf,
+# munged, slurmctld and slurmd started here as root on localhost and stopped by PID at the
+# end. Every result is either frame for frame the single run or a refused join that names
+# the chunk: 0- and 1-based arrays, a cancelled task, a task resubmitted alone, a requeued
+# task, stale chunks of another seed. Slow: make check-all runs it (SLURM_TESTS=1).
+source "$(dirname "$0")/lib.sh"
+
+if [ "${SLURM_TESTS:-0}" != 1 ]; then
+    echo "slurm.sh: skipped: a real Slurm runs in make check-all (SLURM_TESTS=1)"
+    exit 0
+fi
+skip() { echo "slurm.sh: skipped: $*"; exit 0; }
+[ "$(id -u)" = 0 ] || skip "starting slurmd and munged needs root"
+for c in munged slurmctld slurmd sbatch scancel scontrol sinfo; do
+    command -v $c >/dev/null || { bad "$c is not installed (scripts/install-deps installs it)"; exit 0; }
+done
+
+# ---- a throwaway cluster ----
+S=$WORK/slurm
+mkdir -p "$S/state" "$S/spool" "$S/munge"
+chmod 700 "$S/munge"
+head -c 1024 /dev/urandom >"$S/munge/munge.key"
+chmod 400 "$S/munge/munge.key"
+pids=()
+stop_cluster() {
+    local p
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}"; do
+        for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$p" 2>/dev/null
+    done
+}
+trap 'rc=$?; stop_cluster; cli_exit $rc' EXIT
+munged --key-file="$S/munge/munge.key" --socket="$S/munge/munge.sock" \
+    --pid-file="$S/munge/munged.pid" --log-file="$S/munge/munged.log" \
+    --seed-file="$S/munge/seed" -f >/dev/null 2>&1 || skip "munged does not start here"
+for _ in $(seq 50); do [ -s "$S/munge/munged.pid" ] && break; sleep 0.1; done
+pids+=("$(cat "$S/munge/munged.pid")")
+port=$((20000 + RANDOM % 20000))
+node=$(hostname -s)
+cat >"$S/slurm.conf" <<EOF
+ClusterName=rockpooltest
+SlurmctldHost=$node
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$S/munge/munge.sock
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$S/state
+SlurmdSpoolDir=$S/spool
+SlurmctldPidFile=$S/slurmctld.pid
+SlurmdPidFile=$S/slurmd.pid
+SlurmctldLogFile=$S/slurmctld.log
+SlurmdLogFile=$S/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+MpiDefault=none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+MinJobAge=300
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+export SLURM_CONF=$S/slurm.conf
+slurmctld -D -i -f "$SLURM_CONF" >"$S/ctld.out" 2>&1 &
+pids+=($!)
+slurmd -D -f "$SLURM_CONF" >"$S/d.out" 2>&1 &
+pids+=($!)
+up=0
+for _ in $(seq 60); do
+    sinfo -h -o %t 2>/dev/null | grep -q idle && { up=1; break; }
+    sleep 0.5
+done
+if [ $up = 0 ]; then
+    tail -n 3 "$S/slurmctld.log" "$S/slurmd.log" "$S/ctld.out" "$S/d.out" 2>/dev/null
+    skip "slurmctld and slurmd did not come up in this sandbox"
+fi
+ok "a single-node Slurm is up ($(sinfo -V))"
+
+# ---- the clip ----
+# The scene and the outputs in this test's directory; jobs submitted from the repository,
+# whose build the script finds (rockpool is not on PATH here).
+cp "$TOP/examples/rain.scene" rain.scene
+opts=(-s 64x48 -n 24 -c ffv1)
+"$ROCKPOOL" -q rain.scene "${opts[@]}" -o single.mkv
+decoded() { ffmpeg -v error -i "$1" -f framemd5 -; }
+packets() { ffprobe -v error -select_streams v -show_entries packet=pts,dts,duration -of csv "$1"; }
+equal_to_single() { # NAME FILE
+    if [ -s "$2" ] && cmp -s <(decoded single.mkv) <(decoded "$2") &&
+        cmp -s <(packets single.mkv) <(packets "$2"); then ok "$1"; else bad "$1"; fi
+}
+submit() { (cd "$TOP" && env -u ROCKPOOL sbatch --parsable --chdir="$WORK" "$@"); }
+array() { # OUTPUT ARRAY [SBATCH OPTION...]: submit, wait; prints the job id
+    local out=$1 range=$2
+    shift 2
+    submit --array="$range" --wait "$@" examples/slurm-array.sh rain.scene "$out" "${opts[@]}"
+}
+join_job() { # OUTPUT: the join as a job of its own; its exit status
+    submit --wait --export=ALL,JOIN=1 --output="$WORK/join.log" examples/slurm-array.sh \
+        rain.scene "$1" "${opts[@]}" >/dev/null
+}
+
+# 0-based array, then the join chained with afterok as the script's comment says.
+jid=$(submit --array=0-3 examples/slurm-array.sh rain.scene a.mkv "${opts[@]}")
+submit --wait --dependency=afterok:"$jid" --export=ALL,JOIN=1 --output="$WORK/join.log" \
+    examples/slurm-array.sh rain.scene a.mkv "${opts[@]}" >/dev/null
+check "--array=0-3 and an afterok join: exit 0" test $? = 0
+equal_to_single "--array=0-3: equal to the single run, frames and timestamps" a.mkv
+check "--array=0-3: no chunk directory or task log left" \
+    test -z "$(ls -A | grep -e '^\.a\.mkv\.chunks$' -e '^rockpool-.*\.log$')"
+
+# 1-based array.
+array b.mkv 1-3 >/dev/null
+join_job b.mkv
+check "--array=1-3: join exit 0" test $? = 0
+equal_to_single "--array=1-3: equal to the single run" b.mkv
+
+# A cancelled task: the join refuses, naming the chunk; the task resubmitted alone renders
+# its own chunk (the split recorded by the array), then the join succeeds.
+jid=$(submit --hold --array=1-4 examples/slurm-array.sh rain.scene c.mkv "${opts[@]}")
+scancel "${jid}_3"
+scontrol release "$jid"
+for _ in $(seq 240); do [ -z "$(squeue -h -j "$jid" 2>/dev/null)" ] && break; sleep 0.5; done
+join_job c.mkv
+check "a cancelled task: the join fails" test $? != 0
+check "... naming the missing chunk" grep -q "chunk 2 (.*chunk_2.mkv) is missing" join.log
+check "... and writes no output" test ! -e c.mkv
+array c.mkv 3 >/dev/null
+check "the task resubmitted alone (--array=3) rendered chunk 2 only" \
+    test -s .c.mkv.chunks/chunk_2.mkv -a ! -e .c.mkv.chunks/chunk_4.mkv
+join_job c.mkv
+check "... then the join: exit 0" test $? = 0
+equal_to_single "... equal to the single run" c.mkv
+
+# A requeued task finds its chunk complete and leaves it alone.
+jid=$(array d.mkv 0-2)
+before=$(stat -c %Y.%s .d.mkv.chunks/chunk_1.mkv)
+sleep 1
+scontrol requeue "${jid}_1" 2>/dev/null
+for _ in $(seq 240); do
+    st=$(squeue -h -j "${jid}_1" -o %t 2>/dev/null)
+    [ -z "$st" ] && break
+    sleep 0.5
+done
+check "a requeued task keeps its complete chunk" test "$(stat -c %Y.%s .d.mkv.chunks/chunk_1.mkv)" = "$before"
+join_job d.mkv
+equal_to_single "... and the join equals the single run" d.mkv
+
+# Stale chunks: chunks of seed 7 are left (no join), the seed is changed, and the array
+# again with one task cancelled: the old chunk is refused, not mixed in.
+array e.mkv 0-3 >/dev/null
+sed -i 's/^seed 7$/seed 8/' rain.scene
+jid=$(submit --hold --array=0-3 examples/slurm-array.sh rain.scene e.mkv "${opts[@]}")
+scancel "${jid}_2"
+scontrol release "$jid"
+for _ in $(seq 240); do [ -z "$(squeue -h -j "$jid" 2>/dev/null)" ] && break; sleep 0.5; done
+join_job e.mkv
+check "stale chunk: the join fails" test $? != 0
+check "... naming the stale chunk" grep -q "chunk 2 (.*chunk_2.mkv) was made with other settings" join.log
+check "... and writes no output" test ! -e e.mkv
+array e.mkv 2 >/dev/null
+check "the stale chunk's task resubmitted alone renders it again" \
+    grep -q "^seed 8" rain.scene
+join_job e.mkv
+check "... then the join: exit 0" test $? = 0
+"$ROCKPOOL" -q rain.scene "${opts[@]}" -o single8.mkv
+check "... equal to the single run of the new seed" cmp -s <(decoded single8.mkv) <(decoded e.mkv)
