@@ -346,7 +346,8 @@ static int add_sinks(rp_session *se, rp_error *err)
                           .out = &run->out,
                           .hash_algo = run->hash_algo,
                           .threads = se->threads,
-                          .dir = run->verify_dir};
+                          .dir = run->verify_dir,
+                          .part = run->start > 0 || run->end >= 0};
     rp_sink_cfg stats = {.path = run->stats,
                          .overwrite = run->out.overwrite,
                          .out = &run->out,

@@ -53,7 +53,8 @@ static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
         .fps_den = cfg->out->fps_den > 0 ? cfg->out->fps_den : 1,
         .first_frame = cfg->out->first_frame,
         .frame_count = cfg->out->frame_count,
-        .pix_fmt = "rgb24",
+        .pix_fmt = cfg->out->pixfmt == RP_PIX_RGBA ? "rgba" : "rgb24",
+        .part = cfg->part,
         .hash_algo = cfg->hash_algo && *cfg->hash_algo ? cfg->hash_algo : NULL,
     };
     if ((r = rp_manifest_check(*m, &run, &d))) {
