@@ -824,6 +824,26 @@ int rp_session_start(rp_session *se, rp_error *err)
 
 /* ---- frames ---------------------------------------------------------------------------- */
 
+/* The bars of fit contain are not water: whatever the render lit there goes back to the
+ * pad colour, black (transparent in the --alpha light layer). */
+static void clear_bars(const rp_session *se, uint8_t *pixels)
+{
+    int x, y, w, h, fw = se->frame.width, fh = se->frame.height;
+    size_t bpp = (size_t)rp_pixfmt_bytes(se->frame.format), stride = se->frame.stride;
+    rp_source_drawn(se->background, &x, &y, &w, &h);
+    if (x == 0 && y == 0 && w == fw && h == fh)
+        return;
+    for (int row = 0; row < fh; row++) {
+        uint8_t *p = pixels + (size_t)row * stride;
+        if (row < y || row >= y + h) {
+            memset(p, 0, (size_t)fw * bpp);
+            continue;
+        }
+        memset(p, 0, (size_t)x * bpp);
+        memset(p + (size_t)(x + w) * bpp, 0, (size_t)(fw - x - w) * bpp);
+    }
+}
+
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
     *frame = NULL;
@@ -848,6 +868,7 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
         rp_engine_frame_layer(se->engine, k, pixels, NULL);
     else
         rp_engine_frame(se->engine, k, background, pixels, NULL);
+    clear_bars(se, pixels);
     if (heights_copy)
         memcpy(heights_copy, rp_engine_heights(se->engine),
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
