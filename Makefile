@@ -53,7 +53,15 @@ CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(INCS
 
 .PHONY: all demo check check-all test deps tests cross bench fuzz gallery install uninstall format clean
 
-all: $(BUILD)/rockpool
+# The man pages as installed: man/'s with the program's version from VERSION in the .TH
+# line's footer (man/ itself says just "rockpool", so it never disagrees with -V).
+MAN_PAGES := $(BUILD)/man/rockpool.1 $(BUILD)/man/rockpool-scene.5
+
+all: $(BUILD)/rockpool $(MAN_PAGES)
+
+$(MAN_PAGES): $(BUILD)/man/%: man/% VERSION
+	@mkdir -p $(@D)
+	sed '/^\.TH /s/"rockpool"/"rockpool $(VERSION)"/' $< >$@
 
 deps:
 	./scripts/install-deps
@@ -114,7 +122,7 @@ $(BUILD)/cross/rpcore-%: tests/tools/rpcore.c $(CORE_SRCS) $(HDRS)
 
 cross: $(CROSS_BINS)
 
-tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay \
+tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay \
        $(BUILD)/rpcore $(BUILD)/examples/frames
 
 # `make demo`: set up, build, render the example with the built-in texture.
@@ -175,11 +183,11 @@ bench:
 	$(MAKE) all
 	./bench/run
 
-install: $(BUILD)/rockpool
+install: $(BUILD)/rockpool $(MAN_PAGES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
-	$(INSTALL_DATA) man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
-	$(INSTALL_DATA) man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
+	$(INSTALL_DATA) $(BUILD)/man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
+	$(INSTALL_DATA) $(BUILD)/man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \
