@@ -218,7 +218,7 @@ static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_
 {
     rp_summary sum;
     rp_session_summary(*s, &sum);
-    rp_cli_resolve_times(cli, sum.settings->time.fps, sum.settings->time.fps_den);
+    rp_cli_resolve_times(cli, sum.settings->time.fps, sum.settings->time.fps_den, sum.frames);
     rp_session_free(s);
     return rp_session_new(s, scene, &cli->run, err);
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # everyday.sh - what a new user meets first: the bars of --fit contain stay black (and
-# transparent with --alpha) over a still and a video.
+# transparent with --alpha) over a still and a video; FFmpeg's spellings (-ss, -frames:v,
+# -c:v, -crf, ...) mean what they mean to ffmpeg, -vf and the like say how to pipe into
+# ffmpeg, and a mistyped option gets "did you mean".
 # Pixels are read back with ffmpeg and counted by Python; expected rectangles are worked
 # out by hand from the sizes.
 source "$(dirname "$0")/lib.sh"
@@ -36,3 +38,70 @@ for bg in sq.png sq.mp4; do
     rgb "a-${bg/./-}-12.png" rgba >a.rgb
     bars "--fit contain --alpha over $bg: the bars stay transparent" a.rgb 4
 done
+
+# ---- FFmpeg's spellings ---------------------------------------------------------------------
+# Frame numbers by hand at 30 fps: 1 s is frame 30, 1.5 s frame 45, the 3 s timeline ends
+# at frame 90.
+printf 'size 64x48\nfps 30\nduration 3s\nseed 5\nat 0s drop 32 24 radius 5 height 1500
+at 0.1s..3s rain rate 20/s radius 2..4 height 300..900\n' >h.scene
+H() { "$ROCKPOOL" -q h.scene --hash "$@"; }
+frames() { # NAME WANT OPTION...: the frames --hash writes are WANT
+    local name=$1 want=$2
+    shift 2
+    local got
+    got=$(H "$@" 2>&1 | awk '{ print $1 }' | tr '\n' ' ')
+    if [ "$got" = "$want " ]; then ok "$name"; else bad "$name (got '$got', wanted '$want')"; fi
+}
+frames "-ss 1 -frames:v 3: frames 30..32" "30 31 32" -ss 1 -frames:v 3
+frames "-ss 00:00:01 -vframes 3: frames 30..32" "30 31 32" -ss 00:00:01 -vframes 3
+frames "-ss 0:01.5 -frames 2: frames 45, 46" "45 46" -ss 0:01.5 -frames 2
+frames "-ss 1.5 -t 0.1: 0.1 s from 1.5 s" "45 46 47" -ss 1.5 -t 0.1
+frames "-ss 2.9 -t 5: to the timeline's end" "87 88 89" -ss 2.9 -t 5
+frames "-to 0.1: frames 0..2" "0 1 2" -to 0.1
+frames "-ss 1 -to 1.1: frames 30..32" "30 31 32" -ss 1 -to 1.1
+frames "-frames:v 2: frames 0, 1" "0 1" -frames:v 2
+check "-ss 1 -frames:v 3 hashes equal --start 30 --end 33" \
+    test "$(H -ss 1 -frames:v 3)" = "$(H --start 30 --end 33)"
+check "-seed 3 is --seed 3" test "$(H -n 3 -seed 3)" = "$(H -n 3 --seed 3)"
+check "-threads 2 -hide_banner -nostdin: the frames of -j 1" \
+    test "$(H -n 4 -threads 2 -hide_banner -nostdin)" = "$(H -n 4 -j 1)"
+check "-seed 3 differs from the default seed (the check can fail)" \
+    test "$(H -n 30 -seed 3)" != "$(H -n 30)"
+R() { "$ROCKPOOL" -q h.scene -n 3 "$@"; }
+R -c:v libx264 -crf 30 -preset ultrafast -o a.mp4
+R --codec libx264 --crf 30 --encoder-preset ultrafast -o b.mp4
+check "-c:v -crf -preset equal --codec --crf --encoder-preset (bytes)" cmp -s a.mp4 b.mp4
+R -crf 40 -preset ultrafast -o c.mp4
+differ "-crf reaches the encoder (another CRF, other bytes)" a.mp4 c.mp4
+R -b:v 50k -codec:v libx264 -o d.mp4
+R --bitrate 50k -o e.mp4
+check "-b:v equals --bitrate (bytes)" cmp -s d.mp4 e.mp4
+R -vcodec ffv1 -o f.mkv
+check "-vcodec ffv1: ffprobe says ffv1" test "$(probe f.mkv codec_name)" = ffv1
+ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=30 -f lavfi -i sine=sample_rate=48000 \
+    -t 0.2 -c:v libx264 -pix_fmt yuv420p -c:a aac snd.mp4
+R -i snd.mp4 -an -o an.mkv
+check "-an: a video without an audio stream" test -s an.mkv -a -z "$(ffprobe -v error \
+    -select_streams a -show_entries stream=index -of csv=p=0 an.mkv)"
+R -i snd.mp4 -o with.mkv
+check "... which is there without -an" test -n "$(ffprobe -v error -select_streams a \
+    -show_entries stream=index -of csv=p=0 with.mkv)"
+cp a.mp4 keep.mp4
+expect_status "-n: an existing output is refused" 2 "$ROCKPOOL" -q h.scene -n 3 -o a.mp4 -n
+check "-n: the file is unchanged" cmp -s a.mp4 keep.mp4
+expect_status "-y: an existing output is replaced" 0 "$ROCKPOOL" -q h.scene -n 4 -o a.mp4 -y
+check "-n 4 still means 4 frames" test "$(probe a.mp4 nb_read_frames)" = 4
+for o in -vf -filter_complex -map -af; do
+    expect_status "$o: exit 2" 2 "$ROCKPOOL" h.scene "$o" x -o v.mp4
+    stderr_has "$o: says how to pipe into ffmpeg" "rockpool SCENE -o - | ffmpeg -i - $o"
+done
+check "-vf: nothing written" test ! -e v.mp4
+expect_status "-c:a: exit 2" 2 "$ROCKPOOL" h.scene -c:a mp3 -o v.mp4
+stderr_has "-c:a: says how to re-mux" "-c:v copy -c:a"
+expect_status "--frmaes 3: exit 2" 2 "$ROCKPOOL" h.scene --frmaes 3
+stderr_has "--frmaes: did you mean --frames" "did you mean --frames?"
+expect_status "--ovewrite: exit 2" 2 "$ROCKPOOL" h.scene --ovewrite
+stderr_has "--ovewrite: did you mean --overwrite" "did you mean --overwrite?"
+expect_status "--zzzzzz: exit 2" 2 "$ROCKPOOL" h.scene --zzzzzz
+check "--zzzzzz: no guess" sh -c '! grep -q "did you mean" err'
+expect_status "-ss 1:75 (seconds past 59): exit 2" 2 "$ROCKPOOL" h.scene --hash -ss 1:75
