@@ -45,7 +45,7 @@ void rp_output_opts_init(rp_output_opts *opts)
     opts->width = 640;
     opts->height = 480;
     opts->fps = 30;
-    opts->crf = 18;
+    opts->crf = 23;
     opts->png_level = -1;
     opts->threads = 1;
 }

@@ -927,9 +927,21 @@ static int crf_max(const AVCodec *codec)
     return 63;
 }
 
+/* The CRF used when none is asked for: FFmpeg's own defaults, x264's 23 and x265's 28,
+ * and for VP9, which has none of its own in FFmpeg (a 256 kbit/s target instead), the 31
+ * FFmpeg's VP9 guide gives for HD. Others take opts->crf (23). */
+static int default_crf(const AVCodec *codec, int crf)
+{
+    if (!strcmp(codec->name, "libx265"))
+        return 28;
+    if (!strcmp(codec->name, "libvpx-vp9"))
+        return 31;
+    return crf;
+}
+
 /* Rate control: CRF when the encoder has it, unless a bitrate is given. Without a crf
- * option, --crf is refused; the default (crf 18, not asked for) becomes a fixed quantiser
- * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 18 -> 3). */
+ * option, --crf is refused; the default (crf 23, not asked for) becomes a fixed quantiser
+ * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
 static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_opts *opts,
                             char *err, size_t errlen)
 {
@@ -942,14 +954,15 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     }
     if (opts->crf < 0)
         return RP_OK;
+    int crf = opts->crf_given ? opts->crf : default_crf(codec, opts->crf);
     enc->bit_rate = 0;
     if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
-        if (opts->crf > crf_max(codec)) {
+        if (crf > crf_max(codec)) {
             rp_errf(err, errlen, "encoder %s rejects --crf %d (its range is 0 to %d)", codec->name,
                     opts->crf, crf_max(codec));
             return RP_ERR_INVALID;
         }
-        snprintf(value, sizeof(value), "%d", opts->crf);
+        snprintf(value, sizeof(value), "%d", crf);
         ret = av_opt_set(enc, "crf", value, AV_OPT_SEARCH_CHILDREN);
         if (ret < 0) {
             char msg[AV_ERROR_MAX_STRING_SIZE];
@@ -966,7 +979,7 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
         return RP_ERR_INVALID;
     } else {
         enc->flags |= AV_CODEC_FLAG_QSCALE;
-        enc->global_quality = FF_QP2LAMBDA * rp_clampi((opts->crf + 3) / 6, 1, 31);
+        enc->global_quality = FF_QP2LAMBDA * rp_clampi((crf + 3) / 6, 1, 31);
     }
     return RP_OK;
 }

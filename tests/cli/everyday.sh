@@ -105,3 +105,22 @@ stderr_has "--ovewrite: did you mean --overwrite" "did you mean --overwrite?"
 expect_status "--zzzzzz: exit 2" 2 "$ROCKPOOL" h.scene --zzzzzz
 check "--zzzzzz: no guess" sh -c '! grep -q "did you mean" err'
 expect_status "-ss 1:75 (seconds past 59): exit 2" 2 "$ROCKPOOL" h.scene --hash -ss 1:75
+
+# ---- encoder defaults: FFmpeg's (x264 CRF 23, preset medium) ------------------------------
+# x264 writes its settings into the stream (an SEI): read there, not from rockpool.
+x264opts() { strings "$1" | grep -o 'x264 - core.*' | head -n 1; }
+R -o d23.mp4
+check "default MP4: x264 says crf=23.0" grep -q ' crf=23\.0 ' <(x264opts d23.mp4)
+check "default MP4: x264's medium preset (subme=7 ref=3)" \
+    grep -q ' ref=3 .* subme=7 ' <(x264opts d23.mp4)
+R --crf 18 -o d18.mp4
+check "--crf 18: x264 says crf=18.0" grep -q ' crf=18\.0 ' <(x264opts d18.mp4)
+if "$ROCKPOOL" -q h.scene -n 3 -c libx265 -o d28.mp4 2>/dev/null; then
+    check "libx265 default: crf=28.0 in its SEI" grep -q 'crf=28\.0' <(strings d28.mp4)
+fi
+R -o v.webm
+R --crf 31 -o v31.webm
+R --crf 30 -o v30.webm
+check "VP9 default is --crf 31 (bytes)" cmp -s v.webm v31.webm
+differ "VP9 --crf 30 differs from the default" v.webm v30.webm
+check "--help states the default CRF" sh -c "'$ROCKPOOL' --help | grep -q 'default 23'"
