@@ -202,6 +202,10 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
     progress_block(p, frames, 1);
     if (!stop_signal && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
         fprintf(stderr, "rockpool: %" PRId64 " frames match %s\n", written, cli->run.verify);
+    /* Without -o the user did not name the file: say where it went. */
+    if (!stop_signal && !cli->output_given && cli->run.out.path &&
+        !rp_output_uses_stdout(&cli->run.out) && cli->loglevel >= RP_LOG_INFO)
+        fprintf(stderr, "rockpool: wrote %s (%" PRId64 " frames)\n", cli->run.out.path, frames);
     if (!stop_signal)
         return 0;
     if (cli->run.out.path)

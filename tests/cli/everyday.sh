@@ -124,3 +124,16 @@ R --crf 30 -o v30.webm
 check "VP9 default is --crf 31 (bytes)" cmp -s v.webm v31.webm
 differ "VP9 --crf 30 differs from the default" v.webm v30.webm
 check "--help states the default CRF" sh -c "'$ROCKPOOL' --help | grep -q 'default 23'"
+
+# ---- where the file went: a render without -o says so ------------------------------------
+mkdir noo && cd noo || exit 1
+expect_status "no -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3
+stderr_has "no -o: names the file and its frames" "rockpool: wrote rockpool.mp4 (3 frames)"
+check "no -o: rockpool.mp4 has 3 frames (ffprobe)" test "$(probe rockpool.mp4 nb_read_frames)" = 3
+expect_status "no -o, -q: exit 0" 0 "$ROCKPOOL" -q -y ../h.scene -n 3
+check "no -o, -q: silent" test ! -s "$WORK/err"
+expect_status "-o given: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -o named.mp4
+check "-o given: no 'wrote' line (the user named it)" sh -c "! grep -q wrote '$WORK/err'"
+expect_status "-f framemd5 without -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -f framemd5
+check "-f framemd5 to stdout: no 'wrote' line" sh -c "! grep -q wrote '$WORK/err'"
+cd .. || exit 1
