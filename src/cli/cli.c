@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check/hash.h"
 
@@ -47,6 +48,7 @@ enum {
     ARG_VFRAMES,
     ARG_NO_OVERWRITE,
     ARG_IGNORED,
+    ARG_FF_THREADS,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:t:r:c:b:j:v:yqhV";
@@ -97,6 +99,7 @@ static const struct option long_opts[] = {
     {"ss", required_argument, NULL, ARG_SS},
     {"to", required_argument, NULL, ARG_TO},
     {"vframes", required_argument, NULL, ARG_VFRAMES},
+    {"ffmpeg-threads", required_argument, NULL, ARG_FF_THREADS},
     {"no-overwrite", no_argument, NULL, ARG_NO_OVERWRITE},
     {"hide_banner", no_argument, NULL, ARG_IGNORED},
     {"nostdin", no_argument, NULL, ARG_IGNORED},
@@ -109,7 +112,7 @@ void rp_cli_usage(FILE *f)
           "Render water ripples from a scene script (SCENE, '-' for stdin, none for a\n"
           "built-in rain) to a video, a PNG sequence, a Y4M pipe or frame hashes.\n"
           "\n"
-          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, frames/f_%05d.png, '-' = Y4M\n"
+          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, f_%05d.png, still.png, - (Y4M)\n"
           "                         on stdout (default rockpool.mp4, none for hashes only)\n"
           "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
@@ -125,7 +128,7 @@ void rp_cli_usage(FILE *f)
           "      --encoder-preset P encoder speed preset (e.g. veryfast; default medium)\n"
           "  -b, --bitrate RATE     bit rate, e.g. 4M (not --crf); --pix-fmt NAME\n"
           "      --png-level 0..9   PNG compression level\n"
-          "  -j, --threads N        worker threads (default or 0: online CPUs); same output\n"
+          "  -j, --threads N        worker threads (default: online CPUs); output unchanged\n"
           "      --hash             print 'FRAME HASH' of each written frame's RGB24 bytes\n"
           "      --hash-algo NAME   md5 (default), crc32, xxh3, sha256, ... for all hashes\n"
           "      --verify MANIFEST  compare frames with a framemd5/framehash file or --hash\n"
@@ -461,7 +464,7 @@ static int rewrite_ffmpeg(int argc, char **argv, char *err, size_t errlen)
         {"-codec:v", "--codec"},    {"-loglevel", "--loglevel"}, {"-ss", "--ss"},
         {"-to", "--to"},            {"-frames:v", "--vframes"}, {"-frames", "--vframes"},
         {"-vframes", "--vframes"},  {"-crf", "--crf"},          {"-preset", "--encoder-preset"},
-        {"-b:v", "--bitrate"},      {"-threads", "--threads"},  {"-an", "--no-audio"},
+        {"-b:v", "--bitrate"},      {"-threads", "--ffmpeg-threads"},  {"-an", "--no-audio"},
         {"-hide_banner", "--hide_banner"}, {"-nostdin", "--nostdin"}};
     static char dashed[sizeof long_opts / sizeof long_opts[0]][24]; /* "--NAME" for "-NAME" */
     for (int i = 1; i < argc; i++) {
@@ -476,8 +479,8 @@ static int rewrite_ffmpeg(int argc, char **argv, char *err, size_t errlen)
             }
         if (!strcmp(a, "-n")) {
             const char *next = i + 1 < argc ? argv[i + 1] : "";
-            if ((next[0] < '0' || next[0] > '9') && (next[0] != '+' || next[1] < '0' ||
-                                                     next[1] > '9'))
+            if ((next[0] < '0' || next[0] > '9') &&
+                ((next[0] != '+' && next[0] != '-') || next[1] < '0' || next[1] > '9'))
                 argv[i] = (char *)"--no-overwrite";
             a = argv[i];
         }
@@ -715,7 +718,11 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
     int r = 0;
     switch (o) {
     case 'j':
-        r = parse_int("--threads", arg, 0, 256, &v, err, errlen);
+        r = parse_int("--threads", arg, 1, 256, &v, err, errlen);
+        cli->run.threads = (int)v;
+        break;
+    case ARG_FF_THREADS: /* ffmpeg's -threads: 0 is automatic, the online CPUs */
+        r = parse_int("-threads", arg, 0, 256, &v, err, errlen);
         cli->run.threads = (int)v;
         break;
     case ARG_HASH: cli->run.hash = 1; break;
@@ -820,6 +827,16 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     else if (!cli->output_given && format == RP_FORMAT_NONE &&
              (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
         cli->run.out.path = NULL;
+    /* -o NAME.png without a conversion is one still: the frame at --start (or 0) alone */
+    const char *path = cli->run.out.path;
+    size_t plen = path ? strlen(path) : 0;
+    if (cli->output_given && plen > 4 && !strchr(path, '%') &&
+        (format == RP_FORMAT_PNG || format == RP_FORMAT_NONE) &&
+        !strcasecmp(path + plen - 4, ".png") &&
+        cli->run.end < 0 && cli->end_at.is_frames && cli->vframes < 0) {
+        cli->vframes = 1;
+        cli->times = 1;
+    }
     if (cli->run.verify_dir && !cli->run.verify)
         return usage_error(err, errlen, "--verify-dir needs --verify");
     if (!cli->times && cli->run.end >= 0 && cli->run.end < cli->run.start)

@@ -137,3 +137,25 @@ check "-o given: no 'wrote' line (the user named it)" sh -c "! grep -q wrote '$W
 expect_status "-f framemd5 without -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -f framemd5
 check "-f framemd5 to stdout: no 'wrote' line" sh -c "! grep -q wrote '$WORK/err'"
 cd .. || exit 1
+
+# ---- a single still: -o NAME.png without a pattern is one PNG of frame --start ------------
+mkdir still && cd still || exit 1
+pngmd5() { ffmpeg -v error -i "$1" -pix_fmt rgb24 -f framemd5 - | awk -F', ' '!/^#/ { print $6 }'; }
+hashof() { "$ROCKPOOL" -q ../h.scene --hash --start "$1" --end "$(($1 + 1))" | awk '{ print $2 }'; }
+expect_status "-o s10.png --start 10: exit 0" 0 "$ROCKPOOL" -q ../h.scene --start 10 -o s10.png
+check "-o s10.png --start 10: one file, s10.png" test "$(ls)" = s10.png
+check "s10.png is frame 10 (ffmpeg's md5 of its pixels)" test "$(pngmd5 s10.png)" = "$(hashof 10)"
+check "... and not frame 30 (the check can tell)" test "$(pngmd5 s10.png)" != "$(hashof 30)"
+"$ROCKPOOL" -q ../h.scene --start 1s -o s1s.png
+check "--start 1s -o s1s.png is frame 30" test "$(pngmd5 s1s.png)" = "$(hashof 30)"
+"$ROCKPOOL" -q ../h.scene -o s0.png
+check "-o s0.png alone is frame 0" test "$(pngmd5 s0.png)" = "$(hashof 0)"
+"$ROCKPOOL" -q ../h.scene --start 10 --alpha -o a10.png
+check "--alpha -o a10.png: one RGBA PNG" test "$(probe a10.png pix_fmt)" = rgba
+expect_status "--start 10 --end 12 -o two.png: exit 2" 2 "$ROCKPOOL" ../h.scene --start 10 \
+    --end 12 -o two.png
+stderr_has "two frames into one PNG: says so" "names one PNG (a still)"
+check "two frames into one PNG: nothing written" test ! -e two.png
+cd .. || exit 1
+check "-threads 0 (ffmpeg's automatic): the frames of -j 1" \
+    test "$(H -n 4 -threads 0)" = "$(H -n 4 -j 1)"
