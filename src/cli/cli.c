@@ -117,7 +117,7 @@ void rp_cli_usage(FILE *f)
           "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
-          "  -s, --size WxH         output size (default: the scene's)\n"
+          "  -s, --size WxH         output size (default: the scene's, or -i's up to 4K)\n"
           "  -n, --frames N         timeline length in frames; -t TIME in time (10s, 500ms)\n"
           "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
           "      --start A --end B  write frames A..B-1 only (numbers, or times like 2s)\n"

@@ -148,6 +148,25 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
 
 /* ---- resolving a run ------------------------------------------------------------------- */
 
+/* The background's size as the default output size: a picture larger than 3840x2160
+ * (2160x3840 when it is portrait) is fitted inside it, aspect kept, each side rounded to
+ * the nearest even number, so that a photograph gives a video players can play. */
+static void playable_size(int *w, int *h)
+{
+    int64_t bw = *w, bh = *h, mw = bw >= bh ? 3840 : 2160, mh = bw >= bh ? 2160 : 3840;
+    if (bw <= mw && bh <= mh)
+        return;
+    if (bw * mh >= bh * mw) { /* the width is the limit */
+        *w = (int)mw;
+        *h = (int)((bh * mw + bw) / (2 * bw) * 2);
+    } else {
+        *h = (int)mh;
+        *w = (int)((bw * mh + bh) / (2 * bh) * 2);
+    }
+    *w = *w < 2 ? 2 : *w;
+    *h = *h < 2 ? 2 : *h;
+}
+
 /* The final settings: the preset's defaults, then the scene's, then the run's, resolved
  * by the engine (given the background image's size when no size is given); the frame
  * range. */
@@ -173,6 +192,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
         if (!sized) {
             w = bg.width;
             h = bg.height;
+            playable_size(&w, &h);
         }
     }
     if (bg.is_video && !(s.set & RP_SET_DURATION)) {

@@ -159,3 +159,18 @@ check "two frames into one PNG: nothing written" test ! -e two.png
 cd .. || exit 1
 check "-threads 0 (ffmpeg's automatic): the frames of -j 1" \
     test "$(H -n 4 -threads 0)" = "$(H -n 4 -j 1)"
+
+# ---- -i photo without a size: at most 3840x2160 (2160x3840 portrait), aspect kept, even ----
+# By hand: 6000x4000 -> 3240x2160; 4000x6000 -> 2160x3240; 4999x3001 -> 2160 high and
+# 4999 * 2160 / 3001 = 3598.03 -> 3598 wide; 4000x2000 -> 3840x1920; 640x480 stays.
+size_of() { "$ROCKPOOL" "$@" --check | awk '/^size:/ { print $4 }'; }
+for s in 6000x4000:3240x2160 4000x6000:2160x3240 4999x3001:3598x2160 4000x2000:3840x1920 \
+    640x480:640x480; do
+    ffmpeg -v error -f lavfi -i "color=c=gray:size=${s%:*}" -frames:v 1 "p${s%:*}.png"
+    check "-i a ${s%:*} picture: output ${s#*:}" test "$(size_of -i "p${s%:*}.png")" = "${s#*:}"
+done
+check "-s 6000x4000 keeps the full size" test "$(size_of -i p6000x4000.png -s 6000x4000)" = \
+    6000x4000
+"$ROCKPOOL" -q -i p6000x4000.png -frames:v 1 -o photo.mp4
+check "the MP4 of a 6000x4000 photo is 3240x2160 (ffprobe)" \
+    test "$(probe photo.mp4 width)x$(probe photo.mp4 height)" = 3240x2160
