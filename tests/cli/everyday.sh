@@ -174,3 +174,50 @@ check "-s 6000x4000 keeps the full size" test "$(size_of -i p6000x4000.png -s 60
 "$ROCKPOOL" -q -i p6000x4000.png -frames:v 1 -o photo.mp4
 check "the MP4 of a 6000x4000 photo is 3240x2160 (ffprobe)" \
     test "$(probe photo.mp4 width)x$(probe photo.mp4 height)" = 3240x2160
+
+# ---- colour: BT.709 from 1280x720 up (converted and tagged), BT.601 below -----------------
+tags() { ffprobe -v error -select_streams v:0 -show_entries \
+    stream=color_space,color_primaries,color_transfer,color_range -of csv=p=0 "$1"; }
+printf 'size 1920x1080\nfps 30\nduration 2f\n' >flat.scene
+ffmpeg -v error -f lavfi -i smptehdbars=size=1920x1080 -frames:v 1 chart.png
+"$ROCKPOOL" -q flat.scene -i chart.png -o chart-rgb.png
+ffmpeg -v error -i chart-rgb.png -f rawvideo -pix_fmt rgb24 truth.rgb
+"$ROCKPOOL" -q flat.scene -i chart.png -n 1 --crf 0 -o c709.mp4
+"$ROCKPOOL" -q flat.scene -i chart.png -n 1 --pix-fmt yuv422p -c libx264 --crf 0 -o c422.mkv
+"$ROCKPOOL" -q flat.scene -i chart.png -n 1 -s 640x360 -o small.mp4
+check "1920x1080 MP4: tagged bt709 matrix, primaries, transfer, limited range" \
+    test "$(tags c709.mp4)" = "tv,bt709,bt709,bt709"
+check "1920x1080 yuv422p (libswscale path): tagged bt709" test "$(tags c422.mkv)" = \
+    "tv,bt709,bt709,bt709"
+check "640x360 MP4: tagged smpte170m (BT.601)" test "$(tags small.mp4)" = \
+    "tv,smpte170m,smpte170m,smpte170m"
+# The chart's flat patches decoded by ffmpeg (which reads the tags) against rockpool's own
+# RGB frame: within 3 levels; decoded as BT.601 instead they are far off (the conversion
+# really is BT.709).
+patches() { # DECODED.rgb: the worst difference over the interiors of the chart's patches
+    python3 - "$1" <<'PY'
+import sys
+W, H = 1920, 1080
+t, d = open("truth.rgb", "rb").read(), open(sys.argv[1], "rb").read()
+px = lambda b, x, y: b[(y * W + x) * 3:(y * W + x) * 3 + 3]
+worst = n = 0
+for y in range(40, H - 40, 60):
+    for x in range(20, W - 20, 40):
+        if any(px(t, x + dx, y + dy) != px(t, x, y) for dx, dy in
+               ((-9, 0), (9, 0), (0, -9), (0, 9))):
+            continue
+        n += 1
+        worst = max(worst, max(abs(a - b) for a, b in zip(px(t, x, y), px(d, x, y))))
+assert n > 200, n
+print(worst)
+PY
+}
+for f in c709.mp4 c422.mkv; do
+    ffmpeg -v error -i "$f" -frames:v 1 -f rawvideo -pix_fmt rgb24 "$f.rgb"
+    w=$(patches "$f.rgb")
+    check "$f decoded by ffmpeg: the chart within 3 levels (worst $w)" test "${w:-99}" -le 3
+done
+ffmpeg -v error -i c709.mp4 -frames:v 1 -vf scale=in_color_matrix=bt601 -f rawvideo \
+    -pix_fmt rgb24 as601.rgb
+w=$(patches as601.rgb)
+check "c709.mp4 read as BT.601 is off by more than 10 levels (worst $w)" test "${w:-0}" -gt 10
