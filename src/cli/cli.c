@@ -49,6 +49,7 @@ enum {
     ARG_NO_OVERWRITE,
     ARG_IGNORED,
     ARG_FF_THREADS,
+    ARG_VERIFY_REF,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:t:r:c:b:j:v:yqhV";
@@ -76,6 +77,7 @@ static const struct option long_opts[] = {
     {"hash-algo", required_argument, NULL, ARG_HASH_ALGO},
     {"verify", required_argument, NULL, ARG_VERIFY},
     {"verify-dir", required_argument, NULL, ARG_VERIFY_DIR},
+    {"verify-ref", required_argument, NULL, ARG_VERIFY_REF},
     {"stats", required_argument, NULL, ARG_STATS},
     {"dump-heights", required_argument, NULL, ARG_DUMP_HEIGHTS},
     {"overwrite", no_argument, NULL, 'y'},
@@ -132,7 +134,7 @@ void rp_cli_usage(FILE *f)
           "      --hash             print 'FRAME HASH' of each written frame's RGB24 bytes\n"
           "      --hash-algo NAME   md5 (default), crc32, xxh3, sha256, ... for all hashes\n"
           "      --verify MANIFEST  compare frames with a framemd5/framehash file or --hash\n"
-          "                         lines; stop at the first difference (exit 3)\n"
+          "                         lines, exit 3 at a difference; --verify-ref PNGS diffs\n"
           "      --stats FILE.csv   per frame: frame,time,energy,peak,drops\n"
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
           "      --simd LEVEL       cap vector kernels: c sse2 avx2 avx512 (same output)\n"
@@ -728,6 +730,7 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
     case ARG_HASH: cli->run.hash = 1; break;
     case ARG_VERIFY: cli->run.verify = arg; break;
     case ARG_VERIFY_DIR: cli->run.verify_dir = arg; break;
+    case ARG_VERIFY_REF: cli->run.verify_ref = arg; break;
     case ARG_STATS: cli->run.stats = arg; break;
     case 'v': r = parse_loglevel(arg, &cli->loglevel, err, errlen); break;
     case ARG_DUMP_HEIGHTS: cli->run.dump_heights = arg; break;
@@ -839,6 +842,8 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     }
     if (cli->run.verify_dir && !cli->run.verify)
         return usage_error(err, errlen, "--verify-dir needs --verify");
+    if (cli->run.verify_ref && !cli->run.verify)
+        return usage_error(err, errlen, "--verify-ref needs --verify");
     if (!cli->times && cli->run.end >= 0 && cli->run.end < cli->run.start)
         return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64,
                            cli->run.end, cli->run.start);

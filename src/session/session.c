@@ -367,7 +367,8 @@ static int add_sinks(rp_session *se, rp_error *err)
                           .hash_algo = run->hash_algo,
                           .threads = se->threads,
                           .dir = run->verify_dir,
-                          .part = run->start > 0 || run->end >= 0};
+                          .part = run->start > 0 || run->end >= 0,
+                          .ref = run->verify_ref};
     rp_sink_cfg stats = {.path = run->stats,
                          .overwrite = run->out.overwrite,
                          .out = &run->out,

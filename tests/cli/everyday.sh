@@ -221,3 +221,37 @@ ffmpeg -v error -i c709.mp4 -frames:v 1 -vf scale=in_color_matrix=bt601 -f rawvi
     -pix_fmt rgb24 as601.rgb
 w=$(patches as601.rgb)
 check "c709.mp4 read as BT.601 is off by more than 10 levels (worst $w)" test "${w:-0}" -gt 10
+
+# ---- --verify-ref: a difference image at a mismatch ---------------------------------------
+mkdir gold vr
+"$ROCKPOOL" -q h.scene -n 12 -o gold/f_%03d.png
+"$ROCKPOOL" -q h.scene -n 12 --hash >gold.txt
+# The expected frame 5 changed in one 3x2 block at (10, 20): the render now differs there
+# alone, so the difference image must be red in exactly those 6 pixels.
+python3 - <<'PY'
+import subprocess
+W, H = 64, 48
+d = bytearray(subprocess.run(["ffmpeg", "-v", "error", "-i", "gold/f_005.png", "-f", "rawvideo",
+                              "-pix_fmt", "rgb24", "-"], capture_output=True).stdout)
+for y in (20, 21):
+    for x in (10, 11, 12):
+        i = (y * W + x) * 3
+        d[i] ^= 0x40
+open("f5.rgb", "wb").write(d)
+PY
+ffmpeg -v error -y -f rawvideo -pix_fmt rgb24 -s 64x48 -i f5.rgb gold/f_005.png
+awk '$1 == 5 { $2 = "00000000000000000000000000000000" } { print }' gold.txt >bad.txt
+expect_status "--verify-ref: exit 3" 3 "$ROCKPOOL" h.scene -n 12 --verify bad.txt \
+    --verify-ref gold/f_%03d.png --verify-dir vr
+stderr_has "--verify-ref: names the difference image" "vr/bad.diff-00005.png"
+check "--verify-ref: red in exactly the 6 changed pixels" python3 - <<'PY'
+import subprocess
+W, H = 64, 48
+d = subprocess.run(["ffmpeg", "-v", "error", "-i", "vr/bad.diff-00005.png", "-f", "rawvideo",
+                    "-pix_fmt", "rgb24", "-"], capture_output=True).stdout
+assert len(d) == W * H * 3
+red = {(i % W, i // W) for i in range(W * H)
+       if d[3 * i] >= 64 and d[3 * i + 1] == 0 and d[3 * i + 2] == 0}
+assert red == {(x, y) for y in (20, 21) for x in (10, 11, 12)}, sorted(red)
+PY
+expect_status "--verify-ref without --verify: exit 2" 2 "$ROCKPOOL" h.scene --verify-ref x_%d.png
