@@ -57,7 +57,15 @@ CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(INCS
 
 .PHONY: all demo check check-all test deps tests cross bench fuzz gallery install uninstall format clean
 
-all: $(BUILD)/rockpool $(BUILD)/frei0r/rockpool.so
+# The man pages as installed: man/'s with the program's version from VERSION in the .TH
+# line's footer (man/ itself says just "rockpool", so it never disagrees with -V).
+MAN_PAGES := $(BUILD)/man/rockpool.1 $(BUILD)/man/rockpool-scene.5 $(BUILD)/man/rockpool-frei0r.7
+
+all: $(BUILD)/rockpool $(BUILD)/frei0r/rockpool.so $(MAN_PAGES)
+
+$(MAN_PAGES): $(BUILD)/man/%: man/% VERSION
+	@mkdir -p $(@D)
+	sed '/^\.TH /s/"rockpool"/"rockpool $(VERSION)"/' $< >$@
 
 deps:
 	./scripts/install-deps
@@ -147,8 +155,9 @@ $(foreach a,$(CROSS_ARCHS),$(eval $(call cross_core,$(a))))
 
 cross: $(CROSS_BINS)
 
-tests: $(BUILD)/rockpool $(UNIT_BINS) $(BUILD)/fuzz_scene_replay $(BUILD)/fuzz_image_replay \
-       $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) $(BUILD)/frei0r_harness
+tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
+       $(BUILD)/fuzz_image_replay $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) \
+       $(BUILD)/frei0r_harness
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps
@@ -209,20 +218,20 @@ bench:
 	$(MAKE) all
 	./bench/run
 
-install: $(BUILD)/rockpool install-frei0r
+install: $(BUILD)/rockpool $(MAN_PAGES) install-frei0r
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
-	$(INSTALL_DATA) man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
-	$(INSTALL_DATA) man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
+	$(INSTALL_DATA) $(BUILD)/man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
+	$(INSTALL_DATA) $(BUILD)/man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 
 # The frei0r plugin where FFmpeg, MLT and GStreamer look, and its man page (part of
 # `make install`).
 .PHONY: install-frei0r
 FREI0RDIR ?= $(PREFIX)/lib/frei0r-1
-install-frei0r: $(PLUGIN)
+install-frei0r: $(PLUGIN) $(MAN_PAGES)
 	$(INSTALL) -d $(DESTDIR)$(FREI0RDIR) $(DESTDIR)$(MANDIR)/man7
 	$(INSTALL_PROGRAM) $(PLUGIN) $(DESTDIR)$(FREI0RDIR)/rockpool.so
-	$(INSTALL_DATA) man/rockpool-frei0r.7 $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
+	$(INSTALL_DATA) $(BUILD)/man/rockpool-frei0r.7 $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \

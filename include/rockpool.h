@@ -63,6 +63,10 @@ typedef struct rp_run {
      * having written that frame as PNG into verify_dir (NULL: the manifest's directory). */
     const char *verify;
     const char *verify_dir;
+    /* The expected frames as a PNG pattern (f_%05d.png), or NULL: at a difference the
+     * expected frame is read from it and a difference image is written beside the actual
+     * frame (rockpool(1) --verify-ref). */
+    const char *verify_ref;
     const char *stats; /* per-frame statistics as CSV (rockpool(1) --stats), or NULL */
     const char *dump_heights; /* write each written frame's heights here, or NULL */
     const char *save_state;   /* write a checkpoint after the last frame, or NULL */

@@ -603,10 +603,11 @@ int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *d)
         if (m->frame_size == pixels * (bpp == 3 ? 4 : 3))
             return mismatch(d, m->frames[0].line,
                             "the manifest's frames are %" PRId64 " bytes, %s frames of %s (%dx%d "
-                            "%s are %" PRId64 "): make it with -pix_fmt %s",
+                            "%s are %" PRId64 "): %s, or make it with -pix_fmt %s",
                             m->frame_size, bpp == 3 ? "rgba" : "rgb24",
                             bpp == 3 ? "4 bytes a pixel" : "3 bytes a pixel", run->width,
-                            run->height, pix_fmt, want_size, pix_fmt);
+                            run->height, pix_fmt, want_size,
+                            bpp == 3 ? "verify with --alpha" : "verify without --alpha", pix_fmt);
         return mismatch(d, m->frames[0].line,
                         "the manifest's frames are %" PRId64 " bytes, but %dx%d %s frames are "
                         "%" PRId64 " (another size or pixel format: make it with -pix_fmt %s)",
@@ -629,6 +630,20 @@ int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *d)
             m->frames[i].frame = frame;
         }
         m->tb_num = m->tb_den = 0; /* converted: a second check leaves the frames alone */
+    }
+    if (run->part && run->frame_count > 0) {
+        /* Every frame of the run, each once: the manifest's frames first..last are
+         * consecutive when there are last - first + 1 of them (they are increasing). */
+        const rp_manifest_frame *a = rp_manifest_find(m, first), *b = rp_manifest_find(m, last);
+        if (a && b && b - a == last - first)
+            return RP_OK;
+        for (int64_t k = first; k <= last; k++)
+            if (!rp_manifest_find(m, k))
+                return mismatch(d, 0,
+                                "the manifest lacks frame %" PRId64 " (it holds frames %" PRId64
+                                "..%" PRId64 ", this run renders %" PRId64 "..%" PRId64 ")",
+                                k, m->frames[0].frame, m->frames[m->count - 1].frame, first,
+                                last);
     }
     if (m->count != (size_t)run->frame_count || m->frames[0].frame != first ||
         m->frames[m->count - 1].frame != last) {

@@ -82,13 +82,16 @@ typedef struct rp_manifest_run {
     int64_t frame_count;   /* frames rendered */
     const char *pix_fmt;   /* the pixel format hashed: NULL or "rgb24" */
     const char *hash_algo; /* --hash-algo as given, NULL when not given */
+    int part;              /* the run writes part of the timeline (--start, --end): the
+                            * manifest may hold more frames than it renders */
 } rp_manifest_run;
 
 /** Check a manifest against the run and turn every frame's pts into a timeline frame
  * index (pts * tb * fps, which must be a whole frame). The manifest must describe these
  * frames exactly: the same algorithm (when hash_algo is given), size (#dimensions and
- * the size column, rgb24 bytes), and frames first_frame .. first_frame+frame_count-1,
- * each once. On mismatch RP_ERR_INVALID with a one-line reason in diag (its line is the
+ * the size column, rgb24 or rgba bytes), and frames first_frame ..
+ * first_frame+frame_count-1, each once (with part, a manifest holding more frames around
+ * them, e.g. of the whole clip, is fine). On mismatch RP_ERR_INVALID with a one-line reason in diag (its line is the
  * manifest line concerned, 0 for the file as a whole): the CLI's exit 2. */
 int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *diag);
 

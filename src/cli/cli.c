@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check/hash.h"
 
@@ -43,6 +44,13 @@ enum {
     ARG_VERIFY,
     ARG_VERIFY_DIR,
     ARG_STATS,
+    ARG_SS,
+    ARG_TO,
+    ARG_VFRAMES,
+    ARG_NO_OVERWRITE,
+    ARG_IGNORED,
+    ARG_FF_THREADS,
+    ARG_VERIFY_REF,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:t:r:c:b:j:v:yqhV";
@@ -71,6 +79,7 @@ static const struct option long_opts[] = {
     {"hash-algo", required_argument, NULL, ARG_HASH_ALGO},
     {"verify", required_argument, NULL, ARG_VERIFY},
     {"verify-dir", required_argument, NULL, ARG_VERIFY_DIR},
+    {"verify-ref", required_argument, NULL, ARG_VERIFY_REF},
     {"stats", required_argument, NULL, ARG_STATS},
     {"dump-heights", required_argument, NULL, ARG_DUMP_HEIGHTS},
     {"overwrite", no_argument, NULL, 'y'},
@@ -90,6 +99,14 @@ static const struct option long_opts[] = {
     {"aov", required_argument, NULL, ARG_AOV},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    /* FFmpeg's spellings (rewrite_ffmpeg) */
+    {"ss", required_argument, NULL, ARG_SS},
+    {"to", required_argument, NULL, ARG_TO},
+    {"vframes", required_argument, NULL, ARG_VFRAMES},
+    {"ffmpeg-threads", required_argument, NULL, ARG_FF_THREADS},
+    {"no-overwrite", no_argument, NULL, ARG_NO_OVERWRITE},
+    {"hide_banner", no_argument, NULL, ARG_IGNORED},
+    {"nostdin", no_argument, NULL, ARG_IGNORED},
     {NULL, 0, NULL, 0},
 };
 
@@ -99,40 +116,40 @@ void rp_cli_usage(FILE *f)
           "Render water ripples from a scene script (SCENE, '-' for stdin, none for a\n"
           "built-in rain) to a video, a PNG sequence, a Y4M pipe or frame hashes.\n"
           "\n"
-          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, frames/f_%05d.png, '-' = Y4M\n"
+          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, f_%05d.png, still.png, - (Y4M)\n"
           "                         on stdout (default rockpool.mp4, none for hashes only)\n"
           "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
-          "  -s, --size WxH         output size (default: the scene's)\n"
+          "  -s, --size WxH         output size (default: the scene's, or -i's up to 4K)\n"
           "  -n, --frames N         timeline length in frames; -t TIME in time (10s, 500ms)\n"
           "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
           "      --start A --end B  frames A..B-1 (or times: 2s); --frame-range A-B: A..B\n"
           "      --preset NAME      rockpool elias applet silverlight codeproject\n"
           "      --seed N           seed of the rain generator\n"
           "  -c, --codec NAME       video encoder (default libx264; libvpx-vp9 for webm)\n"
-          "      --crf N            quality, lower is better (default 18)\n"
-          "      --encoder-preset P encoder speed preset (e.g. veryfast)\n"
+          "      --crf N            quality, lower is better (default 23; 28 x265, 31 vp9)\n"
+          "      --encoder-preset P encoder speed preset (e.g. veryfast; default medium)\n"
           "  -b, --bitrate RATE     bit rate, e.g. 4M (not --crf); --pix-fmt NAME\n"
           "      --png-level 0..9   PNG compression level\n"
           "  -j, --threads N        worker threads (default: online CPUs); output unchanged\n"
           "      --hash             print 'FRAME HASH' of each written frame's RGB24 bytes\n"
           "      --hash-algo NAME   md5 (default), crc32, xxh3, sha256, ... for all hashes\n"
           "      --verify MANIFEST  compare frames with a framemd5/framehash file or --hash\n"
-          "                         lines; stop at the first difference (exit 3)\n"
+          "                         lines, exit 3 at a difference; --verify-ref PNGS diffs\n"
           "      --stats FILE.csv   per frame: frame,time,energy,peak,drops\n"
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
           "      --simd LEVEL       cap vector kernels: c sse2 avx2 avx512 (same output)\n"
           "      --alpha            light alone as RGBA; --no-audio: drop a video's sound\n"
           "      --aov KIND PATH    16-bit PNGs of height, normal or displacement\n"
           "  -y, --overwrite        replace existing files   --check  validate, print, exit\n"
-          "  -q, --quiet            errors only (-v quiet|error|warning|info)  --progress\n"
+          "  -q, --quiet            errors only; -v, --loglevel quiet|error|info --progress\n"
           "      --save-state F     checkpoint after the last frame; --load-state F starts\n"
           "                         from one; --progress-fd N: key=value progress\n"
           "      --max-memory SIZE  refuse runs that need more memory (default 4G)\n"
           "      --allow-outside-paths  let the scene name files outside its directory\n"
           "  -h, --help             this help       -V, --version  version\n"
-          "FFmpeg's -pix_fmt, -vcodec, -loglevel mean --pix-fmt, --codec, --loglevel.\n"
+          "FFmpeg's -ss -to -frames:v -c:v -crf -preset -b:v -pix_fmt -threads -an -n work.\n"
           "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 3 a frame differs\n"
           "from the --verify manifest, 130 interrupted. See rockpool(1), rockpool-scene(5).\n",
           f);
@@ -273,8 +290,23 @@ static int parse_time(const char *opt, const char *text, int bare_frames, rp_tim
                       size_t errlen)
 {
     const char *p = text;
-    int64_t whole = 0, frac = 0, frac_scale = 1;
-    int digits = 0, decimals = 0;
+    int64_t whole = 0, frac = 0, frac_scale = 1, clock = 0;
+    int digits = 0, decimals = 0, colons = 0;
+    /* FFmpeg's [HH:]MM:SS[.m...] where seconds are meant: minutes 0..59 after hours */
+    for (const char *c = text; !bare_frames && (c = strchr(c, ':')); c++) {
+        int64_t v = 0;
+        if (p == c || ++colons > 2)
+            goto bad;
+        for (; p < c; p++) {
+            if (*p < '0' || *p > '9' || v > 1000000)
+                goto bad;
+            v = v * 10 + (*p - '0');
+        }
+        if (colons == 2 && v > 59)
+            goto bad;
+        clock = (clock + v) * 60;
+        p = c + 1;
+    }
     for (; *p >= '0' && *p <= '9'; p++, digits++) {
         if (whole > (INT64_MAX - 9) / 10)
             goto bad;
@@ -290,6 +322,8 @@ static int parse_time(const char *opt, const char *text, int bare_frames, rp_tim
     if (!digits)
         goto bad;
     int64_t unit; /* microseconds per unit; 0: frames */
+    if (colons && (*p || whole > 59))
+        goto bad;
     if (!*p)
         unit = bare_frames ? 0 : 1000000;
     else if (!strcmp(p, "s"))
@@ -311,13 +345,14 @@ static int parse_time(const char *opt, const char *text, int bare_frames, rp_tim
     }
     if (frac * unit % frac_scale)
         return usage_error(err, errlen, "%s: '%s' is finer than a microsecond", opt, text);
+    whole += clock;
     if (whole > INT64_MAX / 1000000 / 1000)
         goto bad;
     *out = (rp_time){whole * unit + frac * unit / frac_scale, 0};
     return 0;
 bad:
     return usage_error(err, errlen, "%s: '%s' is not a %s like 2s, 1.5s or 500ms", opt, text,
-                       bare_frames ? "whole number or a time" : "time");
+                       bare_frames ? "whole number or a time" : "time (or HH:MM:SS)");
 }
 
 /* -v / -loglevel: FFmpeg's names (and numbers); quiet, panic, fatal and error are -q. */
@@ -351,21 +386,118 @@ static int parse_loglevel(const char *text, int *level, char *err, size_t errlen
         err, errlen, "--loglevel: unknown level '%s' (expected quiet, error, warning, info)", text);
 }
 
-/* FFmpeg's single-dash long options, rewritten before getopt_long sees them (rockpool(1)
- * OPTIONS): only in option positions, not as the argument of an option, nor after "--". */
-static void rewrite_aliases(int argc, char **argv)
+/* Levenshtein distance of a and b (the first 63 bytes of each), for "did you mean". */
+static int distance(const char *a, const char *b)
+{
+    int row[64], n = (int)strnlen(b, 63);
+    for (int j = 0; j <= n; j++)
+        row[j] = j;
+    for (int i = 1; a[i - 1] && i < 64; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= n; j++) {
+            int up = row[j];
+            int sub = diag + (a[i - 1] != b[j - 1]);
+            row[j] = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            if (sub < row[j])
+                row[j] = sub;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+/* The long option nearest to name (without dashes, up to '='), if it is close: at most 2
+ * edits, and fewer than half its letters. NULL otherwise. */
+static const char *nearest_option(const char *name)
+{
+    char key[64];
+    size_t n = strcspn(name, "=");
+    const char *best = NULL;
+    int best_d = 3;
+    if (n >= sizeof key)
+        return NULL;
+    memcpy(key, name, n);
+    key[n] = '\0';
+    for (const struct option *o = long_opts; o->name; o++) {
+        int d = distance(key, o->name);
+        if (d < best_d && 2 * d < (int)strlen(o->name)) {
+            best = o->name;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* FFmpeg's options that rockpool has not: how to get the same with a pipe into ffmpeg
+ * or a re-mux (each message has two %s: the option). */
+static int ffmpeg_only(const char *a, char *err, size_t errlen)
+{
+    static const char pipe[] = "%s is an ffmpeg option rockpool does not have: pipe the frames "
+                               "into ffmpeg (Y4M on the pipe): rockpool SCENE -o - | ffmpeg "
+                               "-i - %s ... out.mp4";
+    static const char remux[] = "%s: rockpool copies a video background's sound or re-encodes "
+                                "it (rockpool(1) VIDEO BACKGROUNDS); for another audio codec, "
+                                "re-mux: ffmpeg -i out.mp4 -c:v copy %s ... out2.mp4";
+    static const struct {
+        const char *name, *msg;
+    } table[] = {{"-vf", pipe},   {"-filter:v", pipe}, {"-filter_complex", pipe},
+                 {"-lavfi", pipe}, {"-map", pipe},     {"-af", pipe},
+                 {"-filter:a", pipe}, {"-c:a", remux}, {"-acodec", remux},
+                 {"-b:a", remux},  {"-ar", remux},     {"-ac", remux}};
+    for (size_t j = 0; j < sizeof table / sizeof table[0]; j++)
+        if (!strcmp(a, table[j].name)) {
+            /* one of the two messages above, not user text */
+            snprintf(err, errlen, table[j].msg == pipe ? pipe : remux, a, a);
+            return 2;
+        }
+    if (!strcmp(a, "-framerate"))
+        return usage_error(err, errlen, "unknown option '-framerate' (did you mean -r?)");
+    return 0;
+}
+
+/* FFmpeg's single-dash spellings (rockpool(1) FFMPEG SPELLINGS), rewritten before
+ * getopt_long sees them, which would read -ss as -s s: only in option positions, not as
+ * the argument of an option, nor after "--". -n is FFmpeg's "never overwrite" unless a
+ * number follows (then it is rockpool's -n FRAMES). "-NAME" for a long option --NAME is
+ * that option. Returns 0, or 2 with a message for FFmpeg options rockpool has not. */
+static int rewrite_ffmpeg(int argc, char **argv, char *err, size_t errlen)
 {
     static const char *const aliases[][2] = {
-        {"-pix_fmt", "--pix-fmt"}, {"-vcodec", "--codec"}, {"-loglevel", "--loglevel"}};
+        {"-pix_fmt", "--pix-fmt"},  {"-vcodec", "--codec"},     {"-c:v", "--codec"},
+        {"-codec:v", "--codec"},    {"-loglevel", "--loglevel"}, {"-ss", "--ss"},
+        {"-to", "--to"},            {"-frames:v", "--vframes"}, {"-frames", "--vframes"},
+        {"-vframes", "--vframes"},  {"-crf", "--crf"},          {"-preset", "--encoder-preset"},
+        {"-b:v", "--bitrate"},      {"-threads", "--ffmpeg-threads"},  {"-an", "--no-audio"},
+        {"-hide_banner", "--hide_banner"}, {"-nostdin", "--nostdin"}};
+    static char dashed[sizeof long_opts / sizeof long_opts[0]][24]; /* "--NAME" for "-NAME" */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int r;
         if (!strcmp(a, "--"))
-            return;
+            return 0;
         for (size_t j = 0; j < sizeof aliases / sizeof aliases[0]; j++)
             if (!strcmp(a, aliases[j][0])) {
                 argv[i] = (char *)aliases[j][1];
                 a = argv[i];
             }
+        if (!strcmp(a, "-n")) {
+            const char *next = i + 1 < argc ? argv[i + 1] : "";
+            if ((next[0] < '0' || next[0] > '9') &&
+                ((next[0] != '+' && next[0] != '-') || next[1] < '0' || next[1] > '9'))
+                argv[i] = (char *)"--no-overwrite";
+            a = argv[i];
+        }
+        if ((r = ffmpeg_only(a, err, errlen)))
+            return r;
+        if (a[0] == '-' && a[1] != '-' && a[1] && a[2])
+            for (size_t k = 0; long_opts[k].name; k++)
+                if (!strcmp(a + 1, long_opts[k].name) && strlen(a) + 2 <= sizeof dashed[k]) {
+                    snprintf(dashed[k], sizeof dashed[k], "-%s", a);
+                    argv[i] = dashed[k];
+                    a = argv[i];
+                    break;
+                }
         /* Skip the separate argument of an option that takes one. */
         if (a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
             for (const struct option *o = long_opts; o->name; o++)
@@ -382,6 +514,7 @@ static void rewrite_aliases(int argc, char **argv)
             }
         }
     }
+    return 0;
 }
 
 /* The frame a time falls in at fps / fps_den frames per second, exactly. */
@@ -390,12 +523,21 @@ static int64_t frame_at(rp_time t, int fps, int fps_den)
     return (int64_t)((__int128)t.value * fps / ((__int128)fps_den * 1000000));
 }
 
-void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den)
+void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
 {
+    int64_t end = -1;
     if (!cli->start_at.is_frames)
         cli->run.start = frame_at(cli->start_at, fps, fps_den);
     if (!cli->end_at.is_frames)
         cli->run.end = frame_at(cli->end_at, fps, fps_den);
+    /* -ss S -t T and -frames:v N end the run as ffmpeg does: at S + T, after N frames, or
+     * at the timeline's end if that comes first. */
+    if (cli->span.value >= 0 && !cli->start_at.is_frames)
+        end = frame_at((rp_time){cli->start_at.value + cli->span.value, 0}, fps, fps_den);
+    if (cli->vframes >= 0 && (end < 0 || cli->run.start + cli->vframes < end))
+        end = cli->run.start + cli->vframes;
+    if (end >= 0 && (cli->run.end < 0 || end < cli->run.end))
+        cli->run.end = end < frames ? end : frames;
 }
 
 /* Options that override the scene's settings (rp_run.over). Returns 0, a usage error (2, message in
@@ -424,6 +566,7 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
     case 't':
         r = parse_time("-t", arg, 0, &cli->run.over.time.duration, err, errlen);
         cli->run.over.set |= RP_SET_DURATION;
+        cli->t_given = 1;
         break;
     case 'r':
         if (rp_fps_parse(arg, strlen(arg), &cli->run.over.time.fps, &cli->run.over.time.fps_den) &&
@@ -464,6 +607,17 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
         cli->end_at = (rp_time){b + 1, 1};
         break;
     }
+    case ARG_SS:
+    case ARG_TO: /* FFmpeg's: a bare number is seconds */
+        r = parse_time(o == ARG_SS ? "-ss" : "-to", arg, 0,
+                       o == ARG_SS ? &cli->start_at : &cli->end_at, err, errlen);
+        cli->ss_given |= o == ARG_SS;
+        cli->times = 1;
+        break;
+    case ARG_VFRAMES:
+        r = parse_int("-frames:v", arg, 0, 100000000, &cli->vframes, err, errlen);
+        cli->times = 1;
+        break;
     case ARG_PRESET: {
         int p = rp_preset_from_name(arg);
         if (p < 0)
@@ -555,6 +709,7 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
         cli->run.hash_algo = cli->run.out.hash_algo = arg;
         break;
     case 'y': cli->run.out.overwrite = 1; break;
+    case ARG_NO_OVERWRITE: cli->run.out.overwrite = 0; break;
     case ARG_ALPHA: cli->run.alpha = 1; break;
     case ARG_AOV: {
         /* --aov KIND PATH: the path is the next word */
@@ -589,9 +744,14 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
         r = parse_int("--threads", arg, 1, 256, &v, err, errlen);
         cli->run.threads = (int)v;
         break;
+    case ARG_FF_THREADS: /* ffmpeg's -threads: 0 is automatic, the online CPUs */
+        r = parse_int("-threads", arg, 0, 256, &v, err, errlen);
+        cli->run.threads = (int)v;
+        break;
     case ARG_HASH: cli->run.hash = 1; break;
     case ARG_VERIFY: cli->run.verify = arg; break;
     case ARG_VERIFY_DIR: cli->run.verify_dir = arg; break;
+    case ARG_VERIFY_REF: cli->run.verify_ref = arg; break;
     case ARG_STATS: cli->run.stats = arg; break;
     case 'v': r = parse_loglevel(arg, &cli->loglevel, err, errlen); break;
     case ARG_DUMP_HEIGHTS: cli->run.dump_heights = arg; break;
@@ -620,6 +780,7 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
         r = parse_int("--progress-fd", arg, 0, 1 << 20, &v, err, errlen);
         cli->progress_fd = (int)v;
         break;
+    case ARG_IGNORED: break;
     case 'h': cli->help = 1; break;
     case 'V': cli->version = 1; break;
     default: return -1;
@@ -639,9 +800,12 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     cli->simd = -1;
     cli->loglevel = RP_LOG_INFO;
     cli->start_at = cli->end_at = (rp_time){0, 1};
+    cli->span = (rp_time){-1, 0};
+    cli->vframes = -1;
     opterr = 0;
     optind = 1;
-    rewrite_aliases(argc, argv);
+    if ((r = rewrite_ffmpeg(argc, argv, err, errlen)))
+        return r;
 
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
         if (o == ':')
@@ -653,6 +817,10 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
             r = run_option(cli, o, optarg, err, errlen);
         if (r < 0 && optopt)
             return usage_error(err, errlen, "unknown option '-%c' (see rockpool --help)", optopt);
+        if (r < 0 && argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' &&
+            nearest_option(argv[optind - 1] + 2))
+            return usage_error(err, errlen, "unknown option '%s' (did you mean --%s?)",
+                               argv[optind - 1], nearest_option(argv[optind - 1] + 2));
         if (r < 0)
             return usage_error(err, errlen, "unknown option '%s' (see rockpool --help)",
                                argv[optind - 1]);
@@ -664,6 +832,15 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     if (optind < argc)
         return usage_error(err, errlen, "unexpected argument '%s' (only one SCENE is read)",
                            argv[optind]);
+    /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T */
+    if (cli->ss_given && cli->t_given) {
+        rp_time t = cli->run.over.time.duration;
+        if (!t.is_frames)
+            cli->span = t;
+        else if (cli->vframes < 0 || t.value < cli->vframes)
+            cli->vframes = t.value;
+        cli->run.over.set &= ~RP_SET_DURATION;
+    }
     cli->quiet = cli->loglevel < RP_LOG_WARNING;
     cli->run.out.quiet = cli->quiet;
     /* Without -o: framemd5/framehash go to stdout, as `ffmpeg -f framemd5 -` does; a run
@@ -674,8 +851,20 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     else if (!cli->output_given && format == RP_FORMAT_NONE &&
              (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
         cli->run.out.path = NULL;
+    /* -o NAME.png without a conversion is one still: the frame at --start (or 0) alone */
+    const char *path = cli->run.out.path;
+    size_t plen = path ? strlen(path) : 0;
+    if (cli->output_given && plen > 4 && !strchr(path, '%') &&
+        (format == RP_FORMAT_PNG || format == RP_FORMAT_NONE) &&
+        !strcasecmp(path + plen - 4, ".png") &&
+        cli->run.end < 0 && cli->end_at.is_frames && cli->vframes < 0) {
+        cli->vframes = 1;
+        cli->times = 1;
+    }
     if (cli->run.verify_dir && !cli->run.verify)
         return usage_error(err, errlen, "--verify-dir needs --verify");
+    if (cli->run.verify_ref && !cli->run.verify)
+        return usage_error(err, errlen, "--verify-ref needs --verify");
     if (!cli->times && cli->run.end >= 0 && cli->run.end < cli->run.start)
         return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64,
                            cli->run.end, cli->run.start);

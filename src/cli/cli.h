@@ -27,17 +27,25 @@ typedef struct rp_cli {
     /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once
      * the frame rate is known (is_frames: a frame number, already in run.start/end). */
     rp_time start_at, end_at;
-    int times; /* either is a time */
+    int times; /* either is a time, or an end below is to be worked out */
+    /* FFmpeg's spellings: -ss given (then -t is a span from it, in span; value -1: none),
+     * -t given, and -frames:v N (vframes, -1: none), resolved with the times. */
+    int ss_given, t_given;
+    rp_time span;
+    int64_t vframes;
 } rp_cli;
 
-/** Parse argv. FFmpeg's single-dash spellings -pix_fmt, -vcodec and -loglevel are
- * rewritten in argv (pointers only) to --pix-fmt, --codec and --loglevel first.
+/** Parse argv. FFmpeg's single-dash spellings (-pix_fmt, -vcodec, -ss, -frames:v, ...)
+ * and "-NAME" for --NAME are rewritten in argv (pointers only) first; ffmpeg options
+ * rockpool has not (-vf, -map, ...) are usage errors saying how to pipe into ffmpeg.
  * Returns 0, or 2 with a one-line message in err (without the "rockpool: error: "
  * prefix) for bad usage. */
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen);
 
-/** Turn --start/--end times into frame numbers at fps (the frame a time falls in). */
-void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den);
+/** Turn --start/--end times into frame numbers at fps (the frame a time falls in), and
+ * end the run after -frames:v N frames or -ss S -t T, at most at the timeline's end
+ * (frames long). */
+void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames);
 
 /** The --help text. */
 void rp_cli_usage(FILE *f);

@@ -209,6 +209,10 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
     progress_block(p, frames, 1);
     if (!stop_signal && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
         fprintf(stderr, "rockpool: %" PRId64 " frames match %s\n", written, cli->run.verify);
+    /* Without -o the user did not name the file: say where it went. */
+    if (!stop_signal && !cli->output_given && cli->run.out.path &&
+        !rp_output_uses_stdout(&cli->run.out) && cli->loglevel >= RP_LOG_INFO)
+        fprintf(stderr, "rockpool: wrote %s (%" PRId64 " frames)\n", cli->run.out.path, frames);
     if (!stop_signal)
         return 0;
     if (cli->run.out.path)
@@ -225,7 +229,7 @@ static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_
 {
     rp_summary sum;
     rp_session_summary(*s, &sum);
-    rp_cli_resolve_times(cli, sum.settings->time.fps, sum.settings->time.fps_den);
+    rp_cli_resolve_times(cli, sum.settings->time.fps, sum.settings->time.fps_den, sum.frames);
     rp_session_free(s);
     return rp_session_new(s, scene, &cli->run, err);
 }

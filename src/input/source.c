@@ -13,6 +13,7 @@ struct rp_source {
     int width, height;
     uint8_t *rgb;       /* the still picture, every frame */
     rp_video_in *video; /* or a video */
+    rp_rect drawn;      /* where the picture is; the bars of fit contain outside */
 };
 
 /* A video's display size: the stored width times its sample aspect ratio (rounded, halves
@@ -75,6 +76,7 @@ static int load_fitted(rp_source *src, const char *path, enum rp_fit fit, rp_err
     int r = rp_image_load_rgb(path, (int)sw, (int)sh, &img, err->msg, sizeof err->msg);
     if (r)
         return r;
+    src->drawn = dst;
     if (!(src->rgb = calloc((size_t)w * (size_t)h, 3))) { /* black where nothing is drawn */
         free(img);
         rp_errf(err->msg, sizeof err->msg, "out of memory");
@@ -100,6 +102,7 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     src->width = width;
     src->height = height;
+    src->drawn = (rp_rect){0, 0, width, height};
     if (path && path[0] && rp_video_in_is_video(path)) {
         rp_video_in_opts o;
         rp_video_in_opts_init(&o);
@@ -110,6 +113,11 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
             free(src);
             return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
         }
+        int vw, vh, sn, sd;
+        rp_rect crop, dst;
+        rp_video_in_info(src->video, &vw, &vh, &sn, &sd);
+        if (!rp_fit_rects((enum rp_fit)fit, vw, vh, sn, sd, width, height, &crop, &dst))
+            src->drawn = dst;
     } else if (path && path[0]) {
         if ((r = load_fitted(src, path, (enum rp_fit)fit, err))) {
             free(src);
@@ -140,6 +148,14 @@ int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "background of frame %lld: %s", (long long)k,
                             err->msg);
     return RP_OK;
+}
+
+void rp_source_drawn(const rp_source *src, int *x, int *y, int *w, int *h)
+{
+    *x = src->drawn.x;
+    *y = src->drawn.y;
+    *w = src->drawn.w;
+    *h = src->drawn.h;
 }
 
 int64_t rp_source_memory(const rp_source *src)

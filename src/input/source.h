@@ -39,6 +39,10 @@ int rp_source_open(rp_source **src, const char *path, int width, int height, int
 int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8_t **rgb,
                     rp_error *err);
 
+/** Where the picture is drawn in the frame: columns x..x+w-1, rows y..y+h-1; the whole
+ * frame but for fit contain, whose bars outside it are black and are not water. */
+void rp_source_drawn(const rp_source *src, int *x, int *y, int *w, int *h);
+
 /** Bytes a video source holds besides the picture a still source holds (its frame queue,
  * decoder pictures, converter); 0 for the others. Does not grow with the video's length. */
 int64_t rp_source_memory(const rp_source *src);

@@ -45,7 +45,7 @@ void rp_output_opts_init(rp_output_opts *opts)
     opts->width = 640;
     opts->height = 480;
     opts->fps = 30;
-    opts->crf = 18;
+    opts->crf = 23;
     opts->png_level = -1;
     opts->threads = 1;
 }
@@ -473,11 +473,13 @@ int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen)
     return RP_OK;
 }
 
-/* Turn a PNG pattern into a printf format taking one int64_t, checking that it has
- * exactly one integer conversion (%d, %05d, %5d, %i, %u; flags "-+ 0", width and
- * precision up to two digits), that it sits in the last path component, and that every
- * other '%' is "%%". */
-static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, char *err, size_t errlen)
+/* Turn a PNG pattern into a printf format taking one int64_t, checking that it has at
+ * most one integer conversion (%d, %05d, %5d, %i, %u; flags "-+ 0", width and precision
+ * up to two digits), that it sits in the last path component, and that every other '%'
+ * is "%%". A name without a conversion is one still (a run of one frame, checked by
+ * rp_output_validate); *conversions (if not NULL) is set to 0 or 1. */
+static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *conversions_out,
+                          char *err, size_t errlen)
 {
     const char *base = strrchr(pattern, '/');
     size_t o = 0;
@@ -543,13 +545,8 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, char *e
         o += strlen(PRId64);
     }
     fmt[o] = '\0';
-    if (conversions == 0) {
-        rp_errf(err, errlen,
-                       "PNG output needs a file name pattern with one integer conversion, like "
-                       "frames/f_%%05d.png (got '%s')",
-                       pattern);
-        return RP_ERR_INVALID;
-    }
+    if (conversions_out)
+        *conversions_out = conversions;
     return RP_OK;
 
 too_long:
@@ -563,7 +560,7 @@ int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_
     char fmt[4096];
     int ret, n;
 
-    ret = pattern_format(pattern, fmt, sizeof(fmt), err, errlen);
+    ret = pattern_format(pattern, fmt, sizeof(fmt), NULL, err, errlen);
     if (ret)
         return ret;
     n = snprintf(name, len, fmt, index);
@@ -794,7 +791,7 @@ static int check_pattern_dir(const rp_output_opts *opts, char *err, size_t errle
     struct dirent *e;
     int ret;
 
-    if ((ret = pattern_format(opts->path, fmt, sizeof fmt, err, errlen)))
+    if ((ret = pattern_format(opts->path, fmt, sizeof fmt, NULL, err, errlen)))
         return ret;
     slash = strrchr(fmt, '/');
     snprintf(base_fmt, sizeof base_fmt, "%s", slash ? slash + 1 : fmt);
@@ -865,9 +862,20 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
         return RP_OK;
     if (format == RP_FORMAT_PNG) {
         char name[4096];
+        int conversions = 1;
 
-        ret =
-            rp_output_pattern_name(opts->path, opts->first_frame, name, sizeof(name), err, errlen);
+        ret = pattern_format(opts->path, name, sizeof name, &conversions, err, errlen);
+        if (!ret && !conversions && opts->frame_count > 1) {
+            rp_errf(err, errlen,
+                    "'%s' names one PNG (a still), but this run writes %" PRId64 " frames: "
+                    "a sequence needs a file name pattern with one integer conversion, like "
+                    "frames/f_%%05d.png (or give --start N alone for one still)",
+                    opts->path, opts->frame_count);
+            return RP_ERR_INVALID;
+        }
+        if (!ret)
+            ret = rp_output_pattern_name(opts->path, opts->first_frame, name, sizeof(name), err,
+                                         errlen);
         if (!ret)
             ret = check_parent(name, 0, err, errlen);
         if (!ret)

@@ -44,7 +44,8 @@ typedef struct rp_output_opts {
     int64_t frame_count;        /* how many frames will be written (informational) */
     int overwrite;              /* replace existing files */
     const char *codec;          /* encoder name, NULL = default for the container */
-    int crf;                    /* -1 = encoder default (rockpool passes 18) */
+    int crf;                    /* -1 = encoder default; without crf_given, 23 (FFmpeg's for
+                                 * libx264) is each encoder's own default (default_crf) */
     const char *encoder_preset; /* NULL = encoder default */
     int64_t bitrate;            /* bits/s, 0 = unset (CRF mode) */
     const char *pix_fmt;        /* NULL = yuv420p (or what the encoder needs) */

@@ -11,6 +11,7 @@
  * one thread, and every file's bytes are the same. */
 #include <stdlib.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -318,6 +319,12 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     ret = rp_output_pattern_name(po->opts->path, frame_index, name, len, err, errlen);
     if (ret)
         return ret;
+    /* A name without a conversion is a still: a second frame would replace the first. */
+    if (frame_index != po->opts->first_frame && !strchr(po->opts->path, '%')) {
+        rp_errf(err, errlen, "'%s' is one still: it holds one frame, not frame %" PRId64,
+                po->opts->path, frame_index);
+        return RP_ERR_INVALID;
+    }
     if (rp_output_temp_name(name, tmp, len)) {
         rp_errf(err, errlen, "the file name '%.64s...' is too long", name);
         return RP_ERR_TOO_LARGE;

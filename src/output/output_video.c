@@ -769,6 +769,13 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
     return RP_OK;
 }
 
+/* HD and larger (1280 wide or 720 high and up) is converted and tagged BT.709, as
+ * players and editors assume for HD; smaller frames BT.601 (SMPTE 170M). */
+static int is_hd(const rp_output_opts *opts)
+{
+    return opts->width >= 1280 || opts->height >= 720;
+}
+
 static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelFormat fmt,
                      const rp_output_opts *opts, int global_header, int trial, char *err,
                      size_t errlen);
@@ -927,9 +934,21 @@ static int crf_max(const AVCodec *codec)
     return 63;
 }
 
+/* The CRF used when none is asked for: FFmpeg's own defaults, x264's 23 and x265's 28,
+ * and for VP9, which has none of its own in FFmpeg (a 256 kbit/s target instead), the 31
+ * FFmpeg's VP9 guide gives for HD. Others take opts->crf (23). */
+static int default_crf(const AVCodec *codec, int crf)
+{
+    if (!strcmp(codec->name, "libx265"))
+        return 28;
+    if (!strcmp(codec->name, "libvpx-vp9"))
+        return 31;
+    return crf;
+}
+
 /* Rate control: CRF when the encoder has it, unless a bitrate is given. Without a crf
- * option, --crf is refused; the default (crf 18, not asked for) becomes a fixed quantiser
- * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 18 -> 3). */
+ * option, --crf is refused; the default (crf 23, not asked for) becomes a fixed quantiser
+ * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
 static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_opts *opts,
                             char *err, size_t errlen)
 {
@@ -942,14 +961,15 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     }
     if (opts->crf < 0)
         return RP_OK;
+    int crf = opts->crf_given ? opts->crf : default_crf(codec, opts->crf);
     enc->bit_rate = 0;
     if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
-        if (opts->crf > crf_max(codec)) {
+        if (crf > crf_max(codec)) {
             rp_errf(err, errlen, "encoder %s rejects --crf %d (its range is 0 to %d)", codec->name,
                     opts->crf, crf_max(codec));
             return RP_ERR_INVALID;
         }
-        snprintf(value, sizeof(value), "%d", opts->crf);
+        snprintf(value, sizeof(value), "%d", crf);
         ret = av_opt_set(enc, "crf", value, AV_OPT_SEARCH_CHILDREN);
         if (ret < 0) {
             char msg[AV_ERROR_MAX_STRING_SIZE];
@@ -966,7 +986,7 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
         return RP_ERR_INVALID;
     } else {
         enc->flags |= AV_CODEC_FLAG_QSCALE;
-        enc->global_quality = FF_QP2LAMBDA * rp_clampi((opts->crf + 3) / 6, 1, 31);
+        enc->global_quality = FF_QP2LAMBDA * rp_clampi((crf + 3) / 6, 1, 31);
     }
     return RP_OK;
 }
@@ -1021,9 +1041,12 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     enc->pix_fmt = fmt;
     enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
     if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
-        /* What rp_yuv*_rows produce, and libswscale by default. */
+        /* What rp_yuv*_rows_m and the libswscale converter produce (is_hd). */
+        int hd = is_hd(opts);
         enc->color_range = AVCOL_RANGE_MPEG;
-        enc->colorspace = AVCOL_SPC_SMPTE170M;
+        enc->colorspace = hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+        enc->color_primaries = hd ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M;
+        enc->color_trc = hd ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M;
     }
     if (global_header)
         enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
@@ -1062,6 +1085,11 @@ static int open_converter(video_out *vo, const AVCodec *codec, enum AVPixelForma
         rp_errf(err, errlen, "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
                 av_get_pix_fmt_name(fmt), codec->name);
         return vo->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM;
+    }
+    if (is_hd(opts) && !(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
+        const int *rgb = sws_getCoefficients(SWS_CS_DEFAULT);
+        const int *yuv = sws_getCoefficients(SWS_CS_ITU709);
+        sws_setColorspaceDetails(vo->sws, rgb, 1, yuv, 0, 0, 1 << 16, 1 << 16);
     }
     return RP_OK;
 }
@@ -1223,11 +1251,11 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
                            rp_pixfmt_bytes(vo->opts->pixfmt), vo->spare_row, vo->frame->data,
                            vo->frame->linesize);
     else if (vo->enc->pix_fmt == AV_PIX_FMT_YUV420P)
-        rp_yuv420_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
-                       vo->opts->height);
+        rp_yuv420_rows_m(is_hd(vo->opts) ? &rp_yuv_bt709 : &rp_yuv_bt601, rgb, vo->opts->width,
+                         vo->frame->data, vo->frame->linesize, 0, vo->opts->height);
     else if (vo->enc->pix_fmt == AV_PIX_FMT_YUV444P)
-        rp_yuv444_rows(rgb, vo->opts->width, vo->frame->data, vo->frame->linesize, 0,
-                       vo->opts->height);
+        rp_yuv444_rows_m(is_hd(vo->opts) ? &rp_yuv_bt709 : &rp_yuv_bt601, rgb, vo->opts->width,
+                         vo->frame->data, vo->frame->linesize, 0, vo->opts->height);
     vo->frame->pts = vo->next_pts++;
     ret = send_and_mux(vo, vo->enc, vo->st, vo->pkt, vo->frame, 0, err, errlen);
     if (ret)

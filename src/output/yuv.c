@@ -1,4 +1,4 @@
-/* yuv.c - RGB24 to Y'CbCr, BT.601 limited range (see yuv.h for the exact formulas).
+/* yuv.c - RGB24 to Y'CbCr, BT.601 or BT.709, limited range (see yuv.h for the formulas).
  *
  * The plain C loops are the reference and the fallback; an AVX2 kernel does 16 pixels of
  * two rows at a time, chosen at run time (simd.h), and computes exactly the same integers:
@@ -12,28 +12,31 @@
 #include <immintrin.h>
 #endif
 
-/* One row per output component (kept by hand: clang-format would put one per line). */
+/* One row per output component (kept by hand: clang-format would put one per line). In
+ * each, the Y row sums to 28142 = round(219/255 * 2^15), the Cb and Cr rows to 0, and
+ * UB = VR = round(224/255 / 2 * 2^15); BT.709's from Kr = 0.2126, Kb = 0.0722. */
 /* clang-format off */
+const rp_yuv_matrix rp_yuv_bt601 = {{8415, 16519, 3208}, {-4857, -9535, 14392},
+                                    {14392, -12052, -2340}};
+const rp_yuv_matrix rp_yuv_bt709 = {{5983, 20127, 2032}, {-3298, -11094, 14392},
+                                    {14392, -13072, -1320}};
 enum {
-    YR = 8415, YG = 16519, YB = 3208,   /* sum 28142 = round(219/255 * 2^15) */
-    UR = -4857, UG = -9535, UB = 14392, /* sum 0; UB = round(224/255 / 2 * 2^15) */
-    VR = 14392, VG = -12052, VB = -2340,
     Y_ADD = (16 << 15) + (1 << 14),
     C_ADD = (128 << 15) + (1 << 14),
     C420_ADD = (128 << 17) + (1 << 16),
 };
 /* clang-format on */
 
-static inline uint8_t luma(int r, int g, int b)
+static inline uint8_t luma(const rp_yuv_matrix *m, int r, int g, int b)
 {
-    return (uint8_t)((YR * r + YG * g + YB * b + Y_ADD) >> 15);
+    return (uint8_t)((m->y[0] * r + m->y[1] * g + m->y[2] * b + Y_ADD) >> 15);
 }
 
 /* Cb and Cr of one pixel (shift 15) or of the sums over a 2x2 block (shift 17). The sum
  * plus the offset is positive, so the shift is a floor division. */
-static inline uint8_t chroma(int cr, int cg, int cb, int r, int g, int b, int add, int shift)
+static inline uint8_t chroma(const int c[3], int r, int g, int b, int add, int shift)
 {
-    return (uint8_t)((cr * r + cg * g + cb * b + add) >> shift);
+    return (uint8_t)((c[0] * r + c[1] * g + c[2] * b + add) >> shift);
 }
 
 #ifdef RP_HAVE_X86_KERNELS
@@ -59,11 +62,12 @@ INLINE AVX2 void load8(const uint8_t *p, __m256i *rg, __m256i *b)
     *b = _mm256_shuffle_epi8(v, to_b);
 }
 
-/* cr * R + cg * G + cb * B in each 32-bit lane. */
-INLINE AVX2 __m256i dot(__m256i rg, __m256i b, int cr, int cg, int cb)
+/* c[0] * R + c[1] * G + c[2] * B in each 32-bit lane. */
+INLINE AVX2 __m256i dot(__m256i rg, __m256i b, const int c[3])
 {
-    __m256i crg = _mm256_set1_epi32((int)((uint32_t)(uint16_t)cr | (uint32_t)(uint16_t)cg << 16));
-    __m256i cbv = _mm256_set1_epi32((int)(uint32_t)(uint16_t)cb);
+    __m256i crg =
+        _mm256_set1_epi32((int)((uint32_t)(uint16_t)c[0] | (uint32_t)(uint16_t)c[1] << 16));
+    __m256i cbv = _mm256_set1_epi32((int)(uint32_t)(uint16_t)c[2]);
     return _mm256_add_epi32(_mm256_madd_epi16(rg, crg), _mm256_madd_epi16(b, cbv));
 }
 
@@ -83,8 +87,8 @@ INLINE AVX2 __m256i scaled(__m256i sum, int add, int shift)
 
 /* Pixels 0..k-1 of rows a and b (k a multiple of 16 returned) to Y rows ya, yb and 4:2:0
  * chroma rows u, v. */
-static AVX2 int yuv420_pair_avx2(const uint8_t *a, const uint8_t *b, int w, uint8_t *ya,
-                                 uint8_t *yb, uint8_t *u, uint8_t *v)
+static AVX2 int yuv420_pair_avx2(const rp_yuv_matrix *m, const uint8_t *a, const uint8_t *b,
+                                 int w, uint8_t *ya, uint8_t *yb, uint8_t *u, uint8_t *v)
 {
     const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
     int x = 0;
@@ -96,17 +100,17 @@ static AVX2 int yuv420_pair_avx2(const uint8_t *a, const uint8_t *b, int w, uint
         load8(a + 3 * x + 24, &rg[1], &bl[1]);
         load8(b + 3 * x, &rg[2], &bl[2]);
         load8(b + 3 * x + 24, &rg[3], &bl[3]);
-        store16(ya + x, scaled(dot(rg[0], bl[0], YR, YG, YB), Y_ADD, 15),
-                scaled(dot(rg[1], bl[1], YR, YG, YB), Y_ADD, 15));
-        store16(yb + x, scaled(dot(rg[2], bl[2], YR, YG, YB), Y_ADD, 15),
-                scaled(dot(rg[3], bl[3], YR, YG, YB), Y_ADD, 15));
+        store16(ya + x, scaled(dot(rg[0], bl[0], m->y), Y_ADD, 15),
+                scaled(dot(rg[1], bl[1], m->y), Y_ADD, 15));
+        store16(yb + x, scaled(dot(rg[2], bl[2], m->y), Y_ADD, 15),
+                scaled(dot(rg[3], bl[3], m->y), Y_ADD, 15));
         /* Column sums of the two rows, then pairs of columns: lanes come out as chroma
          * samples 0 1 4 5 | 2 3 6 7, put in order before packing. */
         for (int h = 0; h < 2; h++) {
             __m256i rgs = _mm256_add_epi16(rg[h], rg[h + 2]);
             __m256i bs = _mm256_add_epi16(bl[h], bl[h + 2]);
-            cu[h] = dot(rgs, bs, UR, UG, UB);
-            cv[h] = dot(rgs, bs, VR, VG, VB);
+            cu[h] = dot(rgs, bs, m->u);
+            cv[h] = dot(rgs, bs, m->v);
         }
         __m256i su = _mm256_permutevar8x32_epi32(
             scaled(_mm256_hadd_epi32(cu[0], cu[1]), C420_ADD, 17), order);
@@ -123,7 +127,8 @@ static AVX2 int yuv420_pair_avx2(const uint8_t *a, const uint8_t *b, int w, uint
 }
 
 /* Pixels 0..k-1 of one row to 4:4:4 Y, Cb, Cr rows; returns k, a multiple of 16. */
-static AVX2 int yuv444_row_avx2(const uint8_t *a, int w, uint8_t *y, uint8_t *u, uint8_t *v)
+static AVX2 int yuv444_row_avx2(const rp_yuv_matrix *m, const uint8_t *a, int w, uint8_t *y,
+                                uint8_t *u, uint8_t *v)
 {
     int x = 0;
 
@@ -132,12 +137,12 @@ static AVX2 int yuv444_row_avx2(const uint8_t *a, int w, uint8_t *y, uint8_t *u,
 
         load8(a + 3 * x, &rg0, &b0);
         load8(a + 3 * x + 24, &rg1, &b1);
-        store16(y + x, scaled(dot(rg0, b0, YR, YG, YB), Y_ADD, 15),
-                scaled(dot(rg1, b1, YR, YG, YB), Y_ADD, 15));
-        store16(u + x, scaled(dot(rg0, b0, UR, UG, UB), C_ADD, 15),
-                scaled(dot(rg1, b1, UR, UG, UB), C_ADD, 15));
-        store16(v + x, scaled(dot(rg0, b0, VR, VG, VB), C_ADD, 15),
-                scaled(dot(rg1, b1, VR, VG, VB), C_ADD, 15));
+        store16(y + x, scaled(dot(rg0, b0, m->y), Y_ADD, 15),
+                scaled(dot(rg1, b1, m->y), Y_ADD, 15));
+        store16(u + x, scaled(dot(rg0, b0, m->u), C_ADD, 15),
+                scaled(dot(rg1, b1, m->u), C_ADD, 15));
+        store16(v + x, scaled(dot(rg0, b0, m->v), C_ADD, 15),
+                scaled(dot(rg1, b1, m->v), C_ADD, 15));
     }
     return x;
 }
@@ -146,6 +151,18 @@ static AVX2 int yuv444_row_avx2(const uint8_t *a, int w, uint8_t *y, uint8_t *u,
 
 void rp_yuv420_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const int stride[3],
                     int y0, int y1)
+{
+    rp_yuv420_rows_m(&rp_yuv_bt601, rgb, width, dst, stride, y0, y1);
+}
+
+void rp_yuv444_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const int stride[3],
+                    int y0, int y1)
+{
+    rp_yuv444_rows_m(&rp_yuv_bt601, rgb, width, dst, stride, y0, y1);
+}
+
+void rp_yuv420_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width,
+                      uint8_t *const dst[3], const int stride[3], int y0, int y1)
 {
     size_t row = (size_t)width * 3;
 #ifdef RP_HAVE_X86_KERNELS
@@ -161,7 +178,7 @@ void rp_yuv420_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const 
 
 #ifdef RP_HAVE_X86_KERNELS
         if (avx2)
-            x = yuv420_pair_avx2(a, b, width, ya, yb, u, v);
+            x = yuv420_pair_avx2(m, a, b, width, ya, yb, u, v);
 #endif
         for (; x + 1 < width; x += 2) {
             const uint8_t *p = a + 3 * x, *q = b + 3 * x;
@@ -169,18 +186,18 @@ void rp_yuv420_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const 
             int g = p[1] + p[4] + q[1] + q[4];
             int bl = p[2] + p[5] + q[2] + q[5];
 
-            ya[x] = luma(p[0], p[1], p[2]);
-            ya[x + 1] = luma(p[3], p[4], p[5]);
-            yb[x] = luma(q[0], q[1], q[2]);
-            yb[x + 1] = luma(q[3], q[4], q[5]);
-            u[x / 2] = chroma(UR, UG, UB, r, g, bl, C420_ADD, 17);
-            v[x / 2] = chroma(VR, VG, VB, r, g, bl, C420_ADD, 17);
+            ya[x] = luma(m, p[0], p[1], p[2]);
+            ya[x + 1] = luma(m, p[3], p[4], p[5]);
+            yb[x] = luma(m, q[0], q[1], q[2]);
+            yb[x + 1] = luma(m, q[3], q[4], q[5]);
+            u[x / 2] = chroma(m->u, r, g, bl, C420_ADD, 17);
+            v[x / 2] = chroma(m->v, r, g, bl, C420_ADD, 17);
         }
     }
 }
 
-void rp_yuv444_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const int stride[3],
-                    int y0, int y1)
+void rp_yuv444_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width,
+                      uint8_t *const dst[3], const int stride[3], int y0, int y1)
 {
     size_t row = (size_t)width * 3;
 #ifdef RP_HAVE_X86_KERNELS
@@ -196,14 +213,14 @@ void rp_yuv444_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const 
 
 #ifdef RP_HAVE_X86_KERNELS
         if (avx2)
-            x = yuv444_row_avx2(a, width, py, pu, pv);
+            x = yuv444_row_avx2(m, a, width, py, pu, pv);
 #endif
         for (; x < width; x++) {
             const uint8_t *p = a + 3 * x;
 
-            py[x] = luma(p[0], p[1], p[2]);
-            pu[x] = chroma(UR, UG, UB, p[0], p[1], p[2], C_ADD, 15);
-            pv[x] = chroma(VR, VG, VB, p[0], p[1], p[2], C_ADD, 15);
+            py[x] = luma(m, p[0], p[1], p[2]);
+            pu[x] = chroma(m->u, p[0], p[1], p[2], C_ADD, 15);
+            pv[x] = chroma(m->v, p[0], p[1], p[2], C_ADD, 15);
         }
     }
 }

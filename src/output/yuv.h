@@ -19,6 +19,16 @@
 
 #include <stdint.h>
 
+/** A conversion's Q15 coefficients: Y, Cb and Cr each from R, G, B. */
+typedef struct rp_yuv_matrix {
+    int y[3], u[3], v[3];
+} rp_yuv_matrix;
+
+/** BT.601 (the formulas above) and BT.709 (Kr = 0.2126, Kb = 0.0722, the same ranges:
+ * Y = (5983 R + 20127 G + 2032 B ...) >> 15, Cb = (-3298 R - 11094 G + 14392 B ...),
+ * Cr = (14392 R - 13072 G - 1320 B ...), offsets and rounding as above). */
+extern const rp_yuv_matrix rp_yuv_bt601, rp_yuv_bt709;
+
 /** Convert rows y0..y1-1 of a width x height RGB24 frame (rows 3 * width bytes apart) to
  * 4:2:0 planes: dst[0] Y (full size), dst[1] Cb and dst[2] Cr (width/2 x height/2), with
  * strides stride[0..2]. width must be even, and y0 and y1 even (chroma row y/2 is made from
@@ -29,5 +39,11 @@ void rp_yuv420_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const 
 /** The same for 4:4:4 planes (all three full size); any width, any rows. */
 void rp_yuv444_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const int stride[3],
                     int y0, int y1);
+
+/** rp_yuv420_rows and rp_yuv444_rows (which are BT.601) with the coefficients of m. */
+void rp_yuv420_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width,
+                      uint8_t *const dst[3], const int stride[3], int y0, int y1);
+void rp_yuv444_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width,
+                      uint8_t *const dst[3], const int stride[3], int y0, int y1);
 
 #endif

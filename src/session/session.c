@@ -151,6 +151,25 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
 
 /* ---- resolving a run ------------------------------------------------------------------- */
 
+/* The background's size as the default output size: a picture larger than 3840x2160
+ * (2160x3840 when it is portrait) is fitted inside it, aspect kept, each side rounded to
+ * the nearest even number, so that a photograph gives a video players can play. */
+static void playable_size(int *w, int *h)
+{
+    int64_t bw = *w, bh = *h, mw = bw >= bh ? 3840 : 2160, mh = bw >= bh ? 2160 : 3840;
+    if (bw <= mw && bh <= mh)
+        return;
+    if (bw * mh >= bh * mw) { /* the width is the limit */
+        *w = (int)mw;
+        *h = (int)((bh * mw + bw) / (2 * bw) * 2);
+    } else {
+        *h = (int)mh;
+        *w = (int)((bw * mh + bh) / (2 * bh) * 2);
+    }
+    *w = *w < 2 ? 2 : *w;
+    *h = *h < 2 ? 2 : *h;
+}
+
 /* The final settings: the preset's defaults, then the scene's, then the run's, resolved
  * by the engine (given the background image's size when no size is given); the frame
  * range. */
@@ -176,6 +195,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
         if (!sized) {
             w = bg.width;
             h = bg.height;
+            playable_size(&w, &h);
         }
     }
     if (bg.is_video && !(s.set & RP_SET_DURATION)) {
@@ -349,7 +369,9 @@ static int add_sinks(rp_session *se, rp_error *err)
                           .out = &run->out,
                           .hash_algo = run->hash_algo,
                           .threads = se->threads,
-                          .dir = run->verify_dir};
+                          .dir = run->verify_dir,
+                          .part = run->start > 0 || run->end >= 0,
+                          .ref = run->verify_ref};
     rp_sink_cfg stats = {.path = run->stats,
                          .overwrite = run->out.overwrite,
                          .out = &run->out,
@@ -839,6 +861,26 @@ int rp_session_start(rp_session *se, rp_error *err)
 
 /* ---- frames ---------------------------------------------------------------------------- */
 
+/* The bars of fit contain are not water: whatever the render lit there goes back to the
+ * pad colour, black (transparent in the --alpha light layer). */
+static void clear_bars(const rp_session *se, uint8_t *pixels)
+{
+    int x, y, w, h, fw = se->frame.width, fh = se->frame.height;
+    size_t bpp = (size_t)rp_pixfmt_bytes(se->frame.format), stride = se->frame.stride;
+    rp_source_drawn(se->background, &x, &y, &w, &h);
+    if (x == 0 && y == 0 && w == fw && h == fh)
+        return;
+    for (int row = 0; row < fh; row++) {
+        uint8_t *p = pixels + (size_t)row * stride;
+        if (row < y || row >= y + h) {
+            memset(p, 0, (size_t)fw * bpp);
+            continue;
+        }
+        memset(p, 0, (size_t)x * bpp);
+        memset(p + (size_t)(x + w) * bpp, 0, (size_t)(fw - x - w) * bpp);
+    }
+}
+
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
     *frame = NULL;
@@ -863,6 +905,7 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
         rp_engine_frame_layer(se->engine, k, pixels, NULL);
     else
         rp_engine_frame(se->engine, k, background, pixels, NULL);
+    clear_bars(se, pixels);
     if (heights_copy)
         memcpy(heights_copy, rp_engine_heights(se->engine),
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);

@@ -29,6 +29,8 @@ typedef struct rp_sink_cfg {
     const char *hash_algo;     /* hash, verify: hash.h's name (NULL: md5 / the manifest's) */
     int threads;               /* hash, verify: hashing threads (rp_hasher) */
     const char *dir;           /* verify: where the differing frame goes (NULL: the manifest's) */
+    int part;                  /* verify: --start/--end: the manifest may hold more frames */
+    const char *ref;           /* verify: expected frames, a PNG pattern, or NULL */
     /* stats: drops started in a timeline frame (called on the writer thread). */
     size_t (*drops)(const void *ctx, int64_t frame);
     const void *drops_ctx;

@@ -5,7 +5,9 @@
  * manifest for other settings is bad input. At the first difference the frame is written
  * as PNG, STEM.actual-FRAME.png beside the manifest (STEM its name without the last
  * extension) or in cfg->dir, and the sink fails with RP_ERR_MISMATCH, which stops the
- * render; the message names the frame, the manifest line and both hashes. */
+ * render; the message names the frame, the manifest line and both hashes. With
+ * cfg->ref (--verify-ref, the expected frames as PNGs) a difference image is written
+ * beside it, STEM.diff-FRAME.png. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +17,8 @@
 
 #include "check/hash.h"
 #include "check/manifest.h"
+#include "input/image.h"
+#include "output/output_backend.h"
 #include "session/sink.h"
 #include "sim/engine.h"
 
@@ -53,7 +57,8 @@ static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
         .fps_den = cfg->out->fps_den > 0 ? cfg->out->fps_den : 1,
         .first_frame = cfg->out->first_frame,
         .frame_count = cfg->out->frame_count,
-        .pix_fmt = "rgb24",
+        .pix_fmt = cfg->out->pixfmt == RP_PIX_RGBA ? "rgba" : "rgb24",
+        .part = cfg->part,
         .hash_algo = cfg->hash_algo && *cfg->hash_algo ? cfg->hash_algo : NULL,
     };
     if ((r = rp_manifest_check(*m, &run, &d))) {
@@ -82,8 +87,9 @@ static int verify_check(const rp_sink_cfg *cfg, rp_error *err)
 }
 
 /* Where the differing frame goes: "DIR/STEM" (raw), and the PNG pattern
- * "DIR/STEM.actual-%05d.png" with '%' in DIR and STEM doubled. */
-static int png_names(const rp_sink_cfg *cfg, char *raw, size_t rawlen, char *pattern, size_t len)
+ * "DIR/STEM.TAIL-%05d.png" (TAIL "actual" or "diff") with '%' in DIR and STEM doubled. */
+static int png_names(const rp_sink_cfg *cfg, const char *what, char *raw, size_t rawlen,
+                     char *pattern, size_t len)
 {
     const char *slash = strrchr(cfg->path, '/');
     const char *base = slash ? slash + 1 : cfg->path;
@@ -102,21 +108,20 @@ static int png_names(const rp_sink_cfg *cfg, char *raw, size_t rawlen, char *pat
             pattern[o++] = '%';
         pattern[o++] = *p;
     }
-    const char *tail = ".actual-%05d.png";
-    if (o + strlen(tail) >= len)
+    if (snprintf(pattern + o, len - o, ".%s-%%05d.png", what) >= (int)(len - o))
         return RP_ERR_TOO_LARGE;
-    strcpy(pattern + o, tail);
     return RP_OK;
 }
 
-/* Write the differing frame as one PNG (through the PNG output, so it is the bytes -o
- * would write); its name, or why it failed, into what. */
-static void write_png(verify_sink *v, int64_t k, const uint8_t *rgb, char *what, size_t len)
+/* Write a frame as one PNG, STEM.KIND-FRAME.png (through the PNG output, so the actual
+ * frame is the bytes -o would write); its name, or why it failed, into what. */
+static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, int64_t k,
+                      const uint8_t *rgb, char *what, size_t len)
 {
     char raw[4096], pattern[8200], err[512];
     rp_output_opts o;
     rp_output *out = NULL;
-    if (png_names(v->cfg, raw, sizeof raw, pattern, sizeof pattern)) {
+    if (png_names(v->cfg, kind, raw, sizeof raw, pattern, sizeof pattern)) {
         snprintf(what, len, "not written: the name is too long");
         return;
     }
@@ -127,7 +132,7 @@ static void write_png(verify_sink *v, int64_t k, const uint8_t *rgb, char *what,
     o.height = v->height;
     o.fps = v->cfg->out->fps;
     o.fps_den = v->cfg->out->fps_den;
-    o.pixfmt = v->cfg->out->pixfmt; /* the frame as it was hashed (RGBA with --alpha) */
+    o.pixfmt = pixfmt;
     o.first_frame = k;
     o.frame_count = 1;
     o.overwrite = 1;
@@ -139,7 +144,47 @@ static void write_png(verify_sink *v, int64_t k, const uint8_t *rgb, char *what,
     if (r)
         snprintf(what, len, "not written: %s", err);
     else
-        snprintf(what, len, "written to %.900s.actual-%05" PRId64 ".png", raw, k);
+        snprintf(what, len, "written to %.900s.%s-%05" PRId64 ".png", raw, kind, k);
+}
+
+/* The difference of the actual frame from the expected one (frame k of --verify-ref),
+ * as an RGB picture: the actual frame in dim grey where the two are equal, red where they
+ * differ, brighter the larger the difference (8 levels a step, at least 64); written as
+ * STEM.diff-FRAME.png. Its name, or why there is none, into what. */
+static void write_diff(verify_sink *v, int64_t k, const uint8_t *frame, char *what, size_t len)
+{
+    char name[4096], err[512];
+    int w = v->width, h = v->height, iw, ih;
+    size_t bpp = (size_t)rp_pixfmt_bytes(v->cfg->out->pixfmt), n = (size_t)w * (size_t)h;
+    uint8_t *ref = NULL, *diff;
+    if (rp_output_pattern_name(v->cfg->ref, k, name, sizeof name, err, sizeof err) ||
+        rp_image_probe(name, &iw, &ih, err, sizeof err)) {
+        snprintf(what, len, "; no difference image: %.900s", err);
+        return;
+    }
+    if (iw != w || ih != h) {
+        snprintf(what, len, "; no difference image: %.900s is %dx%d, the frame %dx%d", name,
+                 iw, ih, w, h);
+        return;
+    }
+    if (rp_image_load_rgb(name, w, h, &ref, err, sizeof err) || !(diff = malloc(n * 3))) {
+        snprintf(what, len, "; no difference image: %.900s", ref ? "out of memory" : err);
+        free(ref);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *a = frame + i * bpp, *b = ref + i * 3;
+        int d = 0, grey = (a[0] + 2 * a[1] + a[2]) / 16;
+        for (int c = 0; c < 3; c++)
+            d = abs(a[c] - b[c]) > d ? abs(a[c] - b[c]) : d;
+        diff[i * 3] = (uint8_t)(d ? (64 + 8 * d > 255 ? 255 : 64 + 8 * d) : grey);
+        diff[i * 3 + 1] = diff[i * 3 + 2] = (uint8_t)(d ? 0 : grey);
+    }
+    char made[1024];
+    write_png(v, "diff", RP_PIX_RGB24, k, diff, made, sizeof made);
+    snprintf(what, len, "; the difference from %.900s %.900s", name, made);
+    free(ref);
+    free(diff);
 }
 
 /* The hasher's callback, in frame order: compare one frame. */
@@ -155,11 +200,15 @@ static int compare(void *priv, int64_t k, const uint8_t *frame, const char *hex)
         v->matched++;
         return RP_OK;
     }
-    write_png(v, k, frame, what, sizeof what);
+    char diff[2100] = "";
+    /* the frame as it was hashed (RGBA with --alpha) */
+    write_png(v, "actual", v->cfg->out->pixfmt, k, frame, what, sizeof what);
+    if (v->cfg->ref)
+        write_diff(v, k, frame, diff, sizeof diff);
     return rp_error_set(&v->err, RP_ERR_MISMATCH, 0,
                         "%s:%d: frame %" PRId64 " differs: expected %s %s, got %s (the frame is "
-                        "%s)",
-                        v->cfg->path, want->line, k, v->m->algo, want->hash, hex, what);
+                        "%s%s)",
+                        v->cfg->path, want->line, k, v->m->algo, want->hash, hex, what, diff);
 }
 
 static int verify_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)

@@ -76,6 +76,41 @@ expect_status "unknown --hash-algo: exit 2" 2 "$ROCKPOOL" g.scene --hash --hash-
 stderr_has "unknown --hash-algo: lists the names" "xxh3"
 check "bad manifests: nothing written" test "$(ls vd | wc -l)" = 2
 
+# ---- --alpha: rockpool's RGBA framemd5, and FFmpeg's framemd5/framehash of the same frames --
+R --alpha -f framemd5 -o m/a.framemd5
+mkdir apng
+R --alpha -o apng/a_%02d.png
+ffmpeg -v error -framerate 30 -i apng/a_%02d.png -pix_fmt rgba -f framemd5 m/ff-a.framemd5
+ffmpeg -v error -framerate 30 -i apng/a_%02d.png -pix_fmt rgba -f framehash m/ff-a.framehash
+check "--alpha framemd5 holds RGBA frames (96*64*4 bytes)" \
+    grep -qE '^0, +15, +15, +1, +24576, ' m/a.framemd5
+for man in a.framemd5 ff-a.framemd5 ff-a.framehash; do
+    expect_status "--alpha --verify its $man: exit 0" 0 "$ROCKPOOL" g.scene --alpha \
+        --verify "m/$man"
+    stderr_has "--alpha --verify its $man: count" "16 frames match"
+done
+expect_status "an RGBA manifest without --alpha: exit 2" 2 "$ROCKPOOL" g.scene \
+    --verify m/a.framemd5
+stderr_has "an RGBA manifest without --alpha: says --alpha" "verify with --alpha"
+
+# ---- --start/--end against a manifest of the whole clip: frames A..B-1 only ----------------
+for man in g.framemd5 g.md5.txt; do
+    expect_status "--start 5 --end 9 against the whole $man: exit 0" 0 "$ROCKPOOL" g.scene \
+        --start 5 --end 9 --verify "m/$man"
+    stderr_has "--start 5 --end 9 against the whole $man: 4 frames" "4 frames match"
+done
+expect_status "--start 12 against the whole clip: exit 0" 0 "$ROCKPOOL" g.scene --start 12 \
+    --verify m/g.framemd5
+stderr_has "--start 12 against the whole clip: 4 frames" "4 frames match"
+expect_status "--start 5 --end 9, another seed: exit 3" 3 "$ROCKPOOL" g.scene --seed 4 \
+    --start 5 --end 9 --verify m/g.md5.txt --verify-dir vd
+check "--start 5 --end 9, another seed: a frame in 5..8 differs" grep -qE 'frame [5-8] differs' err
+head -8 m/g.md5.txt >m/first8.txt
+expect_status "--start 5 against a manifest of frames 0..7: exit 2" 2 "$ROCKPOOL" g.scene \
+    --start 5 --verify m/first8.txt
+stderr_has "--start 5 against frames 0..7: names the missing frame" "lacks frame 8"
+rm -f vd/*.png
+
 # ---- --hash-algo xxh3 equals xxhsum -H3 of the frames' RGB24 bytes -----------------------
 mkdir png
 R -o png/f_%03d.png

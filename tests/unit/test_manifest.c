@@ -294,7 +294,7 @@ static void test_check(void **state)
     run.pix_fmt = "rgba";
     check_fails(ffmpeg_framemd5, &run, 11,
                 "the manifest's frames are 144 bytes, rgb24 frames of 3 bytes a pixel (8x6 rgba "
-                "are 192): make it with -pix_fmt rgba");
+                "are 192): verify without --alpha, or make it with -pix_fmt rgba");
     run.pix_fmt = NULL;
 
     init_run(&run, 16, 6, 30, 0, 3);

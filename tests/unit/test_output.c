@@ -327,14 +327,29 @@ static void test_png_pattern_errors(void **state)
     rp_output_opts o;
     char err[512], path[256];
 
+    /* Runs of two frames: a name without a conversion ("f.png") is a still, one frame. */
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", dir, bad[i]);
         opts_for(&o, path, 8, 8);
         o.format = RP_FORMAT_PNG;
+        o.frame_count = 2;
         err[0] = '\0';
         assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
         assert_true(strlen(err) > 10);
     }
+    /* One still: a plain name is valid for one frame, and the second frame is refused. */
+    opts_for(&o, join(dir, "still.png"), 8, 8);
+    o.frame_count = 1;
+    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    o.frame_count = 0; /* not known: the output refuses a second frame itself (the first
+                        * stays, as a sequence keeps the frames it wrote before a failure) */
+    assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_ERR_INVALID);
+    assert_non_null(strstr(err, "one still"));
+    assert_int_equal(count_entries(dir, NULL), 1);
+    unlink(join(dir, "still.png"));
+    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_OK);
+    assert_int_equal(count_entries(dir, NULL), 1);
+    unlink(join(dir, "still.png"));
     /* %% is a literal percent; other widths are fine. */
     opts_for(&o, join(dir, "a%%_%5d.png"), 8, 8);
     assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# docs.sh - the documentation agrees with the program: every long option of --help has an
+# entry in rockpool(1)'s OPTIONS; the man pages as built and installed carry VERSION in
+# their footer, as -V does; the percentage radii rockpool-scene(5) describes give the
+# pixels its formula says; WebM sound is Opus or Vorbis as rockpool(1) says (ffprobe).
+source "$(dirname "$0")/lib.sh"
+
+version=$(cat "$TOP/VERSION")
+check "-V prints VERSION ($version)" test "$("$ROCKPOOL" -V)" = "rockpool $version"
+
+# ---- every long option of --help is an OPTIONS entry of rockpool(1) -----------------------
+# An entry is the tag line after .TP; roff writes '-' as '\-'.
+awk '/^\.SH OPTIONS/ { o = 1; next } /^\.SH/ { o = 0 } o && prev == ".TP" { print }
+    { prev = $0 }' "$TOP/man/rockpool.1" | sed 's/\\-/-/g' >tags
+"$ROCKPOOL" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u >opts
+check "--help names some long options ($(wc -l <opts))" test "$(wc -l <opts)" -ge 30
+while read -r o; do
+    check "rockpool(1) has an entry for $o" grep -qE -- "$o([^a-z0-9-]|$)" tags
+done <opts
+
+# ---- the man pages' version is VERSION ----------------------------------------------------
+# Built into a build tree of the test's own: make's rule, from man/ and VERSION.
+make -s -C "$TOP" BUILD="$WORK/b" "$WORK/b/man/rockpool.1" "$WORK/b/man/rockpool-scene.5" \
+    "$WORK/b/man/rockpool-frei0r.7" \
+    >make.out 2>&1
+for page in rockpool.1 rockpool-scene.5 rockpool-frei0r.7; do
+    check "$page as built: .TH says rockpool $version" \
+        grep -qF "\"rockpool $version\"" <(grep '^\.TH ' "b/man/$page")
+    check "$page as built: man's footer line says rockpool $version" sh -c \
+        "MANWIDTH=80 man -l b/man/$page 2>/dev/null | tail -n 1 | grep -qF 'rockpool $version'"
+done
+make -s -C "$TOP" BUILD="$WORK/c" VERSION=9.8.7 "$WORK/c/man/rockpool.1" >make.out 2>&1
+check "the version comes from VERSION (VERSION=9.8.7 gives 9.8.7)" \
+    grep -q '^\.TH .*"rockpool 9\.8\.7"' c/man/rockpool.1
+check "make install installs the built pages" sh -c \
+    "make -s -n -C '$TOP' BUILD='$WORK/b' DESTDIR='$WORK/inst' install | \
+     grep -q '$WORK/b/man/rockpool.1 .*man1/rockpool.1'"
+
+# ---- percentage radii (rockpool-scene(5) COORDINATES): floor(width * p / 100) pixels -----
+check "rockpool-scene(5) documents percentage radii" grep -q 'radius 0.8%\.\.1.6%' \
+    "$TOP/man/rockpool-scene.5"
+pct() { # WIDTH RADIUS...: --hash of a drop of that radius at that width
+    local w=$1
+    shift
+    printf 'size %dx96\nfps 30\nduration 6f\nseed 2\nat 0f drop 50%% 50%% radius %s height 2000
+at 1f..6f rain rate 60/s radius %s height 500\n' "$w" "$1" "$2" >p.scene
+    "$ROCKPOOL" -q p.scene --hash
+}
+# by hand: 400 * 2 / 100 = 8, 400 * 1.5 / 100 = 6, 1920 * 2 / 100 = 38.4 -> 38,
+# 400 * 0.8 / 100 = 3.2 -> 3, 400 * 1.6 / 100 = 6.4 -> 6
+check "radius 2% at width 400 is radius 8" test "$(pct 400 2% 1.5%)" = "$(pct 400 8 6)"
+check "radius 2% at width 1920 is radius 38" test "$(pct 1920 2% 2%)" = "$(pct 1920 38 38)"
+check "rain radius 0.8%..1.6% at width 400 is 3..6" \
+    test "$(pct 400 2% 0.8%..1.6%)" = "$(pct 400 8 3..6)"
+check "... and not 4..6 (the test can tell)" test "$(pct 400 2% 0.8%..1.6%)" != "$(pct 400 8 4..6)"
+
+# ---- WebM sound: Opus at 48 kHz, Vorbis at 44.1 kHz (rockpool(1) VIDEO BACKGROUNDS) -------
+printf 'size 64x48\nfps 25\nduration 10f\n' >a.scene
+for rate in 48000 44100; do
+    ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=25 -f lavfi \
+        -i "sine=frequency=440:sample_rate=$rate" -t 0.4 -c:v libx264 -pix_fmt yuv420p \
+        -c:a aac "a$rate.mp4"
+    "$ROCKPOOL" -q a.scene -i "a$rate.mp4" -o "a$rate.webm"
+done
+codec() { ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 "$1"; }
+check "WebM sound of a 48 kHz clip is Opus" test "$(codec a48000.webm)" = opus
+check "WebM sound of a 44.1 kHz clip is Vorbis" test "$(codec a44100.webm)" = vorbis
+check "rockpool(1) says 44.1 kHz becomes Vorbis" grep -q '44.1 kHz.*Vorbis' "$TOP/man/rockpool.1"

@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# everyday.sh - what a new user meets first: the bars of --fit contain stay black (and
+# transparent with --alpha) over a still and a video; FFmpeg's spellings (-ss, -frames:v,
+# -c:v, -crf, ...) mean what they mean to ffmpeg, -vf and the like say how to pipe into
+# ffmpeg, and a mistyped option gets "did you mean".
+# Pixels are read back with ffmpeg and counted by Python; expected rectangles are worked
+# out by hand from the sizes.
+source "$(dirname "$0")/lib.sh"
+
+# rgb FILE [PIX_FMT]: the frame's raw bytes on stdout (rgb24 unless PIX_FMT)
+rgb() { ffmpeg -v error -i "$1" -frames:v 1 -f rawvideo -pix_fmt "${2:-rgb24}" -; }
+
+# ---- --fit contain: the bars are not water ------------------------------------------------
+# A square picture in a 320x180 frame is drawn 180x180 at x = 70: bars 0..69 and 250..319.
+# Drops on both bars and inside would light the bars where they are taken for water.
+printf 'size 320x180\nfps 30\nduration 20f\nseed 5\nat 0s drop 5%% 50%% radius 20 height 3000
+at 0s drop 95%% 20%% radius 20 height 3000\nat 0s drop 50%% 50%% radius 20 height 3000\n' >c.scene
+ffmpeg -v error -f lavfi -i testsrc2=size=320x320 -frames:v 1 sq.png
+ffmpeg -v error -f lavfi -i testsrc2=size=320x320:rate=30 -frames:v 20 -pix_fmt yuv420p sq.mp4
+bars() { # NAME RAW BPP: every byte of the bars is 0, the picture has lit pixels
+    check "$1" python3 - "$2" "$3" <<'PY'
+import sys
+d, bpp, W, H = open(sys.argv[1], "rb").read(), int(sys.argv[2]), 320, 180
+assert len(d) == W * H * bpp, len(d)
+px = lambda x, y: d[(y * W + x) * bpp:(y * W + x + 1) * bpp]
+bars = [x for x in range(W) if x < 70 or x >= 250]
+lit = sum(1 for y in range(H) for x in bars if any(px(x, y)))
+assert lit == 0, "%d bar pixels are not black" % lit
+assert sum(1 for y in range(H) for x in range(70, 250) if any(px(x, y))) > 0
+PY
+}
+for bg in sq.png sq.mp4; do
+    "$ROCKPOOL" -q c.scene -i "$bg" --fit contain --start 12 --end 13 -o "c-${bg/./-}-%02d.png"
+    rgb "c-${bg/./-}-12.png" >c.rgb
+    bars "--fit contain over $bg: the bars stay black" c.rgb 3
+    "$ROCKPOOL" -q c.scene -i "$bg" --fit contain --alpha --start 12 --end 13 \
+        -o "a-${bg/./-}-%02d.png"
+    rgb "a-${bg/./-}-12.png" rgba >a.rgb
+    bars "--fit contain --alpha over $bg: the bars stay transparent" a.rgb 4
+done
+
+# ---- FFmpeg's spellings ---------------------------------------------------------------------
+# Frame numbers by hand at 30 fps: 1 s is frame 30, 1.5 s frame 45, the 3 s timeline ends
+# at frame 90.
+printf 'size 64x48\nfps 30\nduration 3s\nseed 5\nat 0s drop 32 24 radius 5 height 1500
+at 0.1s..3s rain rate 20/s radius 2..4 height 300..900\n' >h.scene
+H() { "$ROCKPOOL" -q h.scene --hash "$@"; }
+frames() { # NAME WANT OPTION...: the frames --hash writes are WANT
+    local name=$1 want=$2
+    shift 2
+    local got
+    got=$(H "$@" 2>&1 | awk '{ print $1 }' | tr '\n' ' ')
+    if [ "$got" = "$want " ]; then ok "$name"; else bad "$name (got '$got', wanted '$want')"; fi
+}
+frames "-ss 1 -frames:v 3: frames 30..32" "30 31 32" -ss 1 -frames:v 3
+frames "-ss 00:00:01 -vframes 3: frames 30..32" "30 31 32" -ss 00:00:01 -vframes 3
+frames "-ss 0:01.5 -frames 2: frames 45, 46" "45 46" -ss 0:01.5 -frames 2
+frames "-ss 1.5 -t 0.1: 0.1 s from 1.5 s" "45 46 47" -ss 1.5 -t 0.1
+frames "-ss 2.9 -t 5: to the timeline's end" "87 88 89" -ss 2.9 -t 5
+frames "-to 0.1: frames 0..2" "0 1 2" -to 0.1
+frames "-ss 1 -to 1.1: frames 30..32" "30 31 32" -ss 1 -to 1.1
+frames "-frames:v 2: frames 0, 1" "0 1" -frames:v 2
+check "-ss 1 -frames:v 3 hashes equal --start 30 --end 33" \
+    test "$(H -ss 1 -frames:v 3)" = "$(H --start 30 --end 33)"
+check "-seed 3 is --seed 3" test "$(H -n 3 -seed 3)" = "$(H -n 3 --seed 3)"
+check "-threads 2 -hide_banner -nostdin: the frames of -j 1" \
+    test "$(H -n 4 -threads 2 -hide_banner -nostdin)" = "$(H -n 4 -j 1)"
+check "-seed 3 differs from the default seed (the check can fail)" \
+    test "$(H -n 30 -seed 3)" != "$(H -n 30)"
+R() { "$ROCKPOOL" -q h.scene -n 3 "$@"; }
+R -c:v libx264 -crf 30 -preset ultrafast -o a.mp4
+R --codec libx264 --crf 30 --encoder-preset ultrafast -o b.mp4
+check "-c:v -crf -preset equal --codec --crf --encoder-preset (bytes)" cmp -s a.mp4 b.mp4
+R -crf 40 -preset ultrafast -o c.mp4
+differ "-crf reaches the encoder (another CRF, other bytes)" a.mp4 c.mp4
+R -b:v 50k -codec:v libx264 -o d.mp4
+R --bitrate 50k -o e.mp4
+check "-b:v equals --bitrate (bytes)" cmp -s d.mp4 e.mp4
+R -vcodec ffv1 -o f.mkv
+check "-vcodec ffv1: ffprobe says ffv1" test "$(probe f.mkv codec_name)" = ffv1
+ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=30 -f lavfi -i sine=sample_rate=48000 \
+    -t 0.2 -c:v libx264 -pix_fmt yuv420p -c:a aac snd.mp4
+R -i snd.mp4 -an -o an.mkv
+check "-an: a video without an audio stream" test -s an.mkv -a -z "$(ffprobe -v error \
+    -select_streams a -show_entries stream=index -of csv=p=0 an.mkv)"
+R -i snd.mp4 -o with.mkv
+check "... which is there without -an" test -n "$(ffprobe -v error -select_streams a \
+    -show_entries stream=index -of csv=p=0 with.mkv)"
+cp a.mp4 keep.mp4
+expect_status "-n: an existing output is refused" 2 "$ROCKPOOL" -q h.scene -n 3 -o a.mp4 -n
+check "-n: the file is unchanged" cmp -s a.mp4 keep.mp4
+expect_status "-y: an existing output is replaced" 0 "$ROCKPOOL" -q h.scene -n 4 -o a.mp4 -y
+check "-n 4 still means 4 frames" test "$(probe a.mp4 nb_read_frames)" = 4
+for o in -vf -filter_complex -map -af; do
+    expect_status "$o: exit 2" 2 "$ROCKPOOL" h.scene "$o" x -o v.mp4
+    stderr_has "$o: says how to pipe into ffmpeg" "rockpool SCENE -o - | ffmpeg -i - $o"
+done
+check "-vf: nothing written" test ! -e v.mp4
+expect_status "-c:a: exit 2" 2 "$ROCKPOOL" h.scene -c:a mp3 -o v.mp4
+stderr_has "-c:a: says how to re-mux" "-c:v copy -c:a"
+expect_status "--frmaes 3: exit 2" 2 "$ROCKPOOL" h.scene --frmaes 3
+stderr_has "--frmaes: did you mean --frames" "did you mean --frames?"
+expect_status "--ovewrite: exit 2" 2 "$ROCKPOOL" h.scene --ovewrite
+stderr_has "--ovewrite: did you mean --overwrite" "did you mean --overwrite?"
+expect_status "--zzzzzz: exit 2" 2 "$ROCKPOOL" h.scene --zzzzzz
+check "--zzzzzz: no guess" sh -c '! grep -q "did you mean" err'
+expect_status "-ss 1:75 (seconds past 59): exit 2" 2 "$ROCKPOOL" h.scene --hash -ss 1:75
+
+# ---- encoder defaults: FFmpeg's (x264 CRF 23, preset medium) ------------------------------
+# x264 writes its settings into the stream (an SEI): read there, not from rockpool.
+x264opts() { strings "$1" | grep -o 'x264 - core.*' | head -n 1; }
+R -o d23.mp4
+check "default MP4: x264 says crf=23.0" grep -q ' crf=23\.0 ' <(x264opts d23.mp4)
+check "default MP4: x264's medium preset (subme=7 ref=3)" \
+    grep -q ' ref=3 .* subme=7 ' <(x264opts d23.mp4)
+R --crf 18 -o d18.mp4
+check "--crf 18: x264 says crf=18.0" grep -q ' crf=18\.0 ' <(x264opts d18.mp4)
+if "$ROCKPOOL" -q h.scene -n 3 -c libx265 -o d28.mp4 2>/dev/null; then
+    check "libx265 default: crf=28.0 in its SEI" grep -q 'crf=28\.0' <(strings d28.mp4)
+fi
+R -o v.webm
+R --crf 31 -o v31.webm
+R --crf 30 -o v30.webm
+check "VP9 default is --crf 31 (bytes)" cmp -s v.webm v31.webm
+differ "VP9 --crf 30 differs from the default" v.webm v30.webm
+check "--help states the default CRF" sh -c "'$ROCKPOOL' --help | grep -q 'default 23'"
+
+# ---- where the file went: a render without -o says so ------------------------------------
+mkdir noo && cd noo || exit 1
+expect_status "no -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3
+stderr_has "no -o: names the file and its frames" "rockpool: wrote rockpool.mp4 (3 frames)"
+check "no -o: rockpool.mp4 has 3 frames (ffprobe)" test "$(probe rockpool.mp4 nb_read_frames)" = 3
+expect_status "no -o, -q: exit 0" 0 "$ROCKPOOL" -q -y ../h.scene -n 3
+check "no -o, -q: silent" test ! -s "$WORK/err"
+expect_status "-o given: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -o named.mp4
+check "-o given: no 'wrote' line (the user named it)" sh -c "! grep -q wrote '$WORK/err'"
+expect_status "-f framemd5 without -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -f framemd5
+check "-f framemd5 to stdout: no 'wrote' line" sh -c "! grep -q wrote '$WORK/err'"
+cd .. || exit 1
+
+# ---- a single still: -o NAME.png without a pattern is one PNG of frame --start ------------
+mkdir still && cd still || exit 1
+pngmd5() { ffmpeg -v error -i "$1" -pix_fmt rgb24 -f framemd5 - | awk -F', ' '!/^#/ { print $6 }'; }
+hashof() { "$ROCKPOOL" -q ../h.scene --hash --start "$1" --end "$(($1 + 1))" | awk '{ print $2 }'; }
+expect_status "-o s10.png --start 10: exit 0" 0 "$ROCKPOOL" -q ../h.scene --start 10 -o s10.png
+check "-o s10.png --start 10: one file, s10.png" test "$(ls)" = s10.png
+check "s10.png is frame 10 (ffmpeg's md5 of its pixels)" test "$(pngmd5 s10.png)" = "$(hashof 10)"
+check "... and not frame 30 (the check can tell)" test "$(pngmd5 s10.png)" != "$(hashof 30)"
+"$ROCKPOOL" -q ../h.scene --start 1s -o s1s.png
+check "--start 1s -o s1s.png is frame 30" test "$(pngmd5 s1s.png)" = "$(hashof 30)"
+"$ROCKPOOL" -q ../h.scene -o s0.png
+check "-o s0.png alone is frame 0" test "$(pngmd5 s0.png)" = "$(hashof 0)"
+"$ROCKPOOL" -q ../h.scene --start 10 --alpha -o a10.png
+check "--alpha -o a10.png: one RGBA PNG" test "$(probe a10.png pix_fmt)" = rgba
+expect_status "--start 10 --end 12 -o two.png: exit 2" 2 "$ROCKPOOL" ../h.scene --start 10 \
+    --end 12 -o two.png
+stderr_has "two frames into one PNG: says so" "names one PNG (a still)"
+check "two frames into one PNG: nothing written" test ! -e two.png
+cd .. || exit 1
+check "-threads 0 (ffmpeg's automatic): the frames of -j 1" \
+    test "$(H -n 4 -threads 0)" = "$(H -n 4 -j 1)"
+
+# ---- -i photo without a size: at most 3840x2160 (2160x3840 portrait), aspect kept, even ----
+# By hand: 6000x4000 -> 3240x2160; 4000x6000 -> 2160x3240; 4999x3001 -> 2160 high and
+# 4999 * 2160 / 3001 = 3598.03 -> 3598 wide; 4000x2000 -> 3840x1920; 640x480 stays.
+size_of() { "$ROCKPOOL" "$@" --check | awk '/^size:/ { print $4 }'; }
+for s in 6000x4000:3240x2160 4000x6000:2160x3240 4999x3001:3598x2160 4000x2000:3840x1920 \
+    640x480:640x480; do
+    ffmpeg -v error -f lavfi -i "color=c=gray:size=${s%:*}" -frames:v 1 "p${s%:*}.png"
+    check "-i a ${s%:*} picture: output ${s#*:}" test "$(size_of -i "p${s%:*}.png")" = "${s#*:}"
+done
+check "-s 6000x4000 keeps the full size" test "$(size_of -i p6000x4000.png -s 6000x4000)" = \
+    6000x4000
+"$ROCKPOOL" -q -i p6000x4000.png -frames:v 1 -o photo.mp4
+check "the MP4 of a 6000x4000 photo is 3240x2160 (ffprobe)" \
+    test "$(probe photo.mp4 width)x$(probe photo.mp4 height)" = 3240x2160
+
+# ---- colour: BT.709 from 1280x720 up (converted and tagged), BT.601 below -----------------
+tags() { ffprobe -v error -select_streams v:0 -show_entries \
+    stream=color_space,color_primaries,color_transfer,color_range -of csv=p=0 "$1"; }
+printf 'size 1920x1080\nfps 30\nduration 2f\n' >flat.scene
+ffmpeg -v error -f lavfi -i smptehdbars=size=1920x1080 -frames:v 1 chart.png
+"$ROCKPOOL" -q flat.scene -i chart.png -o chart-rgb.png
+ffmpeg -v error -i chart-rgb.png -f rawvideo -pix_fmt rgb24 truth.rgb
+"$ROCKPOOL" -q flat.scene -i chart.png -n 1 --crf 0 -o c709.mp4
+"$ROCKPOOL" -q flat.scene -i chart.png -n 1 --pix-fmt yuv422p -c libx264 --crf 0 -o c422.mkv
+"$ROCKPOOL" -q flat.scene -i chart.png -n 1 -s 640x360 -o small.mp4
+check "1920x1080 MP4: tagged bt709 matrix, primaries, transfer, limited range" \
+    test "$(tags c709.mp4)" = "tv,bt709,bt709,bt709"
+check "1920x1080 yuv422p (libswscale path): tagged bt709" test "$(tags c422.mkv)" = \
+    "tv,bt709,bt709,bt709"
+check "640x360 MP4: tagged smpte170m (BT.601)" test "$(tags small.mp4)" = \
+    "tv,smpte170m,smpte170m,smpte170m"
+# The chart's flat patches decoded by ffmpeg (which reads the tags) against rockpool's own
+# RGB frame: within 3 levels; decoded as BT.601 instead they are far off (the conversion
+# really is BT.709).
+patches() { # DECODED.rgb: the worst difference over the interiors of the chart's patches
+    python3 - "$1" <<'PY'
+import sys
+W, H = 1920, 1080
+t, d = open("truth.rgb", "rb").read(), open(sys.argv[1], "rb").read()
+px = lambda b, x, y: b[(y * W + x) * 3:(y * W + x) * 3 + 3]
+worst = n = 0
+for y in range(40, H - 40, 60):
+    for x in range(20, W - 20, 40):
+        if any(px(t, x + dx, y + dy) != px(t, x, y) for dx, dy in
+               ((-9, 0), (9, 0), (0, -9), (0, 9))):
+            continue
+        n += 1
+        worst = max(worst, max(abs(a - b) for a, b in zip(px(t, x, y), px(d, x, y))))
+assert n > 200, n
+print(worst)
+PY
+}
+for f in c709.mp4 c422.mkv; do
+    ffmpeg -v error -i "$f" -frames:v 1 -f rawvideo -pix_fmt rgb24 "$f.rgb"
+    w=$(patches "$f.rgb")
+    check "$f decoded by ffmpeg: the chart within 3 levels (worst $w)" test "${w:-99}" -le 3
+done
+ffmpeg -v error -i c709.mp4 -frames:v 1 -vf scale=in_color_matrix=bt601 -f rawvideo \
+    -pix_fmt rgb24 as601.rgb
+w=$(patches as601.rgb)
+check "c709.mp4 read as BT.601 is off by more than 10 levels (worst $w)" test "${w:-0}" -gt 10
+
+# ---- --verify-ref: a difference image at a mismatch ---------------------------------------
+mkdir gold vr
+"$ROCKPOOL" -q h.scene -n 12 -o gold/f_%03d.png
+"$ROCKPOOL" -q h.scene -n 12 --hash >gold.txt
+# The expected frame 5 changed in one 3x2 block at (10, 20): the render now differs there
+# alone, so the difference image must be red in exactly those 6 pixels.
+python3 - <<'PY'
+import subprocess
+W, H = 64, 48
+d = bytearray(subprocess.run(["ffmpeg", "-v", "error", "-i", "gold/f_005.png", "-f", "rawvideo",
+                              "-pix_fmt", "rgb24", "-"], capture_output=True).stdout)
+for y in (20, 21):
+    for x in (10, 11, 12):
+        i = (y * W + x) * 3
+        d[i] ^= 0x40
+open("f5.rgb", "wb").write(d)
+PY
+ffmpeg -v error -y -f rawvideo -pix_fmt rgb24 -s 64x48 -i f5.rgb gold/f_005.png
+awk '$1 == 5 { $2 = "00000000000000000000000000000000" } { print }' gold.txt >bad.txt
+expect_status "--verify-ref: exit 3" 3 "$ROCKPOOL" h.scene -n 12 --verify bad.txt \
+    --verify-ref gold/f_%03d.png --verify-dir vr
+stderr_has "--verify-ref: names the difference image" "vr/bad.diff-00005.png"
+check "--verify-ref: red in exactly the 6 changed pixels" python3 - <<'PY'
+import subprocess
+W, H = 64, 48
+d = subprocess.run(["ffmpeg", "-v", "error", "-i", "vr/bad.diff-00005.png", "-f", "rawvideo",
+                    "-pix_fmt", "rgb24", "-"], capture_output=True).stdout
+assert len(d) == W * H * 3
+red = {(i % W, i // W) for i in range(W * H)
+       if d[3 * i] >= 64 and d[3 * i + 1] == 0 and d[3 * i + 2] == 0}
+assert red == {(x, y) for y in (20, 21) for x in (10, 11, 12)}, sorted(red)
+PY
+expect_status "--verify-ref without --verify: exit 2" 2 "$ROCKPOOL" h.scene --verify-ref x_%d.png

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# scripts.sh - every program in scripts/ answers --help with its usage on stdout (exit 0)
+# and a bad argument with a message on stderr (exit 2), never a Python traceback; then
+# plot-stats on a real --stats CSV and on files that are not one. The scripts run from a
+# copy in WORK, so one that ignored its arguments would not touch the tree.
+source "$(dirname "$0")/lib.sh"
+
+mkdir -p tree && cp -r "$TOP/scripts" tree/
+for s in tree/scripts/*; do
+    name=$(basename "$s")
+    expect_status "$name --help: exit 0" 0 "$s" --help
+    check "$name --help: a usage on stdout" grep -q '^Usage: ' out
+    check "$name --help: nothing on stderr" test ! -s err
+    expect_status "$name --no-such-option: exit 2" 2 "$s" --no-such-option
+    check "$name --no-such-option: a message on stderr" test -s err
+    check "$name --no-such-option: no traceback" sh -c '! grep -q Traceback err'
+done
+
+P=tree/scripts/plot-stats
+expect_status "plot-stats without arguments: exit 2" 2 "$P"
+check "plot-stats without arguments: the usage, no traceback" sh -c \
+    'grep -q "^Usage: " err && ! grep -q Traceback err'
+expect_status "plot-stats with one argument: exit 2" 2 "$P" s.csv
+expect_status "plot-stats on a missing CSV: exit 2" 2 "$P" nosuch.csv o.svg
+stderr_has "plot-stats on a missing CSV: names it" "nosuch.csv"
+printf 'frame,time,energy\n0,0.0,x\n' >bad.csv
+expect_status "plot-stats on a CSV with a word: exit 2" 2 "$P" bad.csv o.svg
+stderr_has "plot-stats on a CSV with a word: the line" "bad.csv:2:"
+: >empty.csv
+expect_status "plot-stats on an empty CSV: exit 2" 2 "$P" empty.csv o.svg
+check "plot-stats: no SVG from bad input" test ! -e o.svg
+"$ROCKPOOL" -q -n 20 --stats s.csv
+expect_status "plot-stats on rockpool's --stats: exit 0" 0 "$P" s.csv o.svg
+check "plot-stats: an SVG with a panel per column" test "$(grep -c '<polyline' o.svg)" = 3
