@@ -39,11 +39,13 @@ RAIN = """size {w}x{h}
 fps 30
 duration 91f
 seed 11
-{events}"""
+{events}
+"""
 RAIN_EVENTS = """at 0s drop 40% 45% radius 2% height 3000
 at 0s..3s rain rate 5/s radius 0.8%..1.6% height 1200..2800
 """
 DROP_EVENTS = "at 0s drop 50% 50% radius 2% height 3000\n"
+EXTRA = ""  # --scene lines, for the rockpool renders (not the elias copy of the photo)
 
 TARGETS = {
     "block_med": ("<=", 2.0),
@@ -91,11 +93,11 @@ def block_means(y, b):
 
 
 def photo_metrics(rp, tmp, photo, w, h, crop):
-    rain = RAIN.format(w=w, h=h, events=RAIN_EVENTS)
+    rain = RAIN.format(w=w, h=h, events=RAIN_EVENTS) + EXTRA
     still_text = RAIN.format(w=w, h=h, events="")
     moved = render(rp, tmp, rain, w, h, 90, photo)
-    still = render(rp, tmp, still_text, w, h, 90, photo)
-    fitted = render(rp, tmp, still_text + "preset elias\nfit cover\n", w, h, 90, photo)
+    still = render(rp, tmp, still_text + EXTRA, w, h, 90, photo)
+    fitted = render(rp, tmp, still_text + "preset elias\nfit cover\nrender offset\n", w, h, 90, photo)
     if crop:
         cw, ch = crop
         x0, y0 = (w - cw) // 2, (h - ch) // 2
@@ -115,14 +117,14 @@ def photo_metrics(rp, tmp, photo, w, h, crop):
 
 
 def grey_metrics(rp, tmp, grey, w, h):
-    drop = render(rp, tmp, RAIN.format(w=w, h=h, events=DROP_EVENTS), w, h, 45, grey)
+    drop = render(rp, tmp, RAIN.format(w=w, h=h, events=DROP_EVENTS) + EXTRA, w, h, 45, grey)
     y = luma(drop)
     r = y - box5(y)
     m = np.abs(y - 128) > 0.01
     m[:3, :] = m[-3:, :] = False
     m[:, :3] = m[:, -3:] = False
     grain = float(r[m].std()) if m.any() else 0.0
-    rain = render(rp, tmp, RAIN.format(w=w, h=h, events=RAIN_EVENTS), w, h, 90, grey)
+    rain = render(rp, tmp, RAIN.format(w=w, h=h, events=RAIN_EVENTS) + EXTRA, w, h, 90, grey)
     return {"grain": grain, "grey_p99": float(np.percentile(np.abs(luma(rain) - 128), 99))}
 
 
@@ -139,9 +141,13 @@ def main():
     ap.add_argument("--size", action="append")
     ap.add_argument("--crop", help="measure a centred WxH crop of the photo frames")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--scene", action="append", default=[],
+                    help="a line added to every scene (e.g. 'depth 8')")
     ap.add_argument("photos", nargs="+")
     a = ap.parse_args()
     sizes = a.size or ["1920x1080"]
+    global EXTRA
+    EXTRA = "".join(line + "\n" for line in a.scene)
     crop = tuple(int(v) for v in a.crop.split("x")) if a.crop else None
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
