@@ -17,17 +17,18 @@
 #define RSQ_N RP_LIGHT_RSQ_N
 #define UNIT_N RP_LIGHT_UNIT_N
 #define SOFT_N RP_LIGHT_SOFT_N
+#define RECIP_N RP_LIGHT_RECIP_N
 
 static int flat_alpha(const rp_light *l);
 
 void rp_light_defaults(rp_light_params *p)
 {
     p->azimuth_mdeg = 315000; /* from the top left */
-    p->elevation_mdeg = 40000;
-    p->height_scale = 256;
+    p->elevation_mdeg = 60000;
+    p->height_scale = RP_LIGHT_WATER_HEIGHT_SCALE;
     p->refraction_q8 = 3 * 256;
     p->shade_q8 = 384;
-    p->caustics_q8 = 256;
+    p->caustics_q8 = 32;
     p->specular_q8 = 3 * 256;
     p->shininess = 50;
     p->sky_q8 = 0;
@@ -37,6 +38,11 @@ void rp_light_defaults(rp_light_params *p)
     p->sky_rgb[0] = 200;
     p->sky_rgb[1] = 220;
     p->sky_rgb[2] = 255;
+    p->model = RP_LIGHT_WATER;
+    p->depth_q8 = 64 * 256;
+    p->sun_size_mdeg = 3000;
+    p->sky_flat = 0;
+    p->tint_rgb[0] = p->tint_rgb[1] = p->tint_rgb[2] = 255;
 }
 
 /* v / div as a decimal with at most 3 places ("95", "0.5", "-12.25"). */
@@ -84,6 +90,10 @@ int rp_light_check(const rp_light_params *p, char *err, size_t errlen)
         {"specular strength", p->specular_q8, 256, 0, 64 * 256, ""},
         {"specular shininess", p->shininess, 1, 1, 1024, ""},
         {"sky strength", p->sky_q8, 256, 0, 16 * 256, ""},
+        {"light model", p->model, 1, RP_LIGHT_LAYER, RP_LIGHT_WATER, ""},
+        {"depth", p->depth_q8, 256, 1, 256 * 256, " cells"},
+        {"sun size", p->sun_size_mdeg, 1000, 100, 20000, " degrees"},
+        {"sky flat", p->sky_flat, 1, 0, 1, ""},
     };
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
         if (r[i].v < r[i].lo || r[i].v > r[i].hi)
@@ -160,6 +170,92 @@ static void build(rp_light *l)
         l->soft[i] = (uint16_t)(((int64_t)i * ONE15 + (i + 256) / 2) / (i + 256));
 }
 
+/* The water model's tables (light.h "WATER"), integer-only. Q30 throughout: the view ray
+ * (0, 0, -1) meets a normal with cos i = n_z = 1 / sqrt(1 + r^2) and leaves it at cos t =
+ * sqrt(1 - eta^2 (1 - cos^2 i)) below, eta = 3/4 (air to water, water's index 4/3). */
+#define Q30 ((int64_t)1 << 30)
+
+static int64_t sqrt_q30(int64_t v)
+{
+    return (int64_t)rp_isqrt64((uint64_t)(v < 0 ? 0 : v) << 30);
+}
+
+static int64_t div_q30(int64_t a, int64_t b)
+{
+    return b ? (a * Q30 + (b > 0 ? b / 2 : -b / 2)) / b : 0;
+}
+
+static void build_water(rp_light *l)
+{
+    const rp_light_params *p = &l->p;
+    const int64_t eta = 3 * Q30 / 4, eta2 = 9 * Q30 / 16;
+    int64_t f_flat = 0;
+    for (int i = 0; i < RSQ_N + 2; i++) {
+        /* r^2 = i / 64 */
+        int64_t nz = div_q30(Q30, sqrt_q30(Q30 + ((int64_t)i << 24)));
+        int64_t ci = nz;
+        int64_t ct = sqrt_q30(Q30 - (eta2 * (Q30 - ((ci * ci) >> 30)) >> 30));
+        /* T = eta I + (eta ci - ct) n; its horizontal part over its depth, per unit slope */
+        int64_t a = ((ct - ((eta * ci) >> 30)) * nz) >> 30;
+        l->wref[i] = (int32_t)((div_q30(a, eta + a) + (1 << 13)) >> 14);
+        /* Fresnel, unpolarised: n1 = 1, n2 = 4/3, as eta = n1 / n2 */
+        int64_t rs = div_q30(((eta * ci) >> 30) - ct, ((eta * ci) >> 30) + ct);
+        int64_t rp = div_q30(ci - ((eta * ct) >> 30), ci + ((eta * ct) >> 30));
+        int64_t f = (((rs * rs) >> 30) + ((rp * rp) >> 30)) / 2;
+        if (i == 0)
+            f_flat = p->sky_flat ? 0 : f;
+        int64_t al = ((f - f_flat) * p->sky_q8) >> (8 + 15);
+        l->wsky[i] = (uint16_t)rp_clamp64(al, 0, ONE15);
+    }
+
+    /* The glint: the sun mirrored by normals whose slope is within sigma of the slope
+     * that mirrors it exactly; sigma = a quarter of the sun's diameter (the normal turns
+     * half as far as the reflection) per unit of angle of that normal, 1 / H_z^2. */
+    l->mirror_x = l->hz ? (int32_t)(-((int64_t)l->hx * 4096) / l->hz) : 0;
+    l->mirror_y = l->hz ? (int32_t)(-((int64_t)l->hy * 4096) / l->hz) : 0;
+    int64_t hz2 = ((int64_t)l->hz * l->hz) >> 15; /* Q15 */
+    int64_t sigma = (int64_t)p->sun_size_mdeg * 4096 * 355 / (4 * (int64_t)180000 * 113);
+    sigma = hz2 ? sigma * ONE15 / hz2 : sigma; /* Q12 */
+    if (sigma < 1)
+        sigma = 1;
+    int64_t s2 = sigma * sigma; /* Q24 */
+    l->glint_lim = s2 * (SOFT_N >> 8);
+    l->glint_inv = ((int64_t)256 << 32) / s2;
+    /* exp(-u) in steps of 1/256 from e^(-1/256) by repeated multiplication; less its value
+     * at flat water's distance so still water shows none */
+    int64_t step = Q30, term = Q30, e1 = Q30; /* e^(-1/256) by its series */
+    for (int k = 1; k < 8; k++) {
+        term = -term / (256 * k);
+        e1 += term;
+    }
+    int64_t d0 = (int64_t)l->mirror_x * l->mirror_x + (int64_t)l->mirror_y * l->mirror_y;
+    int64_t u0 = d0 >= l->glint_lim ? SOFT_N : (d0 * l->glint_inv) >> 32;
+    int64_t ex[SOFT_N + 2];
+    for (int i = 0; i < SOFT_N + 2; i++) {
+        ex[i] = i < SOFT_N ? step : 0;
+        step = (step * e1 + Q30 / 2) >> 30;
+    }
+    for (int i = 0; i < SOFT_N + 2; i++) {
+        int64_t g = ex[i] - ex[u0 < SOFT_N ? u0 : SOFT_N];
+        g = g > 0 ? (g * p->specular_q8) >> 8 : 0;
+        l->wglint[i] = (uint16_t)rp_clamp64(g >> 15, 0, ONE15);
+    }
+
+    /* caustics: a sun ray through a surface tilted by a small slope reaches the bed
+     * depth * (1 - eta sin e / cos t) / cos^2 t further per unit slope, e the sun's
+     * elevation and t its angle below the surface */
+    int64_t se = (int64_t)l->lz << 15, ce2 = Q30 - ((se * se) >> 30);
+    int64_t ctt = sqrt_q30(Q30 - ((eta2 * ce2) >> 30));
+    int64_t k = div_q30(Q30 - div_q30((eta * se) >> 30, ctt), (ctt * ctt) >> 30);
+    l->caus_a = ((int64_t)p->depth_q8 * k) >> 30;
+    for (int i = 0; i < RECIP_N + 1; i++) {
+        int64_t d = i < 256 ? 256 : i; /* det at least 1/16 */
+        l->wrecip[i] = (int32_t)((((int64_t)1 << 24) + d / 2) / d);
+    }
+    for (int c = 0; c < 3; c++)
+        l->tint[c] = (int32_t)(((int64_t)p->tint_rgb[c] * 65536 + 127) / 255);
+}
+
 int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t errlen)
 {
     int ret = rp_light_check(p, err, errlen);
@@ -171,6 +267,7 @@ int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t err
         return RP_ERR_NOMEM;
     l->p = *p;
     build(l);
+    build_water(l);
     l->flat_a8 = flat_alpha(l);
     *out = l;
     return RP_OK;
@@ -198,8 +295,11 @@ static void frame_init(const rp_light *l, const rp_light_geom *g, struct rp_ligh
     f->h = g->height;
     f->scale_x = rp_clamp64(g->scale_x_q16, 1024, (int64_t)256 << 16);
     f->scale_y = rp_clamp64(g->scale_y_q16, 1024, (int64_t)256 << 16);
-    f->sx_step = (int)((2 * f->scale_x + 32768) >> 16);
-    f->sy_step = (int)((2 * f->scale_y + 32768) >> 16);
+    /* the curvature's spacing: about 2 cells (the water model: 3, which averages out the
+     * grid's own height noise that the caustics would show) */
+    int cells = l->p.model == RP_LIGHT_WATER ? 3 : 2;
+    f->sx_step = (int)((cells * f->scale_x + 32768) >> 16);
+    f->sy_step = (int)((cells * f->scale_y + 32768) >> 16);
     if (f->sx_step < 1)
         f->sx_step = 1;
     if (f->sy_step < 1)
@@ -212,6 +312,10 @@ static void frame_init(const rp_light *l, const rp_light_geom *g, struct rp_ligh
              ((int64_t)f->sx_step * f->sx_step * 256 * hs);
     f->cym = (f->scale_y * f->scale_y + (int64_t)f->sy_step * f->sy_step * 128 * hs) /
              ((int64_t)f->sy_step * f->sy_step * 256 * hs);
+    f->cxym = (f->scale_x * f->scale_y + (int64_t)f->sx_step * f->sy_step * 512 * hs) /
+              ((int64_t)f->sx_step * f->sy_step * 1024 * hs);
+    f->dx = l->p.refraction_q8 ? ((int64_t)l->p.depth_q8 * f->scale_x) >> 8 : 0;
+    f->dy = l->p.refraction_q8 ? ((int64_t)l->p.depth_q8 * f->scale_y) >> 8 : 0;
     f->rx = (int64_t)l->p.refraction_q8 * f->scale_x;
     f->ry = (int64_t)l->p.refraction_q8 * f->scale_y;
     /* a sky of another size than the frame is not used; a sky of strength 0 shows none */
@@ -273,6 +377,30 @@ struct px {
     int32_t sx, sy;
 };
 
+/* The layer's (C, A8) from the transparency t of the layers under the glint (Q15), the
+ * sky's alpha a_s, the glint's transparency op and the light's weight w_light. */
+static inline __attribute__((always_inline)) void compose(const rp_light *l, int32_t t,
+                                                          int32_t a_s, int32_t op,
+                                                          int32_t w_light,
+                                                          const uint8_t sky_rgb[3], struct px *o)
+{
+    t = (int32_t)(((int64_t)t * op) >> 15);
+    int32_t A = ONE15 - t;
+    int32_t w_sky = (int32_t)(((int64_t)a_s * op) >> 15);
+    int32_t a8 = (A * 255 + 16384) >> 15;
+    o->a = (uint8_t)a8;
+    if (a8 == 0) {
+        o->c[0] = o->c[1] = o->c[2] = 0;
+        return;
+    }
+    int64_t inv = (((int64_t)1 << 30) + A / 2) / A;
+    for (int k = 0; k < 3; k++) {
+        int64_t pc = (int64_t)w_light * l->p.light_rgb[k] + (int64_t)w_sky * sky_rgb[k];
+        int64_t c = (pc * inv + ((int64_t)1 << 29)) >> 30;
+        o->c[k] = (uint8_t)(c > 255 ? 255 : c);
+    }
+}
+
 static inline __attribute__((always_inline)) void layer_px(const rp_light *l,
                                                            const struct rp_light_frame *f,
                                                            int32_t sx, int32_t sy, int32_t curv,
@@ -313,26 +441,12 @@ static inline __attribute__((always_inline)) void layer_px(const rp_light *l,
     /* over, bottom to top: bed, sky, glint */
     int32_t op = ONE15 - a_p, os = ONE15 - a_s, ob = ONE15 - a_b;
     int32_t t = (int32_t)(((int64_t)ob * os) >> 15);
-    t = (int32_t)(((int64_t)t * op) >> 15);
-    int32_t A = ONE15 - t;
-    int32_t w_sky = (int32_t)(((int64_t)a_s * op) >> 15);
     int32_t w_light = a_p;
     if (b > 0)
         w_light += (int32_t)(((((int64_t)a_b * os) >> 15) * op) >> 15);
-    int32_t a8 = (A * 255 + 16384) >> 15;
-    o->a = (uint8_t)a8;
     o->sx = sx;
     o->sy = sy;
-    if (a8 == 0) {
-        o->c[0] = o->c[1] = o->c[2] = 0;
-        return;
-    }
-    int64_t inv = (((int64_t)1 << 30) + A / 2) / A;
-    for (int k = 0; k < 3; k++) {
-        int64_t pc = (int64_t)w_light * l->p.light_rgb[k] + (int64_t)w_sky * sky_rgb[k];
-        int64_t c = (pc * inv + ((int64_t)1 << 29)) >> 30;
-        o->c[k] = (uint8_t)(c > 255 ? 255 : c);
-    }
+    compose(l, t, a_s, op, w_light, sky_rgb, o);
     (void)f;
 }
 
@@ -364,6 +478,194 @@ static inline __attribute__((always_inline)) void pixel(const rp_light *l,
         layer_px(l, f, sx, sy, (int32_t)curv, sky, o);
     } else {
         layer_px(l, f, sx, sy, (int32_t)curv, l->p.sky_rgb, o);
+    }
+}
+
+/* The water model at (x, y) (light.h "WATER"). */
+struct wpx {
+    struct px o;    /* the sky and glint layer, and the slopes */
+    int64_t qx, qy; /* the bed point seen, Q8 pixels within the frame */
+    int32_t gain;   /* the bed's light, Q12 (4096: as lit under still water) */
+};
+
+/* i reflected about the frame's first and last pixel (the water's walls), then clamped. */
+static inline int mirror(int i, int n)
+{
+    if (i < 0)
+        i = -i;
+    if (i > n - 1)
+        i = 2 * (n - 1) - i;
+    return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+}
+
+static inline int32_t interp_rsq(const int32_t *tab, int64_t r2)
+{
+    int64_t i = r2 >> 18;
+    if (i >= RSQ_N)
+        return tab[RSQ_N];
+    int32_t fr = (int32_t)((r2 >> 10) & 255);
+    return tab[i] + (int32_t)(((int64_t)(tab[i + 1] - tab[i]) * fr) >> 8);
+}
+
+static inline int32_t interp_rsq_u16(const uint16_t *tab, int64_t r2)
+{
+    int64_t i = r2 >> 18;
+    if (i >= RSQ_N)
+        return tab[RSQ_N];
+    int32_t fr = (int32_t)((r2 >> 10) & 255);
+    return tab[i] + (((tab[i + 1] - tab[i]) * fr) >> 8);
+}
+
+/* The rows a pixel of row y reads: y - step, y - 1, y, y + 1, y + step, mirrored. */
+struct wrows {
+    const int32_t *u2, *u1, *m, *d1, *d2;
+    int y;
+};
+
+static inline void water_rows_at(const struct rp_light_frame *f, const int32_t *hgt, int y,
+                                 struct wrows *r)
+{
+    const int w = f->w, h = f->h;
+    r->u2 = hgt + (size_t)mirror(y - f->sy_step, h) * w;
+    r->u1 = hgt + (size_t)mirror(y - 1, h) * w;
+    r->m = hgt + (size_t)y * w;
+    r->d1 = hgt + (size_t)mirror(y + 1, h) * w;
+    r->d2 = hgt + (size_t)mirror(y + f->sy_step, h) * w;
+    r->y = y;
+}
+
+static inline __attribute__((always_inline)) void water_px(const rp_light *l,
+                                                           const struct rp_light_frame *f,
+                                                           const struct wrows *r, int x,
+                                                           struct wpx *o)
+{
+    const int w = f->w, h = f->h, y = r->y, st = f->sx_step;
+    int xl = x - 1, xr = x + 1, xl2 = x - st, xr2 = x + st;
+    if (xl2 < 0 || xr2 > w - 1) {
+        xl = mirror(xl, w);
+        xr = mirror(xr, w);
+        xl2 = mirror(xl2, w);
+        xr2 = mirror(xr2, w);
+    }
+    const int32_t *row = r->m, *up = r->u2, *dn = r->d2;
+    int64_t c = row[x];
+    int32_t sx = slope_q12(f, (int64_t)row[xr] - row[xl], 2, f->scale_x);
+    int32_t sy = slope_q12(f, (int64_t)r->d1[x] - r->u1[x], 2, f->scale_y);
+    o->o.sx = sx;
+    o->o.sy = sy;
+
+    /* refraction: the bed point seen, depth * g(|s|^2) * s cells away */
+    int64_t r2 = (int64_t)sx * sx + (int64_t)sy * sy;
+    const int64_t xmax = (int64_t)(w - 1) << 8, ymax = (int64_t)(h - 1) << 8;
+    int32_t g = interp_rsq(l->wref, r2);
+    const int64_t half = (int64_t)1 << 27;
+    o->qx = rp_clamp64(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28), 0,
+                       xmax);
+    o->qy = rp_clamp64(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28), 0,
+                       ymax);
+
+    /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
+     * surface spread over on the bed */
+    const int64_t lim = (int64_t)16 << 12;
+    int64_t hxx = ((int64_t)row[xr2] + row[xl2] - 2 * c) * f->cxm >> 20;
+    int64_t hyy = ((int64_t)dn[x] + up[x] - 2 * c) * f->cym >> 20;
+    int64_t hxy = ((int64_t)dn[xr2] - up[xr2] - dn[xl2] + up[xl2]) * f->cxym >> 20;
+    int64_t axx = rp_clamp64((l->caus_a * hxx) >> 8, -lim, lim);
+    int64_t ayy = rp_clamp64((l->caus_a * hyy) >> 8, -lim, lim);
+    int64_t axy = rp_clamp64((l->caus_a * hxy) >> 8, -lim, lim);
+    int64_t det = (((4096 + axx) * (4096 + ayy)) >> 12) - ((axy * axy) >> 12);
+    int32_t e = l->wrecip[rp_clamp64(det, 0, RECIP_N)];
+    int64_t gain = 4096 + (((int64_t)(e - 4096) * l->p.caustics_q8) >> 8);
+    o->gain = (int32_t)rp_clamp64(gain, 0, lim);
+
+    /* sky (Fresnel, less flat water's) and the sun's glint */
+    int32_t a_s = interp_rsq_u16(l->wsky, r2);
+    int64_t dgx = (int64_t)sx - l->mirror_x, dgy = (int64_t)sy - l->mirror_y;
+    int64_t d2 = dgx * dgx + dgy * dgy;
+    int32_t a_p = 0;
+    if (d2 < l->glint_lim) {
+        int64_t u = (d2 * l->glint_inv) >> 24; /* Q16 */
+        int32_t gi = (int32_t)(u >> 8), gf = (int32_t)(u & 255);
+        a_p = l->wglint[gi] + (((l->wglint[gi + 1] - l->wglint[gi]) * gf) >> 8);
+    }
+    int32_t os = ONE15 - a_s, op = ONE15 - a_p;
+    if (f->sky) {
+        uint8_t sky[3];
+        sky_px(f, x, y, sx, sy, sky);
+        compose(l, os, a_s, op, a_p, sky, &o->o);
+    } else {
+        compose(l, os, a_s, op, a_p, l->p.sky_rgb, &o->o);
+    }
+}
+
+/* The bed under the water at a pixel: the picture at the point seen, lit by the caustics'
+ * gain and tinted. */
+static inline __attribute__((always_inline)) void water_bed(const rp_light *l,
+                                                            const struct rp_light_frame *f,
+                                                            const struct wpx *o, int x, int y,
+                                                            const uint8_t *bg, int32_t t[3])
+{
+    if (o->qx == (int64_t)x << 8 && o->qy == (int64_t)y << 8) {
+        const uint8_t *s = bg + ((size_t)y * f->w + x) * 3;
+        t[0] = s[0];
+        t[1] = s[1];
+        t[2] = s[2];
+    } else {
+        bilinear(bg, f->w, f->h, o->qx, o->qy, t);
+    }
+    for (int k = 0; k < 3; k++) {
+        /* Q8 levels; light added to a pixel may take at most L, a third of its headroom
+         * H (less within 48 levels of white: H^2 / 144), linearly up to L/2 and from
+         * there approaching L smoothly (x -> L - L^2/4x, whose value and slope meet the
+         * line's), so caustics do not burn bright parts of the picture to white */
+        int64_t tq = (int64_t)t[k] << 8, v = (tq * o->gain) >> 12;
+        if (v > tq) {
+            int64_t add = v - tq, room = 255 - t[k];
+            int64_t lh = room < 48 ? (room * room << 8) / 144 : (room << 8) / 3;
+            if (2 * add > lh)
+                add = lh - lh * lh / (4 * add);
+            v = tq + add;
+        }
+        v = (v * l->tint[k] + ((int64_t)1 << 23)) >> 24;
+        t[k] = (int32_t)(v > 255 ? 255 : v);
+    }
+}
+
+static void water_rows_rgb(const rp_light *l, const struct rp_light_frame *f,
+                           const int32_t *heights, const uint8_t *bg, uint8_t *rgb, int y0,
+                           int y1)
+{
+    for (int y = y0; y < y1; y++) {
+        uint8_t *out = rgb + (size_t)y * f->w * 3;
+        struct wrows r;
+        water_rows_at(f, heights, y, &r);
+        for (int x = 0; x < f->w; x++) {
+            struct wpx o;
+            int32_t t[3];
+            water_px(l, f, &r, x, &o);
+            water_bed(l, f, &o, x, y, bg, t);
+            int32_t a = o.o.a;
+            for (int k = 0; k < 3; k++)
+                out[3 * x + k] = (uint8_t)((t[k] * (255 - a) + o.o.c[k] * a + 127) / 255);
+        }
+    }
+}
+
+static void water_rows_rgba(const rp_light *l, const struct rp_light_frame *f,
+                            const int32_t *heights, uint8_t *rgba, int y0, int y1)
+{
+    for (int y = y0; y < y1; y++) {
+        uint8_t *out = rgba + (size_t)y * f->w * 4;
+        struct wrows r;
+        water_rows_at(f, heights, y, &r);
+        for (int x = 0; x < f->w; x++) {
+            struct wpx o;
+            water_px(l, f, &r, x, &o);
+            out[4 * x] = o.o.c[0];
+            out[4 * x + 1] = o.o.c[1];
+            out[4 * x + 2] = o.o.c[2];
+            out[4 * x + 3] = o.o.a;
+        }
     }
 }
 
@@ -401,6 +703,10 @@ void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t
 {
     struct rp_light_frame f;
     frame_init(l, g, &f);
+    if (l->p.model == RP_LIGHT_WATER) {
+        water_rows_rgba(l, &f, heights, rgba, y0, y1);
+        return;
+    }
     rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgba + (size_t)y * f.w * 4;
@@ -443,6 +749,10 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
 {
     struct rp_light_frame f;
     frame_init(l, g, &f);
+    if (l->p.model == RP_LIGHT_WATER) {
+        water_rows_rgb(l, &f, heights, bg, rgb, y0, y1);
+        return;
+    }
     rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgb + (size_t)y * f.w * 3;
@@ -463,7 +773,17 @@ void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int3
     const int64_t xmax = (int64_t)(f.w - 1) << 8, ymax = (int64_t)(f.h - 1) << 8;
     for (int y = y0; y < y1; y++) {
         rp_light_surface *row = out + (size_t)(y - y0) * f.w;
-        for (int x = 0; x < f.w; x++) {
+        struct wrows r;
+        water_rows_at(&f, heights, y, &r);
+        for (int x = 0; x < f.w && l->p.model == RP_LIGHT_WATER; x++) {
+            struct wpx o;
+            water_px(l, &f, &r, x, &o);
+            row[x].sx = o.o.sx;
+            row[x].sy = o.o.sy;
+            row[x].dx = (int32_t)(o.qx - ((int64_t)x << 8));
+            row[x].dy = (int32_t)(o.qy - ((int64_t)y << 8));
+        }
+        for (int x = 0; x < f.w && l->p.model != RP_LIGHT_WATER; x++) {
             struct px o;
             pixel(l, &f, heights, x, y, &o);
             row[x].sx = o.sx;

@@ -41,7 +41,42 @@
  * Refraction: bg' at (x - r * s_x * scale_x, y - r * s_y * scale_y) output pixels, r =
  * `refraction` (grid cells of displacement per unit slope), in 1/256 pixel, bilinear,
  * clamped to the frame.
- * Edges: heights beyond the frame read the nearest edge pixel. */
+ * Edges: heights beyond the frame read the nearest edge pixel.
+ *
+ * WATER (model RP_LIGHT_WATER, the rockpool preset's): the picture is the bed under water
+ * `depth` grid cells deep, seen from straight above. Heights beyond the frame are mirrored
+ * about its edge pixels (the water's walls), so the edges show no slope of their own.
+ *   slope   s as above (central differences, 2 pixels);
+ *   bed     the view ray (0, 0, -1) refracts by Snell's law (eta = 3/4, water's index 4/3)
+ *           through the normal: cos i = n_z, cos t = sqrt(1 - eta^2 (1 - n_z^2)), T = eta
+ *           I + (eta cos i - cos t) n. It meets the bed depth * T_xy / |T_z| = depth * g *
+ *           s cells away, g = A n_z / (eta + A n_z), A = cos t - eta cos i (g = 1/4 for
+ *           small slopes); the picture is sampled there (bilinear, Q8 pixels, clamped).
+ *   caustics the bed's irradiance where the sun's rays through this pixel land: E = 1 /
+ *           det(I + a Hess(h)), Hess in slope units per cell over +-3 cells (which also
+ *           averages out the grid's height noise), a = depth * (1 - eta sin e / cos t_s) /
+ *           cos^2 t_s the cells a sun ray at elevation e moves on the bed per unit slope
+ *           (cos t_s = sqrt(1 - eta^2 cos^2 e)); each a * Hess term within +-16, det at
+ *           least 1/16 and E at least 1/4. Rays that converge light the bed more and those
+ *           that spread light it less; the bed's mean irradiance over its area is
+ *           conserved. gain = 1 + caustics * (E - 1), 0..16. The bed pixel t becomes t *
+ *           gain where that darkens; light it gains is at most L = room / 3 (room = 255 -
+ *           t; room^2 / 144 within 48 levels of white), taken linearly up to L / 2 and
+ *           from there as L - L^2 / (4 x), so caustics do not burn bright parts to white.
+ *           Then each channel is multiplied by tint / 255 (the colour a white bed takes
+ *           under this depth; white: none).
+ *   sky     alpha min(1, sky * (F(n_z) - F(1))), F the unpolarised Fresnel reflectance
+ *           (rs^2 + rp^2) / 2 of air to water, so still water reflects nothing and the
+ *           picture stays as it is; with sky_flat, F(n_z) itself (flat water: 2.04%).
+ *           The colour or image as above.
+ *   glint   the sun, of angular diameter `sun`, mirrored: the light colour with alpha
+ *           min(1, specular * (exp(-u) - exp(-u0))), u = |s - m|^2 / sigma^2 (0 for u >= 16),
+ *           m = -H_xy / H_z the slope whose normal mirrors the sun into the eye, sigma =
+ *           sun / 4 (radians) / H_z^2, u0 flat water's u: a sharp spot on the slopes that
+ *           face the sun, none on still water. The glint is over the sky (as above).
+ * Composite: out = round((bed * (255 - A) + C * A) / 255), (C, A) the sky and glint layer
+ * (rp_light_rows_rgba writes it). With no slope anywhere the output is the picture (with
+ * the tint), byte for byte. */
 #ifndef RP_LIGHT_H
 #define RP_LIGHT_H
 
@@ -62,7 +97,22 @@ typedef struct rp_light_params {
     int32_t sky_q8;         /* 0..16*256 multiplier on the Fresnel term; 0 = no sky */
     uint8_t light_rgb[3];   /* colour of glints and of light on the bed */
     uint8_t sky_rgb[3];
+    /* The water model (RP_LIGHT_WATER; light.h "WATER"); the layer model ignores these. */
+    int32_t model;          /* RP_LIGHT_LAYER or RP_LIGHT_WATER */
+    int32_t depth_q8;       /* 1..256*256 grid cells of water over the picture */
+    int32_t sun_size_mdeg;  /* 100..20000 millidegrees: the sun's angular diameter */
+    int32_t sky_flat;       /* 0: sky measured against flat water; 1: flat water's 2% too */
+    uint8_t tint_rgb[3];    /* the colour a white bed takes under `depth` (0xffffff: none) */
 } rp_light_params;
+
+/** Light models: the version-2 layer (bed light, sky, Blinn-Phong glint over the picture)
+ * and the water model (the picture as a bed under water). */
+enum { RP_LIGHT_LAYER = 0, RP_LIGHT_WATER = 1 };
+
+/** Height units per grid cell that make slope 1 by default: the water model's realistic
+ * slopes (a rain's 99th percentile about 0.12) and the layer model's steeper ones. */
+#define RP_LIGHT_WATER_HEIGHT_SCALE 2048
+#define RP_LIGHT_LAYER_HEIGHT_SCALE 256
 
 /** How far a sky image is displaced by the surface's slope, in grid cells per unit slope
  * (light.h "sky": the reflection moves the other way from the refraction). */

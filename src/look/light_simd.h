@@ -19,6 +19,8 @@
 #define RP_LIGHT_UNIT_N 4096
 /* x / (1 + x) for x in steps of 1/256 up to 16. */
 #define RP_LIGHT_SOFT_N 4096
+/* 1 / det for det in steps of 1/4096 up to 4 (the caustics' area ratio). */
+#define RP_LIGHT_RECIP_N 16384
 
 struct rp_light {
     rp_light_params p;
@@ -31,6 +33,16 @@ struct rp_light {
     uint16_t glint[RP_LIGHT_UNIT_N + 2]; /* alpha by n.H (Q12), Q15 */
     uint16_t sky[RP_LIGHT_UNIT_N + 2];   /* alpha by n_z (Q12), Q15 */
     uint16_t soft[RP_LIGHT_SOFT_N + 2];  /* x / (1 + x), Q15 */
+    /* The water model (light.c water_*): tables by |slope|^2 as rsq, by the glint's
+     * distance from the mirror slope, and 1/det for the caustics. */
+    int32_t wref[RP_LIGHT_RSQ_N + 2];    /* bed offset per unit slope and cell of depth, Q16 */
+    uint16_t wsky[RP_LIGHT_RSQ_N + 2];   /* sky alpha, Q15 */
+    uint16_t wglint[RP_LIGHT_SOFT_N + 2]; /* glint alpha by u = d^2 / sigma^2 (Q8), Q15 */
+    int32_t wrecip[RP_LIGHT_RECIP_N + 1]; /* 1 / det by det (Q12), Q12 */
+    int32_t mirror_x, mirror_y;          /* the slope of a normal that mirrors the sun, Q12 */
+    int64_t glint_lim, glint_inv;        /* d^2 (Q24) beyond the table; u Q8 = d^2 * inv >> 32 */
+    int64_t caus_a;                      /* depth * the sun's bed shift per unit slope, Q8 cells */
+    int32_t tint[3];                     /* transmittance, Q16 */
     const uint8_t *sky_img;              /* rp_light_set_sky: RGB24, not owned; or NULL */
     int sky_w, sky_h;
 };
@@ -43,6 +55,8 @@ struct rp_light_frame {
     int64_t t_lim;            /* |diff * scale| giving slope 16: clamp before scaling */
     int64_t mdiv;             /* slope Q12 = diff * scale * mdiv >> 32 */
     int64_t cxm, cym;         /* bed curvature Q12 = -(lap_sum * cm) >> 20 */
+    int64_t cxym;             /* d2h/dxdy Q12 = (diagonal sum * cxym) >> 20 */
+    int64_t dx, dy;           /* the water's bed offset: Q8 px = (s * g >> 8) * d >> 28 */
     int64_t rx, ry;           /* displacement Q8 px = -(slope * r) >> 28 */
     const uint8_t *sky;       /* the sky image when it is used for this frame, else NULL */
     int64_t kx, ky;           /* its reflection: displacement Q8 px = (slope * k) >> 28 */

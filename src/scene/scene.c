@@ -259,7 +259,75 @@ static int hex_colour(tok t, uint8_t rgb[3])
     return 0;
 }
 
-/* `sky 0xRRGGBB [STRENGTH]` or `sky PATH [STRENGTH]`: a bare word starting with 0x is a
+/* A decimal with up to `places` decimals in lo..hi (in units of 10^-places), with an error
+ * that names the range in the unit (e.g. "depth 0 is out of range (0.004 to 256 cells)"). */
+static int want_ranged(parser *ps, const char *after, const char *what, int places, int64_t lo,
+                       int64_t hi, const char *range, int64_t *v)
+{
+    tok t;
+    char b[64];
+    int ret = want_decimal(ps, after, what, places, INT64_MIN, INT64_MAX, v, &t);
+    if (ret)
+        return ret;
+    if (*v < lo || *v > hi)
+        return rp_lex_fail(ps, t.col, "%s %s is out of range (%s)", what, SHOW(t, b), range);
+    return RP_OK;
+}
+
+/* `depth D`: the water over the picture, in grid cells (render light, look water). */
+static int set_depth(parser *ps, tok kw)
+{
+    int64_t v;
+    int ret = want_ranged(ps, "depth", "depth", 3, 4, 256000, "0.004 to 256 cells", &v);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.light.depth_q8 = (int32_t)((v * 256 + 500) / 1000);
+    return rp_lex_want_end(ps, "the depth");
+}
+
+/* `sun D`: the sun's angular diameter in degrees (its direction is `light A E`). */
+static int set_sun(parser *ps, tok kw)
+{
+    int64_t v;
+    int ret = want_ranged(ps, "sun", "sun size", 3, 100, 20000, "0.1 to 20 degrees", &v);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.light.sun_size_mdeg = (int32_t)v;
+    return rp_lex_want_end(ps, "the sun");
+}
+
+/* `tint 0xRRGGBB`: the colour a white bed takes under the water's depth. */
+static int set_tint(parser *ps, tok kw)
+{
+    tok t;
+    char b[64];
+    int ret = rp_lex_want_word(ps, "a colour like 0xc0e0f0", "tint", &t);
+    (void)kw;
+    if (ret)
+        return ret;
+    if (hex_colour(t, ps->given.light.tint_rgb))
+        return rp_lex_fail(ps, t.col, "expected a colour like 0xc0e0f0 after 'tint', got '%s'",
+                           SHOW(t, b));
+    return rp_lex_want_end(ps, "the tint");
+}
+
+/* `look water|layer`: render light's model (light.h). */
+static int set_look(parser *ps, tok kw)
+{
+    static const char *const names[] = {"layer", "water"};
+    int i, ret = rp_lex_want_choice(ps, "look", names, 2, "water or layer", &i);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.light.model = i ? RP_LIGHT_WATER : RP_LIGHT_LAYER;
+    /* the layer model's slopes are eight times the water's for the same heights */
+    ps->given.light.height_scale = i ? RP_LIGHT_WATER_HEIGHT_SCALE : RP_LIGHT_LAYER_HEIGHT_SCALE;
+    return rp_lex_want_end(ps, "the look");
+}
+
+/* `sky 0xRRGGBB [STRENGTH [flat]]` or `sky PATH [STRENGTH [flat]]`: a bare word starting with 0x is a
  * colour (so a mistyped colour is not taken for a file), anything else a path. */
 static int set_sky(parser *ps, tok kw)
 {
@@ -292,10 +360,22 @@ static int set_sky(parser *ps, tok kw)
     }
     if ((ret = rp_lex_next(ps, &s)))
         return ret;
+    ps->given.light.sky_flat = 0;
     if (s.s) { /* an optional strength: a multiplier of the Fresnel reflection */
         int r = rp_lex_decimal(s.s, s.n, 3, &v);
         if (r != NUM_OK || v < 0 || v > 16000)
             return rp_lex_fail(ps, s.col, "sky strength %s is out of range (0 to 16)", SHOW(s, b));
+        /* then optionally `flat`: look water reflects flat water's own 2% too */
+        const char *at2 = ps->p;
+        int col2 = ps->col;
+        if ((ret = rp_lex_next(ps, &s)))
+            return ret;
+        if (s.s && rp_lex_is(s, "flat")) {
+            ps->given.light.sky_flat = 1;
+        } else {
+            ps->p = at2;
+            ps->col = col2;
+        }
     }
     ps->given.light.sky_q8 = (int32_t)(v * 256 / 1000);
     return rp_lex_want_end(ps, "the sky");
@@ -628,6 +708,10 @@ static const struct setting {
     {"caustics", RP_SET_CAUSTICS, set_caustics},
     {"fit", RP_SET_FIT, set_fit},
     {"walls", RP_SET_WALLS, set_walls},
+    {"depth", RP_SET_DEPTH, set_depth},
+    {"sun", RP_SET_SUN, set_sun},
+    {"tint", RP_SET_TINT, set_tint},
+    {"look", RP_SET_LOOK, set_look},
 };
 
 static int bit_index(unsigned bit)
@@ -954,7 +1038,7 @@ static int parse_line(parser *ps)
         "unknown statement '%s' (expected 'at TIME ACTION ...' or a setting: size, fps, "
         "duration, seed, preset, background, damping, stencil, boundary, refraction, "
         "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics, fit, "
-        "walls)",
+        "walls, depth, sun, tint, look)",
         SHOW(kw, b));
 }
 

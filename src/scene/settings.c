@@ -53,10 +53,16 @@ static const struct field {
     FIELD(RP_SET_SKY, light.sky_q8),
     FIELD(RP_SET_SKY, light.sky_rgb),
     FIELD(RP_SET_SKY, sky_image),
+    FIELD(RP_SET_SKY, light.sky_flat),
     FIELD(RP_SET_CAUSTICS, light.caustics_q8),
     FIELD(RP_SET_FIT, fit),
     FIELD(RP_SET_WALLS, walls_visible),
     FIELD(RP_SET_WALLS, wall_rgb),
+    FIELD(RP_SET_DEPTH, light.depth_q8),
+    FIELD(RP_SET_SUN, light.sun_size_mdeg),
+    FIELD(RP_SET_TINT, light.tint_rgb),
+    FIELD(RP_SET_LOOK, light.model),
+    FIELD(RP_SET_LOOK, light.height_scale),
 };
 
 /* The presets: one per seed text, reproduced exactly, and the house style. */

@@ -68,10 +68,14 @@ enum {
     RP_SET_REFRACT_OFF = 1u << 22,
     RP_SET_FIT = 1u << 23,
     RP_SET_WALLS = 1u << 24,
+    RP_SET_DEPTH = 1u << 25,
+    RP_SET_SUN = 1u << 26,
+    RP_SET_TINT = 1u << 27,
+    RP_SET_LOOK = 1u << 28,
 };
 
 /** Number of RP_SET_ bits. */
-#define RP_SET_BITS 25
+#define RP_SET_BITS 29
 
 /** A time: microseconds, or a frame number when is_frames. */
 typedef struct rp_time {

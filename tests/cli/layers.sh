@@ -6,8 +6,10 @@
 # the same bytes at -j 1 and -j 3; bad requests refused naming what works, nothing written.
 source "$(dirname "$0")/lib.sh"
 
-# A scene of exactly the output size, with drops from the first frame and rain after.
-pool_scene pool.scene
+# A scene of exactly the output size, with drops from the first frame and rain after. The
+# overlay equation below is the layer model's (look layer): the water model's bed also
+# carries caustics, which no layer can paint (its own check is with caustics 0, below).
+pool_scene pool.scene 160x96 "look layer"
 { cat pool.scene; echo "refraction off"; } >off.scene
 ffmpeg -v error -f lavfi -i testsrc2=s=160x96 -frames:v 1 -pix_fmt rgb24 bg.png
 
@@ -110,7 +112,11 @@ EOF
 
 # ---- AOVs -------------------------------------------------------------------------------
 # Output 320x192 over a 160x96 grid: normals and displacement interpolate the grid.
-pool_scene aov.scene 320x192 "grid 160x96" "refraction 3"
+pool_scene aov.scene 320x192 "grid 160x96" "refraction 3" "look layer"
+# The water model without caustics and tint: its bed is the background where the ST map
+# points, so the same reconstruction holds (light.h WATER).
+pool_scene aovw.scene 320x192 "grid 160x96" "look water" "caustics 0" "depth 64" \
+    "light 315 50" "specular 3 1" "sky 0xc8dcff 16"
 ffmpeg -v error -f lavfi -i testsrc2=s=320x192 -frames:v 1 -pix_fmt rgb24 bg2.png
 aovs=(--aov height a1/h_%03d.png --aov normal a1/n_%03d.png --aov displacement a1/d_%03d.png)
 expect_status "--aov height normal displacement" 0 "$ROCKPOOL" -q aov.scene -j 1 -i bg2.png \
@@ -144,11 +150,22 @@ ffmpeg -v error -i a1/n_%03d.png -f rawvideo -pix_fmt rgb48le n.raw
 ffmpeg -v error -i a1/o_%03d.png -f rawvideo -pix_fmt rgb24 o.raw
 ffmpeg -v error -i a1/l_%03d.png -f rawvideo -pix_fmt rgba l.raw
 ffmpeg -v error -i bg2.png -f rawvideo -pix_fmt rgb24 bg2.raw
+expect_status "water: --aov displacement and the render" 0 "$ROCKPOOL" -q aovw.scene -j 1 \
+    -i bg2.png -o aw/o_%03d.png --aov displacement aw/d_%03d.png
+expect_status "water: --alpha" 0 "$ROCKPOOL" -q aovw.scene -j 1 --alpha -o aw/l_%03d.png
+mkdir -p rawl raww
+mv d.raw o.raw l.raw rawl/
+ffmpeg -v error -i aw/d_%03d.png -f rawvideo -pix_fmt rgb48le raww/d.raw
+ffmpeg -v error -i aw/o_%03d.png -f rawvideo -pix_fmt rgb24 raww/o.raw
+ffmpeg -v error -i aw/l_%03d.png -f rawvideo -pix_fmt rgba raww/l.raw
+cp bg2.raw rawl/ && cp bg2.raw raww/
 # Independent of rockpool's code: sample the background where the ST map points (bilinear in
 # 1/256 pixel, as rockpool(1) defines refraction; t counts from the bottom), lay the --alpha
 # layer over it, and compare with the render. The 16-bit map holds a position to about
 # 1/200 pixel at this width, so a sample on a sharp edge may be off by a level or two.
-check "ST map + layer reproduce the refraction render" python3 - <<'EOF'
+for look in l w; do
+cd raw$look
+check "ST map + layer reproduce the refraction render (look $look)" python3 - <<'EOF'
 import struct, sys
 W, H, F = 320, 192, 8
 st = open("d.raw", "rb").read(); lay = open("l.raw", "rb").read()
@@ -181,6 +198,9 @@ print("    displaced pixels %d, exact samples %.2f%%, max difference %d"
       % (moved, 100 * exact / n, worst))
 sys.exit(worst > 3 or exact < 0.99 * n or moved < 1000 or blue != 0)
 EOF
+cd ..
+done
+mv rawl/d.raw rawl/o.raw rawl/l.raw .
 check "normals: unit, flat water (0.5, 0.5, 1), slopes agree with the ST map" python3 - <<'EOF'
 import struct, sys
 W, H, F = 320, 192, 8

@@ -27,7 +27,11 @@ EOF
 # raw FILE... FMT OUT: decode to raw samples (rgb24, rgba, rgb48le) for python.
 raw() { ffmpeg -v error -y -i "$1" -f rawvideo -pix_fmt "$2" "$3"; }
 
-pool_scene pool.scene
+# The sky contracts below are the layer model's (look layer: Schlick's weight with F0 = 0.02
+# on still water too), with version 2's light from 40 degrees (its glint table rounds to a
+# faint glint on flat water at some other elevations, 60 among them); the water model's
+# still water is checked after them.
+pool_scene pool.scene 160x96 "look layer" "light 315 40"
 # one colour, another aspect than the frame (cover scales it); a gradient with a cloud
 mkpng flat.png 200 90 '(51, 102, 153)'
 mkpng grad.png 240 100 '(40 + x // 2, 80 + y, 200 if (x - 150) ** 2 + (y - 40) ** 2 > 300 else 250)'
@@ -53,7 +57,7 @@ differ "a gradient sky image changes the frames" grad.md5 flat160x96.md5
 
 # ---- still water reflects the image unshifted -------------------------------------------
 mkpng still.png 160 96 '(x + 40, 2 * y + 20, (7 * x + 5 * y) % 256)'
-printf 'size 160x96\nduration 3f\nsky still.png 10\n' >still.scene
+printf 'size 160x96\nduration 3f\nsky still.png 10\nlook layer\nlight 315 40\n' >still.scene
 expect_status "still water with a sky image, --alpha" 0 "$R" -q still.scene --alpha \
     -o st/l_%d.png
 expect_status "still water with a sky image over bg.png" 0 "$R" -q still.scene -i bg.png \
@@ -78,6 +82,32 @@ want = bytes((b * 204 + s * 51 + 127) // 255 for b, s in zip(bg, sky))
 print("    samples off:", sum(1 for a, b in zip(want, out) if a != b))
 sys.exit(want != out)
 EOF
+# look water: still water reflects nothing (the render is the background, the layer empty);
+# with `flat` it reflects flat water's Fresnel reflectance ((1 - 4/3) / (1 + 4/3))^2 = 1/49
+# times 10: alpha round(255 * 10 / 49) = 52.
+printf 'size 160x96\nduration 3f\nsky still.png 10\nlook water\n' >stillw.scene
+printf 'size 160x96\nduration 3f\nsky still.png 10 flat\nlook water\n' >stillf.scene
+"$R" -q stillw.scene -i bg.png -o st/w_%d.png
+"$R" -q stillw.scene --alpha -o st/wl_%d.png
+"$R" -q stillf.scene -i bg.png -o st/f_%d.png
+"$R" -q stillf.scene --alpha -o st/fl_%d.png
+raw st/w_2.png rgb24 outw.rgb
+raw st/wl_2.png rgba layw.rgba
+raw st/f_2.png rgb24 outf.rgb
+raw st/fl_2.png rgba layf.rgba
+check "look water, still: the render is the background, the layer has alpha 0" \
+    python3 -c 'import sys; a = open("layw.rgba", "rb").read()
+sys.exit(open("outw.rgb", "rb").read() != open("bg.rgb", "rb").read() or max(a[3::4]) != 0)'
+check "look water, sky flat: the layer is the sky at alpha 52, the render their blend" \
+    python3 - <<'EOF'
+import sys
+sky, bg, out = (open(f, "rb").read() for f in ("sky.rgb", "bg.rgb", "outf.rgb"))
+lay = open("layf.rgba", "rb").read()
+want = bytes((b * 203 + s * 52 + 127) // 255 for b, s in zip(bg, sky))
+alpha_ok = set(lay[3::4]) == {52}
+print("    samples off:", sum(1 for a, b in zip(want, out) if a != b), "alpha", set(lay[3::4]))
+sys.exit(want != out or not alpha_ok)
+EOF
 
 # ---- the reflection's displacement on ripples -------------------------------------------
 # Light from straight above, no glint, no caustics: the layer's colour is the reflected sky
@@ -87,6 +117,7 @@ EOF
 mkpng ramp.png 256 128 '(x, 255, 0)'
 cat >ramp.scene <<'EOF'
 size 256x128
+look layer
 fps 30
 duration 6f
 seed 3
@@ -230,16 +261,16 @@ check "sky image --alpha: -j 3 equals -j 1 --simd c" cmp -s a3.hash a1.hash
 # ---- bad sky images: exit 2 at the scene's line and column, nothing written --------------
 { cat pool.scene; echo "sky  nosuch.png 2"; } >missing.scene
 expect_status "missing sky image is exit 2" 2 "$R" -q missing.scene -o miss.mp4
-stderr_has "missing sky image: file:line:col" "missing.scene:8:6: error: sky image"
+stderr_has "missing sky image: file:line:col" "missing.scene:10:6: error: sky image"
 stderr_has "missing sky image: names the path" "nosuch.png"
 check "missing sky image: nothing written" test ! -e miss.mp4
 expect_status "missing sky image: --check is exit 2" 2 "$R" --check missing.scene
-stderr_has "--check: file:line:col" "missing.scene:8:6"
+stderr_has "--check: file:line:col" "missing.scene:10:6"
 head -c 300 /dev/urandom >junk.png
 printf '\x89PNG\r\n\x1a\n' | cat - junk.png >corrupt.png
 { cat pool.scene; echo "sky corrupt.png"; } >corrupt.scene
 expect_status "corrupt sky image is exit 2" 2 "$R" -q corrupt.scene -o cor/f_%d.png
-stderr_has "corrupt sky image: file:line:col" "corrupt.scene:8:5"
+stderr_has "corrupt sky image: file:line:col" "corrupt.scene:10:5"
 check "corrupt sky image: nothing written" test ! -e cor
 ffmpeg -v error -f lavfi -i testsrc2=s=64x48:d=0.2 -pix_fmt yuv420p clip.mp4
 { cat pool.scene; echo "sky clip.mp4"; } >video.scene
@@ -253,11 +284,13 @@ expect_status "a sky path outside the scene's directory is exit 2" 2 "$R" -q sub
 stderr_has "outside path message" "sky path '"
 { cat pool.scene; echo "sky 0x33669"; } >typo.scene
 expect_status "a mistyped sky colour is exit 2" 2 "$R" -q typo.scene -o typo.mp4
-stderr_has "mistyped colour: file:line:col" "typo.scene:8:5"
-{ cat pool.scene; echo "preset elias"; echo "sky nosuch.png"; } >elias.scene
+stderr_has "mistyped colour: file:line:col" "typo.scene:10:5"
+# (pool.scene's light 315 40 is render light's: the seed presets' light is -16..16)
+grep -v '^light' pool.scene >pool_seed.scene
+{ cat pool_seed.scene; echo "preset elias"; echo "sky nosuch.png"; } >elias.scene
 expect_status "seed preset: a missing sky image is still exit 2" 2 "$R" -q elias.scene \
     -o e.mp4
-{ cat pool.scene; echo "preset elias"; } >elias0.scene
+{ cat pool_seed.scene; echo "preset elias"; } >elias0.scene
 { cat elias0.scene; echo "sky grad.png 4"; } >elias1.scene
 "$R" -q elias0.scene -f framemd5 -o e0.md5
 "$R" -q elias1.scene -f framemd5 -o e1.md5

@@ -45,6 +45,17 @@ static void fill(double amp, unsigned seed)
         }
 }
 
+/* The layer model (light.h) with the defaults it had as the only model, which the tests
+ * below were written for (the water model's are in test_water_light). */
+static void layer_defaults(rp_light_params *p)
+{
+    rp_light_defaults(p);
+    p->model = RP_LIGHT_LAYER;
+    p->height_scale = RP_LIGHT_LAYER_HEIGHT_SCALE;
+    p->elevation_mdeg = 40000;
+    p->caustics_q8 = 256;
+}
+
 static rp_light *make(const rp_light_params *p)
 {
     rp_light *l = NULL;
@@ -119,7 +130,7 @@ static double bg_at(double px, double py, int k)
 
 static void params_all_on(rp_light_params *p)
 {
-    rp_light_defaults(p);
+    layer_defaults(p);
     p->sky_q8 = 4 * 256;
     p->caustics_q8 = 2 * 256;
     p->specular_q8 = 3 * 256;
@@ -179,7 +190,7 @@ static void test_oracle(void **state)
     check_oracle(&p, 3 * 65536, 15);
     check_oracle(&p, 144179, 20); /* 2.2 pixels per cell */
     check_oracle(&p, 40000, 60);  /* output smaller than the grid */
-    rp_light_defaults(&p);
+    layer_defaults(&p);
     check_oracle(&p, 2 * 65536, 15);
     p.refraction_q8 = 0;
     p.elevation_mdeg = 5000;
@@ -255,7 +266,7 @@ static void test_size_independent(void **state)
 {
     (void)state;
     rp_light_params p;
-    rp_light_defaults(&p);
+    layer_defaults(&p);
     p.height_scale = 64;
     p.refraction_q8 = 2 * 256; /* 2 cells per unit slope: slope 6/64 -> 0.1875 cells */
     rp_light *l = make(&p);
@@ -319,7 +330,7 @@ static void test_no_white_disc(void **state)
 {
     (void)state;
     rp_light_params p;
-    rp_light_defaults(&p);
+    layer_defaults(&p);
     fill(200, 2);
     rp_light *l = make(&p);
     rp_light_geom g = {W, H, 65536, 65536, 0};
@@ -342,7 +353,7 @@ static void expect_bad(rp_light_params *p, const char *want)
     assert_null(l);
     if (!strstr(err, want))
         fail_msg("message '%s' lacks '%s'", err, want);
-    rp_light_defaults(p);
+    layer_defaults(p);
 }
 
 static void test_ranges(void **state)
@@ -350,7 +361,7 @@ static void test_ranges(void **state)
     (void)state;
     rp_light_params p;
     char err[200];
-    rp_light_defaults(&p);
+    layer_defaults(&p);
     assert_int_equal(rp_light_check(&p, err, sizeof err), RP_OK);
     p.elevation_mdeg = 95000;
     expect_bad(&p, "light elevation 95 is out of range (0 to 90 degrees)");
@@ -494,7 +505,7 @@ static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int
 
 static void vary_params(rp_light_params *p, int which)
 {
-    rp_light_defaults(p);
+    layer_defaults(p);
     switch (which) {
     case 0: break;
     case 1: params_all_on(p); break;
@@ -626,7 +637,7 @@ static void test_paths_full_frame(void **state)
     unsigned seed = 17;
     gen(f, b, w, h, K_RIPPLES, 300, &seed);
     rp_light_params p;
-    rp_light_defaults(&p);
+    layer_defaults(&p);
     check_paths(&p, w, h, 3 * 65536, 3 * 65536, f, b);
     gen(f, b, w, h, K_ISLANDS, 100, &seed);
     check_paths(&p, w, h, 3 * 65536, 3 * 65536, f, b);
@@ -642,7 +653,7 @@ static void test_surface(void **state)
 {
     (void)state;
     rp_light_params p;
-    rp_light_defaults(&p);
+    layer_defaults(&p);
     p.height_scale = 256;
     p.refraction_q8 = 3 * 256;
     rp_light *l = make(&p);
@@ -834,6 +845,172 @@ static void test_sky_paths(void **state)
     print_message("%d cases, levels 1..%d against the plain loop\n", cases, rp_simd_supported());
 }
 
+/* ---- the water model: light.h "WATER" in doubles ---- */
+
+static int mirror_i(int i, int n)
+{
+    i = i < 0 ? -i : i;
+    i = i > n - 1 ? 2 * (n - 1) - i : i;
+    return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+}
+
+static double hm(int x, int y)
+{
+    return field[mirror_i(y, H)][mirror_i(x, W)] / 256.0;
+}
+
+/* Unpolarised Fresnel reflectance of air to water for cos i, and cos t. */
+static double fresnel(double ci, double *ct_out)
+{
+    const double eta = 0.75;
+    double ct = sqrt(1 - eta * eta * (1 - ci * ci));
+    double rs = (eta * ci - ct) / (eta * ci + ct), rp = (ci - eta * ct) / (ci + eta * ct);
+    *ct_out = ct;
+    return (rs * rs + rp * rp) / 2;
+}
+
+/* The composited output channel k at (x, y), and the layer's alpha (0..1). */
+static double water_oracle(const rp_light_params *p, double scale, int x, int y, int k,
+                           double *alpha)
+{
+    const double eta = 0.75, hs = p->height_scale, depth = p->depth_q8 / 256.0;
+    double sx = (hm(x + 1, y) - hm(x - 1, y)) / 2 * scale / hs;
+    double sy = (hm(x, y + 1) - hm(x, y - 1)) / 2 * scale / hs;
+    double nz = 1 / sqrt(1 + sx * sx + sy * sy), ct, ct0;
+    double f = fresnel(nz, &ct), f0 = fresnel(1, &ct0);
+    double A = ct - eta * nz, g = A * nz / (eta + A * nz);
+    double qx = x + (p->refraction_q8 ? depth * g * sx * scale : 0);
+    double qy = y + (p->refraction_q8 ? depth * g * sy * scale : 0);
+    double t = bg_at(qx, qy, k);
+
+    int st = (int)floor(3 * scale + 0.5);
+    st = st < 1 ? 1 : st;
+    double c2 = scale * scale / (st * st * hs);
+    double hxx = (hm(x + st, y) + hm(x - st, y) - 2 * hm(x, y)) * c2;
+    double hyy = (hm(x, y + st) + hm(x, y - st) - 2 * hm(x, y)) * c2;
+    double hxy = (hm(x + st, y + st) - hm(x + st, y - st) - hm(x - st, y + st) +
+                  hm(x - st, y - st)) / 4 * c2;
+    double el = p->elevation_mdeg / 1000.0 * M_PI / 180;
+    double cts = sqrt(1 - eta * eta * cos(el) * cos(el));
+    double a = depth * (1 - eta * sin(el) / cts) / (cts * cts);
+    double axx = fmin(fmax(a * hxx, -16), 16), ayy = fmin(fmax(a * hyy, -16), 16);
+    double axy = fmin(fmax(a * hxy, -16), 16);
+    double det = (1 + axx) * (1 + ayy) - axy * axy;
+    double e = 1 / fmin(fmax(det, 1.0 / 16), 4);
+    double gain = fmin(fmax(1 + p->caustics_q8 / 256.0 * (e - 1), 0), 16);
+    double v = t * gain;
+    if (v > t) {
+        double room = 255 - t, lim = room < 48 ? room * room / 144 : room / 3;
+        double add = v - t;
+        v = t + (2 * add > lim ? lim - lim * lim / (4 * add) : add);
+    }
+    v *= p->tint_rgb[k] / 255.0;
+    double bed = fmin(v, 255);
+
+    double a_s = p->sky_flat ? f : f - f0;
+    a_s = fmin(fmax(a_s * p->sky_q8 / 256.0, 0), 1);
+    double az = p->azimuth_mdeg / 1000.0 * M_PI / 180;
+    double lx = cos(el) * sin(az), ly = -cos(el) * cos(az), lz = sin(el);
+    double hl = sqrt(lx * lx + ly * ly + (lz + 1) * (lz + 1));
+    double hx = lx / hl, hy = ly / hl, hz = (lz + 1) / hl;
+    double mx = -hx / hz, my = -hy / hz;
+    double sigma = p->sun_size_mdeg / 1000.0 / 4 * M_PI / 180 / (hz * hz);
+    double u = ((sx - mx) * (sx - mx) + (sy - my) * (sy - my)) / (sigma * sigma);
+    double u0 = (mx * mx + my * my) / (sigma * sigma);
+    double a_p = u >= 16 ? 0 : exp(-u) - (u0 >= 16 ? 0 : exp(-u0));
+    a_p = fmin(fmax(a_p * p->specular_q8 / 256.0, 0), 1);
+    double al = 1 - (1 - a_s) * (1 - a_p);
+    double c = al > 0 ? (a_p * p->light_rgb[k] + (1 - a_p) * a_s * p->sky_rgb[k]) / al : 0;
+    *alpha = al;
+    return bed * (1 - al) + c * al;
+}
+
+static void water_params(rp_light_params *p)
+{
+    rp_light_defaults(p);
+    p->depth_q8 = 12 * 256;
+    p->caustics_q8 = 256;
+    p->sky_q8 = 16 * 256;
+    p->specular_q8 = 3 * 256;
+    p->sun_size_mdeg = 12000;
+    p->azimuth_mdeg = 200000;
+    p->elevation_mdeg = 55000;
+    p->height_scale = 64;
+    p->tint_rgb[0] = 200;
+    p->tint_rgb[1] = 240;
+    p->tint_rgb[2] = 255;
+}
+
+/* Every output byte within 1 level of the double transcription of light.h "WATER" (2 where
+ * the layer is opaque enough that its colour's own rounding shows), with glints, sky,
+ * caustics (focused and spread) and refraction all present. */
+static void check_water_oracle(const rp_light_params *p, int32_t scale_q16, double amp)
+{
+    fill(amp, 7);
+    rp_light *l = make(p);
+    rp_light_geom g = {W, H, scale_q16, scale_q16, 0};
+    static uint8_t rgb[H][W][3];
+    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    double scale = scale_q16 / 65536.0;
+    int worst = 0, glints = 0, moved = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int k = 0; k < 3; k++) {
+                double al;
+                double want = water_oracle(p, scale, x, y, k, &al);
+                int d = abs((int)lrint(want) - rgb[y][x][k]);
+                /* channel 0 is noise: a sampling step of 1/256 pixel moves it by up to a
+                 * level; and where the layer's alpha is 0.1 or more its 8-bit colour and
+                 * alpha show their rounding: those are held to 2 levels, the rest to 1 */
+                d = (k == 0 || al >= 0.1) && d <= 2 ? 0 : d;
+                if (d > 1)
+                    print_message("(%d, %d) %d: want %.3f got %d\n", x, y, k, want, rgb[y][x][k]);
+                worst = d > worst ? d : worst;
+                glints += k == 0 && al > 0.5;
+                moved += k == 0 && rgb[y][x][0] != bg[y][x][0] * p->tint_rgb[0] / 255;
+            }
+    print_message("water, scale %.3f: max |d out| %d; %d glint pixels, %d changed\n", scale,
+                  worst, glints, moved);
+    assert_true(glints > 0);
+    assert_true(moved > W * H / 2);
+    assert_true(worst <= 1);
+    rp_light_free(&l);
+}
+
+static void test_water_oracle(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    water_params(&p);
+    check_water_oracle(&p, 65536, 40);
+    check_water_oracle(&p, 3 * 65536, 12);
+    check_water_oracle(&p, 144179, 20);
+    p.sky_flat = 1;
+    p.caustics_q8 = 3 * 256;
+    check_water_oracle(&p, 40000, 60);
+}
+
+/* Still water is the picture (tinted where a tint is given), byte for byte, in the
+ * composite; the layer is empty. */
+static void test_water_still(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    water_params(&p);
+    p.tint_rgb[0] = p.tint_rgb[1] = p.tint_rgb[2] = 255;
+    fill(0, 9);
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536, 0};
+    static uint8_t rgb[H][W][3], rgba[H][W][4];
+    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    assert_memory_equal(rgb, bg, sizeof rgb);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            assert_int_equal(rgba[y][x][3], 0);
+    rp_light_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -851,6 +1028,8 @@ int main(void)
         cmocka_unit_test(test_sky_still),
         cmocka_unit_test(test_sky_reflect),
         cmocka_unit_test(test_sky_paths),
+        cmocka_unit_test(test_water_oracle),
+        cmocka_unit_test(test_water_still),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
