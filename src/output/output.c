@@ -87,13 +87,13 @@ int rp_pixfmt_bytes(enum rp_pixfmt f)
 
 /* Which backends take which frame layouts (the video backends check their encoder's
  * alpha in their own validate). */
-static int check_pixfmt(const rp_output_opts *opts, enum rp_format format, char *err,
-                        size_t errlen)
+static int check_pixfmt(const rp_output_opts *opts, const rp_output_backend *b,
+                        enum rp_format format, char *err, size_t errlen)
 {
     switch (opts->pixfmt) {
     case RP_PIX_RGB24: return RP_OK;
     case RP_PIX_RGBA:
-        if (format == RP_FORMAT_Y4M || format == RP_FORMAT_MP4) {
+        if (!b->alpha) {
             rp_errf(err, errlen,
                     "%s cannot carry alpha (--alpha): use a PNG pattern like f_%%05d.png (RGBA), "
                     ".webm (VP9 yuva420p) or .mov (ProRes 4444, or -c qtrle)",
@@ -851,7 +851,7 @@ int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
         return RP_ERR_INVALID;
     }
     resolved.format = format;
-    if ((ret = check_pixfmt(opts, format, err, errlen)))
+    if ((ret = check_pixfmt(opts, b, format, err, errlen)))
         return ret;
     if (b->validate) {
         ret = b->validate(&resolved, err, errlen);

@@ -18,6 +18,8 @@ typedef struct rp_output_backend {
     const char *extensions; /* comma-separated, lowercase, NULL for none */
     enum rp_format format;
     size_t priv_size; /* bytes of zeroed private state handed to every callback */
+    int alpha;        /* takes RGBA frames (--alpha); a video backend's encoder may still
+                       * refuse them in validate */
     /* Memory the backend holds per frame pixel (encoder frames, lookahead), for the
      * session's estimate: cell_bytes (0 = 6) plus thread_cell_bytes per encoder thread
      * (up to 16 threads). */

@@ -539,6 +539,7 @@ const rp_output_backend rp_output_png = {
     .extensions = "png",
     .format = RP_FORMAT_PNG,
     .priv_size = sizeof(png_out),
+    .alpha = 1,
     .thread_cell_bytes = 4 * 3, /* three filtered frames and a compressed one a thread */
     .open = png_open,
     .write = png_write,

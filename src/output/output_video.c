@@ -1301,12 +1301,13 @@ static void video_abort(void *priv)
     release(priv);
 }
 
-#define VIDEO_BACKEND(sym, fmt_name, exts, fmt)                                                    \
+#define VIDEO_BACKEND(sym, fmt_name, exts, fmt, has_alpha)                                         \
     const rp_output_backend sym = {                                                                \
         .name = fmt_name,                                                                          \
         .extensions = exts,                                                                        \
         .format = fmt,                                                                             \
         .priv_size = sizeof(video_out),                                                            \
+        .alpha = has_alpha,                                                                        \
         .cell_bytes = 45, /* x264's lookahead dominates */                                         \
         .validate = video_validate,                                                                \
         .open = video_open,                                                                        \
@@ -1315,7 +1316,7 @@ static void video_abort(void *priv)
         .abort = video_abort,                                                                      \
     }
 
-VIDEO_BACKEND(rp_output_mp4, "mp4", "mp4,m4v", RP_FORMAT_MP4);
-VIDEO_BACKEND(rp_output_mkv, "mkv", "mkv", RP_FORMAT_MKV);
-VIDEO_BACKEND(rp_output_mov, "mov", "mov", RP_FORMAT_MOV);
-VIDEO_BACKEND(rp_output_webm, "webm", "webm", RP_FORMAT_WEBM);
+VIDEO_BACKEND(rp_output_mp4, "mp4", "mp4,m4v", RP_FORMAT_MP4, 0);
+VIDEO_BACKEND(rp_output_mkv, "mkv", "mkv", RP_FORMAT_MKV, 1);
+VIDEO_BACKEND(rp_output_mov, "mov", "mov", RP_FORMAT_MOV, 1);
+VIDEO_BACKEND(rp_output_webm, "webm", "webm", RP_FORMAT_WEBM, 1);
