@@ -6,6 +6,7 @@
  * input (also no argument at all: a short usage), 3 a frame differs from the --verify
  * manifest, 128 + n after signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE, 153
  * SIGXFSZ). Nothing is created before every input is validated. */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -223,6 +224,35 @@ static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_
     return rp_session_new(s, scene, &cli->run, err);
 }
 
+/* What was printed on stdout (--help, --version, --check) reached it: 0, or 1 with a
+ * message (a full disk, a closed pipe, a closed stdout). */
+static int stdout_done(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "rockpool: error: stdout: write failed: %s\n", strerror(errno));
+    return EXIT_RUNTIME;
+}
+
+/* Closed standard descriptors: the next file opened would take their number, and --hash
+ * lines, progress or messages would be written into an output. Each closed one is opened
+ * onto /dev/null in the direction nothing uses (stdin write-only, stdout and stderr
+ * read-only), so a write to it fails instead of vanishing. */
+static int open_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) {
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     rp_cli cli;
@@ -233,6 +263,8 @@ int main(int argc, char **argv)
     progress prog = {0};
     int status;
 
+    if (open_std_fds())
+        return EXIT_RUNTIME;
     if (argc == 1) { /* not a render into the current directory: what to type instead */
         rp_cli_short_usage(stderr);
         return EXIT_USAGE;
@@ -241,7 +273,7 @@ int main(int argc, char **argv)
         return usage_fail("%s", err.msg);
     if (cli.help || cli.version) {
         cli.help ? rp_cli_usage(stdout) : (void)printf("rockpool %s\n", RP_VERSION);
-        return 0;
+        return stdout_done();
     }
     /* SIGINT/SIGTERM only set a flag: before the outputs exist the run stops with nothing
      * created; after, they are finished properly and kept (rockpool(1) SIGNALS). */
@@ -269,7 +301,7 @@ int main(int argc, char **argv)
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);
     } else if (rp_session_summary(session, &sum), cli.check) {
-        status = rp_session_check(session, &err) ? fail(&err) : (print_summary(&sum), 0);
+        status = rp_session_check(session, &err) ? fail(&err) : (print_summary(&sum), stdout_done());
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
         status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
     }
