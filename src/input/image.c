@@ -33,6 +33,7 @@
 #include <zlib.h>
 
 #include "base/common.h"
+#include "input/demux.h"
 
 /* Limits on what one image may cost, whatever its file size: 2^26 pixels (8192x8192 or
  * 16384x4096, 67 megapixels), 512 MiB for the decoded frame (2^26 pixels of 16-bit RGBA),
@@ -460,21 +461,17 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
 {
     AVFormatContext *fc = NULL;
     AVDictionary *fopts = NULL;
-    char url[4200];
     char *formats = image_demuxers();
     if (!formats) {
         rp_errf(err, errlen, "out of memory reading '%s'", path);
         return RP_ERR_NOMEM;
     }
-    /* "file:" and the whitelist: a ':' in the name is never a protocol, and no other file
-     * is opened; pattern_type none: a '%' in the name is not a sequence pattern. */
-    snprintf(url, sizeof(url), "file:%s", path);
-    av_dict_set(&fopts, "protocol_whitelist", "file", 0);
-    av_dict_set(&fopts, "format_whitelist", formats, AV_DICT_DONT_STRDUP_VAL);
+    /* pattern_type none: a '%' in the name is not a sequence pattern. */
     av_dict_set(&fopts, "pattern_type", "none", 0);
     av_dict_set(&fopts, "probesize", "1048576", 0);
-    int ret = avformat_open_input(&fc, url, NULL, &fopts);
+    int ret = rp_demux_open(&fc, path, formats, &fopts);
     av_dict_free(&fopts);
+    av_free(formats);
     if (ret < 0) {
         rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
         return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;

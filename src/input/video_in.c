@@ -38,6 +38,7 @@
 #include <libavutil/pixdesc.h>
 
 #include "base/common.h"
+#include "input/demux.h"
 
 /* A request this many seconds past the frame in hand seeks instead of decoding forward. */
 #define JUMP_SECONDS 5
@@ -109,8 +110,6 @@ static int is_still_demuxer(const char *name)
 static int open_input(AVFormatContext **fc, const char *path, char *err, size_t errlen)
 {
     struct stat st;
-    AVDictionary *o = NULL;
-    char url[4200];
     int ret;
 
     if (stat(path, &st) != 0) {
@@ -125,14 +124,7 @@ static int open_input(AVFormatContext **fc, const char *path, char *err, size_t 
         rp_errf(err, errlen, "cannot read video '%s': the file is empty", path);
         return RP_ERR_FORMAT;
     }
-    if (strlen(path) > sizeof(url) - 8) {
-        rp_errf(err, errlen, "video path '%.64s...' is too long", path);
-        return RP_ERR_INVALID;
-    }
-    snprintf(url, sizeof(url), "file:%s", path);
-    av_dict_set(&o, "protocol_whitelist", "file", 0);
-    ret = avformat_open_input(fc, url, NULL, &o);
-    av_dict_free(&o);
+    ret = rp_demux_open(fc, path, rp_demux_media_formats, NULL);
     if (ret < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
 
