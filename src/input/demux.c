@@ -14,6 +14,48 @@ const char rp_demux_media_formats[] =
     "mov,matroska,avi,mpegts,mpeg,mpegvideo,flv,ogg,yuv4mpegpipe,nut,ivf,asf,mxf,dv,h264,"
     "hevc,m4v,obu,av1,wav,flac,mp3,aac,ac3,eac3,truehd,w64,aiff,caf,wv,ape,tta,dts,amr";
 
+int rp_demux_is_image(const char *name)
+{
+    size_t n = strlen(name);
+
+    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
+           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
+}
+
+/* Append name to the comma-separated *list of *len bytes; -1 when out of memory (the list
+ * freed). */
+static int append(char **list, size_t *len, const char *name)
+{
+    size_t n = strlen(name);
+    char *more = av_realloc(*list, *len + n + 2);
+    if (!more) {
+        av_freep(list);
+        return -1;
+    }
+    *list = more;
+    if (*len)
+        more[(*len)++] = ',';
+    memcpy(more + *len, name, n + 1);
+    *len += n;
+    return 0;
+}
+
+char *rp_demux_formats(int media)
+{
+    const AVInputFormat *f;
+    void *it = NULL;
+    char *list = NULL;
+    size_t len = 0;
+
+    if (media && append(&list, &len, rp_demux_media_formats))
+        return NULL;
+    while ((f = av_demuxer_iterate(&it)))
+        if (rp_demux_is_image(f->name) && !strchr(f->name, ',') &&
+            append(&list, &len, f->name))
+            return NULL;
+    return list;
+}
+
 typedef int (*io_open_fn)(AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
                           AVDictionary **options);
 

@@ -12,6 +12,16 @@
  * holding their own streams), for rp_demux_open's formats. */
 extern const char rp_demux_media_formats[];
 
+/** Still-image demuxers: image2 (by extension) and the content-probed image pipes
+ * (png_pipe, jpeg_pipe, webp_pipe, ...), plus GIF's first frame. 1 or 0. */
+int rp_demux_is_image(const char *name);
+
+/** The names of every still-image demuxer of this FFmpeg, and with media those of
+ * rp_demux_media_formats before them, comma-separated, for rp_demux_open: a file probed
+ * as anything else is refused before its demuxer reads a byte of header. Returns an
+ * av_malloc'd string, or NULL when out of memory. */
+char *rp_demux_formats(int media);
+
 /** Open path with avformat_open_input, restricted as above: formats is a comma-separated
  * format_whitelist (demuxer names, each matching any name of a demuxer's list), opts more
  * demuxer options (may be NULL; the caller frees it). Returns 0 or an FFmpeg error code:

@@ -390,45 +390,6 @@ static int check_file(const char *path, image_cost *cost, char *err, size_t errl
     return ret;
 }
 
-/* Still-image demuxers: image2 (by extension) and the content-probed image pipes
- * (png_pipe, jpeg_pipe, webp_pipe, ...), plus GIF's first frame. */
-static int is_image_demuxer(const char *name)
-{
-    size_t n = strlen(name);
-
-    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
-           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
-}
-
-/* The names of every still-image demuxer of this FFmpeg, comma-separated, for
- * avformat_open_input's format_whitelist: a file probed as anything else (a video
- * container, a playlist, ...) is refused before its demuxer reads a byte of header.
- * Returns an av_malloc'd string, or NULL. */
-static char *image_demuxers(void)
-{
-    const AVInputFormat *f;
-    void *it = NULL;
-    char *list = NULL;
-    size_t len = 0;
-
-    while ((f = av_demuxer_iterate(&it))) {
-        size_t n = strlen(f->name);
-        char *more;
-        if (!is_image_demuxer(f->name) || strchr(f->name, ','))
-            continue;
-        more = av_realloc(list, len + n + 2);
-        if (!more) {
-            av_free(list);
-            return NULL;
-        }
-        list = more;
-        if (len)
-            list[len++] = ',';
-        memcpy(list + len, f->name, n + 1);
-        len += n;
-    }
-    return list;
-}
 
 /* Open path, decode its first frame into *frame (unless dims->probe_only, which stops as
  * soon as the size is known). Returns RP_ERR_IO, RP_ERR_FORMAT, RP_ERR_TOO_LARGE or
@@ -461,7 +422,7 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
 {
     AVFormatContext *fc = NULL;
     AVDictionary *fopts = NULL;
-    char *formats = image_demuxers();
+    char *formats = rp_demux_formats(0);
     if (!formats) {
         rp_errf(err, errlen, "out of memory reading '%s'", path);
         return RP_ERR_NOMEM;
@@ -476,7 +437,7 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
         rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
         return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
     }
-    if (!is_image_demuxer(fc->iformat->name)) {
+    if (!rp_demux_is_image(fc->iformat->name)) {
         rp_errf(err, errlen, "'%s' is not a still image (FFmpeg reads it as %s)", path,
                 fc->iformat->long_name ? fc->iformat->long_name : fc->iformat->name);
         avformat_close_input(&fc);

@@ -96,15 +96,6 @@ void rp_video_in_opts_init(rp_video_in_opts *opts)
     opts->threads = 1;
 }
 
-static int is_still_demuxer(const char *name)
-{
-    size_t n = strlen(name);
-
-    /* "tty" reads any text file as ANSI art: not a moving background either */
-    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 || strcmp(name, "tty") == 0 ||
-           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
-}
-
 /* Open the container: only regular files, "file:" so ':' is never a protocol, no other
  * protocol reachable from inside the file. */
 static int open_input(AVFormatContext **fc, const char *path, char *err, size_t errlen)
@@ -124,7 +115,9 @@ static int open_input(AVFormatContext **fc, const char *path, char *err, size_t 
         rp_errf(err, errlen, "cannot read video '%s': the file is empty", path);
         return RP_ERR_FORMAT;
     }
-    ret = rp_demux_open(fc, path, rp_demux_media_formats, NULL);
+    char *formats = rp_demux_formats(1);
+    ret = formats ? rp_demux_open(fc, path, formats, NULL) : AVERROR(ENOMEM);
+    av_free(formats);
     if (ret < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
 
@@ -143,7 +136,7 @@ int rp_video_in_is_video(const char *path)
     av_log_set_level(AV_LOG_QUIET);
     if (open_input(&fc, path, NULL, 0))
         return 0;
-    video = !is_still_demuxer(fc->iformat->name);
+    video = !rp_demux_is_image(fc->iformat->name);
     avformat_close_input(&fc);
     return video;
 }
@@ -607,7 +600,7 @@ static rp_video_in *video_alloc(const char *path, int width, int height,
 static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, size_t errlen)
 {
     const char *path = v->path;
-    if (is_still_demuxer(v->fc->iformat->name)) {
+    if (rp_demux_is_image(v->fc->iformat->name)) {
         rp_errf(err, errlen, "'%s' is a still image, not a video", path);
         return RP_ERR_FORMAT;
     }
