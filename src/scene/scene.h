@@ -6,6 +6,7 @@
 #ifndef RP_SCENE_H
 #define RP_SCENE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -89,6 +90,11 @@ typedef struct rp_timeline rp_timeline;
 int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
                       int64_t frames, rp_diag *diag);
 
+/** rp_timeline_build that gives up with RP_ERR_INTERRUPTED soon after *stop (may be NULL)
+ * becomes nonzero: a timeline of millions of items takes seconds to build. */
+int rp_timeline_build_stop(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
+                           int64_t frames, volatile sig_atomic_t *stop, rp_diag *diag);
+
 void rp_timeline_free(rp_timeline **tl);
 
 /** Items of frame k: *items points at n consecutive items (n may be 0). */
@@ -115,8 +121,8 @@ void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
  * RP_ERR_TOO_LARGE and a positioned message instead of exhausting memory. */
 #define RP_TIMELINE_MAX_ITEMS ((size_t)1 << 24)
 
-/** Most cells the drops of a timeline may touch in all (each drop its square clipped to the
- * grid): at about 20 ns a cell, over half an hour of drawing; beyond it rp_timeline_check
+/** Most cells the drops and walls of a timeline may touch in all (each drop and wall its
+ * bounding box clipped to the grid, a wall mask the whole grid): at about 20 ns a cell, over half an hour of drawing; beyond it rp_timeline_check
  * refuses the scene. */
 #define RP_TIMELINE_MAX_WORK 1e11
 
@@ -124,7 +130,7 @@ void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
 typedef struct rp_timeline_cost {
     double items; /* items it would hold (an upper bound: one more per rain) */
     double bytes; /* memory while building it: items, growth, sort */
-    double work;  /* cells its drops touch */
+    double work;  /* cells its drops and walls touch */
 } rp_timeline_cost;
 
 /** Estimate the timeline rp_timeline_build would make, before allocating it, and refuse

@@ -183,7 +183,8 @@ static int resolve_settings(rp_session *se, rp_error *err)
         s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
         s.set |= RP_SET_DURATION;
     }
-    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, err)))
+    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory,
+                           se->run->stop, err)))
         return r;
     se->s = *rp_engine_settings(se->engine);
     se->clock = rp_engine_clock(se->engine);
