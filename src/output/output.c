@@ -210,12 +210,36 @@ static int dir_of(const char *path, char *dir, size_t len)
     return RP_OK;
 }
 
+/* Whether path names something in /dev or /proc, itself or through a symbolic link
+ * (/dev/stdout, /dev/fd/1, /proc/self/fd/1 all stand for a descriptor's file, which may
+ * well be a regular file). */
+static int in_dev_or_proc(const char *path)
+{
+    char dir[4096], link[64];
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    if (n > 0) {
+        link[n] = '\0';
+        if (!strncmp(link, "/dev/", 5) || !strncmp(link, "/proc/", 6))
+            return 1;
+    }
+    if (dir_of(path, dir, sizeof dir))
+        return 0;
+    char *real = realpath(dir, NULL);
+    int in = real && (!strcmp(real, "/dev") || !strncmp(real, "/dev/", 5) ||
+                      !strcmp(real, "/proc") || !strncmp(real, "/proc/", 6));
+    free(real);
+    return in;
+}
+
 /* An existing file that is neither regular nor a directory (a device such as /dev/null,
- * a FIFO): written in place, never renamed over or removed. */
+ * a FIFO), or any existing name in /dev or /proc: written in place (through the name),
+ * never renamed over or removed. */
 static int is_special(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+        return 0;
+    return !S_ISREG(st.st_mode) || in_dev_or_proc(path);
 }
 
 void rp_output_unlink_tmp(const char *tmp)

@@ -58,3 +58,15 @@ if [ -w /dev/full ]; then
     expect_status "--hash -o /dev/null >/dev/full: exit 1" 1 \
         sh -c '"$0" -q s.scene --hash -f y4m -o /dev/null >/dev/full' "$R"
 fi
+
+# A name standing for stdout (a link to /proc/self/fd/1, /dev/fd/1, /dev/stdout) with
+# stdout redirected to a regular file: written through, the name never renamed over.
+ln -s /proc/self/fd/1 out-link
+for name in out-link /dev/fd/1 /dev/stdout; do
+    rm -f through.y4m
+    expect_status "-o $name -y, stdout a file: exit 0" 0 \
+        sh -c '"$0" -q s.scene -f y4m -o "$1" -y >through.y4m' "$R" "$name"
+    check "-o $name -y: the file behind stdout holds the Y4M" cmp -s through.y4m ref.y4m
+done
+check "-o out-link -y: the link is still a link" test -L out-link
+check "-o /dev/stdout -y: /dev/stdout is not a regular file" test ! -f /dev/stdout -o -L /dev/stdout
