@@ -367,8 +367,20 @@ static int add_sinks(rp_session *se, rp_error *err)
 static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    rp_path_use uses[11 + RP_AOV_KINDS];
+    size_t events = rp_scene_event_count(se->scene);
+    /* the scene's wall masks (each once), then the run's own paths */
+    rp_path_use *uses = malloc((events + 11 + RP_AOV_KINDS) * sizeof *uses);
     int n = 0;
+    if (!uses)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < events; i++) {
+        const rp_event *ev = rp_scene_event(se->scene, i);
+        int seen = ev->kind != RP_EVENT_WALL_MASK || !ev->path;
+        for (int j = 0; j < n && !seen; j++)
+            seen = !strcmp(uses[j].path, ev->path);
+        if (!seen)
+            uses[n++] = (rp_path_use){ev->path, "a wall mask", 0};
+    }
     static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
                                                       "--aov displacement"};
     for (int k = 0; k < RP_AOV_KINDS; k++)
@@ -395,6 +407,7 @@ static int check_paths(const rp_session *se, rp_error *err)
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
     int r = rp_paths_check(uses, n, err->msg, sizeof err->msg);
+    free(uses);
     return r ? rp_error_set(err, r, 1, "%s", err->msg) : RP_OK;
 }
 
