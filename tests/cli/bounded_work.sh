@@ -7,7 +7,8 @@ source "$(dirname "$0")/lib.sh"
 R=$ROCKPOOL
 # statements N FORMAT: N lines of FORMAT with i%2048 and i*7%2048 as its two numbers.
 statements() {
-    awk -v n="$1" -v f="$2" 'BEGIN { for (i = 0; i < n; i++) printf f "\n", i % 2048, i * 7 % 2048 }'
+    awk -v n="$1" -v f="$2" \
+        'BEGIN { for (i = 0; i < n; i++) printf f "\n", i % 2048, i * 7 % 2048 }'
 }
 { printf 'size 4096x4096\nduration 3f\npreset elias\n'
   statements 20000 'at 0f wall circle %d %d 2048'; } >many-walls.scene
@@ -20,7 +21,8 @@ statements() {
   statements 3000 'at 0f wall circle %d %d 1024'; } >slow-walls.scene
 { printf 'size 2048x2048\nduration 3f\npreset elias\n'
   statements 500 'at 0f drop %d %d radius 1024 height 50'; } >slow-drops.scene
-printf 'size 32x32\nduration 160s\nat 0s..160s rain rate 100000/s radius 1 height 9\n' >long-tl.scene
+printf 'size 32x32\nduration 160s\nat 0s..160s rain rate 100000/s radius 1 height 9\n' \
+    >long-tl.scene
 
 ## Walls count towards the work limit, before anything is created.
 for s in many-walls many-rects; do
