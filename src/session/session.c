@@ -255,6 +255,32 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
            (double)rp_source_memory(se->background) + (32 << 20);
 }
 
+/* An error in the wall mask at path (its message in err->msg), placed at the scene's
+ * statement that names it, as the sky's are. */
+static int mask_fail(const rp_session *se, const char *path, int code, rp_error *err)
+{
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    for (size_t i = 0; code != RP_ERR_NOMEM && i < rp_scene_event_count(se->scene); i++) {
+        const rp_event *ev = rp_scene_event(se->scene, i);
+        if (ev->kind != RP_EVENT_WALL_MASK || ev->path != path)
+            continue;
+        memset(&err->diag, 0, sizeof err->diag);
+        snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(se->scene));
+        err->diag.line = ev->line;
+        err->diag.col = ev->col;
+        size_t n = ev->text_len < sizeof err->diag.source_line - 1
+                       ? ev->text_len
+                       : sizeof err->diag.source_line - 1;
+        while (n > 0 && n < ev->text_len && ((unsigned char)ev->text[n] & 0xC0) == 0x80)
+            n--; /* cut at a character boundary */
+        memcpy(err->diag.source_line, ev->text, n);
+        snprintf(err->diag.msg, sizeof err->diag.msg, "%.480s", msg);
+        return diag_error(err, code);
+    }
+    return rp_error_set(err, code, code != RP_ERR_NOMEM, "%s", msg);
+}
+
 /* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
  * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
  * be read is the error. */
@@ -274,8 +300,9 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
             if (items[i].kind != RP_ITEM_WALL_MASK)
                 continue;
             if (stat(items[i].mask_path, &st) != 0) {
-                *r = rp_error_set(err, RP_ERR_IO, 1, "cannot read wall mask '%s': %s",
-                                  items[i].mask_path, strerror(errno));
+                snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
+                         items[i].mask_path, strerror(errno));
+                *r = mask_fail(se, items[i].mask_path, RP_ERR_IO, err);
                 k = rp_engine_items_length(se->engine);
                 break;
             }
@@ -298,7 +325,7 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
                 (walls_image(se) &&
                  (*r = rp_image_cost(items[i].mask_path, se->s.out_width, se->s.out_height, 0,
                                      &out_bytes, err->msg, sizeof err->msg)))) {
-                rp_error_set(err, *r, *r != RP_ERR_NOMEM, "%s", err->msg);
+                mask_fail(se, items[i].mask_path, *r, err);
                 k = rp_engine_items_length(se->engine);
                 break;
             }

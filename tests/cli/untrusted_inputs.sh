@@ -211,3 +211,14 @@ last=$(find seq -name 'f_*.png' | LC_ALL=C sort | tail -n 1)
 check "SIGTERM, PNG: the last frame decodes" \
     test "$(probe "$last" width 2>/dev/null)" = 320
 cd "$WORK" || exit 1
+
+# A wall mask that is missing or not an image is reported at its statement, like the sky.
+printf 'size 48x32\nduration 3f\n# a comment\nat 0f wall mask nothere.png\n' >missing-mask.scene
+printf 'garbage' >garbage.png
+printf 'size 48x32\nduration 3f\nat 0f wall mask garbage.png\n' >garbage-mask.scene
+expect_status "missing wall mask: exit 2" 2 "$ROCKPOOL" --check missing-mask.scene
+stderr_has "missing wall mask: at its line and column" \
+    "missing-mask.scene:4:7: error: cannot read wall mask 'nothere.png'"
+expect_status "wall mask that is not an image: exit 2" 2 "$ROCKPOOL" --check garbage-mask.scene
+stderr_has "wall mask that is not an image: at its line and column" \
+    "garbage-mask.scene:3:7: error: cannot decode image 'garbage.png'"
