@@ -29,11 +29,23 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
+/* Control characters of a message (a path from a scene may hold terminal escapes) shown
+ * as '?', so that a message never drives the terminal; tabs stay. */
+static void clean(char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+            *s = '?';
+}
+
 static void warn_cb(void *ctx, const char *msg)
 {
     const rp_cli *cli = ctx;
+    char text[sizeof((rp_error *)0)->msg];
+    snprintf(text, sizeof text, "%s", msg);
+    clean(text);
     if (cli->loglevel >= RP_LOG_WARNING)
-        fprintf(stderr, "rockpool: warning: %s\n", msg);
+        fprintf(stderr, "rockpool: warning: %s\n", text);
 }
 
 /* gcc-style diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret. */
@@ -60,10 +72,16 @@ static int fail(const rp_error *err)
 {
     if (err->code == RP_ERR_INTERRUPTED || stop_signal)
         return stop_signal ? 128 + stop_signal : EXIT_SIGINT;
+    static rp_error shown; /* a copy, cleaned for the terminal */
+    shown = *err;
+    clean(shown.msg);
+    clean(shown.diag.file);
+    clean(shown.diag.msg);
+    clean(shown.diag.source_line);
     if (err->has_diag)
-        print_diag(&err->diag);
+        print_diag(&shown.diag);
     else
-        fprintf(stderr, "rockpool: error: %s\n", err->msg);
+        fprintf(stderr, "rockpool: error: %s\n", shown.msg);
     if (err->code == RP_ERR_MISMATCH)
         return EXIT_MISMATCH;
     return err->bad_input ? EXIT_USAGE : EXIT_RUNTIME;
@@ -108,9 +126,15 @@ static void print_summary(const rp_summary *sum)
         printf("rate:       one step a frame\n");
     printf("speed:      %.1f scene pixels/s (%.1f%% of the width a second)\n", sum->speed,
            100.0 * sum->speed / s->width);
-    printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
+    char path[sizeof s->background > sizeof s->sky_image ? sizeof s->background
+                                                         : sizeof s->sky_image];
+    snprintf(path, sizeof path, "%s", s->background[0] ? s->background : "(built-in texture)");
+    clean(path);
+    printf("background: %s\n", path);
+    snprintf(path, sizeof path, "%s", s->sky_image);
+    clean(path);
     if (s->sky_image[0])
-        printf("sky:        %s%s\n", s->sky_image,
+        printf("sky:        %s%s\n", path,
                s->look.mode == RP_RENDER_LIGHT ? "" : " (not used: render light only)");
     printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops, sum->scene.rains,
            sum->scene.strokes, sum->scene.walls);
