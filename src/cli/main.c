@@ -6,6 +6,7 @@
  * input (also no argument at all: a short usage), 3 a frame differs from the --verify
  * manifest, 128 + n after signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE, 153
  * SIGXFSZ). Nothing is created before every input is validated. */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -28,11 +29,23 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
+/* Control characters of a message (a path from a scene may hold terminal escapes) shown
+ * as '?', so that a message never drives the terminal; tabs stay. */
+static void clean(char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+            *s = '?';
+}
+
 static void warn_cb(void *ctx, const char *msg)
 {
     const rp_cli *cli = ctx;
+    char text[sizeof((rp_error *)0)->msg];
+    snprintf(text, sizeof text, "%s", msg);
+    clean(text);
     if (cli->loglevel >= RP_LOG_WARNING)
-        fprintf(stderr, "rockpool: warning: %s\n", msg);
+        fprintf(stderr, "rockpool: warning: %s\n", text);
 }
 
 /* gcc-style diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret. */
@@ -59,10 +72,16 @@ static int fail(const rp_error *err)
 {
     if (err->code == RP_ERR_INTERRUPTED || stop_signal)
         return stop_signal ? 128 + stop_signal : EXIT_SIGINT;
+    static rp_error shown; /* a copy, cleaned for the terminal */
+    shown = *err;
+    clean(shown.msg);
+    clean(shown.diag.file);
+    clean(shown.diag.msg);
+    clean(shown.diag.source_line);
     if (err->has_diag)
-        print_diag(&err->diag);
+        print_diag(&shown.diag);
     else
-        fprintf(stderr, "rockpool: error: %s\n", err->msg);
+        fprintf(stderr, "rockpool: error: %s\n", shown.msg);
     if (err->code == RP_ERR_MISMATCH)
         return EXIT_MISMATCH;
     return err->bad_input ? EXIT_USAGE : EXIT_RUNTIME;
@@ -107,9 +126,15 @@ static void print_summary(const rp_summary *sum)
         printf("rate:       one step a frame\n");
     printf("speed:      %.1f scene pixels/s (%.1f%% of the width a second)\n", sum->speed,
            100.0 * sum->speed / s->width);
-    printf("background: %s\n", s->background[0] ? s->background : "(built-in texture)");
+    char path[sizeof s->background > sizeof s->sky_image ? sizeof s->background
+                                                         : sizeof s->sky_image];
+    snprintf(path, sizeof path, "%s", s->background[0] ? s->background : "(built-in texture)");
+    clean(path);
+    printf("background: %s\n", path);
+    snprintf(path, sizeof path, "%s", s->sky_image);
+    clean(path);
     if (s->sky_image[0])
-        printf("sky:        %s%s\n", s->sky_image,
+        printf("sky:        %s%s\n", path,
                s->look.mode == RP_RENDER_LIGHT ? "" : " (not used: render light only)");
     printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops, sum->scene.rains,
            sum->scene.strokes, sum->scene.walls);
@@ -234,6 +259,35 @@ static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_
     return rp_session_new(s, scene, &cli->run, err);
 }
 
+/* What was printed on stdout (--help, --version, --check) reached it: 0, or 1 with a
+ * message (a full disk, a closed pipe, a closed stdout). */
+static int stdout_done(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "rockpool: error: stdout: write failed: %s\n", strerror(errno));
+    return EXIT_RUNTIME;
+}
+
+/* Closed standard descriptors: the next file opened would take their number, and --hash
+ * lines, progress or messages would be written into an output. Each closed one is opened
+ * onto /dev/null in the direction nothing uses (stdin write-only, stdout and stderr
+ * read-only), so a write to it fails instead of vanishing. */
+static int open_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) {
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     rp_cli cli;
@@ -244,6 +298,8 @@ int main(int argc, char **argv)
     progress prog = {0};
     int status;
 
+    if (open_std_fds())
+        return EXIT_RUNTIME;
     if (argc == 1) { /* not a render into the current directory: what to type instead */
         rp_cli_short_usage(stderr);
         return EXIT_USAGE;
@@ -252,7 +308,7 @@ int main(int argc, char **argv)
         return usage_fail("%s", err.msg);
     if (cli.help || cli.version) {
         cli.help ? rp_cli_usage(stdout) : (void)printf("rockpool %s\n", RP_VERSION);
-        return 0;
+        return stdout_done();
     }
     /* SIGINT/SIGTERM only set a flag: before the outputs exist the run stops with nothing
      * created; after, they are finished properly and kept (rockpool(1) SIGNALS). */
@@ -280,7 +336,7 @@ int main(int argc, char **argv)
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);
     } else if (rp_session_summary(session, &sum), cli.check) {
-        status = rp_session_check(session, &err) ? fail(&err) : (print_summary(&sum), 0);
+        status = rp_session_check(session, &err) ? fail(&err) : (print_summary(&sum), stdout_done());
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
         status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
     }

@@ -289,7 +289,8 @@ static int new_engine(instance *in, rp_engine **e, rp_error *err)
                                 in->param[P_SEED]);
         s.set |= RP_SET_SEED;
     }
-    int r = rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, err);
+    int r = rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, NULL,
+                          err);
     if (r)
         return r;
     return rp_engine_start(*e, in->pool, NULL, NULL, err);

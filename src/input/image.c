@@ -34,6 +34,7 @@
 #include <zlib.h>
 
 #include "base/common.h"
+#include "input/demux.h"
 
 /* Limits on what one image may cost, whatever its file size: 2^26 pixels (8192x8192 or
  * 16384x4096, 67 megapixels), 512 MiB for the decoded frame (2^26 pixels of 16-bit RGBA),
@@ -390,45 +391,6 @@ static int check_file(const char *path, image_cost *cost, char *err, size_t errl
     return ret;
 }
 
-/* Still-image demuxers: image2 (by extension) and the content-probed image pipes
- * (png_pipe, jpeg_pipe, webp_pipe, ...), plus GIF's first frame. */
-static int is_image_demuxer(const char *name)
-{
-    size_t n = strlen(name);
-
-    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
-           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
-}
-
-/* The names of every still-image demuxer of this FFmpeg, comma-separated, for
- * avformat_open_input's format_whitelist: a file probed as anything else (a video
- * container, a playlist, ...) is refused before its demuxer reads a byte of header.
- * Returns an av_malloc'd string, or NULL. */
-static char *image_demuxers(void)
-{
-    const AVInputFormat *f;
-    void *it = NULL;
-    char *list = NULL;
-    size_t len = 0;
-
-    while ((f = av_demuxer_iterate(&it))) {
-        size_t n = strlen(f->name);
-        char *more;
-        if (!is_image_demuxer(f->name) || strchr(f->name, ','))
-            continue;
-        more = av_realloc(list, len + n + 2);
-        if (!more) {
-            av_free(list);
-            return NULL;
-        }
-        list = more;
-        if (len)
-            list[len++] = ',';
-        memcpy(list + len, f->name, n + 1);
-        len += n;
-    }
-    return list;
-}
 
 /* Open path, decode its first frame into *frame (unless dims->probe_only, which stops as
  * soon as the size is known). Returns RP_ERR_IO, RP_ERR_FORMAT, RP_ERR_TOO_LARGE or
@@ -461,26 +423,22 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
 {
     AVFormatContext *fc = NULL;
     AVDictionary *fopts = NULL;
-    char url[4200];
-    char *formats = image_demuxers();
+    char *formats = rp_demux_formats(0);
     if (!formats) {
         rp_errf(err, errlen, "out of memory reading '%s'", path);
         return RP_ERR_NOMEM;
     }
-    /* "file:" and the whitelist: a ':' in the name is never a protocol, and no other file
-     * is opened; pattern_type none: a '%' in the name is not a sequence pattern. */
-    snprintf(url, sizeof(url), "file:%s", path);
-    av_dict_set(&fopts, "protocol_whitelist", "file", 0);
-    av_dict_set(&fopts, "format_whitelist", formats, AV_DICT_DONT_STRDUP_VAL);
+    /* pattern_type none: a '%' in the name is not a sequence pattern. */
     av_dict_set(&fopts, "pattern_type", "none", 0);
     av_dict_set(&fopts, "probesize", "1048576", 0);
-    int ret = avformat_open_input(&fc, url, NULL, &fopts);
+    int ret = rp_demux_open(&fc, path, formats, &fopts);
     av_dict_free(&fopts);
+    av_free(formats);
     if (ret < 0) {
         rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
         return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
     }
-    if (!is_image_demuxer(fc->iformat->name)) {
+    if (!rp_demux_is_image(fc->iformat->name)) {
         rp_errf(err, errlen, "'%s' is not a still image (FFmpeg reads it as %s)", path,
                 fc->iformat->long_name ? fc->iformat->long_name : fc->iformat->name);
         avformat_close_input(&fc);

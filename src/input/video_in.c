@@ -38,6 +38,7 @@
 #include <libavutil/pixdesc.h>
 
 #include "base/common.h"
+#include "input/demux.h"
 
 /* A request this many seconds past the frame in hand seeks instead of decoding forward. */
 #define JUMP_SECONDS 5
@@ -95,22 +96,11 @@ void rp_video_in_opts_init(rp_video_in_opts *opts)
     opts->threads = 1;
 }
 
-static int is_still_demuxer(const char *name)
-{
-    size_t n = strlen(name);
-
-    /* "tty" reads any text file as ANSI art: not a moving background either */
-    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 || strcmp(name, "tty") == 0 ||
-           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
-}
-
 /* Open the container: only regular files, "file:" so ':' is never a protocol, no other
  * protocol reachable from inside the file. */
 static int open_input(AVFormatContext **fc, const char *path, char *err, size_t errlen)
 {
     struct stat st;
-    AVDictionary *o = NULL;
-    char url[4200];
     int ret;
 
     if (stat(path, &st) != 0) {
@@ -125,14 +115,9 @@ static int open_input(AVFormatContext **fc, const char *path, char *err, size_t 
         rp_errf(err, errlen, "cannot read video '%s': the file is empty", path);
         return RP_ERR_FORMAT;
     }
-    if (strlen(path) > sizeof(url) - 8) {
-        rp_errf(err, errlen, "video path '%.64s...' is too long", path);
-        return RP_ERR_INVALID;
-    }
-    snprintf(url, sizeof(url), "file:%s", path);
-    av_dict_set(&o, "protocol_whitelist", "file", 0);
-    ret = avformat_open_input(fc, url, NULL, &o);
-    av_dict_free(&o);
+    char *formats = rp_demux_formats(1);
+    ret = formats ? rp_demux_open(fc, path, formats, NULL) : AVERROR(ENOMEM);
+    av_free(formats);
     if (ret < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
 
@@ -151,7 +136,7 @@ int rp_video_in_is_video(const char *path)
     av_log_set_level(AV_LOG_QUIET);
     if (open_input(&fc, path, NULL, 0))
         return 0;
-    video = !is_still_demuxer(fc->iformat->name);
+    video = !rp_demux_is_image(fc->iformat->name);
     avformat_close_input(&fc);
     return video;
 }
@@ -615,7 +600,7 @@ static rp_video_in *video_alloc(const char *path, int width, int height,
 static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, size_t errlen)
 {
     const char *path = v->path;
-    if (is_still_demuxer(v->fc->iformat->name)) {
+    if (rp_demux_is_image(v->fc->iformat->name)) {
         rp_errf(err, errlen, "'%s' is a still image, not a video", path);
         return RP_ERR_FORMAT;
     }

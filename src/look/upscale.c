@@ -333,12 +333,45 @@ void rp_upscale_free(rp_upscale **u)
     *u = NULL;
 }
 
+/* rp_upscale_rows without memory for a column: each tap's column value computed where it
+ * is used, the same integers in the same order (slow, for when malloc fails). */
+static void rows_unbuffered(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0,
+                            int y1)
+{
+    for (int y = y0; y < y1; y++) {
+        const int32_t *wy = u->y.weights + u->y.offset[y];
+        const int16_t *src = heights + (size_t)u->y.first[y] * u->gw;
+        int32_t *dst = out + (size_t)y * u->ow;
+        for (int x = 0; x < u->ow; x++) {
+            const int32_t *wx = u->x.weights + u->x.offset[x];
+            int64_t acc = 0;
+            for (int k = 0; k < u->x.count[x]; k++) {
+                int c = u->x.first[x] + k;
+                int32_t column = 0;
+                if (c < u->gw)
+                    for (int j = 0; j < u->y.count[y]; j++)
+                        column += src[(size_t)j * u->gw + c] * wy[j];
+                acc += (int64_t)column * wx[k];
+            }
+            dst[x] = (int32_t)((acc + ((int64_t)1 << 21)) >> 22);
+        }
+    }
+}
+
 void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1)
 {
     /* One output row down the columns, Q15: |sum| <= 32768 * 32768 * 1.25 < 2^31 (the
-     * weights' absolute sum is at most 1.25 for Catmull-Rom, stretched or not). */
-    int32_t column[RP_MAX_SIDE + RP_UPSCALE_PAD];
+     * weights' absolute sum is at most 1.25 for Catmull-Rom, stretched or not). On the
+     * heap, with the vector row pass's 16-bit halves after it: a few small stacks (threads,
+     * ulimit -s) cannot hold a row of the widest grid. */
     const int gw = u->gw, ow = u->ow;
+    size_t cells = (size_t)gw + RP_UPSCALE_PAD;
+    int32_t *column = malloc(cells * (sizeof(int32_t) + 2 * sizeof(int16_t)));
+    if (!column) {
+        rows_unbuffered(u, heights, out, y0, y1);
+        return;
+    }
+    int16_t *scratch = (int16_t *)(column + cells);
     /* the vector row pass reads (and ignores) cells past the grid */
     for (int x = gw; x < gw + RP_UPSCALE_PAD; x++)
         column[x] = 0;
@@ -364,7 +397,7 @@ void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, 
             }
         }
         int32_t *dst = out + (size_t)y * ow;
-        x0 = rowf ? rowf(column, gw, u->groups, u->pw, dst, ow) : 0;
+        x0 = rowf ? rowf(column, gw, u->groups, u->pw, dst, ow, scratch) : 0;
         for (int x = x0; x < ow; x++) {
             const int32_t *wx = u->x.weights + u->x.offset[x];
             const int32_t *c = column + u->x.first[x];
@@ -376,6 +409,7 @@ void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, 
             dst[x] = (int32_t)((acc + ((int64_t)1 << 21)) >> 22);
         }
     }
+    free(column);
 }
 
 int32_t rp_upscale_ratio_q16(int grid, int out)

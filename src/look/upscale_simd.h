@@ -45,10 +45,11 @@ typedef struct rp_upscale_group {
 
 /** The row pass over outputs 0..n-1 in groups of 8: output x sums its taps'
  * column[cell] * weight in int64 (exactly: see rp_upscale_group), then rounds Q30 to Q8
- * ((acc + 2^21) >> 22). column has gw + RP_UPSCALE_PAD cells, those past the grid zero.
- * Returns the count done (a multiple of 8). */
+ * ((acc + 2^21) >> 22). column has gw + RP_UPSCALE_PAD cells, those past the grid zero;
+ * scratch has room for 2 * (gw + RP_UPSCALE_PAD) int16_t. Returns the count done (a
+ * multiple of 8). */
 typedef int (*rp_upscale_row_fn)(const int32_t *column, int gw, const rp_upscale_group *groups,
-                                 const int32_t *w, int32_t *dst, int n);
+                                 const int32_t *w, int32_t *dst, int n, int16_t *scratch);
 
 /** The passes at a level (simd.h), or NULL. */
 rp_upscale_col_fn rp_upscale_simd_col(int level);

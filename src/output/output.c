@@ -210,12 +210,36 @@ static int dir_of(const char *path, char *dir, size_t len)
     return RP_OK;
 }
 
+/* Whether path names something in /dev or /proc, itself or through a symbolic link
+ * (/dev/stdout, /dev/fd/1, /proc/self/fd/1 all stand for a descriptor's file, which may
+ * well be a regular file). */
+static int in_dev_or_proc(const char *path)
+{
+    char dir[4096], link[64];
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    if (n > 0) {
+        link[n] = '\0';
+        if (!strncmp(link, "/dev/", 5) || !strncmp(link, "/proc/", 6))
+            return 1;
+    }
+    if (dir_of(path, dir, sizeof dir))
+        return 0;
+    char *real = realpath(dir, NULL);
+    int in = real && (!strcmp(real, "/dev") || !strncmp(real, "/dev/", 5) ||
+                      !strcmp(real, "/proc") || !strncmp(real, "/proc/", 6));
+    free(real);
+    return in;
+}
+
 /* An existing file that is neither regular nor a directory (a device such as /dev/null,
- * a FIFO): written in place, never renamed over or removed. */
+ * a FIFO), or any existing name in /dev or /proc: written in place (through the name),
+ * never renamed over or removed. */
 static int is_special(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+        return 0;
+    return !S_ISREG(st.st_mode) || in_dev_or_proc(path);
 }
 
 void rp_output_unlink_tmp(const char *tmp)
@@ -707,6 +731,59 @@ static int same_file(const path_id *a, const path_id *b)
     return a->exists ? a->dev == b->dev && a->ino == b->ino : !strcmp(a->canon, b->canon);
 }
 
+static int64_t pattern_index(const char *fmt, const char *entry);
+
+/* path split into its directory, real when it exists (the file's own real path when it
+ * exists, so a link is judged by where it leads), and its last name. */
+static void split_real(const char *path, int follow, char *dir, char *name, size_t len)
+{
+    char text[4096];
+    char *real = follow ? realpath(path, NULL) : NULL;
+    const char *p = real ? real : path, *slash = strrchr(p, '/');
+    snprintf(name, len, "%s", slash ? slash + 1 : p);
+    if (dir_of(p, text, sizeof text) != RP_OK)
+        snprintf(text, sizeof text, ".");
+    char *rdir = realpath(text, NULL);
+    snprintf(dir, len, "%s", rdir ? rdir : text);
+    free(rdir);
+    free(real);
+}
+
+/* Whether the PNG pattern names the file path (other_pattern 0) or a file the pattern
+ * other_pattern also names (1; tried at a few frame numbers of different widths). */
+static int pattern_overlaps(const char *pattern, const char *path, int other_pattern)
+{
+    char fmt[4096], ofmt[4096], dir[4096], name[4096], odir[4096], oname[4096], err[8];
+    if (pattern_format(pattern, fmt, sizeof fmt, NULL, err, sizeof err) ||
+        (other_pattern && pattern_format(path, ofmt, sizeof ofmt, NULL, err, sizeof err)))
+        return 0;
+    split_real(fmt, 0, dir, name, sizeof dir);
+    split_real(other_pattern ? ofmt : path, !other_pattern, odir, oname, sizeof odir);
+    if (strcmp(dir, odir))
+        return 0;
+    if (!other_pattern)
+        return pattern_index(name, oname) >= 0;
+    static const int64_t tries[] = {0, 1, 7, 42, 123, 1234, 12345, 123456, 1234567};
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        char frame[4096];
+        snprintf(frame, sizeof frame, oname, tries[i]);
+        if (pattern_index(name, frame) >= 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether path leads to what stdout is (/dev/stdout, /dev/fd/1, a link to either), unless
+ * that is /dev/null (where mixing loses nothing). */
+static int is_stdout_file(const char *path)
+{
+    struct stat a, b, null;
+    if (rp_output_is_stdout(path) || stat(path, &a) || fstat(STDOUT_FILENO, &b) ||
+        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return 0;
+    return stat("/dev/null", &null) || null.st_rdev != b.st_rdev || !S_ISCHR(b.st_mode);
+}
+
 int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
 {
     path_id *ids = calloc((size_t)(n ? n : 1), sizeof *ids);
@@ -719,11 +796,27 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
         if (!rp_output_is_stdout(uses[i].path))
             path_identify(uses[i].path, &ids[i]);
     for (int i = 0; i < n && !ret; i++) {
-        /* Two patterns (PNG sequences) of one name would write the same files. */
-        for (int j = 0; uses[i].is_output == 2 && j < i && !ret; j++) {
-            if (uses[j].is_output == 2 && same_file(&ids[i], &ids[j])) {
+        /* Two patterns (PNG sequences) of one name would write the same files; a pattern
+         * may name an input, or the file of another output. */
+        for (int j = 0; uses[i].is_output == 2 && j < n && !ret; j++) {
+            if (j == i || rp_output_is_stdout(uses[j].path) || (uses[j].is_output == 2 && j > i))
+                continue;
+            if (!pattern_overlaps(uses[i].path, uses[j].path, uses[j].is_output == 2))
+                continue;
+            if (uses[j].is_output)
                 rp_errf(err, errlen, "%s '%s' and %s '%s' name the same files", uses[j].what,
                         uses[j].path, uses[i].what, uses[i].path);
+            else
+                rp_errf(err, errlen, "%s '%s' would overwrite %s of this run ('%s')",
+                        uses[i].what, uses[i].path, uses[j].what, uses[j].path);
+            ret = RP_ERR_INVALID;
+        }
+        /* An output to stdout and another output leading there would mix. */
+        for (int j = 0; uses[i].is_output && rp_output_is_stdout(uses[i].path) && j < n && !ret;
+             j++) {
+            if (j != i && uses[j].is_output && is_stdout_file(uses[j].path)) {
+                rp_errf(err, errlen, "%s '%s' is stdout, which %s '-' already writes",
+                        uses[j].what, uses[j].path, uses[i].what);
                 ret = RP_ERR_INVALID;
             }
         }
@@ -775,7 +868,9 @@ static int64_t pattern_index(const char *fmt, const char *entry)
         return -1;
     errno = 0;
     v = strtoll(entry + np, &end, 10);
-    if (end == entry + np || errno || v < 0)
+    if (end == entry + np) /* no digits: frame 0 of a zero precision ("%.0d") */
+        v = 0;
+    else if (errno || v < 0)
         return -1;
     snprintf(again, sizeof again, fmt, v);
     return strcmp(again, entry) ? -1 : v;

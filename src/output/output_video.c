@@ -23,6 +23,7 @@
 #include <libswscale/swscale.h>
 
 #include "base/common.h"
+#include "input/demux.h"
 #include "output/output_backend.h"
 #include "output/yuv.h"
 
@@ -236,14 +237,7 @@ static int send_and_mux(video_out *vo, AVCodecContext *enc, AVStream *st, AVPack
 static int audio_input_open(audio_in *a, const char *path, const AVCodec **dcodec, char *err,
                             size_t errlen)
 {
-    AVDictionary *o = NULL;
-    char url[4200];
-    int ret;
-
-    snprintf(url, sizeof(url), "file:%s", path);
-    av_dict_set(&o, "protocol_whitelist", "file", 0);
-    ret = avformat_open_input(&a->ic, url, NULL, &o);
-    av_dict_free(&o);
+    int ret = rp_demux_open(&a->ic, path, rp_demux_media_formats, NULL);
     if (ret < 0 || avformat_find_stream_info(a->ic, NULL) < 0)
         return averr(err, errlen, RP_ERR_FORMAT, "cannot read the audio of", path,
                      ret < 0 ? ret : AVERROR_INVALIDDATA);

@@ -38,6 +38,7 @@ typedef struct builder {
     const rp_settings *final;
     rp_diag *diag;
     const rp_event *ev;
+    volatile sig_atomic_t *stop; /* the caller's stop request (may be NULL) */
 } builder;
 
 uint64_t rp_splitmix64(uint64_t *state)
@@ -139,6 +140,8 @@ static int push(builder *b, const rp_item *it)
         tl->stats.after_end++;
         return RP_OK;
     }
+    if ((tl->n & 0xffff) == 0 && b->stop && *b->stop)
+        return fail(b, RP_ERR_INTERRUPTED, 0, "interrupted");
     if (tl->n == tl->cap) {
         size_t cap = tl->cap ? 2 * tl->cap : 256;
         rp_item *items;
@@ -415,11 +418,13 @@ static int expand_wall(builder *b)
 }
 
 /* Stable merge sort of the items by frame (statement order is generation order). */
-static void sort_items(rp_item *items, rp_item *tmp, size_t n)
+static int sort_items(rp_item *items, rp_item *tmp, size_t n, volatile sig_atomic_t *stop)
 {
     size_t width, i;
 
     for (width = 1; width < n; width *= 2) {
+        if (stop && *stop)
+            return RP_ERR_INTERRUPTED;
         for (i = 0; i < n; i += 2 * width) {
             size_t lo = i, mid = i + width, hi = i + 2 * width, p, q, o = i;
             if (mid >= n) {
@@ -439,6 +444,7 @@ static void sort_items(rp_item *items, rp_item *tmp, size_t n)
         }
         memcpy(items, tmp, n * sizeof *items);
     }
+    return RP_OK;
 }
 
 static int sorted(const rp_item *items, size_t n)
@@ -529,10 +535,23 @@ static void event_cost(const builder *b, int64_t frames, double *items, double *
         *work = *items * grid_cells(b, ev->radius_lo);
         break;
     }
-    default:
-        if (index_of(b, ev->start) < frames)
-            *items = 1;
+    default: {
+        /* a wall: the cells of its bounding box on the grid (a mask: every cell), and with
+         * `walls visible image` as many output pixels again, scaled */
+        double grid = (double)f->water.width * f->water.height, cells = grid;
+        if (index_of(b, ev->start) >= frames)
+            break;
+        *items = 1;
+        if (ev->kind == RP_EVENT_WALL_CIRCLE)
+            cells = grid_cells(b, ev->radius_lo);
+        else if (ev->kind == RP_EVENT_WALL_RECT)
+            cells = grid * (double)(coord_est(ev->w, f->width) + 1) / f->width *
+                    (double)(coord_est(ev->h, f->height) + 1) / f->height;
+        if (f->walls_visible == RP_WALLS_IMAGE)
+            cells += cells * ((double)f->out_width * f->out_height / grid);
+        *work = cells;
         break;
+    }
     }
 }
 
@@ -590,15 +609,21 @@ int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t f
     b.ev = most_work;
     if (cost->work > RP_TIMELINE_MAX_WORK)
         return fail(&b, RP_ERR_TOO_LARGE, most_work ? most_work->col : 0,
-                    "the drops would touch about %.3g cells in all (%.3g from this statement), "
-                    "over the limit of %.0e: lower the radius or the rain rate, shorten the "
-                    "span, or render fewer frames",
+                    "the drops and walls would touch about %.3g cells in all (%.3g from this "
+                    "statement), over the limit of %.0e: lower the radius, the rain rate or the "
+                    "number of walls, shorten the span, or render fewer frames",
                     cost->work, top_work, RP_TIMELINE_MAX_WORK);
     return RP_OK;
 }
 
 int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
                       int64_t frames, rp_diag *diag)
+{
+    return rp_timeline_build_stop(out, scene, final, frames, NULL, diag);
+}
+
+int rp_timeline_build_stop(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
+                           int64_t frames, volatile sig_atomic_t *stop, rp_diag *diag)
 {
     rp_diag local;
     builder b;
@@ -613,6 +638,7 @@ int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_setting
     memset(&b, 0, sizeof b);
     b.final = final;
     b.diag = diag;
+    b.stop = stop;
     if (!out || !scene || !final)
         return fail(&b, RP_ERR_INVALID, 0, "no scene or settings");
     *out = NULL;
@@ -658,7 +684,10 @@ int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_setting
             b.ev = NULL;
             ret = fail(&b, RP_ERR_NOMEM, 0, "out of memory for the timeline");
         } else {
-            sort_items(tl->items, tmp, tl->n);
+            if (sort_items(tl->items, tmp, tl->n, stop)) {
+                b.ev = NULL;
+                ret = fail(&b, RP_ERR_INTERRUPTED, 0, "interrupted");
+            }
             free(tmp);
         }
     }

@@ -6,6 +6,7 @@
 #ifndef RP_SCENE_H
 #define RP_SCENE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 

@@ -522,6 +522,27 @@ static int has_dotdot(const char *s, size_t n)
     return 0;
 }
 
+/* Whether path, every symbolic link in it followed, lands outside the scene's directory
+ * (its links followed too): a link inside the directory cannot lead out of it. A path
+ * that does not resolve (missing, unreadable) names nothing yet and is judged by its text;
+ * opening it later fails or finds what the check saw. */
+static int resolves_outside(const parser *ps, const char *path)
+{
+    char *dir_text = ps->dir_len ? strndup(ps->dir, ps->dir_len) : strdup(".");
+    char *dir = dir_text ? realpath(dir_text, NULL) : NULL;
+    char *real = dir ? realpath(path, NULL) : NULL;
+    int outside = 0;
+    if (real) {
+        size_t n = strlen(dir);
+        if (n > 1) /* the root holds everything */
+            outside = strncmp(real, dir, n) != 0 || (real[n] != '/' && real[n] != '\0');
+    }
+    free(real);
+    free(dir);
+    free(dir_text);
+    return outside;
+}
+
 int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
 {
     tok t;
@@ -555,12 +576,16 @@ int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
     }
     out[o] = '\0';
     rp_diag *d = strcmp(after, "background") ? &ps->outside_mask : &ps->outside_bg;
-    if (!d->line && (s[0] == '/' || has_dotdot(s, n))) {
+    const char *why = s[0] == '/'           ? "an absolute path"
+                      : has_dotdot(s, n)        ? "a '..' component"
+                      : resolves_outside(ps, out) ? "a symbolic link leads out of it"
+                                                : NULL;
+    if (!d->line && why) {
         rp_lex_note(ps, d, t.col,
                     "%s path '%s' reaches outside the scene's directory (%s): a scene may only "
                     "name files under its own directory unless rockpool is run with "
                     "--allow-outside-paths",
-                    after, out, s[0] == '/' ? "an absolute path" : "a '..' component");
+                    after, out, why);
     }
     return RP_OK;
 }

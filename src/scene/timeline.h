@@ -4,6 +4,7 @@
 #ifndef RP_TIMELINE_H
 #define RP_TIMELINE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,11 @@ typedef struct rp_timeline rp_timeline;
  * Errors (coordinates off the grid, ...) fill diag with the statement's line/column. */
 int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
                       int64_t frames, rp_diag *diag);
+
+/** rp_timeline_build that gives up with RP_ERR_INTERRUPTED soon after *stop (may be NULL)
+ * becomes nonzero: a timeline of millions of items takes seconds to build. */
+int rp_timeline_build_stop(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
+                           int64_t frames, volatile sig_atomic_t *stop, rp_diag *diag);
 
 void rp_timeline_free(rp_timeline **tl);
 

@@ -206,7 +206,8 @@ static int resolve_settings(rp_session *se, rp_error *err)
         s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
         s.set |= RP_SET_DURATION;
     }
-    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, err)))
+    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory,
+                           se->run->stop, err)))
         return r;
     se->s = *rp_engine_settings(se->engine);
     se->clock = rp_engine_clock(se->engine);
@@ -277,6 +278,32 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
            (double)rp_source_memory(se->background) + (32 << 20);
 }
 
+/* An error in the wall mask at path (its message in err->msg), placed at the scene's
+ * statement that names it, as the sky's are. */
+static int mask_fail(const rp_session *se, const char *path, int code, rp_error *err)
+{
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    for (size_t i = 0; code != RP_ERR_NOMEM && i < rp_scene_event_count(se->scene); i++) {
+        const rp_event *ev = rp_scene_event(se->scene, i);
+        if (ev->kind != RP_EVENT_WALL_MASK || ev->path != path)
+            continue;
+        memset(&err->diag, 0, sizeof err->diag);
+        snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(se->scene));
+        err->diag.line = ev->line;
+        err->diag.col = ev->col;
+        size_t n = ev->text_len < sizeof err->diag.source_line - 1
+                       ? ev->text_len
+                       : sizeof err->diag.source_line - 1;
+        while (n > 0 && n < ev->text_len && ((unsigned char)ev->text[n] & 0xC0) == 0x80)
+            n--; /* cut at a character boundary */
+        memcpy(err->diag.source_line, ev->text, n);
+        snprintf(err->diag.msg, sizeof err->diag.msg, "%.480s", msg);
+        return diag_error(err, code);
+    }
+    return rp_error_set(err, code, code != RP_ERR_NOMEM, "%s", msg);
+}
+
 /* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
  * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
  * be read is the error. */
@@ -296,8 +323,9 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
             if (items[i].kind != RP_ITEM_WALL_MASK)
                 continue;
             if (stat(items[i].mask_path, &st) != 0) {
-                *r = rp_error_set(err, RP_ERR_IO, 1, "cannot read wall mask '%s': %s",
-                                  items[i].mask_path, strerror(errno));
+                snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
+                         items[i].mask_path, strerror(errno));
+                *r = mask_fail(se, items[i].mask_path, RP_ERR_IO, err);
                 k = rp_engine_items_length(se->engine);
                 break;
             }
@@ -320,7 +348,7 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
                 (walls_image(se) &&
                  (*r = rp_image_cost(items[i].mask_path, se->s.out_width, se->s.out_height, 0,
                                      &out_bytes, err->msg, sizeof err->msg)))) {
-                rp_error_set(err, *r, *r != RP_ERR_NOMEM, "%s", err->msg);
+                mask_fail(se, items[i].mask_path, *r, err);
                 k = rp_engine_items_length(se->engine);
                 break;
             }
@@ -391,8 +419,20 @@ static int add_sinks(rp_session *se, rp_error *err)
 static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    rp_path_use uses[11 + RP_AOV_KINDS];
+    size_t events = rp_scene_event_count(se->scene);
+    /* the scene's wall masks (each once), then the run's own paths */
+    rp_path_use *uses = malloc((events + 11 + RP_AOV_KINDS) * sizeof *uses);
     int n = 0;
+    if (!uses)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < events; i++) {
+        const rp_event *ev = rp_scene_event(se->scene, i);
+        int seen = ev->kind != RP_EVENT_WALL_MASK || !ev->path;
+        for (int j = 0; j < n && !seen; j++)
+            seen = !strcmp(uses[j].path, ev->path);
+        if (!seen)
+            uses[n++] = (rp_path_use){ev->path, "a wall mask", 0};
+    }
     static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
                                                       "--aov displacement"};
     for (int k = 0; k < RP_AOV_KINDS; k++)
@@ -419,6 +459,7 @@ static int check_paths(const rp_session *se, rp_error *err)
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
     int r = rp_paths_check(uses, n, err->msg, sizeof err->msg);
+    free(uses);
     return r ? rp_error_set(err, r, 1, "%s", err->msg) : RP_OK;
 }
 

@@ -33,6 +33,7 @@ struct rp_engine {
     int32_t *wall_span;
     int32_t *wall_tap;
     int walls_changed; /* wall items applied since wall_span was last computed */
+    int interrupted;   /* a step was stopped between its items: the water is not a step's */
     /* `walls visible image`: the colour of the walls at each output pixel (RGB24) */
     uint8_t *wall_img;
 };
@@ -47,7 +48,7 @@ static int32_t wall_tap(int i, int g, int n)
 }
 
 int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *merged, int image_w,
-                  int image_h, int64_t max_memory, rp_error *err)
+                  int image_h, int64_t max_memory, volatile sig_atomic_t *stop, rp_error *err)
 {
     rp_engine *e = calloc(1, sizeof *e);
     int r;
@@ -75,7 +76,7 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
     memset(&err->diag, 0, sizeof err->diag);
     rp_timeline_cost cost;
     if ((r = rp_timeline_check(scene, s, e->items, max_memory, &cost, &err->diag)) ||
-        (r = rp_timeline_build(&e->tl, scene, s, e->items, &err->diag))) {
+        (r = rp_timeline_build_stop(&e->tl, scene, s, e->items, stop, &err->diag))) {
         if (!err->diag.file[0])
             snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
         err->code = r;
@@ -253,14 +254,20 @@ static void paint_shape(rp_engine *e, const rp_item *it)
     }
 }
 
-/* Apply the items of step k to the water; walls_only skips drops (checkpoint replay). */
-static void apply_items(rp_engine *e, int64_t k, int walls_only)
+/* Apply the items of step k to the water; walls_only skips drops (checkpoint replay).
+ * Returns 1 when *stop (may be NULL) became nonzero between two items: one item is at most
+ * the grid's cells of drawing, so a step of many large drops or walls stops within it. */
+static int apply_items(rp_engine *e, int64_t k, int walls_only, volatile sig_atomic_t *stop)
 {
     const rp_item *items;
     size_t n;
     rp_timeline_frame(e->tl, k, &items, &n);
     for (size_t i = 0; i < n; i++) {
         const rp_item *it = &items[i];
+        if (stop && *stop) {
+            e->interrupted = 1;
+            return 1;
+        }
         e->walls_changed |= it->kind != RP_ITEM_DROP;
         switch (it->kind) {
         case RP_ITEM_DROP:
@@ -288,24 +295,26 @@ static void apply_items(rp_engine *e, int64_t k, int walls_only)
         }
         }
     }
+    return 0;
 }
 
 void rp_engine_resume(rp_engine *e, int64_t steps)
 {
     for (int64_t k = 0; k < steps; k++)
-        apply_items(e, k, 1);
+        apply_items(e, k, 1, NULL);
     e->steps = steps;
 }
 
 int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
 {
     while (e->steps < target) {
-        if ((e->steps & 63) == 0 && stop && *stop)
+        if (e->interrupted || ((e->steps & 63) == 0 && stop && *stop) ||
+            apply_items(e, e->steps, 0, stop))
             return 1;
-        apply_items(e, e->steps++, 0);
+        e->steps++;
         rp_water_step(e->water, e->pool);
     }
-    return 0;
+    return e->interrupted;
 }
 
 /* `walls visible`: wall cells drawn over the frame, their coverage of each pixel taken

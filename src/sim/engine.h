@@ -28,9 +28,9 @@ typedef const uint8_t *(*rp_mask_fn)(void *ctx, const char *path, const uint8_t 
  * merged over them) in space and time, given the background's size (0x0 when unknown),
  * check the timeline's cost against max_memory and the work limit (rp_timeline_check),
  * and build it over every frame. Creates nothing else. Errors are bad input (a scene
- * diagnostic when it has a place). */
+ * diagnostic when it has a place), or RP_ERR_INTERRUPTED once *stop (may be NULL) is set. */
 int rp_engine_new(rp_engine **e, const rp_scene *scene, const rp_settings *merged, int image_w,
-                  int image_h, int64_t max_memory, rp_error *err);
+                  int image_h, int64_t max_memory, volatile sig_atomic_t *stop, rp_error *err);
 
 /** Allocate the simulation and the renderer. pool (may be NULL) must outlive the engine;
  * masks is asked for the pixels of each wall mask when its item comes. */
@@ -57,7 +57,8 @@ int64_t rp_engine_steps(const rp_engine *e);
 void rp_engine_resume(rp_engine *e, int64_t steps);
 
 /** Simulate until `target` steps are done. Returns 1 (stopping early) when *stop becomes
- * nonzero (stop may be NULL), else 0. */
+ * nonzero (stop may be NULL), checked between steps and between a step's drops and walls;
+ * once a step was stopped halfway, every later call returns 1 at once. Else 0. */
 int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop);
 
 /** Frame k: simulate to its instant, then render it over bg (output-sized RGB24) into

@@ -207,11 +207,11 @@ static AVX2 void split_avx2(const int32_t *column, int16_t *high, int16_t *low, 
 }
 
 static AVX2 int row_avx2(const int32_t *column, int gw, const rp_upscale_group *groups,
-                         const int32_t *w, int32_t *dst, int n)
+                         const int32_t *w, int32_t *dst, int n, int16_t *scratch)
 {
     /* the 16-bit halves of the cells pairs_avx2 reads, column[0 .. gw + 6], in whole 16s
-     * (at most gw + 22 <= gw + RP_UPSCALE_PAD) */
-    int16_t high[RP_MAX_SIDE + RP_UPSCALE_PAD], low[RP_MAX_SIDE + RP_UPSCALE_PAD];
+     * (at most gw + 22 <= gw + RP_UPSCALE_PAD), in the caller's scratch */
+    int16_t *high = scratch, *low = scratch + gw + RP_UPSCALE_PAD;
     split_avx2(column, high, low, (gw + 7 + 15) / 16 * 16);
     int x = 0;
     for (const rp_upscale_group *g = groups; x + 8 <= n; x += 8, g++) {

@@ -102,7 +102,7 @@ stderr_has "dense rain: at its line and column" "dense.scene:3:13: error"
 refused "dense rain with --check" 2 "would take" --check dense.scene --max-memory 64M
 refused "more items than the limit" 2 "more than 16777216 items" items.scene -f framemd5 -o o.txt
 refused "rain radius 2048 on 4096x4096" 2 "cells in all" slow-rain.scene -o o.mp4
-stderr_has "slow rain: says what to change" "lower the radius or the rain rate"
+stderr_has "slow rain: says what to change" "lower the radius, the rain rate"
 stderr_has "slow rain: at the rain's line" "slow-rain.scene:4:"
 refused "stroke radius 2048 for 1000 s" 2 "cells in all" slow-stroke.scene -f framemd5 -o o.txt
 refused "slow rain with --check" 2 "cells in all" --check slow-rain.scene

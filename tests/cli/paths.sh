@@ -55,3 +55,42 @@ refused "-o over the background image" "would overwrite the background" s.scene 
 # Devices are written in place and may be named twice.
 expect_status "/dev/null twice is fine" 0 "$R" -q s.scene -f y4m -o /dev/null \
     --dump-heights /dev/null
+
+## Outputs of every kind over inputs of every kind, patterns naming the same files, and
+## another output leading to stdout while -o - writes it (also with -y).
+mkdir oi_seq oi_q
+ffmpeg -v error -f lavfi -i testsrc=size=48x32 -frames:v 1 oi_seq/f_1.png
+cp oi_seq/f_1.png oi_m.png
+ln -s oi_seq/f_1.png oi_link.png
+printf 'size 48x32\nduration 3f\nat 0f wall mask oi_m.png\n' >oi_s.scene
+printf 'size 48x32\nduration 3f\nat 0f wall mask oi_link.png\n' >oi_l.scene
+refused "PNG pattern over -i" "would overwrite the background" oi_s.scene \
+    -i oi_seq/f_1.png \
+    -o 'oi_seq/f_%d.png' -y
+refused "PNG pattern over the scene" "would overwrite the scene" oi_s.scene -f png \
+    -o 'oi_s%.0d.scene' -y
+refused "PNG pattern over a wall mask" "would overwrite a wall mask" oi_s.scene \
+    -o 'oi_m%.0d.png' -y
+refused "PNG pattern over a wall mask reached by a link" "would overwrite a wall mask" \
+    oi_l.scene -o 'oi_seq/f_%d.png' -y
+refused "--stats over a wall mask" "would overwrite a wall mask" oi_s.scene -f framemd5 \
+    -o /dev/null --stats oi_m.png -y
+refused "--dump-heights over a wall mask" "would overwrite a wall mask" oi_s.scene \
+    -o 'oi_x_%d.png' --dump-heights oi_m.png -y
+refused "--save-state over a wall mask" "would overwrite a wall mask" oi_s.scene -f framemd5 \
+    -o /dev/null --save-state oi_m.png -y
+refused "--aov over a wall mask" "would overwrite a wall mask" oi_s.scene -f framemd5 \
+    -o /dev/null --aov height 'oi_m%.0d.png' -y
+refused "--stats over a frame of the PNG pattern" "name the same files" oi_s.scene \
+    -o 'oi_q/f_%d.png' --stats oi_q/f_2.png
+refused "two patterns, %d and %i" "name the same files" oi_s.scene -o 'oi_q/f_%d.png' \
+    --aov height 'oi_q/f_%i.png'
+refused "two patterns, %05d and %d" "name the same files" oi_s.scene -o 'oi_q/f_%05d.png' \
+    --aov height 'oi_q/f_%d.png'
+refused "--dump-heights /dev/stdout while -o - writes" "is stdout" oi_s.scene -o - \
+    --dump-heights /dev/stdout -y
+check "nothing written into q" test -z "$(ls -A oi_q)"
+expect_status "two patterns of different names are fine" 0 "$R" -q oi_s.scene \
+    -o 'oi_q/f_%d.png' \
+    --aov height 'oi_q/h_%d.png'
+check "both patterns written" test -s oi_q/f_2.png -a -s oi_q/h_2.png

@@ -211,3 +211,28 @@ last=$(find seq -name 'f_*.png' | LC_ALL=C sort | tail -n 1)
 check "SIGTERM, PNG: the last frame decodes" \
     test "$(probe "$last" width 2>/dev/null)" = 320
 cd "$WORK" || exit 1
+
+# A wall mask that is missing or not an image is reported at its statement, like the sky.
+printf 'size 48x32\nduration 3f\n# a comment\nat 0f wall mask nothere.png\n' >missing-mask.scene
+printf 'garbage' >garbage.png
+printf 'size 48x32\nduration 3f\nat 0f wall mask garbage.png\n' >garbage-mask.scene
+expect_status "missing wall mask: exit 2" 2 "$ROCKPOOL" --check missing-mask.scene
+stderr_has "missing wall mask: at its line and column" \
+    "missing-mask.scene:4:7: error: cannot read wall mask 'nothere.png'"
+expect_status "wall mask that is not an image: exit 2" 2 "$ROCKPOOL" --check garbage-mask.scene
+stderr_has "wall mask that is not an image: at its line and column" \
+    "garbage-mask.scene:3:7: error: cannot decode image 'garbage.png'"
+
+# Terminal escapes in a scene's paths are never echoed raw: not in errors, not in --check.
+printf 'size 48x32\nduration 3f\nbackground "x\033[31mred.png"\n' >esc-bg.scene
+printf 'size 48x32\nduration 3f\nat 0f wall mask "y\033]0;title\007.png"\n' >esc-mask.scene
+ffmpeg -v error -y -f lavfi -i color=white:size=48x32 -frames:v 1 "$(printf 'w\033[5mw.png')"
+printf 'size 48x32\nduration 3f\nbackground "w\033[5mw.png"\n' >esc-ok.scene
+for s in esc-bg esc-mask; do
+    expect_status "$s: exit 2" 2 "$ROCKPOOL" --check $s.scene
+    check "$s: no control byte in the message" sh -c '! LC_ALL=C grep -q "[[:cntrl:]]" "$0"' \
+        "$WORK/err"
+done
+expect_status "esc-ok: --check exit 0" 0 "$ROCKPOOL" --check esc-ok.scene
+check "esc-ok: no escape byte in the summary" sh -c '! LC_ALL=C grep -q "$(printf "\033")" "$0"' \
+    "$WORK/out"

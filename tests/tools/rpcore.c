@@ -258,7 +258,7 @@ int main(int argc, char **argv)
         status = 2;
         goto done;
     }
-    if ((r = rp_engine_new(&engine, scene, &merged, 0, 0, INT64_MAX, &err))) {
+    if ((r = rp_engine_new(&engine, scene, &merged, 0, 0, INT64_MAX, NULL, &err))) {
         if (err.has_diag)
             print_diag(&err.diag, scene_path ? scene_path : "<default>");
         else

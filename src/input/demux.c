@@ -1,0 +1,109 @@
+/* demux.c - restricted opening of input files (see demux.h). */
+#include "input/demux.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Containers of audio and video that hold their streams in the one file. Left out on
+ * purpose: playlists and lists of other files (hls, dash, concat, ffmetadata), image
+ * sequences (image2 reads patterns), text read as pictures (tty), and formats that need
+ * options to be read at all (rawvideo). */
+const char rp_demux_media_formats[] =
+    "mov,matroska,avi,mpegts,mpeg,mpegvideo,flv,ogg,yuv4mpegpipe,nut,ivf,asf,mxf,dv,h264,"
+    "hevc,m4v,obu,av1,wav,flac,mp3,aac,ac3,eac3,truehd,w64,aiff,caf,wv,ape,tta,dts,amr";
+
+int rp_demux_is_image(const char *name)
+{
+    size_t n = strlen(name);
+
+    return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
+           (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
+}
+
+/* Append name to the comma-separated *list of *len bytes; -1 when out of memory (the list
+ * freed). */
+static int append(char **list, size_t *len, const char *name)
+{
+    size_t n = strlen(name);
+    char *more = av_realloc(*list, *len + n + 2);
+    if (!more) {
+        av_freep(list);
+        return -1;
+    }
+    *list = more;
+    if (*len)
+        more[(*len)++] = ',';
+    memcpy(more + *len, name, n + 1);
+    *len += n;
+    return 0;
+}
+
+char *rp_demux_formats(int media)
+{
+    const AVInputFormat *f;
+    void *it = NULL;
+    char *list = NULL;
+    size_t len = 0;
+
+    if (media && append(&list, &len, rp_demux_media_formats))
+        return NULL;
+    while ((f = av_demuxer_iterate(&it)))
+        if (rp_demux_is_image(f->name) && !strchr(f->name, ',') &&
+            append(&list, &len, f->name))
+            return NULL;
+    return list;
+}
+
+typedef int (*io_open_fn)(AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
+                          AVDictionary **options);
+
+static io_open_fn default_io_open;
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+
+static void find_default_io_open(void)
+{
+    AVFormatContext *fc = avformat_alloc_context();
+    if (fc)
+        default_io_open = fc->io_open;
+    avformat_free_context(fc);
+}
+
+/* The file itself is opened while the context has no I/O yet; anything a demuxer opens
+ * later (it has one by then) is refused. */
+static int io_open_once(AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
+                        AVDictionary **options)
+{
+    if (s->pb || !default_io_open)
+        return AVERROR(EPERM);
+    return default_io_open(s, pb, url, flags, options);
+}
+
+int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
+                  AVDictionary **opts)
+{
+    AVDictionary *o = NULL;
+    size_t n = strlen(path) + 6;
+    char *url = malloc(n);
+    int ret;
+
+    pthread_once(&default_once, find_default_io_open);
+    *fc = avformat_alloc_context();
+    if (!url || !*fc) {
+        free(url);
+        avformat_free_context(*fc);
+        *fc = NULL;
+        return AVERROR(ENOMEM);
+    }
+    snprintf(url, n, "file:%s", path);
+    (*fc)->io_open = io_open_once;
+    if (opts)
+        av_dict_copy(&o, *opts, 0);
+    av_dict_set(&o, "protocol_whitelist", "file", 0);
+    av_dict_set(&o, "format_whitelist", formats, 0);
+    ret = avformat_open_input(fc, url, NULL, &o); /* frees *fc on failure */
+    av_dict_free(&o);
+    free(url);
+    return ret;
+}

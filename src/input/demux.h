@@ -1,0 +1,33 @@
+/* demux.h - every input file goes through here to libavformat: one regular file, read
+ * with the "file" protocol only (a ':' in its name is never a protocol), by one of the
+ * demuxers the caller names, and no other file opened on its behalf (a playlist's
+ * segments, a concat list's entries, a reference in a container): a scene's inputs cannot
+ * pull in files from elsewhere, nor block on a FIFO named inside them. */
+#ifndef RP_DEMUX_H
+#define RP_DEMUX_H
+
+#include <libavformat/avformat.h>
+
+/** The demuxers a video background or an audio track may be read with (container formats
+ * holding their own streams), for rp_demux_open's formats. */
+extern const char rp_demux_media_formats[];
+
+/** Still-image demuxers: image2 (by extension) and the content-probed image pipes
+ * (png_pipe, jpeg_pipe, webp_pipe, ...), plus GIF's first frame. 1 or 0. */
+int rp_demux_is_image(const char *name);
+
+/** The names of every still-image demuxer of this FFmpeg, and with media those of
+ * rp_demux_media_formats before them, comma-separated, for rp_demux_open: a file probed
+ * as anything else is refused before its demuxer reads a byte of header. Returns an
+ * av_malloc'd string, or NULL when out of memory. */
+char *rp_demux_formats(int media);
+
+/** Open path with avformat_open_input, restricted as above: formats is a comma-separated
+ * format_whitelist (demuxer names, each matching any name of a demuxer's list), opts more
+ * demuxer options (may be NULL; the caller frees it). Returns 0 or an FFmpeg error code:
+ * AVERROR(EINVAL) also for a file of another format, AVERROR(EPERM) for a demuxer that
+ * asked for another file. */
+int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
+                  AVDictionary **opts);
+
+#endif

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bounded_work.sh - every source of work is bounded before the run starts and can be
+# interrupted: walls count towards the timeline's work limit like drops (--check refuses
+# too many large walls), and SIGINT stops a run within a second while it draws many large
+# walls or drops into one step or builds a timeline of millions of items.
+source "$(dirname "$0")/lib.sh"
+R=$ROCKPOOL
+# statements N FORMAT: N lines of FORMAT with i%2048 and i*7%2048 as its two numbers.
+statements() {
+    awk -v n="$1" -v f="$2" \
+        'BEGIN { for (i = 0; i < n; i++) printf f "\n", i % 2048, i * 7 % 2048 }'
+}
+{ printf 'size 4096x4096\nduration 3f\npreset elias\n'
+  statements 20000 'at 0f wall circle %d %d 2048'; } >many-walls.scene
+{ printf 'size 4096x4096\nduration 3f\npreset elias\n'
+  statements 30000 'at 0f wall rect %d %d 2000 2000'; } >many-rects.scene
+{ printf 'size 1024x1024\nduration 3f\npreset elias\n'
+  statements 3 'at 1f wall circle %d %d 5'; } \
+    >few-walls.scene
+{ printf 'size 2048x2048\nduration 3f\npreset elias\n'
+  statements 3000 'at 0f wall circle %d %d 1024'; } >slow-walls.scene
+{ printf 'size 2048x2048\nduration 3f\npreset elias\n'
+  statements 500 'at 0f drop %d %d radius 1024 height 50'; } >slow-drops.scene
+printf 'size 32x32\nduration 160s\nat 0s..160s rain rate 100000/s radius 1 height 9\n' \
+    >long-tl.scene
+
+## Walls count towards the work limit, before anything is created.
+for s in many-walls many-rects; do
+    rm -f o.y4m
+    expect_status "$s: --check refuses it" 2 "$R" --check $s.scene
+    stderr_has "$s: names the walls" "drops and walls would touch"
+    stderr_has "$s: at the statement" "$s.scene:4:"
+    expect_status "$s: a render refuses it" 2 "$R" -q $s.scene -o o.y4m
+    check "$s: nothing created" test ! -e o.y4m
+done
+expect_status "a few small walls are fine" 0 "$R" --check few-walls.scene
+
+# interrupted NAME SCENE: SIGINT 1 s into a run of SCENE; it ends within a second of the
+# signal with status 130.
+interrupted() {
+    local name=$1 scene=$2 pid t0 t1 rc
+    "$R" -q "$scene" -f framemd5 -o /dev/null 2>/dev/null &
+    pid=$!
+    sleep 1
+    t0=$(date +%s%N)
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    t1=$(date +%s%N)
+    local ms=$(((t1 - t0) / 1000000))
+    if [ "$rc" -eq 130 ] && [ "$ms" -lt 1000 ]; then ok "$name: stopped in $ms ms"; else
+        bad "$name: exit $rc after $ms ms (wanted 130 within 1000 ms)"
+    fi
+}
+interrupted "SIGINT while 3000 large walls are drawn" slow-walls.scene
+interrupted "SIGINT while 500 large drops are drawn" slow-drops.scene
+interrupted "SIGINT while a timeline of 16 million items is built" long-tl.scene

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# std_streams.sh - closed and full standard streams: a closed stdin, stdout or stderr is
+# never taken by an output file (so --hash lines, progress and messages never land inside
+# a video, a Y4M or a framemd5), and a write to stdout that fails gives a non-zero exit.
+source "$(dirname "$0")/lib.sh"
+R=$ROCKPOOL
+printf 'size 48x32\nduration 3f\nat 0f drop 24 16 radius 4 height 900\n' >s.scene
+"$R" -q s.scene -o ref.y4m || bad "the reference render"
+"$R" -q s.scene -f framemd5 -o ref.md5 || bad "the reference framemd5"
+# closed FD COMMAND...: runs COMMAND with descriptor FD closed (in a subshell, so the
+# script's own descriptors stay open).
+closed() (
+    fd=$1
+    shift
+    eval "exec $fd>&-"
+    "$@"
+)
+
+# stdout closed: the --hash lines cannot go anywhere, so the run fails and leaves no output.
+for o in out.y4m out.mkv; do
+    rm -f "$o"
+    expect_status "stdout closed, --hash, -o $o: exit 1" 1 closed 1 "$R" -q s.scene --hash -o "$o"
+    check "stdout closed, --hash: no $o left" test ! -e "$o"
+done
+rm -f out.md5
+"$R" -q s.scene --hash -f framemd5 -o out.md5 >&- 2>/dev/null
+check "stdout closed, --hash -f framemd5: no hash line inside out.md5" \
+    sh -c '! test -e out.md5 || cmp -s out.md5 ref.md5'
+# Nothing written to stdout: the render is as usual.
+rm -f out.y4m
+expect_status "stdout closed, no --hash: exit 0" 0 closed 1 "$R" -q s.scene -o out.y4m
+check "stdout closed, no --hash: the Y4M equals the reference" cmp -s out.y4m ref.y4m
+
+# stderr closed: progress and messages never go into the output.
+rm -f out.y4m
+"$R" s.scene --progress -o out.y4m 2>&-
+check "stderr closed, --progress: the Y4M equals the reference" cmp -s out.y4m ref.y4m
+rm -f out.md5
+"$R" s.scene --progress -f framemd5 -o out.md5 2>&-
+check "stderr closed, --progress: the framemd5 equals the reference" cmp -s out.md5 ref.md5
+
+# stdin closed: the output is not taken for stdin, the render is as usual.
+rm -f out.y4m
+expect_status "stdin closed: exit 0" 0 closed 0 "$R" -q s.scene -o out.y4m
+check "stdin closed: the Y4M equals the reference" cmp -s out.y4m ref.y4m
+
+# All three closed at once.
+rm -f out.y4m
+(exec <&- >&- 2>&-; "$R" s.scene --progress --hash -o out.y4m)
+check "all three closed, --hash: no out.y4m left" test ! -e out.y4m
+
+# A full stdout: --check and --help report the failed write.
+if [ -w /dev/full ]; then
+    expect_status "--check >/dev/full: exit 1" 1 sh -c '"$0" --check s.scene >/dev/full' "$R"
+    stderr_has "--check >/dev/full: says so" "stdout"
+    expect_status "--help >/dev/full: exit 1" 1 sh -c '"$0" --help >/dev/full' "$R"
+    expect_status "--version >/dev/full: exit 1" 1 sh -c '"$0" --version >/dev/full' "$R"
+    expect_status "--hash -o /dev/null >/dev/full: exit 1" 1 \
+        sh -c '"$0" -q s.scene --hash -f y4m -o /dev/null >/dev/full' "$R"
+fi
+
+# A name standing for stdout (a link to /proc/self/fd/1, /dev/fd/1, /dev/stdout) with
+# stdout redirected to a regular file: written through, the name never renamed over.
+ln -s /proc/self/fd/1 out-link
+for name in out-link /dev/fd/1 /dev/stdout; do
+    rm -f through.y4m
+    expect_status "-o $name -y, stdout a file: exit 0" 0 \
+        sh -c '"$0" -q s.scene -f y4m -o "$1" -y >through.y4m' "$R" "$name"
+    check "-o $name -y: the file behind stdout holds the Y4M" cmp -s through.y4m ref.y4m
+done
+check "-o out-link -y: the link is still a link" test -L out-link
+check "-o /dev/stdout -y: /dev/stdout is not a regular file" test ! -f /dev/stdout -o -L /dev/stdout
