@@ -215,7 +215,7 @@ expect_status "render-parallel --progress-fd on a closed descriptor: exit 2" 2 "
 ojd() { # STEP ARG...: the step's embedded script with the job's parameters, run by bash
     local step=$1
     shift
-    python3 - "$TOP/examples/openjd-rockpool.yaml" "$step" "$TOP" "$WORK" >ojd.sh <<'PY'
+    /usr/bin/python3 - "$TOP/examples/openjd-rockpool.yaml" "$step" "$TOP" "$WORK" >ojd.sh <<'PY'
 import sys, yaml
 t = yaml.safe_load(open(sys.argv[1]))
 step = next(s for s in t["steps"] if s["name"] == sys.argv[2])
