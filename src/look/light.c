@@ -175,9 +175,18 @@ static void build(rp_light *l)
  * sqrt(1 - eta^2 (1 - cos^2 i)) below, eta = 3/4 (air to water, water's index 4/3). */
 #define Q30 ((int64_t)1 << 30)
 
+/* sqrt(v) in Q30 for v in Q30: isqrt(v << 30), with the shift cut by 2k and the root
+ * scaled back by 2^k where v << 30 would pass 2^63 (steep slopes reach v = 2^37). */
 static int64_t sqrt_q30(int64_t v)
 {
-    return (int64_t)rp_isqrt64((uint64_t)(v < 0 ? 0 : v) << 30);
+    uint64_t u = (uint64_t)(v < 0 ? 0 : v);
+    int shift = 30, k = 0;
+
+    while (shift > 0 && (u >> (63 - shift)) != 0) {
+        shift -= 2;
+        k++;
+    }
+    return (int64_t)rp_isqrt64(u << shift) << k;
 }
 
 static int64_t div_q30(int64_t a, int64_t b)

@@ -17,6 +17,7 @@
 
 #include "base/common.h"
 #include "look/light.h"
+#include "look/light_simd.h"
 #include "light_ref.h"
 #include "x86/simd.h"
 
@@ -869,6 +870,32 @@ static double fresnel(double ci, double *ct_out)
     return (rs * rs + rp * rp) / 2;
 }
 
+/* The water model's refraction table over every slope it holds, the steepest included
+ * (r^2 up to 128, where the Q30 square roots' operands pass 2^63 unless scaled): the bed
+ * offset per unit slope and cell of depth, a / (eta + a) in Q16 with a = (cos t - eta
+ * cos i) n_z, within 2 units of doubles. */
+static void test_water_tables(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    rp_light_defaults(&p);
+    rp_light *l = make(&p);
+    int worst = 0;
+    for (int i = 0; i < RP_LIGHT_RSQ_N + 2; i++) {
+        double nz = 1 / sqrt(1 + i / 64.0), ct;
+        fresnel(nz, &ct);
+        double a = (ct - 0.75 * nz) * nz;
+        int want = (int)lround(a / (0.75 + a) * 65536);
+        int d = abs(l->wref[i] - want);
+        if (d > worst)
+            worst = d;
+        if (d > 2)
+            fail_msg("wref[%d] (r^2 = %g) = %d, doubles give %d", i, i / 64.0, l->wref[i], want);
+    }
+    assert_true(worst <= 2);
+    rp_light_free(&l);
+}
+
 /* The composited output channel k at (x, y), and the layer's alpha (0..1). */
 static double water_oracle(const rp_light_params *p, double scale, int x, int y, int k,
                            double *alpha)
@@ -1015,6 +1042,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_water_tables),
         cmocka_unit_test(test_overlay_equation),
         cmocka_unit_test(test_calm),
         cmocka_unit_test(test_size_independent),
