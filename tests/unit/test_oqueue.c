@@ -1,7 +1,8 @@
 /* test_oqueue.c - the ordered work queue (base/oqueue.c): every job filled is worked on
  * once and delivered once, in fill order, whatever order the workers finish in; batches
  * never exceed their size and a short one is taken only by a flush; after a failure no job
- * is worked on or delivered any more and every undelivered one is dropped; freeing a
+ * is worked on or delivered any more (jobs filled before the failing one but not yet worked
+ * on included) and every undelivered one is dropped; freeing a
  * queue with jobs in flight drops them. The oracle is the sequence numbers each callback
  * records. */
 #include <stdarg.h>
@@ -161,13 +162,14 @@ static void test_work_failure(void **state)
     assert_int_equal(rp_oqueue_flush(q), RP_ERR_IO);
     assert_int_equal(((job *)rp_oqueue_failed_job(q))->seq, 37);
     rp_oqueue_free(&q);
-    /* 0..36 delivered in order, nothing from 37 on; every other accepted item dropped */
-    assert_int_equal(l.ndelivered, 37);
-    for (int i = 0; i < 37; i++)
+    /* A prefix 0..k-1 delivered in order, nothing from 37 on: the items before 37 still
+     * queued when it failed (at most the ring's other 5) are dropped with the rest. */
+    assert_true(l.ndelivered <= 37 && l.ndelivered >= 37 - 5);
+    for (int i = 0; i < l.ndelivered; i++)
         assert_int_equal(l.delivered[i], i);
     assert_int_equal(l.ndelivered + l.ndropped, accepted);
     for (int i = 0; i < l.ndropped; i++)
-        assert_true(l.dropped[i] >= 37);
+        assert_true(l.dropped[i] >= l.ndelivered);
 }
 
 static void test_done_failure(void **state)
