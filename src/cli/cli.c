@@ -540,23 +540,14 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
         cli->run.end = end < frames ? end : frames;
 }
 
-/* Options that override the scene's settings (rp_run.over). Returns 0, a usage error (2, message in
- * err), or -1 when o is not one of them. */
-static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
+/* Options of time: the timeline's length and rate, and the frames to write (rockpool's own
+ * spellings and FFmpeg's). Returns 0, a usage error (2, message in err), or -1 when o is not
+ * one of them. */
+static int time_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
 {
     int64_t v;
     int r = 0;
     switch (o) {
-    case 'i':
-        if (strlen(arg) >= sizeof cli->run.over.background)
-            return usage_error(err, errlen, "--input: path too long");
-        strcpy(cli->run.over.background, arg);
-        cli->run.over.set |= RP_SET_BACKGROUND;
-        break;
-    case 's': /* the output size (the scene's too for the seed presets) */
-        r = parse_size(arg, &cli->run.over.out_width, &cli->run.over.out_height, err, errlen);
-        cli->run.over.set |= RP_SET_OUTPUT_SIZE;
-        break;
     case 'n':
         r = parse_int("--frames", arg, 0, 100000000, &v, err, errlen);
         cli->run.over.time.duration.value = v;
@@ -618,6 +609,27 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
         r = parse_int("-frames:v", arg, 0, 100000000, &cli->vframes, err, errlen);
         cli->times = 1;
         break;
+    default: return -1;
+    }
+    return r;
+}
+
+/* Options that override the scene's settings (rp_run.over). Returns 0, a usage error (2, message in
+ * err), or -1 when o is not one of them. */
+static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
+{
+    int r = 0;
+    switch (o) {
+    case 'i':
+        if (strlen(arg) >= sizeof cli->run.over.background)
+            return usage_error(err, errlen, "--input: path too long");
+        strcpy(cli->run.over.background, arg);
+        cli->run.over.set |= RP_SET_BACKGROUND;
+        break;
+    case 's': /* the output size (the scene's too for the seed presets) */
+        r = parse_size(arg, &cli->run.over.out_width, &cli->run.over.out_height, err, errlen);
+        cli->run.over.set |= RP_SET_OUTPUT_SIZE;
+        break;
     case ARG_PRESET: {
         int p = rp_preset_from_name(arg);
         if (p < 0)
@@ -660,9 +672,8 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
         cli->run.over.set |= RP_SET_FIT;
         break;
     }
-    default: return -1;
+    default: return time_option(cli, o, arg, err, errlen);
     }
-    (void)v;
     return r;
 }
 
