@@ -1009,15 +1009,9 @@ int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
     return r;
 }
 
+/* Freeing a session removes what it created (rp_session_free does both). */
 void rp_session_abort(rp_session **ps)
 {
-    rp_session *se = ps ? *ps : NULL;
-    rp_error ignored;
-    if (!se)
-        return;
-    rp_writer_finish(&se->writer, &ignored);
-    rp_sinks_abort(&se->sinks);
-    rp_output_file_abort(&se->state_file);
     rp_session_free(ps);
 }
 
