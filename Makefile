@@ -105,10 +105,11 @@ $(BUILD)/fuzz_image_replay: tests/fuzz/fuzz_image.c $(BUILD)/librockpool.a $(HDR
 	$(CC) $(RP_CFLAGS) $(INCS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -o $@ $< \
 	    $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
-# The example program of the public API (examples/frames.c), run by tests/cli/api.sh.
+# The example program of the public API (examples/frames.c), run by tests/cli/api.sh. It
+# sees include/ alone: the public header is the whole boundary.
 $(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(RP_CFLAGS) $(INCS) -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
+	$(CC) $(RP_CFLAGS) -Iinclude -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
 # The core driver: links the core library alone.
 $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a $(HDRS)

@@ -23,6 +23,7 @@ int main(int argc, char **argv)
     rp_diag diag;
     rp_error err;
     rp_run run;
+    rp_settings *over = NULL;
     const rp_frame *frame;
     int r;
 
@@ -33,14 +34,15 @@ int main(int argc, char **argv)
     rp_run_init(&run);
     run.out.path = NULL; /* no file: the frames stay in memory */
     if (argc > 1) {
-        int preset = rp_preset_from_name(argv[1]);
-        if (preset < 0) {
-            fprintf(stderr, "unknown preset '%s'\n", argv[1]);
+        /* Settings are written as scene lines: "preset elias", "fade 2s", ... */
+        char line[64];
+        snprintf(line, sizeof line, "preset %s\n", argv[1]);
+        if (rp_settings_parse(&over, line, "<argv>", &err)) {
+            fprintf(stderr, "%s\n", err.msg);
             rp_scene_free(&scene);
             return 2;
         }
-        run.over.preset = (enum rp_preset)preset;
-        run.over.set |= RP_SET_PRESET;
+        run.over = over;
     }
     if ((r = rp_session_new(&session, scene, &run, &err)) ||
         (r = rp_session_start(session, &err)))
@@ -59,11 +61,13 @@ int main(int argc, char **argv)
     }
     if (r || (r = rp_session_close(&session, NULL, &err)))
         goto fail;
+    rp_settings_free(&over);
     rp_scene_free(&scene);
     return 0;
 fail:
     fprintf(stderr, "error: %s\n", err.msg);
     rp_session_abort(&session);
+    rp_settings_free(&over);
     rp_scene_free(&scene);
     return err.bad_input ? 2 : 1;
 }

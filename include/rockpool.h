@@ -23,7 +23,13 @@
  *
  * Threads: one session is driven by one thread at a time. Its worker threads block
  * SIGINT and SIGTERM, so a handler installed by the program runs on the caller's thread;
- * the program asks the session to stop through rp_run.stop. */
+ * the program asks the session to stop through rp_run.stop.
+ *
+ * This header is the library's boundary: it includes only the C library's headers, and
+ * its types are opaque (rp_scene, rp_settings, rp_session) except the few structs a caller
+ * fills or reads (rp_run, rp_output_opts, rp_error, rp_frame, rp_summary). What the
+ * output stream is (its size, rate, pixel layout, tags, sound) the session derives; the
+ * caller says only what it wants (path, container, codec, quality). */
 #ifndef ROCKPOOL_H
 #define ROCKPOOL_H
 
@@ -31,11 +37,127 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/common.h"
-#include "base/diag.h"
-#include "output/output.h"
-#include "scene/scene.h"
-#include "scene/timeline.h"
+enum rp_err {
+    RP_OK = 0,
+    RP_ERR_NOMEM,       /* allocation failed */
+    RP_ERR_INVALID,     /* an argument or parameter is out of range */
+    RP_ERR_TOO_LARGE,   /* a size would overflow or exceeds a limit */
+    RP_ERR_IO,          /* reading or writing a file failed (errno is kept) */
+    RP_ERR_FORMAT,      /* an input file is malformed or of an unsupported kind */
+    RP_ERR_ENCODER,     /* the video/PNG encoder or muxer failed */
+    RP_ERR_UNSUPPORTED, /* the installed libraries lack a needed feature */
+    RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
+    RP_ERR_INTERRUPTED, /* stopped by a signal */
+    RP_ERR_MISMATCH,    /* a frame differs from the --verify manifest */
+};
+
+/** A short lowercase phrase for an rp_err code; never NULL. */
+const char *rp_strerror(int err);
+
+/** A diagnostic: where (1-based; 0 = no position) and what. */
+typedef struct rp_diag {
+    char file[512];
+    int line, col;
+    char msg[512];
+    char source_line[512]; /* the offending line's text, for a caret display; "" if none */
+} rp_diag;
+
+/** Why a call failed. msg is one line without a "rockpool: error: " prefix. When the
+ * failure has a place in the scene (diag.line > 0) the message is diag.msg and diag
+ * holds the file, line, column and source line for a caret display. */
+typedef struct rp_error {
+    int code;      /* enum rp_err */
+    int bad_input; /* 1: bad usage or input (exit 2); 0: runtime failure (exit 1) */
+    int has_diag;  /* diag is set (a scene diagnostic, maybe positioned) */
+    rp_diag diag;
+    char msg[1024];
+} rp_error;
+
+/** A parsed scene (rockpool-scene(5)): opaque. */
+typedef struct rp_scene rp_scene;
+
+/** Parse a scene. filename is used in diagnostics and to resolve `background`, `sky` and
+ * `wall mask` paths relative to the scene's directory ("-" or NULL: the current
+ * directory). On error returns RP_ERR_INVALID (or RP_ERR_NOMEM) and fills diag. */
+int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
+                   rp_diag *diag);
+
+/** Read and parse a scene file ("-" = stdin; NULL = the built-in scene, a few seconds of
+ * rain). Errors: RP_ERR_IO / RP_ERR_INVALID with a message or a positioned diagnostic,
+ * bad_input set (RP_ERR_NOMEM: runtime). *scene is NULL on failure. */
+int rp_scene_load(rp_scene **scene, const char *path, rp_error *err);
+
+/** Free and null the scene; NULL and a NULL *scene are no-ops. */
+void rp_scene_free(rp_scene **scene);
+
+/** Settings in the scene language's terms (preset, size, fps, fade, light, ...): opaque. */
+typedef struct rp_settings rp_settings;
+
+/** Parse settings written as scene lines ("preset elias\nfade 2s\n"; rockpool-scene(5)
+ * SETTINGS) into a new rp_settings for rp_run.over. A line that is not a setting (an
+ * event) is refused. Errors as rp_scene_load's, with name ("<settings>" when NULL) as
+ * the file of diagnostics. */
+int rp_settings_parse(rp_settings **settings, const char *text, const char *name,
+                      rp_error *err);
+
+/** Free and null settings from rp_settings_parse; NULL and a NULL *settings are no-ops. */
+void rp_settings_free(rp_settings **settings);
+
+/** How the bytes of a frame lie in memory: rows packed, top row first, samples in the order
+ * named. 16-bit samples are uint16_t in the machine's byte order. */
+enum rp_pixfmt {
+    RP_PIX_RGB24 = 0, /* R, G, B: the composited render */
+    RP_PIX_RGBA,      /* R, G, B, A with straight (not premultiplied) alpha: --alpha */
+    RP_PIX_GRAY16,    /* one 16-bit sample (PNG only: --aov height) */
+    RP_PIX_RGB48,     /* three 16-bit samples (PNG only: --aov normal, displacement) */
+};
+
+/** Output containers and files (rockpool(1) OUTPUT FILES). */
+enum rp_format {
+    RP_FORMAT_NONE = 0,
+    RP_FORMAT_MP4,
+    RP_FORMAT_MKV,
+    RP_FORMAT_MOV,
+    RP_FORMAT_WEBM,
+    RP_FORMAT_PNG,
+    RP_FORMAT_Y4M,
+    RP_FORMAT_FRAMEMD5,
+    RP_FORMAT_FRAMEHASH, /* framemd5's sibling with the hash of hash_algo */
+};
+
+/** The encoded output as the caller chooses it. The stream itself (size, frame rate,
+ * pixel layout, first frame, tags, sound) comes from the scene and the run. */
+typedef struct rp_output_opts {
+    const char *path;           /* file, PNG pattern with one printf integer conversion, or "-" */
+    enum rp_format format;      /* RP_FORMAT_NONE: from the path */
+    int overwrite;              /* replace existing files */
+    const char *codec;          /* encoder name, NULL = default for the container */
+    int crf;                    /* -1 = encoder default; without crf_given, 23 (FFmpeg's for
+                                 * libx264) is each encoder's own default */
+    int crf_given;              /* crf was asked for: an encoder without one is refused */
+    const char *encoder_preset; /* NULL = encoder default */
+    int64_t bitrate;            /* bits/s, 0 = unset (CRF mode) */
+    const char *pix_fmt;        /* NULL = yuv420p (or what the encoder needs) */
+    int png_level;              /* zlib level 0..9, -1 = default (3, tuned) */
+    const char *hash_algo;      /* -f framehash's algorithm (hash names as --hash); NULL = md5 */
+    int quiet;                  /* silence the encoders' own loggers (x265, SVT-AV1) */
+} rp_output_opts;
+
+/** Defaults: no path, the format from the path, crf 23, PNG level -1. */
+void rp_output_opts_init(rp_output_opts *opts);
+
+/** The format a path implies ("x.mp4" -> MP4, "f_%05d.png" -> PNG, "-" -> Y4M), or
+ * RP_FORMAT_NONE; by name ("mp4", "png", "framemd5", ...); and a format's name. */
+enum rp_format rp_output_format_from_path(const char *path);
+enum rp_format rp_output_format_from_name(const char *name);
+const char *rp_output_format_name(enum rp_format f);
+
+/** The format opts resolve to (opts->format, else the path's), and whether it is stdout. */
+enum rp_format rp_output_format_of(const rp_output_opts *opts);
+int rp_output_uses_stdout(const rp_output_opts *opts);
+
+/** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it. */
+void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
 
 /** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */
 enum rp_aov { RP_AOV_HEIGHT = 0, RP_AOV_NORMAL, RP_AOV_DISPLACEMENT, RP_AOV_KINDS };
@@ -47,7 +169,7 @@ const char *rp_aov_name(enum rp_aov kind);
 /** A run: what the caller decides beyond the scene. Fill with rp_run_init(), then set
  * fields. Pointers must stay valid until the session is freed. */
 typedef struct rp_run {
-    rp_settings over;         /* settings that override the scene's (over.set says which) */
+    const rp_settings *over;  /* settings over the scene's (rp_settings_parse), or NULL */
     int64_t start, end;       /* write frames start..end-1; end -1 = the last frame */
     rp_output_opts out;       /* the encoded output; out.path NULL = none */
     int threads;              /* worker threads, >= 1 (0 = online CPUs) */
@@ -89,12 +211,21 @@ typedef struct rp_run {
 /** Defaults: no overrides, all frames, rockpool.mp4, one thread, 4 GiB limit. */
 void rp_run_init(rp_run *run);
 
-/** Read and parse a scene file ("-" = stdin; NULL = the built-in scene, a few seconds of
- * rain). Errors: RP_ERR_IO / RP_ERR_INVALID with a message or a positioned diagnostic,
- * bad_input set (RP_ERR_NOMEM: runtime). *scene is NULL on failure. */
-int rp_scene_load(rp_scene **scene, const char *path, rp_error *err);
-
 typedef struct rp_session rp_session;
+
+/** Counts of a scene's event statements by kind. */
+typedef struct rp_scene_stats {
+    int drops, rains, strokes, walls;
+} rp_scene_stats;
+
+/** Counts of the timeline's items (the events expanded over the frames). */
+typedef struct rp_timeline_stats {
+    size_t drops;       /* drop items in total (explicit + rain + stroke dabs) */
+    size_t rain_drops;  /* of which from rain */
+    size_t stroke_dabs; /* of which from strokes */
+    size_t walls;
+    size_t after_end; /* items left out because they fall after the last frame */
+} rp_timeline_stats;
 
 /** What --check prints: the final settings and the timeline's counts. */
 typedef struct rp_summary {
@@ -109,7 +240,7 @@ typedef struct rp_summary {
 } rp_summary;
 
 /** One frame as the sinks see it: pixels (RP_PIX_RGB24, or RP_PIX_RGBA with --alpha:
- * enum rp_pixfmt is in output.h) and the simulation heights it was rendered from. */
+ * enum rp_pixfmt above) and the simulation heights it was rendered from. */
 typedef struct rp_frame {
     int64_t index;     /* timeline index */
     int width, height; /* pixels */

@@ -8,22 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum rp_err {
-    RP_OK = 0,
-    RP_ERR_NOMEM,       /* allocation failed */
-    RP_ERR_INVALID,     /* an argument or parameter is out of range */
-    RP_ERR_TOO_LARGE,   /* a size would overflow or exceeds a limit */
-    RP_ERR_IO,          /* reading or writing a file failed (errno is kept) */
-    RP_ERR_FORMAT,      /* an input file is malformed or of an unsupported kind */
-    RP_ERR_ENCODER,     /* the video/PNG encoder or muxer failed */
-    RP_ERR_UNSUPPORTED, /* the installed libraries lack a needed feature */
-    RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
-    RP_ERR_INTERRUPTED, /* stopped by a signal */
-    RP_ERR_MISMATCH,    /* a frame differs from the --verify manifest */
-};
-
-/** A short lowercase phrase for an rp_err code; never NULL. */
-const char *rp_strerror(int err);
+#include "rockpool.h" /* enum rp_err, rp_strerror() */
 
 /** printf-style message into err, truncated to errlen (nothing when err is NULL or errlen
  * is 0). The library's way to say why a call failed. */

@@ -550,25 +550,25 @@ static int time_option(rp_cli *cli, int o, const char *arg, char *err, size_t er
     switch (o) {
     case 'n':
         r = parse_int("--frames", arg, 0, 100000000, &v, err, errlen);
-        cli->run.over.time.duration.value = v;
-        cli->run.over.time.duration.is_frames = 1;
-        cli->run.over.set |= RP_SET_DURATION;
+        cli->over.time.duration.value = v;
+        cli->over.time.duration.is_frames = 1;
+        cli->over.set |= RP_SET_DURATION;
         break;
     case 't':
-        r = parse_time("-t", arg, 0, &cli->run.over.time.duration, err, errlen);
-        cli->run.over.set |= RP_SET_DURATION;
+        r = parse_time("-t", arg, 0, &cli->over.time.duration, err, errlen);
+        cli->over.set |= RP_SET_DURATION;
         cli->t_given = 1;
         break;
     case 'r':
-        if (rp_fps_parse(arg, strlen(arg), &cli->run.over.time.fps, &cli->run.over.time.fps_den) &&
+        if (rp_fps_parse(arg, strlen(arg), &cli->over.time.fps, &cli->over.time.fps_den) &&
             (r = parse_int("--fps", arg, 1, RP_FPS_MAX, &v, err, errlen)))
             return r;
-        if (rp_fps_parse(arg, strlen(arg), &cli->run.over.time.fps, &cli->run.over.time.fps_den))
+        if (rp_fps_parse(arg, strlen(arg), &cli->over.time.fps, &cli->over.time.fps_den))
             return usage_error(err, errlen,
                                "--fps: '%s' is not a frame rate above 0 and at most %d like "
                                "30, 30000/1001, 29.97, ntsc, pal or film",
                                arg, RP_FPS_MAX);
-        cli->run.over.set |= RP_SET_FPS;
+        cli->over.set |= RP_SET_FPS;
         break;
     case ARG_START:
     case ARG_END: {
@@ -621,14 +621,14 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
     int r = 0;
     switch (o) {
     case 'i':
-        if (strlen(arg) >= sizeof cli->run.over.background)
+        if (strlen(arg) >= sizeof cli->over.background)
             return usage_error(err, errlen, "--input: path too long");
-        strcpy(cli->run.over.background, arg);
-        cli->run.over.set |= RP_SET_BACKGROUND;
+        strcpy(cli->over.background, arg);
+        cli->over.set |= RP_SET_BACKGROUND;
         break;
     case 's': /* the output size (the scene's too for the seed presets) */
-        r = parse_size(arg, &cli->run.over.out_width, &cli->run.over.out_height, err, errlen);
-        cli->run.over.set |= RP_SET_OUTPUT_SIZE;
+        r = parse_size(arg, &cli->over.out_width, &cli->over.out_height, err, errlen);
+        cli->over.set |= RP_SET_OUTPUT_SIZE;
         break;
     case ARG_PRESET: {
         int p = rp_preset_from_name(arg);
@@ -640,10 +640,10 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
         /* The preset bit brings the preset's drop shape and mode (settings.h). */
         rp_settings d;
         rp_settings_defaults(&d, (enum rp_preset)p);
-        cli->run.over.preset = d.preset;
-        cli->run.over.shape = d.shape;
-        cli->run.over.mode = d.mode;
-        cli->run.over.set |= RP_SET_PRESET;
+        cli->over.preset = d.preset;
+        cli->over.shape = d.shape;
+        cli->over.mode = d.mode;
+        cli->over.set |= RP_SET_PRESET;
         break;
     }
     case ARG_SEED: {
@@ -659,8 +659,8 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
         if (bad)
             return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64, arg,
                                UINT64_MAX);
-        cli->run.over.seed = s;
-        cli->run.over.set |= RP_SET_SEED;
+        cli->over.seed = s;
+        cli->over.set |= RP_SET_SEED;
         break;
     }
     case ARG_FIT: {
@@ -668,8 +668,8 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
         if (rp_fit_from_name(arg, &fit))
             return usage_error(err, errlen,
                                "--fit: unknown fit '%s' (expected stretch, cover, contain)", arg);
-        cli->run.over.fit = fit;
-        cli->run.over.set |= RP_SET_FIT;
+        cli->over.fit = fit;
+        cli->over.set |= RP_SET_FIT;
         break;
     }
     default: return time_option(cli, o, arg, err, errlen);
@@ -806,6 +806,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
 
     memset(cli, 0, sizeof *cli);
     rp_run_init(&cli->run);
+    rp_settings_defaults(&cli->over, RP_PRESET_ROCKPOOL);
+    cli->over.set = 0;
+    cli->run.over = &cli->over;
     cli->run.threads = 0;
     cli->progress_fd = -1;
     cli->simd = -1;
@@ -845,12 +848,12 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
                            argv[optind]);
     /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T */
     if (cli->ss_given && cli->t_given) {
-        rp_time t = cli->run.over.time.duration;
+        rp_time t = cli->over.time.duration;
         if (!t.is_frames)
             cli->span = t;
         else if (cli->vframes < 0 || t.value < cli->vframes)
             cli->vframes = t.value;
-        cli->run.over.set &= ~RP_SET_DURATION;
+        cli->over.set &= ~RP_SET_DURATION;
     }
     cli->quiet = cli->loglevel < RP_LOG_WARNING;
     cli->run.out.quiet = cli->quiet;

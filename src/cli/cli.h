@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "output/output.h"
 #include "rockpool.h"
+#include "scene/settings.h"
 
 /* -v / -loglevel levels, FFmpeg's numbers (libavutil/log.h). */
 enum { RP_LOG_QUIET = -8, RP_LOG_ERROR = 16, RP_LOG_WARNING = 24, RP_LOG_INFO = 32 };
@@ -15,6 +17,7 @@ enum { RP_LOG_QUIET = -8, RP_LOG_ERROR = 16, RP_LOG_WARNING = 24, RP_LOG_INFO = 
 typedef struct rp_cli {
     const char *scene_path;   /* NULL: the built-in default scene; "-": stdin */
     rp_run run;               /* what the library is asked to do (threads 0 = online CPUs) */
+    rp_settings over;         /* the options' settings, over the scene's (run.over) */
     int progress_fd;          /* -1, or a descriptor for key=value progress blocks */
     int simd;                 /* --simd: cap the vector kernels (simd.h level), -1 = none */
     int loglevel;             /* RP_LOG_*: errors always; warnings from WARNING; progress

@@ -46,7 +46,7 @@ int64_t rp_video_in_memory(const rp_video_in *v);
 void rp_video_in_duration(const rp_video_in *v, int64_t *num, int64_t *den);
 
 /** The file time (seconds, *num / *den) of the first frame: time 0 of frame_at. What
- * rp_output_opts.audio_offset adds to the first written frame's time. */
+ * rp_output_spec.audio_offset adds to the first written frame's time. */
 void rp_video_in_origin(const rp_video_in *v, int64_t *num, int64_t *den);
 
 /** The source's coded size and sample aspect ratio, for messages. */

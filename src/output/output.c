@@ -30,7 +30,7 @@ static const rp_output_backend *const backends[] = {
 
 struct rp_output {
     const rp_output_backend *backend;
-    rp_output_opts opts; /* string members point at the copies below */
+    rp_output_spec opts; /* string members point at the copies below */
     char *path, *codec, *encoder_preset, *pix_fmt;
     int64_t frames;
     int64_t last_index;
@@ -38,7 +38,7 @@ struct rp_output {
     void *priv;
 };
 
-void rp_output_opts_init(rp_output_opts *opts)
+void rp_output_spec_init(rp_output_spec *opts)
 {
     memset(opts, 0, sizeof(*opts));
     opts->format = RP_FORMAT_NONE;
@@ -48,6 +48,35 @@ void rp_output_opts_init(rp_output_opts *opts)
     opts->crf = 23;
     opts->png_level = -1;
     opts->threads = 1;
+}
+
+void rp_output_opts_init(rp_output_opts *opts)
+{
+    rp_output_spec spec;
+    rp_output_spec_init(&spec);
+    memset(opts, 0, sizeof *opts);
+    opts->format = spec.format;
+    opts->crf = spec.crf;
+    opts->png_level = spec.png_level;
+}
+
+void rp_output_spec_from(rp_output_spec *opts, const rp_output_opts *user)
+{
+    rp_output_spec_init(opts);
+    if (!user)
+        return;
+    opts->path = user->path;
+    opts->format = user->format;
+    opts->overwrite = user->overwrite;
+    opts->codec = user->codec;
+    opts->crf = user->crf;
+    opts->crf_given = user->crf_given;
+    opts->encoder_preset = user->encoder_preset;
+    opts->bitrate = user->bitrate;
+    opts->pix_fmt = user->pix_fmt;
+    opts->png_level = user->png_level;
+    opts->hash_algo = user->hash_algo;
+    opts->quiet = user->quiet;
 }
 
 void rp_output_quiet_ffmpeg(void)
@@ -87,7 +116,7 @@ int rp_pixfmt_bytes(enum rp_pixfmt f)
 
 /* Which backends take which frame layouts (the video backends check their encoder's
  * alpha in their own validate). */
-static int check_pixfmt(const rp_output_opts *opts, const rp_output_backend *b,
+static int check_pixfmt(const rp_output_spec *opts, const rp_output_backend *b,
                         enum rp_format format, char *err, size_t errlen)
 {
     switch (opts->pixfmt) {
@@ -313,7 +342,7 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
 static int check_target(const char *path, int overwrite, char *err, size_t errlen);
 static int check_parent(const char *path, int must_exist, char *err, size_t errlen);
 
-int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char *err,
+int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char *err,
                           size_t errlen)
 {
     memset(s, 0, sizeof *s);
@@ -391,7 +420,7 @@ void rp_output_stream_abort(rp_output_stream *s)
 /* ---- side files (--dump-heights, --save-state) -------------------------------------- */
 
 struct rp_output_file {
-    rp_output_opts opts;
+    rp_output_spec opts;
     rp_output_stream stream;
     char path[];
 };
@@ -425,7 +454,7 @@ int rp_output_file_open(rp_output_file **out, const char *path, int overwrite, c
         return RP_ERR_NOMEM;
     }
     memcpy(f->path, path, n);
-    rp_output_opts_init(&f->opts);
+    rp_output_spec_init(&f->opts);
     f->opts.path = f->path;
     f->opts.overwrite = overwrite;
     if ((ret = rp_output_stream_open(&f->stream, &f->opts, err, errlen))) {
@@ -660,14 +689,19 @@ static int check_parent(const char *path, int must_exist, char *err, size_t errl
     return RP_OK;
 }
 
-static enum rp_format resolve_format(const rp_output_opts *opts)
+static enum rp_format resolve_format(const rp_output_spec *opts)
 {
     return opts->format != RP_FORMAT_NONE ? opts->format : rp_output_format_from_path(opts->path);
 }
 
-enum rp_format rp_output_format_of(const rp_output_opts *opts)
+enum rp_format rp_output_spec_format(const rp_output_spec *opts)
 {
     return resolve_format(opts);
+}
+
+enum rp_format rp_output_format_of(const rp_output_opts *opts)
+{
+    return opts->format != RP_FORMAT_NONE ? opts->format : rp_output_format_from_path(opts->path);
 }
 
 int rp_output_uses_stdout(const rp_output_opts *opts)
@@ -675,7 +709,7 @@ int rp_output_uses_stdout(const rp_output_opts *opts)
     return opts->path && rp_output_is_stdout(opts->path);
 }
 
-double rp_output_cell_bytes(const rp_output_opts *opts, int threads)
+double rp_output_cell_bytes(const rp_output_spec *opts, int threads)
 {
     const rp_output_backend *b = backend_for(resolve_format(opts));
     if (!b)
@@ -878,7 +912,7 @@ static int64_t pattern_index(const char *fmt, const char *entry)
 
 /* Check every existing entry of a PNG pattern's directory that a frame of this run would
  * replace (see rp_output_validate). */
-static int check_pattern_dir(const rp_output_opts *opts, char *err, size_t errlen)
+static int check_pattern_dir(const rp_output_spec *opts, char *err, size_t errlen)
 {
     char fmt[4096], dir[4096], base_fmt[4096], full[8192];
     const char *slash;
@@ -903,11 +937,11 @@ static int check_pattern_dir(const rp_output_opts *opts, char *err, size_t errle
     return ret;
 }
 
-int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen)
+int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen)
 {
     enum rp_format format = resolve_format(opts);
     const rp_output_backend *b = backend_for(format);
-    rp_output_opts resolved = *opts;
+    rp_output_spec resolved = *opts;
     int ret;
 
     if (!opts->path || !*opts->path) {
@@ -1012,7 +1046,7 @@ static void output_free(rp_output *out)
     free(out);
 }
 
-int rp_output_open(rp_output **pout, const rp_output_opts *opts, char *err, size_t errlen)
+int rp_output_open(rp_output **pout, const rp_output_spec *opts, char *err, size_t errlen)
 {
     rp_output *out = NULL;
     int ok = 1, ret;

@@ -11,31 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** How the bytes of a frame lie in memory: rows packed, top row first, samples in the order
- * named. 16-bit samples are uint16_t in the machine's byte order. */
-enum rp_pixfmt {
-    RP_PIX_RGB24 = 0, /* R, G, B: the composited render */
-    RP_PIX_RGBA,      /* R, G, B, A with straight (not premultiplied) alpha: --alpha */
-    RP_PIX_GRAY16,    /* one 16-bit sample (PNG only: --aov height) */
-    RP_PIX_RGB48,     /* three 16-bit samples (PNG only: --aov normal, displacement) */
-};
+#include "rockpool.h" /* enum rp_pixfmt, enum rp_format, rp_output_opts */
 
 /** Bytes per pixel of a format (3, 4, 2, 6). */
 int rp_pixfmt_bytes(enum rp_pixfmt f);
 
-enum rp_format {
-    RP_FORMAT_NONE = 0,
-    RP_FORMAT_MP4,
-    RP_FORMAT_MKV,
-    RP_FORMAT_MOV,
-    RP_FORMAT_WEBM,
-    RP_FORMAT_PNG,
-    RP_FORMAT_Y4M,
-    RP_FORMAT_FRAMEMD5,
-    RP_FORMAT_FRAMEHASH, /* framemd5's sibling with the hash of opts->hash_algo */
-};
-
-typedef struct rp_output_opts {
+/** Everything a backend is opened with: what the caller chose (the fields of the public
+ * rp_output_opts, copied by rp_output_spec_from()) and what the stream is (size, rate,
+ * frames, pixel layout, tags, sound, threads: filled by the session from the scene and
+ * the run). */
+typedef struct rp_output_spec {
     const char *path;           /* file, PNG pattern with one printf integer conversion, or "-" */
     enum rp_format format;      /* RP_FORMAT_NONE: from the path */
     int width, height;          /* frame size */
@@ -80,29 +65,24 @@ typedef struct rp_output_opts {
     /* crf was asked for (--crf): an encoder without a constant rate factor is then refused,
      * where the default crf becomes a quantiser of about the same quality. */
     int crf_given;
-} rp_output_opts;
+} rp_output_spec;
 
 typedef struct rp_output rp_output;
 
-/** Fill opts with defaults (no path). */
-void rp_output_opts_init(rp_output_opts *opts);
+/** Fill opts with defaults (no path, 640x480 at 30 fps, RGB24). */
+void rp_output_spec_init(rp_output_spec *opts);
 
-/** The format a path implies ("x.mp4" -> MP4, "f_%05d.png" -> PNG, "-" -> Y4M), or
- * RP_FORMAT_NONE. */
-enum rp_format rp_output_format_from_path(const char *path);
-
-/** Format by name ("mp4", "png", "framemd5", ...), or RP_FORMAT_NONE. */
-enum rp_format rp_output_format_from_name(const char *name);
-const char *rp_output_format_name(enum rp_format f);
+/** rp_output_spec_init, then the caller's choices from user (may be NULL). */
+void rp_output_spec_from(rp_output_spec *opts, const rp_output_opts *user);
 
 /** Check a path/format pair without touching the file system beyond stat(): pattern
  * well-formed for PNG, existing file without overwrite, missing directory. On failure
  * returns RP_ERR_INVALID / RP_ERR_EXISTS / RP_ERR_IO with a message in err. */
-int rp_output_validate(const rp_output_opts *opts, char *err, size_t errlen);
+int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen);
 
 /** Open the backend (create temp files, set up the encoder). On failure returns an
  * rp_err, writes a one-line reason into err, and leaves nothing on disk. */
-int rp_output_open(rp_output **out, const rp_output_opts *opts, char *err, size_t errlen);
+int rp_output_open(rp_output **out, const rp_output_spec *opts, char *err, size_t errlen);
 
 /** Write one frame (width*height pixels of opts->pixfmt, rows packed) whose timeline index
  * is frame_index. Frames arrive in increasing order. */
@@ -116,15 +96,12 @@ int rp_output_close(rp_output **out, char *err, size_t errlen);
 /** Drop everything written (remove temp files); frees and nulls *out. */
 void rp_output_abort(rp_output **out);
 
-/** The format opts resolve to (opts->format, else the path's). */
-enum rp_format rp_output_format_of(const rp_output_opts *opts);
-
-/** Whether the output writes to stdout ("-"). */
-int rp_output_uses_stdout(const rp_output_opts *opts);
+/** The format a spec resolves to (its format, else its path's). */
+enum rp_format rp_output_spec_format(const rp_output_spec *opts);
 
 /** Bytes the output's backend holds per frame pixel with threads encoder threads (the
  * backend table's figures), for memory estimates. */
-double rp_output_cell_bytes(const rp_output_opts *opts, int threads);
+double rp_output_cell_bytes(const rp_output_spec *opts, int threads);
 
 /** One path a run uses: what names it in messages ("-o", "--dump-heights", "the
  * background") and whether the run writes it. */
@@ -167,7 +144,5 @@ int rp_output_file_commit(rp_output_file **f, char *err, size_t errlen);
 /** Remove the temporary file; frees and nulls *f. NULL and a NULL *f are no-ops. */
 void rp_output_file_abort(rp_output_file **f);
 
-/** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it. */
-void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
 
 #endif

@@ -26,13 +26,13 @@ typedef struct rp_output_backend {
     int cell_bytes, thread_cell_bytes;
     /* More per frame pixel that depends on the run (the frame copies of the hash backends'
      * hasher, hash.h); may be NULL. opts has its size, pixel format and threads. */
-    double (*run_cell_bytes)(const rp_output_opts *opts, int threads);
+    double (*run_cell_bytes)(const rp_output_spec *opts, int threads);
     /* Checks that need no file system access (codec, pixel format, size); may be NULL.
      * opts->format is resolved. */
-    int (*validate)(const rp_output_opts *opts, char *err, size_t errlen);
+    int (*validate)(const rp_output_spec *opts, char *err, size_t errlen);
     /* Set up; on failure release everything and leave nothing on disk. opts is a copy
      * that stays valid until close/abort; opts->format is resolved. */
-    int (*open)(void *priv, const rp_output_opts *opts, char *err, size_t errlen);
+    int (*open)(void *priv, const rp_output_spec *opts, char *err, size_t errlen);
     int (*write)(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen);
     /* Finish and move files to their final names; release everything, whatever the
      * result. */
@@ -86,7 +86,7 @@ int rp_output_is_stdout(const char *path);
 /** A byte stream to stdout ("-") or to a file written under a temporary name and moved
  * into place by rp_output_stream_close(): the sink of the Y4M and framemd5 backends. */
 typedef struct rp_output_stream {
-    const rp_output_opts *opts;
+    const rp_output_spec *opts;
     int fd;
     int to_stdout;
     int tmp_exists; /* tmp is a file of ours not yet moved into place */
@@ -95,7 +95,7 @@ typedef struct rp_output_stream {
 } rp_output_stream;
 
 /** Open opts->path (stdout for "-"). On failure nothing is left on disk. */
-int rp_output_stream_open(rp_output_stream *s, const rp_output_opts *opts, char *err,
+int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char *err,
                           size_t errlen);
 
 /** Write len bytes; RP_ERR_IO naming the path (or stdout) on failure. */

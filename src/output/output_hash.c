@@ -23,14 +23,14 @@
 #include "output/output_backend.h"
 
 typedef struct hash_out {
-    const rp_output_opts *opts;
+    const rp_output_spec *opts;
     rp_output_stream out;
     rp_hasher *hasher;
     size_t frame_size;
     char err[512]; /* why the line writer failed, for the write() or close() that sees it */
 } hash_out;
 
-static const char *algo_of(const rp_output_opts *opts)
+static const char *algo_of(const rp_output_spec *opts)
 {
     if (opts->format == RP_FORMAT_FRAMEMD5 || !opts->hash_algo || !*opts->hash_algo)
         return RP_HASH_DEFAULT;
@@ -38,7 +38,7 @@ static const char *algo_of(const rp_output_opts *opts)
 }
 
 /* The hasher's frame copies, per frame pixel, for the session's memory estimate. */
-static double hash_cell_bytes(const rp_output_opts *opts, int threads)
+static double hash_cell_bytes(const rp_output_spec *opts, int threads)
 {
     size_t bpp = (size_t)rp_pixfmt_bytes(opts->pixfmt);
     size_t frame = (size_t)opts->width * (size_t)opts->height * bpp;
@@ -46,7 +46,7 @@ static double hash_cell_bytes(const rp_output_opts *opts, int threads)
     return (double)rp_hasher_copies(algo_of(opts), frame, threads) * (double)bpp;
 }
 
-static int hash_validate(const rp_output_opts *opts, char *err, size_t errlen)
+static int hash_validate(const rp_output_spec *opts, char *err, size_t errlen)
 {
     const char *canonical;
     char names[512];
@@ -82,7 +82,7 @@ static int put_line(void *priv, int64_t frame_index, const uint8_t *frame, const
 
 /* The header of libavformat's framehash muxer (format version 2) for one rawvideo
  * stream, without the #software line, as AVFMT_FLAG_BITEXACT leaves it. */
-static int hash_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
+static int hash_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
 {
     hash_out *ho = priv;
     char header[512];

@@ -60,7 +60,7 @@ typedef struct png_coder {
 } png_coder;
 
 typedef struct png_out {
-    const rp_output_opts *opts;
+    const rp_output_spec *opts;
     int level;        /* libdeflate's level */
     int bpp;          /* bytes per pixel (rp_pixfmt_bytes) */
     size_t raw_bytes; /* filtered frame: height * (1 + bpp * width) */
@@ -268,7 +268,7 @@ static void release(png_out *po)
     po->rows = po->zeros = po->be[0] = po->be[1] = NULL;
 }
 
-static int png_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
+static int png_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
 {
     png_out *po = priv;
     int ret;

@@ -64,7 +64,7 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
     "qtrle), or .mkv with -c libvpx-vp9"
 
 typedef struct video_out {
-    const rp_output_opts *opts;
+    const rp_output_spec *opts;
     AVFormatContext *oc;
     AVCodecContext *enc;
     AVStream *st;
@@ -78,7 +78,7 @@ typedef struct video_out {
     struct audio_in *audio; /* NULL: no audio */
 } video_out;
 
-/* ---- audio carried from another file (rp_output_opts.audio_path) ----
+/* ---- audio carried from another file (rp_output_spec.audio_path) ----
  * The first audio stream of the file, from audio_offset for audio_length seconds, placed
  * at the output's time 0: its packets copied (those that start inside the span, so the
  * length is right within one audio frame) when the container takes the codec, else decoded
@@ -192,7 +192,7 @@ static int64_t to_ticks(int64_t num, int64_t den, AVRational tb)
 /* The span of audio carried, audio_offset for audio_length seconds (no length: to the
  * file's end, INT64_MAX), in ticks of tb: the copy path picks packets in the input's time
  * base, the re-encode path samples in the encoder's. */
-static void audio_span(const rp_output_opts *opts, AVRational tb, int64_t *start, int64_t *end)
+static void audio_span(const rp_output_spec *opts, AVRational tb, int64_t *start, int64_t *end)
 {
     *start = to_ticks(opts->audio_offset_num, opts->audio_offset_den, tb);
     *end = opts->audio_length_den > 0
@@ -253,7 +253,7 @@ static int audio_input_open(audio_in *a, const char *path, const AVCodec **dcode
 
 /* The copy path's output stream: the input's parameters and time base as they are, and the
  * span in that time base (packets are picked by their timestamps). */
-static int audio_setup_copy(audio_in *a, const rp_output_opts *opts, char *err, size_t errlen)
+static int audio_setup_copy(audio_in *a, const rp_output_spec *opts, char *err, size_t errlen)
 {
     int ret = avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar);
 
@@ -269,7 +269,7 @@ static int audio_setup_copy(audio_in *a, const rp_output_opts *opts, char *err, 
  * cannot take the sample rate, for WebM/Matroska. Kept apart from the set-up so that every
  * reason to refuse (no decoder, no encoder for the rate, no sample format this file converts
  * to) is found before anything is allocated: RP_ERR_UNSUPPORTED saying which. */
-static int audio_pick_encoder(const audio_in *a, const rp_output_opts *opts, const AVCodec *dcodec,
+static int audio_pick_encoder(const audio_in *a, const rp_output_spec *opts, const AVCodec *dcodec,
                               const AVCodec **pcodec, enum AVSampleFormat *psfmt, char *err,
                               size_t errlen)
 {
@@ -310,7 +310,7 @@ static int audio_pick_encoder(const audio_in *a, const rp_output_opts *opts, con
  * span in samples. */
 static int audio_setup_encode(video_out *vo, const AVCodec *dcodec, char *err, size_t errlen)
 {
-    const rp_output_opts *opts = vo->opts;
+    const rp_output_spec *opts = vo->opts;
     audio_in *a = vo->audio;
     int rate = a->ist->codecpar->sample_rate;
     const AVCodec *ecodec;
@@ -365,7 +365,7 @@ static int audio_setup_encode(video_out *vo, const AVCodec *dcodec, char *err, s
  * audio stream in the file: RP_OK and no audio. */
 static int audio_open(video_out *vo, char *err, size_t errlen)
 {
-    const rp_output_opts *opts = vo->opts;
+    const rp_output_spec *opts = vo->opts;
     const AVCodec *dcodec = NULL;
     audio_in *a;
     int ret;
@@ -614,7 +614,7 @@ static int check_preset(const AVCodec *codec, const char *preset, char *err, siz
  * installed of the container's defaults; a fallback from the preferred one is described in
  * warning (when given). RP_ERR_INVALID for a bad -c, RP_ERR_UNSUPPORTED when no default
  * encoder is installed. */
-static int pick_encoder(const rp_output_opts *opts, const AVOutputFormat *ofmt,
+static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
                         const AVCodec **pcodec, char *warning, size_t wlen, char *err,
                         size_t errlen)
 {
@@ -677,7 +677,7 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
 /* The pixel format for codec: --pix-fmt, else the encoder's alpha format with --alpha, else
  * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
  * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */
-static int pick_pix_fmt(const rp_output_opts *opts, const AVCodec *codec, enum AVPixelFormat *pfmt,
+static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum AVPixelFormat *pfmt,
                         char *err, size_t errlen)
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
@@ -732,7 +732,7 @@ static int pick_pix_fmt(const rp_output_opts *opts, const AVCodec *codec, enum A
  * pixel format's chroma subsampling. A fallback from the container's preferred encoder
  * is described in warning (empty otherwise). RP_ERR_INVALID for a bad -c, --pix-fmt or
  * size, RP_ERR_UNSUPPORTED when no default encoder is installed. */
-static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixelFormat *pfmt,
+static int pick(const rp_output_spec *opts, const AVCodec **pcodec, enum AVPixelFormat *pfmt,
                 char *warning, size_t wlen, char *err, size_t errlen)
 {
     const char *muxer = muxer_name(opts->format);
@@ -765,13 +765,13 @@ static int pick(const rp_output_opts *opts, const AVCodec **pcodec, enum AVPixel
 
 /* HD and larger (1280 wide or 720 high and up) is converted and tagged BT.709, as
  * players and editors assume for HD; smaller frames BT.601 (SMPTE 170M). */
-static int is_hd(const rp_output_opts *opts)
+static int is_hd(const rp_output_spec *opts)
 {
     return opts->width >= 1280 || opts->height >= 720;
 }
 
 static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelFormat fmt,
-                     const rp_output_opts *opts, int global_header, int trial, char *err,
+                     const rp_output_spec *opts, int global_header, int trial, char *err,
                      size_t errlen);
 
 /* The first error line FFmpeg logs on this thread while a trial open runs (the encoder's
@@ -834,7 +834,7 @@ static void svt_drain(AVCodecContext *enc, int64_t frames_sent)
  * created: an option it lacks (--crf for mpeg4, --encoder-preset for ffv1), a value it
  * refuses, or settings it cannot open with (size, pixel format, rate) are RP_ERR_INVALID
  * with the encoder's reason. One thread, so the trial costs little memory. */
-static int trial_open(const AVCodec *codec, enum AVPixelFormat fmt, const rp_output_opts *opts,
+static int trial_open(const AVCodec *codec, enum AVPixelFormat fmt, const rp_output_spec *opts,
                       char *err, size_t errlen)
 {
     const AVOutputFormat *ofmt = av_guess_format(muxer_name(opts->format), NULL, NULL);
@@ -876,7 +876,7 @@ static int trial_open(const AVCodec *codec, enum AVPixelFormat fmt, const rp_out
     return ret;
 }
 
-static int video_validate(const rp_output_opts *opts, char *err, size_t errlen)
+static int video_validate(const rp_output_spec *opts, char *err, size_t errlen)
 {
     const AVCodec *codec;
     enum AVPixelFormat fmt;
@@ -943,7 +943,7 @@ static int default_crf(const AVCodec *codec, int crf)
 /* Rate control: CRF when the encoder has it, unless a bitrate is given. Without a crf
  * option, --crf is refused; the default (crf 23, not asked for) becomes a fixed quantiser
  * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
-static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_opts *opts,
+static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_spec *opts,
                             char *err, size_t errlen)
 {
     char value[32];
@@ -1021,7 +1021,7 @@ static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int qu
  * RP_ERR_INVALID naming the encoder and the option. trial: a throwaway context of
  * trial_open (quiet always). */
 static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelFormat fmt,
-                     const rp_output_opts *opts, int global_header, int trial, char *err,
+                     const rp_output_spec *opts, int global_header, int trial, char *err,
                      size_t errlen)
 {
     int ret;
@@ -1067,7 +1067,7 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
 static int open_converter(video_out *vo, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
                           size_t errlen)
 {
-    const rp_output_opts *opts = vo->opts;
+    const rp_output_spec *opts = vo->opts;
     enum AVPixelFormat in = opts->pixfmt == RP_PIX_RGBA ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
 
     if (opts->pixfmt != RP_PIX_RGBA && (fmt == AV_PIX_FMT_YUV420P || fmt == AV_PIX_FMT_YUV444P))
@@ -1093,7 +1093,7 @@ static int open_converter(video_out *vo, const AVCodec *codec, enum AVPixelForma
 static int open_encoder(video_out *vo, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
                         size_t errlen)
 {
-    const rp_output_opts *opts = vo->opts;
+    const rp_output_spec *opts = vo->opts;
     int ret;
 
     ret = configure(vo->enc, codec, fmt, opts, (vo->oc->oformat->flags & AVFMT_GLOBALHEADER) != 0,
@@ -1128,7 +1128,7 @@ static int open_encoder(video_out *vo, const AVCodec *codec, enum AVPixelFormat 
  * open it for the muxer; tmp_exists tells release to remove it. */
 static int open_temp_file(video_out *vo, char *err, size_t errlen)
 {
-    const rp_output_opts *opts = vo->opts;
+    const rp_output_spec *opts = vo->opts;
     char url[4200];
     int ret, fd;
 
@@ -1157,7 +1157,7 @@ static int open_temp_file(video_out *vo, char *err, size_t errlen)
  * file, so the same frames give the same bytes. */
 static int write_header(video_out *vo, char *err, size_t errlen)
 {
-    const rp_output_opts *opts = vo->opts;
+    const rp_output_spec *opts = vo->opts;
     AVDictionary *mux_opts = NULL;
     int ret;
 
@@ -1175,7 +1175,7 @@ static int write_header(video_out *vo, char *err, size_t errlen)
 
 /* Set up muxer, stream, encoder, converter and frame; create the temporary file and write
  * the container header. */
-static int video_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
+static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
 {
     video_out *vo = priv;
     const AVCodec *codec;

@@ -21,7 +21,7 @@
 #define FRAME_TAG "FRAME\n"
 
 typedef struct y4m_out {
-    const rp_output_opts *opts;
+    const rp_output_spec *opts;
     int full_chroma; /* 4:4:4, else 4:2:0 */
     uint8_t *frame; /* FRAME_TAG then the Y, U, V planes, packed */
     size_t frame_size;
@@ -37,7 +37,7 @@ static void release(y4m_out *yo)
 
 /* Set up the frame buffer, create the temporary file (not for stdout) and
  * write the stream header. */
-static int y4m_open(void *priv, const rp_output_opts *opts, char *err, size_t errlen)
+static int y4m_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
 {
     y4m_out *yo = priv;
     size_t plane = (size_t)opts->width * (size_t)opts->height;
@@ -113,7 +113,7 @@ static void y4m_abort(void *priv)
     release(priv);
 }
 
-static int y4m_validate(const rp_output_opts *opts, char *err, size_t errlen)
+static int y4m_validate(const rp_output_spec *opts, char *err, size_t errlen)
 {
     if (opts->pix_fmt && strcmp(opts->pix_fmt, "yuv420p") && strcmp(opts->pix_fmt, "yuv444p")) {
         rp_errf(err, errlen, "--pix-fmt %s: a Y4M stream is yuv420p (the default) or yuv444p",

@@ -11,20 +11,11 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "rockpool.h" /* rp_scene, rp_scene_parse(), rp_scene_free(), rp_scene_stats */
 #include "scene/settings.h"
 
 /** Parse "shift N" / "0.94" damping text into shift or Q16 (one of them nonzero). */
 int rp_damping_parse(const char *text, int *shift, int32_t *q16);
-
-typedef struct rp_scene rp_scene;
-
-/** Parse a scene. filename is used in diagnostics and to resolve `background`, `sky` and
- * `wall mask` paths relative to the scene's directory ("-" or NULL: the current
- * directory). On error returns RP_ERR_INVALID (or RP_ERR_NOMEM) and fills diag. */
-int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
-                   rp_diag *diag);
-
-void rp_scene_free(rp_scene **scene);
 
 /** The text of the built-in scene (a few seconds of rain), used when no scene is given. */
 const char *rp_scene_builtin(void);
@@ -51,10 +42,7 @@ const char *rp_scene_text(const rp_scene *scene, size_t *len);
 /** The settings the scene gave (its `set` bits say which). */
 const rp_settings *rp_scene_settings(const rp_scene *scene);
 
-/** Counts of event statements by kind. */
-typedef struct rp_scene_stats {
-    int drops, rains, strokes, walls;
-} rp_scene_stats;
+/** Counts of event statements by kind (rp_scene_stats: rockpool.h). */
 void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats);
 
 /** Limits of the scene language (rockpool-scene(5)). */

@@ -48,13 +48,7 @@ void rp_timeline_free(rp_timeline **tl);
 /** Items of frame k: *items points at n consecutive items (n may be 0). */
 void rp_timeline_frame(const rp_timeline *tl, int64_t k, const rp_item **items, size_t *n);
 
-typedef struct rp_timeline_stats {
-    size_t drops;        /* drop items in total (explicit + rain + stroke dabs) */
-    size_t rain_drops;   /* of which from rain */
-    size_t stroke_dabs;  /* of which from strokes */
-    size_t walls;
-    size_t after_end;    /* items left out because they fall after the last frame */
-} rp_timeline_stats;
+/* rp_timeline_stats: rockpool.h */
 void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
 
 /** Most items a timeline may hold (about 1 GiB); beyond it rp_timeline_build fails with

@@ -36,10 +36,14 @@ typedef struct mask {
 
 struct rp_session {
     const rp_scene *scene;
-    /* The caller's run, copied: the session fills in what the output stream is (size,
-     * rate, pixel format, tags) in its own copy, never in the caller's. */
+    /* The caller's run and its settings, copied (own.over points at over): the caller's
+     * structs are never written. */
     rp_run own;
     const rp_run *run; /* &own */
+    rp_settings over;
+    /* The encoded output: the caller's choices (run->out) and what the stream is (size,
+     * rate, pixel format, tags, sound), which validate() fills in. The sinks read it. */
+    rp_output_spec out;
     rp_engine *engine; /* the settings resolved, the timeline, the simulation, the render */
     rp_settings s;     /* the engine's settings */
     const rp_clock *clock;
@@ -65,8 +69,7 @@ struct rp_session {
 void rp_run_init(rp_run *run)
 {
     memset(run, 0, sizeof *run);
-    rp_settings_defaults(&run->over, RP_PRESET_ROCKPOOL);
-    run->over.set = 0;
+    run->over = NULL;
     rp_output_opts_init(&run->out);
     run->out.path = "rockpool.mp4";
     run->end = -1;
@@ -149,6 +152,39 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
     return r ? diag_error(err, r) : RP_OK;
 }
 
+int rp_settings_parse(rp_settings **settings, const char *text, const char *name,
+                      rp_error *err)
+{
+    rp_scene *scene = NULL;
+    rp_scene_stats st;
+    *settings = NULL;
+    memset(&err->diag, 0, sizeof err->diag);
+    int r = rp_scene_parse(&scene, text, strlen(text), name ? name : "<settings>", &err->diag);
+    if (r)
+        return diag_error(err, r);
+    rp_scene_stats_get(scene, &st);
+    if (st.drops || st.rains || st.strokes || st.walls) {
+        rp_scene_free(&scene);
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s: settings only, not events",
+                            name ? name : "<settings>");
+    }
+    if (!(*settings = malloc(sizeof **settings))) {
+        rp_scene_free(&scene);
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    }
+    **settings = *rp_scene_settings(scene);
+    rp_scene_free(&scene);
+    return RP_OK;
+}
+
+void rp_settings_free(rp_settings **settings)
+{
+    if (settings) {
+        free(*settings);
+        *settings = NULL;
+    }
+}
+
 /* ---- resolving a run ------------------------------------------------------------------- */
 
 /* The background's size as the default output size: a picture larger than 3840x2160
@@ -175,7 +211,7 @@ static void playable_size(int *w, int *h)
  * range. */
 static int resolve_settings(rp_session *se, rp_error *err)
 {
-    const rp_settings *ss = rp_scene_settings(se->scene), *over = &se->run->over;
+    const rp_settings *ss = rp_scene_settings(se->scene), *over = &se->over;
     enum rp_preset preset = (over->set & RP_SET_PRESET) ? over->preset
                             : (ss->set & RP_SET_PRESET) ? ss->preset
                                                         : RP_PRESET_ROCKPOOL;
@@ -257,10 +293,10 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     /* the sky image; `walls visible image`: the walls' colours and each mask's image */
     per_pixel += sky_used(se) ? 3 : 0;
     per_pixel += walls_image(se) ? 3 + 3 * (double)distinct_masks : 0;
-    per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->run->out, se->threads) : 0;
+    per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->out, se->threads) : 0;
     /* --aov normal/displacement: Q8 heights, 16-bit RGB frames and their PNG encoders */
-    rp_output_opts png;
-    rp_output_opts_init(&png);
+    rp_output_spec png;
+    rp_output_spec_init(&png);
     png.format = RP_FORMAT_PNG;
     for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
         per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
@@ -384,17 +420,17 @@ static size_t frame_drops(const void *ctx, int64_t k)
 static int add_sinks(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &run->out};
+    rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &se->out};
     rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout,
                         .hash_algo = run->hash_algo,
                         .threads = se->threads};
     rp_sink_cfg heights = {.path = run->dump_heights,
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
-    rp_sink_cfg aov = {.out = &run->out, .settings = &se->s, .aov = run->aov};
+    rp_sink_cfg aov = {.out = &se->out, .settings = &se->s, .aov = run->aov};
     int aovs = run->aov[RP_AOV_HEIGHT] || run->aov[RP_AOV_NORMAL] || run->aov[RP_AOV_DISPLACEMENT];
     rp_sink_cfg verify = {.path = run->verify,
-                          .out = &run->out,
+                          .out = &se->out,
                           .hash_algo = run->hash_algo,
                           .threads = se->threads,
                           .dir = run->verify_dir,
@@ -402,7 +438,7 @@ static int add_sinks(rp_session *se, rp_error *err)
                           .ref = run->verify_ref};
     rp_sink_cfg stats = {.path = run->stats,
                          .overwrite = run->out.overwrite,
-                         .out = &run->out,
+                         .out = &se->out,
                          .drops = frame_drops,
                          .drops_ctx = se};
     if ((run->out.path && rp_sinks_add(&se->sinks, &rp_sink_output, &out)) ||
@@ -473,11 +509,19 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     se->scene = scene;
     se->own = *run;
     se->run = &se->own;
+    if (run->over) {
+        se->over = *run->over;
+    } else {
+        rp_settings_defaults(&se->over, RP_PRESET_ROCKPOOL);
+        se->over.set = 0;
+    }
+    se->own.over = &se->over;
+    rp_output_spec_from(&se->out, &run->out);
     se->threads = run->threads > 0 ? run->threads : 1;
     /* A scene is data: paths in it stay inside its directory unless the run allows
      * more; a background given by the run itself replaces the scene's. */
     const rp_diag *outside = rp_scene_outside_path(scene, 0);
-    if (!outside && !(run->over.set & RP_SET_BACKGROUND))
+    if (!outside && !(se->over.set & RP_SET_BACKGROUND))
         outside = rp_scene_outside_path(scene, 1);
     if (outside && !run->allow_outside_paths) {
         err->diag = *outside;
@@ -537,7 +581,7 @@ static void set_ratio(int64_t *num, int64_t *den, __int128 n, __int128 d)
 
 /* A video background's sound goes into video outputs (rockpool(1) --no-audio): from the
  * time of the first written frame, as long as the frames written. */
-static void set_audio(const rp_session *se, rp_output_opts *o)
+static void set_audio(const rp_session *se, rp_output_spec *o)
 {
     const rp_video_in *v = rp_source_video(se->background);
     int64_t on, od, fps = se->s.time.fps, fd = se->s.time.fps_den > 0 ? se->s.time.fps_den : 1;
@@ -602,7 +646,7 @@ static int validate(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     int r;
-    rp_output_opts *o = &se->own.out;
+    rp_output_spec *o = &se->out;
     size_t scene_len = 0;
     const char *scene_text = rp_scene_text(se->scene, &scene_len);
     if (rp_provenance_build(&se->provenance, RP_VERSION, rp_preset_name(se->s.preset), se->s.seed,
@@ -618,10 +662,8 @@ static int validate(rp_session *se, rp_error *err)
     o->first_frame = se->start;
     o->frame_count = se->end - se->start;
     o->threads = se->threads;
-    if (!o->warn) {
-        o->warn = run->warn;
-        o->warn_ctx = run->warn_ctx;
-    }
+    o->warn = run->warn;
+    o->warn_ctx = run->warn_ctx;
     set_audio(se, o);
     o->pixfmt = run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
     if (run->alpha && se->s.look.mode != RP_RENDER_LIGHT)

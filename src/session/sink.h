@@ -14,13 +14,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "output/output.h"
 #include "rockpool.h"
+#include "scene/settings.h"
 
 /** What a sink is opened with; each kind reads the fields it needs. */
 typedef struct rp_sink_cfg {
     const char *path; /* file the sink writes (NULL for a stream) */
     int overwrite;
-    const rp_output_opts *out; /* output: the encoder and container */
+    const rp_output_spec *out; /* output: the encoder and container */
     FILE *stream;              /* hash: where the lines go */
     size_t cells;              /* heights: cells per frame */
     const rp_settings *settings; /* aov: the sizes and the light (resolved) */

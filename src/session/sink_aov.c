@@ -47,7 +47,7 @@ const char *rp_aov_name(enum rp_aov kind)
 
 typedef struct aov_sink {
     rp_output *out[RP_AOV_KINDS];
-    rp_output_opts opts[RP_AOV_KINDS];
+    rp_output_spec opts[RP_AOV_KINDS];
     int gw, gh, ow, oh;
     uint16_t *buf[RP_AOV_KINDS]; /* one frame of each kind */
     /* normal and displacement */
@@ -60,7 +60,7 @@ typedef struct aov_sink {
 
 /* The PNG output of one kind: a copy of the run's output settings (first frame, count,
  * overwrite, level, threads) with the AOV's pattern, size and 16-bit layout. */
-static void aov_opts(const rp_sink_cfg *cfg, int kind, rp_output_opts *o)
+static void aov_opts(const rp_sink_cfg *cfg, int kind, rp_output_spec *o)
 {
     const rp_settings *s = cfg->settings;
     *o = *cfg->out;
@@ -82,7 +82,7 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
                                 "--aov %s needs render light (the rockpool preset); the seed "
                                 "presets' renders have no light model (--aov height works)",
                                 aov_names[k]);
-        rp_output_opts o;
+        rp_output_spec o;
         aov_opts(cfg, k, &o);
         int r = rp_output_validate(&o, err->msg, sizeof err->msg);
         if (r)

@@ -119,13 +119,13 @@ static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, i
                       const uint8_t *rgb, char *what, size_t len)
 {
     char raw[4096], pattern[8200], err[512];
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out = NULL;
     if (png_names(v->cfg, kind, raw, sizeof raw, pattern, sizeof pattern)) {
         snprintf(what, len, "not written: the name is too long");
         return;
     }
-    rp_output_opts_init(&o);
+    rp_output_spec_init(&o);
     o.path = pattern;
     o.format = RP_FORMAT_PNG;
     o.width = v->width;

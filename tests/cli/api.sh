@@ -2,6 +2,7 @@
 # api.sh - the example program of the public API (examples/frames.c, built beside the
 # program as examples/frames) renders in memory exactly the frames the program writes:
 # its "INDEX MD5" lines equal `rockpool --hash` of the same scene, for every preset.
+root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$(dirname "$0")/lib.sh"
 example=$(dirname "$ROCKPOOL")/examples/frames
 if [ ! -x "$example" ]; then bad "examples/frames was built"; exit 0; fi
@@ -24,3 +25,18 @@ for p in rockpool elias applet silverlight codeproject; do
     fi
 done
 expect_status "API example refuses an unknown preset" 2 "$example" nosuch
+
+# The public header is the library's boundary: it compiles alone, with no other include
+# directory and only the C library's headers, in C11 and C++ alike.
+header=$root/include/rockpool.h
+if grep -n '^#include "' "$header" >inc.txt; then
+    bad "rockpool.h includes only the C library's headers"; cat inc.txt
+else
+    ok "rockpool.h includes only the C library's headers"
+fi
+printf '#include "rockpool.h"\nint main(void) { rp_run r; rp_run_init(&r); return 0; }\n' >alone.c
+for cc in ${CC:-cc} clang; do
+    command -v "$cc" >/dev/null || continue
+    check "rockpool.h compiles on its own ($cc)" "$cc" -std=c11 -pedantic -Wall -Wextra -Werror \
+        -fsyntax-only -I"$root/include" alone.c
+done

@@ -398,12 +398,12 @@ static char *slurp(const char *path)
  * threads. */
 static void write_frames_on(const char *path, const char *format, const char *algo, int threads)
 {
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out;
     uint8_t rgb[FW * FH * 3];
     char err[512];
 
-    rp_output_opts_init(&o);
+    rp_output_spec_init(&o);
     o.path = path;
     o.format = rp_output_format_from_name(format);
     assert_int_not_equal(o.format, RP_FORMAT_NONE);
@@ -511,10 +511,10 @@ static void test_framehash_xxh3(void **state)
 static void test_backend_errors(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512] = "";
 
-    rp_output_opts_init(&o);
+    rp_output_spec_init(&o);
     o.path = join(dir, "x.framehash");
     assert_int_equal(rp_output_format_from_path(o.path), RP_FORMAT_FRAMEHASH);
     assert_string_equal(rp_output_format_name(RP_FORMAT_FRAMEHASH), "framehash");

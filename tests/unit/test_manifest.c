@@ -461,14 +461,14 @@ static void test_own_output(void **state)
     const char *dir = *state;
     char path[4096], err[512];
     uint8_t rgb[4 * 2 * 3];
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out;
     rp_manifest_run run;
     rp_manifest *m;
     rp_diag d;
 
     snprintf(path, sizeof(path), "%s/own.framehash", dir);
-    rp_output_opts_init(&o);
+    rp_output_spec_init(&o);
     o.path = path;
     o.width = 4;
     o.height = 2;

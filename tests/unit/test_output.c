@@ -89,9 +89,9 @@ static uint8_t *make_frame(int w, int h, int seed)
     return rgb;
 }
 
-static void opts_for(rp_output_opts *o, const char *path, int w, int h)
+static void opts_for(rp_output_spec *o, const char *path, int w, int h)
 {
-    rp_output_opts_init(o);
+    rp_output_spec_init(o);
     o->path = path;
     o->width = w;
     o->height = h;
@@ -99,7 +99,7 @@ static void opts_for(rp_output_opts *o, const char *path, int w, int h)
 }
 
 /* Write count frames with indices first..first+count-1; returns the close result. */
-static int write_frames(const rp_output_opts *o, int count, char *err, size_t errlen)
+static int write_frames(const rp_output_spec *o, int count, char *err, size_t errlen)
 {
     rp_output *out = NULL;
     int ret = rp_output_open(&out, o, err, errlen);
@@ -274,7 +274,7 @@ static void test_md5_hex(void **state)
 static void test_validate_errors(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
 
     opts_for(&o, join(dir, "x.avi"), 64, 48);
@@ -324,7 +324,7 @@ static void test_png_pattern_errors(void **state)
         "f.png",   "f_%s.png", "f_%d_%d.png", "d%d/f.png", "f_%05ld.png",
         "f_%.png", "f_%",      "f_%123d.png", "f_%x.png",
     };
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512], path[256];
 
     /* Runs of two frames: a name without a conversion ("f.png") is a still, one frame. */
@@ -363,7 +363,7 @@ static void test_png_pattern_errors(void **state)
 static void test_png_roundtrip(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512], name[4096];
     int temps;
 
@@ -417,7 +417,7 @@ static void test_png_levels_roundtrip(void **state)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
             for (int threads = 1; threads <= 2; threads++) {
                 const int w = sizes[z][0], h = sizes[z][1];
-                rp_output_opts o;
+                rp_output_spec o;
                 rp_output *out = NULL;
                 uint8_t *got, *bytes;
                 size_t len;
@@ -446,7 +446,7 @@ static void test_png_levels_roundtrip(void **state)
 static void test_png_deterministic(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
     uint8_t *a, *b;
     size_t alen, blen;
@@ -470,7 +470,7 @@ static void test_png_deterministic(void **state)
 static void test_png_exists(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
     uint8_t *data;
     size_t len;
@@ -506,7 +506,7 @@ static void test_png_exists(void **state)
 static void test_write_order(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out;
     char err[512];
     uint8_t *rgb = make_frame(4, 4, 0);
@@ -526,7 +526,7 @@ static void test_write_order(void **state)
 static void test_framemd5_lines(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out;
     char err[512];
     const uint8_t zeros[3] = {0, 0, 0};
@@ -563,7 +563,7 @@ static void test_framemd5_lines(void **state)
 static void test_commit_race_and_abort(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out;
     char err[512];
     const uint8_t zeros[3] = {0, 0, 0};
@@ -596,7 +596,7 @@ static void test_y4m_file(void **state)
 {
     const char *dir = *state;
     static const char header[] = "YUV4MPEG2 W5 H3 F25:1 Ip A1:1 C444";
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
     uint8_t *data;
     size_t len, hlen;
@@ -633,7 +633,7 @@ static void test_y4m_colours(void **state)
     /* 4:2:0 (the default: chroma planes a quarter of the size) and 4:4:4 */
     for (int full = 0; full < 2; full++) {
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-            rp_output_opts o;
+            rp_output_spec o;
             rp_output *out = NULL;
             uint8_t *data;
             size_t len;
@@ -688,7 +688,7 @@ static int count_packets(const char *path, AVRational *rate, int *w, int *h)
 static void test_video_mp4(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
     AVRational rate;
     int w, h, temps;
@@ -708,7 +708,7 @@ static void test_video_mp4(void **state)
 static void test_video_mkv_mpeg4(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
     AVRational rate;
     int w, h;
@@ -724,7 +724,7 @@ static void test_video_mkv_mpeg4(void **state)
 static void test_video_abort(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out;
     char err[512];
     uint8_t *rgb = make_frame(64, 48, 1);
@@ -742,7 +742,7 @@ static void test_video_abort(void **state)
 static void test_video_exists(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
     uint8_t *data;
     size_t len;
@@ -760,7 +760,7 @@ static void test_video_exists(void **state)
 static void test_video_odd_size(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out = NULL;
     char err[512];
 
@@ -956,7 +956,7 @@ static void test_png_layouts(void **state)
         for (int v = 0; v < 4; v++) {
             int n = w * h * cases[c].samples, wide = cases[c].depth == 16;
             uint8_t *px = malloc((size_t)n * 2);
-            rp_output_opts o;
+            rp_output_spec o;
             rp_output *out = NULL;
 
             assert_non_null(px);
@@ -999,7 +999,7 @@ static void test_png_layouts(void **state)
 static void test_pixfmt_validate(void **state)
 {
     const char *dir = *state;
-    rp_output_opts o;
+    rp_output_spec o;
     char err[512];
 
     opts_for(&o, join(dir, "x.mp4"), 16, 16);

@@ -498,12 +498,12 @@ static void test_memory_bounded(void **state)
 
 static void write_with_audio(const char *name, const char *audio, int64_t first, int64_t count)
 {
-    rp_output_opts o;
+    rp_output_spec o;
     rp_output *out;
     uint8_t *rgb = calloc(160 * 90 * 3, 1);
     char err[512];
 
-    rp_output_opts_init(&o);
+    rp_output_spec_init(&o);
     o.path = file(name);
     o.width = 160;
     o.height = 90;
