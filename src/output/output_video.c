@@ -319,19 +319,14 @@ static int audio_setup_encode(video_out *vo, const AVCodec *dcodec, char *err, s
 
     if (ret)
         return ret;
-    a->dec = avcodec_alloc_context3(dcodec);
     a->enc = avcodec_alloc_context3(ecodec);
     a->frame = av_frame_alloc();
     a->eframe = av_frame_alloc();
-    if (!a->dec || !a->enc || !a->frame || !a->eframe) {
+    if (!a->enc || !a->frame || !a->eframe) {
         rp_errf(err, errlen, "out of memory");
         return RP_ERR_NOMEM;
     }
-    ret = avcodec_parameters_to_context(a->dec, a->ist->codecpar);
-    if (ret >= 0) {
-        a->dec->pkt_timebase = a->ist->time_base;
-        ret = avcodec_open2(a->dec, dcodec, NULL);
-    }
+    ret = rp_demux_open_decoder(&a->dec, a->ic, a->index, dcodec, &(rp_decoder_opts){0});
     if (ret < 0)
         return averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of", opts->audio_path,
                      ret);
