@@ -287,30 +287,17 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     int heights = rp_sinks_want_heights(&se->sinks);
     /* per grid cell: heights 2x2, walls 5, masks, height copies for the sinks */
     double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
-    /* per output pixel: background 3, writer slots, the light's heights 4, the output's */
+    /* per output pixel: background 3, writer slots, the light's heights 4 */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
                        (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
     /* the sky image; `walls visible image`: the walls' colours and each mask's image */
     per_pixel += sky_used(se) ? 3 : 0;
     per_pixel += walls_image(se) ? 3 + 3 * (double)distinct_masks : 0;
-    per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->out, se->threads) : 0;
-    /* --aov normal/displacement: Q8 heights, 16-bit RGB frames and their PNG encoders */
-    rp_output_spec png;
-    rp_output_spec_init(&png);
-    png.format = RP_FORMAT_PNG;
-    for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
-        per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
-    per_pixel += se->run->aov[RP_AOV_NORMAL] || se->run->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
-    /* --hash and --verify: their hashers' frame copies (hash.h). --verify's algorithm is
-     * the manifest's unless named, and the manifest is not read yet: NULL counts as MD5,
-     * whose count is the most any algorithm's can be. */
-    int hashers = !!se->run->hash + !!se->run->verify;
-    size_t bpp = se->run->alpha ? 4 : 3;
-    size_t copies = rp_hasher_copies(se->run->hash_algo, (size_t)pixels * bpp, se->threads);
-    per_pixel += (double)hashers * (double)copies * (double)bpp;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
-    return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
+    /* the sinks': the encoder's frames, hashers' copies, AOV frames (sink.h memory) */
+    return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) +
+           (double)(ts.drops + ts.walls) * sizeof(rp_item) +
            (double)rp_source_memory(se->background) + (32 << 20);
 }
 
@@ -421,10 +408,12 @@ static int add_sinks(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &se->out};
-    rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout,
+    rp_sink_cfg hash = {.out = &se->out,
+                        .stream = run->hash_to ? run->hash_to : stdout,
                         .hash_algo = run->hash_algo,
                         .threads = se->threads};
-    rp_sink_cfg heights = {.path = run->dump_heights,
+    rp_sink_cfg heights = {.out = &se->out,
+                           .path = run->dump_heights,
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
     rp_sink_cfg aov = {.out = &se->out, .settings = &se->s, .aov = run->aov};
@@ -456,8 +445,8 @@ static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     size_t events = rp_scene_event_count(se->scene);
-    /* the scene's wall masks (each once), then the run's own paths */
-    rp_path_use *uses = malloc((events + 11 + RP_AOV_KINDS) * sizeof *uses);
+    /* the scene's wall masks (each once), the sinks' files, then the run's own paths */
+    rp_path_use *uses = malloc((events + 5 + RP_SINK_PATHS * RP_SINKS_MAX) * sizeof *uses);
     int n = 0;
     if (!uses)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
@@ -469,22 +458,9 @@ static int check_paths(const rp_session *se, rp_error *err)
         if (!seen)
             uses[n++] = (rp_path_use){ev->path, "a wall mask", 0};
     }
-    static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
-                                                      "--aov displacement"};
-    for (int k = 0; k < RP_AOV_KINDS; k++)
-        if (run->aov[k])
-            uses[n++] = (rp_path_use){run->aov[k], aov_opt[k], 2};
-    if (run->out.path)
-        uses[n++] = (rp_path_use){run->out.path, "-o",
-                                  rp_output_format_of(&run->out) == RP_FORMAT_PNG ? 2 : 1};
-    if (run->dump_heights)
-        uses[n++] = (rp_path_use){run->dump_heights, "--dump-heights", 1};
-    if (run->stats)
-        uses[n++] = (rp_path_use){run->stats, "--stats", 1};
+    n += rp_sinks_paths(&se->sinks, uses + n); /* what the sinks write and read */
     if (run->save_state)
         uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};
-    if (run->verify)
-        uses[n++] = (rp_path_use){run->verify, "--verify", 0};
     if (run->load_state)
         uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
     if (se->s.background[0])
