@@ -215,7 +215,7 @@ typedef struct rp_session rp_session;
 
 /** Counts of a scene's event statements by kind. */
 typedef struct rp_scene_stats {
-    int drops, rains, strokes, walls;
+    int drops, rains, strokes, walls, emitters;
 } rp_scene_stats;
 
 /** Counts of the timeline's items (the events expanded over the frames). */

@@ -136,4 +136,16 @@ int rp_lex_want_choice(parser *ps, const char *after, const char *const *names, 
 
 int rp_lex_check_utf8(parser *ps);
 
+/* Paths and keys, kept by scene.c for the statements of scene_motion.c. */
+int rp_scene_find_path(const rp_scene *sc, const char *name, size_t n); /* 1-based, 0: none */
+int rp_scene_add_path(rp_scene *sc, const rp_path *p);
+rp_keys *rp_scene_keys_slot(rp_scene *sc, enum rp_key_what what, rp_diag **at);
+
+/* The statements of motion (scene_motion.c). */
+int rp_scene_parse_path(parser *ps, tok kw);
+int rp_scene_parse_key(parser *ps, tok kw);
+int rp_scene_parse_along(parser *ps, rp_event *ev);
+int rp_scene_parse_push(parser *ps, rp_event *ev);
+int rp_scene_parse_emit(parser *ps, rp_event *ev);
+
 #endif
