@@ -256,6 +256,9 @@ static int span(builder *b, int64_t *a, int64_t *e)
     return RP_OK;
 }
 
+static int64_t key_gain(const builder *b, enum rp_key_what what, int64_t s);
+static void span_steps(int64_t a, int64_t e, int64_t *k0, int64_t *k1);
+
 static void drop_item(builder *b, rp_item *it, int64_t frame, int64_t x, int64_t y, int64_t r,
                       int64_t h)
 {
@@ -319,6 +322,8 @@ static int expand_rain(builder *b)
             b->tl->stats.after_end += (size_t)(count - j);
             break;
         }
+        if (rp_scene_keys(b->scene, RP_KEY_RAIN)) /* `key rain`: heights scaled at the step */
+            h = (int64_t)floordiv((i128)h * key_gain(b, RP_KEY_RAIN, frame), 1000);
         drop_item(b, &it, frame, x, y, r, h);
         if ((ret = push(b, &it)))
             return ret;
@@ -480,9 +485,9 @@ static int expand_stroke_along(builder *b)
     for (int64_t s = k0; s <= k1 && s < b->tl->frames; s++) {
         int64_t x, y;
         rp_path_at(&g, step_ticks(s), &x, &y);
-        int64_t dx = x - px, dy = y - py, d = (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy)
-                                                 ? (dx < 0 ? -dx : dx)
-                                                 : (dy < 0 ? -dy : dy);
+        int64_t dx = x - px, dy = y - py,
+                d = (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ? (dx < 0 ? -dx : dx)
+                                                              : (dy < 0 ? -dy : dy);
         int64_t n = s == k0 ? 1 : (d + rg - 1) / (rg > 0 ? rg : 256);
         n = n < 1 ? 1 : n;
         for (int64_t j = 1; j <= n; j++) {
@@ -520,8 +525,8 @@ static int expand_wall_along(builder *b)
     it.push = ev->push;
     it.circle = ev->kind == RP_EVENT_WALL_CIRCLE;
     if (it.circle) {
-        it.r = (int)(((int64_t)to_grid_len(radius_of(b, ev->radius_lo), f->width,
-                                          f->water.width)) << 8);
+        it.r = (int)(((int64_t)to_grid_len(radius_of(b, ev->radius_lo), f->width, f->water.width))
+                     << 8);
     } else {
         if ((ret = length(b, ev->w, f->width, "wall width", &w)) ||
             (ret = length(b, ev->h, f->height, "wall height", &h)))
@@ -562,8 +567,9 @@ static int64_t emit_height(const builder *b, int64_t s, int64_t a, int64_t e)
     int64_t t = step_ticks(s) - a;
     if (t < 0 || step_ticks(s) > e)
         return 0;
-    uint32_t phase = (uint32_t)((u128)(uint64_t)ev->freq_milli * (uint64_t)t << 32) /
-                     ((u128)1000 * (uint64_t)b->clock * TICKS_PER_FRAME);
+    u128 turns = ((u128)(uint64_t)ev->freq_milli * (uint64_t)t << 32) /
+                 ((u128)1000 * (uint64_t)b->clock * TICKS_PER_FRAME);
+    uint32_t phase = (uint32_t)turns;
     i128 v = (i128)ev->amplitude * rp_sin_q15(phase) * key_gain(b, RP_KEY_AMPLITUDE, s);
     i128 fade = (i128)ev->fade_us * b->clock, env_num = fade, env_den = fade;
     if (fade > 0) { /* a linear attack and release of `fade` */
@@ -603,7 +609,8 @@ static int expand_emit(builder *b)
                     (long long)b->clock, (long long)(b->clock * 500 / 1000),
                     (long long)(b->clock * 500 % 1000));
     int64_t r = ev->radius_lo, dx = x1 - x0, dy = y1 - y0;
-    int64_t d = (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ? (dx < 0 ? -dx : dx) : (dy < 0 ? -dy : dy);
+    int64_t d =
+        (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ? (dx < 0 ? -dx : dx) : (dy < 0 ? -dy : dy);
     int64_t gap = r / 2 > 0 ? r / 2 : 1, n = d / gap + 1;
     span_steps(a, e, &k0, &k1);
     int64_t prev = emit_height(b, k0 - 1, a, e);
@@ -616,7 +623,10 @@ static int expand_emit(builder *b)
             rp_item it;
             int64_t x = n > 1 ? x0 + (int64_t)floordiv((i128)dx * j, n - 1) : x0;
             int64_t y = n > 1 ? y0 + (int64_t)floordiv((i128)dy * j, n - 1) : y0;
-            drop_item(b, &it, s, x, y, r, dh < INT16_MIN ? INT16_MIN : dh > INT16_MAX ? INT16_MAX : dh);
+            drop_item(b, &it, s, x, y, r,
+                      dh < INT16_MIN   ? INT16_MIN
+                      : dh > INT16_MAX ? INT16_MAX
+                                       : dh);
             it.drop.shape = RP_SHAPE_SMOOTH;
             it.drop.mode = RP_MODE_ADD;
             if ((ret = push(b, &it)))
@@ -723,28 +733,66 @@ static void event_cost(const builder *b, int64_t frames, double *items, double *
         *work = *items * mean / (double)(n ? n : 1);
         break;
     }
-    case RP_EVENT_STROKE: {
-        int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
-        int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
-        int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
-        int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
-        int64_t d = dx < 0 ? -dx : dx, s = radius_of(b, ev->radius_lo), segs;
-        if (s < 1)
-            s = 1;
+    case RP_EVENT_EMIT_POINT:
+    case RP_EVENT_EMIT_LINE: {
+        /* a drop per dab per step: the dabs half a radius apart along the line */
+        int64_t a = ticks(b, ev->start), e = ticks(b, ev->end), k0, k1;
+        span_steps(a, e, &k0, &k1);
         if (k0 >= frames)
             break;
-        if ((dy < 0 ? -dy : dy) > d)
-            d = dy < 0 ? -dy : dy;
-        segs = (d + s - 1) / s;
-        if (k1 < k0)
-            k1 = k0;
-        if (k1 - k0 > segs)
-            segs = k1 - k0;
-        *items = (double)segs + 1;
+        k1 = k1 < frames ? k1 : frames - 1;
+        int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
+        int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
+        int64_t d = ev->kind == RP_EVENT_EMIT_LINE ? (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) : 0;
+        int64_t gap = ev->radius_lo / 2 > 0 ? ev->radius_lo / 2 : 1;
+        *items = (double)(k1 - k0 + 1) * (double)(d / gap + 1);
         *work = *items * grid_cells(b, ev->radius_lo);
         break;
     }
-    default: {
+    case RP_EVENT_STROKE:
+    case RP_EVENT_WALL_CIRCLE:
+    case RP_EVENT_WALL_RECT:
+        if (ev->along) {
+            /* a dab or an obstacle per step (a stroke: more where the path outruns its
+             * radius, bounded by the grid's size per step); an obstacle's cells and rim */
+            int64_t a = ticks(b, ev->start), e = ticks(b, ev->end), k0, k1;
+            span_steps(a, e, &k0, &k1);
+            if (k0 >= frames)
+                break;
+            k1 = k1 < frames ? k1 : frames - 1;
+            double steps = (double)(k1 - k0 + 2);
+            double r = (double)(ev->kind == RP_EVENT_WALL_RECT
+                                    ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
+                                    : radius_of(b, ev->radius_lo));
+            *items = ev->kind == RP_EVENT_STROKE ? 2 * steps + 64 : steps;
+            *work = *items * grid_cells(b, (int64_t)(2 * r + 8));
+            break;
+        }
+        if (ev->kind != RP_EVENT_STROKE)
+            goto wall;
+        {
+            int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
+            int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
+            int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
+            int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
+            int64_t d = dx < 0 ? -dx : dx, s = radius_of(b, ev->radius_lo), segs;
+            if (s < 1)
+                s = 1;
+            if (k0 >= frames)
+                break;
+            if ((dy < 0 ? -dy : dy) > d)
+                d = dy < 0 ? -dy : dy;
+            segs = (d + s - 1) / s;
+            if (k1 < k0)
+                k1 = k0;
+            if (k1 - k0 > segs)
+                segs = k1 - k0;
+            *items = (double)segs + 1;
+            *work = *items * grid_cells(b, ev->radius_lo);
+            break;
+        }
+    default:
+    wall : {
         /* a wall: the cells of its bounding box on the grid (a mask: every cell), and with
          * `walls visible image` as many output pixels again, scaled */
         double grid = (double)f->water.width * f->water.height, cells = grid;

@@ -31,7 +31,8 @@ static uint64_t isqrt(uint64_t v)
 
 static int64_t chord(int64_t x0, int64_t y0, int64_t x1, int64_t y1)
 {
-    uint64_t dx = (uint64_t)(x1 > x0 ? x1 - x0 : x0 - x1), dy = (uint64_t)(y1 > y0 ? y1 - y0 : y0 - y1);
+    uint64_t dx = (uint64_t)(x1 > x0 ? x1 - x0 : x0 - x1),
+             dy = (uint64_t)(y1 > y0 ? y1 - y0 : y0 - y1);
     return (int64_t)isqrt(dx * dx + dy * dy);
 }
 
@@ -41,8 +42,8 @@ static int64_t cr(const int64_t *v, int n, int i, int64_t u)
     const i128 U = 65536;
     i128 p0 = v[i > 0 ? i - 1 : 0], p1 = v[i], p2 = v[i + 1], p3 = v[i + 2 < n ? i + 2 : n - 1];
     i128 u2 = (i128)u * u, u3 = u2 * u;
-    i128 num = 2 * p1 * U * U * U + (p2 - p0) * u * U * U + (2 * p0 - 5 * p1 + 4 * p2 - p3) * u2 * U +
-               (3 * p1 - p0 - 3 * p2 + p3) * u3;
+    i128 num = 2 * p1 * U * U * U + (p2 - p0) * u * U * U +
+               (2 * p0 - 5 * p1 + 4 * p2 - p3) * u2 * U + (3 * p1 - p0 - 3 * p2 + p3) * u3;
     i128 den = 2 * U * U * U;
     return (int64_t)floordiv(2 * num + den, 2 * den);
 }
@@ -160,8 +161,8 @@ int64_t rp_keys_at(const rp_keys *k, int64_t num, int64_t den)
     int i = 0;
     while ((i128)num >= (i128)k->t[i + 1] * den)
         i++;
-    i128 u = ((i128)num - (i128)k->t[i] * den) * ((i128)1 << 32) /
-             ((i128)(k->t[i + 1] - k->t[i]) * den);
+    i128 u =
+        ((i128)num - (i128)k->t[i] * den) * ((i128)1 << 32) / ((i128)(k->t[i + 1] - k->t[i]) * den);
     if (k->smooth) {
         i128 u2 = (u * u) >> 32, u3 = (u2 * u) >> 32;
         u = 3 * u2 - 2 * u3;

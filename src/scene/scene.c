@@ -374,8 +374,8 @@ static int set_look(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the look");
 }
 
-/* `sky 0xRRGGBB [STRENGTH [flat]]` or `sky PATH [STRENGTH [flat]]`: a bare word starting with 0x is a
- * colour (so a mistyped colour is not taken for a file), anything else a path. */
+/* `sky 0xRRGGBB [STRENGTH [flat]]` or `sky PATH [STRENGTH [flat]]`: a bare word starting with 0x is
+ * a colour (so a mistyped colour is not taken for a file), anything else a path. */
 static int set_sky(parser *ps, tok kw)
 {
     tok t, s;
@@ -1082,9 +1082,8 @@ static int parse_event(parser *ps)
             ps->sc->stats.strokes++;
         }
     } else {
-        return rp_lex_fail(ps, a.col,
-                           "unknown action '%s' (expected drop, rain, stroke, wall, emit)",
-                           SHOW(a, b));
+        return rp_lex_fail(
+            ps, a.col, "unknown action '%s' (expected drop, rain, stroke, wall, emit)", SHOW(a, b));
     }
     if (ret == RP_OK)
         ret = push_event(ps->sc, &ev);

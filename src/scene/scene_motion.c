@@ -74,8 +74,8 @@ int rp_scene_parse_path(parser *ps, tok kw)
             return rp_lex_fail(ps, t.col, "a path has at most %d points", RP_PATH_POINTS_MAX);
         ps->p = save;
         ps->col = save_col;
-        if ((ret = rp_lex_want_point(ps, p.n ? "the previous point" : p.name, &p.x[p.n],
-                                     &p.y[p.n])))
+        if ((ret =
+                 rp_lex_want_point(ps, p.n ? "the previous point" : p.name, &p.x[p.n], &p.y[p.n])))
             return ret;
         p.n++;
     }
@@ -91,8 +91,9 @@ int rp_scene_parse_path(parser *ps, tok kw)
                 (ret = rp_lex_time_part(ps, rp_lex_whole(t), &p.t[i])))
                 return ret;
             if (p.t[i].is_frames)
-                return rp_lex_fail(ps, t.col, "path times are in seconds or milliseconds, not "
-                                              "frames");
+                return rp_lex_fail(ps, t.col,
+                                   "path times are in seconds or milliseconds, not "
+                                   "frames");
             if (i > 0 && p.t[i].value <= p.t[i - 1].value)
                 return rp_lex_fail(ps, t.col,
                                    "path time %s is not after the one before: times must "
@@ -183,8 +184,7 @@ int rp_scene_parse_key(parser *ps, tok kw)
         keys.v[keys.n++] = v * u->mul / u->div;
     }
     if (keys.n == 0)
-        return rp_lex_fail(ps, t.col, "expected keys 'TIME VALUE ...' after '%s'",
-                           key_names[what]);
+        return rp_lex_fail(ps, t.col, "expected keys 'TIME VALUE ...' after '%s'", key_names[what]);
     *k = keys;
     rp_lex_note(ps, at, kw.col, "key %s", key_names[what]);
     return RP_OK;
@@ -203,8 +203,9 @@ int rp_scene_parse_along(parser *ps, rp_event *ev)
     ev->along = rp_scene_find_path(ps->sc, t.s, t.n);
     ev->along_col = t.col;
     if (!ev->along)
-        return rp_lex_fail(ps, t.col, "unknown path '%s' (define it with 'path %s X,Y X,Y ...' "
-                                      "on a line before this one)",
+        return rp_lex_fail(ps, t.col,
+                           "unknown path '%s' (define it with 'path %s X,Y X,Y ...' "
+                           "on a line before this one)",
                            SHOW(t, b), SHOW(t, b));
     return RP_OK;
 }
@@ -303,6 +304,8 @@ int rp_scene_parse_emit(parser *ps, rp_event *ev)
     }
     if (!have_f || !have_a || !have_r)
         return rp_lex_fail(ps, t.col, "missing '%s' (emit needs freq, amplitude and radius)",
-                           !have_f ? "freq F" : !have_a ? "amplitude A" : "radius R");
+                           !have_f   ? "freq F"
+                           : !have_a ? "amplitude A"
+                                     : "radius R");
     return RP_OK;
 }

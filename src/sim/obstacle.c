@@ -106,7 +106,8 @@ static int64_t rim_of(const obstacle *o)
 static void box(const obstacle *o, int gw, int gh, int *x0, int *y0, int *x1, int *y1)
 {
     int64_t rim = rim_of(o);
-    int64_t ex = (o->circle ? o->r : o->w / 2) + rim + 256, ey = (o->circle ? o->r : o->h / 2) + rim + 256;
+    int64_t ex = (o->circle ? o->r : o->w / 2) + rim + 256,
+            ey = (o->circle ? o->r : o->h / 2) + rim + 256;
     *x0 = (int)rp_clamp64((o->x - ex) >> 8, 0, gw);
     *x1 = (int)rp_clamp64(((o->x + ex) >> 8) + 1, 0, gw);
     *y0 = (int)rp_clamp64((o->y - ey) >> 8, 0, gh);
@@ -191,7 +192,8 @@ void rp_obstacles_draw(const rp_obstacles *os, int gw, int gh, int ow, int oh, c
         const obstacle *o = &os->o[i];
         if (!o->active)
             continue;
-        int64_t ex = (o->circle ? o->r : o->w / 2) + edge, ey = (o->circle ? o->r : o->h / 2) + edge;
+        int64_t ex = (o->circle ? o->r : o->w / 2) + edge,
+                ey = (o->circle ? o->r : o->h / 2) + edge;
         int64_t ox0 = rp_clamp64((o->x - ex) * ow / ((int64_t)gw << 8) - 1, 0, ow);
         int64_t ox1 = rp_clamp64((o->x + ex) * ow / ((int64_t)gw << 8) + 2, 0, ow);
         int64_t oy0 = rp_clamp64((o->y - ey) * oh / ((int64_t)gh << 8) - 1, y0, y1);
