@@ -583,9 +583,9 @@ static int64_t emit_height(const builder *b, int64_t s, int64_t a, int64_t e)
     return (int64_t)floordiv(v * env_num, (i128)32767 * 1000 * env_den);
 }
 
-/* An emitter: on each step of its span a drop that adds the change of its oscillation
- * since the step before (a soft source: the water it sets moving moves on), at the point,
- * or along the line as dabs half a radius apart. */
+/* An emitter: on each step of its span its cells set to its oscillation's height (a hard
+ * source, a disc of its radius, like a piston), at the point, or along the line as discs
+ * half a radius apart. */
 static int expand_emit(builder *b)
 {
     const rp_settings *f = b->final;
@@ -613,22 +613,15 @@ static int expand_emit(builder *b)
         (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ? (dx < 0 ? -dx : dx) : (dy < 0 ? -dy : dy);
     int64_t gap = r / 2 > 0 ? r / 2 : 1, n = d / gap + 1;
     span_steps(a, e, &k0, &k1);
-    int64_t prev = emit_height(b, k0 - 1, a, e);
     for (int64_t s = k0; s <= k1 && s < b->tl->frames; s++) {
-        int64_t h = emit_height(b, s, a, e), dh = h - prev;
-        prev = h;
-        if (dh == 0)
-            continue;
+        int64_t h = emit_height(b, s, a, e);
         for (int64_t j = 0; j < n; j++) {
             rp_item it;
             int64_t x = n > 1 ? x0 + (int64_t)floordiv((i128)dx * j, n - 1) : x0;
             int64_t y = n > 1 ? y0 + (int64_t)floordiv((i128)dy * j, n - 1) : y0;
-            drop_item(b, &it, s, x, y, r,
-                      dh < INT16_MIN   ? INT16_MIN
-                      : dh > INT16_MAX ? INT16_MAX
-                                       : dh);
-            it.drop.shape = RP_SHAPE_SMOOTH;
-            it.drop.mode = RP_MODE_ADD;
+            drop_item(b, &it, s, x, y, r, h);
+            it.drop.shape = RP_SHAPE_DISC;
+            it.drop.mode = RP_MODE_SET;
             if ((ret = push(b, &it)))
                 return ret;
         }

@@ -997,6 +997,11 @@ static int event_wall(parser *ps, rp_event *ev)
         return rp_lex_want_end(ps, "'wall circle X Y R'");
     }
     ev->kind = RP_EVENT_WALL_MASK;
+    if ((ret = rp_scene_parse_along(ps, ev)))
+        return ret;
+    if (ev->along)
+        return rp_lex_fail(ps, ev->along_col,
+                           "a wall mask cannot move along a path (a circle or a rect can)");
     if ((ret = rp_lex_want_path(ps, "mask", path, sizeof path)))
         return ret;
     {
