@@ -324,6 +324,14 @@ static int expand_rain(builder *b)
         }
         if (rp_scene_keys(b->scene, RP_KEY_RAIN)) /* `key rain`: heights scaled at the step */
             h = (int64_t)floordiv((i128)h * key_gain(b, RP_KEY_RAIN, frame), 1000);
+        if (rp_scene_keys(b->scene, RP_KEY_RAIN_RATE)) {
+            /* `key rain-rate`: drop j falls when a draw of its own (not the sequence's, so
+             * the drops that fall are those of the full rate) is below the share */
+            uint64_t own = state ^ ((uint64_t)j * GOLDEN);
+            if ((int64_t)(rp_splitmix64(&own) % 1000) >= key_gain(b, RP_KEY_RAIN_RATE, frame)) {
+                continue;
+            }
+        }
         drop_item(b, &it, frame, x, y, r, h);
         if ((ret = push(b, &it)))
             return ret;

@@ -132,6 +132,8 @@ enum rp_key_what {
     RP_KEY_SKY,       /* the sky's strength, 1/256 */
     RP_KEY_AMPLITUDE, /* every emitter's amplitude, per mille */
     RP_KEY_RAIN,      /* every rain drop's height, per mille */
+    RP_KEY_RAIN_RATE, /* the share of rain drops that fall, per mille (0..1000) */
+    RP_KEY_FADE,      /* the waves' half-life (fade), microseconds */
     RP_KEY_KINDS,
 };
 

@@ -107,7 +107,8 @@ int rp_scene_parse_path(parser *ps, tok kw)
 }
 
 static const char *const key_names[RP_KEY_KINDS] = {
-    "azimuth", "elevation", "sun", "depth", "caustics", "sky", "amplitude", "rain",
+    "azimuth", "elevation", "sun", "depth", "caustics", "sky", "amplitude", "rain", "rain-rate",
+    "fade",
 };
 
 /* A key's value: decimal places, range, and the factor to the stored unit. */
@@ -125,6 +126,8 @@ static const struct key_unit {
     {3, 0, 16000, "0 to 16", 256, 1000},
     {1, 0, 10000, "0% to 1000%", 1, 1},
     {1, 0, 10000, "0% to 1000%", 1, 1},
+    {1, 0, 1000, "0% to 100%", 1, 1},
+    {6, 1000, INT64_C(1000000000), "0.001 to 1000 seconds", 1, 1},
 };
 
 /* `key NAME [smooth|linear] T V T V ...` */
@@ -133,8 +136,8 @@ int rp_scene_parse_key(parser *ps, tok kw)
     tok t;
     char b[64];
     int what, ret = rp_lex_want_choice(ps, "key", key_names, RP_KEY_KINDS,
-                                       "azimuth, elevation, sun, depth, caustics, sky, amplitude "
-                                       "or rain",
+                                       "azimuth, elevation, sun, depth, caustics, sky, amplitude, "
+                                       "rain, rain-rate or fade",
                                        &what);
     if (ret)
         return ret;
@@ -172,7 +175,7 @@ int rp_scene_parse_key(parser *ps, tok kw)
         if ((ret = rp_lex_want_word(ps, "a value", "the key's time", &t)))
             return ret;
         part num = rp_lex_whole(t);
-        int pct = what == RP_KEY_AMPLITUDE || what == RP_KEY_RAIN;
+        int pct = what == RP_KEY_AMPLITUDE || what == RP_KEY_RAIN || what == RP_KEY_RAIN_RATE;
         if (pct && !rp_lex_ends_with(num, "%"))
             return rp_lex_fail(ps, t.col, "a %s key is a percentage, like 50%%", key_names[what]);
         num.n -= pct;

@@ -43,6 +43,7 @@ struct rp_engine {
      * the sky image to give a remade light */
     rp_light_params light_now;
     const uint8_t *sky_rgb;
+    int64_t fade_steps; /* `key fade`: the half-life in steps the damping was made for */
 };
 
 /* The light's parameters at frame k: the settings', with each keyed one at the frame's
@@ -380,12 +381,29 @@ void rp_engine_resume(rp_engine *e, int64_t steps)
     e->steps = steps;
 }
 
+/* `key fade`: the damping for step k, the half-life at its instant (k steps of the clock). */
+static void keyed_fade(rp_engine *e, int64_t k)
+{
+    const rp_keys *keys = rp_scene_keys(e->scene, RP_KEY_FADE);
+    if (!keys)
+        return;
+    int64_t cn = e->clock.rate ? e->clock.rate : e->clock.fps;
+    int64_t cd = e->clock.rate ? 1 : e->clock.fps_den;
+    int64_t us = rp_keys_at(keys, k * cd * 1000000, cn);
+    int64_t n = (int64_t)((__int128)us * cn / ((__int128)cd * 1000000));
+    if (n != e->fade_steps) {
+        e->fade_steps = n;
+        rp_water_set_damping_q16(e->water, rp_half_life_q16(n));
+    }
+}
+
 int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
 {
     while (e->steps < target) {
         if (e->interrupted || ((e->steps & 63) == 0 && stop && *stop) ||
             apply_items(e, e->steps, 0, stop))
             return 1;
+        keyed_fade(e, e->steps);
         e->steps++;
         rp_water_step(e->water, e->pool);
     }

@@ -595,6 +595,12 @@ static void open_edges(rp_water *w)
     fold_mag(&w->mag_prev[H - 1], w->prev[last + W - 1]);
 }
 
+void rp_water_set_damping_q16(rp_water *w, int32_t q16)
+{
+    w->p.damping_shift = 0;
+    w->p.damping_q16 = q16;
+}
+
 void rp_water_step(rp_water *w, rp_pool *pool)
 {
     w->span = rp_simd_span(rp_simd_level(), w->p.stencil, w->p.damping_shift, w->p.damping_q16);

@@ -103,6 +103,9 @@ void rp_water_add(rp_water *w, int x, int y, int32_t v);
  * no wall was added. */
 const uint8_t *rp_water_walls(const rp_water *w);
 
+/** Set the damping to a Q16 factor (1..65536) from the next step on (keyed fade). */
+void rp_water_set_damping_q16(rp_water *w, int32_t q16);
+
 /** Wall shapes (cells of the rectangle / disc d2 <= r*r, clipped to the grid). */
 void rp_water_add_wall_rect(rp_water *w, int x, int y, int width, int height);
 void rp_water_add_wall_circle(rp_water *w, int cx, int cy, int r);

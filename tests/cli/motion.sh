@@ -29,6 +29,9 @@ refuse "a key out of range" "out of range" "key elevation 0s 95"
 refuse "an emitter above half the rate" "the highest it can be is" \
     "at 0s..1s emit point 80 48 freq 500hz amplitude 300 radius 3"
 refuse "a light key without render light" "need render light" "preset elias" "key azimuth 0s 0 1s 90"
+refuse "a rain-rate key over 100%" "out of range" "key rain-rate 0s 150%"
+refuse "a wall mask along a path" "cannot move along a path" "path p 10,10 20,20" \
+    "at 0s..1s wall mask along p"
 
 # An emitter's frequency from the heights at one point: 2.0 Hz asked, within 0.1 Hz.
 cat >emit.scene <<'SCENE'
@@ -81,6 +84,9 @@ path s smooth 10%,80% 40%,20% 70%,70% 90%,30%
 key azimuth smooth 0s 0 2s 180
 key caustics 0s 0.125 1s 1
 key sun 0s 3 2s 12
+key fade 0s 1.5 2s 0.3
+key rain-rate 0s 100% 2s 30%
+key rain 0s 100% 2s 200%
 at 0s..2s stroke along s radius 2% height 600
 at 0s..2s rain rate 6/s radius 1%..2% height 2000..3000
 SCENE
@@ -89,6 +95,20 @@ SCENE
 check "keys and paths: 24 and 60 fps agree at shared instants" cmp -s k24 k60
 check "keys and paths: four shared instants compared" test "$(wc -l <k24)" -eq 4
 check "keys: the frames change as the keys move" test "$(cut -d' ' -f2 k24 | sort -u | wc -l)" -eq 4
+
+# key rain-rate lets a share of the drops fall (the same drops the full rate draws), key
+# fade shortens the waves' life: less water moving at the end.
+drops() { "$ROCKPOOL" "$1" --check | sed -n 's/^drops: *\([0-9]*\) in all.*/\1/p'; }
+grep -v -e '^key rain-rate' keys.scene >full.scene
+check "key rain-rate: fewer drops than the full rate" test "$(drops keys.scene)" -lt "$(drops full.scene)"
+grep -v -e '^key fade' keys.scene >nofade.scene
+"$ROCKPOOL" -q keys.scene -f framemd5 -o /dev/null --dump-heights kf.bin
+"$ROCKPOOL" -q nofade.scene -f framemd5 -o /dev/null --dump-heights nf.bin
+check "key fade: the waves die sooner" "$PY" -c '
+import sys, numpy as np
+a = np.abs(np.fromfile("kf.bin", dtype="<i2").reshape(-1, 96, 160)[-1].astype(int)).sum()
+b = np.abs(np.fromfile("nf.bin", dtype="<i2").reshape(-1, 96, 160)[-1].astype(int)).sum()
+print("keyed", a, "fixed", b); sys.exit(0 if a < 0.7 * b else 1)'
 
 # Chunks and checkpoints carry paths, moving walls and emitters.
 cat >all.scene <<'SCENE'
