@@ -26,7 +26,8 @@
 
 static const rp_output_backend *const backends[] = {
     &rp_output_mp4, &rp_output_mkv, &rp_output_mov,      &rp_output_webm,
-    &rp_output_png, &rp_output_y4m, &rp_output_framemd5, &rp_output_framehash, NULL,
+    &rp_output_png, &rp_output_y4m, &rp_output_framemd5, &rp_output_framehash,
+    &rp_output_gif, &rp_output_webp, NULL,
 };
 
 struct rp_output {
@@ -124,10 +125,14 @@ static int check_pixfmt(const rp_output_spec *opts, const rp_output_backend *b,
     case RP_PIX_RGB24: return RP_OK;
     case RP_PIX_RGBA:
         if (!b->alpha) {
+            char name[16];
+            snprintf(name, sizeof name, "%s", rp_output_format_name(format));
+            for (char *c = name; *c; c++)
+                *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
             rp_errf(err, errlen,
                     "%s cannot carry alpha (--alpha): use a PNG pattern like f_%%05d.png (RGBA), "
-                    ".webm (VP9 yuva420p) or .mov (ProRes 4444, or -c qtrle)",
-                    format == RP_FORMAT_Y4M ? "Y4M" : "MP4");
+                    ".webm (VP9 yuva420p), .webp, or .mov (ProRes 4444, or -c qtrle)",
+                    name);
             return RP_ERR_INVALID;
         }
         return RP_OK;

@@ -47,6 +47,8 @@ extern const rp_output_backend rp_output_mp4;
 extern const rp_output_backend rp_output_mkv;
 extern const rp_output_backend rp_output_mov;
 extern const rp_output_backend rp_output_webm;
+extern const rp_output_backend rp_output_gif;
+extern const rp_output_backend rp_output_webp;
 extern const rp_output_backend rp_output_y4m;
 extern const rp_output_backend rp_output_framemd5;
 extern const rp_output_backend rp_output_framehash;

@@ -25,6 +25,7 @@
 #include "input/demux.h"
 #include "output/mux.h"
 #include "output/output_backend.h"
+#include "output/palette.h"
 #include "output/yuv.h"
 
 /* Default encoders per container, best first. Only software encoders: hardware ones are
@@ -36,6 +37,15 @@ static const char *const webm_encoders[] = {"libvpx-vp9", "libvpx", NULL};
  * the editors' layer format, or QuickTime Animation (lossless 8-bit ARGB) with -c qtrle.
  * MP4 is refused in output.c; Matroska needs -c with an encoder that has alpha. */
 static const char *const mov_alpha_encoders[] = {"prores_ks", "qtrle", NULL};
+/* The web's animations: GIF (FFmpeg's encoder, fed palette frames from palette.h) and
+ * animated WebP (libwebp). Neither carries sound. */
+static const char *const gif_encoders[] = {"gif", NULL};
+static const char *const webp_encoders[] = {"libwebp_anim", "libwebp", NULL};
+
+static int is_animation(enum rp_format f)
+{
+    return f == RP_FORMAT_GIF || f == RP_FORMAT_WEBP;
+}
 
 /* The pixel format an encoder gets alpha frames in, unless --pix-fmt says otherwise. */
 static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
@@ -48,6 +58,8 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
         {"libvpx", AV_PIX_FMT_YUVA420P},
         {"prores_ks", AV_PIX_FMT_YUVA444P10},
         {"qtrle", AV_PIX_FMT_ARGB},
+        {"libwebp_anim", AV_PIX_FMT_YUVA420P},
+        {"libwebp", AV_PIX_FMT_YUVA420P},
     };
     for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++)
         if (!strcmp(codec->name, preferred[i].encoder))
@@ -60,8 +72,8 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
 
 /* What carries alpha, for messages. */
 #define ALPHA_WORKS                                                                                \
-    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .mov (ProRes 4444, or -c "       \
-    "qtrle), or .mkv with -c libvpx-vp9"
+    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .webp, .mov (ProRes 4444, or "   \
+    "-c qtrle), or .mkv with -c libvpx-vp9"
 
 typedef struct video_out {
     const rp_output_spec *opts;
@@ -71,6 +83,9 @@ typedef struct video_out {
     AVFrame *frame;
     AVPacket *pkt;
     struct SwsContext *sws; /* NULL when yuv.h converts */
+    rp_palette *palette;    /* GIF: made from the first frames */
+    uint8_t **held;         /* GIF: the first frames, until the palette is made */
+    int nheld, maxheld, palette_made;
     uint8_t *spare_row;     /* see rp_output_scale_px */
     int64_t next_pts;
     char tmp[4096];
@@ -117,6 +132,8 @@ static const char *muxer_name(enum rp_format f)
     case RP_FORMAT_MKV: return "matroska";
     case RP_FORMAT_MOV: return "mov";
     case RP_FORMAT_WEBM: return "webm";
+    case RP_FORMAT_GIF: return "gif";
+    case RP_FORMAT_WEBP: return "webp";
     default: return NULL;
     }
 }
@@ -180,6 +197,8 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
     const char *const *defaults = opts->format == RP_FORMAT_WEBM           ? webm_encoders
+                                  : opts->format == RP_FORMAT_GIF          ? gif_encoders
+                                  : opts->format == RP_FORMAT_WEBP         ? webp_encoders
                                   : alpha && opts->format == RP_FORMAT_MOV ? mov_alpha_encoders
                                                                            : h264_encoders;
     const AVCodec *codec = NULL;
@@ -202,6 +221,8 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
             rp_errf(err, errlen, "no %s encoder is installed (tried %s%s%s); install one or use -c",
                     opts->format == RP_FORMAT_WEBM   ? "VP9/VP8"
                     : defaults == mov_alpha_encoders ? "ProRes/QuickTime Animation"
+                    : defaults == webp_encoders      ? "WebP (FFmpeg built with libwebp)"
+                    : defaults == gif_encoders       ? "GIF"
                                                      : "H.264/MPEG-4",
                     defaults[0], defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
             return RP_ERR_UNSUPPORTED;
@@ -241,7 +262,9 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
                         char *err, size_t errlen)
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
-    const char *pix_name = opts->pix_fmt ? opts->pix_fmt : "yuv420p";
+    const char *pix_name = opts->pix_fmt                    ? opts->pix_fmt
+                           : opts->format == RP_FORMAT_GIF ? "pal8"
+                                                           : "yuv420p";
     enum AVPixelFormat fmt;
     int fmt_alpha, ret;
 
@@ -255,8 +278,8 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
         pix_name = av_get_pix_fmt_name(fmt);
     }
     fmt = av_get_pix_fmt(pix_name);
-    fmt_alpha =
-        fmt != AV_PIX_FMT_NONE && (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+    fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&
+                (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
     if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
         rp_errf(err, errlen,
                 "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
@@ -466,6 +489,13 @@ static void release(video_out *vo)
     sws_freeContext(vo->sws);
     vo->sws = NULL;
     av_freep(&vo->spare_row);
+    free(vo->palette);
+    vo->palette = NULL;
+    for (int i = 0; i < vo->nheld; i++)
+        free(vo->held[i]);
+    free(vo->held);
+    vo->held = NULL;
+    vo->nheld = 0;
     rp_audio_out_free(&vo->audio);
 }
 
@@ -509,6 +539,14 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     char value[32];
     int ret;
 
+    /* GIF is lossless over its palette; WebP keeps libwebp's own quality (75) */
+    if (codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7)) {
+        if (!opts->crf_given && opts->bitrate <= 0)
+            return RP_OK;
+        rp_errf(err, errlen, "encoder %s takes neither --crf nor -b (%s keeps its own quality)",
+                codec->name, codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
+        return RP_ERR_INVALID;
+    }
     if (opts->bitrate > 0) {
         enc->bit_rate = opts->bitrate;
         return RP_OK;
@@ -632,6 +670,22 @@ static int open_converter(video_out *vo, const AVCodec *codec, enum AVPixelForma
 
     if (opts->pixfmt != RP_PIX_RGBA && (fmt == AV_PIX_FMT_YUV420P || fmt == AV_PIX_FMT_YUV444P))
         return RP_OK;
+    if (fmt == AV_PIX_FMT_PAL8) {
+        if (opts->pixfmt == RP_PIX_RGBA) {
+            rp_errf(err, errlen, "GIF has no alpha channel (--alpha): use " ALPHA_WORKS);
+            return RP_ERR_INVALID;
+        }
+        /* the palette is made from a second of frames, at most 64 MiB of them */
+        size_t bytes = (size_t)opts->width * opts->height * 3;
+        int64_t second = (opts->fps + opts->fps_den - 1) / (opts->fps_den > 0 ? opts->fps_den : 1);
+        vo->maxheld = (int)rp_clamp64((int64_t)((64u << 20) / bytes), 1, second > 1 ? second : 1);
+        if (!(vo->palette = calloc(1, sizeof *vo->palette)) ||
+            !(vo->held = calloc((size_t)vo->maxheld, sizeof *vo->held))) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        return RP_OK;
+    }
     vo->spare_row = av_mallocz((size_t)opts->width * 4 + 64);
     vo->sws = sws_getContext(opts->width, opts->height, in, opts->width, opts->height, fmt,
                              SWS_BICUBIC, NULL, NULL, NULL);
@@ -723,6 +777,8 @@ static int write_header(video_out *vo, char *err, size_t errlen)
 
     if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
         av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
+    if (is_animation(opts->format)) /* the web's habit: play forever */
+        av_dict_set(&mux_opts, "loop", "0", 0);
     for (size_t i = 0; opts->metadata && opts->metadata[i] && opts->metadata[i + 1]; i += 2)
         av_dict_set(&vo->oc->metadata, opts->metadata[i], opts->metadata[i + 1], 0);
     vo->oc->flags |= AVFMT_FLAG_BITEXACT;
@@ -775,8 +831,8 @@ static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t 
     ret = open_temp_file(vo, err, errlen);
     if (ret)
         goto fail;
-    ret = rp_audio_out_open(&vo->audio, vo->oc, vo->opts, err, errlen);
-    if (ret)
+    if (!is_animation(opts->format) &&
+        (ret = rp_audio_out_open(&vo->audio, vo->oc, vo->opts, err, errlen)))
         goto fail;
     ret = write_header(vo, err, errlen);
     if (ret)
@@ -788,19 +844,54 @@ fail:
     return ret;
 }
 
+static int encode_frame(video_out *vo, const uint8_t *rgb, char *err, size_t errlen);
+
+/* GIF: the palette from the frames held, then those frames encoded. */
+static int make_palette(video_out *vo, char *err, size_t errlen)
+{
+    int ret = RP_OK;
+    vo->palette_made = 1;
+    if (rp_palette_build(vo->palette, (const uint8_t *const *)vo->held, vo->nheld,
+                         vo->opts->width, vo->opts->height)) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    for (int i = 0; i < vo->nheld && !ret; i++)
+        ret = encode_frame(vo, vo->held[i], err, errlen);
+    return ret;
+}
+
 static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err,
                        size_t errlen)
 {
     video_out *vo = priv;
+    (void)frame_index; /* pts count from the first written frame */
+    if (vo->palette && !vo->palette_made) {
+        size_t bytes = (size_t)vo->opts->width * vo->opts->height * 3;
+        if (!(vo->held[vo->nheld] = malloc(bytes))) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        memcpy(vo->held[vo->nheld++], rgb, bytes);
+        return vo->nheld < vo->maxheld ? RP_OK : make_palette(vo, err, errlen);
+    }
+    return encode_frame(vo, rgb, err, errlen);
+}
+
+static int encode_frame(video_out *vo, const uint8_t *rgb, char *err, size_t errlen)
+{
     int ret;
 
-    (void)frame_index; /* pts count from the first written frame */
     /* The encoder may still hold a reference to the previous frame. */
     ret = av_frame_make_writable(vo->frame);
     if (ret < 0)
         return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
                      ret);
-    if (vo->sws)
+    if (vo->palette) {
+        rp_palette_map(vo->palette, rgb, vo->opts->width, vo->opts->height, vo->frame->data[0],
+                       vo->frame->linesize[0]);
+        memcpy(vo->frame->data[1], vo->palette->argb, sizeof vo->palette->argb);
+    } else if (vo->sws)
         rp_output_scale_px(vo->sws, rgb, vo->opts->width, vo->opts->height,
                            rp_pixfmt_bytes(vo->opts->pixfmt), vo->spare_row, vo->frame->data,
                            vo->frame->linesize);
@@ -824,8 +915,10 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
 static int video_close(void *priv, char *err, size_t errlen)
 {
     video_out *vo = priv;
-    int ret;
+    int ret = RP_OK;
 
+    if (vo->palette && !vo->palette_made && (ret = make_palette(vo, err, errlen)))
+        goto fail;
     ret = rp_send_and_mux(vo->oc, vo->opts->path, vo->enc, vo->st, vo->pkt, NULL, 0, err, errlen);
     if (ret)
         goto fail;
@@ -874,3 +967,5 @@ VIDEO_BACKEND(rp_output_mp4, "mp4", "mp4,m4v", RP_FORMAT_MP4, 0);
 VIDEO_BACKEND(rp_output_mkv, "mkv", "mkv", RP_FORMAT_MKV, 1);
 VIDEO_BACKEND(rp_output_mov, "mov", "mov", RP_FORMAT_MOV, 1);
 VIDEO_BACKEND(rp_output_webm, "webm", "webm", RP_FORMAT_WEBM, 1);
+VIDEO_BACKEND(rp_output_gif, "gif", "gif", RP_FORMAT_GIF, 0);
+VIDEO_BACKEND(rp_output_webp, "webp", "webp", RP_FORMAT_WEBP, 1);
