@@ -209,6 +209,23 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
     return RP_OK;
 }
 
+/* Whether the container takes the codec's packets as they are. libavformat says yes to
+ * FLAC and Opus in MP4 and MOV but then refuses the header (experimental, or not
+ * supported): those are re-encoded to AAC like any codec the container does not take. */
+static int takes_as_is(const AVFormatContext *oc, enum rp_format format, enum AVCodecID id)
+{
+    if (format == RP_FORMAT_MP4 || format == RP_FORMAT_MOV) {
+        static const enum AVCodecID mp4[] = {AV_CODEC_ID_AAC, AV_CODEC_ID_MP3, AV_CODEC_ID_AC3,
+                                             AV_CODEC_ID_EAC3, AV_CODEC_ID_ALAC};
+        int ok = 0;
+        for (size_t i = 0; i < sizeof mp4 / sizeof mp4[0]; i++)
+            ok |= id == mp4[i];
+        if (!ok)
+            return 0;
+    }
+    return avformat_query_codec(oc->oformat, id, FF_COMPLIANCE_NORMAL) == 1;
+}
+
 /* Open the audio input and add its output stream (before the header is written). No
  * audio stream in the file: RP_OK and no audio. */
 int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_spec *opts,
@@ -242,7 +259,7 @@ int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_sp
         rp_errf(err, errlen, "out of memory");
         return RP_ERR_NOMEM;
     }
-    a->copy = avformat_query_codec(oc->oformat, ist->codecpar->codec_id, FF_COMPLIANCE_NORMAL) == 1;
+    a->copy = takes_as_is(oc, opts->format, ist->codecpar->codec_id);
     ret = a->copy ? audio_setup_copy(a, opts, err, errlen)
                   : audio_setup_encode(a, rp_audio_in_codec(a->in), err, errlen);
     if (ret)
