@@ -116,7 +116,8 @@ static int audio_setup_copy(rp_audio_out *a, const rp_output_spec *opts, char *e
     int ret = avcodec_parameters_copy(a->ost->codecpar, ist->codecpar);
 
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path, ret);
+        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path,
+                        ret);
     a->ost->codecpar->codec_tag = 0;
     a->ost->time_base = ist->time_base;
     audio_span(opts, ist->time_base, &a->start_ts, &a->end_ts);
@@ -127,9 +128,9 @@ static int audio_setup_copy(rp_audio_out *a, const rp_output_spec *opts, char *e
  * cannot take the sample rate, for WebM/Matroska. Kept apart from the set-up so that every
  * reason to refuse (no decoder, no encoder for the rate, no sample format this file converts
  * to) is found before anything is allocated: RP_ERR_UNSUPPORTED saying which. */
-static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts, const AVCodec *dcodec,
-                              const AVCodec **pcodec, enum AVSampleFormat *psfmt, char *err,
-                              size_t errlen)
+static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
+                              const AVCodec *dcodec, const AVCodec **pcodec,
+                              enum AVSampleFormat *psfmt, char *err, size_t errlen)
 {
     const char *names[3] = {"aac", NULL, NULL};
     const AVCodec *ecodec = NULL;
@@ -197,7 +198,8 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
     if (ret >= 0)
         ret = avcodec_parameters_from_context(a->ost->codecpar, a->enc);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name, ret);
+        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name,
+                        ret);
     a->ost->time_base = a->enc->time_base;
     a->fifo = av_audio_fifo_alloc(sfmt, a->enc->ch_layout.nb_channels, 4096);
     if (!a->fifo) {
@@ -228,8 +230,8 @@ static int takes_as_is(const AVFormatContext *oc, enum rp_format format, enum AV
 
 /* Open the audio input and add its output stream (before the header is written). No
  * audio stream in the file: RP_OK and no audio. */
-int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_spec *opts,
-                      char *err, size_t errlen)
+int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_spec *opts, char *err,
+                      size_t errlen)
 {
     rp_audio_out *a;
     int ret;

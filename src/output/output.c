@@ -25,9 +25,9 @@
 #include "output/output_backend.h"
 
 static const rp_output_backend *const backends[] = {
-    &rp_output_mp4, &rp_output_mkv, &rp_output_mov,      &rp_output_webm,
-    &rp_output_png, &rp_output_y4m, &rp_output_framemd5, &rp_output_framehash,
-    &rp_output_gif, &rp_output_webp, NULL,
+    &rp_output_mp4, &rp_output_mkv,      &rp_output_mov,       &rp_output_webm, &rp_output_png,
+    &rp_output_y4m, &rp_output_framemd5, &rp_output_framehash, &rp_output_gif,  &rp_output_webp,
+    NULL,
 };
 
 struct rp_output {
@@ -270,21 +270,21 @@ int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen)
     }
     if (!b) {
         rp_errf(err, errlen,
-                       "cannot tell the output format of '%s': use -f NAME, or a path ending "
-                       "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
-                       opts->path);
+                "cannot tell the output format of '%s': use -f NAME, or a path ending "
+                "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
+                opts->path);
         return RP_ERR_INVALID;
     }
     if (opts->width < 1 || opts->height < 1 || opts->width > RP_MAX_SIDE ||
         opts->height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "frame size %dx%d is out of range (1..%d per side)",
-                       opts->width, opts->height, RP_MAX_SIDE);
+        rp_errf(err, errlen, "frame size %dx%d is out of range (1..%d per side)", opts->width,
+                opts->height, RP_MAX_SIDE);
         return opts->width > RP_MAX_SIDE || opts->height > RP_MAX_SIDE ? RP_ERR_TOO_LARGE
                                                                        : RP_ERR_INVALID;
     }
     if (opts->fps < 1 || opts->first_frame < 0) {
         rp_errf(err, errlen, "invalid frame rate %d or first frame %" PRId64, opts->fps,
-                       opts->first_frame);
+                opts->first_frame);
         return RP_ERR_INVALID;
     }
     if (opts->png_level < -1 || opts->png_level > 9) {
@@ -294,9 +294,9 @@ int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen)
     if (rp_output_is_stdout(opts->path) && format != RP_FORMAT_Y4M &&
         format != RP_FORMAT_FRAMEMD5 && format != RP_FORMAT_FRAMEHASH) {
         rp_errf(err, errlen,
-                       "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
-                       "file name",
-                       b->name);
+                "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
+                "file name",
+                b->name);
         return RP_ERR_INVALID;
     }
     resolved.format = format;
@@ -382,7 +382,7 @@ int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, cha
     }
     if (frame_index <= out->last_index || frame_index < 0) {
         rp_errf(err, errlen, "frame %" PRId64 " arrived after frame %" PRId64, frame_index,
-                       out->last_index);
+                out->last_index);
         return RP_ERR_INVALID;
     }
     ret = out->backend->write(out->priv, frame_index, rgb, err, errlen);
@@ -406,7 +406,7 @@ int rp_output_close(rp_output **pout, char *err, size_t errlen)
     if (out->failed) {
         ret = out->failed;
         rp_errf(err, errlen, "output '%s' failed earlier; nothing more was written",
-                       out->opts.path);
+                out->opts.path);
         out->backend->abort(out->priv);
         output_free(out);
         return ret;

@@ -54,12 +54,9 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
         const char *encoder;
         enum AVPixelFormat fmt;
     } preferred[] = {
-        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},
-        {"libvpx", AV_PIX_FMT_YUVA420P},
-        {"prores_ks", AV_PIX_FMT_YUVA444P10},
-        {"qtrle", AV_PIX_FMT_ARGB},
-        {"libwebp_anim", AV_PIX_FMT_YUVA420P},
-        {"libwebp", AV_PIX_FMT_YUVA420P},
+        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},   {"libvpx", AV_PIX_FMT_YUVA420P},
+        {"prores_ks", AV_PIX_FMT_YUVA444P10},  {"qtrle", AV_PIX_FMT_ARGB},
+        {"libwebp_anim", AV_PIX_FMT_YUVA420P}, {"libwebp", AV_PIX_FMT_YUVA420P},
     };
     for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++)
         if (!strcmp(codec->name, preferred[i].encoder))
@@ -86,7 +83,7 @@ typedef struct video_out {
     rp_palette *palette;    /* GIF: made from the first frames */
     uint8_t **held;         /* GIF: the first frames, until the palette is made */
     int nheld, maxheld, palette_made;
-    uint8_t *spare_row;     /* see rp_output_scale_px */
+    uint8_t *spare_row; /* see rp_output_scale_px */
     int64_t next_pts;
     char tmp[4096];
     int tmp_exists;
@@ -118,9 +115,9 @@ int rp_send_and_mux(AVFormatContext *oc, const char *path, AVCodecContext *enc, 
         ret = av_interleaved_write_frame(oc, pkt);
         if (ret < 0)
             return rp_averr(err, errlen,
-                         audio || ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO
-                                                                                : RP_ERR_ENCODER,
-                         "cannot write", path, ret);
+                            audio || ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO
+                                                                                   : RP_ERR_ENCODER,
+                            "cannot write", path, ret);
     }
 }
 
@@ -262,7 +259,7 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
                         char *err, size_t errlen)
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
-    const char *pix_name = opts->pix_fmt                    ? opts->pix_fmt
+    const char *pix_name = opts->pix_fmt                   ? opts->pix_fmt
                            : opts->format == RP_FORMAT_GIF ? "pal8"
                                                            : "yuv420p";
     enum AVPixelFormat fmt;
@@ -544,7 +541,8 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
         if (!opts->crf_given && opts->bitrate <= 0)
             return RP_OK;
         rp_errf(err, errlen, "encoder %s takes neither --crf nor -b (%s keeps its own quality)",
-                codec->name, codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
+                codec->name,
+                codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
         return RP_ERR_INVALID;
     }
     if (opts->bitrate > 0) {
@@ -724,7 +722,8 @@ static int open_encoder(video_out *vo, const AVCodec *codec, enum AVPixelFormat 
     }
     ret = avcodec_parameters_from_context(vo->st->codecpar, vo->enc);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for", codec->name, ret);
+        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for", codec->name,
+                        ret);
     vo->st->time_base = vo->enc->time_base;
     vo->st->avg_frame_rate = vo->enc->framerate;
     vo->st->r_frame_rate = vo->enc->framerate;
@@ -810,7 +809,7 @@ static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t 
     ret = avformat_alloc_output_context2(&vo->oc, NULL, muxer_name(opts->format), NULL);
     if (ret < 0 || !vo->oc) {
         ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot set up muxer", muxer_name(opts->format),
-                    ret);
+                       ret);
         goto fail;
     }
     vo->st = avformat_new_stream(vo->oc, NULL);
@@ -851,8 +850,8 @@ static int make_palette(video_out *vo, char *err, size_t errlen)
 {
     int ret = RP_OK;
     vo->palette_made = 1;
-    if (rp_palette_build(vo->palette, (const uint8_t *const *)vo->held, vo->nheld,
-                         vo->opts->width, vo->opts->height)) {
+    if (rp_palette_build(vo->palette, (const uint8_t *const *)vo->held, vo->nheld, vo->opts->width,
+                         vo->opts->height)) {
         rp_errf(err, errlen, "out of memory");
         return RP_ERR_NOMEM;
     }
@@ -886,7 +885,7 @@ static int encode_frame(video_out *vo, const uint8_t *rgb, char *err, size_t err
     ret = av_frame_make_writable(vo->frame);
     if (ret < 0)
         return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
-                     ret);
+                        ret);
     if (vo->palette) {
         rp_palette_map(vo->palette, rgb, vo->opts->width, vo->opts->height, vo->frame->data[0],
                        vo->frame->linesize[0]);
@@ -902,12 +901,14 @@ static int encode_frame(video_out *vo, const uint8_t *rgb, char *err, size_t err
         rp_yuv444_rows_m(is_hd(vo->opts) ? &rp_yuv_bt709 : &rp_yuv_bt601, rgb, vo->opts->width,
                          vo->frame->data, vo->frame->linesize, 0, vo->opts->height);
     vo->frame->pts = vo->next_pts++;
-    ret = rp_send_and_mux(vo->oc, vo->opts->path, vo->enc, vo->st, vo->pkt, vo->frame, 0, err, errlen);
+    ret = rp_send_and_mux(vo->oc, vo->opts->path, vo->enc, vo->st, vo->pkt, vo->frame, 0, err,
+                          errlen);
     if (ret)
         return ret;
     /* The audio up to the end of this frame. */
-    return rp_audio_out_pump(vo->audio, vo->next_pts * (vo->opts->fps_den > 0 ? vo->opts->fps_den : 1),
-                      vo->opts->fps, err, errlen);
+    return rp_audio_out_pump(vo->audio,
+                             vo->next_pts * (vo->opts->fps_den > 0 ? vo->opts->fps_den : 1),
+                             vo->opts->fps, err, errlen);
 }
 
 /* Flush the encoder, write the trailer, close the file and rename it into place. On any

@@ -142,8 +142,7 @@ static const uint8_t bayer8[8][8] = {
     {15, 47, 7, 39, 13, 45, 5, 37}, {63, 31, 55, 23, 61, 29, 53, 21},
 };
 
-void rp_palette_map(const rp_palette *p, const uint8_t *rgb, int w, int h, uint8_t *out,
-                    int stride)
+void rp_palette_map(const rp_palette *p, const uint8_t *rgb, int w, int h, uint8_t *out, int stride)
 {
     for (int y = 0; y < h; y++) {
         const uint8_t *q = rgb + (size_t)y * w * 3;

@@ -22,6 +22,7 @@ struct rp_scene {
     int is_file;                      /* name is a file's path */
     rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
     rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
+    rp_diag background_at;            /* where `background PATH` names it; line 0: none */
     rp_path *paths;
     int n_paths, cap_paths;
     rp_keys keys[RP_KEY_KINDS]; /* n == 0: not keyed */
@@ -513,8 +514,13 @@ static int set_background(parser *ps, tok kw)
 {
     tok t;
     char b[64];
-    int ret = rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background);
-
+    const char *save = ps->p;
+    int save_col = ps->col, ret = rp_lex_next(ps, &t);
+    if (!ret && t.s)
+        rp_lex_note(ps, &ps->background_at, t.col, "background");
+    ps->p = save;
+    ps->col = save_col;
+    ret = rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background);
     (void)kw;
     if (ret || (ret = rp_lex_next(ps, &t)))
         return ret;
@@ -1289,6 +1295,7 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
     sc->outside_bg = ps.outside_bg;
     sc->outside_mask = ps.outside_mask;
     sc->sky_at = ps.sky_at;
+    sc->background_at = ps.background_at;
     *out = sc;
     return RP_OK;
 }
@@ -1331,6 +1338,11 @@ const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background)
 {
     const rp_diag *d = background ? &scene->outside_bg : &scene->outside_mask;
     return d->line ? d : NULL;
+}
+
+const rp_diag *rp_scene_background_at(const rp_scene *scene)
+{
+    return scene->background_at.line ? &scene->background_at : NULL;
 }
 
 const rp_diag *rp_scene_sky_at(const rp_scene *scene)

@@ -33,6 +33,9 @@ const char *rp_scene_file(const rp_scene *scene);
  * it unless the run allows outside paths (rockpool(1) --allow-outside-paths). */
 const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background);
 
+/** Where the scene's `background PATH` names it (as rp_scene_sky_at), or NULL. */
+const rp_diag *rp_scene_background_at(const rp_scene *scene);
+
 /** Where the scene's `sky PATH` names its image (file, line, column and the line's text;
  * the message is a placeholder for the caller's), or NULL when it names none. */
 const rp_diag *rp_scene_sky_at(const rp_scene *scene);

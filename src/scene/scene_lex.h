@@ -50,6 +50,7 @@ typedef struct parser {
      * directory (absolute, or with a '..' component); line 0 = none. */
     rp_diag outside_bg, outside_mask;
     rp_diag sky_at; /* where `sky PATH` names its image (for errors in the image) */
+    rp_diag background_at; /* where `background PATH` names it */
 } parser;
 
 /* A part of a word (for "640x480", "3..9", "40,400"): its text and column. */

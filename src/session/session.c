@@ -129,6 +129,8 @@ static int diag_error(rp_error *err, int code)
     return code;
 }
 
+static int background_fail(const rp_session *se, int code, rp_error *err);
+
 int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
 {
     char *text = NULL;
@@ -152,8 +154,7 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
     return r ? diag_error(err, r) : RP_OK;
 }
 
-int rp_settings_parse(rp_settings **settings, const char *text, const char *name,
-                      rp_error *err)
+int rp_settings_parse(rp_settings **settings, const char *text, const char *name, rp_error *err)
 {
     rp_scene *scene = NULL;
     rp_scene_stats st;
@@ -227,7 +228,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
     if (s.background[0] &&
         (!sized || (!(s.set & RP_SET_DURATION) && rp_video_in_is_video(s.background)))) {
         if ((r = rp_source_probe(s.background, &bg, err)))
-            return r;
+            return background_fail(se, r, err);
         if (!sized) {
             w = bg.width;
             h = bg.height;
@@ -242,8 +243,8 @@ static int resolve_settings(rp_session *se, rp_error *err)
         s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
         s.set |= RP_SET_DURATION;
     }
-    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory,
-                           se->run->stop, err)))
+    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, se->run->stop,
+                           err)))
         return r;
     se->s = *rp_engine_settings(se->engine);
     se->clock = rp_engine_clock(se->engine);
@@ -586,6 +587,20 @@ static int sky_fail(const rp_session *se, int code, rp_error *err)
     return diag_error(err, code);
 }
 
+/* Bad input in the background, at the scene's `background` statement when the scene named
+ * it (not -i); other failures as they are. */
+static int background_fail(const rp_session *se, int code, rp_error *err)
+{
+    const rp_diag *at = rp_scene_background_at(se->scene);
+    if ((se->over.set & RP_SET_BACKGROUND) || !at || !err->bad_input || err->has_diag)
+        return code;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    err->diag = *at;
+    snprintf(err->diag.msg, sizeof err->diag.msg, "%.500s", msg);
+    return diag_error(err, code);
+}
+
 /* The sky image is a still FFmpeg decodes, within the memory limit: *bytes is what
  * decoding it at the output size costs (rp_image_cost). Read before anything is created. */
 static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
@@ -850,7 +865,7 @@ static int check_background(rp_session *se, int *video, rp_error *err)
     *video = 0;
     if (!se->s.background[0])
         return RP_OK;
-    if ((r = rp_source_probe(se->s.background, &info, err)))
+    if ((r = rp_source_probe(se->s.background, &info, err)) && (r = background_fail(se, r, err)))
         return r;
     if ((*video = info.is_video))
         return RP_OK;
@@ -886,7 +901,7 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
                             s->background_end, err)))
-        return r;
+        return background_fail(se, r, err);
     if (video && (r = validate(se, err)))
         return r;
     if (sky_used(se) && (r = rp_source_open(&se->sky, s->sky_image, s->out_width, s->out_height,
