@@ -268,6 +268,11 @@ void rp_session_summary(const rp_session *s, rp_summary *sum);
  * mask the timeline uses. Errors are bad input. */
 int rp_session_check(rp_session *s, rp_error *err);
 
+/** After rp_session_check: check every output as rp_session_start would (paths and patterns,
+ * files that exist without overwrite, outputs over inputs, the encoder's settings, the
+ * memory estimate) without creating anything. Errors are bad input. */
+int rp_session_check_outputs(rp_session *s, rp_error *err);
+
 /** Load the background, masks and checkpoint, start the threads, open every sink (files
  * are created under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing,
  * when run->stop is already set. */

@@ -892,6 +892,11 @@ int rp_session_check(rp_session *se, rp_error *err)
     return r;
 }
 
+int rp_session_check_outputs(rp_session *se, rp_error *err)
+{
+    return validate(se, err);
+}
+
 int rp_session_start(rp_session *se, rp_error *err)
 {
     const rp_settings *s = &se->s;
