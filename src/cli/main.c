@@ -24,8 +24,15 @@ enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_SIGINT = 130, E
 
 static volatile sig_atomic_t stop_signal;
 
+/* Set once the run may create files (rp_session_start): before, a signal ends the process
+ * at once (reading and checking a large scene, manifest or timeline takes seconds, and
+ * nothing exists to remove); after, it asks the session to stop and finish its outputs. */
+static volatile sig_atomic_t files_may_exist;
+
 static void on_signal(int sig)
 {
+    if (!files_may_exist)
+        _exit(128 + sig);
     stop_signal = sig;
 }
 
@@ -310,8 +317,9 @@ int main(int argc, char **argv)
         cli.help ? rp_cli_usage(stdout) : (void)printf("rockpool %s\n", RP_VERSION);
         return stdout_done();
     }
-    /* SIGINT/SIGTERM only set a flag: before the outputs exist the run stops with nothing
-     * created; after, they are finished properly and kept (rockpool(1) SIGNALS). */
+    /* Before the run may create files SIGINT/SIGTERM end it at once, with nothing created;
+     * after, they only set a flag, and the outputs are finished properly and kept
+     * (rockpool(1) SIGNALS). */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -343,6 +351,7 @@ int main(int argc, char **argv)
                      ? fail(&err)
                      : (print_summary(&sum), stdout_done());
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
+        files_may_exist = 1;
         status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
     }
     if (prog.fd)
