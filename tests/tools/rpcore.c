@@ -15,7 +15,7 @@
  * preset's drop shape and mode, as a scene's `preset` line does), resolved and rendered by
  * the same engine the program's session drives (src/engine.h); -s is the output size as
  * for the program.
- * Scenes with a background image or wall masks are refused (they need image decoding):
+ * Scenes with a background or sky image or wall masks are refused (they need image decoding):
  * exit 2.
  * Exit status: 0 ok, 1 runtime failure, 2 bad usage or input. */
 #include <errno.h>
@@ -252,9 +252,9 @@ int main(int argc, char **argv)
     rp_settings_merge(&merged, ss);
     rp_settings_merge(&merged, &over);
     merged.preset = preset;
-    if (merged.background[0] && !items_only) {
-        fprintf(stderr, "rpcore: the scene names a background image; rpcore has no image "
-                        "decoder\n");
+    if ((merged.background[0] || merged.sky_image[0]) && !items_only) {
+        fprintf(stderr, "rpcore: the scene names a %s image; rpcore has no image decoder\n",
+                merged.background[0] ? "background" : "sky");
         status = 2;
         goto done;
     }
