@@ -123,6 +123,8 @@ enum rp_format {
     RP_FORMAT_Y4M,
     RP_FORMAT_FRAMEMD5,
     RP_FORMAT_FRAMEHASH, /* framemd5's sibling with the hash of hash_algo */
+    RP_FORMAT_GIF,       /* animated GIF: 256 colours of the first frame, dithered */
+    RP_FORMAT_WEBP,      /* animated WebP (libwebp) */
 };
 
 /** The encoded output as the caller chooses it. The stream itself (size, frame rate,
@@ -215,7 +217,7 @@ typedef struct rp_session rp_session;
 
 /** Counts of a scene's event statements by kind. */
 typedef struct rp_scene_stats {
-    int drops, rains, strokes, walls;
+    int drops, rains, strokes, walls, emitters;
 } rp_scene_stats;
 
 /** Counts of the timeline's items (the events expanded over the frames). */
@@ -265,6 +267,11 @@ void rp_session_summary(const rp_session *s, rp_summary *sum);
  * the background (an image's headers and decoding cost, a video's streams) and every wall
  * mask the timeline uses. Errors are bad input. */
 int rp_session_check(rp_session *s, rp_error *err);
+
+/** After rp_session_check: check every output as rp_session_start would (paths and patterns,
+ * files that exist without overwrite, outputs over inputs, the encoder's settings, the
+ * memory estimate) without creating anything. Errors are bad input. */
+int rp_session_check_outputs(rp_session *s, rp_error *err);
 
 /** Load the background, masks and checkpoint, start the threads, open every sink (files
  * are created under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing,

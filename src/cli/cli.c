@@ -116,9 +116,9 @@ void rp_cli_usage(FILE *f)
           "Render water ripples from a scene script (SCENE, '-' for stdin, none for a\n"
           "built-in rain) to a video, a PNG sequence, a Y4M pipe or frame hashes.\n"
           "\n"
-          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm, f_%05d.png, still.png, - (Y4M)\n"
-          "                         on stdout (default rockpool.mp4, none for hashes only)\n"
-          "  -f, --format NAME      mp4 mkv mov webm png y4m framemd5 framehash\n"
+          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm|.gif|.webp, f_%05d.png, still.png,\n"
+          "                         - (Y4M on stdout) (default rockpool.mp4; none for hashes)\n"
+          "  -f, --format NAME      mp4 mkv mov webm gif webp png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
           "  -s, --size WxH         output size (default: the scene's, or -i's up to 4K)\n"
@@ -441,10 +441,10 @@ static int ffmpeg_only(const char *a, char *err, size_t errlen)
                                 "re-mux: ffmpeg -i out.mp4 -c:v copy %s ... out2.mp4";
     static const struct {
         const char *name, *msg;
-    } table[] = {{"-vf", pipe},   {"-filter:v", pipe}, {"-filter_complex", pipe},
-                 {"-lavfi", pipe}, {"-map", pipe},     {"-af", pipe},
-                 {"-filter:a", pipe}, {"-c:a", remux}, {"-acodec", remux},
-                 {"-b:a", remux},  {"-ar", remux},     {"-ac", remux}};
+    } table[] = {{"-vf", pipe},       {"-filter:v", pipe}, {"-filter_complex", pipe},
+                 {"-lavfi", pipe},    {"-map", pipe},      {"-af", pipe},
+                 {"-filter:a", pipe}, {"-c:a", remux},     {"-acodec", remux},
+                 {"-b:a", remux},     {"-ar", remux},      {"-ac", remux}};
     for (size_t j = 0; j < sizeof table / sizeof table[0]; j++)
         if (!strcmp(a, table[j].name)) {
             /* one of the two messages above, not user text */
@@ -463,13 +463,23 @@ static int ffmpeg_only(const char *a, char *err, size_t errlen)
  * that option. Returns 0, or 2 with a message for FFmpeg options rockpool has not. */
 static int rewrite_ffmpeg(int argc, char **argv, char *err, size_t errlen)
 {
-    static const char *const aliases[][2] = {
-        {"-pix_fmt", "--pix-fmt"},  {"-vcodec", "--codec"},     {"-c:v", "--codec"},
-        {"-codec:v", "--codec"},    {"-loglevel", "--loglevel"}, {"-ss", "--ss"},
-        {"-to", "--to"},            {"-frames:v", "--vframes"}, {"-frames", "--vframes"},
-        {"-vframes", "--vframes"},  {"-crf", "--crf"},          {"-preset", "--encoder-preset"},
-        {"-b:v", "--bitrate"},      {"-threads", "--ffmpeg-threads"},  {"-an", "--no-audio"},
-        {"-hide_banner", "--hide_banner"}, {"-nostdin", "--nostdin"}};
+    static const char *const aliases[][2] = {{"-pix_fmt", "--pix-fmt"},
+                                             {"-vcodec", "--codec"},
+                                             {"-c:v", "--codec"},
+                                             {"-codec:v", "--codec"},
+                                             {"-loglevel", "--loglevel"},
+                                             {"-ss", "--ss"},
+                                             {"-to", "--to"},
+                                             {"-frames:v", "--vframes"},
+                                             {"-frames", "--vframes"},
+                                             {"-vframes", "--vframes"},
+                                             {"-crf", "--crf"},
+                                             {"-preset", "--encoder-preset"},
+                                             {"-b:v", "--bitrate"},
+                                             {"-threads", "--ffmpeg-threads"},
+                                             {"-an", "--no-audio"},
+                                             {"-hide_banner", "--hide_banner"},
+                                             {"-nostdin", "--nostdin"}};
     static char dashed[sizeof long_opts / sizeof long_opts[0]][24]; /* "--NAME" for "-NAME" */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -692,10 +702,11 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
     case 'f':
         cli->run.out.format = rp_output_format_from_name(arg);
         if (cli->run.out.format == RP_FORMAT_NONE)
-            return usage_error(err, errlen,
-                               "--format: unknown format '%s' (expected mp4, mkv, mov, webm, "
-                               "png, y4m, framemd5, framehash)",
-                               arg);
+            return usage_error(
+                err, errlen,
+                "--format: unknown format '%s' (expected mp4, mkv, mov, webm, gif, webp, "
+                "png, y4m, framemd5, framehash)",
+                arg);
         break;
     case 'c': cli->run.out.codec = arg; break;
     case ARG_CRF:
@@ -870,8 +881,8 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     size_t plen = path ? strlen(path) : 0;
     if (cli->output_given && plen > 4 && !strchr(path, '%') &&
         (format == RP_FORMAT_PNG || format == RP_FORMAT_NONE) &&
-        !strcasecmp(path + plen - 4, ".png") &&
-        cli->run.end < 0 && cli->end_at.is_frames && cli->vframes < 0) {
+        !strcasecmp(path + plen - 4, ".png") && cli->run.end < 0 && cli->end_at.is_frames &&
+        cli->vframes < 0) {
         cli->vframes = 1;
         cli->times = 1;
     }

@@ -331,12 +331,17 @@ int main(int argc, char **argv)
     if (cli.simd >= 0) /* the output never changes; tests compare every level */
         rp_simd_set(cli.simd);
 
+    if (cli.check && !cli.output_given && cli.run.out.format == RP_FORMAT_NONE)
+        cli.run.out.path = NULL; /* --check alone names no video */
     if (rp_scene_load(&scene, cli.scene_path, &err) ||
         rp_session_new(&session, scene, &cli.run, &err) ||
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);
     } else if (rp_session_summary(session, &sum), cli.check) {
-        status = rp_session_check(session, &err) ? fail(&err) : (print_summary(&sum), stdout_done());
+        /* the outputs too, as a render would check them: those it was given */
+        status = rp_session_check(session, &err) || rp_session_check_outputs(session, &err)
+                     ? fail(&err)
+                     : (print_summary(&sum), stdout_done());
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
         status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
     }

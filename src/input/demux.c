@@ -107,3 +107,28 @@ int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
     free(url);
     return ret;
 }
+
+int rp_demux_open_decoder(AVCodecContext **dec, const AVFormatContext *fc, int index,
+                          const AVCodec *codec, const rp_decoder_opts *opts)
+{
+    const AVStream *st = fc->streams[index];
+    if (!(*dec = avcodec_alloc_context3(codec)))
+        return AVERROR(ENOMEM);
+    int ret = avcodec_parameters_to_context(*dec, st->codecpar);
+    if (ret < 0)
+        return ret;
+    (*dec)->pkt_timebase = st->time_base;
+    if (opts->threads > 0)
+        (*dec)->thread_count = opts->threads;
+    if (opts->bitexact)
+        (*dec)->flags |= AV_CODEC_FLAG_BITEXACT;
+    if (opts->explode)
+        (*dec)->err_recognition |= AV_EF_EXPLODE;
+    if (opts->get_buffer2) {
+        (*dec)->get_buffer2 = opts->get_buffer2;
+        (*dec)->opaque = opts->opaque;
+    }
+    if (opts->max_pixels > 0)
+        (*dec)->max_pixels = opts->max_pixels;
+    return avcodec_open2(*dec, codec, NULL);
+}

@@ -1,11 +1,13 @@
-/* demux.h - every input file goes through here to libavformat: one regular file, read
+/* demux.h - every input file goes through here to libavformat and libavcodec: one regular file, read
  * with the "file" protocol only (a ':' in its name is never a protocol), by one of the
  * demuxers the caller names, and no other file opened on its behalf (a playlist's
  * segments, a concat list's entries, a reference in a container): a scene's inputs cannot
- * pull in files from elsewhere, nor block on a FIFO named inside them. */
+ * pull in files from elsewhere, nor block on a FIFO named inside them. Their decoders are
+ * opened here too. */
 #ifndef RP_DEMUX_H
 #define RP_DEMUX_H
 
+#include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 
 /** The demuxers a video background or an audio track may be read with (container formats
@@ -29,5 +31,23 @@ char *rp_demux_formats(int media);
  * asked for another file. */
 int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
                   AVDictionary **opts);
+
+/** How a decoder is set up beyond its stream's parameters. */
+typedef struct rp_decoder_opts {
+    int threads;  /* thread_count; 0 leaves libavcodec's default (1) */
+    int bitexact; /* AV_CODEC_FLAG_BITEXACT: the same pixels on every machine */
+    int explode;  /* AV_EF_EXPLODE: report damaged data instead of concealing it */
+    /* Frame buffers through get_buffer2 (with opaque), and a size limit; NULL/0: FFmpeg's */
+    int (*get_buffer2)(struct AVCodecContext *dec, AVFrame *frame, int flags);
+    void *opaque;
+    int64_t max_pixels;
+} rp_decoder_opts;
+
+/** The one way a decoder is opened (stills, video backgrounds, background audio): a
+ * context for stream index of fc with codec, from the stream's parameters and time base,
+ * set up as opts says, then opened. Returns 0 or an FFmpeg error code; *dec is set either
+ * way (NULL when it could not be allocated) and is the caller's to free. */
+int rp_demux_open_decoder(AVCodecContext **dec, const AVFormatContext *fc, int index,
+                          const AVCodec *codec, const rp_decoder_opts *opts);
 
 #endif

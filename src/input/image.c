@@ -456,18 +456,15 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
 
 /* A decoder for the stream whose buffers go through get_buffer (which sizes and refuses
  * them against dims): an FFmpeg error code, or 0. */
-static int open_decoder(AVCodecContext *dec, const AVCodec *codec, const AVStream *st,
-                        image_dims *dims)
+static int open_decoder(AVCodecContext **dec, const AVCodec *codec, const AVFormatContext *fc,
+                        int index, image_dims *dims)
 {
-    int ret = avcodec_parameters_to_context(dec, st->codecpar);
-    if (ret < 0)
-        return ret;
-    dec->thread_count = 1; /* get_buffer runs on this thread */
-    dec->flags |= AV_CODEC_FLAG_BITEXACT;
-    dec->opaque = dims;
-    dec->get_buffer2 = get_buffer;
-    dec->max_pixels = IMAGE_MAX_PIXELS;
-    return avcodec_open2(dec, codec, NULL);
+    const rp_decoder_opts o = {.threads = 1, /* get_buffer runs on this thread */
+                               .bitexact = 1,
+                               .get_buffer2 = get_buffer,
+                               .opaque = dims,
+                               .max_pixels = IMAGE_MAX_PIXELS};
+    return rp_demux_open_decoder(dec, fc, index, codec, &o);
 }
 
 /* Feed packets of stream index until the first frame comes out (or, probing, until
@@ -552,15 +549,14 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
     if ((ret = image_budget(path, dims, cost, err, errlen)) ||
         (ret = open_image(path, &fc, &index, &codec, err, errlen)))
         return ret;
-    dec = avcodec_alloc_context3(codec);
     pkt = av_packet_alloc();
     frame = av_frame_alloc();
-    if (!dec || !pkt || !frame) {
+    if (!pkt || !frame) {
         rp_errf(err, errlen, "out of memory reading '%s'", path);
         ret = RP_ERR_NOMEM;
         goto done;
     }
-    if ((ret = open_decoder(dec, codec, fc->streams[index], dims)) < 0 ||
+    if ((ret = open_decoder(&dec, codec, fc, index, dims)) < 0 ||
         (ret = receive_first(fc, dec, index, pkt, frame, dims)) < 0) {
         ret = decode_failure(path, codec, dims, ret, err, errlen);
         goto done;

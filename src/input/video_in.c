@@ -644,21 +644,18 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, s
 /* The decoder, bit-exact, reporting damaged data instead of concealing it. */
 static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, size_t errlen)
 {
-    v->dec = avcodec_alloc_context3(codec);
     v->pkt = av_packet_alloc();
     v->frame = av_frame_alloc();
     v->pending = av_frame_alloc();
-    if (!v->dec || !v->pkt || !v->frame || !v->pending) {
+    if (!v->pkt || !v->frame || !v->pending) {
         rp_errf(err, errlen, "out of memory opening '%s'", v->path);
         return RP_ERR_NOMEM;
     }
-    int ret = avcodec_parameters_to_context(v->dec, v->fc->streams[v->index]->codecpar);
-    if (ret >= 0) {
-        v->dec->pkt_timebase = v->tb;
-        v->dec->thread_count = v->opts.threads;
-        v->dec->flags |= AV_CODEC_FLAG_BITEXACT;
-        v->dec->err_recognition |= AV_EF_EXPLODE;
-        ret = avcodec_open2(v->dec, codec, NULL);
+    const rp_decoder_opts o = {.threads = v->opts.threads, .bitexact = 1, .explode = 1};
+    int ret = rp_demux_open_decoder(&v->dec, v->fc, v->index, codec, &o);
+    if (ret == AVERROR(ENOMEM) && !v->dec) {
+        rp_errf(err, errlen, "out of memory opening '%s'", v->path);
+        return RP_ERR_NOMEM;
     }
     if (ret < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];

@@ -1,6 +1,7 @@
 /* output_backend.h - the contract between output.c and its backends (output_png.c,
  * output_video.c, output_y4m.c, output_hash.c), in the style of dav1d's
- * tools/output/muxer.h. Only output*.c include this file; everything else uses output.h.
+ * tools/output/muxer.h, and the file handling they share (files.c). Only src/output/
+ * includes this file; everything else uses output.h.
  *
  * Every backend writes under a temporary name beside the final path and moves it into
  * place in close(); abort() removes what it wrote. The helpers below implement that
@@ -46,6 +47,8 @@ extern const rp_output_backend rp_output_mp4;
 extern const rp_output_backend rp_output_mkv;
 extern const rp_output_backend rp_output_mov;
 extern const rp_output_backend rp_output_webm;
+extern const rp_output_backend rp_output_gif;
+extern const rp_output_backend rp_output_webp;
 extern const rp_output_backend rp_output_y4m;
 extern const rp_output_backend rp_output_framemd5;
 extern const rp_output_backend rp_output_framehash;
@@ -79,6 +82,12 @@ int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen);
  * RP_ERR_TOO_LARGE if the name does not fit. */
 int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len, char *err,
                            size_t errlen);
+
+/** The file-system checks of rp_output_validate (files.c): the parent directory exists,
+ * and without overwrite nothing is replaced (for a PNG pattern, every frame's name; a
+ * name without a conversion is refused for more than one frame). Nothing for stdout. */
+int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, char *err,
+                          size_t errlen);
 
 /** Whether a path names stdout. */
 int rp_output_is_stdout(const char *path);

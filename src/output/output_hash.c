@@ -156,30 +156,13 @@ static void hash_abort(void *priv)
     rp_output_stream_abort(&ho->out);
 }
 
-const rp_output_backend rp_output_framemd5 = {
-    .name = "framemd5",
-    .extensions = "framemd5",
-    .format = RP_FORMAT_FRAMEMD5,
-    .priv_size = sizeof(hash_out),
-    .alpha = 1,
-    .run_cell_bytes = hash_cell_bytes,
-    .validate = hash_validate,
-    .open = hash_open,
-    .write = hash_write,
-    .close = hash_close,
-    .abort = hash_abort,
-};
+/* The two backends differ only in name and format (framemd5's algorithm is fixed). */
+#define HASH_BACKEND(NAME, FORMAT)                                                                 \
+    {                                                                                              \
+        .name = NAME, .extensions = NAME, .format = FORMAT, .priv_size = sizeof(hash_out),         \
+        .alpha = 1, .run_cell_bytes = hash_cell_bytes, .validate = hash_validate,                  \
+        .open = hash_open, .write = hash_write, .close = hash_close, .abort = hash_abort,           \
+    }
 
-const rp_output_backend rp_output_framehash = {
-    .name = "framehash",
-    .extensions = "framehash",
-    .format = RP_FORMAT_FRAMEHASH,
-    .priv_size = sizeof(hash_out),
-    .alpha = 1,
-    .run_cell_bytes = hash_cell_bytes,
-    .validate = hash_validate,
-    .open = hash_open,
-    .write = hash_write,
-    .close = hash_close,
-    .abort = hash_abort,
-};
+const rp_output_backend rp_output_framemd5 = HASH_BACKEND("framemd5", RP_FORMAT_FRAMEMD5);
+const rp_output_backend rp_output_framehash = HASH_BACKEND("framehash", RP_FORMAT_FRAMEHASH);

@@ -17,14 +17,15 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
-#include <libavutil/audio_fifo.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
 #include "base/common.h"
 #include "input/demux.h"
+#include "output/mux.h"
 #include "output/output_backend.h"
+#include "output/palette.h"
 #include "output/yuv.h"
 
 /* Default encoders per container, best first. Only software encoders: hardware ones are
@@ -36,6 +37,15 @@ static const char *const webm_encoders[] = {"libvpx-vp9", "libvpx", NULL};
  * the editors' layer format, or QuickTime Animation (lossless 8-bit ARGB) with -c qtrle.
  * MP4 is refused in output.c; Matroska needs -c with an encoder that has alpha. */
 static const char *const mov_alpha_encoders[] = {"prores_ks", "qtrle", NULL};
+/* The web's animations: GIF (FFmpeg's encoder, fed palette frames from palette.h) and
+ * animated WebP (libwebp). Neither carries sound. */
+static const char *const gif_encoders[] = {"gif", NULL};
+static const char *const webp_encoders[] = {"libwebp_anim", "libwebp", NULL};
+
+static int is_animation(enum rp_format f)
+{
+    return f == RP_FORMAT_GIF || f == RP_FORMAT_WEBP;
+}
 
 /* The pixel format an encoder gets alpha frames in, unless --pix-fmt says otherwise. */
 static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
@@ -44,10 +54,9 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
         const char *encoder;
         enum AVPixelFormat fmt;
     } preferred[] = {
-        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},
-        {"libvpx", AV_PIX_FMT_YUVA420P},
-        {"prores_ks", AV_PIX_FMT_YUVA444P10},
-        {"qtrle", AV_PIX_FMT_ARGB},
+        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},   {"libvpx", AV_PIX_FMT_YUVA420P},
+        {"prores_ks", AV_PIX_FMT_YUVA444P10},  {"qtrle", AV_PIX_FMT_ARGB},
+        {"libwebp_anim", AV_PIX_FMT_YUVA420P}, {"libwebp", AV_PIX_FMT_YUVA420P},
     };
     for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++)
         if (!strcmp(codec->name, preferred[i].encoder))
@@ -60,8 +69,8 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
 
 /* What carries alpha, for messages. */
 #define ALPHA_WORKS                                                                                \
-    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .mov (ProRes 4444, or -c "       \
-    "qtrle), or .mkv with -c libvpx-vp9"
+    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .webp, .mov (ProRes 4444, or "   \
+    "-c qtrle), or .mkv with -c libvpx-vp9"
 
 typedef struct video_out {
     const rp_output_spec *opts;
@@ -71,482 +80,45 @@ typedef struct video_out {
     AVFrame *frame;
     AVPacket *pkt;
     struct SwsContext *sws; /* NULL when yuv.h converts */
-    uint8_t *spare_row;     /* see rp_output_scale_px */
+    rp_palette *palette;    /* GIF: made from the first frames */
+    uint8_t **held;         /* GIF: the first frames, until the palette is made */
+    int nheld, maxheld, palette_made;
+    uint8_t *spare_row; /* see rp_output_scale_px */
     int64_t next_pts;
     char tmp[4096];
     int tmp_exists;
-    struct audio_in *audio; /* NULL: no audio */
+    rp_audio_out *audio; /* NULL: no audio */
 } video_out;
-
-/* ---- audio carried from another file (rp_output_spec.audio_path) ----
- * The first audio stream of the file, from audio_offset for audio_length seconds, placed
- * at the output's time 0: its packets copied (those that start inside the span, so the
- * length is right within one audio frame) when the container takes the codec, else decoded
- * and re-encoded sample-exactly (AAC for MP4/MOV, Opus, or Vorbis when Opus cannot take the
- * sample rate, for WebM/Matroska). Sample formats are converted here (no libswresample);
- * sample rates are never changed. Packets are written as the video advances, so nothing
- * accumulates in the interleaver. */
-static int averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret);
-
-typedef struct audio_in {
-    AVFormatContext *ic;
-    AVStream *ist, *ost;
-    int index, copy, done, flushed;
-    int64_t start_ts, end_ts;   /* copy: the span in the input's time base */
-    int64_t start_smp, end_smp; /* encode: the span in samples */
-    int64_t taken, next;        /* samples into the FIFO, and out to the encoder */
-    AVCodecContext *dec, *enc;
-    AVPacket *pkt;
-    AVFrame *frame, *eframe;
-    AVAudioFifo *fifo;
-    uint8_t **conv; /* converted samples of one decoded frame */
-    int conv_cap;
-} audio_in;
-
-static void audio_free(audio_in **pa)
-{
-    audio_in *a = *pa;
-
-    if (!a)
-        return;
-    avformat_close_input(&a->ic);
-    avcodec_free_context(&a->dec);
-    avcodec_free_context(&a->enc);
-    av_packet_free(&a->pkt);
-    av_frame_free(&a->frame);
-    av_frame_free(&a->eframe);
-    if (a->fifo)
-        av_audio_fifo_free(a->fifo);
-    if (a->conv)
-        av_freep(&a->conv[0]);
-    av_freep(&a->conv);
-    free(a);
-    *pa = NULL;
-}
-
-/* One sample of a decoded frame as a double in -1..1. */
-static double sample_get(const AVFrame *f, int ch, int i)
-{
-    enum AVSampleFormat fmt = f->format;
-    int planar = av_sample_fmt_is_planar(fmt), nch = f->ch_layout.nb_channels;
-    const uint8_t *p = f->extended_data[planar ? ch : 0];
-    int k = planar ? i : i * nch + ch;
-
-    switch (av_get_packed_sample_fmt(fmt)) {
-    case AV_SAMPLE_FMT_U8: return (p[k] - 128) / 128.0;
-    case AV_SAMPLE_FMT_S16: return ((const int16_t *)p)[k] / 32768.0;
-    case AV_SAMPLE_FMT_S32: return ((const int32_t *)p)[k] / 2147483648.0;
-    case AV_SAMPLE_FMT_S64: return (double)((const int64_t *)p)[k] / 9223372036854775808.0;
-    case AV_SAMPLE_FMT_FLT: return ((const float *)p)[k];
-    case AV_SAMPLE_FMT_DBL: return ((const double *)p)[k];
-    default: return 0;
-    }
-}
-
-static void sample_put(uint8_t **data, enum AVSampleFormat fmt, int nch, int ch, int i, double v)
-{
-    int planar = av_sample_fmt_is_planar(fmt);
-    uint8_t *p = data[planar ? ch : 0];
-    int k = planar ? i : i * nch + ch;
-
-    v = v > 1 ? 1 : v < -1 ? -1 : v;
-    if (av_get_packed_sample_fmt(fmt) == AV_SAMPLE_FMT_S16)
-        ((int16_t *)p)[k] = (int16_t)lrint(v * 32767);
-    else
-        ((float *)p)[k] = (float)v;
-}
-
-/* The first of the formats this file converts to that the encoder takes. */
-static enum AVSampleFormat pick_sample_fmt(const AVCodec *c)
-{
-    static const enum AVSampleFormat ok[] = {AV_SAMPLE_FMT_FLTP, AV_SAMPLE_FMT_FLT,
-                                             AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P};
-
-    if (!c->sample_fmts)
-        return AV_SAMPLE_FMT_FLTP;
-    for (const enum AVSampleFormat *f = c->sample_fmts; *f != AV_SAMPLE_FMT_NONE; f++)
-        for (int i = 0; i < 4; i++)
-            if (*f == ok[i])
-                return *f;
-    return AV_SAMPLE_FMT_NONE;
-}
-
-static int takes_rate(const AVCodec *c, int rate)
-{
-    if (!c->supported_samplerates)
-        return 1;
-    for (const int *r = c->supported_samplerates; *r; r++)
-        if (*r == rate)
-            return 1;
-    return 0;
-}
-
-/* Seconds num/den (den 0: 0) in ticks of tb, rounded down. */
-static int64_t to_ticks(int64_t num, int64_t den, AVRational tb)
-{
-    if (den <= 0 || num <= 0)
-        return 0;
-    return av_rescale_rnd(num, tb.den, den * tb.num, AV_ROUND_DOWN);
-}
-
-/* The span of audio carried, audio_offset for audio_length seconds (no length: to the
- * file's end, INT64_MAX), in ticks of tb: the copy path picks packets in the input's time
- * base, the re-encode path samples in the encoder's. */
-static void audio_span(const rp_output_spec *opts, AVRational tb, int64_t *start, int64_t *end)
-{
-    *start = to_ticks(opts->audio_offset_num, opts->audio_offset_den, tb);
-    *end = opts->audio_length_den > 0
-               ? *start + to_ticks(opts->audio_length_num, opts->audio_length_den, tb)
-               : INT64_MAX;
-}
 
 /* Send one frame to an encoder (NULL flushes it) and mux every packet it returns into its
  * stream: the video's frames and the re-encoded audio's both go through here. audio only
  * changes the messages: "audio encoder" names the encoder, and every failed write is
  * RP_ERR_IO, where for the video only ENOSPC and EIO are (other write failures are
  * RP_ERR_ENCODER). */
-static int send_and_mux(video_out *vo, AVCodecContext *enc, AVStream *st, AVPacket *pkt,
-                        AVFrame *frame, int audio, char *err, size_t errlen)
+int rp_send_and_mux(AVFormatContext *oc, const char *path, AVCodecContext *enc, AVStream *st,
+                    AVPacket *pkt, AVFrame *frame, int audio, char *err, size_t errlen)
 {
     const char *what = audio ? "audio encoder" : "encoder";
     int ret = avcodec_send_frame(enc, frame);
 
     if (ret < 0)
-        return averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
+        return rp_averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
     for (;;) {
         ret = avcodec_receive_packet(enc, pkt);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
             return RP_OK;
         if (ret < 0)
-            return averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
+            return rp_averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
         av_packet_rescale_ts(pkt, enc->time_base, st->time_base);
         pkt->stream_index = st->index;
         /* Takes the packet's reference, leaving pkt blank. */
-        ret = av_interleaved_write_frame(vo->oc, pkt);
+        ret = av_interleaved_write_frame(oc, pkt);
         if (ret < 0)
-            return averr(err, errlen,
-                         audio || ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO
-                                                                                : RP_ERR_ENCODER,
-                         "cannot write", vo->opts->path, ret);
+            return rp_averr(err, errlen,
+                            audio || ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO
+                                                                                   : RP_ERR_ENCODER,
+                            "cannot write", path, ret);
     }
-}
-
-/* Open the audio file and find its first audio stream and that stream's decoder; the other
- * streams are discarded so that reading skips them. a->index < 0 when the file has no audio
- * stream. */
-static int audio_input_open(audio_in *a, const char *path, const AVCodec **dcodec, char *err,
-                            size_t errlen)
-{
-    int ret = rp_demux_open(&a->ic, path, rp_demux_media_formats, NULL);
-    if (ret < 0 || avformat_find_stream_info(a->ic, NULL) < 0)
-        return averr(err, errlen, RP_ERR_FORMAT, "cannot read the audio of", path,
-                     ret < 0 ? ret : AVERROR_INVALIDDATA);
-    a->index = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, dcodec, 0);
-    if (a->index < 0)
-        return RP_OK;
-    a->ist = a->ic->streams[a->index];
-    for (unsigned i = 0; i < a->ic->nb_streams; i++)
-        if ((int)i != a->index)
-            a->ic->streams[i]->discard = AVDISCARD_ALL;
-    return RP_OK;
-}
-
-/* The copy path's output stream: the input's parameters and time base as they are, and the
- * span in that time base (packets are picked by their timestamps). */
-static int audio_setup_copy(audio_in *a, const rp_output_spec *opts, char *err, size_t errlen)
-{
-    int ret = avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar);
-
-    if (ret < 0)
-        return averr(err, errlen, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path, ret);
-    a->ost->codecpar->codec_tag = 0;
-    a->ost->time_base = a->ist->time_base;
-    audio_span(opts, a->ist->time_base, &a->start_ts, &a->end_ts);
-    return RP_OK;
-}
-
-/* The re-encode path's encoder and sample format: AAC for MP4/MOV; Opus, or Vorbis when Opus
- * cannot take the sample rate, for WebM/Matroska. Kept apart from the set-up so that every
- * reason to refuse (no decoder, no encoder for the rate, no sample format this file converts
- * to) is found before anything is allocated: RP_ERR_UNSUPPORTED saying which. */
-static int audio_pick_encoder(const audio_in *a, const rp_output_spec *opts, const AVCodec *dcodec,
-                              const AVCodec **pcodec, enum AVSampleFormat *psfmt, char *err,
-                              size_t errlen)
-{
-    const char *names[3] = {"aac", NULL, NULL};
-    const AVCodec *ecodec = NULL;
-    int rate = a->ist->codecpar->sample_rate;
-    enum AVSampleFormat sfmt;
-
-    if (opts->format == RP_FORMAT_WEBM || opts->format == RP_FORMAT_MKV) {
-        names[0] = "libopus";
-        names[1] = "libvorbis";
-    }
-    for (int i = 0; i < 3 && names[i] && !ecodec; i++) {
-        ecodec = avcodec_find_encoder_by_name(names[i]);
-        if (ecodec && !takes_rate(ecodec, rate))
-            ecodec = NULL;
-    }
-    if (!dcodec) {
-        rp_errf(err, errlen, "no decoder for the %s audio of '%s'",
-                avcodec_get_name(a->ist->codecpar->codec_id), opts->audio_path);
-        return RP_ERR_UNSUPPORTED;
-    }
-    if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {
-        rp_errf(err, errlen,
-                "the %s container cannot hold the %s audio of '%s', and no %s encoder "
-                "takes its %d Hz (use --no-audio)",
-                rp_output_format_name(opts->format), avcodec_get_name(a->ist->codecpar->codec_id),
-                opts->audio_path, names[1] ? "Opus/Vorbis" : "AAC", rate);
-        return RP_ERR_UNSUPPORTED;
-    }
-    *pcodec = ecodec;
-    *psfmt = sfmt;
-    return RP_OK;
-}
-
-/* The re-encode path: the decoder, the encoder at the input's sample rate and channels (the
- * rate is never converted), the FIFO that cuts decoded samples into encoder frames, and the
- * span in samples. */
-static int audio_setup_encode(video_out *vo, const AVCodec *dcodec, char *err, size_t errlen)
-{
-    const rp_output_spec *opts = vo->opts;
-    audio_in *a = vo->audio;
-    int rate = a->ist->codecpar->sample_rate;
-    const AVCodec *ecodec;
-    enum AVSampleFormat sfmt;
-    int ret = audio_pick_encoder(a, opts, dcodec, &ecodec, &sfmt, err, errlen);
-
-    if (ret)
-        return ret;
-    a->dec = avcodec_alloc_context3(dcodec);
-    a->enc = avcodec_alloc_context3(ecodec);
-    a->frame = av_frame_alloc();
-    a->eframe = av_frame_alloc();
-    if (!a->dec || !a->enc || !a->frame || !a->eframe) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
-    }
-    ret = avcodec_parameters_to_context(a->dec, a->ist->codecpar);
-    if (ret >= 0) {
-        a->dec->pkt_timebase = a->ist->time_base;
-        ret = avcodec_open2(a->dec, dcodec, NULL);
-    }
-    if (ret < 0)
-        return averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of", opts->audio_path,
-                     ret);
-    a->enc->sample_rate = rate;
-    a->enc->sample_fmt = sfmt;
-    if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
-        av_channel_layout_default(&a->enc->ch_layout, a->dec->ch_layout.nb_channels);
-    else
-        av_channel_layout_copy(&a->enc->ch_layout, &a->dec->ch_layout);
-    a->enc->time_base = (AVRational){1, rate};
-    a->enc->bit_rate = ecodec->id == AV_CODEC_ID_OPUS ? 128000 : 160000;
-    if (vo->oc->oformat->flags & AVFMT_GLOBALHEADER)
-        a->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    ret = avcodec_open2(a->enc, ecodec, NULL);
-    if (ret >= 0)
-        ret = avcodec_parameters_from_context(a->ost->codecpar, a->enc);
-    if (ret < 0)
-        return averr(err, errlen, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name, ret);
-    a->ost->time_base = a->enc->time_base;
-    a->fifo = av_audio_fifo_alloc(sfmt, a->enc->ch_layout.nb_channels, 4096);
-    if (!a->fifo) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
-    }
-    audio_span(opts, a->enc->time_base, &a->start_smp, &a->end_smp);
-    a->start_ts = av_rescale_q(a->start_smp, a->enc->time_base, a->ist->time_base);
-    return RP_OK;
-}
-
-/* Open the audio input and add its output stream (before the header is written). No
- * audio stream in the file: RP_OK and no audio. */
-static int audio_open(video_out *vo, char *err, size_t errlen)
-{
-    const rp_output_spec *opts = vo->opts;
-    const AVCodec *dcodec = NULL;
-    audio_in *a;
-    int ret;
-
-    if (!opts->audio_path)
-        return RP_OK;
-    a = calloc(1, sizeof(*a));
-    if (!a) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
-    }
-    vo->audio = a;
-    ret = audio_input_open(a, opts->audio_path, &dcodec, err, errlen);
-    if (ret)
-        return ret;
-    if (a->index < 0) { /* nothing to carry */
-        audio_free(&vo->audio);
-        return RP_OK;
-    }
-    a->pkt = av_packet_alloc();
-    a->ost = avformat_new_stream(vo->oc, NULL);
-    if (!a->pkt || !a->ost) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
-    }
-    a->copy = avformat_query_codec(vo->oc->oformat, a->ist->codecpar->codec_id,
-                                   FF_COMPLIANCE_NORMAL) == 1;
-    ret = a->copy ? audio_setup_copy(a, opts, err, errlen)
-                  : audio_setup_encode(vo, dcodec, err, errlen);
-    if (ret)
-        return ret;
-    /* Start near the span: the packet before it (seeking is to a packet boundary). */
-    if (a->start_ts > 0)
-        avformat_seek_file(a->ic, a->index, INT64_MIN, a->start_ts, a->start_ts, 0);
-    return RP_OK;
-}
-
-/* Encode whole frames from the FIFO (all of it when flushing, then the encoder). */
-static int audio_encode(video_out *vo, int flush, char *err, size_t errlen)
-{
-    audio_in *a = vo->audio;
-    int fs = a->enc->frame_size > 0 ? a->enc->frame_size : 1024, ret;
-
-    while (av_audio_fifo_size(a->fifo) >= fs || (flush && av_audio_fifo_size(a->fifo) > 0)) {
-        int n = av_audio_fifo_size(a->fifo) < fs ? av_audio_fifo_size(a->fifo) : fs;
-
-        av_frame_unref(a->eframe);
-        a->eframe->nb_samples = n;
-        a->eframe->format = a->enc->sample_fmt;
-        a->eframe->sample_rate = a->enc->sample_rate;
-        ret = av_channel_layout_copy(&a->eframe->ch_layout, &a->enc->ch_layout);
-        if (ret >= 0)
-            ret = av_frame_get_buffer(a->eframe, 0);
-        if (ret < 0)
-            return averr(err, errlen, RP_ERR_NOMEM, "audio for", vo->opts->path, ret);
-        av_audio_fifo_read(a->fifo, (void **)a->eframe->extended_data, n);
-        a->eframe->pts = a->next;
-        a->next += n;
-        ret = send_and_mux(vo, a->enc, a->ost, a->pkt, a->eframe, 1, err, errlen);
-        if (ret)
-            return ret;
-    }
-    if (flush && !a->flushed) {
-        a->flushed = 1;
-        return send_and_mux(vo, a->enc, a->ost, a->pkt, NULL, 1, err, errlen);
-    }
-    return RP_OK;
-}
-
-/* The samples of a decoded frame inside the span, converted, into the FIFO. */
-static int audio_take_frame(video_out *vo, char *err, size_t errlen)
-{
-    audio_in *a = vo->audio;
-    AVFrame *f = a->frame;
-    int nch = a->enc->ch_layout.nb_channels, n = f->nb_samples, from = 0, to = n;
-    int64_t pts = f->best_effort_timestamp;
-    int64_t s0;
-
-    if (pts == AV_NOPTS_VALUE)
-        pts = av_rescale_q(a->start_smp + a->taken, a->enc->time_base, a->ist->time_base);
-    s0 = av_rescale_q(pts, a->ist->time_base, a->enc->time_base);
-    if (s0 + n <= a->start_smp + a->taken) /* before the span, or already taken */
-        return RP_OK;
-    if (s0 < a->start_smp + a->taken)
-        from = (int)(a->start_smp + a->taken - s0);
-    if (s0 + to > a->end_smp) {
-        to = s0 >= a->end_smp ? from : (int)(a->end_smp - s0);
-        a->done = 1;
-    }
-    if (to <= from || f->ch_layout.nb_channels != nch)
-        return RP_OK;
-    if (to - from > a->conv_cap) {
-        if (a->conv)
-            av_freep(&a->conv[0]);
-        av_freep(&a->conv);
-        if (av_samples_alloc_array_and_samples(&a->conv, NULL, nch, to - from, a->enc->sample_fmt,
-                                               0) < 0) {
-            rp_errf(err, errlen, "out of memory");
-            return RP_ERR_NOMEM;
-        }
-        a->conv_cap = to - from;
-    }
-    for (int ch = 0; ch < nch; ch++)
-        for (int i = from; i < to; i++)
-            sample_put(a->conv, a->enc->sample_fmt, nch, ch, i - from, sample_get(f, ch, i));
-    if (av_audio_fifo_write(a->fifo, (void **)a->conv, to - from) < to - from) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
-    }
-    a->taken += to - from;
-    return audio_encode(vo, 0, err, errlen);
-}
-
-/* Carry the audio up to output time until_num/until_den seconds (den 0: to the span's end,
- * flushing). */
-static int audio_pump(video_out *vo, int64_t until_num, int64_t until_den, char *err, size_t errlen)
-{
-    audio_in *a = vo->audio;
-    int ret;
-
-    if (!a)
-        return RP_OK;
-    while (!a->done) {
-        int64_t until_ts = until_den > 0
-                               ? a->start_ts + to_ticks(until_num, until_den, a->ist->time_base)
-                               : INT64_MAX;
-        int64_t ts;
-
-        ret = av_read_frame(a->ic, a->pkt);
-        if (ret < 0) { /* the file's end (or damage: the audio stops there) */
-            a->done = 1;
-            if (!a->copy) {
-                avcodec_send_packet(a->dec, NULL);
-                while (avcodec_receive_frame(a->dec, a->frame) >= 0 && !ret)
-                    ret = audio_take_frame(vo, err, errlen) ? -1 : 0;
-                a->done = 1;
-            }
-            break;
-        }
-        ts = a->pkt->pts != AV_NOPTS_VALUE ? a->pkt->pts : a->pkt->dts;
-        if (a->pkt->stream_index != a->index || ts == AV_NOPTS_VALUE) {
-            av_packet_unref(a->pkt);
-            continue;
-        }
-        if (a->copy) {
-            if (ts >= a->end_ts) {
-                a->done = 1;
-                av_packet_unref(a->pkt);
-                break;
-            }
-            if (ts < a->start_ts) {
-                av_packet_unref(a->pkt);
-                continue;
-            }
-            a->pkt->pts = ts - a->start_ts;
-            a->pkt->dts = a->pkt->dts != AV_NOPTS_VALUE ? a->pkt->dts - a->start_ts : a->pkt->pts;
-            av_packet_rescale_ts(a->pkt, a->ist->time_base, a->ost->time_base);
-            a->pkt->stream_index = a->ost->index;
-            a->pkt->pos = -1;
-            ret = av_interleaved_write_frame(vo->oc, a->pkt);
-            if (ret < 0)
-                return averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
-        } else {
-            ret = avcodec_send_packet(a->dec, a->pkt);
-            av_packet_unref(a->pkt);
-            if (ret < 0 && ret != AVERROR(EAGAIN))
-                return averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of",
-                             vo->opts->audio_path, ret);
-            while (!a->done && avcodec_receive_frame(a->dec, a->frame) >= 0) {
-                ret = audio_take_frame(vo, err, errlen);
-                av_frame_unref(a->frame);
-                if (ret)
-                    return ret;
-            }
-        }
-        if (ts >= until_ts)
-            break;
-    }
-    if (a->done && !a->copy && until_den <= 0)
-        return audio_encode(vo, 1, err, errlen);
-    return RP_OK;
 }
 
 /* The libavformat muxer for a format. */
@@ -557,6 +129,8 @@ static const char *muxer_name(enum rp_format f)
     case RP_FORMAT_MKV: return "matroska";
     case RP_FORMAT_MOV: return "mov";
     case RP_FORMAT_WEBM: return "webm";
+    case RP_FORMAT_GIF: return "gif";
+    case RP_FORMAT_WEBP: return "webp";
     default: return NULL;
     }
 }
@@ -620,6 +194,8 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
     const char *const *defaults = opts->format == RP_FORMAT_WEBM           ? webm_encoders
+                                  : opts->format == RP_FORMAT_GIF          ? gif_encoders
+                                  : opts->format == RP_FORMAT_WEBP         ? webp_encoders
                                   : alpha && opts->format == RP_FORMAT_MOV ? mov_alpha_encoders
                                                                            : h264_encoders;
     const AVCodec *codec = NULL;
@@ -642,6 +218,8 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
             rp_errf(err, errlen, "no %s encoder is installed (tried %s%s%s); install one or use -c",
                     opts->format == RP_FORMAT_WEBM   ? "VP9/VP8"
                     : defaults == mov_alpha_encoders ? "ProRes/QuickTime Animation"
+                    : defaults == webp_encoders      ? "WebP (FFmpeg built with libwebp)"
+                    : defaults == gif_encoders       ? "GIF"
                                                      : "H.264/MPEG-4",
                     defaults[0], defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
             return RP_ERR_UNSUPPORTED;
@@ -681,7 +259,9 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
                         char *err, size_t errlen)
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
-    const char *pix_name = opts->pix_fmt ? opts->pix_fmt : "yuv420p";
+    const char *pix_name = opts->pix_fmt                   ? opts->pix_fmt
+                           : opts->format == RP_FORMAT_GIF ? "pal8"
+                                                           : "yuv420p";
     enum AVPixelFormat fmt;
     int fmt_alpha, ret;
 
@@ -695,8 +275,8 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
         pix_name = av_get_pix_fmt_name(fmt);
     }
     fmt = av_get_pix_fmt(pix_name);
-    fmt_alpha =
-        fmt != AV_PIX_FMT_NONE && (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+    fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&
+                (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
     if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
         rp_errf(err, errlen,
                 "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
@@ -906,10 +486,17 @@ static void release(video_out *vo)
     sws_freeContext(vo->sws);
     vo->sws = NULL;
     av_freep(&vo->spare_row);
-    audio_free(&vo->audio);
+    free(vo->palette);
+    vo->palette = NULL;
+    for (int i = 0; i < vo->nheld; i++)
+        free(vo->held[i]);
+    free(vo->held);
+    vo->held = NULL;
+    vo->nheld = 0;
+    rp_audio_out_free(&vo->audio);
 }
 
-static int averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret)
+int rp_averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret)
 {
     char msg[AV_ERROR_MAX_STRING_SIZE];
 
@@ -949,6 +536,15 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     char value[32];
     int ret;
 
+    /* GIF is lossless over its palette; WebP keeps libwebp's own quality (75) */
+    if (codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7)) {
+        if (!opts->crf_given && opts->bitrate <= 0)
+            return RP_OK;
+        rp_errf(err, errlen, "encoder %s takes neither --crf nor -b (%s keeps its own quality)",
+                codec->name,
+                codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
+        return RP_ERR_INVALID;
+    }
     if (opts->bitrate > 0) {
         enc->bit_rate = opts->bitrate;
         return RP_OK;
@@ -1072,6 +668,22 @@ static int open_converter(video_out *vo, const AVCodec *codec, enum AVPixelForma
 
     if (opts->pixfmt != RP_PIX_RGBA && (fmt == AV_PIX_FMT_YUV420P || fmt == AV_PIX_FMT_YUV444P))
         return RP_OK;
+    if (fmt == AV_PIX_FMT_PAL8) {
+        if (opts->pixfmt == RP_PIX_RGBA) {
+            rp_errf(err, errlen, "GIF has no alpha channel (--alpha): use " ALPHA_WORKS);
+            return RP_ERR_INVALID;
+        }
+        /* the palette is made from a second of frames, at most 64 MiB of them */
+        size_t bytes = (size_t)opts->width * opts->height * 3;
+        int64_t second = (opts->fps + opts->fps_den - 1) / (opts->fps_den > 0 ? opts->fps_den : 1);
+        vo->maxheld = (int)rp_clamp64((int64_t)((64u << 20) / bytes), 1, second > 1 ? second : 1);
+        if (!(vo->palette = calloc(1, sizeof *vo->palette)) ||
+            !(vo->held = calloc((size_t)vo->maxheld, sizeof *vo->held))) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        return RP_OK;
+    }
     vo->spare_row = av_mallocz((size_t)opts->width * 4 + 64);
     vo->sws = sws_getContext(opts->width, opts->height, in, opts->width, opts->height, fmt,
                              SWS_BICUBIC, NULL, NULL, NULL);
@@ -1102,7 +714,7 @@ static int open_encoder(video_out *vo, const AVCodec *codec, enum AVPixelFormat 
         return ret;
     ret = avcodec_open2(vo->enc, codec, NULL);
     if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
+        ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
         if (opts->encoder_preset)
             rp_errf(err + strlen(err), errlen - strlen(err), " (is '%s' one of its presets?)",
                     opts->encoder_preset);
@@ -1110,7 +722,8 @@ static int open_encoder(video_out *vo, const AVCodec *codec, enum AVPixelFormat 
     }
     ret = avcodec_parameters_from_context(vo->st->codecpar, vo->enc);
     if (ret < 0)
-        return averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for", codec->name, ret);
+        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for", codec->name,
+                        ret);
     vo->st->time_base = vo->enc->time_base;
     vo->st->avg_frame_rate = vo->enc->framerate;
     vo->st->r_frame_rate = vo->enc->framerate;
@@ -1120,7 +733,7 @@ static int open_encoder(video_out *vo, const AVCodec *codec, enum AVPixelFormat 
     vo->frame->height = opts->height;
     ret = av_frame_get_buffer(vo->frame, 0);
     if (ret < 0)
-        return averr(err, errlen, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
+        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
     return RP_OK;
 }
 
@@ -1148,7 +761,7 @@ static int open_temp_file(video_out *vo, char *err, size_t errlen)
     vo->oc->url = av_strdup(url);
     ret = vo->oc->url ? avio_open(&vo->oc->pb, url, AVIO_FLAG_WRITE) : AVERROR(ENOMEM);
     if (ret < 0)
-        return averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
+        return rp_averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
     return RP_OK;
 }
 
@@ -1163,13 +776,15 @@ static int write_header(video_out *vo, char *err, size_t errlen)
 
     if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
         av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
+    if (is_animation(opts->format)) /* the web's habit: play forever */
+        av_dict_set(&mux_opts, "loop", "0", 0);
     for (size_t i = 0; opts->metadata && opts->metadata[i] && opts->metadata[i + 1]; i += 2)
         av_dict_set(&vo->oc->metadata, opts->metadata[i], opts->metadata[i + 1], 0);
     vo->oc->flags |= AVFMT_FLAG_BITEXACT;
     ret = avformat_write_header(vo->oc, &mux_opts);
     av_dict_free(&mux_opts);
     if (ret < 0)
-        return averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
+        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
     return RP_OK;
 }
 
@@ -1193,8 +808,8 @@ static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t 
 
     ret = avformat_alloc_output_context2(&vo->oc, NULL, muxer_name(opts->format), NULL);
     if (ret < 0 || !vo->oc) {
-        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot set up muxer", muxer_name(opts->format),
-                    ret);
+        ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot set up muxer", muxer_name(opts->format),
+                       ret);
         goto fail;
     }
     vo->st = avformat_new_stream(vo->oc, NULL);
@@ -1215,8 +830,8 @@ static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t 
     ret = open_temp_file(vo, err, errlen);
     if (ret)
         goto fail;
-    ret = audio_open(vo, err, errlen);
-    if (ret)
+    if (!is_animation(opts->format) &&
+        (ret = rp_audio_out_open(&vo->audio, vo->oc, vo->opts, err, errlen)))
         goto fail;
     ret = write_header(vo, err, errlen);
     if (ret)
@@ -1228,19 +843,54 @@ fail:
     return ret;
 }
 
+static int encode_frame(video_out *vo, const uint8_t *rgb, char *err, size_t errlen);
+
+/* GIF: the palette from the frames held, then those frames encoded. */
+static int make_palette(video_out *vo, char *err, size_t errlen)
+{
+    int ret = RP_OK;
+    vo->palette_made = 1;
+    if (rp_palette_build(vo->palette, (const uint8_t *const *)vo->held, vo->nheld, vo->opts->width,
+                         vo->opts->height)) {
+        rp_errf(err, errlen, "out of memory");
+        return RP_ERR_NOMEM;
+    }
+    for (int i = 0; i < vo->nheld && !ret; i++)
+        ret = encode_frame(vo, vo->held[i], err, errlen);
+    return ret;
+}
+
 static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err,
                        size_t errlen)
 {
     video_out *vo = priv;
+    (void)frame_index; /* pts count from the first written frame */
+    if (vo->palette && !vo->palette_made) {
+        size_t bytes = (size_t)vo->opts->width * vo->opts->height * 3;
+        if (!(vo->held[vo->nheld] = malloc(bytes))) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        memcpy(vo->held[vo->nheld++], rgb, bytes);
+        return vo->nheld < vo->maxheld ? RP_OK : make_palette(vo, err, errlen);
+    }
+    return encode_frame(vo, rgb, err, errlen);
+}
+
+static int encode_frame(video_out *vo, const uint8_t *rgb, char *err, size_t errlen)
+{
     int ret;
 
-    (void)frame_index; /* pts count from the first written frame */
     /* The encoder may still hold a reference to the previous frame. */
     ret = av_frame_make_writable(vo->frame);
     if (ret < 0)
-        return averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
-                     ret);
-    if (vo->sws)
+        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", vo->enc->codec->name,
+                        ret);
+    if (vo->palette) {
+        rp_palette_map(vo->palette, rgb, vo->opts->width, vo->opts->height, vo->frame->data[0],
+                       vo->frame->linesize[0]);
+        memcpy(vo->frame->data[1], vo->palette->argb, sizeof vo->palette->argb);
+    } else if (vo->sws)
         rp_output_scale_px(vo->sws, rgb, vo->opts->width, vo->opts->height,
                            rp_pixfmt_bytes(vo->opts->pixfmt), vo->spare_row, vo->frame->data,
                            vo->frame->linesize);
@@ -1251,12 +901,14 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
         rp_yuv444_rows_m(is_hd(vo->opts) ? &rp_yuv_bt709 : &rp_yuv_bt601, rgb, vo->opts->width,
                          vo->frame->data, vo->frame->linesize, 0, vo->opts->height);
     vo->frame->pts = vo->next_pts++;
-    ret = send_and_mux(vo, vo->enc, vo->st, vo->pkt, vo->frame, 0, err, errlen);
+    ret = rp_send_and_mux(vo->oc, vo->opts->path, vo->enc, vo->st, vo->pkt, vo->frame, 0, err,
+                          errlen);
     if (ret)
         return ret;
     /* The audio up to the end of this frame. */
-    return audio_pump(vo, vo->next_pts * (vo->opts->fps_den > 0 ? vo->opts->fps_den : 1),
-                      vo->opts->fps, err, errlen);
+    return rp_audio_out_pump(vo->audio,
+                             vo->next_pts * (vo->opts->fps_den > 0 ? vo->opts->fps_den : 1),
+                             vo->opts->fps, err, errlen);
 }
 
 /* Flush the encoder, write the trailer, close the file and rename it into place. On any
@@ -1264,22 +916,24 @@ static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char
 static int video_close(void *priv, char *err, size_t errlen)
 {
     video_out *vo = priv;
-    int ret;
+    int ret = RP_OK;
 
-    ret = send_and_mux(vo, vo->enc, vo->st, vo->pkt, NULL, 0, err, errlen);
+    if (vo->palette && !vo->palette_made && (ret = make_palette(vo, err, errlen)))
+        goto fail;
+    ret = rp_send_and_mux(vo->oc, vo->opts->path, vo->enc, vo->st, vo->pkt, NULL, 0, err, errlen);
     if (ret)
         goto fail;
-    ret = audio_pump(vo, 0, 0, err, errlen);
+    ret = rp_audio_out_pump(vo->audio, 0, 0, err, errlen);
     if (ret)
         goto fail;
     ret = av_write_trailer(vo->oc);
     if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_ENCODER, "cannot finish", vo->opts->path, ret);
+        ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot finish", vo->opts->path, ret);
         goto fail;
     }
     ret = avio_closep(&vo->oc->pb);
     if (ret < 0) {
-        ret = averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
+        ret = rp_averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
         goto fail;
     }
     vo->tmp_exists = 0;
@@ -1314,3 +968,5 @@ VIDEO_BACKEND(rp_output_mp4, "mp4", "mp4,m4v", RP_FORMAT_MP4, 0);
 VIDEO_BACKEND(rp_output_mkv, "mkv", "mkv", RP_FORMAT_MKV, 1);
 VIDEO_BACKEND(rp_output_mov, "mov", "mov", RP_FORMAT_MOV, 1);
 VIDEO_BACKEND(rp_output_webm, "webm", "webm", RP_FORMAT_WEBM, 1);
+VIDEO_BACKEND(rp_output_gif, "gif", "gif", RP_FORMAT_GIF, 0);
+VIDEO_BACKEND(rp_output_webp, "webp", "webp", RP_FORMAT_WEBP, 1);

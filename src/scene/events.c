@@ -39,6 +39,8 @@ typedef struct builder {
     rp_diag *diag;
     const rp_event *ev;
     volatile sig_atomic_t *stop; /* the caller's stop request (may be NULL) */
+    const rp_scene *scene;
+    size_t ev_index;
 } builder;
 
 uint64_t rp_splitmix64(uint64_t *state)
@@ -254,6 +256,9 @@ static int span(builder *b, int64_t *a, int64_t *e)
     return RP_OK;
 }
 
+static int64_t key_gain(const builder *b, enum rp_key_what what, int64_t s);
+static void span_steps(int64_t a, int64_t e, int64_t *k0, int64_t *k1);
+
 static void drop_item(builder *b, rp_item *it, int64_t frame, int64_t x, int64_t y, int64_t r,
                       int64_t h)
 {
@@ -316,6 +321,16 @@ static int expand_rain(builder *b)
         if (frame >= b->tl->frames) {
             b->tl->stats.after_end += (size_t)(count - j);
             break;
+        }
+        if (rp_scene_keys(b->scene, RP_KEY_RAIN)) /* `key rain`: heights scaled at the step */
+            h = (int64_t)floordiv((i128)h * key_gain(b, RP_KEY_RAIN, frame), 1000);
+        if (rp_scene_keys(b->scene, RP_KEY_RAIN_RATE)) {
+            /* `key rain-rate`: drop j falls when a draw of its own (not the sequence's, so
+             * the drops that fall are those of the full rate) is below the share */
+            uint64_t own = state ^ ((uint64_t)j * GOLDEN);
+            if ((int64_t)(rp_splitmix64(&own) % 1000) >= key_gain(b, RP_KEY_RAIN_RATE, frame)) {
+                continue;
+            }
         }
         drop_item(b, &it, frame, x, y, r, h);
         if ((ret = push(b, &it)))
@@ -417,6 +432,211 @@ static int expand_wall(builder *b)
     return push(b, &it);
 }
 
+/* ---- motion (rockpool-scene(5) PATHS, MOVING WALLS, EMITTERS) ---------------------------- */
+
+/* The steps an event spans: k0 = floor(A) .. k1 = max(k0, ceil(B) - 1). */
+static void span_steps(int64_t a, int64_t e, int64_t *k0, int64_t *k1)
+{
+    *k0 = a / TICKS_PER_FRAME;
+    *k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
+    if (*k1 < *k0)
+        *k1 = *k0;
+}
+
+/* The path of b->ev over ticks a..e, in 1/256 grid cell: points resolved like every
+ * coordinate, times from the path's `times` (offsets from a) or for constant speed. */
+static int path_geo(builder *b, int64_t a, int64_t e, rp_path_geo *g)
+{
+    const rp_settings *f = b->final;
+    const rp_path *p = rp_scene_path(b->scene, b->ev->along);
+    memset(g, 0, sizeof *g);
+    g->n = p->n;
+    g->smooth = p->smooth;
+    for (int i = 0; i < p->n; i++) {
+        int64_t x = 0, y = 0;
+        int ret;
+        if ((ret = coord(b, p->x[i], f->width, "path x coordinate", &x)) ||
+            (ret = coord(b, p->y[i], f->height, "path y coordinate", &y)))
+            return ret;
+        /* the pixel's centre, on the grid */
+        g->x[i] = ((2 * x + 1) * 128) * f->water.width / f->width;
+        g->y[i] = ((2 * y + 1) * 128) * f->water.height / f->height;
+        if (p->has_times)
+            g->t[i] = a + ticks(b, p->t[i]);
+    }
+    if (!p->has_times)
+        rp_path_constant_speed(g, a, e);
+    return RP_OK;
+}
+
+/* The time of step s (the instant its items apply) in ticks. */
+static int64_t step_ticks(int64_t s)
+{
+    return s * TICKS_PER_FRAME;
+}
+
+/* A stroke along a path: on each step of the span a dab where the path is at that
+ * instant, and between two steps' places as many more as keep consecutive dabs at most a
+ * radius apart. */
+static int expand_stroke_along(builder *b)
+{
+    const rp_settings *f = b->final;
+    const rp_event *ev = b->ev;
+    int64_t a = 0, e = 0, k0, k1, px = 0, py = 0;
+    rp_path_geo g;
+    int ret;
+    if ((ret = span(b, &a, &e)) || (ret = path_geo(b, a, e, &g)))
+        return ret;
+    span_steps(a, e, &k0, &k1);
+    int64_t r = radius_of(b, ev->radius_lo);
+    int64_t rg = (int64_t)to_grid_len(r, f->width, f->water.width) << 8;
+    for (int64_t s = k0; s <= k1 && s < b->tl->frames; s++) {
+        int64_t x, y;
+        rp_path_at(&g, step_ticks(s), &x, &y);
+        int64_t dx = x - px, dy = y - py,
+                d = (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ? (dx < 0 ? -dx : dx)
+                                                              : (dy < 0 ? -dy : dy);
+        int64_t n = s == k0 ? 1 : (d + rg - 1) / (rg > 0 ? rg : 256);
+        n = n < 1 ? 1 : n;
+        for (int64_t j = 1; j <= n; j++) {
+            int64_t qx = s == k0 ? x : px + (int64_t)floordiv((i128)dx * j, n);
+            int64_t qy = s == k0 ? y : py + (int64_t)floordiv((i128)dy * j, n);
+            rp_item it;
+            /* drop_item takes scene pixels: back from the grid's 1/256 cells */
+            drop_item(b, &it, s, (qx >> 8) * f->width / f->water.width,
+                      (qy >> 8) * f->height / f->water.height, r, ev->height_lo);
+            if ((ret = push(b, &it)))
+                return ret;
+            b->tl->stats.stroke_dabs++;
+        }
+        px = x;
+        py = y;
+    }
+    return RP_OK;
+}
+
+/* A wall moving along a path: an obstacle item on each step of the span with where it is
+ * and how far it moved, and one more after the span, when it leaves the water. */
+static int expand_wall_along(builder *b)
+{
+    const rp_settings *f = b->final;
+    const rp_event *ev = b->ev;
+    int64_t a = 0, e = 0, k0, k1, px = 0, py = 0, w = 0, h = 0;
+    rp_path_geo g;
+    int ret;
+    if ((ret = span(b, &a, &e)) || (ret = path_geo(b, a, e, &g)))
+        return ret;
+    rp_item it;
+    memset(&it, 0, sizeof it);
+    it.kind = RP_ITEM_OBSTACLE;
+    it.id = (int)b->ev_index;
+    it.push = ev->push;
+    it.circle = ev->kind == RP_EVENT_WALL_CIRCLE;
+    if (it.circle) {
+        it.r = (int)(((int64_t)to_grid_len(radius_of(b, ev->radius_lo), f->width, f->water.width))
+                     << 8);
+    } else {
+        if ((ret = length(b, ev->w, f->width, "wall width", &w)) ||
+            (ret = length(b, ev->h, f->height, "wall height", &h)))
+            return ret;
+        it.w = (int)((w << 8) * f->water.width / f->width);
+        it.h = (int)((h << 8) * f->water.height / f->height);
+    }
+    span_steps(a, e, &k0, &k1);
+    for (int64_t s = k0; s <= k1 + 1 && s < b->tl->frames; s++) {
+        int64_t x, y;
+        rp_path_at(&g, step_ticks(s), &x, &y);
+        it.frame = s;
+        it.x = (int)x;
+        it.y = (int)y;
+        it.dx = s == k0 ? 0 : (int)(x - px);
+        it.dy = s == k0 ? 0 : (int)(y - py);
+        it.gone = s == k1 + 1;
+        if ((ret = push(b, &it)))
+            return ret;
+        px = x;
+        py = y;
+    }
+    return RP_OK;
+}
+
+/* The per-mille gain of key `what` at step s (1000 without keys). */
+static int64_t key_gain(const builder *b, enum rp_key_what what, int64_t s)
+{
+    const rp_keys *k = rp_scene_keys(b->scene, what);
+    return k ? rp_keys_at(k, s * 1000000, b->clock) : 1000;
+}
+
+/* The emitter's height at step s (ticks t from its start a, span a..e): amplitude *
+ * envelope * sin(2 pi f t), the phase in Q32 of a turn taken exactly from the ticks. */
+static int64_t emit_height(const builder *b, int64_t s, int64_t a, int64_t e)
+{
+    const rp_event *ev = b->ev;
+    int64_t t = step_ticks(s) - a;
+    if (t < 0 || step_ticks(s) > e)
+        return 0;
+    u128 turns = ((u128)(uint64_t)ev->freq_milli * (uint64_t)t << 32) /
+                 ((u128)1000 * (uint64_t)b->clock * TICKS_PER_FRAME);
+    uint32_t phase = (uint32_t)turns;
+    i128 v = (i128)ev->amplitude * rp_sin_q15(phase) * key_gain(b, RP_KEY_AMPLITUDE, s);
+    i128 fade = (i128)ev->fade_us * b->clock, env_num = fade, env_den = fade;
+    if (fade > 0) { /* a linear attack and release of `fade` */
+        i128 left = e - step_ticks(s);
+        env_num = t < left ? t : left;
+        if (env_num > fade)
+            env_num = fade;
+    } else {
+        env_num = env_den = 1;
+    }
+    return (int64_t)floordiv(v * env_num, (i128)32767 * 1000 * env_den);
+}
+
+/* An emitter: on each step of its span its cells set to its oscillation's height (a hard
+ * source, a disc of its radius, like a piston), at the point, or along the line as discs
+ * half a radius apart. */
+static int expand_emit(builder *b)
+{
+    const rp_settings *f = b->final;
+    const rp_event *ev = b->ev;
+    int64_t a = 0, e = 0, k0, k1, x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    int ret;
+    if ((ret = span(b, &a, &e)) || (ret = coord(b, ev->x, f->width, "x coordinate", &x0)) ||
+        (ret = coord(b, ev->y, f->height, "y coordinate", &y0)))
+        return ret;
+    x1 = x0;
+    y1 = y0;
+    if (ev->kind == RP_EVENT_EMIT_LINE &&
+        ((ret = coord(b, ev->x2, f->width, "x coordinate", &x1)) ||
+         (ret = coord(b, ev->y2, f->height, "y coordinate", &y1))))
+        return ret;
+    if ((i128)ev->freq_milli * 2 > (i128)b->clock * 1000)
+        return fail(b, RP_ERR_INVALID, ev->freq_col,
+                    "frequency %lld.%03lld Hz is above half the simulation's rate (%lld steps "
+                    "a second): the highest it can be is %lld.%03lld Hz",
+                    (long long)(ev->freq_milli / 1000), (long long)(ev->freq_milli % 1000),
+                    (long long)b->clock, (long long)(b->clock * 500 / 1000),
+                    (long long)(b->clock * 500 % 1000));
+    int64_t r = ev->radius_lo, dx = x1 - x0, dy = y1 - y0;
+    int64_t d =
+        (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ? (dx < 0 ? -dx : dx) : (dy < 0 ? -dy : dy);
+    int64_t gap = r / 2 > 0 ? r / 2 : 1, n = d / gap + 1;
+    span_steps(a, e, &k0, &k1);
+    for (int64_t s = k0; s <= k1 && s < b->tl->frames; s++) {
+        int64_t h = emit_height(b, s, a, e);
+        for (int64_t j = 0; j < n; j++) {
+            rp_item it;
+            int64_t x = n > 1 ? x0 + (int64_t)floordiv((i128)dx * j, n - 1) : x0;
+            int64_t y = n > 1 ? y0 + (int64_t)floordiv((i128)dy * j, n - 1) : y0;
+            drop_item(b, &it, s, x, y, r, h);
+            it.drop.shape = RP_SHAPE_DISC;
+            it.drop.mode = RP_MODE_SET;
+            if ((ret = push(b, &it)))
+                return ret;
+        }
+    }
+    return RP_OK;
+}
+
 /* Stable merge sort of the items by frame (statement order is generation order). */
 static int sort_items(rp_item *items, rp_item *tmp, size_t n, volatile sig_atomic_t *stop)
 {
@@ -514,28 +734,66 @@ static void event_cost(const builder *b, int64_t frames, double *items, double *
         *work = *items * mean / (double)(n ? n : 1);
         break;
     }
-    case RP_EVENT_STROKE: {
-        int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
-        int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
-        int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
-        int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
-        int64_t d = dx < 0 ? -dx : dx, s = radius_of(b, ev->radius_lo), segs;
-        if (s < 1)
-            s = 1;
+    case RP_EVENT_EMIT_POINT:
+    case RP_EVENT_EMIT_LINE: {
+        /* a drop per dab per step: the dabs half a radius apart along the line */
+        int64_t a = ticks(b, ev->start), e = ticks(b, ev->end), k0, k1;
+        span_steps(a, e, &k0, &k1);
         if (k0 >= frames)
             break;
-        if ((dy < 0 ? -dy : dy) > d)
-            d = dy < 0 ? -dy : dy;
-        segs = (d + s - 1) / s;
-        if (k1 < k0)
-            k1 = k0;
-        if (k1 - k0 > segs)
-            segs = k1 - k0;
-        *items = (double)segs + 1;
+        k1 = k1 < frames ? k1 : frames - 1;
+        int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
+        int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
+        int64_t d = ev->kind == RP_EVENT_EMIT_LINE ? (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) : 0;
+        int64_t gap = ev->radius_lo / 2 > 0 ? ev->radius_lo / 2 : 1;
+        *items = (double)(k1 - k0 + 1) * (double)(d / gap + 1);
         *work = *items * grid_cells(b, ev->radius_lo);
         break;
     }
-    default: {
+    case RP_EVENT_STROKE:
+    case RP_EVENT_WALL_CIRCLE:
+    case RP_EVENT_WALL_RECT:
+        if (ev->along) {
+            /* a dab or an obstacle per step (a stroke: more where the path outruns its
+             * radius, bounded by the grid's size per step); an obstacle's cells and rim */
+            int64_t a = ticks(b, ev->start), e = ticks(b, ev->end), k0, k1;
+            span_steps(a, e, &k0, &k1);
+            if (k0 >= frames)
+                break;
+            k1 = k1 < frames ? k1 : frames - 1;
+            double steps = (double)(k1 - k0 + 2);
+            double r = (double)(ev->kind == RP_EVENT_WALL_RECT
+                                    ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
+                                    : radius_of(b, ev->radius_lo));
+            *items = ev->kind == RP_EVENT_STROKE ? 2 * steps + 64 : steps;
+            *work = *items * grid_cells(b, (int64_t)(2 * r + 8));
+            break;
+        }
+        if (ev->kind != RP_EVENT_STROKE)
+            goto wall;
+        {
+            int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
+            int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
+            int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
+            int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
+            int64_t d = dx < 0 ? -dx : dx, s = radius_of(b, ev->radius_lo), segs;
+            if (s < 1)
+                s = 1;
+            if (k0 >= frames)
+                break;
+            if ((dy < 0 ? -dy : dy) > d)
+                d = dy < 0 ? -dy : dy;
+            segs = (d + s - 1) / s;
+            if (k1 < k0)
+                k1 = k0;
+            if (k1 - k0 > segs)
+                segs = k1 - k0;
+            *items = (double)segs + 1;
+            *work = *items * grid_cells(b, ev->radius_lo);
+            break;
+        }
+    default:
+    wall : {
         /* a wall: the cells of its bounding box on the grid (a mask: every cell), and with
          * `walls visible image` as many output pixels again, scaled */
         double grid = (double)f->water.width * f->water.height, cells = grid;
@@ -669,13 +927,19 @@ int rp_timeline_build_stop(rp_timeline **out, const rp_scene *scene, const rp_se
     tl->frames = frames;
     b.tl = tl;
     count = rp_scene_event_count(scene);
+    b.scene = scene;
     for (i = 0; i < count && ret == RP_OK; i++) {
         b.ev = rp_scene_event(scene, i);
+        b.ev_index = i;
         switch (b.ev->kind) {
         case RP_EVENT_DROP: ret = expand_drop(&b); break;
         case RP_EVENT_RAIN: ret = expand_rain(&b); break;
-        case RP_EVENT_STROKE: ret = expand_stroke(&b); break;
-        default: ret = expand_wall(&b); break;
+        case RP_EVENT_STROKE:
+            ret = b.ev->along ? expand_stroke_along(&b) : expand_stroke(&b);
+            break;
+        case RP_EVENT_EMIT_POINT:
+        case RP_EVENT_EMIT_LINE: ret = expand_emit(&b); break;
+        default: ret = b.ev->along ? expand_wall_along(&b) : expand_wall(&b); break;
         }
     }
     if (ret == RP_OK && !sorted(tl->items, tl->n)) {

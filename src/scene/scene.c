@@ -22,7 +22,55 @@ struct rp_scene {
     int is_file;                      /* name is a file's path */
     rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
     rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
+    rp_diag background_at;            /* where `background PATH` names it; line 0: none */
+    rp_path *paths;
+    int n_paths, cap_paths;
+    rp_keys keys[RP_KEY_KINDS]; /* n == 0: not keyed */
+    rp_diag keys_at[RP_KEY_KINDS];
 };
+
+int rp_scene_find_path(const rp_scene *sc, const char *name, size_t n)
+{
+    for (int i = 0; i < sc->n_paths; i++)
+        if (strlen(sc->paths[i].name) == n && !memcmp(sc->paths[i].name, name, n))
+            return i + 1;
+    return 0;
+}
+
+int rp_scene_add_path(rp_scene *sc, const rp_path *p)
+{
+    if (sc->n_paths == sc->cap_paths) {
+        int cap = sc->cap_paths ? 2 * sc->cap_paths : 4;
+        rp_path *np = cap <= 4096 ? realloc(sc->paths, (size_t)cap * sizeof *np) : NULL;
+        if (!np)
+            return RP_ERR_NOMEM;
+        sc->paths = np;
+        sc->cap_paths = cap;
+    }
+    sc->paths[sc->n_paths++] = *p;
+    return RP_OK;
+}
+
+rp_keys *rp_scene_keys_slot(rp_scene *sc, enum rp_key_what what, rp_diag **at)
+{
+    *at = &sc->keys_at[what];
+    return &sc->keys[what];
+}
+
+const rp_path *rp_scene_path(const rp_scene *scene, int i)
+{
+    return i >= 1 && i <= scene->n_paths ? &scene->paths[i - 1] : NULL;
+}
+
+const rp_keys *rp_scene_keys(const rp_scene *scene, enum rp_key_what what)
+{
+    return scene->keys[what].n ? &scene->keys[what] : NULL;
+}
+
+const rp_diag *rp_scene_keys_at(const rp_scene *scene, enum rp_key_what what)
+{
+    return &scene->keys_at[what];
+}
 
 static const char *const shape_names[] = {"disc", "square", "cosine", "splash", "smooth"};
 static const enum rp_shape shape_values[] = {RP_SHAPE_DISC, RP_SHAPE_SQUARE, RP_SHAPE_COSINE,
@@ -327,8 +375,8 @@ static int set_look(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the look");
 }
 
-/* `sky 0xRRGGBB [STRENGTH [flat]]` or `sky PATH [STRENGTH [flat]]`: a bare word starting with 0x is a
- * colour (so a mistyped colour is not taken for a file), anything else a path. */
+/* `sky 0xRRGGBB [STRENGTH [flat]]` or `sky PATH [STRENGTH [flat]]`: a bare word starting with 0x is
+ * a colour (so a mistyped colour is not taken for a file), anything else a path. */
 static int set_sky(parser *ps, tok kw)
 {
     tok t, s;
@@ -466,8 +514,13 @@ static int set_background(parser *ps, tok kw)
 {
     tok t;
     char b[64];
-    int ret = rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background);
-
+    const char *save = ps->p;
+    int save_col = ps->col, ret = rp_lex_next(ps, &t);
+    if (!ret && t.s)
+        rp_lex_note(ps, &ps->background_at, t.col, "background");
+    ps->p = save;
+    ps->col = save_col;
+    ret = rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background);
     (void)kw;
     if (ret || (ret = rp_lex_next(ps, &t)))
         return ret;
@@ -879,6 +932,10 @@ static int event_stroke(parser *ps, rp_event *ev)
     char b[64];
     int ret;
 
+    if ((ret = rp_scene_parse_along(ps, ev)))
+        return ret;
+    if (ev->along)
+        return drop_opts(ps, ev, "stroke along PATH radius R height H [shape S] [mode M]");
     if ((ret = rp_lex_want_point(ps, "stroke", &ev->x, &ev->y)))
         return ret;
     if ((ret = rp_lex_want_word(ps, "'->'", "the start point", &t)))
@@ -899,6 +956,28 @@ static int event_wall(parser *ps, rp_event *ev)
 
     if (ret)
         return ret;
+    if (k < 2 && (ret = rp_scene_parse_along(ps, ev)))
+        return ret;
+    if (ev->along != 0) {
+        ev->kind = k == 0 ? RP_EVENT_WALL_RECT : RP_EVENT_WALL_CIRCLE;
+        if (k == 0 && ((ret = rp_lex_want_coord(ps, "rect", "wall width", 1, &ev->w)) ||
+                       (ret = rp_lex_want_coord(ps, "rect", "wall height", 1, &ev->h))))
+            return ret;
+        if (k == 1) {
+            int64_t hi;
+            int is_pct = 0;
+            if ((ret = radius_percent(ps, 0, &r, &hi, &is_pct)) ||
+                (!is_pct &&
+                 (ret = rp_lex_want_int(ps, "along", "wall radius", 1, RP_MAX_SIDE, &r))))
+                return ret;
+            ev->radius_pct = is_pct;
+            ev->radius_lo = ev->radius_hi = (int32_t)r;
+        }
+        if ((ret = rp_scene_parse_push(ps, ev)))
+            return ret;
+        return rp_lex_want_end(ps, k == 0 ? "'wall rect along PATH W H [push P]'"
+                                          : "'wall circle along PATH R [push P]'");
+    }
     if (k == 0) {
         ev->kind = RP_EVENT_WALL_RECT;
         if ((ret = rp_lex_want_coord(ps, "rect", "x coordinate", 0, &ev->x)) ||
@@ -924,6 +1003,11 @@ static int event_wall(parser *ps, rp_event *ev)
         return rp_lex_want_end(ps, "'wall circle X Y R'");
     }
     ev->kind = RP_EVENT_WALL_MASK;
+    if ((ret = rp_scene_parse_along(ps, ev)))
+        return ret;
+    if (ev->along)
+        return rp_lex_fail(ps, ev->along_col,
+                           "a wall mask cannot move along a path (a circle or a rect can)");
     if ((ret = rp_lex_want_path(ps, "mask", path, sizeof path)))
         return ret;
     {
@@ -966,16 +1050,15 @@ static int parse_event(parser *ps)
     if ((ret = rp_lex_want_word(ps, "a time like 1.5s, 250ms or 45f, or a span A..B", "at", &t)) ||
         (ret = rp_lex_time_or_span(ps, t, &ev)))
         return ret;
-    if ((ret = rp_lex_want_word(ps, "an action (drop, rain, stroke, wall)", "the time", &a)))
+    if ((ret = rp_lex_want_word(ps, "an action (drop, rain, stroke, wall, emit)", "the time", &a)))
         return ret;
     ev.col = a.col;
     if (a.n >= 2 && a.s[0] == '.' && a.s[1] == '.')
         return rp_lex_fail(ps, a.col, "unexpected '%s': write a span without spaces, like 2s..8s",
                            SHOW(a, b));
     if (rp_lex_is(a, "drop") || rp_lex_is(a, "wall")) {
-        if (ev.is_span)
-            return rp_lex_fail(ps, t.col, "%s takes a single time, not a span",
-                               rp_lex_is(a, "drop") ? "drop" : "wall");
+        if (ev.is_span && rp_lex_is(a, "drop"))
+            return rp_lex_fail(ps, t.col, "drop takes a single time, not a span");
         if (rp_lex_is(a, "drop")) {
             ev.kind = RP_EVENT_DROP;
             ret = event_drop(ps, &ev);
@@ -983,7 +1066,18 @@ static int parse_event(parser *ps)
         } else {
             ret = event_wall(ps, &ev);
             ps->sc->stats.walls++;
+            if (!ret && ev.is_span != (ev.along != 0))
+                return rp_lex_fail(ps, t.col,
+                                   ev.along ? "a wall along a path needs a span, like 'at "
+                                              "0s..6s wall circle along P R'"
+                                            : "wall takes a single time, not a span (a wall that "
+                                              "moves goes along a path)");
         }
+    } else if (rp_lex_is(a, "emit")) {
+        if (!ev.is_span)
+            return rp_lex_fail(ps, t.col, "emit needs a span, like 'at 0s..6s emit ...'");
+        ret = rp_scene_parse_emit(ps, &ev);
+        ps->sc->stats.emitters++;
     } else if (rp_lex_is(a, "rain") || rp_lex_is(a, "stroke")) {
         if (!ev.is_span)
             return rp_lex_fail(ps, t.col, "%s needs a span, like 'at 2s..8s %s ...'",
@@ -999,8 +1093,8 @@ static int parse_event(parser *ps)
             ps->sc->stats.strokes++;
         }
     } else {
-        return rp_lex_fail(ps, a.col, "unknown action '%s' (expected drop, rain, stroke, wall)",
-                           SHOW(a, b));
+        return rp_lex_fail(
+            ps, a.col, "unknown action '%s' (expected drop, rain, stroke, wall, emit)", SHOW(a, b));
     }
     if (ret == RP_OK)
         ret = push_event(ps->sc, &ev);
@@ -1020,6 +1114,10 @@ static int parse_line(parser *ps)
         return ret;
     if (rp_lex_is(kw, "at"))
         return parse_event(ps);
+    if (rp_lex_is(kw, "path"))
+        return rp_scene_parse_path(ps, kw);
+    if (rp_lex_is(kw, "key"))
+        return rp_scene_parse_key(ps, kw);
     for (i = 0; i < sizeof settings / sizeof settings[0]; i++) {
         int bi = bit_index(settings[i].bit);
         if (!rp_lex_is(kw, settings[i].name))
@@ -1035,7 +1133,8 @@ static int parse_line(parser *ps)
     }
     return rp_lex_fail(
         ps, kw.col,
-        "unknown statement '%s' (expected 'at TIME ACTION ...' or a setting: size, fps, "
+        "unknown statement '%s' (expected 'at TIME ACTION ...', 'path', 'key' or a setting: "
+        "size, fps, "
         "duration, seed, preset, background, damping, stencil, boundary, refraction, "
         "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics, fit, "
         "walls, depth, sun, tint, look)",
@@ -1196,6 +1295,7 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
     sc->outside_bg = ps.outside_bg;
     sc->outside_mask = ps.outside_mask;
     sc->sky_at = ps.sky_at;
+    sc->background_at = ps.background_at;
     *out = sc;
     return RP_OK;
 }
@@ -1211,6 +1311,7 @@ void rp_scene_free(rp_scene **scene)
     for (i = 0; i < sc->n_events; i++)
         free((char *)sc->events[i].path);
     free(sc->events);
+    free(sc->paths);
     free(sc->text);
     free(sc);
     *scene = NULL;
@@ -1237,6 +1338,11 @@ const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background)
 {
     const rp_diag *d = background ? &scene->outside_bg : &scene->outside_mask;
     return d->line ? d : NULL;
+}
+
+const rp_diag *rp_scene_background_at(const rp_scene *scene)
+{
+    return scene->background_at.line ? &scene->background_at : NULL;
 }
 
 const rp_diag *rp_scene_sky_at(const rp_scene *scene)

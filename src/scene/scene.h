@@ -12,6 +12,7 @@
 
 #include "base/diag.h"
 #include "rockpool.h" /* rp_scene, rp_scene_parse(), rp_scene_free(), rp_scene_stats */
+#include "scene/motion.h"
 #include "scene/settings.h"
 
 /** Parse "shift N" / "0.94" damping text into shift or Q16 (one of them nonzero). */
@@ -31,6 +32,9 @@ const char *rp_scene_file(const rp_scene *scene);
  * as a diagnostic at its line and column; NULL when there is none. rp_session_new refuses
  * it unless the run allows outside paths (rockpool(1) --allow-outside-paths). */
 const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background);
+
+/** Where the scene's `background PATH` names it (as rp_scene_sky_at), or NULL. */
+const rp_diag *rp_scene_background_at(const rp_scene *scene);
 
 /** Where the scene's `sky PATH` names its image (file, line, column and the line's text;
  * the message is a placeholder for the caller's), or NULL when it names none. */
@@ -63,6 +67,8 @@ enum rp_event_kind {
     RP_EVENT_WALL_RECT,
     RP_EVENT_WALL_CIRCLE,
     RP_EVENT_WALL_MASK,
+    RP_EVENT_EMIT_POINT, /* an oscillating source at a point */
+    RP_EVENT_EMIT_LINE,  /* an oscillating source along a segment */
 };
 
 /** A coordinate or a length as written: pixels, or millionths of a percent of the size
@@ -94,7 +100,49 @@ typedef struct rp_event {
     size_t text_len;
     const char *time_text;      /* the time or span as written (time_len bytes) */
     size_t time_len;
+    /* motion (rockpool-scene(5) PATHS, MOVING WALLS, EMITTERS) */
+    int along;                  /* stroke or wall along path along - 1 (rp_scene_path); 0: none */
+    int along_col;
+    int32_t push;               /* moving wall: height units pushed per cell moved */
+    int64_t freq_milli;         /* emitter: oscillations per 1000 s */
+    int freq_col;
+    int32_t amplitude;          /* emitter: peak height */
+    int64_t fade_us;            /* emitter: attack and release, microseconds (0: none) */
 } rp_event;
+
+/** A named path as written: points (pixels or percent), a curve or straight segments, and
+ * optional times (offsets from the start of each event that follows it). */
+typedef struct rp_path {
+    char name[64];
+    int line, col; /* where it is defined */
+    int smooth;
+    int n;
+    rp_coord x[RP_PATH_POINTS_MAX], y[RP_PATH_POINTS_MAX];
+    int has_times;
+    rp_time t[RP_PATH_POINTS_MAX]; /* microseconds */
+} rp_path;
+
+/** Path i (1-based, as rp_event.along holds it), or NULL. */
+const rp_path *rp_scene_path(const rp_scene *scene, int i);
+
+/** What a `key` statement animates (rockpool-scene(5) KEYS), and its values' units. */
+enum rp_key_what {
+    RP_KEY_AZIMUTH,   /* the light's azimuth, millidegrees */
+    RP_KEY_ELEVATION, /* the light's elevation, millidegrees */
+    RP_KEY_SUN,       /* the sun's size, millidegrees */
+    RP_KEY_DEPTH,     /* depth, 1/256 grid cell */
+    RP_KEY_CAUSTICS,  /* caustics strength, 1/256 */
+    RP_KEY_SKY,       /* the sky's strength, 1/256 */
+    RP_KEY_AMPLITUDE, /* every emitter's amplitude, per mille */
+    RP_KEY_RAIN,      /* every rain drop's height, per mille */
+    RP_KEY_RAIN_RATE, /* the share of rain drops that fall, per mille (0..1000) */
+    RP_KEY_FADE,      /* the waves' half-life (fade), microseconds */
+    RP_KEY_KINDS,
+};
+
+/** The keys of one setting (NULL when it has none), and where they were written. */
+const rp_keys *rp_scene_keys(const rp_scene *scene, enum rp_key_what what);
+const rp_diag *rp_scene_keys_at(const rp_scene *scene, enum rp_key_what what);
 
 /** The scene's event statements in file order: count, and the i-th (NULL if out of
  * range). Pointers stay valid until rp_scene_free. */

@@ -50,6 +50,7 @@ typedef struct parser {
      * directory (absolute, or with a '..' component); line 0 = none. */
     rp_diag outside_bg, outside_mask;
     rp_diag sky_at; /* where `sky PATH` names its image (for errors in the image) */
+    rp_diag background_at; /* where `background PATH` names it */
 } parser;
 
 /* A part of a word (for "640x480", "3..9", "40,400"): its text and column. */
@@ -135,5 +136,17 @@ int rp_lex_want_choice(parser *ps, const char *after, const char *const *names, 
                        const char *list, int *out);
 
 int rp_lex_check_utf8(parser *ps);
+
+/* Paths and keys, kept by scene.c for the statements of scene_motion.c. */
+int rp_scene_find_path(const rp_scene *sc, const char *name, size_t n); /* 1-based, 0: none */
+int rp_scene_add_path(rp_scene *sc, const rp_path *p);
+rp_keys *rp_scene_keys_slot(rp_scene *sc, enum rp_key_what what, rp_diag **at);
+
+/* The statements of motion (scene_motion.c). */
+int rp_scene_parse_path(parser *ps, tok kw);
+int rp_scene_parse_key(parser *ps, tok kw);
+int rp_scene_parse_along(parser *ps, rp_event *ev);
+int rp_scene_parse_push(parser *ps, rp_event *ev);
+int rp_scene_parse_emit(parser *ps, rp_event *ev);
 
 #endif

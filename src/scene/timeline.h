@@ -17,6 +17,7 @@ enum rp_item_kind {
     RP_ITEM_WALL_RECT,
     RP_ITEM_WALL_CIRCLE,
     RP_ITEM_WALL_MASK,
+    RP_ITEM_OBSTACLE, /* a wall moving along a path: where it is at this step */
 };
 
 /** One thing that happens at the start of a frame. */
@@ -26,6 +27,11 @@ typedef struct rp_item {
     rp_drop drop;             /* RP_ITEM_DROP */
     int x, y, w, h, r;        /* walls: rect x y w h, circle x y r */
     const char *mask_path;    /* RP_ITEM_WALL_MASK; owned by the scene */
+    /* RP_ITEM_OBSTACLE: x, y its centre and r its radius (circle) or w, h its size (rect),
+     * in 1/256 grid cell; dx, dy how far it moved since its previous step; push the
+     * height pushed per cell moved; id its event's index; gone: it leaves the water */
+    int id, dx, dy, push;
+    unsigned char circle, gone;
 } rp_item;
 
 typedef struct rp_timeline rp_timeline;

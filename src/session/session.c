@@ -129,6 +129,8 @@ static int diag_error(rp_error *err, int code)
     return code;
 }
 
+static int background_fail(const rp_session *se, int code, rp_error *err);
+
 int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
 {
     char *text = NULL;
@@ -152,8 +154,7 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
     return r ? diag_error(err, r) : RP_OK;
 }
 
-int rp_settings_parse(rp_settings **settings, const char *text, const char *name,
-                      rp_error *err)
+int rp_settings_parse(rp_settings **settings, const char *text, const char *name, rp_error *err)
 {
     rp_scene *scene = NULL;
     rp_scene_stats st;
@@ -227,7 +228,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
     if (s.background[0] &&
         (!sized || (!(s.set & RP_SET_DURATION) && rp_video_in_is_video(s.background)))) {
         if ((r = rp_source_probe(s.background, &bg, err)))
-            return r;
+            return background_fail(se, r, err);
         if (!sized) {
             w = bg.width;
             h = bg.height;
@@ -242,8 +243,8 @@ static int resolve_settings(rp_session *se, rp_error *err)
         s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
         s.set |= RP_SET_DURATION;
     }
-    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory,
-                           se->run->stop, err)))
+    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, se->run->stop,
+                           err)))
         return r;
     se->s = *rp_engine_settings(se->engine);
     se->clock = rp_engine_clock(se->engine);
@@ -287,30 +288,17 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     int heights = rp_sinks_want_heights(&se->sinks);
     /* per grid cell: heights 2x2, walls 5, masks, height copies for the sinks */
     double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
-    /* per output pixel: background 3, writer slots, the light's heights 4, the output's */
+    /* per output pixel: background 3, writer slots, the light's heights 4 */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
                        (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
     /* the sky image; `walls visible image`: the walls' colours and each mask's image */
     per_pixel += sky_used(se) ? 3 : 0;
     per_pixel += walls_image(se) ? 3 + 3 * (double)distinct_masks : 0;
-    per_pixel += se->run->out.path ? rp_output_cell_bytes(&se->out, se->threads) : 0;
-    /* --aov normal/displacement: Q8 heights, 16-bit RGB frames and their PNG encoders */
-    rp_output_spec png;
-    rp_output_spec_init(&png);
-    png.format = RP_FORMAT_PNG;
-    for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
-        per_pixel += se->run->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, se->threads) : 0;
-    per_pixel += se->run->aov[RP_AOV_NORMAL] || se->run->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
-    /* --hash and --verify: their hashers' frame copies (hash.h). --verify's algorithm is
-     * the manifest's unless named, and the manifest is not read yet: NULL counts as MD5,
-     * whose count is the most any algorithm's can be. */
-    int hashers = !!se->run->hash + !!se->run->verify;
-    size_t bpp = se->run->alpha ? 4 : 3;
-    size_t copies = rp_hasher_copies(se->run->hash_algo, (size_t)pixels * bpp, se->threads);
-    per_pixel += (double)hashers * (double)copies * (double)bpp;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
-    return cells * per_cell + pixels * per_pixel + (double)(ts.drops + ts.walls) * sizeof(rp_item) +
+    /* the sinks': the encoder's frames, hashers' copies, AOV frames (sink.h memory) */
+    return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) +
+           (double)(ts.drops + ts.walls) * sizeof(rp_item) +
            (double)rp_source_memory(se->background) + (32 << 20);
 }
 
@@ -421,10 +409,12 @@ static int add_sinks(rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     rp_sink_cfg out = {.path = run->out.path, .overwrite = run->out.overwrite, .out = &se->out};
-    rp_sink_cfg hash = {.stream = run->hash_to ? run->hash_to : stdout,
+    rp_sink_cfg hash = {.out = &se->out,
+                        .stream = run->hash_to ? run->hash_to : stdout,
                         .hash_algo = run->hash_algo,
                         .threads = se->threads};
-    rp_sink_cfg heights = {.path = run->dump_heights,
+    rp_sink_cfg heights = {.out = &se->out,
+                           .path = run->dump_heights,
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
     rp_sink_cfg aov = {.out = &se->out, .settings = &se->s, .aov = run->aov};
@@ -456,8 +446,8 @@ static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
     size_t events = rp_scene_event_count(se->scene);
-    /* the scene's wall masks (each once), then the run's own paths */
-    rp_path_use *uses = malloc((events + 11 + RP_AOV_KINDS) * sizeof *uses);
+    /* the scene's wall masks (each once), the sinks' files, then the run's own paths */
+    rp_path_use *uses = malloc((events + 5 + RP_SINK_PATHS * RP_SINKS_MAX) * sizeof *uses);
     int n = 0;
     if (!uses)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
@@ -469,22 +459,9 @@ static int check_paths(const rp_session *se, rp_error *err)
         if (!seen)
             uses[n++] = (rp_path_use){ev->path, "a wall mask", 0};
     }
-    static const char *const aov_opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
-                                                      "--aov displacement"};
-    for (int k = 0; k < RP_AOV_KINDS; k++)
-        if (run->aov[k])
-            uses[n++] = (rp_path_use){run->aov[k], aov_opt[k], 2};
-    if (run->out.path)
-        uses[n++] = (rp_path_use){run->out.path, "-o",
-                                  rp_output_format_of(&run->out) == RP_FORMAT_PNG ? 2 : 1};
-    if (run->dump_heights)
-        uses[n++] = (rp_path_use){run->dump_heights, "--dump-heights", 1};
-    if (run->stats)
-        uses[n++] = (rp_path_use){run->stats, "--stats", 1};
+    n += rp_sinks_paths(&se->sinks, uses + n); /* what the sinks write and read */
     if (run->save_state)
         uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};
-    if (run->verify)
-        uses[n++] = (rp_path_use){run->verify, "--verify", 0};
     if (run->load_state)
         uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
     if (se->s.background[0])
@@ -607,6 +584,20 @@ static int sky_fail(const rp_session *se, int code, rp_error *err)
         return rp_error_set(err, code, code != RP_ERR_NOMEM, "sky image: %s", msg);
     err->diag = *at;
     snprintf(err->diag.msg, sizeof err->diag.msg, "sky image: %.480s", msg);
+    return diag_error(err, code);
+}
+
+/* Bad input in the background, at the scene's `background` statement when the scene named
+ * it (not -i); other failures as they are. */
+static int background_fail(const rp_session *se, int code, rp_error *err)
+{
+    const rp_diag *at = rp_scene_background_at(se->scene);
+    if ((se->over.set & RP_SET_BACKGROUND) || !at || !err->bad_input || err->has_diag)
+        return code;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    err->diag = *at;
+    snprintf(err->diag.msg, sizeof err->diag.msg, "%.500s", msg);
     return diag_error(err, code);
 }
 
@@ -874,7 +865,7 @@ static int check_background(rp_session *se, int *video, rp_error *err)
     *video = 0;
     if (!se->s.background[0])
         return RP_OK;
-    if ((r = rp_source_probe(se->s.background, &info, err)))
+    if ((r = rp_source_probe(se->s.background, &info, err)) && (r = background_fail(se, r, err)))
         return r;
     if ((*video = info.is_video))
         return RP_OK;
@@ -901,6 +892,11 @@ int rp_session_check(rp_session *se, rp_error *err)
     return r;
 }
 
+int rp_session_check_outputs(rp_session *se, rp_error *err)
+{
+    return validate(se, err);
+}
+
 int rp_session_start(rp_session *se, rp_error *err)
 {
     const rp_settings *s = &se->s;
@@ -910,7 +906,7 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
                             s->background_end, err)))
-        return r;
+        return background_fail(se, r, err);
     if (video && (r = validate(se, err)))
         return r;
     if (sky_used(se) && (r = rp_source_open(&se->sky, s->sky_image, s->out_width, s->out_height,

@@ -68,6 +68,18 @@ static int64_t output_frames(const void *priv)
     return o->out ? rp_output_frames(o->out) : 0;
 }
 
+static double output_memory(const rp_sink_cfg *cfg)
+{
+    return (double)cfg->out->width * cfg->out->height *
+           rp_output_cell_bytes(cfg->out, cfg->out->threads);
+}
+
+static int output_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
+{
+    uses[0] = (rp_path_use){cfg->path, "-o", rp_output_spec_format(cfg->out) == RP_FORMAT_PNG ? 2 : 1};
+    return 1;
+}
+
 const rp_sink_kind rp_sink_output = {
     .name = "output",
     .priv_size = sizeof(output_sink),
@@ -78,6 +90,8 @@ const rp_sink_kind rp_sink_output = {
     .commit = output_commit,
     .abort = output_abort,
     .frames = output_frames,
+    .memory = output_memory,
+    .paths = output_paths,
 };
 
 /* ---- --hash lines ---------------------------------------------------------------------- */
@@ -167,6 +181,16 @@ static void hash_abort(void *priv)
     rp_hasher_free(&h->hasher);
 }
 
+/* The hasher's frame copies (hash.h); --verify's too (the manifest is not read yet when
+ * this is asked: its algorithm NULL counts as MD5's, the most any algorithm's can be). */
+double rp_sink_hash_memory(const rp_sink_cfg *cfg)
+{
+    size_t bpp = (size_t)rp_pixfmt_bytes(cfg->out->pixfmt);
+    size_t pixels = (size_t)cfg->out->width * (size_t)cfg->out->height;
+    return (double)pixels * (double)rp_hasher_copies(cfg->hash_algo, pixels * bpp, cfg->threads) *
+           (double)bpp;
+}
+
 const rp_sink_kind rp_sink_hash = {
     .name = "--hash",
     .priv_size = sizeof(hash_sink),
@@ -176,6 +200,7 @@ const rp_sink_kind rp_sink_hash = {
     .finish = hash_finish,
     .commit = output_commit,
     .abort = hash_abort,
+    .memory = rp_sink_hash_memory,
 };
 
 /* ---- --dump-heights -------------------------------------------------------------------- */
@@ -239,6 +264,12 @@ static void heights_abort(void *priv)
     h->scratch = NULL;
 }
 
+static int heights_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
+{
+    uses[0] = (rp_path_use){cfg->path, "--dump-heights", 1};
+    return 1;
+}
+
 const rp_sink_kind rp_sink_heights = {
     .name = "--dump-heights",
     .priv_size = sizeof(heights_sink),
@@ -249,6 +280,7 @@ const rp_sink_kind rp_sink_heights = {
     .finish = heights_finish,
     .commit = heights_commit,
     .abort = heights_abort,
+    .paths = heights_paths,
 };
 
 /* ---- the list -------------------------------------------------------------------------- */
@@ -342,4 +374,20 @@ void rp_sinks_abort(rp_sinks *l)
         }
     }
     l->opened = 0;
+}
+
+double rp_sinks_memory(const rp_sinks *l)
+{
+    double bytes = 0;
+    for (int i = 0; i < l->n; i++)
+        bytes += l->kind[i]->memory ? l->kind[i]->memory(&l->cfg[i]) : 0;
+    return bytes;
+}
+
+int rp_sinks_paths(const rp_sinks *l, rp_path_use *uses)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        n += l->kind[i]->paths ? l->kind[i]->paths(&l->cfg[i], uses + n) : 0;
+    return n;
 }

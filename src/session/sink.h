@@ -22,7 +22,9 @@
 typedef struct rp_sink_cfg {
     const char *path; /* file the sink writes (NULL for a stream) */
     int overwrite;
-    const rp_output_spec *out; /* output: the encoder and container */
+    /* the output stream (size, pixel layout, threads; for output also the encoder and
+     * container): every sink's memory figure reads it */
+    const rp_output_spec *out;
     FILE *stream;              /* hash: where the lines go */
     size_t cells;              /* heights: cells per frame */
     const rp_settings *settings; /* aov: the sizes and the light (resolved) */
@@ -54,12 +56,22 @@ typedef struct rp_sink_kind {
     void (*abort)(void *priv);
     /* Frames written (output sink only; may be NULL). */
     int64_t (*frames)(const void *priv);
+    /* Bytes the sink holds while the run lasts (frame copies, encoders), for the
+     * session's memory estimate; NULL: little. */
+    double (*memory)(const rp_sink_cfg *cfg);
+    /* The files the sink writes or reads, for rp_paths_check: at most RP_SINK_PATHS
+     * appended to uses, their count returned; NULL: none (a stream). */
+    int (*paths)(const rp_sink_cfg *cfg, rp_path_use *uses);
 } rp_sink_kind;
+
+#define RP_SINK_PATHS 4
 
 extern const rp_sink_kind rp_sink_output;  /* the encoded output (video, PNG, Y4M, framemd5) */
 /* "FRAME HASH" lines of the RGB24 bytes ("FRAME ALGO:HASH" for an algorithm other than
  * MD5, ALGO lowercase as hash.h names it), hashed on cfg->threads threads, in frame order */
 extern const rp_sink_kind rp_sink_hash;
+/* The hash sink's memory figure, which --verify's shares. */
+double rp_sink_hash_memory(const rp_sink_cfg *cfg);
 extern const rp_sink_kind rp_sink_heights; /* int16 LE heights, grid_w*grid_h a frame */
 extern const rp_sink_kind rp_sink_aov;     /* --aov: 16-bit PNG sequences (sink_aov.c) */
 /* --verify (sink_verify.c): each frame's hash against a manifest (cfg->path); the first
@@ -84,6 +96,13 @@ int rp_sinks_add(rp_sinks *l, const rp_sink_kind *kind, const rp_sink_cfg *cfg);
 
 /** Run every sink's check. */
 int rp_sinks_check(const rp_sinks *l, rp_error *err);
+
+/** The sum of the sinks' memory figures, in bytes. */
+double rp_sinks_memory(const rp_sinks *l);
+
+/** Every sink's files (RP_SINK_PATHS * RP_SINKS_MAX uses at most), in the list's order,
+ * appended to uses; returns their count. */
+int rp_sinks_paths(const rp_sinks *l, rp_path_use *uses);
 
 /** Whether any sink wants heights with its frames. */
 int rp_sinks_want_heights(const rp_sinks *l);

@@ -250,6 +250,31 @@ static int aov_commit(void *priv, rp_error *err)
     return RP_OK;
 }
 
+/* Normal and displacement: Q8 heights at the output size, and per kind a 16-bit RGB frame
+ * and its PNG encoders. */
+static double aov_memory(const rp_sink_cfg *cfg)
+{
+    double pixels = (double)cfg->out->width * cfg->out->height, per_pixel = 0;
+    rp_output_spec png;
+    rp_output_spec_init(&png);
+    png.format = RP_FORMAT_PNG;
+    for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
+        per_pixel += cfg->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, cfg->out->threads) : 0;
+    per_pixel += cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
+    return pixels * per_pixel;
+}
+
+static int aov_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
+{
+    static const char *const opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
+                                                  "--aov displacement"};
+    int n = 0;
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        if (cfg->aov[k])
+            uses[n++] = (rp_path_use){cfg->aov[k], opt[k], 2};
+    return n;
+}
+
 const rp_sink_kind rp_sink_aov = {
     .name = "--aov",
     .priv_size = sizeof(aov_sink),
@@ -260,4 +285,6 @@ const rp_sink_kind rp_sink_aov = {
     .finish = aov_finish,
     .commit = aov_commit,
     .abort = aov_abort,
+    .memory = aov_memory,
+    .paths = aov_paths,
 };

@@ -90,6 +90,12 @@ static void stats_abort(void *priv)
     rp_output_file_abort(&s->file);
 }
 
+static int stats_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
+{
+    uses[0] = (rp_path_use){cfg->path, "--stats", 1};
+    return 1;
+}
+
 const rp_sink_kind rp_sink_stats = {
     .name = "--stats",
     .priv_size = sizeof(stats_sink),
@@ -100,4 +106,5 @@ const rp_sink_kind rp_sink_stats = {
     .finish = stats_finish,
     .commit = stats_commit,
     .abort = stats_abort,
+    .paths = stats_paths,
 };

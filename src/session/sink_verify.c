@@ -258,6 +258,12 @@ static int verify_commit(void *priv, rp_error *err)
     return RP_OK;
 }
 
+static int verify_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
+{
+    uses[0] = (rp_path_use){cfg->path, "--verify", 0};
+    return 1;
+}
+
 const rp_sink_kind rp_sink_verify = {
     .name = "--verify",
     .priv_size = sizeof(verify_sink),
@@ -267,4 +273,6 @@ const rp_sink_kind rp_sink_verify = {
     .finish = verify_finish,
     .commit = verify_commit,
     .abort = verify_abort,
+    .memory = rp_sink_hash_memory,
+    .paths = verify_paths,
 };

@@ -11,6 +11,7 @@
 #include "base/pool.h"
 #include "look/render.h"
 #include "look/upscale.h"
+#include "sim/obstacle.h"
 
 struct rp_engine {
     rp_settings s;
@@ -36,7 +37,52 @@ struct rp_engine {
     int interrupted;   /* a step was stopped between its items: the water is not a step's */
     /* `walls visible image`: the colour of the walls at each output pixel (RGB24) */
     uint8_t *wall_img;
+    rp_obstacles *obstacles; /* walls moving along paths (obstacle.h) */
+    const rp_scene *scene;
+    /* keyed light (rockpool-scene(5) KEYS): the parameters the light was made with, and
+     * the sky image to give a remade light */
+    rp_light_params light_now;
+    const uint8_t *sky_rgb;
+    int64_t fade_steps; /* `key fade`: the half-life in steps the damping was made for */
 };
+
+/* The light's parameters at frame k: the settings', with each keyed one at the frame's
+ * instant (k * fps_den / fps s, exactly). Returns 1 when any is keyed. */
+static int keyed_light(const rp_engine *e, int64_t k, rp_light_params *p)
+{
+    static const enum rp_key_what what[] = {RP_KEY_AZIMUTH, RP_KEY_ELEVATION, RP_KEY_SUN,
+                                            RP_KEY_DEPTH,   RP_KEY_CAUSTICS,  RP_KEY_SKY};
+    int32_t *field[] = {&p->azimuth_mdeg, &p->elevation_mdeg, &p->sun_size_mdeg,
+                        &p->depth_q8,     &p->caustics_q8,    &p->sky_q8};
+    int any = 0;
+    *p = e->s.light;
+    for (int i = 0; i < 6; i++) {
+        const rp_keys *keys = rp_scene_keys(e->scene, what[i]);
+        if (!keys)
+            continue;
+        *field[i] = (int32_t)rp_keys_at(keys, k * e->s.time.fps_den * 1000000, e->s.time.fps);
+        any = 1;
+    }
+    return any;
+}
+
+/* Remake the light when a keyed parameter differs at frame k (its tables depend on them);
+ * out of memory, the light stays as it was. */
+static void update_light(rp_engine *e, int64_t k)
+{
+    rp_light_params p;
+    if (!e->light || !keyed_light(e, k, &p) || !memcmp(&p, &e->light_now, sizeof p))
+        return;
+    rp_light *l = NULL;
+    char msg[256];
+    if (rp_light_new(&l, &p, msg, sizeof msg))
+        return;
+    if (e->sky_rgb)
+        rp_light_set_sky(l, e->sky_rgb, e->s.out_width, e->s.out_height);
+    rp_light_free(&e->light);
+    e->light = l;
+    e->light_now = p;
+}
 
 /* The bilinear tap of output pixel i of n along a grid side of g cells: the pixel centre
  * at (i + 0.5) * g / n - 0.5 cells, in 1/256 of a cell, clamped below at 0; returned as
@@ -62,6 +108,24 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
         rp_error_set(err, RP_ERR_INVALID, 1, "%s", err->msg);
         goto fail;
     }
+    /* Keys of the light need render light; depth and sun, its water model. */
+    for (int w = RP_KEY_AZIMUTH; w <= RP_KEY_SKY; w++) {
+        int water = w == RP_KEY_DEPTH || w == RP_KEY_SUN;
+        if (rp_scene_keys(scene, (enum rp_key_what)w) &&
+            (s->look.mode != RP_RENDER_LIGHT || (water && s->light.model != RP_LIGHT_WATER))) {
+            static const char *const names[] = {"azimuth", "elevation", "sun",
+                                                "depth",   "caustics",  "sky"};
+            err->diag = *rp_scene_keys_at(scene, (enum rp_key_what)w);
+            snprintf(err->diag.msg, sizeof err->diag.msg,
+                     "key %s: keys of the light need render light%s (the rockpool preset)",
+                     names[w], water ? " with look water" : "");
+            err->code = RP_ERR_INVALID;
+            err->bad_input = 1;
+            err->has_diag = 1;
+            snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
+            goto fail;
+        }
+    }
     /* Frames cover the duration: ceil(duration * fps), exactly for fps N/D. */
     e->frames = s->time.duration.is_frames
                     ? s->time.duration.value
@@ -85,6 +149,11 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
         snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
         goto fail;
     }
+    e->scene = scene;
+    if (rp_obstacles_new(&e->obstacles, rp_scene_event_count(scene))) {
+        rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        goto fail;
+    }
     *out = e;
     return RP_OK;
 fail:
@@ -104,6 +173,7 @@ static int start_light(rp_engine *e, rp_error *err)
                             s->water.width, s->water.height, s->out_width, s->out_height);
     if ((r = rp_light_new(&e->light, &s->light, err->msg, sizeof err->msg)))
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    e->light_now = s->light;
     e->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
     if (!e->heights_q8)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
@@ -148,6 +218,7 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
 
 void rp_engine_set_sky(rp_engine *e, const uint8_t *rgb)
 {
+    e->sky_rgb = rgb;
     if (e->light)
         rp_light_set_sky(e->light, rgb, e->s.out_width, e->s.out_height);
 }
@@ -284,6 +355,7 @@ static int apply_items(rp_engine *e, int64_t k, int walls_only, volatile sig_ato
             if (e->wall_img)
                 paint_shape(e, it);
             break;
+        case RP_ITEM_OBSTACLE: rp_obstacles_item(e->obstacles, it); break;
         case RP_ITEM_WALL_MASK: {
             const uint8_t *rgb = NULL;
             const uint8_t *mask = e->masks ? e->masks(e->mask_ctx, it->mask_path, &rgb) : NULL;
@@ -295,6 +367,9 @@ static int apply_items(rp_engine *e, int64_t k, int walls_only, volatile sig_ato
         }
         }
     }
+    /* a checkpoint's replay takes the moving walls where they are at its end (resume) */
+    if (!walls_only)
+        rp_obstacles_apply(e->obstacles, e->water, 1);
     return 0;
 }
 
@@ -302,7 +377,24 @@ void rp_engine_resume(rp_engine *e, int64_t steps)
 {
     for (int64_t k = 0; k < steps; k++)
         apply_items(e, k, 1, NULL);
+    rp_obstacles_apply(e->obstacles, e->water, 0);
     e->steps = steps;
+}
+
+/* `key fade`: the damping for step k, the half-life at its instant (k steps of the clock). */
+static void keyed_fade(rp_engine *e, int64_t k)
+{
+    const rp_keys *keys = rp_scene_keys(e->scene, RP_KEY_FADE);
+    if (!keys)
+        return;
+    int64_t cn = e->clock.rate ? e->clock.rate : e->clock.fps;
+    int64_t cd = e->clock.rate ? 1 : e->clock.fps_den;
+    int64_t us = rp_keys_at(keys, k * cd * 1000000, cn);
+    int64_t n = (int64_t)((__int128)us * cn / ((__int128)cd * 1000000));
+    if (n != e->fade_steps) {
+        e->fade_steps = n;
+        rp_water_set_damping_q16(e->water, rp_half_life_q16(n));
+    }
 }
 
 int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
@@ -311,6 +403,7 @@ int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
         if (e->interrupted || ((e->steps & 63) == 0 && stop && *stop) ||
             apply_items(e, e->steps, 0, stop))
             return 1;
+        keyed_fade(e, e->steps);
         e->steps++;
         rp_water_step(e->water, e->pool);
     }
@@ -329,9 +422,9 @@ static void wall_spans(const uint8_t *walls, int gw, int gh, int32_t *span)
     for (int y = 0; y < gh; y++) {
         const uint8_t *r = walls + (size_t)y * gw;
         int lo = 0, hi = gw - 1;
-        while (lo < gw && !r[lo])
+        while (lo < gw && !(r[lo] & 1))
             lo++;
-        while (hi > lo && !r[hi])
+        while (hi > lo && !(r[hi] & 1))
             hi--;
         span[2 * y] = lo;
         span[2 * y + 1] = lo < gw ? hi : -1;
@@ -351,14 +444,14 @@ static void wall_run(const rp_engine *e, const uint8_t *r0, const uint8_t *r1, i
         int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
         uint8_t *p = row + (size_t)x * 3;
         const uint8_t *wc = img_row ? img_row + (size_t)x * 3 : colour;
-        if (r0[cx] & r0[cx1] & r1[cx] & r1[cx1]) { /* a = 65536: the wall's own colour */
+        if (r0[cx] & r0[cx1] & r1[cx] & r1[cx1] & 1) { /* a = 65536: the wall's own colour */
             p[0] = wc[0];
             p[1] = wc[1];
             p[2] = wc[2];
             continue;
         }
-        int32_t a = (r0[cx] * (256 - fx) + r0[cx1] * fx) * (256 - fy) +
-                    (r1[cx] * (256 - fx) + r1[cx1] * fx) * fy; /* 0..65536 */
+        int32_t a = ((r0[cx] & 1) * (256 - fx) + (r0[cx1] & 1) * fx) * (256 - fy) +
+                    ((r1[cx] & 1) * (256 - fx) + (r1[cx1] & 1) * fx) * fy; /* 0..65536 */
         if (!a)
             continue;
         for (int c = 0; c < 3; c++)
@@ -386,12 +479,12 @@ static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, i
         const uint8_t *img_row = e->wall_img ? e->wall_img + (size_t)y * ow * 3 : NULL;
         int done = 0; /* columns before this one are drawn */
         for (int c = lo; c <= hi;) {
-            while (c <= hi && !r0[c] && !r1[c])
+            while (c <= hi && !((r0[c] | r1[c]) & 1))
                 c++;
             if (c > hi)
                 break;
             int c0 = c, x0, x1;
-            while (c <= hi && (r0[c] || r1[c]))
+            while (c <= hi && ((r0[c] | r1[c]) & 1))
                 c++;
             wall_columns(c0, c - 1, gw, ow, &x0, &x1);
             wall_run(e, r0, r1, fy, row, img_row, x0 > done ? x0 : done, x1);
@@ -424,12 +517,19 @@ static void light_rows(void *ctx, int y0, int y1)
         rp_light_rows_rgba(j->e->light, &j->e->geom, j->e->heights_q8, j->rgb, y0, y1);
     if (j->walls)
         wall_paint(j->e, j->walls, j->rgb, y0, y1);
+    if (j->bg && j->e->s.walls_visible)
+        rp_obstacles_draw(j->e->obstacles, j->e->s.water.width, j->e->s.water.height,
+                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, y0, y1);
 }
 
 static void wall_rows(void *ctx, int y0, int y1)
 {
     frame_job *j = ctx;
-    wall_paint(j->e, j->walls, j->rgb, y0, y1);
+    if (j->walls)
+        wall_paint(j->e, j->walls, j->rgb, y0, y1);
+    if (j->e->s.walls_visible)
+        rp_obstacles_draw(j->e->obstacles, j->e->s.water.width, j->e->s.water.height,
+                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, y0, y1);
 }
 
 int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
@@ -449,9 +549,10 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     if (s->look.mode != RP_RENDER_LIGHT) {
         rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
                         pixels, e->pool);
-        if (walls)
+        if (walls || (s->walls_visible && rp_obstacles_any(e->obstacles)))
             rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     } else {
+        update_light(e, k);
         rp_pool_run(e->pool, s->out_height, upscale_rows, &job);
         rp_pool_run(e->pool, s->out_height, light_rows, &job);
     }
@@ -465,6 +566,7 @@ int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_a
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
     frame_job job = {e, NULL, rgba, NULL};
+    update_light(e, k);
     rp_pool_run(e->pool, e->s.out_height, upscale_rows, &job);
     rp_pool_run(e->pool, e->s.out_height, light_rows, &job);
     return 0;
@@ -483,6 +585,7 @@ void rp_engine_free(rp_engine **pe)
     free(e->wall_img);
     rp_water_free(&e->water);
     rp_timeline_free(&e->tl);
+    rp_obstacles_free(&e->obstacles);
     free(e);
     *pe = NULL;
 }

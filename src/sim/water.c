@@ -20,6 +20,9 @@ struct rp_water {
     uint8_t *wall;     /* width*height, 1 = wall cell; NULL until a wall is added */
     int32_t *wall_idx; /* indices of wall cells, for re-zeroing after each step */
     size_t nwall;
+    /* Cells a moving wall covers now (wall[i] bit 1; the walls' own cells are bit 0). */
+    int32_t *move_idx;
+    size_t nmove, move_cap;
     int32_t mur_q16; /* open boundary: Mur coefficient (c-1)/(c+1) in Q16 */
     rp_span_fn span; /* vector kernel for step_span, chosen per step; NULL = plain C */
     /* Per row of cur and of prev, an upper bound of mag(v) = v ^ (v >> 15) over the row
@@ -207,6 +210,7 @@ void rp_water_free(rp_water **pw)
     free(w->prev);
     free(w->wall);
     free(w->wall_idx);
+    free(w->move_idx);
     free(w->mag_cur);
     free(w->mag_prev);
     free(w);
@@ -234,6 +238,8 @@ static void hold(const rp_water *w, int16_t *buf)
     int W = w->p.width, H = w->p.height;
     for (size_t i = 0; i < w->nwall; i++)
         buf[w->wall_idx[i]] = 0;
+    for (size_t i = 0; i < w->nmove; i++)
+        buf[w->move_idx[i]] = 0;
     if (w->p.boundary == RP_BOUNDARY_WALL) {
         memset(buf, 0, (size_t)W * sizeof *buf);
         memset(buf + (size_t)(H - 1) * W, 0, (size_t)W * sizeof *buf);
@@ -301,6 +307,51 @@ void rp_water_drop(rp_water *w, const rp_drop *d)
             fold_mag(&w->mag_cur[y], row[x]);
         }
     }
+}
+
+void rp_water_move_release(rp_water *w)
+{
+    for (size_t i = 0; i < w->nmove; i++)
+        w->wall[w->move_idx[i]] &= (uint8_t)~2u;
+    w->nmove = 0;
+}
+
+int rp_water_move_hold(rp_water *w, int x, int y, int32_t *cur)
+{
+    size_t i = (size_t)y * w->p.width + x;
+    *cur = 0;
+    if (!w->wall && rp_water_reserve_walls(w) != RP_OK)
+        return RP_ERR_NOMEM;
+    if (w->wall[i])
+        return RP_OK; /* a wall, or covered already */
+    if (w->nmove == w->move_cap) {
+        size_t cap = w->move_cap ? 2 * w->move_cap : 1024;
+        int32_t *m = realloc(w->move_idx, cap * sizeof *m);
+        if (!m)
+            return RP_ERR_NOMEM;
+        w->move_idx = m;
+        w->move_cap = cap;
+    }
+    w->wall[i] |= 2;
+    w->move_idx[w->nmove++] = (int32_t)i;
+    *cur = w->cur[i];
+    w->cur[i] = 0;
+    w->prev[i] = 0;
+    return RP_OK;
+}
+
+int rp_water_is_held(const rp_water *w, int x, int y)
+{
+    return is_held(w, x, y);
+}
+
+void rp_water_add(rp_water *w, int x, int y, int32_t v)
+{
+    if (x < 0 || y < 0 || x >= w->p.width || y >= w->p.height || is_held(w, x, y))
+        return;
+    int16_t *c = &w->cur[(size_t)y * w->p.width + x];
+    *c = rp_sat16((int32_t)*c + v);
+    fold_mag(&w->mag_cur[y], *c);
 }
 
 const uint8_t *rp_water_walls(const rp_water *w)
@@ -542,6 +593,12 @@ static void open_edges(rp_water *w)
     fold_mag(&w->mag_prev[0], w->prev[W - 1]);
     fold_mag(&w->mag_prev[H - 1], w->prev[last]);
     fold_mag(&w->mag_prev[H - 1], w->prev[last + W - 1]);
+}
+
+void rp_water_set_damping_q16(rp_water *w, int32_t q16)
+{
+    w->p.damping_shift = 0;
+    w->p.damping_q16 = q16;
 }
 
 void rp_water_step(rp_water *w, rp_pool *pool)

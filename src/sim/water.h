@@ -86,8 +86,25 @@ int rp_water_reserve_walls(rp_water *w);
  * nonzero = wall. Walls accumulate: earlier walls stay. */
 void rp_water_add_walls(rp_water *w, const uint8_t *mask);
 
-/** The wall cells (width*height bytes, 1 = wall), or NULL when no wall was added. */
+/** Moving walls: rp_water_move_release frees every cell they held; rp_water_move_hold then
+ * holds cell (x, y) at 0 from now on (unless it is a wall or held already), giving its
+ * current height in *cur (0 if it was held) so the caller can move that water. Held cells
+ * carry bit 1 (value 2) in rp_water_walls; the walls' own cells bit 0. */
+void rp_water_move_release(rp_water *w);
+int rp_water_move_hold(rp_water *w, int x, int y, int32_t *cur);
+
+/** Whether cell (x, y) is held at 0 (a wall, a moving wall's cell, or a held edge). */
+int rp_water_is_held(const rp_water *w, int x, int y);
+
+/** Add v to the current height of cell (x, y), saturating; held and off-grid cells stay. */
+void rp_water_add(rp_water *w, int x, int y, int32_t v);
+
+/** The wall cells (width*height bytes, bit 0 = wall, bit 1 = a moving wall's), or NULL when
+ * no wall was added. */
 const uint8_t *rp_water_walls(const rp_water *w);
+
+/** Set the damping to a Q16 factor (1..65536) from the next step on (keyed fade). */
+void rp_water_set_damping_q16(rp_water *w, int32_t q16);
 
 /** Wall shapes (cells of the rectangle / disc d2 <= r*r, clipped to the grid). */
 void rp_water_add_wall_rect(rp_water *w, int x, int y, int width, int height);

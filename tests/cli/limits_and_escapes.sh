@@ -213,7 +213,7 @@ if command -v parallel >/dev/null; then
     rp_refused "--stats" "--stats names a per-run output" -o j.mkv -- s.scene --stats st.txt
     rp_refused "--hash" "--hash names a per-run output" -o j.mkv -- s.scene --hash
     rp_refused "-o after --" "render-parallel's own -o" -o j.mkv -- s.scene -o other.mkv
-    rp_refused "existing PNG frame" "seq/f_2.png: file exists" -k 2 -o seq/f_%d.png -- s.scene
+    rp_refused "existing PNG frame" "seq/f_2.png' already exists" -k 2 -o seq/f_%d.png -- s.scene
     before=$(snapshot)
     expect_status "render-parallel -j 08, scene on stdin" 0 "$RP" -k 3 -j 08 -o j.mkv -- - -c ffv1 <s.scene
     "$R" -q s.scene -c ffv1 -o single.mkv

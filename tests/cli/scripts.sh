@@ -32,3 +32,24 @@ check "plot-stats: no SVG from bad input" test ! -e o.svg
 "$ROCKPOOL" -q -n 20 --stats s.csv
 expect_status "plot-stats on rockpool's --stats: exit 0" 0 "$P" s.csv o.svg
 check "plot-stats: an SVG with a panel per column" test "$(grep -c '<polyline' o.svg)" = 3
+
+# render-parallel refuses what the run would refuse before any chunk renders (exit 2,
+# nothing created): a PNG pattern with two conversions, and --aov frames that exist
+# without -y (which the chunks, run with -y into their own directory, would replace).
+if command -v parallel >/dev/null; then
+    RP=tree/scripts/render-parallel
+    mkdir -p rpar && printf 'size 96x64\nfps 10\nduration 6f\nat 0s drop 50%% 50%% radius 5 height 900\n' >rpar/s.scene
+    expect_status "render-parallel: a pattern with two conversions: exit 2" 2 \
+        env ROCKPOOL="$ROCKPOOL" "$RP" -k 2 -j 1 -o rpar/f_%d_%d.png -- rpar/s.scene
+    stderr_has "render-parallel: says so" "more than one conversion"
+    check "render-parallel: nothing created" test "$(ls -A rpar)" = s.scene
+    : >rpar/h_0.png
+    expect_status "render-parallel: --aov frames that exist: exit 2" 2 \
+        env ROCKPOOL="$ROCKPOOL" "$RP" -k 2 -j 1 -o rpar/f_%d.png -- rpar/s.scene --aov height rpar/h_%d.png
+    stderr_has "render-parallel: names the frame" "h_0.png' already exists"
+    check "render-parallel: the existing frame untouched, nothing created" \
+        test "$(ls -A rpar | tr '\n' ' ')" = "h_0.png s.scene " -a ! -s rpar/h_0.png
+    expect_status "render-parallel: with -y it renders" 0 \
+        env ROCKPOOL="$ROCKPOOL" "$RP" -k 2 -j 1 -y -o rpar/f_%d.png -- rpar/s.scene --aov height rpar/h_%d.png
+    check "render-parallel: 6 frames and 6 height frames" test "$(ls rpar | grep -c '^[fh]_')" = 12
+fi

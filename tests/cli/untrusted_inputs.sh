@@ -236,3 +236,13 @@ done
 expect_status "esc-ok: --check exit 0" 0 "$ROCKPOOL" --check esc-ok.scene
 check "esc-ok: no escape byte in the summary" sh -c '! LC_ALL=C grep -q "$(printf "\033")" "$0"' \
     "$WORK/out"
+
+# A background the scene names that is missing or not a picture: exit 2 at the scene's
+# file:line:col (the path's column), nothing written; -i's are reported without a place.
+printf 'size 160x96\nduration 4f\nbackground nosuch.png\n' >bgmiss.scene
+expect_status "a missing scene background: exit 2" 2 "$ROCKPOOL" bgmiss.scene -o bgmiss.mp4
+stderr_has "a missing scene background: at bgmiss.scene:3:12" "bgmiss.scene:3:12: error: cannot open image 'nosuch.png'"
+check "a missing scene background: nothing written" test ! -e bgmiss.mp4
+printf 'size 160x96\nduration 4f\nbackground "bgmiss.scene"\n' >bgtext.scene
+expect_status "a scene background that is text: exit 2" 2 "$ROCKPOOL" bgtext.scene -s 160x96 -o bgmiss.mp4
+stderr_has "a scene background that is text: at bgtext.scene:3:12" "bgtext.scene:3:12: error:"

@@ -1181,7 +1181,7 @@ static void test_text_handling(void **state)
     assert_string_equal(d.source_line, "  at 1s drpo");
     assert_int_equal(d.line, 2);
     assert_int_equal(d.col, 9);
-    assert_string_equal(d.msg, "unknown action 'drpo' (expected drop, rain, stroke, wall)");
+    assert_string_equal(d.msg, "unknown action 'drpo' (expected drop, rain, stroke, wall, emit)");
     assert_int_equal(rp_scene_parse(&sc, "fps", 3, "-", &d), RP_ERR_INVALID);
     assert_string_equal(d.file, "<stdin>");
 }
@@ -1196,7 +1196,7 @@ static void test_errors(void **state)
     (void)state;
 
     expect_error("at 1s drpo 5 5\n", 1, 7,
-                 "unknown action 'drpo' (expected drop, rain, stroke, wall)");
+                 "unknown action 'drpo' (expected drop, rain, stroke, wall, emit)");
     expect_error("fps 30\n\nfps 31\n", 3, 1, "'fps' is already set on line 1");
     expect_error("preset elias\nlight 1 1\npreset applet\n", 3, 1,
                  "'preset' is already set on line 1");

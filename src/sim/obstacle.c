@@ -1,0 +1,215 @@
+/* obstacle.c - walls that move along paths (obstacle.h). */
+#include "sim/obstacle.h"
+
+#include <stdlib.h>
+
+#include "base/common.h"
+#include "scene/motion.h"
+
+typedef struct obstacle {
+    int active, moved, circle;
+    int64_t x, y, r, w, h; /* centre, radius or size: 1/256 cell */
+    int64_t dx, dy;        /* this step's motion */
+    int32_t push;
+} obstacle;
+
+struct rp_obstacles {
+    size_t n;
+    int changed;
+    obstacle *o;
+};
+
+int rp_obstacles_new(rp_obstacles **po, size_t n)
+{
+    rp_obstacles *o = calloc(1, sizeof *o);
+    if (!o || !(o->o = calloc(n ? n : 1, sizeof *o->o))) {
+        free(o);
+        *po = NULL;
+        return RP_ERR_NOMEM;
+    }
+    o->n = n;
+    *po = o;
+    return RP_OK;
+}
+
+void rp_obstacles_free(rp_obstacles **po)
+{
+    if (po && *po) {
+        free((*po)->o);
+        free(*po);
+        *po = NULL;
+    }
+}
+
+void rp_obstacles_item(rp_obstacles *os, const rp_item *it)
+{
+    if (it->id < 0 || (size_t)it->id >= os->n)
+        return;
+    obstacle *o = &os->o[it->id];
+    o->active = !it->gone;
+    o->circle = it->circle;
+    o->x = it->x;
+    o->y = it->y;
+    o->r = it->r;
+    o->w = it->w;
+    o->h = it->h;
+    o->dx = it->dx;
+    o->dy = it->dy;
+    o->push = it->push;
+    o->moved = 1;
+    os->changed = 1;
+}
+
+int rp_obstacles_any(const rp_obstacles *os)
+{
+    for (size_t i = 0; i < os->n; i++)
+        if (os->o[i].active)
+            return 1;
+    return 0;
+}
+
+static uint64_t isqrt(uint64_t v)
+{
+    uint64_t r = 0, bit = (uint64_t)1 << 62;
+    while (bit > v)
+        bit >>= 2;
+    for (; bit; bit >>= 2) {
+        if (v >= r + bit) {
+            v -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+    }
+    return r;
+}
+
+/* How far outside the obstacle the point (px, py) lies, in 1/256 cell (<= 0: inside). */
+static int64_t outside(const obstacle *o, int64_t px, int64_t py)
+{
+    int64_t dx = px - o->x, dy = py - o->y;
+    if (o->circle)
+        return (int64_t)isqrt((uint64_t)(dx * dx + dy * dy)) - o->r;
+    int64_t ax = (dx < 0 ? -dx : dx) - o->w / 2, ay = (dy < 0 ? -dy : dy) - o->h / 2;
+    return ax > ay ? ax : ay;
+}
+
+/* The rim the push acts on: out to max(4 cells, the radius or half the smaller side) from
+ * the edge, in 1/256 cell. */
+static int64_t rim_of(const obstacle *o)
+{
+    int64_t size = o->circle ? o->r : (o->w < o->h ? o->w : o->h) / 2;
+    return size > 4 * 256 ? size : 4 * 256;
+}
+
+/* The cells around o, clipped to the grid. */
+static void box(const obstacle *o, int gw, int gh, int *x0, int *y0, int *x1, int *y1)
+{
+    int64_t rim = rim_of(o);
+    int64_t ex = (o->circle ? o->r : o->w / 2) + rim + 256,
+            ey = (o->circle ? o->r : o->h / 2) + rim + 256;
+    *x0 = (int)rp_clamp64((o->x - ex) >> 8, 0, gw);
+    *x1 = (int)rp_clamp64(((o->x + ex) >> 8) + 1, 0, gw);
+    *y0 = (int)rp_clamp64((o->y - ey) >> 8, 0, gh);
+    *y1 = (int)rp_clamp64(((o->y + ey) >> 8) + 1, 0, gh);
+}
+
+/* Hold o's cells; the water they held is returned. */
+static int64_t cover(const obstacle *o, rp_water *w, int gw, int gh)
+{
+    int x0, y0, x1, y1;
+    int64_t water = 0;
+    box(o, gw, gh, &x0, &y0, &x1, &y1);
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            int32_t cur;
+            if (outside(o, ((int64_t)x << 8) + 128, ((int64_t)y << 8) + 128) <= 0 &&
+                rp_water_move_hold(w, x, y, &cur) == RP_OK)
+                water += cur;
+        }
+    return water;
+}
+
+/* The rim's push (and the water moved ahead): see obstacle.h. */
+static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t water)
+{
+    int x0, y0, x1, y1, ahead = 0;
+    int64_t rim = rim_of(o);
+    box(o, gw, gh, &x0, &y0, &x1, &y1);
+    for (int pass = 0; pass < 2; pass++)
+        for (int y = y0; y < y1; y++)
+            for (int x = x0; x < x1; x++) {
+                int64_t px = ((int64_t)x << 8) + 128, py = ((int64_t)y << 8) + 128;
+                int64_t out = outside(o, px, py);
+                if (out <= 0 || out >= rim || rp_water_is_held(w, x, y))
+                    continue;
+                int64_t dx = px - o->x, dy = py - o->y;
+                int64_t dist = (int64_t)isqrt((uint64_t)(dx * dx + dy * dy));
+                int64_t dot = dx * o->dx + dy * o->dy;
+                if (pass == 0) {
+                    ahead += dot > 0;
+                    continue;
+                }
+                /* shaped by sin(pi * out / rim): 0 at the edge and at the rim's outer edge,
+                 * so nothing is pushed at the grid's scale */
+                int64_t shape = rp_sin_q15((uint32_t)((out << 31) / rim));
+                int64_t v = dist > 0 ? (int64_t)o->push * dot / (dist * 256) * shape / 32767 : 0;
+                if (dot > 0 && ahead > 0)
+                    v += water / ahead;
+                if (v)
+                    rp_water_add(w, x, y, (int32_t)rp_clamp64(v, INT16_MIN, INT16_MAX));
+            }
+}
+
+int rp_obstacles_apply(rp_obstacles *os, rp_water *w, int push)
+{
+    if (!os->changed)
+        return 0;
+    const rp_water_params *p = rp_water_params_of(w);
+    int gw = p->width, gh = p->height;
+    rp_water_move_release(w);
+    for (size_t i = 0; i < os->n; i++) {
+        obstacle *o = &os->o[i];
+        if (!o->active)
+            continue;
+        int64_t water = cover(o, w, gw, gh);
+        if (push && o->moved)
+            push_rim(o, w, gw, gh, water);
+        o->moved = 0;
+    }
+    os->changed = 0;
+    return 1;
+}
+
+void rp_obstacles_draw(const rp_obstacles *os, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
+                       uint8_t *frame, int y0, int y1)
+{
+    /* one output pixel in 1/256 cell, along each side */
+    int64_t px = ((int64_t)gw << 8) / ow, py = ((int64_t)gh << 8) / oh;
+    int64_t edge = px > py ? px : py;
+    edge = edge > 0 ? edge : 1;
+    for (size_t i = 0; i < os->n; i++) {
+        const obstacle *o = &os->o[i];
+        if (!o->active)
+            continue;
+        int64_t ex = (o->circle ? o->r : o->w / 2) + edge,
+                ey = (o->circle ? o->r : o->h / 2) + edge;
+        int64_t ox0 = rp_clamp64((o->x - ex) * ow / ((int64_t)gw << 8) - 1, 0, ow);
+        int64_t ox1 = rp_clamp64((o->x + ex) * ow / ((int64_t)gw << 8) + 2, 0, ow);
+        int64_t oy0 = rp_clamp64((o->y - ey) * oh / ((int64_t)gh << 8) - 1, y0, y1);
+        int64_t oy1 = rp_clamp64((o->y + ey) * oh / ((int64_t)gh << 8) + 2, y0, y1);
+        for (int64_t y = oy0; y < oy1; y++) {
+            int64_t cy = ((2 * y + 1) * gh << 7) / oh; /* the pixel's centre, 1/256 cell */
+            for (int64_t x = ox0; x < ox1; x++) {
+                int64_t cx = ((2 * x + 1) * gw << 7) / ow;
+                /* coverage: 1 a pixel inside the edge, 0 a pixel outside, linear between */
+                int64_t a = rp_clamp64((edge / 2 - outside(o, cx, cy)) * 256 / edge, 0, 256);
+                if (!a)
+                    continue;
+                uint8_t *q = frame + ((size_t)y * ow + (size_t)x) * 3;
+                for (int c = 0; c < 3; c++)
+                    q[c] = (uint8_t)((q[c] * (256 - a) + rgb[c] * a + 128) >> 8);
+            }
+        }
+    }
+}

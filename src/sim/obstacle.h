@@ -1,0 +1,45 @@
+/* obstacle.h - walls that move along paths (rockpool-scene(5) MOVING WALLS), in the water
+ * and in the picture.
+ *
+ * In the water: on each step every obstacle in the water holds the cells it covers at 0
+ * (as a wall does); the water a cell held when the obstacle arrives (its height) is spread
+ * evenly over the free cells of the rim ahead of it, and a cell it leaves is water again,
+ * at height 0. Moving, it pushes: each free cell of its rim rises by push * v * cos(a) * s,
+ * v the cells it moved this step, a the angle between its motion and the cell's direction
+ * from its centre, and s = sin(pi * e / rim) for a cell e out from its edge (the rim:
+ * max(4 cells, its radius or half its smaller side)): up ahead (the bow wave), down behind
+ * (the trough of the wake), by equal amounts on mirror cells, so what it adds ahead it
+ * takes behind to within each cell's rounding (toward zero).
+ *
+ * In the picture (`walls visible`): drawn where it is at the frame's instant, at its exact
+ * position in 1/256 of a cell, its edge anti-aliased over one output pixel. */
+#ifndef RP_OBSTACLE_H
+#define RP_OBSTACLE_H
+
+#include <stdint.h>
+
+#include "scene/timeline.h"
+#include "sim/water.h"
+
+typedef struct rp_obstacles rp_obstacles;
+
+/** State for the obstacles of n events (item ids 0..n-1). */
+int rp_obstacles_new(rp_obstacles **o, size_t n);
+void rp_obstacles_free(rp_obstacles **o);
+
+/** Take an RP_ITEM_OBSTACLE item of this step (its place, motion, or its leaving). */
+void rp_obstacles_item(rp_obstacles *o, const rp_item *it);
+
+/** After a step's items: hold the covered cells and (push nonzero) move the water of the
+ * cells entered and push the rims. Returns 1 if any obstacle changed this step. */
+int rp_obstacles_apply(rp_obstacles *o, rp_water *w, int push);
+
+/** Draw the obstacles in the water over rows y0..y1-1 of an RGB24 frame (ow x oh) of a gw x
+ * gh grid, in colour rgb. */
+void rp_obstacles_draw(const rp_obstacles *o, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
+                       uint8_t *frame, int y0, int y1);
+
+/** Whether any obstacle is in the water. */
+int rp_obstacles_any(const rp_obstacles *o);
+
+#endif
