@@ -210,7 +210,8 @@ fuzz:
 test: check-all
 
 # `make gallery`: the README's stills and animation, rendered from examples/.
-gallery: deps
+gallery:
+	./scripts/install-deps --gallery
 	$(MAKE) all
 	./scripts/gallery
 
