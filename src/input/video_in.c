@@ -235,7 +235,12 @@ static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
 /* Seek so that decoding restarts at the first packet, by every means the demuxer has. */
 static int rewind_input(rp_video_in *v)
 {
-    int ret = avformat_seek_file(v->fc, v->index, INT64_MIN, v->origin, v->origin, 0);
+    /* MPEG-TS seeks by timestamp to the packet whose DTS passes it: with B-frames the first
+     * keyframe's DTS is before the first frame's time (the origin), so a seek to the origin
+     * lands past it. Its start is byte 0. */
+    int ret = strcmp(v->fc->iformat->name, "mpegts")
+                  ? avformat_seek_file(v->fc, v->index, INT64_MIN, v->origin, v->origin, 0)
+                  : av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
 
     if (ret < 0)
         ret = av_seek_frame(v->fc, v->index, v->origin, AVSEEK_FLAG_BACKWARD);
@@ -254,6 +259,10 @@ static int position(rp_video_in *v, int64_t rel, char *err, size_t errlen)
 {
     int64_t target = v->origin + rel, back = 1;
     int ret;
+    /* MPEG-TS lands mid-GOP after a seek by time (its index is the packets' DTS): it is
+     * read from its start, and the frames before rel are skipped by the reader. */
+    if (!strcmp(v->fc->iformat->name, "mpegts"))
+        target = v->origin;
 
     av_frame_unref(v->pending);
     for (;;) {
@@ -479,6 +488,9 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, 
     AVStream *st = v->fc->streams[v->index];
     int64_t declared = AV_NOPTS_VALUE;
     int from_start = 0;
+    /* Start reading 2 s before the declared end: with B-frames the frame that shows last is
+     * stored before others (MPEG-TS seeks by those packets' DTS), and would be missed. */
+    int64_t back = av_rescale_q(2 * AV_TIME_BASE, AV_TIME_BASE_Q, v->tb);
 
     if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
         declared = (st->start_time != AV_NOPTS_VALUE ? st->start_time : v->origin) + st->duration;
@@ -495,7 +507,8 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, 
                 rp_errf(err, errlen, "cannot seek in '%s'", v->path);
                 return RP_ERR_FORMAT;
             }
-        } else if (avformat_seek_file(v->fc, v->index, INT64_MIN, declared, declared, 0) < 0) {
+        } else if (avformat_seek_file(v->fc, v->index, INT64_MIN, declared - back, declared - back,
+                                      0) < 0) {
             from_start = 1;
             continue;
         }

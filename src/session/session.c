@@ -44,6 +44,7 @@ struct rp_session {
     /* The encoded output: the caller's choices (run->out) and what the stream is (size,
      * rate, pixel format, tags, sound), which validate() fills in. The sinks read it. */
     rp_output_spec out;
+    int bg_video; /* the background is a video (check_background) */
     rp_engine *engine; /* the settings resolved, the timeline, the simulation, the render */
     rp_settings s;     /* the engine's settings */
     const rp_clock *clock;
@@ -672,7 +673,7 @@ static int validate(rp_session *se, rp_error *err)
     size_t masks = count_masks(se, &images, err, &r);
     if (r)
         return r;
-    if (se->s.background[0] && !rp_source_video(se->background) &&
+    if (se->s.background[0] && !se->bg_video &&
         (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
                            sizeof err->msg)))
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
@@ -867,7 +868,7 @@ static int check_background(rp_session *se, int *video, rp_error *err)
         return RP_OK;
     if ((r = rp_source_probe(se->s.background, &info, err)) && (r = background_fail(se, r, err)))
         return r;
-    if ((*video = info.is_video))
+    if ((*video = se->bg_video = info.is_video))
         return RP_OK;
     if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
                            sizeof err->msg)))
