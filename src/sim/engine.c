@@ -434,7 +434,7 @@ static void wall_spans(const uint8_t *walls, int gw, int gh, int32_t *span)
 /* Output row y, columns x0..x1-1, with the walls of grid rows r0 (weight 256 - fy) and r1
  * (fy) drawn over it. */
 static void wall_run(const rp_engine *e, const uint8_t *r0, const uint8_t *r1, int fy, uint8_t *row,
-                     const uint8_t *img_row, int x0, int x1)
+                     int bpp, const uint8_t *img_row, int x0, int x1)
 {
     const int32_t *tap = e->wall_tap;
     const int gw = e->s.water.width;
@@ -442,27 +442,28 @@ static void wall_run(const rp_engine *e, const uint8_t *r0, const uint8_t *r1, i
     for (int x = x0; x < x1; x++) {
         int cx = tap[x] >> 8, fx = tap[x] & 255;
         int cx1 = cx + 1 < gw ? cx + 1 : gw - 1;
-        uint8_t *p = row + (size_t)x * 3;
+        uint8_t *p = row + (size_t)x * bpp;
         const uint8_t *wc = img_row ? img_row + (size_t)x * 3 : colour;
         if (r0[cx] & r0[cx1] & r1[cx] & r1[cx1] & 1) { /* a = 65536: the wall's own colour */
             p[0] = wc[0];
             p[1] = wc[1];
             p[2] = wc[2];
+            if (bpp == 4)
+                p[3] = 255;
             continue;
         }
         int32_t a = ((r0[cx] & 1) * (256 - fx) + (r0[cx1] & 1) * fx) * (256 - fy) +
                     ((r1[cx] & 1) * (256 - fx) + (r1[cx1] & 1) * fx) * fy; /* 0..65536 */
-        if (!a)
-            continue;
-        for (int c = 0; c < 3; c++)
-            p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
+        if (a)
+            rp_blend_px(p, bpp, wc, a);
     }
 }
 
 /* Rows y0..y1-1 of the frame rgb with the walls drawn over them: per row, each run of wall
  * cells in its two grid rows, over the columns that can reach it (wall_columns), each
  * column at most once. */
-static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, int y0, int y1)
+static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, int bpp, int y0,
+                       int y1)
 {
     const rp_settings *s = &e->s;
     const int32_t *span = e->wall_span;
@@ -475,7 +476,7 @@ static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, i
         int lo1 = span[2 * cy1], hi1 = span[2 * cy1 + 1];
         int lo = lo0 < lo1 ? lo0 : lo1, hi = hi0 > hi1 ? hi0 : hi1;
         const uint8_t *r0 = walls + (size_t)cy * gw, *r1 = walls + (size_t)cy1 * gw;
-        uint8_t *row = rgb + (size_t)y * ow * 3;
+        uint8_t *row = rgb + (size_t)y * ow * bpp;
         const uint8_t *img_row = e->wall_img ? e->wall_img + (size_t)y * ow * 3 : NULL;
         int done = 0; /* columns before this one are drawn */
         for (int c = lo; c <= hi;) {
@@ -487,7 +488,7 @@ static void wall_paint(const rp_engine *e, const uint8_t *walls, uint8_t *rgb, i
             while (c <= hi && ((r0[c] | r1[c]) & 1))
                 c++;
             wall_columns(c0, c - 1, gw, ow, &x0, &x1);
-            wall_run(e, r0, r1, fy, row, img_row, x0 > done ? x0 : done, x1);
+            wall_run(e, r0, r1, fy, row, bpp, img_row, x0 > done ? x0 : done, x1);
             done = x1 > done ? x1 : done;
         }
     }
@@ -515,21 +516,39 @@ static void light_rows(void *ctx, int y0, int y1)
         rp_light_rows_rgb(j->e->light, &j->e->geom, j->e->heights_q8, j->bg, j->rgb, y0, y1);
     else
         rp_light_rows_rgba(j->e->light, &j->e->geom, j->e->heights_q8, j->rgb, y0, y1);
+    int bpp = j->bg ? 3 : 4;
     if (j->walls)
-        wall_paint(j->e, j->walls, j->rgb, y0, y1);
-    if (j->bg && j->e->s.walls_visible)
+        wall_paint(j->e, j->walls, j->rgb, bpp, y0, y1);
+    if (j->e->s.walls_visible)
         rp_obstacles_draw(j->e->obstacles, j->e->s.water.width, j->e->s.water.height,
-                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, y0, y1);
+                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, bpp, y0,
+                          y1);
 }
 
 static void wall_rows(void *ctx, int y0, int y1)
 {
     frame_job *j = ctx;
     if (j->walls)
-        wall_paint(j->e, j->walls, j->rgb, y0, y1);
+        wall_paint(j->e, j->walls, j->rgb, 3, y0, y1);
     if (j->e->s.walls_visible)
         rp_obstacles_draw(j->e->obstacles, j->e->s.water.width, j->e->s.water.height,
-                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, y0, y1);
+                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, 3, y0,
+                          y1);
+}
+
+/* `walls visible`: the grid's wall cells to draw (their row spans brought up to date), or
+ * NULL. */
+static const uint8_t *visible_walls(rp_engine *e)
+{
+    const rp_settings *s = &e->s;
+    const uint8_t *walls = rp_water_walls(e->water);
+    if (!s->walls_visible || !e->wall_span)
+        return NULL;
+    if (walls && e->walls_changed) {
+        wall_spans(walls, s->water.width, s->water.height, e->wall_span);
+        e->walls_changed = 0;
+    }
+    return walls;
 }
 
 int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
@@ -538,13 +557,7 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     const rp_settings *s = &e->s;
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
-    const uint8_t *walls = rp_water_walls(e->water);
-    if (!s->walls_visible || !e->wall_span)
-        walls = NULL;
-    if (walls && e->walls_changed) {
-        wall_spans(walls, s->water.width, s->water.height, e->wall_span);
-        e->walls_changed = 0;
-    }
+    const uint8_t *walls = visible_walls(e);
     frame_job job = {e, bg, pixels, walls};
     if (s->look.mode != RP_RENDER_LIGHT) {
         rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
@@ -565,7 +578,7 @@ int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_a
         return RP_ERR_INVALID;
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
-    frame_job job = {e, NULL, rgba, NULL};
+    frame_job job = {e, NULL, rgba, visible_walls(e)};
     update_light(e, k);
     rp_pool_run(e->pool, e->s.out_height, upscale_rows, &job);
     rp_pool_run(e->pool, e->s.out_height, light_rows, &job);

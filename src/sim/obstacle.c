@@ -182,7 +182,7 @@ int rp_obstacles_apply(rp_obstacles *os, rp_water *w, int push)
 }
 
 void rp_obstacles_draw(const rp_obstacles *os, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
-                       uint8_t *frame, int y0, int y1)
+                       uint8_t *frame, int bpp, int y0, int y1)
 {
     /* one output pixel in 1/256 cell, along each side */
     int64_t px = ((int64_t)gw << 8) / ow, py = ((int64_t)gh << 8) / oh;
@@ -206,9 +206,7 @@ void rp_obstacles_draw(const rp_obstacles *os, int gw, int gh, int ow, int oh, c
                 int64_t a = rp_clamp64((edge / 2 - outside(o, cx, cy)) * 256 / edge, 0, 256);
                 if (!a)
                     continue;
-                uint8_t *q = frame + ((size_t)y * ow + (size_t)x) * 3;
-                for (int c = 0; c < 3; c++)
-                    q[c] = (uint8_t)((q[c] * (256 - a) + rgb[c] * a + 128) >> 8);
+                rp_blend_px(frame + ((size_t)y * ow + (size_t)x) * bpp, bpp, rgb, (int32_t)a << 8);
             }
         }
     }

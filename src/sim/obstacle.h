@@ -23,6 +23,22 @@
 
 typedef struct rp_obstacles rp_obstacles;
 
+/** Blend an opaque colour wc covering a (0..65536) of pixel p: RGB24 (bpp 3) in place; RGBA
+ * with straight alpha (bpp 4, the --alpha layer) as wc over the layer: alpha a + A (1 - a),
+ * colour (wc a + C A (1 - a)) / that alpha, rounded. */
+static inline void rp_blend_px(uint8_t *p, int bpp, const uint8_t *wc, int32_t a)
+{
+    if (bpp == 3) {
+        for (int c = 0; c < 3; c++)
+            p[c] = (uint8_t)((p[c] * (65536 - a) + wc[c] * a + 32768) >> 16);
+        return;
+    }
+    int64_t under = (int64_t)p[3] * (65536 - a), den = (int64_t)a * 255 + under;
+    for (int c = 0; c < 3 && den > 0; c++)
+        p[c] = (uint8_t)(((int64_t)wc[c] * a * 255 + p[c] * under + den / 2) / den);
+    p[3] = (uint8_t)((den + 32768) >> 16);
+}
+
 /** State for the obstacles of n events (item ids 0..n-1). */
 int rp_obstacles_new(rp_obstacles **o, size_t n);
 void rp_obstacles_free(rp_obstacles **o);
@@ -34,10 +50,10 @@ void rp_obstacles_item(rp_obstacles *o, const rp_item *it);
  * cells entered and push the rims. Returns 1 if any obstacle changed this step. */
 int rp_obstacles_apply(rp_obstacles *o, rp_water *w, int push);
 
-/** Draw the obstacles in the water over rows y0..y1-1 of an RGB24 frame (ow x oh) of a gw x
- * gh grid, in colour rgb. */
+/** Draw the obstacles in the water over rows y0..y1-1 of a frame (ow x oh, bpp 3: RGB24, 4:
+ * the RGBA layer) of a gw x gh grid, in colour rgb. */
 void rp_obstacles_draw(const rp_obstacles *o, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
-                       uint8_t *frame, int y0, int y1);
+                       uint8_t *frame, int bpp, int y0, int y1);
 
 /** Whether any obstacle is in the water. */
 int rp_obstacles_any(const rp_obstacles *o);
