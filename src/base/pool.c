@@ -51,19 +51,30 @@ struct rp_pool {
     int quit;
     /* The current job, written before generation is bumped. */
     rp_pool_fn fn;
+    rp_pool_wfn wfn; /* instead of fn: told the thread's index */
     void *ctx;
+    struct worker_arg *args;
     int count, grain;
     int next; /* the first index not yet handed out */
 };
 
-/* Take chunks of the current job until none are left. */
-static void run_chunks(rp_pool *pool, rp_pool_fn fn, void *ctx, int count, int grain)
+struct worker_arg {
+    rp_pool *pool;
+    int index;
+};
+
+/* Take chunks of the current job until none are left (thread `worker`). */
+static void run_chunks(rp_pool *pool, int worker, int count, int grain)
 {
     for (;;) {
         int begin = __atomic_fetch_add(&pool->next, grain, __ATOMIC_RELAXED);
         if (begin >= count)
             break;
-        fn(ctx, begin, count - begin > grain ? begin + grain : count);
+        int end = count - begin > grain ? begin + grain : count;
+        if (pool->wfn)
+            pool->wfn(pool->ctx, worker, begin, end);
+        else
+            pool->fn(pool->ctx, begin, end);
     }
 }
 
@@ -86,12 +97,13 @@ static int wait_for_job(rp_pool *pool, unsigned long seen)
 
 static void *worker(void *arg)
 {
-    rp_pool *pool = arg;
+    struct worker_arg *wa = arg;
+    rp_pool *pool = wa->pool;
     unsigned long seen = 0;
 
     while (wait_for_job(pool, seen)) {
         seen = __atomic_load_n(&pool->generation, SEQ);
-        run_chunks(pool, pool->fn, pool->ctx, pool->count, pool->grain);
+        run_chunks(pool, wa->index, pool->count, pool->grain);
         if (__atomic_sub_fetch(&pool->pending, 1, SEQ) == 0 &&
             __atomic_load_n(&pool->caller_sleeps, SEQ)) {
             pthread_mutex_lock(&pool->lock);
@@ -116,11 +128,13 @@ int rp_pool_new(rp_pool **out, int nthreads)
     pthread_cond_init(&pool->start, NULL);
     pthread_cond_init(&pool->done, NULL);
     pool->threads = calloc((size_t)nthreads, sizeof *pool->threads);
-    if (!pool->threads)
+    pool->args = calloc((size_t)nthreads, sizeof *pool->args);
+    if (!pool->threads || !pool->args)
         goto fail;
     /* Workers 1..n-1; the caller is thread 0. */
     for (int i = 1; i < nthreads; i++) {
-        if (pthread_create(&pool->threads[i], NULL, worker, pool) != 0)
+        pool->args[i] = (struct worker_arg){pool, i};
+        if (pthread_create(&pool->threads[i], NULL, worker, &pool->args[i]) != 0)
             goto fail;
         pool->nthreads = i + 1;
     }
@@ -146,6 +160,7 @@ void rp_pool_free(rp_pool **ppool)
     pthread_cond_destroy(&pool->start);
     pthread_cond_destroy(&pool->done);
     free(pool->threads);
+    free(pool->args);
     free(pool);
     *ppool = NULL;
 }
@@ -155,20 +170,39 @@ int rp_pool_threads(const rp_pool *pool)
     return pool ? pool->nthreads : 1;
 }
 
+static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, void *ctx);
+
 void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx)
 {
-    int grain;
     if (count <= 0)
         return;
     if (!pool || pool->nthreads == 1) {
         fn(ctx, 0, count);
         return;
     }
+    run_job(pool, count, fn, NULL, ctx);
+}
+
+void rp_pool_run_w(rp_pool *pool, int count, rp_pool_wfn fn, void *ctx)
+{
+    if (count <= 0)
+        return;
+    if (!pool || pool->nthreads == 1) {
+        fn(ctx, 0, 0, count);
+        return;
+    }
+    run_job(pool, count, NULL, fn, ctx);
+}
+
+static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, void *ctx)
+{
+    int grain;
     grain = count / (pool->nthreads * CHUNKS_PER_THREAD);
     grain = grain > 0 ? grain : 1;
     /* Every worker has finished the previous job (pending reached 0), so none reads these
      * until the generation below is bumped. */
     pool->fn = fn;
+    pool->wfn = wfn;
     pool->ctx = ctx;
     pool->count = count;
     pool->grain = grain;
@@ -181,7 +215,7 @@ void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx)
         pthread_mutex_unlock(&pool->lock);
     }
 
-    run_chunks(pool, fn, ctx, count, grain);
+    run_chunks(pool, 0, count, grain);
 
     for (int i = 0; i < SPINS && __atomic_load_n(&pool->pending, SEQ) > 0; i++)
         cpu_relax();

@@ -18,4 +18,11 @@ int rp_pool_threads(const rp_pool *pool);
 /** Run fn over 0..count-1 and wait for all of it. pool may be NULL (runs inline). */
 void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx);
 
+/** fn(ctx, worker, begin, end): as rp_pool_fn, told which thread runs it (0 the caller,
+ * 1..threads-1 the workers), for per-thread scratch memory made before the run. */
+typedef void (*rp_pool_wfn)(void *ctx, int worker, int begin, int end);
+
+/** rp_pool_run with the thread's index. */
+void rp_pool_run_w(rp_pool *pool, int count, rp_pool_wfn fn, void *ctx);
+
 #endif

@@ -358,19 +358,32 @@ static void rows_unbuffered(const rp_upscale *u, const int16_t *heights, int32_t
     }
 }
 
+size_t rp_upscale_scratch_bytes(const rp_upscale *u)
+{
+    return ((size_t)u->gw + RP_UPSCALE_PAD) * (sizeof(int32_t) + 2 * sizeof(int16_t));
+}
+
 void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1)
 {
-    /* One output row down the columns, Q15: |sum| <= 32768 * 32768 * 1.25 < 2^31 (the
-     * weights' absolute sum is at most 1.25 for Catmull-Rom, stretched or not). On the
-     * heap, with the vector row pass's 16-bit halves after it: a few small stacks (threads,
-     * ulimit -s) cannot hold a row of the widest grid. */
-    const int gw = u->gw, ow = u->ow;
-    size_t cells = (size_t)gw + RP_UPSCALE_PAD;
-    int32_t *column = malloc(cells * (sizeof(int32_t) + 2 * sizeof(int16_t)));
-    if (!column) {
+    void *scratch = malloc(rp_upscale_scratch_bytes(u));
+    if (!scratch) {
         rows_unbuffered(u, heights, out, y0, y1);
         return;
     }
+    rp_upscale_rows_s(u, heights, out, y0, y1, scratch);
+    free(scratch);
+}
+
+void rp_upscale_rows_s(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1,
+                       void *mem)
+{
+    /* One output row down the columns, Q15: |sum| <= 32768 * 32768 * 1.25 < 2^31 (the
+     * weights' absolute sum is at most 1.25 for Catmull-Rom, stretched or not), with the
+     * vector row pass's 16-bit halves after it, in the caller's scratch: a few small stacks
+     * (threads, ulimit -s) cannot hold a row of the widest grid. */
+    const int gw = u->gw, ow = u->ow;
+    size_t cells = (size_t)gw + RP_UPSCALE_PAD;
+    int32_t *column = mem;
     int16_t *scratch = (int16_t *)(column + cells);
     /* the vector row pass reads (and ignores) cells past the grid */
     for (int x = gw; x < gw + RP_UPSCALE_PAD; x++)
@@ -409,7 +422,6 @@ void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, 
             dst[x] = (int32_t)((acc + ((int64_t)1 << 21)) >> 22);
         }
     }
-    free(column);
 }
 
 int32_t rp_upscale_ratio_q16(int grid, int out)

@@ -19,6 +19,7 @@
 #ifndef RP_UPSCALE_H
 #define RP_UPSCALE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /** Output heights are Q8: 256 = one height unit of the grid (int16). */
@@ -36,9 +37,19 @@ void rp_upscale_free(rp_upscale **u);
 
 /** Output rows y0..y1-1 (0 <= y0 <= y1 <= oh): out is the whole ow x oh Q8 frame
  * (int32, row-major), heights the whole gw x gh grid. Rows are independent: any split
- * over threads gives the same bytes. Uses 128 KiB (and 256 bytes) of stack, half of it for
- * the AVX2 row pass; allocates nothing.
+ * over threads gives the same bytes. scratch is rp_upscale_scratch_bytes(u) bytes of the
+ * calling thread's own (made once, before the frames: a render's threads each have
+ * theirs); nothing is allocated.
  * Identity (ow == gw, oh == gh): out = heights * 256 exactly. */
+void rp_upscale_rows_s(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1,
+                       void *scratch);
+
+/** The scratch one thread of rp_upscale_rows_s needs: a grid row's column sums and the
+ * vector row pass's halves. */
+size_t rp_upscale_scratch_bytes(const rp_upscale *u);
+
+/** rp_upscale_rows_s with scratch of its own for the call (tests; a slower exact path when
+ * that memory cannot be had). */
 void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1);
 
 /** The largest |output height| (Q8) any grid can give with these weights: 32768 * 256

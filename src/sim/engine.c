@@ -26,6 +26,8 @@ struct rp_engine {
     int64_t steps; /* steps done: items 0..steps-1 applied */
     /* render `light`: heights interpolated to the output size, then lit */
     rp_upscale *upscale;
+    uint8_t *upscale_mem; /* rp_upscale_rows_s's scratch, one per pool thread */
+    size_t upscale_each;
     rp_light *light;
     rp_light_geom geom;
     int32_t *heights_q8;
@@ -175,7 +177,10 @@ static int start_light(rp_engine *e, rp_error *err)
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
     e->light_now = s->light;
     e->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
-    if (!e->heights_q8)
+    /* a scratch row for each thread of the pool (rounded to keep them apart in the cache) */
+    e->upscale_each = (rp_upscale_scratch_bytes(e->upscale) + 63) & ~(size_t)63;
+    e->upscale_mem = malloc(e->upscale_each * (size_t)rp_pool_threads(e->pool));
+    if (!e->heights_q8 || !e->upscale_mem)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     e->geom = (rp_light_geom){
         s->out_width, s->out_height, rp_upscale_ratio_q16(s->water.width, s->out_width),
@@ -503,10 +508,11 @@ typedef struct frame_job {
     const uint8_t *walls; /* `walls visible`: the grid's wall cells, or NULL */
 } frame_job;
 
-static void upscale_rows(void *ctx, int y0, int y1)
+static void upscale_rows(void *ctx, int worker, int y0, int y1)
 {
     frame_job *j = ctx;
-    rp_upscale_rows(j->e->upscale, rp_water_heights(j->e->water), j->e->heights_q8, y0, y1);
+    rp_upscale_rows_s(j->e->upscale, rp_water_heights(j->e->water), j->e->heights_q8, y0, y1,
+                      j->e->upscale_mem + (size_t)worker * j->e->upscale_each);
 }
 
 static void light_rows(void *ctx, int y0, int y1)
@@ -566,7 +572,7 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
             rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     } else {
         update_light(e, k);
-        rp_pool_run(e->pool, s->out_height, upscale_rows, &job);
+        rp_pool_run_w(e->pool, s->out_height, upscale_rows, &job);
         rp_pool_run(e->pool, s->out_height, light_rows, &job);
     }
     return 0;
@@ -580,7 +586,7 @@ int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_a
         return 1;
     frame_job job = {e, NULL, rgba, visible_walls(e)};
     update_light(e, k);
-    rp_pool_run(e->pool, e->s.out_height, upscale_rows, &job);
+    rp_pool_run_w(e->pool, e->s.out_height, upscale_rows, &job);
     rp_pool_run(e->pool, e->s.out_height, light_rows, &job);
     return 0;
 }
@@ -591,6 +597,7 @@ void rp_engine_free(rp_engine **pe)
     if (!e)
         return;
     rp_upscale_free(&e->upscale);
+    free(e->upscale_mem);
     rp_light_free(&e->light);
     free(e->heights_q8);
     free(e->wall_span);

@@ -96,9 +96,52 @@ static void test_bad_thread_counts(void **state)
     assert_null(pool);
 }
 
+/* rp_pool_run_w: every index once, each chunk told a thread index in 0..threads-1, and
+ * no index used by two threads at once (a thread's scratch is its own). */
+typedef struct wctx {
+    int hits[20000];
+    int who[20000];
+    int busy[4];
+    int clash;
+} wctx;
+
+static void mark_w(void *ctx, int worker, int begin, int end)
+{
+    wctx *w = ctx;
+    if (worker < 0 || worker >= 4 || __atomic_fetch_add(&w->busy[worker], 1, __ATOMIC_SEQ_CST))
+        __atomic_store_n(&w->clash, 1, __ATOMIC_SEQ_CST);
+    for (int i = begin; i < end; i++) {
+        w->hits[i]++;
+        w->who[i] = worker;
+    }
+    if (worker >= 0 && worker < 4)
+        __atomic_fetch_sub(&w->busy[worker], 1, __ATOMIC_SEQ_CST);
+}
+
+static void test_worker_index(void **state)
+{
+    (void)state;
+    rp_pool *pool = NULL;
+    static wctx w;
+    assert_int_equal(rp_pool_new(&pool, 4), RP_OK);
+    for (int round = 0; round < 20; round++) {
+        memset(&w, 0, sizeof w);
+        rp_pool_run_w(pool, 20000, mark_w, &w);
+        assert_int_equal(w.clash, 0);
+        for (int i = 0; i < 20000; i++)
+            assert_int_equal(w.hits[i], 1);
+    }
+    rp_pool_free(&pool);
+    memset(&w, 0, sizeof w);
+    rp_pool_run_w(NULL, 100, mark_w, &w); /* no pool: the caller, thread 0 */
+    assert_int_equal(w.who[99], 0);
+    assert_int_equal(w.hits[99], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_worker_index),
         cmocka_unit_test(test_every_index_once),
         cmocka_unit_test(test_null_pool_inline),
         cmocka_unit_test(test_bad_thread_counts),
