@@ -181,17 +181,27 @@ int rp_obstacles_apply(rp_obstacles *os, rp_water *w, int push)
     return 1;
 }
 
-void rp_obstacles_draw(const rp_obstacles *os, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
-                       uint8_t *frame, int y0, int y1)
+void rp_obstacles_lead(int64_t k, int64_t rate, int fps, int fps_den, int64_t *num, int64_t *den)
+{
+    *den = fps > 0 ? fps : 1;
+    *num = 0;
+    if (rate > 0 && fps > 0) /* (k R D) mod N without overflow */
+        *num = fps + (k % fps) * ((rate * fps_den) % fps) % fps;
+}
+
+void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_den, int gw, int gh,
+                       int ow, int oh, const uint8_t rgb[3], uint8_t *frame, int y0, int y1)
 {
     /* one output pixel in 1/256 cell, along each side */
     int64_t px = ((int64_t)gw << 8) / ow, py = ((int64_t)gh << 8) / oh;
     int64_t edge = px > py ? px : py;
     edge = edge > 0 ? edge : 1;
     for (size_t i = 0; i < os->n; i++) {
-        const obstacle *o = &os->o[i];
-        if (!o->active)
+        if (!os->o[i].active)
             continue;
+        obstacle at = os->o[i], *o = &at; /* where it is at the frame's instant */
+        at.x += at.dx * lead_num / lead_den;
+        at.y += at.dy * lead_num / lead_den;
         int64_t ex = (o->circle ? o->r : o->w / 2) + edge,
                 ey = (o->circle ? o->r : o->h / 2) + edge;
         int64_t ox0 = rp_clamp64((o->x - ex) * ow / ((int64_t)gw << 8) - 1, 0, ow);

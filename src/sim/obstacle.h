@@ -35,9 +35,19 @@ void rp_obstacles_item(rp_obstacles *o, const rp_item *it);
 int rp_obstacles_apply(rp_obstacles *o, rp_water *w, int push);
 
 /** Draw the obstacles in the water over rows y0..y1-1 of an RGB24 frame (ow x oh) of a gw x
- * gh grid, in colour rgb. */
-void rp_obstacles_draw(const rp_obstacles *o, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
+ * gh grid, in colour rgb, each where it is at the frame's instant: lead_num / lead_den steps
+ * of its last step's motion past the place the water holds (rp_obstacles_lead), so the
+ * picture moves smoothly when a frame falls between steps. */
+void rp_obstacles_draw(const rp_obstacles *o, int64_t lead_num, int64_t lead_den, int gw, int gh,
+                       int ow, int oh, const uint8_t rgb[3],
                        uint8_t *frame, int y0, int y1);
+
+/** The lead of frame k for rp_obstacles_draw, num / den steps. With rate R steps a second
+ * and fps N/D, frame k is at step P + k R D / N (P the preroll) and shows the water after
+ * n = P + floor(k R D / N) steps, whose last place was sampled at step n - 1: the lead is
+ * 1 + (k R D mod N) / N. With one step per frame (rate 0), frame k is at its last sample:
+ * 0. Exact integers, so every frame rate draws a wall at the same place at a shared instant. */
+void rp_obstacles_lead(int64_t k, int64_t rate, int fps, int fps_den, int64_t *num, int64_t *den);
 
 /** Whether any obstacle is in the water. */
 int rp_obstacles_any(const rp_obstacles *o);
