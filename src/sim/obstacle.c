@@ -130,10 +130,11 @@ static int64_t cover(const obstacle *o, rp_water *w, int gw, int gh)
     return water;
 }
 
-/* The rim's push (and the water moved ahead): see obstacle.h. */
+/* The rim's push (and the water moved ahead; a wall that appears or stands still shares
+ * it over its whole rim): see obstacle.h. */
 static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t water)
 {
-    int x0, y0, x1, y1, ahead = 0;
+    int x0, y0, x1, y1, ahead = 0, still = !o->dx && !o->dy;
     int64_t rim = rim_of(o);
     box(o, gw, gh, &x0, &y0, &x1, &y1);
     for (int pass = 0; pass < 2; pass++)
@@ -147,14 +148,14 @@ static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t wat
                 int64_t dist = (int64_t)isqrt((uint64_t)(dx * dx + dy * dy));
                 int64_t dot = dx * o->dx + dy * o->dy;
                 if (pass == 0) {
-                    ahead += dot > 0;
+                    ahead += dot > 0 || still;
                     continue;
                 }
                 /* shaped by sin(pi * out / rim): 0 at the edge and at the rim's outer edge,
                  * so nothing is pushed at the grid's scale */
                 int64_t shape = rp_sin_q15((uint32_t)((out << 31) / rim));
                 int64_t v = dist > 0 ? (int64_t)o->push * dot / (dist * 256) * shape / 32767 : 0;
-                if (dot > 0 && ahead > 0)
+                if ((dot > 0 || still) && ahead > 0)
                     v += water / ahead;
                 if (v)
                     rp_water_add(w, x, y, (int32_t)rp_clamp64(v, INT16_MIN, INT16_MAX));

@@ -3,7 +3,8 @@
  *
  * In the water: on each step every obstacle in the water holds the cells it covers at 0
  * (as a wall does); the water a cell held when the obstacle arrives (its height) is spread
- * evenly over the free cells of the rim ahead of it, and a cell it leaves is water again,
+ * evenly over the free cells of the rim ahead of it (of the whole rim on the step it
+ * appears or while it stands still), and a cell it leaves is water again,
  * at height 0. Moving, it pushes: each free cell of its rim rises by push * v * cos(a) * s,
  * v the cells it moved this step, a the angle between its motion and the cell's direction
  * from its centre, and s = sin(pi * e / rim) for a cell e out from its edge (the rim:

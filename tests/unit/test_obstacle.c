@@ -84,6 +84,29 @@ static void test_displaced_water_goes_ahead(void **state)
     rp_water_free(&w);
 }
 
+/* Appearing on water 100 high (not moving): the water of the cells it covers goes to its
+ * whole rim, shared evenly, so the sum loses less than one unit per rim cell. */
+static void test_appearing_keeps_water(void **state)
+{
+    (void)state;
+    rp_water *w = make();
+    rp_obstacles *os = NULL;
+    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
+    static int16_t flat[N * N];
+    for (int i = 0; i < N * N; i++)
+        flat[i] = 100;
+    rp_water_load(w, flat, flat);
+    int64_t before = sum(w);
+    place(os, C, C, 0, 100);
+    rp_obstacles_apply(os, w, 1);
+    assert_true(rp_water_is_held(w, 20, 20) && at(w, 20, 20) == 0);
+    assert_true(before - sum(w) >= 0 && before - sum(w) < 4 * N);
+    assert_true(at(w, 24, 20) > 100 && at(w, 24, 20) == at(w, 16, 20)); /* the rim, evenly */
+    assert_int_equal(at(w, 2, 2), 100);
+    rp_obstacles_free(&os);
+    rp_water_free(&w);
+}
+
 /* Moving right through still water with push 100: up ahead, down behind, mirror amounts
  * about its track (row 20) and ahead against behind. */
 static void test_push_bow_and_trough(void **state)
@@ -128,6 +151,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_displaced_water_goes_ahead),
+        cmocka_unit_test(test_appearing_keeps_water),
         cmocka_unit_test(test_push_bow_and_trough),
         cmocka_unit_test(test_lead),
     };
