@@ -506,7 +506,18 @@ typedef struct frame_job {
     const uint8_t *bg; /* NULL: the light layer alone, RGBA */
     uint8_t *rgb;
     const uint8_t *walls; /* `walls visible`: the grid's wall cells, or NULL */
+    int64_t k;            /* the frame */
 } frame_job;
+
+/* The moving walls where they are at the frame's instant (obstacle.h). */
+static void draw_obstacles(const frame_job *j, int y0, int y1)
+{
+    const rp_engine *e = j->e;
+    int64_t num, den;
+    rp_obstacles_lead(j->k, e->clock.rate, e->clock.fps, e->clock.fps_den, &num, &den);
+    rp_obstacles_draw(e->obstacles, num, den, e->s.water.width, e->s.water.height, e->s.out_width,
+                      e->s.out_height, e->s.wall_rgb, j->rgb, j->bg ? 3 : 4, y0, y1);
+}
 
 static void upscale_rows(void *ctx, int worker, int y0, int y1)
 {
@@ -526,9 +537,7 @@ static void light_rows(void *ctx, int y0, int y1)
     if (j->walls)
         wall_paint(j->e, j->walls, j->rgb, bpp, y0, y1);
     if (j->e->s.walls_visible)
-        rp_obstacles_draw(j->e->obstacles, j->e->s.water.width, j->e->s.water.height,
-                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, bpp, y0,
-                          y1);
+        draw_obstacles(j, y0, y1);
 }
 
 static void wall_rows(void *ctx, int y0, int y1)
@@ -537,9 +546,7 @@ static void wall_rows(void *ctx, int y0, int y1)
     if (j->walls)
         wall_paint(j->e, j->walls, j->rgb, 3, y0, y1);
     if (j->e->s.walls_visible)
-        rp_obstacles_draw(j->e->obstacles, j->e->s.water.width, j->e->s.water.height,
-                          j->e->s.out_width, j->e->s.out_height, j->e->s.wall_rgb, j->rgb, 3, y0,
-                          y1);
+        draw_obstacles(j, y0, y1);
 }
 
 /* `walls visible`: the grid's wall cells to draw (their row spans brought up to date), or
@@ -564,7 +571,7 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
     const uint8_t *walls = visible_walls(e);
-    frame_job job = {e, bg, pixels, walls};
+    frame_job job = {e, bg, pixels, walls, k};
     if (s->look.mode != RP_RENDER_LIGHT) {
         rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
                         pixels, e->pool);
@@ -584,7 +591,7 @@ int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_a
         return RP_ERR_INVALID;
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
-    frame_job job = {e, NULL, rgba, visible_walls(e)};
+    frame_job job = {e, NULL, rgba, visible_walls(e), k};
     update_light(e, k);
     rp_pool_run_w(e->pool, e->s.out_height, upscale_rows, &job);
     rp_pool_run(e->pool, e->s.out_height, light_rows, &job);

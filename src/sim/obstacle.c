@@ -130,10 +130,11 @@ static int64_t cover(const obstacle *o, rp_water *w, int gw, int gh)
     return water;
 }
 
-/* The rim's push (and the water moved ahead): see obstacle.h. */
+/* The rim's push (and the water moved ahead; a wall that appears or stands still shares
+ * it over its whole rim): see obstacle.h. */
 static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t water)
 {
-    int x0, y0, x1, y1, ahead = 0;
+    int x0, y0, x1, y1, ahead = 0, still = !o->dx && !o->dy;
     int64_t rim = rim_of(o);
     box(o, gw, gh, &x0, &y0, &x1, &y1);
     for (int pass = 0; pass < 2; pass++)
@@ -147,14 +148,14 @@ static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t wat
                 int64_t dist = (int64_t)isqrt((uint64_t)(dx * dx + dy * dy));
                 int64_t dot = dx * o->dx + dy * o->dy;
                 if (pass == 0) {
-                    ahead += dot > 0;
+                    ahead += dot > 0 || still;
                     continue;
                 }
                 /* shaped by sin(pi * out / rim): 0 at the edge and at the rim's outer edge,
                  * so nothing is pushed at the grid's scale */
                 int64_t shape = rp_sin_q15((uint32_t)((out << 31) / rim));
                 int64_t v = dist > 0 ? (int64_t)o->push * dot / (dist * 256) * shape / 32767 : 0;
-                if (dot > 0 && ahead > 0)
+                if ((dot > 0 || still) && ahead > 0)
                     v += water / ahead;
                 if (v)
                     rp_water_add(w, x, y, (int32_t)rp_clamp64(v, INT16_MIN, INT16_MAX));
@@ -181,17 +182,28 @@ int rp_obstacles_apply(rp_obstacles *os, rp_water *w, int push)
     return 1;
 }
 
-void rp_obstacles_draw(const rp_obstacles *os, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
-                       uint8_t *frame, int bpp, int y0, int y1)
+void rp_obstacles_lead(int64_t k, int64_t rate, int fps, int fps_den, int64_t *num, int64_t *den)
+{
+    *den = fps > 0 ? fps : 1;
+    *num = 0;
+    if (rate > 0 && fps > 0) /* (k R D) mod N without overflow */
+        *num = fps + (k % fps) * ((rate * fps_den) % fps) % fps;
+}
+
+void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_den, int gw, int gh,
+                       int ow, int oh, const uint8_t rgb[3], uint8_t *frame, int bpp, int y0,
+                       int y1)
 {
     /* one output pixel in 1/256 cell, along each side */
     int64_t px = ((int64_t)gw << 8) / ow, py = ((int64_t)gh << 8) / oh;
     int64_t edge = px > py ? px : py;
     edge = edge > 0 ? edge : 1;
     for (size_t i = 0; i < os->n; i++) {
-        const obstacle *o = &os->o[i];
-        if (!o->active)
+        if (!os->o[i].active)
             continue;
+        obstacle at = os->o[i], *o = &at; /* where it is at the frame's instant */
+        at.x += at.dx * lead_num / lead_den;
+        at.y += at.dy * lead_num / lead_den;
         int64_t ex = (o->circle ? o->r : o->w / 2) + edge,
                 ey = (o->circle ? o->r : o->h / 2) + edge;
         int64_t ox0 = rp_clamp64((o->x - ex) * ow / ((int64_t)gw << 8) - 1, 0, ow);

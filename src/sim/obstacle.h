@@ -3,7 +3,8 @@
  *
  * In the water: on each step every obstacle in the water holds the cells it covers at 0
  * (as a wall does); the water a cell held when the obstacle arrives (its height) is spread
- * evenly over the free cells of the rim ahead of it, and a cell it leaves is water again,
+ * evenly over the free cells of the rim ahead of it (of the whole rim on the step it
+ * appears or while it stands still), and a cell it leaves is water again,
  * at height 0. Moving, it pushes: each free cell of its rim rises by push * v * cos(a) * s,
  * v the cells it moved this step, a the angle between its motion and the cell's direction
  * from its centre, and s = sin(pi * e / rim) for a cell e out from its edge (the rim:
@@ -51,9 +52,20 @@ void rp_obstacles_item(rp_obstacles *o, const rp_item *it);
 int rp_obstacles_apply(rp_obstacles *o, rp_water *w, int push);
 
 /** Draw the obstacles in the water over rows y0..y1-1 of a frame (ow x oh, bpp 3: RGB24, 4:
- * the RGBA layer) of a gw x gh grid, in colour rgb. */
-void rp_obstacles_draw(const rp_obstacles *o, int gw, int gh, int ow, int oh, const uint8_t rgb[3],
-                       uint8_t *frame, int bpp, int y0, int y1);
+ * the RGBA layer) of a gw x gh grid, in colour rgb, each where it is at the frame's
+ * instant: lead_num / lead_den steps of its last step's motion past the place the water
+ * holds (rp_obstacles_lead), so the picture moves smoothly when a frame falls between
+ * steps. */
+void rp_obstacles_draw(const rp_obstacles *o, int64_t lead_num, int64_t lead_den, int gw, int gh,
+                       int ow, int oh, const uint8_t rgb[3], uint8_t *frame, int bpp, int y0,
+                       int y1);
+
+/** The lead of frame k for rp_obstacles_draw, num / den steps. With rate R steps a second
+ * and fps N/D, frame k is at step P + k R D / N (P the preroll) and shows the water after
+ * n = P + floor(k R D / N) steps, whose last place was sampled at step n - 1: the lead is
+ * 1 + (k R D mod N) / N. With one step per frame (rate 0), frame k is at its last sample:
+ * 0. Exact integers, so every frame rate draws a wall at the same place at a shared instant. */
+void rp_obstacles_lead(int64_t k, int64_t rate, int fps, int fps_den, int64_t *num, int64_t *den);
 
 /** Whether any obstacle is in the water. */
 int rp_obstacles_any(const rp_obstacles *o);

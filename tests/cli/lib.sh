@@ -99,3 +99,15 @@ same_everywhere() {
         done
     done
 }
+
+# refuse_scene NAME FRAGMENT LINE...: a 160x96, 1 s scene of these lines is refused with
+# exit 2, FRAGMENT (its file:line:col or reason) on stderr, and no output created.
+refuse_scene() {
+    local name=$1 fragment=$2
+    shift 2
+    printf '%s\n' "size 160x96" "duration 1s" "$@" >"$WORK/bad.scene"
+    rm -f "$WORK/bad.mp4"
+    expect_status "refused: $name" 2 "$ROCKPOOL" bad.scene -o bad.mp4
+    stderr_has "refused: $name says why" "$fragment"
+    check "refused: $name writes nothing" test ! -e "$WORK/bad.mp4"
+}

@@ -7,15 +7,7 @@ source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 
 # Bad input: file:line:col, exit 2, nothing written.
-refuse() { # NAME FRAGMENT SCENE-TEXT...
-    local name=$1 fragment=$2
-    shift 2
-    printf '%s\n' "size 160x96" "duration 1s" "$@" >bad.scene
-    rm -f bad.mp4
-    expect_status "refused: $name" 2 "$ROCKPOOL" bad.scene -o bad.mp4
-    stderr_has "refused: $name says why" "$fragment"
-    check "refused: $name writes nothing" test ! -e bad.mp4
-}
+refuse() { refuse_scene "$@"; } # lib.sh
 refuse "a path of one point" "bad.scene:3:" "path p 10,10"
 refuse "path times going back" "must increase" "path p 10,10 20,20 times 1s 0.5s"
 refuse "path point off the grid" "off the grid" "path p 10,10 500,20" \
