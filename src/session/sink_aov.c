@@ -68,8 +68,8 @@ static void aov_opts(const rp_sink_cfg *cfg, int kind, rp_output_spec *o)
     o->format = RP_FORMAT_PNG;
     o->codec = o->encoder_preset = o->pix_fmt = o->hash_algo = o->audio_path = NULL;
     o->pixfmt = kind == RP_AOV_HEIGHT ? RP_PIX_GRAY16 : RP_PIX_RGB48;
-    o->width = kind == RP_AOV_HEIGHT ? s->water.width : s->out_width;
-    o->height = kind == RP_AOV_HEIGHT ? s->water.height : s->out_height;
+    o->width = s->out_width;
+    o->height = s->out_height;
 }
 
 static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
@@ -116,9 +116,12 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     a->gh = s->water.height;
     a->ow = s->out_width;
     a->oh = s->out_height;
-    if (cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT]) {
+    /* every AOV is at the output size: the heights interpolated as the light's are (for
+     * height alone only when the grid is another size) */
+    int surface = cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT];
+    if (surface || (cfg->aov[RP_AOV_HEIGHT] && (a->gw != a->ow || a->gh != a->oh))) {
         if ((r = rp_upscale_new(&a->upscale, a->gw, a->gh, a->ow, a->oh)) ||
-            (r = rp_light_new(&a->light, &s->light, err->msg, sizeof err->msg)))
+            (surface && (r = rp_light_new(&a->light, &s->light, err->msg, sizeof err->msg))))
             goto fail;
         a->geom =
             (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),
@@ -206,17 +209,19 @@ static void surface_rows(aov_sink *a, int y0, int y1)
 static int aov_write(void *priv, const rp_frame *f, rp_error *err)
 {
     aov_sink *a = priv;
-    if (a->buf[RP_AOV_HEIGHT]) {
-        size_t n = (size_t)a->gw * (size_t)a->gh;
-        uint16_t *b = a->buf[RP_AOV_HEIGHT];
-        for (size_t i = 0; i < n; i++)
-            b[i] = (uint16_t)(f->heights[i] + 32768);
-    }
-    if (a->upscale) {
+    if (a->upscale)
         rp_upscale_rows(a->upscale, f->heights, a->heights_q8, 0, a->oh);
+    if (a->buf[RP_AOV_HEIGHT]) {
+        size_t n = (size_t)a->ow * (size_t)a->oh;
+        uint16_t *b = a->buf[RP_AOV_HEIGHT];
+        for (size_t i = 0; i < n; i++) /* h + 32768, h rounded from Q8 when interpolated */
+            b[i] = (uint16_t)(a->upscale
+                                  ? rp_clamp64(((a->heights_q8[i] + 128) >> 8) + 32768, 0, 65535)
+                                  : f->heights[i] + 32768);
+    }
+    if (a->light)
         for (int y = 0; y < a->oh; y += BAND)
             surface_rows(a, y, y + BAND < a->oh ? y + BAND : a->oh);
-    }
     for (int k = 0; k < RP_AOV_KINDS; k++) {
         if (!a->out[k])
             continue;
@@ -250,8 +255,7 @@ static int aov_commit(void *priv, rp_error *err)
     return RP_OK;
 }
 
-/* Normal and displacement: Q8 heights at the output size, and per kind a 16-bit RGB frame
- * and its PNG encoders. */
+/* Q8 heights at the output size, and per kind a 16-bit frame and its PNG encoders. */
 static double aov_memory(const rp_sink_cfg *cfg)
 {
     double pixels = (double)cfg->out->width * cfg->out->height, per_pixel = 0;
@@ -260,7 +264,11 @@ static double aov_memory(const rp_sink_cfg *cfg)
     png.format = RP_FORMAT_PNG;
     for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
         per_pixel += cfg->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, cfg->out->threads) : 0;
-    per_pixel += cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] ? 4 : 0;
+    /* height: a 16-bit grey frame and its encoder */
+    per_pixel += cfg->aov[RP_AOV_HEIGHT] ? 2 + rp_output_cell_bytes(&png, cfg->out->threads) : 0;
+    /* the interpolated heights, Q8 */
+    per_pixel +=
+        cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_HEIGHT] ? 4 : 0;
     return pixels * per_pixel;
 }
 

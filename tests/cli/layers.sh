@@ -1,8 +1,9 @@
 # layers.sh - compositing outputs (rockpool(1) ALPHA AND AOVS): --alpha as PNG RGBA, WebM
 # VP9 yuva420p and MOV, checked by FFmpeg's decoders; the overlay equation (FFmpeg's
 # `overlay` of the layer onto the background is rockpool's `refraction off` render); the
-# --aov sequences: 16-bit, the height AOV equal to --dump-heights under h + 32768, the
-# displacement (ST) map reproducing the refraction render, normals that agree with it;
+# --aov sequences: 16-bit, all at the output size, the height AOV the grid's heights
+# (--dump-heights) interpolated, under h + 32768, the displacement (ST) map reproducing the
+# refraction render, normals that agree with it;
 # the same bytes at -j 1 and -j 3; bad requests refused naming what works, nothing written.
 source "$(dirname "$0")/lib.sh"
 
@@ -123,9 +124,9 @@ expect_status "--aov height normal displacement" 0 "$ROCKPOOL" -q aov.scene -j 1
     -o a1/o_%03d.png "${aovs[@]}" --dump-heights heights.bin
 expect_status "--alpha layer of the same scene" 0 "$ROCKPOOL" -q aov.scene -j 1 --alpha \
     -o a1/l_%03d.png
-check "height AOV is gray16be at the grid size" test \
+check "height AOV is gray16be at the output size" test \
     "$(probe a1/h_005.png pix_fmt) $(probe a1/h_005.png width)x$(probe a1/h_005.png height)" \
-    = "gray16be 160x96"
+    = "gray16be 320x192"
 check "normal AOV is rgb48be at the output size" test \
     "$(probe a1/n_005.png pix_fmt) $(probe a1/n_005.png width)x$(probe a1/n_005.png height)" \
     = "rgb48be 320x192"
@@ -133,12 +134,49 @@ check "displacement AOV is rgb48be at the output size" test \
     "$(probe a1/d_005.png pix_fmt) $(probe a1/d_005.png width)x$(probe a1/d_005.png height)" \
     = "rgb48be 320x192"
 ffmpeg -v error -i a1/h_%03d.png -f rawvideo -pix_fmt gray16le h.raw
-check "height AOV = --dump-heights + 32768 (8 frames)" python3 - <<'EOF'
+# The grid's heights (--dump-heights, 160x96) interpolated to 320x192 by a float
+# Catmull-Rom (pixel centres at (i + 0.5) * g / o - 0.5, edges clamped) are the AOV less
+# 32768, within rounding (away from the frame's edges).
+check "height AOV = --dump-heights interpolated, + 32768, within 1 level" python3 - <<'EOF'
 import struct, sys
+W, H, GW, GH = 320, 192, 160, 96
 d = open("heights.bin", "rb").read()
 h = open("h.raw", "rb").read()
+assert len(d) == 8 * GW * GH * 2 and len(h) == 8 * W * H * 2, (len(d), len(h))
+def cr(t):
+    t = abs(t)
+    return 1.5 * t**3 - 2.5 * t**2 + 1 if t < 1 else (-0.5 * t**3 + 2.5 * t**2 - 4 * t + 2 if t < 2 else 0)
+def taps(o, g):
+    out = []
+    for i in range(o):
+        src = (i + 0.5) * g / o - 0.5
+        f = int(src // 1)
+        out.append([(min(max(k, 0), g - 1), cr(src - k)) for k in range(f - 1, f + 3)])
+    return out
+tx, ty = taps(W, GW), taps(H, GH)
+worst, moving = 0, 0
+for fr in range(0, 8, 3):
+    g = struct.unpack_from("<%dh" % (GW * GH), d, fr * GW * GH * 2)
+    a = struct.unpack_from("<%dH" % (W * H), h, fr * W * H * 2)
+    rows = [[sum(w * g[cy * GW + cx] for cx, w in tx[x]) for x in range(W)] for cy in range(GH)]
+    for y in range(4, H - 4, 3):
+        for x in range(4, W - 4, 3):
+            ref = sum(w * rows[cy][x] for cy, w in ty[y])
+            worst = max(worst, abs(ref - (a[y * W + x] - 32768)))
+            moving += abs(ref) > 50
+print("    max difference %.2f over %d moving samples" % (worst, moving))
+sys.exit(worst > 1 or moving < 100)
+EOF
+# With the grid at the output size the AOV is the grid's heights exactly.
+expect_status "--aov height, grid = output" 0 "$ROCKPOOL" -q aov.scene -s 160x96 -j 1 \
+    --aov height ag/g_%03d.png --dump-heights heights_g.bin -f framemd5 -o /dev/null
+ffmpeg -v error -i ag/g_%03d.png -f rawvideo -pix_fmt gray16le hg.raw
+check "height AOV = --dump-heights + 32768 when the grid is the output (8 frames)" python3 - <<'EOF'
+import struct, sys
+d = open("heights_g.bin", "rb").read()
+h = open("hg.raw", "rb").read()
 n = len(d) // 2
-assert n == 8 * 160 * 96 and len(h) == len(d), (len(d), len(h))
+assert len(h) == len(d), (len(d), len(h))
 dumped = struct.unpack("<%dh" % n, d)
 aov = struct.unpack("<%dH" % n, h)
 bad = sum(1 for a, b in zip(dumped, aov) if a + 32768 != b)
