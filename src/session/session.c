@@ -44,7 +44,7 @@ struct rp_session {
     /* The encoded output: the caller's choices (run->out) and what the stream is (size,
      * rate, pixel format, tags, sound), which validate() fills in. The sinks read it. */
     rp_output_spec out;
-    int bg_video; /* the background is a video (check_background) */
+    int bg_video;      /* the background is a video (check_background) */
     rp_engine *engine; /* the settings resolved, the timeline, the simulation, the render */
     rp_settings s;     /* the engine's settings */
     const rp_clock *clock;
@@ -297,8 +297,14 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     per_pixel += walls_image(se) ? 3 + 3 * (double)distinct_masks : 0;
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
-    /* the sinks': the encoder's frames, hashers' copies, AOV frames (sink.h memory) */
-    return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) +
+    /* the scene as read and parsed: its text and its events */
+    size_t text_len = 0;
+    (void)rp_scene_text(se->scene, &text_len);
+    double scene =
+        (double)text_len + (double)rp_scene_event_count(se->scene) * (double)sizeof(rp_event);
+    /* the sinks': the encoder's frames, hashers' copies, AOV frames, the --verify manifest
+     * (sink.h memory) */
+    return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) + scene +
            (double)(ts.drops + ts.walls) * sizeof(rp_item) +
            (double)rp_source_memory(se->background) + (32 << 20);
 }

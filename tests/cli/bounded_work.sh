@@ -60,3 +60,15 @@ awk 'BEGIN { print "size 640x360"; print "duration 20s"
              for (i = 0; i < 1100000; i++) printf "at %d.%06ds drop 50%% 50%% radius 3 height 100\n", i * 17 / 1000000, i * 17 % 1000000 }' >big.scene
 # before anything exists the signal ends the run at once (the parse would take seconds)
 interrupted "SIGINT while a 50 MB scene is read" big.scene 0.2 400
+
+# --max-memory counts the scene as read and parsed: 600000 drops in 27 MB take about
+# 215 MB at their peak (a small frame), so a 120 MiB limit refuses the run before anything
+# is written (it ran over the limit before), and 400 MiB lets it run.
+awk 'BEGIN { print "size 320x180"; print "duration 2s"
+             for (i = 0; i < 600000; i++) printf "at %d.%06ds drop 50%% 50%% radius 3 height 100\n", i * 3 / 1000000, i * 3 % 1000000 }' >mem.scene
+expect_status "a 27 MB scene over --max-memory 120M: exit 2" 2 "$R" mem.scene --max-memory 120M \
+    -n 2 -o mem.mp4
+stderr_has "a 27 MB scene over --max-memory 120M: says what it needs" "needs about"
+check "a 27 MB scene over --max-memory 120M: nothing written" test ! -e mem.mp4
+expect_status "the same scene under --max-memory 400M" 0 "$R" mem.scene --max-memory 400M -n 2 \
+    -f framemd5 -o /dev/null
