@@ -488,17 +488,18 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
     return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err, errlen);
 }
 
-/* A directory this run created holds nothing of anyone else's: after a failure its frames
- * go, then the directories themselves, innermost first (rmdir leaves one not empty). */
+/* After a failure (not a stop: a stopped run's frames are finished and kept) the frames this
+ * run wrote go, so nothing that looks complete is left; then the directories it created,
+ * innermost first (rmdir leaves one not empty). */
 static void remove_made(png_out *po)
 {
     char name[4096], err[16];
     size_t n = strlen(po->made);
-    if (!po->made[0])
-        return;
     for (int64_t k = po->opts->first_frame; k <= po->last_frame; k++)
         if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, err, sizeof err))
             rp_output_unlink_tmp(name);
+    if (!po->made[0])
+        return;
     rp_output_pattern_name(po->opts->path, po->opts->first_frame, name, sizeof name, err,
                            sizeof err);
     for (char *slash = strrchr(name, '/'); slash && (size_t)(slash - name) >= n;
@@ -519,7 +520,7 @@ static int png_close(void *priv, char *err, size_t errlen)
     return ret;
 }
 
-/* Frames already renamed are complete files and stay; frames in progress go. */
+/* A failed run: frames in progress and frames written go (remove_made). */
 static void png_abort(void *priv)
 {
     png_out *po = priv;

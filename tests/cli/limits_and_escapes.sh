@@ -141,6 +141,17 @@ before=$(snapshot)
 expect_status "failed PNG run (file size limit): exit 153" 153 bash -c \
     "ulimit -f 1; exec '$R' -q -s 256x256 -n 3 -o new/deep/f_%d.png"
 left_alone "failed PNG run removes the directories it made"
+# ... and in a directory that exists, the frames a failed run wrote go too, as a failed
+# video goes (a stopped run's frames are kept, as a stopped video is): a --verify mismatch
+# at frame 4 (the drop at 3f shows there), after frames 0-3 were written.
+mkdir -p vdir
+printf 'size 96x64\nfps 10\nduration 6f\nseed 1\nat 3f drop 50%% 50%% radius 6 height 900\n' >vr.scene
+"$R" -q vr.scene -f framemd5 -o vr.framemd5
+sed 's/^at 3f drop 50% 50%/at 3f drop 40% 50%/' vr.scene >vr2.scene
+expect_status "--verify mismatch at frame 4 with a PNG sequence: exit 3" 3 "$R" -q vr2.scene \
+    -j 1 -o vdir/v_%d.png --verify vr.framemd5
+stderr_has "--verify mismatch at frame 4: says so" "frame 4 differs"
+check "--verify mismatch leaves no frame of the sequence" test -z "$(ls vdir)"
 
 ## 4. Scene paths stay in the scene's directory.
 refused "mask with '..'" 2 "up-mask.scene:3:17: error: mask path" sub/up-mask.scene -o o.mp4
