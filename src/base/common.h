@@ -14,6 +14,9 @@
  * is 0). The library's way to say why a call failed. */
 void rp_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/** floor(sqrt(v)), integer-only (the same on every machine). */
+uint32_t rp_isqrt64(uint64_t v);
+
 /** Online CPUs, 1..64: the default thread count. */
 int rp_online_cpus(void);
 

@@ -3,6 +3,8 @@
 
 #include <pthread.h>
 
+#include "base/common.h"
+
 typedef __int128 i128;
 
 /* floor(a / b), b > 0 */
@@ -12,28 +14,11 @@ static i128 floordiv(i128 a, i128 b)
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-static uint64_t isqrt(uint64_t v)
-{
-    uint64_t r = 0, bit = (uint64_t)1 << 62;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (v >= r + bit) {
-            v -= r + bit;
-            r = (r >> 1) + bit;
-        } else {
-            r >>= 1;
-        }
-        bit >>= 2;
-    }
-    return r;
-}
-
 static int64_t chord(int64_t x0, int64_t y0, int64_t x1, int64_t y1)
 {
     uint64_t dx = (uint64_t)(x1 > x0 ? x1 - x0 : x0 - x1),
              dy = (uint64_t)(y1 > y0 ? y1 - y0 : y0 - y1);
-    return (int64_t)isqrt(dx * dx + dy * dy);
+    return (int64_t)rp_isqrt64(dx * dx + dy * dy);
 }
 
 /* The Catmull-Rom point of segment i at u (Q16), rounded to nearest. */

@@ -68,28 +68,12 @@ int rp_obstacles_any(const rp_obstacles *os)
     return 0;
 }
 
-static uint64_t isqrt(uint64_t v)
-{
-    uint64_t r = 0, bit = (uint64_t)1 << 62;
-    while (bit > v)
-        bit >>= 2;
-    for (; bit; bit >>= 2) {
-        if (v >= r + bit) {
-            v -= r + bit;
-            r = (r >> 1) + bit;
-        } else {
-            r >>= 1;
-        }
-    }
-    return r;
-}
-
 /* How far outside the obstacle the point (px, py) lies, in 1/256 cell (<= 0: inside). */
 static int64_t outside(const obstacle *o, int64_t px, int64_t py)
 {
     int64_t dx = px - o->x, dy = py - o->y;
     if (o->circle)
-        return (int64_t)isqrt((uint64_t)(dx * dx + dy * dy)) - o->r;
+        return (int64_t)rp_isqrt64((uint64_t)(dx * dx + dy * dy)) - o->r;
     int64_t ax = (dx < 0 ? -dx : dx) - o->w / 2, ay = (dy < 0 ? -dy : dy) - o->h / 2;
     return ax > ay ? ax : ay;
 }
@@ -145,7 +129,7 @@ static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t wat
                 if (out <= 0 || out >= rim || rp_water_is_held(w, x, y))
                     continue;
                 int64_t dx = px - o->x, dy = py - o->y;
-                int64_t dist = (int64_t)isqrt((uint64_t)(dx * dx + dy * dy));
+                int64_t dist = (int64_t)rp_isqrt64((uint64_t)(dx * dx + dy * dy));
                 int64_t dot = dx * o->dx + dy * o->dy;
                 if (pass == 0) {
                     ahead += dot > 0 || still;

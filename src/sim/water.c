@@ -54,23 +54,6 @@ static void measure_mags(const int16_t *buf, uint16_t *mag, int width, int heigh
     }
 }
 
-uint32_t rp_isqrt64(uint64_t v)
-{
-    uint64_t rem = v, root = 0, bit = (uint64_t)1 << 62;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (rem >= root + bit) {
-            rem -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    return (uint32_t)root;
-}
-
 /* cos(x) for 0 <= x <= pi/2 with x in Q30, result in Q30: the Taylor series to x^14
  * in Horner form (truncation error below 2e-10), all in int64. */
 static int64_t cos_q30(int64_t x)

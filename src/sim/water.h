@@ -118,9 +118,6 @@ void rp_water_step(rp_water *w, rp_pool *pool);
  * Integer-only (no libm), identical on every platform; error under 2/65536. */
 int32_t rp_cos_pi_q16(int64_t num, int64_t den);
 
-/** floor(sqrt(v)) for v >= 0, integer-only. */
-uint32_t rp_isqrt64(uint64_t v);
-
 /** The profile value a drop gives a cell at squared distance d2 from its centre
  * (the caller has checked the cell is covered). Exposed for tests. */
 int32_t rp_drop_value(const rp_drop *drop, int64_t d2);
