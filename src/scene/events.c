@@ -703,13 +703,127 @@ static double grid_cells(const builder *b, int64_t r)
                       f->water.height);
 }
 
+/* The steps 0..frames-1 of the span of b->ev: *k0..*k1, or 0 when it starts after them. */
+static int cost_steps(const builder *b, int64_t frames, int64_t *k0, int64_t *k1)
+{
+    span_steps(ticks(b, b->ev->start), ticks(b, b->ev->end), k0, k1);
+    if (*k0 >= frames)
+        return 0;
+    *k1 = *k1 < frames ? *k1 : frames - 1;
+    return 1;
+}
+
+static void rain_cost(const builder *b, int64_t frames, double *items, double *work)
+{
+    const rp_event *ev = b->ev;
+    i128 a = ticks(b, ev->start), e = ticks(b, ev->end);
+    i128 last = (i128)frames * TICKS_PER_FRAME; /* drops at or past it are left out */
+    double mean = 0;
+    if (e > last)
+        e = last;
+    if (e <= a || ev->rate_milli <= 0)
+        return;
+    /* floor((e - a) * rate / clock s), plus one for the drop the floor may add */
+    *items = (double)((e - a) * ev->rate_milli / ((i128)b->clock * 1000000000)) + 1;
+    /* the mean over at most 64 radii of the range */
+    int64_t lo = ev->radius_lo, hi = ev->radius_hi, step = (hi - lo) / 64 + 1, n = 0;
+    for (int64_t r = lo; r <= hi; r += step, n++)
+        mean += grid_cells(b, r);
+    *work = *items * mean / (double)(n ? n : 1);
+}
+
+/* The larger of |x1 - x0| and |y1 - y0| of the event's two points, or their sum. */
+static int64_t span_of_points(const builder *b, int sum)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
+    int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    return sum ? dx + dy : dx > dy ? dx : dy;
+}
+
+/* An emitter: a drop per dab per step, the dabs half a radius apart along a line. */
+static void emit_cost(const builder *b, int64_t frames, double *items, double *work)
+{
+    const rp_event *ev = b->ev;
+    int64_t k0, k1;
+    if (!cost_steps(b, frames, &k0, &k1))
+        return;
+    int64_t d = ev->kind == RP_EVENT_EMIT_LINE ? span_of_points(b, 1) : 0;
+    int64_t gap = ev->radius_lo / 2 > 0 ? ev->radius_lo / 2 : 1;
+    *items = (double)(k1 - k0 + 1) * (double)(d / gap + 1);
+    *work = *items * grid_cells(b, ev->radius_lo);
+}
+
+/* Along a path: a dab or an obstacle per step (a stroke: more where the path outruns its
+ * radius, bounded by the grid's size per step); an obstacle's cells and rim. */
+static void along_cost(const builder *b, int64_t frames, double *items, double *work)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    int64_t k0, k1;
+    if (!cost_steps(b, frames, &k0, &k1))
+        return;
+    double steps = (double)(k1 - k0 + 2);
+    double r = (double)(ev->kind == RP_EVENT_WALL_RECT
+                            ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
+                            : radius_of(b, ev->radius_lo));
+    *items = ev->kind == RP_EVENT_STROKE ? 2 * steps + 64 : steps;
+    *work = *items * grid_cells(b, (int64_t)(2 * r + 8));
+}
+
+/* A straight stroke: its dabs as expand_stroke counts them. */
+static void stroke_cost(const builder *b, int64_t frames, double *items, double *work)
+{
+    const rp_event *ev = b->ev;
+    int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
+    int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
+    int64_t d = span_of_points(b, 0), s = radius_of(b, ev->radius_lo), segs;
+    if (s < 1)
+        s = 1;
+    if (k0 >= frames)
+        return;
+    segs = (d + s - 1) / s;
+    if (k1 < k0)
+        k1 = k0;
+    if (k1 - k0 > segs)
+        segs = k1 - k0;
+    *items = (double)segs + 1;
+    *work = *items * grid_cells(b, ev->radius_lo);
+}
+
+/* A wall: the cells of its bounding box on the grid (a mask: every cell), and with `walls
+ * visible image` as many output pixels again, scaled. */
+static void wall_cost(const builder *b, int64_t frames, double *items, double *work)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    double grid = (double)f->water.width * f->water.height, cells = grid;
+    if (index_of(b, ev->start) >= frames)
+        return;
+    *items = 1;
+    if (ev->kind == RP_EVENT_WALL_CIRCLE)
+        cells = grid_cells(b, ev->radius_lo);
+    else if (ev->kind == RP_EVENT_WALL_RECT)
+        cells = grid * (double)(coord_est(ev->w, f->width) + 1) / f->width *
+                (double)(coord_est(ev->h, f->height) + 1) / f->height;
+    if (f->walls_visible == RP_WALLS_IMAGE)
+        cells += cells * ((double)f->out_width * f->out_height / grid);
+    *work = cells;
+}
+
 /* Items and work of the event b->ev over items 0..frames-1, as the build would make them. */
 static void event_cost(const builder *b, int64_t frames, double *items, double *work)
 {
     const rp_event *ev = b->ev;
-    const rp_settings *f = b->final;
     *items = 0;
     *work = 0;
+    if (ev->along) {
+        along_cost(b, frames, items, work);
+        return;
+    }
     switch (ev->kind) {
     case RP_EVENT_DROP:
         if (index_of(b, ev->start) < frames) {
@@ -717,99 +831,11 @@ static void event_cost(const builder *b, int64_t frames, double *items, double *
             *work = grid_cells(b, ev->radius_lo);
         }
         break;
-    case RP_EVENT_RAIN: {
-        i128 a = ticks(b, ev->start), e = ticks(b, ev->end);
-        i128 last = (i128)frames * TICKS_PER_FRAME; /* drops at or past it are left out */
-        double mean = 0;
-        if (e > last)
-            e = last;
-        if (e <= a || ev->rate_milli <= 0)
-            break;
-        /* floor((e - a) * rate / clock s), plus one for the drop the floor may add */
-        *items = (double)((e - a) * ev->rate_milli / ((i128)b->clock * 1000000000)) + 1;
-        /* the mean over at most 64 radii of the range */
-        int64_t lo = ev->radius_lo, hi = ev->radius_hi, step = (hi - lo) / 64 + 1, n = 0;
-        for (int64_t r = lo; r <= hi; r += step, n++)
-            mean += grid_cells(b, r);
-        *work = *items * mean / (double)(n ? n : 1);
-        break;
-    }
+    case RP_EVENT_RAIN: rain_cost(b, frames, items, work); break;
     case RP_EVENT_EMIT_POINT:
-    case RP_EVENT_EMIT_LINE: {
-        /* a drop per dab per step: the dabs half a radius apart along the line */
-        int64_t a = ticks(b, ev->start), e = ticks(b, ev->end), k0, k1;
-        span_steps(a, e, &k0, &k1);
-        if (k0 >= frames)
-            break;
-        k1 = k1 < frames ? k1 : frames - 1;
-        int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
-        int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
-        int64_t d = ev->kind == RP_EVENT_EMIT_LINE ? (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) : 0;
-        int64_t gap = ev->radius_lo / 2 > 0 ? ev->radius_lo / 2 : 1;
-        *items = (double)(k1 - k0 + 1) * (double)(d / gap + 1);
-        *work = *items * grid_cells(b, ev->radius_lo);
-        break;
-    }
-    case RP_EVENT_STROKE:
-    case RP_EVENT_WALL_CIRCLE:
-    case RP_EVENT_WALL_RECT:
-        if (ev->along) {
-            /* a dab or an obstacle per step (a stroke: more where the path outruns its
-             * radius, bounded by the grid's size per step); an obstacle's cells and rim */
-            int64_t a = ticks(b, ev->start), e = ticks(b, ev->end), k0, k1;
-            span_steps(a, e, &k0, &k1);
-            if (k0 >= frames)
-                break;
-            k1 = k1 < frames ? k1 : frames - 1;
-            double steps = (double)(k1 - k0 + 2);
-            double r = (double)(ev->kind == RP_EVENT_WALL_RECT
-                                    ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
-                                    : radius_of(b, ev->radius_lo));
-            *items = ev->kind == RP_EVENT_STROKE ? 2 * steps + 64 : steps;
-            *work = *items * grid_cells(b, (int64_t)(2 * r + 8));
-            break;
-        }
-        if (ev->kind != RP_EVENT_STROKE)
-            goto wall;
-        {
-            int64_t a = ticks(b, ev->start), e = ticks(b, ev->end);
-            int64_t k0 = a / TICKS_PER_FRAME, k1 = (e + TICKS_PER_FRAME - 1) / TICKS_PER_FRAME - 1;
-            int64_t dx = coord_est(ev->x2, f->width) - coord_est(ev->x, f->width);
-            int64_t dy = coord_est(ev->y2, f->height) - coord_est(ev->y, f->height);
-            int64_t d = dx < 0 ? -dx : dx, s = radius_of(b, ev->radius_lo), segs;
-            if (s < 1)
-                s = 1;
-            if (k0 >= frames)
-                break;
-            if ((dy < 0 ? -dy : dy) > d)
-                d = dy < 0 ? -dy : dy;
-            segs = (d + s - 1) / s;
-            if (k1 < k0)
-                k1 = k0;
-            if (k1 - k0 > segs)
-                segs = k1 - k0;
-            *items = (double)segs + 1;
-            *work = *items * grid_cells(b, ev->radius_lo);
-            break;
-        }
-    default:
-    wall : {
-        /* a wall: the cells of its bounding box on the grid (a mask: every cell), and with
-         * `walls visible image` as many output pixels again, scaled */
-        double grid = (double)f->water.width * f->water.height, cells = grid;
-        if (index_of(b, ev->start) >= frames)
-            break;
-        *items = 1;
-        if (ev->kind == RP_EVENT_WALL_CIRCLE)
-            cells = grid_cells(b, ev->radius_lo);
-        else if (ev->kind == RP_EVENT_WALL_RECT)
-            cells = grid * (double)(coord_est(ev->w, f->width) + 1) / f->width *
-                    (double)(coord_est(ev->h, f->height) + 1) / f->height;
-        if (f->walls_visible == RP_WALLS_IMAGE)
-            cells += cells * ((double)f->out_width * f->out_height / grid);
-        *work = cells;
-        break;
-    }
+    case RP_EVENT_EMIT_LINE: emit_cost(b, frames, items, work); break;
+    case RP_EVENT_STROKE: stroke_cost(b, frames, items, work); break;
+    default: wall_cost(b, frames, items, work); break;
     }
 }
 
