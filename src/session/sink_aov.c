@@ -55,6 +55,7 @@ typedef struct aov_sink {
     rp_light *light;
     rp_light_geom geom;
     int32_t *heights_q8;
+    void *scratch; /* the upscale's, made once */
     rp_light_surface *band;
 } aov_sink;
 
@@ -103,6 +104,8 @@ static void aov_abort(void *priv)
     rp_light_free(&a->light);
     free(a->heights_q8);
     free(a->band);
+    free(a->scratch);
+    a->scratch = NULL;
     a->heights_q8 = NULL;
     a->band = NULL;
 }
@@ -128,7 +131,8 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
                             rp_upscale_ratio_q16(a->gh, a->oh), rp_upscale_peak_q8(a->upscale)};
         a->heights_q8 = malloc((size_t)a->ow * (size_t)a->oh * sizeof *a->heights_q8);
         a->band = malloc((size_t)a->ow * BAND * sizeof *a->band);
-        if (!a->heights_q8 || !a->band) {
+        a->scratch = malloc(rp_upscale_scratch_bytes(a->upscale));
+        if (!a->heights_q8 || !a->band || !a->scratch) {
             r = RP_ERR_NOMEM;
             goto fail;
         }
@@ -210,7 +214,7 @@ static int aov_write(void *priv, const rp_frame *f, rp_error *err)
 {
     aov_sink *a = priv;
     if (a->upscale)
-        rp_upscale_rows(a->upscale, f->heights, a->heights_q8, 0, a->oh);
+        rp_upscale_rows_s(a->upscale, f->heights, a->heights_q8, 0, a->oh, a->scratch);
     if (a->buf[RP_AOV_HEIGHT]) {
         size_t n = (size_t)a->ow * (size_t)a->oh;
         uint16_t *b = a->buf[RP_AOV_HEIGHT];
