@@ -9,11 +9,12 @@
 #
 # OPTIONs are rockpool's (-s 1920x1080 -c libx265 --crf 20 -i clip.mp4 ...), the same for
 # the tasks and the join. OUTPUT is a video (.mp4 .mkv .mov .webm), a framemd5 file, or a
-# PNG pattern (frames/f_%05d.png: the tasks write the frames in place; the join checks
-# that every frame is there).
+# PNG pattern (frames/f_%05d.png: each task writes its frames into a directory of its own,
+# and the join moves them to the pattern once every chunk is complete and of this run).
 #
 # The chunk count is the array's own (--array=0-15 or 1-16: 16 chunks; a task's chunk is
-# its index from the array's first), or CHUNKS. The tasks record it in OUTPUT's chunk
+# its index from the array's first), or CHUNKS (CHUNKS=16 with --array=0-7, then 8-15: a
+# task's chunk is its index from 0). The tasks record it in OUTPUT's chunk
 # directory (.OUTPUT.chunks), so one task resubmitted alone (sbatch --array=3 ...) and the
 # join use the same split. A task whose chunk is already complete does nothing, so a
 # requeued or resubmitted array renders only what is missing; a chunk stopped by SIGTERM
@@ -61,46 +62,47 @@ frames=$("$rockpool" "$scene" "${opts[@]}" --check | sed -n 's/^frames: *\([0-9]
 [ -n "$frames" ] || die "cannot read the frame count of $scene"
 
 # The split: CHUNKS, or the array's own range; a task alone (a resubmission) uses the one
-# recorded by the full array.
+# recorded by the first array. With CHUNKS, the array's index is the chunk's number from 0,
+# unless the array covers every chunk (CHUNKS=8 with --array=1-8 counts from 1), so
+# CHUNKS=8 can be run as --array=0-3 then --array=4-7.
 plan=$dir/plan
 chunks=${CHUNKS:-}
 base=""
+planned=()
+[ ! -f "$plan" ] || read -r -a planned <"$plan"
 if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
     size=$((SLURM_ARRAY_TASK_MAX - SLURM_ARRAY_TASK_MIN + 1))
-    if [ -z "$chunks" ] && [ "$size" = 1 ] && [ -f "$plan" ]; then read -r chunks base <"$plan"; fi
+    if [ -z "$chunks" ] && [ "$size" = 1 ] && [ ${#planned[@]} = 2 ]; then
+        chunks=${planned[0]} base=${planned[1]}
+    fi
     [ -n "$chunks" ] || chunks=$size
     if [ -z "$base" ]; then
         if [ "$size" = "$chunks" ]; then base=$SLURM_ARRAY_TASK_MIN
-        elif [ -f "$plan" ]; then read -r _ base <"$plan"
+        elif [ "${planned[0]:-}" = "$chunks" ]; then base=${planned[1]}
         else base=0; fi
     fi
-    if [ "$size" = "$chunks" ]; then
+    if [ "$size" = "$chunks" ] || [ -n "${CHUNKS:-}" ]; then
         echo "$chunks $base" >"$plan.$SLURM_ARRAY_TASK_ID"
         mv -f "$plan.$SLURM_ARRAY_TASK_ID" "$plan"
     fi
-elif [ -z "$chunks" ] && [ -f "$plan" ]; then
-    read -r chunks base <"$plan"
+elif [ -z "$chunks" ] && [ ${#planned[@]} = 2 ]; then
+    chunks=${planned[0]}
 fi
 [ -n "$chunks" ] || die "no chunk count: run through sbatch --array, or give CHUNKS"
 [[ $chunks =~ ^[1-9][0-9]*$ ]] || status=2 die "CHUNKS: '$chunks' is not a count"
 [ "$chunks" -le "$frames" ] || die "$chunks chunks for $frames frames: use at most $frames tasks"
 range() { echo "$((frames * $1 / chunks)) $((frames * ($1 + 1) / chunks))"; }
 
+# A chunk: a file, or for PNG frames a directory named so.
+chunk_of() { if [ $kind = png ]; then echo "$dir/$1_$2"; else echo "$dir/$1_$2.$ext"; fi; }
+
 if [ "${JOIN:-0}" = 1 ]; then
-    if [ $kind = png ]; then
-        for ((f = 0; f < frames; f++)); do
-            # shellcheck disable=SC2059 # the PNG pattern is a printf format by design
-            printf -v name "$(basename "$output")" "$f"
-            [ -f "$(dirname "$output")/$name" ] || die "frame $f ($name) is missing: resubmit its task"
-        done
-    else
-        # The chunks must have this run's settings: a reference of its first frame.
-        like=$dir/like.$ext
-        "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like"
-        list=()
-        for ((i = 0; i < chunks; i++)); do list+=("$dir/chunk_$i.$ext"); done
-        "$join" $overwrite --like "$like" --frames "$frames" -o "$output" "${list[@]}"
-    fi
+    # The chunks must have this run's settings: a reference of its first frame.
+    like=$dir/like.$ext
+    "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like"
+    list=()
+    for ((i = 0; i < chunks; i++)); do list+=("$(chunk_of chunk $i)"); done
+    "$join" $overwrite --like "$like" --frames "$frames" -o "$output" "${list[@]}"
     rm -rf "$dir"
     echo "slurm-array.sh: $frames frames in $chunks chunks -> $output" >&2
     exit 0
@@ -113,22 +115,32 @@ if [ "$i" -lt 0 ] || [ "$i" -ge "$chunks" ]; then
 fi
 read -r start end <<<"$(range $i)"
 threads=(-j "${SLURM_CPUS_PER_TASK:-$(nproc)}")
-if [ $kind = png ]; then
-    "$rockpool" -q -y "${threads[@]}" "$scene" "${opts[@]}" --start "$start" --end "$end" -o "$output"
+chunk=$(chunk_of chunk $i)
+part=$(chunk_of part $i)
+# A chunk already there is kept when it is complete and of this run's scene and settings
+# (checked against this task's own render of frame 0).
+like=$dir/like_$i.$ext
+trap 'rm -rf "$part" "$like"' EXIT
+sha=()
+[ ! -f "$scene" ] || sha=(--scene-sha256 "$(sha256sum <"$scene" | cut -c1-64)")
+if [ -e "$chunk" ] &&
+    "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like" &&
+    "$join" --check "${sha[@]}" --like "$like" --range "$start-$((end - 1))/$frames" "$chunk" \
+        2>/dev/null; then
+    echo "slurm-array.sh: chunk $i (frames $start-$((end - 1))) is already complete"
 else
-    chunk=$dir/chunk_$i.$ext
-    sha=()
-    [ ! -f "$scene" ] || sha=(--scene-sha256 "$(sha256sum <"$scene" | cut -c1-64)")
-    if [ -f "$chunk" ] &&
-        "$join" --check "${sha[@]}" --range "$start-$((end - 1))/$frames" "$chunk" 2>/dev/null; then
-        echo "slurm-array.sh: chunk $i (frames $start-$((end - 1))) is already complete"
-    else
-        part=$dir/part_$i.$ext
-        trap 'rm -f "$part"' EXIT
-        "$rockpool" -q -y "${threads[@]}" "$scene" "${opts[@]}" "${fmt[@]}" --start "$start" \
-            --end "$end" -o "$part"
-        mv -f "$part" "$chunk"
+    # Written under the part_ name and renamed once complete: a task stopped by scancel or
+    # preemption (SIGTERM) leaves no chunk under its final name.
+    target=$part
+    if [ $kind = png ]; then
+        rm -rf "$part"
+        mkdir "$part"
+        target=$part/$(basename "$output")
     fi
+    "$rockpool" -q -y "${threads[@]}" "$scene" "${opts[@]}" "${fmt[@]}" --start "$start" \
+        --end "$end" -o "$target"
+    rm -rf "$chunk"
+    mv -f "$part" "$chunk"
 fi
 # A task that succeeded leaves no log (the failed ones keep theirs).
 log=$PWD/rockpool-${SLURM_JOB_ID:-}.log

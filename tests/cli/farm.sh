@@ -148,6 +148,34 @@ expect_status "framemd5 join: exit 0" 0 "$J" --frames 30 -o m.framemd5 m0-9.fram
     m10-19.framemd5 m20-29.framemd5
 check "framemd5 join equals the single run's" cmp -s m.framemd5 mfull.framemd5
 
+# PNG chunks: directories of frames, moved to the pattern once all are right.
+for r in 0-9 10-19 20-29; do
+    mkdir -p p$r && "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o p$r/f_%02d.png
+done
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 0 -o plike.png
+mkdir -p pseed && "$ROCKPOOL" "$scene" "${opts[@]}" --seed 3 --frame-range 10-19 -o pseed/f_%02d.png
+mkdir -p pout
+expect_status "PNG join of a chunk of another seed: exit 1" 1 "$J" --like plike.png --frames 30 \
+    -o pout/f_%02d.png p0-9 pseed p20-29
+stderr_has "... names it" "chunk 1 (pseed) was made with other settings (version"
+mkdir -p pcut && cp p10-19/f_1[0-8].png pcut/
+expect_status "PNG join of a chunk missing a frame: exit 1" 1 "$J" --like plike.png --frames 30 \
+    -o pout/f_%02d.png p0-9 pcut p20-29
+stderr_has "... names it" "chunk 1 (pcut) holds 9 files for the 10 frames of its range 10-19"
+expect_status "PNG join --check of a complete chunk: exit 0" 0 "$J" --check --like plike.png \
+    --range 10-19/30 p10-19
+check "refused PNG joins place no frame" test -z "$(ls -A pout)"
+: >pout/f_25.png
+expect_status "PNG join over an existing frame without -y: exit 2" 2 "$J" --frames 30 \
+    -o pout/f_%02d.png p0-9 p10-19 p20-29
+check "... places none and keeps the chunks" test "$(ls -A pout)" = f_25.png -a -e p0-9/f_00.png
+expect_status "PNG join with -y: exit 0" 0 "$J" -y --like plike.png --frames 30 \
+    -o pout/f_%02d.png p0-9 p10-19 p20-29
+"$ROCKPOOL" "$scene" "${opts[@]}" -o pfull_%02d.png
+check "PNG join: the single run's pixels, frame for frame" \
+    cmp -s <(ffmpeg -v error -i pout/f_%02d.png -f framemd5 -) <(ffmpeg -v error -i pfull_%02d.png -f framemd5 -)
+check "... the chunks' frames were moved" test -z "$(find p0-9 p10-19 p20-29 -type f)"
+
 # ---- render-parallel resumes: after a failed chunk only the missing chunks are rendered ----
 cat >flaky <<EOF
 #!/usr/bin/env bash

@@ -172,3 +172,61 @@ join_job e.mkv
 check "... then the join: exit 0" test $? = 0
 "$ROCKPOOL" -q rain.scene "${opts[@]}" -o single8.mkv
 check "... equal to the single run of the new seed" cmp -s <(decoded single8.mkv) <(decoded e.mkv)
+
+# CHUNKS inside arrays: 4 chunks run as --array=0-1 then --array=2-3 (a task's chunk is its
+# index); the join reads the split the tasks recorded.
+submit --array=0-1 --wait --export=ALL,CHUNKS=4 examples/slurm-array.sh rain.scene f.mkv \
+    "${opts[@]}" >/dev/null
+check "CHUNKS=4 with --array=0-1: chunks 0 and 1 only" \
+    test -s .f.mkv.chunks/chunk_1.mkv -a ! -e .f.mkv.chunks/chunk_2.mkv
+submit --array=2-3 --wait --export=ALL,CHUNKS=4 examples/slurm-array.sh rain.scene f.mkv \
+    "${opts[@]}" >/dev/null
+join_job f.mkv
+check "... then --array=2-3 and the join without CHUNKS: exit 0" test $? = 0
+"$ROCKPOOL" -q -y rain.scene "${opts[@]}" -o single.mkv
+equal_to_single "... equal to the single run" f.mkv
+
+# PNG frames and a framemd5 manifest through the array.
+"$ROCKPOOL" -q -y rain.scene "${opts[@]}" -f framemd5 -o single.framemd5
+array g.framemd5 1-3 >/dev/null
+join_job g.framemd5
+check "framemd5 through --array=1-3: join exit 0" test $? = 0
+check "... the single run's manifest byte for byte" cmp -s single.framemd5 g.framemd5
+mkdir -p png
+array png/f_%03d.png 0-2 >/dev/null
+check "PNG through --array=0-2: no frame is in place before the join" test ! -e png/f_000.png
+join_job png/f_%03d.png
+check "... join exit 0" test $? = 0
+"$ROCKPOOL" -q -y rain.scene "${opts[@]}" -o single_%03d.png
+check "... the single run's pixels, frame for frame" \
+    cmp -s <(ffmpeg -v error -i png/f_%03d.png -f framemd5 -) <(decoded single_%03d.png)
+check "... and no chunk directory left" test ! -e png/.f__03d.png.chunks
+
+# A task cancelled while it renders (scancel sends SIGTERM): rockpool finishes its file
+# properly but short; the task keeps it under no chunk name, so the join refuses the chunk
+# as missing, and the task resubmitted alone renders it.
+big=(-s 1280x720 -n 240 -c ffv1)
+jid=$(submit --array=0-1 examples/slurm-array.sh rain.scene h.mkv "${big[@]}")
+caught=0
+for _ in $(seq 600); do
+    # rockpool writes part_1.mkv under a temporary name until it is done
+    if [ -n "$(find .h.mkv.chunks -name '.part_1.mkv.tmp-*' -size +100k 2>/dev/null)" ]; then
+        scancel "${jid}_1"
+        caught=1
+        break
+    fi
+    sleep 0.1
+done
+for _ in $(seq 600); do [ -z "$(squeue -h -j "$jid" 2>/dev/null)" ] && break; sleep 0.5; done
+check "a task cancelled mid-render (caught while its file grew)" test $caught = 1
+check "... leaves neither its chunk nor its part file" \
+    test ! -e .h.mkv.chunks/chunk_1.mkv -a ! -e .h.mkv.chunks/part_1.mkv
+submit --wait --export=ALL,JOIN=1 --output="$WORK/join.log" examples/slurm-array.sh \
+    rain.scene h.mkv "${big[@]}" >/dev/null
+check "... the join fails, naming chunk 1" grep -q "chunk 1 (.*chunk_1.mkv) is missing" join.log
+submit --array=1 --wait examples/slurm-array.sh rain.scene h.mkv "${big[@]}" >/dev/null
+submit --wait --export=ALL,JOIN=1 --output="$WORK/join.log" examples/slurm-array.sh \
+    rain.scene h.mkv "${big[@]}" >/dev/null
+check "... resubmitted alone, then joined: exit 0" test $? = 0
+"$ROCKPOOL" -q -y rain.scene "${big[@]}" -o single_big.mkv
+check "... equal to the single run" cmp -s <(decoded single_big.mkv) <(decoded h.mkv)
