@@ -137,8 +137,16 @@ else
         mkdir "$part"
         target=$part/$(basename "$output")
     fi
+    # scancel and preemption send SIGTERM to the task's every process: rockpool finishes its
+    # file (short) and this shell waits for it before removing it.
     "$rockpool" -q -y "${threads[@]}" "$scene" "${opts[@]}" "${fmt[@]}" --start "$start" \
-        --end "$end" -o "$target"
+        --end "$end" -o "$target" &
+    child=$!
+    trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; rm -rf "$part" "$like"; exit 143' TERM INT
+    rc=0
+    wait "$child" || rc=$?
+    trap - TERM INT
+    [ "$rc" = 0 ] || exit "$rc"
     rm -rf "$chunk"
     mv -f "$part" "$chunk"
 fi
