@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "sim/engine.h"
+#include "sim/obstacle.h"
 #include "input/fit.h"
 #include "check/hash.h"
 #include "input/image.h"
@@ -335,6 +336,26 @@ static int mask_fail(const rp_session *se, const char *path, int code, rp_error 
     return rp_error_set(err, code, code != RP_ERR_NOMEM, "%s", msg);
 }
 
+/* A wall mask moving along a path: the memory its shape takes while it is made, counted
+ * once per event (shaped[id]); a shape alone over the limit is refused at its statement. */
+static int shape_cost(const rp_session *se, const rp_item *it, uint8_t *shaped, double *cost,
+                      rp_error *err, int *r)
+{
+    if (it->id < 0 || (size_t)it->id >= rp_scene_event_count(se->scene) || shaped[it->id])
+        return 0;
+    shaped[it->id] = 1;
+    int64_t bytes = rp_obstacle_mask_bytes(it->w, it->h);
+    *cost += (double)bytes;
+    if (bytes <= se->run->max_memory)
+        return 0;
+    snprintf(err->msg, sizeof err->msg,
+             "this moving wall mask's shape needs %.1f MiB, over the memory limit of %.1f MiB "
+             "(make it smaller, or raise --max-memory)",
+             (double)bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
+    *r = mask_fail(se, it->mask_path, RP_ERR_TOO_LARGE, err);
+    return 1;
+}
+
 /* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
  * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
  * be read is the error. */
@@ -343,6 +364,11 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
     size_t n = 0, cap = 0;
     *r = RP_OK;
     struct stat *seen = NULL;
+    uint8_t *shaped = calloc(rp_scene_event_count(se->scene) + 1, 1);
+    if (!shaped) {
+        *r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        return 0;
+    }
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     for (int64_t k = 0; ts.walls && k < rp_engine_items_length(se->engine); k++) {
@@ -351,8 +377,12 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
         rp_timeline_frame(se->tl, k, &items, &count);
         for (size_t i = 0; i < count; i++) {
             struct stat st;
-            if (items[i].kind != RP_ITEM_WALL_MASK)
+            if (!rp_item_mask(&items[i]))
                 continue;
+            if (items[i].kind == RP_ITEM_OBSTACLE && shape_cost(se, &items[i], shaped, cost, err, r)) {
+                k = rp_engine_items_length(se->engine);
+                break;
+            }
             if (stat(items[i].mask_path, &st) != 0) {
                 snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
                          items[i].mask_path, strerror(errno));
@@ -387,6 +417,7 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
         }
     }
     free(seen);
+    free(shaped);
     return n;
 }
 
@@ -739,8 +770,8 @@ static int load_masks(rp_session *se, rp_error *err)
         size_t n;
         rp_timeline_frame(se->tl, k, &items, &n);
         for (size_t i = 0; i < n; i++) {
-            const char *path = items[i].mask_path;
-            if (items[i].kind != RP_ITEM_WALL_MASK || mask_find(se, path))
+            const char *path = rp_item_mask(&items[i]);
+            if (!path || mask_find(se, path))
                 continue;
             mask *more = realloc(se->masks, (se->nmasks + 1) * sizeof *more);
             if (!more)
@@ -927,7 +958,7 @@ int rp_session_start(rp_session *se, rp_error *err)
             return sky_fail(se, r, err);
         rp_engine_set_sky(se->engine, sky);
     }
-    if ((r = load_masks(se, err)))
+    if ((r = load_masks(se, err)) || (r = rp_engine_shapes(se->engine, err)))
         return r;
     if (se->run->load_state && (r = load_state(se, err)))
         return r;

@@ -221,6 +221,26 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
     return RP_OK;
 }
 
+int rp_engine_shapes(rp_engine *e, rp_error *err)
+{
+    for (int64_t k = 0; k < e->items; k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(e->tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            const rp_item *it = &items[i];
+            const uint8_t *rgb;
+            const uint8_t *mask = it->kind == RP_ITEM_OBSTACLE && it->mask_path && e->masks
+                                      ? e->masks(e->mask_ctx, it->mask_path, &rgb)
+                                      : NULL;
+            if (mask && rp_obstacles_shape(e->obstacles, it, mask, e->s.water.width,
+                                           e->s.water.height) != RP_OK)
+                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        }
+    }
+    return RP_OK;
+}
+
 void rp_engine_set_sky(rp_engine *e, const uint8_t *rgb)
 {
     e->sky_rgb = rgb;

@@ -11,6 +11,12 @@ typedef struct obstacle {
     int64_t x, y, r, w, h; /* centre, radius or size: 1/256 cell */
     int64_t dx, dy;        /* this step's motion */
     int32_t push;
+    /* a mask's shape: its signed distance (1/256 cell, < 0 inside) at sw x sh samples
+     * spaced spx, spy (1/256 cell, about a cell), the mask's bw x bh samples bordered by pad
+     * on each side; NULL for a circle or a rectangle */
+    int32_t *sdf;
+    int sw, sh, pad;
+    int64_t spx, spy;
 } obstacle;
 
 struct rp_obstacles {
@@ -35,6 +41,8 @@ int rp_obstacles_new(rp_obstacles **po, size_t n)
 void rp_obstacles_free(rp_obstacles **po)
 {
     if (po && *po) {
+        for (size_t i = 0; i < (*po)->n; i++)
+            free((*po)->o[i].sdf);
         free((*po)->o);
         free(*po);
         *po = NULL;
@@ -46,6 +54,8 @@ void rp_obstacles_item(rp_obstacles *os, const rp_item *it)
     if (it->id < 0 || (size_t)it->id >= os->n)
         return;
     obstacle *o = &os->o[it->id];
+    if (it->mask_path && !o->sdf)
+        return; /* its shape was never made (rp_obstacles_shape) */
     o->active = !it->gone;
     o->circle = it->circle;
     o->x = it->x;
@@ -60,6 +70,108 @@ void rp_obstacles_item(rp_obstacles *os, const rp_item *it)
     os->changed = 1;
 }
 
+/* Two passes of a chamfer distance over a w x h field (steps ax, ay across, ad diagonal):
+ * each sample's distance to the nearest sample that started at 0. */
+static void chamfer(int32_t *d, int w, int h, int32_t ax, int32_t ay, int32_t ad)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int32_t *p = d + (size_t)y * w + x, v = *p;
+            if (x > 0 && p[-1] + ax < v)
+                v = p[-1] + ax;
+            if (y > 0) {
+                const int32_t *u = p - w;
+                v = u[0] + ay < v ? u[0] + ay : v;
+                if (x > 0 && u[-1] + ad < v)
+                    v = u[-1] + ad;
+                if (x < w - 1 && u[1] + ad < v)
+                    v = u[1] + ad;
+            }
+            *p = v;
+        }
+    for (int y = h - 1; y >= 0; y--)
+        for (int x = w - 1; x >= 0; x--) {
+            int32_t *p = d + (size_t)y * w + x, v = *p;
+            if (x < w - 1 && p[1] + ax < v)
+                v = p[1] + ax;
+            if (y < h - 1) {
+                const int32_t *u = p + w;
+                v = u[0] + ay < v ? u[0] + ay : v;
+                if (x < w - 1 && u[1] + ad < v)
+                    v = u[1] + ad;
+                if (x > 0 && u[-1] + ad < v)
+                    v = u[-1] + ad;
+            }
+            *p = v;
+        }
+}
+
+/* The field of a w x h (1/256 cell) mask: about one sample a cell, bordered by the rim
+ * and three samples more. */
+static void mask_field(int64_t w, int64_t h, int *bw, int *bh, int *pad, int64_t *spx,
+                       int64_t *spy)
+{
+    *bw = (int)(w + 128 > 256 ? (w + 128) / 256 : 1);
+    *bh = (int)(h + 128 > 256 ? (h + 128) / 256 : 1);
+    *spx = w / *bw > 0 ? w / *bw : 1;
+    *spy = h / *bh > 0 ? h / *bh : 1;
+    int64_t rim = (w < h ? w : h) / 2, sp = *spx < *spy ? *spx : *spy;
+    rim = rim > 4 * 256 ? rim : 4 * 256;
+    *pad = (int)(rim / sp + 3);
+}
+
+int64_t rp_obstacle_mask_bytes(int64_t w, int64_t h)
+{
+    int bw, bh, pad;
+    int64_t spx, spy;
+    mask_field(w, h, &bw, &bh, &pad, &spx, &spy);
+    return 2 * ((int64_t)bw + 2 * pad) * ((int64_t)bh + 2 * pad) * (int64_t)sizeof(int32_t);
+}
+
+int rp_obstacles_shape(rp_obstacles *os, const rp_item *it, const uint8_t *mask, int gw, int gh)
+{
+    if (it->id < 0 || (size_t)it->id >= os->n || os->o[it->id].sdf)
+        return RP_OK;
+    obstacle *o = &os->o[it->id];
+    int bw, bh, pad;
+    mask_field(it->w, it->h, &bw, &bh, &pad, &o->spx, &o->spy);
+    int sw = bw + 2 * pad, sh = bh + 2 * pad;
+    size_t n = (size_t)sw * (size_t)sh;
+    int32_t *out = malloc(n * sizeof *out), *in = malloc(n * sizeof *in);
+    if (!out || !in) {
+        free(out);
+        free(in);
+        return RP_ERR_NOMEM;
+    }
+    const int32_t far = (int32_t)1 << 28;
+    for (int y = 0; y < sh; y++)
+        for (int x = 0; x < sw; x++) {
+            int bx = x - pad, by = y - pad, wall = 0;
+            if (bx >= 0 && bx < bw && by >= 0 && by < bh) {
+                /* the mask's grid cell nearest the sample's centre */
+                int64_t gx = ((2 * (int64_t)bx + 1) * gw) / (2 * bw);
+                int64_t gy = ((2 * (int64_t)by + 1) * gh) / (2 * bh);
+                wall = mask[gy * gw + gx] != 0;
+            }
+            out[(size_t)y * sw + x] = wall ? 0 : far;
+            in[(size_t)y * sw + x] = wall ? far : 0;
+        }
+    int32_t ax = (int32_t)o->spx, ay = (int32_t)o->spy;
+    int32_t ad = (int32_t)rp_isqrt64((uint64_t)(o->spx * o->spx + o->spy * o->spy));
+    chamfer(out, sw, sh, ax, ay, ad);
+    chamfer(in, sw, sh, ax, ay, ad);
+    /* the edge lies half a step between a wall sample and a free one */
+    int32_t half = (ax < ay ? ax : ay) / 2;
+    for (size_t i = 0; i < n; i++)
+        out[i] = out[i] == 0 ? half - in[i] : out[i] - half;
+    free(in);
+    o->sdf = out;
+    o->sw = sw;
+    o->sh = sh;
+    o->pad = pad;
+    return RP_OK;
+}
+
 int rp_obstacles_any(const rp_obstacles *os)
 {
     for (size_t i = 0; i < os->n; i++)
@@ -68,9 +180,26 @@ int rp_obstacles_any(const rp_obstacles *os)
     return 0;
 }
 
+/* A mask's signed distance at (px, py), 1/256 cell: its field bilinearly between samples;
+ * beyond the field (farther than any rim reaches), far. */
+static int64_t mask_outside(const obstacle *o, int64_t px, int64_t py)
+{
+    /* Q8 sample coordinates from the field's first sample's centre */
+    int64_t u = ((px - o->x + o->w / 2) * 256) / o->spx + (int64_t)o->pad * 256 - 128;
+    int64_t v = ((py - o->y + o->h / 2) * 256) / o->spy + (int64_t)o->pad * 256 - 128;
+    if (u < 0 || v < 0 || u >= (int64_t)(o->sw - 1) << 8 || v >= (int64_t)(o->sh - 1) << 8)
+        return (int64_t)1 << 30;
+    int64_t i = u >> 8, j = v >> 8, fu = u & 255, fv = v & 255;
+    const int32_t *a = o->sdf + j * o->sw + i, *b = a + o->sw;
+    int64_t top = a[0] * (256 - fu) + a[1] * fu, bot = b[0] * (256 - fu) + b[1] * fu;
+    return (top * (256 - fv) + bot * fv) >> 16;
+}
+
 /* How far outside the obstacle the point (px, py) lies, in 1/256 cell (<= 0: inside). */
 static int64_t outside(const obstacle *o, int64_t px, int64_t py)
 {
+    if (o->sdf)
+        return mask_outside(o, px, py);
     int64_t dx = px - o->x, dy = py - o->y;
     if (o->circle)
         return (int64_t)rp_isqrt64((uint64_t)(dx * dx + dy * dy)) - o->r;

@@ -13,7 +13,9 @@
  * takes behind to within each cell's rounding (toward zero).
  *
  * In the picture (`walls visible`): drawn where it is at the frame's instant, at its exact
- * position in 1/256 of a cell, its edge anti-aliased over one output pixel. */
+ * position in 1/256 of a cell, its edge anti-aliased over one output pixel. A mask moves
+ * the same way: its shape is its signed distance field (rp_obstacles_shape), which says
+ * inside or out and how far at any point. */
 #ifndef RP_OBSTACLE_H
 #define RP_OBSTACLE_H
 
@@ -43,6 +45,17 @@ static inline void rp_blend_px(uint8_t *p, int bpp, const uint8_t *wc, int32_t a
 /** State for the obstacles of n events (item ids 0..n-1). */
 int rp_obstacles_new(rp_obstacles **o, size_t n);
 void rp_obstacles_free(rp_obstacles **o);
+
+/** Make the shape of the mask obstacle of item it (it->mask_path set; it->w x it->h in
+ * 1/256 cell) from mask, the mask's image stretched to the gw x gh grid (1 = wall) as a
+ * still wall mask is: the image is sampled about once a cell over the obstacle's size, and
+ * its signed distance field (a chamfer distance, 1/256 cell) kept, bordered by its rim, so
+ * the obstacle covers, pushes and is drawn as a circle or rectangle is. Once per obstacle;
+ * items of a mask obstacle whose shape was never made are ignored. */
+int rp_obstacles_shape(rp_obstacles *o, const rp_item *it, const uint8_t *mask, int gw, int gh);
+
+/** The memory of a w x h (1/256 cell) mask obstacle's shape while it is made. */
+int64_t rp_obstacle_mask_bytes(int64_t w, int64_t h);
 
 /** Take an RP_ITEM_OBSTACLE item of this step (its place, motion, or its leaving). */
 void rp_obstacles_item(rp_obstacles *o, const rp_item *it);
