@@ -292,6 +292,7 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
     /* per output pixel: background 3, writer slots, the light's heights 4 */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
+                       (rp_sinks_want_background(&se->sinks) ? 3 * RP_WRITER_SLOTS : 0) +
                        (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
     /* the sky image; `walls visible image`: the walls' colours and each mask's image */
     per_pixel += sky_used(se) ? 3 : 0;
@@ -456,7 +457,9 @@ static int add_sinks(rp_session *se, rp_error *err)
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
     rp_sink_cfg aov = {.out = &se->out, .settings = &se->s, .aov = run->aov};
-    int aovs = run->aov[RP_AOV_HEIGHT] || run->aov[RP_AOV_NORMAL] || run->aov[RP_AOV_DISPLACEMENT];
+    int aovs = 0;
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        aovs |= run->aov[k] != NULL;
     rp_sink_cfg verify = {.path = run->verify,
                           .out = &se->out,
                           .hash_algo = run->hash_algo,
@@ -885,8 +888,12 @@ static int start_writer(rp_session *se, rp_error *err)
                            .format = format,
                            .grid_w = s->water.width,
                            .grid_h = s->water.height};
-    rp_writer_opts wo = {&se->sinks, se->frame, pixels * bpp,
-                         rp_sinks_want_heights(&se->sinks) ? cells : 0, RP_WRITER_SLOTS};
+    rp_writer_opts wo = {&se->sinks,
+                         se->frame,
+                         pixels * bpp,
+                         rp_sinks_want_heights(&se->sinks) ? cells : 0,
+                         rp_sinks_want_background(&se->sinks) ? pixels * 3 : 0,
+                         RP_WRITER_SLOTS};
     block_stop_signals(&old_set);
     r = rp_writer_new(&se->writer, &wo);
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
@@ -1015,7 +1022,8 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     if (r)
         return r;
     int16_t *heights_copy;
-    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
+    uint8_t *bg_copy;
+    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy, &bg_copy);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
     if (se->run->alpha)
@@ -1026,12 +1034,15 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     if (heights_copy)
         memcpy(heights_copy, rp_engine_heights(se->engine),
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
+    if (bg_copy)
+        memcpy(bg_copy, background, (size_t)se->s.out_width * se->s.out_height * 3);
     rp_writer_submit(se->writer, k);
     se->k++;
     se->written++;
     se->frame.index = k;
     se->frame.data = pixels;
     se->frame.heights = heights_copy;
+    se->frame.background = bg_copy;
     *frame = &se->frame;
     return RP_OK;
 }
