@@ -288,8 +288,11 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     double cells = (double)se->s.water.width * se->s.water.height;
     double pixels = (double)se->s.out_width * se->s.out_height;
     int heights = rp_sinks_want_heights(&se->sinks);
-    /* per grid cell: heights 2x2, walls 5, masks, height copies for the sinks */
-    double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
+    /* per grid cell: heights 2x2, walls 5 (and the masks' cells drawn, 1, when visible),
+     * masks, height copies for the sinks */
+    int visible = se->s.walls_visible != RP_WALLS_HIDDEN;
+    double per_cell = 2 * 2 + 5 + visible + (double)distinct_masks +
+                      (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
     /* per output pixel: background 3, writer slots, the light's heights 4 */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
                        (rp_sinks_want_background(&se->sinks) ? 3 * RP_WRITER_SLOTS : 0) +
@@ -307,7 +310,7 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     /* the sinks': the encoder's frames, hashers' copies, AOV frames, the --verify manifest
      * (sink.h memory) */
     return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) + scene +
-           (double)(ts.drops + ts.walls) * sizeof(rp_item) +
+           (double)(ts.drops + ts.walls * (1 + visible)) * sizeof(rp_item) +
            (double)rp_source_memory(se->background) + (32 << 20);
 }
 
