@@ -553,13 +553,18 @@ typedef struct frame_job {
 static void draw_obstacles(const frame_job *j, int y0, int y1)
 {
     const rp_engine *e = j->e;
+    const rp_light_params *l = e->light ? &e->light_now : &e->s.light; /* keyed: this frame's */
     int64_t num, den;
+    int32_t sx, sy;
+    rp_obstacles_sun(l->azimuth_mdeg, l->elevation_mdeg, &sx, &sy);
+    if (e->s.look.mode != RP_RENDER_LIGHT) /* the seed presets' renders have no sun */
+        sx = sy = 0;
     if (e->shapes)
         rp_obstacles_draw(e->shapes, 0, 1, e->s.water.width, e->s.water.height, e->s.out_width,
-                          e->s.out_height, e->s.wall_rgb, j->rgb, j->bg ? 3 : 4, y0, y1);
+                          e->s.out_height, e->s.wall_rgb, sx, sy, j->rgb, j->bg ? 3 : 4, y0, y1);
     rp_obstacles_lead(j->k, e->clock.rate, e->clock.fps, e->clock.fps_den, &num, &den);
     rp_obstacles_draw(e->obstacles, num, den, e->s.water.width, e->s.water.height, e->s.out_width,
-                      e->s.out_height, e->s.wall_rgb, j->rgb, j->bg ? 3 : 4, y0, y1);
+                      e->s.out_height, e->s.wall_rgb, sx, sy, j->rgb, j->bg ? 3 : 4, y0, y1);
 }
 
 static void upscale_rows(void *ctx, int worker, int y0, int y1)

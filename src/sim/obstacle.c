@@ -303,9 +303,69 @@ void rp_obstacles_lead(int64_t k, int64_t rate, int fps, int fps_den, int64_t *n
         *num = fps + (k % fps) * ((rate * fps_den) % fps) % fps;
 }
 
+void rp_obstacles_sun(int32_t azimuth_mdeg, int32_t elevation_mdeg, int32_t *sx, int32_t *sy)
+{
+    /* as the light's (light.c): cos(a) = cos(|a|), sin(a) = cos(a - 90 degrees) */
+    int64_t ce = rp_cos_pi_q16(elevation_mdeg < 0 ? -(int64_t)elevation_mdeg : elevation_mdeg,
+                               180000);
+    int64_t ca = rp_cos_pi_q16(azimuth_mdeg < 0 ? -(int64_t)azimuth_mdeg : azimuth_mdeg, 180000);
+    int64_t m = (int64_t)azimuth_mdeg - 90000;
+    int64_t sa = rp_cos_pi_q16(m < 0 ? -m : m, 180000);
+    *sx = (int32_t)((ce * sa + (1 << 16)) >> 17);
+    *sy = (int32_t)(-((ce * ca + (1 << 16)) >> 17));
+}
+
+/* The outward direction of o's edge nearest (px, py), Q15 (length 32767, or 0 at a
+ * circle's centre): a circle's radius, a rectangle's nearer side, a mask's distance field's
+ * gradient. */
+static void outward(const obstacle *o, int64_t px, int64_t py, int64_t *gx, int64_t *gy)
+{
+    int64_t dx = px - o->x, dy = py - o->y;
+    if (o->sdf) {
+        dx = mask_outside(o, px + 128, py) - mask_outside(o, px - 128, py);
+        dy = mask_outside(o, px, py + 128) - mask_outside(o, px, py - 128);
+    } else if (!o->circle) {
+        int64_t ax = (dx < 0 ? -dx : dx) - o->w / 2, ay = (dy < 0 ? -dy : dy) - o->h / 2;
+        dx = ax > ay ? (dx < 0 ? -1 : 1) : 0;
+        dy = ax > ay ? 0 : (dy < 0 ? -1 : 1);
+    }
+    int64_t len = (int64_t)rp_isqrt64((uint64_t)(dx * dx + dy * dy));
+    *gx = len ? dx * 32767 / len : 0;
+    *gy = len ? dy * 32767 / len : 0;
+}
+
+/* One pixel of an obstacle whose edge is out (1/256 cell) from the pixel's centre
+ * (px, py): the contact line darkens the water within 1.5 output pixels outside the edge
+ * (by 40% at the edge, fading to nothing), then the wall, lit on its rim by the sun, covers
+ * the pixel by its coverage (obstacle.h). */
+static void draw_px(const obstacle *o, int64_t px, int64_t py, int64_t out, int64_t edge,
+                    const uint8_t rgb[3], int32_t sun_x, int32_t sun_y, uint8_t *p, int bpp)
+{
+    static const uint8_t black[3] = {0, 0, 0};
+    int64_t a = rp_clamp64((edge / 2 - out) * 256 / edge, 0, 256);
+    int64_t contact = out > -edge / 2 ? rp_clamp64(256 - out * 256 / (edge + edge / 2), 0, 256) : 0;
+    if (contact)
+        rp_blend_px(p, bpp, black, (int32_t)(contact * 26214 >> 8)); /* 0.4 * 65536 */
+    if (!a)
+        return;
+    /* the rim, 3 output pixels wide, rounds over: its slope faces the edge's outward
+     * direction, so its shade is 1 + 1/2 (outward . sun), fading in from the rim's inner side */
+    uint8_t lit[3] = {rgb[0], rgb[1], rgb[2]};
+    int64_t rim = 3 * edge, in = -out;
+    if (in < rim) {
+        int64_t gx, gy;
+        outward(o, px, py, &gx, &gy);
+        int64_t w = in <= 0 ? 256 : 256 - in * 256 / rim; /* Q8 */
+        int64_t shade = 32768 + (((gx * sun_x + gy * sun_y) >> 16) * w >> 8); /* Q15 */
+        for (int c = 0; c < 3; c++)
+            lit[c] = (uint8_t)rp_clamp64((rgb[c] * shade + 16384) >> 15, 0, 255);
+    }
+    rp_blend_px(p, bpp, lit, (int32_t)a << 8);
+}
+
 void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_den, int gw, int gh,
-                       int ow, int oh, const uint8_t rgb[3], uint8_t *frame, int bpp, int y0,
-                       int y1)
+                       int ow, int oh, const uint8_t rgb[3], int32_t sun_x, int32_t sun_y,
+                       uint8_t *frame, int bpp, int y0, int y1)
 {
     /* one output pixel in 1/256 cell, along each side */
     int64_t px = ((int64_t)gw << 8) / ow, py = ((int64_t)gh << 8) / oh;
@@ -317,8 +377,9 @@ void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_de
         obstacle at = os->o[i], *o = &at; /* where it is at the frame's instant */
         at.x += at.dx * lead_num / lead_den;
         at.y += at.dy * lead_num / lead_den;
-        int64_t ex = (o->circle ? o->r : o->w / 2) + edge,
-                ey = (o->circle ? o->r : o->h / 2) + edge;
+        /* the box reaches the contact line, 1.5 pixels outside the edge */
+        int64_t ex = (o->circle ? o->r : o->w / 2) + 2 * edge,
+                ey = (o->circle ? o->r : o->h / 2) + 2 * edge;
         int64_t ox0 = rp_clamp64((o->x - ex) * ow / ((int64_t)gw << 8) - 1, 0, ow);
         int64_t ox1 = rp_clamp64((o->x + ex) * ow / ((int64_t)gw << 8) + 2, 0, ow);
         int64_t oy0 = rp_clamp64((o->y - ey) * oh / ((int64_t)gh << 8) - 1, y0, y1);
@@ -327,11 +388,11 @@ void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_de
             int64_t cy = ((2 * y + 1) * gh << 7) / oh; /* the pixel's centre, 1/256 cell */
             for (int64_t x = ox0; x < ox1; x++) {
                 int64_t cx = ((2 * x + 1) * gw << 7) / ow;
-                /* coverage: 1 a pixel inside the edge, 0 a pixel outside, linear between */
-                int64_t a = rp_clamp64((edge / 2 - outside(o, cx, cy)) * 256 / edge, 0, 256);
-                if (!a)
+                int64_t out = outside(o, cx, cy);
+                if (out >= edge + edge / 2)
                     continue;
-                rp_blend_px(frame + ((size_t)y * ow + (size_t)x) * bpp, bpp, rgb, (int32_t)a << 8);
+                draw_px(o, cx, cy, out, edge, rgb, sun_x, sun_y,
+                        frame + ((size_t)y * ow + (size_t)x) * bpp, bpp);
             }
         }
     }

@@ -153,13 +153,14 @@ outside = px(7, 8) != (16, 32, 48) and px(18, 13) != (16, 32, 48)
 sys.exit(0 if inside and outside else 1)'
 # At another output size rectangles and circles are drawn as shapes (rockpool-scene(5)
 # walls): every pixel of the visible render is the hidden render blended, shape after shape,
-# with the colour by a coverage computed here from the documented rule (the pixel's centre
-# in 1/256 cell; coverage 1 half an output pixel inside the edge, 0 half a pixel outside,
-# linear between; a circle of radius R + 1/2 cell about its centre cell's centre, a
-# rectangle over its cells).
+# with black by the contact line and then with the colour by a coverage computed here from
+# the documented rule (the pixel's centre in 1/256 cell; coverage 1 half an output pixel
+# inside the edge, 0 half a pixel outside, linear between; the contact line 40% at the
+# edge, none 1.5 pixels outside; a circle of radius R + 1/2 cell about its centre cell's
+# centre, a rectangle over its cells). The sun overhead (`light 0 90`) lights the rim evenly.
 for size in 150x101 41x29 64x48; do
     # rows 8..13 hold three runs of wall cells, two of them two cells apart
-    printf 'size 64x48\ngrid 64x48\nduration 3f\nwalls %s\nat 0f wall rect 8 8 10 6\nat 0f wall rect 20 8 2 6\nat 0f wall rect 40 10 3 3\nat 0f wall circle 50 30 5\nat 1f wall rect 0 40 3 8\nat 0f drop 30 20 radius 4 height 3000\n' \
+    printf 'size 64x48\ngrid 64x48\nduration 3f\nlight 0 90\nwalls %s\nat 0f wall rect 8 8 10 6\nat 0f wall rect 20 8 2 6\nat 0f wall rect 40 10 3 3\nat 0f wall circle 50 30 5\nat 1f wall rect 0 40 3 8\nat 0f drop 30 20 radius 4 height 3000\n' \
         "visible 0xc08040" >wvs.scene
     sed 's/^walls .*/walls hidden/' wvs.scene >wvh.scene
     "$R" -q -y wvs.scene -s $size -o "wvs/f_%d.png" && "$R" -q -y wvh.scene -s $size -o "wvh/f_%d.png" ||
@@ -175,6 +176,7 @@ gw, gh = 64, 48
 shapes = [("rect", 8, 8, 10, 6), ("rect", 20, 8, 2, 6), ("rect", 40, 10, 3, 3),
           ("circle", 50, 30, 5), ("rect", 0, 40, 3, 8)]
 edge = max((gw << 8) // ow, (gh << 8) // oh, 1)
+cdiv = lambda a, b: -((-a) // b) if a < 0 else a // b  # C division, toward zero
 def outside(sh, px, py):
     if sh[0] == "circle":
         dx, dy = px - (sh[1] * 256 + 128), py - (sh[2] * 256 + 128)
@@ -190,7 +192,15 @@ for y in range(oh):
         cx = ((2 * x + 1) * gw << 7) // ow
         i = (y * ow + x) * 3
         for sh in shapes:
-            a = min(max((edge // 2 - outside(sh, cx, cy)) * 256 // edge, 0), 256)
+            out = outside(sh, cx, cy)
+            if out >= edge + edge // 2:
+                continue
+            a = min(max(cdiv((edge // 2 - out) * 256, edge), 0), 256)
+            contact = min(max(256 - cdiv(out * 256, edge + edge // 2), 0), 256) if out > -(edge // 2) else 0
+            if contact:
+                A = contact * 26214 >> 8
+                for c in range(3):
+                    hid[i + c] = (hid[i + c] * (65536 - A) + 32768) >> 16
             if not a:
                 continue
             walls += 1
