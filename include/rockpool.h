@@ -162,7 +162,7 @@ int rp_output_uses_stdout(const rp_output_opts *opts);
 void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
 
 /** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */
-enum rp_aov { RP_AOV_HEIGHT = 0, RP_AOV_NORMAL, RP_AOV_DISPLACEMENT, RP_AOV_KINDS };
+enum rp_aov { RP_AOV_HEIGHT = 0, RP_AOV_NORMAL, RP_AOV_DISPLACEMENT, RP_AOV_CAUSTICS, RP_AOV_KINDS };
 
 /** An AOV kind by name ("height", "normal", "displacement"), or -1. */
 int rp_aov_from_name(const char *name);
@@ -251,6 +251,8 @@ typedef struct rp_frame {
     const uint8_t *data;
     const int16_t *heights; /* grid_w * grid_h heights, or NULL when no sink wants them */
     int grid_w, grid_h;
+    const uint8_t *background; /* the fitted background (RGB24, width x height) this frame
+                                * was rendered over, or NULL when no sink wants it */
 } rp_frame;
 
 /** Resolve the final settings (the preset's defaults, then the scene's, then run->over;

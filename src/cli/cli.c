@@ -141,7 +141,7 @@ void rp_cli_usage(FILE *f)
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
           "      --simd LEVEL       cap vector kernels: c sse2 avx2 avx512 (same output)\n"
           "      --alpha            light alone as RGBA; --no-audio: drop a video's sound\n"
-          "      --aov KIND PATH    16-bit PNGs of height, normal or displacement\n"
+          "      --aov KIND PATH    16-bit PNGs: height, normal, displacement, caustics\n"
           "  -y, --overwrite        replace existing files   --check  validate, print, exit\n"
           "  -q, --quiet            errors only; -v, --loglevel quiet|error|info --progress\n"
           "      --save-state F     checkpoint after the last frame; --load-state F starts\n"
@@ -739,7 +739,7 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
         if (kind < 0)
             return usage_error(err, errlen,
                                "--aov: unknown kind '%s' (expected height, normal, "
-                               "displacement)",
+                               "displacement, caustics)",
                                arg);
         if (optind >= argc)
             return usage_error(err, errlen,

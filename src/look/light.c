@@ -607,6 +607,50 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     }
 }
 
+/* The picture seen at a pixel in Q8 levels: the background at (qx, qy), Q8 pixels,
+ * bilinear (exactly the pixel where the water is flat there). Kept to 1/256 of a level,
+ * so the caustics' gain multiplies the picture, not its rounding. */
+static inline __attribute__((always_inline)) void plate_px(const uint8_t *bg, int w, int h,
+                                                           int64_t qx, int64_t qy, int x,
+                                                           int y, int32_t tq[3])
+{
+    if (qx == (int64_t)x << 8 && qy == (int64_t)y << 8) {
+        const uint8_t *s = bg + ((size_t)y * w + x) * 3;
+        tq[0] = s[0] << 8;
+        tq[1] = s[1] << 8;
+        tq[2] = s[2] << 8;
+        return;
+    }
+    int ix = (int)(qx >> 8), iy = (int)(qy >> 8);
+    int32_t fx = (int32_t)(qx & 255), fy = (int32_t)(qy & 255);
+    int ix1 = ix < w - 1 ? ix + 1 : ix, iy1 = iy < h - 1 ? iy + 1 : iy;
+    const uint8_t *p00 = bg + ((size_t)iy * w + ix) * 3, *p01 = bg + ((size_t)iy * w + ix1) * 3;
+    const uint8_t *p10 = bg + ((size_t)iy1 * w + ix) * 3, *p11 = bg + ((size_t)iy1 * w + ix1) * 3;
+    for (int k = 0; k < 3; k++) {
+        int32_t top = p00[k] * (256 - fx) + p01[k] * fx;
+        int32_t bot = p10[k] * (256 - fx) + p11[k] * fx;
+        tq[k] = (top * (256 - fy) + bot * fy + 128) >> 8;
+    }
+}
+
+/* A channel tq (Q8 levels) of the picture lit by the caustics' gain (Q12), in Q8 levels
+ * before the tint: light added to a pixel may take at most L, a third of its headroom H
+ * (less within 48 levels of white: H^3 / 6912), linearly up to L/2 and from there
+ * approaching L smoothly (x -> L - L^2/4x, whose value and slope meet the line's), so
+ * caustics do not burn bright parts of the picture to white. */
+static inline __attribute__((always_inline)) int64_t lit_q8(int32_t tq, int32_t gain)
+{
+    int64_t v = ((int64_t)tq * gain) >> 12;
+    if (v > tq) {
+        int64_t add = v - tq, room = (255 << 8) - tq;
+        int64_t lh = room < (48 << 8) ? room * room / (48 << 8) * room / (144 << 8) : room / 3;
+        if (2 * add > lh)
+            add = lh - lh * lh / (4 * add);
+        v = tq + add;
+    }
+    return v;
+}
+
 /* The bed under the water at a pixel: the picture at the point seen, lit by the caustics'
  * gain and tinted. */
 static inline __attribute__((always_inline)) void water_bed(const rp_light *l,
@@ -614,29 +658,24 @@ static inline __attribute__((always_inline)) void water_bed(const rp_light *l,
                                                             const struct wpx *o, int x, int y,
                                                             const uint8_t *bg, int32_t t[3])
 {
-    if (o->qx == (int64_t)x << 8 && o->qy == (int64_t)y << 8) {
-        const uint8_t *s = bg + ((size_t)y * f->w + x) * 3;
-        t[0] = s[0];
-        t[1] = s[1];
-        t[2] = s[2];
-    } else {
-        bilinear(bg, f->w, f->h, o->qx, o->qy, t);
-    }
+    plate_px(bg, f->w, f->h, o->qx, o->qy, x, y, t);
     for (int k = 0; k < 3; k++) {
-        /* Q8 levels; light added to a pixel may take at most L, a third of its headroom
-         * H (less within 48 levels of white: H^2 / 144), linearly up to L/2 and from
-         * there approaching L smoothly (x -> L - L^2/4x, whose value and slope meet the
-         * line's), so caustics do not burn bright parts of the picture to white */
-        int64_t tq = (int64_t)t[k] << 8, v = (tq * o->gain) >> 12;
-        if (v > tq) {
-            int64_t add = v - tq, room = 255 - t[k];
-            int64_t lh = room < 48 ? (room * room << 8) / 144 : (room << 8) / 3;
-            if (2 * add > lh)
-                add = lh - lh * lh / (4 * add);
-            v = tq + add;
-        }
-        v = (v * l->tint[k] + ((int64_t)1 << 23)) >> 24;
+        int64_t v = (lit_q8(t[k], o->gain) * l->tint[k] + ((int64_t)1 << 23)) >> 24;
         t[k] = (int32_t)(v > 255 ? 255 : v);
+    }
+}
+
+void rp_light_caustics(const rp_light *l, const uint8_t *bg, int w, int h, int x, int y,
+                       const rp_light_surface *s, uint16_t gain[3])
+{
+    int32_t t[3];
+    plate_px(bg, w, h, ((int64_t)x << 8) + s->dx, ((int64_t)y << 8) + s->dy, x, y, t);
+    for (int k = 0; k < 3; k++) {
+        /* bed / t = (lit * tint / 2^24) / (t / 2^8), as Q12 */
+        int64_t g = t[k] ? (lit_q8(t[k], s->gain) * l->tint[k] + 8 * (int64_t)t[k]) /
+                               (16 * (int64_t)t[k])
+                         : ((int64_t)s->gain * l->tint[k] + 32768) >> 16;
+        gain[k] = (uint16_t)(g > 65535 ? 65535 : g);
     }
 }
 
@@ -791,6 +830,7 @@ void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int3
             row[x].sy = o.o.sy;
             row[x].dx = (int32_t)(o.qx - ((int64_t)x << 8));
             row[x].dy = (int32_t)(o.qy - ((int64_t)y << 8));
+            row[x].gain = o.gain;
         }
         for (int x = 0; x < f.w && l->p.model != RP_LIGHT_WATER; x++) {
             struct px o;
@@ -798,6 +838,7 @@ void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int3
             row[x].sx = o.sx;
             row[x].sy = o.sy;
             row[x].dx = row[x].dy = 0;
+            row[x].gain = 4096;
             if (l->p.refraction_q8 != 0 && (o.sx != 0 || o.sy != 0)) {
                 /* where rp_light_rows_rgb samples, less (x, y) */
                 int64_t px = rp_clamp64(((int64_t)x << 8) - ((o.sx * f.rx) >> 28), 0, xmax);

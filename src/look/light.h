@@ -161,18 +161,28 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
 void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
                         uint8_t *rgba, int y0, int y1);
 
-/** The surface at one output pixel as the light sees it (for --aov normal and
- * displacement): the slope (Q12, 4096 = 1; x to the right, y down the frame) and the
+/** The surface at one output pixel as the light sees it (for --aov normal, displacement
+ * and caustics): the slope (Q12, 4096 = 1; x to the right, y down the frame), the
  * refraction displacement (Q8 output pixels: rp_light_rows_rgb samples the background at
- * (x + dx/256, y + dy/256), clamped to the frame; 0 with refraction off). */
+ * (x + dx/256, y + dy/256), clamped to the frame; 0 with refraction off) and the caustics'
+ * gain of the bed's light there (Q12; look water only, else 4096). */
 typedef struct rp_light_surface {
     int32_t sx, sy;
     int32_t dx, dy;
+    int32_t gain;
 } rp_light_surface;
 
 /** Rows y0..y1-1 of the surface; row y goes to out + (y - y0) * width. Rows are
  * independent; allocates nothing. */
 void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
                            rp_light_surface *out, int y0, int y1);
+
+/** The caustics pass at output pixel (x, y) of a w x h frame over bg (RGB24), s its
+ * surface: per channel the gain, Q12 (4096 = 1), by which look water's bed multiplies the
+ * refracted picture t there (the background at the displacement, as rp_light_rows_rgb
+ * samples it): bed = t * gain / 4096 within rounding, with the caustics' light, its ease
+ * near white and the tint in it (the tint alone where t = 0), at most 65535. */
+void rp_light_caustics(const rp_light *l, const uint8_t *bg, int w, int h, int x, int y,
+                       const rp_light_surface *s, uint16_t gain[3]);
 
 #endif

@@ -532,6 +532,7 @@ static int expand_wall_along(builder *b)
     it.id = (int)b->ev_index;
     it.push = ev->push;
     it.circle = ev->kind == RP_EVENT_WALL_CIRCLE;
+    it.mask_path = ev->kind == RP_EVENT_WALL_MASK ? ev->path : NULL;
     if (it.circle) {
         it.r = (int)(((int64_t)to_grid_len(radius_of(b, ev->radius_lo), f->width, f->water.width))
                      << 8);
@@ -767,7 +768,7 @@ static void along_cost(const builder *b, int64_t frames, double *items, double *
     if (!cost_steps(b, frames, &k0, &k1))
         return;
     double steps = (double)(k1 - k0 + 2);
-    double r = (double)(ev->kind == RP_EVENT_WALL_RECT
+    double r = (double)(ev->kind == RP_EVENT_WALL_RECT || ev->kind == RP_EVENT_WALL_MASK
                             ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
                             : radius_of(b, ev->radius_lo));
     *items = ev->kind == RP_EVENT_STROKE ? 2 * steps + 64 : steps;

@@ -1005,9 +1005,9 @@ static int event_wall(parser *ps, rp_event *ev)
     ev->kind = RP_EVENT_WALL_MASK;
     if ((ret = rp_scene_parse_along(ps, ev)))
         return ret;
-    if (ev->along)
-        return rp_lex_fail(ps, ev->along_col,
-                           "a wall mask cannot move along a path (a circle or a rect can)");
+    if (ev->along && ((ret = rp_lex_want_coord(ps, "mask", "wall width", 1, &ev->w)) ||
+                      (ret = rp_lex_want_coord(ps, "mask", "wall height", 1, &ev->h))))
+        return ret;
     if ((ret = rp_lex_want_path(ps, "mask", path, sizeof path)))
         return ret;
     {
@@ -1015,6 +1015,11 @@ static int event_wall(parser *ps, rp_event *ev)
         if (!copy)
             return RP_ERR_NOMEM;
         ev->path = copy;
+    }
+    if (ev->along) {
+        if ((ret = rp_scene_parse_push(ps, ev)))
+            return ret;
+        return rp_lex_want_end(ps, "'wall mask along PATH W H FILE [push P]'");
     }
     return rp_lex_want_end(ps, "the mask path (quote a path with spaces or '#')");
 }

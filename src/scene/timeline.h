@@ -26,13 +26,20 @@ typedef struct rp_item {
     enum rp_item_kind kind;
     rp_drop drop;             /* RP_ITEM_DROP */
     int x, y, w, h, r;        /* walls: rect x y w h, circle x y r */
-    const char *mask_path;    /* RP_ITEM_WALL_MASK; owned by the scene */
-    /* RP_ITEM_OBSTACLE: x, y its centre and r its radius (circle) or w, h its size (rect),
-     * in 1/256 grid cell; dx, dy how far it moved since its previous step; push the
-     * height pushed per cell moved; id its event's index; gone: it leaves the water */
+    const char *mask_path;    /* RP_ITEM_WALL_MASK, or a mask obstacle; owned by the scene */
+    /* RP_ITEM_OBSTACLE: x, y its centre and r its radius (circle) or w, h its size (rect,
+     * or a mask: mask_path), in 1/256 grid cell; dx, dy how far it moved since its
+     * previous step; push the height pushed per cell moved; id its event's index; gone:
+     * it leaves the water */
     int id, dx, dy, push;
     unsigned char circle, gone;
 } rp_item;
+
+/** The wall mask an item reads (a still mask, or a mask moving along a path), or NULL. */
+static inline const char *rp_item_mask(const rp_item *it)
+{
+    return it->kind == RP_ITEM_WALL_MASK || it->kind == RP_ITEM_OBSTACLE ? it->mask_path : NULL;
+}
 
 typedef struct rp_timeline rp_timeline;
 

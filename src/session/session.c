@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "sim/engine.h"
+#include "sim/obstacle.h"
 #include "input/fit.h"
 #include "check/hash.h"
 #include "input/image.h"
@@ -287,10 +288,14 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     double cells = (double)se->s.water.width * se->s.water.height;
     double pixels = (double)se->s.out_width * se->s.out_height;
     int heights = rp_sinks_want_heights(&se->sinks);
-    /* per grid cell: heights 2x2, walls 5, masks, height copies for the sinks */
-    double per_cell = 2 * 2 + 5 + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
+    /* per grid cell: heights 2x2, walls 5 (and the masks' cells drawn, 1, when visible),
+     * masks, height copies for the sinks */
+    int visible = se->s.walls_visible != RP_WALLS_HIDDEN;
+    double per_cell = 2 * 2 + 5 + visible + (double)distinct_masks +
+                      (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
     /* per output pixel: background 3, writer slots, the light's heights 4 */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
+                       (rp_sinks_want_background(&se->sinks) ? 3 * RP_WRITER_SLOTS : 0) +
                        (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
     /* the sky image; `walls visible image`: the walls' colours and each mask's image */
     per_pixel += sky_used(se) ? 3 : 0;
@@ -305,7 +310,7 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     /* the sinks': the encoder's frames, hashers' copies, AOV frames, the --verify manifest
      * (sink.h memory) */
     return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) + scene +
-           (double)(ts.drops + ts.walls) * sizeof(rp_item) +
+           (double)(ts.drops + ts.walls * (1 + visible)) * sizeof(rp_item) +
            (double)rp_source_memory(se->background) + (32 << 20);
 }
 
@@ -335,6 +340,26 @@ static int mask_fail(const rp_session *se, const char *path, int code, rp_error 
     return rp_error_set(err, code, code != RP_ERR_NOMEM, "%s", msg);
 }
 
+/* A wall mask moving along a path: the memory its shape takes while it is made, counted
+ * once per event (shaped[id]); a shape alone over the limit is refused at its statement. */
+static int shape_cost(const rp_session *se, const rp_item *it, uint8_t *shaped, double *cost,
+                      rp_error *err, int *r)
+{
+    if (it->id < 0 || (size_t)it->id >= rp_scene_event_count(se->scene) || shaped[it->id])
+        return 0;
+    shaped[it->id] = 1;
+    int64_t bytes = rp_obstacle_mask_bytes(it->w, it->h);
+    *cost += (double)bytes;
+    if (bytes <= se->run->max_memory)
+        return 0;
+    snprintf(err->msg, sizeof err->msg,
+             "this moving wall mask's shape needs %.1f MiB, over the memory limit of %.1f MiB "
+             "(make it smaller, or raise --max-memory)",
+             (double)bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
+    *r = mask_fail(se, it->mask_path, RP_ERR_TOO_LARGE, err);
+    return 1;
+}
+
 /* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
  * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
  * be read is the error. */
@@ -343,6 +368,11 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
     size_t n = 0, cap = 0;
     *r = RP_OK;
     struct stat *seen = NULL;
+    uint8_t *shaped = calloc(rp_scene_event_count(se->scene) + 1, 1);
+    if (!shaped) {
+        *r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        return 0;
+    }
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     for (int64_t k = 0; ts.walls && k < rp_engine_items_length(se->engine); k++) {
@@ -351,8 +381,12 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
         rp_timeline_frame(se->tl, k, &items, &count);
         for (size_t i = 0; i < count; i++) {
             struct stat st;
-            if (items[i].kind != RP_ITEM_WALL_MASK)
+            if (!rp_item_mask(&items[i]))
                 continue;
+            if (items[i].kind == RP_ITEM_OBSTACLE && shape_cost(se, &items[i], shaped, cost, err, r)) {
+                k = rp_engine_items_length(se->engine);
+                break;
+            }
             if (stat(items[i].mask_path, &st) != 0) {
                 snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
                          items[i].mask_path, strerror(errno));
@@ -387,6 +421,7 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
         }
     }
     free(seen);
+    free(shaped);
     return n;
 }
 
@@ -425,7 +460,9 @@ static int add_sinks(rp_session *se, rp_error *err)
                            .overwrite = run->out.overwrite,
                            .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
     rp_sink_cfg aov = {.out = &se->out, .settings = &se->s, .aov = run->aov};
-    int aovs = run->aov[RP_AOV_HEIGHT] || run->aov[RP_AOV_NORMAL] || run->aov[RP_AOV_DISPLACEMENT];
+    int aovs = 0;
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        aovs |= run->aov[k] != NULL;
     rp_sink_cfg verify = {.path = run->verify,
                           .out = &se->out,
                           .hash_algo = run->hash_algo,
@@ -739,8 +776,8 @@ static int load_masks(rp_session *se, rp_error *err)
         size_t n;
         rp_timeline_frame(se->tl, k, &items, &n);
         for (size_t i = 0; i < n; i++) {
-            const char *path = items[i].mask_path;
-            if (items[i].kind != RP_ITEM_WALL_MASK || mask_find(se, path))
+            const char *path = rp_item_mask(&items[i]);
+            if (!path || mask_find(se, path))
                 continue;
             mask *more = realloc(se->masks, (se->nmasks + 1) * sizeof *more);
             if (!more)
@@ -854,8 +891,12 @@ static int start_writer(rp_session *se, rp_error *err)
                            .format = format,
                            .grid_w = s->water.width,
                            .grid_h = s->water.height};
-    rp_writer_opts wo = {&se->sinks, se->frame, pixels * bpp,
-                         rp_sinks_want_heights(&se->sinks) ? cells : 0, RP_WRITER_SLOTS};
+    rp_writer_opts wo = {&se->sinks,
+                         se->frame,
+                         pixels * bpp,
+                         rp_sinks_want_heights(&se->sinks) ? cells : 0,
+                         rp_sinks_want_background(&se->sinks) ? pixels * 3 : 0,
+                         RP_WRITER_SLOTS};
     block_stop_signals(&old_set);
     r = rp_writer_new(&se->writer, &wo);
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
@@ -927,7 +968,7 @@ int rp_session_start(rp_session *se, rp_error *err)
             return sky_fail(se, r, err);
         rp_engine_set_sky(se->engine, sky);
     }
-    if ((r = load_masks(se, err)))
+    if ((r = load_masks(se, err)) || (r = rp_engine_shapes(se->engine, err)))
         return r;
     if (se->run->load_state && (r = load_state(se, err)))
         return r;
@@ -984,7 +1025,8 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     if (r)
         return r;
     int16_t *heights_copy;
-    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy);
+    uint8_t *bg_copy;
+    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy, &bg_copy);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
     if (se->run->alpha)
@@ -995,12 +1037,15 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     if (heights_copy)
         memcpy(heights_copy, rp_engine_heights(se->engine),
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
+    if (bg_copy)
+        memcpy(bg_copy, background, (size_t)se->s.out_width * se->s.out_height * 3);
     rp_writer_submit(se->writer, k);
     se->k++;
     se->written++;
     se->frame.index = k;
     se->frame.data = pixels;
     se->frame.heights = heights_copy;
+    se->frame.background = bg_copy;
     *frame = &se->frame;
     return RP_OK;
 }

@@ -44,6 +44,8 @@ typedef struct rp_sink_kind {
     const char *name;  /* in messages: "--dump-heights", ... */
     size_t priv_size;  /* zeroed private state handed to every callback */
     int wants_heights; /* frames must carry heights */
+    /* Whether frames must carry the background they were rendered over; NULL: no. */
+    int (*wants_background)(const rp_sink_cfg *cfg);
     /* Checks that touch nothing (paths, settings); may be NULL. */
     int (*check)(const rp_sink_cfg *cfg, rp_error *err);
     int (*open)(void *priv, const rp_sink_cfg *cfg, rp_error *err);
@@ -106,6 +108,9 @@ int rp_sinks_paths(const rp_sinks *l, rp_path_use *uses);
 
 /** Whether any sink wants heights with its frames. */
 int rp_sinks_want_heights(const rp_sinks *l);
+
+/** Whether any sink wants the background with its frames. */
+int rp_sinks_want_background(const rp_sinks *l);
 
 /** Open every sink in order; on failure the ones opened are aborted. */
 int rp_sinks_open(rp_sinks *l, rp_error *err);

@@ -13,6 +13,12 @@
  *                 (x + 0.5 + dx, y + 0.5 + dy) in pixels, as R = round(s * 65535) with
  *                 s = (x + 0.5 + dx) / W and G = round(t * 65535) with
  *                 t = 1 - (y + 0.5 + dy) / H; B = 0. Without refraction it is the identity map.
+ *   caustics      output size, RGB 16-bit: per channel the gain (4096 = 1) by which look
+ *                 water's bed multiplies the refracted background (the background sampled
+ *                 through the displacement): the caustics' light, its ease near white and
+ *                 the tint (rp_light_caustics), so plate * gain / 4096, the --alpha layer
+ *                 over it, is the render. It needs the frame's background, which the
+ *                 frames carry for it.
  *
  * The frames arrive on the writer thread with the grid's heights; normal and displacement
  * interpolate them to the output size here (rp_upscale, the same integer filter the render
@@ -27,7 +33,8 @@
 #include "session/sink.h"
 #include "look/upscale.h"
 
-static const char *const aov_names[RP_AOV_KINDS] = {"height", "normal", "displacement"};
+static const char *const aov_names[RP_AOV_KINDS] = {"height", "normal", "displacement",
+                                                    "caustics"};
 
 int rp_aov_from_name(const char *name)
 {
@@ -83,6 +90,10 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
                                 "--aov %s needs render light (the rockpool preset); the seed "
                                 "presets' renders have no light model (--aov height works)",
                                 aov_names[k]);
+        if (k == RP_AOV_CAUSTICS && cfg->settings->light.model != RP_LIGHT_WATER)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "--aov caustics needs look water, whose bed the caustics light "
+                                "(the other looks paint their light in the layer)");
         rp_output_spec o;
         aov_opts(cfg, k, &o);
         int r = rp_output_validate(&o, err->msg, sizeof err->msg);
@@ -121,7 +132,8 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     a->oh = s->out_height;
     /* every AOV is at the output size: the heights interpolated as the light's are (for
      * height alone only when the grid is another size) */
-    int surface = cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT];
+    int surface =
+        cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_CAUSTICS];
     if (surface || (cfg->aov[RP_AOV_HEIGHT] && (a->gw != a->ow || a->gh != a->oh))) {
         if ((r = rp_upscale_new(&a->upscale, a->gw, a->gh, a->ow, a->oh)) ||
             (surface && (r = rp_light_new(&a->light, &s->light, err->msg, sizeof err->msg))))
@@ -178,10 +190,12 @@ static uint16_t frac16(int64_t num, int64_t den)
     return (uint16_t)(v > 65535 ? 65535 : v);
 }
 
-/* Normal and displacement of rows y0..y1-1 from the surface band. */
-static void surface_rows(aov_sink *a, int y0, int y1)
+/* Normal, displacement and caustics of rows y0..y1-1 from the surface band (the caustics
+ * over bg, the frame's background). */
+static void surface_rows(aov_sink *a, const uint8_t *bg, int y0, int y1)
 {
-    uint16_t *nrm = a->buf[RP_AOV_NORMAL], *st = a->buf[RP_AOV_DISPLACEMENT];
+    uint16_t *nrm = a->buf[RP_AOV_NORMAL], *st = a->buf[RP_AOV_DISPLACEMENT],
+             *caus = a->buf[RP_AOV_CAUSTICS];
     const int64_t w256 = (int64_t)a->ow << 8, h256 = (int64_t)a->oh << 8;
     rp_light_rows_surface(a->light, &a->geom, a->heights_q8, a->band, y0, y1);
     for (int y = y0; y < y1; y++) {
@@ -206,6 +220,8 @@ static void surface_rows(aov_sink *a, int y0, int y1)
                 st[i + 1] = frac16(h256 - sy, h256);
                 st[i + 2] = 0;
             }
+            if (caus)
+                rp_light_caustics(a->light, bg, a->ow, a->oh, x, y, p, caus + i);
         }
     }
 }
@@ -223,9 +239,11 @@ static int aov_write(void *priv, const rp_frame *f, rp_error *err)
                                   ? rp_clamp64(((a->heights_q8[i] + 128) >> 8) + 32768, 0, 65535)
                                   : f->heights[i] + 32768);
     }
+    if (a->buf[RP_AOV_CAUSTICS] && !f->background)
+        return rp_error_set(err, RP_ERR_INVALID, 0, "--aov caustics: the frame has no background");
     if (a->light)
         for (int y = 0; y < a->oh; y += BAND)
-            surface_rows(a, y, y + BAND < a->oh ? y + BAND : a->oh);
+            surface_rows(a, f->background, y, y + BAND < a->oh ? y + BAND : a->oh);
     for (int k = 0; k < RP_AOV_KINDS; k++) {
         if (!a->out[k])
             continue;
@@ -266,20 +284,22 @@ static double aov_memory(const rp_sink_cfg *cfg)
     rp_output_spec png;
     rp_output_spec_init(&png);
     png.format = RP_FORMAT_PNG;
-    for (int k = RP_AOV_NORMAL; k <= RP_AOV_DISPLACEMENT; k++)
+    for (int k = RP_AOV_NORMAL; k <= RP_AOV_CAUSTICS; k++)
         per_pixel += cfg->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, cfg->out->threads) : 0;
     /* height: a 16-bit grey frame and its encoder */
     per_pixel += cfg->aov[RP_AOV_HEIGHT] ? 2 + rp_output_cell_bytes(&png, cfg->out->threads) : 0;
     /* the interpolated heights, Q8 */
-    per_pixel +=
-        cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_HEIGHT] ? 4 : 0;
+    per_pixel += cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] ||
+                         cfg->aov[RP_AOV_CAUSTICS] || cfg->aov[RP_AOV_HEIGHT]
+                     ? 4
+                     : 0;
     return pixels * per_pixel;
 }
 
 static int aov_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
 {
     static const char *const opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
-                                                  "--aov displacement"};
+                                                  "--aov displacement", "--aov caustics"};
     int n = 0;
     for (int k = 0; k < RP_AOV_KINDS; k++)
         if (cfg->aov[k])
@@ -287,10 +307,16 @@ static int aov_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
     return n;
 }
 
+static int aov_wants_background(const rp_sink_cfg *cfg)
+{
+    return cfg->aov[RP_AOV_CAUSTICS] != NULL;
+}
+
 const rp_sink_kind rp_sink_aov = {
     .name = "--aov",
     .priv_size = sizeof(aov_sink),
     .wants_heights = 1,
+    .wants_background = aov_wants_background,
     .check = aov_check,
     .open = aov_open,
     .write = aov_write,

@@ -14,6 +14,7 @@ struct rp_writer {
     pthread_cond_t changed;
     uint8_t **frames;
     int16_t **heights;
+    uint8_t **bgs;
     int64_t *index;
     int head;     /* next slot to hand out */
     int queued;   /* slots submitted and not yet written */
@@ -44,6 +45,7 @@ static void *writer_main(void *arg)
             f.index = k;
             f.data = w->frames[tail];
             f.heights = w->heights[tail];
+            f.background = w->bgs[tail];
             r = rp_sinks_write(w->o.sinks, &f, &err);
         }
 
@@ -67,9 +69,12 @@ static void free_buffers(rp_writer *w)
             free(w->frames[i]);
         if (w->heights)
             free(w->heights[i]);
+        if (w->bgs)
+            free(w->bgs[i]);
     }
     free(w->frames);
     free(w->heights);
+    free(w->bgs);
     free(w->index);
 }
 
@@ -84,13 +89,16 @@ int rp_writer_new(rp_writer **out, const rp_writer_opts *opts)
     w->o = *opts;
     w->frames = calloc((size_t)opts->slots, sizeof *w->frames);
     w->heights = calloc((size_t)opts->slots, sizeof *w->heights);
+    w->bgs = calloc((size_t)opts->slots, sizeof *w->bgs);
     w->index = calloc((size_t)opts->slots, sizeof *w->index);
-    if (!w->frames || !w->heights || !w->index)
+    if (!w->frames || !w->heights || !w->bgs || !w->index)
         goto fail;
     for (int i = 0; i < opts->slots; i++) {
         if (!(w->frames[i] = malloc(opts->frame_bytes)))
             goto fail;
         if (opts->cells && !(w->heights[i] = malloc(opts->cells * sizeof(int16_t))))
+            goto fail;
+        if (opts->bg_bytes && !(w->bgs[i] = malloc(opts->bg_bytes)))
             goto fail;
     }
     pthread_mutex_init(&w->lock, NULL);
@@ -108,7 +116,7 @@ fail:
     return RP_ERR_NOMEM;
 }
 
-uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights)
+uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg)
 {
     pthread_mutex_lock(&w->lock);
     while (w->queued == w->o.slots && w->status == RP_OK)
@@ -119,6 +127,7 @@ uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights)
     if (!ok)
         return NULL;
     *heights = w->heights[w->head];
+    *bg = w->bgs[w->head];
     return w->frames[w->head];
 }
 

@@ -21,6 +21,7 @@ typedef struct rp_writer_opts {
     rp_frame frame;     /* the frames' geometry (index, data and heights are filled in) */
     size_t frame_bytes; /* pixel bytes per frame */
     size_t cells;       /* heights per frame to keep with it, 0 = none */
+    size_t bg_bytes;    /* the background's bytes to keep with it, 0 = none */
     int slots;          /* frames in flight, >= 1 */
 } rp_writer_opts;
 
@@ -28,9 +29,10 @@ typedef struct rp_writer_opts {
 int rp_writer_new(rp_writer **out, const rp_writer_opts *opts);
 
 /** A free slot to render the next frame into (frame_bytes of pixels), and, when the sinks
- * want heights, a buffer for a copy of them in *heights (else NULL). Blocks while every slot is in
- * flight. Returns NULL once the writer has failed (see rp_writer_finish). */
-uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights);
+ * want heights or the background, buffers for copies of them in *heights and *bg (else
+ * NULL). Blocks while every slot is in flight. Returns NULL once the writer has failed
+ * (see rp_writer_finish). */
+uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg);
 
 /** Number of frames in flight: the writer's slots (for memory estimates). */
 #define RP_WRITER_SLOTS 3

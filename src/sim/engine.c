@@ -39,6 +39,12 @@ struct rp_engine {
     int interrupted;   /* a step was stopped between its items: the water is not a step's */
     /* `walls visible image`: the colour of the walls at each output pixel (RGB24) */
     uint8_t *wall_img;
+    /* `walls visible`: the cells of the masks (1 = wall), drawn by their coverage, and the
+     * rectangles and circles, drawn as shapes (static obstacles that never move) */
+    uint8_t *mask_cells;
+    int any_mask;
+    rp_obstacles *shapes;
+    size_t nshapes;
     rp_obstacles *obstacles; /* walls moving along paths (obstacle.h) */
     const rp_scene *scene;
     /* keyed light (rockpool-scene(5) KEYS): the parameters the light was made with, and
@@ -188,6 +194,46 @@ static int start_light(rp_engine *e, rp_error *err)
     return RP_OK;
 }
 
+/* `walls visible`: room for the masks' cells and for every rectangle and circle of the
+ * timeline as a shape. */
+static int start_shapes(rp_engine *e)
+{
+    size_t n = 0;
+    for (int64_t k = 0; k < e->items; k++) {
+        const rp_item *items;
+        size_t count;
+        rp_timeline_frame(e->tl, k, &items, &count);
+        for (size_t i = 0; i < count; i++)
+            n += items[i].kind == RP_ITEM_WALL_RECT || items[i].kind == RP_ITEM_WALL_CIRCLE;
+    }
+    e->mask_cells = calloc((size_t)e->s.water.width * (size_t)e->s.water.height, 1);
+    if (!e->mask_cells || rp_obstacles_new(&e->shapes, n))
+        return RP_ERR_NOMEM;
+    return RP_OK;
+}
+
+/* A rectangle's or circle's item as a shape to draw: its cells' extent, in 1/256 cell (a
+ * circle of radius R + 1/2 about its centre cell's centre, a rectangle over its cells). */
+static void add_shape(rp_engine *e, const rp_item *it)
+{
+    rp_item s;
+    memset(&s, 0, sizeof s);
+    s.kind = RP_ITEM_OBSTACLE;
+    s.id = (int)e->nshapes++;
+    if (it->kind == RP_ITEM_WALL_CIRCLE) {
+        s.circle = 1;
+        s.x = it->x * 256 + 128;
+        s.y = it->y * 256 + 128;
+        s.r = it->r * 256 + 128;
+    } else {
+        s.x = it->x * 256 + it->w * 128;
+        s.y = it->y * 256 + it->h * 128;
+        s.w = it->w * 256;
+        s.h = it->h * 256;
+    }
+    rp_obstacles_item(e->shapes, &s);
+}
+
 int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ctx, rp_error *err)
 {
     const rp_settings *s = &e->s;
@@ -208,6 +254,8 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     for (int x = 0; e->wall_tap && x < s->out_width; x++)
         e->wall_tap[x] = wall_tap(x, s->water.width, s->out_width);
+    if (ts.walls && s->walls_visible && (r = start_shapes(e)))
+        return rp_error_set(err, r, 0, "out of memory");
     e->walls_changed = 1; /* wall_span is computed before the first frame is drawn */
     if (ts.walls && s->walls_visible == RP_WALLS_IMAGE) {
         size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
@@ -218,6 +266,26 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
     }
     if (s->look.mode == RP_RENDER_LIGHT && (r = start_light(e, err)))
         return r;
+    return RP_OK;
+}
+
+int rp_engine_shapes(rp_engine *e, rp_error *err)
+{
+    for (int64_t k = 0; k < e->items; k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(e->tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            const rp_item *it = &items[i];
+            const uint8_t *rgb;
+            const uint8_t *mask = it->kind == RP_ITEM_OBSTACLE && it->mask_path && e->masks
+                                      ? e->masks(e->mask_ctx, it->mask_path, &rgb)
+                                      : NULL;
+            if (mask && rp_obstacles_shape(e->obstacles, it, mask, e->s.water.width,
+                                           e->s.water.height) != RP_OK)
+                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        }
+    }
     return RP_OK;
 }
 
@@ -290,44 +358,13 @@ static void wall_columns(int lo, int hi, int gw, int ow, int *x0, int *x1)
     *x1 = b > ow ? ow : (int)b;
 }
 
-/* The grid cell nearest output pixel i of n along a side of g cells (wall_tap rounded). */
-static int nearest_cell(int i, int g, int n)
+/* `walls visible`: a mask's wall cells join the cells drawn by their coverage. */
+static void add_mask_cells(rp_engine *e, const uint8_t *mask)
 {
-    int c = (wall_tap(i, g, n) + 128) >> 8;
-    return c < g ? c : g - 1;
-}
-
-/* `walls visible image`: a rectangle or circle takes the wall colour back from the masks
- * painted before it, at each output pixel whose nearest grid cell is in the shape (the
- * pixels wall_columns gives for its bounding box are visited). */
-static void paint_shape(rp_engine *e, const rp_item *it)
-{
-    const rp_settings *s = &e->s;
-    int gw = s->water.width, gh = s->water.height, ow = s->out_width, oh = s->out_height;
-    int64_t cx0 = it->x, cy0 = it->y, cx1 = (int64_t)it->x + it->w, cy1 = (int64_t)it->y + it->h;
-    if (it->kind == RP_ITEM_WALL_CIRCLE) {
-        cx0 = (int64_t)it->x - it->r;
-        cy0 = (int64_t)it->y - it->r;
-        cx1 = (int64_t)it->x + it->r + 1;
-        cy1 = (int64_t)it->y + it->r + 1;
-    }
-    /* the shape's cells within the grid and one around it (what wall_columns can reach) */
-    int px0, px1, py0, py1;
-    wall_columns((int)rp_clamp64(cx0, -1, gw), (int)rp_clamp64(cx1 - 1, -1, gw), gw, ow, &px0,
-                 &px1);
-    wall_columns((int)rp_clamp64(cy0, -1, gh), (int)rp_clamp64(cy1 - 1, -1, gh), gh, oh, &py0,
-                 &py1);
-    for (int y = py0; y < py1; y++) {
-        int64_t cy = nearest_cell(y, gh, oh);
-        for (int x = px0; x < px1; x++) {
-            int64_t cx = nearest_cell(x, gw, ow), dx = cx - it->x, dy = cy - it->y;
-            int in = it->kind == RP_ITEM_WALL_RECT
-                         ? cx >= it->x && cx < cx1 && cy >= it->y && cy < cy1
-                         : dx * dx + dy * dy <= (int64_t)it->r * it->r;
-            if (in)
-                memcpy(e->wall_img + ((size_t)y * ow + (size_t)x) * 3, s->wall_rgb, 3);
-        }
-    }
+    size_t cells = (size_t)e->s.water.width * (size_t)e->s.water.height;
+    for (size_t i = 0; i < cells; i++)
+        e->mask_cells[i] |= mask[i] != 0;
+    e->any_mask = 1;
 }
 
 /* Apply the items of step k to the water; walls_only skips drops (checkpoint replay).
@@ -352,13 +389,13 @@ static int apply_items(rp_engine *e, int64_t k, int walls_only, volatile sig_ato
             break;
         case RP_ITEM_WALL_RECT:
             rp_water_add_wall_rect(e->water, it->x, it->y, it->w, it->h);
-            if (e->wall_img)
-                paint_shape(e, it);
+            if (e->shapes)
+                add_shape(e, it);
             break;
         case RP_ITEM_WALL_CIRCLE:
             rp_water_add_wall_circle(e->water, it->x, it->y, it->r);
-            if (e->wall_img)
-                paint_shape(e, it);
+            if (e->shapes)
+                add_shape(e, it);
             break;
         case RP_ITEM_OBSTACLE: rp_obstacles_item(e->obstacles, it); break;
         case RP_ITEM_WALL_MASK: {
@@ -366,6 +403,8 @@ static int apply_items(rp_engine *e, int64_t k, int walls_only, volatile sig_ato
             const uint8_t *mask = e->masks ? e->masks(e->mask_ctx, it->mask_path, &rgb) : NULL;
             if (mask)
                 rp_water_add_walls(e->water, mask);
+            if (mask && e->mask_cells)
+                add_mask_cells(e, mask);
             if (mask && rgb && e->wall_img)
                 paint_walls(e, rgb);
             break;
@@ -509,14 +548,23 @@ typedef struct frame_job {
     int64_t k;            /* the frame */
 } frame_job;
 
-/* The moving walls where they are at the frame's instant (obstacle.h). */
+/* The rectangles and circles as shapes, then the moving walls where they are at the
+ * frame's instant (obstacle.h). */
 static void draw_obstacles(const frame_job *j, int y0, int y1)
 {
     const rp_engine *e = j->e;
+    const rp_light_params *l = e->light ? &e->light_now : &e->s.light; /* keyed: this frame's */
     int64_t num, den;
+    int32_t sx, sy;
+    rp_obstacles_sun(l->azimuth_mdeg, l->elevation_mdeg, &sx, &sy);
+    if (e->s.look.mode != RP_RENDER_LIGHT) /* the seed presets' renders have no sun */
+        sx = sy = 0;
+    if (e->shapes)
+        rp_obstacles_draw(e->shapes, 0, 1, e->s.water.width, e->s.water.height, e->s.out_width,
+                          e->s.out_height, e->s.wall_rgb, sx, sy, j->rgb, j->bg ? 3 : 4, y0, y1);
     rp_obstacles_lead(j->k, e->clock.rate, e->clock.fps, e->clock.fps_den, &num, &den);
     rp_obstacles_draw(e->obstacles, num, den, e->s.water.width, e->s.water.height, e->s.out_width,
-                      e->s.out_height, e->s.wall_rgb, j->rgb, j->bg ? 3 : 4, y0, y1);
+                      e->s.out_height, e->s.wall_rgb, sx, sy, j->rgb, j->bg ? 3 : 4, y0, y1);
 }
 
 static void upscale_rows(void *ctx, int worker, int y0, int y1)
@@ -554,7 +602,7 @@ static void wall_rows(void *ctx, int y0, int y1)
 static const uint8_t *visible_walls(rp_engine *e)
 {
     const rp_settings *s = &e->s;
-    const uint8_t *walls = rp_water_walls(e->water);
+    const uint8_t *walls = e->any_mask ? e->mask_cells : NULL;
     if (!s->walls_visible || !e->wall_span)
         return NULL;
     if (walls && e->walls_changed) {
@@ -575,7 +623,8 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     if (s->look.mode != RP_RENDER_LIGHT) {
         rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
                         pixels, e->pool);
-        if (walls || (s->walls_visible && rp_obstacles_any(e->obstacles)))
+        if (walls || (s->walls_visible && (rp_obstacles_any(e->obstacles) ||
+                                           (e->shapes && rp_obstacles_any(e->shapes)))))
             rp_pool_run(e->pool, s->out_height, wall_rows, &job);
     } else {
         update_light(e, k);
@@ -610,6 +659,8 @@ void rp_engine_free(rp_engine **pe)
     free(e->wall_span);
     free(e->wall_tap);
     free(e->wall_img);
+    free(e->mask_cells);
+    rp_obstacles_free(&e->shapes);
     rp_water_free(&e->water);
     rp_timeline_free(&e->tl);
     rp_obstacles_free(&e->obstacles);

@@ -36,6 +36,10 @@ int rp_engine_new(rp_engine **e, const rp_scene *scene, const rp_settings *merge
  * masks is asked for the pixels of each wall mask when its item comes. */
 int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ctx, rp_error *err);
 
+/** Make the shapes of the wall masks moving along paths (obstacle.h rp_obstacles_shape)
+ * from their masks, once the masks can be had (rp_mask_fn); before the first frame. */
+int rp_engine_shapes(rp_engine *e, rp_error *err);
+
 /** Render `light` reflects rgb (output-sized RGB24, not copied: it must outlive the
  * engine) as its sky (light.h) instead of the sky colour. After rp_engine_start; a no-op
  * for the other renders. The engine reads no files: the session decodes the picture. */

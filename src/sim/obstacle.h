@@ -13,7 +13,14 @@
  * takes behind to within each cell's rounding (toward zero).
  *
  * In the picture (`walls visible`): drawn where it is at the frame's instant, at its exact
- * position in 1/256 of a cell, its edge anti-aliased over one output pixel. */
+ * position in 1/256 of a cell, its edge anti-aliased over one output pixel (coverage a =
+ * clamp(1/2 - e / p, 0, 1), e the edge's distance outside the pixel's centre, p one output
+ * pixel), lit by the sun on a rounded rim 3 pixels wide (its colour times 1 + 1/2 w (g .
+ * s), g the edge's outward direction, s the sun's along the water, w from 0 at the rim's
+ * inner side to 1 at the edge), over a contact line that darkens the water by 40% x
+ * clamp(1 - e / 1.5p, 0, 1) where e > -p/2. A mask moves
+ * the same way: its shape is its signed distance field (rp_obstacles_shape), which says
+ * inside or out and how far at any point. */
 #ifndef RP_OBSTACLE_H
 #define RP_OBSTACLE_H
 
@@ -44,6 +51,17 @@ static inline void rp_blend_px(uint8_t *p, int bpp, const uint8_t *wc, int32_t a
 int rp_obstacles_new(rp_obstacles **o, size_t n);
 void rp_obstacles_free(rp_obstacles **o);
 
+/** Make the shape of the mask obstacle of item it (it->mask_path set; it->w x it->h in
+ * 1/256 cell) from mask, the mask's image stretched to the gw x gh grid (1 = wall) as a
+ * still wall mask is: the image is sampled about once a cell over the obstacle's size, and
+ * its signed distance field (a chamfer distance, 1/256 cell) kept, bordered by its rim, so
+ * the obstacle covers, pushes and is drawn as a circle or rectangle is. Once per obstacle;
+ * items of a mask obstacle whose shape was never made are ignored. */
+int rp_obstacles_shape(rp_obstacles *o, const rp_item *it, const uint8_t *mask, int gw, int gh);
+
+/** The memory of a w x h (1/256 cell) mask obstacle's shape while it is made. */
+int64_t rp_obstacle_mask_bytes(int64_t w, int64_t h);
+
 /** Take an RP_ITEM_OBSTACLE item of this step (its place, motion, or its leaving). */
 void rp_obstacles_item(rp_obstacles *o, const rp_item *it);
 
@@ -57,8 +75,13 @@ int rp_obstacles_apply(rp_obstacles *o, rp_water *w, int push);
  * holds (rp_obstacles_lead), so the picture moves smoothly when a frame falls between
  * steps. */
 void rp_obstacles_draw(const rp_obstacles *o, int64_t lead_num, int64_t lead_den, int gw, int gh,
-                       int ow, int oh, const uint8_t rgb[3], uint8_t *frame, int bpp, int y0,
-                       int y1);
+                       int ow, int oh, const uint8_t rgb[3], int32_t sun_x, int32_t sun_y,
+                       uint8_t *frame, int bpp, int y0, int y1);
+
+/** The direction towards the sun along the water (Q15; x right, y down the frame; length
+ * cos(elevation)) for rp_obstacles_draw, from the light's azimuth and elevation (mdeg), as
+ * the light's own vector (light.c). */
+void rp_obstacles_sun(int32_t azimuth_mdeg, int32_t elevation_mdeg, int32_t *sx, int32_t *sy);
 
 /** The lead of frame k for rp_obstacles_draw, num / den steps. With rate R steps a second
  * and fps N/D, frame k is at step P + k R D / N (P the preroll) and shows the water after

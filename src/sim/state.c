@@ -58,6 +58,8 @@ uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k)
             } else if (it->kind == RP_ITEM_WALL_MASK) {
                 h = fnv(h, it->mask_path, strlen(it->mask_path));
             } else {
+                if (it->mask_path)
+                    h = fnv(h, it->mask_path, strlen(it->mask_path));
                 h = fnv_u64(h, (uint64_t)(int64_t)it->x);
                 h = fnv_u64(h, (uint64_t)(int64_t)it->y);
                 h = fnv_u64(h, (uint64_t)(int64_t)it->w);
@@ -109,7 +111,7 @@ int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *ba
         size_t n;
         rp_timeline_frame(tl, f, &items, &n);
         for (size_t i = 0; i < n; i++) {
-            if (items[i].kind != RP_ITEM_WALL_MASK)
+            if (!rp_item_mask(&items[i]))
                 continue;
             if (last && !strcmp(last, items[i].mask_path))
                 continue;

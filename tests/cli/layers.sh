@@ -343,3 +343,72 @@ worst = max(abs(x - y) for x, y in zip(a, b))
 print("    max difference", worst)
 sys.exit(worst > 2)
 EOF2
+
+# --aov caustics: the gain look water's bed applies to the refracted background. The
+# compositing recipe of rockpool(1), done outside rockpool: the background sampled through
+# the ST map (numpy, bilinear), multiplied by the caustics pass with FFmpeg's blend
+# (A * B / 4096 in 16 bits), the --alpha layer laid over it with FFmpeg's overlay, gives the
+# render within 2 levels. The strongest caustics (gains up to 16) and a tint, over a picture
+# (examples/island.png fitted to the frame: a still frame of it is the picture exactly).
+# Over testsrc2's hard synthetic edges a 16-bit ST map's position (1/205 pixel here) times
+# such gains leaves up to 9 levels; over pictures it does not.
+cd "$WORK" || exit 1
+mkdir -p cz
+printf 'size 320x192\nduration 1f\n' >cz/still.scene
+"$ROCKPOOL" -q cz/still.scene -i "$TOP/examples/island.png" -o cz/plate.png
+cat >cz/c.scene <<'SCENE'
+size 320x192
+fps 30
+duration 10f
+seed 3
+grid 160x96
+look water
+caustics 1
+tint 0xe0f0ff
+at 0s drop 50% 50% radius 10 height 2500
+at 2f drop 25% 40% radius 6 height 2000
+at 4f drop 75% 60% radius 8 height 2500
+SCENE
+expect_status "--aov caustics with the render and its displacement" 0 "$ROCKPOOL" -q cz/c.scene \
+    -i cz/plate.png -o cz/o_%03d.png --aov displacement cz/d_%03d.png --aov caustics cz/c_%03d.png
+expect_status "... and the --alpha layer" 0 "$ROCKPOOL" -q cz/c.scene --alpha -o cz/l_%03d.png
+check "caustics AOV is rgb48be at the output size" test \
+    "$(probe cz/c_005.png pix_fmt) $(probe cz/c_005.png width)x$(probe cz/c_005.png height)" \
+    = "rgb48be 320x192"
+ffmpeg -v error -i cz/d_%03d.png -f rawvideo -pix_fmt rgb48le cz/d.raw
+check "the plate through the ST map (numpy, bilinear)" /usr/bin/python3 - <<'EOF'
+import subprocess, numpy as np
+W, H, F = 320, 192, 10
+d = np.fromfile("cz/d.raw", "<u2").reshape(F, H, W, 3).astype(float)
+bg = np.frombuffer(subprocess.run(["ffmpeg", "-v", "error", "-i", "cz/plate.png", "-f", "rawvideo",
+                                   "-pix_fmt", "rgb24", "-"], capture_output=True).stdout,
+                   np.uint8).reshape(H, W, 3).astype(float)
+x = np.clip(d[..., 0] / 65535 * W - 0.5, 0, W - 1)
+y = np.clip((1 - d[..., 1] / 65535) * H - 0.5, 0, H - 1)
+x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+x1, y1 = np.minimum(x0 + 1, W - 1), np.minimum(y0 + 1, H - 1)
+fx, fy = (x - x0)[..., None], (y - y0)[..., None]
+p = (bg[y0, x0] * (1 - fx) + bg[y0, x1] * fx) * (1 - fy) + (bg[y1, x0] * (1 - fx) + bg[y1, x1] * fx) * fy
+np.round(p * 257).astype("<u2").tofile("cz/plate.raw")
+EOF
+ffmpeg -v error -f rawvideo -pix_fmt rgb48le -s 320x192 -r 30 -i cz/plate.raw -framerate 30 \
+    -i cz/c_%03d.png -framerate 30 -i cz/l_%03d.png -frames:v 10 -filter_complex "[0]format=gbrp16le[a];[1]format=gbrp16le[b];[a][b]blend=all_expr='min(65535,A*B/4096)',format=gbrp[bed];[bed][2]overlay=format=rgb" \
+    -f rawvideo -pix_fmt rgb24 cz/rebuilt.raw
+ffmpeg -v error -i cz/o_%03d.png -f rawvideo -pix_fmt rgb24 cz/o.raw
+ffmpeg -v error -i cz/c_%03d.png -f rawvideo -pix_fmt rgb48le cz/c.raw
+check "plate x caustics, the layer over it (FFmpeg) = the render within 2 levels" /usr/bin/python3 - <<'EOF'
+import sys, numpy as np
+a = np.fromfile("cz/rebuilt.raw", np.uint8).astype(int)
+b = np.fromfile("cz/o.raw", np.uint8).astype(int)
+c = np.fromfile("cz/c.raw", "<u2").astype(int)
+assert a.size == b.size == c.size == 10 * 320 * 192 * 3, (a.size, b.size, c.size)
+e = np.abs(a - b)
+lit, dark = np.count_nonzero(c > 4300), np.count_nonzero(c < 3500)
+print("    max difference %d, mean %.3f; samples brightened %d, darkened %d" % (e.max(), e.mean(), lit, dark))
+sys.exit(0 if e.max() <= 2 and lit > 2000 and dark > 2000 else 1)
+EOF
+rm -f "$WORK/bad_c.mp4"
+expect_status "--aov caustics with another look: exit 2" 2 "$ROCKPOOL" aov.scene -o bad_c.mp4 \
+    --aov caustics cz/x_%03d.png
+stderr_has "... saying why" "--aov caustics needs look water"
+check "... and writes nothing" test ! -e bad_c.mp4 -a ! -e cz/x_000.png

@@ -22,8 +22,8 @@ refuse "an emitter above half the rate" "the highest it can be is" \
     "at 0s..1s emit point 80 48 freq 500hz amplitude 300 radius 3"
 refuse "a light key without render light" "need render light" "preset elias" "key azimuth 0s 0 1s 90"
 refuse "a rain-rate key over 100%" "out of range" "key rain-rate 0s 150%"
-refuse "a wall mask along a path" "cannot move along a path" "path p 10,10 20,20" \
-    "at 0s..1s wall mask along p"
+refuse "a wall mask along a path without its size" "bad.scene:4:28: error: expected" \
+    "path p 10,10 20,20" "at 0s..1s wall mask along p"
 
 # An emitter's frequency from the heights at one point: 2.0 Hz asked, within 0.1 Hz.
 cat >emit.scene <<'SCENE'

@@ -133,3 +133,87 @@ check "moving wall: a chunk from frame 17 draws as the full run" cmp -s dchunk.h
 "$ROCKPOOL" -q draw.scene --end 17 --save-state d.state -f framemd5 -o /dev/null
 "$ROCKPOOL" -q draw.scene --start 17 --load-state d.state --hash -f framemd5 -o /dev/null >dload.hash
 check "moving wall: a loaded checkpoint draws as the full run" cmp -s dload.hash dwant.hash
+
+# A wall mask moving along a path: the image (white a wall) sampled over W x H, centred on
+# the path, drawn and pushing as a circle or a rect does. The hull here is an ellipse 60 x
+# 20 pixels in a 64 x 32 image (a 2-pixel margin left and right, 6 above and below).
+"$PY" - <<'PYEOF'
+import struct, zlib
+W, H = 64, 32
+rows = b''
+for y in range(H):
+    rows += b'\0' + b''.join(bytes([255] * 3 if ((x + 0.5 - 32) / 30) ** 2 + ((y + 0.5 - 16) / 10) ** 2 <= 1 else [0] * 3) for x in range(W))
+def chunk(t, d):
+    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+open('hull.png', 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', W, H, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+PYEOF
+cat >hull.scene <<'SCENE'
+size 320x160
+fps 30
+duration 1s
+walls visible 0xff00ff
+path lane 40,80 280,80
+at 0s..1s wall mask along lane 64 32 hull.png push 200
+SCENE
+printf 'size 320x160\nfps 30\nduration 1s\n' >still.scene
+expect_status "moving mask renders" 0 "$ROCKPOOL" -q hull.scene -o hull.y4m --dump-heights hull.bin
+"$ROCKPOOL" -q still.scene -o still.y4m
+# Frame 15 is at 0.5 s: the hull's centre at (160, 80). Its wall colour (magenta: high Cr
+# and Cb in the chroma planes) fills the ellipse 60 x 20 about it and nothing outside.
+check "moving mask: drawn as the ellipse of its image, where the path is at that instant" "$PY" - <<'PYEOF'
+import sys, numpy as np
+w, h = 320, 160
+d = open('hull.y4m', 'rb').read()
+i, frames = d.index(b'\n') + 1, []
+while i < len(d):
+    i = d.index(b'\n', i) + 1
+    f = np.frombuffer(d[i:i + w * h * 3 // 2], np.uint8)
+    frames.append(f[w * h + (w // 2) * (h // 2):].reshape(h // 2, w // 2).astype(int))  # Cr
+    i += w * h * 3 // 2
+cr = frames[15]
+wall = cr > 200
+ys, xs = np.nonzero(wall)
+cx, cy = (xs.mean() + 0.5) * 2, (ys.mean() + 0.5) * 2
+wx, wy = (xs.max() - xs.min() + 1) * 2, (ys.max() - ys.min() + 1) * 2
+print("centre", cx, cy, "extent", wx, wy, "count", wall.sum())
+sys.exit(0 if abs(cx - 160) <= 3 and abs(cy - 80) <= 2 and 52 <= wx <= 64 and 14 <= wy <= 22 else 1)
+PYEOF
+# On a grid of 161 rows the track (row 80) is the middle one: the heights mirror about it.
+sed 's/^size 320x160$/size 320x161/' hull.scene >hsym.scene
+"$ROCKPOOL" -q hsym.scene -f framemd5 -o /dev/null --dump-heights hsym.bin
+check "moving mask: a wake, mirror-symmetric about its track" "$PY" - <<'PYEOF'
+import sys, numpy as np
+a = np.fromfile('hsym.bin', '<i2').reshape(-1, 161, 320).astype(int)
+ok = len(a) == 30
+for f in (5, 20, 29):
+    x = a[f]
+    moving, asym = np.count_nonzero(x), np.abs(x[80::-1] - x[80:]).max()
+    print("frame", f, "moving cells", moving, "largest asymmetry", asym)
+    ok = ok and moving > 1000 and asym == 0
+sys.exit(0 if ok else 1)
+PYEOF
+for j in 1 3; do "$ROCKPOOL" -q hull.scene -j $j --hash -f framemd5 -o /dev/null >hull_j$j.hash; done
+check "moving mask: the same bytes on 1 and 3 threads (30 frames)" \
+    test "$(wc -l <hull_j1.hash)" = 30 -a "$(cmp hull_j1.hash hull_j3.hash && echo same)" = same
+"$ROCKPOOL" -q hull.scene --start 12 --hash -f framemd5 -o /dev/null >hchunk.hash
+tail -n 18 hull_j1.hash >hwant.hash
+check "moving mask: a chunk from frame 12 equals the full run" \
+    test -s hwant.hash -a "$(cmp hchunk.hash hwant.hash && echo same)" = same
+"$ROCKPOOL" -q hull.scene --end 12 --save-state h.state -f framemd5 -o /dev/null
+"$ROCKPOOL" -q hull.scene --start 12 --load-state h.state --hash -f framemd5 -o /dev/null >hload.hash
+check "moving mask: a loaded checkpoint equals the full run" \
+    test -s hwant.hash -a "$(cmp hload.hash hwant.hash && echo same)" = same
+cp hull.png hull2.png
+refuse "a moving mask without its height" \
+    "bad.scene:4:32: error: expected a number or a percentage for wall height" \
+    "path p 10,10 90,50" "at 0s..1s wall mask along p 40 $WORK/hull2.png"
+refuse "a moving mask that does not exist" \
+    "bad.scene:4:11: error: cannot read wall mask 'nowhere.png'" \
+    "path p 10,10 90,50" "at 0s..1s wall mask along p 40 20 nowhere.png"
+printf '%s\n' "size 160x96" "duration 1s" "path p 10,10 90,50" \
+    "at 0s..1s wall mask along p 16000 16000 hull.png" >bigmask.scene
+rm -f big.mp4
+expect_status "refused: a moving mask whose shape is over --max-memory" 2 \
+    "$ROCKPOOL" bigmask.scene --max-memory 1G -o big.mp4
+stderr_has "... at its statement, saying why" "bigmask.scene:4:11: error: this moving wall mask's shape needs"
+check "... and writes nothing" test ! -e big.mp4

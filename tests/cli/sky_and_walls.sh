@@ -183,6 +183,7 @@ size 320x192
 fps 30
 duration 12f
 seed 5
+light 0 90
 walls visible image
 at 0s wall mask mask.png
 at 0s wall rect 250 150 40 30
@@ -252,7 +253,7 @@ tail -n 6 wfull.hash >want.hash
 check "walls image: frames after a loaded state equal the full run" cmp -s "$WORK/out" want.hash
 
 # ---- the same bytes everywhere ----------------------------------------------------------
-{ cat walls.scene; echo "sky grad.png 4"; echo "light 200 35"; } >all.scene
+{ grep -v "^light" walls.scene; echo "sky grad.png 4"; echo "light 200 35"; } >all.scene
 same_everywhere "sky and walls image" all.scene 480x288 1 3
 "$R" -q all.scene -s 480x288 -j 3 --alpha --hash -f framemd5 -o /dev/null >a3.hash
 "$R" -q all.scene -s 480x288 -j 1 --simd c --alpha --hash -f framemd5 -o /dev/null >a1.hash
@@ -356,3 +357,72 @@ check "--verify -j 1: 8 more frame copies" between "$md5j1" "$(fit_mib --hash --
 check "-f framemd5 -j 2: 16 frame copies against framehash crc32's 4" between \
     "$(fit_mib -f framehash --hash-algo crc32 -o /dev/null -j 2)" \
     "$(fit_mib -f framemd5 -o /dev/null -j 2)" 70 73
+
+# Round walls at every size: a circle of 20 cells on a 320x180 grid, drawn over black in red
+# at 640x360, 1920x1080 and 3840x2160. Along 720 rays from its centre the drawn edge (where
+# the red is half) lies at (R + 1/2 cell) scaled to the output, within a third of an
+# output pixel everywhere: no stair-steps and no one-cell nubs at N, S, E and W.
+# (the sun overhead, `light 0 90`, lights the rim evenly: its shading is tested below)
+printf 'size 640x360\ngrid 320x180\nduration 2f\nlight 0 90\nwalls visible 0xff0000\nat 0f wall circle 50%% 50%% 40\n' >round.scene
+ffmpeg -v error -y -f lavfi -i color=black:s=640x360 -frames:v 1 black.png
+for size in 640x360 1920x1080 3840x2160; do
+    "$R" -q -y round.scene -i black.png -s $size --frame-range 1 -o round_$size.png
+    ffmpeg -v error -y -i round_$size.png -f rawvideo -pix_fmt rgb24 round_$size.rgb
+    check "a circle wall is round at $size" /usr/bin/python3 - $size <<'EOF'
+import sys, numpy as np
+w, h = map(int, sys.argv[1].split("x"))
+a = np.fromfile("round_%s.rgb" % sys.argv[1], np.uint8).reshape(h, w, 3)[..., 0] / 255.0
+s = w / 320.0                                        # output pixels per cell
+cx, cy = (160 + 0.5) * s - 0.5, (90 + 0.5) * s - 0.5  # the centre cell's centre, pixel coords
+want = (20 + 0.5) * s
+def cov(x, y):
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = x - x0, y - y0
+    return ((a[y0, x0] * (1 - fx) + a[y0, x0 + 1] * fx) * (1 - fy) +
+            (a[y0 + 1, x0] * (1 - fx) + a[y0 + 1, x0 + 1] * fx) * fy)
+t = np.arange(720) * np.pi / 360
+r = np.linspace(want - 3 * s, want + 3 * s, 4000)
+c = cov(cx + np.outer(np.cos(t), r), cy + np.outer(np.sin(t), r))
+edge = r[np.argmax(c < 0.5, axis=1)]
+err = np.abs(edge - want)
+print("    %s: edge radius %.2f..%.2f px, want %.2f, worst %.3f px"
+      % (sys.argv[1], edge.min(), edge.max(), want, err.max()))
+sys.exit(0 if err.max() <= 1 / 3 else 1)
+EOF
+done
+
+# Walls are lit by the same sun on a rounded rim 3 pixels wide, over a contact line: a rect
+# 60 x 40 cells (grid = output) in 0x808080 over white, the sun low in the west (light 270
+# 0: along the water, from the left). Checked against the documented rule in floating
+# point: colour x (1 + 1/2 w (g . s)), w from 1 at the edge to 0 three pixels in, g the
+# edge's outward direction; the water darkened by 40% at the edge, fading to nothing 1.5
+# pixels out. Left rim lighter, right rim darker, top and bottom as the middle, within 1.
+printf 'size 160x96\nduration 2f\nlight 270 0\nwalls visible 0x808080\nat 0f wall rect 50 28 60 40\n' >lit.scene
+ffmpeg -v error -y -f lavfi -i color=white:s=160x96 -frames:v 1 white.png
+"$R" -q -y lit.scene -i white.png --frame-range 1 -o lit.png
+ffmpeg -v error -y -i lit.png -f rawvideo -pix_fmt rgb24 lit.rgb
+check "walls lit by the sun on their rim, over a contact line" /usr/bin/python3 - <<'EOF'
+import sys, numpy as np
+a = np.fromfile("lit.rgb", np.uint8).reshape(96, 160, 3)[..., 0].astype(float)
+want = np.full((96, 160), 255.0)
+for y in range(96):
+    for x in range(160):
+        px, py = x + 0.5, y + 0.5
+        dx, dy = px - 80, py - 48
+        ax, ay = abs(dx) - 30, abs(dy) - 20
+        out = max(ax, ay)                       # pixels (= cells) outside the edge
+        v = 255.0
+        if out > -0.5:
+            v *= 1 - 0.4 * min(max(1 - out / 1.5, 0), 1)
+        cov = min(max(0.5 - out, 0), 1)
+        if cov:
+            g = (np.sign(dx), 0) if ax > ay else (0, np.sign(dy))
+            w = 1 if out >= 0 else max(1 + out / 3, 0)
+            c = 128 * (1 - 0.5 * w * g[0])      # the sun along -x: g . s = -g_x
+            v = v * (1 - cov) + c * cov
+        want[y, x] = v
+e = np.abs(a - want)
+print("    left rim %d, middle %d, right rim %d, top rim %d; contact %d; max difference %.2f"
+      % (a[48, 50], a[48, 80], a[48, 109], a[28, 80], a[48, 49], e.max()))
+sys.exit(0 if e.max() <= 1.01 and a[48, 50] > 170 and a[48, 109] < 90 and a[48, 49] < 200 else 1)
+EOF

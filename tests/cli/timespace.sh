@@ -151,49 +151,66 @@ px = lambda x, y: tuple(d[(y * 64 + x) * 3:(y * 64 + x) * 3 + 3])
 inside = all(px(x, y) == (16, 32, 48) for x in range(8, 18) for y in range(8, 14))
 outside = px(7, 8) != (16, 32, 48) and px(18, 13) != (16, 32, 48)
 sys.exit(0 if inside and outside else 1)'
-# At another output size the coverage is bilinear from the grid: every pixel of the visible
-# render is the hidden render blended with the colour by a coverage computed here from the
-# documented rule (pixel centres mapped to the grid, taps clamped at the edges).
-for size in 150x101 41x29; do
+# At another output size rectangles and circles are drawn as shapes (rockpool-scene(5)
+# walls): every pixel of the visible render is the hidden render blended, shape after shape,
+# with black by the contact line and then with the colour by a coverage computed here from
+# the documented rule (the pixel's centre in 1/256 cell; coverage 1 half an output pixel
+# inside the edge, 0 half a pixel outside, linear between; the contact line 40% at the
+# edge, none 1.5 pixels outside; a circle of radius R + 1/2 cell about its centre cell's
+# centre, a rectangle over its cells). The sun overhead (`light 0 90`) lights the rim evenly.
+for size in 150x101 41x29 64x48; do
     # rows 8..13 hold three runs of wall cells, two of them two cells apart
-    printf 'size 64x48\ngrid 64x48\nduration 3f\nwalls %s\nat 0f wall rect 8 8 10 6\nat 0f wall rect 20 8 2 6\nat 0f wall rect 40 10 3 3\nat 0f wall circle 50 30 5\nat 1f wall rect 0 40 3 8\nat 0f drop 30 20 radius 4 height 3000\n' \
+    printf 'size 64x48\ngrid 64x48\nduration 3f\nlight 0 90\nwalls %s\nat 0f wall rect 8 8 10 6\nat 0f wall rect 20 8 2 6\nat 0f wall rect 40 10 3 3\nat 0f wall circle 50 30 5\nat 1f wall rect 0 40 3 8\nat 0f drop 30 20 radius 4 height 3000\n' \
         "visible 0xc08040" >wvs.scene
     sed 's/^walls .*/walls hidden/' wvs.scene >wvh.scene
     "$R" -q -y wvs.scene -s $size -o "wvs/f_%d.png" && "$R" -q -y wvh.scene -s $size -o "wvh/f_%d.png" ||
         bad "walls visible at $size"
     ffmpeg -v error -i wvs/f_2.png -f rawvideo -pix_fmt rgb24 -y wvs.rgb
     ffmpeg -v error -i wvh/f_2.png -f rawvideo -pix_fmt rgb24 -y wvh.rgb
-    check "walls visible at $size: bilinear grid coverage over the hidden render" python3 -c '
+    check "walls visible at $size: shapes' coverage over the hidden render" python3 -c '
 import sys
+from math import isqrt
 ow, oh = map(int, sys.argv[1].split("x"))
 gw, gh = 64, 48
-wall = [[0] * gw for _ in range(gh)]
-for y in range(8, 14):
-    for x in list(range(8, 18)) + [20, 21]: wall[y][x] = 1
-for y in range(10, 13):
-    for x in range(40, 43): wall[y][x] = 1
-for y in range(gh):
-    for x in range(gw):
-        if (x - 50) ** 2 + (y - 30) ** 2 <= 25: wall[y][x] = 1
-for y in range(40, 48):
-    for x in range(0, 3): wall[y][x] = 1
-vis, hid = open("wvs.rgb", "rb").read(), open("wvh.rgb", "rb").read()
-def tap(i, n, o):  # ((2i + 1) n - o) * 128 / o, C division, clamped below at 0
-    t = (2 * i + 1) * n - o
-    v = abs(t) * 128 // o * (1 if t >= 0 else -1)
-    return (0, 0) if v < 0 else (v >> 8, v & 255)
-bad = walls = 0
+# (circle, centre x, centre y, radius or half sizes) in 1/256 cell
+shapes = [("rect", 8, 8, 10, 6), ("rect", 20, 8, 2, 6), ("rect", 40, 10, 3, 3),
+          ("circle", 50, 30, 5), ("rect", 0, 40, 3, 8)]
+edge = max((gw << 8) // ow, (gh << 8) // oh, 1)
+cdiv = lambda a, b: -((-a) // b) if a < 0 else a // b  # C division, toward zero
+def outside(sh, px, py):
+    if sh[0] == "circle":
+        dx, dy = px - (sh[1] * 256 + 128), py - (sh[2] * 256 + 128)
+        return isqrt(dx * dx + dy * dy) - (sh[3] * 256 + 128)
+    w, h = sh[3] * 256, sh[4] * 256
+    dx, dy = px - (sh[1] * 256 + w // 2), py - (sh[2] * 256 + h // 2)
+    return max(abs(dx) - w // 2, abs(dy) - h // 2)
+vis, hid = open("wvs.rgb", "rb").read(), bytearray(open("wvh.rgb", "rb").read())
+bad = walls = full = 0
 for y in range(oh):
-    cy, fy = tap(y, gh, oh); cy1 = min(cy + 1, gh - 1)
+    cy = ((2 * y + 1) * gh << 7) // oh
     for x in range(ow):
-        cx, fx = tap(x, gw, ow); cx1 = min(cx + 1, gw - 1)
-        a = (wall[cy][cx] * (256 - fx) + wall[cy][cx1] * fx) * (256 - fy) + \
-            (wall[cy1][cx] * (256 - fx) + wall[cy1][cx1] * fx) * fy
-        walls += a > 0
-        for c, col in enumerate((0xc0, 0x80, 0x40)):
-            i = (y * ow + x) * 3 + c
-            if vis[i] != (hid[i] * (65536 - a) + col * a + 32768) >> 16: bad += 1
-sys.exit(0 if bad == 0 and walls > 0 else 1)' $size
+        cx = ((2 * x + 1) * gw << 7) // ow
+        i = (y * ow + x) * 3
+        for sh in shapes:
+            out = outside(sh, cx, cy)
+            if out >= edge + edge // 2:
+                continue
+            a = min(max(cdiv((edge // 2 - out) * 256, edge), 0), 256)
+            contact = min(max(256 - cdiv(out * 256, edge + edge // 2), 0), 256) if out > -(edge // 2) else 0
+            if contact:
+                A = contact * 26214 >> 8
+                for c in range(3):
+                    hid[i + c] = (hid[i + c] * (65536 - A) + 32768) >> 16
+            if not a:
+                continue
+            walls += 1
+            full += a == 256
+            A = a << 8
+            for c, col in enumerate((0xc0, 0x80, 0x40)):
+                hid[i + c] = (hid[i + c] * (65536 - A) + col * A + 32768) >> 16
+        bad += vis[i:i + 3] != hid[i:i + 3]
+print("    pixels %d wrong of %d; %d shape samples, %d covered fully" % (bad, ow * oh, walls, full))
+sys.exit(0 if bad == 0 and full > 0 and walls > full else 1)' $size
 done
 # Before the first wall comes, the visible render is the hidden one; once the step its item
 # is on has run, not.

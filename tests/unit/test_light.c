@@ -927,7 +927,7 @@ static double water_oracle(const rp_light_params *p, double scale, int x, int y,
     double gain = fmin(fmax(1 + p->caustics_q8 / 256.0 * (e - 1), 0), 16);
     double v = t * gain;
     if (v > t) {
-        double room = 255 - t, lim = room < 48 ? room * room / 144 : room / 3;
+        double room = 255 - t, lim = room < 48 ? room * room * room / 6912 : room / 3;
         double add = v - t;
         v = t + (2 * add > lim ? lim - lim * lim / (4 * add) : add);
     }

@@ -132,6 +132,109 @@ static void test_push_bow_and_trough(void **state)
     rp_water_free(&w);
 }
 
+/* A mask obstacle (a w x h box in 1/256 cell, mask the N x N grid's mask) at (x, y). */
+static void place_mask(rp_obstacles *os, const uint8_t *mask, int x, int y, int w, int h, int dx,
+                       int push)
+{
+    rp_item it;
+    memset(&it, 0, sizeof it);
+    it.kind = RP_ITEM_OBSTACLE;
+    it.mask_path = "mask.png";
+    it.x = x;
+    it.y = y;
+    it.w = w;
+    it.h = h;
+    it.dx = dx;
+    it.push = push;
+    assert_int_equal(rp_obstacles_shape(os, &it, mask, N, N), RP_OK);
+    rp_obstacles_item(os, &it);
+}
+
+/* A mask that is wall everywhere is a rectangle: the same held cells, and the same pushed
+ * water cell for cell beside its sides, as a rect of its size moving the same way (the
+ * distance field's edge lies where the rectangle's does on every side; only off its
+ * corners, where the rect's distance is the larger of the two axes' and the field's is
+ * round, do the rims differ). */
+static void test_full_mask_is_a_rect(void **state)
+{
+    (void)state;
+    static uint8_t full[N * N];
+    memset(full, 1, sizeof full);
+    rp_water *wm = make(), *wr = make();
+    rp_obstacles *om = NULL, *orc = NULL;
+    assert_int_equal(rp_obstacles_new(&om, 1), RP_OK);
+    assert_int_equal(rp_obstacles_new(&orc, 1), RP_OK);
+    rp_item it;
+    memset(&it, 0, sizeof it);
+    it.kind = RP_ITEM_OBSTACLE;
+    for (int step = 0; step < 2; step++) { /* appears at cell 19.5, moves to 20.5 */
+        int x = C - 256 + step * 256, dx = step ? 256 : 0;
+        place_mask(om, full, x, C, 7 * 256, 5 * 256, dx, 100);
+        it.x = x;
+        it.y = C;
+        it.w = 7 * 256;
+        it.h = 5 * 256;
+        it.dx = dx;
+        it.push = 100;
+        rp_obstacles_item(orc, &it);
+        rp_obstacles_apply(om, wm, 1);
+        rp_obstacles_apply(orc, wr, 1);
+    }
+    int held = 0, beside = 0;
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) {
+            assert_int_equal(rp_water_is_held(wm, x, y), rp_water_is_held(wr, x, y));
+            held += rp_water_is_held(wm, x, y);
+            if ((x >= 17 && x <= 23) || (y >= 18 && y <= 22)) { /* not off a corner */
+                assert_int_equal(at(wm, x, y), at(wr, x, y));
+                beside += at(wr, x, y) != 0;
+            }
+        }
+    assert_int_equal(held, 7 * 5 + 4 * (N - 1)); /* and the grid's edge, a wall */
+    assert_true(beside > 40); /* the comparison saw the push */
+    rp_obstacles_free(&om);
+    rp_obstacles_free(&orc);
+    rp_water_free(&wm);
+    rp_water_free(&wr);
+}
+
+/* The shape follows the image: a mask walled on its left half only (columns x < 20 of the
+ * grid's mask) makes an obstacle whose left half holds the water, its right half not; and
+ * a mirror-symmetric mask moving along row 20 leaves a field mirror-symmetric about it. */
+static void test_mask_shape_follows_image(void **state)
+{
+    (void)state;
+    static uint8_t left[N * N], disc[N * N];
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) {
+            left[y * N + x] = x < 20;
+            disc[y * N + x] = (x - 20) * (x - 20) + (y - 20) * (y - 20) <= 18 * 18;
+        }
+    rp_water *w = make();
+    rp_obstacles *os = NULL;
+    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
+    /* 8 cells wide (4 walled), 4 high, centred on cell 20: cells 16..23 by 18..21 */
+    place_mask(os, left, C - 128, C - 128, 8 * 256, 4 * 256, 0, 0);
+    rp_obstacles_apply(os, w, 1);
+    for (int x = 14; x < 26; x++)
+        assert_int_equal(rp_water_is_held(w, x, 20), x >= 16 && x < 20);
+    rp_obstacles_free(&os);
+    rp_water_free(&w);
+
+    w = make();
+    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
+    place_mask(os, disc, C - 256, C, 9 * 256, 9 * 256, 0, 100);
+    rp_obstacles_apply(os, w, 1);
+    place_mask(os, disc, C, C, 9 * 256, 9 * 256, 256, 100);
+    rp_obstacles_apply(os, w, 1);
+    assert_true(at(w, 27, 20) > 0 && at(w, 13, 20) < 0); /* bow ahead, trough behind */
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++)
+            assert_int_equal(at(w, x, y), at(w, x, N - 1 - y));
+    rp_obstacles_free(&os);
+    rp_water_free(&w);
+}
+
 /* The lead 1 + (k R D mod N) / N steps, worked by hand. */
 static void test_lead(void **state)
 {
@@ -154,6 +257,8 @@ int main(void)
         cmocka_unit_test(test_appearing_keeps_water),
         cmocka_unit_test(test_push_bow_and_trough),
         cmocka_unit_test(test_lead),
+        cmocka_unit_test(test_full_mask_is_a_rect),
+        cmocka_unit_test(test_mask_shape_follows_image),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
