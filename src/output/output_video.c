@@ -95,6 +95,26 @@ typedef struct video_out {
  * changes the messages: "audio encoder" names the encoder, and every failed write is
  * RP_ERR_IO, where for the video only ENOSPC and EIO are (other write failures are
  * RP_ERR_ENCODER). */
+/* An encoder's failure. Libraries such as x264 report a failed allocation as FFmpeg's
+ * "Generic error in an external library" (after logging "malloc of size N failed"): say
+ * what that likely means. */
+static int encoder_error(char *err, size_t errlen, const char *what, const char *name, int ret)
+{
+    if (ret == AVERROR(ENOMEM)) {
+        rp_errf(err, errlen, "%s %s: out of memory (lower the size or -j, or raise the memory "
+                             "limit)", what, name);
+        return RP_ERR_NOMEM;
+    }
+    rp_averr(err, errlen, RP_ERR_ENCODER, what, name, ret);
+    if (ret == AVERROR_EXTERNAL) {
+        size_t n = strlen(err);
+        rp_errf(err + n, errlen - n, " (its library failed; if it logged a failed malloc just "
+                                     "above, it ran out of memory: lower the size or -j, or "
+                                     "raise the memory limit)");
+    }
+    return RP_ERR_ENCODER;
+}
+
 int rp_send_and_mux(AVFormatContext *oc, const char *path, AVCodecContext *enc, AVStream *st,
                     AVPacket *pkt, AVFrame *frame, int audio, char *err, size_t errlen)
 {
@@ -102,13 +122,13 @@ int rp_send_and_mux(AVFormatContext *oc, const char *path, AVCodecContext *enc, 
     int ret = avcodec_send_frame(enc, frame);
 
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
+        return encoder_error(err, errlen, what, enc->codec->name, ret);
     for (;;) {
         ret = avcodec_receive_packet(enc, pkt);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
             return RP_OK;
         if (ret < 0)
-            return rp_averr(err, errlen, RP_ERR_ENCODER, what, enc->codec->name, ret);
+            return encoder_error(err, errlen, what, enc->codec->name, ret);
         av_packet_rescale_ts(pkt, enc->time_base, st->time_base);
         pkt->stream_index = st->index;
         /* Takes the packet's reference, leaving pkt blank. */

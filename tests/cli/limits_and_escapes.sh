@@ -276,3 +276,19 @@ d[8:12] = struct.pack("<I", 1)
 open("old.bin", "wb").write(bytes(d))
 PY
 refused "state of format 1" 2 "made by an older rockpool" s.scene --start 2 --load-state old.bin -f framemd5 -o /dev/null
+
+# Out of memory inside the encoder (a ulimit): x264 logs a failed malloc and FFmpeg calls
+# it "Generic error in an external library"; the message says what that likely means, the
+# run exits 1 and leaves no file. Not under AddressSanitizer, whose shadow memory needs
+# more address space than the limit.
+case $ROCKPOOL in
+*/build-san/*) ;;
+*)
+    rm -f oom.mp4
+    expect_status "x264 out of memory under ulimit -v: exit 1" 1 \
+        bash -c 'ulimit -v 400000; exec "$0" -q -y "$1" -s 1920x1080 -n 10 -o oom.mp4' \
+        "$ROCKPOOL" "$TOP/examples/rain.scene"
+    stderr_has "... says it ran out of memory" "it ran out of memory: lower the size or -j"
+    check "... and leaves no file" test ! -e oom.mp4
+    ;;
+esac
