@@ -148,7 +148,7 @@ static void rain(rp_water *w, uint32_t *seed, int count, enum rp_shape shape)
 static rp_water *wavy_water(int width, int height, enum rp_stencil stencil, int shift, int steps)
 {
     rp_water *w = NULL;
-    rp_water_params p = {width, height, stencil, RP_BOUNDARY_WALL, shift, 0};
+    rp_water_params p = {width, height, stencil, RP_BOUNDARY_WALL, shift, 0, 0};
     uint32_t seed = 7;
     if (rp_water_new(&w, &p))
         return NULL;
@@ -722,7 +722,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_core: render %dx%d\n", W, H);
         printf("# render: rp_render_frame, heights after 300 steps of rain\n");
         rp_water *w = NULL;
-        rp_water_params wp = {W, H, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 6, 0};
+        rp_water_params wp = {W, H, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 6, 0, 0};
         uint8_t *tex = malloc(px * 3), *rgb = malloc(px * 3 + 64); /* see struct yuv_case */
         uint32_t seed = 11;
         if (!tex || !rgb || rp_water_new(&w, &wp)) {

@@ -25,7 +25,7 @@ static double sample(const int16_t *h, double x, double y)
 static double roundness(enum rp_stencil st, int shift, double *mean_out)
 {
     rp_water *w = NULL;
-    rp_water_params p = {N, N, st, RP_BOUNDARY_WALL, shift, 0};
+    rp_water_params p = {N, N, st, RP_BOUNDARY_WALL, shift, 0, 0};
     if (rp_water_new(&w, &p))
         return -1;
     rp_drop d = {N / 2, N / 2, 3, 8000, RP_SHAPE_COSINE, RP_MODE_ADD};

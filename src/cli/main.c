@@ -131,6 +131,9 @@ static void print_summary(const rp_summary *sum)
                s->time.rate, s->time.rate / fps, sum->steps);
     else
         printf("rate:       one step a frame\n");
+    if (s->water.viscosity_q16)
+        printf("viscosity:  %.4f a step (%d/65536)\n", s->water.viscosity_q16 / 65536.0,
+               s->water.viscosity_q16);
     printf("speed:      %.1f scene pixels/s (%.1f%% of the width a second)\n", sum->speed,
            100.0 * sum->speed / s->width);
     char path[sizeof s->background > sizeof s->sky_image ? sizeof s->background

@@ -189,6 +189,15 @@ int rp_clock_resolve(rp_settings *s, rp_clock *c, char *err, size_t errlen)
         s->water.damping_shift = 0;
         s->water.damping_q16 = rp_half_life_q16(n);
     }
+    s->water.viscosity_q16 = 0;
+    if (s->sim.viscosity > 0) {
+        /* v = viscosity * W^2 / rate a step (Q16), at most 0.2 (the pass stays a convex mix
+         * below 1/4; only grids over about 12000 cells wide at the usual speed reach it) */
+        i128 num = (i128)s->sim.viscosity * s->water.width * s->water.width * 65536 * cd;
+        i128 den = (i128)1000000000 * cn;
+        int64_t v = (int64_t)((2 * num + den) / (2 * den));
+        s->water.viscosity_q16 = (int32_t)(v > 13107 ? 13107 : v < 1 ? 1 : v);
+    }
     c->rate = t->rate;
     c->fps = t->fps;
     c->fps_den = t->fps_den;

@@ -84,7 +84,8 @@ static const struct preset {
                             {.auto_grid = 1,
                              .speed = RP_ROCKPOOL_SPEED,
                              .speed_pct = 1,
-                             .fade_us = RP_ROCKPOOL_FADE_US}},
+                             .fade_us = RP_ROCKPOOL_FADE_US,
+                             .viscosity = RP_ROCKPOOL_VISCOSITY}},
     /* Elias: 4 neighbours, h -= h >> 5, offset render with shading = dx. */
     [RP_PRESET_ELIAS] = {"elias",
                          {.stencil = RP_STENCIL_4, .damping_shift = 5},

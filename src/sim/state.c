@@ -39,6 +39,7 @@ uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k)
     h = fnv_u64(h, (uint64_t)s->water.boundary);
     h = fnv_u64(h, (uint64_t)s->water.damping_shift);
     h = fnv_u64(h, (uint64_t)s->water.damping_q16);
+    h = fnv_u64(h, (uint64_t)s->water.viscosity_q16);
     for (int64_t f = 0; f < k; f++) {
         const rp_item *items;
         size_t n;

@@ -17,6 +17,7 @@ struct rp_water {
     rp_water_params p;
     int16_t *cur;
     int16_t *prev;
+    int16_t *tmp; /* the viscosity pass's output (viscosity_q16 only) */
     uint8_t *wall;     /* width*height, 1 = wall cell; NULL until a wall is added */
     int32_t *wall_idx; /* indices of wall cells, for re-zeroing after each step */
     size_t nwall;
@@ -163,6 +164,8 @@ int rp_water_new(rp_water **out, const rp_water_params *p)
         return RP_ERR_INVALID;
     if (p->damping_q16 == 0 && (p->damping_shift < 1 || p->damping_shift > 30))
         return RP_ERR_INVALID;
+    if (p->viscosity_q16 < 0 || p->viscosity_q16 > 16384)
+        return RP_ERR_INVALID;
     if ((size_t)p->width > SIZE_MAX / (size_t)p->height / sizeof(int16_t))
         return RP_ERR_TOO_LARGE;
     cells = (size_t)p->width * (size_t)p->height;
@@ -176,6 +179,10 @@ int rp_water_new(rp_water **out, const rp_water_params *p)
     w->prev = zalloc_aligned(cells * sizeof(int16_t));
     w->mag_cur = calloc((size_t)p->height, sizeof *w->mag_cur);
     w->mag_prev = calloc((size_t)p->height, sizeof *w->mag_prev);
+    if (p->viscosity_q16 && !(w->tmp = zalloc_aligned(cells * sizeof(int16_t)))) {
+        rp_water_free(&w);
+        return RP_ERR_NOMEM;
+    }
     if (!w->cur || !w->prev || !w->mag_cur || !w->mag_prev) {
         rp_water_free(&w);
         return RP_ERR_NOMEM;
@@ -191,6 +198,7 @@ void rp_water_free(rp_water **pw)
     rp_water *w = *pw;
     free(w->cur);
     free(w->prev);
+    free(w->tmp);
     free(w->wall);
     free(w->wall_idx);
     free(w->move_idx);
@@ -584,12 +592,58 @@ void rp_water_set_damping_q16(rp_water *w, int32_t q16)
     w->p.damping_q16 = q16;
 }
 
+/* Rows y0..y1-1 of the viscosity pass: the new heights (prev) smoothed into tmp, interior
+ * cells only (the edges are copied); each row reads prev and writes only its own row of
+ * tmp, so rows are independent and the thread count cannot matter. */
+static void viscosity_rows(void *ctx, int y0, int y1)
+{
+    const rp_water *w = ctx;
+    const int W = w->p.width, H = w->p.height;
+    const int32_t v = w->p.viscosity_q16;
+    for (int y = y0; y < y1; y++) {
+        const int16_t *m = w->prev + (size_t)y * W;
+        int16_t *out = w->tmp + (size_t)y * W;
+        if (y == 0 || y == H - 1 || W < 3) {
+            memcpy(out, m, (size_t)W * sizeof *out);
+            continue;
+        }
+        const int16_t *u = m - W, *d = m + W;
+        out[0] = m[0];
+        out[W - 1] = m[W - 1];
+        for (int x = 1; x < W - 1; x++) {
+            int32_t lap = (int32_t)u[x] + d[x] + m[x - 1] + m[x + 1] - 4 * (int32_t)m[x];
+            /* a convex mix of the cell and its neighbours (v <= 1/4): within their range */
+            out[x] = (int16_t)(m[x] + ((lap * v + 32768) >> 16));
+        }
+    }
+}
+
+/* The viscosity pass over the new heights; each row's magnitude bound becomes the
+ * largest of its own and its neighbours' (the mix stays within their range). */
+static void viscosity(rp_water *w, rp_pool *pool)
+{
+    const int H = w->p.height;
+    rp_pool_run(pool, H, viscosity_rows, w);
+    int16_t *t = w->prev;
+    w->prev = w->tmp;
+    w->tmp = t;
+    uint16_t above = w->mag_prev[0];
+    for (int y = 1; y < H - 1; y++) {
+        uint16_t own = w->mag_prev[y];
+        uint16_t m = above > own ? above : own;
+        w->mag_prev[y] = w->mag_prev[y + 1] > m ? w->mag_prev[y + 1] : m;
+        above = own;
+    }
+}
+
 void rp_water_step(rp_water *w, rp_pool *pool)
 {
     w->span = rp_simd_span(rp_simd_level(), w->p.stencil, w->p.damping_shift, w->p.damping_q16);
     rp_pool_run(pool, w->p.height, step_rows, w);
     if (w->p.boundary == RP_BOUNDARY_OPEN)
         open_edges(w);
+    if (w->p.viscosity_q16)
+        viscosity(w, pool);
     int16_t *t = w->cur;
     w->cur = w->prev;
     w->prev = t;

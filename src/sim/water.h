@@ -44,6 +44,11 @@ typedef struct rp_water_params {
     enum rp_boundary boundary;
     int damping_shift;          /* n -= n >> shift; 1..30; used when damping_q16 == 0 */
     int32_t damping_q16;        /* n = n * q / 65536 (truncating); 1..65536, 0 = use shift */
+    /* Short-wave damping (viscosity): after each step every interior cell becomes
+     * h + round(v * (N + S + E + W - 4 h) / 65536), v = viscosity_q16 (0..16384, 0 = none):
+     * a wave of wave number k (per cell) loses about v (k^2) of its height a step, so
+     * the grid's own scale (k = pi) dies in a few steps and long waves keep theirs. */
+    int32_t viscosity_q16;
 } rp_water_params;
 
 typedef struct rp_drop {

@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 
     /* The water: 640x360 grid, iso stencil, open edges; three big drops, then rain. */
     const int gw = 640, gh = 360;
-    rp_water_params wp = {gw, gh, RP_STENCIL_ISO, RP_BOUNDARY_OPEN, damp, 0};
+    rp_water_params wp = {gw, gh, RP_STENCIL_ISO, RP_BOUNDARY_OPEN, damp, 0, 0};
     rp_water *water = NULL;
     if (rp_water_new(&water, &wp)) {
         fprintf(stderr, "lookdev: water\n");

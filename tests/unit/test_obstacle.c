@@ -20,7 +20,7 @@
 static rp_water *make(void)
 {
     rp_water *w = NULL;
-    rp_water_params p = {N, N, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0};
+    rp_water_params p = {N, N, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0, 0};
     assert_int_equal(rp_water_new(&w, &p), RP_OK);
     return w;
 }

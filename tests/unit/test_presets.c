@@ -127,7 +127,7 @@ static void run_preset(enum rp_preset p)
     rp_settings s;
     rp_water *w = NULL;
     rp_settings_defaults(&s, p);
-    rp_water_params wp = {W, H, s.water.stencil, s.water.boundary, s.water.damping_shift, s.water.damping_q16};
+    rp_water_params wp = {W, H, s.water.stencil, s.water.boundary, s.water.damping_shift, s.water.damping_q16, s.water.viscosity_q16};
     rp_render_params rp = {s.look.mode, s.look.refraction, s.look.light_x, s.look.light_y, s.look.shading};
     assert_int_equal(rp_water_new(&w, &wp), RP_OK);
     memset(buf_a, 0, sizeof buf_a);

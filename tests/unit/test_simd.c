@@ -74,7 +74,7 @@ static void run_steps(const struct step_case *c, int level, rp_pool *pool, int16
     uint32_t s = c->seed;
     int16_t *cur = malloc(cells * sizeof *cur), *prev = malloc(cells * sizeof *prev);
     rp_water *w = NULL;
-    rp_water_params p = {c->w, c->h, c->stencil, c->boundary, c->shift, c->q16};
+    rp_water_params p = {c->w, c->h, c->stencil, c->boundary, c->shift, c->q16, 0};
     assert_non_null(cur);
     assert_non_null(prev);
     assert_int_equal(rp_water_new(&w, &p), RP_OK);
@@ -319,7 +319,7 @@ static void test_step_edge_cells_bound_rows(void **state)
         for (int b = RP_BOUNDARY_WALL; b <= RP_BOUNDARY_WRAP; b++)
             for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
                 rp_water *water = NULL;
-                rp_water_params p = {w, h, (enum rp_stencil)st, (enum rp_boundary)b, 5, 0};
+                rp_water_params p = {w, h, (enum rp_stencil)st, (enum rp_boundary)b, 5, 0, 0};
                 uint32_t s = 5;
                 for (int y = 0; y < h; y++)
                     for (int x = 0; x < w; x++) {
@@ -371,7 +371,8 @@ static void test_step_rain_all_threads(void **state)
                                          (enum rp_stencil)st,
                                          (enum rp_boundary)b,
                                          6,
-                                         b == RP_BOUNDARY_OPEN ? 64880 : 0};
+                                         b == RP_BOUNDARY_OPEN ? 64880 : 0,
+                                         st == RP_STENCIL_ISO ? 655 : 0};
                     uint32_t s = 99;
                     assert_int_equal(rp_water_new(&water, &p), RP_OK);
                     rp_simd_set(level);
@@ -586,7 +587,7 @@ static void test_render_rain_frame(void **state)
     (void)state;
     const int w = 257, h = 131;
     rp_water *water = NULL;
-    rp_water_params wp = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 6, 0};
+    rp_water_params wp = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 6, 0, 0};
     uint8_t *tex = malloc((size_t)w * h * 3);
     uint32_t s = 3;
     assert_non_null(tex);

@@ -20,7 +20,7 @@
 static rp_water *make(int w, int h, enum rp_stencil st, enum rp_boundary b, int shift, int32_t q)
 {
     rp_water *water = NULL;
-    rp_water_params p = {w, h, st, b, shift, q};
+    rp_water_params p = {w, h, st, b, shift, q, 0};
     assert_int_equal(rp_water_new(&water, &p), RP_OK);
     return water;
 }
@@ -359,6 +359,105 @@ static void test_threads_do_not_change_heights(void **state)
         }
 }
 
+/* The rockpool step with viscosity against a plain transcription: the iso stencil and
+ * the factor damping over the interior (edges held at 0), then every interior cell moved
+ * towards its neighbours' mean, h + round(v (N + S + E + W - 4h) / 65536), from the new
+ * heights before any of them moved; on 1, 2 and 7 threads. Then what it is for: a
+ * checkerboard (the grid's own scale) loses 8 v of its height a step where a long wave
+ * hardly changes. */
+static void iso_visc_step(int16_t cur[H][W], int16_t prev[H][W], int32_t q, int32_t v)
+{
+    static int16_t nw[H][W];
+    memset(nw, 0, sizeof nw);
+    for (int y = 1; y < H - 1; y++)
+        for (int x = 1; x < W - 1; x++) {
+            int32_t sum = (4 * (cur[y][x - 1] + cur[y][x + 1] + cur[y - 1][x] + cur[y + 1][x]) +
+                           cur[y - 1][x - 1] + cur[y - 1][x + 1] + cur[y + 1][x - 1] +
+                           cur[y + 1][x + 1] + 12 * cur[y][x]) >> 4;
+            int64_t n = (int64_t)(sum - prev[y][x]) * q / 65536;
+            nw[y][x] = (int16_t)(n > 32767 ? 32767 : n < -32768 ? -32768 : n);
+        }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int32_t h = nw[y][x];
+            if (y > 0 && y < H - 1 && x > 0 && x < W - 1) {
+                int32_t lap = nw[y - 1][x] + nw[y + 1][x] + nw[y][x - 1] + nw[y][x + 1] - 4 * h;
+                h += (int32_t)floor((lap * (double)v + 32768) / 65536);
+            }
+            prev[y][x] = cur[y][x];
+            cur[y][x] = (int16_t)h;
+        }
+}
+
+static void test_viscosity_matches_transcription(void **state)
+{
+    (void)state;
+    const int32_t q = 65000, v = 3000;
+    static int16_t cur[H][W], prev[H][W];
+    rp_water_params p = {W, H, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, q, v};
+    static const int counts[] = {1, 2, 7};
+    for (int t = 0; t < 3; t++) {
+        rp_pool *pool = NULL;
+        rp_water *w = NULL;
+        assert_int_equal(rp_pool_new(&pool, counts[t]), RP_OK);
+        assert_int_equal(rp_water_new(&w, &p), RP_OK);
+        memset(cur, 0, sizeof cur);
+        memset(prev, 0, sizeof prev);
+        for (int i = 0; i < 30; i++) {
+            if (i % 7 == 0) {
+                rp_drop d = {(i * 5) % (W - 4) + 2, (i * 3) % (H - 4) + 2, 3, 4000 - 200 * i,
+                             RP_SHAPE_COSINE, RP_MODE_ADD};
+                rp_water_drop(w, &d);
+                memcpy(cur, rp_water_heights(w), sizeof cur);
+            }
+            rp_water_step(w, pool);
+            iso_visc_step(cur, prev, q, v);
+            assert_memory_equal(rp_water_heights(w), cur, sizeof cur);
+        }
+        int moving = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                moving += cur[y][x] != 0;
+        assert_true(moving > W * H / 2);
+        rp_water_free(&w);
+        rp_pool_free(&pool);
+    }
+}
+
+/* One step of a 64x64 wrapped grid standing still at h (cur = prev), viscosity v: the new
+ * height at (x, y). */
+static int16_t one_step(const int16_t *h, int32_t v, int x, int y)
+{
+    rp_water_params p = {64, 64, RP_STENCIL_ISO, RP_BOUNDARY_WRAP, 0, 65536, v};
+    rp_water *w = NULL;
+    assert_int_equal(rp_water_new(&w, &p), RP_OK);
+    rp_water_load(w, h, h);
+    rp_water_step(w, NULL);
+    int16_t r = rp_water_heights(w)[y * 64 + x];
+    rp_water_free(&w);
+    return r;
+}
+
+static void test_viscosity_damps_short_waves(void **state)
+{
+    (void)state;
+    static int16_t chk[64 * 64], lng[64 * 64];
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            chk[y * 64 + x] = (int16_t)(((x + y) & 1) ? -1000 : 1000);
+            lng[y * 64 + x] = (int16_t)lround(10000 * cos(2 * M_PI * x / 32));
+        }
+    /* The checkerboard at 1000: the stencil gives (4 (-4000) + 4000 + 12000) / 16 = 0, less
+     * prev, -1000; its neighbours +1000, so the pass adds round(8000 * 655 / 65536) = 80:
+     * -920, 8 v of its height. A wave 32 cells long loses 4 v sin^2(pi / 32), 0.04%. */
+    int16_t c0 = one_step(chk, 0, 5, 5), c1 = one_step(chk, 655, 5, 5);
+    int16_t l0 = one_step(lng, 0, 32, 5), l1 = one_step(lng, 655, 32, 5); /* a crest */
+    print_message("checkerboard %d -> %d, long wave %d -> %d\n", c0, c1, l0, l1);
+    assert_int_equal(c0, -1000);
+    assert_int_equal(c1, -920);
+    assert_true(l1 < l0 && l1 >= l0 - 6); /* 0.04% of about 9900: 4 */
+}
+
 /* Radius of the leading wavefront in one direction: the largest r where |h| (bilinear)
  * reaches thr. Floating point only measures here. */
 static double front(const int16_t *h, int n, double th, double thr)
@@ -414,7 +513,7 @@ static void test_bad_params(void **state)
 {
     (void)state;
     rp_water *w = (rp_water *)1;
-    rp_water_params p = {0, 10, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0};
+    rp_water_params p = {0, 10, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0, 0};
     assert_int_equal(rp_water_new(&w, &p), RP_ERR_INVALID);
     assert_null(w);
     p.width = 16385;
@@ -446,6 +545,8 @@ int main(void)
         cmocka_unit_test(test_threads_do_not_change_heights),
         cmocka_unit_test(test_iso_is_rounder),
         cmocka_unit_test(test_bad_params),
+        cmocka_unit_test(test_viscosity_matches_transcription),
+        cmocka_unit_test(test_viscosity_damps_short_waves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
