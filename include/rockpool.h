@@ -253,6 +253,8 @@ typedef struct rp_frame {
     int grid_w, grid_h;
     const uint8_t *background; /* the fitted background (RGB24, width x height) this frame
                                 * was rendered over, or NULL when no sink wants it */
+    const int32_t *heights_q8; /* render light: the heights interpolated to width x height
+                                * (Q8) as the light used them, or NULL when no sink wants them */
 } rp_frame;
 
 /** Resolve the final settings (the preset's defaults, then the scene's, then run->over;

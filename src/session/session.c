@@ -271,6 +271,12 @@ static int sky_used(const rp_session *se)
     return se->s.sky_image[0] && se->s.look.mode == RP_RENDER_LIGHT;
 }
 
+/* Whether the frames carry render light's output-sized Q8 heights for a sink (--aov). */
+static int want_q8(const rp_session *se)
+{
+    return se->s.look.mode == RP_RENDER_LIGHT && rp_sinks_want_heights_q8(&se->sinks);
+}
+
 /* Whether mask walls are drawn with their images' pixels (and the run has walls). */
 static int walls_image(const rp_session *se)
 {
@@ -296,6 +302,7 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     /* per output pixel: background 3, writer slots, the light's heights 4 */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
                        (rp_sinks_want_background(&se->sinks) ? 3 * RP_WRITER_SLOTS : 0) +
+                       (want_q8(se) ? 4 * RP_WRITER_SLOTS : 0) +
                        (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
     /* the sky image; `walls visible image`: the walls' colours and each mask's image */
     per_pixel += sky_used(se) ? 3 : 0;
@@ -896,6 +903,7 @@ static int start_writer(rp_session *se, rp_error *err)
                          pixels * bpp,
                          rp_sinks_want_heights(&se->sinks) ? cells : 0,
                          rp_sinks_want_background(&se->sinks) ? pixels * 3 : 0,
+                         want_q8(se) ? pixels * sizeof(int32_t) : 0,
                          RP_WRITER_SLOTS};
     block_stop_signals(&old_set);
     r = rp_writer_new(&se->writer, &wo);
@@ -1026,7 +1034,8 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
         return r;
     int16_t *heights_copy;
     uint8_t *bg_copy;
-    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy, &bg_copy);
+    int32_t *q8_copy;
+    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy, &bg_copy, &q8_copy);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
     if (se->run->alpha)
@@ -1039,6 +1048,9 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
     if (bg_copy)
         memcpy(bg_copy, background, (size_t)se->s.out_width * se->s.out_height * 3);
+    if (q8_copy)
+        memcpy(q8_copy, rp_engine_heights_q8(se->engine, NULL),
+               (size_t)se->s.out_width * se->s.out_height * sizeof *q8_copy);
     rp_writer_submit(se->writer, k);
     se->k++;
     se->written++;
@@ -1046,6 +1058,7 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     se->frame.data = pixels;
     se->frame.heights = heights_copy;
     se->frame.background = bg_copy;
+    se->frame.heights_q8 = q8_copy;
     *frame = &se->frame;
     return RP_OK;
 }

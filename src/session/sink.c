@@ -322,6 +322,14 @@ int rp_sinks_want_background(const rp_sinks *l)
     return 0;
 }
 
+int rp_sinks_want_heights_q8(const rp_sinks *l)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->kind[i]->wants_heights_q8 && l->kind[i]->wants_heights_q8(&l->cfg[i]))
+            return 1;
+    return 0;
+}
+
 int rp_sinks_open(rp_sinks *l, rp_error *err)
 {
     for (int i = 0; i < l->n; i++) {

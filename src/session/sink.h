@@ -46,6 +46,8 @@ typedef struct rp_sink_kind {
     int wants_heights; /* frames must carry heights */
     /* Whether frames must carry the background they were rendered over; NULL: no. */
     int (*wants_background)(const rp_sink_cfg *cfg);
+    /* Whether frames must carry the output-sized Q8 heights of render light; NULL: no. */
+    int (*wants_heights_q8)(const rp_sink_cfg *cfg);
     /* Checks that touch nothing (paths, settings); may be NULL. */
     int (*check)(const rp_sink_cfg *cfg, rp_error *err);
     int (*open)(void *priv, const rp_sink_cfg *cfg, rp_error *err);
@@ -111,6 +113,9 @@ int rp_sinks_want_heights(const rp_sinks *l);
 
 /** Whether any sink wants the background with its frames. */
 int rp_sinks_want_background(const rp_sinks *l);
+
+/** Whether any sink wants render light's output-sized Q8 heights with its frames. */
+int rp_sinks_want_heights_q8(const rp_sinks *l);
 
 /** Open every sink in order; on failure the ones opened are aborted. */
 int rp_sinks_open(rp_sinks *l, rp_error *err);

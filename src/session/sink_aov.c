@@ -20,9 +20,11 @@
  *                 over it, is the render. It needs the frame's background, which the
  *                 frames carry for it.
  *
- * The frames arrive on the writer thread with the grid's heights; normal and displacement
- * interpolate them to the output size here (rp_upscale, the same integer filter the render
- * uses, so the same Q8 heights) and take the slopes from the light's own code. Integers
+ * The frames arrive on the writer thread with the grid's heights and, with render light,
+ * the heights the render interpolated to the output size (rp_frame.heights_q8: the
+ * engine's, copied with the frame, so they are not interpolated a second time); normal,
+ * displacement and caustics take the slopes from the light's own code. Without them (no
+ * render light) the sink interpolates itself (rp_upscale, the same integer filter). Integers
  * only: the files are the same on every machine and thread count. */
 #include <stdlib.h>
 #include <string.h>
@@ -141,10 +143,8 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
         a->geom =
             (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),
                             rp_upscale_ratio_q16(a->gh, a->oh), rp_upscale_peak_q8(a->upscale)};
-        a->heights_q8 = malloc((size_t)a->ow * (size_t)a->oh * sizeof *a->heights_q8);
         a->band = malloc((size_t)a->ow * BAND * sizeof *a->band);
-        a->scratch = malloc(rp_upscale_scratch_bytes(a->upscale));
-        if (!a->heights_q8 || !a->band || !a->scratch) {
+        if (!a->band) {
             r = RP_ERR_NOMEM;
             goto fail;
         }
@@ -190,14 +190,14 @@ static uint16_t frac16(int64_t num, int64_t den)
     return (uint16_t)(v > 65535 ? 65535 : v);
 }
 
-/* Normal, displacement and caustics of rows y0..y1-1 from the surface band (the caustics
- * over bg, the frame's background). */
-static void surface_rows(aov_sink *a, const uint8_t *bg, int y0, int y1)
+/* Normal, displacement and caustics of rows y0..y1-1 from the surface band of the Q8
+ * heights hq8 (the caustics over bg, the frame's background). */
+static void surface_rows(aov_sink *a, const int32_t *hq8, const uint8_t *bg, int y0, int y1)
 {
     uint16_t *nrm = a->buf[RP_AOV_NORMAL], *st = a->buf[RP_AOV_DISPLACEMENT],
              *caus = a->buf[RP_AOV_CAUSTICS];
     const int64_t w256 = (int64_t)a->ow << 8, h256 = (int64_t)a->oh << 8;
-    rp_light_rows_surface(a->light, &a->geom, a->heights_q8, a->band, y0, y1);
+    rp_light_rows_surface(a->light, &a->geom, hq8, a->band, y0, y1);
     for (int y = y0; y < y1; y++) {
         const rp_light_surface *row = a->band + (size_t)(y - y0) * a->ow;
         for (int x = 0; x < a->ow; x++) {
@@ -226,24 +226,42 @@ static void surface_rows(aov_sink *a, const uint8_t *bg, int y0, int y1)
     }
 }
 
+/* The frame's heights at the output size, Q8: the render's own when the frame carries
+ * them, else interpolated here (scratch made at the first frame that needs it). */
+static const int32_t *heights_q8(aov_sink *a, const rp_frame *f, rp_error *err)
+{
+    if (f->heights_q8)
+        return f->heights_q8;
+    if (!a->heights_q8) {
+        a->heights_q8 = malloc((size_t)a->ow * (size_t)a->oh * sizeof *a->heights_q8);
+        a->scratch = malloc(rp_upscale_scratch_bytes(a->upscale));
+        if (!a->heights_q8 || !a->scratch) {
+            rp_error_set(err, RP_ERR_NOMEM, 0, "--aov: out of memory");
+            return NULL;
+        }
+    }
+    rp_upscale_rows_s(a->upscale, f->heights, a->heights_q8, 0, a->oh, a->scratch);
+    return a->heights_q8;
+}
+
 static int aov_write(void *priv, const rp_frame *f, rp_error *err)
 {
     aov_sink *a = priv;
-    if (a->upscale)
-        rp_upscale_rows_s(a->upscale, f->heights, a->heights_q8, 0, a->oh, a->scratch);
+    const int32_t *hq8 = NULL;
+    if (a->upscale && !(hq8 = heights_q8(a, f, err)))
+        return err->code;
     if (a->buf[RP_AOV_HEIGHT]) {
         size_t n = (size_t)a->ow * (size_t)a->oh;
         uint16_t *b = a->buf[RP_AOV_HEIGHT];
         for (size_t i = 0; i < n; i++) /* h + 32768, h rounded from Q8 when interpolated */
-            b[i] = (uint16_t)(a->upscale
-                                  ? rp_clamp64(((a->heights_q8[i] + 128) >> 8) + 32768, 0, 65535)
+            b[i] = (uint16_t)(hq8 ? rp_clamp64(((hq8[i] + 128) >> 8) + 32768, 0, 65535)
                                   : f->heights[i] + 32768);
     }
     if (a->buf[RP_AOV_CAUSTICS] && !f->background)
         return rp_error_set(err, RP_ERR_INVALID, 0, "--aov caustics: the frame has no background");
     if (a->light)
         for (int y = 0; y < a->oh; y += BAND)
-            surface_rows(a, f->background, y, y + BAND < a->oh ? y + BAND : a->oh);
+            surface_rows(a, hq8, f->background, y, y + BAND < a->oh ? y + BAND : a->oh);
     for (int k = 0; k < RP_AOV_KINDS; k++) {
         if (!a->out[k])
             continue;
@@ -288,11 +306,7 @@ static double aov_memory(const rp_sink_cfg *cfg)
         per_pixel += cfg->aov[k] ? 6 + 2 * rp_output_cell_bytes(&png, cfg->out->threads) : 0;
     /* height: a 16-bit grey frame and its encoder */
     per_pixel += cfg->aov[RP_AOV_HEIGHT] ? 2 + rp_output_cell_bytes(&png, cfg->out->threads) : 0;
-    /* the interpolated heights, Q8 */
-    per_pixel += cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] ||
-                         cfg->aov[RP_AOV_CAUSTICS] || cfg->aov[RP_AOV_HEIGHT]
-                     ? 4
-                     : 0;
+    /* the interpolated heights come with the frames (the session counts them) */
     return pixels * per_pixel;
 }
 
@@ -312,11 +326,21 @@ static int aov_wants_background(const rp_sink_cfg *cfg)
     return cfg->aov[RP_AOV_CAUSTICS] != NULL;
 }
 
+/* Every kind but the height at the grid's own size reads the heights at the output size. */
+static int aov_wants_heights_q8(const rp_sink_cfg *cfg)
+{
+    const rp_settings *s = cfg->settings;
+    return cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_CAUSTICS] ||
+           (cfg->aov[RP_AOV_HEIGHT] &&
+            (s->water.width != s->out_width || s->water.height != s->out_height));
+}
+
 const rp_sink_kind rp_sink_aov = {
     .name = "--aov",
     .priv_size = sizeof(aov_sink),
     .wants_heights = 1,
     .wants_background = aov_wants_background,
+    .wants_heights_q8 = aov_wants_heights_q8,
     .check = aov_check,
     .open = aov_open,
     .write = aov_write,

@@ -15,6 +15,7 @@ struct rp_writer {
     uint8_t **frames;
     int16_t **heights;
     uint8_t **bgs;
+    int32_t **q8s;
     int64_t *index;
     int head;     /* next slot to hand out */
     int queued;   /* slots submitted and not yet written */
@@ -46,6 +47,7 @@ static void *writer_main(void *arg)
             f.data = w->frames[tail];
             f.heights = w->heights[tail];
             f.background = w->bgs[tail];
+            f.heights_q8 = w->q8s[tail];
             r = rp_sinks_write(w->o.sinks, &f, &err);
         }
 
@@ -71,10 +73,13 @@ static void free_buffers(rp_writer *w)
             free(w->heights[i]);
         if (w->bgs)
             free(w->bgs[i]);
+        if (w->q8s)
+            free(w->q8s[i]);
     }
     free(w->frames);
     free(w->heights);
     free(w->bgs);
+    free(w->q8s);
     free(w->index);
 }
 
@@ -90,8 +95,9 @@ int rp_writer_new(rp_writer **out, const rp_writer_opts *opts)
     w->frames = calloc((size_t)opts->slots, sizeof *w->frames);
     w->heights = calloc((size_t)opts->slots, sizeof *w->heights);
     w->bgs = calloc((size_t)opts->slots, sizeof *w->bgs);
+    w->q8s = calloc((size_t)opts->slots, sizeof *w->q8s);
     w->index = calloc((size_t)opts->slots, sizeof *w->index);
-    if (!w->frames || !w->heights || !w->bgs || !w->index)
+    if (!w->frames || !w->heights || !w->bgs || !w->q8s || !w->index)
         goto fail;
     for (int i = 0; i < opts->slots; i++) {
         if (!(w->frames[i] = malloc(opts->frame_bytes)))
@@ -99,6 +105,8 @@ int rp_writer_new(rp_writer **out, const rp_writer_opts *opts)
         if (opts->cells && !(w->heights[i] = malloc(opts->cells * sizeof(int16_t))))
             goto fail;
         if (opts->bg_bytes && !(w->bgs[i] = malloc(opts->bg_bytes)))
+            goto fail;
+        if (opts->q8_bytes && !(w->q8s[i] = malloc(opts->q8_bytes)))
             goto fail;
     }
     pthread_mutex_init(&w->lock, NULL);
@@ -116,7 +124,7 @@ fail:
     return RP_ERR_NOMEM;
 }
 
-uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg)
+uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg, int32_t **q8)
 {
     pthread_mutex_lock(&w->lock);
     while (w->queued == w->o.slots && w->status == RP_OK)
@@ -128,6 +136,7 @@ uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg)
         return NULL;
     *heights = w->heights[w->head];
     *bg = w->bgs[w->head];
+    *q8 = w->q8s[w->head];
     return w->frames[w->head];
 }
 

@@ -336,6 +336,15 @@ const int16_t *rp_engine_heights(const rp_engine *e)
     return rp_water_heights(e->water);
 }
 
+const int32_t *rp_engine_heights_q8(const rp_engine *e, rp_light_geom *geom)
+{
+    if (!e->light)
+        return NULL;
+    if (geom)
+        *geom = e->geom;
+    return e->heights_q8;
+}
+
 /* `walls visible image`: a mask item's walls take its image's pixels (the output-sized
  * image's own walls, by the luma rule of rp_image_load_mask), over earlier items'. */
 static void paint_walls(rp_engine *e, const uint8_t *rgb)

@@ -80,6 +80,11 @@ int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_a
 /** The heights of the last step (grid-sized). */
 const int16_t *rp_engine_heights(const rp_engine *e);
 
+/** Render light: the heights of the last frame rendered interpolated to the output size
+ * (Q8, the light's own: rp_upscale), and their geometry for rp_light_rows_surface; NULL
+ * for the other renders. */
+const int32_t *rp_engine_heights_q8(const rp_engine *e, rp_light_geom *geom);
+
 /** Free and null the handle; NULL and a NULL *e are no-ops. */
 void rp_engine_free(rp_engine **e);
 
