@@ -11,11 +11,16 @@
  * that has waited SPINS rounds goes to sleep on a condition variable, after announcing it in
  * `sleepers` (or `caller_sleeps`); the other side takes the lock and signals only then.
  * Those flags and the counters they are checked against are sequentially consistent atomics,
- * so a sleeper either sees the change it waits for or is seen and woken. */
+ * with a full fence between each side's store and its load of the other's (the store-load
+ * order the handshake needs: some emulators, such as qemu-user running aarch64 code on x86,
+ * do not keep it for plain acquire/release pairs), so a sleeper either sees the change it
+ * waits for or is seen and woken. As a last guard a sleeper wakes every 50 ms to look again,
+ * so a lost wake-up could only cost time, never hang a run. */
 #include "base/pool.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "base/common.h"
 
@@ -30,6 +35,22 @@
 #define CHUNKS_PER_THREAD 8
 
 #define SEQ __ATOMIC_SEQ_CST
+
+/* A full fence: between a store the other side reads and a load of what it stores. */
+#define FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+/* Wait on c for at most 50 ms (the caller re-checks its condition). */
+static void wait_a_while(pthread_cond_t *c, pthread_mutex_t *m)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 50 * 1000 * 1000;
+    if (t.tv_nsec >= 1000 * 1000 * 1000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000 * 1000 * 1000;
+    }
+    pthread_cond_timedwait(c, m, &t);
+}
 
 static inline void cpu_relax(void)
 {
@@ -88,8 +109,9 @@ static int wait_for_job(rp_pool *pool, unsigned long seen)
     }
     pthread_mutex_lock(&pool->lock);
     __atomic_add_fetch(&pool->sleepers, 1, SEQ);
+    FENCE();
     while (__atomic_load_n(&pool->generation, SEQ) == seen && !__atomic_load_n(&pool->quit, SEQ))
-        pthread_cond_wait(&pool->start, &pool->lock);
+        wait_a_while(&pool->start, &pool->lock);
     __atomic_sub_fetch(&pool->sleepers, 1, SEQ);
     pthread_mutex_unlock(&pool->lock);
     return !__atomic_load_n(&pool->quit, SEQ);
@@ -104,8 +126,9 @@ static void *worker(void *arg)
     while (wait_for_job(pool, seen)) {
         seen = __atomic_load_n(&pool->generation, SEQ);
         run_chunks(pool, wa->index, pool->count, pool->grain);
-        if (__atomic_sub_fetch(&pool->pending, 1, SEQ) == 0 &&
-            __atomic_load_n(&pool->caller_sleeps, SEQ)) {
+        int left = __atomic_sub_fetch(&pool->pending, 1, SEQ);
+        FENCE();
+        if (left == 0 && __atomic_load_n(&pool->caller_sleeps, SEQ)) {
             pthread_mutex_lock(&pool->lock);
             pthread_cond_signal(&pool->done);
             pthread_mutex_unlock(&pool->lock);
@@ -209,6 +232,7 @@ static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, vo
     __atomic_store_n(&pool->next, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&pool->pending, pool->nthreads - 1, SEQ);
     __atomic_add_fetch(&pool->generation, 1, SEQ);
+    FENCE();
     if (__atomic_load_n(&pool->sleepers, SEQ)) {
         pthread_mutex_lock(&pool->lock);
         pthread_cond_broadcast(&pool->start);
@@ -222,8 +246,9 @@ static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, vo
     if (__atomic_load_n(&pool->pending, SEQ) > 0) {
         pthread_mutex_lock(&pool->lock);
         __atomic_store_n(&pool->caller_sleeps, 1, SEQ);
+        FENCE();
         while (__atomic_load_n(&pool->pending, SEQ) > 0)
-            pthread_cond_wait(&pool->done, &pool->lock);
+            wait_a_while(&pool->done, &pool->lock);
         __atomic_store_n(&pool->caller_sleeps, 0, SEQ);
         pthread_mutex_unlock(&pool->lock);
     }

@@ -112,7 +112,10 @@ if [ -x /usr/bin/time ]; then
         framemd5) args=(-f framemd5 -o r.md5) ;;
         esac
         [ "$spec" = webm ] && n=300 || n=1000
-        a=$(rss 100 "${args[@]}") b=$(rss "$n" "${args[@]}")
+        # the short run twice, its larger peak: the encoders' threads make a single peak
+        # vary by a couple of MB from run to run on a loaded machine
+        a=$(rss 100 "${args[@]}") a2=$(rss 100 "${args[@]}") b=$(rss "$n" "${args[@]}")
+        [ -z "$a2" ] || [ -z "$a" ] || [ "$a2" -le "$a" ] || a=$a2
         if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt "$margin" ]; then
             ok "$spec: peak RSS 100 frames $a KB, $n frames $b KB"
         else
