@@ -23,8 +23,9 @@
  * The frames arrive on the writer thread with the grid's heights and, with render light,
  * the heights the render interpolated to the output size (rp_frame.heights_q8: the
  * engine's, copied with the frame, so they are not interpolated a second time); normal,
- * displacement and caustics take the slopes from the light's own code. Without them (no
- * render light) the sink interpolates itself (rp_upscale, the same integer filter). Integers
+ * displacement and caustics take the slopes from the light's own code. Every kind that
+ * needs them needs render light (a grid of another size than the output too), so the
+ * frames always carry them then. Integers
  * only: the files are the same on every machine and thread count. */
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,6 @@ typedef struct aov_sink {
     rp_upscale *upscale;
     rp_light *light;
     rp_light_geom geom;
-    int32_t *heights_q8;
-    void *scratch; /* the upscale's, made once */
     rp_light_surface *band;
 } aov_sink;
 
@@ -115,12 +114,17 @@ static void aov_abort(void *priv)
     }
     rp_upscale_free(&a->upscale);
     rp_light_free(&a->light);
-    free(a->heights_q8);
     free(a->band);
-    free(a->scratch);
-    a->scratch = NULL;
-    a->heights_q8 = NULL;
     a->band = NULL;
+}
+
+/* Every kind but the height at the grid's own size reads the heights at the output size. */
+static int aov_wants_heights_q8(const rp_sink_cfg *cfg)
+{
+    const rp_settings *s = cfg->settings;
+    return cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_CAUSTICS] ||
+           (cfg->aov[RP_AOV_HEIGHT] &&
+            (s->water.width != s->out_width || s->water.height != s->out_height));
 }
 
 static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
@@ -132,11 +136,11 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     a->gh = s->water.height;
     a->ow = s->out_width;
     a->oh = s->out_height;
-    /* every AOV is at the output size: the heights interpolated as the light's are (for
-     * height alone only when the grid is another size) */
+    /* every AOV is at the output size: the heights the light interpolated (for height
+     * alone only when the grid is another size), with their geometry */
     int surface =
         cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_CAUSTICS];
-    if (surface || (cfg->aov[RP_AOV_HEIGHT] && (a->gw != a->ow || a->gh != a->oh))) {
+    if (aov_wants_heights_q8(cfg)) {
         if ((r = rp_upscale_new(&a->upscale, a->gw, a->gh, a->ow, a->oh)) ||
             (surface && (r = rp_light_new(&a->light, &s->light, err->msg, sizeof err->msg))))
             goto fail;
@@ -226,30 +230,12 @@ static void surface_rows(aov_sink *a, const int32_t *hq8, const uint8_t *bg, int
     }
 }
 
-/* The frame's heights at the output size, Q8: the render's own when the frame carries
- * them, else interpolated here (scratch made at the first frame that needs it). */
-static const int32_t *heights_q8(aov_sink *a, const rp_frame *f, rp_error *err)
-{
-    if (f->heights_q8)
-        return f->heights_q8;
-    if (!a->heights_q8) {
-        a->heights_q8 = malloc((size_t)a->ow * (size_t)a->oh * sizeof *a->heights_q8);
-        a->scratch = malloc(rp_upscale_scratch_bytes(a->upscale));
-        if (!a->heights_q8 || !a->scratch) {
-            rp_error_set(err, RP_ERR_NOMEM, 0, "--aov: out of memory");
-            return NULL;
-        }
-    }
-    rp_upscale_rows_s(a->upscale, f->heights, a->heights_q8, 0, a->oh, a->scratch);
-    return a->heights_q8;
-}
-
 static int aov_write(void *priv, const rp_frame *f, rp_error *err)
 {
     aov_sink *a = priv;
-    const int32_t *hq8 = NULL;
-    if (a->upscale && !(hq8 = heights_q8(a, f, err)))
-        return err->code;
+    const int32_t *hq8 = a->upscale ? f->heights_q8 : NULL; /* a->upscale: the geometry */
+    if (a->upscale && !hq8)
+        return rp_error_set(err, RP_ERR_INVALID, 0, "--aov: the frame has no output-sized heights");
     if (a->buf[RP_AOV_HEIGHT]) {
         size_t n = (size_t)a->ow * (size_t)a->oh;
         uint16_t *b = a->buf[RP_AOV_HEIGHT];
@@ -326,14 +312,6 @@ static int aov_wants_background(const rp_sink_cfg *cfg)
     return cfg->aov[RP_AOV_CAUSTICS] != NULL;
 }
 
-/* Every kind but the height at the grid's own size reads the heights at the output size. */
-static int aov_wants_heights_q8(const rp_sink_cfg *cfg)
-{
-    const rp_settings *s = cfg->settings;
-    return cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_CAUSTICS] ||
-           (cfg->aov[RP_AOV_HEIGHT] &&
-            (s->water.width != s->out_width || s->water.height != s->out_height));
-}
 
 const rp_sink_kind rp_sink_aov = {
     .name = "--aov",
