@@ -75,11 +75,11 @@ deps:
 # it includes none of their headers.
 $(CORE_OBJS): $(BUILD)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CORE_CFLAGS) -MMD -c $< -o $@
+	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
 
 $(REST_OBJS) $(CLI_OBJS): $(BUILD)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(RP_CFLAGS) $(INCS) -MMD -c $< -o $@
+	$(CC) $(RP_CFLAGS) $(INCS) -MMD -MP -c $< -o $@
 
 $(BUILD)/librpcore.a: $(CORE_OBJS)
 	$(AR) rcs $@ $^
@@ -123,7 +123,7 @@ PLUGIN := $(BUILD)/frei0r/rockpool.so
 PIC_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/frei0r/plugin.o
 $(PIC_OBJS): $(BUILD)/pic/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CORE_CFLAGS) -fPIC -MMD -c $< -o $@
+	$(CC) $(CORE_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 $(PLUGIN): $(PIC_OBJS) src/frei0r/exports.map
 	@mkdir -p $(@D)

@@ -43,7 +43,7 @@
 #include "output/pngfilter.h"
 #include "base/pool.h"
 #include "look/render.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 #include "output/yuv.h"
 #include "look/texture.h"
 #include "sim/water.h"

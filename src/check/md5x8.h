@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /** 1 when this build has the AVX2 kernel and the level in effect allows it
- * (rp_simd_level() >= RP_SIMD_AVX2, so rp_simd_set() caps it), else 0. */
+ * (from the module's table, so rp_simd_set() caps it), else 0. */
 int rp_md5x8_available(void);
 
 /** digest[i] = MD5 of the len bytes at msg[i], for i = 0..7: the 16 digest bytes in the

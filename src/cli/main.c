@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "rockpool.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
 

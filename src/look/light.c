@@ -9,7 +9,7 @@
 
 #include "base/common.h"
 #include "look/light_simd.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 #include "sim/water.h"
 
 #define ONE15 RP_LIGHT_ONE15
@@ -388,9 +388,8 @@ struct px {
 
 /* The layer's (C, A8) from the transparency t of the layers under the glint (Q15), the
  * sky's alpha a_s, the glint's transparency op and the light's weight w_light. */
-static inline __attribute__((always_inline)) void compose(const rp_light *l, int32_t t,
-                                                          int32_t a_s, int32_t op,
-                                                          int32_t w_light,
+static inline __attribute__((always_inline)) void compose(const rp_light *l, int32_t t, int32_t a_s,
+                                                          int32_t op, int32_t w_light,
                                                           const uint8_t sky_rgb[3], struct px *o)
 {
     t = (int32_t)(((int64_t)t * op) >> 15);
@@ -568,10 +567,10 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     const int64_t xmax = (int64_t)(w - 1) << 8, ymax = (int64_t)(h - 1) << 8;
     int32_t g = interp_rsq(l->wref, r2);
     const int64_t half = (int64_t)1 << 27;
-    o->qx = rp_clamp64(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28), 0,
-                       xmax);
-    o->qy = rp_clamp64(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28), 0,
-                       ymax);
+    o->qx =
+        rp_clamp64(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28), 0, xmax);
+    o->qy =
+        rp_clamp64(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28), 0, ymax);
 
     /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
      * surface spread over on the bed */
@@ -610,9 +609,8 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
 /* The picture seen at a pixel in Q8 levels: the background at (qx, qy), Q8 pixels,
  * bilinear (exactly the pixel where the water is flat there). Kept to 1/256 of a level,
  * so the caustics' gain multiplies the picture, not its rounding. */
-static inline __attribute__((always_inline)) void plate_px(const uint8_t *bg, int w, int h,
-                                                           int64_t qx, int64_t qy, int x,
-                                                           int y, int32_t tq[3])
+static inline __attribute__((always_inline)) void
+plate_px(const uint8_t *bg, int w, int h, int64_t qx, int64_t qy, int x, int y, int32_t tq[3])
 {
     if (qx == (int64_t)x << 8 && qy == (int64_t)y << 8) {
         const uint8_t *s = bg + ((size_t)y * w + x) * 3;
@@ -672,16 +670,15 @@ void rp_light_caustics(const rp_light *l, const uint8_t *bg, int w, int h, int x
     plate_px(bg, w, h, ((int64_t)x << 8) + s->dx, ((int64_t)y << 8) + s->dy, x, y, t);
     for (int k = 0; k < 3; k++) {
         /* bed / t = (lit * tint / 2^24) / (t / 2^8), as Q12 */
-        int64_t g = t[k] ? (lit_q8(t[k], s->gain) * l->tint[k] + 8 * (int64_t)t[k]) /
-                               (16 * (int64_t)t[k])
-                         : ((int64_t)s->gain * l->tint[k] + 32768) >> 16;
+        int64_t g =
+            t[k] ? (lit_q8(t[k], s->gain) * l->tint[k] + 8 * (int64_t)t[k]) / (16 * (int64_t)t[k])
+                 : ((int64_t)s->gain * l->tint[k] + 32768) >> 16;
         gain[k] = (uint16_t)(g > 65535 ? 65535 : g);
     }
 }
 
 static void water_rows_rgb(const rp_light *l, const struct rp_light_frame *f,
-                           const int32_t *heights, const uint8_t *bg, uint8_t *rgb, int y0,
-                           int y1)
+                           const int32_t *heights, const uint8_t *bg, uint8_t *rgb, int y0, int y1)
 {
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgb + (size_t)y * f->w * 3;
@@ -724,13 +721,16 @@ static int flat_alpha(const rp_light *l)
     return o.a;
 }
 
-/* The vector kernel for these rows, or NULL: it does whole rows of 8 pixels or more. */
-static rp_light_row_fn row_kernel(const rp_light *l, const struct rp_light_frame *f,
-                                  const int32_t *heights, int y0, int y1)
+RP_DSP_TABLES(light)
+
+/* The table's kernel for these rows, or NULL: it does whole rows of 8 pixels or more. */
+static rp_light_row_fn row_kernel(const struct rp_light_frame *f, const int32_t *heights, int y0,
+                                  int y1)
 {
-    if (f->w < 8)
+    const rp_light_dsp *c = rp_light_dsp_get();
+    if (f->w < 8 || y0 >= y1 || !c->row || !c->rows_ok(f, heights, y0, y1))
         return NULL;
-    return rp_light_simd_row(rp_simd_level(), l, f, heights, y0, y1);
+    return c->row;
 }
 
 static inline __attribute__((always_inline)) void rgba_px(const rp_light *l,
@@ -755,7 +755,7 @@ void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t
         water_rows_rgba(l, &f, heights, rgba, y0, y1);
         return;
     }
-    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1);
+    rp_light_row_fn kernel = row_kernel(&f, heights, y0, y1);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgba + (size_t)y * f.w * 4;
         int x = 0;
@@ -801,7 +801,7 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
         water_rows_rgb(l, &f, heights, bg, rgb, y0, y1);
         return;
     }
-    rp_light_row_fn kernel = row_kernel(l, &f, heights, y0, y1);
+    rp_light_row_fn kernel = row_kernel(&f, heights, y0, y1);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgb + (size_t)y * f.w * 3;
         int x = 0;

@@ -1,5 +1,5 @@
 /* light_simd.h - private to light.c and light_simd.c: the light's tables and per-frame
- * constants, and the vector row kernel. The kernel computes exactly what light.c's plain
+ * constants, and its table of vector kernels. The kernel computes exactly what light.c's plain
  * loop computes, byte for byte; the plain loop stays the reference and the fallback (other
  * architectures and compilers, -DRP_NO_SIMD, rp_simd_set(RP_SIMD_C)). */
 #ifndef RP_LIGHT_SIMD_H
@@ -35,15 +35,15 @@ struct rp_light {
     uint16_t soft[RP_LIGHT_SOFT_N + 2];  /* x / (1 + x), Q15 */
     /* The water model (light.c water_*): tables by |slope|^2 as rsq, by the glint's
      * distance from the mirror slope, and 1/det for the caustics. */
-    int32_t wref[RP_LIGHT_RSQ_N + 2];    /* bed offset per unit slope and cell of depth, Q16 */
-    uint16_t wsky[RP_LIGHT_RSQ_N + 2];   /* sky alpha, Q15 */
+    int32_t wref[RP_LIGHT_RSQ_N + 2];     /* bed offset per unit slope and cell of depth, Q16 */
+    uint16_t wsky[RP_LIGHT_RSQ_N + 2];    /* sky alpha, Q15 */
     uint16_t wglint[RP_LIGHT_SOFT_N + 2]; /* glint alpha by u = d^2 / sigma^2 (Q8), Q15 */
     int32_t wrecip[RP_LIGHT_RECIP_N + 1]; /* 1 / det by det (Q12), Q12 */
-    int32_t mirror_x, mirror_y;          /* the slope of a normal that mirrors the sun, Q12 */
-    int64_t glint_lim, glint_inv;        /* d^2 (Q24) beyond the table; u Q8 = d^2 * inv >> 32 */
-    int64_t caus_a;                      /* depth * the sun's bed shift per unit slope, Q8 cells */
-    int32_t tint[3];                     /* transmittance, Q16 */
-    const uint8_t *sky_img;              /* rp_light_set_sky: RGB24, not owned; or NULL */
+    int32_t mirror_x, mirror_y;           /* the slope of a normal that mirrors the sun, Q12 */
+    int64_t glint_lim, glint_inv;         /* d^2 (Q24) beyond the table; u Q8 = d^2 * inv >> 32 */
+    int64_t caus_a;                       /* depth * the sun's bed shift per unit slope, Q8 cells */
+    int32_t tint[3];                      /* transmittance, Q16 */
+    const uint8_t *sky_img;               /* rp_light_set_sky: RGB24, not owned; or NULL */
     int sky_w, sky_h;
 };
 
@@ -71,13 +71,26 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
                                const int32_t *heights, int y, const uint8_t *bg, uint8_t *rgb,
                                uint8_t *rgba);
 
-/** The kernel for a level (simd.h) for rows y0..y1-1 of this frame, or NULL (the plain
- * loop does every pixel). The kernels work in 32-bit lanes, exact while every height they
- * read is within +-RP_LIGHT_SIMD_HMAX (Q8; rp_upscale's heights stay within about 1.6 *
- * 2^23); for other fields this returns NULL. The rows are read to check that unless the
- * frame's peak (rp_light_geom.peak_q8) is known and within it. */
+/** Whether the row kernel is exact for rows y0..y1-1 of this frame (y0 < y1). The kernels
+ * work in 32-bit lanes, exact while every height they read is within +-RP_LIGHT_SIMD_HMAX
+ * (Q8; rp_upscale's heights stay within about 1.6 * 2^23) and the frame's constants fit;
+ * the rows are read to check the heights unless the frame's peak (rp_light_geom.peak_q8)
+ * is known and within it. */
 #define RP_LIGHT_SIMD_HMAX (1 << 24)
-rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_light_frame *f,
-                                  const int32_t *heights, int y0, int y1);
+typedef int (*rp_light_rows_ok_fn)(const struct rp_light_frame *f, const int32_t *heights, int y0,
+                                   int y1);
+
+/* The light's table of vector kernels (see base/cpu.h). */
+typedef struct rp_light_dsp {
+    rp_light_row_fn row;         /* for frames 8 or more pixels wide */
+    rp_light_rows_ok_fn rows_ok; /* set with row */
+} rp_light_dsp;
+
+/** The table for the level in effect, or for a given level (tests). */
+const rp_light_dsp *rp_light_dsp_get(void);
+const rp_light_dsp *rp_light_dsp_level(int level);
+
+/** Fill the x86 entries for a level (src/x86/light_simd.c). */
+void rp_light_dsp_init_x86(rp_light_dsp *c, int level);
 
 #endif

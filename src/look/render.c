@@ -1,4 +1,5 @@
-/* render.c - height field + background texture -> RGB24 (rockpool(1) FRAME LOOP, rockpool-scene(5)).
+/* render.c - height field + background texture -> RGB24 (rockpool(1) FRAME LOOP,
+ * rockpool-scene(5)).
  *
  * offset: Elias' refraction and shading (seed 000/001), generalised with the
  *   refraction shift R of CodeProject (seed 004) and a light direction so Silverlight's
@@ -9,7 +10,8 @@
 
 #include "base/common.h"
 #include "base/pool.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
+#include "look/render_simd.h"
 
 static inline int32_t height_at(const int16_t *h, int w, int ht, int x, int y)
 {
@@ -26,9 +28,9 @@ static inline void put(uint8_t *out, const uint8_t *texel, int32_t shade)
 }
 
 /* One offset pixel given its four neighbour heights. */
-static inline __attribute__((always_inline)) void offset_pixel(
-    const rp_render_params *p, const uint8_t *tex, int w, int ht, uint8_t *out, int x, int y,
-    int32_t left, int32_t right, int32_t up, int32_t down)
+static inline __attribute__((always_inline)) void
+offset_pixel(const rp_render_params *p, const uint8_t *tex, int w, int ht, uint8_t *out, int x,
+             int y, int32_t left, int32_t right, int32_t up, int32_t down)
 {
     int32_t dx = left - right, dy = up - down;
     int tx = rp_clampi(x + (dx >> p->refraction), 0, w - 1);
@@ -37,10 +39,26 @@ static inline __attribute__((always_inline)) void offset_pixel(
     put(out, tex + ((size_t)ty * w + tx) * 3, shade);
 }
 
+RP_DSP_TABLES(render)
+
+/* The table's offset kernel for these parameters, or NULL where they are outside the
+ * kernels' range (render_simd.h). */
+static rp_offset_row_fn offset_kernel(const rp_render_dsp *c, const rp_render_params *p)
+{
+    const int sum = RP_RENDER_SIMD_LIGHT_SUM;
+    if (p->refraction < 0 || p->refraction > 31 || p->light_x < -sum || p->light_x > sum ||
+        p->light_y < -sum || p->light_y > sum ||
+        (p->light_x < 0 ? -p->light_x : p->light_x) + (p->light_y < 0 ? -p->light_y : p->light_y) >
+            sum ||
+        p->shading <= -RP_RENDER_SIMD_SHADING || p->shading >= RP_RENDER_SIMD_SHADING)
+        return NULL;
+    return c->offset_row[p->shading != 0];
+}
+
 static void offset_rows(const rp_render_params *p, const int16_t *h, int w, int ht,
                         const uint8_t *tex, uint8_t *rgb, int y0, int y1)
 {
-    rp_offset_row_fn kernel = rp_simd_offset_row(rp_simd_level(), p);
+    rp_offset_row_fn kernel = offset_kernel(rp_render_dsp_get(), p);
     for (int y = y0; y < y1; y++) {
         uint8_t *out = rgb + (size_t)y * w * 3;
         if (y == 0 || y == ht - 1 || w < 3) {
@@ -60,8 +78,7 @@ static void offset_rows(const rp_render_params *p, const int16_t *h, int w, int 
             for (int end = x + 8 < w - 1 ? x + 8 : w - 1; x < end; x++)
                 offset_pixel(p, tex, w, ht, out + 3 * x, x, y, m[x - 1], m[x + 1], u[x], d[x]);
         }
-        offset_pixel(p, tex, w, ht, out + 3 * (w - 1), w - 1, y, m[w - 2], 0, u[w - 1],
-                     d[w - 1]);
+        offset_pixel(p, tex, w, ht, out + 3 * (w - 1), w - 1, y, m[w - 2], 0, u[w - 1], d[w - 1]);
     }
 }
 
@@ -81,7 +98,7 @@ static inline void lens_pixel(const int16_t *row, int w, int ht, const uint8_t *
 static void lens_rows(const int16_t *h, int w, int ht, const uint8_t *tex, uint8_t *rgb, int y0,
                       int y1)
 {
-    rp_lens_row_fn kernel = rp_simd_lens_row(rp_simd_level());
+    rp_lens_row_fn kernel = rp_render_dsp_get()->lens_row;
     for (int y = y0; y < y1; y++) {
         const int16_t *row = h + (size_t)y * w;
         uint8_t *out = rgb + (size_t)y * w * 3;

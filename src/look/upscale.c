@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "base/common.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 #include "look/upscale_simd.h"
 
 struct axis {
@@ -374,6 +374,8 @@ void rp_upscale_rows(const rp_upscale *u, const int16_t *heights, int32_t *out, 
     free(scratch);
 }
 
+RP_DSP_TABLES(upscale)
+
 void rp_upscale_rows_s(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1,
                        void *mem)
 {
@@ -388,9 +390,9 @@ void rp_upscale_rows_s(const rp_upscale *u, const int16_t *heights, int32_t *out
     /* the vector row pass reads (and ignores) cells past the grid */
     for (int x = gw; x < gw + RP_UPSCALE_PAD; x++)
         column[x] = 0;
-    int level = rp_simd_level();
-    rp_upscale_col_fn colf = rp_upscale_simd_col(level);
-    rp_upscale_row_fn rowf = u->groups ? rp_upscale_simd_row(level) : NULL;
+    const rp_upscale_dsp *dsp = rp_upscale_dsp_get();
+    rp_upscale_col_fn colf = dsp->col;
+    rp_upscale_row_fn rowf = u->groups ? dsp->row : NULL;
     for (int y = y0; y < y1; y++) {
         const int32_t *wy = u->y.weights + u->y.offset[y];
         const int16_t *src = heights + (size_t)u->y.first[y] * gw;

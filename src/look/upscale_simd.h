@@ -51,8 +51,17 @@ typedef struct rp_upscale_group {
 typedef int (*rp_upscale_row_fn)(const int32_t *column, int gw, const rp_upscale_group *groups,
                                  const int32_t *w, int32_t *dst, int n, int16_t *scratch);
 
-/** The passes at a level (simd.h), or NULL. */
-rp_upscale_col_fn rp_upscale_simd_col(int level);
-rp_upscale_row_fn rp_upscale_simd_row(int level);
+/* The upscale's table of vector kernels (see base/cpu.h). */
+typedef struct rp_upscale_dsp {
+    rp_upscale_col_fn col;
+    rp_upscale_row_fn row; /* used where set-up built the groups */
+} rp_upscale_dsp;
+
+/** The table for the level in effect, or for a given level (tests). */
+const rp_upscale_dsp *rp_upscale_dsp_get(void);
+const rp_upscale_dsp *rp_upscale_dsp_level(int level);
+
+/** Fill the x86 entries for a level (src/x86/upscale_simd.c). */
+void rp_upscale_dsp_init_x86(rp_upscale_dsp *c, int level);
 
 #endif

@@ -1,9 +1,9 @@
 /* output_png.c - PNG sequence backend (rockpool(1) OUTPUT FILES): one PNG per frame, 8-bit
  * RGB (colour type 2), 8-bit RGBA with straight alpha for --alpha (colour type 6), or 16-bit
  * grey or RGB for the AOVs (colour types 0 and 2, samples big-endian as PNG stores them),
- * written under a temporary name and renamed when complete. Only IHDR, pHYs (1:1), tEXt (provenance), IDAT
- * and IEND are written - no tIME or text chunk - so the same frame always gives the same
- * bytes. The number in each name is the frame's timeline index.
+ * written under a temporary name and renamed when complete. Only IHDR, pHYs (1:1), tEXt
+ * (provenance), IDAT and IEND are written - no tIME or text chunk - so the same frame always gives
+ * the same bytes. The number in each name is the frame's timeline index.
  *
  * With opts->threads > 1, frames are filtered into a ring of jobs and each job is
  * compressed and written by one of that many worker threads, whole frames in parallel;
@@ -122,6 +122,7 @@ static void filter_frame(png_out *po, uint8_t *dst, const uint8_t *px)
     const int width = po->opts->width, height = po->opts->height, bpp = po->bpp;
     const int wide = po->opts->pixfmt == RP_PIX_GRAY16 || po->opts->pixfmt == RP_PIX_RGB48;
     size_t stride = (size_t)width * (size_t)bpp;
+    const rp_png_dsp *dsp = rp_png_dsp_get();
     for (int y = 0; y < height; y++) {
         const uint8_t *cur = px + (size_t)y * stride;
         const uint8_t *prev = y ? cur - stride : po->zeros;
@@ -141,7 +142,7 @@ static void filter_frame(png_out *po, uint8_t *dst, const uint8_t *px)
             memcpy(row + 1, cur, stride);
         } else {
             row[0] = 4; /* Paeth */
-            rp_png_paeth_row(row + 1, cur, prev, stride, bpp);
+            rp_png_paeth_row_dsp(dsp, row + 1, cur, prev, stride, bpp);
         }
     }
 }
@@ -187,7 +188,7 @@ static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, i
         return -1;
     put32(ihdr, (uint32_t)width);
     put32(ihdr + 4, (uint32_t)height);
-    ihdr[8] = pixfmt == RP_PIX_GRAY16 || pixfmt == RP_PIX_RGB48 ? 16 : 8; /* bit depth */
+    ihdr[8] = pixfmt == RP_PIX_GRAY16 || pixfmt == RP_PIX_RGB48 ? 16 : 8;  /* bit depth */
     ihdr[9] = pixfmt == RP_PIX_RGBA ? 6 : pixfmt == RP_PIX_GRAY16 ? 0 : 2; /* RGBA, grey, RGB */
     ihdr[10] = 0; /* compression: deflate */
     ihdr[11] = 0; /* filter method: adaptive (per-row type byte) */
@@ -332,8 +333,8 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     ret = rp_output_temp_create(tmp, name, &fd, err, errlen);
     if (ret)
         return ret;
-    e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height,
-               po->opts->pixfmt, po->opts->metadata);
+    e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height, po->opts->pixfmt,
+               po->opts->metadata);
     if (e < 0) {
         rp_errf(err, errlen, "PNG encoding failed on '%s': libdeflate's compressor failed", name);
         close(fd);
@@ -450,8 +451,9 @@ static int start_workers(png_out *po, char *err, size_t errlen)
     int r = rp_oqueue_new(&po->queue, &q);
     if (r) {
         stop_workers(po, err, errlen);
-        rp_errf(err, errlen, r == RP_ERR_NOMEM ? "out of memory for PNG encoder threads"
-                                               : "cannot start PNG encoder threads");
+        rp_errf(err, errlen,
+                r == RP_ERR_NOMEM ? "out of memory for PNG encoder threads"
+                                  : "cannot start PNG encoder threads");
         return r;
     }
     return RP_OK;

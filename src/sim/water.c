@@ -11,13 +11,14 @@
 #include <string.h>
 
 #include "base/pool.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
+#include "sim/water_simd.h"
 
 struct rp_water {
     rp_water_params p;
     int16_t *cur;
     int16_t *prev;
-    int16_t *tmp; /* the viscosity pass's output (viscosity_q16 only) */
+    int16_t *tmp;      /* the viscosity pass's output (viscosity_q16 only) */
     uint8_t *wall;     /* width*height, 1 = wall cell; NULL until a wall is added */
     int32_t *wall_idx; /* indices of wall cells, for re-zeroing after each step */
     size_t nwall;
@@ -618,6 +619,19 @@ static void viscosity_rows(void *ctx, int y0, int y1)
     }
 }
 
+RP_DSP_TABLES(water)
+
+/* The table's kernel for this stencil and damping, or NULL (the plain loop steps alone). */
+static rp_span_fn span_kernel(const rp_water_dsp *c, const rp_water_params *p)
+{
+    int32_t q16 = p->damping_q16;
+    int kind = q16 == 0 ? RP_DAMP_SHIFT : q16 == 65536 ? RP_DAMP_NONE : RP_DAMP_Q16;
+    if (p->stencil > RP_STENCIL_ISO || q16 < 0 || q16 > 65536 ||
+        (kind == RP_DAMP_SHIFT && (p->damping_shift < 1 || p->damping_shift > 30)))
+        return NULL;
+    return c->span[p->stencil][kind];
+}
+
 /* The viscosity pass over the new heights; each row's magnitude bound becomes the
  * largest of its own and its neighbours' (the mix stays within their range). */
 static void viscosity(rp_water *w, rp_pool *pool)
@@ -638,7 +652,7 @@ static void viscosity(rp_water *w, rp_pool *pool)
 
 void rp_water_step(rp_water *w, rp_pool *pool)
 {
-    w->span = rp_simd_span(rp_simd_level(), w->p.stencil, w->p.damping_shift, w->p.damping_q16);
+    w->span = span_kernel(rp_water_dsp_get(), &w->p);
     rp_pool_run(pool, w->p.height, step_rows, w);
     if (w->p.boundary == RP_BOUNDARY_OPEN)
         open_edges(w);

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "x86/simd.h"
+#include "base/cpu.h"
 
 #ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
@@ -565,33 +565,33 @@ static AVX2 int heights_ok_avx2(const int32_t *p, size_t n)
 
 #endif /* RP_HAVE_X86_KERNELS */
 
-rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_light_frame *f,
-                                  const int32_t *heights, int y0, int y1)
-{
-    (void)l;
 #ifdef RP_HAVE_X86_KERNELS
-    if (level < RP_SIMD_AVX2 || y0 >= y1)
-        return NULL;
-    /* the kernel's int32 bounds: curvature factors < 2^24 (always, see frame_init), frames
-     * of < 2^31 bytes, the rows it reads within +-HMAX */
+/* Whether light_row_avx2 is exact for rows y0..y1-1 of this frame: its int32 bounds are
+ * curvature factors < 2^24 (always, see frame_init), frames of < 2^31 bytes, a laplacian
+ * spacing within the edge copy (frame_init clamps the scale below) and the rows it reads
+ * within +-HMAX. */
+static int rows_ok_avx2(const struct rp_light_frame *f, const int32_t *heights, int y0, int y1)
+{
     if (f->cxm >= ((int64_t)1 << 24) || f->cym >= ((int64_t)1 << 24) ||
-        (int64_t)f->w * f->h * 3 >= ((int64_t)1 << 31) - 64)
-        return NULL;
-    if (f->sx_step > EDGE_PAD) /* beyond the edge copy (frame_init clamps the scale below) */
-        return NULL;
+        (int64_t)f->w * f->h * 3 >= ((int64_t)1 << 31) - 64 || f->sx_step > EDGE_PAD)
+        return 0;
     if (f->peak > 0 && f->peak <= RP_LIGHT_SIMD_HMAX)
-        return light_row_avx2; /* the rows cannot hold a larger height */
+        return 1; /* the rows cannot hold a larger height */
     int ra = y0 - f->sy_step < 0 ? 0 : y0 - f->sy_step;
     int rb = y1 + f->sy_step > f->h ? f->h : y1 + f->sy_step;
-    if (!heights_ok_avx2(heights + (size_t)ra * f->w, (size_t)(rb - ra) * f->w))
-        return NULL;
-    return light_row_avx2;
+    return heights_ok_avx2(heights + (size_t)ra * f->w, (size_t)(rb - ra) * f->w);
+}
+#endif
+
+void rp_light_dsp_init_x86(rp_light_dsp *c, int level)
+{
+#ifdef RP_HAVE_X86_KERNELS
+    if (level >= RP_SIMD_AVX2) {
+        c->row = light_row_avx2;
+        c->rows_ok = rows_ok_avx2;
+    }
 #else
+    (void)c;
     (void)level;
-    (void)f;
-    (void)heights;
-    (void)y0;
-    (void)y1;
-    return NULL;
 #endif
 }

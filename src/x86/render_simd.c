@@ -1,11 +1,12 @@
 /* render_simd.c - AVX2 kernels for the render's inner loops (render.c), 8 pixels at a time,
  * exact to the last bit: the texel coordinates, clamps and shading in int32 lanes, the
  * texels fetched with a gather; runs of still water, whose pixels show their own texel,
- * copied straight from the texture 8 or 16 pixels at a time. Chosen at run time by
- * rp_simd_offset_row() and rp_simd_lens_row(); built with `target` attributes, so the library needs
- * no -m flags. There is no SSE2 render kernel: without a gather it gains little over the plain
- * loop. */
-#include "x86/simd.h"
+ * copied straight from the texture 8 or 16 pixels at a time. Put in the render's
+ * table (render_simd.h) by rp_render_dsp_init_x86(); built with `target` attributes, so the
+ * library needs no -m flags. There is no SSE2 render kernel: without a gather it gains little over
+ * the plain loop. */
+#include "base/cpu.h"
+#include "look/render_simd.h"
 
 #include <string.h>
 
@@ -14,8 +15,8 @@
 #endif
 
 /* Shading by float division is exact while |dx*lx + dy*ly| < 2^24: see shade_avx2. */
-#define MAX_LIGHT_SUM 256
-#define MAX_SHADING (1 << 24)
+#define MAX_LIGHT_SUM RP_RENDER_SIMD_LIGHT_SUM
+#define MAX_SHADING RP_RENDER_SIMD_SHADING
 
 #ifdef RP_HAVE_X86_KERNELS
 
@@ -240,33 +241,16 @@ static AVX2 int lens_row_avx2(const int16_t *row, int w, int h, int y, const uin
 
 #endif /* RP_HAVE_X86_KERNELS */
 
-rp_offset_row_fn rp_simd_offset_row(int level, const rp_render_params *p)
+void rp_render_dsp_init_x86(rp_render_dsp *c, int level)
 {
 #ifdef RP_HAVE_X86_KERNELS
-    /* Outside these ranges (never from a scene: R 0..15, light -16..16, shading 0..1024)
-     * the plain loop keeps the exact C semantics alone. */
-    if (level < RP_SIMD_AVX2 || p->refraction < 0 || p->refraction > 31 ||
-        p->light_x < -MAX_LIGHT_SUM || p->light_x > MAX_LIGHT_SUM || p->light_y < -MAX_LIGHT_SUM ||
-        p->light_y > MAX_LIGHT_SUM ||
-        (p->light_x < 0 ? -p->light_x : p->light_x) + (p->light_y < 0 ? -p->light_y : p->light_y) >
-            MAX_LIGHT_SUM ||
-        p->shading <= -MAX_SHADING || p->shading >= MAX_SHADING)
-        return NULL;
-    return p->shading ? offset_row_shaded_avx2 : offset_row_plain_avx2;
+    if (level >= RP_SIMD_AVX2) {
+        c->offset_row[0] = offset_row_plain_avx2;
+        c->offset_row[1] = offset_row_shaded_avx2;
+        c->lens_row = lens_row_avx2;
+    }
 #else
-    (void)level;
-    (void)p;
-    return NULL;
-#endif
-}
-
-rp_lens_row_fn rp_simd_lens_row(int level)
-{
-#ifdef RP_HAVE_X86_KERNELS
-    if (level >= RP_SIMD_AVX2)
-        return lens_row_avx2;
-#else
+    (void)c;
     (void)level;
 #endif
-    return NULL;
 }

@@ -10,7 +10,7 @@
 #include "look/upscale_simd.h"
 
 #include "base/common.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 
 #ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
@@ -224,22 +224,15 @@ static AVX2 int row_avx2(const int32_t *column, int gw, const rp_upscale_group *
 
 #endif /* RP_HAVE_X86_KERNELS */
 
-rp_upscale_col_fn rp_upscale_simd_col(int level)
+void rp_upscale_dsp_init_x86(rp_upscale_dsp *c, int level)
 {
 #ifdef RP_HAVE_X86_KERNELS
-    if (level >= RP_SIMD_AVX2)
-        return col_avx2;
-#endif
+    if (level >= RP_SIMD_AVX2) {
+        c->col = col_avx2;
+        c->row = row_avx2;
+    }
+#else
+    (void)c;
     (void)level;
-    return NULL;
-}
-
-rp_upscale_row_fn rp_upscale_simd_row(int level)
-{
-#ifdef RP_HAVE_X86_KERNELS
-    if (level >= RP_SIMD_AVX2)
-        return row_avx2;
 #endif
-    (void)level;
-    return NULL;
 }

@@ -1,14 +1,15 @@
 /* water_simd.c - SSE2, AVX2 and AVX-512 kernels of the step's interior loop (step_span in water.c),
  * exact to the last bit: see water_simd_body.h for how the int32 arithmetic of the plain
- * loop is done in 16-bit vectors. Chosen at run time by rp_simd_span(); built with
- * `target` attributes, so the library needs no -m flags. */
-#include "x86/simd.h"
+ * loop is done in 16-bit vectors. Put in the step's table (water_simd.h) by
+ * rp_water_dsp_init_x86(); built with `target` attributes, so the library needs no -m flags. */
+#include "base/cpu.h"
+#include "sim/water_simd.h"
+
+#include <string.h>
 
 #ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
 #endif
-
-enum { DAMP_SHIFT, DAMP_Q16, DAMP_NONE };
 
 /* The small path's input bounds (exclusive magnitudes, see water_simd_body.h). */
 enum { SMALL_4 = 8192, SMALL_8_ISO = 4096 };
@@ -182,21 +183,17 @@ static inline __attribute__((always_inline)) ATTR_AVX512 __m512i cmpgt32_avx512(
 
 #endif /* RP_HAVE_X86_KERNELS */
 
-rp_span_fn rp_simd_span(int level, enum rp_stencil stencil, int shift, int32_t q16)
+void rp_water_dsp_init_x86(rp_water_dsp *c, int level)
 {
-    int kind = q16 == 0 ? DAMP_SHIFT : q16 == 65536 ? DAMP_NONE : DAMP_Q16;
-    if (stencil > RP_STENCIL_ISO || (kind == DAMP_SHIFT && (shift < 1 || shift > 30)) || q16 < 0 ||
-        q16 > 65536)
-        return NULL;
 #ifdef RP_HAVE_X86_KERNELS
     if (level >= RP_SIMD_AVX512)
-        return pick_avx512(stencil, kind);
-    if (level >= RP_SIMD_AVX2)
-        return pick_avx2(stencil, kind);
-    if (level >= RP_SIMD_SSE2)
-        return pick_sse2(stencil, kind);
+        fill_avx512(c);
+    else if (level >= RP_SIMD_AVX2)
+        fill_avx2(c);
+    else if (level >= RP_SIMD_SSE2)
+        fill_sse2(c);
 #else
+    (void)c;
     (void)level;
 #endif
-    return NULL;
 }

@@ -2,10 +2,10 @@
  * kernel written once over the operations water_simd.c defines (V, LD, MADD, ...), which
  * are undefined again at the end. No include guard on purpose. */
 
-/* Damping of int32 lanes, exactly as damp() in water.c. kind: DAMP_SHIFT n - (n >> shift);
- * DAMP_Q16 trunc(n * q / 65536) for q < 65536; DAMP_NONE q = 65536 (n itself).
+/* Damping of int32 lanes, exactly as damp() in water.c. kind: RP_DAMP_SHIFT n - (n >> shift);
+ * RP_DAMP_Q16 trunc(n * q / 65536) for q < 65536; RP_DAMP_NONE q = 65536 (n itself).
  *
- * DAMP_Q16 without a 64-bit product: |n| <= 98304 < 2^17 for every stencil (S is in
+ * RP_DAMP_Q16 without a 64-bit product: |n| <= 98304 < 2^17 for every stencil (S is in
  * -65536..65534 and prev in -32768..32767), so a = |n| = ah * 2^16 + al with ah 0 or 1 and
  * floor(a * q / 2^16) = ah * q + floor(al * q / 2^16); the second term is the unsigned
  * 16-bit high product of al and q (the lane's high half is multiplied by 0), the first is
@@ -13,9 +13,9 @@
 static inline __attribute__((always_inline)) ATTR V SFX(damp32)(int kind, V n, __m128i count,
                                                                 V q_lo, V q32, V lim)
 {
-    if (kind == DAMP_SHIFT)
+    if (kind == RP_DAMP_SHIFT)
         return SUB(n, SRA(n, count));
-    if (kind == DAMP_Q16) {
+    if (kind == RP_DAMP_Q16) {
         V sign = SIGNOF(n);
         V a = ABS(n, sign);
         V t = ADD(MULHU16(a, q_lo), AND(CMPGT(a, lim), q32));
@@ -30,9 +30,9 @@ static inline __attribute__((always_inline)) ATTR V SFX(damp32)(int kind, V n, _
 static inline __attribute__((always_inline)) ATTR V SFX(damp16)(int kind, V n, __m128i count,
                                                                 V q16v)
 {
-    if (kind == DAMP_SHIFT)
+    if (kind == RP_DAMP_SHIFT)
         return SUB16(n, SRA16(n, count));
-    if (kind == DAMP_Q16) {
+    if (kind == RP_DAMP_Q16) {
         V sign = SIGNOF16(n);
         return APPLY_SIGN16(MULHU16(ABS16(n, sign), q16v), sign);
     }
@@ -194,25 +194,26 @@ SFX(span)(enum rp_stencil s, int kind, const int16_t *restrict u, const int16_t 
         int k = SFX(span)(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag);                     \
         return k ? k : TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag);                   \
     }
-KERNEL(RP_STENCIL_4, DAMP_SHIFT, s4_shift)
-KERNEL(RP_STENCIL_4, DAMP_Q16, s4_q16)
-KERNEL(RP_STENCIL_4, DAMP_NONE, s4_none)
-KERNEL(RP_STENCIL_8, DAMP_SHIFT, s8_shift)
-KERNEL(RP_STENCIL_8, DAMP_Q16, s8_q16)
-KERNEL(RP_STENCIL_8, DAMP_NONE, s8_none)
-KERNEL(RP_STENCIL_ISO, DAMP_SHIFT, iso_shift)
-KERNEL(RP_STENCIL_ISO, DAMP_Q16, iso_q16)
-KERNEL(RP_STENCIL_ISO, DAMP_NONE, iso_none)
+KERNEL(RP_STENCIL_4, RP_DAMP_SHIFT, s4_shift)
+KERNEL(RP_STENCIL_4, RP_DAMP_Q16, s4_q16)
+KERNEL(RP_STENCIL_4, RP_DAMP_NONE, s4_none)
+KERNEL(RP_STENCIL_8, RP_DAMP_SHIFT, s8_shift)
+KERNEL(RP_STENCIL_8, RP_DAMP_Q16, s8_q16)
+KERNEL(RP_STENCIL_8, RP_DAMP_NONE, s8_none)
+KERNEL(RP_STENCIL_ISO, RP_DAMP_SHIFT, iso_shift)
+KERNEL(RP_STENCIL_ISO, RP_DAMP_Q16, iso_q16)
+KERNEL(RP_STENCIL_ISO, RP_DAMP_NONE, iso_none)
 #undef KERNEL
 
-static rp_span_fn SFX(pick)(enum rp_stencil s, int kind)
+/* This width's kernels into a table, by stencil and damping. */
+static void SFX(fill)(rp_water_dsp *c)
 {
-    static const rp_span_fn table[3][3] = {
+    static const rp_span_fn table[3][RP_DAMP_KINDS] = {
         {SFX(s4_shift), SFX(s4_q16), SFX(s4_none)},
         {SFX(s8_shift), SFX(s8_q16), SFX(s8_none)},
         {SFX(iso_shift), SFX(iso_q16), SFX(iso_none)},
     };
-    return table[s][kind];
+    memcpy(c->span, table, sizeof table);
 }
 
 /* The parameters belong to this inclusion alone: undefined here, once for every width, so

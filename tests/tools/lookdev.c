@@ -5,15 +5,13 @@
  *
  * Build (after `make build/librockpool.a`), from the repository root:
  *   cc -std=c11 -O2 -D_GNU_SOURCE -Isrc -Iinclude tests/tools/lookdev.c build/librockpool.a \
- *      $(pkg-config --cflags --libs libpng libdeflate libxxhash libavformat libavcodec libswscale libavutil) \
- *      -lm -pthread -o build/lookdev
- * Run:
- *   build/lookdev PHOTO|builtin OUTDIR [steps=N] [sizes=640x360,1920x1080] [key=value ...]
- * keys: az el hs refr shade caus spec shin sky (as rp_light_params, in user units),
- *   damp (damping shift), drop (height of the big drops), rainh (rain height scale %),
- *   time=N (timing repetitions, 0 = none), simd=L (time SIMD level L only; default every
- *   level this machine has, each compared byte for byte with plain C), tag=NAME (file name
- *   prefix). */
+ *      $(pkg-config --cflags --libs libpng libdeflate libxxhash libavformat libavcodec libswscale
+ * libavutil) \ -lm -pthread -o build/lookdev Run: build/lookdev PHOTO|builtin OUTDIR [steps=N]
+ * [sizes=640x360,1920x1080] [key=value ...] keys: az el hs refr shade caus spec shin sky (as
+ * rp_light_params, in user units), damp (damping shift), drop (height of the big drops), rainh
+ * (rain height scale %), time=N (timing repetitions, 0 = none), simd=L (time SIMD level L only;
+ * default every level this machine has, each compared byte for byte with plain C), tag=NAME (file
+ * name prefix). */
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +21,7 @@
 #include "base/common.h"
 #include "input/image.h"
 #include "look/light.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 #include "look/texture.h"
 #include "look/upscale.h"
 #include "sim/water.h"

@@ -29,7 +29,7 @@
 #include "base/pool.h"
 #include "scene/scene.h"
 #include "scene/timeline.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 #include "look/texture.h"
 
 static void usage(void)

@@ -24,7 +24,7 @@
 #include "check/hash.h"
 #include "check/md5x8.h"
 #include "output/output.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 
 #define PATTERN_LEN 1000003
 static const char fox[] = "The quick brown fox jumps over the lazy dog";

@@ -19,7 +19,7 @@
 #include "look/light.h"
 #include "look/light_simd.h"
 #include "light_ref.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 
 #define W 61
 #define H 43
@@ -915,8 +915,9 @@ static double water_oracle(const rp_light_params *p, double scale, int x, int y,
     double c2 = scale * scale / (st * st * hs);
     double hxx = (hm(x + st, y) + hm(x - st, y) - 2 * hm(x, y)) * c2;
     double hyy = (hm(x, y + st) + hm(x, y - st) - 2 * hm(x, y)) * c2;
-    double hxy = (hm(x + st, y + st) - hm(x + st, y - st) - hm(x - st, y + st) +
-                  hm(x - st, y - st)) / 4 * c2;
+    double hxy =
+        (hm(x + st, y + st) - hm(x + st, y - st) - hm(x - st, y + st) + hm(x - st, y - st)) / 4 *
+        c2;
     double el = p->elevation_mdeg / 1000.0 * M_PI / 180;
     double cts = sqrt(1 - eta * eta * cos(el) * cos(el));
     double a = depth * (1 - eta * sin(el) / cts) / (cts * cts);
@@ -996,8 +997,8 @@ static void check_water_oracle(const rp_light_params *p, int32_t scale_q16, doub
                 glints += k == 0 && al > 0.5;
                 moved += k == 0 && rgb[y][x][0] != bg[y][x][0] * p->tint_rgb[0] / 255;
             }
-    print_message("water, scale %.3f: max |d out| %d; %d glint pixels, %d changed\n", scale,
-                  worst, glints, moved);
+    print_message("water, scale %.3f: max |d out| %d; %d glint pixels, %d changed\n", scale, worst,
+                  glints, moved);
     assert_true(glints > 0);
     assert_true(moved > W * H / 2);
     assert_true(worst <= 1);
@@ -1041,22 +1042,14 @@ static void test_water_still(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_oracle),
-        cmocka_unit_test(test_water_tables),
-        cmocka_unit_test(test_overlay_equation),
-        cmocka_unit_test(test_calm),
-        cmocka_unit_test(test_size_independent),
-        cmocka_unit_test(test_row_split),
-        cmocka_unit_test(test_no_white_disc),
-        cmocka_unit_test(test_ranges),
-        cmocka_unit_test(test_paths_exact),
-        cmocka_unit_test(test_paths_extreme_heights),
-        cmocka_unit_test(test_paths_full_frame),
-        cmocka_unit_test(test_surface),
-        cmocka_unit_test(test_sky_still),
-        cmocka_unit_test(test_sky_reflect),
-        cmocka_unit_test(test_sky_paths),
-        cmocka_unit_test(test_water_oracle),
+        cmocka_unit_test(test_oracle),           cmocka_unit_test(test_water_tables),
+        cmocka_unit_test(test_overlay_equation), cmocka_unit_test(test_calm),
+        cmocka_unit_test(test_size_independent), cmocka_unit_test(test_row_split),
+        cmocka_unit_test(test_no_white_disc),    cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_paths_exact),      cmocka_unit_test(test_paths_extreme_heights),
+        cmocka_unit_test(test_paths_full_frame), cmocka_unit_test(test_surface),
+        cmocka_unit_test(test_sky_still),        cmocka_unit_test(test_sky_reflect),
+        cmocka_unit_test(test_sky_paths),        cmocka_unit_test(test_water_oracle),
         cmocka_unit_test(test_water_still),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,7 +19,7 @@
 #include <libavutil/md5.h>
 
 #include "check/md5x8.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 
 static const size_t lengths[] = {0,   1,   55,  56,  57,  63,   64,        65,
                                  119, 120, 127, 128, 129, 1000, 4096 + 17, 6220800};

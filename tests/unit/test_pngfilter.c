@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "output/pngfilter.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 
 /* PNG specification, 9.4 "Filter type 4: Paeth". */
 static int spec_paeth(int a, int b, int c)

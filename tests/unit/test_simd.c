@@ -1,22 +1,46 @@
-/* test_simd.c - the vector kernels (SSE2, AVX2) against the plain C reference, byte for
- * byte: every stencil, damping and boundary over random fields that reach the int16 limits
- * and the edges of the kernels' small-height path, odd widths, drops and walls between
- * steps, 1, 2 and 7 threads; and every render mode and parameter kind. The plain C path
- * itself is checked against the seeds' loops in test_water.c and test_render.c. */
+/* test_simd.c - rockpool's checkasm: every table of vector kernels (base/cpu.h) against
+ * the plain C reference, byte for byte, at every level this CPU has.
+ * - Which entries each level fills, for every table (on any CPU: the tables of levels the
+ *   CPU lacks are filled too), so a kernel left out of its table fails here.
+ * - The step: every stencil, damping and boundary over random fields that reach the int16
+ *   limits and the edges of the kernels' small-height path, odd widths, drops and walls
+ *   between steps, 1, 2 and 7 threads.
+ * - The render: every mode and parameter kind.
+ * - The light, the upscale, the YUV converter, the PNG filter and the MD5 of eight: each
+ *   entry called directly where its arguments are plain (with guard bytes that must stay
+ *   untouched), else through its module at every level against the C level.
+ * The plain C paths themselves are checked against independent references in the modules'
+ * own tests (test_water.c, test_render.c, test_light.c, test_upscale.c, test_yuv.c,
+ * test_pngfilter.c, test_md5x8.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <libavutil/md5.h>
+
+#include "base/cpu.h"
 #include "base/pool.h"
+#include "check/md5x8.h"
+#include "check/md5x8_simd.h"
+#include "look/light.h"
+#include "look/light_simd.h"
 #include "look/render.h"
-#include "x86/simd.h"
+#include "look/render_simd.h"
 #include "look/texture.h"
+#include "look/upscale.h"
+#include "look/upscale_simd.h"
+#include "output/pngfilter.h"
+#include "output/pngfilter_simd.h"
+#include "output/yuv.h"
+#include "output/yuv_simd.h"
 #include "sim/water.h"
+#include "sim/water_simd.h"
 
 #define STEPS 16
 
@@ -188,10 +212,12 @@ static int32_t ref_cell(enum rp_stencil s, const int16_t *u, const int16_t *m, c
         sum = ((int32_t)m[x - 1] + m[x + 1] + u[x] + d[x]) >> 1;
     else if (s == RP_STENCIL_8)
         sum = ((int32_t)u[x - 1] + u[x] + u[x + 1] + m[x - 1] + m[x + 1] + d[x - 1] + d[x] +
-               d[x + 1]) >> 2;
+               d[x + 1]) >>
+              2;
     else
         sum = (4 * ((int32_t)m[x - 1] + m[x + 1] + u[x] + d[x]) +
-               ((int32_t)u[x - 1] + u[x + 1] + d[x - 1] + d[x + 1]) + 12 * (int32_t)m[x]) >> 4;
+               ((int32_t)u[x - 1] + u[x + 1] + d[x - 1] + d[x + 1]) + 12 * (int32_t)m[x]) >>
+              4;
     n = sum - prev;
     n = q16 ? (int32_t)((int64_t)n * q16 / 65536) : n - (n >> shift);
     return n < INT16_MIN ? INT16_MIN : n > INT16_MAX ? INT16_MAX : n;
@@ -230,8 +256,9 @@ static void test_span_every_alignment(void **state)
                     for (int off = 0; off < 32; off++)
                         for (int wide = 0; wide < 2; wide++) {
                             enum rp_stencil sten = (enum rp_stencil)st;
-                            enum field f = wide ? F_LIMITS
-                                           : sten == RP_STENCIL_4 ? F_SMALL4 : F_SMALL8;
+                            enum field f = wide                   ? F_LIMITS
+                                           : sten == RP_STENCIL_4 ? F_SMALL4
+                                                                  : F_SMALL8;
                             int16_t *u = rows[0] + 16 + off, *m = rows[1] + 16 + off,
                                     *d = rows[2] + 16 + off, *out = rows[3] + 16 + off,
                                     *orig = rows[4] + 16 + off;
@@ -250,11 +277,14 @@ static void test_span_every_alignment(void **state)
                                 mx = mx > e ? mx : e;
                                 in_mag = mx > in_mag ? mx : in_mag;
                             }
-                            rp_span_fn fn = rp_simd_span(level, sten, damps[di].shift,
-                                                         damps[di].q16);
+                            int32_t q = damps[di].q16;
+                            rp_span_fn fn =
+                                rp_water_dsp_level(level)->span[sten][q == 0       ? RP_DAMP_SHIFT
+                                                                      : q == 65536 ? RP_DAMP_NONE
+                                                                                   : RP_DAMP_Q16];
                             assert_non_null(fn);
-                            int k = fn(u, m, d, out, n, damps[di].shift, damps[di].q16, in_mag,
-                                       &mag);
+                            int k =
+                                fn(u, m, d, out, n, damps[di].shift, damps[di].q16, in_mag, &mag);
                             assert_int_equal(k, n >= 8 ? n : 0);
                             for (int x = -16 - off; x < CELLS - 16 - off; x++) {
                                 int16_t want = orig[x];
@@ -610,10 +640,309 @@ static void test_render_rain_frame(void **state)
     free(tex);
 }
 
+/* ---- which entries each table has at each level ---- */
+
+#ifdef RP_HAVE_X86_KERNELS
+#define X86 1
+#else
+#define X86 0
+#endif
+
+static void test_tables_filled(void **state)
+{
+    (void)state;
+    for (int level = RP_SIMD_C; level <= RP_SIMD_MAX; level++) {
+        int sse2 = X86 && level >= RP_SIMD_SSE2, avx2 = X86 && level >= RP_SIMD_AVX2;
+        const rp_water_dsp *w = rp_water_dsp_level(level);
+        for (int st = 0; st <= RP_STENCIL_ISO; st++)
+            for (int k = 0; k < RP_DAMP_KINDS; k++)
+                assert_int_equal(w->span[st][k] != NULL, sse2);
+        if (sse2 && level > RP_SIMD_SSE2) /* each level has kernels of its own */
+            assert_ptr_not_equal(w->span[RP_STENCIL_ISO][RP_DAMP_Q16],
+                                 rp_water_dsp_level(level - 1)->span[RP_STENCIL_ISO][RP_DAMP_Q16]);
+        const rp_render_dsp *r = rp_render_dsp_level(level);
+        assert_int_equal(r->offset_row[0] != NULL, avx2);
+        assert_int_equal(r->offset_row[1] != NULL, avx2);
+        assert_int_equal(r->lens_row != NULL, avx2);
+        const rp_light_dsp *l = rp_light_dsp_level(level);
+        assert_int_equal(l->row != NULL, avx2);
+        assert_int_equal(l->rows_ok != NULL, avx2);
+        const rp_upscale_dsp *u = rp_upscale_dsp_level(level);
+        assert_int_equal(u->col != NULL, avx2);
+        assert_int_equal(u->row != NULL, avx2);
+        const rp_yuv_dsp *y = rp_yuv_dsp_level(level);
+        assert_int_equal(y->yuv420_pair != NULL, avx2);
+        assert_int_equal(y->yuv444_row != NULL, avx2);
+        assert_int_equal(rp_png_dsp_level(level)->paeth != NULL, sse2);
+        assert_int_equal(rp_md5x8_dsp_level(level)->md5x8 != NULL, avx2);
+    }
+    /* the level in effect picks its own table */
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        assert_int_equal(rp_simd_set(level), level);
+        assert_ptr_equal(rp_png_dsp_get(), rp_png_dsp_level(level));
+        assert_ptr_equal(rp_water_dsp_get(), rp_water_dsp_level(level));
+    }
+    rp_simd_set(-1);
+}
+
+/* ---- entries called directly ---- */
+
+static void fill_bytes(uint8_t *p, size_t n, uint32_t *s)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(next(s) >> 3);
+}
+
+/* The Paeth filter's entry from byte bpp on, against the C level's whole row, every length
+ * 1..100 and bpp 1..8, the bytes past the row untouched. */
+static void test_png_paeth_entry(void **state)
+{
+    (void)state;
+    enum { N = 100, GUARD = 40 };
+    uint8_t cur[N], prev[N], want[N + GUARD], got[N + GUARD];
+    uint32_t seed = 5;
+    const rp_png_dsp *c = rp_png_dsp_level(RP_SIMD_C);
+    for (int level = RP_SIMD_SSE2; level <= rp_simd_supported(); level++) {
+        rp_png_paeth_fn fn = rp_png_dsp_level(level)->paeth;
+        assert_non_null(fn);
+        for (int bpp = 1; bpp <= 8; bpp++)
+            for (size_t n = (size_t)bpp; n <= N; n++) {
+                fill_bytes(cur, N, &seed);
+                fill_bytes(prev, N, &seed);
+                memset(want, 0xee, sizeof want);
+                memset(got, 0xee, sizeof got);
+                rp_png_paeth_row_dsp(c, want, cur, prev, n, bpp);
+                memcpy(got, want, (size_t)bpp);
+                size_t k = fn(got, cur, prev, n, bpp, (size_t)bpp);
+                assert_true(k <= n);
+                memcpy(got + k, want + k, n - k); /* the plain loop's part */
+                if (memcmp(got, want, sizeof got))
+                    fail_msg("level %d bpp %d n %zu: bytes differ", level, bpp, n);
+            }
+    }
+}
+
+/* The converter's entries on rows of 1..70 pixels against the C level's rows, for both
+ * matrices, the bytes past each row untouched. */
+static void test_yuv_entries(void **state)
+{
+    (void)state;
+    enum { W = 70, G = 24 };
+    uint8_t a[W * 3], b[W * 3];
+    uint8_t want[4][W + G], got[4][W + G];
+    uint32_t seed = 8;
+    const rp_yuv_matrix *ms[2] = {&rp_yuv_bt601, &rp_yuv_bt709};
+    for (int level = RP_SIMD_AVX2; level <= rp_simd_supported(); level++) {
+        const rp_yuv_dsp *d = rp_yuv_dsp_level(level);
+        assert_non_null(d->yuv420_pair);
+        for (int mi = 0; mi < 2; mi++)
+            for (int w = 2; w <= W; w += 2) {
+                fill_bytes(a, sizeof a, &seed);
+                fill_bytes(b, sizeof b, &seed);
+                uint8_t rgb[2 * W * 3];
+                memcpy(rgb, a, (size_t)w * 3);
+                memcpy(rgb + (size_t)w * 3, b, (size_t)w * 3);
+                memset(want, 0xcd, sizeof want);
+                memset(got, 0xcd, sizeof got);
+                assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+                uint8_t *const dw[3] = {want[0], want[2], want[3]};
+                const int stride[3] = {W + G, 0, 0};
+                rp_yuv420_rows_m(ms[mi], rgb, w, dw, stride, 0, 2);
+                rp_simd_set(-1);
+                int k = d->yuv420_pair(ms[mi], a, b, w, got[0], got[1], got[2], got[3]);
+                assert_true(k >= 0 && k <= w && k % 2 == 0);
+                if (memcmp(got[0], want[0], (size_t)k) || memcmp(got[1], want[1], (size_t)k) ||
+                    memcmp(got[2], want[2], (size_t)k / 2) ||
+                    memcmp(got[3], want[3], (size_t)k / 2))
+                    fail_msg("level %d 4:2:0 w %d: pixels differ", level, w);
+                for (int i = k; i < W + G; i++)
+                    assert_int_equal(got[0][i], 0xcd);
+                for (int i = k / 2; i < W + G; i++)
+                    assert_int_equal(got[2][i] | got[3][i] << 8, 0xcdcd);
+                /* 4:4:4, one row */
+                memset(want, 0xcd, sizeof want);
+                memset(got, 0xcd, sizeof got);
+                assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+                uint8_t *const d4[3] = {want[0], want[1], want[2]};
+                rp_yuv444_rows_m(ms[mi], a, w, d4, stride, 0, 1);
+                rp_simd_set(-1);
+                k = d->yuv444_row(ms[mi], a, w, got[0], got[1], got[2]);
+                assert_true(k >= 0 && k <= w);
+                for (int p = 0; p < 3; p++) {
+                    if (memcmp(got[p], want[p], (size_t)k))
+                        fail_msg("level %d 4:4:4 w %d plane %d: pixels differ", level, w, p);
+                    for (int i = k; i < W + G; i++)
+                        assert_int_equal(got[p][i], 0xcd);
+                }
+            }
+    }
+}
+
+/* The MD5 entry against libavutil's MD5 of each lane, every length 0..300 and a long one. */
+static void test_md5x8_entry(void **state)
+{
+    (void)state;
+    enum { LEN = 5000 };
+    uint8_t *buf = malloc(8 * LEN);
+    assert_non_null(buf);
+    uint32_t seed = 3;
+    fill_bytes(buf, 8 * LEN, &seed);
+    for (int level = RP_SIMD_AVX2; level <= rp_simd_supported(); level++) {
+        rp_md5x8_fn fn = rp_md5x8_dsp_level(level)->md5x8;
+        assert_non_null(fn);
+        for (size_t len = 0; len <= LEN; len = len < 300 ? len + 1 : LEN + 1) {
+            const uint8_t *msg[8];
+            uint8_t got[8][16], want[16];
+            for (int i = 0; i < 8; i++)
+                msg[i] = buf + (size_t)i * LEN + (LEN - len) * (size_t)(i % 2);
+            fn(msg, len, got);
+            for (int i = 0; i < 8; i++) {
+                av_md5_sum(want, msg[i], len);
+                if (memcmp(got[i], want, 16))
+                    fail_msg("level %d len %zu lane %d: digest differs", level, len, i);
+            }
+        }
+    }
+    free(buf);
+}
+
+/* The upscale's column entry against its definition (upscale_simd.h), for 1..5 taps of
+ * any weight and int16 cells at the limits, the cells past n untouched. */
+static void test_upscale_col_entry(void **state)
+{
+    (void)state;
+    enum { N = 90, ROWS = 5 };
+    int16_t src[ROWS * N];
+    int32_t column[N + 8], want;
+    uint32_t seed = 12;
+    for (int level = RP_SIMD_AVX2; level <= rp_simd_supported(); level++) {
+        rp_upscale_col_fn fn = rp_upscale_dsp_level(level)->col;
+        assert_non_null(fn);
+        for (int ny = 1; ny <= ROWS; ny++)
+            for (int n = 1; n <= N; n += 7) {
+                int32_t wy[ROWS];
+                for (int k = 0; k < ny; k++)
+                    wy[k] = ny == 1 ? 32768 : (int32_t)(next(&seed) % 26000) - 13000;
+                for (int i = 0; i < ROWS * N; i++)
+                    src[i] = next(&seed) % 3 ? (int16_t)(int32_t)(next(&seed) % 65536 - 32768)
+                                             : (i % 2 ? INT16_MIN : INT16_MAX);
+                for (int i = 0; i < N + 8; i++)
+                    column[i] = 0x5a5a5a5a;
+                int k = fn(src, N, wy, ny, column, n);
+                assert_true(k >= 0 && k <= n && k % 8 == 0);
+                for (int x = 0; x < N + 8; x++) {
+                    want = 0x5a5a5a5a;
+                    if (x < k) {
+                        want = 0;
+                        for (int t = 0; t < ny; t++)
+                            want += src[t * N + x] * wy[t];
+                    }
+                    if (column[x] != want)
+                        fail_msg("level %d ny %d n %d: cell %d is %d, want %d", level, ny, n, x,
+                                 column[x], want);
+                }
+            }
+    }
+}
+
+/* ---- entries through their module, at every level against the C level ---- */
+
+/* The upscale's row pass (its groups are built by set-up): whole resamples of random and
+ * extreme grids up and down, at every level against the C level. */
+static void test_upscale_levels(void **state)
+{
+    (void)state;
+    static const int sizes[][4] = {{64, 36, 1920, 1080},
+                                   {100, 60, 333, 187},
+                                   {90, 50, 61, 37},
+                                   {1280, 3, 640, 2},
+                                   {33, 20, 34, 21}};
+    uint32_t seed = 4;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int gw = sizes[s][0], gh = sizes[s][1], ow = sizes[s][2], oh = sizes[s][3];
+        size_t gn = (size_t)gw * gh, on = (size_t)ow * oh;
+        int16_t *g = malloc(gn * sizeof *g);
+        int32_t *want = malloc(on * sizeof *want), *got = malloc(on * sizeof *got);
+        assert_true(g && want && got);
+        for (size_t i = 0; i < gn; i++)
+            g[i] = i % 5 ? (int16_t)(int32_t)(next(&seed) % 65536 - 32768)
+                         : (i % 2 ? INT16_MIN : INT16_MAX);
+        rp_upscale *u = NULL;
+        assert_int_equal(rp_upscale_new(&u, gw, gh, ow, oh), RP_OK);
+        assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+        rp_upscale_rows(u, g, want, 0, oh);
+        for (int level = RP_SIMD_SSE2; level <= rp_simd_supported(); level++) {
+            assert_int_equal(rp_simd_set(level), level);
+            memset(got, 0x55, on * sizeof *got);
+            rp_upscale_rows(u, g, got, 0, oh);
+            if (memcmp(got, want, on * sizeof *got))
+                fail_msg("level %d %dx%d -> %dx%d: outputs differ", level, gw, gh, ow, oh);
+        }
+        rp_simd_set(-1);
+        rp_upscale_free(&u);
+        free(g);
+        free(want);
+        free(got);
+    }
+}
+
+/* The light's row kernel and its bounds check: the layer (rgba) and the composite (rgb) of
+ * rippled and extreme fields, with and without a stated peak, at every level against the
+ * C level. */
+static void test_light_levels(void **state)
+{
+    (void)state;
+    enum { W = 77, H = 41 };
+    static int32_t field[H * W];
+    static uint8_t bg[H * W * 3], want3[H * W * 3], got3[H * W * 3], want4[H * W * 4],
+        got4[H * W * 4];
+    /* around the kernels' limit (RP_LIGHT_SIMD_HMAX) and far beyond it */
+    static const int32_t extreme[] = {1 << 24,       -(1 << 24),    (1 << 24) + 1,
+                                      INT32_MAX / 2, INT32_MIN / 2, 0};
+    uint32_t seed = 6;
+    fill_bytes(bg, sizeof bg, &seed);
+    for (int model = 0; model < 2; model++)
+        for (int kind = 0; kind < 3; kind++) {
+            rp_light_params p;
+            rp_light_defaults(&p);
+            p.model = model ? RP_LIGHT_WATER : RP_LIGHT_LAYER;
+            if (!model)
+                p.height_scale = RP_LIGHT_LAYER_HEIGHT_SCALE;
+            rp_light *l = NULL;
+            char err[200];
+            assert_int_equal(rp_light_new(&l, &p, err, sizeof err), RP_OK);
+            int64_t peak = 1;
+            for (int i = 0; i < H * W; i++) {
+                int x = i % W, y = i / W;
+                field[i] = kind == 0   ? (int32_t)(4000.0 * 256 * sin(x * 0.4) * cos(y * 0.3))
+                           : kind == 1 ? extreme[next(&seed) % 6]
+                                       : (int32_t)(next(&seed) % 20000) - 10000;
+                peak = llabs(field[i]) > peak ? llabs(field[i]) : peak;
+            }
+            for (int stated = 0; stated < 2; stated++) {
+                rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, stated ? peak : 0};
+                assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+                rp_light_rows_rgb(l, &g, field, bg, want3, 0, H);
+                rp_light_rows_rgba(l, &g, field, want4, 0, H);
+                for (int level = RP_SIMD_SSE2; level <= rp_simd_supported(); level++) {
+                    assert_int_equal(rp_simd_set(level), level);
+                    rp_light_rows_rgb(l, &g, field, bg, got3, 0, H);
+                    rp_light_rows_rgba(l, &g, field, got4, 0, H);
+                    if (memcmp(got3, want3, sizeof got3) || memcmp(got4, want4, sizeof got4))
+                        fail_msg("level %d model %d field %d peak %d: pixels differ", level, model,
+                                 kind, stated);
+                }
+            }
+            rp_simd_set(-1);
+            rp_light_free(&l);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_level_control),
+        cmocka_unit_test(test_tables_filled),
         cmocka_unit_test(test_span_every_alignment),
         cmocka_unit_test(test_step_matches_plain_c),
         cmocka_unit_test(test_step_edge_cells_bound_rows),
@@ -623,6 +952,12 @@ int main(void)
         cmocka_unit_test(test_render_rain_frame),
         cmocka_unit_test(test_render_calm_blocks),
         cmocka_unit_test(test_render_lens_centre),
+        cmocka_unit_test(test_light_levels),
+        cmocka_unit_test(test_upscale_levels),
+        cmocka_unit_test(test_upscale_col_entry),
+        cmocka_unit_test(test_yuv_entries),
+        cmocka_unit_test(test_png_paeth_entry),
+        cmocka_unit_test(test_md5x8_entry),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/common.h"
-#include "x86/simd.h"
+#include "base/cpu.h"
 #include "look/upscale.h"
 #include "upscale_ref.h"
 

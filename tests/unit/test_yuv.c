@@ -15,7 +15,7 @@
 
 #include <libswscale/swscale.h>
 
-#include "x86/simd.h"
+#include "base/cpu.h"
 #include "output/yuv.h"
 
 static uint32_t next(uint32_t *s)

@@ -1,0 +1,78 @@
+/* cpu.c - which vector kernels this process uses (see cpu.h): detected from the CPU at
+ * run time, and capped by rp_simd_set() so tests can compare every level with the plain
+ * C reference in one process. */
+#include "base/cpu.h"
+
+#include <string.h>
+
+/* The cap set by rp_simd_set(); RP_SIMD_MAX = no cap. Atomic only so a cap set by one
+ * thread is seen by pool workers without a data race; the value is a plain level. */
+static atomic_int simd_cap = RP_SIMD_MAX;
+/* rp_simd_supported() + 1 once known, else 0. */
+static atomic_int simd_have;
+
+static int detect(void)
+{
+#ifdef RP_HAVE_X86_KERNELS
+    /* libgcc's (and compiler-rt's) CPU model is filled in by a constructor; calling the
+     * initialiser again makes this safe from other constructors too. It also checks that
+     * the OS saves the AVX (and AVX-512) state (XGETBV) before reporting avx2 (avx512f). */
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+        return RP_SIMD_AVX512;
+    if (__builtin_cpu_supports("avx2"))
+        return RP_SIMD_AVX2;
+    if (__builtin_cpu_supports("sse2"))
+        return RP_SIMD_SSE2;
+#endif
+    return RP_SIMD_C;
+}
+
+int rp_simd_supported(void)
+{
+    int have = atomic_load_explicit(&simd_have, memory_order_relaxed);
+    if (!have) {
+        have = detect() + 1;
+        atomic_store_explicit(&simd_have, have, memory_order_relaxed);
+    }
+    return have - 1;
+}
+
+int rp_simd_set(int level)
+{
+    if (level < 0 || level > RP_SIMD_MAX)
+        level = RP_SIMD_MAX;
+    atomic_store_explicit(&simd_cap, level, memory_order_relaxed);
+    return rp_simd_level();
+}
+
+int rp_simd_level(void)
+{
+    int cap = atomic_load_explicit(&simd_cap, memory_order_relaxed);
+    int have = rp_simd_supported();
+    return cap < have ? cap : have;
+}
+
+const void *rp_dsp_get_level(rp_dsp_cache *c, int level)
+{
+    if (!atomic_load_explicit(&c->ready, memory_order_acquire)) {
+        pthread_mutex_lock(&c->lock);
+        if (!atomic_load_explicit(&c->ready, memory_order_relaxed)) {
+            for (int l = 0; l < RP_SIMD_LEVELS; l++) {
+                void *t = (char *)c->tables + (size_t)l * c->size;
+                memset(t, 0, c->size);
+                c->init(t, l);
+            }
+            atomic_store_explicit(&c->ready, 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&c->lock);
+    }
+    if (level < 0 || level > RP_SIMD_MAX)
+        level = RP_SIMD_C;
+    return (const char *)c->tables + (size_t)level * c->size;
+}
+
+const void *rp_dsp_get(rp_dsp_cache *c)
+{
+    return rp_dsp_get_level(c, rp_simd_level());
+}

@@ -1,0 +1,42 @@
+/* water_simd.h - private to water.c and the x86 kernels: the step's table of vector
+ * kernels (see base/cpu.h). Each kernel computes exactly what water.c's plain loop
+ * (step_span) computes, byte for byte. */
+#ifndef RP_WATER_SIMD_H
+#define RP_WATER_SIMD_H
+
+#include <stdint.h>
+
+#include "sim/water.h"
+
+/** A step kernel: for cells 0..k-1 of one row, out[i] = sat16(damp(S - out[i])), S the
+ * stencil over u, m, d (the rows above, at and below; m[-1] and m[k] are read, and u[-1],
+ * d[k] etc. for the 8-cell stencils). n is the row's cell count; k, the count done, is n,
+ * or 0 for rows shorter than one vector (8 cells); the caller finishes cells k..n-1.
+ *
+ * Magnitudes: mag(v) = v ^ (v >> 15), i.e. v for v >= 0 and -1 - v below. in_mag must be
+ * at least the largest mag of every cell the kernel reads (the three rows of cur and the
+ * row of prev); when it is small the kernel takes an exact int16 path. *out_mag receives
+ * the largest mag of the cells written (0 if none). */
+typedef int (*rp_span_fn)(const int16_t *u, const int16_t *m, const int16_t *d, int16_t *out, int n,
+                          int shift, int32_t q16, int in_mag, int *out_mag);
+
+/* How a step damps (damp() in water.c): n - (n >> shift) for shift 1..30, trunc(n * q16 /
+ * 65536) for q16 0 < q16 < 65536, or not at all (q16 = 65536). */
+enum rp_damp_kind { RP_DAMP_SHIFT, RP_DAMP_Q16, RP_DAMP_NONE, RP_DAMP_KINDS };
+
+typedef struct rp_water_dsp {
+    rp_span_fn span[RP_STENCIL_ISO + 1][RP_DAMP_KINDS]; /* by stencil and damping */
+} rp_water_dsp;
+
+/** The table for the level in effect, or for a given level (tests). */
+const rp_water_dsp *rp_water_dsp_get(void);
+const rp_water_dsp *rp_water_dsp_level(int level);
+
+/** Fill the x86 entries for a level (src/x86/water_simd.c). */
+void rp_water_dsp_init_x86(rp_water_dsp *c, int level);
+
+/** For tests: 1 if every per-row magnitude bound the step keeps for the kernels (see
+ * water.c) holds for both buffers, else 0. */
+int rp_water_bounds_hold(const rp_water *w);
+
+#endif
