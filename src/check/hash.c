@@ -223,8 +223,8 @@ struct rp_hasher {
     uint64_t head, tail;
 };
 
-/* Batch mode (MD5 on a CPU with AVX2): rp_md5x8 hashes up to 8 frames in one pass, several
- * times faster per frame than one MD5 stream. The frames copied for it, 2 * lanes with a
+/* Batch mode (MD5 on a CPU with AVX2): rp_md5x8 hashes up to 8 frames in one pass, faster
+ * per frame than one MD5 stream. The frames copied for it, 2 * lanes with a
  * worker, stay within BATCH_BYTES: 8 lanes at 1920x1080 (16 copies, 100 MB), 5 at
  * 3840x2160, none (one frame at a time) where fewer than 2 would fit. */
 #define BATCH_BYTES ((size_t)256 << 20)

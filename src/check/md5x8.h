@@ -1,7 +1,7 @@
 /* md5x8.h - private: MD5 (RFC 1321) of eight messages of the same length at once, one per
  * 32-bit lane of AVX2 registers, for framemd5 where every frame has the same size. A single
- * MD5 stream is one long chain of dependent steps (about 620 MB/s with libavutil's av_md5);
- * eight independent chains in one register run several times faster on one core. */
+ * MD5 stream is one long chain of dependent steps; eight independent chains in one register
+ * do more per cycle on one core. */
 #ifndef RP_MD5X8_H
 #define RP_MD5X8_H
 

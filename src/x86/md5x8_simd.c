@@ -82,8 +82,8 @@ static AVX2 inline __m256i fun_i(__m256i b, __m256i c, __m256i d)
 /* Step k: a = b + rotl(a + f + T[k] + w, s), where `early` is a plus any part of f that does
  * not depend on b, and `late` the rest of f. early + T[k] + w is summed first: it is known
  * steps ahead, so only `late` and what follows lie on the chain from one step to the next.
- * The empty asm keeps that sum whole: gcc 12 otherwise reassociates the adds to put a + f
- * first, one more add on the chain (about 2.9 instead of 3.5 GB/s on the machine measured). */
+ * The empty asm keeps that sum whole: gcc otherwise reassociates the adds to put a + f
+ * first, one more add on the chain. */
 #define STEP_SPLIT(early, late, a, b, w, k, s)                                                     \
     do {                                                                                           \
         __m256i t_ = _mm256_add_epi32(early, _mm256_add_epi32(w, kv[k]));                          \
