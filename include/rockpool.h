@@ -107,7 +107,7 @@ void rp_settings_free(rp_settings **settings);
  * named. 16-bit samples are uint16_t in the machine's byte order. */
 enum rp_pixfmt {
     RP_PIX_RGB24 = 0, /* R, G, B: the composited render */
-    RP_PIX_RGBA,      /* R, G, B, A with straight (not premultiplied) alpha: --alpha */
+    RP_PIX_RGBA,      /* R, G, B, A, the colour premultiplied by alpha: --alpha */
     RP_PIX_GRAY16,    /* one 16-bit sample (PNG only: --aov height) */
     RP_PIX_RGB48,     /* three 16-bit samples (PNG only: --aov normal, displacement) */
 };
@@ -196,8 +196,8 @@ typedef struct rp_run {
     const char *save_state;   /* write a checkpoint after the last frame, or NULL */
     const char *load_state;   /* start from a checkpoint, or NULL */
     int no_audio;             /* leave a video background's sound out of the output */
-    /* --alpha: frames are the light layer alone, RGBA with straight alpha (render `light`
-     * only; rockpool(1) "ALPHA AND AOVS"); out.pixfmt is set from it. */
+    /* --alpha: frames are the light layer alone, RGBA with premultiplied alpha (render
+     * `light` only; rockpool(1) "ALPHA AND AOVS"); out.pixfmt is set from it. */
     int alpha;
     /* --aov KIND PATH: a 16-bit PNG sequence per kind (a pattern with one %d), or NULL. */
     const char *aov[RP_AOV_KINDS];

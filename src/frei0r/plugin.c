@@ -37,7 +37,8 @@ static const f0r_param_info_t param_info[P_COUNT] = {
     {"scene", F0R_PARAM_STRING, "scene file path; empty = the built-in rain"},
     {"time unit", F0R_PARAM_STRING, "unit of the host's time: s (default) or ms (FFmpeg)"},
     {"layer", F0R_PARAM_STRING,
-     "render (the water over the frame, default) or light (the light layer alone, RGBA)"},
+     "render (the water over the frame, default) or light (the light layer alone, RGBA, "
+     "straight alpha)"},
     {"seed", F0R_PARAM_STRING, "random seed, a decimal number; empty = the scene's"},
 };
 
@@ -607,7 +608,9 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
     } else if (seek(in, steps)) {
         say(in, "out of memory: the frame is passed through");
     } else if (layer) {
-        rp_engine_frame_layer(in->engine, k, (uint8_t *)outframe, NULL);
+        /* straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's vf_frei0r, frei0r's
+         * own mixers; frei0r's premultiply filter converts when a host needs it) */
+        rp_engine_frame_layer(in->engine, k, (uint8_t *)outframe, 0, NULL);
         pthread_mutex_unlock(&in->lock);
         return;
     } else {

@@ -849,3 +849,14 @@ void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int3
         }
     }
 }
+
+/* round(x / 255) for x = C * A <= 255 * 255: ((x + 128) * 257) >> 16, FFmpeg's FAST_DIV255
+ * (vf_overlay.c); test_light checks it against (2x + 255) / 510 for every (C, A). */
+void rp_light_premultiply(uint8_t *rgba, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = rgba[4 * i + 3];
+        for (int c = 0; c < 3; c++)
+            rgba[4 * i + c] = (uint8_t)(((rgba[4 * i + c] * a + 128) * 257) >> 16);
+    }
+}

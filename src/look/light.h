@@ -11,7 +11,9 @@
  * background itself with refraction off. rp_light_rows_rgba() writes (C, A) as RGBA:
  * FFmpeg's `overlay` of it onto the background (straight alpha, rgb) reproduces
  * rp_light_rows_rgb() with refraction off up to FFmpeg's own rounding of the division by
- * 255 (1 level).
+ * 255 (1 level). The --alpha files carry the same layer premultiplied
+ * (rp_light_premultiply: C * A / 255 rounded, A unchanged), for `overlay=alpha=premultiplied`
+ * (one rounding more: 1 level); the frei0r plugin's light layer stays straight.
  *
  * The surface (per grid cell, so the picture does not depend on the output size):
  *   slope   s = grad(h) / height_scale, h in height units, grad per grid cell: the central
@@ -160,6 +162,11 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
  * the same (C, A) rp_light_rows_rgb composites. */
 void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t *heights,
                         uint8_t *rgba, int y0, int y1);
+
+/** Premultiply n RGBA pixels in place: each colour sample C becomes round(C * A / 255)
+ * (exact: C * A / 255 is never halfway between integers), A is kept. The --alpha layer
+ * (straight from rp_light_rows_rgba, walls blended over it) is written this way. */
+void rp_light_premultiply(uint8_t *rgba, size_t n);
 
 /** The surface at one output pixel as the light sees it (for --aov normal, displacement
  * and caustics): the slope (Q12, 4096 = 1; x to the right, y down the frame), the

@@ -1,9 +1,10 @@
 /* output_png.c - PNG sequence backend (rockpool(1) OUTPUT FILES): one PNG per frame, 8-bit
- * RGB (colour type 2), 8-bit RGBA with straight alpha for --alpha (colour type 6), or 16-bit
- * grey or RGB for the AOVs (colour types 0 and 2, samples big-endian as PNG stores them),
- * written under a temporary name and renamed when complete. Only IHDR, pHYs (1:1), tEXt
- * (provenance), IDAT and IEND are written - no tIME or text chunk - so the same frame always gives
- * the same bytes. The number in each name is the frame's timeline index.
+ * RGB (colour type 2), 8-bit RGBA for --alpha (colour type 6; premultiplied colour, which
+ * PNG has no flag for: rockpool(1) ALPHA AND AOVS says so), or 16-bit grey or RGB for the
+ * AOVs (colour types 0 and 2, samples big-endian as PNG stores them), written under a
+ * temporary name and renamed when complete. Only IHDR, pHYs (1:1), tEXt (provenance), IDAT
+ * and IEND are written - no tIME or text chunk - so the same frame always gives the same
+ * bytes. The number in each name is the frame's timeline index.
  *
  * With opts->threads > 1, frames are filtered into a ring of jobs and each job is
  * compressed and written by one of that many worker threads, whole frames in parallel;

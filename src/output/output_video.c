@@ -678,8 +678,8 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
  * formats other than yuv420p and yuv444p. Other pixel formats go through libswscale with
  * the ffmpeg program's default (bicubic, its SIMD paths): the frames that decide pixels are
  * the RGB ones (hashed by --hash and framemd5); encoded video is not byte-reproducible
- * across encoder thread counts anyway. RGBA frames (--alpha) always do: straight alpha,
- * converted as is. */
+ * across encoder thread counts anyway. RGBA frames (--alpha) always do: premultiplied
+ * colour, converted as is (the decoder's RGB is premultiplied again). */
 static int open_converter(video_out *vo, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
                           size_t errlen)
 {

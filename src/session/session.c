@@ -1039,7 +1039,7 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
     if (se->run->alpha)
-        rp_engine_frame_layer(se->engine, k, pixels, NULL);
+        rp_engine_frame_layer(se->engine, k, pixels, 1, NULL);
     else
         rp_engine_frame(se->engine, k, background, pixels, NULL);
     clear_bars(se, pixels);

@@ -555,6 +555,7 @@ typedef struct frame_job {
     uint8_t *rgb;
     const uint8_t *walls; /* `walls visible`: the grid's wall cells, or NULL */
     int64_t k;            /* the frame */
+    int premultiplied;    /* the layer's colour premultiplied by its alpha at the end */
 } frame_job;
 
 /* The rectangles and circles as shapes, then the moving walls where they are at the
@@ -595,6 +596,10 @@ static void light_rows(void *ctx, int y0, int y1)
         wall_paint(j->e, j->walls, j->rgb, bpp, y0, y1);
     if (j->e->s.walls_visible)
         draw_obstacles(j, y0, y1);
+    /* last, so the walls are blended over the straight layer first (obstacle.h) */
+    if (j->premultiplied)
+        rp_light_premultiply(j->rgb + (size_t)y0 * j->e->s.out_width * 4,
+                             (size_t)(y1 - y0) * j->e->s.out_width);
 }
 
 static void wall_rows(void *ctx, int y0, int y1)
@@ -628,7 +633,7 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
     const uint8_t *walls = visible_walls(e);
-    frame_job job = {e, bg, pixels, walls, k};
+    frame_job job = {e, bg, pixels, walls, k, 0};
     if (s->look.mode != RP_RENDER_LIGHT) {
         rp_render_frame(&s->look, rp_water_heights(e->water), s->out_width, s->out_height, bg,
                         pixels, e->pool);
@@ -643,13 +648,14 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
     return 0;
 }
 
-int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_atomic_t *stop)
+int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, int premultiplied,
+                          volatile sig_atomic_t *stop)
 {
     if (e->s.look.mode != RP_RENDER_LIGHT || !e->light)
         return RP_ERR_INVALID;
     if (rp_engine_advance(e, rp_clock_steps(&e->clock, k), stop))
         return 1;
-    frame_job job = {e, NULL, rgba, visible_walls(e), k};
+    frame_job job = {e, NULL, rgba, visible_walls(e), k, premultiplied};
     update_light(e, k);
     rp_pool_run_w(e->pool, e->s.out_height, upscale_rows, &job);
     rp_pool_run(e->pool, e->s.out_height, light_rows, &job);

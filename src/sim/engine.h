@@ -71,11 +71,14 @@ int rp_engine_frame(rp_engine *e, int64_t k, const uint8_t *bg, uint8_t *pixels,
                     volatile sig_atomic_t *stop);
 
 /** Frame k as the light layer alone (--alpha): simulate to its instant, then write the
- * layer (C, A) of light.h as RGBA with straight alpha, output-sized, no background; its
- * composite over a background with FFmpeg's `overlay` is render `light` with refraction
- * off. Returns 1 if *stop interrupted the simulation, 0 when rendered, RP_ERR_INVALID
- * (nothing done) unless the render is `light` and the engine started. */
-int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, volatile sig_atomic_t *stop);
+ * layer (C, A) of light.h as RGBA, output-sized, no background, the walls in it: with
+ * premultiplied nonzero each colour is round(C * A / 255) (rp_light_premultiply; --alpha's
+ * files), else straight (the frei0r plugin's). Its composite over a background with
+ * FFmpeg's `overlay` (alpha=premultiplied or straight to match) is render `light` with
+ * refraction off. Returns 1 if *stop interrupted the simulation, 0 when rendered,
+ * RP_ERR_INVALID (nothing done) unless the render is `light` and the engine started. */
+int rp_engine_frame_layer(rp_engine *e, int64_t k, uint8_t *rgba, int premultiplied,
+                          volatile sig_atomic_t *stop);
 
 /** The heights of the last step (grid-sized). */
 const int16_t *rp_engine_heights(const rp_engine *e);

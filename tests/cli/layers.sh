@@ -1,6 +1,8 @@
 # layers.sh - compositing outputs (rockpool(1) ALPHA AND AOVS): --alpha as PNG RGBA, WebM
-# VP9 yuva420p and MOV, checked by FFmpeg's decoders; the overlay equation (FFmpeg's
-# `overlay` of the layer onto the background is rockpool's `refraction off` render); the
+# VP9 yuva420p and MOV, checked by FFmpeg's decoders; the layer premultiplied (no colour
+# above its alpha; FFmpeg's straight overlay of it is off); the overlay equation (FFmpeg's
+# `overlay=alpha=premultiplied` of the layer onto the background is rockpool's `refraction
+# off` render); the
 # --aov sequences: 16-bit, all at the output size, the height AOV the grid's heights
 # (--dump-heights) interpolated, under h + 32768, the displacement (ST) map reproducing the
 # refraction render, normals that agree with it;
@@ -78,10 +80,33 @@ check "--hash lines are the RGBA frames' MD5" test \
 expect_status "refraction off render over bg.png" 0 "$ROCKPOOL" -q off.scene -i bg.png \
     -o rgb/f_%03d.png
 ffmpeg -v error -i rgb/f_%03d.png -f rawvideo -pix_fmt rgb24 ours.rgb
+ffmpeg -v error -i bg.png -i lay/f_%03d.png \
+    -filter_complex "[0][1]overlay=format=rgb:alpha=premultiplied" -f rawvideo -pix_fmt rgb24 \
+    comp.rgb
 ffmpeg -v error -i bg.png -i lay/f_%03d.png -filter_complex "[0][1]overlay=format=rgb" \
-    -f rawvideo -pix_fmt rgb24 comp.rgb
-# maxdiff A B: the largest difference of any sample, and how many samples differ from bg.
-check "overlay of the PNG layer = refraction off render, within 2 levels" python3 - <<'EOF'
+    -f rawvideo -pix_fmt rgb24 straight.rgb
+ffmpeg -v error -i lay/f_%03d.png -f rawvideo -pix_fmt rgba lay.rgba
+# Premultiplied, C' = round(C A / 255) <= A: a straight layer has colours above their alpha
+# wherever the light is bright and faint (the sky's reflection on gentle slopes).
+check "premultiplied: no colour sample above its alpha, many pixels partly covered" \
+    python3 - <<'EOF'
+import sys
+d = open("lay.rgba", "rb").read()
+px = [d[i:i + 4] for i in range(0, len(d), 4)]
+partial = sum(1 for p in px if 0 < p[3] < 255 and max(p[:3]) > 0)
+over = sum(1 for p in px if max(p[:3]) > p[3])
+print("    partly covered and lit %d, colour above alpha %d" % (partial, over))
+sys.exit(over != 0 or partial < 1000)
+EOF
+check "overlay of the PNG layer as straight alpha is off by more than 2 levels" python3 - <<'EOF'
+import sys
+a, b = open("straight.rgb", "rb").read(), open("ours.rgb", "rb").read()
+worst = max(abs(x - y) for x, y in zip(a, b))
+print("    max difference", worst)
+sys.exit(worst <= 2)
+EOF
+check "overlay=alpha=premultiplied of the PNG layer = refraction off render, within 2 levels" \
+    python3 - <<'EOF'
 import sys
 a, b = open("comp.rgb", "rb").read(), open("ours.rgb", "rb").read()
 bg = open("bg.png", "rb").read()
@@ -99,8 +124,9 @@ n = sum(1 for x, y in zip(bg, b) if abs(x - y) > 8)
 print("    samples changed by the light:", n)
 sys.exit(n < 1000)
 EOF
-ffmpeg -v error -i bg.png -c:v libvpx-vp9 -i lay.webm -filter_complex "[0][1]overlay=format=rgb" \
-    -f rawvideo -pix_fmt rgb24 compw.rgb
+ffmpeg -v error -i bg.png -c:v libvpx-vp9 -i lay.webm \
+    -filter_complex "[0][1]overlay=format=rgb:alpha=premultiplied" -f rawvideo -pix_fmt rgb24 \
+    compw.rgb
 check "overlay of the WebM layer: PSNR >= 38 dB against the render" python3 - <<'EOF'
 import math, sys
 a, b = open("compw.rgb", "rb").read(), open("ours.rgb", "rb").read()
@@ -199,7 +225,8 @@ ffmpeg -v error -i aw/l_%03d.png -f rawvideo -pix_fmt rgba raww/l.raw
 cp bg2.raw rawl/ && cp bg2.raw raww/
 # Independent of rockpool's code: sample the background where the ST map points (bilinear in
 # 1/256 pixel, as rockpool(1) defines refraction; t counts from the bottom), lay the --alpha
-# layer over it, and compare with the render. The 16-bit map holds a position to about
+# layer over it (premultiplied: round(v (255 - A) / 255) + C', as FFmpeg's overlay does), and
+# compare with the render. The 16-bit map holds a position to about
 # 1/200 pixel at this width, so a sample on a sharp edge may be off by a level or two.
 for look in l w; do
 cd raw$look
@@ -227,7 +254,7 @@ for i in range(F * W * H):
         top = bg[(iy * W + ix) * 3 + k] * (256 - fx) + bg[(iy * W + ix1) * 3 + k] * fx
         bot = bg[(iy1 * W + ix) * 3 + k] * (256 - fx) + bg[(iy1 * W + ix1) * 3 + k] * fx
         v = (top * (256 - fy) + bot * fy + 32768) >> 16
-        v = (v * (255 - a) + lay[4 * i + k] * a + 127) // 255
+        v = min(255, (v * (255 - a) + 127) // 255 + lay[4 * i + k])
         d = abs(v - out[3 * i + k])
         worst = max(worst, d)
         exact += d == 0
@@ -333,8 +360,9 @@ SCENE
 "$ROCKPOOL" -q wl/w.scene --alpha -o wl/lay/f_%03d.png
 "$ROCKPOOL" -q wl/off.scene -i bg.png -o wl/rgb/f_%03d.png
 ffmpeg -v error -i wl/rgb/f_%03d.png -f rawvideo -pix_fmt rgb24 wl/ours.rgb
-ffmpeg -v error -i bg.png -i wl/lay/f_%03d.png -filter_complex "[0][1]overlay=format=rgb" \
-    -f rawvideo -pix_fmt rgb24 wl/comp.rgb
+ffmpeg -v error -i bg.png -i wl/lay/f_%03d.png \
+    -filter_complex "[0][1]overlay=format=rgb:alpha=premultiplied" -f rawvideo -pix_fmt rgb24 \
+    wl/comp.rgb
 check "walls in the layer: overlay = refraction off render, within 2 levels" python3 - <<'EOF2'
 import sys
 a, b = open("wl/comp.rgb", "rb").read(), open("wl/ours.rgb", "rb").read()
@@ -347,7 +375,8 @@ EOF2
 # --aov caustics: the gain look water's bed applies to the refracted background. The
 # compositing recipe of rockpool(1), done outside rockpool: the background sampled through
 # the ST map (numpy, bilinear), multiplied by the caustics pass with FFmpeg's blend
-# (A * B / 4096 in 16 bits), the --alpha layer laid over it with FFmpeg's overlay, gives the
+# (A * B / 4096 in 16 bits), the --alpha layer laid over it with FFmpeg's overlay
+# (alpha=premultiplied), gives the
 # render within 2 levels. Strong caustics (0.5: gains up to 8) and a tint, over a picture
 # (examples/island.png fitted to the frame: a still frame of it is the picture exactly).
 # Over testsrc2's hard synthetic edges a 16-bit ST map's position (1/205 pixel here) times
@@ -393,7 +422,7 @@ p = (bg[y0, x0] * (1 - fx) + bg[y0, x1] * fx) * (1 - fy) + (bg[y1, x0] * (1 - fx
 np.round(p * 257).astype("<u2").tofile("cz/plate.raw")
 EOF
 ffmpeg -v error -f rawvideo -pix_fmt rgb48le -s 320x192 -r 30 -i cz/plate.raw -framerate 30 \
-    -i cz/c_%03d.png -framerate 30 -i cz/l_%03d.png -frames:v 10 -filter_complex "[0]format=gbrp16le[a];[1]format=gbrp16le[b];[a][b]blend=all_expr='min(65535,A*B/4096)',format=gbrp[bed];[bed][2]overlay=format=rgb" \
+    -i cz/c_%03d.png -framerate 30 -i cz/l_%03d.png -frames:v 10 -filter_complex "[0]format=gbrp16le[a];[1]format=gbrp16le[b];[a][b]blend=all_expr='min(65535,A*B/4096)',format=gbrp[bed];[bed][2]overlay=format=rgb:alpha=premultiplied" \
     -f rawvideo -pix_fmt rgb24 cz/rebuilt.raw
 ffmpeg -v error -i cz/o_%03d.png -f rawvideo -pix_fmt rgb24 cz/o.raw
 ffmpeg -v error -i cz/c_%03d.png -f rawvideo -pix_fmt rgb48le cz/c.raw

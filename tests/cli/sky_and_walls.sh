@@ -1,6 +1,7 @@
 # sky_and_walls.sh - the sky as an image and walls drawn from their masks (rockpool-scene(5) sky,
 # walls): a sky image of one colour renders as that colour, byte for byte; still water
-# reflects the image unshifted (the --alpha layer is the image's pixels); on ripples the
+# reflects the image unshifted (the --alpha layer is the image's pixels, premultiplied by
+# their alpha); on ripples the
 # reflection moves the sample 8 cells per unit slope the other way from the refraction
 # (checked against the displacement AOV); the overlay equation still holds; the same bytes
 # at every thread count and vector level; bad sky images refused before anything is
@@ -66,12 +67,15 @@ raw still.png rgb24 sky.rgb
 raw st/l_2.png rgba lay.rgba
 raw st/o_2.png rgb24 out.rgb
 raw bg.png rgb24 bg.rgb
-check "still water: the layer is the sky image's pixels at alpha 51 (Fresnel 0.02 x 10)" \
+# --alpha is premultiplied: each colour sample is round(sky * 51 / 255), worked out here from
+# the image itself (a straight layer would hold the sky's own pixels).
+check "still water: the layer is the sky image premultiplied by alpha 51 (Fresnel 0.02 x 10)" \
     python3 - <<'EOF'
 import sys
 sky, lay = open("sky.rgb", "rb").read(), open("lay.rgba", "rb").read()
 n = 160 * 96
-bad = [i for i in range(n) if lay[4 * i + 3] != 51 or lay[4 * i:4 * i + 3] != sky[3 * i:3 * i + 3]]
+pm = bytes((2 * c * 51 + 255) // 510 for c in sky)
+bad = [i for i in range(n) if lay[4 * i + 3] != 51 or lay[4 * i:4 * i + 3] != pm[3 * i:3 * i + 3]]
 print("    pixels off:", len(bad))
 sys.exit(len(bad) != 0)
 EOF
@@ -105,15 +109,19 @@ sky, bg, out = (open(f, "rb").read() for f in ("sky.rgb", "bg.rgb", "outf.rgb"))
 lay = open("layf.rgba", "rb").read()
 want = bytes((b * 203 + s * 52 + 127) // 255 for b, s in zip(bg, sky))
 alpha_ok = set(lay[3::4]) == {52}
-print("    samples off:", sum(1 for a, b in zip(want, out) if a != b), "alpha", set(lay[3::4]))
-sys.exit(want != out or not alpha_ok)
+pm = bytes((2 * c * 52 + 255) // 510 for c in sky)
+colour_ok = bytes(c for i, c in enumerate(lay) if i % 4 != 3) == pm
+print("    samples off:", sum(1 for a, b in zip(want, out) if a != b), "alpha", set(lay[3::4]),
+      "premultiplied colour", colour_ok)
+sys.exit(want != out or not alpha_ok or not colour_ok)
 EOF
 
 # ---- the reflection's displacement on ripples -------------------------------------------
 # Light from straight above, no glint, no caustics: the layer's colour is the reflected sky
-# times a common factor, so with a sky image R = x, G = 255 its red over its green is the
-# sampled R: x + 8 * slope * scale. With refraction 1 the displacement AOV holds
-# -1 * slope * scale, so the sample is x - 8 * dx.
+# times a common factor (and premultiplied by its alpha), so with a sky image R = x, G = 255
+# its red over its green is the sampled R: x + 8 * slope * scale (where green is 160 or more,
+# so the 8-bit premultiplied samples keep the ratio to a level or two). With refraction 1
+# the displacement AOV holds -1 * slope * scale, so the sample is x - 8 * dx.
 mkpng ramp.png 256 128 '(x, 255, 0)'
 cat >ramp.scene <<'EOF'
 size 256x128
@@ -163,8 +171,9 @@ expect_status "--alpha layer with a sky image" 0 "$R" -q skygrad.scene --alpha -
 expect_status "refraction off render with the sky image" 0 "$R" -q gradoff.scene -i bg.png \
     -o gl/o_%03d.png
 raw gl/o_%03d.png rgb24 ours.rgb
-ffmpeg -v error -i bg.png -i gl/l_%03d.png -filter_complex "[0][1]overlay=format=rgb" \
-    -f rawvideo -pix_fmt rgb24 comp.rgb
+ffmpeg -v error -i bg.png -i gl/l_%03d.png \
+    -filter_complex "[0][1]overlay=format=rgb:alpha=premultiplied" -f rawvideo -pix_fmt rgb24 \
+    comp.rgb
 check "overlay of the sky-image layer = refraction off render, within 2 levels" python3 - <<'EOF'
 import sys
 a, b = open("comp.rgb", "rb").read(), open("ours.rgb", "rb").read()

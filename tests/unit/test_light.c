@@ -1,6 +1,7 @@
 /* test_light.c - the light model of light.h against a plain double-precision transcription
- * of its equations, FFmpeg's overlay blend (vf_overlay.c's FAST_DIV255 for packed RGB)
- * for the layer equation, calm water, size independence on slopes worked out by hand,
+ * of its equations, FFmpeg's overlay blend (vf_overlay.c's FAST_DIV255 for packed RGB,
+ * straight and premultiplied) for the layer equation, the premultiplying of --alpha's layer
+ * for every (C, A), calm water, size independence on slopes worked out by hand,
  * row splits, and the parameter checks; and every code path (plain C, each SIMD level this
  * machine has, the others forced off with rp_simd_set) byte for byte against the plain C
  * light as it was before the vector kernels (light_ref.h), also through a sky image of
@@ -226,6 +227,67 @@ static void test_overlay_equation(void **state)
             }
         }
     assert_true(varies);
+    assert_true(worst <= 1);
+    rp_light_free(&l);
+}
+
+/* rp_light_premultiply against round-half-up of the real quotient, (2 C A + 255) / 510 in
+ * integers, for every (C, A) in each of the three colour places; alpha kept. */
+static void test_premultiply_exhaustive(void **state)
+{
+    (void)state;
+    static uint8_t px[256 * 256][4];
+    for (int a = 0; a < 256; a++)
+        for (int c = 0; c < 256; c++) {
+            uint8_t *p = px[a * 256 + c];
+            p[0] = (uint8_t)c;
+            p[1] = (uint8_t)(255 - c);
+            p[2] = (uint8_t)(c ^ 0x5a);
+            p[3] = (uint8_t)a;
+        }
+    rp_light_premultiply(&px[0][0], 256 * 256);
+    for (int a = 0; a < 256; a++)
+        for (int c = 0; c < 256; c++) {
+            const uint8_t *p = px[a * 256 + c];
+            const int straight[3] = {c, 255 - c, c ^ 0x5a};
+            for (int k = 0; k < 3; k++) {
+                int want = (2 * straight[k] * a + 255) / 510;
+                assert_int_equal(p[k], want);
+                /* C A / 255 is never a half: the rounding direction cannot matter */
+                assert_int_not_equal((2 * straight[k] * a) % 510, 255);
+            }
+            assert_int_equal(p[3], a);
+        }
+}
+
+/* FFmpeg's overlay with alpha=premultiplied on packed RGB (vf_overlay.c):
+ * d = FAST_DIV255(d * (255 - alpha)) + s, clipped to 255; with the premultiplied layer it
+ * gives the composite within 1 level, like the straight overlay. */
+static void test_overlay_premultiplied(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    params_all_on(&p);
+    p.refraction_q8 = 0;
+    fill(30, 9);
+    rp_light *l = make(&p);
+    rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, 0};
+    static uint8_t rgba[H][W][4], rgb[H][W][3];
+    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    rp_light_premultiply(&rgba[0][0][0], (size_t)W * H);
+    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    int worst = 0, partial = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int a = rgba[y][x][3];
+            partial += a > 0 && a < 255;
+            for (int k = 0; k < 3; k++) {
+                int v = ((bg[y][x][k] * (255 - a) + 128) * 257 >> 16) + rgba[y][x][k];
+                int d = abs((v > 255 ? 255 : v) - rgb[y][x][k]);
+                worst = d > worst ? d : worst;
+            }
+        }
+    assert_true(partial > W * H / 4);
     assert_true(worst <= 1);
     rp_light_free(&l);
 }
@@ -1042,14 +1104,24 @@ static void test_water_still(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_oracle),           cmocka_unit_test(test_water_tables),
-        cmocka_unit_test(test_overlay_equation), cmocka_unit_test(test_calm),
-        cmocka_unit_test(test_size_independent), cmocka_unit_test(test_row_split),
-        cmocka_unit_test(test_no_white_disc),    cmocka_unit_test(test_ranges),
-        cmocka_unit_test(test_paths_exact),      cmocka_unit_test(test_paths_extreme_heights),
-        cmocka_unit_test(test_paths_full_frame), cmocka_unit_test(test_surface),
-        cmocka_unit_test(test_sky_still),        cmocka_unit_test(test_sky_reflect),
-        cmocka_unit_test(test_sky_paths),        cmocka_unit_test(test_water_oracle),
+        cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_water_tables),
+        cmocka_unit_test(test_overlay_equation),
+        cmocka_unit_test(test_premultiply_exhaustive),
+        cmocka_unit_test(test_overlay_premultiplied),
+        cmocka_unit_test(test_calm),
+        cmocka_unit_test(test_size_independent),
+        cmocka_unit_test(test_row_split),
+        cmocka_unit_test(test_no_white_disc),
+        cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_paths_exact),
+        cmocka_unit_test(test_paths_extreme_heights),
+        cmocka_unit_test(test_paths_full_frame),
+        cmocka_unit_test(test_surface),
+        cmocka_unit_test(test_sky_still),
+        cmocka_unit_test(test_sky_reflect),
+        cmocka_unit_test(test_sky_paths),
+        cmocka_unit_test(test_water_oracle),
         cmocka_unit_test(test_water_still),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
