@@ -758,8 +758,12 @@ static void emit_cost(const builder *b, int64_t frames, double *items, double *w
     *work = *items * grid_cells(b, ev->radius_lo);
 }
 
+/* A moving wall's cell, per step, against a drop's: it is covered and then pushed in two
+ * passes, each with a distance (an integer square root) or two, where a drop adds a value. */
+#define OBSTACLE_CELL_WORK 64
+
 /* Along a path: a dab or an obstacle per step (a stroke: more where the path outruns its
- * radius, bounded by the grid's size per step); an obstacle's cells and rim. */
+ * radius, bounded by the grid's size per step); an obstacle's cells and rim, weighted. */
 static void along_cost(const builder *b, int64_t frames, double *items, double *work)
 {
     const rp_event *ev = b->ev;
@@ -772,7 +776,8 @@ static void along_cost(const builder *b, int64_t frames, double *items, double *
                             ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
                             : radius_of(b, ev->radius_lo));
     *items = ev->kind == RP_EVENT_STROKE ? 2 * steps + 64 : steps;
-    *work = *items * grid_cells(b, (int64_t)(2 * r + 8));
+    *work = *items * grid_cells(b, (int64_t)(2 * r + 8)) *
+            (ev->kind == RP_EVENT_STROKE ? 1 : OBSTACLE_CELL_WORK);
 }
 
 /* A straight stroke: its dabs as expand_stroke counts them. */

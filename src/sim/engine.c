@@ -421,8 +421,10 @@ static int apply_items(rp_engine *e, int64_t k, int walls_only, volatile sig_ato
         }
     }
     /* a checkpoint's replay takes the moving walls where they are at its end (resume) */
-    if (!walls_only)
-        rp_obstacles_apply(e->obstacles, e->water, 1);
+    if (!walls_only && rp_obstacles_apply(e->obstacles, e->water, 1, stop) < 0) {
+        e->interrupted = 1;
+        return 1;
+    }
     return 0;
 }
 
@@ -430,7 +432,7 @@ void rp_engine_resume(rp_engine *e, int64_t steps)
 {
     for (int64_t k = 0; k < steps; k++)
         apply_items(e, k, 1, NULL);
-    rp_obstacles_apply(e->obstacles, e->water, 0);
+    rp_obstacles_apply(e->obstacles, e->water, 0, NULL);
     e->steps = steps;
 }
 

@@ -227,13 +227,20 @@ static void box(const obstacle *o, int gw, int gh, int *x0, int *y0, int *x1, in
     *y1 = (int)rp_clamp64(((o->y + ey) >> 8) + 1, 0, gh);
 }
 
+/* Whether *stop (may be NULL) is set: checked once a row, so that a wall as large as the
+ * grid stops within a row of its cells. */
+static int stopped(volatile sig_atomic_t *stop)
+{
+    return stop && *stop;
+}
+
 /* Hold o's cells; the water they held is returned. */
-static int64_t cover(const obstacle *o, rp_water *w, int gw, int gh)
+static int64_t cover(const obstacle *o, rp_water *w, int gw, int gh, volatile sig_atomic_t *stop)
 {
     int x0, y0, x1, y1;
     int64_t water = 0;
     box(o, gw, gh, &x0, &y0, &x1, &y1);
-    for (int y = y0; y < y1; y++)
+    for (int y = y0; y < y1 && !stopped(stop); y++)
         for (int x = x0; x < x1; x++) {
             int32_t cur;
             if (outside(o, ((int64_t)x << 8) + 128, ((int64_t)y << 8) + 128) <= 0 &&
@@ -245,13 +252,14 @@ static int64_t cover(const obstacle *o, rp_water *w, int gw, int gh)
 
 /* The rim's push (and the water moved ahead; a wall that appears or stands still shares
  * it over its whole rim): see obstacle.h. */
-static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t water)
+static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t water,
+                     volatile sig_atomic_t *stop)
 {
     int x0, y0, x1, y1, ahead = 0, still = !o->dx && !o->dy;
     int64_t rim = rim_of(o);
     box(o, gw, gh, &x0, &y0, &x1, &y1);
     for (int pass = 0; pass < 2; pass++)
-        for (int y = y0; y < y1; y++)
+        for (int y = y0; y < y1 && !stopped(stop); y++)
             for (int x = x0; x < x1; x++) {
                 int64_t px = ((int64_t)x << 8) + 128, py = ((int64_t)y << 8) + 128;
                 int64_t out = outside(o, px, py);
@@ -275,7 +283,7 @@ static void push_rim(const obstacle *o, rp_water *w, int gw, int gh, int64_t wat
             }
 }
 
-int rp_obstacles_apply(rp_obstacles *os, rp_water *w, int push)
+int rp_obstacles_apply(rp_obstacles *os, rp_water *w, int push, volatile sig_atomic_t *stop)
 {
     if (!os->changed)
         return 0;
@@ -286,10 +294,12 @@ int rp_obstacles_apply(rp_obstacles *os, rp_water *w, int push)
         obstacle *o = &os->o[i];
         if (!o->active)
             continue;
-        int64_t water = cover(o, w, gw, gh);
+        int64_t water = cover(o, w, gw, gh, stop);
         if (push && o->moved)
-            push_rim(o, w, gw, gh, water);
+            push_rim(o, w, gw, gh, water, stop);
         o->moved = 0;
+        if (stopped(stop))
+            return -1;
     }
     os->changed = 0;
     return 1;

@@ -24,6 +24,7 @@
 #ifndef RP_OBSTACLE_H
 #define RP_OBSTACLE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "scene/timeline.h"
@@ -66,8 +67,10 @@ int64_t rp_obstacle_mask_bytes(int64_t w, int64_t h);
 void rp_obstacles_item(rp_obstacles *o, const rp_item *it);
 
 /** After a step's items: hold the covered cells and (push nonzero) move the water of the
- * cells entered and push the rims. Returns 1 if any obstacle changed this step. */
-int rp_obstacles_apply(rp_obstacles *o, rp_water *w, int push);
+ * cells entered and push the rims. Returns 1 if any obstacle changed this step, 0 if none
+ * did, or -1 when *stop (may be NULL) was set part-way (checked every row of cells: the
+ * water is then not a step's, and the run ends). */
+int rp_obstacles_apply(rp_obstacles *o, rp_water *w, int push, volatile sig_atomic_t *stop);
 
 /** Draw the obstacles in the water over rows y0..y1-1 of a frame (ow x oh, bpp 3: RGB24, 4:
  * the RGBA layer) of a gw x gh grid, in colour rgb, each where it is at the frame's

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bounded_work.sh - every source of work is bounded before the run starts and can be
 # interrupted: walls count towards the timeline's work limit like drops (--check refuses
-# too many large walls), and SIGINT stops a run within a second while it draws many large
-# walls or drops into one step or builds a timeline of millions of items.
+# too many large walls, moving or not), and SIGINT stops a run within a second while it
+# draws many large walls or drops into one step, moves large walls, or builds a timeline of
+# millions of items.
 source "$(dirname "$0")/lib.sh"
 R=$ROCKPOOL
 # statements N FORMAT: N lines of FORMAT with i%2048 and i*7%2048 as its two numbers.
@@ -23,6 +24,14 @@ statements() {
   statements 500 'at 0f drop %d %d radius 1024 height 50'; } >slow-drops.scene
 printf 'size 32x32\nduration 160s\nat 0s..160s rain rate 100000/s radius 1 height 9\n' \
     >long-tl.scene
+# moving walls: each covers and pushes its cells every step (a few seconds a step for ten
+# walls as large as the grid)
+moving() { # N: N moving circles as large as a 2048x2048 grid
+    printf 'size 2048x2048\nduration 3f\npreset elias\npath p 10,10 2000,2000\n'
+    statements "$1" 'at 0f..2f wall circle along p 1024'
+}
+moving 3000 >many-moving.scene
+moving 10 >slow-moving.scene
 
 ## Walls count towards the work limit, before anything is created.
 for s in many-walls many-rects; do
@@ -34,13 +43,26 @@ for s in many-walls many-rects; do
     check "$s: nothing created" test ! -e o.y4m
 done
 expect_status "a few small walls are fine" 0 "$R" --check few-walls.scene
+rm -f o.y4m
+expect_status "3000 large moving walls: --check refuses them" 2 "$R" --check many-moving.scene
+stderr_has "3000 large moving walls: at the statement" "many-moving.scene:5:"
+expect_status "3000 large moving walls: a render refuses them" 2 "$R" -q many-moving.scene -o o.y4m
+check "3000 large moving walls: nothing created" test ! -e o.y4m
+expect_status "10 large moving walls are within the limit" 0 "$R" --check slow-moving.scene
 
 # interrupted NAME SCENE [DELAY [LIMIT]]: SIGINT DELAY seconds (1) into a run of SCENE; it
 # ends within LIMIT ms (1000) of the signal with status 130.
+# The delay counts from when rockpool catches SIGINT: a background job starts with SIGINT
+# ignored, and on a loaded machine loading the libraries can take longer than the delay.
 interrupted() {
-    local name=$1 scene=$2 pid t0 t1 rc limit=${4:-1000}
+    local name=$1 scene=$2 pid t0 t1 rc limit=${4:-1000} i mask
     "$R" -q "$scene" -f framemd5 -o /dev/null 2>/dev/null &
     pid=$!
+    for i in $(seq 1000); do
+        mask=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2>/dev/null)
+        [ -n "$mask" ] && (((0x$mask & 2) != 0)) && break
+        sleep 0.01
+    done
     sleep "${3:-1}"
     t0=$(date +%s%N)
     kill -INT $pid
@@ -54,6 +76,7 @@ interrupted() {
 }
 interrupted "SIGINT while 3000 large walls are drawn" slow-walls.scene
 interrupted "SIGINT while 500 large drops are drawn" slow-drops.scene
+interrupted "SIGINT while 10 large moving walls cover and push" slow-moving.scene 2
 interrupted "SIGINT while a timeline of 16 million items is built" long-tl.scene
 # a scene of 50 MB: reading and parsing it takes more than a second on a slow machine
 awk 'BEGIN { print "size 640x360"; print "duration 20s"
