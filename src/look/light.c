@@ -402,7 +402,8 @@ static inline __attribute__((always_inline)) void compose(const rp_light *l, int
         o->c[0] = o->c[1] = o->c[2] = 0;
         return;
     }
-    int64_t inv = (((int64_t)1 << 30) + A / 2) / A;
+    /* 2^30 + A / 2 < 2^32: the 32-bit unsigned division gives the same quotient faster */
+    int64_t inv = (uint32_t)((1u << 30) + (uint32_t)A / 2) / (uint32_t)A;
     for (int k = 0; k < 3; k++) {
         int64_t pc = (int64_t)w_light * l->p.light_rgb[k] + (int64_t)w_sky * sky_rgb[k];
         int64_t c = (pc * inv + ((int64_t)1 << 29)) >> 30;
@@ -644,8 +645,9 @@ static inline __attribute__((always_inline)) int64_t lit_q8(int32_t tq, int32_t 
     if (v > tq) {
         int64_t add = v - tq, room = (255 << 8) - tq;
         int64_t lh = room < (48 << 8) ? room * room / (48 << 8) * room / (144 << 8) : room / 3;
+        /* lh < 2^15 and 0 < add < 2^21 (gain <= 16): a 32-bit division, the same quotient */
         if (2 * add > lh)
-            add = lh - lh * lh / (4 * add);
+            add = lh - (uint32_t)(lh * lh) / (uint32_t)(4 * add);
         v = tq + add;
     }
     return v;
@@ -693,7 +695,10 @@ static void water_rows_rgb(const rp_light *l, const struct rp_light_frame *f,
             water_px(l, f, &r, x, &o);
             water_bed(l, f, &o, x, y, bg, t);
             int32_t a = o.o.a;
-            for (int k = 0; k < 3; k++)
+            /* with no layer the blend is (255 t + 127) / 255 = t */
+            for (int k = 0; k < 3 && a == 0; k++)
+                out[3 * x + k] = (uint8_t)t[k];
+            for (int k = 0; k < 3 && a != 0; k++)
                 out[3 * x + k] = (uint8_t)((t[k] * (255 - a) + o.o.c[k] * a + 127) / 255);
         }
     }
