@@ -80,4 +80,29 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
 rp_light_row_fn rp_light_simd_row(int level, const rp_light *l, const struct rp_light_frame *f,
                                   const int32_t *heights, int y0, int y1);
 
+/* ---- look water's kernel (src/x86/light_water_simd.c): apart from the layer's above, so
+ * it can move to a function table of its own ---- */
+
+/** The rows of heights a pixel of row y reads in the water model, mirrored about the
+ * frame's edges (light.c water_rows_at): y - sy_step, y - 1, y, y + 1, y + sy_step. */
+struct rp_light_wrows {
+    const int32_t *u2, *u1, *m, *d1, *d2;
+    int y;
+};
+
+/** look water's vector kernel for row r->y from pixel x0 on: with rgba 0
+ * the composite over bg (RGB24, the whole frame) into out, row y of rp_light_rows_rgb's
+ * output; with rgba 1 the layer into out, row y of rp_light_rows_rgba's. Returns the first
+ * pixel not done (x0 <= r <= w); the caller's plain loop does r..w-1. */
+typedef int (*rp_light_water_fn)(const rp_light *l, const struct rp_light_frame *f,
+                                 const struct rp_light_wrows *r, int x0, const uint8_t *bg,
+                                 uint8_t *out, int rgba);
+
+/** The water kernel for a level (simd.h) for rows y0..y1-1 of this frame, or NULL (the plain
+ * loop does every pixel): as rp_light_simd_row, for frames 8 or more pixels wide, exact while
+ * the heights it reads are within +-RP_LIGHT_SIMD_HMAX, and NULL for parameters beyond its
+ * int32 bounds or a laplacian spacing beyond its edge copies. */
+rp_light_water_fn rp_light_water_simd(int level, const rp_light *l, const struct rp_light_frame *f,
+                                      const int32_t *heights, int y0, int y1);
+
 #endif
