@@ -401,7 +401,8 @@ static inline __attribute__((always_inline)) void compose(const rp_light *l, int
         o->c[0] = o->c[1] = o->c[2] = 0;
         return;
     }
-    int64_t inv = (((int64_t)1 << 30) + A / 2) / A;
+    /* 2^30 + A / 2 < 2^32: the 32-bit unsigned division gives the same quotient faster */
+    int64_t inv = (uint32_t)((1u << 30) + (uint32_t)A / 2) / (uint32_t)A;
     for (int k = 0; k < 3; k++) {
         int64_t pc = (int64_t)w_light * l->p.light_rgb[k] + (int64_t)w_sky * sky_rgb[k];
         int64_t c = (pc * inv + ((int64_t)1 << 29)) >> 30;
@@ -524,14 +525,8 @@ static inline int32_t interp_rsq_u16(const uint16_t *tab, int64_t r2)
     return tab[i] + (((tab[i + 1] - tab[i]) * fr) >> 8);
 }
 
-/* The rows a pixel of row y reads: y - step, y - 1, y, y + 1, y + step, mirrored. */
-struct wrows {
-    const int32_t *u2, *u1, *m, *d1, *d2;
-    int y;
-};
-
 static inline void water_rows_at(const struct rp_light_frame *f, const int32_t *hgt, int y,
-                                 struct wrows *r)
+                                 struct rp_light_wrows *r)
 {
     const int w = f->w, h = f->h;
     r->u2 = hgt + (size_t)mirror(y - f->sy_step, h) * w;
@@ -544,7 +539,7 @@ static inline void water_rows_at(const struct rp_light_frame *f, const int32_t *
 
 static inline __attribute__((always_inline)) void water_px(const rp_light *l,
                                                            const struct rp_light_frame *f,
-                                                           const struct wrows *r, int x,
+                                                           const struct rp_light_wrows *r, int x,
                                                            struct wpx *o)
 {
     const int w = f->w, h = f->h, y = r->y, st = f->sx_step;
@@ -642,8 +637,9 @@ static inline __attribute__((always_inline)) int64_t lit_q8(int32_t tq, int32_t 
     if (v > tq) {
         int64_t add = v - tq, room = (255 << 8) - tq;
         int64_t lh = room < (48 << 8) ? room * room / (48 << 8) * room / (144 << 8) : room / 3;
+        /* lh < 2^15 and 0 < add < 2^21 (gain <= 16): a 32-bit division, the same quotient */
         if (2 * add > lh)
-            add = lh - lh * lh / (4 * add);
+            add = lh - (uint32_t)(lh * lh) / (uint32_t)(4 * add);
         v = tq + add;
     }
     return v;
@@ -677,40 +673,66 @@ void rp_light_caustics(const rp_light *l, const uint8_t *bg, int w, int h, int x
     }
 }
 
-static void water_rows_rgb(const rp_light *l, const struct rp_light_frame *f,
-                           const int32_t *heights, const uint8_t *bg, uint8_t *rgb, int y0, int y1)
+/* Pixels x0..x1-1 of row r->y of the composite. */
+static void water_span_rgb(const rp_light *l, const struct rp_light_frame *f,
+                           const struct rp_light_wrows *r, const uint8_t *bg, uint8_t *out, int x0,
+                           int x1)
 {
-    for (int y = y0; y < y1; y++) {
-        uint8_t *out = rgb + (size_t)y * f->w * 3;
-        struct wrows r;
-        water_rows_at(f, heights, y, &r);
-        for (int x = 0; x < f->w; x++) {
-            struct wpx o;
-            int32_t t[3];
-            water_px(l, f, &r, x, &o);
-            water_bed(l, f, &o, x, y, bg, t);
-            int32_t a = o.o.a;
-            for (int k = 0; k < 3; k++)
-                out[3 * x + k] = (uint8_t)((t[k] * (255 - a) + o.o.c[k] * a + 127) / 255);
-        }
+    for (int x = x0; x < x1; x++) {
+        struct wpx o;
+        int32_t t[3];
+        water_px(l, f, r, x, &o);
+        water_bed(l, f, &o, x, r->y, bg, t);
+        int32_t a = o.o.a;
+        /* with no layer the blend is (255 t + 127) / 255 = t */
+        for (int k = 0; k < 3 && a == 0; k++)
+            out[3 * x + k] = (uint8_t)t[k];
+        for (int k = 0; k < 3 && a != 0; k++)
+            out[3 * x + k] = (uint8_t)((t[k] * (255 - a) + o.o.c[k] * a + 127) / 255);
     }
 }
 
-static void water_rows_rgba(const rp_light *l, const struct rp_light_frame *f,
-                            const int32_t *heights, uint8_t *rgba, int y0, int y1)
+/* Pixels x0..x1-1 of row r->y of the layer. */
+static void water_span_rgba(const rp_light *l, const struct rp_light_frame *f,
+                            const struct rp_light_wrows *r, uint8_t *out, int x0, int x1)
 {
+    for (int x = x0; x < x1; x++) {
+        struct wpx o;
+        water_px(l, f, r, x, &o);
+        out[4 * x] = o.o.c[0];
+        out[4 * x + 1] = o.o.c[1];
+        out[4 * x + 2] = o.o.c[2];
+        out[4 * x + 3] = o.o.a;
+    }
+}
+
+RP_DSP_TABLES(light)
+
+/* The table's water kernel for these rows, or NULL: it does rows of 8 pixels or more. */
+static rp_light_water_fn water_kernel(const rp_light *l, const struct rp_light_frame *f,
+                                      const int32_t *heights, int y0, int y1)
+{
+    const rp_light_dsp *c = rp_light_dsp_get();
+    if (f->w < 8 || y0 >= y1 || !c->water_row || !c->water_rows_ok(l, f, heights, y0, y1))
+        return NULL;
+    return c->water_row;
+}
+
+/* Rows y0..y1-1 of the composite (rgba NULL) or of the layer: the vector kernel where there
+ * is one, the plain loop for the pixels it leaves. */
+static void water_rows(const rp_light *l, const struct rp_light_frame *f, const int32_t *heights,
+                       const uint8_t *bg, uint8_t *rgb, uint8_t *rgba, int y0, int y1)
+{
+    rp_light_water_fn kernel = water_kernel(l, f, heights, y0, y1);
     for (int y = y0; y < y1; y++) {
-        uint8_t *out = rgba + (size_t)y * f->w * 4;
-        struct wrows r;
+        uint8_t *out = rgba ? rgba + (size_t)y * f->w * 4 : rgb + (size_t)y * f->w * 3;
+        struct rp_light_wrows r;
         water_rows_at(f, heights, y, &r);
-        for (int x = 0; x < f->w; x++) {
-            struct wpx o;
-            water_px(l, f, &r, x, &o);
-            out[4 * x] = o.o.c[0];
-            out[4 * x + 1] = o.o.c[1];
-            out[4 * x + 2] = o.o.c[2];
-            out[4 * x + 3] = o.o.a;
-        }
+        int x = kernel ? kernel(l, f, &r, 0, bg, out, rgba != NULL) : 0;
+        if (rgba)
+            water_span_rgba(l, f, &r, out, x, f->w);
+        else
+            water_span_rgb(l, f, &r, bg, out, x, f->w);
     }
 }
 
@@ -720,8 +742,6 @@ static int flat_alpha(const rp_light *l)
     layer_px(l, NULL, 0, 0, 0, l->p.sky_rgb, &o);
     return o.a;
 }
-
-RP_DSP_TABLES(light)
 
 /* The table's kernel for these rows, or NULL: it does whole rows of 8 pixels or more. */
 static rp_light_row_fn row_kernel(const struct rp_light_frame *f, const int32_t *heights, int y0,
@@ -752,7 +772,7 @@ void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t
     struct rp_light_frame f;
     frame_init(l, g, &f);
     if (l->p.model == RP_LIGHT_WATER) {
-        water_rows_rgba(l, &f, heights, rgba, y0, y1);
+        water_rows(l, &f, heights, NULL, NULL, rgba, y0, y1);
         return;
     }
     rp_light_row_fn kernel = row_kernel(&f, heights, y0, y1);
@@ -798,7 +818,7 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
     struct rp_light_frame f;
     frame_init(l, g, &f);
     if (l->p.model == RP_LIGHT_WATER) {
-        water_rows_rgb(l, &f, heights, bg, rgb, y0, y1);
+        water_rows(l, &f, heights, bg, rgb, NULL, y0, y1);
         return;
     }
     rp_light_row_fn kernel = row_kernel(&f, heights, y0, y1);
@@ -821,7 +841,7 @@ void rp_light_rows_surface(const rp_light *l, const rp_light_geom *g, const int3
     const int64_t xmax = (int64_t)(f.w - 1) << 8, ymax = (int64_t)(f.h - 1) << 8;
     for (int y = y0; y < y1; y++) {
         rp_light_surface *row = out + (size_t)(y - y0) * f.w;
-        struct wrows r;
+        struct rp_light_wrows r;
         water_rows_at(&f, heights, y, &r);
         for (int x = 0; x < f.w && l->p.model == RP_LIGHT_WATER; x++) {
             struct wpx o;

@@ -80,17 +80,45 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
 typedef int (*rp_light_rows_ok_fn)(const struct rp_light_frame *f, const int32_t *heights, int y0,
                                    int y1);
 
-/* The light's table of vector kernels (see base/cpu.h). */
+/* ---- look water's kernel (src/x86/light_water_simd.c) ---- */
+
+/** The rows of heights a pixel of row y reads in the water model, mirrored about the
+ * frame's edges (light.c water_rows_at): y - sy_step, y - 1, y, y + 1, y + sy_step. */
+struct rp_light_wrows {
+    const int32_t *u2, *u1, *m, *d1, *d2;
+    int y;
+};
+
+/** look water's vector kernel for row r->y from pixel x0 on: with rgba 0
+ * the composite over bg (RGB24, the whole frame) into out, row y of rp_light_rows_rgb's
+ * output; with rgba 1 the layer into out, row y of rp_light_rows_rgba's. Returns the first
+ * pixel not done (x0 <= r <= w); the caller's plain loop does r..w-1. */
+typedef int (*rp_light_water_fn)(const rp_light *l, const struct rp_light_frame *f,
+                                 const struct rp_light_wrows *r, int x0, const uint8_t *bg,
+                                 uint8_t *out, int rgba);
+
+/** Whether the water kernel is exact for rows y0..y1-1 of this frame (8 or more pixels wide,
+ * y0 < y1): as rows_ok, and no sky image, parameters within its int32 bounds and a
+ * laplacian spacing within its edge copies. */
+typedef int (*rp_light_water_ok_fn)(const rp_light *l, const struct rp_light_frame *f,
+                                    const int32_t *heights, int y0, int y1);
+
+/* The light's table of vector kernels (see base/cpu.h): the layer model's and the water
+ * model's, each with the check of whether it is exact for a band of rows. */
 typedef struct rp_light_dsp {
-    rp_light_row_fn row;         /* for frames 8 or more pixels wide */
-    rp_light_rows_ok_fn rows_ok; /* set with row */
+    rp_light_row_fn row; /* look layer, frames 8 or more pixels wide */
+    rp_light_rows_ok_fn rows_ok;
+    rp_light_water_fn water_row; /* look water, frames 8 or more pixels wide */
+    rp_light_water_ok_fn water_rows_ok;
 } rp_light_dsp;
 
 /** The table for the level in effect, or for a given level (tests). */
 const rp_light_dsp *rp_light_dsp_get(void);
 const rp_light_dsp *rp_light_dsp_level(int level);
 
-/** Fill the x86 entries for a level (src/x86/light_simd.c). */
+/** Fill the x86 entries for a level: the layer's (src/x86/light_simd.c), which calls
+ * rp_light_water_dsp_init_x86 for the water's (src/x86/light_water_simd.c). */
 void rp_light_dsp_init_x86(rp_light_dsp *c, int level);
+void rp_light_water_dsp_init_x86(rp_light_dsp *c, int level);
 
 #endif

@@ -585,6 +585,7 @@ static int rows_ok_avx2(const struct rp_light_frame *f, const int32_t *heights, 
 
 void rp_light_dsp_init_x86(rp_light_dsp *c, int level)
 {
+    rp_light_water_dsp_init_x86(c, level);
 #ifdef RP_HAVE_X86_KERNELS
     if (level >= RP_SIMD_AVX2) {
         c->row = light_row_avx2;

@@ -63,14 +63,14 @@ static void test_displaced_water_goes_ahead(void **state)
     rp_obstacles *os = NULL;
     assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
     place(os, C - 2 * 256, C, 0, 0);
-    rp_obstacles_apply(os, w, 1);
+    rp_obstacles_apply(os, w, 1, NULL);
     static int16_t flat[N * N];
     for (int i = 0; i < N * N; i++)
         flat[i] = (int16_t)(rp_water_is_held(w, i % N, i / N) ? 0 : 100);
     rp_water_load(w, flat, flat);
     int64_t before = sum(w);
     place(os, C, C, 2 * 256, 0);
-    assert_int_equal(rp_obstacles_apply(os, w, 1), 1);
+    assert_int_equal(rp_obstacles_apply(os, w, 1, NULL), 1);
     int64_t after = sum(w);
     /* entered: the cells within 3 of (20.5, 20.5) not within 3 of (18.5, 20.5): the circle's
      * right crescent, x 22 and 23 in row 20 among them */
@@ -98,7 +98,7 @@ static void test_appearing_keeps_water(void **state)
     rp_water_load(w, flat, flat);
     int64_t before = sum(w);
     place(os, C, C, 0, 100);
-    rp_obstacles_apply(os, w, 1);
+    rp_obstacles_apply(os, w, 1, NULL);
     assert_true(rp_water_is_held(w, 20, 20) && at(w, 20, 20) == 0);
     assert_true(before - sum(w) >= 0 && before - sum(w) < 4 * N);
     assert_true(at(w, 24, 20) > 100 && at(w, 24, 20) == at(w, 16, 20)); /* the rim, evenly */
@@ -116,9 +116,9 @@ static void test_push_bow_and_trough(void **state)
     rp_obstacles *os = NULL;
     assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
     place(os, C - 256, C, 0, 100);
-    rp_obstacles_apply(os, w, 1);
+    rp_obstacles_apply(os, w, 1, NULL);
     place(os, C, C, 256, 100);
-    rp_obstacles_apply(os, w, 1);
+    rp_obstacles_apply(os, w, 1, NULL);
     assert_true(at(w, 25, 20) > 0);
     assert_true(at(w, 15, 20) < 0);
     assert_int_equal(at(w, 25, 20), -at(w, 15, 20));
@@ -177,8 +177,8 @@ static void test_full_mask_is_a_rect(void **state)
         it.dx = dx;
         it.push = 100;
         rp_obstacles_item(orc, &it);
-        rp_obstacles_apply(om, wm, 1);
-        rp_obstacles_apply(orc, wr, 1);
+        rp_obstacles_apply(om, wm, 1, NULL);
+        rp_obstacles_apply(orc, wr, 1, NULL);
     }
     int held = 0, beside = 0;
     for (int y = 0; y < N; y++)
@@ -215,7 +215,7 @@ static void test_mask_shape_follows_image(void **state)
     assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
     /* 8 cells wide (4 walled), 4 high, centred on cell 20: cells 16..23 by 18..21 */
     place_mask(os, left, C - 128, C - 128, 8 * 256, 4 * 256, 0, 0);
-    rp_obstacles_apply(os, w, 1);
+    rp_obstacles_apply(os, w, 1, NULL);
     for (int x = 14; x < 26; x++)
         assert_int_equal(rp_water_is_held(w, x, 20), x >= 16 && x < 20);
     rp_obstacles_free(&os);
@@ -224,9 +224,9 @@ static void test_mask_shape_follows_image(void **state)
     w = make();
     assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
     place_mask(os, disc, C - 256, C, 9 * 256, 9 * 256, 0, 100);
-    rp_obstacles_apply(os, w, 1);
+    rp_obstacles_apply(os, w, 1, NULL);
     place_mask(os, disc, C, C, 9 * 256, 9 * 256, 256, 100);
-    rp_obstacles_apply(os, w, 1);
+    rp_obstacles_apply(os, w, 1, NULL);
     assert_true(at(w, 27, 20) > 0 && at(w, 13, 20) < 0); /* bow ahead, trough behind */
     for (int y = 0; y < N; y++)
         for (int x = 0; x < N; x++)
@@ -236,6 +236,25 @@ static void test_mask_shape_follows_image(void **state)
 }
 
 /* The lead 1 + (k R D mod N) / N steps, worked by hand. */
+/* A stop flag already set: the walls are not applied (-1), and applying them afterwards
+ * without it holds their cells as usual. */
+static void test_stop_flag(void **state)
+{
+    (void)state;
+    rp_water *w = make();
+    rp_obstacles *os = NULL;
+    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
+    place(os, C, C, 0, 0);
+    volatile sig_atomic_t stop = 1;
+    assert_int_equal(rp_obstacles_apply(os, w, 1, &stop), -1);
+    assert_false(rp_water_is_held(w, 20, 20));
+    stop = 0;
+    assert_int_equal(rp_obstacles_apply(os, w, 1, &stop), 1);
+    assert_true(rp_water_is_held(w, 20, 20));
+    rp_obstacles_free(&os);
+    rp_water_free(&w);
+}
+
 static void test_lead(void **state)
 {
     (void)state;
@@ -257,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_appearing_keeps_water),
         cmocka_unit_test(test_push_bow_and_trough),
         cmocka_unit_test(test_lead),
+        cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_full_mask_is_a_rect),
         cmocka_unit_test(test_mask_shape_follows_image),
     };

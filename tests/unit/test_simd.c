@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -667,6 +668,8 @@ static void test_tables_filled(void **state)
         const rp_light_dsp *l = rp_light_dsp_level(level);
         assert_int_equal(l->row != NULL, avx2);
         assert_int_equal(l->rows_ok != NULL, avx2);
+        assert_int_equal(l->water_row != NULL, avx2);
+        assert_int_equal(l->water_rows_ok != NULL, avx2);
         const rp_upscale_dsp *u = rp_upscale_dsp_level(level);
         assert_int_equal(u->col != NULL, avx2);
         assert_int_equal(u->row != NULL, avx2);
@@ -938,6 +941,219 @@ static void test_light_levels(void **state)
         }
 }
 
+/* ---- look water's kernel (light_water_simd.c) against its plain loop ---- */
+
+/* Fields for the water light (Q8 heights): smooth rings, noise over the whole range the
+ * kernel takes (+-RP_LIGHT_SIMD_HMAX), a checkerboard of its limits, steps, rows of still
+ * water between rings, and noise just beyond the range (the kernel must step aside). */
+enum wfield { W_RINGS, W_NOISE, W_LIMITS, W_STEPS, W_STILL_ROWS, W_BEYOND, W_COUNT };
+
+static int32_t wheight(enum wfield f, int x, int y, uint32_t *s)
+{
+    const int32_t hm = RP_LIGHT_SIMD_HMAX;
+    int dx = x - 23, dy = y - 11;
+    /* a ring pattern in integers: a triangle wave of the squared distance */
+    int32_t ring = (int32_t)((dx * dx + dy * dy) % 64) - 32;
+    switch (f) {
+    case W_RINGS: return ring * (int32_t)(2000 + next(s) % 64);
+    case W_NOISE: return (int32_t)(next(s) % (2u * hm + 1)) - hm;
+    case W_LIMITS: return (x + y) % 2 ? hm : -hm;
+    case W_STEPS: return (x / 5 + y / 3) % 2 ? (int32_t)(next(s) % 40000) : -30000;
+    case W_STILL_ROWS: return y % 7 < 3 ? 0 : ring * 700;
+    default: return (int32_t)(next(s) % (2u * hm + 1)) - hm + (x == 7 && y == 3 ? hm + 1 : 0);
+    }
+}
+
+/* The water light's parameters: the defaults and the limits of each setting. */
+static void water_params(rp_light_params *p, int v, uint32_t *s)
+{
+    rp_light_defaults(p);
+    p->sky_q8 = 2 * 256;
+    switch (v % 6) {
+    case 1: /* strongest caustics and glint, deepest water, a tint, flat water's sky */
+        p->depth_q8 = 256 * 256;
+        p->caustics_q8 = 64 * 256;
+        p->specular_q8 = 64 * 256;
+        p->sky_q8 = 16 * 256;
+        p->sky_flat = 1;
+        p->tint_rgb[0] = 128, p->tint_rgb[1] = 192, p->tint_rgb[2] = 7;
+        break;
+    case 2: /* a low sun, a large one; no sky */
+        p->elevation_mdeg = 0;
+        p->sun_size_mdeg = 20000;
+        p->sky_q8 = 0;
+        p->caustics_q8 = 256;
+        break;
+    case 3: /* the sun overhead, the smallest; shallow water, no refraction */
+        p->elevation_mdeg = 90000;
+        p->sun_size_mdeg = 100;
+        p->depth_q8 = 1;
+        p->refraction_q8 = 0;
+        break;
+    case 4: /* random within the ranges */
+        p->azimuth_mdeg = (int32_t)(next(s) % 720001) - 360000;
+        p->elevation_mdeg = (int32_t)(next(s) % 90001);
+        p->depth_q8 = 1 + (int32_t)(next(s) % (256 * 256));
+        p->caustics_q8 = (int32_t)(next(s) % (64 * 256 + 1));
+        p->specular_q8 = (int32_t)(next(s) % (64 * 256 + 1));
+        p->sky_q8 = (int32_t)(next(s) % (16 * 256 + 1));
+        p->sun_size_mdeg = 100 + (int32_t)(next(s) % 19901);
+        p->height_scale = 1 + (int32_t)(next(s) % 32767);
+        for (int c = 0; c < 3; c++) {
+            p->tint_rgb[c] = (uint8_t)next(s);
+            p->light_rgb[c] = (uint8_t)next(s);
+            p->sky_rgb[c] = (uint8_t)next(s);
+        }
+        break;
+    case 5: /* steep slopes from small heights */ p->height_scale = 1; break;
+    default: break;
+    }
+}
+
+/* One frame of the water light, composite and layer, at every level against level C, rows
+ * split at random, with and without the field's peak stated. */
+static void compare_water_light(const rp_light *l, const rp_light_geom *g0, const int32_t *f,
+                                const uint8_t *bg, uint32_t *s, const char *what)
+{
+    const int w = g0->width, h = g0->height;
+    size_t n = (size_t)w * h;
+    uint8_t *want3 = malloc(n * 3), *want4 = malloc(n * 4), *got3 = malloc(n * 3),
+            *got4 = malloc(n * 4);
+    assert_non_null(want3);
+    assert_non_null(want4);
+    assert_non_null(got3);
+    assert_non_null(got4);
+    int64_t peak = 1;
+    for (size_t i = 0; i < n; i++)
+        peak = llabs(f[i]) > peak ? llabs(f[i]) : peak;
+    rp_light_geom g = *g0;
+    assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+    rp_light_rows_rgb(l, &g, f, bg, want3, 0, h);
+    rp_light_rows_rgba(l, &g, f, want4, 0, h);
+    for (int level = 1; level <= rp_simd_supported(); level++) {
+        assert_int_equal(rp_simd_set(level), level);
+        for (int stated = 0; stated < 2; stated++) {
+            g.peak_q8 = stated ? peak : 0;
+            memset(got3, 0xa5, n * 3);
+            memset(got4, 0x5a, n * 4);
+            for (int y = 0; y < h;) {
+                int y1 = y + 1 + (int)(next(s) % 9);
+                y1 = y1 > h ? h : y1;
+                rp_light_rows_rgb(l, &g, f, bg, got3, y, y1);
+                rp_light_rows_rgba(l, &g, f, got4, y, y1);
+                y = y1;
+            }
+            size_t i = 0;
+            while (i < n && !memcmp(got3 + 3 * i, want3 + 3 * i, 3) &&
+                   !memcmp(got4 + 4 * i, want4 + 4 * i, 4))
+                i++;
+            if (i < n)
+                fail_msg("water light %s, level %d, %dx%d, peak %s: pixel (%d, %d) rgb %d %d %d "
+                         "want %d %d %d, rgba %d %d %d %d want %d %d %d %d",
+                         what, level, w, h, stated ? "stated" : "0", (int)(i % w), (int)(i / w),
+                         got3[3 * i], got3[3 * i + 1], got3[3 * i + 2], want3[3 * i],
+                         want3[3 * i + 1], want3[3 * i + 2], got4[4 * i], got4[4 * i + 1],
+                         got4[4 * i + 2], got4[4 * i + 3], want4[4 * i], want4[4 * i + 1],
+                         want4[4 * i + 2], want4[4 * i + 3]);
+        }
+    }
+    rp_simd_set(-1);
+    free(want3);
+    free(want4);
+    free(got3);
+    free(got4);
+}
+
+/* Every field kind, parameter set and geometry (odd widths, rows too short for a group, the
+ * widest laplacian spacing, scales down to the clamp) at every level this machine has. */
+static void test_light_water_matches_plain_c(void **state)
+{
+    (void)state;
+    static const struct {
+        int w, h;
+        int32_t sx, sy;
+    } geo[] = {{61, 43, 65536, 65536},          {97, 37, 3 * 65536, 3 * 65536},
+               {83, 29, 144179, 100000},        {200, 24, 256 << 16, 256 << 16},
+               {33, 20, 49151, 1024},           {17, 9, 2 * 65536, 65536},
+               {150, 31, 6 * 65536, 4 * 65536}, {180, 14, 21 * 65536, 65536},
+               {90, 11, 1398101, 65536},        {8, 12, 65536, 65536}};
+    uint32_t s = 2929;
+    int cases = 0;
+    for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+        int w = geo[gi].w, h = geo[gi].h;
+        size_t n = (size_t)w * h;
+        int32_t *f = malloc(n * sizeof *f);
+        uint8_t *bg = malloc(n * 3);
+        assert_non_null(f);
+        assert_non_null(bg);
+        for (size_t i = 0; i < n * 3; i++) {
+            uint32_t r = next(&s);
+            /* black, white and near-white (the caustics' ease) as well as any level */
+            bg[i] = r % 4 == 0   ? 255
+                    : r % 4 == 1 ? (uint8_t)(250 + r / 4 % 6)
+                    : r % 4 == 2 ? 0
+                                 : (uint8_t)(r >> 4);
+        }
+        rp_light_geom g = {w, h, geo[gi].sx, geo[gi].sy, 0};
+        for (int k = 0; k < W_COUNT; k++) {
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    f[(size_t)y * w + x] = wheight((enum wfield)k, x, y, &s);
+            for (int v = 0; v < 6; v++) {
+                rp_light_params p;
+                char err[200], what[64];
+                water_params(&p, v, &s);
+                rp_light *l = NULL;
+                assert_int_equal(rp_light_new(&l, &p, err, sizeof err), RP_OK);
+                snprintf(what, sizeof what, "field %d params %d", k, v);
+                compare_water_light(l, &g, f, bg, &s, what);
+                rp_light_free(&l);
+                cases++;
+            }
+        }
+        free(f);
+        free(bg);
+    }
+    print_message("%d cases, levels 1..%d against level 0\n", cases, rp_simd_supported());
+}
+
+/* The kernel is there for a 1080p frame of the rockpool preset (so the test above compares
+ * it, not the plain loop with itself), and steps aside for heights beyond its range. */
+static void test_light_water_kernel_used(void **state)
+{
+    (void)state;
+    rp_light_params p;
+    rp_light_defaults(&p);
+    rp_light *l = NULL;
+    char err[200];
+    assert_int_equal(rp_light_new(&l, &p, err, sizeof err), RP_OK);
+    /* frame_init's values for 1920x1080 over a 640-cell grid */
+    struct rp_light_frame f = {0};
+    f.w = 64;
+    f.h = 8;
+    f.sx_step = f.sy_step = 9;
+    f.scale_x = f.scale_y = 3 * 65536;
+    f.mdiv = 256;
+    f.cxm = f.cym = 4;
+    f.cxym = 1;
+    f.dx = f.dy = 12582912;
+    int32_t heights[64 * 8] = {0};
+    heights[100] = RP_LIGHT_SIMD_HMAX;
+    const rp_light_dsp *c = rp_light_dsp_level(RP_SIMD_AVX2);
+    assert_null(rp_light_dsp_level(RP_SIMD_SSE2)->water_row);
+    if (rp_simd_supported() >= RP_SIMD_AVX2) { /* the check runs AVX2 code */
+        assert_true(c->water_rows_ok(l, &f, heights, 0, 8));
+        heights[100] = RP_LIGHT_SIMD_HMAX + 1;
+        assert_false(c->water_rows_ok(l, &f, heights, 0, 8));
+        f.peak = RP_LIGHT_SIMD_HMAX; /* a stated peak is trusted */
+        assert_true(c->water_rows_ok(l, &f, heights, 0, 8));
+    }
+    /* the refraction table's bound the kernel's products rely on (g <= 1/4, Q16) */
+    for (int i = 0; i < RP_LIGHT_RSQ_N + 2; i++)
+        assert_true(l->wref[i] >= 0 && l->wref[i] <= 16384);
+    rp_light_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -958,6 +1174,8 @@ int main(void)
         cmocka_unit_test(test_yuv_entries),
         cmocka_unit_test(test_png_paeth_entry),
         cmocka_unit_test(test_md5x8_entry),
+        cmocka_unit_test(test_light_water_matches_plain_c),
+        cmocka_unit_test(test_light_water_kernel_used),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
