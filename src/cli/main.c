@@ -4,8 +4,8 @@
  *
  * Exit status (rockpool(1) EXIT STATUS): 0 success, 1 runtime failure, 2 bad usage or
  * input (also no argument at all: a short usage), 3 a frame differs from the --verify
- * manifest, 128 + n after signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE, 153
- * SIGXFSZ). Nothing is created before every input is validated. */
+ * manifest, 128 + n after signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE).
+ * Nothing is created before every input is validated. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -329,11 +329,12 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    /* A closed pipe or a file size limit: the write fails (EPIPE, EFBIG) instead of the
-     * signal killing the process, so the run is aborted and leaves no temporary file;
-     * the exit status still says which signal it was. */
+    /* A closed pipe: the write fails (EPIPE) instead of the signal killing the process, so
+     * the run is aborted and leaves no temporary file; the exit status still says which
+     * signal it was. A file size limit (SIGXFSZ) is ignored: the write fails with EFBIG,
+     * a runtime failure like a full disk (exit 1, its message, no file left). */
     sigaction(SIGPIPE, &sa, NULL);
-    sigaction(SIGXFSZ, &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);
     cli.run.stop = &stop_signal;
     cli.run.warn = warn_cb;
     cli.run.warn_ctx = &cli;

@@ -60,7 +60,7 @@ static int in_dev_or_proc(const char *path)
 /* An existing file that is neither regular nor a directory (a device such as /dev/null,
  * a FIFO), or any existing name in /dev or /proc: written in place (through the name),
  * never renamed over or removed. */
-static int is_special(const char *path)
+int rp_path_is_special(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
@@ -77,7 +77,7 @@ void rp_output_unlink_tmp(const char *tmp)
 
 int rp_output_temp_name(const char *path, char *tmp, size_t len)
 {
-    if (is_special(path)) {
+    if (rp_path_is_special(path)) {
         int n = snprintf(tmp, len, "%s", path);
         return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
     }
@@ -431,7 +431,7 @@ static int check_target(const char *path, int overwrite, char *err, size_t errle
 
     /* The temporary sibling ".NAME.tmp-PID" must fit the file-name limit too. */
     base = base ? base + 1 : path;
-    if (!is_special(path) &&
+    if (!rp_path_is_special(path) &&
         (rp_output_temp_name(path, tmp, sizeof tmp) ||
          strlen(strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp) > NAME_MAX)) {
         rp_errf(err, errlen,

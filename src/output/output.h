@@ -145,4 +145,9 @@ int rp_output_file_commit(rp_output_file **f, char *err, size_t errlen);
 void rp_output_file_abort(rp_output_file **f);
 
 
+/** 1 if path is an existing file that is neither regular nor a directory (a device, a
+ * FIFO) or any existing name in /dev or /proc, itself or through a link (/dev/stdin): such
+ * names are written through in place, and nothing is ever written beside them. */
+int rp_path_is_special(const char *path);
+
 #endif

@@ -4,9 +4,9 @@
  * and checked against the run (size, frames, algorithm) before anything is created, so a
  * manifest for other settings is bad input. At the first difference the frame is written
  * as PNG, STEM.actual-FRAME.png beside the manifest (STEM its name without the last
- * extension) or in cfg->dir, and the sink fails with RP_ERR_MISMATCH, which stops the
- * render; the message names the frame, the manifest line and both hashes. With
- * cfg->ref (--verify-ref, the expected frames as PNGs) a difference image is written
+ * extension; not when the manifest is a pipe or a device) or in cfg->dir, and the sink fails with
+ * RP_ERR_MISMATCH, which stops the render; the message names the frame, the manifest line and both
+ * hashes. With cfg->ref (--verify-ref, the expected frames as PNGs) a difference image is written
  * beside it, STEM.diff-FRAME.png. */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +17,7 @@
 
 #include "check/hash.h"
 #include "check/manifest.h"
+#include "output/output.h"
 #include "input/image.h"
 #include "output/output_backend.h"
 #include "session/sink.h"
@@ -121,6 +122,13 @@ static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, i
     char raw[4096], pattern[8200], err[512];
     rp_output_spec o;
     rp_output *out = NULL;
+    /* never beside a pipe or a device (/dev/stdin): nothing is written into /dev */
+    if (!v->cfg->dir && rp_path_is_special(v->cfg->path)) {
+        snprintf(what, len,
+                 "not written: the manifest is a device, a pipe or a name in /dev or /proc (give "
+                 "--verify-dir)");
+        return;
+    }
     if (png_names(v->cfg, kind, raw, sizeof raw, pattern, sizeof pattern)) {
         snprintf(what, len, "not written: the name is too long");
         return;

@@ -138,8 +138,9 @@ check "FIFO reader got the Y4M stream" grep -q YUV4MPEG2 fifo.out
 left_alone "FIFO as -o" fifo.out
 rm -f fifo.out
 before=$(snapshot)
-expect_status "failed PNG run (file size limit): exit 153" 153 bash -c \
+expect_status "failed PNG run (file size limit): exit 1" 1 bash -c \
     "ulimit -f 1; exec '$R' -q -s 256x256 -n 3 -o new/deep/f_%d.png"
+stderr_has "failed PNG run (file size limit): says so" "File too large"
 left_alone "failed PNG run removes the directories it made"
 # ... and in a directory that exists, the frames a failed run wrote go too, as a failed
 # video goes (a stopped run's frames are kept, as a stopped video is): a --verify mismatch
@@ -152,6 +153,19 @@ expect_status "--verify mismatch at frame 4 with a PNG sequence: exit 3" 3 "$R" 
     -j 1 -o vdir/v_%d.png --verify vr.framemd5
 stderr_has "--verify mismatch at frame 4: says so" "frame 4 differs"
 check "--verify mismatch leaves no frame of the sequence" test -z "$(ls vdir)"
+# ... and the directories it made for them go too
+expect_status "--verify mismatch with frames in new directories: exit 3" 3 "$R" -q vr2.scene \
+    -j 1 -o vnew/a/v_%d.png --aov normal vnew/b/n_%d.png --verify vr.framemd5
+check "--verify mismatch removes the directories it made" test ! -e vnew
+# the differing frame is never written beside a device: /dev/stdin is the manifest here
+rm -f /dev/stdin.actual-*
+expect_status "--verify /dev/stdin mismatch: exit 3" 3 bash -c \
+    "exec '$R' -q vr2.scene -j 1 --verify /dev/stdin <vr.framemd5"
+stderr_has "--verify /dev/stdin mismatch: says why no PNG" "not written: the manifest is a device"
+if ls /dev/stdin.actual-* >/dev/null 2>&1; then
+    bad "--verify /dev/stdin: a PNG was written into /dev"
+    rm -f /dev/stdin.actual-*
+else ok "--verify /dev/stdin: nothing written into /dev"; fi
 
 ## 4. Scene paths stay in the scene's directory.
 refused "mask with '..'" 2 "up-mask.scene:3:17: error: mask path" sub/up-mask.scene -o o.mp4
@@ -191,9 +205,15 @@ st=${PIPESTATUS[0]}
 if [ "$st" = 141 ]; then ok "SIGPIPE: exit 141"; else bad "SIGPIPE: exit $st, wanted 141"; fi
 left_alone "SIGPIPE"
 before=$(snapshot)
-expect_status "SIGXFSZ: exit 153" 153 bash -c "ulimit -f 64; exec '$R' -q long.scene -c ffv1 -o big.mkv"
-if [ -z "$(find . -name '.*.tmp-*')" ]; then ok "SIGXFSZ: no temporary file"; else bad "SIGXFSZ: temporary file left"; fi
-left_alone "SIGXFSZ"
+# past the file size limit: SIGXFSZ is ignored, and the write's EFBIG is a runtime failure
+expect_status "file size limit: exit 1" 1 bash -c "ulimit -f 64; exec '$R' -q long.scene -c ffv1 -o big.mkv"
+stderr_has "file size limit: says the file is too large" "big.mkv: File too large"
+if [ -z "$(find . -name '.*.tmp-*')" ]; then ok "file size limit: no temporary file"; else bad "file size limit: temporary file left"; fi
+check "file size limit: no output" test ! -e big.mkv
+left_alone "file size limit"
+expect_status "file size limit, Y4M: exit 1" 1 bash -c "ulimit -f 64; exec '$R' -q long.scene -o big.y4m"
+stderr_has "file size limit, Y4M: says so" "File too large"
+left_alone "file size limit, Y4M"
 
 ## 6. Numbers: decimal, optional sign, leading zeros, no blanks, no hex.
 refused "--seed ' -1'" 2 "--seed: ' -1' is not a whole number" --seed ' -1' -o o.mp4
