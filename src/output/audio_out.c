@@ -13,6 +13,7 @@
 
 #include "base/common.h"
 #include "input/audio_in.h"
+#include "output/encode.h"
 #include "output/mux.h"
 
 struct rp_audio_out {

@@ -1,5 +1,6 @@
 /* mux.h - private to the video backends: what output_video.c (the video stream and the
- * container) and audio_out.c (a background's sound carried into it) share. */
+ * container) and audio_out.c (a background's sound carried into it) share. The video
+ * encoder, and rp_averr for FFmpeg's error messages, are encode.h's. */
 #ifndef RP_MUX_H
 #define RP_MUX_H
 
@@ -7,9 +8,6 @@
 #include <libavformat/avformat.h>
 
 #include "output/output.h"
-
-/** "WHAT NAME: FFmpeg's message for ret" into err; returns code. */
-int rp_averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret);
 
 /** Send one frame to an encoder (NULL flushes it) and mux every packet it returns into st
  * of oc (written to path, for messages). audio only changes the messages: "audio encoder"

@@ -1,0 +1,662 @@
+/* encode.c - the video encoder of the video backends (encode.h): libx264 / libvpx-vp9 by
+ * default (ProRes 4444 for MOV with alpha, FFmpeg's gif, libwebp), or -c NAME, with the
+ * pixel format, rate control, logging and colour tags rockpool decides, all tried on a
+ * throwaway context in validation before anything is created. RGB24 is converted to the
+ * encoder's pixel format by rockpool's own BT.601/BT.709 converter (yuv.h) for yuv420p and
+ * yuv444p, ten times faster than libswscale, or by libswscale for any other; GIF frames
+ * are mapped to the palette output_video.c makes. Frames get pts 0, 1, 2, ... in a 1/fps
+ * time base, as in FFmpeg's doc/examples/encode_video.c (5.1). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "base/common.h"
+#include "output/encode.h"
+#include "output/output_backend.h"
+#include "output/yuv.h"
+
+/* Default encoders per container, best first. Only software encoders: hardware ones are
+ * often listed but fail to open without the device. */
+static const char *const h264_encoders[] = {"libx264", "libopenh264", "mpeg4", NULL};
+static const char *const webm_encoders[] = {"libvpx-vp9", "libvpx", NULL};
+/* With alpha (RP_PIX_RGBA frames, --alpha): WebM keeps VP9 (its alpha plane as Matroska
+ * BlockAdditional data, which FFmpeg's libvpx decoder reads back); MOV takes ProRes 4444,
+ * the editors' layer format, or QuickTime Animation (lossless 8-bit ARGB) with -c qtrle.
+ * MP4 is refused in output.c; Matroska needs -c with an encoder that has alpha. */
+static const char *const mov_alpha_encoders[] = {"prores_ks", "qtrle", NULL};
+/* The web's animations: GIF (FFmpeg's encoder, fed palette frames from palette.h) and
+ * animated WebP (libwebp). Neither carries sound. */
+static const char *const gif_encoders[] = {"gif", NULL};
+static const char *const webp_encoders[] = {"libwebp_anim", "libwebp", NULL};
+
+/* The pixel format an encoder gets alpha frames in, unless --pix-fmt says otherwise. */
+static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
+{
+    static const struct {
+        const char *encoder;
+        enum AVPixelFormat fmt;
+    } preferred[] = {
+        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},   {"libvpx", AV_PIX_FMT_YUVA420P},
+        {"prores_ks", AV_PIX_FMT_YUVA444P10},  {"qtrle", AV_PIX_FMT_ARGB},
+        {"libwebp_anim", AV_PIX_FMT_YUVA420P}, {"libwebp", AV_PIX_FMT_YUVA420P},
+    };
+    for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++)
+        if (!strcmp(codec->name, preferred[i].encoder))
+            return preferred[i].fmt;
+    for (const enum AVPixelFormat *p = codec->pix_fmts; p && *p != AV_PIX_FMT_NONE; p++)
+        if (av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_ALPHA)
+            return *p;
+    return AV_PIX_FMT_NONE;
+}
+
+/* What carries alpha, for messages. */
+#define ALPHA_WORKS                                                                                \
+    "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .webp, .mov (ProRes 4444, or "   \
+    "-c qtrle), or .mkv with -c libvpx-vp9"
+
+static const char *codec_label(const AVCodec *codec)
+{
+    switch (codec->id) {
+    case AV_CODEC_ID_H264: return "H.264";
+    case AV_CODEC_ID_HEVC: return "H.265";
+    case AV_CODEC_ID_MPEG4: return "MPEG-4";
+    case AV_CODEC_ID_VP8: return "VP8";
+    case AV_CODEC_ID_VP9: return "VP9";
+    case AV_CODEC_ID_AV1: return "AV1";
+    default: return codec->name;
+    }
+}
+
+static int supports_pix_fmt(const AVCodec *codec, enum AVPixelFormat fmt)
+{
+    if (!codec->pix_fmts)
+        return 1;
+    for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE; p++)
+        if (*p == fmt)
+            return 1;
+    return 0;
+}
+
+/* x264 prints its own message to stderr on an unknown preset, so rockpool checks the name
+ * first (x264's x264_preset_names, unchanged since 2010). Encoders without a "preset"
+ * option refuse one. */
+static int check_preset(const AVCodec *codec, const char *preset, char *err, size_t errlen)
+{
+    static const char x264_presets[] =
+        ",ultrafast,superfast,veryfast,faster,fast,medium,slow,slower,veryslow,placebo,";
+    char key[64];
+
+    if (!codec->priv_class ||
+        !av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)) {
+        rp_errf(err, errlen, "encoder %s has no presets (got --encoder-preset %s)", codec->name,
+                preset);
+        return RP_ERR_INVALID;
+    }
+    snprintf(key, sizeof(key), ",%s,", preset);
+    if (!strncmp(codec->name, "libx264", 7) &&
+        (strlen(preset) > 20 || strchr(preset, ',') || !strstr(x264_presets, key))) {
+        rp_errf(err, errlen, "unknown %s preset '%s' (one of %s)", codec->name, preset,
+                "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, "
+                "veryslow, placebo");
+        return RP_ERR_INVALID;
+    }
+    return RP_OK;
+}
+
+/* The video encoder: -c NAME, which the container must be able to hold, else the first
+ * installed of the container's defaults; a fallback from the preferred one is described in
+ * warning (when given). RP_ERR_INVALID for a bad -c, RP_ERR_UNSUPPORTED when no default
+ * encoder is installed. */
+static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
+                        const AVCodec **pcodec, char *warning, size_t wlen, char *err,
+                        size_t errlen)
+{
+    const int alpha = opts->pixfmt == RP_PIX_RGBA;
+    const char *const *defaults = opts->format == RP_FORMAT_WEBM           ? webm_encoders
+                                  : opts->format == RP_FORMAT_GIF          ? gif_encoders
+                                  : opts->format == RP_FORMAT_WEBP         ? webp_encoders
+                                  : alpha && opts->format == RP_FORMAT_MOV ? mov_alpha_encoders
+                                                                           : h264_encoders;
+    const AVCodec *codec = NULL;
+
+    if (opts->codec) {
+        codec = avcodec_find_encoder_by_name(opts->codec);
+        if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
+            rp_errf(err, errlen, "unknown video encoder '%s' (see ffmpeg -encoders)", opts->codec);
+            return RP_ERR_INVALID;
+        }
+        if (avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) == 0) {
+            rp_errf(err, errlen, "the %s container cannot hold %s video (encoder %s)",
+                    rp_output_format_name(opts->format), codec_label(codec), codec->name);
+            return RP_ERR_INVALID;
+        }
+    } else {
+        for (int i = 0; defaults[i] && !codec; i++)
+            codec = avcodec_find_encoder_by_name(defaults[i]);
+        if (!codec) {
+            rp_errf(err, errlen, "no %s encoder is installed (tried %s%s%s); install one or use -c",
+                    opts->format == RP_FORMAT_WEBM   ? "VP9/VP8"
+                    : defaults == mov_alpha_encoders ? "ProRes/QuickTime Animation"
+                    : defaults == webp_encoders      ? "WebP (FFmpeg built with libwebp)"
+                    : defaults == gif_encoders       ? "GIF"
+                                                     : "H.264/MPEG-4",
+                    defaults[0], defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
+            return RP_ERR_UNSUPPORTED;
+        }
+        if (strcmp(codec->name, defaults[0]) != 0 && warning)
+            snprintf(warning, wlen, "encoder %s is not available; using %s (%s) instead",
+                     defaults[0], codec->name, codec_label(codec));
+    }
+    *pcodec = codec;
+    return RP_OK;
+}
+
+/* Chroma subsampling halves the chroma planes, so a subsampled pixel format needs even
+ * sides: RP_ERR_INVALID naming the nearest even size (and yuv444p when the encoder has it).
+ * pix_name is the format as the user spelled it, for the message. */
+static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const char *pix_name,
+                             int w, int h, char *err, size_t errlen)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
+
+    if (((w & 1) && desc->log2_chroma_w) || ((h & 1) && desc->log2_chroma_h)) {
+        int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
+        int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
+
+        rp_errf(err, errlen,
+                "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
+                codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
+        return RP_ERR_INVALID;
+    }
+    return RP_OK;
+}
+
+/* The pixel format for codec: --pix-fmt, else the encoder's alpha format with --alpha, else
+ * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
+ * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */
+static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum AVPixelFormat *pfmt,
+                        char *err, size_t errlen)
+{
+    const int alpha = opts->pixfmt == RP_PIX_RGBA;
+    const char *pix_name = opts->pix_fmt                   ? opts->pix_fmt
+                           : opts->format == RP_FORMAT_GIF ? "pal8"
+                                                           : "yuv420p";
+    enum AVPixelFormat fmt;
+    int fmt_alpha, ret;
+
+    if (alpha && !opts->pix_fmt) {
+        fmt = alpha_pix_fmt(codec);
+        if (fmt == AV_PIX_FMT_NONE) {
+            rp_errf(err, errlen, "%s (encoder %s) cannot carry alpha (--alpha): use " ALPHA_WORKS,
+                    codec_label(codec), codec->name);
+            return RP_ERR_INVALID;
+        }
+        pix_name = av_get_pix_fmt_name(fmt);
+    }
+    fmt = av_get_pix_fmt(pix_name);
+    fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&
+                (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+    if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
+        rp_errf(err, errlen,
+                "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
+                "the water's light as a layer with real alpha",
+                pix_name);
+        return RP_ERR_INVALID;
+    }
+    if (fmt != AV_PIX_FMT_NONE && !fmt_alpha && alpha) {
+        enum AVPixelFormat a = alpha_pix_fmt(codec);
+        rp_errf(err, errlen, "--pix-fmt %s has no alpha plane for --alpha%s%s%s", pix_name,
+                a != AV_PIX_FMT_NONE ? " (try " : "",
+                a != AV_PIX_FMT_NONE ? av_get_pix_fmt_name(a) : "",
+                a != AV_PIX_FMT_NONE ? ")" : "");
+        return RP_ERR_INVALID;
+    }
+    if (fmt == AV_PIX_FMT_NONE) {
+        rp_errf(err, errlen, "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
+        return RP_ERR_INVALID;
+    }
+    if (!supports_pix_fmt(codec, fmt)) {
+        rp_errf(err, errlen, "encoder %s cannot encode pixel format %s%s", codec->name, pix_name,
+                supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
+        return RP_ERR_INVALID;
+    }
+    ret = check_chroma_size(codec, fmt, pix_name, opts->width, opts->height, err, errlen);
+    if (ret)
+        return ret;
+    *pfmt = fmt;
+    return RP_OK;
+}
+
+/* The choice for validation and for open (see encode.h): the encoder, the name of its
+ * --encoder-preset, then the pixel format. */
+int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
+                    rp_encoder_choice *choice, char *warning, size_t wlen, char *err, size_t errlen)
+{
+    const AVCodec *codec;
+    enum AVPixelFormat fmt;
+    int ret;
+
+    if (warning && wlen)
+        warning[0] = '\0';
+    ret = pick_encoder(opts, ofmt, &codec, warning, wlen, err, errlen);
+    if (ret)
+        return ret;
+    if (opts->encoder_preset) {
+        ret = check_preset(codec, opts->encoder_preset, err, errlen);
+        if (ret)
+            return ret;
+    }
+    ret = pick_pix_fmt(opts, codec, &fmt, err, errlen);
+    if (ret)
+        return ret;
+    choice->codec = codec;
+    choice->pix_fmt = fmt;
+    return RP_OK;
+}
+
+/* HD and larger (1280 wide or 720 high and up) is converted and tagged BT.709, as
+ * players and editors assume for HD; smaller frames BT.601 (SMPTE 170M). */
+static int is_hd(const rp_output_spec *opts)
+{
+    return opts->width >= 1280 || opts->height >= 720;
+}
+
+/* The highest --crf an encoder takes where FFmpeg's option range does not say (x264 and
+ * x265 clamp larger values silently: their documented range is 0..51). */
+static int crf_max(const AVCodec *codec)
+{
+    if (!strcmp(codec->name, "libx264") || !strcmp(codec->name, "libx264rgb") ||
+        !strcmp(codec->name, "libx265"))
+        return 51;
+    return 63;
+}
+
+/* The CRF used when none is asked for: FFmpeg's own defaults, x264's 23 and x265's 28,
+ * and for VP9, which has none of its own in FFmpeg (a 256 kbit/s target instead), the 31
+ * FFmpeg's VP9 guide gives for HD. Others take opts->crf (23). */
+static int default_crf(const AVCodec *codec, int crf)
+{
+    if (!strcmp(codec->name, "libx265"))
+        return 28;
+    if (!strcmp(codec->name, "libvpx-vp9"))
+        return 31;
+    return crf;
+}
+
+/* Rate control: CRF when the encoder has it, unless a bitrate is given. Without a crf
+ * option, --crf is refused; the default (crf 23, not asked for) becomes a fixed quantiser
+ * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
+static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_spec *opts,
+                            char *err, size_t errlen)
+{
+    char value[32];
+    int ret;
+
+    /* GIF is lossless over its palette; WebP keeps libwebp's own quality (75) */
+    if (codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7)) {
+        if (!opts->crf_given && opts->bitrate <= 0)
+            return RP_OK;
+        rp_errf(err, errlen, "encoder %s takes neither --crf nor -b (%s keeps its own quality)",
+                codec->name,
+                codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
+        return RP_ERR_INVALID;
+    }
+    if (opts->bitrate > 0) {
+        enc->bit_rate = opts->bitrate;
+        return RP_OK;
+    }
+    if (opts->crf < 0)
+        return RP_OK;
+    int crf = opts->crf_given ? opts->crf : default_crf(codec, opts->crf);
+    enc->bit_rate = 0;
+    if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
+        if (crf > crf_max(codec)) {
+            rp_errf(err, errlen, "encoder %s rejects --crf %d (its range is 0 to %d)", codec->name,
+                    opts->crf, crf_max(codec));
+            return RP_ERR_INVALID;
+        }
+        snprintf(value, sizeof(value), "%d", crf);
+        ret = av_opt_set(enc, "crf", value, AV_OPT_SEARCH_CHILDREN);
+        if (ret < 0) {
+            char msg[AV_ERROR_MAX_STRING_SIZE];
+
+            av_strerror(ret, msg, sizeof msg);
+            rp_errf(err, errlen, "encoder %s rejects --crf %d: %s", codec->name, opts->crf, msg);
+            return RP_ERR_INVALID;
+        }
+    } else if (opts->crf_given) {
+        rp_errf(err, errlen,
+                "encoder %s has no constant rate factor (--crf %d): use -b/--bitrate, or an "
+                "encoder with one (libx264, libx265, libvpx-vp9, libaom-av1)",
+                codec->name, opts->crf);
+        return RP_ERR_INVALID;
+    } else {
+        enc->flags |= AV_CODEC_FLAG_QSCALE;
+        enc->global_quality = FF_QP2LAMBDA * rp_clampi((crf + 3) / 6, 1, 31);
+    }
+    return RP_OK;
+}
+
+/* SVT-AV1 reads its log level from the environment (SVT_LOG, 0 = fatal errors only) when
+ * an encoder is created; a level the user set is left alone. */
+static void svt_log_level(const char *level)
+{
+    static int user_set = -1;
+
+    if (user_set < 0)
+        user_set = getenv("SVT_LOG") != NULL;
+    if (!user_set)
+        setenv("SVT_LOG", level, 1);
+}
+
+/* Encoders that print to stderr themselves, past FFmpeg's log: libx265 (x265's own
+ * logger, set through x265-params) and libsvtav1. Quiet (-q, and every trial open): none;
+ * otherwise their errors, not their banners and notes. */
+static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int quiet, char *err,
+                               size_t errlen)
+{
+    if (!strcmp(codec->name, "libx265")) {
+        int ret = av_opt_set(enc, "x265-params", quiet ? "log-level=none" : "log-level=error",
+                             AV_OPT_SEARCH_CHILDREN);
+        if (ret < 0) {
+            rp_errf(err, errlen, "encoder %s rejects x265-params", codec->name);
+            return RP_ERR_UNSUPPORTED;
+        }
+    } else if (!strcmp(codec->name, "libsvtav1")) {
+        svt_log_level(quiet ? "0" : "1");
+    }
+    return RP_OK;
+}
+
+/* Tell enc everything rockpool decides: size, rate, pixel format, colours, rate control,
+ * preset, the encoder's own logging. An option the encoder lacks or refuses is
+ * RP_ERR_INVALID naming the encoder and the option. trial: a throwaway context of
+ * rp_encoder_trial (quiet always). */
+static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelFormat fmt,
+                     const rp_output_spec *opts, int global_header, int trial, char *err,
+                     size_t errlen)
+{
+    int ret;
+
+    enc->codec_id = codec->id;
+    enc->width = opts->width;
+    enc->height = opts->height;
+    enc->time_base = (AVRational){opts->fps_den > 0 ? opts->fps_den : 1, opts->fps};
+    enc->framerate = (AVRational){opts->fps, opts->fps_den > 0 ? opts->fps_den : 1};
+    enc->sample_aspect_ratio = (AVRational){1, 1};
+    enc->pix_fmt = fmt;
+    enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
+    if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
+        /* What rp_yuv*_rows_m and the libswscale converter produce (is_hd). */
+        int hd = is_hd(opts);
+        enc->color_range = AVCOL_RANGE_MPEG;
+        enc->colorspace = hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+        enc->color_primaries = hd ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M;
+        enc->color_trc = hd ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M;
+    }
+    if (global_header)
+        enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    ret = set_rate_control(enc, codec, opts, err, errlen);
+    if (ret)
+        return ret;
+    if (opts->encoder_preset) {
+        ret = av_opt_set(enc, "preset", opts->encoder_preset, AV_OPT_SEARCH_CHILDREN);
+        if (ret < 0) {
+            rp_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
+                    opts->encoder_preset);
+            return RP_ERR_INVALID;
+        }
+    }
+    return set_encoder_logging(enc, codec, trial || opts->quiet, err, errlen);
+}
+
+/* The first error line FFmpeg logs on this thread while a trial open runs (the encoder's
+ * own reason, such as "[libx264] ... width not divisible by 2"), else NULL. FFmpeg has no
+ * getter for the log callback, so the default one is put back afterwards. */
+static _Thread_local char *trial_log;
+static _Thread_local size_t trial_log_len;
+
+static void trial_log_cb(void *avcl, int level, const char *fmt, va_list vl)
+{
+    if (trial_log && level <= AV_LOG_ERROR && !trial_log[0]) {
+        char line[512];
+        size_t n;
+
+        vsnprintf(line, sizeof line, fmt, vl);
+        n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == '.'))
+            line[--n] = '\0';
+        if (n)
+            snprintf(trial_log, trial_log_len, "%s", line);
+        return;
+    }
+    av_log_default_callback(avcl, level, fmt, vl);
+}
+
+/* End the stream before closing libsvtav1: SVT-AV1 1.4's svt_av1_enc_deinit waits for the
+ * end-of-stream packet, forever if none was asked for, and a stream of no frames never
+ * gives one, so a blank frame goes first when none was sent. Other encoders close as
+ * they are. */
+static void svt_drain(AVCodecContext *enc, int64_t frames_sent)
+{
+    AVPacket *pkt;
+
+    if (!enc || !avcodec_is_open(enc) || strcmp(enc->codec->name, "libsvtav1") != 0)
+        return;
+    pkt = av_packet_alloc();
+    if (!frames_sent) {
+        AVFrame *f = av_frame_alloc();
+
+        if (f) {
+            f->format = enc->pix_fmt;
+            f->width = enc->width;
+            f->height = enc->height;
+            if (av_frame_get_buffer(f, 0) >= 0) {
+                for (int i = 0; i < 4 && f->buf[i]; i++)
+                    memset(f->buf[i]->data, 0, f->buf[i]->size);
+                f->pts = 0;
+                avcodec_send_frame(enc, f);
+            }
+        }
+        av_frame_free(&f);
+    }
+    if (pkt && avcodec_send_frame(enc, NULL) >= 0)
+        while (avcodec_receive_packet(enc, pkt) >= 0)
+            av_packet_unref(pkt);
+    av_packet_free(&pkt);
+}
+
+/* The trial open (see encode.h): one thread, so it costs little memory, and quiet, with
+ * the encoder's first logged error kept for the message. */
+int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts, int global_header,
+                     char *err, size_t errlen)
+{
+    const AVCodec *codec = choice->codec;
+    enum AVPixelFormat fmt = choice->pix_fmt;
+    AVCodecContext *enc = avcodec_alloc_context3(codec);
+    char reason[256] = "";
+    int ret;
+
+    if (!enc) {
+        rp_errf(err, errlen, "out of memory setting up %s", codec->name);
+        return RP_ERR_NOMEM;
+    }
+    ret = configure(enc, codec, fmt, opts, global_header, 1, err, errlen);
+    if (ret == RP_OK) {
+        enc->thread_count = 1;
+        trial_log = reason;
+        trial_log_len = sizeof reason;
+        av_log_set_callback(trial_log_cb);
+        ret = avcodec_open2(enc, codec, NULL);
+        av_log_set_callback(av_log_default_callback);
+        trial_log = NULL;
+        if (ret < 0) {
+            char msg[AV_ERROR_MAX_STRING_SIZE];
+
+            av_strerror(ret, msg, sizeof msg);
+            rp_errf(
+                err, errlen, "encoder %s refuses %dx%d %s at %d/%d fps%s%s%s: %s%s%s", codec->name,
+                opts->width, opts->height, av_get_pix_fmt_name(fmt), opts->fps,
+                opts->fps_den > 0 ? opts->fps_den : 1, opts->encoder_preset ? " with preset '" : "",
+                opts->encoder_preset ? opts->encoder_preset : "", opts->encoder_preset ? "'" : "",
+                reason[0] ? reason : msg, reason[0] ? " - " : "", reason[0] ? msg : "");
+            ret = RP_ERR_INVALID;
+        } else {
+            ret = RP_OK;
+            svt_drain(enc, 0);
+        }
+    }
+    avcodec_free_context(&enc);
+    return ret;
+}
+
+/* libswscale, with its spare row, for what yuv.h does not convert: RGBA frames and pixel
+ * formats other than yuv420p and yuv444p. Other pixel formats go through libswscale with
+ * the ffmpeg program's default (bicubic, its SIMD paths): the frames that decide pixels are
+ * the RGB ones (hashed by --hash and framemd5); encoded video is not byte-reproducible
+ * across encoder thread counts anyway. RGBA frames (--alpha) always do: premultiplied
+ * colour, converted as is (the decoder's RGB is premultiplied again). pal8 needs none (rp_encoder_convert maps to the palette), but has no
+ * alpha: RP_ERR_INVALID for RGBA frames. */
+static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
+                          size_t errlen)
+{
+    const rp_output_spec *opts = e->opts;
+    enum AVPixelFormat in = opts->pixfmt == RP_PIX_RGBA ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
+
+    if (opts->pixfmt != RP_PIX_RGBA && (fmt == AV_PIX_FMT_YUV420P || fmt == AV_PIX_FMT_YUV444P))
+        return RP_OK;
+    if (fmt == AV_PIX_FMT_PAL8) {
+        if (opts->pixfmt == RP_PIX_RGBA) {
+            rp_errf(err, errlen, "GIF has no alpha channel (--alpha): use " ALPHA_WORKS);
+            return RP_ERR_INVALID;
+        }
+        return RP_OK;
+    }
+    e->spare_row = av_mallocz((size_t)opts->width * 4 + 64);
+    e->sws = sws_getContext(opts->width, opts->height, in, opts->width, opts->height, fmt,
+                            SWS_BICUBIC, NULL, NULL, NULL);
+    if (!e->spare_row || !e->sws) {
+        rp_errf(err, errlen, "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
+                av_get_pix_fmt_name(fmt), codec->name);
+        return e->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM;
+    }
+    if (is_hd(opts) && !(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
+        const int *rgb = sws_getCoefficients(SWS_CS_DEFAULT);
+        const int *yuv = sws_getCoefficients(SWS_CS_ITU709);
+        sws_setColorspaceDetails(e->sws, rgb, 1, yuv, 0, 0, 1 << 16, 1 << 16);
+    }
+    return RP_OK;
+}
+
+/* The encoder configured as rockpool decides (configure), opened, and its frame allocated
+ * (see encode.h). */
+int rp_encoder_open(rp_encoder *e, const rp_encoder_choice *choice, const rp_output_spec *opts,
+                    int global_header, char *err, size_t errlen)
+{
+    const AVCodec *codec = choice->codec;
+    enum AVPixelFormat fmt = choice->pix_fmt;
+    int ret;
+
+    e->opts = opts;
+    e->ctx = avcodec_alloc_context3(codec);
+    e->frame = av_frame_alloc();
+    ret = open_converter(e, codec, fmt, err, errlen);
+    if (ret)
+        return ret;
+    if (!e->ctx || !e->frame) {
+        rp_errf(err, errlen, "out of memory setting up %s", codec->name);
+        return RP_ERR_NOMEM;
+    }
+    ret = configure(e->ctx, codec, fmt, opts, global_header, 0, err, errlen);
+    if (ret)
+        return ret;
+    ret = avcodec_open2(e->ctx, codec, NULL);
+    if (ret < 0) {
+        ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
+        if (opts->encoder_preset)
+            rp_errf(err + strlen(err), errlen - strlen(err), " (is '%s' one of its presets?)",
+                    opts->encoder_preset);
+        return ret;
+    }
+    e->frame->format = fmt;
+    e->frame->width = opts->width;
+    e->frame->height = opts->height;
+    ret = av_frame_get_buffer(e->frame, 0);
+    if (ret < 0)
+        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
+    return RP_OK;
+}
+
+int rp_encoder_convert(rp_encoder *e, const uint8_t *px, const rp_palette *palette, char *err,
+                       size_t errlen)
+{
+    const rp_output_spec *opts = e->opts;
+    int ret;
+
+    /* The encoder may still hold a reference to the previous frame. */
+    ret = av_frame_make_writable(e->frame);
+    if (ret < 0)
+        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", e->ctx->codec->name,
+                        ret);
+    if (palette) {
+        rp_palette_map(palette, px, opts->width, opts->height, e->frame->data[0],
+                       e->frame->linesize[0]);
+        memcpy(e->frame->data[1], palette->argb, sizeof palette->argb);
+    } else if (e->sws)
+        rp_output_scale_px(e->sws, px, opts->width, opts->height, rp_pixfmt_bytes(opts->pixfmt),
+                           e->spare_row, e->frame->data, e->frame->linesize);
+    else if (e->ctx->pix_fmt == AV_PIX_FMT_YUV420P)
+        rp_yuv420_rows_m(is_hd(opts) ? &rp_yuv_bt709 : &rp_yuv_bt601, px, opts->width,
+                         e->frame->data, e->frame->linesize, 0, opts->height);
+    else if (e->ctx->pix_fmt == AV_PIX_FMT_YUV444P)
+        rp_yuv444_rows_m(is_hd(opts) ? &rp_yuv_bt709 : &rp_yuv_bt601, px, opts->width,
+                         e->frame->data, e->frame->linesize, 0, opts->height);
+    e->frame->pts = e->next_pts++;
+    return RP_OK;
+}
+
+void rp_encoder_free(rp_encoder *e)
+{
+    svt_drain(e->ctx, e->next_pts);
+    avcodec_free_context(&e->ctx);
+    av_frame_free(&e->frame);
+    sws_freeContext(e->sws);
+    e->sws = NULL;
+    av_freep(&e->spare_row);
+}
+
+int rp_averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret)
+{
+    char msg[AV_ERROR_MAX_STRING_SIZE];
+
+    av_strerror(ret, msg, sizeof(msg));
+    rp_errf(err, errlen, "%s %s: %s", what, name, msg);
+    return code;
+}
+
+/* Libraries such as x264 report a failed allocation as FFmpeg's "Generic error in an
+ * external library" (after logging "malloc of size N failed"): say what that likely means. */
+int rp_encoder_error(char *err, size_t errlen, const char *what, const char *name, int ret)
+{
+    if (ret == AVERROR(ENOMEM)) {
+        rp_errf(err, errlen, "%s %s: out of memory (lower the size or -j, or raise the memory "
+                             "limit)", what, name);
+        return RP_ERR_NOMEM;
+    }
+    rp_averr(err, errlen, RP_ERR_ENCODER, what, name, ret);
+    if (ret == AVERROR_EXTERNAL) {
+        size_t n = strlen(err);
+        rp_errf(err + n, errlen - n, " (its library failed; if it logged a failed malloc just "
+                                     "above, it ran out of memory: lower the size or -j, or "
+                                     "raise the memory limit)");
+    }
+    return RP_ERR_ENCODER;
+}
