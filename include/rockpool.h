@@ -87,6 +87,12 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
  * bad_input set (RP_ERR_NOMEM: runtime). *scene is NULL on failure. */
 int rp_scene_load(rp_scene **scene, const char *path, rp_error *err);
 
+/** rp_scene_load() within a memory limit (max_memory bytes, as rp_run.max_memory; 0: no
+ * limit): a file larger than it is refused before it is read, stdin stops being read at
+ * it, and parsing stops at the first statement that would take the scene's text and
+ * events past it. Those refusals are RP_ERR_TOO_LARGE with bad_input set. */
+int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp_error *err);
+
 /** Free and null the scene; NULL and a NULL *scene are no-ops. */
 void rp_scene_free(rp_scene **scene);
 

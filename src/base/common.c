@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void rp_errf(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -56,4 +57,27 @@ uint32_t rp_isqrt64(uint64_t v)
         bit >>= 2;
     }
     return (uint32_t)root;
+}
+
+/* bytes as "%.*f MiB" or "%.*f GiB" with digits decimals (-1: whole bytes). */
+static void bytes_text(double bytes, int digits, char *text, size_t len)
+{
+    if (digits < 0)
+        snprintf(text, len, "%.0f bytes", bytes);
+    else if (bytes >= (double)(1 << 30))
+        snprintf(text, len, "%.*f GiB", digits + 1, bytes / (1 << 30));
+    else
+        snprintf(text, len, "%.*f MiB", digits, bytes / (1 << 20));
+}
+
+void rp_bytes_pair(double need, double limit, char *need_text, char *limit_text, size_t len)
+{
+    for (int digits = 1; digits <= 7; digits += 2) {
+        bytes_text(need, digits, need_text, len);
+        bytes_text(limit, digits, limit_text, len);
+        if (strcmp(need_text, limit_text) || need == limit)
+            return;
+    }
+    bytes_text(need, -1, need_text, len);
+    bytes_text(limit, -1, limit_text, len);
 }

@@ -20,6 +20,11 @@ uint32_t rp_isqrt64(uint64_t v);
 /** Online CPUs, 1..64: the default thread count. */
 int rp_online_cpus(void);
 
+/** A memory need and a limit as text for a message ("37.5 MiB" and "32.0 MiB"; GiB from
+ * 1 GiB on, with two decimals): in MiB below a GiB, and with more digits (down to bytes)
+ * when the two would otherwise read the same, so a need over a limit always shows it. */
+void rp_bytes_pair(double need, double limit, char *need_text, char *limit_text, size_t len);
+
 /** Largest width or height rockpool accepts (rockpool-scene(5) LIMITS). */
 #define RP_MAX_SIDE 16384
 

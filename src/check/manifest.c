@@ -10,16 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "base/common.h"
 
-#define MAX_FILE ((size_t)1 << 30)
+#define CHUNK ((size_t)1 << 16) /* bytes read at once */
+#define HEX_MIN 8               /* the shortest hash (CRC32, Adler-32) in hex digits */
+#define STOP_LINES 4096         /* lines between looks at the stop flag */
 
 typedef struct parser {
     rp_manifest *m;
     rp_diag *diag;
     const char *default_algo;
-    size_t cap;
+    size_t cap;        /* frames and hashes allocated */
+    int64_t max_bytes; /* what the frames and hashes may take; 0: no limit */
+    int64_t file_size; /* a regular file's size (the first allocation's hint), or 0 */
+    volatile sig_atomic_t *stop;
+    size_t bytes; /* bytes fed so far */
     /* The current line: [line, line + len), without '\n' or a trailing '\r'. */
     const char *line;
     size_t len;
@@ -216,7 +223,7 @@ static int header_line(parser *p)
     return RP_OK;
 }
 
-/* Check hex [s, e), store it lowercase in f->hash. */
+/* Check hex [s, e), store it lowercase in f's place in the hash table. */
 static int store_hash(parser *p, const char *s, const char *e, rp_manifest_frame *f)
 {
     size_t n = (size_t)(e - s);
@@ -237,9 +244,46 @@ static int store_hash(parser *p, const char *s, const char *e, rp_manifest_frame
                     "hash of %zu hex digits, but %s hashes have %d (a manifest of another "
                     "algorithm?)",
                     n, p->m->algo, p->m->hex_len);
+    char *hash = p->m->hashes + (size_t)(f - p->m->frames) * (n + 1);
     for (size_t i = 0; i < n; i++)
-        f->hash[i] = "0123456789abcdef"[hex_value(s[i])];
-    f->hash[n] = '\0';
+        hash[i] = "0123456789abcdef"[hex_value(s[i])];
+    hash[n] = '\0';
+    return RP_OK;
+}
+
+/* Room for more frames: the frame table and the hash table grow together, by doubling,
+ * or at first to the most frames a regular file of that size can hold (one allocation),
+ * never past p->max_bytes (RP_ERR_TOO_LARGE when not even one more frame fits). */
+static int grow(parser *p)
+{
+    rp_manifest *m = p->m;
+    size_t hex = (size_t)m->hex_len + 1, per = sizeof(*m->frames) + hex;
+    size_t cap = p->cap ? p->cap * 2 : 256;
+    rp_manifest_frame *f;
+    char *h;
+
+    if (!p->cap && p->file_size > 0) /* a frame line holds at least its hash and 2 bytes */
+        cap = (size_t)((uint64_t)p->file_size / (hex + 1) + 1);
+    if (p->max_bytes > 0 && cap > (uint64_t)p->max_bytes / per)
+        cap = (size_t)((uint64_t)p->max_bytes / per);
+    if (cap <= m->count) {
+        fail(p, 0,
+             "the manifest holds more frames than fit in the memory it may take (%.1f MiB of "
+             "--max-memory: %zu frames): raise --max-memory",
+             (double)p->max_bytes / (1 << 20), m->count);
+        return RP_ERR_TOO_LARGE;
+    }
+    if (cap > SIZE_MAX / per)
+        return RP_ERR_NOMEM;
+    f = realloc(m->frames, cap * sizeof(*f));
+    if (!f)
+        return RP_ERR_NOMEM;
+    m->frames = f;
+    h = realloc(m->hashes, cap * hex);
+    if (!h)
+        return RP_ERR_NOMEM;
+    m->hashes = h;
+    p->cap = cap;
     return RP_OK;
 }
 
@@ -261,17 +305,14 @@ static int add_frame(parser *p, int64_t frame, int col, rp_manifest_frame **slot
                         frame, last->frame, last->line);
     }
     if (m->count == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 256;
-        rp_manifest_frame *f = realloc(m->frames, cap * sizeof(*f));
-
-        if (!f)
-            return RP_ERR_NOMEM;
-        m->frames = f;
-        p->cap = cap;
+        int ret = grow(p);
+        if (ret)
+            return ret;
     }
     *slot = &m->frames[m->count];
     (*slot)->frame = frame;
     (*slot)->line = p->lineno;
+    (*slot)->hash = NULL; /* the table may move while it grows: set at the end */
     return RP_OK;
 }
 
@@ -429,107 +470,188 @@ static int parse_line(parser *p)
     return kind == RP_MANIFEST_FRAMEHASH ? framehash_line(p) : hash_line(p);
 }
 
+/* A parser for filename's text (the diag's file), with no limits. */
+static int parser_init(parser *p, const char *filename, const char *default_algo, rp_diag *diag)
+{
+    memset(diag, 0, sizeof(*diag));
+    snprintf(diag->file, sizeof(diag->file), "%s", filename ? filename : "<manifest>");
+    memset(p, 0, sizeof(*p));
+    p->diag = diag;
+    p->default_algo = default_algo;
+    p->m = calloc(1, sizeof(*p->m));
+    if (!p->m)
+        return RP_ERR_NOMEM;
+    p->m->frame_size = -1;
+    return RP_OK;
+}
+
+/* Parse one line of len bytes (without its '\n'; last: the text ends without one). */
+static int feed(parser *p, const char *line, size_t len, int last)
+{
+    if (p->lineno == INT32_MAX)
+        return fail(p, 0, "too many lines: not a manifest");
+    if (p->lineno % STOP_LINES == 0 && p->stop && *p->stop)
+        return RP_ERR_INTERRUPTED;
+    p->bytes += len + !last;
+    p->line = line;
+    p->len = len;
+    if (p->len && p->line[p->len - 1] == '\r')
+        p->len--;
+    p->lineno++;
+    p->ends_mid_line = last;
+    return parse_line(p);
+}
+
+/* After the last line: a manifest without frames is an error; the frames get their
+ * hashes (the table no longer moves). The manifest into *out, or freed. */
+static int finish(parser *p, rp_manifest **out)
+{
+    rp_manifest *m = p->m;
+    int ret;
+
+    if (!m->count) {
+        p->line = "";
+        p->len = 0;
+        p->ends_mid_line = 0;
+        ret = p->bytes ? fail(p, 0, "no frame lines: not a manifest")
+                       : fail(p, 0, "empty file: not a manifest");
+        p->diag->line = p->lineno ? p->lineno : 1;
+        rp_manifest_free(&p->m);
+        return ret;
+    }
+    for (size_t i = 0; i < m->count; i++)
+        m->frames[i].hash = m->hashes + i * ((size_t)m->hex_len + 1);
+    *out = m;
+    p->m = NULL;
+    return RP_OK;
+}
+
 int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
                       const char *default_algo, rp_diag *diag)
 {
     parser p;
     size_t pos = 0;
-    int ret = RP_OK;
+    int ret;
 
     *out = NULL;
-    memset(diag, 0, sizeof(*diag));
-    snprintf(diag->file, sizeof(diag->file), "%s", filename ? filename : "<manifest>");
-    memset(&p, 0, sizeof(p));
-    p.diag = diag;
-    p.default_algo = default_algo;
-    p.m = calloc(1, sizeof(*p.m));
-    if (!p.m)
-        return RP_ERR_NOMEM;
-    p.m->frame_size = -1;
+    if ((ret = parser_init(&p, filename, default_algo, diag)))
+        return ret;
     while (pos < len) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - text) : len;
 
-        p.line = text + pos;
-        p.len = end - pos;
-        if (p.len && p.line[p.len - 1] == '\r')
-            p.len--;
-        p.lineno++;
-        p.ends_mid_line = !nl;
-        ret = parse_line(&p);
-        if (ret)
-            goto fail;
+        if ((ret = feed(&p, text + pos, end - pos, !nl))) {
+            rp_manifest_free(&p.m);
+            return ret;
+        }
         pos = nl ? end + 1 : len;
     }
-    if (!p.m->count) {
-        p.line = "";
-        p.len = 0;
-        p.ends_mid_line = 0;
-        p.lineno = p.lineno ? p.lineno : 1;
-        ret = p.lineno > 1 || len ? fail(&p, 0, "no frame lines: not a manifest")
-                                  : fail(&p, 0, "empty file: not a manifest");
-        goto fail;
-    }
-    *out = p.m;
-    return RP_OK;
-
-fail:
-    rp_manifest_free(&p.m);
-    return ret;
+    return finish(&p, out);
 }
 
-int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo, rp_diag *diag)
+int64_t rp_manifest_memory(int64_t file_size)
 {
-    FILE *f;
-    char *text = NULL;
-    size_t len = 0, cap = 0;
+    int64_t per = (int64_t)sizeof(rp_manifest_frame) + HEX_MIN + 1;
+    int64_t most = (int64_t)sizeof(rp_manifest_frame) + RP_HASH_HEX_MAX;
+
+    if (file_size < 0)
+        file_size = 0;
+    return (int64_t)(CHUNK + RP_MANIFEST_LINE_MAX) + (file_size / (HEX_MIN + 2) + 1) * per + most;
+}
+
+/* Feed the complete lines of buf[0, *have) to p, keep the unfinished one at the start of
+ * buf; at the end of the file (eof) it is the last line. */
+static int feed_lines(parser *p, char *buf, size_t *have, int eof)
+{
+    size_t start = 0;
+    const char *nl;
     int ret;
 
-    *out = NULL;
-    memset(diag, 0, sizeof(*diag));
-    snprintf(diag->file, sizeof(diag->file), "%s", path);
-    f = fopen(path, "rb");
-    if (!f) {
-        snprintf(diag->msg, sizeof(diag->msg), "cannot open: %s", strerror(errno));
-        return RP_ERR_IO;
+    while ((nl = memchr(buf + start, '\n', *have - start))) {
+        if ((ret = feed(p, buf + start, (size_t)(nl - buf) - start, 0)))
+            return ret;
+        start = (size_t)(nl - buf) + 1;
     }
-    for (;;) {
-        size_t n;
+    memmove(buf, buf + start, *have - start);
+    *have -= start;
+    if (*have > RP_MANIFEST_LINE_MAX) {
+        p->line = "";
+        p->len = 0;
+        p->lineno++;
+        return fail(p, 0, "a line longer than %d bytes: not a manifest", RP_MANIFEST_LINE_MAX);
+    }
+    return eof && *have ? feed(p, buf, *have, 1) : RP_OK;
+}
 
-        if (len == cap) {
-            char *t;
+/* Read f in chunks into p, a line at a time. */
+static int read_lines(parser *p, FILE *f)
+{
+    char *buf = malloc(CHUNK + RP_MANIFEST_LINE_MAX + 1);
+    size_t have = 0;
+    int ret = RP_OK;
 
-            if (cap >= MAX_FILE) {
-                snprintf(diag->msg, sizeof(diag->msg), "larger than 1 GiB: not a manifest");
-                ret = RP_ERR_TOO_LARGE;
-                goto fail;
-            }
-            cap = cap ? cap * 2 : 65536;
-            t = realloc(text, cap);
-            if (!t) {
-                ret = RP_ERR_NOMEM;
-                goto fail;
-            }
-            text = t;
+    if (!buf)
+        return RP_ERR_NOMEM;
+    while (ret == RP_OK) {
+        size_t n = fread(buf + have, 1, CHUNK, f);
+
+        if (p->stop && *p->stop) {
+            ret = RP_ERR_INTERRUPTED;
+            break;
         }
-        n = fread(text + len, 1, cap - len, f);
-        len += n;
+        if (n == 0 && ferror(f)) {
+            snprintf(p->diag->msg, sizeof(p->diag->msg), "cannot read: %s", strerror(errno));
+            ret = RP_ERR_IO;
+            break;
+        }
+        have += n;
+        ret = feed_lines(p, buf, &have, n == 0);
         if (n == 0)
             break;
     }
-    if (ferror(f)) {
-        snprintf(diag->msg, sizeof(diag->msg), "cannot read: %s", strerror(errno));
-        ret = RP_ERR_IO;
-        goto fail;
-    }
-    fclose(f);
-    f = NULL;
-    ret = rp_manifest_parse(out, text ? text : "", len, path, default_algo, diag);
-fail:
-    if (f)
-        fclose(f);
-    free(text);
+    free(buf);
     return ret;
+}
+
+int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo,
+                     int64_t max_bytes, volatile sig_atomic_t *stop, rp_diag *diag)
+{
+    parser p;
+    struct stat st;
+    FILE *f;
+    int ret;
+
+    *out = NULL;
+    if ((ret = parser_init(&p, path, default_algo, diag)))
+        return ret;
+    p.max_bytes = max_bytes;
+    p.stop = stop;
+    f = fopen(path, "rb");
+    if (!f) {
+        snprintf(diag->msg, sizeof(diag->msg), "cannot open: %s", strerror(errno));
+        rp_manifest_free(&p.m);
+        return RP_ERR_IO;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        p.file_size = st.st_size;
+        if (max_bytes > 0 && rp_manifest_memory(st.st_size) > max_bytes) {
+            snprintf(diag->msg, sizeof(diag->msg),
+                     "a manifest of %.1f MiB may take %.1f MiB to read, over the %.1f MiB "
+                     "--max-memory leaves for it (raise --max-memory)",
+                     (double)st.st_size / (1 << 20),
+                     (double)rp_manifest_memory(st.st_size) / (1 << 20),
+                     (double)max_bytes / (1 << 20));
+            ret = RP_ERR_TOO_LARGE;
+        }
+    }
+    if (!ret)
+        ret = read_lines(&p, f);
+    fclose(f);
+    if (ret) {
+        rp_manifest_free(&p.m);
+        return ret;
+    }
+    return finish(&p, out);
 }
 
 void rp_manifest_free(rp_manifest **m)
@@ -537,6 +659,7 @@ void rp_manifest_free(rp_manifest **m)
     if (!m || !*m)
         return;
     free((*m)->frames);
+    free((*m)->hashes);
     free(*m);
     *m = NULL;
 }

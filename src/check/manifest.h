@@ -25,6 +25,7 @@
 #ifndef RP_MANIFEST_H
 #define RP_MANIFEST_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,7 +40,7 @@ enum rp_manifest_kind {
 typedef struct rp_manifest_frame {
     int64_t frame; /* pts as read; a timeline frame index after rp_manifest_check() */
     int line;      /* 1-based line it was read from */
-    char hash[RP_HASH_HEX_MAX];
+    const char *hash; /* hex_len lowercase hex digits, in the manifest's hash table */
 } rp_manifest_frame;
 
 typedef struct rp_manifest {
@@ -54,7 +55,18 @@ typedef struct rp_manifest {
     int64_t frame_size;  /* the size column (the same on every line), -1 if absent */
     size_t count;        /* frames, >= 1 */
     rp_manifest_frame *frames;
+    char *hashes;        /* every frame's hash, hex_len + 1 bytes each, in frame order */
 } rp_manifest;
+
+/* The longest line a manifest may hold: a frame line of five 64-bit numbers padded as
+ * FFmpeg pads them and a SHA-512 hash is under 300 bytes, header lines are shorter. A
+ * longer line (a binary file, /dev/zero) is refused once read, before any more is. */
+#define RP_MANIFEST_LINE_MAX 4096
+
+/** Bytes that reading and holding a manifest file of file_size bytes may take at most
+ * (rp_manifest_load's buffers, and a frame for every line that could be one): a memory
+ * figure known before the file is read. */
+int64_t rp_manifest_memory(int64_t file_size);
 
 /** Parse a manifest held in text (len bytes; NUL bytes make it "not a manifest").
  * default_algo names the algorithm of --hash lines that do not name one (NULL: md5); a
@@ -67,9 +79,15 @@ typedef struct rp_manifest {
 int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
                       const char *default_algo, rp_diag *diag);
 
-/** Read a file (at most 1 GiB) and parse it. RP_ERR_IO (diag names the file and the
- * reason) if it cannot be read. */
-int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo, rp_diag *diag);
+/** Read a file (a pipe or a device too) and parse it line by line, holding one line and
+ * the frames read. max_bytes (0: no limit) bounds what that takes: a regular file whose
+ * rp_manifest_memory() is over it is refused before it is read, and any other stops
+ * being read when its frames reach it (RP_ERR_TOO_LARGE, diag says so). A line longer
+ * than RP_MANIFEST_LINE_MAX is RP_ERR_FORMAT. When *stop (may be NULL) becomes non-zero
+ * the read stops within a few thousand lines (RP_ERR_INTERRUPTED). RP_ERR_IO (diag names
+ * the file and the reason) if it cannot be read. */
+int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo,
+                     int64_t max_bytes, volatile sig_atomic_t *stop, rp_diag *diag);
 
 /** Free a manifest and null *m; NULL and a NULL *m are no-ops. */
 void rp_manifest_free(rp_manifest **m);

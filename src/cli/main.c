@@ -345,7 +345,7 @@ int main(int argc, char **argv)
 
     if (cli.check && !cli.output_given && cli.run.out.format == RP_FORMAT_NONE)
         cli.run.out.path = NULL; /* --check alone names no video */
-    if (rp_scene_load(&scene, cli.scene_path, &err) ||
+    if (rp_scene_load_max(&scene, cli.scene_path, cli.run.max_memory, &err) ||
         rp_session_new(&session, scene, &cli.run, &err) ||
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);

@@ -845,13 +845,90 @@ static void event_cost(const builder *b, int64_t frames, double *items, double *
     }
 }
 
+/* The statements' kinds, as the hints of the limits' messages name them. */
+enum { KIND_DROP, KIND_RAIN, KIND_EMIT, KIND_STROKE, KIND_WALL, KINDS };
+
+static int kind_of(const rp_event *ev)
+{
+    switch (ev->kind) {
+    case RP_EVENT_DROP: return KIND_DROP;
+    case RP_EVENT_RAIN: return KIND_RAIN;
+    case RP_EVENT_EMIT_POINT:
+    case RP_EVENT_EMIT_LINE: return KIND_EMIT;
+    case RP_EVENT_STROKE: return KIND_STROKE;
+    default: return KIND_WALL;
+    }
+}
+
+/* What to change in a scene over a limit, for the kinds of statements it has, the largest
+ * share first: "lower the rain rate, use fewer walls, shorten the span, render fewer frames"
+ * for its items (work 0) or "lower the radius, the rain rate, the number of walls, ..."
+ * for its work (work 1). Spans are named only when the scene has some. */
+static void hint_text(const double share[KINDS], int spans, int work, char *out, size_t len)
+{
+    static const char *const items_of[KINDS] = {
+        "use fewer drops", "lower the rain rate",
+        "lower the step rate (rate: an emitter adds its items every step)",
+        "use fewer or shorter strokes", "use fewer walls"};
+    static const char *const work_of[KINDS] = {"the number of drops", "the rain rate",
+                                               "the step rate (rate)", "the strokes' length",
+                                               "the number of walls"};
+    int done[KINDS] = {0};
+    size_t n = (size_t)snprintf(out, len, "%s", work ? "lower the radius" : "");
+    for (int round = 0; round < KINDS; round++) {
+        int k = -1;
+        for (int i = 0; i < KINDS; i++)
+            if (!done[i] && share[i] > 0 && (k < 0 || share[i] > share[k]))
+                k = i;
+        if (k < 0)
+            break;
+        done[k] = 1;
+        if (n < len)
+            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "",
+                                  work ? work_of[k] : items_of[k]);
+    }
+    if (n < len)
+        snprintf(out + n, len - n, "%s%s", n ? ", " : "",
+                 spans ? "shorten the span or render fewer frames" : "render fewer frames");
+}
+
+/* Sum the items and work of every event over frames into cost, by kind into items_by and
+ * work_by, and find the events with the most of each (top_items, top_work: theirs).
+ * Returns whether any event that makes items spans time. */
+static int sum_costs(builder *b, const rp_scene *scene, int64_t frames, rp_timeline_cost *cost,
+                     double items_by[KINDS], double work_by[KINDS], const rp_event **most_items,
+                     const rp_event **most_work, double *top_items, double *top_work)
+{
+    int spans = 0;
+    for (size_t i = 0; i < rp_scene_event_count(scene); i++) {
+        const rp_event *ev = rp_scene_event(scene, i);
+        double items, work;
+        b->ev = ev;
+        event_cost(b, frames, &items, &work);
+        cost->items += items;
+        cost->work += work;
+        items_by[kind_of(ev)] += items;
+        work_by[kind_of(ev)] += work;
+        spans |= ev->is_span && items > 0;
+        if (items > *top_items) {
+            *top_items = items;
+            *most_items = ev;
+        }
+        if (work > *top_work) {
+            *top_work = work;
+            *most_work = ev;
+        }
+    }
+    return spans;
+}
+
 int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
-                      int64_t max_bytes, rp_timeline_cost *cost, rp_diag *diag)
+                      int64_t max_bytes, double held, rp_timeline_cost *cost, rp_diag *diag)
 {
     builder b;
     const rp_event *most_items = NULL, *most_work = NULL;
-    double top_items = 0, top_work = 0;
-    size_t count = rp_scene_event_count(scene);
+    double items_by[KINDS] = {0}, work_by[KINDS] = {0}, top_items = 0, top_work = 0;
+    char hint[320];
 
     memset(&b, 0, sizeof b);
     b.diag = diag;
@@ -865,44 +942,35 @@ int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t f
     }
     b.final = &b.grid;
     b.clock = final->time.rate > 0 ? final->time.rate : final->time.fps;
-    for (size_t i = 0; i < count; i++) {
-        const rp_event *ev = rp_scene_event(scene, i);
-        double items, work;
-        b.ev = ev;
-        event_cost(&b, frames, &items, &work);
-        cost->items += items;
-        cost->work += work;
-        if (items > top_items) {
-            top_items = items;
-            most_items = ev;
-        }
-        if (work > top_work) {
-            top_work = work;
-            most_work = ev;
-        }
-    }
+    int spans = sum_costs(&b, scene, frames, cost, items_by, work_by, &most_items, &most_work,
+                          &top_items, &top_work);
     /* Items, the array's growth by doubling (old and new at once), the sort's copy. */
     cost->bytes = cost->items * (double)sizeof(rp_item) * 3;
     b.ev = most_items;
+    hint_text(items_by, spans, 0, hint, sizeof hint);
     if (cost->items > (double)RP_TIMELINE_MAX_ITEMS)
         return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
                     "the timeline would hold more than %zu items (drops, dabs and walls; about "
-                    "%.0f, %.0f of them from this statement): lower the rain rate, shorten the "
-                    "span, or render fewer frames",
-                    (size_t)RP_TIMELINE_MAX_ITEMS, cost->items, top_items);
-    if (max_bytes > 0 && cost->bytes > (double)max_bytes)
+                    "%.0f, %.0f of them from this statement): %s",
+                    (size_t)RP_TIMELINE_MAX_ITEMS, cost->items, top_items, hint);
+    /* The scene is held while the timeline is built: the timeline has what it leaves. */
+    if (max_bytes > 0 && cost->bytes + held > (double)max_bytes) {
+        char beside[96] = "";
+        if (held >= (1 << 20))
+            snprintf(beside, sizeof beside, " beside the %.0f MiB the scene's statements hold",
+                     held / (1 << 20));
         return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
-                    "the timeline of %.0f items would take %.0f MiB, over --max-memory (%" PRId64
-                    " MiB): lower the rain rate, shorten the span, render fewer frames, or raise "
-                    "--max-memory",
-                    cost->items, cost->bytes / (1 << 20), max_bytes >> 20);
+                    "the timeline of %.0f items would take %.0f MiB%s, over --max-memory (%" PRId64
+                    " MiB): %s, or raise --max-memory",
+                    cost->items, cost->bytes / (1 << 20), beside, max_bytes >> 20, hint);
+    }
     b.ev = most_work;
+    hint_text(work_by, spans, 1, hint, sizeof hint);
     if (cost->work > RP_TIMELINE_MAX_WORK)
         return fail(&b, RP_ERR_TOO_LARGE, most_work ? most_work->col : 0,
                     "the drops and walls would touch about %.3g cells in all (%.3g from this "
-                    "statement), over the limit of %.0e: lower the radius, the rain rate or the "
-                    "number of walls, shorten the span, or render fewer frames",
-                    cost->work, top_work, RP_TIMELINE_MAX_WORK);
+                    "statement), over the limit of %.0e: %s",
+                    cost->work, top_work, RP_TIMELINE_MAX_WORK, hint);
     return RP_OK;
 }
 

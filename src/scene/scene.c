@@ -5,6 +5,7 @@
  * per-frame items is events.c. */
 #include "scene/scene.h"
 #include "scene/scene_lex.h"
+#include "base/common.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ struct rp_scene {
     size_t text_len;
     rp_event *events;
     size_t n_events, cap_events;
+    size_t path_bytes;                /* the events' mask paths */
     char name[512];                   /* for diagnostics: the path, "<stdin>" or "<scene>" */
     int is_file;                      /* name is a file's path */
     rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
@@ -1024,8 +1026,22 @@ static int event_wall(parser *ps, rp_event *ev)
     return rp_lex_want_end(ps, "the mask path (quote a path with spaces or '#')");
 }
 
-static int push_event(rp_scene *sc, const rp_event *ev)
+/* Append an event, within what the scene may take (ps->max_bytes: the text, the events
+ * and the paths, as rp_scene_memory counts them; RP_ERR_TOO_LARGE at this line). */
+static int push_event(parser *ps, const rp_event *ev)
 {
+    rp_scene *sc = ps->sc;
+    size_t path = ev->path ? strlen(ev->path) + 1 : 0;
+    double need = rp_scene_memory(sc) + (double)sizeof *ev + (double)path;
+    if (ps->max_bytes > 0 && need > (double)ps->max_bytes) {
+        char text[48], limit[48];
+        rp_bytes_pair((double)sc->text_len, (double)ps->max_bytes, text, limit, sizeof text);
+        rp_lex_fail(ps, 1,
+                    "the scene's text (%s) and its first %zu statements need more memory than "
+                    "the limit of %s (raise it with --max-memory)",
+                    text, sc->n_events + 1, limit);
+        return RP_ERR_TOO_LARGE;
+    }
     if (sc->n_events == sc->cap_events) {
         size_t cap = sc->cap_events ? 2 * sc->cap_events : 16;
         rp_event *e = realloc(sc->events, cap * sizeof *e);
@@ -1035,6 +1051,7 @@ static int push_event(rp_scene *sc, const rp_event *ev)
         sc->cap_events = cap;
     }
     sc->events[sc->n_events++] = *ev;
+    sc->path_bytes += path;
     return RP_OK;
 }
 
@@ -1102,7 +1119,7 @@ static int parse_event(parser *ps)
             ps, a.col, "unknown action '%s' (expected drop, rain, stroke, wall, emit)", SHOW(a, b));
     }
     if (ret == RP_OK)
-        ret = push_event(ps->sc, &ev);
+        ret = push_event(ps, &ev);
     if (ret)
         free((char *)ev.path);
     return ret;
@@ -1218,6 +1235,22 @@ int rp_damping_parse(const char *text, int *shift, int32_t *q16)
 int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
                    rp_diag *diag)
 {
+    char *copy = (text || !len) && len < SIZE_MAX ? malloc(len + 1) : NULL;
+    if (copy && len)
+        memcpy(copy, text, len);
+    if (!copy && (text || !len)) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        }
+        return RP_ERR_NOMEM;
+    }
+    return rp_scene_parse_owned(out, copy, len, filename, 0, diag);
+}
+
+int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *filename,
+                         int64_t max_bytes, rp_diag *diag)
+{
     rp_diag local;
     parser ps;
     rp_scene *sc;
@@ -1232,21 +1265,18 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
              !filename                    ? "<scene>"
              : strcmp(filename, "-") == 0 ? "<stdin>"
                                           : filename);
-    if (!out || (!text && len > 0)) {
+    if (!out || !text) {
+        free(text);
         snprintf(diag->msg, sizeof diag->msg, "no scene text");
         return RP_ERR_INVALID;
     }
     *out = NULL;
     sc = calloc(1, sizeof *sc);
-    if (!sc)
-        return RP_ERR_NOMEM;
-    sc->text = malloc(len + 1);
-    if (!sc->text) {
-        free(sc);
+    if (!sc) {
+        free(text);
         return RP_ERR_NOMEM;
     }
-    if (len)
-        memcpy(sc->text, text, len);
+    sc->text = text;
     sc->text[len] = '\0';
     sc->text_len = len;
     snprintf(sc->name, sizeof sc->name, "%s", diag->file);
@@ -1255,6 +1285,7 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
     memset(&ps, 0, sizeof ps);
     ps.sc = sc;
     ps.diag = diag;
+    ps.max_bytes = max_bytes;
     rp_settings_defaults(&ps.given, RP_PRESET_ROCKPOOL);
     if (filename && strcmp(filename, "-") != 0)
         slash = strrchr(filename, '/');
@@ -1301,6 +1332,11 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
     sc->outside_mask = ps.outside_mask;
     sc->sky_at = ps.sky_at;
     sc->background_at = ps.background_at;
+    if (sc->cap_events > sc->n_events && sc->n_events) { /* give back the doubling's spare */
+        rp_event *fit = realloc(sc->events, sc->n_events * sizeof *fit);
+        sc->events = fit ? fit : sc->events;
+        sc->cap_events = fit ? sc->n_events : sc->cap_events;
+    }
     *out = sc;
     return RP_OK;
 }
@@ -1353,6 +1389,13 @@ const rp_diag *rp_scene_background_at(const rp_scene *scene)
 const rp_diag *rp_scene_sky_at(const rp_scene *scene)
 {
     return scene->sky_at.line ? &scene->sky_at : NULL;
+}
+
+double rp_scene_memory(const rp_scene *scene)
+{
+    double bytes = (double)scene->text_len + 1 + (double)scene->n_events * sizeof(rp_event) +
+                   (double)scene->n_paths * sizeof(rp_path);
+    return bytes + (double)scene->path_bytes;
 }
 
 const char *rp_scene_text(const rp_scene *scene, size_t *len)

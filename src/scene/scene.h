@@ -40,6 +40,16 @@ const rp_diag *rp_scene_background_at(const rp_scene *scene);
  * the message is a placeholder for the caller's), or NULL when it names none. */
 const rp_diag *rp_scene_sky_at(const rp_scene *scene);
 
+/** rp_scene_parse() of text that is already malloc'd (len + 1 bytes, the last set to NUL
+ * here), which becomes the scene's (and is freed on failure): no copy. max_bytes (0: no
+ * limit) bounds what the scene holds (rp_scene_memory()) while it is parsed: the first
+ * statement past it is refused, RP_ERR_TOO_LARGE, with diag at its line. */
+int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *filename,
+                         int64_t max_bytes, rp_diag *diag);
+
+/** Bytes the scene holds: its text, its events and paths. */
+double rp_scene_memory(const rp_scene *scene);
+
 /** The scene's text as read (len bytes, NUL-terminated). */
 const char *rp_scene_text(const rp_scene *scene, size_t *len);
 

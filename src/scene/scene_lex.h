@@ -51,6 +51,7 @@ typedef struct parser {
     rp_diag outside_bg, outside_mask;
     rp_diag sky_at; /* where `sky PATH` names its image (for errors in the image) */
     rp_diag background_at; /* where `background PATH` names it */
+    int64_t max_bytes;     /* what the scene's text and events may take; 0: no limit */
 } parser;
 
 /* A part of a word (for "640x480", "3..9", "40,400"): its text and column. */

@@ -82,10 +82,11 @@ typedef struct rp_timeline_cost {
 
 /** Estimate the timeline rp_timeline_build would make, before allocating it, and refuse
  * (RP_ERR_TOO_LARGE, diag at the statement that adds most) more than
- * RP_TIMELINE_MAX_ITEMS items, more than max_bytes of memory (when > 0), or more than
+ * RP_TIMELINE_MAX_ITEMS items, more than max_bytes of memory (when > 0) with the held
+ * bytes held beside it (the scene, the caller's tables per statement), or more than
  * RP_TIMELINE_MAX_WORK cells of drawing. */
 int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
-                      int64_t max_bytes, rp_timeline_cost *cost, rp_diag *diag);
+                      int64_t max_bytes, double held, rp_timeline_cost *cost, rp_diag *diag);
 
 /** SplitMix64 (Steele, Lea, Flood 2014), the generator behind `rain` and part of the file
  * format's contract: state += 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds.

@@ -16,6 +16,7 @@
 #include "sim/obstacle.h"
 #include "input/fit.h"
 #include "check/hash.h"
+#include "check/manifest.h"
 #include "input/image.h"
 #include "check/provenance.h"
 #include "base/pool.h"
@@ -79,47 +80,94 @@ void rp_run_init(rp_run *run)
     run->max_memory = (int64_t)4 << 30;
 }
 
-/* Read a whole file (or stdin for "-") into memory; scenes are text, 64 MiB at most. */
-static int read_all(const char *path, char **text, size_t *len)
+#define SCENE_MAX ((size_t)64 << 20) /* scenes are text: 64 MiB at most */
+
+/* A scene that cannot be read: RP_ERR_IO (RP_ERR_INTERRUPTED for EINTR), naming it. */
+static int read_fail(rp_error *err, const char *name, int e)
 {
+    return rp_error_set(err, e == EINTR ? RP_ERR_INTERRUPTED : RP_ERR_IO, 1,
+                        "%s: cannot read scene: %s", name, strerror(e));
+}
+
+/* A scene over --max-memory before it is parsed: its text alone, bytes (0: more than the
+ * limit, read from a stream). */
+static int read_too_large(rp_error *err, const char *name, double bytes, int64_t max_bytes)
+{
+    char need[48], limit[48];
+    rp_bytes_pair(bytes, (double)max_bytes, need, limit, sizeof need);
+    if (!bytes)
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "%s: the scene's text alone needs more memory than the limit of %s "
+                            "(raise it with --max-memory)",
+                            name, limit);
+    return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                        "%s: the scene's text alone needs %s, over the limit of %s (raise it "
+                        "with --max-memory)",
+                        name, need, limit);
+}
+
+/* Read a whole scene file (or stdin for "-") into a malloc'd buffer with room for a NUL:
+ * SCENE_MAX at most, and within max_bytes (0: no limit), which a regular file's size is
+ * held against before it is read (one allocation of its size); a pipe's text stops being
+ * read at the limit. */
+static int read_scene(const char *path, int64_t max_bytes, char **text, size_t *len, rp_error *err)
+{
+    const char *name = strcmp(path, "-") ? path : "stdin";
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = NULL;
+    size_t limit = SCENE_MAX, cap = (size_t)1 << 16, n = 0;
     struct stat st;
+    int r = RP_OK;
+    if (max_bytes > 0 && (uint64_t)max_bytes <= limit)
+        limit = (size_t)max_bytes - 1; /* the NUL */
     if (!f)
-        return errno ? errno : EIO;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return EISDIR;
-    }
-    buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
+        return read_fail(err, name, errno ? errno : EIO);
+    if (fstat(fileno(f), &st) != 0)
+        st.st_mode = 0; /* read as a stream */
+    if (S_ISDIR(st.st_mode))
+        r = read_fail(err, name, EISDIR);
+    else if (S_ISREG(st.st_mode) && st.st_size > (off_t)SCENE_MAX)
+        r = read_fail(err, name, EFBIG);
+    else if (S_ISREG(st.st_mode) && (size_t)st.st_size > limit)
+        r = read_too_large(err, name, (double)st.st_size + 1, max_bytes);
+    else if (S_ISREG(st.st_mode))
+        cap = (size_t)st.st_size + 1;
+    char *buf = r ? NULL : malloc(cap);
+    if (!r && !buf)
+        r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    while (!r) {
+        /* A MiB at a time: a signal is handled between reads, not after the whole file */
+        size_t want = cap - 1 - n < ((size_t)1 << 20) ? cap - 1 - n : (size_t)1 << 20;
+        size_t got = fread(buf + n, 1, want, f);
+        n += got;
+        if (got == want && n < cap - 1)
+            continue;
+        int c = n < cap - 1 ? EOF : getc(f); /* full: is there more? */
+        if (c == EOF)
             break;
-        if (cap >= ((size_t)64 << 20)) {
-            free(buf);
-            buf = NULL;
-            errno = EFBIG;
+        ungetc(c, f);
+        if (cap - 1 >= limit) {
+            r = limit < SCENE_MAX ? read_too_large(err, name, 0, max_bytes)
+                                  : read_fail(err, name, EFBIG);
             break;
         }
-        char *more = realloc(buf, cap * 2);
+        size_t grown = cap - 1 > limit / 2 ? limit + 1 : 2 * cap;
+        char *more = realloc(buf, grown);
         if (!more)
-            free(buf);
-        buf = more;
-        cap *= 2;
+            r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        else
+            buf = more, cap = grown;
     }
-    int failed = !buf || ferror(f);
-    int err = errno ? errno : EIO;
+    if (!r && ferror(f))
+        r = read_fail(err, name, errno ? errno : EIO);
     if (f != stdin)
         fclose(f);
-    if (failed) {
+    if (r) {
         free(buf);
-        return err;
+        return r;
     }
     *text = buf;
     *len = n;
-    return 0;
+    return RP_OK;
 }
 
 static int diag_error(rp_error *err, int code)
@@ -135,15 +183,18 @@ static int background_fail(const rp_session *se, int code, rp_error *err);
 
 int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
 {
+    return rp_scene_load_max(scene, path, 0, err);
+}
+
+int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp_error *err)
+{
     char *text = NULL;
     size_t len = 0;
+    int r;
     *scene = NULL;
     if (path) {
-        int e = read_all(path, &text, &len);
-        if (e)
-            return rp_error_set(err, e == EINTR ? RP_ERR_INTERRUPTED : RP_ERR_IO, 1,
-                                "%s: cannot read scene: %s", strcmp(path, "-") ? path : "stdin",
-                                strerror(e));
+        if ((r = read_scene(path, max_memory, &text, &len, err)))
+            return r;
     } else if (!(text = strdup(rp_scene_builtin()))) {
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     } else {
@@ -151,8 +202,7 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
     }
     memset(&err->diag, 0, sizeof err->diag);
     const char *name = !path ? "<default>" : strcmp(path, "-") ? path : "<stdin>";
-    int r = rp_scene_parse(scene, text, len, name, &err->diag);
-    free(text);
+    r = rp_scene_parse_owned(scene, text, len, name, max_memory, &err->diag);
     return r ? diag_error(err, r) : RP_OK;
 }
 
@@ -310,10 +360,8 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     rp_timeline_stats ts;
     rp_timeline_stats_get(se->tl, &ts);
     /* the scene as read and parsed: its text and its events */
-    size_t text_len = 0;
-    (void)rp_scene_text(se->scene, &text_len);
-    double scene =
-        (double)text_len + (double)rp_scene_event_count(se->scene) * (double)sizeof(rp_event);
+    double scene = rp_scene_memory(se->scene) +
+                   rp_obstacles_bytes(rp_scene_event_count(se->scene)); /* rp_engine's table */
     /* the sinks': the encoder's frames, hashers' copies, AOV frames, the --verify manifest
      * (sink.h memory) */
     return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) + scene +
@@ -476,7 +524,9 @@ static int add_sinks(rp_session *se, rp_error *err)
                           .threads = se->threads,
                           .dir = run->verify_dir,
                           .part = run->start > 0 || run->end >= 0,
-                          .ref = run->verify_ref};
+                          .ref = run->verify_ref,
+                          .memory_left = run->max_memory,
+                          .stop = run->stop};
     rp_sink_cfg stats = {.path = run->stats,
                          .overwrite = run->out.overwrite,
                          .out = &se->out,
@@ -681,6 +731,32 @@ static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
     return RP_OK;
 }
 
+/* The run's memory estimate (se->memory) is over --max-memory: what it needs, and what the
+ * largest shares of it are for. */
+static int memory_fail(const rp_session *se, rp_error *err)
+{
+    const rp_run *run = se->run;
+    char need[48], limit[48], share[160] = "";
+    struct stat st;
+    rp_bytes_pair(se->memory, (double)run->max_memory, need, limit, sizeof need);
+    if (rp_source_memory(se->background))
+        snprintf(share, sizeof share, " (%.0f MiB of it for the video background's decoder)",
+                 (double)rp_source_memory(se->background) / (1 << 20));
+    else if (run->verify && !stat(run->verify, &st) && S_ISREG(st.st_mode) &&
+             (double)rp_manifest_memory(st.st_size) > se->memory / 4)
+        snprintf(share, sizeof share,
+                 " (up to %.1f MiB of it to read the --verify manifest of %.1f MiB)",
+                 (double)rp_manifest_memory(st.st_size) / (1 << 20),
+                 (double)st.st_size / (1 << 20));
+    return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                        "a %dx%d run to %s needs about %s of memory%s, over the limit of %s "
+                        "(raise it with --max-memory)",
+                        se->s.out_width, se->s.out_height,
+                        run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
+                                      : "hashes",
+                        need, share, limit);
+}
+
 /* Everything is checked before anything is created: the outputs, the paths against each
  * other and the inputs, the memory estimate (the background is open: a video's decoder
  * says what it holds). */
@@ -732,18 +808,12 @@ static int validate(rp_session *se, rp_error *err)
         return r;
     images += sky_used(se) ? (double)bytes : 0;
     se->memory = memory_estimate(se, masks) + images;
-    char video[96] = "";
-    if (rp_source_memory(se->background))
-        snprintf(video, sizeof video, " (%.0f MiB of it for the video background's decoder)",
-                 (double)rp_source_memory(se->background) / (1 << 20));
     if (se->memory > (double)run->max_memory)
-        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
-                            "a %dx%d run to %s needs about %.1f GiB of memory%s, over the limit of "
-                            "%.1f GiB (raise it with --max-memory)",
-                            se->s.out_width, se->s.out_height,
-                            run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
-                                          : "hashes",
-                            se->memory / (1 << 30), video, (double)run->max_memory / (1 << 30));
+        return memory_fail(se, err);
+    /* What the estimate leaves over is what a --verify manifest read from a pipe may take
+     * (a file's share is in the estimate). */
+    for (int i = 0; i < se->sinks.n; i++)
+        se->sinks.cfg[i].memory_left = run->max_memory - (int64_t)se->memory;
     /* A range without frames would leave files no reader takes (a video without a frame):
      * refused, after the estimate so that a run over it still says what it needs. */
     if (se->start == se->end && se->frames == 0)

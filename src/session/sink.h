@@ -10,6 +10,7 @@
 #ifndef RP_SINK_H
 #define RP_SINK_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,11 @@ typedef struct rp_sink_cfg {
     const char *dir;           /* verify: where the differing frame goes (NULL: the manifest's) */
     int part;                  /* verify: --start/--end: the manifest may hold more frames */
     const char *ref;           /* verify: expected frames, a PNG pattern, or NULL */
+    /* verify: bytes of --max-memory the run's estimate leaves over (set before the checks;
+     * the manifest may take them and its own figure) and the stop flag, looked at while
+     * the manifest is read */
+    int64_t memory_left;
+    volatile sig_atomic_t *stop;
     /* stats: drops started in a timeline frame (called on the writer thread). */
     size_t (*drops)(const void *ctx, int64_t frame);
     const void *drops_ctx;

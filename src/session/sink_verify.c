@@ -43,12 +43,25 @@ static int diag_fail(rp_error *err, int code, const rp_diag *d)
     return code;
 }
 
-/* Read the manifest and check it describes the frames of this run. */
+/* What reading the manifest may take (rp_manifest_memory): known for a regular file, 0
+ * for a pipe or a device, which is read within what the rest of the run leaves. */
+static double manifest_memory(const rp_sink_cfg *cfg)
+{
+    struct stat st;
+    return cfg->path && !stat(cfg->path, &st) && S_ISREG(st.st_mode)
+               ? (double)rp_manifest_memory(st.st_size)
+               : 0;
+}
+
+/* Read the manifest within its share of --max-memory and check it describes the frames
+ * of this run. */
 static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
 {
     rp_diag d;
     memset(&d, 0, sizeof d);
-    int r = rp_manifest_load(m, cfg->path, cfg->hash_algo, &d);
+    double budget = (double)cfg->memory_left + manifest_memory(cfg);
+    int64_t max_bytes = budget < 1 ? 1 : budget > (double)INT64_MAX / 2 ? 0 : (int64_t)budget;
+    int r = rp_manifest_load(m, cfg->path, cfg->hash_algo, max_bytes, cfg->stop, &d);
     if (r)
         return diag_fail(err, r, &d);
     rp_manifest_run run = {
@@ -266,14 +279,10 @@ static int verify_commit(void *priv, rp_error *err)
     return RP_OK;
 }
 
-/* The hasher's copies, and the manifest as read (its file's size: each frame's line holds
- * more than the entry kept for it). */
+/* The hasher's copies, and the most that reading the manifest may take. */
 static double verify_memory(const rp_sink_cfg *cfg)
 {
-    struct stat st;
-    double file =
-        cfg->path && !stat(cfg->path, &st) && S_ISREG(st.st_mode) ? (double)st.st_size : 0;
-    return rp_sink_hash_memory(cfg) + file;
+    return rp_sink_hash_memory(cfg) + manifest_memory(cfg);
 }
 
 static int verify_paths(const rp_sink_cfg *cfg, rp_path_use *uses)

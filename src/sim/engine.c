@@ -147,7 +147,9 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
     e->items += e->clock.rate > 0 && e->frames > 0;
     memset(&err->diag, 0, sizeof err->diag);
     rp_timeline_cost cost;
-    if ((r = rp_timeline_check(scene, s, e->items, max_memory, &cost, &err->diag)) ||
+    /* Held beside the timeline: the scene, and the obstacles' table of a slot a statement */
+    double held = rp_scene_memory(scene) + rp_obstacles_bytes(rp_scene_event_count(scene));
+    if ((r = rp_timeline_check(scene, s, e->items, max_memory, held, &cost, &err->diag)) ||
         (r = rp_timeline_build_stop(&e->tl, scene, s, e->items, stop, &err->diag))) {
         if (!err->diag.file[0])
             snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));

@@ -38,6 +38,11 @@ int rp_obstacles_new(rp_obstacles **po, size_t n)
     return RP_OK;
 }
 
+double rp_obstacles_bytes(size_t n)
+{
+    return (double)sizeof(rp_obstacles) + (double)(n ? n : 1) * sizeof(obstacle);
+}
+
 void rp_obstacles_free(rp_obstacles **po)
 {
     if (po && *po) {

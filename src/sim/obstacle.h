@@ -50,6 +50,8 @@ static inline void rp_blend_px(uint8_t *p, int bpp, const uint8_t *wc, int32_t a
 
 /** State for the obstacles of n events (item ids 0..n-1). */
 int rp_obstacles_new(rp_obstacles **o, size_t n);
+/** The bytes rp_obstacles_new() allocates for n events. */
+double rp_obstacles_bytes(size_t n);
 void rp_obstacles_free(rp_obstacles **o);
 
 /** Make the shape of the mask obstacle of item it (it->mask_path set; it->w x it->h in

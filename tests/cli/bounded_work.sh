@@ -85,13 +85,63 @@ awk 'BEGIN { print "size 640x360"; print "duration 20s"
 interrupted "SIGINT while a 50 MB scene is read" big.scene 0.2 400
 
 # --max-memory counts the scene as read and parsed: 600000 drops in 27 MB take about
-# 215 MB at their peak (a small frame), so a 120 MiB limit refuses the run before anything
-# is written (it ran over the limit before), and 400 MiB lets it run.
+# 200 MB parsed, so a 120 MiB limit refuses the scene while it is parsed, before anything
+# is written and before its peak passes the limit, and 400 MiB lets it run.
 awk 'BEGIN { print "size 320x180"; print "duration 2s"
              for (i = 0; i < 600000; i++) printf "at %d.%06ds drop 50%% 50%% radius 3 height 100\n", i * 3 / 1000000, i * 3 % 1000000 }' >mem.scene
 expect_status "a 27 MB scene over --max-memory 120M: exit 2" 2 "$R" mem.scene --max-memory 120M \
     -n 2 -o mem.mp4
-stderr_has "a 27 MB scene over --max-memory 120M: says what it needs" "needs about"
+stderr_has "a 27 MB scene over --max-memory 120M: says why" "need more memory than the limit of 120.0 MiB"
 check "a 27 MB scene over --max-memory 120M: nothing written" test ! -e mem.mp4
 expect_status "the same scene under --max-memory 400M" 0 "$R" mem.scene --max-memory 400M -n 2 \
     -f framemd5 -o /dev/null
+
+## --max-memory bounds the peak (resident set), not only the estimate: scenes and --verify
+## manifests are refused while they are read, before they pass the limit. SLACK is the
+## binary and its libraries (about 30 MiB resident before anything is read).
+SLACK=40
+# peak NAME LIMIT_MIB STATUS CMD...: CMD exits STATUS, its peak RSS under LIMIT + SLACK MiB.
+peak() {
+    local name=$1 limit=$2 want=$3 kb
+    shift 3
+    expect_status "$name: exit $want" "$want" /usr/bin/time -f %M -o rss.txt timeout -k 5 120 "$@"
+    kb=$(tail -n 1 rss.txt)
+    if [ "$kb" -lt $(((limit + SLACK) * 1024)) ]; then ok "$name: peak $((kb / 1024)) MiB"; else
+        bad "$name: peak $((kb / 1024)) MiB, over $limit + $SLACK MiB"
+    fi
+}
+peak "27 MB scene at --max-memory 120M" 120 2 "$R" -q mem.scene --max-memory 120M -n 2 \
+    -f framemd5 -o /dev/null
+peak "50 MB scene at --max-memory 64M" 64 2 "$R" -q big.scene --max-memory 64M \
+    -f framemd5 -o /dev/null
+peak "27 MB scene from a pipe at --max-memory 20M" 20 2 bash -c \
+    "cat mem.scene | '$R' -q - --max-memory 20M -f framemd5 -o /dev/null"
+printf 'size 64x64\nduration 3f\nat 0f drop 24 16 radius 4 height 900\n' >small.scene
+awk 'BEGIN { for (i = 0; i < 2500000; i++) printf "%d 0123456789abcdef0123456789abcdef\n", i }' \
+    >big.hash
+peak "100 MB manifest at --max-memory 150M" 150 2 "$R" -q small.scene --verify big.hash \
+    --max-memory 150M -f framemd5 -o /dev/null
+stderr_has "100 MB manifest: refused before it is read" "to read the --verify manifest"
+peak "100 MB manifest from a pipe at --max-memory 100M" 100 2 bash -c \
+    "cat big.hash | '$R' -q small.scene --verify /dev/stdin --max-memory 100M -f framemd5 -o /dev/null"
+peak "/dev/zero as the manifest at --max-memory 64M" 64 2 "$R" -q small.scene \
+    --verify /dev/zero --max-memory 64M -f framemd5 -o /dev/null
+stderr_has "/dev/zero: a line longer than any manifest's" "longer than 4096 bytes"
+rm -f rss.txt
+
+# SIGINT while the manifest is read again as the run starts (its output's temporary file
+# exists): the read stops within a second, exit 130, nothing left.
+mkdir sig
+"$R" -q small.scene --verify big.hash --end 3 -o sig/o.y4m 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do [ -n "$(ls -A sig)" ] && break; sleep 0.05; done
+sleep 0.1
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$rc" -eq 130 ] && [ "$ms" -lt 1000 ]; then ok "SIGINT while a manifest is read: $ms ms"; else
+    bad "SIGINT while a manifest is read: exit $rc after $ms ms (wanted 130 within 1000 ms)"
+fi
+check "SIGINT while a manifest is read: nothing left" test -z "$(ls -A sig)"

@@ -100,6 +100,19 @@ rm -f rss.txt
 refused "dense rain over --max-memory 64M" 2 "over --max-memory (64 MiB): lower the rain rate" dense.scene --max-memory 64M -o o.mp4
 stderr_has "dense rain: at its line and column" "dense.scene:3:13: error"
 refused "dense rain with --check" 2 "would take" --check dense.scene --max-memory 64M
+# The hint names what the scene has: an emitter's items come from the step rate, not rain.
+printf 'size 320x180\nduration 3000s\nrate 1000\nat 0s..3000s emit point 10 10 freq 5hz amplitude 100 radius 1\n' \
+    >emit.scene
+refused "emitter over --max-memory 64M" 2 "lower the step rate" --check emit.scene --max-memory 64M
+check "emitter over --max-memory 64M: no rain in the hint" bash -c "! grep -q rain '$WORK/err'"
+{ printf 'size 320x180\nduration 100s\n'
+  awk 'BEGIN { for (i = 0; i < 200000; i++) printf "at %dms wall circle 10 10 2\n", i / 2 }'; } >walls.scene
+refused "walls over --max-memory 64M" 2 "use fewer walls" --check walls.scene --max-memory 64M
+check "walls over --max-memory 64M: no rain in the hint" bash -c "! grep -q rain '$WORK/err'"
+# Sizes under a GiB in MiB: "0.0 GiB over 0.0 GiB" said nothing.
+refused "1080p at --max-memory 32M" 2 "MiB of memory, over the limit of 32.0 MiB" --check s.scene \
+    -s 1920x1080 --max-memory 32M
+check "1080p at --max-memory 32M: no 0.0 GiB" bash -c "! grep -q '0\.0 GiB' '$WORK/err'"
 refused "more items than the limit" 2 "more than 16777216 items" items.scene -f framemd5 -o o.txt
 refused "rain radius 2048 on 4096x4096" 2 "cells in all" slow-rain.scene -o o.mp4
 stderr_has "slow rain: says what to change" "lower the radius, the rain rate"

@@ -383,7 +383,7 @@ static void load(const char *dir, const char *name, const char *algo, rp_manifes
     int ret;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    ret = rp_manifest_load(m, path, algo, d);
+    ret = rp_manifest_load(m, path, algo, 0, NULL, d);
     if (ret)
         fail_msg("%s:%d:%d: %s", d->file, d->line, d->col, d->msg);
 }
@@ -439,17 +439,17 @@ static void test_ffmpeg_files(void **state)
     rp_manifest_free(&m);
     /* Packets copied: hashes of h264, not of frames. */
     snprintf(path, sizeof(path), "%s/copy.framemd5", dir);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, &d), RP_ERR_FORMAT);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_FORMAT);
     assert_int_equal(d.line, 8); /* #codec_id, after #extradata and #software */
     assert_non_null(strstr(d.msg, "hashes h264 packets"));
     /* A PNG is not a manifest; a missing file is an I/O error naming it. */
     snprintf(path, sizeof(path), "%s/f_00001.png", dir);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, &d), RP_ERR_FORMAT);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_FORMAT);
     assert_int_equal(d.line, 1);
     assert_non_null(strstr(d.msg, "not a manifest"));
     assert_string_equal(d.file, path);
     snprintf(path, sizeof(path), "%s/missing.framemd5", dir);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, &d), RP_ERR_IO);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_IO);
     assert_null(m);
     assert_string_equal(d.file, path);
     assert_non_null(strstr(d.msg, "cannot open: No such file"));
@@ -491,6 +491,59 @@ static void test_own_output(void **state)
     rp_manifest_free(&m);
 }
 
+/* rp_manifest_load's bounds: a line longer than any manifest's, a file whose figure is over
+ * max_bytes (refused before it is read), frames past max_bytes from a stream, the stop
+ * flag; and the same file read without them. */
+static void test_load_limits(void **state)
+{
+    const char *dir = *state;
+    char path[4096];
+    rp_manifest *m = NULL;
+    rp_diag d;
+    FILE *f;
+    volatile sig_atomic_t stop = 1;
+
+    snprintf(path, sizeof(path), "%s/long.md5", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("0 ", f);
+    for (int i = 0; i < 5000; i++)
+        fputc('a', f);
+    fclose(f);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_FORMAT);
+    assert_non_null(strstr(d.msg, "longer than 4096 bytes"));
+    assert_int_equal(d.line, 1);
+
+    snprintf(path, sizeof(path), "%s/many.md5", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 20000; i++)
+        fprintf(f, "%d " MD5_A "\n", i);
+    fclose(f);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    int64_t need = rp_manifest_memory(st.st_size);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, need - 1, NULL, &d), RP_ERR_TOO_LARGE);
+    assert_null(m);
+    assert_non_null(strstr(d.msg, "--max-memory"));
+    assert_int_equal(rp_manifest_load(&m, path, NULL, need, NULL, &d), RP_OK);
+    assert_int_equal(m->count, 20000);
+    assert_string_equal(m->frames[19999].hash, MD5_A);
+    rp_manifest_free(&m);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, &stop, &d), RP_ERR_INTERRUPTED);
+    assert_null(m);
+
+    /* From a pipe the size is unknown: the frames stop at max_bytes, at their line. */
+    char cmd[4200];
+    snprintf(path, sizeof(path), "%s/fifo", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(cmd, sizeof(cmd), "cat '%s/many.md5' >'%s' &", dir, path);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 200000, NULL, &d), RP_ERR_TOO_LARGE);
+    assert_true(d.line > 1000 && d.line < 20000);
+    assert_non_null(strstr(d.msg, "more frames than fit"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)
 
 int main(void)
@@ -500,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_framehash_file),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_check),
+        T(test_load_limits),
         T(test_ffmpeg_files),
         T(test_own_output),
     };
