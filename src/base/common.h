@@ -20,6 +20,10 @@ uint32_t rp_isqrt64(uint64_t v);
 /** Online CPUs, 1..64: the default thread count. */
 int rp_online_cpus(void);
 
+/** What to do about an allocation or a thread that failed for want of memory (ENOMEM, or
+ * EAGAIN from pthread_create under a ulimit -v): appended to "out of memory ..." messages. */
+#define RP_OOM_HINT "lower --size or -j, or raise the memory limit (ulimit -v)"
+
 /** Largest width or height rockpool accepts (rockpool-scene(5) LIMITS). */
 #define RP_MAX_SIDE 16384
 
