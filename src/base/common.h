@@ -25,6 +25,10 @@ int rp_online_cpus(void);
  * when the two would otherwise read the same, so a need over a limit always shows it. */
 void rp_bytes_pair(double need, double limit, char *need_text, char *limit_text, size_t len);
 
+/** What to do about an allocation or a thread that failed for want of memory (ENOMEM, or
+ * EAGAIN from pthread_create under a ulimit -v): appended to "out of memory ..." messages. */
+#define RP_OOM_HINT "lower --size or -j, or raise the memory limit (ulimit -v)"
+
 /** Largest width or height rockpool accepts (rockpool-scene(5) LIMITS). */
 #define RP_MAX_SIDE 16384
 

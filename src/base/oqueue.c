@@ -1,6 +1,7 @@
 /* oqueue.c - the ordered work queue (see oqueue.h). */
 #include "base/oqueue.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -123,9 +124,11 @@ int rp_oqueue_new(rp_oqueue **out, const rp_oqueue_cfg *cfg)
     pthread_mutex_init(&q->lock, NULL);
     pthread_cond_init(&q->changed, NULL);
     for (int i = 0; i < cfg->workers; i++) {
-        if (pthread_create(&q->threads[i], NULL, worker, q) != 0) {
+        int e = pthread_create(&q->threads[i], NULL, worker, q);
+        if (e) {
             rp_oqueue_free(&q);
-            return RP_ERR_UNSUPPORTED;
+            /* EAGAIN: no memory for the thread's stack (ulimit -v) or too many threads */
+            return e == EAGAIN || e == ENOMEM ? RP_ERR_NOMEM : RP_ERR_UNSUPPORTED;
         }
         q->nthreads = i + 1;
     }

@@ -38,8 +38,9 @@ typedef struct rp_oqueue_cfg {
 
 typedef struct rp_oqueue rp_oqueue;
 
-/** Start cfg->workers threads. RP_ERR_NOMEM, or RP_ERR_UNSUPPORTED when a thread cannot
- * be created (the ones started are stopped). */
+/** Start cfg->workers threads. RP_ERR_NOMEM (also when a thread cannot be created for want
+ * of memory or threads: EAGAIN), or RP_ERR_UNSUPPORTED when a thread cannot be created for
+ * another reason (the ones started are stopped). */
 int rp_oqueue_new(rp_oqueue **q, const rp_oqueue_cfg *cfg);
 
 /** The next job to fill: delivers the jobs done so far, then waits for a free one. NULL

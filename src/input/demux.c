@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libavutil/avstring.h>
+
 /* Containers of audio and video that hold their streams in the one file. Left out on
  * purpose: playlists and lists of other files (hls, dash, concat, ffmetadata), image
  * sequences (image2 reads patterns), text read as pictures (tty), and formats that need
@@ -106,6 +108,26 @@ int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
     av_dict_free(&o);
     free(url);
     return ret;
+}
+
+const char *rp_demux_guess_media(const char *path)
+{
+    AVIOContext *pb = NULL;
+    const AVInputFormat *fmt = NULL;
+    size_t n = strlen(path) + 6;
+    char *url = malloc(n);
+    const char *name = NULL;
+
+    if (!url)
+        return NULL;
+    snprintf(url, n, "file:%s", path);
+    if (avio_open(&pb, url, AVIO_FLAG_READ) >= 0 &&
+        av_probe_input_buffer2(pb, &fmt, url, NULL, 0, 1 << 20) >= 0 && fmt &&
+        av_match_list(fmt->name, rp_demux_media_formats, ',') > 0)
+        name = fmt->long_name ? fmt->long_name : fmt->name;
+    avio_closep(&pb);
+    free(url);
+    return name;
 }
 
 int rp_demux_open_decoder(AVCodecContext **dec, const AVFormatContext *fc, int index,

@@ -32,6 +32,12 @@ char *rp_demux_formats(int media);
 int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
                   AVDictionary **opts);
 
+/** The long name of the media container (one of rp_demux_media_formats) that FFmpeg's
+ * probe finds in path's first bytes, or NULL (not one, unreadable, out of memory): for
+ * saying what a file that no demuxer opens was meant to be (a video cut short before its
+ * index). Opens nothing but path, with the "file" protocol. */
+const char *rp_demux_guess_media(const char *path);
+
 /** How a decoder is set up beyond its stream's parameters. */
 typedef struct rp_decoder_opts {
     int threads;  /* thread_count; 0 leaves libavcodec's default (1) */

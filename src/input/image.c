@@ -435,7 +435,15 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
     av_dict_free(&fopts);
     av_free(formats);
     if (ret < 0) {
-        rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
+        /* A video no demuxer opens (an MP4 cut before its index) is not called an image. */
+        const char *video = ret == AVERROR(ENOMEM) ? NULL : rp_demux_guess_media(path);
+        if (video)
+            rp_errf(err, errlen,
+                    "'%s' is a truncated or damaged video: FFmpeg recognises it as %s but "
+                    "cannot open it (cut short before its index, or damaged)",
+                    path, video);
+        else
+            rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
         return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
     }
     if (!rp_demux_is_image(fc->iformat->name)) {

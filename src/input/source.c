@@ -144,9 +144,10 @@ int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8
     /* frame k is at k * fps_den / fps seconds, exactly */
     int r = rp_video_in_frame_at(src->video, k * (fps_den > 0 ? fps_den : 1), fps, rgb, err->msg,
                                  sizeof err->msg);
+    /* A file cut while being read (RP_ERR_IO) is a runtime failure, like memory. */
     if (r)
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "background of frame %lld: %s", (long long)k,
-                            err->msg);
+        return rp_error_set(err, r, r != RP_ERR_NOMEM && r != RP_ERR_IO,
+                            "background of frame %lld: %s", (long long)k, err->msg);
     return RP_OK;
 }
 

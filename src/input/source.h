@@ -34,8 +34,9 @@ int rp_source_open(rp_source **src, const char *path, int width, int height, int
 /** The picture of frame k at fps / fps_den frames per second: *rgb points at
  * width*height*3 bytes, valid until the next call or rp_source_free. Frames should not go
  * backwards from call to call (a video seeks when they do). Errors: a video frame that
- * cannot be read or decoded (RP_ERR_FORMAT, bad_input, the message names frame k), and
- * RP_ERR_NOMEM (runtime); after an error every call fails. */
+ * cannot be read or decoded (RP_ERR_FORMAT, bad_input, the message names frame k), the
+ * video cut or changed while being read (RP_ERR_IO, runtime), and RP_ERR_NOMEM
+ * (runtime); after an error every call fails. */
 int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8_t **rgb,
                     rp_error *err);
 

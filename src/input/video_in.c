@@ -61,6 +61,15 @@ struct rp_video_in {
     AVRational tb;
     int64_t origin;   /* the first frame's pts */
     int64_t duration; /* ticks from origin to the end of the last frame, >= 1 */
+    int64_t last_pts; /* the last frame's ticks from origin, as found at open */
+    off_t size;       /* the file's size and time at open, and its identity */
+    struct timespec mtime;
+    dev_t dev;
+    ino_t ino;
+    /* A stream without timestamps (raw H.264/HEVC): frames are timed one frame_ticks apart
+     * in the order the decoder gives them, from 0 (as ffmpeg does). */
+    int timeless;
+    int64_t frame_ticks, frames_out;
 
     rp_fit_scaler *scaler;
     int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
@@ -98,7 +107,8 @@ void rp_video_in_opts_init(rp_video_in_opts *opts)
 
 /* Open the container: only regular files, "file:" so ':' is never a protocol, no other
  * protocol reachable from inside the file. */
-static int open_input(AVFormatContext **fc, const char *path, char *err, size_t errlen)
+static int open_input(AVFormatContext **fc, const char *path, struct stat *pst, char *err,
+                      size_t errlen)
 {
     struct stat st;
     int ret;
@@ -115,6 +125,8 @@ static int open_input(AVFormatContext **fc, const char *path, char *err, size_t 
         rp_errf(err, errlen, "cannot read video '%s': the file is empty", path);
         return RP_ERR_FORMAT;
     }
+    if (pst)
+        *pst = st;
     char *formats = rp_demux_formats(1);
     ret = formats ? rp_demux_open(fc, path, formats, NULL) : AVERROR(ENOMEM);
     av_free(formats);
@@ -134,7 +146,7 @@ int rp_video_in_is_video(const char *path)
     int video;
 
     av_log_set_level(AV_LOG_QUIET);
-    if (open_input(&fc, path, NULL, 0))
+    if (open_input(&fc, path, NULL, NULL, 0))
         return 0;
     video = !rp_demux_is_image(fc->iformat->name);
     avformat_close_input(&fc);
@@ -166,8 +178,10 @@ static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, c
 
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
  * rp_err with the message in err. Accepted: after a seek, from the first keyframe on;
- * timestamps from the origin, strictly increasing, below the duration (when known). */
-static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
+ * timestamps from the origin, strictly increasing, below the duration (when known). A
+ * stream whose first frame has no timestamp is timeless (v->timeless): its frames are
+ * numbered as they come out of the decoder and timed at the stream's frame rate. */
+static int read_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
 {
     int64_t pkt_pts = AV_NOPTS_VALUE;
     int ret;
@@ -177,6 +191,11 @@ static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
         if (ret >= 0) {
             int64_t pts = frame->best_effort_timestamp, rel;
 
+            if (v->timeless ||
+                (pts == AV_NOPTS_VALUE && v->last_rel == INT64_MIN && v->frame_ticks > 0)) {
+                v->timeless = 1;
+                pts = frame->best_effort_timestamp = v->frames_out++ * v->frame_ticks;
+            }
             if (pts == AV_NOPTS_VALUE) {
                 av_frame_unref(frame);
                 rp_errf(err, errlen, "video frame after %.3f s of '%s' has no timestamp",
@@ -232,6 +251,45 @@ static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
     }
 }
 
+/* Whether the file changed since it was opened: the same file (FFmpeg reads it through a
+ * descriptor of its own, so a file renamed over it does not count), now shorter or written
+ * to. */
+static int file_changed(const rp_video_in *v, struct stat *now)
+{
+    return v->size > 0 && stat(v->path, now) == 0 && now->st_dev == v->dev &&
+           now->st_ino == v->ino &&
+           (now->st_size < v->size || now->st_mtim.tv_sec != v->mtime.tv_sec ||
+            now->st_mtim.tv_nsec != v->mtime.tv_nsec);
+}
+
+/* read_frame, and when the stream ends or fails, whether that is because the file was cut
+ * or rewritten while being read (by another program): then RP_ERR_IO, a runtime failure,
+ * not a bad file, and the frames after the cut are never held in place of the real ones. */
+static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
+{
+    int ret = read_frame(v, frame, err, errlen);
+    struct stat now;
+
+    /* A clean end of a file only touched (a new time, all there) is no failure: the worker
+     * still checks that the frames reached the last one found at open. */
+    if (ret && ret != RP_ERR_NOMEM && file_changed(v, &now) &&
+        (ret != AVERROR_EOF || now.st_size < v->size)) {
+        double at = seconds(v, v->last_rel > 0 ? v->last_rel : 0);
+        if (now.st_size < v->size)
+            rp_errf(err, errlen,
+                    "the background video '%s' was cut while being read: %lld bytes when "
+                    "opened, %lld now (at %.3f s of the video)",
+                    v->path, (long long)v->size, (long long)now.st_size, at);
+        else
+            rp_errf(err, errlen,
+                    "the background video '%s' was changed while being read (at %.3f s of the "
+                    "video)",
+                    v->path, at);
+        return RP_ERR_IO;
+    }
+    return ret;
+}
+
 /* Seek so that decoding restarts at the first packet, by every means the demuxer has. */
 static int rewind_input(rp_video_in *v)
 {
@@ -250,6 +308,7 @@ static int rewind_input(rp_video_in *v)
     v->need_key = 0;
     v->last_rel = -1;
     v->pkt_count = 0;
+    v->frames_out = 0;
     return ret;
 }
 
@@ -260,8 +319,9 @@ static int position(rp_video_in *v, int64_t rel, char *err, size_t errlen)
     int64_t target = v->origin + rel, back = 1;
     int ret;
     /* MPEG-TS lands mid-GOP after a seek by time (its index is the packets' DTS): it is
-     * read from its start, and the frames before rel are skipped by the reader. */
-    if (!strcmp(v->fc->iformat->name, "mpegts"))
+     * read from its start, and the frames before rel are skipped by the reader. So is a
+     * stream without timestamps, which has nothing to seek by. */
+    if (!strcmp(v->fc->iformat->name, "mpegts") || v->timeless)
         target = v->origin;
 
     av_frame_unref(v->pending);
@@ -421,6 +481,16 @@ static void *worker(void *arg)
             }
         }
         av_frame_unref(v->pending);
+        /* The frames stopped before the last one found at open: the file changed under us
+         * (cut and written again, or overwritten in place). */
+        if (ret == AVERROR_EOF && !v->timeless && pending_rel < v->last_pts) {
+            rp_errf(msg, sizeof(msg),
+                    "the background video '%s' ended at %.3f s while being read, before its "
+                    "last frame at %.3f s: it was cut or changed while being read",
+                    v->path, seconds(v, pending_rel), seconds(v, v->last_pts));
+            worker_fail(v, RP_ERR_IO, msg);
+            return NULL;
+        }
         if (ret == AVERROR_EOF) {
             if (v->opts.end != RP_VIDEO_LOOP) {
                 pthread_mutex_lock(&v->lock);
@@ -467,13 +537,14 @@ static int start_worker(rp_video_in *v, int64_t vtarget, char *err, size_t errle
     v->stop = v->eof = 0;
     v->start_v = vtarget;
     if (pthread_create(&v->thread, NULL, worker, v) != 0) {
-        rp_errf(err, errlen, "cannot start the decoding thread for '%s'", v->path);
+        rp_errf(err, errlen, "out of memory starting the decoding thread for '%s': " RP_OOM_HINT,
+                v->path);
         return RP_ERR_NOMEM;
     }
     v->running = 1;
     return RP_OK;
 nomem:
-    rp_errf(err, errlen, "out of memory for the frame queue of '%s'", v->path);
+    rp_errf(err, errlen, "out of memory for the frame queue of '%s': " RP_OOM_HINT, v->path);
     return RP_ERR_NOMEM;
 }
 
@@ -482,12 +553,15 @@ nomem:
 /* The end of the video stream, in ticks: the largest packet timestamp plus its duration
  * (or the step from the one before), read from the packets after a seek near the declared
  * end, or from every packet when the container declares no end or the seek finds none.
- * Also the largest end over all streams, in AV_TIME_BASE, to tell a truncated file. */
-static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, size_t errlen)
+ * Also the largest end over all streams, in AV_TIME_BASE, to tell a truncated file, and the
+ * last frame's timestamp (*vlast). A timeless stream is read from its start and its video
+ * packets counted, a frame each. */
+static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end, char *err,
+                    size_t errlen)
 {
     AVStream *st = v->fc->streams[v->index];
     int64_t declared = AV_NOPTS_VALUE;
-    int from_start = 0;
+    int from_start = v->timeless;
     /* Start reading 2 s before the declared end: with B-frames the frame that shows last is
      * stored before others (MPEG-TS seeks by those packets' DTS), and would be missed. */
     int64_t back = av_rescale_q(2 * AV_TIME_BASE, AV_TIME_BASE_Q, v->tb);
@@ -499,7 +573,7 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, 
                                     (v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0),
                                 AV_TIME_BASE_Q, v->tb);
     for (;;) {
-        int64_t max = AV_NOPTS_VALUE, prev = AV_NOPTS_VALUE, dur = 0;
+        int64_t max = AV_NOPTS_VALUE, prev = AV_NOPTS_VALUE, dur = 0, packets = 0;
         int ret;
 
         if (declared == AV_NOPTS_VALUE || from_start) {
@@ -524,6 +598,7 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, 
                 if (*all_end == AV_NOPTS_VALUE || e > *all_end)
                     *all_end = e;
             }
+            packets += p->stream_index == v->index;
             if (p->stream_index == v->index && ts != AV_NOPTS_VALUE) {
                 if (max == AV_NOPTS_VALUE || ts > max) {
                     prev = max;
@@ -540,6 +615,16 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, 
                     v->path);
             return RP_ERR_FORMAT;
         }
+        if (v->timeless) {
+            if (packets < 1 || packets > INT64_MAX / 4 / v->frame_ticks) {
+                rp_errf(err, errlen, "video '%s' has no frames to count", v->path);
+                return RP_ERR_FORMAT;
+            }
+            *all_end = AV_NOPTS_VALUE;
+            *vlast = (packets - 1) * v->frame_ticks;
+            *vend = packets * v->frame_ticks;
+            return RP_OK;
+        }
         if (max == AV_NOPTS_VALUE) {
             if (from_start) {
                 rp_errf(err, errlen, "video '%s' has no timestamped frames", v->path);
@@ -550,6 +635,7 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *all_end, char *err, 
         }
         if (dur <= 0)
             dur = prev != AV_NOPTS_VALUE && max > prev ? max - prev : 1;
+        *vlast = max;
         *vend = max + dur;
         return RP_OK;
     }
@@ -647,6 +733,12 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, s
     int ret = check_display_matrix(v, err, errlen);
     if (ret)
         return ret;
+    /* A frame's length, for a stream whose frames have no timestamps (raw H.264/HEVC). */
+    AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
+                          ? st->avg_frame_rate
+                          : st->r_frame_rate;
+    if (rate.num > 0 && rate.den > 0)
+        v->frame_ticks = av_rescale_q(1, av_inv_q(rate), v->tb);
     /* Only this stream's packets matter to the decoder. */
     for (unsigned i = 0; i < v->fc->nb_streams; i++)
         if ((int)i != v->index && v->fc->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
@@ -684,7 +776,7 @@ static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, s
 static int first_frame_and_length(rp_video_in *v, char *err, size_t errlen)
 {
     const char *path = v->path;
-    int64_t vend, all_end;
+    int64_t vend, vlast, all_end;
     v->last_rel = INT64_MIN;
     v->origin = 0;
     v->pkt_count = 0;
@@ -699,9 +791,10 @@ static int first_frame_and_length(rp_video_in *v, char *err, size_t errlen)
     if ((ret = ensure_scaler(v, v->pending, err, errlen)))
         return ret;
     av_frame_unref(v->pending);
-    if ((ret = scan_end(v, &vend, &all_end, err, errlen)))
+    if ((ret = scan_end(v, &vend, &vlast, &all_end, err, errlen)))
         return ret;
     v->duration = vend - v->origin;
+    v->last_pts = vlast - v->origin;
     if (v->duration <= 0) {
         rp_errf(err, errlen, "video '%s' has no duration (its timestamps end where they start)",
                 path);
@@ -746,8 +839,14 @@ int rp_video_in_open(rp_video_in **pv, const char *path, int width, int height,
         rp_errf(err, errlen, "out of memory opening '%s'", path);
         return RP_ERR_NOMEM;
     }
-    if ((ret = open_input(&v->fc, path, err, errlen)) ||
-        (ret = find_video_stream(v, &codec, err, errlen)) ||
+    struct stat st;
+    if (!(ret = open_input(&v->fc, path, &st, err, errlen))) {
+        v->size = st.st_size;
+        v->mtime = st.st_mtim;
+        v->dev = st.st_dev;
+        v->ino = st.st_ino;
+    }
+    if (ret || (ret = find_video_stream(v, &codec, err, errlen)) ||
         (ret = open_video_decoder(v, codec, err, errlen)) ||
         (ret = first_frame_and_length(v, err, errlen))) {
         rp_video_in_close(&v);

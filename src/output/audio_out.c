@@ -90,6 +90,40 @@ static int takes_rate(const AVCodec *c, int rate)
     return 0;
 }
 
+/* The channel layout the encoder is given for the input's: the input's own when the
+ * encoder takes it (or lists none), else the encoder's first of as many channels (5.1
+ * with side channels becomes 5.1 with back ones, as a label: samples are never mixed).
+ * An input of unknown order counts as the default layout of its channel count. 0, or -1
+ * when the encoder takes no layout of that many channels. */
+static int pick_layout(const AVCodec *c, const AVChannelLayout *in, AVChannelLayout *out)
+{
+    AVChannelLayout want = {0};
+
+    if (in->order == AV_CHANNEL_ORDER_UNSPEC)
+        av_channel_layout_default(&want, in->nb_channels);
+    else if (av_channel_layout_copy(&want, in) < 0)
+        return -1;
+    if (c->ch_layouts) {
+        const AVChannelLayout *same = NULL;
+        for (const AVChannelLayout *l = c->ch_layouts; l->nb_channels; l++) {
+            if (!av_channel_layout_compare(l, &want)) {
+                same = l;
+                break;
+            }
+            if (!same && l->nb_channels == want.nb_channels)
+                same = l;
+        }
+        av_channel_layout_uninit(&want);
+        if (!same || av_channel_layout_copy(&want, same) < 0)
+            return -1;
+    }
+    if (out)
+        *out = want;
+    else
+        av_channel_layout_uninit(&want);
+    return 0;
+}
+
 /* Seconds num/den (den 0: 0) in ticks of tb, rounded down. */
 static int64_t to_ticks(int64_t num, int64_t den, AVRational tb)
 {
@@ -126,9 +160,10 @@ static int audio_setup_copy(rp_audio_out *a, const rp_output_spec *opts, char *e
 }
 
 /* The re-encode path's encoder and sample format: AAC for MP4/MOV; Opus, or Vorbis when Opus
- * cannot take the sample rate, for WebM/Matroska. Kept apart from the set-up so that every
- * reason to refuse (no decoder, no encoder for the rate, no sample format this file converts
- * to) is found before anything is allocated: RP_ERR_UNSUPPORTED saying which. */
+ * cannot take the sample rate or the channels, for WebM/Matroska. Kept apart from the
+ * set-up so that every reason to refuse (no decoder, no encoder for the rate and channels,
+ * no sample format this file converts to) is found before anything is allocated:
+ * RP_ERR_UNSUPPORTED saying which. */
 static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
                               const AVCodec *dcodec, const AVCodec **pcodec,
                               enum AVSampleFormat *psfmt, char *err, size_t errlen)
@@ -145,7 +180,8 @@ static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
     }
     for (int i = 0; i < 3 && names[i] && !ecodec; i++) {
         ecodec = avcodec_find_encoder_by_name(names[i]);
-        if (ecodec && !takes_rate(ecodec, rate))
+        if (ecodec && (!takes_rate(ecodec, rate) ||
+                       pick_layout(ecodec, &ist->codecpar->ch_layout, NULL) < 0))
             ecodec = NULL;
     }
     if (!dcodec) {
@@ -156,9 +192,10 @@ static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
     if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {
         rp_errf(err, errlen,
                 "the %s container cannot hold the %s audio of '%s', and no %s encoder "
-                "takes its %d Hz (use --no-audio)",
+                "takes its %d Hz and %d channels (use --no-audio)",
                 rp_output_format_name(opts->format), avcodec_get_name(ist->codecpar->codec_id),
-                opts->audio_path, names[1] ? "Opus/Vorbis" : "AAC", rate);
+                opts->audio_path, names[1] ? "Opus/Vorbis" : "AAC", rate,
+                ist->codecpar->ch_layout.nb_channels);
         return RP_ERR_UNSUPPORTED;
     }
     *pcodec = ecodec;
@@ -190,12 +227,47 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
         return ret;
     a->enc->sample_rate = rate;
     a->enc->sample_fmt = sfmt;
-    rp_audio_in_layout(a->in, &a->enc->ch_layout);
+    AVChannelLayout in_layout = {0};
+    rp_audio_in_layout(a->in, &in_layout);
+    ret = pick_layout(ecodec, &in_layout, &a->enc->ch_layout);
+    av_channel_layout_uninit(&in_layout);
+    if (ret < 0) {
+        rp_errf(err, errlen, "no channel layout of %s for the audio of '%s'", ecodec->name,
+                opts->audio_path);
+        return RP_ERR_UNSUPPORTED;
+    }
     a->enc->time_base = (AVRational){1, rate};
-    a->enc->bit_rate = ecodec->id == AV_CODEC_ID_OPUS ? 128000 : 160000;
+    /* Vorbis at a fixed bit rate refuses rates and channel counts its tables lack (96 kHz
+     * mono, 7.1 at 160 kb/s): it gets quality 3, ffmpeg's default, as a bit rate of 0. */
+    a->enc->bit_rate = ecodec->id == AV_CODEC_ID_OPUS     ? 128000
+                       : ecodec->id == AV_CODEC_ID_VORBIS ? 0
+                                                          : 160000;
     if (a->oc->oformat->flags & AVFMT_GLOBALHEADER)
         a->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int n = a->enc->ch_layout.nb_channels; /* a failed open clears the layout */
     ret = avcodec_open2(a->enc, ecodec, NULL);
+    /* libopus lists no layouts but takes more than two channels only in the Vorbis order of
+     * their count (5.1 with back channels, not side ones): relabelled, as pick_layout does. */
+    static const uint64_t vorbis_order[8] = {
+        AV_CH_LAYOUT_MONO,         AV_CH_LAYOUT_STEREO,       AV_CH_LAYOUT_SURROUND,
+        AV_CH_LAYOUT_QUAD,         AV_CH_LAYOUT_5POINT0_BACK, AV_CH_LAYOUT_5POINT1_BACK,
+        AV_CH_LAYOUT_6POINT1,      AV_CH_LAYOUT_7POINT1};
+    if (ret == AVERROR(EINVAL) && !ecodec->ch_layouts && n > 2 && n <= 8) {
+        AVCodecContext *again = avcodec_alloc_context3(ecodec);
+        if (!again) {
+            rp_errf(err, errlen, "out of memory");
+            return RP_ERR_NOMEM;
+        }
+        again->sample_rate = a->enc->sample_rate;
+        again->sample_fmt = a->enc->sample_fmt;
+        again->time_base = a->enc->time_base;
+        again->bit_rate = a->enc->bit_rate;
+        again->flags = a->enc->flags;
+        av_channel_layout_from_mask(&again->ch_layout, vorbis_order[n - 1]);
+        avcodec_free_context(&a->enc);
+        a->enc = again;
+        ret = avcodec_open2(a->enc, ecodec, NULL);
+    }
     if (ret >= 0)
         ret = avcodec_parameters_from_context(a->ost->codecpar, a->enc);
     if (ret < 0)

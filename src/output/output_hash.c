@@ -95,6 +95,10 @@ static int hash_open(void *priv, const rp_output_spec *opts, char *err, size_t e
     if (ret)
         return ret;
     ret = rp_hasher_new(&ho->hasher, algo_of(opts), ho->frame_size, opts->threads, put_line, ho);
+    if (ret == RP_ERR_NOMEM) {
+        rp_errf(err, errlen, "out of memory setting up hash '%s': " RP_OOM_HINT, algo_of(opts));
+        return ret;
+    }
     if (ret) {
         rp_errf(err, errlen, "cannot set up hash '%s': %s", algo_of(opts), rp_strerror(ret));
         return ret;

@@ -453,14 +453,14 @@ static int start_workers(png_out *po, char *err, size_t errlen)
     if (r) {
         stop_workers(po, err, errlen);
         rp_errf(err, errlen,
-                r == RP_ERR_NOMEM ? "out of memory for PNG encoder threads"
+                r == RP_ERR_NOMEM ? "out of memory for PNG encoder threads: " RP_OOM_HINT
                                   : "cannot start PNG encoder threads");
         return r;
     }
     return RP_OK;
 nomem:
     stop_workers(po, err, errlen);
-    rp_errf(err, errlen, "out of memory for PNG encoder buffers");
+    rp_errf(err, errlen, "out of memory for PNG encoder buffers: " RP_OOM_HINT);
     return RP_ERR_NOMEM;
 }
 

@@ -950,7 +950,10 @@ static int start_pool(rp_session *se, rp_error *err)
     block_stop_signals(&old_set);
     int r = se->threads > 1 ? rp_pool_new(&se->pool, se->threads) : RP_OK;
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
-    return r ? rp_error_set(err, r, 0, "cannot start %d threads", se->threads) : RP_OK;
+    /* rp_pool_new fails only for want of memory (a thread's stack is memory too) */
+    return r ? rp_error_set(err, r, 0, "out of memory starting %d threads: " RP_OOM_HINT,
+                            se->threads)
+             : RP_OK;
 }
 
 static int start_writer(rp_session *se, rp_error *err)
@@ -978,7 +981,9 @@ static int start_writer(rp_session *se, rp_error *err)
     block_stop_signals(&old_set);
     r = rp_writer_new(&se->writer, &wo);
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
-    return r ? rp_error_set(err, r, 0, "cannot start the writer thread") : RP_OK;
+    return r ? rp_error_set(err, r, 0,
+                            "out of memory starting the writer thread and its frames: " RP_OOM_HINT)
+             : RP_OK;
 }
 
 /* A still background's decoding cost against the limit before it is decoded (a video's

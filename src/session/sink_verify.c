@@ -248,7 +248,11 @@ static int verify_write(void *priv, const rp_frame *f, rp_error *err)
         v->height = f->height;
         if ((r = rp_hasher_new(&v->hasher, v->m->algo, f->stride * (size_t)f->height,
                                v->cfg->threads, compare, v)))
-            return rp_error_set(err, r, 0, "--verify: cannot start hashing: %s", rp_strerror(r));
+            return r == RP_ERR_NOMEM
+                       ? rp_error_set(err, r, 0,
+                                      "--verify: out of memory starting hashing: " RP_OOM_HINT)
+                       : rp_error_set(err, r, 0, "--verify: cannot start hashing: %s",
+                                      rp_strerror(r));
     }
     if ((r = rp_hasher_submit(v->hasher, f->index, f->data)))
         *err = v->err;

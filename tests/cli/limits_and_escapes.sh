@@ -323,5 +323,36 @@ case $ROCKPOOL in
         "$ROCKPOOL" "$TOP/examples/rain.scene"
     stderr_has "... says it ran out of memory" "it ran out of memory: lower the size or -j"
     check "... and leaves no file" test ! -e oom.mp4
+    # Small runs under a range of limits (issue 28): wherever one fails (threads that cannot
+    # get a stack, the hasher, the PNG coders, the writer's frames), it says "out of memory"
+    # with exit 1, never "not supported" or "cannot start"; the runs that fit pass. A limit
+    # so low the program cannot load its libraries (exit 127) proves nothing and is skipped.
+    oom_fail=0 oom_bad=0
+    for out in "-f framemd5 -o oom.md5" "-f framehash -o oom.fh" "-o oomp/f_%03d.png" \
+        "-j 8 -f framemd5 -o oom.md5" "-j 8 -o oomp/f_%03d.png" "-j 8 --hash -f framemd5 -o oom.md5"; do
+        for kb in 190000 200000 210000 220000 230000 240000 260000; do
+            rm -rf oom.md5 oom.fh oomp
+            # shellcheck disable=SC2086
+            (ulimit -v $kb; exec "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x240 -n 10 $out) \
+                >/dev/null 2>oom.err
+            st=$?
+            case $st in
+            0 | 127) ;;
+            1)
+                oom_fail=$((oom_fail + 1))
+                if ! grep -q "out of memory" oom.err || grep -qE "not supported|Success|cannot start" oom.err; then
+                    oom_bad=$((oom_bad + 1))
+                    echo "    ulimit -v $kb, $out: $(head -c 200 oom.err)"
+                fi
+                ;;
+            *)
+                oom_bad=$((oom_bad + 1))
+                echo "    ulimit -v $kb, $out: exit $st: $(head -c 200 oom.err)"
+                ;;
+            esac
+        done
+    done
+    check "small runs under ulimit -v: some fail ($oom_fail)" test "$oom_fail" -ge 3
+    check "... every failure says out of memory, exit 1 ($oom_bad do not)" test "$oom_bad" = 0
     ;;
 esac
