@@ -70,11 +70,11 @@ check "no output after a scene error" test ! -e none.mp4
 # Resource limits: a run that would need too much memory is refused before allocating.
 expect_status "16000x16000 MP4 over the memory limit is exit 2" 2 "$ROCKPOOL" -q \
     -s 16000x16000 -n 2 -o huge.mp4
-stderr_has "memory message gives the figure and the limit" "GiB of memory, over the limit of 4.0 GiB"
+stderr_has "memory message gives the figure and the limit" "GiB of memory, over the limit of 4.00 GiB"
 check "nothing created for a refused run" test ! -e huge.mp4
 expect_status "--max-memory lowers the limit" 2 "$ROCKPOOL" -q -s 640x480 -n 2 --max-memory 8M \
     -o small-limit.mp4
-stderr_has "--max-memory 8M message" "over the limit of 0.0 GiB"
+stderr_has "--max-memory 8M message" "over the limit of 8.0 MiB"
 expect_status "--max-memory raises it" 0 "$ROCKPOOL" -q -s 64x48 -n 2 --max-memory 1G \
     -o fine.mp4
 expect_status "--max-memory takes a plain byte count" 0 "$ROCKPOOL" -q -s 64x48 -n 2 \
