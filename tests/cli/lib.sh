@@ -11,7 +11,14 @@ cli_passed=0
 cli_failed=0
 # A script that stops early (set -u, a failed cd, a crash) counts as one more failure.
 cli_exit() {
-    local rc=$1
+    local rc=$1 f
+    # A sanitizer report from any run of the script fails it, whatever that run's status.
+    for f in "$WORK"/.sanitizer.*; do
+        [ -e "$f" ] || continue
+        cli_failed=$((cli_failed + 1))
+        echo "[  FAILED  ] a sanitizer reported (pid ${f##*.}):"
+        head -n 40 "$f" | sed 's/^/    /'
+    done
     rm -rf "$WORK"
     if [ "$rc" -ne 0 ]; then
         cli_failed=$((cli_failed + 1))
@@ -21,6 +28,11 @@ cli_exit() {
 }
 trap 'cli_exit $?' EXIT
 cd "$WORK" || exit 1
+# Sanitizer builds write their reports into WORK, where cli_exit finds them (a report on a
+# stderr that a check discards, or in a run expected to fail, would pass unseen).
+for v in ASAN_OPTIONS UBSAN_OPTIONS; do
+    export "$v=${!v:+${!v}:}log_path=$WORK/.sanitizer"
+done
 
 ok() { cli_passed=$((cli_passed + 1)); echo "[       OK ] $*"; }
 bad() { cli_failed=$((cli_failed + 1)); echo "[  FAILED  ] $*"; }
