@@ -25,7 +25,7 @@ static int display_width(int w, int sar_num, int sar_den)
     return (int)(((int64_t)w * sar_num * 2 + sar_den) / (2 * (int64_t)sar_den));
 }
 
-int rp_source_probe(const char *path, rp_source_info *info, rp_error *err)
+int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, rp_error *err)
 {
     memset(info, 0, sizeof *info);
     info->duration_den = 1;
@@ -34,6 +34,7 @@ int rp_source_probe(const char *path, rp_source_info *info, rp_error *err)
         rp_video_in_opts o;
         int sn, sd;
         rp_video_in_opts_init(&o);
+        o.max_memory = max_memory;
         int r = rp_video_in_open(&v, path, 16, 16, &o, err->msg, sizeof err->msg);
         if (r)
             return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
@@ -93,7 +94,7 @@ static int load_fitted(rp_source *src, const char *path, enum rp_fit fit, rp_err
 }
 
 int rp_source_open(rp_source **out, const char *path, int width, int height, int fit, int end,
-                   rp_error *err)
+                   int64_t max_memory, rp_error *err)
 {
     rp_source *src = calloc(1, sizeof *src);
     int r;
@@ -108,6 +109,7 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
         rp_video_in_opts_init(&o);
         o.fit = (enum rp_fit)fit;
         o.end = end == RP_VIDEO_LOOP ? RP_VIDEO_LOOP : RP_VIDEO_HOLD;
+        o.max_memory = max_memory;
         if ((r = rp_video_in_open(&src->video, path, width, height, &o, err->msg,
                                   sizeof err->msg))) {
             free(src);

@@ -21,15 +21,17 @@ typedef struct rp_source_info {
 } rp_source_info;
 
 /** Probe the background at path (not ""). Errors (bad_input, RP_ERR_NOMEM runtime): the
- * image's or the video's own, and RP_ERR_TOO_LARGE past RP_MAX_SIDE per side. */
-int rp_source_probe(const char *path, rp_source_info *info, rp_error *err);
+ * image's or the video's own, and RP_ERR_TOO_LARGE past RP_MAX_SIDE per side or for a
+ * video whose header size needs more than max_memory (0 = no limit) to decode. */
+int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, rp_error *err);
 
 /** Open the background at path ("" = the built-in texture) for width x height RGB24
  * frames, drawn with `fit` (enum rp_fit: stretch, cover, contain) when the aspects differ;
- * a video is shown past its end as `end` says (enum rp_video_end: hold, loop). Errors: the
+ * a video is shown past its end as `end` says (enum rp_video_end: hold, loop); max_memory
+ * as for rp_source_probe. Errors: the
  * image's or video's own (bad_input), RP_ERR_NOMEM (runtime). */
 int rp_source_open(rp_source **src, const char *path, int width, int height, int fit, int end,
-                   rp_error *err);
+                   int64_t max_memory, rp_error *err);
 
 /** The picture of frame k at fps / fps_den frames per second: *rgb points at
  * width*height*3 bytes, valid until the next call or rp_source_free. Frames should not go

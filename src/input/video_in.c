@@ -70,6 +70,12 @@ struct rp_video_in {
      * in the order the decoder gives them, from 0 (as ffmpeg does). */
     int timeless;
     int64_t frame_ticks, frames_out;
+    /* The stream's size as its header gives it: the decoder gets no picture larger than
+     * that (give or take its coded padding, GROW_SLACK), so a stream that grows mid-way
+     * (new parameter sets) stops there, not at a memory the estimate never counted.
+     * grew_w x grew_h: the size it refused (set from decoder threads). */
+    int head_w, head_h;
+    int grew_w, grew_h;
 
     rp_fit_scaler *scaler;
     int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
@@ -164,7 +170,17 @@ static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, c
                        size_t errlen)
 {
     char msg[AV_ERROR_MAX_STRING_SIZE], num[48] = "";
+    int gw = __atomic_load_n(&v->grew_w, __ATOMIC_RELAXED),
+        gh = __atomic_load_n(&v->grew_h, __ATOMIC_RELAXED);
 
+    if (gw > 0) {
+        rp_errf(err, errlen,
+                "video '%s' grows from %dx%d to %dx%d after %.3f s: a background keeps at most "
+                "the size it starts with",
+                v->path, v->head_w, v->head_h, gw, gh,
+                seconds(v, v->last_rel > 0 ? v->last_rel : 0));
+        return RP_ERR_FORMAT;
+    }
     av_strerror(ret, msg, sizeof(msg));
     if (v->pkt_count >= 0)
         snprintf(num, sizeof(num), " (video packet %" PRId64 " of the file)", v->pkt_count);
@@ -694,6 +710,41 @@ static rp_video_in *video_alloc(const char *path, int width, int height,
     return v;
 }
 
+/* The pictures a decoder holds (rp_video_in_memory), at least a byte a pixel each. */
+static int64_t decoder_floor(const rp_video_in *v, int64_t w, int64_t h)
+{
+    return (16 + v->opts.threads + 2) * w * h;
+}
+
+/* The video streams' sizes as the container's header gives them, before any frame is
+ * decoded (reading the streams decodes one): over RP_MAX_SIDE, or needing more than
+ * --max-memory to decode, is refused here. */
+static int check_header_sizes(const rp_video_in *v, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < v->fc->nb_streams; i++) {
+        const AVCodecParameters *par = v->fc->streams[i]->codecpar;
+        int64_t need;
+
+        if (par->codec_type != AVMEDIA_TYPE_VIDEO || par->width <= 0 || par->height <= 0)
+            continue;
+        if (par->width > RP_MAX_SIDE || par->height > RP_MAX_SIDE) {
+            rp_errf(err, errlen, "video '%s' is %dx%d: at most %d pixels per side are accepted",
+                    v->path, par->width, par->height, RP_MAX_SIDE);
+            return RP_ERR_TOO_LARGE;
+        }
+        need = decoder_floor(v, par->width, par->height);
+        if (v->opts.max_memory > 0 && need > v->opts.max_memory) {
+            rp_errf(err, errlen,
+                    "video '%s' is %dx%d: decoding it needs at least %.1f MiB, over the limit of "
+                    "%.1f MiB (raise it with --max-memory)",
+                    v->path, par->width, par->height, (double)need / (1 << 20),
+                    (double)v->opts.max_memory / (1 << 20));
+            return RP_ERR_TOO_LARGE;
+        }
+    }
+    return RP_OK;
+}
+
 /* The container's video stream (v->index, v->tb) and its decoder, checked for what
  * rockpool can draw: not a still, a time base, a size, upright. */
 static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, size_t errlen)
@@ -703,6 +754,9 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, s
         rp_errf(err, errlen, "'%s' is a still image, not a video", path);
         return RP_ERR_FORMAT;
     }
+    int ret = check_header_sizes(v, err, errlen);
+    if (ret)
+        return ret;
     if (avformat_find_stream_info(v->fc, NULL) < 0) {
         rp_errf(err, errlen, "cannot read the streams of '%s' (corrupt or truncated?)", path);
         return RP_ERR_FORMAT;
@@ -730,8 +784,7 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, s
                 st->codecpar->width, st->codecpar->height, RP_MAX_SIDE);
         return RP_ERR_TOO_LARGE;
     }
-    int ret = check_display_matrix(v, err, errlen);
-    if (ret)
+    if ((ret = check_display_matrix(v, err, errlen)))
         return ret;
     /* A frame's length, for a stream whose frames have no timestamps (raw H.264/HEVC). */
     AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
@@ -746,6 +799,21 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, s
     return RP_OK;
 }
 
+/* Picture buffers up to the header's size (head_w x head_h, and the padding of coded
+ * sizes to whole macroblocks or superblocks); a larger one is refused and noted. */
+#define GROW_SLACK 128
+static int bounded_get_buffer(AVCodecContext *dec, AVFrame *frame, int flags)
+{
+    rp_video_in *v = dec->opaque;
+
+    if (frame->width > v->head_w + GROW_SLACK || frame->height > v->head_h + GROW_SLACK) {
+        __atomic_store_n(&v->grew_h, frame->height, __ATOMIC_RELAXED);
+        __atomic_store_n(&v->grew_w, frame->width, __ATOMIC_RELAXED);
+        return AVERROR(EINVAL);
+    }
+    return avcodec_default_get_buffer2(dec, frame, flags);
+}
+
 /* The decoder, bit-exact, reporting damaged data instead of concealing it. */
 static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, size_t errlen)
 {
@@ -756,7 +824,16 @@ static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, s
         rp_errf(err, errlen, "out of memory opening '%s'", v->path);
         return RP_ERR_NOMEM;
     }
-    const rp_decoder_opts o = {.threads = v->opts.threads, .bitexact = 1, .explode = 1};
+    const AVCodecParameters *par = v->fc->streams[v->index]->codecpar;
+    v->head_w = par->width;
+    v->head_h = par->height;
+    const rp_decoder_opts o = {.threads = v->opts.threads,
+                               .bitexact = 1,
+                               .explode = 1,
+                               .get_buffer2 = par->width > 0 && par->height > 0
+                                                  ? bounded_get_buffer
+                                                  : NULL,
+                               .opaque = v};
     int ret = rp_demux_open_decoder(&v->dec, v->fc, v->index, codec, &o);
     if (ret == AVERROR(ENOMEM) && !v->dec) {
         rp_errf(err, errlen, "out of memory opening '%s'", v->path);

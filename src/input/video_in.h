@@ -16,6 +16,8 @@ typedef struct rp_video_in_opts {
     enum rp_video_end end; /* default RP_VIDEO_HOLD */
     int queue_frames;      /* converted frames decoded ahead, 2..64; 0 = 4 */
     int threads;           /* decoder threads (frames do not depend on it); 0 = 1 */
+    int64_t max_memory;    /* --max-memory: a stream whose header size alone would need
+                            * more to decode is refused before a frame is; 0 = none */
 } rp_video_in_opts;
 
 typedef struct rp_video_in rp_video_in;

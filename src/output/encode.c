@@ -111,6 +111,76 @@ static int check_preset(const AVCodec *codec, const char *preset, char *err, siz
     return RP_OK;
 }
 
+/* Encoders thread over every CPU by default; past this many, they are given this many, so
+ * that their memory (frames held per thread) stays within what rp_encoder_memory counts. */
+#define ENCODER_MAX_THREADS 16
+
+static int encoder_cpus(void)
+{
+    int n = rp_online_cpus();
+    return n > ENCODER_MAX_THREADS ? ENCODER_MAX_THREADS : n;
+}
+
+/* What an encoder holds while it runs (frames in its lookahead and references, analysis,
+ * per-thread frames): bytes a pixel at its default preset, bytes a pixel more for each CPU
+ * it threads over, and MiB whatever the size. From peak resident memory past the
+ * lookahead (60-110 frames), at 640x360 and 1920x1080 on 1 and 2 CPUs, less a PNG run's,
+ * plus 15-25%. The last row is for encoders not measured, sized above the hungriest. */
+typedef struct encoder_memory {
+    const char *name; /* prefix of the encoder's name; "" matches any */
+    int px, px_cpu, mib;
+} encoder_memory;
+
+static const encoder_memory encoder_memories[] = {
+    {"libx264", 140, 45, 24},   {"libx265", 155, 25, 52},  {"libvpx-vp9", 100, 12, 48},
+    {"libvpx", 45, 12, 16},     {"ffv1", 150, 8, 8},       {"mpeg4", 26, 8, 10},
+    {"libopenh264", 60, 12, 16}, {"prores", 60, 25, 8},    {"qtrle", 30, 4, 8},
+    {"gif", 8, 0, 4},           {"libwebp", 14, 0, 8},     {"libsvtav1", 180, 30, 64},
+    {"", 260, 40, 96},
+};
+
+/* x264's and x265's slower presets hold more frames (lookahead, references, B-frames):
+ * percent of the default preset's bytes a pixel, measured at 640x360. */
+static int preset_percent(const char *encoder, const char *preset)
+{
+    static const struct {
+        const char *preset;
+        int x264, x265;
+    } scale[] = {{"ultrafast", 40, 100}, {"superfast", 60, 100}, {"veryfast", 100, 100},
+                 {"faster", 100, 100},   {"fast", 100, 100},     {"medium", 100, 100},
+                 {"slow", 160, 190},     {"slower", 190, 220},   {"veryslow", 260, 220},
+                 {"placebo", 460, 270}};
+    int x264 = !strncmp(encoder, "libx264", 7);
+
+    if (!preset || (!x264 && strcmp(encoder, "libx265")))
+        return 100;
+    for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
+        if (!strcmp(preset, scale[i].preset))
+            return x264 ? scale[i].x264 : scale[i].x265;
+    return 100;
+}
+
+double rp_encoder_memory(const rp_encoder_choice *choice, const rp_output_spec *opts)
+{
+    const encoder_memory *m = encoder_memories;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(choice->pix_fmt);
+    double px = (double)opts->width * opts->height, per_px;
+    int bits = desc ? av_get_bits_per_pixel(desc) : 32;
+
+    while (*m->name && strncmp(choice->codec->name, m->name, strlen(m->name)))
+        m++;
+    per_px = m->px * preset_percent(choice->codec->name, opts->encoder_preset) / 100.0 +
+             (double)m->px_cpu * encoder_cpus();
+    /* a deeper --pix-fmt than 4:2:0 8-bit makes every frame held larger (the rows were
+     * measured at the default formats, ProRes with alpha at its yuva444p10) */
+    if (opts->pix_fmt && bits > 12 && strncmp(choice->codec->name, "prores", 6))
+        per_px *= bits / 12.0;
+    /* VP8/VP9 with alpha run a second encoder for the alpha plane */
+    if (!strncmp(choice->codec->name, "libvpx", 6) && opts->pixfmt == RP_PIX_RGBA)
+        return 2 * (px * per_px + m->mib * 1048576.0);
+    return px * per_px + m->mib * 1048576.0;
+}
+
 /* The video encoder: -c NAME, which the container must be able to hold, else the first
  * installed of the container's defaults; a fallback from the preferred one is described in
  * warning (when given). RP_ERR_INVALID for a bad -c, RP_ERR_UNSUPPORTED when no default
@@ -393,7 +463,8 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     enc->framerate = (AVRational){opts->fps, opts->fps_den > 0 ? opts->fps_den : 1};
     enc->sample_aspect_ratio = (AVRational){1, 1};
     enc->pix_fmt = fmt;
-    enc->thread_count = 0; /* auto; the decoded frames do not depend on it */
+    /* auto up to ENCODER_MAX_THREADS CPUs; the decoded frames do not depend on it */
+    enc->thread_count = rp_online_cpus() > ENCODER_MAX_THREADS ? ENCODER_MAX_THREADS : 0;
     if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
         /* What rp_yuv*_rows_m and the libswscale converter produce (is_hd). */
         int hd = is_hd(opts);

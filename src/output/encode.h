@@ -41,6 +41,12 @@ int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
                     rp_encoder_choice *choice, char *warning, size_t wlen, char *err,
                     size_t errlen);
 
+/** The bytes the chosen encoder holds while it encodes opts (frames in its lookahead and
+ * references, per-thread frames, its own tables), for the --max-memory estimate: measured
+ * per encoder, scaled by the preset (x264, x265), the pixel format's depth and the CPUs
+ * it threads over; generous for encoders not measured. */
+double rp_encoder_memory(const rp_encoder_choice *choice, const rp_output_spec *opts);
+
 /** Everything the encoder would be told, tried on a throwaway context before anything is
  * created: an option it lacks (--crf for mpeg4, --encoder-preset for ffv1), a value it
  * refuses, or settings it cannot open with (size, pixel format, rate) are RP_ERR_INVALID

@@ -85,6 +85,15 @@ int rp_output_temp_name(const char *path, char *tmp, size_t len)
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     int n = snprintf(tmp, len, "%.*s.%s.tmp-%ld", (int)dirlen, path, path + dirlen, (long)getpid());
 
+    if (n >= 0 && (size_t)n < len && (size_t)n - dirlen > NAME_MAX) {
+        /* A name near the file-name limit: ".rockpool-HASH.tmp-PID" instead, HASH the
+         * name's 64-bit FNV-1a, so that every output of the run still has its own. */
+        uint64_t h = 14695981039346656037u;
+        for (const char *c = path + dirlen; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211u;
+        n = snprintf(tmp, len, "%.*s.rockpool-%016" PRIx64 ".tmp-%ld", (int)dirlen, path, h,
+                     (long)getpid());
+    }
     return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
 }
 
@@ -429,14 +438,11 @@ static int check_target(const char *path, int overwrite, char *err, size_t errle
     const char *base = strrchr(path, '/');
     char tmp[4096];
 
-    /* The temporary sibling ".NAME.tmp-PID" must fit the file-name limit too. */
     base = base ? base + 1 : path;
     if (!rp_path_is_special(path) &&
-        (rp_output_temp_name(path, tmp, sizeof tmp) ||
-         strlen(strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp) > NAME_MAX)) {
+        (strlen(base) > NAME_MAX || rp_output_temp_name(path, tmp, sizeof tmp))) {
         rp_errf(err, errlen,
-                "cannot write '%.64s...': its file name is %zu bytes, and its temporary name "
-                "(\".NAME.tmp-PID\") would pass the %d-byte limit: use a shorter name",
+                "cannot write '%.64s...': its file name is %zu bytes, over the %d-byte limit",
                 path, strlen(base), NAME_MAX);
         return RP_ERR_INVALID;
     }

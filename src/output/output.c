@@ -249,12 +249,13 @@ int rp_output_uses_stdout(const rp_output_opts *opts)
 
 double rp_output_cell_bytes(const rp_output_spec *opts, int threads)
 {
-    const rp_output_backend *b = backend_for(resolve_format(opts));
+    rp_output_spec resolved = *opts;
+    const rp_output_backend *b = backend_for(resolved.format = resolve_format(opts));
     if (!b)
         return 6;
     return (b->cell_bytes ? b->cell_bytes : 6) +
            (double)b->thread_cell_bytes * (threads > 16 ? 16 : threads) +
-           (b->run_cell_bytes ? b->run_cell_bytes(opts, threads) : 0);
+           (b->run_cell_bytes ? b->run_cell_bytes(&resolved, threads) : 0);
 }
 
 int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen)

@@ -117,6 +117,34 @@ static int video_validate(const rp_output_spec *opts, char *err, size_t errlen)
     return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), err, errlen);
 }
 
+/* GIF: how many frames its palette is made from, a second of them, at most 64 MiB. */
+static int gif_held(const rp_output_spec *opts)
+{
+    size_t bytes = (size_t)opts->width * opts->height * 3;
+    int64_t second = (opts->fps + opts->fps_den - 1) / (opts->fps_den > 0 ? opts->fps_den : 1);
+
+    return (int)rp_clamp64((int64_t)((64u << 20) / bytes), 1, second > 1 ? second : 1);
+}
+
+/* Bytes an output pixel costs the --max-memory estimate: the frame converted for the
+ * encoder and the packed frame (12), what the encoder holds (rp_encoder_memory), and for
+ * GIF the frames held for its palette (hold_frames). */
+static double video_cell_bytes(const rp_output_spec *opts, int threads)
+{
+    const AVOutputFormat *ofmt;
+    rp_encoder_choice choice;
+    double px = (double)opts->width * opts->height, bytes;
+    char err[256];
+
+    (void)threads;
+    if (px <= 0 || pick(opts, &ofmt, &choice, NULL, 0, err, sizeof(err)))
+        return 45; /* refused by validate anyway */
+    bytes = 12 * px + rp_encoder_memory(&choice, opts);
+    if (opts->format == RP_FORMAT_GIF)
+        bytes += 3 * px * gif_held(opts);
+    return bytes / px;
+}
+
 static void release(video_out *vo)
 {
     if (vo->oc) {
@@ -141,15 +169,10 @@ static void release(video_out *vo)
     rp_audio_out_free(&vo->audio);
 }
 
-/* GIF: the palette and room for the frames it is made from, a second of them, at most
- * 64 MiB. */
+/* GIF: the palette and room for the frames it is made from (gif_held). */
 static int hold_frames(video_out *vo, char *err, size_t errlen)
 {
-    const rp_output_spec *opts = vo->opts;
-    size_t bytes = (size_t)opts->width * opts->height * 3;
-    int64_t second = (opts->fps + opts->fps_den - 1) / (opts->fps_den > 0 ? opts->fps_den : 1);
-
-    vo->maxheld = (int)rp_clamp64((int64_t)((64u << 20) / bytes), 1, second > 1 ? second : 1);
+    vo->maxheld = gif_held(vo->opts);
     if (!(vo->palette = calloc(1, sizeof *vo->palette)) ||
         !(vo->held = calloc((size_t)vo->maxheld, sizeof *vo->held))) {
         rp_errf(err, errlen, "out of memory");
@@ -375,7 +398,8 @@ static void video_abort(void *priv)
         .format = fmt,                                                                             \
         .priv_size = sizeof(video_out),                                                            \
         .alpha = has_alpha,                                                                        \
-        .cell_bytes = 45, /* x264's lookahead dominates */                                         \
+        .cell_bytes = 1, /* the rest is video_cell_bytes */                                      \
+        .run_cell_bytes = video_cell_bytes,                                                        \
         .validate = video_validate,                                                                \
         .open = video_open,                                                                        \
         .write = video_write,                                                                      \

@@ -279,7 +279,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
      * scene's `duration` nor -n is (the clip's length is the timeline's). */
     if (s.background[0] &&
         (!sized || (!(s.set & RP_SET_DURATION) && rp_video_in_is_video(s.background)))) {
-        if ((r = rp_source_probe(s.background, &bg, err)))
+        if ((r = rp_source_probe(s.background, se->run->max_memory, &bg, err)))
             return background_fail(se, r, err);
         if (!sized) {
             w = bg.width;
@@ -712,7 +712,7 @@ static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
     *bytes = 0;
     if (!path[0])
         return RP_OK;
-    if ((r = rp_source_probe(path, &info, err)))
+    if ((r = rp_source_probe(path, se->run->max_memory, &info, err)))
         return sky_fail(se, r, err);
     if (info.is_video) {
         rp_errf(err->msg, sizeof err->msg, "'%s' is a video: the sky is a still image", path);
@@ -996,7 +996,8 @@ static int check_background(rp_session *se, int *video, rp_error *err)
     *video = 0;
     if (!se->s.background[0])
         return RP_OK;
-    if ((r = rp_source_probe(se->s.background, &info, err)) && (r = background_fail(se, r, err)))
+    if ((r = rp_source_probe(se->s.background, se->run->max_memory, &info, err)) &&
+        (r = background_fail(se, r, err)))
         return r;
     if ((*video = se->bg_video = info.is_video))
         return RP_OK;
@@ -1036,12 +1037,13 @@ int rp_session_start(rp_session *se, rp_error *err)
     if ((r = check_background(se, &video, err)) || (!video && (r = validate(se, err))))
         return r;
     if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
-                            s->background_end, err)))
+                            s->background_end, se->run->max_memory, err)))
         return background_fail(se, r, err);
     if (video && (r = validate(se, err)))
         return r;
     if (sky_used(se) && (r = rp_source_open(&se->sky, s->sky_image, s->out_width, s->out_height,
-                                            RP_FIT_COVER, RP_VIDEO_HOLD, err)))
+                                            RP_FIT_COVER, RP_VIDEO_HOLD, se->run->max_memory,
+                                            err)))
         return sky_fail(se, r, err);
     if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
         return r;

@@ -133,7 +133,25 @@ peak "100 MB manifest from a pipe at --max-memory 100M" 100 2 bash -c \
 peak "/dev/zero as the manifest at --max-memory 64M" 64 2 "$R" -q small.scene \
     --verify /dev/zero --max-memory 64M -f framemd5 -o /dev/null
 stderr_has "/dev/zero: a line longer than any manifest's" "longer than 4096 bytes"
-rm -f rss.txt
+
+# A video background's size, as its container's header gives it, is checked against
+# --max-memory before a frame is decoded (reading the streams decodes one: 100 MiB at
+# 8192x8192), and a stream that grows mid-way stops at its first larger picture.
+ffmpeg -v error -f lavfi -i color=c=blue:s=8192x8192:d=0.2:r=10 -c:v ffv1 big.mkv
+peak "an 8192x8192 video at --max-memory 64M" 64 2 "$R" -q small.scene -i big.mkv \
+    --max-memory 64M -f framemd5 -o big.md5
+stderr_has "an 8192x8192 video: refused from its header" "is 8192x8192: decoding it needs at least"
+check "an 8192x8192 video: nothing written" test ! -e big.md5
+ffmpeg -v error -f lavfi -i testsrc=s=64x64:d=1:r=10 -c:v libx264 -pix_fmt yuv420p a.h264
+ffmpeg -v error -f lavfi -i testsrc=s=4096x4096:d=1:r=10 -c:v libx264 -preset ultrafast \
+    -pix_fmt yuv420p b.h264
+cat a.h264 b.h264 >grows.h264
+printf 'size 64x64\nfps 10\nduration 2s\nat 0f drop 24 16 radius 4 height 900\n' >grows.scene
+peak "a video growing from 64x64 to 4096x4096 at --max-memory 64M" 64 2 "$R" -q grows.scene \
+    -i grows.h264 --max-memory 64M -f framemd5 -o grows.md5
+stderr_has "a growing video: says so" "grows from 64x64 to 4096x4096"
+check "a growing video: nothing written" test ! -e grows.md5
+rm -f rss.txt big.mkv ./*.h264
 
 # SIGINT while the manifest is read again as the run starts (its output's temporary file
 # exists): the read stops within a second, exit 130, nothing left.

@@ -126,3 +126,31 @@ if [ -x /usr/bin/time ]; then
 else
     ok "peak RSS: no /usr/bin/time, skipped"
 fi
+
+# --max-memory covers what the encoder holds: at the smallest limit a run is accepted with
+# (the figure its refusal at 1M names), its peak RSS stays under that limit, past the
+# lookahead (90 frames). Under AddressSanitizer the peak is the sanitizer's (skipped).
+at_limit() { # SIZE ARGS...: the smallest limit in MiB, then the run's peak under it in MiB
+    local size=$1 need mib
+    shift
+    need=$("$ROCKPOOL" "$scene" -q -s "$size" -n 90 --max-memory 1M -y "$@" 2>&1 |
+        sed -n 's/.*needs about \([0-9.]*\) \([MG]\)iB.*/\1 \2/p')
+    mib=$(awk '{ v = $1; if ($2 == "G") v *= 1024; printf "%d", v + 1 }' <<<"$need")
+    [ -n "$mib" ] && /usr/bin/time -f %M -o rss.txt "$ROCKPOOL" "$scene" -q -s "$size" -n 90 \
+        --max-memory "${mib}M" -y "$@" >/dev/null 2>&1 &&
+        echo "$mib $(($(tail -n 1 rss.txt) / 1024))"
+}
+case $ROCKPOOL in
+*/build-san/*) echo "[ SKIPPED  ] encoders' peak RSS within --max-memory: not measured under AddressSanitizer" ;;
+*)
+    for c in "1920x1080 libx264 mp4" "1920x1080 ffv1 mkv" "640x360 libvpx-vp9 webm" \
+        "640x360 libx265 mkv"; do
+        set -- $c
+        have "$2" || { ok "$2: not installed, skipped"; continue; }
+        r=$(at_limit "$1" -c "$2" -o "lim.$3")
+        set -- $c $r
+        if [ -n "$r" ] && [ "$5" -le "$4" ]; then ok "$2 at $1: peak $5 MiB within the limit of $4 MiB it was accepted at"
+        else bad "$2 at $1: peak ${5:-?} MiB over the limit of ${4:-?} MiB it was accepted at"; fi
+    done
+    rm -f lim.* rss.txt ;;
+esac

@@ -124,10 +124,18 @@ refused "slow rain with --check" 2 "cells in all" --check slow-rain.scene
 refused "-o in a missing directory" 2 "No such file or directory" s.scene -o nodir/o.mp4
 refused "--dump-heights in a missing directory" 2 "nodir" s.scene -o o.mp4 --dump-heights nodir/h.bin
 refused "--save-state in a missing directory" 2 "nodir" s.scene -o o.mp4 --save-state nodir/st.bin
-refused "-o name of 249 bytes" 2 "temporary name" s.scene -o "$LONG.mp4"
-refused "--dump-heights name of 249 bytes" 2 "temporary name" s.scene -o o.mp4 --dump-heights "$LONG.bin"
-refused "--save-state name of 249 bytes" 2 "temporary name" s.scene -o o.mp4 --save-state "$LONG.bin"
-refused "PNG pattern name of 250 bytes" 2 "temporary name" s.scene -o "p/$LONG%d.png"
+# Names up to the 255-byte limit are written (their temporary names shortened), no
+# temporary file is left; longer names are refused before anything is created.
+mkdir long
+works "-o name of 249 bytes" "long/" -- s.scene -o "long/$LONG.mp4"
+works "--dump-heights name of 249 bytes" "long/" -- s.scene -o long/o.mp4 --dump-heights "long/$LONG.bin"
+works "--save-state name of 255 bytes" "long/" -- s.scene -o long/o.mp4 -y --save-state "long/${LONG}nnnn.state"
+works "PNG pattern, frames of 250 bytes" "long/" -- s.scene -o "long/$LONG%d.png"
+check "long names: every output, and nothing else" test "$(ls -A long | sed 's/n\{245\}/LONG/' | sort | tr '\n' ' ')" = \
+    "LONG.bin LONG.mp4 LONG0.png LONG1.png LONG2.png LONGnnnn.state o.mp4 "
+refused "-o name of 256 bytes" 2 "over the 255-byte limit" s.scene -o "${LONG}nnnnnnn.mp4"
+refused "--save-state name of 256 bytes" 2 "over the 255-byte limit" s.scene -o o.mp4 --save-state "${LONG}nnnnnnnnnnn"
+refused "PNG pattern, frames of 256 bytes" 2 "over the 255-byte limit" s.scene -o "p/${LONG}nnnnnn%d.png"
 refused "PNG pattern: a later frame exists" 2 "seq/f_2.png' already exists" s.scene -o seq/f_%d.png
 refused "PNG pattern -y: a later frame is a directory" 2 "seqy/f_2.png' is a directory" s.scene -o seqy/f_%d.png -y
 before=$(snapshot)
