@@ -36,6 +36,40 @@ static int dir_of(const char *path, char *dir, size_t len)
     return RP_OK;
 }
 
+/* The directory text as an absolute path: realpath of its longest existing part, then the
+ * rest with "." and empty components dropped and ".." taking one back, so that "n/./x",
+ * "n//x" and "n/y/../x" name one directory before any of them exists. */
+static void canon_dir(const char *text, char *out, size_t len)
+{
+    char head[4096];
+    const char *slash = strrchr(text, '/');
+    char *real = realpath(text, NULL);
+
+    if (real || !*text) {
+        snprintf(out, len, "%s", real ? real : "/");
+        free(real);
+        return;
+    }
+    if (!slash)
+        snprintf(head, sizeof head, ".");
+    else if (slash == text)
+        snprintf(head, sizeof head, "/");
+    else
+        snprintf(head, sizeof head, "%.*s", (int)(slash - text), text);
+    const char *last = slash ? slash + 1 : text;
+    canon_dir(head, out, len);
+    if (!strcmp(last, "..")) {
+        char *up = strrchr(out, '/');
+        if (up && up != out)
+            *up = '\0';
+        else
+            snprintf(out, len, "/");
+    } else if (*last && strcmp(last, ".")) {
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, "%s%s", n > 1 ? "/" : "", last);
+    }
+}
+
 /* Whether path names something in /dev or /proc, itself or through a symbolic link
  * (/dev/stdout, /dev/fd/1, /proc/self/fd/1 all stand for a descriptor's file, which may
  * well be a regular file). */
@@ -525,10 +559,12 @@ static void path_identify(const char *path, path_id *id)
         path = joined;
     }
     const char *slash = strrchr(path, '/');
-    if (dir_of(path, dir, sizeof dir) || !realpath(dir, real))
+    if (dir_of(path, dir, sizeof dir)) {
         snprintf(id->canon, sizeof id->canon, "%s", path);
-    else
-        snprintf(id->canon, sizeof id->canon, "%s/%s", real, slash ? slash + 1 : path);
+        return;
+    }
+    canon_dir(dir, real, sizeof real);
+    snprintf(id->canon, sizeof id->canon, "%s/%s", real, slash ? slash + 1 : path);
 }
 
 static int same_file(const path_id *a, const path_id *b)
@@ -550,10 +586,34 @@ static void split_real(const char *path, int follow, char *dir, char *name, size
     snprintf(name, len, "%s", slash ? slash + 1 : p);
     if (dir_of(p, text, sizeof text) != RP_OK)
         snprintf(text, sizeof text, ".");
-    char *rdir = realpath(text, NULL);
-    snprintf(dir, len, "%s", rdir ? rdir : text);
-    free(rdir);
+    canon_dir(text, dir, len);
     free(real);
+}
+
+/* Whether an existing file the PNG pattern names (a frame of any number) is the file id
+ * (a hard or symbolic link to an input under a frame's name). */
+static int pattern_has_file(const char *pattern, const path_id *id)
+{
+    char fmt[4096], dir[4096], full[8192], err[8];
+    const char *slash;
+    struct dirent *e;
+    struct stat st;
+    DIR *d;
+    int found = 0;
+
+    if (!id->exists || id->special ||
+        pattern_format(pattern, fmt, sizeof fmt, NULL, err, sizeof err) ||
+        dir_of(fmt, dir, sizeof dir) || !(d = opendir(dir)))
+        return 0;
+    slash = strrchr(fmt, '/');
+    while (!found && (e = readdir(d))) {
+        if (pattern_index(slash ? slash + 1 : fmt, e->d_name) < 0)
+            continue;
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        found = !stat(full, &st) && st.st_dev == id->dev && st.st_ino == id->ino;
+    }
+    closedir(d);
+    return found;
 }
 
 /* Whether the PNG pattern names the file path (other_pattern 0) or a file the pattern
@@ -608,7 +668,8 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
         for (int j = 0; uses[i].is_output == 2 && j < n && !ret; j++) {
             if (j == i || rp_output_is_stdout(uses[j].path) || (uses[j].is_output == 2 && j > i))
                 continue;
-            if (!pattern_overlaps(uses[i].path, uses[j].path, uses[j].is_output == 2))
+            if (!pattern_overlaps(uses[i].path, uses[j].path, uses[j].is_output == 2) &&
+                (uses[j].is_output || !pattern_has_file(uses[i].path, &ids[j])))
                 continue;
             if (uses[j].is_output)
                 rp_errf(err, errlen, "%s '%s' and %s '%s' name the same files", uses[j].what,

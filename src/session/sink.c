@@ -384,7 +384,9 @@ int rp_sinks_close(rp_sinks *l, int64_t *frames, rp_error *err)
 
 void rp_sinks_abort(rp_sinks *l)
 {
-    for (int i = 0; i < l->n; i++) {
+    /* Last opened first: a directory an earlier sink created may hold one a later sink
+     * created, and is removed only once that one is. */
+    for (int i = l->n - 1; i >= 0; i--) {
         if (l->priv[i]) {
             l->kind[i]->abort(l->priv[i]);
             free(l->priv[i]);

@@ -174,6 +174,10 @@ expect_status "--verify mismatch at frame 4 with a PNG sequence: exit 3" 3 "$R" 
     -j 1 -o vdir/v_%d.png --verify vr.framemd5
 stderr_has "--verify mismatch at frame 4: says so" "frame 4 differs"
 check "--verify mismatch leaves no frame of the sequence" test -z "$(ls vdir)"
+# ... and the directories it made for them go too, one made for both patterns included
+expect_status "--verify mismatch with frames in new directories: exit 3" 3 "$R" -q vr2.scene \
+    -j 1 -o vnew/a/v_%d.png --aov normal vnew/b/n_%d.png --verify vr.framemd5
+check "--verify mismatch removes the directories it made" test ! -e vnew
 # the differing frame is never written beside a device: /dev/stdin is the manifest here
 rm -f /dev/stdin.actual-*
 expect_status "--verify /dev/stdin mismatch: exit 3" 3 bash -c \

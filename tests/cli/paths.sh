@@ -87,6 +87,21 @@ refused "two patterns, %d and %i" "name the same files" oi_s.scene -o 'oi_q/f_%d
     --aov height 'oi_q/f_%i.png'
 refused "two patterns, %05d and %d" "name the same files" oi_s.scene -o 'oi_q/f_%05d.png' \
     --aov height 'oi_q/f_%d.png'
+# a frame's name that is a hard or symbolic link to a wall mask (the mask named by its own path)
+mkdir oi_hl oi_sl
+ln oi_m.png oi_hl/f_2.png
+ln -s ../oi_m.png oi_sl/f_2.png
+refused "PNG pattern whose frame is a hard link to a wall mask" "would overwrite a wall mask" \
+    oi_s.scene -o 'oi_hl/f_%d.png' -y
+refused "--aov pattern whose frame is a symbolic link to a wall mask" \
+    "would overwrite a wall mask" oi_s.scene -f framemd5 -o /dev/null \
+    --aov height 'oi_sl/f_%d.png' -y
+# patterns that name one directory in two spellings, before it exists
+refused "two patterns, new/./f_%d and new/f_%d" "name the same files" oi_s.scene \
+    -o 'oi_new/./f_%d.png' --aov height 'oi_new/f_%d.png'
+refused "two patterns, new/x/../f_%d and new//f_%d" "name the same files" oi_s.scene \
+    -o 'oi_new/x/../f_%d.png' --aov normal 'oi_new//f_%d.png'
+check "... nothing created" test ! -e oi_new
 refused "--dump-heights /dev/stdout while -o - writes" "is stdout" oi_s.scene -o - \
     --dump-heights /dev/stdout -y
 check "nothing written into q" test -z "$(ls -A oi_q)"
