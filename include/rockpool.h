@@ -307,4 +307,16 @@ void rp_session_abort(rp_session **s);
 /** The same as rp_session_abort (a session never started has nothing to remove). */
 void rp_session_free(rp_session **s);
 
+/** Remove every temporary output file this process has open now (the ".NAME.tmp-PID"
+ * siblings of its outputs), for a caller that must exit while a session cannot be stopped
+ * (a library call that does not return) or is ending on a crash; finished outputs are
+ * left alone. Takes no lock and calls only unlink: safe in a signal handler (a file being
+ * registered at that moment may be missed). */
+void rp_remove_temporary_files(void);
+
+/** A number that changes whenever a temporary output file is created, grows, or is moved
+ * into place or removed: a caller waiting for a stopped session to finish can tell one
+ * that writes from one that hangs. */
+uint64_t rp_temporary_files_activity(void);
+
 #endif

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,11 +31,104 @@ static volatile sig_atomic_t stop_signal;
  * nothing exists to remove); after, it asks the session to stop and finish its outputs. */
 static volatile sig_atomic_t files_may_exist;
 
+/* A run that a signal cannot stop (a library call that does not return, such as an
+ * encoder whose threads could not start) is ended by the watchdog once its temporary
+ * files have not changed for STOP_IDLE_S seconds after the signal: they are removed, and
+ * the exit status is 128 + n. A run that is finishing its outputs keeps writing them. */
+#define STOP_IDLE_S 3
+static sem_t stop_sem;
+static volatile sig_atomic_t watchdog_on;
+
 static void on_signal(int sig)
 {
     if (!files_may_exist)
         _exit(128 + sig);
     stop_signal = sig;
+    if (watchdog_on)
+        sem_post(&stop_sem);
+}
+
+static void *watchdog(void *arg)
+{
+    static const char msg[] = "rockpool: error: the run did not stop after the signal (a "
+                              "library call does not return): its temporary files are "
+                              "removed\n";
+    uint64_t seen, now;
+    int idle = 0;
+    (void)arg;
+    while (sem_wait(&stop_sem) != 0)
+        ;
+    seen = rp_temporary_files_activity();
+    while (idle < STOP_IDLE_S) {
+        sleep(1);
+        now = rp_temporary_files_activity();
+        idle = now == seen ? idle + 1 : 0;
+        seen = now;
+    }
+    rp_remove_temporary_files();
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
+        _exit(128 + stop_signal);
+    _exit(128 + stop_signal);
+}
+
+/* A crash (in a library: an encoder whose threads could not start) removes the temporary
+ * files, then ends the process by the same signal. Under AddressSanitizer its own handler
+ * reports the crash instead. */
+static void on_crash(int sig)
+{
+    rp_remove_temporary_files();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RP_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RP_ASAN 1
+#endif
+
+static void catch_crashes(void)
+{
+#ifndef RP_ASAN
+    static char alt[64 << 10]; /* a stack overflow's handler needs a stack of its own */
+    stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt};
+    struct sigaction sa;
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    sigaltstack(&ss, NULL);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+#endif
+}
+
+/* Start the watchdog, with the stop signals blocked in it (they go to the main thread). */
+static void start_watchdog(void)
+{
+    sigset_t stop, old;
+    pthread_t t;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigaddset(&stop, SIGPIPE);
+    if (sem_init(&stop_sem, 0, 0))
+        return;
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr))
+        return;
+    pthread_attr_setstacksize(&attr, 64 << 10); /* it waits and sleeps; room when memory is short */
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
+    if (!pthread_create(&t, &attr, watchdog, NULL)) {
+        pthread_detach(t);
+        watchdog_on = 1;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
 }
 
 /* Control characters of a message (a path from a scene may hold terminal escapes) shown
@@ -355,6 +450,8 @@ int main(int argc, char **argv)
                      ? fail(&err)
                      : (print_summary(&sum), stdout_done());
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
+        start_watchdog();
+        catch_crashes();
         files_may_exist = 1;
         status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
     }

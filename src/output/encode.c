@@ -545,6 +545,43 @@ static void svt_drain(AVCodecContext *enc, int64_t frames_sent)
     av_packet_free(&pkt);
 }
 
+/* avcodec_open2 with the encoder's first logged error kept in reason (not printed). */
+static int open_logged(AVCodecContext *enc, const AVCodec *codec, char *reason, size_t len)
+{
+    int ret;
+    reason[0] = '\0';
+    trial_log = reason;
+    trial_log_len = len;
+    av_log_set_callback(trial_log_cb);
+    ret = avcodec_open2(enc, codec, NULL);
+    av_log_set_callback(av_log_default_callback);
+    trial_log = NULL;
+    return ret;
+}
+
+/* Whether an encoder that failed to open ran out of memory: ENOMEM, EAGAIN (its threads
+ * could not start), or a logged reason that says so ("malloc of size N failed", "Memory
+ * allocation error"); then err says so, and the status is RP_ERR_NOMEM (a runtime
+ * failure, not a refusal of the settings). */
+static int open_oom(int ret, const char *reason, const AVCodec *codec, char *err, size_t errlen)
+{
+    int says = strstr(reason, "alloc") || strstr(reason, "Alloc") || strstr(reason, "memory");
+    if (ret != AVERROR(ENOMEM) && ret != AVERROR(EAGAIN) && !says) {
+        /* x264 prints "malloc of size N failed" itself and FFmpeg says only "Generic error
+         * in an external library", libvpx's alpha encoder "Failed to initialize alpha
+         * encoder: Success": with 16 MiB not to be had either, that was memory. */
+        void *probe = malloc((size_t)16 << 20);
+        free(probe);
+        if (probe)
+            return 0;
+    }
+    rp_errf(err, errlen,
+            "out of memory opening encoder %s%s%s%s: lower --size or -j, or raise the memory "
+            "limit (ulimit -v)",
+            codec->name, says ? " (" : "", says ? reason : "", says ? ")" : "");
+    return 1;
+}
+
 /* The trial open (see encode.h): one thread, so it costs little memory, and quiet, with
  * the encoder's first logged error kept for the message. */
 int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts, int global_header,
@@ -563,13 +600,10 @@ int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts
     ret = configure(enc, codec, fmt, opts, global_header, 1, err, errlen);
     if (ret == RP_OK) {
         enc->thread_count = 1;
-        trial_log = reason;
-        trial_log_len = sizeof reason;
-        av_log_set_callback(trial_log_cb);
-        ret = avcodec_open2(enc, codec, NULL);
-        av_log_set_callback(av_log_default_callback);
-        trial_log = NULL;
-        if (ret < 0) {
+        ret = open_logged(enc, codec, reason, sizeof reason);
+        if (ret < 0 && open_oom(ret, reason, codec, err, errlen)) {
+            ret = RP_ERR_NOMEM;
+        } else if (ret < 0) {
             char msg[AV_ERROR_MAX_STRING_SIZE];
 
             av_strerror(ret, msg, sizeof msg);
@@ -649,7 +683,10 @@ int rp_encoder_open(rp_encoder *e, const rp_encoder_choice *choice, const rp_out
     ret = configure(e->ctx, codec, fmt, opts, global_header, 0, err, errlen);
     if (ret)
         return ret;
-    ret = avcodec_open2(e->ctx, codec, NULL);
+    char reason[256];
+    ret = open_logged(e->ctx, codec, reason, sizeof reason);
+    if (ret < 0 && open_oom(ret, reason, codec, err, errlen))
+        return RP_ERR_NOMEM;
     if (ret < 0) {
         ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
         if (opts->encoder_preset)
@@ -708,16 +745,25 @@ int rp_averr(char *err, size_t errlen, int code, const char *what, const char *n
 {
     char msg[AV_ERROR_MAX_STRING_SIZE];
 
+    if (ret == AVERROR(ENOMEM)) {
+        rp_errf(err, errlen, "%s %s: out of memory (" RP_OOM_HINT ")", what, name);
+        return RP_ERR_NOMEM;
+    }
     av_strerror(ret, msg, sizeof(msg));
     rp_errf(err, errlen, "%s %s: %s", what, name, msg);
     return code;
 }
 
 /* Libraries such as x264 report a failed allocation as FFmpeg's "Generic error in an
- * external library" (after logging "malloc of size N failed"): say what that likely means. */
+ * external library" (after logging "malloc of size N failed"), libvpx's alpha encoder as
+ * invalid data: an error while 16 MiB cannot be allocated is reported as out of memory,
+ * and "Generic error" says what it likely means. */
 int rp_encoder_error(char *err, size_t errlen, const char *what, const char *name, int ret)
 {
-    if (ret == AVERROR(ENOMEM)) {
+    void *probe = ret == AVERROR(ENOMEM) ? NULL : malloc((size_t)16 << 20);
+
+    free(probe);
+    if (!probe) { /* ENOMEM, or an encoder's failure while 16 MiB are not to be had */
         rp_errf(err, errlen, "%s %s: out of memory (lower the size or -j, or raise the memory "
                              "limit)", what, name);
         return RP_ERR_NOMEM;

@@ -72,7 +72,8 @@ int rp_encoder_convert(rp_encoder *e, const uint8_t *px, const rp_palette *palet
  * its frame and converter; a closed e is left alone. */
 void rp_encoder_free(rp_encoder *e);
 
-/** "WHAT NAME: FFmpeg's message for ret" into err; returns code. */
+/** "WHAT NAME: FFmpeg's message for ret" into err; returns code (for ENOMEM "WHAT NAME:
+ * out of memory (what to lower)" and RP_ERR_NOMEM). */
 int rp_averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret);
 
 /** An encoder's failure (ret from avcodec_send_frame or avcodec_receive_packet) as "WHAT

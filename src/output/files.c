@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,9 +103,12 @@ int rp_path_is_special(const char *path)
     return !S_ISREG(st.st_mode) || in_dev_or_proc(path);
 }
 
+static void temps_forget(const char *tmp);
+
 void rp_output_unlink_tmp(const char *tmp)
 {
     struct stat st;
+    temps_forget(tmp);
     if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode))
         unlink(tmp);
 }
@@ -131,6 +135,65 @@ int rp_output_temp_name(const char *path, char *tmp, size_t len)
     return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
 }
 
+/* The temporary files that exist now, for rp_remove_temporary_files: registered when
+ * created, forgotten when removed or moved into place. Past TEMPS_MAX at once (PNG frames
+ * in flight are far fewer) a file is not registered. */
+#define TEMPS_MAX 256
+static pthread_mutex_t temps_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *temps[TEMPS_MAX];
+static uint64_t temps_changes;
+
+static void temps_add(const char *tmp)
+{
+    pthread_mutex_lock(&temps_lock);
+    for (int i = 0; i < TEMPS_MAX; i++)
+        if (!temps[i]) {
+            temps[i] = strdup(tmp);
+            temps_changes++;
+            break;
+        }
+    pthread_mutex_unlock(&temps_lock);
+}
+
+static void temps_forget(const char *tmp)
+{
+    pthread_mutex_lock(&temps_lock);
+    for (int i = 0; i < TEMPS_MAX; i++)
+        if (temps[i] && !strcmp(temps[i], tmp)) {
+            free(temps[i]);
+            temps[i] = NULL;
+            temps_changes++;
+            break;
+        }
+    pthread_mutex_unlock(&temps_lock);
+}
+
+/* No lock and no free: a signal handler may call it (the entries stay until the process
+ * ends, which it is about to). */
+void rp_remove_temporary_files(void)
+{
+    for (int i = 0; i < TEMPS_MAX; i++) {
+        char *t = temps[i];
+        struct stat st;
+        if (t && lstat(t, &st) == 0 && S_ISREG(st.st_mode))
+            unlink(t);
+    }
+}
+
+uint64_t rp_temporary_files_activity(void)
+{
+    uint64_t sum;
+    pthread_mutex_lock(&temps_lock);
+    sum = temps_changes;
+    for (int i = 0; i < TEMPS_MAX; i++) {
+        struct stat st;
+        if (temps[i] && !stat(temps[i], &st))
+            sum += (uint64_t)st.st_size;
+    }
+    pthread_mutex_unlock(&temps_lock);
+    return sum;
+}
+
 int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err, size_t errlen)
 {
     int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
@@ -147,6 +210,8 @@ int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err,
         rp_errf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
         return RP_ERR_IO;
     }
+    if (flags & O_CREAT)
+        temps_add(tmp);
     return RP_OK;
 }
 
@@ -176,6 +241,7 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
                        strerror(e));
         return RP_ERR_IO;
     }
+    temps_forget(tmp);
     return RP_OK;
 }
 

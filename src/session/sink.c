@@ -21,7 +21,8 @@ typedef struct output_sink {
 static int output_check(const rp_sink_cfg *cfg, rp_error *err)
 {
     int r = rp_output_validate(cfg->out, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 1, "%s", err->msg) : RP_OK;
+    /* out of memory while trying the encoder is a runtime failure, not a refusal */
+    return r ? rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg) : RP_OK;
 }
 
 static int output_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)

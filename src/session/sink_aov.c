@@ -99,7 +99,8 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
         aov_opts(cfg, k, &o);
         int r = rp_output_validate(&o, err->msg, sizeof err->msg);
         if (r)
-            return rp_error_set(err, r, 1, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, r != RP_ERR_NOMEM, "--aov %s: %s", aov_names[k],
+                                err->msg);
     }
     return RP_OK;
 }
