@@ -278,7 +278,19 @@ if command -v parallel >/dev/null; then
         python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
             "$RP" -k 4 -j 2 -o stop.mkv -- "$PWD/long.scene" -c ffv1 2>/dev/null &
         pid=$!
-        sleep 2
+        # the signal once a chunk's rockpool catches it (SigCgt bit 2): under load the
+        # chunks start late, and a fixed sleep raced them
+        for _ in $(seq 1 300); do
+            ready=0
+            for cp in $(pgrep -f "$PWD/long.scene"); do
+                [ "$(cat /proc/"$cp"/comm 2>/dev/null)" = rockpool ] || continue
+                m=$(awk '/^SigCgt:/ { print $2 }' /proc/"$cp"/status 2>/dev/null)
+                [ -n "$m" ] && [ $((16#$m & 2)) != 0 ] && ready=1
+            done
+            [ $ready = 1 ] && break
+            sleep 0.1
+        done
+        sleep 0.3
         kill -"$sig" "$pid"
         wait "$pid"
         st=$?
