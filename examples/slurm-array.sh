@@ -19,7 +19,8 @@
 # join use the same split. A task whose chunk is already complete does nothing, so a
 # requeued or resubmitted array renders only what is missing; a chunk stopped by SIGTERM
 # is never kept under its final name. The join refuses a missing, short or stale chunk,
-# naming it; after a join the chunk directory and the tasks' logs are removed.
+# naming it; after a join the chunk directory and the tasks' logs are removed. Side outputs
+# (--aov, --stats, --dump-heights, --save-state, --verify, --hash) are refused (exit 2).
 #SBATCH --job-name=rockpool
 #SBATCH --output=rockpool-%j.log
 set -euo pipefail
@@ -45,6 +46,16 @@ if [ -z "$rockpool" ]; then
 fi
 join=${ROCKPOOL_JOIN:-${repo:+$repo/scripts/rockpool-join}}
 [ -n "$join" ] || join=$(command -v rockpool-join) || die "scripts/rockpool-join not found: submit from the repository"
+
+# Side outputs would be written by every task (and by the reference renders, with -y):
+# refused here; render them in a run of their own, or use scripts/render-parallel.
+for o in "${opts[@]}"; do
+    case $o in
+    --aov | --aov=* | --stats | --stats=* | --dump-heights | --dump-heights=* | --save-state | \
+        --save-state=* | --verify | --verify=* | --verify-ref | --verify-ref=* | --hash)
+        status=2 die "$o: every task would write it; render side outputs in a run of their own (or use scripts/render-parallel, which handles --aov)" ;;
+    esac
+done
 
 case $output in
 *%*d*.png | *%*d*.PNG) kind=png; ext=png ;;

@@ -94,6 +94,14 @@ refused() { # NAME FRAGMENT CHUNK...
     stderr_has "join refuses $name: message" "$frag"
     check "join refuses $name: no output" test ! -e joined.mkv
 }
+# examples/slurm-array.sh refuses side outputs, which every task would write (with -y)
+for side in "--aov height sa_h_%d.png" "--stats sa.csv" "--dump-heights sa.bin" "--hash"; do
+    # shellcheck disable=SC2086
+    expect_status "slurm-array.sh $side: exit 2" 2 env ROCKPOOL="$ROCKPOOL" \
+        bash "$TOP/examples/slurm-array.sh" "$scene" sa.mkv -n 4 $side
+    stderr_has "slurm-array.sh $side: says why" "every task would write it"
+done
+check "slurm-array.sh: nothing written" test -z "$(ls -A | grep '^sa\|^\.sa')"
 expect_status "join of three good chunks: exit 0" 0 "$J" --frames 30 -o joined.mkv c0-9.mkv \
     c10-19.mkv c20-29.mkv
 rm -f joined.mkv
