@@ -74,13 +74,6 @@ static void *watchdog(void *arg)
 /* A crash (in a library: an encoder whose threads could not start) removes the temporary
  * files, then ends the process by the same signal. Under AddressSanitizer its own handler
  * reports the crash instead. */
-static void on_crash(int sig)
-{
-    rp_remove_temporary_files();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define RP_ASAN 1
@@ -88,6 +81,15 @@ static void on_crash(int sig)
 #endif
 #if defined(__SANITIZE_ADDRESS__)
 #define RP_ASAN 1
+#endif
+
+#ifndef RP_ASAN
+static void on_crash(int sig)
+{
+    rp_remove_temporary_files();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 #endif
 
 static void catch_crashes(void)
