@@ -497,16 +497,6 @@ struct wpx {
     int32_t gain;   /* the bed's light, Q12 (4096: as lit under still water) */
 };
 
-/* i reflected about the frame's first and last pixel (the water's walls), then clamped. */
-static inline int mirror(int i, int n)
-{
-    if (i < 0)
-        i = -i;
-    if (i > n - 1)
-        i = 2 * (n - 1) - i;
-    return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
-}
-
 static inline int32_t interp_rsq(const int32_t *tab, int64_t r2)
 {
     int64_t i = r2 >> 18;
@@ -529,11 +519,11 @@ static inline void water_rows_at(const struct rp_light_frame *f, const int32_t *
                                  struct rp_light_wrows *r)
 {
     const int w = f->w, h = f->h;
-    r->u2 = hgt + (size_t)mirror(y - f->sy_step, h) * w;
-    r->u1 = hgt + (size_t)mirror(y - 1, h) * w;
+    r->u2 = hgt + (size_t)rp_light_mirror(y - f->sy_step, h) * w;
+    r->u1 = hgt + (size_t)rp_light_mirror(y - 1, h) * w;
     r->m = hgt + (size_t)y * w;
-    r->d1 = hgt + (size_t)mirror(y + 1, h) * w;
-    r->d2 = hgt + (size_t)mirror(y + f->sy_step, h) * w;
+    r->d1 = hgt + (size_t)rp_light_mirror(y + 1, h) * w;
+    r->d2 = hgt + (size_t)rp_light_mirror(y + f->sy_step, h) * w;
     r->y = y;
 }
 
@@ -545,10 +535,10 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     const int w = f->w, h = f->h, y = r->y, st = f->sx_step;
     int xl = x - 1, xr = x + 1, xl2 = x - st, xr2 = x + st;
     if (xl2 < 0 || xr2 > w - 1) {
-        xl = mirror(xl, w);
-        xr = mirror(xr, w);
-        xl2 = mirror(xl2, w);
-        xr2 = mirror(xr2, w);
+        xl = rp_light_mirror(xl, w);
+        xr = rp_light_mirror(xr, w);
+        xl2 = rp_light_mirror(xl2, w);
+        xr2 = rp_light_mirror(xr2, w);
     }
     const int32_t *row = r->m, *up = r->u2, *dn = r->d2;
     int64_t c = row[x];

@@ -82,6 +82,17 @@ typedef int (*rp_light_rows_ok_fn)(const struct rp_light_frame *f, const int32_t
 
 /* ---- look water's kernel (src/x86/light_water_simd.c) ---- */
 
+/** i reflected about the frame's first and last pixel (the water's walls), then clamped
+ * to 0..n-1: how the water model and its kernels read past the edges. */
+static inline int rp_light_mirror(int i, int n)
+{
+    if (i < 0)
+        i = -i;
+    if (i > n - 1)
+        i = 2 * (n - 1) - i;
+    return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+}
+
 /** The rows of heights a pixel of row y reads in the water model, mirrored about the
  * frame's edges (light.c water_rows_at): y - sy_step, y - 1, y, y + 1, y + sy_step. */
 struct rp_light_wrows {

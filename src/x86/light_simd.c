@@ -14,52 +14,8 @@
 #ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
 
-#define AVX2 __attribute__((target("avx2")))
-#define INLINE static inline __attribute__((always_inline))
-
-/* floor(d * K / 2^32) for a 64-bit K = hi * 2^32 + lo (lo signed), exact for |d| <= dlim;
- * a larger |d| gives a slope beyond +-SLOPE_MAX either way, so d is clamped to dlim. */
-struct kslope {
-    int32_t hi, lo, dlim;
-};
-
-static void kslope_init(struct kslope *k, int64_t K)
-{
-    int64_t lo = (int32_t)(uint32_t)((uint64_t)K & 0xffffffffu);
-    k->lo = (int32_t)lo;
-    k->hi = (int32_t)((K - lo) / ((int64_t)1 << 32));
-    /* |d| * K >= 2^47 makes |floor| >= 2^15 > SLOPE_MAX */
-    int64_t dlim = K > 0 ? (((int64_t)1 << 47) + K - 1) / K : (int64_t)1 << 30;
-    k->dlim = (int32_t)(dlim > ((int64_t)1 << 30) ? (int64_t)1 << 30 : dlim);
-}
-
-/* floor(a * b / 2^32) for int32 lanes, b the same in every lane. */
-INLINE AVX2 __m256i mulhi32(__m256i a, __m256i b)
-{
-    __m256i e = _mm256_mul_epi32(a, b);
-    __m256i o = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), b);
-    return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA);
-}
-
-/* Bits s..s+31 of 64-bit products e (even lanes) and o (odd lanes): floor(p / 2^s) when
- * that fits in int32 (a logical and an arithmetic shift agree on those bits). */
-#define SHR_PAIR(e, o, s)                                                                          \
-    _mm256_blend_epi32(_mm256_srli_epi64((e), (s)), _mm256_slli_epi64((o), 32 - (s)), 0xAA)
-
-INLINE AVX2 __m256i clampv(__m256i v, __m256i lo, __m256i hi)
-{
-    return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
-}
-
-/* slope_q12() of light.c: clamp(floor(d * scale * mdiv / 2^32), +-SLOPE_MAX). */
-INLINE AVX2 __m256i slope_v(__m256i d, const struct kslope *k)
-{
-    const __m256i dl = _mm256_set1_epi32(k->dlim), smax = _mm256_set1_epi32(RP_LIGHT_SLOPE_MAX);
-    d = clampv(d, _mm256_sub_epi32(_mm256_setzero_si256(), dl), dl);
-    __m256i s = _mm256_add_epi32(_mm256_mullo_epi32(d, _mm256_set1_epi32(k->hi)),
-                                 mulhi32(d, _mm256_set1_epi32(k->lo)));
-    return clampv(s, _mm256_sub_epi32(_mm256_setzero_si256(), smax), smax);
-}
+#include "x86/avx2_common.h"
+#include "x86/light_avx2.h"
 
 /* 8 32-bit loads at tab + 2 * i (any alignment), with vpgatherdd: faster than scalar loads
  * through memory on the CPUs make bench has measured, with the same bytes. */
@@ -93,26 +49,7 @@ static int32_t curv_limit(const rp_light *l)
     return (int32_t)(c > 1024 ? (((int64_t)1 << 26) + c - 1) / c : (int64_t)1 << 20);
 }
 
-/* Store the R, G, B bytes of 8 pixels (32-bit lanes R, G, B, x) as 24 bytes. */
-INLINE AVX2 void store_rgb(uint8_t *out, __m256i px)
-{
-    const __m256i pack3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
-                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-    const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-    __m256i v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(px, pack3), join);
-    _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(v));
-    _mm_storel_epi64((__m128i *)(void *)(out + 16), _mm256_extracti128_si256(v, 1));
-}
 
-/* Load the 24 bytes of 8 RGB pixels as 32-bit lanes R, G, B, 0 (reads no further). */
-INLINE AVX2 __m256i load_rgb(const uint8_t *p)
-{
-    const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 4,
-                                            5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
-    __m256i v = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)),
-                                 _mm_loadu_si128((const __m128i *)(const void *)p));
-    return _mm256_shuffle_epi8(v, spread);
-}
 
 /* The bilinear sample of two pixels' texel pairs: g holds pixel a's 8 bytes (R00 G00 B00
  * R01 G01 B01 ..) in its low 64 bits and pixel b's in the low 64 bits of the high half
@@ -219,11 +156,6 @@ static AVX2 void krow_init(struct krow *k, const rp_light *l, const struct rp_li
     k->last = _mm256_set1_epi32((int32_t)((int64_t)w * h * 3 - 8));
     split_r(f->kx, &k->kxh, &k->kxl);
     split_r(f->ky, &k->kyh, &k->kyl);
-}
-
-INLINE AVX2 __m256i loadh(const int32_t *p)
-{
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
 /* The surface at pixels x..x+7: slopes by central differences and the clamped curvature

@@ -19,13 +19,8 @@
 #ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
 
-#define AVX2 __attribute__((target("avx2")))
-#define INLINE static inline __attribute__((always_inline))
-
-/* Bits s..s+31 of 64-bit products e (even lanes) and o (odd lanes): floor(p / 2^s) when
- * that fits in int32 (a logical and an arithmetic shift agree on those bits). */
-#define SHR_PAIR(e, o, s)                                                                          \
-    _mm256_blend_epi32(_mm256_srli_epi64((e), (s)), _mm256_slli_epi64((o), 32 - (s)), 0xAA)
+#include "x86/avx2_common.h"
+#include "x86/light_avx2.h"
 
 /* floor((a * b + r) / 2^s) of int32 lanes, r a 64-bit vector, when the result fits int32. */
 #define MUL_SHR(a, b, r, s)                                                                        \
@@ -41,47 +36,6 @@
                  _mm256_mul_epu32(_mm256_srli_epi64((a), 32), _mm256_srli_epi64((b), 32)), (r)),   \
              (s))
 
-/* A slope's factor K = scale * mdiv as hi * 2^32 + lo (lo signed): floor(d * K / 2^32) =
- * d * hi + floor(d * lo / 2^32), exact for |d| <= dlim; a larger |d| gives a slope beyond
- * +-SLOPE_MAX either way (light_simd.c's kslope). */
-struct kslope {
-    int32_t hi, lo, dlim;
-};
-
-static void kslope_init(struct kslope *k, int64_t K)
-{
-    int64_t lo = (int32_t)(uint32_t)((uint64_t)K & 0xffffffffu);
-    k->lo = (int32_t)lo;
-    k->hi = (int32_t)((K - lo) / ((int64_t)1 << 32));
-    /* |d| * K >= 2^47 makes |floor| >= 2^15 > SLOPE_MAX */
-    int64_t dlim = K > 0 ? (((int64_t)1 << 47) + K - 1) / K : (int64_t)1 << 30;
-    k->dlim = (int32_t)(dlim > ((int64_t)1 << 30) ? (int64_t)1 << 30 : dlim);
-}
-
-INLINE AVX2 __m256i clampv(__m256i v, __m256i lo, __m256i hi)
-{
-    return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
-}
-
-INLINE AVX2 int none(__m256i v)
-{
-    return _mm256_testz_si256(v, v);
-}
-
-/* slope_q12() of light.c with span 2: clamp(floor(d * scale * mdiv / 2^32), +-SLOPE_MAX). */
-INLINE AVX2 __m256i slope_v(__m256i d, const struct kslope *k)
-{
-    const __m256i dl = _mm256_set1_epi32(k->dlim), smax = _mm256_set1_epi32(RP_LIGHT_SLOPE_MAX);
-    const __m256i zero = _mm256_setzero_si256();
-    d = clampv(d, _mm256_sub_epi32(zero, dl), dl);
-    __m256i lo = _mm256_set1_epi32(k->lo);
-    __m256i e = _mm256_srli_epi64(_mm256_mul_epi32(d, lo), 32);
-    __m256i o = _mm256_mul_epi32(_mm256_srli_epi64(d, 32), lo);
-    __m256i s = _mm256_add_epi32(_mm256_mullo_epi32(d, _mm256_set1_epi32(k->hi)),
-                                 _mm256_blend_epi32(e, o, 0xAA));
-    return clampv(s, _mm256_sub_epi32(zero, smax), smax);
-}
-
 /* Entries i and i + 1 of a uint16 table (one 32-bit load each lane) interpolated by fr of
  * 2^shift: t[i] + ((t[i + 1] - t[i]) * fr >> shift). */
 INLINE AVX2 __m256i interp16(const uint16_t *tab, __m256i i, __m256i fr, const int shift)
@@ -90,32 +44,6 @@ INLINE AVX2 __m256i interp16(const uint16_t *tab, __m256i i, __m256i fr, const i
     __m256i t0 = _mm256_and_si256(g, _mm256_set1_epi32(0xffff));
     __m256i dt = _mm256_sub_epi32(_mm256_srli_epi32(g, 16), t0);
     return _mm256_add_epi32(t0, _mm256_srai_epi32(_mm256_mullo_epi32(dt, fr), shift));
-}
-
-INLINE AVX2 __m256i loadh(const int32_t *p)
-{
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-
-/* Store the R, G, B bytes of 8 pixels (32-bit lanes R, G, B, x) as 24 bytes. */
-INLINE AVX2 void store_rgb(uint8_t *out, __m256i px)
-{
-    const __m256i pack3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
-                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-    const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-    __m256i v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(px, pack3), join);
-    _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(v));
-    _mm_storel_epi64((__m128i *)(void *)(out + 16), _mm256_extracti128_si256(v, 1));
-}
-
-/* Load the 24 bytes of 8 RGB pixels as 32-bit lanes R, G, B, 0 (reads no further). */
-INLINE AVX2 __m256i load_rgb(const uint8_t *p)
-{
-    const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 4,
-                                            5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
-    __m256i v = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)),
-                                 _mm_loadu_si128((const __m128i *)(const void *)p));
-    return _mm256_shuffle_epi8(v, spread);
 }
 
 /* What one row needs: its rows of heights and every per-frame constant as a vector. */
@@ -486,24 +414,14 @@ INLINE AVX2 int group_v(const struct wk *k, int x, const int32_t *m, const int32
  * the selector leaves wider ones to the plain loop). */
 #define EDGE_PAD 64
 
-/* i reflected about the row's first and last pixel, then clamped (light.c mirror()). */
-static inline int mirror(int i, int n)
-{
-    if (i < 0)
-        i = -i;
-    if (i > n - 1)
-        i = 2 * (n - 1) - i;
-    return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
-}
-
 /* A group whose x +- sx_step reaches past the row: its heights copied mirrored, as water_px
- * reads them there (mirror() is the identity inside the row). */
+ * reads them there (rp_light_mirror() is the identity inside the row). */
 static AVX2 int edge_group(const struct wk *k, int x, uint8_t *out, int rgba)
 {
     int32_t m[8 + 2 * EDGE_PAD], u2[8 + 2 * EDGE_PAD], d2[8 + 2 * EDGE_PAD];
     const int st = k->st;
     for (int i = 0; i < 8 + 2 * st; i++) {
-        int xi = mirror(x - st + i, k->w);
+        int xi = rp_light_mirror(x - st + i, k->w);
         m[i] = k->m[xi];
         u2[i] = k->u2[xi];
         d2[i] = k->d2[xi];

@@ -20,7 +20,7 @@
 
 #ifdef RP_HAVE_X86_KERNELS
 
-#define AVX2 __attribute__((target("avx2")))
+#include "x86/avx2_common.h"
 
 /* 8 texels at byte offsets off (3 * index) as 32-bit lanes (R, G, B, next byte), or 0 if a
  * lane would read past the texture's last byte (only the very last texel does): the caller
@@ -40,16 +40,6 @@ static inline __attribute__((always_inline)) AVX2 int gather_texels(const uint8_
     return 1;
 }
 
-/* Store the R, G, B bytes of 8 pixels (32-bit lanes R, G, B, x) as 24 bytes. */
-static inline __attribute__((always_inline)) AVX2 void store_rgb(uint8_t *out, __m256i px)
-{
-    const __m256i pack3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
-                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-    const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-    __m256i v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(px, pack3), join);
-    _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(v));
-    _mm_storel_epi64((__m128i *)(void *)(out + 16), _mm256_extracti128_si256(v, 1));
-}
 
 /* trunc(num / shading) for |num| < 2^24 and 0 < |shading| < 2^24, by float division: both
  * are exact floats, and a quotient that is not an integer lies at least 1/|num| (relative)

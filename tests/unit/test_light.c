@@ -203,18 +203,28 @@ static void test_oracle(void **state)
 
 /* FFmpeg's overlay on packed RGB (libavfilter/vf_overlay.c, blend_image_packed_rgb):
  * d = FAST_DIV255(d * (255 - alpha) + s * alpha), FAST_DIV255(x) = ((x + 128) * 257) >> 16. */
-static void test_overlay_equation(void **state)
+/* The layer model without refraction over the test field: its RGBA layer (premultiplied
+ * when asked) and its composite over bg. */
+static void overlay_pair(int premultiplied, uint8_t rgba[H][W][4], uint8_t rgb[H][W][3])
 {
-    (void)state;
     rp_light_params p;
     params_all_on(&p);
     p.refraction_q8 = 0;
     fill(30, 9);
     rp_light *l = make(&p);
     rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, 0};
-    static uint8_t rgba[H][W][4], rgb[H][W][3];
     rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
+    if (premultiplied)
+        rp_light_premultiply(&rgba[0][0][0], (size_t)W * H);
     rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    rp_light_free(&l);
+}
+
+static void test_overlay_equation(void **state)
+{
+    (void)state;
+    static uint8_t rgba[H][W][4], rgb[H][W][3];
+    overlay_pair(0, rgba, rgb);
     int worst = 0, varies = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
@@ -228,7 +238,6 @@ static void test_overlay_equation(void **state)
         }
     assert_true(varies);
     assert_true(worst <= 1);
-    rp_light_free(&l);
 }
 
 /* rp_light_premultiply against round-half-up of the real quotient, (2 C A + 255) / 510 in
@@ -266,16 +275,8 @@ static void test_premultiply_exhaustive(void **state)
 static void test_overlay_premultiplied(void **state)
 {
     (void)state;
-    rp_light_params p;
-    params_all_on(&p);
-    p.refraction_q8 = 0;
-    fill(30, 9);
-    rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, 0};
     static uint8_t rgba[H][W][4], rgb[H][W][3];
-    rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
-    rp_light_premultiply(&rgba[0][0][0], (size_t)W * H);
-    rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
+    overlay_pair(1, rgba, rgb);
     int worst = 0, partial = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
@@ -289,7 +290,6 @@ static void test_overlay_premultiplied(void **state)
         }
     assert_true(partial > W * H / 4);
     assert_true(worst <= 1);
-    rp_light_free(&l);
 }
 
 /* Still water: no light, no displacement; with sky on, a uniform Fresnel tint. */
