@@ -527,6 +527,16 @@ static inline void water_rows_at(const struct rp_light_frame *f, const int32_t *
     r->y = y;
 }
 
+/* A bed point past the frame's edge, q in Q8 pixels and max the last pixel: read mirrored
+ * back about the edge (the picture continues as its own reflection, as the heights do),
+ * then clamped, so refraction at the frame's edges shows no streaks of its edge pixels. */
+static inline int64_t reflect_q8(int64_t q, int64_t max)
+{
+    q = q < 0 ? -q : q;
+    q = q > max ? 2 * max - q : q;
+    return rp_clamp64(q, 0, max);
+}
+
 static inline __attribute__((always_inline)) void water_px(const rp_light *l,
                                                            const struct rp_light_frame *f,
                                                            const struct rp_light_wrows *r, int x,
@@ -552,10 +562,10 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     const int64_t xmax = (int64_t)(w - 1) << 8, ymax = (int64_t)(h - 1) << 8;
     int32_t g = interp_rsq(l->wref, r2);
     const int64_t half = (int64_t)1 << 27;
-    o->qx =
-        rp_clamp64(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28), 0, xmax);
-    o->qy =
-        rp_clamp64(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28), 0, ymax);
+    o->qx = reflect_q8(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28),
+                       xmax);
+    o->qy = reflect_q8(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28),
+                       ymax);
 
     /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
      * surface spread over on the bed */

@@ -165,12 +165,20 @@ INLINE AVX2 __m256i caustic_gain(const struct wk *k, __m256i lxx, __m256i lyy, _
     return clampv(gain, zero, k->lim);
 }
 
-/* The bed point seen at pixels x..x+7 (Q8 pixels, clamped): (x, y) + ((s * g >> 8) * d +
- * 2^27) >> 28 per axis, g the refraction table at |s|^2 (g <= 2^14, so s * g < 2^29). */
+/* light.c's reflect_q8: q mirrored about 0 and max, then clamped (|q| < 2^30). */
+INLINE AVX2 __m256i reflect_v(__m256i q, __m256i max)
+{
+    __m256i a = _mm256_abs_epi32(q);
+    a = _mm256_min_epi32(a, _mm256_sub_epi32(_mm256_add_epi32(max, max), a));
+    return clampv(a, _mm256_setzero_si256(), max);
+}
+
+/* The bed point seen at pixels x..x+7 (Q8 pixels, mirrored at the edges): (x, y) +
+ * ((s * g >> 8) * d + 2^27) >> 28 per axis, g the refraction table at |s|^2 (g <= 2^14, so
+ * s * g < 2^29). */
 INLINE AVX2 void bed_point(const struct wk *k, int x, __m256i sx, __m256i sy, __m256i r2,
                            __m256i *qx, __m256i *qy)
 {
-    const __m256i zero = _mm256_setzero_si256();
     const __m256i lanes = _mm256_setr_epi32(0, 256, 512, 768, 1024, 1280, 1536, 1792);
     __m256i i = _mm256_srli_epi32(r2, 18);
     __m256i fr = _mm256_and_si256(_mm256_srli_epi32(r2, 10), _mm256_set1_epi32(255));
@@ -186,9 +194,9 @@ INLINE AVX2 void bed_point(const struct wk *k, int x, __m256i sx, __m256i sy, __
     __m256i mxv = _mm256_srai_epi32(_mm256_mullo_epi32(sx, g), 8);
     __m256i myv = _mm256_srai_epi32(_mm256_mullo_epi32(sy, g), 8);
     __m256i px = _mm256_add_epi32(_mm256_set1_epi32(x << 8), lanes);
-    *qx = clampv(_mm256_add_epi32(px, MUL_SHR(mxv, k->dx, k->half27, 28)), zero, k->xmax);
-    *qy = clampv(_mm256_add_epi32(_mm256_set1_epi32(k->y << 8), MUL_SHR(myv, k->dy, k->half27, 28)),
-                 zero, k->ymax);
+    *qx = reflect_v(_mm256_add_epi32(px, MUL_SHR(mxv, k->dx, k->half27, 28)), k->xmax);
+    *qy = reflect_v(_mm256_add_epi32(_mm256_set1_epi32(k->y << 8), MUL_SHR(myv, k->dy, k->half27, 28)),
+                    k->ymax);
 }
 
 /* The background at the bed points, bilinear, Q8 levels per channel (plate_px: its exact

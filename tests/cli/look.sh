@@ -4,7 +4,8 @@
 # most 2 levels median and 8 at the 95th percentile, the block scaled with the frame; mean
 # luma within 2; new near-white pixels at most 0.1%; at least 3% of pixels changed by 8
 # levels; still water is the fitted photo exactly; on flat grey a smooth ring, grain at most
-# 0.6 levels at 1080 rows, and rings seen through light alone, p99 |luma - 128| >= 8).
+# 0.6 levels at 1080 rows, and rings seen through light alone, p99 |luma - 128| >= 8); at
+# the frame's edges, bed points mirrored back into the picture, never clamped.
 source "$(dirname "$0")/lib.sh"
 B=/usr/share/backgrounds
 photos=("$B/Bridge_by_Sander_Klootwijk.jpg" "$B/sunset_by_Aitzol_Berasategi.jpg"
@@ -22,3 +23,27 @@ check "the layer model misses them (the measurement can fail)" \
     bash -c '! /usr/bin/python3 "$0" --rockpool "$1" --size 640x360 --check --scene "look layer" \
         --scene "light 315 40" "$2" >/dev/null' "$TOP/tests/tools/look_targets.py" "$ROCKPOOL" \
         "${photos[0]}"
+
+# At the frame's edges look water reads a bed point past the edge mirrored back into the
+# picture, not clamped: no pixel of the ST map (--aov displacement) but the edge's own
+# samples the first or last column's centre exactly, where clamping put dozens of them
+# (the edge pixels streaked sideways).
+printf 'size 320x180\nfps 30\nduration 1s\nseed 3\nat 0s drop 1%% 50%% radius 5%% height 3000\nat 0s drop 99%% 30%% radius 5%% height -3000\nat 0s drop 50%% 1%% radius 5%% height 3000\n' >edge.scene
+expect_status "look water at the edges: render with the ST map" 0 "$ROCKPOOL" -q edge.scene \
+    --start 12 --end 13 -f framemd5 -o edge.md5 --aov displacement edge_%d.png
+check "look water at the edges: no bed point clamped to an edge column or row" \
+    /usr/bin/python3 -c '
+import subprocess, sys
+import numpy as np
+W, H = 320, 180
+raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "edge_12.png", "-f", "rawvideo",
+                      "-pix_fmt", "rgb48le", "-"], capture_output=True, check=True).stdout
+st = np.frombuffer(raw, "<u2").reshape(H, W, 3).astype(np.int64)
+s, t = st[:, :, 0], st[:, :, 1]
+moved = (s != np.round(65535 * (np.arange(W) + 0.5) / W)[None, :]).sum()
+left, right = round(65535 * 0.5 / W), round(65535 * (W - 0.5) / W)
+top, bottom = round(65535 * (1 - 0.5 / H)), round(65535 * (1 - (H - 0.5) / H))
+clamped = (s[:, 1:-1] == left).sum() + (s[:, 1:-1] == right).sum() + \
+          (t[1:-1, :] == top).sum() + (t[1:-1, :] == bottom).sum()
+print("    moved", moved, "clamped to an edge", clamped)
+sys.exit(0 if moved > 1000 and clamped <= 2 else 1)'
