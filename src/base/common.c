@@ -1,10 +1,11 @@
-/* common.c - error strings and messages. */
+/* common.c - error strings and messages, the CPU count, a memory probe, integer roots. */
 #include "base/common.h"
 
 #include <unistd.h>
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void rp_errf(char *err, size_t errlen, const char *fmt, ...)
@@ -40,6 +41,15 @@ int rp_online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int rp_memory_short(size_t bytes)
+{
+    /* through a volatile, so that the malloc and free pair is not elided (clang does) */
+    void *volatile p = malloc(bytes);
+    int none = p == NULL;
+    free(p);
+    return none;
 }
 
 uint32_t rp_isqrt64(uint64_t v)

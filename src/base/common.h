@@ -20,6 +20,11 @@ uint32_t rp_isqrt64(uint64_t v);
 /** Online CPUs, 1..64: the default thread count. */
 int rp_online_cpus(void);
 
+/** Whether a block of bytes cannot be allocated now (a probe, freed at once): how a
+ * library's vague failure is told to be a want of memory. The allocation is really made
+ * (compilers may not drop it). */
+int rp_memory_short(size_t bytes);
+
 /** A memory need and a limit as text for a message ("37.5 MiB" and "32.0 MiB"; GiB from
  * 1 GiB on, with two decimals): in MiB below a GiB, and with more digits (down to bytes)
  * when the two would otherwise read the same, so a need over a limit always shows it. */

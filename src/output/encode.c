@@ -570,9 +570,7 @@ static int open_oom(int ret, const char *reason, const AVCodec *codec, char *err
         /* x264 prints "malloc of size N failed" itself and FFmpeg says only "Generic error
          * in an external library", libvpx's alpha encoder "Failed to initialize alpha
          * encoder: Success": with 16 MiB not to be had either, that was memory. */
-        void *probe = malloc((size_t)16 << 20);
-        free(probe);
-        if (probe)
+        if (!rp_memory_short((size_t)16 << 20))
             return 0;
     }
     rp_errf(err, errlen,
@@ -760,10 +758,8 @@ int rp_averr(char *err, size_t errlen, int code, const char *what, const char *n
  * and "Generic error" says what it likely means. */
 int rp_encoder_error(char *err, size_t errlen, const char *what, const char *name, int ret)
 {
-    void *probe = ret == AVERROR(ENOMEM) ? NULL : malloc((size_t)16 << 20);
-
-    free(probe);
-    if (!probe) { /* ENOMEM, or an encoder's failure while 16 MiB are not to be had */
+    /* ENOMEM, or an encoder's failure while 16 MiB are not to be had */
+    if (ret == AVERROR(ENOMEM) || rp_memory_short((size_t)16 << 20)) {
         rp_errf(err, errlen, "%s %s: out of memory (lower the size or -j, or raise the memory "
                              "limit)", what, name);
         return RP_ERR_NOMEM;
