@@ -524,7 +524,58 @@ static inline void water_rows_at(const struct rp_light_frame *f, const int32_t *
     r->m = hgt + (size_t)y * w;
     r->d1 = hgt + (size_t)rp_light_mirror(y + 1, h) * w;
     r->d2 = hgt + (size_t)rp_light_mirror(y + f->sy_step, h) * w;
+    r->top = hgt;
+    r->bottom = hgt + (size_t)(h - 1) * w;
+    r->odd_u2 = y - f->sy_step < 0;
+    r->odd_u1 = y - 1 < 0;
+    r->odd_d1 = y + 1 > h - 1;
+    r->odd_d2 = y + f->sy_step > h - 1;
     r->y = y;
+}
+
+/* The height at column x (-w < x < 2w) of a row the water reads, odd past every edge: row
+ * itself, or 2 edge - row where the row lies past the top or bottom. */
+static inline int64_t wat(const int32_t *row, const int32_t *edge, int odd, int x, int w)
+{
+    int64_t v = rp_light_odd(row, x, w);
+    return odd ? 2 * rp_light_odd(edge, x, w) - v : v;
+}
+
+/* The heights water_px reads around pixel x of row r->y. */
+struct wnear {
+    int64_t c, l, r, l2, r2; /* row y at x, x -+ 1, x -+ sx_step */
+    int64_t u1, d1;          /* rows y -+ 1 at x */
+    int64_t u2, d2, u2l, u2r, d2l, d2r; /* rows y -+ sy_step at x, x -+ sx_step */
+};
+
+static inline __attribute__((always_inline)) void water_near(const struct rp_light_frame *f,
+                                                             const struct rp_light_wrows *r,
+                                                             int x, struct wnear *n)
+{
+    const int w = f->w, st = f->sx_step;
+    const int32_t *m = r->m, *u2 = r->u2, *d2 = r->d2;
+    if (x - st >= 0 && x + st <= w - 1 && !(r->odd_u2 | r->odd_u1 | r->odd_d1 | r->odd_d2)) {
+        *n = (struct wnear){m[x],     m[x - 1],  m[x + 1],       m[x - st],      m[x + st],
+                            r->u1[x], r->d1[x],  u2[x],          d2[x],          u2[x - st],
+                            u2[x + st], d2[x - st], d2[x + st]};
+        return;
+    }
+    const int32_t *t = r->top, *b = r->bottom;
+    *n = (struct wnear){
+        m[x],
+        rp_light_odd(m, x - 1, w),
+        rp_light_odd(m, x + 1, w),
+        rp_light_odd(m, x - st, w),
+        rp_light_odd(m, x + st, w),
+        wat(r->u1, t, r->odd_u1, x, w),
+        wat(r->d1, b, r->odd_d1, x, w),
+        wat(u2, t, r->odd_u2, x, w),
+        wat(d2, b, r->odd_d2, x, w),
+        wat(u2, t, r->odd_u2, x - st, w),
+        wat(u2, t, r->odd_u2, x + st, w),
+        wat(d2, b, r->odd_d2, x - st, w),
+        wat(d2, b, r->odd_d2, x + st, w),
+    };
 }
 
 /* A bed point past the frame's edge, q in Q8 pixels and max the last pixel: read mirrored
@@ -542,18 +593,11 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
                                                            const struct rp_light_wrows *r, int x,
                                                            struct wpx *o)
 {
-    const int w = f->w, h = f->h, y = r->y, st = f->sx_step;
-    int xl = x - 1, xr = x + 1, xl2 = x - st, xr2 = x + st;
-    if (xl2 < 0 || xr2 > w - 1) {
-        xl = rp_light_mirror(xl, w);
-        xr = rp_light_mirror(xr, w);
-        xl2 = rp_light_mirror(xl2, w);
-        xr2 = rp_light_mirror(xr2, w);
-    }
-    const int32_t *row = r->m, *up = r->u2, *dn = r->d2;
-    int64_t c = row[x];
-    int32_t sx = slope_q12(f, (int64_t)row[xr] - row[xl], 2, f->scale_x);
-    int32_t sy = slope_q12(f, (int64_t)r->d1[x] - r->u1[x], 2, f->scale_y);
+    const int w = f->w, h = f->h, y = r->y;
+    struct wnear n;
+    water_near(f, r, x, &n);
+    int32_t sx = slope_q12(f, n.r - n.l, 2, f->scale_x);
+    int32_t sy = slope_q12(f, n.d1 - n.u1, 2, f->scale_y);
     o->o.sx = sx;
     o->o.sy = sy;
 
@@ -570,9 +614,9 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
      * surface spread over on the bed */
     const int64_t lim = (int64_t)16 << 12;
-    int64_t hxx = ((int64_t)row[xr2] + row[xl2] - 2 * c) * f->cxm >> 20;
-    int64_t hyy = ((int64_t)dn[x] + up[x] - 2 * c) * f->cym >> 20;
-    int64_t hxy = ((int64_t)dn[xr2] - up[xr2] - dn[xl2] + up[xl2]) * f->cxym >> 20;
+    int64_t hxx = (n.r2 + n.l2 - 2 * n.c) * f->cxm >> 20;
+    int64_t hyy = (n.d2 + n.u2 - 2 * n.c) * f->cym >> 20;
+    int64_t hxy = (n.d2r - n.u2r - n.d2l + n.u2l) * f->cxym >> 20;
     int64_t axx = rp_clamp64((l->caus_a * hxx) >> 8, -lim, lim);
     int64_t ayy = rp_clamp64((l->caus_a * hyy) >> 8, -lim, lim);
     int64_t axy = rp_clamp64((l->caus_a * hxy) >> 8, -lim, lim);

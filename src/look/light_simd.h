@@ -93,12 +93,29 @@ static inline int rp_light_mirror(int i, int n)
     return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
 }
 
-/** The rows of heights a pixel of row y reads in the water model, mirrored about the
- * frame's edges (light.c water_rows_at): y - sy_step, y - 1, y, y + 1, y + sy_step. */
+/** The rows of heights a pixel of row y reads in the water model (light.c water_rows_at):
+ * y - sy_step, y - 1, y, y + 1, y + sy_step, mirrored about the frame's edges. The surface
+ * continues past an edge as its point reflection, h(e - d) = 2 h(e) - h(e + d), so its slope
+ * runs on across the edge and its curvature there is 0 (an even mirror would flatten the
+ * slope to 0 on the edge and double its curvature: a lit line along the frame). A row past
+ * the top or bottom is read as 2 top - u or 2 bottom - d where its odd_* flag is set. */
 struct rp_light_wrows {
     const int32_t *u2, *u1, *m, *d1, *d2;
+    const int32_t *top, *bottom; /* rows 0 and h - 1 */
+    int odd_u2, odd_u1, odd_d1, odd_d2;
     int y;
 };
+
+/** Column x (-w < x < 2w) of a row of heights, read past the row's ends as its point
+ * reflection about the end pixel (see struct rp_light_wrows). */
+static inline int64_t rp_light_odd(const int32_t *row, int x, int w)
+{
+    if (x < 0)
+        return 2 * (int64_t)row[0] - row[rp_light_mirror(x, w)];
+    if (x > w - 1)
+        return 2 * (int64_t)row[w - 1] - row[rp_light_mirror(x, w)];
+    return row[x];
+}
 
 /** look water's vector kernel for row r->y from pixel x0 on: with rgba 0
  * the composite over bg (RGB24, the whole frame) into out, row y of rp_light_rows_rgb's

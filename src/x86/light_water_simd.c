@@ -6,8 +6,8 @@
  * for the slopes of most water (below 0.35), from registers with permutes; the bed with four
  * 32-bit gathers of its texels. Groups with no slope, no curvature, no bright caustics or no
  * layer skip those parts (the same integers come out), and still water that shows the
- * picture as it is is copied. Groups near the row's ends read mirrored copies of their
- * heights. There is no SSE2 kernel: without SSE4.1's 32-bit multiplies and min/max and
+ * picture as it is is copied. Groups near the row's ends read copies of their heights
+ * continued past the ends (rp_light_odd); rows near the top and bottom are the plain loop's. There is no SSE2 kernel: without SSE4.1's 32-bit multiplies and min/max and
  * AVX2's gathers, emulating them would cost about what the vectors save. Built with
  * `target` attributes (no -m flags), like the layer's kernel in light_simd.c. */
 #include "look/light_simd.h"
@@ -353,7 +353,7 @@ INLINE AVX2 __m256i layer_v(const struct wk *k, __m256i sx, __m256i sy, __m256i 
 /* The composite of pixels x..x+7 of the row into out (the row): the bed under the layer
  * cw, or the layer alone into an RGBA row. m, u2 and d2 point at pixel x of rows y, y -
  * sy_step and y + sy_step, readable from x - sx_step to x + 7 + sx_step: the rows
- * themselves inside the frame, copies mirrored about its edges near them. Returns 0, or 1
+ * themselves inside the frame, edge_group's copies near its ends. Returns 0, or 1
  * when a texel load would end past the frame (nothing written). */
 INLINE AVX2 int group_v(const struct wk *k, int x, const int32_t *m, const int32_t *u2,
                         const int32_t *d2, uint8_t *out, int rgba)
@@ -422,17 +422,23 @@ INLINE AVX2 int group_v(const struct wk *k, int x, const int32_t *m, const int32
  * the selector leaves wider ones to the plain loop). */
 #define EDGE_PAD 64
 
-/* A group whose x +- sx_step reaches past the row: its heights copied mirrored, as water_px
- * reads them there (rp_light_mirror() is the identity inside the row). */
+/* A group whose x +- sx_step reaches past the row: its heights copied as water_px reads them
+ * there, the row's point reflection about its end pixel (rp_light_odd() is the identity
+ * inside the row). Those may pass +-RP_LIGHT_SIMD_HMAX (2 h(e) - h): then 1, and the plain
+ * loop does the rest of the row. */
 static AVX2 int edge_group(const struct wk *k, int x, uint8_t *out, int rgba)
 {
     int32_t m[8 + 2 * EDGE_PAD], u2[8 + 2 * EDGE_PAD], d2[8 + 2 * EDGE_PAD];
     const int st = k->st;
     for (int i = 0; i < 8 + 2 * st; i++) {
-        int xi = rp_light_mirror(x - st + i, k->w);
-        m[i] = k->m[xi];
-        u2[i] = k->u2[xi];
-        d2[i] = k->d2[xi];
+        int64_t v[3] = {rp_light_odd(k->m, x - st + i, k->w), rp_light_odd(k->u2, x - st + i, k->w),
+                        rp_light_odd(k->d2, x - st + i, k->w)};
+        for (int j = 0; j < 3; j++)
+            if (v[j] < -RP_LIGHT_SIMD_HMAX || v[j] > RP_LIGHT_SIMD_HMAX)
+                return 1;
+        m[i] = (int32_t)v[0];
+        u2[i] = (int32_t)v[1];
+        d2[i] = (int32_t)v[2];
     }
     return group_v(k, x, m + st, u2 + st, d2 + st, out, rgba);
 }
@@ -443,6 +449,10 @@ static AVX2 int water_row_avx2(const rp_light *l, const struct rp_light_frame *f
                                const struct rp_light_wrows *r, int x0, const uint8_t *bg,
                                uint8_t *out, int rgba)
 {
+    /* rows within sy_step of the top or bottom read rows past the frame (2 edge - row): the
+     * plain loop */
+    if (r->odd_u2 | r->odd_u1 | r->odd_d1 | r->odd_d2)
+        return x0;
     struct wk k;
     wk_init(&k, l, f, r, bg);
     /* still water: lit_q8(t << 8, gain0) is t << 8 when gain0 is 4096, and a white tint
@@ -459,7 +469,7 @@ static AVX2 int water_row_avx2(const rp_light *l, const struct rp_light_frame *f
                        ? group_v(&k, x, k.m + x, k.u2 + x, k.d2 + x, out, rgba)
                        : edge_group(&k, x, out, rgba);
         if (fail)
-            return x; /* a texel would be read past the frame: the plain loop */
+            return x; /* a texel past the frame, or an edge height past HMAX: the plain loop */
     }
     return w;
 }

@@ -47,3 +47,26 @@ clamped = (s[:, 1:-1] == left).sum() + (s[:, 1:-1] == right).sum() + \
           (t[1:-1, :] == top).sum() + (t[1:-1, :] == bottom).sum()
 print("    moved", moved, "clamped to an edge", clamped)
 sys.exit(0 if moved > 1000 and clamped <= 2 else 1)'
+
+# Nor a lit line along the edges: the heights continue past an edge as their point
+# reflection (light_simd.h struct rp_light_wrows), so rings that reach it over flat grey
+# (seen through light alone) are no brighter on the frame's outermost pixels than 3 to 5
+# pixels in. Mirrored evenly, the slope fell to 0 on the edge and its curvature doubled:
+# 2.46 levels there against 1.1 inside.
+ffmpeg -v error -f lavfi -i color=c=0x808080:s=64x36 -frames:v 1 -pix_fmt rgb24 grey.png
+printf 'size 640x360\nfps 30\nduration 21f\nseed 11\nat 0s drop 1%% 50%% radius 3%% height 3000\nat 0s drop 99%% 30%% radius 3%% height -3000\nat 0s drop 50%% 1%% radius 3%% height 3000\nat 0s drop 40%% 99%% radius 3%% height 3000\nat 0s..1s rain rate 5/s radius 0.8%%..1.6%% height 1200..2800\n' >edges.scene
+expect_status "look water over grey with rings at every edge" 0 "$ROCKPOOL" -q edges.scene \
+    -i grey.png --start 20 --end 21 -f png -o edges_%d.png
+check "look water: no lit line along the frame's edges" /usr/bin/python3 -c '
+import subprocess, sys
+import numpy as np
+raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "edges_20.png", "-f", "rawvideo",
+                      "-pix_fmt", "rgb24", "-"], capture_output=True, check=True).stdout
+a = np.frombuffer(raw, np.uint8).reshape(360, 640, 3).astype(float)
+y = np.abs(a[..., 0] * 0.299 + a[..., 1] * 0.587 + a[..., 2] * 0.114 - 128)
+def ring(k):
+    e = None if k == 0 else -k
+    return np.concatenate([y[k, k:e], y[-1 - k, k:e], y[k:e, k], y[k:e, -1 - k]])
+edge, band = ring(0).mean(), np.concatenate([ring(k) for k in (3, 4, 5)]).mean()
+print("    |luma - 128| on the edge %.2f, 3-5 px in %.2f" % (edge, band))
+sys.exit(0 if band > 0.5 and edge <= band else 1)'

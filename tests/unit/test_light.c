@@ -917,9 +917,29 @@ static int mirror_i(int i, int n)
     return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
 }
 
+/* The heights continued past each edge as their point reflection about it: h(e - d) =
+ * 2 h(e) - h(e + d) (light_simd.h struct rp_light_wrows). */
 static double hm(int x, int y)
 {
-    return field[mirror_i(y, H)][mirror_i(x, W)] / 256.0;
+    if (y < 0 || y > H - 1) {
+        int e = y < 0 ? 0 : H - 1;
+        return 2 * hm(x, e) - hm(x, mirror_i(y, H));
+    }
+    if (x < 0 || x > W - 1) {
+        int e = x < 0 ? 0 : W - 1;
+        return 2 * hm(e, y) - hm(mirror_i(x, W), y);
+    }
+    return field[y][x] / 256.0;
+}
+
+/* The picture at (px, py), read past its edges as its mirror image (light.c reflect_q8). */
+static double bg_mirrored(double px, double py, int k)
+{
+    px = fabs(px);
+    px = px > W - 1 ? 2 * (W - 1) - px : px;
+    py = fabs(py);
+    py = py > H - 1 ? 2 * (H - 1) - py : py;
+    return bg_at(px, py, k);
 }
 
 /* Unpolarised Fresnel reflectance of air to water for cos i, and cos t. */
@@ -970,7 +990,7 @@ static double water_oracle(const rp_light_params *p, double scale, int x, int y,
     double A = ct - eta * nz, g = A * nz / (eta + A * nz);
     double qx = x + (p->refraction_q8 ? depth * g * sx * scale : 0);
     double qy = y + (p->refraction_q8 ? depth * g * sy * scale : 0);
-    double t = bg_at(qx, qy, k);
+    double t = bg_mirrored(qx, qy, k);
 
     int st = (int)floor(3 * scale + 0.5);
     st = st < 1 ? 1 : st;
