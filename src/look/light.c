@@ -543,21 +543,20 @@ static inline int64_t wat(const int32_t *row, const int32_t *edge, int odd, int 
 
 /* The heights water_px reads around pixel x of row r->y. */
 struct wnear {
-    int64_t c, l, r, l2, r2; /* row y at x, x -+ 1, x -+ sx_step */
-    int64_t u1, d1;          /* rows y -+ 1 at x */
+    int64_t c, l, r, l2, r2;            /* row y at x, x -+ 1, x -+ sx_step */
+    int64_t u1, d1;                     /* rows y -+ 1 at x */
     int64_t u2, d2, u2l, u2r, d2l, d2r; /* rows y -+ sy_step at x, x -+ sx_step */
 };
 
-static inline __attribute__((always_inline)) void water_near(const struct rp_light_frame *f,
-                                                             const struct rp_light_wrows *r,
-                                                             int x, struct wnear *n)
+static inline __attribute__((always_inline)) void
+water_near(const struct rp_light_frame *f, const struct rp_light_wrows *r, int x, struct wnear *n)
 {
     const int w = f->w, st = f->sx_step;
     const int32_t *m = r->m, *u2 = r->u2, *d2 = r->d2;
     if (x - st >= 0 && x + st <= w - 1 && !(r->odd_u2 | r->odd_u1 | r->odd_d1 | r->odd_d2)) {
-        *n = (struct wnear){m[x],     m[x - 1],  m[x + 1],       m[x - st],      m[x + st],
-                            r->u1[x], r->d1[x],  u2[x],          d2[x],          u2[x - st],
-                            u2[x + st], d2[x - st], d2[x + st]};
+        *n =
+            (struct wnear){m[x],  m[x - 1], m[x + 1],   m[x - st],  m[x + st],  r->u1[x],  r->d1[x],
+                           u2[x], d2[x],    u2[x - st], u2[x + st], d2[x - st], d2[x + st]};
         return;
     }
     const int32_t *t = r->top, *b = r->bottom;
@@ -606,10 +605,8 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     const int64_t xmax = (int64_t)(w - 1) << 8, ymax = (int64_t)(h - 1) << 8;
     int32_t g = interp_rsq(l->wref, r2);
     const int64_t half = (int64_t)1 << 27;
-    o->qx = reflect_q8(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28),
-                       xmax);
-    o->qy = reflect_q8(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28),
-                       ymax);
+    o->qx = reflect_q8(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28), xmax);
+    o->qy = reflect_q8(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28), ymax);
 
     /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
      * surface spread over on the bed */
@@ -689,6 +686,21 @@ static inline __attribute__((always_inline)) int64_t lit_q8(int32_t tq, int32_t 
     return v;
 }
 
+/* The picture's channels tq (Q8 levels) lit by the caustics' gain (Q12), in Q8 levels before
+ * the tint. Where the gain brightens (above 4096), the brightest channel follows lit_q8 and
+ * the others are scaled by the same ratio (1 where it has no headroom left), so focused light keeps
+ * the picture's hue: eased channel by channel, the darker channels gained the most and rings of
+ * caustics over dark colours turned pale and grey. */
+static inline __attribute__((always_inline)) void lit3_q8(const int32_t tq[3], int32_t gain,
+                                                          int64_t v[3])
+{
+    int32_t mx = tq[0] > tq[1] ? tq[0] : tq[1];
+    mx = mx > tq[2] ? mx : tq[2];
+    int64_t vm = lit_q8(mx, gain);
+    for (int k = 0; k < 3; k++)
+        v[k] = gain > 4096 && mx > 0 ? (int64_t)tq[k] * vm / mx : ((int64_t)tq[k] * gain) >> 12;
+}
+
 /* The bed under the water at a pixel: the picture at the point seen, lit by the caustics'
  * gain and tinted. */
 static inline __attribute__((always_inline)) void water_bed(const rp_light *l,
@@ -696,9 +708,11 @@ static inline __attribute__((always_inline)) void water_bed(const rp_light *l,
                                                             const struct wpx *o, int x, int y,
                                                             const uint8_t *bg, int32_t t[3])
 {
+    int64_t lit[3];
     plate_px(bg, f->w, f->h, o->qx, o->qy, x, y, t);
+    lit3_q8(t, o->gain, lit);
     for (int k = 0; k < 3; k++) {
-        int64_t v = (lit_q8(t[k], o->gain) * l->tint[k] + ((int64_t)1 << 23)) >> 24;
+        int64_t v = (lit[k] * l->tint[k] + ((int64_t)1 << 23)) >> 24;
         t[k] = (int32_t)(v > 255 ? 255 : v);
     }
 }
@@ -707,12 +721,13 @@ void rp_light_caustics(const rp_light *l, const uint8_t *bg, int w, int h, int x
                        const rp_light_surface *s, uint16_t gain[3])
 {
     int32_t t[3];
+    int64_t lit[3];
     plate_px(bg, w, h, ((int64_t)x << 8) + s->dx, ((int64_t)y << 8) + s->dy, x, y, t);
+    lit3_q8(t, s->gain, lit);
     for (int k = 0; k < 3; k++) {
         /* bed / t = (lit * tint / 2^24) / (t / 2^8), as Q12 */
-        int64_t g =
-            t[k] ? (lit_q8(t[k], s->gain) * l->tint[k] + 8 * (int64_t)t[k]) / (16 * (int64_t)t[k])
-                 : ((int64_t)s->gain * l->tint[k] + 32768) >> 16;
+        int64_t g = t[k] ? (lit[k] * l->tint[k] + 8 * (int64_t)t[k]) / (16 * (int64_t)t[k])
+                         : ((int64_t)s->gain * l->tint[k] + 32768) >> 16;
         gain[k] = (uint16_t)(g > 65535 ? 65535 : g);
     }
 }

@@ -7,9 +7,10 @@
  * 32-bit gathers of its texels. Groups with no slope, no curvature, no bright caustics or no
  * layer skip those parts (the same integers come out), and still water that shows the
  * picture as it is is copied. Groups near the row's ends read copies of their heights
- * continued past the ends (rp_light_odd); rows near the top and bottom are the plain loop's. There is no SSE2 kernel: without SSE4.1's 32-bit multiplies and min/max and
- * AVX2's gathers, emulating them would cost about what the vectors save. Built with
- * `target` attributes (no -m flags), like the layer's kernel in light_simd.c. */
+ * continued past the ends (rp_light_odd); rows near the top and bottom are the plain loop's. There
+ * is no SSE2 kernel: without SSE4.1's 32-bit multiplies and min/max and AVX2's gathers, emulating
+ * them would cost about what the vectors save. Built with `target` attributes (no -m flags), like
+ * the layer's kernel in light_simd.c. */
 #include "look/light_simd.h"
 
 #include <string.h>
@@ -195,8 +196,9 @@ INLINE AVX2 void bed_point(const struct wk *k, int x, __m256i sx, __m256i sy, __
     __m256i myv = _mm256_srai_epi32(_mm256_mullo_epi32(sy, g), 8);
     __m256i px = _mm256_add_epi32(_mm256_set1_epi32(x << 8), lanes);
     *qx = reflect_v(_mm256_add_epi32(px, MUL_SHR(mxv, k->dx, k->half27, 28)), k->xmax);
-    *qy = reflect_v(_mm256_add_epi32(_mm256_set1_epi32(k->y << 8), MUL_SHR(myv, k->dy, k->half27, 28)),
-                    k->ymax);
+    *qy = reflect_v(
+        _mm256_add_epi32(_mm256_set1_epi32(k->y << 8), MUL_SHR(myv, k->dy, k->half27, 28)),
+        k->ymax);
 }
 
 /* The background at the bed points, bilinear, Q8 levels per channel (plate_px: its exact
@@ -293,6 +295,37 @@ INLINE AVX2 __m256i lit_v(__m256i tq, __m256i gain)
         add = _mm256_blendv_epi8(add, _mm256_sub_epi32(lh, q), soft);
     }
     return _mm256_blendv_epi8(v, _mm256_add_epi32(tq, add), bright);
+}
+
+/* lit3_q8() of light.c: the three channels t (Q8 levels) lit by the gain (Q12), the
+ * brightest eased by lit_v and the others scaled by its ratio where the gain brightens. The
+ * quotients in doubles are exact: t * vm < 2^32 is held exactly, and its quotient by mx <
+ * 2^16 is an integer or at least 2^-16 from one, far beyond a double's rounding. */
+INLINE AVX2 void lit3_v(const __m256i t[3], __m256i gain, __m256i v[3])
+{
+    __m256i mx = _mm256_max_epi32(_mm256_max_epi32(t[0], t[1]), t[2]);
+    __m256i vm = lit_v(mx, gain);
+    __m256i bright = _mm256_and_si256(_mm256_cmpgt_epi32(gain, _mm256_set1_epi32(4096)),
+                                      _mm256_cmpgt_epi32(mx, _mm256_setzero_si256()));
+    for (int c = 0; c < 3; c++)
+        v[c] = _mm256_srli_epi32(_mm256_mullo_epi32(t[c], gain), 12);
+    if (none(bright))
+        return;
+    __m256d den[2] = {_mm256_cvtepi32_pd(_mm256_castsi256_si128(mx)),
+                      _mm256_cvtepi32_pd(_mm256_extracti128_si256(mx, 1))};
+    __m256d num[2] = {_mm256_cvtepi32_pd(_mm256_castsi256_si128(vm)),
+                      _mm256_cvtepi32_pd(_mm256_extracti128_si256(vm, 1))};
+    /* lanes not bright divide by 1 and are not used */
+    const __m256d one = _mm256_set1_pd(1);
+    for (int i = 0; i < 2; i++)
+        den[i] = _mm256_max_pd(den[i], one);
+    for (int c = 0; c < 3; c++) {
+        __m256d lo = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(t[c])), num[0]);
+        __m256d hi = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(t[c], 1)), num[1]);
+        __m256i q = _mm256_set_m128i(_mm256_cvttpd_epi32(_mm256_div_pd(hi, den[1])),
+                                     _mm256_cvttpd_epi32(_mm256_div_pd(lo, den[0])));
+        v[c] = _mm256_blendv_epi8(v[c], q, bright);
+    }
 }
 
 /* The layer at 8 pixels from their slopes (r2 = |s|^2): the sky's Fresnel alpha and the
@@ -398,10 +431,11 @@ INLINE AVX2 int group_v(const struct wk *k, int x, const int32_t *m, const int32
             return 1;
     }
     __m256i a = _mm256_srli_epi32(cw, 24), na = _mm256_sub_epi32(m255, a);
-    __m256i px = _mm256_setzero_si256();
+    __m256i px = _mm256_setzero_si256(), lit[3];
+    lit3_v(t, gain, lit);
     for (int c = 0; c < 3; c++) {
         /* lit * tint + 2^23 < 2^32 (lit <= 255 << 8, tint <= 2^16) */
-        __m256i v = _mm256_mullo_epi32(lit_v(t[c], gain), k->tint[c]);
+        __m256i v = _mm256_mullo_epi32(lit[c], k->tint[c]);
         v = _mm256_min_epi32(_mm256_srli_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 23)), 24),
                              m255);
         if (!none(cw)) {
@@ -455,7 +489,7 @@ static AVX2 int water_row_avx2(const rp_light *l, const struct rp_light_frame *f
         return x0;
     struct wk k;
     wk_init(&k, l, f, r, bg);
-    /* still water: lit_q8(t << 8, gain0) is t << 8 when gain0 is 4096, and a white tint
+    /* still water: lit3_q8(t << 8, gain0) is t << 8 when gain0 is 4096, and a white tint
      * takes it back to t */
     const __m256i zero = _mm256_setzero_si256();
     k.cw0 = layer_v(&k, zero, zero, zero);

@@ -1008,11 +1008,15 @@ static double water_oracle(const rp_light_params *p, double scale, int x, int y,
     double det = (1 + axx) * (1 + ayy) - axy * axy;
     double e = 1 / fmin(fmax(det, 1.0 / 16), 4);
     double gain = fmin(fmax(1 + p->caustics_q8 / 256.0 * (e - 1), 0), 16);
+    /* where the gain brightens, the brightest channel is eased and the others follow its
+     * ratio */
+    double tm = fmax(fmax(bg_mirrored(qx, qy, 0), bg_mirrored(qx, qy, 1)), bg_mirrored(qx, qy, 2));
     double v = t * gain;
-    if (v > t) {
-        double room = 255 - t, lim = room < 48 ? room * room * room / 6912 : room / 3;
-        double add = v - t;
-        v = t + (2 * add > lim ? lim - lim * lim / (4 * add) : add);
+    if (gain > 1 && tm > 0) {
+        double vm = tm * gain, room = 255 - tm;
+        double lim = room < 48 ? room * room * room / 6912 : room / 3, add = vm - tm;
+        vm = tm + (2 * add > lim ? lim - lim * lim / (4 * add) : add);
+        v = t * vm / tm;
     }
     v *= p->tint_rgb[k] / 255.0;
     double bed = fmin(v, 255);
