@@ -13,6 +13,7 @@
  * the layer's kernel in light_simd.c. */
 #include "look/light_simd.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/cpu.h"
@@ -479,14 +480,10 @@ static AVX2 int edge_group(const struct wk *k, int x, uint8_t *out, int rgba)
 
 /* The row from x0 on in groups of 8, the last one overlapping the one before when w is not
  * a multiple of 8 (it writes those pixels again with the same bytes). */
-static AVX2 int water_row_avx2(const rp_light *l, const struct rp_light_frame *f,
-                               const struct rp_light_wrows *r, int x0, const uint8_t *bg,
-                               uint8_t *out, int rgba)
+static AVX2 int row_v(const rp_light *l, const struct rp_light_frame *f,
+                      const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
+                      int rgba)
 {
-    /* rows within sy_step of the top or bottom read rows past the frame (2 edge - row): the
-     * plain loop */
-    if (r->odd_u2 | r->odd_u1 | r->odd_d1 | r->odd_d2)
-        return x0;
     struct wk k;
     wk_init(&k, l, f, r, bg);
     /* still water: lit3_q8(t << 8, gain0) is t << 8 when gain0 is 4096, and a white tint
@@ -506,6 +503,50 @@ static AVX2 int water_row_avx2(const rp_light *l, const struct rp_light_frame *f
             return x; /* a texel past the frame, or an edge height past HMAX: the plain loop */
     }
     return w;
+}
+
+/* A row past the top or bottom, 2 edge - row, into tmp; 0 where a height passes
+ * +-RP_LIGHT_SIMD_HMAX. */
+static int odd_row(const int32_t *row, const int32_t *edge, int w, int32_t *tmp)
+{
+    for (int x = 0; x < w; x++) {
+        int64_t v = 2 * (int64_t)edge[x] - row[x];
+        if (v < -RP_LIGHT_SIMD_HMAX || v > RP_LIGHT_SIMD_HMAX)
+            return 0;
+        tmp[x] = (int32_t)v;
+    }
+    return 1;
+}
+
+/* The row from x0 on (row_v). Rows within sy_step of the top or bottom read rows past the
+ * frame: those are copied as 2 edge - row (rp_light_odd is linear, so the copies' own
+ * continuation past the left and right ends is water_px's), or left to the plain loop when
+ * the copy cannot be made or passes the kernel's bounds. */
+static AVX2 int water_row_avx2(const rp_light *l, const struct rp_light_frame *f,
+                               const struct rp_light_wrows *r, int x0, const uint8_t *bg,
+                               uint8_t *out, int rgba)
+{
+    if (!(r->odd_u2 | r->odd_u1 | r->odd_d1 | r->odd_d2))
+        return row_v(l, f, r, x0, bg, out, rgba);
+    const int w = f->w;
+    int32_t *tmp = malloc((size_t)w * 4 * sizeof *tmp);
+    if (!tmp)
+        return x0;
+    struct rp_light_wrows c = *r;
+    const int32_t **rows[4] = {&c.u2, &c.u1, &c.d1, &c.d2};
+    const int odd[4] = {r->odd_u2, r->odd_u1, r->odd_d1, r->odd_d2};
+    int ok = 1;
+    for (int i = 0; i < 4 && ok; i++) {
+        if (!odd[i])
+            continue;
+        int32_t *t = tmp + (size_t)i * w;
+        ok = odd_row(*rows[i], i < 2 ? r->top : r->bottom, w, t);
+        *rows[i] = t;
+    }
+    c.odd_u2 = c.odd_u1 = c.odd_d1 = c.odd_d2 = 0;
+    int x = ok ? row_v(l, f, &c, x0, bg, out, rgba) : x0;
+    free(tmp);
+    return x;
 }
 
 /* Every height of n within +-RP_LIGHT_SIMD_HMAX. */
