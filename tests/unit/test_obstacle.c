@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "scene/timeline.h"
@@ -77,8 +78,9 @@ static void test_displaced_water_goes_ahead(void **state)
     assert_true(rp_water_is_held(w, 23, 20) && at(w, 23, 20) == 0);
     assert_true(rp_water_is_held(w, 17, 20) && at(w, 17, 20) == 0);
     assert_false(rp_water_is_held(w, 16, 20));
-    assert_true(before - after >= 0 && before - after < 4 * N); /* rounding only: under 1 per rim cell */
-    assert_true(at(w, 25, 20) > 100);  /* ahead: gained */
+    assert_true(before - after >= 0 &&
+                before - after < 4 * N);  /* rounding only: under 1 per rim cell */
+    assert_true(at(w, 25, 20) > 100);     /* ahead: gained */
     assert_int_equal(at(w, 10, 20), 100); /* far behind: untouched */
     rp_obstacles_free(&os);
     rp_water_free(&w);
@@ -191,7 +193,7 @@ static void test_full_mask_is_a_rect(void **state)
             }
         }
     assert_int_equal(held, 7 * 5 + 4 * (N - 1)); /* and the grid's edge, a wall */
-    assert_true(beside > 40); /* the comparison saw the push */
+    assert_true(beside > 40);                    /* the comparison saw the push */
     rp_obstacles_free(&om);
     rp_obstacles_free(&orc);
     rp_water_free(&wm);
@@ -269,6 +271,89 @@ static void test_lead(void **state)
     assert_int_equal(num, 0);
 }
 
+/* floor(sqrt(v)) by doubles, corrected to the exact integer. */
+static int64_t floor_sqrt(int64_t v)
+{
+    int64_t r = (int64_t)sqrt((double)v);
+    while (r * r > v)
+        r--;
+    while ((r + 1) * (r + 1) <= v)
+        r++;
+    return r;
+}
+
+/* A plain transcription of how a circle is drawn (obstacle.c draw_px, every pixel of its
+ * box through its distance): the square root for every pixel, no shortcut. */
+static void draw_circle_ref(int64_t x0, int64_t y0, int64_t r, int gw, int gh, int ow, int oh,
+                            const uint8_t rgb[3], int32_t sx, int32_t sy, uint8_t *frame)
+{
+    int64_t px = ((int64_t)gw << 8) / ow, py = ((int64_t)gh << 8) / oh;
+    int64_t edge = px > py ? px : py;
+    for (int64_t y = 0; y < oh; y++)
+        for (int64_t x = 0; x < ow; x++) {
+            int64_t cx = ((2 * x + 1) * gw << 7) / ow, cy = ((2 * y + 1) * gh << 7) / oh;
+            int64_t dx = cx - x0, dy = cy - y0, d = floor_sqrt(dx * dx + dy * dy);
+            int64_t out = d - r;
+            if (out >= edge + edge / 2)
+                continue;
+            uint8_t *p = frame + ((size_t)y * ow + (size_t)x) * 3;
+            static const uint8_t black[3] = {0, 0, 0};
+            int64_t a = (edge / 2 - out) * 256 / edge;
+            a = a < 0 ? 0 : a > 256 ? 256 : a;
+            int64_t contact = 0;
+            if (out > -edge / 2) {
+                contact = 256 - out * 256 / (edge + edge / 2);
+                contact = contact < 0 ? 0 : contact > 256 ? 256 : contact;
+            }
+            if (contact)
+                rp_blend_px(p, 3, black, (int32_t)(contact * 26214 >> 8));
+            if (!a)
+                continue;
+            uint8_t lit[3] = {rgb[0], rgb[1], rgb[2]};
+            int64_t rim = 3 * edge, in = -out;
+            if (in < rim) {
+                int64_t gx = d ? dx * 32767 / d : 0, gy = d ? dy * 32767 / d : 0;
+                int64_t w = in <= 0 ? 256 : 256 - in * 256 / rim;
+                int64_t shade = 32768 + (((gx * sx + gy * sy) >> 16) * w >> 8);
+                for (int c = 0; c < 3; c++) {
+                    int64_t v = (rgb[c] * shade + 16384) >> 15;
+                    lit[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+                }
+            }
+            rp_blend_px(p, 3, lit, (int32_t)a << 8);
+        }
+}
+
+/* A circle drawn at 5 output pixels a cell, off the cells' centres, equals the plain
+ * transcription byte for byte: the drawing's shortcuts (no square root deep inside or
+ * beyond the contact line) change nothing. */
+static void test_draw_circle(void **state)
+{
+    (void)state;
+    enum { OW = 5 * N, OH = 5 * N };
+    static uint8_t got[OH][OW][3], want[OH][OW][3];
+    const uint8_t rgb[3] = {138, 133, 120};
+    int32_t sx, sy;
+    rp_obstacles_sun(315000, 40000, &sx, &sy);
+    rp_obstacles *os = NULL;
+    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
+    place(os, C + 77, C - 41, 0, 0);
+    memset(got, 90, sizeof got);
+    memset(want, 90, sizeof want);
+    rp_obstacles_draw(os, 0, 1, N, N, OW, OH, rgb, sx, sy, &got[0][0][0], 3, 0, OH);
+    draw_circle_ref(C + 77, C - 41, 3 * 256, N, N, OW, OH, rgb, sx, sy, &want[0][0][0]);
+    int drawn = 0;
+    for (int y = 0; y < OH; y++)
+        for (int x = 0; x < OW; x++) {
+            drawn += want[y][x][0] != 90;
+            if (memcmp(got[y][x], want[y][x], 3))
+                fail_msg("pixel (%d, %d): %d %d %d, want %d %d %d", x, y, got[y][x][0],
+                         got[y][x][1], got[y][x][2], want[y][x][0], want[y][x][1], want[y][x][2]);
+        }
+    assert_true(drawn > 600); /* about pi (3 * 5 + 1.5)^2 pixels */
+    rp_obstacles_free(&os);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_appearing_keeps_water),
         cmocka_unit_test(test_push_bow_and_trough),
         cmocka_unit_test(test_lead),
+        cmocka_unit_test(test_draw_circle),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_full_mask_is_a_rect),
         cmocka_unit_test(test_mask_shape_follows_image),
