@@ -71,8 +71,8 @@ deps:
 	./scripts/install-deps
 
 # Objects: one directory per source folder, made for each object (so any part of a build
-# tree may be missing). The core is compiled without FFmpeg's include paths, which proves
-# it includes none of their headers.
+# tree may be missing). The core is compiled without FFmpeg's include paths; the cross
+# builds (make cross), whose compilers see no FFmpeg headers at all, show it includes none.
 $(CORE_OBJS): $(BUILD)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@

@@ -3,7 +3,7 @@
  * pixel format, rate control, logging and colour tags rockpool decides, all tried on a
  * throwaway context in validation before anything is created. RGB24 is converted to the
  * encoder's pixel format by rockpool's own BT.601/BT.709 converter (yuv.h) for yuv420p and
- * yuv444p, ten times faster than libswscale, or by libswscale for any other; GIF frames
+ * yuv444p (bench/run measures it against libswscale), or by libswscale for any other; GIF frames
  * are mapped to the palette output_video.c makes. Frames get pts 0, 1, 2, ... in a 1/fps
  * time base, as in FFmpeg's doc/examples/encode_video.c (5.1). */
 #include <errno.h>
