@@ -152,5 +152,10 @@ case $ROCKPOOL in
         if [ -n "$r" ] && [ "$5" -le "$4" ]; then ok "$2 at $1: peak $5 MiB within the limit of $4 MiB it was accepted at"
         else bad "$2 at $1: peak ${5:-?} MiB over the limit of ${4:-?} MiB it was accepted at"; fi
     done
+    # -j 256: the render's threads and buffers grow with -j, the encoder's threads stop at 16
+    r=$(at_limit 1920x1080 -c libx264 -o lim.mp4 -j 256)
+    set -- $r
+    if [ -n "$r" ] && [ "$2" -le "$1" ]; then ok "libx264 at 1920x1080 -j 256: peak $2 MiB within the limit of $1 MiB it was accepted at"
+    else bad "libx264 at 1920x1080 -j 256: peak ${2:-?} MiB over the limit of ${1:-?} MiB it was accepted at"; fi
     rm -f lim.* rss.txt ;;
 esac

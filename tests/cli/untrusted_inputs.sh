@@ -151,6 +151,9 @@ if mount -t tmpfs -o size=64k tmpfs "$TINY" 2>/dev/null; then
         -s 320x240 -n 30 -o "$TINY/seq/f_%03d.png"
     check "full disk, PNG: no temporary file left" \
         test -z "$(find "$TINY" -type f ! -name 'f_[0-9][0-9][0-9].png')"
+    # a failed run removes the frames it finished and the directory it made (rockpool(1)
+    # FILES), so no complete-looking part of the sequence is left
+    check "full disk, PNG: no frame and no directory left" test -z "$(ls -A "$TINY")"
     rm -rf "${TINY:?}"/*
     expect_status "full disk, --dump-heights: exit 1" 1 "$ROCKPOOL" -q -s 320x240 -n 30 \
         -f framemd5 -o out.txt --dump-heights "$TINY/h.bin"

@@ -181,10 +181,11 @@ check "mkv carries the audio" test "$(ffprobe -v error -select_streams a \
 expect_status "audio into webm (re-encoded)" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 -o au.webm
 check "webm's audio is Opus" test "$(ffprobe -v error -select_streams a \
     -show_entries stream=codec_name -of csv=p=0 au.webm)" = opus
-# FLAC and Opus sound, which MP4 and MOV cannot take as they are (libavformat accepts the
-# stream and then refuses the header): re-encoded to AAC, the full 2 s.
-for ac in flac libopus; do
-    gen -i clip.mp4 -map 0 -c:v copy -c:a "$ac" "clip_$ac.mkv"
+# FLAC, Opus and TrueHD sound, which MP4 and MOV cannot take as they are (libavformat
+# accepts the stream and then refuses the header as experimental): re-encoded to AAC, the
+# full 2 s. (FFmpeg's TrueHD encoder is itself experimental: -strict -2.)
+for ac in flac libopus truehd; do
+    gen -i clip.mp4 -map 0 -c:v copy -c:a "$ac" -strict -2 "clip_$ac.mkv"
     for o in mp4 mov; do
         expect_status "$ac sound into $o" 0 "$ROCKPOOL" -q flat.scene -i "clip_$ac.mkv" -o "a_$ac.$o"
         check "$ac sound into $o: AAC" test "$(ffprobe -v error -select_streams a:0 \
