@@ -104,21 +104,23 @@ display_aspect_num=16
 display_aspect_den=9
 colorspace=709
 EOF
-# melt_run DIR LOG ARGS...: melt writing DIR/f%03d.png. It runs under a timeout; a melt
-# that hung before it wrote any frame (seen once in CI in build-clang, 23 minutes with no
-# frame, not reproduced in 12 runs) is run once more, so MLT's start-up does not stall CI.
+# melt_run DIR LOG ARGS...: melt writing DIR/f%03d.png, under a timeout. Under load melt
+# itself sometimes writes no frame, with or without a filter: it exits 0 at once, or hangs
+# (3 of 24 runs of melt alone over a still, three at a time beside two busy loops; CI saw
+# both in build-clang). Such a run is made again, up to three times; a melt that crashes
+# (a signal) is not, so a plugin that takes its host down still fails the checks.
 melt_run() {
     local dir=$1 log=$2 try st
     shift 2
-    for try in 1 2; do
+    for try in 1 2 3; do
         rm -rf "$dir" && mkdir "$dir"
         st=0
         MLT_FREI0R_PLUGIN_PATH=$BUILD_DIR/frei0r timeout -k 5 120 melt -silent "$@" \
             -consumer "avformat:$dir/f%03d.png" vcodec=png pix_fmt=rgb24 real_time=-2 \
             >"$log" 2>&1 || st=$?
-        case $st in 124 | 137) ;; *) return 0 ;; esac
+        case $st in 0 | 124 | 137) ;; *) return 0 ;; esac
         if [ -n "$(ls "$dir")" ]; then return 0; fi
-        echo "melt hung before its first frame (try $try)" >&2
+        echo "    melt wrote no frame (exit $st, try $try): run again"
     done
 }
 if [ $san = 0 ]; then
