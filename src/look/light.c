@@ -553,7 +553,8 @@ water_near(const struct rp_light_frame *f, const struct rp_light_wrows *r, int x
 {
     const int w = f->w, st = f->sx_step;
     const int32_t *m = r->m, *u2 = r->u2, *d2 = r->d2;
-    if (x - st >= 0 && x + st <= w - 1 && !(r->odd_u2 | r->odd_u1 | r->odd_d1 | r->odd_d2)) {
+    /* sy_step >= 1: a row past the frame at -+1 is one at -+sy_step too */
+    if (x - st >= 0 && x + st <= w - 1 && !(r->odd_u2 | r->odd_d2)) {
         *n =
             (struct wnear){m[x],  m[x - 1], m[x + 1],   m[x - st],  m[x + st],  r->u1[x],  r->d1[x],
                            u2[x], d2[x],    u2[x - st], u2[x + st], d2[x - st], d2[x + st]};
@@ -688,9 +689,9 @@ static inline __attribute__((always_inline)) int64_t lit_q8(int32_t tq, int32_t 
 
 /* The picture's channels tq (Q8 levels) lit by the caustics' gain (Q12), in Q8 levels before
  * the tint. Where the gain brightens (above 4096), the brightest channel follows lit_q8 and
- * the others are scaled by the same ratio (1 where it has no headroom left), so focused light keeps
- * the picture's hue: eased channel by channel, the darker channels gained the most and rings of
- * caustics over dark colours turned pale and grey. */
+ * the others are scaled by the same ratio (1 where it has no headroom left), so focused
+ * light keeps the picture's hue: eased channel by channel, the darker channels gained the
+ * most and rings of caustics over dark colours turned pale and grey. */
 static inline __attribute__((always_inline)) void lit3_q8(const int32_t tq[3], int32_t gain,
                                                           int64_t v[3])
 {

@@ -402,16 +402,20 @@ void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_de
         /* a plain circle's pixels more than the rim inside its edge, or beyond the contact
          * line, need no square root: floor(sqrt(d2)) < K exactly when d2 < K^2, and
          * draw_px draws every out below -3 edge alike */
-        int64_t kin = o->circle && !o->sdf && o->r > 3 * edge ? o->r - 3 * edge : 0;
-        int64_t kout = o->r + edge + edge / 2;
+        const int plain = o->circle && !o->sdf && o->r > 3 * edge;
+        const int64_t kin = o->r - 3 * edge, kout = o->r + edge + edge / 2;
         for (int64_t y = oy0; y < oy1; y++) {
             int64_t cy = ((2 * y + 1) * gh << 7) / oh; /* the pixel's centre, 1/256 cell */
             for (int64_t x = ox0; x < ox1; x++) {
                 int64_t cx = ((2 * x + 1) * gw << 7) / ow, out;
-                int64_t d2 = (cx - o->x) * (cx - o->x) + (cy - o->y) * (cy - o->y);
-                if (kin && d2 >= kout * kout)
-                    continue;
-                out = kin && d2 < kin * kin ? -3 * edge - 1 : outside(o, cx, cy);
+                if (plain) {
+                    int64_t d2 = (cx - o->x) * (cx - o->x) + (cy - o->y) * (cy - o->y);
+                    if (d2 >= kout * kout)
+                        continue;
+                    out = d2 < kin * kin ? -3 * edge - 1 : outside(o, cx, cy);
+                } else {
+                    out = outside(o, cx, cy);
+                }
                 if (out >= edge + edge / 2)
                     continue;
                 draw_px(o, cx, cy, out, edge, rgb, sun_x, sun_y,

@@ -7,10 +7,11 @@
  * 32-bit gathers of its texels. Groups with no slope, no curvature, no bright caustics or no
  * layer skip those parts (the same integers come out), and still water that shows the
  * picture as it is is copied. Groups near the row's ends read copies of their heights
- * continued past the ends (rp_light_odd); rows near the top and bottom are the plain loop's. There
- * is no SSE2 kernel: without SSE4.1's 32-bit multiplies and min/max and AVX2's gathers, emulating
- * them would cost about what the vectors save. Built with `target` attributes (no -m flags), like
- * the layer's kernel in light_simd.c. */
+ * continued past the ends (rp_light_odd), and rows near the top and bottom copies of the
+ * rows past the frame (water_row_avx2). There is no SSE2 kernel: without SSE4.1's 32-bit
+ * multiplies and min/max and AVX2's gathers, emulating them would cost about what the
+ * vectors save. Built with `target` attributes (no -m flags), like the layer's kernel in
+ * light_simd.c. */
 #include "look/light_simd.h"
 
 #include <stdlib.h>
@@ -305,13 +306,13 @@ INLINE AVX2 __m256i lit_v(__m256i tq, __m256i gain)
 INLINE AVX2 void lit3_v(const __m256i t[3], __m256i gain, __m256i v[3])
 {
     __m256i mx = _mm256_max_epi32(_mm256_max_epi32(t[0], t[1]), t[2]);
-    __m256i vm = lit_v(mx, gain);
     __m256i bright = _mm256_and_si256(_mm256_cmpgt_epi32(gain, _mm256_set1_epi32(4096)),
                                       _mm256_cmpgt_epi32(mx, _mm256_setzero_si256()));
     for (int c = 0; c < 3; c++)
         v[c] = _mm256_srli_epi32(_mm256_mullo_epi32(t[c], gain), 12);
     if (none(bright))
         return;
+    __m256i vm = lit_v(mx, gain);
     __m256d den[2] = {_mm256_cvtepi32_pd(_mm256_castsi256_si128(mx)),
                       _mm256_cvtepi32_pd(_mm256_extracti128_si256(mx, 1))};
     __m256d num[2] = {_mm256_cvtepi32_pd(_mm256_castsi256_si128(vm)),
@@ -519,29 +520,30 @@ static int odd_row(const int32_t *row, const int32_t *edge, int w, int32_t *tmp)
 }
 
 /* The row from x0 on (row_v). Rows within sy_step of the top or bottom read rows past the
- * frame: those are copied as 2 edge - row (rp_light_odd is linear, so the copies' own
+ * frame: only those (u2, and u1 on row 0; d2, and d1 on the last row) are copied as 2 edge -
+ * row, about 2 (sy_step + 1) rows a frame (rp_light_odd is linear, so the copies' own
  * continuation past the left and right ends is water_px's), or left to the plain loop when
- * the copy cannot be made or passes the kernel's bounds. */
+ * a copy cannot be made or passes the kernel's bounds. */
 static AVX2 int water_row_avx2(const rp_light *l, const struct rp_light_frame *f,
                                const struct rp_light_wrows *r, int x0, const uint8_t *bg,
                                uint8_t *out, int rgba)
 {
-    if (!(r->odd_u2 | r->odd_u1 | r->odd_d1 | r->odd_d2))
+    if (!(r->odd_u2 | r->odd_d2)) /* sy_step >= 1: odd_u1 implies odd_u2, odd_d1 odd_d2 */
         return row_v(l, f, r, x0, bg, out, rgba);
-    const int w = f->w;
-    int32_t *tmp = malloc((size_t)w * 4 * sizeof *tmp);
-    if (!tmp)
-        return x0;
     struct rp_light_wrows c = *r;
     const int32_t **rows[4] = {&c.u2, &c.u1, &c.d1, &c.d2};
     const int odd[4] = {r->odd_u2, r->odd_u1, r->odd_d1, r->odd_d2};
+    const int w = f->w, n = odd[0] + odd[1] + odd[2] + odd[3];
+    int32_t *tmp = malloc((size_t)w * n * sizeof *tmp), *t = tmp;
+    if (!tmp)
+        return x0;
     int ok = 1;
     for (int i = 0; i < 4 && ok; i++) {
         if (!odd[i])
             continue;
-        int32_t *t = tmp + (size_t)i * w;
         ok = odd_row(*rows[i], i < 2 ? r->top : r->bottom, w, t);
         *rows[i] = t;
+        t += w;
     }
     c.odd_u2 = c.odd_u1 = c.odd_d1 = c.odd_d2 = 0;
     int x = ok ? row_v(l, f, &c, x0, bg, out, rgba) : x0;
