@@ -80,7 +80,7 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
 typedef int (*rp_light_rows_ok_fn)(const struct rp_light_frame *f, const int32_t *heights, int y0,
                                    int y1);
 
-/* ---- look water's kernel (src/x86/light_water_simd.c) ---- */
+/* ---- look water's kernels (src/x86/light_water_body.h, at 8 and 16 pixels a vector) ---- */
 
 /** i reflected about the frame's first and last pixel (the water's walls), then clamped
  * to 0..n-1: how the water model and its kernels read past the edges. */

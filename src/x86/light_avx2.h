@@ -1,5 +1,5 @@
 /* light_avx2.h - what the AVX2 kernels of the light (light_simd.c: the layer models;
- * light_water_simd.c: look water) share: the slope of light.c's slope_q12 in int32 lanes.
+ * light_water_body.h: look water) share: the slope of light.c's slope_q12 in int32 lanes.
  * Include after avx2_common.h. */
 #ifndef RP_X86_LIGHT_AVX2_H
 #define RP_X86_LIGHT_AVX2_H

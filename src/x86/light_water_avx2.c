@@ -1,0 +1,45 @@
+/* light_water_avx2.c - look water's kernel (light_water_body.h) at 8 pixels a vector. */
+#include "x86/light_water.h"
+
+#include <string.h>
+
+#include "base/cpu.h"
+
+#ifdef RP_HAVE_X86_KERNELS
+#include <immintrin.h>
+
+#include "x86/avx2_common.h"
+#include "x86/light_avx2.h"
+
+#define VL 8
+#define VI __m256i
+#define VD __m256d
+#define TARGET AVX2
+#define ROW_V rp_light_water_row_avx2
+#define VOP(op) _mm256_##op
+#define VAND _mm256_and_si256
+#define VOR _mm256_or_si256
+#define VZERO _mm256_setzero_si256
+#define VCMPGT _mm256_cmpgt_epi32
+#define VBLENDV _mm256_blendv_epi8
+#define VBLEND_ODD(e, o) _mm256_blend_epi32((e), (o), 0xAA)
+#define VGATHER(base, i, s) _mm256_i32gather_epi32((base), (i), (s))
+#define VPERM(t, i) _mm256_permutevar8x32_epi32((t), (i))
+#define VSET1_64 _mm256_set1_epi64x
+#define VFIRST _mm256_cvtsi256_si32
+#define VIOTA() _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+#define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
+#define VLOAD_U16(p) _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define VD_LO(a) _mm256_cvtepi32_pd(_mm256_castsi256_si128(a))
+#define VD_HI(a) _mm256_cvtepi32_pd(_mm256_extracti128_si256((a), 1))
+#define VD_TRUNC(lo, hi) _mm256_set_m128i(_mm256_cvttpd_epi32(hi), _mm256_cvttpd_epi32(lo))
+#define vnone none
+#define vclamp clampv
+#define vmulhi32 mulhi32
+#define vloadh loadh
+#define vload_rgb load_rgb
+#define vstore_rgb store_rgb
+
+#include "x86/light_water_body.h"
+
+#endif /* RP_HAVE_X86_KERNELS */

@@ -1,0 +1,493 @@
+/* light_water_body.h - look water's vector kernel (light.c: water_px, water_bed and the
+ * blend of water_span_rgb, or the layer of water_span_rgba), VL pixels at a time and exact to
+ * the last bit: every step of the plain loop in int32 lanes, where each value is shown to
+ * fit, and the products that need 64 bits as pairs of 32x32 -> 64-bit multiplies. Tables are
+ * read with gathers (one 32-bit gather fetches entries i and i + 1 of a uint16 table), or,
+ * for the slopes of most water, from registers with permutes; the bed with four 32-bit
+ * gathers of its texels. Groups with no slope, no curvature, no bright caustics or no layer
+ * skip those parts (the same integers come out), and still water that shows the picture as
+ * it is is copied. Groups near the row's ends read copies of their heights continued past
+ * the ends (rp_light_odd).
+ *
+ * Written once over a vector of VL int32 lanes and compiled twice, by light_water_avx2.c (VL
+ * 8) and light_water_avx512.c (VL 16), which define the type VI (and VD, VL / 2 doubles),
+ * the function attribute TARGET, the entry's name ROW_V, and these operations: VOP(op) for
+ * the _mm256_op / _mm512_op of the same meaning; VAND VOR VZERO; VCMPGT (lanes of all ones
+ * or zeros), VBLENDV(a, b, m) (b where m), VBLEND_ODD(e, o) (odd lanes from o); VGATHER(base,
+ * index, scale); VPERM(t, i) (lane i of t); VFIRST (lane 0); VIOTA (0..VL-1); VSTORE (VL
+ * lanes); VLOAD_U16 (VL uint16 widened); VD_LO, VD_HI (the lower or upper VL / 2 lanes as
+ * doubles), VD_TRUNC(lo, hi) (both truncated back into one vector); vnone, vclamp,
+ * vmulhi32 (floor(a * b / 2^32)), vloadh, vload_rgb and vstore_rgb (VL packed RGB pixels). */
+
+/* Bits s..s+31 of 64-bit products e (even lanes) and o (odd lanes): floor(p / 2^s) when
+ * that fits in int32 (a logical and an arithmetic shift agree on those bits). */
+#define VSHR_PAIR(e, o, s) VBLEND_ODD(VOP(srli_epi64)((e), (s)), VOP(slli_epi64)((o), 32 - (s)))
+
+/* light.c's slope_q12 (light_avx2.h's slope_v): clamp(floor(d * scale * mdiv / 2^32),
+ * +-SLOPE_MAX), with d clamped to k->dlim. */
+INLINE TARGET VI vslope(VI d, const struct kslope *k)
+{
+    const VI dl = VOP(set1_epi32)(k->dlim), smax = VOP(set1_epi32)(RP_LIGHT_SLOPE_MAX);
+    d = vclamp(d, VOP(sub_epi32)(VZERO(), dl), dl);
+    VI s = VOP(add_epi32)(VOP(mullo_epi32)(d, VOP(set1_epi32)(k->hi)),
+                          vmulhi32(d, VOP(set1_epi32)(k->lo)));
+    return vclamp(s, VOP(sub_epi32)(VZERO(), smax), smax);
+}
+
+/* floor((a * b + r) / 2^s) of int32 lanes, r a 64-bit vector, when the result fits int32. */
+#define MUL_SHR(a, b, r, s)                                                                        \
+    VSHR_PAIR(                                                                                     \
+        VOP(add_epi64)(VOP(mul_epi32)((a), (b)), (r)),                                             \
+        VOP(add_epi64)(VOP(mul_epi32)(VOP(srli_epi64)((a), 32), VOP(srli_epi64)((b), 32)), (r)),   \
+        (s))
+
+/* The same for unsigned lanes. */
+#define MULU_SHR(a, b, r, s)                                                                       \
+    VSHR_PAIR(                                                                                     \
+        VOP(add_epi64)(VOP(mul_epu32)((a), (b)), (r)),                                             \
+        VOP(add_epi64)(VOP(mul_epu32)(VOP(srli_epi64)((a), 32), VOP(srli_epi64)((b), 32)), (r)),   \
+        (s))
+
+/* Entries i and i + 1 of a uint16 table (one 32-bit load each lane) interpolated by fr of
+ * 2^shift: t[i] + ((t[i + 1] - t[i]) * fr >> shift). */
+INLINE TARGET VI interp16(const uint16_t *tab, VI i, VI fr, const int shift)
+{
+    VI g = VGATHER((const int *)(const void *)tab, i, 2);
+    VI t0 = VAND(g, VOP(set1_epi32)(0xffff));
+    VI dt = VOP(sub_epi32)(VOP(srli_epi32)(g, 16), t0);
+    return VOP(add_epi32)(t0, VOP(srai_epi32)(VOP(mullo_epi32)(dt, fr), shift));
+}
+
+/* What one row needs: its rows of heights and every per-frame constant as a vector. */
+struct wk {
+    const rp_light *l;
+    const int32_t *u2, *u1, *m, *d1, *d2;
+    const uint8_t *bg;
+    int w, y, st, sky_on;
+    struct kslope kx, ky;
+    VI cxm, cym, cxym; /* curvature factors (< 2^24) */
+    VI hlim;           /* the Hessian terms' clamp (caustic_gain) */
+    VI caus_a, lim, caus, gain0;
+    VI dx, dy, half27; /* the bed offset's factors (< 2^31) */
+    VI xmax, ymax, wm1, hm1, wv, w3, last;
+    VI mx, my, glim, ginh, ginl; /* the glint: mirror slope, d^2 limit, 1/sigma^2 */
+    VI tint[3], light[3], sky[3];
+    /* entries 0..7 and 1..8 of wref and wsky: slopes below 0.35 (r2 < 2^21) index no
+     * further, so most groups read them with a permute instead of a gather */
+    VI wref0, wref1, wsky0, wsky1;
+    VI cw0;        /* the layer on still water (no slope) */
+    int flat_copy; /* still water is the picture itself (no layer, no gain, no tint) */
+};
+
+static TARGET void wk_init(struct wk *k, const rp_light *l, const struct rp_light_frame *f,
+                           const struct rp_light_wrows *r, const uint8_t *bg)
+{
+    k->l = l;
+    k->u2 = r->u2;
+    k->u1 = r->u1;
+    k->m = r->m;
+    k->d1 = r->d1;
+    k->d2 = r->d2;
+    k->bg = bg;
+    k->w = f->w;
+    k->y = r->y;
+    k->st = f->sx_step;
+    k->sky_on = l->p.sky_q8 != 0; /* else every wsky entry is 0 */
+    kslope_init(&k->kx, f->scale_x * f->mdiv);
+    kslope_init(&k->ky, f->scale_y * f->mdiv);
+    k->cxm = VOP(set1_epi32)((int32_t)f->cxm);
+    k->cym = VOP(set1_epi32)((int32_t)f->cym);
+    k->cxym = VOP(set1_epi32)((int32_t)f->cxym);
+    /* clamp(caus_a * h >> 8, +-lim) is lim from h = ceil(256 lim / caus_a) on (and -lim from
+     * -h), so h may be clamped there first, which keeps caus_a * h below 2^25 */
+    const int64_t lim = (int64_t)16 << 12;
+    k->hlim =
+        VOP(set1_epi32)(l->caus_a > 0 ? (int32_t)((256 * lim + l->caus_a - 1) / l->caus_a) : 0);
+    k->caus_a = VOP(set1_epi32)((int32_t)l->caus_a);
+    k->lim = VOP(set1_epi32)((int32_t)lim);
+    k->caus = VOP(set1_epi32)(l->p.caustics_q8);
+    /* flat water: det = 1 (4096), so gain = 1 + caustics * (1 / det - 1) as water_px has it */
+    int64_t g0 = 4096 + (((int64_t)(l->wrecip[4096] - 4096) * l->p.caustics_q8) >> 8);
+    k->gain0 = VOP(set1_epi32)((int32_t)(g0 < 0 ? 0 : g0 > lim ? lim : g0));
+    k->dx = VOP(set1_epi32)((int32_t)f->dx);
+    k->dy = VOP(set1_epi32)((int32_t)f->dy);
+    k->half27 = VSET1_64((int64_t)1 << 27);
+    k->xmax = VOP(set1_epi32)((f->w - 1) << 8);
+    k->ymax = VOP(set1_epi32)((f->h - 1) << 8);
+    k->wm1 = VOP(set1_epi32)(f->w - 1);
+    k->hm1 = VOP(set1_epi32)(f->h - 1);
+    k->wv = VOP(set1_epi32)(f->w);
+    k->w3 = VOP(set1_epi32)(3 * f->w);
+    /* the 4-byte texel loads must stay inside the frame */
+    k->last = VOP(set1_epi32)((int32_t)((int64_t)f->w * f->h * 3 - 4));
+    k->mx = VOP(set1_epi32)(l->mirror_x);
+    k->my = VOP(set1_epi32)(l->mirror_y);
+    k->glim = VOP(set1_epi32)((int32_t)l->glint_lim);
+    /* glint_inv = hi * 2^32 + lo, lo unsigned: d^2 * inv >> 24 = (d^2 * hi << 8) + (d^2 *
+     * lo >> 24) */
+    k->ginh = VOP(set1_epi32)((int32_t)((l->glint_inv >> 32) << 8));
+    k->ginl = VOP(set1_epi32)((int32_t)(uint32_t)(l->glint_inv & 0xffffffffu));
+    for (int c = 0; c < 3; c++) {
+        k->tint[c] = VOP(set1_epi32)(l->tint[c]);
+        k->light[c] = VOP(set1_epi32)(l->p.light_rgb[c]);
+        k->sky[c] = VOP(set1_epi32)(l->p.sky_rgb[c]);
+    }
+    k->wref0 = vloadh(l->wref);
+    k->wref1 = vloadh(l->wref + 1);
+    k->wsky0 = VLOAD_U16(l->wsky);
+    k->wsky1 = VLOAD_U16(l->wsky + 1);
+}
+
+/* Every lane's table index r2 >> 18 below VL (the entries the registers hold). */
+INLINE TARGET int small_r2(VI r2)
+{
+    return vnone(VCMPGT(r2, VOP(set1_epi32)((VL << 18) - 1)));
+}
+
+/* t[i] + ((t[i + 1] - t[i]) * fr >> 8) from t0 = t[0..VL-1] and t1 = t[1..VL], every i < VL. */
+INLINE TARGET VI interp_reg(VI t0, VI t1, VI i, VI fr)
+{
+    VI a = VPERM(t0, i), b = VPERM(t1, i);
+    return VOP(add_epi32)(a, VOP(srai_epi32)(VOP(mullo_epi32)(VOP(sub_epi32)(b, a), fr), 8));
+}
+
+/* The caustics' gain (Q12) from the laplacians lxx, lyy and the cross difference lxy (each
+ * within 2^26): water_px's 1 / det(I + a Hess), eased by the strength. */
+INLINE TARGET VI caustic_gain(const struct wk *k, VI lxx, VI lyy, VI lxy)
+{
+    const VI zero = VZERO(), r0 = VZERO();
+    const VI nh = VOP(sub_epi32)(zero, k->hlim), nl = VOP(sub_epi32)(zero, k->lim);
+    /* h = lap * c >> 20 within 2^30; each a * h term clamped to +-16 (Q12) */
+    VI hxx = vclamp(MUL_SHR(lxx, k->cxm, r0, 20), nh, k->hlim);
+    VI hyy = vclamp(MUL_SHR(lyy, k->cym, r0, 20), nh, k->hlim);
+    VI hxy = vclamp(MUL_SHR(lxy, k->cxym, r0, 20), nh, k->hlim);
+    VI axx = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hxx), 8), nl, k->lim);
+    VI ayy = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hyy), 8), nl, k->lim);
+    VI axy = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hxy), 8), nl, k->lim);
+    /* (4096 + a) reaches 69632: the products need 64 bits, their >> 12 does not */
+    const VI one = VOP(set1_epi32)(4096);
+    VI bxx = VOP(add_epi32)(one, axx), byy = VOP(add_epi32)(one, ayy);
+    VI det = VOP(sub_epi32)(MUL_SHR(bxx, byy, r0, 12), MUL_SHR(axy, axy, r0, 12));
+    det = vclamp(det, zero, VOP(set1_epi32)(RP_LIGHT_RECIP_N));
+    VI e = VGATHER((const int *)k->l->wrecip, det, 4);
+    /* (e - 4096) * caustics: e <= 2^16, caustics <= 2^14 */
+    VI gain =
+        VOP(add_epi32)(one, VOP(srai_epi32)(VOP(mullo_epi32)(VOP(sub_epi32)(e, one), k->caus), 8));
+    return vclamp(gain, zero, k->lim);
+}
+
+/* light.c's reflect_q8: q mirrored about 0 and max, then clamped (|q| < 2^30). */
+INLINE TARGET VI reflect_v(VI q, VI max)
+{
+    VI a = VOP(abs_epi32)(q);
+    a = VOP(min_epi32)(a, VOP(sub_epi32)(VOP(add_epi32)(max, max), a));
+    return vclamp(a, VZERO(), max);
+}
+
+/* The bed point seen at pixels x..x+VL-1 (Q8 pixels, mirrored at the edges): (x, y) +
+ * ((s * g >> 8) * d + 2^27) >> 28 per axis, g the refraction table at |s|^2 (g <= 2^14, so
+ * s * g < 2^29). */
+INLINE TARGET void bed_point(const struct wk *k, int x, VI sx, VI sy, VI r2, VI *qx, VI *qy)
+{
+    const VI lanes = VOP(slli_epi32)(VIOTA(), 8);
+    VI i = VOP(srli_epi32)(r2, 18);
+    VI fr = VAND(VOP(srli_epi32)(r2, 10), VOP(set1_epi32)(255));
+    VI g;
+    if (small_r2(r2)) {
+        g = interp_reg(k->wref0, k->wref1, i, fr);
+    } else {
+        VI g0 = VGATHER((const int *)k->l->wref, i, 4);
+        VI g1 = VGATHER((const int *)k->l->wref + 1, i, 4);
+        g = VOP(add_epi32)(g0, VOP(srai_epi32)(VOP(mullo_epi32)(VOP(sub_epi32)(g1, g0), fr), 8));
+    }
+    VI mxv = VOP(srai_epi32)(VOP(mullo_epi32)(sx, g), 8);
+    VI myv = VOP(srai_epi32)(VOP(mullo_epi32)(sy, g), 8);
+    VI px = VOP(add_epi32)(VOP(set1_epi32)(x << 8), lanes);
+    *qx = reflect_v(VOP(add_epi32)(px, MUL_SHR(mxv, k->dx, k->half27, 28)), k->xmax);
+    *qy = reflect_v(VOP(add_epi32)(VOP(set1_epi32)(k->y << 8), MUL_SHR(myv, k->dy, k->half27, 28)),
+                    k->ymax);
+}
+
+/* The background at the bed points, bilinear, Q8 levels per channel (plate_px: its exact
+ * path for undisplaced pixels is this formula's value there). Returns 0, or 1 when a texel
+ * load would end past the frame (nothing done: the caller leaves the pixels to the plain
+ * loop). */
+INLINE TARGET int plate_v(const struct wk *k, VI qx, VI qy, VI t[3])
+{
+    const VI m255 = VOP(set1_epi32)(255);
+    VI ix = VOP(srli_epi32)(qx, 8), iy = VOP(srli_epi32)(qy, 8);
+    VI fx = VAND(qx, m255), fy = VAND(qy, m255);
+    VI o00 = VOP(add_epi32)(VOP(mullo_epi32)(iy, k->wv), ix);
+    o00 = VOP(add_epi32)(o00, VOP(add_epi32)(o00, o00));
+    VI step = VAND(VCMPGT(k->wm1, ix), VOP(set1_epi32)(3));
+    VI o10 = VOP(add_epi32)(o00, VAND(VCMPGT(k->hm1, iy), k->w3));
+    VI o11 = VOP(add_epi32)(o10, step);
+    VI beyond = VCMPGT(o11, k->last);
+    if (!vnone(beyond))
+        return 1;
+    const int *bg = (const int *)(const void *)k->bg;
+    VI g00 = VGATHER(bg, o00, 1);
+    VI g01 = VGATHER(bg, VOP(add_epi32)(o00, step), 1);
+    VI g10 = VGATHER(bg, o10, 1);
+    VI g11 = VGATHER(bg, o11, 1);
+    for (int c = 0; c < 3; c++) {
+        VI p00 = VAND(VOP(srli_epi32)(g00, 8 * c), m255);
+        VI p01 = VAND(VOP(srli_epi32)(g01, 8 * c), m255);
+        VI p10 = VAND(VOP(srli_epi32)(g10, 8 * c), m255);
+        VI p11 = VAND(VOP(srli_epi32)(g11, 8 * c), m255);
+        /* top = p00 (256 - fx) + p01 fx; tq = (top (256 - fy) + bot fy + 128) >> 8 */
+        VI top =
+            VOP(add_epi32)(VOP(slli_epi32)(p00, 8), VOP(mullo_epi32)(VOP(sub_epi32)(p01, p00), fx));
+        VI bot =
+            VOP(add_epi32)(VOP(slli_epi32)(p10, 8), VOP(mullo_epi32)(VOP(sub_epi32)(p11, p10), fx));
+        VI v =
+            VOP(add_epi32)(VOP(slli_epi32)(top, 8), VOP(mullo_epi32)(VOP(sub_epi32)(bot, top), fy));
+        t[c] = VOP(srli_epi32)(VOP(add_epi32)(v, VOP(set1_epi32)(128)), 8);
+    }
+    return 0;
+}
+
+/* floor(n * m / 2^(32 + e)) of unsigned lanes n and m, 0 <= e <= 32. */
+#define MULHI_U(n, m, e)                                                                           \
+    VBLEND_ODD(VOP(srli_epi64)(VOP(mul_epu32)((n), (m)), 32 + (e)),                                \
+               VOP(srli_epi64)(VOP(mul_epu32)(VOP(srli_epi64)((n), 32), (m)), (e)))
+
+/* floor(n / 3) and floor(n / 9) of lanes 0 <= n < 2^32 (the compilers' magic numbers, exact
+ * over that range). */
+INLINE TARGET VI div3(VI n)
+{
+    return MULHI_U(n, VOP(set1_epi32)((int32_t)0xAAAAAAABu), 1);
+}
+
+INLINE TARGET VI div9(VI n)
+{
+    return MULHI_U(n, VOP(set1_epi32)(0x38E38E39), 1);
+}
+
+/* floor(a / b) of lanes 0 <= a < 2^31, 1 <= b < 2^31, in doubles: a quotient q = n - e
+ * short of an integer n is at least 1/b short, more than half of q's unit in the last place
+ * (q / 2^53 < 1/b as a < 2^53), so the rounded quotient stays below n and truncates to the
+ * integer quotient. */
+INLINE TARGET VI div_v(VI a, VI b)
+{
+    VD lo = VOP(div_pd)(VD_LO(a), VD_LO(b)), hi = VOP(div_pd)(VD_HI(a), VD_HI(b));
+    return VD_TRUNC(lo, hi);
+}
+
+/* lit_q8() of light.c: the picture tq (Q8 levels) lit by the gain (Q12), with the ease of
+ * the light it gains; tq * gain < 2^32 (tq <= 255 << 8, gain <= 16 << 12). */
+INLINE TARGET VI lit_v(VI tq, VI gain)
+{
+    VI v = VOP(srli_epi32)(VOP(mullo_epi32)(tq, gain), 12);
+    VI bright = VCMPGT(v, tq);
+    if (vnone(bright))
+        return v;
+    VI add = VOP(sub_epi32)(v, tq);
+    VI room = VOP(sub_epi32)(VOP(set1_epi32)(255 << 8), tq);
+    /* within 48 levels of white room^2 / 12288 * room / 36864 (12288 = 3 * 4096, 36864 = 9 *
+     * 4096: floor(floor(n / 3) / 4096) = floor(n / 12288)), else room / 3 */
+    VI near = VCMPGT(VOP(set1_epi32)(48 << 8), room);
+    VI lh_n = VOP(srli_epi32)(div3(VOP(mullo_epi32)(room, room)), 12);
+    lh_n = VOP(srli_epi32)(div9(VOP(mullo_epi32)(lh_n, room)), 12);
+    VI lh = VBLENDV(div3(room), lh_n, near);
+    VI soft = VAND(bright, VCMPGT(VOP(add_epi32)(add, add), lh));
+    if (!vnone(soft)) {
+        /* lh^2 < 2^29, 4 add < 2^22; lanes not soft divide by 1 and are not used */
+        VI den = VOP(max_epi32)(VOP(slli_epi32)(add, 2), VOP(set1_epi32)(1));
+        VI q = div_v(VOP(mullo_epi32)(lh, lh), den);
+        add = VBLENDV(add, VOP(sub_epi32)(lh, q), soft);
+    }
+    return VBLENDV(v, VOP(add_epi32)(tq, add), bright);
+}
+
+/* lit3_q8() of light.c: the three channels t (Q8 levels) lit by the gain (Q12), the
+ * brightest eased by lit_v and the others scaled by its ratio where the gain brightens. The
+ * quotients in doubles are exact: t * vm < 2^32 is held exactly, and its quotient by mx <
+ * 2^16 is an integer or at least 2^-16 from one, far beyond a double's rounding. */
+INLINE TARGET void lit3_v(const VI t[3], VI gain, VI v[3])
+{
+    VI mx = VOP(max_epi32)(VOP(max_epi32)(t[0], t[1]), t[2]);
+    VI bright = VAND(VCMPGT(gain, VOP(set1_epi32)(4096)), VCMPGT(mx, VZERO()));
+    for (int c = 0; c < 3; c++)
+        v[c] = VOP(srli_epi32)(VOP(mullo_epi32)(t[c], gain), 12);
+    if (vnone(bright))
+        return;
+    VI vm = lit_v(mx, gain);
+    VD den[2] = {VD_LO(mx), VD_HI(mx)};
+    VD num[2] = {VD_LO(vm), VD_HI(vm)};
+    /* lanes not bright divide by 1 and are not used */
+    const VD one = VOP(set1_pd)(1);
+    for (int i = 0; i < 2; i++)
+        den[i] = VOP(max_pd)(den[i], one);
+    for (int c = 0; c < 3; c++) {
+        VD lo = VOP(mul_pd)(VD_LO(t[c]), num[0]), hi = VOP(mul_pd)(VD_HI(t[c]), num[1]);
+        VI q = VD_TRUNC(VOP(div_pd)(lo, den[0]), VOP(div_pd)(hi, den[1]));
+        v[c] = VBLENDV(v[c], q, bright);
+    }
+}
+
+/* The layer at VL pixels from their slopes (r2 = |s|^2): the sky's Fresnel alpha and the
+ * glint composed as compose() does, as C | A << 24 per lane, 0 where A rounds to 0. */
+INLINE TARGET VI layer_v(const struct wk *k, VI sx, VI sy, VI r2)
+{
+    const rp_light *l = k->l;
+    const VI zero = VZERO(), one15 = VOP(set1_epi32)(RP_LIGHT_ONE15);
+    const VI m255 = VOP(set1_epi32)(255);
+    VI a_s = zero;
+    if (k->sky_on) {
+        VI i = VOP(srli_epi32)(r2, 18);
+        VI fr = VAND(VOP(srli_epi32)(r2, 10), m255);
+        a_s = small_r2(r2) ? interp_reg(k->wsky0, k->wsky1, i, fr) : interp16(l->wsky, i, fr, 8);
+    }
+    /* the glint: d^2 = |s - m|^2, each difference clamped to 32767 (so d^2 < 2^31) where
+     * d^2 is beyond glint_lim (<= 32767^2) either way */
+    const VI dmax = VOP(set1_epi32)(32767), dmin = VOP(set1_epi32)(-32767);
+    VI dgx = vclamp(VOP(sub_epi32)(sx, k->mx), dmin, dmax);
+    VI dgy = vclamp(VOP(sub_epi32)(sy, k->my), dmin, dmax);
+    VI d2 = VOP(add_epi32)(VOP(mullo_epi32)(dgx, dgx), VOP(mullo_epi32)(dgy, dgy));
+    VI in = VCMPGT(k->glim, d2);
+    VI a_p = zero;
+    if (!vnone(in)) {
+        /* u = d^2 * inv >> 24 < 2^20 where in; d^2 = 0 elsewhere keeps the index in the table */
+        VI d2m = VAND(d2, in);
+        VI u = VOP(add_epi32)(VOP(mullo_epi32)(d2m, k->ginh), MULU_SHR(d2m, k->ginl, zero, 24));
+        a_p = VAND(interp16(l->wglint, VOP(srli_epi32)(u, 8), VAND(u, m255), 8), in);
+    }
+    if (vnone(VOR(a_s, a_p)))
+        return zero;
+    /* compose(): t = os * op, A = 1 - t, the sky's weight a_s * op, the light's a_p */
+    VI op = VOP(sub_epi32)(one15, a_p), os = VOP(sub_epi32)(one15, a_s);
+    VI A = VOP(sub_epi32)(one15, VOP(srai_epi32)(VOP(mullo_epi32)(os, op), 15));
+    VI w_sky = VOP(srai_epi32)(VOP(mullo_epi32)(a_s, op), 15);
+    VI a8 = VOP(srai_epi32)(VOP(add_epi32)(VOP(mullo_epi32)(A, m255), VOP(set1_epi32)(16384)), 15);
+    VI lit = VCMPGT(a8, zero);
+    if (vnone(lit))
+        return zero;
+    /* inv = (2^30 + A / 2) / A, A >= 1 where lit */
+    VI Am = VOP(max_epi32)(A, VOP(set1_epi32)(1));
+    VI inv = div_v(VOP(add_epi32)(VOP(set1_epi32)(1 << 30), VOP(srli_epi32)(Am, 1)), Am);
+    const VI r29 = VSET1_64((int64_t)1 << 29);
+    VI cw = VOP(slli_epi32)(a8, 24);
+    for (int c = 0; c < 3; c++) {
+        /* pc < 2^24, inv < 2^25: the product needs 64 bits, its >> 30 does not */
+        VI pc =
+            VOP(add_epi32)(VOP(mullo_epi32)(a_p, k->light[c]), VOP(mullo_epi32)(w_sky, k->sky[c]));
+        VI ch = VOP(min_epi32)(MULU_SHR(pc, inv, r29, 30), m255);
+        cw = VOR(cw, VOP(slli_epi32)(ch, 8 * c));
+    }
+    return VAND(cw, lit);
+}
+
+/* The composite of pixels x..x+VL-1 of the row into out (the row): the bed under the layer
+ * cw, or the layer alone into an RGBA row. m, u2 and d2 point at pixel x of rows y, y -
+ * sy_step and y + sy_step, readable from x - sx_step to x + VL - 1 + sx_step: the rows
+ * themselves inside the frame, edge_group's copies near its ends. Returns 0, or 1
+ * when a texel load would end past the frame (nothing written). */
+INLINE TARGET int group_v(const struct wk *k, int x, const int32_t *m, const int32_t *u2,
+                          const int32_t *d2, uint8_t *out, int rgba)
+{
+    const VI m255 = VOP(set1_epi32)(255);
+    const int st = k->st;
+    VI sx = vslope(VOP(sub_epi32)(vloadh(m + 1), vloadh(m - 1)), &k->kx);
+    VI sy = vslope(VOP(sub_epi32)(vloadh(k->d1 + x), vloadh(k->u1 + x)), &k->ky);
+    /* |s| < 2^15 per axis: r2 < 2^31 and its table index r2 >> 18 < RSQ_N */
+    VI sxy = VOR(sx, sy);
+    VI r2 = VOP(add_epi32)(VOP(mullo_epi32)(sx, sx), VOP(mullo_epi32)(sy, sy));
+    if (rgba) {
+        VI cw = vnone(sxy) ? k->cw0 : layer_v(k, sx, sy, r2);
+        VSTORE((void *)(out + 4 * (size_t)x), cw);
+        return 0;
+    }
+    /* the curvature's differences over +-st pixels, each within 2^26 */
+    VI c2 = vloadh(m);
+    c2 = VOP(add_epi32)(c2, c2);
+    VI lxx = VOP(sub_epi32)(VOP(add_epi32)(vloadh(m + st), vloadh(m - st)), c2);
+    VI lyy = VOP(sub_epi32)(VOP(add_epi32)(vloadh(d2), vloadh(u2)), c2);
+    VI lxy = VOP(sub_epi32)(VOP(sub_epi32)(vloadh(d2 + st), vloadh(u2 + st)),
+                            VOP(sub_epi32)(vloadh(d2 - st), vloadh(u2 - st)));
+    VI any = VOR(VOR(lxx, lyy), lxy);
+    if (vnone(VOR(any, sxy)) && k->flat_copy) {
+        size_t at = ((size_t)k->y * k->w + x) * 3;
+        memcpy(out + 3 * (size_t)x, k->bg + at, 3 * VL);
+        return 0;
+    }
+    VI cw = vnone(sxy) ? k->cw0 : layer_v(k, sx, sy, r2);
+    VI gain = vnone(any) ? k->gain0 : caustic_gain(k, lxx, lyy, lxy);
+    VI t[3];
+    if (vnone(VOR(sx, sy))) {
+        /* no slope: the bed point is the pixel itself */
+        VI p = vload_rgb(k->bg + ((size_t)k->y * k->w + x) * 3);
+        for (int c = 0; c < 3; c++)
+            t[c] = VOP(slli_epi32)(VAND(VOP(srli_epi32)(p, 8 * c), m255), 8);
+    } else {
+        VI qx, qy;
+        bed_point(k, x, sx, sy, r2, &qx, &qy);
+        if (plate_v(k, qx, qy, t))
+            return 1;
+    }
+    VI a = VOP(srli_epi32)(cw, 24), na = VOP(sub_epi32)(m255, a);
+    VI px = VZERO(), lit[3];
+    lit3_v(t, gain, lit);
+    for (int c = 0; c < 3; c++) {
+        /* lit * tint + 2^23 < 2^32 (lit <= 255 << 8, tint <= 2^16) */
+        VI v = VOP(mullo_epi32)(lit[c], k->tint[c]);
+        v = VOP(min_epi32)(VOP(srli_epi32)(VOP(add_epi32)(v, VOP(set1_epi32)(1 << 23)), 24), m255);
+        if (!vnone(cw)) {
+            /* (v (255 - a) + c a + 127) / 255 = (x * 0x8081) >> 23 for x < 2^16 */
+            VI cc = VAND(VOP(srli_epi32)(cw, 8 * c), m255);
+            v = VOP(add_epi32)(VOP(add_epi32)(VOP(mullo_epi32)(v, na), VOP(mullo_epi32)(cc, a)),
+                               VOP(set1_epi32)(127));
+            v = VOP(srli_epi32)(VOP(mullo_epi32)(v, VOP(set1_epi32)(0x8081)), 23);
+        }
+        px = VOR(px, VOP(slli_epi32)(v, 8 * c));
+    }
+    vstore_rgb(out + 3 * (size_t)x, px);
+    return 0;
+}
+
+/* A group whose x +- sx_step reaches past the row: its heights copied as water_px reads them
+ * there, the row's point reflection about its end pixel (rp_light_odd() is the identity
+ * inside the row). Those may pass +-RP_LIGHT_SIMD_HMAX (2 h(e) - h): then 1, and the plain
+ * loop does the rest of the row. */
+static TARGET int edge_group(const struct wk *k, int x, uint8_t *out, int rgba)
+{
+    int32_t m[VL + 2 * EDGE_PAD], u2[VL + 2 * EDGE_PAD], d2[VL + 2 * EDGE_PAD];
+    const int st = k->st;
+    for (int i = 0; i < VL + 2 * st; i++) {
+        int64_t v[3] = {rp_light_odd(k->m, x - st + i, k->w), rp_light_odd(k->u2, x - st + i, k->w),
+                        rp_light_odd(k->d2, x - st + i, k->w)};
+        for (int j = 0; j < 3; j++)
+            if (v[j] < -RP_LIGHT_SIMD_HMAX || v[j] > RP_LIGHT_SIMD_HMAX)
+                return 1;
+        m[i] = (int32_t)v[0];
+        u2[i] = (int32_t)v[1];
+        d2[i] = (int32_t)v[2];
+    }
+    return group_v(k, x, m + st, u2 + st, d2 + st, out, rgba);
+}
+
+/* The row from x0 on in groups of VL, the last one overlapping the one before when w is not
+ * a multiple of VL (it writes those pixels again with the same bytes). */
+TARGET int ROW_V(const rp_light *l, const struct rp_light_frame *f, const struct rp_light_wrows *r,
+                 int x0, const uint8_t *bg, uint8_t *out, int rgba)
+{
+    struct wk k;
+    wk_init(&k, l, f, r, bg);
+    /* still water: lit3_q8(t << 8, gain0) is t << 8 when gain0 is 4096, and a white tint
+     * takes it back to t */
+    const VI zero = VZERO();
+    k.cw0 = layer_v(&k, zero, zero, zero);
+    k.flat_copy = vnone(k.cw0) && VFIRST(k.gain0) == 4096 && l->tint[0] == 65536 &&
+                  l->tint[1] == 65536 && l->tint[2] == 65536;
+    const int w = k.w, st = k.st;
+    for (int x = x0; x < w; x += VL) {
+        if (x + VL > w)
+            x = w - VL;
+        int fail = x - st >= 0 && x + VL - 1 + st <= w - 1
+                       ? group_v(&k, x, k.m + x, k.u2 + x, k.d2 + x, out, rgba)
+                       : edge_group(&k, x, out, rgba);
+        if (fail)
+            return x; /* a texel past the frame, or an edge height past HMAX: the plain loop */
+    }
+    return w;
+}
