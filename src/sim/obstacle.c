@@ -2,6 +2,7 @@
 #include "sim/obstacle.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/common.h"
 #include "scene/motion.h"
@@ -404,10 +405,19 @@ void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_de
          * draw_px draws every out below -3 edge alike */
         const int plain = o->circle && !o->sdf && o->r > 3 * edge;
         const int64_t kin = o->r - 3 * edge, kout = o->r + edge + edge / 2;
+        /* the pixel's centre, 1/256 cell: cx = ((2 x + 1) gw << 7) / ow, stepped along the
+         * row as a quotient and remainder */
+        const int64_t step = (int64_t)gw << 8, step_q = step / ow, step_r = step % ow;
+        const int64_t cx0 = ((2 * ox0 + 1) * gw << 7) / ow, rx0 = ((2 * ox0 + 1) * gw << 7) % ow;
         for (int64_t y = oy0; y < oy1; y++) {
-            int64_t cy = ((2 * y + 1) * gh << 7) / oh; /* the pixel's centre, 1/256 cell */
-            for (int64_t x = ox0; x < ox1; x++) {
-                int64_t cx = ((2 * x + 1) * gw << 7) / ow, out;
+            int64_t cy = ((2 * y + 1) * gh << 7) / oh, cx = cx0, rx = rx0;
+            uint8_t *row = frame + (size_t)y * ow * bpp;
+            for (int64_t x = ox0; x < ox1; x++, cx += step_q, rx += step_r) {
+                if (rx >= ow) {
+                    rx -= ow;
+                    cx++;
+                }
+                int64_t out;
                 if (plain) {
                     int64_t d2 = (cx - o->x) * (cx - o->x) + (cy - o->y) * (cy - o->y);
                     if (d2 >= kout * kout)
@@ -418,8 +428,14 @@ void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_de
                 }
                 if (out >= edge + edge / 2)
                     continue;
-                draw_px(o, cx, cy, out, edge, rgb, sun_x, sun_y,
-                        frame + ((size_t)y * ow + (size_t)x) * bpp, bpp);
+                uint8_t *p = row + (size_t)x * bpp;
+                if (out <= -3 * edge) { /* inside the rim: draw_px covers it with rgb */
+                    memcpy(p, rgb, 3);
+                    if (bpp == 4)
+                        p[3] = 255;
+                    continue;
+                }
+                draw_px(o, cx, cy, out, edge, rgb, sun_x, sun_y, p, bpp);
             }
         }
     }

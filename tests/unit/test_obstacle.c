@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scene/timeline.h"
@@ -282,21 +283,33 @@ static int64_t floor_sqrt(int64_t v)
     return r;
 }
 
-/* A plain transcription of how a circle is drawn (obstacle.c draw_px, every pixel of its
- * box through its distance): the square root for every pixel, no shortcut. */
-static void draw_circle_ref(int64_t x0, int64_t y0, int64_t r, int gw, int gh, int ow, int oh,
-                            const uint8_t rgb[3], int32_t sx, int32_t sy, uint8_t *frame)
+/* A plain transcription of how a circle (r) or a rectangle (w x h) is drawn (obstacle.c
+ * draw_px, every pixel of the frame through its distance): the square root for every pixel
+ * of a circle, each pixel's centre by its own division, no shortcut. */
+static void draw_ref(int64_t x0, int64_t y0, int64_t r, int64_t rw, int64_t rh, int gw, int gh,
+                     int ow, int oh, const uint8_t rgb[3], int32_t sx, int32_t sy, uint8_t *frame,
+                     int bpp)
 {
     int64_t px = ((int64_t)gw << 8) / ow, py = ((int64_t)gh << 8) / oh;
     int64_t edge = px > py ? px : py;
     for (int64_t y = 0; y < oh; y++)
         for (int64_t x = 0; x < ow; x++) {
             int64_t cx = ((2 * x + 1) * gw << 7) / ow, cy = ((2 * y + 1) * gh << 7) / oh;
-            int64_t dx = cx - x0, dy = cy - y0, d = floor_sqrt(dx * dx + dy * dy);
-            int64_t out = d - r;
+            int64_t dx = cx - x0, dy = cy - y0, out, gx, gy;
+            if (r) {
+                int64_t d = floor_sqrt(dx * dx + dy * dy);
+                out = d - r;
+                gx = d ? dx * 32767 / d : 0;
+                gy = d ? dy * 32767 / d : 0;
+            } else {
+                int64_t ax = llabs(dx) - rw / 2, ay = llabs(dy) - rh / 2;
+                out = ax > ay ? ax : ay;
+                gx = ax > ay ? (dx < 0 ? -32767 : 32767) : 0;
+                gy = ax > ay ? 0 : (dy < 0 ? -32767 : 32767);
+            }
             if (out >= edge + edge / 2)
                 continue;
-            uint8_t *p = frame + ((size_t)y * ow + (size_t)x) * 3;
+            uint8_t *p = frame + ((size_t)y * ow + (size_t)x) * bpp;
             static const uint8_t black[3] = {0, 0, 0};
             int64_t a = (edge / 2 - out) * 256 / edge;
             a = a < 0 ? 0 : a > 256 ? 256 : a;
@@ -306,13 +319,12 @@ static void draw_circle_ref(int64_t x0, int64_t y0, int64_t r, int gw, int gh, i
                 contact = contact < 0 ? 0 : contact > 256 ? 256 : contact;
             }
             if (contact)
-                rp_blend_px(p, 3, black, (int32_t)(contact * 26214 >> 8));
+                rp_blend_px(p, bpp, black, (int32_t)(contact * 26214 >> 8));
             if (!a)
                 continue;
             uint8_t lit[3] = {rgb[0], rgb[1], rgb[2]};
             int64_t rim = 3 * edge, in = -out;
             if (in < rim) {
-                int64_t gx = d ? dx * 32767 / d : 0, gy = d ? dy * 32767 / d : 0;
                 int64_t w = in <= 0 ? 256 : 256 - in * 256 / rim;
                 int64_t shade = 32768 + (((gx * sx + gy * sy) >> 16) * w >> 8);
                 for (int c = 0; c < 3; c++) {
@@ -320,13 +332,31 @@ static void draw_circle_ref(int64_t x0, int64_t y0, int64_t r, int gw, int gh, i
                     lit[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
                 }
             }
-            rp_blend_px(p, 3, lit, (int32_t)a << 8);
+            rp_blend_px(p, bpp, lit, (int32_t)a << 8);
         }
+}
+
+/* got and want (w x h pixels of bpp bytes, over a background of 90s) are the same, and at
+ * least min pixels were drawn. */
+static void same_drawing(const uint8_t *got, const uint8_t *want, int w, int h, int bpp, int min)
+{
+    int drawn = 0;
+    for (int i = 0; i < w * h; i++) {
+        drawn += want[(size_t)i * bpp] != 90;
+        if (memcmp(got + (size_t)i * bpp, want + (size_t)i * bpp, (size_t)bpp))
+            fail_msg("pixel (%d, %d): %d %d %d %d, want %d %d %d %d", i % w, i / w,
+                     got[(size_t)i * bpp], got[(size_t)i * bpp + 1], got[(size_t)i * bpp + 2],
+                     bpp == 4 ? got[(size_t)i * bpp + 3] : -1, want[(size_t)i * bpp],
+                     want[(size_t)i * bpp + 1], want[(size_t)i * bpp + 2],
+                     bpp == 4 ? want[(size_t)i * bpp + 3] : -1);
+    }
+    assert_true(drawn > min);
 }
 
 /* A circle drawn at 5 output pixels a cell, off the cells' centres, equals the plain
  * transcription byte for byte: the drawing's shortcuts (no square root deep inside or
- * beyond the contact line) change nothing. */
+ * beyond the contact line, the inside filled without draw_px, the pixels' centres stepped
+ * along a row) change nothing. */
 static void test_draw_circle(void **state)
 {
     (void)state;
@@ -341,16 +371,36 @@ static void test_draw_circle(void **state)
     memset(got, 90, sizeof got);
     memset(want, 90, sizeof want);
     rp_obstacles_draw(os, 0, 1, N, N, OW, OH, rgb, sx, sy, &got[0][0][0], 3, 0, OH);
-    draw_circle_ref(C + 77, C - 41, 3 * 256, N, N, OW, OH, rgb, sx, sy, &want[0][0][0]);
-    int drawn = 0;
-    for (int y = 0; y < OH; y++)
-        for (int x = 0; x < OW; x++) {
-            drawn += want[y][x][0] != 90;
-            if (memcmp(got[y][x], want[y][x], 3))
-                fail_msg("pixel (%d, %d): %d %d %d, want %d %d %d", x, y, got[y][x][0],
-                         got[y][x][1], got[y][x][2], want[y][x][0], want[y][x][1], want[y][x][2]);
-        }
-    assert_true(drawn > 600); /* about pi (3 * 5 + 1.5)^2 pixels */
+    draw_ref(C + 77, C - 41, 3 * 256, 0, 0, N, N, OW, OH, rgb, sx, sy, &want[0][0][0], 3);
+    same_drawing(&got[0][0][0], &want[0][0][0], OW, OH, 3, 600); /* pi (3 * 5 + 1.5)^2 */
+    rp_obstacles_free(&os);
+}
+
+/* A rectangle in the --alpha layer (RGBA over a layer of alpha 90), at 3.3 and 2.7 output
+ * pixels a cell, equals the plain transcription byte for byte. */
+static void test_draw_rect_rgba(void **state)
+{
+    (void)state;
+    enum { OW = 33 * N / 10, OH = 27 * N / 10 };
+    static uint8_t got[OH][OW][4], want[OH][OW][4];
+    const uint8_t rgb[3] = {201, 64, 17};
+    int32_t sx, sy;
+    rp_obstacles_sun(120000, 25000, &sx, &sy);
+    rp_obstacles *os = NULL;
+    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
+    rp_item it;
+    memset(&it, 0, sizeof it);
+    it.kind = RP_ITEM_OBSTACLE;
+    it.x = C - 300;
+    it.y = C + 90;
+    it.w = 17 * 256 + 70;
+    it.h = 9 * 256 + 130;
+    rp_obstacles_item(os, &it);
+    memset(got, 90, sizeof got);
+    memset(want, 90, sizeof want);
+    rp_obstacles_draw(os, 0, 1, N, N, OW, OH, rgb, sx, sy, &got[0][0][0], 4, 0, OH);
+    draw_ref(it.x, it.y, 0, it.w, it.h, N, N, OW, OH, rgb, sx, sy, &want[0][0][0], 4);
+    same_drawing(&got[0][0][0], &want[0][0][0], OW, OH, 4, 1400); /* (17.3 * 3.3) (9.5 * 2.7) */
     rp_obstacles_free(&os);
 }
 
@@ -362,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_push_bow_and_trough),
         cmocka_unit_test(test_lead),
         cmocka_unit_test(test_draw_circle),
+        cmocka_unit_test(test_draw_rect_rgba),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_full_mask_is_a_rect),
         cmocka_unit_test(test_mask_shape_follows_image),
