@@ -601,6 +601,7 @@ static void viscosity_rows(void *ctx, int y0, int y1)
     const rp_water *w = ctx;
     const int W = w->p.width, H = w->p.height;
     const int32_t v = w->p.viscosity_q16;
+    const rp_visc_fn kernel = rp_water_dsp_get()->viscosity;
     for (int y = y0; y < y1; y++) {
         const int16_t *m = w->prev + (size_t)y * W;
         int16_t *out = w->tmp + (size_t)y * W;
@@ -611,10 +612,11 @@ static void viscosity_rows(void *ctx, int y0, int y1)
         const int16_t *u = m - W, *d = m + W;
         out[0] = m[0];
         out[W - 1] = m[W - 1];
-        for (int x = 1; x < W - 1; x++) {
+        int x = 1 + (kernel ? kernel(u + 1, m + 1, d + 1, out + 1, W - 2, v) : 0);
+        for (; x < W - 1; x++) {
             int32_t lap = (int32_t)u[x] + d[x] + m[x - 1] + m[x + 1] - 4 * (int32_t)m[x];
             /* a convex mix of the cell and its neighbours (v <= 1/4): within their range */
-            out[x] = (int16_t)(m[x] + ((lap * v + 32768) >> 16));
+            out[x] = (int16_t)(m[x] + (((int64_t)lap * v + 32768) >> 16));
         }
     }
 }

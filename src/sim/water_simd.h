@@ -24,8 +24,16 @@ typedef int (*rp_span_fn)(const int16_t *u, const int16_t *m, const int16_t *d, 
  * 65536) for q16 0 < q16 < 65536, or not at all (q16 = 65536). */
 enum rp_damp_kind { RP_DAMP_SHIFT, RP_DAMP_Q16, RP_DAMP_NONE, RP_DAMP_KINDS };
 
+/** A viscosity kernel: for cells 0..k-1 of one row, out[i] = m[i] + ((lap * v + 2^15) >>
+ * 16) with lap = u[i] + d[i] + m[i - 1] + m[i + 1] - 4 m[i] and the product in 64 bits
+ * (water.c viscosity_rows), for 0 <= v <= 16384; m[-1] and m[n] are read. Returns k, a
+ * multiple of the vector's width up to n; the caller finishes cells k..n-1. */
+typedef int (*rp_visc_fn)(const int16_t *u, const int16_t *m, const int16_t *d, int16_t *out,
+                          int n, int32_t v);
+
 typedef struct rp_water_dsp {
     rp_span_fn span[RP_STENCIL_ISO + 1][RP_DAMP_KINDS]; /* by stencil and damping */
+    rp_visc_fn viscosity;
 } rp_water_dsp;
 
 /** The table for the level in effect, or for a given level (tests). */

@@ -1,6 +1,7 @@
 /* water_simd.c - SSE2, AVX2 and AVX-512 kernels of the step's interior loop (step_span in water.c),
  * exact to the last bit: see water_simd_body.h for how the int32 arithmetic of the plain
- * loop is done in 16-bit vectors. Put in the step's table (water_simd.h) by
+ * loop is done in 16-bit vectors; and the AVX2 kernel of the viscosity pass (viscosity_rows,
+ * also the AVX-512 level's). Put in the step's table (water_simd.h) by
  * rp_water_dsp_init_x86(); built with `target` attributes, so the library needs no -m flags. */
 #include "base/cpu.h"
 #include "sim/water_simd.h"
@@ -181,11 +182,44 @@ static inline __attribute__((always_inline)) ATTR_AVX512 __m512i cmpgt32_avx512(
 #define HMAX16 hmax16_avx512
 #include "x86/water_simd_body.h"
 
+/* The viscosity pass (rp_visc_fn), 8 cells a vector in int32 lanes. lap * v needs up to 33
+ * bits (|lap| < 2^18, v <= 2^14), so lap is split as lh * 512 + ll (0 <= ll < 512): with A
+ * = lh v and B = ll v + 2^15 >= 0, floor((512 A + B) / 2^16) = (A + (B >> 9)) >> 7, every
+ * term within int32. The result is a convex mix of the cell and its neighbours (v <= 1/4),
+ * so the saturating pack to int16 changes nothing. */
+static inline __attribute__((always_inline)) ATTR_AVX2 __m256i wide16(const int16_t *p)
+{
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+
+static ATTR_AVX2 int visc_avx2(const int16_t *u, const int16_t *m, const int16_t *d, int16_t *out,
+                               int n, int32_t v)
+{
+    const __m256i vv = _mm256_set1_epi32(v), half = _mm256_set1_epi32(32768),
+                  lo9 = _mm256_set1_epi32(511);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i c = wide16(m + i);
+        __m256i s = _mm256_add_epi32(_mm256_add_epi32(wide16(u + i), wide16(d + i)),
+                                     _mm256_add_epi32(wide16(m + i - 1), wide16(m + i + 1)));
+        __m256i lap = _mm256_sub_epi32(s, _mm256_slli_epi32(c, 2));
+        __m256i lh = _mm256_srai_epi32(lap, 9), ll = _mm256_and_si256(lap, lo9);
+        __m256i b = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(ll, vv), half), 9);
+        __m256i t = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(lh, vv), b), 7);
+        __m256i o = _mm256_add_epi32(c, t);
+        _mm_storeu_si128((__m128i *)(void *)(out + i),
+                         _mm_packs_epi32(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1)));
+    }
+    return i;
+}
+
 #endif /* RP_HAVE_X86_KERNELS */
 
 void rp_water_dsp_init_x86(rp_water_dsp *c, int level)
 {
 #ifdef RP_HAVE_X86_KERNELS
+    if (level >= RP_SIMD_AVX2)
+        c->viscosity = visc_avx2;
     if (level >= RP_SIMD_AVX512)
         fill_avx512(c);
     else if (level >= RP_SIMD_AVX2)

@@ -692,6 +692,48 @@ static void test_tables_filled(void **state)
 
 /* ---- entries called directly ---- */
 
+/* The viscosity entry against a plain transcription of the pass (64-bit product), over
+ * the whole int16 range, small heights and extremes, v from 0 to 1/4, every length 0..40;
+ * cells past the count it returns untouched. */
+static void test_viscosity_entry(void **state)
+{
+    (void)state;
+    uint32_t s = 77;
+    static const int32_t vs[] = {0, 1, 4096, 9830, 16383, 16384};
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        rp_visc_fn k = rp_water_dsp_level(level)->viscosity;
+        assert_int_equal(k != NULL, X86 && level >= RP_SIMD_AVX2);
+        if (!k)
+            continue;
+        for (int n = 0; n <= 40; n++)
+            for (int t = 0; t < 6 * 4; t++) {
+                int16_t u[42], m[42], d[42], out[42];
+                int32_t v = vs[t % 6];
+                for (int i = 0; i < n + 2; i++) {
+                    int kind = t / 6;
+                    for (int16_t *r = u; r; r = r == u ? m : r == m ? d : NULL)
+                        r[i] = kind == 0   ? (int16_t)next(&s)
+                               : kind == 1 ? (int16_t)((int32_t)(next(&s) % 201) - 100)
+                               : kind == 2 ? (next(&s) & 1 ? 32767 : -32768)
+                                           : (int16_t)(r == m ? 32767 : -32768);
+                }
+                for (int i = 0; i < n; i++)
+                    out[i] = (int16_t)(0x5a5a + i);
+                int done = k(u + 1, m + 1, d + 1, out, n, v);
+                assert_true(done >= 0 && done <= n && done >= n - 7);
+                for (int i = 0; i < n; i++) {
+                    int32_t lap = u[i + 1] + d[i + 1] + m[i] + m[i + 2] - 4 * (int32_t)m[i + 1];
+                    int64_t want = m[i + 1] + (((int64_t)lap * v + 32768) >> 16);
+                    if (i < done && out[i] != want)
+                        fail_msg("level %d, n %d, v %d, cell %d: %d, want %d", level, n, v, i,
+                                 out[i], (int)want);
+                    if (i >= done)
+                        assert_int_equal(out[i], (int16_t)(0x5a5a + i));
+                }
+            }
+    }
+}
+
 static void fill_bytes(uint8_t *p, size_t n, uint32_t *s)
 {
     for (size_t i = 0; i < n; i++)
@@ -1173,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_light_levels),
         cmocka_unit_test(test_upscale_levels),
         cmocka_unit_test(test_upscale_col_entry),
+        cmocka_unit_test(test_viscosity_entry),
         cmocka_unit_test(test_yuv_entries),
         cmocka_unit_test(test_png_paeth_entry),
         cmocka_unit_test(test_md5x8_entry),
