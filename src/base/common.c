@@ -54,16 +54,15 @@ int rp_memory_short(size_t bytes)
 
 uint32_t rp_isqrt64(uint64_t v)
 {
-    uint64_t rem = v, root = 0, bit = (uint64_t)1 << 62;
-    while (bit > v)
-        bit >>= 2;
+    if (!v)
+        return 0;
+    /* digit by digit from the highest power of 4 not above v, without branches: ge is all
+     * ones where the digit is 1 */
+    uint64_t rem = v, root = 0, bit = (uint64_t)1 << ((63 - __builtin_clzll(v)) & ~1);
     while (bit) {
-        if (rem >= root + bit) {
-            rem -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
+        uint64_t t = root + bit, ge = (uint64_t)0 - (uint64_t)(rem >= t);
+        rem -= t & ge;
+        root = (root >> 1) + (bit & ge);
         bit >>= 2;
     }
     return (uint32_t)root;

@@ -216,6 +216,17 @@ static void test_isqrt(void **state)
         assert_true(r * r <= v && (r + 1) * (r + 1) > v);
     }
     assert_int_equal(rp_isqrt64(UINT64_MAX), 4294967295u);
+    /* around squares of every size, and any 64-bit value */
+    uint64_t s = 12345;
+    for (int i = 0; i < 300000; i++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint64_t k = (s >> (i % 33)) & 0xffffffffu, v = k * k + (uint64_t)(i % 3) - 1;
+        if (i % 4 == 3)
+            v = s;
+        unsigned __int128 r = rp_isqrt64(v);
+        if (!(r * r <= v && (r + 1) * (r + 1) > v))
+            fail_msg("isqrt(%llu) = %llu", (unsigned long long)v, (unsigned long long)r);
+    }
 }
 
 static void test_saturation(void **state)
