@@ -4,8 +4,9 @@
 # most 2 levels median and 8 at the 95th percentile, the block scaled with the frame; mean
 # luma within 2; new near-white pixels at most 0.1%; at least 3% of pixels changed by 8
 # levels; still water is the fitted photo exactly; on flat grey a smooth ring, grain at most
-# 0.6 levels at 1080 rows, and rings seen through light alone, p99 |luma - 128| >= 8); at
-# the frame's edges, bed points mirrored back into the picture, never clamped.
+# 0.6 levels at 1080 rows, and rings seen through light alone, p99 |luma - 128| >= 8); the
+# measure that tells near-white moved from the photo's own from near-white made; at the
+# frame's edges, bed points mirrored back into the picture, never clamped.
 source "$(dirname "$0")/lib.sh"
 B=/usr/share/backgrounds
 photos=("$B/Bridge_by_Sander_Klootwijk.jpg" "$B/sunset_by_Aitzol_Berasategi.jpg"
@@ -18,6 +19,19 @@ for size in 640x360 1920x1080; do
     check "look targets at $size" /usr/bin/python3 "$TOP/tests/tools/look_targets.py" \
         --rockpool "$ROCKPOOL" --size $size --check "${photos[@]}"
 done
+# white_far counts new near-white pixels with none of the still frame's within 2 pixels
+# (1080 rows): a white pixel moved 2 pixels is not one of them, one moved 3 is.
+check "white_far tells white moved from the photo's from white made" /usr/bin/python3 -c '
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from look_targets import white_fractions
+still = np.zeros((40, 40, 3)); still[10, 10] = 255
+near = still.copy(); near[10, 12] = 255
+far = still.copy(); far[10, 13] = 255
+w0, f0 = white_fractions(near, still, 1080)
+w1, f1 = white_fractions(far, still, 1080)
+sys.exit(0 if w0 == w1 == 1 / 1600 and f0 == 0 and f1 == 1 / 1600 else 1)' "$TOP/tests/tools"
 # The same measurement fails on version 2's look (the layer model), so it can fail.
 check "the layer model misses them (the measurement can fail)" \
     bash -c '! /usr/bin/python3 "$0" --rockpool "$1" --size 640x360 --check --scene "look layer" \

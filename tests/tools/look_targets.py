@@ -10,6 +10,10 @@ frame (BT.601 luma, Y = 0.299 R + 0.587 G + 0.114 B):
   mean                  |change| of the frame's mean luma
   white                 fraction of pixels with min(R, G, B) >= 250 that were not in the
                         still frame (new near-white: glints)
+  white_far             of those, the ones with no such pixel of the still frame within
+                        R = 2 pixels at 1080 rows (scaled with the frame height; a square
+                        of side 2R + 1): near-white that refraction did not bring from the
+                        photo's own (reported; not a target)
   changed8              fraction of pixels whose luma changes by 8 levels or more
   still_exact           the still frame equals the photo as fitted to the frame (rendered
                         by the elias preset with `fit cover` over still water, whose
@@ -92,6 +96,19 @@ def block_means(y, b):
     return y[:hb * b, :wb * b].reshape(hb, b, wb, b).mean(axis=(1, 3))
 
 
+def white_fractions(moved, still, h):
+    """white and white_far (see above) of RGB frames moved and still, h the frame's height."""
+    still_white = still.min(axis=2) >= 250
+    new = (moved.min(axis=2) >= 250) & ~still_white
+    r = max(1, round(2 * h / 1080))
+    p = np.pad(still_white, r)
+    near = np.zeros_like(still_white)
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            near |= p[dy:dy + still_white.shape[0], dx:dx + still_white.shape[1]]
+    return float(new.mean()), float((new & ~near).mean())
+
+
 def photo_metrics(rp, tmp, photo, w, h, crop):
     rain = RAIN.format(w=w, h=h, events=RAIN_EVENTS) + EXTRA
     still_text = RAIN.format(w=w, h=h, events="")
@@ -105,12 +122,13 @@ def photo_metrics(rp, tmp, photo, w, h, crop):
     ym, ys = luma(moved), luma(still)
     b = max(1, round(32 * h / 1080))
     d = np.abs(block_means(ym, b) - block_means(ys, b))
-    white_new = (moved.min(axis=2) >= 250) & ~(still.min(axis=2) >= 250)
+    white, white_far = white_fractions(moved, still, h)
     return {
         "block_med": float(np.median(d)),
         "block_p95": float(np.percentile(d, 95)),
         "mean": float(abs(ym.mean() - ys.mean())),
-        "white": float(white_new.mean()),
+        "white": white,
+        "white_far": white_far,
         "changed8": float((np.abs(ym - ys) >= 8).mean()),
         "still_exact": int(np.array_equal(still, fitted)),
     }
@@ -129,6 +147,8 @@ def grey_metrics(rp, tmp, grey, w, h):
 
 
 def missed(name, v, h):
+    if name not in TARGETS:
+        return False
     op, t = TARGETS[name]
     if name == "grain" and h < 1080:
         return False
@@ -167,7 +187,7 @@ def main():
                 for k, v in m.items():
                     miss = missed(k, v, h)
                     bad += miss
-                    fmt = "%s %.4f" if k == "white" else "%s %.3f" if k == "changed8" else \
+                    fmt = "%s %.4f" if k in ("white", "white_far") else "%s %.3f" if k == "changed8" else \
                         "%s %d" if k == "still_exact" else "%s %.2f"
                     fields.append(fmt % (k, v) + (" MISSED" if miss else ""))
                 print("%s %s: %s" % (size, os.path.basename(photo), ", ".join(fields)))
