@@ -1,6 +1,6 @@
 /* water_simd.h - private to water.c and the x86 kernels: the step's table of vector
- * kernels (see base/cpu.h). Each kernel computes exactly what water.c's plain loop
- * (step_span) computes, byte for byte. */
+ * kernels (see base/cpu.h). Each kernel computes exactly what water.c's plain loop (the
+ * step's step_span, the viscosity pass's viscosity_rows) computes, byte for byte. */
 #ifndef RP_WATER_SIMD_H
 #define RP_WATER_SIMD_H
 

@@ -72,8 +72,9 @@ struct wk {
     VI xmax, ymax, wm1, hm1, wv, w3, last;
     VI mx, my, glim, ginh, ginl; /* the glint: mirror slope, d^2 limit, 1/sigma^2 */
     VI tint[3], light[3], sky[3];
-    /* entries 0..7 and 1..8 of wref and wsky: slopes below 0.35 (r2 < 2^21) index no
-     * further, so most groups read them with a permute instead of a gather */
+    /* entries 0..VL-1 and 1..VL of wref and wsky: slopes below 0.35 (VL 8: r2 < 2^21) or
+     * 0.5 (VL 16: r2 < 2^22) index no further, so most groups read them with a permute
+     * instead of a gather */
     VI wref0, wref1, wsky0, wsky1;
     VI cw0;        /* the layer on still water (no slope) */
     int flat_copy; /* still water is the picture itself (no layer, no gain, no tint) */

@@ -31,7 +31,13 @@ near = still.copy(); near[10, 12] = 255
 far = still.copy(); far[10, 13] = 255
 w0, f0 = white_fractions(near, still, 1080)
 w1, f1 = white_fractions(far, still, 1080)
-sys.exit(0 if w0 == w1 == 1 / 1600 and f0 == 0 and f1 == 1 / 1600 else 1)' "$TOP/tests/tools"
+diag = still.copy(); diag[12, 12] = 255  # within the square of side 5 at 1080 rows
+w2, f2 = white_fractions(diag, still, 1080)
+k4 = still.copy(); k4[14, 14] = 255  # 4 pixels both ways: near at 2160 rows, far at 1080
+w3, f3 = white_fractions(k4, still, 2160)
+w4, f4 = white_fractions(k4, still, 1080)
+sys.exit(0 if w0 == w1 == w2 == w3 == 1 / 1600 and f0 == f2 == f3 == 0 and
+         f1 == f4 == 1 / 1600 else 1)' "$TOP/tests/tools"
 # The same measurement fails on version 2's look (the layer model), so it can fail.
 check "the layer model misses them (the measurement can fail)" \
     bash -c '! /usr/bin/python3 "$0" --rockpool "$1" --size 640x360 --check --scene "look layer" \

@@ -220,7 +220,7 @@ static void test_isqrt(void **state)
     uint64_t s = 12345;
     for (int i = 0; i < 300000; i++) {
         s = s * 6364136223846793005u + 1442695040888963407u;
-        uint64_t k = (s >> (i % 33)) & 0xffffffffu, v = k * k + (uint64_t)(i % 3) - 1;
+        uint64_t k = (s >> (31 + i % 33)) & 0xffffffffu, v = k * k + (uint64_t)(i % 3) - 1;
         if (i % 4 == 3)
             v = s;
         unsigned __int128 r = rp_isqrt64(v);
