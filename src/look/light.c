@@ -697,9 +697,14 @@ static inline __attribute__((always_inline)) void lit3_q8(const int32_t tq[3], i
 {
     int32_t mx = tq[0] > tq[1] ? tq[0] : tq[1];
     mx = mx > tq[2] ? mx : tq[2];
+    if (gain <= 4096 || mx == 0) {
+        for (int k = 0; k < 3; k++)
+            v[k] = ((int64_t)tq[k] * gain) >> 12;
+        return;
+    }
     int64_t vm = lit_q8(mx, gain);
     for (int k = 0; k < 3; k++)
-        v[k] = gain > 4096 && mx > 0 ? (int64_t)tq[k] * vm / mx : ((int64_t)tq[k] * gain) >> 12;
+        v[k] = (int64_t)tq[k] * vm / mx;
 }
 
 /* The bed under the water at a pixel: the picture at the point seen, lit by the caustics'

@@ -358,6 +358,12 @@ static void draw_px(const obstacle *o, int64_t px, int64_t py, int64_t out, int6
                     const uint8_t rgb[3], int32_t sun_x, int32_t sun_y, uint8_t *p, int bpp)
 {
     static const uint8_t black[3] = {0, 0, 0};
+    if (out <= -3 * edge) { /* inside the rim: covered by rgb (a = 256, no contact, no shade) */
+        memcpy(p, rgb, 3);
+        if (bpp == 4)
+            p[3] = 255;
+        return;
+    }
     int64_t a = rp_clamp64((edge / 2 - out) * 256 / edge, 0, 256);
     int64_t contact = out > -edge / 2 ? rp_clamp64(256 - out * 256 / (edge + edge / 2), 0, 256) : 0;
     if (contact)
@@ -428,14 +434,7 @@ void rp_obstacles_draw(const rp_obstacles *os, int64_t lead_num, int64_t lead_de
                 }
                 if (out >= edge + edge / 2)
                     continue;
-                uint8_t *p = row + (size_t)x * bpp;
-                if (out <= -3 * edge) { /* inside the rim: draw_px covers it with rgb */
-                    memcpy(p, rgb, 3);
-                    if (bpp == 4)
-                        p[3] = 255;
-                    continue;
-                }
-                draw_px(o, cx, cy, out, edge, rgb, sun_x, sun_y, p, bpp);
+                draw_px(o, cx, cy, out, edge, rgb, sun_x, sun_y, row + (size_t)x * bpp, bpp);
             }
         }
     }

@@ -36,6 +36,7 @@
 #define vnone none
 #define vclamp clampv
 #define vmulhi32 mulhi32
+#define vslope slope_v
 #define vloadh loadh
 #define vload_rgb load_rgb
 #define vstore_rgb store_rgb

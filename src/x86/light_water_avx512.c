@@ -38,6 +38,17 @@ INLINE AVX512 __m512i mulhi512(__m512i a, __m512i b)
     return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o);
 }
 
+/* light.c's slope_q12, as light_avx2.h's slope_v at 16 lanes: clamp(floor(d * scale * mdiv / 2^32),
+ * +-SLOPE_MAX), with d clamped to k->dlim. */
+INLINE AVX512 __m512i slope512(__m512i d, const struct kslope *k)
+{
+    const __m512i dl = _mm512_set1_epi32(k->dlim), smax = _mm512_set1_epi32(RP_LIGHT_SLOPE_MAX);
+    d = clamp512(d, _mm512_sub_epi32(_mm512_setzero_si512(), dl), dl);
+    __m512i s = _mm512_add_epi32(_mm512_mullo_epi32(d, _mm512_set1_epi32(k->hi)),
+                                 mulhi512(d, _mm512_set1_epi32(k->lo)));
+    return clamp512(s, _mm512_sub_epi32(_mm512_setzero_si512(), smax), smax);
+}
+
 INLINE AVX512 __m512i loadh512(const int32_t *p)
 {
     return _mm512_loadu_si512((const void *)p);
@@ -89,6 +100,7 @@ INLINE AVX512 __m512i load_rgb512(const uint8_t *p)
 #define vnone none512
 #define vclamp clamp512
 #define vmulhi32 mulhi512
+#define vslope slope512
 #define vloadh loadh512
 #define vload_rgb load_rgb512
 #define vstore_rgb store_rgb512

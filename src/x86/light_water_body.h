@@ -17,22 +17,12 @@
  * index, scale); VPERM(t, i) (lane i of t); VFIRST (lane 0); VIOTA (0..VL-1); VSTORE (VL
  * lanes); VLOAD_U16 (VL uint16 widened); VD_LO, VD_HI (the lower or upper VL / 2 lanes as
  * doubles), VD_TRUNC(lo, hi) (both truncated back into one vector); vnone, vclamp,
- * vmulhi32 (floor(a * b / 2^32)), vloadh, vload_rgb and vstore_rgb (VL packed RGB pixels). */
+ * vmulhi32 (floor(a * b / 2^32)), vslope (light.c's slope_q12: light_avx2.h's slope_v at
+ * 8 lanes), vloadh, vload_rgb and vstore_rgb (VL packed RGB pixels). */
 
 /* Bits s..s+31 of 64-bit products e (even lanes) and o (odd lanes): floor(p / 2^s) when
  * that fits in int32 (a logical and an arithmetic shift agree on those bits). */
 #define VSHR_PAIR(e, o, s) VBLEND_ODD(VOP(srli_epi64)((e), (s)), VOP(slli_epi64)((o), 32 - (s)))
-
-/* light.c's slope_q12 (light_avx2.h's slope_v): clamp(floor(d * scale * mdiv / 2^32),
- * +-SLOPE_MAX), with d clamped to k->dlim. */
-INLINE TARGET VI vslope(VI d, const struct kslope *k)
-{
-    const VI dl = VOP(set1_epi32)(k->dlim), smax = VOP(set1_epi32)(RP_LIGHT_SLOPE_MAX);
-    d = vclamp(d, VOP(sub_epi32)(VZERO(), dl), dl);
-    VI s = VOP(add_epi32)(VOP(mullo_epi32)(d, VOP(set1_epi32)(k->hi)),
-                          vmulhi32(d, VOP(set1_epi32)(k->lo)));
-    return vclamp(s, VOP(sub_epi32)(VZERO(), smax), smax);
-}
 
 /* floor((a * b + r) / 2^s) of int32 lanes, r a 64-bit vector, when the result fits int32. */
 #define MUL_SHR(a, b, r, s)                                                                        \

@@ -353,27 +353,48 @@ static void same_drawing(const uint8_t *got, const uint8_t *want, int w, int h, 
     assert_true(drawn > min);
 }
 
+/* One obstacle item drawn by rp_obstacles_draw into an ow x oh frame of bpp bytes a pixel
+ * over a layer of 90s, in the light of a sun at (azimuth, elevation) mdeg, equals draw_ref
+ * byte for byte, and more than min pixels are drawn. */
+static void check_drawing(const rp_item *it, int ow, int oh, int bpp, int32_t azimuth,
+                          int32_t elevation, const uint8_t rgb[3], int min)
+{
+    size_t n = (size_t)ow * oh * bpp;
+    uint8_t *got = malloc(n), *want = malloc(n);
+    assert_non_null(got);
+    assert_non_null(want);
+    memset(got, 90, n);
+    memset(want, 90, n);
+    int32_t sx, sy;
+    rp_obstacles_sun(azimuth, elevation, &sx, &sy);
+    rp_obstacles *os = NULL;
+    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
+    rp_obstacles_item(os, it);
+    rp_obstacles_draw(os, 0, 1, N, N, ow, oh, rgb, sx, sy, got, bpp, 0, oh);
+    draw_ref(it->x, it->y, it->circle ? it->r : 0, it->w, it->h, N, N, ow, oh, rgb, sx, sy, want,
+             bpp);
+    same_drawing(got, want, ow, oh, bpp, min);
+    rp_obstacles_free(&os);
+    free(got);
+    free(want);
+}
+
 /* A circle drawn at 5 output pixels a cell, off the cells' centres, equals the plain
  * transcription byte for byte: the drawing's shortcuts (no square root deep inside or
- * beyond the contact line, the inside filled without draw_px, the pixels' centres stepped
+ * beyond the contact line, the inside filled without blending, the pixels' centres stepped
  * along a row) change nothing. */
 static void test_draw_circle(void **state)
 {
     (void)state;
-    enum { OW = 5 * N, OH = 5 * N };
-    static uint8_t got[OH][OW][3], want[OH][OW][3];
     const uint8_t rgb[3] = {138, 133, 120};
-    int32_t sx, sy;
-    rp_obstacles_sun(315000, 40000, &sx, &sy);
-    rp_obstacles *os = NULL;
-    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
-    place(os, C + 77, C - 41, 0, 0);
-    memset(got, 90, sizeof got);
-    memset(want, 90, sizeof want);
-    rp_obstacles_draw(os, 0, 1, N, N, OW, OH, rgb, sx, sy, &got[0][0][0], 3, 0, OH);
-    draw_ref(C + 77, C - 41, 3 * 256, 0, 0, N, N, OW, OH, rgb, sx, sy, &want[0][0][0], 3);
-    same_drawing(&got[0][0][0], &want[0][0][0], OW, OH, 3, 600); /* pi (3 * 5 + 1.5)^2 */
-    rp_obstacles_free(&os);
+    rp_item it;
+    memset(&it, 0, sizeof it);
+    it.kind = RP_ITEM_OBSTACLE;
+    it.circle = 1;
+    it.x = C + 77;
+    it.y = C - 41;
+    it.r = 3 * 256;
+    check_drawing(&it, 5 * N, 5 * N, 3, 315000, 40000, rgb, 600); /* pi (3 * 5 + 1.5)^2 */
 }
 
 /* A rectangle in the --alpha layer (RGBA over a layer of alpha 90), at 3.3 and 2.7 output
@@ -381,13 +402,7 @@ static void test_draw_circle(void **state)
 static void test_draw_rect_rgba(void **state)
 {
     (void)state;
-    enum { OW = 33 * N / 10, OH = 27 * N / 10 };
-    static uint8_t got[OH][OW][4], want[OH][OW][4];
     const uint8_t rgb[3] = {201, 64, 17};
-    int32_t sx, sy;
-    rp_obstacles_sun(120000, 25000, &sx, &sy);
-    rp_obstacles *os = NULL;
-    assert_int_equal(rp_obstacles_new(&os, 1), RP_OK);
     rp_item it;
     memset(&it, 0, sizeof it);
     it.kind = RP_ITEM_OBSTACLE;
@@ -395,13 +410,8 @@ static void test_draw_rect_rgba(void **state)
     it.y = C + 90;
     it.w = 17 * 256 + 70;
     it.h = 9 * 256 + 130;
-    rp_obstacles_item(os, &it);
-    memset(got, 90, sizeof got);
-    memset(want, 90, sizeof want);
-    rp_obstacles_draw(os, 0, 1, N, N, OW, OH, rgb, sx, sy, &got[0][0][0], 4, 0, OH);
-    draw_ref(it.x, it.y, 0, it.w, it.h, N, N, OW, OH, rgb, sx, sy, &want[0][0][0], 4);
-    same_drawing(&got[0][0][0], &want[0][0][0], OW, OH, 4, 1400); /* (17.3 * 3.3) (9.5 * 2.7) */
-    rp_obstacles_free(&os);
+    /* (17.3 * 3.3) (9.5 * 2.7) pixels */
+    check_drawing(&it, 33 * N / 10, 27 * N / 10, 4, 120000, 25000, rgb, 1400);
 }
 
 int main(void)
