@@ -28,7 +28,9 @@ and on flat grey 0x808080:
 
 Usage: look_targets.py [--rockpool build/rockpool] [--size 1920x1080]... [--check]
                        [--crop WxH] PHOTO...
---check exits 1 when a target is missed (grain is judged at 1080 rows and more).
+--check exits 1 when a target is missed (grain is judged at 1080 rows and more). The last
+line sums up: how many of the photo frames (a photo at a size) meet every target, and the
+ones missed (the photo's name up to "_by_", the size, the target).
 Needs python3-numpy and ffmpeg (to decode the PNGs).
 """
 import argparse
@@ -170,6 +172,7 @@ def main():
     EXTRA = "".join(line + "\n" for line in a.scene)
     crop = tuple(int(v) for v in a.crop.split("x")) if a.crop else None
     bad = 0
+    frames, misses, bad_frames = 0, [], set()
     with tempfile.TemporaryDirectory() as tmp:
         grey = os.path.join(tmp, "grey.png")
         subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=0x808080:s=64x36",
@@ -181,17 +184,27 @@ def main():
                 size, g["grain"], " MISSED" if missed("grain", g["grain"], h) else "",
                 g["grey_p99"], " MISSED" if missed("grey_p99", g["grey_p99"], h) else ""))
             bad += missed("grain", g["grain"], h) + missed("grey_p99", g["grey_p99"], h)
+            misses += ["flat grey %s %s" % (size, k) for k in ("grain", "grey_p99")
+                       if missed(k, g[k], h)]
             for photo in a.photos:
                 m = photo_metrics(a.rockpool, tmp, photo, w, h, crop)
                 fields = []
+                frames += 1
                 for k, v in m.items():
                     miss = missed(k, v, h)
                     bad += miss
+                    if miss:
+                        name = os.path.splitext(os.path.basename(photo))[0].split("_by_")[0]
+                        misses.append("%s %s %s" % (name, size, k))
+                        bad_frames.add((photo, size))
                     fmt = "%s %.4f" if k in ("white", "white_far") else "%s %.3f" if k == "changed8" else \
                         "%s %d" if k == "still_exact" else "%s %.2f"
                     fields.append(fmt % (k, v) + (" MISSED" if miss else ""))
                 print("%s %s: %s" % (size, os.path.basename(photo), ", ".join(fields)))
                 sys.stdout.flush()
+    print("summary: %d of %d photo frames meet every target%s" % (
+        frames - len(bad_frames), frames,
+        "; missed: " + ", ".join(misses) if misses else ""))
     if a.check and bad:
         print("look_targets: %d target(s) missed" % bad)
         return 1
