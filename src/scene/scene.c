@@ -7,6 +7,7 @@
 #include "scene/scene_lex.h"
 #include "base/common.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct rp_scene {
     rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
     rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
     rp_diag background_at;            /* where `background PATH` names it; line 0: none */
+    rp_diag render_from, look_from;   /* the statements that chose render and look */
     rp_path *paths;
     int n_paths, cap_paths;
     rp_keys keys[RP_KEY_KINDS]; /* n == 0: not keyed */
@@ -123,6 +125,26 @@ static int set_fps(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the frame rate");
 }
 
+/* v in units of 10^-scale as a decimal, without trailing zeros: 64000 at scale 3 is "64". */
+static const char *show_decimal(int64_t v, int scale, char *b, size_t n)
+{
+    int64_t p = 1;
+    for (int i = 0; i < scale; i++)
+        p *= 10;
+    uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    int len = snprintf(b, n, "%s%" PRIu64, v < 0 ? "-" : "", a / (uint64_t)p);
+    uint64_t f = a % (uint64_t)p;
+    if (f && len > 0 && (size_t)len < n) {
+        int digits = scale;
+        while (f % 10 == 0) {
+            f /= 10;
+            digits--;
+        }
+        snprintf(b + len, n - (size_t)len, ".%0*" PRIu64, digits, f);
+    }
+    return b;
+}
+
 /* A decimal word in lo..hi (in units of 10^-scale), named `what` in messages. */
 static int want_decimal(parser *ps, const char *after, const char *what, int scale, int64_t lo,
                         int64_t hi, int64_t *out, tok *word)
@@ -138,9 +160,15 @@ static int want_decimal(parser *ps, const char *after, const char *what, int sca
     if (r == NUM_PRECISION)
         return rp_lex_fail(ps, word->col, "%s %s has more than %d decimals", what, SHOW(*word, b),
                            scale);
-    if (r != NUM_OK || *out < lo || *out > hi)
-        return rp_lex_fail(ps, word->col, "%s %s is out of range (%s)", what, SHOW(*word, b),
-                           after);
+    if (r != NUM_OK || *out < lo || *out > hi) {
+        char l[32], h[32];
+        if (lo == INT64_MIN)
+            return rp_lex_fail(ps, word->col, "%s %s is out of range (%s)", what,
+                               SHOW(*word, b), after);
+        return rp_lex_fail(ps, word->col, "%s %s is out of range (%s to %s)", what, SHOW(*word, b),
+                           show_decimal(lo, scale, l, sizeof l),
+                           show_decimal(hi, scale, h, sizeof h));
+    }
     return RP_OK;
 }
 
@@ -374,6 +402,7 @@ static int set_look(parser *ps, tok kw)
     ps->given.light.model = i ? RP_LIGHT_WATER : RP_LIGHT_LAYER;
     /* the layer model's slopes are eight times the water's for the same heights */
     ps->given.light.height_scale = i ? RP_LIGHT_WATER_HEIGHT_SCALE : RP_LIGHT_LAYER_HEIGHT_SCALE;
+    rp_lex_note(ps, &ps->look_at, kw.col, "look");
     return rp_lex_want_end(ps, "the look");
 }
 
@@ -507,6 +536,7 @@ static int set_preset(parser *ps, tok kw)
     ps->given.preset = (enum rp_preset)p;
     ps->given.shape = d.shape;
     ps->given.mode = d.mode;
+    rp_lex_note(ps, &ps->preset_at, kw.col, "preset");
     return rp_lex_want_end(ps, "the preset");
 }
 
@@ -732,6 +762,7 @@ static int set_render(parser *ps, tok kw)
     if (ret)
         return ret;
     ps->given.look.mode = values[i];
+    rp_lex_note(ps, &ps->render_at, kw.col, "render");
     return rp_lex_want_end(ps, "the render mode");
 }
 
@@ -1332,6 +1363,9 @@ int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *fil
     sc->outside_mask = ps.outside_mask;
     sc->sky_at = ps.sky_at;
     sc->background_at = ps.background_at;
+    /* a `render` or `look` statement decides whatever the preset's defaults say */
+    sc->render_from = ps.render_at.line ? ps.render_at : ps.preset_at;
+    sc->look_from = ps.look_at.line ? ps.look_at : ps.preset_at;
     if (sc->cap_events > sc->n_events && sc->n_events) { /* give back the doubling's spare */
         rp_event *fit = realloc(sc->events, sc->n_events * sizeof *fit);
         sc->events = fit ? fit : sc->events;
@@ -1389,6 +1423,12 @@ const rp_diag *rp_scene_background_at(const rp_scene *scene)
 const rp_diag *rp_scene_sky_at(const rp_scene *scene)
 {
     return scene->sky_at.line ? &scene->sky_at : NULL;
+}
+
+const rp_diag *rp_scene_look_from(const rp_scene *scene, int model)
+{
+    const rp_diag *d = model ? &scene->look_from : &scene->render_from;
+    return d->line ? d : NULL;
 }
 
 double rp_scene_memory(const rp_scene *scene)

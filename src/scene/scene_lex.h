@@ -51,6 +51,8 @@ typedef struct parser {
     rp_diag outside_bg, outside_mask;
     rp_diag sky_at; /* where `sky PATH` names its image (for errors in the image) */
     rp_diag background_at; /* where `background PATH` names it */
+    /* where the last `preset`, `render` and `look` statements are (line 0: none) */
+    rp_diag preset_at, render_at, look_at;
     int64_t max_bytes;     /* what the scene's text and events may take; 0: no limit */
 } parser;
 

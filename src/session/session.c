@@ -757,6 +757,39 @@ static int memory_fail(const rp_session *se, rp_error *err)
                         need, share, limit);
 }
 
+/* --alpha and the --aov passes but height need render light, the caustics pass look water:
+ * refused at the scene's statement that chose otherwise (rp_scene_look_from), unless the
+ * command line chose. */
+static int check_light_outputs(const rp_session *se, rp_error *err)
+{
+    const rp_run *run = se->run;
+    const char *pass = NULL;
+    char msg[sizeof err->diag.msg];
+    int model = 0;
+    for (int k = RP_AOV_KINDS - 1; k > RP_AOV_HEIGHT; k--)
+        pass = run->aov[k] ? rp_aov_name((enum rp_aov)k) : pass;
+    if (run->alpha && se->s.look.mode != RP_RENDER_LIGHT)
+        snprintf(msg, sizeof msg, "--alpha needs render light (the rockpool preset): the seed "
+                                  "presets' renders have no light layer to separate from the "
+                                  "background");
+    else if (pass && se->s.look.mode != RP_RENDER_LIGHT)
+        snprintf(msg, sizeof msg, "--aov %s needs render light (the rockpool preset); the seed "
+                                  "presets' renders have no light model (--aov height works)",
+                 pass);
+    else if (run->aov[RP_AOV_CAUSTICS] && se->s.light.model != RP_LIGHT_WATER && (model = 1))
+        snprintf(msg, sizeof msg, "--aov caustics needs look water, whose bed the caustics "
+                                  "light (the other looks paint their light in the layer)");
+    else
+        return RP_OK;
+    const rp_diag *at = rp_scene_look_from(se->scene, model);
+    unsigned cli = RP_SET_PRESET | (model ? RP_SET_LOOK : RP_SET_RENDER);
+    if (!at || (se->over.set & cli))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s", msg);
+    err->diag = *at;
+    snprintf(err->diag.msg, sizeof err->diag.msg, "%s", msg);
+    return diag_error(err, RP_ERR_INVALID);
+}
+
 /* Everything is checked before anything is created: the outputs, the paths against each
  * other and the inputs, the memory estimate (the background is open: a video's decoder
  * says what it holds). */
@@ -784,10 +817,8 @@ static int validate(rp_session *se, rp_error *err)
     o->warn_ctx = run->warn_ctx;
     set_audio(se, o);
     o->pixfmt = run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
-    if (run->alpha && se->s.look.mode != RP_RENDER_LIGHT)
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--alpha needs render light (the rockpool preset): the seed presets' "
-                            "renders have no light layer to separate from the background");
+    if ((r = check_light_outputs(se, err)))
+        return r;
     if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "--hash prints to stdout, which the %s output already uses",

@@ -86,15 +86,6 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
     for (int k = 0; k < RP_AOV_KINDS; k++) {
         if (!cfg->aov[k])
             continue;
-        if (k != RP_AOV_HEIGHT && cfg->settings->look.mode != RP_RENDER_LIGHT)
-            return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "--aov %s needs render light (the rockpool preset); the seed "
-                                "presets' renders have no light model (--aov height works)",
-                                aov_names[k]);
-        if (k == RP_AOV_CAUSTICS && cfg->settings->light.model != RP_LIGHT_WATER)
-            return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "--aov caustics needs look water, whose bed the caustics light "
-                                "(the other looks paint their light in the layer)");
         rp_output_spec o;
         aov_opts(cfg, k, &o);
         int r = rp_output_validate(&o, err->msg, sizeof err->msg);

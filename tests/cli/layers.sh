@@ -328,6 +328,15 @@ refuse "--aov two kinds, one pattern" "name the same files" --aov height f_%03d.
     --aov normal f_%03d.png
 refuse "--aov normal with a seed preset" "needs render light" --preset elias \
     --aov normal n_%03d.png -o x.mp4
+# When a scene statement chose the render, the refusal points at it.
+{ cat ../pool.scene; echo "render offset"; } >../offset.scene
+line=$(grep -c '' ../offset.scene)
+for req in "--alpha -o x.webm" "--aov displacement d_%03d.png -o x.mp4"; do
+    # shellcheck disable=SC2086 # the request's words
+    expect_status "$req, scene says render offset: exit 2" 2 "$ROCKPOOL" -q ../offset.scene $req
+    stderr_has "... at the render statement" "offset.scene:$line:1: error: ${req%% *} "
+    check "... nothing written" test -z "$(ls -A)"
+done
 touch h_003.png
 expect_status "--aov over an existing frame" 2 "$ROCKPOOL" -q ../pool.scene --aov height \
     h_%03d.png -f framemd5 -o x.md5
@@ -441,4 +450,5 @@ rm -f "$WORK/bad_c.mp4"
 expect_status "--aov caustics with another look: exit 2" 2 "$ROCKPOOL" aov.scene -o bad_c.mp4 \
     --aov caustics cz/x_%03d.png
 stderr_has "... saying why" "--aov caustics needs look water"
+stderr_has "... at the look statement" "aov.scene:$(grep -n '^look layer' aov.scene | cut -d: -f1):1: error:"
 check "... and writes nothing" test ! -e bad_c.mp4 -a ! -e cz/x_000.png

@@ -50,12 +50,15 @@ expect_status "off the grid after -s shrinks it (seed preset)" 2 "$ROCKPOOL" goo
 expect_status "-s scales the rockpool preset's output only" 0 "$ROCKPOOL" good.scene -s 32x24 \
     --check
 
-# Every scene in tests/bad fails with exit 2 at the line:col its first line states.
+# Every scene in tests/bad fails with exit 2 at the line:col its first line states, with
+# a message holding the text that follows it there.
 for f in "$TOP"/tests/bad/*.scene; do
     want=$(sed -n '1s/^# expect: \([0-9]*:[0-9]*\).*/\1/p' "$f")
+    msg=$(sed -n '1s/^# expect: [0-9]*:[0-9]* *//p' "$f" | tr -d '\r')
     "$ROCKPOOL" "$f" --check >/dev/null 2>err.txt
     status=$?
-    if [ "$status" = 2 ] && grep -qF "$(basename "$f"):$want: error:" err.txt; then
+    if [ "$status" = 2 ] && grep -qF "$(basename "$f"):$want: error: " err.txt &&
+        grep -qF -- "$msg" err.txt; then
         ok "bad scene $(basename "$f") at $want"
     else
         bad "bad scene $(basename "$f"): exit $status, wanted 2 at $want: $(head -c 200 err.txt)"
