@@ -2,7 +2,8 @@
 # timespace.sh - the same water at every frame rate and every output size (rockpool(1)
 # TIME AND SPACE): heights dumped at several frame rates equal, frame by frame, the 120 fps
 # run's frame floor(k*120/fps); output sizes share one grid's heights byte for byte and
-# look alike once scaled down; `speed` is the speed the rings are measured to have; bad
+# look alike once scaled down; `speed` is the speed the rings are measured to have; the
+# viscosity damps a given wave as much a second at every rate and grid; bad
 # rates, speeds, grids and fades are refused at their line and column.
 source "$(dirname "$0")/lib.sh"
 R=$ROCKPOOL
@@ -244,3 +245,20 @@ cp ref.hash lref.hash
 printf 'refraction off\n' | cat l.scene - >loff.scene
 "$R" -q loff.scene -s 320x192 --hash -f framemd5 -o /dev/null >loff.hash
 check "refraction off changes the frames" test "$(sed -n 5p loff.hash)" != "$(sed -n 5p lref.hash)"
+
+# Viscosity is the same at every rate and grid: the rockpool preset's 4e-6 width^2 a second
+# takes a wave 1/20 of the width long down by exp(-4e-6 (2 pi 20)^2) = 0.9388 in a second
+# (e^(-nu k^2 t)). Each step's pass takes it down by 1 - 4 v sin^2(pi 20 / W) (water.h);
+# the per-step v that --check prints, at the rate it prints, must give that within 0.5%.
+for g in "grid 320x180" "" "grid 1280x720" "rate 300" "grid 1280x720\nrate 100" \
+    "grid 2000x1125\nfps 60"; do
+    printf "size 1280x720\nduration 1s\n$g\n" >visc.scene
+    got=$("$R" visc.scene --check | awk '
+        /^grid:/ { split($2, s, "x"); w = s[1] }
+        /^rate:/ { r = $2 }
+        /^viscosity:/ { sub(/^\(/, "", $5); split($5, q, "/"); v = q[1] / 65536 }
+        END { pi = atan2(0, -1); f = (1 - 4 * v * sin(pi * 20 / w) ^ 2) ^ r
+              printf "%.4f %s", f, (f > 0.9388 * 0.995 && f < 0.9388 * 1.005) ? "ok" : "off" }')
+    check "viscosity per second at '${g//\\n/, }': $got (exp(-nu k^2) = 0.9388)" \
+        test "${got#* }" = ok
+done
