@@ -612,12 +612,13 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
      * surface spread over on the bed */
     const int64_t lim = (int64_t)16 << 12;
-    int64_t hxx = (n.r2 + n.l2 - 2 * n.c) * f->cxm >> 20;
-    int64_t hyy = (n.d2 + n.u2 - 2 * n.c) * f->cym >> 20;
-    int64_t hxy = (n.d2r - n.u2r - n.d2l + n.u2l) * f->cxym >> 20;
-    int64_t axx = rp_clamp64((l->caus_a * hxx) >> 8, -lim, lim);
-    int64_t ayy = rp_clamp64((l->caus_a * hyy) >> 8, -lim, lim);
-    int64_t axy = rp_clamp64((l->caus_a * hxy) >> 8, -lim, lim);
+    /* the Hessian in Q16 (a reaches 40 cells and more: Q12 would lose a * 2^-12 a term) */
+    int64_t hxx = (n.r2 + n.l2 - 2 * n.c) * f->cxm >> 16;
+    int64_t hyy = (n.d2 + n.u2 - 2 * n.c) * f->cym >> 16;
+    int64_t hxy = (n.d2r - n.u2r - n.d2l + n.u2l) * f->cxym >> 16;
+    int64_t axx = rp_clamp64((l->caus_a * hxx) >> 12, -lim, lim);
+    int64_t ayy = rp_clamp64((l->caus_a * hyy) >> 12, -lim, lim);
+    int64_t axy = rp_clamp64((l->caus_a * hxy) >> 12, -lim, lim);
     int64_t det = (((4096 + axx) * (4096 + ayy)) >> 12) - ((axy * axy) >> 12);
     int32_t e = l->wrecip[rp_clamp64(det, 0, RECIP_N)];
     int64_t gain = 4096 + (((int64_t)(e - 4096) * l->p.caustics_q8) >> 8);

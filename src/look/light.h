@@ -53,7 +53,8 @@
  *           through the normal: cos i = n_z, cos t = sqrt(1 - eta^2 (1 - n_z^2)), T = eta
  *           I + (eta cos i - cos t) n. It meets the bed depth * T_xy / |T_z| = depth * g *
  *           s cells away, g = A n_z / (eta + A n_z), A = cos t - eta cos i (g = 1/4 for
- *           small slopes); the picture is sampled there (bilinear, Q8 pixels, clamped).
+ *           small slopes); the picture is sampled there (bilinear, Q8 pixels, mirrored
+ *           at the edges).
  *   caustics the bed's irradiance where the sun's rays through this pixel land: E = 1 /
  *           det(I + a Hess(h)), Hess in slope units per cell over +-3 cells (which also
  *           averages out the grid's height noise), a = depth * (1 - eta sin e / cos t_s) /
@@ -61,10 +62,11 @@
  *           (cos t_s = sqrt(1 - eta^2 cos^2 e)); each a * Hess term within +-16, det at
  *           least 1/16 and E at least 1/4. Rays that converge light the bed more and those
  *           that spread light it less; the bed's mean irradiance over its area is
- *           conserved. gain = 1 + caustics * (E - 1), 0..16. The bed pixel t becomes t *
- *           gain where that darkens; light it gains is at most L = room / 3 (room = 255 -
- *           t; room^2 / 144 within 48 levels of white), taken linearly up to L / 2 and
- *           from there as L - L^2 / (4 x), so caustics do not burn bright parts to white.
+ *           conserved to first order in the slopes. gain = 1 + caustics * (E - 1),
+ *           0..16. The bed pixel t becomes t * gain where that darkens; light it gains
+ *           is at most L = room / 3 (room = 255 - t; room^2 / 144 within 48 levels of
+ *           white), taken linearly up to L / 2 and from there as L - L^2 / (4 x), so
+ *           caustics do not burn bright parts to white.
  *           Then each channel is multiplied by tint / 255 (the colour a white bed takes
  *           under this depth; white: none).
  *   sky     alpha min(1, sky * (F(n_z) - F(1))), F the unpolarised Fresnel reflectance

@@ -54,8 +54,8 @@ struct rp_light_frame {
     int64_t scale_x, scale_y; /* Q16, clamped */
     int64_t t_lim;            /* |diff * scale| giving slope 16: clamp before scaling */
     int64_t mdiv;             /* slope Q12 = diff * scale * mdiv >> 32 */
-    int64_t cxm, cym;         /* bed curvature Q12 = -(lap_sum * cm) >> 20 */
-    int64_t cxym;             /* d2h/dxdy Q12 = (diagonal sum * cxym) >> 20 */
+    int64_t cxm, cym;         /* bed curvature Q12 = -(lap_sum * cm) >> 20 (water: Q16, >> 16) */
+    int64_t cxym;             /* d2h/dxdy Q16 = (diagonal sum * cxym) >> 16 */
     int64_t dx, dy;           /* the water's bed offset: Q8 px = (s * g >> 8) * d >> 28 */
     int64_t rx, ry;           /* displacement Q8 px = -(slope * r) >> 28 */
     const uint8_t *sky;       /* the sky image when it is used for this frame, else NULL */

@@ -55,8 +55,9 @@ struct wk {
     const uint8_t *bg;
     int w, y, st, sky_on;
     struct kslope kx, ky;
-    VI cxm, cym, cxym; /* curvature factors (< 2^24) */
-    VI hlim;           /* the Hessian terms' clamp (caustic_gain) */
+    VI cxm, cym, cxym;  /* curvature factors (< 2^24) */
+    VI hlim;            /* the Hessian terms' clamp, Q16 (caustic_gain) */
+    VI llx, lly, llxy;  /* the laplacians' clamps where the terms reach hlim */
     VI caus_a, lim, caus, gain0;
     VI dx, dy, half27; /* the bed offset's factors (< 2^31) */
     VI xmax, ymax, wm1, hm1, wv, w3, last;
@@ -69,6 +70,16 @@ struct wk {
     VI cw0;        /* the layer on still water (no slope) */
     int flat_copy; /* still water is the picture itself (no layer, no gain, no tint) */
 };
+
+/* The least lap >= 0 with lap * c >> 16 >= hl (c, hl >= 0), at most 2^26 (the laplacians
+ * lie within it), 0 when c is 0. */
+static int32_t lap_lim(int64_t hl, int64_t c)
+{
+    if (c <= 0)
+        return 0;
+    int64_t v = ((hl << 16) + c - 1) / c;
+    return (int32_t)(v > ((int64_t)1 << 26) ? (int64_t)1 << 26 : v);
+}
 
 static TARGET void wk_init(struct wk *k, const rp_light *l, const struct rp_light_frame *f,
                            const struct rp_light_wrows *r, const uint8_t *bg)
@@ -89,11 +100,16 @@ static TARGET void wk_init(struct wk *k, const rp_light *l, const struct rp_ligh
     k->cxm = VOP(set1_epi32)((int32_t)f->cxm);
     k->cym = VOP(set1_epi32)((int32_t)f->cym);
     k->cxym = VOP(set1_epi32)((int32_t)f->cxym);
-    /* clamp(caus_a * h >> 8, +-lim) is lim from h = ceil(256 lim / caus_a) on (and -lim from
-     * -h), so h may be clamped there first, which keeps caus_a * h below 2^25 */
+    /* clamp(caus_a * h >> 12, +-lim) is lim from h = ceil(2^12 lim / caus_a) on (and -lim
+     * from -h), so h may be clamped there first, which keeps caus_a * h within 2^28 + 2^24;
+     * and h = lap * c >> 16 reaches hlim from lap = ceil(2^16 hlim / c) on (and -hlim from
+     * -lap): lap clamped there first keeps lap * c within 2^44 + 2^24, h within int32 */
     const int64_t lim = (int64_t)16 << 12;
-    k->hlim =
-        VOP(set1_epi32)(l->caus_a > 0 ? (int32_t)((256 * lim + l->caus_a - 1) / l->caus_a) : 0);
+    int64_t hl = l->caus_a > 0 ? (4096 * lim + l->caus_a - 1) / l->caus_a : 0;
+    k->hlim = VOP(set1_epi32)((int32_t)hl);
+    k->llx = VOP(set1_epi32)(lap_lim(hl, f->cxm));
+    k->lly = VOP(set1_epi32)(lap_lim(hl, f->cym));
+    k->llxy = VOP(set1_epi32)(lap_lim(hl, f->cxym));
     k->caus_a = VOP(set1_epi32)((int32_t)l->caus_a);
     k->lim = VOP(set1_epi32)((int32_t)lim);
     k->caus = VOP(set1_epi32)(l->p.caustics_q8);
@@ -148,13 +164,17 @@ INLINE TARGET VI caustic_gain(const struct wk *k, VI lxx, VI lyy, VI lxy)
 {
     const VI zero = VZERO(), r0 = VZERO();
     const VI nh = VOP(sub_epi32)(zero, k->hlim), nl = VOP(sub_epi32)(zero, k->lim);
-    /* h = lap * c >> 20 within 2^30; each a * h term clamped to +-16 (Q12) */
-    VI hxx = vclamp(MUL_SHR(lxx, k->cxm, r0, 20), nh, k->hlim);
-    VI hyy = vclamp(MUL_SHR(lyy, k->cym, r0, 20), nh, k->hlim);
-    VI hxy = vclamp(MUL_SHR(lxy, k->cxym, r0, 20), nh, k->hlim);
-    VI axx = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hxx), 8), nl, k->lim);
-    VI ayy = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hyy), 8), nl, k->lim);
-    VI axy = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hxy), 8), nl, k->lim);
+    /* h = lap * c >> 16 (Q16), the laplacians clamped first (wk_init); each a * h term
+     * clamped to +-16 (Q12) */
+    lxx = vclamp(lxx, VOP(sub_epi32)(zero, k->llx), k->llx);
+    lyy = vclamp(lyy, VOP(sub_epi32)(zero, k->lly), k->lly);
+    lxy = vclamp(lxy, VOP(sub_epi32)(zero, k->llxy), k->llxy);
+    VI hxx = vclamp(MUL_SHR(lxx, k->cxm, r0, 16), nh, k->hlim);
+    VI hyy = vclamp(MUL_SHR(lyy, k->cym, r0, 16), nh, k->hlim);
+    VI hxy = vclamp(MUL_SHR(lxy, k->cxym, r0, 16), nh, k->hlim);
+    VI axx = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hxx), 12), nl, k->lim);
+    VI ayy = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hyy), 12), nl, k->lim);
+    VI axy = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hxy), 12), nl, k->lim);
     /* (4096 + a) reaches 69632: the products need 64 bits, their >> 12 does not */
     const VI one = VOP(set1_epi32)(4096);
     VI bxx = VOP(add_epi32)(one, axx), byy = VOP(add_epi32)(one, ayy);

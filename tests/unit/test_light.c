@@ -1055,9 +1055,11 @@ static void water_params(rp_light_params *p)
     p->tint_rgb[2] = 255;
 }
 
-/* Every output byte within 1 level of the double transcription of light.h "WATER" (2 where
- * the layer is opaque enough that its colour's own rounding shows), with glints, sky,
- * caustics (focused and spread) and refraction all present. */
+/* Every output byte within 1 level of the double transcription of light.h "WATER" (2 in
+ * channel 0, the picture's noise, where the bed point's 1/256 pixel shows), with glints,
+ * sky, caustics (focused and spread) and refraction all present. The same holds for the
+ * fills of seeds 1 to 40 (checked once by hand; the Hessian in Q12, before, missed it by 2
+ * at scale 0.61 with this one). */
 static void check_water_oracle(const rp_light_params *p, int32_t scale_q16, double amp)
 {
     fill(amp, 7);
@@ -1073,10 +1075,9 @@ static void check_water_oracle(const rp_light_params *p, int32_t scale_q16, doub
                 double al;
                 double want = water_oracle(p, scale, x, y, k, &al);
                 int d = abs((int)lrint(want) - rgb[y][x][k]);
-                /* channel 0 is noise: a sampling step of 1/256 pixel moves it by up to a
-                 * level; and where the layer's alpha is 0.1 or more its 8-bit colour and
-                 * alpha show their rounding: those are held to 2 levels, the rest to 1 */
-                d = (k == 0 || al >= 0.1) && d <= 2 ? 0 : d;
+                /* channel 0 is noise (up to 100 levels a pixel): a bed point 1/256 pixel
+                 * away moves it by up to a level, so it is held to 2, the rest to 1 */
+                d = k == 0 && d <= 2 ? 0 : d;
                 if (d > 1)
                     print_message("(%d, %d) %d: want %.3f got %d\n", x, y, k, want, rgb[y][x][k]);
                 worst = d > worst ? d : worst;
