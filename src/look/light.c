@@ -194,6 +194,22 @@ static int64_t div_q30(int64_t a, int64_t b)
     return b ? (a * Q30 + (b > 0 ? b / 2 : -b / 2)) / b : 0;
 }
 
+/* t^(depth / 64 cells), t in Q30 (0..1]: the exponent depth_q8 / 2^14 digit by digit, its
+ * whole part as products and each of its 14 binary places as t's square root taken that
+ * many times (integers only: the same bits everywhere). */
+static int64_t pow_depth_q30(int64_t t, int32_t depth_q8)
+{
+    int64_t r = Q30, root = t;
+    for (int i = 0; i < depth_q8 >> 14; i++)
+        r = (r * t + Q30 / 2) >> 30;
+    for (int k = 1; k <= 14; k++) {
+        root = sqrt_q30(root);
+        if ((depth_q8 >> (14 - k)) & 1)
+            r = (r * root + Q30 / 2) >> 30;
+    }
+    return r;
+}
+
 static void build_water(rp_light *l)
 {
     const rp_light_params *p = &l->p;
@@ -261,8 +277,12 @@ static void build_water(rp_light *l)
         int64_t d = i < 256 ? 256 : i; /* det at least 1/16 */
         l->wrecip[i] = (int32_t)((((int64_t)1 << 24) + d / 2) / d);
     }
-    for (int c = 0; c < 3; c++)
-        l->tint[c] = (int32_t)(((int64_t)p->tint_rgb[c] * 65536 + 127) / 255);
+    /* the tint is what a white bed takes under 64 cells; under d cells, by Beer-Lambert,
+     * its d / 64th power (at 64 cells exactly round(tint * 65536 / 255), as before) */
+    for (int c = 0; c < 3; c++) {
+        int64_t t = ((int64_t)p->tint_rgb[c] * Q30 + 127) / 255;
+        l->tint[c] = (int32_t)((pow_depth_q30(t, p->depth_q8) + (1 << 13)) >> 14);
+    }
 }
 
 int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t errlen)

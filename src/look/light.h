@@ -67,8 +67,9 @@
  *           is at most L = room / 3 (room = 255 - t; room^2 / 144 within 48 levels of
  *           white), taken linearly up to L / 2 and from there as L - L^2 / (4 x), so
  *           caustics do not burn bright parts to white.
- *           Then each channel is multiplied by tint / 255 (the colour a white bed takes
- *           under this depth; white: none).
+ *           Then each channel is multiplied by (tint / 255)^(depth / 64) (tint is the
+ *           colour a white bed takes under 64 cells, absorbed as Beer-Lambert has it;
+ *           white: none).
  *   sky     alpha min(1, sky * (F(n_z) - F(1))), F the unpolarised Fresnel reflectance
  *           (rs^2 + rp^2) / 2 of air to water, so still water reflects nothing and the
  *           picture stays as it is; with sky_flat, F(n_z) itself (flat water: 2.04%).
@@ -106,7 +107,7 @@ typedef struct rp_light_params {
     int32_t depth_q8;       /* 1..256*256 grid cells of water over the picture */
     int32_t sun_size_mdeg;  /* 100..20000 millidegrees: the sun's angular diameter */
     int32_t sky_flat;       /* 0: sky measured against flat water; 1: flat water's 2% too */
-    uint8_t tint_rgb[3];    /* the colour a white bed takes under `depth` (0xffffff: none) */
+    uint8_t tint_rgb[3];    /* the colour a white bed takes under 64 cells (0xffffff: none) */
 } rp_light_params;
 
 /** Light models: the version-2 layer (bed light, sky, Blinn-Phong glint over the picture)
