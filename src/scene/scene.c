@@ -26,7 +26,7 @@ struct rp_scene {
     rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
     rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
     rp_diag background_at;            /* where `background PATH` names it; line 0: none */
-    rp_diag render_from, look_from;   /* the statements that chose render and look */
+    rp_diag render_at, look_at, preset_at; /* the last such statements; line 0: none */
     rp_path *paths;
     int n_paths, cap_paths;
     rp_keys keys[RP_KEY_KINDS]; /* n == 0: not keyed */
@@ -145,9 +145,10 @@ static const char *show_decimal(int64_t v, int scale, char *b, size_t n)
     return b;
 }
 
-/* A decimal word in lo..hi (in units of 10^-scale), named `what` in messages. */
+/* A decimal word in lo..hi (in units of 10^-scale), named `what` in messages, which give
+ * the range as `range` says, or as lo to hi when it is NULL. */
 static int want_decimal(parser *ps, const char *after, const char *what, int scale, int64_t lo,
-                        int64_t hi, int64_t *out, tok *word)
+                        int64_t hi, const char *range, int64_t *out, tok *word)
 {
     char b[64];
     int ret = rp_lex_want_word(ps, what, after, word);
@@ -162,9 +163,9 @@ static int want_decimal(parser *ps, const char *after, const char *what, int sca
                            scale);
     if (r != NUM_OK || *out < lo || *out > hi) {
         char l[32], h[32];
-        if (lo == INT64_MIN)
+        if (range)
             return rp_lex_fail(ps, word->col, "%s %s is out of range (%s)", what,
-                               SHOW(*word, b), after);
+                               SHOW(*word, b), range);
         return rp_lex_fail(ps, word->col, "%s %s is out of range (%s to %s)", what, SHOW(*word, b),
                            show_decimal(lo, scale, l, sizeof l),
                            show_decimal(hi, scale, h, sizeof h));
@@ -299,7 +300,8 @@ static int set_specular(parser *ps, tok kw)
     int ret;
 
     (void)kw;
-    if ((ret = want_decimal(ps, "specular", "specular strength", 3, 0, 64000, &strength, &t)) ||
+    if ((ret = want_decimal(ps, "specular", "specular strength", 3, 0, 64000, NULL, &strength,
+                            &t)) ||
         (ret = rp_lex_want_int(ps, "specular", "shininess", 1, 1024, &shininess)))
         return ret;
     ps->given.light.specular_q8 = (int32_t)(strength * 256 / 1000);
@@ -311,7 +313,7 @@ static int set_caustics(parser *ps, tok kw)
 {
     tok t;
     int64_t v;
-    int ret = want_decimal(ps, "caustics", "caustics strength", 3, 0, 64000, &v, &t);
+    int ret = want_decimal(ps, "caustics", "caustics strength", 3, 0, 64000, NULL, &v, &t);
     (void)kw;
     if (ret)
         return ret;
@@ -344,7 +346,7 @@ static int want_ranged(parser *ps, const char *after, const char *what, int plac
 {
     tok t;
     char b[64];
-    int ret = want_decimal(ps, after, what, places, INT64_MIN, INT64_MAX, v, &t);
+    int ret = want_decimal(ps, after, what, places, INT64_MIN, INT64_MAX, range, v, &t);
     if (ret)
         return ret;
     if (*v < lo || *v > hi)
@@ -1363,9 +1365,9 @@ int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *fil
     sc->outside_mask = ps.outside_mask;
     sc->sky_at = ps.sky_at;
     sc->background_at = ps.background_at;
-    /* a `render` or `look` statement decides whatever the preset's defaults say */
-    sc->render_from = ps.render_at.line ? ps.render_at : ps.preset_at;
-    sc->look_from = ps.look_at.line ? ps.look_at : ps.preset_at;
+    sc->render_at = ps.render_at;
+    sc->look_at = ps.look_at;
+    sc->preset_at = ps.preset_at;
     if (sc->cap_events > sc->n_events && sc->n_events) { /* give back the doubling's spare */
         rp_event *fit = realloc(sc->events, sc->n_events * sizeof *fit);
         sc->events = fit ? fit : sc->events;
@@ -1425,9 +1427,11 @@ const rp_diag *rp_scene_sky_at(const rp_scene *scene)
     return scene->sky_at.line ? &scene->sky_at : NULL;
 }
 
-const rp_diag *rp_scene_look_from(const rp_scene *scene, int model)
+const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset)
 {
-    const rp_diag *d = model ? &scene->look_from : &scene->render_from;
+    const rp_diag *d = model ? &scene->look_at : &scene->render_at;
+    *by_preset = !d->line;
+    d = d->line ? d : &scene->preset_at;
     return d->line ? d : NULL;
 }
 

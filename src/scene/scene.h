@@ -42,8 +42,10 @@ const rp_diag *rp_scene_sky_at(const rp_scene *scene);
 
 /** The statement that chose the render mode (model 0: the last `render`, else the last
  * `preset`) or render light's model (model 1: the last `look`, else the last `preset`), as
- * rp_scene_sky_at gives it, or NULL when the defaults chose. */
-const rp_diag *rp_scene_look_from(const rp_scene *scene, int model);
+ * rp_scene_sky_at gives it, or NULL when the defaults chose; *by_preset 1 when it is the
+ * `preset` statement (a `render` or `look` statement wins over any preset, the command
+ * line's too). */
+const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset);
 
 /** rp_scene_parse() of text that is already malloc'd (len + 1 bytes, the last set to NUL
  * here), which becomes the scene's (and is freed on failure): no copy. max_bytes (0: no

@@ -759,7 +759,8 @@ static int memory_fail(const rp_session *se, rp_error *err)
 
 /* --alpha and the --aov passes but height need render light, the caustics pass look water:
  * refused at the scene's statement that chose otherwise (rp_scene_look_from), unless the
- * command line chose. */
+ * command line chose (its --preset wins over the scene's `preset`, not over its `render`
+ * or `look`). */
 static int check_light_outputs(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
@@ -776,13 +777,16 @@ static int check_light_outputs(const rp_session *se, rp_error *err)
         snprintf(msg, sizeof msg, "--aov %s needs render light (the rockpool preset); the seed "
                                   "presets' renders have no light model (--aov height works)",
                  pass);
-    else if (run->aov[RP_AOV_CAUSTICS] && se->s.light.model != RP_LIGHT_WATER && (model = 1))
+    else if (run->aov[RP_AOV_CAUSTICS] && se->s.light.model != RP_LIGHT_WATER) {
+        model = 1;
         snprintf(msg, sizeof msg, "--aov caustics needs look water, whose bed the caustics "
                                   "light (the other looks paint their light in the layer)");
-    else
+    } else {
         return RP_OK;
-    const rp_diag *at = rp_scene_look_from(se->scene, model);
-    unsigned cli = RP_SET_PRESET | (model ? RP_SET_LOOK : RP_SET_RENDER);
+    }
+    int by_preset;
+    const rp_diag *at = rp_scene_look_from(se->scene, model, &by_preset);
+    unsigned cli = (by_preset ? RP_SET_PRESET : 0) | (model ? RP_SET_LOOK : RP_SET_RENDER);
     if (!at || (se->over.set & cli))
         return rp_error_set(err, RP_ERR_INVALID, 1, "%s", msg);
     err->diag = *at;

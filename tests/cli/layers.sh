@@ -337,6 +337,19 @@ for req in "--alpha -o x.webm" "--aov displacement d_%03d.png -o x.mp4"; do
     stderr_has "... at the render statement" "offset.scene:$line:1: error: ${req%% *} "
     check "... nothing written" test -z "$(ls -A)"
 done
+# A scene's render statement wins over the command line's --preset, so it is still named;
+# a scene's preset statement is named unless --preset replaces it.
+expect_status "render offset in the scene, --preset rockpool: exit 2" 2 "$ROCKPOOL" -q \
+    ../offset.scene --preset rockpool --alpha -o x.webm
+stderr_has "... at the render statement" "offset.scene:$line:1: error: --alpha "
+{ cat ../pool.scene; echo "preset elias"; } >../elias.scene
+expect_status "preset elias in the scene: exit 2" 2 "$ROCKPOOL" -q ../elias.scene --alpha \
+    -o x.webm
+stderr_has "... at the preset statement" "elias.scene:$line:1: error: --alpha "
+expect_status "preset elias in the scene and on the command line: exit 2" 2 "$ROCKPOOL" -q \
+    ../elias.scene --preset elias --alpha -o x.webm
+check "... names no statement" bash -c '! grep -q "elias.scene:" "$0"' "$WORK/err"
+check "... nothing written" test -z "$(ls -A)"
 touch h_003.png
 expect_status "--aov over an existing frame" 2 "$ROCKPOOL" -q ../pool.scene --aov height \
     h_%03d.png -f framemd5 -o x.md5

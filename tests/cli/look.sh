@@ -1,7 +1,8 @@
 # look.sh - the look over photographs (rockpool(1) LIGHT): frame 90 of a rain over four of
 # Debian's lomiri-wallpapers photos (the README gallery's three and "Kleiber") against
-# still water, at 640x360 and 1920x1080 (and the three at 3840x2160), must meet the targets tests/tools/look_targets.py states (no veil: 32x32-block luma change at
-# most 2 levels median and 8 at the 95th percentile, the block scaled with the frame; mean
+# still water, at 640x360 and 1920x1080 (and the three at 3840x2160), must meet the
+# targets tests/tools/look_targets.py states (no veil: 32x32-block luma change at most 2
+# levels median and 8 at the 95th percentile, the block scaled with the frame; mean
 # luma within 2; new near-white pixels at most 0.1%; at least 3% of pixels changed by 8
 # levels; still water is the fitted photo exactly; on flat grey a smooth ring, grain at most
 # 0.6 levels at 1080 rows, and rings seen through light alone, p99 |luma - 128| >= 8); the

@@ -57,7 +57,7 @@ for f in "$TOP"/tests/bad/*.scene; do
     msg=$(sed -n '1s/^# expect: [0-9]*:[0-9]* *//p' "$f" | tr -d '\r')
     "$ROCKPOOL" "$f" --check >/dev/null 2>err.txt
     status=$?
-    if [ "$status" = 2 ] && grep -qF "$(basename "$f"):$want: error: " err.txt &&
+    if [ "$status" = 2 ] && [ -n "$msg" ] && grep -qF "$(basename "$f"):$want: error: " err.txt &&
         grep -qF -- "$msg" err.txt; then
         ok "bad scene $(basename "$f") at $want"
     else

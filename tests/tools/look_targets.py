@@ -29,8 +29,8 @@ and on flat grey 0x808080:
 Usage: look_targets.py [--rockpool build/rockpool] [--size 1920x1080]... [--check]
                        [--crop WxH] PHOTO...
 --check exits 1 when a target is missed (grain is judged at 1080 rows and more). The last
-line sums up: how many of the photo frames (a photo at a size) meet every target, and the
-ones missed (the photo's name up to "_by_", the size, the target).
+line sums up: how many of the photo frames (a photo at a size) meet every target, and every
+target missed (the photo's name up to "_by_" or "flat grey", the size, the target).
 Needs python3-numpy and ffmpeg (to decode the PNGs).
 """
 import argparse
@@ -167,7 +167,7 @@ def main():
                     help="a line added to every scene (e.g. 'depth 8')")
     ap.add_argument("photos", nargs="+")
     a = ap.parse_args()
-    sizes = a.size or ["1920x1080"]
+    sizes = list(dict.fromkeys(a.size or ["1920x1080"]))  # each size once
     global EXTRA
     EXTRA = "".join(line + "\n" for line in a.scene)
     crop = tuple(int(v) for v in a.crop.split("x")) if a.crop else None
