@@ -7,7 +7,6 @@
 #include "scene/scene_lex.h"
 #include "base/common.h"
 
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,28 +124,8 @@ static int set_fps(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the frame rate");
 }
 
-/* v in units of 10^-scale as a decimal, without trailing zeros: 64000 at scale 3 is "64". */
-static const char *show_decimal(int64_t v, int scale, char *b, size_t n)
-{
-    int64_t p = 1;
-    for (int i = 0; i < scale; i++)
-        p *= 10;
-    uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    int len = snprintf(b, n, "%s%" PRIu64, v < 0 ? "-" : "", a / (uint64_t)p);
-    uint64_t f = a % (uint64_t)p;
-    if (f && len > 0 && (size_t)len < n) {
-        int digits = scale;
-        while (f % 10 == 0) {
-            f /= 10;
-            digits--;
-        }
-        snprintf(b + len, n - (size_t)len, ".%0*" PRIu64, digits, f);
-    }
-    return b;
-}
-
 /* A decimal word in lo..hi (in units of 10^-scale), named `what` in messages, which give
- * the range as `range` says, or as lo to hi when it is NULL. */
+ * the range as `range` says. */
 static int want_decimal(parser *ps, const char *after, const char *what, int scale, int64_t lo,
                         int64_t hi, const char *range, int64_t *out, tok *word)
 {
@@ -161,15 +140,9 @@ static int want_decimal(parser *ps, const char *after, const char *what, int sca
     if (r == NUM_PRECISION)
         return rp_lex_fail(ps, word->col, "%s %s has more than %d decimals", what, SHOW(*word, b),
                            scale);
-    if (r != NUM_OK || *out < lo || *out > hi) {
-        char l[32], h[32];
-        if (range)
-            return rp_lex_fail(ps, word->col, "%s %s is out of range (%s)", what,
-                               SHOW(*word, b), range);
-        return rp_lex_fail(ps, word->col, "%s %s is out of range (%s to %s)", what, SHOW(*word, b),
-                           show_decimal(lo, scale, l, sizeof l),
-                           show_decimal(hi, scale, h, sizeof h));
-    }
+    if (r != NUM_OK || *out < lo || *out > hi)
+        return rp_lex_fail(ps, word->col, "%s %s is out of range (%s)", what, SHOW(*word, b),
+                           range);
     return RP_OK;
 }
 
@@ -300,7 +273,7 @@ static int set_specular(parser *ps, tok kw)
     int ret;
 
     (void)kw;
-    if ((ret = want_decimal(ps, "specular", "specular strength", 3, 0, 64000, NULL, &strength,
+    if ((ret = want_decimal(ps, "specular", "specular strength", 3, 0, 64000, "0 to 64", &strength,
                             &t)) ||
         (ret = rp_lex_want_int(ps, "specular", "shininess", 1, 1024, &shininess)))
         return ret;
@@ -313,7 +286,7 @@ static int set_caustics(parser *ps, tok kw)
 {
     tok t;
     int64_t v;
-    int ret = want_decimal(ps, "caustics", "caustics strength", 3, 0, 64000, NULL, &v, &t);
+    int ret = want_decimal(ps, "caustics", "caustics strength", 3, 0, 64000, "0 to 64", &v, &t);
     (void)kw;
     if (ret)
         return ret;

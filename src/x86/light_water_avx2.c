@@ -35,7 +35,6 @@
 #define VD_TRUNC(lo, hi) _mm256_set_m128i(_mm256_cvttpd_epi32(hi), _mm256_cvttpd_epi32(lo))
 #define vnone none
 #define vclamp clampv
-#define vmulhi32 mulhi32
 #define vslope slope_v
 #define vloadh loadh
 #define vload_rgb load_rgb

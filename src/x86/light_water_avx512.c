@@ -99,7 +99,6 @@ INLINE AVX512 __m512i load_rgb512(const uint8_t *p)
     _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(lo)), _mm512_cvttpd_epi32(hi), 1)
 #define vnone none512
 #define vclamp clamp512
-#define vmulhi32 mulhi512
 #define vslope slope512
 #define vloadh loadh512
 #define vload_rgb load_rgb512

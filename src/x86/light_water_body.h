@@ -17,8 +17,8 @@
  * index, scale); VPERM(t, i) (lane i of t); VFIRST (lane 0); VIOTA (0..VL-1); VSTORE (VL
  * lanes); VLOAD_U16 (VL uint16 widened); VD_LO, VD_HI (the lower or upper VL / 2 lanes as
  * doubles), VD_TRUNC(lo, hi) (both truncated back into one vector); vnone, vclamp,
- * vmulhi32 (floor(a * b / 2^32)), vslope (light.c's slope_q12: light_avx2.h's slope_v at
- * 8 lanes), vloadh, vload_rgb and vstore_rgb (VL packed RGB pixels). */
+ * vslope (light.c's slope_q12: light_avx2.h's slope_v at 8 lanes), vloadh, vload_rgb and
+ * vstore_rgb (VL packed RGB pixels). */
 
 /* Bits s..s+31 of 64-bit products e (even lanes) and o (odd lanes): floor(p / 2^s) when
  * that fits in int32 (a logical and an arithmetic shift agree on those bits). */

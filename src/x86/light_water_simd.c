@@ -8,7 +8,6 @@
 #include "x86/light_water.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "base/cpu.h"
 

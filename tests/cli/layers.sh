@@ -348,6 +348,7 @@ expect_status "preset elias in the scene: exit 2" 2 "$ROCKPOOL" -q ../elias.scen
 stderr_has "... at the preset statement" "elias.scene:$line:1: error: --alpha "
 expect_status "preset elias in the scene and on the command line: exit 2" 2 "$ROCKPOOL" -q \
     ../elias.scene --preset elias --alpha -o x.webm
+stderr_has "... still refused" "--alpha needs render light"
 check "... names no statement" bash -c '! grep -q "elias.scene:" "$0"' "$WORK/err"
 check "... nothing written" test -z "$(ls -A)"
 touch h_003.png
