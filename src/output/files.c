@@ -720,24 +720,36 @@ static int is_stdout_file(const char *path)
 int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
 {
     path_id *ids = calloc((size_t)(n ? n : 1), sizeof *ids);
+    int *kind = calloc((size_t)(n ? n : 1), sizeof *kind);
     int ret = RP_OK;
-    if (!ids) {
+    if (!ids || !kind) {
+        free(ids);
+        free(kind);
         rp_errf(err, errlen, "out of memory");
         return RP_ERR_NOMEM;
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        char fmt[4096], e[8];
+        int conversions = 1;
         if (!rp_output_is_stdout(uses[i].path))
             path_identify(uses[i].path, &ids[i]);
+        /* A PNG output without a conversion is one file (a still): it is checked as one,
+         * by what it leads to, like every other output. */
+        kind[i] = uses[i].is_output;
+        if (kind[i] == 2 && !pattern_format(uses[i].path, fmt, sizeof fmt, &conversions, e,
+                                            sizeof e) && !conversions)
+            kind[i] = 1;
+    }
     for (int i = 0; i < n && !ret; i++) {
         /* Two patterns (PNG sequences) of one name would write the same files; a pattern
          * may name an input, or the file of another output. */
-        for (int j = 0; uses[i].is_output == 2 && j < n && !ret; j++) {
-            if (j == i || rp_output_is_stdout(uses[j].path) || (uses[j].is_output == 2 && j > i))
+        for (int j = 0; kind[i] == 2 && j < n && !ret; j++) {
+            if (j == i || rp_output_is_stdout(uses[j].path) || (kind[j] == 2 && j > i))
                 continue;
-            if (!pattern_overlaps(uses[i].path, uses[j].path, uses[j].is_output == 2) &&
-                (uses[j].is_output || !pattern_has_file(uses[i].path, &ids[j])))
+            if (!pattern_overlaps(uses[i].path, uses[j].path, kind[j] == 2) &&
+                (kind[j] || !pattern_has_file(uses[i].path, &ids[j])))
                 continue;
-            if (uses[j].is_output)
+            if (kind[j])
                 rp_errf(err, errlen, "%s '%s' and %s '%s' name the same files", uses[j].what,
                         uses[j].path, uses[i].what, uses[i].path);
             else
@@ -746,23 +758,23 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
             ret = RP_ERR_INVALID;
         }
         /* An output to stdout and another output leading there would mix. */
-        for (int j = 0; uses[i].is_output && rp_output_is_stdout(uses[i].path) && j < n && !ret;
+        for (int j = 0; kind[i] && rp_output_is_stdout(uses[i].path) && j < n && !ret;
              j++) {
-            if (j != i && uses[j].is_output && is_stdout_file(uses[j].path)) {
+            if (j != i && kind[j] && is_stdout_file(uses[j].path)) {
                 rp_errf(err, errlen, "%s '%s' is stdout, which %s '-' already writes",
                         uses[j].what, uses[j].path, uses[i].what);
                 ret = RP_ERR_INVALID;
             }
         }
-        if (!uses[i].is_output || uses[i].is_output == 2 || rp_output_is_stdout(uses[i].path))
+        if (!kind[i] || kind[i] == 2 || rp_output_is_stdout(uses[i].path))
             continue;
         for (int j = 0; j < n && !ret; j++) {
             if (j == i || rp_output_is_stdout(uses[j].path) || !same_file(&ids[i], &ids[j]))
                 continue;
-            if (uses[j].is_output && j < i)
+            if (kind[j] && j < i)
                 rp_errf(err, errlen, "%s '%s' and %s '%s' name the same file", uses[j].what,
                         uses[j].path, uses[i].what, uses[i].path);
-            else if (!uses[j].is_output)
+            else if (!kind[j])
                 rp_errf(err, errlen, "%s '%s' would overwrite %s of this run", uses[i].what,
                         uses[i].path, uses[j].what);
             else
@@ -771,6 +783,7 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
         }
     }
     free(ids);
+    free(kind);
     return ret;
 }
 

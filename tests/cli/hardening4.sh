@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# hardening4.sh - the fourth hostile-use round (issue 44) and the web-output and memory
+# items of issue 45: a still over its own input, outputs kept after SIGINT, limits known
+# before anything is created, directories a failed run made, and the work and memory
+# budgets.
+source "$(dirname "$0")/lib.sh"
+R=$ROCKPOOL
+mkdir d && cd d || exit 1
+
+snapshot() { find . -printf '%p %s %T@ %l\n' | sort; }
+
+# refused NAME FRAGMENT ARGS...: exit 2, FRAGMENT in stderr, the directory unchanged.
+refused() {
+    local name=$1 fragment=$2 before
+    shift 2
+    before=$(snapshot)
+    expect_status "$name: exit 2" 2 "$R" -q "$@"
+    stderr_has "$name: message" "$fragment"
+    if [ "$(snapshot)" = "$before" ]; then ok "$name: nothing changed"; else
+        bad "$name: the directory changed"
+        diff <(echo "$before") <(snapshot) | head -5 | sed 's/^/    /'
+    fi
+}
+
+## 1. A still PNG (or a still --aov) over its own input goes through the one
+## output-over-input check: the background, a wall mask, the sky, and a link to an input.
+printf 'size 48x32\nduration 1f\nat 0f drop 24 16 radius 4 height 900\n' >s.scene
+ffmpeg -v error -f lavfi -i testsrc=size=48x32 -frames:v 1 bg.png
+cp bg.png mask.png
+cp bg.png sky.png
+ln -s bg.png link.png
+printf 'size 48x32\nduration 1f\nat 0f wall mask mask.png\n' >wall.scene
+printf 'size 48x32\nduration 1f\nsky sky.png 4\nat 0f drop 24 16 radius 4 height 900\n' \
+    >sky.scene
+refused "still PNG over -i" "would overwrite the background" s.scene -i bg.png -o bg.png -y
+refused "still PNG over a wall mask" "would overwrite a wall mask" wall.scene -o mask.png -y
+refused "still PNG over the sky image" "would overwrite the sky image" sky.scene -o sky.png -y
+refused "still PNG through a link to -i" "would overwrite the background" s.scene -i bg.png \
+    -o link.png -y
+refused "still --aov over -i" "would overwrite the background" s.scene -i bg.png \
+    -f framemd5 -o /dev/null --aov height bg.png -y
