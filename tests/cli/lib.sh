@@ -123,3 +123,20 @@ refuse_scene() {
     stderr_has "refused: $name says why" "$fragment"
     check "refused: $name writes nothing" test ! -e "$WORK/bad.mp4"
 }
+
+# dir_snapshot: every entry under the current directory with its size, time and link.
+dir_snapshot() { find . -printf '%p %s %T@ %l\n' | sort; }
+
+# refused_unchanged NAME FRAGMENT ARGS...: rockpool -q ARGS exits 2 with FRAGMENT on
+# stderr, and the current directory is exactly as it was (paths.sh, hardening4.sh).
+refused_unchanged() {
+    local name=$1 fragment=$2 before
+    shift 2
+    before=$(dir_snapshot)
+    expect_status "$name: exit 2" 2 "$ROCKPOOL" -q "$@"
+    stderr_has "$name: message" "$fragment"
+    if [ "$(dir_snapshot)" = "$before" ]; then ok "$name: nothing changed"; else
+        bad "$name: the directory changed"
+        diff <(echo "$before") <(dir_snapshot) | head -5 | sed 's/^/    /'
+    fi
+}
