@@ -32,10 +32,14 @@ static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t files_may_exist;
 
 /* A run that a signal cannot stop (a library call that does not return, such as an
- * encoder whose threads could not start) is ended by the watchdog once its temporary
- * files have not changed for STOP_IDLE_S seconds after the signal: they are removed, and
- * the exit status is 128 + n. A run that is finishing its outputs keeps writing them. */
+ * encoder whose threads could not start) is ended by the watchdog once, for STOP_IDLE_S
+ * seconds after the signal, its temporary files have not changed and the process has used
+ * under STOP_BUSY_MS of CPU time a second: they are removed, and the exit status is
+ * 128 + n. A run that is finishing its outputs keeps writing them, also when a library
+ * works for long before it writes anything (libwebp's animation encoder writes the whole
+ * file at its end: over 10 s at 4096x4096 on a busy machine). */
 #define STOP_IDLE_S 3
+#define STOP_BUSY_MS 20
 static sem_t stop_sem;
 static volatile sig_atomic_t watchdog_on;
 
@@ -48,22 +52,35 @@ static void on_signal(int sig)
         sem_post(&stop_sem);
 }
 
+/* CPU time of the whole process (every thread), in milliseconds. */
+static int64_t cpu_ms(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t))
+        return 0;
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 static void *watchdog(void *arg)
 {
     static const char msg[] = "rockpool: error: the run did not stop after the signal (a "
                               "library call does not return): its temporary files are "
                               "removed\n";
     uint64_t seen, now;
+    int64_t cpu_seen, cpu_now;
     int idle = 0;
     (void)arg;
     while (sem_wait(&stop_sem) != 0)
         ;
     seen = rp_temporary_files_activity();
+    cpu_seen = cpu_ms();
     while (idle < STOP_IDLE_S) {
         sleep(1);
         now = rp_temporary_files_activity();
-        idle = now == seen ? idle + 1 : 0;
+        cpu_now = cpu_ms();
+        idle = now == seen && cpu_now - cpu_seen < STOP_BUSY_MS ? idle + 1 : 0;
         seen = now;
+        cpu_seen = cpu_now;
     }
     rp_remove_temporary_files();
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)

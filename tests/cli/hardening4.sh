@@ -26,3 +26,25 @@ refused "still PNG through a link to -i" "would overwrite the background" s.scen
     -o link.png -y
 refused "still --aov over -i" "would overwrite the background" s.scene -i bg.png \
     -f framemd5 -o /dev/null --aov height bg.png -y
+
+## 2. SIGINT while libwebp's animation encoder works on a 4096x4096 frame: it writes the
+## whole file at its end, taking longer than the watchdog's 3 s of unchanged files; the
+## watchdog sees the CPU time advance, and the file is finished and kept.
+printf 'size 4096x4096\nfps 10\nduration 3f\nat 0f drop 50%% 50%% radius 40 height 900\n' \
+    >big.scene
+"$R" big.scene -o big.webp -y 2>sigint.err &
+pid=$!
+for _ in $(seq 600); do # the temporary file: the first frame is on its way
+    compgen -G '.big.webp.tmp-*' >/dev/null && break
+    sleep 0.1
+done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "SIGINT during a 4096x4096 WebP: exit 130 (got $rc)" test "$rc" -eq 130
+check "... the WebP is kept" test -s big.webp
+frames=$(probe big.webp nb_read_frames 2>/dev/null)
+check "... and holds the frames so far (ffprobe: '$frames')" test "${frames:-0}" -ge 1 2>/dev/null
+check "... as the message says" grep -q "interrupted: big.webp holds" sigint.err
+check "... no temporary file is left" test -z "$(compgen -G '.big.webp.tmp-*')"
