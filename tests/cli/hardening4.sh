@@ -48,3 +48,19 @@ frames=$(probe big.webp nb_read_frames 2>/dev/null)
 check "... and holds the frames so far (ffprobe: '$frames')" test "${frames:-0}" -ge 1 2>/dev/null
 check "... as the message says" grep -q "interrupted: big.webp holds" sigint.err
 check "... no temporary file is left" test -z "$(compgen -G '.big.webp.tmp-*')"
+
+## 3. WebP's memory estimate counts the clip's length (libwebp's animation encoder holds
+## every encoded frame): 900 frames at 640x360 (over 100 MiB) under --max-memory 68M are
+## refused; a clip the estimate lets through stays under the limit (peak resident memory,
+## /usr/bin/time).
+PHOTO=("$TOP/examples/photo-rain.scene" -i "$TOP/examples/gallery/elias.png" -s 640x360)
+expect_status "WebP, 900 frames, --max-memory 68M: refused" 2 "$R" -q "${PHOTO[@]}" -t 900f \
+    -o long.webp --max-memory 68M --check
+stderr_has "... naming the limit" "over the limit of 68.0 MiB"
+check "... nothing created" test ! -e long.webp
+if [ -x /usr/bin/time ]; then
+    expect_status "WebP, 60 frames, --max-memory 68M: runs" 0 /usr/bin/time -f 'peak %M' \
+        "$R" -q "${PHOTO[@]}" -t 60f -o short.webp --max-memory 68M
+    peak=$(sed -n 's/^peak \([0-9]*\)$/\1/p' "$WORK/err")
+    check "... and peaks under 68 MiB (${peak:-?} KiB)" test "${peak:-999999}" -le $((68 * 1024))
+fi
