@@ -112,6 +112,22 @@ static int video_validate(const rp_output_spec *opts, char *err, size_t errlen)
     rp_encoder_choice choice;
     int ret;
 
+    /* The web formats' own limits, which their libraries report only as "Invalid
+     * argument" once the file exists: WebP's sides are 14-bit (at most 16383), and GIF's
+     * delays whole centiseconds, which browsers play no shorter than 2 (50 fps). */
+    if (opts->format == RP_FORMAT_WEBP && (opts->width > 16383 || opts->height > 16383)) {
+        rp_errf(err, errlen, "WebP's sides are at most 16383 pixels (got %dx%d): use a smaller -s",
+                opts->width, opts->height);
+        return RP_ERR_INVALID;
+    }
+    if (opts->format == RP_FORMAT_GIF &&
+        (int64_t)opts->fps > 50 * (int64_t)(opts->fps_den > 0 ? opts->fps_den : 1)) {
+        rp_errf(err, errlen,
+                "GIF plays at most 50 fps (its delays are whole centiseconds, and browsers play "
+                "a delay under 2 as 10), got %.4g fps: use -r 50 or less, or a video format",
+                (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
+        return RP_ERR_INVALID;
+    }
     rp_output_quiet_ffmpeg();
     ret = pick(opts, &ofmt, &choice, NULL, 0, err, errlen);
     return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), err, errlen);

@@ -64,3 +64,20 @@ if [ -x /usr/bin/time ]; then
     peak=$(sed -n 's/^peak \([0-9]*\)$/\1/p' "$WORK/err")
     check "... and peaks under 68 MiB (${peak:-?} KiB)" test "${peak:-999999}" -le $((68 * 1024))
 fi
+
+## 6. Every output kind's limits are checked before anything is created (exit 2, naming
+## the limit), where libwebp and the GIF muxer said "Invalid argument" once the file
+## existed; 8. GIF rates above 50 fps (browsers play delays under 2 cs as 10 cs) refused.
+printf 'size 48x32\nduration 1s\nat 0f drop 24 16 radius 4 height 900\n' >s1.scene
+for c in "--check" ""; do
+    refused "WebP at 16384x16 ${c:-(a render)}" "WebP's sides are at most 16383 pixels" \
+        s1.scene -s 16384x16 -o w.webp -y $c
+    refused "GIF at -r 101 ${c:-(a render)}" "GIF plays at most 50 fps" s1.scene -r 101 \
+        -o g.gif -y $c
+    refused "GIF at -r 60 ${c:-(a render)}" "use -r 50 or less" s1.scene -r 60 -o g.gif -y $c
+done
+expect_status "GIF at -r 50 is written" 0 "$R" -q s1.scene -r 50 -o g50.gif
+# ffprobe's duration of 50 frames at 2 cs each: 1 s (60 fps played as 2.88 s before)
+check "... and plays in 1 s (ffprobe: $(ffprobe -v error -show_entries format=duration \
+    -of csv=p=0 g50.gif))" test "$(ffprobe -v error -show_entries format=duration -of csv=p=0 \
+    g50.gif)" = 1.000000
