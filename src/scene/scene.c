@@ -569,11 +569,16 @@ static int set_damping(parser *ps, tok kw)
     char b[64];
     int64_t shift;
     int32_t q = 0;
+    rp_diag *at;
     int r, ret = rp_lex_want_word(ps, "'shift N' or a factor like 0.94", "damping", &t);
 
-    (void)kw;
     if (ret)
         return ret;
+    if (rp_scene_keys_slot(ps->sc, RP_KEY_FADE, &at)->n)
+        return rp_lex_fail(ps, kw.col,
+                           "damping and key fade (on line %d) are both given: fade sets the "
+                           "damping, give one",
+                           at->line);
     if (rp_lex_is(t, "shift")) {
         if ((ret = rp_lex_want_int(ps, "shift", "damping shift", 1, 30, &shift)))
             return ret;

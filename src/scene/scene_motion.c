@@ -146,6 +146,10 @@ int rp_scene_parse_key(parser *ps, tok kw)
     if (k->n)
         return rp_lex_fail(ps, kw.col, "'%s' already has keys (on line %d)", key_names[what],
                            at->line);
+    if (what == RP_KEY_FADE && (ps->given.set & RP_SET_DAMPING))
+        return rp_lex_fail(ps, kw.col,
+                           "key fade and damping are both given: fade sets the damping, give "
+                           "one");
     rp_keys keys;
     memset(&keys, 0, sizeof keys);
     tok w;

@@ -89,6 +89,15 @@ static int read_fail(rp_error *err, const char *name, int e)
                         "%s: cannot read scene: %s", name, strerror(e));
 }
 
+/* A scene over SCENE_MAX, whatever --max-memory says: RP_ERR_TOO_LARGE (exit 2). */
+static int over_scene_max(rp_error *err, const char *name)
+{
+    return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                        "%s: the scene is over the 64 MiB a scene may hold (scenes are text; "
+                        "a larger one is refused whatever --max-memory says)",
+                        name);
+}
+
 /* A scene over --max-memory before it is parsed: its text alone, bytes (0: more than the
  * limit, read from a stream). */
 static int read_too_large(rp_error *err, const char *name, double bytes, int64_t max_bytes)
@@ -126,7 +135,7 @@ static int read_scene(const char *path, int64_t max_bytes, char **text, size_t *
     if (S_ISDIR(st.st_mode))
         r = read_fail(err, name, EISDIR);
     else if (S_ISREG(st.st_mode) && st.st_size > (off_t)SCENE_MAX)
-        r = read_fail(err, name, EFBIG);
+        r = over_scene_max(err, name);
     else if (S_ISREG(st.st_mode) && (size_t)st.st_size > limit)
         r = read_too_large(err, name, (double)st.st_size + 1, max_bytes);
     else if (S_ISREG(st.st_mode))
@@ -147,7 +156,7 @@ static int read_scene(const char *path, int64_t max_bytes, char **text, size_t *
         ungetc(c, f);
         if (cap - 1 >= limit) {
             r = limit < SCENE_MAX ? read_too_large(err, name, 0, max_bytes)
-                                  : read_fail(err, name, EFBIG);
+                                  : over_scene_max(err, name);
             break;
         }
         size_t grown = cap - 1 > limit / 2 ? limit + 1 : 2 * cap;

@@ -81,3 +81,18 @@ expect_status "GIF at -r 50 is written" 0 "$R" -q s1.scene -r 50 -o g50.gif
 check "... and plays in 1 s (ffprobe: $(ffprobe -v error -show_entries format=duration \
     -of csv=p=0 g50.gif))" test "$(ffprobe -v error -show_entries format=duration -of csv=p=0 \
     g50.gif)" = 1.000000
+# `key fade` with `damping` is refused as `fade` with `damping` is, in either order.
+printf 'size 48x32\nduration 1s\ndamping 0.5\nkey fade 0s 1.5 1s 0.4\n' >kf1.scene
+printf 'size 48x32\nduration 1s\nkey fade 0s 1.5 1s 0.4\ndamping 0.5\n' >kf2.scene
+refused "damping, then key fade" "kf1.scene:4:1: error: key fade and damping are both given" \
+    kf1.scene --check
+refused "key fade, then damping" "kf2.scene:4:1: error: damping and key fade (on line 3)" \
+    kf2.scene --check
+# A 65 MiB scene is refused naming the 64 MiB cap, also with --max-memory 8G and from a pipe.
+{ printf 'size 48x32\nduration 1s\n'; head -c $((65 << 20)) /dev/zero | tr '\0' '#'; } \
+    >big65.scene
+refused "a 65 MiB scene" "over the 64 MiB a scene may hold" big65.scene --max-memory 8G -o b.mp4
+expect_status "a 65 MiB scene from a pipe" 2 sh -c '"$1" -q - --max-memory 8G --check <"$2"' \
+    sh "$R" big65.scene
+stderr_has "... names the cap" "stdin: the scene is over the 64 MiB a scene may hold"
+rm -f big65.scene
