@@ -68,7 +68,6 @@ typedef struct instance {
     char error[1600];
     int64_t frames; /* the scene's frames */
     rp_clock clock;
-    int walls;    /* the timeline has walls */
     int light;    /* render `light` (the light layer exists) */
     size_t cells; /* grid cells */
     /* checkpoints: slot j holds the water after j * interval steps when saved[j] */
@@ -396,9 +395,6 @@ static void build(instance *in)
         build_failed(in, &err);
         return;
     }
-    rp_timeline_stats ts;
-    rp_timeline_stats_get(rp_engine_timeline(in->engine), &ts);
-    in->walls = ts.walls > 0;
     in->light = s->look.mode == RP_RENDER_LIGHT;
     in->frames = rp_engine_frames(in->engine);
     in->clock = *rp_engine_clock(in->engine);
@@ -406,7 +402,7 @@ static void build(instance *in)
     /* Checkpoints: at most CHECKPOINTS_MAX (and CHECKPOINT_BYTES_MAX), evenly spaced over
      * the steps of the scene, the first at step 0. */
     int64_t last = in->frames > 0 ? rp_clock_steps(&in->clock, in->frames - 1) : 0;
-    size_t per_slot = in->cells * 2 * sizeof(int16_t);
+    size_t per_slot = rp_engine_checkpoint_bytes(in->engine);
     int64_t slots = (int64_t)(CHECKPOINT_BYTES_MAX / per_slot);
     slots = slots > CHECKPOINTS_MAX ? CHECKPOINTS_MAX : slots < 1 ? 1 : slots;
     in->interval = slots > 1 ? (last + slots - 2) / (slots - 1) : last + 1;
@@ -470,9 +466,7 @@ static void advance(instance *in, int64_t target)
     for (;;) {
         int64_t at = rp_engine_steps(e), j = at / in->interval;
         if (at % in->interval == 0 && j < in->slots && !in->saved[j]) {
-            rp_water *w = rp_engine_water(e);
-            memcpy(slot_at(in, j), rp_water_heights(w), in->cells * sizeof(int16_t));
-            memcpy(slot_at(in, j) + in->cells, rp_water_prev(w), in->cells * sizeof(int16_t));
+            rp_engine_checkpoint_save(e, slot_at(in, j), &at);
             in->saved[j] = 1;
         }
         if (at >= target)
@@ -482,24 +476,11 @@ static void advance(instance *in, int64_t target)
     }
 }
 
-/* Whether steps from..to-1 add walls (walls only accumulate: going back past them needs a
- * simulation without them). */
-static int walls_between(const instance *in, int64_t from, int64_t to)
-{
-    const rp_timeline *tl = rp_engine_timeline(in->engine);
-    for (int64_t k = from; in->walls && k < to; k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++)
-            if (items[i].kind != RP_ITEM_DROP)
-                return 1;
-    }
-    return 0;
-}
-
-/* Bring the water to `target` steps: from the nearest saved checkpoint at or before it
- * when that is ahead of the water or the water is past the target, else onwards. */
+/* Bring the simulation to `target` steps: from the nearest saved checkpoint at or before
+ * it when that is ahead of the simulation or the simulation is past the target, else
+ * onwards. A checkpoint is the engine's whole state (rp_engine_checkpoint_load: the water,
+ * with the walls, masks and moving walls replayed from the timeline), so a seek gives the
+ * bytes of a run straight to the target. */
 static int seek(instance *in, int64_t target)
 {
     int64_t at = rp_engine_steps(in->engine);
@@ -510,19 +491,9 @@ static int seek(instance *in, int64_t target)
         j--;
     int64_t from = j * in->interval;
     if (in->saved[j] && (at > target || from > at)) {
-        if (from < at && walls_between(in, from, at)) {
-            rp_engine *fresh;
-            rp_error err;
-            if (new_engine(in, &fresh, &err)) {
-                rp_engine_free(&fresh);
-                return -1;
-            }
-            rp_engine_free(&in->engine);
-            in->engine = fresh;
-        }
-        const int16_t *h = slot_at(in, j);
-        rp_water_load(rp_engine_water(in->engine), h, h + in->cells);
-        rp_engine_resume(in->engine, from);
+        rp_error err;
+        if (rp_engine_checkpoint_load(in->engine, slot_at(in, j), from, &err))
+            return -1;
     }
     advance(in, target);
     return 0;

@@ -198,7 +198,7 @@ static int start_light(rp_engine *e, rp_error *err)
 
 /* `walls visible`: room for the masks' cells and for every rectangle and circle of the
  * timeline as a shape. */
-static int start_shapes(rp_engine *e)
+static size_t count_shapes(const rp_engine *e)
 {
     size_t n = 0;
     for (int64_t k = 0; k < e->items; k++) {
@@ -208,8 +208,13 @@ static int start_shapes(rp_engine *e)
         for (size_t i = 0; i < count; i++)
             n += items[i].kind == RP_ITEM_WALL_RECT || items[i].kind == RP_ITEM_WALL_CIRCLE;
     }
+    return n;
+}
+
+static int start_shapes(rp_engine *e)
+{
     e->mask_cells = calloc((size_t)e->s.water.width * (size_t)e->s.water.height, 1);
-    if (!e->mask_cells || rp_obstacles_new(&e->shapes, n))
+    if (!e->mask_cells || rp_obstacles_new(&e->shapes, count_shapes(e)))
         return RP_ERR_NOMEM;
     return RP_OK;
 }
@@ -236,6 +241,21 @@ static void add_shape(rp_engine *e, const rp_item *it)
     rp_obstacles_item(e->shapes, &s);
 }
 
+/* A still water of the settings, with room for the walls when the timeline has any. */
+static int new_water(const rp_engine *e, rp_water **w)
+{
+    rp_timeline_stats ts;
+    int r = rp_water_new(w, &e->s.water);
+    if (r)
+        return r;
+    rp_timeline_stats_get(e->tl, &ts);
+    if (ts.walls && rp_water_reserve_walls(*w) != RP_OK) {
+        rp_water_free(w);
+        return RP_ERR_NOMEM;
+    }
+    return RP_OK;
+}
+
 int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ctx, rp_error *err)
 {
     const rp_settings *s = &e->s;
@@ -243,13 +263,11 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
     e->pool = pool;
     e->masks = masks;
     e->mask_ctx = mask_ctx;
-    if ((r = rp_water_new(&e->water, &s->water)))
+    if ((r = new_water(e, &e->water)))
         return rp_error_set(err, r, 0, "cannot set up a %dx%d simulation: %s", s->water.width,
                             s->water.height, rp_strerror(r));
     rp_timeline_stats ts;
     rp_timeline_stats_get(e->tl, &ts);
-    if (ts.walls && rp_water_reserve_walls(e->water) != RP_OK)
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     if (ts.walls && s->walls_visible &&
         (!(e->wall_span = malloc((size_t)s->water.height * 2 * sizeof *e->wall_span)) ||
          !(e->wall_tap = malloc((size_t)s->out_width * sizeof *e->wall_tap))))
@@ -436,6 +454,71 @@ void rp_engine_resume(rp_engine *e, int64_t steps)
         apply_items(e, k, 1, NULL);
     rp_obstacles_apply(e->obstacles, e->water, 0, NULL);
     e->steps = steps;
+}
+
+/* The state rp_engine_start left: still water without walls (its damping the settings'),
+ * no obstacle, shape or mask cell, the wall colour layer plain, step 0. What stays is
+ * what no step changes: the timeline, the tables of the light (remade per frame from the
+ * keys, rp_engine_frame) and the buffers. */
+static int rewind_engine(rp_engine *e, rp_error *err)
+{
+    rp_water *w = NULL;
+    rp_obstacles *o = NULL, *shapes = NULL;
+    int r = new_water(e, &w);
+    if (!r && rp_obstacles_new(&o, rp_scene_event_count(e->scene)))
+        r = RP_ERR_NOMEM;
+    if (!r && e->shapes && rp_obstacles_new(&shapes, count_shapes(e)))
+        r = RP_ERR_NOMEM;
+    if (r) {
+        rp_water_free(&w);
+        rp_obstacles_free(&o);
+        rp_obstacles_free(&shapes);
+        return rp_error_set(err, r, 0, "out of memory");
+    }
+    rp_water_free(&e->water);
+    rp_obstacles_free(&e->obstacles);
+    rp_obstacles_free(&e->shapes);
+    e->water = w;
+    e->obstacles = o;
+    e->shapes = shapes;
+    e->nshapes = 0;
+    if (e->mask_cells)
+        memset(e->mask_cells, 0, (size_t)e->s.water.width * (size_t)e->s.water.height);
+    e->any_mask = 0;
+    if (e->wall_img) {
+        size_t pixels = (size_t)e->s.out_width * (size_t)e->s.out_height;
+        for (size_t i = 0; i < pixels; i++)
+            memcpy(e->wall_img + 3 * i, e->s.wall_rgb, 3);
+    }
+    e->walls_changed = 1;
+    e->interrupted = 0;
+    e->fade_steps = 0;
+    e->steps = 0;
+    /* the moving masks' shapes, as the session makes them before the first frame */
+    return e->masks ? rp_engine_shapes(e, err) : RP_OK;
+}
+
+size_t rp_engine_checkpoint_bytes(const rp_engine *e)
+{
+    return (size_t)e->s.water.width * (size_t)e->s.water.height * 2 * sizeof(int16_t);
+}
+
+void rp_engine_checkpoint_save(const rp_engine *e, int16_t *buf, int64_t *steps)
+{
+    size_t cells = (size_t)e->s.water.width * (size_t)e->s.water.height;
+    memcpy(buf, rp_water_heights(e->water), cells * sizeof *buf);
+    memcpy(buf + cells, rp_water_prev(e->water), cells * sizeof *buf);
+    *steps = e->steps;
+}
+
+int rp_engine_checkpoint_load(rp_engine *e, const int16_t *buf, int64_t steps, rp_error *err)
+{
+    int r = rewind_engine(e, err);
+    if (r)
+        return r;
+    rp_water_load(e->water, buf, buf + (size_t)e->s.water.width * (size_t)e->s.water.height);
+    rp_engine_resume(e, steps);
+    return RP_OK;
 }
 
 /* `key fade`: the damping for step k, the half-life at its instant (k steps of the clock). */

@@ -60,6 +60,21 @@ int64_t rp_engine_steps(const rp_engine *e);
  * those steps and carry on from there. */
 void rp_engine_resume(rp_engine *e, int64_t steps);
 
+/** Whole-state checkpoints in memory (the frei0r plugin's; a core API may build on them):
+ * the water's two height buffers and the steps done, exactly what --save-state's file holds
+ * (state.h). Everything else a step changes (walls, masks, moving walls and their shapes,
+ * the keyed damping) is a function of the timeline's items before that step, so loading
+ * puts the engine back as rp_engine_start left it, loads the heights and replays the
+ * walls of the steps done (rp_engine_resume), as --load-state does on a new engine: an
+ * engine that loads a checkpoint of step n, from before or after where it is, then
+ * renders frame k gives the bytes a new engine simulating straight to frame k gives.
+ * checkpoint_bytes is the size of buf (2 x grid cells int16); load returns RP_OK or
+ * RP_ERR_NOMEM (the engine is then as it was, or at step 0 when a wall mask's shape
+ * could not be remade). The settings, timeline and light are kept. */
+size_t rp_engine_checkpoint_bytes(const rp_engine *e);
+void rp_engine_checkpoint_save(const rp_engine *e, int16_t *buf, int64_t *steps);
+int rp_engine_checkpoint_load(rp_engine *e, const int16_t *buf, int64_t steps, rp_error *err);
+
 /** Simulate until `target` steps are done. Returns 1 (stopping early) when *stop becomes
  * nonzero (stop may be NULL), checked between steps and between a step's drops and walls;
  * once a step was stopped halfway, every later call returns 1 at once. Else 0. */

@@ -177,9 +177,31 @@ at 0s drop 30% 50% radius 8 height 2000
 at 0.1s..2s rain rate 8/s radius 3..6 height 400..900
 at 1s wall rect 70 20 20 56
 EOF
-cp "$TOP/examples/rain.scene" "$TOP/examples/walls.scene" "$TOP/examples/elias.scene" .
+# The whole state a checkpoint holds (--save-state's): a boat moving along a path
+# (harbour), and a scene with a moving wall, an emitter, rain, a late wall and keys of
+# the light, the amplitude and the fade, at 24 fps over a rate of its own (checkpoints
+# fall between frames). Before the checkpoints held it, a seek gave other frames: 86 of
+# 330 calls for harbour, 90 of 264 for keys.scene.
+cat >keys.scene <<'EOF'
+size 160x96
+fps 24
+duration 3s
+seed 5
+walls visible
+path p linear 10%,10% 90%,90%
+at 0.2s..3s wall circle along p 4% push 60
+at 0s..3s emit point 30% 60% freq 2hz amplitude 3000 radius 4 fade 0.5s
+at 0.1s..3s rain rate 6/s radius 2..4 height 400..900
+key amplitude smooth 0s 100% 2s 30%
+key azimuth 0s 90 3s 270
+key caustics 0s 0.1 3s 0.5
+key fade 0s 1.5 3s 0.4
+at 1s wall rect 70 20 20 56
+EOF
+cp "$TOP/examples/rain.scene" "$TOP/examples/walls.scene" "$TOP/examples/elias.scene" \
+    "$TOP/examples/harbour.scene" .
 for args in "rain.scene 320 180 60 30" "walls.scene 320 180 48 24" "elias.scene 96 64 40 30" \
-    "late_wall.scene 160 96 48 24"; do
+    "late_wall.scene 160 96 48 24" "harbour.scene 320 180 90 30" "keys.scene 160 96 72 24"; do
     set -- $args
     "$HARNESS" "$PLUGIN" order "$1" "$2" "$3" "$4" "$5" >order.out 2>order.err
     check "harness $1 $2x$3: two threads out of order" grep -q "differ$" order.out
