@@ -81,6 +81,10 @@ chunks=${CHUNKS:-}
 base=""
 planned=()
 [ ! -f "$plan" ] || read -r -a planned <"$plan"
+# The plan's words are data: plain decimals, checked before any arithmetic.
+for w in ${planned[@]+"${planned[@]}"}; do
+    [[ $w =~ ^[0-9]{1,9}$ ]] || die "$plan: '$w' is not a plain decimal (a damaged plan: remove it)"
+done
 if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
     size=$((SLURM_ARRAY_TASK_MAX - SLURM_ARRAY_TASK_MIN + 1))
     if [ -z "$chunks" ] && [ "$size" = 1 ] && [ ${#planned[@]} = 2 ]; then

@@ -156,6 +156,29 @@ expect_status "framemd5 join: exit 0" 0 "$J" --frames 30 -o m.framemd5 m0-9.fram
     m10-19.framemd5 m20-29.framemd5
 check "framemd5 join equals the single run's" cmp -s m.framemd5 mfull.framemd5
 
+# A chunk's fields are data, never code: a dts or pts field that is a shell expression
+# (bash arithmetic would run its command substitution) is refused, and nothing runs.
+for field in 2 3; do
+    awk -F, -v f=$field 'BEGIN { OFS = "," } !/^#/ && !done { $f = " chunks[$(touch${IFS}pwned)]"; done = 1 } 1' \
+        m0-9.framemd5 >evil$field.framemd5
+    expect_status "framemd5 chunk with a shell expression in field $field: exit 1" 1 "$J" \
+        -o evil.framemd5 evil$field.framemd5
+    stderr_has "... names the line" "chunk 0 (evil$field.framemd5):10: not a framemd5 frame line"
+    check "... and runs nothing" test ! -e pwned -a ! -e evil.framemd5
+done
+sed 's/^0, *0, *0,/0, 0, chunks[$(touch pwned)],/' m0-9.framemd5 >evil.framemd5.in
+expect_status "framemd5 pts 'chunks[\$(touch pwned)]': exit 1" 1 "$J" -o evil.framemd5 evil.framemd5.in
+check "... runs nothing" test ! -e pwned -a ! -e touchpwned
+# slurm-array.sh's plan file is data too: a word that is not a decimal is refused.
+mkdir -p .plan.mkv.chunks
+echo '4 opts[$(touch${IFS}pwned)]' >.plan.mkv.chunks/plan
+expect_status "slurm-array.sh, a plan file with a shell expression: exit 1" 1 env ROCKPOOL="$ROCKPOOL" \
+    SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=2 SLURM_ARRAY_TASK_MAX=2 \
+    bash "$TOP/examples/slurm-array.sh" "$scene" plan.mkv "${opts[@]}"
+stderr_has "... names it" "is not a plain decimal"
+check "... and runs nothing" test ! -e pwned
+rm -rf .plan.mkv.chunks plan.mkv
+
 # PNG chunks: directories of frames, moved to the pattern once all are right.
 for r in 0-9 10-19 20-29; do
     mkdir -p p$r && "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o p$r/f_%02d.png
