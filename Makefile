@@ -158,7 +158,40 @@ cross: $(CROSS_BINS)
 
 tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
        $(BUILD)/fuzz_image_replay $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) \
-       $(BUILD)/frei0r_harness
+       $(BUILD)/frei0r_harness web-files
+
+# `make web`: the playground (README "Playground"): build/web/ holds index.html, its
+# scripts, rockpool.wasm (the core's sources, as librpcore.a's, and web/rpweb.c, built for
+# wasm32 with Debian's clang, wasi-libc and compiler-rt: no threads, no x86 kernels) and
+# examples/ beside them. `make web-serve` serves it on 127.0.0.1 (scripts/web-serve).
+WEB := $(BUILD)/web
+WASM_CC ?= clang
+WASM_CFLAGS = --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -D_WASI_EMULATED_SIGNAL \
+              -O2 $(WARN) -Iweb/wasm-include -include web/wasm-include/wasi_shim.h $(INCS)
+WASM_OBJS := $(CORE_SRCS:src/%.c=$(WEB)/obj/%.o) $(WEB)/obj/rpweb.o
+WEB_FILES := $(addprefix $(WEB)/,index.html style.css app.js worker.js core.js md5.js)
+WEB_EXAMPLES := $(wildcard examples/*.scene examples/*.png)
+$(WEB)/obj/%.o: src/%.c $(HDRS) $(wildcard web/wasm-include/*.h)
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
+$(WEB)/obj/rpweb.o: web/rpweb.c $(HDRS) $(wildcard web/wasm-include/*.h)
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
+$(WEB)/rockpool.wasm: $(WASM_OBJS)
+	$(WASM_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -o $@ $^ \
+	    -Wl,--strip-debug
+$(WEB_FILES): $(WEB)/%: web/%
+	@mkdir -p $(@D)
+	cp $< $@
+.PHONY: web web-files web-serve
+web:
+	./scripts/install-deps --web
+	$(MAKE) web-files
+web-files: $(WEB)/rockpool.wasm $(WEB_FILES) $(WEB_EXAMPLES)
+	@mkdir -p $(WEB)/examples
+	cp $(WEB_EXAMPLES) $(WEB)/examples/
+web-serve: web
+	./scripts/web-serve $(WEB)
 
 # `make demo`: set up, build, render the example with the built-in texture.
 demo: deps

@@ -1,0 +1,135 @@
+# web_page.sh - the playground (make web, README "Playground") in a real browser: Debian's
+# chromium, headless, driven through the DevTools protocol by tests/tools/webdrive.js, over
+# scripts/web-serve on 127.0.0.1. The page's test mode writes FFmpeg framemd5 lines for
+# the first frames of a scene; they must equal the command line's (`rockpool SCENE -s WxH
+# -f framemd5`, whose MD5s FFmpeg's framemd5 muxer computes) for the seed presets and the
+# rockpool preset, walls and motion, at two sizes, over the built-in texture and over a PNG
+# at the output size. Then the editor: a broken line shows the command line's error at its
+# line and column while the last good water plays on; a click adds one drop line at the
+# frame on screen.
+source "$(dirname "$0")/lib.sh"
+
+WEB=$(dirname "$ROCKPOOL")/web
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "[  SKIPPED ] the playground in a browser: no chromium (scripts/install-deps --web installs Debian's)"
+    exit 0
+fi
+check "make web built the playground" test -f "$WEB/index.html" -a -f "$WEB/rockpool.wasm" \
+    -a -f "$WEB/examples/harbour.scene"
+
+# The site: the build's page and a background picture beside it (nothing is written into
+# the build tree), served on a free port of 127.0.0.1.
+mkdir site
+cp -R "$WEB/." site/
+ffmpeg -v error -f lavfi -i testsrc2=size=320x180:rate=1 -frames:v 1 site/bg.png
+scripts_dir=$TOP/scripts
+"$scripts_dir/web-serve" site >serve.out 2>serve.err &
+srv=$!
+trap 'rc=$?; kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; cli_exit $rc' EXIT
+url=
+for _ in $(seq 1 100); do
+    url=$(sed -n 's|^rockpool playground: \(http://127\.0\.0\.1:[0-9]*/\)$|\1|p' serve.out)
+    [ -n "$url" ] && break
+    sleep 0.1
+done
+check "web-serve printed its 127.0.0.1 address" test -n "$url"
+
+# The frame lines of the command line's framemd5 (the header lines aside).
+hashes() { grep -v '^#' "$1"; }
+
+# Every page of the frames check in one browser: scene, size, background.
+cases=""
+n=0
+frames=30
+for size in 320x180 250x140; do
+    for scene in elias applet silverlight codeproject harbour walls wave-machine fountain; do
+        n=$((n + 1))
+        cases="$cases $n:$scene:$size:-"
+    done
+done
+for scene in harbour elias; do
+    n=$((n + 1))
+    cases="$cases $n:$scene:320x180:bg.png"
+done
+urls=()
+for c in $cases; do
+    IFS=: read -r i scene size bg <<<"$c"
+    u="${url}index.html?scene=examples/$scene.scene&size=$size&frames=$frames&out=framemd5"
+    [ "$bg" = - ] || u="$u&bg=$bg"
+    urls+=("$u")
+done
+mkdir pages
+node "$TOP/tests/tools/webdrive.js" wait framemd5 120 pages "${urls[@]}" >drive.out 2>drive.err
+check "chromium rendered every page" test "$(ls pages | wc -l)" -eq "$n"
+sed 's/^/    /' drive.err | head -5
+for c in $cases; do
+    IFS=: read -r i scene size bg <<<"$c"
+    opt=()
+    [ "$bg" = - ] || opt=(-i "site/$bg")
+    "$ROCKPOOL" -q "$TOP/examples/$scene.scene" "${opt[@]}" -s "$size" -f framemd5 -o cli.txt -y \
+        2>cli.err
+    hashes cli.txt | head -n "$frames" >want.txt
+    tail -n +2 "pages/$i.txt" >got.txt
+    name="$scene at $size${bg/#-/}: the page's $frames framemd5 lines are the command line's"
+    if [ "$(head -n 1 "pages/$i.txt" 2>/dev/null)" = done ] && [ "$(wc -l <want.txt)" -eq "$frames" ] &&
+        cmp -s want.txt got.txt; then
+        ok "$name"
+    else
+        bad "$name"
+        diff want.txt got.txt | head -4 | sed 's/^/    /'
+    fi
+done
+
+# A bad scene in the test mode: the command line's message at the same line and column.
+cp "$TOP/tests/bad/radius-zero.scene" site/bad.scene
+node "$TOP/tests/tools/webdrive.js" wait framemd5 60 pages \
+    "${url}index.html?scene=bad.scene&size=320x180&frames=3&out=framemd5" 2>drive.err
+"$ROCKPOOL" site/bad.scene -f framemd5 -o - >/dev/null 2>cli.err
+want=$(head -n 1 cli.err | sed 's|^rockpool: site/bad.scene:|rockpool: bad.scene:|')
+got=$(sed -n 2p pages/1.txt)
+if [ "$(head -n 1 pages/1.txt)" = error ] && [ -n "$want" ] && [ "$got" = "error: $want" ]; then
+    ok "a bad scene: the page says what the command line says, at its line and column"
+else
+    bad "a bad scene: the page says '$got', the command line '$want'"
+fi
+
+# The editor on harbour (the page's default scene): type a broken line, take it out, pause,
+# click on the water.
+node "$TOP/tests/tools/webdrive.js" edit "${url}index.html" >edit.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+val() { sed -n "s/^$1 //p" edit.out; }
+lines=$(val lines_before)
+err=$(val error)
+# The typed line is line lines_before (the text ends with a newline: the last line is empty)
+# and its column 27 is radius's 0: `rockpool` says the same of the same text.
+printf 'at 1s drop 50%% 50%% radius 0 height 500\n' >typed.scene
+"$ROCKPOOL" typed.scene -o - -f framemd5 >/dev/null 2>cli.err
+cli_msg=$(head -n 1 cli.err | sed 's|^rockpool: typed.scene:1:27: error: ||')
+case $lines in
+'' | *[!0-9]*) bad "the page's scene has a line count ('$lines')" ;;
+*)
+    check "a broken line typed: the error names its line and column, with the message" \
+        test "$err" = "rockpool: harbour.scene:$lines:27: error: $cli_msg\\n$(printf ' %5d | ' "$lines")at 1s drop 50% 50% radius 0 height 500\\n       |                           ^" ;;
+esac
+read -r f1 f2 still <<<"$(val frames_while_broken)"
+check "the last good water plays on under the error (frame $f1, then $f2)" \
+    test -n "$f2" -a "${f1:-0}" != "${f2:-0}" -a "${still:-0}" = 1
+check "the error clears when the line is taken out" test "$(val error_cleared)" = 1
+# The click at 25%, 75% of the canvas: one drop line at the paused frame, which the scene
+# places at that frame (a time in frame k is in [k/fps, (k+1)/fps)).
+frame=$(val paused_frame)
+added=$(val added)
+fps=$(val fps)
+if [[ $added =~ ^at\ ([0-9]+)(\.([0-9]{1,3}))?s\ drop\ 25%\ 75%\ radius\ [0-9.]+%\ height\ [0-9]+$ ]] &&
+    [[ $frame =~ ^[0-9]+$ ]] && [[ $fps =~ ^([0-9]+)/([0-9]+)$ ]]; then
+    ms=$(printf '%s' "$added" | sed 's/^at \([0-9.]*\)s .*/\1/' |
+        python3 -c 'import sys; print(round(float(sys.stdin.read()) * 1000))')
+    [[ $ms =~ ^[0-9]+$ ]] || ms=-1
+    num=${fps%/*} den=${fps#*/}
+    in_frame=$((ms * num / (den * 1000)))
+    check "a click adds one drop line at the frame on screen ($added; frame $frame)" \
+        test "$in_frame" -eq "$frame"
+else
+    bad "a click adds one drop line ('$added', frame '$frame', fps '$fps')"
+fi
+check "the scene with the drop parses" test "$(val error_after_click)" = ok

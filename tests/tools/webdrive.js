@@ -1,0 +1,218 @@
+// webdrive.js - drive Debian's chromium, headless, through the DevTools protocol over
+// --remote-debugging-pipe (file descriptors 3 and 4, NUL-separated JSON): no npm package.
+// For tests/cli/web_page.sh and bench/run.
+//
+//   node webdrive.js wait ID SECONDS OUTDIR URL...
+//       load each URL in turn, wait until document.title is `done` or `error` (at most
+//       SECONDS), write the title on the first line of OUTDIR/N.txt (N = 1, 2, ...) and the
+//       text of the element #ID after it
+//   node webdrive.js screenshot URL PNG SECONDS WxH
+//       load URL in a WxH window, let it play SECONDS, save a screenshot as PNG
+//   node webdrive.js edit URL
+//       the playground's editing: prints `key value` lines (see web_page.sh) after typing a
+//       broken line into the scene and clicking on the water
+// Exit status: 0 done, 1 failure (a message on stderr), 2 bad usage.
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const CHROMIUM = process.env.CHROMIUM || 'chromium';
+
+function fail(msg) {
+  process.stderr.write('webdrive: ' + msg + '\n');
+  process.exit(1);
+}
+
+function browser(width, height) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-chromium-'));
+  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu',
+                                 '--remote-debugging-pipe', '--user-data-dir=' + profile,
+                                 '--no-first-run', '--disable-extensions',
+                                 '--window-size=' + width + ',' + height, 'about:blank'],
+                      { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  const out = child.stdio[3], inp = child.stdio[4];
+  let id = 0, buf = '';
+  const pending = new Map(), listeners = [];
+  inp.on('data', (d) => {
+    buf += d.toString('utf8');
+    let i;
+    while ((i = buf.indexOf('\0')) >= 0) {
+      const m = JSON.parse(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+      if (m.id && pending.has(m.id)) {
+        const p = pending.get(m.id);
+        pending.delete(m.id);
+        if (m.error) p.reject(new Error(p.method + ': ' + m.error.message));
+        else p.resolve(m.result);
+      } else if (m.method) {
+        for (const l of listeners) l(m);
+      }
+    }
+  });
+  child.on('exit', () => {
+    for (const p of pending.values()) p.reject(new Error('chromium exited'));
+  });
+  const send = (method, params, sessionId) =>
+    new Promise((resolve, reject) => {
+      const m = { id: ++id, method, params: params || {} };
+      if (sessionId) m.sessionId = sessionId;
+      pending.set(m.id, { resolve, reject, method });
+      out.write(JSON.stringify(m) + '\0');
+    });
+  let exited = false;
+  child.on('exit', () => { exited = true; });
+  // end chromium, wait for it (at most 5 s), remove its profile
+  const close = async () => {
+    child.kill('SIGTERM');
+    for (let i = 0; i < 50 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!exited) child.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    } catch (e) {
+      // a file chromium still writes: left in the temporary directory
+    }
+  };
+  return { send, listeners, close };
+}
+
+// A page at url; its session's send, evaluate and wait helpers.
+async function page(b, url) {
+  const { targetId } = await b.send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await b.send('Target.attachToTarget', { targetId, flatten: true });
+  const send = (m, p) => b.send(m, p, sessionId);
+  const logs = [];
+  b.listeners.push((m) => {
+    if (m.sessionId === sessionId && m.method === 'Runtime.exceptionThrown')
+      logs.push(m.params.exceptionDetails.exception
+                ? m.params.exceptionDetails.exception.description : m.params.exceptionDetails.text);
+  });
+  await send('Runtime.enable');
+  await send('Page.enable');
+  await send('Page.navigate', { url });
+  const evaluate = async (expr) => {
+    const r = await send('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) throw new Error('evaluate ' + expr + ': ' + r.exceptionDetails.text);
+    return r.result.value;
+  };
+  const waitFor = async (expr, seconds) => {
+    const end = Date.now() + seconds * 1000;
+    for (;;) {
+      let v = null;
+      try {
+        v = await evaluate(expr);
+      } catch (e) {
+        // the page is still loading
+      }
+      if (v) return v;
+      if (Date.now() > end) throw new Error('timed out after ' + seconds + ' s waiting for ' + expr +
+                                            (logs.length ? ' (page errors: ' + logs.join('; ') + ')' : ''));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return { send, evaluate, waitFor };
+}
+
+async function mouse(p, type, x, y) {
+  await p.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', buttons: type === 'mouseReleased' ? 0 : 1, clickCount: 1 });
+}
+
+async function main() {
+  const [mode, url, ...rest] = process.argv.slice(2);
+  if (!mode || !url) {
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL\n');
+    process.exit(2);
+  }
+  const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
+  const b = browser(size[0], size[1]);
+  const timer = setTimeout(async () => {
+    await b.close();
+    fail('gave up after 300 s');
+  }, 300000);
+  try {
+    if (mode === 'wait') {
+      const [id, seconds, outdir, ...urls] = [url, ...rest];
+      for (let i = 0; i < urls.length; i++) {
+        const p = await page(b, urls[i]);
+        const title = await p.waitFor("['done','error'].includes(document.title) && document.title", +seconds);
+        const text = await p.evaluate('document.getElementById(' + JSON.stringify(id) + ').textContent');
+        fs.writeFileSync(path.join(outdir, i + 1 + '.txt'), title + '\n' + text);
+        await p.send('Page.close');
+      }
+      return finish(b, timer);
+    }
+    const p = await page(b, url);
+    if (mode === 'screenshot') {
+      await p.send('Emulation.setDeviceMetricsOverride', { width: size[0], height: size[1], deviceScaleFactor: 1, mobile: false });
+      await p.waitFor("document.getElementById('clock').textContent.startsWith('frame') && !document.getElementById('clock').textContent.startsWith('frame 0 ')", 120);
+      await new Promise((r) => setTimeout(r, +rest[1] * 1000));
+      const shot = await p.send('Page.captureScreenshot', { format: 'png' });
+      fs.writeFileSync(rest[0], Buffer.from(shot.data, 'base64'));
+    } else if (mode === 'edit') {
+      await edit(p);
+    } else {
+      throw new Error('unknown mode ' + mode);
+    }
+  } catch (e) {
+    clearTimeout(timer);
+    await b.close();
+    fail(e.message);
+  }
+  await finish(b, timer);
+}
+
+async function finish(b, timer) {
+  clearTimeout(timer);
+  await b.close();
+}
+
+// The editing checks: the page's own state read back after each step, printed as lines.
+async function edit(p) {
+  const say = (k, v) => process.stdout.write(k + ' ' + String(v).replace(/\n/g, '\\n') + '\n');
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const frameShown = "(() => { const m = /^frame ([0-9]+)/.exec(document.getElementById('clock').textContent); return m ? +m[1] : -1; })()";
+  await p.waitFor(frameShown + ' >= 0', 60);
+  // a small size, so that a loaded machine still plays a few frames a second
+  await p.evaluate("(() => { const s = document.getElementById('size'); s.value = '320x180'; s.dispatchEvent(new Event('change')); return true; })()");
+  await p.waitFor("document.getElementById('water').width === 320", 30);
+  await p.waitFor(frameShown + ' > 5', 60);
+  // 1. a broken line typed at the end of the text (as keystrokes)
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.focus(); t.setSelectionRange(t.value.length, t.value.length); return true; })()");
+  say('lines_before', await p.evaluate("document.getElementById('scene').value.split('\\n').length"));
+  await p.send('Input.insertText', { text: 'at 1s drop 50% 50% radius 0 height 500\n' });
+  await p.waitFor("document.getElementById('error').className !== 'ok'", 10);
+  say('error', await p.evaluate("document.getElementById('error').textContent"));
+  // the water goes on: the frame on screen changes while the error shows
+  const f1 = await p.evaluate(frameShown);
+  let f2 = f1;
+  for (let i = 0; i < 200 && f2 === f1; i++) {
+    await sleep(100);
+    f2 = await p.evaluate(frameShown);
+  }
+  const still = await p.evaluate("document.getElementById('error').className !== 'ok'");
+  say('frames_while_broken', f1 + ' ' + f2 + ' ' + (still ? 1 : 0));
+  // 2. the broken line taken out again: the error clears
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = t.value.replace(/at 1s drop 50% 50% radius 0 height 500\\n$/, ''); t.dispatchEvent(new Event('input')); return true; })()");
+  await p.waitFor("document.getElementById('error').className === 'ok'", 10);
+  say('error_cleared', 1);
+  // 3. pause, wait until the frame on screen stays, then click on the water at 25%, 75%
+  await p.evaluate("document.getElementById('play').click(), true");
+  await p.waitFor("document.getElementById('water').dataset.settled === '1'", 60);
+  const frame = await p.evaluate(frameShown);
+  say('paused_frame', frame);
+  say('fps', await p.evaluate("document.getElementById('clock').dataset.fps"));
+  const box = await p.evaluate("(() => { const r = document.getElementById('water').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()");
+  const before = await p.evaluate("document.getElementById('scene').value");
+  const x = box[0] + box[2] * 0.25, y = box[1] + box[3] * 0.75;
+  await mouse(p, 'mousePressed', x, y);
+  await mouse(p, 'mouseReleased', x, y);
+  await p.waitFor("document.getElementById('scene').value !== " + JSON.stringify(before), 5);
+  const after = await p.evaluate("document.getElementById('scene').value");
+  say('added', after.startsWith(before) ? after.slice(before.length).replace(/\n$/, '') : '(text changed elsewhere)');
+  await sleep(1000);
+  say('error_after_click', await p.evaluate("document.getElementById('error').className"));
+}
+
+main();

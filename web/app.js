@@ -1,0 +1,507 @@
+// app.js - the playground page: the scene text beside its water. The core runs in a Web
+// Worker (worker.js); this side edits the text, plays the frames and draws them.
+//
+// Test modes (URL query): scene=PATH (fetched), size=WxH, bg=URL (a PNG at the output
+// size), and out=framemd5 with frames=N (FFmpeg framemd5's frame lines of the first N
+// frames into <pre id="framemd5">) or bench=N (`fps F` for N frames into <pre
+// id="bench">); then document.title becomes `done` (`error` on failure, the message in
+// the <pre>).
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const EXAMPLES = ['harbour', 'rain', 'walls', 'lagoon', 'wave-machine', 'fountain', 'sunset',
+                  'elias', 'applet', 'silverlight', 'codeproject'];
+const OPEN_TIMEOUT_MS = 10000; // a scene the core takes longer to prepare is refused
+
+// ---- the worker: calls answered in order --------------------------------------------
+
+let worker = null, waiting = [];
+function startWorker() {
+  worker = new Worker('worker.js');
+  worker.onmessage = (e) => {
+    const w = waiting.shift();
+    if (w) {
+      clearTimeout(w.timer);
+      if (e.data.type === 'error') w.reject(new Error(e.data.msg));
+      else w.resolve(e.data);
+    }
+  };
+  worker.onerror = (e) => {
+    const w = waiting.shift();
+    if (w) w.reject(new Error(e.message || 'the worker failed'));
+  };
+}
+
+// call(msg, transfer, timeoutMs): the worker's answer; past timeoutMs the worker is ended
+// and started again (the page stays responsive whatever the core is given)
+function call(msg, transfer, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const w = { resolve, reject, timer: 0 };
+    if (timeoutMs)
+      w.timer = setTimeout(() => {
+        worker.terminate();
+        const all = waiting;
+        waiting = [];
+        for (const x of all) {
+          clearTimeout(x.timer);
+          x.reject(new Error(x === w ? 'timeout' : 'restarted'));
+        }
+        startWorker();
+      }, timeoutMs);
+    waiting.push(w);
+    worker.postMessage(msg, transfer || []);
+  });
+}
+
+// ---- pictures -------------------------------------------------------------------------
+
+// The RGB24 bytes of a picture or video frame drawn at w x h (stretched, as `fit stretch`).
+// A PNG already at that size keeps its bytes (no colour management, no premultiplication).
+function rgbOf(source, w, h) {
+  const c = new OffscreenCanvas(w, h);
+  const g = c.getContext('2d', { colorSpace: 'srgb', willReadFrequently: true });
+  g.imageSmoothingQuality = 'high';
+  g.drawImage(source, 0, 0, w, h);
+  const rgba = g.getImageData(0, 0, w, h).data, rgb = new Uint8Array(w * h * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+    rgb[j] = rgba[i];
+    rgb[j + 1] = rgba[i + 1];
+    rgb[j + 2] = rgba[i + 2];
+  }
+  return rgb;
+}
+
+async function bitmapOf(blob) {
+  return createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+}
+
+// ---- test modes -----------------------------------------------------------------------
+
+async function testMode(q) {
+  const out = q.get('out') === 'framemd5' ? $('framemd5') : $('bench');
+  try {
+    const path = q.get('scene');
+    const r = await fetch(path);
+    if (!r.ok) throw new Error(path + ': HTTP ' + r.status);
+    const text = await r.text();
+    let w = 0, h = 0;
+    if (q.get('size')) {
+      const m = /^([0-9]+)x([0-9]+)$/.exec(q.get('size'));
+      if (!m) throw new Error('size: not WxH: ' + q.get('size'));
+      w = +m[1];
+      h = +m[2];
+    }
+    let bmp = null;
+    if (q.get('bg')) {
+      const b = await fetch(q.get('bg'));
+      if (!b.ok) throw new Error(q.get('bg') + ': HTTP ' + b.status);
+      bmp = await bitmapOf(await b.blob());
+    }
+    const o = await call({ type: 'open', text, name: path, width: w, height: h,
+                           imgW: bmp ? bmp.width : 0, imgH: bmp ? bmp.height : 0 });
+    if (!o.ok) throw new Error(diagText(o.error));
+    if (o.info.skyImage || (o.info.backgroundFile && !bmp))
+      throw new Error(path + ': names a ' + (o.info.skyImage ? 'sky' : 'background') +
+                      ' image, which the page does not read: not the command line\'s frames');
+    if (bmp) {
+      const rgb = rgbOf(bmp, o.info.width, o.info.height);
+      await call({ type: 'bg', rgb: rgb.buffer }, [rgb.buffer]);
+    }
+    if (q.get('out') === 'framemd5') {
+      const m = await call({ type: 'framemd5', frames: +(q.get('frames') || o.info.frames) });
+      out.textContent = m.lines.join('\n') + '\n';
+    } else {
+      const m = await call({ type: 'bench', frames: +q.get('bench') });
+      out.textContent = 'fps ' + m.fps.toFixed(1) + '\n';
+    }
+    document.title = 'done';
+  } catch (e) {
+    out.textContent = 'error: ' + e.message + '\n';
+    document.title = 'error';
+  }
+  out.hidden = false;
+}
+
+// ---- the editor -----------------------------------------------------------------------
+
+// The command line's diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret.
+function diagText(d) {
+  let s = 'rockpool: ' + (d.file ? d.file + ':' : '') + (d.line > 0 ? d.line + ':' : '') +
+          (d.col > 0 ? d.col + ':' : '') + ' error: ' + d.msg;
+  if (d.line > 0 && d.source) {
+    const head = ' ' + String(d.line).padStart(5) + ' | ';
+    s += '\n' + head + d.source + '\n' + ' '.repeat(head.length - 2) + '| ';
+    for (let i = 1; i < d.col && i <= d.source.length; i++)
+      s += d.source[i - 1] === '\t' ? '\t' : ' ';
+    s += '^';
+  }
+  return s;
+}
+
+const st = {
+  name: 'harbour.scene',
+  info: null,          // the playing scene's (the last good one)
+  good: '',            // its text
+  frame: 0,            // the frame shown
+  playing: true,
+  pending: false,      // a frame asked of the worker
+  t0: 0, f0: 0,        // playback: the clock and frame it counts from
+  bg: null,            // {name, bitmap} or {name, video}
+  opening: 0,          // the newest open's number
+  shownAt: -1,         // the frame on screen
+  gen: 0,              // bumped when the scene or background changes: the frame is drawn again
+  drawnGen: -1,        // the gen of the frame on screen
+};
+
+function sizeChoice() {
+  const v = $('size').value;
+  if (/^[0-9]+x[0-9]+$/.test(v)) return v.split('x').map(Number);
+  const full = sceneSize(st.good || $('scene').value);
+  if (v === 'scene' || !full) return [0, 0];
+  const d = v === 'half' ? 2 : 4;
+  return [Math.max(2, Math.round(full[0] / d / 2) * 2), Math.max(2, Math.round(full[1] / d / 2) * 2)];
+}
+
+// The scene's `size WxH` line, or null.
+function sceneSize(text) {
+  const m = /^[ \t]*size[ \t]+([0-9]+)x([0-9]+)/m.exec(text);
+  return m ? [+m[1], +m[2]] : null;
+}
+
+function bgSize() {
+  if (!st.bg) return [0, 0];
+  if (st.bg.bitmap) return [st.bg.bitmap.width, st.bg.bitmap.height];
+  return [st.bg.video.videoWidth, st.bg.video.videoHeight];
+}
+
+async function sendBackground() {
+  if (!st.info) return;
+  if (!st.bg) {
+    await call({ type: 'bg', rgb: null });
+    return;
+  }
+  const rgb = rgbOf(st.bg.bitmap || st.bg.video, st.info.width, st.info.height);
+  await call({ type: 'bg', rgb: rgb.buffer }, [rgb.buffer]);
+}
+
+// Parse and resolve the text; on success it plays, else the error shows and the last good
+// scene plays on.
+async function reparse() {
+  const text = $('scene').value, n = ++st.opening;
+  const [w, h] = sizeChoice(), [iw, ih] = bgSize();
+  let o;
+  try {
+    o = await call({ type: 'open', text, name: st.name, width: w, height: h, imgW: iw, imgH: ih },
+                   null, OPEN_TIMEOUT_MS);
+  } catch (e) {
+    if (n !== st.opening) return;
+    showError('rockpool: ' + st.name + ': error: ' +
+              (e.message === 'timeout' ? 'the page gave up preparing this scene after ' +
+               OPEN_TIMEOUT_MS / 1000 + ' s (too much work for the browser: try the command line)'
+                                       : e.message));
+    if (st.good) { // the worker was started again: the last good scene back in it
+      const [gw, gh] = sizeChoice();
+      await call({ type: 'open', text: st.good, name: st.name, width: gw, height: gh, imgW: iw, imgH: ih });
+      await sendBackground();
+      st.pending = false;
+    }
+    return;
+  }
+  if (n !== st.opening) return;
+  if (!o.ok) {
+    showError(diagText(o.error));
+    return;
+  }
+  showError('');
+  $('status').textContent = o.info.skyImage
+    ? 'the scene\'s sky picture is not read by the page: the water reflects no sky picture here'
+    : o.info.backgroundFile && !st.bg ? 'the scene\'s background file is not read by the page: ' +
+      'drop the picture on the water' : '';
+  const sizeChanged = !st.info || st.info.width !== o.info.width || st.info.height !== o.info.height;
+  st.info = o.info;
+  st.good = text;
+  if (sizeChanged || st.bg) await sendBackground();
+  const canvas = $('water');
+  if (canvas.width !== o.info.width || canvas.height !== o.info.height) {
+    canvas.width = o.info.width;
+    canvas.height = o.info.height;
+  }
+  $('time').max = String(o.info.frames - 1);
+  if (st.frame >= o.info.frames) st.frame = 0;
+  restartClock();
+  st.gen++;
+  showCommand();
+  requestFrame(st.frame);
+}
+
+function showError(s) {
+  $('error').textContent = s || 'ok';
+  $('error').className = s ? '' : 'ok';
+}
+
+function restartClock() {
+  st.t0 = performance.now();
+  st.f0 = st.frame;
+}
+
+function seconds(k) {
+  return st.info ? (k * st.info.fpsDen) / st.info.fps : 0;
+}
+
+// A time in the scene's syntax that lands in frame k: its start rounded up to the
+// millisecond (frames are longer than a millisecond at up to 1000 fps).
+function timeText(k) {
+  if (!st.info) return '0s';
+  const ms = Math.ceil((k * st.info.fpsDen * 1000) / st.info.fps - 1e-9);
+  return (ms / 1000).toFixed(3).replace(/\.?0+$/, '') + 's';
+}
+
+async function requestFrame(k) {
+  if (st.pending || !st.info) return;
+  st.pending = true;
+  const gen = st.gen;
+  try {
+    if (st.bg && st.bg.video) await sendBackground();
+    const m = await call({ type: 'frame', k });
+    // (paused meanwhile on another frame: that one comes next)
+    if (m.rgba && st.info && (st.playing || k === st.frame) && m.rgba.byteLength === st.info.width * st.info.height * 4) {
+      const img = new ImageData(new Uint8ClampedArray(m.rgba), st.info.width, st.info.height);
+      $('water').getContext('2d').putImageData(img, 0, 0);
+      st.shownAt = k;
+      st.drawnGen = gen;
+      $('time').value = String(k);
+      $('clock').dataset.fps = st.info.fps + '/' + st.info.fpsDen;
+      $('clock').textContent = 'frame ' + k + ' / ' + st.info.frames + ' · ' + seconds(k).toFixed(3) + 's';
+    }
+  } catch (e) {
+    // the worker was restarted; the next tick asks again
+  }
+  st.pending = false;
+  // what tests wait for: paused, and the frame on screen is the current one
+  $('water').dataset.settled = !st.playing && st.shownAt === st.frame && st.drawnGen === st.gen ? '1' : '0';
+}
+
+function tick(now) {
+  if (st.info && st.playing) {
+    let k = st.f0 + Math.floor(((now - st.t0) / 1000) * st.info.fps / st.info.fpsDen);
+    if (k >= st.info.frames) {
+      if ($('loop').checked) {
+        st.frame = 0;
+        restartClock();
+        k = 0;
+      } else {
+        k = st.info.frames - 1;
+        setPlaying(false);
+      }
+    }
+    st.frame = k;
+  }
+  if (st.info && (st.shownAt !== st.frame || st.drawnGen !== st.gen)) requestFrame(st.frame);
+  requestAnimationFrame(tick);
+}
+
+function setPlaying(p) {
+  st.playing = p;
+  $('water').dataset.settled = '0';
+  if (!p && st.shownAt >= 0) st.frame = st.shownAt; // stop on the frame on screen
+  $('play').textContent = p ? 'pause' : 'play';
+  restartClock();
+}
+
+// ---- editing the text from the page ---------------------------------------------------
+
+let reparseTimer = 0;
+function textChanged(delay) {
+  clearTimeout(reparseTimer);
+  reparseTimer = setTimeout(reparse, delay);
+  showCommand();
+}
+
+function appendLine(line) {
+  const ta = $('scene');
+  let t = ta.value;
+  if (t && !t.endsWith('\n')) t += '\n';
+  ta.value = t + line + '\n';
+  ta.scrollTop = ta.scrollHeight;
+  textChanged(0);
+}
+
+// Set `word ...` (a setting line) to value: the last such line replaced, else one added.
+function setSetting(word, value) {
+  const ta = $('scene'), lines = ta.value.split('\n');
+  const re = new RegExp('^[ \\t]*' + word + '([ \\t]|$)');
+  for (let i = lines.length - 1; i >= 0; i--)
+    if (re.test(lines[i])) {
+      lines[i] = word + ' ' + value;
+      ta.value = lines.join('\n');
+      textChanged(60);
+      return;
+    }
+  // before the first `at` line, where settings read best
+  const first = lines.findIndex((l) => /^[ \t]*at[ \t]/.test(l));
+  lines.splice(first < 0 ? lines.length : first, 0, word + ' ' + value);
+  ta.value = lines.join('\n');
+  textChanged(60);
+}
+
+function pct(v) {
+  return (Math.min(100, Math.max(0, v * 100))).toFixed(1).replace(/\.0$/, '') + '%';
+}
+
+function dropArgs() {
+  return st.info && st.info.light ? 'radius 1.5% height 2000' : 'radius 1.5% height 600';
+}
+
+function where(e) {
+  const r = $('water').getBoundingClientRect();
+  return [(e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height];
+}
+
+let press = null;
+function onDown(e) {
+  if (!st.info) return;
+  // the frame on screen is the current time (while playing, the next may be on its way)
+  press = { at: where(e), t: performance.now(), frame: st.shownAt >= 0 ? st.shownAt : st.frame };
+  $('water').setPointerCapture(e.pointerId);
+}
+
+function onUp(e) {
+  if (!press) return;
+  const p = press, q = where(e);
+  press = null;
+  const moved = Math.hypot((q[0] - p.at[0]) * $('water').width, (q[1] - p.at[1]) * $('water').height);
+  if (moved < 4) {
+    appendLine('at ' + timeText(p.frame) + ' drop ' + pct(p.at[0]) + ' ' + pct(p.at[1]) + ' ' +
+               dropArgs());
+    return;
+  }
+  // a stroke over the drag's duration (at least a few frames)
+  const frames = Math.max(3, Math.round(((performance.now() - p.t) / 1000) * st.info.fps / st.info.fpsDen));
+  appendLine('at ' + timeText(p.frame) + '..' + timeText(p.frame + frames) + ' stroke ' +
+             pct(p.at[0]) + ',' + pct(p.at[1]) + ' -> ' + pct(q[0]) + ',' + pct(q[1]) + ' ' +
+             dropArgs());
+}
+
+// ---- buttons --------------------------------------------------------------------------
+
+function commandLine() {
+  let c = 'rockpool ' + st.name;
+  if (st.bg) c += ' -i ' + JSON.stringify(st.bg.name).slice(1, -1).replace(/[^A-Za-z0-9._-]/g, '_');
+  const full = sceneSize($('scene').value);
+  if (full) c += ' -s ' + full[0] + 'x' + full[1];
+  return c + ' -o out.mp4';
+}
+
+function showCommand() {
+  $('command').textContent = '$ ' + commandLine();
+}
+
+async function loadExample(name) {
+  const r = await fetch('examples/' + name + '.scene');
+  if (!r.ok) return;
+  st.name = name + '.scene';
+  $('scene').value = await r.text();
+  st.frame = 0;
+  st.good = '';
+  textChanged(0);
+}
+
+async function setBackgroundFile(file) {
+  if (!file) return;
+  if (file.type.startsWith('video/')) {
+    const v = document.createElement('video');
+    v.muted = true;
+    v.loop = true;
+    v.playsInline = true;
+    v.src = URL.createObjectURL(file);
+    await v.play().catch(() => {});
+    await new Promise((res) => (v.readyState >= 2 ? res() : v.addEventListener('loadeddata', res, { once: true })));
+    st.bg = { name: file.name, video: v };
+  } else {
+    st.bg = { name: file.name, bitmap: await bitmapOf(file) };
+  }
+  $('bgname').textContent = file.name;
+  $('bgkind').value = 'file';
+  st.info = null; // resend the background at the new open
+  textChanged(0);
+}
+
+function wire() {
+  for (const n of EXAMPLES) {
+    const o = document.createElement('option');
+    o.value = o.textContent = n;
+    $('example').appendChild(o);
+  }
+  $('example').onchange = () => loadExample($('example').value);
+  $('scene').addEventListener('input', () => textChanged(200));
+  $('play').onclick = () => setPlaying(!st.playing);
+  $('time').oninput = () => {
+    st.frame = +$('time').value;
+    restartClock();
+  };
+  $('size').onchange = () => textChanged(0);
+  $('bgkind').onchange = () => {
+    if ($('bgkind').value === 'file') $('bgfile').click();
+    else {
+      st.bg = null;
+      $('bgname').textContent = '(or drop one on the water)';
+      sendBackground().then(() => st.gen++);
+      showCommand();
+    }
+  };
+  $('bgfile').onchange = () => setBackgroundFile($('bgfile').files[0]);
+  const cv = $('water');
+  cv.addEventListener('dragover', (e) => e.preventDefault());
+  cv.addEventListener('drop', (e) => {
+    e.preventDefault();
+    setBackgroundFile(e.dataTransfer.files[0]);
+  });
+  cv.addEventListener('pointerdown', onDown);
+  cv.addEventListener('pointerup', onUp);
+  $('copy').onclick = () => {
+    const c = commandLine();
+    if (navigator.clipboard) navigator.clipboard.writeText(c).catch(() => {});
+    $('status').textContent = 'copied: ' + c;
+  };
+  $('download').onclick = () => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([$('scene').value], { type: 'text/plain' }));
+    a.download = st.name;
+    a.click();
+  };
+  // the light's knobs write their scene lines (rockpool-scene(5))
+  const knobs = {
+    'k-depth': (v) => setSetting('depth', v),
+    'k-sun': (v) => setSetting('sun', v),
+    'k-caustics': (v) => setSetting('caustics', v),
+    'k-sky': (v) => setSetting('sky', '0xc8dcff ' + v),
+    'k-glint': (v) => setSetting('specular', v + ' 50'),
+  };
+  for (const id of Object.keys(knobs)) {
+    const el = $(id), out = el.parentElement.querySelector('output');
+    out.textContent = el.value;
+    el.addEventListener('input', () => {
+      out.textContent = el.value;
+      knobs[id](el.value);
+    });
+  }
+}
+
+startWorker();
+const query = new URLSearchParams(location.search);
+if (query.get('out') === 'framemd5' || query.get('bench')) {
+  testMode(query);
+} else {
+  wire();
+  const s = query.get('scene');
+  if (s) {
+    fetch(s).then((r) => r.text()).then((t) => {
+      st.name = s.split('/').pop();
+      $('scene').value = t;
+      textChanged(0);
+    });
+  } else {
+    loadExample('harbour');
+  }
+  requestAnimationFrame(tick);
+}
