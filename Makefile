@@ -112,6 +112,12 @@ $(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(RP_CFLAGS) -Iinclude -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
+# The example program of the core API (examples/core_frames.c), run by tests/cli/api.sh:
+# it sees include/rpcore.h and links the core library alone.
+$(BUILD)/examples/core_frames: examples/core_frames.c $(BUILD)/librpcore.a include/rpcore.h
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
+
 # The core driver: links the core library alone and sees include/rpcore.h alone.
 $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a include/rpcore.h
 	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
@@ -159,6 +165,7 @@ cross: $(CROSS_BINS)
 
 tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
        $(BUILD)/fuzz_image_replay $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) \
+       $(BUILD)/examples/core_frames \
        $(BUILD)/frei0r_harness
 
 # `make demo`: set up, build, render the example with the built-in texture.
