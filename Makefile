@@ -37,11 +37,12 @@ RP_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 RP_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
 # The layout (README "Architecture"): the core is every file of src/base, src/scene, src/sim,
-# src/look and src/x86 (no FFmpeg, libpng, zlib or libm), built as librpcore.a: what
-# tests/tools/rpcore.c, the cross builds and plugins link, and what runs under valgrind on
-# any CPU. The rest of src/ (input, output, check, session) needs FFmpeg; the core and the
-# rest make librockpool.a, which the program (src/cli/) links like any other user.
-CORE_DIRS := base scene sim look x86
+# src/look, src/x86 and src/core (no FFmpeg, libpng, zlib or libm), built as librpcore.a:
+# what tests/tools/rpcore.c, the cross builds and plugins link (its API: include/rpcore.h,
+# src/core/), and what runs under valgrind on any CPU. The rest of src/ (input, output,
+# check, session) needs FFmpeg; the core and the rest make librockpool.a, which the program
+# (src/cli/) links like any other user.
+CORE_DIRS := base scene sim look x86 core
 LIB_DIRS := input output check session
 CORE_SRCS := $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.c))
 REST_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
@@ -111,9 +112,15 @@ $(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(RP_CFLAGS) -Iinclude -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
-# The core driver: links the core library alone.
-$(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a $(HDRS)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
+# The example program of the core API (examples/core_frames.c), run by tests/cli/api.sh:
+# it sees include/rpcore.h and links the core library alone.
+$(BUILD)/examples/core_frames: examples/core_frames.c $(BUILD)/librpcore.a include/rpcore.h
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
+
+# The core driver: links the core library alone and sees include/rpcore.h alone.
+$(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a include/rpcore.h
+	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
 # The frei0r plugin (rockpool-frei0r(7)): src/frei0r over the core, as a shared object that
 # exports the f0r_* functions alone (src/frei0r/exports.map). The program's core objects
@@ -158,7 +165,7 @@ cross: $(CROSS_BINS)
 
 tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
        $(BUILD)/fuzz_image_replay $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) \
-       $(BUILD)/frei0r_harness web-files
+       $(BUILD)/examples/core_frames $(BUILD)/frei0r_harness web-files
 
 # `make web`: the playground (README "Playground"): build/web/ holds index.html, its
 # scripts, rockpool.wasm (the core's sources, as librpcore.a's, and web/rpweb.c, built for

@@ -37,44 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum rp_err {
-    RP_OK = 0,
-    RP_ERR_NOMEM,       /* allocation failed */
-    RP_ERR_INVALID,     /* an argument or parameter is out of range */
-    RP_ERR_TOO_LARGE,   /* a size would overflow or exceeds a limit */
-    RP_ERR_IO,          /* reading or writing a file failed (errno is kept) */
-    RP_ERR_FORMAT,      /* an input file is malformed or of an unsupported kind */
-    RP_ERR_ENCODER,     /* the video/PNG encoder or muxer failed */
-    RP_ERR_UNSUPPORTED, /* the installed libraries lack a needed feature */
-    RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
-    RP_ERR_INTERRUPTED, /* stopped by a signal */
-    RP_ERR_MISMATCH,    /* a frame differs from the --verify manifest */
-};
-
-/** A short lowercase phrase for an rp_err code; never NULL. */
-const char *rp_strerror(int err);
-
-/** A diagnostic: where (1-based; 0 = no position) and what. */
-typedef struct rp_diag {
-    char file[512];
-    int line, col;
-    char msg[512];
-    char source_line[512]; /* the offending line's text, for a caret display; "" if none */
-} rp_diag;
-
-/** Why a call failed. msg is one line without a "rockpool: error: " prefix. When the
- * failure has a place in the scene (diag.line > 0) the message is diag.msg and diag
- * holds the file, line, column and source line for a caret display. */
-typedef struct rp_error {
-    int code;      /* enum rp_err */
-    int bad_input; /* 1: bad usage or input (exit 2); 0: runtime failure (exit 1) */
-    int has_diag;  /* diag is set (a scene diagnostic, maybe positioned) */
-    rp_diag diag;
-    char msg[1024];
-} rp_error;
-
-/** A parsed scene (rockpool-scene(5)): opaque. */
-typedef struct rp_scene rp_scene;
+#include "rpcore.h" /* enum rp_err, rp_error, rp_scene, rp_settings, enum rp_pixfmt */
 
 /** Parse a scene. filename is used in diagnostics and to resolve `background`, `sky` and
  * `wall mask` paths relative to the scene's directory ("-" or NULL: the current
@@ -92,31 +55,6 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err);
  * it, and parsing stops at the first statement that would take the scene's text and
  * events past it. Those refusals are RP_ERR_TOO_LARGE with bad_input set. */
 int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp_error *err);
-
-/** Free and null the scene; NULL and a NULL *scene are no-ops. */
-void rp_scene_free(rp_scene **scene);
-
-/** Settings in the scene language's terms (preset, size, fps, fade, light, ...): opaque. */
-typedef struct rp_settings rp_settings;
-
-/** Parse settings written as scene lines ("preset elias\nfade 2s\n"; rockpool-scene(5)
- * SETTINGS) into a new rp_settings for rp_run.over. A line that is not a setting (an
- * event) is refused. Errors as rp_scene_load's, with name ("<settings>" when NULL) as
- * the file of diagnostics. */
-int rp_settings_parse(rp_settings **settings, const char *text, const char *name,
-                      rp_error *err);
-
-/** Free and null settings from rp_settings_parse; NULL and a NULL *settings are no-ops. */
-void rp_settings_free(rp_settings **settings);
-
-/** How the bytes of a frame lie in memory: rows packed, top row first, samples in the order
- * named. 16-bit samples are uint16_t in the machine's byte order. */
-enum rp_pixfmt {
-    RP_PIX_RGB24 = 0, /* R, G, B: the composited render */
-    RP_PIX_RGBA,      /* R, G, B, A, the colour premultiplied by alpha: --alpha */
-    RP_PIX_GRAY16,    /* one 16-bit sample (PNG only: --aov height) */
-    RP_PIX_RGB48,     /* three 16-bit samples (PNG only: --aov normal, displacement) */
-};
 
 /** Output containers and files (rockpool(1) OUTPUT FILES). */
 enum rp_format {

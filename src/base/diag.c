@@ -18,3 +18,12 @@ int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
     memcpy(err->msg, msg, sizeof msg);
     return code;
 }
+
+int rp_error_diag(rp_error *err, int code)
+{
+    err->code = code;
+    err->bad_input = code != RP_ERR_NOMEM;
+    err->has_diag = 1;
+    snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
+    return code;
+}

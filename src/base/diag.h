@@ -10,4 +10,8 @@
 int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/** Fill err from the diagnostic a parser left in err->diag: code, bad input unless it is
+ * RP_ERR_NOMEM, has_diag, and the diagnostic's message as msg. Returns code. */
+int rp_error_diag(rp_error *err, int code);
+
 #endif

@@ -179,15 +179,6 @@ static int read_scene(const char *path, int64_t max_bytes, char **text, size_t *
     return RP_OK;
 }
 
-static int diag_error(rp_error *err, int code)
-{
-    err->code = code;
-    err->bad_input = code != RP_ERR_NOMEM;
-    err->has_diag = 1;
-    snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
-    return code;
-}
-
 static int background_fail(const rp_session *se, int code, rp_error *err);
 
 int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
@@ -212,39 +203,7 @@ int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp
     memset(&err->diag, 0, sizeof err->diag);
     const char *name = !path ? "<default>" : strcmp(path, "-") ? path : "<stdin>";
     r = rp_scene_parse_owned(scene, text, len, name, max_memory, &err->diag);
-    return r ? diag_error(err, r) : RP_OK;
-}
-
-int rp_settings_parse(rp_settings **settings, const char *text, const char *name, rp_error *err)
-{
-    rp_scene *scene = NULL;
-    rp_scene_stats st;
-    *settings = NULL;
-    memset(&err->diag, 0, sizeof err->diag);
-    int r = rp_scene_parse(&scene, text, strlen(text), name ? name : "<settings>", &err->diag);
-    if (r)
-        return diag_error(err, r);
-    rp_scene_stats_get(scene, &st);
-    if (st.drops || st.rains || st.strokes || st.walls) {
-        rp_scene_free(&scene);
-        return rp_error_set(err, RP_ERR_INVALID, 1, "%s: settings only, not events",
-                            name ? name : "<settings>");
-    }
-    if (!(*settings = malloc(sizeof **settings))) {
-        rp_scene_free(&scene);
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    }
-    **settings = *rp_scene_settings(scene);
-    rp_scene_free(&scene);
-    return RP_OK;
-}
-
-void rp_settings_free(rp_settings **settings)
-{
-    if (settings) {
-        free(*settings);
-        *settings = NULL;
-    }
+    return r ? rp_error_diag(err, r) : RP_OK;
 }
 
 /* ---- resolving a run ------------------------------------------------------------------- */
@@ -399,7 +358,7 @@ static int mask_fail(const rp_session *se, const char *path, int code, rp_error 
             n--; /* cut at a character boundary */
         memcpy(err->diag.source_line, ev->text, n);
         snprintf(err->diag.msg, sizeof err->diag.msg, "%.480s", msg);
-        return diag_error(err, code);
+        return rp_error_diag(err, code);
     }
     return rp_error_set(err, code, code != RP_ERR_NOMEM, "%s", msg);
 }
@@ -612,7 +571,7 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
         outside = rp_scene_outside_path(scene, 1);
     if (outside && !run->allow_outside_paths) {
         err->diag = *outside;
-        r = diag_error(err, RP_ERR_INVALID);
+        r = rp_error_diag(err, RP_ERR_INVALID);
         goto fail;
     }
     if ((r = resolve_settings(se, err)))
@@ -694,7 +653,7 @@ static int sky_fail(const rp_session *se, int code, rp_error *err)
         return rp_error_set(err, code, code != RP_ERR_NOMEM, "sky image: %s", msg);
     err->diag = *at;
     snprintf(err->diag.msg, sizeof err->diag.msg, "sky image: %.480s", msg);
-    return diag_error(err, code);
+    return rp_error_diag(err, code);
 }
 
 /* Bad input in the background, at the scene's `background` statement when the scene named
@@ -708,7 +667,7 @@ static int background_fail(const rp_session *se, int code, rp_error *err)
     snprintf(msg, sizeof msg, "%s", err->msg);
     err->diag = *at;
     snprintf(err->diag.msg, sizeof err->diag.msg, "%.500s", msg);
-    return diag_error(err, code);
+    return rp_error_diag(err, code);
 }
 
 /* The sky image is a still FFmpeg decodes, within the memory limit: *bytes is what
@@ -800,7 +759,7 @@ static int check_light_outputs(const rp_session *se, rp_error *err)
         return rp_error_set(err, RP_ERR_INVALID, 1, "%s", msg);
     err->diag = *at;
     snprintf(err->diag.msg, sizeof err->diag.msg, "%s", msg);
-    return diag_error(err, RP_ERR_INVALID);
+    return rp_error_diag(err, RP_ERR_INVALID);
 }
 
 /* Everything is checked before anything is created: the outputs, the paths against each

@@ -32,6 +32,7 @@
 
 #include "base/common.h"
 #include "sim/engine.h"
+#include "look/aov.h"
 #include "look/light.h"
 #include "session/sink.h"
 #include "look/upscale.h"
@@ -51,9 +52,6 @@ const char *rp_aov_name(enum rp_aov kind)
 {
     return kind >= 0 && kind < RP_AOV_KINDS ? aov_names[kind] : "none";
 }
-
-/* Rows of the surface computed at a time. */
-#define BAND 16
 
 typedef struct aov_sink {
     rp_output *out[RP_AOV_KINDS];
@@ -139,7 +137,7 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
         a->geom =
             (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),
                             rp_upscale_ratio_q16(a->gh, a->oh), rp_upscale_peak_q8(a->upscale)};
-        a->band = malloc((size_t)a->ow * BAND * sizeof *a->band);
+        a->band = malloc((size_t)a->ow * RP_AOV_BAND * sizeof *a->band);
         if (!a->band) {
             r = RP_ERR_NOMEM;
             goto fail;
@@ -170,76 +168,19 @@ fail:
                         r == RP_ERR_INVALID ? err->msg : rp_strerror(r));
 }
 
-/* round((v + 1) / 2 * 65535) for v = num / den, |num| <= den, den > 0. */
-static uint16_t unit16(int64_t num, int64_t den)
-{
-    int64_t v = ((num + den) * 65535 + den) / (2 * den);
-    return (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
-}
-
-/* round(num / den * 65535), clamped to 0..65535; den > 0. */
-static uint16_t frac16(int64_t num, int64_t den)
-{
-    int64_t v = (2 * num * 65535 + den) / (2 * den);
-    if (num < 0)
-        v = 0;
-    return (uint16_t)(v > 65535 ? 65535 : v);
-}
-
-/* Normal, displacement and caustics of rows y0..y1-1 from the surface band of the Q8
- * heights hq8 (the caustics over bg, the frame's background). */
-static void surface_rows(aov_sink *a, const int32_t *hq8, const uint8_t *bg, int y0, int y1)
-{
-    uint16_t *nrm = a->buf[RP_AOV_NORMAL], *st = a->buf[RP_AOV_DISPLACEMENT],
-             *caus = a->buf[RP_AOV_CAUSTICS];
-    const int64_t w256 = (int64_t)a->ow << 8, h256 = (int64_t)a->oh << 8;
-    rp_light_rows_surface(a->light, &a->geom, hq8, a->band, y0, y1);
-    for (int y = y0; y < y1; y++) {
-        const rp_light_surface *row = a->band + (size_t)(y - y0) * a->ow;
-        for (int x = 0; x < a->ow; x++) {
-            const rp_light_surface *p = &row[x];
-            size_t i = ((size_t)y * a->ow + x) * 3;
-            if (nrm) {
-                /* n = (-sx, sy, 1) / |.| with y up; slopes Q12, the length Q20 */
-                int64_t sx = p->sx, sy = p->sy;
-                int64_t len =
-                    (int64_t)rp_isqrt64((uint64_t)(sx * sx + sy * sy + 4096 * 4096) << 16);
-                nrm[i] = unit16(-sx * 256, len);
-                nrm[i + 1] = unit16(sy * 256, len);
-                nrm[i + 2] = unit16((int64_t)4096 << 8, len);
-            }
-            if (st) {
-                /* Q8 pixel positions of the sampled point's centre */
-                int64_t sx = ((int64_t)x << 8) + p->dx + 128;
-                int64_t sy = ((int64_t)y << 8) + p->dy + 128;
-                st[i] = frac16(sx, w256);
-                st[i + 1] = frac16(h256 - sy, h256);
-                st[i + 2] = 0;
-            }
-            if (caus)
-                rp_light_caustics(a->light, bg, a->ow, a->oh, x, y, p, caus + i);
-        }
-    }
-}
-
 static int aov_write(void *priv, const rp_frame *f, rp_error *err)
 {
     aov_sink *a = priv;
     const int32_t *hq8 = a->upscale ? f->heights_q8 : NULL; /* a->upscale: the geometry */
     if (a->upscale && !hq8)
         return rp_error_set(err, RP_ERR_INVALID, 0, "--aov: the frame has no output-sized heights");
-    if (a->buf[RP_AOV_HEIGHT]) {
-        size_t n = (size_t)a->ow * (size_t)a->oh;
-        uint16_t *b = a->buf[RP_AOV_HEIGHT];
-        for (size_t i = 0; i < n; i++) /* h + 32768, h rounded from Q8 when interpolated */
-            b[i] = (uint16_t)(hq8 ? rp_clamp64(((hq8[i] + 128) >> 8) + 32768, 0, 65535)
-                                  : f->heights[i] + 32768);
-    }
+    if (a->buf[RP_AOV_HEIGHT])
+        rp_aov_height(hq8, f->heights, (size_t)a->ow * (size_t)a->oh, a->buf[RP_AOV_HEIGHT]);
     if (a->buf[RP_AOV_CAUSTICS] && !f->background)
         return rp_error_set(err, RP_ERR_INVALID, 0, "--aov caustics: the frame has no background");
     if (a->light)
-        for (int y = 0; y < a->oh; y += BAND)
-            surface_rows(a, hq8, f->background, y, y + BAND < a->oh ? y + BAND : a->oh);
+        rp_aov_surface(a->light, &a->geom, hq8, f->background, a->band, a->buf[RP_AOV_NORMAL],
+                       a->buf[RP_AOV_DISPLACEMENT], a->buf[RP_AOV_CAUSTICS]);
     for (int k = 0; k < RP_AOV_KINDS; k++) {
         if (!a->out[k])
             continue;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # api.sh - the example program of the public API (examples/frames.c, built beside the
 # program as examples/frames) renders in memory exactly the frames the program writes:
-# its "INDEX MD5" lines equal `rockpool --hash` of the same scene, for every preset.
+# its "INDEX MD5" lines equal `rockpool --hash` of the same scene, for every preset. The
+# same for the core API's example (examples/core_frames.c) and harbour; both headers
+# compile alone.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$(dirname "$0")/lib.sh"
 example=$(dirname "$ROCKPOOL")/examples/frames
@@ -29,10 +31,10 @@ expect_status "API example refuses an unknown preset" 2 "$example" nosuch
 # The public header is the library's boundary: it compiles alone, with no other include
 # directory and only the C library's headers, in C11 and C++ alike.
 header=$root/include/rockpool.h
-if grep -n '^#include "' "$header" >inc.txt; then
-    bad "rockpool.h includes only the C library's headers"; cat inc.txt
+if grep -n '^#include "' "$header" | grep -v '#include "rpcore.h"' >inc.txt; then
+    bad "rockpool.h includes only the C library's headers and rpcore.h"; cat inc.txt
 else
-    ok "rockpool.h includes only the C library's headers"
+    ok "rockpool.h includes only the C library's headers and rpcore.h"
 fi
 printf '#include "rockpool.h"\nint main(void) { rp_run r; rp_run_init(&r); return 0; }\n' >alone.c
 for cc in ${CC:-cc} clang; do
@@ -40,3 +42,48 @@ for cc in ${CC:-cc} clang; do
     check "rockpool.h compiles on its own ($cc)" "$cc" -std=c11 -pedantic -Wall -Wextra -Werror \
         -fsyntax-only -I"$root/include" alone.c
 done
+
+# The core API (include/rpcore.h): it includes only the C library's headers and compiles
+# alone as C99 with -pedantic and as C++.
+if grep -n '^#include "' "$root/include/rpcore.h" >inc.txt; then
+    bad "rpcore.h includes only the C library's headers"; cat inc.txt
+else
+    ok "rpcore.h includes only the C library's headers"
+fi
+printf '#include "rpcore.h"\n' >core_alone.c
+check "rpcore.h compiles alone as C99 (-pedantic -Werror)" ${CC:-cc} -std=c99 -pedantic -Wall \
+    -Wextra -Werror -fsyntax-only -I"$root/include" core_alone.c
+if command -v g++ >/dev/null; then
+    check "rpcore.h compiles alone as C++" g++ -Wall -Wextra -pedantic -Werror -fsyntax-only \
+        -x c++ -I"$root/include" core_alone.c
+else
+    bad "g++ is installed (rpcore.h as C++)"
+fi
+
+# The core API's example (examples/core_frames.c) links the core library alone and renders
+# harbour's frames into memory: its lines are those of `rockpool -f framemd5` (whose MD5 is
+# FFmpeg's framemd5 layout, computed apart from the example's own MD5), at two sizes.
+core_example=$(dirname "$ROCKPOOL")/examples/core_frames
+if [ ! -x "$core_example" ]; then
+    bad "examples/core_frames was built"
+else
+    if nm -u "$core_example" | grep -E ' (av|sws|png|deflate|libdeflate|XXH)_' >libs.txt; then
+        bad "core_frames links no FFmpeg, libpng, libdeflate or xxhash"; head -3 libs.txt
+    else
+        ok "core_frames links no FFmpeg, libpng, libdeflate or xxhash"
+    fi
+    for size in 320x180 131x77; do
+        "$core_example" "$root/examples/harbour.scene" $size >core.txt 2>core.err ||
+            { bad "core_frames renders harbour at $size"; head -3 core.err; continue; }
+        "$ROCKPOOL" -q "$root/examples/harbour.scene" -s $size -f framemd5 -o - 2>/dev/null |
+            grep -v '^#' >cli.txt
+        if [ "$(wc -l <core.txt)" -eq 180 ] && cmp -s core.txt cli.txt; then
+            ok "core_frames prints rockpool -f framemd5's lines for harbour at $size"
+        else
+            bad "core_frames prints rockpool -f framemd5's lines for harbour at $size"
+            diff core.txt cli.txt | head -4
+        fi
+    done
+    expect_status "core_frames refuses a bad scene with status 2" 2 "$core_example" \
+        "$root/tests/bad/radius-zero.scene"
+fi

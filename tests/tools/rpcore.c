@@ -11,26 +11,20 @@
  * at the plain C loops (rp_simd_set). --items renders nothing: it prints the final settings
  * and the timeline as text (the same on every architecture).
  *
- * The settings are the preset's, then the scene's, then the options' (--preset brings the
- * preset's drop shape and mode, as a scene's `preset` line does), resolved and rendered by
- * the same engine the program's session drives (src/engine.h); -s is the output size as
- * for the program.
+ * The settings are the preset's, then the scene's, then the options' (--preset, -n and
+ * --seed are given to the core as the scene lines `preset NAME`, `duration Nf` and
+ * `seed N`), resolved and rendered by the same engine the program's session drives; -s is
+ * the output size as for the program. The driver uses the public core API (rpcore.h)
+ * alone.
  * Scenes with a background or sky image or wall masks are refused (they need image decoding):
  * exit 2.
  * Exit status: 0 ok, 1 runtime failure, 2 bad usage or input. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/common.h"
-#include "sim/engine.h"
-#include "base/pool.h"
-#include "scene/scene.h"
-#include "scene/timeline.h"
-#include "base/cpu.h"
-#include "look/texture.h"
+#include "rpcore.h"
 
 static void usage(void)
 {
@@ -90,78 +84,35 @@ static void print_diag(const rp_diag *d, const char *file)
             d->msg);
 }
 
-/* --items: the settings that decide pixels, the timeline's counts, its first items one a
- * line, and sums of the fields of the rest (printing a million items one a line takes
- * seconds under qemu). */
-#define ITEMS_SHOWN 4000
-static void print_items(const rp_settings *s, const rp_timeline *tl, int64_t frames)
+/* A word of lowercase letters (a preset's name), so that it stays one scene line. */
+static int is_word(const char *s)
 {
-    rp_timeline_stats ts;
-    uint64_t shown = 0, sum[6] = {0};
-    rp_timeline_stats_get(tl, &ts);
-    printf("size %dx%d output %dx%d grid %dx%d fps %d/%d rate %d frames %" PRId64 " seed %" PRIu64
-           " preset %d\n",
-           s->width, s->height, s->out_width, s->out_height, s->water.width, s->water.height,
-           s->time.fps, s->time.fps_den, s->time.rate, frames, s->seed, (int)s->preset);
-    printf("stencil %d boundary %d damping %d/%d render %d refraction %d shading %d light "
-           "%d,%d shape %d mode %d\n",
-           (int)s->water.stencil, (int)s->water.boundary, s->water.damping_shift,
-           (int)s->water.damping_q16, (int)s->look.mode, s->look.refraction, s->look.shading,
-           s->look.light_x, s->look.light_y, (int)s->shape, (int)s->mode);
-    printf("drops %zu rain %zu stroke %zu walls %zu after-end %zu\n", ts.drops, ts.rain_drops,
-           ts.stroke_dabs, ts.walls, ts.after_end);
-    for (int64_t k = 0; k < frames; k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const rp_item *it = &items[i];
-            const rp_drop *d = &it->drop;
-            if (shown++ >= ITEMS_SHOWN) { /* unsigned sums: wrap-around is defined */
-                sum[0] += (uint64_t)it->frame;
-                sum[1] += (uint64_t)it->kind * 16 + (uint64_t)d->shape * 4 + (uint64_t)d->mode;
-                sum[2] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->x : it->x);
-                sum[3] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->y : it->y);
-                sum[4] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->radius : it->r);
-                sum[5] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->height : it->w);
-                continue;
-            }
-            if (it->kind == RP_ITEM_DROP)
-                printf("%" PRId64 " drop %d %d r %d h %d shape %d mode %d\n", it->frame, (int)d->x,
-                       (int)d->y, (int)d->radius, (int)d->height, (int)d->shape, (int)d->mode);
-            else
-                printf("%" PRId64 " wall %d %d %d %d %d %d %s\n", it->frame, (int)it->kind, it->x,
-                       it->y, it->w, it->h, it->r,
-                       it->kind == RP_ITEM_WALL_MASK ? it->mask_path : "-");
-        }
-    }
-    if (shown > ITEMS_SHOWN)
-        printf("%" PRIu64 " more items, sums %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-               " %" PRIu64 " %" PRIu64 "\n",
-               shown - ITEMS_SHOWN, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]);
+    if (!s || !*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < 'a' || *s > 'z')
+            return 0;
+    return 1;
 }
 
 int main(int argc, char **argv)
 {
     const char *scene_path = NULL;
-    rp_settings over;
+    char lines[256] = ""; /* the options as scene lines: preset, duration, seed */
+    size_t used = 0;
     int64_t v, threads = 1;
     int plain_c = 0, items_only = 0;
+    rp_core_config cfg;
 
-    memset(&over, 0, sizeof over);
+    rp_core_config_init(&cfg);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
+        int n = 0;
         if (!strcmp(a, "--preset")) {
-            int p = arg ? rp_preset_from_name(arg) : -1;
-            if (p < 0)
-                goto bad_usage;
             /* As the scene's `preset` line: the preset brings its drop shape and mode. */
-            rp_settings d;
-            rp_settings_defaults(&d, (enum rp_preset)p);
-            over.preset = d.preset;
-            over.shape = d.shape;
-            over.mode = d.mode;
-            over.set |= RP_SET_PRESET;
+            if (!is_word(arg) || strlen(arg) > 32)
+                goto bad_usage;
+            n = snprintf(lines + used, sizeof lines - used, "preset %s\n", arg);
             i++;
         } else if (!strcmp(a, "-s")) {
             int64_t w, h;
@@ -171,18 +122,15 @@ int main(int argc, char **argv)
                 goto bad_usage;
             memcpy(wtext, arg, (size_t)(x - arg));
             wtext[x - arg] = '\0';
-            if (parse_int(wtext, 1, RP_MAX_SIDE, &w) || parse_int(x + 1, 1, RP_MAX_SIDE, &h))
+            if (parse_int(wtext, 1, 16384, &w) || parse_int(x + 1, 1, 16384, &h))
                 goto bad_usage;
-            over.out_width = (int)w;
-            over.out_height = (int)h;
-            over.set |= RP_SET_OUTPUT_SIZE;
+            cfg.width = (int)w;
+            cfg.height = (int)h;
             i++;
         } else if (!strcmp(a, "-n")) {
-            if (parse_int(arg, 1, RP_TIME_MAX_FRAMES, &v))
+            if (parse_int(arg, 1, 1000000000, &v)) /* rockpool-scene(5)'s limit */
                 goto bad_usage;
-            over.time.duration.value = v;
-            over.time.duration.is_frames = 1;
-            over.set |= RP_SET_DURATION;
+            n = snprintf(lines + used, sizeof lines - used, "duration %lldf\n", (long long)v);
             i++;
         } else if (!strcmp(a, "-j")) {
             if (parse_int(arg, 1, 64, &threads))
@@ -193,10 +141,10 @@ int main(int argc, char **argv)
             if (!arg || *arg < '0' || *arg > '9')
                 goto bad_usage;
             errno = 0;
-            over.seed = strtoull(arg, &end, 10);
+            unsigned long long seed = strtoull(arg, &end, 10);
             if (errno || *end)
                 goto bad_usage;
-            over.set |= RP_SET_SEED;
+            n = snprintf(lines + used, sizeof lines - used, "seed %llu\n", seed);
             i++;
         } else if (!strcmp(a, "--plain-c")) {
             plain_c = 1;
@@ -209,96 +157,79 @@ int main(int argc, char **argv)
         } else {
             goto bad_usage;
         }
+        if (n < 0 || (size_t)n >= sizeof lines - used)
+            goto bad_usage;
+        used += (size_t)n;
     }
 
-    char *text;
-    size_t len;
-    if (scene_path) {
-        if (read_file(scene_path, &text, &len)) {
-            fprintf(stderr, "rpcore: %s: cannot read scene\n", scene_path);
-            return 2;
-        }
-    } else {
-        len = strlen(rp_scene_builtin());
-        text = malloc(len + 1);
-        if (!text)
+    rp_settings *over = NULL;
+    rp_error err;
+    if (used && rp_settings_parse(&over, lines, "<options>", &err)) {
+        if (err.code == RP_ERR_NOMEM)
             return 1;
-        memcpy(text, rp_scene_builtin(), len + 1);
+        goto bad_usage;
+    }
+
+    char *text = NULL;
+    size_t len = 0;
+    if (scene_path && read_file(scene_path, &text, &len)) {
+        fprintf(stderr, "rpcore: %s: cannot read scene\n", scene_path);
+        rp_settings_free(&over);
+        return 2;
     }
 
     int status = 1;
     rp_scene *scene = NULL;
-    rp_engine *engine = NULL;
-    rp_pool *pool = NULL;
-    uint8_t *texture = NULL, *frame = NULL;
-    rp_diag diag;
-    rp_error err;
-    memset(&diag, 0, sizeof diag);
-    int r = rp_scene_parse(&scene, text, len, scene_path ? scene_path : "<default>", &diag);
+    rp_core *core = NULL;
+    uint8_t *frame = NULL;
+    const char *name = scene_path ? scene_path : "<default>";
+    int r = rp_scene_from_text(&scene, text, len, name, &err); /* NULL text: the built-in */
     free(text);
     if (r) {
-        print_diag(&diag, scene_path ? scene_path : "<default>");
-        rp_scene_free(&scene);
+        print_diag(&err.diag, name);
+        rp_settings_free(&over);
         return r == RP_ERR_NOMEM ? 1 : 2;
     }
 
-    /* The settings as the session merges them: preset defaults, the scene's, the options'. */
-    const rp_settings *ss = rp_scene_settings(scene);
-    enum rp_preset preset = (over.set & RP_SET_PRESET)  ? over.preset
-                            : (ss->set & RP_SET_PRESET) ? ss->preset
-                                                        : RP_PRESET_ROCKPOOL;
-    rp_settings merged;
-    rp_settings_defaults(&merged, preset);
-    rp_settings_merge(&merged, ss);
-    rp_settings_merge(&merged, &over);
-    merged.preset = preset;
-    if ((merged.background[0] || merged.sky_image[0]) && !items_only) {
-        fprintf(stderr, "rpcore: the scene names a %s image; rpcore has no image decoder\n",
-                merged.background[0] ? "background" : "sky");
-        status = 2;
-        goto done;
-    }
-    if ((r = rp_engine_new(&engine, scene, &merged, 0, 0, INT64_MAX, NULL, &err))) {
+    cfg.over = over;
+    cfg.threads = (int)threads;
+    if ((r = rp_core_open(&core, scene, &cfg, &err))) {
         if (err.has_diag)
-            print_diag(&err.diag, scene_path ? scene_path : "<default>");
+            print_diag(&err.diag, name);
         else
             fprintf(stderr, "rpcore: error: %s\n", err.msg);
         status = err.bad_input ? 2 : 1;
         goto done;
     }
-    const rp_settings *s = rp_engine_settings(engine);
-    const rp_timeline *tl = rp_engine_timeline(engine);
-    int64_t frames = rp_engine_frames(engine);
+    rp_core_info info;
+    rp_core_get_info(core, &info);
     if (items_only) {
-        print_items(s, tl, rp_engine_items_length(engine));
-        status = fflush(stdout) ? 1 : 0;
+        status = rp_core_print_timeline(core, stdout) || fflush(stdout) ? 1 : 0;
         goto done;
     }
-    for (int64_t k = 0; k < rp_engine_items_length(engine); k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++)
-            if (items[i].kind == RP_ITEM_WALL_MASK) {
-                fprintf(stderr, "rpcore: the scene has a wall mask; rpcore has no image "
-                                "decoder\n");
-                status = 2;
-                goto done;
-            }
+    if (info.needs_background || info.needs_sky) {
+        fprintf(stderr, "rpcore: the scene names a %s image; rpcore has no image decoder\n",
+                info.needs_background ? "background" : "sky");
+        status = 2;
+        goto done;
+    }
+    if (info.needs_masks) {
+        fprintf(stderr, "rpcore: the scene has a wall mask; rpcore has no image decoder\n");
+        status = 2;
+        goto done;
     }
 
-    size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
-    texture = malloc(pixels * 3);
-    frame = malloc(pixels * 3);
-    if (!texture || !frame || (threads > 1 && rp_pool_new(&pool, (int)threads)) ||
-        rp_engine_start(engine, pool, NULL, NULL, &err))
+    size_t row = (size_t)info.width * 3, bytes = row * (size_t)info.height;
+    if (!(frame = malloc(bytes)))
         goto done;
-    rp_texture_default(texture, s->out_width, s->out_height);
     if (plain_c)
-        rp_simd_set(RP_SIMD_C);
-    for (int64_t k = 0; k < frames; k++) {
-        rp_engine_frame(engine, k, texture, frame, NULL);
-        if (fwrite(frame, 1, pixels * 3, stdout) != pixels * 3) {
+        rp_core_plain_c(1);
+    for (int64_t k = 0; k < info.frames; k++) {
+        if (rp_core_render(core, k, RP_PASS_RENDER, frame, row, &err)) {
+            fprintf(stderr, "rpcore: error: %s\n", err.msg);
+            goto done;
+        }
+        if (fwrite(frame, 1, bytes, stdout) != bytes) {
             fprintf(stderr, "rpcore: stdout: write failed\n");
             goto done;
         }
@@ -311,10 +242,9 @@ int main(int argc, char **argv)
 
 done:
     free(frame);
-    free(texture);
-    rp_engine_free(&engine);
-    rp_pool_free(&pool);
+    rp_core_close(&core);
     rp_scene_free(&scene);
+    rp_settings_free(&over);
     return status;
 
 bad_usage:

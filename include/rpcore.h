@@ -1,0 +1,270 @@
+/* rpcore.h - the public API of librpcore, rockpool's core: scenes, settings and the
+ * per-frame engine (the simulation, the walls and the look), with no files, no FFmpeg and
+ * no other library but the C library and threads.
+ *
+ * The core renders into the caller's memory, in the manner of dav1d's open / get_picture /
+ * close:
+ *
+ *     rp_scene *scene;  rp_scene_from_text(&scene, text, len, "rain.scene", &err);
+ *     rp_core_config cfg;  rp_core_config_init(&cfg);  cfg.width = 640;  cfg.height = 360;
+ *     rp_core *core;    rp_core_open(&core, scene, &cfg, &err);
+ *     rp_core_info info;  rp_core_get_info(core, &info);
+ *     for (k = 0; k < info.frames; k++)
+ *         rp_core_render(core, k, RP_PASS_RENDER, rgb, 3 * info.width, &err);
+ *     rp_core_close(&core);  rp_scene_free(&scene);
+ *
+ * The bytes of RP_PASS_RENDER are those `rockpool SCENE -f framemd5` hashes, on every
+ * machine, thread count and vector level.
+ *
+ * Errors: every function that can fail returns RP_OK (0) or an enum rp_err code and fills
+ * the caller's rp_error: the code, whose fault it was (bad_input), a one-line message and,
+ * when the failure has a place in a scene, its file:line:col (diag). After a failed call an
+ * object stays valid unless its function says otherwise.
+ *
+ * Threads: a core is driven by one thread at a time; its own worker threads (threads > 1)
+ * never call back into the caller. Different cores are independent.
+ *
+ * Types are opaque except the few structs a caller fills or reads (rp_error, rp_diag,
+ * rp_core_config, rp_core_info). include/rockpool.h, the full library's header (sessions,
+ * files, encoders), includes this one. */
+#ifndef RPCORE_H
+#define RPCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The version of this API: a major change breaks callers, a minor one adds to it. */
+#define RP_CORE_VERSION_MAJOR 1
+#define RP_CORE_VERSION_MINOR 0
+#define RP_CORE_VERSION_PATCH 0
+#define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
+#define RP_CORE_VERSION                                                                            \
+    RP_CORE_VERSION_INT(RP_CORE_VERSION_MAJOR, RP_CORE_VERSION_MINOR, RP_CORE_VERSION_PATCH)
+
+/* RP_API marks the functions a shared build of the library exports. */
+#ifndef RP_API
+#if defined(_WIN32) && defined(RP_BUILDING_DLL)
+#define RP_API __declspec(dllexport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define RP_API __attribute__((visibility("default")))
+#else
+#define RP_API
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The version of the library linked (RP_CORE_VERSION_INT of it): a caller built against
+ * this header needs the same major version and at least its minor version. */
+RP_API unsigned rp_core_version(void);
+
+enum rp_err {
+    RP_OK = 0,
+    RP_ERR_NOMEM,       /* allocation failed */
+    RP_ERR_INVALID,     /* an argument or parameter is out of range */
+    RP_ERR_TOO_LARGE,   /* a size would overflow or exceeds a limit */
+    RP_ERR_IO,          /* reading or writing a file failed (errno is kept) */
+    RP_ERR_FORMAT,      /* an input file is malformed or of an unsupported kind */
+    RP_ERR_ENCODER,     /* the video/PNG encoder or muxer failed */
+    RP_ERR_UNSUPPORTED, /* the installed libraries lack a needed feature */
+    RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
+    RP_ERR_INTERRUPTED, /* stopped by a signal */
+    RP_ERR_MISMATCH,    /* a frame differs from the --verify manifest */
+};
+
+/** A short lowercase phrase for an rp_err code; never NULL. */
+RP_API const char *rp_strerror(int err);
+
+/** A diagnostic: where (1-based; 0 = no position) and what. */
+typedef struct rp_diag {
+    char file[512];
+    int line, col;
+    char msg[512];
+    char source_line[512]; /* the offending line's text, for a caret display; "" if none */
+} rp_diag;
+
+/** Why a call failed. msg is one line without a "rockpool: error: " prefix. When the
+ * failure has a place in the scene (diag.line > 0) the message is diag.msg and diag
+ * holds the file, line, column and source line for a caret display. */
+typedef struct rp_error {
+    int code;      /* enum rp_err */
+    int bad_input; /* 1: bad usage or input (the program exits 2); 0: runtime failure (1) */
+    int has_diag;  /* diag is set (a scene diagnostic, maybe positioned) */
+    rp_diag diag;
+    char msg[1024];
+} rp_error;
+
+/** A parsed scene (rockpool-scene(5)): opaque. */
+typedef struct rp_scene rp_scene;
+
+/** Parse a scene from len bytes of text (NULL: the built-in scene, a few seconds of rain).
+ * filename names the scene in diagnostics and resolves the paths it names (`background`,
+ * `sky`, `wall mask`) against its directory; NULL: "<scene>" and the current directory.
+ * Reads no file. Errors: RP_ERR_INVALID with a positioned diagnostic (bad_input set), or
+ * RP_ERR_NOMEM; *scene is NULL on failure. */
+RP_API int rp_scene_from_text(rp_scene **scene, const char *text, size_t len,
+                              const char *filename, rp_error *err);
+
+/** Free and null the scene; NULL and a NULL *scene are no-ops. */
+RP_API void rp_scene_free(rp_scene **scene);
+
+/** Settings in the scene language's terms (preset, size, fps, fade, light, ...): opaque. */
+typedef struct rp_settings rp_settings;
+
+/** Parse settings written as scene lines ("preset elias\nfade 2s\n"; rockpool-scene(5)
+ * SETTINGS), to put over a scene's (rp_core_config.over, rp_run.over). A line that is not a
+ * setting (an event) is refused. Errors as rp_scene_from_text's, with name ("<settings>"
+ * when NULL) as the file of diagnostics. */
+RP_API int rp_settings_parse(rp_settings **settings, const char *text, const char *name,
+                             rp_error *err);
+
+/** Free and null settings from rp_settings_parse; NULL and a NULL *settings are no-ops. */
+RP_API void rp_settings_free(rp_settings **settings);
+
+/** How the bytes of a picture lie in memory: rows top row first, samples in the order
+ * named. 16-bit samples are uint16_t in the machine's byte order. */
+enum rp_pixfmt {
+    RP_PIX_RGB24 = 0, /* R, G, B */
+    RP_PIX_RGBA,      /* R, G, B, A */
+    RP_PIX_GRAY16,    /* one 16-bit sample */
+    RP_PIX_RGB48,     /* three 16-bit samples */
+};
+
+/** How a core is opened. Fill with rp_core_config_init(), then set fields. */
+typedef struct rp_core_config {
+    /* Settings over the scene's (rp_settings_parse), or NULL. The settings are merged as the
+     * program merges them: the preset's defaults, the scene's, then these. */
+    const rp_settings *over;
+    /* The output size in pixels (as rockpool -s), both or neither; 0x0: the scene's. */
+    int width, height;
+    /* Threads rendering each frame: 1 (the default) renders on the caller's thread. The
+     * bytes are the same for every count. */
+    int threads;
+    /* Refuse scenes whose timeline would need more bytes than this; 0: no limit. */
+    int64_t max_memory;
+    /* The background the water refracts: width x height pixels of RP_PIX_RGB24 or
+     * RP_PIX_RGBA (alpha ignored), rows background_stride bytes apart. NULL: the scene's
+     * built-in texture (what rockpool draws when the scene names no background). The core
+     * does not copy it: it is read at every frame rendered, so the caller may change its
+     * pixels between frames (a video), and it must stay valid while the core lives (or
+     * until rp_core_set_background replaces it). */
+    const uint8_t *background;
+    size_t background_stride;
+    enum rp_pixfmt background_format;
+} rp_core_config;
+
+/** Defaults: no settings over the scene's, the scene's size, one thread, no memory limit,
+ * the built-in texture. */
+RP_API void rp_core_config_init(rp_core_config *cfg);
+
+/** A core: the scene's settings resolved, its timeline, the simulation and the look. */
+typedef struct rp_core rp_core;
+
+/** Open a core for scene (which must outlive it): merge and resolve the settings, check the
+ * timeline's cost, build the timeline. The simulation is allocated at the first frame.
+ * Errors are bad input (RP_ERR_INVALID, RP_ERR_TOO_LARGE; a diagnostic when they have a
+ * place in the scene) or RP_ERR_NOMEM; *core is NULL on failure. A scene that names
+ * images (rp_core_info's needs_*) opens: it fails at its first frame unless the caller
+ * gives the background. */
+RP_API int rp_core_open(rp_core **core, const rp_scene *scene, const rp_core_config *cfg,
+                        rp_error *err);
+
+/** What an open core renders. */
+typedef struct rp_core_info {
+    int width, height;    /* the output's pixels */
+    int grid_w, grid_h;   /* the simulation's cells (rp_core_heights) */
+    int64_t frames;       /* frames of the timeline: indices 0..frames-1 */
+    int fps, fps_den;     /* frames per second: fps / fps_den */
+    int light;            /* 1: render `light` (the rockpool preset): every pass exists */
+    int needs_background; /* the scene names a background image: give it (config) */
+    int needs_sky;        /* the scene names a sky image the core cannot decode */
+    int needs_masks;      /* the timeline has wall masks (images) the core cannot decode */
+} rp_core_info;
+
+RP_API void rp_core_get_info(const rp_core *core, rp_core_info *info);
+
+/** Replace the background (as rp_core_config's fields; data NULL: the built-in texture)
+ * for the frames rendered from now on. Errors: RP_ERR_INVALID for a format other than
+ * RP_PIX_RGB24 or RP_PIX_RGBA or a stride shorter than a row. */
+RP_API int rp_core_set_background(rp_core *core, const uint8_t *data, size_t stride,
+                                  enum rp_pixfmt format, rp_error *err);
+
+/** What rp_core_render writes. Every picture is at the output size (rp_core_info width x
+ * height) except RP_PASS_HEIGHT at the grid's when the render is not `light`. */
+enum rp_pass {
+    RP_PASS_RENDER = 0, /* RP_PIX_RGB24: the frame, the water over the background */
+    /* RP_PIX_RGBA: the light layer alone (render light): its composite over the background
+     * is the render with refraction off (rockpool(1) --alpha). Straight alpha, or colours
+     * premultiplied by alpha (round(C * A / 255), what --alpha writes). */
+    RP_PASS_LIGHT,
+    RP_PASS_LIGHT_PREMULTIPLIED,
+    /* RP_PIX_GRAY16: the heights as --aov height writes them, h + 32768: with render light
+     * interpolated to the output size, else the grid's own */
+    RP_PASS_HEIGHT,
+    /* RP_PIX_RGB48 (render light): --aov normal, displacement (an ST map) and caustics (the
+     * gains on the refracted background), the values rockpool(1) "ALPHA AND AOVS" gives */
+    RP_PASS_NORMAL,
+    RP_PASS_DISPLACEMENT,
+    RP_PASS_CAUSTICS,
+};
+
+/** Render frame `frame` (0..frames-1) as pass into dst, rows stride bytes apart. The water
+ * is simulated to the frame's instant, from where it is: rendering frames in order costs
+ * one frame's steps each; going back re-simulates from the start (or from a checkpoint
+ * restored since). Rendering pass after pass of one frame simulates it once. Errors:
+ * RP_ERR_INVALID (a frame outside the timeline, a stride shorter than a row, a pass of
+ * render light asked of another render), RP_ERR_UNSUPPORTED with bad_input set when the
+ * scene needs an image the core cannot decode (rp_core_info), RP_ERR_NOMEM. */
+RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst,
+                          size_t stride, rp_error *err);
+
+/** Render the instant `ns` nanoseconds after the timeline's start, as the frei0r plugin
+ * does: the water as it is after the steps up to that instant (with a simulation rate
+ * above the frame rate, between two frames' states), the look and the walls of the frame
+ * the instant falls in. At a frame's instant it is rp_core_render of that frame. Errors
+ * as rp_core_render's; an instant before 0 or past the timeline's end is RP_ERR_INVALID. */
+RP_API int rp_core_render_at(rp_core *core, int64_t ns, enum rp_pass pass, void *dst,
+                             size_t stride, rp_error *err);
+
+/** The height field after the last frame rendered: *grid_w x *grid_h int16 heights, rows
+ * packed (0 is the water at rest). Valid until the next call on the core; NULL before the
+ * first frame. */
+RP_API const int16_t *rp_core_heights(const rp_core *core, int *grid_w, int *grid_h);
+
+/** The bytes of a checkpoint of the water after the last frame rendered (rockpool's
+ * --save-state file, the same format). */
+RP_API size_t rp_core_checkpoint_size(const rp_core *core);
+
+/** Write the checkpoint into dst (size bytes, at least rp_core_checkpoint_size). Errors:
+ * RP_ERR_INVALID before the first frame or with too small a buffer, RP_ERR_NOMEM. */
+RP_API int rp_core_checkpoint_save(rp_core *core, void *dst, size_t size, rp_error *err);
+
+/** Restore the water from a checkpoint (size bytes at src) saved by a core of the same
+ * scene and settings (or by rockpool --save-state of the same scene without images): the
+ * next frames rendered are those of a run that never stopped. Errors: RP_ERR_FORMAT (not a
+ * checkpoint, damaged, another version), RP_ERR_INVALID (another scene, other settings or
+ * another size), bad_input set; the core is unchanged then. */
+RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size,
+                                   rp_error *err);
+
+/** The resolved settings and the timeline as text (what tests/tools/rpcore --items
+ * prints: the same on every architecture), for tests and debugging. Returns 0, or -1 when
+ * writing to f fails. */
+RP_API int rp_core_print_timeline(const rp_core *core, FILE *f);
+
+/** Cap the vector kernels every core in the process uses at the plain C loops (plain
+ * nonzero) or remove the cap (0); the bytes are the same either way. Call it between
+ * frames, not while one renders on another thread. */
+RP_API void rp_core_plain_c(int plain);
+
+/** Free and null the core; NULL and a NULL *core are no-ops. */
+RP_API void rp_core_close(rp_core **core);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

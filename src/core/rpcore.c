@@ -1,0 +1,648 @@
+/* rpcore.c - the public core API (include/rpcore.h) over the private engine (sim/engine.h):
+ * settings merged as the program merges them, the engine started at the first frame, the
+ * caller's background and pictures copied between its rows and the engine's packed ones,
+ * the passes (look/aov.h) and checkpoints (sim/state.h) in memory. */
+#include "rpcore.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/common.h"
+#include "base/cpu.h"
+#include "base/diag.h"
+#include "base/pool.h"
+#include "look/aov.h"
+#include "look/light.h"
+#include "look/texture.h"
+#include "scene/scene.h"
+#include "scene/timeline.h"
+#include "sim/engine.h"
+#include "sim/state.h"
+
+unsigned rp_core_version(void)
+{
+    return RP_CORE_VERSION;
+}
+
+int rp_scene_from_text(rp_scene **scene, const char *text, size_t len, const char *filename,
+                       rp_error *err)
+{
+    *scene = NULL;
+    if (!text) {
+        text = rp_scene_builtin();
+        len = strlen(text);
+    }
+    memset(&err->diag, 0, sizeof err->diag);
+    int r = rp_scene_parse(scene, text, len, filename ? filename : "<scene>", &err->diag);
+    return r ? rp_error_diag(err, r) : RP_OK;
+}
+
+int rp_settings_parse(rp_settings **settings, const char *text, const char *name, rp_error *err)
+{
+    rp_scene *scene = NULL;
+    rp_scene_stats st;
+    *settings = NULL;
+    memset(&err->diag, 0, sizeof err->diag);
+    int r = rp_scene_parse(&scene, text, strlen(text), name ? name : "<settings>", &err->diag);
+    if (r)
+        return rp_error_diag(err, r);
+    rp_scene_stats_get(scene, &st);
+    if (st.drops || st.rains || st.strokes || st.walls) {
+        rp_scene_free(&scene);
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s: settings only, not events",
+                            name ? name : "<settings>");
+    }
+    if (!(*settings = malloc(sizeof **settings))) {
+        rp_scene_free(&scene);
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    }
+    **settings = *rp_scene_settings(scene);
+    rp_scene_free(&scene);
+    return RP_OK;
+}
+
+void rp_settings_free(rp_settings **settings)
+{
+    if (settings) {
+        free(*settings);
+        *settings = NULL;
+    }
+}
+
+void rp_core_config_init(rp_core_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->threads = 1;
+    cfg->background_format = RP_PIX_RGB24;
+}
+
+struct rp_core {
+    const rp_scene *scene;
+    rp_settings merged; /* the preset's, the scene's and the caller's, before resolving */
+    int64_t max_memory;
+    rp_core_info info;
+    int threads;
+    rp_pool *pool;
+    rp_engine *engine;
+    int started; /* the engine's simulation and renderer exist */
+    /* the caller's background (NULL: the built-in texture) */
+    const uint8_t *bg_data;
+    size_t bg_stride;
+    enum rp_pixfmt bg_format;
+    uint8_t *bg;    /* the background as the engine reads it: output-sized RGB24 */
+    int bg_texture; /* bg holds the built-in texture */
+    uint8_t *pix;   /* a picture rendered here before its rows go to the caller */
+    uint16_t *pass; /* a 16-bit pass, output-sized RGB48 */
+    /* the frame and steps the engine last rendered (its heights_q8), or shown_k -1 */
+    int64_t shown_k, shown_steps;
+    rp_light *aov_light; /* the passes' light, made from the settings as --aov makes it */
+    rp_light_surface *band;
+};
+
+/* A background of fmt with rows of stride bytes, at the output's width. */
+static int check_background(const uint8_t *data, size_t stride, enum rp_pixfmt fmt, int width,
+                            rp_error *err)
+{
+    if (!data)
+        return RP_OK;
+    if (fmt != RP_PIX_RGB24 && fmt != RP_PIX_RGBA)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the background is neither RGB24 nor RGBA");
+    if (stride < (size_t)width * (fmt == RP_PIX_RGBA ? 4 : 3))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the background's stride %zu is shorter than a row of %d pixels",
+                            stride, width);
+    return RP_OK;
+}
+
+int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg, rp_error *err)
+{
+    rp_core_config defaults;
+    *out = NULL;
+    if (!cfg) {
+        rp_core_config_init(&defaults);
+        cfg = &defaults;
+    }
+    if (!scene)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "no scene");
+    if ((cfg->width || cfg->height) && (cfg->width < 1 || cfg->height < 1 ||
+                                        cfg->width > RP_MAX_SIDE || cfg->height > RP_MAX_SIDE))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the size %dx%d is outside 1..%d a side",
+                            cfg->width, cfg->height, RP_MAX_SIDE);
+    if (cfg->threads < 1 || cfg->threads > 64)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 1..64", cfg->threads);
+    if (cfg->background && !cfg->width)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "a background needs the output size");
+    if (check_background(cfg->background, cfg->background_stride, cfg->background_format,
+                         cfg->width, err))
+        return err->code;
+    rp_core *c = calloc(1, sizeof *c);
+    if (!c)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    c->scene = scene;
+    c->threads = cfg->threads;
+    c->max_memory = cfg->max_memory > 0 ? cfg->max_memory : INT64_MAX;
+    c->bg_data = cfg->background;
+    c->bg_stride = cfg->background_stride;
+    c->bg_format = cfg->background_format;
+    c->shown_k = -1;
+
+    /* The settings as the program merges them: the preset's defaults, the scene's, the
+     * caller's (whose preset wins), and the size as -s gives it. */
+    const rp_settings *ss = rp_scene_settings(scene), *over = cfg->over;
+    enum rp_preset preset = over && (over->set & RP_SET_PRESET) ? over->preset
+                            : (ss->set & RP_SET_PRESET)          ? ss->preset
+                                                                 : RP_PRESET_ROCKPOOL;
+    rp_settings_defaults(&c->merged, preset);
+    rp_settings_merge(&c->merged, ss);
+    if (over)
+        rp_settings_merge(&c->merged, over);
+    c->merged.preset = preset;
+    if (cfg->width) {
+        c->merged.out_width = cfg->width;
+        c->merged.out_height = cfg->height;
+        c->merged.set |= RP_SET_OUTPUT_SIZE;
+    }
+    int r = rp_engine_new(&c->engine, scene, &c->merged, 0, 0, c->max_memory, NULL, err);
+    if (r) {
+        rp_core_close(&c);
+        return r;
+    }
+
+    const rp_settings *s = rp_engine_settings(c->engine);
+    const rp_clock *clock = rp_engine_clock(c->engine);
+    rp_core_info *in = &c->info;
+    in->width = s->out_width;
+    in->height = s->out_height;
+    in->grid_w = s->water.width;
+    in->grid_h = s->water.height;
+    in->frames = rp_engine_frames(c->engine);
+    in->fps = clock->fps;
+    in->fps_den = clock->fps_den;
+    in->light = s->look.mode == RP_RENDER_LIGHT;
+    in->needs_background = s->background[0] != '\0';
+    in->needs_sky = s->sky_image[0] != '\0';
+    const rp_timeline *tl = rp_engine_timeline(c->engine);
+    for (int64_t k = 0; k < rp_engine_items_length(c->engine) && !in->needs_masks; k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++)
+            in->needs_masks |= items[i].kind == RP_ITEM_WALL_MASK;
+    }
+    *out = c;
+    return RP_OK;
+}
+
+void rp_core_get_info(const rp_core *c, rp_core_info *info)
+{
+    *info = c->info;
+}
+
+int rp_core_set_background(rp_core *c, const uint8_t *data, size_t stride, enum rp_pixfmt format,
+                           rp_error *err)
+{
+    if (check_background(data, stride, format, c->info.width, err))
+        return err->code;
+    c->bg_data = data;
+    c->bg_stride = stride;
+    c->bg_format = format;
+    return RP_OK;
+}
+
+/* A fresh engine of the core's settings, started when the core's is. */
+static int new_engine(rp_core *c, rp_engine **e, rp_error *err)
+{
+    int r = rp_engine_new(e, c->scene, &c->merged, 0, 0, c->max_memory, NULL, err);
+    if (!r && c->started)
+        r = rp_engine_start(*e, c->pool, NULL, NULL, err);
+    if (r)
+        rp_engine_free(e);
+    return r;
+}
+
+/* Before the first frame: refuse what needs an image the core cannot decode, then
+ * allocate the simulation, the renderer and the buffers. */
+static int start(rp_core *c, rp_error *err)
+{
+    const rp_core_info *in = &c->info;
+    if (c->started)
+        return RP_OK;
+    if (in->needs_masks)
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
+                            "%s: the scene has wall masks, images the core decodes none of",
+                            rp_scene_name(c->scene));
+    if (in->needs_background && !c->bg_data)
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
+                            "%s: the scene names a background image, and the core decodes "
+                            "none: give the background's pixels (rp_core_config)",
+                            rp_scene_name(c->scene));
+    if (in->needs_sky && in->light)
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
+                            "%s: the scene names a sky image, and the core decodes none",
+                            rp_scene_name(c->scene));
+    size_t pixels = (size_t)in->width * (size_t)in->height;
+    if ((c->threads > 1 && rp_pool_new(&c->pool, c->threads)) || !(c->bg = malloc(pixels * 3)))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    int r = rp_engine_start(c->engine, c->pool, NULL, NULL, err);
+    if (r)
+        return r;
+    c->started = 1;
+    return RP_OK;
+}
+
+/* The background of this frame into c->bg: the caller's rows (read now: they may have
+ * changed since the last frame), else the built-in texture, drawn once. */
+static void fill_background(rp_core *c)
+{
+    const int w = c->info.width, h = c->info.height;
+    if (!c->bg_data) {
+        if (!c->bg_texture)
+            rp_texture_default(c->bg, w, h);
+        c->bg_texture = 1;
+        return;
+    }
+    c->bg_texture = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *src = c->bg_data + (size_t)y * c->bg_stride;
+        uint8_t *dst = c->bg + (size_t)y * w * 3;
+        if (c->bg_format == RP_PIX_RGB24) {
+            memcpy(dst, src, (size_t)w * 3);
+            continue;
+        }
+        for (int x = 0; x < w; x++)
+            memcpy(dst + 3 * x, src + 4 * x, 3);
+    }
+}
+
+/* Bytes of a row of pass and the rows of its picture. */
+static size_t pass_row(const rp_core *c, enum rp_pass pass, int *rows)
+{
+    int w = c->info.width;
+    *rows = c->info.height;
+    switch (pass) {
+    case RP_PASS_RENDER:
+        return (size_t)w * 3;
+    case RP_PASS_LIGHT:
+    case RP_PASS_LIGHT_PREMULTIPLIED:
+        return (size_t)w * 4;
+    case RP_PASS_HEIGHT:
+        if (!c->info.light) {
+            *rows = c->info.grid_h;
+            return (size_t)c->info.grid_w * 2;
+        }
+        return (size_t)w * 2;
+    case RP_PASS_NORMAL:
+    case RP_PASS_DISPLACEMENT:
+    case RP_PASS_CAUSTICS:
+        return (size_t)w * 6;
+    }
+    return 0;
+}
+
+/* Rows of a packed picture into the caller's. */
+static void copy_rows(void *dst, size_t stride, const void *src, size_t row, int rows)
+{
+    for (int y = 0; y < rows; y++)
+        memcpy((uint8_t *)dst + (size_t)y * stride, (const uint8_t *)src + (size_t)y * row, row);
+}
+
+/* A scratch picture of the largest kind, RGB48 at the output size, at its first use. */
+static void *scratch(rp_core *c, rp_error *err)
+{
+    size_t bytes = (size_t)c->info.width * (size_t)c->info.height * 6;
+    if (!c->pass && !(c->pass = malloc(bytes)))
+        rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    return c->pass;
+}
+
+/* The RGB24 picture c->pix, allocated at its first use. */
+static uint8_t *pixels(rp_core *c, rp_error *err)
+{
+    if (!c->pix && !(c->pix = malloc((size_t)c->info.width * (size_t)c->info.height * 3)))
+        rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    return c->pix;
+}
+
+/* The frame's render into c->pix, unless the engine rendered this frame at these steps last
+ * (the passes of render light read the heights it interpolated then). */
+static int ensure_shown(rp_core *c, int64_t k, rp_error *err)
+{
+    int64_t steps = rp_engine_steps(c->engine);
+    if (c->shown_k == k && c->shown_steps == steps)
+        return RP_OK;
+    if (!pixels(c, err))
+        return err->code;
+    fill_background(c);
+    rp_engine_frame(c->engine, k, c->bg, c->pix, NULL);
+    c->shown_k = k;
+    c->shown_steps = steps;
+    return RP_OK;
+}
+
+/* The surface passes: a light made from the settings (as --aov makes its own) and a band. */
+static int surface_pass(rp_core *c, enum rp_pass pass, void *dst, size_t stride, rp_error *err)
+{
+    const rp_settings *s = rp_engine_settings(c->engine);
+    rp_light_geom geom;
+    uint16_t *out = scratch(c, err);
+    if (!out)
+        return err->code;
+    if (!c->aov_light) {
+        int r = rp_light_new(&c->aov_light, &s->light, err->msg, sizeof err->msg);
+        if (r)
+            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    }
+    if (!c->band && !(c->band = malloc((size_t)c->info.width * RP_AOV_BAND * sizeof *c->band)))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    const int32_t *hq8 = rp_engine_heights_q8(c->engine, &geom);
+    if (pass == RP_PASS_CAUSTICS)
+        fill_background(c);
+    rp_aov_surface(c->aov_light, &geom, hq8, c->bg, c->band, pass == RP_PASS_NORMAL ? out : NULL,
+                   pass == RP_PASS_DISPLACEMENT ? out : NULL, pass == RP_PASS_CAUSTICS ? out : NULL);
+    copy_rows(dst, stride, out, (size_t)c->info.width * 6, c->info.height);
+    return RP_OK;
+}
+
+/* Frame k with the water after `steps` steps (at least frame k's). */
+static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void *dst,
+                  size_t stride, rp_error *err)
+{
+    int rows, r;
+    size_t row = pass_row(c, pass, &rows);
+    if (!row)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "pass %d is none of enum rp_pass", (int)pass);
+    if (pass != RP_PASS_RENDER && pass != RP_PASS_HEIGHT && !c->info.light)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "this pass needs render light: the seed presets' renders have none");
+    if (!dst || stride < row)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the picture's stride %zu is shorter than a row of %zu bytes", stride,
+                            row);
+    if ((r = start(c, err)))
+        return r;
+    if (rp_engine_steps(c->engine) > steps) { /* back in time: from the start again */
+        rp_engine *fresh;
+        if ((r = new_engine(c, &fresh, err)))
+            return r;
+        rp_engine_free(&c->engine);
+        c->engine = fresh;
+        c->shown_k = -1;
+    }
+    rp_engine_advance(c->engine, steps, NULL);
+    int packed = stride == row;
+    switch (pass) {
+    case RP_PASS_RENDER: {
+        uint8_t *out = packed ? dst : pixels(c, err);
+        if (!out)
+            return err->code;
+        fill_background(c);
+        rp_engine_frame(c->engine, k, c->bg, out, NULL);
+        if (!packed)
+            copy_rows(dst, stride, out, row, rows);
+        break;
+    }
+    case RP_PASS_LIGHT:
+    case RP_PASS_LIGHT_PREMULTIPLIED: {
+        uint8_t *out = packed ? dst : scratch(c, err);
+        if (!out)
+            return err->code;
+        rp_engine_frame_layer(c->engine, k, out, pass == RP_PASS_LIGHT_PREMULTIPLIED, NULL);
+        if (!packed)
+            copy_rows(dst, stride, out, row, rows);
+        break;
+    }
+    case RP_PASS_HEIGHT:
+        if (c->info.light) {
+            if ((r = ensure_shown(c, k, err)))
+                return r;
+            const int32_t *hq8 = rp_engine_heights_q8(c->engine, NULL);
+            for (int y = 0; y < rows; y++)
+                rp_aov_height(hq8 + (size_t)y * c->info.width, NULL, (size_t)c->info.width,
+                              (uint16_t *)((uint8_t *)dst + (size_t)y * stride));
+        } else {
+            const int16_t *h = rp_engine_heights(c->engine);
+            for (int y = 0; y < rows; y++)
+                rp_aov_height(NULL, h + (size_t)y * c->info.grid_w, (size_t)c->info.grid_w,
+                              (uint16_t *)((uint8_t *)dst + (size_t)y * stride));
+        }
+        return RP_OK;
+    default:
+        if ((r = ensure_shown(c, k, err)))
+            return r;
+        return surface_pass(c, pass, dst, stride, err);
+    }
+    /* the render and the layer interpolated this frame's heights too */
+    c->shown_k = k;
+    c->shown_steps = rp_engine_steps(c->engine);
+    return RP_OK;
+}
+
+int rp_core_render(rp_core *c, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
+                   rp_error *err)
+{
+    if (frame < 0 || frame >= c->info.frames)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "frame %" PRId64 " is outside 0..%" PRId64,
+                            frame, c->info.frames - 1);
+    return render(c, frame, rp_clock_steps(rp_engine_clock(c->engine), frame), pass, dst, stride,
+                  err);
+}
+
+int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size_t stride,
+                      rp_error *err)
+{
+    const rp_clock *clock = rp_engine_clock(c->engine);
+    const __int128 second = 1000000000;
+    /* the end: frames * fps_den / fps seconds; an instant at it shows the last frame */
+    if (ns < 0 || (__int128)ns * clock->fps > (__int128)c->info.frames * clock->fps_den * second)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the instant %" PRId64 " ns is outside the timeline (0 to %" PRId64
+                            " frames)",
+                            ns, c->info.frames);
+    /* 2 t + 1 in nanoseconds: the frame an instant rounded to the nanosecond falls in, and
+     * the steps done by then, as the frei0r plugin takes them */
+    __int128 tn2 = 2 * (__int128)ns + 1;
+    int64_t k = (int64_t)(tn2 * clock->fps / (2 * clock->fps_den * second));
+    if (k >= c->info.frames)
+        k = c->info.frames - 1;
+    int64_t steps = clock->rate ? clock->preroll + (int64_t)(tn2 * clock->rate / (2 * second))
+                                : rp_clock_steps(clock, k);
+    return render(c, k, steps, pass, dst, stride, err);
+}
+
+const int16_t *rp_core_heights(const rp_core *c, int *grid_w, int *grid_h)
+{
+    if (grid_w)
+        *grid_w = c->info.grid_w;
+    if (grid_h)
+        *grid_h = c->info.grid_h;
+    return c->started ? rp_engine_heights(c->engine) : NULL;
+}
+
+/* The digest of the inputs a checkpoint depends on: the scene's text (the core reads no
+ * files: the background and sky are the caller's). */
+static int inputs_digest(const rp_core *c, uint64_t *digest, rp_error *err)
+{
+    int r = rp_state_inputs(c->scene, rp_engine_timeline(c->engine), NULL, NULL, digest, err->msg,
+                            sizeof err->msg);
+    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+}
+
+/* The checkpoint of the water now, malloc'd. */
+static int encode(const rp_core *c, uint8_t **buf, size_t *len, rp_error *err)
+{
+    uint64_t inputs;
+    int64_t steps = rp_engine_steps(c->engine);
+    if (!c->started)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "no frame rendered yet: no water to save");
+    if (inputs_digest(c, &inputs, err))
+        return err->code;
+    uint64_t key = rp_state_key(rp_engine_settings(c->engine), rp_engine_timeline(c->engine), steps);
+    if (rp_state_encode(rp_engine_water(c->engine), steps, key, inputs, buf, len))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    return RP_OK;
+}
+
+size_t rp_core_checkpoint_size(const rp_core *c)
+{
+    uint8_t *buf;
+    size_t len;
+    rp_error err;
+    if (encode(c, &buf, &len, &err))
+        return 0;
+    free(buf);
+    return len;
+}
+
+int rp_core_checkpoint_save(rp_core *c, void *dst, size_t size, rp_error *err)
+{
+    uint8_t *buf;
+    size_t len;
+    int r = encode(c, &buf, &len, err);
+    if (r)
+        return r;
+    if (size < len) {
+        free(buf);
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "a checkpoint is %zu bytes, the buffer %zu", len, size);
+    }
+    memcpy(dst, buf, len);
+    free(buf);
+    return RP_OK;
+}
+
+int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *err)
+{
+    rp_engine *fresh = NULL;
+    int64_t steps;
+    uint64_t key, inputs, want;
+    int r;
+    if (!src || !size)
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "the checkpoint is empty");
+    if ((r = start(c, err)) || (r = new_engine(c, &fresh, err)))
+        return r;
+    FILE *f = fmemopen((void *)(uintptr_t)src, size, "rb");
+    if (!f) {
+        rp_engine_free(&fresh);
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    }
+    r = rp_state_read(f, rp_engine_water(fresh), &steps, &key, &inputs, err->msg, sizeof err->msg);
+    fclose(f);
+    if (r)
+        r = rp_error_set(err, r, r != RP_ERR_NOMEM, "checkpoint: %s", err->msg);
+    else if (key != rp_state_key(rp_engine_settings(fresh), rp_engine_timeline(fresh), steps))
+        r = rp_error_set(err, RP_ERR_INVALID, 1,
+                         "checkpoint: saved from another scene or other settings");
+    else if (!(r = inputs_digest(c, &want, err)) && inputs != want)
+        r = rp_error_set(err, RP_ERR_INVALID, 1,
+                         "checkpoint: saved with other inputs (the scene's text or an image)");
+    if (r) {
+        rp_engine_free(&fresh);
+        return r;
+    }
+    rp_engine_resume(fresh, steps);
+    rp_engine_free(&c->engine);
+    c->engine = fresh;
+    c->shown_k = -1;
+    return RP_OK;
+}
+
+/* The settings that decide pixels, the timeline's counts, its first items one a line, and
+ * sums of the fields of the rest (printing a million items one a line takes seconds under
+ * qemu). */
+#define ITEMS_SHOWN 4000
+int rp_core_print_timeline(const rp_core *c, FILE *f)
+{
+    const rp_settings *s = rp_engine_settings(c->engine);
+    const rp_timeline *tl = rp_engine_timeline(c->engine);
+    int64_t frames = rp_engine_items_length(c->engine);
+    rp_timeline_stats ts;
+    uint64_t shown = 0, sum[6] = {0};
+    rp_timeline_stats_get(tl, &ts);
+    fprintf(f,
+            "size %dx%d output %dx%d grid %dx%d fps %d/%d rate %d frames %" PRId64 " seed %" PRIu64
+            " preset %d\n",
+            s->width, s->height, s->out_width, s->out_height, s->water.width, s->water.height,
+            s->time.fps, s->time.fps_den, s->time.rate, frames, s->seed, (int)s->preset);
+    fprintf(f,
+            "stencil %d boundary %d damping %d/%d render %d refraction %d shading %d light "
+            "%d,%d shape %d mode %d\n",
+            (int)s->water.stencil, (int)s->water.boundary, s->water.damping_shift,
+            (int)s->water.damping_q16, (int)s->look.mode, s->look.refraction, s->look.shading,
+            s->look.light_x, s->look.light_y, (int)s->shape, (int)s->mode);
+    fprintf(f, "drops %zu rain %zu stroke %zu walls %zu after-end %zu\n", ts.drops, ts.rain_drops,
+            ts.stroke_dabs, ts.walls, ts.after_end);
+    for (int64_t k = 0; k < frames; k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            const rp_item *it = &items[i];
+            const rp_drop *d = &it->drop;
+            if (shown++ >= ITEMS_SHOWN) { /* unsigned sums: wrap-around is defined */
+                sum[0] += (uint64_t)it->frame;
+                sum[1] += (uint64_t)it->kind * 16 + (uint64_t)d->shape * 4 + (uint64_t)d->mode;
+                sum[2] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->x : it->x);
+                sum[3] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->y : it->y);
+                sum[4] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->radius : it->r);
+                sum[5] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->height : it->w);
+                continue;
+            }
+            if (it->kind == RP_ITEM_DROP)
+                fprintf(f, "%" PRId64 " drop %d %d r %d h %d shape %d mode %d\n", it->frame,
+                        (int)d->x, (int)d->y, (int)d->radius, (int)d->height, (int)d->shape,
+                        (int)d->mode);
+            else
+                fprintf(f, "%" PRId64 " wall %d %d %d %d %d %d %s\n", it->frame, (int)it->kind,
+                        it->x, it->y, it->w, it->h, it->r,
+                        it->kind == RP_ITEM_WALL_MASK ? it->mask_path : "-");
+        }
+    }
+    if (shown > ITEMS_SHOWN)
+        fprintf(f,
+                "%" PRIu64 " more items, sums %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+                " %" PRIu64 " %" PRIu64 "\n",
+                shown - ITEMS_SHOWN, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]);
+    return ferror(f) ? -1 : 0;
+}
+
+void rp_core_plain_c(int plain)
+{
+    rp_simd_set(plain ? RP_SIMD_C : -1);
+}
+
+void rp_core_close(rp_core **pc)
+{
+    rp_core *c = pc ? *pc : NULL;
+    if (!c)
+        return;
+    rp_engine_free(&c->engine);
+    rp_pool_free(&c->pool);
+    rp_light_free(&c->aov_light);
+    free(c->band);
+    free(c->bg);
+    free(c->pix);
+    free(c->pass);
+    free(c);
+    *pc = NULL;
+}

@@ -1,0 +1,282 @@
+/* test_core.c - the core API (include/rpcore.h) through the header alone. The oracle of each
+ * case is another path through the same API that must give the same bytes by its contract
+ * (a run that never stopped for a checkpoint, a fresh core for going back, packed rows for
+ * a stride, the frame's instant for its index, RGB24 for RGBA with the same colours), or a
+ * value the contract spells out (h + 32768, refusals and their codes). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpcore.h"
+
+/* 20 frames of drops and rain; with 30 fps and rate 90 three steps a frame. */
+static const char scene_text[] = "size 64x40\n"
+                                 "fps 30\n"
+                                 "duration 20f\n"
+                                 "seed 9\n"
+                                 "at 0f drop 20 20 radius 4 height 3000\n"
+                                 "at 0f..20f rain rate 60/s radius 2..4 height 500..2000\n"
+                                 "at 6f wall rect 40 0 3 20\n";
+
+/* A core of scene_text over the settings in `lines` (NULL: none), at w x h. */
+static rp_core *open_core(rp_scene **scene, const char *lines, int w, int h)
+{
+    rp_error err;
+    rp_settings *over = NULL;
+    rp_core_config cfg;
+    rp_core *c = NULL;
+    assert_int_equal(rp_scene_from_text(scene, scene_text, strlen(scene_text), "t.scene", &err),
+                     RP_OK);
+    if (lines)
+        assert_int_equal(rp_settings_parse(&over, lines, NULL, &err), RP_OK);
+    rp_core_config_init(&cfg);
+    cfg.over = over;
+    cfg.width = w;
+    cfg.height = h;
+    assert_int_equal(rp_core_open(&c, *scene, &cfg, &err), RP_OK);
+    rp_settings_free(&over); /* merged at open: not kept */
+    return c;
+}
+
+static uint8_t *render(rp_core *c, int64_t k, enum rp_pass pass, size_t bpp)
+{
+    rp_core_info in;
+    rp_error err;
+    rp_core_get_info(c, &in);
+    uint8_t *p = malloc((size_t)in.width * in.height * bpp);
+    assert_non_null(p);
+    assert_int_equal(rp_core_render(c, k, pass, p, (size_t)in.width * bpp, &err), RP_OK);
+    return p;
+}
+
+static void test_version(void **state)
+{
+    (void)state;
+    assert_int_equal(rp_core_version(), RP_CORE_VERSION);
+    assert_int_equal(RP_CORE_VERSION_INT(1, 2, 3), 0x010203);
+}
+
+/* A checkpoint saved at frame 8 and restored into another core gives the frames of the run
+ * that never stopped; a damaged one is refused and leaves the core as it was. */
+static void test_checkpoint(void **state)
+{
+    (void)state;
+    rp_scene *s1, *s2;
+    rp_error err;
+    rp_core *a = open_core(&s1, "rate 90\n", 0, 0), *b = open_core(&s2, "rate 90\n", 0, 0);
+    uint8_t *f = render(a, 8, RP_PASS_RENDER, 3);
+    free(f);
+    size_t n = rp_core_checkpoint_size(a);
+    assert_true(n > 64 * 40 * 4);
+    uint8_t *ck = malloc(n);
+    assert_int_equal(rp_core_checkpoint_save(a, ck, n - 1, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_core_checkpoint_save(a, ck, n, &err), RP_OK);
+    ck[n / 2] ^= 1; /* a damaged checkpoint: its checksum differs */
+    assert_int_equal(rp_core_checkpoint_load(b, ck, n, &err), RP_ERR_FORMAT);
+    assert_int_equal(err.bad_input, 1);
+    ck[n / 2] ^= 1;
+    assert_int_equal(rp_core_checkpoint_load(b, ck, n, &err), RP_OK);
+    for (int64_t k = 9; k < 20; k++) {
+        uint8_t *fa = render(a, k, RP_PASS_RENDER, 3), *fb = render(b, k, RP_PASS_RENDER, 3);
+        assert_memory_equal(fa, fb, 64 * 40 * 3);
+        free(fa);
+        free(fb);
+    }
+    /* another scene's settings: refused */
+    rp_scene *s3;
+    rp_core *other = open_core(&s3, "rate 90\nseed 10\n", 0, 0);
+    assert_int_equal(rp_core_checkpoint_load(other, ck, n, &err), RP_ERR_INVALID);
+    free(ck);
+    rp_core_close(&a);
+    rp_core_close(&b);
+    rp_core_close(&other);
+    rp_scene_free(&s1);
+    rp_scene_free(&s2);
+    rp_scene_free(&s3);
+}
+
+/* Going back in time re-simulates: frame 4 after frame 15 is a fresh core's frame 4; a
+ * frame at its instant is the frame; rows with a stride are the packed rows. */
+static void test_order_instant_stride(void **state)
+{
+    (void)state;
+    rp_scene *s1, *s2;
+    rp_error err;
+    rp_core *a = open_core(&s1, "rate 90\n", 48, 30), *b = open_core(&s2, "rate 90\n", 48, 30);
+    uint8_t *late = render(a, 15, RP_PASS_RENDER, 3), *back = render(a, 4, RP_PASS_RENDER, 3);
+    uint8_t *fresh = render(b, 4, RP_PASS_RENDER, 3);
+    assert_memory_equal(back, fresh, 48 * 30 * 3);
+    /* frame 7's instant: 7/30 s = 233333333.3 ns, rounded down to the nanosecond */
+    uint8_t *at = malloc(48 * 30 * 3), *strided = malloc(30 * (48 * 3 + 5));
+    assert_int_equal(rp_core_render_at(b, 233333333, RP_PASS_RENDER, at, 48 * 3, &err), RP_OK);
+    uint8_t *seven = render(a, 7, RP_PASS_RENDER, 3);
+    assert_memory_equal(at, seven, 48 * 30 * 3);
+    assert_int_equal(rp_core_render(b, 7, RP_PASS_RENDER, strided, 48 * 3 + 5, &err), RP_OK);
+    for (int y = 0; y < 30; y++)
+        assert_memory_equal(strided + (size_t)y * (48 * 3 + 5), seven + (size_t)y * 48 * 3,
+                            48 * 3);
+    assert_int_equal(rp_core_render(b, 7, RP_PASS_RENDER, strided, 48 * 3 - 1, &err),
+                     RP_ERR_INVALID);
+    assert_int_equal(rp_core_render(b, 20, RP_PASS_RENDER, at, 48 * 3, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_core_render_at(b, -1, RP_PASS_RENDER, at, 48 * 3, &err), RP_ERR_INVALID);
+    free(late);
+    free(back);
+    free(fresh);
+    free(at);
+    free(strided);
+    free(seven);
+    rp_core_close(&a);
+    rp_core_close(&b);
+    rp_scene_free(&s1);
+    rp_scene_free(&s2);
+}
+
+/* The height pass of a seed preset is the grid's heights + 32768; the light passes are
+ * refused there. */
+static void test_height_pass(void **state)
+{
+    (void)state;
+    rp_scene *s;
+    rp_error err;
+    int gw, gh;
+    rp_core *c = open_core(&s, "preset elias\n", 0, 0);
+    assert_null(rp_core_heights(c, &gw, &gh));
+    uint16_t *h16 = (uint16_t *)render(c, 5, RP_PASS_HEIGHT, 2);
+    const int16_t *h = rp_core_heights(c, &gw, &gh);
+    assert_non_null(h);
+    assert_int_equal(gw, 64);
+    int moved = 0;
+    for (int i = 0; i < gw * gh; i++) {
+        assert_int_equal(h16[i], h[i] + 32768);
+        moved |= h[i] != 0;
+    }
+    assert_true(moved);
+    assert_int_equal(rp_core_render(c, 5, RP_PASS_LIGHT, h16, 64 * 4, &err), RP_ERR_INVALID);
+    free(h16);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+}
+
+/* A caller's background as RGBA (rows with a stride) renders as the same colours in RGB24;
+ * changing its pixels changes the next frame; the layer passes and the surface passes of
+ * render light come out, with the caustics' gain 4096 (1) over a flat background where
+ * the water is at rest (frame 0 before the drop has spread: the corners). */
+static void test_background_and_passes(void **state)
+{
+    (void)state;
+    enum { W = 40, H = 24 };
+    rp_scene *s;
+    rp_error err;
+    rp_core_config cfg;
+    rp_core *c1 = NULL, *c2 = NULL;
+    static uint8_t rgb[H][W * 3], rgba[H][W * 4 + 8];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int i = 0; i < 3; i++) {
+                rgb[y][3 * x + i] = (uint8_t)(x * 5 + y * 3 + i * 60);
+                rgba[y][4 * x + i] = rgb[y][3 * x + i];
+                rgba[y][4 * x + 3] = (uint8_t)(y * 7);
+            }
+    assert_int_equal(rp_scene_from_text(&s, scene_text, strlen(scene_text), NULL, &err), RP_OK);
+    rp_core_config_init(&cfg);
+    cfg.width = W;
+    cfg.height = H;
+    cfg.background = &rgb[0][0];
+    cfg.background_stride = W * 3;
+    assert_int_equal(rp_core_open(&c1, s, &cfg, &err), RP_OK);
+    cfg.background = &rgba[0][0];
+    cfg.background_stride = W * 4 + 8;
+    cfg.background_format = RP_PIX_RGBA;
+    cfg.threads = 3;
+    assert_int_equal(rp_core_open(&c2, s, &cfg, &err), RP_OK);
+    rp_core_info info;
+    rp_core_get_info(c2, &info);
+    assert_true(info.light);
+    uint8_t *f1 = render(c1, 3, RP_PASS_RENDER, 3), *f2 = render(c2, 3, RP_PASS_RENDER, 3);
+    assert_memory_equal(f1, f2, W * H * 3);
+    rgba[10][4 * 10] ^= 0xff;
+    uint8_t *f3 = render(c2, 3, RP_PASS_RENDER, 3);
+    assert_memory_not_equal(f1, f3, W * H * 3);
+    rgba[10][4 * 10] ^= 0xff;
+    uint8_t *straight = render(c2, 3, RP_PASS_LIGHT, 4), *pre = render(c2, 3,
+                                                                   RP_PASS_LIGHT_PREMULTIPLIED, 4);
+    for (int i = 0; i < W * H; i++) /* premultiplied: round(C * A / 255) */
+        for (int ch = 0; ch < 3; ch++)
+            assert_int_equal(pre[4 * i + ch],
+                             (straight[4 * i + ch] * straight[4 * i + 3] + 127) / 255);
+    uint16_t *st = (uint16_t *)render(c2, 3, RP_PASS_DISPLACEMENT, 6);
+    uint16_t *ca = (uint16_t *)render(c2, 3, RP_PASS_CAUSTICS, 6);
+    uint16_t *nm = (uint16_t *)render(c2, 3, RP_PASS_NORMAL, 6);
+    /* the ST map's s of a pixel whose water is flat: (x + 0.5) / W * 65535 */
+    int flat = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = ((size_t)y * W + x) * 3;
+            if (nm[i] == 32768 && nm[i + 1] == 32768) { /* slope 0: normal (0, 0, 1) */
+                flat++;
+                assert_int_equal(st[i], (uint16_t)((2 * x + 1) * 65535 / (2 * W) +
+                                                   ((2 * x + 1) * 65535 % (2 * W) >= W)));
+            }
+            assert_int_equal(st[i + 2], 0);
+        }
+    (void)ca;
+    assert_true(flat > 0);
+    free(f1);
+    free(f2);
+    free(f3);
+    free(straight);
+    free(pre);
+    free(st);
+    free(ca);
+    free(nm);
+    rp_core_close(&c1);
+    rp_core_close(&c2);
+    rp_scene_free(&s);
+}
+
+/* Refusals: a scene error with its place, events among settings, a background image. */
+static void test_refusals(void **state)
+{
+    (void)state;
+    rp_scene *s = NULL;
+    rp_settings *over = NULL;
+    rp_core *c = NULL;
+    rp_error err;
+    static const char bad[] = "size 64x40\nat 0f drop 1 1 radius 0 height 5\n";
+    assert_int_equal(rp_scene_from_text(&s, bad, strlen(bad), "b.scene", &err), RP_ERR_INVALID);
+    assert_null(s);
+    assert_true(err.has_diag && err.bad_input);
+    assert_string_equal(err.diag.file, "b.scene");
+    assert_int_equal(err.diag.line, 2);
+    assert_true(err.diag.col > 1);
+    assert_int_equal(rp_settings_parse(&over, "at 0f drop 1 1\n", NULL, &err), RP_ERR_INVALID);
+    static const char img[] = "size 64x40\nbackground pool.png\n";
+    assert_int_equal(rp_scene_from_text(&s, img, strlen(img), "i.scene", &err), RP_OK);
+    assert_int_equal(rp_core_open(&c, s, NULL, &err), RP_OK);
+    rp_core_info info;
+    rp_core_get_info(c, &info);
+    assert_true(info.needs_background);
+    uint8_t px[64 * 40 * 3];
+    assert_int_equal(rp_core_render(c, 0, RP_PASS_RENDER, px, 64 * 3, &err), RP_ERR_UNSUPPORTED);
+    assert_int_equal(err.bad_input, 1);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_checkpoint),
+        cmocka_unit_test(test_order_instant_stride),
+        cmocka_unit_test(test_height_pass),
+        cmocka_unit_test(test_background_and_passes),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
