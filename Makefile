@@ -200,16 +200,21 @@ web-files: $(WEB)/rockpool.wasm $(WEB_FILES) $(WEB_EXAMPLES)
 web-serve: web
 	./scripts/web-serve $(WEB)
 
-# `make demo`: set up, build, render the example with the built-in texture.
-demo: deps
-	$(MAKE) all
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# `make demo`: install what the program's build needs (scripts/install-deps --demo: no test
+# tools), build the program alone in parallel, render the example with the built-in texture.
+demo:
+	./scripts/install-deps --demo
+	$(MAKE) -j$(JOBS) $(BUILD)/rockpool
 	$(BUILD)/rockpool -y examples/rain.scene -o demo.mp4
 	@echo "rockpool: wrote demo.mp4"
 
-# `make check`: set up, build once (in parallel), run every unit test, every CLI test script
-# and the fuzz corpus replays against that build, the scripts in parallel; ends with
-# 'N passed, N failed'. The suite a developer runs after every change.
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# `make check`: set up, build once (in parallel), run every unit test, the CLI test scripts
+# but tests/run-all's HEAVY ones (slow, and rarely broken by an everyday change: make
+# check-all runs them) and the fuzz corpus replays against that build, JOBS at a time, a
+# line for each as it finishes; ends with the failures again and 'N passed, N failed'. The
+# suite a developer runs after every change.
 check: deps
 	$(MAKE) -j$(JOBS) tests
 	BUILDS="$(BUILD)" JOBS=$(JOBS) ./tests/run-all
@@ -219,7 +224,7 @@ check: deps
 # tests, the fuzz replays and one render compared with the first build's frames), the core
 # driver cross-built (a failed cross build is a failed check) and compared under qemu with
 # the native frames, valgrind on the core driver and two renders, and a real single-node
-# Slurm (tests/cli/slurm.sh).
+# Slurm (tests/cli/slurm.sh); with ALL=1, the scripts make check leaves out too.
 OPT_CFLAGS := -O3 -march=native
 check-all: deps
 	$(MAKE) -j$(JOBS) tests
@@ -229,7 +234,7 @@ check-all: deps
 	$(MAKE) -j$(JOBS) BUILD=build-clang-o3 CC=clang CFLAGS="$(CFLAGS) $(OPT_CFLAGS)" tests
 	-$(MAKE) -j$(JOBS) cross
 	BUILDS="$(BUILD) build-san build-clang" UNIT_BUILDS="build-o3 build-clang-o3" \
-	    JOBS=$(JOBS) CROSS=1 VALGRIND=1 SLURM_TESTS=1 ./tests/run-all
+	    JOBS=$(JOBS) ALL=1 CROSS=1 VALGRIND=1 SLURM_TESTS=1 ./tests/run-all
 
 # `make fuzz`: libFuzzer (clang) on the scene parser, then on the image loader, for
 # FUZZ_SECONDS each (default 60).

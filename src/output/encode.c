@@ -255,6 +255,17 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
     return RP_OK;
 }
 
+int rp_encoder_even_sides(const rp_encoder_choice *choice, char *what, size_t len)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(choice->pix_fmt);
+
+    if (!desc || (!desc->log2_chroma_w && !desc->log2_chroma_h))
+        return 0;
+    snprintf(what, len, "%s with %s", codec_label(choice->codec),
+             av_get_pix_fmt_name(choice->pix_fmt));
+    return 1;
+}
+
 /* The pixel format for codec: --pix-fmt, else the encoder's alpha format with --alpha, else
  * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
  * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */

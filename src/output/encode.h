@@ -41,6 +41,10 @@ int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
                     rp_encoder_choice *choice, char *warning, size_t wlen, char *err,
                     size_t errlen);
 
+/** Whether the choice's pixel format halves the chroma, so that the frame needs even sides:
+ * 1 with what needs them ("H.264 with yuv420p") in what, else 0. */
+int rp_encoder_even_sides(const rp_encoder_choice *choice, char *what, size_t len);
+
 /** The bytes the chosen encoder holds while it encodes opts (frames in its lookahead and
  * references, per-thread frames, its own tables), for the --max-memory estimate: measured
  * per encoder, scaled by the preset (x264, x265), the pixel format's depth and the CPUs

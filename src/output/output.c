@@ -311,6 +311,22 @@ int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen)
     return rp_output_check_files(opts, format, err, errlen);
 }
 
+int rp_output_even_sides(const rp_output_spec *opts, char *what, size_t len)
+{
+    rp_output_spec resolved = *opts;
+
+    resolved.format = resolve_format(opts);
+    switch (resolved.format) {
+    case RP_FORMAT_MP4:
+    case RP_FORMAT_MKV:
+    case RP_FORMAT_MOV:
+    case RP_FORMAT_WEBM:
+    case RP_FORMAT_GIF:
+    case RP_FORMAT_WEBP: return opts->path && rp_video_even_sides(&resolved, what, len);
+    default: return 0;
+    }
+}
+
 /* Duplicate an optional string; *ok is cleared when allocation fails. */
 static char *dup_opt(const char *s, int *ok)
 {

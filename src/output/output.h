@@ -80,6 +80,11 @@ void rp_output_spec_from(rp_output_spec *opts, const rp_output_opts *user);
  * returns RP_ERR_INVALID / RP_ERR_EXISTS / RP_ERR_IO with a message in err. */
 int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen);
 
+/** Whether the output of opts (its size aside) needs an even width and height: a video
+ * whose encoder's pixel format halves the chroma. 1 with what needs them in what ("H.264
+ * with yuv420p"), else 0 (other formats, and choices validation refuses anyway). */
+int rp_output_even_sides(const rp_output_spec *opts, char *what, size_t len);
+
 /** Open the backend (create temp files, set up the encoder). On failure returns an
  * rp_err, writes a one-line reason into err, and leaves nothing on disk. */
 int rp_output_open(rp_output **out, const rp_output_spec *opts, char *err, size_t errlen);

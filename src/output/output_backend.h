@@ -53,6 +53,10 @@ extern const rp_output_backend rp_output_y4m;
 extern const rp_output_backend rp_output_framemd5;
 extern const rp_output_backend rp_output_framehash;
 
+/** Whether the video output of opts (its format resolved) encodes a pixel format that needs
+ * even sides: 1 with what needs them in what ("H.264 with yuv420p"), else 0. */
+int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len);
+
 /** The temporary name used for path: ".BASENAME.tmp-PID" in path's directory. Returns
  * RP_ERR_TOO_LARGE if it does not fit in len bytes. */
 int rp_output_temp_name(const char *path, char *tmp, size_t len);

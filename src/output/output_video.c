@@ -133,6 +133,20 @@ static int video_validate(const rp_output_spec *opts, char *err, size_t errlen)
     return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), err, errlen);
 }
 
+int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len)
+{
+    const AVOutputFormat *ofmt;
+    rp_encoder_choice choice;
+    rp_output_spec even = *opts;
+    char err[256];
+
+    even.width = even.height = 2; /* a size every pixel format takes */
+    rp_output_quiet_ffmpeg();
+    if (pick(&even, &ofmt, &choice, NULL, 0, err, sizeof err))
+        return 0; /* refused by validate anyway */
+    return rp_encoder_even_sides(&choice, what, len);
+}
+
 /* GIF: how many frames its palette is made from, a second of them, at most 64 MiB. */
 static int gif_held(const rp_output_spec *opts)
 {

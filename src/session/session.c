@@ -227,6 +227,31 @@ static void playable_size(int *w, int *h)
     *h = *h < 2 ? 2 : *h;
 }
 
+/* The background's size made encodable when no size was given: for an output whose pixel
+ * format halves the chroma (H.264 with yuv420p, ...), each odd side one less (2 at least),
+ * said in one warning. An odd size given with -s or the scene's `size` is the output's to
+ * refuse. */
+static void encodable_size(const rp_session *se, int *w, int *h)
+{
+    rp_output_spec o = se->out;
+    char what[96], msg[320];
+
+    if (!se->run->out.path || (!(*w & 1) && !(*h & 1)))
+        return;
+    o.pixfmt = se->run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
+    if (!rp_output_even_sides(&o, what, sizeof what))
+        return;
+    int ew = *w & 1 ? (*w > 1 ? *w - 1 : 2) : *w, eh = *h & 1 ? (*h > 1 ? *h - 1 : 2) : *h;
+    snprintf(msg, sizeof msg,
+             "the background's size, %dx%d, is odd and %s needs even sides: the output is "
+             "%dx%d (-s sets another size)",
+             *w, *h, what, ew, eh);
+    if (se->run->warn)
+        se->run->warn(se->run->warn_ctx, msg);
+    *w = ew;
+    *h = eh;
+}
+
 /* The final settings: the preset's defaults, then the scene's, then the run's, resolved
  * by the engine (given the background image's size when no size is given); the frame
  * range. */
@@ -253,6 +278,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
             w = bg.width;
             h = bg.height;
             playable_size(&w, &h);
+            encodable_size(se, &w, &h);
         }
     }
     if (bg.is_video && !(s.set & RP_SET_DURATION)) {

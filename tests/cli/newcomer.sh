@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# newcomer.sh - what a video maker meets with their own photos and footage (issue 45).
+# Sizes: with no -s, a background with an odd side gives an encodable size (one less on
+# that side) and one warning line, for an output that needs even sides (H.264 yuv420p);
+# only an odd -s is refused; outputs that take odd sides keep them. Expected sizes are
+# worked out by hand from the inputs and read back with ffprobe.
+source "$(dirname "$0")/lib.sh"
+
+size() { ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0 "$1"; }
+warnings() { grep -c 'warning' "$WORK/err"; }
+
+# ---- sizes: odd backgrounds ---------------------------------------------------------------
+ffmpeg -v error -f lavfi -i testsrc2=size=1002x778 -frames:v 1 -vf format=rgb24,crop=1001:777:0:0 \
+    photo.png
+check "the photo is 1001x777 (ffprobe)" test "$(size photo.png)" = 1001,777
+expect_status "a 1001x777 photo to MP4 without -s: exit 0" 0 "$ROCKPOOL" -i photo.png -n 3 -o p.mp4
+check "... the MP4 is 1000x776 (ffprobe)" test "$(size p.mp4)" = 1000,776
+check "... one warning line" test "$(warnings)" = 1
+stderr_has "... saying the size, the reason and the size written" \
+    "1001x777, is odd and H.264 with yuv420p needs even sides: the output is 1000x776"
+expect_status "an explicit -s 1001x777 to MP4: exit 2" 2 "$ROCKPOOL" -i photo.png -s 1001x777 \
+    -n 3 -o s.mp4
+stderr_has "... says why and what works" "needs an even width and height (got 1001x777)"
+check "... and writes nothing" test ! -e s.mp4
+expect_status "the photo to PNG frames: exit 0" 0 "$ROCKPOOL" -i photo.png -n 1 -o f_%d.png
+check "... the frames keep 1001x777" test "$(size f_0.png)" = 1001,777
+check "... no warning" test "$(warnings)" = 0
+expect_status "the photo to MP4 with --pix-fmt yuv444p: exit 0" 0 "$ROCKPOOL" -i photo.png -n 2 \
+    --pix-fmt yuv444p -o q.mp4
+check "... 1001x777 kept (4:4:4 takes odd sides)" test "$(size q.mp4)" = 1001,777
+
+# 1920x1080 stored, pixels 22423:22429 (what ffmpeg's scale gives): 1920 * 22423 / 22429 =
+# 1919.49, shown 1919 wide, so 1918x1080 is what H.264 yuv420p can take.
+ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 4 \
+    -vf setsar=sar=22423/22429:max=30000 -c:v libx264 -preset ultrafast -pix_fmt yuv420p clip.mp4
+check "the clip's pixel aspect is 22423:22429 (ffprobe)" test "$(ffprobe -v error -select_streams \
+    v:0 -show_entries stream=sample_aspect_ratio -of csv=p=0 clip.mp4)" = 22423:22429
+expect_status "the clip to MP4 without -s: exit 0" 0 "$ROCKPOOL" -i clip.mp4 -n 2 -o c.mp4
+check "... the MP4 is 1918x1080 (ffprobe)" test "$(size c.mp4)" = 1918,1080
+stderr_has "... one line saying so" "1919x1080, is odd and H.264 with yuv420p needs even sides"
+check "... one warning" test "$(warnings)" = 1
