@@ -79,7 +79,8 @@ typedef struct png_out {
     png_job *jobs;
     void **job_ptrs;
     rp_oqueue *queue;
-    char made[4096];    /* the outermost directory open created ("" = none) */
+    char *made;         /* the directories open created, in order, each ended by a NUL */
+    size_t made_len;    /* bytes of made used (0 = none) */
     int64_t last_frame; /* the last frame index handed to png_write, -1 = none */
 } png_out;
 
@@ -221,9 +222,22 @@ static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, i
     return write_chunk(fd, "IEND", NULL, 0);
 }
 
-/* mkdir -p of the directory part of path; the outermost directory it creates is copied
- * into made (made[0] stays '\0' when every directory existed). */
-static int make_parents(const char *path, char *made, char *err, size_t errlen)
+/* Append dir to the list of directories po created. */
+static int note_made(png_out *po, const char *dir)
+{
+    size_t n = strlen(dir) + 1;
+    char *more = realloc(po->made, po->made_len + n);
+    if (!more)
+        return RP_ERR_NOMEM;
+    memcpy(more + po->made_len, dir, n);
+    po->made = more;
+    po->made_len += n;
+    return RP_OK;
+}
+
+/* mkdir -p of the directory part of path; every directory it creates is noted in po->made
+ * (however the path spells it: zz/../f_%d.png creates zz, which is noted). */
+static int make_parents(png_out *po, const char *path, char *err, size_t errlen)
 {
     char dir[4096];
     const char *slash = strrchr(path, '/');
@@ -243,8 +257,11 @@ static int make_parents(const char *path, char *made, char *err, size_t errlen)
             continue;
         *p = '\0';
         if (mkdir(dir, 0777) == 0) {
-            if (!made[0])
-                memcpy(made, dir, strlen(dir) + 1);
+            if (note_made(po, dir)) {
+                rmdir(dir);
+                rp_errf(err, errlen, "out of memory");
+                return RP_ERR_NOMEM;
+            }
         } else if (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
             rp_errf(err, errlen, "cannot create directory '%s': %s", dir,
                     errno == EEXIST ? "not a directory" : strerror(errno));
@@ -258,6 +275,7 @@ static int make_parents(const char *path, char *made, char *err, size_t errlen)
 }
 
 static int start_workers(png_out *po, char *err, size_t errlen);
+static void remove_made(png_out *po);
 
 /* Free what png_open allocated for frames encoded inline, and the zero row. */
 static void release(png_out *po)
@@ -284,25 +302,31 @@ static int png_open(void *priv, const rp_output_spec *opts, char *err, size_t er
     if (ret)
         return ret;
     po->last_frame = -1;
-    ret = make_parents(po->name, po->made, err, errlen);
-    if (ret)
+    ret = make_parents(po, po->name, err, errlen);
+    if (ret) {
+        remove_made(po);
         return ret;
+    }
     po->zeros = calloc((size_t)opts->width * (size_t)po->bpp, 1);
     po->be[0] = malloc((size_t)opts->width * (size_t)po->bpp);
     po->be[1] = malloc((size_t)opts->width * (size_t)po->bpp);
     if (!po->zeros || !po->be[0] || !po->be[1]) {
         release(po);
+        remove_made(po);
         rp_errf(err, errlen, "out of memory for the PNG encoder");
         return RP_ERR_NOMEM;
     }
     ret = start_workers(po, err, errlen);
-    if (ret)
+    if (ret) {
         release(po);
+        remove_made(po);
+    }
     if (ret || po->nworkers > 1)
         return ret;
     po->rows = malloc(po->raw_bytes);
     if (!po->rows || coder_init(&po->coder, po->raw_bytes, po->level)) {
         release(po);
+        remove_made(po);
         rp_errf(err, errlen, "out of memory for the PNG encoder");
         return RP_ERR_NOMEM;
     }
@@ -497,20 +521,20 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
 static void remove_made(png_out *po)
 {
     char name[4096], err[16];
-    size_t n = strlen(po->made);
     for (int64_t k = po->opts->first_frame; k <= po->last_frame; k++)
         if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, err, sizeof err))
             rp_output_unlink_tmp(name);
-    if (!po->made[0])
-        return;
-    rp_output_pattern_name(po->opts->path, po->opts->first_frame, name, sizeof name, err,
-                           sizeof err);
-    for (char *slash = strrchr(name, '/'); slash && (size_t)(slash - name) >= n;
-         slash = strrchr(name, '/')) {
-        *slash = '\0';
-        if (rmdir(name) != 0)
-            break;
+    /* the last created first: each is inside the ones created before it */
+    for (size_t end = po->made_len; end > 0;) {
+        size_t start = end - 1;
+        while (start > 0 && po->made[start - 1])
+            start--;
+        rmdir(po->made + start);
+        end = start;
     }
+    free(po->made);
+    po->made = NULL;
+    po->made_len = 0;
 }
 
 static int png_close(void *priv, char *err, size_t errlen)
@@ -520,6 +544,9 @@ static int png_close(void *priv, char *err, size_t errlen)
     release(po);
     if (ret) /* a frame failed while finishing: as png_abort */
         remove_made(po);
+    free(po->made);
+    po->made = NULL;
+    po->made_len = 0;
     return ret;
 }
 

@@ -96,3 +96,38 @@ expect_status "a 65 MiB scene from a pipe" 2 sh -c '"$1" -q - --max-memory 8G --
     sh "$R" big65.scene
 stderr_has "... names the cap" "stdin: the scene is over the 64 MiB a scene may hold"
 rm -f big65.scene
+
+## 7. A failed run removes every directory it created, and only those: a --verify mismatch
+## (exit 3) with the pattern zz/../f_%d.png leaves no zz/; a PNG sequence whose encoder
+## threads or buffers cannot be had under ulimit -v leaves no nd/.
+mkdir keep7 && touch keep7/mine
+printf 'size 48x32\nduration 3f\nat 0f drop 24 16 radius 4 height 900\n' >v.scene
+"$R" -q v.scene --hash -f framemd5 -o v.md5 >/dev/null
+sed 's/, *[0-9a-f]\{32\}$/, 00000000000000000000000000000000/' v.md5 >bad.md5
+expect_status "--verify mismatch with zz/../f_%d.png: exit 3" 3 "$R" -q v.scene \
+    --verify bad.md5 -o 'zz/../f_%d.png'
+check "... leaves no zz/" test ! -e zz
+check "... nor its frames" test -z "$(compgen -G 'f_*.png')"
+expect_status "--verify mismatch with keep7/new/../f_%d.png: exit 3" 3 "$R" -q v.scene \
+    --verify bad.md5 -o 'keep7/new/../f_%d.png'
+check "... removes keep7/new, keeps keep7 and what it held" \
+    test ! -e keep7/new -a -e keep7/mine
+case $ROCKPOOL in
+*/build-san/*)
+    echo "[ SKIPPED  ] a PNG sequence under ulimit -v: AddressSanitizer's shadow memory needs more address space" ;;
+*)
+    png_oom=0 left=0
+    for kb in 240000 260000 280000 300000 330000; do
+        rm -rf nd
+        (ulimit -v $kb; exec "$R" -q v.scene -s 640x360 -j 8 -o 'nd/sub/f_%d.png') 2>oom.err
+        st=$?
+        grep -q "PNG encoder" oom.err && png_oom=$((png_oom + 1))
+        if [ "$st" -ne 0 ] && [ -e nd ]; then
+            left=$((left + 1))
+            echo "    ulimit -v $kb: exit $st left nd/: $(head -c 200 oom.err)"
+        fi
+    done
+    check "ulimit -v: a failed PNG sequence leaves no directory ($left left)" test "$left" -eq 0
+    check "ulimit -v: some limit failed in the PNG encoder ($png_oom)" test "$png_oom" -gt 0
+    ;;
+esac
