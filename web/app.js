@@ -126,8 +126,8 @@ async function testMode(q) {
 
 // The command line's diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret.
 function diagText(d) {
-  let s = 'rockpool: ' + (d.file ? d.file + ':' : '') + (d.line > 0 ? d.line + ':' : '') +
-          (d.col > 0 ? d.col + ':' : '') + ' error: ' + d.msg;
+  const at = (d.file || '') + (d.line > 0 ? ':' + d.line : '') + (d.col > 0 ? ':' + d.col : '');
+  let s = 'rockpool: ' + (at ? at + ': ' : '') + 'error: ' + d.msg;
   if (d.line > 0 && d.source) {
     const head = ' ' + String(d.line).padStart(5) + ' | ';
     s += '\n' + head + d.source + '\n' + ' '.repeat(head.length - 2) + '| ';

@@ -93,6 +93,13 @@ else
     bad "a bad scene: the page says '$got', the command line '$want'"
 fi
 
+# Bad input never hangs the page: a size past the page's limit is refused with a message.
+node "$TOP/tests/tools/webdrive.js" wait framemd5 60 pages \
+    "${url}index.html?scene=examples/harbour.scene&size=4000x3000&frames=3&out=framemd5" \
+    2>drive.err
+check "a size past 3840x2160 is refused with a message" \
+    grep -qF "error: the page renders at most 3840x2160 pixels, not 4000x3000" pages/1.txt
+
 # The editor on harbour (the page's default scene): type a broken line, take it out, pause,
 # click on the water.
 node "$TOP/tests/tools/webdrive.js" edit "${url}index.html" >edit.out 2>drive.err
