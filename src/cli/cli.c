@@ -51,6 +51,7 @@ enum {
     ARG_IGNORED,
     ARG_FF_THREADS,
     ARG_VERIFY_REF,
+    ARG_STRENGTH,
 };
 
 static const char short_opts[] = ":o:f:i:s:n:t:r:c:b:j:v:yqhV";
@@ -92,6 +93,7 @@ static const struct option long_opts[] = {
     {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
     {"max-memory", required_argument, NULL, ARG_MAX_MEMORY},
     {"fit", required_argument, NULL, ARG_FIT},
+    {"strength", required_argument, NULL, ARG_STRENGTH},
     {"simd", required_argument, NULL, ARG_SIMD},
     {"no-audio", no_argument, NULL, ARG_NO_AUDIO},
     {"allow-outside-paths", no_argument, NULL, ARG_ALLOW_OUTSIDE_PATHS},
@@ -127,6 +129,7 @@ void rp_cli_usage(FILE *f)
           "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
           "      --start A --end B  frames A..B-1 (or times: 2s); --frame-range A-B: A..B\n"
           "      --preset NAME      rockpool elias applet silverlight codeproject\n"
+          "      --strength X       drop and rain heights times X, 0 to 4 (default 1)\n"
           "      --seed N           seed of the rain generator\n"
           "  -c, --codec NAME       video encoder (default libx264; libvpx-vp9 for webm)\n"
           "      --crf N            quality, lower is better (default 23; 28 x265, 31 vp9)\n"
@@ -672,6 +675,26 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
                                UINT64_MAX);
         cli->over.seed = s;
         cli->over.set |= RP_SET_SEED;
+        break;
+    }
+    case ARG_STRENGTH: {
+        /* 0 to 4 with at most 3 decimals, as the scene's `strength` */
+        int64_t v = 0, frac = 0;
+        const char *end = arg;
+        int good = whole(arg, 0, &v, &end);
+        if (good && *end == '.') {
+            good = end[1] >= '0' && end[1] <= '9';
+            end++;
+            for (int k = 0; k < 3; k++)
+                frac = frac * 10 + (*end >= '0' && *end <= '9' ? *end++ - '0' : 0);
+        }
+        if (!good || *end || v > RP_STRENGTH_MAX / 1000 || v * 1000 + frac > RP_STRENGTH_MAX)
+            return usage_error(err, errlen,
+                               "--strength: '%s' is not a strength 0 to 4 with at most 3 "
+                               "decimals (1: the heights as written)",
+                               arg);
+        cli->over.strength_milli = (int32_t)(v * 1000 + frac);
+        cli->over.set |= RP_SET_STRENGTH;
         break;
     }
     case ARG_FIT: {

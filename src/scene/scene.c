@@ -327,6 +327,18 @@ static int want_ranged(parser *ps, const char *after, const char *what, int plac
     return RP_OK;
 }
 
+/* `strength X`: every drop's height times X (settings.h RP_STRENGTH_MAX). */
+static int set_strength(parser *ps, tok kw)
+{
+    int64_t v;
+    int ret = want_ranged(ps, "strength", "strength", 3, 0, RP_STRENGTH_MAX, "0 to 4", &v);
+    (void)kw;
+    if (ret)
+        return ret;
+    ps->given.strength_milli = (int32_t)v;
+    return rp_lex_want_end(ps, "the strength");
+}
+
 /* `depth D`: the water over the picture, in grid cells (render light, look water). */
 static int set_depth(parser *ps, tok kw)
 {
@@ -778,6 +790,7 @@ static const struct setting {
     {"sun", RP_SET_SUN, set_sun},
     {"tint", RP_SET_TINT, set_tint},
     {"look", RP_SET_LOOK, set_look},
+    {"strength", RP_SET_STRENGTH, set_strength},
 };
 
 static int bit_index(unsigned bit)
@@ -1170,7 +1183,7 @@ static int parse_line(parser *ps)
         "size, fps, "
         "duration, seed, preset, background, damping, stencil, boundary, refraction, "
         "shading, light, render, rate, grid, speed, fade, preroll, specular, sky, caustics, fit, "
-        "walls, depth, sun, tint, look)",
+        "walls, depth, sun, tint, look, strength)",
         SHOW(kw, b));
 }
 

@@ -63,6 +63,7 @@ static const struct field {
     FIELD(RP_SET_TINT, light.tint_rgb),
     FIELD(RP_SET_LOOK, light.model),
     FIELD(RP_SET_LOOK, light.height_scale),
+    FIELD(RP_SET_STRENGTH, strength_milli),
 };
 
 /* The presets: one per seed text, reproduced exactly, and the house style. */
@@ -129,6 +130,7 @@ void rp_settings_defaults(rp_settings *s, enum rp_preset preset)
     s->preset = preset;
     s->shape = p->shape;
     s->mode = p->mode;
+    s->strength_milli = 1000;
     s->water = p->water;
     s->water.boundary = RP_BOUNDARY_WALL;
     s->look = p->look;
@@ -155,6 +157,14 @@ void rp_settings_merge(rp_settings *dst, const rp_settings *src)
         dst->mode = presets[src->preset].mode;
     }
     dst->set |= src->set;
+}
+
+int32_t rp_strength_caustics(int32_t caustics_q8, int32_t strength_milli)
+{
+    if (strength_milli <= 1000)
+        return caustics_q8;
+    int64_t s2 = (int64_t)strength_milli * strength_milli;
+    return (int32_t)(((int64_t)caustics_q8 * 1000000 + s2 / 2) / s2);
 }
 
 int rp_preset_from_name(const char *name)

@@ -72,10 +72,16 @@ enum {
     RP_SET_SUN = 1u << 26,
     RP_SET_TINT = 1u << 27,
     RP_SET_LOOK = 1u << 28,
+    RP_SET_STRENGTH = 1u << 29,
 };
 
 /** Number of RP_SET_ bits. */
-#define RP_SET_BITS 29
+#define RP_SET_BITS 30
+
+/** `strength X` / --strength X (rockpool-scene(5)): every drop's, rain drop's, stroke's and
+ * emitter's height times X, in thousandths, 0..RP_STRENGTH_MAX; 1000 (the default) leaves
+ * the heights as written. */
+#define RP_STRENGTH_MAX 4000
 
 /** A time: microseconds, or a frame number when is_frames. */
 typedef struct rp_time {
@@ -154,6 +160,7 @@ typedef struct rp_settings {
                                 * or loop; given with the background */
     enum rp_shape shape;       /* drop shape when an event names none (preset's) */
     enum rp_mode mode;         /* drop mode when an event names none (preset's) */
+    int32_t strength_milli;    /* heights times strength_milli / 1000 (RP_STRENGTH_MAX) */
     int out_width, out_height; /* the output size (-s); 0 = the scene's size */
     rp_time_settings time;
     /* The simulation; water.width and water.height (the grid) are derived from the size
@@ -182,6 +189,12 @@ void rp_settings_defaults(rp_settings *s, enum rp_preset preset);
  * also brings the preset's drop shape and mode (they have no setting of their own); the
  * damping bit copies damping_shift and damping_q16 together. */
 void rp_settings_merge(rp_settings *dst, const rp_settings *src);
+
+/** The caustics' strength (Q8) a run at strength_milli lights with: caustics_q8 itself up
+ * to strength 1, above it divided by the strength's square, rounded. The caustics' mean
+ * brightening (1 / det less 1, averaged over the surface) grows with the square of the
+ * slopes, so this keeps it, and the look's targets (no veil, no grain), as at strength 1. */
+int32_t rp_strength_caustics(int32_t caustics_q8, int32_t strength_milli);
 
 /** Preset by name ("elias", ...), or -1. */
 int rp_preset_from_name(const char *name);

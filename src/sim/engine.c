@@ -69,6 +69,8 @@ static int keyed_light(const rp_engine *e, int64_t k, rp_light_params *p)
         if (!keys)
             continue;
         *field[i] = (int32_t)rp_keys_at(keys, k * e->s.time.fps_den * 1000000, e->s.time.fps);
+        if (what[i] == RP_KEY_CAUSTICS) /* as the setting (rp_engine_new) */
+            *field[i] = rp_strength_caustics(*field[i], e->s.strength_milli);
         any = 1;
     }
     return any;
@@ -116,6 +118,8 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
         rp_error_set(err, RP_ERR_INVALID, 1, "%s", err->msg);
         goto fail;
     }
+    /* `strength`: the heights scale as the timeline is built; the caustics with them */
+    s->light.caustics_q8 = rp_strength_caustics(s->light.caustics_q8, s->strength_milli);
     /* Keys of the light need render light; depth and sun, its water model. */
     for (int w = RP_KEY_AZIMUTH; w <= RP_KEY_SKY; w++) {
         int water = w == RP_KEY_DEPTH || w == RP_KEY_SUN;
