@@ -167,7 +167,7 @@ tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
        $(BUILD)/fuzz_image_replay $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) \
        $(BUILD)/examples/core_frames $(BUILD)/frei0r_harness web-files
 
-# `make web`: the playground (README "Playground"): build/web/ holds index.html, its
+# `make web`: the playground (README "In the browser"): build/web/ holds index.html, its
 # scripts, rockpool.wasm (the core's sources, as librpcore.a's, and web/rpweb.c, built for
 # wasm32 with Debian's clang, wasi-libc and compiler-rt: no threads, no x86 kernels) and
 # examples/ beside them. `make web-serve` serves it on 127.0.0.1 (scripts/web-serve).

@@ -1,4 +1,5 @@
-# web_page.sh - the playground (make web, README "Playground") in a real browser: Debian's
+#!/usr/bin/env bash
+# web_page.sh - the playground (make web, README "In the browser") in a real browser: Debian's
 # chromium, headless, driven through the DevTools protocol by tests/tools/webdrive.js, over
 # scripts/web-serve on 127.0.0.1. The page's test mode writes FFmpeg framemd5 lines for
 # the first frames of a scene; they must equal the command line's (`rockpool SCENE -s WxH
@@ -25,6 +26,7 @@ ffmpeg -v error -f lavfi -i testsrc2=size=320x180:rate=1 -frames:v 1 site/bg.png
 scripts_dir=$TOP/scripts
 "$scripts_dir/web-serve" site >serve.out 2>serve.err &
 srv=$!
+# shellcheck disable=SC2154 # rc is set in the trap itself
 trap 'rc=$?; kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; cli_exit $rc' EXIT
 url=
 for _ in $(seq 1 100); do
@@ -71,7 +73,7 @@ for c in $cases; do
     hashes cli.txt | head -n "$frames" >want.txt
     tail -n +2 "pages/$i.txt" >got.txt
     name="$scene at $size${bg/#-/}: the page's $frames framemd5 lines are the command line's"
-    if [ "$(head -n 1 "pages/$i.txt" 2>/dev/null)" = done ] && [ "$(wc -l <want.txt)" -eq "$frames" ] &&
+    if [ "$(head -n 1 "pages/$i.txt" 2>/dev/null)" = "done" ] && [ "$(wc -l <want.txt)" -eq "$frames" ] &&
         cmp -s want.txt got.txt; then
         ok "$name"
     else
@@ -140,3 +142,9 @@ else
     bad "a click adds one drop line ('$added', frame '$frame', fps '$fps')"
 fi
 check "the scene with the drop parses" test "$(val error_after_click)" = ok
+# A drag from 10%,10% to 40%,20% adds one stroke between those points over a span.
+check "a drag adds one stroke line ($(val dragged))" bash -c \
+    '[[ $1 =~ ^at\ [0-9.]+s\.\.[0-9.]+s\ stroke\ 10%,10%\ -\>\ 40%,20%\ radius\ [0-9.]+%\ height\ [0-9]+$ ]]' \
+    _ "$(val dragged)"
+check "the depth slider writes one depth line ($(val depth_lines)), which parses" \
+    test "$(val depth_lines)" = "depth 100" -a "$(val error_after_knob)" = ok

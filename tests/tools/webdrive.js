@@ -213,6 +213,23 @@ async function edit(p) {
   say('added', after.startsWith(before) ? after.slice(before.length).replace(/\n$/, '') : '(text changed elsewhere)');
   await sleep(1000);
   say('error_after_click', await p.evaluate("document.getElementById('error').className"));
+  // 4. a drag from 10%, 10% to 40%, 20%: one stroke line
+  const text = () => p.evaluate("document.getElementById('scene').value");
+  const before2 = await text();
+  await mouse(p, 'mousePressed', box[0] + box[2] * 0.1, box[1] + box[3] * 0.1);
+  for (let i = 1; i <= 6; i++) {
+    await sleep(50);
+    await mouse(p, 'mouseMoved', box[0] + box[2] * (0.1 + 0.05 * i), box[1] + box[3] * (0.1 + i / 60));
+  }
+  await mouse(p, 'mouseReleased', box[0] + box[2] * 0.4, box[1] + box[3] * 0.2);
+  await p.waitFor("document.getElementById('scene').value !== " + JSON.stringify(before2), 5);
+  const after2 = await text();
+  say('dragged', after2.startsWith(before2) ? after2.slice(before2.length).replace(/\n$/, '') : '(text changed elsewhere)');
+  // 5. the depth slider at 100: its line, and the scene still parses
+  await p.evaluate("(() => { const k = document.getElementById('k-depth'); k.value = '100'; k.dispatchEvent(new Event('input')); return true; })()");
+  await sleep(1500);
+  say('depth_lines', (await text()).split('\n').filter((l) => /^depth /.test(l)).join('|'));
+  say('error_after_knob', await p.evaluate("document.getElementById('error').className"));
 }
 
 main();
