@@ -53,7 +53,11 @@ CLI_OBJS := $(CLI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 INCS := -Isrc -Iinclude
-HDRS := $(wildcard include/*.h src/*/*.h)
+# Header dependencies come from the compiler alone: objects are compiled with -MMD -MP
+# (X.o's list in X.d), programs built from a C file with DEPS (in .PROGRAM.d beside it,
+# hidden from globs over the programs), and the lists are included at the end.
+DEPS = -MMD -MP -MF $(@D)/.$(@F).d
+dotd = $(foreach f,$(1),$(dir $(f)).$(notdir $(f)).d)
 CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(INCS) $(CFLAGS)
 
 .PHONY: all demo check check-all test deps tests cross bench fuzz gallery install uninstall format clean
@@ -74,11 +78,11 @@ deps:
 # Objects: one directory per source folder, made for each object (so any part of a build
 # tree may be missing). The core is compiled without FFmpeg's include paths; the cross
 # builds (make cross), whose compilers see no FFmpeg headers at all, show it includes none.
-$(CORE_OBJS): $(BUILD)/obj/%.o: src/%.c $(HDRS)
+$(CORE_OBJS): $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(REST_OBJS) $(CLI_OBJS): $(BUILD)/obj/%.o: src/%.c $(HDRS)
+$(REST_OBJS) $(CLI_OBJS): $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(RP_CFLAGS) $(INCS) -MMD -MP -c $< -o $@
 
@@ -91,36 +95,36 @@ $(BUILD)/librockpool.a: $(CORE_OBJS) $(REST_OBJS)
 $(BUILD)/rockpool: $(CLI_OBJS) $(BUILD)/librockpool.a
 	$(CC) $(RP_LDFLAGS) -o $@ $^ $(RP_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librockpool.a $(wildcard tests/unit/*.h) $(HDRS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librockpool.a
 	@mkdir -p $(@D)
-	$(CC) $(RP_CFLAGS) $(CMOCKA_CFLAGS) $(INCS) -Itests/unit -o $@ $< $(BUILD)/librockpool.a \
+	$(CC) $(RP_CFLAGS) $(CMOCKA_CFLAGS) $(INCS) -Itests/unit $(DEPS) -o $@ $< $(BUILD)/librockpool.a \
 	    $(RP_LDFLAGS) $(CMOCKA_LIBS) $(RP_LIBS)
 
 # The fuzz targets as plain corpus-replay programs (no libFuzzer needed): the scene parser
 # links the core alone, the image loader the whole library.
-$(BUILD)/fuzz_scene_replay: tests/fuzz/fuzz_scene.c $(BUILD)/librpcore.a $(HDRS)
-	$(CC) $(CORE_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -o $@ $< $(BUILD)/librpcore.a \
+$(BUILD)/fuzz_scene_replay: tests/fuzz/fuzz_scene.c $(BUILD)/librpcore.a
+	$(CC) $(CORE_CFLAGS) -Wno-missing-prototypes -DRP_FUZZ_MAIN $(DEPS) -o $@ $< $(BUILD)/librpcore.a \
 	    $(RP_LDFLAGS)
 
-$(BUILD)/fuzz_image_replay: tests/fuzz/fuzz_image.c $(BUILD)/librockpool.a $(HDRS)
-	$(CC) $(RP_CFLAGS) $(INCS) -Wno-missing-prototypes -DRP_FUZZ_MAIN -o $@ $< \
+$(BUILD)/fuzz_image_replay: tests/fuzz/fuzz_image.c $(BUILD)/librockpool.a
+	$(CC) $(RP_CFLAGS) $(INCS) -Wno-missing-prototypes -DRP_FUZZ_MAIN $(DEPS) -o $@ $< \
 	    $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
 # The example program of the public API (examples/frames.c), run by tests/cli/api.sh. It
 # sees include/ alone: the public header is the whole boundary.
-$(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a $(HDRS)
+$(BUILD)/examples/frames: examples/frames.c $(BUILD)/librockpool.a
 	@mkdir -p $(@D)
-	$(CC) $(RP_CFLAGS) -Iinclude -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
+	$(CC) $(RP_CFLAGS) -Iinclude $(DEPS) -o $@ $< $(BUILD)/librockpool.a $(RP_LDFLAGS) $(RP_LIBS)
 
 # The example program of the core API (examples/core_frames.c), run by tests/cli/api.sh:
 # it sees include/rpcore.h and links the core library alone.
-$(BUILD)/examples/core_frames: examples/core_frames.c $(BUILD)/librpcore.a include/rpcore.h
+$(BUILD)/examples/core_frames: examples/core_frames.c $(BUILD)/librpcore.a
 	@mkdir -p $(@D)
-	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
+	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) $(DEPS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
 # The core driver: links the core library alone and sees include/rpcore.h alone.
-$(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a include/rpcore.h
-	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
+$(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a
+	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) $(DEPS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
 # The frei0r plugin (rockpool-frei0r(7)): src/frei0r over the core, as a shared object that
 # exports the f0r_* functions alone (src/frei0r/exports.map). The program's core objects
@@ -128,7 +132,7 @@ $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a include/rpcore.h
 # $(BUILD)/pic. Needs frei0r.h (Debian's frei0r-plugins-dev); no FFmpeg.
 PLUGIN := $(BUILD)/frei0r/rockpool.so
 PIC_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/frei0r/plugin.o
-$(PIC_OBJS): $(BUILD)/pic/%.o: src/%.c $(HDRS)
+$(PIC_OBJS): $(BUILD)/pic/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CORE_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
@@ -139,7 +143,7 @@ $(PLUGIN): $(PIC_OBJS) src/frei0r/exports.map
 
 # The plugin's test harness (tests/cli/frei0r.sh): loads the plugin with dlopen.
 $(BUILD)/frei0r_harness: tests/tools/frei0r_harness.c $(PLUGIN)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(RP_LDFLAGS) -ldl -lm
+	$(CC) $(CORE_CFLAGS) $(DEPS) -o $@ $< $(RP_LDFLAGS) -ldl -lm
 
 # `make cross`: the core driver for aarch64 and s390x (big-endian), static, with Debian's
 # cross compilers (scripts/install-deps installs them and qemu-user); tests/cross/run
@@ -149,15 +153,15 @@ CROSS_BINS = $(CROSS_ARCHS:%=$(BUILD)/cross/rpcore-%)
 CROSS_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 $(WARN) -pthread $(INCS)
 # cross_core ARCH: that architecture's core library and the driver linking it.
 define cross_core
-$(BUILD)/cross/$(1)/obj/%.o: src/%.c $(HDRS)
+$(BUILD)/cross/$(1)/obj/%.o: src/%.c
 	@mkdir -p $$(@D)
-	$(1)-linux-gnu-gcc $(CROSS_CFLAGS) -c $$< -o $$@
+	$(1)-linux-gnu-gcc $(CROSS_CFLAGS) -MMD -MP -c $$< -o $$@
 
 $(BUILD)/cross/$(1)/librpcore.a: $(CORE_SRCS:src/%.c=$(BUILD)/cross/$(1)/obj/%.o)
 	$(1)-linux-gnu-ar rcs $$@ $$^
 
 $(BUILD)/cross/rpcore-$(1): tests/tools/rpcore.c $(BUILD)/cross/$(1)/librpcore.a
-	$(1)-linux-gnu-gcc $(CROSS_CFLAGS) -static -o $$@ $$< $(BUILD)/cross/$(1)/librpcore.a
+	$(1)-linux-gnu-gcc $(CROSS_CFLAGS) -MMD -MP -MF $$(@D)/.$$(@F).d -static -o $$@ $$< $(BUILD)/cross/$(1)/librpcore.a
 endef
 $(foreach a,$(CROSS_ARCHS),$(eval $(call cross_core,$(a))))
 
@@ -248,7 +252,7 @@ fuzz:
 	    tests/fuzz/corpus/scene
 	mkdir -p build/fuzz-corpus-image
 	clang -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) $(PKG_CFLAGS) tests/fuzz/fuzz_image.c \
-	    src/input/image.c src/base/common.c -o build/fuzz_image $(PKG_LIBS)
+	    src/input/image.c src/input/demux.c src/base/common.c -o build/fuzz_image $(PKG_LIBS)
 	build/fuzz_image -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	    -rss_limit_mb=2048 build/fuzz-corpus-image tests/fuzz/corpus/image
 
@@ -291,5 +295,7 @@ format:
 clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
--include $(PIC_OBJS:.o=.d)
--include $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(PIC_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(call dotd,$(UNIT_BINS) $(CROSS_BINS) $(addprefix $(BUILD)/,fuzz_scene_replay \
+    fuzz_image_replay rpcore frei0r_harness examples/frames examples/core_frames))
+-include $(foreach a,$(CROSS_ARCHS),$(wildcard $(BUILD)/cross/$(a)/obj/*/*.d))

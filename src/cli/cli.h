@@ -19,7 +19,7 @@ typedef struct rp_cli {
     rp_run run;               /* what the library is asked to do (threads 0 = online CPUs) */
     rp_settings over;         /* the options' settings, over the scene's (run.over) */
     int progress_fd;          /* -1, or a descriptor for key=value progress blocks */
-    int simd;                 /* --simd: cap the vector kernels (simd.h level), -1 = none */
+    int simd;                 /* --simd: cap the vector kernels (base/cpu.h level), -1 = none */
     int loglevel;             /* RP_LOG_*: errors always; warnings from WARNING; progress
                                * and "N frames match" from INFO (the default) */
     int quiet;                /* loglevel < RP_LOG_WARNING (-q, -v error, -v quiet) */

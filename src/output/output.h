@@ -1,5 +1,5 @@
 /* output.h - one small interface over every way rockpool writes frames (rockpool(1)
- * OUTPUT FILES): PNG sequence (libpng), video (libavformat/libavcodec), Y4M on stdout,
+ * OUTPUT FILES): PNG sequence (libdeflate), video (libavformat/libavcodec), Y4M on stdout,
  * FFmpeg framemd5 lines. Backends are chosen from a table by -f NAME or by the path.
  *
  * Files are written under a temporary name beside the final one and renamed by

@@ -39,7 +39,7 @@ static inline __attribute__((always_inline)) ATTR V SFX(damp16)(int kind, V n, _
     return n;
 }
 
-/* The new value of cells x..x+VW-1 of one row (see rp_span_fn in simd.h), on the small
+/* The new value of cells x..x+VW-1 of one row (see rp_span_fn in sim/water_simd.h), on the small
  * path: every input cell in -SMALL..SMALL-1, known from the rows' magnitudes. It works in
  * int16 lanes, VW cells per vector: no sum can leave int16 there (4 cells of -8192..8191
  * for `4`; 8 of -4096..4095 for `8`; for `iso` E = N+S+E+W + 3C stays within 7 * 4096 and
@@ -160,7 +160,7 @@ SFX(row)(enum rp_stencil s, int kind, int small, const int16_t *restrict u,
     return n;
 }
 
-/* One whole row of n >= VW cells; see rp_span_fn in simd.h. Returns n, or 0 (nothing done)
+/* One whole row of n >= VW cells; see rp_span_fn in sim/water_simd.h. Returns n, or 0 (nothing done)
  * when n < VW.
  *
  * The loop runs over vectors aligned to VW cells in out (and so in the middle row of cur,

@@ -1,4 +1,4 @@
-/* fuzz_image.c - libFuzzer target for the still-image loader (src/image.c), which reads
+/* fuzz_image.c - libFuzzer target for the still-image loader (src/input/image.c), which reads
  * backgrounds (-i, `background`) and wall masks (`wall mask`) from files rockpool did not
  * make. The input is written to a temporary file (the loader takes a path, and FFmpeg
  * probes it by content: the name has no extension), then probed and loaded as RGB and as
@@ -9,10 +9,10 @@
  * With -DRP_FUZZ_MAIN it also has a main() that replays the files named on the command
  * line, or every file of every directory named (a corpus replay without libFuzzer), so
  * the corpus runs under plain builds, valgrind or sanitizers:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz/fuzz_image.c \
- *       src/image.c src/common.c $(pkg-config --cflags --libs libavformat libavcodec \
- *       libswscale libavutil) -o build/fuzz_image
- *   cc -g -DRP_FUZZ_MAIN -Isrc tests/fuzz/fuzz_image.c build/librockpool.a \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -Iinclude tests/fuzz/fuzz_image.c \
+ *       src/input/image.c src/input/demux.c src/base/common.c $(pkg-config --cflags --libs \
+ *       zlib libavformat libavcodec libswscale libavutil) -o build/fuzz_image
+ *   cc -g -DRP_FUZZ_MAIN -Isrc -Iinclude tests/fuzz/fuzz_image.c build/librockpool.a \
  *       $(pkg-config --libs libpng libavformat libavcodec libswscale libavutil) -lm \
  *       -o build/fuzz_image_replay
  *   build/fuzz_image_replay tests/fuzz/corpus/image/ */

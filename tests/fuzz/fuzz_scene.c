@@ -6,10 +6,10 @@
  * With -DRP_FUZZ_MAIN it also has a main() that replays the files named on the command
  * line (a corpus replay without libFuzzer), so the corpus runs under plain builds,
  * valgrind or sanitizers:
- *   clang -g -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz/fuzz_scene.c \
- *       src/scene.c src/events.c src/common.c -o build/fuzz_scene
- *   cc -g -DRP_FUZZ_MAIN -Isrc tests/fuzz/fuzz_scene.c src/scene.c src/events.c \
- *       src/common.c -o build/fuzz_scene_replay
+ *   clang -g -fsanitize=fuzzer,address,undefined -Isrc -Iinclude tests/fuzz/fuzz_scene.c \
+ *       CORE_SRCS -o build/fuzz_scene          (CORE_SRCS: the Makefile's, the core's .c files)
+ *   cc -g -DRP_FUZZ_MAIN -Isrc -Iinclude tests/fuzz/fuzz_scene.c build/librpcore.a -pthread \
+ *       -o build/fuzz_scene_replay
  *   build/fuzz_scene_replay tests/fuzz/corpus/scene/ */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """rain_ref.py - independent reference for the `rain` contract of rockpool-scene(5).
 
-Written from the man page (section RAIN), not from src/events.c, with Python's exact
+Written from the man page (section RAIN), not from src/scene/events.c, with Python's exact
 integers and fractions: it prints the first drops of one rain statement as
 "frame x y radius height" lines. tests/unit/test_scene.c keeps its output as golden
 values, so a change to the C expansion that breaks the file format fails the tests.

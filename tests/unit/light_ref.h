@@ -1,4 +1,4 @@
-/* light_ref.h - for test_light.c: the plain C light of src/light.c as it was before the
+/* light_ref.h - for test_light.c: the plain C light of src/look/light.c as it was before the
  * vector kernels (commit cc4e731), verbatim but for names, so every path of the library
  * (plain C and each SIMD level) can be compared with it byte for byte. Include once. */
 #ifndef RP_LIGHT_REF_H

@@ -1,4 +1,4 @@
-/* upscale_ref.h - for test_upscale.c: the plain C resampler of src/upscale.c as it was
+/* upscale_ref.h - for test_upscale.c: the plain C resampler of src/look/upscale.c as it was
  * before the vector passes (commit cc4e731), verbatim but for names, so every path of the
  * library (plain C and each SIMD level) can be compared with it byte for byte. Include
  * once. */
