@@ -33,7 +33,13 @@
 #include "sim/engine.h"
 
 /* The parameters, in the order hosts address them. */
-enum { P_SCENE, P_UNIT, P_LAYER, P_SEED, P_STRINGS, P_ERRFRAME = P_STRINGS, P_COUNT };
+enum {
+    P_SCENE, P_UNIT, P_LAYER, P_SEED, /* strings */
+    P_STRINGS,
+    P_ERRFRAME = P_STRINGS, /* a bool, then doubles (0..1) */
+    P_DEPTH, P_AZIMUTH, P_ELEVATION, P_CAUSTICS, P_OFFSET,
+    P_COUNT
+};
 
 static const f0r_param_info_t param_info[P_COUNT] = {
     {"scene", F0R_PARAM_STRING, "scene file path; empty = the built-in rain"},
@@ -44,7 +50,29 @@ static const f0r_param_info_t param_info[P_COUNT] = {
     {"seed", F0R_PARAM_STRING, "random seed, a decimal number; empty = the scene's"},
     {"error frame", F0R_PARAM_BOOL,
      "on a failure, magenta stripes over the frame (default) rather than the frame unchanged"},
+    {"depth", F0R_PARAM_DOUBLE, "water depth: 0 = the scene's, else x 64 grid cells"},
+    {"azimuth", F0R_PARAM_DOUBLE, "sun azimuth: 0 = the scene's, else x 360 degrees"},
+    {"elevation", F0R_PARAM_DOUBLE, "sun elevation: 0 = the scene's, else x 90 degrees"},
+    {"caustics", F0R_PARAM_DOUBLE, "caustics strength: 0 = the scene's, else x 4"},
+    {"time offset", F0R_PARAM_DOUBLE,
+     "seconds subtracted from the host's time: x 3600 (a clip cut at 59 s: 59 / 3600)"},
 };
+
+/* The doubles' ranges: a value v in (0, 1] is v x scale of the light's own unit (light.h),
+ * rounded; 0 leaves the scene's (and its keys'). */
+static const struct {
+    enum rp_key_what what;
+    double scale;
+    int32_t min;
+} light_param[] = {
+    [P_DEPTH - P_DEPTH] = {RP_KEY_DEPTH, 64 * 256.0, 1},        /* depth_q8: 0..64 cells */
+    [P_AZIMUTH - P_DEPTH] = {RP_KEY_AZIMUTH, 360000.0, 0},      /* mdeg: 0..360 degrees */
+    [P_ELEVATION - P_DEPTH] = {RP_KEY_ELEVATION, 90000.0, 0},   /* mdeg: 0..90 degrees */
+    [P_CAUSTICS - P_DEPTH] = {RP_KEY_CAUSTICS, 4 * 256.0, 0},   /* caustics_q8: 0..4 */
+};
+
+/* The time offset's scale: 1 is an hour. */
+#define OFFSET_SCALE_S 3600.0
 
 static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
 
@@ -70,7 +98,7 @@ typedef struct instance {
     pthread_mutex_t lock;
     unsigned width, height; /* the host's frame */
     char *param[P_STRINGS];
-    int errframe; /* the error frame parameter (default on) */
+    double num[P_COUNT - P_STRINGS]; /* the bool and the doubles */
     int stale;     /* the scene parameter changed since the scene was read: read it again */
     int stale_run; /* the seed changed since the engine was built: build it again */
     int fps, fps_den; /* the host's frame rate the engine is built at (0: the scene's) */
@@ -158,7 +186,7 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->width = width;
     in->height = height;
     in->stale = 1;
-    in->errframe = 1;
+    in->num[0] = 1; /* the error frame on */
     for (int i = 0; i < P_STRINGS; i++)
         if (!(in->param[i] = strdup(param_default[i]))) {
             for (int j = 0; j < i; j++)
@@ -195,12 +223,15 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     instance *in = instance_;
     if (!in || index < 0 || index >= P_COUNT)
         return;
-    if (index == P_ERRFRAME) { /* a bool is a double: on from 0.5 */
-        if (param) {
-            pthread_mutex_lock(&in->lock);
-            in->errframe = *(const double *)param >= 0.5;
-            pthread_mutex_unlock(&in->lock);
-        }
+    if (index >= P_STRINGS) { /* a bool is a double too (on from 0.5) */
+        double v = param ? *(const double *)param : 0;
+        if (!(v >= 0)) /* NaN too */
+            v = 0;
+        if (index > P_ERRFRAME && v > 1)
+            v = 1;
+        pthread_mutex_lock(&in->lock);
+        in->num[index - P_STRINGS] = index == P_ERRFRAME ? v >= 0.5 : v;
+        pthread_mutex_unlock(&in->lock);
         return;
     }
     const char *value = param ? *(const char *const *)param : NULL;
@@ -227,8 +258,8 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     if (!in || !param || index < 0 || index >= P_COUNT)
         return;
     pthread_mutex_lock(&in->lock);
-    if (index == P_ERRFRAME)
-        *(double *)param = in->errframe;
+    if (index >= P_STRINGS)
+        *(double *)param = in->num[index - P_STRINGS];
     else
         *(const char **)param = in->param[index];
     pthread_mutex_unlock(&in->lock);
@@ -531,7 +562,7 @@ static void scene_rate(const instance *in, int *n, int *d)
 static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t msglen)
 {
     int ms = !strcmp(in->param[P_UNIT], "ms");
-    double ts = ms ? t / 1000 : t;
+    double ts = (ms ? t / 1000 : t) - in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
     int64_t k = 0;
     if (isfinite(t) && t < -1e15 && ms) {
         rp_errf(msg, msglen,
@@ -701,6 +732,19 @@ static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
         memset(dst, 0, n * sizeof *dst);
 }
 
+/* The light's doubles over the scene, for this frame: the light is remade when they
+ * change (as keys remake it), the simulation is not touched. */
+static void apply_light(instance *in)
+{
+    for (int i = P_DEPTH; i <= P_CAUSTICS; i++) {
+        double v = in->num[i - P_STRINGS];
+        int32_t q = (int32_t)(v * light_param[i - P_DEPTH].scale + 0.5);
+        if (q < light_param[i - P_DEPTH].min)
+            q = light_param[i - P_DEPTH].min;
+        rp_engine_light_override(in->engine, light_param[i - P_DEPTH].what, v > 0, q);
+    }
+}
+
 /* The error frame: the host's frame with magenta stripes over it, 8 pixels wide every
  * 32 along the diagonal (x + y), each half magenta (255, 0, 255) and half the frame's
  * pixel, rounded down; the alpha is the frame's. */
@@ -757,7 +801,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
                      time, strcmp(unit, "ms") ? "s" : "ms", (long long)steps_per_call(in));
             say(in, msg);
         }
-    } else if (layer) {
+    } else if (apply_light(in), layer) {
         /* straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's vf_frei0r, frei0r's
          * own mixers; frei0r's premultiply filter converts when a host needs it) */
         rp_engine_frame_layer(in->engine, k, (uint8_t *)outframe, 0, NULL);
@@ -771,7 +815,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         pthread_mutex_unlock(&in->lock);
         return;
     }
-    if (in->errframe)
+    if (in->num[0] >= 0.5)
         error_frame(in, inframe, outframe);
     else
         pass_through(in, inframe, outframe);

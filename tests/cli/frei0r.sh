@@ -185,6 +185,51 @@ if [ $san = 0 ]; then
     head -n 60 cli_walls.h >cli60.h
     check "melt: 60 frames" test "$(wc -l <melt.h)" -eq 60
     check "melt with 2 threads: the command line's frames" cmp -s melt.h cli60.h
+    # Two cuts of one clip played out of order (source frames 30..59, then 0..29), the
+    # filter on the clip with the sun's azimuth keyframed (parameter 6: 90 degrees, 180
+    # from source frame 30, discrete) and its elevation set (7: 40 degrees): the command
+    # line's frames of harbour with `light 90 40` and `light 180 40` in that order. The
+    # light changes per frame without rebuilding the simulation. (The plugin before the
+    # keyframeable parameters and whole checkpoints: 1 of 60 equal.)
+    cp "$TOP/examples/harbour.scene" .
+    cat >cuts.mlt <<'EOF'
+<?xml version="1.0" encoding="utf-8"?>
+<mlt>
+  <profile description="320x180 30" width="320" height="180" frame_rate_num="30"
+    frame_rate_den="1" progressive="1" sample_aspect_num="1" sample_aspect_den="1"
+    display_aspect_num="16" display_aspect_den="9" colorspace="709"/>
+  <producer id="bg" in="0" out="59">
+    <property name="resource">bg320.png</property>
+    <property name="length">60</property>
+    <filter mlt_service="frei0r.rockpool">
+      <property name="0">harbour.scene</property>
+      <property name="6">0|=0.25;30|=0.5</property>
+      <property name="7">0.4444444444444444</property>
+    </filter>
+  </producer>
+  <playlist id="pl">
+    <entry producer="bg" in="30" out="59"/>
+    <entry producer="bg" in="0" out="29"/>
+  </playlist>
+  <tractor id="t"><track producer="pl"/></tractor>
+</mlt>
+EOF
+    melt_run mc melt_cuts.log cuts.mlt
+    for a in 90 180; do
+        sed '/^light /d' harbour.scene >h$a.scene
+        echo "light $a 40" >>h$a.scene
+        "$ROCKPOOL" -q h$a.scene -s 320x180 -i bg320.png -r 30 -n 60 -f framemd5 -o h$a.md5
+        hashes h$a.md5 >h$a.h
+    done
+    { sed -n 31,60p h180.h; sed -n 1,30p h90.h; } >cuts_cli.h
+    ffmpeg -v error -framerate 30 -start_number 1 -i mc/f%03d.png -pix_fmt rgb24 \
+        -f framemd5 cuts.md5
+    hashes cuts.md5 >cuts.h
+    check "melt, two cuts out of order, azimuth keyframed: 60 frames" test "$(wc -l <cuts.h)" -eq 60
+    check "melt, two cuts out of order, azimuth keyframed: the command line's frames" \
+        cmp -s cuts.h cuts_cli.h
+    check "melt cuts: the light changes at the keyframe" \
+        test "$(sed -n 1p cuts.h)" != "$(sed -n 31p h90.h)"
     # an instance per thread: each prints its one message for a bad time unit
     melt_run mf2 melt2.log -profile p640 bg.png out=19 \
         -attach-track frei0r.rockpool 0="$TOP/examples/walls.scene" 1=minutes
