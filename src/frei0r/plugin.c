@@ -16,6 +16,7 @@
 #include <frei0r.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/common.h"
 #include "base/pool.h"
@@ -31,7 +33,13 @@
 #include "sim/engine.h"
 
 /* The parameters, in the order hosts address them. */
-enum { P_SCENE, P_UNIT, P_LAYER, P_SEED, P_COUNT };
+enum {
+    P_SCENE, P_UNIT, P_LAYER, P_SEED, /* strings */
+    P_STRINGS,
+    P_ERRFRAME = P_STRINGS, /* a bool, then doubles (0..1) */
+    P_DEPTH, P_AZIMUTH, P_ELEVATION, P_CAUSTICS, P_OFFSET,
+    P_COUNT
+};
 
 static const f0r_param_info_t param_info[P_COUNT] = {
     {"scene", F0R_PARAM_STRING, "scene file path; empty = the built-in rain"},
@@ -40,9 +48,33 @@ static const f0r_param_info_t param_info[P_COUNT] = {
      "render (the water over the frame, default) or light (the light layer alone, RGBA, "
      "straight alpha)"},
     {"seed", F0R_PARAM_STRING, "random seed, a decimal number; empty = the scene's"},
+    {"error frame", F0R_PARAM_BOOL,
+     "on a failure, magenta stripes over the frame (default) rather than the frame unchanged"},
+    {"depth", F0R_PARAM_DOUBLE, "water depth: 0 = the scene's, else x 64 grid cells"},
+    {"azimuth", F0R_PARAM_DOUBLE, "sun azimuth: 0 = the scene's, else x 360 degrees"},
+    {"elevation", F0R_PARAM_DOUBLE, "sun elevation: 0 = the scene's, else x 90 degrees"},
+    {"caustics", F0R_PARAM_DOUBLE, "caustics strength: 0 = the scene's, else x 4"},
+    {"time offset", F0R_PARAM_DOUBLE,
+     "seconds subtracted from the host's time: x 3600 (a clip cut at 59 s: 59 / 3600)"},
 };
 
-static const char *const param_default[P_COUNT] = {"", "s", "render", ""};
+/* The doubles' ranges: a value v in (0, 1] is v x scale of the light's own unit (light.h),
+ * rounded; 0 leaves the scene's (and its keys'). */
+static const struct {
+    enum rp_key_what what;
+    double scale;
+    int32_t min;
+} light_param[] = {
+    [P_DEPTH - P_DEPTH] = {RP_KEY_DEPTH, 64 * 256.0, 1},        /* depth_q8: 0..64 cells */
+    [P_AZIMUTH - P_DEPTH] = {RP_KEY_AZIMUTH, 360000.0, 0},      /* mdeg: 0..360 degrees */
+    [P_ELEVATION - P_DEPTH] = {RP_KEY_ELEVATION, 90000.0, 0},   /* mdeg: 0..90 degrees */
+    [P_CAUSTICS - P_DEPTH] = {RP_KEY_CAUSTICS, 4 * 256.0, 0},   /* caustics_q8: 0..4 */
+};
+
+/* The time offset's scale: 1 is an hour. */
+#define OFFSET_SCALE_S 3600.0
+
+static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
 
 /* Limits: checkpoints a run keeps (and the bytes they may take), and the memory a frame
  * size may ask for before the plugin refuses it. */
@@ -53,14 +85,23 @@ static const char *const param_default[P_COUNT] = {"", "s", "render", ""};
 /* The smallest frame side the plugin renders (the smallest grid the simulation takes). */
 #define FRAME_SIDE_MIN 16
 
+/* The work one f0r_update may do: at most this many grid cells stepped (2^32: 9,300
+ * steps of the 640x360 grid of a 1080p frame, about 2 s of one core; 28,000 steps of
+ * rain.scene's default grid), so a time far into a long scene does not block the host
+ * for minutes; later calls carry on. */
+#define STEP_CELLS_MAX ((int64_t)1 << 32)
+
 /* Scene files are text; the plugin reads at most this much. */
 #define SCENE_BYTES_MAX ((size_t)16 << 20)
 
 typedef struct instance {
     pthread_mutex_t lock;
     unsigned width, height; /* the host's frame */
-    char *param[P_COUNT];
-    int stale;     /* a parameter that decides the simulation changed since the last build */
+    char *param[P_STRINGS];
+    double num[P_COUNT - P_STRINGS]; /* the bool and the doubles */
+    int stale;     /* the scene parameter changed since the scene was read: read it again */
+    int stale_run; /* the seed changed since the engine was built: build it again */
+    int fps, fps_den; /* the host's frame rate the engine is built at (0: the scene's) */
     rp_pool *pool; /* a worker a CPU (NULL: this thread alone), made at the first build */
     /* the build: NULL engine when it failed (why in error) */
     rp_scene *scene;
@@ -116,10 +157,10 @@ void f0r_get_param_info(f0r_param_info_t *info, int index)
         *info = param_info[index];
 }
 
-static void release_build(instance *in)
+/* The run built from the scene: the engine, its checkpoints and the frame buffers. */
+static void release_run(instance *in)
 {
     rp_engine_free(&in->engine);
-    rp_scene_free(&in->scene);
     free(in->slot_heights);
     free(in->saved);
     free(in->bg);
@@ -127,6 +168,12 @@ static void release_build(instance *in)
     in->slot_heights = NULL;
     in->saved = NULL;
     in->bg = in->rgb = NULL;
+}
+
+static void release_build(instance *in)
+{
+    release_run(in);
+    rp_scene_free(&in->scene);
 }
 
 f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
@@ -139,7 +186,8 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->width = width;
     in->height = height;
     in->stale = 1;
-    for (int i = 0; i < P_COUNT; i++)
+    in->num[0] = 1; /* the error frame on */
+    for (int i = 0; i < P_STRINGS; i++)
         if (!(in->param[i] = strdup(param_default[i]))) {
             for (int j = 0; j < i; j++)
                 free(in->param[j]);
@@ -147,7 +195,7 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
             return NULL;
         }
     if (pthread_mutex_init(&in->lock, NULL)) {
-        for (int i = 0; i < P_COUNT; i++)
+        for (int i = 0; i < P_STRINGS; i++)
             free(in->param[i]);
         free(in);
         return NULL;
@@ -162,7 +210,7 @@ void f0r_destruct(f0r_instance_t instance_)
         return;
     release_build(in);
     rp_pool_free(&in->pool);
-    for (int i = 0; i < P_COUNT; i++)
+    for (int i = 0; i < P_STRINGS; i++)
         free(in->param[i]);
     pthread_mutex_destroy(&in->lock);
     free(in);
@@ -173,9 +221,20 @@ void f0r_destruct(f0r_instance_t instance_)
 void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
 {
     instance *in = instance_;
-    const char *value = param ? *(const char *const *)param : NULL;
     if (!in || index < 0 || index >= P_COUNT)
         return;
+    if (index >= P_STRINGS) { /* a bool is a double too (on from 0.5) */
+        double v = param ? *(const double *)param : 0;
+        if (!(v >= 0)) /* NaN too */
+            v = 0;
+        if (index > P_ERRFRAME && v > 1)
+            v = 1;
+        pthread_mutex_lock(&in->lock);
+        in->num[index - P_STRINGS] = index == P_ERRFRAME ? v >= 0.5 : v;
+        pthread_mutex_unlock(&in->lock);
+        return;
+    }
+    const char *value = param ? *(const char *const *)param : NULL;
     if (!value)
         value = "";
     pthread_mutex_lock(&in->lock);
@@ -184,7 +243,8 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
         if (copy) {
             free(in->param[index]);
             in->param[index] = copy;
-            in->stale |= index == P_SCENE || index == P_SEED;
+            in->stale |= index == P_SCENE;
+            in->stale_run |= index == P_SEED;
         } else {
             say(in, "out of memory: a parameter keeps its old value");
         }
@@ -198,7 +258,10 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     if (!in || !param || index < 0 || index >= P_COUNT)
         return;
     pthread_mutex_lock(&in->lock);
-    *(const char **)param = in->param[index];
+    if (index >= P_STRINGS)
+        *(double *)param = in->num[index - P_STRINGS];
+    else
+        *(const char **)param = in->param[index];
     pthread_mutex_unlock(&in->lock);
 }
 
@@ -212,16 +275,20 @@ static int read_scene(const char *path, char **text, size_t *len, char *err, siz
         *len = *text ? strlen(*text) : 0;
         return *text ? RP_OK : RP_ERR_NOMEM;
     }
-    FILE *f = fopen(path, "rb");
+    /* O_NONBLOCK: a FIFO or device named as the scene must not block the host in open();
+     * it is then refused as not a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    if (!f) {
+    if (fd < 0) {
         rp_errf(err, errlen, "%s: cannot read scene: %s", path, strerror(errno));
         return RP_ERR_IO;
     }
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX) {
+    FILE *f = NULL;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX ||
+        !(f = fdopen(fd, "rb"))) {
         rp_errf(err, errlen, "%s: cannot read scene: not a regular file of at most %zu MiB", path,
                 SCENE_BYTES_MAX >> 20);
-        fclose(f);
+        close(fd);
         return RP_ERR_IO;
     }
     size_t cap = (size_t)st.st_size + 1;
@@ -282,6 +349,11 @@ static int new_engine(instance *in, rp_engine **e, rp_error *err)
     s.out_width = (int)in->width;
     s.out_height = (int)in->height;
     s.set |= RP_SET_OUTPUT_SIZE;
+    if (in->fps) { /* the host's rate, as -r */
+        s.time.fps = in->fps;
+        s.time.fps_den = in->fps_den;
+        s.set |= RP_SET_FPS;
+    }
     if (in->param[P_SEED][0]) {
         if (parse_seed(in->param[P_SEED], &s.seed))
             return rp_error_set(err, RP_ERR_INVALID, 1,
@@ -315,7 +387,8 @@ static void start_pool(instance *in)
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
 }
 
-/* A failed build: its reason in in->error, positioned like the command line's. */
+/* A failed build: its reason in in->error, positioned like the command line's; the run
+ * is released (the scene, read, is kept). */
 static void build_failed(instance *in, const rp_error *err)
 {
     if (err->has_diag && err->diag.line > 0)
@@ -325,12 +398,13 @@ static void build_failed(instance *in, const rp_error *err)
         snprintf(in->error, sizeof in->error, "%s: %s", err->diag.file, err->diag.msg);
     else
         snprintf(in->error, sizeof in->error, "%s", err->msg);
-    release_build(in);
+    release_run(in);
 }
 
-/* Parse the scene, resolve it at the host's size, check what the plugin cannot do, and
- * allocate the engine, the checkpoints and the frame buffers. */
-static void build(instance *in)
+/* Read and parse the scene (when the scene parameter changed: not for a new seed or host
+ * rate, so an edited file is read again only when the path is sent anew with another
+ * spelling or after another path). */
+static void read_build(instance *in)
 {
     rp_error err;
     char *text = NULL;
@@ -338,6 +412,8 @@ static void build(instance *in)
     const char *path = in->param[P_SCENE];
     release_build(in);
     in->stale = 0;
+    in->stale_run = 1;
+    in->fps = in->fps_den = 0;
     in->error[0] = '\0';
     memset(&err, 0, sizeof err);
     if (in->width < FRAME_SIDE_MIN || in->height < FRAME_SIDE_MIN || in->width > RP_MAX_SIDE ||
@@ -362,6 +438,18 @@ static void build(instance *in)
         build_failed(in, &err);
         return;
     }
+}
+
+/* Resolve the scene at the host's size and rate, check what the plugin cannot do, and
+ * allocate the engine, the checkpoints and the frame buffers. */
+static void build_run(instance *in)
+{
+    rp_error err;
+    int r;
+    release_run(in);
+    in->stale_run = 0;
+    in->error[0] = '\0';
+    memset(&err, 0, sizeof err);
     /* What a frame holds: the host frame and the render (RGB24), the light's heights at the
      * output size, the walls' colours; per cell the water (2x2 bytes) and walls (5). */
     double pixels = (double)in->width * in->height;
@@ -421,34 +509,117 @@ static void build(instance *in)
 
 /* ---- time ----------------------------------------------------------------------------- */
 
-/* The host's time t (in seconds, or milliseconds) rounded to the nearest nanosecond, as
- * the scene's frame k it falls in and the steps its state has had: with a rate R, P +
- * floor((t + 0.5 ns) * R); with one step a frame, the steps of frame k. The half
- * nanosecond makes a time a frame's instant rounded to the nanosecond give the command
- * line's step count (it stays below the next step for R * fps numerator < 10^9). Returns
- * 0, or -1 with the reason in msg. */
-static int host_time(const instance *in, double t, int64_t *frame, int64_t *steps, char *msg,
-                     size_t msglen)
+/* How near a host's time must be to an instant of a frame grid to be taken as it. Hosts
+ * do not pass exact instants: GStreamer's timestamps are whole nanoseconds rounded down
+ * (frame 2 at 30 fps is 66,666,666 ns), multifilesrc adds up such durations (frame 15 at
+ * 0.499999995 s), FFmpeg's milliseconds are pts * time_base * 1000 in a double. A
+ * microsecond is far above those errors and far below any frame's duration (1/1000 s at
+ * RP_FPS_MAX). */
+#define SNAP_S 1e-6
+
+/* Frame rates a host's time is tried on when it is not on the engine's (the last host
+ * rate found) or the scene's own: the rates editors and cameras use. */
+static const int host_rates[][2] = {
+    {24000, 1001}, {24, 1},  {25, 1},  {30000, 1001}, {30, 1},  {48, 1},  {50, 1},
+    {60000, 1001}, {60, 1},  {72, 1},  {90, 1},       {96, 1},  {100, 1}, {120000, 1001},
+    {120, 1},      {144, 1}, {240, 1},
+};
+
+/* Whether t seconds (t >= 0) is within SNAP_S of the instant k * d / n of a grid of rate
+ * n / d; then *k is that frame. (No libm: the plugin links none.) */
+static int on_grid(double t, int n, int d, int64_t *k)
 {
-    const rp_clock *c = &in->clock;
+    double f = t * n / d;
+    if (!(f >= 0 && f < 9e15))
+        return 0;
+    int64_t kk = (int64_t)(f + 0.5);
+    double off = t - (double)kk * d / n;
+    if (off > SNAP_S || off < -SNAP_S)
+        return 0;
+    *k = kk;
+    return 1;
+}
+
+/* The scene's own frame rate, merged as new_engine merges it. */
+static void scene_rate(const instance *in, int *n, int *d)
+{
+    const rp_settings *ss = rp_scene_settings(in->scene);
+    rp_settings s;
+    rp_settings_defaults(&s, (ss->set & RP_SET_PRESET) ? ss->preset : RP_PRESET_ROCKPOOL);
+    rp_settings_merge(&s, ss);
+    *n = s.time.fps;
+    *d = s.time.fps_den;
+}
+
+/* The host's time t (seconds, after the unit) as a frame k of the engine's clock, the
+ * engine rebuilt at the host's rate when that changed. The rate is the first of the
+ * engine's, the scene's and host_rates on whose grid t lies within SNAP_S: a time that is
+ * frame k of a rate R is then rendered as `rockpool -r R` renders frame k (its steps,
+ * keys, emitters, moving walls and seed presets all at that exact instant). A time on no
+ * such grid is read on the engine's rate, as the frame it falls in (floor, after
+ * rounding to the nanosecond). Returns 0, 1 when the engine failed to build (its reason
+ * in in->error), or -1 with the reason in msg. */
+static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t msglen)
+{
     int ms = !strcmp(in->param[P_UNIT], "ms");
-    double ns = t * (ms ? 1e6 : 1e9);
-    /* the scene's length in nanoseconds: frames * D / N seconds */
-    double end_ns = (double)in->frames * c->fps_den / c->fps * 1e9;
-    if (!isfinite(t) || t < 0 || ns >= end_ns + 0.5) {
+    double ts = (ms ? t / 1000 : t) - in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
+    int64_t k = 0;
+    if (isfinite(t) && t < -1e15 && ms) {
         rp_errf(msg, msglen,
-                "time %g %s is outside the scene (0 to %.6f s, its duration): the frame is "
-                "passed through",
-                t, ms ? "ms" : "s", end_ns / 1e9);
+                "time %g ms is FFmpeg's 'no timestamp': FFmpeg 5.1 and older lose the time of "
+                "frames whose width is not a multiple of 64 (vf_frei0r copies them); scale or "
+                "pad the frames to a width that is a multiple of 64 before the filter (scale, "
+                "pad), or try a newer FFmpeg",
+                t);
         return -1;
     }
-    __int128 tn2 = 2 * (__int128)(int64_t)(ns + 0.5) + 1; /* 2 t + 1, in nanoseconds */
-    int64_t k = (int64_t)(tn2 * c->fps / ((__int128)2 * c->fps_den * 1000000000));
-    if (k >= in->frames)
-        k = in->frames - 1;
+    if (!isfinite(t) || ts < 0 || ts > 1e9) {
+        rp_errf(msg, msglen, "time %g %s is outside every scene: the frame is not rendered", t,
+                ms ? "ms" : "s");
+        return -1;
+    }
+    if (in->stale_run) /* a new seed: the scene as read, at the rate found last */
+        build_run(in);
+    if (!in->engine)
+        return 1;
+    int n = 0, d = 1;
+    if (in->engine) {
+        n = in->clock.fps;
+        d = in->clock.fps_den;
+    }
+    if (!n || !on_grid(ts, n, d, &k)) {
+        int sn, sd, found = 0;
+        scene_rate(in, &sn, &sd);
+        if (on_grid(ts, sn, sd, &k)) {
+            n = sn, d = sd, found = 1;
+        }
+        for (size_t i = 0; !found && i < sizeof host_rates / sizeof host_rates[0]; i++)
+            if (on_grid(ts, host_rates[i][0], host_rates[i][1], &k)) {
+                n = host_rates[i][0], d = host_rates[i][1], found = 1;
+            }
+        if (found && (!in->engine || n != in->clock.fps || d != in->clock.fps_den)) {
+            in->fps = n;
+            in->fps_den = d;
+            in->stale_run = 1;
+        }
+        if (in->stale_run)
+            build_run(in);
+        if (!in->engine)
+            return 1;
+        if (!found) { /* the frame t falls in, on the engine's rate */
+            const rp_clock *c = &in->clock;
+            __int128 tn2 = 2 * (__int128)(int64_t)(ts * 1e9 + 0.5) + 1;
+            k = (int64_t)(tn2 * c->fps / ((__int128)2 * c->fps_den * 1000000000));
+        }
+    }
+    if (k >= in->frames) {
+        rp_errf(msg, msglen,
+                "time %g %s is past the scene's end (%.6f s, its duration): the frame is not "
+                "rendered",
+                t, ms ? "ms" : "s", (double)in->frames * in->clock.fps_den / in->clock.fps);
+        return -1;
+    }
     *frame = k;
-    *steps = c->rate ? c->preroll + (int64_t)(tn2 * c->rate / ((__int128)2 * 1000000000))
-                     : rp_clock_steps(c, k);
     return 0;
 }
 
@@ -476,7 +647,15 @@ static void advance(instance *in, int64_t target)
     }
 }
 
-/* Bring the simulation to `target` steps: from the nearest saved checkpoint at or before
+/* The steps one call may simulate: STEP_CELLS_MAX grid cells' worth, at least one. */
+static int64_t steps_per_call(const instance *in)
+{
+    int64_t n = STEP_CELLS_MAX / (int64_t)in->cells;
+    return n > 0 ? n : 1;
+}
+
+/* Bring the simulation to `target` steps, or STEP_CELLS_MAX / cells steps towards it
+ * (then 1: a later call carries on from there, or from a checkpoint past it): from the nearest saved checkpoint at or before
  * it when that is ahead of the simulation or the simulation is past the target, else
  * onwards. A checkpoint is the engine's whole state (rp_engine_checkpoint_load: the water,
  * with the walls, masks and moving walls replayed from the timeline), so a seek gives the
@@ -495,8 +674,10 @@ static int seek(instance *in, int64_t target)
         if (rp_engine_checkpoint_load(in->engine, slot_at(in, j), from, &err))
             return -1;
     }
-    advance(in, target);
-    return 0;
+    at = rp_engine_steps(in->engine);
+    int64_t most = steps_per_call(in);
+    advance(in, target - at > most ? at + most : target);
+    return rp_engine_steps(in->engine) < target;
 }
 
 /* ---- frames --------------------------------------------------------------------------- */
@@ -551,6 +732,39 @@ static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
         memset(dst, 0, n * sizeof *dst);
 }
 
+/* The light's doubles over the scene, for this frame: the light is remade when they
+ * change (as keys remake it), the simulation is not touched. */
+static void apply_light(instance *in)
+{
+    for (int i = P_DEPTH; i <= P_CAUSTICS; i++) {
+        double v = in->num[i - P_STRINGS];
+        int32_t q = (int32_t)(v * light_param[i - P_DEPTH].scale + 0.5);
+        if (q < light_param[i - P_DEPTH].min)
+            q = light_param[i - P_DEPTH].min;
+        rp_engine_light_override(in->engine, light_param[i - P_DEPTH].what, v > 0, q);
+    }
+}
+
+/* The error frame: the host's frame with magenta stripes over it, 8 pixels wide every
+ * 32 along the diagonal (x + y), each half magenta (255, 0, 255) and half the frame's
+ * pixel, rounded down; the alpha is the frame's. */
+static void error_frame(const instance *in, const uint32_t *src, uint32_t *dst)
+{
+    const uint8_t *s8 = (const uint8_t *)src;
+    uint8_t *d8 = (uint8_t *)dst;
+    pass_through(in, src, dst);
+    for (size_t y = 0; y < in->height; y++)
+        for (size_t x = 0; x < in->width; x++) {
+            if ((x + y) % 32 >= 8)
+                continue;
+            size_t i = 4 * (y * in->width + x);
+            uint8_t r = s8 ? s8[i] : 0, g = s8 ? s8[i + 1] : 0, b = s8 ? s8[i + 2] : 0;
+            d8[i] = (uint8_t)((255 + r) / 2);
+            d8[i + 1] = (uint8_t)(g / 2);
+            d8[i + 2] = (uint8_t)((255 + b) / 2);
+        }
+}
+
 void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, uint32_t *outframe)
 {
     instance *in = instance_;
@@ -559,11 +773,11 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         return;
     pthread_mutex_lock(&in->lock);
     if (in->stale)
-        build(in);
-    int64_t k, steps;
-    int layer = !strcmp(in->param[P_LAYER], "light");
+        read_build(in);
+    int64_t k;
+    int layer = !strcmp(in->param[P_LAYER], "light"), r;
     const char *unit = in->param[P_UNIT];
-    if (!in->engine) {
+    if (!in->scene) {
         say(in, in->error);
     } else if (strcmp(unit, "s") && strcmp(unit, "ms")) {
         snprintf(msg, sizeof msg, "time unit '%.100s' is neither s nor ms", unit);
@@ -571,14 +785,23 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
     } else if (!layer && strcmp(in->param[P_LAYER], "render")) {
         snprintf(msg, sizeof msg, "layer '%.100s' is neither render nor light", in->param[P_LAYER]);
         say(in, msg);
+    } else if ((r = host_frame(in, time, &k, msg, sizeof msg))) {
+        say(in, r > 0 ? in->error : msg);
     } else if (layer && !in->light) {
         say(in, "layer light needs render light (the rockpool preset): the seed presets' "
                 "renders have no light layer");
-    } else if (host_time(in, time, &k, &steps, msg, sizeof msg)) {
-        say(in, msg);
-    } else if (seek(in, steps)) {
-        say(in, "out of memory: the frame is passed through");
-    } else if (layer) {
+    } else if ((r = seek(in, rp_clock_steps(&in->clock, k)))) {
+        if (r < 0)
+            say(in, "out of memory: the frame is not rendered");
+        else {
+            snprintf(msg, sizeof msg,
+                     "time %g %s: the simulation is still on its way there (at most %lld "
+                     "steps a call, rockpool-frei0r(7) LIMITS): this frame is not rendered; "
+                     "later calls carry on",
+                     time, strcmp(unit, "ms") ? "s" : "ms", (long long)steps_per_call(in));
+            say(in, msg);
+        }
+    } else if (apply_light(in), layer) {
         /* straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's vf_frei0r, frei0r's
          * own mixers; frei0r's premultiply filter converts when a host needs it) */
         rp_engine_frame_layer(in->engine, k, (uint8_t *)outframe, 0, NULL);
@@ -592,6 +815,9 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         pthread_mutex_unlock(&in->lock);
         return;
     }
-    pass_through(in, inframe, outframe);
+    if (in->num[0] >= 0.5)
+        error_frame(in, inframe, outframe);
+    else
+        pass_through(in, inframe, outframe);
     pthread_mutex_unlock(&in->lock);
 }

@@ -52,14 +52,20 @@ struct rp_engine {
     rp_light_params light_now;
     const uint8_t *sky_rgb;
     int64_t fade_steps; /* `key fade`: the half-life in steps the damping was made for */
+    /* rp_engine_light_override: per entry of light_keys, whether set and its value */
+    int light_over_set[6];
+    int32_t light_over[6];
 };
+
+/* The light's keyable parameters, in the order of keyed_light's fields. */
+static const enum rp_key_what light_keys[6] = {RP_KEY_AZIMUTH, RP_KEY_ELEVATION, RP_KEY_SUN,
+                                               RP_KEY_DEPTH,   RP_KEY_CAUSTICS,  RP_KEY_SKY};
 
 /* The light's parameters at frame k: the settings', with each keyed one at the frame's
  * instant (k * fps_den / fps s, exactly). Returns 1 when any is keyed. */
 static int keyed_light(const rp_engine *e, int64_t k, rp_light_params *p)
 {
-    static const enum rp_key_what what[] = {RP_KEY_AZIMUTH, RP_KEY_ELEVATION, RP_KEY_SUN,
-                                            RP_KEY_DEPTH,   RP_KEY_CAUSTICS,  RP_KEY_SKY};
+    const enum rp_key_what *what = light_keys;
     int32_t *field[] = {&p->azimuth_mdeg, &p->elevation_mdeg, &p->sun_size_mdeg,
                         &p->depth_q8,     &p->caustics_q8,    &p->sky_q8};
     int any = 0;
@@ -73,6 +79,11 @@ static int keyed_light(const rp_engine *e, int64_t k, rp_light_params *p)
             *field[i] = rp_strength_caustics(*field[i], e->s.strength_milli);
         any = 1;
     }
+    for (int i = 0; i < 6; i++)
+        if (e->light_over_set[i]) {
+            *field[i] = e->light_over[i];
+            any = 1;
+        }
     return any;
 }
 
@@ -81,7 +92,10 @@ static int keyed_light(const rp_engine *e, int64_t k, rp_light_params *p)
 static void update_light(rp_engine *e, int64_t k)
 {
     rp_light_params p;
-    if (!e->light || !keyed_light(e, k, &p) || !memcmp(&p, &e->light_now, sizeof p))
+    if (!e->light)
+        return;
+    keyed_light(e, k, &p); /* also without keys: an override given back restores the light */
+    if (!memcmp(&p, &e->light_now, sizeof p))
         return;
     rp_light *l = NULL;
     char msg[256];
@@ -500,6 +514,15 @@ static int rewind_engine(rp_engine *e, rp_error *err)
     e->steps = 0;
     /* the moving masks' shapes, as the session makes them before the first frame */
     return e->masks ? rp_engine_shapes(e, err) : RP_OK;
+}
+
+void rp_engine_light_override(rp_engine *e, enum rp_key_what what, int set, int32_t value)
+{
+    for (int i = 0; i < 6; i++)
+        if (light_keys[i] == what) {
+            e->light_over_set[i] = set != 0;
+            e->light_over[i] = value;
+        }
 }
 
 size_t rp_engine_checkpoint_bytes(const rp_engine *e)

@@ -75,6 +75,13 @@ size_t rp_engine_checkpoint_bytes(const rp_engine *e);
 void rp_engine_checkpoint_save(const rp_engine *e, int16_t *buf, int64_t *steps);
 int rp_engine_checkpoint_load(rp_engine *e, const int16_t *buf, int64_t steps, rp_error *err);
 
+/** A light setting (what: RP_KEY_AZIMUTH, _ELEVATION, _SUN, _DEPTH, _CAUSTICS or _SKY)
+ * that overrides the scene's and its keys from the next frame rendered on (set nonzero;
+ * value in rp_light_params' units, in its range), or (set 0) gives it back to them. Only
+ * the light is remade (as keys remake it); the simulation is untouched. Render `light`
+ * only; a no-op for other whats. */
+void rp_engine_light_override(rp_engine *e, enum rp_key_what what, int set, int32_t value);
+
 /** Simulate until `target` steps are done. Returns 1 (stopping early) when *stop becomes
  * nonzero (stop may be NULL), checked between steps and between a step's drops and walls;
  * once a step was stopped halfway, every later call returns 1 at once. Else 0. */

@@ -89,6 +89,59 @@ EOF
         test "$(cut -d' ' -f2 ff_light.h | grep -cxFf cli_light.h)" -lt 30
 fi
 
+# The host's own frame rate: with fps=24 or fps=60 before the filter the frames are
+# `rockpool -r 24` and `-r 60`'s (harbour.scene is 30 fps: the boat, the rain and the
+# light at each frame's exact instant). Before the plugin read the host's rate, walls and
+# keys moved only on the scene's frames.
+if [ $san = 0 ]; then
+    for r in 24 60; do
+        FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+            -i bg320.png -t 1.5 \
+            -vf "fps=$r,frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" \
+            -f framemd5 - >ff_r$r.md5 2>ff_r$r.err
+        "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r $r \
+            -n $((r * 3 / 2)) -f framemd5 -o cli_r$r.md5
+        hashes ff_r$r.md5 >ff_r$r.h
+        hashes cli_r$r.md5 >cli_r$r.h
+        check "ffmpeg fps=$r: $((r * 3 / 2)) frames" test "$(wc -l <ff_r$r.h)" -eq $((r * 3 / 2))
+        check "ffmpeg fps=$r harbour: rockpool -r $r's frames" cmp -s ff_r$r.h cli_r$r.h
+    done
+fi
+
+# FFmpeg 5.1 loses the time of frames whose width is not a multiple of 64 (854x480):
+# the plugin says so and what to do, and draws the error frame; padded to 896 wide they
+# are rendered.
+if [ $san = 0 ]; then
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -f lavfi \
+        -i testsrc2=size=854x480:rate=30 -t 0.2 \
+        -vf "frei0r=rockpool:$TOP/examples/rain.scene|ms,format=rgb24" -f framemd5 - \
+        >ff854.md5 2>ff854.err
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -f lavfi \
+        -i testsrc2=size=854x480:rate=30 -t 0.2 -vf "format=rgb24" -f framemd5 - >src854.md5
+    check "ffmpeg 854x480: the lost time is named, with what to do" \
+        grep -q "not a multiple of 64.*scale or pad" ff854.err
+    check "ffmpeg 854x480: said once" test "$(grep -c 'rockpool frei0r' ff854.err)" -eq 1
+    check "ffmpeg 854x480: the error frame, not the source" \
+        test "$(hashes ff854.md5 | grep -cxFf <(hashes src854.md5))" -eq 0
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -f lavfi \
+        -i testsrc2=size=854x480:rate=30 -t 1 \
+        -vf "pad=896:ih,frei0r=rockpool:$TOP/examples/rain.scene|ms,format=rgb24" \
+        -f framemd5 - >ff896.md5 2>ff896.err
+    check "ffmpeg 854x480 padded to 896: rendered, nothing said" test ! -s ff896.err
+fi
+
+# A FIFO named as the scene: refused at once (the scene is opened without blocking), not
+# a host stuck in open().
+if [ $san = 0 ]; then
+    mkfifo fifo.scene
+    st=0
+    FREI0R_PATH=$BUILD_DIR/frei0r timeout -k 5 30 ffmpeg -v error -f lavfi \
+        -i testsrc2=size=128x64:rate=30 -t 0.1 -vf "frei0r=rockpool:fifo.scene|ms" \
+        -f null - 2>fifo.err || st=$?
+    check "a FIFO as scene: the host goes on (exit $st)" test $st -eq 0
+    check "a FIFO as scene: not a regular file" grep -q "fifo.scene: .*not a regular file" fifo.err
+fi
+
 # melt: two worker threads (real_time=-2), so MLT makes an instance per thread and each
 # sees the frames out of order; a profile at the scene's size and rate: no scaling.
 cat >p640 <<'EOF'
@@ -132,6 +185,51 @@ if [ $san = 0 ]; then
     head -n 60 cli_walls.h >cli60.h
     check "melt: 60 frames" test "$(wc -l <melt.h)" -eq 60
     check "melt with 2 threads: the command line's frames" cmp -s melt.h cli60.h
+    # Two cuts of one clip played out of order (source frames 30..59, then 0..29), the
+    # filter on the clip with the sun's azimuth keyframed (parameter 6: 90 degrees, 180
+    # from source frame 30, discrete) and its elevation set (7: 40 degrees): the command
+    # line's frames of harbour with `light 90 40` and `light 180 40` in that order. The
+    # light changes per frame without rebuilding the simulation. (The plugin before the
+    # keyframeable parameters and whole checkpoints: 1 of 60 equal.)
+    cp "$TOP/examples/harbour.scene" .
+    cat >cuts.mlt <<'EOF'
+<?xml version="1.0" encoding="utf-8"?>
+<mlt>
+  <profile description="320x180 30" width="320" height="180" frame_rate_num="30"
+    frame_rate_den="1" progressive="1" sample_aspect_num="1" sample_aspect_den="1"
+    display_aspect_num="16" display_aspect_den="9" colorspace="709"/>
+  <producer id="bg" in="0" out="59">
+    <property name="resource">bg320.png</property>
+    <property name="length">60</property>
+    <filter mlt_service="frei0r.rockpool">
+      <property name="0">harbour.scene</property>
+      <property name="6">0|=0.25;30|=0.5</property>
+      <property name="7">0.4444444444444444</property>
+    </filter>
+  </producer>
+  <playlist id="pl">
+    <entry producer="bg" in="30" out="59"/>
+    <entry producer="bg" in="0" out="29"/>
+  </playlist>
+  <tractor id="t"><track producer="pl"/></tractor>
+</mlt>
+EOF
+    melt_run mc melt_cuts.log cuts.mlt
+    for a in 90 180; do
+        sed '/^light /d' harbour.scene >h$a.scene
+        echo "light $a 40" >>h$a.scene
+        "$ROCKPOOL" -q h$a.scene -s 320x180 -i bg320.png -r 30 -n 60 -f framemd5 -o h$a.md5
+        hashes h$a.md5 >h$a.h
+    done
+    { sed -n 31,60p h180.h; sed -n 1,30p h90.h; } >cuts_cli.h
+    ffmpeg -v error -framerate 30 -start_number 1 -i mc/f%03d.png -pix_fmt rgb24 \
+        -f framemd5 cuts.md5
+    hashes cuts.md5 >cuts.h
+    check "melt, two cuts out of order, azimuth keyframed: 60 frames" test "$(wc -l <cuts.h)" -eq 60
+    check "melt, two cuts out of order, azimuth keyframed: the command line's frames" \
+        cmp -s cuts.h cuts_cli.h
+    check "melt cuts: the light changes at the keyframe" \
+        test "$(sed -n 1p cuts.h)" != "$(sed -n 31p h90.h)"
     # an instance per thread: each prints its one message for a bad time unit
     melt_run mf2 melt2.log -profile p640 bg.png out=19 \
         -attach-track frei0r.rockpool 0="$TOP/examples/walls.scene" 1=minutes
@@ -160,6 +258,48 @@ else
     hashes gst_cli.md5 >gst_cli.h
     check "gst-launch-1.0: 60 frames" test "$(wc -l <gst.h)" -eq 60
     check "gst-launch-1.0: the command line's frames" cmp -s gst.h gst_cli.h
+    # GStreamer's times are whole nanoseconds rounded down (frame 2 at 30 fps: 66,666,666
+    # ns), and multifilesrc adds such durations up: the plugin snaps a time within a
+    # microsecond of the host's frame grid to it. videotestsrc (smpte75, a still pattern)
+    # at 30 and 25 fps, harbour (a 30 fps scene: at 25 fps it is `rockpool -r 25`) and the
+    # elias preset (one step a frame); then a PNG sequence through multifilesrc. Before
+    # the snap: 45 of 60 frames of harbour at 30 fps, 5 of 50 of elias at 25 fps equal.
+    gst_case() { # NAME SCENE WxH RATE FRAMES BACKGROUND SOURCE...
+        local name=$1 scene=$2 size=$3 rate=$4 n=$5 png=$6
+        shift 6
+        rm -rf gs && mkdir gs
+        FREI0R_PATH=$BUILD_DIR/frei0r gst-launch-1.0 -q "$@" ! videoconvert ! \
+            video/x-raw,format=RGBA ! frei0r-filter-rockpool scene="$scene" ! videoconvert ! \
+            video/x-raw,format=RGB ! multifilesink location=gs/g%03d.rgb >gst_$name.log 2>&1
+        for f in gs/g*.rgb; do md5sum <"$f" | cut -d' ' -f1; done >gst_$name.h
+        "$ROCKPOOL" -q "$scene" -s "$size" -i "$png" -r "$rate" -n "$n" -f framemd5 \
+            -o gst_cli_$name.md5
+        hashes gst_cli_$name.md5 >gst_cli_$name.h
+        check "gst-launch-1.0 $name: $n frames" test "$(wc -l <gst_$name.h)" -eq "$n"
+        check "gst-launch-1.0 $name: rockpool -r $rate's frames" cmp -s gst_$name.h gst_cli_$name.h
+    }
+    for size in 320x180 320x200; do
+        gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte75 ! \
+            video/x-raw,format=RGB,width=${size%x*},height=${size#*x} ! pngenc ! \
+            filesink location=vts$size.png
+    done
+    for rate in 30 25; do
+        gst_case "harbour-$rate" "$TOP/examples/harbour.scene" 320x180 $rate $((rate * 2)) \
+            vts320x180.png videotestsrc num-buffers=$((rate * 2)) pattern=smpte75 ! \
+            video/x-raw,width=320,height=180,framerate=$rate/1
+        gst_case "elias-$rate" "$TOP/examples/elias.scene" 320x200 $rate $((rate * 2)) \
+            vts320x200.png videotestsrc num-buffers=$((rate * 2)) pattern=smpte75 ! \
+            video/x-raw,width=320,height=200,framerate=$rate/1
+    done
+    mkdir seq
+    for i in $(seq 0 59); do cp vts320x180.png "seq/$(printf %03d "$i").png"; done
+    gst_case multifilesrc "$TOP/examples/harbour.scene" 320x180 30 60 vts320x180.png \
+        multifilesrc location=seq/%03d.png index=0 stop-index=59 \
+        caps=image/png,framerate=30/1 ! pngdec
+    for i in $(seq 0 59); do cp vts320x200.png "seq/$(printf %03d "$i").png"; done
+    gst_case multifilesrc-elias "$TOP/examples/elias.scene" 320x200 30 60 vts320x200.png \
+        multifilesrc location=seq/%03d.png index=0 stop-index=59 \
+        caps=image/png,framerate=30/1 ! pngdec
 fi
 
 # Out of order, from two threads at once: shuffled, repeated and backward times give the
@@ -221,9 +361,9 @@ printf 'size 64x48\nat 0s drpo 1 1\n' >broken.scene
 "$HARNESS" "$PLUGIN" bad "$TOP/examples/rain.scene" mask.scene broken.scene >bad.out 2>bad.err
 status=$?
 check "bad inputs: harness exits 0" test $status -eq 0
-check "bad inputs: 17 cases pass" test "$(grep -c ' ok$' bad.out)" -eq 17
-check "bad inputs: one message per reason" test "$(grep -c '^rockpool frei0r: ' bad.err)" -eq 16
-check "bad inputs: nothing else on stderr" test "$(wc -l <bad.err)" -eq 16
+check "bad inputs: 18 cases pass" test "$(grep -c ' ok$' bad.out)" -eq 18
+check "bad inputs: one message per reason" test "$(grep -c '^rockpool frei0r: ' bad.err)" -eq 17
+check "bad inputs: nothing else on stderr" test "$(wc -l <bad.err)" -eq 17
 grep -q 'broken.scene:2:7: unknown action' bad.err ||
     grep -q 'broken.scene:2:7: error: unknown action' bad.err
 check "bad inputs: a scene error has its line and column" test $? -eq 0

@@ -19,6 +19,7 @@
  *       Renders a frame of SCENE_COPY (a scene file this call may overwrite), then replaces
  *       the file's text with a broken scene and sends the same path again: the frame must be
  *       the same (an unchanged value does not rebuild, so the file is not read again); then
+ *       a new seed: a frame is rendered from the scene read before (another frame); then
  *       sends the path spelled otherwise ("./" in front): that rebuilds, reads the broken
  *       text and passes the frame through. Prints "resend: ok" or "resend: FAILED".
  *   frei0r_harness PLUGIN time SCENE W H FRAMES FPS
@@ -78,6 +79,13 @@ static void set_str(f0r_instance_t in, int index, const char *value)
 {
     f0r_param_string s = (char *)value;
     f0r.set(in, &s, index);
+}
+
+/* Parameter 4: the error frame (a bool, a double to frei0r). */
+static void set_errframe(f0r_instance_t in, int on)
+{
+    f0r_param_bool b = on;
+    f0r.set(in, &b, 4);
 }
 
 /* A background with detail in every channel, alpha included. */
@@ -236,6 +244,7 @@ static void expect(const char *name, unsigned w, unsigned h, const char *scene, 
     f0r_instance_t in = f0r.construct(w, h);
     int good = bg && out && in;
     if (good) {
+        set_errframe(in, 0);
         if (scene)
             set_str(in, 0, scene);
         if (unit)
@@ -284,6 +293,7 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
     f0r_instance_t in = f0r.construct(64, 48);
     int good = bg && out && in;
     if (good) {
+        set_errframe(in, 0);
         f0r.set(in, NULL, 0);
         f0r_param_string none = NULL;
         f0r.set(in, &none, 0);
@@ -301,6 +311,32 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
     }
     printf("bad: recovers %s\n", good ? "ok" : "FAILED");
     failures += !good;
+
+    /* The error frame, on by default: a missing scene gives magenta stripes, 8 pixels
+     * every 32 along x + y, each (255 + R) / 2, G / 2, (255 + B) / 2 over the frame. */
+    f0r_instance_t ef = f0r.construct(64, 48);
+    good = ef && bg && out;
+    if (good) {
+        set_str(ef, 0, "/nonexistent.scene");
+        f0r.update(ef, 0.5, bg, out);
+        const uint8_t *b8 = (const uint8_t *)bg, *o8 = (const uint8_t *)out;
+        for (size_t y = 0; y < 48; y++)
+            for (size_t x = 0; x < 64; x++) {
+                size_t i = 4 * (y * 64 + x);
+                int stripe = (x + y) % 32 < 8;
+                uint8_t want[4] = {stripe ? (uint8_t)((255 + b8[i]) / 2) : b8[i],
+                                   stripe ? (uint8_t)(b8[i + 1] / 2) : b8[i + 1],
+                                   stripe ? (uint8_t)((255 + b8[i + 2]) / 2) : b8[i + 2], b8[i + 3]};
+                good = good && !memcmp(o8 + i, want, 4);
+            }
+        f0r_param_bool on = -1;
+        f0r.get(ef, &on, 4);
+        good = good && on == 1;
+    }
+    printf("bad: error frame %s\n", good ? "ok" : "FAILED");
+    failures += !good;
+    if (ef)
+        f0r.destruct(ef);
     if (in)
         f0r.destruct(in);
     free(out);
@@ -319,17 +355,22 @@ static int resend_test(const char *path)
     int good = bg && first && out && in && path[0] != '/' &&
                snprintf(other, sizeof other, "./%s", path) < (int)sizeof other;
     if (good) {
+        set_errframe(in, 0);
         set_str(in, 0, path);
-        f0r.update(in, 0.5, bg, first);
+        f0r.update(in, 1.5, bg, first);
         FILE *f = fopen(path, "w");
         good = f && fputs("size 64x48\nat 0s drpo 1 1\n", f) >= 0;
         good = f && !fclose(f) && good;
         set_str(in, 0, path);
         set_str(in, 1, "s");
-        f0r.update(in, 0.5, bg, out);
+        f0r.update(in, 1.5, bg, out);
         good = good && memcmp(first, bg, bytes) && !memcmp(out, first, bytes);
+        /* a new seed builds the simulation again from the scene read before */
+        set_str(in, 3, "8");
+        f0r.update(in, 1.5, bg, out);
+        good = good && memcmp(out, bg, bytes) && memcmp(out, first, bytes);
         set_str(in, 0, other);
-        f0r.update(in, 0.5, bg, out);
+        f0r.update(in, 1.5, bg, out);
         good = good && !memcmp(out, bg, bytes);
     }
     printf("resend: %s\n", good ? "ok" : "FAILED");
