@@ -171,13 +171,55 @@ expect_status "framemd5 pts 'chunks[\$(touch pwned)]': exit 1" 1 "$J" -o evil.fr
 check "... runs nothing" test ! -e pwned -a ! -e touchpwned
 # slurm-array.sh's plan file is data too: a word that is not a decimal is refused.
 mkdir -p .plan.mkv.chunks
-echo '4 opts[$(touch${IFS}pwned)]' >.plan.mkv.chunks/plan
+planid=$("$ROCKPOOL" "$scene" "${opts[@]}" -f mkv --job-id | sed -n 's/^job-id: *//p')
+echo '4 opts[$(touch${IFS}pwned)]' >".plan.mkv.chunks/plan-$planid"
 expect_status "slurm-array.sh, a plan file with a shell expression: exit 1" 1 env ROCKPOOL="$ROCKPOOL" \
     SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=2 SLURM_ARRAY_TASK_MAX=2 \
     bash "$TOP/examples/slurm-array.sh" "$scene" plan.mkv "${opts[@]}"
 stderr_has "... names it" "is not a plain decimal"
 check "... and runs nothing" test ! -e pwned
 rm -rf .plan.mkv.chunks plan.mkv
+
+# slurm-array.sh outside Slurm's own machinery (its variables set by hand, as sbatch would):
+# the plan is recorded once per job by its first task, and read by later tasks whatever
+# their array spec; -j and --max-memory come from the task's allocation.
+cat >logrp <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" --start "*) echo "\$*" >>"$WORK/tasks.log" ;; esac
+exec "$ROCKPOOL" "\$@"
+EOF
+chmod +x logrp
+task() { # ID MIN MAX [VAR=VALUE...]
+    local id=$1 lo=$2 hi=$3
+    shift 3
+    env ROCKPOOL="$WORK/logrp" SLURM_JOB_ID=77 SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=$lo \
+        SLURM_ARRAY_TASK_MAX=$hi "$@" bash "$TOP/examples/slurm-array.sh" "$scene" arr.framemd5 \
+        -q -s 64x48 -n 16
+}
+: >tasks.log
+for id in 0 1 2 4 6 7; do task $id 0 7 2>/dev/null; done
+rm -f tasks.log
+expect_status "slurm-array.sh --array=3,5 after losing chunks 3 and 5 of 0-7: task 3" 0 task 3 3 5
+expect_status "... task 5" 0 task 5 3 5
+check "... they rendered chunks 3 and 5 (frames 6-7 and 10-11), nothing else" \
+    test "$(sed 's/.*--start \([0-9]*\) --end \([0-9]*\).*/\1-\2/' tasks.log | sort -n | tr '\n' ' ')" = "6-8 10-12 "
+expect_status "... a task outside the plan: exit 1" 1 task 8 8 8
+stderr_has "... says so" "task 8 is outside this job's plan: 8 chunks, array indices 0-7"
+expect_status "... the join: exit 0" 0 env JOIN=1 ROCKPOOL="$ROCKPOOL" bash "$TOP/examples/slurm-array.sh" \
+    "$scene" arr.framemd5 -q -s 64x48 -n 16
+"$ROCKPOOL" "$scene" -q -s 64x48 -n 16 -f framemd5 -o arr_single.framemd5
+check "... the single run's manifest" cmp -s arr.framemd5 arr_single.framemd5
+: >tasks.log
+task 0 0 1 2>/dev/null
+check "-j 1 when Slurm gives no --cpus-per-task" grep -q -- " -j 1 " tasks.log
+rm -rf .arr2.framemd5.chunks
+: >tasks.log
+env ROCKPOOL="$WORK/logrp" SLURM_JOB_ID=78 SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_MIN=0 \
+    SLURM_ARRAY_TASK_MAX=1 SLURM_CPUS_PER_TASK=3 SLURM_MEM_PER_CPU=500 \
+    bash "$TOP/examples/slurm-array.sh" "$scene" arr2.framemd5 -q -s 64x48 -n 16 2>/dev/null
+check "-j and --max-memory from --cpus-per-task=3 --mem-per-cpu=500" \
+    grep -q -- " -j 3 --max-memory 1500M " tasks.log
+rm -rf .arr2.framemd5.chunks arr.framemd5 arr_single.framemd5
 
 # PNG chunks: directories of frames, moved to the pattern once all are right.
 for r in 0-9 10-19 20-29; do
@@ -200,12 +242,77 @@ check "refused PNG joins place no frame" test -z "$(ls -A pout)"
 expect_status "PNG join over an existing frame without -y: exit 2" 2 "$J" --frames 30 \
     -o pout/f_%02d.png p0-9 p10-19 p20-29
 check "... places none and keeps the chunks" test "$(ls -A pout)" = f_25.png -a -e p0-9/f_00.png
+# every frame is checked before any moves: an empty one, a link to a file outside
+for bad in empty link; do
+    rm -rf pbad && cp -r p10-19 pbad
+    if [ $bad = empty ]; then : >pbad/f_15.png; else rm pbad/f_15.png && ln -s "$TOP/README.md" pbad/f_15.png; fi
+    expect_status "PNG join, a chunk with an $bad frame: exit 1" 1 "$J" -y --frames 30 \
+        -o pout/f_%02d.png p0-9 pbad p20-29
+    stderr_has "... names it" "chunk 1 (pbad): pbad/f_15.png is not a frame"
+    check "... and moves nothing" test "$(ls -A pout)" = f_25.png -a -e p0-9/f_00.png
+done
 expect_status "PNG join with -y: exit 0" 0 "$J" -y --like plike.png --frames 30 \
     -o pout/f_%02d.png p0-9 p10-19 p20-29
+# PNG chunks on another filesystem (/dev/shm) are copied into place
+if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d "$WORK")" ]; then
+    shm=$(mktemp -d /dev/shm/rockpool-farm.XXXXXX)
+    for r in 0-9 10-19 20-29; do
+        mkdir -p "$shm/q$r" && "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o "$shm/q$r/g_%02d.png"
+    done
+    mkdir -p qout
+    expect_status "PNG chunks on another filesystem, without -y: exit 0" 0 "$J" --frames 30 \
+        -o qout/g_%02d.png "$shm/q0-9" "$shm/q10-19" "$shm/q20-29"
+    check "... 30 frames in place, none left in the chunks" \
+        test "$(ls qout | wc -l)" = 30 -a -z "$(find "$shm" -type f)" -a -z "$(ls -A qout | grep '^\.')"
+    rm -rf "$shm"
+fi
 "$ROCKPOOL" "$scene" "${opts[@]}" -o pfull_%02d.png
 check "PNG join: the single run's pixels, frame for frame" \
     cmp -s <(ffmpeg -v error -i pout/f_%02d.png -f framemd5 -) <(ffmpeg -v error -i pfull_%02d.png -f framemd5 -)
 check "... the chunks' frames were moved" test -z "$(find p0-9 p10-19 p20-29 -type f)"
+
+# ---- the join proves what it wrote ----
+# A chunk removed between the check and the concat (a fake ffmpeg removes chunk 1 first):
+# the joined file is short, refused, and an existing output is kept, with -y too.
+mkdir -p fakebin
+cat >fakebin/ffmpeg <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" concat "*) rm -f "$WORK/gone10-19.mkv" ;; esac
+exec "$(command -v ffmpeg)" "\$@"
+EOF
+chmod +x fakebin/ffmpeg
+cp c10-19.mkv gone10-19.mkv
+expect_status "a chunk removed during the concat: exit 1" 1 env PATH="$WORK/fakebin:$PATH" "$J" \
+    --frames 30 -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv
+check "... no output" test ! -e vanish.mkv
+"$J" --frames 30 -o vanish.mkv c0-9.mkv c10-19.mkv c20-29.mkv
+cp vanish.mkv vanish.good
+cp c10-19.mkv gone10-19.mkv
+expect_status "... with -y over a good output: exit 1" 1 env PATH="$WORK/fakebin:$PATH" "$J" -y \
+    --frames 30 -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv
+stderr_has "... says the result is short" "nothing written"
+check "... the good output is kept as it was" cmp -s vanish.mkv vanish.good
+# A second join while one holds the output's directory waits, then checks afresh.
+flock "$WORK" sleep 4 &
+lockpid=$!
+sleep 1
+expect_status "a join while another holds the lock (ROCKPOOL_JOIN_WAIT=1): exit 1" 1 \
+    env ROCKPOOL_JOIN_WAIT=1 "$J" -y --frames 30 -o vanish.mkv c0-9.mkv c10-19.mkv c20-29.mkv
+stderr_has "... says so" "another join has held"
+wait $lockpid
+cp c10-19.mkv gone10-19.mkv
+flock "$WORK" sh -c 'sleep 2; rm -f gone10-19.mkv' &
+lockpid=$!
+sleep 1
+expect_status "a join waiting for one that removes a chunk: exit 1" 1 "$J" -y --frames 30 \
+    -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv
+wait $lockpid
+check "... the output is kept as it was" cmp -s vanish.mkv vanish.good
+# An MP4 chunk cut inside its last packet: its packets are all there, its frames are not.
+"$ROCKPOOL" "$scene" -q -s 64x48 -n 40 --encoder-preset ultrafast --frame-range 20-39 -o mp20-39.mp4
+cp mp20-39.mp4 mpcut.mp4 && truncate -s -40 mpcut.mp4
+expect_status "an MP4 chunk cut inside its last packet: refused" 1 "$J" --check --range 20-39/40 mpcut.mp4
+stderr_has "... counted in decoded frames" "of the 20 frames of its range 20-39"
 
 # ---- render-parallel resumes: after a failed chunk only the missing chunks are rendered ----
 cat >flaky <<EOF
@@ -245,6 +352,57 @@ check "... every chunk rendered again" test "$(wc -l <chunks.log)" = 5
 "$ROCKPOOL" "$scene" "${opts[@]}" --seed 99 -o reseed_single.mkv
 check "... equal to the single run of the new seed" cmp -s <(decoded reseed.mkv) \
     <(decoded reseed_single.mkv)
+
+# ---- a kept chunk must be of this job: the background swapped under the same path ----
+cp "$TOP/examples/island.png" plate.png
+touch fail.flag
+"$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o plate.mkv -- "$scene" "${opts[@]}" -i plate.png 2>/dev/null
+cp "$TOP/examples/sky.png" plate.png
+rm fail.flag
+: >chunks.log
+expect_status "another background at the same path over kept chunks: exit 0" 0 "$RP" \
+    --rockpool "$WORK/flaky" -k 5 -j 1 -o plate.mkv -- "$scene" "${opts[@]}" -i plate.png
+check "... every chunk rendered again (the inputs differ)" test "$(wc -l <chunks.log)" = 5
+"$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -o plate_single.mkv
+check "... equal to the single run over the new plate" cmp -s <(decoded plate.mkv) \
+    <(decoded plate_single.mkv)
+# rockpool-join --job names what differs
+job_of() { "$ROCKPOOL" "$@" -f mkv --job-id | sed -n 's/^job: *//p'; }
+job=$(job_of "$scene" "${opts[@]}" -i plate.png)
+cp "$TOP/examples/island.png" plate2.png
+for r in 0-9 10-19 20-29; do
+    "$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png --frame-range $r --job-id="$job" -o jc$r.mkv
+done
+"$ROCKPOOL" "$scene" "${opts[@]}" -i plate2.png --frame-range 10-19 \
+    --job-id="$(job_of "$scene" "${opts[@]}" -i plate2.png)" -o jbg10-19.mkv
+expect_status "join --job of the chunks' job: exit 0" 0 "$J" --job "$job" -o jjob.mkv \
+    jc0-9.mkv jc10-19.mkv jc20-29.mkv
+check "... the joined file carries the job" test "$(ffprobe -v error -show_entries \
+    format_tags=rockpool_job -of default=nw=1:nk=1 jjob.mkv)" = "$job"
+expect_status "join --job, a chunk over another background: exit 1" 1 "$J" --job "$job" \
+    -o jbg.mkv jc0-9.mkv jbg10-19.mkv jc20-29.mkv
+stderr_has "... names the chunk and the inputs" "chunk 1 (jbg10-19.mkv) is of another job, which differs in: inputs"
+"$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -c libx264 --crf 3 --frame-range 10-19 \
+    --job-id="$(job_of "$scene" "${opts[@]}" -i plate.png -c libx264 --crf 3)" -o jcrf10-19.mkv 2>/dev/null
+expect_status "join --job, a chunk of another encoder setting: exit 1" 1 "$J" --job "$job" \
+    -o jbg.mkv jc0-9.mkv jcrf10-19.mkv jc20-29.mkv
+stderr_has "... names the options" "which differs in: options"
+expect_status "join --job, a chunk without a job: exit 1" 1 "$J" --job "$job" -o jbg.mkv \
+    jc0-9.mkv c10-19.mkv jc20-29.mkv
+stderr_has "... says so" "chunk 1 (c10-19.mkv) has no job identity"
+check "... no output from the refusals" test ! -e jbg.mkv
+# framemd5 chunks carry the job as a comment line, which --verify ignores
+"$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o jm.framemd5
+{ echo "#rockpool_job: $job"; cat jm.framemd5; } >jmjob.framemd5
+expect_status "--verify ignores a framemd5's job line" 0 "$ROCKPOOL" "$scene" "${opts[@]}" \
+    --verify jmjob.framemd5
+# the options rockpool reads, not their spellings: every per-run output and range refused
+for o in "-stats st.csv" "--stat st.csv" "-ss 1" "-to 1" "--frame-range 3-9" "-frames:v 3" \
+    "--dump-heights dh.bin" "--progress-fd 2"; do
+    # shellcheck disable=SC2086
+    expect_status "render-parallel $o: exit 2" 2 "$RP" -k 3 -j 1 -o spell.mkv -- "$scene" "${opts[@]}" $o
+    check "... nothing written" test ! -e spell.mkv -a ! -e st.csv -a ! -e dh.bin -a ! -e .spell.mkv.chunks
+done
 
 # ---- leftovers of an earlier run never block a join ----
 # (the old join wrote OUTPUT.part.EXT and failed when it was there)
