@@ -341,6 +341,32 @@ check "... rendered only the failed chunk and the cut one" \
 check "... and the result equals the single run" cmp -s <(decoded resume.mkv) <(decoded resume_single.mkv)
 same_timing "... with its timestamps" resume_single.mkv resume.mkv
 check "... and the chunk directory is gone" test ! -e .resume.mkv.chunks
+# Stopped: the finished chunks stay (an earlier run's and this one's), the partial go.
+touch fail.flag
+"$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o stopped.mkv -- "$scene" "${opts[@]}" 2>/dev/null
+rm fail.flag
+cat >slow <<EOF
+#!/usr/bin/env bash
+# rockpool whose chunk at frame 24 hangs (until a signal), logging when it starts
+case " \$* " in *" --start 24 "*) touch "$WORK/slow.started"; exec sleep 60 ;; esac
+exec "$ROCKPOOL" "\$@"
+EOF
+chmod +x slow
+rm -f .stopped.mkv.chunks/chunk_1.mkv slow.started
+"$RP" --rockpool "$WORK/slow" -k 5 -j 1 -o stopped.mkv -- "$scene" "${opts[@]}" 2>/dev/null &
+rppid=$!
+for _ in $(seq 600); do [ -e slow.started ] && break; sleep 0.1; done
+kill -TERM $rppid
+wait $rppid
+check "a rerun stopped by SIGTERM: exit 143" test $? = 143
+check "... keeps the earlier run's chunks and its own (0-3), no partial one" \
+    test -s .stopped.mkv.chunks/chunk_0.mkv -a -s .stopped.mkv.chunks/chunk_1.mkv -a \
+    -s .stopped.mkv.chunks/chunk_3.mkv -a -z "$(ls .stopped.mkv.chunks | grep -v '^chunk_[0-3]\.mkv$')"
+: >chunks.log
+expect_status "... the same command again: exit 0" 0 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 \
+    -o stopped.mkv -- "$scene" "${opts[@]}"
+check "... rendering only the chunk stopped" \
+    test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | tr '\n' ' ')" = "24 "
 # chunks of another seed left from an earlier run are rendered again, not joined
 touch fail.flag
 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o reseed.mkv -- "$scene" "${opts[@]}" 2>/dev/null
@@ -426,44 +452,193 @@ check "progress ends with frame=30 total_frames=30 progress=end" \
 expect_status "render-parallel --progress-fd on a closed descriptor: exit 2" 2 "$RP" \
     --progress-fd 9 -o p2.mkv -- "$scene" "${opts[@]}"
 
-# ---- the Open Job Description template's scripts, run as a scheduler would ----
-# (its CLI cannot be installed here: the template was checked against the published
-# schema by hand.) Each Render task gets a range of Frame ("A-B"), then Join runs once.
-ojd() { # STEP ARG...: the step's embedded script with the job's parameters, run by bash
-    local step=$1
-    shift
-    /usr/bin/python3 - "$TOP/examples/openjd-rockpool.yaml" "$step" "$TOP" "$WORK" >ojd.sh <<'PY'
-import sys, yaml
+# ---- the Open Job Description template: the 2023-09 schema's rules, then its scripts ----
+# (openjd-cli cannot be installed here: openjd_rules.py below holds the rules of the
+# 2023-09 specification that the template uses, and fails a template that breaks them.)
+cat >openjd_rules.py <<'PY'
+# The rules of Open Job Description's jobtemplate-2023-09 that rockpool's template uses
+# (github.com/OpenJobDescription/openjd-specifications, wiki "2023-09 Template Schemas").
+import re, sys, yaml
+t = yaml.safe_load(open(sys.argv[1]))
+errs = []
+def need(c, msg):
+    if not c: errs.append(msg)
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+need(isinstance(t, dict), "not a mapping")
+top = {"specificationVersion", "$schema", "name", "description", "parameterDefinitions",
+       "jobEnvironments", "steps", "extensions"}
+need(set(t) <= top, "unknown top-level keys %s" % (set(t) - top))
+need(t.get("specificationVersion") == "jobtemplate-2023-09", "specificationVersion")
+need(set(t.get("extensions", [])) <= {"TASK_CHUNKING", "REDACTED_ENV_VARS", "EXPR", "FEATURE_BUNDLE_1"},
+     "unknown extension")
+need(isinstance(t.get("name"), str) and 1 <= len(t["name"]) <= 128, "name: 1-128 characters")
+params = {}
+KEYS = {"STRING": {"name", "type", "description", "default", "allowedValues", "minLength",
+                   "maxLength", "userInterface"},
+        "INT": {"name", "type", "description", "default", "allowedValues", "minValue",
+                "maxValue", "userInterface"},
+        "FLOAT": {"name", "type", "description", "default", "allowedValues", "minValue",
+                  "maxValue", "userInterface"},
+        "PATH": {"name", "type", "description", "default", "allowedValues", "minLength",
+                 "maxLength", "objectType", "dataFlow", "userInterface"}}
+for p in t.get("parameterDefinitions", []):
+    need(IDENT.match(str(p.get("name", ""))) and len(p["name"]) <= 64, "parameter name %r" % p.get("name"))
+    need(p.get("type") in KEYS, "parameter %s: type %r" % (p.get("name"), p.get("type")))
+    need(set(p) <= KEYS.get(p.get("type"), set()), "parameter %s: keys %s" % (p.get("name"), set(p)))
+    if p.get("type") == "PATH":
+        need(p.get("objectType", "FILE") in ("FILE", "DIRECTORY"), "objectType")
+        need(p.get("dataFlow", "NONE") in ("NONE", "IN", "OUT", "INOUT"), "dataFlow")
+    if p.get("type") == "INT" and "default" in p:
+        need(isinstance(p["default"], int) and p["default"] >= p.get("minValue", p["default"]),
+             "parameter %s: default" % p["name"])
+    need(p["name"] not in params, "parameter %s twice" % p["name"])
+    params[p["name"]] = p
+FMT = re.compile(r"\{\{\s*([^}]*?)\s*\}\}")
+def refs(text, allowed, where):
+    for m in FMT.finditer(text):
+        need(m.group(1) in allowed, "%s: unknown reference {{%s}}" % (where, m.group(1)))
+job_refs = {"Param." + n for n in params} | {"RawParam." + n for n in params}
+refs(t.get("name", ""), job_refs, "name")
+steps = t.get("steps", [])
+need(isinstance(steps, list) and steps, "steps: at least one")
+names = [s.get("name") for s in steps]
+need(len(set(names)) == len(names), "step names repeat")
+for s in steps:
+    where = "step %s" % s.get("name")
+    need(set(s) <= {"name", "description", "script", "parameterSpace", "stepEnvironments",
+                    "dependencies", "hostRequirements"}, where + ": unknown keys")
+    need(isinstance(s.get("name"), str) and 1 <= len(s["name"]) <= 64, where + ": name")
+    for d in s.get("dependencies", []):
+        need(d.get("dependsOn") in names and d["dependsOn"] != s["name"], where + ": dependsOn")
+    task = set()
+    for tp in s.get("parameterSpace", {}).get("taskParameterDefinitions", []):
+        need(IDENT.match(tp.get("name", "")), where + ": task parameter name")
+        need(tp.get("type") in ("INT", "FLOAT", "STRING", "PATH", "CHUNK[INT]"), where + ": task type")
+        if tp.get("type") == "CHUNK[INT]":
+            need("TASK_CHUNKING" in t.get("extensions", []), where + ": CHUNK[INT] needs TASK_CHUNKING")
+            ch = tp.get("chunks", {})
+            need("defaultTaskCount" in ch and ch.get("rangeConstraint") in ("CONTIGUOUS", "NONCONTIGUOUS"),
+                 where + ": chunks")
+            refs(str(ch.get("defaultTaskCount")), job_refs, where)
+        refs(str(tp.get("range", "")), job_refs, where)
+        task.add(tp["name"])
+    hr = s.get("hostRequirements")
+    need(hr is not None and (hr.get("amounts") or hr.get("attributes")), where + ": hostRequirements")
+    for a in (hr or {}).get("amounts", []):
+        need(re.match(r"^(amount\.worker\.(vcpu|memory|gpu|gpu\.memory|disk\.scratch)|attr\.custom\.[A-Za-z_][A-Za-z0-9_]*)$",
+                      str(a.get("name"))) is not None, where + ": amount name %r" % a.get("name"))
+        need(set(a) <= {"name", "min", "max"} and ("min" in a or "max" in a), where + ": amount keys")
+        for k in ("min", "max"):
+            need(k not in a or (isinstance(a[k], (int, float)) and a[k] >= 0), where + ": amount %s" % k)
+    sc = s.get("script", {})
+    files = {f.get("name") for f in sc.get("embeddedFiles", [])}
+    for f in sc.get("embeddedFiles", []):
+        need(IDENT.match(f.get("name", "")) and f.get("type") == "TEXT" and isinstance(f.get("data"), str),
+             where + ": embedded file")
+        # rockpool's own rule: nothing is pasted into script text
+        need(not FMT.search(f["data"]), where + ": format string in embedded file %s" % f["name"])
+    allowed = job_refs | {"Task.Param." + n for n in task} | {"Task.RawParam." + n for n in task} | \
+        {"Task.File." + n for n in files} | {"Session.WorkingDirectory", "Session.HasPathMappingRules",
+                                            "Session.PathMappingRulesFile"}
+    acts = sc.get("actions", {})
+    need("onRun" in acts and set(acts) <= {"onRun"}, where + ": actions")
+    for an, a in acts.items():
+        need(isinstance(a.get("command"), str), where + ": command")
+        need(isinstance(a.get("args", []), list) and all(isinstance(x, str) for x in a.get("args", [])),
+             where + ": args must be strings")
+        for x in [a["command"]] + a.get("args", []):
+            refs(x, allowed, where)
+        c = a.get("cancelation")
+        if c:
+            need(c.get("mode") in ("NOTIFY_THEN_TERMINATE", "TERMINATE"), where + ": cancelation mode")
+            need(1 <= c.get("notifyPeriodInSeconds", 120) <= 600, where + ": notifyPeriodInSeconds")
+for e in errs:
+    print("openjd rules: " + e)
+print("ok" if not errs else "invalid")
+sys.exit(1 if errs else 0)
+PY
+R=$WORK/openjd_rules.py
+expect_status "OpenJD template: valid under the 2023-09 rules" 0 /usr/bin/python3 "$R" \
+    "$TOP/examples/openjd-rockpool.yaml"
+# the rules can fail: a parameter pasted into script text, an unknown reference, another
+# version, a step without hostRequirements, a bad amount name
+/usr/bin/python3 - "$TOP/examples/openjd-rockpool.yaml" <<'PY'
+import sys, yaml, copy
+t = yaml.safe_load(open(sys.argv[1]))
+def out(name, m):
+    c = copy.deepcopy(t); m(c); yaml.safe_dump(c, open(name, "w"))
+out("bad_paste.yaml", lambda c: c["steps"][0]["script"]["embeddedFiles"][0].__setitem__(
+    "data", "scene={{Param.SceneFile}}\n"))
+out("bad_ref.yaml", lambda c: c["steps"][0]["script"]["actions"]["onRun"]["args"].append("{{Param.Nope}}"))
+out("bad_version.yaml", lambda c: c.__setitem__("specificationVersion", "jobtemplate-2022-01"))
+out("bad_host.yaml", lambda c: c["steps"][0].pop("hostRequirements"))
+out("bad_amount.yaml", lambda c: c["steps"][0]["hostRequirements"]["amounts"][0].__setitem__("name", "cpus"))
+PY
+for b in paste ref version host amount; do
+    expect_status "OpenJD rules refuse a template with a bad $b" 1 /usr/bin/python3 "$R" bad_$b.yaml
+done
+# Each step's onRun as a worker runs it: the embedded file written out, each argument's
+# format strings filled in (one argument each), then `bash FILE ARG...`; no shell between.
+ojd() { # STEP [FRAME]: with SCENE, OUT and OPTIONS from the environment
+    /usr/bin/python3 - "$TOP/examples/openjd-rockpool.yaml" "$@" <<'PY'
+import os, sys, yaml, re
 t = yaml.safe_load(open(sys.argv[1]))
 step = next(s for s in t["steps"] if s["name"] == sys.argv[2])
-text = step["script"]["embeddedFiles"][0]["data"]
-params = {"RockpoolDir": sys.argv[3], "SceneFile": sys.argv[4] + "/ojd.scene",
-          "OutputFile": sys.argv[4] + "/ojd.mkv", "Options": "-s 64x48 -n 30 -c ffv1"}
-for k, v in params.items():
-    text = text.replace("{{Param.%s}}" % k, v)
-assert "{{" not in text, text
-print(text)
+files = {}
+for f in step["script"].get("embeddedFiles", []):
+    path = os.path.join(os.getcwd(), "ojd_%s_%s.sh" % (step["name"], f["name"]))
+    open(path, "w").write(f["data"]); files[f["name"]] = path
+vals = {"Param.RockpoolDir": os.environ["TOP"], "Param.SceneFile": os.environ["SCENE"],
+        "Param.OutputFile": os.environ["OUT"], "Param.Options": os.environ["OPTIONS"],
+        "Param.CpusPerTask": "1", "Param.MemoryMiB": "1024"}
+if len(sys.argv) > 3: vals["Task.Param.Frame"] = sys.argv[3]
+for k, v in files.items(): vals["Task.File." + k] = v
+run = step["script"]["actions"]["onRun"]
+fill = lambda a: re.sub(r"\{\{\s*([A-Za-z.]+)\s*\}\}", lambda m: vals[m.group(1)], a)
+os.execvp(run["command"], [run["command"]] + [fill(a) for a in run["args"]])
 PY
-    bash ojd.sh "$@"
 }
-cp "$scene" ojd.scene
+export TOP
+cp "$scene" "my scene.scene"
+export SCENE="$WORK/my scene.scene" OUT="$WORK/ojd out.mkv" OPTIONS="-s 64x48 -n 30 -c ffv1"
 for r in 0-11 12-23 24-29; do
-    expect_status "OpenJD Render task $r: exit 0" 0 ojd Render $r
+    expect_status "OpenJD Render task $r, a scene path with a space: exit 0" 0 ojd Render $r
 done
-c12=.ojd.mkv.chunks/chunk_000000012-000000023.mkv
+check "... it says openjd_progress: 100" grep -q '^openjd_progress: 100$' out
+c12=$(ls .ojd\ out.mkv.chunks/chunk_*_000000012-000000023.mkv)
 before=$(stat -c %Y.%s "$c12" 2>&1)
 sleep 1
 expect_status "OpenJD Render task 12-23 again: exit 0" 0 ojd Render 12-23
 check "... over its complete chunk, which is kept" test "$(stat -c %Y.%s "$c12" 2>&1)" = "$before"
-expect_status "OpenJD Join: exit 0" 0 ojd Join
-"$ROCKPOOL" ojd.scene -q -s 64x48 -n 30 -c ffv1 -o ojd_single.mkv
-check "OpenJD: the joined clip equals the single run" cmp -s <(decoded ojd.mkv) <(decoded ojd_single.mkv)
-same_timing "OpenJD: with its timestamps" ojd_single.mkv ojd.mkv
-check "OpenJD: the chunk directory is gone" test ! -e .ojd.mkv.chunks
-rm -f ojd.mkv
-for r in 0-11 24-29; do ojd Render $r 2>/dev/null; done
+# chunks of another FramesPerTask (the same job) and of another job (another seed) lie there
+for r in 0-14 15-29; do ojd Render $r >/dev/null 2>&1; done
+OPTIONS="-s 64x48 -n 30 -c ffv1 --seed 5" ojd Render 0-29 >/dev/null 2>&1
+expect_status "OpenJD Join over chunks of two FramesPerTask and another job: exit 0" 0 ojd Join
+"$ROCKPOOL" "my scene.scene" -q -s 64x48 -n 30 -c ffv1 -o ojd_single.mkv
+check "OpenJD: the joined clip equals the single run" cmp -s <(decoded "ojd out.mkv") <(decoded ojd_single.mkv)
+same_timing "OpenJD: with its timestamps" ojd_single.mkv "ojd out.mkv"
+check "OpenJD: the chunk directory is gone" test ! -e ".ojd out.mkv.chunks"
+rm -f "ojd out.mkv"
+for r in 0-11 24-29; do ojd Render $r >/dev/null 2>&1; done
 expect_status "OpenJD Join with a range never rendered: exit 1" 1 ojd Join
 stderr_has "... naming the gap" "frames 12-23 are missing before it"
+rm -rf ".ojd out.mkv.chunks"
+# $(...) in the options is a word, never run
+OPTIONS='-s 64x48 -n 30 -c ffv1 --seed $(touch${IFS}pwned) $(touch pwned2)' \
+    expect_status "OpenJD Render with \$(touch x) in the options: refused (exit 2)" 2 ojd Render 0-9
+check "... and nothing ran" test ! -e pwned -a ! -e pwned2 -a ! -e touch
+# SIGTERM (cancelation) to the task's bash reaches rockpool: nothing left running or written
+OPTIONS="-s 640x360 -n 3000 -c ffv1" ojd Render 0-2999 >/dev/null 2>&1 &
+ojdpid=$!
+for _ in $(seq 300); do
+    [ -n "$(find ".ojd out.mkv.chunks" -name '*part_*' -size +20k 2>/dev/null)" ] && break
+    sleep 0.1
+done
+kill -TERM $ojdpid
+wait $ojdpid
+check "OpenJD Render stopped by SIGTERM: exit 143" test $? = 143
+check "... no rockpool left running, no part left" sh -c \
+    "! pgrep -f 'ojd out.mkv.chunks/[p]art_' >/dev/null && test -z \"\$(ls -A '.ojd out.mkv.chunks' | grep part_)\""
 
 # ---- --sshlogin to localhost through a real sshd (started here, stopped by PID) ----
 # A relative scene path (remote commands start in $HOME) and a scene on stdin.
