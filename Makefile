@@ -274,6 +274,8 @@ install: $(BUILD)/rockpool $(MAN_PAGES) install-frei0r
 	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
 	$(INSTALL_DATA) $(BUILD)/man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
 	$(INSTALL_DATA) $(BUILD)/man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
+	$(INSTALL) -m 755 scripts/render-parallel $(DESTDIR)$(BINDIR)/render-parallel
+	$(INSTALL) -m 755 scripts/rockpool-join $(DESTDIR)$(BINDIR)/rockpool-join
 
 # The frei0r plugin where FFmpeg, MLT and GStreamer look, and its man page (part of
 # `make install`).
@@ -285,6 +287,7 @@ install-frei0r: $(PLUGIN) $(MAN_PAGES)
 	$(INSTALL_DATA) $(BUILD)/man/rockpool-frei0r.7 $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
 
 uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/render-parallel $(DESTDIR)$(BINDIR)/rockpool-join
 	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 	rm -f $(DESTDIR)$(FREI0RDIR)/rockpool.so $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7

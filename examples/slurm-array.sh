@@ -20,9 +20,17 @@
 # requeued or resubmitted array renders only what is missing; a chunk stopped by SIGTERM
 # is never kept under its final name. The join refuses a missing, short or stale chunk,
 # naming it; after a join the chunk directory and the tasks' logs are removed. Side outputs
-# (--aov, --stats, --dump-heights, --save-state, --verify, --hash) are refused (exit 2).
+# (--aov, --stats, --dump-heights, --save-state, --verify, --hash, however spelled: rockpool
+# --job-id says which the options hold) are refused (exit 2). Every chunk carries the job's
+# identity (rockpool --job-id: the scene, the files it names, the options, the build); a
+# kept chunk of another job is rendered again, and the join refuses one, naming what differs.
+# Resources, stated here in one place (edit them, or override on sbatch's command line):
+# each task renders with the CPUs and memory it is given (-j, --max-memory).
 #SBATCH --job-name=rockpool
 #SBATCH --output=rockpool-%j.log
+#SBATCH --cpus-per-task=2
+#SBATCH --mem=4G
+#SBATCH --time=02:00:00
 set -euo pipefail
 
 usage="usage: slurm-array.sh SCENE OUTPUT [ROCKPOOL OPTION]..."
@@ -47,61 +55,74 @@ fi
 join=${ROCKPOOL_JOIN:-${repo:+$repo/scripts/rockpool-join}}
 [ -n "$join" ] || join=$(command -v rockpool-join) || die "scripts/rockpool-join not found: submit from the repository"
 
-# Side outputs would be written by every task (and by the reference renders, with -y):
-# refused here; render them in a run of their own, or use scripts/render-parallel.
-for o in "${opts[@]}"; do
-    case $o in
-    --aov | --aov=* | --stats | --stats=* | --dump-heights | --dump-heights=* | --save-state | \
-        --save-state=* | --verify | --verify=* | --verify-ref | --verify-ref=* | --hash)
-        status=2 die "$o: every task would write it; render side outputs in a run of their own (or use scripts/render-parallel, which handles --aov)" ;;
-    esac
-done
-
 case $output in
-*%*d*.png | *%*d*.PNG) kind=png; ext=png ;;
-*.mp4 | *.mkv | *.mov | *.webm) kind=video; ext=${output##*.} ;;
-*.framemd5 | *.md5) kind=framemd5; ext=${output##*.} ;;
+*%*d*.png | *%*d*.PNG) kind=png; ext=png; job_fmt=png ;;
+*.mp4 | *.mkv | *.mov | *.webm) kind=video; ext=${output##*.}; job_fmt=$ext ;;
+*.framemd5 | *.md5) kind=framemd5; ext=${output##*.}; job_fmt=framemd5 ;;
 *) status=2 die "'$output' is neither a video, a framemd5 file nor a PNG pattern" ;;
 esac
+
+# The job's identity (the scene, every file it names, the options, the build: each input
+# hashed once a task) and what the options hold, as rockpool reads them, not as spelled
+# here. Side outputs would be written by every task: refused, as are a range and -o.
+ident=$("$rockpool" "$scene" "${opts[@]}" -f "$job_fmt" --job-id) || exit $?
+field() { printf '%s\n' "$ident" | sed -n "s/^$1: *//p" | head -n 1; }
+job=$(field job)
+[[ $job =~ ^scene=[0-9a-f]{16},inputs=[0-9a-f]{16},options=[0-9a-f]{16},build=[0-9a-f]{16}$ ]] ||
+    die "$rockpool --job-id printed no job line (an older rockpool?)"
+side=$(field side-outputs)
+[ "$side" = none ] || status=2 die "$side: every task would write it; render side outputs in a run of their own (or use scripts/render-parallel, which handles --aov)"
+[ "$(field range)" = none ] || status=2 die "the options ask for frames $(field range): each task renders its own chunk"
+[ "$(field output-given)" = no ] || status=2 die "give the output as OUTPUT, not with -o"
 fmt=()
 [ $kind != framemd5 ] || fmt=(-f framemd5)
 overwrite=""
 for o in "${opts[@]}"; do [ "$o" != -y ] || overwrite=-y; done
 dir=$(dirname "$output")/.$(basename "$output" | tr '%' '_').chunks
 mkdir -p "$dir" "$(dirname "$output")"
-frames=$("$rockpool" "$scene" "${opts[@]}" --check | sed -n 's/^frames: *\([0-9]*\).*/\1/p')
-[ -n "$frames" ] || die "cannot read the frame count of $scene"
+frames=$(field frames)
+[[ $frames =~ ^[0-9]{1,12}$ ]] || die "cannot read the frame count of $scene"
 
-# The split: CHUNKS, or the array's own range; a task alone (a resubmission) uses the one
-# recorded by the first array. With CHUNKS, the array's index is the chunk's number from 0,
-# unless the array covers every chunk (CHUNKS=8 with --array=1-8 counts from 1), so
-# CHUNKS=8 can be run as --array=0-3 then --array=4-7.
-plan=$dir/plan
-chunks=${CHUNKS:-}
-base=""
-planned=()
-[ ! -f "$plan" ] || read -r -a planned <"$plan"
-# The plan's words are data: plain decimals, checked before any arithmetic.
-for w in ${planned[@]+"${planned[@]}"}; do
-    [[ $w =~ ^[0-9]{1,9}$ ]] || die "$plan: '$w' is not a plain decimal (a damaged plan: remove it)"
-done
-if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
+# The split (the chunk count and the array index of chunk 0) is recorded once per job, by
+# its first task, in plan-JOBID (JOBID: rockpool --job-id's digest of everything that makes
+# the chunks); every later task and the join read it, whatever their array spec, so
+# --array=3,5 after losing chunks 3 and 5 renders those two. The first array's range gives
+# it: --array=0-15 or 1-16 is 16 chunks from 0 or 1; CHUNKS=N splits in N whatever the
+# array's size, a task's chunk being its index from 0 (unless the array covers every chunk,
+# as CHUNKS=8 with --array=1-8, counted from 1), so CHUNKS=8 runs as --array=0-3, then 4-7.
+jobid=$(field job-id)
+[[ $jobid =~ ^[0-9a-f]{64}$ ]] || die "$rockpool --job-id printed no job id"
+plan=$dir/plan-$jobid
+chunks="" base=""
+read_plan() { # the plan's words are data: two plain decimals, checked before any arithmetic
+    local planned=() w
+    read -r -a planned <"$plan" || true
+    [ ${#planned[@]} = 2 ] || die "$plan: not a plan of two numbers (damaged: remove it)"
+    for w in "${planned[@]}"; do
+        [[ $w =~ ^[0-9]{1,9}$ ]] || die "$plan: '$w' is not a plain decimal (a damaged plan: remove it)"
+    done
+    chunks=$((10#${planned[0]})) base=$((10#${planned[1]}))
+}
+if [ ! -f "$plan" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ] && [ "${JOIN:-0}" != 1 ]; then
+    for v in SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX; do
+        [[ ${!v:-} =~ ^[0-9]{1,9}$ ]] || die "$v: '${!v:-}' is not an array index"
+    done
     size=$((SLURM_ARRAY_TASK_MAX - SLURM_ARRAY_TASK_MIN + 1))
-    if [ -z "$chunks" ] && [ "$size" = 1 ] && [ ${#planned[@]} = 2 ]; then
-        chunks=${planned[0]} base=${planned[1]}
-    fi
-    [ -n "$chunks" ] || chunks=$size
-    if [ -z "$base" ]; then
-        if [ "$size" = "$chunks" ]; then base=$SLURM_ARRAY_TASK_MIN
-        elif [ "${planned[0]:-}" = "$chunks" ]; then base=${planned[1]}
-        else base=0; fi
-    fi
-    if [ "$size" = "$chunks" ] || [ -n "${CHUNKS:-}" ]; then
-        echo "$chunks $base" >"$plan.$SLURM_ARRAY_TASK_ID"
-        mv -f "$plan.$SLURM_ARRAY_TASK_ID" "$plan"
-    fi
-elif [ -z "$chunks" ] && [ ${#planned[@]} = 2 ]; then
-    chunks=${planned[0]}
+    first=${CHUNKS:-$size}
+    [[ $first =~ ^[1-9][0-9]{0,8}$ ]] || status=2 die "CHUNKS: '$first' is not a count"
+    from=$SLURM_ARRAY_TASK_MIN
+    [ -z "${CHUNKS:-}" ] || [ "$size" = "$first" ] || from=0
+    # the first task's plan wins: written aside, then linked (ln refuses an existing name)
+    echo "$first $from" >"$plan.$$"
+    ln -T "$plan.$$" "$plan" 2>/dev/null || true
+    rm -f "$plan.$$"
+fi
+if [ -f "$plan" ]; then
+    read_plan
+    [ -z "${CHUNKS:-}" ] || [ "$CHUNKS" = "$chunks" ] ||
+        die "CHUNKS=$CHUNKS, but this job's plan (recorded by its first task) has $chunks chunks"
+else
+    chunks=${CHUNKS:-}
 fi
 [ -n "$chunks" ] || die "no chunk count: run through sbatch --array, or give CHUNKS"
 [[ $chunks =~ ^[1-9][0-9]*$ ]] || status=2 die "CHUNKS: '$chunks' is not a count"
@@ -117,30 +138,42 @@ if [ "${JOIN:-0}" = 1 ]; then
     "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like"
     list=()
     for ((i = 0; i < chunks; i++)); do list+=("$(chunk_of chunk $i)"); done
-    "$join" $overwrite --like "$like" --frames "$frames" -o "$output" "${list[@]}"
+    "$join" $overwrite --job "$job" --like "$like" --frames "$frames" -o "$output" "${list[@]}"
     rm -rf "$dir"
     echo "slurm-array.sh: $frames frames in $chunks chunks -> $output" >&2
     exit 0
 fi
 
 [ -n "${SLURM_ARRAY_TASK_ID:-}" ] || die "run through sbatch --array, or with JOIN=1 to join"
+[[ $SLURM_ARRAY_TASK_ID =~ ^[0-9]{1,9}$ ]] || die "SLURM_ARRAY_TASK_ID: '$SLURM_ARRAY_TASK_ID' is not an array index"
 i=$((SLURM_ARRAY_TASK_ID - base))
 if [ "$i" -lt 0 ] || [ "$i" -ge "$chunks" ]; then
-    die "task $SLURM_ARRAY_TASK_ID is outside the $chunks chunks (array from $base)"
+    die "task $SLURM_ARRAY_TASK_ID is outside this job's plan: $chunks chunks, array indices" \
+        "$base-$((base + chunks - 1)) (recorded in $plan by its first task)"
 fi
 read -r start end <<<"$(range $i)"
-threads=(-j "${SLURM_CPUS_PER_TASK:-$(nproc)}")
+# The CPUs and memory Slurm gave the task (not the node's): -j from --cpus-per-task (1 when
+# Slurm says nothing: one CPU is what a task gets by default), --max-memory from --mem-per-cpu
+# or --mem (in MB), unless the options give their own.
+cpus=${SLURM_CPUS_PER_TASK:-}
+if [ -z "$cpus" ]; then if [ -n "${SLURM_JOB_ID:-}" ]; then cpus=1; else cpus=$(nproc); fi; fi
+[[ $cpus =~ ^[1-9][0-9]{0,4}$ ]] || die "SLURM_CPUS_PER_TASK: '$cpus' is not a CPU count"
+threads=(-j "$cpus")
+mem=""
+if [[ ${SLURM_MEM_PER_CPU:-} =~ ^[1-9][0-9]{0,9}$ ]]; then mem=$((SLURM_MEM_PER_CPU * cpus))
+elif [[ ${SLURM_MEM_PER_NODE:-} =~ ^[1-9][0-9]{0,9}$ ]]; then mem=$SLURM_MEM_PER_NODE; fi
+[ -z "$mem" ] || threads+=(--max-memory "${mem}M")
 chunk=$(chunk_of chunk $i)
 part=$(chunk_of part $i)
 # A chunk already there is kept when it is complete and of this run's scene and settings
 # (checked against this task's own render of frame 0).
 like=$dir/like_$i.$ext
-trap 'rm -rf "$part" "$like"' EXIT
+trap 'rm -rf "$part" "$part.job" "$like"' EXIT
 sha=()
 [ ! -f "$scene" ] || sha=(--scene-sha256 "$(sha256sum <"$scene" | cut -c1-64)")
 if [ -e "$chunk" ] &&
     "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like" &&
-    "$join" --check "${sha[@]}" --like "$like" --range "$start-$((end - 1))/$frames" "$chunk" \
+    "$join" --check --job "$job" "${sha[@]}" --like "$like" --range "$start-$((end - 1))/$frames" "$chunk" \
         2>/dev/null; then
     echo "slurm-array.sh: chunk $i (frames $start-$((end - 1))) is already complete"
 else
@@ -154,7 +187,7 @@ else
     fi
     # scancel and preemption send SIGTERM to the task's every process: rockpool finishes its
     # file (short) and this shell waits for it before removing it.
-    "$rockpool" -q -y "${threads[@]}" "$scene" "${opts[@]}" "${fmt[@]}" --start "$start" \
+    "$rockpool" -q -y "--job-id=$job" "${threads[@]}" "$scene" "${opts[@]}" "${fmt[@]}" --start "$start" \
         --end "$end" -o "$target" &
     child=$!
     trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; rm -rf "$part" "$like"; exit 143' TERM INT
@@ -162,6 +195,11 @@ else
     wait "$child" || rc=$?
     trap - TERM INT
     [ "$rc" = 0 ] || exit "$rc"
+    # a framemd5 chunk holds its job as a comment line ('#' lines are not frames)
+    if [ $kind = framemd5 ]; then
+        { echo "#rockpool_job: $job"; cat "$part"; } >"$part.job"
+        mv -f "$part.job" "$part"
+    fi
     rm -rf "$chunk"
     mv -f "$part" "$chunk"
 fi

@@ -152,6 +152,9 @@ typedef struct rp_run {
     /* A one-line warning (an encoder fallback, ...). NULL = dropped. */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    /* A farm job's identity line (rockpool --job-id), written into the outputs' tags as
+     * rockpool_job so that a chunk says which job it belongs to; NULL = none. */
+    const char *job_id;
 } rp_run;
 
 /** Defaults: no overrides, all frames, rockpool.mp4, one thread, 4 GiB limit. */

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "check/hash.h"
+#include "identity.h"
 
 enum {
     ARG_START = 256,
@@ -52,6 +53,7 @@ enum {
     ARG_FF_THREADS,
     ARG_VERIFY_REF,
     ARG_STRENGTH,
+    ARG_JOB_ID, /* --job-id (identity.h) */
 };
 
 static const char short_opts[] = ":o:f:i:s:n:t:r:c:b:j:v:yqhV";
@@ -88,6 +90,7 @@ static const struct option long_opts[] = {
     {"loglevel", required_argument, NULL, 'v'},
     {"progress", no_argument, NULL, ARG_PROGRESS},
     {"check", no_argument, NULL, ARG_CHECK},
+    {"job-id", optional_argument, NULL, ARG_JOB_ID},
     {"save-state", required_argument, NULL, ARG_SAVE_STATE},
     {"load-state", required_argument, NULL, ARG_LOAD_STATE},
     {"progress-fd", required_argument, NULL, ARG_PROGRESS_FD},
@@ -147,6 +150,8 @@ void rp_cli_usage(FILE *f)
           "      --alpha            light alone as RGBA; --no-audio: drop a video's sound\n"
           "      --aov KIND PATH    16-bit PNGs: height, normal, displacement, caustics\n"
           "  -y, --overwrite        replace existing files   --check  validate, print, exit\n"
+          "      --job-id[=LINE]    print the farm job's identity and resolved options, exit;\n"
+          "                         with =LINE, tag the outputs with it (rockpool_job)\n"
           "  -q, --quiet            errors only; -v, --loglevel quiet|error|info --progress\n"
           "      --save-state F     checkpoint after the last frame; --load-state F starts\n"
           "                         from one; --progress-fd N: key=value progress\n"
@@ -804,6 +809,19 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
     case 'q': cli->loglevel = RP_LOG_ERROR; break;
     case ARG_PROGRESS: cli->progress = 1; break;
     case ARG_CHECK: cli->check = 1; break;
+    case ARG_JOB_ID:
+        /* --job-id: print the identity and exit; --job-id=LINE: tag the outputs with it */
+        if (!arg) {
+            cli->job_id_print = 1;
+        } else if (!rp_job_line_valid(arg)) {
+            return usage_error(err, errlen,
+                               "--job-id: '%s' is not a job line as --job-id prints it "
+                               "(scene=HEX16,inputs=HEX16,options=HEX16,build=HEX16)",
+                               arg);
+        } else {
+            cli->run.job_id = arg;
+        }
+        break;
     case ARG_SAVE_STATE: cli->run.save_state = arg; break;
     case ARG_LOAD_STATE: cli->run.load_state = arg; break;
     case ARG_SIMD: {

@@ -27,6 +27,7 @@ typedef struct rp_cli {
     int check;
     int output_given;         /* -o was given */
     int help, version;
+    int job_id_print; /* --job-id without a value: print the job's identity (identity.h) */
     /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once
      * the frame rate is known (is_frames: a frame number, already in run.start/end). */
     rp_time start_at, end_at;

@@ -66,6 +66,7 @@ struct rp_session {
     int64_t written;          /* frames handed to the sinks */
     rp_frame frame;           /* the last frame handed out */
     rp_provenance provenance; /* the outputs' metadata: version, preset, seed, scene */
+    const char *meta[2 * RP_PROVENANCE_MAX + 3]; /* provenance.kv and rockpool_job */
     int started;
 };
 
@@ -803,6 +804,16 @@ static int validate(rp_session *se, rp_error *err)
         if (se->start < se->end)
             rp_provenance_add_frames(&se->provenance, se->start, se->end, se->frames);
         o->metadata = se->provenance.kv;
+        /* --job-id=LINE: the farm job's identity, after the provenance's own tags */
+        if (run->job_id) {
+            size_t n = 0;
+            for (; se->provenance.kv[n]; n++)
+                se->meta[n] = se->provenance.kv[n];
+            se->meta[n++] = "rockpool_job";
+            se->meta[n++] = run->job_id;
+            se->meta[n] = NULL;
+            o->metadata = se->meta;
+        }
     }
     o->width = se->s.out_width;
     o->height = se->s.out_height;

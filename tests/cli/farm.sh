@@ -171,13 +171,55 @@ expect_status "framemd5 pts 'chunks[\$(touch pwned)]': exit 1" 1 "$J" -o evil.fr
 check "... runs nothing" test ! -e pwned -a ! -e touchpwned
 # slurm-array.sh's plan file is data too: a word that is not a decimal is refused.
 mkdir -p .plan.mkv.chunks
-echo '4 opts[$(touch${IFS}pwned)]' >.plan.mkv.chunks/plan
+planid=$("$ROCKPOOL" "$scene" "${opts[@]}" -f mkv --job-id | sed -n 's/^job-id: *//p')
+echo '4 opts[$(touch${IFS}pwned)]' >".plan.mkv.chunks/plan-$planid"
 expect_status "slurm-array.sh, a plan file with a shell expression: exit 1" 1 env ROCKPOOL="$ROCKPOOL" \
     SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=2 SLURM_ARRAY_TASK_MAX=2 \
     bash "$TOP/examples/slurm-array.sh" "$scene" plan.mkv "${opts[@]}"
 stderr_has "... names it" "is not a plain decimal"
 check "... and runs nothing" test ! -e pwned
 rm -rf .plan.mkv.chunks plan.mkv
+
+# slurm-array.sh outside Slurm's own machinery (its variables set by hand, as sbatch would):
+# the plan is recorded once per job by its first task, and read by later tasks whatever
+# their array spec; -j and --max-memory come from the task's allocation.
+cat >logrp <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" --start "*) echo "\$*" >>"$WORK/tasks.log" ;; esac
+exec "$ROCKPOOL" "\$@"
+EOF
+chmod +x logrp
+task() { # ID MIN MAX [VAR=VALUE...]
+    local id=$1 lo=$2 hi=$3
+    shift 3
+    env ROCKPOOL="$WORK/logrp" SLURM_JOB_ID=77 SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=$lo \
+        SLURM_ARRAY_TASK_MAX=$hi "$@" bash "$TOP/examples/slurm-array.sh" "$scene" arr.framemd5 \
+        -q -s 64x48 -n 16
+}
+: >tasks.log
+for id in 0 1 2 4 6 7; do task $id 0 7 2>/dev/null; done
+rm -f tasks.log
+expect_status "slurm-array.sh --array=3,5 after losing chunks 3 and 5 of 0-7: task 3" 0 task 3 3 5
+expect_status "... task 5" 0 task 5 3 5
+check "... they rendered chunks 3 and 5 (frames 6-7 and 10-11), nothing else" \
+    test "$(sed 's/.*--start \([0-9]*\) --end \([0-9]*\).*/\1-\2/' tasks.log | sort -n | tr '\n' ' ')" = "6-8 10-12 "
+expect_status "... a task outside the plan: exit 1" 1 task 8 8 8
+stderr_has "... says so" "task 8 is outside this job's plan: 8 chunks, array indices 0-7"
+expect_status "... the join: exit 0" 0 env JOIN=1 ROCKPOOL="$ROCKPOOL" bash "$TOP/examples/slurm-array.sh" \
+    "$scene" arr.framemd5 -q -s 64x48 -n 16
+"$ROCKPOOL" "$scene" -q -s 64x48 -n 16 -f framemd5 -o arr_single.framemd5
+check "... the single run's manifest" cmp -s arr.framemd5 arr_single.framemd5
+: >tasks.log
+task 0 0 1 2>/dev/null
+check "-j 1 when Slurm gives no --cpus-per-task" grep -q -- " -j 1 " tasks.log
+rm -rf .arr2.framemd5.chunks
+: >tasks.log
+env ROCKPOOL="$WORK/logrp" SLURM_JOB_ID=78 SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_MIN=0 \
+    SLURM_ARRAY_TASK_MAX=1 SLURM_CPUS_PER_TASK=3 SLURM_MEM_PER_CPU=500 \
+    bash "$TOP/examples/slurm-array.sh" "$scene" arr2.framemd5 -q -s 64x48 -n 16 2>/dev/null
+check "-j and --max-memory from --cpus-per-task=3 --mem-per-cpu=500" \
+    grep -q -- " -j 3 --max-memory 1500M " tasks.log
+rm -rf .arr2.framemd5.chunks arr.framemd5 arr_single.framemd5
 
 # PNG chunks: directories of frames, moved to the pattern once all are right.
 for r in 0-9 10-19 20-29; do
@@ -200,12 +242,77 @@ check "refused PNG joins place no frame" test -z "$(ls -A pout)"
 expect_status "PNG join over an existing frame without -y: exit 2" 2 "$J" --frames 30 \
     -o pout/f_%02d.png p0-9 p10-19 p20-29
 check "... places none and keeps the chunks" test "$(ls -A pout)" = f_25.png -a -e p0-9/f_00.png
+# every frame is checked before any moves: an empty one, a link to a file outside
+for bad in empty link; do
+    rm -rf pbad && cp -r p10-19 pbad
+    if [ $bad = empty ]; then : >pbad/f_15.png; else rm pbad/f_15.png && ln -s "$TOP/README.md" pbad/f_15.png; fi
+    expect_status "PNG join, a chunk with an $bad frame: exit 1" 1 "$J" -y --frames 30 \
+        -o pout/f_%02d.png p0-9 pbad p20-29
+    stderr_has "... names it" "chunk 1 (pbad): pbad/f_15.png is not a frame"
+    check "... and moves nothing" test "$(ls -A pout)" = f_25.png -a -e p0-9/f_00.png
+done
 expect_status "PNG join with -y: exit 0" 0 "$J" -y --like plike.png --frames 30 \
     -o pout/f_%02d.png p0-9 p10-19 p20-29
+# PNG chunks on another filesystem (/dev/shm) are copied into place
+if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d "$WORK")" ]; then
+    shm=$(mktemp -d /dev/shm/rockpool-farm.XXXXXX)
+    for r in 0-9 10-19 20-29; do
+        mkdir -p "$shm/q$r" && "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o "$shm/q$r/g_%02d.png"
+    done
+    mkdir -p qout
+    expect_status "PNG chunks on another filesystem, without -y: exit 0" 0 "$J" --frames 30 \
+        -o qout/g_%02d.png "$shm/q0-9" "$shm/q10-19" "$shm/q20-29"
+    check "... 30 frames in place, none left in the chunks" \
+        test "$(ls qout | wc -l)" = 30 -a -z "$(find "$shm" -type f)" -a -z "$(ls -A qout | grep '^\.')"
+    rm -rf "$shm"
+fi
 "$ROCKPOOL" "$scene" "${opts[@]}" -o pfull_%02d.png
 check "PNG join: the single run's pixels, frame for frame" \
     cmp -s <(ffmpeg -v error -i pout/f_%02d.png -f framemd5 -) <(ffmpeg -v error -i pfull_%02d.png -f framemd5 -)
 check "... the chunks' frames were moved" test -z "$(find p0-9 p10-19 p20-29 -type f)"
+
+# ---- the join proves what it wrote ----
+# A chunk removed between the check and the concat (a fake ffmpeg removes chunk 1 first):
+# the joined file is short, refused, and an existing output is kept, with -y too.
+mkdir -p fakebin
+cat >fakebin/ffmpeg <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" concat "*) rm -f "$WORK/gone10-19.mkv" ;; esac
+exec "$(command -v ffmpeg)" "\$@"
+EOF
+chmod +x fakebin/ffmpeg
+cp c10-19.mkv gone10-19.mkv
+expect_status "a chunk removed during the concat: exit 1" 1 env PATH="$WORK/fakebin:$PATH" "$J" \
+    --frames 30 -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv
+check "... no output" test ! -e vanish.mkv
+"$J" --frames 30 -o vanish.mkv c0-9.mkv c10-19.mkv c20-29.mkv
+cp vanish.mkv vanish.good
+cp c10-19.mkv gone10-19.mkv
+expect_status "... with -y over a good output: exit 1" 1 env PATH="$WORK/fakebin:$PATH" "$J" -y \
+    --frames 30 -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv
+stderr_has "... says the result is short" "nothing written"
+check "... the good output is kept as it was" cmp -s vanish.mkv vanish.good
+# A second join while one holds the output's directory waits, then checks afresh.
+flock "$WORK" sleep 4 &
+lockpid=$!
+sleep 1
+expect_status "a join while another holds the lock (ROCKPOOL_JOIN_WAIT=1): exit 1" 1 \
+    env ROCKPOOL_JOIN_WAIT=1 "$J" -y --frames 30 -o vanish.mkv c0-9.mkv c10-19.mkv c20-29.mkv
+stderr_has "... says so" "another join has held"
+wait $lockpid
+cp c10-19.mkv gone10-19.mkv
+flock "$WORK" sh -c 'sleep 2; rm -f gone10-19.mkv' &
+lockpid=$!
+sleep 1
+expect_status "a join waiting for one that removes a chunk: exit 1" 1 "$J" -y --frames 30 \
+    -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv
+wait $lockpid
+check "... the output is kept as it was" cmp -s vanish.mkv vanish.good
+# An MP4 chunk cut inside its last packet: its packets are all there, its frames are not.
+"$ROCKPOOL" "$scene" -q -s 64x48 -n 40 --encoder-preset ultrafast --frame-range 20-39 -o mp20-39.mp4
+cp mp20-39.mp4 mpcut.mp4 && truncate -s -40 mpcut.mp4
+expect_status "an MP4 chunk cut inside its last packet: refused" 1 "$J" --check --range 20-39/40 mpcut.mp4
+stderr_has "... counted in decoded frames" "of the 20 frames of its range 20-39"
 
 # ---- render-parallel resumes: after a failed chunk only the missing chunks are rendered ----
 cat >flaky <<EOF
@@ -234,6 +341,32 @@ check "... rendered only the failed chunk and the cut one" \
 check "... and the result equals the single run" cmp -s <(decoded resume.mkv) <(decoded resume_single.mkv)
 same_timing "... with its timestamps" resume_single.mkv resume.mkv
 check "... and the chunk directory is gone" test ! -e .resume.mkv.chunks
+# Stopped: the finished chunks stay (an earlier run's and this one's), the partial go.
+touch fail.flag
+"$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o stopped.mkv -- "$scene" "${opts[@]}" 2>/dev/null
+rm fail.flag
+cat >slow <<EOF
+#!/usr/bin/env bash
+# rockpool whose chunk at frame 24 hangs (until a signal), logging when it starts
+case " \$* " in *" --start 24 "*) touch "$WORK/slow.started"; exec sleep 60 ;; esac
+exec "$ROCKPOOL" "\$@"
+EOF
+chmod +x slow
+rm -f .stopped.mkv.chunks/chunk_1.mkv slow.started
+"$RP" --rockpool "$WORK/slow" -k 5 -j 1 -o stopped.mkv -- "$scene" "${opts[@]}" 2>/dev/null &
+rppid=$!
+for _ in $(seq 600); do [ -e slow.started ] && break; sleep 0.1; done
+kill -TERM $rppid
+wait $rppid
+check "a rerun stopped by SIGTERM: exit 143" test $? = 143
+check "... keeps the earlier run's chunks and its own (0-3), no partial one" \
+    test -s .stopped.mkv.chunks/chunk_0.mkv -a -s .stopped.mkv.chunks/chunk_1.mkv -a \
+    -s .stopped.mkv.chunks/chunk_3.mkv -a -z "$(ls .stopped.mkv.chunks | grep -v '^chunk_[0-3]\.mkv$')"
+: >chunks.log
+expect_status "... the same command again: exit 0" 0 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 \
+    -o stopped.mkv -- "$scene" "${opts[@]}"
+check "... rendering only the chunk stopped" \
+    test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | tr '\n' ' ')" = "24 "
 # chunks of another seed left from an earlier run are rendered again, not joined
 touch fail.flag
 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o reseed.mkv -- "$scene" "${opts[@]}" 2>/dev/null
@@ -245,6 +378,57 @@ check "... every chunk rendered again" test "$(wc -l <chunks.log)" = 5
 "$ROCKPOOL" "$scene" "${opts[@]}" --seed 99 -o reseed_single.mkv
 check "... equal to the single run of the new seed" cmp -s <(decoded reseed.mkv) \
     <(decoded reseed_single.mkv)
+
+# ---- a kept chunk must be of this job: the background swapped under the same path ----
+cp "$TOP/examples/island.png" plate.png
+touch fail.flag
+"$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o plate.mkv -- "$scene" "${opts[@]}" -i plate.png 2>/dev/null
+cp "$TOP/examples/sky.png" plate.png
+rm fail.flag
+: >chunks.log
+expect_status "another background at the same path over kept chunks: exit 0" 0 "$RP" \
+    --rockpool "$WORK/flaky" -k 5 -j 1 -o plate.mkv -- "$scene" "${opts[@]}" -i plate.png
+check "... every chunk rendered again (the inputs differ)" test "$(wc -l <chunks.log)" = 5
+"$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -o plate_single.mkv
+check "... equal to the single run over the new plate" cmp -s <(decoded plate.mkv) \
+    <(decoded plate_single.mkv)
+# rockpool-join --job names what differs
+job_of() { "$ROCKPOOL" "$@" -f mkv --job-id | sed -n 's/^job: *//p'; }
+job=$(job_of "$scene" "${opts[@]}" -i plate.png)
+cp "$TOP/examples/island.png" plate2.png
+for r in 0-9 10-19 20-29; do
+    "$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png --frame-range $r --job-id="$job" -o jc$r.mkv
+done
+"$ROCKPOOL" "$scene" "${opts[@]}" -i plate2.png --frame-range 10-19 \
+    --job-id="$(job_of "$scene" "${opts[@]}" -i plate2.png)" -o jbg10-19.mkv
+expect_status "join --job of the chunks' job: exit 0" 0 "$J" --job "$job" -o jjob.mkv \
+    jc0-9.mkv jc10-19.mkv jc20-29.mkv
+check "... the joined file carries the job" test "$(ffprobe -v error -show_entries \
+    format_tags=rockpool_job -of default=nw=1:nk=1 jjob.mkv)" = "$job"
+expect_status "join --job, a chunk over another background: exit 1" 1 "$J" --job "$job" \
+    -o jbg.mkv jc0-9.mkv jbg10-19.mkv jc20-29.mkv
+stderr_has "... names the chunk and the inputs" "chunk 1 (jbg10-19.mkv) is of another job, which differs in: inputs"
+"$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -c libx264 --crf 3 --frame-range 10-19 \
+    --job-id="$(job_of "$scene" "${opts[@]}" -i plate.png -c libx264 --crf 3)" -o jcrf10-19.mkv 2>/dev/null
+expect_status "join --job, a chunk of another encoder setting: exit 1" 1 "$J" --job "$job" \
+    -o jbg.mkv jc0-9.mkv jcrf10-19.mkv jc20-29.mkv
+stderr_has "... names the options" "which differs in: options"
+expect_status "join --job, a chunk without a job: exit 1" 1 "$J" --job "$job" -o jbg.mkv \
+    jc0-9.mkv c10-19.mkv jc20-29.mkv
+stderr_has "... says so" "chunk 1 (c10-19.mkv) has no job identity"
+check "... no output from the refusals" test ! -e jbg.mkv
+# framemd5 chunks carry the job as a comment line, which --verify ignores
+"$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o jm.framemd5
+{ echo "#rockpool_job: $job"; cat jm.framemd5; } >jmjob.framemd5
+expect_status "--verify ignores a framemd5's job line" 0 "$ROCKPOOL" "$scene" "${opts[@]}" \
+    --verify jmjob.framemd5
+# the options rockpool reads, not their spellings: every per-run output and range refused
+for o in "-stats st.csv" "--stat st.csv" "-ss 1" "-to 1" "--frame-range 3-9" "-frames:v 3" \
+    "--dump-heights dh.bin" "--progress-fd 2"; do
+    # shellcheck disable=SC2086
+    expect_status "render-parallel $o: exit 2" 2 "$RP" -k 3 -j 1 -o spell.mkv -- "$scene" "${opts[@]}" $o
+    check "... nothing written" test ! -e spell.mkv -a ! -e st.csv -a ! -e dh.bin -a ! -e .spell.mkv.chunks
+done
 
 # ---- leftovers of an earlier run never block a join ----
 # (the old join wrote OUTPUT.part.EXT and failed when it was there)
@@ -268,44 +452,193 @@ check "progress ends with frame=30 total_frames=30 progress=end" \
 expect_status "render-parallel --progress-fd on a closed descriptor: exit 2" 2 "$RP" \
     --progress-fd 9 -o p2.mkv -- "$scene" "${opts[@]}"
 
-# ---- the Open Job Description template's scripts, run as a scheduler would ----
-# (its CLI cannot be installed here: the template was checked against the published
-# schema by hand.) Each Render task gets a range of Frame ("A-B"), then Join runs once.
-ojd() { # STEP ARG...: the step's embedded script with the job's parameters, run by bash
-    local step=$1
-    shift
-    /usr/bin/python3 - "$TOP/examples/openjd-rockpool.yaml" "$step" "$TOP" "$WORK" >ojd.sh <<'PY'
-import sys, yaml
+# ---- the Open Job Description template: the 2023-09 schema's rules, then its scripts ----
+# (openjd-cli cannot be installed here: openjd_rules.py below holds the rules of the
+# 2023-09 specification that the template uses, and fails a template that breaks them.)
+cat >openjd_rules.py <<'PY'
+# The rules of Open Job Description's jobtemplate-2023-09 that rockpool's template uses
+# (github.com/OpenJobDescription/openjd-specifications, wiki "2023-09 Template Schemas").
+import re, sys, yaml
+t = yaml.safe_load(open(sys.argv[1]))
+errs = []
+def need(c, msg):
+    if not c: errs.append(msg)
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+need(isinstance(t, dict), "not a mapping")
+top = {"specificationVersion", "$schema", "name", "description", "parameterDefinitions",
+       "jobEnvironments", "steps", "extensions"}
+need(set(t) <= top, "unknown top-level keys %s" % (set(t) - top))
+need(t.get("specificationVersion") == "jobtemplate-2023-09", "specificationVersion")
+need(set(t.get("extensions", [])) <= {"TASK_CHUNKING", "REDACTED_ENV_VARS", "EXPR", "FEATURE_BUNDLE_1"},
+     "unknown extension")
+need(isinstance(t.get("name"), str) and 1 <= len(t["name"]) <= 128, "name: 1-128 characters")
+params = {}
+KEYS = {"STRING": {"name", "type", "description", "default", "allowedValues", "minLength",
+                   "maxLength", "userInterface"},
+        "INT": {"name", "type", "description", "default", "allowedValues", "minValue",
+                "maxValue", "userInterface"},
+        "FLOAT": {"name", "type", "description", "default", "allowedValues", "minValue",
+                  "maxValue", "userInterface"},
+        "PATH": {"name", "type", "description", "default", "allowedValues", "minLength",
+                 "maxLength", "objectType", "dataFlow", "userInterface"}}
+for p in t.get("parameterDefinitions", []):
+    need(IDENT.match(str(p.get("name", ""))) and len(p["name"]) <= 64, "parameter name %r" % p.get("name"))
+    need(p.get("type") in KEYS, "parameter %s: type %r" % (p.get("name"), p.get("type")))
+    need(set(p) <= KEYS.get(p.get("type"), set()), "parameter %s: keys %s" % (p.get("name"), set(p)))
+    if p.get("type") == "PATH":
+        need(p.get("objectType", "FILE") in ("FILE", "DIRECTORY"), "objectType")
+        need(p.get("dataFlow", "NONE") in ("NONE", "IN", "OUT", "INOUT"), "dataFlow")
+    if p.get("type") == "INT" and "default" in p:
+        need(isinstance(p["default"], int) and p["default"] >= p.get("minValue", p["default"]),
+             "parameter %s: default" % p["name"])
+    need(p["name"] not in params, "parameter %s twice" % p["name"])
+    params[p["name"]] = p
+FMT = re.compile(r"\{\{\s*([^}]*?)\s*\}\}")
+def refs(text, allowed, where):
+    for m in FMT.finditer(text):
+        need(m.group(1) in allowed, "%s: unknown reference {{%s}}" % (where, m.group(1)))
+job_refs = {"Param." + n for n in params} | {"RawParam." + n for n in params}
+refs(t.get("name", ""), job_refs, "name")
+steps = t.get("steps", [])
+need(isinstance(steps, list) and steps, "steps: at least one")
+names = [s.get("name") for s in steps]
+need(len(set(names)) == len(names), "step names repeat")
+for s in steps:
+    where = "step %s" % s.get("name")
+    need(set(s) <= {"name", "description", "script", "parameterSpace", "stepEnvironments",
+                    "dependencies", "hostRequirements"}, where + ": unknown keys")
+    need(isinstance(s.get("name"), str) and 1 <= len(s["name"]) <= 64, where + ": name")
+    for d in s.get("dependencies", []):
+        need(d.get("dependsOn") in names and d["dependsOn"] != s["name"], where + ": dependsOn")
+    task = set()
+    for tp in s.get("parameterSpace", {}).get("taskParameterDefinitions", []):
+        need(IDENT.match(tp.get("name", "")), where + ": task parameter name")
+        need(tp.get("type") in ("INT", "FLOAT", "STRING", "PATH", "CHUNK[INT]"), where + ": task type")
+        if tp.get("type") == "CHUNK[INT]":
+            need("TASK_CHUNKING" in t.get("extensions", []), where + ": CHUNK[INT] needs TASK_CHUNKING")
+            ch = tp.get("chunks", {})
+            need("defaultTaskCount" in ch and ch.get("rangeConstraint") in ("CONTIGUOUS", "NONCONTIGUOUS"),
+                 where + ": chunks")
+            refs(str(ch.get("defaultTaskCount")), job_refs, where)
+        refs(str(tp.get("range", "")), job_refs, where)
+        task.add(tp["name"])
+    hr = s.get("hostRequirements")
+    need(hr is not None and (hr.get("amounts") or hr.get("attributes")), where + ": hostRequirements")
+    for a in (hr or {}).get("amounts", []):
+        need(re.match(r"^(amount\.worker\.(vcpu|memory|gpu|gpu\.memory|disk\.scratch)|attr\.custom\.[A-Za-z_][A-Za-z0-9_]*)$",
+                      str(a.get("name"))) is not None, where + ": amount name %r" % a.get("name"))
+        need(set(a) <= {"name", "min", "max"} and ("min" in a or "max" in a), where + ": amount keys")
+        for k in ("min", "max"):
+            need(k not in a or (isinstance(a[k], (int, float)) and a[k] >= 0), where + ": amount %s" % k)
+    sc = s.get("script", {})
+    files = {f.get("name") for f in sc.get("embeddedFiles", [])}
+    for f in sc.get("embeddedFiles", []):
+        need(IDENT.match(f.get("name", "")) and f.get("type") == "TEXT" and isinstance(f.get("data"), str),
+             where + ": embedded file")
+        # rockpool's own rule: nothing is pasted into script text
+        need(not FMT.search(f["data"]), where + ": format string in embedded file %s" % f["name"])
+    allowed = job_refs | {"Task.Param." + n for n in task} | {"Task.RawParam." + n for n in task} | \
+        {"Task.File." + n for n in files} | {"Session.WorkingDirectory", "Session.HasPathMappingRules",
+                                            "Session.PathMappingRulesFile"}
+    acts = sc.get("actions", {})
+    need("onRun" in acts and set(acts) <= {"onRun"}, where + ": actions")
+    for an, a in acts.items():
+        need(isinstance(a.get("command"), str), where + ": command")
+        need(isinstance(a.get("args", []), list) and all(isinstance(x, str) for x in a.get("args", [])),
+             where + ": args must be strings")
+        for x in [a["command"]] + a.get("args", []):
+            refs(x, allowed, where)
+        c = a.get("cancelation")
+        if c:
+            need(c.get("mode") in ("NOTIFY_THEN_TERMINATE", "TERMINATE"), where + ": cancelation mode")
+            need(1 <= c.get("notifyPeriodInSeconds", 120) <= 600, where + ": notifyPeriodInSeconds")
+for e in errs:
+    print("openjd rules: " + e)
+print("ok" if not errs else "invalid")
+sys.exit(1 if errs else 0)
+PY
+R=$WORK/openjd_rules.py
+expect_status "OpenJD template: valid under the 2023-09 rules" 0 /usr/bin/python3 "$R" \
+    "$TOP/examples/openjd-rockpool.yaml"
+# the rules can fail: a parameter pasted into script text, an unknown reference, another
+# version, a step without hostRequirements, a bad amount name
+/usr/bin/python3 - "$TOP/examples/openjd-rockpool.yaml" <<'PY'
+import sys, yaml, copy
+t = yaml.safe_load(open(sys.argv[1]))
+def out(name, m):
+    c = copy.deepcopy(t); m(c); yaml.safe_dump(c, open(name, "w"))
+out("bad_paste.yaml", lambda c: c["steps"][0]["script"]["embeddedFiles"][0].__setitem__(
+    "data", "scene={{Param.SceneFile}}\n"))
+out("bad_ref.yaml", lambda c: c["steps"][0]["script"]["actions"]["onRun"]["args"].append("{{Param.Nope}}"))
+out("bad_version.yaml", lambda c: c.__setitem__("specificationVersion", "jobtemplate-2022-01"))
+out("bad_host.yaml", lambda c: c["steps"][0].pop("hostRequirements"))
+out("bad_amount.yaml", lambda c: c["steps"][0]["hostRequirements"]["amounts"][0].__setitem__("name", "cpus"))
+PY
+for b in paste ref version host amount; do
+    expect_status "OpenJD rules refuse a template with a bad $b" 1 /usr/bin/python3 "$R" bad_$b.yaml
+done
+# Each step's onRun as a worker runs it: the embedded file written out, each argument's
+# format strings filled in (one argument each), then `bash FILE ARG...`; no shell between.
+ojd() { # STEP [FRAME]: with SCENE, OUT and OPTIONS from the environment
+    /usr/bin/python3 - "$TOP/examples/openjd-rockpool.yaml" "$@" <<'PY'
+import os, sys, yaml, re
 t = yaml.safe_load(open(sys.argv[1]))
 step = next(s for s in t["steps"] if s["name"] == sys.argv[2])
-text = step["script"]["embeddedFiles"][0]["data"]
-params = {"RockpoolDir": sys.argv[3], "SceneFile": sys.argv[4] + "/ojd.scene",
-          "OutputFile": sys.argv[4] + "/ojd.mkv", "Options": "-s 64x48 -n 30 -c ffv1"}
-for k, v in params.items():
-    text = text.replace("{{Param.%s}}" % k, v)
-assert "{{" not in text, text
-print(text)
+files = {}
+for f in step["script"].get("embeddedFiles", []):
+    path = os.path.join(os.getcwd(), "ojd_%s_%s.sh" % (step["name"], f["name"]))
+    open(path, "w").write(f["data"]); files[f["name"]] = path
+vals = {"Param.RockpoolDir": os.environ["TOP"], "Param.SceneFile": os.environ["SCENE"],
+        "Param.OutputFile": os.environ["OUT"], "Param.Options": os.environ["OPTIONS"],
+        "Param.CpusPerTask": "1", "Param.MemoryMiB": "1024"}
+if len(sys.argv) > 3: vals["Task.Param.Frame"] = sys.argv[3]
+for k, v in files.items(): vals["Task.File." + k] = v
+run = step["script"]["actions"]["onRun"]
+fill = lambda a: re.sub(r"\{\{\s*([A-Za-z.]+)\s*\}\}", lambda m: vals[m.group(1)], a)
+os.execvp(run["command"], [run["command"]] + [fill(a) for a in run["args"]])
 PY
-    bash ojd.sh "$@"
 }
-cp "$scene" ojd.scene
+export TOP
+cp "$scene" "my scene.scene"
+export SCENE="$WORK/my scene.scene" OUT="$WORK/ojd out.mkv" OPTIONS="-s 64x48 -n 30 -c ffv1"
 for r in 0-11 12-23 24-29; do
-    expect_status "OpenJD Render task $r: exit 0" 0 ojd Render $r
+    expect_status "OpenJD Render task $r, a scene path with a space: exit 0" 0 ojd Render $r
 done
-c12=.ojd.mkv.chunks/chunk_000000012-000000023.mkv
+check "... it says openjd_progress: 100" grep -q '^openjd_progress: 100$' out
+c12=$(ls .ojd\ out.mkv.chunks/chunk_*_000000012-000000023.mkv)
 before=$(stat -c %Y.%s "$c12" 2>&1)
 sleep 1
 expect_status "OpenJD Render task 12-23 again: exit 0" 0 ojd Render 12-23
 check "... over its complete chunk, which is kept" test "$(stat -c %Y.%s "$c12" 2>&1)" = "$before"
-expect_status "OpenJD Join: exit 0" 0 ojd Join
-"$ROCKPOOL" ojd.scene -q -s 64x48 -n 30 -c ffv1 -o ojd_single.mkv
-check "OpenJD: the joined clip equals the single run" cmp -s <(decoded ojd.mkv) <(decoded ojd_single.mkv)
-same_timing "OpenJD: with its timestamps" ojd_single.mkv ojd.mkv
-check "OpenJD: the chunk directory is gone" test ! -e .ojd.mkv.chunks
-rm -f ojd.mkv
-for r in 0-11 24-29; do ojd Render $r 2>/dev/null; done
+# chunks of another FramesPerTask (the same job) and of another job (another seed) lie there
+for r in 0-14 15-29; do ojd Render $r >/dev/null 2>&1; done
+OPTIONS="-s 64x48 -n 30 -c ffv1 --seed 5" ojd Render 0-29 >/dev/null 2>&1
+expect_status "OpenJD Join over chunks of two FramesPerTask and another job: exit 0" 0 ojd Join
+"$ROCKPOOL" "my scene.scene" -q -s 64x48 -n 30 -c ffv1 -o ojd_single.mkv
+check "OpenJD: the joined clip equals the single run" cmp -s <(decoded "ojd out.mkv") <(decoded ojd_single.mkv)
+same_timing "OpenJD: with its timestamps" ojd_single.mkv "ojd out.mkv"
+check "OpenJD: the chunk directory is gone" test ! -e ".ojd out.mkv.chunks"
+rm -f "ojd out.mkv"
+for r in 0-11 24-29; do ojd Render $r >/dev/null 2>&1; done
 expect_status "OpenJD Join with a range never rendered: exit 1" 1 ojd Join
 stderr_has "... naming the gap" "frames 12-23 are missing before it"
+rm -rf ".ojd out.mkv.chunks"
+# $(...) in the options is a word, never run
+OPTIONS='-s 64x48 -n 30 -c ffv1 --seed $(touch${IFS}pwned) $(touch pwned2)' \
+    expect_status "OpenJD Render with \$(touch x) in the options: refused (exit 2)" 2 ojd Render 0-9
+check "... and nothing ran" test ! -e pwned -a ! -e pwned2 -a ! -e touch
+# SIGTERM (cancelation) to the task's bash reaches rockpool: nothing left running or written
+OPTIONS="-s 640x360 -n 3000 -c ffv1" ojd Render 0-2999 >/dev/null 2>&1 &
+ojdpid=$!
+for _ in $(seq 300); do
+    [ -n "$(find ".ojd out.mkv.chunks" -name '*part_*' -size +20k 2>/dev/null)" ] && break
+    sleep 0.1
+done
+kill -TERM $ojdpid
+wait $ojdpid
+check "OpenJD Render stopped by SIGTERM: exit 143" test $? = 143
+check "... no rockpool left running, no part left" sh -c \
+    "! pgrep -f 'ojd out.mkv.chunks/[p]art_' >/dev/null && test -z \"\$(ls -A '.ojd out.mkv.chunks' | grep part_)\""
 
 # ---- --sshlogin to localhost through a real sshd (started here, stopped by PID) ----
 # A relative scene path (remote commands start in $HOME) and a scene on stdin.

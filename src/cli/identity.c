@@ -1,0 +1,236 @@
+/* identity.c - --job-id (identity.h): four SHA-256 digests of what makes a chunk, printed
+ * with the resolved options so that farm scripts ask rockpool instead of reading option
+ * spellings themselves. */
+#include "identity.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "check/hash.h"
+#include "scene/scene.h"
+
+#define HEX 65 /* a SHA-256 in hex with its NUL */
+
+int rp_job_line_valid(const char *text)
+{
+    static const char *const names[] = {"scene=", "inputs=", "options=", "build="};
+    const char *p = text;
+    for (int i = 0; i < 4; i++) {
+        size_t n = strlen(names[i]);
+        if (strncmp(p, names[i], n))
+            return 0;
+        p += n;
+        for (int k = 0; k < 16; k++, p++)
+            if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+                return 0;
+        if (*p != (i < 3 ? ',' : '\0'))
+            return 0;
+        p++;
+    }
+    return 1;
+}
+
+static int fail(rp_error *err, int bad_input, const char *fmt, ...)
+{
+    va_list ap;
+    memset(err, 0, sizeof *err);
+    err->code = bad_input ? RP_ERR_IO : RP_ERR_NOMEM;
+    err->bad_input = bad_input;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static void add_text(rp_hash *h, const char *s)
+{
+    rp_hash_update(h, (const uint8_t *)s, strlen(s));
+}
+
+/* The SHA-256 of a file's bytes, read in pieces. */
+static int file_digest(const char *path, const char *what, char hex[HEX], rp_error *err)
+{
+    static uint8_t buf[1 << 16];
+    rp_hash *h;
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, 1, "--job-id: cannot read %s '%s': %s", what, path, strerror(errno));
+    if (rp_hash_new(&h, "sha256")) {
+        fclose(f);
+        return fail(err, 0, "--job-id: out of memory");
+    }
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        rp_hash_update(h, buf, n);
+    int bad = ferror(f);
+    int e = errno;
+    fclose(f);
+    if (!bad)
+        rp_hash_final_hex(h, hex);
+    rp_hash_free(&h);
+    return bad ? fail(err, 1, "--job-id: cannot read %s '%s': %s", what, path, strerror(e)) : 0;
+}
+
+/* One input into the inputs digest: its role and its content's digest. */
+static int add_file(rp_hash *inputs, const char *what, const char *path, rp_error *err)
+{
+    char hex[HEX];
+    if (file_digest(path, what, hex, err))
+        return 1;
+    add_text(inputs, what);
+    add_text(inputs, " ");
+    add_text(inputs, hex);
+    add_text(inputs, "\n");
+    return 0;
+}
+
+/* The options digest's text: one "key=value" line per resolved option. */
+typedef struct lines {
+    char text[4096];
+    size_t len;
+} lines;
+
+static void put(lines *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->text + l->len, sizeof l->text - l->len, fmt, ap);
+    va_end(ap);
+    if (n > 0 && (size_t)n < sizeof l->text - l->len - 1) {
+        l->len += (size_t)n;
+        l->text[l->len++] = '\n';
+        l->text[l->len] = '\0';
+    }
+}
+
+static const char *or_default(const char *s)
+{
+    return s && s[0] ? s : "default";
+}
+
+static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
+{
+    const rp_settings *s = sum->settings;
+    const rp_output_opts *o = &cli->run.out;
+    enum rp_format fmt = o->path || o->format ? rp_output_format_of(o) : RP_FORMAT_NONE;
+    put(l, "scene-size=%dx%d", s->width, s->height);
+    put(l, "size=%dx%d", s->out_width, s->out_height);
+    put(l, "fps=%d/%d", s->time.fps, s->time.fps_den);
+    put(l, "frames=%" PRId64, sum->frames);
+    put(l, "preset=%s", rp_preset_name(s->preset));
+    put(l, "seed=%" PRIu64, s->seed);
+    put(l, "background=%s", s->background[0] ? "file" : "built-in");
+    put(l, "fit=%d", s->fit);
+    put(l, "background-end=%d", s->background_end);
+    put(l, "grid=%dx%d", s->water.width, s->water.height);
+    put(l, "rate=%d", s->time.rate);
+    put(l, "format=%s", fmt ? rp_output_format_name(fmt) : "none");
+    put(l, "codec=%s", or_default(o->codec));
+    put(l, "crf=%d%s", o->crf, o->crf_given ? "" : " (default)");
+    put(l, "encoder-preset=%s", or_default(o->encoder_preset));
+    put(l, "bitrate=%" PRId64, o->bitrate);
+    put(l, "pix-fmt=%s", or_default(o->pix_fmt));
+    put(l, "png-level=%d", o->png_level);
+    put(l, "hash-algo=%s", or_default(o->hash_algo));
+    put(l, "alpha=%d", cli->run.alpha);
+    put(l, "no-audio=%d", cli->run.no_audio);
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        if (cli->run.aov[k])
+            put(l, "aov=%s", rp_aov_name((enum rp_aov)k));
+}
+
+/* The per-run side outputs on the command line, as options, or "none". */
+static void side_outputs(const rp_cli *cli, char *buf, size_t len)
+{
+    const rp_run *r = &cli->run;
+    const struct {
+        int on;
+        const char *name;
+    } side[] = {{r->stats != NULL, "--stats"},         {r->dump_heights != NULL, "--dump-heights"},
+                {r->save_state != NULL, "--save-state"}, {r->hash, "--hash"},
+                {r->verify != NULL, "--verify"},       {r->verify_ref != NULL, "--verify-ref"},
+                {cli->progress_fd >= 0, "--progress-fd"}};
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof side / sizeof *side; i++)
+        if (side[i].on)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", side[i].name);
+    for (int k = 0; k < RP_AOV_KINDS && n < len; k++)
+        if (r->aov[k])
+            n += (size_t)snprintf(buf + n, len - n, "%s--aov", n ? " " : "");
+    if (!n)
+        snprintf(buf, len, "none");
+}
+
+int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum, FILE *out,
+                      rp_error *err)
+{
+    char scene_hex[HEX], inputs_hex[HEX], options_hex[HEX], build_hex[HEX], exe_hex[HEX];
+    char job[4 * HEX], job_hex[HEX], side[160];
+    rp_hash *h;
+    lines opts = {.len = 0};
+    size_t len;
+    int files = 0;
+    const char *text = rp_scene_text(scene, &len);
+    const rp_settings *s = sum->settings;
+
+    if (rp_hash_new(&h, "sha256"))
+        return fail(err, 0, "--job-id: out of memory");
+    rp_hash_hex(h, (const uint8_t *)text, len, scene_hex);
+    /* inputs: each file once, in a fixed order: background, sky, masks, checkpoint */
+    if (s->background[0] && (files++, add_file(h, "background", s->background, err)))
+        goto fail;
+    if (s->sky_image[0] && (files++, add_file(h, "sky", s->sky_image, err)))
+        goto fail;
+    for (size_t i = 0; i < rp_scene_event_count(scene); i++) {
+        const rp_event *ev = rp_scene_event(scene, i);
+        int seen = ev->kind != RP_EVENT_WALL_MASK || !ev->path;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const rp_event *e = rp_scene_event(scene, j);
+            seen = e->kind == RP_EVENT_WALL_MASK && e->path && !strcmp(e->path, ev->path);
+        }
+        if (!seen && (files++, add_file(h, "wall-mask", ev->path, err)))
+            goto fail;
+    }
+    if (cli->run.load_state && (files++, add_file(h, "load-state", cli->run.load_state, err)))
+        goto fail;
+    rp_hash_final_hex(h, inputs_hex);
+    resolved_options(cli, sum, &opts);
+    rp_hash_hex(h, (const uint8_t *)opts.text, opts.len, options_hex);
+    /* the build: the version and this program's own bytes */
+    if (file_digest("/proc/self/exe", "the program", exe_hex, err))
+        snprintf(exe_hex, sizeof exe_hex, "unknown");
+    add_text(h, "rockpool " RP_VERSION "\n");
+    add_text(h, exe_hex);
+    rp_hash_final_hex(h, build_hex);
+    snprintf(job, sizeof job, "scene=%.16s,inputs=%.16s,options=%.16s,build=%.16s", scene_hex,
+             inputs_hex, options_hex, build_hex);
+    rp_hash_hex(h, (const uint8_t *)job, strlen(job), job_hex);
+    rp_hash_free(&h);
+    side_outputs(cli, side, sizeof side);
+
+    fprintf(out, "job-id:       %s\n", job_hex);
+    fprintf(out, "job:          %s\n", job);
+    fprintf(out, "scene:        %s\n", scene_hex);
+    fprintf(out, "inputs:       %s (%d file%s)\n", inputs_hex, files, files == 1 ? "" : "s");
+    fprintf(out, "options:      %s\n", options_hex);
+    fprintf(out, "build:        %s (rockpool %s)\n", build_hex, RP_VERSION);
+    fprintf(out, "frames:       %" PRId64 "\n", sum->frames);
+    if (cli->run.start != 0 || cli->run.end != -1 || cli->times)
+        fprintf(out, "range:        %" PRId64 "-%" PRId64 "%s\n", sum->start, sum->end - 1,
+                sum->start < sum->end ? "" : " (empty)");
+    else
+        fprintf(out, "range:        none\n");
+    fprintf(out, "side-outputs: %s\n", side);
+    fprintf(out, "output-given: %s\n", cli->output_given ? "yes" : "no");
+    for (char *p = opts.text, *e; *p; p = e + 1) {
+        e = strchr(p, '\n');
+        fprintf(out, "option:       %.*s\n", (int)(e - p), p);
+    }
+    return 0;
+fail:
+    rp_hash_free(&h);
+    return 1;
+}

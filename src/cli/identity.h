@@ -1,0 +1,32 @@
+/* identity.h - --job-id: what a farm's chunk is made of, as digests (rockpool(1) --job-id).
+ *
+ * A job's identity is four SHA-256 digests: the scene's bytes; the content of every file
+ * the scene or the command line names (the background, the sky image, each wall mask,
+ * --load-state), each read once, streamed; every resolved option that reaches the frames
+ * or the encoder (sizes, rate, frames, preset, seed, fit, format, codec, crf, encoder
+ * preset, bitrate, pixel format, ...), but not the frame range, which differs from chunk
+ * to chunk; and the build (the version and the program's own bytes). The job line names
+ * each by its first 16 hex digits ("scene=...,inputs=...,options=...,build=..."), short
+ * enough for a container tag, and the job id is the SHA-256 of that line. */
+#ifndef RP_CLI_IDENTITY_H
+#define RP_CLI_IDENTITY_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "rockpool.h"
+
+/** The length of a job line: four "name=" and 16 hex digits, joined by commas. */
+#define RP_JOB_LINE_LEN 73
+
+/** Whether text has the form of a job line (what --job-id=LINE takes). */
+int rp_job_line_valid(const char *text);
+
+/** Print the identity of the run cli describes (its scene loaded, its session resolved
+ * as sum says) to out: job-id, job, the four digests, frames, the range asked for, the
+ * per-run side outputs and one "option:" line per resolved option. Returns 0, or 1 with
+ * a message in err (an input that cannot be read: bad input). */
+int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum, FILE *out,
+                      rp_error *err);
+
+#endif
