@@ -640,9 +640,10 @@ int rp_image_cost(const char *path, int width, int height, int mask, int64_t *by
 
 /* Decode path and produce width x height RGB24 in a new buffer: libswscale to RGBA at the
  * target size (bicubic, bit-exact), then each channel composited over black as
- * (c * a + 127) / 255. At most max_bytes (when > 0) are spent on it, mask included. */
+ * (c * a + 127) / 255; or with rgba, the RGBA samples as they are. At most max_bytes (when
+ * > 0) are spent on it, mask included. */
 static int load_rgb(const char *path, int width, int height, int64_t max_bytes, int mask,
-                    uint8_t **prgb, char *err, size_t errlen)
+                    int rgba_out, uint8_t **prgb, char *err, size_t errlen)
 {
     image_dims dims = {0};
     image_cost cost;
@@ -668,7 +669,7 @@ static int load_rgb(const char *path, int width, int height, int64_t max_bytes, 
     /* Aligned and padded: libswscale's SIMD writers store past a row's end. */
     if (av_image_alloc(rgba, rgba_stride, width, height, AV_PIX_FMT_RGBA, 64) < 0)
         rgba[0] = NULL;
-    rgb = malloc(pixels * 3);
+    rgb = malloc(pixels * (rgba_out ? 4 : 3));
     if (!sws || !rgba[0] || !rgb) {
         rp_errf(err, errlen,
                 sws ? "out of memory reading image '%s'"
@@ -687,8 +688,12 @@ static int load_rgb(const char *path, int width, int height, int64_t max_bytes, 
     }
     for (int y = 0; y < height; y++) {
         const uint8_t *src = rgba[0] + (size_t)y * rgba_stride[0];
-        uint8_t *dst = rgb + (size_t)y * width * 3;
+        uint8_t *dst = rgb + (size_t)y * width * (rgba_out ? 4 : 3);
 
+        if (rgba_out) {
+            memcpy(dst, src, (size_t)width * 4);
+            continue;
+        }
         for (int x = 0; x < width; x++, src += 4, dst += 3) {
             unsigned a = src[3];
 
@@ -711,13 +716,19 @@ fail:
 int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, char *err,
                       size_t errlen)
 {
-    return load_rgb(path, width, height, 0, 0, rgb, err, errlen);
+    return load_rgb(path, width, height, 0, 0, 0, rgb, err, errlen);
+}
+
+int rp_image_load_rgba(const char *path, int width, int height, uint8_t **rgba, char *err,
+                       size_t errlen)
+{
+    return load_rgb(path, width, height, 0, 0, 1, rgba, err, errlen);
 }
 
 int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes, uint8_t **rgb,
                           char *err, size_t errlen)
 {
-    return load_rgb(path, width, height, max_bytes, 0, rgb, err, errlen);
+    return load_rgb(path, width, height, max_bytes, 0, 0, rgb, err, errlen);
 }
 
 /* Walls by rp_mask_is_wall (image.h). */
@@ -735,7 +746,7 @@ int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_
     int ret;
 
     *mask = NULL;
-    ret = load_rgb(path, width, height, max_bytes, 1, &rgb, err, errlen);
+    ret = load_rgb(path, width, height, max_bytes, 1, 0, &rgb, err, errlen);
     if (ret)
         return ret;
     cells = malloc(pixels);

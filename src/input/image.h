@@ -15,6 +15,11 @@ int rp_image_probe(const char *path, int *width, int *height, char *err, size_t 
 int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, char *err,
                       size_t errlen);
 
+/** As rp_image_load_rgb, but RGBA as the file holds it (*rgba is width*height*4), not
+ * composited: --verify-ref's difference image with --alpha compares these samples. */
+int rp_image_load_rgba(const char *path, int width, int height, uint8_t **rgba, char *err,
+                       size_t errlen);
+
 /** Decode a wall mask scaled to width x height: *mask[i] = 1 where the pixel (after
  * compositing over black) is a wall by rp_mask_is_wall (base/mask.h), else 0. *mask is malloc'd. */
 int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,

@@ -170,7 +170,8 @@ static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, i
 
 /* The difference of the actual frame from the expected one (frame k of --verify-ref),
  * as an RGB picture: the actual frame in dim grey where the two are equal, red where they
- * differ, brighter the larger the difference (8 levels a step, at least 64); written as
+ * differ (any of its samples: RGBA with --alpha), brighter the larger the difference (8
+ * levels a step, at least 64); written as
  * STEM.diff-FRAME.png. Its name, or why there is none, into what. */
 static void write_diff(verify_sink *v, int64_t k, const uint8_t *frame, char *what, size_t len)
 {
@@ -188,15 +189,18 @@ static void write_diff(verify_sink *v, int64_t k, const uint8_t *frame, char *wh
                  w, h);
         return;
     }
-    if (rp_image_load_rgb(name, w, h, &ref, err, sizeof err) || !(diff = malloc(n * 3))) {
+    /* with --alpha the frame is RGBA: every sample compared, alpha too */
+    if ((bpp == 4 ? rp_image_load_rgba(name, w, h, &ref, err, sizeof err)
+                  : rp_image_load_rgb(name, w, h, &ref, err, sizeof err)) ||
+        !(diff = malloc(n * 3))) {
         snprintf(what, len, "; no difference image: %.900s", ref ? "out of memory" : err);
         free(ref);
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        const uint8_t *a = frame + i * bpp, *b = ref + i * 3;
+        const uint8_t *a = frame + i * bpp, *b = ref + i * bpp;
         int d = 0, grey = (a[0] + 2 * a[1] + a[2]) / 16;
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < (int)bpp; c++)
             d = abs(a[c] - b[c]) > d ? abs(a[c] - b[c]) : d;
         diff[i * 3] = (uint8_t)(d ? (64 + 8 * d > 255 ? 255 : 64 + 8 * d) : grey);
         diff[i * 3 + 1] = diff[i * 3 + 2] = (uint8_t)(d ? 0 : grey);

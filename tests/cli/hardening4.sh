@@ -131,3 +131,36 @@ case $ROCKPOOL in
     check "ulimit -v: some limit failed in the PNG encoder ($png_oom)" test "$png_oom" -gt 0
     ;;
 esac
+
+## 5. --alpha --verify-ref: the difference image compares the RGBA samples, so only the
+## pixels that differ are marked (it compared the layer's RGBA with the reference
+## composited over black, and marked every partly transparent pixel). Frame 30 of
+## examples/harbour.scene at 96x64 has 341 partly transparent pixels; 10 pixels of the
+## reference are changed (R of 5 opaque-free pixels, alpha of 5 partly transparent ones).
+H=("$TOP/examples/harbour.scene" -s 96x64 --alpha -ss 1s -t 1f)
+mkdir aref
+"$R" -q "${H[@]}" -o 'aref/r_%02d.png'
+ffmpeg -v error -i aref/r_30.png -f rawvideo -pix_fmt rgba aref/r.rgba
+python3 - aref/r.rgba <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+partial = [i for i in range(len(b) // 4) if 0 < b[4 * i + 3] < 255]
+for i in partial[:5]:
+    b[4 * i + 3] ^= 1
+for i in range(5):
+    b[4 * (7 * i + 3)] ^= 2
+open(p, "wb").write(b)
+PY
+ffmpeg -v error -f rawvideo -pix_fmt rgba -s 96x64 -i aref/r.rgba -frames:v 1 -y aref/r_30.png
+# the manifest: rockpool's framemd5 of the frame, its MD5 replaced by the changed frame's
+"$R" -q "${H[@]}" -f framemd5 -o aref/own.framemd5
+sed "s/[0-9a-f]\{32\}\$/$(md5sum <aref/r.rgba | cut -c1-32)/" aref/own.framemd5 >aref/m.framemd5
+expect_status "--alpha --verify-ref, 10 pixels differ: exit 3" 3 "$R" -q "${H[@]}" \
+    --verify aref/m.framemd5 --verify-ref 'aref/r_%02d.png' --verify-dir aref
+marked=$(ffmpeg -v error -i aref/m.diff-00030.png -f rawvideo -pix_fmt rgb24 - | python3 -c '
+import sys
+b = sys.stdin.buffer.read()
+print(sum(1 for i in range(0, len(b), 3) if b[i] and not b[i + 1] and not b[i + 2]))')
+check "... the difference image marks exactly those 10 (marked: ${marked:-none})" \
+    test "${marked:-0}" -eq 10
