@@ -435,15 +435,31 @@ static int set_sky(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the sky");
 }
 
+/* `duration TIME`, or `duration background [or TIME]`: a video background's length, else
+ * TIME (default 10 s). */
 static int set_duration(parser *ps, tok kw)
 {
     tok t;
     char b[64];
-    int ret = rp_lex_want_word(ps, "a time like 10s, 2500ms or 300f", "duration", &t);
+    int ret = rp_lex_want_word(ps, "a time like 10s, 2500ms or 300f, or background", "duration",
+                               &t);
 
     (void)kw;
     if (ret)
         return ret;
+    ps->given.time.duration_background = rp_lex_is(t, "background");
+    if (ps->given.time.duration_background) {
+        ps->given.time.duration = (rp_time){10 * INT64_C(1000000), 0};
+        if ((ret = rp_lex_next(ps, &t)) || !t.s)
+            return ret;
+        if (!rp_lex_is(t, "or"))
+            return rp_lex_fail(ps, t.col,
+                               "unexpected '%s' after 'duration background' (the length over a "
+                               "still is written 'duration background or 4s')",
+                               SHOW(t, b));
+        if ((ret = rp_lex_want_word(ps, "a time like 4s", "or", &t)))
+            return ret;
+    }
     if ((ret = rp_lex_time_part(ps, rp_lex_whole(t), &ps->given.time.duration)))
         return ret;
     if (ps->given.time.duration.value == 0)

@@ -39,3 +39,46 @@ expect_status "the clip to MP4 without -s: exit 0" 0 "$ROCKPOOL" -i clip.mp4 -n 
 check "... the MP4 is 1918x1080 (ffprobe)" test "$(size c.mp4)" = 1918,1080
 stderr_has "... one line saying so" "1919x1080, is odd and H.264 with yuv420p needs even sides"
 check "... one warning" test "$(warnings)" = 1
+
+# ---- duration: footage sets the length ----------------------------------------------------
+# A 5 s clip at 30 fps: 150 frames (ffprobe counts them); 4 s is 120 frames.
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30 -t 5 -c:v libx264 -preset ultrafast \
+    -pix_fmt yuv420p clip5.mp4
+check "the clip has 150 frames (ffprobe)" test "$(probe clip5.mp4 nb_read_frames)" = 150
+frames() { grep -vc '^#' "$1"; }
+expect_status "examples/photo-rain.scene over the 5 s clip: exit 0" 0 "$ROCKPOOL" \
+    "$TOP/examples/photo-rain.scene" -i clip5.mp4 -s 64x36 -f framemd5 -o rain.md5
+check "... the footage sets the length: 150 frames" test "$(frames rain.md5)" = 150
+check "... and nothing is said about the length" sh -c "! grep -q duration err"
+expect_status "examples/photo-rain.scene over a photo: exit 0" 0 "$ROCKPOOL" \
+    "$TOP/examples/photo-rain.scene" -i photo.png -s 96x54 -f framemd5 -o still.md5
+check "... 4 s: 120 frames" test "$(frames still.md5)" = 120
+# The example as it was (duration 4s, rain to 4s) gives the same frames over a still.
+sed -e 's/^duration background or 4s$/duration 4s/' -e 's/at 0\.2s\.\.600s rain/at 0.2s..4s rain/' \
+    "$TOP/examples/photo-rain.scene" >old-rain.scene
+check "... the old text differs only there" test "$(diff "$TOP/examples/photo-rain.scene" \
+    old-rain.scene | grep -c '^>')" = 2
+"$ROCKPOOL" -q old-rain.scene -i photo.png -s 96x54 -f framemd5 -o old.md5
+check "... the same frames as the example before (framemd5)" cmp -s old.md5 still.md5
+
+printf 'duration 4s\nat 0s drop 50%% 50%% radius 5 height 900\n' >d4.scene
+expect_status "a scene's duration 4s over the 5 s clip: exit 0" 0 "$ROCKPOOL" d4.scene \
+    -i clip5.mp4 -s 64x36 -f framemd5 -o d4.md5
+check "... 120 frames, as the scene says" test "$(frames d4.md5)" = 120
+check "... one warning" test "$(warnings)" = 1
+stderr_has "... saying the scene ends before the video and what to write" \
+    "the scene's duration (120 frames, 4.00 s) ends before the background video (150 frames, 5.00 s): 'duration background'"
+expect_status "... with -t 2 given: exit 0" 0 "$ROCKPOOL" d4.scene -i clip5.mp4 -t 2 -s 64x36 \
+    -f framemd5 -o t2.md5
+check "... 60 frames and no warning (the user chose the length)" sh -c \
+    "test \"\$(grep -vc '^#' t2.md5)\" = 60 && ! grep -q warning err"
+printf 'duration background\nat 0s drop 50%% 50%% radius 5 height 900\n' >db.scene
+expect_status "duration background over the clip: exit 0" 0 "$ROCKPOOL" db.scene -i clip5.mp4 \
+    -s 64x36 -f framemd5 -o db.md5
+check "... 150 frames" test "$(frames db.md5)" = 150
+expect_status "duration background over the built-in texture: exit 0" 0 "$ROCKPOOL" db.scene \
+    -s 32x18 -f framemd5 -o dt.md5
+check "... the default 10 s: 300 frames" test "$(frames dt.md5)" = 300
+printf 'duration background 4s\n' >dx.scene
+expect_status "duration background 4s (no 'or'): exit 2" 2 "$ROCKPOOL" dx.scene --check
+stderr_has "... names the place and the spelling" "dx.scene:1:21: error: unexpected '4s' after 'duration background' (the length over a still is written 'duration background or 4s')"
