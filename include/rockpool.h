@@ -162,9 +162,11 @@ void rp_run_init(rp_run *run);
 
 typedef struct rp_session rp_session;
 
-/** Counts of a scene's event statements by kind. */
+/** Counts of a scene's event statements by kind, its `key` statements, its paths and
+ * the walls that move along one (counted in walls too). */
 typedef struct rp_scene_stats {
     int drops, rains, strokes, walls, emitters;
+    int keys, paths, moving_walls;
 } rp_scene_stats;
 
 /** Counts of the timeline's items (the events expanded over the frames). */

@@ -239,6 +239,11 @@ static void print_summary(const rp_summary *sum)
     else
         printf("fps:        %d/%d (%.3f)\n", s->time.fps, s->time.fps_den, fps);
     printf("frames:     %" PRId64 " (%.3f s)\n", sum->frames, sum->frames / fps);
+    if (sum->start > 0 || sum->end < sum->frames)
+        printf("writes:     frames %" PRId64 " to %" PRId64 " (%" PRId64 " frames, %.3f s from "
+               "%.3f s)\n",
+               sum->start, sum->end - 1, sum->end - sum->start, (sum->end - sum->start) / fps,
+               sum->start / fps);
     printf("preset:     %s\n", rp_preset_name(s->preset));
     printf("grid:       %dx%d cells\n", s->water.width, s->water.height);
     if (s->time.rate)
@@ -261,8 +266,10 @@ static void print_summary(const rp_summary *sum)
     if (s->sky_image[0])
         printf("sky:        %s%s\n", path,
                s->look.mode == RP_RENDER_LIGHT ? "" : " (not used: render light only)");
-    printf("events:     %d drop, %d rain, %d stroke, %d wall\n", sum->scene.drops, sum->scene.rains,
-           sum->scene.strokes, sum->scene.walls);
+    printf("events:     %d drop, %d rain, %d stroke, %d wall (%d moving), %d emitter\n",
+           sum->scene.drops, sum->scene.rains, sum->scene.strokes, sum->scene.walls,
+           sum->scene.moving_walls, sum->scene.emitters);
+    printf("motion:     %d path, %d key\n", sum->scene.paths, sum->scene.keys);
     printf("drops:      %zu in all (%zu from rain, %zu stroke dabs)\n", sum->timeline.drops,
            sum->timeline.rain_drops, sum->timeline.stroke_dabs);
     if (sum->timeline.after_end)

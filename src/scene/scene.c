@@ -294,13 +294,14 @@ static int set_caustics(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the caustics");
 }
 
-/* "0xRRGGBB" -> rgb; 0 on success. (A '#' would start a comment.) */
+/* "0xRRGGBB" or "#RRGGBB" (a colour word, rp_lex_next) -> rgb; 0 on success. */
 static int hex_colour(tok t, uint8_t rgb[3])
 {
-    if (t.n != 8 || t.s[0] != '0' || (t.s[1] != 'x' && t.s[1] != 'X'))
+    int hash = t.n == 7 && t.s[0] == '#';
+    if (!hash && (t.n != 8 || t.s[0] != '0' || (t.s[1] != 'x' && t.s[1] != 'X')))
         return -1;
     for (int i = 0; i < 6; i++) {
-        char c = t.s[2 + i];
+        char c = t.s[2 - hash + i];
         int d = c >= '0' && c <= '9'   ? c - '0'
                 : c >= 'a' && c <= 'f' ? c - 'a' + 10
                 : c >= 'A' && c <= 'F' ? c - 'A' + 10
@@ -368,12 +369,13 @@ static int set_tint(parser *ps, tok kw)
 {
     tok t;
     char b[64];
-    int ret = rp_lex_want_word(ps, "a colour like 0xc0e0f0", "tint", &t);
+    int ret = rp_lex_want_word(ps, "a colour like #c0e0f0 or 0xc0e0f0", "tint", &t);
     (void)kw;
     if (ret)
         return ret;
     if (hex_colour(t, ps->given.light.tint_rgb))
-        return rp_lex_fail(ps, t.col, "expected a colour like 0xc0e0f0 after 'tint', got '%s'",
+        return rp_lex_fail(ps, t.col,
+                           "expected a colour like #c0e0f0 or 0xc0e0f0 after 'tint', got '%s'",
                            SHOW(t, b));
     return rp_lex_want_end(ps, "the tint");
 }
@@ -402,14 +404,15 @@ static int set_sky(parser *ps, tok kw)
     int64_t v = 1000;
     const char *at = ps->p;
     int col = ps->col, end_col = ps->end_col;
-    int ret = rp_lex_want_word(ps, "a colour like 0xc8dcff or an image's path", "sky", &t);
+    int ret =
+        rp_lex_want_word(ps, "a colour like #c8dcff or 0xc8dcff, or an image's path", "sky", &t);
 
     (void)kw;
     if (ret)
         return ret;
     ps->given.sky_image[0] = '\0';
     memset(&ps->sky_at, 0, sizeof ps->sky_at);
-    if (t.n >= 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X')) {
+    if (t.s[0] == '#' || (t.n >= 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X'))) {
         if (hex_colour(t, ps->given.light.sky_rgb))
             return rp_lex_fail(ps, t.col,
                                "expected a colour like 0xc8dcff after 'sky', got '%s' (quote an "
@@ -447,15 +450,31 @@ static int set_sky(parser *ps, tok kw)
     return rp_lex_want_end(ps, "the sky");
 }
 
+/* `duration TIME`, or `duration background [or TIME]`: a video background's length, else
+ * TIME (default 10 s). */
 static int set_duration(parser *ps, tok kw)
 {
     tok t;
     char b[64];
-    int ret = rp_lex_want_word(ps, "a time like 10s, 2500ms or 300f", "duration", &t);
+    int ret = rp_lex_want_word(ps, "a time like 10s, 2500ms or 300f, or background", "duration",
+                               &t);
 
     (void)kw;
     if (ret)
         return ret;
+    ps->given.time.duration_background = rp_lex_is(t, "background");
+    if (ps->given.time.duration_background) {
+        ps->given.time.duration = (rp_time){10 * INT64_C(1000000), 0};
+        if ((ret = rp_lex_next(ps, &t)) || !t.s)
+            return ret;
+        if (!rp_lex_is(t, "or"))
+            return rp_lex_fail(ps, t.col,
+                               "unexpected '%s' after 'duration background' (the length over a "
+                               "still is written 'duration background or 4s')",
+                               SHOW(t, b));
+        if ((ret = rp_lex_want_word(ps, "a time like 4s", "or", &t)))
+            return ret;
+    }
     if ((ret = rp_lex_time_part(ps, rp_lex_whole(t), &ps->given.time.duration)))
         return ret;
     if (ps->given.time.duration.value == 0)
@@ -733,12 +752,17 @@ static int set_walls(parser *ps, tok kw)
     memcpy(ps->given.wall_rgb, d.wall_rgb, 3);
     if ((ret = rp_lex_next(ps, &t)))
         return ret;
+    const char *rest = ps->p, *end = ps->ls + ps->llen;
+    if (!t.s && i && rest + 1 < end && *rest == '#' && strchr("0123456789abcdefABCDEF", rest[1]))
+        return rp_lex_fail(ps, ps->col,
+                           "a colour is written #rrggbb or 0xrrggbb, six hex digits (the rest "
+                           "of this line would be a comment)");
     if (t.s && i && rp_lex_is(t, "image"))
         ps->given.walls_visible = RP_WALLS_IMAGE;
     else if (t.s && (!i || hex_colour(t, ps->given.wall_rgb)))
         return rp_lex_fail(ps, t.col,
-                           i ? "expected a colour like 0x8a8578 or 'image' after 'walls "
-                               "visible', got '%s'"
+                           i ? "expected a colour like #8a8578 or 0x8a8578, or 'image', after "
+                               "'walls visible', got '%s'"
                              : "unexpected '%s' after 'walls hidden'",
                            SHOW(t, b));
     return rp_lex_want_end(ps, "the walls");
@@ -1447,6 +1471,15 @@ const rp_settings *rp_scene_settings(const rp_scene *scene)
 void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats)
 {
     *stats = scene->stats;
+    stats->paths = scene->n_paths;
+    for (int k = 0; k < RP_KEY_KINDS; k++)
+        stats->keys += scene->keys[k].n > 0;
+    for (size_t i = 0; i < scene->n_events; i++) {
+        enum rp_event_kind kind = scene->events[i].kind;
+        stats->moving_walls += scene->events[i].along &&
+                               (kind == RP_EVENT_WALL_RECT || kind == RP_EVENT_WALL_CIRCLE ||
+                                kind == RP_EVENT_WALL_MASK);
+    }
 }
 
 size_t rp_scene_event_count(const rp_scene *scene)

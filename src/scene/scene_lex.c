@@ -147,8 +147,26 @@ static int col_at(const parser *ps, const char *at)
     return col;
 }
 
+/* Whether the '#' at ps->p is a colour word (#8a8578): six hex digits, then white space or
+ * the line's end, after another word of the line. Any other '#' starts a comment. */
+static int colour_word(const parser *ps, const char *end)
+{
+    const char *q = ps->p, *s = ps->ls;
+
+    while (s < q && is_space(*s))
+        s++;
+    if (s == q || end - q < 7 || (q + 7 < end && !is_space(q[7])))
+        return 0;
+    for (int i = 1; i <= 6; i++)
+        if (!((q[i] >= '0' && q[i] <= '9') || (q[i] >= 'a' && q[i] <= 'f') ||
+              (q[i] >= 'A' && q[i] <= 'F')))
+            return 0;
+    return 1;
+}
+
 /* The next word of the line. A word runs to whitespace or '#'; a word starting with '"'
- * is a quoted string running to the next unescaped '"' (\" and \\ escape). */
+ * is a quoted string running to the next unescaped '"' (\" and \\ escape); '#' and six
+ * hex digits after the line's first word is a colour word (colour_word). */
 int rp_lex_next(parser *ps, tok *t)
 {
     const char *end = ps->ls + ps->llen;
@@ -158,11 +176,14 @@ int rp_lex_next(parser *ps, tok *t)
     t->col = ps->end_col;
     while (ps->p < end && is_space(*ps->p))
         advance(ps);
-    if (ps->p == end || *ps->p == '#')
+    if (ps->p == end || (*ps->p == '#' && !colour_word(ps, end)))
         return RP_OK;
     t->s = ps->p;
     t->col = ps->col;
-    if (*ps->p == '"') {
+    if (*ps->p == '#') {
+        for (int i = 0; i < 7; i++)
+            advance(ps);
+    } else if (*ps->p == '"') {
         advance(ps);
         while (ps->p < end && *ps->p != '"') {
             if (*ps->p == '\\' && ps->p + 1 < end)
@@ -504,6 +525,11 @@ int rp_lex_want_point(parser *ps, const char *after, rp_coord *x, rp_coord *y)
         return ret;
     if (!rp_lex_split(ps, rp_lex_whole(t), ",", &a, &b))
         return rp_lex_fail(ps, t.col, "expected a point X,Y (no spaces) after '%s', got '%s'",
+                           after, SHOW(t, buf));
+    if (b.n == 0)
+        return rp_lex_fail(ps, t.col,
+                           "expected a point X,Y after '%s', got '%s' and a space: a point is "
+                           "written X,Y without spaces, like 40,400",
                            after, SHOW(t, buf));
     if ((ret = rp_lex_coord_part(ps, a, "x coordinate", 0, x)))
         return ret;

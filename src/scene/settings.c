@@ -20,6 +20,7 @@ static const struct field {
     FIELD(RP_SET_SIZE, height),
     FIELD(RP_SET_FPS, time.fps),
     FIELD(RP_SET_DURATION, time.duration),
+    FIELD(RP_SET_DURATION, time.duration_background),
     FIELD(RP_SET_SEED, seed),
     FIELD(RP_SET_PRESET, preset),
     FIELD(RP_SET_BACKGROUND, background),

@@ -101,6 +101,9 @@ typedef struct rp_time_settings {
     int fps;     /* frames per second are fps / fps_den (30000/1001 for ntsc) */
     int fps_den; /* >= 1 */
     rp_time duration;
+    /* `duration background`: a video background's length is the timeline's; duration is
+     * the length over a still or the built-in texture */
+    int duration_background;
     int rate;        /* simulation steps per second of scene time; 0 = one step per frame */
     rp_time preroll; /* scene time simulated before frame 0 */
 } rp_time_settings;

@@ -253,6 +253,22 @@ static void encodable_size(const rp_session *se, int *w, int *h)
     *h = eh;
 }
 
+/* The scene's `duration` ends before its video background: one warning saying so and how
+ * to let the footage set the length. */
+static void cut_short(const rp_session *se, int64_t frames, int64_t bg_frames)
+{
+    char msg[320];
+    double fps = (double)se->s.time.fps / (se->s.time.fps_den > 0 ? se->s.time.fps_den : 1);
+
+    snprintf(msg, sizeof msg,
+             "the scene's duration (%" PRId64 " frames, %.2f s) ends before the background "
+             "video (%" PRId64 " frames, %.2f s): 'duration background' in the scene, or -t, "
+             "sets the length",
+             frames, (double)frames / fps, bg_frames, (double)bg_frames / fps);
+    if (se->run->warn)
+        se->run->warn(se->run->warn_ctx, msg);
+}
+
 /* The final settings: the preset's defaults, then the scene's, then the run's, resolved
  * by the engine (given the background image's size when no size is given); the frame
  * range. */
@@ -268,11 +284,12 @@ static int resolve_settings(rp_session *se, rp_error *err)
     rp_settings_merge(&s, over);
     s.preset = preset;
     int w = 0, h = 0, r, sized = (s.set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE)) != 0;
+    int footage = !(s.set & RP_SET_DURATION) || s.time.duration_background;
+    int64_t bg_frames = 0;
     rp_source_info bg = {0};
-    /* The background's size when no size is given; a video's length when neither the
-     * scene's `duration` nor -n is (the clip's length is the timeline's). */
-    if (s.background[0] &&
-        (!sized || (!(s.set & RP_SET_DURATION) && rp_video_in_is_video(s.background)))) {
+    /* The background's size when no size is given; a video's length (the timeline's when
+     * neither -n nor the scene's `duration TIME` is given, else compared with it). */
+    if (s.background[0] && (!sized || rp_video_in_is_video(s.background))) {
         if ((r = rp_source_probe(s.background, se->run->max_memory, &bg, err)))
             return background_fail(se, r, err);
         if (!sized) {
@@ -282,13 +299,16 @@ static int resolve_settings(rp_session *se, rp_error *err)
             encodable_size(se, &w, &h);
         }
     }
-    if (bg.is_video && !(s.set & RP_SET_DURATION)) {
+    if (bg.is_video) {
         /* ceil(duration * fps) frames, exactly, as if -n had given them */
         __int128 n = (__int128)bg.duration_num * s.time.fps;
         __int128 d = (__int128)bg.duration_den * (s.time.fps_den > 0 ? s.time.fps_den : 1);
         __int128 frames = d > 0 ? (n + d - 1) / d : 0;
-        s.time.duration = (rp_time){frames > INT64_MAX ? INT64_MAX : (int64_t)frames, 1};
-        s.set |= RP_SET_DURATION;
+        bg_frames = frames > INT64_MAX ? INT64_MAX : (int64_t)frames;
+        if (footage) {
+            s.time.duration = (rp_time){bg_frames, 1};
+            s.set |= RP_SET_DURATION;
+        }
     }
     if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, se->run->stop,
                            err)))
@@ -297,6 +317,8 @@ static int resolve_settings(rp_session *se, rp_error *err)
     se->clock = rp_engine_clock(se->engine);
     se->tl = rp_engine_timeline(se->engine);
     se->frames = rp_engine_frames(se->engine);
+    if (bg.is_video && !footage && !(over->set & RP_SET_DURATION) && se->frames < bg_frames)
+        cut_short(se, se->frames, bg_frames);
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;
     if (se->end > se->frames)

@@ -39,3 +39,101 @@ expect_status "the clip to MP4 without -s: exit 0" 0 "$ROCKPOOL" -i clip.mp4 -n 
 check "... the MP4 is 1918x1080 (ffprobe)" test "$(size c.mp4)" = 1918,1080
 stderr_has "... one line saying so" "1919x1080, is odd and H.264 with yuv420p needs even sides"
 check "... one warning" test "$(warnings)" = 1
+
+# ---- duration: footage sets the length ----------------------------------------------------
+# A 5 s clip at 30 fps: 150 frames (ffprobe counts them); 4 s is 120 frames.
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30 -t 5 -c:v libx264 -preset ultrafast \
+    -pix_fmt yuv420p clip5.mp4
+check "the clip has 150 frames (ffprobe)" test "$(probe clip5.mp4 nb_read_frames)" = 150
+frames() { grep -vc '^#' "$1"; }
+expect_status "examples/photo-rain.scene over the 5 s clip: exit 0" 0 "$ROCKPOOL" \
+    "$TOP/examples/photo-rain.scene" -i clip5.mp4 -s 64x36 -f framemd5 -o rain.md5
+check "... the footage sets the length: 150 frames" test "$(frames rain.md5)" = 150
+check "... and nothing is said about the length" sh -c "! grep -q duration err"
+expect_status "examples/photo-rain.scene over a photo: exit 0" 0 "$ROCKPOOL" \
+    "$TOP/examples/photo-rain.scene" -i photo.png -s 96x54 -f framemd5 -o still.md5
+check "... 4 s: 120 frames" test "$(frames still.md5)" = 120
+# The example as it was (duration 4s, rain to 4s) gives the same frames over a still.
+sed -e 's/^duration background or 4s$/duration 4s/' -e 's/at 0\.2s\.\.600s rain/at 0.2s..4s rain/' \
+    "$TOP/examples/photo-rain.scene" >old-rain.scene
+check "... the old text differs only there" test "$(diff "$TOP/examples/photo-rain.scene" \
+    old-rain.scene | grep -c '^>')" = 2
+"$ROCKPOOL" -q old-rain.scene -i photo.png -s 96x54 -f framemd5 -o old.md5
+check "... the same frames as the example before (framemd5)" cmp -s old.md5 still.md5
+
+printf 'duration 4s\nat 0s drop 50%% 50%% radius 5 height 900\n' >d4.scene
+expect_status "a scene's duration 4s over the 5 s clip: exit 0" 0 "$ROCKPOOL" d4.scene \
+    -i clip5.mp4 -s 64x36 -f framemd5 -o d4.md5
+check "... 120 frames, as the scene says" test "$(frames d4.md5)" = 120
+check "... one warning" test "$(warnings)" = 1
+stderr_has "... saying the scene ends before the video and what to write" \
+    "the scene's duration (120 frames, 4.00 s) ends before the background video (150 frames, 5.00 s): 'duration background'"
+expect_status "... with -t 2 given: exit 0" 0 "$ROCKPOOL" d4.scene -i clip5.mp4 -t 2 -s 64x36 \
+    -f framemd5 -o t2.md5
+check "... 60 frames and no warning (the user chose the length)" sh -c \
+    "test \"\$(grep -vc '^#' t2.md5)\" = 60 && ! grep -q warning err"
+printf 'duration background\nat 0s drop 50%% 50%% radius 5 height 900\n' >db.scene
+expect_status "duration background over the clip: exit 0" 0 "$ROCKPOOL" db.scene -i clip5.mp4 \
+    -s 64x36 -f framemd5 -o db.md5
+check "... 150 frames" test "$(frames db.md5)" = 150
+expect_status "duration background over the built-in texture: exit 0" 0 "$ROCKPOOL" db.scene \
+    -s 32x18 -f framemd5 -o dt.md5
+check "... the default 10 s: 300 frames" test "$(frames dt.md5)" = 300
+printf 'duration background 4s\n' >dx.scene
+expect_status "duration background 4s (no 'or'): exit 2" 2 "$ROCKPOOL" dx.scene --check
+stderr_has "... names the place and the spelling" "dx.scene:1:21: error: unexpected '4s' after 'duration background' (the length over a still is written 'duration background or 4s')"
+
+# ---- scene words: colours, points, --check ------------------------------------------------
+# walls visible #ff0000 draws the wall as 0xff0000 does (lit, so read back as a reddish
+# pixel, not 255 0 0), and not in the default colour a comment would leave.
+wall_px() { # SPELLING: the RGB of the wall's centre pixel (80,48) in frame 1
+    printf 'size 160x96\nduration 4f\nwalls visible %s\nat 0s wall circle 80 48 20\n' "$1" >w.scene
+    "$ROCKPOOL" -q w.scene -n 2 -y -o w_%d.png && ffmpeg -v error -i w_1.png -vf crop=1:1:80:48 \
+        -f rawvideo -pix_fmt rgb24 - | od -An -tu1 | tr -s ' ' | sed 's/^ //'
+}
+hex=$(wall_px 0xff0000)
+default=$(wall_px '')
+check "0xff0000 draws a red wall ($hex): red above green and blue" \
+    sh -c "set -- $hex; test \$1 -gt \$2 -a \$1 -gt \$3"
+check "... unlike the default colour ($default)" test "$hex" != "$default"
+for spelling in '#ff0000' '#FF0000 # red walls'; do
+    check "walls visible $spelling: the wall of 0xff0000" test "$(wall_px "$spelling")" = "$hex"
+done
+printf 'size 160x96\nduration 4f\nwalls visible #8a857\nat 0s wall circle 80 48 20\n' >w5.scene
+expect_status "walls visible #8a857 (five digits): exit 2, not a silent comment" 2 "$ROCKPOOL" \
+    w5.scene --check
+stderr_has "... names the place and the spelling" \
+    "w5.scene:3:15: error: a colour is written #rrggbb or 0xrrggbb, six hex digits"
+printf 'size 160x96\nduration 4f\n# 8a8578 stays a comment\n#8a8578 too, at the line start\n' >c.scene
+expect_status "a comment at the line's start, even '#8a8578 ...': exit 0" 0 "$ROCKPOOL" c.scene --check
+printf 'size 160x96\nduration 4f\ntint #c0e0f0\nsky #c8dcff\n' >ts.scene
+expect_status "tint and sky take #rrggbb: exit 0" 0 "$ROCKPOOL" ts.scene --check
+printf 'size 640x480\nduration 4s\nat 1s..3s stroke 40, 400 -> 600,60 radius 5 height 300\n' >st.scene
+expect_status "stroke 40, 400: exit 2" 2 "$ROCKPOOL" st.scene --check
+stderr_has "... says points are written X,Y without spaces" \
+    "st.scene:3:18: error: expected a point X,Y after 'stroke', got '40,' and a space: a point is written X,Y without spaces, like 40,400"
+
+# --check counts what the scene has: 1 emitter, 2 keys, 1 path, 2 walls of which 1 moves.
+cat >k.scene <<'SCENE'
+size 320x180
+duration 4s
+path loop 40,40 280,40 280,140
+key azimuth 0s 0 4s 90
+key depth 0s 32 4s 64
+at 0s..4s emit point 50% 50% freq 3hz amplitude 400 radius 6
+at 0s wall circle 30 30 8
+at 0s..4s wall circle along loop 10
+at 1s drop 50% 50% radius 5 height 900
+SCENE
+expect_status "--check of a scene with an emitter, keys, a path, a moving wall: exit 0" 0 \
+    "$ROCKPOOL" k.scene --check
+check "... events: 1 drop, 0 rain, 0 stroke, 2 wall (1 moving), 1 emitter" \
+    grep -q '^events: *1 drop, 0 rain, 0 stroke, 2 wall (1 moving), 1 emitter$' out
+check "... motion: 1 path, 2 key" grep -q '^motion: *1 path, 2 key$' out
+# -ss 1 -t 1 at 30 fps writes frames 30..59.
+expect_status "--check -ss 1 -t 1: exit 0" 0 "$ROCKPOOL" k.scene -ss 1 -t 1 --check
+check "... the timeline stays 120 frames" grep -q '^frames: *120 ' out
+check "... writes: frames 30 to 59 (30 frames)" grep -q '^writes: *frames 30 to 59 (30 frames, ' out
+"$ROCKPOOL" -q k.scene -ss 1 -t 1 -s 64x36 -f framemd5 -o ss.md5
+check "... and the render writes those 30 frames, 30 first" sh -c \
+    "test \"\$(grep -vc '^#' ss.md5)\" = 30 && grep -v '^#' ss.md5 | head -n 1 | grep -q '^0, *30,'"

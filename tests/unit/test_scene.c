@@ -439,7 +439,7 @@ static void test_sky_image_and_walls(void **state)
     rp_scene_free(&sc);
     expect_error("sky 0x12345\n", 1, 5, "expected a colour like 0xc8dcff");
     expect_error("sky clouds.png 17\n", 1, 16, "sky strength 17 is out of range");
-    expect_error("sky\n", 1, 4, "expected a colour like 0xc8dcff or an image's path");
+    expect_error("sky\n", 1, 4, "expected a colour like #c8dcff or 0xc8dcff, or an image's path");
 
     sc = parse("walls visible image\n");
     assert_int_equal(rp_scene_settings(sc)->walls_visible, RP_WALLS_IMAGE);
@@ -452,7 +452,8 @@ static void test_sky_image_and_walls(void **state)
     assert_memory_equal(rp_scene_settings(sc)->wall_rgb, "\x01\x02\x03", 3);
     rp_scene_free(&sc);
     expect_error("walls hidden image\n", 1, 14, "unexpected 'image' after 'walls hidden'");
-    expect_error("walls visible picture\n", 1, 15, "expected a colour like 0x8a8578 or 'image'");
+    expect_error("walls visible picture\n", 1, 15,
+                 "expected a colour like #8a8578 or 0x8a8578, or 'image'");
 }
 
 /* ---- events --------------------------------------------------------------------------- */
