@@ -32,6 +32,11 @@ struct rp_water {
      * exact int16 path. They swap with the buffers; every write to a buffer keeps them
      * upper bounds (zeroing needs nothing: 0 is the least). */
     uint16_t *mag_cur, *mag_prev;
+    /* Blocked steps (rp_water_steps): each band's halo rows, copied before the band's
+     * steps, and their bounds; allocated at the first blocked call, grown when needed. */
+    int16_t *halo;
+    uint16_t *halo_mag;
+    size_t halo_rows;
 };
 
 /* mag(v) of the row bounds above: monotonic in |v|, and v ^ (v >> 15) is cheap in SIMD. */
@@ -205,6 +210,8 @@ void rp_water_free(rp_water **pw)
     free(w->move_idx);
     free(w->mag_cur);
     free(w->mag_prev);
+    free(w->halo);
+    free(w->halo_mag);
     free(w);
     *pw = NULL;
 }
@@ -652,14 +659,9 @@ static void viscosity(rp_water *w, rp_pool *pool)
     }
 }
 
-void rp_water_step(rp_water *w, rp_pool *pool)
+/* The new heights (prev) become the current ones, with their bounds; held cells zeroed. */
+static void swap_and_hold(rp_water *w)
 {
-    w->span = span_kernel(rp_water_dsp_get(), &w->p);
-    rp_pool_run(pool, w->p.height, step_rows, w);
-    if (w->p.boundary == RP_BOUNDARY_OPEN)
-        open_edges(w);
-    if (w->p.viscosity_q16)
-        viscosity(w, pool);
     int16_t *t = w->cur;
     w->cur = w->prev;
     w->prev = t;
@@ -667,4 +669,179 @@ void rp_water_step(rp_water *w, rp_pool *pool)
     w->mag_cur = w->mag_prev;
     w->mag_prev = tm;
     hold(w, w->cur);
+}
+
+void rp_water_step_unblocked(rp_water *w, rp_pool *pool)
+{
+    w->span = span_kernel(rp_water_dsp_get(), &w->p);
+    rp_pool_run(pool, w->p.height, step_rows, w);
+    if (w->p.boundary == RP_BOUNDARY_OPEN)
+        open_edges(w);
+    if (w->p.viscosity_q16)
+        viscosity(w, pool);
+    swap_and_hold(w);
+}
+
+/* ---- blocked steps ------------------------------------------------------------------ */
+
+/* k steps at once, each band of rows advanced k steps while its rows are in cache: a
+ * wavefront in which, at position p, step s computes row p - (s - 1) (s = 1..k). Step s + 1
+ * at row r overwrites the values of step s - 1 at r (the two buffers alternate), which step
+ * s reads at rows r - 1..r + 1; at position p step s has done row r + 1 = p - (s - 1) just
+ * before, and rows r - 1, r earlier, so nothing read later is overwritten. Each row is the
+ * row of step_rows (the same kernel, inputs and bounds), so the heights and bounds are the
+ * one-step loop's.
+ *
+ * Bands: rows [b0, b1) of the interior are a band's own; step s also computes the k - s
+ * rows beyond each end (into the band's private halo, copied from the neighbours' rows
+ * before any band starts), so a band never reads a row another band writes, and after k
+ * steps its own rows hold what the whole grid's k steps give there. Rows 0 and H - 1 are
+ * never written (under `boundary wall` they are held at 0, like the edge columns, which no
+ * step writes), so holding them after every step changes nothing.
+ *
+ * Only `boundary wall` without wall cells, moving walls or viscosity (each needs the
+ * whole grid between steps) is blocked; the others step one at a time. */
+enum { BLOCK_STEPS = 16 };
+
+struct band_job {
+    rp_water *w;
+    int k, nbands;
+    int16_t *buf[2];    /* buf[0] holds time t (cur), buf[1] time t - 1 (prev) */
+    uint16_t *mag[2];
+};
+
+/* Band b's own interior rows [*b0, *b1) of nbands, and its extended rows [*e0, *e1). */
+static void band_rows(const rp_water *w, int nbands, int k, int b, int *b0, int *b1, int *e0,
+                      int *e1)
+{
+    int inner = w->p.height - 2;
+    *b0 = 1 + (int)((int64_t)inner * b / nbands);
+    *b1 = 1 + (int)((int64_t)inner * (b + 1) / nbands);
+    *e0 = *b0 - k > 0 ? *b0 - k : 0;
+    *e1 = *b1 + k < w->p.height ? *b1 + k : w->p.height;
+}
+
+/* Where row r of buffer i (and its bound) lives for band b: its own rows in the buffers,
+ * the halo's in the band's slot of w->halo (rows above, then below: 2k rows a buffer). */
+static inline int16_t *band_row(const struct band_job *j, int b, int b0, int b1, int e0, int i,
+                                int r, uint16_t **mag)
+{
+    const rp_water *w = j->w;
+    if (r >= b0 && r < b1) {
+        *mag = &j->mag[i][r];
+        return j->buf[i] + (size_t)r * w->p.width;
+    }
+    size_t slot = ((size_t)b * 2 + (size_t)i) * 2 * (size_t)j->k;
+    slot += r < b0 ? (size_t)(r - e0) : (size_t)j->k + (size_t)(r - b1);
+    *mag = &w->halo_mag[slot];
+    return w->halo + slot * (size_t)w->p.width;
+}
+
+static void band_steps(void *ctx, int first, int last)
+{
+    const struct band_job *j = ctx;
+    const rp_water *w = j->w;
+    const int W = w->p.width, H = w->p.height, k = j->k;
+    for (int b = first; b < last; b++) {
+        int b0, b1, e0, e1;
+        band_rows(w, j->nbands, k, b, &b0, &b1, &e0, &e1);
+        for (int p = b0 - k + 1; p < b1 + k - 1; p++)
+            for (int s = 1; s <= k; s++) {
+                int r = p - (s - 1);
+                /* step s: rows [b0 - (k - s), b1 + (k - s)) of the interior */
+                if (r < b0 - (k - s) || r >= b1 + (k - s) || r < 1 || r > H - 2)
+                    continue;
+                int in = s & 1 ? 0 : 1, out = in ^ 1;
+                uint16_t *mu, *mm, *md, *mo;
+                const int16_t *u = band_row(j, b, b0, b1, e0, in, r - 1, &mu);
+                const int16_t *m = band_row(j, b, b0, b1, e0, in, r, &mm);
+                const int16_t *d = band_row(j, b, b0, b1, e0, in, r + 1, &md);
+                int16_t *o = band_row(j, b, b0, b1, e0, out, r, &mo);
+                int mag = step_span_dispatch(w, u, m, d, o, 1, W - 1, max4(*mu, *mm, *md, *mo));
+                *mo = (uint16_t)mag;
+                fold_mag(mo, o[0]);
+                fold_mag(mo, o[W - 1]);
+            }
+        (void)e1;
+    }
+}
+
+/* The halo rows of every band, from both buffers, before any band writes. */
+static void copy_halos(const struct band_job *j)
+{
+    const rp_water *w = j->w;
+    for (int b = 0; b < j->nbands; b++) {
+        int b0, b1, e0, e1;
+        band_rows(w, j->nbands, j->k, b, &b0, &b1, &e0, &e1);
+        for (int i = 0; i < 2; i++)
+            for (int r = e0; r < e1; r++) {
+                if (r >= b0 && r < b1)
+                    continue;
+                uint16_t *mag;
+                int16_t *row = band_row(j, b, b0, b1, e0, i, r, &mag);
+                memcpy(row, j->buf[i] + (size_t)r * w->p.width, (size_t)w->p.width * sizeof *row);
+                *mag = j->mag[i][r];
+            }
+    }
+}
+
+static int blockable(const rp_water *w)
+{
+    return w->p.boundary == RP_BOUNDARY_WALL && !w->p.viscosity_q16 && !w->nwall && !w->nmove &&
+           w->p.width >= 3 && w->p.height >= 3;
+}
+
+/* Room for nbands bands' halos of k rows; 0 when out of memory (then steps go one by one). */
+static int reserve_halos(rp_water *w, int nbands, int k)
+{
+    size_t rows = (size_t)nbands * 2 * 2 * (size_t)k;
+    if (rows <= w->halo_rows)
+        return 1;
+    int16_t *h = malloc(rows * (size_t)w->p.width * sizeof *h);
+    uint16_t *m = malloc(rows * sizeof *m);
+    if (!h || !m) {
+        free(h);
+        free(m);
+        return 0;
+    }
+    free(w->halo);
+    free(w->halo_mag);
+    w->halo = h;
+    w->halo_mag = m;
+    w->halo_rows = rows;
+    return 1;
+}
+
+/* A single step runs on the calling thread alone: it streams both buffers once, which binds
+ * it to the cache's bandwidth, and a second thread shares that bandwidth instead of adding
+ * to it while the hand-off and the rows passing between the cores' caches cost more than
+ * it saves. Two steps or more are blocked and so are compute-bound; their bands go to
+ * every thread. */
+void rp_water_steps(rp_water *w, rp_pool *pool, int n)
+{
+    while (n > 0) {
+        int k = n < BLOCK_STEPS ? n : BLOCK_STEPS;
+        int nbands = k == 1 ? 1 : rp_pool_threads(pool);
+        if (nbands > w->p.height - 2)
+            nbands = w->p.height - 2;
+        if (!blockable(w) || !reserve_halos(w, nbands, BLOCK_STEPS)) {
+            rp_water_step_unblocked(w, pool);
+            n--;
+            continue;
+        }
+        w->span = span_kernel(rp_water_dsp_get(), &w->p);
+        struct band_job j = {w, k, nbands, {w->cur, w->prev}, {w->mag_cur, w->mag_prev}};
+        copy_halos(&j);
+        rp_pool_run(pool, nbands, band_steps, &j);
+        if (k & 1)
+            swap_and_hold(w);
+        else
+            hold(w, w->cur);
+        n -= k;
+    }
+}
+
+void rp_water_step(rp_water *w, rp_pool *pool)
+{
+    rp_water_steps(w, pool, 1);
 }

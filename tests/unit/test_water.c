@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "base/pool.h"
 #include "sim/water.h"
+#include "sim/water_simd.h"
 
 #define W 23
 #define H 17
@@ -538,6 +540,90 @@ static void test_bad_params(void **state)
     rp_water_free(&w);
 }
 
+/* One step of `boundary wall` as the product's contract states it, written out plainly
+ * for any size, stencil and damping: every interior cell becomes sat16(damp(S - prev)),
+ * the edges stay 0; then the buffers swap. */
+static void plain_wall_step(int16_t *cur, int16_t *prev, int w, int h, enum rp_stencil st,
+                            int shift, int32_t q)
+{
+    for (int y = 1; y < h - 1; y++)
+        for (int x = 1; x < w - 1; x++) {
+            const int16_t *u = cur + (y - 1) * w, *m = cur + y * w, *d = cur + (y + 1) * w;
+            int32_t s4 = m[x - 1] + m[x + 1] + u[x] + d[x];
+            int32_t dg = u[x - 1] + u[x + 1] + d[x - 1] + d[x + 1];
+            int32_t sum = st == RP_STENCIL_4   ? s4 >> 1
+                          : st == RP_STENCIL_8 ? (s4 + dg) >> 2
+                                               : (4 * s4 + dg + 12 * m[x]) >> 4;
+            int64_t n = sum - prev[y * w + x];
+            n = q ? n * q / 65536 : n - (n >> shift);
+            prev[y * w + x] = (int16_t)(n > 32767 ? 32767 : n < -32768 ? -32768 : n);
+        }
+    for (int i = 0; i < w * h; i++) {
+        int16_t t = cur[i];
+        cur[i] = prev[i];
+        prev[i] = t;
+    }
+}
+
+/* rp_water_steps (rows advanced several steps in cache, in bands per thread) against the
+ * plain step above, step by step: random grids (heights over the whole int16 range, so the
+ * kernels' general path, and small ones), runs of 1 to 40 steps (across the block of 16)
+ * with drops between them as the engine applies items between steps, on 1, 2, 3 and 5
+ * threads and at every SIMD level this machine has; sizes down to fewer interior rows than
+ * threads and rows narrower than a vector. */
+static void test_blocked_steps_equal_plain(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{70, 45}, {37, 9}, {10, 5}, {129, 64}};
+    static const int threads[] = {1, 2, 3, 5};
+    uint32_t seed = 12345;
+    for (int lv = RP_SIMD_C; lv <= rp_simd_supported(); lv++) {
+        rp_simd_set(lv);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+            for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++)
+                for (int t = 0; t < 4; t++) {
+                    const int w = sizes[z][0], h = sizes[z][1];
+                    const int32_t q = (st + t) % 3 == 0 ? 0 : (st + t) % 3 == 1 ? 60000 : 65536;
+                    rp_pool *pool = NULL;
+                    assert_int_equal(rp_pool_new(&pool, threads[t]), RP_OK);
+                    rp_water *water = make(w, h, st, RP_BOUNDARY_WALL, 5, q);
+                    int16_t *cur = malloc(sizeof(int16_t) * w * h);
+                    int16_t *prev = malloc(sizeof(int16_t) * w * h);
+                    int big = (lv + t) % 2;
+                    for (int i = 0; i < w * h; i++) {
+                        seed = seed * 1103515245u + 12345u;
+                        cur[i] = (int16_t)(big ? (int32_t)(seed >> 16) - 32768
+                                               : (int32_t)(seed >> 20) % 600 - 300);
+                        seed = seed * 1103515245u + 12345u;
+                        prev[i] = (int16_t)(big ? (int32_t)(seed >> 16) - 32768
+                                                : (int32_t)(seed >> 20) % 600 - 300);
+                    }
+                    rp_water_load(water, cur, prev);
+                    memcpy(cur, rp_water_heights(water), sizeof(int16_t) * w * h);
+                    memcpy(prev, rp_water_prev(water), sizeof(int16_t) * w * h);
+                    for (int run = 0; run < 8; run++) {
+                        seed = seed * 1103515245u + 12345u;
+                        int n = 1 + (int)(seed >> 16) % 40;
+                        rp_water_steps(water, pool, n);
+                        for (int i = 0; i < n; i++)
+                            plain_wall_step(cur, prev, w, h, st, 5, q);
+                        assert_memory_equal(rp_water_heights(water), cur, sizeof(int16_t) * w * h);
+                        assert_memory_equal(rp_water_prev(water), prev, sizeof(int16_t) * w * h);
+                        assert_true(rp_water_bounds_hold(water));
+                        rp_drop d = {(int32_t)(seed >> 8) % w, (int32_t)(seed >> 4) % h, 4,
+                                     big ? 20000 : 900, RP_SHAPE_DISC, RP_MODE_ADD};
+                        rp_water_drop(water, &d);
+                        memcpy(cur, rp_water_heights(water), sizeof(int16_t) * w * h);
+                    }
+                    free(cur);
+                    free(prev);
+                    rp_water_free(&water);
+                    rp_pool_free(&pool);
+                }
+    }
+    rp_simd_set(-1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_bad_params),
         cmocka_unit_test(test_viscosity_matches_transcription),
         cmocka_unit_test(test_viscosity_damps_short_waves),
+        cmocka_unit_test(test_blocked_steps_equal_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
