@@ -542,9 +542,11 @@ static void test_bad_params(void **state)
 
 /* One step of `boundary wall` as the product's contract states it, written out plainly
  * for any size, stencil and damping: every interior cell becomes sat16(damp(S - prev)),
- * the edges stay 0; then the buffers swap. */
-static void plain_wall_step(int16_t *cur, int16_t *prev, int w, int h, enum rp_stencil st,
-                            int shift, int32_t q)
+ * the edges stay 0; with viscosity v (0 = none) every interior cell then becomes
+ * h + round(v (N + S + E + W - 4 h) / 65536) from the new heights before any moved; then
+ * the buffers swap. */
+static void plain_visc_step(int16_t *cur, int16_t *prev, int w, int h, enum rp_stencil st,
+                            int shift, int32_t q, int32_t v)
 {
     for (int y = 1; y < h - 1; y++)
         for (int x = 1; x < w - 1; x++) {
@@ -558,11 +560,29 @@ static void plain_wall_step(int16_t *cur, int16_t *prev, int w, int h, enum rp_s
             n = q ? n * q / 65536 : n - (n >> shift);
             prev[y * w + x] = (int16_t)(n > 32767 ? 32767 : n < -32768 ? -32768 : n);
         }
+    if (v) {
+        int16_t *nw = malloc(sizeof(int16_t) * w * h);
+        memcpy(nw, prev, sizeof(int16_t) * w * h);
+        for (int y = 1; y < h - 1; y++)
+            for (int x = 1; x < w - 1; x++) {
+                int32_t c = nw[y * w + x];
+                int32_t lap = nw[(y - 1) * w + x] + nw[(y + 1) * w + x] + nw[y * w + x - 1] +
+                              nw[y * w + x + 1] - 4 * c;
+                prev[y * w + x] = (int16_t)(c + (int32_t)floor((lap * (double)v + 32768) / 65536));
+            }
+        free(nw);
+    }
     for (int i = 0; i < w * h; i++) {
         int16_t t = cur[i];
         cur[i] = prev[i];
         prev[i] = t;
     }
+}
+
+static void plain_wall_step(int16_t *cur, int16_t *prev, int w, int h, enum rp_stencil st,
+                            int shift, int32_t q)
+{
+    plain_visc_step(cur, prev, w, h, st, shift, q, 0);
 }
 
 /* rp_water_steps (rows advanced several steps in cache, in bands per thread) against the
@@ -624,6 +644,44 @@ static void test_blocked_steps_equal_plain(void **state)
     rp_simd_set(-1);
 }
 
+/* Still rows: drops at one end of a tall grid, the rest still until the rings reach it and
+ * still again after they die out (the factor damping truncates to 0), then a drop at the
+ * other end: the step skips still rows, which must not change a cell. Every step against
+ * the plain step above, with the rockpool preset's iso stencil, factor damping and
+ * viscosity (and without), on 1 and 2 threads. */
+static void test_still_rows_skipped_exactly(void **state)
+{
+    (void)state;
+    const int w = 41, h = 150;
+    for (int visc = 0; visc < 2; visc++)
+        for (int t = 1; t <= 2; t++) {
+            rp_pool *pool = NULL;
+            assert_int_equal(rp_pool_new(&pool, t), RP_OK);
+            rp_water *water = NULL;
+            rp_water_params p = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, 62000,
+                                 visc ? 3000 : 0};
+            assert_int_equal(rp_water_new(&water, &p), RP_OK);
+            int16_t *cur = calloc((size_t)w * h, sizeof *cur);
+            int16_t *prev = calloc((size_t)w * h, sizeof *prev);
+            for (int i = 0; i < 700; i++) {
+                if (i == 0 || i == 400) {
+                    rp_drop d = {20, i ? h - 8 : 6, 4, 3000, RP_SHAPE_SMOOTH, RP_MODE_ADD};
+                    rp_water_drop(water, &d);
+                    memcpy(cur, rp_water_heights(water), sizeof(int16_t) * w * h);
+                }
+                rp_water_steps(water, pool, 1 + i % 3);
+                for (int k = 0; k < 1 + i % 3; k++)
+                    plain_visc_step(cur, prev, w, h, RP_STENCIL_ISO, 0, 62000, visc ? 3000 : 0);
+                assert_memory_equal(rp_water_heights(water), cur, sizeof(int16_t) * w * h);
+                assert_true(rp_water_bounds_hold(water));
+            }
+            free(cur);
+            free(prev);
+            rp_water_free(&water);
+            rp_pool_free(&pool);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -645,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_viscosity_matches_transcription),
         cmocka_unit_test(test_viscosity_damps_short_waves),
         cmocka_unit_test(test_blocked_steps_equal_plain),
+        cmocka_unit_test(test_still_rows_skipped_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
