@@ -1,10 +1,13 @@
 /* pool.c - a fixed pthread pool running one parallel-for at a time.
  *
- * The caller's thread takes part. The index range is handed out in chunks (about eight per
- * thread) from an atomic counter, so a thread that is slowed down (by the video encoder's
- * threads, or another process) takes fewer chunks instead of holding everyone up. Which
- * thread handles which index never matters for jobs whose indices are independent (every
- * use in rockpool: rows of a step or of a render).
+ * The caller's thread takes part. The index range is cut into one contiguous part per
+ * thread, each handed out in chunks (about eight) from the part's own counter: thread t
+ * starts on part t, so from one job to the next the same thread tends to take the same
+ * indices (the same rows, still in its core's cache), and a thread that has finished its
+ * part takes chunks of the others', so one slowed down (by the video encoder's threads, or
+ * another process) holds nobody up. Which thread handles which index never matters for
+ * jobs whose indices are independent (every use in rockpool: rows of a step or of a render,
+ * bands of steps).
  *
  * Starting a job and waiting for it take no lock while the threads are awake: the job is
  * published by bumping `generation`, and completion is counted down in `pending`. A thread
@@ -24,10 +27,9 @@
 
 #include "base/common.h"
 
-/* A short busy wait before sleeping: steps and renders come back to back, and a
- * condition-variable wake-up costs tens of microseconds, a large share of a step. Kept
- * short because a spinning thread takes CPU from the video encoder: at 1080p to MP4 on 2
- * cores, 20000 spins cost ~10% end to end, 2000 keep most of the step's gain. */
+/* A short busy wait before sleeping: jobs come back to back, and a condition-variable
+ * wake-up costs tens of microseconds. Kept short because a spinning thread takes CPU from
+ * the video encoder. */
 #define SPINS 2000
 
 /* Chunks per thread: enough to even out a slow thread, few enough that taking one costs
@@ -75,8 +77,8 @@ struct rp_pool {
     rp_pool_wfn wfn; /* instead of fn: told the thread's index */
     void *ctx;
     struct worker_arg *args;
+    struct share *shares; /* nthreads of them, one per thread */
     int count, grain;
-    int next; /* the first index not yet handed out */
 };
 
 struct worker_arg {
@@ -84,18 +86,31 @@ struct worker_arg {
     int index;
 };
 
-/* Take chunks of the current job until none are left (thread `worker`). */
-static void run_chunks(rp_pool *pool, int worker, int count, int grain)
+/* A thread's own part of the index range: next is the first index not yet handed out, end
+ * the part's end. A cache line each, so taking a chunk writes no line another thread's
+ * counter shares. */
+struct share {
+    _Alignas(64) int next;
+    int end;
+};
+
+/* Take chunks of the current job until none are left (thread `worker`): first those of the
+ * thread's own part, then, in turn, what the other threads have not taken of theirs. */
+static void run_chunks(rp_pool *pool, int worker, int grain)
 {
-    for (;;) {
-        int begin = __atomic_fetch_add(&pool->next, grain, __ATOMIC_RELAXED);
-        if (begin >= count)
-            break;
-        int end = count - begin > grain ? begin + grain : count;
-        if (pool->wfn)
-            pool->wfn(pool->ctx, worker, begin, end);
-        else
-            pool->fn(pool->ctx, begin, end);
+    for (int k = 0; k < pool->nthreads; k++) {
+        int t = worker + k < pool->nthreads ? worker + k : worker + k - pool->nthreads;
+        struct share *sh = &pool->shares[t];
+        for (;;) {
+            int begin = __atomic_fetch_add(&sh->next, grain, __ATOMIC_RELAXED);
+            if (begin >= sh->end)
+                break;
+            int end = sh->end - begin > grain ? begin + grain : sh->end;
+            if (pool->wfn)
+                pool->wfn(pool->ctx, worker, begin, end);
+            else
+                pool->fn(pool->ctx, begin, end);
+        }
     }
 }
 
@@ -125,7 +140,7 @@ static void *worker(void *arg)
 
     while (wait_for_job(pool, seen)) {
         seen = __atomic_load_n(&pool->generation, SEQ);
-        run_chunks(pool, wa->index, pool->count, pool->grain);
+        run_chunks(pool, wa->index, pool->grain);
         int left = __atomic_sub_fetch(&pool->pending, 1, SEQ);
         FENCE();
         if (left == 0 && __atomic_load_n(&pool->caller_sleeps, SEQ)) {
@@ -152,7 +167,8 @@ int rp_pool_new(rp_pool **out, int nthreads)
     pthread_cond_init(&pool->done, NULL);
     pool->threads = calloc((size_t)nthreads, sizeof *pool->threads);
     pool->args = calloc((size_t)nthreads, sizeof *pool->args);
-    if (!pool->threads || !pool->args)
+    pool->shares = aligned_alloc(64, (size_t)nthreads * sizeof *pool->shares);
+    if (!pool->threads || !pool->args || !pool->shares)
         goto fail;
     /* Workers 1..n-1; the caller is thread 0. */
     for (int i = 1; i < nthreads; i++) {
@@ -184,6 +200,7 @@ void rp_pool_free(rp_pool **ppool)
     pthread_cond_destroy(&pool->done);
     free(pool->threads);
     free(pool->args);
+    free(pool->shares);
     free(pool);
     *ppool = NULL;
 }
@@ -229,7 +246,11 @@ static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, vo
     pool->ctx = ctx;
     pool->count = count;
     pool->grain = grain;
-    __atomic_store_n(&pool->next, 0, __ATOMIC_RELAXED);
+    for (int t = 0; t < pool->nthreads; t++) {
+        pool->shares[t].end = (int)((int64_t)count * (t + 1) / pool->nthreads);
+        __atomic_store_n(&pool->shares[t].next, (int)((int64_t)count * t / pool->nthreads),
+                         __ATOMIC_RELAXED);
+    }
     __atomic_store_n(&pool->pending, pool->nthreads - 1, SEQ);
     __atomic_add_fetch(&pool->generation, 1, SEQ);
     FENCE();
@@ -239,7 +260,7 @@ static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, vo
         pthread_mutex_unlock(&pool->lock);
     }
 
-    run_chunks(pool, 0, count, grain);
+    run_chunks(pool, 0, grain);
 
     for (int i = 0; i < SPINS && __atomic_load_n(&pool->pending, SEQ) > 0; i++)
         cpu_relax();

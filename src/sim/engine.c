@@ -564,15 +564,29 @@ static void keyed_fade(rp_engine *e, int64_t k)
     }
 }
 
+/* Whether step k has no items (so apply_items does nothing for it). */
+static int quiet_step(const rp_engine *e, int64_t k)
+{
+    const rp_item *items;
+    size_t n;
+    rp_timeline_frame(e->tl, k, &items, &n);
+    return n == 0;
+}
+
 int rp_engine_advance(rp_engine *e, int64_t target, volatile sig_atomic_t *stop)
 {
     while (e->steps < target) {
-        if (e->interrupted || ((e->steps & 63) == 0 && stop && *stop) ||
-            apply_items(e, e->steps, 0, stop))
+        if (e->interrupted || (stop && *stop) || apply_items(e, e->steps, 0, stop))
             return 1;
         keyed_fade(e, e->steps);
-        e->steps++;
-        rp_water_step(e->water, e->pool);
+        /* The following steps with nothing to apply (no items, no keyed fade) go with this
+         * one in one call, which advances rows several steps while they are in cache. */
+        int n = 1;
+        if (!rp_scene_keys(e->scene, RP_KEY_FADE))
+            while (n < 64 && e->steps + n < target && quiet_step(e, e->steps + n))
+                n++;
+        e->steps += n;
+        rp_water_steps(e->water, e->pool, n);
     }
     return e->interrupted;
 }

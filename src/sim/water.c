@@ -32,6 +32,17 @@ struct rp_water {
      * exact int16 path. They swap with the buffers; every write to a buffer keeps them
      * upper bounds (zeroing needs nothing: 0 is the least). */
     uint16_t *mag_cur, *mag_prev;
+    /* Still rows: per row of cur, prev and tmp, 1 when every cell of the row is 0 (0 when
+     * unknown). A row whose neighbourhood is still in both buffers stays still through a
+     * step (S = 0, n = 0 - 0), so the step skips it; they swap with the buffers, every write
+     * that may leave a nonzero cell clears its row's flag, and zeroing keeps them true. */
+    uint8_t *still_cur, *still_prev, *still_tmp;
+    /* Blocked steps (rp_water_steps): each band's halo rows, copied before the band's
+     * steps, and their bounds; allocated at the first blocked call, grown when needed. */
+    int16_t *halo;
+    uint16_t *halo_mag;
+    uint8_t *halo_still;
+    size_t halo_rows;
 };
 
 /* mag(v) of the row bounds above: monotonic in |v|, and v ^ (v >> 15) is cheap in SIMD. */
@@ -54,6 +65,22 @@ static void measure_mags(const int16_t *buf, uint16_t *mag, int width, int heigh
         for (int x = 0; x < width; x++)
             fold_mag(&mag[y], buf[(size_t)y * width + x]);
     }
+}
+
+/* Whether every cell of a row is 0. */
+static int row_zero(const int16_t *row, int n)
+{
+    int16_t any = 0;
+    for (int x = 0; x < n; x++)
+        any |= row[x];
+    return any == 0;
+}
+
+/* Set the still flags of a whole buffer from its contents. */
+static void measure_still(const int16_t *buf, uint8_t *still, int width, int height)
+{
+    for (int y = 0; y < height; y++)
+        still[y] = (uint8_t)row_zero(buf + (size_t)y * width, width);
 }
 
 /* cos(x) for 0 <= x <= pi/2 with x in Q30, result in Q30: the Taylor series to x^14
@@ -180,14 +207,22 @@ int rp_water_new(rp_water **out, const rp_water_params *p)
     w->prev = zalloc_aligned(cells * sizeof(int16_t));
     w->mag_cur = calloc((size_t)p->height, sizeof *w->mag_cur);
     w->mag_prev = calloc((size_t)p->height, sizeof *w->mag_prev);
+    w->still_cur = malloc((size_t)p->height);
+    w->still_prev = malloc((size_t)p->height);
+    w->still_tmp = malloc((size_t)p->height);
     if (p->viscosity_q16 && !(w->tmp = zalloc_aligned(cells * sizeof(int16_t)))) {
         rp_water_free(&w);
         return RP_ERR_NOMEM;
     }
-    if (!w->cur || !w->prev || !w->mag_cur || !w->mag_prev) {
+    if (!w->cur || !w->prev || !w->mag_cur || !w->mag_prev || !w->still_cur || !w->still_prev ||
+        !w->still_tmp) {
         rp_water_free(&w);
         return RP_ERR_NOMEM;
     }
+    /* every buffer starts still; tmp's rows are written before they are read */
+    memset(w->still_cur, 1, (size_t)p->height);
+    memset(w->still_prev, 1, (size_t)p->height);
+    memset(w->still_tmp, 0, (size_t)p->height);
     *out = w;
     return RP_OK;
 }
@@ -205,6 +240,12 @@ void rp_water_free(rp_water **pw)
     free(w->move_idx);
     free(w->mag_cur);
     free(w->mag_prev);
+    free(w->halo);
+    free(w->halo_mag);
+    free(w->halo_still);
+    free(w->still_cur);
+    free(w->still_prev);
+    free(w->still_tmp);
     free(w);
     *pw = NULL;
 }
@@ -244,6 +285,12 @@ static void hold(const rp_water *w, int16_t *buf)
 
 int rp_water_bounds_hold(const rp_water *w)
 {
+    for (int y = 0; y < w->p.height; y++) {
+        const int16_t *c = w->cur + (size_t)y * w->p.width, *p = w->prev + (size_t)y * w->p.width;
+        if ((w->still_cur[y] && !row_zero(c, w->p.width)) ||
+            (w->still_prev[y] && !row_zero(p, w->p.width)))
+            return 0;
+    }
     for (int y = 0; y < w->p.height; y++)
         for (int x = 0; x < w->p.width; x++) {
             size_t i = (size_t)y * w->p.width + x;
@@ -262,6 +309,8 @@ void rp_water_load(rp_water *w, const int16_t *cur, const int16_t *prev)
     hold(w, w->prev);
     measure_mags(w->cur, w->mag_cur, w->p.width, w->p.height);
     measure_mags(w->prev, w->mag_prev, w->p.width, w->p.height);
+    measure_still(w->cur, w->still_cur, w->p.width, w->p.height);
+    measure_still(w->prev, w->still_prev, w->p.width, w->p.height);
 }
 
 static int is_held(const rp_water *w, int x, int y)
@@ -297,6 +346,7 @@ void rp_water_drop(rp_water *w, const rp_drop *d)
             int32_t v = rp_drop_value(d, d2);
             row[x] = d->mode == RP_MODE_SET ? rp_sat16(v) : rp_sat16((int32_t)row[x] + v);
             fold_mag(&w->mag_cur[y], row[x]);
+            w->still_cur[y] = 0;
         }
     }
 }
@@ -344,6 +394,7 @@ void rp_water_add(rp_water *w, int x, int y, int32_t v)
     int16_t *c = &w->cur[(size_t)y * w->p.width + x];
     *c = rp_sat16((int32_t)*c + v);
     fold_mag(&w->mag_cur[y], *c);
+    w->still_cur[y] = 0;
 }
 
 const uint8_t *rp_water_walls(const rp_water *w)
@@ -504,6 +555,20 @@ static void step_cell(const rp_water *w, const int16_t *u, const int16_t *m, con
     out[c] = rp_sat16(damp(n, w->p.damping_shift, w->p.damping_q16));
 }
 
+/* A row's still flag after a step wrote it: mag is what step_span_dispatch returned (0
+ * when every cell is 0 or -1, INT16_MAX from the plain loop, which does not measure). */
+static inline int still_after(int mag, const int16_t *row, int n)
+{
+    return (mag == 0 || mag == INT16_MAX) && row_zero(row, n);
+}
+
+/* Whether row y's new values are all 0 already: cur still at rows yu, y, yd (the rows the
+ * stencil reads) and prev still at y (which the new values replace). */
+static inline int still_around(const rp_water *w, int yu, int y, int yd)
+{
+    return w->still_cur[yu] && w->still_cur[y] && w->still_cur[yd] && w->still_prev[y];
+}
+
 /* Rows y0..y1-1 of the step (a pool job: each row writes only its own cells of prev and
  * reads only cur, so rows are independent and the thread count cannot matter). */
 static void step_rows(void *ctx, int y0, int y1)
@@ -517,16 +582,20 @@ static void step_rows(void *ctx, int y0, int y1)
         if (w->p.boundary != RP_BOUNDARY_WRAP) {
             /* wall/open: interior cells only; open edges are done afterwards. Rows not
              * written keep their bound. */
-            if (y > 0 && y < H - 1 && W >= 3) {
+            if (y > 0 && y < H - 1 && W >= 3 &&
+                !still_around(w, y - 1, y, y + 1)) {
                 int in = max4(w->mag_cur[y - 1], w->mag_cur[y], w->mag_cur[y + 1], w->mag_prev[y]);
                 mag = step_span_dispatch(w, m - W, m, m + W, out, 1, W - 1, in);
                 w->mag_prev[y] = (uint16_t)mag;
                 fold_mag(&w->mag_prev[y], out[0]);
                 fold_mag(&w->mag_prev[y], out[W - 1]);
+                w->still_prev[y] = (uint8_t)still_after(mag, out, W);
             }
             continue;
         }
         int yu = (y + H - 1) % H, yd = (y + 1) % H;
+        if (still_around(w, yu, y, yd))
+            continue;
         const int16_t *u = w->cur + (size_t)yu * W;
         const int16_t *d = w->cur + (size_t)yd * W;
         if (W >= 3)
@@ -539,6 +608,7 @@ static void step_rows(void *ctx, int y0, int y1)
         w->mag_prev[y] = (uint16_t)mag;
         fold_mag(&w->mag_prev[y], out[0]);
         fold_mag(&w->mag_prev[y], out[W - 1]);
+        w->still_prev[y] = (uint8_t)still_after(mag, out, W);
     }
 }
 
@@ -585,6 +655,11 @@ static void open_edges(rp_water *w)
     fold_mag(&w->mag_prev[0], w->prev[W - 1]);
     fold_mag(&w->mag_prev[H - 1], w->prev[last]);
     fold_mag(&w->mag_prev[H - 1], w->prev[last + W - 1]);
+    for (int y = 0; y < H; y++) {
+        const int16_t *r = w->prev + (size_t)y * W;
+        if (y == 0 || y == H - 1 ? !row_zero(r, W) : r[0] || r[W - 1])
+            w->still_prev[y] = 0;
+    }
 }
 
 void rp_water_set_damping_q16(rp_water *w, int32_t q16)
@@ -607,6 +682,13 @@ static void viscosity_rows(void *ctx, int y0, int y1)
         int16_t *out = w->tmp + (size_t)y * W;
         if (y == 0 || y == H - 1 || W < 3) {
             memcpy(out, m, (size_t)W * sizeof *out);
+            w->still_tmp[y] = w->still_prev[y];
+            continue;
+        }
+        if (w->still_prev[y - 1] && w->still_prev[y] && w->still_prev[y + 1]) {
+            if (!w->still_tmp[y])
+                memset(out, 0, (size_t)W * sizeof *out);
+            w->still_tmp[y] = 1;
             continue;
         }
         const int16_t *u = m - W, *d = m + W;
@@ -618,6 +700,7 @@ static void viscosity_rows(void *ctx, int y0, int y1)
             /* a convex mix of the cell and its neighbours (v <= 1/4): within their range */
             out[x] = (int16_t)(m[x] + (((int64_t)lap * v + 32768) >> 16));
         }
+        w->still_tmp[y] = (uint8_t)row_zero(out, W);
     }
 }
 
@@ -643,6 +726,9 @@ static void viscosity(rp_water *w, rp_pool *pool)
     int16_t *t = w->prev;
     w->prev = w->tmp;
     w->tmp = t;
+    uint8_t *ts = w->still_prev;
+    w->still_prev = w->still_tmp;
+    w->still_tmp = ts;
     uint16_t above = w->mag_prev[0];
     for (int y = 1; y < H - 1; y++) {
         uint16_t own = w->mag_prev[y];
@@ -652,7 +738,22 @@ static void viscosity(rp_water *w, rp_pool *pool)
     }
 }
 
-void rp_water_step(rp_water *w, rp_pool *pool)
+/* The new heights (prev) become the current ones, with their bounds; held cells zeroed. */
+static void swap_and_hold(rp_water *w)
+{
+    int16_t *t = w->cur;
+    w->cur = w->prev;
+    w->prev = t;
+    uint16_t *tm = w->mag_cur;
+    w->mag_cur = w->mag_prev;
+    w->mag_prev = tm;
+    uint8_t *ts = w->still_cur;
+    w->still_cur = w->still_prev;
+    w->still_prev = ts;
+    hold(w, w->cur);
+}
+
+void rp_water_step_unblocked(rp_water *w, rp_pool *pool)
 {
     w->span = span_kernel(rp_water_dsp_get(), &w->p);
     rp_pool_run(pool, w->p.height, step_rows, w);
@@ -660,11 +761,190 @@ void rp_water_step(rp_water *w, rp_pool *pool)
         open_edges(w);
     if (w->p.viscosity_q16)
         viscosity(w, pool);
-    int16_t *t = w->cur;
-    w->cur = w->prev;
-    w->prev = t;
-    uint16_t *tm = w->mag_cur;
-    w->mag_cur = w->mag_prev;
-    w->mag_prev = tm;
-    hold(w, w->cur);
+    swap_and_hold(w);
+}
+
+/* ---- blocked steps ------------------------------------------------------------------ */
+
+/* k steps at once, each band of rows advanced k steps while its rows are in cache: a
+ * wavefront in which, at position p, step s computes row p - (s - 1) (s = 1..k). Step s + 1
+ * at row r overwrites the values of step s - 1 at r (the two buffers alternate), which step
+ * s reads at rows r - 1..r + 1; at position p step s has done row r + 1 = p - (s - 1) just
+ * before, and rows r - 1, r earlier, so nothing read later is overwritten. Each row is the
+ * row of step_rows (the same kernel, inputs and bounds), so the heights and bounds are the
+ * one-step loop's.
+ *
+ * Bands: rows [b0, b1) of the interior are a band's own; step s also computes the k - s
+ * rows beyond each end (into the band's private halo, copied from the neighbours' rows
+ * before any band starts), so a band never reads a row another band writes, and after k
+ * steps its own rows hold what the whole grid's k steps give there. Rows 0 and H - 1 are
+ * never written (under `boundary wall` they are held at 0, like the edge columns, which no
+ * step writes), so holding them after every step changes nothing.
+ *
+ * Only `boundary wall` without wall cells, moving walls or viscosity (each needs the
+ * whole grid between steps) is blocked; the others step one at a time. */
+enum { BLOCK_STEPS = 16 };
+
+struct band_job {
+    rp_water *w;
+    int k, nbands;
+    int16_t *buf[2];    /* buf[0] holds time t (cur), buf[1] time t - 1 (prev) */
+    uint16_t *mag[2];
+    uint8_t *still[2];
+};
+
+/* A row of a band: its cells, bound and still flag. */
+struct band_row {
+    int16_t *cells;
+    uint16_t *mag;
+    uint8_t *still;
+};
+
+/* Band b's own interior rows [*b0, *b1) of nbands, and its extended rows [*e0, *e1). */
+static void band_rows(const rp_water *w, int nbands, int k, int b, int *b0, int *b1, int *e0,
+                      int *e1)
+{
+    int inner = w->p.height - 2;
+    *b0 = 1 + (int)((int64_t)inner * b / nbands);
+    *b1 = 1 + (int)((int64_t)inner * (b + 1) / nbands);
+    *e0 = *b0 - k > 0 ? *b0 - k : 0;
+    *e1 = *b1 + k < w->p.height ? *b1 + k : w->p.height;
+}
+
+/* Where row r of buffer i (with its bound and flag) lives for band b: its own rows in the
+ * buffers, the halo's in the band's slot of w->halo (rows above, then below: 2k rows a
+ * buffer). */
+static inline struct band_row band_row(const struct band_job *j, int b, int b0, int b1, int e0,
+                                       int i, int r)
+{
+    const rp_water *w = j->w;
+    if (r >= b0 && r < b1)
+        return (struct band_row){j->buf[i] + (size_t)r * w->p.width, &j->mag[i][r],
+                                 &j->still[i][r]};
+    size_t slot = ((size_t)b * 2 + (size_t)i) * 2 * (size_t)j->k;
+    slot += r < b0 ? (size_t)(r - e0) : (size_t)j->k + (size_t)(r - b1);
+    return (struct band_row){w->halo + slot * (size_t)w->p.width, &w->halo_mag[slot],
+                             &w->halo_still[slot]};
+}
+
+static void band_steps(void *ctx, int first, int last)
+{
+    const struct band_job *j = ctx;
+    const rp_water *w = j->w;
+    const int W = w->p.width, H = w->p.height, k = j->k;
+    for (int b = first; b < last; b++) {
+        int b0, b1, e0, e1;
+        band_rows(w, j->nbands, k, b, &b0, &b1, &e0, &e1);
+        for (int p = b0 - k + 1; p < b1 + k - 1; p++)
+            for (int s = 1; s <= k; s++) {
+                int r = p - (s - 1);
+                /* step s: rows [b0 - (k - s), b1 + (k - s)) of the interior */
+                if (r < b0 - (k - s) || r >= b1 + (k - s) || r < 1 || r > H - 2)
+                    continue;
+                int in = s & 1 ? 0 : 1, out = in ^ 1;
+                struct band_row u = band_row(j, b, b0, b1, e0, in, r - 1);
+                struct band_row m = band_row(j, b, b0, b1, e0, in, r);
+                struct band_row d = band_row(j, b, b0, b1, e0, in, r + 1);
+                struct band_row o = band_row(j, b, b0, b1, e0, out, r);
+                if (*u.still && *m.still && *d.still && *o.still)
+                    continue; /* still, and stays still */
+                int mag = step_span_dispatch(w, u.cells, m.cells, d.cells, o.cells, 1, W - 1,
+                                             max4(*u.mag, *m.mag, *d.mag, *o.mag));
+                *o.mag = (uint16_t)mag;
+                fold_mag(o.mag, o.cells[0]);
+                fold_mag(o.mag, o.cells[W - 1]);
+                *o.still = (uint8_t)still_after(mag, o.cells, W);
+            }
+        (void)e1;
+    }
+}
+
+/* The halo rows of every band, from both buffers, before any band writes. */
+static void copy_halos(const struct band_job *j)
+{
+    const rp_water *w = j->w;
+    for (int b = 0; b < j->nbands; b++) {
+        int b0, b1, e0, e1;
+        band_rows(w, j->nbands, j->k, b, &b0, &b1, &e0, &e1);
+        for (int i = 0; i < 2; i++)
+            for (int r = e0; r < e1; r++) {
+                if (r >= b0 && r < b1)
+                    continue;
+                struct band_row row = band_row(j, b, b0, b1, e0, i, r);
+                memcpy(row.cells, j->buf[i] + (size_t)r * w->p.width,
+                       (size_t)w->p.width * sizeof *row.cells);
+                *row.mag = j->mag[i][r];
+                *row.still = j->still[i][r];
+            }
+    }
+}
+
+static int blockable(const rp_water *w)
+{
+    return w->p.boundary == RP_BOUNDARY_WALL && !w->p.viscosity_q16 && !w->nwall && !w->nmove &&
+           w->p.width >= 3 && w->p.height >= 3;
+}
+
+/* Room for nbands bands' halos of k rows; 0 when out of memory (then steps go one by one). */
+static int reserve_halos(rp_water *w, int nbands, int k)
+{
+    size_t rows = (size_t)nbands * 2 * 2 * (size_t)k;
+    if (rows <= w->halo_rows)
+        return 1;
+    int16_t *h = malloc(rows * (size_t)w->p.width * sizeof *h);
+    uint16_t *m = malloc(rows * sizeof *m);
+    uint8_t *st = malloc(rows);
+    if (!h || !m || !st) {
+        free(h);
+        free(m);
+        free(st);
+        return 0;
+    }
+    free(w->halo);
+    free(w->halo_mag);
+    free(w->halo_still);
+    w->halo = h;
+    w->halo_mag = m;
+    w->halo_still = st;
+    w->halo_rows = rows;
+    return 1;
+}
+
+/* A single step runs on the calling thread alone: it streams both buffers once, which binds
+ * it to the cache's bandwidth, and a second thread shares that bandwidth instead of adding
+ * to it while the hand-off and the rows passing between the cores' caches cost more than
+ * it saves. Two steps or more are blocked and so are compute-bound; their bands go to
+ * every thread. */
+void rp_water_steps(rp_water *w, rp_pool *pool, int n)
+{
+    while (n > 0) {
+        int k = n < BLOCK_STEPS ? n : BLOCK_STEPS;
+        int nbands = k == 1 ? 1 : rp_pool_threads(pool);
+        if (nbands > w->p.height - 2)
+            nbands = w->p.height - 2;
+        if (!blockable(w) || !reserve_halos(w, nbands, BLOCK_STEPS)) {
+            rp_water_step_unblocked(w, pool);
+            n--;
+            continue;
+        }
+        w->span = span_kernel(rp_water_dsp_get(), &w->p);
+        struct band_job j = {w,
+                             k,
+                             nbands,
+                             {w->cur, w->prev},
+                             {w->mag_cur, w->mag_prev},
+                             {w->still_cur, w->still_prev}};
+        copy_halos(&j);
+        rp_pool_run(pool, nbands, band_steps, &j);
+        if (k & 1)
+            swap_and_hold(w);
+        else
+            hold(w, w->cur);
+        n -= k;
+    }
+}
+
+void rp_water_step(rp_water *w, rp_pool *pool)
+{
+    rp_water_steps(w, pool, 1);
 }

@@ -119,6 +119,11 @@ void rp_water_add_wall_circle(rp_water *w, int cx, int cy, int r);
  * buffers swap. pool may be NULL (single thread); the result never depends on it. */
 void rp_water_step(rp_water *w, rp_pool *pool);
 
+/** n steps (n >= 0), exactly as n calls of rp_water_step; rows are advanced several steps
+ * while they are in cache where the grid allows it (see water.c). The first such call
+ * allocates a few rows a thread of scratch (when that fails, it steps one at a time). */
+void rp_water_steps(rp_water *w, rp_pool *pool, int n);
+
 /** Fixed-point cos(pi * num / den) in Q16 (65536 = 1.0), for 0 <= num, 0 < den.
  * Integer-only (no libm), identical on every platform; error under 2/65536. */
 int32_t rp_cos_pi_q16(int64_t num, int64_t den);

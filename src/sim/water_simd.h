@@ -47,4 +47,7 @@ void rp_water_dsp_init_x86(rp_water_dsp *c, int level);
  * water.c) holds for both buffers, else 0. */
 int rp_water_bounds_hold(const rp_water *w);
 
+/** For tests: one step of the one-step loop (rp_water_steps' reference). */
+void rp_water_step_unblocked(rp_water *w, rp_pool *pool);
+
 #endif

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "base/pool.h"
 #include "sim/water.h"
+#include "sim/water_simd.h"
 
 #define W 23
 #define H 17
@@ -538,6 +540,148 @@ static void test_bad_params(void **state)
     rp_water_free(&w);
 }
 
+/* One step of `boundary wall` as the product's contract states it, written out plainly
+ * for any size, stencil and damping: every interior cell becomes sat16(damp(S - prev)),
+ * the edges stay 0; with viscosity v (0 = none) every interior cell then becomes
+ * h + round(v (N + S + E + W - 4 h) / 65536) from the new heights before any moved; then
+ * the buffers swap. */
+static void plain_visc_step(int16_t *cur, int16_t *prev, int w, int h, enum rp_stencil st,
+                            int shift, int32_t q, int32_t v)
+{
+    for (int y = 1; y < h - 1; y++)
+        for (int x = 1; x < w - 1; x++) {
+            const int16_t *u = cur + (y - 1) * w, *m = cur + y * w, *d = cur + (y + 1) * w;
+            int32_t s4 = m[x - 1] + m[x + 1] + u[x] + d[x];
+            int32_t dg = u[x - 1] + u[x + 1] + d[x - 1] + d[x + 1];
+            int32_t sum = st == RP_STENCIL_4   ? s4 >> 1
+                          : st == RP_STENCIL_8 ? (s4 + dg) >> 2
+                                               : (4 * s4 + dg + 12 * m[x]) >> 4;
+            int64_t n = sum - prev[y * w + x];
+            n = q ? n * q / 65536 : n - (n >> shift);
+            prev[y * w + x] = (int16_t)(n > 32767 ? 32767 : n < -32768 ? -32768 : n);
+        }
+    if (v) {
+        int16_t *nw = malloc(sizeof(int16_t) * w * h);
+        memcpy(nw, prev, sizeof(int16_t) * w * h);
+        for (int y = 1; y < h - 1; y++)
+            for (int x = 1; x < w - 1; x++) {
+                int32_t c = nw[y * w + x];
+                int32_t lap = nw[(y - 1) * w + x] + nw[(y + 1) * w + x] + nw[y * w + x - 1] +
+                              nw[y * w + x + 1] - 4 * c;
+                prev[y * w + x] = (int16_t)(c + (int32_t)floor((lap * (double)v + 32768) / 65536));
+            }
+        free(nw);
+    }
+    for (int i = 0; i < w * h; i++) {
+        int16_t t = cur[i];
+        cur[i] = prev[i];
+        prev[i] = t;
+    }
+}
+
+static void plain_wall_step(int16_t *cur, int16_t *prev, int w, int h, enum rp_stencil st,
+                            int shift, int32_t q)
+{
+    plain_visc_step(cur, prev, w, h, st, shift, q, 0);
+}
+
+/* rp_water_steps (rows advanced several steps in cache, in bands per thread) against the
+ * plain step above, step by step: random grids (heights over the whole int16 range, so the
+ * kernels' general path, and small ones), runs of 1 to 40 steps (across the block of 16)
+ * with drops between them as the engine applies items between steps, on 1, 2, 3 and 5
+ * threads and at every SIMD level this machine has; sizes down to fewer interior rows than
+ * threads and rows narrower than a vector. */
+static void test_blocked_steps_equal_plain(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{70, 45}, {37, 9}, {10, 5}, {129, 64}};
+    static const int threads[] = {1, 2, 3, 5};
+    uint32_t seed = 12345;
+    for (int lv = RP_SIMD_C; lv <= rp_simd_supported(); lv++) {
+        rp_simd_set(lv);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+            for (int st = RP_STENCIL_4; st <= RP_STENCIL_ISO; st++)
+                for (int t = 0; t < 4; t++) {
+                    const int w = sizes[z][0], h = sizes[z][1];
+                    const int32_t q = (st + t) % 3 == 0 ? 0 : (st + t) % 3 == 1 ? 60000 : 65536;
+                    rp_pool *pool = NULL;
+                    assert_int_equal(rp_pool_new(&pool, threads[t]), RP_OK);
+                    rp_water *water = make(w, h, st, RP_BOUNDARY_WALL, 5, q);
+                    int16_t *cur = malloc(sizeof(int16_t) * w * h);
+                    int16_t *prev = malloc(sizeof(int16_t) * w * h);
+                    int big = (lv + t) % 2;
+                    for (int i = 0; i < w * h; i++) {
+                        seed = seed * 1103515245u + 12345u;
+                        cur[i] = (int16_t)(big ? (int32_t)(seed >> 16) - 32768
+                                               : (int32_t)(seed >> 20) % 600 - 300);
+                        seed = seed * 1103515245u + 12345u;
+                        prev[i] = (int16_t)(big ? (int32_t)(seed >> 16) - 32768
+                                                : (int32_t)(seed >> 20) % 600 - 300);
+                    }
+                    rp_water_load(water, cur, prev);
+                    memcpy(cur, rp_water_heights(water), sizeof(int16_t) * w * h);
+                    memcpy(prev, rp_water_prev(water), sizeof(int16_t) * w * h);
+                    for (int run = 0; run < 8; run++) {
+                        seed = seed * 1103515245u + 12345u;
+                        int n = 1 + (int)(seed >> 16) % 40;
+                        rp_water_steps(water, pool, n);
+                        for (int i = 0; i < n; i++)
+                            plain_wall_step(cur, prev, w, h, st, 5, q);
+                        assert_memory_equal(rp_water_heights(water), cur, sizeof(int16_t) * w * h);
+                        assert_memory_equal(rp_water_prev(water), prev, sizeof(int16_t) * w * h);
+                        assert_true(rp_water_bounds_hold(water));
+                        rp_drop d = {(int32_t)(seed >> 8) % w, (int32_t)(seed >> 4) % h, 4,
+                                     big ? 20000 : 900, RP_SHAPE_DISC, RP_MODE_ADD};
+                        rp_water_drop(water, &d);
+                        memcpy(cur, rp_water_heights(water), sizeof(int16_t) * w * h);
+                    }
+                    free(cur);
+                    free(prev);
+                    rp_water_free(&water);
+                    rp_pool_free(&pool);
+                }
+    }
+    rp_simd_set(-1);
+}
+
+/* Still rows: drops at one end of a tall grid, the rest still until the rings reach it and
+ * still again after they die out (the factor damping truncates to 0), then a drop at the
+ * other end: the step skips still rows, which must not change a cell. Every step against
+ * the plain step above, with the rockpool preset's iso stencil, factor damping and
+ * viscosity (and without), on 1 and 2 threads. */
+static void test_still_rows_skipped_exactly(void **state)
+{
+    (void)state;
+    const int w = 41, h = 150;
+    for (int visc = 0; visc < 2; visc++)
+        for (int t = 1; t <= 2; t++) {
+            rp_pool *pool = NULL;
+            assert_int_equal(rp_pool_new(&pool, t), RP_OK);
+            rp_water *water = NULL;
+            rp_water_params p = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, 62000,
+                                 visc ? 3000 : 0};
+            assert_int_equal(rp_water_new(&water, &p), RP_OK);
+            int16_t *cur = calloc((size_t)w * h, sizeof *cur);
+            int16_t *prev = calloc((size_t)w * h, sizeof *prev);
+            for (int i = 0; i < 700; i++) {
+                if (i == 0 || i == 400) {
+                    rp_drop d = {20, i ? h - 8 : 6, 4, 3000, RP_SHAPE_SMOOTH, RP_MODE_ADD};
+                    rp_water_drop(water, &d);
+                    memcpy(cur, rp_water_heights(water), sizeof(int16_t) * w * h);
+                }
+                rp_water_steps(water, pool, 1 + i % 3);
+                for (int k = 0; k < 1 + i % 3; k++)
+                    plain_visc_step(cur, prev, w, h, RP_STENCIL_ISO, 0, 62000, visc ? 3000 : 0);
+                assert_memory_equal(rp_water_heights(water), cur, sizeof(int16_t) * w * h);
+                assert_true(rp_water_bounds_hold(water));
+            }
+            free(cur);
+            free(prev);
+            rp_water_free(&water);
+            rp_pool_free(&pool);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +702,8 @@ int main(void)
         cmocka_unit_test(test_bad_params),
         cmocka_unit_test(test_viscosity_matches_transcription),
         cmocka_unit_test(test_viscosity_damps_short_waves),
+        cmocka_unit_test(test_blocked_steps_equal_plain),
+        cmocka_unit_test(test_still_rows_skipped_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
