@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# hardening4.sh - the fourth hostile-use round (issue 44) and the web-output and memory
-# items of issue 45: a still over its own input, outputs kept after SIGINT, limits known
-# before anything is created, directories a failed run made, and the work and memory
-# budgets.
+# hardening4.sh - the fourth hostile-use round (issue 44): a still over its own input, an
+# animated WebP kept after SIGINT, WebP's memory over the clip, limits known before
+# anything is created (WebP's sides, GIF's rate, key fade with damping, the 64 MiB scene),
+# directories a failed run made, and --alpha --verify-ref's difference image.
 source "$(dirname "$0")/lib.sh"
 R=$ROCKPOOL
 mkdir d && cd d || exit 1
@@ -58,7 +58,11 @@ expect_status "WebP, 900 frames, --max-memory 68M: refused" 2 "$R" -q "${PHOTO[@
     -o long.webp --max-memory 68M --check
 stderr_has "... naming the limit" "over the limit of 68.0 MiB"
 check "... nothing created" test ! -e long.webp
-if [ -x /usr/bin/time ]; then
+case $ROCKPOOL in
+*/build-san/*) echo "[ SKIPPED  ] WebP's peak under --max-memory: AddressSanitizer's own memory is not counted" ;;
+*) [ -x /usr/bin/time ] || echo "[ SKIPPED  ] WebP's peak under --max-memory: no /usr/bin/time" ;;
+esac
+if [ -x /usr/bin/time ] && case $ROCKPOOL in */build-san/*) false ;; esac; then
     expect_status "WebP, 60 frames, --max-memory 68M: runs" 0 /usr/bin/time -f 'peak %M' \
         "$R" -q "${PHOTO[@]}" -t 60f -o short.webp --max-memory 68M
     peak=$(sed -n 's/^peak \([0-9]*\)$/\1/p' "$WORK/err")
