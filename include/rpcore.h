@@ -167,8 +167,9 @@ typedef struct rp_core rp_core;
  * timeline's cost, build the timeline. The simulation is allocated at the first frame.
  * Errors are bad input (RP_ERR_INVALID, RP_ERR_TOO_LARGE; a diagnostic when they have a
  * place in the scene) or RP_ERR_NOMEM; *core is NULL on failure. A scene that names
- * images (rp_core_info's needs_*) opens: it fails at its first frame unless the caller
- * gives the background. */
+ * images (rp_core_info's needs_*) opens, and its first frame fails with
+ * RP_ERR_UNSUPPORTED: a background image unless the caller gives the background's pixels,
+ * a sky image under render light, wall masks always. */
 RP_API int rp_core_open(rp_core **core, const rp_scene *scene, const rp_core_config *cfg,
                         rp_error *err);
 
@@ -180,7 +181,7 @@ typedef struct rp_core_info {
     int fps, fps_den;     /* frames per second: fps / fps_den */
     int light;            /* 1: render `light` (the rockpool preset): every pass exists */
     int needs_background; /* the scene names a background image: give it (config) */
-    int needs_sky;        /* the scene names a sky image the core cannot decode */
+    int needs_sky;        /* the scene names a sky image (render light reflects it) */
     int needs_masks;      /* the timeline has wall masks (images) the core cannot decode */
 } rp_core_info;
 
