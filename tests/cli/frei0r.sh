@@ -108,6 +108,17 @@ if [ $san = 0 ]; then
     done
 fi
 
+# The time offset (parameter 9, x 3600 s): frames stamped from 59 s on (a clip cut deep
+# in a file) with an offset of 59 / 3600 are the scene's frames from 0.
+if [ $san = 0 ]; then
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg320.png -vf "setpts=PTS+59/TB,frei0r=rockpool:$TOP/examples/rain.scene|ms|render||y|0|0|0|0|0.016388888888888887,format=rgb24" \
+        -frames:v 30 -f framemd5 - >ff_off.md5 2>ff_off.err
+    hashes ff_off.md5 >ff_off.h
+    check "time offset 59 s: 30 frames" test "$(wc -l <ff_off.h)" -eq 30
+    check "time offset 59 s: the scene's frames from 0" cmp -s ff_off.h <(head -n 30 cli_half.h)
+fi
+
 # FFmpeg 5.1 loses the time of frames whose width is not a multiple of 64 (854x480):
 # the plugin says so and what to do, and draws the error frame; padded to 896 wide they
 # are rendered.
