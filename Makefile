@@ -278,19 +278,28 @@ install: $(BUILD)/rockpool $(MAN_PAGES) install-frei0r
 	$(INSTALL) -m 755 scripts/rockpool-join $(DESTDIR)$(BINDIR)/rockpool-join
 
 # The frei0r plugin where FFmpeg, MLT and GStreamer look, and its man page (part of
-# `make install`).
+# `make install`); Kdenlive's effect description where Kdenlive reads effects, and
+# Shotcut's filter panel under $(SHOTCUTDIR) (its own share/shotcut/qml/filters).
 .PHONY: install-frei0r
 FREI0RDIR ?= $(PREFIX)/lib/frei0r-1
+KDENLIVEDIR ?= $(PREFIX)/share/kdenlive/effects
+SHOTCUTDIR ?= $(PREFIX)/share/shotcut/qml/filters
 install-frei0r: $(PLUGIN) $(MAN_PAGES)
 	$(INSTALL) -d $(DESTDIR)$(FREI0RDIR) $(DESTDIR)$(MANDIR)/man7
 	$(INSTALL_PROGRAM) $(PLUGIN) $(DESTDIR)$(FREI0RDIR)/rockpool.so
 	$(INSTALL_DATA) $(BUILD)/man/rockpool-frei0r.7 $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
+	$(INSTALL) -d $(DESTDIR)$(KDENLIVEDIR) $(DESTDIR)$(SHOTCUTDIR)/rockpool
+	$(INSTALL_DATA) src/frei0r/kdenlive/frei0r_rockpool.xml $(DESTDIR)$(KDENLIVEDIR)/
+	$(INSTALL_DATA) src/frei0r/shotcut/rockpool/meta_frei0r.qml \
+	    src/frei0r/shotcut/rockpool/ui_frei0r.qml $(DESTDIR)$(SHOTCUTDIR)/rockpool/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/render-parallel $(DESTDIR)$(BINDIR)/rockpool-join
 	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 	rm -f $(DESTDIR)$(FREI0RDIR)/rockpool.so $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
+	rm -f $(DESTDIR)$(KDENLIVEDIR)/frei0r_rockpool.xml \
+	    $(DESTDIR)$(SHOTCUTDIR)/rockpool/meta_frei0r.qml $(DESTDIR)$(SHOTCUTDIR)/rockpool/ui_frei0r.qml
 
 format:
 	clang-format -i src/*/*.c src/*/*.h include/*.h tests/unit/*.c tests/tools/*.c

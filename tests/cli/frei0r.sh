@@ -108,6 +108,17 @@ if [ $san = 0 ]; then
     done
 fi
 
+# The time offset (parameter 9, x 3600 s): frames stamped from 59 s on (a clip cut deep
+# in a file) with an offset of 59 / 3600 are the scene's frames from 0.
+if [ $san = 0 ]; then
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg320.png -vf "setpts=PTS+59/TB,frei0r=rockpool:$TOP/examples/rain.scene|ms|render||y|0|0|0|0|0.016388888888888887,format=rgb24" \
+        -frames:v 30 -f framemd5 - >ff_off.md5 2>ff_off.err
+    hashes ff_off.md5 >ff_off.h
+    check "time offset 59 s: 30 frames" test "$(wc -l <ff_off.h)" -eq 30
+    check "time offset 59 s: the scene's frames from 0" cmp -s ff_off.h <(head -n 30 cli_half.h)
+fi
+
 # FFmpeg 5.1 loses the time of frames whose width is not a multiple of 64 (854x480):
 # the plugin says so and what to do, and draws the error frame; padded to 896 wide they
 # are rendered.
@@ -368,3 +379,52 @@ grep -q 'broken.scene:2:7: unknown action' bad.err ||
     grep -q 'broken.scene:2:7: error: unknown action' bad.err
 check "bad inputs: a scene error has its line and column" test $? -eq 0
 if [ $san = 1 ]; then ok "bad inputs under AddressSanitizer"; fi
+
+# The editors' panels (rockpool-frei0r(7) "Kdenlive", "Shotcut"): Kdenlive's effect XML is
+# well-formed, names the filter, and has every parameter the plugin reports (by name, the
+# way MLT takes them) with a widget of its type (data/effects/README.md of Kdenlive: url,
+# list, keywords or fixed for a string, bool, animated or constant for a double); the
+# doubles' factor makes the panel's range 0..1 to MLT. Shotcut's metadata names the filter
+# and its keyframed properties are doubles; its panel sets every parameter. Neither GUI
+# runs here.
+"$HARNESS" "$PLUGIN" params >params.out
+check "the plugin reports 10 parameters" test "$(wc -l <params.out)" -eq 10
+python3 - "$TOP/src/frei0r" params.out >panels.out 2>&1 <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+top, params = sys.argv[1], [l.split(" ", 3)[1:] for l in open(sys.argv[2]).read().splitlines()]
+kinds = {"string": {"url", "list", "keywords", "fixed"}, "bool": {"bool"},
+         "double": {"animated", "constant"}}
+bad = []
+root = ET.parse(top + "/kdenlive/frei0r_rockpool.xml").getroot()
+if root.tag != "effect" or root.get("tag") != "frei0r.rockpool":
+    bad.append("kdenlive: not an effect of frei0r.rockpool")
+got = {p.get("name"): p for p in root.findall("parameter")}
+for index, kind, name in params:
+    p = got.get(name)
+    if p is None:
+        bad.append("kdenlive: no parameter '%s'" % name)
+    elif p.get("type") not in kinds[kind]:
+        bad.append("kdenlive: '%s' is a %s, widget %s" % (name, kind, p.get("type")))
+    elif kind == "double" and float(p.get("max")) != float(p.get("factor")):
+        bad.append("kdenlive: '%s' does not map 0..1 (max %s, factor %s)" % (name, p.get("max"), p.get("factor")))
+extra = set(got) - {n for _, _, n in params}
+if extra:
+    bad.append("kdenlive: parameters the plugin lacks: %s" % sorted(extra))
+meta = open(top + "/shotcut/rockpool/meta_frei0r.qml").read()
+ui = open(top + "/shotcut/rockpool/ui_frei0r.qml").read()
+if 'mlt_service: "frei0r.rockpool"' not in meta or 'qml: "ui_frei0r.qml"' not in meta:
+    bad.append("shotcut: metadata does not name frei0r.rockpool and its panel")
+doubles = {n for _, k, n in params if k == "double"}
+for prop in re.findall(r"property: '([^']*)'", meta):
+    if prop not in doubles:
+        bad.append("shotcut: keyframed property '%s' is not a double of the plugin" % prop)
+for _, _, name in params:
+    if "'%s'" % name not in ui:
+        bad.append("shotcut: the panel never sets '%s'" % name)
+for f in ("meta_frei0r.qml", "ui_frei0r.qml"):
+    t = open(top + "/shotcut/rockpool/" + f).read()
+    if t.count("{") != t.count("}") or t.count("[") != t.count("]") or t.count("(") != t.count(")"):
+        bad.append("shotcut: %s: unbalanced brackets" % f)
+print("\n".join(bad) if bad else "panels: ok")
+EOF
+check "Kdenlive XML and Shotcut panel: every parameter, names that match" grep -qx "panels: ok" panels.out

@@ -28,6 +28,10 @@
  *       and the CPU milliseconds (all threads) a frame in order.
  *       Prints "time: IN_ORDER_MS RANDOM_MS IN_ORDER_CPU_MS".
  *
+ *   frei0r_harness PLUGIN params
+ *       Prints each parameter as "param INDEX TYPE NAME" (TYPE: bool, double, string, ...),
+ *       for the editors' panels' check in tests/cli/frei0r.sh.
+ *
  * Exit status 0 when every comparison held, 1 otherwise, 2 for bad usage. */
 #include <dlfcn.h>
 #include <frei0r.h>
@@ -441,7 +445,16 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[2], "time") && argc == 8)
         status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), atoi(argv[6]),
                            atoi(argv[7]));
-    else if (!strcmp(argv[2], "bad") && argc == 6)
+    else if (!strcmp(argv[2], "params") && argc == 3) {
+        static const char *const types[] = {"bool", "double", "color", "position", "string"};
+        for (int i = 0; i < info.num_params; i++) {
+            f0r_param_info_t pi = {0};
+            f0r.param_info(&pi, i);
+            printf("param %d %s %s\n", i,
+                   pi.type >= 0 && pi.type < 5 ? types[pi.type] : "unknown", pi.name);
+        }
+        status = 0;
+    } else if (!strcmp(argv[2], "bad") && argc == 6)
         status = bad_test(argv[3], argv[4], argv[5]);
     else
         goto usage;
@@ -451,6 +464,7 @@ usage:
     fprintf(stderr, "usage: frei0r_harness PLUGIN order SCENE W H FRAMES FPS\n"
                     "       frei0r_harness PLUGIN bad SCENE MASK_SCENE BROKEN_SCENE\n"
                     "       frei0r_harness PLUGIN resend SCENE_COPY\n"
-                    "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n");
+                    "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n"
+                    "       frei0r_harness PLUGIN params\n");
     return 2;
 }
