@@ -367,6 +367,25 @@ expect_status "... the same command again: exit 0" 0 "$RP" --rockpool "$WORK/fla
     -o stopped.mkv -- "$scene" "${opts[@]}"
 check "... rendering only the chunk stopped" \
     test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | tr '\n' ' ')" = "24 "
+# Each chunk's threads: the CPUs over the job slots, or --threads-per-chunk; installed
+# side by side (make install), the scripts find rockpool beside them.
+: >tasks.log
+expect_status "render-parallel -j 2: exit 0" 0 "$RP" --rockpool "$WORK/logrp" -k 2 -j 2 -o tpc.mkv \
+    -- "$scene" "${opts[@]}"
+check "... each chunk runs rockpool -j (CPUs / 2, at least 1)" \
+    test "$(grep -c -- " -j $(($(nproc) / 2 > 0 ? $(nproc) / 2 : 1)) " tasks.log)" = 2
+: >tasks.log
+expect_status "render-parallel --threads-per-chunk 3: exit 0" 0 "$RP" --rockpool "$WORK/logrp" -k 2 \
+    -j 1 --threads-per-chunk 3 -o tpc3.mkv -- "$scene" "${opts[@]}"
+check "... each chunk runs rockpool -j 3" test "$(grep -c -- " -j 3 " tasks.log)" = 2
+mkdir -p inst
+cp "$TOP/scripts/render-parallel" "$TOP/scripts/rockpool-join" inst/
+cp logrp inst/rockpool
+: >tasks.log
+expect_status "render-parallel installed beside rockpool: exit 0" 0 env -u ROCKPOOL inst/render-parallel \
+    -k 2 -j 1 -o inst.mkv -- "$scene" "${opts[@]}"
+check "... ran the rockpool beside it" test "$(wc -l <tasks.log)" = 2
+rm -f tpc.mkv tpc3.mkv inst.mkv
 # chunks of another seed left from an earlier run are rendered again, not joined
 touch fail.flag
 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o reseed.mkv -- "$scene" "${opts[@]}" 2>/dev/null
