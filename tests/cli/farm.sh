@@ -653,7 +653,8 @@ for _ in $(seq 300); do
     [ -n "$(find ".ojd out.mkv.chunks" -name '*part_*' -size +20k 2>/dev/null)" ] && break
     sleep 0.1
 done
-kill -TERM $ojdpid
+# (the task's own bash, which the worker signals; $ojdpid is the subshell around it)
+kill -TERM "$(pgrep -f '[o]jd_Render_Render.sh' | head -n 1)"
 wait $ojdpid
 check "OpenJD Render stopped by SIGTERM: exit 143" test $? = 143
 check "... no rockpool left running, no part left" sh -c \
