@@ -411,6 +411,16 @@ check "... every chunk rendered again (the inputs differ)" test "$(wc -l <chunks
 "$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -o plate_single.mkv
 check "... equal to the single run over the new plate" cmp -s <(decoded plate.mkv) \
     <(decoded plate_single.mkv)
+# the digests, against sha256sum: the scene's bytes; the inputs as "ROLE SHA256" lines
+ident=$("$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -f mkv --job-id)
+check "--job-id: scene is the SHA-256 of the scene's bytes" test "$(printf '%s\n' "$ident" |
+    sed -n 's/^scene: *//p')" = "$(sha256sum <"$scene" | cut -c1-64)"
+check "--job-id: inputs is the SHA-256 of 'background SHA256(plate)'" test "$(printf '%s\n' "$ident" |
+    sed -n 's/^inputs: *\([0-9a-f]*\).*/\1/p')" = "$(printf 'background %s\n' \
+    "$(sha256sum <plate.png | cut -c1-64)" | sha256sum | cut -c1-64)"
+check "--job-id: job-id is the SHA-256 of the job line" test "$(printf '%s\n' "$ident" |
+    sed -n 's/^job-id: *//p')" = "$(printf '%s' "$(printf '%s\n' "$ident" | sed -n 's/^job: *//p')" |
+    sha256sum | cut -c1-64)"
 # rockpool-join --job names what differs
 job_of() { "$ROCKPOOL" "$@" -f mkv --job-id | sed -n 's/^job: *//p'; }
 job=$(job_of "$scene" "${opts[@]}" -i plate.png)
