@@ -4,7 +4,8 @@
 # every node can see (the repository's, or one with rockpool on PATH):
 #
 #   sbatch --array=0-15 examples/slurm-array.sh examples/rain.scene out.mkv [OPTION]...
-#   # when the tasks are done (or chain it: sbatch --dependency=afterok:JOBID ...):
+#   # when the tasks are done (or chain it: sbatch --dependency=afterok:JOBID
+#   # --kill-on-invalid-dep=yes ..., so a failed task cancels the join):
 #   JOIN=1 bash examples/slurm-array.sh examples/rain.scene out.mkv [OPTION]...
 #
 # OPTIONs are rockpool's (-s 1920x1080 -c libx265 --crf 20 -i clip.mp4 ...), the same for

@@ -367,6 +367,25 @@ expect_status "... the same command again: exit 0" 0 "$RP" --rockpool "$WORK/fla
     -o stopped.mkv -- "$scene" "${opts[@]}"
 check "... rendering only the chunk stopped" \
     test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | tr '\n' ' ')" = "24 "
+# Each chunk's threads: the CPUs over the job slots, or --threads-per-chunk; installed
+# side by side (make install), the scripts find rockpool beside them.
+: >tasks.log
+expect_status "render-parallel -j 2: exit 0" 0 "$RP" --rockpool "$WORK/logrp" -k 2 -j 2 -o tpc.mkv \
+    -- "$scene" "${opts[@]}"
+check "... each chunk runs rockpool -j (CPUs / 2, at least 1)" \
+    test "$(grep -c -- " -j $(($(nproc) / 2 > 0 ? $(nproc) / 2 : 1)) " tasks.log)" = 2
+: >tasks.log
+expect_status "render-parallel --threads-per-chunk 3: exit 0" 0 "$RP" --rockpool "$WORK/logrp" -k 2 \
+    -j 1 --threads-per-chunk 3 -o tpc3.mkv -- "$scene" "${opts[@]}"
+check "... each chunk runs rockpool -j 3" test "$(grep -c -- " -j 3 " tasks.log)" = 2
+mkdir -p inst
+cp "$TOP/scripts/render-parallel" "$TOP/scripts/rockpool-join" inst/
+cp logrp inst/rockpool
+: >tasks.log
+expect_status "render-parallel installed beside rockpool: exit 0" 0 env -u ROCKPOOL inst/render-parallel \
+    -k 2 -j 1 -o inst.mkv -- "$scene" "${opts[@]}"
+check "... ran the rockpool beside it" test "$(wc -l <tasks.log)" = 2
+rm -f tpc.mkv tpc3.mkv inst.mkv
 # chunks of another seed left from an earlier run are rendered again, not joined
 touch fail.flag
 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o reseed.mkv -- "$scene" "${opts[@]}" 2>/dev/null
@@ -392,6 +411,16 @@ check "... every chunk rendered again (the inputs differ)" test "$(wc -l <chunks
 "$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -o plate_single.mkv
 check "... equal to the single run over the new plate" cmp -s <(decoded plate.mkv) \
     <(decoded plate_single.mkv)
+# the digests, against sha256sum: the scene's bytes; the inputs as "ROLE SHA256" lines
+ident=$("$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -f mkv --job-id)
+check "--job-id: scene is the SHA-256 of the scene's bytes" test "$(printf '%s\n' "$ident" |
+    sed -n 's/^scene: *//p')" = "$(sha256sum <"$scene" | cut -c1-64)"
+check "--job-id: inputs is the SHA-256 of 'background SHA256(plate)'" test "$(printf '%s\n' "$ident" |
+    sed -n 's/^inputs: *\([0-9a-f]*\).*/\1/p')" = "$(printf 'background %s\n' \
+    "$(sha256sum <plate.png | cut -c1-64)" | sha256sum | cut -c1-64)"
+check "--job-id: job-id is the SHA-256 of the job line" test "$(printf '%s\n' "$ident" |
+    sed -n 's/^job-id: *//p')" = "$(printf '%s' "$(printf '%s\n' "$ident" | sed -n 's/^job: *//p')" |
+    sha256sum | cut -c1-64)"
 # rockpool-join --job names what differs
 job_of() { "$ROCKPOOL" "$@" -f mkv --job-id | sed -n 's/^job: *//p'; }
 job=$(job_of "$scene" "${opts[@]}" -i plate.png)
@@ -634,7 +663,8 @@ for _ in $(seq 300); do
     [ -n "$(find ".ojd out.mkv.chunks" -name '*part_*' -size +20k 2>/dev/null)" ] && break
     sleep 0.1
 done
-kill -TERM $ojdpid
+# (the task's own bash, which the worker signals; $ojdpid is the subshell around it)
+kill -TERM "$(pgrep -f '[o]jd_Render_Render.sh' | head -n 1)"
 wait $ojdpid
 check "OpenJD Render stopped by SIGTERM: exit 143" test $? = 143
 check "... no rockpool left running, no part left" sh -c \
