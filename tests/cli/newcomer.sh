@@ -163,3 +163,21 @@ expect_status "--verify-dir still names another directory: exit 3" 3 "$ROCKPOOL"
 check "... the PNG is there" test -s vd/v.actual-00004.png
 stderr_has "... and named" "written to vd/v.actual-00004.png"
 cd "$WORK" || exit 1
+
+# ---- the README's first screen (its first 30 lines) -----------------------------------------
+head -n 30 "$TOP/README.md" >first.md
+check "README's first screen: a picture and a clip from the gallery that exist" sh -c "
+    grep -o 'examples/gallery/[^)]*\.png' first.md | head -n 1 | grep -q . &&
+    grep -o 'examples/gallery/[^)]*\.gif' first.md | head -n 1 | grep -q . &&
+    for f in \$(grep -o 'examples/gallery/[^)]*' first.md); do test -s '$TOP'/\$f || exit 1; done"
+check "... the two set-up commands" sh -c \
+    "grep -qx '    make demo' first.md && grep -qx '    make check' first.md"
+check "... five usage lines: over a photo, over footage, a PNG still, golden frames, the plugin" \
+    sh -c "test \$(grep -c '^    build/rockpool \|^    FREI0R_PATH=.* ffmpeg ' first.md) = 5 &&
+    grep -q '^    build/rockpool .*-i photo.jpg' first.md &&
+    grep -q '^    build/rockpool .*-i clip.mp4' first.md &&
+    grep -q '^    build/rockpool .*-o still.png' first.md &&
+    grep -q '^    build/rockpool .*-f framemd5' first.md && grep -q 'frei0r=rockpool' first.md"
+for f in $(grep -o 'examples/[a-z-]*\.scene' first.md | sort -u); do
+    check "... $f exists" test -s "$TOP/$f"
+done
