@@ -142,7 +142,7 @@ void rp_cli_usage(FILE *f)
           "      --hash             print 'FRAME HASH' of each written frame's RGB24 bytes\n"
           "      --hash-algo NAME   md5 (default), crc32, xxh3, sha256, ... for all hashes\n"
           "      --verify MANIFEST  compare frames with a framemd5/framehash file or --hash\n"
-          "                         lines, exit 3 at a difference; --verify-ref PNGS diffs\n"
+          "                         lines: exit 3, PNGs in . (--verify-dir, --verify-ref)\n"
           "      --stats FILE.csv   per frame: frame,time,energy,peak,drops\n"
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
           "      --simd LEVEL       cap vector kernels: c sse2 avx2 avx512 (same output)\n"

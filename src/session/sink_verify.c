@@ -3,11 +3,11 @@
  * that frame (manifest.h: a framemd5/framehash file or --hash lines). The manifest is read
  * and checked against the run (size, frames, algorithm) before anything is created, so a
  * manifest for other settings is bad input. At the first difference the frame is written
- * as PNG, STEM.actual-FRAME.png beside the manifest (STEM its name without the last
- * extension; not when the manifest is a pipe or a device) or in cfg->dir, and the sink fails with
- * RP_ERR_MISMATCH, which stops the render; the message names the frame, the manifest line and both
- * hashes. With cfg->ref (--verify-ref, the expected frames as PNGs) a difference image is written
- * beside it, STEM.diff-FRAME.png. */
+ * as PNG, STEM.actual-FRAME.png in the current directory (STEM the manifest's name without
+ * its directory and last extension: never among the golden files) or in cfg->dir, and the
+ * sink fails with RP_ERR_MISMATCH, which stops the render; the message names the frame, the
+ * manifest line, both hashes and every file written. With cfg->ref (--verify-ref, the
+ * expected frames as PNGs) a difference image is written beside it, STEM.diff-FRAME.png. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -110,8 +110,7 @@ static int png_names(const rp_sink_cfg *cfg, const char *what, char *raw, size_t
     const char *dot = strrchr(base, '.');
     size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
     int n = cfg->dir ? snprintf(raw, rawlen, "%s/%.*s", cfg->dir, (int)stem, base)
-                     : snprintf(raw, rawlen, "%.*s%.*s", (int)(base - cfg->path), cfg->path,
-                                (int)stem, base);
+                     : snprintf(raw, rawlen, "%.*s", (int)stem, base);
     if (n < 0 || (size_t)n >= rawlen)
         return RP_ERR_TOO_LARGE;
     size_t o = 0;
@@ -135,13 +134,6 @@ static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, i
     char raw[4096], pattern[8200], err[512];
     rp_output_spec o;
     rp_output *out = NULL;
-    /* never beside a pipe or a device (/dev/stdin): nothing is written into /dev */
-    if (!v->cfg->dir && rp_path_is_special(v->cfg->path)) {
-        snprintf(what, len,
-                 "not written: the manifest is a device, a pipe or a name in /dev or /proc (give "
-                 "--verify-dir)");
-        return;
-    }
     if (png_names(v->cfg, kind, raw, sizeof raw, pattern, sizeof pattern)) {
         snprintf(what, len, "not written: the name is too long");
         return;

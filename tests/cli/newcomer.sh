@@ -137,3 +137,47 @@ check "... writes: frames 30 to 59 (30 frames)" grep -q '^writes: *frames 30 to 
 "$ROCKPOOL" -q k.scene -ss 1 -t 1 -s 64x36 -f framemd5 -o ss.md5
 check "... and the render writes those 30 frames, 30 first" sh -c \
     "test \"\$(grep -vc '^#' ss.md5)\" = 30 && grep -v '^#' ss.md5 | head -n 1 | grep -q '^0, *30,'"
+
+# ---- --verify writes its PNGs where the user is, not among the goldens --------------------
+# Goldens made with seed 1; the run with a drop moved differs from frame 4 (the drop at 3f
+# shows there), which is the frame written.
+mkdir -p gold run
+printf 'size 96x64\nfps 10\nduration 6f\nseed 1\nat 3f drop 50%% 50%% radius 6 height 900\n' >v.scene
+"$ROCKPOOL" -q v.scene -f framemd5 -o gold/v.framemd5
+"$ROCKPOOL" -q v.scene -o gold/f_%05d.png
+sed 's/^at 3f drop 50% 50%/at 3f drop 40% 50%/' v.scene >run/v2.scene
+cd run || exit 1
+expect_status "--verify with a difference at frame 4: exit 3" 3 "$ROCKPOOL" -q v2.scene \
+    --verify ../gold/v.framemd5 --verify-ref ../gold/f_%05d.png
+check "... nothing new among the goldens" test "$(ls ../gold | grep -c 'actual\|diff')" = 0
+check "... the actual frame in the current directory" test -s v.actual-00004.png
+check "... the difference image in the current directory" test -s v.diff-00004.png
+stderr_has "... the message names the actual frame's path" "written to v.actual-00004.png"
+stderr_has "... and the difference image's" "written to v.diff-00004.png"
+check "... the PNG is frame 4 of the run (ffmpeg's framemd5)" test "$(ffmpeg -v error \
+    -i v.actual-00004.png -pix_fmt rgb24 -f framemd5 - | awk -F', ' '!/^#/ { print $6 }')" = \
+    "$("$ROCKPOOL" -q v2.scene --hash | awk '$1 == 4 { print $2 }')"
+mkdir vd
+expect_status "--verify-dir still names another directory: exit 3" 3 "$ROCKPOOL" -q v2.scene \
+    --verify ../gold/v.framemd5 --verify-dir vd
+check "... the PNG is there" test -s vd/v.actual-00004.png
+stderr_has "... and named" "written to vd/v.actual-00004.png"
+cd "$WORK" || exit 1
+
+# ---- the README's first screen (its first 30 lines) -----------------------------------------
+head -n 30 "$TOP/README.md" >first.md
+check "README's first screen: a picture and a clip from the gallery that exist" sh -c "
+    grep -o 'examples/gallery/[^)]*\.png' first.md | head -n 1 | grep -q . &&
+    grep -o 'examples/gallery/[^)]*\.gif' first.md | head -n 1 | grep -q . &&
+    for f in \$(grep -o 'examples/gallery/[^)]*' first.md); do test -s '$TOP'/\$f || exit 1; done"
+check "... the two set-up commands" sh -c \
+    "grep -qx '    make demo' first.md && grep -qx '    make check' first.md"
+check "... five usage lines: over a photo, over footage, a PNG still, golden frames, the plugin" \
+    sh -c "test \$(grep -c '^    build/rockpool \|^    FREI0R_PATH=.* ffmpeg ' first.md) = 5 &&
+    grep -q '^    build/rockpool .*-i photo.jpg' first.md &&
+    grep -q '^    build/rockpool .*-i clip.mp4' first.md &&
+    grep -q '^    build/rockpool .*-o still.png' first.md &&
+    grep -q '^    build/rockpool .*-f framemd5' first.md && grep -q 'frei0r=rockpool' first.md"
+for f in $(grep -o 'examples/[a-z-]*\.scene' first.md | sort -u); do
+    check "... $f exists" test -s "$TOP/$f"
+done
