@@ -2,10 +2,12 @@
  * of its equations, FFmpeg's overlay blend (vf_overlay.c's FAST_DIV255 for packed RGB,
  * straight and premultiplied) for the layer equation, the premultiplying of --alpha's layer
  * for every (C, A), calm water, size independence on slopes worked out by hand,
- * row splits, and the parameter checks; and every code path (plain C, each SIMD level this
- * machine has, the others forced off with rp_simd_set) byte for byte against the plain C
- * light as it was before the vector kernels (light_ref.h), also through a sky image of
- * one colour; a sky image reflected still and on slopes worked out by hand. */
+ * row splits, a 3x3 ramp lit from either side worked by hand, and the parameter checks;
+ * every code path (plain C, each SIMD level this machine has, the others forced off with
+ * rp_simd_set) held to the double transcriptions within their argued tolerances and to the
+ * plain C path byte for byte (the vector kernels must not change a byte: determinism, not
+ * correctness), also through a sky image of one colour; a sky image reflected still and
+ * on slopes worked out by hand. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,7 +21,6 @@
 #include "base/common.h"
 #include "look/light.h"
 #include "look/light_simd.h"
-#include "light_ref.h"
 #include "base/cpu.h"
 
 #define W 61
@@ -144,7 +145,7 @@ static void params_all_on(rp_light_params *p)
     p->elevation_mdeg = 35000;
 }
 
-static void check_oracle(const rp_light_params *p, int32_t scale_q16, double amp)
+static void check_oracle_level(const rp_light_params *p, int32_t scale_q16, double amp)
 {
     fill(amp, 3);
     rp_light *l = make(p);
@@ -177,10 +178,32 @@ static void check_oracle(const rp_light_params *p, int32_t scale_q16, double amp
     print_message("scale %.3f: max |dA| %d, |dC| %d (A >= 16/255), |d out| %d; %d lit pixels\n",
                   scale, worst_a, worst_c, worst_out, lit);
     assert_true(lit > W * H / 4); /* the field really lights the frame */
+    /* The tolerances, from light.h's fixed point (not from what passes):
+     * A: the kernel's alpha is Q15 (slopes Q12, 1/sqrt(1 + s^2) from a table in 1/64 of
+     *   s^2, the glint, sky and x / (1 + x) from tables over Q12 or 1/256 arguments, all
+     *   linearly interpolated, three Q15 products truncated): tens of Q15 units off at
+     *   most, under one 8-bit level (128 units). Both sides then round to 8 bits, and two
+     *   values less than a level apart round at most 1 apart: 1 level.
+     * C: the premultiplied colour carries the same sub-level error, and C is it divided
+     *   by A; where A >= 16/255 that division multiplies an error of 1/8 level or less by
+     *   at most 255/16 / 8 < 2, plus the rounding: 2 levels.
+     * out: the composite's rounding (1) plus the refracted picture t, sampled at an offset
+     *   truncated to 1/256 pixel: channel 0 is noise (up to 255 levels a pixel), so
+     *   1/256 pixel moves it by up to 1 level: 2 levels. */
     assert_true(worst_a <= 1);
     assert_true(worst_c <= 2);
     assert_true(worst_out <= 2);
     rp_light_free(&l);
+}
+
+/* check_oracle_level on every code path: each is held to the oracle itself. */
+static void check_oracle(const rp_light_params *p, int32_t scale_q16, double amp)
+{
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        assert_int_equal(rp_simd_set(level), level);
+        check_oracle_level(p, scale_q16, amp);
+    }
+    rp_simd_set(-1);
 }
 
 static void test_oracle(void **state)
@@ -199,6 +222,66 @@ static void test_oracle(void **state)
     p.shininess = 1024;
     p.specular_q8 = 64 * 256;
     check_oracle(&p, 65536, 30);
+}
+
+/* A 3x3 ramp lit by hand (layer model, shade only). Heights 49152 * x Q8 rise 192 height
+ * units a pixel; at height_scale 256 and one pixel a cell that is slope s = (3/4, 0) everywhere (the edge columns' one-sided differences give the same), so
+ * n = (-3/4, 0, 1) / (5/4) = (-0.6, 0, 0.8). Light at elevation 45 degrees, c = cos 45 =
+ * sin 45 = 0.70710678:
+ *  - from the right (azimuth 90): L = (c, 0, c), n.L = (-0.6 + 0.8) c = 0.2 c, so
+ *    b = shade * (0.2 c - c) = -0.8 c * 5.3046875 (shade 1358/256) = -3.00077: black with
+ *    alpha 3.00077 / 4.00077 = 0.750048, A = 255 * that = 191.26 -> 191; over a bed of 200
+ *    out = (200 * 64 + 0 * 191) / 255 = 50.20 -> 50;
+ *  - from the left (azimuth -90): L = (-c, 0, c), n.L = (0.6 + 0.8) c = 1.4 c, b = 0.4 c *
+ *    5.3046875 = 1.50038: white with alpha 1.50038 / 2.50038 = 0.600061, A = 153.02 -> 153,
+ *    C = 255; out = (200 * 102 + 255 * 153) / 255 = 233 exactly.
+ * No curvature (a plane), no sky, glint or refraction. Every path, every pixel. */
+static void test_hand_ramp(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t az;
+        uint8_t a, c, out;
+    } want[] = {{90000, 191, 0, 50}, {-90000, 153, 255, 233}};
+    int32_t f[3][3];
+    uint8_t b[3][3][3], rgb[3][3][3], rgba[3][3][4];
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++) {
+            f[y][x] = 49152 * x;
+            memset(b[y][x], 200, 3);
+        }
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        rp_light_params p;
+        layer_defaults(&p);
+        p.height_scale = 256;
+        p.azimuth_mdeg = want[i].az;
+        p.elevation_mdeg = 45000;
+        p.shade_q8 = 1358;
+        p.caustics_q8 = 0;
+        p.specular_q8 = 0;
+        p.sky_q8 = 0;
+        p.refraction_q8 = 0;
+        memset(p.light_rgb, 255, 3);
+        rp_light *l = make(&p);
+        rp_light_geom g = {3, 3, 65536, 65536, 0};
+        for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+            assert_int_equal(rp_simd_set(level), level);
+            rp_light_rows_rgb(l, &g, &f[0][0], &b[0][0][0], &rgb[0][0][0], 0, 3);
+            rp_light_rows_rgba(l, &g, &f[0][0], &rgba[0][0][0], 0, 3);
+            for (int y = 0; y < 3; y++)
+                for (int x = 0; x < 3; x++)
+                    for (int k = 0; k < 3; k++)
+                        if (rgba[y][x][3] != want[i].a || rgba[y][x][k] != want[i].c ||
+                            rgb[y][x][k] != want[i].out)
+                            fail_msg("azimuth %d, level %d, (%d, %d): A %d C %d out %d, want "
+                                     "%d %d %d",
+                                     want[i].az / 1000, level, x, y, rgba[y][x][3],
+                                     rgba[y][x][k], rgb[y][x][k], want[i].a, want[i].c,
+                                     want[i].out);
+        }
+        rp_simd_set(-1);
+        rp_light_free(&l);
+    }
 }
 
 /* FFmpeg's overlay on packed RGB (libavfilter/vf_overlay.c, blend_image_packed_rgb):
@@ -504,15 +587,15 @@ static void render_split(const rp_light *l, const rp_light_geom *g, const int32_
 }
 
 /* Render (w, h, scale) with every path and every row split style, with the sky colour and
- * with a sky image of that one colour (the plain loop reflecting it); compare with ref. */
+ * with a sky image of that one colour (the plain loop reflecting it); compare with the
+ * plain C path rendering it in one call with the sky colour. (That path's correctness is
+ * the oracles' business: test_oracle, test_water_oracle, the hand cases.) */
 static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int32_t syq,
                         const int32_t *f, const uint8_t *b)
 {
     char err[200];
     rp_light *l = NULL;
-    ref_light *r = NULL;
     assert_int_equal(rp_light_new(&l, p, err, sizeof err), RP_OK);
-    assert_int_equal(ref_light_new(&r, p, err, sizeof err), RP_OK);
     rp_light_geom g = {w, h, sxq, syq, 0};
     size_t n = (size_t)w * h;
     /* half the renders state the field's peak, as the engine does: the kernels then skip
@@ -524,9 +607,9 @@ static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int
             *got4 = malloc(n * 4);
     assert_non_null(want3);
     assert_non_null(got4);
-    ref_light_rows_rgb(r, &g, f, b, want3, 0, h);
-    ref_light_rows_rgba(r, &g, f, want4, 0, h);
     unsigned seed = (unsigned)(w * 31 + h);
+    assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+    render_split(l, &g, f, b, want3, want4, 0, &seed);
     uint8_t *sky = malloc(n * 3);
     assert_non_null(sky);
     for (size_t i = 0; i < n; i++)
@@ -562,7 +645,6 @@ static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int
     free(want4);
     free(got3);
     free(got4);
-    ref_light_free(&r);
     rp_light_free(&l);
 }
 
@@ -1060,7 +1142,7 @@ static void water_params(rp_light_params *p)
  * sky, caustics (focused and spread) and refraction all present. The same holds for the
  * fills of seeds 1 to 40 (checked once by hand; the Hessian in Q12, before, missed it by 2
  * at scale 0.61 with this one). */
-static void check_water_oracle(const rp_light_params *p, int32_t scale_q16, double amp)
+static void check_water_oracle_level(const rp_light_params *p, int32_t scale_q16, double amp)
 {
     fill(amp, 7);
     rp_light *l = make(p);
@@ -1089,8 +1171,23 @@ static void check_water_oracle(const rp_light_params *p, int32_t scale_q16, doub
                   glints, moved);
     assert_true(glints > 0);
     assert_true(moved > W * H / 2);
+    /* 1 level: the kernel's sky and glint alphas are Q15 tables (by |s|^2 in 1/64, by u in
+     * 1/256) interpolated, its gain Q12 and its bed point Q8 pixels; each is a fraction of a
+     * level in the output before the final rounding, and values less than a level apart
+     * round at most 1 apart. Channel 0 (noise) gets one level more for the 1/256 pixel of
+     * the bed point, as above. */
     assert_true(worst <= 1);
     rp_light_free(&l);
+}
+
+/* check_water_oracle_level on every code path. */
+static void check_water_oracle(const rp_light_params *p, int32_t scale_q16, double amp)
+{
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        assert_int_equal(rp_simd_set(level), level);
+        check_water_oracle_level(p, scale_q16, amp);
+    }
+    rp_simd_set(-1);
 }
 
 static void test_water_oracle(void **state)
@@ -1171,6 +1268,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_hand_ramp),
         cmocka_unit_test(test_water_tables),
         cmocka_unit_test(test_overlay_equation),
         cmocka_unit_test(test_premultiply_exhaustive),

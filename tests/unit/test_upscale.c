@@ -1,8 +1,10 @@
-/* test_upscale.c - the height resampler against small cases worked out by hand, against a
- * plain double-precision transcription of upscale.h's geometry and kernel, the identity
- * case, and row-range splits; and every code path (plain C, each SIMD level this machine
- * has, the others forced off with rp_simd_set) byte for byte against the plain C resampler
- * as it was before the vector passes (upscale_ref.h). */
+/* test_upscale.c - the height resampler against small cases worked out by hand (one axis,
+ * and a 2x2 grid to 4x4 whose every output, halves included, is worked in a comment),
+ * against a double-precision transcription of upscale.h's geometry and kernel with a
+ * bound argued from the fixed point's rounding steps, the identity case, and row-range
+ * splits; every code path (plain C, each SIMD level this machine has, the others forced
+ * off with rp_simd_set) is held to that oracle and to the plain C path byte for byte
+ * (the vector passes must not change a byte: determinism, not correctness). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,7 +18,6 @@
 #include "base/common.h"
 #include "base/cpu.h"
 #include "look/upscale.h"
-#include "upscale_ref.h"
 
 static int32_t *run(int gw, int gh, int ow, int oh, const int16_t *h)
 {
@@ -94,6 +95,40 @@ static void test_hand_down(void **state)
     free(out);
 }
 
+/* A 2x2 grid to 4x4, by hand. Per axis (test_hand_up) output i weighs cell 1 by
+ * w = -9/128, 26/128, 102/128, 137/128 (u = -0.25, 0.25, 0.75, 1.25; cell 0 takes the
+ * rest), all exact in Q15. Grid [[0, 0], [0, 8]]: out(x, y) = 8 * wy * wx height units,
+ * Q8 256 times that: a * b / 8 for a, b in -9, 26, 102, 137, rounded half up once:
+ *          -9         26          102         137
+ *   -9    81/8 = 10.125 -> 10    -234/8 = -29.25 -> -29
+ *         -918/8 = -114.75 -> -115    -1233/8 = -154.125 -> -154
+ *   26    676/8 = 84.5 -> 85 (half up)    2652/8 = 331.5 -> 332 (half up)
+ *         3562/8 = 445.25 -> 445
+ *   102   10404/8 = 1300.5 -> 1301 (half up)    13974/8 = 1746.75 -> 1747
+ *   137   18769/8 = 2346.125 -> 2346
+ * (the table is symmetric). Truncating, rounding halves to even or down, or a weight one
+ * Q15 unit off each changes at least one of these. */
+static void test_hand_2x2(void **state)
+{
+    (void)state;
+    static const int32_t want[4][4] = {{10, -29, -115, -154},
+                                       {-29, 85, 332, 445},
+                                       {-115, 332, 1301, 1747},
+                                       {-154, 445, 1747, 2346}};
+    int16_t g[4] = {0, 0, 0, 8};
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        assert_int_equal(rp_simd_set(level), level);
+        int32_t *out = run(2, 2, 4, 4, g);
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 4; x++)
+                if (out[y * 4 + x] != want[y][x])
+                    fail_msg("level %d: output (%d, %d) is %d, want %d", level, x, y,
+                             out[y * 4 + x], want[y][x]);
+        free(out);
+    }
+    rp_simd_set(-1);
+}
+
 /* A constant grid stays constant at every size (weights sum to exactly 1). */
 static void test_constant(void **state)
 {
@@ -110,7 +145,10 @@ static void test_constant(void **state)
     }
 }
 
-/* The oracle: upscale.h in doubles. */
+/* The oracle: upscale.h's geometry and kernel in doubles, written from the header alone.
+ * Output i of o looks at grid position u = (i + 0.5) * g / o - 0.5; the Catmull-Rom
+ * kernel (a = -1/2), stretched by r = g / o when o < g, weighs cell j by cr((u - j) / r);
+ * taps past the grid join the edge cell; the weights are divided by their sum. */
 static double cr(double t)
 {
     t = fabs(t);
@@ -121,65 +159,139 @@ static double cr(double t)
     return 0;
 }
 
-/* Weights of output i over g cells (clamped edges), normalised; w has g entries. */
-static void oracle_weights(int g, int o, int i, double *w)
+/* One axis: per output its cells first..first+count-1 and their weights, the number of
+ * kernel taps before the edge cells merged them (raw), the sum of |weight| and the
+ * kernel's unnormalised sum. */
+struct oaxis {
+    int *first, *count, *raw;
+    double *w, *abs_sum, *ksum;
+    int per;
+};
+
+static void oaxis_build(struct oaxis *a, int g, int o)
 {
-    double u = (i + 0.5) * g / o - 0.5, r = g > o ? (double)g / o : 1, sum = 0;
-    for (int c = 0; c < g; c++)
-        w[c] = 0;
-    for (int j = (int)floor(u - 2 * r) - 1; j <= (int)ceil(u + 2 * r) + 1; j++) {
-        double k = cr((u - j) / r);
-        int c = j < 0 ? 0 : j >= g ? g - 1 : j;
-        w[c] += k;
-        sum += k;
+    double r = g > o ? (double)g / o : 1;
+    a->per = (int)ceil(4 * r) + 4;
+    a->per = a->per > g ? g : a->per;
+    a->first = malloc((size_t)o * sizeof *a->first);
+    a->count = malloc((size_t)o * sizeof *a->count);
+    a->raw = malloc((size_t)o * sizeof *a->raw);
+    a->w = calloc((size_t)o * a->per, sizeof *a->w);
+    a->abs_sum = malloc((size_t)o * sizeof *a->abs_sum);
+    a->ksum = malloc((size_t)o * sizeof *a->ksum);
+    assert_non_null(a->w);
+    assert_non_null(a->ksum);
+    for (int i = 0; i < o; i++) {
+        double u = (i + 0.5) * g / o - 0.5, sum = 0, *w = a->w + (size_t)i * a->per;
+        int jlo = (int)floor(u - 2 * r), jhi = (int)ceil(u + 2 * r);
+        int first = jlo < 0 ? 0 : jlo > g - 1 ? g - 1 : jlo;
+        int last = jhi < 0 ? 0 : jhi > g - 1 ? g - 1 : jhi;
+        assert_true(last - first + 1 <= a->per);
+        a->raw[i] = 0;
+        for (int j = jlo; j <= jhi; j++) {
+            double k = cr((u - j) / r);
+            int c = j < 0 ? 0 : j >= g ? g - 1 : j;
+            w[c - first] += k;
+            sum += k;
+            a->raw[i] += k != 0;
+        }
+        a->abs_sum[i] = 0;
+        for (int c = 0; c <= last - first; c++) {
+            w[c] /= sum;
+            a->abs_sum[i] += fabs(w[c]);
+        }
+        a->first[i] = first;
+        a->count[i] = last - first + 1;
+        a->ksum[i] = sum;
     }
-    for (int c = 0; c < g; c++)
-        w[c] /= sum;
+}
+
+static void oaxis_free(struct oaxis *a)
+{
+    free(a->first);
+    free(a->count);
+    free(a->raw);
+    free(a->w);
+    free(a->abs_sum);
+    free(a->ksum);
+}
+
+/* The Q15 weights' error on one axis, in Q15 units (LSB), summed over an output's taps:
+ *  - the kernel is evaluated at distances rounded to 1/65536 (half of that at most), and
+ *    |cr'| <= 25/18 (at t = 5/9), so each raw tap is off by at most 25/18 * 2^-17 plus its
+ *    own Q32 rounding 2^-33; normalising by a sum that carries the same errors moves the
+ *    weights, summed, by at most raw * e * (1 + sum|w|) / ksum, e that per-tap error;
+ *  - each weight is then rounded to Q15 (0.5 LSB) and the remainder that makes them sum to
+ *    32768 (at most count / 2 LSB) goes to one tap: count LSB over the taps.
+ * Both are rounding steps of upscale.h's fixed point, none is a tuning margin. */
+static double oaxis_err(const struct oaxis *a, int i)
+{
+    const double e = (25.0 / 18 * 0x1p-17 + 0x1p-33) * 32768;
+    return a->count[i] + a->raw[i] * e * (1 + a->abs_sum[i]) / a->ksum[i];
+}
+
+/* rp_upscale's output (from run_level at the level set) against the oracle. The output is
+ * the two passes' exact integer sum rounded once to Q8 (upscale.h), so it differs from the
+ * oracle by that rounding (0.5) plus the weights' errors (dx, dy LSB of Q15 on each axis)
+ * times the heights: |d| <= 0.5 + 256 * hmax * (dy * Sx + Sy * dx + dx * dy / 32768) /
+ * 32768, Sx, Sy the sums of |weight|. Returns the largest |d| / bound (<= 1 passes). */
+static double oracle_ratio(int gw, int gh, int ow, int oh, const int16_t *g, const int32_t *out,
+                           double *worst_d)
+{
+    struct oaxis ax, ay;
+    oaxis_build(&ax, gw, ow);
+    oaxis_build(&ay, gh, oh);
+    int hmax = 0;
+    for (size_t i = 0; i < (size_t)gw * gh; i++)
+        hmax = abs(g[i]) > hmax ? abs(g[i]) : hmax;
+    double *col = malloc((size_t)gw * sizeof *col), worst = 0, wd = 0;
+    assert_non_null(col);
+    for (int y = 0; y < oh; y++) {
+        for (int i = 0; i < gw; i++)
+            col[i] = 0;
+        for (int c = 0; c < ay.count[y]; c++) {
+            double wy = ay.w[(size_t)y * ay.per + c];
+            const int16_t *row = g + (size_t)(ay.first[y] + c) * gw;
+            for (int i = 0; i < gw; i++)
+                col[i] += wy * row[i];
+        }
+        double dy = oaxis_err(&ay, y);
+        for (int x = 0; x < ow; x++) {
+            double v = 0;
+            for (int c = 0; c < ax.count[x]; c++)
+                v += ax.w[(size_t)x * ax.per + c] * col[ax.first[x] + c];
+            double dx = oaxis_err(&ax, x);
+            double bound = 0.5 + 256.0 * hmax *
+                                     (dy * ax.abs_sum[x] + ay.abs_sum[y] * dx + dx * dy / 32768) /
+                                     32768 +
+                           1e-6;
+            double d = fabs(out[(size_t)y * ow + x] - 256 * v);
+            worst = d / bound > worst ? d / bound : worst;
+            wd = d > wd ? d : wd;
+        }
+    }
+    free(col);
+    oaxis_free(&ax);
+    oaxis_free(&ay);
+    *worst_d = wd;
+    return worst;
 }
 
 static void check_oracle(int gw, int gh, int ow, int oh, unsigned seed, int amp)
 {
     int16_t *g = malloc((size_t)gw * gh * sizeof *g);
-    double *wx = malloc((size_t)gw * sizeof *wx), *wy = malloc((size_t)gh * sizeof *wy);
-    int maxh = 0;
+    assert_non_null(g);
     for (int y = 0; y < gh; y++)
-        for (int x = 0; x < gw; x++) {
+        for (int x = 0; x < gw; x++)
             /* smooth waves plus noise, like a rippled surface */
-            int v =
-                (int)(amp * sin(x * 0.7 + y * 0.3) * cos(y * 0.45)) + (int)(lcg(&seed) % 201) - 100;
-            g[y * gw + x] = (int16_t)v;
-            maxh = abs(v) > maxh ? abs(v) : maxh;
-        }
+            g[y * gw + x] = (int16_t)((int)(amp * sin(x * 0.7 + y * 0.3) * cos(y * 0.45)) +
+                                      (int)(lcg(&seed) % 201) - 100);
     int32_t *out = run(gw, gh, ow, oh, g);
-    /* Bound: every Q15 weight is within n LSB of its exact value after normalising
-     * (rounding plus the remainder), per pass; then the final rounding. */
-    int nx = gw > ow ? 4 * (gw + ow - 1) / ow + 4 : 4;
-    int ny = gh > oh ? 4 * (gh + oh - 1) / oh + 4 : 4;
-    double bound = 1.0 + 256.0 * maxh * (nx + ny) * 1.25 / 32768.0;
-    double worst = 0;
-    for (int y = 0; y < oh; y++) {
-        oracle_weights(gh, oh, y, wy);
-        for (int x = 0; x < ow; x++) {
-            oracle_weights(gw, ow, x, wx);
-            double v = 0;
-            for (int j = 0; j < gh; j++) {
-                if (wy[j] == 0)
-                    continue;
-                double row = 0;
-                for (int i = 0; i < gw; i++)
-                    row += wx[i] * g[j * gw + i];
-                v += wy[j] * row;
-            }
-            double e = fabs(out[y * ow + x] - 256 * v);
-            worst = e > worst ? e : worst;
-        }
-    }
-    print_message("upscale %dx%d -> %dx%d: max |error| %.2f Q8 (bound %.1f)\n", gw, gh, ow, oh,
-                  worst, bound);
-    assert_true(worst <= bound);
+    double d, ratio = oracle_ratio(gw, gh, ow, oh, g, out, &d);
+    print_message("upscale %dx%d -> %dx%d: max |error| %.2f Q8, %.2f of its bound\n", gw, gh, ow,
+                  oh, d, ratio);
+    assert_true(ratio <= 1);
     free(out);
-    free(wx);
-    free(wy);
     free(g);
 }
 
@@ -236,9 +348,10 @@ static void test_bad_sizes(void **state)
     assert_int_equal(rp_upscale_ratio_q16(640, 320), 1 << 15);
 }
 
-/* Every path against the reference: sizes up, down, identity, odd ratios, one pixel, a
- * wide grid; heights smooth, random, and at the int16 limits (the largest sums). The
- * second block reaches each kind of the AVX2 passes (upscale_simd.c): row groups whose
+/* Every path against the oracle (oracle_ratio's argued bound) and against the plain C
+ * path byte for byte: sizes up, down, identity, odd ratios, one pixel, a wide grid; heights
+ * smooth, random, and at the int16 limits (the largest sums). The second block reaches
+ * each kind of the AVX2 passes (upscale_simd.c): row groups whose
  * cells fit one 8-cell load (1.5x and up: 1280 -> 1920, 3840), two (1920 -> 1280,
  * 1280 -> 1000, identity), int64 groups at the edges (weights over 1) and for wide windows
  * (1280 -> 500), widths not a multiple of 8 or 16, a grid narrower than the padding; column
@@ -257,6 +370,7 @@ static void test_paths_exact(void **state)
         {1280, 3, 640, 2},      {1280, 3, 580, 2},
     };
     unsigned seed = 21;
+    double worst = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int gw = sizes[s][0], gh = sizes[s][1], ow = sizes[s][2], oh = sizes[s][3];
         size_t gn = (size_t)gw * gh, on = (size_t)ow * oh;
@@ -265,9 +379,7 @@ static void test_paths_exact(void **state)
         assert_non_null(g);
         assert_non_null(want);
         assert_non_null(got);
-        ref_upscale *r = NULL;
         rp_upscale *u = NULL;
-        assert_int_equal(ref_upscale_new(&r, gw, gh, ow, oh), RP_OK);
         assert_int_equal(rp_upscale_new(&u, gw, gh, ow, oh), RP_OK);
         for (int kind = 0; kind < 3; kind++) {
             for (size_t i = 0; i < gn; i++) {
@@ -277,21 +389,29 @@ static void test_paths_exact(void **state)
                        : kind == 1 ? (int16_t)(v % 65536 - 32768)
                                    : (int16_t)((x + y) % 2 ? INT16_MIN : INT16_MAX);
             }
-            ref_upscale_rows(r, g, want, 0, oh);
             for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
                 assert_int_equal(rp_simd_set(level), level);
-                memset(got, 0x55, on * sizeof *got);
+                int32_t *dst = level == RP_SIMD_C ? want : got;
+                memset(dst, 0x55, on * sizeof *dst);
                 for (int y = 0; y < oh;) {
                     int y1 = y + 1 + (int)(lcg(&seed) % 5);
                     y1 = y1 > oh ? oh : y1;
-                    rp_upscale_rows(u, g, got, y, y1);
+                    rp_upscale_rows(u, g, dst, y, y1);
                     y = y1;
                 }
-                if (memcmp(got, want, on * sizeof *got)) {
+                if (level == RP_SIMD_C) {
+                    double d, ratio = oracle_ratio(gw, gh, ow, oh, g, want, &d);
+                    if (ratio > 1)
+                        fail_msg("%dx%d -> %dx%d kind %d: |error| %.2f Q8 is %.2f times the "
+                                 "bound",
+                                 gw, gh, ow, oh, kind, d, ratio);
+                    worst = ratio > worst ? ratio : worst;
+                } else if (memcmp(got, want, on * sizeof *got)) {
                     size_t i = 0;
                     while (got[i] == want[i])
                         i++;
-                    fail_msg("level %d, %dx%d -> %dx%d kind %d: output (%d, %d) is %d, want %d",
+                    fail_msg("level %d, %dx%d -> %dx%d kind %d: output (%d, %d) is %d, plain C "
+                             "%d",
                              level, gw, gh, ow, oh, kind, (int)(i % ow), (int)(i / ow), got[i],
                              want[i]);
                 }
@@ -299,11 +419,12 @@ static void test_paths_exact(void **state)
             rp_simd_set(-1);
         }
         rp_upscale_free(&u);
-        ref_upscale_free(&r);
         free(g);
         free(want);
         free(got);
     }
+    print_message("%zu sizes, levels 0..%d: largest |error| %.2f of its bound\n",
+                  sizeof sizes / sizeof sizes[0], rp_simd_supported(), worst);
 }
 
 /* rp_upscale_peak_q8 against the worst grids, found without knowing the weights: the
@@ -358,7 +479,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_identity_exact), cmocka_unit_test(test_hand_up),
-        cmocka_unit_test(test_hand_down),      cmocka_unit_test(test_constant),
+        cmocka_unit_test(test_hand_down), cmocka_unit_test(test_hand_2x2),      cmocka_unit_test(test_constant),
         cmocka_unit_test(test_oracle),         cmocka_unit_test(test_row_split),
         cmocka_unit_test(test_bad_sizes),      cmocka_unit_test(test_paths_exact),
         cmocka_unit_test(test_peak),
