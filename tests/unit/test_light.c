@@ -155,12 +155,14 @@ static void check_oracle_level(const rp_light_params *p, int32_t scale_q16, doub
     rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
     double scale = scale_q16 / 65536.0;
     int worst_a = 0, worst_c = 0, worst_out = 0, lit = 0;
+    double bias_a = 0; /* the mean signed difference of A over lit pixels */
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             struct opx o;
             oracle(p, scale, x, y, &o);
             int a8 = (int)lrint(255 * o.a);
             int da = abs(a8 - rgba[y][x][3]);
+            bias_a += a8 > 0 ? rgba[y][x][3] - 255 * o.a : 0;
             worst_a = da > worst_a ? da : worst_a;
             lit += a8 > 0;
             for (int k = 0; k < 3; k++) {
@@ -175,8 +177,10 @@ static void check_oracle_level(const rp_light_params *p, int32_t scale_q16, doub
                 worst_out = d > worst_out ? d : worst_out;
             }
         }
-    print_message("scale %.3f: max |dA| %d, |dC| %d (A >= 16/255), |d out| %d; %d lit pixels\n",
-                  scale, worst_a, worst_c, worst_out, lit);
+    bias_a /= lit > 0 ? lit : 1;
+    print_message("scale %.3f: max |dA| %d, |dC| %d (A >= 16/255), |d out| %d, mean dA %+.3f; "
+                  "%d lit pixels\n",
+                  scale, worst_a, worst_c, worst_out, bias_a, lit);
     assert_true(lit > W * H / 4); /* the field really lights the frame */
     /* The tolerances, from light.h's fixed point (not from what passes):
      * A: the kernel's alpha is Q15 (slopes Q12, 1/sqrt(1 + s^2) from a table in 1/64 of
@@ -191,6 +195,12 @@ static void check_oracle_level(const rp_light_params *p, int32_t scale_q16, doub
      *   truncated to 1/256 pixel: channel 0 is noise (up to 255 levels a pixel), so
      *   1/256 pixel moves it by up to 1 level: 2 levels. */
     assert_true(worst_a <= 1);
+    /* The bound of 1 cannot tell rounding from truncating, which shifts every A down by
+     * half a level. The mean can: the kernel rounds A to nearest from a Q15 value whose
+     * error is a small fraction of a level, so over hundreds of lit pixels the mean of
+     * (A - 255 * alpha) is that fraction's mean, well inside a quarter of a level; a
+     * truncation (-0.5) or any constant offset of half a level or more is outside. */
+    assert_true(fabs(bias_a) < 0.25);
     assert_true(worst_c <= 2);
     assert_true(worst_out <= 2);
     rp_light_free(&l);
@@ -229,20 +239,21 @@ static void test_oracle(void **state)
  * n = (-3/4, 0, 1) / (5/4) = (-0.6, 0, 0.8). Light at elevation 45 degrees, c = cos 45 =
  * sin 45 = 0.70710678:
  *  - from the right (azimuth 90): L = (c, 0, c), n.L = (-0.6 + 0.8) c = 0.2 c, so
- *    b = shade * (0.2 c - c) = -0.8 c * 5.3046875 (shade 1358/256) = -3.00077: black with
- *    alpha 3.00077 / 4.00077 = 0.750048, A = 255 * that = 191.26 -> 191; over a bed of 200
- *    out = (200 * 64 + 0 * 191) / 255 = 50.20 -> 50;
+ *    b = shade * (0.2 c - c) = -0.8 c * 5.3515625 (shade 1370/256) = -3.02730: black with
+ *    alpha 3.02730 / 4.02730 = 0.751695, A = 255 * that = 191.68 -> 192 (truncated: 191);
+ *    over a bed of 200 out = (200 * 63 + 0 * 192) / 255 = 49.41 -> 49;
  *  - from the left (azimuth -90): L = (-c, 0, c), n.L = (0.6 + 0.8) c = 1.4 c, b = 0.4 c *
- *    5.3046875 = 1.50038: white with alpha 1.50038 / 2.50038 = 0.600061, A = 153.02 -> 153,
- *    C = 255; out = (200 * 102 + 255 * 153) / 255 = 233 exactly.
+ *    5.36328125 (shade 1373/256) = 1.51696: white with alpha 1.51696 / 2.51696 = 0.602697,
+ *    A = 153.69 -> 154 (truncated: 153), C = 255; out = (200 * 101 + 255 * 154) / 255 =
+ *    233.22 -> 233.
  * No curvature (a plane), no sky, glint or refraction. Every path, every pixel. */
 static void test_hand_ramp(void **state)
 {
     (void)state;
     static const struct {
-        int32_t az;
+        int32_t az, shade;
         uint8_t a, c, out;
-    } want[] = {{90000, 191, 0, 50}, {-90000, 153, 255, 233}};
+    } want[] = {{90000, 1370, 192, 0, 49}, {-90000, 1373, 154, 255, 233}};
     int32_t f[3][3];
     uint8_t b[3][3][3], rgb[3][3][3], rgba[3][3][4];
     for (int y = 0; y < 3; y++)
@@ -256,7 +267,7 @@ static void test_hand_ramp(void **state)
         p.height_scale = 256;
         p.azimuth_mdeg = want[i].az;
         p.elevation_mdeg = 45000;
-        p.shade_q8 = 1358;
+        p.shade_q8 = want[i].shade;
         p.caustics_q8 = 0;
         p.specular_q8 = 0;
         p.sky_q8 = 0;
@@ -1152,11 +1163,13 @@ static void check_water_oracle_level(const rp_light_params *p, int32_t scale_q16
     double scale = scale_q16 / 65536.0;
     double tint0 = pow(p->tint_rgb[0] / 255.0, p->depth_q8 / 256.0 / 64);
     int worst = 0, glints = 0, moved = 0;
+    double bias = 0; /* the mean signed difference over every sample */
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
             for (int k = 0; k < 3; k++) {
                 double al;
                 double want = water_oracle(p, scale, x, y, k, &al);
+                bias += rgb[y][x][k] - want;
                 int d = abs((int)lrint(want) - rgb[y][x][k]);
                 /* channel 0 is noise (up to 100 levels a pixel): a bed point 1/256 pixel
                  * away moves it by up to a level, so it is held to 2, the rest to 1 */
@@ -1167,16 +1180,21 @@ static void check_water_oracle_level(const rp_light_params *p, int32_t scale_q16
                 glints += k == 0 && al > 0.5;
                 moved += k == 0 && abs(rgb[y][x][0] - (int)lrint(bg[y][x][0] * tint0)) > 1;
             }
-    print_message("water, scale %.3f: max |d out| %d; %d glint pixels, %d changed\n", scale, worst,
-                  glints, moved);
+    bias /= 3.0 * W * H;
+    print_message("water, scale %.3f: max |d out| %d, mean d %+.3f; %d glint pixels, %d changed\n",
+                  scale, worst, bias, glints, moved);
     assert_true(glints > 0);
     assert_true(moved > W * H / 2);
     /* 1 level: the kernel's sky and glint alphas are Q15 tables (by |s|^2 in 1/64, by u in
      * 1/256) interpolated, its gain Q12 and its bed point Q8 pixels; each is a fraction of a
      * level in the output before the final rounding, and values less than a level apart
      * round at most 1 apart. Channel 0 (noise) gets one level more for the 1/256 pixel of
-     * the bed point, as above. */
+     * the bed point, as above. A bound of 1 cannot tell rounding from truncating (half a
+     * level down on average); the mean can: the kernel rounds to nearest and its errors
+     * before that are a fraction of a level of either sign, so the mean signed difference
+     * over the frame's samples stays well inside a quarter of a level. */
     assert_true(worst <= 1);
+    assert_true(fabs(bias) < 0.25);
     rp_light_free(&l);
 }
 
