@@ -53,8 +53,12 @@ check "... and nothing is said about the length" sh -c "! grep -q duration err"
 expect_status "examples/photo-rain.scene over a photo: exit 0" 0 "$ROCKPOOL" \
     "$TOP/examples/photo-rain.scene" -i photo.png -s 96x54 -f framemd5 -o still.md5
 check "... 4 s: 120 frames" test "$(frames still.md5)" = 120
-# The example as it was (duration 4s, rain to 4s) gives the same frames over a still.
-sed -e 's/^duration background or 4s$/duration 4s/' -e 's/at 0\.2s\.\.600s rain/at 0.2s..4s rain/' \
+# The example as a fixed-length scene (duration 4s, the rain to 4.2 s) gives the same frames
+# over a still. A rain span holds floor(span x rate) drops (events.c expand_rain): 4 s at
+# 6/s is a whole 24, the same first 24 draws as the 600 s span, and every later draw falls
+# after 4.2 s, past the clip's end. (Ending the rain at 4 s, 22.8 drops, would leave out the
+# 23rd, which falls at 3.87 s to 4.03 s.)
+sed -e 's/^duration background or 4s$/duration 4s/' -e 's/at 0\.2s\.\.600s rain/at 0.2s..4.2s rain/' \
     "$TOP/examples/photo-rain.scene" >old-rain.scene
 check "... the old text differs only there" test "$(diff "$TOP/examples/photo-rain.scene" \
     old-rain.scene | grep -c '^>')" = 2
