@@ -235,9 +235,9 @@ static void test_oracle(void **state)
 }
 
 /* A 3x3 ramp lit by hand (layer model, shade only). Heights 49152 * x Q8 rise 192 height
- * units a pixel; at height_scale 256 and one pixel a cell that is slope s = (3/4, 0) everywhere (the edge columns' one-sided differences give the same), so
- * n = (-3/4, 0, 1) / (5/4) = (-0.6, 0, 0.8). Light at elevation 45 degrees, c = cos 45 =
- * sin 45 = 0.70710678:
+ * units a pixel; at height_scale 256 and one pixel a cell that is slope s = (3/4, 0) everywhere
+ * (the edge columns' one-sided differences give the same), so n = (-3/4, 0, 1) / (5/4) = (-0.6, 0,
+ * 0.8). Light at elevation 45 degrees, c = cos 45 = sin 45 = 0.70710678:
  *  - from the right (azimuth 90): L = (c, 0, c), n.L = (-0.6 + 0.8) c = 0.2 c, so
  *    b = shade * (0.2 c - c) = -0.8 c * 5.3515625 (shade 1370/256) = -3.02730: black with
  *    alpha 3.02730 / 4.02730 = 0.751695, A = 255 * that = 191.68 -> 192 (truncated: 191);
@@ -286,9 +286,8 @@ static void test_hand_ramp(void **state)
                             rgb[y][x][k] != want[i].out)
                             fail_msg("azimuth %d, level %d, (%d, %d): A %d C %d out %d, want "
                                      "%d %d %d",
-                                     want[i].az / 1000, level, x, y, rgba[y][x][3],
-                                     rgba[y][x][k], rgb[y][x][k], want[i].a, want[i].c,
-                                     want[i].out);
+                                     want[i].az / 1000, level, x, y, rgba[y][x][3], rgba[y][x][k],
+                                     rgb[y][x][k], want[i].a, want[i].c, want[i].out);
         }
         rp_simd_set(-1);
         rp_light_free(&l);

@@ -261,10 +261,10 @@ static double oracle_ratio(int gw, int gh, int ow, int oh, const int16_t *g, con
             for (int c = 0; c < ax.count[x]; c++)
                 v += ax.w[(size_t)x * ax.per + c] * col[ax.first[x] + c];
             double dx = oaxis_err(&ax, x);
-            double bound = 0.5 + 256.0 * hmax *
-                                     (dy * ax.abs_sum[x] + ay.abs_sum[y] * dx + dx * dy / 32768) /
-                                     32768 +
-                           1e-6;
+            double bound =
+                0.5 +
+                256.0 * hmax * (dy * ax.abs_sum[x] + ay.abs_sum[y] * dx + dx * dy / 32768) / 32768 +
+                1e-6;
             double d = fabs(out[(size_t)y * ow + x] - 256 * v);
             worst = d / bound > worst ? d / bound : worst;
             wd = d > wd ? d : wd;
@@ -479,10 +479,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_identity_exact), cmocka_unit_test(test_hand_up),
-        cmocka_unit_test(test_hand_down), cmocka_unit_test(test_hand_2x2),      cmocka_unit_test(test_constant),
-        cmocka_unit_test(test_oracle),         cmocka_unit_test(test_row_split),
-        cmocka_unit_test(test_bad_sizes),      cmocka_unit_test(test_paths_exact),
-        cmocka_unit_test(test_peak),
+        cmocka_unit_test(test_hand_down),      cmocka_unit_test(test_hand_2x2),
+        cmocka_unit_test(test_constant),       cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_row_split),      cmocka_unit_test(test_bad_sizes),
+        cmocka_unit_test(test_paths_exact),    cmocka_unit_test(test_peak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
