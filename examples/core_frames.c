@@ -49,18 +49,10 @@ static void md5_block(md5 *m, const uint8_t *p)
         uint32_t f;
         int k;
         switch (i / 16) {
-        case 0:
-            f = (b & c) | (~b & d), k = i;
-            break;
-        case 1:
-            f = (b & d) | (c & ~d), k = (5 * i + 1) % 16;
-            break;
-        case 2:
-            f = b ^ c ^ d, k = (3 * i + 5) % 16;
-            break;
-        default:
-            f = c ^ (b | ~d), k = (7 * i) % 16;
-            break;
+        case 0: f = (b & c) | (~b & d), k = i; break;
+        case 1: f = (b & d) | (c & ~d), k = (5 * i + 1) % 16; break;
+        case 2: f = b ^ c ^ d, k = (3 * i + 5) % 16; break;
+        default: f = c ^ (b | ~d), k = (7 * i) % 16; break;
         }
         uint32_t next = b + rol(a + f + x[k] + t[i], s[i / 16][i % 4]);
         a = d, d = c, c = b, b = next;
@@ -124,8 +116,8 @@ int main(int argc, char **argv)
     uint8_t *rgb = NULL;
     int status = 1;
 
-    if (argc < 2 || argc > 3 || (argc == 3 && sscanf(argv[2], "%dx%d", &cfg.width,
-                                                     &cfg.height) != 2)) {
+    if (argc < 2 || argc > 3 ||
+        (argc == 3 && sscanf(argv[2], "%dx%d", &cfg.width, &cfg.height) != 2)) {
         fputs("usage: core_frames SCENE [WIDTHxHEIGHT]\n", stderr);
         return 2;
     }

@@ -44,8 +44,7 @@ int main(int argc, char **argv)
         }
         run.over = over;
     }
-    if ((r = rp_session_new(&session, scene, &run, &err)) ||
-        (r = rp_session_start(session, &err)))
+    if ((r = rp_session_new(&session, scene, &run, &err)) || (r = rp_session_start(session, &err)))
         goto fail;
     /* Each frame is valid until the next call: read it, do not keep it. */
     while (!(r = rp_session_next(session, &frame, &err)) && frame) {

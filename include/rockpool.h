@@ -106,7 +106,13 @@ int rp_output_uses_stdout(const rp_output_opts *opts);
 void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
 
 /** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */
-enum rp_aov { RP_AOV_HEIGHT = 0, RP_AOV_NORMAL, RP_AOV_DISPLACEMENT, RP_AOV_CAUSTICS, RP_AOV_KINDS };
+enum rp_aov {
+    RP_AOV_HEIGHT = 0,
+    RP_AOV_NORMAL,
+    RP_AOV_DISPLACEMENT,
+    RP_AOV_CAUSTICS,
+    RP_AOV_KINDS
+};
 
 /** An AOV kind by name ("height", "normal", "displacement"), or -1. */
 int rp_aov_from_name(const char *name);
@@ -115,14 +121,14 @@ const char *rp_aov_name(enum rp_aov kind);
 /** A run: what the caller decides beyond the scene. Fill with rp_run_init(), then set
  * fields. Pointers must stay valid until the session is freed. */
 typedef struct rp_run {
-    const rp_settings *over;  /* settings over the scene's (rp_settings_parse), or NULL */
-    int64_t start, end;       /* write frames start..end-1; end -1 = the last frame */
-    rp_output_opts out;       /* the encoded output; out.path NULL = none */
-    int threads;              /* worker threads, >= 1 (0 = online CPUs) */
-    int64_t max_memory;       /* refuse runs estimated to need more bytes than this */
-    int allow_outside_paths;  /* the scene may name files outside its directory */
-    int hash;                 /* print "FRAME HASH" lines to hash_to */
-    void *hash_to;            /* a FILE * for the hash lines (NULL = stdout) */
+    const rp_settings *over; /* settings over the scene's (rp_settings_parse), or NULL */
+    int64_t start, end;      /* write frames start..end-1; end -1 = the last frame */
+    rp_output_opts out;      /* the encoded output; out.path NULL = none */
+    int threads;             /* worker threads, >= 1 (0 = online CPUs) */
+    int64_t max_memory;      /* refuse runs estimated to need more bytes than this */
+    int allow_outside_paths; /* the scene may name files outside its directory */
+    int hash;                /* print "FRAME HASH" lines to hash_to */
+    void *hash_to;           /* a FILE * for the hash lines (NULL = stdout) */
     /* The algorithm of --hash lines and --verify, as hash.h names it (NULL: md5 for
      * --hash, the manifest's own for --verify). -f framehash reads out.hash_algo. */
     const char *hash_algo;
@@ -135,7 +141,7 @@ typedef struct rp_run {
      * expected frame is read from it and a difference image is written beside the actual
      * frame (rockpool(1) --verify-ref). */
     const char *verify_ref;
-    const char *stats; /* per-frame statistics as CSV (rockpool(1) --stats), or NULL */
+    const char *stats;        /* per-frame statistics as CSV (rockpool(1) --stats), or NULL */
     const char *dump_heights; /* write each written frame's heights here, or NULL */
     const char *save_state;   /* write a checkpoint after the last frame, or NULL */
     const char *load_state;   /* start from a checkpoint, or NULL */
@@ -193,9 +199,9 @@ typedef struct rp_summary {
 /** One frame as the sinks see it: pixels (RP_PIX_RGB24, or RP_PIX_RGBA with --alpha:
  * enum rp_pixfmt above) and the simulation heights it was rendered from. */
 typedef struct rp_frame {
-    int64_t index;     /* timeline index */
-    int width, height; /* pixels */
-    size_t stride;     /* bytes from one row to the next */
+    int64_t index;         /* timeline index */
+    int width, height;     /* pixels */
+    size_t stride;         /* bytes from one row to the next */
     enum rp_pixfmt format; /* RP_PIX_RGB24 or RP_PIX_RGBA */
     const uint8_t *data;
     const int16_t *heights; /* grid_w * grid_h heights, or NULL when no sink wants them */

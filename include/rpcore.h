@@ -105,8 +105,8 @@ typedef struct rp_scene rp_scene;
  * `sky`, `wall mask`) against its directory; NULL: "<scene>" and the current directory.
  * Reads no file. Errors: RP_ERR_INVALID with a positioned diagnostic (bad_input set), or
  * RP_ERR_NOMEM; *scene is NULL on failure. */
-RP_API int rp_scene_from_text(rp_scene **scene, const char *text, size_t len,
-                              const char *filename, rp_error *err);
+RP_API int rp_scene_from_text(rp_scene **scene, const char *text, size_t len, const char *filename,
+                              rp_error *err);
 
 /** Free and null the scene; NULL and a NULL *scene are no-ops. */
 RP_API void rp_scene_free(rp_scene **scene);
@@ -219,16 +219,16 @@ enum rp_pass {
  * RP_ERR_INVALID (a frame outside the timeline, a stride shorter than a row, a pass of
  * render light asked of another render), RP_ERR_UNSUPPORTED with bad_input set when the
  * scene needs an image the core cannot decode (rp_core_info), RP_ERR_NOMEM. */
-RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst,
-                          size_t stride, rp_error *err);
+RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
+                          rp_error *err);
 
 /** Render the instant `ns` nanoseconds after the timeline's start, as the frei0r plugin
  * does: the water as it is after the steps up to that instant (with a simulation rate
  * above the frame rate, between two frames' states), the look and the walls of the frame
  * the instant falls in. At a frame's instant it is rp_core_render of that frame. Errors
  * as rp_core_render's; an instant before 0 or past the timeline's end is RP_ERR_INVALID. */
-RP_API int rp_core_render_at(rp_core *core, int64_t ns, enum rp_pass pass, void *dst,
-                             size_t stride, rp_error *err);
+RP_API int rp_core_render_at(rp_core *core, int64_t ns, enum rp_pass pass, void *dst, size_t stride,
+                             rp_error *err);
 
 /** The height field after the last frame rendered: *grid_w x *grid_h int16 heights, rows
  * packed (0 is the water at rest). Valid until the next call on the core; NULL before the
@@ -248,8 +248,7 @@ RP_API int rp_core_checkpoint_save(rp_core *core, void *dst, size_t size, rp_err
  * next frames rendered are those of a run that never stopped. Errors: RP_ERR_FORMAT (not a
  * checkpoint, damaged, another version), RP_ERR_INVALID (another scene, other settings or
  * another size), bad_input set; the core is unchanged then. */
-RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size,
-                                   rp_error *err);
+RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size, rp_error *err);
 
 /** The resolved settings and the timeline as text (what tests/tools/rpcore --items
  * prints: the same on every architecture), for tests and debugging. Returns 0, or -1 when

@@ -31,17 +31,18 @@ static struct web {
     rp_scene *scene;
     rp_settings merged; /* what rp_engine_new was given, to start again */
     rp_engine *engine;
-    int64_t done;       /* the last frame rendered, -1 for none */
-    int width, height;  /* output size */
-    int img_w, img_h;   /* the background's size given to rpw_open */
+    int64_t done;      /* the last frame rendered, -1 for none */
+    int width, height; /* output size */
+    int img_w, img_h;  /* the background's size given to rpw_open */
     uint8_t *bg, *rgb, *rgba;
     rp_error err;
 } web = {.done = -1};
 
 EXPORT(rpw_alloc) void *rpw_alloc(int32_t n);
 EXPORT(rpw_free) void rpw_free(void *p);
-EXPORT(rpw_open) int32_t rpw_open(const char *text, int32_t len, const char *name,
-                                  int32_t out_w, int32_t out_h, int32_t img_w, int32_t img_h);
+EXPORT(rpw_open)
+int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w, int32_t out_h,
+                 int32_t img_w, int32_t img_h);
 EXPORT(rpw_err_line) int32_t rpw_err_line(void);
 EXPORT(rpw_err_col) int32_t rpw_err_col(void);
 EXPORT(rpw_err_msg) const char *rpw_err_msg(void);
@@ -114,8 +115,7 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
     memset(&web.err, 0, sizeof web.err);
     if (len < 0 || out_w < 0 || out_h < 0 || out_w > RP_MAX_SIDE || out_h > RP_MAX_SIDE ||
         (out_w == 0) != (out_h == 0))
-        return rp_error_set(&web.err, RP_ERR_INVALID, 1, "bad size %dx%d", (int)out_w,
-                            (int)out_h),
+        return rp_error_set(&web.err, RP_ERR_INVALID, 1, "bad size %dx%d", (int)out_w, (int)out_h),
                2;
     int r = rp_scene_parse(&scene, text, (size_t)len, name, &web.err.diag);
     if (r) {
@@ -137,8 +137,7 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
     rp_settings_merge(&merged, ss);
     rp_settings_merge(&merged, &over);
     merged.preset = preset;
-    if ((r = rp_engine_new(&engine, scene, &merged, img_w, img_h, WEB_MAX_MEMORY, NULL,
-                           &web.err)))
+    if ((r = rp_engine_new(&engine, scene, &merged, img_w, img_h, WEB_MAX_MEMORY, NULL, &web.err)))
         goto fail;
     const rp_settings *s = rp_engine_settings(engine);
     if ((int64_t)s->out_width * s->out_height > WEB_MAX_PIXELS) {
@@ -166,8 +165,8 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
     rgb = malloc(bytes);
     rgba = malloc(bytes / 3 * 4);
     if (!bg || !rgb || !rgba) {
-        r = rp_error_set(&web.err, RP_ERR_NOMEM, 0, "out of memory for %dx%d frames",
-                         s->out_width, s->out_height);
+        r = rp_error_set(&web.err, RP_ERR_NOMEM, 0, "out of memory for %dx%d frames", s->out_width,
+                         s->out_height);
         goto fail;
     }
     if ((r = rp_engine_start(engine, NULL, NULL, NULL, &web.err)))
@@ -210,8 +209,9 @@ int32_t rpw_info(int32_t what)
     switch (what) {
     case 0: return s->out_width;
     case 1: return s->out_height;
-    case 2: return (int32_t)(rp_engine_frames(web.engine) > INT32_MAX ? INT32_MAX
-                                                                        : rp_engine_frames(web.engine));
+    case 2:
+        return (int32_t)(rp_engine_frames(web.engine) > INT32_MAX ? INT32_MAX
+                                                                  : rp_engine_frames(web.engine));
     case 3: return s->time.fps;
     case 4: return s->time.fps_den;
     case 5: return s->width;
@@ -246,7 +246,8 @@ uint8_t *rpw_render(int32_t k)
     if (k < web.done) { /* back in time: the simulation from its start */
         rp_engine *e = NULL;
         memset(&web.err, 0, sizeof web.err);
-        if (rp_engine_new(&e, web.scene, &web.merged, web.img_w, web.img_h, WEB_MAX_MEMORY, NULL, &web.err) ||
+        if (rp_engine_new(&e, web.scene, &web.merged, web.img_w, web.img_h, WEB_MAX_MEMORY, NULL,
+                          &web.err) ||
             rp_engine_start(e, NULL, NULL, NULL, &web.err)) {
             rp_engine_free(&e);
             return NULL;

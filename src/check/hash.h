@@ -91,7 +91,8 @@ typedef int (*rp_hasher_fn)(void *ctx, int64_t frame_index, const uint8_t *frame
  * thread when a batch is full (lanes copies); otherwise one worker hashes batches while
  * the next one is copied (2 * lanes copies). The digests are the same either way.
  * RP_ERR_INVALID for an unknown algorithm, RP_ERR_NOMEM (also when threads cannot be
- * started for want of memory), RP_ERR_UNSUPPORTED if they cannot for another reason. *out NULL on failure. */
+ * started for want of memory), RP_ERR_UNSUPPORTED if they cannot for another reason. *out NULL on
+ * failure. */
 int rp_hasher_new(rp_hasher **out, const char *algo, size_t frame_size, int threads,
                   rp_hasher_fn done, void *ctx);
 

@@ -765,8 +765,7 @@ int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *d)
                 return mismatch(d, 0,
                                 "the manifest lacks frame %" PRId64 " (it holds frames %" PRId64
                                 "..%" PRId64 ", this run renders %" PRId64 "..%" PRId64 ")",
-                                k, m->frames[0].frame, m->frames[m->count - 1].frame, first,
-                                last);
+                                k, m->frames[0].frame, m->frames[m->count - 1].frame, first, last);
     }
     if (m->count != (size_t)run->frame_count || m->frames[0].frame != first ||
         m->frames[m->count - 1].frame != last) {

@@ -38,8 +38,8 @@ enum rp_manifest_kind {
 };
 
 typedef struct rp_manifest_frame {
-    int64_t frame; /* pts as read; a timeline frame index after rp_manifest_check() */
-    int line;      /* 1-based line it was read from */
+    int64_t frame;    /* pts as read; a timeline frame index after rp_manifest_check() */
+    int line;         /* 1-based line it was read from */
     const char *hash; /* hex_len lowercase hex digits, in the manifest's hash table */
 } rp_manifest_frame;
 
@@ -55,7 +55,7 @@ typedef struct rp_manifest {
     int64_t frame_size;  /* the size column (the same on every line), -1 if absent */
     size_t count;        /* frames, >= 1 */
     rp_manifest_frame *frames;
-    char *hashes;        /* every frame's hash, hex_len + 1 bytes each, in frame order */
+    char *hashes; /* every frame's hash, hex_len + 1 bytes each, in frame order */
 } rp_manifest;
 
 /* The longest line a manifest may hold: a frame line of five 64-bit numbers padded as
@@ -109,8 +109,8 @@ typedef struct rp_manifest_run {
  * frames exactly: the same algorithm (when hash_algo is given), size (#dimensions and
  * the size column, rgb24 or rgba bytes), and frames first_frame ..
  * first_frame+frame_count-1, each once (with part, a manifest holding more frames around
- * them, e.g. of the whole clip, is fine). On mismatch RP_ERR_INVALID with a one-line reason in diag (its line is the
- * manifest line concerned, 0 for the file as a whole): the CLI's exit 2. */
+ * them, e.g. of the whole clip, is fine). On mismatch RP_ERR_INVALID with a one-line reason in diag
+ * (its line is the manifest line concerned, 0 for the file as a whole): the CLI's exit 2. */
 int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *diag);
 
 /** The manifest's hash of a timeline frame index after rp_manifest_check(), or NULL if

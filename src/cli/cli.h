@@ -15,17 +15,17 @@
 enum { RP_LOG_QUIET = -8, RP_LOG_ERROR = 16, RP_LOG_WARNING = 24, RP_LOG_INFO = 32 };
 
 typedef struct rp_cli {
-    const char *scene_path;   /* NULL: the built-in default scene; "-": stdin */
-    rp_run run;               /* what the library is asked to do (threads 0 = online CPUs) */
-    rp_settings over;         /* the options' settings, over the scene's (run.over) */
-    int progress_fd;          /* -1, or a descriptor for key=value progress blocks */
-    int simd;                 /* --simd: cap the vector kernels (base/cpu.h level), -1 = none */
-    int loglevel;             /* RP_LOG_*: errors always; warnings from WARNING; progress
-                               * and "N frames match" from INFO (the default) */
-    int quiet;                /* loglevel < RP_LOG_WARNING (-q, -v error, -v quiet) */
-    int progress;             /* 1 forced on, 0 automatic */
+    const char *scene_path; /* NULL: the built-in default scene; "-": stdin */
+    rp_run run;             /* what the library is asked to do (threads 0 = online CPUs) */
+    rp_settings over;       /* the options' settings, over the scene's (run.over) */
+    int progress_fd;        /* -1, or a descriptor for key=value progress blocks */
+    int simd;               /* --simd: cap the vector kernels (base/cpu.h level), -1 = none */
+    int loglevel;           /* RP_LOG_*: errors always; warnings from WARNING; progress
+                             * and "N frames match" from INFO (the default) */
+    int quiet;              /* loglevel < RP_LOG_WARNING (-q, -v error, -v quiet) */
+    int progress;           /* 1 forced on, 0 automatic */
     int check;
-    int output_given;         /* -o was given */
+    int output_given; /* -o was given */
     int help, version;
     int job_id_print; /* --job-id without a value: print the job's identity (identity.h) */
     /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once

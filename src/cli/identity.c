@@ -148,10 +148,11 @@ static void side_outputs(const rp_cli *cli, char *buf, size_t len)
     const struct {
         int on;
         const char *name;
-    } side[] = {{r->stats != NULL, "--stats"},         {r->dump_heights != NULL, "--dump-heights"},
-                {r->save_state != NULL, "--save-state"}, {r->hash, "--hash"},
-                {r->verify != NULL, "--verify"},       {r->verify_ref != NULL, "--verify-ref"},
-                {cli->progress_fd >= 0, "--progress-fd"}};
+    } side[] = {
+        {r->stats != NULL, "--stats"},           {r->dump_heights != NULL, "--dump-heights"},
+        {r->save_state != NULL, "--save-state"}, {r->hash, "--hash"},
+        {r->verify != NULL, "--verify"},         {r->verify_ref != NULL, "--verify-ref"},
+        {cli->progress_fd >= 0, "--progress-fd"}};
     size_t n = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof side / sizeof *side; i++)

@@ -465,7 +465,8 @@ int main(int argc, char **argv)
     if (cli.simd >= 0) /* the output never changes; tests compare every level */
         rp_simd_set(cli.simd);
 
-    if ((cli.check || cli.job_id_print) && !cli.output_given && cli.run.out.format == RP_FORMAT_NONE)
+    if ((cli.check || cli.job_id_print) && !cli.output_given &&
+        cli.run.out.format == RP_FORMAT_NONE)
         cli.run.out.path = NULL; /* --check alone names no video */
     if (rp_scene_load_max(&scene, cli.scene_path, cli.run.max_memory, &err) ||
         rp_session_new(&session, scene, &cli.run, &err) ||
@@ -474,9 +475,10 @@ int main(int argc, char **argv)
     } else if (rp_session_summary(session, &sum), cli.job_id_print) {
         /* --job-id: the job's identity and resolved options; no output is checked (a
          * farm's join asks it over an output that exists) */
-        status = rp_session_check(session, &err) || rp_identity_print(&cli, scene, &sum, stdout, &err)
-                     ? fail(&err)
-                     : stdout_done();
+        status =
+            rp_session_check(session, &err) || rp_identity_print(&cli, scene, &sum, stdout, &err)
+                ? fail(&err)
+                : stdout_done();
     } else if (cli.check) {
         /* the outputs too, as a render would check them: those it was given */
         status = rp_session_check(session, &err) || rp_session_check_outputs(session, &err)

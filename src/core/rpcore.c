@@ -151,8 +151,8 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
      * caller's (whose preset wins), and the size as -s gives it. */
     const rp_settings *ss = rp_scene_settings(scene), *over = cfg->over;
     enum rp_preset preset = over && (over->set & RP_SET_PRESET) ? over->preset
-                            : (ss->set & RP_SET_PRESET)          ? ss->preset
-                                                                 : RP_PRESET_ROCKPOOL;
+                            : (ss->set & RP_SET_PRESET)         ? ss->preset
+                                                                : RP_PRESET_ROCKPOOL;
     rp_settings_defaults(&c->merged, preset);
     rp_settings_merge(&c->merged, ss);
     if (over)
@@ -281,11 +281,9 @@ static size_t pass_row(const rp_core *c, enum rp_pass pass, int *rows)
     int w = c->info.width;
     *rows = c->info.height;
     switch (pass) {
-    case RP_PASS_RENDER:
-        return (size_t)w * 3;
+    case RP_PASS_RENDER: return (size_t)w * 3;
     case RP_PASS_LIGHT:
-    case RP_PASS_LIGHT_PREMULTIPLIED:
-        return (size_t)w * 4;
+    case RP_PASS_LIGHT_PREMULTIPLIED: return (size_t)w * 4;
     case RP_PASS_HEIGHT:
         if (!c->info.light) {
             *rows = c->info.grid_h;
@@ -294,8 +292,7 @@ static size_t pass_row(const rp_core *c, enum rp_pass pass, int *rows)
         return (size_t)w * 2;
     case RP_PASS_NORMAL:
     case RP_PASS_DISPLACEMENT:
-    case RP_PASS_CAUSTICS:
-        return (size_t)w * 6;
+    case RP_PASS_CAUSTICS: return (size_t)w * 6;
     }
     return 0;
 }
@@ -359,14 +356,15 @@ static int surface_pass(rp_core *c, enum rp_pass pass, void *dst, size_t stride,
     if (pass == RP_PASS_CAUSTICS)
         fill_background(c);
     rp_aov_surface(c->aov_light, &geom, hq8, c->bg, c->band, pass == RP_PASS_NORMAL ? out : NULL,
-                   pass == RP_PASS_DISPLACEMENT ? out : NULL, pass == RP_PASS_CAUSTICS ? out : NULL);
+                   pass == RP_PASS_DISPLACEMENT ? out : NULL,
+                   pass == RP_PASS_CAUSTICS ? out : NULL);
     copy_rows(dst, stride, out, (size_t)c->info.width * 6, c->info.height);
     return RP_OK;
 }
 
 /* Frame k with the water after `steps` steps (at least frame k's). */
-static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void *dst,
-                  size_t stride, rp_error *err)
+static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void *dst, size_t stride,
+                  rp_error *err)
 {
     int rows, r;
     size_t row = pass_row(c, pass, &rows);
@@ -497,7 +495,8 @@ static int encode(const rp_core *c, uint8_t **buf, size_t *len, rp_error *err)
         return rp_error_set(err, RP_ERR_INVALID, 1, "no frame rendered yet: no water to save");
     if (inputs_digest(c, &inputs, err))
         return err->code;
-    uint64_t key = rp_state_key(rp_engine_settings(c->engine), rp_engine_timeline(c->engine), steps);
+    uint64_t key =
+        rp_state_key(rp_engine_settings(c->engine), rp_engine_timeline(c->engine), steps);
     if (rp_state_encode(rp_engine_water(c->engine), steps, key, inputs, buf, len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     return RP_OK;
@@ -523,8 +522,8 @@ int rp_core_checkpoint_save(rp_core *c, void *dst, size_t size, rp_error *err)
         return r;
     if (size < len) {
         free(buf);
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "a checkpoint is %zu bytes, the buffer %zu", len, size);
+        return rp_error_set(err, RP_ERR_INVALID, 1, "a checkpoint is %zu bytes, the buffer %zu",
+                            len, size);
     }
     memcpy(dst, buf, len);
     free(buf);

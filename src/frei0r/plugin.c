@@ -34,10 +34,17 @@
 
 /* The parameters, in the order hosts address them. */
 enum {
-    P_SCENE, P_UNIT, P_LAYER, P_SEED, /* strings */
+    P_SCENE,
+    P_UNIT,
+    P_LAYER,
+    P_SEED, /* strings */
     P_STRINGS,
     P_ERRFRAME = P_STRINGS, /* a bool, then doubles (0..1) */
-    P_DEPTH, P_AZIMUTH, P_ELEVATION, P_CAUSTICS, P_OFFSET,
+    P_DEPTH,
+    P_AZIMUTH,
+    P_ELEVATION,
+    P_CAUSTICS,
+    P_OFFSET,
     P_COUNT
 };
 
@@ -65,10 +72,10 @@ static const struct {
     double scale;
     int32_t min;
 } light_param[] = {
-    [P_DEPTH - P_DEPTH] = {RP_KEY_DEPTH, 64 * 256.0, 1},        /* depth_q8: 0..64 cells */
-    [P_AZIMUTH - P_DEPTH] = {RP_KEY_AZIMUTH, 360000.0, 0},      /* mdeg: 0..360 degrees */
-    [P_ELEVATION - P_DEPTH] = {RP_KEY_ELEVATION, 90000.0, 0},   /* mdeg: 0..90 degrees */
-    [P_CAUSTICS - P_DEPTH] = {RP_KEY_CAUSTICS, 4 * 256.0, 0},   /* caustics_q8: 0..4 */
+    [P_DEPTH - P_DEPTH] = {RP_KEY_DEPTH, 64 * 256.0, 1},      /* depth_q8: 0..64 cells */
+    [P_AZIMUTH - P_DEPTH] = {RP_KEY_AZIMUTH, 360000.0, 0},    /* mdeg: 0..360 degrees */
+    [P_ELEVATION - P_DEPTH] = {RP_KEY_ELEVATION, 90000.0, 0}, /* mdeg: 0..90 degrees */
+    [P_CAUSTICS - P_DEPTH] = {RP_KEY_CAUSTICS, 4 * 256.0, 0}, /* caustics_q8: 0..4 */
 };
 
 /* The time offset's scale: 1 is an hour. */
@@ -99,10 +106,10 @@ typedef struct instance {
     unsigned width, height; /* the host's frame */
     char *param[P_STRINGS];
     double num[P_COUNT - P_STRINGS]; /* the bool and the doubles */
-    int stale;     /* the scene parameter changed since the scene was read: read it again */
-    int stale_run; /* the seed changed since the engine was built: build it again */
+    int stale;        /* the scene parameter changed since the scene was read: read it again */
+    int stale_run;    /* the seed changed since the engine was built: build it again */
     int fps, fps_den; /* the host's frame rate the engine is built at (0: the scene's) */
-    rp_pool *pool; /* a worker a CPU (NULL: this thread alone), made at the first build */
+    rp_pool *pool;    /* a worker a CPU (NULL: this thread alone), made at the first build */
     /* the build: NULL engine when it failed (why in error) */
     rp_scene *scene;
     rp_engine *engine;
@@ -361,8 +368,8 @@ static int new_engine(instance *in, rp_engine **e, rp_error *err)
                                 in->param[P_SEED]);
         s.set |= RP_SET_SEED;
     }
-    int r = rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, NULL,
-                          err);
+    int r =
+        rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, NULL, err);
     if (r)
         return r;
     return rp_engine_start(*e, in->pool, NULL, NULL, err);
@@ -520,9 +527,9 @@ static void build_run(instance *in)
 /* Frame rates a host's time is tried on when it is not on the engine's (the last host
  * rate found) or the scene's own: the rates editors and cameras use. */
 static const int host_rates[][2] = {
-    {24000, 1001}, {24, 1},  {25, 1},  {30000, 1001}, {30, 1},  {48, 1},  {50, 1},
-    {60000, 1001}, {60, 1},  {72, 1},  {90, 1},       {96, 1},  {100, 1}, {120000, 1001},
-    {120, 1},      {144, 1}, {240, 1},
+    {24000, 1001}, {24, 1},        {25, 1},  {30000, 1001}, {30, 1},  {48, 1},
+    {50, 1},       {60000, 1001},  {60, 1},  {72, 1},       {90, 1},  {96, 1},
+    {100, 1},      {120000, 1001}, {120, 1}, {144, 1},      {240, 1},
 };
 
 /* Whether t seconds (t >= 0) is within SNAP_S of the instant k * d / n of a grid of rate
@@ -655,11 +662,11 @@ static int64_t steps_per_call(const instance *in)
 }
 
 /* Bring the simulation to `target` steps, or STEP_CELLS_MAX / cells steps towards it
- * (then 1: a later call carries on from there, or from a checkpoint past it): from the nearest saved checkpoint at or before
- * it when that is ahead of the simulation or the simulation is past the target, else
- * onwards. A checkpoint is the engine's whole state (rp_engine_checkpoint_load: the water,
- * with the walls, masks and moving walls replayed from the timeline), so a seek gives the
- * bytes of a run straight to the target. */
+ * (then 1: a later call carries on from there, or from a checkpoint past it): from the nearest
+ * saved checkpoint at or before it when that is ahead of the simulation or the simulation is past
+ * the target, else onwards. A checkpoint is the engine's whole state (rp_engine_checkpoint_load:
+ * the water, with the walls, masks and moving walls replayed from the timeline), so a seek gives
+ * the bytes of a run straight to the target. */
 static int seek(instance *in, int64_t target)
 {
     int64_t at = rp_engine_steps(in->engine);

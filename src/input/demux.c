@@ -52,8 +52,7 @@ char *rp_demux_formats(int media)
     if (media && append(&list, &len, rp_demux_media_formats))
         return NULL;
     while ((f = av_demuxer_iterate(&it)))
-        if (rp_demux_is_image(f->name) && !strchr(f->name, ',') &&
-            append(&list, &len, f->name))
+        if (rp_demux_is_image(f->name) && !strchr(f->name, ',') && append(&list, &len, f->name))
             return NULL;
     return list;
 }
@@ -82,8 +81,7 @@ static int io_open_once(AVFormatContext *s, AVIOContext **pb, const char *url, i
     return default_io_open(s, pb, url, flags, options);
 }
 
-int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
-                  AVDictionary **opts)
+int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats, AVDictionary **opts)
 {
     AVDictionary *o = NULL;
     size_t n = strlen(path) + 6;

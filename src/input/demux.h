@@ -1,5 +1,5 @@
-/* demux.h - every input file goes through here to libavformat and libavcodec: one regular file, read
- * with the "file" protocol only (a ':' in its name is never a protocol), by one of the
+/* demux.h - every input file goes through here to libavformat and libavcodec: one regular file,
+ * read with the "file" protocol only (a ':' in its name is never a protocol), by one of the
  * demuxers the caller names, and no other file opened on its behalf (a playlist's
  * segments, a concat list's entries, a reference in a container): a scene's inputs cannot
  * pull in files from elsewhere, nor block on a FIFO named inside them. Their decoders are
@@ -29,8 +29,7 @@ char *rp_demux_formats(int media);
  * demuxer options (may be NULL; the caller frees it). Returns 0 or an FFmpeg error code:
  * AVERROR(EINVAL) also for a file of another format, AVERROR(EPERM) for a demuxer that
  * asked for another file. */
-int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats,
-                  AVDictionary **opts);
+int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats, AVDictionary **opts);
 
 /** The long name of the media container (one of rp_demux_media_formats) that FFmpeg's
  * probe finds in path's first bytes, or NULL (not one, unreadable, out of memory): for

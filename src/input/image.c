@@ -391,7 +391,6 @@ static int check_file(const char *path, image_cost *cost, char *err, size_t errl
     return ret;
 }
 
-
 /* Open path, decode its first frame into *frame (unless dims->probe_only, which stops as
  * soon as the size is known). Returns RP_ERR_IO, RP_ERR_FORMAT, RP_ERR_TOO_LARGE or
  * RP_ERR_NOMEM with a reason in err. */

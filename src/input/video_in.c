@@ -787,9 +787,8 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, s
     if ((ret = check_display_matrix(v, err, errlen)))
         return ret;
     /* A frame's length, for a stream whose frames have no timestamps (raw H.264/HEVC). */
-    AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
-                          ? st->avg_frame_rate
-                          : st->r_frame_rate;
+    AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0 ? st->avg_frame_rate
+                                                                               : st->r_frame_rate;
     if (rate.num > 0 && rate.den > 0)
         v->frame_ticks = av_rescale_q(1, av_inv_q(rate), v->tb);
     /* Only this stream's packets matter to the decoder. */
@@ -830,9 +829,8 @@ static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, s
     const rp_decoder_opts o = {.threads = v->opts.threads,
                                .bitexact = 1,
                                .explode = 1,
-                               .get_buffer2 = par->width > 0 && par->height > 0
-                                                  ? bounded_get_buffer
-                                                  : NULL,
+                               .get_buffer2 =
+                                   par->width > 0 && par->height > 0 ? bounded_get_buffer : NULL,
                                .opaque = v};
     int ret = rp_demux_open_decoder(&v->dec, v->fc, v->index, codec, &o);
     if (ret == AVERROR(ENOMEM) && !v->dec) {

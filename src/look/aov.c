@@ -6,8 +6,8 @@
 void rp_aov_height(const int32_t *hq8, const int16_t *h, size_t n, uint16_t *out)
 {
     for (size_t i = 0; i < n; i++) /* h + 32768, h rounded from Q8 when interpolated */
-        out[i] = (uint16_t)(hq8 ? rp_clamp64(((hq8[i] + 128) >> 8) + 32768, 0, 65535)
-                                : h[i] + 32768);
+        out[i] =
+            (uint16_t)(hq8 ? rp_clamp64(((hq8[i] + 128) >> 8) + 32768, 0, 65535) : h[i] + 32768);
 }
 
 /* round((v + 1) / 2 * 65535) for v = num / den, |num| <= den, den > 0. */

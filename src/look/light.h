@@ -103,11 +103,11 @@ typedef struct rp_light_params {
     uint8_t light_rgb[3];   /* colour of glints and of light on the bed */
     uint8_t sky_rgb[3];
     /* The water model (RP_LIGHT_WATER; light.h "WATER"); the layer model ignores these. */
-    int32_t model;          /* RP_LIGHT_LAYER or RP_LIGHT_WATER */
-    int32_t depth_q8;       /* 1..256*256 grid cells of water over the picture */
-    int32_t sun_size_mdeg;  /* 100..20000 millidegrees: the sun's angular diameter */
-    int32_t sky_flat;       /* 0: sky measured against flat water; 1: flat water's 2% too */
-    uint8_t tint_rgb[3];    /* the colour a white bed takes under 64 cells (0xffffff: none) */
+    int32_t model;         /* RP_LIGHT_LAYER or RP_LIGHT_WATER */
+    int32_t depth_q8;      /* 1..256*256 grid cells of water over the picture */
+    int32_t sun_size_mdeg; /* 100..20000 millidegrees: the sun's angular diameter */
+    int32_t sky_flat;      /* 0: sky measured against flat water; 1: flat water's 2% too */
+    uint8_t tint_rgb[3];   /* the colour a white bed takes under 64 cells (0xffffff: none) */
 } rp_light_params;
 
 /** Light models: the version-2 layer (bed light, sky, Blinn-Phong glint over the picture)

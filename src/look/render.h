@@ -1,5 +1,5 @@
-/* render.h - height field + background texture -> RGB24 frame (rockpool(1) FRAME LOOP, rockpool-scene(5)):
- * `offset` refraction with shading (Elias, Silverlight, CodeProject) and `lens`
+/* render.h - height field + background texture -> RGB24 frame (rockpool(1) FRAME LOOP,
+ * rockpool-scene(5)): `offset` refraction with shading (Elias, Silverlight, CodeProject) and `lens`
  * refraction (the Java applet). Integer-only; heights outside the grid read as 0 and
  * texture coordinates are clamped to the image. */
 #ifndef RP_RENDER_H
@@ -18,9 +18,9 @@ enum rp_render_mode {
 
 typedef struct rp_render_params {
     enum rp_render_mode mode;
-    int refraction;        /* R, 0..15 (offset only) */
-    int light_x, light_y;  /* shading = (dx*light_x + dy*light_y) / shading (C division) */
-    int shading;           /* divisor, 0 = no shading */
+    int refraction;       /* R, 0..15 (offset only) */
+    int light_x, light_y; /* shading = (dx*light_x + dy*light_y) / shading (C division) */
+    int shading;          /* divisor, 0 = no shading */
 } rp_render_params;
 
 /** Render rows y0..y1-1 of a width x height frame. texture and rgb are RGB24,

@@ -35,14 +35,18 @@ void rp_texture_default(uint8_t *rgb, int width, int height)
             int grain = (int)(g & 7) - 3;
             int r, gr, b;
             if (gx < grout || gy < grout) {
-                r = 200; gr = 214; b = 210; /* grout */
+                r = 200;
+                gr = 214;
+                b = 210; /* grout */
             } else {
                 int v = (int)(h % 24) - 12; /* tile-to-tile variation */
                 r = 22 + v / 2;
                 gr = 120 + v;
                 b = 160 + v;
                 if ((h >> 8) % 11 == 0) { /* an occasional darker accent tile */
-                    r -= 10; gr -= 45; b -= 40;
+                    r -= 10;
+                    gr -= 45;
+                    b -= 40;
                 }
             }
             uint8_t *p = rgb + ((size_t)y * width + x) * 3;

@@ -180,8 +180,8 @@ static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
     }
     for (int i = 0; i < 3 && names[i] && !ecodec; i++) {
         ecodec = avcodec_find_encoder_by_name(names[i]);
-        if (ecodec && (!takes_rate(ecodec, rate) ||
-                       pick_layout(ecodec, &ist->codecpar->ch_layout, NULL) < 0))
+        if (ecodec &&
+            (!takes_rate(ecodec, rate) || pick_layout(ecodec, &ist->codecpar->ch_layout, NULL) < 0))
             ecodec = NULL;
     }
     if (!dcodec) {
@@ -248,10 +248,10 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
     ret = avcodec_open2(a->enc, ecodec, NULL);
     /* libopus lists no layouts but takes more than two channels only in the Vorbis order of
      * their count (5.1 with back channels, not side ones): relabelled, as pick_layout does. */
-    static const uint64_t vorbis_order[8] = {
-        AV_CH_LAYOUT_MONO,         AV_CH_LAYOUT_STEREO,       AV_CH_LAYOUT_SURROUND,
-        AV_CH_LAYOUT_QUAD,         AV_CH_LAYOUT_5POINT0_BACK, AV_CH_LAYOUT_5POINT1_BACK,
-        AV_CH_LAYOUT_6POINT1,      AV_CH_LAYOUT_7POINT1};
+    static const uint64_t vorbis_order[8] = {AV_CH_LAYOUT_MONO,         AV_CH_LAYOUT_STEREO,
+                                             AV_CH_LAYOUT_SURROUND,     AV_CH_LAYOUT_QUAD,
+                                             AV_CH_LAYOUT_5POINT0_BACK, AV_CH_LAYOUT_5POINT1_BACK,
+                                             AV_CH_LAYOUT_6POINT1,      AV_CH_LAYOUT_7POINT1};
     if (ret == AVERROR(EINVAL) && !ecodec->ch_layouts && n > 2 && n <= 8) {
         AVCodecContext *again = avcodec_alloc_context3(ecodec);
         if (!again) {

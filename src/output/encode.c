@@ -132,10 +132,12 @@ typedef struct encoder_memory {
 } encoder_memory;
 
 static const encoder_memory encoder_memories[] = {
-    {"libx264", 140, 45, 24},   {"libx265", 155, 25, 52},  {"libvpx-vp9", 100, 12, 48},
-    {"libvpx", 45, 12, 16},     {"ffv1", 150, 8, 8},       {"mpeg4", 26, 8, 10},
-    {"libopenh264", 60, 12, 16}, {"prores", 60, 25, 8},    {"qtrle", 30, 4, 8},
-    {"gif", 8, 0, 4},           {"libwebp", 14, 0, 8},     {"libsvtav1", 180, 30, 64},
+    {"libx264", 140, 45, 24},    {"libx265", 155, 25, 52},
+    {"libvpx-vp9", 100, 12, 48}, {"libvpx", 45, 12, 16},
+    {"ffv1", 150, 8, 8},         {"mpeg4", 26, 8, 10},
+    {"libopenh264", 60, 12, 16}, {"prores", 60, 25, 8},
+    {"qtrle", 30, 4, 8},         {"gif", 8, 0, 4},
+    {"libwebp", 14, 0, 8},       {"libsvtav1", 180, 30, 64},
     {"", 260, 40, 96},
 };
 
@@ -643,8 +645,8 @@ int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts
  * the ffmpeg program's default (bicubic, its SIMD paths): the frames that decide pixels are
  * the RGB ones (hashed by --hash and framemd5); encoded video is not byte-reproducible
  * across encoder thread counts anyway. RGBA frames (--alpha) always do: premultiplied
- * colour, converted as is (the decoder's RGB is premultiplied again). pal8 needs none (rp_encoder_convert maps to the palette), but has no
- * alpha: RP_ERR_INVALID for RGBA frames. */
+ * colour, converted as is (the decoder's RGB is premultiplied again). pal8 needs none
+ * (rp_encoder_convert maps to the palette), but has no alpha: RP_ERR_INVALID for RGBA frames. */
 static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
                           size_t errlen)
 {
@@ -777,16 +779,19 @@ int rp_encoder_error(char *err, size_t errlen, const char *what, const char *nam
 {
     /* ENOMEM, or an encoder's failure while 16 MiB are not to be had */
     if (ret == AVERROR(ENOMEM) || rp_memory_short((size_t)16 << 20)) {
-        rp_errf(err, errlen, "%s %s: out of memory (lower the size or -j, or raise the memory "
-                             "limit)", what, name);
+        rp_errf(err, errlen,
+                "%s %s: out of memory (lower the size or -j, or raise the memory "
+                "limit)",
+                what, name);
         return RP_ERR_NOMEM;
     }
     rp_averr(err, errlen, RP_ERR_ENCODER, what, name, ret);
     if (ret == AVERROR_EXTERNAL) {
         size_t n = strlen(err);
-        rp_errf(err + n, errlen - n, " (its library failed; if it logged a failed malloc just "
-                                     "above, it ran out of memory: lower the size or -j, or "
-                                     "raise the memory limit)");
+        rp_errf(err + n, errlen - n,
+                " (its library failed; if it logged a failed malloc just "
+                "above, it ran out of memory: lower the size or -j, or "
+                "raise the memory limit)");
     }
     return RP_ERR_ENCODER;
 }

@@ -237,8 +237,7 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
         int e = errno;
 
         rp_output_unlink_tmp(tmp);
-        rp_errf(err, errlen, "cannot rename the finished output to '%s': %s", path,
-                       strerror(e));
+        rp_errf(err, errlen, "cannot rename the finished output to '%s': %s", path, strerror(e));
         return RP_ERR_IO;
     }
     temps_forget(tmp);
@@ -248,8 +247,7 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
 static int check_target(const char *path, int overwrite, char *err, size_t errlen);
 static int check_parent(const char *path, int must_exist, char *err, size_t errlen);
 
-int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char *err,
-                          size_t errlen)
+int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->opts = opts;
@@ -371,8 +369,7 @@ int rp_output_file_open(rp_output_file **out, const char *path, int overwrite, c
     return RP_OK;
 }
 
-int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err,
-                         size_t errlen)
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err, size_t errlen)
 {
     return rp_output_stream_put(&f->stream, data, len, err, errlen);
 }
@@ -477,23 +474,23 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *co
             int n = *p ? (int)(p - spec) + 1 : (int)(p - spec);
 
             rp_errf(err, errlen,
-                           "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
-                           "integer conversion like %%05d (and %%%% for a literal %%)",
-                           pattern, n, spec);
+                    "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
+                    "integer conversion like %%05d (and %%%% for a literal %%)",
+                    pattern, n, spec);
             return RP_ERR_INVALID;
         }
         if (++conversions > 1) {
             rp_errf(err, errlen,
-                           "the PNG pattern '%s' has more than one conversion: use exactly "
-                           "one, like %%05d",
-                           pattern);
+                    "the PNG pattern '%s' has more than one conversion: use exactly "
+                    "one, like %%05d",
+                    pattern);
             return RP_ERR_INVALID;
         }
         if (spec < base) {
             rp_errf(err, errlen,
-                           "the PNG pattern '%s' has its conversion in a directory name: put "
-                           "it in the file name",
-                           pattern);
+                    "the PNG pattern '%s' has its conversion in a directory name: put "
+                    "it in the file name",
+                    pattern);
             return RP_ERR_INVALID;
         }
         if (o + (size_t)(p - spec) + sizeof(PRId64) >= fmtlen)
@@ -542,15 +539,17 @@ static int check_target(const char *path, int overwrite, char *err, size_t errle
     if (!rp_path_is_special(path) &&
         (strlen(base) > NAME_MAX || rp_output_temp_name(path, tmp, sizeof tmp))) {
         rp_errf(err, errlen,
-                "cannot write '%.64s...': its file name is %zu bytes, over the %d-byte limit",
-                path, strlen(base), NAME_MAX);
+                "cannot write '%.64s...': its file name is %zu bytes, over the %d-byte limit", path,
+                strlen(base), NAME_MAX);
         return RP_ERR_INVALID;
     }
     if (stat(path, &st) != 0) {
         /* A dangling symbolic link exists too: the rename would replace it. */
         if (!overwrite && lstat(path, &st) == 0) {
-            rp_errf(err, errlen, "'%s' already exists (a dangling symbolic link; use -y to "
-                    "overwrite)", path);
+            rp_errf(err, errlen,
+                    "'%s' already exists (a dangling symbolic link; use -y to "
+                    "overwrite)",
+                    path);
             return RP_ERR_EXISTS;
         }
         return RP_OK;
@@ -581,8 +580,7 @@ static int check_parent(const char *path, int must_exist, char *err, size_t errl
     if (stat(dir, &st) != 0) {
         if (errno == ENOENT && !must_exist)
             return RP_OK;
-        rp_errf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir,
-                       strerror(errno));
+        rp_errf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
         return RP_ERR_IO;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -736,8 +734,9 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
         /* A PNG output without a conversion is one file (a still): it is checked as one,
          * by what it leads to, like every other output. */
         kind[i] = uses[i].is_output;
-        if (kind[i] == 2 && !pattern_format(uses[i].path, fmt, sizeof fmt, &conversions, e,
-                                            sizeof e) && !conversions)
+        if (kind[i] == 2 &&
+            !pattern_format(uses[i].path, fmt, sizeof fmt, &conversions, e, sizeof e) &&
+            !conversions)
             kind[i] = 1;
     }
     for (int i = 0; i < n && !ret; i++) {
@@ -753,16 +752,15 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
                 rp_errf(err, errlen, "%s '%s' and %s '%s' name the same files", uses[j].what,
                         uses[j].path, uses[i].what, uses[i].path);
             else
-                rp_errf(err, errlen, "%s '%s' would overwrite %s of this run ('%s')",
-                        uses[i].what, uses[i].path, uses[j].what, uses[j].path);
+                rp_errf(err, errlen, "%s '%s' would overwrite %s of this run ('%s')", uses[i].what,
+                        uses[i].path, uses[j].what, uses[j].path);
             ret = RP_ERR_INVALID;
         }
         /* An output to stdout and another output leading there would mix. */
-        for (int j = 0; kind[i] && rp_output_is_stdout(uses[i].path) && j < n && !ret;
-             j++) {
+        for (int j = 0; kind[i] && rp_output_is_stdout(uses[i].path) && j < n && !ret; j++) {
             if (j != i && kind[j] && is_stdout_file(uses[j].path)) {
-                rp_errf(err, errlen, "%s '%s' is stdout, which %s '-' already writes",
-                        uses[j].what, uses[j].path, uses[i].what);
+                rp_errf(err, errlen, "%s '%s' is stdout, which %s '-' already writes", uses[j].what,
+                        uses[j].path, uses[i].what);
                 ret = RP_ERR_INVALID;
             }
         }

@@ -21,8 +21,8 @@ typedef struct rp_audio_out rp_audio_out;
 
 /** Open the audio input and add its stream to oc, before the header is written. RP_OK with
  * *a NULL when there is no sound to carry (no audio_path, or a file without audio). */
-int rp_audio_out_open(rp_audio_out **a, AVFormatContext *oc, const rp_output_spec *opts,
-                      char *err, size_t errlen);
+int rp_audio_out_open(rp_audio_out **a, AVFormatContext *oc, const rp_output_spec *opts, char *err,
+                      size_t errlen);
 
 /** Carry the sound up to output time until_num/until_den seconds (den 0: to the span's end,
  * flushing). A NULL a does nothing. */

@@ -41,7 +41,7 @@ typedef struct rp_output_spec {
     void *warn_ctx;
     /* framehash's algorithm as hash.h names it (NULL = md5); read only in open(). */
     const char *hash_algo;
-    int fps_den;                /* >= 1 (1001 for the NTSC rates); 0 is read as 1 */
+    int fps_den; /* >= 1 (1001 for the NTSC rates); 0 is read as 1 */
     /* Provenance, "key", "value", ..., NULL (provenance.h): PNG tEXt chunks and container
      * tags; never a date, so the same inputs give the same bytes. NULL = none. */
     const char *const *metadata;
@@ -113,7 +113,7 @@ double rp_output_cell_bytes(const rp_output_spec *opts, int threads);
 typedef struct rp_path_use {
     const char *path;
     const char *what;
-    int is_output;  /* 2: an output pattern (PNG sequence), compared by name only */
+    int is_output; /* 2: an output pattern (PNG sequence), compared by name only */
 } rp_path_use;
 
 /** Refuse two outputs that name the same file (also through links or other spellings) and
@@ -148,7 +148,6 @@ int rp_output_file_commit(rp_output_file **f, char *err, size_t errlen);
 
 /** Remove the temporary file; frees and nulls *f. NULL and a NULL *f are no-ops. */
 void rp_output_file_abort(rp_output_file **f);
-
 
 /** 1 if path is an existing file that is neither regular nor a directory (a device, a
  * FIFO) or any existing name in /dev or /proc, itself or through a link (/dev/stdin): such

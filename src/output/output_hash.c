@@ -165,7 +165,7 @@ static void hash_abort(void *priv)
     {                                                                                              \
         .name = NAME, .extensions = NAME, .format = FORMAT, .priv_size = sizeof(hash_out),         \
         .alpha = 1, .run_cell_bytes = hash_cell_bytes, .validate = hash_validate,                  \
-        .open = hash_open, .write = hash_write, .close = hash_close, .abort = hash_abort,           \
+        .open = hash_open, .write = hash_write, .close = hash_close, .abort = hash_abort,          \
     }
 
 const rp_output_backend rp_output_framemd5 = HASH_BACKEND("framemd5", RP_FORMAT_FRAMEMD5);

@@ -428,7 +428,7 @@ static void video_abort(void *priv)
         .format = fmt,                                                                             \
         .priv_size = sizeof(video_out),                                                            \
         .alpha = has_alpha,                                                                        \
-        .cell_bytes = 1, /* the rest is video_cell_bytes */                                      \
+        .cell_bytes = 1, /* the rest is video_cell_bytes */                                        \
         .run_cell_bytes = video_cell_bytes,                                                        \
         .validate = video_validate,                                                                \
         .open = video_open,                                                                        \

@@ -23,7 +23,7 @@
 typedef struct y4m_out {
     const rp_output_spec *opts;
     int full_chroma; /* 4:4:4, else 4:2:0 */
-    uint8_t *frame; /* FRAME_TAG then the Y, U, V planes, packed */
+    uint8_t *frame;  /* FRAME_TAG then the Y, U, V planes, packed */
     size_t frame_size;
     rp_output_stream out;
 } y4m_out;
@@ -50,8 +50,10 @@ static int y4m_open(void *priv, const rp_output_spec *opts, char *err, size_t er
         yo->full_chroma = 1;
         if (opts->warn) {
             char msg[160];
-            snprintf(msg, sizeof msg, "%dx%d is odd: the Y4M stream is 4:4:4 (4:2:0 needs an "
-                     "even width and height)", opts->width, opts->height);
+            snprintf(msg, sizeof msg,
+                     "%dx%d is odd: the Y4M stream is 4:4:4 (4:2:0 needs an "
+                     "even width and height)",
+                     opts->width, opts->height);
             opts->warn(opts->warn_ctx, msg);
         }
     }

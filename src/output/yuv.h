@@ -41,9 +41,9 @@ void rp_yuv444_rows(const uint8_t *rgb, int width, uint8_t *const dst[3], const 
                     int y0, int y1);
 
 /** rp_yuv420_rows and rp_yuv444_rows (which are BT.601) with the coefficients of m. */
-void rp_yuv420_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width,
-                      uint8_t *const dst[3], const int stride[3], int y0, int y1);
-void rp_yuv444_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width,
-                      uint8_t *const dst[3], const int stride[3], int y0, int y1);
+void rp_yuv420_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width, uint8_t *const dst[3],
+                      const int stride[3], int y0, int y1);
+void rp_yuv444_rows_m(const rp_yuv_matrix *m, const uint8_t *rgb, int width, uint8_t *const dst[3],
+                      const int stride[3], int y0, int y1);
 
 #endif

@@ -86,9 +86,9 @@ int64_t rp_stencil_slowness_q16(enum rp_stencil stencil)
      * 3-5% below the long-wave speeds sqrt(1/2), sqrt(3/4), sqrt(3/8): the discrete waves
      * disperse. tests/cli/timespace.sh measures it again. */
     switch (stencil) {
-    case RP_STENCIL_4: return 95703;  /* 1 / 0.6848 */
-    case RP_STENCIL_8: return 78742;  /* 1 / 0.8323 */
-    default: return 112218;           /* 1 / 0.5840 */
+    case RP_STENCIL_4: return 95703; /* 1 / 0.6848 */
+    case RP_STENCIL_8: return 78742; /* 1 / 0.8323 */
+    default: return 112218;          /* 1 / 0.5840 */
     }
 }
 

@@ -19,12 +19,12 @@ struct rp_scene {
     size_t text_len;
     rp_event *events;
     size_t n_events, cap_events;
-    size_t path_bytes;                /* the events' mask paths */
-    char name[512];                   /* for diagnostics: the path, "<stdin>" or "<scene>" */
-    int is_file;                      /* name is a file's path */
-    rp_diag outside_bg, outside_mask; /* paths reaching outside its directory; line 0: none */
-    rp_diag sky_at;                   /* where `sky PATH` names its image; line 0: none */
-    rp_diag background_at;            /* where `background PATH` names it; line 0: none */
+    size_t path_bytes;                     /* the events' mask paths */
+    char name[512];                        /* for diagnostics: the path, "<stdin>" or "<scene>" */
+    int is_file;                           /* name is a file's path */
+    rp_diag outside_bg, outside_mask;      /* paths reaching outside its directory; line 0: none */
+    rp_diag sky_at;                        /* where `sky PATH` names its image; line 0: none */
+    rp_diag background_at;                 /* where `background PATH` names it; line 0: none */
     rp_diag render_at, look_at, preset_at; /* the last such statements; line 0: none */
     rp_path *paths;
     int n_paths, cap_paths;
@@ -456,8 +456,8 @@ static int set_duration(parser *ps, tok kw)
 {
     tok t;
     char b[64];
-    int ret = rp_lex_want_word(ps, "a time like 10s, 2500ms or 300f, or background", "duration",
-                               &t);
+    int ret =
+        rp_lex_want_word(ps, "a time like 10s, 2500ms or 300f, or background", "duration", &t);
 
     (void)kw;
     if (ret)
@@ -1476,9 +1476,9 @@ void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats)
         stats->keys += scene->keys[k].n > 0;
     for (size_t i = 0; i < scene->n_events; i++) {
         enum rp_event_kind kind = scene->events[i].kind;
-        stats->moving_walls += scene->events[i].along &&
-                               (kind == RP_EVENT_WALL_RECT || kind == RP_EVENT_WALL_CIRCLE ||
-                                kind == RP_EVENT_WALL_MASK);
+        stats->moving_walls +=
+            scene->events[i].along && (kind == RP_EVENT_WALL_RECT || kind == RP_EVENT_WALL_CIRCLE ||
+                                       kind == RP_EVENT_WALL_MASK);
     }
 }
 

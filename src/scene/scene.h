@@ -69,8 +69,8 @@ void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats);
 /** Limits of the scene language (rockpool-scene(5)). */
 #define RP_TIME_MAX_US INT64_C(1000000000000) /* 1,000,000 s */
 #define RP_TIME_MAX_FRAMES INT64_C(1000000000)
-#define RP_RADIUS_MAX 2048                    /* drop, rain and stroke radius: 1..2048 */
-#define RP_RATE_MAX_MILLI INT64_C(100000000)  /* rain: at most 100000 drops/s */
+#define RP_RADIUS_MAX 2048                   /* drop, rain and stroke radius: 1..2048 */
+#define RP_RATE_MAX_MILLI INT64_C(100000000) /* rain: at most 100000 drops/s */
 
 /** A time as an exact count of ticks of 1/(fps * 1000000) s: microseconds * fps, or
  * frames * 1000000. Frame k covers ticks [k * 1000000, (k + 1) * 1000000). fps > 0. */
@@ -93,38 +93,38 @@ enum rp_event_kind {
 typedef struct rp_coord {
     int64_t value;
     int is_percent;
-    int col;                    /* column of the word, for diagnostics */
+    int col; /* column of the word, for diagnostics */
 } rp_coord;
 
 /** One event statement as parsed, before the final size and fps are known. */
 typedef struct rp_event {
     enum rp_event_kind kind;
-    int line, col;              /* the statement's line; column of the action word */
-    int time_col;               /* column of the time or span */
+    int line, col; /* the statement's line; column of the action word */
+    int time_col;  /* column of the time or span */
     int is_span;
-    rp_time start, end;         /* `end` only for spans */
-    rp_coord x, y;              /* drop centre, stroke start, wall corner or centre */
-    rp_coord x2, y2;            /* stroke end */
-    rp_coord w, h;              /* wall rect size */
+    rp_time start, end;           /* `end` only for spans */
+    rp_coord x, y;                /* drop centre, stroke start, wall corner or centre */
+    rp_coord x2, y2;              /* stroke end */
+    rp_coord w, h;                /* wall rect size */
     int32_t radius_lo, radius_hi; /* lo == hi except for rain; wall circle radius */
     int radius_pct;               /* radii are millionths of a percent of the scene width */
     int32_t height_lo, height_hi; /* lo == hi except for rain */
-    int shape, mode;            /* enum rp_shape / rp_mode, or -1 for the final settings' */
-    int64_t rate_milli;         /* rain: drops per second * 1000 */
-    int rain_index;             /* rain: 0-based index among the scene's rain statements */
-    const char *path;           /* wall mask, resolved; owned by the scene */
-    const char *text;           /* the statement's line (text_len bytes); owned by the scene */
+    int shape, mode;              /* enum rp_shape / rp_mode, or -1 for the final settings' */
+    int64_t rate_milli;           /* rain: drops per second * 1000 */
+    int rain_index;               /* rain: 0-based index among the scene's rain statements */
+    const char *path;             /* wall mask, resolved; owned by the scene */
+    const char *text;             /* the statement's line (text_len bytes); owned by the scene */
     size_t text_len;
-    const char *time_text;      /* the time or span as written (time_len bytes) */
+    const char *time_text; /* the time or span as written (time_len bytes) */
     size_t time_len;
     /* motion (rockpool-scene(5) PATHS, MOVING WALLS, EMITTERS) */
-    int along;                  /* stroke or wall along path along - 1 (rp_scene_path); 0: none */
+    int along; /* stroke or wall along path along - 1 (rp_scene_path); 0: none */
     int along_col;
-    int32_t push;               /* moving wall: height units pushed per cell moved */
-    int64_t freq_milli;         /* emitter: oscillations per 1000 s */
+    int32_t push;       /* moving wall: height units pushed per cell moved */
+    int64_t freq_milli; /* emitter: oscillations per 1000 s */
     int freq_col;
-    int32_t amplitude;          /* emitter: peak height */
-    int64_t fade_us;            /* emitter: attack and release, microseconds (0: none) */
+    int32_t amplitude; /* emitter: peak height */
+    int64_t fade_us;   /* emitter: attack and release, microseconds (0: none) */
 } rp_event;
 
 /** A named path as written: points (pixels or percent), a curve or straight segments, and

@@ -602,10 +602,10 @@ int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
     }
     out[o] = '\0';
     rp_diag *d = strcmp(after, "background") ? &ps->outside_mask : &ps->outside_bg;
-    const char *why = s[0] == '/'           ? "an absolute path"
-                      : has_dotdot(s, n)        ? "a '..' component"
+    const char *why = s[0] == '/'                 ? "an absolute path"
+                      : has_dotdot(s, n)          ? "a '..' component"
                       : resolves_outside(ps, out) ? "a symbolic link leads out of it"
-                                                : NULL;
+                                                  : NULL;
     if (!d->line && why) {
         rp_lex_note(ps, d, t.col,
                     "%s path '%s' reaches outside the scene's directory (%s): a scene may only "

@@ -49,11 +49,11 @@ typedef struct parser {
     /* The first background and the first mask path that reach outside the scene's
      * directory (absolute, or with a '..' component); line 0 = none. */
     rp_diag outside_bg, outside_mask;
-    rp_diag sky_at; /* where `sky PATH` names its image (for errors in the image) */
+    rp_diag sky_at;        /* where `sky PATH` names its image (for errors in the image) */
     rp_diag background_at; /* where `background PATH` names it */
     /* where the last `preset`, `render` and `look` statements are (line 0: none) */
     rp_diag preset_at, render_at, look_at;
-    int64_t max_bytes;     /* what the scene's text and events may take; 0: no limit */
+    int64_t max_bytes; /* what the scene's text and events may take; 0: no limit */
 } parser;
 
 /* A part of a word (for "640x480", "3..9", "40,400"): its text and column. */

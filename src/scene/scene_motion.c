@@ -107,8 +107,8 @@ int rp_scene_parse_path(parser *ps, tok kw)
 }
 
 static const char *const key_names[RP_KEY_KINDS] = {
-    "azimuth", "elevation", "sun", "depth", "caustics", "sky", "amplitude", "rain", "rain-rate",
-    "fade",
+    "azimuth", "elevation", "sun",  "depth",     "caustics",
+    "sky",     "amplitude", "rain", "rain-rate", "fade",
 };
 
 /* A key's value: decimal places, range, and the factor to the stored unit. */

@@ -40,7 +40,6 @@ enum rp_video_end {
     RP_VIDEO_LOOP,     /* the clip again: time modulo the clip's duration */
 };
 
-
 /* Bits of rp_settings.set: which fields were given explicitly. */
 enum {
     RP_SET_SIZE = 1u << 0,

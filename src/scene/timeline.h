@@ -24,9 +24,9 @@ enum rp_item_kind {
 typedef struct rp_item {
     int64_t frame;
     enum rp_item_kind kind;
-    rp_drop drop;             /* RP_ITEM_DROP */
-    int x, y, w, h, r;        /* walls: rect x y w h, circle x y r */
-    const char *mask_path;    /* RP_ITEM_WALL_MASK, or a mask obstacle; owned by the scene */
+    rp_drop drop;          /* RP_ITEM_DROP */
+    int x, y, w, h, r;     /* walls: rect x y w h, circle x y r */
+    const char *mask_path; /* RP_ITEM_WALL_MASK, or a mask obstacle; owned by the scene */
     /* RP_ITEM_OBSTACLE: x, y its centre and r its radius (circle) or w, h its size (rect,
      * or a mask: mask_path), in 1/256 grid cell; dx, dy how far it moved since its
      * previous step; push the height pushed per cell moved; id its event's index; gone:

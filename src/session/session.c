@@ -364,8 +364,8 @@ static double memory_estimate(const rp_session *se, size_t distinct_masks)
     /* per grid cell: heights 2x2, walls 5 (and the masks' cells drawn, 1, when visible),
      * masks, height copies for the sinks */
     int visible = se->s.walls_visible != RP_WALLS_HIDDEN;
-    double per_cell = 2 * 2 + 5 + visible + (double)distinct_masks +
-                      (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
+    double per_cell =
+        2 * 2 + 5 + visible + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
     /* per output pixel: background 3, writer slots, the light's heights 4 */
     double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
                        (rp_sinks_want_background(&se->sinks) ? 3 * RP_WRITER_SLOTS : 0) +
@@ -455,7 +455,8 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
             struct stat st;
             if (!rp_item_mask(&items[i]))
                 continue;
-            if (items[i].kind == RP_ITEM_OBSTACLE && shape_cost(se, &items[i], shaped, cost, err, r)) {
+            if (items[i].kind == RP_ITEM_OBSTACLE &&
+                shape_cost(se, &items[i], shaped, cost, err, r)) {
                 k = rp_engine_items_length(se->engine);
                 break;
             }
@@ -787,17 +788,20 @@ static int check_light_outputs(const rp_session *se, rp_error *err)
     for (int k = RP_AOV_KINDS - 1; k > RP_AOV_HEIGHT; k--)
         pass = run->aov[k] ? rp_aov_name((enum rp_aov)k) : pass;
     if (run->alpha && se->s.look.mode != RP_RENDER_LIGHT)
-        snprintf(msg, sizeof msg, "--alpha needs render light (the rockpool preset): the seed "
-                                  "presets' renders have no light layer to separate from the "
-                                  "background");
+        snprintf(msg, sizeof msg,
+                 "--alpha needs render light (the rockpool preset): the seed "
+                 "presets' renders have no light layer to separate from the "
+                 "background");
     else if (pass && se->s.look.mode != RP_RENDER_LIGHT)
-        snprintf(msg, sizeof msg, "--aov %s needs render light (the rockpool preset); the seed "
-                                  "presets' renders have no light model (--aov height works)",
+        snprintf(msg, sizeof msg,
+                 "--aov %s needs render light (the rockpool preset); the seed "
+                 "presets' renders have no light model (--aov height works)",
                  pass);
     else if (run->aov[RP_AOV_CAUSTICS] && se->s.light.model != RP_LIGHT_WATER) {
         model = 1;
-        snprintf(msg, sizeof msg, "--aov caustics needs look water, whose bed the caustics "
-                                  "light (the other looks paint their light in the layer)");
+        snprintf(msg, sizeof msg,
+                 "--aov caustics needs look water, whose bed the caustics "
+                 "light (the other looks paint their light in the layer)");
     } else {
         return RP_OK;
     }
@@ -1104,8 +1108,7 @@ int rp_session_start(rp_session *se, rp_error *err)
     if (video && (r = validate(se, err)))
         return r;
     if (sky_used(se) && (r = rp_source_open(&se->sky, s->sky_image, s->out_width, s->out_height,
-                                            RP_FIT_COVER, RP_VIDEO_HOLD, se->run->max_memory,
-                                            err)))
+                                            RP_FIT_COVER, RP_VIDEO_HOLD, se->run->max_memory, err)))
         return sky_fail(se, r, err);
     if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
         return r;

@@ -77,7 +77,8 @@ static double output_memory(const rp_sink_cfg *cfg)
 
 static int output_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
 {
-    uses[0] = (rp_path_use){cfg->path, "-o", rp_output_spec_format(cfg->out) == RP_FORMAT_PNG ? 2 : 1};
+    uses[0] =
+        (rp_path_use){cfg->path, "-o", rp_output_spec_format(cfg->out) == RP_FORMAT_PNG ? 2 : 1};
     return 1;
 }
 
@@ -153,9 +154,8 @@ static int hash_write(void *priv, const rp_frame *f, rp_error *err)
 {
     hash_sink *h = priv;
     int r;
-    if (!h->hasher &&
-        (r = rp_hasher_new(&h->hasher, h->algo, f->stride * (size_t)f->height, h->threads,
-                           hash_line, h)))
+    if (!h->hasher && (r = rp_hasher_new(&h->hasher, h->algo, f->stride * (size_t)f->height,
+                                         h->threads, hash_line, h)))
         return r == RP_ERR_NOMEM
                    ? rp_error_set(err, r, 0, "--hash: out of memory starting hashing: " RP_OOM_HINT)
                    : rp_error_set(err, r, 0, "--hash: cannot start hashing: %s", rp_strerror(r));

@@ -26,16 +26,16 @@ typedef struct rp_sink_cfg {
     /* the output stream (size, pixel layout, threads; for output also the encoder and
      * container): every sink's memory figure reads it */
     const rp_output_spec *out;
-    FILE *stream;              /* hash: where the lines go */
-    size_t cells;              /* heights: cells per frame */
+    FILE *stream;                /* hash: where the lines go */
+    size_t cells;                /* heights: cells per frame */
     const rp_settings *settings; /* aov: the sizes and the light (resolved) */
     const char *const *aov;      /* aov: RP_AOV_KINDS patterns, NULL where not wanted; the
                                   * PNG settings (first frame, count, -y, level) from out */
-    const char *hash_algo;     /* hash, verify: hash.h's name (NULL: md5 / the manifest's) */
-    int threads;               /* hash, verify: hashing threads (rp_hasher) */
-    const char *dir;           /* verify: where the differing frame goes (NULL: the manifest's) */
-    int part;                  /* verify: --start/--end: the manifest may hold more frames */
-    const char *ref;           /* verify: expected frames, a PNG pattern, or NULL */
+    const char *hash_algo;       /* hash, verify: hash.h's name (NULL: md5 / the manifest's) */
+    int threads;                 /* hash, verify: hashing threads (rp_hasher) */
+    const char *dir;             /* verify: where the differing frame goes (NULL: the manifest's) */
+    int part;                    /* verify: --start/--end: the manifest may hold more frames */
+    const char *ref;             /* verify: expected frames, a PNG pattern, or NULL */
     /* verify: bytes of --max-memory the run's estimate leaves over (set before the checks;
      * the manifest may take them and its own figure) and the stop flag, looked at while
      * the manifest is read */
@@ -76,7 +76,7 @@ typedef struct rp_sink_kind {
 
 #define RP_SINK_PATHS 4
 
-extern const rp_sink_kind rp_sink_output;  /* the encoded output (video, PNG, Y4M, framemd5) */
+extern const rp_sink_kind rp_sink_output; /* the encoded output (video, PNG, Y4M, framemd5) */
 /* "FRAME HASH" lines of the RGB24 bytes ("FRAME ALGO:HASH" for an algorithm other than
  * MD5, ALGO lowercase as hash.h names it), hashed on cfg->threads threads, in frame order */
 extern const rp_sink_kind rp_sink_hash;
@@ -136,6 +136,5 @@ int rp_sinks_close(rp_sinks *l, int64_t *frames, rp_error *err);
 
 /** Abort every opened sink and free the list's state. Safe to call twice. */
 void rp_sinks_abort(rp_sinks *l);
-
 
 #endif

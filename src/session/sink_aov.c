@@ -37,8 +37,7 @@
 #include "session/sink.h"
 #include "look/upscale.h"
 
-static const char *const aov_names[RP_AOV_KINDS] = {"height", "normal", "displacement",
-                                                    "caustics"};
+static const char *const aov_names[RP_AOV_KINDS] = {"height", "normal", "displacement", "caustics"};
 
 int rp_aov_from_name(const char *name)
 {
@@ -88,8 +87,7 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
         aov_opts(cfg, k, &o);
         int r = rp_output_validate(&o, err->msg, sizeof err->msg);
         if (r)
-            return rp_error_set(err, r, r != RP_ERR_NOMEM, "--aov %s: %s", aov_names[k],
-                                err->msg);
+            return rp_error_set(err, r, r != RP_ERR_NOMEM, "--aov %s: %s", aov_names[k], err->msg);
     }
     return RP_OK;
 }
@@ -244,7 +242,6 @@ static int aov_wants_background(const rp_sink_cfg *cfg)
 {
     return cfg->aov[RP_AOV_CAUSTICS] != NULL;
 }
-
 
 const rp_sink_kind rp_sink_aov = {
     .name = "--aov",

@@ -31,8 +31,8 @@ int rp_writer_new(rp_writer **out, const rp_writer_opts *opts);
 
 /** A free slot to render the next frame into (frame_bytes of pixels), and, when the sinks
  * want heights, the background or the Q8 heights, buffers for copies of them in *heights,
- * *bg and *q8 (else NULL). Blocks while every slot is in flight. Returns NULL once the writer has failed
- * (see rp_writer_finish). */
+ * *bg and *q8 (else NULL). Blocks while every slot is in flight. Returns NULL once the writer has
+ * failed (see rp_writer_finish). */
 uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg, int32_t **q8);
 
 /** Number of frames in flight: the writer's slots (for memory estimates). */

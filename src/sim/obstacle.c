@@ -114,8 +114,7 @@ static void chamfer(int32_t *d, int w, int h, int32_t ax, int32_t ay, int32_t ad
 
 /* The field of a w x h (1/256 cell) mask: about one sample a cell, bordered by the rim
  * and three samples more. */
-static void mask_field(int64_t w, int64_t h, int *bw, int *bh, int *pad, int64_t *spx,
-                       int64_t *spy)
+static void mask_field(int64_t w, int64_t h, int *bw, int *bh, int *pad, int64_t *spx, int64_t *spy)
 {
     *bw = (int)(w + 128 > 256 ? (w + 128) / 256 : 1);
     *bh = (int)(h + 128 > 256 ? (h + 128) / 256 : 1);
@@ -322,8 +321,8 @@ void rp_obstacles_lead(int64_t k, int64_t rate, int fps, int fps_den, int64_t *n
 void rp_obstacles_sun(int32_t azimuth_mdeg, int32_t elevation_mdeg, int32_t *sx, int32_t *sy)
 {
     /* as the light's (light.c): cos(a) = cos(|a|), sin(a) = cos(a - 90 degrees) */
-    int64_t ce = rp_cos_pi_q16(elevation_mdeg < 0 ? -(int64_t)elevation_mdeg : elevation_mdeg,
-                               180000);
+    int64_t ce =
+        rp_cos_pi_q16(elevation_mdeg < 0 ? -(int64_t)elevation_mdeg : elevation_mdeg, 180000);
     int64_t ca = rp_cos_pi_q16(azimuth_mdeg < 0 ? -(int64_t)azimuth_mdeg : azimuth_mdeg, 180000);
     int64_t m = (int64_t)azimuth_mdeg - 90000;
     int64_t sa = rp_cos_pi_q16(m < 0 ? -m : m, 180000);
@@ -377,7 +376,7 @@ static void draw_px(const obstacle *o, int64_t px, int64_t py, int64_t out, int6
     if (in < rim) {
         int64_t gx, gy;
         outward(o, px, py, &gx, &gy);
-        int64_t w = in <= 0 ? 256 : 256 - in * 256 / rim; /* Q8 */
+        int64_t w = in <= 0 ? 256 : 256 - in * 256 / rim;                     /* Q8 */
         int64_t shade = 32768 + (((gx * sun_x + gy * sun_y) >> 16) * w >> 8); /* Q15 */
         for (int c = 0; c < 3; c++)
             lit[c] = (uint8_t)rp_clamp64((rgb[c] * shade + 16384) >> 15, 0, 255);

@@ -212,12 +212,12 @@ int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t 
     }
     if (get32(head + 8) != RP_STATE_VERSION) {
         rp_errf(err, errlen, "state format version %u, this rockpool reads version %d",
-                 get32(head + 8), RP_STATE_VERSION);
+                get32(head + 8), RP_STATE_VERSION);
         return RP_ERR_FORMAT;
     }
     if (get32(head + 12) != (uint32_t)p->width || get32(head + 16) != (uint32_t)p->height) {
         rp_errf(err, errlen, "state is for %ux%u, this run is %dx%d", get32(head + 12),
-                 get32(head + 16), p->width, p->height);
+                get32(head + 16), p->width, p->height);
         return RP_ERR_FORMAT;
     }
     sum = fnv(sum, head, sizeof head);

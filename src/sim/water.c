@@ -582,8 +582,7 @@ static void step_rows(void *ctx, int y0, int y1)
         if (w->p.boundary != RP_BOUNDARY_WRAP) {
             /* wall/open: interior cells only; open edges are done afterwards. Rows not
              * written keep their bound. */
-            if (y > 0 && y < H - 1 && W >= 3 &&
-                !still_around(w, y - 1, y, y + 1)) {
+            if (y > 0 && y < H - 1 && W >= 3 && !still_around(w, y - 1, y, y + 1)) {
                 int in = max4(w->mag_cur[y - 1], w->mag_cur[y], w->mag_cur[y + 1], w->mag_prev[y]);
                 mag = step_span_dispatch(w, m - W, m, m + W, out, 1, W - 1, in);
                 w->mag_prev[y] = (uint16_t)mag;
@@ -788,7 +787,7 @@ enum { BLOCK_STEPS = 16 };
 struct band_job {
     rp_water *w;
     int k, nbands;
-    int16_t *buf[2];    /* buf[0] holds time t (cur), buf[1] time t - 1 (prev) */
+    int16_t *buf[2]; /* buf[0] holds time t (cur), buf[1] time t - 1 (prev) */
     uint16_t *mag[2];
     uint8_t *still[2];
 };

@@ -39,11 +39,11 @@ enum rp_mode {
 };
 
 typedef struct rp_water_params {
-    int width, height;          /* 1..RP_MAX_SIDE */
+    int width, height; /* 1..RP_MAX_SIDE */
     enum rp_stencil stencil;
     enum rp_boundary boundary;
-    int damping_shift;          /* n -= n >> shift; 1..30; used when damping_q16 == 0 */
-    int32_t damping_q16;        /* n = n * q / 65536 (truncating); 1..65536, 0 = use shift */
+    int damping_shift;   /* n -= n >> shift; 1..30; used when damping_q16 == 0 */
+    int32_t damping_q16; /* n = n * q / 65536 (truncating); 1..65536, 0 = use shift */
     /* Short-wave damping (viscosity): after each step every interior cell becomes
      * h + round(v * (N + S + E + W - 4 h) / 65536), v = viscosity_q16 (0..16384, 0 = none):
      * a wave of wave number k (per cell) loses about v (k^2) of its height a step, so
@@ -52,9 +52,9 @@ typedef struct rp_water_params {
 } rp_water_params;
 
 typedef struct rp_drop {
-    int32_t x, y;       /* centre, cells (may lie off the grid: only covered cells change) */
-    int32_t radius;     /* >= 0 */
-    int32_t height;     /* -32768..32767 */
+    int32_t x, y;   /* centre, cells (may lie off the grid: only covered cells change) */
+    int32_t radius; /* >= 0 */
+    int32_t height; /* -32768..32767 */
     enum rp_shape shape;
     enum rp_mode mode;
 } rp_drop;

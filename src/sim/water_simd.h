@@ -28,8 +28,8 @@ enum rp_damp_kind { RP_DAMP_SHIFT, RP_DAMP_Q16, RP_DAMP_NONE, RP_DAMP_KINDS };
  * 16) with lap = u[i] + d[i] + m[i - 1] + m[i + 1] - 4 m[i] and the product in 64 bits
  * (water.c viscosity_rows), for 0 <= v <= 16384; m[-1] and m[n] are read. Returns k, a
  * multiple of the vector's width up to n; the caller finishes cells k..n-1. */
-typedef int (*rp_visc_fn)(const int16_t *u, const int16_t *m, const int16_t *d, int16_t *out,
-                          int n, int32_t v);
+typedef int (*rp_visc_fn)(const int16_t *u, const int16_t *m, const int16_t *d, int16_t *out, int n,
+                          int32_t v);
 
 typedef struct rp_water_dsp {
     rp_span_fn span[RP_STENCIL_ISO + 1][RP_DAMP_KINDS]; /* by stencil and damping */

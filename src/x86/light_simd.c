@@ -49,8 +49,6 @@ static int32_t curv_limit(const rp_light *l)
     return (int32_t)(c > 1024 ? (((int64_t)1 << 26) + c - 1) / c : (int64_t)1 << 20);
 }
 
-
-
 /* The bilinear sample of two pixels' texel pairs: g holds pixel a's 8 bytes (R00 G00 B00
  * R01 G01 B01 ..) in its low 64 bits and pixel b's in the low 64 bits of the high half
  * (sel 0) or the high 64 bits of each half (sel 8); w the 16-bit weight pairs (256 - fx,

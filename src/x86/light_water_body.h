@@ -55,9 +55,9 @@ struct wk {
     const uint8_t *bg;
     int w, y, st, sky_on;
     struct kslope kx, ky;
-    VI cxm, cym, cxym;  /* curvature factors (< 2^24) */
-    VI hlim;            /* the Hessian terms' clamp, Q16 (caustic_gain) */
-    VI llx, lly, llxy;  /* the laplacians' clamps where the terms reach hlim */
+    VI cxm, cym, cxym; /* curvature factors (< 2^24) */
+    VI hlim;           /* the Hessian terms' clamp, Q16 (caustic_gain) */
+    VI llx, lly, llxy; /* the laplacians' clamps where the terms reach hlim */
     VI caus_a, lim, caus, gain0;
     VI dx, dy, half27; /* the bed offset's factors (< 2^31) */
     VI xmax, ymax, wm1, hm1, wv, w3, last;

@@ -40,7 +40,6 @@ static inline __attribute__((always_inline)) AVX2 int gather_texels(const uint8_
     return 1;
 }
 
-
 /* trunc(num / shading) for |num| < 2^24 and 0 < |shading| < 2^24, by float division: both
  * are exact floats, and a quotient that is not an integer lies at least 1/|num| (relative)
  * from the next integer, more than the 2^-24 of the division's rounding, so truncating the

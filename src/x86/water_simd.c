@@ -207,8 +207,9 @@ static ATTR_AVX2 int visc_avx2(const int16_t *u, const int16_t *m, const int16_t
         __m256i b = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(ll, vv), half), 9);
         __m256i t = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(lh, vv), b), 7);
         __m256i o = _mm256_add_epi32(c, t);
-        _mm_storeu_si128((__m128i *)(void *)(out + i),
-                         _mm_packs_epi32(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1)));
+        _mm_storeu_si128(
+            (__m128i *)(void *)(out + i),
+            _mm_packs_epi32(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1)));
     }
     return i;
 }

@@ -160,8 +160,8 @@ SFX(row)(enum rp_stencil s, int kind, int small, const int16_t *restrict u,
     return n;
 }
 
-/* One whole row of n >= VW cells; see rp_span_fn in sim/water_simd.h. Returns n, or 0 (nothing done)
- * when n < VW.
+/* One whole row of n >= VW cells; see rp_span_fn in sim/water_simd.h. Returns n, or 0 (nothing
+ * done) when n < VW.
  *
  * The loop runs over vectors aligned to VW cells in out (and so in the middle row of cur,
  * at the same offset in a buffer of the same alignment; the rows above and below too when

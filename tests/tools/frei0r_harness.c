@@ -330,7 +330,8 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
                 int stripe = (x + y) % 32 < 8;
                 uint8_t want[4] = {stripe ? (uint8_t)((255 + b8[i]) / 2) : b8[i],
                                    stripe ? (uint8_t)(b8[i + 1] / 2) : b8[i + 1],
-                                   stripe ? (uint8_t)((255 + b8[i + 2]) / 2) : b8[i + 2], b8[i + 3]};
+                                   stripe ? (uint8_t)((255 + b8[i + 2]) / 2) : b8[i + 2],
+                                   b8[i + 3]};
                 good = good && !memcmp(o8 + i, want, 4);
             }
         f0r_param_bool on = -1;
@@ -450,8 +451,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < info.num_params; i++) {
             f0r_param_info_t pi = {0};
             f0r.param_info(&pi, i);
-            printf("param %d %s %s\n", i,
-                   pi.type >= 0 && pi.type < 5 ? types[pi.type] : "unknown", pi.name);
+            printf("param %d %s %s\n", i, pi.type >= 0 && pi.type < 5 ? types[pi.type] : "unknown",
+                   pi.name);
         }
         status = 0;
     } else if (!strcmp(argv[2], "bad") && argc == 6)

@@ -118,8 +118,7 @@ static void test_order_instant_stride(void **state)
     assert_memory_equal(at, seven, 48 * 30 * 3);
     assert_int_equal(rp_core_render(b, 7, RP_PASS_RENDER, strided, 48 * 3 + 5, &err), RP_OK);
     for (int y = 0; y < 30; y++)
-        assert_memory_equal(strided + (size_t)y * (48 * 3 + 5), seven + (size_t)y * 48 * 3,
-                            48 * 3);
+        assert_memory_equal(strided + (size_t)y * (48 * 3 + 5), seven + (size_t)y * 48 * 3, 48 * 3);
     assert_int_equal(rp_core_render(b, 7, RP_PASS_RENDER, strided, 48 * 3 - 1, &err),
                      RP_ERR_INVALID);
     assert_int_equal(rp_core_render(b, 20, RP_PASS_RENDER, at, 48 * 3, &err), RP_ERR_INVALID);
@@ -203,8 +202,8 @@ static void test_background_and_passes(void **state)
     uint8_t *f3 = render(c2, 3, RP_PASS_RENDER, 3);
     assert_memory_not_equal(f1, f3, W * H * 3);
     rgba[10][4 * 10] ^= 0xff;
-    uint8_t *straight = render(c2, 3, RP_PASS_LIGHT, 4), *pre = render(c2, 3,
-                                                                   RP_PASS_LIGHT_PREMULTIPLIED, 4);
+    uint8_t *straight = render(c2, 3, RP_PASS_LIGHT, 4),
+            *pre = render(c2, 3, RP_PASS_LIGHT_PREMULTIPLIED, 4);
     for (int i = 0; i < W * H; i++) /* premultiplied: round(C * A / 255) */
         for (int ch = 0; ch < 3; ch++)
             assert_int_equal(pre[4 * i + ch],

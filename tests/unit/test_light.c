@@ -1270,9 +1270,9 @@ static void test_tint_depth(void **state)
                     worst = d > worst ? d : worst;
                     sum[i] += rgb[y][x][k];
                     if (depths[i] == 64 * 256) /* the tint itself: t * tint / 255 rounded */
-                        assert_int_equal(rgb[y][x][k],
-                                         (bg[y][x][k] * ((p.tint_rgb[k] * 65536 + 127) / 255) +
-                                          32768) >> 16);
+                        assert_int_equal(
+                            rgb[y][x][k],
+                            (bg[y][x][k] * ((p.tint_rgb[k] * 65536 + 127) / 255) + 32768) >> 16);
                 }
         print_message("depth %.3f: max |d| %d, sum %d\n", depths[i] / 256.0, worst, sum[i]);
         assert_true(worst <= 1);

@@ -26,7 +26,7 @@ typedef struct job {
 typedef struct log {
     job jobs[MAX_JOBS];
     void *ptrs[MAX_JOBS];
-    int worked[MAX_ITEMS];   /* times each item was worked on (atomic) */
+    int worked[MAX_ITEMS];    /* times each item was worked on (atomic) */
     int delivered[MAX_ITEMS]; /* order of delivery: delivered[k] = item */
     int ndelivered;
     int dropped[MAX_ITEMS];
@@ -86,8 +86,14 @@ static rp_oqueue *make(log_t *l, int njobs, int workers, int batch)
     l->batch = batch;
     for (int i = 0; i < njobs; i++)
         l->ptrs[i] = &l->jobs[i];
-    rp_oqueue_cfg c = {.jobs = l->ptrs, .njobs = (size_t)njobs, .workers = workers,
-                       .batch = batch, .work = work, .done = done, .drop = drop, .ctx = l};
+    rp_oqueue_cfg c = {.jobs = l->ptrs,
+                       .njobs = (size_t)njobs,
+                       .workers = workers,
+                       .batch = batch,
+                       .work = work,
+                       .done = done,
+                       .drop = drop,
+                       .ctx = l};
     assert_int_equal(rp_oqueue_new(&q, &c), RP_OK);
     return q;
 }
@@ -205,10 +211,8 @@ static void test_free_in_flight(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_order),
-        cmocka_unit_test(test_batches),
-        cmocka_unit_test(test_work_failure),
-        cmocka_unit_test(test_done_failure),
+        cmocka_unit_test(test_order),          cmocka_unit_test(test_batches),
+        cmocka_unit_test(test_work_failure),   cmocka_unit_test(test_done_failure),
         cmocka_unit_test(test_free_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

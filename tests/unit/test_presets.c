@@ -46,8 +46,8 @@ static void seed_drop(int cx, int cy, int r, int h, int set)
 {
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
-            if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r && x > 0 && y > 0 &&
-                x < W - 1 && y < H - 1)
+            if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r && x > 0 && y > 0 && x < W - 1 &&
+                y < H - 1)
                 cur[y][x] = set ? h : cur[y][x] + h;
 }
 
@@ -74,14 +74,15 @@ static void seed_step(enum rp_preset p)
                 n = ((cur[y][x - 1] + cur[y][x + 1] + cur[y - 1][x] + cur[y + 1][x]) >> 1) -
                     old[y][x];
             if (p == RP_PRESET_SILVERLIGHT)
-                n = (int)((long long)n * 61604 / 65536); /* 0.94 in Q16 (rockpool-scene(5) PRESETS) */
+                n = (int)((long long)n * 61604 /
+                          65536); /* 0.94 in Q16 (rockpool-scene(5) PRESETS) */
             else if (p == RP_PRESET_ROCKPOOL)
                 n -= n >> 7;
             else
                 n -= n >> 5;
             old[y][x] = n;
         }
-    int (*t)[W] = cur;
+    int(*t)[W] = cur;
     cur = old;
     old = t;
 }
@@ -127,8 +128,15 @@ static void run_preset(enum rp_preset p)
     rp_settings s;
     rp_water *w = NULL;
     rp_settings_defaults(&s, p);
-    rp_water_params wp = {W, H, s.water.stencil, s.water.boundary, s.water.damping_shift, s.water.damping_q16, s.water.viscosity_q16};
-    rp_render_params rp = {s.look.mode, s.look.refraction, s.look.light_x, s.look.light_y, s.look.shading};
+    rp_water_params wp = {W,
+                          H,
+                          s.water.stencil,
+                          s.water.boundary,
+                          s.water.damping_shift,
+                          s.water.damping_q16,
+                          s.water.viscosity_q16};
+    rp_render_params rp = {s.look.mode, s.look.refraction, s.look.light_x, s.look.light_y,
+                           s.look.shading};
     assert_int_equal(rp_water_new(&w, &wp), RP_OK);
     memset(buf_a, 0, sizeof buf_a);
     memset(buf_b, 0, sizeof buf_b);
@@ -185,10 +193,8 @@ static void test_codeproject(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_elias),
-        cmocka_unit_test(test_applet),
-        cmocka_unit_test(test_silverlight),
-        cmocka_unit_test(test_codeproject),
+        cmocka_unit_test(test_elias),       cmocka_unit_test(test_applet),
+        cmocka_unit_test(test_silverlight), cmocka_unit_test(test_codeproject),
         cmocka_unit_test(test_rockpool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,10 +100,14 @@ static void test_lens_matches_applet(void **state)
             int data = 1024 - heights[y][x];
             int a = ((x - hwidth) * data / 1024) + hwidth;
             int b = ((y - hheight) * data / 1024) + hheight;
-            if (a >= W) a = W - 1;
-            if (a < 0) a = 0;
-            if (b >= H) b = H - 1;
-            if (b < 0) b = 0;
+            if (a >= W)
+                a = W - 1;
+            if (a < 0)
+                a = 0;
+            if (b >= H)
+                b = H - 1;
+            if (b < 0)
+                b = 0;
             memcpy(want[y][x], texture[b][a], 3);
         }
     rp_render_params p = {RP_RENDER_LENS, 0, 0, 0, 0};

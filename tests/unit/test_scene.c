@@ -1297,12 +1297,12 @@ static void test_errors(void **state)
     expect_error("shading -1\n", 1, 9, "shading -1 is out of range");
     expect_error("light 1\n", 1, 8, "expected a number after 'light'");
     expect_error("preset elias\nlight 1 17\n", 2, 9, "light y 17 is out of range (-16..16)");
-    expect_error("light 1 17\npreset codeproject\n", 1, 9,
-                 "light y 17 is out of range (-16..16)");
+    expect_error("light 1 17\npreset codeproject\n", 1, 9, "light y 17 is out of range (-16..16)");
     expect_error("light 315 95\n", 1, 11, "light elevation 95 is out of range (0 to 90 degrees)");
     expect_error("render light\nlight 400 40\n", 2, 7,
                  "light azimuth 400 is out of range (-360 to 360 degrees)");
-    expect_error("render mirror\n", 1, 8, "unknown render 'mirror' (expected offset, lens or light)");
+    expect_error("render mirror\n", 1, 8,
+                 "unknown render 'mirror' (expected offset, lens or light)");
     expect_error("rain 1\n", 1, 1, "unknown statement 'rain'");
     expect_error("# x\n   drop 1 1\n", 2, 4, "unknown statement 'drop'");
     expect_error_len(nul, sizeof nul - 1, 2, 6, "NUL byte");

@@ -1237,9 +1237,18 @@ static void test_light_water_avx512_direct(void **state)
     f.dx = f.dy = 1 << 22;
     int whole = 0;
     for (int y = ST; y < H - ST; y++) {
-        struct rp_light_wrows r = {hts + (y - ST) * W, hts + (y - 1) * W, hts + y * W,
-                                   hts + (y + 1) * W, hts + (y + ST) * W, hts,
-                                   hts + (H - 1) * W, 0, 0, 0, 0, y};
+        struct rp_light_wrows r = {hts + (y - ST) * W,
+                                   hts + (y - 1) * W,
+                                   hts + y * W,
+                                   hts + (y + 1) * W,
+                                   hts + (y + ST) * W,
+                                   hts,
+                                   hts + (H - 1) * W,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   y};
         for (int rgba = 0; rgba < 2; rgba++) {
             memset(o8, 1, sizeof o8);
             memset(o16, 2, sizeof o16);

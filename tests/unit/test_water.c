@@ -33,8 +33,8 @@ static void elias_process_water(short src[H][W], short dest[H][W])
 {
     for (int y = 1; y < H - 1; y++)
         for (int x = 1; x < W - 1; x++) {
-            dest[y][x] = ((src[y][x - 1] + src[y][x + 1] + src[y - 1][x] + src[y + 1][x]) >> 1) -
-                         dest[y][x];
+            dest[y][x] =
+                ((src[y][x - 1] + src[y][x + 1] + src[y - 1][x] + src[y + 1][x]) >> 1) - dest[y][x];
             dest[y][x] -= (dest[y][x] >> 5);
         }
 }
@@ -56,7 +56,7 @@ static void test_elias_step_matches_seed_loop(void **state)
 {
     (void)state;
     static short buf1[H][W], buf2[H][W];
-    short (*cur)[W] = buf1, (*prev)[W] = buf2;
+    short(*cur)[W] = buf1, (*prev)[W] = buf2;
     memset(buf1, 0, sizeof buf1);
     memset(buf2, 0, sizeof buf2);
     rp_water *w = make(W, H, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0);
@@ -73,7 +73,7 @@ static void test_elias_step_matches_seed_loop(void **state)
         }
         rp_water_step(w, NULL);
         elias_process_water(cur, prev);
-        short (*t)[W] = cur;
+        short(*t)[W] = cur;
         cur = prev;
         prev = t;
         assert_memory_equal(rp_water_heights(w), cur, sizeof buf1);
@@ -87,7 +87,7 @@ static void test_codeproject_step_matches_seed_loop(void **state)
 {
     (void)state;
     static int a[W][H], b[W][H];
-    int (*cur)[H] = a, (*next)[H] = b;
+    int(*cur)[H] = a, (*next)[H] = b;
     memset(a, 0, sizeof a);
     memset(b, 0, sizeof b);
     rp_water *w = make(W, H, RP_STENCIL_8, RP_BOUNDARY_WALL, 5, 0);
@@ -97,7 +97,7 @@ static void test_codeproject_step_matches_seed_loop(void **state)
     for (int step = 0; step < 40; step++) {
         rp_water_step(w, NULL);
         codeproject_step(cur, next);
-        int (*t)[H] = cur;
+        int(*t)[H] = cur;
         cur = next;
         next = t;
         const int16_t *h = rp_water_heights(w);
@@ -117,8 +117,8 @@ static void test_one_step_by_hand(void **state)
     rp_drop d = {2, 2, 0, 64, RP_SHAPE_DISC, RP_MODE_ADD};
     rp_water_drop(w, &d);
     rp_water_step(w, NULL);
-    const int16_t want[25] = {0, 0, 0, 0, 0, 0, 0, 31, 0, 0, 0, 31, 0, 31, 0,
-                              0, 0, 31, 0, 0, 0, 0, 0, 0, 0};
+    const int16_t want[25] = {0,  0, 0, 0, 0,  0, 0, 31, 0, 0, 0, 31, 0,
+                              31, 0, 0, 0, 31, 0, 0, 0,  0, 0, 0, 0};
     assert_memory_equal(rp_water_heights(w), want, sizeof want);
     assert_int_equal(rp_water_prev(w)[12], 64);
     /* Second step, centre: ((31*4) >> 1) - 64 = -2, damped: -2 - (-2 >> 5) = -1. */
@@ -206,8 +206,8 @@ static void test_splash_profile_vs_formula(void **state)
             assert_true(fabs(rp_drop_value(&d, d2) - want) < 1.01);
         }
     rp_drop c = {0, 0, 10, 255, RP_SHAPE_SPLASH, RP_MODE_SET};
-    assert_int_equal(rp_drop_value(&c, 0), 255 - 512);  /* below the level at the centre */
-    assert_int_equal(rp_drop_value(&c, 100), 255);      /* +height at the rim */
+    assert_int_equal(rp_drop_value(&c, 0), 255 - 512); /* below the level at the centre */
+    assert_int_equal(rp_drop_value(&c, 100), 255);     /* +height at the rim */
 }
 
 static void test_isqrt(void **state)
@@ -353,8 +353,8 @@ static void test_threads_do_not_change_heights(void **state)
                 assert_int_equal(rp_pool_new(&pool, counts[t]), RP_OK);
                 rp_water *water = make(w, h, st, b, 4, 0);
                 for (int i = 0; i < 80; i++) {
-                    rp_drop d = {(i * 37) % w, (i * 53) % h, 5, 1500 - 30 * i, RP_SHAPE_COSINE,
-                                 RP_MODE_ADD};
+                    rp_drop d = {(i * 37) % w,  (i * 53) % h,    5,
+                                 1500 - 30 * i, RP_SHAPE_COSINE, RP_MODE_ADD};
                     rp_water_drop(water, &d);
                     rp_water_step(water, pool);
                 }
@@ -386,7 +386,8 @@ static void iso_visc_step(int16_t cur[H][W], int16_t prev[H][W], int32_t q, int3
         for (int x = 1; x < W - 1; x++) {
             int32_t sum = (4 * (cur[y][x - 1] + cur[y][x + 1] + cur[y - 1][x] + cur[y + 1][x]) +
                            cur[y - 1][x - 1] + cur[y - 1][x + 1] + cur[y + 1][x - 1] +
-                           cur[y + 1][x + 1] + 12 * cur[y][x]) >> 4;
+                           cur[y + 1][x + 1] + 12 * cur[y][x]) >>
+                          4;
             int64_t n = (int64_t)(sum - prev[y][x]) * q / 65536;
             nw[y][x] = (int16_t)(n > 32767 ? 32767 : n < -32768 ? -32768 : n);
         }
@@ -418,8 +419,8 @@ static void test_viscosity_matches_transcription(void **state)
         memset(prev, 0, sizeof prev);
         for (int i = 0; i < 30; i++) {
             if (i % 7 == 0) {
-                rp_drop d = {(i * 5) % (W - 4) + 2, (i * 3) % (H - 4) + 2, 3, 4000 - 200 * i,
-                             RP_SHAPE_COSINE, RP_MODE_ADD};
+                rp_drop d = {(i * 5) % (W - 4) + 2, (i * 3) % (H - 4) + 2, 3,
+                             4000 - 200 * i,        RP_SHAPE_COSINE,       RP_MODE_ADD};
                 rp_water_drop(w, &d);
                 memcpy(cur, rp_water_heights(w), sizeof cur);
             }
@@ -480,17 +481,17 @@ static double front(const int16_t *h, int n, double th, double thr)
         int x0 = (int)floor(x), y0 = (int)floor(y);
         double fx = x - x0, fy = y - y0;
         const int16_t *p = h + y0 * n + x0;
-        double v = (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) +
-                   fy * ((1 - fx) * p[n] + fx * p[n + 1]);
+        double v =
+            (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) + fy * ((1 - fx) * p[n] + fx * p[n + 1]);
         if (fabs(v) >= thr)
             return r;
     }
     return 0;
 }
 
-/* rockpool(1) FRAME LOOP, rockpool-scene(5): `iso` ripples are measurably rounder than stencil 4's. One drop at the
- * centre of 401x401, 150 steps; spread (max - min) / mean of the front over 360 directions
- * must be under half of stencil 4's (bench/roundness prints the figures). */
+/* rockpool(1) FRAME LOOP, rockpool-scene(5): `iso` ripples are measurably rounder than stencil 4's.
+ * One drop at the centre of 401x401, 150 steps; spread (max - min) / mean of the front over 360
+ * directions must be under half of stencil 4's (bench/roundness prints the figures). */
 static void test_iso_is_rounder(void **state)
 {
     (void)state;
@@ -630,8 +631,12 @@ static void test_blocked_steps_equal_plain(void **state)
                         assert_memory_equal(rp_water_heights(water), cur, sizeof(int16_t) * w * h);
                         assert_memory_equal(rp_water_prev(water), prev, sizeof(int16_t) * w * h);
                         assert_true(rp_water_bounds_hold(water));
-                        rp_drop d = {(int32_t)(seed >> 8) % w, (int32_t)(seed >> 4) % h, 4,
-                                     big ? 20000 : 900, RP_SHAPE_DISC, RP_MODE_ADD};
+                        rp_drop d = {(int32_t)(seed >> 8) % w,
+                                     (int32_t)(seed >> 4) % h,
+                                     4,
+                                     big ? 20000 : 900,
+                                     RP_SHAPE_DISC,
+                                     RP_MODE_ADD};
                         rp_water_drop(water, &d);
                         memcpy(cur, rp_water_heights(water), sizeof(int16_t) * w * h);
                     }
@@ -658,8 +663,7 @@ static void test_still_rows_skipped_exactly(void **state)
             rp_pool *pool = NULL;
             assert_int_equal(rp_pool_new(&pool, t), RP_OK);
             rp_water *water = NULL;
-            rp_water_params p = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, 62000,
-                                 visc ? 3000 : 0};
+            rp_water_params p = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, 62000, visc ? 3000 : 0};
             assert_int_equal(rp_water_new(&water, &p), RP_OK);
             int16_t *cur = calloc((size_t)w * h, sizeof *cur);
             int16_t *prev = calloc((size_t)w * h, sizeof *prev);
