@@ -301,8 +301,12 @@ uninstall:
 	rm -f $(DESTDIR)$(KDENLIVEDIR)/frei0r_rockpool.xml \
 	    $(DESTDIR)$(SHOTCUTDIR)/rockpool/meta_frei0r.qml $(DESTDIR)$(SHOTCUTDIR)/rockpool/ui_frei0r.qml
 
+# `make format`: the project's .clang-format over every C file; tests/cli/format.sh (in
+# `make check`) fails on any deviation from it.
+FORMAT_FILES = src/*/*.c src/*/*.h include/*.h tests/unit/*.c tests/unit/*.h tests/tools/*.c \
+               examples/*.c web/*.c
 format:
-	clang-format -i src/*/*.c src/*/*.h include/*.h tests/unit/*.c tests/tools/*.c
+	clang-format -i $(FORMAT_FILES)
 
 clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
