@@ -45,6 +45,7 @@ enum {
     P_ELEVATION,
     P_CAUSTICS,
     P_OFFSET,
+    P_STRENGTH, /* a double that changes the water: the simulation is built again */
     P_COUNT
 };
 
@@ -63,6 +64,9 @@ static const f0r_param_info_t param_info[P_COUNT] = {
     {"caustics", F0R_PARAM_DOUBLE, "caustics strength: 0 = the scene's, else x 4"},
     {"time offset", F0R_PARAM_DOUBLE,
      "seconds subtracted from the host's time: x 3600 (a clip cut at 59 s: 59 / 3600)"},
+    {"strength", F0R_PARAM_DOUBLE,
+     "how strongly the water moves: 0 = the scene's, else x 4; a changed value replays the "
+     "water from the start"},
 };
 
 /* The doubles' ranges: a value v in (0, 1] is v x scale of the light's own unit (light.h),
@@ -106,10 +110,11 @@ typedef struct instance {
     unsigned width, height; /* the host's frame */
     char *param[P_STRINGS];
     double num[P_COUNT - P_STRINGS]; /* the bool and the doubles */
-    int stale;        /* the scene parameter changed since the scene was read: read it again */
-    int stale_run;    /* the seed changed since the engine was built: build it again */
-    int fps, fps_den; /* the host's frame rate the engine is built at (0: the scene's) */
-    rp_pool *pool;    /* a worker a CPU (NULL: this thread alone), made at the first build */
+    int stale;     /* the scene parameter changed since the scene was read: read it again */
+    int stale_run; /* the seed or strength changed since the engine was built: build it again */
+    int32_t strength_milli; /* the strength parameter in thousandths; -1: the scene's */
+    int fps, fps_den;       /* the host's frame rate the engine is built at (0: the scene's) */
+    rp_pool *pool;          /* a worker a CPU (NULL: this thread alone), made at the first build */
     /* the build: NULL engine when it failed (why in error) */
     rp_scene *scene;
     rp_engine *engine;
@@ -194,6 +199,7 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->height = height;
     in->stale = 1;
     in->num[0] = 1; /* the error frame on */
+    in->strength_milli = -1;
     for (int i = 0; i < P_STRINGS; i++)
         if (!(in->param[i] = strdup(param_default[i]))) {
             for (int j = 0; j < i; j++)
@@ -236,8 +242,15 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
             v = 0;
         if (index > P_ERRFRAME && v > 1)
             v = 1;
+        /* the strength changes the water: the simulation is built again (from step 0) when
+         * its value in thousandths, as the scene's `strength` takes it, changes */
+        int32_t milli = v > 0 ? (int32_t)(v * RP_STRENGTH_MAX + 0.5) : -1;
         pthread_mutex_lock(&in->lock);
         in->num[index - P_STRINGS] = index == P_ERRFRAME ? v >= 0.5 : v;
+        if (index == P_STRENGTH && milli != in->strength_milli) {
+            in->strength_milli = milli;
+            in->stale_run = 1;
+        }
         pthread_mutex_unlock(&in->lock);
         return;
     }
@@ -328,17 +341,20 @@ static int parse_seed(const char *text, uint64_t *seed)
     return 0;
 }
 
-/* A wall mask item anywhere in the timeline (masks are images the plugin cannot decode). */
-static const char *first_mask(const rp_engine *e)
+/* The first statement of the scene that names a wall mask (`wall mask FILE`, `wall mask
+ * along PATH W H FILE`): its path, resolved against the scene's directory by the parser,
+ * and where it is in *at; NULL when none does. */
+static const char *first_mask(const rp_scene *scene, rp_diag *at)
 {
-    const rp_timeline *tl = rp_engine_timeline(e);
-    for (int64_t k = 0; k < rp_engine_items_length(e); k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++)
-            if (items[i].kind == RP_ITEM_WALL_MASK)
-                return items[i].mask_path;
+    for (size_t i = 0; i < rp_scene_event_count(scene); i++) {
+        const rp_event *ev = rp_scene_event(scene, i);
+        if (ev->path) {
+            memset(at, 0, sizeof *at);
+            snprintf(at->file, sizeof at->file, "%s", rp_scene_name(scene));
+            at->line = ev->line;
+            at->col = ev->col;
+            return ev->path;
+        }
     }
     return NULL;
 }
@@ -367,6 +383,10 @@ static int new_engine(instance *in, rp_engine **e, rp_error *err)
                                 "seed '%.100s' is not a decimal number of at most 20 digits",
                                 in->param[P_SEED]);
         s.set |= RP_SET_SEED;
+    }
+    if (in->strength_milli >= 0) { /* as --strength */
+        s.strength_milli = in->strength_milli;
+        s.set |= RP_SET_STRENGTH;
     }
     int r =
         rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, NULL, err);
@@ -480,13 +500,29 @@ static void build_run(instance *in)
         build_failed(in, &err);
         return;
     }
-    const char *mask = first_mask(in->engine);
+    /* Images (rockpool-frei0r(7) ERRORS): refused where the scene names them. */
+    rp_diag at;
+    const char *mask = first_mask(in->scene, &at);
+    const rp_diag *sky = rp_scene_sky_at(in->scene);
     if (mask || (s->sky_image[0] && s->look.mode == RP_RENDER_LIGHT)) {
-        rp_error_set(&err, RP_ERR_UNSUPPORTED, 1,
-                     "%s: the %s '%.600s' is an image, and the plugin decodes none: use the "
-                     "command line for this scene",
-                     rp_scene_name(in->scene), mask ? "wall mask" : "sky image",
-                     mask ? mask : s->sky_image);
+        if (!mask) {
+            if (sky)
+                at = *sky;
+            else
+                memset(&at, 0, sizeof at);
+        }
+        snprintf(at.msg, sizeof at.msg,
+                 "the %s '%.160s' is an image, and the plugin decodes no images (it links no "
+                 "FFmpeg): %s, or render this scene with the command line; "
+                 "rockpool-frei0r(7) ERRORS",
+                 mask ? "wall mask" : "sky image", mask ? mask : s->sky_image,
+                 mask ? "draw the walls with wall rect or wall circle"
+                      : "give the sky as a colour (sky 0xRRGGBB)");
+        rp_error_set(&err, RP_ERR_UNSUPPORTED, 1, "%s", at.msg);
+        if (!at.file[0])
+            snprintf(at.file, sizeof at.file, "%s", rp_scene_name(in->scene));
+        err.diag = at;
+        err.has_diag = 1;
         build_failed(in, &err);
         return;
     }
@@ -748,6 +784,8 @@ static void apply_light(instance *in)
         int32_t q = (int32_t)(v * light_param[i - P_DEPTH].scale + 0.5);
         if (q < light_param[i - P_DEPTH].min)
             q = light_param[i - P_DEPTH].min;
+        if (i == P_CAUSTICS) /* as the scene's caustics, under the run's strength */
+            q = rp_strength_caustics(q, rp_engine_settings(in->engine)->strength_milli);
         rp_engine_light_override(in->engine, light_param[i - P_DEPTH].what, v > 0, q);
     }
 }

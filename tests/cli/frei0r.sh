@@ -359,6 +359,69 @@ for args in "rain.scene 320 180 60 30" "walls.scene 320 180 48 24" "elias.scene 
     check "harness $1 $2x$3: every frame equal" grep -q " 0 differ$" order.out
 done
 
+# The strength parameter (10: x 4, 0 = the scene's): keys.scene with `strength 3` of its
+# own, rendered on one instance in four passes of 24 frames at 0.5, 0.25, 0 and 0.5: each
+# change builds the water again from step 0, so the passes are `rockpool --strength 2`,
+# `--strength 1`, the scene's own 3 and `--strength 2` again (frame hashes of the RGB,
+# the harness's alpha being 255). The light's caustics key is divided by the strength's
+# square above 1, as the command line divides it.
+# rgb_hashes FILE W H: the MD5 of each raw RGBA frame's RGB, as framemd5 of rgb24.
+rgb_hashes() {
+    python3 -c 'import hashlib, sys
+d, n = open(sys.argv[1], "rb").read(), int(sys.argv[2]) * int(sys.argv[3]) * 4
+for f in range(0, len(d), n):
+    print(hashlib.md5(b"".join(d[i:i + 3] for i in range(f, f + n, 4))).hexdigest())' "$@"
+}
+{ cat keys.scene; echo "strength 3"; } >strength.scene
+ffmpeg -v error -f lavfi -i testsrc2=size=160x96:rate=1 -frames:v 1 bg160.png
+ffmpeg -v error -i bg160.png -f rawvideo -pix_fmt rgb24 bg160.rgb
+"$HARNESS" "$PLUGIN" frames strength.scene bg160.rgb 160 96 24 24 strength 0.5 0.25 0 0.5 \
+    >strength.rgba 2>strength.err
+rgb_hashes strength.rgba 160 96 >strength.h
+for s in 2 1 scene; do
+    opt=(--strength "$s")
+    [ "$s" = scene ] && opt=()
+    "$ROCKPOOL" -q strength.scene -i bg160.png "${opt[@]}" -n 24 -f framemd5 -o strength$s.md5
+    hashes strength$s.md5 >strength$s.h
+done
+check "strength 0.5, 0.25, 0, 0.5: 96 frames" test "$(wc -l <strength.h)" -eq 96
+check "strength 0.5, 0.25, 0, 0.5: --strength 2, 1, the scene's 3, 2" \
+    cmp -s strength.h <(cat strength2.h strength1.h strengthscene.h strength2.h)
+check "strength 2 and 1 differ" test "$(paste strength1.h strength2.h | awk '$1 != $2' | wc -l)" -gt 12
+# The caustics parameter under a strength above 1 is divided by its square, as the
+# scene's caustics are: 0.25 (caustics 1) over a scene of strength 2 is that scene with
+# `caustics 1` (before, the parameter was taken undivided: a brighter veil).
+{ cat late_wall.scene; echo "strength 2"; } >cstr.scene
+{ cat cstr.scene; echo "caustics 1"; } >cstr1.scene
+"$HARNESS" "$PLUGIN" frames cstr.scene bg160.rgb 160 96 24 24 caustics 0.25 >cstr.rgba 2>cstr.err
+rgb_hashes cstr.rgba 160 96 >cstr.h
+"$ROCKPOOL" -q cstr1.scene -i bg160.png -n 24 -f framemd5 -o cstr1.md5
+check "caustics 0.25 at strength 2: the scene's caustics 1 at strength 2" \
+    cmp -s cstr.h <(hashes cstr1.md5)
+
+# Images a scene names (a wall mask, one moving along a path, a sky image) are refused:
+# the plugin decodes no images. The message gives the statement's file:line:col, the
+# path resolved against the scene's own directory (not the host's working directory),
+# why and what to do; the frame is the error frame. A mask along a path was rendered
+# without its mask before.
+mkdir -p sd
+printf 'size 64x48\nfps 30\nduration 2s\nat 0s wall mask m.png\n' >sd/mask.scene
+printf 'size 64x48\nfps 30\nduration 2s\npath p linear 10%%,10%% 90%%,90%%\nat 0s..2s wall mask along p 8 8 boat.png\n' \
+    >sd/along.scene
+printf 'size 64x48\nfps 30\nduration 2s\nsky clouds.png 2\nat 0s drop 50%% 50%% radius 4 height 2000\n' \
+    >sd/sky.scene
+ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=1 -frames:v 1 -f rawvideo -pix_fmt rgb24 bg64.rgb
+for c in "mask 4:7 wall mask 'sd/m.png'" "along 5:11 wall mask 'sd/boat.png'" \
+    "sky 4:5 sky image 'sd/clouds.png'"; do
+    set -- $c
+    "$HARNESS" "$PLUGIN" frames sd/$1.scene bg64.rgb 64 48 2 30 >img_$1.rgba 2>img_$1.err
+    check "scene image ($1): refused at sd/$1.scene:$2, the path in the scene's directory" \
+        grep -qF "sd/$1.scene:$2: error: the ${c#* * }" img_$1.err
+    check "scene image ($1): why and what to do" \
+        grep -q "decodes no images.*links no FFmpeg.*rockpool-frei0r(7)" img_$1.err
+    check "scene image ($1): said once" test "$(grep -c 'rockpool frei0r' img_$1.err)" -eq 1
+done
+
 # Parameters re-sent with the same value do not rebuild (the scene file, since broken, is
 # not read again); a changed value does.
 cp "$TOP/examples/rain.scene" resend.scene
@@ -388,7 +451,7 @@ if [ $san = 1 ]; then ok "bad inputs under AddressSanitizer"; fi
 # and its keyframed properties are doubles; its panel sets every parameter. Neither GUI
 # runs here.
 "$HARNESS" "$PLUGIN" params >params.out
-check "the plugin reports 10 parameters" test "$(wc -l <params.out)" -eq 10
+check "the plugin reports 11 parameters" test "$(wc -l <params.out)" -eq 11
 python3 - "$TOP/src/frei0r" params.out >panels.out 2>&1 <<'EOF'
 import re, sys, xml.etree.ElementTree as ET
 top, params = sys.argv[1], [l.split(" ", 3)[1:] for l in open(sys.argv[2]).read().splitlines()]

@@ -28,6 +28,11 @@
  *       and the CPU milliseconds (all threads) a frame in order.
  *       Prints "time: IN_ORDER_MS RANDOM_MS IN_ORDER_CPU_MS".
  *
+ *   frei0r_harness PLUGIN frames SCENE BG W H FRAMES FPS [NAME V...]
+ *       Renders frames 0..FRAMES-1 at times k / FPS in order over BG (raw RGB24, W x H,
+ *       alpha 255) on one instance and writes them to stdout as raw RGBA: once with no
+ *       parameter but the scene set, or, given the double parameter NAME, once for each
+ *       value V in turn on the same instance (one pass after another).
  *   frei0r_harness PLUGIN params
  *       Prints each parameter as "param INDEX TYPE NAME" (TYPE: bool, double, string, ...),
  *       for the editors' panels' check in tests/cli/frei0r.sh.
@@ -387,6 +392,61 @@ static int resend_test(const char *path)
     return !good;
 }
 
+/* ---- frames -------------------------------------------------------------------------- */
+
+static int frames_test(char **argv, int argc)
+{
+    const char *scene = argv[3], *bg_path = argv[4];
+    unsigned w = (unsigned)atoi(argv[5]), h = (unsigned)atoi(argv[6]);
+    int frames = atoi(argv[7]), fps = atoi(argv[8]), index = -1, status = 1;
+    size_t pix = (size_t)w * h;
+    uint8_t *bg = malloc(pix * 4), *rgb = malloc(pix * 3), *out = malloc(pix * 4);
+    FILE *f = fopen(bg_path, "rb");
+    f0r_instance_t in = f0r.construct(w, h);
+    if (!bg || !rgb || !out || !f || !in || fps <= 0 || fread(rgb, 3, pix, f) != pix)
+        goto done;
+    for (size_t i = 0; i < pix; i++) {
+        memcpy(bg + 4 * i, rgb + 3 * i, 3);
+        bg[4 * i + 3] = 255;
+    }
+    if (argc > 9) {
+        f0r_plugin_info_t info;
+        f0r.info(&info);
+        for (int i = 0; i < info.num_params; i++) {
+            f0r_param_info_t pi = {0};
+            f0r.param_info(&pi, i);
+            if (pi.name && !strcmp(pi.name, argv[9]) && pi.type == F0R_PARAM_DOUBLE)
+                index = i;
+        }
+        if (index < 0) {
+            fprintf(stderr, "frei0r_harness: no double parameter '%s'\n", argv[9]);
+            goto done;
+        }
+    }
+    set_str(in, 0, scene);
+    for (int pass = 10; pass <= (argc > 9 ? argc - 1 : 10); pass++) {
+        if (index >= 0) {
+            f0r_param_double v = atof(argv[pass]);
+            f0r.set(in, &v, index);
+        }
+        for (int k = 0; k < frames; k++) {
+            f0r.update(in, (double)k / fps, (const uint32_t *)bg, (uint32_t *)out);
+            if (fwrite(out, 4, pix, stdout) != pix)
+                goto done;
+        }
+    }
+    status = 0;
+done:
+    if (f)
+        fclose(f);
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(rgb);
+    free(bg);
+    return status;
+}
+
 /* ---- time ---------------------------------------------------------------------------- */
 
 /* Seconds on a clock: CLOCK_MONOTONIC (wall) or CLOCK_PROCESS_CPUTIME_ID (every thread's
@@ -441,6 +501,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[2], "order") && argc == 8)
         status = order_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
                             atoi(argv[6]), atoi(argv[7]));
+    else if (!strcmp(argv[2], "frames") && (argc == 9 || argc >= 11))
+        status = frames_test(argv, argc);
     else if (!strcmp(argv[2], "resend") && argc == 4)
         status = resend_test(argv[3]);
     else if (!strcmp(argv[2], "time") && argc == 8)
@@ -465,6 +527,7 @@ usage:
     fprintf(stderr, "usage: frei0r_harness PLUGIN order SCENE W H FRAMES FPS\n"
                     "       frei0r_harness PLUGIN bad SCENE MASK_SCENE BROKEN_SCENE\n"
                     "       frei0r_harness PLUGIN resend SCENE_COPY\n"
+                    "       frei0r_harness PLUGIN frames SCENE BG W H FRAMES FPS [NAME V...]\n"
                     "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n"
                     "       frei0r_harness PLUGIN params\n");
     return 2;

@@ -13,7 +13,7 @@ Metadata {
     keyframes {
         allowAnimateIn: true
         allowAnimateOut: true
-        simpleProperties: ['depth', 'azimuth', 'elevation', 'caustics']
+        simpleProperties: ['depth', 'azimuth', 'elevation', 'caustics', 'strength']
         parameters: [
             Parameter {
                 name: qsTr('Depth')
@@ -40,6 +40,13 @@ Metadata {
                 name: qsTr('Caustics')
                 property: 'caustics'
                 isCurve: true
+                minimum: 0
+                maximum: 1
+            },
+            Parameter {
+                name: qsTr('Strength')
+                property: 'strength'
+                isCurve: false
                 minimum: 0
                 maximum: 1
             }

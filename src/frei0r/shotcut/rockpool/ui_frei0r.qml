@@ -1,5 +1,5 @@
 // The panel of rockpool's frei0r filter in Shotcut: a scene file picker, the seed, the
-// layer, the error frame and the light's doubles (0..1 to MLT, shown in their units), as
+// layer, the error frame, the light's doubles and the strength (0..1 to MLT, shown in their units), as
 // rockpool-frei0r(7) PARAMETERS describes them. Written after Shotcut's own frei0r
 // filters; not run here (no display).
 import QtQuick
@@ -19,7 +19,8 @@ Item {
     property string paramElevation: 'elevation'
     property string paramCaustics: 'caustics'
     property string paramOffset: 'time offset'
-    property var defaultParameters: [paramScene, paramLayer, paramSeed, paramErrorFrame, paramDepth, paramAzimuth, paramElevation, paramCaustics, paramOffset]
+    property string paramStrength: 'strength'
+    property var defaultParameters: [paramScene, paramLayer, paramSeed, paramErrorFrame, paramDepth, paramAzimuth, paramElevation, paramCaustics, paramOffset, paramStrength]
 
     function setControls() {
         sceneField.text = filter.get(paramScene);
@@ -31,6 +32,7 @@ Item {
         elevationSlider.value = filter.getDouble(paramElevation) * 90;
         causticsSlider.value = filter.getDouble(paramCaustics) * 4;
         offsetSlider.value = filter.getDouble(paramOffset) * 3600;
+        strengthSlider.value = filter.getDouble(paramStrength) * 4;
     }
 
     width: 350
@@ -47,6 +49,7 @@ Item {
             filter.set(paramElevation, 0);
             filter.set(paramCaustics, 0);
             filter.set(paramOffset, 0);
+            filter.set(paramStrength, 0);
             filter.savePreset(defaultParameters);
         }
         setControls();
@@ -135,6 +138,15 @@ Item {
             onValueChanged: filter.set(paramCaustics, value / 4)
         }
         Shotcut.UndoButton { onClicked: causticsSlider.value = 0 }
+
+        Label { text: qsTr('Strength'); Layout.alignment: Qt.AlignRight }
+        Shotcut.SliderSpinner {
+            id: strengthSlider
+            // a changed strength replays the water from the start (rockpool-frei0r(7))
+            minimumValue: 0; maximumValue: 4; decimals: 3
+            onValueChanged: filter.set(paramStrength, value / 4)
+        }
+        Shotcut.UndoButton { onClicked: strengthSlider.value = 0 }
 
         Label { text: qsTr('Time offset'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
