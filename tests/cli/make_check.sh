@@ -38,8 +38,8 @@ check "every script's whole log is kept in LOG_DIR" sh -c \
 
 # make check leaves HEAVY's scripts to make check-all, which runs every script.
 cd "$TOP" || exit 1
-LIST=1 BUILDS=build timeout 60 tests/run-all >"$WORK/check.jobs"
-ALL=1 LIST=1 BUILDS=build timeout 60 tests/run-all >"$WORK/all.jobs"
+LIST=1 BUILDS=build LOG_DIR="$WORK/logs" timeout 60 tests/run-all >"$WORK/check.jobs"
+ALL=1 LIST=1 BUILDS=build LOG_DIR="$WORK/logs" timeout 60 tests/run-all >"$WORK/all.jobs"
 cd "$WORK" || exit 1
 check "make check runs the everyday scripts (layers.sh)" grep -q ' tests/cli/layers.sh$' check.jobs
 check "make check leaves farm.sh to make check-all" sh -c "! grep -q 'cli/farm.sh' check.jobs"
