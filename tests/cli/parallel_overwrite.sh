@@ -87,7 +87,7 @@ claims_true() {
 }
 # started PID DIR: wait until render-parallel's chunks are rendering into DIR.
 started() {
-    for _ in $(seq 400); do
+    for _ in $(seq 3000); do # up to 60 s: render-parallel first asks rockpool --job-id
         compgen -G "$2/.*.chunks/part_*" >/dev/null && return 0
         kill -0 "$1" 2>/dev/null || return 1
         sleep 0.02
