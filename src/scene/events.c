@@ -1002,8 +1002,8 @@ int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t f
     hint_text(work_by, spans, 1, hint, sizeof hint);
     if (cost->work > RP_TIMELINE_MAX_WORK)
         return fail(&b, RP_ERR_TOO_LARGE, most_work ? most_work->col : 0,
-                    "the drops and walls would touch about %.3g cells (and pixels drawn) in all "
-                    "(%.3g from this statement), over the limit of %.0e: %s",
+                    "the drops and walls would touch about %.3g cells in all (%.3g from this "
+                    "statement), over the limit of %.0e: %s",
                     cost->work, top_work, RP_TIMELINE_MAX_WORK, hint);
     return RP_OK;
 }
