@@ -769,8 +769,32 @@ static void emit_cost(const builder *b, int64_t frames, double *items, double *w
  * passes, each with a distance (an integer square root) or two, where a drop adds a value. */
 #define OBSTACLE_CELL_WORK 64
 
+/* A moving wall drawn with `walls visible`: its box at the output size (its contact line
+ * 2 pixels out), on every frame of its span (steps 0..steps-1 of the clock). */
+static double drawn_pixels(const builder *b, double steps, int64_t r)
+{
+    const rp_event *ev = b->ev;
+    const rp_settings *f = b->final;
+    double ow = f->out_width > 0 ? f->out_width : f->width;
+    double oh = f->out_height > 0 ? f->out_height : f->height;
+    double bw = (double)(2 * r + 1) * ow / f->width + 5,
+           bh = (double)(2 * r + 1) * oh / f->height + 5;
+    if (ev->kind == RP_EVENT_WALL_RECT || ev->kind == RP_EVENT_WALL_MASK) {
+        bw = (double)(coord_est(ev->w, f->width) + 1) * ow / f->width + 5;
+        bh = (double)(coord_est(ev->h, f->height) + 1) * oh / f->height + 5;
+    }
+    if (!f->walls_visible || ev->kind == RP_EVENT_STROKE)
+        return 0;
+    /* with a rate of its own, fps / (fps_den rate) frames a step; otherwise a frame a step */
+    double frames = f->time.rate > 0
+                        ? steps * f->time.fps / ((double)f->time.fps_den * f->time.rate) + 1
+                        : steps;
+    return frames * (bw < ow ? bw : ow) * (bh < oh ? bh : oh);
+}
+
 /* Along a path: a dab or an obstacle per step (a stroke: more where the path outruns its
- * radius, bounded by the grid's size per step); an obstacle's cells and rim, weighted. */
+ * radius, bounded by the grid's size per step); an obstacle's cells and rim, weighted, and
+ * the pixels it is drawn over on each frame. */
 static void along_cost(const builder *b, int64_t frames, double *items, double *work)
 {
     const rp_event *ev = b->ev;
@@ -779,12 +803,15 @@ static void along_cost(const builder *b, int64_t frames, double *items, double *
     if (!cost_steps(b, frames, &k0, &k1))
         return;
     double steps = (double)(k1 - k0 + 2);
-    double r = (double)(ev->kind == RP_EVENT_WALL_RECT || ev->kind == RP_EVENT_WALL_MASK
-                            ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
-                            : radius_of(b, ev->radius_lo));
+    int64_t r = ev->kind == RP_EVENT_WALL_RECT || ev->kind == RP_EVENT_WALL_MASK
+                    ? coord_est(ev->w, f->width) + coord_est(ev->h, f->height)
+                    : radius_of(b, ev->radius_lo);
+    /* r is in scene pixels already: the box's cells as a drop's of radius 2 r + 8 pixels */
+    double box = drop_cells(to_grid_len(2 * r + 8, f->width, f->water.width), f->water.width,
+                            f->water.height);
     *items = ev->kind == RP_EVENT_STROKE ? 2 * steps + 64 : steps;
-    *work = *items * grid_cells(b, (int64_t)(2 * r + 8)) *
-            (ev->kind == RP_EVENT_STROKE ? 1 : OBSTACLE_CELL_WORK);
+    *work = *items * box * (ev->kind == RP_EVENT_STROKE ? 1 : OBSTACLE_CELL_WORK) +
+            drawn_pixels(b, steps, r);
 }
 
 /* A straight stroke: its dabs as expand_stroke counts them. */

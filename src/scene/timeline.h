@@ -69,8 +69,9 @@ void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
 #define RP_TIMELINE_MAX_ITEMS ((size_t)1 << 24)
 
 /** Most cells the drops of a timeline may touch in all (each drop its square clipped to the
- * grid): at about 20 ns a cell, over half an hour of drawing; beyond it rp_timeline_check
- * refuses the scene. */
+ * grid; walls too, a moving wall every step and, drawn, its output pixels every frame): at
+ * about 20 ns a cell, over half an hour of drawing; beyond it rp_timeline_check refuses the
+ * scene. */
 #define RP_TIMELINE_MAX_WORK 1e11
 
 /** What a timeline will cost, estimated from the scene's events without building it. */

@@ -50,6 +50,33 @@ expect_status "3000 large moving walls: a render refuses them" 2 "$R" -q many-mo
 check "3000 large moving walls: nothing created" test ! -e o.y4m
 expect_status "10 large moving walls are within the limit" 0 "$R" --check slow-moving.scene
 
+## A long clip with one moving wall (issue 44): its cells every step, a radius in percent
+## counted as the pixels it is (5% of 1920 = 96 pixels: a 133-cell box on the 640x360 grid,
+## weighted 64, over 819995 steps, about 9.6e11), and with `walls visible` its box of output
+## pixels drawn on every frame (a 10% circle at 7680x4320 on a 64x36 grid, one step a frame:
+## about 1541x1541 pixels on 150000 frames, 3.6e11, where its cells are 7e9).
+long_wall() { # EXTRA RADIUS: a 5000 s 1920x1080 scene with a wall along a path
+    printf 'size 1920x1080\nduration 5000s\n%bpath p linear 10%%,50%% 90%%,50%%\n' "$1"
+    printf 'at 0s..5000s wall circle along p %s\n' "$2"
+}
+long_wall 'walls visible\n' 5% >long-wall.scene
+long_wall 'grid 64x36\nrate frame\nwalls visible\n' 10% >long-drawn.scene
+long_wall 'grid 64x36\nrate frame\n' 10% >long-hidden.scene
+long_wall 'walls visible\n' 1% >long-small.scene
+rm -f o.y4m
+expect_status "a 5000 s moving wall: --check refuses it" 2 "$R" --check long-wall.scene
+stderr_has "a 5000 s moving wall: names the limit" "over the limit of 1e+11"
+stderr_has "a 5000 s moving wall: says what to lower" "lower the radius"
+stderr_has "a 5000 s moving wall: at the statement" "long-wall.scene:5:"
+expect_status "a 5000 s moving wall: a render refuses it" 2 "$R" -q long-wall.scene -o o.y4m
+check "a 5000 s moving wall: nothing created" test ! -e o.y4m
+expect_status "a moving wall drawn on 150000 8K frames: --check refuses it" 2 \
+    "$R" --check -s 7680x4320 long-drawn.scene
+stderr_has "a moving wall drawn on 150000 8K frames: names the limit" "over the limit of 1e+11"
+expect_status "the same wall not drawn is within the limit" 0 \
+    "$R" --check -s 7680x4320 long-hidden.scene
+expect_status "a 1% moving wall for 5000 s is within the limit" 0 "$R" --check long-small.scene
+
 # interrupted NAME SCENE [DELAY [LIMIT]]: SIGINT DELAY seconds (1) into a run of SCENE; it
 # ends within LIMIT ms (1000) of the signal with status 130.
 # The delay counts from when rockpool catches SIGINT: a background job starts with SIGINT
