@@ -15,16 +15,18 @@ duration 12f
 at 0f drop 48 32 radius 6 height 2000
 at 5f drop 20 20 radius 3 height -1500
 SCENE
+# same_lines NAME N GOT WANT: GOT has N lines and equals WANT byte for byte.
+same_lines() {
+    if [ "$(wc -l <"$3")" -eq "$2" ] && cmp -s "$3" "$4"; then ok "$1"; else
+        bad "$1"
+        diff "$3" "$4" | head -4
+    fi
+}
 for p in rockpool elias applet silverlight codeproject; do
     "$example" $p >ex.txt 2>ex.err || { bad "example $p ran"; cat ex.err; continue; }
     cut -d' ' -f1,2 ex.txt >ex.hash
     "$ROCKPOOL" -q s.scene --preset $p --hash -f framemd5 -o /dev/null >cli.hash
-    if [ "$(wc -l <ex.hash)" -eq 12 ] && cmp -s ex.hash cli.hash; then
-        ok "API example equals rockpool --hash ($p)"
-    else
-        bad "API example equals rockpool --hash ($p)"
-        diff ex.hash cli.hash | head -3
-    fi
+    same_lines "API example equals rockpool --hash ($p)" 12 ex.hash cli.hash
 done
 expect_status "API example refuses an unknown preset" 2 "$example" nosuch
 
@@ -77,12 +79,8 @@ else
             { bad "core_frames renders harbour at $size"; head -3 core.err; continue; }
         "$ROCKPOOL" -q "$root/examples/harbour.scene" -s $size -f framemd5 -o - 2>/dev/null |
             grep -v '^#' >cli.txt
-        if [ "$(wc -l <core.txt)" -eq 180 ] && cmp -s core.txt cli.txt; then
-            ok "core_frames prints rockpool -f framemd5's lines for harbour at $size"
-        else
-            bad "core_frames prints rockpool -f framemd5's lines for harbour at $size"
-            diff core.txt cli.txt | head -4
-        fi
+        same_lines "core_frames prints rockpool -f framemd5's lines for harbour at $size" 180 \
+            core.txt cli.txt
     done
     expect_status "core_frames refuses a bad scene with status 2" 2 "$core_example" \
         "$root/tests/bad/radius-zero.scene"
