@@ -7,6 +7,9 @@
 # make demo builds the program alone, in parallel, after scripts/install-deps --demo, which
 # asks apt-get (a stand-in here) for the build's packages and none of the test tools.
 source "$(dirname "$0")/lib.sh"
+# make check-all runs this script with its own knobs set (ALL=1, CROSS=1, VALGRIND=1...):
+# the run-all calls below must see only the ones they name.
+unset ALL CROSS VALGRIND SLURM_TESTS UNIT_BUILDS HEAVY PARTS CLI_SCRIPTS LIST JOBS
 
 mkdir s
 printf '%s\n' 'echo "[       OK ] slow one"' 'echo "[       OK ] slow two"' \

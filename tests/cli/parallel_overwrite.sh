@@ -16,6 +16,15 @@ if ! command -v parallel >/dev/null; then
 fi
 printf 'size 320x240\nduration 40f\nat 0.1s..4s rain rate 30/s radius 3..9 height 900\n' >s.scene
 
+# started PID DIR: wait until render-parallel's chunks are rendering into DIR.
+started() {
+    for _ in $(seq 3000); do # up to 60 s: render-parallel first asks rockpool --job-id
+        compgen -G "$2/.*.chunks/part_*" >/dev/null && return 0
+        kill -0 "$1" 2>/dev/null || return 1
+        sleep 0.02
+    done
+}
+
 # appears NAME KIND OUTPUT [-y]: while render-parallel renders s.scene to OUTPUT (with
 # the rockpool options in the array extra), NAME appears (KIND file: holding "mine"; dir: a
 # directory); the run exits 1 and NAME is unchanged.
@@ -27,10 +36,7 @@ appears() {
     rm -rf "$(dirname "$out")"/.*.chunks
     "$RP" -k 4 -j 2 -o "$out" "$@" -- s.scene -c ffv1 ${extra[@]+"${extra[@]}"} 2>rp.err &
     local pid=$!
-    for _ in $(seq 200); do
-        compgen -G "$(dirname "$out")/.*.chunks/*" >/dev/null && break
-        sleep 0.05
-    done
+    started $pid "$(dirname "$out")"
     if [ "$kind" = dir ]; then mkdir "$name"; else echo mine >"$name"; fi
     wait $pid
     rc=$?
@@ -85,14 +91,6 @@ claims_true() {
         check "$1: no chunks left, as it says" test -z "$(compgen -G "$2/.*.chunks")"
     fi
 }
-# started PID DIR: wait until render-parallel's chunks are rendering into DIR.
-started() {
-    for _ in $(seq 3000); do # up to 60 s: render-parallel first asks rockpool --job-id
-        compgen -G "$2/.*.chunks/part_*" >/dev/null && return 0
-        kill -0 "$1" 2>/dev/null || return 1
-        sleep 0.02
-    done
-}
 
 # A PNG pattern into a directory the run creates: files of someone else's that appear
 # there while it runs (one at a frame's name) are kept, the run fails naming the frame,
@@ -113,7 +111,10 @@ check "... and the directory holds nothing else" test "$(ls -A made 2>/dev/null 
 claims_true "files appeared in the directory it created" made
 # Stopped (SIGTERM) while rendering into directories it created: it removes them, but
 # not one someone else has written into.
-"$RP" -k 4 -j 2 -o 'made2/sub/f_%04d.png' -- s.scene 2>rp.err &
+# (a longer scene: no chunk may finish before the signal, or its directory is kept for the
+# next run, as it should be)
+sed 's/duration 40f/duration 400f/' s.scene >long.scene
+"$RP" -k 4 -j 2 -o 'made2/sub/f_%04d.png' -- long.scene 2>rp.err &
 pid=$!
 started $pid made2/sub
 echo mine >made2/notes.txt
@@ -124,6 +125,8 @@ check "stopped, after a file appeared in a directory it created: exit 143 (got $
 check "... the directory it created inside is removed" test ! -e made2/sub
 check "... the file is kept" test "$(ls -A made2 2>/dev/null)" = notes.txt -a \
     "$(cat made2/notes.txt 2>/dev/null)" = mine
+sleep 1
+check "... and no chunk writes there after it has exited" test "$(ls -A made2 2>/dev/null)" = notes.txt
 
 # --aov sequences: a file that appears at an AOV frame is kept (without -y) and the run
 # leaves none of the AOV frames; with -y a directory there is left as it is.
