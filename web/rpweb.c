@@ -147,18 +147,12 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
                          s->out_width, s->out_height);
         goto fail;
     }
-    const rp_timeline *tl = rp_engine_timeline(engine);
-    for (int64_t k = 0; k < rp_engine_items_length(engine); k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++)
-            if (items[i].kind == RP_ITEM_WALL_MASK) {
-                r = rp_error_set(&web.err, RP_ERR_UNSUPPORTED, 1,
-                                 "the page cannot read wall masks (%s): use the command line",
-                                 items[i].mask_path);
-                goto fail;
-            }
+    const rp_item *mask = rp_timeline_first_mask(rp_engine_timeline(engine));
+    if (mask) {
+        r = rp_error_set(&web.err, RP_ERR_UNSUPPORTED, 1,
+                         "the page cannot read wall masks (%s): use the command line",
+                         mask->mask_path);
+        goto fail;
     }
     size_t bytes = (size_t)s->out_width * (size_t)s->out_height * 3;
     bg = malloc(bytes);

@@ -182,14 +182,7 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     in->light = s->look.mode == RP_RENDER_LIGHT;
     in->needs_background = s->background[0] != '\0';
     in->needs_sky = s->sky_image[0] != '\0';
-    const rp_timeline *tl = rp_engine_timeline(c->engine);
-    for (int64_t k = 0; k < rp_engine_items_length(c->engine) && !in->needs_masks; k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++)
-            in->needs_masks |= items[i].kind == RP_ITEM_WALL_MASK;
-    }
+    in->needs_masks = rp_timeline_first_mask(rp_engine_timeline(c->engine)) != NULL;
     *out = c;
     return RP_OK;
 }

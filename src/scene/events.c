@@ -1140,6 +1140,14 @@ void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats)
     *stats = tl->stats;
 }
 
+const rp_item *rp_timeline_first_mask(const rp_timeline *tl)
+{
+    for (size_t i = 0; tl && i < tl->n; i++)
+        if (tl->items[i].kind == RP_ITEM_WALL_MASK)
+            return &tl->items[i];
+    return NULL;
+}
+
 int64_t rp_timeline_frames(const rp_timeline *tl)
 {
     return tl->frames;

@@ -94,6 +94,9 @@ int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t f
  * Advances *state and returns the next 64-bit value. */
 uint64_t rp_splitmix64(uint64_t *state);
 
+/** The timeline's first `wall mask` item (a file to read before the frames), or NULL. */
+const rp_item *rp_timeline_first_mask(const rp_timeline *tl);
+
 /** Number of frames the timeline was built for. */
 int64_t rp_timeline_frames(const rp_timeline *tl);
 

@@ -260,9 +260,20 @@ static void test_refusals(void **state)
     rp_core_info info;
     rp_core_get_info(c, &info);
     assert_true(info.needs_background);
+    assert_false(info.needs_masks);
     uint8_t px[64 * 40 * 3];
     assert_int_equal(rp_core_render(c, 0, RP_PASS_RENDER, px, 64 * 3, &err), RP_ERR_UNSUPPORTED);
     assert_int_equal(err.bad_input, 1);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+    /* a wall mask at a later frame, after other walls: the core says it needs it */
+    static const char mask[] = "size 64x40\nduration 10f\nat 0f wall rect 1 1 4 4\n"
+                               "at 7f wall mask island.png\n";
+    assert_int_equal(rp_scene_from_text(&s, mask, strlen(mask), "m.scene", &err), RP_OK);
+    assert_int_equal(rp_core_open(&c, s, NULL, &err), RP_OK);
+    rp_core_get_info(c, &info);
+    assert_true(info.needs_masks);
+    assert_false(info.needs_background);
     rp_core_close(&c);
     rp_scene_free(&s);
 }
