@@ -56,7 +56,13 @@ check "webp: webpinfo finds no error" grep -q 'No error detected' info.txt
 check "webp: an animation, 192x108, looping forever" \
     grep -q -e 'Animation: 1' info.txt && grep -q 'Canvas size 192 x 108' info.txt && grep -q 'Loop count *: 0' info.txt
 check "webp: a frame for each frame (identical ones merged)" test "$(grep -c '^Chunk ANMF' info.txt)" -ge 20
+# libwebp's alpha chunks (and so the alpha flag) are only for the unchanged blocks of a
+# frame, blended over the one before: every frame shown is opaque.
+check "webp: every frame shown is opaque (a full first frame, alpha only where blended)" \
+    test "$(awk -f "$TOP/tests/tools/webp_opaque.awk" info.txt)" = opaque
 expect_status "webp with --alpha renders" 0 "$ROCKPOOL" s.scene --alpha -o l.webp
 check "webp --alpha: alpha chunks" test "$(webpinfo l.webp | grep -c '^Chunk ALPH')" -ge 20
+check "webp --alpha: its frames are not all opaque" \
+    test "$(webpinfo l.webp | awk -f "$TOP/tests/tools/webp_opaque.awk")" != opaque
 expect_status "webp: --crf refused" 2 "$ROCKPOOL" s.scene --crf 20 -o x.webp
 check "webp: --crf refused writes nothing" test ! -e x.webp
