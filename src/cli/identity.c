@@ -123,6 +123,7 @@ static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
     put(l, "seed=%" PRIu64, s->seed);
     put(l, "background=%s", s->background[0] ? "file" : "built-in");
     put(l, "fit=%d", s->fit);
+    put(l, "strength=%d", s->strength_milli);
     put(l, "background-end=%d", s->background_end);
     put(l, "grid=%dx%d", s->water.width, s->water.height);
     put(l, "rate=%d", s->time.rate);

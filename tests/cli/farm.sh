@@ -421,6 +421,13 @@ check "--job-id: inputs is the SHA-256 of 'background SHA256(plate)'" test "$(pr
 check "--job-id: job-id is the SHA-256 of the job line" test "$(printf '%s\n' "$ident" |
     sed -n 's/^job-id: *//p')" = "$(printf '%s' "$(printf '%s\n' "$ident" | sed -n 's/^job: *//p')" |
     sha256sum | cut -c1-64)"
+# every option that reaches the frames changes the options digest
+opts_of() { "$ROCKPOOL" "$@" -f mkv --job-id | sed -n 's/^options: *//p'; }
+base=$(opts_of "$scene" "${opts[@]}")
+for o in "--strength 0.5" "--seed 8" "--fit contain" "-r 25" "-s 320x180" "--preset elias"; do
+    # shellcheck disable=SC2086 # (each is an option and its value)
+    check "--job-id: $o changes the options digest" test "$(opts_of "$scene" "${opts[@]}" $o)" != "$base"
+done
 # rockpool-join --job names what differs
 job_of() { "$ROCKPOOL" "$@" -f mkv --job-id | sed -n 's/^job: *//p'; }
 job=$(job_of "$scene" "${opts[@]}" -i plate.png)
