@@ -108,10 +108,11 @@ if [ ! -f "$plan" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ] && [ "${JOIN:-0}" != 1 
     for v in SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX; do
         [[ ${!v:-} =~ ^[0-9]{1,9}$ ]] || die "$v: '${!v:-}' is not an array index"
     done
-    size=$((SLURM_ARRAY_TASK_MAX - SLURM_ARRAY_TASK_MIN + 1))
+    # (10#: checked as digits, and read as decimal: Slurm writes no leading zero, a user might)
+    size=$((10#$SLURM_ARRAY_TASK_MAX - 10#$SLURM_ARRAY_TASK_MIN + 1))
     first=${CHUNKS:-$size}
     [[ $first =~ ^[1-9][0-9]{0,8}$ ]] || status=2 die "CHUNKS: '$first' is not a count"
-    from=$SLURM_ARRAY_TASK_MIN
+    from=$((10#$SLURM_ARRAY_TASK_MIN))
     [ -z "${CHUNKS:-}" ] || [ "$size" = "$first" ] || from=0
     # the first task's plan wins: written aside, then linked (ln refuses an existing name)
     echo "$first $from" >"$plan.$$"
@@ -147,7 +148,7 @@ fi
 
 [ -n "${SLURM_ARRAY_TASK_ID:-}" ] || die "run through sbatch --array, or with JOIN=1 to join"
 [[ $SLURM_ARRAY_TASK_ID =~ ^[0-9]{1,9}$ ]] || die "SLURM_ARRAY_TASK_ID: '$SLURM_ARRAY_TASK_ID' is not an array index"
-i=$((SLURM_ARRAY_TASK_ID - base))
+i=$((10#$SLURM_ARRAY_TASK_ID - base))
 if [ "$i" -lt 0 ] || [ "$i" -ge "$chunks" ]; then
     die "task $SLURM_ARRAY_TASK_ID is outside this job's plan: $chunks chunks, array indices" \
         "$base-$((base + chunks - 1)) (recorded in $plan by its first task)"

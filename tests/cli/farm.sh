@@ -205,6 +205,8 @@ check "... they rendered chunks 3 and 5 (frames 6-7 and 10-11), nothing else" \
     test "$(sed 's/.*--start \([0-9]*\) --end \([0-9]*\).*/\1-\2/' tasks.log | sort -n | tr '\n' ' ')" = "6-8 10-12 "
 expect_status "... a task outside the plan: exit 1" 1 task 8 8 8
 stderr_has "... says so" "task 8 is outside this job's plan: 8 chunks, array indices 0-7"
+expect_status "... task 08 (a leading zero: decimal, not octal): exit 1" 1 task 08 08 08
+stderr_has "... says it is outside the plan" "task 08 is outside this job's plan"
 expect_status "... the join: exit 0" 0 env JOIN=1 ROCKPOOL="$ROCKPOOL" bash "$TOP/examples/slurm-array.sh" \
     "$scene" arr.framemd5 -q -s 64x48 -n 16
 "$ROCKPOOL" "$scene" -q -s 64x48 -n 16 -f framemd5 -o arr_single.framemd5
