@@ -131,7 +131,7 @@ void rp_cli_usage(FILE *f)
           "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
           "      --start A --end B  frames A..B-1 (or times: 2s); --frame-range A-B: A..B\n"
           "      --preset NAME      rockpool elias applet silverlight codeproject\n"
-          "      --strength X       drop and rain heights times X, 0 to 4 (default 1)\n"
+          "      --strength X       every drop's height times X (rain, strokes), 0 to 4\n"
           "      --seed N           seed of the rain generator\n"
           "  -c, --codec NAME       video encoder (default libx264; libvpx-vp9 for webm)\n"
           "      --crf N            quality, lower is better (default 23; 28 x265, 31 vp9)\n"

@@ -11,8 +11,8 @@
  *
  * Anything wrong (a scene that does not parse, a parameter out of range, a time that is
  * not a number or outside the scene, a frame size the plugin refuses) gives the host's
- * frame back unchanged and one line on stderr, printed again only when the reason
- * changes. */
+ * frame back under magenta stripes (the error frame; unchanged with the errframe
+ * parameter off) and one line on stderr, printed again only when the reason changes. */
 #include <frei0r.h>
 
 #include <errno.h>
@@ -109,6 +109,13 @@ typedef struct instance {
     pthread_mutex_t lock;
     unsigned width, height; /* the host's frame */
     char *param[P_STRINGS];
+    /* string values replaced since the instance was made: a pointer f0r_get_param_value
+     * handed out stays valid (a host may read on one thread while setting on another),
+     * freed with the instance */
+    struct retired {
+        struct retired *next;
+        char *value;
+    } * retired;
     double num[P_COUNT - P_STRINGS]; /* the bool and the doubles */
     int stale;     /* the scene parameter changed since the scene was read: read it again */
     int stale_run; /* the seed or strength changed since the engine was built: build it again */
@@ -225,6 +232,12 @@ void f0r_destruct(f0r_instance_t instance_)
     rp_pool_free(&in->pool);
     for (int i = 0; i < P_STRINGS; i++)
         free(in->param[i]);
+    while (in->retired) {
+        struct retired *r = in->retired;
+        in->retired = r->next;
+        free(r->value);
+        free(r);
+    }
     pthread_mutex_destroy(&in->lock);
     free(in);
 }
@@ -260,12 +273,15 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     pthread_mutex_lock(&in->lock);
     if (strcmp(in->param[index], value)) {
         char *copy = strdup(value);
-        if (copy) {
-            free(in->param[index]);
+        struct retired *old = copy ? malloc(sizeof *old) : NULL;
+        if (old) {
+            *old = (struct retired){in->retired, in->param[index]};
+            in->retired = old;
             in->param[index] = copy;
             in->stale |= index == P_SCENE;
             in->stale_run |= index == P_SEED;
         } else {
+            free(copy);
             say(in, "out of memory: a parameter keeps its old value");
         }
     }
@@ -625,12 +641,8 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         build_run(in);
     if (!in->engine)
         return 1;
-    int n = 0, d = 1;
-    if (in->engine) {
-        n = in->clock.fps;
-        d = in->clock.fps_den;
-    }
-    if (!n || !on_grid(ts, n, d, &k)) {
+    int n = in->clock.fps, d = in->clock.fps_den;
+    if (!on_grid(ts, n, d, &k)) {
         int sn, sd, found = 0;
         scene_rate(in, &sn, &sd);
         if (on_grid(ts, sn, sd, &k)) {
@@ -640,7 +652,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
             if (on_grid(ts, host_rates[i][0], host_rates[i][1], &k)) {
                 n = host_rates[i][0], d = host_rates[i][1], found = 1;
             }
-        if (found && (!in->engine || n != in->clock.fps || d != in->clock.fps_den)) {
+        if (found && (n != in->clock.fps || d != in->clock.fps_den)) {
             in->fps = n;
             in->fps_den = d;
             in->stale_run = 1;

@@ -21,7 +21,8 @@
  *       the same (an unchanged value does not rebuild, so the file is not read again); then
  *       a new seed: a frame is rendered from the scene read before (another frame); then
  *       sends the path spelled otherwise ("./" in front): that rebuilds, reads the broken
- *       text and passes the frame through. Prints "resend: ok" or "resend: FAILED".
+ *       text and passes the frame through. A string got from the plugin still reads as it
+ *       did after the parameter is set again. Prints "resend: ok" or "resend: FAILED".
  *   frei0r_harness PLUGIN time SCENE W H FRAMES FPS
  *       For bench/run: the milliseconds a frame takes in order (frames 0..FRAMES-1), then
  *       at FRAMES times drawn at random from the same frames (seeks: checkpoint replays),
@@ -379,6 +380,12 @@ static int resend_test(const char *path)
         set_str(in, 3, "8");
         f0r.update(in, 1.5, bg, out);
         good = good && memcmp(out, bg, bytes) && memcmp(out, first, bytes);
+        /* a string got from the plugin stays valid when the value is set again (a host may
+         * read on one thread while it sets on another) */
+        const char *got = NULL;
+        f0r.get(in, &got, 3);
+        set_str(in, 3, "9");
+        good = good && got && !strcmp(got, "8");
         set_str(in, 0, other);
         f0r.update(in, 1.5, bg, out);
         good = good && !memcmp(out, bg, bytes);
