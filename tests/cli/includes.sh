@@ -46,7 +46,8 @@ for a in sorted(edges):
                       if x.split(' -> ')[1] in edges[x.split(' -> ')[0]]]
             print(a + '-' + b, '(' + (', '.join(direct) or 'through other folders') + ')')
 PY
-check "python3 computes the include graph" test -f loops.txt
+py=$?
+check "python3 computes the include graph" test "$py" = 0
 found=$(cut -d' ' -f1 loops.txt | tr '\n' ' ')
 for loop in $found; do
     case " $KNOWN " in
