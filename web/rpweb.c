@@ -131,12 +131,7 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
         over.out_height = out_h;
         over.set |= RP_SET_OUTPUT_SIZE;
     }
-    const rp_settings *ss = rp_scene_settings(scene);
-    enum rp_preset preset = (ss->set & RP_SET_PRESET) ? ss->preset : RP_PRESET_ROCKPOOL;
-    rp_settings_defaults(&merged, preset);
-    rp_settings_merge(&merged, ss);
-    rp_settings_merge(&merged, &over);
-    merged.preset = preset;
+    rp_settings_resolve(&merged, rp_scene_settings(scene), &over);
     if ((r = rp_engine_new(&engine, scene, &merged, img_w, img_h, WEB_MAX_MEMORY, NULL, &web.err)))
         goto fail;
     const rp_settings *s = rp_engine_settings(engine);

@@ -149,15 +149,7 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
 
     /* The settings as the program merges them: the preset's defaults, the scene's, the
      * caller's (whose preset wins), and the size as -s gives it. */
-    const rp_settings *ss = rp_scene_settings(scene), *over = cfg->over;
-    enum rp_preset preset = over && (over->set & RP_SET_PRESET) ? over->preset
-                            : (ss->set & RP_SET_PRESET)         ? ss->preset
-                                                                : RP_PRESET_ROCKPOOL;
-    rp_settings_defaults(&c->merged, preset);
-    rp_settings_merge(&c->merged, ss);
-    if (over)
-        rp_settings_merge(&c->merged, over);
-    c->merged.preset = preset;
+    rp_settings_resolve(&c->merged, rp_scene_settings(scene), cfg->over);
     if (cfg->width) {
         c->merged.out_width = cfg->width;
         c->merged.out_height = cfg->height;

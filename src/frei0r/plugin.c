@@ -379,12 +379,8 @@ static const char *first_mask(const rp_scene *scene, rp_diag *at)
  * options'), with the host's frame as `-i` and its size as `-s`. */
 static int new_engine(instance *in, rp_engine **e, rp_error *err)
 {
-    const rp_settings *ss = rp_scene_settings(in->scene);
-    enum rp_preset preset = (ss->set & RP_SET_PRESET) ? ss->preset : RP_PRESET_ROCKPOOL;
     rp_settings s;
-    rp_settings_defaults(&s, preset);
-    rp_settings_merge(&s, ss);
-    s.preset = preset;
+    rp_settings_resolve(&s, rp_scene_settings(in->scene), NULL);
     s.out_width = (int)in->width;
     s.out_height = (int)in->height;
     s.set |= RP_SET_OUTPUT_SIZE;
@@ -602,10 +598,8 @@ static int on_grid(double t, int n, int d, int64_t *k)
 /* The scene's own frame rate, merged as new_engine merges it. */
 static void scene_rate(const instance *in, int *n, int *d)
 {
-    const rp_settings *ss = rp_scene_settings(in->scene);
     rp_settings s;
-    rp_settings_defaults(&s, (ss->set & RP_SET_PRESET) ? ss->preset : RP_PRESET_ROCKPOOL);
-    rp_settings_merge(&s, ss);
+    rp_settings_resolve(&s, rp_scene_settings(in->scene), NULL);
     *n = s.time.fps;
     *d = s.time.fps_den;
 }

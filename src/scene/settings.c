@@ -160,6 +160,18 @@ void rp_settings_merge(rp_settings *dst, const rp_settings *src)
     dst->set |= src->set;
 }
 
+void rp_settings_resolve(rp_settings *out, const rp_settings *scene, const rp_settings *over)
+{
+    enum rp_preset preset = over && (over->set & RP_SET_PRESET) ? over->preset
+                            : (scene->set & RP_SET_PRESET)      ? scene->preset
+                                                                : RP_PRESET_ROCKPOOL;
+    rp_settings_defaults(out, preset);
+    rp_settings_merge(out, scene);
+    if (over)
+        rp_settings_merge(out, over);
+    out->preset = preset;
+}
+
 int32_t rp_strength_caustics(int32_t caustics_q8, int32_t strength_milli)
 {
     if (strength_milli <= 1000)

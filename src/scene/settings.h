@@ -196,6 +196,11 @@ void rp_settings_merge(rp_settings *dst, const rp_settings *src);
  * to strength 1, above it divided by the strength's square, rounded. The caustics' mean
  * brightening (1 / det less 1, averaged over the surface) grows with the square of the
  * slopes, so this keeps it, and the look's targets (no veil, no grain), as at strength 1. */
+/** The settings a run renders with, as the program resolves them: the preset's defaults
+ * (over's preset, else the scene's, else rockpool), then every field the scene sets, then
+ * every field over sets (over may be NULL). */
+void rp_settings_resolve(rp_settings *out, const rp_settings *scene, const rp_settings *over);
+
 int32_t rp_strength_caustics(int32_t caustics_q8, int32_t strength_milli);
 
 /** Preset by name ("elias", ...), or -1. */

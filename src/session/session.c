@@ -274,15 +274,8 @@ static void cut_short(const rp_session *se, int64_t frames, int64_t bg_frames)
  * range. */
 static int resolve_settings(rp_session *se, rp_error *err)
 {
-    const rp_settings *ss = rp_scene_settings(se->scene), *over = &se->over;
-    enum rp_preset preset = (over->set & RP_SET_PRESET) ? over->preset
-                            : (ss->set & RP_SET_PRESET) ? ss->preset
-                                                        : RP_PRESET_ROCKPOOL;
     rp_settings s;
-    rp_settings_defaults(&s, preset);
-    rp_settings_merge(&s, ss);
-    rp_settings_merge(&s, over);
-    s.preset = preset;
+    rp_settings_resolve(&s, rp_scene_settings(se->scene), &se->over);
     int w = 0, h = 0, r, sized = (s.set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE)) != 0;
     int footage = !(s.set & RP_SET_DURATION) || s.time.duration_background;
     int64_t bg_frames = 0;
@@ -317,7 +310,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
     se->clock = rp_engine_clock(se->engine);
     se->tl = rp_engine_timeline(se->engine);
     se->frames = rp_engine_frames(se->engine);
-    if (bg.is_video && !footage && !(over->set & RP_SET_DURATION) && se->frames < bg_frames)
+    if (bg.is_video && !footage && !(se->over.set & RP_SET_DURATION) && se->frames < bg_frames)
         cut_short(se, se->frames, bg_frames);
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;

@@ -377,6 +377,40 @@ static void test_merge(void **state)
     assert_int_equal(dst.set, RP_SET_FPS | RP_SET_PRESET | RP_SET_DAMPING);
 }
 
+/* The run's settings: the preset's defaults (the run's preset, else the scene's, else
+ * rockpool), the scene's fields, then the run's. */
+static void test_resolve(void **state)
+{
+    rp_settings scene, over, out, elias, rockpool;
+    (void)state;
+    rp_settings_defaults(&elias, RP_PRESET_ELIAS);
+    rp_settings_defaults(&rockpool, RP_PRESET_ROCKPOOL);
+    memset(&scene, 0, sizeof scene);
+    memset(&over, 0, sizeof over);
+    scene.set = RP_SET_FPS | RP_SET_SEED;
+    scene.time.fps = 24;
+    scene.seed = 5;
+    rp_settings_resolve(&out, &scene, NULL); /* no preset anywhere: rockpool's */
+    assert_int_equal(out.preset, RP_PRESET_ROCKPOOL);
+    assert_int_equal(out.water.damping_shift, rockpool.water.damping_shift);
+    assert_int_equal(out.time.fps, 24);
+    scene.set |= RP_SET_PRESET;
+    scene.preset = RP_PRESET_ELIAS;
+    over.set = RP_SET_SEED;
+    over.seed = 9;
+    rp_settings_resolve(&out, &scene, &over); /* the scene's preset, the run's seed */
+    assert_int_equal(out.preset, RP_PRESET_ELIAS);
+    assert_int_equal(out.water.stencil, elias.water.stencil);
+    assert_int_equal(out.seed, 9);
+    assert_int_equal(out.time.fps, 24);
+    over.set |= RP_SET_PRESET;
+    over.preset = RP_PRESET_ROCKPOOL;
+    rp_settings_resolve(&out, &scene, &over); /* the run's preset wins */
+    assert_int_equal(out.preset, RP_PRESET_ROCKPOOL);
+    assert_int_equal(out.water.stencil, rockpool.water.stencil);
+    assert_int_equal(out.time.fps, 24);
+}
+
 static void test_background_paths(void **state)
 {
     rp_scene *sc;
@@ -1440,6 +1474,7 @@ int main(void)
         cmocka_unit_test(test_preset_in_scene),
         cmocka_unit_test(test_damping),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_background_paths),
         cmocka_unit_test(test_sky_image_and_walls),
         cmocka_unit_test(test_drop_event),
