@@ -170,7 +170,7 @@ part=$(chunk_of part $i)
 # A chunk already there is kept when it is complete and of this run's scene and settings
 # (checked against this task's own render of frame 0).
 like=$dir/like_$i.$ext
-trap 'rm -rf "$part" "$part.job" "$like"' EXIT
+trap 'rm -rf "$part" "$like"' EXIT
 sha=()
 [ ! -f "$scene" ] || sha=(--scene-sha256 "$(sha256sum <"$scene" | cut -c1-64)")
 if [ -e "$chunk" ] &&
@@ -197,11 +197,6 @@ else
     wait "$child" || rc=$?
     trap - TERM INT
     [ "$rc" = 0 ] || exit "$rc"
-    # a framemd5 chunk holds its job as a comment line ('#' lines are not frames)
-    if [ $kind = framemd5 ]; then
-        { echo "#rockpool_job: $job"; cat "$part"; } >"$part.job"
-        mv -f "$part.job" "$part"
-    fi
     rm -rf "$chunk"
     mv -f "$part" "$chunk"
 fi

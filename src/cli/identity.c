@@ -186,16 +186,10 @@ int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary
         goto fail;
     if (s->sky_image[0] && (files++, add_file(h, "sky", s->sky_image, err)))
         goto fail;
-    for (size_t i = 0; i < rp_scene_event_count(scene); i++) {
-        const rp_event *ev = rp_scene_event(scene, i);
-        int seen = ev->kind != RP_EVENT_WALL_MASK || !ev->path;
-        for (size_t j = 0; j < i && !seen; j++) {
-            const rp_event *e = rp_scene_event(scene, j);
-            seen = e->kind == RP_EVENT_WALL_MASK && e->path && !strcmp(e->path, ev->path);
-        }
-        if (!seen && (files++, add_file(h, "wall-mask", ev->path, err)))
+    size_t at = 0;
+    for (const rp_event *ev; (ev = rp_scene_next_mask(scene, &at));)
+        if (files++, add_file(h, "wall-mask", ev->path, err))
             goto fail;
-    }
     if (cli->run.load_state && (files++, add_file(h, "load-state", cli->run.load_state, err)))
         goto fail;
     rp_hash_final_hex(h, inputs_hex);

@@ -362,17 +362,15 @@ static int parse_seed(const char *text, uint64_t *seed)
  * and where it is in *at; NULL when none does. */
 static const char *first_mask(const rp_scene *scene, rp_diag *at)
 {
-    for (size_t i = 0; i < rp_scene_event_count(scene); i++) {
-        const rp_event *ev = rp_scene_event(scene, i);
-        if (ev->path) {
-            memset(at, 0, sizeof *at);
-            snprintf(at->file, sizeof at->file, "%s", rp_scene_name(scene));
-            at->line = ev->line;
-            at->col = ev->col;
-            return ev->path;
-        }
-    }
-    return NULL;
+    size_t i = 0;
+    const rp_event *ev = rp_scene_next_mask(scene, &i);
+    if (!ev)
+        return NULL;
+    memset(at, 0, sizeof *at);
+    snprintf(at->file, sizeof at->file, "%s", rp_scene_name(scene));
+    at->line = ev->line;
+    at->col = ev->col;
+    return ev->path;
 }
 
 /* Settings as the command line merges them (the preset's defaults, the scene's, then the

@@ -108,7 +108,13 @@ static int hash_open(void *priv, const rp_output_spec *opts, char *err, size_t e
         rp_hasher_free(&ho->hasher);
         return ret;
     }
-    snprintf(header, sizeof(header),
+    /* --job-id=LINE (checked: 73 characters, hex digits and names): the job, first */
+    const char *job = NULL;
+    for (const char *const *kv = opts->metadata; kv && kv[0] && kv[1]; kv += 2)
+        if (!strcmp(kv[0], "rockpool_job"))
+            job = kv[1];
+    int at = job ? snprintf(header, sizeof(header), "#rockpool_job: %.100s\n", job) : 0;
+    snprintf(header + at, sizeof(header) - (size_t)at,
              "#format: frame checksums\n"
              "#version: 2\n"
              "#hash: %s\n"

@@ -1491,3 +1491,20 @@ const rp_event *rp_scene_event(const rp_scene *scene, size_t i)
 {
     return i < scene->n_events ? &scene->events[i] : NULL;
 }
+
+const rp_event *rp_scene_next_mask(const rp_scene *scene, size_t *i)
+{
+    for (; *i < scene->n_events; ++*i) {
+        const rp_event *ev = &scene->events[*i];
+        int seen = ev->kind != RP_EVENT_WALL_MASK || !ev->path;
+        for (size_t j = 0; j < *i && !seen; j++) {
+            const rp_event *e = &scene->events[j];
+            seen = e->kind == RP_EVENT_WALL_MASK && e->path && !strcmp(e->path, ev->path);
+        }
+        if (!seen) {
+            ++*i;
+            return ev;
+        }
+    }
+    return NULL;
+}

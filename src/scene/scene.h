@@ -166,4 +166,9 @@ const rp_diag *rp_scene_keys_at(const rp_scene *scene, enum rp_key_what what);
 size_t rp_scene_event_count(const rp_scene *scene);
 const rp_event *rp_scene_event(const rp_scene *scene, size_t i);
 
+/** The scene's wall masks, each file once: the first `wall mask` statement at or after
+ * event *i whose path no statement before it names, *i moved past it; NULL when there is
+ * none left. Start with *i = 0. */
+const rp_event *rp_scene_next_mask(const rp_scene *scene, size_t *i);
+
 #endif

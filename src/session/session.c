@@ -563,14 +563,9 @@ static int check_paths(const rp_session *se, rp_error *err)
     int n = 0;
     if (!uses)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    for (size_t i = 0; i < events; i++) {
-        const rp_event *ev = rp_scene_event(se->scene, i);
-        int seen = ev->kind != RP_EVENT_WALL_MASK || !ev->path;
-        for (int j = 0; j < n && !seen; j++)
-            seen = !strcmp(uses[j].path, ev->path);
-        if (!seen)
-            uses[n++] = (rp_path_use){ev->path, "a wall mask", 0};
-    }
+    size_t at = 0;
+    for (const rp_event *ev; (ev = rp_scene_next_mask(se->scene, &at));)
+        uses[n++] = (rp_path_use){ev->path, "a wall mask", 0};
     n += rp_sinks_paths(&se->sinks, uses + n); /* what the sinks write and read */
     if (run->save_state)
         uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};

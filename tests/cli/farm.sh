@@ -457,9 +457,12 @@ expect_status "join --job, a chunk without a job: exit 1" 1 "$J" --job "$job" -o
     jc0-9.mkv c10-19.mkv jc20-29.mkv
 stderr_has "... says so" "chunk 1 (c10-19.mkv) has no job identity"
 check "... no output from the refusals" test ! -e jbg.mkv
-# framemd5 chunks carry the job as a comment line, which --verify ignores
+# framemd5 chunks carry the job as a first comment line, which --verify ignores
 "$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o jm.framemd5
-{ echo "#rockpool_job: $job"; cat jm.framemd5; } >jmjob.framemd5
+"$ROCKPOOL" "$scene" "${opts[@]}" --job-id="$job" -f framemd5 -o jmjob.framemd5
+check "--job-id=LINE: a framemd5 begins with '#rockpool_job: LINE'" \
+    test "$(head -n 1 jmjob.framemd5)" = "#rockpool_job: $job"
+check "... then the same lines as without it" cmp -s <(tail -n +2 jmjob.framemd5) jm.framemd5
 expect_status "--verify ignores a framemd5's job line" 0 "$ROCKPOOL" "$scene" "${opts[@]}" \
     --verify jmjob.framemd5
 # the options rockpool reads, not their spellings: every per-run output and range refused

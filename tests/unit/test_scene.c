@@ -377,6 +377,31 @@ static void test_merge(void **state)
     assert_int_equal(dst.set, RP_SET_FPS | RP_SET_PRESET | RP_SET_DAMPING);
 }
 
+/* The wall masks a scene names, each file once, in the order first named. */
+static void test_next_mask(void **state)
+{
+    (void)state;
+    rp_scene *sc = parse("size 64x40\nat 0s wall mask a.png\nat 0s drop 1 1 radius 2 height 9\n"
+                         "at 1s wall mask b.png\nat 2s wall mask a.png\n"
+                         "at 2s wall rect 1 1 2 2\nat 3s wall mask c.png\n");
+    size_t at = 0;
+    const rp_event *ev;
+    const char *want[] = {"a.png", "b.png", "c.png"};
+    int n = 0;
+    while ((ev = rp_scene_next_mask(sc, &at))) {
+        assert_true(n < 3);
+        assert_non_null(strstr(ev->path, want[n]));
+        assert_int_equal(ev->line, n == 0 ? 2 : n == 1 ? 4 : 7);
+        n++;
+    }
+    assert_int_equal(n, 3);
+    rp_scene_free(&sc);
+    sc = parse("size 64x40\nat 0s drop 1 1 radius 2 height 9\n");
+    at = 0;
+    assert_null(rp_scene_next_mask(sc, &at));
+    rp_scene_free(&sc);
+}
+
 /* The run's settings: the preset's defaults (the run's preset, else the scene's, else
  * rockpool), the scene's fields, then the run's. */
 static void test_resolve(void **state)
@@ -1475,6 +1500,7 @@ int main(void)
         cmocka_unit_test(test_damping),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_resolve),
+        cmocka_unit_test(test_next_mask),
         cmocka_unit_test(test_background_paths),
         cmocka_unit_test(test_sky_image_and_walls),
         cmocka_unit_test(test_drop_event),
