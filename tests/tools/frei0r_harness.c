@@ -29,6 +29,14 @@
  *       and the CPU milliseconds (all threads) a frame in order.
  *       Prints "time: IN_ORDER_MS RANDOM_MS IN_ORDER_CPU_MS".
  *
+ *   frei0r_harness PLUGIN seek SCENE W H FPS SECONDS SEEKS
+ *       For bench/run: in a scene SECONDS long, the milliseconds a frame takes in order
+ *       (30 frames at FPS), the milliseconds of going on to its last frame (the whole
+ *       simulation, its checkpoints saved on the way), then the milliseconds a frame takes
+ *       at SEEKS random times over the scene; a time the plugin has not reached within its
+ *       bound on one call is sent again until its frame comes. Prints "seek: IN_ORDER_MS
+ *       WHOLE_MS SEEK_MS WHOLE_CALLS SEEK_CALLS_BEYOND_ONE".
+ *
  *   frei0r_harness PLUGIN frames SCENE BG W H FRAMES FPS [NAME V...]
  *       Renders frames 0..FRAMES-1 at times k / FPS in order over BG (raw RGB24, W x H,
  *       alpha 255) on one instance and writes them to stdout as raw RGBA: once with no
@@ -493,6 +501,49 @@ done:
     return status;
 }
 
+/* Seeks in a long scene: the milliseconds of a frame in order (the first FRAMES at FPS),
+ * of running from the start to the scene's last frame at SECONDS (every checkpoint passed
+ * on the way), then of a frame at each of SEEKS random times over the whole scene. */
+static int seek_test(const char *scene, unsigned w, unsigned h, int fps, double seconds, int seeks)
+{
+    uint32_t *bg = background(w, h), *out = malloc((size_t)w * h * 4);
+    f0r_instance_t in = f0r.construct(w, h);
+    uint64_t seed = 11;
+    int status = 1, frames = 30, last = (int)(seconds * fps) - 1;
+    if (!bg || !out || !in || last < frames || seeks < 1)
+        goto done;
+    set_errframe(in, 0); /* a frame not rendered yet is the host's, unchanged */
+    set_str(in, 0, scene);
+    f0r.update(in, 0, bg, out); /* the build, outside the timing */
+    double t0 = now(CLOCK_MONOTONIC);
+    for (int k = 1; k <= frames; k++)
+        f0r.update(in, (double)k / fps, bg, out);
+    double t1 = now(CLOCK_MONOTONIC);
+    /* a call simulates a bounded number of steps (rockpool-frei0r(7) LIMITS): the same
+     * time again until the frame comes */
+    int calls = 0, more = 0;
+    do
+        f0r.update(in, (double)last / fps, bg, out);
+    while (++calls < 10000 && !memcmp(out, bg, (size_t)w * h * 4));
+    double t2 = now(CLOCK_MONOTONIC);
+    for (int i = 0; i < seeks; i++) {
+        double t = (double)(next_rand(&seed) % (uint64_t)(last + 1)) / fps;
+        for (f0r.update(in, t, bg, out); more < 10000 && !memcmp(out, bg, (size_t)w * h * 4);
+             more++)
+            f0r.update(in, t, bg, out);
+    }
+    double t3 = now(CLOCK_MONOTONIC);
+    printf("seek: %.3f %.3f %.3f %d %d\n", (t1 - t0) * 1e3 / frames, (t2 - t1) * 1e3,
+           (t3 - t2) * 1e3 / seeks, calls, more);
+    status = 0;
+done:
+    if (in)
+        f0r.destruct(in);
+    free(out);
+    free(bg);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || load(argv[1]))
@@ -515,6 +566,9 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[2], "time") && argc == 8)
         status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), atoi(argv[6]),
                            atoi(argv[7]));
+    else if (!strcmp(argv[2], "seek") && argc == 9)
+        status = seek_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
+                           atoi(argv[6]), atof(argv[7]), atoi(argv[8]));
     else if (!strcmp(argv[2], "params") && argc == 3) {
         static const char *const types[] = {"bool", "double", "color", "position", "string"};
         for (int i = 0; i < info.num_params; i++) {
@@ -536,6 +590,7 @@ usage:
                     "       frei0r_harness PLUGIN resend SCENE_COPY\n"
                     "       frei0r_harness PLUGIN frames SCENE BG W H FRAMES FPS [NAME V...]\n"
                     "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n"
+                    "       frei0r_harness PLUGIN seek SCENE W H FPS SECONDS SEEKS\n"
                     "       frei0r_harness PLUGIN params\n");
     return 2;
 }
