@@ -567,8 +567,8 @@ int main(int argc, char **argv)
         status = time_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), atoi(argv[6]),
                            atoi(argv[7]));
     else if (!strcmp(argv[2], "seek") && argc == 9)
-        status = seek_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]),
-                           atoi(argv[6]), atof(argv[7]), atoi(argv[8]));
+        status = seek_test(argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), atoi(argv[6]),
+                           atof(argv[7]), atoi(argv[8]));
     else if (!strcmp(argv[2], "params") && argc == 3) {
         static const char *const types[] = {"bool", "double", "color", "position", "string"};
         for (int i = 0; i < info.num_params; i++) {
