@@ -473,74 +473,94 @@ static double now(clockid_t clock)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* An instance over a background for the timing modes, its scene set and built (outside
+ * the timing); errframe 0: a frame not rendered is the host's, unchanged. */
+typedef struct timed {
+    f0r_instance_t in;
+    uint32_t *bg, *out;
+} timed;
+
+static int timed_open(timed *t, const char *scene, unsigned w, unsigned h, int errframe)
+{
+    t->bg = background(w, h);
+    t->out = malloc((size_t)w * h * 4);
+    t->in = f0r.construct(w, h);
+    if (!t->bg || !t->out || !t->in)
+        return -1;
+    set_errframe(t->in, errframe);
+    set_str(t->in, 0, scene);
+    f0r.update(t->in, 0, t->bg, t->out);
+    return 0;
+}
+
+static void timed_close(timed *t)
+{
+    if (t->in)
+        f0r.destruct(t->in);
+    free(t->out);
+    free(t->bg);
+}
+
 static int time_test(const char *scene, unsigned w, unsigned h, int frames, int fps)
 {
-    uint32_t *bg = background(w, h), *out = malloc((size_t)w * h * 4);
-    f0r_instance_t in = f0r.construct(w, h);
+    timed t;
     uint64_t seed = 7;
     int status = 1;
-    if (!bg || !out || !in)
-        goto done;
-    set_str(in, 0, scene);
-    f0r.update(in, 0, bg, out); /* the build, outside the timing */
-    double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-    for (int k = 0; k < frames; k++)
-        f0r.update(in, (double)k / fps, bg, out);
-    double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);
-    for (int i = 0; i < frames; i++)
-        f0r.update(in, (double)(next_rand(&seed) % (uint64_t)frames) / fps, bg, out);
-    double t2 = now(CLOCK_MONOTONIC);
-    printf("time: %.3f %.3f %.3f\n", (t1 - t0) * 1e3 / frames, (t2 - t1) * 1e3 / frames,
-           (c1 - c0) * 1e3 / frames);
-    status = 0;
-done:
-    if (in)
-        f0r.destruct(in);
-    free(out);
-    free(bg);
+    if (!timed_open(&t, scene, w, h, 1)) {
+        double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+        for (int k = 0; k < frames; k++)
+            f0r.update(t.in, (double)k / fps, t.bg, t.out);
+        double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);
+        for (int i = 0; i < frames; i++)
+            f0r.update(t.in, (double)(next_rand(&seed) % (uint64_t)frames) / fps, t.bg, t.out);
+        double t2 = now(CLOCK_MONOTONIC);
+        printf("time: %.3f %.3f %.3f\n", (t1 - t0) * 1e3 / frames, (t2 - t1) * 1e3 / frames,
+               (c1 - c0) * 1e3 / frames);
+        status = 0;
+    }
+    timed_close(&t);
     return status;
 }
 
-/* Seeks in a long scene: the milliseconds of a frame in order (the first FRAMES at FPS),
- * of running from the start to the scene's last frame at SECONDS (every checkpoint passed
- * on the way), then of a frame at each of SEEKS random times over the whole scene. */
+/* Time t sent until its frame comes (a call simulates a bounded number of steps,
+ * rockpool-frei0r(7) LIMITS): the calls it took. */
+static int until_rendered(timed *t, double time, size_t bytes)
+{
+    int calls = 0;
+    do
+        f0r.update(t->in, time, t->bg, t->out);
+    while (++calls < 10000 && !memcmp(t->out, t->bg, bytes));
+    return calls;
+}
+
+/* Seeks in a long scene: the milliseconds of a frame in order (the first 30 at FPS), of
+ * running from the start to the scene's last frame at SECONDS (every checkpoint passed on
+ * the way), then of a frame at each of SEEKS random times over the whole scene. */
 static int seek_test(const char *scene, unsigned w, unsigned h, int fps, double seconds, int seeks)
 {
-    uint32_t *bg = background(w, h), *out = malloc((size_t)w * h * 4);
-    f0r_instance_t in = f0r.construct(w, h);
+    timed t;
     uint64_t seed = 11;
+    size_t bytes = (size_t)w * h * 4;
     int status = 1, frames = 30, last = (int)(seconds * fps) - 1;
-    if (!bg || !out || !in || last < frames || seeks < 1)
-        goto done;
-    set_errframe(in, 0); /* a frame not rendered yet is the host's, unchanged */
-    set_str(in, 0, scene);
-    f0r.update(in, 0, bg, out); /* the build, outside the timing */
-    double t0 = now(CLOCK_MONOTONIC);
-    for (int k = 1; k <= frames; k++)
-        f0r.update(in, (double)k / fps, bg, out);
-    double t1 = now(CLOCK_MONOTONIC);
-    /* a call simulates a bounded number of steps (rockpool-frei0r(7) LIMITS): the same
-     * time again until the frame comes */
-    int calls = 0, more = 0;
-    do
-        f0r.update(in, (double)last / fps, bg, out);
-    while (++calls < 10000 && !memcmp(out, bg, (size_t)w * h * 4));
-    double t2 = now(CLOCK_MONOTONIC);
-    for (int i = 0; i < seeks; i++) {
-        double t = (double)(next_rand(&seed) % (uint64_t)(last + 1)) / fps;
-        for (f0r.update(in, t, bg, out); more < 10000 && !memcmp(out, bg, (size_t)w * h * 4);
-             more++)
-            f0r.update(in, t, bg, out);
+    if (last < frames || seeks < 1)
+        return 1;
+    if (!timed_open(&t, scene, w, h, 0)) {
+        double t0 = now(CLOCK_MONOTONIC);
+        for (int k = 1; k <= frames; k++)
+            f0r.update(t.in, (double)k / fps, t.bg, t.out);
+        double t1 = now(CLOCK_MONOTONIC);
+        int calls = until_rendered(&t, (double)last / fps, bytes), more = 0;
+        double t2 = now(CLOCK_MONOTONIC);
+        for (int i = 0; i < seeks; i++)
+            more +=
+                until_rendered(&t, (double)(next_rand(&seed) % (uint64_t)(last + 1)) / fps, bytes) -
+                1;
+        double t3 = now(CLOCK_MONOTONIC);
+        printf("seek: %.3f %.3f %.3f %d %d\n", (t1 - t0) * 1e3 / frames, (t2 - t1) * 1e3,
+               (t3 - t2) * 1e3 / seeks, calls, more);
+        status = 0;
     }
-    double t3 = now(CLOCK_MONOTONIC);
-    printf("seek: %.3f %.3f %.3f %d %d\n", (t1 - t0) * 1e3 / frames, (t2 - t1) * 1e3,
-           (t3 - t2) * 1e3 / seeks, calls, more);
-    status = 0;
-done:
-    if (in)
-        f0r.destruct(in);
-    free(out);
-    free(bg);
+    timed_close(&t);
     return status;
 }
 
