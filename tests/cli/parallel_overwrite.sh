@@ -25,6 +25,16 @@ started() {
     done
 }
 
+# gated: rockpool, but a chunk (--start) says it is running (chunk-running) and waits for
+# go (up to 60 s), so that what appears does so while the chunks run, however busy the
+# machine (a 40-frame chunk may otherwise be done before this script writes anything).
+{
+    echo '#!/usr/bin/env bash'
+    printf 'case " $* " in *" --start "*)\n    touch %q\n' "$PWD/chunk-running"
+    printf '    i=0\n    while [ ! -e %q ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done ;;\n' "$PWD/go"
+    printf 'esac\nexec %q "$@"\n' "$R"
+} >gated
+chmod +x gated
 # appears NAME KIND OUTPUT [-y]: while render-parallel renders s.scene to OUTPUT (with
 # the rockpool options in the array extra), NAME appears (KIND file: holding "mine"; dir: a
 # directory); the run exits 1 and NAME is unchanged.
@@ -33,11 +43,15 @@ appears() {
     local name=$1 kind=$2 out=$3 rc
     shift 3
     # chunks an earlier case kept (render-parallel resumes from them) would be seen at once
-    rm -rf "$(dirname "$out")"/.*.chunks
-    "$RP" -k 4 -j 2 -o "$out" "$@" -- s.scene -c ffv1 ${extra[@]+"${extra[@]}"} 2>rp.err &
+    rm -rf "$(dirname "$out")"/.*.chunks chunk-running go
+    ROCKPOOL=$PWD/gated "$RP" -k 4 -j 2 -o "$out" "$@" -- s.scene -c ffv1 ${extra[@]+"${extra[@]}"} 2>rp.err &
     local pid=$!
-    started $pid "$(dirname "$out")"
+    for _ in $(seq 3000); do
+        [ ! -e chunk-running ] && kill -0 $pid 2>/dev/null || break
+        sleep 0.02
+    done
     if [ "$kind" = dir ]; then mkdir "$name"; else echo mine >"$name"; fi
+    touch go
     wait $pid
     rc=$?
     if [ $rc -eq 1 ]; then ok "$name appeared ($kind${1:+, $1}): exit 1"; else
