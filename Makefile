@@ -37,12 +37,12 @@ RP_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 RP_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
 # The layout (README "Architecture"): the core is every file of src/base, src/scene, src/sim,
-# src/look, src/x86 and src/core (no FFmpeg, libpng, zlib or libm), built as librpcore.a:
+# src/look, src/engine, src/x86 and src/core (no FFmpeg, libpng, zlib or libm), built as librpcore.a:
 # what tests/tools/rpcore.c, the cross builds and plugins link (its API: include/rpcore.h,
 # src/core/), and what runs under valgrind on any CPU. The rest of src/ (input, output,
 # check, session) needs FFmpeg; the core and the rest make librockpool.a, which the program
 # (src/cli/) links like any other user.
-CORE_DIRS := base scene sim look x86 core
+CORE_DIRS := base scene sim look engine x86 core
 LIB_DIRS := input output check session
 CORE_SRCS := $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.c))
 REST_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))

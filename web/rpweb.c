@@ -17,7 +17,7 @@
 #include "look/texture.h"
 #include "scene/scene.h"
 #include "scene/timeline.h"
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 #define EXPORT(name) __attribute__((export_name(#name)))
 

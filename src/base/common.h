@@ -17,6 +17,10 @@ void rp_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((form
 /** floor(sqrt(v)), integer-only (the same on every machine). */
 uint32_t rp_isqrt64(uint64_t v);
 
+/** Fixed-point cos(pi * num / den) in Q16 (65536 = 1.0), for 0 <= num, 0 < den.
+ * Integer-only (no libm), identical on every platform; error under 2/65536. */
+int32_t rp_cos_pi_q16(int64_t num, int64_t den);
+
 /** Online CPUs, 1..64: the default thread count. */
 int rp_online_cpus(void);
 

@@ -3,6 +3,7 @@
  * names the option. rockpool prints its own messages, never getopt's. */
 #include "cli.h"
 
+#include "base/common.h"
 #include "input/fit.h"
 
 #include <errno.h>

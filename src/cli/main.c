@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "identity.h"
 #include "rockpool.h"
+#include "base/common.h"
 #include "base/cpu.h"
 
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };

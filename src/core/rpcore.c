@@ -1,4 +1,4 @@
-/* rpcore.c - the public core API (include/rpcore.h) over the private engine (sim/engine.h):
+/* rpcore.c - the public core API (include/rpcore.h) over the private engine (engine/engine.h):
  * settings merged as the program merges them, the engine started at the first frame, the
  * caller's background and pictures copied between its rows and the engine's packed ones,
  * the passes (look/aov.h) and checkpoints (sim/state.h) in memory. */
@@ -17,7 +17,7 @@
 #include "look/texture.h"
 #include "scene/scene.h"
 #include "scene/timeline.h"
-#include "sim/engine.h"
+#include "engine/engine.h"
 #include "sim/state.h"
 
 unsigned rp_core_version(void)

@@ -1,5 +1,5 @@
 /* plugin.c - rockpool as a frei0r filter (rockpool-frei0r(7)): the host's frame is the
- * background, the host's time picks the simulation's state, and the engine (sim/engine.h)
+ * background, the host's time picks the simulation's state, and the engine (engine/engine.h)
  * renders the frame exactly as the command line's frames are rendered. A thin adapter over
  * the core: no FFmpeg, no image decoding, no files but the scene.
  *
@@ -30,7 +30,7 @@
 #include "base/common.h"
 #include "base/pool.h"
 #include "scene/scene.h"
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 /* The parameters, in the order hosts address them. */
 enum {

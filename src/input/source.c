@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/engine.h"
+#include "base/common.h"
+#include "base/diag.h"
 #include "input/fit.h"
 #include "input/image.h"
 #include "look/texture.h"

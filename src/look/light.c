@@ -10,7 +10,6 @@
 #include "base/common.h"
 #include "look/light_simd.h"
 #include "base/cpu.h"
-#include "sim/water.h"
 
 #define ONE15 RP_LIGHT_ONE15
 #define SLOPE_MAX RP_LIGHT_SLOPE_MAX
@@ -20,30 +19,6 @@
 #define RECIP_N RP_LIGHT_RECIP_N
 
 static int flat_alpha(const rp_light *l);
-
-void rp_light_defaults(rp_light_params *p)
-{
-    p->azimuth_mdeg = 315000; /* from the top left */
-    p->elevation_mdeg = 60000;
-    p->height_scale = RP_LIGHT_WATER_HEIGHT_SCALE;
-    p->refraction_q8 = 3 * 256;
-    p->shade_q8 = 384;
-    p->caustics_q8 = 32;
-    p->specular_q8 = 3 * 256;
-    p->shininess = 50;
-    p->sky_q8 = 0;
-    p->light_rgb[0] = 255;
-    p->light_rgb[1] = 250;
-    p->light_rgb[2] = 240;
-    p->sky_rgb[0] = 200;
-    p->sky_rgb[1] = 220;
-    p->sky_rgb[2] = 255;
-    p->model = RP_LIGHT_WATER;
-    p->depth_q8 = 64 * 256;
-    p->sun_size_mdeg = 3000;
-    p->sky_flat = 0;
-    p->tint_rgb[0] = p->tint_rgb[1] = p->tint_rgb[2] = 255;
-}
 
 /* v / div as a decimal with at most 3 places ("95", "0.5", "-12.25"). */
 static void fixed_text(char *buf, size_t len, int64_t v, int64_t div)

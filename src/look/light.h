@@ -88,43 +88,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Parameters; ranges are checked by rp_light_check(). Q8 fields: 256 = 1.0. */
-typedef struct rp_light_params {
-    int32_t azimuth_mdeg;   /* -360000..360000 millidegrees, clockwise from the top */
-    int32_t elevation_mdeg; /* 0..90000 millidegrees (at 90 there is no glint: the flat
-                             * surface faces the light) */
-    int32_t height_scale;   /* 1..32767 height units per grid cell that make slope 1 */
-    int32_t refraction_q8;  /* 0..64*256 grid cells per unit slope; 0 = refraction off */
-    int32_t shade_q8;       /* 0..16*256 diffuse shading */
-    int32_t caustics_q8;    /* 0..64*256 */
-    int32_t specular_q8;    /* 0..64*256 glint strength */
-    int32_t shininess;      /* 1..1024 Blinn-Phong exponent */
-    int32_t sky_q8;         /* 0..16*256 multiplier on the Fresnel term; 0 = no sky */
-    uint8_t light_rgb[3];   /* colour of glints and of light on the bed */
-    uint8_t sky_rgb[3];
-    /* The water model (RP_LIGHT_WATER; light.h "WATER"); the layer model ignores these. */
-    int32_t model;         /* RP_LIGHT_LAYER or RP_LIGHT_WATER */
-    int32_t depth_q8;      /* 1..256*256 grid cells of water over the picture */
-    int32_t sun_size_mdeg; /* 100..20000 millidegrees: the sun's angular diameter */
-    int32_t sky_flat;      /* 0: sky measured against flat water; 1: flat water's 2% too */
-    uint8_t tint_rgb[3];   /* the colour a white bed takes under 64 cells (0xffffff: none) */
-} rp_light_params;
-
-/** Light models: the version-2 layer (bed light, sky, Blinn-Phong glint over the picture)
- * and the water model (the picture as a bed under water). */
-enum { RP_LIGHT_LAYER = 0, RP_LIGHT_WATER = 1 };
-
-/** Height units per grid cell that make slope 1 by default: the water model's realistic
- * slopes (a rain's 99th percentile about 0.12) and the layer model's steeper ones. */
-#define RP_LIGHT_WATER_HEIGHT_SCALE 2048
-#define RP_LIGHT_LAYER_HEIGHT_SCALE 256
+#include "scene/params.h" /* rp_light_params */
 
 /** How far a sky image is displaced by the surface's slope, in grid cells per unit slope
  * (light.h "sky": the reflection moves the other way from the refraction). */
 #define RP_LIGHT_SKY_REFLECT 8
-
-/** The `rockpool` preset's look (tuned by eye on photos; see rockpool(1)). */
-void rp_light_defaults(rp_light_params *p);
 
 /** Check ranges. RP_OK, or RP_ERR_INVALID with a message naming the parameter, its value
  * and the range that works (e.g. "light elevation 95 is out of range (0 to 90 degrees)"). */

@@ -7,21 +7,9 @@
 
 #include <stdint.h>
 
+#include "scene/params.h" /* rp_render_params */
+
 typedef struct rp_pool rp_pool;
-
-enum rp_render_mode {
-    RP_RENDER_OFFSET, /* texel at (x + (dx >> R), y + (dy >> R)) plus shading */
-    RP_RENDER_LENS,   /* texel at ((x - W/2)*(1024 - h)/1024 + W/2, ...) */
-    RP_RENDER_LIGHT,  /* the house look: heights interpolated to the output size and lit as water
-                       * (light.h); not handled by rp_render_rows */
-};
-
-typedef struct rp_render_params {
-    enum rp_render_mode mode;
-    int refraction;       /* R, 0..15 (offset only) */
-    int light_x, light_y; /* shading = (dx*light_x + dy*light_y) / shading (C division) */
-    int shading;          /* divisor, 0 = no shading */
-} rp_render_params;
 
 /** Render rows y0..y1-1 of a width x height frame. texture and rgb are RGB24,
  * width*height*3 bytes. */

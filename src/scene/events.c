@@ -7,6 +7,7 @@
  * milliseconds or frames mix without rounding. All arithmetic is integer (128-bit where
  * products can pass 2^63); the exact rules are the contract in rockpool-scene(5), which
  * tests/tools/rain_ref.py reproduces independently. */
+#include "base/common.h"
 #include "scene/scene.h"
 #include "scene/timeline.h"
 

@@ -7,6 +7,8 @@
  * milli-drops per second, Q16). */
 #include "scene/scene_lex.h"
 
+#include "base/common.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -118,6 +118,30 @@ static const struct preset {
                                {.auto_grid = 0}},
 };
 
+void rp_light_defaults(rp_light_params *p)
+{
+    p->azimuth_mdeg = 315000; /* from the top left */
+    p->elevation_mdeg = 60000;
+    p->height_scale = RP_LIGHT_WATER_HEIGHT_SCALE;
+    p->refraction_q8 = 3 * 256;
+    p->shade_q8 = 384;
+    p->caustics_q8 = 32;
+    p->specular_q8 = 3 * 256;
+    p->shininess = 50;
+    p->sky_q8 = 0;
+    p->light_rgb[0] = 255;
+    p->light_rgb[1] = 250;
+    p->light_rgb[2] = 240;
+    p->sky_rgb[0] = 200;
+    p->sky_rgb[1] = 220;
+    p->sky_rgb[2] = 255;
+    p->model = RP_LIGHT_WATER;
+    p->depth_q8 = 64 * 256;
+    p->sun_size_mdeg = 3000;
+    p->sky_flat = 0;
+    p->tint_rgb[0] = p->tint_rgb[1] = p->tint_rgb[2] = 255;
+}
+
 void rp_settings_defaults(rp_settings *s, enum rp_preset preset)
 {
     if ((int)preset < 0 || preset > RP_PRESET_CODEPROJECT)

@@ -8,11 +8,10 @@
 #ifndef RP_SETTINGS_H
 #define RP_SETTINGS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "look/light.h"
-#include "look/render.h"
-#include "sim/water.h"
+#include "scene/params.h"
 
 enum rp_preset {
     RP_PRESET_ROCKPOOL = 0,

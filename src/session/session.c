@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim/engine.h"
+#include "engine/engine.h"
 #include "sim/obstacle.h"
 #include "input/fit.h"
 #include "check/hash.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/engine.h"
+#include "base/diag.h"
 #include "check/hash.h"
 #include "sim/state.h"
 

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "base/common.h"
-#include "sim/engine.h"
+#include "base/diag.h"
 #include "look/aov.h"
 #include "look/light.h"
 #include "session/sink.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "session/sink.h"
-#include "sim/engine.h"
+#include "base/diag.h"
 
 typedef struct stats_sink {
     rp_output_file *file;

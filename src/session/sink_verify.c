@@ -21,7 +21,8 @@
 #include "input/image.h"
 #include "output/output_backend.h"
 #include "session/sink.h"
-#include "sim/engine.h"
+#include "base/common.h"
+#include "base/diag.h"
 
 typedef struct verify_sink {
     const rp_sink_cfg *cfg;

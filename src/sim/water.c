@@ -83,38 +83,6 @@ static void measure_still(const int16_t *buf, uint8_t *still, int width, int hei
         still[y] = (uint8_t)row_zero(buf + (size_t)y * width, width);
 }
 
-/* cos(x) for 0 <= x <= pi/2 with x in Q30, result in Q30: the Taylor series to x^14
- * in Horner form (truncation error below 2e-10), all in int64. */
-static int64_t cos_q30(int64_t x)
-{
-    static const int64_t div[] = {182, 132, 90, 56, 30, 12, 2};
-    const int64_t one = (int64_t)1 << 30;
-    int64_t x2 = (x * x) >> 30;
-    int64_t term = one;
-    for (size_t i = 0; i < sizeof div / sizeof div[0]; i++)
-        term = one - ((x2 * term) >> 30) / div[i];
-    return term;
-}
-
-int32_t rp_cos_pi_q16(int64_t num, int64_t den)
-{
-    /* round(pi * 2^30) */
-    const int64_t pi_q30 = 3373259426LL;
-    int sign = 1;
-    int64_t t;
-    if (den <= 0 || num < 0)
-        return 0;
-    t = num % (2 * den);
-    if (t > den)
-        t = 2 * den - t; /* cos(2pi - a) = cos(a) */
-    if (2 * t > den) {
-        t = den - t; /* cos(pi - a) = -cos(a) */
-        sign = -1;
-    }
-    int64_t c = cos_q30(pi_q30 * t / den);
-    return (int32_t)(sign * ((c + (1 << 13)) >> 14));
-}
-
 int32_t rp_drop_value(const rp_drop *d, int64_t d2)
 {
     int64_t r = d->radius;

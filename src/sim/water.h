@@ -10,54 +10,9 @@
 #include <stdint.h>
 
 #include "base/common.h"
+#include "scene/params.h" /* rp_water_params, rp_drop */
 
 typedef struct rp_pool rp_pool;
-
-enum rp_stencil {
-    RP_STENCIL_4,   /* Elias: (N + S + E + W) >> 1 */
-    RP_STENCIL_8,   /* CodeProject: (sum of 8 neighbours) >> 2 */
-    RP_STENCIL_ISO, /* rockpool: isotropic 9-point, (4*sum4 + sumdiag + 12*c) >> 4 */
-};
-
-enum rp_boundary {
-    RP_BOUNDARY_WALL, /* edge cells held at 0: waves reflect */
-    RP_BOUNDARY_OPEN, /* edge cells follow a first-order absorbing (Mur) condition */
-    RP_BOUNDARY_WRAP, /* periodic in x and y */
-};
-
-enum rp_shape {
-    RP_SHAPE_DISC,   /* height on every cell with d2 <= r*r */
-    RP_SHAPE_SQUARE, /* height on every cell with |dx|,|dy| <= r */
-    RP_SHAPE_COSINE, /* height*cos(pi*d/r), d = floor(sqrt(d2)) (CodeProject) */
-    RP_SHAPE_SPLASH, /* height*(255 - 512*(1 - d/r))/255 (Silverlight) */
-    RP_SHAPE_SMOOTH, /* height*(1 - d2/r2)^2: smooth to zero at the rim (rockpool) */
-};
-
-enum rp_mode {
-    RP_MODE_ADD, /* heights add, saturating */
-    RP_MODE_SET, /* heights replace */
-};
-
-typedef struct rp_water_params {
-    int width, height; /* 1..RP_MAX_SIDE */
-    enum rp_stencil stencil;
-    enum rp_boundary boundary;
-    int damping_shift;   /* n -= n >> shift; 1..30; used when damping_q16 == 0 */
-    int32_t damping_q16; /* n = n * q / 65536 (truncating); 1..65536, 0 = use shift */
-    /* Short-wave damping (viscosity): after each step every interior cell becomes
-     * h + round(v * (N + S + E + W - 4 h) / 65536), v = viscosity_q16 (0..16384, 0 = none):
-     * a wave of wave number k (per cell) loses about v (k^2) of its height a step, so
-     * the grid's own scale (k = pi) dies in a few steps and long waves keep theirs. */
-    int32_t viscosity_q16;
-} rp_water_params;
-
-typedef struct rp_drop {
-    int32_t x, y;   /* centre, cells (may lie off the grid: only covered cells change) */
-    int32_t radius; /* >= 0 */
-    int32_t height; /* -32768..32767 */
-    enum rp_shape shape;
-    enum rp_mode mode;
-} rp_drop;
 
 typedef struct rp_water rp_water;
 
@@ -123,10 +78,6 @@ void rp_water_step(rp_water *w, rp_pool *pool);
  * while they are in cache where the grid allows it (see water.c). The first such call
  * allocates a few rows a thread of scratch (when that fails, it steps one at a time). */
 void rp_water_steps(rp_water *w, rp_pool *pool, int n);
-
-/** Fixed-point cos(pi * num / den) in Q16 (65536 = 1.0), for 0 <= num, 0 < den.
- * Integer-only (no libm), identical on every platform; error under 2/65536. */
-int32_t rp_cos_pi_q16(int64_t num, int64_t den);
 
 /** The profile value a drop gives a cell at squared distance d2 from its centre
  * (the caller has checked the cell is covered). Exposed for tests. */

@@ -1,5 +1,5 @@
 /* engine.c - the core of a run (see engine.h). */
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "scene/scene.h"
 #include "scene/timeline.h"
+#include "look/light.h"
 #include "sim/water.h"
 
 typedef struct rp_pool rp_pool;
