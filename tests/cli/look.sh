@@ -1,13 +1,14 @@
 # look.sh - the look over photographs (rockpool(1) LIGHT): frame 90 of a rain over four of
 # Debian's lomiri-wallpapers photos (the README gallery's three and "Kleiber") against
-# still water, at 640x360 and 1920x1080 (and the three at 3840x2160), must meet the
-# targets tests/tools/look_targets.py states (no veil: 32x32-block luma change at most 2
-# levels median and 8 at the 95th percentile, the block scaled with the frame; mean
-# luma within 2; new near-white pixels at most 0.1%; at least 3% of pixels changed by 8
-# levels; still water is the fitted photo exactly; on flat grey a smooth ring, grain at most
-# 0.6 levels at 1080 rows, and rings seen through light alone, p99 |luma - 128| >= 8); the
-# measure that tells near-white moved from the photo's own from near-white made; at the
-# frame's edges, bed points mirrored back into the picture, never clamped.
+# still water, at 640x360 and 1920x1080 (and the three at 3840x2160 in make check-all),
+# must meet the targets tests/tools/look_targets.py states (no veil: 32x32-block luma
+# change at most 2 levels median and 8 at the 95th percentile, the block scaled with the
+# frame; mean luma within 2; new near-white pixels at most 0.1%; at least 3% of pixels
+# changed by 8 levels; still water is the fitted photo exactly; on flat grey a smooth ring,
+# grain at most 0.6 levels at 1080 rows, and rings seen through light alone, p99
+# |luma - 128| >= 8); the measure that tells near-white moved from the photo's own from
+# near-white made; at the frame's edges, bed points mirrored back into the picture, never
+# clamped.
 source "$(dirname "$0")/lib.sh"
 B=/usr/share/backgrounds
 photos=("$B/Bridge_by_Sander_Klootwijk.jpg" "$B/sunset_by_Aitzol_Berasategi.jpg"
@@ -21,9 +22,14 @@ for size in 640x360 1920x1080; do
         --rockpool "$ROCKPOOL" --size $size --check "${photos[@]}"
 done
 # At 3840x2160 the gallery's three (over Kleiber the photo's own highlights, moved by
-# refraction, take new near-white to 0.14%: README, make bench).
-check "look targets at 3840x2160" /usr/bin/python3 "$TOP/tests/tools/look_targets.py" \
-    --rockpool "$ROCKPOOL" --size 3840x2160 --check "${photos[@]:0:3}"
+# refraction, take new near-white to 0.14%: README, make bench). A minute on two cores, and
+# what it finds the 1080p check finds first: make check-all (ALL=1) runs it.
+if [ "${ALL:-0}" = 1 ]; then
+    check "look targets at 3840x2160" /usr/bin/python3 "$TOP/tests/tools/look_targets.py" \
+        --rockpool "$ROCKPOOL" --size 3840x2160 --check "${photos[@]:0:3}"
+else
+    echo "[ SKIPPED  ] look targets at 3840x2160: make check-all runs them (ALL=1)"
+fi
 # white_far counts new near-white pixels with none of the still frame's within 2 pixels
 # (1080 rows): a white pixel moved 2 pixels is not one of them, one moved 3 is.
 check "white_far tells white moved from the photo's from white made" /usr/bin/python3 -c '
