@@ -35,7 +35,7 @@
 #include <stdio.h>
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
-#define RP_CORE_VERSION_MAJOR 1
+#define RP_CORE_VERSION_MAJOR 2
 #define RP_CORE_VERSION_MINOR 0
 #define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
@@ -154,10 +154,17 @@ typedef struct rp_core_config {
     const uint8_t *background;
     size_t background_stride;
     enum rp_pixfmt background_format;
+    /* The size of the picture the caller's background comes from, both or neither (0x0:
+     * none): a scene that gives no size takes it, as rockpool takes a background image's. */
+    int image_width, image_height;
+    /* 1: a scene's background and sky images are not refused but left out (the built-in
+     * texture, or the caller's background, and the sky colour): a preview, as the
+     * playground shows. 0 (the default): such a scene's first frame fails (rp_core_open). */
+    int without_images;
 } rp_core_config;
 
 /** Defaults: no settings over the scene's, the scene's size, one thread, no memory limit,
- * the built-in texture. */
+ * the built-in texture, no picture's size, images refused. */
 RP_API void rp_core_config_init(rp_core_config *cfg);
 
 /** A core: the scene's settings resolved, its timeline, the simulation and the look. */
@@ -168,8 +175,9 @@ typedef struct rp_core rp_core;
  * Errors are bad input (RP_ERR_INVALID, RP_ERR_TOO_LARGE; a diagnostic when they have a
  * place in the scene) or RP_ERR_NOMEM; *core is NULL on failure. A scene that names
  * images (rp_core_info's needs_*) opens, and its first frame fails with
- * RP_ERR_UNSUPPORTED: a background image unless the caller gives the background's pixels,
- * a sky image under render light, wall masks always. */
+ * RP_ERR_UNSUPPORTED: a background image unless the caller gives the background's pixels
+ * (or sets without_images), a sky image under render light (unless without_images), wall
+ * masks always. */
 RP_API int rp_core_open(rp_core **core, const rp_scene *scene, const rp_core_config *cfg,
                         rp_error *err);
 

@@ -63,8 +63,7 @@ async function loadCore(bytes) {
         };
       const i = (k) => x.rpw_info(k);
       this.info = { width: i(0), height: i(1), frames: i(2), fps: i(3), fpsDen: i(4),
-                    sizeW: i(5), sizeH: i(6), preset: i(7), light: i(8),
-                    skyImage: i(9), backgroundFile: i(10) };
+                    light: i(8), skyImage: i(9), backgroundFile: i(10) };
       return { ok: true, status: 0, info: this.info };
     },
     // setBackground(rgb): output-sized RGB24 bytes over the water from the next frame on

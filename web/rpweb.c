@@ -1,23 +1,20 @@
 /* rpweb.c - the playground's glue: rockpool's core (the sources of librpcore.a) compiled to
- * wasm32 with wasi-libc, driven by web/worker.js. Like tests/tools/rpcore.c it links the
- * core alone and merges the settings as the session does (the preset's defaults, the
- * scene's, then the run's: here the output size, as -s), so frame k's RGB24 bytes are the
- * bytes `rockpool SCENE -s WxH -f framemd5` hashes for frame k.
+ * wasm32 with wasi-libc, driven by web/worker.js through the core API (include/rpcore.h)
+ * alone, as examples/core_frames.c is: the settings are merged as the program merges them
+ * (the preset's defaults, the scene's, then the output size, as -s), so frame k's RGB24
+ * bytes are the bytes `rockpool SCENE -s WxH -f framemd5` hashes for frame k.
  *
  * One scene at a time. rpw_open parses and resolves a new scene; on failure the previous
  * one stays (the page keeps playing the last good water) and rpw_err_* tell why. Frames
- * are rendered in any order: a frame before the last one starts the simulation again.
- * Every exported int is 0 on success unless it says otherwise. */
+ * are rendered in any order (the core simulates again from the start to go back). A scene
+ * that names a background or sky image is previewed without it (the page says so); one
+ * with wall masks is refused. Every exported int is 0 on success unless it says otherwise. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/common.h"
-#include "look/texture.h"
-#include "scene/scene.h"
-#include "scene/timeline.h"
-#include "engine/engine.h"
+#include "rpcore.h"
 
 #define EXPORT(name) __attribute__((export_name(#name)))
 
@@ -29,14 +26,11 @@
 
 static struct web {
     rp_scene *scene;
-    rp_settings merged; /* what rp_engine_new was given, to start again */
-    rp_engine *engine;
-    int64_t done;      /* the last frame rendered, -1 for none */
-    int width, height; /* output size */
-    int img_w, img_h;  /* the background's size given to rpw_open */
+    rp_core *core;
+    rp_core_info info;
     uint8_t *bg, *rgb, *rgba;
     rp_error err;
-} web = {.done = -1};
+} web;
 
 EXPORT(rpw_alloc) void *rpw_alloc(int32_t n);
 EXPORT(rpw_free) void rpw_free(void *p);
@@ -91,15 +85,14 @@ const char *rpw_err_source(void)
     return web.err.has_diag ? web.err.diag.source_line : "";
 }
 
-static void drop_run(void)
+/* A message of the page's own, as the core's are (a runtime failure unless bad_input). */
+static int fail(int code, int bad_input, const char *msg)
 {
-    rp_engine_free(&web.engine);
-    rp_scene_free(&web.scene);
-    free(web.bg);
-    free(web.rgb);
-    free(web.rgba);
-    web.bg = web.rgb = web.rgba = NULL;
-    web.done = -1;
+    memset(&web.err, 0, sizeof web.err);
+    web.err.code = code;
+    web.err.bad_input = bad_input;
+    strncpy(web.err.msg, msg, sizeof web.err.msg - 1);
+    return code;
 }
 
 /* Parse text (len bytes, named name in diagnostics) and resolve it at the output size
@@ -109,69 +102,58 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
                  int32_t img_w, int32_t img_h)
 {
     rp_scene *scene = NULL;
-    rp_engine *engine = NULL;
-    rp_settings over, merged;
+    rp_core *core = NULL;
+    rp_core_config cfg;
+    rp_core_info info;
     uint8_t *bg = NULL, *rgb = NULL, *rgba = NULL;
     memset(&web.err, 0, sizeof web.err);
-    if (len < 0 || out_w < 0 || out_h < 0 || out_w > RP_MAX_SIDE || out_h > RP_MAX_SIDE ||
-        (out_w == 0) != (out_h == 0))
-        return rp_error_set(&web.err, RP_ERR_INVALID, 1, "bad size %dx%d", (int)out_w, (int)out_h),
-               2;
-    int r = rp_scene_parse(&scene, text, (size_t)len, name, &web.err.diag);
-    if (r) {
-        web.err.code = r;
-        web.err.has_diag = 1;
-        web.err.bad_input = r != RP_ERR_NOMEM;
-        rp_scene_free(&scene);
-        return r == RP_ERR_NOMEM ? 1 : 2;
-    }
-    memset(&over, 0, sizeof over);
-    if (out_w) {
-        over.out_width = out_w;
-        over.out_height = out_h;
-        over.set |= RP_SET_OUTPUT_SIZE;
-    }
-    rp_settings_resolve(&merged, rp_scene_settings(scene), &over);
-    if ((r = rp_engine_new(&engine, scene, &merged, img_w, img_h, WEB_MAX_MEMORY, NULL, &web.err)))
+    if (len < 0)
+        return fail(RP_ERR_INVALID, 1, "bad scene length"), 2;
+    if (rp_scene_from_text(&scene, text, (size_t)len, name, &web.err))
         goto fail;
-    const rp_settings *s = rp_engine_settings(engine);
-    if ((int64_t)s->out_width * s->out_height > WEB_MAX_PIXELS) {
-        r = rp_error_set(&web.err, RP_ERR_TOO_LARGE, 1,
-                         "the page renders at most 3840x2160 pixels, not %dx%d: choose a "
-                         "smaller size (the command line renders any)",
-                         s->out_width, s->out_height);
+    rp_core_config_init(&cfg);
+    cfg.width = out_w;
+    cfg.height = out_h;
+    cfg.image_width = img_w;
+    cfg.image_height = img_h;
+    cfg.max_memory = WEB_MAX_MEMORY;
+    cfg.without_images = 1;
+    if (rp_core_open(&core, scene, &cfg, &web.err))
+        goto fail;
+    rp_core_get_info(core, &info);
+    char msg[160];
+    if ((int64_t)info.width * info.height > WEB_MAX_PIXELS) {
+        snprintf(msg, sizeof msg,
+                 "the page renders at most 3840x2160 pixels, not %dx%d: choose a smaller size "
+                 "(the command line renders any)",
+                 info.width, info.height);
+        fail(RP_ERR_TOO_LARGE, 1, msg);
         goto fail;
     }
-    const rp_item *mask = rp_timeline_first_mask(rp_engine_timeline(engine));
-    if (mask) {
-        r = rp_error_set(&web.err, RP_ERR_UNSUPPORTED, 1,
-                         "the page cannot read wall masks (%s): use the command line",
-                         mask->mask_path);
+    if (info.needs_masks) {
+        fail(RP_ERR_UNSUPPORTED, 1, "the page cannot read wall masks: use the command line");
         goto fail;
     }
-    size_t bytes = (size_t)s->out_width * (size_t)s->out_height * 3;
+    size_t bytes = (size_t)info.width * (size_t)info.height * 3;
     bg = malloc(bytes);
     rgb = malloc(bytes);
     rgba = malloc(bytes / 3 * 4);
     if (!bg || !rgb || !rgba) {
-        r = rp_error_set(&web.err, RP_ERR_NOMEM, 0, "out of memory for %dx%d frames", s->out_width,
-                         s->out_height);
+        snprintf(msg, sizeof msg, "out of memory for %dx%d frames", info.width, info.height);
+        fail(RP_ERR_NOMEM, 0, msg);
         goto fail;
     }
-    if ((r = rp_engine_start(engine, NULL, NULL, NULL, &web.err)))
-        goto fail;
-    drop_run();
+    rp_core_close(&web.core);
+    rp_scene_free(&web.scene);
+    free(web.bg);
+    free(web.rgb);
+    free(web.rgba);
     web.scene = scene;
-    web.merged = merged;
-    web.img_w = img_w;
-    web.img_h = img_h;
-    web.engine = engine;
-    web.width = s->out_width;
-    web.height = s->out_height;
+    web.core = core;
+    web.info = info;
     web.bg = bg;
     web.rgb = rgb;
     web.rgba = rgba;
-    rp_texture_default(bg, web.width, web.height);
     for (size_t i = 0; i < bytes / 3; i++) /* the alpha of the RGBA frame, set once */
         rgba[i * 4 + 3] = 255;
     return 0;
@@ -180,72 +162,59 @@ fail:
     free(bg);
     free(rgb);
     free(rgba);
-    rp_engine_free(&engine);
+    rp_core_close(&core);
     rp_scene_free(&scene);
     return web.err.bad_input ? 2 : 1;
 }
 
-/* The open run: 0 output width, 1 height, 2 frames, 3 fps numerator, 4 denominator, 5 the
- * size's width (the grid's picture before -s), 6 its height, 7 the preset, 8 1 if the
- * render is `light`, 9 1 if the scene names a sky image the page does not read (render
+/* The open run: 0 output width, 1 height, 2 frames, 3 fps numerator, 4 denominator, 8 1 if
+ * the render is `light`, 9 1 if the scene names a sky image the page does not read (render
  * light then reflects no sky picture), 10 1 if it names a background file (the page draws
- * its own); -1 with no run. */
+ * its own); -1 with no run or for another number. */
 int32_t rpw_info(int32_t what)
 {
-    if (!web.engine)
+    const rp_core_info *in = &web.info;
+    if (!web.core)
         return -1;
-    const rp_settings *s = rp_engine_settings(web.engine);
     switch (what) {
-    case 0: return s->out_width;
-    case 1: return s->out_height;
-    case 2:
-        return (int32_t)(rp_engine_frames(web.engine) > INT32_MAX ? INT32_MAX
-                                                                  : rp_engine_frames(web.engine));
-    case 3: return s->time.fps;
-    case 4: return s->time.fps_den;
-    case 5: return s->width;
-    case 6: return s->height;
-    case 7: return (int32_t)s->preset;
-    case 8: return s->look.mode == RP_RENDER_LIGHT;
-    case 9: return s->sky_image[0] && s->look.mode == RP_RENDER_LIGHT;
-    case 10: return s->background[0] != '\0';
+    case 0: return in->width;
+    case 1: return in->height;
+    case 2: return (int32_t)(in->frames > INT32_MAX ? INT32_MAX : in->frames);
+    case 3: return in->fps;
+    case 4: return in->fps_den;
+    case 8: return in->light;
+    case 9: return in->needs_sky && in->light;
+    case 10: return in->needs_background;
     default: return -1;
     }
 }
 
-/* The background, output-sized RGB24: the built-in texture after rpw_open, which the page
- * may overwrite with a picture's pixels (rendered from the next frame on). */
+/* The background, output-sized RGB24, for the page to fill with a picture's pixels (the
+ * core reads them at each frame from the next one on). */
 uint8_t *rpw_bg(void)
 {
+    if (!web.core || rp_core_set_background(web.core, web.bg, (size_t)web.info.width * 3,
+                                            RP_PIX_RGB24, &web.err))
+        return NULL;
     return web.bg;
 }
 
+/* The built-in texture again. */
 void rpw_bg_default(void)
 {
-    if (web.bg)
-        rp_texture_default(web.bg, web.width, web.height);
+    if (web.core)
+        rp_core_set_background(web.core, NULL, 0, RP_PIX_RGB24, &web.err);
 }
 
 /* Render frame k (0 <= k < frames) into the RGB24 frame and return it; NULL with no run,
- * k out of range, or when starting again failed (rpw_err_*). */
+ * or when the core refused (rpw_err_*: k out of range, out of memory). */
 uint8_t *rpw_render(int32_t k)
 {
-    if (!web.engine || k < 0 || k >= rp_engine_frames(web.engine))
+    if (!web.core)
         return NULL;
-    if (k < web.done) { /* back in time: the simulation from its start */
-        rp_engine *e = NULL;
-        memset(&web.err, 0, sizeof web.err);
-        if (rp_engine_new(&e, web.scene, &web.merged, web.img_w, web.img_h, WEB_MAX_MEMORY, NULL,
-                          &web.err) ||
-            rp_engine_start(e, NULL, NULL, NULL, &web.err)) {
-            rp_engine_free(&e);
-            return NULL;
-        }
-        rp_engine_free(&web.engine);
-        web.engine = e;
-    }
-    rp_engine_frame(web.engine, k, web.bg, web.rgb, NULL);
-    web.done = k;
+    memset(&web.err, 0, sizeof web.err);
+    if (rp_core_render(web.core, k, RP_PASS_RENDER, web.rgb, (size_t)web.info.width * 3, &web.err))
+        return NULL;
     return web.rgb;
 }
 
@@ -254,7 +223,7 @@ uint8_t *rpw_rgba(void)
 {
     if (!web.rgba)
         return NULL;
-    size_t n = (size_t)web.width * (size_t)web.height;
+    size_t n = (size_t)web.info.width * (size_t)web.info.height;
     for (size_t i = 0; i < n; i++)
         memcpy(web.rgba + i * 4, web.rgb + i * 3, 3);
     return web.rgba;

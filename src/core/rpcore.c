@@ -81,6 +81,8 @@ struct rp_core {
     const rp_scene *scene;
     rp_settings merged; /* the preset's, the scene's and the caller's, before resolving */
     int64_t max_memory;
+    int image_w, image_h; /* the caller's picture's size (rp_core_config) */
+    int without_images;   /* a scene's background and sky images are left out */
     rp_core_info info;
     int threads;
     rp_pool *pool;
@@ -129,6 +131,9 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
                                         cfg->width > RP_MAX_SIDE || cfg->height > RP_MAX_SIDE))
         return rp_error_set(err, RP_ERR_INVALID, 1, "the size %dx%d is outside 1..%d a side",
                             cfg->width, cfg->height, RP_MAX_SIDE);
+    if (cfg->image_width < 0 || cfg->image_height < 0 || !cfg->image_width != !cfg->image_height)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the picture's size %dx%d is not a size",
+                            cfg->image_width, cfg->image_height);
     if (cfg->threads < 1 || cfg->threads > 64)
         return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 1..64", cfg->threads);
     if (cfg->background && !cfg->width)
@@ -145,6 +150,9 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     c->bg_data = cfg->background;
     c->bg_stride = cfg->background_stride;
     c->bg_format = cfg->background_format;
+    c->image_w = cfg->image_width;
+    c->image_h = cfg->image_height;
+    c->without_images = cfg->without_images != 0;
     c->shown_k = -1;
 
     /* The settings as the program merges them: the preset's defaults, the scene's, the
@@ -155,7 +163,8 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
         c->merged.out_height = cfg->height;
         c->merged.set |= RP_SET_OUTPUT_SIZE;
     }
-    int r = rp_engine_new(&c->engine, scene, &c->merged, 0, 0, c->max_memory, NULL, err);
+    int r = rp_engine_new(&c->engine, scene, &c->merged, c->image_w, c->image_h, c->max_memory,
+                          NULL, err);
     if (r) {
         rp_core_close(&c);
         return r;
@@ -198,7 +207,8 @@ int rp_core_set_background(rp_core *c, const uint8_t *data, size_t stride, enum 
 /* A fresh engine of the core's settings, started when the core's is. */
 static int new_engine(rp_core *c, rp_engine **e, rp_error *err)
 {
-    int r = rp_engine_new(e, c->scene, &c->merged, 0, 0, c->max_memory, NULL, err);
+    int r =
+        rp_engine_new(e, c->scene, &c->merged, c->image_w, c->image_h, c->max_memory, NULL, err);
     if (!r && c->started)
         r = rp_engine_start(*e, c->pool, NULL, NULL, err);
     if (r)
@@ -217,12 +227,12 @@ static int start(rp_core *c, rp_error *err)
         return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
                             "%s: the scene has wall masks, images the core decodes none of",
                             rp_scene_name(c->scene));
-    if (in->needs_background && !c->bg_data)
+    if (in->needs_background && !c->bg_data && !c->without_images)
         return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
                             "%s: the scene names a background image, and the core decodes "
                             "none: give the background's pixels (rp_core_config)",
                             rp_scene_name(c->scene));
-    if (in->needs_sky && in->light)
+    if (in->needs_sky && in->light && !c->without_images)
         return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
                             "%s: the scene names a sky image, and the core decodes none",
                             rp_scene_name(c->scene));

@@ -297,6 +297,57 @@ static void test_refusals(void **state)
     rp_scene_free(&s);
 }
 
+/* without_images: a scene's background image is left out (the built-in texture, as the
+ * same scene without it draws), and a picture's size is the size of a scene that gives none;
+ * a size that is half given is refused. */
+static void test_without_images(void **state)
+{
+    (void)state;
+    rp_scene *s = NULL, *plain = NULL;
+    rp_core *c = NULL, *p = NULL;
+    rp_core_config cfg;
+    rp_core_info info;
+    rp_error err;
+    static const char img[] = "size 64x40\nduration 4f\nbackground pool.png\n"
+                              "at 0f drop 20 20 radius 4 height 3000\n";
+    static const char none[] = "size 64x40\nduration 4f\nat 0f drop 20 20 radius 4 height 3000\n";
+    uint8_t a[64 * 40 * 3], b[64 * 40 * 3];
+    assert_int_equal(rp_scene_from_text(&s, img, strlen(img), "i.scene", &err), RP_OK);
+    assert_int_equal(rp_scene_from_text(&plain, none, strlen(none), "n.scene", &err), RP_OK);
+    rp_core_config_init(&cfg);
+    assert_int_equal(cfg.without_images, 0);
+    cfg.without_images = 1;
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+    assert_int_equal(rp_core_open(&p, plain, NULL, &err), RP_OK);
+    rp_core_get_info(c, &info);
+    assert_true(info.needs_background); /* still said: the caller may tell its user */
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(rp_core_render(c, k, RP_PASS_RENDER, a, 64 * 3, &err), RP_OK);
+        assert_int_equal(rp_core_render(p, k, RP_PASS_RENDER, b, 64 * 3, &err), RP_OK);
+        assert_memory_equal(a, b, sizeof a);
+    }
+    rp_core_close(&c);
+    rp_core_close(&p);
+    rp_scene_free(&s);
+    rp_scene_free(&plain);
+
+    static const char sizeless[] = "duration 2f\nbackground pool.png\n";
+    assert_int_equal(rp_scene_from_text(&s, sizeless, strlen(sizeless), "s.scene", &err), RP_OK);
+    rp_core_config_init(&cfg);
+    cfg.image_width = 100;
+    cfg.image_height = 60;
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+    rp_core_get_info(c, &info);
+    assert_int_equal(info.width, 100);
+    assert_int_equal(info.height, 60);
+    rp_core_close(&c);
+    cfg.image_height = 0;
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_ERR_INVALID);
+    assert_null(c);
+    assert_true(err.bad_input);
+    rp_scene_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_height_pass),
         cmocka_unit_test(test_background_and_passes),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_without_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
