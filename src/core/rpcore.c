@@ -341,9 +341,9 @@ static int surface_pass(rp_core *c, enum rp_pass pass, void *dst, size_t stride,
     if (!out)
         return err->code;
     if (!c->aov_light) {
-        int r = rp_light_new(&c->aov_light, &s->light, err->msg, sizeof err->msg);
+        int r = rp_light_new(&c->aov_light, &s->light, err);
         if (r)
-            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+            return r;
     }
     if (!c->band && !(c->band = malloc((size_t)c->info.width * RP_AOV_BAND * sizeof *c->band)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
@@ -476,9 +476,7 @@ const int16_t *rp_core_heights(const rp_core *c, int *grid_w, int *grid_h)
  * files: the background and sky are the caller's). */
 static int inputs_digest(const rp_core *c, uint64_t *digest, rp_error *err)
 {
-    int r = rp_state_inputs(c->scene, rp_engine_timeline(c->engine), NULL, NULL, digest, err->msg,
-                            sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_state_inputs(c->scene, rp_engine_timeline(c->engine), NULL, NULL, digest, err);
 }
 
 /* The checkpoint of the water now, malloc'd. */
@@ -540,7 +538,7 @@ int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *
         rp_engine_free(&fresh);
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
-    r = rp_state_read(f, rp_engine_water(fresh), &steps, &key, &inputs, err->msg, sizeof err->msg);
+    r = rp_state_read(f, rp_engine_water(fresh), &steps, &key, &inputs, err);
     fclose(f);
     if (r)
         r = rp_error_set(err, r, r != RP_ERR_NOMEM, "checkpoint: %s", err->msg);

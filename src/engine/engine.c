@@ -98,8 +98,8 @@ static void update_light(rp_engine *e, int64_t k)
     if (!memcmp(&p, &e->light_now, sizeof p))
         return;
     rp_light *l = NULL;
-    char msg[256];
-    if (rp_light_new(&l, &p, msg, sizeof msg))
+    rp_error ignored;
+    if (rp_light_new(&l, &p, &ignored))
         return;
     if (e->sky_rgb)
         rp_light_set_sky(l, e->sky_rgb, e->s.out_width, e->s.out_height);
@@ -127,11 +127,8 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     e->s = *merged;
     rp_settings *s = &e->s;
-    if (rp_space_resolve(s, image_w, image_h, err->msg, sizeof err->msg) ||
-        rp_clock_resolve(s, &e->clock, err->msg, sizeof err->msg)) {
-        rp_error_set(err, RP_ERR_INVALID, 1, "%s", err->msg);
+    if (rp_space_resolve(s, image_w, image_h, err) || rp_clock_resolve(s, &e->clock, err))
         goto fail;
-    }
     /* `strength`: the heights scale as the timeline is built; the caustics with them */
     s->light.caustics_q8 = rp_strength_caustics(s->light.caustics_q8, s->strength_milli);
     /* Keys of the light need render light; depth and sun, its water model. */
@@ -199,8 +196,8 @@ static int start_light(rp_engine *e, rp_error *err)
     if (r)
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "cannot interpolate %dx%d to %dx%d",
                             s->water.width, s->water.height, s->out_width, s->out_height);
-    if ((r = rp_light_new(&e->light, &s->light, err->msg, sizeof err->msg)))
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    if ((r = rp_light_new(&e->light, &s->light, err)))
+        return r;
     e->light_now = s->light;
     e->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
     /* a scratch row for each thread of the pool (rounded to keep them apart in the cache) */

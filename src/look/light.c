@@ -37,18 +37,18 @@ static void fixed_text(char *buf, size_t len, int64_t v, int64_t div)
         rp_errf(buf, len, "%s%lld", v < 0 ? "-" : "", (long long)(mag / div));
 }
 
-static int out_of_range(char *err, size_t errlen, const char *what, int64_t v, int64_t div,
-                        int64_t lo, int64_t hi, const char *unit)
+static int out_of_range(rp_error *err, const char *what, int64_t v, int64_t div, int64_t lo,
+                        int64_t hi, const char *unit)
 {
     char val[32], from[32], to[32];
     fixed_text(val, sizeof val, v, div);
     fixed_text(from, sizeof from, lo, div);
     fixed_text(to, sizeof to, hi, div);
-    rp_errf(err, errlen, "%s %s is out of range (%s to %s%s)", what, val, from, to, unit);
-    return RP_ERR_INVALID;
+    return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s is out of range (%s to %s%s)", what, val,
+                        from, to, unit);
 }
 
-int rp_light_check(const rp_light_params *p, char *err, size_t errlen)
+int rp_light_check(const rp_light_params *p, rp_error *err)
 {
     const struct {
         const char *what;
@@ -72,8 +72,7 @@ int rp_light_check(const rp_light_params *p, char *err, size_t errlen)
     };
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
         if (r[i].v < r[i].lo || r[i].v > r[i].hi)
-            return out_of_range(err, errlen, r[i].what, r[i].v, r[i].div, r[i].lo, r[i].hi,
-                                r[i].unit);
+            return out_of_range(err, r[i].what, r[i].v, r[i].div, r[i].lo, r[i].hi, r[i].unit);
     return RP_OK;
 }
 
@@ -260,9 +259,9 @@ static void build_water(rp_light *l)
     }
 }
 
-int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t errlen)
+int rp_light_new(rp_light **out, const rp_light_params *p, rp_error *err)
 {
-    int ret = rp_light_check(p, err, errlen);
+    int ret = rp_light_check(p, err);
     *out = NULL;
     if (ret)
         return ret;

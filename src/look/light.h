@@ -88,6 +88,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "scene/params.h" /* rp_light_params */
 
 /** How far a sky image is displaced by the surface's slope, in grid cells per unit slope
@@ -96,13 +97,13 @@
 
 /** Check ranges. RP_OK, or RP_ERR_INVALID with a message naming the parameter, its value
  * and the range that works (e.g. "light elevation 95 is out of range (0 to 90 degrees)"). */
-int rp_light_check(const rp_light_params *p, char *err, size_t errlen);
+int rp_light_check(const rp_light_params *p, rp_error *err);
 
 typedef struct rp_light rp_light;
 
 /** Check the parameters and build the tables (about 40 KiB). RP_OK, RP_ERR_INVALID (with
  * a message, as rp_light_check), RP_ERR_NOMEM. *out is NULL on failure. */
-int rp_light_new(rp_light **out, const rp_light_params *p, char *err, size_t errlen);
+int rp_light_new(rp_light **out, const rp_light_params *p, rp_error *err);
 
 /** Free and null the handle; NULL is a no-op. */
 void rp_light_free(rp_light **l);

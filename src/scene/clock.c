@@ -25,7 +25,7 @@ static void auto_grid(int sw, int sh, int *gw, int *gh)
     }
 }
 
-int rp_space_resolve(rp_settings *s, int image_w, int image_h, char *err, size_t errlen)
+int rp_space_resolve(rp_settings *s, int image_w, int image_h, rp_error *err)
 {
     int out_given = (s->set & RP_SET_OUTPUT_SIZE) != 0;
     int output_grid = !s->sim.auto_grid; /* seed presets: grid, scene and output are one */
@@ -62,17 +62,17 @@ int rp_space_resolve(rp_settings *s, int image_w, int image_h, char *err, size_t
         auto_grid(s->width, s->height, &gw, &gh);
     }
     if ((s->set & RP_SET_GRID) && (gw < 16 || gh < 16 || gw > RP_MAX_SIDE || gh > RP_MAX_SIDE)) {
-        rp_errf(err, errlen, "the grid %dx%d is out of range (16..%d cells a side)", gw, gh,
-                RP_MAX_SIDE);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the grid %dx%d is out of range (16..%d cells a side)", gw, gh,
+                            RP_MAX_SIDE);
     }
     if (s->look.mode != RP_RENDER_LIGHT && (gw != s->out_width || gh != s->out_height)) {
-        rp_errf(err, errlen,
-                "a grid of %dx%d cells needs render light (render %s draws one cell a pixel, "
-                "so its grid is the output size %dx%d)",
-                gw, gh, s->look.mode == RP_RENDER_LENS ? "lens" : "offset", s->out_width,
-                s->out_height);
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "a grid of %dx%d cells needs render light (render %s draws one cell a pixel, "
+            "so its grid is the output size %dx%d)",
+            gw, gh, s->look.mode == RP_RENDER_LENS ? "lens" : "offset", s->out_width,
+            s->out_height);
     }
     s->water.width = gw;
     s->water.height = gh;
@@ -144,43 +144,42 @@ static int64_t rate_of_speed(const rp_settings *s)
     return (int64_t)((2 * num + den) / (2 * den));
 }
 
-int rp_clock_resolve(rp_settings *s, rp_clock *c, char *err, size_t errlen)
+int rp_clock_resolve(rp_settings *s, rp_clock *c, rp_error *err)
 {
     rp_time_settings *t = &s->time;
     unsigned given = s->set;
     if ((given & RP_SET_SPEED) && (given & RP_SET_RATE)) {
-        rp_errf(err, errlen, "speed and rate are both given: speed sets the rate, give one");
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "speed and rate are both given: speed sets the rate, give one");
     }
     if ((given & RP_SET_FADE) && (given & RP_SET_DAMPING)) {
-        rp_errf(err, errlen, "fade and damping are both given: fade sets the damping, give one");
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "fade and damping are both given: fade sets the damping, give one");
     }
     if (!(given & RP_SET_RATE) && s->sim.speed > 0) {
         int64_t r = rate_of_speed(s);
         if (r < 1 || r > RP_RATE_MAX) {
-            rp_errf(err, errlen,
-                    "the speed asks for %lld steps per second on a %d-cell-wide grid, outside "
-                    "1..%d: give a %s speed or another grid",
-                    (long long)r, s->water.width, RP_RATE_MAX, r < 1 ? "higher" : "lower");
-            return RP_ERR_INVALID;
+            return rp_error_set(
+                err, RP_ERR_INVALID, 1,
+                "the speed asks for %lld steps per second on a %d-cell-wide grid, outside "
+                "1..%d: give a %s speed or another grid",
+                (long long)r, s->water.width, RP_RATE_MAX, r < 1 ? "higher" : "lower");
         }
         t->rate = (int)r;
     }
     if (t->rate == 0 && t->fps_den != 1) {
-        rp_errf(err, errlen,
-                "the frame rate %d/%d is not whole: one step per frame needs a "
-                "whole frame rate; give the simulation a rate (rate N)",
-                t->fps, t->fps_den);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the frame rate %d/%d is not whole: one step per frame needs a "
+                            "whole frame rate; give the simulation a rate (rate N)",
+                            t->fps, t->fps_den);
     }
     int64_t per_frame = t->rate ? ((int64_t)t->rate * t->fps_den + t->fps - 1) / t->fps : 1;
     if (per_frame > RP_STEPS_PER_FRAME_MAX) {
-        rp_errf(err, errlen,
-                "rate %d at %d/%d frames per second is %lld steps a frame, over the limit of "
-                "%d: lower the rate or the speed, or raise the frame rate",
-                t->rate, t->fps, t->fps_den, (long long)per_frame, RP_STEPS_PER_FRAME_MAX);
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "rate %d at %d/%d frames per second is %lld steps a frame, over the limit of "
+            "%d: lower the rate or the speed, or raise the frame rate",
+            t->rate, t->fps, t->fps_den, (long long)per_frame, RP_STEPS_PER_FRAME_MAX);
     }
     /* clock: steps per second as a ratio */
     int64_t cn = t->rate ? t->rate : t->fps, cd = t->rate ? 1 : t->fps_den;

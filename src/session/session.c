@@ -961,8 +961,7 @@ static int load_state(rp_session *se, rp_error *err)
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
     int64_t steps;
-    int r = rp_state_read(f, rp_engine_water(se->engine), &steps, &key, &inputs, err->msg,
-                          sizeof err->msg);
+    int r = rp_state_read(f, rp_engine_water(se->engine), &steps, &key, &inputs, err);
     fclose(f);
     if (r)
         return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s: %s", path, err->msg);
@@ -975,9 +974,10 @@ static int load_state(rp_session *se, rp_error *err)
     if (key != rp_state_key(&se->s, se->tl, steps))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state was saved from another scene or other settings", path);
-    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &want, err->msg,
-                             sizeof err->msg)))
-        return rp_error_set(err, r, 1, "%s", err->msg);
+    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &want, err))) {
+        err->bad_input = 1; /* an input the state was bound to is missing */
+        return r;
+    }
     if (inputs != want)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state was saved with other inputs (the scene's text, a wall mask, "
@@ -1204,10 +1204,9 @@ static int write_state(rp_session *se, rp_error *err)
     uint8_t *buf;
     size_t len;
     uint64_t inputs;
-    int r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &inputs, err->msg,
-                            sizeof err->msg);
+    int r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &inputs, err);
     if (r)
-        return rp_error_set(err, r, 0, "%s", err->msg);
+        return r;
     int64_t at = se->end > 0 ? rp_clock_steps(se->clock, se->end - 1) : 0;
     if (rp_engine_advance(se->engine, at, se->run->stop))
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");

@@ -130,7 +130,7 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
         cfg->aov[RP_AOV_NORMAL] || cfg->aov[RP_AOV_DISPLACEMENT] || cfg->aov[RP_AOV_CAUSTICS];
     if (aov_wants_heights_q8(cfg)) {
         if ((r = rp_upscale_new(&a->upscale, a->gw, a->gh, a->ow, a->oh)) ||
-            (surface && (r = rp_light_new(&a->light, &s->light, err->msg, sizeof err->msg))))
+            (surface && (r = rp_light_new(&a->light, &s->light, err))))
             goto fail;
         a->geom =
             (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),

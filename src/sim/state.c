@@ -73,16 +73,15 @@ uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k)
 }
 
 /* FNV-1a of a whole file's bytes, after its length. */
-static int fnv_file(uint64_t *h, const char *path, char *err, size_t errlen)
+static int fnv_file(uint64_t *h, const char *path, rp_error *err)
 {
     uint8_t buf[65536];
     uint64_t total = 0;
     size_t n;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        rp_errf(err, errlen, "cannot read '%s' to bind the checkpoint to it: %s", path,
-                strerror(errno));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot read '%s' to bind the checkpoint to it: %s",
+                            path, strerror(errno));
     }
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
         *h = fnv(*h, buf, n);
@@ -91,15 +90,15 @@ static int fnv_file(uint64_t *h, const char *path, char *err, size_t errlen)
     int bad = ferror(f);
     fclose(f);
     if (bad) {
-        rp_errf(err, errlen, "cannot read '%s' to bind the checkpoint to it", path);
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot read '%s' to bind the checkpoint to it",
+                            path);
     }
     *h = fnv_u64(*h, total);
     return RP_OK;
 }
 
 int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *background,
-                    const char *sky, uint64_t *digest, char *err, size_t errlen)
+                    const char *sky, uint64_t *digest, rp_error *err)
 {
     size_t len;
     const char *text = rp_scene_text(scene, &len);
@@ -117,13 +116,13 @@ int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *ba
             if (last && !strcmp(last, items[i].mask_path))
                 continue;
             last = items[i].mask_path;
-            if ((r = fnv_file(&h, last, err, errlen)))
+            if ((r = fnv_file(&h, last, err)))
                 return r;
         }
     }
-    if (background && background[0] && (r = fnv_file(&h, background, err, errlen)))
+    if (background && background[0] && (r = fnv_file(&h, background, err)))
         return r;
-    if (sky && sky[0] && (r = fnv_file(&h, sky, err, errlen)))
+    if (sky && sky[0] && (r = fnv_file(&h, sky, err)))
         return r;
     *digest = h;
     return RP_OK;
@@ -187,8 +186,8 @@ int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint64_t inputs,
     return RP_OK;
 }
 
-int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t *inputs, char *err,
-                  size_t errlen)
+int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t *inputs,
+                  rp_error *err)
 {
     const rp_water_params *p = rp_water_params_of(w);
     size_t cells = (size_t)p->width * (size_t)p->height;
@@ -200,45 +199,42 @@ int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t 
 
     size_t got = fread(head, 1, sizeof head, f);
     if (got != sizeof head || memcmp(head, magic, 8)) {
-        rp_errf(err, errlen, "not a rockpool state file");
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "not a rockpool state file");
     }
     if (get32(head + 8) < RP_STATE_VERSION) {
-        rp_errf(err, errlen,
-                "state made by an older rockpool (state format %u; this rockpool reads format "
-                "%d, which also binds the scene, masks and background): save it again",
-                get32(head + 8), RP_STATE_VERSION);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "state made by an older rockpool (state format %u; this rockpool "
+                            "reads format %d, which also binds the scene, masks and "
+                            "background): save it again",
+                            get32(head + 8), RP_STATE_VERSION);
     }
     if (get32(head + 8) != RP_STATE_VERSION) {
-        rp_errf(err, errlen, "state format version %u, this rockpool reads version %d",
-                get32(head + 8), RP_STATE_VERSION);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "state format version %u, this rockpool reads version %d",
+                            get32(head + 8), RP_STATE_VERSION);
     }
     if (get32(head + 12) != (uint32_t)p->width || get32(head + 16) != (uint32_t)p->height) {
-        rp_errf(err, errlen, "state is for %ux%u, this run is %dx%d", get32(head + 12),
-                get32(head + 16), p->width, p->height);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "state is for %ux%u, this run is %dx%d",
+                            get32(head + 12), get32(head + 16), p->width, p->height);
     }
     sum = fnv(sum, head, sizeof head);
     buf = malloc(cells * 2 * sizeof *buf);
     raw = malloc(cells * 4);
     if (!buf || !raw) {
-        rp_errf(err, errlen, "out of memory");
-        r = RP_ERR_NOMEM;
+        r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
         goto fail;
     }
     if (fread(raw, 1, cells * 4, f) != cells * 4 || fread(tail, 1, 8, f) != 8) {
-        rp_errf(err, errlen, "state file is truncated");
+        rp_error_set(err, RP_ERR_FORMAT, 1, "state file is truncated");
         goto fail;
     }
     sum = fnv(sum, raw, cells * 4);
     if (sum != get64(tail) || fgetc(f) != EOF) {
-        rp_errf(err, errlen, "state file is damaged (checksum mismatch)");
+        rp_error_set(err, RP_ERR_FORMAT, 1, "state file is damaged (checksum mismatch)");
         goto fail;
     }
     if ((int64_t)get64(head + 24) < 0 || get32(head + 20) != 0) {
-        rp_errf(err, errlen, "state file is damaged (bad frame index or header)");
+        rp_error_set(err, RP_ERR_FORMAT, 1, "state file is damaged (bad frame index or header)");
         goto fail;
     }
     for (size_t i = 0; i < cells * 2; i++)

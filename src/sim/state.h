@@ -30,7 +30,7 @@ uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k);
  * the digest is what it was before sky images existed). Files are read whole; RP_ERR_IO
  * with a reason when one cannot be read. */
 int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *background,
-                    const char *sky, uint64_t *digest, char *err, size_t errlen);
+                    const char *sky, uint64_t *digest, rp_error *err);
 
 /** Encode the water's buffers as the state at frame k into a malloc'd buffer (*buf, *len).
  * Returns RP_OK or RP_ERR_NOMEM. */
@@ -44,8 +44,9 @@ void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n);
 /** Read a checkpoint header and buffers. Checks magic, version, size against the water, a
  * frame index >= 0, and the checksum; *frame, *key and *inputs are what the file says (the
  * caller compares them). A file of an older format is refused with a message saying so.
- * On success the buffers are loaded into w. Errors: RP_ERR_FORMAT with a reason in err. */
-int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t *inputs, char *err,
-                  size_t errlen);
+ * On success the buffers are loaded into w. Errors: RP_ERR_FORMAT (bad input) with a reason,
+ * RP_ERR_NOMEM. */
+int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t *inputs,
+                  rp_error *err);
 
 #endif

@@ -62,8 +62,8 @@ static void layer_defaults(rp_light_params *p)
 static rp_light *make(const rp_light_params *p)
 {
     rp_light *l = NULL;
-    char err[200];
-    assert_int_equal(rp_light_new(&l, p, err, sizeof err), RP_OK);
+    rp_error err;
+    assert_int_equal(rp_light_new(&l, p, &err), RP_OK);
     return l;
 }
 
@@ -503,12 +503,12 @@ static void test_no_white_disc(void **state)
 
 static void expect_bad(rp_light_params *p, const char *want)
 {
-    char err[200] = "";
+    rp_error err = {0};
     rp_light *l = (rp_light *)p;
-    assert_int_equal(rp_light_new(&l, p, err, sizeof err), RP_ERR_INVALID);
+    assert_int_equal(rp_light_new(&l, p, &err), RP_ERR_INVALID);
     assert_null(l);
-    if (!strstr(err, want))
-        fail_msg("message '%s' lacks '%s'", err, want);
+    if (!strstr(err.msg, want))
+        fail_msg("message '%s' lacks '%s'", err.msg, want);
     layer_defaults(p);
 }
 
@@ -516,9 +516,9 @@ static void test_ranges(void **state)
 {
     (void)state;
     rp_light_params p;
-    char err[200];
+    rp_error err;
     layer_defaults(&p);
-    assert_int_equal(rp_light_check(&p, err, sizeof err), RP_OK);
+    assert_int_equal(rp_light_check(&p, &err), RP_OK);
     p.elevation_mdeg = 95000;
     expect_bad(&p, "light elevation 95 is out of range (0 to 90 degrees)");
     p.elevation_mdeg = -500;
@@ -542,7 +542,7 @@ static void test_ranges(void **state)
     p.shininess = 1024;
     p.specular_q8 = 64 * 256;
     p.azimuth_mdeg = -360000;
-    assert_int_equal(rp_light_check(&p, err, sizeof err), RP_OK);
+    assert_int_equal(rp_light_check(&p, &err), RP_OK);
     rp_light_free(NULL);
 }
 
@@ -603,9 +603,9 @@ static void render_split(const rp_light *l, const rp_light_geom *g, const int32_
 static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int32_t syq,
                         const int32_t *f, const uint8_t *b)
 {
-    char err[200];
+    rp_error err;
     rp_light *l = NULL;
-    assert_int_equal(rp_light_new(&l, p, err, sizeof err), RP_OK);
+    assert_int_equal(rp_light_new(&l, p, &err), RP_OK);
     rp_light_geom g = {w, h, sxq, syq, 0};
     size_t n = (size_t)w * h;
     /* half the renders state the field's peak, as the engine does: the kernels then skip

@@ -958,8 +958,8 @@ static void test_light_levels(void **state)
             if (!model)
                 p.height_scale = RP_LIGHT_LAYER_HEIGHT_SCALE;
             rp_light *l = NULL;
-            char err[200];
-            assert_int_equal(rp_light_new(&l, &p, err, sizeof err), RP_OK);
+            rp_error err;
+            assert_int_equal(rp_light_new(&l, &p, &err), RP_OK);
             int64_t peak = 1;
             for (int i = 0; i < H * W; i++) {
                 int x = i % W, y = i / W;
@@ -1147,10 +1147,11 @@ static void test_light_water_matches_plain_c(void **state)
                     f[(size_t)y * w + x] = wheight((enum wfield)k, x, y, &s);
             for (int v = 0; v < 6; v++) {
                 rp_light_params p;
-                char err[200], what[64];
+                rp_error err;
+                char what[64];
                 water_params(&p, v, &s);
                 rp_light *l = NULL;
-                assert_int_equal(rp_light_new(&l, &p, err, sizeof err), RP_OK);
+                assert_int_equal(rp_light_new(&l, &p, &err), RP_OK);
                 snprintf(what, sizeof what, "field %d params %d", k, v);
                 compare_water_light(l, &g, f, bg, &s, what);
                 rp_light_free(&l);
@@ -1171,8 +1172,8 @@ static void test_light_water_kernel_used(void **state)
     rp_light_params p;
     rp_light_defaults(&p);
     rp_light *l = NULL;
-    char err[200];
-    assert_int_equal(rp_light_new(&l, &p, err, sizeof err), RP_OK);
+    rp_error err;
+    assert_int_equal(rp_light_new(&l, &p, &err), RP_OK);
     /* frame_init's values for 1920x1080 over a 640-cell grid */
     struct rp_light_frame f = {0};
     f.w = 64;
@@ -1224,8 +1225,8 @@ static void test_light_water_avx512_direct(void **state)
     rp_light_defaults(&p);
     p.sky_q8 = 2 * 256;
     rp_light *l = NULL;
-    char err[200];
-    assert_int_equal(rp_light_new(&l, &p, err, sizeof err), RP_OK);
+    rp_error err;
+    assert_int_equal(rp_light_new(&l, &p, &err), RP_OK);
     struct rp_light_frame f = {0};
     f.w = W;
     f.h = H;
