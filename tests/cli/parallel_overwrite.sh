@@ -141,6 +141,31 @@ check "... the file is kept" test "$(ls -A made2 2>/dev/null)" = notes.txt -a \
     "$(cat made2/notes.txt 2>/dev/null)" = mine
 sleep 1
 check "... and no chunk writes there after it has exited" test "$(ls -A made2 2>/dev/null)" = notes.txt
+# A chunk that leaves a process behind in a process group of its own (as parallel starts
+# each job in one): a stop ends it too. (The stop once signalled parallel's group alone,
+# and such a process went on writing after the run had exited.)
+{
+    echo '#!/usr/bin/env bash'
+    printf 'case " $* " in *" --start "*)\n    set -m\n'
+    printf '    (sleep 3; echo late >>%q) &\n    touch %q ;;\nesac\n' "$PWD/late" "$PWD/straggling"
+    printf 'exec %q "$@"\n' "$R"
+} >straggler
+chmod +x straggler
+for sig in TERM:143 HUP:129; do # (SIGHUP: a farm host's ssh session dropped)
+    rm -rf late straggling .o3.mkv.chunks
+    ROCKPOOL=$PWD/straggler "$RP" -k 4 -j 2 -o o3.mkv -- long.scene -c ffv1 2>rp.err &
+    pid=$!
+    for _ in $(seq 3000); do
+        [ ! -e straggling ] && kill -0 $pid 2>/dev/null || break
+        sleep 0.02
+    done
+    kill -"${sig%:*}" $pid
+    wait $pid
+    rc=$?
+    sleep 4
+    check "SIG${sig%:*} while a chunk's own process runs: exit ${sig#*:} (got $rc)" test $rc = "${sig#*:}"
+    check "... that process is ended too (nothing written after the stop)" test ! -e late
+done
 
 # --aov sequences: a file that appears at an AOV frame is kept (without -y) and the run
 # leaves none of the AOV frames; with -y a directory there is left as it is.
