@@ -159,7 +159,8 @@ typedef struct rp_core_config {
     int image_width, image_height;
     /* 1: a scene's background and sky images are not refused but left out (the built-in
      * texture, or the caller's background, and the sky colour): a preview, as the
-     * playground shows. 0 (the default): such a scene's first frame fails (rp_core_open). */
+     * playground shows. 0 (the default): such a scene's first rp_core_render fails (see
+     * rp_core_open). */
     int without_images;
 } rp_core_config;
 

@@ -68,7 +68,10 @@ async function loadCore(bytes) {
     },
     // setBackground(rgb): output-sized RGB24 bytes over the water from the next frame on
     setBackground(rgb) {
-      u8().set(rgb, x.rpw_bg());
+      const p = x.rpw_bg();
+      if (!p) return;
+      u8().set(rgb, p);
+      x.rpw_bg_use();
     },
     defaultBackground() {
       x.rpw_bg_default();

@@ -44,6 +44,7 @@ EXPORT(rpw_err_file) const char *rpw_err_file(void);
 EXPORT(rpw_err_source) const char *rpw_err_source(void);
 EXPORT(rpw_info) int32_t rpw_info(int32_t what);
 EXPORT(rpw_bg) uint8_t *rpw_bg(void);
+EXPORT(rpw_bg_use) int32_t rpw_bg_use(void);
 EXPORT(rpw_bg_default) void rpw_bg_default(void);
 EXPORT(rpw_render) uint8_t *rpw_render(int32_t k);
 EXPORT(rpw_rgba) uint8_t *rpw_rgba(void);
@@ -143,6 +144,11 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
         fail(RP_ERR_NOMEM, 0, msg);
         goto fail;
     }
+    /* The first frame now, while the last good scene is still there: what fails when the
+     * simulation starts (out of memory) keeps it playing. */
+    if (info.frames > 0 &&
+        rp_core_render(core, 0, RP_PASS_RENDER, rgb, (size_t)info.width * 3, &web.err))
+        goto fail;
     rp_core_close(&web.core);
     rp_scene_free(&web.scene);
     free(web.bg);
@@ -189,14 +195,22 @@ int32_t rpw_info(int32_t what)
     }
 }
 
-/* The background, output-sized RGB24, for the page to fill with a picture's pixels (the
- * core reads them at each frame from the next one on). */
+/* The background's buffer, output-sized RGB24, for the page to fill with a picture's
+ * pixels; then rpw_bg_use makes it the background (the core reads it at each frame from
+ * the next one on). NULL with no run. */
 uint8_t *rpw_bg(void)
 {
-    if (!web.core || rp_core_set_background(web.core, web.bg, (size_t)web.info.width * 3,
-                                            RP_PIX_RGB24, &web.err))
-        return NULL;
-    return web.bg;
+    return web.core ? web.bg : NULL;
+}
+
+int32_t rpw_bg_use(void)
+{
+    if (!web.core)
+        return 1;
+    return rp_core_set_background(web.core, web.bg, (size_t)web.info.width * 3, RP_PIX_RGB24,
+                                  &web.err)
+               ? 2
+               : 0;
 }
 
 /* The built-in texture again. */

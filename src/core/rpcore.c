@@ -132,7 +132,8 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
         return rp_error_set(err, RP_ERR_INVALID, 1, "the size %dx%d is outside 1..%d a side",
                             cfg->width, cfg->height, RP_MAX_SIDE);
     if (cfg->image_width < 0 || cfg->image_height < 0 || !cfg->image_width != !cfg->image_height)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "the picture's size %dx%d is not a size",
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the picture's size %dx%d: give both sides (1 or more) or neither",
                             cfg->image_width, cfg->image_height);
     if (cfg->threads < 1 || cfg->threads > 64)
         return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 1..64", cfg->threads);

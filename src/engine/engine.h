@@ -2,8 +2,8 @@
  * time and space (clock.h), the timeline, the simulation stepped to each frame's instant,
  * and the frame rendered over a background (render.h for the seed presets' modes,
  * upscale.h + light.h for render `light`). The session (session.c) adds inputs, sinks and
- * the writer thread around it; tests/tools/rpcore.c drives it alone, also for other
- * architectures. */
+ * the writer thread around it; the core API (src/core/rpcore.c) and the frei0r plugin
+ * drive it alone. */
 #ifndef RP_ENGINE_H
 #define RP_ENGINE_H
 

@@ -1,7 +1,8 @@
 /* params.h - the plain parameters a run's settings hold and the simulation (sim/water.h),
- * the light (look/light.h) and the seed presets' renders (look/render.h) take as they are:
- * data only, so that scene/ depends on neither and both include these. What each field
- * means and the ranges that are checked are in the header of the code that uses it. */
+ * the light (look/light.h) and the seed presets' renders (look/render.h) take as they are,
+ * so that scene/ depends on neither and both include these; and the rockpool preset's
+ * light (rp_light_defaults, in settings.c with the other presets). Each field says its
+ * range here; the code that uses it checks it (rp_water_new, rp_light_check). */
 #ifndef RP_PARAMS_H
 #define RP_PARAMS_H
 

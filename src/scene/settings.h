@@ -191,15 +191,15 @@ void rp_settings_defaults(rp_settings *s, enum rp_preset preset);
  * damping bit copies damping_shift and damping_q16 together. */
 void rp_settings_merge(rp_settings *dst, const rp_settings *src);
 
-/** The caustics' strength (Q8) a run at strength_milli lights with: caustics_q8 itself up
- * to strength 1, above it divided by the strength's square, rounded. The caustics' mean
- * brightening (1 / det less 1, averaged over the surface) grows with the square of the
- * slopes, so this keeps it, and the look's targets (no veil, no grain), as at strength 1. */
 /** The settings a run renders with, as the program resolves them: the preset's defaults
  * (over's preset, else the scene's, else rockpool), then every field the scene sets, then
  * every field over sets (over may be NULL). */
 void rp_settings_resolve(rp_settings *out, const rp_settings *scene, const rp_settings *over);
 
+/** The caustics' strength (Q8) a run at strength_milli lights with: caustics_q8 itself up
+ * to strength 1, above it divided by the strength's square, rounded. The caustics' mean
+ * brightening (1 / det less 1, averaged over the surface) grows with the square of the
+ * slopes, so this keeps it, and the look's targets (no veil, no grain), as at strength 1. */
 int32_t rp_strength_caustics(int32_t caustics_q8, int32_t strength_milli);
 
 /** Preset by name ("elias", ...), or -1. */

@@ -331,6 +331,22 @@ static void test_without_images(void **state)
     rp_scene_free(&s);
     rp_scene_free(&plain);
 
+    /* a sky image under render light: refused by default, left out (the sky colour) as asked */
+    static const char sky[] = "size 64x40\nduration 2f\nsky clouds.png 4\n"
+                              "at 0f drop 20 20 radius 4 height 3000\n";
+    assert_int_equal(rp_scene_from_text(&s, sky, strlen(sky), "k.scene", &err), RP_OK);
+    assert_int_equal(rp_core_open(&c, s, NULL, &err), RP_OK);
+    rp_core_get_info(c, &info);
+    assert_true(info.needs_sky && info.light);
+    assert_int_equal(rp_core_render(c, 0, RP_PASS_RENDER, a, 64 * 3, &err), RP_ERR_UNSUPPORTED);
+    rp_core_close(&c);
+    rp_core_config_init(&cfg);
+    cfg.without_images = 1;
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+    assert_int_equal(rp_core_render(c, 1, RP_PASS_RENDER, a, 64 * 3, &err), RP_OK);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+
     static const char sizeless[] = "duration 2f\nbackground pool.png\n";
     assert_int_equal(rp_scene_from_text(&s, sizeless, strlen(sizeless), "s.scene", &err), RP_OK);
     rp_core_config_init(&cfg);
