@@ -82,15 +82,14 @@ expect_status "a 1% moving wall for 5000 s is within the limit" 0 "$R" --check l
 # The delay counts from when rockpool catches SIGINT: a background job starts with SIGINT
 # ignored, and on a loaded machine loading the libraries can take longer than the delay.
 interrupted() {
-    local name=$1 scene=$2 pid t0 t1 rc limit=${4:-1000} i mask
+    local name=$1 scene=$2 pid t0 t1 rc limit=${4:-1000} i
     # AddressSanitizer slows the program 2-3x (CI saw 1001 ms under load): 3x the limit
     # there; the plain builds hold the second
     case $R in */build-san/*) limit=$((limit * 3)) ;; esac
     "$R" -q "$scene" -f framemd5 -o /dev/null 2>/dev/null &
     pid=$!
     for i in $(seq 1000); do
-        mask=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2>/dev/null)
-        [ -n "$mask" ] && (((0x$mask & 2) != 0)) && break
+        catches $pid 2 && break
         sleep 0.01
     done
     sleep "${3:-1}"

@@ -125,6 +125,14 @@ refuse_scene() {
 }
 
 # dir_snapshot: every entry under the current directory with its size, time and link.
+# catches PID SIGNUM: the process has a handler of its own for the signal (bit SIGNUM - 1
+# of /proc's SigCgt mask, checked as hex digits before any arithmetic).
+catches() {
+    local m
+    m=$(awk '/^SigCgt:/ { print $2 }' /proc/"$1"/status 2>/dev/null)
+    [[ $m =~ ^[0-9a-fA-F]{1,16}$ ]] && (((16#$m >> ($2 - 1)) & 1))
+}
+
 dir_snapshot() { find . -printf '%p %s %T@ %l\n' | sort; }
 
 # refused_unchanged NAME FRAGMENT ARGS...: rockpool -q ARGS exits 2 with FRAGMENT on

@@ -285,8 +285,7 @@ if command -v parallel >/dev/null; then
             ready=0
             for cp in $(pgrep -f "$PWD/long.scene"); do
                 [ "$(cat /proc/"$cp"/comm 2>/dev/null)" = rockpool ] || continue
-                m=$(awk '/^SigCgt:/ { print $2 }' /proc/"$cp"/status 2>/dev/null)
-                [ -n "$m" ] && [ $((16#$m & 2)) != 0 ] && ready=1
+                catches "$cp" 2 && ready=1
             done
             [ $ready = 1 ] && break
             sleep 0.1
