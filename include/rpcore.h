@@ -36,7 +36,7 @@
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
-#define RP_CORE_VERSION_MINOR 0
+#define RP_CORE_VERSION_MINOR 1
 #define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
@@ -73,6 +73,7 @@ enum rp_err {
     RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
     RP_ERR_INTERRUPTED, /* stopped by a signal */
     RP_ERR_MISMATCH,    /* a frame differs from the --verify manifest */
+    RP_ERR_AGAIN,       /* the work bound was reached first (rp_core_set_step_budget) */
 };
 
 /** A short lowercase phrase for an rp_err code; never NULL. */
@@ -191,7 +192,7 @@ typedef struct rp_core_info {
     int light;            /* 1: render `light` (the rockpool preset): every pass exists */
     int needs_background; /* the scene names a background image: give it (config) */
     int needs_sky;        /* the scene names a sky image (render light reflects it) */
-    int needs_masks;      /* the timeline has wall masks (images) the core cannot decode */
+    int needs_masks;      /* the scene names wall masks (images) the core cannot decode */
 } rp_core_info;
 
 RP_API void rp_core_get_info(const rp_core *core, rp_core_info *info);
@@ -221,13 +222,48 @@ enum rp_pass {
     RP_PASS_CAUSTICS,
 };
 
+/** The light's settings a caller may put over the scene's (and its keys'), from the next
+ * frame rendered on, as an editor's keyframes do (render light only; other renders ignore
+ * them). Values in the light's own units, in the ranges the scene language takes
+ * (rockpool-scene(5)): */
+enum rp_light_knob {
+    RP_LIGHT_DEPTH = 0,  /* depth, 1/256 grid cell: 1..65536 (0.004 to 256 cells) */
+    RP_LIGHT_AZIMUTH,    /* the sun's azimuth, millidegrees: -360000..360000 */
+    RP_LIGHT_ELEVATION,  /* the sun's elevation, millidegrees: 0..90000 */
+    RP_LIGHT_CAUSTICS,   /* caustics strength, 1/256: 0..16384 (0 to 64), under the
+                            run's strength as the scene's caustics are */
+};
+
+/** Put value over the scene's knob (set nonzero), or give the knob back to the scene and
+ * its keys (set 0; value ignored). Only the light is remade: the water is untouched, and
+ * the frame rendered is the command line's with the scene's setting (or key) at value.
+ * Errors: RP_ERR_INVALID for a knob or value out of range (nothing changed). */
+RP_API int rp_core_set_light(rp_core *core, enum rp_light_knob knob, int set, int32_t value,
+                             rp_error *err);
+
+/** Keep up to count checkpoints of the water in memory (at most max_bytes in all; 0 and 0:
+ * none, the default), evenly spaced over the timeline's steps from step 0 and saved as the
+ * simulation passes them: going back in time then re-simulates from the nearest one at or
+ * before the instant, not from the start. A checkpoint is the whole state (the water, with
+ * the walls and moving walls replayed from the timeline): the bytes are those of a run
+ * straight to the frame. Taking effect at once, it drops those kept before. Errors:
+ * RP_ERR_INVALID (count outside 0..4096), RP_ERR_NOMEM. */
+RP_API int rp_core_set_checkpoints(rp_core *core, int count, size_t max_bytes, rp_error *err);
+
+/** Bound the simulation one render call may do to cells grid cells stepped (at least one
+ * step a call; 0, the default: no bound), so a frame far ahead does not block the caller:
+ * a call that reaches the bound first returns RP_ERR_AGAIN (bad_input 0) with nothing
+ * written, and the next call for that frame (or a later one) carries on from there. */
+RP_API void rp_core_set_step_budget(rp_core *core, int64_t cells);
+
 /** Render frame `frame` (0..frames-1) as pass into dst, rows stride bytes apart. The water
  * is simulated to the frame's instant, from where it is: rendering frames in order costs
- * one frame's steps each; going back re-simulates from the start (or from a checkpoint
- * restored since). Rendering pass after pass of one frame simulates it once. Errors:
+ * one frame's steps each; going back re-simulates from the nearest checkpoint kept
+ * (rp_core_set_checkpoints) or restored, else from the start. Rendering pass after pass of one frame simulates it once. Errors:
  * RP_ERR_INVALID (a frame outside the timeline, a stride shorter than a row, a pass of
  * render light asked of another render), RP_ERR_UNSUPPORTED with bad_input set when the
- * scene needs an image the core cannot decode (rp_core_info), RP_ERR_NOMEM. */
+ * scene needs an image the core cannot decode (rp_core_info; diag gives the statement that
+ * names it), RP_ERR_AGAIN under a step budget, RP_ERR_NOMEM. */
 RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
                           rp_error *err);
 

@@ -33,6 +33,7 @@ const char *rp_strerror(int err)
     case RP_ERR_MISMATCH: return "frame differs from the manifest";
     case RP_ERR_EXISTS: return "file exists";
     case RP_ERR_INTERRUPTED: return "interrupted";
+    case RP_ERR_AGAIN: return "not done yet: call again";
     }
     return "unknown error";
 }

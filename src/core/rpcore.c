@@ -5,6 +5,8 @@
 #include "rpcore.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +102,16 @@ struct rp_core {
     int64_t shown_k, shown_steps;
     rp_light *aov_light; /* the passes' light, made from the settings as --aov makes it */
     rp_light_surface *band;
+    /* rp_core_set_light: per knob, whether set and its value */
+    int light_set[4];
+    int32_t light_value[4];
+    /* rp_core_set_checkpoints: slot j holds the water after j * interval steps when
+     * saved[j] (slots 0: none kept) */
+    int64_t interval;
+    int slots;
+    int16_t *slot_heights;
+    uint8_t *saved;
+    int64_t budget; /* rp_core_set_step_budget's cells; 0: none */
 };
 
 /* A background of fmt with rows of stride bytes, at the output's width. */
@@ -184,7 +196,8 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     in->light = s->look.mode == RP_RENDER_LIGHT;
     in->needs_background = s->background[0] != '\0';
     in->needs_sky = s->sky_image[0] != '\0';
-    in->needs_masks = rp_timeline_first_mask(rp_engine_timeline(c->engine)) != NULL;
+    size_t first = 0;
+    in->needs_masks = rp_scene_next_mask(scene, &first) != NULL;
     *out = c;
     return RP_OK;
 }
@@ -217,28 +230,75 @@ static int new_engine(rp_core *c, rp_engine **e, rp_error *err)
     return r;
 }
 
+/* The error for an image the core cannot decode: at the statement that names it (at may be
+ * NULL: the scene's name alone). */
+static int image_error(const rp_core *c, const rp_diag *at, rp_error *err, const char *fmt,
+                       const char *what, const char *path)
+{
+    rp_error_set(err, RP_ERR_UNSUPPORTED, 1, fmt, what, path);
+    memset(&err->diag, 0, sizeof err->diag);
+    if (at)
+        err->diag = *at;
+    else
+        snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(c->scene));
+    snprintf(err->diag.msg, sizeof err->diag.msg, "%.500s", err->msg);
+    err->has_diag = 1;
+    return err->code;
+}
+
+#define IMAGE_NONE "the %s '%.200s' is an image, and the core decodes no images"
+
+/* The workers, with SIGINT and SIGTERM blocked (wasm32 has neither threads nor signal
+ * masks). */
+static int new_pool(rp_core *c)
+{
+#ifdef __wasi__
+    return rp_pool_new(&c->pool, c->threads);
+#else
+    sigset_t stop_set, old_set;
+    sigemptyset(&stop_set);
+    sigaddset(&stop_set, SIGINT);
+    sigaddset(&stop_set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_set, &old_set);
+    int r = rp_pool_new(&c->pool, c->threads);
+    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    return r;
+#endif
+}
+
 /* Before the first frame: refuse what needs an image the core cannot decode, then
- * allocate the simulation, the renderer and the buffers. */
+ * allocate the simulation, the renderer and the buffers. The workers block SIGINT and
+ * SIGTERM, so that the caller's handlers run on the caller's threads. */
 static int start(rp_core *c, rp_error *err)
 {
     const rp_core_info *in = &c->info;
+    const rp_settings *s = rp_engine_settings(c->engine);
     if (c->started)
         return RP_OK;
-    if (in->needs_masks)
-        return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
-                            "%s: the scene has wall masks, images the core decodes none of",
-                            rp_scene_name(c->scene));
+    if (in->needs_masks) {
+        size_t i = 0;
+        const rp_event *ev = rp_scene_next_mask(c->scene, &i);
+        rp_diag at;
+        memset(&at, 0, sizeof at);
+        snprintf(at.file, sizeof at.file, "%s", rp_scene_name(c->scene));
+        if (ev) {
+            at.line = ev->line;
+            at.col = ev->col;
+            snprintf(at.source_line, sizeof at.source_line, "%.*s", (int)ev->text_len, ev->text);
+        }
+        return image_error(c, &at, err, IMAGE_NONE, "wall mask", ev ? ev->path : "?");
+    }
     if (in->needs_background && !c->bg_data && !c->without_images)
-        return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
-                            "%s: the scene names a background image, and the core decodes "
-                            "none: give the background's pixels (rp_core_config)",
-                            rp_scene_name(c->scene));
+        return image_error(c, rp_scene_background_at(c->scene), err,
+                           IMAGE_NONE ": give the background's pixels (rp_core_config)",
+                           "background", s->background);
     if (in->needs_sky && in->light && !c->without_images)
-        return rp_error_set(err, RP_ERR_UNSUPPORTED, 1,
-                            "%s: the scene names a sky image, and the core decodes none",
-                            rp_scene_name(c->scene));
+        return image_error(c, rp_scene_sky_at(c->scene), err, IMAGE_NONE, "sky image",
+                           s->sky_image);
     size_t pixels = (size_t)in->width * (size_t)in->height;
-    if ((c->threads > 1 && rp_pool_new(&c->pool, c->threads)) || !(c->bg = malloc(pixels * 3)))
+    if (c->threads > 1 && !c->pool && new_pool(c))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    if (!c->bg && !(c->bg = malloc(pixels * 3)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     int r = rp_engine_start(c->engine, c->pool, NULL, NULL, err);
     if (r)
@@ -358,6 +418,94 @@ static int surface_pass(rp_core *c, enum rp_pass pass, void *dst, size_t stride,
     return RP_OK;
 }
 
+/* The caller's light knobs over the engine's light, for the next frame. */
+static void apply_light(rp_core *c)
+{
+    static const enum rp_key_what what[4] = {RP_KEY_DEPTH, RP_KEY_AZIMUTH, RP_KEY_ELEVATION,
+                                             RP_KEY_CAUSTICS};
+    int32_t strength = rp_engine_settings(c->engine)->strength_milli;
+    for (int i = 0; i < 4; i++) {
+        int32_t v = c->light_value[i];
+        if (i == RP_LIGHT_CAUSTICS) /* as the scene's caustics, under the run's strength */
+            v = rp_strength_caustics(v, strength);
+        rp_engine_light_override(c->engine, what[i], c->light_set[i], v);
+    }
+}
+
+static int16_t *slot_at(rp_core *c, int64_t j)
+{
+    return (int16_t *)((uint8_t *)c->slot_heights +
+                       (size_t)j * rp_engine_checkpoint_bytes(c->engine));
+}
+
+/* Simulate to `target` steps, keeping each checkpoint passed on the way. */
+static void advance(rp_core *c, int64_t target)
+{
+    rp_engine *e = c->engine;
+    for (;;) {
+        int64_t at = rp_engine_steps(e);
+        if (!c->slots) {
+            rp_engine_advance(e, target, NULL);
+            return;
+        }
+        int64_t j = at / c->interval;
+        if (at % c->interval == 0 && j < c->slots && !c->saved[j]) {
+            rp_engine_checkpoint_save(e, slot_at(c, j), &at);
+            c->saved[j] = 1;
+        }
+        if (at >= target)
+            return;
+        int64_t next = (j + 1) * c->interval;
+        rp_engine_advance(e, next < target ? next : target, NULL);
+    }
+}
+
+/* Bring the water to `target` steps: from the nearest checkpoint kept at or before it when
+ * that is ahead of the water or the water is past the target, else from the start when the
+ * water is past it, else onwards; under a step budget at most its steps, then
+ * RP_ERR_AGAIN. */
+static int seek(rp_core *c, int64_t target, rp_error *err)
+{
+    int64_t at = rp_engine_steps(c->engine);
+    int r;
+    if (c->slots) {
+        int64_t j = target / c->interval;
+        if (j >= c->slots)
+            j = c->slots - 1;
+        while (j > 0 && !c->saved[j])
+            j--;
+        int64_t from = j * c->interval;
+        if (c->saved[j] && (at > target || from > at)) {
+            if ((r = rp_engine_checkpoint_load(c->engine, slot_at(c, j), from, err)))
+                return r;
+            c->shown_k = -1;
+        }
+    }
+    if (rp_engine_steps(c->engine) > target) { /* back in time: from the start again */
+        rp_engine *fresh;
+        if ((r = new_engine(c, &fresh, err)))
+            return r;
+        rp_engine_free(&c->engine);
+        c->engine = fresh;
+        c->shown_k = -1;
+    }
+    at = rp_engine_steps(c->engine);
+    if (c->budget > 0) {
+        int64_t most = c->budget / ((int64_t)c->info.grid_w * c->info.grid_h);
+        if (most < 1)
+            most = 1;
+        if (target - at > most) {
+            advance(c, at + most);
+            return rp_error_set(err, RP_ERR_AGAIN, 0,
+                                "the water is at step %" PRId64 " of %" PRId64
+                                ": the step budget is spent, call again",
+                                rp_engine_steps(c->engine), target);
+        }
+    }
+    advance(c, target);
+    return RP_OK;
+}
+
 /* Frame k with the water after `steps` steps (at least frame k's). */
 static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void *dst, size_t stride,
                   rp_error *err)
@@ -373,17 +521,9 @@ static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void 
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's stride %zu is shorter than a row of %zu bytes", stride,
                             row);
-    if ((r = start(c, err)))
+    if ((r = start(c, err)) || (r = seek(c, steps, err)))
         return r;
-    if (rp_engine_steps(c->engine) > steps) { /* back in time: from the start again */
-        rp_engine *fresh;
-        if ((r = new_engine(c, &fresh, err)))
-            return r;
-        rp_engine_free(&c->engine);
-        c->engine = fresh;
-        c->shown_k = -1;
-    }
-    rp_engine_advance(c->engine, steps, NULL);
+    apply_light(c);
     int packed = stride == row;
     switch (pass) {
     case RP_PASS_RENDER: {
@@ -560,6 +700,65 @@ int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *
     return RP_OK;
 }
 
+int rp_core_set_light(rp_core *c, enum rp_light_knob knob, int set, int32_t value, rp_error *err)
+{
+    static const struct {
+        int32_t min, max;
+        const char *name;
+    } range[4] = {
+        [RP_LIGHT_DEPTH] = {1, 256 * 256, "depth (1/256 cell)"},
+        [RP_LIGHT_AZIMUTH] = {-360000, 360000, "azimuth (millidegrees)"},
+        [RP_LIGHT_ELEVATION] = {0, 90000, "elevation (millidegrees)"},
+        [RP_LIGHT_CAUSTICS] = {0, 64 * 256, "caustics (1/256)"},
+    };
+    if ((unsigned)knob >= 4)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "light knob %d is none of enum rp_light_knob",
+                            (int)knob);
+    if (set && (value < range[knob].min || value > range[knob].max))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the %s %" PRId32 " is outside %" PRId32
+                            "..%" PRId32, range[knob].name, value, range[knob].min,
+                            range[knob].max);
+    c->light_set[knob] = set != 0;
+    c->light_value[knob] = set ? value : 0;
+    return RP_OK;
+}
+
+int rp_core_set_checkpoints(rp_core *c, int count, size_t max_bytes, rp_error *err)
+{
+    free(c->slot_heights);
+    free(c->saved);
+    c->slot_heights = NULL;
+    c->saved = NULL;
+    c->slots = 0;
+    if (count < 0 || count > 4096)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%d checkpoints: outside 0..4096", count);
+    size_t per_slot = rp_engine_checkpoint_bytes(c->engine);
+    int64_t slots = (int64_t)(max_bytes / per_slot);
+    if (slots > count)
+        slots = count;
+    if (slots < 1)
+        return RP_OK;
+    /* evenly spaced over the steps of the timeline, the first at step 0 */
+    int64_t last = c->info.frames > 0 ? rp_clock_steps(rp_engine_clock(c->engine), c->info.frames - 1)
+                                      : 0;
+    c->interval = slots > 1 ? (last + slots - 2) / (slots - 1) : last + 1;
+    if (c->interval < 1)
+        c->interval = 1;
+    int n = (int)(last / c->interval + 1);
+    if (!(c->slot_heights = malloc(per_slot * (size_t)n)) || !(c->saved = calloc((size_t)n, 1))) {
+        free(c->slot_heights);
+        c->slot_heights = NULL;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    }
+    c->slots = n;
+    return RP_OK;
+}
+
+void rp_core_set_step_budget(rp_core *c, int64_t cells)
+{
+    c->budget = cells > 0 ? cells : 0;
+}
+
 /* The settings that decide pixels, the timeline's counts, its first items one a line, and
  * sums of the fields of the rest (printing a million items one a line takes seconds under
  * qemu). */
@@ -636,6 +835,8 @@ void rp_core_close(rp_core **pc)
     free(c->bg);
     free(c->pix);
     free(c->pass);
+    free(c->slot_heights);
+    free(c->saved);
     free(c);
     *pc = NULL;
 }

@@ -1,9 +1,9 @@
 /* plugin.c - rockpool as a frei0r filter (rockpool-frei0r(7)): the host's frame is the
- * background, the host's time picks the simulation's state, and the engine (engine/engine.h)
- * renders the frame exactly as the command line's frames are rendered. A thin adapter over
- * the core: no FFmpeg, no image decoding, no files but the scene.
+ * background, the host's time picks the simulation's state, and the core (include/rpcore.h,
+ * its public API and nothing else) renders the frame exactly as the command line's frames
+ * are rendered. A thin adapter: no FFmpeg, no image decoding, no files but the scene.
  *
- * Each instance holds one engine, built from the parameters when they change, and
+ * Each instance holds one core, opened from the parameters when they change, which keeps
  * checkpoints of the water in memory so that times may come in any order: a time before
  * the simulation's state, or past a checkpoint it has passed, restarts from the nearest
  * checkpoint at or before it. Every call takes the instance's lock, so a host may drive
@@ -16,6 +16,7 @@
 #include <frei0r.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -27,10 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/common.h"
-#include "base/pool.h"
-#include "scene/scene.h"
-#include "engine/engine.h"
+#include "rpcore.h"
 
 /* The parameters, in the order hosts address them. */
 enum {
@@ -72,14 +70,14 @@ static const f0r_param_info_t param_info[P_COUNT] = {
 /* The doubles' ranges: a value v in (0, 1] is v x scale of the light's own unit (light.h),
  * rounded; 0 leaves the scene's (and its keys'). */
 static const struct {
-    enum rp_key_what what;
+    enum rp_light_knob knob;
     double scale;
     int32_t min;
 } light_param[] = {
-    [P_DEPTH - P_DEPTH] = {RP_KEY_DEPTH, 64 * 256.0, 1},      /* depth_q8: 0..64 cells */
-    [P_AZIMUTH - P_DEPTH] = {RP_KEY_AZIMUTH, 360000.0, 0},    /* mdeg: 0..360 degrees */
-    [P_ELEVATION - P_DEPTH] = {RP_KEY_ELEVATION, 90000.0, 0}, /* mdeg: 0..90 degrees */
-    [P_CAUSTICS - P_DEPTH] = {RP_KEY_CAUSTICS, 4 * 256.0, 0}, /* caustics_q8: 0..4 */
+    [P_DEPTH - P_DEPTH] = {RP_LIGHT_DEPTH, 64 * 256.0, 1},      /* 1/256 cell: 0..64 cells */
+    [P_AZIMUTH - P_DEPTH] = {RP_LIGHT_AZIMUTH, 360000.0, 0},    /* mdeg: 0..360 degrees */
+    [P_ELEVATION - P_DEPTH] = {RP_LIGHT_ELEVATION, 90000.0, 0}, /* mdeg: 0..90 degrees */
+    [P_CAUSTICS - P_DEPTH] = {RP_LIGHT_CAUSTICS, 4 * 256.0, 0}, /* 1/256: 0..4 */
 };
 
 /* The time offset's scale: 1 is an hour. */
@@ -93,8 +91,13 @@ static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
 #define CHECKPOINT_BYTES_MAX ((size_t)256 << 20)
 #define MEMORY_MAX ((double)((int64_t)2 << 30))
 
-/* The smallest frame side the plugin renders (the smallest grid the simulation takes). */
+/* The frame sides the plugin renders: from the smallest grid the simulation takes to the
+ * largest side the core takes. */
 #define FRAME_SIDE_MIN 16
+#define FRAME_SIDE_MAX 16384
+
+/* The strength parameter's scale, as the scene's `strength` (0 to 4, in thousandths). */
+#define STRENGTH_MAX_MILLI 4000
 
 /* The work one f0r_update may do: at most this many grid cells stepped (2^28: 1,165
  * steps of the 230,400-cell grid of a 1920x1080 scene, measured at 1.3 to 1.9 s a call on
@@ -120,23 +123,15 @@ typedef struct instance {
     int stale;     /* the scene parameter changed since the scene was read: read it again */
     int stale_run; /* the seed or strength changed since the engine was built: build it again */
     int32_t strength_milli; /* the strength parameter in thousandths; -1: the scene's */
-    int fps, fps_den;       /* the host's frame rate the engine is built at (0: the scene's) */
-    rp_pool *pool;          /* a worker a CPU (NULL: this thread alone), made at the first build */
-    /* the build: NULL engine when it failed (why in error) */
+    int fps, fps_den;       /* the host's frame rate the core is opened at (0: the scene's) */
+    int scene_fps, scene_fps_den; /* the scene's own rate (0 until a core opened at it) */
+    /* the build: NULL core when it failed (why in error) */
     rp_scene *scene;
-    rp_engine *engine;
+    rp_core *core;
+    rp_core_info info;
     char error[1600];
-    int64_t frames; /* the scene's frames */
-    rp_clock clock;
-    int light;    /* render `light` (the light layer exists) */
-    size_t cells; /* grid cells */
-    /* checkpoints: slot j holds the water after j * interval steps when saved[j] */
-    int64_t interval;
-    int slots;
-    int16_t *slot_heights; /* per slot: cur then prev, cells each */
-    uint8_t *saved;
-    uint8_t *bg, *rgb; /* the host frame as RGB24, the rendered frame */
-    char said[1600];   /* the last message printed */
+    uint8_t *black, *rgb; /* a black RGBA frame (the host gave none), the rendered frame */
+    char said[1600];      /* the last message printed */
 } instance;
 
 /* One line on stderr, unless it is the one printed last by this instance. */
@@ -176,17 +171,13 @@ void f0r_get_param_info(f0r_param_info_t *info, int index)
         *info = param_info[index];
 }
 
-/* The run built from the scene: the engine, its checkpoints and the frame buffers. */
+/* The run built from the scene: the core (with its checkpoints) and the frame buffers. */
 static void release_run(instance *in)
 {
-    rp_engine_free(&in->engine);
-    free(in->slot_heights);
-    free(in->saved);
-    free(in->bg);
+    rp_core_close(&in->core);
+    free(in->black);
     free(in->rgb);
-    in->slot_heights = NULL;
-    in->saved = NULL;
-    in->bg = in->rgb = NULL;
+    in->black = in->rgb = NULL;
 }
 
 static void release_build(instance *in)
@@ -229,7 +220,6 @@ void f0r_destruct(f0r_instance_t instance_)
     if (!in)
         return;
     release_build(in);
-    rp_pool_free(&in->pool);
     for (int i = 0; i < P_STRINGS; i++)
         free(in->param[i]);
     while (in->retired) {
@@ -257,7 +247,7 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
             v = 1;
         /* the strength changes the water: the simulation is built again (from step 0) when
          * its value in thousandths, as the scene's `strength` takes it, changes */
-        int32_t milli = v > 0 ? (int32_t)(v * RP_STRENGTH_MAX + 0.5) : -1;
+        int32_t milli = v > 0 ? (int32_t)(v * STRENGTH_MAX_MILLI + 0.5) : -1;
         pthread_mutex_lock(&in->lock);
         in->num[index - P_STRINGS] = index == P_ERRFRAME ? v >= 0.5 : v;
         if (index == P_STRENGTH && milli != in->strength_milli) {
@@ -303,27 +293,27 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
 
 /* ---- building a run ------------------------------------------------------------------- */
 
-/* The scene's text: the file at path (at most SCENE_BYTES_MAX), or the built-in scene. */
+/* The scene's text: the file at path (at most SCENE_BYTES_MAX), or NULL text for the
+ * built-in scene. */
 static int read_scene(const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
-    if (!path[0]) {
-        *text = strdup(rp_scene_builtin());
-        *len = *text ? strlen(*text) : 0;
-        return *text ? RP_OK : RP_ERR_NOMEM;
-    }
+    *text = NULL;
+    *len = 0;
+    if (!path[0])
+        return RP_OK;
     /* O_NONBLOCK: a FIFO or device named as the scene must not block the host in open();
      * it is then refused as not a regular file. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0) {
-        rp_errf(err, errlen, "%s: cannot read scene: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read scene: %s", path, strerror(errno));
         return RP_ERR_IO;
     }
     FILE *f = NULL;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX ||
         !(f = fdopen(fd, "rb"))) {
-        rp_errf(err, errlen, "%s: cannot read scene: not a regular file of at most %zu MiB", path,
-                SCENE_BYTES_MAX >> 20);
+        snprintf(err, errlen, "%s: cannot read scene: not a regular file of at most %zu MiB", path,
+                 SCENE_BYTES_MAX >> 20);
         close(fd);
         return RP_ERR_IO;
     }
@@ -334,13 +324,28 @@ static int read_scene(const char *path, char **text, size_t *len, char *err, siz
     fclose(f);
     if (bad) {
         free(buf);
-        rp_errf(err, errlen, "%s: cannot read scene%s", path,
-                buf ? ": it changed while being read" : ": out of memory");
+        snprintf(err, errlen, "%s: cannot read scene%s", path,
+                 buf ? ": it changed while being read" : ": out of memory");
         return buf ? RP_ERR_IO : RP_ERR_NOMEM;
     }
     *text = buf;
     *len = n;
     return RP_OK;
+}
+
+/* Fill err as the core fills it: code, whose fault, and a message. Returns code. */
+static int set_error(rp_error *err, int code, int bad_input, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int set_error(rp_error *err, int code, int bad_input, const char *fmt, ...)
+{
+    va_list ap;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->bad_input = bad_input;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return code;
 }
 
 /* The seed parameter: empty, or a decimal number that fits in 64 bits. */
@@ -357,71 +362,58 @@ static int parse_seed(const char *text, uint64_t *seed)
     return 0;
 }
 
-/* The first statement of the scene that names a wall mask (`wall mask FILE`, `wall mask
- * along PATH W H FILE`): its path, resolved against the scene's directory by the parser,
- * and where it is in *at; NULL when none does. */
-static const char *first_mask(const rp_scene *scene, rp_diag *at)
+/* The online CPUs, at most the core's 64: the core's threads, as the command line's
+ * default (one: the frames are rendered on the host's thread; the bytes are the same). */
+static int online_cpus(void)
 {
-    size_t i = 0;
-    const rp_event *ev = rp_scene_next_mask(scene, &i);
-    if (!ev)
-        return NULL;
-    memset(at, 0, sizeof *at);
-    snprintf(at->file, sizeof at->file, "%s", rp_scene_name(scene));
-    at->line = ev->line;
-    at->col = ev->col;
-    return ev->path;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
 /* Settings as the command line merges them (the preset's defaults, the scene's, then the
- * options'), with the host's frame as `-i` and its size as `-s`. */
-static int new_engine(instance *in, rp_engine **e, rp_error *err)
+ * options'), with the host's frame as `-i` and its size as `-s`: the host's rate as -r,
+ * the seed as --seed, the strength as --strength, written as scene lines. */
+static int open_core(instance *in, rp_error *err)
 {
-    rp_settings s;
-    rp_settings_resolve(&s, rp_scene_settings(in->scene), NULL);
-    s.out_width = (int)in->width;
-    s.out_height = (int)in->height;
-    s.set |= RP_SET_OUTPUT_SIZE;
-    if (in->fps) { /* the host's rate, as -r */
-        s.time.fps = in->fps;
-        s.time.fps_den = in->fps_den;
-        s.set |= RP_SET_FPS;
-    }
+    char over[160] = "";
+    size_t n = 0;
+    rp_settings *settings = NULL;
+    if (in->fps) /* the host's rate, as -r */
+        n += (size_t)snprintf(over + n, sizeof over - n, "fps %d/%d\n", in->fps, in->fps_den);
     if (in->param[P_SEED][0]) {
-        if (parse_seed(in->param[P_SEED], &s.seed))
-            return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "seed '%.100s' is not a decimal number of at most 20 digits",
-                                in->param[P_SEED]);
-        s.set |= RP_SET_SEED;
+        uint64_t seed;
+        if (parse_seed(in->param[P_SEED], &seed))
+            return set_error(err, RP_ERR_INVALID, 1,
+                             "seed '%.100s' is not a decimal number of at most 20 digits",
+                             in->param[P_SEED]);
+        n += (size_t)snprintf(over + n, sizeof over - n, "seed %" PRIu64 "\n", seed);
     }
-    if (in->strength_milli >= 0) { /* as --strength */
-        s.strength_milli = in->strength_milli;
-        s.set |= RP_SET_STRENGTH;
-    }
-    int r =
-        rp_engine_new(e, in->scene, &s, s.out_width, s.out_height, (int64_t)MEMORY_MAX, NULL, err);
+    if (in->strength_milli >= 0) /* as --strength */
+        n += (size_t)snprintf(over + n, sizeof over - n, "strength %d.%03d\n",
+                              (int)(in->strength_milli / 1000), (int)(in->strength_milli % 1000));
+    if (over[0] && rp_settings_parse(&settings, over, "<plugin>", err))
+        return err->code;
+    rp_core_config cfg;
+    rp_core_config_init(&cfg);
+    cfg.over = settings;
+    cfg.width = (int)in->width;
+    cfg.height = (int)in->height;
+    cfg.threads = online_cpus();
+    cfg.max_memory = (int64_t)MEMORY_MAX;
+    cfg.background = in->black;
+    cfg.background_stride = (size_t)in->width * 4;
+    cfg.background_format = RP_PIX_RGBA;
+    int r = rp_core_open(&in->core, in->scene, &cfg, err);
+    rp_settings_free(&settings);
     if (r)
         return r;
-    return rp_engine_start(*e, in->pool, NULL, NULL, err);
-}
-
-/* The instance's workers, one an online CPU, as the command line's default: they block
- * SIGINT and SIGTERM, so the host's handlers run on its own threads. Without them (one CPU,
- * or no threads to be had) the frames are rendered on the host's thread: the bytes are the
- * same either way. */
-static void start_pool(instance *in)
-{
-    sigset_t stop_set, old_set;
-    int cpus = rp_online_cpus();
-    if (in->pool || cpus < 2)
-        return;
-    sigemptyset(&stop_set);
-    sigaddset(&stop_set, SIGINT);
-    sigaddset(&stop_set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop_set, &old_set);
-    if (rp_pool_new(&in->pool, cpus))
-        in->pool = NULL;
-    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    rp_core_get_info(in->core, &in->info);
+    /* Checkpoints: at most CHECKPOINTS_MAX (and CHECKPOINT_BYTES_MAX), evenly spaced over
+     * the steps of the scene; a call simulates at most STEP_CELLS_MAX cells' worth. */
+    if ((r = rp_core_set_checkpoints(in->core, CHECKPOINTS_MAX, CHECKPOINT_BYTES_MAX, err)))
+        return r;
+    rp_core_set_step_budget(in->core, STEP_CELLS_MAX);
+    return RP_OK;
 }
 
 /* A failed build: its reason in in->error, positioned like the command line's; the run
@@ -451,38 +443,48 @@ static void read_build(instance *in)
     in->stale = 0;
     in->stale_run = 1;
     in->fps = in->fps_den = 0;
+    in->scene_fps = in->scene_fps_den = 0;
     in->error[0] = '\0';
     memset(&err, 0, sizeof err);
-    if (in->width < FRAME_SIDE_MIN || in->height < FRAME_SIDE_MIN || in->width > RP_MAX_SIDE ||
-        in->height > RP_MAX_SIDE) {
-        rp_error_set(&err, RP_ERR_INVALID, 1, "a frame of %ux%u is outside %d..%d pixels a side",
-                     in->width, in->height, FRAME_SIDE_MIN, RP_MAX_SIDE);
+    if (in->width < FRAME_SIDE_MIN || in->height < FRAME_SIDE_MIN || in->width > FRAME_SIDE_MAX ||
+        in->height > FRAME_SIDE_MAX) {
+        set_error(&err, RP_ERR_INVALID, 1, "a frame of %ux%u is outside %d..%d pixels a side",
+                  in->width, in->height, FRAME_SIDE_MIN, FRAME_SIDE_MAX);
         build_failed(in, &err);
         return;
     }
     int r = read_scene(path, &text, &len, err.msg, sizeof err.msg);
     if (r) {
-        rp_error_set(&err, r, 1, "%s", r == RP_ERR_NOMEM ? "out of memory" : err.msg);
+        if (r == RP_ERR_NOMEM)
+            snprintf(err.msg, sizeof err.msg, "out of memory");
         build_failed(in, &err);
         return;
     }
-    r = rp_scene_parse(&in->scene, text, len, path[0] ? path : "<default>", &err.diag);
+    r = rp_scene_from_text(&in->scene, text, len, path[0] ? path : "<default>", &err);
     free(text);
-    if (r) {
-        err.has_diag = 1;
-        rp_error_set(&err, r, 1, "%s", err.diag.msg);
-        err.has_diag = 1;
+    if (r)
         build_failed(in, &err);
-        return;
-    }
 }
 
-/* Resolve the scene at the host's size and rate, check what the plugin cannot do, and
- * allocate the engine, the checkpoints and the frame buffers. */
+/* The images the plugin cannot decode (rockpool-frei0r(7) ERRORS), refused where the scene
+ * names them, with what to do. */
+static void images_refused(instance *in, rp_error *err)
+{
+    char why[sizeof err->diag.msg];
+    snprintf(why, sizeof why, "%s", err->diag.msg);
+    snprintf(err->diag.msg, sizeof err->diag.msg,
+             "%.300s (the plugin links no FFmpeg): %s, or render this scene with the command "
+             "line; rockpool-frei0r(7) ERRORS",
+             why,
+             in->info.needs_masks ? "draw the walls with wall rect or wall circle"
+                                  : "give the sky as a colour (sky 0xRRGGBB)");
+}
+
+/* Open the core at the host's size and rate, check what the plugin cannot do, and
+ * allocate the frame buffers. */
 static void build_run(instance *in)
 {
     rp_error err;
-    int r;
     release_run(in);
     in->stale_run = 0;
     in->error[0] = '\0';
@@ -491,70 +493,40 @@ static void build_run(instance *in)
      * output size, the walls' colours; per cell the water (2x2 bytes) and walls (5). */
     double pixels = (double)in->width * in->height;
     if (pixels * (3 + 3 + 4 + 3) > MEMORY_MAX) {
-        rp_error_set(&err, RP_ERR_TOO_LARGE, 1,
-                     "a frame of %ux%u needs about %.1f GiB, over the plugin's limit of %.0f GiB",
-                     in->width, in->height, pixels * 13 / (1 << 30), MEMORY_MAX / (1 << 30));
+        set_error(&err, RP_ERR_TOO_LARGE, 1,
+                  "a frame of %ux%u needs about %.1f GiB, over the plugin's limit of %.0f GiB",
+                  in->width, in->height, pixels * 13 / (1 << 30), MEMORY_MAX / (1 << 30));
         build_failed(in, &err);
         return;
     }
-    start_pool(in);
-    if ((r = new_engine(in, &in->engine, &err))) {
-        build_failed(in, &err);
-        return;
-    }
-    const rp_settings *s = rp_engine_settings(in->engine);
-    if (s->out_width != (int)in->width || s->out_height != (int)in->height) {
-        /* -s always gives the output size; the frame buffers are the host's */
-        rp_error_set(&err, RP_ERR_INVALID, 0, "the output is %dx%d, not the host's %ux%u",
-                     s->out_width, s->out_height, in->width, in->height);
-        build_failed(in, &err);
-        return;
-    }
-    /* Images (rockpool-frei0r(7) ERRORS): refused where the scene names them. */
-    rp_diag at;
-    const char *mask = first_mask(in->scene, &at);
-    const rp_diag *sky = rp_scene_sky_at(in->scene);
-    if (mask || (s->sky_image[0] && s->look.mode == RP_RENDER_LIGHT)) {
-        if (!mask) {
-            if (sky)
-                at = *sky;
-            else
-                memset(&at, 0, sizeof at);
-        }
-        snprintf(at.msg, sizeof at.msg,
-                 "the %s '%.160s' is an image, and the plugin decodes no images (it links no "
-                 "FFmpeg): %s, or render this scene with the command line; "
-                 "rockpool-frei0r(7) ERRORS",
-                 mask ? "wall mask" : "sky image", mask ? mask : s->sky_image,
-                 mask ? "draw the walls with wall rect or wall circle"
-                      : "give the sky as a colour (sky 0xRRGGBB)");
-        rp_error_set(&err, RP_ERR_UNSUPPORTED, 1, "%s", at.msg);
-        if (!at.file[0])
-            snprintf(at.file, sizeof at.file, "%s", rp_scene_name(in->scene));
-        err.diag = at;
-        err.has_diag = 1;
-        build_failed(in, &err);
-        return;
-    }
-    in->light = s->look.mode == RP_RENDER_LIGHT;
-    in->frames = rp_engine_frames(in->engine);
-    in->clock = *rp_engine_clock(in->engine);
-    in->cells = (size_t)s->water.width * (size_t)s->water.height;
-    /* Checkpoints: at most CHECKPOINTS_MAX (and CHECKPOINT_BYTES_MAX), evenly spaced over
-     * the steps of the scene, the first at step 0. */
-    int64_t last = in->frames > 0 ? rp_clock_steps(&in->clock, in->frames - 1) : 0;
-    size_t per_slot = rp_engine_checkpoint_bytes(in->engine);
-    int64_t slots = (int64_t)(CHECKPOINT_BYTES_MAX / per_slot);
-    slots = slots > CHECKPOINTS_MAX ? CHECKPOINTS_MAX : slots < 1 ? 1 : slots;
-    in->interval = slots > 1 ? (last + slots - 2) / (slots - 1) : last + 1;
-    if (in->interval < 1)
-        in->interval = 1;
-    in->slots = (int)(last / in->interval + 1);
     size_t pix = (size_t)in->width * (size_t)in->height;
-    if (!(in->slot_heights = malloc(per_slot * (size_t)in->slots)) ||
-        !(in->saved = calloc((size_t)in->slots, 1)) || !(in->bg = malloc(pix * 3)) ||
-        !(in->rgb = malloc(pix * 3))) {
-        rp_error_set(&err, RP_ERR_NOMEM, 0, "out of memory");
+    if (!(in->black = calloc(pix, 4)) || !(in->rgb = malloc(pix * 3))) {
+        set_error(&err, RP_ERR_NOMEM, 0, "out of memory");
+        build_failed(in, &err);
+        return;
+    }
+    if (open_core(in, &err)) {
+        build_failed(in, &err);
+        return;
+    }
+    if (!in->fps) {
+        in->scene_fps = in->info.fps;
+        in->scene_fps_den = in->info.fps_den;
+    }
+    if (in->info.width != (int)in->width || in->info.height != (int)in->height) {
+        /* -s always gives the output size; the frame buffers are the host's */
+        set_error(&err, RP_ERR_INVALID, 0, "the output is %dx%d, not the host's %ux%u",
+                  in->info.width, in->info.height, in->width, in->height);
+        build_failed(in, &err);
+        return;
+    }
+    /* Images: the core refuses them at the first frame, at the statement naming them. */
+    if (in->info.needs_masks || (in->info.needs_sky && in->info.light)) {
+        if (rp_core_render(in->core, 0, RP_PASS_RENDER, in->rgb, (size_t)in->width * 3, &err) &&
+            err.code == RP_ERR_UNSUPPORTED && err.has_diag)
+            images_refused(in, &err);
+        else if (!err.code)
+            set_error(&err, RP_ERR_UNSUPPORTED, 1, "the scene names an image");
         build_failed(in, &err);
         return;
     }
@@ -593,30 +565,21 @@ static int on_grid(double t, int n, int d, int64_t *k)
     return 1;
 }
 
-/* The scene's own frame rate, merged as new_engine merges it. */
-static void scene_rate(const instance *in, int *n, int *d)
-{
-    rp_settings s;
-    rp_settings_resolve(&s, rp_scene_settings(in->scene), NULL);
-    *n = s.time.fps;
-    *d = s.time.fps_den;
-}
-
 /* The host's time t (seconds, after the unit) as a frame k of the engine's clock, the
- * engine rebuilt at the host's rate when that changed. The rate is the first of the
- * engine's, the scene's and host_rates on whose grid t lies within SNAP_S: a time that is
+ * core opened again at the host's rate when that changed. The rate is the first of the
+ * core's, the scene's and host_rates on whose grid t lies within SNAP_S: a time that is
  * frame k of a rate R is then rendered as `rockpool -r R` renders frame k (its steps,
  * keys, emitters, moving walls and seed presets all at that exact instant). A time on no
- * such grid is read on the engine's rate, as the frame it falls in (floor, after
- * rounding to the nanosecond). Returns 0, 1 when the engine failed to build (its reason
- * in in->error), or -1 with the reason in msg. */
+ * such grid is read on the core's rate, as the frame it falls in (floor, after rounding
+ * to the nanosecond). Returns 0, 1 when the core failed to open (its reason in
+ * in->error), or -1 with the reason in msg. */
 static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t msglen)
 {
     int ms = !strcmp(in->param[P_UNIT], "ms");
     double ts = (ms ? t / 1000 : t) - in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
     int64_t k = 0;
     if (isfinite(t) && t < -1e15 && ms) {
-        rp_errf(msg, msglen,
+        snprintf(msg, msglen,
                 "time %g ms is FFmpeg's 'no timestamp': FFmpeg 5.1 and older lose the time of "
                 "frames whose width is not a multiple of 64 (vf_frei0r copies them); scale or "
                 "pad the frames to a width that is a multiple of 64 before the filter (scale, "
@@ -625,144 +588,67 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         return -1;
     }
     if (!isfinite(t) || ts < 0 || ts > 1e9) {
-        rp_errf(msg, msglen, "time %g %s is outside every scene: the frame is not rendered", t,
+        snprintf(msg, msglen, "time %g %s is outside every scene: the frame is not rendered", t,
                 ms ? "ms" : "s");
         return -1;
     }
     if (in->stale_run) /* a new seed: the scene as read, at the rate found last */
         build_run(in);
-    if (!in->engine)
+    if (!in->core)
         return 1;
-    int n = in->clock.fps, d = in->clock.fps_den;
+    int n = in->info.fps, d = in->info.fps_den;
     if (!on_grid(ts, n, d, &k)) {
-        int sn, sd, found = 0;
-        scene_rate(in, &sn, &sd);
-        if (on_grid(ts, sn, sd, &k)) {
+        int sn = in->scene_fps, sd = in->scene_fps_den, found = 0;
+        if (sn && on_grid(ts, sn, sd, &k)) {
             n = sn, d = sd, found = 1;
         }
         for (size_t i = 0; !found && i < sizeof host_rates / sizeof host_rates[0]; i++)
             if (on_grid(ts, host_rates[i][0], host_rates[i][1], &k)) {
                 n = host_rates[i][0], d = host_rates[i][1], found = 1;
             }
-        if (found && (n != in->clock.fps || d != in->clock.fps_den)) {
+        if (found && (n != in->info.fps || d != in->info.fps_den)) {
             in->fps = n;
             in->fps_den = d;
             in->stale_run = 1;
         }
         if (in->stale_run)
             build_run(in);
-        if (!in->engine)
+        if (!in->core)
             return 1;
-        if (!found) { /* the frame t falls in, on the engine's rate */
-            const rp_clock *c = &in->clock;
+        if (!found) { /* the frame t falls in, on the core's rate */
+            const rp_core_info *c = &in->info;
             __int128 tn2 = 2 * (__int128)(int64_t)(ts * 1e9 + 0.5) + 1;
             k = (int64_t)(tn2 * c->fps / ((__int128)2 * c->fps_den * 1000000000));
         }
     }
-    if (k >= in->frames) {
-        rp_errf(msg, msglen,
+    if (k >= in->info.frames) {
+        snprintf(msg, msglen,
                 "time %g %s is past the scene's end (%.6f s, its duration): the frame is not "
                 "rendered",
-                t, ms ? "ms" : "s", (double)in->frames * in->clock.fps_den / in->clock.fps);
+                t, ms ? "ms" : "s", (double)in->info.frames * in->info.fps_den / in->info.fps);
         return -1;
     }
     *frame = k;
     return 0;
 }
 
-/* ---- checkpoints ---------------------------------------------------------------------- */
-
-static int16_t *slot_at(instance *in, int64_t j)
-{
-    return in->slot_heights + (size_t)j * in->cells * 2;
-}
-
-/* Simulate to `target` steps, saving each checkpoint passed on the way. */
-static void advance(instance *in, int64_t target)
-{
-    rp_engine *e = in->engine;
-    for (;;) {
-        int64_t at = rp_engine_steps(e), j = at / in->interval;
-        if (at % in->interval == 0 && j < in->slots && !in->saved[j]) {
-            rp_engine_checkpoint_save(e, slot_at(in, j), &at);
-            in->saved[j] = 1;
-        }
-        if (at >= target)
-            return;
-        int64_t next = (j + 1) * in->interval;
-        rp_engine_advance(e, next < target ? next : target, NULL);
-    }
-}
-
 /* The steps one call may simulate: STEP_CELLS_MAX grid cells' worth, at least one. */
 static int64_t steps_per_call(const instance *in)
 {
-    int64_t n = STEP_CELLS_MAX / (int64_t)in->cells;
+    int64_t n = STEP_CELLS_MAX / ((int64_t)in->info.grid_w * in->info.grid_h);
     return n > 0 ? n : 1;
-}
-
-/* Bring the simulation to `target` steps, or STEP_CELLS_MAX / cells steps towards it
- * (then 1: a later call carries on from there, or from a checkpoint past it): from the nearest
- * saved checkpoint at or before it when that is ahead of the simulation or the simulation is past
- * the target, else onwards. A checkpoint is the engine's whole state (rp_engine_checkpoint_load:
- * the water, with the walls, masks and moving walls replayed from the timeline), so a seek gives
- * the bytes of a run straight to the target. */
-static int seek(instance *in, int64_t target)
-{
-    int64_t at = rp_engine_steps(in->engine);
-    int64_t j = target / in->interval;
-    if (j >= in->slots)
-        j = in->slots - 1;
-    while (j > 0 && !in->saved[j])
-        j--;
-    int64_t from = j * in->interval;
-    if (in->saved[j] && (at > target || from > at)) {
-        rp_error err;
-        if (rp_engine_checkpoint_load(in->engine, slot_at(in, j), from, &err))
-            return -1;
-    }
-    at = rp_engine_steps(in->engine);
-    int64_t most = steps_per_call(in);
-    advance(in, target - at > most ? at + most : target);
-    return rp_engine_steps(in->engine) < target;
 }
 
 /* ---- frames --------------------------------------------------------------------------- */
 
-/* The host's RGBA8888 frame (R, G, B, A bytes in memory) to the engine's RGB24 background
- * and the render back, keeping the host's alpha; rows y0..y1-1, for the workers. */
-typedef struct convert_job {
-    instance *in;
-    const uint8_t *src; /* the host's frame, or NULL: black, opaque */
-    uint8_t *dst;
-} convert_job;
-
-static void to_rgb_rows(void *ctx, int y0, int y1)
+/* The render back into the host's RGBA8888 frame (R, G, B, A bytes in memory), keeping
+ * the host's alpha (src: the host's frame, maybe dst itself, or NULL: opaque). */
+static void to_rgba(const instance *in, const uint8_t *src, uint8_t *dst)
 {
-    const convert_job *j = ctx;
-    size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
-    uint8_t *restrict bg = j->in->bg;
-    const uint8_t *restrict src = j->src;
-    if (!src) {
-        memset(bg + 3 * i0, 0, 3 * (i1 - i0));
-        return;
-    }
-    for (size_t i = i0; i < i1; i++) {
-        bg[3 * i] = src[4 * i];
-        bg[3 * i + 1] = src[4 * i + 1];
-        bg[3 * i + 2] = src[4 * i + 2];
-    }
-}
-
-static void to_rgba_rows(void *ctx, int y0, int y1)
-{
-    const convert_job *j = ctx;
-    size_t w = j->in->width, i0 = (size_t)y0 * w, i1 = (size_t)y1 * w;
-    const uint8_t *restrict rgb = j->in->rgb;
-    const uint8_t *src = j->src; /* may be dst itself: each alpha is read before written */
-    uint8_t *dst = j->dst;
-    for (size_t i = i0; i < i1; i++) {
-        uint8_t a = src ? src[4 * i + 3] : 255;
+    size_t n = (size_t)in->width * (size_t)in->height;
+    const uint8_t *restrict rgb = in->rgb;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t a = src ? src[4 * i + 3] : 255; /* read before dst's pixel is written */
         dst[4 * i] = rgb[3 * i];
         dst[4 * i + 1] = rgb[3 * i + 1];
         dst[4 * i + 2] = rgb[3 * i + 2];
@@ -779,8 +665,8 @@ static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
         memset(dst, 0, n * sizeof *dst);
 }
 
-/* The light's doubles over the scene, for this frame: the light is remade when they
- * change (as keys remake it), the simulation is not touched. */
+/* The light's doubles over the scene, for this frame: the core remakes the light when
+ * they change (as keys remake it), the simulation is not touched. */
 static void apply_light(instance *in)
 {
     for (int i = P_DEPTH; i <= P_CAUSTICS; i++) {
@@ -788,9 +674,8 @@ static void apply_light(instance *in)
         int32_t q = (int32_t)(v * light_param[i - P_DEPTH].scale + 0.5);
         if (q < light_param[i - P_DEPTH].min)
             q = light_param[i - P_DEPTH].min;
-        if (i == P_CAUSTICS) /* as the scene's caustics, under the run's strength */
-            q = rp_strength_caustics(q, rp_engine_settings(in->engine)->strength_milli);
-        rp_engine_light_override(in->engine, light_param[i - P_DEPTH].what, v > 0, q);
+        rp_error err; /* in range: the doubles are clamped to 0..1 when set */
+        rp_core_set_light(in->core, light_param[i - P_DEPTH].knob, v > 0, q, &err);
     }
 }
 
@@ -826,6 +711,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
     int64_t k;
     int layer = !strcmp(in->param[P_LAYER], "light"), r;
     const char *unit = in->param[P_UNIT];
+    rp_error err;
     if (!in->scene) {
         say(in, in->error);
     } else if (strcmp(unit, "s") && strcmp(unit, "ms")) {
@@ -836,31 +722,32 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         say(in, msg);
     } else if ((r = host_frame(in, time, &k, msg, sizeof msg))) {
         say(in, r > 0 ? in->error : msg);
-    } else if (layer && !in->light) {
+    } else if (layer && !in->info.light) {
         say(in, "layer light needs render light (the rockpool preset): the seed presets' "
                 "renders have no light layer");
-    } else if ((r = seek(in, rp_clock_steps(&in->clock, k)))) {
-        if (r < 0)
-            say(in, "out of memory: the frame is not rendered");
-        else {
+    } else if (apply_light(in),
+               rp_core_set_background(in->core, inframe ? (const uint8_t *)inframe : in->black,
+                                      (size_t)in->width * 4, RP_PIX_RGBA, &err) ||
+                   rp_core_render(in->core, k, layer ? RP_PASS_LIGHT : RP_PASS_RENDER,
+                                  layer ? (void *)outframe : (void *)in->rgb,
+                                  (size_t)in->width * (layer ? 4 : 3), &err)) {
+        if (err.code == RP_ERR_AGAIN) {
             snprintf(msg, sizeof msg,
                      "time %g %s: the simulation is still on its way there (at most %lld "
                      "steps a call, rockpool-frei0r(7) LIMITS): this frame is not rendered; "
                      "later calls carry on",
                      time, strcmp(unit, "ms") ? "s" : "ms", (long long)steps_per_call(in));
             say(in, msg);
+        } else {
+            say(in, err.code == RP_ERR_NOMEM ? "out of memory: the frame is not rendered"
+                                             : err.msg);
         }
-    } else if (apply_light(in), layer) {
-        /* straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's vf_frei0r, frei0r's
-         * own mixers; frei0r's premultiply filter converts when a host needs it) */
-        rp_engine_frame_layer(in->engine, k, (uint8_t *)outframe, 0, NULL);
-        pthread_mutex_unlock(&in->lock);
-        return;
     } else {
-        convert_job job = {in, (const uint8_t *)inframe, (uint8_t *)outframe};
-        rp_pool_run(in->pool, (int)in->height, to_rgb_rows, &job);
-        rp_engine_frame(in->engine, k, in->bg, in->rgb, NULL);
-        rp_pool_run(in->pool, (int)in->height, to_rgba_rows, &job);
+        /* the light layer is straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's
+         * vf_frei0r, frei0r's own mixers; frei0r's premultiply filter converts when a host
+         * needs it); the render keeps the host's alpha */
+        if (!layer)
+            to_rgba(in, (const uint8_t *)inframe, (uint8_t *)outframe);
         pthread_mutex_unlock(&in->lock);
         return;
     }

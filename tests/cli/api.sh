@@ -52,6 +52,16 @@ if grep -n '^#include "' "$root/include/rpcore.h" >inc.txt; then
 else
     ok "rpcore.h includes only the C library's headers"
 fi
+# The core's users outside the library (the frei0r plugin, the playground's glue, the core
+# driver, the API's example and unit test) include no header of src/: the public API only.
+for user in src/frei0r/plugin.c web/rpweb.c tests/tools/rpcore.c examples/core_frames.c \
+    tests/unit/test_core.c; do
+    if grep -n '^#include "' "$root/$user" | grep -v '#include "rpcore.h"' >inc.txt; then
+        bad "$user includes rpcore.h and no private header"; cat inc.txt
+    else
+        ok "$user includes rpcore.h and no private header"
+    fi
+done
 printf '#include "rpcore.h"\n' >core_alone.c
 check "rpcore.h compiles alone as C99 (-pedantic -Werror)" ${CC:-cc} -std=c99 -pedantic -Wall \
     -Wextra -Werror -fsyntax-only -I"$root/include" core_alone.c

@@ -297,6 +297,182 @@ static void test_refusals(void **state)
     rp_scene_free(&s);
 }
 
+/* A core over arbitrary scene text and settings, at w x h (0x0: the scene's). */
+static rp_core *open_text(rp_scene **scene, const char *text, const char *lines, int w, int h)
+{
+    rp_error err;
+    rp_settings *over = NULL;
+    rp_core_config cfg;
+    rp_core *c = NULL;
+    assert_int_equal(rp_scene_from_text(scene, text, strlen(text), "x.scene", &err), RP_OK);
+    if (lines)
+        assert_int_equal(rp_settings_parse(&over, lines, NULL, &err), RP_OK);
+    rp_core_config_init(&cfg);
+    cfg.over = over;
+    cfg.width = w;
+    cfg.height = h;
+    assert_int_equal(rp_core_open(&c, *scene, &cfg, &err), RP_OK);
+    rp_settings_free(&over);
+    return c;
+}
+
+/* A moving wall (a circle along a path) and a wall put up at frame 6: what a checkpoint
+ * must restore besides the heights. */
+static const char moving_text[] = "size 64x40\n"
+                                  "fps 30\n"
+                                  "duration 24f\n"
+                                  "seed 3\n"
+                                  "at 0f drop 20 20 radius 4 height 3000\n"
+                                  "path boat smooth 95%,90% 60%,50% 10%,20%\n"
+                                  "at 2f..24f wall circle along boat 6% push 80\n"
+                                  "at 0f..24f rain rate 60/s radius 2..4 height 500..2000\n"
+                                  "at 6f wall rect 40 0 3 20\n";
+
+/* Checkpoints kept in memory: frames asked in any order (back past a checkpoint, forward
+ * past several) are a fresh core's frames, with the moving wall where a run straight to
+ * the frame leaves it. */
+static void test_kept_checkpoints(void **state)
+{
+    (void)state;
+    static const int64_t order[] = {0, 3, 9, 21, 23, 12, 5, 17, 2, 22, 8, 8, 0, 19};
+    rp_scene *s1, *s2;
+    rp_error err;
+    rp_core *a = open_text(&s1, moving_text, "rate 90\n", 0, 0);
+    assert_int_equal(rp_core_set_checkpoints(a, -1, 1 << 20, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_core_set_checkpoints(a, 5, (size_t)1 << 20, &err), RP_OK);
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        rp_core *b = open_text(&s2, moving_text, "rate 90\n", 0, 0);
+        uint8_t *fa = render(a, order[i], RP_PASS_RENDER, 3);
+        uint8_t *fb = render(b, order[i], RP_PASS_RENDER, 3);
+        assert_memory_equal(fa, fb, 64 * 40 * 3);
+        int gw, gh;
+        const int16_t *ha = rp_core_heights(a, &gw, &gh), *hb = rp_core_heights(b, NULL, NULL);
+        assert_memory_equal(ha, hb, (size_t)gw * gh * sizeof *ha);
+        free(fa);
+        free(fb);
+        rp_core_close(&b);
+        rp_scene_free(&s2);
+    }
+    rp_core_close(&a);
+    rp_scene_free(&s1);
+}
+
+/* A step budget of two steps' cells a call: frame 10 (30 steps at rate 90) takes 15 calls,
+ * the first 14 RP_ERR_AGAIN (a runtime condition, not bad input) writing nothing, and the
+ * frame is a fresh core's; the budget lifted, a frame is one call. */
+static void test_step_budget(void **state)
+{
+    (void)state;
+    rp_scene *s1, *s2;
+    rp_error err;
+    rp_core *a = open_text(&s1, moving_text, "rate 90\n", 0, 0);
+    rp_core *b = open_text(&s2, moving_text, "rate 90\n", 0, 0);
+    rp_core_info in;
+    rp_core_get_info(a, &in);
+    rp_core_set_step_budget(a, 2 * (int64_t)in.grid_w * in.grid_h);
+    uint8_t *fa = malloc(64 * 40 * 3);
+    int calls = 0, r;
+    memset(fa, 0xa5, 64 * 40 * 3);
+    while ((r = rp_core_render(a, 10, RP_PASS_RENDER, fa, 64 * 3, &err)) == RP_ERR_AGAIN) {
+        assert_int_equal(err.bad_input, 0);
+        assert_int_equal(fa[0], 0xa5);
+        assert_true(++calls < 100);
+    }
+    assert_int_equal(r, RP_OK);
+    assert_int_equal(calls, 15 - 1);
+    uint8_t *fb = render(b, 10, RP_PASS_RENDER, 3);
+    assert_memory_equal(fa, fb, 64 * 40 * 3);
+    rp_core_set_step_budget(a, 0);
+    free(fa);
+    free(fb);
+    fa = render(a, 23, RP_PASS_RENDER, 3);
+    fb = render(b, 23, RP_PASS_RENDER, 3);
+    assert_memory_equal(fa, fb, 64 * 40 * 3);
+    free(fa);
+    free(fb);
+    rp_core_close(&a);
+    rp_core_close(&b);
+    rp_scene_free(&s1);
+    rp_scene_free(&s2);
+}
+
+/* The light's knobs are the scene's settings at those values: depth 3 cells, an azimuth of
+ * 120 and an elevation of 30 degrees, and caustics 2 under strength 2 (divided by its
+ * square, as the scene's are); given back, the scene's light again. Out of range:
+ * refused, nothing changed. */
+static void test_light_knobs(void **state)
+{
+    (void)state;
+    static const char lit[] = "size 64x40\nfps 30\nduration 12f\nseed 5\npreset rockpool\n"
+                              "at 0f drop 30 20 radius 5 height 6000\n"
+                              "at 0f..12f rain rate 40/s radius 2..4 height 800..3000\n";
+    rp_scene *s1, *s2, *s3;
+    rp_error err;
+    rp_core *a = open_text(&s1, lit, "strength 2\n", 64, 40);
+    rp_core *b = open_text(&s2, lit,
+                           "strength 2\ndepth 3\nlight 120 30\ncaustics 2\n", 64, 40);
+    rp_core *plain = open_text(&s3, lit, "strength 2\n", 64, 40);
+    assert_int_equal(rp_core_set_light(a, RP_LIGHT_DEPTH, 1, 0, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_core_set_light(a, (enum rp_light_knob)4, 1, 1, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_core_set_light(a, RP_LIGHT_ELEVATION, 1, 90001, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_core_set_light(a, RP_LIGHT_DEPTH, 1, 3 * 256, &err), RP_OK);
+    assert_int_equal(rp_core_set_light(a, RP_LIGHT_AZIMUTH, 1, 120000, &err), RP_OK);
+    assert_int_equal(rp_core_set_light(a, RP_LIGHT_ELEVATION, 1, 30000, &err), RP_OK);
+    assert_int_equal(rp_core_set_light(a, RP_LIGHT_CAUSTICS, 1, 2 * 256, &err), RP_OK);
+    for (int64_t k = 0; k < 12; k += 5) {
+        uint8_t *fa = render(a, k, RP_PASS_RENDER, 3), *fb = render(b, k, RP_PASS_RENDER, 3);
+        uint8_t *fp = render(plain, k, RP_PASS_RENDER, 3);
+        assert_memory_equal(fa, fb, 64 * 40 * 3);
+        if (k)
+            assert_memory_not_equal(fa, fp, 64 * 40 * 3);
+        free(fa);
+        free(fb);
+        free(fp);
+    }
+    for (int i = RP_LIGHT_DEPTH; i <= RP_LIGHT_CAUSTICS; i++)
+        assert_int_equal(rp_core_set_light(a, (enum rp_light_knob)i, 0, 0, &err), RP_OK);
+    uint8_t *fa = render(a, 11, RP_PASS_RENDER, 3), *fp = render(plain, 11, RP_PASS_RENDER, 3);
+    assert_memory_equal(fa, fp, 64 * 40 * 3);
+    free(fa);
+    free(fp);
+    rp_core_close(&a);
+    rp_core_close(&b);
+    rp_core_close(&plain);
+    rp_scene_free(&s1);
+    rp_scene_free(&s2);
+    rp_scene_free(&s3);
+}
+
+/* A wall mask moving along a path is an image too: refused at the statement's line and
+ * column, naming the path; so is a sky image under render light. */
+static void test_image_places(void **state)
+{
+    (void)state;
+    static const char along[] = "size 64x40\nduration 10f\npath p linear 10%,10% 90%,90%\n"
+                                "at 0f..10f wall mask along p 8 8 boat.png\n";
+    static const char sky[] = "size 64x40\nduration 10f\npreset rockpool\nsky clouds.png 2\n";
+    rp_scene *s;
+    rp_error err;
+    uint8_t px[64 * 40 * 3];
+    rp_core *c = open_text(&s, along, NULL, 0, 0);
+    rp_core_info info;
+    rp_core_get_info(c, &info);
+    assert_true(info.needs_masks);
+    assert_int_equal(rp_core_render(c, 0, RP_PASS_RENDER, px, 64 * 3, &err), RP_ERR_UNSUPPORTED);
+    assert_true(err.has_diag && err.bad_input);
+    assert_int_equal(err.diag.line, 4);
+    assert_int_equal(err.diag.col, 12);
+    assert_non_null(strstr(err.diag.msg, "wall mask 'boat.png'"));
+    rp_core_close(&c);
+    rp_scene_free(&s);
+    c = open_text(&s, sky, NULL, 0, 0);
+    assert_int_equal(rp_core_render(c, 0, RP_PASS_RENDER, px, 64 * 3, &err), RP_ERR_UNSUPPORTED);
+    assert_int_equal(err.diag.line, 4);
+    assert_non_null(strstr(err.diag.msg, "sky image 'clouds.png'"));
+    rp_core_close(&c);
+    rp_scene_free(&s);
+}
+
 /* without_images: a scene's background image is left out (the built-in texture, as the
  * same scene without it draws), and a picture's size is the size of a scene that gives none;
  * a size that is half given is refused. */
@@ -374,6 +550,10 @@ int main(void)
         cmocka_unit_test(test_background_and_passes),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_without_images),
+        cmocka_unit_test(test_kept_checkpoints),
+        cmocka_unit_test(test_step_budget),
+        cmocka_unit_test(test_light_knobs),
+        cmocka_unit_test(test_image_places),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
