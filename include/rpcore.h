@@ -220,6 +220,10 @@ enum rp_pass {
     RP_PASS_NORMAL,
     RP_PASS_DISPLACEMENT,
     RP_PASS_CAUSTICS,
+    /* RP_PIX_RGBA: RP_PASS_RENDER's colours with the alpha of the caller's RGBA background
+     * (255 over any other background): a frame given back to a host in its own layout.
+     * dst may be the background itself. */
+    RP_PASS_RENDER_RGBA,
 };
 
 /** The light's settings a caller may put over the scene's (and its keys'), from the next
@@ -227,11 +231,11 @@ enum rp_pass {
  * them). Values in the light's own units, in the ranges the scene language takes
  * (rockpool-scene(5)): */
 enum rp_light_knob {
-    RP_LIGHT_DEPTH = 0,  /* depth, 1/256 grid cell: 1..65536 (0.004 to 256 cells) */
-    RP_LIGHT_AZIMUTH,    /* the sun's azimuth, millidegrees: -360000..360000 */
-    RP_LIGHT_ELEVATION,  /* the sun's elevation, millidegrees: 0..90000 */
-    RP_LIGHT_CAUSTICS,   /* caustics strength, 1/256: 0..16384 (0 to 64), under the
-                            run's strength as the scene's caustics are */
+    RP_LIGHT_DEPTH = 0, /* depth, 1/256 grid cell: 1..65536 (0.004 to 256 cells) */
+    RP_LIGHT_AZIMUTH,   /* the sun's azimuth, millidegrees: -360000..360000 */
+    RP_LIGHT_ELEVATION, /* the sun's elevation, millidegrees: 0..90000 */
+    RP_LIGHT_CAUSTICS,  /* caustics strength, 1/256: 0..16384 (0 to 64), under the
+                           run's strength as the scene's caustics are */
 };
 
 /** Put value over the scene's knob (set nonzero), or give the knob back to the scene and
@@ -259,11 +263,11 @@ RP_API void rp_core_set_step_budget(rp_core *core, int64_t cells);
 /** Render frame `frame` (0..frames-1) as pass into dst, rows stride bytes apart. The water
  * is simulated to the frame's instant, from where it is: rendering frames in order costs
  * one frame's steps each; going back re-simulates from the nearest checkpoint kept
- * (rp_core_set_checkpoints) or restored, else from the start. Rendering pass after pass of one frame simulates it once. Errors:
- * RP_ERR_INVALID (a frame outside the timeline, a stride shorter than a row, a pass of
- * render light asked of another render), RP_ERR_UNSUPPORTED with bad_input set when the
- * scene needs an image the core cannot decode (rp_core_info; diag gives the statement that
- * names it), RP_ERR_AGAIN under a step budget, RP_ERR_NOMEM. */
+ * (rp_core_set_checkpoints) or restored, else from the start. Rendering pass after pass of one
+ * frame simulates it once. Errors: RP_ERR_INVALID (a frame outside the timeline, a stride shorter
+ * than a row, a pass of render light asked of another render), RP_ERR_UNSUPPORTED with bad_input
+ * set when the scene needs an image the core cannot decode (rp_core_info; diag gives the statement
+ * that names it), RP_ERR_AGAIN under a step budget, RP_ERR_NOMEM. */
 RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
                           rp_error *err);
 

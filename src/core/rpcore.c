@@ -307,27 +307,64 @@ static int start(rp_core *c, rp_error *err)
     return RP_OK;
 }
 
+/* Rows y0..y1-1 of the caller's background into c->bg. */
+static void background_rows(void *ctx, int y0, int y1)
+{
+    const rp_core *c = ctx;
+    const size_t w = (size_t)c->info.width;
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *restrict src = c->bg_data + (size_t)y * c->bg_stride;
+        uint8_t *restrict dst = c->bg + (size_t)y * w * 3;
+        if (c->bg_format == RP_PIX_RGB24) {
+            memcpy(dst, src, w * 3);
+            continue;
+        }
+        for (size_t x = 0; x < w; x++) {
+            dst[3 * x] = src[4 * x];
+            dst[3 * x + 1] = src[4 * x + 1];
+            dst[3 * x + 2] = src[4 * x + 2];
+        }
+    }
+}
+
 /* The background of this frame into c->bg: the caller's rows (read now: they may have
  * changed since the last frame), else the built-in texture, drawn once. */
 static void fill_background(rp_core *c)
 {
-    const int w = c->info.width, h = c->info.height;
     if (!c->bg_data) {
         if (!c->bg_texture)
-            rp_texture_default(c->bg, w, h);
+            rp_texture_default(c->bg, c->info.width, c->info.height);
         c->bg_texture = 1;
         return;
     }
     c->bg_texture = 0;
-    for (int y = 0; y < h; y++) {
-        const uint8_t *src = c->bg_data + (size_t)y * c->bg_stride;
-        uint8_t *dst = c->bg + (size_t)y * w * 3;
-        if (c->bg_format == RP_PIX_RGB24) {
-            memcpy(dst, src, (size_t)w * 3);
-            continue;
+    rp_pool_run(c->pool, c->info.height, background_rows, c);
+}
+
+/* RP_PASS_RENDER_RGBA: the render c->pix to RGBA rows, with the background's alpha. */
+typedef struct rgba_job {
+    const rp_core *c;
+    uint8_t *dst;
+    size_t stride;
+} rgba_job;
+
+static void rgba_rows(void *ctx, int y0, int y1)
+{
+    const rgba_job *j = ctx;
+    const rp_core *c = j->c;
+    const size_t w = (size_t)c->info.width;
+    const int alpha = c->bg_data && c->bg_format == RP_PIX_RGBA;
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *restrict rgb = c->pix + (size_t)y * w * 3;
+        const uint8_t *a = alpha ? c->bg_data + (size_t)y * c->bg_stride + 3 : NULL;
+        uint8_t *dst = j->dst + (size_t)y * j->stride; /* may be the background's row */
+        for (size_t x = 0; x < w; x++) {
+            uint8_t av = a ? a[4 * x] : 255; /* read before the pixel is written */
+            dst[4 * x] = rgb[3 * x];
+            dst[4 * x + 1] = rgb[3 * x + 1];
+            dst[4 * x + 2] = rgb[3 * x + 2];
+            dst[4 * x + 3] = av;
         }
-        for (int x = 0; x < w; x++)
-            memcpy(dst + 3 * x, src + 4 * x, 3);
     }
 }
 
@@ -338,6 +375,7 @@ static size_t pass_row(const rp_core *c, enum rp_pass pass, int *rows)
     *rows = c->info.height;
     switch (pass) {
     case RP_PASS_RENDER: return (size_t)w * 3;
+    case RP_PASS_RENDER_RGBA:
     case RP_PASS_LIGHT:
     case RP_PASS_LIGHT_PREMULTIPLIED: return (size_t)w * 4;
     case RP_PASS_HEIGHT:
@@ -514,7 +552,8 @@ static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void 
     size_t row = pass_row(c, pass, &rows);
     if (!row)
         return rp_error_set(err, RP_ERR_INVALID, 1, "pass %d is none of enum rp_pass", (int)pass);
-    if (pass != RP_PASS_RENDER && pass != RP_PASS_HEIGHT && !c->info.light)
+    if (pass != RP_PASS_RENDER && pass != RP_PASS_RENDER_RGBA && pass != RP_PASS_HEIGHT &&
+        !c->info.light)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "this pass needs render light: the seed presets' renders have none");
     if (!dst || stride < row)
@@ -534,6 +573,15 @@ static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void 
         rp_engine_frame(c->engine, k, c->bg, out, NULL);
         if (!packed)
             copy_rows(dst, stride, out, row, rows);
+        break;
+    }
+    case RP_PASS_RENDER_RGBA: {
+        rgba_job job = {c, dst, stride};
+        if (!pixels(c, err))
+            return err->code;
+        fill_background(c);
+        rp_engine_frame(c->engine, k, c->bg, c->pix, NULL);
+        rp_pool_run(c->pool, rows, rgba_rows, &job);
         break;
     }
     case RP_PASS_LIGHT:
@@ -715,9 +763,9 @@ int rp_core_set_light(rp_core *c, enum rp_light_knob knob, int set, int32_t valu
         return rp_error_set(err, RP_ERR_INVALID, 1, "light knob %d is none of enum rp_light_knob",
                             (int)knob);
     if (set && (value < range[knob].min || value > range[knob].max))
-        return rp_error_set(err, RP_ERR_INVALID, 1, "the %s %" PRId32 " is outside %" PRId32
-                            "..%" PRId32, range[knob].name, value, range[knob].min,
-                            range[knob].max);
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the %s %" PRId32 " is outside %" PRId32 "..%" PRId32, range[knob].name,
+                            value, range[knob].min, range[knob].max);
     c->light_set[knob] = set != 0;
     c->light_value[knob] = set ? value : 0;
     return RP_OK;
@@ -739,8 +787,8 @@ int rp_core_set_checkpoints(rp_core *c, int count, size_t max_bytes, rp_error *e
     if (slots < 1)
         return RP_OK;
     /* evenly spaced over the steps of the timeline, the first at step 0 */
-    int64_t last = c->info.frames > 0 ? rp_clock_steps(rp_engine_clock(c->engine), c->info.frames - 1)
-                                      : 0;
+    int64_t last =
+        c->info.frames > 0 ? rp_clock_steps(rp_engine_clock(c->engine), c->info.frames - 1) : 0;
     c->interval = slots > 1 ? (last + slots - 2) / (slots - 1) : last + 1;
     if (c->interval < 1)
         c->interval = 1;

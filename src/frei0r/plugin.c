@@ -100,9 +100,9 @@ static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
 #define STRENGTH_MAX_MILLI 4000
 
 /* The work one f0r_update may do: at most this many grid cells stepped (2^28: 1,165
- * steps of the 230,400-cell grid of a 1920x1080 scene, measured at 1.3 to 1.9 s a call on
- * a loaded 2-core machine), so a time far into a long scene does not block the host for
- * minutes; later calls carry on. */
+ * steps of the 230,400-cell grid of a 1920x1080 scene, a second or two a call; the man
+ * page's LIMITS has the figures), so a time far into a long scene does not block the host
+ * for minutes; later calls carry on. */
 #define STEP_CELLS_MAX ((int64_t)1 << 28)
 
 /* Scene files are text; the plugin reads at most this much. */
@@ -121,17 +121,17 @@ typedef struct instance {
     } * retired;
     double num[P_COUNT - P_STRINGS]; /* the bool and the doubles */
     int stale;     /* the scene parameter changed since the scene was read: read it again */
-    int stale_run; /* the seed or strength changed since the engine was built: build it again */
-    int32_t strength_milli; /* the strength parameter in thousandths; -1: the scene's */
-    int fps, fps_den;       /* the host's frame rate the core is opened at (0: the scene's) */
+    int stale_run; /* the seed or strength changed since the core was opened: open it again */
+    int32_t strength_milli;       /* the strength parameter in thousandths; -1: the scene's */
+    int fps, fps_den;             /* the host's frame rate the core is opened at (0: the scene's) */
     int scene_fps, scene_fps_den; /* the scene's own rate (0 until a core opened at it) */
     /* the build: NULL core when it failed (why in error) */
     rp_scene *scene;
     rp_core *core;
     rp_core_info info;
     char error[1600];
-    uint8_t *black, *rgb; /* a black RGBA frame (the host gave none), the rendered frame */
-    char said[1600];      /* the last message printed */
+    uint8_t *black;  /* a black RGBA frame: the background when the host gives none */
+    char said[1600]; /* the last message printed */
 } instance;
 
 /* One line on stderr, unless it is the one printed last by this instance. */
@@ -176,8 +176,7 @@ static void release_run(instance *in)
 {
     rp_core_close(&in->core);
     free(in->black);
-    free(in->rgb);
-    in->black = in->rgb = NULL;
+    in->black = NULL;
 }
 
 static void release_build(instance *in)
@@ -500,11 +499,13 @@ static void build_run(instance *in)
         return;
     }
     size_t pix = (size_t)in->width * (size_t)in->height;
-    if (!(in->black = calloc(pix, 4)) || !(in->rgb = malloc(pix * 3))) {
+    if (!(in->black = calloc(pix, 4))) {
         set_error(&err, RP_ERR_NOMEM, 0, "out of memory");
         build_failed(in, &err);
         return;
     }
+    for (size_t i = 0; i < pix; i++) /* opaque */
+        in->black[4 * i + 3] = 255;
     if (open_core(in, &err)) {
         build_failed(in, &err);
         return;
@@ -522,7 +523,8 @@ static void build_run(instance *in)
     }
     /* Images: the core refuses them at the first frame, at the statement naming them. */
     if (in->info.needs_masks || (in->info.needs_sky && in->info.light)) {
-        if (rp_core_render(in->core, 0, RP_PASS_RENDER, in->rgb, (size_t)in->width * 3, &err) &&
+        if (rp_core_render(in->core, 0, RP_PASS_RENDER_RGBA, in->black, (size_t)in->width * 4,
+                           &err) &&
             err.code == RP_ERR_UNSUPPORTED && err.has_diag)
             images_refused(in, &err);
         else if (!err.code)
@@ -542,7 +544,7 @@ static void build_run(instance *in)
  * RP_FPS_MAX). */
 #define SNAP_S 1e-6
 
-/* Frame rates a host's time is tried on when it is not on the engine's (the last host
+/* Frame rates a host's time is tried on when it is not on the core's (the last host
  * rate found) or the scene's own: the rates editors and cameras use. */
 static const int host_rates[][2] = {
     {24000, 1001}, {24, 1},        {25, 1},  {30000, 1001}, {30, 1},  {48, 1},
@@ -565,7 +567,7 @@ static int on_grid(double t, int n, int d, int64_t *k)
     return 1;
 }
 
-/* The host's time t (seconds, after the unit) as a frame k of the engine's clock, the
+/* The host's time t (seconds, after the unit) as a frame k of the core's clock, the
  * core opened again at the host's rate when that changed. The rate is the first of the
  * core's, the scene's and host_rates on whose grid t lies within SNAP_S: a time that is
  * frame k of a rate R is then rendered as `rockpool -r R` renders frame k (its steps,
@@ -580,16 +582,16 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     int64_t k = 0;
     if (isfinite(t) && t < -1e15 && ms) {
         snprintf(msg, msglen,
-                "time %g ms is FFmpeg's 'no timestamp': FFmpeg 5.1 and older lose the time of "
-                "frames whose width is not a multiple of 64 (vf_frei0r copies them); scale or "
-                "pad the frames to a width that is a multiple of 64 before the filter (scale, "
-                "pad), or try a newer FFmpeg",
-                t);
+                 "time %g ms is FFmpeg's 'no timestamp': FFmpeg 5.1 and older lose the time of "
+                 "frames whose width is not a multiple of 64 (vf_frei0r copies them); scale or "
+                 "pad the frames to a width that is a multiple of 64 before the filter (scale, "
+                 "pad), or try a newer FFmpeg",
+                 t);
         return -1;
     }
     if (!isfinite(t) || ts < 0 || ts > 1e9) {
         snprintf(msg, msglen, "time %g %s is outside every scene: the frame is not rendered", t,
-                ms ? "ms" : "s");
+                 ms ? "ms" : "s");
         return -1;
     }
     if (in->stale_run) /* a new seed: the scene as read, at the rate found last */
@@ -623,9 +625,9 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     }
     if (k >= in->info.frames) {
         snprintf(msg, msglen,
-                "time %g %s is past the scene's end (%.6f s, its duration): the frame is not "
-                "rendered",
-                t, ms ? "ms" : "s", (double)in->info.frames * in->info.fps_den / in->info.fps);
+                 "time %g %s is past the scene's end (%.6f s, its duration): the frame is not "
+                 "rendered",
+                 t, ms ? "ms" : "s", (double)in->info.frames * in->info.fps_den / in->info.fps);
         return -1;
     }
     *frame = k;
@@ -640,21 +642,6 @@ static int64_t steps_per_call(const instance *in)
 }
 
 /* ---- frames --------------------------------------------------------------------------- */
-
-/* The render back into the host's RGBA8888 frame (R, G, B, A bytes in memory), keeping
- * the host's alpha (src: the host's frame, maybe dst itself, or NULL: opaque). */
-static void to_rgba(const instance *in, const uint8_t *src, uint8_t *dst)
-{
-    size_t n = (size_t)in->width * (size_t)in->height;
-    const uint8_t *restrict rgb = in->rgb;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t a = src ? src[4 * i + 3] : 255; /* read before dst's pixel is written */
-        dst[4 * i] = rgb[3 * i];
-        dst[4 * i + 1] = rgb[3 * i + 1];
-        dst[4 * i + 2] = rgb[3 * i + 2];
-        dst[4 * i + 3] = a;
-    }
-}
 
 static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
 {
@@ -728,9 +715,8 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
     } else if (apply_light(in),
                rp_core_set_background(in->core, inframe ? (const uint8_t *)inframe : in->black,
                                       (size_t)in->width * 4, RP_PIX_RGBA, &err) ||
-                   rp_core_render(in->core, k, layer ? RP_PASS_LIGHT : RP_PASS_RENDER,
-                                  layer ? (void *)outframe : (void *)in->rgb,
-                                  (size_t)in->width * (layer ? 4 : 3), &err)) {
+                   rp_core_render(in->core, k, layer ? RP_PASS_LIGHT : RP_PASS_RENDER_RGBA,
+                                  outframe, (size_t)in->width * 4, &err)) {
         if (err.code == RP_ERR_AGAIN) {
             snprintf(msg, sizeof msg,
                      "time %g %s: the simulation is still on its way there (at most %lld "
@@ -739,15 +725,13 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
                      time, strcmp(unit, "ms") ? "s" : "ms", (long long)steps_per_call(in));
             say(in, msg);
         } else {
-            say(in, err.code == RP_ERR_NOMEM ? "out of memory: the frame is not rendered"
-                                             : err.msg);
+            say(in,
+                err.code == RP_ERR_NOMEM ? "out of memory: the frame is not rendered" : err.msg);
         }
     } else {
         /* the light layer is straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's
          * vf_frei0r, frei0r's own mixers; frei0r's premultiply filter converts when a host
          * needs it); the render keeps the host's alpha */
-        if (!layer)
-            to_rgba(in, (const uint8_t *)inframe, (uint8_t *)outframe);
         pthread_mutex_unlock(&in->lock);
         return;
     }

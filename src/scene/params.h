@@ -80,8 +80,8 @@ typedef struct rp_light_params {
     uint8_t tint_rgb[3];   /* the colour a white bed takes under 64 cells (0xffffff: none) */
 } rp_light_params;
 
-/** Light models: the version-2 layer (bed light, sky, Blinn-Phong glint over the picture)
- * and the water model (the picture as a bed under water). */
+/** Light models: the layer (bed light, sky, Blinn-Phong glint over the picture) and the
+ * water model (the picture as a bed under water). */
 enum { RP_LIGHT_LAYER = 0, RP_LIGHT_WATER = 1 };
 
 /** Height units per grid cell that make slope 1 by default: the water model's realistic

@@ -182,8 +182,8 @@ static AVX2 void compress8(__m256i st[4], const __m256i w[16], const __m256i kv[
 
 /* w[j] = word j of lanes 0..7 for j = 0..7, from the 32 bytes at p[i] + at of each lane i: an
  * 8x8 transpose of 32-bit words. Pairs of lanes are interleaved by 32 then 64 bits within
- * 128-bit halves, then the halves recombined. Written out: gcc 12 leaves loops here rolled,
- * through the stack (about 10% slower). */
+ * 128-bit halves, then the halves recombined. Written out: gcc leaves loops here rolled,
+ * through the stack. */
 static AVX2 inline void load_words(__m256i w[8], const uint8_t *const p[8], size_t at)
 {
 #define LOAD(i) _mm256_loadu_si256((const __m256i *)(const void *)(p[i] + at))

@@ -24,8 +24,8 @@
 
 /* 8 texels at byte offsets off (3 * index) as 32-bit lanes (R, G, B, next byte), or 0 if a
  * lane would read past the texture's last byte (only the very last texel does): the caller
- * then leaves these pixels to the plain loop. Scalar loads, not vpgatherdd: as fast here
- * (Zen 3), and far faster where microcode slows gathers down (Intel's GDS mitigation). */
+ * then leaves these pixels to the plain loop. Scalar loads, not vpgatherdd, which microcode
+ * slows down on some CPUs (Intel's GDS mitigation). */
 static inline __attribute__((always_inline)) AVX2 int gather_texels(const uint8_t *tex, __m256i off,
                                                                     __m256i last, __m256i *texels)
 {

@@ -3,9 +3,9 @@
  * fit int16; the int32 sums are the plain loop's), or one per int32 multiply where a row's
  * weights do not fit. The row pass takes the groups of 8 outputs set-up laid out (upscale.c,
  * rp_upscale_group): where the sums allow, each cell split in 16-bit halves, two taps per
- * _mm256_madd_epi16 and the cells placed by byte shuffles within 128-bit lanes (a permute
- * across lanes costs over twice as much on the machine measured, an AMD Zen 3); else int64
- * products of cells placed by permutes, or gathers for wide windows. Built with `target`
+ * _mm256_madd_epi16 and the cells placed by byte shuffles within 128-bit lanes (cheaper
+ * than permutes across lanes); else int64 products of cells placed by permutes, or gathers
+ * for wide windows. Built with `target`
  * attributes (no -m flags). */
 #include "look/upscale_simd.h"
 
@@ -173,7 +173,7 @@ static AVX2 __m256i pairs_avx2(const int16_t *high, const int16_t *low, const rp
     __m256i sh = _mm256_setzero_si256(), sl = sh;
     if (hi == 0 && npair == 2) {
         /* 4 taps, both halves' cells within 8: upscales by 1.5 and more, the common
-         * case; written out, as gcc does not unroll the loop (about 10% faster) */
+         * case; written out, as gcc does not unroll the loop */
         pair_step(&sh, &sl, h, l, 0, pick, w);
         pair_step(&sh, &sl, h + 2, l + 2, 0, pick, w + 8);
     } else if (hi == 0) {

@@ -208,6 +208,27 @@ static void test_background_and_passes(void **state)
         for (int ch = 0; ch < 3; ch++)
             assert_int_equal(pre[4 * i + ch],
                              (straight[4 * i + ch] * straight[4 * i + 3] + 127) / 255);
+    /* RGBA render: the render's colours with the background's alpha (opaque over RGB24),
+     * also written over the background itself */
+    uint8_t *q2 = render(c2, 3, RP_PASS_RENDER_RGBA, 4),
+            *q1 = render(c1, 3, RP_PASS_RENDER_RGBA, 4);
+    static uint8_t inplace[H][W * 4 + 8];
+    memcpy(inplace, rgba, sizeof inplace);
+    assert_int_equal(rp_core_set_background(c2, &inplace[0][0], W * 4 + 8, RP_PIX_RGBA, &err),
+                     RP_OK);
+    assert_int_equal(rp_core_render(c2, 3, RP_PASS_RENDER_RGBA, inplace, W * 4 + 8, &err), RP_OK);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            assert_memory_equal(q2 + 4 * i, f1 + 3 * i, 3);
+            assert_memory_equal(q1 + 4 * i, f1 + 3 * i, 3);
+            assert_int_equal(q2[4 * i + 3], rgba[y][4 * x + 3]);
+            assert_int_equal(q1[4 * i + 3], 255);
+            assert_memory_equal(&inplace[y][4 * x], q2 + 4 * i, 4);
+        }
+    assert_int_equal(rp_core_set_background(c2, &rgba[0][0], W * 4 + 8, RP_PIX_RGBA, &err), RP_OK);
+    free(q1);
+    free(q2);
     uint16_t *st = (uint16_t *)render(c2, 3, RP_PASS_DISPLACEMENT, 6);
     uint16_t *ca = (uint16_t *)render(c2, 3, RP_PASS_CAUSTICS, 6);
     uint16_t *nm = (uint16_t *)render(c2, 3, RP_PASS_NORMAL, 6);
@@ -409,8 +430,7 @@ static void test_light_knobs(void **state)
     rp_scene *s1, *s2, *s3;
     rp_error err;
     rp_core *a = open_text(&s1, lit, "strength 2\n", 64, 40);
-    rp_core *b = open_text(&s2, lit,
-                           "strength 2\ndepth 3\nlight 120 30\ncaustics 2\n", 64, 40);
+    rp_core *b = open_text(&s2, lit, "strength 2\ndepth 3\nlight 120 30\ncaustics 2\n", 64, 40);
     rp_core *plain = open_text(&s3, lit, "strength 2\n", 64, 40);
     assert_int_equal(rp_core_set_light(a, RP_LIGHT_DEPTH, 1, 0, &err), RP_ERR_INVALID);
     assert_int_equal(rp_core_set_light(a, (enum rp_light_knob)4, 1, 1, &err), RP_ERR_INVALID);
