@@ -182,12 +182,12 @@ WASM_CFLAGS = --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -D_WASI
 WASM_OBJS := $(CORE_SRCS:src/%.c=$(WEB)/obj/%.o) $(WEB)/obj/rpweb.o
 WEB_FILES := $(addprefix $(WEB)/,index.html style.css app.js worker.js core.js md5.js)
 WEB_EXAMPLES := $(wildcard examples/*.scene examples/*.png)
-$(WEB)/obj/%.o: src/%.c $(HDRS) $(wildcard web/wasm-include/*.h)
+$(WEB)/obj/%.o: src/%.c web/wasm-include/wasi_shim.h
 	@mkdir -p $(@D)
-	$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
-$(WEB)/obj/rpweb.o: web/rpweb.c $(HDRS) $(wildcard web/wasm-include/*.h)
+	$(WASM_CC) $(WASM_CFLAGS) -MMD -MP -c $< -o $@
+$(WEB)/obj/rpweb.o: web/rpweb.c web/wasm-include/wasi_shim.h
 	@mkdir -p $(@D)
-	$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
+	$(WASM_CC) $(WASM_CFLAGS) -MMD -MP -c $< -o $@
 $(WEB)/rockpool.wasm: $(WASM_OBJS)
 	$(WASM_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -o $@ $^ \
 	    -Wl,--strip-debug
@@ -311,7 +311,8 @@ format:
 clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
--include $(PIC_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(PIC_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
+    $(WASM_OBJS:.o=.d)
 -include $(call dotd,$(UNIT_BINS) $(CROSS_BINS) $(addprefix $(BUILD)/,fuzz_scene_replay \
     fuzz_image_replay rpcore frei0r_harness examples/frames examples/core_frames))
 -include $(foreach a,$(CROSS_ARCHS),$(wildcard $(BUILD)/cross/$(a)/obj/*/*.d))
