@@ -44,8 +44,10 @@ cd "$TOP" || exit 1
 LIST=1 BUILDS=build LOG_DIR="$WORK/logs" timeout 60 tests/run-all >"$WORK/check.jobs"
 ALL=1 LIST=1 BUILDS=build LOG_DIR="$WORK/logs" timeout 60 tests/run-all >"$WORK/all.jobs"
 cd "$WORK" || exit 1
-check "make check runs the everyday scripts (layers.sh)" grep -q ' tests/cli/layers.sh$' check.jobs
-check "make check leaves farm.sh to make check-all" sh -c "! grep -q 'cli/farm.sh' check.jobs"
+check "make check runs the everyday scripts (scene.sh)" grep -q ' tests/cli/scene.sh$' check.jobs
+for h in farm video web_page; do
+    check "make check leaves $h.sh to make check-all" sh -c "! grep -q 'cli/$h.sh' check.jobs"
+done
 all=$(ls "$TOP"/tests/cli/*.sh | grep -vc '/lib\.sh$')
 check "make check-all (ALL=1) runs all $all CLI scripts" \
     test "$(grep -c '^cli .*tests/cli/.*\.sh$' all.jobs)" = "$all"
