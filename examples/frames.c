@@ -20,15 +20,14 @@ int main(int argc, char **argv)
 {
     rp_scene *scene = NULL;
     rp_session *session = NULL;
-    rp_diag diag;
     rp_error err;
     rp_run run;
     rp_settings *over = NULL;
     const rp_frame *frame;
     int r;
 
-    if (rp_scene_parse(&scene, scene_text, strlen(scene_text), "<example>", &diag)) {
-        fprintf(stderr, "%s:%d:%d: %s\n", diag.file, diag.line, diag.col, diag.msg);
+    if (rp_scene_from_text(&scene, scene_text, strlen(scene_text), "<example>", &err)) {
+        fprintf(stderr, "%s:%d:%d: %s\n", err.diag.file, err.diag.line, err.diag.col, err.msg);
         return 2;
     }
     rp_run_init(&run);

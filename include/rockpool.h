@@ -39,12 +39,6 @@
 
 #include "rpcore.h" /* enum rp_err, rp_error, rp_scene, rp_settings, enum rp_pixfmt */
 
-/** Parse a scene. filename is used in diagnostics and to resolve `background`, `sky` and
- * `wall mask` paths relative to the scene's directory ("-" or NULL: the current
- * directory). On error returns RP_ERR_INVALID (or RP_ERR_NOMEM) and fills diag. */
-int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
-                   rp_diag *diag);
-
 /** Read and parse a scene file ("-" = stdin; NULL = the built-in scene, a few seconds of
  * rain). Errors: RP_ERR_IO / RP_ERR_INVALID with a message or a positioned diagnostic,
  * bad_input set (RP_ERR_NOMEM: runtime). *scene is NULL on failure. */

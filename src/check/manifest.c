@@ -3,6 +3,8 @@
  * is libavformat's (hashenc.c, framehash.c in FFmpeg 5.1). */
 #include "check/manifest.h"
 
+#include "base/diag.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -526,8 +528,8 @@ static int finish(parser *p, rp_manifest **out)
     return RP_OK;
 }
 
-int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
-                      const char *default_algo, rp_diag *diag)
+static int manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
+                          const char *default_algo, rp_diag *diag)
 {
     parser p;
     size_t pos = 0;
@@ -613,8 +615,8 @@ static int read_lines(parser *p, FILE *f)
     return ret;
 }
 
-int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo,
-                     int64_t max_bytes, volatile sig_atomic_t *stop, rp_diag *diag)
+static int manifest_load(rp_manifest **out, const char *path, const char *default_algo,
+                         int64_t max_bytes, volatile sig_atomic_t *stop, rp_diag *diag)
 {
     parser p;
     struct stat st;
@@ -696,7 +698,7 @@ static int pts_to_frame(int64_t pts, const rp_manifest *m, const rp_manifest_run
     return 0;
 }
 
-int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *d)
+static int manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *d)
 {
     const char *pix_fmt = run->pix_fmt ? run->pix_fmt : "rgb24";
     int bpp = !strcmp(pix_fmt, "rgb24") ? 3 : !strcmp(pix_fmt, "rgba") ? 4 : 0;
@@ -799,4 +801,29 @@ const rp_manifest_frame *rp_manifest_find(const rp_manifest *m, int64_t frame)
             hi = mid;
     }
     return lo < m->count && m->frames[lo].frame == frame ? &m->frames[lo] : NULL;
+}
+
+/* The public entry points: the diagnostic the parser or the check leaves, as err. */
+
+int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
+                      const char *default_algo, rp_error *err)
+{
+    memset(&err->diag, 0, sizeof err->diag);
+    int r = manifest_parse(out, text, len, filename, default_algo, &err->diag);
+    return r ? rp_error_diag(err, r) : RP_OK;
+}
+
+int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo,
+                     int64_t max_bytes, volatile sig_atomic_t *stop, rp_error *err)
+{
+    memset(&err->diag, 0, sizeof err->diag);
+    int r = manifest_load(out, path, default_algo, max_bytes, stop, &err->diag);
+    return r ? rp_error_diag(err, r) : RP_OK;
+}
+
+int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_error *err)
+{
+    memset(&err->diag, 0, sizeof err->diag);
+    int r = manifest_check(m, run, &err->diag);
+    return r ? rp_error_diag(err, r) : RP_OK;
 }

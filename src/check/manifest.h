@@ -70,24 +70,25 @@ int64_t rp_manifest_memory(int64_t file_size);
 
 /** Parse a manifest held in text (len bytes; NUL bytes make it "not a manifest").
  * default_algo names the algorithm of --hash lines that do not name one (NULL: md5); a
- * framehash file without #hash is MD5. filename is copied into diag for messages.
- * Errors (RP_ERR_FORMAT, diag filled with the line; RP_ERR_NOMEM): not a manifest, a
+ * framehash file without #hash is MD5. filename is the diagnostic's file.
+ * Errors (RP_ERR_FORMAT, err's diagnostic at the line; RP_ERR_NOMEM): not a manifest, a
  * truncated line, bad hex, a hash whose length does not match the algorithm, an unknown
  * algorithm, frames out of order or duplicated, header lines that make no sense, a
  * stream other than rawvideo video (ffmpeg -c copy hashes packets), no frames at all.
  * *out is NULL on failure. */
 int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
-                      const char *default_algo, rp_diag *diag);
+                      const char *default_algo, rp_error *err);
 
 /** Read a file (a pipe or a device too) and parse it line by line, holding one line and
  * the frames read. max_bytes (0: no limit) bounds what that takes: a regular file whose
  * rp_manifest_memory() is over it is refused before it is read, and any other stops
- * being read when its frames reach it (RP_ERR_TOO_LARGE, diag says so). A line longer
+ * being read when its frames reach it (RP_ERR_TOO_LARGE, err says so). A line longer
  * than RP_MANIFEST_LINE_MAX is RP_ERR_FORMAT. When *stop (may be NULL) becomes non-zero
- * the read stops within a few thousand lines (RP_ERR_INTERRUPTED). RP_ERR_IO (diag names
- * the file and the reason) if it cannot be read. */
+ * the read stops within a few thousand lines (RP_ERR_INTERRUPTED). RP_ERR_IO (err names
+ * the file and the reason) if it cannot be read. Every error is bad input but
+ * RP_ERR_NOMEM. */
 int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo,
-                     int64_t max_bytes, volatile sig_atomic_t *stop, rp_diag *diag);
+                     int64_t max_bytes, volatile sig_atomic_t *stop, rp_error *err);
 
 /** Free a manifest and null *m; NULL and a NULL *m are no-ops. */
 void rp_manifest_free(rp_manifest **m);
@@ -109,9 +110,10 @@ typedef struct rp_manifest_run {
  * frames exactly: the same algorithm (when hash_algo is given), size (#dimensions and
  * the size column, rgb24 or rgba bytes), and frames first_frame ..
  * first_frame+frame_count-1, each once (with part, a manifest holding more frames around
- * them, e.g. of the whole clip, is fine). On mismatch RP_ERR_INVALID with a one-line reason in diag
- * (its line is the manifest line concerned, 0 for the file as a whole): the CLI's exit 2. */
-int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *diag);
+ * them, e.g. of the whole clip, is fine). On mismatch RP_ERR_INVALID with a one-line
+ * reason in err (its diagnostic's line is the manifest line concerned, 0 for the file as a
+ * whole; no file): the CLI's exit 2. */
+int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_error *err);
 
 /** The manifest's hash of a timeline frame index after rp_manifest_check(), or NULL if
  * it has none. Binary search. */

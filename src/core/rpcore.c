@@ -35,9 +35,7 @@ int rp_scene_from_text(rp_scene **scene, const char *text, size_t len, const cha
         text = rp_scene_builtin();
         len = strlen(text);
     }
-    memset(&err->diag, 0, sizeof err->diag);
-    int r = rp_scene_parse(scene, text, len, filename ? filename : "<scene>", &err->diag);
-    return r ? rp_error_diag(err, r) : RP_OK;
+    return rp_scene_parse(scene, text, len, filename ? filename : "<scene>", err);
 }
 
 int rp_settings_parse(rp_settings **settings, const char *text, const char *name, rp_error *err)
@@ -45,10 +43,9 @@ int rp_settings_parse(rp_settings **settings, const char *text, const char *name
     rp_scene *scene = NULL;
     rp_scene_stats st;
     *settings = NULL;
-    memset(&err->diag, 0, sizeof err->diag);
-    int r = rp_scene_parse(&scene, text, strlen(text), name ? name : "<settings>", &err->diag);
+    int r = rp_scene_parse(&scene, text, strlen(text), name ? name : "<settings>", err);
     if (r)
-        return rp_error_diag(err, r);
+        return r;
     rp_scene_stats_get(scene, &st);
     if (st.drops || st.rains || st.strokes || st.walls) {
         rp_scene_free(&scene);

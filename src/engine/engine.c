@@ -160,20 +160,12 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
      * masks are checked). */
     e->items = e->frames > 0 ? rp_clock_steps(&e->clock, e->frames - 1) : 0;
     e->items += e->clock.rate > 0 && e->frames > 0;
-    memset(&err->diag, 0, sizeof err->diag);
     rp_timeline_cost cost;
     /* Held beside the timeline: the scene, and the obstacles' table of a slot a statement */
     double held = rp_scene_memory(scene) + rp_obstacles_bytes(rp_scene_event_count(scene));
-    if ((r = rp_timeline_check(scene, s, e->items, max_memory, held, &cost, &err->diag)) ||
-        (r = rp_timeline_build_stop(&e->tl, scene, s, e->items, stop, &err->diag))) {
-        if (!err->diag.file[0])
-            snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
-        err->code = r;
-        err->bad_input = r != RP_ERR_NOMEM;
-        err->has_diag = 1;
-        snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
+    if ((r = rp_timeline_check(scene, s, e->items, max_memory, held, &cost, err)) ||
+        (r = rp_timeline_build_stop(&e->tl, scene, s, e->items, stop, err)))
         goto fail;
-    }
     e->scene = scene;
     if (rp_obstacles_new(&e->obstacles, rp_scene_event_count(scene))) {
         rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");

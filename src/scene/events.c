@@ -8,6 +8,7 @@
  * products can pass 2^63); the exact rules are the contract in rockpool-scene(5), which
  * tests/tools/rain_ref.py reproduces independently. */
 #include "base/common.h"
+#include "base/diag.h"
 #include "scene/scene.h"
 #include "scene/timeline.h"
 
@@ -957,8 +958,19 @@ static int sum_costs(builder *b, const rp_scene *scene, int64_t frames, rp_timel
     return spans;
 }
 
-int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
-                      int64_t max_bytes, double held, rp_timeline_cost *cost, rp_diag *diag)
+/* A failure of the builder as err: the scene's name as the file when no statement was at
+ * fault. */
+static int timeline_error(const rp_scene *scene, rp_error *err, int r)
+{
+    if (!r)
+        return RP_OK;
+    if (!err->diag.file[0] && scene)
+        snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(scene));
+    return rp_error_diag(err, r);
+}
+
+static int timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
+                          int64_t max_bytes, double held, rp_timeline_cost *cost, rp_diag *diag)
 {
     builder b;
     const rp_event *most_items = NULL, *most_work = NULL;
@@ -1009,23 +1021,39 @@ int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t f
     return RP_OK;
 }
 
-int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
-                      int64_t frames, rp_diag *diag)
+int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
+                      int64_t max_bytes, double held, rp_timeline_cost *cost, rp_error *err)
 {
-    return rp_timeline_build_stop(out, scene, final, frames, NULL, diag);
+    memset(&err->diag, 0, sizeof err->diag);
+    return timeline_error(scene, err,
+                          timeline_check(scene, final, frames, max_bytes, held, cost, &err->diag));
+}
+
+static int timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
+                          int64_t frames, volatile sig_atomic_t *stop, rp_diag *diag);
+
+int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
+                      int64_t frames, rp_error *err)
+{
+    return rp_timeline_build_stop(out, scene, final, frames, NULL, err);
 }
 
 int rp_timeline_build_stop(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
-                           int64_t frames, volatile sig_atomic_t *stop, rp_diag *diag)
+                           int64_t frames, volatile sig_atomic_t *stop, rp_error *err)
 {
-    rp_diag local;
+    memset(&err->diag, 0, sizeof err->diag);
+    return timeline_error(scene, err, timeline_build(out, scene, final, frames, stop, &err->diag));
+}
+
+/* The builder: its diagnostic in *diag (the statement's place when one is at fault). */
+static int timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
+                          int64_t frames, volatile sig_atomic_t *stop, rp_diag *diag)
+{
     builder b;
     rp_timeline *tl;
     size_t i, count;
     int ret = RP_OK;
 
-    if (!diag)
-        diag = &local;
     diag->line = diag->col = 0;
     diag->msg[0] = diag->source_line[0] = '\0';
     memset(&b, 0, sizeof b);

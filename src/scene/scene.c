@@ -6,6 +6,7 @@
 #include "scene/scene.h"
 #include "scene/scene_lex.h"
 #include "base/common.h"
+#include "base/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -1280,34 +1281,39 @@ int rp_damping_parse(const char *text, int *shift, int32_t *q16)
     return RP_OK;
 }
 
+static int parse_owned(rp_scene **out, char *text, size_t len, const char *filename,
+                       int64_t max_bytes, rp_diag *diag);
+
 int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
-                   rp_diag *diag)
+                   rp_error *err)
 {
     char *copy = (text || !len) && len < SIZE_MAX ? malloc(len + 1) : NULL;
     if (copy && len)
         memcpy(copy, text, len);
     if (!copy && (text || !len)) {
-        if (diag) {
-            memset(diag, 0, sizeof *diag);
-            snprintf(diag->msg, sizeof diag->msg, "out of memory");
-        }
-        return RP_ERR_NOMEM;
+        memset(&err->diag, 0, sizeof err->diag);
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
-    return rp_scene_parse_owned(out, copy, len, filename, 0, diag);
+    return rp_scene_parse_owned(out, copy, len, filename, 0, err);
 }
 
 int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *filename,
-                         int64_t max_bytes, rp_diag *diag)
+                         int64_t max_bytes, rp_error *err)
 {
-    rp_diag local;
+    int r = parse_owned(out, text, len, filename, max_bytes, &err->diag);
+    return r ? rp_error_diag(err, r) : RP_OK;
+}
+
+/* The parser: its diagnostic in *diag (file, line, column, message, the line's text). */
+static int parse_owned(rp_scene **out, char *text, size_t len, const char *filename,
+                       int64_t max_bytes, rp_diag *diag)
+{
     parser ps;
     rp_scene *sc;
     const char *slash = NULL;
     size_t pos = 0;
     int ret = RP_OK;
 
-    if (!diag)
-        diag = &local;
     memset(diag, 0, sizeof *diag);
     snprintf(diag->file, sizeof diag->file, "%s",
              !filename                    ? "<scene>"
@@ -1322,6 +1328,7 @@ int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *fil
     sc = calloc(1, sizeof *sc);
     if (!sc) {
         free(text);
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
         return RP_ERR_NOMEM;
     }
     sc->text = text;

@@ -47,12 +47,19 @@ const rp_diag *rp_scene_sky_at(const rp_scene *scene);
  * line's too). */
 const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset);
 
+/** Parse a scene. filename is used in diagnostics and to resolve `background`, `sky` and
+ * `wall mask` paths relative to the scene's directory ("-" or NULL: the current
+ * directory). Errors: RP_ERR_INVALID with err's diagnostic at the place (bad_input), or
+ * RP_ERR_NOMEM. */
+int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *filename,
+                   rp_error *err);
+
 /** rp_scene_parse() of text that is already malloc'd (len + 1 bytes, the last set to NUL
  * here), which becomes the scene's (and is freed on failure): no copy. max_bytes (0: no
  * limit) bounds what the scene holds (rp_scene_memory()) while it is parsed: the first
- * statement past it is refused, RP_ERR_TOO_LARGE, with diag at its line. */
+ * statement past it is refused, RP_ERR_TOO_LARGE, with the diagnostic at its line. */
 int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *filename,
-                         int64_t max_bytes, rp_diag *diag);
+                         int64_t max_bytes, rp_error *err);
 
 /** Bytes the scene holds: its text, its events and paths. */
 double rp_scene_memory(const rp_scene *scene);

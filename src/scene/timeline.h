@@ -47,14 +47,15 @@ typedef struct rp_timeline rp_timeline;
  * mode) over frames 0..frames-1: percent coordinates resolved, rain drawn from the
  * seeded PRNG, strokes sampled. Items are ordered by frame, then by statement order.
  * Events after the last frame are left out (counted in rp_timeline_stats).
- * Errors (coordinates off the grid, ...) fill diag with the statement's line/column. */
+ * Errors (coordinates off the grid, ...) fill err with a diagnostic at the statement's
+ * line and column (the scene's name alone when no statement is at fault). */
 int rp_timeline_build(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
-                      int64_t frames, rp_diag *diag);
+                      int64_t frames, rp_error *err);
 
 /** rp_timeline_build that gives up with RP_ERR_INTERRUPTED soon after *stop (may be NULL)
  * becomes nonzero: a timeline of millions of items takes seconds to build. */
 int rp_timeline_build_stop(rp_timeline **out, const rp_scene *scene, const rp_settings *final,
-                           int64_t frames, volatile sig_atomic_t *stop, rp_diag *diag);
+                           int64_t frames, volatile sig_atomic_t *stop, rp_error *err);
 
 void rp_timeline_free(rp_timeline **tl);
 
@@ -82,12 +83,12 @@ typedef struct rp_timeline_cost {
 } rp_timeline_cost;
 
 /** Estimate the timeline rp_timeline_build would make, before allocating it, and refuse
- * (RP_ERR_TOO_LARGE, diag at the statement that adds most) more than
+ * (RP_ERR_TOO_LARGE, the diagnostic at the statement that adds most) more than
  * RP_TIMELINE_MAX_ITEMS items, more than max_bytes of memory (when > 0) with the held
  * bytes held beside it (the scene, the caller's tables per statement), or more than
  * RP_TIMELINE_MAX_WORK cells of drawing. */
 int rp_timeline_check(const rp_scene *scene, const rp_settings *final, int64_t frames,
-                      int64_t max_bytes, double held, rp_timeline_cost *cost, rp_diag *diag);
+                      int64_t max_bytes, double held, rp_timeline_cost *cost, rp_error *err);
 
 /** SplitMix64 (Steele, Lea, Flood 2014), the generator behind `rain` and part of the file
  * format's contract: state += 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds.

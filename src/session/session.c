@@ -201,10 +201,8 @@ int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp
     } else {
         len = strlen(text);
     }
-    memset(&err->diag, 0, sizeof err->diag);
     const char *name = !path ? "<default>" : strcmp(path, "-") ? path : "<stdin>";
-    r = rp_scene_parse_owned(scene, text, len, name, max_memory, &err->diag);
-    return r ? rp_error_diag(err, r) : RP_OK;
+    return rp_scene_parse_owned(scene, text, len, name, max_memory, err);
 }
 
 /* ---- resolving a run ------------------------------------------------------------------- */

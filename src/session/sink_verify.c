@@ -33,17 +33,6 @@ typedef struct verify_sink {
     rp_error err; /* why the callback failed */
 } verify_sink;
 
-/* A manifest error as a diagnostic (file, line) for the program's gcc-style message. */
-static int diag_fail(rp_error *err, int code, const rp_diag *d)
-{
-    err->code = code;
-    err->bad_input = code != RP_ERR_NOMEM;
-    err->has_diag = 1;
-    err->diag = *d;
-    snprintf(err->msg, sizeof err->msg, "%s", d->msg);
-    return code;
-}
-
 /* What reading the manifest may take (rp_manifest_memory): known for a regular file, 0
  * for a pipe or a device, which is read within what the rest of the run leaves. */
 static double manifest_memory(const rp_sink_cfg *cfg)
@@ -58,13 +47,11 @@ static double manifest_memory(const rp_sink_cfg *cfg)
  * of this run. */
 static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
 {
-    rp_diag d;
-    memset(&d, 0, sizeof d);
     double budget = (double)cfg->memory_left + manifest_memory(cfg);
     int64_t max_bytes = budget < 1 ? 1 : budget > (double)INT64_MAX / 2 ? 0 : (int64_t)budget;
-    int r = rp_manifest_load(m, cfg->path, cfg->hash_algo, max_bytes, cfg->stop, &d);
+    int r = rp_manifest_load(m, cfg->path, cfg->hash_algo, max_bytes, cfg->stop, err);
     if (r)
-        return diag_fail(err, r, &d);
+        return r;
     rp_manifest_run run = {
         .width = cfg->out->width,
         .height = cfg->out->height,
@@ -76,10 +63,10 @@ static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
         .part = cfg->part,
         .hash_algo = cfg->hash_algo && *cfg->hash_algo ? cfg->hash_algo : NULL,
     };
-    if ((r = rp_manifest_check(*m, &run, &d))) {
+    if ((r = rp_manifest_check(*m, &run, err))) {
         rp_manifest_free(m);
-        snprintf(d.file, sizeof d.file, "%s", cfg->path);
-        return diag_fail(err, r, &d);
+        snprintf(err->diag.file, sizeof err->diag.file, "%s", cfg->path);
+        return r;
     }
     return RP_OK;
 }

@@ -66,14 +66,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rp_scene *sc = NULL;
     rp_timeline *tl = NULL;
-    rp_diag diag;
+    rp_error er;
     rp_settings final;
-    int ret = rp_scene_parse(&sc, (const char *)data, size, "fuzz/in.scene", &diag);
+    int ret = rp_scene_parse(&sc, (const char *)data, size, "fuzz/in.scene", &er);
 
     if (ret != RP_OK) {
         check(sc == NULL);
-        check(memchr(diag.msg, '\0', sizeof diag.msg) != NULL && diag.msg[0] != '\0');
-        check(ret != RP_ERR_INVALID || (diag.line >= 1 && diag.col >= 1));
+        check(memchr(er.diag.msg, '\0', sizeof er.diag.msg) != NULL && er.diag.msg[0] != '\0');
+        check(ret != RP_ERR_INVALID || (er.diag.line >= 1 && er.diag.col >= 1));
         return 0;
     }
     final = *rp_scene_settings(sc);
@@ -81,11 +81,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * per rain statement); the scene's own fps is tried when it is higher. */
     if (final.time.fps < 250)
         final.time.fps = 250;
-    ret = rp_timeline_build(&tl, sc, &final, FUZZ_FRAMES, &diag);
+    ret = rp_timeline_build(&tl, sc, &final, FUZZ_FRAMES, &er);
     if (ret == RP_OK)
         walk(tl, &final);
     else
-        check(tl == NULL && (ret != RP_ERR_INVALID || (diag.line >= 1 && diag.col >= 1)));
+        check(tl == NULL && (ret != RP_ERR_INVALID || (er.diag.line >= 1 && er.diag.col >= 1)));
     rp_timeline_free(&tl);
     rp_scene_free(&sc);
     return 0;

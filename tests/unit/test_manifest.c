@@ -24,34 +24,34 @@
 #define MD5_A "693e9af84d3dfcc71e640e005bdc5e2e"
 #define MD5_B "60cdccd4000580a3c394b8ad6ea9b899"
 
-static int parse(const char *text, const char *algo, rp_manifest **m, rp_diag *d)
+static int parse(const char *text, const char *algo, rp_manifest **m, rp_error *er)
 {
-    return rp_manifest_parse(m, text, strlen(text), "t.md5", algo, d);
+    return rp_manifest_parse(m, text, strlen(text), "t.md5", algo, er);
 }
 
 /* The parse fails on line/col with msg containing fragment. */
 static void parse_fails(const char *text, const char *algo, int line, int col, const char *fragment)
 {
     rp_manifest *m = (rp_manifest *)&line;
-    rp_diag d;
+    rp_error er;
 
-    assert_int_equal(parse(text, algo, &m, &d), RP_ERR_FORMAT);
+    assert_int_equal(parse(text, algo, &m, &er), RP_ERR_FORMAT);
     assert_null(m);
-    assert_string_equal(d.file, "t.md5");
-    if (d.line != line || d.col != col || !strstr(d.msg, fragment))
-        fail_msg("wanted %d:%d '%s', got %d:%d '%s' for:\n%s", line, col, fragment, d.line, d.col,
-                 d.msg, text);
+    assert_string_equal(er.diag.file, "t.md5");
+    if (er.diag.line != line || er.diag.col != col || !strstr(er.diag.msg, fragment))
+        fail_msg("wanted %d:%d '%s', got %d:%d '%s' for:\n%s", line, col, fragment, er.diag.line,
+                 er.diag.col, er.diag.msg, text);
 }
 
 static void test_hash_lines(void **state)
 {
     rp_manifest *m;
-    rp_diag d;
+    rp_error er;
 
     (void)state;
     assert_int_equal(parse("0 " MD5_A "\n1 " MD5_B "\n\n7 69"
                            "3E9AF84D3DFCC71E640E005BDC5E2E",
-                           NULL, &m, &d),
+                           NULL, &m, &er),
                      RP_OK);
     assert_int_equal(m->kind, RP_MANIFEST_HASH_LINES);
     assert_string_equal(m->algo, "MD5");
@@ -79,7 +79,7 @@ static void test_hash_lines(void **state)
     /* An algorithm prefix, in any case, CRLF line ends, tabs and comments. */
     assert_int_equal(parse("# made by hand\r\n12\tcrc32:3CAB2033\r\n  13 CRC32:00000000  \r\n"
                            "14 00000001\r\n",
-                           NULL, &m, &d),
+                           NULL, &m, &er),
                      RP_OK);
     assert_string_equal(m->algo, "CRC32");
     assert_int_equal(m->algo_line, 2);
@@ -90,16 +90,16 @@ static void test_hash_lines(void **state)
     rp_manifest_free(&m);
 
     /* "#hash:" names the algorithm of the whole file; --hash-algo's default otherwise. */
-    assert_int_equal(parse("#hash: xxh3\n0 09bb3678068ef148\n", NULL, &m, &d), RP_OK);
+    assert_int_equal(parse("#hash: xxh3\n0 09bb3678068ef148\n", NULL, &m, &er), RP_OK);
     assert_string_equal(m->algo, "XXH3");
     assert_int_equal(m->algo_line, 1);
     rp_manifest_free(&m);
-    assert_int_equal(parse("0 09bb3678068ef148\n", "xxh3", &m, &d), RP_OK);
+    assert_int_equal(parse("0 09bb3678068ef148\n", "xxh3", &m, &er), RP_OK);
     assert_string_equal(m->algo, "XXH3");
     rp_manifest_free(&m);
     assert_int_equal(parse("0 sha256:"
                            "609684e642d6b91441cebc064bb48e20c4481cb92cfe08e4bd1491b7bb59f437\n",
-                           "crc32", &m, &d),
+                           "crc32", &m, &er),
                      RP_OK);
     assert_string_equal(m->algo, "SHA256");
     rp_manifest_free(&m);
@@ -124,10 +124,10 @@ static const char ffmpeg_framemd5[] =
 static void test_framehash_file(void **state)
 {
     rp_manifest *m;
-    rp_diag d;
+    rp_error er;
 
     (void)state;
-    assert_int_equal(parse(ffmpeg_framemd5, "xxh3", &m, &d), RP_OK);
+    assert_int_equal(parse(ffmpeg_framemd5, "xxh3", &m, &er), RP_OK);
     assert_int_equal(m->kind, RP_MANIFEST_FRAMEHASH);
     assert_string_equal(m->algo, "MD5"); /* #hash wins over the default for hash lines */
     assert_int_equal(m->algo_line, 3);
@@ -147,7 +147,7 @@ static void test_framehash_file(void **state)
     /* No header at all: old framemd5, MD5; side data after the hash is ignored. */
     assert_int_equal(parse("0, 0, 0, 1, 3, " MD5_A "\n0, 1, 1, 1, 3, " MD5_B
                            ", S=1, 8, 0x01020304\n",
-                           "crc32", &m, &d),
+                           "crc32", &m, &er),
                      RP_OK);
     assert_string_equal(m->algo, "MD5");
     assert_int_equal(m->frame_size, 3);
@@ -156,7 +156,7 @@ static void test_framehash_file(void **state)
     rp_manifest_free(&m);
 
     assert_int_equal(
-        parse("#hash: CRC32\n#extradata 0, 45, 6553\n0, 4, 4, 1, 3, 3cab2033\n", NULL, &m, &d),
+        parse("#hash: CRC32\n#extradata 0, 45, 6553\n0, 4, 4, 1, 3, 3cab2033\n", NULL, &m, &er),
         RP_OK);
     assert_string_equal(m->algo, "CRC32");
     assert_int_equal(m->frames[0].frame, 4);
@@ -173,12 +173,12 @@ static void test_parse_errors(void **state)
     {
         static const char nul[] = "0 " MD5_A "\n1 \0" MD5_A "\n";
         rp_manifest *m;
-        rp_diag d;
+        rp_error er;
 
-        assert_int_equal(rp_manifest_parse(&m, nul, sizeof(nul) - 1, "t.md5", NULL, &d),
+        assert_int_equal(rp_manifest_parse(&m, nul, sizeof(nul) - 1, "t.md5", NULL, &er),
                          RP_ERR_FORMAT);
-        assert_int_equal(d.line, 2);
-        assert_non_null(strstr(d.msg, "not a manifest"));
+        assert_int_equal(er.diag.line, 2);
+        assert_non_null(strstr(er.diag.msg, "not a manifest"));
     }
     parse_fails("", NULL, 1, 0, "empty file: not a manifest");
     parse_fails("#format: frame checksums\n#version: 2\n", NULL, 2, 0, "no frame lines");
@@ -259,12 +259,12 @@ static void check_fails(const char *text, const rp_manifest_run *run, int line,
                         const char *fragment)
 {
     rp_manifest *m;
-    rp_diag d;
+    rp_error er;
 
-    assert_int_equal(parse(text, NULL, &m, &d), RP_OK);
-    assert_int_equal(rp_manifest_check(m, run, &d), RP_ERR_INVALID);
-    if (d.line != line || !strstr(d.msg, fragment))
-        fail_msg("wanted line %d '%s', got %d '%s'", line, fragment, d.line, d.msg);
+    assert_int_equal(parse(text, NULL, &m, &er), RP_OK);
+    assert_int_equal(rp_manifest_check(m, run, &er), RP_ERR_INVALID);
+    if (er.diag.line != line || !strstr(er.diag.msg, fragment))
+        fail_msg("wanted line %d '%s', got %d '%s'", line, fragment, er.diag.line, er.diag.msg);
     rp_manifest_free(&m);
 }
 
@@ -272,15 +272,15 @@ static void test_check(void **state)
 {
     rp_manifest_run run;
     rp_manifest *m;
-    rp_diag d;
+    rp_error er;
 
     (void)state;
     init_run(&run, 8, 6, 30, 0, 3);
-    assert_int_equal(parse(ffmpeg_framemd5, NULL, &m, &d), RP_OK);
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+    assert_int_equal(parse(ffmpeg_framemd5, NULL, &m, &er), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     run.hash_algo = "md5";
     run.pix_fmt = "rgb24";
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     rp_manifest_free(&m);
 
     run.hash_algo = "crc32";
@@ -315,8 +315,8 @@ static void test_check(void **state)
     check_fails("10 " MD5_A "\n11 " MD5_A "\n13 " MD5_A "\n", &run, 3,
                 "the manifest lacks frame 12 (it goes from 11 to 13)");
     assert_int_equal(
-        parse("10 " MD5_A "\n11 " MD5_A "\n12 " MD5_A "\n13 " MD5_B "\n", NULL, &m, &d), RP_OK);
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+        parse("10 " MD5_A "\n11 " MD5_A "\n12 " MD5_A "\n13 " MD5_B "\n", NULL, &m, &er), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     assert_string_equal(rp_manifest_find(m, 13)->hash, MD5_B);
     rp_manifest_free(&m);
 
@@ -325,22 +325,22 @@ static void test_check(void **state)
     init_run(&run, 1, 1, 30, 0, 3);
     assert_int_equal(parse("#tb 0: 1/15360\n0, 0, 0, 512, 3, " MD5_A "\n0, 1, 512, 512, 3, " MD5_A
                            "\n0, 2, 1024, 512, 3, " MD5_B "\n",
-                           NULL, &m, &d),
+                           NULL, &m, &er),
                      RP_OK);
     assert_int_equal(m->frames[2].frame, 1024);
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     assert_int_equal(m->frames[2].frame, 2);
     assert_string_equal(rp_manifest_find(m, 2)->hash, MD5_B);
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK); /* converted once only */
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK); /* converted once only */
     assert_int_equal(m->frames[2].frame, 2);
     rp_manifest_free(&m);
     init_run(&run, 1, 1, 30000, 0, 2);
     run.fps_den = 1001;
     assert_int_equal(parse("#tb 0: 1001/30000\n0, 0, 0, 1, 3, " MD5_A "\n0, 1, 1, 1, 3, " MD5_A
                            "\n",
-                           NULL, &m, &d),
+                           NULL, &m, &er),
                      RP_OK);
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     rp_manifest_free(&m);
     init_run(&run, 1, 1, 30, 0, 2);
     check_fails("#tb 0: 1/90000\n0, 0, 0, 1, 3, " MD5_A "\n0, 1, 100, 1, 3, " MD5_A "\n", &run, 3,
@@ -377,15 +377,15 @@ static void cmd_word(const char *fmt, const char *dir, char *word, size_t len)
     word[strcspn(word, " \n")] = '\0';
 }
 
-static void load(const char *dir, const char *name, const char *algo, rp_manifest **m, rp_diag *d)
+static void load(const char *dir, const char *name, const char *algo, rp_manifest **m, rp_error *er)
 {
     char path[4096];
     int ret;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    ret = rp_manifest_load(m, path, algo, 0, NULL, d);
+    ret = rp_manifest_load(m, path, algo, 0, NULL, er);
     if (ret)
-        fail_msg("%s:%d:%d: %s", d->file, d->line, d->col, d->msg);
+        fail_msg("%s:%d:%d: %s", er->diag.file, er->diag.line, er->diag.col, er->diag.msg);
 }
 
 static void test_ffmpeg_files(void **state)
@@ -394,7 +394,7 @@ static void test_ffmpeg_files(void **state)
     char want[64], path[4096];
     rp_manifest_run run;
     rp_manifest *m;
-    rp_diag d;
+    rp_error er;
 
     run_cmd("ffmpeg -nostdin -v error -f lavfi -i testsrc=size=20x12:rate=24 -frames:v 5 "
             "f_%05d.png && "
@@ -410,49 +410,50 @@ static void test_ffmpeg_files(void **state)
     init_run(&run, 20, 12, 24, 0, 5);
 
     /* framemd5 with the #software line; frame 3's hash is md5sum of its rgb24 pixels. */
-    load(dir, "plain.framemd5", NULL, &m, &d);
+    load(dir, "plain.framemd5", NULL, &m, &er);
     assert_string_equal(m->algo, "MD5");
     assert_int_equal(m->frame_size, 20 * 12 * 3);
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     cmd_word("ffmpeg -nostdin -v error -i f_00004.png -f rawvideo -pix_fmt rgb24 - | md5sum", dir,
              want, sizeof(want));
     assert_string_equal(rp_manifest_find(m, 3)->hash, want);
     rp_manifest_free(&m);
 
-    load(dir, "crc.framehash", NULL, &m, &d);
+    load(dir, "crc.framehash", NULL, &m, &er);
     assert_string_equal(m->algo, "CRC32");
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     cmd_word("ffmpeg -nostdin -v error -i f_00005.png -f rawvideo -pix_fmt rgb24 - | python3 -c "
              "\"import sys, zlib; print('%08x' % zlib.crc32(sys.stdin.buffer.read()))\"",
              dir, want, sizeof(want));
     assert_string_equal(rp_manifest_find(m, 4)->hash, want);
     run.hash_algo = "xxh3";
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_ERR_INVALID);
-    assert_non_null(strstr(d.msg, "the manifest holds CRC32 hashes, --hash-algo asks for XXH3"));
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_ERR_INVALID);
+    assert_non_null(
+        strstr(er.diag.msg, "the manifest holds CRC32 hashes, --hash-algo asks for XXH3"));
     run.hash_algo = NULL;
     rp_manifest_free(&m);
 
     /* Decoded yuv420p frames: the size column gives the pixel format away. */
-    load(dir, "yuv.framemd5", NULL, &m, &d);
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_ERR_INVALID);
-    assert_non_null(strstr(d.msg, "frames are 360 bytes, but 20x12 rgb24 frames are 720"));
+    load(dir, "yuv.framemd5", NULL, &m, &er);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_ERR_INVALID);
+    assert_non_null(strstr(er.diag.msg, "frames are 360 bytes, but 20x12 rgb24 frames are 720"));
     rp_manifest_free(&m);
     /* Packets copied: hashes of h264, not of frames. */
     snprintf(path, sizeof(path), "%s/copy.framemd5", dir);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_FORMAT);
-    assert_int_equal(d.line, 8); /* #codec_id, after #extradata and #software */
-    assert_non_null(strstr(d.msg, "hashes h264 packets"));
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &er), RP_ERR_FORMAT);
+    assert_int_equal(er.diag.line, 8); /* #codec_id, after #extradata and #software */
+    assert_non_null(strstr(er.diag.msg, "hashes h264 packets"));
     /* A PNG is not a manifest; a missing file is an I/O error naming it. */
     snprintf(path, sizeof(path), "%s/f_00001.png", dir);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_FORMAT);
-    assert_int_equal(d.line, 1);
-    assert_non_null(strstr(d.msg, "not a manifest"));
-    assert_string_equal(d.file, path);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &er), RP_ERR_FORMAT);
+    assert_int_equal(er.diag.line, 1);
+    assert_non_null(strstr(er.diag.msg, "not a manifest"));
+    assert_string_equal(er.diag.file, path);
     snprintf(path, sizeof(path), "%s/missing.framemd5", dir);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_IO);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &er), RP_ERR_IO);
     assert_null(m);
-    assert_string_equal(d.file, path);
-    assert_non_null(strstr(d.msg, "cannot open: No such file"));
+    assert_string_equal(er.diag.file, path);
+    assert_non_null(strstr(er.diag.msg, "cannot open: No such file"));
 }
 
 /* rockpool's own framehash output reads back as the manifest of those frames. */
@@ -465,7 +466,7 @@ static void test_own_output(void **state)
     rp_output *out;
     rp_manifest_run run;
     rp_manifest *m;
-    rp_diag d;
+    rp_error er;
 
     snprintf(path, sizeof(path), "%s/own.framehash", dir);
     rp_output_spec_init(&o);
@@ -481,10 +482,10 @@ static void test_own_output(void **state)
         assert_int_equal(rp_output_write(out, k, rgb, err, sizeof(err)), RP_OK);
     }
     assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
-    load(dir, "own.framehash", NULL, &m, &d);
+    load(dir, "own.framehash", NULL, &m, &er);
     init_run(&run, 4, 2, 50, 7, 3);
     run.hash_algo = "XXH3";
-    assert_int_equal(rp_manifest_check(m, &run, &d), RP_OK);
+    assert_int_equal(rp_manifest_check(m, &run, &er), RP_OK);
     assert_string_equal(m->algo, "XXH3");
     assert_non_null(rp_manifest_find(m, 9));
     assert_null(rp_manifest_find(m, 10));
@@ -499,7 +500,7 @@ static void test_load_limits(void **state)
     const char *dir = *state;
     char path[4096];
     rp_manifest *m = NULL;
-    rp_diag d;
+    rp_error er;
     FILE *f;
     volatile sig_atomic_t stop = 1;
 
@@ -510,9 +511,9 @@ static void test_load_limits(void **state)
     for (int i = 0; i < 5000; i++)
         fputc('a', f);
     fclose(f);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &d), RP_ERR_FORMAT);
-    assert_non_null(strstr(d.msg, "longer than 4096 bytes"));
-    assert_int_equal(d.line, 1);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, NULL, &er), RP_ERR_FORMAT);
+    assert_non_null(strstr(er.diag.msg, "longer than 4096 bytes"));
+    assert_int_equal(er.diag.line, 1);
 
     snprintf(path, sizeof(path), "%s/many.md5", dir);
     f = fopen(path, "w");
@@ -523,14 +524,14 @@ static void test_load_limits(void **state)
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     int64_t need = rp_manifest_memory(st.st_size);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, need - 1, NULL, &d), RP_ERR_TOO_LARGE);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, need - 1, NULL, &er), RP_ERR_TOO_LARGE);
     assert_null(m);
-    assert_non_null(strstr(d.msg, "--max-memory"));
-    assert_int_equal(rp_manifest_load(&m, path, NULL, need, NULL, &d), RP_OK);
+    assert_non_null(strstr(er.diag.msg, "--max-memory"));
+    assert_int_equal(rp_manifest_load(&m, path, NULL, need, NULL, &er), RP_OK);
     assert_int_equal(m->count, 20000);
     assert_string_equal(m->frames[19999].hash, MD5_A);
     rp_manifest_free(&m);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, &stop, &d), RP_ERR_INTERRUPTED);
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 0, &stop, &er), RP_ERR_INTERRUPTED);
     assert_null(m);
 
     /* From a pipe the size is unknown: the frames stop at max_bytes, at their line. */
@@ -539,9 +540,9 @@ static void test_load_limits(void **state)
     assert_int_equal(mkfifo(path, 0600), 0);
     snprintf(cmd, sizeof(cmd), "cat '%s/many.md5' >'%s' &", dir, path);
     assert_int_equal(system(cmd), 0);
-    assert_int_equal(rp_manifest_load(&m, path, NULL, 200000, NULL, &d), RP_ERR_TOO_LARGE);
-    assert_true(d.line > 1000 && d.line < 20000);
-    assert_non_null(strstr(d.msg, "more frames than fit"));
+    assert_int_equal(rp_manifest_load(&m, path, NULL, 200000, NULL, &er), RP_ERR_TOO_LARGE);
+    assert_true(er.diag.line > 1000 && er.diag.line < 20000);
+    assert_non_null(strstr(er.diag.msg, "more frames than fit"));
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)

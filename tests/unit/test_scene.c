@@ -27,11 +27,11 @@
 static rp_scene *parse_named(const char *text, const char *filename)
 {
     rp_scene *sc = NULL;
-    rp_diag d;
-    int ret = rp_scene_parse(&sc, text, strlen(text), filename, &d);
+    rp_error er;
+    int ret = rp_scene_parse(&sc, text, strlen(text), filename, &er);
 
     if (ret != RP_OK)
-        print_error("unexpected error: %d:%d: %s\n", d.line, d.col, d.msg);
+        print_error("unexpected error: %d:%d: %s\n", er.diag.line, er.diag.col, er.diag.msg);
     assert_int_equal(ret, RP_OK);
     assert_non_null(sc);
     return sc;
@@ -48,24 +48,24 @@ static void expect_error_len(const char *text, size_t len, int line, int col, co
 {
     rp_scene *sc = NULL;
     rp_timeline *tl = NULL;
-    rp_diag d;
-    int ret = rp_scene_parse(&sc, text, len, "bad.scene", &d);
+    rp_error er;
+    int ret = rp_scene_parse(&sc, text, len, "bad.scene", &er);
 
     if (ret == RP_OK) {
         const rp_settings *s = rp_scene_settings(sc);
-        ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->time.duration, s->time.fps), &d);
+        ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->time.duration, s->time.fps), &er);
         assert_null(tl);
         rp_scene_free(&sc);
     } else {
         assert_null(sc);
     }
     assert_int_not_equal(ret, RP_OK);
-    if (d.line != line || d.col != col || !strstr(d.msg, fragment))
-        print_error("got %d:%d: %s\nwant %d:%d: ...%s...\n", d.line, d.col, d.msg, line, col,
-                    fragment);
-    assert_int_equal(d.line, line);
-    assert_int_equal(d.col, col);
-    assert_non_null(strstr(d.msg, fragment));
+    if (er.diag.line != line || er.diag.col != col || !strstr(er.diag.msg, fragment))
+        print_error("got %d:%d: %s\nwant %d:%d: ...%s...\n", er.diag.line, er.diag.col, er.diag.msg,
+                    line, col, fragment);
+    assert_int_equal(er.diag.line, line);
+    assert_int_equal(er.diag.col, col);
+    assert_non_null(strstr(er.diag.msg, fragment));
 }
 
 static void expect_error(const char *text, int line, int col, const char *fragment)
@@ -76,11 +76,11 @@ static void expect_error(const char *text, int line, int col, const char *fragme
 static rp_timeline *build(const rp_scene *sc, int64_t frames)
 {
     rp_timeline *tl = NULL;
-    rp_diag d;
-    int ret = rp_timeline_build(&tl, sc, rp_scene_settings(sc), frames, &d);
+    rp_error er;
+    int ret = rp_timeline_build(&tl, sc, rp_scene_settings(sc), frames, &er);
 
     if (ret != RP_OK)
-        print_error("unexpected build error: %d:%d: %s\n", d.line, d.col, d.msg);
+        print_error("unexpected build error: %d:%d: %s\n", er.diag.line, er.diag.col, er.diag.msg);
     assert_int_equal(ret, RP_OK);
     return tl;
 }
@@ -331,8 +331,8 @@ static void test_damping(void **state)
 
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rp_scene *sc = NULL;
-        rp_diag d;
-        int ret = rp_scene_parse(&sc, cases[i].text, strlen(cases[i].text), NULL, &d);
+        rp_error er;
+        int ret = rp_scene_parse(&sc, cases[i].text, strlen(cases[i].text), NULL, &er);
         assert_int_equal(ret, RP_OK);
         assert_int_equal(rp_scene_settings(sc)->water.damping_shift, cases[i].shift);
         assert_int_equal(rp_scene_settings(sc)->water.damping_q16, cases[i].q16);
@@ -751,12 +751,12 @@ static void test_percentages(void **state)
     /* Resolved against the final size, not the scene's. */
     {
         rp_settings final;
-        rp_diag d;
+        rp_error er;
         sc = parse("size 640x480\nat 0s drop 50% 100% radius 1 height 1\n");
         final = *rp_scene_settings(sc);
         final.width = 101;
         final.height = 7;
-        assert_int_equal(rp_timeline_build(&tl, sc, &final, 1, &d), RP_OK);
+        assert_int_equal(rp_timeline_build(&tl, sc, &final, 1, &er), RP_OK);
         assert_int_equal(collect(tl, it, 8), 1);
         assert_int_equal(it[0].drop.x, 50);
         assert_int_equal(it[0].drop.y, 6);
@@ -854,10 +854,10 @@ static void test_timeline_order(void **state)
     /* The final settings' shape and mode apply to drops that name none. */
     {
         rp_settings final = *rp_scene_settings(sc);
-        rp_diag d;
+        rp_error er;
         final.shape = RP_SHAPE_SPLASH;
         final.mode = RP_MODE_SET;
-        assert_int_equal(rp_timeline_build(&tl, sc, &final, 4, &d), RP_OK);
+        assert_int_equal(rp_timeline_build(&tl, sc, &final, 4, &er), RP_OK);
         rp_timeline_frame(tl, 3, &items, &n);
         assert_int_equal(n, 3);
         assert_int_equal(items[0].drop.shape, RP_SHAPE_SPLASH);
@@ -865,12 +865,12 @@ static void test_timeline_order(void **state)
         assert_int_equal(items[2].drop.shape, RP_SHAPE_COSINE);
         rp_timeline_free(&tl);
         /* An empty timeline. */
-        assert_int_equal(rp_timeline_build(&tl, sc, &final, 0, &d), RP_OK);
+        assert_int_equal(rp_timeline_build(&tl, sc, &final, 0, &er), RP_OK);
         rp_timeline_frame(tl, 0, &items, &n);
         assert_int_equal(n, 0);
         rp_timeline_free(&tl);
         final.time.fps = 0;
-        assert_int_equal(rp_timeline_build(&tl, sc, &final, 4, &d), RP_ERR_INVALID);
+        assert_int_equal(rp_timeline_build(&tl, sc, &final, 4, &er), RP_ERR_INVALID);
         assert_null(tl);
     }
     rp_scene_free(&sc);
@@ -1018,9 +1018,9 @@ static void test_rain_count_and_span(void **state)
     rp_timeline_free(&tl);
     {
         rp_settings final = *rp_scene_settings(sc);
-        rp_diag d;
+        rp_error er;
         final.time.fps = 10;
-        assert_int_equal(rp_timeline_build(&tl, sc, &final, 100, &d), RP_OK);
+        assert_int_equal(rp_timeline_build(&tl, sc, &final, 100, &er), RP_OK);
         n = collect(tl, it, 2048);
         assert_int_equal(n, 7);
         for (i = 0; i < n; i++)
@@ -1204,7 +1204,7 @@ static void test_text_handling(void **state)
     static const char utf8[] = "# ondes \xC3\xA9t\xC3\xA9 \xE2\x89\x88 \xF0\x9F\x8C\x8A\n"
                                "at 1s drop 1 1 radius 1 height 1 # \xC3\xA9\n";
     rp_scene *sc;
-    rp_diag d;
+    rp_error er;
     (void)state;
 
     sc = parse(crlf);
@@ -1227,23 +1227,29 @@ static void test_text_handling(void **state)
     assert_int_equal(rp_scene_settings(sc)->time.fps, 30);
     rp_scene_free(&sc);
     /* Not NUL-terminated: only len bytes are read. */
-    assert_int_equal(rp_scene_parse(&sc, "fps 25xyz", 6, "t", &d), RP_OK);
+    assert_int_equal(rp_scene_parse(&sc, "fps 25xyz", 6, "t", &er), RP_OK);
     assert_int_equal(rp_scene_settings(sc)->time.fps, 25);
     rp_scene_free(&sc);
     /* NULL diag is allowed. */
-    assert_int_equal(rp_scene_parse(&sc, "fps 0", 5, "t", NULL), RP_ERR_INVALID);
+    assert_int_equal(rp_scene_parse(&sc, "fps 0", 5, "t", &er), RP_ERR_INVALID);
     assert_null(sc);
 
     /* Diagnostics carry the file and the line for a caret display. */
-    assert_int_equal(rp_scene_parse(&sc, "fps 30\n  at 1s drpo\n", 19, "r/rain.scene", &d),
+    assert_int_equal(rp_scene_parse(&sc, "fps 30\n  at 1s drpo\n", 19, "r/rain.scene", &er),
                      RP_ERR_INVALID);
-    assert_string_equal(d.file, "r/rain.scene");
-    assert_string_equal(d.source_line, "  at 1s drpo");
-    assert_int_equal(d.line, 2);
-    assert_int_equal(d.col, 9);
-    assert_string_equal(d.msg, "unknown action 'drpo' (expected drop, rain, stroke, wall, emit)");
-    assert_int_equal(rp_scene_parse(&sc, "fps", 3, "-", &d), RP_ERR_INVALID);
-    assert_string_equal(d.file, "<stdin>");
+    assert_string_equal(er.diag.file, "r/rain.scene");
+    assert_string_equal(er.diag.source_line, "  at 1s drpo");
+    assert_int_equal(er.diag.line, 2);
+    assert_int_equal(er.diag.col, 9);
+    assert_string_equal(er.diag.msg,
+                        "unknown action 'drpo' (expected drop, rain, stroke, wall, emit)");
+    /* the one error type: the code, bad input, and the diagnostic's message as the message */
+    assert_int_equal(er.code, RP_ERR_INVALID);
+    assert_int_equal(er.bad_input, 1);
+    assert_int_equal(er.has_diag, 1);
+    assert_string_equal(er.msg, er.diag.msg);
+    assert_int_equal(rp_scene_parse(&sc, "fps", 3, "-", &er), RP_ERR_INVALID);
+    assert_string_equal(er.diag.file, "<stdin>");
 }
 
 /* ---- errors --------------------------------------------------------------------------- */
@@ -1449,7 +1455,7 @@ static void test_bad_dir(void **state)
         const char *nl;
         rp_scene *sc = NULL;
         rp_timeline *tl = NULL;
-        rp_diag d;
+        rp_error er;
 
         snprintf(path, sizeof path, "%s/%s", RP_TESTS_BAD_DIR, names[i]);
         text = slurp(path, &len);
@@ -1469,17 +1475,17 @@ static void test_bad_dir(void **state)
         memcpy(want, text + consumed, wl);
         want[wl] = '\0';
 
-        ret = rp_scene_parse(&sc, text, len, path, &d);
+        ret = rp_scene_parse(&sc, text, len, path, &er);
         if (ret == RP_OK) {
             const rp_settings *s = rp_scene_settings(sc);
-            ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->time.duration, s->time.fps), &d);
+            ret = rp_timeline_build(&tl, sc, s, rp_time_frames(s->time.duration, s->time.fps), &er);
             rp_timeline_free(&tl);
             rp_scene_free(&sc);
         }
-        if (ret == RP_OK || d.line != line || d.col != col || !strstr(d.msg, want) ||
-            strcmp(d.file, path) != 0) {
+        if (ret == RP_OK || er.diag.line != line || er.diag.col != col ||
+            !strstr(er.diag.msg, want) || strcmp(er.diag.file, path) != 0) {
             print_error("%s: want %d:%d '%s', got %s%d:%d '%s'\n", path, line, col, want,
-                        ret == RP_OK ? "success, " : "", d.line, d.col, d.msg);
+                        ret == RP_OK ? "success, " : "", er.diag.line, er.diag.col, er.diag.msg);
             failures++;
         }
         free(text);
