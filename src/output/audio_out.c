@@ -223,8 +223,11 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
         rp_errf(err, errlen, "out of memory");
         return RP_ERR_NOMEM;
     }
-    if ((ret = rp_audio_in_open_decoder(a->in, opts->audio_path, err, errlen)))
+    rp_error e;
+    if ((ret = rp_audio_in_open_decoder(a->in, opts->audio_path, &e))) {
+        rp_errf(err, errlen, "%s", e.msg);
         return ret;
+    }
     a->enc->sample_rate = rate;
     a->enc->sample_fmt = sfmt;
     AVChannelLayout in_layout = {0};
@@ -320,9 +323,12 @@ int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_sp
     *pa = a; /* the caller frees it, also on failure */
     a->opts = opts;
     a->oc = oc;
-    ret = rp_audio_in_open(&a->in, opts->audio_path, err, errlen);
-    if (ret)
+    rp_error e;
+    ret = rp_audio_in_open(&a->in, opts->audio_path, &e);
+    if (ret) {
+        rp_errf(err, errlen, "%s", e.msg);
         return ret;
+    }
     if (!a->in) { /* nothing to carry */
         rp_audio_out_free(pa);
         return RP_OK;

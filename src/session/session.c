@@ -475,10 +475,9 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
             int64_t bytes = 0;
             int64_t out_bytes = 0;
             if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height, 1,
-                                    &bytes, err->msg, sizeof err->msg)) ||
-                (walls_image(se) &&
-                 (*r = rp_image_cost(items[i].mask_path, se->s.out_width, se->s.out_height, 0,
-                                     &out_bytes, err->msg, sizeof err->msg)))) {
+                                    &bytes, err)) ||
+                (walls_image(se) && (*r = rp_image_cost(items[i].mask_path, se->s.out_width,
+                                                        se->s.out_height, 0, &out_bytes, err)))) {
                 mask_fail(se, items[i].mask_path, *r, err);
                 k = rp_engine_items_length(se->engine);
                 break;
@@ -724,8 +723,7 @@ static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
         rp_errf(err->msg, sizeof err->msg, "'%s' is a video: the sky is a still image", path);
         return sky_fail(se, RP_ERR_INVALID, err);
     }
-    if ((r = rp_image_cost(path, se->s.out_width, se->s.out_height, 0, bytes, err->msg,
-                           sizeof err->msg)))
+    if ((r = rp_image_cost(path, se->s.out_width, se->s.out_height, 0, bytes, err)))
         return sky_fail(se, r, err);
     if ((double)*bytes > (double)se->run->max_memory) {
         rp_errf(err->msg, sizeof err->msg,
@@ -854,9 +852,8 @@ static int validate(rp_session *se, rp_error *err)
     if (r)
         return r;
     if (se->s.background[0] && !se->bg_video &&
-        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
-                           sizeof err->msg)))
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err)))
+        return r;
     images += (double)bytes;
     if ((r = check_sky(se, &bytes, err)))
         return r;
@@ -926,16 +923,14 @@ static int load_masks(rp_session *se, rp_error *err)
                     }
             }
             if (!m.data) {
-                int r =
-                    rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
-                                           se->run->max_memory, &m.data, err->msg, sizeof err->msg);
+                int r = rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
+                                               se->run->max_memory, &m.data, err);
                 if (!r && walls_image(se) &&
                     (r = rp_image_load_rgb_max(path, se->s.out_width, se->s.out_height,
-                                               se->run->max_memory, &m.rgb, err->msg,
-                                               sizeof err->msg)))
+                                               se->run->max_memory, &m.rgb, err)))
                     free(m.data);
                 if (r)
-                    return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+                    return r;
                 m.owned = 1;
             }
             se->masks[se->nmasks++] = m;
@@ -1055,9 +1050,8 @@ static int check_background(rp_session *se, int *video, rp_error *err)
         return r;
     if ((*video = se->bg_video = info.is_video))
         return RP_OK;
-    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
-                           sizeof err->msg)))
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err)))
+        return r;
     if ((double)bytes > (double)se->run->max_memory)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB "

@@ -168,13 +168,14 @@ static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, i
  * STEM.diff-FRAME.png. Its name, or why there is none, into what. */
 static void write_diff(verify_sink *v, int64_t k, const uint8_t *frame, char *what, size_t len)
 {
-    char name[4096], err[512];
+    char name[4096];
+    rp_error err; /* its message is told cut to 511 bytes */
     int w = v->width, h = v->height, iw, ih;
     size_t bpp = (size_t)rp_pixfmt_bytes(v->cfg->out->pixfmt), n = (size_t)w * (size_t)h;
     uint8_t *ref = NULL, *diff;
-    if (rp_output_pattern_name(v->cfg->ref, k, name, sizeof name, err, sizeof err) ||
-        rp_image_probe(name, &iw, &ih, err, sizeof err)) {
-        snprintf(what, len, "; no difference image: %.900s", err);
+    if (rp_output_pattern_name(v->cfg->ref, k, name, sizeof name, err.msg, sizeof err.msg) ||
+        rp_image_probe(name, &iw, &ih, &err)) {
+        snprintf(what, len, "; no difference image: %.511s", err.msg);
         return;
     }
     if (iw != w || ih != h) {
@@ -183,10 +184,10 @@ static void write_diff(verify_sink *v, int64_t k, const uint8_t *frame, char *wh
         return;
     }
     /* with --alpha the frame is RGBA: every sample compared, alpha too */
-    if ((bpp == 4 ? rp_image_load_rgba(name, w, h, &ref, err, sizeof err)
-                  : rp_image_load_rgb(name, w, h, &ref, err, sizeof err)) ||
+    if ((bpp == 4 ? rp_image_load_rgba(name, w, h, &ref, &err)
+                  : rp_image_load_rgb(name, w, h, &ref, &err)) ||
         !(diff = malloc(n * 3))) {
-        snprintf(what, len, "; no difference image: %.900s", ref ? "out of memory" : err);
+        snprintf(what, len, "; no difference image: %.511s", ref ? "out of memory" : err.msg);
         free(ref);
         return;
     }

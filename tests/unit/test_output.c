@@ -782,14 +782,14 @@ static void test_image_rgb(void **state)
 {
     const char *dir = *state;
     uint8_t *pixels = make_frame(8, 6, 3), *rgb = NULL;
-    char err[512];
+    rp_error err;
     int w = 0, h = 0;
 
     png_write_file(join(dir, "in.png"), pixels, 8, 6, 0);
-    assert_int_equal(rp_image_probe(join(dir, "in.png"), &w, &h, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_probe(join(dir, "in.png"), &w, &h, &err), RP_OK);
     assert_int_equal(w, 8);
     assert_int_equal(h, 6);
-    assert_int_equal(rp_image_load_rgb(join(dir, "in.png"), 8, 6, &rgb, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "in.png"), 8, 6, &rgb, &err), RP_OK);
     assert_memory_equal(rgb, pixels, 8 * 6 * 3);
     free(rgb);
     free(pixels);
@@ -797,8 +797,7 @@ static void test_image_rgb(void **state)
     /* A name with '%' and ':' is a plain file name, not a pattern or protocol. */
     pixels = make_frame(4, 4, 1);
     png_write_file(join(dir, "a%d:b.png"), pixels, 4, 4, 0);
-    assert_int_equal(rp_image_load_rgb(join(dir, "a%d:b.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "a%d:b.png"), 4, 4, &rgb, &err), RP_OK);
     assert_memory_equal(rgb, pixels, 4 * 4 * 3);
     free(rgb);
     free(pixels);
@@ -811,13 +810,13 @@ static void test_image_alpha(void **state)
         200, 100, 50, 255, 200, 100, 50, 0, 200, 100, 50, 192, 1, 255, 255, 128,
     };
     uint8_t expect[2 * 2 * 3], *rgb = NULL;
-    char err[512];
+    rp_error err;
 
     for (int i = 0; i < 4; i++)
         for (int c = 0; c < 3; c++)
             expect[3 * i + c] = (uint8_t)((rgba[4 * i + c] * rgba[4 * i + 3] + 127) / 255);
     png_write_file(join(dir, "a.png"), rgba, 2, 2, 1);
-    assert_int_equal(rp_image_load_rgb(join(dir, "a.png"), 2, 2, &rgb, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "a.png"), 2, 2, &rgb, &err), RP_OK);
     assert_memory_equal(rgb, expect, sizeof(expect));
     assert_int_equal(rgb[6], 151); /* 200 * 192 / 255 = 150.6, rounded */
     assert_int_equal(rgb[9], 1);   /* 1 * 128 / 255 = 0.502 */
@@ -828,20 +827,20 @@ static void test_image_scale_and_mask(void **state)
 {
     const char *dir = *state;
     uint8_t pixels[8 * 4 * 3], *rgb = NULL, *mask = NULL;
-    char err[512];
+    rp_error err;
 
     /* Left half white, right half black. */
     for (int y = 0; y < 4; y++)
         for (int x = 0; x < 8; x++)
             memset(pixels + 3 * (y * 8 + x), x < 4 ? 255 : 0, 3);
     png_write_file(join(dir, "m.png"), pixels, 8, 4, 0);
-    assert_int_equal(rp_image_load_rgb(join(dir, "m.png"), 32, 16, &rgb, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "m.png"), 32, 16, &rgb, &err), RP_OK);
     for (int y = 0; y < 16; y++) {
         assert_int_equal(rgb[3 * (y * 32 + 2)], 255);
         assert_int_equal(rgb[3 * (y * 32 + 29) + 1], 0);
     }
     free(rgb);
-    assert_int_equal(rp_image_load_mask(join(dir, "m.png"), 16, 8, &mask, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_mask(join(dir, "m.png"), 16, 8, &mask, &err), RP_OK);
     for (int y = 0; y < 8; y++)
         for (int x = 0; x < 16; x++)
             assert_int_equal(mask[y * 16 + x], x < 8);
@@ -852,35 +851,35 @@ static void test_image_errors(void **state)
 {
     const char *dir = *state;
     uint8_t *rgb = (uint8_t *)"x";
-    char err[512];
+    rp_error err;
     int w, h;
 
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "none.png"), &w, &h, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "none.png"));
-    assert_non_null(strstr(err, strerror(ENOENT)));
-    assert_int_equal(rp_image_load_rgb(join(dir, "none.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_ERR_IO);
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "none.png"), &w, &h, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "none.png"));
+    assert_non_null(strstr(err.msg, strerror(ENOENT)));
+    assert_int_equal(err.code, RP_ERR_IO);
+    assert_int_equal(err.bad_input, 1); /* a file the user named: exit status 2 */
+    assert_int_equal(rp_image_load_rgb(join(dir, "none.png"), 4, 4, &rgb, &err), RP_ERR_IO);
     assert_null(rgb);
 
     write_text(join(dir, "t.png"), "this is not a picture\n");
     write_text(join(dir, "t.txt"), "this is not a picture either\n");
-    err[0] = '\0';
-    assert_int_equal(rp_image_load_rgb(join(dir, "t.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_ERR_FORMAT);
-    assert_non_null(strstr(err, "t.png"));
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "t.txt"), &w, &h, err, sizeof(err)), RP_ERR_FORMAT);
-    assert_non_null(strstr(err, "t.txt"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_load_rgb(join(dir, "t.png"), 4, 4, &rgb, &err), RP_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "t.png"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "t.txt"), &w, &h, &err), RP_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "t.txt"));
 
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(dir, &w, &h, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "directory"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(dir, &w, &h, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "directory"));
 
     assert_int_equal(mkfifo(join(dir, "fifo.png"), 0600), 0);
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "fifo.png"), &w, &h, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "regular file"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "fifo.png"), &w, &h, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "regular file"));
 }
 
 /* An over-size image is refused from its header: 16385 x 1 is tiny on disk. */
@@ -888,17 +887,15 @@ static void test_image_too_large(void **state)
 {
     const char *dir = *state;
     uint8_t *row = calloc(RP_MAX_SIDE + 1, 3), *rgb = NULL;
-    char err[512];
+    rp_error err;
     int w, h;
 
     assert_non_null(row);
     png_write_file(join(dir, "wide.png"), row, RP_MAX_SIDE + 1, 1, 0);
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "wide.png"), &w, &h, err, sizeof(err)),
-                     RP_ERR_TOO_LARGE);
-    assert_non_null(strstr(err, "16385x1"));
-    assert_int_equal(rp_image_load_rgb(join(dir, "wide.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_ERR_TOO_LARGE);
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "wide.png"), &w, &h, &err), RP_ERR_TOO_LARGE);
+    assert_non_null(strstr(err.msg, "16385x1"));
+    assert_int_equal(rp_image_load_rgb(join(dir, "wide.png"), 4, 4, &rgb, &err), RP_ERR_TOO_LARGE);
     assert_null(rgb);
     free(row);
 }
