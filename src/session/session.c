@@ -577,9 +577,11 @@ static int check_paths(const rp_session *se, rp_error *err)
     const char *scene_file = rp_scene_file(se->scene);
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
-    int r = rp_paths_check(uses, n, err->msg, sizeof err->msg);
+    int r = rp_paths_check(uses, n, err);
     free(uses);
-    return r ? rp_error_set(err, r, 1, "%s", err->msg) : RP_OK;
+    if (r)
+        err->bad_input = 1; /* out of memory too, as ever */
+    return r;
 }
 
 int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, rp_error *err)
@@ -878,9 +880,8 @@ static int validate(rp_session *se, rp_error *err)
      * which only makes sense for a run that fits. */
     if ((r = rp_sinks_check(&se->sinks, err)))
         return r;
-    if (run->save_state &&
-        (r = rp_output_file_check(run->save_state, run->out.overwrite, err->msg, sizeof err->msg)))
-        return rp_error_set(err, r, 1, "--save-state: %s", err->msg);
+    if (run->save_state && (r = rp_output_file_check(run->save_state, run->out.overwrite, err)))
+        return rp_error_set(err, r, err->bad_input, "--save-state: %s", err->msg);
     if ((r = check_paths(se, err)))
         return r;
     return RP_OK;
@@ -1106,10 +1107,9 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if (se->run->stop && *se->run->stop)
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
-    if (se->run->save_state &&
-        (r = rp_output_file_open(&se->state_file, se->run->save_state, se->run->out.overwrite,
-                                 err->msg, sizeof err->msg)))
-        return rp_error_set(err, r, 0, "--save-state: %s", err->msg);
+    if (se->run->save_state && (r = rp_output_file_open(&se->state_file, se->run->save_state,
+                                                        se->run->out.overwrite, err)))
+        return rp_error_set(err, r, err->bad_input, "--save-state: %s", err->msg);
     if ((r = rp_sinks_open(&se->sinks, err)))
         return r;
     if ((r = start_writer(se, err)))
@@ -1207,11 +1207,11 @@ static int write_state(rp_session *se, rp_error *err)
     if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), inputs,
                         &buf, &len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
+    r = rp_output_file_write(se->state_file, buf, len, err);
     free(buf);
     if (!r)
-        r = rp_output_file_finish(se->state_file, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+        r = rp_output_file_finish(se->state_file, err);
+    return r;
 }
 
 int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
@@ -1226,8 +1226,8 @@ int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
         r = write_state(se, err);
     if (!r)
         r = rp_sinks_close(&se->sinks, frames, err);
-    if (!r && (r = rp_output_file_commit(&se->state_file, err->msg, sizeof err->msg)))
-        rp_error_set(err, r, 0, "%s", err->msg);
+    if (!r)
+        r = rp_output_file_commit(&se->state_file, err);
     if (r)
         rp_session_abort(ps);
     else

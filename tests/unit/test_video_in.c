@@ -514,12 +514,12 @@ static void write_with_audio(const char *name, const char *audio, int64_t first,
     o.audio_offset_den = 25;
     o.audio_length_num = count;
     o.audio_length_den = 25;
-    if (rp_output_open(&out, &o, err.msg, sizeof err.msg))
+    if (rp_output_open(&out, &o, &err))
         fail_msg("open %s: %s", name, err.msg);
     for (int64_t k = 0; k < count; k++)
-        if (rp_output_write(out, first + k, rgb, err.msg, sizeof err.msg))
+        if (rp_output_write(out, first + k, rgb, &err))
             fail_msg("write %s: %s", name, err.msg);
-    if (rp_output_close(&out, err.msg, sizeof err.msg))
+    if (rp_output_close(&out, &err))
         fail_msg("close %s: %s", name, err.msg);
     free(rgb);
 }
