@@ -722,16 +722,17 @@ static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
     if ((r = rp_source_probe(path, se->run->max_memory, &info, err)))
         return sky_fail(se, r, err);
     if (info.is_video) {
-        rp_errf(err->msg, sizeof err->msg, "'%s' is a video: the sky is a still image", path);
+        rp_error_set(err, RP_ERR_INVALID, 1, "'%s' is a video: the sky is a still image", path);
         return sky_fail(se, RP_ERR_INVALID, err);
     }
     if ((r = rp_image_cost(path, se->s.out_width, se->s.out_height, 0, bytes, err)))
         return sky_fail(se, r, err);
     if ((double)*bytes > (double)se->run->max_memory) {
-        rp_errf(err->msg, sizeof err->msg,
-                "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB (raise it with "
-                "--max-memory)",
-                path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
+        rp_error_set(
+            err, RP_ERR_TOO_LARGE, 1,
+            "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB (raise it with "
+            "--max-memory)",
+            path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
         return sky_fail(se, RP_ERR_TOO_LARGE, err);
     }
     return RP_OK;
