@@ -252,7 +252,8 @@ fuzz:
 	    tests/fuzz/corpus/scene
 	mkdir -p build/fuzz-corpus-image
 	clang -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) $(PKG_CFLAGS) tests/fuzz/fuzz_image.c \
-	    src/input/image.c src/input/demux.c src/base/common.c -o build/fuzz_image $(PKG_LIBS)
+	    src/input/image.c src/input/demux.c src/base/common.c src/base/diag.c \
+	    -o build/fuzz_image $(PKG_LIBS)
 	build/fuzz_image -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	    -rss_limit_mb=2048 build/fuzz-corpus-image tests/fuzz/corpus/image
 

@@ -5,17 +5,23 @@
 #include <stdio.h>
 #include <string.h>
 
-int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
+int rp_error_vset(rp_error *err, int code, int bad_input, const char *fmt, va_list ap)
 {
-    va_list ap;
     char msg[sizeof err->msg]; /* the arguments may point into err->msg */
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     err->code = code;
     err->bad_input = bad_input;
     err->has_diag = 0;
     memcpy(err->msg, msg, sizeof msg);
+    return code;
+}
+
+int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    code = rp_error_vset(err, code, bad_input, fmt, ap);
+    va_end(ap);
     return code;
 }
 

@@ -4,11 +4,16 @@
 #ifndef RP_DIAG_H
 #define RP_DIAG_H
 
+#include <stdarg.h>
+
 #include "rockpool.h" /* rp_diag, rp_error */
 
 /** Fill err: code, whose fault, and a message. Returns code. */
 int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/** rp_error_set with the message's arguments in ap. */
+int rp_error_vset(rp_error *err, int code, int bad_input, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /** Fill err from the diagnostic a parser left in err->diag: code, bad input unless it is
  * RP_ERR_NOMEM, has_diag, and the diagnostic's message as msg. Returns code. */

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "base/common.h"
+#include "base/diag.h"
 #include "input/fit.h"
 
 #include <errno.h>
@@ -170,11 +171,14 @@ void rp_cli_short_usage(FILE *f)
           f);
 }
 
-static int usage_error(char *err, size_t errlen, const char *fmt, ...)
+/* A usage error (bad input, RP_ERR_INVALID) with its message in err; returns 2, the exit
+ * status. */
+static int usage_error(rp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(rp_error *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
+    rp_error_vset(err, RP_ERR_INVALID, 1, fmt, ap);
     va_end(ap);
     return 2;
 }
@@ -207,39 +211,38 @@ static int whole(const char *text, int signs, int64_t *v, const char **end)
 
 /* A whole number in lo..hi, named by its option in errors. */
 static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out,
-                     char *err, size_t errlen)
+                     rp_error *err)
 {
     const char *end;
     int64_t v = 0;
     if (!whole(text, 1, &v, &end) || *end)
-        return usage_error(err, errlen, "%s: '%s' is not a whole number", opt, text);
+        return usage_error(err, "%s: '%s' is not a whole number", opt, text);
     if (v < lo || v > hi)
-        return usage_error(err, errlen, "%s: %s is out of range (%" PRId64 "..%" PRId64 ")", opt,
-                           text, lo, hi);
+        return usage_error(err, "%s: %s is out of range (%" PRId64 "..%" PRId64 ")", opt, text, lo,
+                           hi);
     *out = v;
     return 0;
 }
 
 /* "640x480" -> 640, 480, each 1..RP_MAX_SIDE. */
-static int parse_size(const char *text, int *w, int *h, char *err, size_t errlen)
+static int parse_size(const char *text, int *w, int *h, rp_error *err)
 {
     const char *end;
     int64_t a = 0, b = 0;
     if (!whole(text, 0, &a, &end) || (*end != 'x' && *end != 'X'))
-        return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
+        return usage_error(err, "--size: '%s' is not WIDTHxHEIGHT", text);
     const char *second = end + 1;
     if (!whole(second, 0, &b, &end) || *end)
-        return usage_error(err, errlen, "--size: '%s' is not WIDTHxHEIGHT", text);
+        return usage_error(err, "--size: '%s' is not WIDTHxHEIGHT", text);
     if (a < 1 || b < 1 || a > RP_MAX_SIDE || b > RP_MAX_SIDE)
-        return usage_error(err, errlen, "--size: %s is out of range (1..%d per side)", text,
-                           RP_MAX_SIDE);
+        return usage_error(err, "--size: %s is out of range (1..%d per side)", text, RP_MAX_SIDE);
     *w = (int)a;
     *h = (int)b;
     return 0;
 }
 
 /* "4G", "512M", "100000k", "123456" -> bytes (binary multiples). */
-static int parse_bytes(const char *opt, const char *text, int64_t *out, char *err, size_t errlen)
+static int parse_bytes(const char *opt, const char *text, int64_t *out, rp_error *err)
 {
     const char *end;
     int64_t v = 0;
@@ -268,13 +271,13 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, char *er
         break;
     }
     if (end == text || *end || v < 1 || v > (INT64_MAX >> shift))
-        return usage_error(err, errlen, "%s: '%s' is not a size like 4G or 512M", opt, text);
+        return usage_error(err, "%s: '%s' is not a size like 4G or 512M", opt, text);
     *out = (int64_t)v << shift;
     return 0;
 }
 
 /* "4M", "2500k", "800000" -> bits per second. */
-static int parse_bitrate(const char *text, int64_t *out, char *err, size_t errlen)
+static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
 {
     const char *end;
     int64_t v = 0;
@@ -285,15 +288,15 @@ static int parse_bitrate(const char *text, int64_t *out, char *err, size_t errle
     else if (end != text && (*end == 'm' || *end == 'M'))
         mul = 1000000, end++;
     if (end == text || *end || v < 1 || v > INT64_MAX / 1000000 / 1000)
-        return usage_error(err, errlen, "--bitrate: '%s' is not a rate like 4M or 2500k", text);
+        return usage_error(err, "--bitrate: '%s' is not a rate like 4M or 2500k", text);
     *out = v * mul;
     return 0;
 }
 
 /* A time: "2s", "1.5s", "500ms", "250us", "45f" (frames); a bare number is seconds when
  * bare_frames is 0 (-t, as FFmpeg reads it), a frame number otherwise (--start, --end). */
-static int parse_time(const char *opt, const char *text, int bare_frames, rp_time *out, char *err,
-                      size_t errlen)
+static int parse_time(const char *opt, const char *text, int bare_frames, rp_time *out,
+                      rp_error *err)
 {
     const char *p = text;
     int64_t whole = 0, frac = 0, frac_scale = 1, clock = 0;
@@ -344,25 +347,24 @@ static int parse_time(const char *opt, const char *text, int bare_frames, rp_tim
         goto bad;
     if (!unit) {
         if (decimals)
-            return usage_error(err, errlen, "%s: '%s': a frame number is a whole number", opt,
-                               text);
+            return usage_error(err, "%s: '%s': a frame number is a whole number", opt, text);
         *out = (rp_time){whole, 1};
         return 0;
     }
     if (frac * unit % frac_scale)
-        return usage_error(err, errlen, "%s: '%s' is finer than a microsecond", opt, text);
+        return usage_error(err, "%s: '%s' is finer than a microsecond", opt, text);
     whole += clock;
     if (whole > INT64_MAX / 1000000 / 1000)
         goto bad;
     *out = (rp_time){whole * unit + frac * unit / frac_scale, 0};
     return 0;
 bad:
-    return usage_error(err, errlen, "%s: '%s' is not a %s like 2s, 1.5s or 500ms", opt, text,
+    return usage_error(err, "%s: '%s' is not a %s like 2s, 1.5s or 500ms", opt, text,
                        bare_frames ? "whole number or a time" : "time (or HH:MM:SS)");
 }
 
 /* -v / -loglevel: FFmpeg's names (and numbers); quiet, panic, fatal and error are -q. */
-static int parse_loglevel(const char *text, int *level, char *err, size_t errlen)
+static int parse_loglevel(const char *text, int *level, rp_error *err)
 {
     static const struct {
         const char *name;
@@ -388,8 +390,8 @@ static int parse_loglevel(const char *text, int *level, char *err, size_t errlen
         *level = (int)v;
         return 0;
     }
-    return usage_error(
-        err, errlen, "--loglevel: unknown level '%s' (expected quiet, error, warning, info)", text);
+    return usage_error(err, "--loglevel: unknown level '%s' (expected quiet, error, warning, info)",
+                       text);
 }
 
 /* Levenshtein distance of a and b (the first 63 bytes of each), for "did you mean". */
@@ -437,7 +439,7 @@ static const char *nearest_option(const char *name)
 
 /* FFmpeg's options that rockpool has not: how to get the same with a pipe into ffmpeg
  * or a re-mux (each message has two %s: the option). */
-static int ffmpeg_only(const char *a, char *err, size_t errlen)
+static int ffmpeg_only(const char *a, rp_error *err)
 {
     static const char pipe[] = "%s is an ffmpeg option rockpool does not have: pipe the frames "
                                "into ffmpeg (Y4M on the pipe): rockpool SCENE -o - | ffmpeg "
@@ -454,11 +456,10 @@ static int ffmpeg_only(const char *a, char *err, size_t errlen)
     for (size_t j = 0; j < sizeof table / sizeof table[0]; j++)
         if (!strcmp(a, table[j].name)) {
             /* one of the two messages above, not user text */
-            snprintf(err, errlen, table[j].msg == pipe ? pipe : remux, a, a);
-            return 2;
+            return usage_error(err, table[j].msg == pipe ? pipe : remux, a, a);
         }
     if (!strcmp(a, "-framerate"))
-        return usage_error(err, errlen, "unknown option '-framerate' (did you mean -r?)");
+        return usage_error(err, "unknown option '-framerate' (did you mean -r?)");
     return 0;
 }
 
@@ -467,7 +468,7 @@ static int ffmpeg_only(const char *a, char *err, size_t errlen)
  * the argument of an option, nor after "--". -n is FFmpeg's "never overwrite" unless a
  * number follows (then it is rockpool's -n FRAMES). "-NAME" for a long option --NAME is
  * that option. Returns 0, or 2 with a message for FFmpeg options rockpool has not. */
-static int rewrite_ffmpeg(int argc, char **argv, char *err, size_t errlen)
+static int rewrite_ffmpeg(int argc, char **argv, rp_error *err)
 {
     static const char *const aliases[][2] = {{"-pix_fmt", "--pix-fmt"},
                                              {"-vcodec", "--codec"},
@@ -504,7 +505,7 @@ static int rewrite_ffmpeg(int argc, char **argv, char *err, size_t errlen)
                 argv[i] = (char *)"--no-overwrite";
             a = argv[i];
         }
-        if ((r = ffmpeg_only(a, err, errlen)))
+        if ((r = ffmpeg_only(a, err)))
             return r;
         if (a[0] == '-' && a[1] != '-' && a[1] && a[2])
             for (size_t k = 0; long_opts[k].name; k++)
@@ -559,28 +560,28 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
 /* Options of time: the timeline's length and rate, and the frames to write (rockpool's own
  * spellings and FFmpeg's). Returns 0, a usage error (2, message in err), or -1 when o is not
  * one of them. */
-static int time_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
+static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
 {
     int64_t v;
     int r = 0;
     switch (o) {
     case 'n':
-        r = parse_int("--frames", arg, 0, 100000000, &v, err, errlen);
+        r = parse_int("--frames", arg, 0, 100000000, &v, err);
         cli->over.time.duration.value = v;
         cli->over.time.duration.is_frames = 1;
         cli->over.set |= RP_SET_DURATION;
         break;
     case 't':
-        r = parse_time("-t", arg, 0, &cli->over.time.duration, err, errlen);
+        r = parse_time("-t", arg, 0, &cli->over.time.duration, err);
         cli->over.set |= RP_SET_DURATION;
         cli->t_given = 1;
         break;
     case 'r':
         if (rp_fps_parse(arg, strlen(arg), &cli->over.time.fps, &cli->over.time.fps_den) &&
-            (r = parse_int("--fps", arg, 1, RP_FPS_MAX, &v, err, errlen)))
+            (r = parse_int("--fps", arg, 1, RP_FPS_MAX, &v, err)))
             return r;
         if (rp_fps_parse(arg, strlen(arg), &cli->over.time.fps, &cli->over.time.fps_den))
-            return usage_error(err, errlen,
+            return usage_error(err,
                                "--fps: '%s' is not a frame rate above 0 and at most %d like "
                                "30, 30000/1001, 29.97, ntsc, pal or film",
                                arg, RP_FPS_MAX);
@@ -589,7 +590,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, char *err, size_t er
     case ARG_START:
     case ARG_END: {
         rp_time *t = o == ARG_START ? &cli->start_at : &cli->end_at;
-        r = parse_time(o == ARG_START ? "--start" : "--end", arg, 1, t, err, errlen);
+        r = parse_time(o == ARG_START ? "--start" : "--end", arg, 1, t, err);
         if (!r && t->is_frames)
             *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
         cli->times |= !t->is_frames;
@@ -604,7 +605,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, char *err, size_t er
         else
             b = a;
         if (!good || *end || b < a || b == INT64_MAX)
-            return usage_error(err, errlen,
+            return usage_error(err,
                                "--frame-range: '%s' is not a range of frame numbers FIRST-LAST "
                                "like 0-99 (both included, FIRST <= LAST)",
                                arg);
@@ -617,12 +618,12 @@ static int time_option(rp_cli *cli, int o, const char *arg, char *err, size_t er
     case ARG_SS:
     case ARG_TO: /* FFmpeg's: a bare number is seconds */
         r = parse_time(o == ARG_SS ? "-ss" : "-to", arg, 0,
-                       o == ARG_SS ? &cli->start_at : &cli->end_at, err, errlen);
+                       o == ARG_SS ? &cli->start_at : &cli->end_at, err);
         cli->ss_given |= o == ARG_SS;
         cli->times = 1;
         break;
     case ARG_VFRAMES:
-        r = parse_int("-frames:v", arg, 0, 100000000, &cli->vframes, err, errlen);
+        r = parse_int("-frames:v", arg, 0, 100000000, &cli->vframes, err);
         cli->times = 1;
         break;
     default: return -1;
@@ -632,24 +633,24 @@ static int time_option(rp_cli *cli, int o, const char *arg, char *err, size_t er
 
 /* Options that override the scene's settings (rp_run.over). Returns 0, a usage error (2, message in
  * err), or -1 when o is not one of them. */
-static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
+static int setting_option(rp_cli *cli, int o, const char *arg, rp_error *err)
 {
     int r = 0;
     switch (o) {
     case 'i':
         if (strlen(arg) >= sizeof cli->over.background)
-            return usage_error(err, errlen, "--input: path too long");
+            return usage_error(err, "--input: path too long");
         strcpy(cli->over.background, arg);
         cli->over.set |= RP_SET_BACKGROUND;
         break;
     case 's': /* the output size (the scene's too for the seed presets) */
-        r = parse_size(arg, &cli->over.out_width, &cli->over.out_height, err, errlen);
+        r = parse_size(arg, &cli->over.out_width, &cli->over.out_height, err);
         cli->over.set |= RP_SET_OUTPUT_SIZE;
         break;
     case ARG_PRESET: {
         int p = rp_preset_from_name(arg);
         if (p < 0)
-            return usage_error(err, errlen,
+            return usage_error(err,
                                "--preset: unknown preset '%s' (expected rockpool, elias, "
                                "applet, silverlight, codeproject)",
                                arg);
@@ -673,7 +674,7 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
                 s = s * 10 + (uint64_t)(*p - '0');
         }
         if (bad)
-            return usage_error(err, errlen, "--seed: '%s' is not a whole number 0..%" PRIu64, arg,
+            return usage_error(err, "--seed: '%s' is not a whole number 0..%" PRIu64, arg,
                                UINT64_MAX);
         cli->over.seed = s;
         cli->over.set |= RP_SET_SEED;
@@ -691,7 +692,7 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
                 frac = frac * 10 + (*end >= '0' && *end <= '9' ? *end++ - '0' : 0);
         }
         if (!good || *end || v > RP_STRENGTH_MAX / 1000 || v * 1000 + frac > RP_STRENGTH_MAX)
-            return usage_error(err, errlen,
+            return usage_error(err,
                                "--strength: '%s' is not a strength 0 to 4 with at most 3 "
                                "decimals (1: the heights as written)",
                                arg);
@@ -702,21 +703,20 @@ static int setting_option(rp_cli *cli, int o, const char *arg, char *err, size_t
     case ARG_FIT: {
         enum rp_fit fit;
         if (rp_fit_from_name(arg, &fit))
-            return usage_error(err, errlen,
-                               "--fit: unknown fit '%s' (expected stretch, cover, contain)", arg);
+            return usage_error(err, "--fit: unknown fit '%s' (expected stretch, cover, contain)",
+                               arg);
         cli->over.fit = fit;
         cli->over.set |= RP_SET_FIT;
         break;
     }
-    default: return time_option(cli, o, arg, err, errlen);
+    default: return time_option(cli, o, arg, err);
     }
     return r;
 }
 
 /* Options of the encoded output and the other files written. Returns 0, a usage error (2, message
  * in err), or -1 when o is not one of them. */
-static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **argv, char *err,
-                         size_t errlen)
+static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **argv, rp_error *err)
 {
     int64_t v;
     int r = 0;
@@ -729,30 +729,30 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
         cli->run.out.format = rp_output_format_from_name(arg);
         if (cli->run.out.format == RP_FORMAT_NONE)
             return usage_error(
-                err, errlen,
+                err,
                 "--format: unknown format '%s' (expected mp4, mkv, mov, webm, gif, webp, "
                 "png, y4m, framemd5, framehash)",
                 arg);
         break;
     case 'c': cli->run.out.codec = arg; break;
     case ARG_CRF:
-        r = parse_int("--crf", arg, 0, 63, &v, err, errlen);
+        r = parse_int("--crf", arg, 0, 63, &v, err);
         cli->run.out.crf = (int)v;
         cli->run.out.crf_given = 1;
         break;
     case ARG_ENCODER_PRESET: cli->run.out.encoder_preset = arg; break;
-    case 'b': r = parse_bitrate(arg, &cli->run.out.bitrate, err, errlen); break;
+    case 'b': r = parse_bitrate(arg, &cli->run.out.bitrate, err); break;
     case ARG_PIX_FMT: cli->run.out.pix_fmt = arg; break;
     case ARG_PNG_LEVEL:
-        r = parse_int("--png-level", arg, 0, 9, &v, err, errlen);
+        r = parse_int("--png-level", arg, 0, 9, &v, err);
         cli->run.out.png_level = (int)v;
         break;
     case ARG_HASH_ALGO:
         if (rp_hash_lookup(arg, NULL, NULL)) {
             char names[512];
             rp_hash_list(names, sizeof names);
-            return usage_error(err, errlen, "--hash-algo: unknown algorithm '%s' (expected %s)",
-                               arg, names);
+            return usage_error(err, "--hash-algo: unknown algorithm '%s' (expected %s)", arg,
+                               names);
         }
         cli->run.hash_algo = cli->run.out.hash_algo = arg;
         break;
@@ -763,15 +763,15 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
         /* --aov KIND PATH: the path is the next word */
         int kind = rp_aov_from_name(arg);
         if (kind < 0)
-            return usage_error(err, errlen,
+            return usage_error(err,
                                "--aov: unknown kind '%s' (expected height, normal, "
                                "displacement, caustics)",
                                arg);
         if (optind >= argc)
-            return usage_error(err, errlen,
-                               "--aov %s needs a PATH, a PNG pattern like %s_%%05d.png", arg, arg);
+            return usage_error(err, "--aov %s needs a PATH, a PNG pattern like %s_%%05d.png", arg,
+                               arg);
         if (cli->run.aov[kind])
-            return usage_error(err, errlen, "--aov %s is given twice (one PATH per kind)", arg);
+            return usage_error(err, "--aov %s is given twice (one PATH per kind)", arg);
         cli->run.aov[kind] = argv[optind++];
         break;
     }
@@ -783,17 +783,17 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
 
 /* Options of the run and of the program. Returns 0, a usage error (2, message in err), or -1 when o
  * is not one of them. */
-static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t errlen)
+static int run_option(rp_cli *cli, int o, const char *arg, rp_error *err)
 {
     int64_t v;
     int r = 0;
     switch (o) {
     case 'j':
-        r = parse_int("--threads", arg, 1, 256, &v, err, errlen);
+        r = parse_int("--threads", arg, 1, 256, &v, err);
         cli->run.threads = (int)v;
         break;
     case ARG_FF_THREADS: /* ffmpeg's -threads: 0 is automatic, the online CPUs */
-        r = parse_int("-threads", arg, 0, 256, &v, err, errlen);
+        r = parse_int("-threads", arg, 0, 256, &v, err);
         cli->run.threads = (int)v;
         break;
     case ARG_HASH: cli->run.hash = 1; break;
@@ -801,7 +801,7 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
     case ARG_VERIFY_DIR: cli->run.verify_dir = arg; break;
     case ARG_VERIFY_REF: cli->run.verify_ref = arg; break;
     case ARG_STATS: cli->run.stats = arg; break;
-    case 'v': r = parse_loglevel(arg, &cli->loglevel, err, errlen); break;
+    case 'v': r = parse_loglevel(arg, &cli->loglevel, err); break;
     case ARG_DUMP_HEIGHTS: cli->run.dump_heights = arg; break;
     case 'q': cli->loglevel = RP_LOG_ERROR; break;
     case ARG_PROGRESS: cli->progress = 1; break;
@@ -811,7 +811,7 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
         if (!arg) {
             cli->job_id_print = 1;
         } else if (!rp_job_line_valid(arg)) {
-            return usage_error(err, errlen,
+            return usage_error(err,
                                "--job-id: '%s' is not a job line as --job-id prints it "
                                "(scene=HEX16,inputs=HEX16,options=HEX16,build=HEX16)",
                                arg);
@@ -828,17 +828,15 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
             if (!strcmp(arg, names[i]))
                 cli->simd = i;
         if (cli->simd == -2)
-            return usage_error(err, errlen,
-                               "--simd: unknown level '%s' (expected c, sse2, avx2, avx512)", arg);
+            return usage_error(err, "--simd: unknown level '%s' (expected c, sse2, avx2, avx512)",
+                               arg);
         break;
     }
     case ARG_NO_AUDIO: cli->run.no_audio = 1; break;
-    case ARG_MAX_MEMORY:
-        r = parse_bytes("--max-memory", arg, &cli->run.max_memory, err, errlen);
-        break;
+    case ARG_MAX_MEMORY: r = parse_bytes("--max-memory", arg, &cli->run.max_memory, err); break;
     case ARG_ALLOW_OUTSIDE_PATHS: cli->run.allow_outside_paths = 1; break;
     case ARG_PROGRESS_FD:
-        r = parse_int("--progress-fd", arg, 0, 1 << 20, &v, err, errlen);
+        r = parse_int("--progress-fd", arg, 0, 1 << 20, &v, err);
         cli->progress_fd = (int)v;
         break;
     case ARG_IGNORED: break;
@@ -850,7 +848,7 @@ static int run_option(rp_cli *cli, int o, const char *arg, char *err, size_t err
     return r;
 }
 
-int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
+int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
 {
     int o, r;
 
@@ -868,34 +866,32 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
     cli->vframes = -1;
     opterr = 0;
     optind = 1;
-    if ((r = rewrite_ffmpeg(argc, argv, err, errlen)))
+    if ((r = rewrite_ffmpeg(argc, argv, err)))
         return r;
 
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
         if (o == ':')
-            return usage_error(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
-        r = setting_option(cli, o, optarg, err, errlen);
+            return usage_error(err, "option '%s' needs an argument", argv[optind - 1]);
+        r = setting_option(cli, o, optarg, err);
         if (r < 0)
-            r = output_option(cli, o, optarg, argc, argv, err, errlen);
+            r = output_option(cli, o, optarg, argc, argv, err);
         if (r < 0)
-            r = run_option(cli, o, optarg, err, errlen);
+            r = run_option(cli, o, optarg, err);
         if (r < 0 && optopt)
-            return usage_error(err, errlen, "unknown option '-%c' (see rockpool --help)", optopt);
+            return usage_error(err, "unknown option '-%c' (see rockpool --help)", optopt);
         if (r < 0 && argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' &&
             nearest_option(argv[optind - 1] + 2))
-            return usage_error(err, errlen, "unknown option '%s' (did you mean --%s?)",
-                               argv[optind - 1], nearest_option(argv[optind - 1] + 2));
+            return usage_error(err, "unknown option '%s' (did you mean --%s?)", argv[optind - 1],
+                               nearest_option(argv[optind - 1] + 2));
         if (r < 0)
-            return usage_error(err, errlen, "unknown option '%s' (see rockpool --help)",
-                               argv[optind - 1]);
+            return usage_error(err, "unknown option '%s' (see rockpool --help)", argv[optind - 1]);
         if (r)
             return r;
     }
     if (optind < argc)
         cli->scene_path = argv[optind++];
     if (optind < argc)
-        return usage_error(err, errlen, "unexpected argument '%s' (only one SCENE is read)",
-                           argv[optind]);
+        return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
     /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T */
     if (cli->ss_given && cli->t_given) {
         rp_time t = cli->over.time.duration;
@@ -926,11 +922,11 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen)
         cli->times = 1;
     }
     if (cli->run.verify_dir && !cli->run.verify)
-        return usage_error(err, errlen, "--verify-dir needs --verify");
+        return usage_error(err, "--verify-dir needs --verify");
     if (cli->run.verify_ref && !cli->run.verify)
-        return usage_error(err, errlen, "--verify-ref needs --verify");
+        return usage_error(err, "--verify-ref needs --verify");
     if (!cli->times && cli->run.end >= 0 && cli->run.end < cli->run.start)
-        return usage_error(err, errlen, "--end %" PRId64 " is before --start %" PRId64,
-                           cli->run.end, cli->run.start);
+        return usage_error(err, "--end %" PRId64 " is before --start %" PRId64, cli->run.end,
+                           cli->run.start);
     return 0;
 }

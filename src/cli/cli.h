@@ -42,9 +42,9 @@ typedef struct rp_cli {
 /** Parse argv. FFmpeg's single-dash spellings (-pix_fmt, -vcodec, -ss, -frames:v, ...)
  * and "-NAME" for --NAME are rewritten in argv (pointers only) first; ffmpeg options
  * rockpool has not (-vf, -map, ...) are usage errors saying how to pipe into ffmpeg.
- * Returns 0, or 2 with a one-line message in err (without the "rockpool: error: "
- * prefix) for bad usage. */
-int rp_cli_parse(rp_cli *cli, int argc, char **argv, char *err, size_t errlen);
+ * Returns 0, or 2 for bad usage with err filled (RP_ERR_INVALID, bad input) and a one-line
+ * message (without the "rockpool: error: " prefix). */
+int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err);
 
 /** Turn --start/--end times into frame numbers at fps (the frame a time falls in), and
  * end the run after -frames:v N frames or -ss S -t T, at most at the timeline's end

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "check/hash.h"
 #include "scene/scene.h"
 
@@ -36,10 +37,8 @@ static int fail(rp_error *err, int bad_input, const char *fmt, ...)
 {
     va_list ap;
     memset(err, 0, sizeof *err);
-    err->code = bad_input ? RP_ERR_IO : RP_ERR_NOMEM;
-    err->bad_input = bad_input;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    rp_error_vset(err, bad_input ? RP_ERR_IO : RP_ERR_NOMEM, bad_input, fmt, ap);
     va_end(ap);
     return 1;
 }

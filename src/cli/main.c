@@ -437,7 +437,7 @@ int main(int argc, char **argv)
         rp_cli_short_usage(stderr);
         return EXIT_USAGE;
     }
-    if (rp_cli_parse(&cli, argc, argv, err.msg, sizeof err.msg))
+    if (rp_cli_parse(&cli, argc, argv, &err))
         return usage_fail("%s", err.msg);
     if (cli.help || cli.version) {
         cli.help ? rp_cli_usage(stdout) : (void)printf("rockpool %s\n", RP_VERSION);

@@ -31,22 +31,20 @@ void rp_audio_in_free(rp_audio_in **pa)
     *pa = NULL;
 }
 
-int rp_audio_in_open(rp_audio_in **pa, const char *path, char *err, size_t errlen)
+int rp_audio_in_open(rp_audio_in **pa, const char *path, rp_error *err)
 {
     rp_audio_in *a = calloc(1, sizeof *a);
     *pa = NULL;
     if (!a || !(a->pkt = av_packet_alloc()) || !(a->frame = av_frame_alloc())) {
         rp_audio_in_free(&a);
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     int ret = rp_demux_open(&a->ic, path, rp_demux_media_formats, NULL);
     if (ret < 0 || avformat_find_stream_info(a->ic, NULL) < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
         av_strerror(ret < 0 ? ret : AVERROR_INVALIDDATA, msg, sizeof msg);
-        rp_errf(err, errlen, "cannot read the audio of %s: %s", path, msg);
         rp_audio_in_free(&a);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot read the audio of %s: %s", path, msg);
     }
     a->index = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &a->codec, 0);
     if (a->index < 0) { /* no sound */
@@ -90,14 +88,13 @@ int rp_audio_in_read(rp_audio_in *a, AVPacket **pkt, int64_t *ts)
     }
 }
 
-int rp_audio_in_open_decoder(rp_audio_in *a, const char *path, char *err, size_t errlen)
+int rp_audio_in_open_decoder(rp_audio_in *a, const char *path, rp_error *err)
 {
     int ret = rp_demux_open_decoder(&a->dec, a->ic, a->index, a->codec, &(rp_decoder_opts){0});
     if (ret < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
         av_strerror(ret, msg, sizeof msg);
-        rp_errf(err, errlen, "cannot decode the audio of %s: %s", path, msg);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot decode the audio of %s: %s", path, msg);
     }
     return RP_OK;
 }

@@ -8,12 +8,14 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 
+#include "base/diag.h"
+
 typedef struct rp_audio_in rp_audio_in;
 
 /** Open path and find its first audio stream and that stream's decoder (other streams are
  * discarded, so reading skips them). RP_OK with *a NULL when the file has no audio
- * stream; else an rp_err with a message (RP_ERR_FORMAT: not a readable media file). */
-int rp_audio_in_open(rp_audio_in **a, const char *path, char *err, size_t errlen);
+ * stream; else an rp_err in err (RP_ERR_FORMAT: not a readable media file, bad input). */
+int rp_audio_in_open(rp_audio_in **a, const char *path, rp_error *err);
 
 void rp_audio_in_free(rp_audio_in **a);
 
@@ -31,7 +33,7 @@ int rp_audio_in_read(rp_audio_in *a, AVPacket **pkt, int64_t *ts);
 
 /** Open the decoder, for decoded frames: RP_OK, or RP_ERR_FORMAT with a message naming path
  * (the file's name in messages). */
-int rp_audio_in_open_decoder(rp_audio_in *a, const char *path, char *err, size_t errlen);
+int rp_audio_in_open_decoder(rp_audio_in *a, const char *path, rp_error *err);
 
 /** The decoded channel layout (the default one for its channel count when the file has
  * none), into layout (av_channel_layout_copy; after rp_audio_in_open_decoder). */

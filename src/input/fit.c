@@ -87,7 +87,7 @@ int64_t rp_fit_scaler_bytes(int dst_w, int dst_h)
 
 int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int src_h, int pix_fmt,
                       int sar_num, int sar_den, int colorspace, int color_range, int dst_w,
-                      int dst_h, char *err, size_t errlen)
+                      int dst_h, rp_error *err)
 {
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get((enum AVPixelFormat)pix_fmt);
     rp_fit_scaler *s;
@@ -96,21 +96,19 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
     *pscaler = NULL;
     if (!desc || (desc->flags & (AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BITSTREAM)) ||
         !sws_isSupportedInput((enum AVPixelFormat)pix_fmt)) {
-        rp_errf(err, errlen, "pixel format %s cannot be converted to RGB",
-                desc ? desc->name : "(unknown)");
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "pixel format %s cannot be converted to RGB",
+                            desc ? desc->name : "(unknown)");
     }
     s = calloc(1, sizeof(*s));
     if (!s) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     ret = rp_fit_rects(fit, src_w, src_h, sar_num, sar_den, dst_w, dst_h, &s->crop, &s->dst);
     if (ret) {
-        rp_errf(err, errlen, "cannot fit a %dx%d picture (pixel aspect %d:%d) into %dx%d", src_w,
-                src_h, sar_num, sar_den, dst_w, dst_h);
         free(s);
-        return ret;
+        return rp_error_set(err, ret, ret != RP_ERR_NOMEM,
+                            "cannot fit a %dx%d picture (pixel aspect %d:%d) into %dx%d", src_w,
+                            src_h, sar_num, sar_den, dst_w, dst_h);
     }
     s->dst_w = dst_w;
     s->dst_h = dst_h;
@@ -133,8 +131,8 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
     if (av_image_alloc(s->tmp, s->tmp_stride, s->dst.w, s->dst.h, AV_PIX_FMT_RGB24, 64) < 0)
         s->tmp[0] = NULL;
     if (!s->sws || !s->tmp[0]) {
-        rp_errf(err, errlen, s->sws ? "out of memory" : "cannot convert %s to RGB", desc->name);
-        ret = s->sws ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+        ret = rp_error_set(err, s->sws ? RP_ERR_NOMEM : RP_ERR_FORMAT, !s->sws,
+                           s->sws ? "out of memory" : "cannot convert %s to RGB", desc->name);
         rp_fit_scaler_free(&s);
         return ret;
     }

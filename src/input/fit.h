@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "scene/settings.h"
 
 /** A rectangle of pixels: columns x..x+w-1, rows y..y+h-1. */
@@ -40,10 +41,10 @@ typedef struct rp_fit_scaler rp_fit_scaler;
  * with subsampled chroma the crop's left and top edges are moved left/up to a chroma
  * sample (at most one source pixel), so luma and chroma stay aligned. Returns RP_OK,
  * RP_ERR_INVALID (sizes, ratio), RP_ERR_FORMAT (a pixel format libswscale cannot read)
- * or RP_ERR_NOMEM, with a reason in err. */
+ * or RP_ERR_NOMEM, with a reason in err (bad_input but for RP_ERR_NOMEM). */
 int rp_fit_scaler_new(rp_fit_scaler **scaler, enum rp_fit fit, int src_w, int src_h, int pix_fmt,
                       int sar_num, int sar_den, int colorspace, int color_range, int dst_w,
-                      int dst_h, char *err, size_t errlen);
+                      int dst_h, rp_error *err);
 
 /** Convert one picture into rgb (dst_w * dst_h * 3 bytes, rows packed). The source planes
  * must be padded and aligned as av_frame_get_buffer()/av_image_alloc() make them

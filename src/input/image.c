@@ -253,7 +253,7 @@ static size_t field_len(const uint8_t *p, size_t n)
 /* Walk a PNG's chunks and add up what its metadata chunks cost decoded: iCCP, zTXt and
  * compressed iTXt inflated, tEXt, uncompressed iTXt and eXIf as stored. Refuses more than
  * IMAGE_MAX_META_BYTES with the chunk that passes it; *meta is the total. */
-static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, char *err, size_t errlen)
+static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, rp_error *err)
 {
     int64_t pos = 8, total = 0;
 
@@ -295,19 +295,19 @@ static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, char 
                                              IMAGE_MAX_META_BYTES - total)
                              : (int64_t)k;
             if (add < 0) {
-                rp_errf(err, errlen, "cannot read image '%s': %s", path, strerror(errno));
-                return RP_ERR_IO;
+                return rp_error_set(err, RP_ERR_IO, 1, "cannot read image '%s': %s", path,
+                                    strerror(errno));
             }
         } else if (!strcmp(type, "tEXt") || !strcmp(type, "eXIf")) {
             add = len;
         }
         total += add;
         if (total > IMAGE_MAX_META_BYTES) {
-            rp_errf(err, errlen,
-                    "image '%s' holds more than %" PRId64 " MiB of metadata (its %s chunk at "
-                    "byte %" PRId64 " inflates past the limit): a decompression bomb?",
-                    path, IMAGE_MAX_META_BYTES >> 20, type, pos);
-            return RP_ERR_TOO_LARGE;
+            return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                                "image '%s' holds more than %" PRId64
+                                " MiB of metadata (its %s chunk at "
+                                "byte %" PRId64 " inflates past the limit): a decompression bomb?",
+                                path, IMAGE_MAX_META_BYTES >> 20, type, pos);
         }
         pos += 12 + (int64_t)len;
     }
@@ -316,18 +316,17 @@ static int png_meta(int fd, int64_t size, const char *path, int64_t *meta, char 
 }
 
 /* The message for an image over a limit; returns RP_ERR_TOO_LARGE. */
-static int too_large(const char *path, int64_t w, int64_t h, char *err, size_t errlen)
+static int too_large(const char *path, int64_t w, int64_t h, rp_error *err)
 {
     if (w > RP_MAX_SIDE || h > RP_MAX_SIDE)
-        rp_errf(err, errlen,
-                "image '%s' is %" PRId64 "x%" PRId64 ": at most %d pixels per side are accepted",
-                path, w, h, RP_MAX_SIDE);
-    else
-        rp_errf(err, errlen,
-                "image '%s' is %" PRId64 "x%" PRId64 " (%" PRId64 " megapixels): at most %" PRId64
-                " megapixels are accepted",
-                path, w, h, w * h / 1000000, IMAGE_MAX_PIXELS / 1000000);
-    return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "image '%s' is %" PRId64 "x%" PRId64
+                            ": at most %d pixels per side are accepted",
+                            path, w, h, RP_MAX_SIDE);
+    return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                        "image '%s' is %" PRId64 "x%" PRId64 " (%" PRId64
+                        " megapixels): at most %" PRId64 " megapixels are accepted",
+                        path, w, h, w * h / 1000000, IMAGE_MAX_PIXELS / 1000000);
 }
 
 /* Refuse anything that is not a readable, non-empty regular file of at most
@@ -340,7 +339,7 @@ typedef struct image_cost {
     int64_t meta; /* metadata bytes once decoded (PNG) */
 } image_cost;
 
-static int check_file(const char *path, image_cost *cost, char *err, size_t errlen)
+static int check_file(const char *path, image_cost *cost, rp_error *err)
 {
     struct stat st;
     uint8_t *head = NULL;
@@ -350,41 +349,36 @@ static int check_file(const char *path, image_cost *cost, char *err, size_t errl
 
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        rp_errf(err, errlen, "cannot open image '%s': %s", path,
-                errno == EISDIR ? "it is a directory" : strerror(errno));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 1, "cannot open image '%s': %s", path,
+                            errno == EISDIR ? "it is a directory" : strerror(errno));
     }
     if (fstat(fd, &st) != 0) {
-        rp_errf(err, errlen, "cannot open image '%s': %s", path, strerror(errno));
-        ret = RP_ERR_IO;
+        ret = rp_error_set(err, RP_ERR_IO, 1, "cannot open image '%s': %s", path, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
-        rp_errf(err, errlen, "cannot open image '%s': it is a directory", path);
-        ret = RP_ERR_IO;
+        ret = rp_error_set(err, RP_ERR_IO, 1, "cannot open image '%s': it is a directory", path);
     } else if (!S_ISREG(st.st_mode)) {
-        rp_errf(err, errlen, "cannot open image '%s': not a regular file (%s)", path,
-                S_ISFIFO(st.st_mode) ? "a FIFO: images are read more than once" : "a device");
-        ret = RP_ERR_IO;
+        ret = rp_error_set(
+            err, RP_ERR_IO, 1, "cannot open image '%s': not a regular file (%s)", path,
+            S_ISFIFO(st.st_mode) ? "a FIFO: images are read more than once" : "a device");
     } else if (st.st_size == 0) {
-        rp_errf(err, errlen, "cannot read image '%s': the file is empty", path);
-        ret = RP_ERR_FORMAT;
+        ret =
+            rp_error_set(err, RP_ERR_FORMAT, 1, "cannot read image '%s': the file is empty", path);
     } else if (st.st_size > IMAGE_MAX_FILE_BYTES) {
-        rp_errf(err, errlen, "image '%s' is %" PRId64 " MiB: at most %" PRId64 " MiB are accepted",
-                path, (int64_t)st.st_size >> 20, IMAGE_MAX_FILE_BYTES >> 20);
-        ret = RP_ERR_TOO_LARGE;
+        ret = rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                           "image '%s' is %" PRId64 " MiB: at most %" PRId64 " MiB are accepted",
+                           path, (int64_t)st.st_size >> 20, IMAGE_MAX_FILE_BYTES >> 20);
     } else if (!(head = malloc(HEAD_BYTES))) {
-        rp_errf(err, errlen, "out of memory reading '%s'", path);
-        ret = RP_ERR_NOMEM;
+        ret = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory reading '%s'", path);
     } else if ((n = pread(fd, head, HEAD_BYTES, 0)) < 0) {
-        rp_errf(err, errlen, "cannot read image '%s': %s", path, strerror(errno));
-        ret = RP_ERR_IO;
+        ret = rp_error_set(err, RP_ERR_IO, 1, "cannot read image '%s': %s", path, strerror(errno));
     } else if (header_size(head, (size_t)n, &w, &h) &&
                (w > RP_MAX_SIDE || h > RP_MAX_SIDE || (int64_t)w * h > IMAGE_MAX_PIXELS)) {
-        ret = too_large(path, w, h, err, errlen);
+        ret = too_large(path, w, h, err);
     } else {
         cost->file = st.st_size;
         cost->meta = 0;
         if (n >= 8 && !memcmp(head, "\x89PNG\r\n\x1a\n", 8))
-            ret = png_meta(fd, st.st_size, path, &cost->meta, err, errlen);
+            ret = png_meta(fd, st.st_size, path, &cost->meta, err);
     }
     free(head);
     close(fd);
@@ -396,21 +390,20 @@ static int check_file(const char *path, image_cost *cost, char *err, size_t errl
  * RP_ERR_NOMEM with a reason in err. */
 /* The file's own checks, and under --max-memory what is left for the decoded frame once
  * the file, its metadata and the scaled copies are counted. */
-static int image_budget(const char *path, image_dims *dims, image_cost *cost, char *err,
-                        size_t errlen)
+static int image_budget(const char *path, image_dims *dims, image_cost *cost, rp_error *err)
 {
-    int ret = check_file(path, cost, err, errlen);
+    int ret = check_file(path, cost, err);
     if (ret || dims->max_bytes <= 0)
         return ret;
     int64_t fixed =
         cost->file + IMAGE_META_FACTOR * cost->meta + dims->out_bytes + IMAGE_SLACK_BYTES;
     dims->max_frame = dims->max_bytes - fixed;
     if (dims->max_frame < 1) {
-        rp_errf(err, errlen,
-                "image '%s' needs %" PRId64 " MiB before its pixels are decoded (file, "
-                "metadata, scaled copies), over the %" PRId64 " MiB left of --max-memory",
-                path, fixed >> 20, dims->max_bytes >> 20);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "image '%s' needs %" PRId64 " MiB before its pixels are decoded (file, "
+                            "metadata, scaled copies), over the %" PRId64
+                            " MiB left of --max-memory",
+                            path, fixed >> 20, dims->max_bytes >> 20);
     }
     return RP_OK;
 }
@@ -418,14 +411,13 @@ static int image_budget(const char *path, image_dims *dims, image_cost *cost, ch
 /* Open path as a still image and find its picture stream: *pfc, *index and *codec, or an
  * error (nothing left open). */
 static int open_image(const char *path, AVFormatContext **pfc, int *index, const AVCodec **codec,
-                      char *err, size_t errlen)
+                      rp_error *err)
 {
     AVFormatContext *fc = NULL;
     AVDictionary *fopts = NULL;
     char *formats = rp_demux_formats(0);
     if (!formats) {
-        rp_errf(err, errlen, "out of memory reading '%s'", path);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory reading '%s'", path);
     }
     /* pattern_type none: a '%' in the name is not a sequence pattern. */
     av_dict_set(&fopts, "pattern_type", "none", 0);
@@ -437,23 +429,23 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
         /* A video no demuxer opens (an MP4 cut before its index) is not called an image. */
         const char *video = ret == AVERROR(ENOMEM) ? NULL : rp_demux_guess_media(path);
         if (video)
-            rp_errf(err, errlen,
-                    "'%s' is a truncated or damaged video: FFmpeg recognises it as %s but "
-                    "cannot open it (cut short before its index, or damaged)",
-                    path, video);
-        else
-            rp_errf(err, errlen, "'%s' is not a still image FFmpeg can read", path);
-        return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "'%s' is a truncated or damaged video: FFmpeg recognises it as %s "
+                                "but cannot open it (cut short before its index, or damaged)",
+                                path, video);
+        return rp_error_set(err, ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT,
+                            ret != AVERROR(ENOMEM), "'%s' is not a still image FFmpeg can read",
+                            path);
     }
     if (!rp_demux_is_image(fc->iformat->name)) {
-        rp_errf(err, errlen, "'%s' is not a still image (FFmpeg reads it as %s)", path,
-                fc->iformat->long_name ? fc->iformat->long_name : fc->iformat->name);
+        rp_error_set(err, RP_ERR_FORMAT, 1, "'%s' is not a still image (FFmpeg reads it as %s)",
+                     path, fc->iformat->long_name ? fc->iformat->long_name : fc->iformat->name);
         avformat_close_input(&fc);
         return RP_ERR_FORMAT;
     }
     *index = av_find_best_stream(fc, AVMEDIA_TYPE_VIDEO, -1, -1, codec, 0);
     if (*index < 0 || !*codec) {
-        rp_errf(err, errlen, "'%s' holds no image FFmpeg can decode", path);
+        rp_error_set(err, RP_ERR_FORMAT, 1, "'%s' holds no image FFmpeg can decode", path);
         avformat_close_input(&fc);
         return RP_ERR_FORMAT;
     }
@@ -510,40 +502,40 @@ static int receive_first(AVFormatContext *fc, AVCodecContext *dec, int index, AV
  * get_buffer's said as such, else FFmpeg's reason. RP_OK when only probing and the size
  * was seen. */
 static int decode_failure(const char *path, const AVCodec *codec, const image_dims *dims, int ret,
-                          char *err, size_t errlen)
+                          rp_error *err)
 {
     char msg[AV_ERROR_MAX_STRING_SIZE];
     if (dims->refused && (dims->width > RP_MAX_SIDE || dims->height > RP_MAX_SIDE ||
                           (int64_t)dims->width * dims->height > IMAGE_MAX_PIXELS))
-        return too_large(path, dims->width, dims->height, err, errlen);
+        return too_large(path, dims->width, dims->height, err);
     if (dims->refused && dims->frame_bytes <= IMAGE_MAX_FRAME_BYTES) {
-        rp_errf(err, errlen,
-                "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
-                " MiB left of --max-memory (raise it, or use a smaller image)",
-                path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
-                dims->max_frame >> 20);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "image '%s' is %dx%d %s: decoding it takes %" PRId64
+                            " MiB, over the %" PRId64
+                            " MiB left of --max-memory (raise it, or use a smaller image)",
+                            path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
+                            dims->max_frame >> 20);
     }
     if (dims->refused) {
-        rp_errf(err, errlen,
-                "image '%s' is %dx%d %s: decoding it takes %" PRId64 " MiB, over the %" PRId64
-                " MiB limit",
-                path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
-                IMAGE_MAX_FRAME_BYTES >> 20);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "image '%s' is %dx%d %s: decoding it takes %" PRId64
+                            " MiB, over the %" PRId64 " MiB limit",
+                            path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
+                            IMAGE_MAX_FRAME_BYTES >> 20);
     }
     if (dims->seen && dims->probe_only)
         return RP_OK;
     av_strerror(ret, msg, sizeof(msg));
     /* FFmpeg refuses sizes past about 16k x 16k while parsing the header, before our
      * get_buffer sees them. */
-    rp_errf(err, errlen, "cannot decode image '%s' (%s): %s%s", path, codec->name, msg,
-            dims->seen ? "" : " (corrupt, truncated, or over 16384 pixels per side?)");
-    return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+    return rp_error_set(err, ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT,
+                        ret != AVERROR(ENOMEM), "cannot decode image '%s' (%s): %s%s", path,
+                        codec->name, msg,
+                        dims->seen ? "" : " (corrupt, truncated, or over 16384 pixels per side?)");
 }
 
 static int decode_first(const char *path, image_dims *dims, image_cost *cost, AVFrame **pframe,
-                        char *err, size_t errlen)
+                        rp_error *err)
 {
     AVFormatContext *fc = NULL;
     AVCodecContext *dec = NULL;
@@ -553,19 +545,18 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
     int ret, index = -1;
 
     av_log_set_level(AV_LOG_QUIET);
-    if ((ret = image_budget(path, dims, cost, err, errlen)) ||
-        (ret = open_image(path, &fc, &index, &codec, err, errlen)))
+    if ((ret = image_budget(path, dims, cost, err)) ||
+        (ret = open_image(path, &fc, &index, &codec, err)))
         return ret;
     pkt = av_packet_alloc();
     frame = av_frame_alloc();
     if (!pkt || !frame) {
-        rp_errf(err, errlen, "out of memory reading '%s'", path);
-        ret = RP_ERR_NOMEM;
+        ret = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory reading '%s'", path);
         goto done;
     }
     if ((ret = open_decoder(&dec, codec, fc, index, dims)) < 0 ||
         (ret = receive_first(fc, dec, index, pkt, frame, dims)) < 0) {
-        ret = decode_failure(path, codec, dims, ret, err, errlen);
+        ret = decode_failure(path, codec, dims, ret, err);
         goto done;
     }
     if (dims->probe_only) {
@@ -576,7 +567,7 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
         frame->height > RP_MAX_SIDE || !frame->data[0]) {
         dims->width = frame->width;
         dims->height = frame->height;
-        ret = decode_failure(path, codec, dims, AVERROR_INVALIDDATA, err, errlen);
+        ret = decode_failure(path, codec, dims, AVERROR_INVALIDDATA, err);
         goto done;
     }
     *pframe = frame;
@@ -590,22 +581,21 @@ done:
     return ret;
 }
 
-int rp_image_probe(const char *path, int *width, int *height, char *err, size_t errlen)
+int rp_image_probe(const char *path, int *width, int *height, rp_error *err)
 {
     image_dims dims = {.probe_only = 1};
     image_cost cost;
-    int ret = decode_first(path, &dims, &cost, NULL, err, errlen);
+    int ret = decode_first(path, &dims, &cost, NULL, err);
 
     if (ret)
         return ret;
     if (!dims.seen || dims.width < 1 || dims.height < 1) {
-        rp_errf(err, errlen, "cannot read the size of image '%s'", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot read the size of image '%s'", path);
     }
     if (dims.width > RP_MAX_SIDE || dims.height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "image '%s' is %dx%d: at most %d pixels per side are accepted", path,
-                dims.width, dims.height, RP_MAX_SIDE);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "image '%s' is %dx%d: at most %d pixels per side are accepted", path,
+                            dims.width, dims.height, RP_MAX_SIDE);
     }
     *width = dims.width;
     *height = dims.height;
@@ -619,18 +609,16 @@ static int64_t out_bytes(int width, int height, int mask)
     return ((int64_t)width * 4 + 64) * height + (int64_t)width * height * (3 + mask);
 }
 
-int rp_image_cost(const char *path, int width, int height, int mask, int64_t *bytes, char *err,
-                  size_t errlen)
+int rp_image_cost(const char *path, int width, int height, int mask, int64_t *bytes, rp_error *err)
 {
     image_dims dims = {.probe_only = 1};
     image_cost cost;
-    int ret = decode_first(path, &dims, &cost, NULL, err, errlen);
+    int ret = decode_first(path, &dims, &cost, NULL, err);
 
     if (ret)
         return ret;
     if (!dims.seen) {
-        rp_errf(err, errlen, "cannot read the size of image '%s'", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot read the size of image '%s'", path);
     }
     *bytes = cost.file + IMAGE_META_FACTOR * cost.meta + dims.bytes +
              out_bytes(width, height, mask) + IMAGE_SLACK_BYTES;
@@ -642,7 +630,7 @@ int rp_image_cost(const char *path, int width, int height, int mask, int64_t *by
  * (c * a + 127) / 255; or with rgba, the RGBA samples as they are. At most max_bytes (when
  * > 0) are spent on it, mask included. */
 static int load_rgb(const char *path, int width, int height, int64_t max_bytes, int mask,
-                    int rgba_out, uint8_t **prgb, char *err, size_t errlen)
+                    int rgba_out, uint8_t **prgb, rp_error *err)
 {
     image_dims dims = {0};
     image_cost cost;
@@ -655,12 +643,12 @@ static int load_rgb(const char *path, int width, int height, int64_t max_bytes, 
 
     *prgb = NULL;
     if (width < 1 || height < 1 || width > RP_MAX_SIDE || height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "cannot scale image '%s' to %dx%d", path, width, height);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "cannot scale image '%s' to %dx%d", path, width,
+                            height);
     }
     dims.max_bytes = max_bytes;
     dims.out_bytes = out_bytes(width, height, mask);
-    ret = decode_first(path, &dims, &cost, &frame, err, errlen);
+    ret = decode_first(path, &dims, &cost, &frame, err);
     if (ret)
         return ret;
     sws = sws_getContext(frame->width, frame->height, frame->format, width, height, AV_PIX_FMT_RGBA,
@@ -670,19 +658,18 @@ static int load_rgb(const char *path, int width, int height, int64_t max_bytes, 
         rgba[0] = NULL;
     rgb = malloc(pixels * (rgba_out ? 4 : 3));
     if (!sws || !rgba[0] || !rgb) {
-        rp_errf(err, errlen,
-                sws ? "out of memory reading image '%s'"
-                    : "cannot convert image '%s' (unsupported pixel layout)",
-                path);
-        ret = sws ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+        ret = rp_error_set(err, sws ? RP_ERR_NOMEM : RP_ERR_FORMAT, !sws,
+                           sws ? "out of memory reading image '%s'"
+                               : "cannot convert image '%s' (unsupported pixel layout)",
+                           path);
         goto fail;
     }
     /* A failed scale would leave rgba unwritten, and the texture would differ from run
      * to run. */
     if (sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, rgba,
                   rgba_stride) != height) {
-        rp_errf(err, errlen, "cannot convert image '%s' to %dx%d", path, width, height);
-        ret = RP_ERR_FORMAT;
+        ret = rp_error_set(err, RP_ERR_FORMAT, 1, "cannot convert image '%s' to %dx%d", path, width,
+                           height);
         goto fail;
     }
     for (int y = 0; y < height; y++) {
@@ -712,47 +699,43 @@ fail:
     return ret;
 }
 
-int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, char *err,
-                      size_t errlen)
+int rp_image_load_rgb(const char *path, int width, int height, uint8_t **rgb, rp_error *err)
 {
-    return load_rgb(path, width, height, 0, 0, 0, rgb, err, errlen);
+    return load_rgb(path, width, height, 0, 0, 0, rgb, err);
 }
 
-int rp_image_load_rgba(const char *path, int width, int height, uint8_t **rgba, char *err,
-                       size_t errlen)
+int rp_image_load_rgba(const char *path, int width, int height, uint8_t **rgba, rp_error *err)
 {
-    return load_rgb(path, width, height, 0, 0, 1, rgba, err, errlen);
+    return load_rgb(path, width, height, 0, 0, 1, rgba, err);
 }
 
 int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_bytes, uint8_t **rgb,
-                          char *err, size_t errlen)
+                          rp_error *err)
 {
-    return load_rgb(path, width, height, max_bytes, 0, 0, rgb, err, errlen);
+    return load_rgb(path, width, height, max_bytes, 0, 0, rgb, err);
 }
 
 /* Walls by rp_mask_is_wall (image.h). */
-int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, char *err,
-                       size_t errlen)
+int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, rp_error *err)
 {
-    return rp_image_load_mask_max(path, width, height, 0, mask, err, errlen);
+    return rp_image_load_mask_max(path, width, height, 0, mask, err);
 }
 
 int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_bytes,
-                           uint8_t **mask, char *err, size_t errlen)
+                           uint8_t **mask, rp_error *err)
 {
     uint8_t *rgb, *cells;
     size_t pixels = (size_t)width * (size_t)height;
     int ret;
 
     *mask = NULL;
-    ret = load_rgb(path, width, height, max_bytes, 1, 0, &rgb, err, errlen);
+    ret = load_rgb(path, width, height, max_bytes, 1, 0, &rgb, err);
     if (ret)
         return ret;
     cells = malloc(pixels);
     if (!cells) {
         free(rgb);
-        rp_errf(err, errlen, "out of memory reading mask '%s'", path);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory reading mask '%s'", path);
     }
     for (size_t i = 0; i < pixels; i++)
         cells[i] = (uint8_t)rp_mask_is_wall(rgb + 3 * i);

@@ -36,16 +36,17 @@ int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, 
         int sn, sd;
         rp_video_in_opts_init(&o);
         o.max_memory = max_memory;
-        int r = rp_video_in_open(&v, path, 16, 16, &o, err->msg, sizeof err->msg);
+        int r = rp_video_in_open(&v, path, 16, 16, &o, err);
         if (r)
-            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+            return r;
         info->is_video = 1;
         rp_video_in_info(v, &info->width, &info->height, &sn, &sd);
         rp_video_in_duration(v, &info->duration_num, &info->duration_den);
         rp_video_in_close(&v);
         info->width = display_width(info->width, sn, sd);
-    } else if (rp_image_probe(path, &info->width, &info->height, err->msg, sizeof err->msg)) {
-        return rp_error_set(err, RP_ERR_FORMAT, 1, "%s", err->msg);
+    } else if (rp_image_probe(path, &info->width, &info->height, err)) {
+        err->bad_input = 1; /* out of memory too: the image is refused, whatever the reason */
+        return err->code = RP_ERR_FORMAT;
     }
     if (info->width > RP_MAX_SIDE || info->height > RP_MAX_SIDE)
         return rp_error_set(
@@ -61,28 +62,25 @@ static int load_fitted(rp_source *src, const char *path, enum rp_fit fit, rp_err
     int iw, ih, w = src->width, h = src->height;
     rp_rect crop, dst;
     uint8_t *img = NULL;
-    if (fit == RP_FIT_STRETCH || rp_image_probe(path, &iw, &ih, err->msg, sizeof err->msg) ||
+    if (fit == RP_FIT_STRETCH || rp_image_probe(path, &iw, &ih, err) ||
         rp_fit_rects(fit, iw, ih, 1, 1, w, h, &crop, &dst))
-        return rp_image_load_rgb(path, w, h, &src->rgb, err->msg, sizeof err->msg);
+        return rp_image_load_rgb(path, w, h, &src->rgb, err);
     /* the whole image at a scale where crop becomes dst */
     int64_t sw = ((int64_t)iw * dst.w + crop.w / 2) / crop.w;
     int64_t sh = ((int64_t)ih * dst.h + crop.h / 2) / crop.h;
     int64_t ox = ((int64_t)crop.x * sw + iw / 2) / iw, oy = ((int64_t)crop.y * sh + ih / 2) / ih;
-    if (sw > 2 * RP_MAX_SIDE || sh > 2 * RP_MAX_SIDE) {
-        rp_errf(err->msg, sizeof err->msg,
-                "%s: a %dx%d image cannot cover %dx%d (it would be scaled to %lldx%lld): use "
-                "fit contain or stretch",
-                path, iw, ih, w, h, (long long)sw, (long long)sh);
-        return RP_ERR_TOO_LARGE;
-    }
-    int r = rp_image_load_rgb(path, (int)sw, (int)sh, &img, err->msg, sizeof err->msg);
+    if (sw > 2 * RP_MAX_SIDE || sh > 2 * RP_MAX_SIDE)
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "%s: a %dx%d image cannot cover %dx%d (it would be scaled to "
+                            "%lldx%lld): use fit contain or stretch",
+                            path, iw, ih, w, h, (long long)sw, (long long)sh);
+    int r = rp_image_load_rgb(path, (int)sw, (int)sh, &img, err);
     if (r)
         return r;
     src->drawn = dst;
     if (!(src->rgb = calloc((size_t)w * (size_t)h, 3))) { /* black where nothing is drawn */
         free(img);
-        rp_errf(err->msg, sizeof err->msg, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     for (int y = 0; y < dst.h; y++) {
         int64_t syy = oy + y < sh ? oy + y : sh - 1;
@@ -111,10 +109,9 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
         o.fit = (enum rp_fit)fit;
         o.end = end == RP_VIDEO_LOOP ? RP_VIDEO_LOOP : RP_VIDEO_HOLD;
         o.max_memory = max_memory;
-        if ((r = rp_video_in_open(&src->video, path, width, height, &o, err->msg,
-                                  sizeof err->msg))) {
+        if ((r = rp_video_in_open(&src->video, path, width, height, &o, err))) {
             free(src);
-            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+            return r;
         }
         int vw, vh, sn, sd;
         rp_rect crop, dst;
@@ -124,7 +121,7 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
     } else if (path && path[0]) {
         if ((r = load_fitted(src, path, (enum rp_fit)fit, err))) {
             free(src);
-            return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+            return r;
         }
     } else {
         if (!(src->rgb = malloc((size_t)width * (size_t)height * 3))) {
@@ -145,12 +142,10 @@ int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8
         return RP_OK;
     }
     /* frame k is at k * fps_den / fps seconds, exactly */
-    int r = rp_video_in_frame_at(src->video, k * (fps_den > 0 ? fps_den : 1), fps, rgb, err->msg,
-                                 sizeof err->msg);
-    /* A file cut while being read (RP_ERR_IO) is a runtime failure, like memory. */
+    int r = rp_video_in_frame_at(src->video, k * (fps_den > 0 ? fps_den : 1), fps, rgb, err);
     if (r)
-        return rp_error_set(err, r, r != RP_ERR_NOMEM && r != RP_ERR_IO,
-                            "background of frame %lld: %s", (long long)k, err->msg);
+        return rp_error_set(err, r, err->bad_input, "background of frame %lld: %s", (long long)k,
+                            err->msg);
     return RP_OK;
 }
 

@@ -113,23 +113,20 @@ void rp_video_in_opts_init(rp_video_in_opts *opts)
 
 /* Open the container: only regular files, "file:" so ':' is never a protocol, no other
  * protocol reachable from inside the file. */
-static int open_input(AVFormatContext **fc, const char *path, struct stat *pst, char *err,
-                      size_t errlen)
+static int open_input(AVFormatContext **fc, const char *path, struct stat *pst, rp_error *err)
 {
     struct stat st;
     int ret;
 
     if (stat(path, &st) != 0) {
-        rp_errf(err, errlen, "cannot open video '%s': %s", path, strerror(errno));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 1, "cannot open video '%s': %s", path, strerror(errno));
     }
     if (!S_ISREG(st.st_mode)) {
-        rp_errf(err, errlen, "cannot open video '%s': not a regular file", path);
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 1, "cannot open video '%s': not a regular file", path);
     }
     if (st.st_size == 0) {
-        rp_errf(err, errlen, "cannot read video '%s': the file is empty", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot read video '%s': the file is empty",
+                            path);
     }
     if (pst)
         *pst = st;
@@ -140,8 +137,9 @@ static int open_input(AVFormatContext **fc, const char *path, struct stat *pst, 
         char msg[AV_ERROR_MAX_STRING_SIZE];
 
         av_strerror(ret, msg, sizeof(msg));
-        rp_errf(err, errlen, "'%s' is not a video FFmpeg can read (%s)", path, msg);
-        return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+        return rp_error_set(err, ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT,
+                            ret != AVERROR(ENOMEM), "'%s' is not a video FFmpeg can read (%s)",
+                            path, msg);
     }
     return RP_OK;
 }
@@ -152,7 +150,8 @@ int rp_video_in_is_video(const char *path)
     int video;
 
     av_log_set_level(AV_LOG_QUIET);
-    if (open_input(&fc, path, NULL, NULL, 0))
+    rp_error unused;
+    if (open_input(&fc, path, NULL, &unused))
         return 0;
     video = !rp_demux_is_image(fc->iformat->name);
     avformat_close_input(&fc);
@@ -166,30 +165,29 @@ static double seconds(const rp_video_in *v, int64_t ticks)
 
 /* Decode error message: the frame by its number in the file when decoding ran from the
  * start, and by its time. */
-static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, char *err,
-                       size_t errlen)
+static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, rp_error *err)
 {
     char msg[AV_ERROR_MAX_STRING_SIZE], num[48] = "";
     int gw = __atomic_load_n(&v->grew_w, __ATOMIC_RELAXED),
         gh = __atomic_load_n(&v->grew_h, __ATOMIC_RELAXED);
 
     if (gw > 0) {
-        rp_errf(err, errlen,
-                "video '%s' grows from %dx%d to %dx%d after %.3f s: a background keeps at most "
-                "the size it starts with",
-                v->path, v->head_w, v->head_h, gw, gh,
-                seconds(v, v->last_rel > 0 ? v->last_rel : 0));
-        return RP_ERR_FORMAT;
+        return rp_error_set(
+            err, RP_ERR_FORMAT, 1,
+            "video '%s' grows from %dx%d to %dx%d after %.3f s: a background keeps at most "
+            "the size it starts with",
+            v->path, v->head_w, v->head_h, gw, gh, seconds(v, v->last_rel > 0 ? v->last_rel : 0));
     }
     av_strerror(ret, msg, sizeof(msg));
     if (v->pkt_count >= 0)
         snprintf(num, sizeof(num), " (video packet %" PRId64 " of the file)", v->pkt_count);
+    int code = ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
     if (pts != AV_NOPTS_VALUE)
-        rp_errf(err, errlen, "cannot %s the video frame at %.3f s%s of '%s': %s", what,
-                seconds(v, pts - v->origin), num, v->path, msg);
-    else
-        rp_errf(err, errlen, "cannot %s a video frame%s of '%s': %s", what, num, v->path, msg);
-    return ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT;
+        return rp_error_set(err, code, code != RP_ERR_NOMEM,
+                            "cannot %s the video frame at %.3f s%s of '%s': %s", what,
+                            seconds(v, pts - v->origin), num, v->path, msg);
+    return rp_error_set(err, code, code != RP_ERR_NOMEM, "cannot %s a video frame%s of '%s': %s",
+                        what, num, v->path, msg);
 }
 
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
@@ -197,7 +195,7 @@ static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, c
  * timestamps from the origin, strictly increasing, below the duration (when known). A
  * stream whose first frame has no timestamp is timeless (v->timeless): its frames are
  * numbered as they come out of the decoder and timed at the stream's frame rate. */
-static int read_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
+static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
 {
     int64_t pkt_pts = AV_NOPTS_VALUE;
     int ret;
@@ -214,13 +212,13 @@ static int read_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
             }
             if (pts == AV_NOPTS_VALUE) {
                 av_frame_unref(frame);
-                rp_errf(err, errlen, "video frame after %.3f s of '%s' has no timestamp",
-                        seconds(v, v->last_rel > 0 ? v->last_rel : 0), v->path);
-                return RP_ERR_FORMAT;
+                return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                    "video frame after %.3f s of '%s' has no timestamp",
+                                    seconds(v, v->last_rel > 0 ? v->last_rel : 0), v->path);
             }
             if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
                 av_frame_unref(frame);
-                return frame_error(v, pts, AVERROR_INVALIDDATA, "decode", err, errlen);
+                return frame_error(v, pts, AVERROR_INVALIDDATA, "decode", err);
             }
             rel = pts - v->origin;
             if ((v->need_key && !frame->key_frame) || rel <= v->last_rel ||
@@ -235,18 +233,18 @@ static int read_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
         if (ret == AVERROR_EOF)
             return AVERROR_EOF;
         if (ret != AVERROR(EAGAIN))
-            return frame_error(v, pkt_pts, ret, "decode", err, errlen);
+            return frame_error(v, pkt_pts, ret, "decode", err);
         ret = av_read_frame(v->fc, v->pkt);
         if (ret == AVERROR_EOF || (ret < 0 && avio_feof(v->fc->pb) && !v->fc->pb->error)) {
             ret = avcodec_send_packet(v->dec, NULL);
             if (ret < 0 && ret != AVERROR_EOF)
-                return frame_error(v, AV_NOPTS_VALUE, ret, "decode", err, errlen);
+                return frame_error(v, AV_NOPTS_VALUE, ret, "decode", err);
             continue;
         }
         if (ret < 0) {
-            rp_errf(err, errlen, "cannot read '%s' after %.3f s: the file is truncated or corrupt",
-                    v->path, seconds(v, v->last_rel > 0 ? v->last_rel : 0));
-            return RP_ERR_FORMAT;
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "cannot read '%s' after %.3f s: the file is truncated or corrupt",
+                                v->path, seconds(v, v->last_rel > 0 ? v->last_rel : 0));
         }
         if (v->pkt->stream_index == v->index) {
             pkt_pts = v->pkt->pts != AV_NOPTS_VALUE ? v->pkt->pts : v->pkt->dts;
@@ -254,13 +252,13 @@ static int read_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
                 v->pkt_count++;
             if (v->pkt->flags & AV_PKT_FLAG_CORRUPT) {
                 av_packet_unref(v->pkt);
-                return frame_error(v, pkt_pts, AVERROR_INVALIDDATA, "read", err, errlen);
+                return frame_error(v, pkt_pts, AVERROR_INVALIDDATA, "read", err);
             }
             ret = avcodec_send_packet(v->dec, v->pkt);
             av_packet_unref(v->pkt);
             /* EAGAIN cannot happen: every frame is received before the next packet. */
             if (ret < 0)
-                return frame_error(v, pkt_pts, ret, "decode", err, errlen);
+                return frame_error(v, pkt_pts, ret, "decode", err);
         } else {
             av_packet_unref(v->pkt);
         }
@@ -281,9 +279,9 @@ static int file_changed(const rp_video_in *v, struct stat *now)
 /* read_frame, and when the stream ends or fails, whether that is because the file was cut
  * or rewritten while being read (by another program): then RP_ERR_IO, a runtime failure,
  * not a bad file, and the frames after the cut are never held in place of the real ones. */
-static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
+static int next_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
 {
-    int ret = read_frame(v, frame, err, errlen);
+    int ret = read_frame(v, frame, err);
     struct stat now;
 
     /* A clean end of a file only touched (a new time, all there) is no failure: the worker
@@ -292,16 +290,14 @@ static int next_frame(rp_video_in *v, AVFrame *frame, char *err, size_t errlen)
         (ret != AVERROR_EOF || now.st_size < v->size)) {
         double at = seconds(v, v->last_rel > 0 ? v->last_rel : 0);
         if (now.st_size < v->size)
-            rp_errf(err, errlen,
-                    "the background video '%s' was cut while being read: %lld bytes when "
-                    "opened, %lld now (at %.3f s of the video)",
-                    v->path, (long long)v->size, (long long)now.st_size, at);
-        else
-            rp_errf(err, errlen,
-                    "the background video '%s' was changed while being read (at %.3f s of the "
-                    "video)",
-                    v->path, at);
-        return RP_ERR_IO;
+            return rp_error_set(err, RP_ERR_IO, 1,
+                                "the background video '%s' was cut while being read: %lld bytes "
+                                "when opened, %lld now (at %.3f s of the video)",
+                                v->path, (long long)v->size, (long long)now.st_size, at);
+        return rp_error_set(err, RP_ERR_IO, 1,
+                            "the background video '%s' was changed while being read (at %.3f s of "
+                            "the video)",
+                            v->path, at);
     }
     return ret;
 }
@@ -330,7 +326,7 @@ static int rewind_input(rp_video_in *v)
 
 /* Put the decoder at the last frame at or before rel ticks from the origin, that frame in
  * v->pending. 0, AVERROR_EOF (no frame at all), or an rp_err. */
-static int position(rp_video_in *v, int64_t rel, char *err, size_t errlen)
+static int position(rp_video_in *v, int64_t rel, rp_error *err)
 {
     int64_t target = v->origin + rel, back = 1;
     int ret;
@@ -344,10 +340,10 @@ static int position(rp_video_in *v, int64_t rel, char *err, size_t errlen)
     for (;;) {
         if (target <= v->origin) {
             if (rewind_input(v) < 0) {
-                rp_errf(err, errlen, "cannot seek back to the start of '%s'", v->path);
-                return RP_ERR_FORMAT;
+                return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot seek back to the start of '%s'",
+                                    v->path);
             }
-            return next_frame(v, v->pending, err, errlen);
+            return next_frame(v, v->pending, err);
         }
         ret = avformat_seek_file(v->fc, v->index, INT64_MIN, target, target, 0);
         if (ret < 0) {
@@ -358,7 +354,7 @@ static int position(rp_video_in *v, int64_t rel, char *err, size_t errlen)
         v->need_key = 1;
         v->last_rel = -1;
         v->pkt_count = -1;
-        ret = next_frame(v, v->pending, err, errlen);
+        ret = next_frame(v, v->pending, err);
         if (ret == AVERROR_EOF) {
             target -= back;
             back *= 2;
@@ -379,7 +375,7 @@ static int position(rp_video_in *v, int64_t rel, char *err, size_t errlen)
 }
 
 /* (Re)build the converter for frame's layout when it differs from the current one. */
-static int ensure_scaler(rp_video_in *v, const AVFrame *f, char *err, size_t errlen)
+static int ensure_scaler(rp_video_in *v, const AVFrame *f, rp_error *err)
 {
     AVRational sar = av_guess_sample_aspect_ratio(v->fc, v->fc->streams[v->index], (AVFrame *)f);
     int ret;
@@ -392,14 +388,13 @@ static int ensure_scaler(rp_video_in *v, const AVFrame *f, char *err, size_t err
         (int)f->color_range == v->range)
         return RP_OK;
     if (f->width < 1 || f->height < 1 || f->width > RP_MAX_SIDE || f->height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "video '%s' is %dx%d: at most %d pixels per side are accepted",
-                v->path, f->width, f->height, RP_MAX_SIDE);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "video '%s' is %dx%d: at most %d pixels per side are accepted", v->path,
+                            f->width, f->height, RP_MAX_SIDE);
     }
     rp_fit_scaler_free(&v->scaler);
-    ret =
-        rp_fit_scaler_new(&v->scaler, v->opts.fit, f->width, f->height, f->format, sar.num, sar.den,
-                          f->colorspace, f->color_range, v->width, v->height, err, errlen);
+    ret = rp_fit_scaler_new(&v->scaler, v->opts.fit, f->width, f->height, f->format, sar.num,
+                            sar.den, f->colorspace, f->color_range, v->width, v->height, err);
     if (ret)
         return ret;
     v->src_w = f->width;
@@ -418,14 +413,14 @@ static void worker_fail(rp_video_in *v, int code, const char *msg)
 {
     pthread_mutex_lock(&v->lock);
     v->werr = code;
-    snprintf(v->wmsg, sizeof(v->wmsg), "%s", msg);
+    snprintf(v->wmsg, sizeof(v->wmsg), "%.511s", msg);
     pthread_cond_broadcast(&v->cond);
     pthread_mutex_unlock(&v->lock);
 }
 
 /* Convert v->pending into the ring at virtual time vpts, waiting for room. 1 when asked to
  * stop, 0 when queued, or an rp_err. */
-static int push(rp_video_in *v, int64_t vpts, char *err, size_t errlen)
+static int push(rp_video_in *v, int64_t vpts, rp_error *err)
 {
     slot *s;
     int ret;
@@ -441,14 +436,14 @@ static int push(rp_video_in *v, int64_t vpts, char *err, size_t errlen)
     pthread_mutex_unlock(&v->lock);
 
     /* The slot is not in the ring yet: nobody else reads it. */
-    ret = ensure_scaler(v, v->pending, err, errlen);
+    ret = ensure_scaler(v, v->pending, err);
     if (ret)
         return ret;
     if (rp_fit_scaler_run(v->scaler, (const uint8_t *const *)v->pending->data, v->pending->linesize,
                           s->rgb)) {
-        rp_errf(err, errlen, "cannot convert video frame at %.3f s of '%s' to RGB",
-                seconds(v, v->pending->best_effort_timestamp - v->origin), v->path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "cannot convert video frame at %.3f s of '%s' to RGB",
+                            seconds(v, v->pending->best_effort_timestamp - v->origin), v->path);
     }
     s->vpts = vpts;
     pthread_mutex_lock(&v->lock);
@@ -461,7 +456,7 @@ static int push(rp_video_in *v, int64_t vpts, char *err, size_t errlen)
 static void *worker(void *arg)
 {
     rp_video_in *v = arg;
-    char msg[512];
+    rp_error e;
     int64_t lap = 0, rel = v->start_v, pending_rel;
     int ret;
 
@@ -469,30 +464,29 @@ static void *worker(void *arg)
         lap = v->start_v / v->duration;
         rel = v->start_v % v->duration;
     }
-    ret = position(v, rel, msg, sizeof(msg));
+    ret = position(v, rel, &e);
     for (;;) {
         if (ret == AVERROR_EOF) {
-            rp_errf(msg, sizeof(msg), "video '%s' has no frame to show", v->path);
-            ret = RP_ERR_FORMAT;
+            ret = rp_error_set(&e, RP_ERR_FORMAT, 1, "video '%s' has no frame to show", v->path);
         }
         if (ret) {
-            worker_fail(v, ret, msg);
+            worker_fail(v, ret, e.msg);
             return NULL;
         }
         pending_rel = v->last_rel;
-        ret = next_frame(v, v->frame, msg, sizeof(msg));
+        ret = next_frame(v, v->frame, &e);
         if (ret && ret != AVERROR_EOF) {
-            worker_fail(v, ret, msg);
+            worker_fail(v, ret, e.msg);
             return NULL;
         }
         /* Skip converting frames that the first request already passed. */
         if (ret == AVERROR_EOF || lap * v->duration + v->last_rel > v->start_v) {
-            int p = push(v, lap * v->duration + pending_rel, msg, sizeof(msg));
+            int p = push(v, lap * v->duration + pending_rel, &e);
 
             if (p == 1)
                 return NULL;
             if (p) {
-                worker_fail(v, p, msg);
+                worker_fail(v, p, e.msg);
                 return NULL;
             }
         }
@@ -500,11 +494,11 @@ static void *worker(void *arg)
         /* The frames stopped before the last one found at open: the file changed under us
          * (cut and written again, or overwritten in place). */
         if (ret == AVERROR_EOF && !v->timeless && pending_rel < v->last_pts) {
-            rp_errf(msg, sizeof(msg),
-                    "the background video '%s' ended at %.3f s while being read, before its "
-                    "last frame at %.3f s: it was cut or changed while being read",
-                    v->path, seconds(v, pending_rel), seconds(v, v->last_pts));
-            worker_fail(v, RP_ERR_IO, msg);
+            rp_error_set(&e, RP_ERR_IO, 0,
+                         "the background video '%s' ended at %.3f s while being read, before its "
+                         "last frame at %.3f s: it was cut or changed while being read",
+                         v->path, seconds(v, pending_rel), seconds(v, v->last_pts));
+            worker_fail(v, RP_ERR_IO, e.msg);
             return NULL;
         }
         if (ret == AVERROR_EOF) {
@@ -516,7 +510,7 @@ static void *worker(void *arg)
                 return NULL;
             }
             lap++;
-            ret = position(v, 0, msg, sizeof(msg));
+            ret = position(v, 0, &e);
             continue;
         }
         av_frame_move_ref(v->pending, v->frame);
@@ -536,7 +530,7 @@ static void stop_worker(rp_video_in *v)
     v->running = 0;
 }
 
-static int start_worker(rp_video_in *v, int64_t vtarget, char *err, size_t errlen)
+static int start_worker(rp_video_in *v, int64_t vtarget, rp_error *err)
 {
     stop_worker(v);
     if (!v->slots) {
@@ -553,15 +547,15 @@ static int start_worker(rp_video_in *v, int64_t vtarget, char *err, size_t errle
     v->stop = v->eof = 0;
     v->start_v = vtarget;
     if (pthread_create(&v->thread, NULL, worker, v) != 0) {
-        rp_errf(err, errlen, "out of memory starting the decoding thread for '%s': " RP_OOM_HINT,
-                v->path);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0,
+                            "out of memory starting the decoding thread for '%s': " RP_OOM_HINT,
+                            v->path);
     }
     v->running = 1;
     return RP_OK;
 nomem:
-    rp_errf(err, errlen, "out of memory for the frame queue of '%s': " RP_OOM_HINT, v->path);
-    return RP_ERR_NOMEM;
+    return rp_error_set(err, RP_ERR_NOMEM, 0,
+                        "out of memory for the frame queue of '%s': " RP_OOM_HINT, v->path);
 }
 
 /* ---- opening ---- */
@@ -572,8 +566,7 @@ nomem:
  * Also the largest end over all streams, in AV_TIME_BASE, to tell a truncated file, and the
  * last frame's timestamp (*vlast). A timeless stream is read from its start and its video
  * packets counted, a frame each. */
-static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end, char *err,
-                    size_t errlen)
+static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end, rp_error *err)
 {
     AVStream *st = v->fc->streams[v->index];
     int64_t declared = AV_NOPTS_VALUE;
@@ -594,8 +587,7 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_
 
         if (declared == AV_NOPTS_VALUE || from_start) {
             if (rewind_input(v) < 0) {
-                rp_errf(err, errlen, "cannot seek in '%s'", v->path);
-                return RP_ERR_FORMAT;
+                return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot seek in '%s'", v->path);
             }
         } else if (avformat_seek_file(v->fc, v->index, INT64_MIN, declared - back, declared - back,
                                       0) < 0) {
@@ -627,14 +619,14 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_
             av_packet_unref(p);
         }
         if (ret != AVERROR_EOF && !(avio_feof(v->fc->pb) && !v->fc->pb->error)) {
-            rp_errf(err, errlen, "cannot read '%s' to its end: the file is truncated or corrupt",
-                    v->path);
-            return RP_ERR_FORMAT;
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "cannot read '%s' to its end: the file is truncated or corrupt",
+                                v->path);
         }
         if (v->timeless) {
             if (packets < 1 || packets > INT64_MAX / 4 / v->frame_ticks) {
-                rp_errf(err, errlen, "video '%s' has no frames to count", v->path);
-                return RP_ERR_FORMAT;
+                return rp_error_set(err, RP_ERR_FORMAT, 1, "video '%s' has no frames to count",
+                                    v->path);
             }
             *all_end = AV_NOPTS_VALUE;
             *vlast = (packets - 1) * v->frame_ticks;
@@ -643,8 +635,8 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_
         }
         if (max == AV_NOPTS_VALUE) {
             if (from_start) {
-                rp_errf(err, errlen, "video '%s' has no timestamped frames", v->path);
-                return RP_ERR_FORMAT;
+                return rp_error_set(err, RP_ERR_FORMAT, 1, "video '%s' has no timestamped frames",
+                                    v->path);
             }
             from_start = 1;
             continue;
@@ -658,7 +650,7 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_
 }
 
 /* Rotation and mirroring from the display matrix: refused, never drawn wrong. */
-static int check_display_matrix(rp_video_in *v, char *err, size_t errlen)
+static int check_display_matrix(rp_video_in *v, rp_error *err)
 {
     const int32_t *m = (const int32_t *)av_stream_get_side_data(v->fc->streams[v->index],
                                                                 AV_PKT_DATA_DISPLAYMATRIX, NULL);
@@ -671,17 +663,15 @@ static int check_display_matrix(rp_video_in *v, char *err, size_t errlen)
         return RP_OK;
     angle = av_display_rotation_get(m);
     if ((int64_t)m[0] * m[4] - (int64_t)m[1] * m[3] < 0)
-        rp_errf(err, errlen,
-                "video '%s' is stored mirrored (display matrix): rockpool does not flip video; "
-                "make an upright copy first (ffmpeg -i IN -c:a copy OUT)",
-                v->path);
-    else
-        rp_errf(err, errlen,
-                "video '%s' is to be shown rotated by %.0f degrees (display matrix): rockpool does "
-                "not rotate video; make an upright copy first (ffmpeg -i IN -c:a copy OUT "
-                "rotates it)",
-                v->path, angle);
-    return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "video '%s' is stored mirrored (display matrix): rockpool does not "
+                            "flip video; make an upright copy first (ffmpeg -i IN -c:a copy OUT)",
+                            v->path);
+    return rp_error_set(err, RP_ERR_FORMAT, 1,
+                        "video '%s' is to be shown rotated by %.0f degrees (display matrix): "
+                        "rockpool does not rotate video; make an upright copy first (ffmpeg -i IN "
+                        "-c:a copy OUT rotates it)",
+                        v->path, angle);
 }
 
 /* A handle with its options settled and nothing opened; NULL when out of memory. */
@@ -719,7 +709,7 @@ static int64_t decoder_floor(const rp_video_in *v, int64_t w, int64_t h)
 /* The video streams' sizes as the container's header gives them, before any frame is
  * decoded (reading the streams decodes one): over RP_MAX_SIDE, or needing more than
  * --max-memory to decode, is refused here. */
-static int check_header_sizes(const rp_video_in *v, char *err, size_t errlen)
+static int check_header_sizes(const rp_video_in *v, rp_error *err)
 {
     for (unsigned i = 0; i < v->fc->nb_streams; i++) {
         const AVCodecParameters *par = v->fc->streams[i]->codecpar;
@@ -728,18 +718,18 @@ static int check_header_sizes(const rp_video_in *v, char *err, size_t errlen)
         if (par->codec_type != AVMEDIA_TYPE_VIDEO || par->width <= 0 || par->height <= 0)
             continue;
         if (par->width > RP_MAX_SIDE || par->height > RP_MAX_SIDE) {
-            rp_errf(err, errlen, "video '%s' is %dx%d: at most %d pixels per side are accepted",
-                    v->path, par->width, par->height, RP_MAX_SIDE);
-            return RP_ERR_TOO_LARGE;
+            return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                                "video '%s' is %dx%d: at most %d pixels per side are accepted",
+                                v->path, par->width, par->height, RP_MAX_SIDE);
         }
         need = decoder_floor(v, par->width, par->height);
         if (v->opts.max_memory > 0 && need > v->opts.max_memory) {
-            rp_errf(err, errlen,
-                    "video '%s' is %dx%d: decoding it needs at least %.1f MiB, over the limit of "
-                    "%.1f MiB (raise it with --max-memory)",
-                    v->path, par->width, par->height, (double)need / (1 << 20),
-                    (double)v->opts.max_memory / (1 << 20));
-            return RP_ERR_TOO_LARGE;
+            return rp_error_set(
+                err, RP_ERR_TOO_LARGE, 1,
+                "video '%s' is %dx%d: decoding it needs at least %.1f MiB, over the limit of "
+                "%.1f MiB (raise it with --max-memory)",
+                v->path, par->width, par->height, (double)need / (1 << 20),
+                (double)v->opts.max_memory / (1 << 20));
         }
     }
     return RP_OK;
@@ -747,44 +737,41 @@ static int check_header_sizes(const rp_video_in *v, char *err, size_t errlen)
 
 /* The container's video stream (v->index, v->tb) and its decoder, checked for what
  * rockpool can draw: not a still, a time base, a size, upright. */
-static int find_video_stream(rp_video_in *v, const AVCodec **codec, char *err, size_t errlen)
+static int find_video_stream(rp_video_in *v, const AVCodec **codec, rp_error *err)
 {
     const char *path = v->path;
     if (rp_demux_is_image(v->fc->iformat->name)) {
-        rp_errf(err, errlen, "'%s' is a still image, not a video", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "'%s' is a still image, not a video", path);
     }
-    int ret = check_header_sizes(v, err, errlen);
+    int ret = check_header_sizes(v, err);
     if (ret)
         return ret;
     if (avformat_find_stream_info(v->fc, NULL) < 0) {
-        rp_errf(err, errlen, "cannot read the streams of '%s' (corrupt or truncated?)", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "cannot read the streams of '%s' (corrupt or truncated?)", path);
     }
     v->index = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1, -1, codec, 0);
     if (v->index == AVERROR_STREAM_NOT_FOUND ||
         (v->index >= 0 && (v->fc->streams[v->index]->disposition & AV_DISPOSITION_ATTACHED_PIC))) {
-        rp_errf(err, errlen, "'%s' has no video stream", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "'%s' has no video stream", path);
     }
     if (v->index < 0 || !*codec) {
-        rp_errf(err, errlen, "'%s': no decoder for its video (%s)", path,
-                v->index >= 0 ? avcodec_get_name(v->fc->streams[v->index]->codecpar->codec_id)
-                              : "unknown codec");
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "'%s': no decoder for its video (%s)", path,
+                            v->index >= 0
+                                ? avcodec_get_name(v->fc->streams[v->index]->codecpar->codec_id)
+                                : "unknown codec");
     }
     AVStream *st = v->fc->streams[v->index];
     v->tb = st->time_base;
     if (v->tb.num <= 0 || v->tb.den <= 0) {
-        rp_errf(err, errlen, "video '%s' has no time base", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "video '%s' has no time base", path);
     }
     if (st->codecpar->width > RP_MAX_SIDE || st->codecpar->height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "video '%s' is %dx%d: at most %d pixels per side are accepted", path,
-                st->codecpar->width, st->codecpar->height, RP_MAX_SIDE);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "video '%s' is %dx%d: at most %d pixels per side are accepted", path,
+                            st->codecpar->width, st->codecpar->height, RP_MAX_SIDE);
     }
-    if ((ret = check_display_matrix(v, err, errlen)))
+    if ((ret = check_display_matrix(v, err)))
         return ret;
     /* A frame's length, for a stream whose frames have no timestamps (raw H.264/HEVC). */
     AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0 ? st->avg_frame_rate
@@ -814,14 +801,13 @@ static int bounded_get_buffer(AVCodecContext *dec, AVFrame *frame, int flags)
 }
 
 /* The decoder, bit-exact, reporting damaged data instead of concealing it. */
-static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, size_t errlen)
+static int open_video_decoder(rp_video_in *v, const AVCodec *codec, rp_error *err)
 {
     v->pkt = av_packet_alloc();
     v->frame = av_frame_alloc();
     v->pending = av_frame_alloc();
     if (!v->pkt || !v->frame || !v->pending) {
-        rp_errf(err, errlen, "out of memory opening '%s'", v->path);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory opening '%s'", v->path);
     }
     const AVCodecParameters *par = v->fc->streams[v->index]->codecpar;
     v->head_w = par->width;
@@ -834,46 +820,44 @@ static int open_video_decoder(rp_video_in *v, const AVCodec *codec, char *err, s
                                .opaque = v};
     int ret = rp_demux_open_decoder(&v->dec, v->fc, v->index, codec, &o);
     if (ret == AVERROR(ENOMEM) && !v->dec) {
-        rp_errf(err, errlen, "out of memory opening '%s'", v->path);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory opening '%s'", v->path);
     }
     if (ret < 0) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
         av_strerror(ret, msg, sizeof(msg));
-        rp_errf(err, errlen, "cannot open the %s decoder for '%s': %s", codec->name, v->path, msg);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot open the %s decoder for '%s': %s",
+                            codec->name, v->path, msg);
     }
     return RP_OK;
 }
 
 /* The first frame (the origin, and proof that the stream decodes) and the clip's length
  * (v->duration), refusing a file whose frames stop well before its header says. */
-static int first_frame_and_length(rp_video_in *v, char *err, size_t errlen)
+static int first_frame_and_length(rp_video_in *v, rp_error *err)
 {
     const char *path = v->path;
-    int64_t vend, vlast, all_end;
+    int64_t vend = 0, vlast = 0, all_end = 0; /* set by scan_end unless it fails */
     v->last_rel = INT64_MIN;
     v->origin = 0;
     v->pkt_count = 0;
-    int ret = next_frame(v, v->pending, err, errlen);
+    int ret = next_frame(v, v->pending, err);
     if (ret == AVERROR_EOF) {
-        rp_errf(err, errlen, "video '%s' has no decodable frame", path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "video '%s' has no decodable frame", path);
     }
     if (ret)
         return ret;
     v->origin = v->pending->best_effort_timestamp;
-    if ((ret = ensure_scaler(v, v->pending, err, errlen)))
+    if ((ret = ensure_scaler(v, v->pending, err)))
         return ret;
     av_frame_unref(v->pending);
-    if ((ret = scan_end(v, &vend, &vlast, &all_end, err, errlen)))
+    if ((ret = scan_end(v, &vend, &vlast, &all_end, err)))
         return ret;
     v->duration = vend - v->origin;
     v->last_pts = vlast - v->origin;
     if (v->duration <= 0) {
-        rp_errf(err, errlen, "video '%s' has no duration (its timestamps end where they start)",
-                path);
-        return RP_ERR_FORMAT;
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "video '%s' has no duration (its timestamps end where they start)",
+                            path);
     }
     /* A file cut short still has its declared length in the header (Matroska, MPEG-TS):
      * its packets stop more than half a second before it. */
@@ -886,44 +870,42 @@ static int first_frame_and_length(rp_video_in *v, char *err, size_t errlen)
                               ? st->avg_frame_rate
                               : (AVRational){1, 1};
         if (all_end + AV_TIME_BASE / 2 < declared_end) {
-            rp_errf(err, errlen,
-                    "video '%s' is truncated: its header says %.3f s, but its frames stop at "
-                    "%.3f s (frame %" PRId64 " and later are missing)",
-                    path, (double)v->fc->duration / AV_TIME_BASE, seconds(v, v->duration),
-                    av_rescale_q(v->duration, v->tb, av_inv_q(rate)));
-            return RP_ERR_FORMAT;
+            return rp_error_set(
+                err, RP_ERR_FORMAT, 1,
+                "video '%s' is truncated: its header says %.3f s, but its frames stop at "
+                "%.3f s (frame %" PRId64 " and later are missing)",
+                path, (double)v->fc->duration / AV_TIME_BASE, seconds(v, v->duration),
+                av_rescale_q(v->duration, v->tb, av_inv_q(rate)));
         }
     }
     return RP_OK;
 }
 
 int rp_video_in_open(rp_video_in **pv, const char *path, int width, int height,
-                     const rp_video_in_opts *opts, char *err, size_t errlen)
+                     const rp_video_in_opts *opts, rp_error *err)
 {
     const AVCodec *codec = NULL;
     int ret;
 
     *pv = NULL;
     if (width < 1 || height < 1 || width > RP_MAX_SIDE || height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "cannot draw video '%s' at %dx%d", path, width, height);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "cannot draw video '%s' at %dx%d", path, width,
+                            height);
     }
     av_log_set_level(AV_LOG_QUIET);
     rp_video_in *v = video_alloc(path, width, height, opts);
     if (!v) {
-        rp_errf(err, errlen, "out of memory opening '%s'", path);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory opening '%s'", path);
     }
     struct stat st;
-    if (!(ret = open_input(&v->fc, path, &st, err, errlen))) {
+    if (!(ret = open_input(&v->fc, path, &st, err))) {
         v->size = st.st_size;
         v->mtime = st.st_mtim;
         v->dev = st.st_dev;
         v->ino = st.st_ino;
     }
-    if (ret || (ret = find_video_stream(v, &codec, err, errlen)) ||
-        (ret = open_video_decoder(v, codec, err, errlen)) ||
-        (ret = first_frame_and_length(v, err, errlen))) {
+    if (ret || (ret = find_video_stream(v, &codec, err)) ||
+        (ret = open_video_decoder(v, codec, err)) || (ret = first_frame_and_length(v, err))) {
         rp_video_in_close(&v);
         return ret;
     }
@@ -983,33 +965,34 @@ void rp_video_in_info(const rp_video_in *v, int *width, int *height, int *sar_nu
     *sar_den = v->sar_den;
 }
 
-static int caller_fail(rp_video_in *v, int code, const char *msg, char *err, size_t errlen)
+/* A failure while frames are read: kept (v->failed, v->fmsg) and told again on every later
+ * call. A file cut or changed while being read (RP_ERR_IO) is, like memory, no fault of
+ * the input as it was given. */
+static int caller_fail(rp_video_in *v, int code, const char *msg, rp_error *err)
 {
     v->failed = code;
-    snprintf(v->fmsg, sizeof(v->fmsg), "%s", msg);
-    rp_errf(err, errlen, "%s", msg);
-    return code;
+    snprintf(v->fmsg, sizeof(v->fmsg), "%.511s", msg);
+    return rp_error_set(err, code, code != RP_ERR_NOMEM && code != RP_ERR_IO, "%s", v->fmsg);
 }
 
-int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t **rgb, char *err,
-                         size_t errlen)
+int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t **rgb,
+                         rp_error *err)
 {
     int64_t t, vt, jump;
     int ret;
 
-    if (v->failed) {
-        rp_errf(err, errlen, "%s", v->fmsg);
-        return v->failed;
-    }
+    if (v->failed)
+        return rp_error_set(err, v->failed, v->failed != RP_ERR_NOMEM && v->failed != RP_ERR_IO,
+                            "%s", v->fmsg);
     if (num < 0 || den < 1 || den > INT32_MAX) {
-        rp_errf(err, errlen, "bad video time %" PRId64 "/%" PRId64, num, den);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "bad video time %" PRId64 "/%" PRId64, num,
+                            den);
     }
     /* floor(t / tb), exactly */
     t = av_rescale_rnd(num, v->tb.den, den * v->tb.num, AV_ROUND_DOWN);
     if (t < 0 || t > INT64_MAX / 4) {
-        rp_errf(err, errlen, "video time %" PRId64 "/%" PRId64 " is out of range", num, den);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "video time %" PRId64 "/%" PRId64 " is out of range", num, den);
     }
     vt = v->opts.end == RP_VIDEO_LOOP ? t : (t < v->duration ? t : v->duration - 1);
 
@@ -1017,12 +1000,12 @@ int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t
     pthread_mutex_lock(&v->lock);
     if (!v->running || (v->count > 0 && vt < v->slots[v->head].vpts) ||
         (v->count > 0 && vt - v->slots[(v->head + v->count - 1) % v->nslots].vpts > jump)) {
-        char msg[512];
+        rp_error e;
 
         pthread_mutex_unlock(&v->lock);
-        ret = start_worker(v, vt, msg, sizeof(msg));
+        ret = start_worker(v, vt, &e);
         if (ret)
-            return caller_fail(v, ret, msg, err, errlen);
+            return caller_fail(v, ret, e.msg, err);
         pthread_mutex_lock(&v->lock);
     }
     for (;;) {
@@ -1039,7 +1022,7 @@ int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t
         /* The worker failed (the frame after the head, whose time is unknown, or before). */
         pthread_mutex_unlock(&v->lock);
         return caller_fail(v, v->werr ? v->werr : RP_ERR_FORMAT,
-                           v->werr ? v->wmsg : "video ended without a frame", err, errlen);
+                           v->werr ? v->wmsg : "video ended without a frame", err);
     }
     *rgb = v->slots[v->head].rgb;
     pthread_mutex_unlock(&v->lock);

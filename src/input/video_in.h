@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "input/fit.h"
 
 typedef struct rp_video_in_opts {
@@ -34,10 +35,11 @@ int rp_video_in_is_video(const char *path);
  * reason naming the file in err: RP_ERR_IO (cannot open, not a regular file),
  * RP_ERR_FORMAT (not a container FFmpeg reads, a still image, no video stream, no decoder,
  * first frame undecodable, truncated file, rotation metadata), RP_ERR_TOO_LARGE (over
- * RP_MAX_SIDE per side), RP_ERR_INVALID (width/height), RP_ERR_NOMEM. Records the file's
+ * RP_MAX_SIDE per side), RP_ERR_INVALID (width/height), RP_ERR_NOMEM; bad_input but for
+ * RP_ERR_NOMEM (a file cut while opened is too: it is the file given). Records the file's
  * size, time and identity to tell a cut while the frames are read. */
 int rp_video_in_open(rp_video_in **v, const char *path, int width, int height,
-                     const rp_video_in_opts *opts, char *err, size_t errlen);
+                     const rp_video_in_opts *opts, rp_error *err);
 
 /** An upper bound of the bytes this source holds while frames are fetched: the queue of
  * RGB frames, the decoder's reference pictures, the converter. Constant for the clip: it
@@ -64,10 +66,11 @@ void rp_video_in_info(const rp_video_in *v, int *width, int *height, int *sar_nu
  * decoded (the message names the frame), RP_ERR_IO when the file was cut or written to
  * since it was opened (smaller, a new modification time, or its frames ending before the
  * last one found at open: "was cut while being read"), RP_ERR_NOMEM, RP_ERR_INVALID
- * (time); after an error every call fails the same way. A stream without timestamps (raw
+ * (time); bad_input but for RP_ERR_NOMEM and RP_ERR_IO (the file as given was readable);
+ * after an error every call fails the same way. A stream without timestamps (raw
  * H.264/HEVC) has its frames timed one frame of its frame rate apart, from 0. */
-int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t **rgb, char *err,
-                         size_t errlen);
+int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t **rgb,
+                         rp_error *err);
 
 /** Stop the worker and free everything; NULL and a NULL *v are no-ops. */
 void rp_video_in_close(rp_video_in **v);

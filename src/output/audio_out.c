@@ -145,14 +145,13 @@ static void audio_span(const rp_output_spec *opts, AVRational tb, int64_t *start
 
 /* The copy path's output stream: the input's parameters and time base as they are, and the
  * span in that time base (packets are picked by their timestamps). */
-static int audio_setup_copy(rp_audio_out *a, const rp_output_spec *opts, char *err, size_t errlen)
+static int audio_setup_copy(rp_audio_out *a, const rp_output_spec *opts, rp_error *err)
 {
     const AVStream *ist = rp_audio_in_stream(a->in);
     int ret = avcodec_parameters_copy(a->ost->codecpar, ist->codecpar);
 
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path,
-                        ret);
+        return rp_averr(err, RP_ERR_NOMEM, "cannot copy the audio of", opts->audio_path, ret);
     a->ost->codecpar->codec_tag = 0;
     a->ost->time_base = ist->time_base;
     audio_span(opts, ist->time_base, &a->start_ts, &a->end_ts);
@@ -166,7 +165,7 @@ static int audio_setup_copy(rp_audio_out *a, const rp_output_spec *opts, char *e
  * RP_ERR_UNSUPPORTED saying which. */
 static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
                               const AVCodec *dcodec, const AVCodec **pcodec,
-                              enum AVSampleFormat *psfmt, char *err, size_t errlen)
+                              enum AVSampleFormat *psfmt, rp_error *err)
 {
     const char *names[3] = {"aac", NULL, NULL};
     const AVCodec *ecodec = NULL;
@@ -185,18 +184,18 @@ static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
             ecodec = NULL;
     }
     if (!dcodec) {
-        rp_errf(err, errlen, "no decoder for the %s audio of '%s'",
-                avcodec_get_name(ist->codecpar->codec_id), opts->audio_path);
-        return RP_ERR_UNSUPPORTED;
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0,
+                            "no decoder for the %s audio of '%s'",
+                            avcodec_get_name(ist->codecpar->codec_id), opts->audio_path);
     }
     if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {
-        rp_errf(err, errlen,
-                "the %s container cannot hold the %s audio of '%s', and no %s encoder "
-                "takes its %d Hz and %d channels (use --no-audio)",
-                rp_output_format_name(opts->format), avcodec_get_name(ist->codecpar->codec_id),
-                opts->audio_path, names[1] ? "Opus/Vorbis" : "AAC", rate,
-                ist->codecpar->ch_layout.nb_channels);
-        return RP_ERR_UNSUPPORTED;
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0,
+                            "the %s container cannot hold the %s audio of '%s', and no %s encoder "
+                            "takes its %d Hz and %d channels (use --no-audio)",
+                            rp_output_format_name(opts->format),
+                            avcodec_get_name(ist->codecpar->codec_id), opts->audio_path,
+                            names[1] ? "Opus/Vorbis" : "AAC", rate,
+                            ist->codecpar->ch_layout.nb_channels);
     }
     *pcodec = ecodec;
     *psfmt = sfmt;
@@ -206,24 +205,23 @@ static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
 /* The re-encode path: the decoder, the encoder at the input's sample rate and channels (the
  * rate is never converted), the FIFO that cuts decoded samples into encoder frames, and the
  * span in samples. */
-static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err, size_t errlen)
+static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, rp_error *err)
 {
     const rp_output_spec *opts = a->opts;
     const AVStream *ist = rp_audio_in_stream(a->in);
     int rate = ist->codecpar->sample_rate;
-    const AVCodec *ecodec;
-    enum AVSampleFormat sfmt;
-    int ret = audio_pick_encoder(a, opts, dcodec, &ecodec, &sfmt, err, errlen);
+    const AVCodec *ecodec = NULL;
+    enum AVSampleFormat sfmt = AV_SAMPLE_FMT_NONE;
+    int ret = audio_pick_encoder(a, opts, dcodec, &ecodec, &sfmt, err);
 
     if (ret)
         return ret;
     a->enc = avcodec_alloc_context3(ecodec);
     a->eframe = av_frame_alloc();
     if (!a->enc || !a->eframe) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
-    if ((ret = rp_audio_in_open_decoder(a->in, opts->audio_path, err, errlen)))
+    if ((ret = rp_audio_in_open_decoder(a->in, opts->audio_path, err)))
         return ret;
     a->enc->sample_rate = rate;
     a->enc->sample_fmt = sfmt;
@@ -232,9 +230,9 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
     ret = pick_layout(ecodec, &in_layout, &a->enc->ch_layout);
     av_channel_layout_uninit(&in_layout);
     if (ret < 0) {
-        rp_errf(err, errlen, "no channel layout of %s for the audio of '%s'", ecodec->name,
-                opts->audio_path);
-        return RP_ERR_UNSUPPORTED;
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0,
+                            "no channel layout of %s for the audio of '%s'", ecodec->name,
+                            opts->audio_path);
     }
     a->enc->time_base = (AVRational){1, rate};
     /* Vorbis at a fixed bit rate refuses rates and channel counts its tables lack (96 kHz
@@ -255,8 +253,7 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
     if (ret == AVERROR(EINVAL) && !ecodec->ch_layouts && n > 2 && n <= 8) {
         AVCodecContext *again = avcodec_alloc_context3(ecodec);
         if (!again) {
-            rp_errf(err, errlen, "out of memory");
-            return RP_ERR_NOMEM;
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
         }
         again->sample_rate = a->enc->sample_rate;
         again->sample_fmt = a->enc->sample_fmt;
@@ -271,13 +268,11 @@ static int audio_setup_encode(rp_audio_out *a, const AVCodec *dcodec, char *err,
     if (ret >= 0)
         ret = avcodec_parameters_from_context(a->ost->codecpar, a->enc);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name,
-                        ret);
+        return rp_averr(err, RP_ERR_ENCODER, "cannot open audio encoder", ecodec->name, ret);
     a->ost->time_base = a->enc->time_base;
     a->fifo = av_audio_fifo_alloc(sfmt, a->enc->ch_layout.nb_channels, 4096);
     if (!a->fifo) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     audio_span(opts, a->enc->time_base, &a->start_smp, &a->end_smp);
     a->start_ts = av_rescale_q(a->start_smp, a->enc->time_base, ist->time_base);
@@ -303,8 +298,8 @@ static int takes_as_is(const AVFormatContext *oc, enum rp_format format, enum AV
 
 /* Open the audio input and add its output stream (before the header is written). No
  * audio stream in the file: RP_OK and no audio. */
-int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_spec *opts, char *err,
-                      size_t errlen)
+int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_spec *opts,
+                      rp_error *err)
 {
     rp_audio_out *a;
     int ret;
@@ -314,13 +309,12 @@ int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_sp
         return RP_OK;
     a = calloc(1, sizeof(*a));
     if (!a) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     *pa = a; /* the caller frees it, also on failure */
     a->opts = opts;
     a->oc = oc;
-    ret = rp_audio_in_open(&a->in, opts->audio_path, err, errlen);
+    ret = rp_audio_in_open(&a->in, opts->audio_path, err);
     if (ret)
         return ret;
     if (!a->in) { /* nothing to carry */
@@ -331,12 +325,11 @@ int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_sp
     a->pkt = av_packet_alloc();
     a->ost = avformat_new_stream(oc, NULL);
     if (!a->pkt || !a->ost) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     a->copy = takes_as_is(oc, opts->format, ist->codecpar->codec_id);
-    ret = a->copy ? audio_setup_copy(a, opts, err, errlen)
-                  : audio_setup_encode(a, rp_audio_in_codec(a->in), err, errlen);
+    ret = a->copy ? audio_setup_copy(a, opts, err)
+                  : audio_setup_encode(a, rp_audio_in_codec(a->in), err);
     if (ret)
         return ret;
     /* Start near the span: the packet before it (seeking is to a packet boundary). */
@@ -346,7 +339,7 @@ int rp_audio_out_open(rp_audio_out **pa, AVFormatContext *oc, const rp_output_sp
 }
 
 /* Encode whole frames from the FIFO (all of it when flushing, then the encoder). */
-static int audio_encode(rp_audio_out *a, int flush, char *err, size_t errlen)
+static int audio_encode(rp_audio_out *a, int flush, rp_error *err)
 {
     int fs = a->enc->frame_size > 0 ? a->enc->frame_size : 1024, ret;
 
@@ -361,24 +354,23 @@ static int audio_encode(rp_audio_out *a, int flush, char *err, size_t errlen)
         if (ret >= 0)
             ret = av_frame_get_buffer(a->eframe, 0);
         if (ret < 0)
-            return rp_averr(err, errlen, RP_ERR_NOMEM, "audio for", a->opts->path, ret);
+            return rp_averr(err, RP_ERR_NOMEM, "audio for", a->opts->path, ret);
         av_audio_fifo_read(a->fifo, (void **)a->eframe->extended_data, n);
         a->eframe->pts = a->next;
         a->next += n;
-        ret = rp_send_and_mux(a->oc, a->opts->path, a->enc, a->ost, a->pkt, a->eframe, 1, err,
-                              errlen);
+        ret = rp_send_and_mux(a->oc, a->opts->path, a->enc, a->ost, a->pkt, a->eframe, 1, err);
         if (ret)
             return ret;
     }
     if (flush && !a->flushed) {
         a->flushed = 1;
-        return rp_send_and_mux(a->oc, a->opts->path, a->enc, a->ost, a->pkt, NULL, 1, err, errlen);
+        return rp_send_and_mux(a->oc, a->opts->path, a->enc, a->ost, a->pkt, NULL, 1, err);
     }
     return RP_OK;
 }
 
 /* The samples of a decoded frame inside the span, converted, into the FIFO. */
-static int audio_take_frame(rp_audio_out *a, const AVFrame *f, char *err, size_t errlen)
+static int audio_take_frame(rp_audio_out *a, const AVFrame *f, rp_error *err)
 {
     const AVStream *ist = rp_audio_in_stream(a->in);
     int nch = a->enc->ch_layout.nb_channels, n = f->nb_samples, from = 0, to = n;
@@ -404,8 +396,7 @@ static int audio_take_frame(rp_audio_out *a, const AVFrame *f, char *err, size_t
         av_freep(&a->conv);
         if (av_samples_alloc_array_and_samples(&a->conv, NULL, nch, to - from, a->enc->sample_fmt,
                                                0) < 0) {
-            rp_errf(err, errlen, "out of memory");
-            return RP_ERR_NOMEM;
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
         }
         a->conv_cap = to - from;
     }
@@ -413,15 +404,14 @@ static int audio_take_frame(rp_audio_out *a, const AVFrame *f, char *err, size_t
         for (int i = from; i < to; i++)
             sample_put(a->conv, a->enc->sample_fmt, nch, ch, i - from, rp_audio_sample(f, ch, i));
     if (av_audio_fifo_write(a->fifo, (void **)a->conv, to - from) < to - from) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     a->taken += to - from;
-    return audio_encode(a, 0, err, errlen);
+    return audio_encode(a, 0, err);
 }
 
 /* The copy path: a packet of the span, moved to output time and muxed as it is. */
-static int audio_copy_packet(rp_audio_out *a, AVPacket *pkt, int64_t ts, char *err, size_t errlen)
+static int audio_copy_packet(rp_audio_out *a, AVPacket *pkt, int64_t ts, rp_error *err)
 {
     const AVStream *ist = rp_audio_in_stream(a->in);
     pkt->pts = ts - a->start_ts;
@@ -431,26 +421,24 @@ static int audio_copy_packet(rp_audio_out *a, AVPacket *pkt, int64_t ts, char *e
     pkt->pos = -1;
     int ret = av_interleaved_write_frame(a->oc, pkt);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_IO, "cannot write", a->opts->path, ret);
+        return rp_averr(err, RP_ERR_IO, "cannot write", a->opts->path, ret);
     return RP_OK;
 }
 
 /* The re-encode path: a packet decoded, its frames' samples of the span taken. */
-static int audio_decode_packet(rp_audio_out *a, AVPacket *pkt, char *err, size_t errlen)
+static int audio_decode_packet(rp_audio_out *a, AVPacket *pkt, rp_error *err)
 {
     const AVFrame *f;
     int ret = rp_audio_in_send(a->in, pkt);
     if (ret < 0 && ret != AVERROR(EAGAIN))
-        return rp_averr(err, errlen, RP_ERR_FORMAT, "cannot decode the audio of",
-                        a->opts->audio_path, ret);
+        return rp_averr(err, RP_ERR_FORMAT, "cannot decode the audio of", a->opts->audio_path, ret);
     while (!a->done && (f = rp_audio_in_receive(a->in)))
-        if ((ret = audio_take_frame(a, f, err, errlen)))
+        if ((ret = audio_take_frame(a, f, err)))
             return ret;
     return RP_OK;
 }
 
-int rp_audio_out_pump(rp_audio_out *a, int64_t until_num, int64_t until_den, char *err,
-                      size_t errlen)
+int rp_audio_out_pump(rp_audio_out *a, int64_t until_num, int64_t until_den, rp_error *err)
 {
     int ret;
 
@@ -469,7 +457,7 @@ int rp_audio_out_pump(rp_audio_out *a, int64_t until_num, int64_t until_den, cha
             if (!a->copy) {
                 const AVFrame *f;
                 rp_audio_in_send(a->in, NULL);
-                while ((f = rp_audio_in_receive(a->in)) && !audio_take_frame(a, f, err, errlen))
+                while ((f = rp_audio_in_receive(a->in)) && !audio_take_frame(a, f, err))
                     ;
             }
             break;
@@ -481,9 +469,9 @@ int rp_audio_out_pump(rp_audio_out *a, int64_t until_num, int64_t until_den, cha
             }
             if (ts < a->start_ts)
                 continue;
-            ret = audio_copy_packet(a, pkt, ts, err, errlen);
+            ret = audio_copy_packet(a, pkt, ts, err);
         } else {
-            ret = audio_decode_packet(a, pkt, err, errlen);
+            ret = audio_decode_packet(a, pkt, err);
         }
         if (ret)
             return ret;
@@ -491,6 +479,6 @@ int rp_audio_out_pump(rp_audio_out *a, int64_t until_num, int64_t until_den, cha
             break;
     }
     if (a->done && !a->copy && until_den <= 0)
-        return audio_encode(a, 1, err, errlen);
+        return audio_encode(a, 1, err);
     return RP_OK;
 }

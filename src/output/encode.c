@@ -88,7 +88,7 @@ static int supports_pix_fmt(const AVCodec *codec, enum AVPixelFormat fmt)
 /* x264 prints its own message to stderr on an unknown preset, so rockpool checks the name
  * first (x264's x264_preset_names, unchanged since 2010). Encoders without a "preset"
  * option refuse one. */
-static int check_preset(const AVCodec *codec, const char *preset, char *err, size_t errlen)
+static int check_preset(const AVCodec *codec, const char *preset, rp_error *err)
 {
     static const char x264_presets[] =
         ",ultrafast,superfast,veryfast,faster,fast,medium,slow,slower,veryslow,placebo,";
@@ -96,17 +96,17 @@ static int check_preset(const AVCodec *codec, const char *preset, char *err, siz
 
     if (!codec->priv_class ||
         !av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)) {
-        rp_errf(err, errlen, "encoder %s has no presets (got --encoder-preset %s)", codec->name,
-                preset);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "encoder %s has no presets (got --encoder-preset %s)", codec->name,
+                            preset);
     }
     snprintf(key, sizeof(key), ",%s,", preset);
     if (!strncmp(codec->name, "libx264", 7) &&
         (strlen(preset) > 20 || strchr(preset, ',') || !strstr(x264_presets, key))) {
-        rp_errf(err, errlen, "unknown %s preset '%s' (one of %s)", codec->name, preset,
-                "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, "
-                "veryslow, placebo");
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "unknown %s preset '%s' (one of %s)",
+                            codec->name, preset,
+                            "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, "
+                            "veryslow, placebo");
     }
     return RP_OK;
 }
@@ -194,8 +194,7 @@ double rp_encoder_memory(const rp_encoder_choice *choice, const rp_output_spec *
  * warning (when given). RP_ERR_INVALID for a bad -c, RP_ERR_UNSUPPORTED when no default
  * encoder is installed. */
 static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
-                        const AVCodec **pcodec, char *warning, size_t wlen, char *err,
-                        size_t errlen)
+                        const AVCodec **pcodec, char *warning, size_t wlen, rp_error *err)
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
     const char *const *defaults = opts->format == RP_FORMAT_WEBM           ? webm_encoders
@@ -208,26 +207,27 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
     if (opts->codec) {
         codec = avcodec_find_encoder_by_name(opts->codec);
         if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
-            rp_errf(err, errlen, "unknown video encoder '%s' (see ffmpeg -encoders)", opts->codec);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "unknown video encoder '%s' (see ffmpeg -encoders)", opts->codec);
         }
         if (avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) == 0) {
-            rp_errf(err, errlen, "the %s container cannot hold %s video (encoder %s)",
-                    rp_output_format_name(opts->format), codec_label(codec), codec->name);
-            return RP_ERR_INVALID;
+            return rp_error_set(
+                err, RP_ERR_INVALID, 1, "the %s container cannot hold %s video (encoder %s)",
+                rp_output_format_name(opts->format), codec_label(codec), codec->name);
         }
     } else {
         for (int i = 0; defaults[i] && !codec; i++)
             codec = avcodec_find_encoder_by_name(defaults[i]);
         if (!codec) {
-            rp_errf(err, errlen, "no %s encoder is installed (tried %s%s%s); install one or use -c",
-                    opts->format == RP_FORMAT_WEBM   ? "VP9/VP8"
-                    : defaults == mov_alpha_encoders ? "ProRes/QuickTime Animation"
-                    : defaults == webp_encoders      ? "WebP (FFmpeg built with libwebp)"
-                    : defaults == gif_encoders       ? "GIF"
-                                                     : "H.264/MPEG-4",
-                    defaults[0], defaults[1] ? ", " : "", defaults[1] ? defaults[1] : "");
-            return RP_ERR_UNSUPPORTED;
+            return rp_error_set(err, RP_ERR_UNSUPPORTED, 0,
+                                "no %s encoder is installed (tried %s%s%s); install one or use -c",
+                                opts->format == RP_FORMAT_WEBM   ? "VP9/VP8"
+                                : defaults == mov_alpha_encoders ? "ProRes/QuickTime Animation"
+                                : defaults == webp_encoders ? "WebP (FFmpeg built with libwebp)"
+                                : defaults == gif_encoders  ? "GIF"
+                                                            : "H.264/MPEG-4",
+                                defaults[0], defaults[1] ? ", " : "",
+                                defaults[1] ? defaults[1] : "");
         }
         if (strcmp(codec->name, defaults[0]) != 0 && warning)
             snprintf(warning, wlen, "encoder %s is not available; using %s (%s) instead",
@@ -241,7 +241,7 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
  * sides: RP_ERR_INVALID naming the nearest even size (and yuv444p when the encoder has it).
  * pix_name is the format as the user spelled it, for the message. */
 static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const char *pix_name,
-                             int w, int h, char *err, size_t errlen)
+                             int w, int h, rp_error *err)
 {
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
 
@@ -249,10 +249,10 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
         int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
         int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
 
-        rp_errf(err, errlen,
-                "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
-                codec_label(codec), pix_name, w, h, ew, eh, has444 ? " or --pix-fmt yuv444p" : "");
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
+                            codec_label(codec), pix_name, w, h, ew, eh,
+                            has444 ? " or --pix-fmt yuv444p" : "");
     }
     return RP_OK;
 }
@@ -272,7 +272,7 @@ int rp_encoder_even_sides(const rp_encoder_choice *choice, char *what, size_t le
  * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
  * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */
 static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum AVPixelFormat *pfmt,
-                        char *err, size_t errlen)
+                        rp_error *err)
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
     const char *pix_name = opts->pix_fmt                   ? opts->pix_fmt
@@ -284,9 +284,9 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
     if (alpha && !opts->pix_fmt) {
         fmt = alpha_pix_fmt(codec);
         if (fmt == AV_PIX_FMT_NONE) {
-            rp_errf(err, errlen, "%s (encoder %s) cannot carry alpha (--alpha): use " ALPHA_WORKS,
-                    codec_label(codec), codec->name);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "%s (encoder %s) cannot carry alpha (--alpha): use " ALPHA_WORKS,
+                                codec_label(codec), codec->name);
         }
         pix_name = av_get_pix_fmt_name(fmt);
     }
@@ -294,30 +294,29 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
     fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&
                 (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
     if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
-        rp_errf(err, errlen,
-                "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
-                "the water's light as a layer with real alpha",
-                pix_name);
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
+            "the water's light as a layer with real alpha",
+            pix_name);
     }
     if (fmt != AV_PIX_FMT_NONE && !fmt_alpha && alpha) {
         enum AVPixelFormat a = alpha_pix_fmt(codec);
-        rp_errf(err, errlen, "--pix-fmt %s has no alpha plane for --alpha%s%s%s", pix_name,
-                a != AV_PIX_FMT_NONE ? " (try " : "",
-                a != AV_PIX_FMT_NONE ? av_get_pix_fmt_name(a) : "",
-                a != AV_PIX_FMT_NONE ? ")" : "");
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1, "--pix-fmt %s has no alpha plane for --alpha%s%s%s", pix_name,
+            a != AV_PIX_FMT_NONE ? " (try " : "",
+            a != AV_PIX_FMT_NONE ? av_get_pix_fmt_name(a) : "", a != AV_PIX_FMT_NONE ? ")" : "");
     }
     if (fmt == AV_PIX_FMT_NONE) {
-        rp_errf(err, errlen, "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
     }
     if (!supports_pix_fmt(codec, fmt)) {
-        rp_errf(err, errlen, "encoder %s cannot encode pixel format %s%s", codec->name, pix_name,
-                supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s cannot encode pixel format %s%s",
+                            codec->name, pix_name,
+                            supports_pix_fmt(codec, AV_PIX_FMT_YUV420P) ? " (try yuv420p)" : "");
     }
-    ret = check_chroma_size(codec, fmt, pix_name, opts->width, opts->height, err, errlen);
+    ret = check_chroma_size(codec, fmt, pix_name, opts->width, opts->height, err);
     if (ret)
         return ret;
     *pfmt = fmt;
@@ -327,23 +326,23 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
 /* The choice for validation and for open (see encode.h): the encoder, the name of its
  * --encoder-preset, then the pixel format. */
 int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
-                    rp_encoder_choice *choice, char *warning, size_t wlen, char *err, size_t errlen)
+                    rp_encoder_choice *choice, char *warning, size_t wlen, rp_error *err)
 {
-    const AVCodec *codec;
-    enum AVPixelFormat fmt;
+    const AVCodec *codec = NULL;
+    enum AVPixelFormat fmt = AV_PIX_FMT_NONE;
     int ret;
 
     if (warning && wlen)
         warning[0] = '\0';
-    ret = pick_encoder(opts, ofmt, &codec, warning, wlen, err, errlen);
+    ret = pick_encoder(opts, ofmt, &codec, warning, wlen, err);
     if (ret)
         return ret;
     if (opts->encoder_preset) {
-        ret = check_preset(codec, opts->encoder_preset, err, errlen);
+        ret = check_preset(codec, opts->encoder_preset, err);
         if (ret)
             return ret;
     }
-    ret = pick_pix_fmt(opts, codec, &fmt, err, errlen);
+    ret = pick_pix_fmt(opts, codec, &fmt, err);
     if (ret)
         return ret;
     choice->codec = codec;
@@ -384,7 +383,7 @@ static int default_crf(const AVCodec *codec, int crf)
  * option, --crf is refused; the default (crf 23, not asked for) becomes a fixed quantiser
  * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
 static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_spec *opts,
-                            char *err, size_t errlen)
+                            rp_error *err)
 {
     char value[32];
     int ret;
@@ -393,10 +392,10 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     if (codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7)) {
         if (!opts->crf_given && opts->bitrate <= 0)
             return RP_OK;
-        rp_errf(err, errlen, "encoder %s takes neither --crf nor -b (%s keeps its own quality)",
-                codec->name,
-                codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "encoder %s takes neither --crf nor -b (%s keeps its own quality)", codec->name,
+            codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
     }
     if (opts->bitrate > 0) {
         enc->bit_rate = opts->bitrate;
@@ -408,9 +407,9 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     enc->bit_rate = 0;
     if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
         if (crf > crf_max(codec)) {
-            rp_errf(err, errlen, "encoder %s rejects --crf %d (its range is 0 to %d)", codec->name,
-                    opts->crf, crf_max(codec));
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "encoder %s rejects --crf %d (its range is 0 to %d)", codec->name,
+                                opts->crf, crf_max(codec));
         }
         snprintf(value, sizeof(value), "%d", crf);
         ret = av_opt_set(enc, "crf", value, AV_OPT_SEARCH_CHILDREN);
@@ -418,15 +417,15 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
             char msg[AV_ERROR_MAX_STRING_SIZE];
 
             av_strerror(ret, msg, sizeof msg);
-            rp_errf(err, errlen, "encoder %s rejects --crf %d: %s", codec->name, opts->crf, msg);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s rejects --crf %d: %s",
+                                codec->name, opts->crf, msg);
         }
     } else if (opts->crf_given) {
-        rp_errf(err, errlen,
-                "encoder %s has no constant rate factor (--crf %d): use -b/--bitrate, or an "
-                "encoder with one (libx264, libx265, libvpx-vp9, libaom-av1)",
-                codec->name, opts->crf);
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "encoder %s has no constant rate factor (--crf %d): use -b/--bitrate, or an "
+            "encoder with one (libx264, libx265, libvpx-vp9, libaom-av1)",
+            codec->name, opts->crf);
     } else {
         enc->flags |= AV_CODEC_FLAG_QSCALE;
         enc->global_quality = FF_QP2LAMBDA * rp_clampi((crf + 3) / 6, 1, 31);
@@ -449,15 +448,14 @@ static void svt_log_level(const char *level)
 /* Encoders that print to stderr themselves, past FFmpeg's log: libx265 (x265's own
  * logger, set through x265-params) and libsvtav1. Quiet (-q, and every trial open): none;
  * otherwise their errors, not their banners and notes. */
-static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int quiet, char *err,
-                               size_t errlen)
+static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int quiet, rp_error *err)
 {
     if (!strcmp(codec->name, "libx265")) {
         int ret = av_opt_set(enc, "x265-params", quiet ? "log-level=none" : "log-level=error",
                              AV_OPT_SEARCH_CHILDREN);
         if (ret < 0) {
-            rp_errf(err, errlen, "encoder %s rejects x265-params", codec->name);
-            return RP_ERR_UNSUPPORTED;
+            return rp_error_set(err, RP_ERR_UNSUPPORTED, 0, "encoder %s rejects x265-params",
+                                codec->name);
         }
     } else if (!strcmp(codec->name, "libsvtav1")) {
         svt_log_level(quiet ? "0" : "1");
@@ -470,8 +468,7 @@ static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int qu
  * RP_ERR_INVALID naming the encoder and the option. trial: a throwaway context of
  * rp_encoder_trial (quiet always). */
 static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelFormat fmt,
-                     const rp_output_spec *opts, int global_header, int trial, char *err,
-                     size_t errlen)
+                     const rp_output_spec *opts, int global_header, int trial, rp_error *err)
 {
     int ret;
 
@@ -494,18 +491,17 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     }
     if (global_header)
         enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    ret = set_rate_control(enc, codec, opts, err, errlen);
+    ret = set_rate_control(enc, codec, opts, err);
     if (ret)
         return ret;
     if (opts->encoder_preset) {
         ret = av_opt_set(enc, "preset", opts->encoder_preset, AV_OPT_SEARCH_CHILDREN);
         if (ret < 0) {
-            rp_errf(err, errlen, "encoder %s rejects --encoder-preset %s", codec->name,
-                    opts->encoder_preset);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s rejects --encoder-preset %s",
+                                codec->name, opts->encoder_preset);
         }
     }
-    return set_encoder_logging(enc, codec, trial || opts->quiet, err, errlen);
+    return set_encoder_logging(enc, codec, trial || opts->quiet, err);
 }
 
 /* The first error line FFmpeg logs on this thread while a trial open runs (the encoder's
@@ -582,7 +578,7 @@ static int open_logged(AVCodecContext *enc, const AVCodec *codec, char *reason, 
  * could not start), or a logged reason that says so ("malloc of size N failed", "Memory
  * allocation error"); then err says so, and the status is RP_ERR_NOMEM (a runtime
  * failure, not a refusal of the settings). */
-static int open_oom(int ret, const char *reason, const AVCodec *codec, char *err, size_t errlen)
+static int open_oom(int ret, const char *reason, const AVCodec *codec, rp_error *err)
 {
     int says = strstr(reason, "alloc") || strstr(reason, "Alloc") || strstr(reason, "memory");
     if (ret != AVERROR(ENOMEM) && ret != AVERROR(EAGAIN) && !says) {
@@ -592,17 +588,17 @@ static int open_oom(int ret, const char *reason, const AVCodec *codec, char *err
         if (!rp_memory_short((size_t)16 << 20))
             return 0;
     }
-    rp_errf(err, errlen,
-            "out of memory opening encoder %s%s%s%s: lower --size or -j, or raise the memory "
-            "limit (ulimit -v)",
-            codec->name, says ? " (" : "", says ? reason : "", says ? ")" : "");
+    rp_error_set(err, RP_ERR_NOMEM, 0,
+                 "out of memory opening encoder %s%s%s%s: lower --size or -j, or raise the memory "
+                 "limit (ulimit -v)",
+                 codec->name, says ? " (" : "", says ? reason : "", says ? ")" : "");
     return 1;
 }
 
 /* The trial open (see encode.h): one thread, so it costs little memory, and quiet, with
  * the encoder's first logged error kept for the message. */
 int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts, int global_header,
-                     char *err, size_t errlen)
+                     rp_error *err)
 {
     const AVCodec *codec = choice->codec;
     enum AVPixelFormat fmt = choice->pix_fmt;
@@ -611,26 +607,24 @@ int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts
     int ret;
 
     if (!enc) {
-        rp_errf(err, errlen, "out of memory setting up %s", codec->name);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory setting up %s", codec->name);
     }
-    ret = configure(enc, codec, fmt, opts, global_header, 1, err, errlen);
+    ret = configure(enc, codec, fmt, opts, global_header, 1, err);
     if (ret == RP_OK) {
         enc->thread_count = 1;
         ret = open_logged(enc, codec, reason, sizeof reason);
-        if (ret < 0 && open_oom(ret, reason, codec, err, errlen)) {
+        if (ret < 0 && open_oom(ret, reason, codec, err)) {
             ret = RP_ERR_NOMEM;
         } else if (ret < 0) {
             char msg[AV_ERROR_MAX_STRING_SIZE];
 
             av_strerror(ret, msg, sizeof msg);
-            rp_errf(
-                err, errlen, "encoder %s refuses %dx%d %s at %d/%d fps%s%s%s: %s%s%s", codec->name,
-                opts->width, opts->height, av_get_pix_fmt_name(fmt), opts->fps,
+            ret = rp_error_set(
+                err, RP_ERR_INVALID, 1, "encoder %s refuses %dx%d %s at %d/%d fps%s%s%s: %s%s%s",
+                codec->name, opts->width, opts->height, av_get_pix_fmt_name(fmt), opts->fps,
                 opts->fps_den > 0 ? opts->fps_den : 1, opts->encoder_preset ? " with preset '" : "",
                 opts->encoder_preset ? opts->encoder_preset : "", opts->encoder_preset ? "'" : "",
                 reason[0] ? reason : msg, reason[0] ? " - " : "", reason[0] ? msg : "");
-            ret = RP_ERR_INVALID;
         } else {
             ret = RP_OK;
             svt_drain(enc, 0);
@@ -647,8 +641,8 @@ int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts
  * across encoder thread counts anyway. RGBA frames (--alpha) always do: premultiplied
  * colour, converted as is (the decoder's RGB is premultiplied again). pal8 needs none
  * (rp_encoder_convert maps to the palette), but has no alpha: RP_ERR_INVALID for RGBA frames. */
-static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelFormat fmt, char *err,
-                          size_t errlen)
+static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelFormat fmt,
+                          rp_error *err)
 {
     const rp_output_spec *opts = e->opts;
     enum AVPixelFormat in = opts->pixfmt == RP_PIX_RGBA ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
@@ -657,8 +651,8 @@ static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelForma
         return RP_OK;
     if (fmt == AV_PIX_FMT_PAL8) {
         if (opts->pixfmt == RP_PIX_RGBA) {
-            rp_errf(err, errlen, "GIF has no alpha channel (--alpha): use " ALPHA_WORKS);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "GIF has no alpha channel (--alpha): use " ALPHA_WORKS);
         }
         return RP_OK;
     }
@@ -666,9 +660,9 @@ static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelForma
     e->sws = sws_getContext(opts->width, opts->height, in, opts->width, opts->height, fmt,
                             SWS_BICUBIC, NULL, NULL, NULL);
     if (!e->spare_row || !e->sws) {
-        rp_errf(err, errlen, "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
-                av_get_pix_fmt_name(fmt), codec->name);
-        return e->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM;
+        return rp_error_set(err, e->spare_row ? RP_ERR_UNSUPPORTED : RP_ERR_NOMEM, 0,
+                            "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
+                            av_get_pix_fmt_name(fmt), codec->name);
     }
     if (is_hd(opts) && !(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
         const int *rgb = sws_getCoefficients(SWS_CS_DEFAULT);
@@ -681,7 +675,7 @@ static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelForma
 /* The encoder configured as rockpool decides (configure), opened, and its frame allocated
  * (see encode.h). */
 int rp_encoder_open(rp_encoder *e, const rp_encoder_choice *choice, const rp_output_spec *opts,
-                    int global_header, char *err, size_t errlen)
+                    int global_header, rp_error *err)
 {
     const AVCodec *codec = choice->codec;
     enum AVPixelFormat fmt = choice->pix_fmt;
@@ -690,25 +684,26 @@ int rp_encoder_open(rp_encoder *e, const rp_encoder_choice *choice, const rp_out
     e->opts = opts;
     e->ctx = avcodec_alloc_context3(codec);
     e->frame = av_frame_alloc();
-    ret = open_converter(e, codec, fmt, err, errlen);
+    ret = open_converter(e, codec, fmt, err);
     if (ret)
         return ret;
     if (!e->ctx || !e->frame) {
-        rp_errf(err, errlen, "out of memory setting up %s", codec->name);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory setting up %s", codec->name);
     }
-    ret = configure(e->ctx, codec, fmt, opts, global_header, 0, err, errlen);
+    ret = configure(e->ctx, codec, fmt, opts, global_header, 0, err);
     if (ret)
         return ret;
     char reason[256];
     ret = open_logged(e->ctx, codec, reason, sizeof reason);
-    if (ret < 0 && open_oom(ret, reason, codec, err, errlen))
+    if (ret < 0 && open_oom(ret, reason, codec, err))
         return RP_ERR_NOMEM;
     if (ret < 0) {
-        ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
-        if (opts->encoder_preset)
-            rp_errf(err + strlen(err), errlen - strlen(err), " (is '%s' one of its presets?)",
-                    opts->encoder_preset);
+        ret = rp_averr(err, RP_ERR_ENCODER, "cannot open encoder", codec->name, ret);
+        if (opts->encoder_preset) {
+            size_t n = strlen(err->msg);
+            snprintf(err->msg + n, sizeof err->msg - n, " (is '%s' one of its presets?)",
+                     opts->encoder_preset);
+        }
         return ret;
     }
     e->frame->format = fmt;
@@ -716,12 +711,11 @@ int rp_encoder_open(rp_encoder *e, const rp_encoder_choice *choice, const rp_out
     e->frame->height = opts->height;
     ret = av_frame_get_buffer(e->frame, 0);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
+        return rp_averr(err, RP_ERR_NOMEM, "cannot allocate a frame for", codec->name, ret);
     return RP_OK;
 }
 
-int rp_encoder_convert(rp_encoder *e, const uint8_t *px, const rp_palette *palette, char *err,
-                       size_t errlen)
+int rp_encoder_convert(rp_encoder *e, const uint8_t *px, const rp_palette *palette, rp_error *err)
 {
     const rp_output_spec *opts = e->opts;
     int ret;
@@ -729,8 +723,7 @@ int rp_encoder_convert(rp_encoder *e, const uint8_t *px, const rp_palette *palet
     /* The encoder may still hold a reference to the previous frame. */
     ret = av_frame_make_writable(e->frame);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_NOMEM, "cannot get a frame for", e->ctx->codec->name,
-                        ret);
+        return rp_averr(err, RP_ERR_NOMEM, "cannot get a frame for", e->ctx->codec->name, ret);
     if (palette) {
         rp_palette_map(palette, px, opts->width, opts->height, e->frame->data[0],
                        e->frame->linesize[0]);
@@ -758,40 +751,38 @@ void rp_encoder_free(rp_encoder *e)
     av_freep(&e->spare_row);
 }
 
-int rp_averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret)
+int rp_averr(rp_error *err, int code, const char *what, const char *name, int ret)
 {
     char msg[AV_ERROR_MAX_STRING_SIZE];
 
     if (ret == AVERROR(ENOMEM)) {
-        rp_errf(err, errlen, "%s %s: out of memory (" RP_OOM_HINT ")", what, name);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "%s %s: out of memory (" RP_OOM_HINT ")", what,
+                            name);
     }
     av_strerror(ret, msg, sizeof(msg));
-    rp_errf(err, errlen, "%s %s: %s", what, name, msg);
-    return code;
+    return rp_error_set(err, code, code == RP_ERR_INVALID, "%s %s: %s", what, name, msg);
 }
 
 /* Libraries such as x264 report a failed allocation as FFmpeg's "Generic error in an
  * external library" (after logging "malloc of size N failed"), libvpx's alpha encoder as
  * invalid data: an error while 16 MiB cannot be allocated is reported as out of memory,
  * and "Generic error" says what it likely means. */
-int rp_encoder_error(char *err, size_t errlen, const char *what, const char *name, int ret)
+int rp_encoder_error(rp_error *err, const char *what, const char *name, int ret)
 {
     /* ENOMEM, or an encoder's failure while 16 MiB are not to be had */
     if (ret == AVERROR(ENOMEM) || rp_memory_short((size_t)16 << 20)) {
-        rp_errf(err, errlen,
-                "%s %s: out of memory (lower the size or -j, or raise the memory "
-                "limit)",
-                what, name);
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0,
+                            "%s %s: out of memory (lower the size or -j, or raise the memory "
+                            "limit)",
+                            what, name);
     }
-    rp_averr(err, errlen, RP_ERR_ENCODER, what, name, ret);
+    rp_averr(err, RP_ERR_ENCODER, what, name, ret);
     if (ret == AVERROR_EXTERNAL) {
-        size_t n = strlen(err);
-        rp_errf(err + n, errlen - n,
-                " (its library failed; if it logged a failed malloc just "
-                "above, it ran out of memory: lower the size or -j, or "
-                "raise the memory limit)");
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 " (its library failed; if it logged a failed malloc just "
+                 "above, it ran out of memory: lower the size or -j, or "
+                 "raise the memory limit)");
     }
     return RP_ERR_ENCODER;
 }

@@ -38,8 +38,7 @@ typedef struct rp_encoder {
  * RP_ERR_INVALID for a bad -c, --encoder-preset, --pix-fmt or size, RP_ERR_UNSUPPORTED
  * when no default encoder is installed. */
 int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
-                    rp_encoder_choice *choice, char *warning, size_t wlen, char *err,
-                    size_t errlen);
+                    rp_encoder_choice *choice, char *warning, size_t wlen, rp_error *err);
 
 /** Whether the choice's pixel format halves the chroma, so that the frame needs even sides:
  * 1 with what needs them ("H.264 with yuv420p") in what, else 0. */
@@ -57,20 +56,19 @@ double rp_encoder_memory(const rp_encoder_choice *choice, const rp_output_spec *
  * with the encoder's reason. global_header: the container wants the codec's header apart
  * (AVFMT_GLOBALHEADER). */
 int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts, int global_header,
-                     char *err, size_t errlen);
+                     rp_error *err);
 
 /** Configure and open the chosen encoder for opts (which must outlive e), its frame and its
  * converter. RP_ERR_INVALID for what rp_encoder_trial refuses, RP_ERR_ENCODER when it
  * fails to open, RP_ERR_NOMEM, RP_ERR_UNSUPPORTED when libswscale cannot convert to the
  * pixel format; on failure, rp_encoder_free releases what was made. */
 int rp_encoder_open(rp_encoder *e, const rp_encoder_choice *choice, const rp_output_spec *opts,
-                    int global_header, char *err, size_t errlen);
+                    int global_header, rp_error *err);
 
 /** Fill e->frame from one packed frame of opts (RGB24, or RGBA with --alpha) and give it the
  * next pts. palette: for pal8, the GIF's palette the pixels are mapped to; NULL otherwise.
  * RP_ERR_NOMEM when the frame the encoder still holds cannot be replaced. */
-int rp_encoder_convert(rp_encoder *e, const uint8_t *px, const rp_palette *palette, char *err,
-                       size_t errlen);
+int rp_encoder_convert(rp_encoder *e, const uint8_t *px, const rp_palette *palette, rp_error *err);
 
 /** Close the encoder (libsvtav1 after ending its stream, which its close waits for) and free
  * its frame and converter; a closed e is left alone. */
@@ -78,11 +76,11 @@ void rp_encoder_free(rp_encoder *e);
 
 /** "WHAT NAME: FFmpeg's message for ret" into err; returns code (for ENOMEM "WHAT NAME:
  * out of memory (what to lower)" and RP_ERR_NOMEM). */
-int rp_averr(char *err, size_t errlen, int code, const char *what, const char *name, int ret);
+int rp_averr(rp_error *err, int code, const char *what, const char *name, int ret);
 
 /** An encoder's failure (ret from avcodec_send_frame or avcodec_receive_packet) as "WHAT
  * NAME: ...": RP_ERR_NOMEM for AVERROR(ENOMEM), with what to lower; otherwise
  * RP_ERR_ENCODER, saying that an external library's failure is likely a failed allocation. */
-int rp_encoder_error(char *err, size_t errlen, const char *what, const char *name, int ret);
+int rp_encoder_error(rp_error *err, const char *what, const char *name, int ret);
 
 #endif

@@ -194,7 +194,7 @@ uint64_t rp_temporary_files_activity(void)
     return sum;
 }
 
-int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err, size_t errlen)
+int rp_output_temp_create(const char *tmp, const char *path, int *fd, rp_error *err)
 {
     int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
 
@@ -207,8 +207,7 @@ int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err,
         *fd = open(tmp, flags, 0666);
     }
     if (*fd < 0) {
-        rp_errf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot create '%s': %s", path, strerror(errno));
     }
     if (flags & O_CREAT)
         temps_add(tmp);
@@ -218,7 +217,7 @@ int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err,
 /* Move tmp onto path. Without overwrite, link() + unlink() refuses atomically to replace
  * a file that appeared since validation; file systems without hard links fall back to a
  * check then rename(). */
-int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err, size_t errlen)
+int rp_output_commit(const char *tmp, const char *path, int overwrite, rp_error *err)
 {
     if (strcmp(tmp, path) == 0) /* written in place */
         return RP_OK;
@@ -229,25 +228,25 @@ int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err
         }
         if (errno == EEXIST || access(path, F_OK) == 0) {
             rp_output_unlink_tmp(tmp);
-            rp_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
-            return RP_ERR_EXISTS;
+            return rp_error_set(err, RP_ERR_EXISTS, 1, "'%s' already exists (use -y to overwrite)",
+                                path);
         }
     }
     if (rename(tmp, path) != 0) {
         int e = errno;
 
         rp_output_unlink_tmp(tmp);
-        rp_errf(err, errlen, "cannot rename the finished output to '%s': %s", path, strerror(e));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot rename the finished output to '%s': %s",
+                            path, strerror(e));
     }
     temps_forget(tmp);
     return RP_OK;
 }
 
-static int check_target(const char *path, int overwrite, char *err, size_t errlen);
-static int check_parent(const char *path, int must_exist, char *err, size_t errlen);
+static int check_target(const char *path, int overwrite, rp_error *err);
+static int check_parent(const char *path, int must_exist, rp_error *err);
 
-int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char *err, size_t errlen)
+int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, rp_error *err)
 {
     memset(s, 0, sizeof *s);
     s->opts = opts;
@@ -258,10 +257,10 @@ int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char 
         return RP_OK;
     }
     if (rp_output_temp_name(opts->path, s->tmp, sizeof s->tmp)) {
-        rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the output path '%.64s...' is too long",
+                            opts->path);
     }
-    int ret = rp_output_temp_create(s->tmp, opts->path, &s->fd, err, errlen);
+    int ret = rp_output_temp_create(s->tmp, opts->path, &s->fd, err);
     if (ret)
         return ret;
     s->tmp_exists = 1;
@@ -269,27 +268,25 @@ int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char 
     return RP_OK;
 }
 
-int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, char *err,
-                         size_t errlen)
+int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, rp_error *err)
 {
     int e = rp_output_write_all(s->fd, data, len);
 
     if (e) {
-        rp_errf(err, errlen, "cannot write '%s': %s", s->to_stdout ? "stdout" : s->opts->path,
-                strerror(e));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot write '%s': %s",
+                            s->to_stdout ? "stdout" : s->opts->path, strerror(e));
     }
     return RP_OK;
 }
 
-int rp_output_stream_finish(rp_output_stream *s, char *err, size_t errlen)
+int rp_output_stream_finish(rp_output_stream *s, rp_error *err)
 {
     int ret;
 
     if (!s->fd_open)
         return RP_OK;
     s->fd_open = 0;
-    ret = rp_output_close_fd(s->fd, s->opts->path, err, errlen);
+    ret = rp_output_close_fd(s->fd, s->opts->path, err);
     if (ret) {
         rp_output_unlink_tmp(s->tmp);
         s->tmp_exists = 0;
@@ -297,18 +294,18 @@ int rp_output_stream_finish(rp_output_stream *s, char *err, size_t errlen)
     return ret;
 }
 
-int rp_output_stream_commit(rp_output_stream *s, char *err, size_t errlen)
+int rp_output_stream_commit(rp_output_stream *s, rp_error *err)
 {
     if (!s->tmp_exists)
         return RP_OK;
     s->tmp_exists = 0;
-    return rp_output_commit(s->tmp, s->opts->path, s->opts->overwrite, err, errlen);
+    return rp_output_commit(s->tmp, s->opts->path, s->opts->overwrite, err);
 }
 
-int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen)
+int rp_output_stream_close(rp_output_stream *s, rp_error *err)
 {
-    int ret = rp_output_stream_finish(s, err, errlen);
-    return ret ? ret : rp_output_stream_commit(s, err, errlen);
+    int ret = rp_output_stream_finish(s, err);
+    return ret ? ret : rp_output_stream_commit(s, err);
 }
 
 void rp_output_stream_abort(rp_output_stream *s)
@@ -329,68 +326,76 @@ struct rp_output_file {
     char path[];
 };
 
-int rp_output_file_check(const char *path, int overwrite, char *err, size_t errlen)
+/* A side file that was checked before the run (rp_output_file_check) and fails while it
+ * is written: a runtime failure, whatever the code. */
+static int runtime(rp_error *err, int code)
+{
+    if (code)
+        err->bad_input = 0;
+    return code;
+}
+
+int rp_output_file_check(const char *path, int overwrite, rp_error *err)
 {
     int ret;
 
     if (rp_output_is_stdout(path)) {
-        rp_errf(err, errlen, "'%s': this output needs a file name", path);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "'%s': this output needs a file name", path);
     }
-    ret = check_parent(path, 1, err, errlen);
+    ret = check_parent(path, 1, err);
     if (!ret)
-        ret = check_target(path, overwrite, err, errlen);
+        ret = check_target(path, overwrite, err);
+    if (ret)
+        err->bad_input = 1; /* the path given cannot be written */
     return ret;
 }
 
-int rp_output_file_open(rp_output_file **out, const char *path, int overwrite, char *err,
-                        size_t errlen)
+int rp_output_file_open(rp_output_file **out, const char *path, int overwrite, rp_error *err)
 {
     size_t n = strlen(path) + 1;
     rp_output_file *f;
     int ret;
 
     *out = NULL;
-    if ((ret = rp_output_file_check(path, overwrite, err, errlen)))
-        return ret;
+    if ((ret = rp_output_file_check(path, overwrite, err)))
+        return runtime(err, ret);
     if (!(f = calloc(1, sizeof *f + n))) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     memcpy(f->path, path, n);
     rp_output_spec_init(&f->opts);
     f->opts.path = f->path;
     f->opts.overwrite = overwrite;
-    if ((ret = rp_output_stream_open(&f->stream, &f->opts, err, errlen))) {
+    if ((ret = rp_output_stream_open(&f->stream, &f->opts, err))) {
         free(f);
-        return ret;
+        return runtime(err, ret);
     }
     *out = f;
     return RP_OK;
 }
 
-int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err, size_t errlen)
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, rp_error *err)
 {
-    return rp_output_stream_put(&f->stream, data, len, err, errlen);
+    return runtime(err, rp_output_stream_put(&f->stream, data, len, err));
 }
 
-int rp_output_file_finish(rp_output_file *f, char *err, size_t errlen)
+int rp_output_file_finish(rp_output_file *f, rp_error *err)
 {
-    return f ? rp_output_stream_finish(&f->stream, err, errlen) : RP_OK;
+    return f ? runtime(err, rp_output_stream_finish(&f->stream, err)) : RP_OK;
 }
 
-int rp_output_file_commit(rp_output_file **pf, char *err, size_t errlen)
+int rp_output_file_commit(rp_output_file **pf, rp_error *err)
 {
     rp_output_file *f = *pf;
     int ret;
 
     if (!f)
         return RP_OK;
-    ret = rp_output_stream_close(&f->stream, err, errlen);
+    ret = rp_output_stream_close(&f->stream, err);
     rp_output_stream_abort(&f->stream);
     free(f);
     *pf = NULL;
-    return ret;
+    return runtime(err, ret);
 }
 
 void rp_output_file_abort(rp_output_file **pf)
@@ -420,11 +425,10 @@ int rp_output_write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
-int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen)
+int rp_output_close_fd(int fd, const char *path, rp_error *err)
 {
     if (close(fd) != 0 && errno != EINTR) {
-        rp_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot write '%s': %s", path, strerror(errno));
     }
     return RP_OK;
 }
@@ -435,7 +439,7 @@ int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen)
  * is "%%". A name without a conversion is one still (a run of one frame, checked by
  * rp_output_validate); *conversions (if not NULL) is set to 0 or 1. */
 static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *conversions_out,
-                          char *err, size_t errlen)
+                          rp_error *err)
 {
     const char *base = strrchr(pattern, '/');
     size_t o = 0;
@@ -473,25 +477,23 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *co
         if (!*p || !strchr("diu", *p) || digits > 2) {
             int n = *p ? (int)(p - spec) + 1 : (int)(p - spec);
 
-            rp_errf(err, errlen,
-                    "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
-                    "integer conversion like %%05d (and %%%% for a literal %%)",
-                    pattern, n, spec);
-            return RP_ERR_INVALID;
+            return rp_error_set(
+                err, RP_ERR_INVALID, 1,
+                "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
+                "integer conversion like %%05d (and %%%% for a literal %%)",
+                pattern, n, spec);
         }
         if (++conversions > 1) {
-            rp_errf(err, errlen,
-                    "the PNG pattern '%s' has more than one conversion: use exactly "
-                    "one, like %%05d",
-                    pattern);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "the PNG pattern '%s' has more than one conversion: use exactly "
+                                "one, like %%05d",
+                                pattern);
         }
         if (spec < base) {
-            rp_errf(err, errlen,
-                    "the PNG pattern '%s' has its conversion in a directory name: put "
-                    "it in the file name",
-                    pattern);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "the PNG pattern '%s' has its conversion in a directory name: put "
+                                "it in the file name",
+                                pattern);
         }
         if (o + (size_t)(p - spec) + sizeof(PRId64) >= fmtlen)
             goto too_long;
@@ -506,30 +508,30 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *co
     return RP_OK;
 
 too_long:
-    rp_errf(err, errlen, "the PNG pattern '%.64s...' is too long", pattern);
-    return RP_ERR_TOO_LARGE;
+    return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the PNG pattern '%.64s...' is too long",
+                        pattern);
 }
 
-int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len, char *err,
-                           size_t errlen)
+int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len,
+                           rp_error *err)
 {
     char fmt[4096];
     int ret, n;
 
-    ret = pattern_format(pattern, fmt, sizeof(fmt), NULL, err, errlen);
+    ret = pattern_format(pattern, fmt, sizeof(fmt), NULL, err);
     if (ret)
         return ret;
     n = snprintf(name, len, fmt, index);
     if (n < 0 || (size_t)n >= len) {
-        rp_errf(err, errlen, "the file name made from '%.64s' is too long", pattern);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the file name made from '%.64s' is too long",
+                            pattern);
     }
     return RP_OK;
 }
 
 /* An existing output without overwrite is RP_ERR_EXISTS; an existing directory is always
  * an error. */
-static int check_target(const char *path, int overwrite, char *err, size_t errlen)
+static int check_target(const char *path, int overwrite, rp_error *err)
 {
     struct stat st;
     const char *base = strrchr(path, '/');
@@ -538,54 +540,52 @@ static int check_target(const char *path, int overwrite, char *err, size_t errle
     base = base ? base + 1 : path;
     if (!rp_path_is_special(path) &&
         (strlen(base) > NAME_MAX || rp_output_temp_name(path, tmp, sizeof tmp))) {
-        rp_errf(err, errlen,
-                "cannot write '%.64s...': its file name is %zu bytes, over the %d-byte limit", path,
-                strlen(base), NAME_MAX);
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "cannot write '%.64s...': its file name is %zu bytes, over the %d-byte limit", path,
+            strlen(base), NAME_MAX);
     }
     if (stat(path, &st) != 0) {
         /* A dangling symbolic link exists too: the rename would replace it. */
         if (!overwrite && lstat(path, &st) == 0) {
-            rp_errf(err, errlen,
-                    "'%s' already exists (a dangling symbolic link; use -y to "
-                    "overwrite)",
-                    path);
-            return RP_ERR_EXISTS;
+            return rp_error_set(err, RP_ERR_EXISTS, 1,
+                                "'%s' already exists (a dangling symbolic link; use -y to "
+                                "overwrite)",
+                                path);
         }
         return RP_OK;
     }
     if (S_ISDIR(st.st_mode)) {
-        rp_errf(err, errlen, "'%s' is a directory", path);
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "'%s' is a directory", path);
     }
     /* A device or FIFO (/dev/null, a named pipe) is written in place: nothing is lost. */
     if (!overwrite && S_ISREG(st.st_mode)) {
-        rp_errf(err, errlen, "'%s' already exists (use -y to overwrite)", path);
-        return RP_ERR_EXISTS;
+        return rp_error_set(err, RP_ERR_EXISTS, 1, "'%s' already exists (use -y to overwrite)",
+                            path);
     }
     return RP_OK;
 }
 
 /* The parent directory of path must exist (required) or at least not be a file (PNG,
  * whose directory rp_output_open creates). */
-static int check_parent(const char *path, int must_exist, char *err, size_t errlen)
+static int check_parent(const char *path, int must_exist, rp_error *err)
 {
     char dir[4096];
     struct stat st;
 
     if (dir_of(path, dir, sizeof(dir))) {
-        rp_errf(err, errlen, "the output path '%.64s...' is too long", path);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the output path '%.64s...' is too long",
+                            path);
     }
     if (stat(dir, &st) != 0) {
         if (errno == ENOENT && !must_exist)
             return RP_OK;
-        rp_errf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot write '%s': directory '%s': %s", path, dir,
+                            strerror(errno));
     }
     if (!S_ISDIR(st.st_mode)) {
-        rp_errf(err, errlen, "cannot write '%s': '%s' is not a directory", path, dir);
-        return RP_ERR_IO;
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot write '%s': '%s' is not a directory", path,
+                            dir);
     }
     return RP_OK;
 }
@@ -658,15 +658,15 @@ static void split_real(const char *path, int follow, char *dir, char *name, size
  * (a hard or symbolic link to an input under a frame's name). */
 static int pattern_has_file(const char *pattern, const path_id *id)
 {
-    char fmt[4096], dir[4096], full[8192], err[8];
+    char fmt[4096], dir[4096], full[8192];
+    rp_error err; /* not told */
     const char *slash;
     struct dirent *e;
     struct stat st;
     DIR *d;
     int found = 0;
 
-    if (!id->exists || id->special ||
-        pattern_format(pattern, fmt, sizeof fmt, NULL, err, sizeof err) ||
+    if (!id->exists || id->special || pattern_format(pattern, fmt, sizeof fmt, NULL, &err) ||
         dir_of(fmt, dir, sizeof dir) || !(d = opendir(dir)))
         return 0;
     slash = strrchr(fmt, '/');
@@ -684,9 +684,10 @@ static int pattern_has_file(const char *pattern, const path_id *id)
  * other_pattern also names (1; tried at a few frame numbers of different widths). */
 static int pattern_overlaps(const char *pattern, const char *path, int other_pattern)
 {
-    char fmt[4096], ofmt[4096], dir[4096], name[4096], odir[4096], oname[4096], err[8];
-    if (pattern_format(pattern, fmt, sizeof fmt, NULL, err, sizeof err) ||
-        (other_pattern && pattern_format(path, ofmt, sizeof ofmt, NULL, err, sizeof err)))
+    char fmt[4096], ofmt[4096], dir[4096], name[4096], odir[4096], oname[4096];
+    rp_error err; /* not told */
+    if (pattern_format(pattern, fmt, sizeof fmt, NULL, &err) ||
+        (other_pattern && pattern_format(path, ofmt, sizeof ofmt, NULL, &err)))
         return 0;
     split_real(fmt, 0, dir, name, sizeof dir);
     split_real(other_pattern ? ofmt : path, !other_pattern, odir, oname, sizeof odir);
@@ -715,7 +716,7 @@ static int is_stdout_file(const char *path)
     return stat("/dev/null", &null) || null.st_rdev != b.st_rdev || !S_ISCHR(b.st_mode);
 }
 
-int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
+int rp_paths_check(const rp_path_use *uses, int n, rp_error *err)
 {
     path_id *ids = calloc((size_t)(n ? n : 1), sizeof *ids);
     int *kind = calloc((size_t)(n ? n : 1), sizeof *kind);
@@ -723,19 +724,18 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
     if (!ids || !kind) {
         free(ids);
         free(kind);
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     for (int i = 0; i < n; i++) {
-        char fmt[4096], e[8];
+        char fmt[4096];
+        rp_error e; /* not told: a pattern that fails stays kind 2 */
         int conversions = 1;
         if (!rp_output_is_stdout(uses[i].path))
             path_identify(uses[i].path, &ids[i]);
         /* A PNG output without a conversion is one file (a still): it is checked as one,
          * by what it leads to, like every other output. */
         kind[i] = uses[i].is_output;
-        if (kind[i] == 2 &&
-            !pattern_format(uses[i].path, fmt, sizeof fmt, &conversions, e, sizeof e) &&
+        if (kind[i] == 2 && !pattern_format(uses[i].path, fmt, sizeof fmt, &conversions, &e) &&
             !conversions)
             kind[i] = 1;
     }
@@ -749,19 +749,20 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
                 (kind[j] || !pattern_has_file(uses[i].path, &ids[j])))
                 continue;
             if (kind[j])
-                rp_errf(err, errlen, "%s '%s' and %s '%s' name the same files", uses[j].what,
-                        uses[j].path, uses[i].what, uses[i].path);
+                ret =
+                    rp_error_set(err, RP_ERR_INVALID, 1, "%s '%s' and %s '%s' name the same files",
+                                 uses[j].what, uses[j].path, uses[i].what, uses[i].path);
             else
-                rp_errf(err, errlen, "%s '%s' would overwrite %s of this run ('%s')", uses[i].what,
-                        uses[i].path, uses[j].what, uses[j].path);
-            ret = RP_ERR_INVALID;
+                ret = rp_error_set(err, RP_ERR_INVALID, 1,
+                                   "%s '%s' would overwrite %s of this run ('%s')", uses[i].what,
+                                   uses[i].path, uses[j].what, uses[j].path);
         }
         /* An output to stdout and another output leading there would mix. */
         for (int j = 0; kind[i] && rp_output_is_stdout(uses[i].path) && j < n && !ret; j++) {
             if (j != i && kind[j] && is_stdout_file(uses[j].path)) {
-                rp_errf(err, errlen, "%s '%s' is stdout, which %s '-' already writes", uses[j].what,
-                        uses[j].path, uses[i].what);
-                ret = RP_ERR_INVALID;
+                ret = rp_error_set(err, RP_ERR_INVALID, 1,
+                                   "%s '%s' is stdout, which %s '-' already writes", uses[j].what,
+                                   uses[j].path, uses[i].what);
             }
         }
         if (!kind[i] || kind[i] == 2 || rp_output_is_stdout(uses[i].path))
@@ -770,14 +771,11 @@ int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen)
             if (j == i || rp_output_is_stdout(uses[j].path) || !same_file(&ids[i], &ids[j]))
                 continue;
             if (kind[j] && j < i)
-                rp_errf(err, errlen, "%s '%s' and %s '%s' name the same file", uses[j].what,
-                        uses[j].path, uses[i].what, uses[i].path);
+                ret = rp_error_set(err, RP_ERR_INVALID, 1, "%s '%s' and %s '%s' name the same file",
+                                   uses[j].what, uses[j].path, uses[i].what, uses[i].path);
             else if (!kind[j])
-                rp_errf(err, errlen, "%s '%s' would overwrite %s of this run", uses[i].what,
-                        uses[i].path, uses[j].what);
-            else
-                continue;
-            ret = RP_ERR_INVALID;
+                ret = rp_error_set(err, RP_ERR_INVALID, 1, "%s '%s' would overwrite %s of this run",
+                                   uses[i].what, uses[i].path, uses[j].what);
         }
     }
     free(ids);
@@ -823,7 +821,7 @@ static int64_t pattern_index(const char *fmt, const char *entry)
 
 /* Check every existing entry of a PNG pattern's directory that a frame of this run would
  * replace (see rp_output_validate). */
-static int check_pattern_dir(const rp_output_spec *opts, char *err, size_t errlen)
+static int check_pattern_dir(const rp_output_spec *opts, rp_error *err)
 {
     char fmt[4096], dir[4096], base_fmt[4096], full[8192];
     const char *slash;
@@ -831,7 +829,7 @@ static int check_pattern_dir(const rp_output_spec *opts, char *err, size_t errle
     struct dirent *e;
     int ret;
 
-    if ((ret = pattern_format(opts->path, fmt, sizeof fmt, NULL, err, errlen)))
+    if ((ret = pattern_format(opts->path, fmt, sizeof fmt, NULL, err)))
         return ret;
     slash = strrchr(fmt, '/');
     snprintf(base_fmt, sizeof base_fmt, "%s", slash ? slash + 1 : fmt);
@@ -842,7 +840,7 @@ static int check_pattern_dir(const rp_output_spec *opts, char *err, size_t errle
         if (k < opts->first_frame || k >= opts->first_frame + opts->frame_count)
             continue;
         snprintf(full, sizeof full, "%s%s%s", slash ? dir : "", slash ? "/" : "", e->d_name);
-        ret = check_target(full, opts->overwrite, err, errlen);
+        ret = check_target(full, opts->overwrite, err);
     }
     closedir(d);
     return ret;
@@ -851,8 +849,7 @@ static int check_pattern_dir(const rp_output_spec *opts, char *err, size_t errle
 /* Check the files an output would write: the parent directory exists, and without
  * overwrite no file is replaced, for a PNG pattern every frame's name (see
  * rp_output_validate). Nothing for stdout. */
-int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, char *err,
-                          size_t errlen)
+int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, rp_error *err)
 {
     int ret;
     if (rp_output_is_stdout(opts->path))
@@ -861,32 +858,31 @@ int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, cha
         char name[4096];
         int conversions = 1;
 
-        ret = pattern_format(opts->path, name, sizeof name, &conversions, err, errlen);
+        ret = pattern_format(opts->path, name, sizeof name, &conversions, err);
         if (!ret && !conversions && opts->frame_count > 1) {
-            rp_errf(err, errlen,
-                    "'%s' names one PNG (a still), but this run writes %" PRId64 " frames: "
-                    "a sequence needs a file name pattern with one integer conversion, like "
-                    "frames/f_%%05d.png (or give --start N alone for one still)",
-                    opts->path, opts->frame_count);
-            return RP_ERR_INVALID;
+            return rp_error_set(
+                err, RP_ERR_INVALID, 1,
+                "'%s' names one PNG (a still), but this run writes %" PRId64 " frames: "
+                "a sequence needs a file name pattern with one integer conversion, like "
+                "frames/f_%%05d.png (or give --start N alone for one still)",
+                opts->path, opts->frame_count);
         }
         if (!ret)
-            ret = rp_output_pattern_name(opts->path, opts->first_frame, name, sizeof(name), err,
-                                         errlen);
+            ret = rp_output_pattern_name(opts->path, opts->first_frame, name, sizeof(name), err);
         if (!ret)
-            ret = check_parent(name, 0, err, errlen);
+            ret = check_parent(name, 0, err);
         if (!ret)
-            ret = check_target(name, opts->overwrite, err, errlen);
+            ret = check_target(name, opts->overwrite, err);
         /* Every frame's name, so a run does not stop half-way on an old frame (without -y)
          * or on a directory (with -y): the directory is read once and each entry that
          * one of the frames would be named is checked, so a long pattern costs no more
          * than the directory's size. */
         if (!ret)
-            ret = check_pattern_dir(opts, err, errlen);
+            ret = check_pattern_dir(opts, err);
         return ret;
     }
-    ret = check_parent(opts->path, 1, err, errlen);
+    ret = check_parent(opts->path, 1, err);
     if (!ret)
-        ret = check_target(opts->path, opts->overwrite, err, errlen);
+        ret = check_target(opts->path, opts->overwrite, err);
     return ret;
 }

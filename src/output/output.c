@@ -119,7 +119,7 @@ int rp_pixfmt_bytes(enum rp_pixfmt f)
 /* Which backends take which frame layouts (the video backends check their encoder's
  * alpha in their own validate). */
 static int check_pixfmt(const rp_output_spec *opts, const rp_output_backend *b,
-                        enum rp_format format, char *err, size_t errlen)
+                        enum rp_format format, rp_error *err)
 {
     switch (opts->pixfmt) {
     case RP_PIX_RGB24: return RP_OK;
@@ -129,24 +129,22 @@ static int check_pixfmt(const rp_output_spec *opts, const rp_output_backend *b,
             snprintf(name, sizeof name, "%s", rp_output_format_name(format));
             for (char *c = name; *c; c++)
                 *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-            rp_errf(err, errlen,
-                    "%s cannot carry alpha (--alpha): use a PNG pattern like f_%%05d.png (RGBA), "
-                    ".webm (VP9 yuva420p), .webp, or .mov (ProRes 4444, or -c qtrle)",
-                    name);
-            return RP_ERR_INVALID;
+            return rp_error_set(
+                err, RP_ERR_INVALID, 1,
+                "%s cannot carry alpha (--alpha): use a PNG pattern like f_%%05d.png (RGBA), "
+                ".webm (VP9 yuva420p), .webp, or .mov (ProRes 4444, or -c qtrle)",
+                name);
         }
         return RP_OK;
     case RP_PIX_GRAY16:
     case RP_PIX_RGB48:
         if (format != RP_FORMAT_PNG) {
-            rp_errf(err, errlen, "16-bit frames go to PNG only, not %s",
-                    rp_output_format_name(format));
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1, "16-bit frames go to PNG only, not %s",
+                                rp_output_format_name(format));
         }
         return RP_OK;
     }
-    rp_errf(err, errlen, "unknown pixel layout %d", (int)opts->pixfmt);
-    return RP_ERR_INVALID;
+    return rp_error_set(err, RP_ERR_INVALID, 1, "unknown pixel layout %d", (int)opts->pixfmt);
 }
 
 int rp_output_is_stdout(const char *path)
@@ -258,7 +256,16 @@ double rp_output_cell_bytes(const rp_output_spec *opts, int threads)
            (b->run_cell_bytes ? b->run_cell_bytes(&resolved, threads) : 0);
 }
 
-int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen)
+/* A failure's fault as the program tells it (bad input: exit status 2), set where a public
+ * call returns: what the backends below say is decided here, by the call and the code. */
+static int fault(rp_error *err, int code, int bad_input)
+{
+    if (code)
+        err->bad_input = bad_input;
+    return code;
+}
+
+static int validate(const rp_output_spec *opts, rp_error *err)
 {
     enum rp_format format = resolve_format(opts);
     const rp_output_backend *b = backend_for(format);
@@ -266,49 +273,52 @@ int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen)
     int ret;
 
     if (!opts->path || !*opts->path) {
-        rp_errf(err, errlen, "no output path");
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "no output path");
     }
     if (!b) {
-        rp_errf(err, errlen,
-                "cannot tell the output format of '%s': use -f NAME, or a path ending "
-                "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
-                opts->path);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "cannot tell the output format of '%s': use -f NAME, or a path ending "
+                            "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
+                            opts->path);
     }
     if (opts->width < 1 || opts->height < 1 || opts->width > RP_MAX_SIDE ||
         opts->height > RP_MAX_SIDE) {
-        rp_errf(err, errlen, "frame size %dx%d is out of range (1..%d per side)", opts->width,
-                opts->height, RP_MAX_SIDE);
-        return opts->width > RP_MAX_SIDE || opts->height > RP_MAX_SIDE ? RP_ERR_TOO_LARGE
-                                                                       : RP_ERR_INVALID;
+        int code = opts->width > RP_MAX_SIDE || opts->height > RP_MAX_SIDE ? RP_ERR_TOO_LARGE
+                                                                           : RP_ERR_INVALID;
+        return rp_error_set(err, code, code == RP_ERR_INVALID,
+                            "frame size %dx%d is out of range (1..%d per side)", opts->width,
+                            opts->height, RP_MAX_SIDE);
     }
     if (opts->fps < 1 || opts->first_frame < 0) {
-        rp_errf(err, errlen, "invalid frame rate %d or first frame %" PRId64, opts->fps,
-                opts->first_frame);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "invalid frame rate %d or first frame %" PRId64,
+                            opts->fps, opts->first_frame);
     }
     if (opts->png_level < -1 || opts->png_level > 9) {
-        rp_errf(err, errlen, "PNG level %d is out of range (0..9)", opts->png_level);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "PNG level %d is out of range (0..9)",
+                            opts->png_level);
     }
     if (rp_output_is_stdout(opts->path) && format != RP_FORMAT_Y4M &&
         format != RP_FORMAT_FRAMEMD5 && format != RP_FORMAT_FRAMEHASH) {
-        rp_errf(err, errlen,
-                "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
-                "file name",
-                b->name);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
+                            "file name",
+                            b->name);
     }
     resolved.format = format;
-    if ((ret = check_pixfmt(opts, b, format, err, errlen)))
+    if ((ret = check_pixfmt(opts, b, format, err)))
         return ret;
     if (b->validate) {
-        ret = b->validate(&resolved, err, errlen);
+        ret = b->validate(&resolved, err);
         if (ret)
             return ret;
     }
-    return rp_output_check_files(opts, format, err, errlen);
+    return rp_output_check_files(opts, format, err);
+}
+
+int rp_output_validate(const rp_output_spec *opts, rp_error *err)
+{
+    int r = validate(opts, err);
+    return fault(err, r, r != RP_ERR_NOMEM);
 }
 
 int rp_output_even_sides(const rp_output_spec *opts, char *what, size_t len)
@@ -350,13 +360,13 @@ static void output_free(rp_output *out)
     free(out);
 }
 
-int rp_output_open(rp_output **pout, const rp_output_spec *opts, char *err, size_t errlen)
+static int output_open(rp_output **pout, const rp_output_spec *opts, rp_error *err)
 {
     rp_output *out = NULL;
     int ok = 1, ret;
 
     *pout = NULL;
-    ret = rp_output_validate(opts, err, errlen);
+    ret = validate(opts, err);
     if (ret)
         return ret;
     out = calloc(1, sizeof(*out));
@@ -373,7 +383,7 @@ int rp_output_open(rp_output **pout, const rp_output_spec *opts, char *err, size
     out->last_index = -1;
     if (!ok || !out->priv)
         goto fail;
-    ret = out->backend->open(out->priv, &out->opts, err, errlen);
+    ret = out->backend->open(out->priv, &out->opts, err);
     if (ret) {
         output_free(out);
         return ret;
@@ -384,35 +394,38 @@ int rp_output_open(rp_output **pout, const rp_output_spec *opts, char *err, size
 fail:
     if (out)
         output_free(out);
-    rp_errf(err, errlen, "out of memory opening '%s'", opts->path);
-    return RP_ERR_NOMEM;
+    return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory opening '%s'", opts->path);
 }
 
-int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, char *err,
-                    size_t errlen)
+int rp_output_open(rp_output **pout, const rp_output_spec *opts, rp_error *err)
+{
+    int r = output_open(pout, opts, err);
+    return fault(err, r, r == RP_ERR_INVALID || r == RP_ERR_EXISTS);
+}
+
+int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, rp_error *err)
 {
     int ret;
 
     if (out->failed) {
-        rp_errf(err, errlen, "output '%s' already failed", out->opts.path);
-        return out->failed;
+        return rp_error_set(err, out->failed, 0, "output '%s' already failed", out->opts.path);
     }
     if (frame_index <= out->last_index || frame_index < 0) {
-        rp_errf(err, errlen, "frame %" PRId64 " arrived after frame %" PRId64, frame_index,
-                out->last_index);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 0,
+                            "frame %" PRId64 " arrived after frame %" PRId64, frame_index,
+                            out->last_index);
     }
-    ret = out->backend->write(out->priv, frame_index, rgb, err, errlen);
+    ret = out->backend->write(out->priv, frame_index, rgb, err);
     if (ret) {
         out->failed = ret;
-        return ret;
+        return fault(err, ret, 0);
     }
     out->last_index = frame_index;
     out->frames++;
     return RP_OK;
 }
 
-int rp_output_close(rp_output **pout, char *err, size_t errlen)
+int rp_output_close(rp_output **pout, rp_error *err)
 {
     rp_output *out = *pout;
     int ret;
@@ -422,15 +435,15 @@ int rp_output_close(rp_output **pout, char *err, size_t errlen)
     *pout = NULL;
     if (out->failed) {
         ret = out->failed;
-        rp_errf(err, errlen, "output '%s' failed earlier; nothing more was written",
-                out->opts.path);
+        rp_error_set(err, ret, 0, "output '%s' failed earlier; nothing more was written",
+                     out->opts.path);
         out->backend->abort(out->priv);
         output_free(out);
         return ret;
     }
-    ret = out->backend->close(out->priv, err, errlen);
+    ret = out->backend->close(out->priv, err);
     output_free(out);
-    return ret;
+    return fault(err, ret, 0);
 }
 
 void rp_output_abort(rp_output **pout)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "rockpool.h" /* enum rp_pixfmt, enum rp_format, rp_output_opts */
 
 /** Bytes per pixel of a format (3, 4, 2, 6). */
@@ -77,8 +78,9 @@ void rp_output_spec_from(rp_output_spec *opts, const rp_output_opts *user);
 
 /** Check a path/format pair without touching the file system beyond stat(): pattern
  * well-formed for PNG, existing file without overwrite, missing directory. On failure
- * returns RP_ERR_INVALID / RP_ERR_EXISTS / RP_ERR_IO with a message in err. */
-int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen);
+ * returns RP_ERR_INVALID / RP_ERR_EXISTS / RP_ERR_IO with a message in err, bad input
+ * unless it is RP_ERR_NOMEM. */
+int rp_output_validate(const rp_output_spec *opts, rp_error *err);
 
 /** Whether the output of opts (its size aside) needs an even width and height: a video
  * whose encoder's pixel format halves the chroma. 1 with what needs them in what ("H.264
@@ -86,17 +88,18 @@ int rp_output_validate(const rp_output_spec *opts, char *err, size_t errlen);
 int rp_output_even_sides(const rp_output_spec *opts, char *what, size_t len);
 
 /** Open the backend (create temp files, set up the encoder). On failure returns an
- * rp_err, writes a one-line reason into err, and leaves nothing on disk. */
-int rp_output_open(rp_output **out, const rp_output_spec *opts, char *err, size_t errlen);
+ * rp_err, writes a one-line reason into err, and leaves nothing on disk; bad input when
+ * the code is RP_ERR_INVALID or RP_ERR_EXISTS (refused settings, a file in the way). */
+int rp_output_open(rp_output **out, const rp_output_spec *opts, rp_error *err);
 
 /** Write one frame (width*height pixels of opts->pixfmt, rows packed) whose timeline index
- * is frame_index. Frames arrive in increasing order. */
-int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, char *err,
-                    size_t errlen);
+ * is frame_index. Frames arrive in increasing order. A failure here and in
+ * rp_output_close is a runtime one (bad_input 0). */
+int rp_output_write(rp_output *out, int64_t frame_index, const uint8_t *rgb, rp_error *err);
 
 /** Finish (flush encoder, write trailer) and move every file to its final name; frees and
  * nulls *out, whatever the result. On failure nothing that looks complete is left. */
-int rp_output_close(rp_output **out, char *err, size_t errlen);
+int rp_output_close(rp_output **out, rp_error *err);
 
 /** Drop everything written (remove temp files); frees and nulls *out. */
 void rp_output_abort(rp_output **out);
@@ -119,7 +122,7 @@ typedef struct rp_path_use {
 /** Refuse two outputs that name the same file (also through links or other spellings) and
  * an output that would overwrite an input of the run. Devices and FIFOs are exempt, and
  * "-" (stdout/stdin). RP_ERR_INVALID with a message naming both uses. */
-int rp_paths_check(const rp_path_use *uses, int n, char *err, size_t errlen);
+int rp_paths_check(const rp_path_use *uses, int n, rp_error *err);
 
 /** Number of frames written so far. */
 int64_t rp_output_frames(const rp_output *out);
@@ -131,20 +134,19 @@ typedef struct rp_output_file rp_output_file;
 
 /** Whether path can be written: its directory exists, it is not a directory, and without
  * overwrite it is not an existing file (RP_ERR_EXISTS). "-" is refused. */
-int rp_output_file_check(const char *path, int overwrite, char *err, size_t errlen);
+int rp_output_file_check(const char *path, int overwrite, rp_error *err);
 
 /** Check, then create the temporary file. */
-int rp_output_file_open(rp_output_file **f, const char *path, int overwrite, char *err,
-                        size_t errlen);
+int rp_output_file_open(rp_output_file **f, const char *path, int overwrite, rp_error *err);
 
-int rp_output_file_write(rp_output_file *f, const void *data, size_t len, char *err, size_t errlen);
+int rp_output_file_write(rp_output_file *f, const void *data, size_t len, rp_error *err);
 
 /** Close the temporary file, reporting deferred write errors (it is then removed). A NULL
  * f is a no-op. */
-int rp_output_file_finish(rp_output_file *f, char *err, size_t errlen);
+int rp_output_file_finish(rp_output_file *f, rp_error *err);
 
 /** Finish if needed and move the file into place; frees and nulls *f whatever happens. */
-int rp_output_file_commit(rp_output_file **f, char *err, size_t errlen);
+int rp_output_file_commit(rp_output_file **f, rp_error *err);
 
 /** Remove the temporary file; frees and nulls *f. NULL and a NULL *f are no-ops. */
 void rp_output_file_abort(rp_output_file **f);

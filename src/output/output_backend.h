@@ -29,15 +29,16 @@ typedef struct rp_output_backend {
      * hasher, hash.h); may be NULL. opts has its size, pixel format and threads. */
     double (*run_cell_bytes)(const rp_output_spec *opts, int threads);
     /* Checks that need no file system access (codec, pixel format, size); may be NULL.
-     * opts->format is resolved. */
-    int (*validate)(const rp_output_spec *opts, char *err, size_t errlen);
+     * opts->format is resolved. Every function here fills err's code and message; its
+     * bad_input is decided by the public call it is reached through (output.h). */
+    int (*validate)(const rp_output_spec *opts, rp_error *err);
     /* Set up; on failure release everything and leave nothing on disk. opts is a copy
      * that stays valid until close/abort; opts->format is resolved. */
-    int (*open)(void *priv, const rp_output_spec *opts, char *err, size_t errlen);
-    int (*write)(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen);
+    int (*open)(void *priv, const rp_output_spec *opts, rp_error *err);
+    int (*write)(void *priv, int64_t frame_index, const uint8_t *rgb, rp_error *err);
     /* Finish and move files to their final names; release everything, whatever the
      * result. */
-    int (*close)(void *priv, char *err, size_t errlen);
+    int (*close)(void *priv, rp_error *err);
     /* Remove temporary files and release everything. */
     void (*abort)(void *priv);
 } rp_output_backend;
@@ -67,11 +68,11 @@ void rp_output_unlink_tmp(const char *tmp);
 
 /** Create tmp for writing (O_EXCL; a stale file of the same name is replaced) and return
  * its descriptor in *fd. RP_ERR_IO with a message naming path on failure. */
-int rp_output_temp_create(const char *tmp, const char *path, int *fd, char *err, size_t errlen);
+int rp_output_temp_create(const char *tmp, const char *path, int *fd, rp_error *err);
 
 /** Move tmp to path. Without overwrite an existing path is left alone and the result is
  * RP_ERR_EXISTS; tmp is removed on every failure. */
-int rp_output_commit(const char *tmp, const char *path, int overwrite, char *err, size_t errlen);
+int rp_output_commit(const char *tmp, const char *path, int overwrite, rp_error *err);
 
 /** write() all of buf to fd, retrying on EINTR and short writes. Returns 0 or an errno
  * value (EPIPE when the reader of a pipe went away). */
@@ -79,19 +80,18 @@ int rp_output_write_all(int fd, const void *buf, size_t len);
 
 /** Close a descriptor we created, reporting a deferred write error (NFS, full disk) as
  * RP_ERR_IO naming path. fsync is not done: the rename gives atomicity, not durability. */
-int rp_output_close_fd(int fd, const char *path, char *err, size_t errlen);
+int rp_output_close_fd(int fd, const char *path, rp_error *err);
 
 /** Format the PNG pattern's file name for one frame index. RP_ERR_INVALID if the pattern
  * is not a path with exactly one integer conversion in its last component,
  * RP_ERR_TOO_LARGE if the name does not fit. */
-int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len, char *err,
-                           size_t errlen);
+int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len,
+                           rp_error *err);
 
 /** The file-system checks of rp_output_validate (files.c): the parent directory exists,
  * and without overwrite nothing is replaced (for a PNG pattern, every frame's name; a
  * name without a conversion is refused for more than one frame). Nothing for stdout. */
-int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, char *err,
-                          size_t errlen);
+int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, rp_error *err);
 
 /** Whether a path names stdout. */
 int rp_output_is_stdout(const char *path);
@@ -108,22 +108,20 @@ typedef struct rp_output_stream {
 } rp_output_stream;
 
 /** Open opts->path (stdout for "-"). On failure nothing is left on disk. */
-int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, char *err,
-                          size_t errlen);
+int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, rp_error *err);
 
 /** Write len bytes; RP_ERR_IO naming the path (or stdout) on failure. */
-int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, char *err,
-                         size_t errlen);
+int rp_output_stream_put(rp_output_stream *s, const void *data, size_t len, rp_error *err);
 
 /** Close the file, reporting a deferred write error; on failure the temporary file is
  * removed. Nothing for stdout. */
-int rp_output_stream_finish(rp_output_stream *s, char *err, size_t errlen);
+int rp_output_stream_finish(rp_output_stream *s, rp_error *err);
 
 /** Move a finished file into place (nothing for stdout). */
-int rp_output_stream_commit(rp_output_stream *s, char *err, size_t errlen);
+int rp_output_stream_commit(rp_output_stream *s, rp_error *err);
 
 /** rp_output_stream_finish, then rp_output_stream_commit. */
-int rp_output_stream_close(rp_output_stream *s, char *err, size_t errlen);
+int rp_output_stream_close(rp_output_stream *s, rp_error *err);
 
 /** Close and remove the temporary file, if any. Safe to call twice. */
 void rp_output_stream_abort(rp_output_stream *s);

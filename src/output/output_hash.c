@@ -27,7 +27,7 @@ typedef struct hash_out {
     rp_output_stream out;
     rp_hasher *hasher;
     size_t frame_size;
-    char err[512]; /* why the line writer failed, for the write() or close() that sees it */
+    rp_error err; /* why the line writer failed, for the write() or close() that sees it */
 } hash_out;
 
 static const char *algo_of(const rp_output_spec *opts)
@@ -46,7 +46,7 @@ static double hash_cell_bytes(const rp_output_spec *opts, int threads)
     return (double)rp_hasher_copies(algo_of(opts), frame, threads) * (double)bpp;
 }
 
-static int hash_validate(const rp_output_spec *opts, char *err, size_t errlen)
+static int hash_validate(const rp_output_spec *opts, rp_error *err)
 {
     const char *canonical;
     char names[512];
@@ -54,16 +54,16 @@ static int hash_validate(const rp_output_spec *opts, char *err, size_t errlen)
     if (opts->format == RP_FORMAT_FRAMEMD5) {
         if (opts->hash_algo && *opts->hash_algo &&
             (rp_hash_lookup(opts->hash_algo, &canonical, NULL) || strcmp(canonical, "MD5"))) {
-            rp_errf(err, errlen, "framemd5 is always MD5; use -f framehash for hash algorithm '%s'",
-                    opts->hash_algo);
-            return RP_ERR_INVALID;
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "framemd5 is always MD5; use -f framehash for hash algorithm '%s'",
+                                opts->hash_algo);
         }
         return RP_OK;
     }
     if (rp_hash_lookup(algo_of(opts), NULL, NULL)) {
         rp_hash_list(names, sizeof(names));
-        rp_errf(err, errlen, "unknown hash algorithm '%s' (expected %s)", opts->hash_algo, names);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1, "unknown hash algorithm '%s' (expected %s)",
+                            opts->hash_algo, names);
     }
     return RP_OK;
 }
@@ -77,12 +77,12 @@ static int put_line(void *priv, int64_t frame_index, const uint8_t *frame, const
     (void)frame;
     snprintf(line, sizeof(line), "0, %10" PRId64 ", %10" PRId64 ", %8d, %8zu, %s\n", frame_index,
              frame_index, 1, ho->frame_size, hex);
-    return rp_output_stream_put(&ho->out, line, strlen(line), ho->err, sizeof(ho->err));
+    return rp_output_stream_put(&ho->out, line, strlen(line), &ho->err);
 }
 
 /* The header of libavformat's framehash muxer (format version 2) for one rawvideo
  * stream, without the #software line, as AVFMT_FLAG_BITEXACT leaves it. */
-static int hash_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
+static int hash_open(void *priv, const rp_output_spec *opts, rp_error *err)
 {
     hash_out *ho = priv;
     char header[512];
@@ -91,19 +91,19 @@ static int hash_open(void *priv, const rp_output_spec *opts, char *err, size_t e
     ho->opts = opts;
     ho->frame_size =
         (size_t)opts->width * (size_t)opts->height * (size_t)rp_pixfmt_bytes(opts->pixfmt);
-    ret = hash_validate(opts, err, errlen);
+    ret = hash_validate(opts, err);
     if (ret)
         return ret;
     ret = rp_hasher_new(&ho->hasher, algo_of(opts), ho->frame_size, opts->threads, put_line, ho);
     if (ret == RP_ERR_NOMEM) {
-        rp_errf(err, errlen, "out of memory setting up hash '%s': " RP_OOM_HINT, algo_of(opts));
-        return ret;
+        return rp_error_set(err, ret, 0, "out of memory setting up hash '%s': " RP_OOM_HINT,
+                            algo_of(opts));
     }
     if (ret) {
-        rp_errf(err, errlen, "cannot set up hash '%s': %s", algo_of(opts), rp_strerror(ret));
-        return ret;
+        return rp_error_set(err, ret, 0, "cannot set up hash '%s': %s", algo_of(opts),
+                            rp_strerror(ret));
     }
-    ret = rp_output_stream_open(&ho->out, opts, err, errlen);
+    ret = rp_output_stream_open(&ho->out, opts, err);
     if (ret) {
         rp_hasher_free(&ho->hasher);
         return ret;
@@ -126,7 +126,7 @@ static int hash_open(void *priv, const rp_output_spec *opts, char *err, size_t e
              "#stream#, dts,        pts, duration,     size, hash\n",
              rp_hasher_name(ho->hasher), opts->fps_den > 0 ? opts->fps_den : 1, opts->fps,
              opts->width, opts->height);
-    ret = rp_output_stream_put(&ho->out, header, strlen(header), err, errlen);
+    ret = rp_output_stream_put(&ho->out, header, strlen(header), err);
     if (ret) {
         rp_output_stream_abort(&ho->out);
         rp_hasher_free(&ho->hasher);
@@ -134,28 +134,28 @@ static int hash_open(void *priv, const rp_output_spec *opts, char *err, size_t e
     return ret;
 }
 
-static int hash_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
+static int hash_write(void *priv, int64_t frame_index, const uint8_t *rgb, rp_error *err)
 {
     hash_out *ho = priv;
     int ret = rp_hasher_submit(ho->hasher, frame_index, rgb);
 
-    if (ret)
-        rp_errf(err, errlen, "%s", ho->err);
+    if (ret) /* the message cut at 511 bytes */
+        rp_error_set(err, ret, 0, "%.511s", ho->err.msg);
     return ret;
 }
 
-static int hash_close(void *priv, char *err, size_t errlen)
+static int hash_close(void *priv, rp_error *err)
 {
     hash_out *ho = priv;
     int ret = rp_hasher_flush(ho->hasher);
 
     rp_hasher_free(&ho->hasher);
     if (ret) {
-        rp_errf(err, errlen, "%s", ho->err);
+        rp_error_set(err, ret, 0, "%.511s", ho->err.msg);
         rp_output_stream_abort(&ho->out);
         return ret;
     }
-    return rp_output_stream_close(&ho->out, err, errlen);
+    return rp_output_stream_close(&ho->out, err);
 }
 
 static void hash_abort(void *priv)

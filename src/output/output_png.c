@@ -50,7 +50,7 @@ typedef struct png_job {
     int has_tmp; /* worked on: tmp holds the encoded file, to be renamed to name */
     char name[4096];
     char tmp[4096];
-    char err[1024]; /* why encoding or renaming it failed */
+    rp_error err; /* why encoding or renaming it failed */
 } png_job;
 
 /* One encoder's compressor and output buffer, made once and reused for every frame. */
@@ -237,7 +237,7 @@ static int note_made(png_out *po, const char *dir)
 
 /* mkdir -p of the directory part of path; every directory it creates is noted in po->made
  * (however the path spells it: zz/../f_%d.png creates zz, which is noted). */
-static int make_parents(png_out *po, const char *path, char *err, size_t errlen)
+static int make_parents(png_out *po, const char *path, rp_error *err)
 {
     char dir[4096];
     const char *slash = strrchr(path, '/');
@@ -259,13 +259,11 @@ static int make_parents(png_out *po, const char *path, char *err, size_t errlen)
         if (mkdir(dir, 0777) == 0) {
             if (note_made(po, dir)) {
                 rmdir(dir);
-                rp_errf(err, errlen, "out of memory");
-                return RP_ERR_NOMEM;
+                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
             }
         } else if (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            rp_errf(err, errlen, "cannot create directory '%s': %s", dir,
-                    errno == EEXIST ? "not a directory" : strerror(errno));
-            return RP_ERR_IO;
+            return rp_error_set(err, RP_ERR_IO, 0, "cannot create directory '%s': %s", dir,
+                                errno == EEXIST ? "not a directory" : strerror(errno));
         }
         if (last)
             break;
@@ -274,7 +272,7 @@ static int make_parents(png_out *po, const char *path, char *err, size_t errlen)
     return RP_OK;
 }
 
-static int start_workers(png_out *po, char *err, size_t errlen);
+static int start_workers(png_out *po, rp_error *err);
 static void remove_made(png_out *po);
 
 /* Free what png_open allocated for frames encoded inline, and the zero row. */
@@ -288,7 +286,7 @@ static void release(png_out *po)
     po->rows = po->zeros = po->be[0] = po->be[1] = NULL;
 }
 
-static int png_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
+static int png_open(void *priv, const rp_output_spec *opts, rp_error *err)
 {
     png_out *po = priv;
     int ret;
@@ -297,12 +295,11 @@ static int png_open(void *priv, const rp_output_spec *opts, char *err, size_t er
     po->level = deflate_level(opts->png_level);
     po->bpp = rp_pixfmt_bytes(opts->pixfmt);
     po->raw_bytes = (size_t)opts->height * ((size_t)opts->width * (size_t)po->bpp + 1);
-    ret = rp_output_pattern_name(opts->path, opts->first_frame, po->name, sizeof(po->name), err,
-                                 errlen);
+    ret = rp_output_pattern_name(opts->path, opts->first_frame, po->name, sizeof(po->name), err);
     if (ret)
         return ret;
     po->last_frame = -1;
-    ret = make_parents(po, po->name, err, errlen);
+    ret = make_parents(po, po->name, err);
     if (ret) {
         remove_made(po);
         return ret;
@@ -313,10 +310,9 @@ static int png_open(void *priv, const rp_output_spec *opts, char *err, size_t er
     if (!po->zeros || !po->be[0] || !po->be[1]) {
         release(po);
         remove_made(po);
-        rp_errf(err, errlen, "out of memory for the PNG encoder");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for the PNG encoder");
     }
-    ret = start_workers(po, err, errlen);
+    ret = start_workers(po, err);
     if (ret) {
         release(po);
         remove_made(po);
@@ -327,8 +323,7 @@ static int png_open(void *priv, const rp_output_spec *opts, char *err, size_t er
     if (!po->rows || coder_init(&po->coder, po->raw_bytes, po->level)) {
         release(po);
         remove_made(po);
-        rp_errf(err, errlen, "out of memory for the PNG encoder");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for the PNG encoder");
     }
     return RP_OK;
 }
@@ -337,39 +332,36 @@ static int png_open(void *priv, const rp_output_spec *opts, char *err, size_t er
  * success *name and *tmp say where it is; on failure the temporary file is gone.
  * Thread-safe. */
 static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_index,
-                          const uint8_t *rows, char *name, char *tmp, size_t len, char *err,
-                          size_t errlen)
+                          const uint8_t *rows, char *name, char *tmp, size_t len, rp_error *err)
 {
     int fd, ret, e;
 
-    ret = rp_output_pattern_name(po->opts->path, frame_index, name, len, err, errlen);
+    ret = rp_output_pattern_name(po->opts->path, frame_index, name, len, err);
     if (ret)
         return ret;
     /* A name without a conversion is a still: a second frame would replace the first. */
     if (frame_index != po->opts->first_frame && !strchr(po->opts->path, '%')) {
-        rp_errf(err, errlen, "'%s' is one still: it holds one frame, not frame %" PRId64,
-                po->opts->path, frame_index);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "'%s' is one still: it holds one frame, not frame %" PRId64,
+                            po->opts->path, frame_index);
     }
     if (rp_output_temp_name(name, tmp, len)) {
-        rp_errf(err, errlen, "the file name '%.64s...' is too long", name);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the file name '%.64s...' is too long", name);
     }
-    ret = rp_output_temp_create(tmp, name, &fd, err, errlen);
+    ret = rp_output_temp_create(tmp, name, &fd, err);
     if (ret)
         return ret;
     e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height, po->opts->pixfmt,
                po->opts->metadata);
     if (e < 0) {
-        rp_errf(err, errlen, "PNG encoding failed on '%s': libdeflate's compressor failed", name);
+        ret = rp_error_set(err, RP_ERR_ENCODER, 0,
+                           "PNG encoding failed on '%s': libdeflate's compressor failed", name);
         close(fd);
-        ret = RP_ERR_ENCODER;
     } else if (e > 0) {
-        rp_errf(err, errlen, "cannot write '%s': %s", name, strerror(e));
+        ret = rp_error_set(err, RP_ERR_IO, 0, "cannot write '%s': %s", name, strerror(e));
         close(fd);
-        ret = RP_ERR_IO;
     } else {
-        ret = rp_output_close_fd(fd, name, err, errlen);
+        ret = rp_output_close_fd(fd, name, err);
     }
     if (ret)
         rp_output_unlink_tmp(tmp);
@@ -385,7 +377,7 @@ static int png_work(void *ctx, int worker, void *const *jobs, int n)
 
     (void)n;
     r = encode_to_temp(po, &po->coders[worker], job->index, job->rows, job->name, job->tmp,
-                       sizeof job->tmp, job->err, sizeof job->err);
+                       sizeof job->tmp, &job->err);
     job->has_tmp = !r;
     return r;
 }
@@ -397,7 +389,7 @@ static int png_done(void *ctx, void *job_ptr)
     png_job *job = job_ptr;
 
     job->has_tmp = 0;
-    return rp_output_commit(job->tmp, job->name, po->opts->overwrite, job->err, sizeof job->err);
+    return rp_output_commit(job->tmp, job->name, po->opts->overwrite, &job->err);
 }
 
 /* A job not renamed (a frame failed, or the run stops): its temporary file goes. */
@@ -412,25 +404,25 @@ static void png_drop(void *ctx, void *job_ptr)
 }
 
 /* The message of the queue's first failure. */
-static int queue_error(png_out *po, int r, char *err, size_t errlen)
+static int queue_error(png_out *po, int r, rp_error *err)
 {
     png_job *job = rp_oqueue_failed_job(po->queue);
 
     if (r)
-        rp_errf(err, errlen, "%s", job ? job->err : "PNG encoding failed");
+        rp_error_set(err, r, 0, "%s", job ? job->err.msg : "PNG encoding failed");
     return r;
 }
 
 /* Stop the workers after the queued frames (all of them renamed, unless one failed) and
  * free the jobs; returns the first error. Nothing to do when frames are encoded inline. */
-static int stop_workers(png_out *po, char *err, size_t errlen)
+static int stop_workers(png_out *po, rp_error *err)
 {
     int r = RP_OK;
 
     if (!po->nworkers)
         return RP_OK;
     if (po->queue)
-        r = queue_error(po, rp_oqueue_flush(po->queue), err, errlen);
+        r = queue_error(po, rp_oqueue_flush(po->queue), err);
     rp_oqueue_free(&po->queue);
     for (int i = 0; po->jobs && i < po->njobs; i++)
         free(po->jobs[i].rows);
@@ -446,7 +438,7 @@ static int stop_workers(png_out *po, char *err, size_t errlen)
 
 /* Start opts->threads encoders with three jobs each (one encoding, one queued, one done
  * and waiting for an earlier frame to be renamed first). */
-static int start_workers(png_out *po, char *err, size_t errlen)
+static int start_workers(png_out *po, rp_error *err)
 {
     int n = po->opts->threads > PNG_MAX_WORKERS ? PNG_MAX_WORKERS : po->opts->threads;
     if (n <= 1)
@@ -475,23 +467,23 @@ static int start_workers(png_out *po, char *err, size_t errlen)
                        .ctx = po};
     int r = rp_oqueue_new(&po->queue, &q);
     if (r) {
-        stop_workers(po, err, errlen);
-        rp_errf(err, errlen,
-                r == RP_ERR_NOMEM ? "out of memory for PNG encoder threads: " RP_OOM_HINT
-                                  : "cannot start PNG encoder threads");
-        return r;
+        stop_workers(po, err);
+        return rp_error_set(err, r, 0,
+                            r == RP_ERR_NOMEM
+                                ? "out of memory for PNG encoder threads: " RP_OOM_HINT
+                                : "cannot start PNG encoder threads");
     }
     return RP_OK;
 nomem:
-    stop_workers(po, err, errlen);
-    rp_errf(err, errlen, "out of memory for PNG encoder buffers: " RP_OOM_HINT);
-    return RP_ERR_NOMEM;
+    stop_workers(po, err);
+    return rp_error_set(err, RP_ERR_NOMEM, 0,
+                        "out of memory for PNG encoder buffers: " RP_OOM_HINT);
 }
 
 /* Write one frame: filter its rows here, then encode them inline with one thread, else hand
  * them to the workers in a free job (an earlier worker's failure is reported by the next
  * write or by close). */
-static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
+static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, rp_error *err)
 {
     png_out *po = priv;
     int ret;
@@ -500,19 +492,19 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
     if (po->nworkers > 1) {
         png_job *job = rp_oqueue_acquire(po->queue, &ret);
         if (!job)
-            return queue_error(po, ret, err, errlen);
+            return queue_error(po, ret, err);
         filter_frame(po, job->rows, rgb);
         job->index = frame_index;
         job->has_tmp = 0;
-        return queue_error(po, rp_oqueue_submit(po->queue), err, errlen);
+        return queue_error(po, rp_oqueue_submit(po->queue), err);
     }
 
     filter_frame(po, po->rows, rgb);
     ret = encode_to_temp(po, &po->coder, frame_index, po->rows, po->name, po->tmp, sizeof po->tmp,
-                         err, errlen);
+                         err);
     if (ret)
         return ret;
-    return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err, errlen);
+    return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err);
 }
 
 /* After a failure (not a stop: a stopped run's frames are finished and kept) the frames this
@@ -520,9 +512,10 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
  * innermost first (rmdir leaves one not empty). */
 static void remove_made(png_out *po)
 {
-    char name[4096], err[16];
+    char name[4096];
+    rp_error err; /* not told */
     for (int64_t k = po->opts->first_frame; k <= po->last_frame; k++)
-        if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, err, sizeof err))
+        if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, &err))
             rp_output_unlink_tmp(name);
     /* the last created first: each is inside the ones created before it */
     for (size_t end = po->made_len; end > 0;) {
@@ -537,10 +530,10 @@ static void remove_made(png_out *po)
     po->made_len = 0;
 }
 
-static int png_close(void *priv, char *err, size_t errlen)
+static int png_close(void *priv, rp_error *err)
 {
     png_out *po = priv;
-    int ret = stop_workers(po, err, errlen);
+    int ret = stop_workers(po, err);
     release(po);
     if (ret) /* a frame failed while finishing: as png_abort */
         remove_made(po);
@@ -554,12 +547,12 @@ static int png_close(void *priv, char *err, size_t errlen)
 static void png_abort(void *priv)
 {
     png_out *po = priv;
-    char err[1024];
+    rp_error err;
 
     if (po->nworkers > 1) {
         /* Frames not yet renamed are dropped, their temporary files removed. */
         rp_oqueue_free(&po->queue);
-        stop_workers(po, err, sizeof err);
+        stop_workers(po, &err);
     }
     release(po);
     remove_made(po);

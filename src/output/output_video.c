@@ -43,25 +43,25 @@ static int is_animation(enum rp_format f)
 
 /* The video's frames and the re-encoded audio's both go through here (see mux.h). */
 int rp_send_and_mux(AVFormatContext *oc, const char *path, AVCodecContext *enc, AVStream *st,
-                    AVPacket *pkt, AVFrame *frame, int audio, char *err, size_t errlen)
+                    AVPacket *pkt, AVFrame *frame, int audio, rp_error *err)
 {
     const char *what = audio ? "audio encoder" : "encoder";
     int ret = avcodec_send_frame(enc, frame);
 
     if (ret < 0)
-        return rp_encoder_error(err, errlen, what, enc->codec->name, ret);
+        return rp_encoder_error(err, what, enc->codec->name, ret);
     for (;;) {
         ret = avcodec_receive_packet(enc, pkt);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
             return RP_OK;
         if (ret < 0)
-            return rp_encoder_error(err, errlen, what, enc->codec->name, ret);
+            return rp_encoder_error(err, what, enc->codec->name, ret);
         av_packet_rescale_ts(pkt, enc->time_base, st->time_base);
         pkt->stream_index = st->index;
         /* Takes the packet's reference, leaving pkt blank. */
         ret = av_interleaved_write_frame(oc, pkt);
         if (ret < 0)
-            return rp_averr(err, errlen,
+            return rp_averr(err,
                             audio || ret == AVERROR(ENOSPC) || ret == AVERROR(EIO) ? RP_ERR_IO
                                                                                    : RP_ERR_ENCODER,
                             "cannot write", path, ret);
@@ -85,17 +85,17 @@ static const char *muxer_name(enum rp_format f)
 /* The muxer of opts->format (*pofmt), and the encoder and pixel format for it
  * (rp_encoder_pick). RP_ERR_UNSUPPORTED when this FFmpeg has no such muxer. */
 static int pick(const rp_output_spec *opts, const AVOutputFormat **pofmt, rp_encoder_choice *choice,
-                char *warning, size_t wlen, char *err, size_t errlen)
+                char *warning, size_t wlen, rp_error *err)
 {
     const char *muxer = muxer_name(opts->format);
     const AVOutputFormat *ofmt = av_guess_format(muxer, NULL, NULL);
 
     if (!ofmt) {
-        rp_errf(err, errlen, "this FFmpeg has no %s muxer", muxer);
-        return RP_ERR_UNSUPPORTED;
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0, "this FFmpeg has no %s muxer",
+                            muxer);
     }
     *pofmt = ofmt;
-    return rp_encoder_pick(opts, ofmt, choice, warning, wlen, err, errlen);
+    return rp_encoder_pick(opts, ofmt, choice, warning, wlen, err);
 }
 
 /* Whether the muxer wants the codec's header apart from its packets. */
@@ -106,7 +106,7 @@ static int global_header(const AVOutputFormat *ofmt)
 
 /* The muxer, the encoder and pixel format, and the encoder's trial open: what open would
  * refuse, found before anything is created. */
-static int video_validate(const rp_output_spec *opts, char *err, size_t errlen)
+static int video_validate(const rp_output_spec *opts, rp_error *err)
 {
     const AVOutputFormat *ofmt;
     rp_encoder_choice choice;
@@ -116,21 +116,21 @@ static int video_validate(const rp_output_spec *opts, char *err, size_t errlen)
      * argument" once the file exists: WebP's sides are 14-bit (at most 16383), and GIF's
      * delays whole centiseconds, which browsers play no shorter than 2 (50 fps). */
     if (opts->format == RP_FORMAT_WEBP && (opts->width > 16383 || opts->height > 16383)) {
-        rp_errf(err, errlen, "WebP's sides are at most 16383 pixels (got %dx%d): use a smaller -s",
-                opts->width, opts->height);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "WebP's sides are at most 16383 pixels (got %dx%d): use a smaller -s",
+                            opts->width, opts->height);
     }
     if (opts->format == RP_FORMAT_GIF &&
         (int64_t)opts->fps > 50 * (int64_t)(opts->fps_den > 0 ? opts->fps_den : 1)) {
-        rp_errf(err, errlen,
-                "GIF plays at most 50 fps (its delays are whole centiseconds, and browsers play "
-                "a delay under 2 as 10), got %.4g fps: use -r 50 or less, or a video format",
-                (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
-        return RP_ERR_INVALID;
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "GIF plays at most 50 fps (its delays are whole centiseconds, and browsers play "
+            "a delay under 2 as 10), got %.4g fps: use -r 50 or less, or a video format",
+            (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
     }
     rp_output_quiet_ffmpeg();
-    ret = pick(opts, &ofmt, &choice, NULL, 0, err, errlen);
-    return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), err, errlen);
+    ret = pick(opts, &ofmt, &choice, NULL, 0, err);
+    return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), err);
 }
 
 int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len)
@@ -138,11 +138,11 @@ int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len)
     const AVOutputFormat *ofmt;
     rp_encoder_choice choice;
     rp_output_spec even = *opts;
-    char err[256];
+    rp_error err;
 
     even.width = even.height = 2; /* a size every pixel format takes */
     rp_output_quiet_ffmpeg();
-    if (pick(&even, &ofmt, &choice, NULL, 0, err, sizeof err))
+    if (pick(&even, &ofmt, &choice, NULL, 0, &err))
         return 0; /* refused by validate anyway */
     return rp_encoder_even_sides(&choice, what, len);
 }
@@ -164,10 +164,10 @@ static double video_cell_bytes(const rp_output_spec *opts, int threads)
     const AVOutputFormat *ofmt;
     rp_encoder_choice choice;
     double px = (double)opts->width * opts->height, bytes;
-    char err[256];
+    rp_error err;
 
     (void)threads;
-    if (px <= 0 || pick(opts, &ofmt, &choice, NULL, 0, err, sizeof(err)))
+    if (px <= 0 || pick(opts, &ofmt, &choice, NULL, 0, &err))
         return 45; /* refused by validate anyway */
     bytes = 12 * px + rp_encoder_memory(&choice, opts);
     if (opts->format == RP_FORMAT_GIF)
@@ -200,26 +200,24 @@ static void release(video_out *vo)
 }
 
 /* GIF: the palette and room for the frames it is made from (gif_held). */
-static int hold_frames(video_out *vo, char *err, size_t errlen)
+static int hold_frames(video_out *vo, rp_error *err)
 {
     vo->maxheld = gif_held(vo->opts);
     if (!(vo->palette = calloc(1, sizeof *vo->palette)) ||
         !(vo->held = calloc((size_t)vo->maxheld, sizeof *vo->held))) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     return RP_OK;
 }
 
 /* Describe the video stream from its open encoder. */
-static int describe_stream(video_out *vo, char *err, size_t errlen)
+static int describe_stream(video_out *vo, rp_error *err)
 {
     const AVCodecContext *enc = vo->enc.ctx;
     int ret = avcodec_parameters_from_context(vo->st->codecpar, enc);
 
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot configure stream for",
-                        enc->codec->name, ret);
+        return rp_averr(err, RP_ERR_ENCODER, "cannot configure stream for", enc->codec->name, ret);
     vo->st->time_base = enc->time_base;
     vo->st->avg_frame_rate = enc->framerate;
     vo->st->r_frame_rate = enc->framerate;
@@ -228,17 +226,17 @@ static int describe_stream(video_out *vo, char *err, size_t errlen)
 
 /* Create the temporary file in the target's directory (close renames it into place) and
  * open it for the muxer; tmp_exists tells release to remove it. */
-static int open_temp_file(video_out *vo, char *err, size_t errlen)
+static int open_temp_file(video_out *vo, rp_error *err)
 {
     const rp_output_spec *opts = vo->opts;
     char url[4200];
     int ret, fd;
 
     if (rp_output_temp_name(opts->path, vo->tmp, sizeof(vo->tmp))) {
-        rp_errf(err, errlen, "the output path '%.64s...' is too long", opts->path);
-        return RP_ERR_TOO_LARGE;
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the output path '%.64s...' is too long",
+                            opts->path);
     }
-    ret = rp_output_temp_create(vo->tmp, opts->path, &fd, err, errlen);
+    ret = rp_output_temp_create(vo->tmp, opts->path, &fd, err);
     if (ret)
         return ret;
     close(fd);
@@ -250,14 +248,14 @@ static int open_temp_file(video_out *vo, char *err, size_t errlen)
     vo->oc->url = av_strdup(url);
     ret = vo->oc->url ? avio_open(&vo->oc->pb, url, AVIO_FLAG_WRITE) : AVERROR(ENOMEM);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_IO, "cannot write", opts->path, ret);
+        return rp_averr(err, RP_ERR_IO, "cannot write", opts->path, ret);
     return RP_OK;
 }
 
 /* The container header, once every stream (video, and audio if any) exists. MP4 and MOV
  * with the index at the front (playable while downloading); no muxer version or date in the
  * file, so the same frames give the same bytes. */
-static int write_header(video_out *vo, char *err, size_t errlen)
+static int write_header(video_out *vo, rp_error *err)
 {
     const rp_output_spec *opts = vo->opts;
     AVDictionary *mux_opts = NULL;
@@ -273,13 +271,13 @@ static int write_header(video_out *vo, char *err, size_t errlen)
     ret = avformat_write_header(vo->oc, &mux_opts);
     av_dict_free(&mux_opts);
     if (ret < 0)
-        return rp_averr(err, errlen, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
+        return rp_averr(err, RP_ERR_ENCODER, "cannot write the header of", opts->path, ret);
     return RP_OK;
 }
 
 /* Set up muxer, stream, encoder and (GIF) palette; create the temporary file and write the
  * container header. */
-static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
+static int video_open(void *priv, const rp_output_spec *opts, rp_error *err)
 {
     video_out *vo = priv;
     const AVOutputFormat *ofmt;
@@ -289,7 +287,7 @@ static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t 
 
     vo->opts = opts;
     rp_output_quiet_ffmpeg();
-    ret = pick(opts, &ofmt, &choice, warning, sizeof(warning), err, errlen);
+    ret = pick(opts, &ofmt, &choice, warning, sizeof(warning), err);
     if (ret)
         return ret;
     if (warning[0] && opts->warn)
@@ -297,32 +295,29 @@ static int video_open(void *priv, const rp_output_spec *opts, char *err, size_t 
 
     ret = avformat_alloc_output_context2(&vo->oc, ofmt, NULL, NULL);
     if (ret < 0 || !vo->oc) {
-        ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot set up muxer", muxer_name(opts->format),
-                       ret);
+        ret = rp_averr(err, RP_ERR_ENCODER, "cannot set up muxer", muxer_name(opts->format), ret);
         goto fail;
     }
     vo->st = avformat_new_stream(vo->oc, NULL);
     vo->pkt = av_packet_alloc();
     if (!vo->st || !vo->pkt) {
-        rp_errf(err, errlen, "out of memory setting up %s", choice.codec->name);
-        ret = RP_ERR_NOMEM;
+        ret = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory setting up %s", choice.codec->name);
         goto fail;
     }
-    ret = rp_encoder_open(&vo->enc, &choice, opts, global_header(ofmt), err, errlen);
+    ret = rp_encoder_open(&vo->enc, &choice, opts, global_header(ofmt), err);
     if (ret)
         goto fail;
-    if (choice.pix_fmt == AV_PIX_FMT_PAL8 && (ret = hold_frames(vo, err, errlen)))
+    if (choice.pix_fmt == AV_PIX_FMT_PAL8 && (ret = hold_frames(vo, err)))
         goto fail;
-    ret = describe_stream(vo, err, errlen);
+    ret = describe_stream(vo, err);
     if (ret)
         goto fail;
-    ret = open_temp_file(vo, err, errlen);
+    ret = open_temp_file(vo, err);
     if (ret)
         goto fail;
-    if (!is_animation(opts->format) &&
-        (ret = rp_audio_out_open(&vo->audio, vo->oc, vo->opts, err, errlen)))
+    if (!is_animation(opts->format) && (ret = rp_audio_out_open(&vo->audio, vo->oc, vo->opts, err)))
         goto fail;
-    ret = write_header(vo, err, errlen);
+    ret = write_header(vo, err);
     if (ret)
         goto fail;
     return RP_OK;
@@ -334,82 +329,78 @@ fail:
 
 /* Convert one frame into the encoder's (a GIF's mapped to its palette), encode it and mux
  * its packets, then the sound up to the frame's end. */
-static int encode_frame(video_out *vo, const uint8_t *rgb, char *err, size_t errlen)
+static int encode_frame(video_out *vo, const uint8_t *rgb, rp_error *err)
 {
-    int ret = rp_encoder_convert(&vo->enc, rgb, vo->palette, err, errlen);
+    int ret = rp_encoder_convert(&vo->enc, rgb, vo->palette, err);
 
     if (ret)
         return ret;
     ret = rp_send_and_mux(vo->oc, vo->opts->path, vo->enc.ctx, vo->st, vo->pkt, vo->enc.frame, 0,
-                          err, errlen);
+                          err);
     if (ret)
         return ret;
     return rp_audio_out_pump(vo->audio,
                              vo->enc.next_pts * (vo->opts->fps_den > 0 ? vo->opts->fps_den : 1),
-                             vo->opts->fps, err, errlen);
+                             vo->opts->fps, err);
 }
 
 /* GIF: the palette from the frames held, then those frames encoded. */
-static int make_palette(video_out *vo, char *err, size_t errlen)
+static int make_palette(video_out *vo, rp_error *err)
 {
     int ret = RP_OK;
     vo->palette_made = 1;
     if (rp_palette_build(vo->palette, (const uint8_t *const *)vo->held, vo->nheld, vo->opts->width,
                          vo->opts->height)) {
-        rp_errf(err, errlen, "out of memory");
-        return RP_ERR_NOMEM;
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     for (int i = 0; i < vo->nheld && !ret; i++)
-        ret = encode_frame(vo, vo->held[i], err, errlen);
+        ret = encode_frame(vo, vo->held[i], err);
     return ret;
 }
 
 /* A GIF's frames are held until the palette is made; every other frame is encoded now. */
-static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err,
-                       size_t errlen)
+static int video_write(void *priv, int64_t frame_index, const uint8_t *rgb, rp_error *err)
 {
     video_out *vo = priv;
     (void)frame_index; /* pts count from the first written frame */
     if (vo->palette && !vo->palette_made) {
         size_t bytes = (size_t)vo->opts->width * vo->opts->height * 3;
         if (!(vo->held[vo->nheld] = malloc(bytes))) {
-            rp_errf(err, errlen, "out of memory");
-            return RP_ERR_NOMEM;
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
         }
         memcpy(vo->held[vo->nheld++], rgb, bytes);
-        return vo->nheld < vo->maxheld ? RP_OK : make_palette(vo, err, errlen);
+        return vo->nheld < vo->maxheld ? RP_OK : make_palette(vo, err);
     }
-    return encode_frame(vo, rgb, err, errlen);
+    return encode_frame(vo, rgb, err);
 }
 
 /* Flush the encoder, write the trailer, close the file and rename it into place. On any
  * failure the temporary file is removed. */
-static int video_close(void *priv, char *err, size_t errlen)
+static int video_close(void *priv, rp_error *err)
 {
     video_out *vo = priv;
     int ret = RP_OK;
 
-    if (vo->palette && !vo->palette_made && (ret = make_palette(vo, err, errlen)))
+    if (vo->palette && !vo->palette_made && (ret = make_palette(vo, err)))
         goto fail;
-    ret =
-        rp_send_and_mux(vo->oc, vo->opts->path, vo->enc.ctx, vo->st, vo->pkt, NULL, 0, err, errlen);
+    ret = rp_send_and_mux(vo->oc, vo->opts->path, vo->enc.ctx, vo->st, vo->pkt, NULL, 0, err);
     if (ret)
         goto fail;
-    ret = rp_audio_out_pump(vo->audio, 0, 0, err, errlen);
+    ret = rp_audio_out_pump(vo->audio, 0, 0, err);
     if (ret)
         goto fail;
     ret = av_write_trailer(vo->oc);
     if (ret < 0) {
-        ret = rp_averr(err, errlen, RP_ERR_ENCODER, "cannot finish", vo->opts->path, ret);
+        ret = rp_averr(err, RP_ERR_ENCODER, "cannot finish", vo->opts->path, ret);
         goto fail;
     }
     ret = avio_closep(&vo->oc->pb);
     if (ret < 0) {
-        ret = rp_averr(err, errlen, RP_ERR_IO, "cannot write", vo->opts->path, ret);
+        ret = rp_averr(err, RP_ERR_IO, "cannot write", vo->opts->path, ret);
         goto fail;
     }
     vo->tmp_exists = 0;
-    ret = rp_output_commit(vo->tmp, vo->opts->path, vo->opts->overwrite, err, errlen);
+    ret = rp_output_commit(vo->tmp, vo->opts->path, vo->opts->overwrite, err);
 
 fail:
     release(vo);

@@ -37,7 +37,7 @@ static void release(y4m_out *yo)
 
 /* Set up the frame buffer, create the temporary file (not for stdout) and
  * write the stream header. */
-static int y4m_open(void *priv, const rp_output_spec *opts, char *err, size_t errlen)
+static int y4m_open(void *priv, const rp_output_spec *opts, rp_error *err)
 {
     y4m_out *yo = priv;
     size_t plane = (size_t)opts->width * (size_t)opts->height;
@@ -60,18 +60,18 @@ static int y4m_open(void *priv, const rp_output_spec *opts, char *err, size_t er
     yo->frame_size = strlen(FRAME_TAG) + (yo->full_chroma ? 3 * plane : plane + plane / 2);
     yo->frame = malloc(yo->frame_size);
     if (!yo->frame) {
-        rp_errf(err, errlen, "out of memory for a %dx%d Y4M frame", opts->width, opts->height);
-        ret = RP_ERR_NOMEM;
+        ret = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for a %dx%d Y4M frame", opts->width,
+                           opts->height);
         goto fail;
     }
     memcpy(yo->frame, FRAME_TAG, strlen(FRAME_TAG));
-    ret = rp_output_stream_open(&yo->out, opts, err, errlen);
+    ret = rp_output_stream_open(&yo->out, opts, err);
     if (ret)
         goto fail;
     snprintf(header, sizeof(header), "YUV4MPEG2 W%d H%d F%d:%d Ip A1:1 %s XCOLORRANGE=LIMITED\n",
              opts->width, opts->height, opts->fps, opts->fps_den > 0 ? opts->fps_den : 1,
              yo->full_chroma ? "C444" : "C420jpeg");
-    ret = rp_output_stream_put(&yo->out, header, strlen(header), err, errlen);
+    ret = rp_output_stream_put(&yo->out, header, strlen(header), err);
     if (ret)
         goto fail;
     return RP_OK;
@@ -81,7 +81,7 @@ fail:
     return ret;
 }
 
-static int y4m_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *err, size_t errlen)
+static int y4m_write(void *priv, int64_t frame_index, const uint8_t *rgb, rp_error *err)
 {
     y4m_out *yo = priv;
     int w = yo->opts->width, h = yo->opts->height;
@@ -98,13 +98,13 @@ static int y4m_write(void *priv, int64_t frame_index, const uint8_t *rgb, char *
         const int stride[3] = {w, w / 2, w / 2};
         rp_yuv420_rows(rgb, w, planes, stride, 0, h);
     }
-    return rp_output_stream_put(&yo->out, yo->frame, yo->frame_size, err, errlen);
+    return rp_output_stream_put(&yo->out, yo->frame, yo->frame_size, err);
 }
 
-static int y4m_close(void *priv, char *err, size_t errlen)
+static int y4m_close(void *priv, rp_error *err)
 {
     y4m_out *yo = priv;
-    int ret = rp_output_stream_close(&yo->out, err, errlen);
+    int ret = rp_output_stream_close(&yo->out, err);
 
     release(yo);
     return ret;
@@ -115,12 +115,12 @@ static void y4m_abort(void *priv)
     release(priv);
 }
 
-static int y4m_validate(const rp_output_spec *opts, char *err, size_t errlen)
+static int y4m_validate(const rp_output_spec *opts, rp_error *err)
 {
     if (opts->pix_fmt && strcmp(opts->pix_fmt, "yuv420p") && strcmp(opts->pix_fmt, "yuv444p")) {
-        rp_errf(err, errlen, "--pix-fmt %s: a Y4M stream is yuv420p (the default) or yuv444p",
-                opts->pix_fmt);
-        return RP_ERR_INVALID;
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--pix-fmt %s: a Y4M stream is yuv420p (the default) or yuv444p",
+                            opts->pix_fmt);
     }
     return RP_OK;
 }

@@ -473,10 +473,9 @@ static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int
             int64_t bytes = 0;
             int64_t out_bytes = 0;
             if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height, 1,
-                                    &bytes, err->msg, sizeof err->msg)) ||
-                (walls_image(se) &&
-                 (*r = rp_image_cost(items[i].mask_path, se->s.out_width, se->s.out_height, 0,
-                                     &out_bytes, err->msg, sizeof err->msg)))) {
+                                    &bytes, err)) ||
+                (walls_image(se) && (*r = rp_image_cost(items[i].mask_path, se->s.out_width,
+                                                        se->s.out_height, 0, &out_bytes, err)))) {
                 mask_fail(se, items[i].mask_path, *r, err);
                 k = rp_engine_items_length(se->engine);
                 break;
@@ -576,9 +575,11 @@ static int check_paths(const rp_session *se, rp_error *err)
     const char *scene_file = rp_scene_file(se->scene);
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
-    int r = rp_paths_check(uses, n, err->msg, sizeof err->msg);
+    int r = rp_paths_check(uses, n, err);
     free(uses);
-    return r ? rp_error_set(err, r, 1, "%s", err->msg) : RP_OK;
+    if (r)
+        err->bad_input = 1; /* out of memory too, as ever */
+    return r;
 }
 
 int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, rp_error *err)
@@ -719,17 +720,17 @@ static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
     if ((r = rp_source_probe(path, se->run->max_memory, &info, err)))
         return sky_fail(se, r, err);
     if (info.is_video) {
-        rp_errf(err->msg, sizeof err->msg, "'%s' is a video: the sky is a still image", path);
+        rp_error_set(err, RP_ERR_INVALID, 1, "'%s' is a video: the sky is a still image", path);
         return sky_fail(se, RP_ERR_INVALID, err);
     }
-    if ((r = rp_image_cost(path, se->s.out_width, se->s.out_height, 0, bytes, err->msg,
-                           sizeof err->msg)))
+    if ((r = rp_image_cost(path, se->s.out_width, se->s.out_height, 0, bytes, err)))
         return sky_fail(se, r, err);
     if ((double)*bytes > (double)se->run->max_memory) {
-        rp_errf(err->msg, sizeof err->msg,
-                "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB (raise it with "
-                "--max-memory)",
-                path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
+        rp_error_set(
+            err, RP_ERR_TOO_LARGE, 1,
+            "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB (raise it with "
+            "--max-memory)",
+            path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
         return sky_fail(se, RP_ERR_TOO_LARGE, err);
     }
     return RP_OK;
@@ -852,9 +853,8 @@ static int validate(rp_session *se, rp_error *err)
     if (r)
         return r;
     if (se->s.background[0] && !se->bg_video &&
-        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
-                           sizeof err->msg)))
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+        (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err)))
+        return r;
     images += (double)bytes;
     if ((r = check_sky(se, &bytes, err)))
         return r;
@@ -879,9 +879,8 @@ static int validate(rp_session *se, rp_error *err)
      * which only makes sense for a run that fits. */
     if ((r = rp_sinks_check(&se->sinks, err)))
         return r;
-    if (run->save_state &&
-        (r = rp_output_file_check(run->save_state, run->out.overwrite, err->msg, sizeof err->msg)))
-        return rp_error_set(err, r, 1, "--save-state: %s", err->msg);
+    if (run->save_state && (r = rp_output_file_check(run->save_state, run->out.overwrite, err)))
+        return rp_error_set(err, r, err->bad_input, "--save-state: %s", err->msg);
     if ((r = check_paths(se, err)))
         return r;
     return RP_OK;
@@ -924,16 +923,14 @@ static int load_masks(rp_session *se, rp_error *err)
                     }
             }
             if (!m.data) {
-                int r =
-                    rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
-                                           se->run->max_memory, &m.data, err->msg, sizeof err->msg);
+                int r = rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
+                                               se->run->max_memory, &m.data, err);
                 if (!r && walls_image(se) &&
                     (r = rp_image_load_rgb_max(path, se->s.out_width, se->s.out_height,
-                                               se->run->max_memory, &m.rgb, err->msg,
-                                               sizeof err->msg)))
+                                               se->run->max_memory, &m.rgb, err)))
                     free(m.data);
                 if (r)
-                    return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+                    return r;
                 m.owned = 1;
             }
             se->masks[se->nmasks++] = m;
@@ -1053,9 +1050,8 @@ static int check_background(rp_session *se, int *video, rp_error *err)
         return r;
     if ((*video = se->bg_video = info.is_video))
         return RP_OK;
-    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err->msg,
-                           sizeof err->msg)))
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    if ((r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err)))
+        return r;
     if ((double)bytes > (double)se->run->max_memory)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB "
@@ -1110,10 +1106,9 @@ int rp_session_start(rp_session *se, rp_error *err)
         return r;
     if (se->run->stop && *se->run->stop)
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
-    if (se->run->save_state &&
-        (r = rp_output_file_open(&se->state_file, se->run->save_state, se->run->out.overwrite,
-                                 err->msg, sizeof err->msg)))
-        return rp_error_set(err, r, 0, "--save-state: %s", err->msg);
+    if (se->run->save_state && (r = rp_output_file_open(&se->state_file, se->run->save_state,
+                                                        se->run->out.overwrite, err)))
+        return rp_error_set(err, r, err->bad_input, "--save-state: %s", err->msg);
     if ((r = rp_sinks_open(&se->sinks, err)))
         return r;
     if ((r = start_writer(se, err)))
@@ -1211,11 +1206,11 @@ static int write_state(rp_session *se, rp_error *err)
     if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), inputs,
                         &buf, &len))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    r = rp_output_file_write(se->state_file, buf, len, err->msg, sizeof err->msg);
+    r = rp_output_file_write(se->state_file, buf, len, err);
     free(buf);
     if (!r)
-        r = rp_output_file_finish(se->state_file, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+        r = rp_output_file_finish(se->state_file, err);
+    return r;
 }
 
 int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
@@ -1230,8 +1225,8 @@ int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
         r = write_state(se, err);
     if (!r)
         r = rp_sinks_close(&se->sinks, frames, err);
-    if (!r && (r = rp_output_file_commit(&se->state_file, err->msg, sizeof err->msg)))
-        rp_error_set(err, r, 0, "%s", err->msg);
+    if (!r)
+        r = rp_output_file_commit(&se->state_file, err);
     if (r)
         rp_session_abort(ps);
     else

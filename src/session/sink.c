@@ -20,25 +20,19 @@ typedef struct output_sink {
 
 static int output_check(const rp_sink_cfg *cfg, rp_error *err)
 {
-    int r = rp_output_validate(cfg->out, err->msg, sizeof err->msg);
-    /* out of memory while trying the encoder is a runtime failure, not a refusal */
-    return r ? rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg) : RP_OK;
+    return rp_output_validate(cfg->out, err);
 }
 
 static int output_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
 {
     output_sink *o = priv;
-    int r = rp_output_open(&o->out, cfg->out, err->msg, sizeof err->msg);
-    if (r)
-        return rp_error_set(err, r, r == RP_ERR_INVALID || r == RP_ERR_EXISTS, "%s", err->msg);
-    return RP_OK;
+    return rp_output_open(&o->out, cfg->out, err);
 }
 
 static int output_write(void *priv, const rp_frame *f, rp_error *err)
 {
     output_sink *o = priv;
-    int r = rp_output_write(o->out, f->index, f->data, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_output_write(o->out, f->index, f->data, err);
 }
 
 /* The container is finished and moved into place here, before the side files are
@@ -46,8 +40,7 @@ static int output_write(void *priv, const rp_frame *f, rp_error *err)
 static int output_finish(void *priv, rp_error *err)
 {
     output_sink *o = priv;
-    int r = rp_output_close(&o->out, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_output_close(&o->out, err);
 }
 
 static int output_commit(void *priv, rp_error *err)
@@ -216,8 +209,8 @@ typedef struct heights_sink {
 
 static int heights_check(const rp_sink_cfg *cfg, rp_error *err)
 {
-    int r = rp_output_file_check(cfg->path, cfg->overwrite, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 1, "--dump-heights: %s", err->msg) : RP_OK;
+    int r = rp_output_file_check(cfg->path, cfg->overwrite, err);
+    return r ? rp_error_set(err, r, err->bad_input, "--dump-heights: %s", err->msg) : RP_OK;
 }
 
 static int heights_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
@@ -226,11 +219,11 @@ static int heights_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     h->cells = cfg->cells;
     if (!(h->scratch = malloc(cfg->cells * 2)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    int r = rp_output_file_open(&h->file, cfg->path, cfg->overwrite, err->msg, sizeof err->msg);
+    int r = rp_output_file_open(&h->file, cfg->path, cfg->overwrite, err);
     if (r) {
         free(h->scratch);
         h->scratch = NULL;
-        return rp_error_set(err, r, 0, "--dump-heights: %s", err->msg);
+        return rp_error_set(err, r, err->bad_input, "--dump-heights: %s", err->msg);
     }
     return RP_OK;
 }
@@ -239,24 +232,22 @@ static int heights_write(void *priv, const rp_frame *f, rp_error *err)
 {
     heights_sink *h = priv;
     rp_heights_to_le(h->scratch, f->heights, h->cells);
-    int r = rp_output_file_write(h->file, h->scratch, 2 * h->cells, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_output_file_write(h->file, h->scratch, 2 * h->cells, err);
 }
 
 static int heights_finish(void *priv, rp_error *err)
 {
     heights_sink *h = priv;
-    int r = rp_output_file_finish(h->file, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_output_file_finish(h->file, err);
 }
 
 static int heights_commit(void *priv, rp_error *err)
 {
     heights_sink *h = priv;
-    int r = rp_output_file_commit(&h->file, err->msg, sizeof err->msg);
+    int r = rp_output_file_commit(&h->file, err);
     free(h->scratch);
     h->scratch = NULL;
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return r;
 }
 
 static void heights_abort(void *priv)

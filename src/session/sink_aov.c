@@ -85,9 +85,9 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
             continue;
         rp_output_spec o;
         aov_opts(cfg, k, &o);
-        int r = rp_output_validate(&o, err->msg, sizeof err->msg);
+        int r = rp_output_validate(&o, err);
         if (r)
-            return rp_error_set(err, r, r != RP_ERR_NOMEM, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
     }
     return RP_OK;
 }
@@ -151,10 +151,9 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
             r = RP_ERR_NOMEM;
             goto fail;
         }
-        if ((r = rp_output_open(&a->out[k], &a->opts[k], err->msg, sizeof err->msg))) {
+        if ((r = rp_output_open(&a->out[k], &a->opts[k], err))) {
             aov_abort(a);
-            return rp_error_set(err, r, r == RP_ERR_INVALID || r == RP_ERR_EXISTS, "--aov %s: %s",
-                                aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
         }
     }
     return RP_OK;
@@ -182,10 +181,9 @@ static int aov_write(void *priv, const rp_frame *f, rp_error *err)
     for (int k = 0; k < RP_AOV_KINDS; k++) {
         if (!a->out[k])
             continue;
-        int r = rp_output_write(a->out[k], f->index, (const uint8_t *)a->buf[k], err->msg,
-                                sizeof err->msg);
+        int r = rp_output_write(a->out[k], f->index, (const uint8_t *)a->buf[k], err);
         if (r)
-            return rp_error_set(err, r, 0, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
     }
     return RP_OK;
 }
@@ -196,10 +194,10 @@ static int aov_finish(void *priv, rp_error *err)
 {
     aov_sink *a = priv;
     for (int k = 0; k < RP_AOV_KINDS; k++) {
-        int r = rp_output_close(&a->out[k], err->msg, sizeof err->msg);
+        int r = rp_output_close(&a->out[k], err);
         if (r) {
             aov_abort(a);
-            return rp_error_set(err, r, 0, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
         }
     }
     return RP_OK;

@@ -24,14 +24,13 @@ typedef struct stats_sink {
 
 static int stats_check(const rp_sink_cfg *cfg, rp_error *err)
 {
-    int r = rp_output_file_check(cfg->path, cfg->overwrite, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 1, "--stats: %s", err->msg) : RP_OK;
+    int r = rp_output_file_check(cfg->path, cfg->overwrite, err);
+    return r ? rp_error_set(err, r, err->bad_input, "--stats: %s", err->msg) : RP_OK;
 }
 
 static int put(stats_sink *s, const char *text, rp_error *err)
 {
-    int r = rp_output_file_write(s->file, text, strlen(text), err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_output_file_write(s->file, text, strlen(text), err);
 }
 
 static int stats_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
@@ -41,9 +40,9 @@ static int stats_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     s->fps_den = cfg->out->fps_den > 0 ? cfg->out->fps_den : 1;
     s->drops = cfg->drops;
     s->drops_ctx = cfg->drops_ctx;
-    int r = rp_output_file_open(&s->file, cfg->path, cfg->overwrite, err->msg, sizeof err->msg);
+    int r = rp_output_file_open(&s->file, cfg->path, cfg->overwrite, err);
     if (r)
-        return rp_error_set(err, r, 0, "--stats: %s", err->msg);
+        return rp_error_set(err, r, err->bad_input, "--stats: %s", err->msg);
     return put(s, "frame,time,energy,peak,drops\n", err);
 }
 
@@ -73,15 +72,13 @@ static int stats_write(void *priv, const rp_frame *f, rp_error *err)
 static int stats_finish(void *priv, rp_error *err)
 {
     stats_sink *s = priv;
-    int r = rp_output_file_finish(s->file, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_output_file_finish(s->file, err);
 }
 
 static int stats_commit(void *priv, rp_error *err)
 {
     stats_sink *s = priv;
-    int r = rp_output_file_commit(&s->file, err->msg, sizeof err->msg);
-    return r ? rp_error_set(err, r, 0, "%s", err->msg) : RP_OK;
+    return rp_output_file_commit(&s->file, err);
 }
 
 static void stats_abort(void *priv)

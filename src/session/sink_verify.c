@@ -119,7 +119,8 @@ static int png_names(const rp_sink_cfg *cfg, const char *what, char *raw, size_t
 static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, int64_t k,
                       const uint8_t *rgb, char *what, size_t len)
 {
-    char raw[4096], pattern[8200], err[512];
+    char raw[4096], pattern[8200];
+    rp_error err; /* its message is told cut to 511 bytes */
     rp_output_spec o;
     rp_output *out = NULL;
     if (png_names(v->cfg, kind, raw, sizeof raw, pattern, sizeof pattern)) {
@@ -138,12 +139,12 @@ static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, i
     o.frame_count = 1;
     o.overwrite = 1;
     o.threads = 1;
-    int r = rp_output_open(&out, &o, err, sizeof err);
-    if (!r && !(r = rp_output_write(out, k, rgb, err, sizeof err)))
-        r = rp_output_close(&out, err, sizeof err);
+    int r = rp_output_open(&out, &o, &err);
+    if (!r && !(r = rp_output_write(out, k, rgb, &err)))
+        r = rp_output_close(&out, &err);
     rp_output_abort(&out);
     if (r)
-        snprintf(what, len, "not written: %s", err);
+        snprintf(what, len, "not written: %.511s", err.msg);
     else
         snprintf(what, len, "written to %.900s.%s-%05" PRId64 ".png", raw, kind, k);
 }
@@ -155,13 +156,14 @@ static void write_png(verify_sink *v, const char *kind, enum rp_pixfmt pixfmt, i
  * STEM.diff-FRAME.png. Its name, or why there is none, into what. */
 static void write_diff(verify_sink *v, int64_t k, const uint8_t *frame, char *what, size_t len)
 {
-    char name[4096], err[512];
+    char name[4096];
+    rp_error err; /* its message is told cut to 511 bytes */
     int w = v->width, h = v->height, iw, ih;
     size_t bpp = (size_t)rp_pixfmt_bytes(v->cfg->out->pixfmt), n = (size_t)w * (size_t)h;
     uint8_t *ref = NULL, *diff;
-    if (rp_output_pattern_name(v->cfg->ref, k, name, sizeof name, err, sizeof err) ||
-        rp_image_probe(name, &iw, &ih, err, sizeof err)) {
-        snprintf(what, len, "; no difference image: %.900s", err);
+    if (rp_output_pattern_name(v->cfg->ref, k, name, sizeof name, &err) ||
+        rp_image_probe(name, &iw, &ih, &err)) {
+        snprintf(what, len, "; no difference image: %.511s", err.msg);
         return;
     }
     if (iw != w || ih != h) {
@@ -170,10 +172,10 @@ static void write_diff(verify_sink *v, int64_t k, const uint8_t *frame, char *wh
         return;
     }
     /* with --alpha the frame is RGBA: every sample compared, alpha too */
-    if ((bpp == 4 ? rp_image_load_rgba(name, w, h, &ref, err, sizeof err)
-                  : rp_image_load_rgb(name, w, h, &ref, err, sizeof err)) ||
+    if ((bpp == 4 ? rp_image_load_rgba(name, w, h, &ref, &err)
+                  : rp_image_load_rgb(name, w, h, &ref, &err)) ||
         !(diff = malloc(n * 3))) {
-        snprintf(what, len, "; no difference image: %.900s", ref ? "out of memory" : err);
+        snprintf(what, len, "; no difference image: %.511s", ref ? "out of memory" : err.msg);
         free(ref);
         return;
     }

@@ -74,7 +74,8 @@ static int write_temp(const uint8_t *data, size_t size, char *path, size_t pathl
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[4096], err[1024];
+    char path[4096];
+    rp_error e;
     uint8_t *rgb = NULL, *mask = NULL;
     int w = -1, h = -1, ret, fd;
     size_t i;
@@ -83,17 +84,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fd < 0)
         return 0; /* the machine's problem, not the loader's */
 
-    memset(err, 0, sizeof err);
-    ret = rp_image_probe(path, &w, &h, err, sizeof err);
+    memset(&e, 0, sizeof e);
+    ret = rp_image_probe(path, &w, &h, &e);
     if (ret == RP_OK)
         check(w >= 1 && h >= 1 && w <= RP_MAX_SIDE && h <= RP_MAX_SIDE);
     else
-        check(err[0] != '\0' && memchr(err, '\0', sizeof err) != NULL);
+        check(e.msg[0] != '\0' && memchr(e.msg, '\0', sizeof e.msg) != NULL && e.code == ret &&
+              e.bad_input == (ret != RP_ERR_NOMEM));
     if (verbose)
-        fprintf(stderr, "  probe: %s %dx%d %s\n", ret ? "fail" : "ok", w, h, ret ? err : "");
+        fprintf(stderr, "  probe: %s %dx%d %s\n", ret ? "fail" : "ok", w, h, ret ? e.msg : "");
 
-    memset(err, 0, sizeof err);
-    ret = rp_image_load_rgb(path, FUZZ_W, FUZZ_H, &rgb, err, sizeof err);
+    memset(&e, 0, sizeof e);
+    ret = rp_image_load_rgb(path, FUZZ_W, FUZZ_H, &rgb, &e);
     if (ret == RP_OK) {
         unsigned sum = 0;
         check(rgb != NULL);
@@ -102,20 +104,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             sum += rgb[i];
         check(sum != UINT32_MAX);
     } else {
-        check_failure(ret, rgb, err);
+        check_failure(ret, rgb, e.msg);
     }
     if (verbose)
-        fprintf(stderr, "  rgb:   %s %s\n", ret ? "fail" : "ok", ret ? err : "");
+        fprintf(stderr, "  rgb:   %s %s\n", ret ? "fail" : "ok", ret ? e.msg : "");
     free(rgb);
 
-    memset(err, 0, sizeof err);
-    ret = rp_image_load_mask(path, FUZZ_W, FUZZ_H, &mask, err, sizeof err);
+    memset(&e, 0, sizeof e);
+    ret = rp_image_load_mask(path, FUZZ_W, FUZZ_H, &mask, &e);
     if (ret == RP_OK) {
         check(mask != NULL);
         for (i = 0; i < (size_t)FUZZ_W * FUZZ_H; i++)
             check(mask[i] <= 1);
     } else {
-        check_failure(ret, mask, err);
+        check_failure(ret, mask, e.msg);
     }
     free(mask);
 

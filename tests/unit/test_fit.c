@@ -135,7 +135,7 @@ static void scale(enum rp_fit fit, int dw, int dh, uint8_t *out)
     uint8_t *src[4];
     int stride[4];
     rp_fit_scaler *s;
-    char err[200];
+    rp_error err;
 
     assert_true(av_image_alloc(src, stride, 8, 4, AV_PIX_FMT_RGB24, 64) >= 0);
     for (int y = 0; y < 4; y++)
@@ -146,7 +146,7 @@ static void scale(enum rp_fit fit, int dw, int dh, uint8_t *out)
             p[2] = 7;
         }
     assert_int_equal(rp_fit_scaler_new(&s, fit, 8, 4, AV_PIX_FMT_RGB24, 1, 1, AVCOL_SPC_UNSPECIFIED,
-                                       AVCOL_RANGE_UNSPECIFIED, dw, dh, err, sizeof(err)),
+                                       AVCOL_RANGE_UNSPECIFIED, dw, dh, &err),
                      RP_OK);
     assert_int_equal(rp_fit_scaler_run(s, (const uint8_t *const *)src, stride, out), RP_OK);
     rp_fit_scaler_free(&s);
@@ -193,16 +193,16 @@ static void test_scaler_crop_and_pad(void **state)
 static void test_scaler_refuses(void **state)
 {
     rp_fit_scaler *s = (rp_fit_scaler *)1;
-    char err[200];
+    rp_error err;
 
     (void)state;
-    assert_int_equal(rp_fit_scaler_new(&s, RP_FIT_COVER, 8, 4, AV_PIX_FMT_VAAPI, 1, 1, 0, 0, 4, 4,
-                                       err, sizeof(err)),
-                     RP_ERR_FORMAT);
+    assert_int_equal(
+        rp_fit_scaler_new(&s, RP_FIT_COVER, 8, 4, AV_PIX_FMT_VAAPI, 1, 1, 0, 0, 4, 4, &err),
+        RP_ERR_FORMAT);
     assert_null(s);
-    assert_int_equal(rp_fit_scaler_new(&s, RP_FIT_COVER, 0, 4, AV_PIX_FMT_RGB24, 1, 1, 0, 0, 4, 4,
-                                       err, sizeof(err)),
-                     RP_ERR_INVALID);
+    assert_int_equal(
+        rp_fit_scaler_new(&s, RP_FIT_COVER, 0, 4, AV_PIX_FMT_RGB24, 1, 1, 0, 0, 4, 4, &err),
+        RP_ERR_INVALID);
 }
 
 int main(void)

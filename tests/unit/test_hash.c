@@ -401,7 +401,7 @@ static void write_frames_on(const char *path, const char *format, const char *al
     rp_output_spec o;
     rp_output *out;
     uint8_t rgb[FW * FH * 3];
-    char err[512];
+    rp_error err;
 
     rp_output_spec_init(&o);
     o.path = path;
@@ -412,13 +412,13 @@ static void write_frames_on(const char *path, const char *format, const char *al
     o.fps = 24;
     o.hash_algo = algo;
     o.threads = threads;
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
     for (int k = 0; k < FRAMES; k++) {
         for (int i = 0; i < FW * FH * 3; i++)
             rgb[i] = (uint8_t)(i * 37 + k * 101 + (i / (FW * 3)) * 11);
-        assert_int_equal(rp_output_write(out, k, rgb, err, sizeof(err)), RP_OK);
+        assert_int_equal(rp_output_write(out, k, rgb, &err), RP_OK);
     }
-    assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_close(&out, &err), RP_OK);
 }
 
 static void write_frames(const char *path, const char *format, const char *algo)
@@ -512,22 +512,22 @@ static void test_backend_errors(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512] = "";
+    rp_error err = {0};
 
     rp_output_spec_init(&o);
     o.path = join(dir, "x.framehash");
     assert_int_equal(rp_output_format_from_path(o.path), RP_FORMAT_FRAMEHASH);
     assert_string_equal(rp_output_format_name(RP_FORMAT_FRAMEHASH), "framehash");
     o.hash_algo = "md4";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "unknown hash algorithm 'md4' (expected md5, "));
-    assert_non_null(strstr(err, "xxh3"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "unknown hash algorithm 'md4' (expected md5, "));
+    assert_non_null(strstr(err.msg, "xxh3"));
     o.path = join(dir, "x.framemd5");
     o.hash_algo = "crc32";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "-f framehash"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "-f framehash"));
     o.hash_algo = "Md5";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)

@@ -460,7 +460,8 @@ static void test_ffmpeg_files(void **state)
 static void test_own_output(void **state)
 {
     const char *dir = *state;
-    char path[4096], err[512];
+    char path[4096];
+    rp_error err;
     uint8_t rgb[4 * 2 * 3];
     rp_output_spec o;
     rp_output *out;
@@ -476,12 +477,12 @@ static void test_own_output(void **state)
     o.fps = 50;
     o.first_frame = 7;
     o.hash_algo = "xxh3";
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
     for (int k = 7; k < 10; k++) {
         memset(rgb, k, sizeof(rgb));
-        assert_int_equal(rp_output_write(out, k, rgb, err, sizeof(err)), RP_OK);
+        assert_int_equal(rp_output_write(out, k, rgb, &err), RP_OK);
     }
-    assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_close(&out, &err), RP_OK);
     load(dir, "own.framehash", NULL, &m, &er);
     init_run(&run, 4, 2, 50, 7, 3);
     run.hash_algo = "XXH3";

@@ -99,17 +99,17 @@ static void opts_for(rp_output_spec *o, const char *path, int w, int h)
 }
 
 /* Write count frames with indices first..first+count-1; returns the close result. */
-static int write_frames(const rp_output_spec *o, int count, char *err, size_t errlen)
+static int write_frames(const rp_output_spec *o, int count, rp_error *err)
 {
     rp_output *out = NULL;
-    int ret = rp_output_open(&out, o, err, errlen);
+    int ret = rp_output_open(&out, o, err);
 
     if (ret)
         return ret;
     for (int i = 0; i < count; i++) {
         uint8_t *rgb = make_frame(o->width, o->height, i);
 
-        ret = rp_output_write(out, o->first_frame + i, rgb, err, errlen);
+        ret = rp_output_write(out, o->first_frame + i, rgb, err);
         free(rgb);
         if (ret) {
             rp_output_abort(&out);
@@ -117,7 +117,7 @@ static int write_frames(const rp_output_spec *o, int count, char *err, size_t er
         }
     }
     assert_int_equal(rp_output_frames(out), count);
-    ret = rp_output_close(&out, err, errlen);
+    ret = rp_output_close(&out, err);
     assert_null(out);
     return ret;
 }
@@ -275,45 +275,45 @@ static void test_validate_errors(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512];
+    rp_error err;
 
     opts_for(&o, join(dir, "x.avi"), 64, 48);
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "-f"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "-f"));
 
     opts_for(&o, join(dir, "missing/x.mp4"), 64, 48);
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "missing"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "missing"));
 
     opts_for(&o, "-", 64, 48);
     o.format = RP_FORMAT_MP4;
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
 
     opts_for(&o, join(dir, "x.mp4"), RP_MAX_SIDE + 2, 48);
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_TOO_LARGE);
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_TOO_LARGE);
 
     opts_for(&o, join(dir, "x.mp4"), 64, 48);
     o.codec = "no-such-encoder";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "no-such-encoder"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "no-such-encoder"));
     o.codec = "mpeg4";
     o.encoder_preset = "fast";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "no presets"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "no presets"));
     o.codec = NULL;
     o.encoder_preset = "bogus";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "bogus"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "bogus"));
     o.encoder_preset = "ultrafast";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     o.pix_fmt = "no-such-format";
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
 
     opts_for(&o, dir, 64, 48);
     o.format = RP_FORMAT_MKV;
     o.overwrite = 1;
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "directory"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "directory"));
     assert_int_equal(count_entries(dir, NULL), 0);
 }
 
@@ -325,7 +325,8 @@ static void test_png_pattern_errors(void **state)
         "f_%.png", "f_%",      "f_%123d.png", "f_%x.png",
     };
     rp_output_spec o;
-    char err[512], path[256];
+    rp_error err;
+    char path[256];
 
     /* Runs of two frames: a name without a conversion ("f.png") is a still, one frame. */
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -333,27 +334,27 @@ static void test_png_pattern_errors(void **state)
         opts_for(&o, path, 8, 8);
         o.format = RP_FORMAT_PNG;
         o.frame_count = 2;
-        err[0] = '\0';
-        assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_INVALID);
-        assert_true(strlen(err) > 10);
+        err.msg[0] = '\0';
+        assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+        assert_true(strlen(err.msg) > 10);
     }
     /* One still: a plain name is valid for one frame, and the second frame is refused. */
     opts_for(&o, join(dir, "still.png"), 8, 8);
     o.frame_count = 1;
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     o.frame_count = 0; /* not known: the output refuses a second frame itself (the first
                         * goes too, as a failed sequence's frames go) */
-    assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "one still"));
+    assert_int_equal(write_frames(&o, 2, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "one still"));
     assert_int_equal(count_entries(dir, NULL), 0);
-    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_OK);
+    assert_int_equal(write_frames(&o, 1, &err), RP_OK);
     assert_int_equal(count_entries(dir, NULL), 1);
     unlink(join(dir, "still.png"));
     /* %% is a literal percent; other widths are fine. */
     opts_for(&o, join(dir, "a%%_%5d.png"), 8, 8);
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     opts_for(&o, join(dir, "a_%d.png"), 8, 8);
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     assert_int_equal(count_entries(dir, NULL), 0);
 }
 
@@ -363,12 +364,13 @@ static void test_png_roundtrip(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512], name[4096];
+    rp_error err;
+    char name[4096];
     int temps;
 
     opts_for(&o, join(dir, "a/b/f_%%_%03d.png"), 37, 23);
     o.first_frame = 5;
-    assert_int_equal(write_frames(&o, 3, err, sizeof(err)), RP_OK);
+    assert_int_equal(write_frames(&o, 3, &err), RP_OK);
     assert_int_equal(count_entries(join(dir, "a/b"), &temps), 3);
     assert_int_equal(temps, 0);
     for (int i = 0; i < 3; i++) {
@@ -405,7 +407,7 @@ static void test_png_levels_roundtrip(void **state)
     static const int sizes[][2] = {{300, 200}, {5, 3}, {1, 1}};
     uint8_t *noise = malloc(300 * 200 * 3);
     uint32_t s = 1;
-    char err[512];
+    rp_error err;
 
     assert_non_null(noise);
     for (int i = 0; i < 300 * 200 * 3; i++) {
@@ -426,9 +428,9 @@ static void test_png_levels_roundtrip(void **state)
                 o.png_level = levels[l];
                 o.threads = threads;
                 o.overwrite = 1;
-                assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-                assert_int_equal(rp_output_write(out, 0, noise, err, sizeof(err)), RP_OK);
-                assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+                assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
+                assert_int_equal(rp_output_write(out, 0, noise, &err), RP_OK);
+                assert_int_equal(rp_output_close(&out, &err), RP_OK);
                 got = png_read_rgb(join(dir, "lv/f_0.png"), &gw, &gh);
                 assert_int_equal(gw, w);
                 assert_int_equal(gh, h);
@@ -446,7 +448,7 @@ static void test_png_deterministic(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512];
+    rp_error err;
     uint8_t *a, *b;
     size_t alen, blen;
 
@@ -454,9 +456,9 @@ static void test_png_deterministic(void **state)
         opts_for(&o, join(dir, "r1/f_%d.png"), 64, 48);
         o.png_level = level;
         o.overwrite = 1;
-        assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+        assert_int_equal(write_frames(&o, 2, &err), RP_OK);
         o.path = join(dir, "r2/f_%d.png");
-        assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+        assert_int_equal(write_frames(&o, 2, &err), RP_OK);
         a = read_file(join(dir, "r1/f_1.png"), &alen);
         b = read_file(join(dir, "r2/f_1.png"), &blen);
         assert_int_equal(alen, blen);
@@ -470,16 +472,17 @@ static void test_png_exists(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512];
+    rp_error err;
     uint8_t *data;
     size_t len;
 
     write_text(join(dir, "f_0002.png"), "keep");
     opts_for(&o, join(dir, "f_%04d.png"), 8, 8);
     o.first_frame = 2;
-    err[0] = '\0';
-    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_ERR_EXISTS);
-    assert_non_null(strstr(err, "f_0002.png"));
+    err.msg[0] = '\0';
+    assert_int_equal(write_frames(&o, 1, &err), RP_ERR_EXISTS);
+    assert_non_null(strstr(err.msg, "f_0002.png"));
+    assert_int_equal(err.bad_input, 1); /* refused at open: the program exits 2 */
     data = read_file(join(dir, "f_0002.png"), &len);
     assert_string_equal((char *)data, "keep");
     free(data);
@@ -488,15 +491,16 @@ static void test_png_exists(void **state)
     /* Later frames of the run are checked up front too. */
     o.first_frame = 0;
     o.frame_count = 5;
-    err[0] = '\0';
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_ERR_EXISTS);
-    assert_non_null(strstr(err, "f_0002.png"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_EXISTS);
+    assert_non_null(strstr(err.msg, "f_0002.png"));
+    assert_int_equal(err.bad_input, 1);
     o.frame_count = 2;
-    assert_int_equal(rp_output_validate(&o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
 
     o.first_frame = 2;
     o.overwrite = 1;
-    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_OK);
+    assert_int_equal(write_frames(&o, 1, &err), RP_OK);
     data = read_file(join(dir, "f_0002.png"), &len);
     assert_memory_equal(data, "\x89PNG", 4);
     free(data);
@@ -507,13 +511,13 @@ static void test_write_order(void **state)
     const char *dir = *state;
     rp_output_spec o;
     rp_output *out;
-    char err[512];
+    rp_error err;
     uint8_t *rgb = make_frame(4, 4, 0);
 
     opts_for(&o, join(dir, "f_%d.png"), 4, 4);
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-    assert_int_equal(rp_output_write(out, 3, rgb, err, sizeof(err)), RP_OK);
-    assert_int_equal(rp_output_write(out, 3, rgb, err, sizeof(err)), RP_ERR_INVALID);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
+    assert_int_equal(rp_output_write(out, 3, rgb, &err), RP_OK);
+    assert_int_equal(rp_output_write(out, 3, rgb, &err), RP_ERR_INVALID);
     rp_output_abort(&out);
     assert_null(out);
     rp_output_abort(&out); /* no-op */
@@ -527,7 +531,7 @@ static void test_framemd5_lines(void **state)
     const char *dir = *state;
     rp_output_spec o;
     rp_output *out;
-    char err[512];
+    rp_error err;
     const uint8_t zeros[3] = {0, 0, 0};
     uint8_t *text;
     size_t len;
@@ -535,12 +539,12 @@ static void test_framemd5_lines(void **state)
     opts_for(&o, join(dir, "h.framemd5"), 1, 1);
     o.fps = 30;
     o.first_frame = 12;
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-    assert_int_equal(rp_output_write(out, 12, zeros, err, sizeof(err)), RP_OK);
-    assert_int_equal(rp_output_write(out, 13, zeros, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
+    assert_int_equal(rp_output_write(out, 12, zeros, &err), RP_OK);
+    assert_int_equal(rp_output_write(out, 13, zeros, &err), RP_OK);
     /* Not visible under its name until closed. */
     assert_int_equal(access(join(dir, "h.framemd5"), F_OK), -1);
-    assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_close(&out, &err), RP_OK);
     text = read_file(join(dir, "h.framemd5"), &len);
     assert_memory_equal(text, "#format: frame checksums\n#version: 2\n#hash: MD5\n", 48);
     assert_non_null(strstr((char *)text, "\n#tb 0: 1/30\n#media_type 0: video\n"
@@ -564,17 +568,18 @@ static void test_commit_race_and_abort(void **state)
     const char *dir = *state;
     rp_output_spec o;
     rp_output *out;
-    char err[512];
+    rp_error err;
     const uint8_t zeros[3] = {0, 0, 0};
     uint8_t *data;
     size_t len;
     int temps;
 
     opts_for(&o, join(dir, "h.framemd5"), 1, 1);
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-    assert_int_equal(rp_output_write(out, 0, zeros, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
+    assert_int_equal(rp_output_write(out, 0, zeros, &err), RP_OK);
     write_text(join(dir, "h.framemd5"), "keep");
-    assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_ERR_EXISTS);
+    assert_int_equal(rp_output_close(&out, &err), RP_ERR_EXISTS);
+    assert_int_equal(err.bad_input, 0); /* made during the run: a runtime failure (1) */
     assert_null(out);
     data = read_file(join(dir, "h.framemd5"), &len);
     assert_string_equal((char *)data, "keep");
@@ -583,8 +588,8 @@ static void test_commit_race_and_abort(void **state)
     assert_int_equal(temps, 0);
 
     opts_for(&o, join(dir, "x.y4m"), 1, 1);
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-    assert_int_equal(rp_output_write(out, 0, zeros, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
+    assert_int_equal(rp_output_write(out, 0, zeros, &err), RP_OK);
     rp_output_abort(&out);
     assert_int_equal(count_entries(dir, NULL), 1);
 }
@@ -596,12 +601,12 @@ static void test_y4m_file(void **state)
     const char *dir = *state;
     static const char header[] = "YUV4MPEG2 W5 H3 F25:1 Ip A1:1 C444";
     rp_output_spec o;
-    char err[512];
+    rp_error err;
     uint8_t *data;
     size_t len, hlen;
 
     opts_for(&o, join(dir, "x.y4m"), 5, 3);
-    assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+    assert_int_equal(write_frames(&o, 2, &err), RP_OK);
     data = read_file(join(dir, "x.y4m"), &len);
     assert_memory_equal(data, header, strlen(header));
     hlen = (size_t)((uint8_t *)strchr((char *)data, '\n') - data) + 1;
@@ -627,7 +632,7 @@ static void test_y4m_colours(void **state)
                  {{0, 0, 255}, {41, 240, 110}}};
     const int w = 6, h = 4;
     uint8_t rgb[6 * 4 * 3];
-    char err[512];
+    rp_error err;
 
     /* 4:2:0 (the default: chroma planes a quarter of the size) and 4:4:4 */
     for (int full = 0; full < 2; full++) {
@@ -641,9 +646,9 @@ static void test_y4m_colours(void **state)
             opts_for(&o, join(dir, "c.y4m"), w, h);
             o.overwrite = 1;
             o.pix_fmt = full ? "yuv444p" : NULL;
-            assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
-            assert_int_equal(rp_output_write(out, 0, rgb, err, sizeof(err)), RP_OK);
-            assert_int_equal(rp_output_close(&out, err, sizeof(err)), RP_OK);
+            assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
+            assert_int_equal(rp_output_write(out, 0, rgb, &err), RP_OK);
+            assert_int_equal(rp_output_close(&out, &err), RP_OK);
             data = read_file(join(dir, "c.y4m"), &len);
             assert_non_null(strstr((char *)data, full ? " C444 " : " C420jpeg "));
             const uint8_t *planes = (uint8_t *)strstr((char *)data, "FRAME\n") + 6;
@@ -688,13 +693,13 @@ static void test_video_mp4(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512];
+    rp_error err;
     AVRational rate;
     int w, h, temps;
 
     opts_for(&o, join(dir, "v.mp4"), 64, 48);
     o.first_frame = 100;
-    assert_int_equal(write_frames(&o, 10, err, sizeof(err)), RP_OK);
+    assert_int_equal(write_frames(&o, 10, &err), RP_OK);
     assert_int_equal(count_packets(join(dir, "v.mp4"), &rate, &w, &h), 10);
     assert_int_equal(rate.num, 25);
     assert_int_equal(rate.den, 1);
@@ -708,13 +713,13 @@ static void test_video_mkv_mpeg4(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512];
+    rp_error err;
     AVRational rate;
     int w, h;
 
     opts_for(&o, join(dir, "v.mkv"), 32, 16);
     o.codec = "mpeg4";
-    assert_int_equal(write_frames(&o, 7, err, sizeof(err)), RP_OK);
+    assert_int_equal(write_frames(&o, 7, &err), RP_OK);
     assert_int_equal(count_packets(join(dir, "v.mkv"), &rate, &w, &h), 7);
     assert_int_equal(rate.num, 25);
     assert_int_equal(rate.den, 1);
@@ -725,13 +730,13 @@ static void test_video_abort(void **state)
     const char *dir = *state;
     rp_output_spec o;
     rp_output *out;
-    char err[512];
+    rp_error err;
     uint8_t *rgb = make_frame(64, 48, 1);
 
     opts_for(&o, join(dir, "v.mp4"), 64, 48);
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
     for (int i = 0; i < 3; i++)
-        assert_int_equal(rp_output_write(out, i, rgb, err, sizeof(err)), RP_OK);
+        assert_int_equal(rp_output_write(out, i, rgb, &err), RP_OK);
     rp_output_abort(&out);
     assert_null(out);
     assert_int_equal(count_entries(dir, NULL), 0);
@@ -742,14 +747,14 @@ static void test_video_exists(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512];
+    rp_error err;
     uint8_t *data;
     size_t len;
 
     write_text(join(dir, "v.mp4"), "keep");
     opts_for(&o, join(dir, "v.mp4"), 64, 48);
-    assert_int_equal(write_frames(&o, 1, err, sizeof(err)), RP_ERR_EXISTS);
-    assert_non_null(strstr(err, "exists"));
+    assert_int_equal(write_frames(&o, 1, &err), RP_ERR_EXISTS);
+    assert_non_null(strstr(err.msg, "exists"));
     data = read_file(join(dir, "v.mp4"), &len);
     assert_string_equal((char *)data, "keep");
     free(data);
@@ -761,19 +766,19 @@ static void test_video_odd_size(void **state)
     const char *dir = *state;
     rp_output_spec o;
     rp_output *out = NULL;
-    char err[512];
+    rp_error err;
 
     opts_for(&o, join(dir, "v.mp4"), 65, 48);
-    assert_int_equal(rp_output_open(&out, &o, err, sizeof(err)), RP_ERR_INVALID);
+    assert_int_equal(rp_output_open(&out, &o, &err), RP_ERR_INVALID);
     assert_null(out);
-    assert_non_null(strstr(err, "even width and height"));
-    assert_non_null(strstr(err, "65x48"));
-    assert_non_null(strstr(err, "64x48"));
+    assert_non_null(strstr(err.msg, "even width and height"));
+    assert_non_null(strstr(err.msg, "65x48"));
+    assert_non_null(strstr(err.msg, "64x48"));
     assert_int_equal(count_entries(dir, NULL), 0);
 
     /* 4:4:4 takes any size. */
     o.pix_fmt = "yuv444p";
-    assert_int_equal(write_frames(&o, 2, err, sizeof(err)), RP_OK);
+    assert_int_equal(write_frames(&o, 2, &err), RP_OK);
 }
 
 /* ---- images ---- */
@@ -782,14 +787,14 @@ static void test_image_rgb(void **state)
 {
     const char *dir = *state;
     uint8_t *pixels = make_frame(8, 6, 3), *rgb = NULL;
-    char err[512];
+    rp_error err;
     int w = 0, h = 0;
 
     png_write_file(join(dir, "in.png"), pixels, 8, 6, 0);
-    assert_int_equal(rp_image_probe(join(dir, "in.png"), &w, &h, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_probe(join(dir, "in.png"), &w, &h, &err), RP_OK);
     assert_int_equal(w, 8);
     assert_int_equal(h, 6);
-    assert_int_equal(rp_image_load_rgb(join(dir, "in.png"), 8, 6, &rgb, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "in.png"), 8, 6, &rgb, &err), RP_OK);
     assert_memory_equal(rgb, pixels, 8 * 6 * 3);
     free(rgb);
     free(pixels);
@@ -797,8 +802,7 @@ static void test_image_rgb(void **state)
     /* A name with '%' and ':' is a plain file name, not a pattern or protocol. */
     pixels = make_frame(4, 4, 1);
     png_write_file(join(dir, "a%d:b.png"), pixels, 4, 4, 0);
-    assert_int_equal(rp_image_load_rgb(join(dir, "a%d:b.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "a%d:b.png"), 4, 4, &rgb, &err), RP_OK);
     assert_memory_equal(rgb, pixels, 4 * 4 * 3);
     free(rgb);
     free(pixels);
@@ -811,13 +815,13 @@ static void test_image_alpha(void **state)
         200, 100, 50, 255, 200, 100, 50, 0, 200, 100, 50, 192, 1, 255, 255, 128,
     };
     uint8_t expect[2 * 2 * 3], *rgb = NULL;
-    char err[512];
+    rp_error err;
 
     for (int i = 0; i < 4; i++)
         for (int c = 0; c < 3; c++)
             expect[3 * i + c] = (uint8_t)((rgba[4 * i + c] * rgba[4 * i + 3] + 127) / 255);
     png_write_file(join(dir, "a.png"), rgba, 2, 2, 1);
-    assert_int_equal(rp_image_load_rgb(join(dir, "a.png"), 2, 2, &rgb, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "a.png"), 2, 2, &rgb, &err), RP_OK);
     assert_memory_equal(rgb, expect, sizeof(expect));
     assert_int_equal(rgb[6], 151); /* 200 * 192 / 255 = 150.6, rounded */
     assert_int_equal(rgb[9], 1);   /* 1 * 128 / 255 = 0.502 */
@@ -828,20 +832,20 @@ static void test_image_scale_and_mask(void **state)
 {
     const char *dir = *state;
     uint8_t pixels[8 * 4 * 3], *rgb = NULL, *mask = NULL;
-    char err[512];
+    rp_error err;
 
     /* Left half white, right half black. */
     for (int y = 0; y < 4; y++)
         for (int x = 0; x < 8; x++)
             memset(pixels + 3 * (y * 8 + x), x < 4 ? 255 : 0, 3);
     png_write_file(join(dir, "m.png"), pixels, 8, 4, 0);
-    assert_int_equal(rp_image_load_rgb(join(dir, "m.png"), 32, 16, &rgb, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_rgb(join(dir, "m.png"), 32, 16, &rgb, &err), RP_OK);
     for (int y = 0; y < 16; y++) {
         assert_int_equal(rgb[3 * (y * 32 + 2)], 255);
         assert_int_equal(rgb[3 * (y * 32 + 29) + 1], 0);
     }
     free(rgb);
-    assert_int_equal(rp_image_load_mask(join(dir, "m.png"), 16, 8, &mask, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_image_load_mask(join(dir, "m.png"), 16, 8, &mask, &err), RP_OK);
     for (int y = 0; y < 8; y++)
         for (int x = 0; x < 16; x++)
             assert_int_equal(mask[y * 16 + x], x < 8);
@@ -852,35 +856,35 @@ static void test_image_errors(void **state)
 {
     const char *dir = *state;
     uint8_t *rgb = (uint8_t *)"x";
-    char err[512];
+    rp_error err;
     int w, h;
 
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "none.png"), &w, &h, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "none.png"));
-    assert_non_null(strstr(err, strerror(ENOENT)));
-    assert_int_equal(rp_image_load_rgb(join(dir, "none.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_ERR_IO);
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "none.png"), &w, &h, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "none.png"));
+    assert_non_null(strstr(err.msg, strerror(ENOENT)));
+    assert_int_equal(err.code, RP_ERR_IO);
+    assert_int_equal(err.bad_input, 1); /* a file the user named: exit status 2 */
+    assert_int_equal(rp_image_load_rgb(join(dir, "none.png"), 4, 4, &rgb, &err), RP_ERR_IO);
     assert_null(rgb);
 
     write_text(join(dir, "t.png"), "this is not a picture\n");
     write_text(join(dir, "t.txt"), "this is not a picture either\n");
-    err[0] = '\0';
-    assert_int_equal(rp_image_load_rgb(join(dir, "t.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_ERR_FORMAT);
-    assert_non_null(strstr(err, "t.png"));
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "t.txt"), &w, &h, err, sizeof(err)), RP_ERR_FORMAT);
-    assert_non_null(strstr(err, "t.txt"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_load_rgb(join(dir, "t.png"), 4, 4, &rgb, &err), RP_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "t.png"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "t.txt"), &w, &h, &err), RP_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "t.txt"));
 
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(dir, &w, &h, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "directory"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(dir, &w, &h, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "directory"));
 
     assert_int_equal(mkfifo(join(dir, "fifo.png"), 0600), 0);
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "fifo.png"), &w, &h, err, sizeof(err)), RP_ERR_IO);
-    assert_non_null(strstr(err, "regular file"));
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "fifo.png"), &w, &h, &err), RP_ERR_IO);
+    assert_non_null(strstr(err.msg, "regular file"));
 }
 
 /* An over-size image is refused from its header: 16385 x 1 is tiny on disk. */
@@ -888,17 +892,15 @@ static void test_image_too_large(void **state)
 {
     const char *dir = *state;
     uint8_t *row = calloc(RP_MAX_SIDE + 1, 3), *rgb = NULL;
-    char err[512];
+    rp_error err;
     int w, h;
 
     assert_non_null(row);
     png_write_file(join(dir, "wide.png"), row, RP_MAX_SIDE + 1, 1, 0);
-    err[0] = '\0';
-    assert_int_equal(rp_image_probe(join(dir, "wide.png"), &w, &h, err, sizeof(err)),
-                     RP_ERR_TOO_LARGE);
-    assert_non_null(strstr(err, "16385x1"));
-    assert_int_equal(rp_image_load_rgb(join(dir, "wide.png"), 4, 4, &rgb, err, sizeof(err)),
-                     RP_ERR_TOO_LARGE);
+    err.msg[0] = '\0';
+    assert_int_equal(rp_image_probe(join(dir, "wide.png"), &w, &h, &err), RP_ERR_TOO_LARGE);
+    assert_non_null(strstr(err.msg, "16385x1"));
+    assert_int_equal(rp_image_load_rgb(join(dir, "wide.png"), 4, 4, &rgb, &err), RP_ERR_TOO_LARGE);
     assert_null(rgb);
     free(row);
 }
@@ -949,7 +951,8 @@ static void test_png_layouts(void **state)
         {RP_PIX_RGB48, 16, PNG_COLOR_TYPE_RGB, 3},
     };
     const int w = 29, h = 11;
-    char err[512], name[64];
+    rp_error err;
+    char name[64];
 
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         for (int v = 0; v < 4; v++) {
@@ -971,9 +974,9 @@ static void test_png_layouts(void **state)
             o.pixfmt = cases[c].fmt;
             o.png_level = v & 1 ? 0 : -1;
             o.threads = v & 2 ? 3 : 1;
-            assert_int_equal(rp_output_open(&out, &o, err, sizeof err), RP_OK);
-            assert_int_equal(rp_output_write(out, 0, px, err, sizeof err), RP_OK);
-            assert_int_equal(rp_output_close(&out, err, sizeof err), RP_OK);
+            assert_int_equal(rp_output_open(&out, &o, &err), RP_OK);
+            assert_int_equal(rp_output_write(out, 0, px, &err), RP_OK);
+            assert_int_equal(rp_output_close(&out, &err), RP_OK);
 
             snprintf(name, sizeof name, "lay%zu_%d/f_0.png", c, v);
             int depth, type;
@@ -999,43 +1002,43 @@ static void test_pixfmt_validate(void **state)
 {
     const char *dir = *state;
     rp_output_spec o;
-    char err[512];
+    rp_error err;
 
     opts_for(&o, join(dir, "x.mp4"), 16, 16);
     o.pixfmt = RP_PIX_RGBA;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
-    assert_non_null(strstr(err, ".webm"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, ".webm"));
     opts_for(&o, "-", 16, 16);
     o.pixfmt = RP_PIX_RGBA;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "Y4M cannot carry alpha"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "Y4M cannot carry alpha"));
     opts_for(&o, join(dir, "x.mkv"), 16, 16);
     o.pixfmt = RP_PIX_RGBA;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "cannot carry alpha"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "cannot carry alpha"));
     o.codec = "libvpx-vp9";
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     opts_for(&o, join(dir, "x.webm"), 16, 16);
     o.pixfmt = RP_PIX_RGBA;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     opts_for(&o, join(dir, "x.mov"), 16, 16);
     o.pixfmt = RP_PIX_RGBA;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     o.pixfmt = RP_PIX_RGB24;
     o.pix_fmt = "yuva420p";
     o.codec = "libvpx-vp9";
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "--alpha"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "--alpha"));
     opts_for(&o, join(dir, "x.md5"), 16, 16);
     o.format = RP_FORMAT_FRAMEMD5;
     o.pixfmt = RP_PIX_RGBA;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     o.pixfmt = RP_PIX_RGB48;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_ERR_INVALID);
-    assert_non_null(strstr(err, "PNG only"));
+    assert_int_equal(rp_output_validate(&o, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "PNG only"));
     opts_for(&o, join(dir, "f_%d.png"), 16, 16);
     o.pixfmt = RP_PIX_GRAY16;
-    assert_int_equal(rp_output_validate(&o, err, sizeof err), RP_OK);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     assert_int_equal(rp_pixfmt_bytes(RP_PIX_RGB24), 3);
     assert_int_equal(rp_pixfmt_bytes(RP_PIX_RGBA), 4);
     assert_int_equal(rp_pixfmt_bytes(RP_PIX_GRAY16), 2);

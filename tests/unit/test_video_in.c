@@ -154,24 +154,24 @@ static rp_video_in *open_clip(const char *name, int w, int h, enum rp_video_end 
 {
     rp_video_in_opts o;
     rp_video_in *v;
-    char err[512];
+    rp_error err;
     int ret;
 
     rp_video_in_opts_init(&o);
     o.end = end;
-    ret = rp_video_in_open(&v, file(name), w, h, &o, err, sizeof(err));
+    ret = rp_video_in_open(&v, file(name), w, h, &o, &err);
     if (ret)
-        fail_msg("open %s: %s", name, err);
+        fail_msg("open %s: %s", name, err.msg);
     return v;
 }
 
 static const uint8_t *frame_at(rp_video_in *v, int64_t num, int64_t den)
 {
     const uint8_t *rgb = NULL;
-    char err[512];
+    rp_error err;
 
-    if (rp_video_in_frame_at(v, num, den, &rgb, err, sizeof(err)))
-        fail_msg("frame at %" PRId64 "/%" PRId64 ": %s", num, den, err);
+    if (rp_video_in_frame_at(v, num, den, &rgb, &err))
+        fail_msg("frame at %" PRId64 "/%" PRId64 ": %s", num, den, err.msg);
     return rgb;
 }
 
@@ -384,14 +384,14 @@ static void test_odd_size(void **state)
     clip *c = malloc(sizeof(*c));
     rp_video_in_opts o;
     rp_video_in *v;
-    char err[512];
+    rp_error err;
     int w, h, sn, sd;
 
     (void)state;
     assert_non_null(c);
     probe("odd.mkv", 161, 91, c);
     rp_video_in_opts_init(&o);
-    assert_int_equal(rp_video_in_open(&v, file("odd.mkv"), 161, 91, &o, err, sizeof(err)), RP_OK);
+    assert_int_equal(rp_video_in_open(&v, file("odd.mkv"), 161, 91, &o, &err), RP_OK);
     rp_video_in_info(v, &w, &h, &sn, &sd);
     assert_int_equal(w, 161);
     assert_int_equal(h, 91);
@@ -404,12 +404,10 @@ static void test_odd_size(void **state)
         uint8_t *first = malloc(77 * 45 * 3);
 
         o.fit = (enum rp_fit)f;
-        assert_int_equal(rp_video_in_open(&v, file("odd.mkv"), 77, 45, &o, err, sizeof(err)),
-                         RP_OK);
+        assert_int_equal(rp_video_in_open(&v, file("odd.mkv"), 77, 45, &o, &err), RP_OK);
         memcpy(first, frame_at(v, 3, 25), 77 * 45 * 3);
         rp_video_in_close(&v);
-        assert_int_equal(rp_video_in_open(&v, file("odd.mkv"), 77, 45, &o, err, sizeof(err)),
-                         RP_OK);
+        assert_int_equal(rp_video_in_open(&v, file("odd.mkv"), 77, 45, &o, &err), RP_OK);
         rgb = frame_at(v, 3, 25);
         assert_memory_equal(rgb, first, 77 * 45 * 3);
         rp_video_in_close(&v);
@@ -425,13 +423,13 @@ static void expect_open_error(const char *name, int code, const char *phrase)
 {
     rp_video_in_opts o;
     rp_video_in *v = (rp_video_in *)1;
-    char err[512] = "";
+    rp_error err = {0};
     int ret;
 
     rp_video_in_opts_init(&o);
-    ret = rp_video_in_open(&v, file(name), 160, 90, &o, err, sizeof(err));
-    if (ret != code || !strstr(err, phrase))
-        fail_msg("%s: got %d '%s', want %d with '%s'", name, ret, err, code, phrase);
+    ret = rp_video_in_open(&v, file(name), 160, 90, &o, &err);
+    if (ret != code || !strstr(err.msg, phrase))
+        fail_msg("%s: got %d '%s', want %d with '%s'", name, ret, err.msg, code, phrase);
     assert_null(v);
 }
 
@@ -455,7 +453,7 @@ static void test_corrupt_midway(void **state)
 {
     rp_video_in *v;
     const uint8_t *rgb;
-    char err[512] = "";
+    rp_error err = {0};
     int64_t k;
     int ret = RP_OK;
 
@@ -467,13 +465,13 @@ static void test_corrupt_midway(void **state)
                      0);
     v = open_clip("bad.mp4", 160, 90, RP_VIDEO_HOLD);
     for (k = 0; k < 250 && !ret; k++)
-        ret = rp_video_in_frame_at(v, k, 25, &rgb, err, sizeof(err));
+        ret = rp_video_in_frame_at(v, k, 25, &rgb, &err);
     assert_int_equal(ret, RP_ERR_FORMAT);
-    if (!strstr(err, "video frame") || !strstr(err, "bad.mp4"))
-        fail_msg("message: %s", err);
+    if (!strstr(err.msg, "video frame") || !strstr(err.msg, "bad.mp4"))
+        fail_msg("message: %s", err.msg);
     assert_true(k > 50 && k < 250);
     /* and it stays failed */
-    assert_int_equal(rp_video_in_frame_at(v, k, 25, &rgb, err, sizeof(err)), RP_ERR_FORMAT);
+    assert_int_equal(rp_video_in_frame_at(v, k, 25, &rgb, &err), RP_ERR_FORMAT);
     rp_video_in_close(&v);
 }
 
@@ -501,7 +499,7 @@ static void write_with_audio(const char *name, const char *audio, int64_t first,
     rp_output_spec o;
     rp_output *out;
     uint8_t *rgb = calloc(160 * 90 * 3, 1);
-    char err[512];
+    rp_error err;
 
     rp_output_spec_init(&o);
     o.path = file(name);
@@ -516,13 +514,13 @@ static void write_with_audio(const char *name, const char *audio, int64_t first,
     o.audio_offset_den = 25;
     o.audio_length_num = count;
     o.audio_length_den = 25;
-    if (rp_output_open(&out, &o, err, sizeof(err)))
-        fail_msg("open %s: %s", name, err);
+    if (rp_output_open(&out, &o, &err))
+        fail_msg("open %s: %s", name, err.msg);
     for (int64_t k = 0; k < count; k++)
-        if (rp_output_write(out, first + k, rgb, err, sizeof(err)))
-            fail_msg("write %s: %s", name, err);
-    if (rp_output_close(&out, err, sizeof(err)))
-        fail_msg("close %s: %s", name, err);
+        if (rp_output_write(out, first + k, rgb, &err))
+            fail_msg("write %s: %s", name, err.msg);
+    if (rp_output_close(&out, &err))
+        fail_msg("close %s: %s", name, err.msg);
     free(rgb);
 }
 
