@@ -21,8 +21,9 @@
  * when the failure has a place in a scene, its file:line:col (diag). After a failed call an
  * object stays valid unless its function says otherwise.
  *
- * Threads: a core is driven by one thread at a time; its own worker threads (threads > 1)
- * never call back into the caller. Different cores are independent.
+ * Threads: a core is driven by one thread at a time; its own worker threads (threads > 1;
+ * when none can be made, the caller's thread renders alone) never call back into the
+ * caller. Different cores are independent.
  *
  * Types are opaque except the few structs a caller fills or reads (rp_error, rp_diag,
  * rp_core_config, rp_core_info). include/rockpool.h, the full library's header (sessions,
@@ -251,7 +252,7 @@ RP_API int rp_core_set_light(rp_core *core, enum rp_light_knob knob, int set, in
  * before the instant, not from the start. A checkpoint is the whole state (the water, with
  * the walls and moving walls replayed from the timeline): the bytes are those of a run
  * straight to the frame. Taking effect at once, it drops those kept before. Errors:
- * RP_ERR_INVALID (count outside 0..4096), RP_ERR_NOMEM. */
+ * RP_ERR_INVALID (count outside 0..4096: nothing changed), RP_ERR_NOMEM (none kept). */
 RP_API int rp_core_set_checkpoints(rp_core *core, int count, size_t max_bytes, rp_error *err);
 
 /** Bound the simulation one render call may do to cells grid cells stepped (at least one

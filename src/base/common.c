@@ -8,17 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rp_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 const char *rp_strerror(int err)
 {
     switch (err) {

@@ -10,10 +10,6 @@
 
 #include "rockpool.h" /* enum rp_err, rp_strerror() */
 
-/** printf-style message into err, truncated to errlen (nothing when err is NULL or errlen
- * is 0). The library's way to say why a call failed. */
-void rp_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /** floor(sqrt(v)), integer-only (the same on every machine). */
 uint32_t rp_isqrt64(uint64_t v);
 

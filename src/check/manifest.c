@@ -803,14 +803,22 @@ const rp_manifest_frame *rp_manifest_find(const rp_manifest *m, int64_t frame)
     return lo < m->count && m->frames[lo].frame == frame ? &m->frames[lo] : NULL;
 }
 
-/* The public entry points: the diagnostic the parser or the check leaves, as err. */
+/* The public entry points: the diagnostic the parser or the check leaves, as err (an
+ * allocation that failed says so). */
+
+static int manifest_error(rp_error *err, int r)
+{
+    if (r == RP_ERR_NOMEM && !err->diag.msg[0])
+        snprintf(err->diag.msg, sizeof err->diag.msg, "out of memory");
+    return rp_error_diag(err, r);
+}
 
 int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,
                       const char *default_algo, rp_error *err)
 {
     memset(&err->diag, 0, sizeof err->diag);
     int r = manifest_parse(out, text, len, filename, default_algo, &err->diag);
-    return r ? rp_error_diag(err, r) : RP_OK;
+    return r ? manifest_error(err, r) : RP_OK;
 }
 
 int rp_manifest_load(rp_manifest **out, const char *path, const char *default_algo,
@@ -818,12 +826,12 @@ int rp_manifest_load(rp_manifest **out, const char *path, const char *default_al
 {
     memset(&err->diag, 0, sizeof err->diag);
     int r = manifest_load(out, path, default_algo, max_bytes, stop, &err->diag);
-    return r ? rp_error_diag(err, r) : RP_OK;
+    return r ? manifest_error(err, r) : RP_OK;
 }
 
 int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_error *err)
 {
     memset(&err->diag, 0, sizeof err->diag);
     int r = manifest_check(m, run, &err->diag);
-    return r ? rp_error_diag(err, r) : RP_OK;
+    return r ? manifest_error(err, r) : RP_OK;
 }

@@ -293,8 +293,10 @@ static int start(rp_core *c, rp_error *err)
         return image_error(c, rp_scene_sky_at(c->scene), err, IMAGE_NONE, "sky image",
                            s->sky_image);
     size_t pixels = (size_t)in->width * (size_t)in->height;
-    if (c->threads > 1 && !c->pool && new_pool(c))
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    if (c->threads > 1 && !c->pool && new_pool(c)) {
+        c->pool = NULL; /* no threads to be had: the caller's thread alone (the same bytes) */
+        c->threads = 1;
+    }
     if (!c->bg && !(c->bg = malloc(pixels * 3)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     int r = rp_engine_start(c->engine, c->pool, NULL, NULL, err);
@@ -770,13 +772,13 @@ int rp_core_set_light(rp_core *c, enum rp_light_knob knob, int set, int32_t valu
 
 int rp_core_set_checkpoints(rp_core *c, int count, size_t max_bytes, rp_error *err)
 {
+    if (count < 0 || count > 4096)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%d checkpoints: outside 0..4096", count);
     free(c->slot_heights);
     free(c->saved);
     c->slot_heights = NULL;
     c->saved = NULL;
     c->slots = 0;
-    if (count < 0 || count > 4096)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "%d checkpoints: outside 0..4096", count);
     size_t per_slot = rp_engine_checkpoint_bytes(c->engine);
     int64_t slots = (int64_t)(max_bytes / per_slot);
     if (slots > count)

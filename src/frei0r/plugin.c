@@ -643,13 +643,18 @@ static int64_t steps_per_call(const instance *in)
 
 /* ---- frames --------------------------------------------------------------------------- */
 
+/* The host's frame unchanged, or black, opaque, when it gave none. */
 static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
 {
     size_t n = (size_t)in->width * (size_t)in->height;
     if (src && src != dst)
         memcpy(dst, src, n * sizeof *dst);
     else if (!src)
-        memset(dst, 0, n * sizeof *dst);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *p = (uint8_t *)&dst[i];
+            p[0] = p[1] = p[2] = 0;
+            p[3] = 255;
+        }
 }
 
 /* The light's doubles over the scene, for this frame: the core remakes the light when
@@ -684,6 +689,15 @@ static void error_frame(const instance *in, const uint32_t *src, uint32_t *dst)
             d8[i + 1] = (uint8_t)(g / 2);
             d8[i + 2] = (uint8_t)((255 + b) / 2);
         }
+}
+
+/* The core's background back on the instance's own black frame: the host's frame is not
+ * the plugin's once the call returns. */
+static void forget_frame(instance *in)
+{
+    rp_error err;
+    if (in->core)
+        rp_core_set_background(in->core, in->black, (size_t)in->width * 4, RP_PIX_RGBA, &err);
 }
 
 void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, uint32_t *outframe)
@@ -732,9 +746,11 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         /* the light layer is straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's
          * vf_frei0r, frei0r's own mixers; frei0r's premultiply filter converts when a host
          * needs it); the render keeps the host's alpha */
+        forget_frame(in);
         pthread_mutex_unlock(&in->lock);
         return;
     }
+    forget_frame(in);
     if (in->num[0] >= 0.5)
         error_frame(in, inframe, outframe);
     else

@@ -5,6 +5,8 @@
  * pixels are the same on every machine. Alphas are Q15 (32768 = 1), slopes Q12. */
 #include "look/light.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "base/common.h"
@@ -20,6 +22,17 @@
 
 static int flat_alpha(const rp_light *l);
 
+/* snprintf, cut to len (the callers' buffers hold any int64's text). */
+static void text_to(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void text_to(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
 /* v / div as a decimal with at most 3 places ("95", "0.5", "-12.25"). */
 static void fixed_text(char *buf, size_t len, int64_t v, int64_t div)
 {
@@ -31,10 +44,10 @@ static void fixed_text(char *buf, size_t len, int64_t v, int64_t div)
         places--;
     }
     if (places)
-        rp_errf(buf, len, "%s%lld.%0*lld", v < 0 ? "-" : "", (long long)(mag / div), places,
+        text_to(buf, len, "%s%lld.%0*lld", v < 0 ? "-" : "", (long long)(mag / div), places,
                 (long long)frac);
     else
-        rp_errf(buf, len, "%s%lld", v < 0 ? "-" : "", (long long)(mag / div));
+        text_to(buf, len, "%s%lld", v < 0 ? "-" : "", (long long)(mag / div));
 }
 
 static int out_of_range(rp_error *err, const char *what, int64_t v, int64_t div, int64_t lo,

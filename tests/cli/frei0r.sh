@@ -399,6 +399,24 @@ rgb_hashes cstr.rgba 160 96 >cstr.h
 check "caustics 0.25 at strength 2: the scene's caustics 1 at strength 2" \
     cmp -s cstr.h <(hashes cstr1.md5)
 
+# No threads to be had (pthread_create fails, as at a host's limit of threads): the core
+# renders on the host's thread, the same frames (it said "out of memory" for every frame).
+# A preloaded library cannot come before the sanitizers' runtime: skipped under them.
+if ldd "$HARNESS" | grep -q 'libasan'; then
+    echo "[ SKIPPED  ] no threads to be had: LD_PRELOAD under AddressSanitizer"
+else
+    printf '%s\n' '#include <errno.h>' '#include <pthread.h>' \
+        'int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *p)' \
+        '{ (void)t; (void)a; (void)f; (void)p; return EAGAIN; }' >nothr.c
+    ${CC:-cc} -shared -fPIC -o nothr.so nothr.c
+    "$HARNESS" "$PLUGIN" frames "$TOP/examples/harbour.scene" bg160.rgb 160 96 8 30 >thr.rgba \
+        2>thr.err
+    LD_PRELOAD=$PWD/nothr.so "$HARNESS" "$PLUGIN" frames "$TOP/examples/harbour.scene" \
+        bg160.rgb 160 96 8 30 >nothr.rgba 2>nothr.err
+    check "no threads to be had: the frames of the host's thread alone, nothing said" \
+        sh -c 'test -s thr.rgba && cmp -s thr.rgba nothr.rgba && ! grep -q frei0r nothr.err'
+fi
+
 # Images a scene names (a wall mask, one moving along a path, a sky image) are refused:
 # the plugin decodes no images. The message gives the statement's file:line:col, the
 # path resolved against the scene's own directory (not the host's working directory),
