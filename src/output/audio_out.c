@@ -184,8 +184,7 @@ static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
             ecodec = NULL;
     }
     if (!dcodec) {
-        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0,
-                            "no decoder for the %s audio of '%s'",
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0, "no decoder for the %s audio of '%s'",
                             avcodec_get_name(ist->codecpar->codec_id), opts->audio_path);
     }
     if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {

@@ -91,8 +91,7 @@ static int pick(const rp_output_spec *opts, const AVOutputFormat **pofmt, rp_enc
     const AVOutputFormat *ofmt = av_guess_format(muxer, NULL, NULL);
 
     if (!ofmt) {
-        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0, "this FFmpeg has no %s muxer",
-                            muxer);
+        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0, "this FFmpeg has no %s muxer", muxer);
     }
     *pofmt = ofmt;
     return rp_encoder_pick(opts, ofmt, choice, warning, wlen, err);
