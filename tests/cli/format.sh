@@ -14,9 +14,15 @@ print-format-files: ; @echo $(FORMAT_FILES)
 MK
 )
 check "the format list names C files" test -n "$files"
-for f in $files; do
-    check "$f follows .clang-format" clang-format --dry-run -Werror "$f"
-done
+# One clang-format for the whole list (a second, where twenty a file took twenty); only when
+# it finds a deviation is each file checked on its own, to name them.
+if clang-format --dry-run -Werror $files 2>/dev/null; then
+    for f in $files; do ok "$f follows .clang-format"; done
+else
+    for f in $files; do
+        check "$f follows .clang-format" clang-format --dry-run -Werror "$f"
+    done
+fi
 cd "$WORK" || exit 1
 cp "$TOP/.clang-format" .
 printf 'int f(void)\n{\n      return 1;\n}\n' >broken.c
