@@ -898,6 +898,7 @@ int rp_video_in_open(rp_video_in **pv, const char *path, int width, int height,
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory opening '%s'", path);
     }
     struct stat st;
+    memset(&st, 0, sizeof st); /* filled when open_input succeeds (gcc -O3 cannot tell) */
     if (!(ret = open_input(&v->fc, path, &st, err))) {
         v->size = st.st_size;
         v->mtime = st.st_mtim;

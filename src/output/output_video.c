@@ -107,7 +107,7 @@ static int global_header(const AVOutputFormat *ofmt)
  * refuse, found before anything is created. */
 static int video_validate(const rp_output_spec *opts, rp_error *err)
 {
-    const AVOutputFormat *ofmt;
+    const AVOutputFormat *ofmt = NULL;
     rp_encoder_choice choice;
     int ret;
 
@@ -134,7 +134,7 @@ static int video_validate(const rp_output_spec *opts, rp_error *err)
 
 int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len)
 {
-    const AVOutputFormat *ofmt;
+    const AVOutputFormat *ofmt = NULL;
     rp_encoder_choice choice;
     rp_output_spec even = *opts;
     rp_error err;
@@ -160,7 +160,7 @@ static int gif_held(const rp_output_spec *opts)
  * GIF the frames held for its palette (hold_frames). */
 static double video_cell_bytes(const rp_output_spec *opts, int threads)
 {
-    const AVOutputFormat *ofmt;
+    const AVOutputFormat *ofmt = NULL;
     rp_encoder_choice choice;
     double px = (double)opts->width * opts->height, bytes;
     rp_error err;
@@ -279,7 +279,7 @@ static int write_header(video_out *vo, rp_error *err)
 static int video_open(void *priv, const rp_output_spec *opts, rp_error *err)
 {
     video_out *vo = priv;
-    const AVOutputFormat *ofmt;
+    const AVOutputFormat *ofmt = NULL;
     rp_encoder_choice choice;
     char warning[256];
     int ret;
