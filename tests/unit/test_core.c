@@ -23,15 +23,14 @@ static const char scene_text[] = "size 64x40\n"
                                  "at 0f..20f rain rate 60/s radius 2..4 height 500..2000\n"
                                  "at 6f wall rect 40 0 3 20\n";
 
-/* A core of scene_text over the settings in `lines` (NULL: none), at w x h. */
-static rp_core *open_core(rp_scene **scene, const char *lines, int w, int h)
+/* A core of text over the settings in `lines` (NULL: none), at w x h (0x0: the scene's). */
+static rp_core *open_text(rp_scene **scene, const char *text, const char *lines, int w, int h)
 {
     rp_error err;
     rp_settings *over = NULL;
     rp_core_config cfg;
     rp_core *c = NULL;
-    assert_int_equal(rp_scene_from_text(scene, scene_text, strlen(scene_text), "t.scene", &err),
-                     RP_OK);
+    assert_int_equal(rp_scene_from_text(scene, text, strlen(text), "t.scene", &err), RP_OK);
     if (lines)
         assert_int_equal(rp_settings_parse(&over, lines, NULL, &err), RP_OK);
     rp_core_config_init(&cfg);
@@ -41,6 +40,12 @@ static rp_core *open_core(rp_scene **scene, const char *lines, int w, int h)
     assert_int_equal(rp_core_open(&c, *scene, &cfg, &err), RP_OK);
     rp_settings_free(&over); /* merged at open: not kept */
     return c;
+}
+
+/* A core of scene_text. */
+static rp_core *open_core(rp_scene **scene, const char *lines, int w, int h)
+{
+    return open_text(scene, scene_text, lines, w, h);
 }
 
 static uint8_t *render(rp_core *c, int64_t k, enum rp_pass pass, size_t bpp)
@@ -316,25 +321,6 @@ static void test_refusals(void **state)
     assert_false(info.needs_background);
     rp_core_close(&c);
     rp_scene_free(&s);
-}
-
-/* A core over arbitrary scene text and settings, at w x h (0x0: the scene's). */
-static rp_core *open_text(rp_scene **scene, const char *text, const char *lines, int w, int h)
-{
-    rp_error err;
-    rp_settings *over = NULL;
-    rp_core_config cfg;
-    rp_core *c = NULL;
-    assert_int_equal(rp_scene_from_text(scene, text, strlen(text), "x.scene", &err), RP_OK);
-    if (lines)
-        assert_int_equal(rp_settings_parse(&over, lines, NULL, &err), RP_OK);
-    rp_core_config_init(&cfg);
-    cfg.over = over;
-    cfg.width = w;
-    cfg.height = h;
-    assert_int_equal(rp_core_open(&c, *scene, &cfg, &err), RP_OK);
-    rp_settings_free(&over);
-    return c;
 }
 
 /* A moving wall (a circle along a path) and a wall put up at frame 6: what a checkpoint
