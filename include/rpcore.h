@@ -142,8 +142,8 @@ typedef struct rp_core_config {
     const rp_settings *over;
     /* The output size in pixels (as rockpool -s), both or neither; 0x0: the scene's. */
     int width, height;
-    /* Threads rendering each frame: 1 (the default) renders on the caller's thread. The
-     * bytes are the same for every count. */
+    /* Threads rendering each frame: 1 (the default) renders on the caller's thread, 0 one
+     * per online CPU (at most 64). The bytes are the same for every count. */
     int threads;
     /* Refuse scenes whose timeline would need more bytes than this; 0: no limit. */
     int64_t max_memory;

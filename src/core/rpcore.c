@@ -144,8 +144,8 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's size %dx%d: give both sides (1 or more) or neither",
                             cfg->image_width, cfg->image_height);
-    if (cfg->threads < 1 || cfg->threads > 64)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 1..64", cfg->threads);
+    if (cfg->threads < 0 || cfg->threads > 64)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 0..64", cfg->threads);
     if (cfg->background && !cfg->width)
         return rp_error_set(err, RP_ERR_INVALID, 1, "a background needs the output size");
     if (check_background(cfg->background, cfg->background_stride, cfg->background_format,
@@ -155,7 +155,7 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     if (!c)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     c->scene = scene;
-    c->threads = cfg->threads;
+    c->threads = cfg->threads ? cfg->threads : rp_online_cpus();
     c->max_memory = cfg->max_memory > 0 ? cfg->max_memory : INT64_MAX;
     c->bg_data = cfg->background;
     c->bg_stride = cfg->background_stride;

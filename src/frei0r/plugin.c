@@ -21,7 +21,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,14 +360,6 @@ static int parse_seed(const char *text, uint64_t *seed)
     return 0;
 }
 
-/* The online CPUs, at most the core's 64: the core's threads, as the command line's
- * default (one: the frames are rendered on the host's thread; the bytes are the same). */
-static int online_cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
-}
-
 /* Settings as the command line merges them (the preset's defaults, the scene's, then the
  * options'), with the host's frame as `-i` and its size as `-s`: the host's rate as -r,
  * the seed as --seed, the strength as --strength, written as scene lines. */
@@ -397,7 +388,7 @@ static int open_core(instance *in, rp_error *err)
     cfg.over = settings;
     cfg.width = (int)in->width;
     cfg.height = (int)in->height;
-    cfg.threads = online_cpus();
+    cfg.threads = 0; /* one per online CPU, as the command line's default */
     cfg.max_memory = (int64_t)MEMORY_MAX;
     cfg.background = in->black;
     cfg.background_stride = (size_t)in->width * 4;

@@ -323,6 +323,34 @@ static void test_refusals(void **state)
     rp_scene_free(&s);
 }
 
+/* threads 0 is one per online CPU: the frames of one thread; outside 0..64 is refused. */
+static void test_thread_counts(void **state)
+{
+    (void)state;
+    rp_scene *s;
+    rp_error err;
+    rp_core_config cfg;
+    rp_core *one = NULL, *all = NULL, *bad = NULL;
+    assert_int_equal(rp_scene_from_text(&s, scene_text, strlen(scene_text), NULL, &err), RP_OK);
+    rp_core_config_init(&cfg);
+    assert_int_equal(rp_core_open(&one, s, &cfg, &err), RP_OK);
+    cfg.threads = 0;
+    assert_int_equal(rp_core_open(&all, s, &cfg, &err), RP_OK);
+    cfg.threads = -1;
+    assert_int_equal(rp_core_open(&bad, s, &cfg, &err), RP_ERR_INVALID);
+    cfg.threads = 65;
+    assert_int_equal(rp_core_open(&bad, s, &cfg, &err), RP_ERR_INVALID);
+    for (int64_t k = 0; k < 20; k += 7) {
+        uint8_t *a = render(one, k, RP_PASS_RENDER, 3), *b = render(all, k, RP_PASS_RENDER, 3);
+        assert_memory_equal(a, b, 64 * 40 * 3);
+        free(a);
+        free(b);
+    }
+    rp_core_close(&one);
+    rp_core_close(&all);
+    rp_scene_free(&s);
+}
+
 /* A moving wall (a circle along a path) and a wall put up at frame 6: what a checkpoint
  * must restore besides the heights. */
 static const char moving_text[] = "size 64x40\n"
@@ -556,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_background_and_passes),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_without_images),
+        cmocka_unit_test(test_thread_counts),
         cmocka_unit_test(test_kept_checkpoints),
         cmocka_unit_test(test_step_budget),
         cmocka_unit_test(test_light_knobs),
