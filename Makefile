@@ -129,17 +129,24 @@ $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a
 # The frei0r plugin (rockpool-frei0r(7)): src/frei0r over the core, as a shared object that
 # exports the f0r_* functions alone (src/frei0r/exports.map). The program's core objects
 # are not position-independent: the plugin links a copy compiled with -fPIC under
-# $(BUILD)/pic. Needs frei0r.h (Debian's frei0r-plugins-dev); no FFmpeg.
+# $(BUILD)/pic, and for the images a scene names (src/frei0r/images.c) the program's image
+# loaders, so it links FFmpeg. Needs frei0r.h (Debian's frei0r-plugins-dev).
 PLUGIN := $(BUILD)/frei0r/rockpool.so
-PIC_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/frei0r/plugin.o
-$(PIC_OBJS): $(BUILD)/pic/%.o: src/%.c
+PLUGIN_IMAGE_SRCS := src/input/image.c src/input/fit.c src/input/demux.c src/frei0r/images.c
+PIC_CORE_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/frei0r/plugin.o
+PIC_IMAGE_OBJS := $(PLUGIN_IMAGE_SRCS:src/%.c=$(BUILD)/pic/%.o)
+PIC_OBJS := $(PIC_CORE_OBJS) $(PIC_IMAGE_OBJS)
+$(PIC_CORE_OBJS): $(BUILD)/pic/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CORE_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(PIC_IMAGE_OBJS): $(BUILD)/pic/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(RP_CFLAGS) $(INCS) -fPIC -MMD -MP -c $< -o $@
 
 $(PLUGIN): $(PIC_OBJS) src/frei0r/exports.map
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(PIC_OBJS) -Wl,--version-script=src/frei0r/exports.map \
-	    $(if $(SAN),,-Wl,-z,defs) $(RP_LDFLAGS)
+	    $(if $(SAN),,-Wl,-z,defs) $(RP_LDFLAGS) $(RP_LIBS)
 
 # The plugin's test harness (tests/cli/frei0r.sh): loads the plugin with dlopen.
 $(BUILD)/frei0r_harness: tests/tools/frei0r_harness.c $(PLUGIN)

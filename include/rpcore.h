@@ -37,7 +37,7 @@
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
-#define RP_CORE_VERSION_MINOR 1
+#define RP_CORE_VERSION_MINOR 2
 #define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
@@ -179,8 +179,8 @@ typedef struct rp_core rp_core;
  * place in the scene) or RP_ERR_NOMEM; *core is NULL on failure. A scene that names
  * images (rp_core_info's needs_*) opens, and its first frame fails with
  * RP_ERR_UNSUPPORTED: a background image unless the caller gives the background's pixels
- * (or sets without_images), a sky image under render light (unless without_images), wall
- * masks always. */
+ * (or sets without_images); a sky image under render light (unless without_images) and
+ * wall masks unless the caller decodes them (rp_core_set_images). */
 RP_API int rp_core_open(rp_core **core, const rp_scene *scene, const rp_core_config *cfg,
                         rp_error *err);
 
@@ -193,7 +193,7 @@ typedef struct rp_core_info {
     int light;            /* 1: render `light` (the rockpool preset): every pass exists */
     int needs_background; /* the scene names a background image: give it (config) */
     int needs_sky;        /* the scene names a sky image (render light reflects it) */
-    int needs_masks;      /* the scene names wall masks (images) the core cannot decode */
+    int needs_masks;      /* the scene names wall masks (images): rp_core_set_images */
 } rp_core_info;
 
 RP_API void rp_core_get_info(const rp_core *core, rp_core_info *info);
@@ -203,6 +203,34 @@ RP_API void rp_core_get_info(const rp_core *core, rp_core_info *info);
  * RP_PIX_RGB24 or RP_PIX_RGBA or a stride shorter than a row. */
 RP_API int rp_core_set_background(rp_core *core, const uint8_t *data, size_t stride,
                                   enum rp_pixfmt format, rp_error *err);
+
+/** What an image the scene names is wanted for (rp_core_image_fn). */
+enum rp_image_use {
+    /* `wall mask PATH`: stretched to the grid's size (rp_core_info grid_w x grid_h). The core
+     * makes a cell a wall where its pixel's luma, (77 R + 150 G + 29 B + 128) >> 8, is at
+     * least 128 (rockpool-scene(5)). */
+    RP_IMAGE_WALL_MASK = 0,
+    /* with `walls visible image`: the same mask's picture stretched to the output size,
+     * the walls' colours */
+    RP_IMAGE_WALL_PICTURE,
+    /* `sky PATH` under render light: the sky at the output size, covering it (`fit cover`) */
+    RP_IMAGE_SKY,
+};
+
+/** Decode the still image at path (the scene's path, resolved against the scene file's
+ * directory) for use into rgb: width x height RP_PIX_RGB24 pixels, rows packed, scaled as
+ * rockpool scales it (FFmpeg's bicubic, bit-exact, alpha composited over black) for the
+ * command line's frames. Return RP_OK, or an error code with its reason in err (its place
+ * in the scene is added by the core). */
+typedef int (*rp_core_image_fn)(void *ctx, const char *path, enum rp_image_use use, int width,
+                                int height, uint8_t *rgb, rp_error *err);
+
+/** Let fn decode the scene's wall masks and sky image (the core decodes no images) at the
+ * first frame, each path once per use; fn NULL: refuse them (the default). A scene path
+ * that reaches outside the scene file's directory (absolute, or with a '..') is refused at
+ * its statement, as rockpool refuses it without --allow-outside-paths, before fn is
+ * asked. Call it before the first frame: afterwards it is RP_ERR_INVALID. */
+RP_API int rp_core_set_images(rp_core *core, rp_core_image_fn fn, void *ctx, rp_error *err);
 
 /** What rp_core_render writes. Every picture is at the output size (rp_core_info width x
  * height) except RP_PASS_HEIGHT at the grid's when the render is not `light`. */
@@ -260,6 +288,12 @@ RP_API int rp_core_set_checkpoints(rp_core *core, int count, size_t max_bytes, r
  * a call that reaches the bound first returns RP_ERR_AGAIN (bad_input 0) with nothing
  * written, and the next call for that frame (or a later one) carries on from there. */
 RP_API void rp_core_set_step_budget(rp_core *core, int64_t cells);
+
+/** Allocate the simulation and the renderer, and decode the scene's images
+ * (rp_core_set_images), as the first frame does: their errors, those rp_core_render
+ * gives for an image, come now, before any frame is asked for. Calling it again is a
+ * no-op once it has succeeded. */
+RP_API int rp_core_start(rp_core *core, rp_error *err);
 
 /** Render frame `frame` (0..frames-1) as pass into dst, rows stride bytes apart. The water
  * is simulated to the frame's instant, from where it is: rendering frames in order costs

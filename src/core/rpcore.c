@@ -13,6 +13,7 @@
 #include "base/common.h"
 #include "base/cpu.h"
 #include "base/diag.h"
+#include "base/mask.h"
 #include "base/pool.h"
 #include "look/aov.h"
 #include "look/light.h"
@@ -76,6 +77,12 @@ void rp_core_config_init(rp_core_config *cfg)
     cfg->background_format = RP_PIX_RGB24;
 }
 
+/* A wall mask the caller decoded: path is the timeline's (the scene's) string. */
+typedef struct core_mask {
+    const char *path;
+    uint8_t *cells, *rgb;
+} core_mask;
+
 struct rp_core {
     const rp_scene *scene;
     rp_settings merged; /* the preset's, the scene's and the caller's, before resolving */
@@ -109,6 +116,13 @@ struct rp_core {
     int16_t *slot_heights;
     uint8_t *saved;
     int64_t budget; /* rp_core_set_step_budget's cells; 0: none */
+    /* rp_core_set_images: the caller's decoder, and what it gave: per mask path its cells
+     * (grid-sized, 1 = wall) and with `walls visible image` its picture; the sky */
+    rp_core_image_fn image_fn;
+    void *image_ctx;
+    core_mask *masks;
+    size_t nmasks;
+    uint8_t *sky;
 };
 
 /* A background of fmt with rows of stride bytes, at the output's width. */
@@ -204,6 +218,16 @@ void rp_core_get_info(const rp_core *c, rp_core_info *info)
     *info = c->info;
 }
 
+int rp_core_set_images(rp_core *c, rp_core_image_fn fn, void *ctx, rp_error *err)
+{
+    if (c->started)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the images' decoder is set before the first frame");
+    c->image_fn = fn;
+    c->image_ctx = ctx;
+    return RP_OK;
+}
+
 int rp_core_set_background(rp_core *c, const uint8_t *data, size_t stride, enum rp_pixfmt format,
                            rp_error *err)
 {
@@ -215,32 +239,146 @@ int rp_core_set_background(rp_core *c, const uint8_t *data, size_t stride, enum 
     return RP_OK;
 }
 
+/* The pixels of the wall mask at path (rp_mask_fn), and its picture in *rgb. */
+static const uint8_t *mask_of(void *ctx, const char *path, const uint8_t **rgb)
+{
+    const rp_core *c = ctx;
+    for (size_t i = 0; i < c->nmasks; i++)
+        if (!strcmp(c->masks[i].path, path)) {
+            *rgb = c->masks[i].rgb;
+            return c->masks[i].cells;
+        }
+    *rgb = NULL;
+    return NULL;
+}
+
+/* Start engine e with the caller's masks and sky, and the shapes of its moving masks. */
+static int start_engine(rp_core *c, rp_engine *e, rp_error *err)
+{
+    int r = rp_engine_start(e, c->pool, mask_of, c, err);
+    if (!r && c->sky)
+        rp_engine_set_sky(e, c->sky);
+    if (!r && c->nmasks)
+        r = rp_engine_shapes(e, err);
+    return r;
+}
+
 /* A fresh engine of the core's settings, started when the core's is. */
 static int new_engine(rp_core *c, rp_engine **e, rp_error *err)
 {
     int r =
         rp_engine_new(e, c->scene, &c->merged, c->image_w, c->image_h, c->max_memory, NULL, err);
     if (!r && c->started)
-        r = rp_engine_start(*e, c->pool, NULL, NULL, err);
+        r = start_engine(c, *e, err);
     if (r)
         rp_engine_free(e);
     return r;
 }
 
-/* The error for an image the core cannot decode: at the statement that names it (at may be
- * NULL: the scene's name alone). */
-static int image_error(const rp_core *c, const rp_diag *at, rp_error *err, const char *fmt,
-                       const char *what, const char *path)
+/* err's reason (code) after prefix, placed at the statement at (NULL: the scene's name
+ * alone). */
+static int place_error(const rp_core *c, const rp_diag *at, const char *prefix, int code,
+                       rp_error *err)
 {
-    rp_error_set(err, RP_ERR_UNSUPPORTED, 1, fmt, what, path);
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s%.900s", prefix, err->msg);
+    if (code == RP_ERR_NOMEM)
+        return rp_error_set(err, code, 0, "%s", msg);
     memset(&err->diag, 0, sizeof err->diag);
     if (at)
         err->diag = *at;
     else
         snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(c->scene));
-    snprintf(err->diag.msg, sizeof err->diag.msg, "%.500s", err->msg);
-    err->has_diag = 1;
-    return err->code;
+    snprintf(err->diag.msg, sizeof err->diag.msg, "%.500s", msg);
+    return rp_error_diag(err, code);
+}
+
+/* The error for an image the core cannot decode, at the statement that names it. */
+static int image_error(const rp_core *c, const rp_diag *at, rp_error *err, const char *fmt,
+                       const char *what, const char *path)
+{
+    rp_error_set(err, RP_ERR_UNSUPPORTED, 1, fmt, what, path);
+    return place_error(c, at, "", RP_ERR_UNSUPPORTED, err);
+}
+
+/* The place of the first statement naming the wall mask path (NULL: any), and its event
+ * (NULL, and the scene's name alone, when none does). */
+static const rp_event *mask_place(const rp_core *c, const char *path, rp_diag *at)
+{
+    size_t i = 0;
+    const rp_event *ev;
+    memset(at, 0, sizeof *at);
+    snprintf(at->file, sizeof at->file, "%s", rp_scene_name(c->scene));
+    while ((ev = rp_scene_next_mask(c->scene, &i)) && path && strcmp(ev->path, path))
+        ;
+    if (ev) {
+        at->line = ev->line;
+        at->col = ev->col;
+        snprintf(at->source_line, sizeof at->source_line, "%.*s", (int)ev->text_len, ev->text);
+    }
+    return ev;
+}
+
+/* The caller's decoding of path for use at w x h into a new RGB24 picture *out. */
+static int decode(rp_core *c, const char *path, enum rp_image_use use, int w, int h, uint8_t **out,
+                  rp_error *err)
+{
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
+    if (!rgb)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    err->msg[0] = '\0';
+    int r = c->image_fn(c->image_ctx, path, use, w, h, rgb, err);
+    if (r) {
+        free(rgb);
+        if (!err->msg[0])
+            rp_error_set(err, r, r != RP_ERR_NOMEM, "cannot decode the image '%.200s'", path);
+        return r;
+    }
+    *out = rgb;
+    return RP_OK;
+}
+
+/* Every wall mask the timeline's frames use, decoded by the caller once per path: its
+ * cells, and its picture with `walls visible image`. */
+static int load_masks(rp_core *c, rp_error *err)
+{
+    const rp_settings *s = rp_engine_settings(c->engine);
+    const rp_timeline *tl = rp_engine_timeline(c->engine);
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(tl, &ts);
+    const int picture = s->walls_visible == RP_WALLS_IMAGE && ts.walls;
+    const size_t cells = (size_t)c->info.grid_w * (size_t)c->info.grid_h;
+    for (int64_t k = 0; k < rp_engine_items_length(c->engine); k++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            const char *path = rp_item_mask(&items[i]);
+            const uint8_t *known;
+            if (!path || mask_of(c, path, &known))
+                continue;
+            core_mask *more = realloc(c->masks, (c->nmasks + 1) * sizeof *more);
+            if (!more)
+                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+            c->masks = more;
+            core_mask m = {.path = path};
+            int r =
+                decode(c, path, RP_IMAGE_WALL_MASK, c->info.grid_w, c->info.grid_h, &m.cells, err);
+            for (size_t j = 0; !r && j < cells; j++) /* in place: cell j reads bytes 3j.. */
+                m.cells[j] = (uint8_t)rp_mask_is_wall(m.cells + 3 * j);
+            if (!r && picture)
+                r = decode(c, path, RP_IMAGE_WALL_PICTURE, c->info.width, c->info.height, &m.rgb,
+                           err);
+            if (r) {
+                free(m.cells);
+                rp_diag at;
+                mask_place(c, path, &at);
+                return place_error(c, &at, "", r, err);
+            }
+            c->masks[c->nmasks++] = m;
+        }
+    }
+    return RP_OK;
 }
 
 #define IMAGE_NONE "the %s '%.200s' is an image, and the core decodes no images"
@@ -272,26 +410,34 @@ static int start(rp_core *c, rp_error *err)
     const rp_settings *s = rp_engine_settings(c->engine);
     if (c->started)
         return RP_OK;
-    if (in->needs_masks) {
-        size_t i = 0;
-        const rp_event *ev = rp_scene_next_mask(c->scene, &i);
-        rp_diag at;
-        memset(&at, 0, sizeof at);
-        snprintf(at.file, sizeof at.file, "%s", rp_scene_name(c->scene));
-        if (ev) {
-            at.line = ev->line;
-            at.col = ev->col;
-            snprintf(at.source_line, sizeof at.source_line, "%.*s", (int)ev->text_len, ev->text);
+    const int sky = in->needs_sky && in->light && !(c->without_images && !c->image_fn);
+    if (c->image_fn && (in->needs_masks || sky)) {
+        const rp_diag *outside = rp_scene_outside_path(c->scene, 0);
+        if (outside) {
+            err->diag = *outside;
+            return rp_error_diag(err, RP_ERR_INVALID);
         }
-        return image_error(c, &at, err, IMAGE_NONE, "wall mask", ev ? ev->path : "?");
+    }
+    if (in->needs_masks && !c->image_fn) {
+        rp_diag at;
+        const rp_event *ev = mask_place(c, NULL, &at);
+        return image_error(c, &at, err, IMAGE_NONE ": decode it (rp_core_set_images)", "wall mask",
+                           ev ? ev->path : "?");
     }
     if (in->needs_background && !c->bg_data && !c->without_images)
         return image_error(c, rp_scene_background_at(c->scene), err,
                            IMAGE_NONE ": give the background's pixels (rp_core_config)",
                            "background", s->background);
-    if (in->needs_sky && in->light && !c->without_images)
-        return image_error(c, rp_scene_sky_at(c->scene), err, IMAGE_NONE, "sky image",
+    if (sky && !c->image_fn)
+        return image_error(c, rp_scene_sky_at(c->scene), err,
+                           IMAGE_NONE ": decode it (rp_core_set_images)", "sky image",
                            s->sky_image);
+    int r;
+    if (c->image_fn && !c->nmasks && (r = load_masks(c, err)))
+        return r;
+    if (sky && !c->sky &&
+        (r = decode(c, s->sky_image, RP_IMAGE_SKY, in->width, in->height, &c->sky, err)))
+        return place_error(c, rp_scene_sky_at(c->scene), "sky image: ", r, err);
     size_t pixels = (size_t)in->width * (size_t)in->height;
     if (c->threads > 1 && !c->pool && new_pool(c)) {
         c->pool = NULL; /* no threads to be had: the caller's thread alone (the same bytes) */
@@ -299,11 +445,15 @@ static int start(rp_core *c, rp_error *err)
     }
     if (!c->bg && !(c->bg = malloc(pixels * 3)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    int r = rp_engine_start(c->engine, c->pool, NULL, NULL, err);
-    if (r)
+    if ((r = start_engine(c, c->engine, err)))
         return r;
     c->started = 1;
     return RP_OK;
+}
+
+int rp_core_start(rp_core *c, rp_error *err)
+{
+    return start(c, err);
 }
 
 /* Rows y0..y1-1 of the caller's background into c->bg. */
@@ -884,6 +1034,12 @@ void rp_core_close(rp_core **pc)
     free(c->pass);
     free(c->slot_heights);
     free(c->saved);
+    for (size_t i = 0; i < c->nmasks; i++) {
+        free(c->masks[i].cells);
+        free(c->masks[i].rgb);
+    }
+    free(c->masks);
+    free(c->sky);
     free(c);
     *pc = NULL;
 }

@@ -1,7 +1,8 @@
 /* plugin.c - rockpool as a frei0r filter (rockpool-frei0r(7)): the host's frame is the
  * background, the host's time picks the simulation's state, and the core (include/rpcore.h,
  * its public API and nothing else) renders the frame exactly as the command line's frames
- * are rendered. A thin adapter: no FFmpeg, no image decoding, no files but the scene.
+ * are rendered. A thin adapter: no files but the scene and the images it names, which
+ * images.c decodes with the command line's own loaders.
  *
  * Each instance holds one core, opened from the parameters when they change, which keeps
  * checkpoints of the water in memory so that times may come in any order: a time before
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include "rpcore.h"
+#include "frei0r/images.h"
 
 /* The parameters, in the order hosts address them. */
 enum {
@@ -398,6 +400,9 @@ static int open_core(instance *in, rp_error *err)
     if (r)
         return r;
     rp_core_get_info(in->core, &in->info);
+    /* The scene's wall masks and sky image, decoded by FFmpeg as the command line does. */
+    if ((r = rp_core_set_images(in->core, rp_frei0r_image, NULL, err)))
+        return r;
     /* Checkpoints: at most CHECKPOINTS_MAX (and CHECKPOINT_BYTES_MAX), evenly spaced over
      * the steps of the scene; a call simulates at most STEP_CELLS_MAX cells' worth. */
     if ((r = rp_core_set_checkpoints(in->core, CHECKPOINTS_MAX, CHECKPOINT_BYTES_MAX, err)))
@@ -456,20 +461,6 @@ static void read_build(instance *in)
         build_failed(in, &err);
 }
 
-/* The images the plugin cannot decode (rockpool-frei0r(7) ERRORS), refused where the scene
- * names them, with what to do. */
-static void images_refused(instance *in, rp_error *err)
-{
-    char why[sizeof err->diag.msg];
-    snprintf(why, sizeof why, "%s", err->diag.msg);
-    snprintf(err->diag.msg, sizeof err->diag.msg,
-             "%.300s (the plugin links no FFmpeg): %s, or render this scene with the command "
-             "line; rockpool-frei0r(7) ERRORS",
-             why,
-             in->info.needs_masks ? "draw the walls with wall rect or wall circle"
-                                  : "give the sky as a colour (sky 0xRRGGBB)");
-}
-
 /* Open the core at the host's size and rate, check what the plugin cannot do, and
  * allocate the frame buffers. */
 static void build_run(instance *in)
@@ -512,17 +503,10 @@ static void build_run(instance *in)
         build_failed(in, &err);
         return;
     }
-    /* Images: the core refuses them at the first frame, at the statement naming them. */
-    if (in->info.needs_masks || (in->info.needs_sky && in->info.light)) {
-        if (rp_core_render(in->core, 0, RP_PASS_RENDER_RGBA, in->black, (size_t)in->width * 4,
-                           &err) &&
-            err.code == RP_ERR_UNSUPPORTED && err.has_diag)
-            images_refused(in, &err);
-        else if (!err.code)
-            set_error(&err, RP_ERR_UNSUPPORTED, 1, "the scene names an image");
+    /* The simulation, and the scene's images decoded now: a bad image is said at build,
+     * once, at the statement naming it. */
+    if (rp_core_start(in->core, &err))
         build_failed(in, &err);
-        return;
-    }
 }
 
 /* ---- time ----------------------------------------------------------------------------- */

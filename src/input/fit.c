@@ -12,6 +12,7 @@
 #include <libswscale/swscale.h>
 
 #include "base/common.h"
+#include "input/image.h"
 
 struct rp_fit_scaler {
     struct SwsContext *sws;
@@ -192,4 +193,43 @@ void rp_fit_scaler_free(rp_fit_scaler **ps)
     av_freep(&(*ps)->tmp[0]);
     free(*ps);
     *ps = NULL;
+}
+
+/* An iw x ih still is decoded once at the size that makes the kept part exactly the
+ * frame's (cover) or the drawn part's (contain). */
+int rp_fit_load_still(const char *path, enum rp_fit fit, int w, int h, uint8_t **rgb,
+                      rp_rect *drawn, rp_error *err)
+{
+    int iw, ih;
+    rp_rect crop, dst;
+    uint8_t *img = NULL;
+    if (fit == RP_FIT_STRETCH || rp_image_probe(path, &iw, &ih, err) ||
+        rp_fit_rects(fit, iw, ih, 1, 1, w, h, &crop, &dst))
+        return rp_image_load_rgb(path, w, h, rgb, err);
+    /* the whole image at a scale where crop becomes dst */
+    int64_t sw = ((int64_t)iw * dst.w + crop.w / 2) / crop.w;
+    int64_t sh = ((int64_t)ih * dst.h + crop.h / 2) / crop.h;
+    int64_t ox = ((int64_t)crop.x * sw + iw / 2) / iw, oy = ((int64_t)crop.y * sh + ih / 2) / ih;
+    if (sw > 2 * RP_MAX_SIDE || sh > 2 * RP_MAX_SIDE)
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "%s: a %dx%d image cannot cover %dx%d (it would be scaled to "
+                            "%lldx%lld): use fit contain or stretch",
+                            path, iw, ih, w, h, (long long)sw, (long long)sh);
+    int r = rp_image_load_rgb(path, (int)sw, (int)sh, &img, err);
+    if (r)
+        return r;
+    if (drawn)
+        *drawn = dst;
+    if (!(*rgb = calloc((size_t)w * (size_t)h, 3))) { /* black where nothing is drawn */
+        free(img);
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    }
+    for (int y = 0; y < dst.h; y++) {
+        int64_t syy = oy + y < sh ? oy + y : sh - 1;
+        int64_t n = dst.w < sw - ox ? dst.w : sw - ox;
+        memcpy(*rgb + ((size_t)(dst.y + y) * w + (size_t)dst.x) * 3,
+               img + ((size_t)syy * (size_t)sw + (size_t)ox) * 3, (size_t)n * 3);
+    }
+    free(img);
+    return RP_OK;
 }

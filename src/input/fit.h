@@ -1,7 +1,7 @@
 /* fit.h - how a background of one size is drawn at another (`fit stretch|cover|contain`,
  * rockpool-scene(5)): the geometry in exact integer arithmetic, and a libswscale helper
  * that converts a decoded picture into a packed RGB24 frame with it. Used by the video
- * background source (video_in.c) and meant for the still-image loader too. */
+ * background source (video_in.c), and the stills of backgrounds and the sky. */
 #ifndef RP_FIT_H
 #define RP_FIT_H
 
@@ -58,5 +58,13 @@ int64_t rp_fit_scaler_bytes(int dst_w, int dst_h);
 
 /** Free; NULL and a NULL *scaler are no-ops. */
 void rp_fit_scaler_free(rp_fit_scaler **scaler);
+
+/** The still image at path drawn at w x h with fit, as a background or the sky is drawn
+ * (image.h decodes it: bicubic, bit-exact): *rgb is malloc'd w * h * 3 bytes, black
+ * outside the picture, and *drawn (unless NULL; untouched for stretch) where the picture
+ * is. Errors as rp_image_load_rgb's, and RP_ERR_TOO_LARGE for a still that would have to
+ * be scaled past twice RP_MAX_SIDE to cover the frame. */
+int rp_fit_load_still(const char *path, enum rp_fit fit, int w, int h, uint8_t **rgb,
+                      rp_rect *drawn, rp_error *err);
 
 #endif

@@ -55,43 +55,6 @@ int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, 
     return RP_OK;
 }
 
-/* A still of iw x ih drawn at width x height with `fit`: decoded once at the size that
- * makes the kept part (fit.h) exactly the frame's (cover) or the drawn part's (contain). */
-static int load_fitted(rp_source *src, const char *path, enum rp_fit fit, rp_error *err)
-{
-    int iw, ih, w = src->width, h = src->height;
-    rp_rect crop, dst;
-    uint8_t *img = NULL;
-    if (fit == RP_FIT_STRETCH || rp_image_probe(path, &iw, &ih, err) ||
-        rp_fit_rects(fit, iw, ih, 1, 1, w, h, &crop, &dst))
-        return rp_image_load_rgb(path, w, h, &src->rgb, err);
-    /* the whole image at a scale where crop becomes dst */
-    int64_t sw = ((int64_t)iw * dst.w + crop.w / 2) / crop.w;
-    int64_t sh = ((int64_t)ih * dst.h + crop.h / 2) / crop.h;
-    int64_t ox = ((int64_t)crop.x * sw + iw / 2) / iw, oy = ((int64_t)crop.y * sh + ih / 2) / ih;
-    if (sw > 2 * RP_MAX_SIDE || sh > 2 * RP_MAX_SIDE)
-        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
-                            "%s: a %dx%d image cannot cover %dx%d (it would be scaled to "
-                            "%lldx%lld): use fit contain or stretch",
-                            path, iw, ih, w, h, (long long)sw, (long long)sh);
-    int r = rp_image_load_rgb(path, (int)sw, (int)sh, &img, err);
-    if (r)
-        return r;
-    src->drawn = dst;
-    if (!(src->rgb = calloc((size_t)w * (size_t)h, 3))) { /* black where nothing is drawn */
-        free(img);
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    }
-    for (int y = 0; y < dst.h; y++) {
-        int64_t syy = oy + y < sh ? oy + y : sh - 1;
-        int64_t n = dst.w < sw - ox ? dst.w : sw - ox;
-        memcpy(src->rgb + ((size_t)(dst.y + y) * w + (size_t)dst.x) * 3,
-               img + ((size_t)syy * (size_t)sw + (size_t)ox) * 3, (size_t)n * 3);
-    }
-    free(img);
-    return RP_OK;
-}
-
 int rp_source_open(rp_source **out, const char *path, int width, int height, int fit, int end,
                    int64_t max_memory, rp_error *err)
 {
@@ -119,7 +82,8 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
         if (!rp_fit_rects((enum rp_fit)fit, vw, vh, sn, sd, width, height, &crop, &dst))
             src->drawn = dst;
     } else if (path && path[0]) {
-        if ((r = load_fitted(src, path, (enum rp_fit)fit, err))) {
+        if ((r = rp_fit_load_still(path, (enum rp_fit)fit, width, height, &src->rgb, &src->drawn,
+                                   err))) {
             free(src);
             return r;
         }

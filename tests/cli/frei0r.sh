@@ -11,12 +11,20 @@ PLUGIN=$BUILD_DIR/frei0r/rockpool.so
 HARNESS=$BUILD_DIR/frei0r_harness
 check "the plugin and its harness are built" test -f "$PLUGIN" -a -x "$HARNESS"
 
-# The plugin exports the frei0r API alone and links no FFmpeg.
+# The plugin exports the frei0r API alone, and links FFmpeg's libraries (to decode the images
+# a scene names) as the program links them: no other versions. FFmpeg's symbols are
+# versioned, so in a host with another FFmpeg each binds its own.
 nm -D --defined-only "$PLUGIN" | awk '{print $3}' | sort >exports
 printf '%s\n' f0r_construct f0r_deinit f0r_destruct f0r_get_param_info f0r_get_param_value \
     f0r_get_plugin_info f0r_init f0r_set_param_value f0r_update >want_exports
 check "exports f0r_* only" cmp -s exports want_exports
-check "links no FFmpeg" sh -c "! ldd '$PLUGIN' | grep -q 'libav\|libsw'"
+ldd "$PLUGIN" | grep -o 'lib\(av\|sw\)[a-z]*\.so\.[0-9]*' | sort -u >plugin_ff
+ldd "$ROCKPOOL" | grep -o 'lib\(av\|sw\)[a-z]*\.so\.[0-9]*' | sort -u >program_ff
+check "links the program's FFmpeg libraries, no others" \
+    sh -c 'grep -q libavcodec plugin_ff && comm -23 plugin_ff program_ff | cmp -s - /dev/null'
+objdump -T "$PLUGIN" | grep -q '(LIBAVCODEC_[0-9]*) *avcodec_' &&
+    objdump -T "$PLUGIN" | grep -q '(LIBSWSCALE_[0-9]*) *sws_'
+check "FFmpeg's functions are bound by version" test $? -eq 0
 
 # A sanitizer build: the plugin and the harness carry AddressSanitizer.
 san=0
@@ -349,10 +357,16 @@ key caustics 0s 0.1 3s 0.5
 key fade 0s 1.5 3s 0.4
 at 1s wall rect 70 20 20 56
 EOF
+# And a wall mask (an image) moving along a path, its picture drawn (walls visible image).
+ffmpeg -v error -f lavfi -i "color=white:size=12x12,drawbox=x=3:y=3:w=6:h=6:color=black:t=fill" \
+    -frames:v 1 boat12.png
+printf 'size 160x96\nfps 24\nduration 3s\nseed 3\nwalls visible image\npath p linear 10%%,80%% 90%%,20%%\nat 0.3s..3s wall mask along p 12 12 boat12.png\nat 0s..3s rain rate 6/s radius 2..4 height 400..900\n' \
+    >mask_along.scene
 cp "$TOP/examples/rain.scene" "$TOP/examples/walls.scene" "$TOP/examples/elias.scene" \
     "$TOP/examples/harbour.scene" .
 for args in "rain.scene 320 180 60 30" "walls.scene 320 180 48 24" "elias.scene 96 64 40 30" \
-    "late_wall.scene 160 96 48 24" "harbour.scene 320 180 90 30" "keys.scene 160 96 72 24"; do
+    "late_wall.scene 160 96 48 24" "harbour.scene 320 180 90 30" "keys.scene 160 96 72 24" \
+    "mask_along.scene 160 96 72 24"; do
     set -- $args
     "$HARNESS" "$PLUGIN" order "$1" "$2" "$3" "$4" "$5" >order.out 2>order.err
     check "harness $1 $2x$3: two threads out of order" grep -q "differ$" order.out
@@ -417,26 +431,45 @@ else
         sh -c 'test -s thr.rgba && cmp -s thr.rgba nothr.rgba && ! grep -q frei0r nothr.err'
 fi
 
-# Images a scene names (a wall mask, one moving along a path, a sky image) are refused:
-# the plugin decodes no images. The message gives the statement's file:line:col, the
-# path resolved against the scene's own directory (not the host's working directory),
-# why and what to do; the frame is the error frame. A mask along a path was rendered
-# without its mask before.
+# Images a scene names (a wall mask, its picture with walls visible image, one moving along
+# a path, a sky image) are decoded as the command line decodes them: the frames are
+# rockpool's over the same background, byte for byte, and differ from the scene without
+# the image. The paths are the scene's own directory's, not the host's working directory.
 mkdir -p sd
-printf 'size 64x48\nfps 30\nduration 2s\nat 0s wall mask m.png\n' >sd/mask.scene
-printf 'size 64x48\nfps 30\nduration 2s\npath p linear 10%%,10%% 90%%,90%%\nat 0s..2s wall mask along p 8 8 boat.png\n' \
+ffmpeg -v error -f lavfi -i "color=black:size=40x30,drawbox=x=8:y=6:w=14:h=12:color=white:t=fill" \
+    -frames:v 1 sd/m.png
+ffmpeg -v error -f lavfi -i "color=white:size=12x12,drawbox=x=3:y=3:w=6:h=6:color=black:t=fill" \
+    -frames:v 1 sd/boat.png
+ffmpeg -v error -f lavfi -i testsrc2=size=96x40:rate=1 -frames:v 1 sd/clouds.png
+ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=1 -frames:v 1 bg64.png
+ffmpeg -v error -i bg64.png -f rawvideo -pix_fmt rgb24 bg64.rgb
+head='size 64x48\nfps 30\nduration 2s\nat 0s drop 30%% 50%% radius 4 height 3000\n'
+printf "$head"'walls visible image\nat 0s wall mask m.png\n' >sd/mask.scene
+printf "$head"'path p linear 10%%,10%% 90%%,90%%\nat 0s..2s wall mask along p 8 8 boat.png\n' \
     >sd/along.scene
-printf 'size 64x48\nfps 30\nduration 2s\nsky clouds.png 2\nat 0s drop 50%% 50%% radius 4 height 2000\n' \
-    >sd/sky.scene
-ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=1 -frames:v 1 -f rawvideo -pix_fmt rgb24 bg64.rgb
-for c in "mask 4:7 wall mask 'sd/m.png'" "along 5:11 wall mask 'sd/boat.png'" \
-    "sky 4:5 sky image 'sd/clouds.png'"; do
+printf "$head"'sky clouds.png 2\n' >sd/sky.scene
+printf "$head" >sd/none.scene
+"$ROCKPOOL" -q sd/none.scene -i bg64.png -n 12 -f framemd5 -o img_none.md5
+for name in mask along sky; do
+    "$HARNESS" "$PLUGIN" frames sd/$name.scene bg64.rgb 64 48 12 30 >img_$name.rgba 2>img_$name.err
+    rgb_hashes img_$name.rgba 64 48 >img_$name.h
+    "$ROCKPOOL" -q sd/$name.scene -i bg64.png -n 12 -f framemd5 -o img_$name.md5
+    check "scene image ($name): 12 frames, nothing said" \
+        sh -c "test \$(wc -l <img_$name.h) -eq 12 && ! test -s img_$name.err"
+    check "scene image ($name): the command line's frames" cmp -s img_$name.h <(hashes img_$name.md5)
+    check "scene image ($name): the image changes the frames" \
+        test "$(paste img_$name.h <(hashes img_none.md5) | awk '$1 != $2' | wc -l)" -ge 6
+done
+# An image that cannot be had is said once, at its statement (file:line:col) with the
+# path in the scene's directory and the loader's reason, over the error frame; a path out
+# of the scene's directory is refused before it is read, as the command line refuses it.
+printf "$head"'at 0s wall mask nothere.png\n' >sd/missing.scene
+printf "$head"'sky ../bg64.png 2\n' >sd/outside.scene
+for c in "missing 5:7 sd/nothere.png" "outside 5:5 outside"; do
     set -- $c
     "$HARNESS" "$PLUGIN" frames sd/$1.scene bg64.rgb 64 48 2 30 >img_$1.rgba 2>img_$1.err
-    check "scene image ($1): refused at sd/$1.scene:$2, the path in the scene's directory" \
-        grep -qF "sd/$1.scene:$2: error: the ${c#* * }" img_$1.err
-    check "scene image ($1): why and what to do" \
-        grep -q "decodes no images.*links no FFmpeg.*rockpool-frei0r(7)" img_$1.err
+    check "scene image ($1): refused at sd/$1.scene:$2, naming $3" \
+        grep -q "sd/$1.scene:$2: error: .*$3" img_$1.err
     check "scene image ($1): said once" test "$(grep -c 'rockpool frei0r' img_$1.err)" -eq 1
 done
 

@@ -12,8 +12,8 @@
  *   frei0r_harness PLUGIN bad SCENE_OK MASK_SCENE BROKEN_SCENE
  *       Bad inputs, each of which must give the host frame back unchanged: times NaN,
  *       infinite, negative, huge and past the scene; missing, unreadable and broken scenes;
- *       a scene with a wall mask; unknown layer and time unit, a bad seed, a NULL string;
- *       frames of 1x1 and 16384x16384. Then a good parameter must render again.
+ *       a scene whose wall mask cannot be read; unknown layer and time unit, a bad seed, a
+ *       NULL string; frames of 1x1 and 16384x16384. Then a good parameter must render again.
  *       Prints "bad: NAME ok" per case, or "bad: NAME FAILED".
  *   frei0r_harness PLUGIN resend SCENE_COPY
  *       Renders a frame of SCENE_COPY (a scene file this call may overwrite), then replaces
@@ -295,7 +295,7 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
     expect("missing scene", 64, 48, "/nonexistent/rockpool.scene", NULL, NULL, NULL, 0.5, 0);
     expect("directory as scene", 64, 48, "/", NULL, NULL, NULL, 0.5, 0);
     expect("broken scene", 64, 48, broken_scene, NULL, NULL, NULL, 0.5, 0);
-    expect("wall mask", 64, 48, mask_scene, NULL, NULL, NULL, 0.5, 0);
+    expect("unreadable wall mask", 64, 48, mask_scene, NULL, NULL, NULL, 0.5, 0);
     expect("time unit", 64, 48, scene, "minutes", NULL, NULL, 0.5, 0);
     expect("layer", 64, 48, scene, NULL, "both", NULL, 0.5, 0);
     expect("seed", 64, 48, scene, NULL, NULL, "-3", 0.5, 0);

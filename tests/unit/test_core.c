@@ -507,6 +507,94 @@ static void test_image_places(void **state)
     rp_scene_free(&s);
 }
 
+/* rp_core_set_images: what the decoder was asked, and whether it fails. */
+typedef struct decoder {
+    int calls, fail;
+    enum rp_image_use use;
+    int w, h;
+    char path[64];
+} decoder;
+
+/* A wall mask whose left half is white (a wall), the right half black. */
+static int decode_half(void *ctx, const char *path, enum rp_image_use use, int w, int h,
+                       uint8_t *rgb, rp_error *err)
+{
+    decoder *d = ctx;
+    d->calls++;
+    d->use = use;
+    d->w = w;
+    d->h = h;
+    snprintf(d->path, sizeof d->path, "%s", path);
+    if (d->fail) {
+        snprintf(err->msg, sizeof err->msg, "cannot open image '%s': broken", path);
+        err->code = RP_ERR_IO;
+        return RP_ERR_IO;
+    }
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            memset(rgb + 3 * ((size_t)y * w + x), x < w / 2 ? 255 : 0, 3);
+    return RP_OK;
+}
+
+/* The caller decodes a wall mask: asked once at the grid's size, its white cells are walls
+ * (height 0 under a drop's rings that fill the rest); a failure is placed at the mask's
+ * statement; a path out of the scene's directory is refused before the decoder is asked;
+ * the decoder is set before the first frame only. */
+static void test_images_decoded(void **state)
+{
+    (void)state;
+    static const char text[] = "size 64x40\nduration 40f\npreset elias\n"
+                               "at 0f wall mask m.png\nat 0f drop 36 20 radius 4 height 3000\n";
+    static const char outside[] = "size 64x40\nduration 8f\nat 0f wall mask ../m.png\n";
+    rp_scene *s;
+    rp_error err;
+    decoder d = {0};
+    rp_core *c = open_text(&s, text, NULL, 0, 0);
+    rp_core_info info;
+    rp_core_get_info(c, &info);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    uint8_t *px = render(c, 39, RP_PASS_RENDER, 3);
+    assert_int_equal(d.calls, 1);
+    assert_int_equal(d.use, RP_IMAGE_WALL_MASK);
+    assert_int_equal(d.w, info.grid_w);
+    assert_int_equal(d.h, info.grid_h);
+    assert_string_equal(d.path, "m.png");
+    int gw, gh, moving = 0;
+    const int16_t *hs = rp_core_heights(c, &gw, &gh);
+    for (int y = 0; y < gh; y++)
+        for (int x = 0; x < gw; x++) {
+            if (x < gw / 2)
+                assert_int_equal(hs[y * gw + x], 0);
+            else
+                moving += hs[y * gw + x] != 0;
+        }
+    assert_true(moving > gw * gh / 8);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_ERR_INVALID);
+    free(px);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+
+    d = (decoder){.fail = 1};
+    c = open_text(&s, text, NULL, 0, 0);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    assert_int_equal(rp_core_start(c, &err), RP_ERR_IO);
+    assert_true(err.has_diag && err.bad_input);
+    assert_int_equal(err.diag.line, 4);
+    assert_int_equal(err.diag.col, 7);
+    assert_non_null(strstr(err.diag.msg, "cannot open image 'm.png': broken"));
+    rp_core_close(&c);
+    rp_scene_free(&s);
+
+    d = (decoder){0};
+    c = open_text(&s, outside, NULL, 0, 0);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    assert_int_equal(rp_core_start(c, &err), RP_ERR_INVALID);
+    assert_true(err.has_diag && err.diag.line == 3);
+    assert_int_equal(d.calls, 0);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+}
+
 /* without_images: a scene's background image is left out (the built-in texture, as the
  * same scene without it draws), and a picture's size is the size of a scene that gives none;
  * a size that is half given is refused. */
@@ -589,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_step_budget),
         cmocka_unit_test(test_light_knobs),
         cmocka_unit_test(test_image_places),
+        cmocka_unit_test(test_images_decoded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
