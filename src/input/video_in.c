@@ -989,8 +989,10 @@ int rp_video_in_frame_at(rp_video_in *v, int64_t num, int64_t den, const uint8_t
         return rp_error_set(err, RP_ERR_INVALID, 1, "bad video time %" PRId64 "/%" PRId64, num,
                             den);
     }
-    /* floor(t / tb), exactly */
-    t = av_rescale_rnd(num, v->tb.den, den * v->tb.num, AV_ROUND_DOWN);
+    /* t / tb to the nearest tick (halves up), exactly: containers store times rounded to
+     * their ticks (Matroska's milliseconds put frame 2 of 30 fps at 67 ms, after 2/30 s),
+     * so a frame within half a tick after the instant is the instant's frame. */
+    t = av_rescale_rnd(num, v->tb.den, den * v->tb.num, AV_ROUND_NEAR_INF);
     if (t < 0 || t > INT64_MAX / 4) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "video time %" PRId64 "/%" PRId64 " is out of range", num, den);

@@ -24,8 +24,9 @@ pts() {
         -of default=nw=1:nk=1 "$1" | awk -v tb="$tb" '/^-?[0-9]+$/ {print $1 " " tb}' >"$2"
 }
 # rule PTS THEIRS OURS FPS_NUM FPS_DEN: every one of our frames k shows the input frame whose
-# timestamp (from the first's) is the last one at or before k/fps, or the last frame past the
-# end; prints the first frame that does not, and fails.
+# timestamp (from the first's) is the last one at or before k/fps rounded to the nearest
+# tick of the stream's time base (halves up), or the last frame past the end; prints the
+# first frame that does not, and fails.
 rule() {
     python3 - "$@" <<'EOF'
 import sys
@@ -35,14 +36,15 @@ pts = []
 for line in open(pts_file):
     ticks, tb = line.split()
     n, d = tb.split('/')
-    pts.append(F(int(ticks) * int(n), int(d)))
+    tick = F(int(n), int(d))
+    pts.append(int(ticks) * tick)
 theirs = open(theirs_file).read().split()
 ours = open(ours_file).read().split()
 assert len(pts) == len(theirs), (len(pts), len(theirs))
 assert sorted(pts) == pts
 rate = F(int(fn), int(fd))
 for k, h in enumerate(ours):
-    t = k / rate
+    t = (k / rate / tick + F(1, 2)).__floor__() * tick
     j = max(i for i, p in enumerate(pts) if p - pts[0] <= t)
     if h != theirs[j]:
         sys.exit("frame %d (t=%s): expected input frame %d" % (k, t, j))
@@ -130,6 +132,16 @@ check "NTSC rate 30000/1001 follows the timestamp rule" sh -c \
     "'$ROCKPOOL' -q flat.scene -r 30000/1001 -i c30.mp4 -f framemd5 -o hn.md5 &&
      grep -v '^#' hn.md5 | awk -F', *' '{print \$6}' >hn"
 check "... every frame" rule c30.pts c30.hashes hn 30000 1001
+# Matroska stores milliseconds: frame 2 of 30 fps is at 67 ms, after 2/30 s. It is still
+# frame 2's (before, every third frame showed the frame before it again).
+gen -f lavfi -i testsrc2=size=160x120:rate=30:duration=1 -c:v ffv1 c30.mkv
+expect_status "30 fps over a 30 fps Matroska clip" 0 "$ROCKPOOL" -q flat.scene -r 30 -i c30.mkv \
+    -f framemd5 -o hm.md5
+hashes hm.md5 >hm
+theirs c30.mkv c30m.hashes
+pts c30.mkv c30m.pts
+check "Matroska's 67 ms is frame 2's: frame k shows input frame k" cmp -s hm c30m.hashes
+check "... the timestamp rule, to the millisecond" rule c30m.pts c30m.hashes hm 30 1
 
 # ---- variable frame rate ----------------------------------------------------------------
 # Frame n at n/20 s plus a wobble of 0, 13 or 26 ms: gaps of 37 to 76 ms.
