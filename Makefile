@@ -176,7 +176,7 @@ cross: $(CROSS_BINS)
 
 tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
        $(BUILD)/fuzz_image_replay $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) \
-       $(BUILD)/examples/core_frames $(BUILD)/frei0r_harness web-files
+       $(BUILD)/examples/core_frames $(BUILD)/frei0r_harness web-files web-tests
 
 # `make web`: the playground (README "In the browser"): build/web/ holds index.html, its
 # scripts, rockpool.wasm (the core's sources, as librpcore.a's, and web/rpweb.c, built for
@@ -186,22 +186,31 @@ WEB := $(BUILD)/web
 WASM_CC ?= clang
 WASM_CFLAGS = --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -D_WASI_EMULATED_SIGNAL \
               -O2 $(WARN) -Iweb/wasm-include -include web/wasm-include/wasi_shim.h $(INCS)
-WASM_OBJS := $(CORE_SRCS:src/%.c=$(WEB)/obj/%.o) $(WEB)/obj/rpweb.o
+WASM_OBJS := $(CORE_SRCS:src/%.c=$(WEB)/obj/%.o) $(WEB)/obj/wasi_shim.o
 WEB_FILES := $(addprefix $(WEB)/,index.html style.css app.js worker.js core.js md5.js)
 WEB_EXAMPLES := $(wildcard examples/*.scene examples/*.png)
 $(WEB)/obj/%.o: src/%.c web/wasm-include/wasi_shim.h
 	@mkdir -p $(@D)
 	$(WASM_CC) $(WASM_CFLAGS) -MMD -MP -c $< -o $@
-$(WEB)/obj/rpweb.o: web/rpweb.c web/wasm-include/wasi_shim.h
+$(WEB)/obj/rpweb.o $(WEB)/obj/wasi_shim.o: $(WEB)/obj/%.o: web/%.c web/wasm-include/wasi_shim.h
 	@mkdir -p $(@D)
 	$(WASM_CC) $(WASM_CFLAGS) -MMD -MP -c $< -o $@
-$(WEB)/rockpool.wasm: $(WASM_OBJS)
+$(WEB)/rockpool.wasm: $(WASM_OBJS) $(WEB)/obj/rpweb.o
 	$(WASM_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -o $@ $^ \
 	    -Wl,--strip-debug
+# The core's unit tests that need no FFmpeg, built for wasm32 over the same objects, with
+# tests/wasm/cmocka.h for cmocka (Debian has none for wasm32); tests/cli/web_units.sh runs
+# them under Node's WASI (tests/tools/wasi-run.js).
+WASM_TESTS := $(patsubst %,$(WEB)/tests/test_%.wasm,core scene motion obstacle presets render \
+              light upscale water)
+$(WASM_TESTS): $(WEB)/tests/%.wasm: tests/unit/%.c tests/wasm/cmocka.h $(WASM_OBJS)
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_CFLAGS) -Itests/wasm -Itests/unit $(DEPS) -o $@ $< $(WASM_OBJS)
 $(WEB_FILES): $(WEB)/%: web/%
 	@mkdir -p $(@D)
 	cp $< $@
-.PHONY: web web-files web-serve
+.PHONY: web web-files web-serve web-tests
+web-tests: $(WASM_TESTS)
 web:
 	./scripts/install-deps --web
 	$(MAKE) web-files
@@ -320,7 +329,7 @@ clean:
 	rm -rf $(BUILD) build-san build-clang build-o3 build-clang-o3 demo.mp4
 
 -include $(PIC_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(REST_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
-    $(WASM_OBJS:.o=.d)
+    $(WASM_OBJS:.o=.d) $(WEB)/obj/rpweb.d $(call dotd,$(WASM_TESTS))
 -include $(call dotd,$(UNIT_BINS) $(CROSS_BINS) $(addprefix $(BUILD)/,fuzz_scene_replay \
     fuzz_image_replay rpcore frei0r_harness examples/frames examples/core_frames))
 -include $(foreach a,$(CROSS_ARCHS),$(wildcard $(BUILD)/cross/$(a)/obj/*/*.d))

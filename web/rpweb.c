@@ -242,11 +242,3 @@ uint8_t *rpw_rgba(void)
         memcpy(web.rgba + i * 4, web.rgb + i * 3, 3);
     return web.rgba;
 }
-
-/* wasi-libc has no realpath (web/wasm-include/wasi_shim.h): nothing resolves. */
-char *realpath(const char *path, char *resolved)
-{
-    (void)path, (void)resolved;
-    errno = ENOENT;
-    return NULL;
-}

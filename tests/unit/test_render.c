@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/pool.h"
+#include "threads.h"
 #include "look/render.h"
 #include "look/texture.h"
 #include "sim/water.h"
@@ -152,8 +153,7 @@ static void test_threads_do_not_change_frames(void **state)
     for (int k = 0; k < 2; k++) {
         rp_render_frame(&params[k], hf, w, h, tex, a, NULL);
         for (int t = 2; t <= 7; t += 5) {
-            rp_pool *pool = NULL;
-            assert_int_equal(rp_pool_new(&pool, t), RP_OK);
+            rp_pool *pool = pool_of(t);
             memset(b, 0, (size_t)w * h * 3);
             rp_render_frame(&params[k], hf, w, h, tex, b, pool);
             assert_memory_equal(a, b, (size_t)w * h * 3);

@@ -13,6 +13,7 @@
 
 #include "base/cpu.h"
 #include "base/pool.h"
+#include "threads.h"
 #include "sim/water.h"
 #include "sim/water_simd.h"
 
@@ -349,8 +350,7 @@ static void test_threads_do_not_change_heights(void **state)
         for (int b = RP_BOUNDARY_WALL; b <= RP_BOUNDARY_WRAP; b++) {
             static const int counts[] = {1, 2, 7};
             for (int t = 0; t < 3; t++) {
-                rp_pool *pool = NULL;
-                assert_int_equal(rp_pool_new(&pool, counts[t]), RP_OK);
+                rp_pool *pool = pool_of(counts[t]);
                 rp_water *water = make(w, h, st, b, 4, 0);
                 for (int i = 0; i < 80; i++) {
                     rp_drop d = {(i * 37) % w,  (i * 53) % h,    5,
@@ -411,9 +411,8 @@ static void test_viscosity_matches_transcription(void **state)
     rp_water_params p = {W, H, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, q, v};
     static const int counts[] = {1, 2, 7};
     for (int t = 0; t < 3; t++) {
-        rp_pool *pool = NULL;
+        rp_pool *pool = pool_of(counts[t]);
         rp_water *w = NULL;
-        assert_int_equal(rp_pool_new(&pool, counts[t]), RP_OK);
         assert_int_equal(rp_water_new(&w, &p), RP_OK);
         memset(cur, 0, sizeof cur);
         memset(prev, 0, sizeof prev);
@@ -605,8 +604,7 @@ static void test_blocked_steps_equal_plain(void **state)
                 for (int t = 0; t < 4; t++) {
                     const int w = sizes[z][0], h = sizes[z][1];
                     const int32_t q = (st + t) % 3 == 0 ? 0 : (st + t) % 3 == 1 ? 60000 : 65536;
-                    rp_pool *pool = NULL;
-                    assert_int_equal(rp_pool_new(&pool, threads[t]), RP_OK);
+                    rp_pool *pool = pool_of(threads[t]);
                     rp_water *water = make(w, h, st, RP_BOUNDARY_WALL, 5, q);
                     int16_t *cur = malloc(sizeof(int16_t) * w * h);
                     int16_t *prev = malloc(sizeof(int16_t) * w * h);
@@ -660,8 +658,7 @@ static void test_still_rows_skipped_exactly(void **state)
     const int w = 41, h = 150;
     for (int visc = 0; visc < 2; visc++)
         for (int t = 1; t <= 2; t++) {
-            rp_pool *pool = NULL;
-            assert_int_equal(rp_pool_new(&pool, t), RP_OK);
+            rp_pool *pool = pool_of(t);
             rp_water *water = NULL;
             rp_water_params p = {w, h, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, 62000, visc ? 3000 : 0};
             assert_int_equal(rp_water_new(&water, &p), RP_OK);
