@@ -330,6 +330,19 @@ static void frame_init(const rp_light *l, const rp_light_geom *g, struct rp_ligh
              ((int64_t)f->sy_step * f->sy_step * 256 * hs);
     f->cxym = (f->scale_x * f->scale_y + (int64_t)f->sx_step * f->sy_step * 512 * hs) /
               ((int64_t)f->sx_step * f->sy_step * 1024 * hs);
+    /* the refraction's footprint: depth / RP_LIGHT_FOOTPRINT cells either side, at least a
+     * pixel; its slope is the Sobel sum over +-f pixels: 4 * 2f pixels of difference, so
+     * slope_q12's factor over 4 f (light.h "WATER") */
+    f->fx_step = (int)rp_clamp64(
+        ((int64_t)l->p.depth_q8 * f->scale_x / RP_LIGHT_FOOTPRINT + ((int64_t)1 << 23)) >> 24, 1,
+        1 << 16);
+    f->fy_step = (int)rp_clamp64(
+        ((int64_t)l->p.depth_q8 * f->scale_y / RP_LIGHT_FOOTPRINT + ((int64_t)1 << 23)) >> 24, 1,
+        1 << 16);
+    f->fkx = (f->scale_x * f->mdiv + 2 * f->fx_step) / (4 * f->fx_step);
+    f->fky = (f->scale_y * f->mdiv + 2 * f->fy_step) / (4 * f->fy_step);
+    f->flimx = rp_light_slope_lim(f->fkx);
+    f->flimy = rp_light_slope_lim(f->fky);
     f->dx = l->p.refraction_q8 ? ((int64_t)l->p.depth_q8 * f->scale_x) >> 8 : 0;
     f->dy = l->p.refraction_q8 ? ((int64_t)l->p.depth_q8 * f->scale_y) >> 8 : 0;
     f->rx = (int64_t)l->p.refraction_q8 * f->scale_x;
@@ -384,6 +397,12 @@ static inline int32_t slope_q12(const struct rp_light_frame *f, int64_t diff, in
         diff *= 2;
     int64_t t = rp_clamp64(diff * scale, -f->t_lim, f->t_lim);
     return (int32_t)rp_clamp64((t * f->mdiv) >> 32, -SLOPE_MAX, SLOPE_MAX);
+}
+
+/* The refraction's slope (Q12) from a Sobel sum over the footprint (frame_init). */
+static inline int32_t foot_q12(int64_t sum, int64_t k, int64_t lim)
+{
+    return (int32_t)rp_clamp64((rp_clamp64(sum, -lim, lim) * k) >> 32, -SLOPE_MAX, SLOPE_MAX);
 }
 
 /* The layer at one pixel: alpha A8 and straight colour c[3]; the slopes for refraction. */
@@ -537,6 +556,10 @@ static inline void water_rows_at(const struct rp_light_frame *f, const int32_t *
     r->odd_u1 = y - 1 < 0;
     r->odd_d1 = y + 1 > h - 1;
     r->odd_d2 = y + f->sy_step > h - 1;
+    r->u3 = hgt + (size_t)rp_light_mirror(y - f->fy_step, h) * w;
+    r->d3 = hgt + (size_t)rp_light_mirror(y + f->fy_step, h) * w;
+    r->odd_u3 = y - f->fy_step < 0;
+    r->odd_d3 = y + f->fy_step > h - 1;
     r->y = y;
 }
 
@@ -548,41 +571,67 @@ static inline int64_t wat(const int32_t *row, const int32_t *edge, int odd, int 
     return odd ? 2 * rp_light_odd(edge, x, w) - v : v;
 }
 
+/* The heights at x -+ s of row m and at x, x -+ s of rows u and d (y -+ s), odd past
+ * the frame's top or bottom where odd_u or odd_d is set (wat). */
+struct wcross {
+    int64_t l, r, u, d, ul, ur, dl, dr;
+};
+
+static inline __attribute__((always_inline)) void cross_at(const int32_t *m, const int32_t *u,
+                                                           const int32_t *d, int odd_u, int odd_d,
+                                                           const struct rp_light_wrows *rw, int x,
+                                                           int s, int w, struct wcross *c)
+{
+    if (x - s >= 0 && x + s <= w - 1 && !(odd_u | odd_d)) {
+        *c =
+            (struct wcross){m[x - s], m[x + s], u[x], d[x], u[x - s], u[x + s], d[x - s], d[x + s]};
+        return;
+    }
+    const int32_t *t = rw->top, *b = rw->bottom;
+    *c = (struct wcross){rp_light_odd(m, x - s, w),  rp_light_odd(m, x + s, w),
+                         wat(u, t, odd_u, x, w),     wat(d, b, odd_d, x, w),
+                         wat(u, t, odd_u, x - s, w), wat(u, t, odd_u, x + s, w),
+                         wat(d, b, odd_d, x - s, w), wat(d, b, odd_d, x + s, w)};
+}
+
 /* The heights water_px reads around pixel x of row r->y. */
 struct wnear {
-    int64_t c, l, r, l2, r2;            /* row y at x, x -+ 1, x -+ sx_step */
-    int64_t u1, d1;                     /* rows y -+ 1 at x */
-    int64_t u2, d2, u2l, u2r, d2l, d2r; /* rows y -+ sy_step at x, x -+ sx_step */
+    int64_t c;        /* row y at x */
+    struct wcross s1; /* at +-1 pixel: the slopes (no corners) */
+    struct wcross s2; /* at +-sx_step, sy_step: the curvature */
+    struct wcross fp; /* at +-fx_step, fy_step: the refraction's footprint */
 };
 
 static inline __attribute__((always_inline)) void
 water_near(const struct rp_light_frame *f, const struct rp_light_wrows *r, int x, struct wnear *n)
 {
-    const int w = f->w, st = f->sx_step;
-    const int32_t *m = r->m, *u2 = r->u2, *d2 = r->d2;
-    /* sy_step >= 1: a row past the frame at -+1 is one at -+sy_step too */
-    if (x - st >= 0 && x + st <= w - 1 && !(r->odd_u2 | r->odd_d2)) {
-        *n =
-            (struct wnear){m[x],  m[x - 1], m[x + 1],   m[x - st],  m[x + st],  r->u1[x],  r->d1[x],
-                           u2[x], d2[x],    u2[x - st], u2[x + st], d2[x - st], d2[x + st]};
-        return;
+    const int w = f->w;
+    n->c = r->m[x];
+    /* the corners at +-1 are not read: rows u1 and d1 are only read at x */
+    if (x >= 1 && x <= w - 2 && !(r->odd_u1 | r->odd_d1)) {
+        n->s1.l = r->m[x - 1];
+        n->s1.r = r->m[x + 1];
+        n->s1.u = r->u1[x];
+        n->s1.d = r->d1[x];
+    } else {
+        n->s1.l = rp_light_odd(r->m, x - 1, w);
+        n->s1.r = rp_light_odd(r->m, x + 1, w);
+        n->s1.u = wat(r->u1, r->top, r->odd_u1, x, w);
+        n->s1.d = wat(r->d1, r->bottom, r->odd_d1, x, w);
     }
-    const int32_t *t = r->top, *b = r->bottom;
-    *n = (struct wnear){
-        m[x],
-        rp_light_odd(m, x - 1, w),
-        rp_light_odd(m, x + 1, w),
-        rp_light_odd(m, x - st, w),
-        rp_light_odd(m, x + st, w),
-        wat(r->u1, t, r->odd_u1, x, w),
-        wat(r->d1, b, r->odd_d1, x, w),
-        wat(u2, t, r->odd_u2, x, w),
-        wat(d2, b, r->odd_d2, x, w),
-        wat(u2, t, r->odd_u2, x - st, w),
-        wat(u2, t, r->odd_u2, x + st, w),
-        wat(d2, b, r->odd_d2, x - st, w),
-        wat(d2, b, r->odd_d2, x + st, w),
-    };
+    cross_at(r->m, r->u2, r->d2, r->odd_u2, r->odd_d2, r, x, f->sx_step, w, &n->s2);
+    cross_at(r->m, r->u3, r->d3, r->odd_u3, r->odd_d3, r, x, f->fx_step, w, &n->fp);
+}
+
+/* The Sobel sums across a cross: 2 (r - l) + (ur - ul) + (dr - dl), and so down. */
+static inline int64_t sobel_x(const struct wcross *c)
+{
+    return 2 * (c->r - c->l) + (c->ur - c->ul) + (c->dr - c->dl);
+}
+
+static inline int64_t sobel_y(const struct wcross *c)
+{
+    return 2 * (c->d - c->u) + (c->dl - c->ul) + (c->dr - c->ur);
 }
 
 /* A bed point past the frame's edge, q in Q8 pixels and max the last pixel: read mirrored
@@ -603,26 +652,30 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     const int w = f->w, h = f->h, y = r->y;
     struct wnear n;
     water_near(f, r, x, &n);
-    int32_t sx = slope_q12(f, n.r - n.l, 2, f->scale_x);
-    int32_t sy = slope_q12(f, n.d1 - n.u1, 2, f->scale_y);
+    int32_t sx = slope_q12(f, n.s1.r - n.s1.l, 2, f->scale_x);
+    int32_t sy = slope_q12(f, n.s1.d - n.s1.u, 2, f->scale_y);
     o->o.sx = sx;
     o->o.sy = sy;
 
-    /* refraction: the bed point seen, depth * g(|s|^2) * s cells away */
-    int64_t r2 = (int64_t)sx * sx + (int64_t)sy * sy;
+    /* refraction: the bed point seen, depth * g(|s|^2) * s cells away, s the slope over the
+     * footprint (Sobel: the difference across it, weighted 1 2 1 across it) */
+    int32_t fx = foot_q12(sobel_x(&n.fp), f->fkx, f->flimx);
+    int32_t fy = foot_q12(sobel_y(&n.fp), f->fky, f->flimy);
+    int64_t f2 = (int64_t)fx * fx + (int64_t)fy * fy;
     const int64_t xmax = (int64_t)(w - 1) << 8, ymax = (int64_t)(h - 1) << 8;
-    int32_t g = interp_rsq(l->wref, r2);
+    int32_t g = interp_rsq(l->wref, f2);
     const int64_t half = (int64_t)1 << 27;
-    o->qx = reflect_q8(((int64_t)x << 8) + (((((int64_t)sx * g) >> 8) * f->dx + half) >> 28), xmax);
-    o->qy = reflect_q8(((int64_t)y << 8) + (((((int64_t)sy * g) >> 8) * f->dy + half) >> 28), ymax);
+    o->qx = reflect_q8(((int64_t)x << 8) + (((((int64_t)fx * g) >> 8) * f->dx + half) >> 28), xmax);
+    o->qy = reflect_q8(((int64_t)y << 8) + (((((int64_t)fy * g) >> 8) * f->dy + half) >> 28), ymax);
+    int64_t r2 = (int64_t)sx * sx + (int64_t)sy * sy;
 
     /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
      * surface spread over on the bed */
     const int64_t lim = (int64_t)16 << 12;
     /* the Hessian in Q16 (a reaches 40 cells and more: Q12 would lose a * 2^-12 a term) */
-    int64_t hxx = (n.r2 + n.l2 - 2 * n.c) * f->cxm >> 16;
-    int64_t hyy = (n.d2 + n.u2 - 2 * n.c) * f->cym >> 16;
-    int64_t hxy = (n.d2r - n.u2r - n.d2l + n.u2l) * f->cxym >> 16;
+    int64_t hxx = (n.s2.r + n.s2.l - 2 * n.c) * f->cxm >> 16;
+    int64_t hyy = (n.s2.d + n.s2.u - 2 * n.c) * f->cym >> 16;
+    int64_t hxy = (n.s2.dr - n.s2.ur - n.s2.dl + n.s2.ul) * f->cxym >> 16;
     int64_t axx = rp_clamp64((l->caus_a * hxx) >> 12, -lim, lim);
     int64_t ayy = rp_clamp64((l->caus_a * hyy) >> 12, -lim, lim);
     int64_t axy = rp_clamp64((l->caus_a * hxy) >> 12, -lim, lim);

@@ -54,7 +54,15 @@
  *           I + (eta cos i - cos t) n. It meets the bed depth * T_xy / |T_z| = depth * g *
  *           s cells away, g = A n_z / (eta + A n_z), A = cos t - eta cos i (g = 1/4 for
  *           small slopes); the picture is sampled there (bilinear, Q8 pixels, mirrored
- *           at the edges).
+ *           at the edges). The s here (and its n_z) is the slope over the footprint,
+ *           depth / RP_LIGHT_FOOTPRINT cells (f pixels, at least 1) either side: the Sobel
+ *           sum 2 (h(x+f, y) - h(x-f, y)) + the same at y -+ f, over 8 f pixels (and so
+ *           in y), the surface's mean slope there, as an aperture averages the surface its
+ *           rays cross. Its derivative is at most the change of slope across the footprint
+ *           over 2 f, so the map x -> bed point (Jacobian I + depth g Hess) folds only where
+ *           the slope changes by more than 2 f / (depth g) >= 4/3 across it: a fresh drop's
+ *           crater and ring crests no longer mirror the bed into radial streaks (the
+ *           pixel's own slope, as before, folded them wherever depth g Hess < -1).
  *   caustics the bed's irradiance where the sun's rays through this pixel land: E = 1 /
  *           det(I + a Hess(h)), Hess in slope units per cell over +-3 cells (which also
  *           averages out the grid's height noise), a = depth * (1 - eta sin e / cos t_s) /
@@ -94,6 +102,10 @@
 /** How far a sky image is displaced by the surface's slope, in grid cells per unit slope
  * (light.h "sky": the reflection moves the other way from the refraction). */
 #define RP_LIGHT_SKY_REFLECT 8
+
+/** The refraction's footprint in look water: the slope that moves the bed is the surface's
+ * mean slope over depth / RP_LIGHT_FOOTPRINT cells either side (light.h "WATER"). */
+#define RP_LIGHT_FOOTPRINT 6
 
 /** Check ranges. RP_OK, or RP_ERR_INVALID with a message naming the parameter, its value
  * and the range that works (e.g. "light elevation 95 is out of range (0 to 90 degrees)"). */

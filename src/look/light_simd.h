@@ -61,6 +61,10 @@ struct rp_light_frame {
     const uint8_t *sky;       /* the sky image when it is used for this frame, else NULL */
     int64_t kx, ky;           /* its reflection: displacement Q8 px = (slope * k) >> 28 */
     int64_t peak;             /* rp_light_geom.peak_q8 */
+    /* look water's refraction: the slope over the footprint, +-fx_step, fy_step pixels
+     * (light.h "WATER"): Q12 = clamp(sum, +-flim) * fk >> 32, clamped to +-SLOPE_MAX */
+    int fx_step, fy_step;
+    int64_t fkx, fky, flimx, flimy;
 };
 
 /** The vector kernel for row y of a frame 8 or more pixels wide. With rgba non-NULL it
@@ -94,17 +98,26 @@ static inline int rp_light_mirror(int i, int n)
 }
 
 /** The rows of heights a pixel of row y reads in the water model (light.c water_rows_at):
- * y - sy_step, y - 1, y, y + 1, y + sy_step, mirrored about the frame's edges. The surface
- * continues past an edge as its point reflection, h(e - d) = 2 h(e) - h(e + d), so its slope
- * runs on across the edge and its curvature there is 0 (an even mirror would flatten the
+ * y - sy_step, y - 1, y, y + 1, y + sy_step and y -+ fy_step, mirrored about the frame's edges. The
+ * surface continues past an edge as its point reflection, h(e - d) = 2 h(e) - h(e + d), so its
+ * slope runs on across the edge and its curvature there is 0 (an even mirror would flatten the
  * slope to 0 on the edge and double its curvature: a lit line along the frame). A row past
  * the top or bottom is read as 2 top - u or 2 bottom - d where its odd_* flag is set. */
 struct rp_light_wrows {
     const int32_t *u2, *u1, *m, *d1, *d2;
+    const int32_t *u3, *d3;      /* rows y -+ fy_step (the refraction's footprint) */
     const int32_t *top, *bottom; /* rows 0 and h - 1 */
-    int odd_u2, odd_u1, odd_d1, odd_d2;
+    int odd_u2, odd_u1, odd_d1, odd_d2, odd_u3, odd_d3;
     int y;
 };
+
+/** The least |d| with |floor(d * k / 2^32)| past the largest slope (k > 0: 2^47 / k rounded
+ * up), at most 2^30: a difference may be clamped there before it is scaled by k. */
+static inline int64_t rp_light_slope_lim(int64_t k)
+{
+    int64_t lim = k > 0 ? (((int64_t)1 << 47) + k - 1) / k : (int64_t)1 << 30;
+    return lim > ((int64_t)1 << 30) ? (int64_t)1 << 30 : lim;
+}
 
 /** Column x (-w < x < 2w) of a row of heights, read past the row's ends as its point
  * reflection about the end pixel (see struct rp_light_wrows). */

@@ -51,13 +51,13 @@ INLINE TARGET VI interp16(const uint16_t *tab, VI i, VI fr, const int shift)
 /* What one row needs: its rows of heights and every per-frame constant as a vector. */
 struct wk {
     const rp_light *l;
-    const int32_t *u2, *u1, *m, *d1, *d2;
+    const int32_t *u2, *u1, *m, *d1, *d2, *u3, *d3;
     const uint8_t *bg;
-    int w, y, st, sky_on;
-    struct kslope kx, ky;
-    VI cxm, cym, cxym; /* curvature factors (< 2^24) */
-    VI hlim;           /* the Hessian terms' clamp, Q16 (caustic_gain) */
-    VI llx, lly, llxy; /* the laplacians' clamps where the terms reach hlim */
+    int w, y, st, fs, pad, sky_on;  /* pad: the reach of the widest step, max(st, fs) */
+    struct kslope kx, ky, kfx, kfy; /* kfx, kfy: the footprint's slopes */
+    VI cxm, cym, cxym;              /* curvature factors (< 2^24) */
+    VI hlim;                        /* the Hessian terms' clamp, Q16 (caustic_gain) */
+    VI llx, lly, llxy;              /* the laplacians' clamps where the terms reach hlim */
     VI caus_a, lim, caus, gain0;
     VI dx, dy, half27; /* the bed offset's factors (< 2^31) */
     VI xmax, ymax, wm1, hm1, wv, w3, last;
@@ -90,13 +90,20 @@ static TARGET void wk_init(struct wk *k, const rp_light *l, const struct rp_ligh
     k->m = r->m;
     k->d1 = r->d1;
     k->d2 = r->d2;
+    k->u3 = r->u3;
+    k->d3 = r->d3;
     k->bg = bg;
     k->w = f->w;
     k->y = r->y;
     k->st = f->sx_step;
+    k->fs = f->fx_step;
+    k->pad = f->fx_step > f->sx_step ? f->fx_step : f->sx_step;
     k->sky_on = l->p.sky_q8 != 0; /* else every wsky entry is 0 */
     kslope_init(&k->kx, f->scale_x * f->mdiv);
     kslope_init(&k->ky, f->scale_y * f->mdiv);
+    /* the same clamp as light.c's foot_q12 (rp_light_slope_lim) */
+    kslope_init(&k->kfx, f->fkx);
+    kslope_init(&k->kfy, f->fky);
     k->cxm = VOP(set1_epi32)((int32_t)f->cxm);
     k->cym = VOP(set1_epi32)((int32_t)f->cym);
     k->cxym = VOP(set1_epi32)((int32_t)f->cxym);
@@ -390,12 +397,13 @@ INLINE TARGET VI layer_v(const struct wk *k, VI sx, VI sy, VI r2)
 }
 
 /* The composite of pixels x..x+VL-1 of the row into out (the row): the bed under the layer
- * cw, or the layer alone into an RGBA row. m, u2 and d2 point at pixel x of rows y, y -
- * sy_step and y + sy_step, readable from x - sx_step to x + VL - 1 + sx_step: the rows
+ * cw, or the layer alone into an RGBA row. m, u2, d2, u3 and d3 point at pixel x of rows y,
+ * y -+ sy_step and y -+ fy_step, readable from x - pad to x + VL - 1 + pad: the rows
  * themselves inside the frame, edge_group's copies near its ends. Returns 0, or 1
  * when a texel load would end past the frame (nothing written). */
 INLINE TARGET int group_v(const struct wk *k, int x, const int32_t *m, const int32_t *u2,
-                          const int32_t *d2, uint8_t *out, int rgba)
+                          const int32_t *d2, const int32_t *u3, const int32_t *d3, uint8_t *out,
+                          int rgba)
 {
     const VI m255 = VOP(set1_epi32)(255);
     const int st = k->st;
@@ -417,7 +425,18 @@ INLINE TARGET int group_v(const struct wk *k, int x, const int32_t *m, const int
     VI lxy = VOP(sub_epi32)(VOP(sub_epi32)(vloadh(d2 + st), vloadh(u2 + st)),
                             VOP(sub_epi32)(vloadh(d2 - st), vloadh(u2 - st)));
     VI any = VOR(VOR(lxx, lyy), lxy);
-    if (vnone(VOR(any, sxy)) && k->flat_copy) {
+    /* the refraction's slopes over the footprint (+-fs): Sobel sums, each within 2^27 */
+    const int fs = k->fs;
+    VI u3l = vloadh(u3 - fs), u3r = vloadh(u3 + fs), d3l = vloadh(d3 - fs), d3r = vloadh(d3 + fs);
+    VI ex = VOP(sub_epi32)(vloadh(m + fs), vloadh(m - fs));
+    ex = VOP(add_epi32)(VOP(add_epi32)(ex, ex),
+                        VOP(add_epi32)(VOP(sub_epi32)(u3r, u3l), VOP(sub_epi32)(d3r, d3l)));
+    VI ey = VOP(sub_epi32)(vloadh(d3), vloadh(u3));
+    ey = VOP(add_epi32)(VOP(add_epi32)(ey, ey),
+                        VOP(add_epi32)(VOP(sub_epi32)(d3l, u3l), VOP(sub_epi32)(d3r, u3r)));
+    VI fx = vslope(ex, &k->kfx), fy = vslope(ey, &k->kfy);
+    VI fxy = VOR(fx, fy);
+    if (vnone(VOR(VOR(any, sxy), fxy)) && k->flat_copy) {
         size_t at = ((size_t)k->y * k->w + x) * 3;
         memcpy(out + 3 * (size_t)x, k->bg + at, 3 * VL);
         return 0;
@@ -425,14 +444,15 @@ INLINE TARGET int group_v(const struct wk *k, int x, const int32_t *m, const int
     VI cw = vnone(sxy) ? k->cw0 : layer_v(k, sx, sy, r2);
     VI gain = vnone(any) ? k->gain0 : caustic_gain(k, lxx, lyy, lxy);
     VI t[3];
-    if (vnone(VOR(sx, sy))) {
-        /* no slope: the bed point is the pixel itself */
+    if (vnone(fxy)) {
+        /* no slope over the footprint: the bed point is the pixel itself */
         VI p = vload_rgb(k->bg + ((size_t)k->y * k->w + x) * 3);
         for (int c = 0; c < 3; c++)
             t[c] = VOP(slli_epi32)(VAND(VOP(srli_epi32)(p, 8 * c), m255), 8);
     } else {
         VI qx, qy;
-        bed_point(k, x, sx, sy, r2, &qx, &qy);
+        VI f2 = VOP(add_epi32)(VOP(mullo_epi32)(fx, fx), VOP(mullo_epi32)(fy, fy));
+        bed_point(k, x, fx, fy, f2, &qx, &qy);
         if (plate_v(k, qx, qy, t))
             return 1;
     }
@@ -456,25 +476,23 @@ INLINE TARGET int group_v(const struct wk *k, int x, const int32_t *m, const int
     return 0;
 }
 
-/* A group whose x +- sx_step reaches past the row: its heights copied as water_px reads them
+/* A group whose x +- pad reaches past the row: its heights copied as water_px reads them
  * there, the row's point reflection about its end pixel (rp_light_odd() is the identity
  * inside the row). Those may pass +-RP_LIGHT_SIMD_HMAX (2 h(e) - h): then 1, and the plain
  * loop does the rest of the row. */
 static TARGET int edge_group(const struct wk *k, int x, uint8_t *out, int rgba)
 {
-    int32_t m[VL + 2 * EDGE_PAD], u2[VL + 2 * EDGE_PAD], d2[VL + 2 * EDGE_PAD];
-    const int st = k->st;
-    for (int i = 0; i < VL + 2 * st; i++) {
-        int64_t v[3] = {rp_light_odd(k->m, x - st + i, k->w), rp_light_odd(k->u2, x - st + i, k->w),
-                        rp_light_odd(k->d2, x - st + i, k->w)};
-        for (int j = 0; j < 3; j++)
-            if (v[j] < -RP_LIGHT_SIMD_HMAX || v[j] > RP_LIGHT_SIMD_HMAX)
+    int32_t c[5][VL + 2 * EDGE_PAD];
+    const int32_t *rows[5] = {k->m, k->u2, k->d2, k->u3, k->d3};
+    const int p = k->pad;
+    for (int j = 0; j < 5; j++)
+        for (int i = 0; i < VL + 2 * p; i++) {
+            int64_t v = rp_light_odd(rows[j], x - p + i, k->w);
+            if (v < -RP_LIGHT_SIMD_HMAX || v > RP_LIGHT_SIMD_HMAX)
                 return 1;
-        m[i] = (int32_t)v[0];
-        u2[i] = (int32_t)v[1];
-        d2[i] = (int32_t)v[2];
-    }
-    return group_v(k, x, m + st, u2 + st, d2 + st, out, rgba);
+            c[j][i] = (int32_t)v;
+        }
+    return group_v(k, x, c[0] + p, c[1] + p, c[2] + p, c[3] + p, c[4] + p, out, rgba);
 }
 
 /* The row from x0 on in groups of VL, the last one overlapping the one before when w is not
@@ -490,12 +508,12 @@ TARGET int ROW_V(const rp_light *l, const struct rp_light_frame *f, const struct
     k.cw0 = layer_v(&k, zero, zero, zero);
     k.flat_copy = vnone(k.cw0) && VFIRST(k.gain0) == 4096 && l->tint[0] == 65536 &&
                   l->tint[1] == 65536 && l->tint[2] == 65536;
-    const int w = k.w, st = k.st;
+    const int w = k.w, p = k.pad;
     for (int x = x0; x < w; x += VL) {
         if (x + VL > w)
             x = w - VL;
-        int fail = x - st >= 0 && x + VL - 1 + st <= w - 1
-                       ? group_v(&k, x, k.m + x, k.u2 + x, k.d2 + x, out, rgba)
+        int fail = x - p >= 0 && x + VL - 1 + p <= w - 1
+                       ? group_v(&k, x, k.m + x, k.u2 + x, k.d2 + x, k.u3 + x, k.d3 + x, out, rgba)
                        : edge_group(&k, x, out, rgba);
         if (fail)
             return x; /* a texel past the frame, or an edge height past HMAX: the plain loop */

@@ -42,24 +42,28 @@ static int water_row(row_fn rv, const rp_light *l, const struct rp_light_frame *
                      const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
                      int rgba)
 {
-    if (!(r->odd_u2 | r->odd_d2)) /* sy_step >= 1: odd_u1 implies odd_u2, odd_d1 odd_d2 */
+    /* sy_step, fy_step >= 1: odd_u1 implies odd_u2 and odd_u3, odd_d1 odd_d2 and odd_d3 */
+    if (!(r->odd_u2 | r->odd_d2 | r->odd_u3 | r->odd_d3))
         return rv(l, f, r, x0, bg, out, rgba);
     struct rp_light_wrows c = *r;
-    const int32_t **rows[4] = {&c.u2, &c.u1, &c.d1, &c.d2};
-    const int odd[4] = {r->odd_u2, r->odd_u1, r->odd_d1, r->odd_d2};
-    const int w = f->w, n = odd[0] + odd[1] + odd[2] + odd[3];
+    const int32_t **rows[6] = {&c.u2, &c.u1, &c.u3, &c.d1, &c.d2, &c.d3};
+    const int odd[6] = {r->odd_u2, r->odd_u1, r->odd_u3, r->odd_d1, r->odd_d2, r->odd_d3};
+    const int w = f->w;
+    int n = 0;
+    for (int i = 0; i < 6; i++)
+        n += odd[i];
     int32_t *tmp = malloc((size_t)w * n * sizeof *tmp), *t = tmp;
     if (!tmp)
         return x0;
     int ok = 1;
-    for (int i = 0; i < 4 && ok; i++) {
+    for (int i = 0; i < 6 && ok; i++) {
         if (!odd[i])
             continue;
-        ok = odd_row(*rows[i], i < 2 ? r->top : r->bottom, w, t);
+        ok = odd_row(*rows[i], i < 3 ? r->top : r->bottom, w, t);
         *rows[i] = t;
         t += w;
     }
-    c.odd_u2 = c.odd_u1 = c.odd_d1 = c.odd_d2 = 0;
+    c.odd_u2 = c.odd_u1 = c.odd_d1 = c.odd_d2 = c.odd_u3 = c.odd_d3 = 0;
     int x = ok ? rv(l, f, &c, x0, bg, out, rgba) : x0;
     free(tmp);
     return x;
@@ -106,7 +110,7 @@ static int water_rows_ok_avx2(const rp_light *l, const struct rp_light_frame *f,
                               const int32_t *heights, int y0, int y1)
 {
     const int64_t b24 = (int64_t)1 << 24, b31 = (int64_t)1 << 31;
-    if (f->sky || f->sx_step > EDGE_PAD)
+    if (f->sky || f->sx_step > EDGE_PAD || f->fx_step > EDGE_PAD)
         return 0;
     if (f->cxm < 0 || f->cxm >= b24 || f->cym < 0 || f->cym >= b24 || f->cxym < 0 ||
         f->cxym >= b24 || f->dx < 0 || f->dx >= b31 || f->dy < 0 || f->dy >= b31 ||
@@ -117,9 +121,10 @@ static int water_rows_ok_avx2(const rp_light *l, const struct rp_light_frame *f,
         return 0;
     if (f->peak > 0 && f->peak <= RP_LIGHT_SIMD_HMAX)
         return 1; /* the rows cannot hold a larger height */
-    /* the rows y0 - sy_step .. y1 + sy_step - 1 hold every row these read, mirrored or not */
-    int ra = y0 - f->sy_step < 0 ? 0 : y0 - f->sy_step;
-    int rb = y1 + f->sy_step > f->h ? f->h : y1 + f->sy_step;
+    /* the rows y0 - reach .. y1 + reach - 1 hold every row these read, mirrored or not */
+    int reach = f->sy_step > f->fy_step ? f->sy_step : f->fy_step;
+    int ra = y0 - reach < 0 ? 0 : y0 - reach;
+    int rb = y1 + reach > f->h ? f->h : y1 + reach;
     return heights_ok(heights + (size_t)ra * f->w, (size_t)(rb - ra) * f->w);
 }
 

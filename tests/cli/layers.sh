@@ -400,7 +400,9 @@ EOF2
 # the ST map (numpy, bilinear), multiplied by the caustics pass with FFmpeg's blend
 # (A * B / 4096 in 16 bits), the --alpha layer laid over it with FFmpeg's overlay
 # (alpha=premultiplied), gives the
-# render within 2 levels. Strong caustics (0.5: gains up to 8) and a tint, over a picture
+# render within 2 levels (3 where the caustics' gain is 6 or more: a sample of frame 8
+# whose bed point lies on one of the picture's edges, 3 off since the refraction's slope is
+# the footprint's). Strong caustics (0.5: gains up to 8) and a tint, over a picture
 # (examples/island.png fitted to the frame: a still frame of it is the picture exactly).
 # Over testsrc2's hard synthetic edges a 16-bit ST map's position (1/205 pixel here) times
 # such gains leaves up to 9 levels; over pictures it does not (at caustics 1, gains up to
@@ -449,7 +451,7 @@ ffmpeg -v error -f rawvideo -pix_fmt rgb48le -s 320x192 -r 30 -i cz/plate.raw -f
     -f rawvideo -pix_fmt rgb24 cz/rebuilt.raw
 ffmpeg -v error -i cz/o_%03d.png -f rawvideo -pix_fmt rgb24 cz/o.raw
 ffmpeg -v error -i cz/c_%03d.png -f rawvideo -pix_fmt rgb48le cz/c.raw
-check "plate x caustics, the layer over it (FFmpeg) = the render within 2 levels" /usr/bin/python3 - <<'EOF'
+check "plate x caustics, the layer over it (FFmpeg) = the render within 2 levels (3 at gains >= 6)" /usr/bin/python3 - <<'EOF'
 import sys, numpy as np
 a = np.fromfile("cz/rebuilt.raw", np.uint8).astype(int)
 b = np.fromfile("cz/o.raw", np.uint8).astype(int)
@@ -457,8 +459,12 @@ c = np.fromfile("cz/c.raw", "<u2").astype(int)
 assert a.size == b.size == c.size == 10 * 320 * 192 * 3, (a.size, b.size, c.size)
 e = np.abs(a - b)
 lit, dark = np.count_nonzero(c > 4300), np.count_nonzero(c < 3500)
-print("    max difference %d, mean %.3f; samples brightened %d, darkened %d" % (e.max(), e.mean(), lit, dark))
-sys.exit(0 if e.max() <= 2 and lit > 2000 and dark > 2000 else 1)
+# 2 levels, 3 where the gain is 6 or more: there the ST map's half quantum (1/410 pixel)
+# on an edge of the picture (0 to 125 in a pixel) is 0.3 levels, times 8 2.4
+bound = np.where(c >= 6 * 4096, 3, 2)
+print("    max difference %d (%d samples over 2), mean %.3f; samples brightened %d, darkened %d"
+      % (e.max(), np.count_nonzero(e > 2), e.mean(), lit, dark))
+sys.exit(0 if (e <= bound).all() and lit > 2000 and dark > 2000 else 1)
 EOF
 rm -f "$WORK/bad_c.mp4"
 expect_status "--aov caustics with another look: exit 2" 2 "$ROCKPOOL" aov.scene -o bad_c.mp4 \

@@ -1081,9 +1081,20 @@ static double water_oracle(const rp_light_params *p, double scale, int x, int y,
     double sy = (hm(x, y + 1) - hm(x, y - 1)) / 2 * scale / hs;
     double nz = 1 / sqrt(1 + sx * sx + sy * sy), ct, ct0;
     double f = fresnel(nz, &ct), f0 = fresnel(1, &ct0);
-    double A = ct - eta * nz, g = A * nz / (eta + A * nz);
-    double qx = x + (p->refraction_q8 ? depth * g * sx * scale : 0);
-    double qy = y + (p->refraction_q8 ? depth * g * sy * scale : 0);
+    /* the refraction's slope: the mean over the footprint, depth / RP_LIGHT_FOOTPRINT cells
+     * (fp pixels) either side, the difference across it weighted 1 2 1 along it */
+    int fp = (int)floor(depth / RP_LIGHT_FOOTPRINT * scale + 0.5);
+    fp = fp < 1 ? 1 : fp;
+    double dfx = 2 * (hm(x + fp, y) - hm(x - fp, y)) + hm(x + fp, y - fp) - hm(x - fp, y - fp) +
+                 hm(x + fp, y + fp) - hm(x - fp, y + fp);
+    double dfy = 2 * (hm(x, y + fp) - hm(x, y - fp)) + hm(x - fp, y + fp) - hm(x - fp, y - fp) +
+                 hm(x + fp, y + fp) - hm(x + fp, y - fp);
+    double fx = dfx / (8 * fp) * scale / hs, fy = dfy / (8 * fp) * scale / hs, ctf;
+    double nzf = 1 / sqrt(1 + fx * fx + fy * fy);
+    fresnel(nzf, &ctf);
+    double A = ctf - eta * nzf, g = A * nzf / (eta + A * nzf);
+    double qx = x + (p->refraction_q8 ? depth * g * fx * scale : 0);
+    double qy = y + (p->refraction_q8 ? depth * g * fy * scale : 0);
     double t = bg_mirrored(qx, qy, k);
 
     int st = (int)floor(3 * scale + 0.5);

@@ -1213,7 +1213,7 @@ static void test_light_water_avx512_direct(void **state)
         print_message("no AVX-512 on this CPU: not run\n");
         return;
     }
-    enum { W = 77, H = 40, ST = 3 };
+    enum { W = 77, H = 40, ST = 3, FS = 5 };
     static int32_t hts[W * H];
     static uint8_t bg[W * H * 3], o8[W * 4], o16[W * 4];
     uint32_t s = 4242;
@@ -1236,20 +1236,22 @@ static void test_light_water_avx512_direct(void **state)
     f.cxm = f.cym = 4;
     f.cxym = 1;
     f.dx = f.dy = 1 << 22;
+    /* the refraction's footprint wider than the curvature's step */
+    f.fx_step = f.fy_step = FS;
+    f.fkx = f.fky = f.scale_x * f.mdiv / (4 * FS);
+    f.flimx = f.flimy = rp_light_slope_lim(f.fkx);
     int whole = 0;
-    for (int y = ST; y < H - ST; y++) {
-        struct rp_light_wrows r = {hts + (y - ST) * W,
-                                   hts + (y - 1) * W,
-                                   hts + y * W,
-                                   hts + (y + 1) * W,
-                                   hts + (y + ST) * W,
-                                   hts,
-                                   hts + (H - 1) * W,
-                                   0,
-                                   0,
-                                   0,
-                                   0,
-                                   y};
+    for (int y = FS; y < H - FS; y++) {
+        struct rp_light_wrows r = {.u2 = hts + (y - ST) * W,
+                                   .u1 = hts + (y - 1) * W,
+                                   .m = hts + y * W,
+                                   .d1 = hts + (y + 1) * W,
+                                   .d2 = hts + (y + ST) * W,
+                                   .u3 = hts + (y - FS) * W,
+                                   .d3 = hts + (y + FS) * W,
+                                   .top = hts,
+                                   .bottom = hts + (H - 1) * W,
+                                   .y = y};
         for (int rgba = 0; rgba < 2; rgba++) {
             memset(o8, 1, sizeof o8);
             memset(o16, 2, sizeof o16);
@@ -1260,7 +1262,7 @@ static void test_light_water_avx512_direct(void **state)
             assert_memory_equal(o8, o16, (size_t)done * (rgba ? 4 : 3));
         }
     }
-    assert_true(whole > H); /* most rows done whole by both */
+    assert_true(whole > H - 2 * FS); /* most rows done whole by both */
     rp_light_free(&l);
 #endif
 }
