@@ -338,6 +338,17 @@ static int decode(rp_core *c, const char *path, enum rp_image_use use, int w, in
     return RP_OK;
 }
 
+static void free_masks(rp_core *c)
+{
+    for (size_t i = 0; i < c->nmasks; i++) {
+        free(c->masks[i].cells);
+        free(c->masks[i].rgb);
+    }
+    free(c->masks);
+    c->masks = NULL;
+    c->nmasks = 0;
+}
+
 /* Every wall mask the timeline's frames use, decoded by the caller once per path: its
  * cells, and its picture with `walls visible image`. */
 static int load_masks(rp_core *c, rp_error *err)
@@ -433,8 +444,10 @@ static int start(rp_core *c, rp_error *err)
                            IMAGE_NONE ": decode it (rp_core_set_images)", "sky image",
                            s->sky_image);
     int r;
-    if (c->image_fn && !c->nmasks && (r = load_masks(c, err)))
+    if (c->image_fn && !c->nmasks && (r = load_masks(c, err))) {
+        free_masks(c); /* a later call asks for every mask again */
         return r;
+    }
     if (sky && !c->sky &&
         (r = decode(c, s->sky_image, RP_IMAGE_SKY, in->width, in->height, &c->sky, err)))
         return place_error(c, rp_scene_sky_at(c->scene), "sky image: ", r, err);
@@ -1034,11 +1047,7 @@ void rp_core_close(rp_core **pc)
     free(c->pass);
     free(c->slot_heights);
     free(c->saved);
-    for (size_t i = 0; i < c->nmasks; i++) {
-        free(c->masks[i].cells);
-        free(c->masks[i].rgb);
-    }
-    free(c->masks);
+    free_masks(c);
     free(c->sky);
     free(c);
     *pc = NULL;

@@ -542,7 +542,8 @@ static void test_image_places(void **state)
 
 /* rp_core_set_images: what the decoder was asked, and whether it fails. */
 typedef struct decoder {
-    int calls, fail;
+    int calls;
+    const char *fail_on; /* the path whose decoding fails, or NULL */
     enum rp_image_use use;
     int w, h;
     char path[64];
@@ -558,7 +559,7 @@ static int decode_half(void *ctx, const char *path, enum rp_image_use use, int w
     d->w = w;
     d->h = h;
     snprintf(d->path, sizeof d->path, "%s", path);
-    if (d->fail) {
+    if (d->fail_on && !strcmp(path, d->fail_on)) {
         snprintf(err->msg, sizeof err->msg, "cannot open image '%s': broken", path);
         err->code = RP_ERR_IO;
         return RP_ERR_IO;
@@ -579,6 +580,8 @@ static void test_images_decoded(void **state)
     static const char text[] = "size 64x40\nduration 40f\npreset elias\n"
                                "at 0f wall mask m.png\nat 0f drop 36 20 radius 4 height 3000\n";
     static const char outside[] = "size 64x40\nduration 8f\nat 0f wall mask ../m.png\n";
+    static const char two[] = "size 64x40\nduration 8f\npreset elias\nat 0f wall mask m.png\n"
+                              "at 2f wall mask b.png\n";
     rp_scene *s;
     rp_error err;
     decoder d = {0};
@@ -607,7 +610,7 @@ static void test_images_decoded(void **state)
     rp_core_close(&c);
     rp_scene_free(&s);
 
-    d = (decoder){.fail = 1};
+    d = (decoder){.fail_on = "m.png"};
     c = open_text(&s, text, NULL, 0, 0);
     assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
     assert_int_equal(rp_core_start(c, &err), RP_ERR_IO);
@@ -615,6 +618,18 @@ static void test_images_decoded(void **state)
     assert_int_equal(err.diag.line, 4);
     assert_int_equal(err.diag.col, 7);
     assert_non_null(strstr(err.diag.msg, "cannot open image 'm.png': broken"));
+    rp_core_close(&c);
+    rp_scene_free(&s);
+
+    /* the second of two masks fails: a later start asks for both again */
+    d = (decoder){.fail_on = "b.png"};
+    c = open_text(&s, two, NULL, 0, 0);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    assert_int_equal(rp_core_start(c, &err), RP_ERR_IO);
+    assert_int_equal(err.diag.line, 5);
+    d.fail_on = NULL;
+    assert_int_equal(rp_core_start(c, &err), RP_OK);
+    assert_int_equal(d.calls, 4);
     rp_core_close(&c);
     rp_scene_free(&s);
 
