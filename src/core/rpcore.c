@@ -421,7 +421,7 @@ static int start(rp_core *c, rp_error *err)
     const rp_settings *s = rp_engine_settings(c->engine);
     if (c->started)
         return RP_OK;
-    const int sky = in->needs_sky && in->light && !(c->without_images && !c->image_fn);
+    const int sky = in->needs_sky && in->light && (c->image_fn || !c->without_images);
     if (c->image_fn && (in->needs_masks || sky)) {
         const rp_diag *outside = rp_scene_outside_path(c->scene, 0);
         if (outside) {

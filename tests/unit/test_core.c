@@ -570,6 +570,15 @@ static int decode_half(void *ctx, const char *path, enum rp_image_use use, int w
     return RP_OK;
 }
 
+/* A core of text whose images d decodes. */
+static rp_core *open_decoded(rp_scene **scene, const char *text, decoder *d)
+{
+    rp_error err;
+    rp_core *c = open_text(scene, text, NULL, 0, 0);
+    assert_int_equal(rp_core_set_images(c, decode_half, d, &err), RP_OK);
+    return c;
+}
+
 /* The caller decodes a wall mask: asked once at the grid's size, its white cells are walls
  * (height 0 under a drop's rings that fill the rest); a failure is placed at the mask's
  * statement; a path out of the scene's directory is refused before the decoder is asked;
@@ -585,10 +594,9 @@ static void test_images_decoded(void **state)
     rp_scene *s;
     rp_error err;
     decoder d = {0};
-    rp_core *c = open_text(&s, text, NULL, 0, 0);
+    rp_core *c = open_decoded(&s, text, &d);
     rp_core_info info;
     rp_core_get_info(c, &info);
-    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
     uint8_t *px = render(c, 39, RP_PASS_RENDER, 3);
     assert_int_equal(d.calls, 1);
     assert_int_equal(d.use, RP_IMAGE_WALL_MASK);
@@ -611,8 +619,7 @@ static void test_images_decoded(void **state)
     rp_scene_free(&s);
 
     d = (decoder){.fail_on = "m.png"};
-    c = open_text(&s, text, NULL, 0, 0);
-    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    c = open_decoded(&s, text, &d);
     assert_int_equal(rp_core_start(c, &err), RP_ERR_IO);
     assert_true(err.has_diag && err.bad_input);
     assert_int_equal(err.diag.line, 4);
@@ -623,8 +630,7 @@ static void test_images_decoded(void **state)
 
     /* the second of two masks fails: a later start asks for both again */
     d = (decoder){.fail_on = "b.png"};
-    c = open_text(&s, two, NULL, 0, 0);
-    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    c = open_decoded(&s, two, &d);
     assert_int_equal(rp_core_start(c, &err), RP_ERR_IO);
     assert_int_equal(err.diag.line, 5);
     d.fail_on = NULL;
@@ -634,8 +640,7 @@ static void test_images_decoded(void **state)
     rp_scene_free(&s);
 
     d = (decoder){0};
-    c = open_text(&s, outside, NULL, 0, 0);
-    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    c = open_decoded(&s, outside, &d);
     assert_int_equal(rp_core_start(c, &err), RP_ERR_INVALID);
     assert_true(err.has_diag && err.diag.line == 3);
     assert_int_equal(d.calls, 0);

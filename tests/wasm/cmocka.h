@@ -46,14 +46,8 @@ static inline int rp_wasm_run(const struct CMUnitTest *t, size_t n)
     } while (0)
 
 #define fail_msg(...) rp_wasm_fail(__VA_ARGS__)
-#define fail() rp_wasm_fail("failure")
 #define print_message(...) printf(__VA_ARGS__)
 #define print_error(...) fprintf(stderr, __VA_ARGS__)
-#define skip()                                                                                     \
-    do {                                                                                           \
-        printf("[  SKIPPED ]\n");                                                                  \
-        return;                                                                                    \
-    } while (0)
 
 #define assert_true(c)                                                                             \
     do {                                                                                           \
@@ -76,7 +70,6 @@ static inline int rp_wasm_run(const struct CMUnitTest *t, size_t n)
 #define assert_int_not_equal(a, b) rp_wasm_int(a, b, !=)
 #define assert_non_null(p) assert_true((p) != NULL)
 #define assert_null(p) assert_true((p) == NULL)
-#define assert_ptr_equal(a, b) assert_true((const void *)(a) == (const void *)(b))
 #define assert_string_equal(a, b)                                                                  \
     do {                                                                                           \
         if (strcmp((a), (b)))                                                                      \
@@ -91,12 +84,6 @@ static inline int rp_wasm_run(const struct CMUnitTest *t, size_t n)
     do {                                                                                           \
         if (!memcmp((a), (b), (n)))                                                                \
             rp_wasm_fail("%s and %s are equal in their %zu bytes", #a, #b, (size_t)(n));           \
-    } while (0)
-#define assert_in_range(v, lo, hi)                                                                 \
-    do {                                                                                           \
-        intmax_t v_ = (intmax_t)(v);                                                               \
-        if (v_ < (intmax_t)(lo) || v_ > (intmax_t)(hi))                                            \
-            rp_wasm_fail("%jd is outside %jd..%jd", v_, (intmax_t)(lo), (intmax_t)(hi));           \
     } while (0)
 
 #endif
