@@ -37,12 +37,12 @@ RP_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 RP_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
 # The layout (README "Architecture"): the core is every file of src/base, src/scene, src/sim,
-# src/look, src/engine, src/x86 and src/core (no FFmpeg, libpng, zlib or libm), built as librpcore.a:
+# src/look, src/engine, src/x86, src/wasm and src/core (no FFmpeg, libpng, zlib or libm), built as librpcore.a:
 # what tests/tools/rpcore.c, the cross builds and plugins link (its API: include/rpcore.h,
 # src/core/), and what runs under valgrind on any CPU. The rest of src/ (input, output,
 # check, session) needs FFmpeg; the core and the rest make librockpool.a, which the program
 # (src/cli/) links like any other user.
-CORE_DIRS := base scene sim look engine x86 core
+CORE_DIRS := base scene sim look engine x86 wasm core
 LIB_DIRS := input output check session
 CORE_SRCS := $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.c))
 REST_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
@@ -180,12 +180,17 @@ tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
 
 # `make web`: the playground (README "In the browser"): build/web/ holds index.html, its
 # scripts, rockpool.wasm (the core's sources, as librpcore.a's, and web/rpweb.c, built for
-# wasm32 with Debian's clang, wasi-libc and compiler-rt: no threads, no x86 kernels) and
+# wasm32 with Debian's clang, wasi-libc and compiler-rt: no threads; SIMD128 kernels for the step in place of the x86 ones) and
 # examples/ beside them. `make web-serve` serves it on 127.0.0.1 (scripts/web-serve).
 WEB := $(BUILD)/web
 WASM_CC ?= clang
 WASM_CFLAGS = --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -D_WASI_EMULATED_SIGNAL \
-              -O2 $(WARN) -Iweb/wasm-include -include web/wasm-include/wasi_shim.h $(INCS)
+              -DRP_WASM_SIMD -O2 $(WARN) -Iweb/wasm-include -include web/wasm-include/wasi_shim.h \
+              $(INCS)
+# The step's SIMD128 kernels (src/wasm/) alone are compiled for SIMD128: the rest stays
+# scalar, as the native library's baseline does (and clang's vectorising of the plain loops
+# for SIMD128 made the page slower).
+$(WEB)/obj/wasm/%.o: WASM_CFLAGS += -msimd128
 WASM_OBJS := $(CORE_SRCS:src/%.c=$(WEB)/obj/%.o) $(WEB)/obj/wasi_shim.o
 WEB_FILES := $(addprefix $(WEB)/,index.html style.css app.js worker.js core.js md5.js)
 WEB_EXAMPLES := $(wildcard examples/*.scene examples/*.png)
@@ -202,7 +207,7 @@ $(WEB)/rockpool.wasm: $(WASM_OBJS) $(WEB)/obj/rpweb.o
 # tests/wasm/cmocka.h for cmocka (Debian has none for wasm32); tests/cli/web_units.sh runs
 # them under Node's WASI (tests/tools/wasi-run.js).
 WASM_TESTS := $(patsubst %,$(WEB)/tests/test_%.wasm,core scene motion obstacle presets render \
-              light upscale water)
+              light upscale water simd)
 $(WASM_TESTS): $(WEB)/tests/%.wasm: tests/unit/%.c tests/wasm/cmocka.h $(WASM_OBJS)
 	@mkdir -p $(@D)
 	$(WASM_CC) $(WASM_CFLAGS) -Itests/wasm -Itests/unit $(DEPS) -o $@ $< $(WASM_OBJS)

@@ -297,6 +297,9 @@ function tick(now) {
     st.frame = k;
   }
   if (st.info && (st.shownAt !== st.frame || st.drawnGen !== st.gen)) requestFrame(st.frame);
+  // paused on the frame already on screen with no render under way (the pause came between
+  // two renders): nothing more comes, so it is settled now
+  else if (st.info && !st.pending) $('water').dataset.settled = st.playing ? '0' : '1';
   requestAnimationFrame(tick);
 }
 

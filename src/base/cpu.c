@@ -24,6 +24,9 @@ static int detect(void)
         return RP_SIMD_AVX2;
     if (__builtin_cpu_supports("sse2"))
         return RP_SIMD_SSE2;
+#elif defined(RP_HAVE_WASM_KERNELS)
+    /* a WebAssembly engine without SIMD128 refuses the whole module, so it has it here */
+    return RP_SIMD_128;
 #endif
     return RP_SIMD_C;
 }

@@ -9,8 +9,9 @@
  *
  * The library is built for the plain x86-64 baseline (no -march); kernels for SSE2, AVX2
  * and AVX-512 are compiled with gcc/clang `target` attributes and chosen at run time from
- * what the CPU supports. Other architectures, other compilers and builds with -DRP_NO_SIMD
- * have tables of NULLs only. */
+ * what the CPU supports. The playground's wasm32 build (make web) has WebAssembly SIMD128
+ * kernels for the step (src/wasm/, compiled with -msimd128), at the 128-bit level. Other
+ * architectures, other compilers and builds with -DRP_NO_SIMD have tables of NULLs only. */
 #ifndef RP_CPU_H
 #define RP_CPU_H
 
@@ -24,9 +25,16 @@
 #define RP_HAVE_X86_KERNELS 1
 #endif
 
+/* Whether this build has the WebAssembly SIMD128 kernels (the Makefile's web rules define
+ * RP_WASM_SIMD and compile src/wasm/ with -msimd128). */
+#if defined(__wasm__) && defined(RP_WASM_SIMD) && !defined(RP_NO_SIMD)
+#define RP_HAVE_WASM_KERNELS 1
+#endif
+
 enum rp_simd_level {
     RP_SIMD_C = 0,      /* plain C only */
-    RP_SIMD_SSE2 = 1,   /* 128-bit kernels */
+    RP_SIMD_SSE2 = 1,   /* 128-bit kernels: SSE2 on x86 */
+    RP_SIMD_128 = 1,    /* the same level on WebAssembly: SIMD128 */
     RP_SIMD_AVX2 = 2,   /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
     RP_SIMD_AVX512 = 3, /* AVX512F + AVX512BW: 512-bit step kernels (and the narrower ones
                          * for shorter rows); the other modules keep AVX2 */
@@ -70,8 +78,13 @@ typedef struct rp_dsp_cache {
     {                                                                                              \
         rp_##name##_dsp_init_x86(table, level);                                                    \
     }                                                                                              \
+    RP_DSP_TABLES_FILLED_BY(name, name##_dsp_fill)
+
+/* The same, with the tables filled by fill(table, level): for a module with kernels for more
+ * than one architecture, whose fill calls each one's init (each a no-op off its own). */
+#define RP_DSP_TABLES_FILLED_BY(name, fill)                                                        \
     static rp_##name##_dsp name##_dsp_tables[RP_SIMD_LEVELS];                                      \
-    static rp_dsp_cache name##_dsp_cache = RP_DSP_CACHE(name##_dsp_tables, name##_dsp_fill);       \
+    static rp_dsp_cache name##_dsp_cache = RP_DSP_CACHE(name##_dsp_tables, fill);                  \
     const rp_##name##_dsp *rp_##name##_dsp_get(void)                                               \
     {                                                                                              \
         return rp_dsp_get(&name##_dsp_cache);                                                      \

@@ -832,7 +832,12 @@ static void water_span_rgba(const rp_light *l, const struct rp_light_frame *f,
     }
 }
 
-RP_DSP_TABLES(light)
+static void light_dsp_fill(void *table, int level)
+{
+    rp_light_dsp_init_x86(table, level);
+    rp_light_water_dsp_init_wasm(table, level);
+}
+RP_DSP_TABLES_FILLED_BY(light, light_dsp_fill)
 
 /* The table's water kernel for these rows, or NULL: it does rows of 8 pixels or more. */
 static rp_light_water_fn water_kernel(const rp_light *l, const struct rp_light_frame *f,

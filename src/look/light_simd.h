@@ -5,6 +5,7 @@
 #ifndef RP_LIGHT_SIMD_H
 #define RP_LIGHT_SIMD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "look/light.h"
@@ -84,7 +85,12 @@ typedef int (*rp_light_row_fn)(const rp_light *l, const struct rp_light_frame *f
 typedef int (*rp_light_rows_ok_fn)(const struct rp_light_frame *f, const int32_t *heights, int y0,
                                    int y1);
 
-/* ---- look water's kernels (src/x86/light_water_body.h, at 8 and 16 pixels a vector) ---- */
+/* ---- look water's kernels (look/light_water_body.h: at 8 and 16 pixels a vector in
+ * src/x86/, at 4 in src/wasm/) ---- */
+
+/* The widest laplacian or footprint spacing the kernels' edge copies hold (4K from a grid
+ * of 180 cells and more; wider ones are left to the plain loop). */
+#define RP_LIGHT_EDGE_PAD 64
 
 /** i reflected about the frame's first and last pixel (the water's walls), then clamped
  * to 0..n-1: how the water model and its kernels read past the edges. */
@@ -130,6 +136,23 @@ static inline int64_t rp_light_odd(const int32_t *row, int x, int w)
     return row[x];
 }
 
+/* For the kernels: a slope's factor K = scale * mdiv as hi * 2^32 + lo (lo signed): floor(d * K /
+ * 2^32) = d * hi + floor(d * lo / 2^32), exact for |d| <= dlim; a larger |d| gives a slope beyond
+ * +-SLOPE_MAX either way, so d is clamped to dlim. */
+struct kslope {
+    int32_t hi, lo, dlim;
+};
+
+static inline void kslope_init(struct kslope *k, int64_t K)
+{
+    int64_t lo = (int32_t)(uint32_t)((uint64_t)K & 0xffffffffu);
+    k->lo = (int32_t)lo;
+    k->hi = (int32_t)((K - lo) / ((int64_t)1 << 32));
+    /* |d| * K >= 2^47 makes |floor| >= 2^15 > SLOPE_MAX */
+    int64_t dlim = K > 0 ? (((int64_t)1 << 47) + K - 1) / K : (int64_t)1 << 30;
+    k->dlim = (int32_t)(dlim > ((int64_t)1 << 30) ? (int64_t)1 << 30 : dlim);
+}
+
 /** look water's vector kernel for row r->y from pixel x0 on: with rgba 0
  * the composite over bg (RGB24, the whole frame) into out, row y of rp_light_rows_rgb's
  * output; with rgba 1 the layer into out, row y of rp_light_rows_rgba's. Returns the first
@@ -158,8 +181,31 @@ const rp_light_dsp *rp_light_dsp_get(void);
 const rp_light_dsp *rp_light_dsp_level(int level);
 
 /** Fill the x86 entries for a level: the layer's (src/x86/light_simd.c), which calls
- * rp_light_water_dsp_init_x86 for the water's (src/x86/light_water_simd.c). */
+ * rp_light_water_dsp_init_x86 for the water's (src/x86/light_water_simd.c); or the
+ * WebAssembly ones, the water's (src/wasm/light_water.c). Each is a no-op off its
+ * architecture. */
 void rp_light_dsp_init_x86(rp_light_dsp *c, int level);
 void rp_light_water_dsp_init_x86(rp_light_dsp *c, int level);
+void rp_light_water_dsp_init_wasm(rp_light_dsp *c, int level);
+
+/* What every architecture's water kernels share (look/light_water_rows.c). */
+
+/** Row r->y from x0 on by the row kernel rv, which reads no row past the frame (r's odd_*
+ * flags 0): rows within sy_step or fy_step of the top or bottom read rows past it, so only
+ * those (u2, and u1 on row 0; d2, and d1 on the last row) are copied as 2 edge - row, about
+ * 2 (sy_step + 1) rows a frame (rp_light_odd is linear, so the copies' own continuation past
+ * the left and right ends is water_px's), or left to the plain loop (x0 returned) when a
+ * copy cannot be made or passes +-RP_LIGHT_SIMD_HMAX. Returns what rv returns. */
+int rp_light_water_row_by(rp_light_water_fn rv, const rp_light *l, const struct rp_light_frame *f,
+                          const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
+                          int rgba);
+
+/** rp_light_water_ok_fn for the kernels, with heights_ok(p, n) saying whether the n heights
+ * at p are within +-RP_LIGHT_SIMD_HMAX: no sky image (the plain loop reflects it), spacings
+ * within the edge copies, the int32 bounds the kernels' steps rely on (each holds for every
+ * frame today; checked, not assumed), and the heights the rows read. */
+int rp_light_water_rows_ok_by(int (*heights_ok)(const int32_t *p, size_t n), const rp_light *l,
+                              const struct rp_light_frame *f, const int32_t *heights, int y0,
+                              int y1);
 
 #endif

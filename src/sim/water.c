@@ -671,7 +671,12 @@ static void viscosity_rows(void *ctx, int y0, int y1)
     }
 }
 
-RP_DSP_TABLES(water)
+static void water_dsp_fill(void *table, int level)
+{
+    rp_water_dsp_init_x86(table, level);
+    rp_water_dsp_init_wasm(table, level);
+}
+RP_DSP_TABLES_FILLED_BY(water, water_dsp_fill)
 
 /* The table's kernel for this stencil and damping, or NULL (the plain loop steps alone). */
 static rp_span_fn span_kernel(const rp_water_dsp *c, const rp_water_params *p)

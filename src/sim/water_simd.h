@@ -40,8 +40,10 @@ typedef struct rp_water_dsp {
 const rp_water_dsp *rp_water_dsp_get(void);
 const rp_water_dsp *rp_water_dsp_level(int level);
 
-/** Fill the x86 entries for a level (src/x86/water_simd.c). */
+/** Fill the x86 entries for a level (src/x86/water_simd.c), or the WebAssembly ones
+ * (src/wasm/water_simd.c); each is a no-op off its architecture. */
 void rp_water_dsp_init_x86(rp_water_dsp *c, int level);
+void rp_water_dsp_init_wasm(rp_water_dsp *c, int level);
 
 /** For tests: 1 if every per-row magnitude bound the step keeps for the kernels (see
  * water.c) holds for both buffers, else 0. */

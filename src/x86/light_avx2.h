@@ -6,23 +6,6 @@
 
 #include "look/light_simd.h"
 
-/* A slope's factor K = scale * mdiv as hi * 2^32 + lo (lo signed): floor(d * K / 2^32) =
- * d * hi + floor(d * lo / 2^32), exact for |d| <= dlim; a larger |d| gives a slope beyond
- * +-SLOPE_MAX either way, so d is clamped to dlim. */
-struct kslope {
-    int32_t hi, lo, dlim;
-};
-
-static inline void kslope_init(struct kslope *k, int64_t K)
-{
-    int64_t lo = (int32_t)(uint32_t)((uint64_t)K & 0xffffffffu);
-    k->lo = (int32_t)lo;
-    k->hi = (int32_t)((K - lo) / ((int64_t)1 << 32));
-    /* |d| * K >= 2^47 makes |floor| >= 2^15 > SLOPE_MAX */
-    int64_t dlim = K > 0 ? (((int64_t)1 << 47) + K - 1) / K : (int64_t)1 << 30;
-    k->dlim = (int32_t)(dlim > ((int64_t)1 << 30) ? (int64_t)1 << 30 : dlim);
-}
-
 /* slope_q12() of light.c: clamp(floor(d * scale * mdiv / 2^32), +-SLOPE_MAX). */
 INLINE AVX2 __m256i slope_v(__m256i d, const struct kslope *k)
 {

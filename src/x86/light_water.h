@@ -1,5 +1,5 @@
 /* light_water.h - private to src/x86: look water's row kernels, one per vector width
- * (light_water_body.h compiled by light_water_avx2.c and light_water_avx512.c), which
+ * (look/light_water_body.h compiled by light_water_avx2.c and light_water_avx512.c), which
  * light_water_simd.c puts in the light's table. */
 #ifndef RP_X86_LIGHT_WATER_H
 #define RP_X86_LIGHT_WATER_H
@@ -7,10 +7,6 @@
 #include <stdint.h>
 
 #include "look/light_simd.h"
-
-/* The widest laplacian spacing the kernels' edge copies hold (4K from a grid of 180 cells
- * and more; the selector leaves wider ones to the plain loop). */
-#define EDGE_PAD 64
 
 /* The row r->y from x0 on, in groups of 8 or 16 pixels, for frames at least that wide, as
  * rp_light_water_fn, with no row past the frame (r's odd_* flags 0). */

@@ -1,4 +1,4 @@
-/* light_water_avx2.c - look water's kernel (light_water_body.h) at 8 pixels a vector. */
+/* light_water_avx2.c - look water's kernel (look/light_water_body.h) at 8 pixels a vector. */
 #include "x86/light_water.h"
 
 #include <string.h>
@@ -40,6 +40,6 @@
 #define vload_rgb load_rgb
 #define vstore_rgb store_rgb
 
-#include "x86/light_water_body.h"
+#include "look/light_water_body.h"
 
 #endif /* RP_HAVE_X86_KERNELS */

@@ -1,4 +1,4 @@
-/* light_water_avx512.c - look water's kernel (light_water_body.h) at 16 pixels a vector:
+/* light_water_avx512.c - look water's kernel (look/light_water_body.h) at 16 pixels a vector:
  * the same steps as the AVX2 kernel, byte for byte, on AVX-512F and BW. Comparisons give
  * lanes of all ones or zeros, as AVX2's do, so the body is the same text. */
 #include "x86/light_water.h"
@@ -104,6 +104,6 @@ INLINE AVX512 __m512i load_rgb512(const uint8_t *p)
 #define vload_rgb load_rgb512
 #define vstore_rgb store_rgb512
 
-#include "x86/light_water_body.h"
+#include "look/light_water_body.h"
 
 #endif /* RP_HAVE_X86_KERNELS */

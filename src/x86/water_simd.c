@@ -1,5 +1,5 @@
 /* water_simd.c - SSE2, AVX2 and AVX-512 kernels of the step's interior loop (step_span in water.c),
- * exact to the last bit: see water_simd_body.h for how the int32 arithmetic of the plain
+ * exact to the last bit: see sim/water_simd_body.h for how the int32 arithmetic of the plain
  * loop is done in 16-bit vectors; and the AVX2 kernel of the viscosity pass (viscosity_rows,
  * also the AVX-512 level's). Put in the step's table (water_simd.h) by
  * rp_water_dsp_init_x86(); built with `target` attributes, so the library needs no -m flags. */
@@ -11,12 +11,6 @@
 #ifdef RP_HAVE_X86_KERNELS
 #include <immintrin.h>
 #endif
-
-/* The small path's input bounds (exclusive magnitudes, see water_simd_body.h). */
-enum { SMALL_4 = 8192, SMALL_8_ISO = 4096 };
-
-/* The (a, b) weights of one pmaddwd pair as the 32-bit lane value: a in the low half. */
-#define PAIR(a, b) ((int32_t)(((uint32_t)(uint16_t)(int16_t)(b) << 16) | (uint16_t)(int16_t)(a)))
 
 #ifdef RP_HAVE_X86_KERNELS
 
@@ -77,7 +71,9 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
 #define TAIL(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag) 0
 #define XOR _mm_xor_si128
 #define HMAX16 hmax16_sse2
-#include "x86/water_simd_body.h"
+#define CNT __m128i
+#define MKCNT(shift) _mm_cvtsi32_si128(shift)
+#include "sim/water_simd_body.h"
 
 /* ---- AVX2, 16 cells per vector; rows of 8 to 15 cells with the SSE2 loop ------------- */
 #define ATTR ATTR_AVX2
@@ -119,7 +115,9 @@ static inline __attribute__((always_inline)) ATTR_AVX2 int hmax16_avx2(__m256i v
     span_sse2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag)
 #define XOR _mm256_xor_si256
 #define HMAX16 hmax16_avx2
-#include "x86/water_simd_body.h"
+#define CNT __m128i
+#define MKCNT(shift) _mm_cvtsi32_si128(shift)
+#include "sim/water_simd_body.h"
 
 /* ---- AVX-512 (F + BW), 32 cells per vector; shorter rows with the AVX2 or SSE2 loop --- */
 #define ATTR_AVX512 __attribute__((target("avx512f,avx512bw")))
@@ -180,7 +178,9 @@ static inline __attribute__((always_inline)) ATTR_AVX512 __m512i cmpgt32_avx512(
                : span_sse2(S, K, u, m, d, out, n, shift, q16, in_mag, out_mag))
 #define XOR _mm512_xor_si512
 #define HMAX16 hmax16_avx512
-#include "x86/water_simd_body.h"
+#define CNT __m128i
+#define MKCNT(shift) _mm_cvtsi32_si128(shift)
+#include "sim/water_simd_body.h"
 
 /* The viscosity pass (rp_visc_fn), 8 cells a vector in int32 lanes. lap * v needs up to 33
  * bits (|lap| < 2^18, v <= 2^14), so lap is split as lh * 512 + ll (0 <= ll < 512): with A

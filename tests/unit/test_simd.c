@@ -11,7 +11,11 @@
  *   untouched), else through its module at every level against the C level.
  * The plain C paths themselves are checked against independent references in the modules'
  * own tests (test_water.c, test_render.c, test_light.c, test_upscale.c, test_yuv.c,
- * test_pngfilter.c, test_md5x8.c). */
+ * test_pngfilter.c, test_md5x8.c).
+ * Built for wasm32 too (make web-tests, run under Node by tests/cli/web_units.sh), where
+ * the 128-bit level is the step's SIMD128 kernels (src/wasm/): there the core's tables are
+ * tested (the YUV, PNG and MD5 ones belong to the library outside the core, which the
+ * playground does not build) and every thread count is the caller's thread. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -23,12 +27,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef __wasi__
 #include <libavutil/md5.h>
+#endif
 
 #include "base/cpu.h"
 #include "base/pool.h"
+#ifndef __wasi__
 #include "check/md5x8.h"
 #include "check/md5x8_simd.h"
+#endif
 #include "look/light.h"
 #include "look/light_simd.h"
 #include "look/render.h"
@@ -36,10 +44,12 @@
 #include "look/texture.h"
 #include "look/upscale.h"
 #include "look/upscale_simd.h"
+#ifndef __wasi__
 #include "output/pngfilter.h"
 #include "output/pngfilter_simd.h"
 #include "output/yuv.h"
 #include "output/yuv_simd.h"
+#endif
 #include "sim/water.h"
 #include "sim/water_simd.h"
 #include "x86/light_water.h"
@@ -156,6 +166,9 @@ static rp_pool *pools[8]; /* index = thread count: 1, 2 and 7 */
 static int setup(void **state)
 {
     (void)state;
+#ifdef __wasi__
+    return 0; /* no threads: every pool is NULL, the caller's thread */
+#endif
     if (rp_pool_new(&pools[1], 1) || rp_pool_new(&pools[2], 2) || rp_pool_new(&pools[7], 7))
         return -1;
     return 0;
@@ -202,7 +215,8 @@ static void test_level_control(void **state)
     }
     assert_int_equal(rp_simd_set(RP_SIMD_MAX + 1), have);
     assert_int_equal(rp_simd_set(-1), have);
-    print_message("simd: this CPU runs level %d (0 C, 1 SSE2, 2 AVX2, 3 AVX-512)\n", have);
+    print_message("simd: this CPU runs level %d (0 C, 1 SSE2 or SIMD128, 2 AVX2, 3 AVX-512)\n",
+                  have);
 }
 
 /* The stencil sum and damping of one cell, transcribed from water.h's definitions. */
@@ -649,16 +663,23 @@ static void test_render_rain_frame(void **state)
 #else
 #define X86 0
 #endif
+#ifdef RP_HAVE_WASM_KERNELS
+#define WASM 1
+#else
+#define WASM 0
+#endif
 
 static void test_tables_filled(void **state)
 {
     (void)state;
     for (int level = RP_SIMD_C; level <= RP_SIMD_MAX; level++) {
         int sse2 = X86 && level >= RP_SIMD_SSE2, avx2 = X86 && level >= RP_SIMD_AVX2;
+        int simd128 = WASM && level >= RP_SIMD_128; /* the step's kernels alone */
         const rp_water_dsp *w = rp_water_dsp_level(level);
         for (int st = 0; st <= RP_STENCIL_ISO; st++)
             for (int k = 0; k < RP_DAMP_KINDS; k++)
-                assert_int_equal(w->span[st][k] != NULL, sse2);
+                assert_int_equal(w->span[st][k] != NULL, sse2 || simd128);
+        assert_int_equal(w->viscosity != NULL, avx2 || simd128);
         if (sse2 && level > RP_SIMD_SSE2) /* each level has kernels of its own */
             assert_ptr_not_equal(w->span[RP_STENCIL_ISO][RP_DAMP_Q16],
                                  rp_water_dsp_level(level - 1)->span[RP_STENCIL_ISO][RP_DAMP_Q16]);
@@ -669,22 +690,25 @@ static void test_tables_filled(void **state)
         const rp_light_dsp *l = rp_light_dsp_level(level);
         assert_int_equal(l->row != NULL, avx2);
         assert_int_equal(l->rows_ok != NULL, avx2);
-        assert_int_equal(l->water_row != NULL, avx2);
-        assert_int_equal(l->water_rows_ok != NULL, avx2);
-        assert_int_equal(w->viscosity != NULL, avx2);
+        assert_int_equal(l->water_row != NULL, avx2 || simd128);
+        assert_int_equal(l->water_rows_ok != NULL, avx2 || simd128);
         const rp_upscale_dsp *u = rp_upscale_dsp_level(level);
         assert_int_equal(u->col != NULL, avx2);
         assert_int_equal(u->row != NULL, avx2);
+#ifndef __wasi__
         const rp_yuv_dsp *y = rp_yuv_dsp_level(level);
         assert_int_equal(y->yuv420_pair != NULL, avx2);
         assert_int_equal(y->yuv444_row != NULL, avx2);
         assert_int_equal(rp_png_dsp_level(level)->paeth != NULL, sse2);
         assert_int_equal(rp_md5x8_dsp_level(level)->md5x8 != NULL, avx2);
+#endif
     }
     /* the level in effect picks its own table */
     for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
         assert_int_equal(rp_simd_set(level), level);
+#ifndef __wasi__
         assert_ptr_equal(rp_png_dsp_get(), rp_png_dsp_level(level));
+#endif
         assert_ptr_equal(rp_water_dsp_get(), rp_water_dsp_level(level));
     }
     rp_simd_set(-1);
@@ -702,7 +726,8 @@ static void test_viscosity_entry(void **state)
     static const int32_t vs[] = {0, 1, 4096, 9830, 16383, 16384};
     for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
         rp_visc_fn k = rp_water_dsp_level(level)->viscosity;
-        assert_int_equal(k != NULL, X86 && level >= RP_SIMD_AVX2);
+        assert_int_equal(k != NULL,
+                         (X86 && level >= RP_SIMD_AVX2) || (WASM && level >= RP_SIMD_128));
         if (!k)
             continue;
         for (int n = 0; n <= 40; n++)
@@ -742,6 +767,7 @@ static void fill_bytes(uint8_t *p, size_t n, uint32_t *s)
         p[i] = (uint8_t)(next(s) >> 3);
 }
 
+#ifndef __wasi__
 /* The Paeth filter's entry from byte bpp on, against the C level's whole row, every length
  * 1..100 and bpp 1..8, the bytes past the row untouched. */
 static void test_png_paeth_entry(void **state)
@@ -854,6 +880,7 @@ static void test_md5x8_entry(void **state)
     }
     free(buf);
 }
+#endif /* __wasi__ */
 
 /* The upscale's column entry against its definition (upscale_simd.h), for 1..5 taps of
  * any weight and int16 cells at the limits, the cells past n untouched. */
@@ -987,7 +1014,7 @@ static void test_light_levels(void **state)
         }
 }
 
-/* ---- look water's kernels (x86/light_water_body.h) against its plain loop ---- */
+/* ---- look water's kernels (look/light_water_body.h) against its plain loop ---- */
 
 /* Fields for the water light (Q8 heights): smooth rings, noise over the whole range the
  * kernel takes (+-RP_LIGHT_SIMD_HMAX), a checkerboard of its limits, steps, rows of still
@@ -1186,9 +1213,12 @@ static void test_light_water_kernel_used(void **state)
     f.dx = f.dy = 12582912;
     int32_t heights[64 * 8] = {0};
     heights[100] = RP_LIGHT_SIMD_HMAX;
-    const rp_light_dsp *c = rp_light_dsp_level(RP_SIMD_AVX2);
-    assert_null(rp_light_dsp_level(RP_SIMD_SSE2)->water_row);
-    if (rp_simd_supported() >= RP_SIMD_AVX2) { /* the check runs AVX2 code */
+    /* the lowest level with the kernel: AVX2 on x86 (none at SSE2), SIMD128 on WebAssembly */
+    const int level = WASM ? RP_SIMD_128 : RP_SIMD_AVX2;
+    const rp_light_dsp *c = rp_light_dsp_level(level);
+    if (!WASM)
+        assert_null(rp_light_dsp_level(RP_SIMD_SSE2)->water_row);
+    if (rp_simd_supported() >= level) { /* the check runs that level's code */
         assert_true(c->water_rows_ok(l, &f, heights, 0, 8));
         heights[100] = RP_LIGHT_SIMD_HMAX + 1;
         assert_false(c->water_rows_ok(l, &f, heights, 0, 8));
@@ -1285,9 +1315,11 @@ int main(void)
         cmocka_unit_test(test_upscale_levels),
         cmocka_unit_test(test_upscale_col_entry),
         cmocka_unit_test(test_viscosity_entry),
+#ifndef __wasi__
         cmocka_unit_test(test_yuv_entries),
         cmocka_unit_test(test_png_paeth_entry),
         cmocka_unit_test(test_md5x8_entry),
+#endif
         cmocka_unit_test(test_light_water_matches_plain_c),
         cmocka_unit_test(test_light_water_kernel_used),
         cmocka_unit_test(test_light_water_avx512_direct),

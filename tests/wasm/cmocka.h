@@ -68,6 +68,8 @@ static inline int rp_wasm_run(const struct CMUnitTest *t, size_t n)
     } while (0)
 #define assert_int_equal(a, b) rp_wasm_int(a, b, ==)
 #define assert_int_not_equal(a, b) rp_wasm_int(a, b, !=)
+#define assert_ptr_equal(a, b) assert_true((const void *)(a) == (const void *)(b))
+#define assert_ptr_not_equal(a, b) assert_true((const void *)(a) != (const void *)(b))
 #define assert_non_null(p) assert_true((p) != NULL)
 #define assert_null(p) assert_true((p) == NULL)
 #define assert_string_equal(a, b)                                                                  \

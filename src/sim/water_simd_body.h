@@ -1,6 +1,17 @@
-/* water_simd_body.h - private to water_simd.c, included once per vector width: the step
- * kernel written once over the operations water_simd.c defines (V, LD, MADD, ...), which
- * are undefined again at the end. No include guard on purpose. */
+/* water_simd_body.h - private to the step's kernels (src/x86/water_simd.c and
+ * src/wasm/water_simd.c), included once per vector width: the step kernel written once over
+ * the operations the including file defines (V, LD, MADD, ...; CNT, the type of a shift
+ * count, and MKCNT(shift), one made from an int), which are undefined again at the end.
+ * No include guard on purpose, except for the constants below, which are the same for
+ * every width. */
+#ifndef RP_WATER_SIMD_BODY_CONSTANTS
+#define RP_WATER_SIMD_BODY_CONSTANTS
+/* The small path's input bounds (exclusive magnitudes, see cells_small below). */
+enum { SMALL_4 = 8192, SMALL_8_ISO = 4096 };
+
+/* The (a, b) weights of one MADD (pmaddwd) pair as the 32-bit lane value: a in the low half. */
+#define PAIR(a, b) ((int32_t)(((uint32_t)(uint16_t)(int16_t)(b) << 16) | (uint16_t)(int16_t)(a)))
+#endif
 
 /* Damping of int32 lanes, exactly as damp() in water.c. kind: RP_DAMP_SHIFT n - (n >> shift);
  * RP_DAMP_Q16 trunc(n * q / 65536) for q < 65536; RP_DAMP_NONE q = 65536 (n itself).
@@ -10,8 +21,8 @@
  * floor(a * q / 2^16) = ah * q + floor(al * q / 2^16); the second term is the unsigned
  * 16-bit high product of al and q (the lane's high half is multiplied by 0), the first is
  * q where a > 0xffff. Truncation toward zero is the sign of n put back on floor(|n|*q/2^16). */
-static inline __attribute__((always_inline)) ATTR V SFX(damp32)(int kind, V n, __m128i count,
-                                                                V q_lo, V q32, V lim)
+static inline __attribute__((always_inline)) ATTR V SFX(damp32)(int kind, V n, CNT count, V q_lo,
+                                                                V q32, V lim)
 {
     if (kind == RP_DAMP_SHIFT)
         return SUB(n, SRA(n, count));
@@ -27,8 +38,7 @@ static inline __attribute__((always_inline)) ATTR V SFX(damp32)(int kind, V n, _
 /* The same damping of int16 lanes holding an exact n with |n| < 32768 (the small path):
  * psraw by 16..30 fills with the sign as the int32 shift does, and floor(|n| * q / 2^16) is
  * the unsigned high product. The results are no larger than |n|, so nothing saturates. */
-static inline __attribute__((always_inline)) ATTR V SFX(damp16)(int kind, V n, __m128i count,
-                                                                V q16v)
+static inline __attribute__((always_inline)) ATTR V SFX(damp16)(int kind, V n, CNT count, V q16v)
 {
     if (kind == RP_DAMP_SHIFT)
         return SUB16(n, SRA16(n, count));
@@ -47,7 +57,7 @@ static inline __attribute__((always_inline)) ATTR V SFX(damp16)(int kind, V n, _
  * the int32 shifts. */
 static inline __attribute__((always_inline)) ATTR V
 SFX(cells_small)(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
-                 const int16_t *out, int x, __m128i count, V q16v)
+                 const int16_t *out, int x, CNT count, V q16v)
 {
     const V three = SET1_16(3);
     V sum, p = LD(out + x);
@@ -77,7 +87,7 @@ SFX(cells_small)(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m
  * sign. */
 static inline __attribute__((always_inline)) ATTR V
 SFX(cells_wide)(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m, const int16_t *d,
-                const int16_t *out, int x, __m128i count, int32_t q16)
+                const int16_t *out, int x, CNT count, int32_t q16)
 {
     const V ones = SET1_32(PAIR(1, 1));
     const V w41 = SET1_32(PAIR(4, 1));
@@ -125,8 +135,8 @@ SFX(cells_wide)(enum rp_stencil s, int kind, const int16_t *u, const int16_t *m,
 static inline __attribute__((always_inline)) ATTR V SFX(cells)(enum rp_stencil s, int kind,
                                                                int small, const int16_t *u,
                                                                const int16_t *m, const int16_t *d,
-                                                               const int16_t *out, int x,
-                                                               __m128i count, int32_t q16)
+                                                               const int16_t *out, int x, CNT count,
+                                                               int32_t q16)
 {
     if (small)
         return SFX(cells_small)(s, kind, u, m, d, out, x, count, SET1_16((int16_t)(q16 & 0xffff)));
@@ -139,7 +149,7 @@ SFX(row)(enum rp_stencil s, int kind, int small, const int16_t *restrict u,
          const int16_t *restrict m, const int16_t *restrict d, int16_t *restrict out, int n,
          int shift, int32_t q16, int *out_mag)
 {
-    const __m128i count = _mm_cvtsi32_si128(shift);
+    const CNT count = MKCNT(shift);
     /* Cells before the first aligned vector of out. First, the loop and last cover every
      * cell: the loop ends less than VW cells before n (or does not run when n < head + VW,
      * and then first and last, VW cells each, cover n < 2 VW between them). */
@@ -255,3 +265,5 @@ static void SFX(fill)(rp_water_dsp *c)
 #undef TAIL
 #undef XOR
 #undef HMAX16
+#undef CNT
+#undef MKCNT

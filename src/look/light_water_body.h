@@ -482,7 +482,7 @@ INLINE TARGET int group_v(const struct wk *k, int x, const int32_t *m, const int
  * loop does the rest of the row. */
 static TARGET int edge_group(const struct wk *k, int x, uint8_t *out, int rgba)
 {
-    int32_t c[5][VL + 2 * EDGE_PAD];
+    int32_t c[5][VL + 2 * RP_LIGHT_EDGE_PAD];
     const int32_t *rows[5] = {k->m, k->u2, k->d2, k->u3, k->d3};
     const int p = k->pad;
     for (int j = 0; j < 5; j++)
