@@ -30,6 +30,7 @@ struct rp_engine {
     size_t upscale_each;
     rp_light *light;
     rp_light_geom geom;
+    uint64_t *nonzero; /* geom.nonzero: where heights_q8 is not 0 (rp_light_nonzero_blocks) */
     int32_t *heights_q8;
     /* `walls visible`: per grid row its first and last wall cell (lo > hi: none), and per
      * output column its left tap (cell << 8 | weight of the right tap) */
@@ -192,14 +193,20 @@ static int start_light(rp_engine *e, rp_error *err)
         return r;
     e->light_now = s->light;
     e->heights_q8 = malloc((size_t)s->out_width * (size_t)s->out_height * sizeof(int32_t));
+    /* where they are not 0, so the light copies the picture where the water is still */
+    e->nonzero = malloc((size_t)RP_LIGHT_BLOCK_WORDS(s->out_width) * (size_t)s->out_height *
+                        sizeof *e->nonzero);
     /* a scratch row for each thread of the pool (rounded to keep them apart in the cache) */
     e->upscale_each = (rp_upscale_scratch_bytes(e->upscale) + 63) & ~(size_t)63;
     e->upscale_mem = malloc(e->upscale_each * (size_t)rp_pool_threads(e->pool));
-    if (!e->heights_q8 || !e->upscale_mem)
+    if (!e->heights_q8 || !e->upscale_mem || !e->nonzero)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    e->geom = (rp_light_geom){
-        s->out_width, s->out_height, rp_upscale_ratio_q16(s->water.width, s->out_width),
-        rp_upscale_ratio_q16(s->water.height, s->out_height), rp_upscale_peak_q8(e->upscale)};
+    e->geom = (rp_light_geom){s->out_width,
+                              s->out_height,
+                              rp_upscale_ratio_q16(s->water.width, s->out_width),
+                              rp_upscale_ratio_q16(s->water.height, s->out_height),
+                              rp_upscale_peak_q8(e->upscale),
+                              e->nonzero};
     return RP_OK;
 }
 
@@ -697,8 +704,12 @@ static void draw_obstacles(const frame_job *j, int y0, int y1)
 static void upscale_rows(void *ctx, int worker, int y0, int y1)
 {
     frame_job *j = ctx;
-    rp_upscale_rows_s(j->e->upscale, rp_water_heights(j->e->water), j->e->heights_q8, y0, y1,
-                      j->e->upscale_mem + (size_t)worker * j->e->upscale_each);
+    rp_engine *e = j->e;
+    const int w = e->s.out_width, words = RP_LIGHT_BLOCK_WORDS(w);
+    rp_upscale_rows_s(e->upscale, rp_water_heights(e->water), e->heights_q8, y0, y1,
+                      e->upscale_mem + (size_t)worker * e->upscale_each);
+    for (int y = y0; y < y1; y++)
+        rp_light_nonzero_blocks(e->heights_q8 + (size_t)y * w, w, e->nonzero + (size_t)y * words);
 }
 
 static void light_rows(void *ctx, int y0, int y1)
@@ -788,6 +799,7 @@ void rp_engine_free(rp_engine **pe)
     free(e->upscale_mem);
     rp_light_free(&e->light);
     free(e->heights_q8);
+    free(e->nonzero);
     free(e->wall_span);
     free(e->wall_tap);
     free(e->wall_img);

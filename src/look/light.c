@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/common.h"
 #include "look/light_simd.h"
@@ -849,21 +850,116 @@ static rp_light_water_fn water_kernel(const rp_light *l, const struct rp_light_f
     return c->water_row;
 }
 
-/* Rows y0..y1-1 of the composite (rgba NULL) or of the layer: the vector kernel where there
- * is one, the plain loop for the pixels it leaves. */
-static void water_rows(const rp_light *l, const struct rp_light_frame *f, const int32_t *heights,
-                       const uint8_t *bg, uint8_t *rgb, uint8_t *rgba, int y0, int y1)
+void rp_light_nonzero_blocks(const int32_t *row, int w, uint64_t *mask)
+{
+    for (int i = 0; i < RP_LIGHT_BLOCK_WORDS(w); i++)
+        mask[i] = 0;
+    for (int b = 0; 64 * b < w; b++) {
+        const int32_t *p = row + 64 * b;
+        int n = w - 64 * b < 64 ? w - 64 * b : 64;
+        int32_t any = 0;
+        for (int i = 0; i < n; i++)
+            any |= p[i];
+        if (any)
+            mask[b / 64] |= (uint64_t)1 << (b % 64);
+    }
+}
+
+/* Whether still water (every height a pixel reads 0) is the picture itself, byte for byte:
+ * water_px gives no layer there (its alpha with both slopes 0 rounds to 0) and the bed at
+ * the pixel, lit by the flat gain, which is 1 (4096) when the caustics' 1 / det of flat
+ * water is 1, and no tint changes it back. (The vector kernels' flat_copy is the same
+ * condition.) */
+static int still_is_picture(const rp_light *l)
+{
+    int32_t a_s = interp_rsq_u16(l->wsky, 0), a_p = 0;
+    int64_t d2 = (int64_t)l->mirror_x * l->mirror_x + (int64_t)l->mirror_y * l->mirror_y;
+    if (d2 < l->glint_lim) {
+        int64_t u = (d2 * l->glint_inv) >> 24;
+        int32_t gi = (int32_t)(u >> 8), gf = (int32_t)(u & 255);
+        a_p = l->wglint[gi] + (((l->wglint[gi + 1] - l->wglint[gi]) * gf) >> 8);
+    }
+    struct px o;
+    compose(l, ONE15 - a_s, a_s, ONE15 - a_p, a_p, l->p.sky_rgb, &o);
+    int64_t g0 = 4096 + (((int64_t)(l->wrecip[4096] - 4096) * l->p.caustics_q8) >> 8);
+    return o.a == 0 && g0 == 4096 && l->tint[0] == 65536 && l->tint[1] == 65536 &&
+           l->tint[2] == 65536;
+}
+
+/* Pixels x0..x1-1 of one row of the composite (rgba NULL) or of the layer: the vector
+ * kernel where there is one, the plain loop for the pixels it leaves. */
+static void water_span(const rp_light *l, const struct rp_light_frame *f,
+                       const struct rp_light_wrows *r, rp_light_water_fn kernel, const uint8_t *bg,
+                       uint8_t *out, int rgba, int x0, int x1)
+{
+    int x = kernel ? kernel(l, f, r, x0, x1, bg, out, rgba) : x0;
+    if (rgba)
+        water_span_rgba(l, f, r, out, x, x1);
+    else
+        water_span_rgb(l, f, r, bg, out, x, x1);
+}
+
+/* The blocks of row y whose pixels read a height other than 0 (nz: rp_light_geom's
+ * nonzero): those of every row the water reads for row y (water_rows_at's, and the top or
+ * bottom row where it reads past them), and their neighbours, since a pixel reads at most
+ * 64 pixels to either side (the caller checks the steps), mirrored within the first and
+ * last block. */
+static void live_blocks(const struct rp_light_frame *f, const uint64_t *nz, int y, uint64_t *live)
+{
+    const int h = f->h, words = RP_LIGHT_BLOCK_WORDS(f->w);
+    const int dy[] = {0, -1, 1, -f->sy_step, f->sy_step, -f->fy_step, f->fy_step};
+    for (int i = 0; i < words; i++)
+        live[i] = 0;
+    for (int k = 0; k < 7; k++) {
+        int yy = y + dy[k];
+        const uint64_t *rows[2] = {nz + (size_t)rp_light_mirror(yy, h) * words, NULL};
+        if (yy < 0 || yy > h - 1) /* read as 2 edge - row */
+            rows[1] = nz + (size_t)(yy < 0 ? 0 : h - 1) * words;
+        for (int j = 0; j < 2 && rows[j]; j++)
+            for (int i = 0; i < words; i++)
+                live[i] |= rows[j][i];
+    }
+    uint64_t carry = 0; /* the last bit of the word before, for the shift left */
+    for (int i = 0; i < words; i++) {
+        uint64_t v = live[i], next = i + 1 < words ? live[i + 1] : 0;
+        live[i] = v | v << 1 | carry | v >> 1 | next << 63;
+        carry = v >> 63;
+    }
+}
+
+/* Rows y0..y1-1 of the composite (rgba NULL) or of the layer. With the heights' nonzero
+ * blocks (g->nonzero), still water that is the picture, and steps within a block, the
+ * composite's blocks where every height read is 0 are the background's bytes, copied. */
+static void water_rows(const rp_light *l, const rp_light_geom *g, const struct rp_light_frame *f,
+                       const int32_t *heights, const uint8_t *bg, uint8_t *rgb, uint8_t *rgba,
+                       int y0, int y1)
 {
     rp_light_water_fn kernel = water_kernel(l, f, heights, y0, y1);
+    const int w = f->w, rgb_ = rgba == NULL;
+    enum { WORDS_MAX = 8 }; /* rows up to 32768 pixels */
+    const int skip = g->nonzero && rgb_ && !f->sky && RP_LIGHT_BLOCK_WORDS(w) <= WORDS_MAX &&
+                     f->sx_step <= 64 && f->fx_step <= 64 && still_is_picture(l);
     for (int y = y0; y < y1; y++) {
-        uint8_t *out = rgba ? rgba + (size_t)y * f->w * 4 : rgb + (size_t)y * f->w * 3;
+        uint8_t *out = rgba ? rgba + (size_t)y * w * 4 : rgb + (size_t)y * w * 3;
         struct rp_light_wrows r;
         water_rows_at(f, heights, y, &r);
-        int x = kernel ? kernel(l, f, &r, 0, bg, out, rgba != NULL) : 0;
-        if (rgba)
-            water_span_rgba(l, f, &r, out, x, f->w);
-        else
-            water_span_rgb(l, f, &r, bg, out, x, f->w);
+        if (!skip) {
+            water_span(l, f, &r, kernel, bg, out, !rgb_, 0, w);
+            continue;
+        }
+        uint64_t live[WORDS_MAX];
+        live_blocks(f, g->nonzero, y, live);
+        for (int b = 0; 64 * b < w;) {
+            int on = (int)(live[b / 64] >> (b % 64) & 1), e = b + 1;
+            while (64 * e < w && (int)(live[e / 64] >> (e % 64) & 1) == on)
+                e++;
+            int x0 = 64 * b, x1 = 64 * e < w ? 64 * e : w;
+            if (on)
+                water_span(l, f, &r, kernel, bg, out, 0, x0, x1);
+            else
+                memcpy(out + 3 * (size_t)x0, bg + ((size_t)y * w + x0) * 3, 3 * (size_t)(x1 - x0));
+            b = e;
+        }
     }
 }
 
@@ -903,7 +999,7 @@ void rp_light_rows_rgba(const rp_light *l, const rp_light_geom *g, const int32_t
     struct rp_light_frame f;
     frame_init(l, g, &f);
     if (l->p.model == RP_LIGHT_WATER) {
-        water_rows(l, &f, heights, NULL, NULL, rgba, y0, y1);
+        water_rows(l, g, &f, heights, NULL, NULL, rgba, y0, y1);
         return;
     }
     rp_light_row_fn kernel = row_kernel(&f, heights, y0, y1);
@@ -949,7 +1045,7 @@ void rp_light_rows_rgb(const rp_light *l, const rp_light_geom *g, const int32_t 
     struct rp_light_frame f;
     frame_init(l, g, &f);
     if (l->p.model == RP_LIGHT_WATER) {
-        water_rows(l, &f, heights, bg, rgb, NULL, y0, y1);
+        water_rows(l, g, &f, heights, bg, rgb, NULL, y0, y1);
         return;
     }
     rp_light_row_fn kernel = row_kernel(&f, heights, y0, y1);

@@ -134,7 +134,20 @@ typedef struct rp_light_geom {
     int64_t peak_q8; /* 0, or a bound on every |height| of the fields (rp_upscale_peak_q8):
                       * the vector kernels trust it instead of checking the rows they read,
                       * so a smaller value than the real heights gives wrong pixels */
+    /* NULL, or where the heights are not 0: for each row, RP_LIGHT_BLOCK_WORDS(width) words
+     * of rp_light_nonzero_blocks. rp_light_rows_rgb then copies the background where every
+     * height the light reads is 0 and still water shows the picture as it is (look water
+     * with no tint and no layer on still water): the same bytes, without the work. A block
+     * marked still that is not gives wrong pixels. */
+    const uint64_t *nonzero;
 } rp_light_geom;
+
+/* Blocks of 64 pixels, one bit each, in 64-bit words: the words a row of width w takes. */
+#define RP_LIGHT_BLOCK_WORDS(w) (((w) + 64 * 64 - 1) / (64 * 64))
+
+/** Which blocks of 64 pixels of a row of w heights hold a height other than 0: bit b % 64
+ * of mask[b / 64] for pixels 64 b..64 b + 63 (RP_LIGHT_BLOCK_WORDS(w) words written). */
+void rp_light_nonzero_blocks(const int32_t *row, int w, uint64_t *mask);
 
 /** Rows y0..y1-1 of the composited render: heights is the whole width x height Q8 field,
  * bg and rgb whole RGB24 frames (rgb must not alias bg). Rows are independent of each

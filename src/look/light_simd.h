@@ -153,12 +153,14 @@ static inline void kslope_init(struct kslope *k, int64_t K)
     k->dlim = (int32_t)(dlim > ((int64_t)1 << 30) ? (int64_t)1 << 30 : dlim);
 }
 
-/** look water's vector kernel for row r->y from pixel x0 on: with rgba 0
- * the composite over bg (RGB24, the whole frame) into out, row y of rp_light_rows_rgb's
- * output; with rgba 1 the layer into out, row y of rp_light_rows_rgba's. Returns the first
- * pixel not done (x0 <= r <= w); the caller's plain loop does r..w-1. */
+/** look water's vector kernel for pixels x0..x1-1 of row r->y (x0 < x1, x1 at least the
+ * kernel's vector width: 8 for frames 8 or more pixels wide): with rgba 0 the composite over
+ * bg (RGB24, the whole frame) into out, row y of rp_light_rows_rgb's output; with rgba 1
+ * the layer into out, row y of rp_light_rows_rgba's. It may write pixels before x0 again,
+ * with the bytes they get anyway. Returns the first pixel not done (x0 <= r <= x1); the
+ * caller's plain loop does r..x1-1. */
 typedef int (*rp_light_water_fn)(const rp_light *l, const struct rp_light_frame *f,
-                                 const struct rp_light_wrows *r, int x0, const uint8_t *bg,
+                                 const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
                                  uint8_t *out, int rgba);
 
 /** Whether the water kernel is exact for rows y0..y1-1 of this frame (8 or more pixels wide,
@@ -190,15 +192,15 @@ void rp_light_water_dsp_init_wasm(rp_light_dsp *c, int level);
 
 /* What every architecture's water kernels share (look/light_water_rows.c). */
 
-/** Row r->y from x0 on by the row kernel rv, which reads no row past the frame (r's odd_*
+/** Pixels x0..x1-1 of row r->y by the row kernel rv, which reads no row past the frame (r's odd_*
  * flags 0): rows within sy_step or fy_step of the top or bottom read rows past it, so only
  * those (u2, and u1 on row 0; d2, and d1 on the last row) are copied as 2 edge - row, about
  * 2 (sy_step + 1) rows a frame (rp_light_odd is linear, so the copies' own continuation past
  * the left and right ends is water_px's), or left to the plain loop (x0 returned) when a
  * copy cannot be made or passes +-RP_LIGHT_SIMD_HMAX. Returns what rv returns. */
 int rp_light_water_row_by(rp_light_water_fn rv, const rp_light *l, const struct rp_light_frame *f,
-                          const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
-                          int rgba);
+                          const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                          uint8_t *out, int rgba);
 
 /** rp_light_water_ok_fn for the kernels, with heights_ok(p, n) saying whether the n heights
  * at p are within +-RP_LIGHT_SIMD_HMAX: no sky image (the plain loop reflects it), spacings

@@ -495,10 +495,11 @@ static TARGET int edge_group(const struct wk *k, int x, uint8_t *out, int rgba)
     return group_v(k, x, c[0] + p, c[1] + p, c[2] + p, c[3] + p, c[4] + p, out, rgba);
 }
 
-/* The row from x0 on in groups of VL, the last one overlapping the one before when w is not
- * a multiple of VL (it writes those pixels again with the same bytes). */
+/* Pixels x0..x1-1 of the row (x1 >= VL) in groups of VL, the last one overlapping the one
+ * before when x1 - x0 is not a multiple of VL (it writes those pixels, or pixels before x0,
+ * again with the bytes they have or get: every pixel's value is its own). */
 TARGET int ROW_V(const rp_light *l, const struct rp_light_frame *f, const struct rp_light_wrows *r,
-                 int x0, const uint8_t *bg, uint8_t *out, int rgba)
+                 int x0, int x1, const uint8_t *bg, uint8_t *out, int rgba)
 {
     struct wk k;
     wk_init(&k, l, f, r, bg);
@@ -509,14 +510,14 @@ TARGET int ROW_V(const rp_light *l, const struct rp_light_frame *f, const struct
     k.flat_copy = vnone(k.cw0) && VFIRST(k.gain0) == 4096 && l->tint[0] == 65536 &&
                   l->tint[1] == 65536 && l->tint[2] == 65536;
     const int w = k.w, p = k.pad;
-    for (int x = x0; x < w; x += VL) {
-        if (x + VL > w)
-            x = w - VL;
+    for (int x = x0; x < x1; x += VL) {
+        if (x + VL > x1)
+            x = x1 - VL;
         int fail = x - p >= 0 && x + VL - 1 + p <= w - 1
                        ? group_v(&k, x, k.m + x, k.u2 + x, k.d2 + x, k.u3 + x, k.d3 + x, out, rgba)
                        : edge_group(&k, x, out, rgba);
-        if (fail)
-            return x; /* a texel past the frame, or an edge height past HMAX: the plain loop */
+        if (fail) /* a texel past the frame, or an edge height past HMAX: the plain loop */
+            return x < x0 ? x0 : x;
     }
-    return w;
+    return x1;
 }

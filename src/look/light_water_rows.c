@@ -20,12 +20,12 @@ static int odd_row(const int32_t *row, const int32_t *edge, int w, int32_t *tmp)
 }
 
 int rp_light_water_row_by(rp_light_water_fn rv, const rp_light *l, const struct rp_light_frame *f,
-                          const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
-                          int rgba)
+                          const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                          uint8_t *out, int rgba)
 {
     /* sy_step, fy_step >= 1: odd_u1 implies odd_u2 and odd_u3, odd_d1 odd_d2 and odd_d3 */
     if (!(r->odd_u2 | r->odd_d2 | r->odd_u3 | r->odd_d3))
-        return rv(l, f, r, x0, bg, out, rgba);
+        return rv(l, f, r, x0, x1, bg, out, rgba);
     struct rp_light_wrows c = *r;
     const int32_t **rows[6] = {&c.u2, &c.u1, &c.u3, &c.d1, &c.d2, &c.d3};
     const int odd[6] = {r->odd_u2, r->odd_u1, r->odd_u3, r->odd_d1, r->odd_d2, r->odd_d3};
@@ -45,7 +45,7 @@ int rp_light_water_row_by(rp_light_water_fn rv, const rp_light *l, const struct 
         t += w;
     }
     c.odd_u2 = c.odd_u1 = c.odd_d1 = c.odd_d2 = c.odd_u3 = c.odd_d3 = 0;
-    int x = ok ? rv(l, f, &c, x0, bg, out, rgba) : x0;
+    int x = ok ? rv(l, f, &c, x0, x1, bg, out, rgba) : x0;
     free(tmp);
     return x;
 }

@@ -132,9 +132,12 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
         if ((r = rp_upscale_new(&a->upscale, a->gw, a->gh, a->ow, a->oh)) ||
             (surface && (r = rp_light_new(&a->light, &s->light, err))))
             goto fail;
-        a->geom =
-            (rp_light_geom){a->ow, a->oh, rp_upscale_ratio_q16(a->gw, a->ow),
-                            rp_upscale_ratio_q16(a->gh, a->oh), rp_upscale_peak_q8(a->upscale)};
+        a->geom = (rp_light_geom){a->ow,
+                                  a->oh,
+                                  rp_upscale_ratio_q16(a->gw, a->ow),
+                                  rp_upscale_ratio_q16(a->gh, a->oh),
+                                  rp_upscale_peak_q8(a->upscale),
+                                  NULL};
         a->band = malloc((size_t)a->ow * RP_AOV_BAND * sizeof *a->band);
         if (!a->band) {
             r = RP_ERR_NOMEM;

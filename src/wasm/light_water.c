@@ -155,16 +155,16 @@ INLINE void w_store_rgb(uint8_t *out, v128_t px)
 
 /* The row kernel, static here (ROW_V is declared for the template's TARGET int ROW_V(...)). */
 static int water_row_wasm(const rp_light *l, const struct rp_light_frame *f,
-                          const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
-                          int rgba);
+                          const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                          uint8_t *out, int rgba);
 
 #include "look/light_water_body.h"
 
 static int water_row(const rp_light *l, const struct rp_light_frame *f,
-                     const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
-                     int rgba)
+                     const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                     uint8_t *out, int rgba)
 {
-    return rp_light_water_row_by(water_row_wasm, l, f, r, x0, bg, out, rgba);
+    return rp_light_water_row_by(water_row_wasm, l, f, r, x0, x1, bg, out, rgba);
 }
 
 /* Every height of n within +-RP_LIGHT_SIMD_HMAX. */

@@ -8,13 +8,13 @@
 
 #include "look/light_simd.h"
 
-/* The row r->y from x0 on, in groups of 8 or 16 pixels, for frames at least that wide, as
+/* Pixels x0..x1-1 of row r->y, in groups of 8 or 16 pixels (x1 at least that), as
  * rp_light_water_fn, with no row past the frame (r's odd_* flags 0). */
 int rp_light_water_row_avx2(const rp_light *l, const struct rp_light_frame *f,
-                            const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
-                            int rgba);
+                            const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                            uint8_t *out, int rgba);
 int rp_light_water_row_avx512(const rp_light *l, const struct rp_light_frame *f,
-                              const struct rp_light_wrows *r, int x0, const uint8_t *bg,
+                              const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
                               uint8_t *out, int rgba);
 
 #endif

@@ -15,19 +15,19 @@
 #include "x86/avx2_common.h"
 
 static int water_row_avx2(const rp_light *l, const struct rp_light_frame *f,
-                          const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
-                          int rgba)
+                          const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                          uint8_t *out, int rgba)
 {
-    return rp_light_water_row_by(rp_light_water_row_avx2, l, f, r, x0, bg, out, rgba);
+    return rp_light_water_row_by(rp_light_water_row_avx2, l, f, r, x0, x1, bg, out, rgba);
 }
 
-/* Frames 8 to 15 pixels wide take the AVX2 kernel. */
+/* Frames 8 to 15 pixels wide take the AVX2 kernel (and spans x1 < 16 do). */
 static int water_row_avx512(const rp_light *l, const struct rp_light_frame *f,
-                            const struct rp_light_wrows *r, int x0, const uint8_t *bg, uint8_t *out,
-                            int rgba)
+                            const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                            uint8_t *out, int rgba)
 {
-    return rp_light_water_row_by(f->w < 16 ? rp_light_water_row_avx2 : rp_light_water_row_avx512, l,
-                                 f, r, x0, bg, out, rgba);
+    return rp_light_water_row_by(x1 < 16 ? rp_light_water_row_avx2 : rp_light_water_row_avx512, l,
+                                 f, r, x0, x1, bg, out, rgba);
 }
 
 /* Every height of n within +-RP_LIGHT_SIMD_HMAX. */

@@ -149,7 +149,7 @@ static void check_oracle_level(const rp_light_params *p, int32_t scale_q16, doub
 {
     fill(amp, 3);
     rp_light *l = make(p);
-    rp_light_geom g = {W, H, scale_q16, scale_q16, 0};
+    rp_light_geom g = {W, H, scale_q16, scale_q16, 0, NULL};
     static uint8_t rgba[H][W][4], rgb[H][W][3];
     rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
     rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
@@ -274,7 +274,7 @@ static void test_hand_ramp(void **state)
         p.refraction_q8 = 0;
         memset(p.light_rgb, 255, 3);
         rp_light *l = make(&p);
-        rp_light_geom g = {3, 3, 65536, 65536, 0};
+        rp_light_geom g = {3, 3, 65536, 65536, 0, NULL};
         for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
             assert_int_equal(rp_simd_set(level), level);
             rp_light_rows_rgb(l, &g, &f[0][0], &b[0][0][0], &rgb[0][0][0], 0, 3);
@@ -305,7 +305,7 @@ static void overlay_pair(int premultiplied, uint8_t rgba[H][W][4], uint8_t rgb[H
     p.refraction_q8 = 0;
     fill(30, 9);
     rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, 0};
+    rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, 0, NULL};
     rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
     if (premultiplied)
         rp_light_premultiply(&rgba[0][0][0], (size_t)W * H);
@@ -394,7 +394,7 @@ static void test_calm(void **state)
     p.sky_q8 = 0;
     fill(0, 5);
     rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536, 0};
+    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536, 0, NULL};
     static uint8_t rgba[H][W][4], rgb[H][W][3];
     rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
     rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
@@ -434,7 +434,7 @@ static void test_size_independent(void **state)
                 bg[y][x][0] = (uint8_t)(4 * x);
                 bg[y][x][1] = bg[y][x][2] = 100;
             }
-        rp_light_geom g = {W, H, s * 65536, s * 65536, 0};
+        rp_light_geom g = {W, H, s * 65536, s * 65536, 0, NULL};
         static uint8_t rgba[H][W][4], rgb[H][W][3];
         rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
         rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
@@ -460,7 +460,7 @@ static void test_row_split(void **state)
     params_all_on(&p);
     fill(25, 8);
     rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 150000, 150000, 0};
+    rp_light_geom g = {W, H, 150000, 150000, 0, NULL};
     static uint8_t a[H][W][3], b[H][W][3], ca[H][W][4], cb[H][W][4];
     rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &a[0][0][0], 0, H);
     rp_light_rows_rgba(l, &g, &field[0][0], &ca[0][0][0], 0, H);
@@ -489,7 +489,7 @@ static void test_no_white_disc(void **state)
     layer_defaults(&p);
     fill(200, 2);
     rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 65536, 65536, 0};
+    rp_light_geom g = {W, H, 65536, 65536, 0, NULL};
     static uint8_t rgba[H][W][4];
     rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
     int top = 0;
@@ -606,7 +606,7 @@ static void check_paths(const rp_light_params *p, int w, int h, int32_t sxq, int
     rp_error err;
     rp_light *l = NULL;
     assert_int_equal(rp_light_new(&l, p, &err), RP_OK);
-    rp_light_geom g = {w, h, sxq, syq, 0};
+    rp_light_geom g = {w, h, sxq, syq, 0, NULL};
     size_t n = (size_t)w * h;
     /* half the renders state the field's peak, as the engine does: the kernels then skip
      * their check of the heights (unless the peak is beyond them) */
@@ -814,7 +814,7 @@ static void test_surface(void **state)
     p.height_scale = 256;
     p.refraction_q8 = 3 * 256;
     rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 65536, 65536, 0};
+    rp_light_geom g = {W, H, 65536, 65536, 0, NULL};
     static rp_light_surface s[3 * W];
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
@@ -872,7 +872,7 @@ static void test_sky_still(void **state)
             for (int k = 0; k < 3; k++)
                 sky[y][x][k] = (uint8_t)lcg(&seed);
     rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536, 0};
+    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536, 0, NULL};
     rp_light_rows_rgba(l, &g, &field[0][0], &want[0][0][0], 0, H);
     rp_light_set_sky(l, &sky[0][0][0], W, H);
     rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
@@ -915,7 +915,7 @@ static void test_sky_reflect(void **state)
             for (int y = 0; y < H; y++)
                 for (int x = 0; x < W; x++)
                     field[y][x] = sign * 6 * 256 * x / s;
-            rp_light_geom g = {W, H, s * 65536, s * 65536, 0};
+            rp_light_geom g = {W, H, s * 65536, s * 65536, 0, NULL};
             rp_light *l = make(&p);
             rp_light_set_sky(l, &sky[0][0][0], W, H);
             rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
@@ -965,7 +965,7 @@ static void test_sky_paths(void **state)
             sky[3 * i + 1] = (uint8_t)lcg(&seed);
             sky[3 * i + 2] = (x / 5 + y / 3) % 2 ? 250 : 5;
         }
-        rp_light_geom g = {w, h, geo[gi].sx, geo[gi].sy, 0};
+        rp_light_geom g = {w, h, geo[gi].sx, geo[gi].sy, 0, NULL};
         for (int k = 0; k < K_COUNT; k++) {
             gen(f, b, w, h, (enum kind)k, k == K_FLAT ? 0 : 60, &seed);
             rp_light_params p;
@@ -1169,7 +1169,7 @@ static void check_water_oracle_level(const rp_light_params *p, int32_t scale_q16
 {
     fill(amp, 7);
     rp_light *l = make(p);
-    rp_light_geom g = {W, H, scale_q16, scale_q16, 0};
+    rp_light_geom g = {W, H, scale_q16, scale_q16, 0, NULL};
     static uint8_t rgb[H][W][3];
     rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
     double scale = scale_q16 / 65536.0;
@@ -1243,7 +1243,7 @@ static void test_water_still(void **state)
     p.tint_rgb[0] = p.tint_rgb[1] = p.tint_rgb[2] = 255;
     fill(0, 9);
     rp_light *l = make(&p);
-    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536, 0};
+    rp_light_geom g = {W, H, 3 * 65536, 3 * 65536, 0, NULL};
     static uint8_t rgb[H][W][3], rgba[H][W][4];
     rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
     rp_light_rows_rgba(l, &g, &field[0][0], &rgba[0][0][0], 0, H);
@@ -1252,6 +1252,133 @@ static void test_water_still(void **state)
         for (int x = 0; x < W; x++)
             assert_int_equal(rgba[y][x][3], 0);
     rp_light_free(&l);
+}
+
+/* Still blocks (rp_light_geom.nonzero): where every height a pixel reads is 0 the composite
+ * copies the picture. Fields of zero with a few blobs (single heights and small discs, some
+ * at a block's edge or the frame's), at widths below, at and across blocks of 64, laplacian
+ * and footprint steps up to 64 pixels, give the bytes of the render without the map, at
+ * every vector level and row split; and with a tint (still water not the picture) the map
+ * changes nothing either. Fails when the map's reach is one block short, or a row the light
+ * reads (its footprint's, or the edge row it mirrors) is left out. */
+static void test_water_still_blocks(void **state)
+{
+    (void)state;
+    static const struct {
+        int w, h;
+        int32_t s; /* Q16 pixels a cell: the steps follow (sx_step about 2 cells) */
+    } geo[] = {{200, 90, 3 * 65536}, {64, 40, 2 * 65536},   {130, 70, 9 * 65536},
+               {40, 30, 65536},      {257, 33, 25 * 65536}, {129, 150, 32 * 65536}};
+    unsigned seed = 77;
+    int cases = 0, skipped = 0;
+    for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+        const int w = geo[gi].w, h = geo[gi].h, words = RP_LIGHT_BLOCK_WORDS(w);
+        size_t n = (size_t)w * h;
+        int32_t *f = calloc(n, sizeof *f);
+        uint64_t *nz = malloc((size_t)h * words * sizeof *nz);
+        uint8_t *b = malloc(n * 3), *want = malloc(n * 3), *got = malloc(n * 3);
+        assert_true(f && nz && b && want && got);
+        for (size_t i = 0; i < n * 3; i++)
+            b[i] = (uint8_t)lcg(&seed);
+        for (int t = 0; t < 8; t++) {
+            for (size_t i = 0; i < n; i++)
+                f[i] = 0;
+            int blobs = 1 + t % 4;
+            for (int k = 0; k < blobs; k++) {
+                /* near a block's edge or the frame's, or anywhere */
+                int x = (int)(lcg(&seed) % (unsigned)w), y = (int)(lcg(&seed) % (unsigned)h);
+                if (k == 0 && t % 2)
+                    x = (t / 2 % 2 ? 63 : 64) < w ? (t / 2 % 2 ? 63 : 64) : w - 1;
+                if (k == 1)
+                    y = t % 3 ? 0 : h - 1;
+                int rad = t == 5 ? 0 : 1 + (int)(lcg(&seed) % 4);
+                int32_t v = (int32_t)(lcg(&seed) % 4000) - 2000 + 1;
+                for (int dy = -rad; dy <= rad; dy++)
+                    for (int dx = -rad; dx <= rad; dx++)
+                        if (x + dx >= 0 && x + dx < w && y + dy >= 0 && y + dy < h &&
+                            dx * dx + dy * dy <= rad * rad)
+                            f[(size_t)(y + dy) * w + x + dx] = v * 256;
+            }
+            for (int y = 0; y < h; y++)
+                rp_light_nonzero_blocks(f + (size_t)y * w, w, nz + (size_t)y * words);
+            for (int tint = 0; tint < 2; tint++) {
+                rp_light_params p;
+                water_params(&p);
+                if (!tint)
+                    p.tint_rgb[0] = p.tint_rgb[1] = p.tint_rgb[2] = 255;
+                p.depth_q8 = (int32_t)(256 * (2 + lcg(&seed) % 60));
+                rp_light *l = make(&p);
+                rp_light_geom g = {w, h, geo[gi].s, geo[gi].s, 0, NULL};
+                assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+                rp_light_rows_rgb(l, &g, f, b, want, 0, h);
+                g.nonzero = nz;
+                for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+                    assert_int_equal(rp_simd_set(level), level);
+                    for (int split = 0; split < 2; split++) {
+                        memset(got, 0xa5, n * 3);
+                        int mid = split ? 1 + (int)(lcg(&seed) % (unsigned)(h - 1)) : h;
+                        rp_light_rows_rgb(l, &g, f, b, got, 0, mid);
+                        rp_light_rows_rgb(l, &g, f, b, got, mid, h);
+                        if (memcmp(got, want, n * 3))
+                            fail_msg("still blocks, %dx%d scale %d case %d tint %d level %d: "
+                                     "differs from the render without them",
+                                     w, h, (int)geo[gi].s, t, tint, level);
+                    }
+                }
+                rp_simd_set(-1);
+                /* the map is what decides: one that says every block is still gives the
+                 * picture itself where still water is the picture (a scale whose steps
+                 * stay within a block), and changes nothing under a tint */
+                uint64_t *none = calloc((size_t)h * words, sizeof *none);
+                assert_non_null(none);
+                g.nonzero = none;
+                rp_light_rows_rgb(l, &g, f, b, got, 0, h);
+                if (tint)
+                    assert_memory_equal(got, want, n * 3);
+                else if (geo[gi].s <= 9 * 65536 && p.depth_q8 <= 30 * 256) {
+                    assert_memory_equal(got, b, n * 3);
+                    skipped++;
+                }
+                free(none);
+                rp_light_free(&l);
+                cases++;
+            }
+        }
+        free(f);
+        free(nz);
+        free(b);
+        free(want);
+        free(got);
+    }
+    assert_true(skipped > 0);
+    print_message("%d cases (%d with every block said still), levels 0..%d\n", cases, skipped,
+                  rp_simd_supported());
+}
+
+/* rp_light_nonzero_blocks against the definition: a block's bit is set when one of its
+ * heights is not 0, for widths across one and two words, the bits past the row 0. */
+static void test_nonzero_blocks(void **state)
+{
+    (void)state;
+    static const int widths[] = {1, 63, 64, 65, 200, 4096, 4097, 9000};
+    unsigned seed = 5;
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        const int w = widths[wi], words = RP_LIGHT_BLOCK_WORDS(w);
+        int32_t *row = calloc((size_t)w, sizeof *row);
+        uint64_t mask[3] = {~0ull, ~0ull, ~0ull};
+        assert_non_null(row);
+        assert_int_equal(words, (w + 4095) / 4096);
+        for (int k = 0; k < 5; k++)
+            row[lcg(&seed) % (unsigned)w] = k % 2 ? -1 : (int32_t)(lcg(&seed) | 1);
+        rp_light_nonzero_blocks(row, w, mask);
+        for (int bl = 0; bl < 64 * words; bl++) {
+            int any = 0;
+            for (int x = 64 * bl; x < 64 * bl + 64 && x < w; x++)
+                any |= row[x] != 0;
+            assert_int_equal((int)(mask[bl / 64] >> (bl % 64) & 1), any);
+        }
+        free(row);
+    }
 }
 
 /* The tint is the colour a white bed takes under 64 cells of water; under d cells its
@@ -1272,7 +1399,7 @@ static void test_tint_depth(void **state)
     for (int i = 0; i < 6; i++) {
         p.depth_q8 = depths[i];
         rp_light *l = make(&p);
-        rp_light_geom g = {W, H, 65536, 65536, 0};
+        rp_light_geom g = {W, H, 65536, 65536, 0, NULL};
         rp_light_rows_rgb(l, &g, &field[0][0], &bg[0][0][0], &rgb[0][0][0], 0, H);
         int worst = 0;
         for (int y = 0; y < H; y++)
@@ -1317,6 +1444,8 @@ int main(void)
         cmocka_unit_test(test_sky_paths),
         cmocka_unit_test(test_water_oracle),
         cmocka_unit_test(test_water_still),
+        cmocka_unit_test(test_water_still_blocks),
+        cmocka_unit_test(test_nonzero_blocks),
         cmocka_unit_test(test_tint_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -996,7 +996,7 @@ static void test_light_levels(void **state)
                 peak = llabs(field[i]) > peak ? llabs(field[i]) : peak;
             }
             for (int stated = 0; stated < 2; stated++) {
-                rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, stated ? peak : 0};
+                rp_light_geom g = {W, H, 2 * 65536, 2 * 65536, stated ? peak : 0, NULL};
                 assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
                 rp_light_rows_rgb(l, &g, field, bg, want3, 0, H);
                 rp_light_rows_rgba(l, &g, field, want4, 0, H);
@@ -1167,7 +1167,7 @@ static void test_light_water_matches_plain_c(void **state)
                     : r % 4 == 2 ? 0
                                  : (uint8_t)(r >> 4);
         }
-        rp_light_geom g = {w, h, geo[gi].sx, geo[gi].sy, 0};
+        rp_light_geom g = {w, h, geo[gi].sx, geo[gi].sy, 0, NULL};
         for (int k = 0; k < W_COUNT; k++) {
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < w; x++)
@@ -1285,8 +1285,8 @@ static void test_light_water_avx512_direct(void **state)
         for (int rgba = 0; rgba < 2; rgba++) {
             memset(o8, 1, sizeof o8);
             memset(o16, 2, sizeof o16);
-            int a = rp_light_water_row_avx2(l, &f, &r, 0, bg, o8, rgba);
-            int b = rp_light_water_row_avx512(l, &f, &r, 0, bg, o16, rgba);
+            int a = rp_light_water_row_avx2(l, &f, &r, 0, W, bg, o8, rgba);
+            int b = rp_light_water_row_avx512(l, &f, &r, 0, W, bg, o16, rgba);
             int done = a < b ? a : b;
             whole += done == W;
             assert_memory_equal(o8, o16, (size_t)done * (rgba ? 4 : 3));
