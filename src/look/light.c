@@ -856,10 +856,14 @@ void rp_light_nonzero_blocks(const int32_t *row, int w, uint64_t *mask)
         mask[i] = 0;
     for (int b = 0; 64 * b < w; b++) {
         const int32_t *p = row + 64 * b;
-        int n = w - 64 * b < 64 ? w - 64 * b : 64;
         int32_t any = 0;
-        for (int i = 0; i < n; i++)
-            any |= p[i];
+        if (w - 64 * b >= 64) { /* a whole block: a fixed count the compiler vectorises */
+            for (int i = 0; i < 64; i++)
+                any |= p[i];
+        } else {
+            for (int i = 0; i < w - 64 * b; i++)
+                any |= p[i];
+        }
         if (any)
             mask[b / 64] |= (uint64_t)1 << (b % 64);
     }
