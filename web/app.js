@@ -5,13 +5,18 @@
 // size), and out=framemd5 with frames=N (FFmpeg framemd5's frame lines of the first N
 // frames into <pre id="framemd5">) or bench=N (`fps F` for N frames into <pre
 // id="bench">); then document.title becomes `done` (`error` on failure, the message in
-// the <pre>).
+// the <pre>). In the editor, open_timeout=MS (1 to 10000) gives up on a scene sooner than
+// 10 s, so a test can see the watchdog work.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 const EXAMPLES = ['harbour', 'rain', 'walls', 'lagoon', 'wave-machine', 'fountain', 'sunset',
                   'elias', 'applet', 'silverlight', 'codeproject'];
-const OPEN_TIMEOUT_MS = 10000; // a scene the core takes longer to prepare is refused
+// a scene the core takes longer to prepare is refused (the worker is ended and started again)
+const OPEN_TIMEOUT_MS = (() => {
+  const v = new URLSearchParams(location.search).get('open_timeout');
+  return v && /^[0-9]{1,5}$/.test(v) && +v >= 1 && +v <= 10000 ? +v : 10000;
+})();
 
 // ---- the worker: calls answered in order --------------------------------------------
 

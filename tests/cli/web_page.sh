@@ -7,7 +7,8 @@
 # rockpool preset, walls and motion, at two sizes, over the built-in texture and over a PNG
 # at the output size. Then the editor: a broken line shows the command line's error at its
 # line and column while the last good water plays on; a click adds one drop line at the
-# frame on screen.
+# frame on screen. Last the watchdog: a scene too slow to prepare is given up, and the page
+# stays responsive with the last good water playing.
 source "$(dirname "$0")/lib.sh"
 
 WEB=$(dirname "$ROCKPOOL")/web
@@ -148,3 +149,22 @@ check "a drag adds one stroke line ($(val dragged))" bash -c \
     _ "$(val dragged)"
 check "the depth slider writes one depth line ($(val depth_lines)), which parses" \
     test "$(val depth_lines)" = "depth 100" -a "$(val error_after_knob)" = ok
+
+# The watchdog: a scene the worker takes longer than the page's limit to prepare (here 3 s,
+# open_timeout=3000; 10 s without it) is given up with a message, the worker is started
+# again with the last good scene, which plays on, and the page answers at once.
+node "$TOP/tests/tools/webdrive.js" watchdog "${url}index.html?open_timeout=3000" >dog.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+dog() { sed -n "s/^$1 //p" dog.out; }
+check "a scene too slow to prepare is given up with a message ($(dog error))" \
+    test "$(dog error)" = "rockpool: harbour.scene: error: the page gave up preparing this scene after 3 s (too much work for the browser: try the command line)"
+read -r g1 g2 <<<"$(dog frames_after)"
+check "the last good water plays on after the worker is started again (frame $g1, then $g2)" \
+    test -n "$g2" -a "${g1:-0}" != "${g2:-0}"
+ms=$(dog answer_ms)
+case $ms in
+'' | *[!0-9]* | ?????*) bad "the page answers at once while it happens ('$ms' ms)" ;;
+*) check "the page answers at once while it happens ($ms ms)" test "$ms" -lt 1000 ;;
+esac
+check "the scene is taken back once the lines are taken out" test "$(dog cleared)" = 1
+

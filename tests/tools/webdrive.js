@@ -11,6 +11,9 @@
 //   node webdrive.js edit URL
 //       the playground's editing: prints `key value` lines (see web_page.sh) after typing a
 //       broken line into the scene and clicking on the water
+//   node webdrive.js watchdog URL
+//       URL with open_timeout=3000: prints `key value` lines after an edit the worker cannot
+//       prepare in time (the message shown, the frames played after it, the answer's time)
 // Exit status: 0 done, 1 failure (a message on stderr), 2 bad usage.
 'use strict';
 const { spawn } = require('child_process');
@@ -122,7 +125,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -152,6 +155,8 @@ async function main() {
       fs.writeFileSync(rest[0], Buffer.from(shot.data, 'base64'));
     } else if (mode === 'edit') {
       await edit(p);
+    } else if (mode === 'watchdog') {
+      await watchdog(p);
     } else {
       throw new Error('unknown mode ' + mode);
     }
@@ -230,6 +235,33 @@ async function edit(p) {
   await sleep(1500);
   say('depth_lines', (await text()).split('\n').filter((l) => /^depth /.test(l)).join('|'));
   say('error_after_knob', await p.evaluate("document.getElementById('error').className"));
+}
+
+// The watchdog: the page was opened with open_timeout=3000 (3 s). Once harbour plays, 800000
+// drop lines are added (about 8 s of preparing for the worker): the page must say it gave
+// up, play the last good water on (the worker ended and started again with it), answer at
+// once, and take the scene back when the lines are taken out.
+async function watchdog(p) {
+  const say = (k, v) => process.stdout.write(k + ' ' + String(v).replace(/\n/g, '\\n') + '\n');
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const frameShown = "(() => { const m = /^frame ([0-9]+)/.exec(document.getElementById('clock').textContent); return m ? +m[1] : -1; })()";
+  await p.waitFor(frameShown + ' > 3', 60);
+  await p.evaluate("(() => { const t = document.getElementById('scene'); window.rpGood = t.value; t.value += 'at 1s drop 50% 50% radius 1% height 500\\n'.repeat(800000); t.dispatchEvent(new Event('input')); return true; })()");
+  await p.waitFor("document.getElementById('error').className !== 'ok'", 60);
+  say('error', await p.evaluate("document.getElementById('error').textContent"));
+  const t0 = Date.now();
+  await p.evaluate('1');
+  say('answer_ms', Date.now() - t0);
+  const f1 = await p.evaluate(frameShown);
+  let f2 = f1;
+  for (let i = 0; i < 300 && f2 === f1; i++) {
+    await sleep(100);
+    f2 = await p.evaluate(frameShown);
+  }
+  say('frames_after', f1 + ' ' + f2);
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = window.rpGood; t.dispatchEvent(new Event('input')); return true; })()");
+  await p.waitFor("document.getElementById('error').className === 'ok'", 30);
+  say('cleared', 1);
 }
 
 main();
