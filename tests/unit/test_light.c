@@ -1355,6 +1355,71 @@ static void test_water_still_blocks(void **state)
                   rp_simd_supported());
 }
 
+/* Still blocks across the map's words (rows of more than 4096 pixels): a single height at
+ * either side of a word's edge (pixels 4095 and 4096, 8191 and 8192) reaches the block on
+ * the other side, in the other word. The render with the map gives the bytes of the render
+ * without it, at every level; the pixels across the edge do change (so the test sees a
+ * reach that stops at the word). Fails when live_blocks drops the carry of a word's last
+ * bit into the next word, or the next word's first bit into this one. */
+static void test_water_still_blocks_words(void **state)
+{
+    (void)state;
+    enum { SW = 8250, SH = 4 };
+    static const int at[] = {4095, 4096, 8191, 8192, 4031, 4160};
+    static const struct {
+        int32_t scale, depth_q8;
+    } geo[] = {{65536, 12 * 256}, {3 * 65536, 128 * 256}}; /* footprints 2 and 64 pixels */
+    const int words = RP_LIGHT_BLOCK_WORDS(SW);
+    const size_t n = (size_t)SW * SH;
+    int32_t *f = calloc(n, sizeof *f);
+    uint64_t *nz = malloc((size_t)SH * words * sizeof *nz);
+    uint8_t *b = malloc(n * 3), *want = malloc(n * 3), *got = malloc(n * 3);
+    assert_true(f && nz && b && want && got);
+    unsigned seed = 31;
+    for (size_t i = 0; i < n * 3; i++)
+        b[i] = (uint8_t)lcg(&seed);
+    for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+        rp_light_params p;
+        water_params(&p);
+        p.tint_rgb[0] = p.tint_rgb[1] = p.tint_rgb[2] = 255;
+        p.depth_q8 = geo[gi].depth_q8;
+        rp_light *l = make(&p);
+        for (size_t ai = 0; ai < sizeof at / sizeof at[0]; ai++) {
+            const int x = at[ai], y = (int)(ai % 2);
+            memset(f, 0, n * sizeof *f);
+            f[(size_t)y * SW + x] = 1500 * 256;
+            for (int r = 0; r < SH; r++)
+                rp_light_nonzero_blocks(f + (size_t)r * SW, SW, nz + (size_t)r * words);
+            rp_light_geom g = {SW, SH, geo[gi].scale, geo[gi].scale, 0, NULL};
+            assert_int_equal(rp_simd_set(RP_SIMD_C), RP_SIMD_C);
+            rp_light_rows_rgb(l, &g, f, b, want, 0, SH);
+            /* the block across a word's edge shows the height */
+            if (x % 4096 == 0 || x % 4096 == 4095) {
+                int x0 = x % 4096 == 0 ? x - 64 : x + 1;
+                assert_true(memcmp(want + ((size_t)y * SW + x0) * 3, b + ((size_t)y * SW + x0) * 3,
+                                   64 * 3) != 0);
+            }
+            g.nonzero = nz;
+            for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+                assert_int_equal(rp_simd_set(level), level);
+                memset(got, 0xa5, n * 3);
+                rp_light_rows_rgb(l, &g, f, b, got, 0, SH);
+                if (memcmp(got, want, n * 3))
+                    fail_msg("still blocks, a height at %d,%d, scale %d level %d: differs from "
+                             "the render without them",
+                             x, y, (int)(geo[gi].scale >> 16), level);
+            }
+            rp_simd_set(-1);
+        }
+        rp_light_free(&l);
+    }
+    free(f);
+    free(nz);
+    free(b);
+    free(want);
+    free(got);
+}
+
 /* rp_light_nonzero_blocks against the definition: a block's bit is set when one of its
  * heights is not 0, for widths across one and two words, the bits past the row 0. */
 static void test_nonzero_blocks(void **state)
@@ -1445,6 +1510,7 @@ int main(void)
         cmocka_unit_test(test_water_oracle),
         cmocka_unit_test(test_water_still),
         cmocka_unit_test(test_water_still_blocks),
+        cmocka_unit_test(test_water_still_blocks_words),
         cmocka_unit_test(test_nonzero_blocks),
         cmocka_unit_test(test_tint_depth),
     };
