@@ -180,16 +180,17 @@ tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
 
 # `make web`: the playground (README "In the browser"): build/web/ holds index.html, its
 # scripts, rockpool.wasm (the core's sources, as librpcore.a's, and web/rpweb.c, built for
-# wasm32 with Debian's clang, wasi-libc and compiler-rt: no threads; SIMD128 kernels for the step in place of the x86 ones) and
-# examples/ beside them. `make web-serve` serves it on 127.0.0.1 (scripts/web-serve).
+# wasm32 with Debian's clang, wasi-libc and compiler-rt: no threads; SIMD128 kernels for
+# the step and look water in place of the x86 ones) and examples/ beside them.
+# `make web-serve` serves it on 127.0.0.1 (scripts/web-serve).
 WEB := $(BUILD)/web
 WASM_CC ?= clang
 WASM_CFLAGS = --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -D_WASI_EMULATED_SIGNAL \
               -DRP_WASM_SIMD -O2 $(WARN) -Iweb/wasm-include -include web/wasm-include/wasi_shim.h \
               $(INCS)
-# The step's SIMD128 kernels (src/wasm/) alone are compiled for SIMD128: the rest stays
-# scalar, as the native library's baseline does (and clang's vectorising of the plain loops
-# for SIMD128 made the page slower).
+# The SIMD128 kernels (src/wasm/: the step, the viscosity pass, look water) alone are
+# compiled for SIMD128: the rest stays scalar, as the native library's baseline does (and
+# clang's vectorising of the plain loops for SIMD128 made the page slower).
 $(WEB)/obj/wasm/%.o: WASM_CFLAGS += -msimd128
 WASM_OBJS := $(CORE_SRCS:src/%.c=$(WEB)/obj/%.o) $(WEB)/obj/wasi_shim.o
 WEB_FILES := $(addprefix $(WEB)/,index.html style.css app.js worker.js core.js md5.js)

@@ -10,7 +10,8 @@
  * The library is built for the plain x86-64 baseline (no -march); kernels for SSE2, AVX2
  * and AVX-512 are compiled with gcc/clang `target` attributes and chosen at run time from
  * what the CPU supports. The playground's wasm32 build (make web) has WebAssembly SIMD128
- * kernels for the step (src/wasm/, compiled with -msimd128), at the 128-bit level. Other
+ * kernels for the step, the viscosity pass and look water (src/wasm/, compiled with
+ * -msimd128), at the 128-bit level. Other
  * architectures, other compilers and builds with -DRP_NO_SIMD have tables of NULLs only. */
 #ifndef RP_CPU_H
 #define RP_CPU_H
