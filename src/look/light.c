@@ -645,6 +645,20 @@ static inline int64_t reflect_q8(int64_t q, int64_t max)
     return rp_clamp64(q, 0, max);
 }
 
+/* The sun's glint on water of slopes sx, sy (Q12): its alpha, Q15, by the distance from the
+ * slope that mirrors the sun. */
+static inline __attribute__((always_inline)) int32_t glint_alpha(const rp_light *l, int32_t sx,
+                                                                 int32_t sy)
+{
+    int64_t dgx = (int64_t)sx - l->mirror_x, dgy = (int64_t)sy - l->mirror_y;
+    int64_t d2 = dgx * dgx + dgy * dgy;
+    if (d2 >= l->glint_lim)
+        return 0;
+    int64_t u = (d2 * l->glint_inv) >> 24; /* Q16 */
+    int32_t gi = (int32_t)(u >> 8), gf = (int32_t)(u & 255);
+    return l->wglint[gi] + (((l->wglint[gi + 1] - l->wglint[gi]) * gf) >> 8);
+}
+
 static inline __attribute__((always_inline)) void water_px(const rp_light *l,
                                                            const struct rp_light_frame *f,
                                                            const struct rp_light_wrows *r, int x,
@@ -686,15 +700,7 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     o->gain = (int32_t)rp_clamp64(gain, 0, lim);
 
     /* sky (Fresnel, less flat water's) and the sun's glint */
-    int32_t a_s = interp_rsq_u16(l->wsky, r2);
-    int64_t dgx = (int64_t)sx - l->mirror_x, dgy = (int64_t)sy - l->mirror_y;
-    int64_t d2 = dgx * dgx + dgy * dgy;
-    int32_t a_p = 0;
-    if (d2 < l->glint_lim) {
-        int64_t u = (d2 * l->glint_inv) >> 24; /* Q16 */
-        int32_t gi = (int32_t)(u >> 8), gf = (int32_t)(u & 255);
-        a_p = l->wglint[gi] + (((l->wglint[gi + 1] - l->wglint[gi]) * gf) >> 8);
-    }
+    int32_t a_s = interp_rsq_u16(l->wsky, r2), a_p = glint_alpha(l, sx, sy);
     int32_t os = ONE15 - a_s, op = ONE15 - a_p;
     if (f->sky) {
         uint8_t sky[3];
@@ -876,13 +882,7 @@ void rp_light_nonzero_blocks(const int32_t *row, int w, uint64_t *mask)
  * condition.) */
 static int still_is_picture(const rp_light *l)
 {
-    int32_t a_s = interp_rsq_u16(l->wsky, 0), a_p = 0;
-    int64_t d2 = (int64_t)l->mirror_x * l->mirror_x + (int64_t)l->mirror_y * l->mirror_y;
-    if (d2 < l->glint_lim) {
-        int64_t u = (d2 * l->glint_inv) >> 24;
-        int32_t gi = (int32_t)(u >> 8), gf = (int32_t)(u & 255);
-        a_p = l->wglint[gi] + (((l->wglint[gi + 1] - l->wglint[gi]) * gf) >> 8);
-    }
+    int32_t a_s = interp_rsq_u16(l->wsky, 0), a_p = glint_alpha(l, 0, 0);
     struct px o;
     compose(l, ONE15 - a_s, a_s, ONE15 - a_p, a_p, l->p.sky_rgb, &o);
     int64_t g0 = 4096 + (((int64_t)(l->wrecip[4096] - 4096) * l->p.caustics_q8) >> 8);

@@ -173,11 +173,14 @@ async function finish(b, timer) {
   await b.close();
 }
 
+// What the editing and watchdog checks share: a `key value` line out, a pause, and the
+// frame number the page shows (-1 before the first).
+const say = (k, v) => process.stdout.write(k + ' ' + String(v).replace(/\n/g, '\\n') + '\n');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const frameShown = "(() => { const m = /^frame ([0-9]+)/.exec(document.getElementById('clock').textContent); return m ? +m[1] : -1; })()";
+
 // The editing checks: the page's own state read back after each step, printed as lines.
 async function edit(p) {
-  const say = (k, v) => process.stdout.write(k + ' ' + String(v).replace(/\n/g, '\\n') + '\n');
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const frameShown = "(() => { const m = /^frame ([0-9]+)/.exec(document.getElementById('clock').textContent); return m ? +m[1] : -1; })()";
   await p.waitFor(frameShown + ' >= 0', 60);
   // a small size, so that a loaded machine still plays a few frames a second
   await p.evaluate("(() => { const s = document.getElementById('size'); s.value = '320x180'; s.dispatchEvent(new Event('change')); return true; })()");
@@ -244,9 +247,6 @@ async function edit(p) {
 // the last good water on (the worker ended and started again with it), answer at once, and
 // take harbour back when its text is put back.
 async function watchdog(p) {
-  const say = (k, v) => process.stdout.write(k + ' ' + String(v).replace(/\n/g, '\\n') + '\n');
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const frameShown = "(() => { const m = /^frame ([0-9]+)/.exec(document.getElementById('clock').textContent); return m ? +m[1] : -1; })()";
   await p.waitFor(frameShown + ' > 3', 60);
   await p.evaluate("(() => { const t = document.getElementById('scene'); window.rpGood = t.value; t.value = 'duration 3000s\\nat 0s..3000s rain rate 1000/s radius 1% height 500\\n'; t.dispatchEvent(new Event('input')); return true; })()");
   const t0 = Date.now();
