@@ -99,6 +99,58 @@ int rp_output_uses_stdout(const rp_output_opts *opts);
 /** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it. */
 void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
 
+/** Frame hashes chosen by name, as --hash-algo and -f framehash take them: FFmpeg's
+ * libavutil hashes (MD5, CRC32, adler32, murmur3, SHA-1/2, RIPEMD) and XXH3, printed as
+ * hex exactly as FFmpeg's framehash/framemd5 muxers print them. One rp_hash per thread;
+ * the lookup functions are thread-safe. */
+/** Longest hex digest plus its NUL (SHA512: 64 bytes). */
+#define RP_HASH_HEX_MAX 129
+
+/** The algorithm used when none is named. */
+#define RP_HASH_DEFAULT "md5"
+
+typedef struct rp_hash rp_hash;
+
+/** Look an algorithm up by the name a user types: "md5", "crc32", "xxh3", or any of
+ * libavutil's av_hash_names(), all ignoring case; NULL or "" means RP_HASH_DEFAULT.
+ * On success *canonical (when not NULL) receives the name as a framehash "#hash:" header
+ * spells it ("MD5", "CRC32", "adler32", "SHA256", "XXH3"; a static string) and *hex_len
+ * (when not NULL) the number of hex digits of a digest. RP_ERR_INVALID for an unknown
+ * name, RP_ERR_NOMEM if libavutil could not allocate its probe context. */
+int rp_hash_lookup(const char *name, const char **canonical, int *hex_len);
+
+/** The i-th known algorithm's canonical name (i from 0), NULL past the last: for
+ * messages listing what --hash-algo accepts. */
+const char *rp_hash_name_at(int i);
+
+/** Write the known names, lowercase, separated by ", ", into buf (truncated to len). */
+void rp_hash_list(char *buf, size_t len);
+
+/** Allocate a context for an algorithm named as rp_hash_lookup() takes it; it starts
+ * ready for rp_hash_update(). RP_ERR_INVALID for an unknown name, RP_ERR_NOMEM. *h is
+ * NULL on failure. */
+int rp_hash_new(rp_hash **h, const char *name);
+
+/** Free a context and null *h. NULL and a NULL *h are no-ops. */
+void rp_hash_free(rp_hash **h);
+
+/** The canonical name ("MD5", "XXH3", ...) and hex digest length of a context. */
+const char *rp_hash_name(const rp_hash *h);
+int rp_hash_hex_len(const rp_hash *h);
+
+/** Start a new digest (needed only after rp_hash_final_hex() or to drop data). */
+void rp_hash_reset(rp_hash *h);
+
+/** Add len bytes to the running digest. */
+void rp_hash_update(rp_hash *h, const uint8_t *data, size_t len);
+
+/** Finish the digest into hex (rp_hash_hex_len(h) + 1 bytes, lowercase, NUL-terminated;
+ * RP_HASH_HEX_MAX always suffices) and reset the context for the next one. */
+void rp_hash_final_hex(rp_hash *h, char *hex);
+
+/** Reset, update with one buffer, final: the hash of one frame. */
+void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex);
+
 /** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */
 enum rp_aov {
     RP_AOV_HEIGHT = 0,

@@ -37,7 +37,7 @@
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
-#define RP_CORE_VERSION_MINOR 2
+#define RP_CORE_VERSION_MINOR 3
 #define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
@@ -125,6 +125,72 @@ RP_API int rp_settings_parse(rp_settings **settings, const char *text, const cha
 
 /** Free and null settings from rp_settings_parse; NULL and a NULL *settings are no-ops. */
 RP_API void rp_settings_free(rp_settings **settings);
+
+/** Settings with nothing given: every value left to the scene's (and its preset's), to be
+ * given one by one with rp_settings_set(). RP_ERR_NOMEM; *settings is NULL on failure. */
+RP_API int rp_settings_new(rp_settings **settings, rp_error *err);
+
+/** Give one setting by name, the value read from text as rockpool(1)'s option of that name
+ * reads it (in the manner of x264_param_parse); a later call replaces an earlier one:
+ *   "input"     the background image or video: a path, used as it is (not resolved against
+ *               a scene's directory)
+ *   "size"      the output size, WIDTHxHEIGHT, 1..16384 a side (the scene's too for the seed
+ *               presets)
+ *   "preset"    rockpool, elias, applet, silverlight or codeproject, with its drop shape and
+ *               mode
+ *   "seed"      a whole number 0..2^64-1, decimal digits only
+ *   "strength"  0 to 4 with at most 3 decimals
+ *   "fit"       stretch, cover or contain
+ *   "fps"       30, 30000/1001, 29.97, ntsc, pal, film, ... (above 0, at most 1000)
+ *   "frames"    the timeline's length in frames, 0..100000000
+ *   "duration"  the timeline's length as a time (rp_time_parse, a bare number is seconds)
+ * Errors: RP_ERR_INVALID with bad_input set and a message that does not name the setting
+ * (the caller says where the value came from), for an unknown name too; s is unchanged. */
+RP_API int rp_settings_set(rp_settings *settings, const char *name, const char *value,
+                           rp_error *err);
+
+/** Read a time as rockpool(1)'s options take it: "2s", "1.5s", "500ms", "250us", "45f"
+ * (frames), FFmpeg's [HH:]MM:SS[.fraction]; a bare number is seconds, or a frame number when
+ * bare_frames is set. RP_OK with *value in microseconds (*is_frames 0) or frames (*is_frames
+ * 1), or RP_ERR_INVALID with bad_input set and a message that does not name the option. */
+RP_API int rp_time_parse(const char *text, int bare_frames, int64_t *value, int *is_frames,
+                         rp_error *err);
+
+/** The values settings hold, for a display such as rockpool --check: what rp_core_info does
+ * not say. Strings point into the settings (or are static) and live as long as they do. */
+typedef struct rp_settings_info {
+    int width, height;         /* the scene's size */
+    int out_width, out_height; /* the output's (0x0: the scene's) */
+    int fps, fps_den;          /* frames per second: fps / fps_den */
+    const char *preset;        /* its name */
+    uint64_t seed;
+    int grid_w, grid_h;     /* the simulation's cells (0x0 until resolved) */
+    int rate;               /* simulation steps a second; 0: one a frame */
+    int32_t viscosity_q16;  /* the smoothing a step (65536 = 1); 0: none */
+    const char *background; /* its path; "": the built-in texture */
+    const char *sky;        /* the sky image's path; "": none */
+    int light;              /* 1: render `light` (the sky image is used) */
+    int fit;                /* 0 stretch, 1 cover, 2 contain */
+    int32_t strength_milli; /* heights times strength_milli / 1000 */
+    int background_end;     /* 0: a video background holds its last frame; 1: it loops */
+} rp_settings_info;
+
+/** Fill info from settings: those a run resolved (rp_summary.settings in rockpool.h), or
+ * any others (unresolved ones hold the defaults of the rockpool preset where not given). */
+RP_API void rp_settings_get_info(const rp_settings *settings, rp_settings_info *info);
+
+/** The scene's text as it was read (len bytes, NUL-terminated). */
+RP_API const char *rp_scene_text(const rp_scene *scene, size_t *len);
+
+/** The paths of the wall mask images a scene names, each once, in the order they first
+ * appear: start with *at = 0 and call until NULL. */
+RP_API const char *rp_scene_next_mask_path(const rp_scene *scene, size_t *at);
+
+/** Cap the vector kernels every core and session of the process uses at a level by name:
+ * "c", "sse2", "avx2" or "avx512" ("simd128" in WebAssembly counts as "sse2"). The bytes
+ * are the same at every level: for tests and benchmarks. RP_OK, or RP_ERR_INVALID for an
+ * unknown name. */
+RP_API int rp_simd_cap(const char *level);
 
 /** How the bytes of a picture lie in memory: rows top row first, samples in the order
  * named. 16-bit samples are uint16_t in the machine's byte order. */

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "rpcore.h" /* rp_simd_cap */
+
 /* The cap set by rp_simd_set(); RP_SIMD_MAX = no cap. Atomic only so a cap set by one
  * thread is seen by pool workers without a data race; the value is a plain level. */
 static atomic_int simd_cap = RP_SIMD_MAX;
@@ -47,6 +49,17 @@ int rp_simd_set(int level)
         level = RP_SIMD_MAX;
     atomic_store_explicit(&simd_cap, level, memory_order_relaxed);
     return rp_simd_level();
+}
+
+int rp_simd_cap(const char *level)
+{
+    static const char *const names[] = {"c", "sse2", "avx2", "avx512"};
+    for (int i = 0; level && i <= RP_SIMD_MAX; i++)
+        if (!strcmp(level, names[i]) || (i == RP_SIMD_128 && !strcmp(level, "simd128"))) {
+            rp_simd_set(i);
+            return RP_OK;
+        }
+    return RP_ERR_INVALID;
 }
 
 int rp_simd_level(void)

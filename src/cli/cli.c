@@ -3,10 +3,6 @@
  * names the option. rockpool prints its own messages, never getopt's. */
 #include "cli.h"
 
-#include "base/common.h"
-#include "base/diag.h"
-#include "input/fit.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "check/hash.h"
 #include "identity.h"
 
 enum {
@@ -176,11 +171,23 @@ void rp_cli_short_usage(FILE *f)
 static int usage_error(rp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int usage_error(rp_error *err, const char *fmt, ...)
 {
+    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
     va_list ap;
     va_start(ap, fmt);
-    rp_error_vset(err, RP_ERR_INVALID, 1, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memset(err, 0, sizeof *err);
+    err->code = RP_ERR_INVALID;
+    err->bad_input = 1;
+    memcpy(err->msg, msg, sizeof msg);
     return 2;
+}
+
+/* A library's refusal of an option's value (its message names no option): the option
+ * named before it. Returns 2. */
+static int option_error(rp_error *err, const char *opt)
+{
+    return usage_error(err, "%s: %s", opt, err->msg);
 }
 
 /* Numbers on the command line follow the scene's rules (rockpool-scene(5)): decimal only,
@@ -221,23 +228,6 @@ static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, 
         return usage_error(err, "%s: %s is out of range (%" PRId64 "..%" PRId64 ")", opt, text, lo,
                            hi);
     *out = v;
-    return 0;
-}
-
-/* "640x480" -> 640, 480, each 1..RP_MAX_SIDE. */
-static int parse_size(const char *text, int *w, int *h, rp_error *err)
-{
-    const char *end;
-    int64_t a = 0, b = 0;
-    if (!whole(text, 0, &a, &end) || (*end != 'x' && *end != 'X'))
-        return usage_error(err, "--size: '%s' is not WIDTHxHEIGHT", text);
-    const char *second = end + 1;
-    if (!whole(second, 0, &b, &end) || *end)
-        return usage_error(err, "--size: '%s' is not WIDTHxHEIGHT", text);
-    if (a < 1 || b < 1 || a > RP_MAX_SIDE || b > RP_MAX_SIDE)
-        return usage_error(err, "--size: %s is out of range (1..%d per side)", text, RP_MAX_SIDE);
-    *w = (int)a;
-    *h = (int)b;
     return 0;
 }
 
@@ -293,74 +283,14 @@ static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
     return 0;
 }
 
-/* A time: "2s", "1.5s", "500ms", "250us", "45f" (frames); a bare number is seconds when
- * bare_frames is 0 (-t, as FFmpeg reads it), a frame number otherwise (--start, --end). */
-static int parse_time(const char *opt, const char *text, int bare_frames, rp_time *out,
+/* A time (rp_cli_time_parse): a bare number is seconds when bare_frames is 0 (-t, as FFmpeg
+ * reads it), a frame number otherwise (--start, --end). */
+static int parse_time(const char *opt, const char *text, int bare_frames, rp_cli_time *out,
                       rp_error *err)
 {
-    const char *p = text;
-    int64_t whole = 0, frac = 0, frac_scale = 1, clock = 0;
-    int digits = 0, decimals = 0, colons = 0;
-    /* FFmpeg's [HH:]MM:SS[.m...] where seconds are meant: minutes 0..59 after hours */
-    for (const char *c = text; !bare_frames && (c = strchr(c, ':')); c++) {
-        int64_t v = 0;
-        if (p == c || ++colons > 2)
-            goto bad;
-        for (; p < c; p++) {
-            if (*p < '0' || *p > '9' || v > 1000000)
-                goto bad;
-            v = v * 10 + (*p - '0');
-        }
-        if (colons == 2 && v > 59)
-            goto bad;
-        clock = (clock + v) * 60;
-        p = c + 1;
-    }
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        if (whole > (INT64_MAX - 9) / 10)
-            goto bad;
-        whole = whole * 10 + (*p - '0');
-    }
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, decimals++, digits++) {
-            if (decimals >= 6)
-                goto bad;
-            frac = frac * 10 + (*p - '0');
-            frac_scale *= 10;
-        }
-    if (!digits)
-        goto bad;
-    int64_t unit; /* microseconds per unit; 0: frames */
-    if (colons && (*p || whole > 59))
-        goto bad;
-    if (!*p)
-        unit = bare_frames ? 0 : 1000000;
-    else if (!strcmp(p, "s"))
-        unit = 1000000;
-    else if (!strcmp(p, "ms"))
-        unit = 1000;
-    else if (!strcmp(p, "us"))
-        unit = 1;
-    else if (!strcmp(p, "f"))
-        unit = 0;
-    else
-        goto bad;
-    if (!unit) {
-        if (decimals)
-            return usage_error(err, "%s: '%s': a frame number is a whole number", opt, text);
-        *out = (rp_time){whole, 1};
-        return 0;
-    }
-    if (frac * unit % frac_scale)
-        return usage_error(err, "%s: '%s' is finer than a microsecond", opt, text);
-    whole += clock;
-    if (whole > INT64_MAX / 1000000 / 1000)
-        goto bad;
-    *out = (rp_time){whole * unit + frac * unit / frac_scale, 0};
+    if (rp_time_parse(text, bare_frames, &out->value, &out->is_frames, err))
+        return option_error(err, opt);
     return 0;
-bad:
-    return usage_error(err, "%s: '%s' is not a %s like 2s, 1.5s or 500ms", opt, text,
-                       bare_frames ? "whole number or a time" : "time (or HH:MM:SS)");
 }
 
 /* -v / -loglevel: FFmpeg's names (and numbers); quiet, panic, fatal and error are -q. */
@@ -535,7 +465,7 @@ static int rewrite_ffmpeg(int argc, char **argv, rp_error *err)
 }
 
 /* The frame a time falls in at fps / fps_den frames per second, exactly. */
-static int64_t frame_at(rp_time t, int fps, int fps_den)
+static int64_t frame_at(rp_cli_time t, int fps, int fps_den)
 {
     return (int64_t)((__int128)t.value * fps / ((__int128)fps_den * 1000000));
 }
@@ -550,7 +480,7 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
     /* -ss S -t T and -frames:v N end the run as ffmpeg does: at S + T, after N frames, or
      * at the timeline's end if that comes first. */
     if (cli->span.value >= 0 && !cli->start_at.is_frames)
-        end = frame_at((rp_time){cli->start_at.value + cli->span.value, 0}, fps, fps_den);
+        end = frame_at((rp_cli_time){cli->start_at.value + cli->span.value, 0}, fps, fps_den);
     if (cli->vframes >= 0 && (end < 0 || cli->run.start + cli->vframes < end))
         end = cli->run.start + cli->vframes;
     if (end >= 0 && (cli->run.end < 0 || end < cli->run.end))
@@ -567,29 +497,21 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     switch (o) {
     case 'n':
         r = parse_int("--frames", arg, 0, 100000000, &v, err);
-        cli->over.time.duration.value = v;
-        cli->over.time.duration.is_frames = 1;
-        cli->over.set |= RP_SET_DURATION;
+        cli->duration = (rp_cli_time){v, 1};
+        cli->duration_given = 1;
         break;
     case 't':
-        r = parse_time("-t", arg, 0, &cli->over.time.duration, err);
-        cli->over.set |= RP_SET_DURATION;
+        r = parse_time("-t", arg, 0, &cli->duration, err);
+        cli->duration_given = 1;
         cli->t_given = 1;
         break;
     case 'r':
-        if (rp_fps_parse(arg, strlen(arg), &cli->over.time.fps, &cli->over.time.fps_den) &&
-            (r = parse_int("--fps", arg, 1, RP_FPS_MAX, &v, err)))
-            return r;
-        if (rp_fps_parse(arg, strlen(arg), &cli->over.time.fps, &cli->over.time.fps_den))
-            return usage_error(err,
-                               "--fps: '%s' is not a frame rate above 0 and at most %d like "
-                               "30, 30000/1001, 29.97, ntsc, pal or film",
-                               arg, RP_FPS_MAX);
-        cli->over.set |= RP_SET_FPS;
+        if (rp_settings_set(cli->over, "fps", arg, err))
+            return option_error(err, "--fps");
         break;
     case ARG_START:
     case ARG_END: {
-        rp_time *t = o == ARG_START ? &cli->start_at : &cli->end_at;
+        rp_cli_time *t = o == ARG_START ? &cli->start_at : &cli->end_at;
         r = parse_time(o == ARG_START ? "--start" : "--end", arg, 1, t, err);
         if (!r && t->is_frames)
             *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
@@ -611,8 +533,8 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
                                arg);
         cli->run.start = a;
         cli->run.end = b + 1;
-        cli->start_at = (rp_time){a, 1};
-        cli->end_at = (rp_time){b + 1, 1};
+        cli->start_at = (rp_cli_time){a, 1};
+        cli->end_at = (rp_cli_time){b + 1, 1};
         break;
     }
     case ARG_SS:
@@ -635,83 +557,17 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
  * err), or -1 when o is not one of them. */
 static int setting_option(rp_cli *cli, int o, const char *arg, rp_error *err)
 {
-    int r = 0;
+    const char *name, *opt;
     switch (o) {
-    case 'i':
-        if (strlen(arg) >= sizeof cli->over.background)
-            return usage_error(err, "--input: path too long");
-        strcpy(cli->over.background, arg);
-        cli->over.set |= RP_SET_BACKGROUND;
-        break;
-    case 's': /* the output size (the scene's too for the seed presets) */
-        r = parse_size(arg, &cli->over.out_width, &cli->over.out_height, err);
-        cli->over.set |= RP_SET_OUTPUT_SIZE;
-        break;
-    case ARG_PRESET: {
-        int p = rp_preset_from_name(arg);
-        if (p < 0)
-            return usage_error(err,
-                               "--preset: unknown preset '%s' (expected rockpool, elias, "
-                               "applet, silverlight, codeproject)",
-                               arg);
-        /* The preset bit brings the preset's drop shape and mode (settings.h). */
-        rp_settings d;
-        rp_settings_defaults(&d, (enum rp_preset)p);
-        cli->over.preset = d.preset;
-        cli->over.shape = d.shape;
-        cli->over.mode = d.mode;
-        cli->over.set |= RP_SET_PRESET;
-        break;
-    }
-    case ARG_SEED: {
-        /* 0..2^64-1: digits only (an optional '+'), read like whole() but unsigned */
-        const char *p = arg + (arg[0] == '+');
-        uint64_t s = 0;
-        int bad = *p < '0' || *p > '9';
-        for (; !bad && *p; p++) {
-            bad = *p < '0' || *p > '9' || s > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
-            if (!bad)
-                s = s * 10 + (uint64_t)(*p - '0');
-        }
-        if (bad)
-            return usage_error(err, "--seed: '%s' is not a whole number 0..%" PRIu64, arg,
-                               UINT64_MAX);
-        cli->over.seed = s;
-        cli->over.set |= RP_SET_SEED;
-        break;
-    }
-    case ARG_STRENGTH: {
-        /* 0 to 4 with at most 3 decimals, as the scene's `strength` */
-        int64_t v = 0, frac = 0;
-        const char *end = arg;
-        int good = whole(arg, 0, &v, &end);
-        if (good && *end == '.') {
-            good = end[1] >= '0' && end[1] <= '9';
-            end++;
-            for (int k = 0; k < 3; k++)
-                frac = frac * 10 + (*end >= '0' && *end <= '9' ? *end++ - '0' : 0);
-        }
-        if (!good || *end || v > RP_STRENGTH_MAX / 1000 || v * 1000 + frac > RP_STRENGTH_MAX)
-            return usage_error(err,
-                               "--strength: '%s' is not a strength 0 to 4 with at most 3 "
-                               "decimals (1: the heights as written)",
-                               arg);
-        cli->over.strength_milli = (int32_t)(v * 1000 + frac);
-        cli->over.set |= RP_SET_STRENGTH;
-        break;
-    }
-    case ARG_FIT: {
-        enum rp_fit fit;
-        if (rp_fit_from_name(arg, &fit))
-            return usage_error(err, "--fit: unknown fit '%s' (expected stretch, cover, contain)",
-                               arg);
-        cli->over.fit = fit;
-        cli->over.set |= RP_SET_FIT;
-        break;
-    }
+    case 'i': name = "input", opt = "--input"; break;
+    case 's': name = "size", opt = "--size"; break; /* the scene's too for the seed presets */
+    case ARG_PRESET: name = "preset", opt = "--preset"; break;
+    case ARG_SEED: name = "seed", opt = "--seed"; break;
+    case ARG_STRENGTH: name = "strength", opt = "--strength"; break;
+    case ARG_FIT: name = "fit", opt = "--fit"; break;
     default: return time_option(cli, o, arg, err);
     }
-    return r;
+    return rp_settings_set(cli->over, name, arg, err) ? option_error(err, opt) : 0;
 }
 
 /* Options of the encoded output and the other files written. Returns 0, a usage error (2, message
@@ -821,17 +677,11 @@ static int run_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         break;
     case ARG_SAVE_STATE: cli->run.save_state = arg; break;
     case ARG_LOAD_STATE: cli->run.load_state = arg; break;
-    case ARG_SIMD: {
-        static const char *const names[] = {"c", "sse2", "avx2", "avx512"};
-        cli->simd = -2;
-        for (int i = 0; i < 4; i++)
-            if (!strcmp(arg, names[i]))
-                cli->simd = i;
-        if (cli->simd == -2)
+    case ARG_SIMD: /* the output never changes; tests compare every level */
+        if (rp_simd_cap(arg))
             return usage_error(err, "--simd: unknown level '%s' (expected c, sse2, avx2, avx512)",
                                arg);
         break;
-    }
     case ARG_NO_AUDIO: cli->run.no_audio = 1; break;
     case ARG_MAX_MEMORY: r = parse_bytes("--max-memory", arg, &cli->run.max_memory, err); break;
     case ARG_ALLOW_OUTSIDE_PATHS: cli->run.allow_outside_paths = 1; break;
@@ -848,21 +698,26 @@ static int run_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     return r;
 }
 
+void rp_cli_free(rp_cli *cli)
+{
+    rp_settings_free(&cli->over);
+    cli->run.over = NULL;
+}
+
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
 {
     int o, r;
 
     memset(cli, 0, sizeof *cli);
     rp_run_init(&cli->run);
-    rp_settings_defaults(&cli->over, RP_PRESET_ROCKPOOL);
-    cli->over.set = 0;
-    cli->run.over = &cli->over;
+    if (rp_settings_new(&cli->over, err))
+        return 1;
+    cli->run.over = cli->over;
     cli->run.threads = 0;
     cli->progress_fd = -1;
-    cli->simd = -1;
     cli->loglevel = RP_LOG_INFO;
-    cli->start_at = cli->end_at = (rp_time){0, 1};
-    cli->span = (rp_time){-1, 0};
+    cli->start_at = cli->end_at = (rp_cli_time){0, 1};
+    cli->span = (rp_cli_time){-1, 0};
     cli->vframes = -1;
     opterr = 0;
     optind = 1;
@@ -894,12 +749,20 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
         return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
     /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T */
     if (cli->ss_given && cli->t_given) {
-        rp_time t = cli->over.time.duration;
+        rp_cli_time t = cli->duration;
         if (!t.is_frames)
             cli->span = t;
         else if (cli->vframes < 0 || t.value < cli->vframes)
             cli->vframes = t.value;
-        cli->over.set &= ~RP_SET_DURATION;
+    } else if (cli->duration_given) {
+        char text[48];
+        int64_t v = cli->duration.value;
+        if (cli->duration.is_frames)
+            snprintf(text, sizeof text, "%" PRId64, v);
+        else
+            snprintf(text, sizeof text, "%" PRId64 ".%06" PRId64 "s", v / 1000000, v % 1000000);
+        if (rp_settings_set(cli->over, cli->duration.is_frames ? "frames" : "duration", text, err))
+            return 1; /* a value already checked: out of memory is all that is left */
     }
     cli->quiet = cli->loglevel < RP_LOG_WARNING;
     cli->run.out.quiet = cli->quiet;

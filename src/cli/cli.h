@@ -7,19 +7,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "output/output.h"
 #include "rockpool.h"
-#include "scene/settings.h"
 
 /* -v / -loglevel levels, FFmpeg's numbers (libavutil/log.h). */
 enum { RP_LOG_QUIET = -8, RP_LOG_ERROR = 16, RP_LOG_WARNING = 24, RP_LOG_INFO = 32 };
 
+/* A time on the command line: microseconds, or a frame number when is_frames. */
+typedef struct rp_cli_time {
+    int64_t value;
+    int is_frames;
+} rp_cli_time;
+
 typedef struct rp_cli {
     const char *scene_path; /* NULL: the built-in default scene; "-": stdin */
     rp_run run;             /* what the library is asked to do (threads 0 = online CPUs) */
-    rp_settings over;       /* the options' settings, over the scene's (run.over) */
+    rp_settings *over;      /* the options' settings, over the scene's (run.over): owned */
     int progress_fd;        /* -1, or a descriptor for key=value progress blocks */
-    int simd;               /* --simd: cap the vector kernels (base/cpu.h level), -1 = none */
     int loglevel;           /* RP_LOG_*: errors always; warnings from WARNING; progress
                              * and "N frames match" from INFO (the default) */
     int quiet;              /* loglevel < RP_LOG_WARNING (-q, -v error, -v quiet) */
@@ -30,12 +33,15 @@ typedef struct rp_cli {
     int job_id_print; /* --job-id without a value: print the job's identity (identity.h) */
     /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once
      * the frame rate is known (is_frames: a frame number, already in run.start/end). */
-    rp_time start_at, end_at;
+    rp_cli_time start_at, end_at;
     int times; /* either is a time, or an end below is to be worked out */
     /* FFmpeg's spellings: -ss given (then -t is a span from it, in span; value -1: none),
      * -t given, and -frames:v N (vframes, -1: none), resolved with the times. */
     int ss_given, t_given;
-    rp_time span;
+    rp_cli_time span;
+    /* -n and -t, the last given: the timeline's length (with -ss, -t's is a span) */
+    rp_cli_time duration;
+    int duration_given;
     int64_t vframes;
 } rp_cli;
 
@@ -45,6 +51,9 @@ typedef struct rp_cli {
  * Returns 0, or 2 for bad usage with err filled (RP_ERR_INVALID, bad input) and a one-line
  * message (without the "rockpool: error: " prefix). */
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err);
+
+/** Free what rp_cli_parse allocated (the settings); safe after a failed parse. */
+void rp_cli_free(rp_cli *cli);
 
 /** Turn --start/--end times into frame numbers at fps (the frame a time falls in), and
  * end the run after -frames:v N frames or -ss S -t T, at most at the timeline's end

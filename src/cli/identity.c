@@ -8,10 +8,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "base/diag.h"
-#include "check/hash.h"
-#include "scene/scene.h"
-
 #define HEX 65 /* a SHA-256 in hex with its NUL */
 
 int rp_job_line_valid(const char *text)
@@ -35,11 +31,15 @@ int rp_job_line_valid(const char *text)
 
 static int fail(rp_error *err, int bad_input, const char *fmt, ...)
 {
+    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
     va_list ap;
-    memset(err, 0, sizeof *err);
     va_start(ap, fmt);
-    rp_error_vset(err, bad_input ? RP_ERR_IO : RP_ERR_NOMEM, bad_input, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memset(err, 0, sizeof *err);
+    err->code = bad_input ? RP_ERR_IO : RP_ERR_NOMEM;
+    err->bad_input = bad_input;
+    memcpy(err->msg, msg, sizeof msg);
     return 1;
 }
 
@@ -111,21 +111,22 @@ static const char *or_default(const char *s)
 
 static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
 {
-    const rp_settings *s = sum->settings;
+    rp_settings_info info, *s = &info;
+    rp_settings_get_info(sum->settings, &info);
     const rp_output_opts *o = &cli->run.out;
     enum rp_format fmt = o->path || o->format ? rp_output_format_of(o) : RP_FORMAT_NONE;
     put(l, "scene-size=%dx%d", s->width, s->height);
     put(l, "size=%dx%d", s->out_width, s->out_height);
-    put(l, "fps=%d/%d", s->time.fps, s->time.fps_den);
+    put(l, "fps=%d/%d", s->fps, s->fps_den);
     put(l, "frames=%" PRId64, sum->frames);
-    put(l, "preset=%s", rp_preset_name(s->preset));
+    put(l, "preset=%s", s->preset);
     put(l, "seed=%" PRIu64, s->seed);
     put(l, "background=%s", s->background[0] ? "file" : "built-in");
     put(l, "fit=%d", s->fit);
     put(l, "strength=%d", s->strength_milli);
     put(l, "background-end=%d", s->background_end);
-    put(l, "grid=%dx%d", s->water.width, s->water.height);
-    put(l, "rate=%d", s->time.rate);
+    put(l, "grid=%dx%d", s->grid_w, s->grid_h);
+    put(l, "rate=%d", s->rate);
     put(l, "format=%s", fmt ? rp_output_format_name(fmt) : "none");
     put(l, "codec=%s", or_default(o->codec));
     put(l, "crf=%d%s", o->crf, o->crf_given ? "" : " (default)");
@@ -175,19 +176,20 @@ int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary
     size_t len;
     int files = 0;
     const char *text = rp_scene_text(scene, &len);
-    const rp_settings *s = sum->settings;
+    rp_settings_info s;
+    rp_settings_get_info(sum->settings, &s);
 
     if (rp_hash_new(&h, "sha256"))
         return fail(err, 0, "--job-id: out of memory");
     rp_hash_hex(h, (const uint8_t *)text, len, scene_hex);
     /* inputs: each file once, in a fixed order: background, sky, masks, checkpoint */
-    if (s->background[0] && (files++, add_file(h, "background", s->background, err)))
+    if (s.background[0] && (files++, add_file(h, "background", s.background, err)))
         goto fail;
-    if (s->sky_image[0] && (files++, add_file(h, "sky", s->sky_image, err)))
+    if (s.sky[0] && (files++, add_file(h, "sky", s.sky, err)))
         goto fail;
     size_t at = 0;
-    for (const rp_event *ev; (ev = rp_scene_next_mask(scene, &at));)
-        if (files++, add_file(h, "wall-mask", ev->path, err))
+    for (const char *path; (path = rp_scene_next_mask_path(scene, &at));)
+        if (files++, add_file(h, "wall-mask", path, err))
             goto fail;
     if (cli->run.load_state && (files++, add_file(h, "load-state", cli->run.load_state, err)))
         goto fail;

@@ -21,8 +21,6 @@
 #include "cli.h"
 #include "identity.h"
 #include "rockpool.h"
-#include "base/common.h"
-#include "base/cpu.h"
 
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_SIGINT = 130, EXIT_SIGTERM = 143 };
 
@@ -231,42 +229,41 @@ static double now_seconds(void)
 /* --check: what would be rendered. */
 static void print_summary(const rp_summary *sum)
 {
-    const rp_settings *s = sum->settings;
-    double fps = (double)s->time.fps / s->time.fps_den;
+    rp_settings_info info, *s = &info;
+    rp_settings_get_info(sum->settings, &info);
+    double fps = (double)s->fps / s->fps_den;
     printf("size:       %dx%d (scene), %dx%d (output)\n", s->width, s->height, s->out_width,
            s->out_height);
-    if (s->time.fps_den == 1)
-        printf("fps:        %d\n", s->time.fps);
+    if (s->fps_den == 1)
+        printf("fps:        %d\n", s->fps);
     else
-        printf("fps:        %d/%d (%.3f)\n", s->time.fps, s->time.fps_den, fps);
+        printf("fps:        %d/%d (%.3f)\n", s->fps, s->fps_den, fps);
     printf("frames:     %" PRId64 " (%.3f s)\n", sum->frames, sum->frames / fps);
     if (sum->start > 0 || sum->end < sum->frames)
         printf("writes:     frames %" PRId64 " to %" PRId64 " (%" PRId64 " frames, %.3f s from "
                "%.3f s)\n",
                sum->start, sum->end - 1, sum->end - sum->start, (sum->end - sum->start) / fps,
                sum->start / fps);
-    printf("preset:     %s\n", rp_preset_name(s->preset));
-    printf("grid:       %dx%d cells\n", s->water.width, s->water.height);
-    if (s->time.rate)
-        printf("rate:       %d steps/s (%.2f steps a frame), %" PRId64 " steps in all\n",
-               s->time.rate, s->time.rate / fps, sum->steps);
+    printf("preset:     %s\n", s->preset);
+    printf("grid:       %dx%d cells\n", s->grid_w, s->grid_h);
+    if (s->rate)
+        printf("rate:       %d steps/s (%.2f steps a frame), %" PRId64 " steps in all\n", s->rate,
+               s->rate / fps, sum->steps);
     else
         printf("rate:       one step a frame\n");
-    if (s->water.viscosity_q16)
-        printf("viscosity:  %.4f a step (%d/65536)\n", s->water.viscosity_q16 / 65536.0,
-               s->water.viscosity_q16);
+    if (s->viscosity_q16)
+        printf("viscosity:  %.4f a step (%d/65536)\n", s->viscosity_q16 / 65536.0,
+               (int)s->viscosity_q16);
     printf("speed:      %.1f scene pixels/s (%.1f%% of the width a second)\n", sum->speed,
            100.0 * sum->speed / s->width);
-    char path[sizeof s->background > sizeof s->sky_image ? sizeof s->background
-                                                         : sizeof s->sky_image];
+    char path[4096];
     snprintf(path, sizeof path, "%s", s->background[0] ? s->background : "(built-in texture)");
     clean(path);
     printf("background: %s\n", path);
-    snprintf(path, sizeof path, "%s", s->sky_image);
+    snprintf(path, sizeof path, "%s", s->sky);
     clean(path);
-    if (s->sky_image[0])
-        printf("sky:        %s%s\n", path,
-               s->look.mode == RP_RENDER_LIGHT ? "" : " (not used: render light only)");
+    if (s->sky[0])
+        printf("sky:        %s%s\n", path, s->light ? "" : " (not used: render light only)");
     printf("events:     %d drop, %d rain, %d stroke, %d wall (%d moving), %d emitter\n",
            sum->scene.drops, sum->scene.rains, sum->scene.strokes, sum->scene.walls,
            sum->scene.moving_walls, sum->scene.emitters);
@@ -324,8 +321,10 @@ static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
 {
     memset(p, 0, sizeof *p);
     p->show = cli->loglevel >= RP_LOG_INFO && (cli->progress || isatty(STDERR_FILENO));
-    p->fps = sum->settings->time.fps;
-    p->fps_den = sum->settings->time.fps_den;
+    rp_settings_info info;
+    rp_settings_get_info(sum->settings, &info);
+    p->fps = info.fps;
+    p->fps_den = info.fps_den;
     p->start = sum->start;
     p->end = sum->end;
     p->total = sum->frames;
@@ -386,8 +385,10 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
 static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_error *err)
 {
     rp_summary sum;
+    rp_settings_info info;
     rp_session_summary(*s, &sum);
-    rp_cli_resolve_times(cli, sum.settings->time.fps, sum.settings->time.fps_den, sum.frames);
+    rp_settings_get_info(sum.settings, &info);
+    rp_cli_resolve_times(cli, info.fps, info.fps_den, sum.frames);
     rp_session_free(s);
     return rp_session_new(s, scene, &cli->run, err);
 }
@@ -437,10 +438,13 @@ int main(int argc, char **argv)
         rp_cli_short_usage(stderr);
         return EXIT_USAGE;
     }
-    if (rp_cli_parse(&cli, argc, argv, &err))
-        return usage_fail("%s", err.msg);
+    if (rp_cli_parse(&cli, argc, argv, &err)) {
+        rp_cli_free(&cli);
+        return err.bad_input ? usage_fail("%s", err.msg) : fail(&err);
+    }
     if (cli.help || cli.version) {
         cli.help ? rp_cli_usage(stdout) : (void)printf("rockpool %s\n", RP_VERSION);
+        rp_cli_free(&cli);
         return stdout_done();
     }
     /* Before the run may create files SIGINT/SIGTERM end it at once, with nothing created;
@@ -461,10 +465,6 @@ int main(int argc, char **argv)
     cli.run.stop = &stop_signal;
     cli.run.warn = warn_cb;
     cli.run.warn_ctx = &cli;
-    if (!cli.run.threads)
-        cli.run.threads = rp_online_cpus();
-    if (cli.simd >= 0) /* the output never changes; tests compare every level */
-        rp_simd_set(cli.simd);
 
     if ((cli.check || cli.job_id_print) && !cli.output_given &&
         cli.run.out.format == RP_FORMAT_NONE)
@@ -495,5 +495,6 @@ int main(int argc, char **argv)
         fclose(prog.fd);
     rp_session_abort(&session);
     rp_scene_free(&scene);
+    rp_cli_free(&cli);
     return status;
 }

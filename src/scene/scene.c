@@ -1499,6 +1499,12 @@ const rp_event *rp_scene_event(const rp_scene *scene, size_t i)
     return i < scene->n_events ? &scene->events[i] : NULL;
 }
 
+const char *rp_scene_next_mask_path(const rp_scene *scene, size_t *at)
+{
+    const rp_event *ev = rp_scene_next_mask(scene, at);
+    return ev ? ev->path : NULL;
+}
+
 const rp_event *rp_scene_next_mask(const rp_scene *scene, size_t *i)
 {
     for (; *i < scene->n_events; ++*i) {

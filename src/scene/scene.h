@@ -64,9 +64,6 @@ int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *fil
 /** Bytes the scene holds: its text, its events and paths. */
 double rp_scene_memory(const rp_scene *scene);
 
-/** The scene's text as read (len bytes, NUL-terminated). */
-const char *rp_scene_text(const rp_scene *scene, size_t *len);
-
 /** The settings the scene gave (its `set` bits say which). */
 const rp_settings *rp_scene_settings(const rp_scene *scene);
 

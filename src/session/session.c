@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/common.h"
 #include "engine/engine.h"
 #include "sim/obstacle.h"
 #include "input/fit.h"
@@ -600,7 +601,7 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     }
     se->own.over = &se->over;
     rp_output_spec_from(&se->out, &run->out);
-    se->threads = run->threads > 0 ? run->threads : 1;
+    se->threads = run->threads > 0 ? run->threads : rp_online_cpus();
     /* A scene is data: paths in it stay inside its directory unless the run allows
      * more; a background given by the run itself replaces the scene's. */
     const rp_diag *outside = rp_scene_outside_path(scene, 0);

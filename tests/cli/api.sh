@@ -65,6 +65,18 @@ for user in src/frei0r/plugin.c src/frei0r/images.h web/rpweb.c tests/tools/rpco
         ok "$user includes rpcore.h and no private header"
     fi
 done
+# The program (src/cli/) is a user of the library's public header like any other: it
+# includes rockpool.h (and through it rpcore.h) and its own headers, no private one.
+for user in "$root"/src/cli/*.c "$root"/src/cli/*.h; do
+    name=src/cli/${user##*/}
+    if grep -n '^#include "' "$user" |
+        grep -v '#include "rockpool.h"\|#include "rpcore.h"\|#include "cli.h"\|#include "identity.h"' \
+            >inc.txt; then
+        bad "$name includes the public headers and its own only"; cat inc.txt
+    else
+        ok "$name includes the public headers and its own only"
+    fi
+done
 printf '#include "rpcore.h"\n' >core_alone.c
 check "rpcore.h compiles alone as C99 (-pedantic -Werror)" ${CC:-cc} -std=c99 -pedantic -Wall \
     -Wextra -Werror -fsyntax-only -I"$root/include" core_alone.c

@@ -59,6 +59,161 @@ static uint8_t *render(rp_core *c, int64_t k, enum rp_pass pass, size_t bpp)
     return p;
 }
 
+/* Settings given one by one (rp_settings_set) are the settings the same values written as
+ * scene lines give (rp_settings_parse): the same frames, and rp_settings_get_info says the
+ * values the lines spell out. A refused value leaves the settings as they were. */
+static void test_settings_set(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {{"seed", "5"},       {"strength", "0.5"},
+                                           {"fps", "ntsc"},     {"frames", "12"},
+                                           {"preset", "elias"}, {"size", "48x30"}};
+    rp_settings *set = NULL, *lines = NULL;
+    rp_settings_info info;
+    rp_error err;
+    assert_int_equal(rp_settings_new(&set, &err), RP_OK);
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        assert_int_equal(rp_settings_set(set, pairs[i][0], pairs[i][1], &err), RP_OK);
+    rp_settings_get_info(set, &info);
+    assert_int_equal(info.seed, 5);
+    assert_int_equal(info.strength_milli, 500);
+    assert_int_equal(info.fps, 30000);
+    assert_int_equal(info.fps_den, 1001);
+    assert_string_equal(info.preset, "elias");
+    /* a later value replaces the earlier (one step a frame needs a whole rate) */
+    assert_int_equal(rp_settings_set(set, "fps", "pal", &err), RP_OK);
+    rp_settings_get_info(set, &info);
+    assert_int_equal(info.fps, 25);
+    assert_int_equal(info.fps_den, 1);
+    assert_int_equal(info.out_width, 48);
+    assert_int_equal(info.out_height, 30);
+
+    /* refusals: bad input, no setting's name in the message, nothing changed */
+    static const char *const bad[][2] = {
+        {"seed", "-1"},     {"seed", "0x10"},   {"strength", "4.001"}, {"strength", "+1"},
+        {"strength", "1."}, {"strength", ".5"}, {"fps", "0"},          {"fps", "abc"},
+        {"size", "0x5"},    {"size", "64x"},    {"frames", "1.5"},     {"duration", "2 s"},
+        {"preset", "seed"}, {"fit", "fill"},    {"depth", "3"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err.code = RP_OK;
+        assert_int_equal(rp_settings_set(set, bad[i][0], bad[i][1], &err), RP_ERR_INVALID);
+        assert_true(err.bad_input && !err.has_diag && err.msg[0]);
+    }
+    rp_settings_get_info(set, &info);
+    assert_int_equal(info.seed, 5);
+    assert_int_equal(info.strength_milli, 500);
+    assert_int_equal(info.out_width, 48);
+
+    /* the same frames as the lines' (the seed presets take -s as the scene's size too) */
+    assert_int_equal(rp_settings_parse(&lines,
+                                       "seed 5\nstrength 0.5\nfps 25\nduration 12f\n"
+                                       "preset elias\n",
+                                       NULL, &err),
+                     RP_OK);
+    rp_scene *s1, *s2;
+    rp_core *a, *b;
+    rp_core_config cfg;
+    assert_int_equal(rp_scene_from_text(&s1, scene_text, strlen(scene_text), "t.scene", &err),
+                     RP_OK);
+    assert_int_equal(rp_scene_from_text(&s2, scene_text, strlen(scene_text), "t.scene", &err),
+                     RP_OK);
+    rp_core_config_init(&cfg);
+    cfg.over = set;
+    assert_int_equal(rp_core_open(&a, s1, &cfg, &err), RP_OK);
+    cfg.over = lines;
+    cfg.width = 48;
+    cfg.height = 30;
+    assert_int_equal(rp_core_open(&b, s2, &cfg, &err), RP_OK);
+    rp_core_info ia, ib;
+    rp_core_get_info(a, &ia);
+    rp_core_get_info(b, &ib);
+    assert_int_equal(ia.width, 48);
+    assert_int_equal(ia.frames, 12);
+    assert_memory_equal(&ia, &ib, sizeof ia);
+    for (int64_t k = 0; k < 12; k += 5) {
+        uint8_t *pa = render(a, k, RP_PASS_RENDER, 3), *pb = render(b, k, RP_PASS_RENDER, 3);
+        assert_memory_equal(pa, pb, (size_t)48 * 30 * 3);
+        free(pa);
+        free(pb);
+    }
+    rp_core_close(&a);
+    rp_core_close(&b);
+    rp_scene_free(&s1);
+    rp_scene_free(&s2);
+    rp_settings_free(&set);
+    rp_settings_free(&lines);
+    assert_null(set);
+}
+
+/* rp_time_parse against values worked out by hand. */
+static void test_time_parse(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int bare_frames;
+        int64_t value;
+        int is_frames; /* -1: refused */
+    } cases[] = {
+        {"2s", 0, 2000000, 0},
+        {"1.5s", 0, 1500000, 0},
+        {"500ms", 0, 500000, 0},
+        {"250us", 0, 250, 0},
+        {"45f", 0, 45, 1},
+        {"45", 1, 45, 1},
+        {"45", 0, 45000000, 0},
+        {"1:02.5", 0, 62500000, 0},
+        {"1:00:01", 0, 3601000000, 0},
+        {"0.000001", 0, 1, 0},
+        {"1.5f", 0, 0, -1},
+        {"0.0000001s", 0, 0, -1},
+        {"1:60", 0, 0, -1},
+        {"1:2:3:4", 0, 0, -1},
+        {"1:00", 1, 0, -1},
+        {"", 0, 0, -1},
+        {"s", 0, 0, -1},
+        {"2 s", 0, 0, -1},
+        {"1.5ms", 0, 1500, 0},
+        {"0.5us", 0, 0, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int64_t v = -7;
+        int f = -7;
+        rp_error err;
+        int r = rp_time_parse(cases[i].text, cases[i].bare_frames, &v, &f, &err);
+        if (cases[i].is_frames < 0) {
+            assert_int_equal(r, RP_ERR_INVALID);
+            assert_true(err.bad_input);
+        } else {
+            assert_int_equal(r, RP_OK);
+            assert_int_equal(v, cases[i].value);
+            assert_int_equal(f, cases[i].is_frames);
+        }
+    }
+}
+
+/* The scene's text as given, and its wall masks each once in the order they first appear. */
+static void test_scene_text_and_masks(void **state)
+{
+    (void)state;
+    static const char text[] = "size 64x40\nduration 10f\nat 0f wall mask b.png\n"
+                               "at 2f wall rect 1 1 4 4\nat 3f wall mask a.png\n"
+                               "at 5f wall mask b.png\n";
+    rp_scene *s;
+    rp_error err;
+    size_t len = 0, at = 0;
+    assert_int_equal(rp_scene_from_text(&s, text, strlen(text), "m.scene", &err), RP_OK);
+    assert_string_equal(rp_scene_text(s, &len), text);
+    assert_int_equal(len, strlen(text));
+    const char *p1 = rp_scene_next_mask_path(s, &at), *p2 = rp_scene_next_mask_path(s, &at);
+    assert_non_null(p1);
+    assert_non_null(p2);
+    assert_string_equal(p1 + strlen(p1) - 5, "b.png");
+    assert_string_equal(p2 + strlen(p2) - 5, "a.png");
+    assert_null(rp_scene_next_mask_path(s, &at));
+    rp_scene_free(&s);
+}
+
 static void test_version(void **state)
 {
     (void)state;
@@ -718,19 +873,14 @@ static void test_without_images(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_version),
-        cmocka_unit_test(test_checkpoint),
-        cmocka_unit_test(test_order_instant_stride),
-        cmocka_unit_test(test_height_pass),
-        cmocka_unit_test(test_background_and_passes),
-        cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_without_images),
-        cmocka_unit_test(test_thread_counts),
-        cmocka_unit_test(test_kept_checkpoints),
-        cmocka_unit_test(test_step_budget),
-        cmocka_unit_test(test_light_knobs),
-        cmocka_unit_test(test_image_places),
-        cmocka_unit_test(test_images_decoded),
+        cmocka_unit_test(test_version),       cmocka_unit_test(test_settings_set),
+        cmocka_unit_test(test_time_parse),    cmocka_unit_test(test_scene_text_and_masks),
+        cmocka_unit_test(test_checkpoint),    cmocka_unit_test(test_order_instant_stride),
+        cmocka_unit_test(test_height_pass),   cmocka_unit_test(test_background_and_passes),
+        cmocka_unit_test(test_refusals),      cmocka_unit_test(test_without_images),
+        cmocka_unit_test(test_thread_counts), cmocka_unit_test(test_kept_checkpoints),
+        cmocka_unit_test(test_step_budget),   cmocka_unit_test(test_light_knobs),
+        cmocka_unit_test(test_image_places),  cmocka_unit_test(test_images_decoded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
