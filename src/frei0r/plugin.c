@@ -293,46 +293,6 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
 
 /* ---- building a run ------------------------------------------------------------------- */
 
-/* The scene's text: the file at path (at most SCENE_BYTES_MAX), or NULL text for the
- * built-in scene. */
-static int read_scene(const char *path, char **text, size_t *len, char *err, size_t errlen)
-{
-    *text = NULL;
-    *len = 0;
-    if (!path[0])
-        return RP_OK;
-    /* O_NONBLOCK: a FIFO or device named as the scene must not block the host in open();
-     * it is then refused as not a regular file. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot read scene: %s", path, strerror(errno));
-        return RP_ERR_IO;
-    }
-    FILE *f = NULL;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX ||
-        !(f = fdopen(fd, "rb"))) {
-        snprintf(err, errlen, "%s: cannot read scene: not a regular file of at most %zu MiB", path,
-                 SCENE_BYTES_MAX >> 20);
-        close(fd);
-        return RP_ERR_IO;
-    }
-    size_t cap = (size_t)st.st_size + 1;
-    char *buf = malloc(cap);
-    size_t n = buf ? fread(buf, 1, cap, f) : 0;
-    int bad = !buf || ferror(f) || n == cap;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        snprintf(err, errlen, "%s: cannot read scene%s", path,
-                 buf ? ": it changed while being read" : ": out of memory");
-        return buf ? RP_ERR_IO : RP_ERR_NOMEM;
-    }
-    *text = buf;
-    *len = n;
-    return RP_OK;
-}
-
 /* Fill err as the core fills it: code, whose fault, and a message. Returns code. */
 static int set_error(rp_error *err, int code, int bad_input, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -346,6 +306,46 @@ static int set_error(rp_error *err, int code, int bad_input, const char *fmt, ..
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     return code;
+}
+
+/* The scene's text: the file at path (at most SCENE_BYTES_MAX), or NULL text for the
+ * built-in scene. */
+static int read_scene(const char *path, char **text, size_t *len, rp_error *err)
+{
+    *text = NULL;
+    *len = 0;
+    if (!path[0])
+        return RP_OK;
+    /* O_NONBLOCK: a FIFO or device named as the scene must not block the host in open();
+     * it is then refused as not a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        return set_error(err, RP_ERR_IO, 0, "%s: cannot read scene: %s", path, strerror(errno));
+    }
+    FILE *f = NULL;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX ||
+        !(f = fdopen(fd, "rb"))) {
+        close(fd);
+        return set_error(err, RP_ERR_IO, 0,
+                         "%s: cannot read scene: not a regular file of at most %zu MiB", path,
+                         SCENE_BYTES_MAX >> 20);
+    }
+    size_t cap = (size_t)st.st_size + 1;
+    char *buf = malloc(cap);
+    size_t n = buf ? fread(buf, 1, cap, f) : 0;
+    int bad = !buf || ferror(f) || n == cap;
+    fclose(f);
+    if (!buf)
+        return set_error(err, RP_ERR_NOMEM, 0, "out of memory");
+    if (bad) {
+        free(buf);
+        return set_error(err, RP_ERR_IO, 0, "%s: cannot read scene: it changed while being read",
+                         path);
+    }
+    *text = buf;
+    *len = n;
+    return RP_OK;
 }
 
 /* The seed parameter: empty, or a decimal number that fits in 64 bits. */
@@ -448,14 +448,11 @@ static void read_build(instance *in)
         build_failed(in, &err);
         return;
     }
-    int r = read_scene(path, &text, &len, err.msg, sizeof err.msg);
-    if (r) {
-        if (r == RP_ERR_NOMEM)
-            snprintf(err.msg, sizeof err.msg, "out of memory");
+    if (read_scene(path, &text, &len, &err)) {
         build_failed(in, &err);
         return;
     }
-    r = rp_scene_from_text(&in->scene, text, len, path[0] ? path : "<default>", &err);
+    int r = rp_scene_from_text(&in->scene, text, len, path[0] ? path : "<default>", &err);
     free(text);
     if (r)
         build_failed(in, &err);

@@ -907,7 +907,10 @@ void rp_water_steps(rp_water *w, rp_pool *pool, int n)
                              {w->mag_cur, w->mag_prev},
                              {w->still_cur, w->still_prev}};
         copy_halos(&j);
-        rp_pool_run(pool, nbands, band_steps, &j);
+        if (nbands == 1)
+            band_steps(&j, 0, 1); /* no hand-off: the pool's threads would only wake to wait */
+        else
+            rp_pool_run(pool, nbands, band_steps, &j);
         if (k & 1)
             swap_and_hold(w);
         else
