@@ -187,7 +187,7 @@ RP_API const char *rp_scene_text(const rp_scene *scene, size_t *len);
 RP_API const char *rp_scene_next_mask_path(const rp_scene *scene, size_t *at);
 
 /** Cap the vector kernels every core and session of the process uses at a level by name:
- * "c", "sse2", "avx2" or "avx512" ("simd128" in WebAssembly counts as "sse2"). The bytes
+ * "c", "sse2", "avx2" or "avx512" (in a WebAssembly build "simd128" too, as "sse2"). The bytes
  * are the same at every level: for tests and benchmarks. RP_OK, or RP_ERR_INVALID for an
  * unknown name. */
 RP_API int rp_simd_cap(const char *level);

@@ -54,8 +54,13 @@ int rp_simd_set(int level)
 int rp_simd_cap(const char *level)
 {
     static const char *const names[] = {"c", "sse2", "avx2", "avx512"};
+#ifdef __wasm__
+    int wasm = 1; /* "simd128" names the 128-bit level only where it is WebAssembly's */
+#else
+    int wasm = 0;
+#endif
     for (int i = 0; level && i <= RP_SIMD_MAX; i++)
-        if (!strcmp(level, names[i]) || (i == RP_SIMD_128 && !strcmp(level, "simd128"))) {
+        if (!strcmp(level, names[i]) || (wasm && i == RP_SIMD_128 && !strcmp(level, "simd128"))) {
             rp_simd_set(i);
             return RP_OK;
         }

@@ -755,14 +755,15 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
         else if (cli->vframes < 0 || t.value < cli->vframes)
             cli->vframes = t.value;
     } else if (cli->duration_given) {
+        /* as a time ("45f" too): -t 45f is not held to -n's 0..100000000 */
         char text[48];
         int64_t v = cli->duration.value;
         if (cli->duration.is_frames)
-            snprintf(text, sizeof text, "%" PRId64, v);
+            snprintf(text, sizeof text, "%" PRId64 "f", v);
         else
             snprintf(text, sizeof text, "%" PRId64 ".%06" PRId64 "s", v / 1000000, v % 1000000);
-        if (rp_settings_set(cli->over, cli->duration.is_frames ? "frames" : "duration", text, err))
-            return 1; /* a value already checked: out of memory is all that is left */
+        if (rp_settings_set(cli->over, "duration", text, err))
+            return 1; /* a value already checked (not refused) */
     }
     cli->quiet = cli->loglevel < RP_LOG_WARNING;
     cli->run.out.quiet = cli->quiet;

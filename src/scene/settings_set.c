@@ -31,15 +31,34 @@ static int invalid(rp_error *err, const char *fmt, ...)
 }
 
 /* A decimal number as the options write one: digits, and with scale > 0 a point followed by
- * digits, no sign; at most `scale` decimals (rp_lex_decimal), times 10^scale into *v. 0
- * when text is not one. */
+ * 1 to `scale` digits (no more, even zeros), no sign, times 10^scale into *v. 0 when text is
+ * not one. */
 static int unsigned_decimal(const char *text, size_t n, int scale, int64_t *v)
 {
     const char *point = memchr(text, '.', n);
     int digits_around =
         n && text[0] >= '0' && text[0] <= '9' &&
-        (!point || (scale > 0 && point + 1 < text + n && point[1] >= '0' && point[1] <= '9'));
+        (!point || (scale > 0 && point + 1 < text + n && point[1] >= '0' && point[1] <= '9' &&
+                    text + n - (point + 1) <= scale));
     return digits_around && rp_lex_decimal(text, n, scale, v) == NUM_OK;
+}
+
+/* A whole number as the options write one: digits (with signs, after an optional '-' or
+ * '+'), at most INT64_MAX in size, into *v. 0 when text is not one. */
+static int whole_number(const char *text, size_t n, int signs, int64_t *v)
+{
+    size_t i = signs && n && (text[0] == '-' || text[0] == '+');
+    uint64_t m = 0;
+    if (i == n)
+        return 0;
+    for (size_t k = i; k < n; k++) {
+        if (text[k] < '0' || text[k] > '9' ||
+            m > ((uint64_t)INT64_MAX - (uint64_t)(text[k] - '0')) / 10)
+            return 0;
+        m = m * 10 + (uint64_t)(text[k] - '0');
+    }
+    *v = i && text[0] == '-' ? -(int64_t)m : (int64_t)m;
+    return 1;
 }
 
 /* "640x480": each side 1..RP_MAX_SIDE. */
@@ -47,8 +66,8 @@ static int set_size(rp_settings *s, const char *text, rp_error *err)
 {
     const char *x = strpbrk(text, "xX");
     int64_t a = 0, b = 0;
-    if (!x || !unsigned_decimal(text, (size_t)(x - text), 0, &a) ||
-        !unsigned_decimal(x + 1, strlen(x + 1), 0, &b))
+    if (!x || !whole_number(text, (size_t)(x - text), 0, &a) ||
+        !whole_number(x + 1, strlen(x + 1), 0, &b))
         return invalid(err, "'%s' is not WIDTHxHEIGHT", text);
     if (a < 1 || b < 1 || a > RP_MAX_SIDE || b > RP_MAX_SIDE)
         return invalid(err, "%s is out of range (1..%d per side)", text, RP_MAX_SIDE);
@@ -83,8 +102,11 @@ static int set_fps(rp_settings *s, const char *text, rp_error *err)
         s->set |= RP_SET_FPS;
         return RP_OK;
     }
-    if (rp_lex_decimal(text, strlen(text), 3, &v) == NUM_OK)
-        return invalid(err, "%s is out of range (above 0, at most %d)", text, RP_FPS_MAX);
+    /* a whole number first, as rockpool(1) has always read one */
+    if (!whole_number(text, strlen(text), 1, &v))
+        return invalid(err, "'%s' is not a whole number", text);
+    if (v < 1 || v > RP_FPS_MAX)
+        return invalid(err, "%s is out of range (1..%d)", text, RP_FPS_MAX);
     return invalid(err,
                    "'%s' is not a frame rate above 0 and at most %d like 30, 30000/1001, 29.97, "
                    "ntsc, pal or film",
@@ -96,7 +118,7 @@ static int set_duration(rp_settings *s, const char *name, const char *text, rp_e
     int64_t v;
     int frames;
     if (!strcmp(name, "frames")) {
-        if (rp_lex_decimal(text, strlen(text), 0, &v) != NUM_OK)
+        if (!whole_number(text, strlen(text), 1, &v)) /* as -n reads it: not "1.0" */
             return invalid(err, "'%s' is not a whole number", text);
         if (v < 0 || v > 100000000)
             return invalid(err, "%s is out of range (0..100000000)", text);
