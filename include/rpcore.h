@@ -127,32 +127,35 @@ RP_API int rp_settings_parse(rp_settings **settings, const char *text, const cha
 RP_API void rp_settings_free(rp_settings **settings);
 
 /** Settings with nothing given: every value left to the scene's (and its preset's), to be
- * given one by one with rp_settings_set(). RP_ERR_NOMEM; *settings is NULL on failure. */
+ * given one by one with rp_settings_set(). RP_ERR_NOMEM; *settings is NULL on failure. Free
+ * them with rp_settings_free(). */
 RP_API int rp_settings_new(rp_settings **settings, rp_error *err);
 
 /** Give one setting by name, the value read from text as rockpool(1)'s option of that name
  * reads it (in the manner of x264_param_parse); a later call replaces an earlier one:
  *   "input"     the background image or video: a path, used as it is (not resolved against
- *               a scene's directory)
+ *               a scene's directory); "" is the built-in texture
  *   "size"      the output size, WIDTHxHEIGHT, 1..16384 a side (the scene's too for the seed
  *               presets)
  *   "preset"    rockpool, elias, applet, silverlight or codeproject, with its drop shape and
  *               mode
- *   "seed"      a whole number 0..2^64-1, decimal digits only
+ *   "seed"      a whole number 0..2^64-1, decimal digits (a leading '+' allowed)
  *   "strength"  0 to 4 with at most 3 decimals
  *   "fit"       stretch, cover or contain
  *   "fps"       30, 30000/1001, 29.97, ntsc, pal, film, ... (above 0, at most 1000)
  *   "frames"    the timeline's length in frames, 0..100000000
  *   "duration"  the timeline's length as a time (rp_time_parse, a bare number is seconds)
- * Errors: RP_ERR_INVALID with bad_input set and a message that does not name the setting
- * (the caller says where the value came from), for an unknown name too; s is unchanged. */
+ * Every pointer must be valid (none may be NULL). Errors: RP_ERR_INVALID with bad_input set
+ * and a message that does not name the setting (the caller says where the value came from;
+ * an unknown name gives "no setting is named 'NAME'"); the settings are then unchanged. */
 RP_API int rp_settings_set(rp_settings *settings, const char *name, const char *value,
                            rp_error *err);
 
 /** Read a time as rockpool(1)'s options take it: "2s", "1.5s", "500ms", "250us", "45f"
  * (frames), FFmpeg's [HH:]MM:SS[.fraction]; a bare number is seconds, or a frame number when
  * bare_frames is set. RP_OK with *value in microseconds (*is_frames 0) or frames (*is_frames
- * 1), or RP_ERR_INVALID with bad_input set and a message that does not name the option. */
+ * 1), or RP_ERR_INVALID with bad_input set and a message that does not name the option.
+ * Every pointer must be valid (none may be NULL). */
 RP_API int rp_time_parse(const char *text, int bare_frames, int64_t *value, int *is_frames,
                          rp_error *err);
 

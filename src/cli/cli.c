@@ -283,7 +283,7 @@ static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
     return 0;
 }
 
-/* A time (rp_cli_time_parse): a bare number is seconds when bare_frames is 0 (-t, as FFmpeg
+/* A time (rp_time_parse): a bare number is seconds when bare_frames is 0 (-t, as FFmpeg
  * reads it), a frame number otherwise (--start, --end). */
 static int parse_time(const char *opt, const char *text, int bare_frames, rp_cli_time *out,
                       rp_error *err)

@@ -36,10 +36,9 @@ static int invalid(rp_error *err, const char *fmt, ...)
 static int unsigned_decimal(const char *text, size_t n, int scale, int64_t *v)
 {
     const char *point = memchr(text, '.', n);
-    int digits_around =
-        n && text[0] >= '0' && text[0] <= '9' &&
-        (!point || (scale > 0 && point + 1 < text + n && point[1] >= '0' && point[1] <= '9' &&
-                    text + n - (point + 1) <= scale));
+    int digits_around = n && text[0] >= '0' && text[0] <= '9' &&
+                        (!point || (scale > 0 && point + 1 < text + n && point[1] >= '0' &&
+                                    point[1] <= '9' && text + n - (point + 1) <= scale));
     return digits_around && rp_lex_decimal(text, n, scale, v) == NUM_OK;
 }
 
