@@ -171,16 +171,21 @@ void rp_cli_short_usage(FILE *f)
 static int usage_error(rp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int usage_error(rp_error *err, const char *fmt, ...)
 {
-    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rp_cli_verror(err, RP_ERR_INVALID, 1, fmt, ap);
     va_end(ap);
-    memset(err, 0, sizeof *err);
-    err->code = RP_ERR_INVALID;
-    err->bad_input = 1;
-    memcpy(err->msg, msg, sizeof msg);
     return 2;
+}
+
+void rp_cli_verror(rp_error *err, int code, int bad_input, const char *fmt, va_list ap)
+{
+    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->bad_input = bad_input;
+    memcpy(err->msg, msg, sizeof msg);
 }
 
 /* A library's refusal of an option's value (its message names no option): the option

@@ -4,6 +4,7 @@
 #ifndef RP_CLI_H
 #define RP_CLI_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -51,6 +52,11 @@ typedef struct rp_cli {
  * Returns 0, or 2 for bad usage with err filled (RP_ERR_INVALID, bad input) and a one-line
  * message (without the "rockpool: error: " prefix). */
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err);
+
+/** Fill err (cleared first) with code, bad_input and a message; the arguments may point
+ * into err->msg. */
+void rp_cli_verror(rp_error *err, int code, int bad_input, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /** Free what rp_cli_parse allocated (the settings); safe after a failed parse. */
 void rp_cli_free(rp_cli *cli);

@@ -31,15 +31,10 @@ int rp_job_line_valid(const char *text)
 
 static int fail(rp_error *err, int bad_input, const char *fmt, ...)
 {
-    char msg[sizeof err->msg]; /* the arguments may point into err->msg */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rp_cli_verror(err, bad_input ? RP_ERR_IO : RP_ERR_NOMEM, bad_input, fmt, ap);
     va_end(ap);
-    memset(err, 0, sizeof *err);
-    err->code = bad_input ? RP_ERR_IO : RP_ERR_NOMEM;
-    err->bad_input = bad_input;
-    memcpy(err->msg, msg, sizeof msg);
     return 1;
 }
 
