@@ -33,11 +33,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
-#define RP_CORE_VERSION_MINOR 3
+#define RP_CORE_VERSION_MINOR 4
 #define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
@@ -212,7 +213,7 @@ typedef struct rp_core_config {
     /* The output size in pixels (as rockpool -s), both or neither; 0x0: the scene's. */
     int width, height;
     /* Threads rendering each frame: 1 (the default) renders on the caller's thread, 0 one
-     * per online CPU (at most 64). The bytes are the same for every count. */
+     * per online CPU (at most 64); at most 256. The bytes are the same for every count. */
     int threads;
     /* Refuse scenes whose timeline would need more bytes than this; 0: no limit. */
     int64_t max_memory;
@@ -233,6 +234,20 @@ typedef struct rp_core_config {
      * playground shows. 0 (the default): such a scene's first rp_core_render fails (see
      * rp_core_open). */
     int without_images;
+    /* A flag the caller sets (a signal handler, say) to stop early: rp_core_open's timeline
+     * and rp_core_render's simulation then stop between two steps or two drops, and fail
+     * with RP_ERR_INTERRUPTED (the core is left at some step: render again or close it).
+     * NULL (the default): none. */
+    volatile sig_atomic_t *stop;
+    /* 1: the images the scene names may lie outside its folder (rockpool(1)
+     * --allow-outside-paths); 0 (the default): a mask or sky path that leads out of it
+     * (by "..", or absolute) is refused at the first frame when images are decoded
+     * (rp_core_set_images). */
+    int allow_outside_paths;
+    /* The frames of the caller's video background: the timeline's length when neither the
+     * scene nor `over` gives a duration or the scene says `duration background`, as
+     * rockpool(1) takes a video background's length. 0 (the default): none. */
+    int64_t footage_frames;
 } rp_core_config;
 
 /** Defaults: no settings over the scene's, the scene's size, one thread, no memory limit,
@@ -360,8 +375,9 @@ RP_API void rp_core_set_step_budget(rp_core *core, int64_t cells);
 
 /** Allocate the simulation and the renderer, and decode the scene's images
  * (rp_core_set_images), as the first frame does: their errors, those rp_core_render
- * gives for an image, come now, before any frame is asked for. Calling it again is a
- * no-op once it has succeeded. */
+ * gives for an image, come now, before any frame is asked for. A background image the
+ * scene names is not one of them: its pixels are given frame by frame, and a frame asked
+ * for without them is refused. Calling it again is a no-op once it has succeeded. */
 RP_API int rp_core_start(rp_core *core, rp_error *err);
 
 /** Render frame `frame` (0..frames-1) as pass into dst, rows stride bytes apart. The water

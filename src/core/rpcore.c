@@ -3,6 +3,7 @@
  * caller's background and pictures copied between its rows and the engine's packed ones,
  * the passes (look/aov.h) and checkpoints (sim/state.h) in memory. */
 #include "rpcore.h"
+#include "core/core.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -87,8 +88,9 @@ struct rp_core {
     const rp_scene *scene;
     rp_settings merged; /* the preset's, the scene's and the caller's, before resolving */
     int64_t max_memory;
-    int image_w, image_h; /* the caller's picture's size (rp_core_config) */
-    int without_images;   /* a scene's background and sky images are left out */
+    int image_w, image_h;    /* the caller's picture's size (rp_core_config) */
+    int without_images;      /* a scene's background and sky images are left out */
+    int allow_outside_paths; /* rp_core_config's */
     rp_core_info info;
     int threads;
     rp_pool *pool;
@@ -98,10 +100,12 @@ struct rp_core {
     const uint8_t *bg_data;
     size_t bg_stride;
     enum rp_pixfmt bg_format;
-    uint8_t *bg;    /* the background as the engine reads it: output-sized RGB24 */
-    int bg_texture; /* bg holds the built-in texture */
-    uint8_t *pix;   /* a picture rendered here before its rows go to the caller */
-    uint16_t *pass; /* a 16-bit pass, output-sized RGB48 */
+    uint8_t *bg;        /* the background when it is copied: output-sized RGB24 */
+    const uint8_t *bgp; /* the background as the engine reads it: bg, or the caller's own
+                         * rows when they are packed RGB24 */
+    int bg_texture;     /* bg holds the built-in texture */
+    uint8_t *pix;       /* a picture rendered here before its rows go to the caller */
+    uint16_t *pass;     /* a 16-bit pass, output-sized RGB48 */
     /* the frame and steps the engine last rendered (its heights_q8), or shown_k -1 */
     int64_t shown_k, shown_steps;
     rp_light *aov_light; /* the passes' light, made from the settings as --aov makes it */
@@ -115,7 +119,8 @@ struct rp_core {
     int slots;
     int16_t *slot_heights;
     uint8_t *saved;
-    int64_t budget; /* rp_core_set_step_budget's cells; 0: none */
+    int64_t budget;              /* rp_core_set_step_budget's cells; 0: none */
+    volatile sig_atomic_t *stop; /* rp_core_config's */
     /* rp_core_set_images: the caller's decoder, and what it gave: per mask path its cells
      * (grid-sized, 1 = wall) and with `walls visible image` its picture; the sky */
     rp_core_image_fn image_fn;
@@ -158,8 +163,11 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's size %dx%d: give both sides (1 or more) or neither",
                             cfg->image_width, cfg->image_height);
-    if (cfg->threads < 0 || cfg->threads > 64)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 0..64", cfg->threads);
+    if (cfg->footage_frames < 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "footage_frames %" PRId64 " is negative",
+                            cfg->footage_frames);
+    if (cfg->threads < 0 || cfg->threads > 256)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 0..256", cfg->threads);
     if (cfg->background && !cfg->width)
         return rp_error_set(err, RP_ERR_INVALID, 1, "a background needs the output size");
     if (check_background(cfg->background, cfg->background_stride, cfg->background_format,
@@ -177,7 +185,9 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     c->image_w = cfg->image_width;
     c->image_h = cfg->image_height;
     c->without_images = cfg->without_images != 0;
+    c->allow_outside_paths = cfg->allow_outside_paths != 0;
     c->shown_k = -1;
+    c->stop = cfg->stop;
 
     /* The settings as the program merges them: the preset's defaults, the scene's, the
      * caller's (whose preset wins), and the size as -s gives it. */
@@ -187,8 +197,14 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
         c->merged.out_height = cfg->height;
         c->merged.set |= RP_SET_OUTPUT_SIZE;
     }
+    /* a video background's length, where the scene gives none or asks for it */
+    if (cfg->footage_frames &&
+        (!(c->merged.set & RP_SET_DURATION) || c->merged.time.duration_background)) {
+        c->merged.time.duration = (rp_time){cfg->footage_frames, 1};
+        c->merged.set |= RP_SET_DURATION;
+    }
     int r = rp_engine_new(&c->engine, scene, &c->merged, c->image_w, c->image_h, c->max_memory,
-                          NULL, err);
+                          c->stop, err);
     if (r) {
         rp_core_close(&c);
         return r;
@@ -267,7 +283,7 @@ static int start_engine(rp_core *c, rp_engine *e, rp_error *err)
 static int new_engine(rp_core *c, rp_engine **e, rp_error *err)
 {
     int r =
-        rp_engine_new(e, c->scene, &c->merged, c->image_w, c->image_h, c->max_memory, NULL, err);
+        rp_engine_new(e, c->scene, &c->merged, c->image_w, c->image_h, c->max_memory, c->stop, err);
     if (!r && c->started)
         r = start_engine(c, *e, err);
     if (r)
@@ -377,6 +393,10 @@ static int load_masks(rp_core *c, rp_error *err)
                 decode(c, path, RP_IMAGE_WALL_MASK, c->info.grid_w, c->info.grid_h, &m.cells, err);
             for (size_t j = 0; !r && j < cells; j++) /* in place: cell j reads bytes 3j.. */
                 m.cells[j] = (uint8_t)rp_mask_is_wall(m.cells + 3 * j);
+            if (!r) { /* a byte a cell is kept */
+                uint8_t *fit = realloc(m.cells, cells);
+                m.cells = fit ? fit : m.cells;
+            }
             if (!r && picture)
                 r = decode(c, path, RP_IMAGE_WALL_PICTURE, c->info.width, c->info.height, &m.rgb,
                            err);
@@ -415,14 +435,20 @@ static int new_pool(rp_core *c)
 /* Before the first frame: refuse what needs an image the core cannot decode, then
  * allocate the simulation, the renderer and the buffers. The workers block SIGINT and
  * SIGTERM, so that the caller's handlers run on the caller's threads. */
-static int start(rp_core *c, rp_error *err)
+static int start(rp_core *c, int frame, rp_error *err)
 {
     const rp_core_info *in = &c->info;
     const rp_settings *s = rp_engine_settings(c->engine);
-    if (c->started)
+    /* the background is given frame by frame: its absence is refused at a frame */
+    const int no_background = frame && in->needs_background && !c->bg_data && !c->without_images;
+    if (c->started && !no_background)
         return RP_OK;
+    if (no_background && c->started)
+        return image_error(c, rp_scene_background_at(c->scene), err,
+                           IMAGE_NONE ": give the background's pixels (rp_core_config)",
+                           "background", s->background);
     const int sky = in->needs_sky && in->light && (c->image_fn || !c->without_images);
-    if (c->image_fn && (in->needs_masks || sky)) {
+    if (c->image_fn && (in->needs_masks || sky) && !c->allow_outside_paths) {
         const rp_diag *outside = rp_scene_outside_path(c->scene, 0);
         if (outside) {
             err->diag = *outside;
@@ -435,7 +461,7 @@ static int start(rp_core *c, rp_error *err)
         return image_error(c, &at, err, IMAGE_NONE ": decode it (rp_core_set_images)", "wall mask",
                            ev ? ev->path : "?");
     }
-    if (in->needs_background && !c->bg_data && !c->without_images)
+    if (no_background)
         return image_error(c, rp_scene_background_at(c->scene), err,
                            IMAGE_NONE ": give the background's pixels (rp_core_config)",
                            "background", s->background);
@@ -451,13 +477,10 @@ static int start(rp_core *c, rp_error *err)
     if (sky && !c->sky &&
         (r = decode(c, s->sky_image, RP_IMAGE_SKY, in->width, in->height, &c->sky, err)))
         return place_error(c, rp_scene_sky_at(c->scene), "sky image: ", r, err);
-    size_t pixels = (size_t)in->width * (size_t)in->height;
     if (c->threads > 1 && !c->pool && new_pool(c)) {
         c->pool = NULL; /* no threads to be had: the caller's thread alone (the same bytes) */
         c->threads = 1;
     }
-    if (!c->bg && !(c->bg = malloc(pixels * 3)))
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     if ((r = start_engine(c, c->engine, err)))
         return r;
     c->started = 1;
@@ -466,7 +489,7 @@ static int start(rp_core *c, rp_error *err)
 
 int rp_core_start(rp_core *c, rp_error *err)
 {
-    return start(c, err);
+    return start(c, 0, err);
 }
 
 /* Rows y0..y1-1 of the caller's background into c->bg. */
@@ -491,16 +514,25 @@ static void background_rows(void *ctx, int y0, int y1)
 
 /* The background of this frame into c->bg: the caller's rows (read now: they may have
  * changed since the last frame), else the built-in texture, drawn once. */
-static void fill_background(rp_core *c)
+static int fill_background(rp_core *c, rp_error *err)
 {
+    if (c->bg_data && c->bg_format == RP_PIX_RGB24 && c->bg_stride == (size_t)c->info.width * 3) {
+        c->bgp = c->bg_data; /* read in place */
+        c->bg_texture = 0;
+        return RP_OK;
+    }
+    if (!c->bg && !(c->bg = malloc((size_t)c->info.width * (size_t)c->info.height * 3)))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    c->bgp = c->bg;
     if (!c->bg_data) {
         if (!c->bg_texture)
             rp_texture_default(c->bg, c->info.width, c->info.height);
         c->bg_texture = 1;
-        return;
+        return RP_OK;
     }
     c->bg_texture = 0;
     rp_pool_run(c->pool, c->info.height, background_rows, c);
+    return RP_OK;
 }
 
 /* RP_PASS_RENDER_RGBA: the render c->pix to RGBA rows, with the background's alpha. */
@@ -586,8 +618,9 @@ static int ensure_shown(rp_core *c, int64_t k, rp_error *err)
         return RP_OK;
     if (!pixels(c, err))
         return err->code;
-    fill_background(c);
-    rp_engine_frame(c->engine, k, c->bg, c->pix, NULL);
+    if (fill_background(c, err))
+        return err->code;
+    rp_engine_frame(c->engine, k, c->bgp, c->pix, NULL);
     c->shown_k = k;
     c->shown_steps = steps;
     return RP_OK;
@@ -609,9 +642,9 @@ static int surface_pass(rp_core *c, enum rp_pass pass, void *dst, size_t stride,
     if (!c->band && !(c->band = malloc((size_t)c->info.width * RP_AOV_BAND * sizeof *c->band)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     const int32_t *hq8 = rp_engine_heights_q8(c->engine, &geom);
-    if (pass == RP_PASS_CAUSTICS)
-        fill_background(c);
-    rp_aov_surface(c->aov_light, &geom, hq8, c->bg, c->band, pass == RP_PASS_NORMAL ? out : NULL,
+    if (pass == RP_PASS_CAUSTICS && fill_background(c, err))
+        return err->code;
+    rp_aov_surface(c->aov_light, &geom, hq8, c->bgp, c->band, pass == RP_PASS_NORMAL ? out : NULL,
                    pass == RP_PASS_DISPLACEMENT ? out : NULL,
                    pass == RP_PASS_CAUSTICS ? out : NULL);
     copy_rows(dst, stride, out, (size_t)c->info.width * 6, c->info.height);
@@ -638,26 +671,33 @@ static int16_t *slot_at(rp_core *c, int64_t j)
                        (size_t)j * rp_engine_checkpoint_bytes(c->engine));
 }
 
-/* Simulate to `target` steps, keeping each checkpoint passed on the way. */
-static void advance(rp_core *c, int64_t target)
+/* Simulate to `target` steps, keeping each checkpoint passed on the way. Returns 1 when
+ * the caller's stop flag stopped it, else 0. */
+static int advance(rp_core *c, int64_t target)
 {
     rp_engine *e = c->engine;
     for (;;) {
         int64_t at = rp_engine_steps(e);
-        if (!c->slots) {
-            rp_engine_advance(e, target, NULL);
-            return;
-        }
+        if (!c->slots)
+            return rp_engine_advance(e, target, c->stop);
         int64_t j = at / c->interval;
         if (at % c->interval == 0 && j < c->slots && !c->saved[j]) {
             rp_engine_checkpoint_save(e, slot_at(c, j), &at);
             c->saved[j] = 1;
         }
         if (at >= target)
-            return;
+            return 0;
         int64_t next = (j + 1) * c->interval;
-        rp_engine_advance(e, next < target ? next : target, NULL);
+        if (rp_engine_advance(e, next < target ? next : target, c->stop))
+            return 1;
     }
+}
+
+/* The stop flag stopped the simulation: what was shown is no longer the water's. */
+static int interrupted(rp_core *c, rp_error *err)
+{
+    c->shown_k = -1;
+    return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
 }
 
 /* Bring the water to `target` steps: from the nearest checkpoint kept at or before it when
@@ -695,15 +735,15 @@ static int seek(rp_core *c, int64_t target, rp_error *err)
         if (most < 1)
             most = 1;
         if (target - at > most) {
-            advance(c, at + most);
+            if (advance(c, at + most))
+                return interrupted(c, err);
             return rp_error_set(err, RP_ERR_AGAIN, 0,
                                 "the water is at step %" PRId64 " of %" PRId64
                                 ": the step budget is spent, call again",
                                 rp_engine_steps(c->engine), target);
         }
     }
-    advance(c, target);
-    return RP_OK;
+    return advance(c, target) ? interrupted(c, err) : RP_OK;
 }
 
 /* Frame k with the water after `steps` steps (at least frame k's). */
@@ -722,27 +762,25 @@ static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void 
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's stride %zu is shorter than a row of %zu bytes", stride,
                             row);
-    if ((r = start(c, err)) || (r = seek(c, steps, err)))
+    if ((r = start(c, 1, err)) || (r = seek(c, steps, err)))
         return r;
     apply_light(c);
     int packed = stride == row;
     switch (pass) {
     case RP_PASS_RENDER: {
         uint8_t *out = packed ? dst : pixels(c, err);
-        if (!out)
+        if (!out || fill_background(c, err))
             return err->code;
-        fill_background(c);
-        rp_engine_frame(c->engine, k, c->bg, out, NULL);
+        rp_engine_frame(c->engine, k, c->bgp, out, NULL);
         if (!packed)
             copy_rows(dst, stride, out, row, rows);
         break;
     }
     case RP_PASS_RENDER_RGBA: {
         rgba_job job = {c, dst, stride};
-        if (!pixels(c, err))
+        if (!pixels(c, err) || fill_background(c, err))
             return err->code;
-        fill_background(c);
-        rp_engine_frame(c->engine, k, c->bg, c->pix, NULL);
+        rp_engine_frame(c->engine, k, c->bgp, c->pix, NULL);
         rp_pool_run(c->pool, rows, rgba_rows, &job);
         break;
     }
@@ -882,7 +920,7 @@ int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *
     int r;
     if (!src || !size)
         return rp_error_set(err, RP_ERR_FORMAT, 1, "the checkpoint is empty");
-    if ((r = start(c, err)) || (r = new_engine(c, &fresh, err)))
+    if ((r = start(c, 0, err)) || (r = new_engine(c, &fresh, err)))
         return r;
     FILE *f = fmemopen((void *)(uintptr_t)src, size, "rb");
     if (!f) {
@@ -1051,4 +1089,9 @@ void rp_core_close(rp_core **pc)
     free(c->sky);
     free(c);
     *pc = NULL;
+}
+
+rp_engine *rp_core_engine(rp_core *c)
+{
+    return c->engine;
 }

@@ -721,6 +721,12 @@ int rp_image_load_mask(const char *path, int width, int height, uint8_t **mask, 
     return rp_image_load_mask_max(path, width, height, 0, mask, err);
 }
 
+int rp_image_load_mask_rgb_max(const char *path, int width, int height, int64_t max_bytes,
+                               uint8_t **rgb, rp_error *err)
+{
+    return load_rgb(path, width, height, max_bytes, 1, 0, rgb, err);
+}
+
 int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_bytes,
                            uint8_t **mask, rp_error *err)
 {

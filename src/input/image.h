@@ -43,4 +43,10 @@ int rp_image_load_rgb_max(const char *path, int width, int height, int64_t max_b
 int rp_image_load_mask_max(const char *path, int width, int height, int64_t max_bytes,
                            uint8_t **mask, rp_error *err);
 
+/** A wall mask's picture at width x height, RGB24, within max_bytes as rp_image_load_mask_max
+ * counts a mask's decoding: for a decoder that thresholds the mask itself (rpcore.h's
+ * rp_core_set_images). */
+int rp_image_load_mask_rgb_max(const char *path, int width, int height, int64_t max_bytes,
+                               uint8_t **rgb, rp_error *err);
+
 #endif

@@ -13,29 +13,17 @@
 #include <sys/stat.h>
 
 #include "base/common.h"
-#include "engine/engine.h"
+#include "core/core.h"
 #include "sim/obstacle.h"
 #include "input/fit.h"
 #include "check/hash.h"
 #include "check/manifest.h"
 #include "input/image.h"
 #include "check/provenance.h"
-#include "base/pool.h"
 #include "session/sink.h"
 #include "input/source.h"
 #include "sim/state.h"
 #include "session/writer.h"
-
-/* Wall masks, decoded once per distinct file before any output exists, found by the path
- * spelling the timeline uses. Spellings of one file share its pixels. */
-typedef struct mask {
-    const char *path;
-    dev_t dev;
-    ino_t ino;
-    uint8_t *data;
-    uint8_t *rgb; /* `walls visible image`: the image at the output size, RGB24; or NULL */
-    int owned;    /* data and rgb are this entry's (not another spelling's) */
-} mask;
 
 struct rp_session {
     const rp_scene *scene;
@@ -47,22 +35,21 @@ struct rp_session {
     /* The encoded output: the caller's choices (run->out) and what the stream is (size,
      * rate, pixel format, tags, sound), which validate() fills in. The sinks read it. */
     rp_output_spec out;
-    int bg_video;      /* the background is a video (check_background) */
-    rp_engine *engine; /* the settings resolved, the timeline, the simulation, the render */
-    rp_settings s;     /* the engine's settings */
+    int bg_video; /* the background is a video (check_background) */
+    /* The settings resolved, the timeline, the simulation and the look (rpcore.h), and the
+     * engine under it for the set-up (core/core.h). */
+    rp_core *core;
+    rp_engine *engine;
+    rp_settings s; /* the engine's settings */
     const rp_clock *clock;
     const rp_timeline *tl;
     int64_t frames, start, end;
     int threads;
     double memory;
     rp_sinks sinks;
-    rp_pool *pool;
     rp_source *background;
-    rp_source *sky; /* `sky PATH` with render light: the image fitted to the output size */
     rp_writer *writer;
     rp_output_file *state_file;
-    mask *masks;
-    size_t nmasks;
     int64_t k;                /* the next frame to show */
     int64_t written;          /* frames handed to the sinks */
     rp_frame frame;           /* the last frame handed out */
@@ -297,14 +284,20 @@ static int resolve_settings(rp_session *se, rp_error *err)
         __int128 d = (__int128)bg.duration_den * (s.time.fps_den > 0 ? s.time.fps_den : 1);
         __int128 frames = d > 0 ? (n + d - 1) / d : 0;
         bg_frames = frames > INT64_MAX ? INT64_MAX : (int64_t)frames;
-        if (footage) {
-            s.time.duration = (rp_time){bg_frames, 1};
-            s.set |= RP_SET_DURATION;
-        }
     }
-    if ((r = rp_engine_new(&se->engine, se->scene, &s, w, h, se->run->max_memory, se->run->stop,
-                           err)))
+    rp_core_config cfg;
+    rp_core_config_init(&cfg);
+    cfg.over = &se->over;
+    cfg.threads = se->threads;
+    cfg.max_memory = se->run->max_memory;
+    cfg.image_width = w;
+    cfg.image_height = h;
+    cfg.stop = se->run->stop;
+    cfg.allow_outside_paths = se->run->allow_outside_paths;
+    cfg.footage_frames = bg.is_video ? bg_frames : 0;
+    if ((r = rp_core_open(&se->core, se->scene, &cfg, err)))
         return r;
+    se->engine = rp_core_engine(se->core);
     se->s = *rp_engine_settings(se->engine);
     se->clock = rp_engine_clock(se->engine);
     se->tl = rp_engine_timeline(se->engine);
@@ -889,62 +882,32 @@ static int validate(rp_session *se, rp_error *err)
 
 /* ---- inputs ---------------------------------------------------------------------------- */
 
-static const mask *mask_find(const rp_session *se, const char *path)
+/* The scene's images for the core (rp_core_image_fn), decoded as they always were: a wall
+ * mask within the memory limit as a mask, its picture, the sky fitted to cover. */
+static int decode_image(void *ctx, const char *path, enum rp_image_use use, int width, int height,
+                        uint8_t *rgb, rp_error *err)
 {
-    for (size_t i = 0; i < se->nmasks; i++)
-        if (!strcmp(se->masks[i].path, path))
-            return &se->masks[i];
-    return NULL;
-}
-
-/* Decode every mask the frames 0..end-1 use, once per file. */
-static int load_masks(rp_session *se, rp_error *err)
-{
-    for (int64_t k = 0; k < rp_engine_items_length(se->engine); k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(se->tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const char *path = rp_item_mask(&items[i]);
-            if (!path || mask_find(se, path))
-                continue;
-            mask *more = realloc(se->masks, (se->nmasks + 1) * sizeof *more);
-            if (!more)
-                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-            se->masks = more;
-            mask m = {.path = path};
-            struct stat st;
-            if (stat(path, &st) == 0) {
-                m.dev = st.st_dev;
-                m.ino = st.st_ino;
-                for (size_t j = 0; j < se->nmasks && !m.data; j++)
-                    if (se->masks[j].dev == st.st_dev && se->masks[j].ino == st.st_ino) {
-                        m.data = se->masks[j].data;
-                        m.rgb = se->masks[j].rgb;
-                    }
-            }
-            if (!m.data) {
-                int r = rp_image_load_mask_max(path, se->s.water.width, se->s.water.height,
-                                               se->run->max_memory, &m.data, err);
-                if (!r && walls_image(se) &&
-                    (r = rp_image_load_rgb_max(path, se->s.out_width, se->s.out_height,
-                                               se->run->max_memory, &m.rgb, err)))
-                    free(m.data);
-                if (r)
-                    return r;
-                m.owned = 1;
-            }
-            se->masks[se->nmasks++] = m;
-        }
+    const rp_session *se = ctx;
+    const int64_t max = se->run->max_memory;
+    const uint8_t *frame = NULL;
+    uint8_t *pix = NULL;
+    rp_source *src = NULL;
+    int r;
+    if (use == RP_IMAGE_SKY) {
+        if (!(r = rp_source_open(&src, path, width, height, RP_FIT_COVER, RP_VIDEO_HOLD, max, err)))
+            r = rp_source_frame(src, 0, se->s.time.fps, se->s.time.fps_den, &frame, err);
+    } else if (use == RP_IMAGE_WALL_MASK) {
+        r = rp_image_load_mask_rgb_max(path, width, height, max, &pix, err);
+        frame = pix;
+    } else {
+        r = rp_image_load_rgb_max(path, width, height, max, &pix, err);
+        frame = pix;
     }
-    return RP_OK;
-}
-
-static const uint8_t *mask_of(void *ctx, const char *path, const uint8_t **rgb)
-{
-    const mask *m = mask_find(ctx, path);
-    *rgb = m ? m->rgb : NULL;
-    return m ? m->data : NULL;
+    if (!r)
+        memcpy(rgb, frame, (size_t)width * (size_t)height * 3);
+    free(pix);
+    rp_source_free(&src);
+    return r;
 }
 
 /* Start from a checkpoint: load it, check it belongs to this run and is not past
@@ -992,18 +955,6 @@ static void block_stop_signals(sigset_t *old_set)
     sigaddset(&stop_set, SIGINT);
     sigaddset(&stop_set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_set, old_set);
-}
-
-static int start_pool(rp_session *se, rp_error *err)
-{
-    sigset_t old_set;
-    block_stop_signals(&old_set);
-    int r = se->threads > 1 ? rp_pool_new(&se->pool, se->threads) : RP_OK;
-    pthread_sigmask(SIG_SETMASK, &old_set, NULL);
-    /* rp_pool_new fails only for want of memory (a thread's stack is memory too) */
-    return r ? rp_error_set(err, r, 0, "out of memory starting %d threads: " RP_OOM_HINT,
-                            se->threads)
-             : RP_OK;
 }
 
 static int start_writer(rp_session *se, rp_error *err)
@@ -1090,18 +1041,8 @@ int rp_session_start(rp_session *se, rp_error *err)
         return background_fail(se, r, err);
     if (video && (r = validate(se, err)))
         return r;
-    if (sky_used(se) && (r = rp_source_open(&se->sky, s->sky_image, s->out_width, s->out_height,
-                                            RP_FIT_COVER, RP_VIDEO_HOLD, se->run->max_memory, err)))
-        return sky_fail(se, r, err);
-    if ((r = start_pool(se, err)) || (r = rp_engine_start(se->engine, se->pool, mask_of, se, err)))
-        return r;
-    if (se->sky) {
-        const uint8_t *sky;
-        if ((r = rp_source_frame(se->sky, 0, s->time.fps, s->time.fps_den, &sky, err)))
-            return sky_fail(se, r, err);
-        rp_engine_set_sky(se->engine, sky);
-    }
-    if ((r = load_masks(se, err)) || (r = rp_engine_shapes(se->engine, err)))
+    if ((r = rp_core_set_images(se->core, decode_image, se, err)) ||
+        (r = rp_core_start(se->core, err)))
         return r;
     if (se->run->load_state && (r = load_state(se, err)))
         return r;
@@ -1147,10 +1088,7 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
         se->k = se->start;
     if (se->k >= se->end)
         return RP_OK;
-    /* Simulate first (a stop request ends the run between steps), then take a slot. */
     int64_t k = se->k;
-    if (rp_engine_advance(se->engine, rp_clock_steps(se->clock, k), se->run->stop))
-        return RP_OK;
     const uint8_t *background;
     int r =
         rp_source_frame(se->background, k, se->s.time.fps, se->s.time.fps_den, &background, err);
@@ -1162,13 +1100,16 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy, &bg_copy, &q8_copy);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
-    if (se->run->alpha)
-        rp_engine_frame_layer(se->engine, k, pixels, 1, NULL);
-    else
-        rp_engine_frame(se->engine, k, background, pixels, NULL);
+    /* A stop request ends the run between steps: the slot is left unsubmitted. */
+    if ((r = rp_core_set_background(se->core, background, (size_t)se->s.out_width * 3, RP_PIX_RGB24,
+                                    err)) ||
+        (r = rp_core_render(se->core, k,
+                            se->run->alpha ? RP_PASS_LIGHT_PREMULTIPLIED : RP_PASS_RENDER, pixels,
+                            se->frame.stride, err)))
+        return r == RP_ERR_INTERRUPTED ? RP_OK : r;
     clear_bars(se, pixels);
     if (heights_copy)
-        memcpy(heights_copy, rp_engine_heights(se->engine),
+        memcpy(heights_copy, rp_core_heights(se->core, NULL, NULL),
                (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
     if (bg_copy)
         memcpy(bg_copy, background, (size_t)se->s.out_width * se->s.out_height * 3);
@@ -1250,16 +1191,8 @@ void rp_session_free(rp_session **ps)
     rp_writer_finish(&se->writer, &ignored);
     rp_sinks_abort(&se->sinks);
     rp_output_file_abort(&se->state_file);
-    for (size_t i = 0; i < se->nmasks; i++)
-        if (se->masks[i].owned) {
-            free(se->masks[i].data);
-            free(se->masks[i].rgb);
-        }
-    free(se->masks);
     rp_source_free(&se->background);
-    rp_source_free(&se->sky);
-    rp_engine_free(&se->engine);
-    rp_pool_free(&se->pool);
+    rp_core_close(&se->core);
     free(se);
     *ps = NULL;
 }
