@@ -214,22 +214,6 @@ void rp_run_init(rp_run *run);
 
 typedef struct rp_session rp_session;
 
-/** Counts of a scene's event statements by kind, its `key` statements, its paths and
- * the walls that move along one (counted in walls too). */
-typedef struct rp_scene_stats {
-    int drops, rains, strokes, walls, emitters;
-    int keys, paths, moving_walls;
-} rp_scene_stats;
-
-/** Counts of the timeline's items (the events expanded over the frames). */
-typedef struct rp_timeline_stats {
-    size_t drops;       /* drop items in total (explicit + rain + stroke dabs) */
-    size_t rain_drops;  /* of which from rain */
-    size_t stroke_dabs; /* of which from strokes */
-    size_t walls;
-    size_t after_end; /* items left out because they fall after the last frame */
-} rp_timeline_stats;
-
 /** What --check prints: the final settings and the timeline's counts. */
 typedef struct rp_summary {
     const rp_settings *settings; /* valid until the session is freed */
@@ -252,10 +236,10 @@ typedef struct rp_frame {
     const uint8_t *data;
     const int16_t *heights; /* grid_w * grid_h heights, or NULL when no sink wants them */
     int grid_w, grid_h;
-    const uint8_t *background; /* the fitted background (RGB24, width x height) this frame
-                                * was rendered over, or NULL when no sink wants it */
-    const int32_t *heights_q8; /* render light: the heights interpolated to width x height
-                                * (Q8) as the light used them, or NULL when no sink wants them */
+    /* The --aov passes of this frame (rpcore.h's RP_PASS_HEIGHT, RP_PASS_NORMAL,
+     * RP_PASS_DISPLACEMENT, RP_PASS_CAUSTICS), width x height, rows packed, or NULL where
+     * not asked for (rp_run.aov) */
+    const uint16_t *aov[RP_AOV_KINDS];
 } rp_frame;
 
 /** Resolve the final settings (the preset's defaults, then the scene's, then run->over;

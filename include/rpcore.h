@@ -168,20 +168,39 @@ typedef struct rp_settings_info {
     int fps, fps_den;          /* frames per second: fps / fps_den */
     const char *preset;        /* its name */
     uint64_t seed;
-    int grid_w, grid_h;     /* the simulation's cells (0x0 until resolved) */
-    int rate;               /* simulation steps a second; 0: one a frame */
-    int32_t viscosity_q16;  /* the smoothing a step (65536 = 1); 0: none */
-    const char *background; /* its path; "": the built-in texture */
-    const char *sky;        /* the sky image's path; "": none */
-    int light;              /* 1: render `light` (the sky image is used) */
-    int fit;                /* 0 stretch, 1 cover, 2 contain */
-    int32_t strength_milli; /* heights times strength_milli / 1000 */
-    int background_end;     /* 0: a video background holds its last frame; 1: it loops */
+    int grid_w, grid_h;      /* the simulation's cells (0x0 until resolved) */
+    int rate;                /* simulation steps a second; 0: one a frame */
+    int32_t viscosity_q16;   /* the smoothing a step (65536 = 1); 0: none */
+    const char *background;  /* its path; "": the built-in texture */
+    const char *sky;         /* the sky image's path; "": none */
+    int light;               /* 1: render `light` (the sky image is used) */
+    int fit;                 /* 0 stretch, 1 cover, 2 contain */
+    int32_t strength_milli;  /* heights times strength_milli / 1000 */
+    int background_end;      /* 0: a video background holds its last frame; 1: it loops */
+    int duration_background; /* the scene says `duration background` */
+    int look_water;          /* render light's model is look water (its bed, caustics) */
+    int walls_visible;       /* 0 hidden, 1 drawn in the wall colour, 2 in their images */
+    double speed;            /* the waves' speed, scene pixels a second (0 until resolved) */
 } rp_settings_info;
 
 /** Fill info from settings: those a run resolved (rp_summary.settings in rockpool.h), or
  * any others (unresolved ones hold the defaults of the rockpool preset where not given). */
 RP_API void rp_settings_get_info(const rp_settings *settings, rp_settings_info *info);
+
+/** A copy of settings into *copy (free it with rp_settings_free). Errors: RP_ERR_NOMEM. */
+RP_API int rp_settings_copy(rp_settings **copy, const rp_settings *settings, rp_error *err);
+
+/** Whether the setting `name` was given: rp_settings_set's names, or the scene's keywords
+ * "background" (rp_settings_set's "input"), "render" and "look". 1 or 0 (0 for an unknown
+ * name). */
+RP_API int rp_settings_given(const rp_settings *settings, const char *name);
+
+/** The settings of scene with over (NULL: none) on top, merged as rp_core_open merges them,
+ * before the size and the length are resolved (rp_core_settings has them resolved): to
+ * decide what the caller gives rp_core_open (a background's size and length). Free them
+ * with rp_settings_free. Errors: RP_ERR_NOMEM. */
+RP_API int rp_settings_merged(rp_settings **merged, const rp_scene *scene, const rp_settings *over,
+                              rp_error *err);
 
 /** The scene's text as it was read (len bytes, NUL-terminated). */
 RP_API const char *rp_scene_text(const rp_scene *scene, size_t *len);
@@ -189,6 +208,53 @@ RP_API const char *rp_scene_text(const rp_scene *scene, size_t *len);
 /** The paths of the wall mask images a scene names, each once, in the order they first
  * appear: start with *at = 0 and call until NULL. */
 RP_API const char *rp_scene_next_mask_path(const rp_scene *scene, size_t *at);
+
+/** rp_scene_from_text within a memory limit: max_bytes (0: none) bounds what the scene
+ * holds (rp_scene_memory) while it is parsed, and the first statement past it is refused,
+ * RP_ERR_TOO_LARGE with a diagnostic at its line. */
+RP_API int rp_scene_from_text_max(rp_scene **scene, const char *text, size_t len,
+                                  const char *filename, int64_t max_bytes, rp_error *err);
+
+/** The text of the built-in scene (a few seconds of rain), what rockpool renders when it
+ * is given none. */
+RP_API const char *rp_scene_builtin(void);
+
+/** The name diagnostics use: the file's path, "<stdin>" or "<scene>". */
+RP_API const char *rp_scene_name(const rp_scene *scene);
+
+/** The scene file's path, or NULL when the text came from stdin or memory. */
+RP_API const char *rp_scene_file(const rp_scene *scene);
+
+/** Bytes the scene holds: its text, its events and paths. */
+RP_API double rp_scene_memory(const rp_scene *scene);
+
+/** The first background (background nonzero) or other (wall mask, sky image) path of the
+ * scene that reaches outside the scene's directory (an absolute path or a '..' component),
+ * as a diagnostic at its line and column; NULL when there is none (rockpool(1)
+ * --allow-outside-paths). */
+RP_API const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background);
+
+/** Where the scene's `background PATH` names it, or NULL: file, line, column and the
+ * line's text (the message is a placeholder for the caller's). */
+RP_API const rp_diag *rp_scene_background_at(const rp_scene *scene);
+
+/** Where the scene's `sky PATH` names its image (as rp_scene_background_at), or NULL. */
+RP_API const rp_diag *rp_scene_sky_at(const rp_scene *scene);
+
+/** The statement that chose the render mode (model 0: the last `render`, else the last
+ * `preset`) or render light's model (model 1: the last `look`, else the last `preset`), as
+ * rp_scene_sky_at gives it, or NULL when the defaults chose; *by_preset 1 when it is the
+ * `preset` statement (a `render` or `look` statement wins over any preset, the command
+ * line's too). */
+RP_API const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset);
+
+/** Counts of a scene's event statements by kind, its `key` statements, its paths and the
+ * walls that move along one (counted in walls too). */
+typedef struct rp_scene_stats {
+    int drops, rains, strokes, walls, emitters;
+    int keys, paths, moving_walls;
+} rp_scene_stats;
+RP_API void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats);
 
 /** Cap the vector kernels every core and session of the process uses at a level by name:
  * "c", "sse2", "avx2" or "avx512" (in a WebAssembly build "simd128" too, as "sse2"). The bytes
@@ -244,6 +310,10 @@ typedef struct rp_core_config {
      * (by "..", or absolute) is refused at the first frame when images are decoded
      * (rp_core_set_images). */
     int allow_outside_paths;
+    /* 1: a checkpoint is bound to the contents of the background and sky image files the
+     * settings name too (as rockpool --save-state binds them), besides the scene's text and
+     * its wall masks; 0 (the default): to those alone (the caller gives the background). */
+    int checkpoint_images;
     /* The frames of the caller's video background: the timeline's length when neither the
      * scene nor `over` gives a duration or the scene says `duration background`, as
      * rockpool(1) takes a video background's length. 0 (the default): none. */
@@ -273,6 +343,7 @@ typedef struct rp_core_info {
     int width, height;    /* the output's pixels */
     int grid_w, grid_h;   /* the simulation's cells (rp_core_heights) */
     int64_t frames;       /* frames of the timeline: indices 0..frames-1 */
+    int64_t steps;        /* simulation steps the timeline holds (the last frame shows) */
     int fps, fps_den;     /* frames per second: fps / fps_den */
     int light;            /* 1: render `light` (the rockpool preset): every pass exists */
     int needs_background; /* the scene names a background image: give it (config) */
@@ -281,6 +352,29 @@ typedef struct rp_core_info {
 } rp_core_info;
 
 RP_API void rp_core_get_info(const rp_core *core, rp_core_info *info);
+
+/** The core's settings, resolved (rp_settings_get_info reads them). Valid while it lives. */
+RP_API const rp_settings *rp_core_settings(const rp_core *core);
+
+/** Counts of the timeline's items (the events expanded over the frames). */
+typedef struct rp_timeline_stats {
+    size_t drops;       /* drop items in total (explicit + rain + stroke dabs) */
+    size_t rain_drops;  /* of which from rain */
+    size_t stroke_dabs; /* of which from strokes */
+    size_t walls;
+    size_t after_end; /* items left out because they fall after the last frame */
+} rp_timeline_stats;
+RP_API void rp_core_timeline_stats(const rp_core *core, rp_timeline_stats *stats);
+
+/** The simulation steps done when frame `frame` is shown (0..rp_core_info steps). */
+RP_API int64_t rp_core_frame_steps(const rp_core *core, int64_t frame);
+
+/** The drops the steps of frame `frame` start (those after frame - 1's). The timeline does
+ * not change once built: this may be called from another thread while the core renders. */
+RP_API size_t rp_core_frame_drops(const rp_core *core, int64_t frame);
+
+/** The steps the water has taken (0 before the first frame). */
+RP_API int64_t rp_core_steps(const rp_core *core);
 
 /** Replace the background (as rp_core_config's fields; data NULL: the built-in texture)
  * for the frames rendered from now on. Errors: RP_ERR_INVALID for a format other than
@@ -315,6 +409,25 @@ typedef int (*rp_core_image_fn)(void *ctx, const char *path, enum rp_image_use u
  * its statement, as rockpool refuses it without --allow-outside-paths, before fn is
  * asked. Call it before the first frame: afterwards it is RP_ERR_INVALID. */
 RP_API int rp_core_set_images(rp_core *core, rp_core_image_fn fn, void *ctx, rp_error *err);
+
+/** What decoding path for use at width x height would cost at its peak, in bytes, found
+ * without decoding it (RP_ERR_* with a reason when it cannot be read or is too large). */
+typedef int (*rp_core_cost_fn)(void *ctx, const char *path, enum rp_image_use use, int width,
+                               int height, int64_t *bytes, rp_error *err);
+
+/** Before any image is decoded: the wall masks the timeline uses, each file once (by its
+ * device and inode, whatever the spelling), costed by fn; *bytes gets what they cost (and
+ * the shapes of moving masks) added, *files the count of distinct mask files. A mask that
+ * cannot be read, or one shape over the memory limit, is the error, at the statement that
+ * names it. */
+RP_API int rp_core_image_costs(const rp_core *core, rp_core_cost_fn fn, void *ctx, double *bytes,
+                               size_t *files, rp_error *err);
+
+/** The bytes the core will hold at its peak, roughly, given the count of distinct mask
+ * files (rp_core_image_costs): the two height buffers, walls and masks per cell, the light's
+ * per pixel, the sky and the walls' pictures, the scene and the timeline. The images'
+ * decoding is rp_core_image_costs'; the caller's background and frames are the caller's. */
+RP_API double rp_core_memory(const rp_core *core, size_t mask_files);
 
 /** What rp_core_render writes. Every picture is at the output size (rp_core_info width x
  * height) except RP_PASS_HEIGHT at the grid's when the render is not `light`. */
@@ -391,6 +504,13 @@ RP_API int rp_core_start(rp_core *core, rp_error *err);
 RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
                           rp_error *err);
 
+/** n passes of frame `frame` at once: passes[i] into dst[i], rows stride[i] bytes apart, as
+ * n calls of rp_core_render give them, but the surface passes (RP_PASS_NORMAL,
+ * RP_PASS_DISPLACEMENT, RP_PASS_CAUSTICS) with packed rows are worked out together, once.
+ * Errors as rp_core_render's, at the first pass that fails. */
+RP_API int rp_core_render_passes(rp_core *core, int64_t frame, int n, const enum rp_pass *passes,
+                                 void *const *dst, const size_t *stride, rp_error *err);
+
 /** Render the instant `ns` nanoseconds after the timeline's start, as the frei0r plugin
  * does: the water as it is after the steps up to that instant (with a simulation rate
  * above the frame rate, between two frames' states), the look and the walls of the frame
@@ -415,8 +535,9 @@ RP_API int rp_core_checkpoint_save(rp_core *core, void *dst, size_t size, rp_err
 /** Restore the water from a checkpoint (size bytes at src) saved by a core of the same
  * scene and settings (or by rockpool --save-state of the same scene without images): the
  * next frames rendered are those of a run that never stopped. Errors: RP_ERR_FORMAT (not a
- * checkpoint, damaged, another version), RP_ERR_INVALID (another scene, other settings or
- * another size), bad_input set; the core is unchanged then. */
+ * checkpoint, damaged, another version), RP_ERR_INVALID (another scene, other settings,
+ * another size or other inputs), RP_ERR_IO (an input it is bound to cannot be read), all
+ * with bad_input set; the frames rendered next are then those of the core before. */
 RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size, rp_error *err);
 
 /** The resolved settings and the timeline as text (what tests/tools/rpcore --items

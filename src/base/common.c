@@ -112,3 +112,12 @@ int32_t rp_cos_pi_q16(int64_t num, int64_t den)
     int64_t c = cos_q30(pi_q30 * t / den);
     return (int32_t)(sign * ((c + (1 << 13)) >> 14));
 }
+
+void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint16_t v = (uint16_t)src[i];
+        dst[2 * i] = (uint8_t)v;
+        dst[2 * i + 1] = (uint8_t)(v >> 8);
+    }
+}

@@ -61,4 +61,8 @@ static inline int64_t rp_clamp64(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/** n heights as little-endian int16 bytes (2n bytes at dst): the layout of checkpoints and
+ * of --dump-heights. */
+void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n);
+
 #endif

@@ -3,13 +3,14 @@
  * caller's background and pictures copied between its rows and the engine's packed ones,
  * the passes (look/aov.h) and checkpoints (sim/state.h) in memory. */
 #include "rpcore.h"
-#include "core/core.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/common.h"
 #include "base/cpu.h"
@@ -22,6 +23,7 @@
 #include "scene/scene.h"
 #include "scene/timeline.h"
 #include "engine/engine.h"
+#include "sim/obstacle.h"
 #include "sim/state.h"
 
 unsigned rp_core_version(void)
@@ -91,6 +93,10 @@ struct rp_core {
     int image_w, image_h;    /* the caller's picture's size (rp_core_config) */
     int without_images;      /* a scene's background and sky images are left out */
     int allow_outside_paths; /* rp_core_config's */
+    int checkpoint_images;   /* rp_core_config's */
+    int stale;               /* the water is a refused checkpoint's: made again first */
+    int inputs_known;        /* inputs holds the digest of the checkpoints' inputs */
+    uint64_t inputs;
     rp_core_info info;
     int threads;
     rp_pool *pool;
@@ -186,6 +192,7 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     c->image_h = cfg->image_height;
     c->without_images = cfg->without_images != 0;
     c->allow_outside_paths = cfg->allow_outside_paths != 0;
+    c->checkpoint_images = cfg->checkpoint_images != 0;
     c->shown_k = -1;
     c->stop = cfg->stop;
 
@@ -218,6 +225,7 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     in->grid_w = s->water.width;
     in->grid_h = s->water.height;
     in->frames = rp_engine_frames(c->engine);
+    in->steps = rp_engine_items_length(c->engine);
     in->fps = clock->fps;
     in->fps_den = clock->fps_den;
     in->light = s->look.mode == RP_RENDER_LIGHT;
@@ -626,29 +634,59 @@ static int ensure_shown(rp_core *c, int64_t k, rp_error *err)
     return RP_OK;
 }
 
-/* The surface passes: a light made from the settings (as --aov makes its own) and a band. */
-static int surface_pass(rp_core *c, enum rp_pass pass, void *dst, size_t stride, rp_error *err)
+/* Rows of the surface passes, on a pool thread with its own band. */
+typedef struct surface_job {
+    const rp_core *c;
+    const rp_light_geom *geom;
+    const int32_t *hq8;
+    uint16_t *out[3]; /* normal, displacement, caustics: RGB48 rows packed, or NULL */
+} surface_job;
+
+static void surface_rows(void *ctx, int worker, int y0, int y1)
+{
+    const surface_job *j = ctx;
+    const rp_core *c = j->c;
+    rp_aov_surface_rows(c->aov_light, j->geom, j->hq8, c->bgp,
+                        c->band + (size_t)worker * (size_t)c->info.width * RP_AOV_BAND, j->out[0],
+                        j->out[1], j->out[2], y0, y1);
+}
+
+/* The surface passes of the frame the engine rendered last, out[i] for RP_PASS_NORMAL + i
+ * (NULL: not wanted; packed rows), worked out once for all of them, rows shared among the
+ * threads: a light made from the settings (as --aov makes its own), a band a thread. */
+static int surface_passes(rp_core *c, uint16_t *const out[3], rp_error *err)
 {
     const rp_settings *s = rp_engine_settings(c->engine);
+    const size_t workers = c->pool ? (size_t)rp_pool_threads(c->pool) : 1;
     rp_light_geom geom;
-    uint16_t *out = scratch(c, err);
-    if (!out)
-        return err->code;
     if (!c->aov_light) {
         int r = rp_light_new(&c->aov_light, &s->light, err);
         if (r)
             return r;
     }
-    if (!c->band && !(c->band = malloc((size_t)c->info.width * RP_AOV_BAND * sizeof *c->band)))
+    if (!c->band &&
+        !(c->band = malloc(workers * (size_t)c->info.width * RP_AOV_BAND * sizeof *c->band)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    const int32_t *hq8 = rp_engine_heights_q8(c->engine, &geom);
-    if (pass == RP_PASS_CAUSTICS && fill_background(c, err))
+    surface_job job = {c, &geom, rp_engine_heights_q8(c->engine, &geom), {out[0], out[1], out[2]}};
+    if (out[2] && fill_background(c, err))
         return err->code;
-    rp_aov_surface(c->aov_light, &geom, hq8, c->bgp, c->band, pass == RP_PASS_NORMAL ? out : NULL,
-                   pass == RP_PASS_DISPLACEMENT ? out : NULL,
-                   pass == RP_PASS_CAUSTICS ? out : NULL);
-    copy_rows(dst, stride, out, (size_t)c->info.width * 6, c->info.height);
+    rp_pool_run_w(c->pool, c->info.height, surface_rows, &job);
     return RP_OK;
+}
+
+/* One surface pass into dst: in place when its rows are packed, else through scratch. */
+static int surface_pass(rp_core *c, enum rp_pass pass, void *dst, size_t stride, rp_error *err)
+{
+    const size_t row = (size_t)c->info.width * 6;
+    uint16_t *out[3] = {NULL, NULL, NULL};
+    uint16_t *pic = stride == row ? dst : scratch(c, err);
+    if (!pic)
+        return err->code;
+    out[pass - RP_PASS_NORMAL] = pic;
+    int r = surface_passes(c, out, err);
+    if (!r && pic != dst)
+        copy_rows(dst, stride, pic, row, c->info.height);
+    return r;
 }
 
 /* The caller's light knobs over the engine's light, for the next frame. */
@@ -721,13 +759,15 @@ static int seek(rp_core *c, int64_t target, rp_error *err)
             c->shown_k = -1;
         }
     }
-    if (rp_engine_steps(c->engine) > target) { /* back in time: from the start again */
+    /* back in time, or a refused checkpoint's water: from the start again */
+    if (c->stale || rp_engine_steps(c->engine) > target) {
         rp_engine *fresh;
         if ((r = new_engine(c, &fresh, err)))
             return r;
         rp_engine_free(&c->engine);
         c->engine = fresh;
         c->shown_k = -1;
+        c->stale = 0;
     }
     at = rp_engine_steps(c->engine);
     if (c->budget > 0) {
@@ -746,25 +786,37 @@ static int seek(rp_core *c, int64_t target, rp_error *err)
     return advance(c, target) ? interrupted(c, err) : RP_OK;
 }
 
-/* Frame k with the water after `steps` steps (at least frame k's). */
-static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void *dst, size_t stride,
-                  rp_error *err)
+/* Before pass of frame k goes into dst: the pass and the picture checked, the core started,
+ * the water at `steps` steps (at least frame k's), the caller's light knobs applied. *row
+ * and *rows: the pass's picture. */
+static int prepare(rp_core *c, int64_t steps, enum rp_pass pass, const void *dst, size_t stride,
+                   size_t *row, int *rows, rp_error *err)
 {
-    int rows, r;
-    size_t row = pass_row(c, pass, &rows);
-    if (!row)
+    int r;
+    if (!(*row = pass_row(c, pass, rows)))
         return rp_error_set(err, RP_ERR_INVALID, 1, "pass %d is none of enum rp_pass", (int)pass);
     if (pass != RP_PASS_RENDER && pass != RP_PASS_RENDER_RGBA && pass != RP_PASS_HEIGHT &&
         !c->info.light)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "this pass needs render light: the seed presets' renders have none");
-    if (!dst || stride < row)
+    if (!dst || stride < *row)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's stride %zu is shorter than a row of %zu bytes", stride,
-                            row);
+                            *row);
     if ((r = start(c, 1, err)) || (r = seek(c, steps, err)))
         return r;
     apply_light(c);
+    return RP_OK;
+}
+
+/* Frame k with the water after `steps` steps (at least frame k's). */
+static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void *dst, size_t stride,
+                  rp_error *err)
+{
+    int rows, r;
+    size_t row;
+    if ((r = prepare(c, steps, pass, dst, stride, &row, &rows, err)))
+        return r;
     int packed = stride == row;
     switch (pass) {
     case RP_PASS_RENDER: {
@@ -830,6 +882,36 @@ int rp_core_render(rp_core *c, int64_t frame, enum rp_pass pass, void *dst, size
                   err);
 }
 
+int rp_core_render_passes(rp_core *c, int64_t frame, int n, const enum rp_pass *passes,
+                          void *const *dst, const size_t *stride, rp_error *err)
+{
+    const size_t surface_row = (size_t)c->info.width * 6;
+    uint16_t *out[3] = {NULL, NULL, NULL};
+    int first = -1, r;
+    if (frame < 0 || frame >= c->info.frames)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "frame %" PRId64 " is outside 0..%" PRId64,
+                            frame, c->info.frames - 1);
+    /* the surface passes with packed rows together, after the others */
+    for (int i = 0; i < n; i++) {
+        int s = passes[i] - RP_PASS_NORMAL;
+        if (c->info.light && s >= 0 && s < 3 && dst[i] && stride[i] == surface_row && !out[s]) {
+            out[s] = dst[i];
+            first = first < 0 ? i : first;
+        } else if ((r = rp_core_render(c, frame, passes[i], dst[i], stride[i], err))) {
+            return r;
+        }
+    }
+    if (first < 0)
+        return RP_OK;
+    size_t row;
+    int rows;
+    int64_t steps = rp_clock_steps(rp_engine_clock(c->engine), frame);
+    if ((r = prepare(c, steps, passes[first], dst[first], stride[first], &row, &rows, err)) ||
+        (r = ensure_shown(c, frame, err)))
+        return r;
+    return surface_passes(c, out, err);
+}
+
 int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size_t stride,
                       rp_error *err)
 {
@@ -861,15 +943,25 @@ const int16_t *rp_core_heights(const rp_core *c, int *grid_w, int *grid_h)
     return c->started ? rp_engine_heights(c->engine) : NULL;
 }
 
-/* The digest of the inputs a checkpoint depends on: the scene's text (the core reads no
- * files: the background and sky are the caller's). */
-static int inputs_digest(const rp_core *c, uint64_t *digest, rp_error *err)
+/* The digest of the inputs a checkpoint depends on: the scene's text and its wall masks,
+ * and with checkpoint_images the background and sky files the settings name (else those
+ * are the caller's). Worked out once: the files are read whole. */
+static int inputs_digest(rp_core *c, uint64_t *digest, rp_error *err)
 {
-    return rp_state_inputs(c->scene, rp_engine_timeline(c->engine), NULL, NULL, digest, err);
+    const rp_settings *s = rp_engine_settings(c->engine);
+    int r;
+    if (!c->inputs_known &&
+        (r = rp_state_inputs(c->scene, rp_engine_timeline(c->engine),
+                             c->checkpoint_images ? s->background : NULL,
+                             c->checkpoint_images ? s->sky_image : NULL, &c->inputs, err)))
+        return r;
+    c->inputs_known = 1;
+    *digest = c->inputs;
+    return RP_OK;
 }
 
 /* The checkpoint of the water now, malloc'd. */
-static int encode(const rp_core *c, uint8_t **buf, size_t *len, rp_error *err)
+static int encode(rp_core *c, uint8_t **buf, size_t *len, rp_error *err)
 {
     uint64_t inputs;
     int64_t steps = rp_engine_steps(c->engine);
@@ -889,7 +981,8 @@ size_t rp_core_checkpoint_size(const rp_core *c)
     uint8_t *buf;
     size_t len;
     rp_error err;
-    if (encode(c, &buf, &len, &err))
+    /* not const in effect: the inputs' digest is worked out once and kept */
+    if (encode((rp_core *)(uintptr_t)c, &buf, &len, &err))
         return 0;
     free(buf);
     return len;
@@ -920,30 +1013,46 @@ int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *
     int r;
     if (!src || !size)
         return rp_error_set(err, RP_ERR_FORMAT, 1, "the checkpoint is empty");
-    if ((r = start(c, 0, err)) || (r = new_engine(c, &fresh, err)))
+    if ((r = start(c, 0, err)))
+        return r;
+    /* An engine that has taken no step (a run's start) takes the state itself, without a
+     * second timeline; if the state is refused, its water is made again (stale). */
+    const int direct = !c->stale && rp_engine_steps(c->engine) == 0;
+    if (direct)
+        fresh = c->engine;
+    else if ((r = new_engine(c, &fresh, err)))
         return r;
     FILE *f = fmemopen((void *)(uintptr_t)src, size, "rb");
     if (!f) {
-        rp_engine_free(&fresh);
+        if (!direct)
+            rp_engine_free(&fresh);
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     r = rp_state_read(f, rp_engine_water(fresh), &steps, &key, &inputs, err);
     fclose(f);
     if (r)
-        r = rp_error_set(err, r, r != RP_ERR_NOMEM, "checkpoint: %s", err->msg);
+        r = rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
     else if (key != rp_state_key(rp_engine_settings(fresh), rp_engine_timeline(fresh), steps))
         r = rp_error_set(err, RP_ERR_INVALID, 1,
-                         "checkpoint: saved from another scene or other settings");
-    else if (!(r = inputs_digest(c, &want, err)) && inputs != want)
+                         "state was saved from another scene or other settings");
+    else if ((r = inputs_digest(c, &want, err)))
+        err->bad_input = 1; /* an input the state was bound to is missing */
+    else if (inputs != want)
         r = rp_error_set(err, RP_ERR_INVALID, 1,
-                         "checkpoint: saved with other inputs (the scene's text or an image)");
+                         "state was saved with other inputs (the scene's text, a wall mask, the "
+                         "background or the sky image differs)");
     if (r) {
-        rp_engine_free(&fresh);
+        if (direct)
+            c->stale = 1;
+        else
+            rp_engine_free(&fresh);
         return r;
     }
     rp_engine_resume(fresh, steps);
-    rp_engine_free(&c->engine);
-    c->engine = fresh;
+    if (!direct) {
+        rp_engine_free(&c->engine);
+        c->engine = fresh;
+    }
     c->shown_k = -1;
     return RP_OK;
 }
@@ -1091,7 +1200,197 @@ void rp_core_close(rp_core **pc)
     *pc = NULL;
 }
 
-rp_engine *rp_core_engine(rp_core *c)
+/* ---- the set-up a program does before its first frame ------------------------------------ */
+
+int rp_scene_from_text_max(rp_scene **scene, const char *text, size_t len, const char *filename,
+                           int64_t max_bytes, rp_error *err)
 {
-    return c->engine;
+    char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
+    *scene = NULL;
+    if (!copy) {
+        memset(&err->diag, 0, sizeof err->diag);
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    }
+    if (len)
+        memcpy(copy, text, len);
+    return rp_scene_parse_owned(scene, copy, len, filename ? filename : "<scene>", max_bytes, err);
+}
+
+const rp_settings *rp_core_settings(const rp_core *c)
+{
+    return rp_engine_settings(c->engine);
+}
+
+void rp_core_timeline_stats(const rp_core *c, rp_timeline_stats *stats)
+{
+    rp_timeline_stats_get(rp_engine_timeline(c->engine), stats);
+}
+
+int64_t rp_core_frame_steps(const rp_core *c, int64_t frame)
+{
+    return rp_clock_steps(rp_engine_clock(c->engine), frame);
+}
+
+size_t rp_core_frame_drops(const rp_core *c, int64_t k)
+{
+    const rp_clock *clock = rp_engine_clock(c->engine);
+    const rp_timeline *tl = rp_engine_timeline(c->engine);
+    int64_t from = k > 0 ? rp_clock_steps(clock, k - 1) : 0;
+    int64_t to = rp_clock_steps(clock, k);
+    size_t drops = 0;
+    for (int64_t s = from; s < to; s++) {
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, s, &items, &n);
+        for (size_t i = 0; i < n; i++)
+            drops += items[i].kind == RP_ITEM_DROP;
+    }
+    return drops;
+}
+
+int64_t rp_core_steps(const rp_core *c)
+{
+    return rp_engine_steps(c->engine);
+}
+
+/* Whether mask walls are drawn with their images' pixels (and the timeline has walls). */
+static int walls_image(const rp_core *c)
+{
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(rp_engine_timeline(c->engine), &ts);
+    return rp_engine_settings(c->engine)->walls_visible == RP_WALLS_IMAGE && ts.walls;
+}
+
+/* An error in the wall mask at path (its message in err->msg), placed at the scene's
+ * statement that names it, as the sky's are. */
+static int mask_fail(const rp_core *c, const char *path, int code, rp_error *err)
+{
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    for (size_t i = 0; code != RP_ERR_NOMEM && i < rp_scene_event_count(c->scene); i++) {
+        const rp_event *ev = rp_scene_event(c->scene, i);
+        if (ev->kind != RP_EVENT_WALL_MASK || ev->path != path)
+            continue;
+        memset(&err->diag, 0, sizeof err->diag);
+        snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(c->scene));
+        err->diag.line = ev->line;
+        err->diag.col = ev->col;
+        size_t n = ev->text_len < sizeof err->diag.source_line - 1
+                       ? ev->text_len
+                       : sizeof err->diag.source_line - 1;
+        while (n > 0 && n < ev->text_len && ((unsigned char)ev->text[n] & 0xC0) == 0x80)
+            n--; /* cut at a character boundary */
+        memcpy(err->diag.source_line, ev->text, n);
+        snprintf(err->diag.msg, sizeof err->diag.msg, "%.480s", msg);
+        return rp_error_diag(err, code);
+    }
+    return rp_error_set(err, code, code != RP_ERR_NOMEM, "%s", msg);
+}
+
+/* A wall mask moving along a path: the memory its shape takes while it is made, counted
+ * once per event (shaped[id]); a shape alone over the limit is refused at its statement. */
+static int shape_cost(const rp_core *c, const rp_item *it, uint8_t *shaped, double *cost,
+                      rp_error *err, int *r)
+{
+    if (it->id < 0 || (size_t)it->id >= rp_scene_event_count(c->scene) || shaped[it->id])
+        return 0;
+    shaped[it->id] = 1;
+    int64_t bytes = rp_obstacle_mask_bytes(it->w, it->h);
+    *cost += (double)bytes;
+    if (bytes <= c->max_memory)
+        return 0;
+    snprintf(err->msg, sizeof err->msg,
+             "this moving wall mask's shape needs %.1f MiB, over the memory limit of %.1f MiB "
+             "(make it smaller, or raise --max-memory)",
+             (double)bytes / (1 << 20), (double)c->max_memory / (1 << 20));
+    *r = mask_fail(c, it->mask_path, RP_ERR_TOO_LARGE, err);
+    return 1;
+}
+
+int rp_core_image_costs(const rp_core *c, rp_core_cost_fn fn, void *ctx, double *cost,
+                        size_t *files, rp_error *err)
+{
+    const rp_settings *s = rp_engine_settings(c->engine);
+    const rp_timeline *tl = rp_engine_timeline(c->engine);
+    const int64_t length = rp_engine_items_length(c->engine);
+    const int picture = walls_image(c);
+    size_t n = 0, cap = 0;
+    int r = RP_OK;
+    struct stat *seen = NULL;
+    uint8_t *shaped = calloc(rp_scene_event_count(c->scene) + 1, 1);
+    *files = 0;
+    if (!shaped)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(tl, &ts);
+    for (int64_t k = 0; ts.walls && k < length; k++) {
+        const rp_item *items;
+        size_t count;
+        rp_timeline_frame(tl, k, &items, &count);
+        for (size_t i = 0; i < count; i++) {
+            struct stat st;
+            if (!rp_item_mask(&items[i]))
+                continue;
+            if (items[i].kind == RP_ITEM_OBSTACLE &&
+                shape_cost(c, &items[i], shaped, cost, err, &r)) {
+                k = length;
+                break;
+            }
+            if (stat(items[i].mask_path, &st) != 0) {
+                snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
+                         items[i].mask_path, strerror(errno));
+                r = mask_fail(c, items[i].mask_path, RP_ERR_IO, err);
+                k = length;
+                break;
+            }
+            size_t j = 0;
+            while (j < n && !(seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino))
+                j++;
+            if (j < n)
+                continue;
+            if (n == cap) {
+                struct stat *more = realloc(seen, (cap = cap ? 2 * cap : 8) * sizeof *seen);
+                if (!more)
+                    break;
+                seen = more;
+            }
+            seen[n++] = st;
+            int64_t bytes = 0, out_bytes = 0;
+            if ((r = fn(ctx, items[i].mask_path, RP_IMAGE_WALL_MASK, s->water.width,
+                        s->water.height, &bytes, err)) ||
+                (picture && (r = fn(ctx, items[i].mask_path, RP_IMAGE_WALL_PICTURE, s->out_width,
+                                    s->out_height, &out_bytes, err)))) {
+                mask_fail(c, items[i].mask_path, r, err);
+                k = length;
+                break;
+            }
+            *cost += (double)bytes + (double)out_bytes;
+        }
+    }
+    free(seen);
+    free(shaped);
+    *files = n;
+    return r;
+}
+
+double rp_core_memory(const rp_core *c, size_t mask_files)
+{
+    const rp_settings *s = rp_engine_settings(c->engine);
+    double cells = (double)s->water.width * s->water.height;
+    double pixels = (double)s->out_width * s->out_height;
+    int visible = s->walls_visible != RP_WALLS_HIDDEN;
+    /* per grid cell: heights 2x2, walls 5 (and the masks' cells drawn, 1, when visible),
+     * masks */
+    double per_cell = 2 * 2 + 5 + visible + (double)mask_files;
+    /* per output pixel: the light's heights 4; the sky image; `walls visible image`: the
+     * walls' colours and each mask's image */
+    double per_pixel = s->look.mode == RP_RENDER_LIGHT ? 4 : 0;
+    per_pixel += s->sky_image[0] && s->look.mode == RP_RENDER_LIGHT ? 3 : 0;
+    per_pixel += walls_image(c) ? 3 + 3 * (double)mask_files : 0;
+    rp_timeline_stats ts;
+    rp_timeline_stats_get(rp_engine_timeline(c->engine), &ts);
+    /* the scene as read and parsed: its text and its events (and the engine's table) */
+    double scene = rp_scene_memory(c->scene) + rp_obstacles_bytes(rp_scene_event_count(c->scene));
+    return cells * per_cell + pixels * per_pixel + scene +
+           (double)(ts.drops + ts.walls * (1 + visible)) * sizeof(rp_item);
 }

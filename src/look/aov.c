@@ -62,11 +62,18 @@ static void surface_rows(const rp_light *l, const rp_light_geom *g, const int32_
     }
 }
 
+void rp_aov_surface_rows(const rp_light *l, const rp_light_geom *g, const int32_t *hq8,
+                         const uint8_t *bg, rp_light_surface *band, uint16_t *nrm, uint16_t *st,
+                         uint16_t *caus, int y0, int y1)
+{
+    for (int y = y0; y < y1; y += RP_AOV_BAND)
+        surface_rows(l, g, hq8, bg, band, nrm, st, caus, y,
+                     y + RP_AOV_BAND < y1 ? y + RP_AOV_BAND : y1);
+}
+
 void rp_aov_surface(const rp_light *l, const rp_light_geom *g, const int32_t *hq8,
                     const uint8_t *bg, rp_light_surface *band, uint16_t *nrm, uint16_t *st,
                     uint16_t *caus)
 {
-    for (int y = 0; y < g->height; y += RP_AOV_BAND)
-        surface_rows(l, g, hq8, bg, band, nrm, st, caus, y,
-                     y + RP_AOV_BAND < g->height ? y + RP_AOV_BAND : g->height);
+    rp_aov_surface_rows(l, g, hq8, bg, band, nrm, st, caus, 0, g->height);
 }

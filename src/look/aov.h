@@ -24,4 +24,10 @@ void rp_aov_surface(const rp_light *l, const rp_light_geom *g, const int32_t *hq
                     const uint8_t *bg, rp_light_surface *band, uint16_t *nrm, uint16_t *st,
                     uint16_t *caus);
 
+/** rp_aov_surface of rows y0..y1-1 alone (the same values: rows are independent), so that
+ * threads can share a frame, each with its own band. */
+void rp_aov_surface_rows(const rp_light *l, const rp_light_geom *g, const int32_t *hq8,
+                         const uint8_t *bg, rp_light_surface *band, uint16_t *nrm, uint16_t *st,
+                         uint16_t *caus, int y0, int y1);
+
 #endif

@@ -11,41 +11,12 @@
 #include <stdint.h>
 
 #include "base/diag.h"
-#include "rockpool.h" /* rp_scene, rp_scene_parse(), rp_scene_free(), rp_scene_stats */
+#include "rpcore.h" /* rp_scene, rp_scene_free(), rp_scene_stats, rp_error */
 #include "scene/motion.h"
 #include "scene/settings.h"
 
 /** Parse "shift N" / "0.94" damping text into shift or Q16 (one of them nonzero). */
 int rp_damping_parse(const char *text, int *shift, int32_t *q16);
-
-/** The text of the built-in scene (a few seconds of rain), used when no scene is given. */
-const char *rp_scene_builtin(void);
-
-/** The name diagnostics use: the file's path, "<stdin>" or "<scene>". */
-const char *rp_scene_name(const rp_scene *scene);
-
-/** The scene file's path, or NULL when the text came from stdin or memory. */
-const char *rp_scene_file(const rp_scene *scene);
-
-/** The first background (background nonzero) or other (wall mask, sky image) path of the
- * scene that reaches outside the scene's directory (an absolute path or a '..' component),
- * as a diagnostic at its line and column; NULL when there is none. rp_session_new refuses
- * it unless the run allows outside paths (rockpool(1) --allow-outside-paths). */
-const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background);
-
-/** Where the scene's `background PATH` names it (as rp_scene_sky_at), or NULL. */
-const rp_diag *rp_scene_background_at(const rp_scene *scene);
-
-/** Where the scene's `sky PATH` names its image (file, line, column and the line's text;
- * the message is a placeholder for the caller's), or NULL when it names none. */
-const rp_diag *rp_scene_sky_at(const rp_scene *scene);
-
-/** The statement that chose the render mode (model 0: the last `render`, else the last
- * `preset`) or render light's model (model 1: the last `look`, else the last `preset`), as
- * rp_scene_sky_at gives it, or NULL when the defaults chose; *by_preset 1 when it is the
- * `preset` statement (a `render` or `look` statement wins over any preset, the command
- * line's too). */
-const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset);
 
 /** Parse a scene. filename is used in diagnostics and to resolve `background`, `sky` and
  * `wall mask` paths relative to the scene's directory ("-" or NULL: the current
@@ -61,14 +32,8 @@ int rp_scene_parse(rp_scene **out, const char *text, size_t len, const char *fil
 int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *filename,
                          int64_t max_bytes, rp_error *err);
 
-/** Bytes the scene holds: its text, its events and paths. */
-double rp_scene_memory(const rp_scene *scene);
-
 /** The settings the scene gave (its `set` bits say which). */
 const rp_settings *rp_scene_settings(const rp_scene *scene);
-
-/** Counts of event statements by kind (rp_scene_stats: rockpool.h). */
-void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats);
 
 /** Limits of the scene language (rockpool-scene(5)). */
 #define RP_TIME_MAX_US INT64_C(1000000000000) /* 1,000,000 s */

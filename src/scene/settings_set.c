@@ -8,6 +8,8 @@
 
 #include "base/common.h"
 #include "base/diag.h"
+#include "scene/clock.h"
+#include "scene/scene.h"
 #include "scene/scene_lex.h"
 #include "scene/settings.h"
 
@@ -270,4 +272,57 @@ void rp_settings_get_info(const rp_settings *s, rp_settings_info *info)
     info->fit = s->fit;
     info->strength_milli = s->strength_milli;
     info->background_end = s->background_end;
+    info->duration_background = s->time.duration_background;
+    info->look_water = s->light.model == RP_LIGHT_WATER;
+    info->walls_visible = s->walls_visible == RP_WALLS_IMAGE    ? 2
+                          : s->walls_visible == RP_WALLS_HIDDEN ? 0
+                                                                : 1;
+    /* steps a second / slowness, in cells, scaled to scene pixels */
+    if (s->water.width > 0) {
+        double steps_per_s = s->time.rate ? s->time.rate : (double)s->time.fps / s->time.fps_den;
+        info->speed = steps_per_s * 65536.0 / (double)rp_stencil_slowness_q16(s->water.stencil) *
+                      s->width / s->water.width;
+    }
+}
+
+int rp_settings_given(const rp_settings *s, const char *name)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } names[] = {
+        {"input", RP_SET_BACKGROUND},
+        {"background", RP_SET_BACKGROUND},
+        {"size", RP_SET_SIZE | RP_SET_OUTPUT_SIZE},
+        {"preset", RP_SET_PRESET},
+        {"seed", RP_SET_SEED},
+        {"strength", RP_SET_STRENGTH},
+        {"fit", RP_SET_FIT},
+        {"fps", RP_SET_FPS},
+        {"frames", RP_SET_DURATION},
+        {"duration", RP_SET_DURATION},
+        {"render", RP_SET_RENDER},
+        {"look", RP_SET_LOOK},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i].name))
+            return (s->set & names[i].bits) != 0;
+    return 0;
+}
+
+int rp_settings_copy(rp_settings **copy, const rp_settings *s, rp_error *err)
+{
+    if (!(*copy = malloc(sizeof **copy)))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    **copy = *s;
+    return RP_OK;
+}
+
+int rp_settings_merged(rp_settings **merged, const rp_scene *scene, const rp_settings *over,
+                       rp_error *err)
+{
+    if (!(*merged = malloc(sizeof **merged)))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    rp_settings_resolve(*merged, rp_scene_settings(scene), over);
+    return RP_OK;
 }

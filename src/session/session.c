@@ -13,8 +13,6 @@
 #include <sys/stat.h>
 
 #include "base/common.h"
-#include "core/core.h"
-#include "sim/obstacle.h"
 #include "input/fit.h"
 #include "check/hash.h"
 #include "check/manifest.h"
@@ -22,27 +20,23 @@
 #include "check/provenance.h"
 #include "session/sink.h"
 #include "input/source.h"
-#include "sim/state.h"
 #include "session/writer.h"
 
 struct rp_session {
     const rp_scene *scene;
-    /* The caller's run and its settings, copied (own.over points at over): the caller's
-     * structs are never written. */
+    /* The caller's run and its settings, copied (own.over is over): the caller's structs
+     * are never written. */
     rp_run own;
     const rp_run *run; /* &own */
-    rp_settings over;
+    rp_settings *over;
     /* The encoded output: the caller's choices (run->out) and what the stream is (size,
      * rate, pixel format, tags, sound), which validate() fills in. The sinks read it. */
     rp_output_spec out;
     int bg_video; /* the background is a video (check_background) */
-    /* The settings resolved, the timeline, the simulation and the look (rpcore.h), and the
-     * engine under it for the set-up (core/core.h). */
+    /* The settings resolved, the timeline, the simulation and the look (rpcore.h). */
     rp_core *core;
-    rp_engine *engine;
-    rp_settings s; /* the engine's settings */
-    const rp_clock *clock;
-    const rp_timeline *tl;
+    rp_core_info info;
+    rp_settings_info s; /* the core's settings */
     int64_t frames, start, end;
     int threads;
     double memory;
@@ -181,16 +175,15 @@ int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp
     size_t len = 0;
     int r;
     *scene = NULL;
-    if (path) {
-        if ((r = read_scene(path, max_memory, &text, &len, err)))
-            return r;
-    } else if (!(text = strdup(rp_scene_builtin()))) {
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    } else {
-        len = strlen(text);
-    }
-    const char *name = !path ? "<default>" : strcmp(path, "-") ? path : "<stdin>";
-    return rp_scene_parse_owned(scene, text, len, name, max_memory, err);
+    if (!path) /* the built-in scene */
+        return rp_scene_from_text_max(scene, rp_scene_builtin(), strlen(rp_scene_builtin()),
+                                      "<default>", max_memory, err);
+    if ((r = read_scene(path, max_memory, &text, &len, err)))
+        return r;
+    r = rp_scene_from_text_max(scene, text, len, strcmp(path, "-") ? path : "<stdin>", max_memory,
+                               err);
+    free(text);
+    return r;
 }
 
 /* ---- resolving a run ------------------------------------------------------------------- */
@@ -244,7 +237,7 @@ static void encodable_size(const rp_session *se, int *w, int *h)
 static void cut_short(const rp_session *se, int64_t frames, int64_t bg_frames)
 {
     char msg[320];
-    double fps = (double)se->s.time.fps / (se->s.time.fps_den > 0 ? se->s.time.fps_den : 1);
+    double fps = (double)se->s.fps / (se->s.fps_den > 0 ? se->s.fps_den : 1);
 
     snprintf(msg, sizeof msg,
              "the scene's duration (%" PRId64 " frames, %.2f s) ends before the background "
@@ -260,34 +253,40 @@ static void cut_short(const rp_session *se, int64_t frames, int64_t bg_frames)
  * range. */
 static int resolve_settings(rp_session *se, rp_error *err)
 {
-    rp_settings s;
-    rp_settings_resolve(&s, rp_scene_settings(se->scene), &se->over);
-    int w = 0, h = 0, r, sized = (s.set & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE)) != 0;
-    int footage = !(s.set & RP_SET_DURATION) || s.time.duration_background;
+    rp_settings *merged;
+    rp_settings_info s;
+    int w = 0, h = 0, r;
+    if ((r = rp_settings_merged(&merged, se->scene, se->over, err)))
+        return r;
+    rp_settings_get_info(merged, &s);
+    int sized = rp_settings_given(merged, "size");
+    int footage = !rp_settings_given(merged, "duration") || s.duration_background;
     int64_t bg_frames = 0;
     rp_source_info bg = {0};
     /* The background's size when no size is given; a video's length (the timeline's when
      * neither -n nor the scene's `duration TIME` is given, else compared with it). */
-    if (s.background[0] && (!sized || rp_video_in_is_video(s.background))) {
-        if ((r = rp_source_probe(s.background, se->run->max_memory, &bg, err)))
-            return background_fail(se, r, err);
-        if (!sized) {
-            w = bg.width;
-            h = bg.height;
-            playable_size(&w, &h);
-            encodable_size(se, &w, &h);
-        }
+    if (s.background[0] && (!sized || rp_video_in_is_video(s.background)) &&
+        (r = rp_source_probe(s.background, se->run->max_memory, &bg, err))) {
+        rp_settings_free(&merged);
+        return background_fail(se, r, err);
+    }
+    rp_settings_free(&merged); /* s.background pointed into it: not used below */
+    if (!sized && bg.width) {
+        w = bg.width;
+        h = bg.height;
+        playable_size(&w, &h);
+        encodable_size(se, &w, &h);
     }
     if (bg.is_video) {
         /* ceil(duration * fps) frames, exactly, as if -n had given them */
-        __int128 n = (__int128)bg.duration_num * s.time.fps;
-        __int128 d = (__int128)bg.duration_den * (s.time.fps_den > 0 ? s.time.fps_den : 1);
+        __int128 n = (__int128)bg.duration_num * s.fps;
+        __int128 d = (__int128)bg.duration_den * (s.fps_den > 0 ? s.fps_den : 1);
         __int128 frames = d > 0 ? (n + d - 1) / d : 0;
         bg_frames = frames > INT64_MAX ? INT64_MAX : (int64_t)frames;
     }
     rp_core_config cfg;
     rp_core_config_init(&cfg);
-    cfg.over = &se->over;
+    cfg.over = se->over;
     cfg.threads = se->threads;
     cfg.max_memory = se->run->max_memory;
     cfg.image_width = w;
@@ -295,14 +294,14 @@ static int resolve_settings(rp_session *se, rp_error *err)
     cfg.stop = se->run->stop;
     cfg.allow_outside_paths = se->run->allow_outside_paths;
     cfg.footage_frames = bg.is_video ? bg_frames : 0;
+    cfg.checkpoint_images = 1; /* --save-state binds the background and the sky too */
     if ((r = rp_core_open(&se->core, se->scene, &cfg, err)))
         return r;
-    se->engine = rp_core_engine(se->core);
-    se->s = *rp_engine_settings(se->engine);
-    se->clock = rp_engine_clock(se->engine);
-    se->tl = rp_engine_timeline(se->engine);
-    se->frames = rp_engine_frames(se->engine);
-    if (bg.is_video && !footage && !(se->over.set & RP_SET_DURATION) && se->frames < bg_frames)
+    rp_core_get_info(se->core, &se->info);
+    rp_settings_get_info(rp_core_settings(se->core), &se->s);
+    se->frames = se->info.frames;
+    if (bg.is_video && !footage && !rp_settings_given(se->over, "duration") &&
+        se->frames < bg_frames)
         cut_short(se, se->frames, bg_frames);
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;
@@ -320,185 +319,66 @@ static int resolve_settings(rp_session *se, rp_error *err)
 /* Whether the run reflects a sky image (render light only; other renders do not use it). */
 static int sky_used(const rp_session *se)
 {
-    return se->s.sky_image[0] && se->s.look.mode == RP_RENDER_LIGHT;
+    return se->s.sky[0] && se->s.light;
 }
 
-/* Whether the frames carry render light's output-sized Q8 heights for a sink (--aov). */
-static int want_q8(const rp_session *se)
+/* The core's pass of each --aov kind, and its bytes a pixel. */
+static const enum rp_pass aov_pass[RP_AOV_KINDS] = {
+    [RP_AOV_HEIGHT] = RP_PASS_HEIGHT,
+    [RP_AOV_NORMAL] = RP_PASS_NORMAL,
+    [RP_AOV_DISPLACEMENT] = RP_PASS_DISPLACEMENT,
+    [RP_AOV_CAUSTICS] = RP_PASS_CAUSTICS,
+};
+
+static size_t aov_bytes(int kind)
 {
-    return se->s.look.mode == RP_RENDER_LIGHT && rp_sinks_want_heights_q8(&se->sinks);
+    return kind == RP_AOV_HEIGHT ? 2 : 6;
 }
 
-/* Whether mask walls are drawn with their images' pixels (and the run has walls). */
-static int walls_image(const rp_session *se)
-{
-    rp_timeline_stats ts;
-    rp_timeline_stats_get(se->tl, &ts);
-    return se->s.walls_visible == RP_WALLS_IMAGE && ts.walls;
-}
-
-/* What a run will hold in memory, roughly: two height buffers, the background (a video's
- * frame queue and decoder pictures too), the writer's frame slots (and height copies), wall
- * bookkeeping and masks, the timeline, and the output's own frames (rp_output_cell_bytes).
- * An estimate to refuse absurd runs before allocating. */
+/* What a run will hold in memory, roughly: the core's (rp_core_memory: the height
+ * buffers, walls, masks, the light's and the images' pixels, the scene and the timeline),
+ * the background (a video's frame queue and decoder pictures too), the writer's frame slots
+ * (and height copies), and the output's own frames (rp_output_cell_bytes). An estimate to
+ * refuse absurd runs before allocating. */
 static double memory_estimate(const rp_session *se, size_t distinct_masks)
 {
-    double cells = (double)se->s.water.width * se->s.water.height;
+    double cells = (double)se->s.grid_w * se->s.grid_h;
     double pixels = (double)se->s.out_width * se->s.out_height;
-    int heights = rp_sinks_want_heights(&se->sinks);
-    /* per grid cell: heights 2x2, walls 5 (and the masks' cells drawn, 1, when visible),
-     * masks, height copies for the sinks */
-    int visible = se->s.walls_visible != RP_WALLS_HIDDEN;
-    double per_cell =
-        2 * 2 + 5 + visible + (double)distinct_masks + (heights ? 2 * RP_WRITER_SLOTS + 2 : 0);
-    /* per output pixel: background 3, writer slots, the light's heights 4 */
-    double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS +
-                       (rp_sinks_want_background(&se->sinks) ? 3 * RP_WRITER_SLOTS : 0) +
-                       (want_q8(se) ? 4 * RP_WRITER_SLOTS : 0) +
-                       (se->s.look.mode == RP_RENDER_LIGHT ? 4 : 0);
-    /* the sky image; `walls visible image`: the walls' colours and each mask's image */
-    per_pixel += sky_used(se) ? 3 : 0;
-    per_pixel += walls_image(se) ? 3 + 3 * (double)distinct_masks : 0;
-    rp_timeline_stats ts;
-    rp_timeline_stats_get(se->tl, &ts);
-    /* the scene as read and parsed: its text and its events */
-    double scene = rp_scene_memory(se->scene) +
-                   rp_obstacles_bytes(rp_scene_event_count(se->scene)); /* rp_engine's table */
+    /* per grid cell: height copies for the sinks */
+    double per_cell = rp_sinks_want_heights(&se->sinks) ? 2 * RP_WRITER_SLOTS + 2 : 0;
+    /* per output pixel: background 3, writer slots and their --aov passes */
+    double per_pixel = 3 + (se->run->alpha ? 4 : 3) * RP_WRITER_SLOTS;
+    for (int kind = 0; kind < RP_AOV_KINDS; kind++)
+        per_pixel += se->run->aov[kind] ? (double)aov_bytes(kind) * RP_WRITER_SLOTS : 0;
     /* the sinks': the encoder's frames, hashers' copies, AOV frames, the --verify manifest
      * (sink.h memory) */
-    return cells * per_cell + pixels * per_pixel + rp_sinks_memory(&se->sinks) + scene +
-           (double)(ts.drops + ts.walls * (1 + visible)) * sizeof(rp_item) +
-           (double)rp_source_memory(se->background) + (32 << 20);
+    return rp_core_memory(se->core, distinct_masks) + cells * per_cell + pixels * per_pixel +
+           rp_sinks_memory(&se->sinks) + (double)rp_source_memory(se->background) + (32 << 20);
 }
 
-/* An error in the wall mask at path (its message in err->msg), placed at the scene's
- * statement that names it, as the sky's are. */
-static int mask_fail(const rp_session *se, const char *path, int code, rp_error *err)
+/* rp_core_image_costs' measure: rp_image_cost of a mask (at the grid) or a picture. */
+static int image_cost(void *ctx, const char *path, enum rp_image_use use, int width, int height,
+                      int64_t *bytes, rp_error *err)
 {
-    char msg[sizeof err->msg];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    for (size_t i = 0; code != RP_ERR_NOMEM && i < rp_scene_event_count(se->scene); i++) {
-        const rp_event *ev = rp_scene_event(se->scene, i);
-        if (ev->kind != RP_EVENT_WALL_MASK || ev->path != path)
-            continue;
-        memset(&err->diag, 0, sizeof err->diag);
-        snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(se->scene));
-        err->diag.line = ev->line;
-        err->diag.col = ev->col;
-        size_t n = ev->text_len < sizeof err->diag.source_line - 1
-                       ? ev->text_len
-                       : sizeof err->diag.source_line - 1;
-        while (n > 0 && n < ev->text_len && ((unsigned char)ev->text[n] & 0xC0) == 0x80)
-            n--; /* cut at a character boundary */
-        memcpy(err->diag.source_line, ev->text, n);
-        snprintf(err->diag.msg, sizeof err->diag.msg, "%.480s", msg);
-        return rp_error_diag(err, code);
-    }
-    return rp_error_set(err, code, code != RP_ERR_NOMEM, "%s", msg);
+    (void)ctx;
+    return rp_image_cost(path, width, height, use == RP_IMAGE_WALL_MASK, bytes, err);
 }
 
-/* A wall mask moving along a path: the memory its shape takes while it is made, counted
- * once per event (shaped[id]); a shape alone over the limit is refused at its statement. */
-static int shape_cost(const rp_session *se, const rp_item *it, uint8_t *shaped, double *cost,
-                      rp_error *err, int *r)
-{
-    if (it->id < 0 || (size_t)it->id >= rp_scene_event_count(se->scene) || shaped[it->id])
-        return 0;
-    shaped[it->id] = 1;
-    int64_t bytes = rp_obstacle_mask_bytes(it->w, it->h);
-    *cost += (double)bytes;
-    if (bytes <= se->run->max_memory)
-        return 0;
-    snprintf(err->msg, sizeof err->msg,
-             "this moving wall mask's shape needs %.1f MiB, over the memory limit of %.1f MiB "
-             "(make it smaller, or raise --max-memory)",
-             (double)bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
-    *r = mask_fail(se, it->mask_path, RP_ERR_TOO_LARGE, err);
-    return 1;
-}
-
-/* Mask files the frames 0..end-1 use, counted once per file (not per spelling); what
- * decoding each costs is added to *cost (rp_image_cost), and the first image that cannot
- * be read is the error. */
+/* Mask files the frames use, counted once per file (not per spelling); what decoding each
+ * costs is added to *cost, and the first image that cannot be read is the error. */
 static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int *r)
 {
-    size_t n = 0, cap = 0;
-    *r = RP_OK;
-    struct stat *seen = NULL;
-    uint8_t *shaped = calloc(rp_scene_event_count(se->scene) + 1, 1);
-    if (!shaped) {
-        *r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-        return 0;
-    }
-    rp_timeline_stats ts;
-    rp_timeline_stats_get(se->tl, &ts);
-    for (int64_t k = 0; ts.walls && k < rp_engine_items_length(se->engine); k++) {
-        const rp_item *items;
-        size_t count;
-        rp_timeline_frame(se->tl, k, &items, &count);
-        for (size_t i = 0; i < count; i++) {
-            struct stat st;
-            if (!rp_item_mask(&items[i]))
-                continue;
-            if (items[i].kind == RP_ITEM_OBSTACLE &&
-                shape_cost(se, &items[i], shaped, cost, err, r)) {
-                k = rp_engine_items_length(se->engine);
-                break;
-            }
-            if (stat(items[i].mask_path, &st) != 0) {
-                snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
-                         items[i].mask_path, strerror(errno));
-                *r = mask_fail(se, items[i].mask_path, RP_ERR_IO, err);
-                k = rp_engine_items_length(se->engine);
-                break;
-            }
-            size_t j = 0;
-            while (j < n && !(seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino))
-                j++;
-            if (j < n)
-                continue;
-            if (n == cap) {
-                struct stat *more = realloc(seen, (cap = cap ? 2 * cap : 8) * sizeof *seen);
-                if (!more)
-                    break;
-                seen = more;
-            }
-            seen[n++] = st;
-            int64_t bytes = 0;
-            int64_t out_bytes = 0;
-            if ((*r = rp_image_cost(items[i].mask_path, se->s.water.width, se->s.water.height, 1,
-                                    &bytes, err)) ||
-                (walls_image(se) && (*r = rp_image_cost(items[i].mask_path, se->s.out_width,
-                                                        se->s.out_height, 0, &out_bytes, err)))) {
-                mask_fail(se, items[i].mask_path, *r, err);
-                k = rp_engine_items_length(se->engine);
-                break;
-            }
-            *cost += (double)bytes + (double)out_bytes;
-        }
-    }
-    free(seen);
-    free(shaped);
-    return n;
+    size_t files = 0;
+    *r = rp_core_image_costs(se->core, image_cost, NULL, cost, &files, err);
+    return files;
 }
 
-/* Drops started by timeline frame k: the items of the steps frame k adds to frame k-1's
- * (the stats sink's column; called on the writer thread: the timeline does not change once
- * built). */
+/* Drops started by timeline frame k (the stats sink's column; called on the writer thread:
+ * the timeline does not change once built). */
 static size_t frame_drops(const void *ctx, int64_t k)
 {
     const rp_session *se = ctx;
-    int64_t from = k > 0 ? rp_clock_steps(se->clock, k - 1) : 0;
-    int64_t to = rp_clock_steps(se->clock, k);
-    size_t drops = 0;
-    for (int64_t s = from; s < to; s++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(se->tl, s, &items, &n);
-        for (size_t i = 0; i < n; i++)
-            drops += items[i].kind == RP_ITEM_DROP;
-    }
-    return drops;
+    return rp_core_frame_drops(se->core, k);
 }
 
 /* The sinks of the run: the encoded output, --aov sequences, --hash lines, --dump-heights,
@@ -515,8 +395,8 @@ static int add_sinks(rp_session *se, rp_error *err)
     rp_sink_cfg heights = {.out = &se->out,
                            .path = run->dump_heights,
                            .overwrite = run->out.overwrite,
-                           .cells = (size_t)se->s.water.width * (size_t)se->s.water.height};
-    rp_sink_cfg aov = {.out = &se->out, .settings = &se->s, .aov = run->aov};
+                           .cells = (size_t)se->s.grid_w * (size_t)se->s.grid_h};
+    rp_sink_cfg aov = {.out = &se->out, .aov = run->aov};
     int aovs = 0;
     for (int k = 0; k < RP_AOV_KINDS; k++)
         aovs |= run->aov[k] != NULL;
@@ -548,15 +428,17 @@ static int add_sinks(rp_session *se, rp_error *err)
 static int check_paths(const rp_session *se, rp_error *err)
 {
     const rp_run *run = se->run;
-    size_t events = rp_scene_event_count(se->scene);
+    size_t masks = 0, at = 0;
+    const char *path;
+    while (rp_scene_next_mask_path(se->scene, &at))
+        masks++;
     /* the scene's wall masks (each once), the sinks' files, then the run's own paths */
-    rp_path_use *uses = malloc((events + 5 + RP_SINK_PATHS * RP_SINKS_MAX) * sizeof *uses);
+    rp_path_use *uses = malloc((masks + 5 + RP_SINK_PATHS * RP_SINKS_MAX) * sizeof *uses);
     int n = 0;
     if (!uses)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    size_t at = 0;
-    for (const rp_event *ev; (ev = rp_scene_next_mask(se->scene, &at));)
-        uses[n++] = (rp_path_use){ev->path, "a wall mask", 0};
+    for (at = 0; (path = rp_scene_next_mask_path(se->scene, &at));)
+        uses[n++] = (rp_path_use){path, "a wall mask", 0};
     n += rp_sinks_paths(&se->sinks, uses + n); /* what the sinks write and read */
     if (run->save_state)
         uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};
@@ -564,8 +446,8 @@ static int check_paths(const rp_session *se, rp_error *err)
         uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
     if (se->s.background[0])
         uses[n++] = (rp_path_use){se->s.background, "the background", 0};
-    if (se->s.sky_image[0])
-        uses[n++] = (rp_path_use){se->s.sky_image, "the sky image", 0};
+    if (se->s.sky[0])
+        uses[n++] = (rp_path_use){se->s.sky, "the sky image", 0};
     const char *scene_file = rp_scene_file(se->scene);
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
@@ -586,19 +468,16 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     se->scene = scene;
     se->own = *run;
     se->run = &se->own;
-    if (run->over) {
-        se->over = *run->over;
-    } else {
-        rp_settings_defaults(&se->over, RP_PRESET_ROCKPOOL);
-        se->over.set = 0;
-    }
-    se->own.over = &se->over;
+    if ((r = run->over ? rp_settings_copy(&se->over, run->over, err)
+                       : rp_settings_new(&se->over, err)))
+        goto fail;
+    se->own.over = se->over;
     rp_output_spec_from(&se->out, &run->out);
     se->threads = run->threads > 0 ? run->threads : rp_online_cpus();
     /* A scene is data: paths in it stay inside its directory unless the run allows
      * more; a background given by the run itself replaces the scene's. */
     const rp_diag *outside = rp_scene_outside_path(scene, 0);
-    if (!outside && !(se->over.set & RP_SET_BACKGROUND))
+    if (!outside && !rp_settings_given(se->over, "background"))
         outside = rp_scene_outside_path(scene, 1);
     if (outside && !run->allow_outside_paths) {
         err->diag = *outside;
@@ -619,19 +498,15 @@ fail:
 void rp_session_summary(const rp_session *se, rp_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
-    sum->settings = &se->s;
+    sum->settings = rp_core_settings(se->core);
     sum->frames = se->frames;
     sum->start = se->start;
     sum->end = se->end;
     rp_scene_stats_get(se->scene, &sum->scene);
-    rp_timeline_stats_get(se->tl, &sum->timeline);
+    rp_core_timeline_stats(se->core, &sum->timeline);
     sum->memory = se->memory;
-    sum->steps = rp_engine_items_length(se->engine);
-    /* speed = steps per second / slowness, in cells; scaled to scene pixels */
-    double steps_per_s =
-        se->s.time.rate ? se->s.time.rate : (double)se->s.time.fps / se->s.time.fps_den;
-    sum->speed = steps_per_s * 65536.0 / (double)rp_stencil_slowness_q16(se->s.water.stencil) *
-                 se->s.width / se->s.water.width;
+    sum->steps = se->info.steps;
+    sum->speed = se->s.speed;
 }
 
 /* num/den = n/d reduced; when that does not fit in 64 bits, the nearest lower fraction
@@ -661,7 +536,7 @@ static void set_ratio(int64_t *num, int64_t *den, __int128 n, __int128 d)
 static void set_audio(const rp_session *se, rp_output_spec *o)
 {
     const rp_video_in *v = rp_source_video(se->background);
-    int64_t on, od, fps = se->s.time.fps, fd = se->s.time.fps_den > 0 ? se->s.time.fps_den : 1;
+    int64_t on, od, fps = se->s.fps, fd = se->s.fps_den > 0 ? se->s.fps_den : 1;
     o->audio_path = NULL;
     if (!v || se->run->no_audio || fps < 1)
         return;
@@ -692,7 +567,7 @@ static int sky_fail(const rp_session *se, int code, rp_error *err)
 static int background_fail(const rp_session *se, int code, rp_error *err)
 {
     const rp_diag *at = rp_scene_background_at(se->scene);
-    if ((se->over.set & RP_SET_BACKGROUND) || !at || !err->bad_input || err->has_diag)
+    if (rp_settings_given(se->over, "background") || !at || !err->bad_input || err->has_diag)
         return code;
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err->msg);
@@ -705,7 +580,7 @@ static int background_fail(const rp_session *se, int code, rp_error *err)
  * decoding it at the output size costs (rp_image_cost). Read before anything is created. */
 static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
 {
-    const char *path = se->s.sky_image;
+    const char *path = se->s.sky;
     rp_source_info info;
     int r;
     *bytes = 0;
@@ -768,17 +643,17 @@ static int check_light_outputs(const rp_session *se, rp_error *err)
     int model = 0;
     for (int k = RP_AOV_KINDS - 1; k > RP_AOV_HEIGHT; k--)
         pass = run->aov[k] ? rp_aov_name((enum rp_aov)k) : pass;
-    if (run->alpha && se->s.look.mode != RP_RENDER_LIGHT)
+    if (run->alpha && !se->s.light)
         snprintf(msg, sizeof msg,
                  "--alpha needs render light (the rockpool preset): the seed "
                  "presets' renders have no light layer to separate from the "
                  "background");
-    else if (pass && se->s.look.mode != RP_RENDER_LIGHT)
+    else if (pass && !se->s.light)
         snprintf(msg, sizeof msg,
                  "--aov %s needs render light (the rockpool preset); the seed "
                  "presets' renders have no light model (--aov height works)",
                  pass);
-    else if (run->aov[RP_AOV_CAUSTICS] && se->s.light.model != RP_LIGHT_WATER) {
+    else if (run->aov[RP_AOV_CAUSTICS] && !se->s.look_water) {
         model = 1;
         snprintf(msg, sizeof msg,
                  "--aov caustics needs look water, whose bed the caustics "
@@ -788,8 +663,9 @@ static int check_light_outputs(const rp_session *se, rp_error *err)
     }
     int by_preset;
     const rp_diag *at = rp_scene_look_from(se->scene, model, &by_preset);
-    unsigned cli = (by_preset ? RP_SET_PRESET : 0) | (model ? RP_SET_LOOK : RP_SET_RENDER);
-    if (!at || (se->over.set & cli))
+    int cli = (by_preset && rp_settings_given(se->over, "preset")) ||
+              rp_settings_given(se->over, model ? "look" : "render");
+    if (!at || cli)
         return rp_error_set(err, RP_ERR_INVALID, 1, "%s", msg);
     err->diag = *at;
     snprintf(err->diag.msg, sizeof err->diag.msg, "%s", msg);
@@ -806,8 +682,8 @@ static int validate(rp_session *se, rp_error *err)
     rp_output_spec *o = &se->out;
     size_t scene_len = 0;
     const char *scene_text = rp_scene_text(se->scene, &scene_len);
-    if (rp_provenance_build(&se->provenance, RP_VERSION, rp_preset_name(se->s.preset), se->s.seed,
-                            scene_text, scene_len) == RP_OK) {
+    if (rp_provenance_build(&se->provenance, RP_VERSION, se->s.preset, se->s.seed, scene_text,
+                            scene_len) == RP_OK) {
         if (se->start < se->end)
             rp_provenance_add_frames(&se->provenance, se->start, se->end, se->frames);
         o->metadata = se->provenance.kv;
@@ -824,8 +700,8 @@ static int validate(rp_session *se, rp_error *err)
     }
     o->width = se->s.out_width;
     o->height = se->s.out_height;
-    o->fps = se->s.time.fps;
-    o->fps_den = se->s.time.fps_den;
+    o->fps = se->s.fps;
+    o->fps_den = se->s.fps_den;
     o->first_frame = se->start;
     o->frame_count = se->end - se->start;
     o->threads = se->threads;
@@ -895,7 +771,7 @@ static int decode_image(void *ctx, const char *path, enum rp_image_use use, int 
     int r;
     if (use == RP_IMAGE_SKY) {
         if (!(r = rp_source_open(&src, path, width, height, RP_FIT_COVER, RP_VIDEO_HOLD, max, err)))
-            r = rp_source_frame(src, 0, se->s.time.fps, se->s.time.fps_den, &frame, err);
+            r = rp_source_frame(src, 0, se->s.fps, se->s.fps_den, &frame, err);
     } else if (use == RP_IMAGE_WALL_MASK) {
         r = rp_image_load_mask_rgb_max(path, width, height, max, &pix, err);
         frame = pix;
@@ -911,38 +787,48 @@ static int decode_image(void *ctx, const char *path, enum rp_image_use use, int 
 }
 
 /* Start from a checkpoint: load it, check it belongs to this run and is not past
- * --start, replay the walls of the frames it skips. */
+ * --start (the core replays the walls of the frames it skips). */
 static int load_state(rp_session *se, rp_error *err)
 {
     const char *path = se->run->load_state;
-    uint64_t key, inputs, want;
     FILE *f = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+    int r = RP_OK;
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
-    int64_t steps;
-    int r = rp_state_read(f, rp_engine_water(se->engine), &steps, &key, &inputs, err);
+    for (;;) { /* the whole file: a checkpoint is the grid's heights and a header */
+        if (len == cap) {
+            uint8_t *more =
+                cap < ((size_t)1 << 40) ? realloc(buf, cap = cap ? 2 * cap : 1 << 16) : NULL;
+            if (!more) {
+                r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+                break;
+            }
+            buf = more;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f))
+                r = rp_error_set(err, RP_ERR_IO, 1, "%s: cannot read state: %s", path,
+                                 strerror(errno ? errno : EIO));
+            break;
+        }
+    }
     fclose(f);
+    if (!r && (r = rp_core_checkpoint_load(se->core, buf, len, err)))
+        r = rp_error_set(err, r, err->bad_input, "%s: %s", path, err->msg);
+    free(buf);
     if (r)
-        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s: %s", path, err->msg);
+        return r;
     /* The state must not be past frame --start's instant (with one step a frame the
      * state's step count is a frame number, and it must come before that frame's step). */
-    if (steps > rp_clock_steps(se->clock, se->start) - (se->clock->rate ? 0 : 1))
+    int64_t steps = rp_core_steps(se->core);
+    if (steps > rp_core_frame_steps(se->core, se->start) - (se->s.rate ? 0 : 1))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state is at %s %" PRId64 ", after --start %" PRId64, path,
-                            se->clock->rate ? "step" : "frame", steps, se->start);
-    if (key != rp_state_key(&se->s, se->tl, steps))
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s: state was saved from another scene or other settings", path);
-    if ((r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &want, err))) {
-        err->bad_input = 1; /* an input the state was bound to is missing */
-        return r;
-    }
-    if (inputs != want)
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s: state was saved with other inputs (the scene's text, a wall mask, "
-                            "the background or the sky image differs)",
-                            path);
-    rp_engine_resume(se->engine, steps);
+                            se->s.rate ? "step" : "frame", steps, se->start);
     return RP_OK;
 }
 
@@ -961,8 +847,8 @@ static int start_writer(rp_session *se, rp_error *err)
 {
     sigset_t old_set;
     int r;
-    const rp_settings *s = &se->s;
-    size_t cells = (size_t)s->water.width * (size_t)s->water.height;
+    const rp_settings_info *s = &se->s;
+    size_t cells = (size_t)s->grid_w * (size_t)s->grid_h;
     size_t pixels = (size_t)s->out_width * (size_t)s->out_height;
     enum rp_pixfmt format = se->run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
     size_t bpp = (size_t)rp_pixfmt_bytes(format);
@@ -970,15 +856,15 @@ static int start_writer(rp_session *se, rp_error *err)
                            .height = s->out_height,
                            .stride = (size_t)s->out_width * bpp,
                            .format = format,
-                           .grid_w = s->water.width,
-                           .grid_h = s->water.height};
-    rp_writer_opts wo = {&se->sinks,
-                         se->frame,
-                         pixels * bpp,
-                         rp_sinks_want_heights(&se->sinks) ? cells : 0,
-                         rp_sinks_want_background(&se->sinks) ? pixels * 3 : 0,
-                         want_q8(se) ? pixels * sizeof(int32_t) : 0,
-                         RP_WRITER_SLOTS};
+                           .grid_w = s->grid_w,
+                           .grid_h = s->grid_h};
+    rp_writer_opts wo = {.sinks = &se->sinks,
+                         .frame = se->frame,
+                         .frame_bytes = pixels * bpp,
+                         .cells = rp_sinks_want_heights(&se->sinks) ? cells : 0,
+                         .slots = RP_WRITER_SLOTS};
+    for (int kind = 0; kind < RP_AOV_KINDS; kind++)
+        wo.aov_bytes[kind] = se->run->aov[kind] ? pixels * aov_bytes(kind) : 0;
     block_stop_signals(&old_set);
     r = rp_writer_new(&se->writer, &wo);
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
@@ -1031,7 +917,7 @@ int rp_session_check_outputs(rp_session *se, rp_error *err)
 
 int rp_session_start(rp_session *se, rp_error *err)
 {
-    const rp_settings *s = &se->s;
+    const rp_settings_info *s = &se->s;
     int r, video;
     /* A still's cost is known before it is decoded, a video's decoder once it is open. */
     if ((r = check_background(se, &video, err)) || (!video && (r = validate(se, err))))
@@ -1090,14 +976,12 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
         return RP_OK;
     int64_t k = se->k;
     const uint8_t *background;
-    int r =
-        rp_source_frame(se->background, k, se->s.time.fps, se->s.time.fps_den, &background, err);
+    int r = rp_source_frame(se->background, k, se->s.fps, se->s.fps_den, &background, err);
     if (r)
         return r;
     int16_t *heights_copy;
-    uint8_t *bg_copy;
-    int32_t *q8_copy;
-    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy, &bg_copy, &q8_copy);
+    uint16_t *aov[RP_AOV_KINDS];
+    uint8_t *pixels = rp_writer_acquire(se->writer, &heights_copy, aov);
     if (!pixels) /* the writer failed: say why */
         return rp_writer_finish(&se->writer, err);
     /* A stop request ends the run between steps: the slot is left unsubmitted. */
@@ -1110,20 +994,28 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
     clear_bars(se, pixels);
     if (heights_copy)
         memcpy(heights_copy, rp_core_heights(se->core, NULL, NULL),
-               (size_t)se->s.water.width * se->s.water.height * sizeof *heights_copy);
-    if (bg_copy)
-        memcpy(bg_copy, background, (size_t)se->s.out_width * se->s.out_height * 3);
-    if (q8_copy)
-        memcpy(q8_copy, rp_engine_heights_q8(se->engine, NULL),
-               (size_t)se->s.out_width * se->s.out_height * sizeof *q8_copy);
+               (size_t)se->s.grid_w * se->s.grid_h * sizeof *heights_copy);
+    /* the passes of the frame the core just rendered (it does not render it again) */
+    enum rp_pass passes[RP_AOV_KINDS];
+    void *dst[RP_AOV_KINDS];
+    size_t strides[RP_AOV_KINDS];
+    int n = 0;
+    for (int kind = 0; kind < RP_AOV_KINDS; kind++)
+        if (aov[kind]) {
+            passes[n] = aov_pass[kind];
+            dst[n] = aov[kind];
+            strides[n++] = (size_t)se->s.out_width * aov_bytes(kind);
+        }
+    if (n && (r = rp_core_render_passes(se->core, k, n, passes, dst, strides, err)))
+        return r;
     rp_writer_submit(se->writer, k);
     se->k++;
     se->written++;
     se->frame.index = k;
     se->frame.data = pixels;
     se->frame.heights = heights_copy;
-    se->frame.background = bg_copy;
-    se->frame.heights_q8 = q8_copy;
+    for (int kind = 0; kind < RP_AOV_KINDS; kind++)
+        se->frame.aov[kind] = aov[kind];
     *frame = &se->frame;
     return RP_OK;
 }
@@ -1133,22 +1025,16 @@ int64_t rp_session_written(const rp_session *se)
     return se->written;
 }
 
-/* The checkpoint of frame k into its side file (moved into place with the outputs). */
+/* The checkpoint of the last frame into its side file (moved into place with the
+ * outputs). */
 static int write_state(rp_session *se, rp_error *err)
 {
-    uint8_t *buf;
-    size_t len;
-    uint64_t inputs;
-    int r = rp_state_inputs(se->scene, se->tl, se->s.background, se->s.sky_image, &inputs, err);
-    if (r)
-        return r;
-    int64_t at = se->end > 0 ? rp_clock_steps(se->clock, se->end - 1) : 0;
-    if (rp_engine_advance(se->engine, at, se->run->stop))
-        return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
-    if (rp_state_encode(rp_engine_water(se->engine), at, rp_state_key(&se->s, se->tl, at), inputs,
-                        &buf, &len))
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    r = rp_output_file_write(se->state_file, buf, len, err);
+    size_t len = rp_core_checkpoint_size(se->core);
+    uint8_t *buf = len ? malloc(len) : NULL;
+    int r = buf ? rp_core_checkpoint_save(se->core, buf, len, err)
+                : rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    if (!r)
+        r = rp_output_file_write(se->state_file, buf, len, err);
     free(buf);
     if (!r)
         r = rp_output_file_finish(se->state_file, err);
@@ -1193,6 +1079,7 @@ void rp_session_free(rp_session **ps)
     rp_output_file_abort(&se->state_file);
     rp_source_free(&se->background);
     rp_core_close(&se->core);
+    rp_settings_free(&se->over);
     free(se);
     *ps = NULL;
 }

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/common.h"
 #include "base/diag.h"
 #include "check/hash.h"
-#include "sim/state.h"
 
 /* ---- the encoded output ---------------------------------------------------------------- */
 
@@ -304,22 +304,6 @@ int rp_sinks_want_heights(const rp_sinks *l)
 {
     for (int i = 0; i < l->n; i++)
         if (l->kind[i]->wants_heights)
-            return 1;
-    return 0;
-}
-
-int rp_sinks_want_background(const rp_sinks *l)
-{
-    for (int i = 0; i < l->n; i++)
-        if (l->kind[i]->wants_background && l->kind[i]->wants_background(&l->cfg[i]))
-            return 1;
-    return 0;
-}
-
-int rp_sinks_want_heights_q8(const rp_sinks *l)
-{
-    for (int i = 0; i < l->n; i++)
-        if (l->kind[i]->wants_heights_q8 && l->kind[i]->wants_heights_q8(&l->cfg[i]))
             return 1;
     return 0;
 }

@@ -17,7 +17,6 @@
 
 #include "output/output.h"
 #include "rockpool.h"
-#include "scene/settings.h"
 
 /** What a sink is opened with; each kind reads the fields it needs. */
 typedef struct rp_sink_cfg {
@@ -26,16 +25,15 @@ typedef struct rp_sink_cfg {
     /* the output stream (size, pixel layout, threads; for output also the encoder and
      * container): every sink's memory figure reads it */
     const rp_output_spec *out;
-    FILE *stream;                /* hash: where the lines go */
-    size_t cells;                /* heights: cells per frame */
-    const rp_settings *settings; /* aov: the sizes and the light (resolved) */
-    const char *const *aov;      /* aov: RP_AOV_KINDS patterns, NULL where not wanted; the
-                                  * PNG settings (first frame, count, -y, level) from out */
-    const char *hash_algo;       /* hash, verify: hash.h's name (NULL: md5 / the manifest's) */
-    int threads;                 /* hash, verify: hashing threads (rp_hasher) */
-    const char *dir;             /* verify: where the differing frame goes (NULL: the manifest's) */
-    int part;                    /* verify: --start/--end: the manifest may hold more frames */
-    const char *ref;             /* verify: expected frames, a PNG pattern, or NULL */
+    FILE *stream;           /* hash: where the lines go */
+    size_t cells;           /* heights: cells per frame */
+    const char *const *aov; /* aov: RP_AOV_KINDS patterns, NULL where not wanted; the
+                             * PNG settings (first frame, count, -y, level) from out */
+    const char *hash_algo;  /* hash, verify: hash.h's name (NULL: md5 / the manifest's) */
+    int threads;            /* hash, verify: hashing threads (rp_hasher) */
+    const char *dir;        /* verify: where the differing frame goes (NULL: the manifest's) */
+    int part;               /* verify: --start/--end: the manifest may hold more frames */
+    const char *ref;        /* verify: expected frames, a PNG pattern, or NULL */
     /* verify: bytes of --max-memory the run's estimate leaves over (set before the checks;
      * the manifest may take them and its own figure) and the stop flag, looked at while
      * the manifest is read */
@@ -50,10 +48,6 @@ typedef struct rp_sink_kind {
     const char *name;  /* in messages: "--dump-heights", ... */
     size_t priv_size;  /* zeroed private state handed to every callback */
     int wants_heights; /* frames must carry heights */
-    /* Whether frames must carry the background they were rendered over; NULL: no. */
-    int (*wants_background)(const rp_sink_cfg *cfg);
-    /* Whether frames must carry the output-sized Q8 heights of render light; NULL: no. */
-    int (*wants_heights_q8)(const rp_sink_cfg *cfg);
     /* Checks that touch nothing (paths, settings); may be NULL. */
     int (*check)(const rp_sink_cfg *cfg, rp_error *err);
     int (*open)(void *priv, const rp_sink_cfg *cfg, rp_error *err);
@@ -116,12 +110,6 @@ int rp_sinks_paths(const rp_sinks *l, rp_path_use *uses);
 
 /** Whether any sink wants heights with its frames. */
 int rp_sinks_want_heights(const rp_sinks *l);
-
-/** Whether any sink wants the background with its frames. */
-int rp_sinks_want_background(const rp_sinks *l);
-
-/** Whether any sink wants render light's output-sized Q8 heights with its frames. */
-int rp_sinks_want_heights_q8(const rp_sinks *l);
 
 /** Open every sink in order; on failure the ones opened are aborted. */
 int rp_sinks_open(rp_sinks *l, rp_error *err);

@@ -14,8 +14,7 @@ struct rp_writer {
     pthread_cond_t changed;
     uint8_t **frames;
     int16_t **heights;
-    uint8_t **bgs;
-    int32_t **q8s;
+    uint16_t *(*aovs)[RP_AOV_KINDS];
     int64_t *index;
     int head;     /* next slot to hand out */
     int queued;   /* slots submitted and not yet written */
@@ -46,8 +45,8 @@ static void *writer_main(void *arg)
             f.index = k;
             f.data = w->frames[tail];
             f.heights = w->heights[tail];
-            f.background = w->bgs[tail];
-            f.heights_q8 = w->q8s[tail];
+            for (int kind = 0; kind < RP_AOV_KINDS; kind++)
+                f.aov[kind] = w->aovs[tail][kind];
             r = rp_sinks_write(w->o.sinks, &f, &err);
         }
 
@@ -71,15 +70,12 @@ static void free_buffers(rp_writer *w)
             free(w->frames[i]);
         if (w->heights)
             free(w->heights[i]);
-        if (w->bgs)
-            free(w->bgs[i]);
-        if (w->q8s)
-            free(w->q8s[i]);
+        for (int kind = 0; w->aovs && kind < RP_AOV_KINDS; kind++)
+            free(w->aovs[i][kind]);
     }
     free(w->frames);
     free(w->heights);
-    free(w->bgs);
-    free(w->q8s);
+    free(w->aovs);
     free(w->index);
 }
 
@@ -94,20 +90,18 @@ int rp_writer_new(rp_writer **out, const rp_writer_opts *opts)
     w->o = *opts;
     w->frames = calloc((size_t)opts->slots, sizeof *w->frames);
     w->heights = calloc((size_t)opts->slots, sizeof *w->heights);
-    w->bgs = calloc((size_t)opts->slots, sizeof *w->bgs);
-    w->q8s = calloc((size_t)opts->slots, sizeof *w->q8s);
+    w->aovs = calloc((size_t)opts->slots, sizeof *w->aovs);
     w->index = calloc((size_t)opts->slots, sizeof *w->index);
-    if (!w->frames || !w->heights || !w->bgs || !w->q8s || !w->index)
+    if (!w->frames || !w->heights || !w->aovs || !w->index)
         goto fail;
     for (int i = 0; i < opts->slots; i++) {
         if (!(w->frames[i] = malloc(opts->frame_bytes)))
             goto fail;
         if (opts->cells && !(w->heights[i] = malloc(opts->cells * sizeof(int16_t))))
             goto fail;
-        if (opts->bg_bytes && !(w->bgs[i] = malloc(opts->bg_bytes)))
-            goto fail;
-        if (opts->q8_bytes && !(w->q8s[i] = malloc(opts->q8_bytes)))
-            goto fail;
+        for (int kind = 0; kind < RP_AOV_KINDS; kind++)
+            if (opts->aov_bytes[kind] && !(w->aovs[i][kind] = malloc(opts->aov_bytes[kind])))
+                goto fail;
     }
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
@@ -124,7 +118,7 @@ fail:
     return RP_ERR_NOMEM;
 }
 
-uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg, int32_t **q8)
+uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint16_t *aov[RP_AOV_KINDS])
 {
     pthread_mutex_lock(&w->lock);
     while (w->queued == w->o.slots && w->status == RP_OK)
@@ -135,8 +129,8 @@ uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg, int32_
     if (!ok)
         return NULL;
     *heights = w->heights[w->head];
-    *bg = w->bgs[w->head];
-    *q8 = w->q8s[w->head];
+    for (int kind = 0; kind < RP_AOV_KINDS; kind++)
+        aov[kind] = w->aovs[w->head][kind];
     return w->frames[w->head];
 }
 

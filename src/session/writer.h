@@ -21,19 +21,18 @@ typedef struct rp_writer_opts {
     rp_frame frame;     /* the frames' geometry (index, data and heights are filled in) */
     size_t frame_bytes; /* pixel bytes per frame */
     size_t cells;       /* heights per frame to keep with it, 0 = none */
-    size_t bg_bytes;    /* the background's bytes to keep with it, 0 = none */
-    size_t q8_bytes;    /* the output-sized Q8 heights' bytes to keep with it, 0 = none */
-    int slots;          /* frames in flight, >= 1 */
+    size_t aov_bytes[RP_AOV_KINDS]; /* bytes of each --aov pass with it, 0 = none */
+    int slots;                      /* frames in flight, >= 1 */
 } rp_writer_opts;
 
 /** Start the writer thread. Returns RP_OK, RP_ERR_NOMEM or RP_ERR_INVALID. */
 int rp_writer_new(rp_writer **out, const rp_writer_opts *opts);
 
 /** A free slot to render the next frame into (frame_bytes of pixels), and, when the sinks
- * want heights, the background or the Q8 heights, buffers for copies of them in *heights,
- * *bg and *q8 (else NULL). Blocks while every slot is in flight. Returns NULL once the writer has
- * failed (see rp_writer_finish). */
-uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint8_t **bg, int32_t **q8);
+ * want heights or --aov passes, buffers for them in *heights and aov[kind] (else NULL).
+ * Blocks while every slot is in flight. Returns NULL once the writer has failed (see
+ * rp_writer_finish). */
+uint8_t *rp_writer_acquire(rp_writer *w, int16_t **heights, uint16_t *aov[RP_AOV_KINDS]);
 
 /** Number of frames in flight: the writer's slots (for memory estimates). */
 #define RP_WRITER_SLOTS 3

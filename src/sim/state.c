@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/common.h"
+
 #define HEAD 48 /* bytes before the buffers */
 
 static const uint8_t magic[8] = {'R', 'P', 'S', 'T', 'A', 'T', 'E', 0};
@@ -148,15 +150,6 @@ static uint32_t get32(const uint8_t *b)
 static uint64_t get64(const uint8_t *b)
 {
     return (uint64_t)get32(b) | (uint64_t)get32(b + 4) << 32;
-}
-
-void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint16_t v = (uint16_t)src[i];
-        dst[2 * i] = (uint8_t)v;
-        dst[2 * i + 1] = (uint8_t)(v >> 8);
-    }
 }
 
 int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint64_t inputs, uint8_t **buf,

@@ -37,10 +37,6 @@ int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *ba
 int rp_state_encode(const rp_water *w, int64_t k, uint64_t key, uint64_t inputs, uint8_t **buf,
                     size_t *len);
 
-/** n heights as little-endian int16 bytes (2n bytes at dst): the layout of checkpoints and
- * of --dump-heights. */
-void rp_heights_to_le(uint8_t *dst, const int16_t *src, size_t n);
-
 /** Read a checkpoint header and buffers. Checks magic, version, size against the water, a
  * frame index >= 0, and the checksum; *frame, *key and *inputs are what the file says (the
  * caller compares them). A file of an older format is refused with a message saying so.

@@ -65,18 +65,28 @@ for user in src/frei0r/plugin.c src/frei0r/images.h web/rpweb.c tests/tools/rpco
         ok "$user includes rpcore.h and no private header"
     fi
 done
+# includes_only DIR ALLOWED WHAT: every .c and .h of src/DIR includes only the quoted
+# headers the grep pattern ALLOWED matches ("ok DIR/FILE WHAT").
+includes_only() {
+    local user name
+    for user in "$root/src/$1"/*.c "$root/src/$1"/*.h; do
+        name=src/$1/${user##*/}
+        if grep -n '^#include "' "$user" | grep -v "$2" >inc.txt; then
+            bad "$name $3"; cat inc.txt
+        else
+            ok "$name $3"
+        fi
+    done
+}
 # The program (src/cli/) is a user of the library's public header like any other: it
 # includes rockpool.h (and through it rpcore.h) and its own headers, no private one.
-for user in "$root"/src/cli/*.c "$root"/src/cli/*.h; do
-    name=src/cli/${user##*/}
-    if grep -n '^#include "' "$user" |
-        grep -v '#include "rockpool.h"\|#include "rpcore.h"\|#include "cli.h"\|#include "identity.h"' \
-            >inc.txt; then
-        bad "$name includes the public headers and its own only"; cat inc.txt
-    else
-        ok "$name includes the public headers and its own only"
-    fi
-done
+includes_only cli '#include "\(rockpool\|rpcore\|cli\|identity\)\.h"' \
+    "includes the public headers and its own only"
+# The session (src/session/, the library's frame loop) stands on the core's public API: it
+# includes no header of the core's folders (scene, sim, look, engine, core), only rpcore.h
+# and rockpool.h, and the library's own folders (base, input, output, check, session).
+includes_only session '#include "\(rockpool\|rpcore\)\.h"\|#include "\(base\|input\|output\|check\|session\)/' \
+    "includes the core through rpcore.h only"
 printf '#include "rpcore.h"\n' >core_alone.c
 check "rpcore.h compiles alone as C99 (-pedantic -Werror)" ${CC:-cc} -std=c99 -pedantic -Wall \
     -Wextra -Werror -fsyntax-only -I"$root/include" core_alone.c

@@ -9,8 +9,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef __wasi__
+#include <unistd.h> /* rmdir */
+#endif
 
 #include "rpcore.h"
 
@@ -871,17 +875,277 @@ static void test_without_images(void **state)
     rp_scene_free(&s);
 }
 
+/* A video background's length (footage_frames) is the timeline's where the scene gives no
+ * duration or says `duration background`, and not where it gives one. */
+static void test_footage_frames(void **state)
+{
+    (void)state;
+    static const char *const texts[3] = {"size 64x40\nfps 30\n",
+                                         "size 64x40\nfps 30\nduration background\n",
+                                         "size 64x40\nfps 30\nduration 2s\n"};
+    static const int64_t want[3] = {45, 45, 60};
+    for (int i = 0; i < 3; i++) {
+        rp_scene *s;
+        rp_error err;
+        rp_core_config cfg;
+        rp_core *c = NULL;
+        rp_core_info info;
+        assert_int_equal(rp_scene_from_text(&s, texts[i], strlen(texts[i]), NULL, &err), RP_OK);
+        rp_core_config_init(&cfg);
+        cfg.footage_frames = 45;
+        assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+        rp_core_get_info(c, &info);
+        assert_int_equal(info.frames, want[i]);
+        rp_core_close(&c);
+        cfg.footage_frames = -1;
+        assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_ERR_INVALID);
+        rp_scene_free(&s);
+    }
+}
+
+/* The stop flag set: a frame is refused with RP_ERR_INTERRUPTED; cleared, the core goes on
+ * and frame 12 is a fresh core's frame 12. */
+static void test_stop_flag(void **state)
+{
+    (void)state;
+    static volatile sig_atomic_t stop;
+    rp_scene *s, *s2;
+    rp_error err;
+    rp_core_config cfg;
+    rp_core *c = NULL, *fresh = open_core(&s2, NULL, 0, 0);
+    assert_int_equal(rp_scene_from_text(&s, scene_text, strlen(scene_text), NULL, &err), RP_OK);
+    rp_core_config_init(&cfg);
+    cfg.stop = &stop;
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+    uint8_t *a = render(c, 3, RP_PASS_RENDER, 3);
+    stop = 1;
+    assert_int_equal(rp_core_render(c, 12, RP_PASS_RENDER, a, 64 * 3, &err), RP_ERR_INTERRUPTED);
+    stop = 0;
+    free(a);
+    a = render(c, 12, RP_PASS_RENDER, 3);
+    uint8_t *b = render(fresh, 12, RP_PASS_RENDER, 3);
+    assert_memory_equal(a, b, 64 * 40 * 3);
+    free(a);
+    free(b);
+    rp_core_close(&c);
+    rp_core_close(&fresh);
+    rp_scene_free(&s);
+    rp_scene_free(&s2);
+}
+
+/* Several passes at once (rp_core_render_passes) are the passes one by one, packed rows or
+ * not, in any order. */
+static void test_render_passes(void **state)
+{
+    (void)state;
+    rp_scene *s, *s2;
+    rp_error err;
+    rp_core *c = open_core(&s, "preset rockpool\n", 0, 0), *one = open_core(&s2, NULL, 0, 0);
+    enum { W = 64, H = 40 };
+    static uint16_t n[H * W * 3], d[H * W * 3], cs[H * (W * 3 + 5)], h[H * W];
+    const enum rp_pass passes[4] = {RP_PASS_CAUSTICS, RP_PASS_HEIGHT, RP_PASS_NORMAL,
+                                    RP_PASS_DISPLACEMENT};
+    void *const dst[4] = {cs, h, n, d};
+    const size_t stride[4] = {(W * 3 + 5) * 2, W * 2, W * 6, W * 6};
+    uint8_t *px = malloc(W * H * 3);
+    assert_non_null(px);
+    assert_int_equal(rp_core_render(c, 9, RP_PASS_RENDER, px, W * 3, &err), RP_OK);
+    assert_int_equal(rp_core_render_passes(c, 9, 4, passes, dst, stride, &err), RP_OK);
+    for (int i = 0; i < 4; i++) {
+        uint8_t *want = malloc(stride[i] * H);
+        assert_non_null(want);
+        assert_int_equal(rp_core_render(one, 9, passes[i], want, stride[i], &err), RP_OK);
+        for (int y = 0; y < H; y++) /* the rows, not the padding */
+            assert_memory_equal((const uint8_t *)dst[i] + y * stride[i], want + y * stride[i],
+                                passes[i] == RP_PASS_HEIGHT ? W * 2 : W * 6);
+        free(want);
+    }
+    assert_int_equal(rp_core_render_passes(c, 20, 1, passes, dst, stride, &err), RP_ERR_INVALID);
+    free(px);
+    rp_core_close(&c);
+    rp_core_close(&one);
+    rp_scene_free(&s);
+    rp_scene_free(&s2);
+}
+
+/* What a program learns before its first frame: the steps of each frame and the drops each
+ * starts (hand-counted: the elias preset steps once a frame; drops at frames 0, 0 and 5), the
+ * timeline's counts, the memory's share of each mask file (a byte a cell), the settings merged and
+ * given, a copy of settings. */
+static void test_setup_queries(void **state)
+{
+    (void)state;
+    static const char text[] = "size 64x40\nfps 30\nduration 8f\npreset elias\n"
+                               "at 0f drop 20 20 radius 4 height 3000\n"
+                               "at 0f drop 40 20 radius 4 height 3000\n"
+                               "at 5f drop 30 10 radius 3 height 2000\n";
+    rp_scene *s;
+    rp_core *c = open_text(&s, text, NULL, 0, 0);
+    rp_core_info info;
+    rp_timeline_stats ts;
+    rp_core_get_info(c, &info);
+    assert_int_equal(info.steps, 8);
+    for (int64_t k = 0; k < 8; k++) {
+        assert_int_equal(rp_core_frame_steps(c, k), k + 1);
+        assert_int_equal(rp_core_frame_drops(c, k), k == 0 ? 2 : k == 5 ? 1 : 0);
+    }
+    rp_core_timeline_stats(c, &ts);
+    assert_int_equal(ts.drops, 3);
+    assert_int_equal(ts.walls, 0);
+    assert_true(rp_core_memory(c, 0) > 64 * 40 * 9);
+    assert_true(rp_core_memory(c, 2) - rp_core_memory(c, 0) == 2.0 * 64 * 40);
+    assert_int_equal(rp_core_steps(c), 0);
+    uint8_t *px = render(c, 4, RP_PASS_RENDER, 3);
+    assert_int_equal(rp_core_steps(c), 5);
+    free(px);
+
+    rp_error err;
+    rp_settings *over, *merged, *copy;
+    rp_settings_info a, b;
+    assert_int_equal(rp_settings_parse(&over, "fps 25\nseed 4\n", NULL, &err), RP_OK);
+    assert_int_equal(rp_settings_merged(&merged, s, over, &err), RP_OK);
+    rp_settings_get_info(merged, &a);
+    assert_int_equal(a.fps, 25);
+    assert_int_equal(a.width, 64);
+    assert_true(rp_settings_given(merged, "duration") && rp_settings_given(merged, "size"));
+    assert_true(rp_settings_given(over, "seed") && !rp_settings_given(over, "duration"));
+    assert_false(rp_settings_given(over, "nosuch"));
+    assert_int_equal(rp_settings_copy(&copy, merged, &err), RP_OK);
+    rp_settings_get_info(copy, &b);
+    assert_int_equal(b.fps, a.fps);
+    assert_int_equal(b.seed, 4);
+    assert_true(rp_settings_given(copy, "duration"));
+    rp_settings_free(&copy);
+    rp_settings_free(&merged);
+    rp_settings_free(&over);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+}
+
+/* A background the scene names is asked for at a frame, not at rp_core_start; a mask path
+ * out of the scene's folder is refused unless allow_outside_paths. */
+static void test_background_at_frame_and_outside(void **state)
+{
+    (void)state;
+    static const char bg[] = "size 64x40\nduration 4f\nbackground b.png\n";
+    static const char outside[] = "size 64x40\nduration 4f\nat 0f wall mask ../m.png\n";
+    rp_scene *s;
+    rp_error err;
+    rp_core_config cfg;
+    rp_core *c = open_text(&s, bg, NULL, 0, 0);
+    assert_int_equal(rp_core_start(c, &err), RP_OK);
+    uint8_t px[64 * 40 * 3];
+    assert_int_equal(rp_core_render(c, 0, RP_PASS_RENDER, px, 64 * 3, &err), RP_ERR_UNSUPPORTED);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+
+    decoder d = {0};
+    assert_int_equal(rp_scene_from_text(&s, outside, strlen(outside), "t.scene", &err), RP_OK);
+    rp_core_config_init(&cfg);
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    assert_int_equal(rp_core_start(c, &err), RP_ERR_INVALID);
+    assert_int_equal(d.calls, 0);
+    rp_core_close(&c);
+    cfg.allow_outside_paths = 1;
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    assert_int_equal(rp_core_start(c, &err), RP_OK);
+    assert_int_equal(d.calls, 1);
+    rp_core_close(&c);
+    rp_scene_free(&s);
+}
+
+#ifndef __wasi__
+/* A measure of an image that counts its calls: 100 bytes a mask, 7 a picture. */
+static int count_cost(void *ctx, const char *path, enum rp_image_use use, int w, int h,
+                      int64_t *bytes, rp_error *err)
+{
+    (void)path;
+    (void)w;
+    (void)h;
+    (void)err;
+    (*(int *)ctx)++;
+    *bytes = use == RP_IMAGE_WALL_MASK ? 100 : 7;
+    return RP_OK;
+}
+
+/* The masks' costs before decoding: one file under two spellings is one file, costed once
+ * at the grid's size (and its picture once with `walls visible image`); a mask that is not
+ * there is RP_ERR_IO at its statement. */
+static void test_image_costs(void **state)
+{
+    char dir[] = "/tmp/rp-core-XXXXXX", name[64], path[80];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/m.png", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("not decoded", f);
+    fclose(f);
+    snprintf(name, sizeof name, "%s/t.scene", dir);
+    static const char text[] = "size 64x40\nduration 8f\n"
+                               "at 0f wall mask m.png\nat 2f wall mask ./m.png\n";
+    static const char image[] = "size 64x40\nduration 8f\nwalls visible image\n"
+                                "at 0f wall mask m.png\nat 2f wall mask ./m.png\n";
+    static const char missing[] = "size 64x40\nduration 8f\n"
+                                  "at 0f wall mask m.png\nat 3f wall mask x.png\n";
+    const char *const texts[3] = {text, image, missing};
+    for (int i = 0; i < 3; i++) {
+        rp_scene *s;
+        rp_error err;
+        rp_core *c = NULL;
+        int calls = 0;
+        double bytes = 0;
+        size_t files = 9;
+        assert_int_equal(rp_scene_from_text(&s, texts[i], strlen(texts[i]), name, &err), RP_OK);
+        assert_int_equal(rp_core_open(&c, s, NULL, &err), RP_OK);
+        int r = rp_core_image_costs(c, count_cost, &calls, &bytes, &files, &err);
+        if (i < 2) {
+            assert_int_equal(r, RP_OK);
+            assert_int_equal(files, 1);
+            assert_int_equal(calls, i == 0 ? 1 : 2);
+            assert_true(bytes == (i == 0 ? 100 : 107));
+        } else {
+            assert_int_equal(r, RP_ERR_IO);
+            assert_true(err.has_diag && err.bad_input);
+            assert_int_equal(err.diag.line, 4);
+        }
+        rp_core_close(&c);
+        rp_scene_free(&s);
+    }
+    remove(path);
+    rmdir(dir);
+    (void)state;
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_version),       cmocka_unit_test(test_settings_set),
-        cmocka_unit_test(test_time_parse),    cmocka_unit_test(test_scene_text_and_masks),
-        cmocka_unit_test(test_checkpoint),    cmocka_unit_test(test_order_instant_stride),
-        cmocka_unit_test(test_height_pass),   cmocka_unit_test(test_background_and_passes),
-        cmocka_unit_test(test_refusals),      cmocka_unit_test(test_without_images),
-        cmocka_unit_test(test_thread_counts), cmocka_unit_test(test_kept_checkpoints),
-        cmocka_unit_test(test_step_budget),   cmocka_unit_test(test_light_knobs),
-        cmocka_unit_test(test_image_places),  cmocka_unit_test(test_images_decoded),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_settings_set),
+        cmocka_unit_test(test_time_parse),
+        cmocka_unit_test(test_scene_text_and_masks),
+        cmocka_unit_test(test_checkpoint),
+        cmocka_unit_test(test_order_instant_stride),
+        cmocka_unit_test(test_height_pass),
+        cmocka_unit_test(test_background_and_passes),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_without_images),
+        cmocka_unit_test(test_thread_counts),
+        cmocka_unit_test(test_kept_checkpoints),
+        cmocka_unit_test(test_step_budget),
+        cmocka_unit_test(test_light_knobs),
+        cmocka_unit_test(test_image_places),
+        cmocka_unit_test(test_images_decoded),
+        cmocka_unit_test(test_footage_frames),
+        cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_render_passes),
+        cmocka_unit_test(test_setup_queries),
+        cmocka_unit_test(test_background_at_frame_and_outside),
+#ifndef __wasi__
+        cmocka_unit_test(test_image_costs),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
