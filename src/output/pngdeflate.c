@@ -217,6 +217,12 @@ static inline int ctz64(uint64_t v)
     return __builtin_ctzll(v);
 }
 
+/* The table's slot for the MIN_MATCH bytes at the start of v. */
+static inline uint32_t hash(uint64_t v)
+{
+    return (uint32_t)(((v & MATCH_MASK) * 0x9e3779b97f4a7c15ull) >> (64 - HASH_BITS));
+}
+
 /* The distance code (0..29) of a distance 1..32768, and its number of extra bits. */
 static inline unsigned dist_code(unsigned d)
 {
@@ -275,7 +281,7 @@ static void parse_block(rp_pngz *z, const uint8_t *p, size_t lo, size_t hi, size
     z->extra_bits = 0;
     while (i < last) {
         uint64_t v = load64(p + i);
-        uint32_t key = (uint32_t)(((v & MATCH_MASK) * 0x9e3779b97f4a7c15ull) >> (64 - HASH_BITS));
+        uint32_t key = hash(v);
         size_t j = z->head[key];
         z->head[key] = (uint32_t)i;
         uint64_t x = load64(p + j) ^ v;
@@ -302,6 +308,7 @@ static void parse_block(rp_pngz *z, const uint8_t *p, size_t lo, size_t hi, size
         }
         if (len > max)
             len = max;
+        size_t fwd = len, at = i;
         /* the literals before it */
         size_t k = lit_start;
         for (; k + 4 <= i; k += 4) {
@@ -318,17 +325,16 @@ static void parse_block(rp_pngz *z, const uint8_t *p, size_t lo, size_t hi, size
         z->dfreq[dc]++;
         z->extra_bits += len_extra[lc] + dist_extra(dc);
         /* the pixels inside the match, into the table */
-        for (size_t q = i + bpp; q + bpp <= i + len && q + 8 <= hi; q += bpp)
-            z->head[(uint32_t)(((load64(p + q) & MATCH_MASK) * 0x9e3779b97f4a7c15ull) >>
-                               (64 - HASH_BITS))] = (uint32_t)q;
-        i += len;
+        for (size_t q = at + bpp; q + bpp <= at + fwd && q + 8 <= hi; q += bpp)
+            z->head[hash(load64(p + q))] = (uint32_t)q;
+        i = at + fwd;
         lit_start = i;
         /* to the first pixel at or after i; i was a pixel's first byte, so its phase in a
          * pixel is len's, or col's in the next row (less than 258 then) */
         unsigned phase;
-        col += len;
+        col += fwd;
         if (col < row_bytes) {
-            phase = mod[len];
+            phase = mod[fwd];
         } else {
             do
                 col -= row_bytes;
@@ -415,7 +421,8 @@ static void write_stored(bits *w, const uint8_t *p, size_t lo, size_t hi, int fi
     } while (lo < hi);
 }
 
-/* n literals of p with codes tab (code | length << 16), four a flush. */
+/* n literals of p with codes tab (code | length << 16): four a flush, and at most three
+ * more left in the buffer (42 bits, so the caller flushes before adding more than 15). */
 static inline void put_literals(bits *w, const uint8_t *p, size_t n, const uint32_t *tab)
 {
     size_t i = 0;
@@ -427,10 +434,8 @@ static inline void put_literals(bits *w, const uint8_t *p, size_t n, const uint3
         put(w, d & 0xffff, d >> 16);
         flush(w);
     }
-    for (; i < n; i++) {
+    for (; i < n; i++)
         put(w, tab[p[i]] & 0xffff, tab[p[i]] >> 16);
-        flush(w);
-    }
 }
 
 /* Write bytes [lo, hi) of the stream p as one block, the last when `final`. */
@@ -439,7 +444,7 @@ static void write_block(rp_pngz *z, bits *w, const uint8_t *p, size_t lo, size_t
 {
     uint8_t lens[NLIT + NDIST], cl_len[19];
     uint16_t codes[NLIT], dcodes[NDIST], cl_code[19];
-    uint32_t cl_freq[19] = {0}, lit[256];
+    uint32_t cl_freq[19] = {0}, lit[256], lenbits[259];
     cl_item items[NLIT + NDIST];
 
     parse_block(z, p, lo, hi, row_bytes, bpp);
@@ -496,6 +501,12 @@ static void write_block(rp_pngz *z, bits *w, const uint8_t *p, size_t lo, size_t
     canonical_codes(dlens, ndist, dcodes);
     for (int s = 0; s < 256; s++)
         lit[s] = codes[s] | (uint32_t)lens[s] << 16;
+    /* Each length's code and extra bits as one value (at most 19 bits), its size above. */
+    for (unsigned len = 3; len <= 258; len++) {
+        unsigned lc = z->len_lut[len];
+        lenbits[len] = (codes[257 + lc] | (len - len_base[lc]) << lens[257 + lc]) |
+                       (uint32_t)(lens[257 + lc] + len_extra[lc]) << 24;
+    }
     const uint8_t *b = p + lo;
     for (int t = 0; t < z->ntok; t++) {
         const token *tk = &z->tok[t];
@@ -503,14 +514,16 @@ static void write_block(rp_pngz *z, bits *w, const uint8_t *p, size_t lo, size_t
         b += tk->lits;
         if (!tk->len)
             break;
-        unsigned lc = z->len_lut[tk->len], dc = dist_code(tk->dist);
-        put(w, codes[257 + lc], lens[257 + lc]);
-        put(w, tk->len - len_base[lc], len_extra[lc]);
-        put(w, dcodes[dc], dlens[dc]);
-        put(w, tk->dist - dist_base(dc), dist_extra(dc));
+        flush(w);
+        uint32_t lb = lenbits[tk->len];
+        unsigned dc = dist_code(tk->dist);
+        put(w, lb & 0xffffff, lb >> 24);
+        put(w, dcodes[dc] | (uint64_t)(tk->dist - dist_base(dc)) << dlens[dc],
+            dlens[dc] + dist_extra(dc));
         flush(w);
         b += tk->len;
     }
+    flush(w);
     put(w, codes[EOB], lens[EOB]);
     flush(w);
 }
