@@ -25,7 +25,7 @@
 #include <libdeflate.h>
 
 /* Input bytes per deflate block: each block's codes fit its own part of the picture. */
-#define BLOCK 65536
+#define BLOCK 262144
 /* The shortest match: 7 bytes (two pixels and a third's first byte in RGB) measured
  * smaller than 6 or 8 on rendered water. */
 #define MIN_MATCH 7
@@ -556,9 +556,10 @@ void rp_pngz_free(rp_pngz **z)
 
 size_t rp_pngz_bound(size_t n)
 {
-    /* zlib's 2 + 4 bytes; at most a stored block's size a block (5 bytes of header for each
-     * 65535 bytes, 1 of padding); 8 bytes of room for the bit writer's last store. */
-    return n + 12 * (n / BLOCK + 1) + 32;
+    /* zlib's 2 + 4 bytes; a block at most its stored size: 5 bytes of header for each
+     * stored block of up to 65535 bytes, fewer than n / 32768 + 1 of them however rows cut
+     * the blocks; 8 bytes of room for the bit writer's last store. */
+    return n + 12 * (n / 32768 + 1) + 32;
 }
 
 size_t rp_pngz_compress(rp_pngz *z, const uint8_t *rows, size_t row_bytes, size_t height,

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** An encoder's work area (a hash table and a block's tokens, about 210 KiB): one for each
+/** An encoder's work area (a hash table and a block's tokens, about 430 KiB): one for each
  * thread that compresses. */
 typedef struct rp_pngz rp_pngz;
 
@@ -26,7 +26,7 @@ size_t rp_pngz_bound(size_t n);
 /** Compress `height` rows of `row_bytes` bytes each (a PNG's filtered image data: the filter
  * type byte, then pixels of `bpp` bytes, 1..8), stored one after the other at `rows`, into
  * a zlib stream at `out` (room for `cap` bytes). Each deflate block holds whole rows (or
- * part of one longer than 64 KiB), with codes of its own, or is stored when that is
+ * part of one longer than 256 KiB), with codes of its own, or is stored when that is
  * smaller. Any row_bytes works; matches are tried where pixels start. Returns the stream's
  * length, or 0 when cap is less than rp_pngz_bound(row_bytes * height), bpp is out of
  * range or the input exceeds 4 GiB. Allocates nothing. */
