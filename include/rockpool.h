@@ -78,7 +78,7 @@ typedef struct rp_output_opts {
     const char *encoder_preset; /* NULL = encoder default */
     int64_t bitrate;            /* bits/s, 0 = unset (CRF mode) */
     const char *pix_fmt;        /* NULL = yuv420p (or what the encoder needs) */
-    int png_level;              /* zlib level 0..9, -1 = default (3, tuned) */
+    int png_level;              /* libdeflate level 0..9 (9: its 12), -1 = rockpool's own */
     const char *hash_algo;      /* -f framehash's algorithm (hash names as --hash); NULL = md5 */
     int quiet;                  /* silence the encoders' own loggers (x265, SVT-AV1) */
 } rp_output_opts;

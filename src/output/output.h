@@ -35,7 +35,7 @@ typedef struct rp_output_spec {
     const char *encoder_preset; /* NULL = encoder default */
     int64_t bitrate;            /* bits/s, 0 = unset (CRF mode) */
     const char *pix_fmt;        /* NULL = yuv420p (or what the encoder needs) */
-    int png_level;              /* zlib level 0..9, -1 = default (3, tuned) */
+    int png_level;              /* libdeflate level 0..9 (9: its 12), -1 = rockpool's own */
     int threads;                /* encoder threads for backends that can use them (PNG) */
     /* Called with a one-line warning (e.g. an encoder fallback); may be NULL. */
     void (*warn)(void *ctx, const char *msg);

@@ -23,20 +23,24 @@
 #include "base/common.h"
 #include "base/oqueue.h"
 #include "output/output_backend.h"
+#include "output/pngdeflate.h"
 #include "output/pngfilter.h"
 
 /* How the file is made. The rows are Paeth-filtered (pngfilter.h, SSE2 or AVX2; None at
  * --png-level 0, where stored data cannot gain from a filter) into one buffer per frame,
- * which libdeflate compresses in one call into a complete zlib stream (header, deflate
- * data, Adler-32); the chunks around it, with their CRC-32 (libdeflate's), are written
- * here. Deflate is nearly all of the time of a PNG frame.
+ * which one call compresses into a complete zlib stream (header, deflate data, Adler-32);
+ * the chunks around it, with their CRC-32 (libdeflate's), are written here. Deflate is
+ * nearly all of the time of a PNG frame.
  *
- * --png-level N keeps zlib's scale (0 stored, 1 fastest .. 9 smallest) and maps onto
- * libdeflate's levels: N for 0..8, 12 (its slowest, smallest) for 9; the default is 1.
+ * The default (--png-level unset) is rockpool's own deflate for filtered rows
+ * (pngdeflate.h): a match tried at each pixel against the last pixel with the same next 7
+ * bytes, no search, Huffman codes per block of rows. On rendered water it writes smaller
+ * files than libdeflate's fastest level, in less time (make bench measures both against
+ * FFmpeg's PNG encoder). --png-level N keeps zlib's scale (0 stored, 1 fastest .. 9
+ * smallest) and maps onto libdeflate's levels: N for 0..8, 12 (its slowest, smallest) for 9.
  * Paeth on every row: choosing a filter per row (the least sum of absolute differences)
- * gave larger files of rendered water and cost more. Level 1 is the default: the fastest
- * that still writes smaller files than FFmpeg's PNG encoder (make bench measures both). */
-#define PNG_DEFAULT_DEFLATE 1
+ * gave larger files of rendered water and cost more. */
+#define PNG_DEFAULT_DEFLATE (-1) /* rockpool's own deflate */
 
 /* Deflated bytes per IDAT chunk. */
 #define IDAT_BYTES (1 << 17)
@@ -53,16 +57,18 @@ typedef struct png_job {
     rp_error err; /* why encoding or renaming it failed */
 } png_job;
 
-/* One encoder's compressor and output buffer, made once and reused for every frame. */
+/* One encoder's compressor (libdeflate's, or rockpool's own for the default) and output
+ * buffer, made once and reused for every frame. */
 typedef struct png_coder {
     struct libdeflate_compressor *z;
+    rp_pngz *pz;
     uint8_t *zbuf;
     size_t zcap;
 } png_coder;
 
 typedef struct png_out {
     const rp_output_spec *opts;
-    int level;        /* libdeflate's level */
+    int level;        /* libdeflate's level, or -1: rockpool's own deflate */
     int bpp;          /* bytes per pixel (rp_pixfmt_bytes) */
     size_t raw_bytes; /* filtered frame: height * (1 + bpp * width) */
     uint8_t *zeros;   /* the row "above" the first one */
@@ -96,18 +102,22 @@ static void coder_free(png_coder *c)
 {
     if (c->z)
         libdeflate_free_compressor(c->z);
+    rp_pngz_free(&c->pz);
     free(c->zbuf);
     memset(c, 0, sizeof(*c));
 }
 
-/* A compressor at `level` and room for the worst case of raw_bytes. */
+/* A compressor at `level` (-1: rockpool's own) and room for the worst case of raw_bytes. */
 static int coder_init(png_coder *c, size_t raw_bytes, int level)
 {
     memset(c, 0, sizeof(*c));
-    c->z = libdeflate_alloc_compressor(level);
-    if (!c->z)
+    if (level < 0)
+        c->pz = rp_pngz_new();
+    else
+        c->z = libdeflate_alloc_compressor(level);
+    if (!c->z && !c->pz)
         return RP_ERR_NOMEM;
-    c->zcap = libdeflate_zlib_compress_bound(c->z, raw_bytes);
+    c->zcap = c->pz ? rp_pngz_bound(raw_bytes) : libdeflate_zlib_compress_bound(c->z, raw_bytes);
     c->zbuf = malloc(c->zcap);
     if (!c->zbuf) {
         coder_free(c);
@@ -177,13 +187,15 @@ static int write_chunk(int fd, const char *type, const uint8_t *data, size_t len
 }
 
 /* Compress the filtered rows of one width x height frame and write the whole file to fd.
- * Returns 0, an errno value of a failed write, or -1 if libdeflate failed. */
+ * Returns 0, an errno value of a failed write, or -1 if the compressor failed. */
 static int encode(int fd, png_coder *c, const uint8_t *rows, size_t raw_bytes, int width,
                   int height, enum rp_pixfmt pixfmt, const char *const *metadata)
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     uint8_t ihdr[13], phys[9];
-    size_t n = libdeflate_zlib_compress(c->z, rows, raw_bytes, c->zbuf, c->zcap);
+    size_t n = c->pz ? rp_pngz_compress(c->pz, rows, raw_bytes / (size_t)height, (size_t)height,
+                                        (unsigned)rp_pixfmt_bytes(pixfmt), c->zbuf, c->zcap)
+                     : libdeflate_zlib_compress(c->z, rows, raw_bytes, c->zbuf, c->zcap);
     int e;
 
     if (n == 0)
@@ -355,7 +367,7 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
                po->opts->metadata);
     if (e < 0) {
         ret = rp_error_set(err, RP_ERR_ENCODER, 0,
-                           "PNG encoding failed on '%s': libdeflate's compressor failed", name);
+                           "PNG encoding failed on '%s': the compressor failed", name);
         close(fd);
     } else if (e > 0) {
         ret = rp_error_set(err, RP_ERR_IO, 0, "cannot write '%s': %s", name, strerror(e));
