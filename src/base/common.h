@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rockpool.h" /* enum rp_err, rp_strerror() */
+#include "rpcore.h" /* enum rp_err, rp_strerror() */
 
 /** floor(sqrt(v)), integer-only (the same on every machine). */
 uint32_t rp_isqrt64(uint64_t v);

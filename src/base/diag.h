@@ -6,7 +6,7 @@
 
 #include <stdarg.h>
 
-#include "rockpool.h" /* rp_diag, rp_error */
+#include "rpcore.h" /* rp_diag, rp_error */
 
 /** Fill err: code, whose fault, and a message. Returns code. */
 int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)

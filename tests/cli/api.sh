@@ -87,6 +87,17 @@ includes_only cli '#include "\(rockpool\|rpcore\|cli\|identity\)\.h"' \
 # and rockpool.h, and the library's own folders (base, input, output, check, session).
 includes_only session '#include "\(rockpool\|rpcore\)\.h"\|#include "\(base\|input\|output\|check\|session\)/' \
     "includes the core through rpcore.h only"
+# The core's folders are below the library: none includes rockpool.h or a header of the
+# library's own folders (its x86 kernels of YUV, the PNG filter and MD5 are the output's
+# and the check's, in src/x86 with the rest).
+for dir in base scene sim look engine core; do
+    if grep -n '^#include "\(rockpool\.h\|input/\|output/\|check/\|session/\|cli/\)' \
+        "$root/src/$dir"/*.[ch] >inc.txt; then
+        bad "src/$dir includes nothing of the library above the core"; cat inc.txt
+    else
+        ok "src/$dir includes nothing of the library above the core"
+    fi
+done
 printf '#include "rpcore.h"\n' >core_alone.c
 check "rpcore.h compiles alone as C99 (-pedantic -Werror)" ${CC:-cc} -std=c99 -pedantic -Wall \
     -Wextra -Werror -fsyntax-only -I"$root/include" core_alone.c
