@@ -1,9 +1,8 @@
 /* pngdeflate.c - deflate for filtered PNG rows (pngdeflate.h), in the spirit of fpnge: no
  * search, Huffman codes fitted to each block's own symbols, a bit writer with a 64-bit
- * buffer. Huffman codes alone (with runs at distance 1) were measured first: on rendered
- * water over a grainy texture they wrote 1.6 to 1.8 times libdeflate level 1's bytes,
- * because the grain repeats across a pixel's three channels and only matches capture that.
- * So matches are found, but cheaply and at pixels only:
+ * buffer. Huffman codes alone (with runs at distance 1) are not enough: the grain of
+ * rendered water repeats across a pixel's channels, and only matches capture that. So
+ * matches are found, but cheaply and at pixels only:
  *
  * At the first byte of each pixel (rows are known: the filter type byte, then pixels of
  * bpp bytes) the next MIN_MATCH bytes are hashed; the table gives the last pixel with that
@@ -26,8 +25,8 @@
 
 /* Input bytes per deflate block: each block's codes fit its own part of the picture. */
 #define BLOCK 262144
-/* The shortest match: 7 bytes (two pixels and a third's first byte in RGB) measured
- * smaller than 6 or 8 on rendered water. */
+/* The shortest match: 7 bytes (two pixels and a third's first byte in RGB), the length
+ * that gives rendered water its smallest files. */
 #define MIN_MATCH 7
 #define MATCH_MASK (MIN_MATCH == 8 ? ~0ull : (1ull << (8 * (MIN_MATCH & 7))) - 1)
 #define NDIST 30
