@@ -404,10 +404,11 @@ typedef int (*rp_core_image_fn)(void *ctx, const char *path, enum rp_image_use u
                                 int height, uint8_t *rgb, rp_error *err);
 
 /** Let fn decode the scene's wall masks and sky image (the core decodes no images) at the
- * first frame, each path once per use; fn NULL: refuse them (the default). A scene path
- * that reaches outside the scene file's directory (absolute, or with a '..') is refused at
- * its statement, as rockpool refuses it without --allow-outside-paths, before fn is
- * asked. Call it before the first frame: afterwards it is RP_ERR_INVALID. */
+ * first frame, each file once per use (spellings of one file, by its device and inode,
+ * share it); fn NULL: refuse them (the default). A scene path that reaches outside the
+ * scene file's directory (absolute, or with a '..') is refused at its statement, as
+ * rockpool refuses it without --allow-outside-paths (unless allow_outside_paths), before
+ * fn is asked. Call it before the first frame: afterwards it is RP_ERR_INVALID. */
 RP_API int rp_core_set_images(rp_core *core, rp_core_image_fn fn, void *ctx, rp_error *err);
 
 /** What decoding path for use at width x height would cost at its peak, in bytes, found
@@ -539,6 +540,13 @@ RP_API int rp_core_checkpoint_save(rp_core *core, void *dst, size_t size, rp_err
  * another size or other inputs), RP_ERR_IO (an input it is bound to cannot be read), all
  * with bad_input set; the frames rendered next are then those of the core before. */
 RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size, rp_error *err);
+
+/** rp_core_checkpoint_load of the checkpoint read from f (as far as it needs: a file that is
+ * not a checkpoint is refused at its header, whatever its size), refusing one taken after
+ * last_steps steps (-1: any) with RP_ERR_INVALID before its scene and inputs are compared.
+ * *steps is the checkpoint's steps once its header and buffers are read, else -1. */
+RP_API int rp_core_checkpoint_read(rp_core *core, FILE *f, int64_t last_steps, int64_t *steps,
+                                   rp_error *err);
 
 /** The resolved settings and the timeline as text (what tests/tools/rpcore --items
  * prints: the same on every architecture), for tests and debugging. Returns 0, or -1 when

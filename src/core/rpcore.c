@@ -84,6 +84,9 @@ void rp_core_config_init(rp_core_config *cfg)
 typedef struct core_mask {
     const char *path;
     uint8_t *cells, *rgb;
+    dev_t dev; /* the file (known: 1), so that spellings of one file share its pixels */
+    ino_t ino;
+    int known, owned; /* owned: cells and rgb are this entry's, not another spelling's */
 } core_mask;
 
 struct rp_core {
@@ -364,17 +367,19 @@ static int decode(rp_core *c, const char *path, enum rp_image_use use, int w, in
 
 static void free_masks(rp_core *c)
 {
-    for (size_t i = 0; i < c->nmasks; i++) {
-        free(c->masks[i].cells);
-        free(c->masks[i].rgb);
-    }
+    for (size_t i = 0; i < c->nmasks; i++)
+        if (c->masks[i].owned) {
+            free(c->masks[i].cells);
+            free(c->masks[i].rgb);
+        }
     free(c->masks);
     c->masks = NULL;
     c->nmasks = 0;
 }
 
-/* Every wall mask the timeline's frames use, decoded by the caller once per path: its
- * cells, and its picture with `walls visible image`. */
+/* Every wall mask the timeline's frames use, decoded by the caller once per file (its
+ * spellings share it, as rp_core_image_costs counts it): its cells, and its picture with
+ * `walls visible image`. */
 static int load_masks(rp_core *c, rp_error *err)
 {
     const rp_settings *s = rp_engine_settings(c->engine);
@@ -396,7 +401,25 @@ static int load_masks(rp_core *c, rp_error *err)
             if (!more)
                 return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
             c->masks = more;
-            core_mask m = {.path = path};
+            core_mask m = {.path = path, .owned = 1};
+            struct stat st;
+            if (stat(path, &st) == 0) {
+                m.known = 1;
+                m.dev = st.st_dev;
+                m.ino = st.st_ino;
+            }
+            size_t same = 0; /* another spelling of the same file, decoded already */
+            while (same < c->nmasks &&
+                   !(m.known && c->masks[same].known && c->masks[same].dev == m.dev &&
+                     c->masks[same].ino == m.ino))
+                same++;
+            if (same < c->nmasks) {
+                m.cells = c->masks[same].cells;
+                m.rgb = c->masks[same].rgb;
+                m.owned = 0;
+                c->masks[c->nmasks++] = m;
+                continue;
+            }
             int r =
                 decode(c, path, RP_IMAGE_WALL_MASK, c->info.grid_w, c->info.grid_h, &m.cells, err);
             for (size_t j = 0; !r && j < cells; j++) /* in place: cell j reads bytes 3j.. */
@@ -1007,12 +1030,24 @@ int rp_core_checkpoint_save(rp_core *c, void *dst, size_t size, rp_error *err)
 
 int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *err)
 {
-    rp_engine *fresh = NULL;
     int64_t steps;
-    uint64_t key, inputs, want;
-    int r;
     if (!src || !size)
         return rp_error_set(err, RP_ERR_FORMAT, 1, "the checkpoint is empty");
+    FILE *f = fmemopen((void *)(uintptr_t)src, size, "rb");
+    if (!f)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    int r = rp_core_checkpoint_read(c, f, -1, &steps, err);
+    fclose(f);
+    return r;
+}
+
+int rp_core_checkpoint_read(rp_core *c, FILE *f, int64_t last_steps, int64_t *psteps, rp_error *err)
+{
+    rp_engine *fresh = NULL;
+    int64_t steps = -1;
+    uint64_t key, inputs, want;
+    int r;
+    *psteps = -1;
     if ((r = start(c, 0, err)))
         return r;
     /* An engine that has taken no step (a run's start) takes the state itself, without a
@@ -1022,16 +1057,15 @@ int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *
         fresh = c->engine;
     else if ((r = new_engine(c, &fresh, err)))
         return r;
-    FILE *f = fmemopen((void *)(uintptr_t)src, size, "rb");
-    if (!f) {
-        if (!direct)
-            rp_engine_free(&fresh);
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    }
     r = rp_state_read(f, rp_engine_water(fresh), &steps, &key, &inputs, err);
-    fclose(f);
+    if (!r)
+        *psteps = steps;
     if (r)
         r = rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    else if (last_steps >= 0 && steps > last_steps)
+        r = rp_error_set(err, RP_ERR_INVALID, 1,
+                         "the checkpoint is at step %" PRId64 ", past step %" PRId64, steps,
+                         last_steps);
     else if (key != rp_state_key(rp_engine_settings(fresh), rp_engine_timeline(fresh), steps))
         r = rp_error_set(err, RP_ERR_INVALID, 1,
                          "state was saved from another scene or other settings");

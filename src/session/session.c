@@ -786,49 +786,25 @@ static int decode_image(void *ctx, const char *path, enum rp_image_use use, int 
     return r;
 }
 
-/* Start from a checkpoint: load it, check it belongs to this run and is not past
- * --start (the core replays the walls of the frames it skips). */
+/* Start from a checkpoint: load it, check it is not past --start and belongs to this run
+ * (the core replays the walls of the frames it skips). */
 static int load_state(rp_session *se, rp_error *err)
 {
     const char *path = se->run->load_state;
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    int r = RP_OK;
-    if (!f)
-        return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
-    for (;;) { /* the whole file: a checkpoint is the grid's heights and a header */
-        if (len == cap) {
-            uint8_t *more =
-                cap < ((size_t)1 << 40) ? realloc(buf, cap = cap ? 2 * cap : 1 << 16) : NULL;
-            if (!more) {
-                r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-                break;
-            }
-            buf = more;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                r = rp_error_set(err, RP_ERR_IO, 1, "%s: cannot read state: %s", path,
-                                 strerror(errno ? errno : EIO));
-            break;
-        }
-    }
-    fclose(f);
-    if (!r && (r = rp_core_checkpoint_load(se->core, buf, len, err)))
-        r = rp_error_set(err, r, err->bad_input, "%s: %s", path, err->msg);
-    free(buf);
-    if (r)
-        return r;
     /* The state must not be past frame --start's instant (with one step a frame the
      * state's step count is a frame number, and it must come before that frame's step). */
-    int64_t steps = rp_core_steps(se->core);
-    if (steps > rp_core_frame_steps(se->core, se->start) - (se->s.rate ? 0 : 1))
+    int64_t last = rp_core_frame_steps(se->core, se->start) - (se->s.rate ? 0 : 1), steps;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
+    int r = rp_core_checkpoint_read(se->core, f, last < 0 ? 0 : last, &steps, err);
+    fclose(f);
+    if ((r || last < 0) && steps > last)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s: state is at %s %" PRId64 ", after --start %" PRId64, path,
                             se->s.rate ? "step" : "frame", steps, se->start);
+    if (r)
+        return rp_error_set(err, r, err->bad_input, "%s: %s", path, err->msg);
     return RP_OK;
 }
 

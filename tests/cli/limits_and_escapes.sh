@@ -321,6 +321,25 @@ refused "state after the background changed" 2 "saved with other inputs" sub/mas
 cp bg.orig bg.png
 printf '# a comment\n' >>sub/mask.scene
 refused "state after the scene text changed" 2 "saved with other inputs" sub/mask.scene -i bg.png --start 2 --load-state st.bin -f framemd5 -o /dev/null
+# A file that is not a state is refused at its header, however long: /dev/zero too. Run
+# under a ceiling of virtual memory (not under AddressSanitizer, which reserves more), so
+# that a reader of the whole file fails with "out of memory" instead of taking the machine.
+if nm "$R" 2>/dev/null | grep -q __asan_init; then
+    ok "/dev/zero as a state: skipped under AddressSanitizer"
+else
+    printf '#!/bin/sh\nulimit -v 1500000\nexec "%s" "$@"\n' "$R" >limited.sh
+    chmod +x limited.sh
+    R_ALL=$R R=./limited.sh
+    refused "/dev/zero as a state" 2 "/dev/zero: not a rockpool state file" sub/mask.scene -i bg.png --start 2 --load-state /dev/zero -f framemd5 -o /dev/null
+    R=$R_ALL
+    rm -f limited.sh
+fi
+# A state past --start is refused as such before it is compared with the scene's settings
+# (here they differ too: the rockpool preset's 11 steps by frame 29, elias's one a frame).
+printf 'size 48x32\nduration 40f\nat 0f drop 24 16 radius 3 height 2000\n' >long.scene
+"$R" -q long.scene --end 30 -f framemd5 -o /dev/null --save-state lst.bin || bad "state at frame 29"
+refused "state past --start, from other settings" 2 "lst.bin: state is at frame 11, after --start 5" long.scene --preset elias --start 5 --load-state lst.bin -f framemd5 -o /dev/null
+rm -f long.scene lst.bin
 python3 - <<'PY'
 import struct
 with open("st.bin", "rb") as f:

@@ -1071,8 +1071,8 @@ static int count_cost(void *ctx, const char *path, enum rp_image_use use, int w,
 }
 
 /* The masks' costs before decoding: one file under two spellings is one file, costed once
- * at the grid's size (and its picture once with `walls visible image`); a mask that is not
- * there is RP_ERR_IO at its statement. */
+ * at the grid's size (and its picture once with `walls visible image`), and decoded once;
+ * a mask that is not there is RP_ERR_IO at its statement. */
 static void test_image_costs(void **state)
 {
     char dir[] = "/tmp/rp-core-XXXXXX", name[64], path[80];
@@ -1113,6 +1113,18 @@ static void test_image_costs(void **state)
         rp_core_close(&c);
         rp_scene_free(&s);
     }
+    /* decoded as costed: once for the file's two spellings */
+    rp_scene *s;
+    rp_error err;
+    decoder d = {0};
+    rp_core *c = NULL;
+    assert_int_equal(rp_scene_from_text(&s, text, strlen(text), name, &err), RP_OK);
+    assert_int_equal(rp_core_open(&c, s, NULL, &err), RP_OK);
+    assert_int_equal(rp_core_set_images(c, decode_half, &d, &err), RP_OK);
+    assert_int_equal(rp_core_start(c, &err), RP_OK);
+    assert_int_equal(d.calls, 1);
+    rp_core_close(&c);
+    rp_scene_free(&s);
     remove(path);
     rmdir(dir);
     (void)state;
