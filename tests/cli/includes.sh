@@ -60,3 +60,13 @@ for loop in $KNOWN; do
     *) bad "the known include loop $loop is gone: take it off includes.sh's list" ;;
     esac
 done
+# The layers' arrows point down: the scene (settings, events) under the water and the look,
+# the water under the look (issue 41).
+for arrow in scene:sim scene:look sim:look; do
+    from=${arrow%:*} to=${arrow#*:}
+    if grep -ln "^#include \"$to/" "$root/src/$from"/*.[ch] >arrow.txt; then
+        bad "no file of src/$from includes a header of src/$to: $(tr '\n' ' ' <arrow.txt)"
+    else
+        ok "no file of src/$from includes a header of src/$to"
+    fi
+done
