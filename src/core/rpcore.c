@@ -1236,18 +1236,11 @@ void rp_core_close(rp_core **pc)
 
 /* ---- the set-up a program does before its first frame ------------------------------------ */
 
-int rp_scene_from_text_max(rp_scene **scene, const char *text, size_t len, const char *filename,
-                           int64_t max_bytes, rp_error *err)
+int rp_scene_from_buffer(rp_scene **scene, char *text, size_t len, const char *filename,
+                         int64_t max_bytes, rp_error *err)
 {
-    char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
     *scene = NULL;
-    if (!copy) {
-        memset(&err->diag, 0, sizeof err->diag);
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-    }
-    if (len)
-        memcpy(copy, text, len);
-    return rp_scene_parse_owned(scene, copy, len, filename ? filename : "<scene>", max_bytes, err);
+    return rp_scene_parse_owned(scene, text, len, filename ? filename : "<scene>", max_bytes, err);
 }
 
 const rp_settings *rp_core_settings(const rp_core *c)

@@ -175,15 +175,16 @@ int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp
     size_t len = 0;
     int r;
     *scene = NULL;
-    if (!path) /* the built-in scene */
-        return rp_scene_from_text_max(scene, rp_scene_builtin(), strlen(rp_scene_builtin()),
-                                      "<default>", max_memory, err);
-    if ((r = read_scene(path, max_memory, &text, &len, err)))
-        return r;
-    r = rp_scene_from_text_max(scene, text, len, strcmp(path, "-") ? path : "<stdin>", max_memory,
-                               err);
-    free(text);
-    return r;
+    if (path) {
+        if ((r = read_scene(path, max_memory, &text, &len, err)))
+            return r;
+    } else if (!(text = strdup(rp_scene_builtin()))) {
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    } else {
+        len = strlen(text);
+    }
+    const char *name = !path ? "<default>" : strcmp(path, "-") ? path : "<stdin>";
+    return rp_scene_from_buffer(scene, text, len, name, max_memory, err); /* takes text */
 }
 
 /* ---- resolving a run ------------------------------------------------------------------- */

@@ -1131,6 +1131,31 @@ static void test_image_costs(void **state)
 }
 #endif
 
+/* A scene from the caller's malloc'd buffer keeps that buffer as its text (no copy of a
+ * large scene) and frees it; a refused one frees it at once (ASan's leak check holds both). */
+static void test_scene_from_buffer(void **state)
+{
+    (void)state;
+    static const char good[] = "size 64x40\nduration 4f\n", bad[] = "size 64x40\nradius\n";
+    rp_scene *s;
+    rp_error err;
+    size_t len;
+    char *buf = malloc(sizeof good);
+    assert_non_null(buf);
+    memcpy(buf, good, sizeof good);
+    assert_int_equal(rp_scene_from_buffer(&s, buf, sizeof good - 1, "t.scene", 0, &err), RP_OK);
+    assert_ptr_equal(rp_scene_text(s, &len), buf);
+    assert_int_equal(len, sizeof good - 1);
+    rp_scene_free(&s);
+    buf = malloc(sizeof bad);
+    assert_non_null(buf);
+    memcpy(buf, bad, sizeof bad);
+    assert_int_equal(rp_scene_from_buffer(&s, buf, sizeof bad - 1, "t.scene", 0, &err),
+                     RP_ERR_INVALID);
+    assert_null(s);
+    assert_int_equal(err.diag.line, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1155,6 +1180,7 @@ int main(void)
         cmocka_unit_test(test_render_passes),
         cmocka_unit_test(test_setup_queries),
         cmocka_unit_test(test_background_at_frame_and_outside),
+        cmocka_unit_test(test_scene_from_buffer),
 #ifndef __wasi__
         cmocka_unit_test(test_image_costs),
 #endif
