@@ -377,6 +377,22 @@ static void free_masks(rp_core *c)
     c->nmasks = 0;
 }
 
+/* stat() of path: 0 and *st, or -1 with errno. The WebAssembly build asks no file system
+ * (its page gives none, and wasi-libc's stat would import preopened directories): there
+ * every path is a file of its own, which the caller's decoder reads or refuses. */
+static int file_stat(const char *path, struct stat *st)
+{
+#ifdef __wasi__
+    static ino_t next;
+    memset(st, 0, sizeof *st);
+    st->st_ino = ++next;
+    (void)path;
+    return 0;
+#else
+    return stat(path, st);
+#endif
+}
+
 /* Every wall mask the timeline's frames use, decoded by the caller once per file (its
  * spellings share it, as rp_core_image_costs counts it): its cells, and its picture with
  * `walls visible image`. */
@@ -403,7 +419,7 @@ static int load_masks(rp_core *c, rp_error *err)
             c->masks = more;
             core_mask m = {.path = path, .owned = 1};
             struct stat st;
-            if (stat(path, &st) == 0) {
+            if (file_stat(path, &st) == 0) {
                 m.known = 1;
                 m.dev = st.st_dev;
                 m.ino = st.st_ino;
@@ -1363,7 +1379,7 @@ int rp_core_image_costs(const rp_core *c, rp_core_cost_fn fn, void *ctx, double 
                 k = length;
                 break;
             }
-            if (stat(items[i].mask_path, &st) != 0) {
+            if (file_stat(items[i].mask_path, &st) != 0) {
                 snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
                          items[i].mask_path, strerror(errno));
                 r = mask_fail(c, items[i].mask_path, RP_ERR_IO, err);

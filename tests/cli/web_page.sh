@@ -150,14 +150,14 @@ check "a drag adds one stroke line ($(val dragged))" bash -c \
 check "the depth slider writes one depth line ($(val depth_lines)), which parses" \
     test "$(val depth_lines)" = "depth 100" -a "$(val error_after_knob)" = ok
 
-# The watchdog: a scene the worker takes longer than the page's limit to prepare (here 2 s,
-# open_timeout=2000; 10 s without it) is given up with a message, the worker is started
+# The watchdog: a scene the worker takes longer than the page's limit to prepare (here 0.3 s,
+# open_timeout=300; 10 s without it) is given up with a message, the worker is started
 # again with the last good scene, which plays on, and the page answers at once.
-node "$TOP/tests/tools/webdrive.js" watchdog "${url}index.html?open_timeout=2000" >dog.out 2>drive.err
+node "$TOP/tests/tools/webdrive.js" watchdog "${url}index.html?open_timeout=300" >dog.out 2>drive.err
 sed 's/^/    /' drive.err | head -5
 dog() { sed -n "s/^$1 //p" dog.out; }
 check "a scene too slow to prepare is given up with a message ($(dog error))" \
-    test "$(dog error)" = "rockpool: harbour.scene: error: the page gave up preparing this scene after 2 s (too much work for the browser: try the command line)"
+    test "$(dog error)" = "rockpool: harbour.scene: error: the page gave up preparing this scene after 0.3 s (too much work for the browser: try the command line)"
 read -r g1 g2 <<<"$(dog frames_after)"
 check "the last good water plays on after the worker is started again (frame $g1, then $g2)" \
     test -n "$g2" -a "${g1:-0}" != "${g2:-0}"
