@@ -242,6 +242,70 @@ static inline unsigned dist_base(unsigned code)
     return code < 4 ? code + 1 : ((2u + (code & 1)) << (code / 2 - 1)) + 1;
 }
 
+/* The length of the match of i against earlier j (x: their first 8 bytes xor-ed, nonzero
+ * only past MIN_MATCH), at most max. */
+static size_t match_length(const uint8_t *p, size_t i, size_t j, uint64_t x, size_t max)
+{
+    size_t len = 8;
+    if (x) {
+        len = (size_t)ctz64(x) >> 3;
+    } else {
+        while (len + 8 <= max && (x = load64(p + j + len) ^ load64(p + i + len)) == 0)
+            len += 8;
+        if (len + 8 <= max)
+            len += (size_t)ctz64(x) >> 3;
+        else
+            while (len < max && p[j + len] == p[i + len])
+                len++;
+    }
+    return len > max ? max : len;
+}
+
+/* Count the literals p[from..to) into four histograms (summed at the block's end). */
+static void count_literals(uint32_t h[4][256], const uint8_t *p, size_t from, size_t to)
+{
+    size_t k = from;
+    for (; k + 4 <= to; k += 4) {
+        h[0][p[k]]++;
+        h[1][p[k + 1]]++;
+        h[2][p[k + 2]]++;
+        h[3][p[k + 3]]++;
+    }
+    for (; k < to; k++)
+        h[0][p[k]]++;
+}
+
+/* From byte *i, `skip` bytes on (col: *i's offset in its row), to the first pixel at or
+ * after it: the next row's first pixel past its filter type byte. phase: where the new
+ * position lies in a pixel when it is in the same row (else worked out from col). */
+static void to_pixel(size_t *i, size_t *col, size_t skip, const uint8_t *mod, size_t row_bytes,
+                     unsigned bpp)
+{
+    unsigned phase;
+    *i += skip;
+    *col += skip;
+    if (*col < row_bytes) {
+        phase = mod[skip];
+    } else {
+        do
+            *col -= row_bytes;
+        while (*col >= row_bytes);
+        phase = *col ? mod[*col - 1] : 0;
+        if (!*col) { /* the filter type byte */
+            ++*i;
+            *col = 1;
+        }
+    }
+    if (phase) {
+        *i += bpp - phase;
+        *col += bpp - phase;
+        if (*col >= row_bytes) {
+            ++*i;
+            *col = 1;
+        }
+    }
+}
+
 /* Tokens and counts of bytes [lo, hi) of the stream p, rows of row_bytes bytes from 0 (the
  * filter type byte, then pixels of bpp bytes): at the first byte of each pixel, the last
  * earlier pixel with the same hash of its MIN_MATCH bytes is tried once; a match of at
@@ -293,65 +357,20 @@ static void parse_block(rp_pngz *z, const uint8_t *p, size_t lo, size_t hi, size
             }
             continue;
         }
-        size_t len = 8, max = hi - i < 258 ? hi - i : 258;
-        if (x) {
-            len = (size_t)ctz64(x) >> 3;
-        } else {
-            while (len + 8 <= max && (x = load64(p + j + len) ^ load64(p + i + len)) == 0)
-                len += 8;
-            if (len + 8 <= max)
-                len += (size_t)ctz64(x) >> 3;
-            else
-                while (len < max && p[j + len] == p[i + len])
-                    len++;
-        }
-        if (len > max)
-            len = max;
-        size_t fwd = len, at = i;
-        /* the literals before it */
-        size_t k = lit_start;
-        for (; k + 4 <= i; k += 4) {
-            h[0][p[k]]++;
-            h[1][p[k + 1]]++;
-            h[2][p[k + 2]]++;
-            h[3][p[k + 3]]++;
-        }
-        for (; k < i; k++)
-            h[0][p[k]]++;
+        size_t len = match_length(p, i, j, x, hi - i < 258 ? hi - i : 258), at = i;
+        count_literals(h, p, lit_start, i); /* the literals before it */
         unsigned d = (unsigned)(i - j), dc = dist_code(d), lc = z->len_lut[len];
         z->tok[z->ntok++] = (token){(uint32_t)(i - lit_start), (uint16_t)len, (uint16_t)d};
         z->freq[257 + lc]++;
         z->dfreq[dc]++;
         z->extra_bits += len_extra[lc] + dist_extra(dc);
         /* the pixels inside the match, into the table */
-        for (size_t q = at + bpp; q + bpp <= at + fwd && q + 8 <= hi; q += bpp)
+        for (size_t q = at + bpp; q + bpp <= at + len && q + 8 <= hi; q += bpp)
             z->head[hash(load64(p + q))] = (uint32_t)q;
-        i = at + fwd;
-        lit_start = i;
-        /* to the first pixel at or after i; i was a pixel's first byte, so its phase in a
-         * pixel is len's, or col's in the next row (less than 258 then) */
-        unsigned phase;
-        col += fwd;
-        if (col < row_bytes) {
-            phase = mod[fwd];
-        } else {
-            do
-                col -= row_bytes;
-            while (col >= row_bytes);
-            phase = col ? mod[col - 1] : 0;
-            if (!col) { /* the filter type byte */
-                i++;
-                col = 1;
-            }
-        }
-        if (phase) {
-            i += bpp - phase;
-            col += bpp - phase;
-            if (col >= row_bytes) {
-                i++;
-                col = 1;
-            }
-        }
+        lit_start = at + len;
+        /* to the first pixel at or after the match's end; at was a pixel's first byte, so
+         * the end's phase in a pixel is len's, or col's in the next row */
+        to_pixel(&i, &col, len, mod, row_bytes, bpp);
     }
     for (size_t k = lit_start; k < hi; k++)
         h[0][p[k]]++;
