@@ -647,6 +647,47 @@ static void test_blocked_steps_equal_plain(void **state)
     rp_simd_set(-1);
 }
 
+/* A loaded state's rows bounds and still flags come from the cells: rows all 0, all
+ * negative (whose bound is the smallest cell's), all positive and mixed, at every vector
+ * level, on one thread and on two. A row all negative taken as still, or bounded by its
+ * largest cell, gives other heights than the plain step. */
+static void test_load_measures_rows(void **state)
+{
+    (void)state;
+    enum { LW = 67, LH = 9 };
+    static const int16_t lo[LH] = {0, -32768, 1, -300, 0, -1, 0, -9000, 0};
+    static const int16_t hi[LH] = {0, -2, 32767, 300, 0, -1, 0, -1, 5};
+    int16_t cur[LW * LH], prev[LW * LH];
+    for (int y = 0; y < LH; y++)
+        for (int x = 0; x < LW; x++) {
+            int span = hi[y] - lo[y] + 1;
+            cur[y * LW + x] = (int16_t)(lo[y] + (x * 37 + y) % span);
+            prev[y * LW + x] =
+                (int16_t)(lo[(y + 3) % LH] + (x * 11) % (hi[(y + 3) % LH] - lo[(y + 3) % LH] + 1));
+        }
+    for (int lv = RP_SIMD_C; lv <= rp_simd_supported(); lv++)
+        for (int t = 1; t <= 2; t++)
+            for (int n = 1; n <= 3; n++) {
+                rp_simd_set(lv);
+                rp_pool *pool = pool_of(t);
+                rp_water *water = make(LW, LH, RP_STENCIL_4, RP_BOUNDARY_WALL, 5, 0);
+                rp_water_load(water, cur, prev);
+                assert_true(rp_water_bounds_hold(water));
+                int16_t c[LW * LH], p[LW * LH];
+                memcpy(c, rp_water_heights(water), sizeof c);
+                memcpy(p, rp_water_prev(water), sizeof p);
+                rp_water_steps(water, pool, n);
+                for (int i = 0; i < n; i++)
+                    plain_wall_step(c, p, LW, LH, RP_STENCIL_4, 5, 0);
+                assert_memory_equal(rp_water_heights(water), c, sizeof c);
+                assert_memory_equal(rp_water_prev(water), p, sizeof p);
+                assert_true(rp_water_bounds_hold(water));
+                rp_water_free(&water);
+                rp_pool_free(&pool);
+            }
+    rp_simd_set(-1);
+}
+
 /* Still rows: drops at one end of a tall grid, the rest still until the rings reach it and
  * still again after they die out (the factor damping truncates to 0), then a drop at the
  * other end: the step skips still rows, which must not change a cell. Every step against
@@ -704,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_viscosity_matches_transcription),
         cmocka_unit_test(test_viscosity_damps_short_waves),
         cmocka_unit_test(test_blocked_steps_equal_plain),
+        cmocka_unit_test(test_load_measures_rows),
         cmocka_unit_test(test_still_rows_skipped_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
