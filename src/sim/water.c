@@ -85,13 +85,25 @@ static void measure(const int16_t *buf, uint16_t *mag, uint8_t *still, int width
     }
 }
 
-/* Whether every cell of a row is 0. */
+/* Whether every cell of a row is 0: 32 cells at a time (a fixed trip count, which the
+ * compiler turns into vector code at -O2), stopping at the first block that is not. */
 static int row_zero(const int16_t *row, int n)
 {
-    int16_t any = 0;
-    for (int x = 0; x < n; x++)
-        any |= row[x];
-    return any == 0;
+    int x = 0;
+    for (; x + 32 <= n; x += 32) {
+        int16_t any[16] = {0};
+        for (int i = 0; i < 16; i++)
+            any[i] = (int16_t)(row[x + i] | row[x + 16 + i]);
+        int16_t all = 0;
+        for (int i = 0; i < 16; i++)
+            all |= any[i];
+        if (all)
+            return 0;
+    }
+    int16_t all = 0;
+    for (; x < n; x++)
+        all |= row[x];
+    return all == 0;
 }
 
 int32_t rp_drop_value(const rp_drop *d, int64_t d2)
