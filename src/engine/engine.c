@@ -706,10 +706,23 @@ static void upscale_rows(void *ctx, int worker, int y0, int y1)
     frame_job *j = ctx;
     rp_engine *e = j->e;
     const int w = e->s.out_width, words = RP_LIGHT_BLOCK_WORDS(w);
-    rp_upscale_rows_s(e->upscale, rp_water_heights(e->water), e->heights_q8, y0, y1,
-                      e->upscale_mem + (size_t)worker * e->upscale_each);
-    for (int y = y0; y < y1; y++)
-        rp_light_nonzero_blocks(e->heights_q8 + (size_t)y * w, w, e->nonzero + (size_t)y * words);
+    const uint8_t *still = rp_water_still_rows(e->water);
+    /* Rows that read only still grid rows are 0 without the work; the rest in runs. */
+    for (int y = y0; y < y1;) {
+        int run = y;
+        while (run < y1 && !rp_upscale_row_still(e->upscale, still, run))
+            run++;
+        if (run > y)
+            rp_upscale_rows_s(e->upscale, rp_water_heights(e->water), e->heights_q8, y, run,
+                              e->upscale_mem + (size_t)worker * e->upscale_each);
+        for (; y < run; y++)
+            rp_light_nonzero_blocks(e->heights_q8 + (size_t)y * w, w,
+                                    e->nonzero + (size_t)y * words);
+        for (; y < y1 && rp_upscale_row_still(e->upscale, still, y); y++) {
+            memset(e->heights_q8 + (size_t)y * w, 0, (size_t)w * sizeof *e->heights_q8);
+            memset(e->nonzero + (size_t)y * words, 0, (size_t)words * sizeof *e->nonzero);
+        }
+    }
 }
 
 static void light_rows(void *ctx, int y0, int y1)

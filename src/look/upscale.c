@@ -426,6 +426,14 @@ void rp_upscale_rows_s(const rp_upscale *u, const int16_t *heights, int32_t *out
     }
 }
 
+int rp_upscale_row_still(const rp_upscale *u, const uint8_t *still, int y)
+{
+    for (int k = 0; k < u->y.count[y]; k++)
+        if (!still[u->y.first[y] + k])
+            return 0;
+    return 1;
+}
+
 int32_t rp_upscale_ratio_q16(int grid, int out)
 {
     if (grid < 1)

@@ -44,6 +44,10 @@ void rp_upscale_free(rp_upscale **u);
 void rp_upscale_rows_s(const rp_upscale *u, const int16_t *heights, int32_t *out, int y0, int y1,
                        void *scratch);
 
+/** Whether output row y reads only grid rows that are 0: still[r] is 1 where grid row r
+ * is all 0 (0: not known to be). Such a row of rp_upscale_rows_s is all 0. */
+int rp_upscale_row_still(const rp_upscale *u, const uint8_t *still, int y);
+
 /** The scratch one thread of rp_upscale_rows_s needs: a grid row's column sums and the
  * vector row pass's halves. */
 size_t rp_upscale_scratch_bytes(const rp_upscale *u);

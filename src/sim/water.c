@@ -251,6 +251,11 @@ const int16_t *rp_water_heights(const rp_water *w)
     return w->cur;
 }
 
+const uint8_t *rp_water_still_rows(const rp_water *w)
+{
+    return w->still_cur;
+}
+
 const int16_t *rp_water_prev(const rp_water *w)
 {
     return w->prev;

@@ -28,6 +28,10 @@ const rp_water_params *rp_water_params_of(const rp_water *w);
 /** Heights after the last step (the buffer to render), width*height, row-major. */
 const int16_t *rp_water_heights(const rp_water *w);
 
+/** Per row of rp_water_heights, 1 when every cell of the row is 0 (0: not known to be):
+ * valid until the water next changes. */
+const uint8_t *rp_water_still_rows(const rp_water *w);
+
 /** The previous state (frame before), for checkpoints. */
 const int16_t *rp_water_prev(const rp_water *w);
 
