@@ -365,15 +365,6 @@ static int image_cost(void *ctx, const char *path, enum rp_image_use use, int wi
     return rp_image_cost(path, width, height, use == RP_IMAGE_WALL_MASK, bytes, err);
 }
 
-/* Mask files the frames use, counted once per file (not per spelling); what decoding each
- * costs is added to *cost, and the first image that cannot be read is the error. */
-static size_t count_masks(const rp_session *se, double *cost, rp_error *err, int *r)
-{
-    size_t files = 0;
-    *r = rp_core_image_costs(se->core, image_cost, NULL, cost, &files, err);
-    return files;
-}
-
 /* Drops started by timeline frame k (the stats sink's column; called on the writer thread:
  * the timeline does not change once built). */
 static size_t frame_drops(const void *ctx, int64_t k)
@@ -720,8 +711,10 @@ static int validate(rp_session *se, rp_error *err)
      * decoded frame, the scaled copies), checked before any of them is decoded. */
     double images = 0;
     int64_t bytes = 0;
-    size_t masks = count_masks(se, &images, err, &r);
-    if (r)
+    /* the mask files the frames use, once per file (not per spelling); the first image
+     * that cannot be read is the error */
+    size_t masks = 0;
+    if ((r = rp_core_image_costs(se->core, image_cost, NULL, &images, &masks, err)))
         return r;
     if (se->s.background[0] && !se->bg_video &&
         (r = rp_image_cost(se->s.background, se->s.out_width, se->s.out_height, 0, &bytes, err)))
@@ -883,8 +876,8 @@ int rp_session_check(rp_session *se, rp_error *err)
     int64_t sky_bytes;
     if ((r = check_background(se, &video, err)) || (r = check_sky(se, &sky_bytes, err)))
         return r;
-    count_masks(se, &images, err, &r);
-    return r;
+    size_t masks;
+    return rp_core_image_costs(se->core, image_cost, NULL, &images, &masks, err);
 }
 
 int rp_session_check_outputs(rp_session *se, rp_error *err)
