@@ -475,7 +475,9 @@ static int step_levels(rp_pool **pools)
     snprintf(m, sizeof m, "step seed ProcessWater %dx%d (scalar, 1 thread)", W, H);
     row(m, fmt_rate(v, sizeof v, seed_rate, "cell/s"), "-", "-");
     static const int per[] = {1, 64};
-    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+    /* the step has no kernel above AVX-512 (AVX512ICL's is look water's) */
+    int top = rp_simd_supported() < RP_SIMD_AVX512 ? rp_simd_supported() : RP_SIMD_AVX512;
+    for (int level = RP_SIMD_C; level <= top; level++) {
         rp_simd_set(level);
         for (int pc = 0; pc < 2; pc++)
             for (int j = 1; j <= 2; j++) {

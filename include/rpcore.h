@@ -258,7 +258,8 @@ typedef struct rp_scene_stats {
 RP_API void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats);
 
 /** Cap the vector kernels every core and session of the process uses at a level by name:
- * "c", "sse2", "avx2" or "avx512" (in a WebAssembly build "simd128" too, as "sse2"). The bytes
+ * "c", "sse2", "avx2", "avx512" or "avx512icl" (AVX-512 with AVX512VBMI; in a WebAssembly
+ * build "simd128" too, as "sse2"). The bytes
  * are the same at every level: for tests and benchmarks. RP_OK, or RP_ERR_INVALID for an
  * unknown name. */
 RP_API int rp_simd_cap(const char *level);

@@ -21,7 +21,7 @@ static int detect(void)
      * the OS saves the AVX (and AVX-512) state (XGETBV) before reporting avx2 (avx512f). */
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
-        return RP_SIMD_AVX512;
+        return __builtin_cpu_supports("avx512vbmi") ? RP_SIMD_AVX512ICL : RP_SIMD_AVX512;
     if (__builtin_cpu_supports("avx2"))
         return RP_SIMD_AVX2;
     if (__builtin_cpu_supports("sse2"))
@@ -53,7 +53,7 @@ int rp_simd_set(int level)
 
 int rp_simd_cap(const char *level)
 {
-    static const char *const names[] = {"c", "sse2", "avx2", "avx512"};
+    static const char *const names[] = {"c", "sse2", "avx2", "avx512", "avx512icl"};
 #ifdef __wasm__
     int wasm = 1; /* "simd128" names the 128-bit level only where it is WebAssembly's */
 #else

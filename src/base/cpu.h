@@ -33,13 +33,15 @@
 #endif
 
 enum rp_simd_level {
-    RP_SIMD_C = 0,      /* plain C only */
-    RP_SIMD_SSE2 = 1,   /* 128-bit kernels: SSE2 on x86 */
-    RP_SIMD_128 = 1,    /* the same level on WebAssembly: SIMD128 */
-    RP_SIMD_AVX2 = 2,   /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
-    RP_SIMD_AVX512 = 3, /* AVX512F + AVX512BW: 512-bit step kernels (and the narrower ones
-                         * for shorter rows); the other modules keep AVX2 */
-    RP_SIMD_MAX = RP_SIMD_AVX512,
+    RP_SIMD_C = 0,         /* plain C only */
+    RP_SIMD_SSE2 = 1,      /* 128-bit kernels: SSE2 on x86 */
+    RP_SIMD_128 = 1,       /* the same level on WebAssembly: SIMD128 */
+    RP_SIMD_AVX2 = 2,      /* 256-bit kernels (and the 128-bit ones for rows of 8-15 cells) */
+    RP_SIMD_AVX512 = 3,    /* AVX512F + AVX512BW: 512-bit step kernels (and the narrower ones
+                            * for shorter rows); the other modules keep AVX2 */
+    RP_SIMD_AVX512ICL = 4, /* and AVX512VBMI (Ice Lake, Zen 4 and later): look water's kernel
+                            * picks the bed's texels with byte permutes where it can */
+    RP_SIMD_MAX = RP_SIMD_AVX512ICL,
 };
 #define RP_SIMD_LEVELS (RP_SIMD_MAX + 1)
 

@@ -141,7 +141,7 @@ void rp_cli_usage(FILE *f)
           "                         lines: exit 3, PNGs in . (--verify-dir, --verify-ref)\n"
           "      --stats FILE.csv   per frame: frame,time,energy,peak,drops\n"
           "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
-          "      --simd LEVEL       cap vector kernels: c sse2 avx2 avx512 (same output)\n"
+          "      --simd LEVEL       kernels up to c|sse2|avx2|avx512|avx512icl: same output\n"
           "      --alpha            light alone as RGBA; --no-audio: drop a video's sound\n"
           "      --aov KIND PATH    16-bit PNGs: height, normal, displacement, caustics\n"
           "  -y, --overwrite        replace existing files   --check  validate, print, exit\n"
@@ -684,8 +684,8 @@ static int run_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     case ARG_LOAD_STATE: cli->run.load_state = arg; break;
     case ARG_SIMD: /* the output never changes; tests compare every level */
         if (rp_simd_cap(arg))
-            return usage_error(err, "--simd: unknown level '%s' (expected c, sse2, avx2, avx512)",
-                               arg);
+            return usage_error(
+                err, "--simd: unknown level '%s' (expected c, sse2, avx2, avx512, avx512icl)", arg);
         break;
     case ARG_NO_AUDIO: cli->run.no_audio = 1; break;
     case ARG_MAX_MEMORY: r = parse_bytes("--max-memory", arg, &cli->run.max_memory, err); break;

@@ -18,7 +18,9 @@
  * lanes); VLOAD_U16 (VL uint16 widened); VD_LO, VD_HI (the lower or upper VL / 2 lanes as
  * doubles), VD_TRUNC(lo, hi) (both truncated back into one vector); vnone, vclamp,
  * vslope (light.c's slope_q12: light_avx2.h's slope_v at 8 lanes), vloadh, vload_rgb and
- * vstore_rgb (VL packed RGB pixels). */
+ * vstore_rgb (VL packed RGB pixels). Optionally VPERMB(lo, i, hi) (bytes i, 0..127, of lo
+ * then hi), VBYTES(r) (each lane's byte offset r as the offsets r..r + 3 of its bytes) and
+ * VLOADU (64 bytes): then texels_near picks the bed's texels without gathers where it can. */
 
 /* Bits s..s+31 of 64-bit products e (even lanes) and o (odd lanes): floor(p / 2^s) when
  * that fits in int32 (a logical and an arithmetic shift agree on those bits). */
@@ -226,6 +228,35 @@ INLINE TARGET void bed_point(const struct wk *k, int x, VI sx, VI sy, VI r2, VI 
                     k->ymax);
 }
 
+#ifdef VPERMB
+/* plate_v's texels (the 4 bytes at each of o00, o00 + step, o10 and o10 + step) where every
+ * lane's lie within a window of 128 bytes of each row around lane 0's (the bed points of
+ * nearly flat water do): two loads of each row and byte permutes instead of four gathers,
+ * the same bytes. Returns 0 (nothing set) where they do not, or a window would leave the
+ * frame. */
+INLINE TARGET int texels_near(const struct wk *k, VI o00, VI o10, VI step, VI *g00, VI *g01,
+                              VI *g10, VI *g11)
+{
+    int base0 = VFIRST(o00) - 48, base1 = VFIRST(o10) - 48, last = VFIRST(k->last);
+    if (base0 < 0 || base1 < 0 || base0 + 124 > last || base1 + 124 > last)
+        return 0;
+    VI r00 = VOP(sub_epi32)(o00, VOP(set1_epi32)(base0));
+    VI r10 = VOP(sub_epi32)(o10, VOP(set1_epi32)(base1));
+    VI r01 = VOP(add_epi32)(r00, step), r11 = VOP(add_epi32)(r10, step);
+    const VI lim = VOP(set1_epi32)(124); /* a texel's 4 bytes end in the window */
+    if (!vnone(VOR(VOR(VCMPGT(r01, lim), VCMPGT(r11, lim)),
+                   VOR(VCMPGT(VZERO(), r00), VCMPGT(VZERO(), r10)))))
+        return 0;
+    const uint8_t *b0 = k->bg + base0, *b1 = k->bg + base1;
+    VI a0 = VLOADU(b0), a1 = VLOADU(b0 + 64), c0 = VLOADU(b1), c1 = VLOADU(b1 + 64);
+    *g00 = VPERMB(a0, VBYTES(r00), a1);
+    *g01 = VPERMB(a0, VBYTES(r01), a1);
+    *g10 = VPERMB(c0, VBYTES(r10), c1);
+    *g11 = VPERMB(c0, VBYTES(r11), c1);
+    return 1;
+}
+#endif
+
 /* The background at the bed points, bilinear, Q8 levels per channel (plate_px: its exact
  * path for undisplaced pixels is this formula's value there). Returns 0, or 1 when a texel
  * load would end past the frame (nothing done: the caller leaves the pixels to the plain
@@ -244,10 +275,16 @@ INLINE TARGET int plate_v(const struct wk *k, VI qx, VI qy, VI t[3])
     if (!vnone(beyond))
         return 1;
     const int *bg = (const int *)(const void *)k->bg;
-    VI g00 = VGATHER(bg, o00, 1);
-    VI g01 = VGATHER(bg, VOP(add_epi32)(o00, step), 1);
-    VI g10 = VGATHER(bg, o10, 1);
-    VI g11 = VGATHER(bg, o11, 1);
+    VI g00, g01, g10, g11;
+#ifdef VPERMB
+    if (!texels_near(k, o00, o10, step, &g00, &g01, &g10, &g11))
+#endif
+    {
+        g00 = VGATHER(bg, o00, 1);
+        g01 = VGATHER(bg, VOP(add_epi32)(o00, step), 1);
+        g10 = VGATHER(bg, o10, 1);
+        g11 = VGATHER(bg, o11, 1);
+    }
     for (int c = 0; c < 3; c++) {
         VI p00 = VAND(VOP(srli_epi32)(g00, 8 * c), m255);
         VI p01 = VAND(VOP(srli_epi32)(g01, 8 * c), m255);

@@ -1,6 +1,6 @@
 /* light_water.h - private to src/x86: look water's row kernels, one per vector width
- * (look/light_water_body.h compiled by light_water_avx2.c and light_water_avx512.c), which
- * light_water_simd.c puts in the light's table. */
+ * (look/light_water_body.h compiled by light_water_avx2.c, light_water_avx512.c and, with
+ * AVX512VBMI, light_water_avx512icl.c), which light_water_simd.c puts in the light's table. */
 #ifndef RP_X86_LIGHT_WATER_H
 #define RP_X86_LIGHT_WATER_H
 
@@ -16,5 +16,8 @@ int rp_light_water_row_avx2(const rp_light *l, const struct rp_light_frame *f,
 int rp_light_water_row_avx512(const rp_light *l, const struct rp_light_frame *f,
                               const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
                               uint8_t *out, int rgba);
+int rp_light_water_row_avx512icl(const rp_light *l, const struct rp_light_frame *f,
+                                 const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                                 uint8_t *out, int rgba);
 
 #endif

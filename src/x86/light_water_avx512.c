@@ -1,6 +1,10 @@
 /* light_water_avx512.c - look water's kernel (look/light_water_body.h) at 16 pixels a vector:
  * the same steps as the AVX2 kernel, byte for byte, on AVX-512F and BW. Comparisons give
- * lanes of all ones or zeros, as AVX2's do, so the body is the same text. */
+ * lanes of all ones or zeros, as AVX2's do, so the body is the same text.
+ *
+ * light_water_avx512icl.c compiles this file again with RP_LIGHT_WATER_ICL defined (as
+ * dav1d compiles its _tmpl.c files once per bit depth): the same kernel with AVX512VBMI,
+ * whose byte permutes pick the bed's texels where all of a group's lie close together. */
 #include "x86/light_water.h"
 
 #include <string.h>
@@ -13,7 +17,11 @@
 #include "x86/avx2_common.h"
 #include "x86/light_avx2.h"
 
+#ifdef RP_LIGHT_WATER_ICL
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+#else
 #define AVX512 __attribute__((target("avx512f,avx512bw")))
+#endif
 
 INLINE AVX512 int none512(__m512i v)
 {
@@ -78,7 +86,11 @@ INLINE AVX512 __m512i load_rgb512(const uint8_t *p)
 #define VI __m512i
 #define VD __m512d
 #define TARGET AVX512
+#ifdef RP_LIGHT_WATER_ICL
+#define ROW_V rp_light_water_row_avx512icl
+#else
 #define ROW_V rp_light_water_row_avx512
+#endif
 #define VOP(op) _mm512_##op
 #define VAND _mm512_and_si512
 #define VOR _mm512_or_si512
@@ -103,6 +115,17 @@ INLINE AVX512 __m512i load_rgb512(const uint8_t *p)
 #define vloadh loadh512
 #define vload_rgb load_rgb512
 #define vstore_rgb store_rgb512
+#ifdef RP_LIGHT_WATER_ICL
+#define VLOADU(p) _mm512_loadu_si512((const void *)(p))
+/* bytes i (0..127) of lo then hi */
+#define VPERMB(lo, i, hi) _mm512_permutex2var_epi8((lo), (i), (hi))
+/* each lane's byte offset r (0..127) as the offsets of its four bytes, r..r + 3 */
+#define VBYTES(r)                                                                                  \
+    _mm512_add_epi32(                                                                              \
+        _mm512_shuffle_epi8((r), _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8,   \
+                                                                      8, 8, 8, 12, 12, 12, 12))),  \
+        _mm512_set1_epi32(0x03020100))
+#endif
 
 #include "look/light_water_body.h"
 

@@ -1,5 +1,6 @@
 /* light_water_simd.c - look water's vector kernels in the light's table: the row kernels
- * (look/light_water_body.h, compiled at 8 pixels a vector for AVX2 and 16 for AVX-512),
+ * (look/light_water_body.h, compiled at 8 pixels a vector for AVX2 and 16 for AVX-512, with
+ * and without AVX512VBMI),
  * through look/light_water_rows.c's copies of the rows past the frame and its check of
  * whether they are exact for a band of rows, with an AVX2 scan of the heights. There is no SSE2
  * kernel: without SSE4.1's 32-bit multiplies and min/max and AVX2's gathers, emulating them would
@@ -28,6 +29,14 @@ static int water_row_avx512(const rp_light *l, const struct rp_light_frame *f,
 {
     return rp_light_water_row_by(x1 < 16 ? rp_light_water_row_avx2 : rp_light_water_row_avx512, l,
                                  f, r, x0, x1, bg, out, rgba);
+}
+
+static int water_row_avx512icl(const rp_light *l, const struct rp_light_frame *f,
+                               const struct rp_light_wrows *r, int x0, int x1, const uint8_t *bg,
+                               uint8_t *out, int rgba)
+{
+    return rp_light_water_row_by(x1 < 16 ? rp_light_water_row_avx2 : rp_light_water_row_avx512icl,
+                                 l, f, r, x0, x1, bg, out, rgba);
 }
 
 /* Every height of n within +-RP_LIGHT_SIMD_HMAX. */
@@ -59,7 +68,9 @@ void rp_light_water_dsp_init_x86(rp_light_dsp *c, int level)
 {
 #ifdef RP_HAVE_X86_KERNELS
     if (level >= RP_SIMD_AVX2) {
-        c->water_row = level >= RP_SIMD_AVX512 ? water_row_avx512 : water_row_avx2;
+        c->water_row = level >= RP_SIMD_AVX512ICL ? water_row_avx512icl
+                       : level >= RP_SIMD_AVX512  ? water_row_avx512
+                                                  : water_row_avx2;
         c->water_rows_ok = water_rows_ok_avx2;
     }
 #else

@@ -103,7 +103,7 @@ same_everywhere() {
         >"$WORK/ref.hash" ||
         bad "$name: the reference render"
     for j in "$@"; do
-        for level in c sse2 avx2 avx512; do
+        for level in c sse2 avx2 avx512 avx512icl; do
             "$ROCKPOOL" -q "$scene" -s "$size" -j "$j" --simd $level --hash -f framemd5 -o /dev/null \
                 >"$WORK/got.hash" 2>/dev/null
             check "$name: -j $j --simd $level equals -j 1 --simd c" \

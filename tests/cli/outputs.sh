@@ -36,7 +36,7 @@ check "framemd5 equals ffmpeg's on the PNGs" cmp -s ours.md5 theirs.md5
 # (libdeflate's) gives the same pixels.
 big=(-q -s 1920x1080 -n 3)
 "$ROCKPOOL" "$scene" "${big[@]}" -o pz_ref/f_%d.png
-for level in c sse2 avx2 avx512; do
+for level in c sse2 avx2 avx512 avx512icl; do
     for j in 1 2 3; do
         "$ROCKPOOL" "$scene" "${big[@]}" --simd $level -j $j -o "pz_$level$j/f_%d.png"
         check "default PNG deflate, --simd $level -j $j: the same bytes" \

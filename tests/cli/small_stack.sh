@@ -10,7 +10,7 @@ mkdir out
 for size in 1920x1080 4000x64; do
     "$R" -q s.scene -s $size --hash -f framemd5 -o /dev/null >ref.hash ||
         bad "$size: the reference render"
-    for level in c sse2 avx2 avx512; do
+    for level in c sse2 avx2 avx512 avx512icl; do
         for j in 1 3; do
             rm -rf out/*
             (ulimit -s 128 && exec "$R" -q s.scene -s $size --simd $level -j $j --hash \

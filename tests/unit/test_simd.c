@@ -680,9 +680,17 @@ static void test_tables_filled(void **state)
             for (int k = 0; k < RP_DAMP_KINDS; k++)
                 assert_int_equal(w->span[st][k] != NULL, sse2 || simd128);
         assert_int_equal(w->viscosity != NULL, avx2 || simd128);
-        if (sse2 && level > RP_SIMD_SSE2) /* each level has kernels of its own */
+        /* each level up to AVX-512 has step kernels of its own; AVX512ICL keeps AVX-512's
+         * and has a look water kernel of its own */
+        if (sse2 && level > RP_SIMD_SSE2 && level <= RP_SIMD_AVX512)
             assert_ptr_not_equal(w->span[RP_STENCIL_ISO][RP_DAMP_Q16],
                                  rp_water_dsp_level(level - 1)->span[RP_STENCIL_ISO][RP_DAMP_Q16]);
+        if (X86 && level == RP_SIMD_AVX512ICL) {
+            assert_ptr_equal(w->span[RP_STENCIL_ISO][RP_DAMP_Q16],
+                             rp_water_dsp_level(level - 1)->span[RP_STENCIL_ISO][RP_DAMP_Q16]);
+            assert_ptr_not_equal(rp_light_dsp_level(level)->water_row,
+                                 rp_light_dsp_level(level - 1)->water_row);
+        }
         const rp_render_dsp *r = rp_render_dsp_level(level);
         assert_int_equal(r->offset_row[0] != NULL, avx2);
         assert_int_equal(r->offset_row[1] != NULL, avx2);
@@ -1231,10 +1239,11 @@ static void test_light_water_kernel_used(void **state)
     rp_light_free(&l);
 }
 
-/* The 16-pixel kernel called directly gives the 8-pixel kernel's bytes (which the test
- * above holds to the plain loop), row by row, composite and layer, over a frame whose width
- * is not a multiple of 16: so the AVX-512 kernel is checked whichever entry the table
- * picks. */
+/* The 16-pixel kernels called directly (AVX-512, and with AVX512VBMI where the CPU has it)
+ * give the 8-pixel kernel's bytes (which the test above holds to the plain loop), row by
+ * row, composite and layer, over a frame whose width is not a multiple of 16: so each is
+ * checked whichever entry the table picks. Steep heights, and gentle ones whose bed points
+ * stay near their pixels (the VBMI kernel's byte permutes instead of gathers). */
 static void test_light_water_avx512_direct(void **state)
 {
     (void)state;
@@ -1245,10 +1254,9 @@ static void test_light_water_avx512_direct(void **state)
     }
     enum { W = 77, H = 40, ST = 3, FS = 5 };
     static int32_t hts[W * H];
-    static uint8_t bg[W * H * 3], o8[W * 4], o16[W * 4];
+    static uint8_t bg[W * H * 3], o8[W * 4], o16[W * 4], oicl[W * 4];
     uint32_t s = 4242;
-    for (int i = 0; i < W * H; i++)
-        hts[i] = (int32_t)(next(&s) % 80001) - 40000;
+    const int icl = rp_simd_supported() >= RP_SIMD_AVX512ICL;
     for (int i = 0; i < W * H * 3; i++)
         bg[i] = (uint8_t)(next(&s) >> 5);
     rp_light_params p;
@@ -1270,29 +1278,43 @@ static void test_light_water_avx512_direct(void **state)
     f.fx_step = f.fy_step = FS;
     f.fkx = f.fky = f.scale_x * f.mdiv / (4 * FS);
     f.flimx = f.flimy = rp_light_slope_lim(f.fkx);
-    int whole = 0;
-    for (int y = FS; y < H - FS; y++) {
-        struct rp_light_wrows r = {.u2 = hts + (y - ST) * W,
-                                   .u1 = hts + (y - 1) * W,
-                                   .m = hts + y * W,
-                                   .d1 = hts + (y + 1) * W,
-                                   .d2 = hts + (y + ST) * W,
-                                   .u3 = hts + (y - FS) * W,
-                                   .d3 = hts + (y + FS) * W,
-                                   .top = hts,
-                                   .bottom = hts + (H - 1) * W,
-                                   .y = y};
-        for (int rgba = 0; rgba < 2; rgba++) {
-            memset(o8, 1, sizeof o8);
-            memset(o16, 2, sizeof o16);
-            int a = rp_light_water_row_avx2(l, &f, &r, 0, W, bg, o8, rgba);
-            int b = rp_light_water_row_avx512(l, &f, &r, 0, W, bg, o16, rgba);
-            int done = a < b ? a : b;
-            whole += done == W;
-            assert_memory_equal(o8, o16, (size_t)done * (rgba ? 4 : 3));
+    for (int amp = 40000; amp > 0; amp = amp > 300 ? 300 : amp > 20 ? 20 : amp > 2 ? 2 : 0) {
+        /* noise, then gentle water: a slow ramp with a little noise on it */
+        for (int i = 0; i < W * H; i++)
+            hts[i] = amp == 40000 ? (int32_t)(next(&s) % (2u * amp + 1)) - amp
+                                  : amp * (i % W + 2 * (i / W)) / 8 + (int32_t)(next(&s) % 41);
+        int whole = 0;
+        for (int y = FS; y < H - FS; y++) {
+            struct rp_light_wrows r = {.u2 = hts + (y - ST) * W,
+                                       .u1 = hts + (y - 1) * W,
+                                       .m = hts + y * W,
+                                       .d1 = hts + (y + 1) * W,
+                                       .d2 = hts + (y + ST) * W,
+                                       .u3 = hts + (y - FS) * W,
+                                       .d3 = hts + (y + FS) * W,
+                                       .top = hts,
+                                       .bottom = hts + (H - 1) * W,
+                                       .y = y};
+            for (int rgba = 0; rgba < 2; rgba++) {
+                memset(o8, 1, sizeof o8);
+                memset(o16, 2, sizeof o16);
+                int a = rp_light_water_row_avx2(l, &f, &r, 0, W, bg, o8, rgba);
+                int b = rp_light_water_row_avx512(l, &f, &r, 0, W, bg, o16, rgba);
+                int done = a < b ? a : b;
+                whole += done == W;
+                assert_memory_equal(o8, o16, (size_t)done * (rgba ? 4 : 3));
+                if (icl) {
+                    memset(oicl, 3, sizeof oicl);
+                    int c = rp_light_water_row_avx512icl(l, &f, &r, 0, W, bg, oicl, rgba);
+                    assert_int_equal(c, b);
+                    assert_memory_equal(o16, oicl, (size_t)c * (rgba ? 4 : 3));
+                }
+            }
         }
+        assert_true(whole > H - 2 * FS); /* most rows done whole by both */
     }
-    assert_true(whole > H - 2 * FS); /* most rows done whole by both */
+    if (!icl)
+        print_message("no AVX512VBMI on this CPU: its kernel not run\n");
     rp_light_free(&l);
 #endif
 }
