@@ -484,7 +484,8 @@ static int step_levels(rp_pool **pools)
                 struct step_case c = {w, pools[j], per[pc], cur0, prev0, 64};
                 double cell_rate = rate(run_step, &c) * (double)cells * per[pc];
                 snprintf(m, sizeof m, "step elias %dx%d %s -j %d, %d a call", W, H,
-                         level < 4 ? names[level] : "?", j, per[pc]);
+                         level < (int)(sizeof names / sizeof *names) ? names[level] : "?", j,
+                         per[pc]);
                 fmt_rate(v, sizeof v, cell_rate, "cell/s");
                 fmt_rate(r, sizeof r, seed_rate, "cell/s");
                 snprintf(q, sizeof q, "%.2f rockpool/seed speed", cell_rate / seed_rate);

@@ -54,6 +54,7 @@ int rp_simd_set(int level)
 int rp_simd_cap(const char *level)
 {
     static const char *const names[] = {"c", "sse2", "avx2", "avx512", "avx512icl"};
+    _Static_assert(sizeof names / sizeof *names == RP_SIMD_LEVELS, "a name for every level");
 #ifdef __wasm__
     int wasm = 1; /* "simd128" names the 128-bit level only where it is WebAssembly's */
 #else

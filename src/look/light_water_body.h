@@ -4,14 +4,15 @@
  * fit, and the products that need 64 bits as pairs of 32x32 -> 64-bit multiplies. Tables are
  * read with gathers (one 32-bit gather fetches entries i and i + 1 of a uint16 table), or,
  * for the slopes of most water, from registers with permutes; the bed with four 32-bit
- * gathers of its texels. Groups with no slope, no curvature, no bright caustics or no layer
- * skip those parts (the same integers come out), and still water that shows the picture as
- * it is is copied. Groups near the row's ends read copies of their heights continued past
- * the ends (rp_light_odd).
+ * gathers of its texels (or, with VPERMB, byte permutes where it can: texels_near). Groups
+ * with no slope, no curvature, no bright caustics or no layer skip those parts (the same
+ * integers come out), and still water that shows the picture as it is is copied. Groups
+ * near the row's ends read copies of their heights continued past the ends (rp_light_odd).
  *
- * Written once over a vector of VL int32 lanes and compiled twice, by light_water_avx2.c (VL
- * 8) and light_water_avx512.c (VL 16), which define the type VI (and VD, VL / 2 doubles),
- * the function attribute TARGET, the entry's name ROW_V, and these operations: VOP(op) for
+ * Written once over a vector of VL int32 lanes and compiled by light_water_avx2.c (VL 8),
+ * light_water_avx512.c (VL 16; again with VBMI for light_water_avx512icl.c) and
+ * src/wasm/light_water.c (VL 4), which define the type VI (and VD, VL / 2 doubles), the
+ * function attribute TARGET, the entry's name ROW_V, and these operations: VOP(op) for
  * the _mm256_op / _mm512_op of the same meaning; VAND VOR VZERO; VCMPGT (lanes of all ones
  * or zeros), VBLENDV(a, b, m) (b where m), VBLEND_ODD(e, o) (odd lanes from o); VGATHER(base,
  * index, scale); VPERM(t, i) (lane i of t); VFIRST (lane 0); VIOTA (0..VL-1); VSTORE (VL

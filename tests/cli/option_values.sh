@@ -34,7 +34,7 @@ refused "--size 2000000000000000000x5" \
     "--size: 2000000000000000000x5 is out of range (1..16384 per side)" -s 2000000000000000000x5
 refused "--size 9223372036854775808x5" \
     "--size: '9223372036854775808x5' is not WIDTHxHEIGHT" -s 9223372036854775808x5
-# --simd: the four levels only (simd128 is WebAssembly's name)
+# --simd: the five levels only (simd128 is WebAssembly's name)
 refused "--simd simd128" "--simd: unknown level 'simd128' (expected c, sse2, avx2, avx512, avx512icl)" \
     --simd simd128
 # -t Nf is a time: not held to -n's 0..100000000
