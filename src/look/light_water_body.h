@@ -256,6 +256,42 @@ INLINE TARGET int texels_near(const struct wk *k, VI o00, VI o10, VI step, VI *g
     *g11 = VPERMB(c0, VBYTES(r11), c1);
     return 1;
 }
+
+/* The 4 bytes at each lane's offset o, from two windows of 128 bytes that start at a and at
+ * a + rb (a row further): from the second where o reaches it. 0 when a lane's lie in
+ * neither. */
+INLINE TARGET int window_pick(VI o, int a, int rb, VI wa0, VI wa1, VI wb0, VI wb1, VI *g)
+{
+    const VI lim = VOP(set1_epi32)(124);
+    VI in_b = VCMPGT(o, VOP(set1_epi32)(a + rb - 1));
+    VI rel = VOP(sub_epi32)(o, VOP(add_epi32)(VOP(set1_epi32)(a), VAND(in_b, VOP(set1_epi32)(rb))));
+    if (!vnone(VOR(VCMPGT(rel, lim), VCMPGT(VZERO(), rel))))
+        return 0;
+    VI i = VBYTES(rel);
+    *g = VBLENDV(VPERMB(wa0, i, wa1), VPERMB(wb0, i, wb1), in_b);
+    return 1;
+}
+
+/* texels_near for groups whose lanes' rows span two (lane 0's and the one above or below),
+ * where texels_near's fails: three rows' windows, each lane's texels from its own rows'. The
+ * same bytes, or 0 (nothing set) where a lane's lie outside them or the frame. */
+INLINE TARGET int texels_straddle(const struct wk *k, VI iy, VI o00, VI o10, VI step, VI *g00,
+                                  VI *g01, VI *g10, VI *g11)
+{
+    int r = VFIRST(iy), rb = 3 * k->w;
+    if (!vnone(VCMPGT(VOP(set1_epi32)(r), iy)))
+        r--; /* a lane lies a row above lane 0's */
+    int a = VFIRST(o00) - (VFIRST(iy) - r) * rb - 48, last = VFIRST(k->last);
+    if (a < 0 || a + 2 * rb + 124 > last)
+        return 0;
+    const uint8_t *p = k->bg + a;
+    VI w00 = VLOADU(p), w01 = VLOADU(p + 64), w10 = VLOADU(p + rb), w11 = VLOADU(p + rb + 64);
+    VI w20 = VLOADU(p + 2 * rb), w21 = VLOADU(p + 2 * rb + 64);
+    return window_pick(o00, a, rb, w00, w01, w10, w11, g00) &&
+           window_pick(VOP(add_epi32)(o00, step), a, rb, w00, w01, w10, w11, g01) &&
+           window_pick(o10, a + rb, rb, w10, w11, w20, w21, g10) &&
+           window_pick(VOP(add_epi32)(o10, step), a + rb, rb, w10, w11, w20, w21, g11);
+}
 #endif
 
 /* The background at the bed points, bilinear, Q8 levels per channel (plate_px: its exact
@@ -278,7 +314,8 @@ INLINE TARGET int plate_v(const struct wk *k, VI qx, VI qy, VI t[3])
     const int *bg = (const int *)(const void *)k->bg;
     VI g00, g01, g10, g11;
 #ifdef VPERMB
-    if (!texels_near(k, o00, o10, step, &g00, &g01, &g10, &g11))
+    if (!texels_near(k, o00, o10, step, &g00, &g01, &g10, &g11) &&
+        !texels_straddle(k, iy, o00, o10, step, &g00, &g01, &g10, &g11))
 #endif
     {
         g00 = VGATHER(bg, o00, 1);
