@@ -707,7 +707,8 @@ static void upscale_rows(void *ctx, int worker, int y0, int y1)
     rp_engine *e = j->e;
     const int w = e->s.out_width, words = RP_LIGHT_BLOCK_WORDS(w);
     const uint8_t *still = rp_water_still_rows(e->water);
-    /* Rows that read only still grid rows are 0 without the work; the rest in runs. */
+    /* Runs of rows upscaled, each up to a row that reads only still grid rows: that one is 0
+     * without the work. Each row is looked at once. */
     for (int y = y0; y < y1;) {
         int run = y;
         while (run < y1 && !rp_upscale_row_still(e->upscale, still, run))
@@ -718,9 +719,10 @@ static void upscale_rows(void *ctx, int worker, int y0, int y1)
         for (; y < run; y++)
             rp_light_nonzero_blocks(e->heights_q8 + (size_t)y * w, w,
                                     e->nonzero + (size_t)y * words);
-        for (; y < y1 && rp_upscale_row_still(e->upscale, still, y); y++) {
-            memset(e->heights_q8 + (size_t)y * w, 0, (size_t)w * sizeof *e->heights_q8);
-            memset(e->nonzero + (size_t)y * words, 0, (size_t)words * sizeof *e->nonzero);
+        if (run < y1) {
+            memset(e->heights_q8 + (size_t)run * w, 0, (size_t)w * sizeof *e->heights_q8);
+            memset(e->nonzero + (size_t)run * words, 0, (size_t)words * sizeof *e->nonzero);
+            y = run + 1;
         }
     }
 }
