@@ -35,6 +35,13 @@ started() {
     printf 'esac\nexec %q "$@"\n' "$R"
 } >gated
 chmod +x gated
+# chunk_running PID: wait until a gated chunk is running (or PID has ended).
+chunk_running() {
+    for _ in $(seq 3000); do
+        [ ! -e chunk-running ] && kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.02
+    done
+}
 # appears NAME KIND OUTPUT [-y]: while render-parallel renders s.scene to OUTPUT (with
 # the rockpool options in the array extra), NAME appears (KIND file: holding "mine"; dir: a
 # directory); the run exits 1 and NAME is unchanged.
@@ -46,10 +53,7 @@ appears() {
     rm -rf "$(dirname "$out")"/.*.chunks chunk-running go
     ROCKPOOL=$PWD/gated "$RP" -k 4 -j 2 -o "$out" "$@" -- s.scene -c ffv1 ${extra[@]+"${extra[@]}"} 2>rp.err &
     local pid=$!
-    for _ in $(seq 3000); do
-        [ ! -e chunk-running ] && kill -0 $pid 2>/dev/null || break
-        sleep 0.02
-    done
+    chunk_running $pid
     if [ "$kind" = dir ]; then mkdir "$name"; else echo mine >"$name"; fi
     touch go
     wait $pid
@@ -109,11 +113,13 @@ claims_true() {
 # A PNG pattern into a directory the run creates: files of someone else's that appear
 # there while it runs (one at a frame's name) are kept, the run fails naming the frame,
 # and it removes only its own (no frame of its own, no chunks, the directory stays).
-"$RP" -k 4 -j 2 -o 'made/f_%04d.png' -- s.scene 2>rp.err &
+rm -f chunk-running go
+ROCKPOOL=$PWD/gated "$RP" -k 4 -j 2 -o 'made/f_%04d.png' -- s.scene 2>rp.err &
 pid=$!
-started $pid made
+chunk_running $pid
 echo mine >made/notes.txt
 echo precious >made/f_0010.png
+touch go
 wait $pid
 rc=$?
 check "files appeared in the directory it created: exit 1 (got $rc)" test $rc = 1
@@ -176,12 +182,14 @@ check "an AOV sequence refused at the end leaves none of its frames" test -z "$(
 appears aov/h_0007.png dir o.mkv -y
 check "... with -y too" test -z "$(ls -A aov)"
 extra=(--aov=normal 'aovmade/n_%04d.png')
-rm -f o.mkv
-"$RP" -k 4 -j 2 -o o.mkv -- s.scene -c ffv1 "${extra[@]}" 2>rp.err &
+rm -rf o.mkv .*.chunks chunk-running go
+# gated, as in appears: a busy machine may otherwise finish the chunks before these appear
+ROCKPOOL=$PWD/gated "$RP" -k 4 -j 2 -o o.mkv -- s.scene -c ffv1 "${extra[@]}" 2>rp.err &
 pid=$!
-started $pid .
+chunk_running $pid
 echo mine >aovmade/notes.txt
 echo precious >aovmade/n_0003.png
+touch go
 wait $pid
 rc=$?
 check "files appeared in an AOV directory it created: exit 1 (got $rc)" test $rc = 1
