@@ -170,7 +170,7 @@ typedef struct rp_run {
     const rp_settings *over; /* settings over the scene's (rp_settings_parse), or NULL */
     int64_t start, end;      /* write frames start..end-1; end -1 = the last frame */
     rp_output_opts out;      /* the encoded output; out.path NULL = none */
-    int threads;             /* worker threads, >= 1 (0 = online CPUs) */
+    int threads;             /* worker threads, >= 1 (0 = one per usable CPU) */
     int64_t max_memory;      /* refuse runs estimated to need more bytes than this */
     int allow_outside_paths; /* the scene may name files outside its directory */
     int hash;                /* print "FRAME HASH" lines to hash_to */
@@ -224,6 +224,7 @@ typedef struct rp_summary {
     double memory; /* estimated peak bytes */
     int64_t steps; /* simulation steps the last frame shows */
     double speed;  /* the waves\' speed, scene pixels per second */
+    int threads;   /* worker threads: run->threads, or one per CPU the process may run on */
 } rp_summary;
 
 /** One frame as the sinks see it: pixels (RP_PIX_RGB24, or RP_PIX_RGBA with --alpha:

@@ -17,7 +17,8 @@ uint32_t rp_isqrt64(uint64_t v);
  * Integer-only (no libm), identical on every platform; error under 2/65536. */
 int32_t rp_cos_pi_q16(int64_t num, int64_t den);
 
-/** Online CPUs, 1..64: the default thread count. */
+/** The CPUs this process may run on (its affinity mask, at most the online CPUs), 1..64:
+ * the default thread count. */
 int rp_online_cpus(void);
 
 /** Whether a block of bytes cannot be allocated now (a probe, freed at once): how a

@@ -135,7 +135,7 @@ void rp_cli_usage(FILE *f)
           "      --encoder-preset P encoder speed preset (e.g. veryfast; default medium)\n"
           "  -b, --bitrate RATE     bit rate, e.g. 4M (not --crf); --pix-fmt NAME\n"
           "      --png-level 0..9   PNG compression level\n"
-          "  -j, --threads N        worker threads (default: online CPUs); output unchanged\n"
+          "  -j, --threads N        worker threads (default: usable CPUs); output unchanged\n"
           "      --hash             'FRAME HASH' lines; --hash-algo md5 crc32 xxh3 sha256 ...\n"
           "      --verify MANIFEST  compare frames with a framemd5/framehash file or --hash\n"
           "                         lines: exit 3, PNGs in . (--verify-dir, --verify-ref)\n"
@@ -653,7 +653,7 @@ static int run_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         r = parse_int("--threads", arg, 1, 256, &v, err);
         cli->run.threads = (int)v;
         break;
-    case ARG_FF_THREADS: /* ffmpeg's -threads: 0 is automatic, the online CPUs */
+    case ARG_FF_THREADS: /* ffmpeg's -threads: 0 is automatic, the usable CPUs */
         r = parse_int("-threads", arg, 0, 256, &v, err);
         cli->run.threads = (int)v;
         break;

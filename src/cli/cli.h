@@ -21,7 +21,7 @@ typedef struct rp_cli_time {
 
 typedef struct rp_cli {
     const char *scene_path; /* NULL: the built-in default scene; "-": stdin */
-    rp_run run;             /* what the library is asked to do (threads 0 = online CPUs) */
+    rp_run run;             /* what the library is asked to do (threads 0 = usable CPUs) */
     rp_settings *over;      /* the options' settings, over the scene's (run.over): owned */
     int progress_fd;        /* -1, or a descriptor for key=value progress blocks */
     int loglevel;           /* RP_LOG_*: errors always; warnings from WARNING; progress

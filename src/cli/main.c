@@ -270,6 +270,7 @@ static void print_summary(const rp_summary *sum)
     printf("motion:     %d path, %d key\n", sum->scene.paths, sum->scene.keys);
     printf("drops:      %zu in all (%zu from rain, %zu stroke dabs)\n", sum->timeline.drops,
            sum->timeline.rain_drops, sum->timeline.stroke_dabs);
+    printf("threads:    %d\n", sum->threads);
     if (sum->timeline.after_end)
         printf("after end:  %zu items fall after the last frame and are left out\n",
                sum->timeline.after_end);

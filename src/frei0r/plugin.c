@@ -390,7 +390,7 @@ static int open_core(instance *in, rp_error *err)
     cfg.over = settings;
     cfg.width = (int)in->width;
     cfg.height = (int)in->height;
-    cfg.threads = 0; /* one per online CPU, as the command line's default */
+    cfg.threads = 0; /* one per usable CPU, as the command line's default */
     cfg.max_memory = (int64_t)MEMORY_MAX;
     cfg.background = in->black;
     cfg.background_stride = (size_t)in->width * 4;

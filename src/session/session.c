@@ -499,6 +499,7 @@ void rp_session_summary(const rp_session *se, rp_summary *sum)
     sum->memory = se->memory;
     sum->steps = se->info.steps;
     sum->speed = se->s.speed;
+    sum->threads = se->threads;
 }
 
 /* num/den = n/d reduced; when that does not fit in 64 bits, the nearest lower fraction

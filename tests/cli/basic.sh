@@ -42,6 +42,17 @@ check "hash of frame 3 equals ffmpeg's decode of the PNG" grep -qx "3 $want" "$W
 "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 96x64 -n 5 -j 7 -o j7/f_%03d.png
 check "two runs give identical PNG bytes" cmp -s seq/f_004.png again/f_004.png
 check "-j 1 and -j 7 give identical PNG bytes" cmp -s again/f_004.png j7/f_004.png
+# The default threads: one per CPU the process may run on, nproc's count (at most 64);
+# under taskset, those CPUs alone (a farm node's CPU set, not the machine's CPUs).
+threads_of() { "$ROCKPOOL" --check "$TOP/examples/rain.scene" "$@" | sed -n 's/^threads: *//p'; }
+n=$(nproc)
+check "--check: the default threads are nproc's $n" test "$(threads_of)" = $((n > 64 ? 64 : n))
+check "--check: -j 3 is 3 threads" test "$(threads_of -j 3)" = 3
+if command -v taskset >/dev/null; then
+    check "--check under taskset -c (one CPU): 1 thread" \
+        test "$(taskset -c "$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')" \
+            "$ROCKPOOL" --check "$TOP/examples/rain.scene" | sed -n 's/^threads: *//p')" = 1
+fi
 
 # Built-in default scene (no SCENE argument).
 expect_status "default scene" 0 "$ROCKPOOL" -q -s 64x48 -n 3 -o def/%d.png

@@ -516,7 +516,7 @@ static void test_refusals(void **state)
     rp_scene_free(&s);
 }
 
-/* threads 0 is one per online CPU: the frames of one thread; outside 0..256 is refused. */
+/* threads 0 is one per usable CPU: the frames of one thread; outside 0..256 is refused. */
 static void test_thread_counts(void **state)
 {
     (void)state;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -138,13 +139,34 @@ static void test_worker_index(void **state)
     assert_int_equal(w.hits[99], 1);
 }
 
+/* The default thread count is the CPUs the process may run on, as nproc(1) counts them:
+ * restricted to one CPU, 1 (the online count, which a batch system's CPU set does not
+ * lower, gave every CPU of the machine a thread). */
+static void test_usable_cpus(void **state)
+{
+    (void)state;
+    cpu_set_t all, one;
+    if (sched_getaffinity(0, sizeof all, &all) != 0)
+        skip();
+    int n = CPU_COUNT(&all);
+    assert_int_equal(rp_online_cpus(), n > 64 ? 64 : n);
+    int first = 0;
+    while (!CPU_ISSET(first, &all))
+        first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+    int got = rp_online_cpus();
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+    assert_int_equal(got, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_worker_index),
-        cmocka_unit_test(test_every_index_once),
-        cmocka_unit_test(test_null_pool_inline),
-        cmocka_unit_test(test_bad_thread_counts),
+        cmocka_unit_test(test_worker_index),     cmocka_unit_test(test_every_index_once),
+        cmocka_unit_test(test_null_pool_inline), cmocka_unit_test(test_bad_thread_counts),
+        cmocka_unit_test(test_usable_cpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
