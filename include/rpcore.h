@@ -281,8 +281,8 @@ typedef struct rp_core_config {
     /* The output size in pixels (as rockpool -s), both or neither; 0x0: the scene's. */
     int width, height;
     /* Threads rendering each frame: 1 (the default) renders on the caller's thread, 0 one
-     * per CPU the process may run on (its affinity mask; at most 64); at most 256. The
-     * bytes are the same for every count. */
+     * per CPU the process may run on (its affinity mask and cgroup CPU quota; at most 64);
+     * at most 256. The bytes are the same for every count. */
     int threads;
     /* Refuse scenes whose timeline would need more bytes than this; 0: no limit. */
     int64_t max_memory;

@@ -28,6 +28,117 @@ const char *rp_strerror(int err)
     return "unknown error";
 }
 
+/* Up to len - 1 bytes of file path into buf, NUL-terminated; -1 when it cannot be read. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return 0;
+}
+
+/* A plain decimal number of 1 to 18 digits at *s (read as data: nothing else is taken), and
+ * *s past it; -1 when there is none. */
+static int64_t decimal(const char **s)
+{
+    int64_t v = 0;
+    int digits = 0;
+    while (**s >= '0' && **s <= '9' && digits < 18) {
+        v = 10 * v + (**s - '0');
+        ++*s;
+        digits++;
+    }
+    return digits && !(**s >= '0' && **s <= '9') ? v : -1;
+}
+
+/* The whole CPUs (rounded up) that the cgroup directory dir lets its processes use: cgroup
+ * v2's cpu.max ("QUOTA PERIOD", or "max PERIOD" for none) or v1's cpu.cfs_quota_us (-1 for
+ * none) over cpu.cfs_period_us. 0: no limit there, or nothing readable as one. */
+static int64_t cgroup_dir_cpus(const char *dir, int v2)
+{
+    char path[4200 + 32], buf[64]; /* a directory of up to 4199 bytes, and a name */
+    const char *s;
+    int64_t quota, period;
+    if (v2) {
+        snprintf(path, sizeof path, "%s/cpu.max", dir);
+        if (read_small(path, buf, sizeof buf) || (s = buf, quota = decimal(&s)) <= 0 || *s++ != ' ')
+            return 0;
+        period = decimal(&s);
+    } else {
+        snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
+        if (read_small(path, buf, sizeof buf) || (s = buf, quota = decimal(&s)) <= 0)
+            return 0;
+        snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
+        if (read_small(path, buf, sizeof buf))
+            return 0;
+        s = buf;
+        period = decimal(&s);
+    }
+    if (period <= 0 || (*s && *s != '\n'))
+        return 0;
+    return (quota + period - 1) / period;
+}
+
+/* The tightest CPU limit of cgroup directory dir (mount point plus the process's path,
+ * the mount point's part base bytes long) and of each group above it up to the mount
+ * point, or best where that is tighter (0: none yet). */
+static int64_t cgroup_path_cpus(char *dir, size_t base, int v2, int64_t best)
+{
+    for (size_t end = strlen(dir);;) {
+        dir[end] = 0;
+        int64_t k = cgroup_dir_cpus(dir, v2);
+        if (k > 0 && (best == 0 || k < best))
+            best = k;
+        if (end <= base)
+            return best;
+        while (end > base && dir[end - 1] != '/')
+            end--;
+        if (end > base)
+            end--; /* and the '/' */
+    }
+}
+
+int rp_cgroup_cpus(const char *proc_cgroup, const char *root)
+{
+    /* where each hierarchy is mounted: v1's CPU controller; v2 alone, or a hybrid's */
+    static const char *const mounts[2][3] = {{"/cpu", "/cpu,cpuacct", "/cpuacct,cpu"},
+                                             {"", "/unified", NULL}};
+    char text[8192], dir[4200];
+    int64_t best = 0;
+    if (read_small(proc_cgroup, text, sizeof text))
+        return 0;
+    /* each line "ID:CONTROLLERS:PATH": ID 0 and no controllers for cgroup v2, controllers
+     * that include "cpu" for v1's CPU controller */
+    for (char *line = text, *next; *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next)
+            *next++ = 0;
+        char *c = strchr(line, ':'), *p = c ? strchr(c + 1, ':') : NULL;
+        if (!p || p[1] != '/')
+            continue;
+        *c = *p = 0;
+        const char *ctl = c + 1, *path = p + 1;
+        int v2 = !strcmp(line, "0") && !*ctl, cpu = 0;
+        for (const char *t = ctl; *t; t += *t == ',') {
+            size_t n = strcspn(t, ",");
+            cpu |= n == 3 && !strncmp(t, "cpu", 3);
+            t += n;
+        }
+        if (!v2 && !cpu)
+            continue;
+        for (int m = 0; m < 3 && mounts[v2][m]; m++) {
+            size_t base = strlen(root) + strlen(mounts[v2][m]);
+            int all = snprintf(dir, sizeof dir, "%s%s%s", root, mounts[v2][m], path);
+            if (all > 0 && (size_t)all < sizeof dir)
+                best = cgroup_path_cpus(dir, base, v2, best);
+        }
+    }
+    return best > 1024 ? 1024 : (int)best;
+}
+
 int rp_online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -44,6 +155,11 @@ int rp_online_cpus(void)
             n = k;
     }
 #endif
+    /* a container's or batch job's CPU bandwidth (docker --cpus, a Kubernetes limit):
+     * threads past it are throttled together */
+    int q = rp_cgroup_cpus("/proc/self/cgroup", "/sys/fs/cgroup");
+    if (q >= 1 && (n < 1 || q < n))
+        n = q;
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 

@@ -17,9 +17,18 @@ uint32_t rp_isqrt64(uint64_t v);
  * Integer-only (no libm), identical on every platform; error under 2/65536. */
 int32_t rp_cos_pi_q16(int64_t num, int64_t den);
 
-/** The CPUs this process may run on (its affinity mask, at most the online CPUs), 1..64:
- * the default thread count. */
+/** The CPUs this process may run on, 1..64: the default thread count. The online CPUs,
+ * at most as many as its affinity mask holds, and at most its cgroup's CPU bandwidth
+ * allows (rp_cgroup_cpus). */
 int rp_online_cpus(void);
+
+/** The whole CPUs (quota over period, rounded up) that the cgroups of the process described
+ * by proc_cgroup (/proc/self/cgroup's format) allow under root (/sys/fs/cgroup): the
+ * tightest of its own group and those above it, cgroup v2 (cpu.max, mounted at root or
+ * root/unified) or v1 (cpu.cfs_quota_us and cpu.cfs_period_us under root/cpu). 0 when no
+ * limit is set or none can be read; at most 1024. Every value is read as a plain decimal
+ * number or not at all. */
+int rp_cgroup_cpus(const char *proc_cgroup, const char *root);
 
 /** Whether a block of bytes cannot be allocated now (a probe, freed at once): how a
  * library's vague failure is told to be a want of memory. The allocation is really made

@@ -13,6 +13,7 @@
 
 #include "base/common.h"
 #include "base/pool.h"
+#include "tmpdir.h"
 
 enum { MAX_COUNT = 1500 };
 
@@ -139,16 +140,18 @@ static void test_worker_index(void **state)
     assert_int_equal(w.hits[99], 1);
 }
 
-/* The default thread count is the CPUs the process may run on, as nproc(1) counts them:
- * restricted to one CPU, 1 (the online count, which a batch system's CPU set does not
- * lower, gave every CPU of the machine a thread). */
+/* The default thread count is the CPUs the process may run on, as nproc(1) counts them
+ * (within a cgroup CPU quota, test_cgroup_cpus): restricted to one CPU, 1 (the online
+ * count, which a batch system's CPU set does not lower, gave every CPU of the machine a
+ * thread). */
 static void test_usable_cpus(void **state)
 {
     (void)state;
     cpu_set_t all, one;
     if (sched_getaffinity(0, sizeof all, &all) != 0)
         skip();
-    int n = CPU_COUNT(&all);
+    int n = CPU_COUNT(&all), q = rp_cgroup_cpus("/proc/self/cgroup", "/sys/fs/cgroup");
+    n = q > 0 && q < n ? q : n;
     assert_int_equal(rp_online_cpus(), n > 64 ? 64 : n);
     int first = 0;
     while (!CPU_ISSET(first, &all))
@@ -161,12 +164,80 @@ static void test_usable_cpus(void **state)
     assert_int_equal(got, 1);
 }
 
+/* A file of text at dir/rel, its directories made first. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
+        *s = 0;
+        mkdir(path, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* rp_cgroup_cpus over a made-up /sys/fs/cgroup (root) and /proc/self/cgroup (proc): the
+ * quota over the period rounded up, the tightest of the group and those above it, v2 at
+ * the root or under unified/, v1 under the cpu controller's mount only; no limit, a value
+ * that is not a plain number, or no file: 0. Worked out by hand. */
+static void test_cgroup_cpus(void **state)
+{
+    const char *dir = *state;
+    char root[512], proc[512];
+    snprintf(proc, sizeof proc, "%s/proc-cgroup", dir);
+    static const struct {
+        const char *self, *files[3][2];
+        int want;
+    } cases[] = {
+        {"0::/\n", {{"cpu.max", "200000 100000\n"}}, 2},
+        {"0::/\n", {{"cpu.max", "max 100000\n"}}, 0},
+        {"0::/a/b\n", {{"a/b/cpu.max", "max 100000\n"}, {"a/cpu.max", "150000 100000\n"}}, 2},
+        {"0::/a/b\n", {{"a/b/cpu.max", "250000 100000\n"}, {"a/cpu.max", "50000 100000\n"}}, 1},
+        {"0::/a/b\n", {{"a/b/cpu.max", "100000 100000\n"}, {"cpu.max", "400000 100000\n"}}, 1},
+        {"0::/x\n", {{"unified/x/cpu.max", "300000 100000\n"}}, 3},
+        {"12:pids:/\n4:cpu,cpuacct:/docker/abc\n0::/\n",
+         {{"cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "400000\n"},
+          {"cpu,cpuacct/docker/abc/cpu.cfs_period_us", "100000\n"}},
+         4},
+        {"1:cpu:/\n", {{"cpu/cpu.cfs_quota_us", "-1\n"}, {"cpu/cpu.cfs_period_us", "100000\n"}}, 0},
+        {"3:cpuset:/x\n",
+         {{"cpu/x/cpu.cfs_quota_us", "100000\n"}, {"cpu/x/cpu.cfs_period_us", "100000\n"}},
+         0},
+        {"0::/\n", {{"cpu.max", "2e5 100000\n"}}, 0},
+        {"0::/\n", {{"cpu.max", "200000 100000 1\n"}}, 0},
+        {"0::/\n", {{"cpu.max", "-200000 100000\n"}}, 0},
+        {"0::/\n", {{"cpu.max", "200000 0\n"}}, 0},
+        {"0::/\n", {{"cpu.max", "1234567890123456789 100000\n"}}, 0},
+        {"0::/\n", {{"cpu.max", "$(reboot) 100000\n"}}, 0},
+        {"0::relative\n", {{"cpu.max", "200000 100000\n"}}, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(root, sizeof root, "%s/root%zu", dir, i);
+        mkdir(root, 0755);
+        for (int j = 0; j < 3 && cases[i].files[j][0]; j++)
+            put_file(root, cases[i].files[j][0], cases[i].files[j][1]);
+        put_file(dir, "proc-cgroup", cases[i].self);
+        if (rp_cgroup_cpus(proc, root) != cases[i].want)
+            fail_msg("case %zu (%s): %d CPUs, wanted %d", i, cases[i].self,
+                     rp_cgroup_cpus(proc, root), cases[i].want);
+    }
+    snprintf(root, sizeof root, "%s/root0", dir);
+    assert_int_equal(rp_cgroup_cpus("/nonexistent/cgroup", root), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_worker_index),     cmocka_unit_test(test_every_index_once),
-        cmocka_unit_test(test_null_pool_inline), cmocka_unit_test(test_bad_thread_counts),
+        cmocka_unit_test(test_worker_index),
+        cmocka_unit_test(test_every_index_once),
+        cmocka_unit_test(test_null_pool_inline),
+        cmocka_unit_test(test_bad_thread_counts),
         cmocka_unit_test(test_usable_cpus),
+        cmocka_unit_test_setup_teardown(test_cgroup_cpus, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
