@@ -132,8 +132,9 @@ claims_true "files appeared in the directory it created" made
 # Stopped (SIGTERM) while rendering into directories it created: it removes them, but
 # not one someone else has written into.
 # (a longer scene: no chunk may finish before the signal, or its directory is kept for the
-# next run, as it should be)
-sed 's/duration 40f/duration 400f/' s.scene >long.scene
+# next run, as it should be; 10000 frames a chunk: at 400 frames a 100-frame chunk took
+# 0.2 s, and a busy machine could finish one between started and the signal)
+sed 's/duration 40f/duration 40000f/' s.scene >long.scene
 "$RP" -k 4 -j 2 -o 'made2/sub/f_%04d.png' -- long.scene 2>rp.err &
 pid=$!
 started $pid made2/sub
