@@ -129,7 +129,8 @@ check "no temporary files left" test -z "$(find . -name '*.tmp-*')"
 # SIGINT during an MP4 render: the file is finished, kept, and holds the frames so far.
 "$ROCKPOOL" "$scene" -q -s 320x240 -n 3000 --progress-fd 3 -o int.mp4 3>prog.txt 2>int.err &
 pid=$!
-for _ in $(seq 100); do grep -q '^frame=[1-9]' prog.txt 2>/dev/null && break; sleep 0.1; done
+# (up to 60 s: a signal before the handler is ignored, and the 3000 frames run to the end)
+for _ in $(seq 600); do grep -q '^frame=[1-9]' prog.txt 2>/dev/null && break; sleep 0.1; done
 kill -INT $pid
 wait $pid
 status=$?
@@ -141,14 +142,19 @@ check "SIGINT: the file plays with those frames" test "$(probe int.mp4 nb_read_f
 # SIGINT while the scene is still being read (before any output exists): exit 130, nothing.
 # (The signal once rockpool catches it: a job started with & begins with SIGINT ignored,
 # and under AddressSanitizer on a loaded machine the program took over half a second to
-# get to its handler.)
-(sleep 5) | "$ROCKPOOL" - -o early.mp4 2>early.err &
+# get to its handler.) The scene comes from a FIFO this script holds open until the signal
+# has been dealt with: `(sleep 5) |` ended the scene after 5 s, and a busy machine that
+# took 4 s to reach the handler then signalled a run past its read, or an empty scene.
+mkfifo early.in
+exec 7<>early.in
+"$ROCKPOOL" - -o early.mp4 <early.in 7>&- 2>early.err &
 pid=$!
-for _ in $(seq 400); do catches $pid 2 && break; sleep 0.01; done
+for _ in $(seq 3000); do catches $pid 2 && break; kill -0 $pid 2>/dev/null || break; sleep 0.01; done
 sleep 0.2
 kill -INT $pid
 wait $pid
 status=$?
+exec 7>&-
 check "SIGINT before the output exists exits 130" test "$status" = 130
 check "SIGINT before the output exists creates nothing" test ! -e early.mp4
 
