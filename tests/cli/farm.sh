@@ -132,7 +132,9 @@ rm -f joined.mkv
 "$ROCKPOOL" "$scene" -q -s 320x240 -n 3000 -c ffv1 --frame-range 0-2999 --progress-fd 3 \
     -o cut.mkv 3>cut.progress &
 pid=$!
-for _ in $(seq 100); do grep -q '^frame=[1-9]' cut.progress 2>/dev/null && break; sleep 0.1; done
+# (up to 60 s: farm.sh runs under AddressSanitizer in make check-all, and a SIGTERM before
+# the handler kills the run with no file)
+for _ in $(seq 600); do grep -q '^frame=[1-9]' cut.progress 2>/dev/null && break; sleep 0.1; done
 kill -TERM $pid
 wait $pid
 check "SIGTERM: rockpool exits 143 and keeps a playable, short chunk" test $? = 143 -a -s cut.mkv
@@ -297,19 +299,39 @@ expect_status "... with -y over a good output: exit 1" 1 env PATH="$WORK/fakebin
 stderr_has "... says the result is short" "nothing written"
 check "... the good output is kept as it was" cmp -s vanish.mkv vanish.good
 # A second join while one holds the output's directory waits, then checks afresh.
-flock "$WORK" sleep 4 &
-lockpid=$!
-sleep 1
+# (The holder says when it holds the lock and keeps it until told: with fixed sleeps, a busy
+# machine could start the join before the holder had the lock, or after it had let go.)
+# hold_lock SCRIPT: flock on WORK, touch locked, wait for release, then run SCRIPT.
+hold_lock() {
+    rm -f locked release
+    flock "$WORK" sh -c 'touch locked; i=0
+        while [ ! -e release ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done; '"$1" &
+    lockpid=$!
+    for _ in $(seq 1200); do [ -e locked ] && break; sleep 0.05; done
+}
+hold_lock :
 expect_status "a join while another holds the lock (ROCKPOOL_JOIN_WAIT=1): exit 1" 1 \
     env ROCKPOOL_JOIN_WAIT=1 "$J" -y --frames 30 -o vanish.mkv c0-9.mkv c10-19.mkv c20-29.mkv
 stderr_has "... says so" "another join has held"
+touch release
 wait $lockpid
 cp c10-19.mkv gone10-19.mkv
-flock "$WORK" sh -c 'sleep 2; rm -f gone10-19.mkv' &
-lockpid=$!
-sleep 1
-expect_status "a join waiting for one that removes a chunk: exit 1" 1 "$J" -y --frames 30 \
-    -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv
+hold_lock 'rm -f gone10-19.mkv'
+"$J" -y --frames 30 -o vanish.mkv c0-9.mkv gone10-19.mkv c20-29.mkv >out 2>err &
+jpid=$!
+# released once the join waits for the lock (its flock), so that it checks afresh after
+for _ in $(seq 1200); do
+    pgrep -P $jpid -x flock >/dev/null && break
+    kill -0 $jpid 2>/dev/null || break
+    sleep 0.05
+done
+touch release
+wait $jpid
+rc=$?
+if [ $rc = 1 ]; then ok "a join waiting for one that removes a chunk: exit 1"; else
+    bad "a join waiting for one that removes a chunk: exit $rc, wanted 1"
+    sed 's/^/    /' err | head -5
+fi
 wait $lockpid
 check "... the output is kept as it was" cmp -s vanish.mkv vanish.good
 # An MP4 chunk cut inside its last packet: its packets are all there, its frames are not.
@@ -673,7 +695,7 @@ check "... and nothing ran" test ! -e pwned -a ! -e pwned2 -a ! -e touch
 # SIGTERM (cancelation) to the task's bash reaches rockpool: nothing left running or written
 OPTIONS="-s 640x360 -n 3000 -c ffv1" ojd Render 0-2999 >/dev/null 2>&1 &
 ojdpid=$!
-for _ in $(seq 300); do
+for _ in $(seq 600); do
     [ -n "$(find ".ojd out.mkv.chunks" -name '*part_*' -size +20k 2>/dev/null)" ] && break
     sleep 0.1
 done
