@@ -182,15 +182,30 @@ stderr_has "a growing video: says so" "grows from 64x64 to 4096x4096"
 check "a growing video: nothing written" test ! -e grows.md5
 rm -f rss.txt big.mkv ./*.h264
 
-# SIGINT while the manifest is read again as the run starts (its output's temporary file
+# SIGINT while the manifest is read as the run starts (its output's temporary file
 # exists): the read stops within a second, exit 130, nothing left.
+# The manifest comes through a FIFO whose writer gives the 100 MB and then holds it open
+# until the signal: the read cannot end first. (From the file, the whole run took 0.8 s,
+# its read after the temporary file 0.4 s, and a busy machine could let it finish, exit 3,
+# before the signal.) A pipe is read once, when the run starts, as a file is again then.
 mkdir sig
-"$R" -q small.scene --verify big.hash --end 3 -o sig/o.y4m 2>/dev/null &
+mkfifo man.fifo
+rm -f man.opened man.done
+( exec 3>man.fifo
+  touch man.opened
+  cat big.hash >&3 2>/dev/null
+  while [ ! -e man.done ]; do sleep 0.05; done ) &
+writer=$!
+"$R" -q small.scene --verify man.fifo --end 3 -o sig/o.y4m 2>/dev/null &
 pid=$!
-for _ in $(seq 600); do [ -n "$(ls -A sig)" ] && break; sleep 0.05; done
+# the writer's open returns once the run opens the manifest, its temporary file made
+for _ in $(seq 1200); do [ -e man.opened ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
 sleep 0.1
 t0=$(date +%s%N)
 kill -INT $pid
+# (a run that went on reading would wait for the rest for ever: ended after 10 s, failed)
+for _ in $(seq 1000); do kill -0 $pid 2>/dev/null || break; sleep 0.01; done
+kill -0 $pid 2>/dev/null && kill -KILL $pid
 wait $pid
 rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
@@ -198,3 +213,6 @@ if [ "$rc" -eq 130 ] && [ "$ms" -lt 1000 ]; then ok "SIGINT while a manifest is 
     bad "SIGINT while a manifest is read: exit $rc after $ms ms (wanted 130 within 1000 ms)"
 fi
 check "SIGINT while a manifest is read: nothing left" test -z "$(ls -A sig)"
+touch man.done
+[ -e man.opened ] || : <man.fifo # (a run that never opened it: the writer's open returns)
+wait $writer
