@@ -192,9 +192,22 @@ rm -f out.fifo fifo.y4m
 
 # SIGTERM during a render: exit 143, the video finished and playable with the frames said;
 # a PNG sequence keeps whole frames only.
-"$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x240 -n 100000 -o term.mkv 2>term.err &
+# rendering PID TEST...: wait until PID catches SIGTERM (bit 15 of SigCgt) and TEST holds:
+# a fixed 2 s could signal a sanitizer build on a busy machine before either (SIGTERM is
+# not ignored in a background job: the run then dies without its message or its file).
+rendering() {
+    local pid=$1
+    shift
+    for _ in $(seq 1200); do
+        catches "$pid" 15 && "$@" >/dev/null 2>&1 && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.05
+    done
+}
+"$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x240 -n 100000 -o term.mkv --progress-fd 3 \
+    3>term.progress 2>term.err &
 pid=$!
-sleep 2
+rendering "$pid" grep -q '^frame=[1-9]' term.progress
 kill -TERM "$pid"
 wait "$pid"
 check "SIGTERM during a video render: exit 143" test $? -eq 143
@@ -204,7 +217,7 @@ check "SIGTERM: ffprobe reads the video with those frames" \
     test "$(probe term.mkv nb_read_frames 2>/dev/null)" = "${held:-x}"
 "$ROCKPOOL" -q "$TOP/examples/rain.scene" -s 320x240 -n 100000 -o seq/f_%06d.png 2>term.err &
 pid=$!
-sleep 2
+rendering "$pid" compgen -G 'seq/f_*.png'
 kill -TERM "$pid"
 wait "$pid"
 check "SIGTERM during a PNG render: exit 143" test $? -eq 143
