@@ -28,6 +28,9 @@ const char *rp_strerror(int err)
     return "unknown error";
 }
 
+/* Linux's cgroups (the WebAssembly build has no files to read, and its page no WASI file
+ * calls to offer). */
+#ifdef __linux__
 /* Up to len - 1 bytes of file path into buf, NUL-terminated; -1 when it cannot be read. */
 static int read_small(const char *path, char *buf, size_t len)
 {
@@ -138,6 +141,14 @@ int rp_cgroup_cpus(const char *proc_cgroup, const char *root)
     }
     return best > 1024 ? 1024 : (int)best;
 }
+#else
+int rp_cgroup_cpus(const char *proc_cgroup, const char *root)
+{
+    (void)proc_cgroup;
+    (void)root;
+    return 0;
+}
+#endif
 
 int rp_online_cpus(void)
 {

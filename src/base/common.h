@@ -27,7 +27,7 @@ int rp_online_cpus(void);
  * tightest of its own group and those above it, cgroup v2 (cpu.max, mounted at root or
  * root/unified) or v1 (cpu.cfs_quota_us and cpu.cfs_period_us under root/cpu). 0 when no
  * limit is set or none can be read; at most 1024. Every value is read as a plain decimal
- * number or not at all. */
+ * number or not at all. Linux only: elsewhere (WebAssembly) 0, with no file opened. */
 int rp_cgroup_cpus(const char *proc_cgroup, const char *root);
 
 /** Whether a block of bytes cannot be allocated now (a probe, freed at once): how a
