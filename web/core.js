@@ -1,6 +1,7 @@
 // core.js - rockpool's core as WebAssembly (rockpool.wasm, built by make web from the
 // sources of librpcore.a and web/rpweb.c), loaded with the few WASI calls wasi-libc asks
-// for. Used by web/worker.js (and by Node in tests/cli/web_page.sh's own checks).
+// for. Used by web/worker.js (and by Node in tests/cli/web_units.sh, which loads the
+// page's rockpool.wasm through it).
 'use strict';
 
 // loadCore(bytes): an object over one instance; see web/rpweb.c for what each call does.

@@ -5,7 +5,8 @@
 # runs (test_simd leaves out the YUV, PNG and MD5 kernels, which are not the core's), so
 # the core's bytes on wasm32 are held to the same checks (threads aside: wasm32 has none,
 # and the thread-count tests run on the caller's thread there), and the step's SIMD128
-# kernels to the plain C loops.
+# kernels to the plain C loops. Then the playground's rockpool.wasm, loaded as the page
+# loads it (web/core.js), renders a frame.
 source "$(dirname "$0")/lib.sh"
 
 WEB=$(dirname "$ROCKPOOL")/web
@@ -53,3 +54,20 @@ done
 check "make web-tests built the core's unit tests for wasm32 ($n)" test $n -ge 10
 # The step's SIMD128 kernels ran: test_simd under Node reports the 128-bit level.
 check "test_simd under Node ran the SIMD128 level" grep -q '^simd: this CPU runs level 1 ' test_simd.out
+# The playground's own rockpool.wasm instantiates with the WASI calls web/core.js (the
+# page's loader) offers, and opens and renders a scene: a core change that pulls another
+# WASI call into it (a file read: fopen's fd_fdstat_get, path_open) breaks the page, which
+# otherwise only make check-all's web_page.sh would show.
+if [ -f "$WEB/rockpool.wasm" ]; then
+    node -e '
+const { loadCore } = require(process.argv[1]);
+loadCore(require("fs").readFileSync(process.argv[2])).then((c) => {
+  const r = c.open("size 64x40\nat 0s drop 50% 50% radius 3 height 900\n", "t.scene", 0, 0, 0, 0);
+  const f = r.ok ? c.render(2) : null;
+  console.log(f && f.length === 64 * 40 * 3 ? "ok" : "not ok: " + JSON.stringify(r.error));
+}).catch((e) => console.log("error: " + e.message));' "$TOP/web/core.js" "$WEB/rockpool.wasm" \
+        >page_core.out 2>&1
+    check "rockpool.wasm loads with web/core.js's WASI calls and renders a frame" \
+        grep -qx ok page_core.out
+    grep -vx ok page_core.out | head -3
+fi
