@@ -14,6 +14,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/cpu.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -479,8 +480,11 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     enc->framerate = (AVRational){opts->fps, opts->fps_den > 0 ? opts->fps_den : 1};
     enc->sample_aspect_ratio = (AVRational){1, 1};
     enc->pix_fmt = fmt;
-    /* auto up to ENCODER_MAX_THREADS CPUs; the decoded frames do not depend on it */
-    enc->thread_count = rp_online_cpus() > ENCODER_MAX_THREADS ? ENCODER_MAX_THREADS : 0;
+    /* the CPUs rp_encoder_memory counts: auto where libavutil counts as many (it counts the
+     * affinity mask, not a cgroup's CPU quota), else that many (a quota, or past
+     * ENCODER_MAX_THREADS); the decoded frames do not depend on it */
+    int cpus = encoder_cpus();
+    enc->thread_count = cpus == av_cpu_count() ? 0 : cpus;
     if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
         /* What rp_yuv*_rows_m and the libswscale converter produce (is_hd). */
         int hd = is_hd(opts);

@@ -44,18 +44,24 @@ check "two runs give identical PNG bytes" cmp -s seq/f_004.png again/f_004.png
 check "-j 1 and -j 7 give identical PNG bytes" cmp -s again/f_004.png j7/f_004.png
 # The default threads: one per CPU the process may run on, nproc's count (at most 64);
 # under taskset, those CPUs alone (a farm node's CPU set, not the machine's CPUs).
-threads_of() { "$ROCKPOOL" --check "$TOP/examples/rain.scene" "$@" | sed -n 's/^threads: *//p'; }
+# threads_of [PREFIX...]: the threads --check reports for rain.scene, run under PREFIX
+# (a command such as taskset; EXTRA holds rockpool's own options)
+threads_of() {
+    "$@" "$ROCKPOOL" --check "$TOP/examples/rain.scene" ${EXTRA[@]+"${EXTRA[@]}"} |
+        sed -n 's/^threads: *//p'
+}
 n=$(nproc)
 # (nproc does not count a cgroup's CPU quota: compared where none is set)
 quota=$(cat /sys/fs/cgroup/cpu.max /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null | head -1)
 case $quota in '' | max* | -1)
     check "--check: the default threads are nproc's $n" test "$(threads_of)" = $((n > 64 ? 64 : n)) ;;
 esac
-check "--check: -j 3 is 3 threads" test "$(threads_of -j 3)" = 3
+EXTRA=(-j 3)
+check "--check: -j 3 is 3 threads" test "$(threads_of)" = 3
+EXTRA=()
 if command -v taskset >/dev/null; then
-    check "--check under taskset -c (one CPU): 1 thread" \
-        test "$(taskset -c "$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')" \
-            "$ROCKPOOL" --check "$TOP/examples/rain.scene" | sed -n 's/^threads: *//p')" = 1
+    cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//') # the first CPU this shell may use
+    check "--check under taskset -c $cpu (one CPU): 1 thread" test "$(threads_of taskset -c "$cpu")" = 1
 fi
 
 # Built-in default scene (no SCENE argument).
