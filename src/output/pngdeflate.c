@@ -25,9 +25,11 @@
 
 /* Input bytes per deflate block: each block's codes fit its own part of the picture. */
 #define BLOCK 262144
-/* The shortest match: 7 bytes (two pixels and a third's first byte in RGB), the length
- * that gives rendered water its smallest files. */
-#define MIN_MATCH 7
+/* The shortest match: 8 bytes (two pixels and two bytes of a third in RGB, two pixels in
+ * RGBA), the whole of the 64-bit word the try compares. Against 7, on 1080p frames of
+ * rain over the default bed, 4% less time for 1% more bytes; over a photo 7.5% less time
+ * and 1.4% fewer bytes. 6 costs more time and more bytes on both. */
+#define MIN_MATCH 8
 #define MATCH_MASK (MIN_MATCH == 8 ? ~0ull : (1ull << (8 * (MIN_MATCH & 7))) - 1)
 #define NDIST 30
 #define LIT_LIMIT 14
@@ -187,7 +189,9 @@ typedef struct token {
     uint16_t len, dist;
 } token;
 
-#define HASH_BITS 15
+/* 2^16 slots (256 KiB): against 2^15, over a photo 12% less time; on rain over the default
+ * bed 1% fewer bytes for 1-2% more time. */
+#define HASH_BITS 16
 #define MAX_TOKENS (BLOCK / MIN_MATCH + 2)
 
 struct rp_pngz {
