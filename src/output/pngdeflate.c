@@ -351,8 +351,12 @@ static void parse_block(rp_pngz *z, const uint8_t *p, size_t lo, size_t hi, size
         uint32_t key = hash(v);
         size_t j = z->head[key];
         z->head[key] = (uint32_t)i;
-        uint64_t x = load64(p + j) ^ v;
-        if (j >= i || i - j > 32768 || (x & MATCH_MASK)) {
+        /* j earlier and within the window, or no try: a stale slot's pixel lies far back,
+         * out of the cache, and is not loaded */
+        uint64_t x = 1;
+        if (i - j - 1 < 32768)
+            x = load64(p + j) ^ v;
+        if (x & MATCH_MASK) {
             i += bpp;
             col += bpp;
             if (col >= row_bytes) { /* the next row's filter type byte, then its first pixel */
