@@ -52,4 +52,35 @@ if command -v parallel >/dev/null; then
     expect_status "render-parallel: with -y it renders" 0 \
         env ROCKPOOL="$ROCKPOOL" "$RP" -k 2 -j 1 -y -o rpar/f_%d.png -- rpar/s.scene --aov height rpar/h_%d.png
     check "render-parallel: 6 frames and 6 height frames" test "$(ls rpar | grep -c '^[fh]_')" = 12
+
+    # Its default job slots and threads a chunk are the CPUs rockpool counts (the affinity
+    # mask and the cgroup's CPU quota, which nproc does not see): a rockpool whose --check
+    # says "threads: 1" gets one slot (4 chunks) and, with -j 1, chunks of -j 1; one that
+    # says something other than a plain number below 64 leaves nproc's count (and runs
+    # nothing it says).
+    cpus=$(nproc)
+    printf 'size 96x64\nfps 10\nduration 24f\nat 0s drop 50%% 50%% radius 5 height 900\n' >rpar/c.scene
+    for says in 1 '$(touch pwned)' 99999 64; do
+        {
+            echo '#!/usr/bin/env bash'
+            printf 'case " $* " in *" --start "*) echo "$*" >>%q ;; esac\n' "$PWD/rpar/calls"
+            printf 'if [ "$*" = "--preset elias --check" ]; then %q "$@" | sed %q; exit; fi\n' \
+                "$ROCKPOOL" "s/^threads: .*/threads: $says/"
+            printf 'exec %q "$@"\n' "$ROCKPOOL"
+        } >says_cpus
+        chmod +x says_cpus
+        want=$cpus
+        [ "$says" != 1 ] || want=1
+        rm -f rpar/calls rpar/o.framemd5
+        expect_status "render-parallel, rockpool counts '$says' CPUs: exit 0" 0 \
+            env ROCKPOOL="$PWD/says_cpus" "$RP" -o rpar/o.framemd5 -- rpar/c.scene
+        check "render-parallel, rockpool counts '$says' CPUs: $((4 * want)) chunks (4 a slot)" \
+            test "$(wc -l <rpar/calls)" = $((4 * want))
+        rm -f rpar/calls rpar/o.framemd5
+        expect_status "render-parallel -j 1, rockpool counts '$says' CPUs: exit 0" 0 \
+            env ROCKPOOL="$PWD/says_cpus" "$RP" -j 1 -k 2 -o rpar/o.framemd5 -- rpar/c.scene
+        check "render-parallel -j 1, rockpool counts '$says' CPUs: chunks of -j $want" \
+            test "$(grep -c -- " -j $want " rpar/calls)" = 2
+    done
+    check "render-parallel: a count that is not a number runs nothing" test ! -e pwned
 fi
