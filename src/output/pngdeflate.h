@@ -1,7 +1,8 @@
 /* pngdeflate.h - a deflate encoder made for filtered PNG rows (the PNG output's default).
  *
  * No LZ77 search: at each pixel one try for a match against the last pixel whose next
- * bytes hashed alike, and Huffman codes built from each block's own counts. The stream is
+ * bytes hashed alike (found in a pass of their own where most tries match), and Huffman
+ * codes built from each block's own counts. The stream is
  * a complete zlib stream (RFC 1950, 1951) that any inflater reads; its bytes depend on the
  * input alone (no machine, SIMD level or thread count changes them). */
 #ifndef RP_PNGDEFLATE_H
@@ -10,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** An encoder's work area (a hash table and a block's tokens, about 430 KiB): one for each
- * thread that compresses. */
+/** An encoder's work area (a hash table, the two-pass parse's candidates and a block's
+ * tokens, about 850 KiB): one for each thread that compresses. */
 typedef struct rp_pngz rp_pngz;
 
 /** A new work area, or NULL when out of memory. */
