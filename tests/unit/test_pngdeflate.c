@@ -431,13 +431,58 @@ static void test_rendered_water(void **state)
     rp_scene_free(&scene);
 }
 
+/* A stream's bytes are its rows' alone, whatever the coder compressed before (a thread's
+ * coder takes frames in any order): the parse's table, its ring of candidates and its
+ * choice of the one- or two-pass way start afresh. The rows change between matching
+ * nearly everywhere (pixels from four triples: the two-pass way) and noise (the one-pass
+ * way), as PNG rows (1 + 3 w bytes) and as rows whose pixels do not fill them. */
+static void test_stream_alone(void **state)
+{
+    enum { W = 700, H = 160 };
+    static const uint8_t triples[4][3] = {{0, 0, 0}, {1, 1, 1}, {255, 255, 255}, {1, 0, 2}};
+    (void)state;
+    for (size_t row = 1 + 3 * W; row <= 2 + 3 * W; row++) {
+        size_t n = row * H, cap = rp_pngz_bound(n);
+        uint8_t *mixed = malloc(n), *noise = malloc(n), *dense = malloc(n);
+        uint8_t *za = malloc(cap), *zb = malloc(cap);
+        rp_pngz *fresh = rp_pngz_new();
+        uint32_t s = 5;
+        assert_true(mixed && noise && dense && za && zb && fresh);
+        for (size_t y = 0; y < H; y++)
+            for (size_t x = 0; x < row; x++) {
+                size_t i = y * row + x;
+                const uint8_t *t = triples[next(&s) % 4];
+                int band = (int)(y / 40) % 2; /* 40 rows dense, 40 noise, ... */
+                mixed[i] = x == 0 ? 4 : band ? (uint8_t)next(&s) : t[(x - 1) % 3];
+                dense[i] = x == 0 ? 4 : triples[(y + x / 3) % 4][(x - 1) % 3];
+                noise[i] = (uint8_t)next(&s);
+            }
+        size_t na = rp_pngz_compress(fresh, mixed, row, H, 3, za, cap);
+        assert_true(na > 6);
+        const uint8_t *before[] = {noise, dense, mixed};
+        for (size_t b = 0; b < sizeof before / sizeof *before; b++) {
+            assert_true(rp_pngz_compress(coder, before[b], row, H, 3, zb, cap) > 6);
+            size_t nb = rp_pngz_compress(coder, mixed, row, H, 3, zb, cap);
+            assert_int_equal(nb, na);
+            assert_memory_equal(zb, za, na);
+        }
+        roundtrip_bpp(mixed, row, H, 3);
+        rp_pngz_free(&fresh);
+        free(mixed);
+        free(noise);
+        free(dense);
+        free(za);
+        free(zb);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_and_tiny), cmocka_unit_test(test_zeros_and_noise),
         cmocka_unit_test(test_runs),           cmocka_unit_test(test_deep_tree),
         cmocka_unit_test(test_16bit),          cmocka_unit_test(test_real_pictures),
-        cmocka_unit_test(test_rendered_water),
+        cmocka_unit_test(test_rendered_water), cmocka_unit_test(test_stream_alone),
     };
     coder = rp_pngz_new();
     if (!coder)
