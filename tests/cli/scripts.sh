@@ -83,4 +83,31 @@ if command -v parallel >/dev/null; then
             test "$(grep -c -- " -j $want " rpar/calls)" = 2
     done
     check "render-parallel: a count that is not a number runs nothing" test ! -e pwned
+
+    # Names are data: GNU parallel reads {...} in its command as replacement strings and
+    # {=...=} as Perl, and %q quotes a name with a control character as $'...', braces
+    # bare. A scene, an output directory and an AOV pattern with such names render, and
+    # run nothing.
+    mkdir -p inj
+    sc=$'inj/s\x01{=system("touch PWNED")=}{1}.scene'
+    cp rpar/c.scene "$sc"
+    od=$'inj/o\x01{=system("touch PWNED")=}'
+    mkdir -p "$od"
+    expect_status "render-parallel: names with {=...=} and a control character: exit 0" 0 \
+        env ROCKPOOL="$ROCKPOOL" "$RP" -k 3 -j 2 -o "$od/f_%02d.png" -- "$sc" --aov height "$od/h_%02d.png"
+    check "render-parallel: such names run nothing" test ! -e PWNED -a ! -e inj/PWNED
+    check "render-parallel: such names: 24 frames and 24 height frames, where named" \
+        test "$(ls "$od" | grep -c '^[fh]_[0-9][0-9]\.png$')" = 48
+    check "render-parallel: such names: the chunks' directory removed" \
+        test "$(find inj -name '.*chunks' | wc -l)" = 0
+
+    # A chunks directory that was there before keeps what this run did not write in it.
+    mkdir -p pre/.o.framemd5.chunks
+    echo mine >pre/.o.framemd5.chunks/notes.txt
+    expect_status "render-parallel: a chunks directory with other files: exit 0" 0 \
+        env ROCKPOOL="$ROCKPOOL" "$RP" -k 2 -j 1 -o pre/o.framemd5 -- rpar/c.scene
+    check "render-parallel: the other file and its directory are kept" \
+        test "$(cat pre/.o.framemd5.chunks/notes.txt)" = mine -a "$(ls -A pre/.o.framemd5.chunks)" = notes.txt
+    stderr_has "render-parallel: says the directory is kept" ".o.framemd5.chunks: kept"
+    check "render-parallel: the output is whole (24 frames)" test "$(grep -vc '^#' pre/o.framemd5)" = 24
 fi
