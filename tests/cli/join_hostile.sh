@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# join_hostile.sh - rockpool-join on chunks made to hurt it. A framemd5 chunk whose
+# rockpool_frames tag claims 10^15 frames is refused at once, naming it (exit 1, a few
+# milliseconds, under a 1 GB memory limit): the claim is checked against the frame lines it
+# holds before any list of its range is built. Video chunks whose path holds a line break
+# (which FFmpeg's concat list cannot name) are refused up front, naming them, nothing
+# written; framemd5 and PNG joins take such names as they are.
+source "$(dirname "$0")/lib.sh"
+
+J=$TOP/scripts/rockpool-join
+printf 'size 64x36\nfps 30\nat 0s drop 50%% 50%% radius 6 height 900\n' >s.scene
+"$ROCKPOOL" -q s.scene -n 6 -f framemd5 -o full.md5
+"$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -f framemd5 -o c0.md5
+"$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 -f framemd5 -o c1.md5
+
+# nothing_written NAME OUTPUT: OUTPUT does not exist, and no work directory was left.
+nothing_written() {
+    if [ ! -e "$2" ] && [ -z "$(find . -name '.rockpool-join.*' -print -quit)" ]; then
+        ok "$1: nothing written"
+    else
+        bad "$1: $2 or a work directory was left"
+    fi
+}
+
+# bounded NAME STATUS ARGS...: rockpool-join ARGS under a 1 GB address-space limit and a
+# 20 s timeout exits STATUS within 5 s.
+bounded() {
+    local name=$1 want=$2 t0 ms
+    shift 2
+    t0=$(date +%s%N)
+    expect_status "$name: exit $want" "$want" \
+        bash -c 'ulimit -v 1000000 && exec timeout 20 "$@"' rockpool-join "$J" "$@"
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    if [ "$ms" -lt 5000 ]; then ok "$name: done in $ms ms"; else bad "$name: took $ms ms"; fi
+}
+
+# ---- forged rockpool_frames tags in framemd5 chunks ----
+huge='#rockpool_frames: 0-999999999999998/999999999999999'
+{ echo "$huge"; cat c0.md5; } >h0.md5
+bounded "--check, chunk 0 claims 10^15 frames" 1 --check h0.md5 c1.md5
+stderr_has "... names the chunk" "chunk 0 (h0.md5)"
+stderr_has "... says what its tag claims against what it holds" \
+    "claims the 999999999999999 frames 0-999999999999998, but it holds 3 frame lines"
+bounded "join, chunk 0 claims 10^15 frames" 1 -o j.md5 h0.md5 c1.md5
+stderr_has "... names the chunk" "chunk 0 (h0.md5)"
+nothing_written "join, chunk 0 claims 10^15 frames" j.md5
+bounded "--check --range, the chunk claims 10^15 frames" 1 --check --range 0-2/6 h0.md5
+stderr_has "... names the chunk" "(h0.md5)"
+{ echo '#rockpool_frames: 3-999999999999998/999999999999999'; cat c1.md5; } >h1.md5
+bounded "join, chunk 1 claims 10^15 frames" 1 --frames 6 -o j.md5 c0.md5 h1.md5
+stderr_has "... names the chunk" "chunk 1 (h1.md5)"
+nothing_written "join, chunk 1 claims 10^15 frames" j.md5
+{ echo '#rockpool_frames: 5-2/6'; cat c0.md5; } >back.md5
+bounded "a tag whose last frame is before its first" 1 --check --range 5-2/6 back.md5
+stderr_has "... names the chunk and says so" "(back.md5): its rockpool_frames tag '5-2/6' claims no frames"
+{ echo '#rockpool_frames: 0-2/6'; cat c1.md5; } >other.md5
+bounded "a tag of the right count over other frames" 1 --check --range 0-2/6 other.md5
+stderr_has "... names the chunk" "chunk 0 (other.md5) does not hold exactly frames 0-2"
+# A true tag is taken (the whole clip in one tagged chunk joins to the single run's lines).
+{ echo '#rockpool_frames: 0-2/6'; cat c0.md5; } >t0.md5
+bounded "--check --range of a true tag" 0 --check --frames 6 --range 0-2/6 t0.md5
+{ echo '#rockpool_frames: 0-5/6'; cat full.md5; } >tfull.md5
+bounded "join of one chunk with a true tag" 0 --frames 6 -o t.md5 tfull.md5
+check "... its frame lines are the single run's" cmp -s <(grep -v '^#' t.md5) <(grep -v '^#' full.md5)
+bounded "untagged chunks still join" 0 --frames 6 -o u.md5 c0.md5 c1.md5
+check "... to the single run's manifest" cmp -s u.md5 full.md5
+
+# ---- names with a line break ----
+nl=$'v\n0.mp4'
+"$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -o v0.mp4
+"$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 -o v1.mp4
+cp v0.mp4 "$nl" && cp v0.mp4 $'v\r0.mp4'
+expect_status "video join, a chunk named with a newline: exit 1" 1 "$J" -o j.mp4 "$nl" v1.mp4
+stderr_has "... names the chunk" "chunk 0 (\$'v\\n0.mp4')"
+stderr_has "... says why" "its path holds a line break, which FFmpeg's concat list cannot name"
+check "... not FFmpeg's error" sh -c '! grep -q "unknown keyword" err'
+nothing_written "video join, a chunk named with a newline" j.mp4
+expect_status "video join, chunk 1 named with a newline: exit 1" 1 "$J" -o j.mp4 v0.mp4 "$nl"
+stderr_has "... names it as chunk 1" "chunk 1 (\$'v\\n0.mp4')"
+nothing_written "video join, chunk 1 named with a newline" j.mp4
+expect_status "video --check, a chunk named with a newline: exit 1" 1 "$J" --check "$nl" v1.mp4
+stderr_has "... names the chunk" "chunk 0 (\$'v\\n0.mp4')"
+expect_status "video join, a chunk named with a carriage return: exit 1" 1 "$J" -o j.mp4 \
+    $'v\r0.mp4' v1.mp4
+stderr_has "... names the chunk" "chunk 0 (\$'v\\r0.mp4')"
+nothing_written "video join, a chunk named with a carriage return" j.mp4
+mkdir $'d\nx' && cp v0.mp4 v1.mp4 $'d\nx/'
+expect_status "video join, a chunk in a directory named with a newline: exit 1" 1 "$J" \
+    -o j.mp4 $'d\nx/v0.mp4' v1.mp4
+stderr_has "... names the chunk" "chunk 0 (\$'d\\nx/v0.mp4')"
+nothing_written "video join, a chunk in a directory named with a newline" j.mp4
+# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+expect_status "video join from a directory named with a newline: exit 1" 1 \
+    bash -c 'cd "$1" && exec "$2" -o j.mp4 v0.mp4 v1.mp4' - $'d\nx' "$J"
+stderr_has "... names the chunk" "chunk 0 (v0.mp4): its path holds a line break"
+check "... nothing written there" test ! -e $'d\nx/j.mp4'
+expect_status "video join, the same chunks named plainly: exit 0" 0 "$J" -o j.mp4 v0.mp4 v1.mp4
+check "... all 6 frames" test "$(probe j.mp4 nb_read_frames)" = 6
+
+cp c0.md5 $'m\n0.md5'
+expect_status "framemd5 join, a chunk named with a newline: exit 0" 0 "$J" --frames 6 \
+    -o $'j\n.md5' $'m\n0.md5' c1.md5
+check "... to the single run's manifest" cmp -s $'j\n.md5' full.md5
+
+# PNG chunks joined into a directory whose name ends with a newline: the frames go there,
+# not into the directory of the name without it.
+"$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -o p0/f_%02d.png
+"$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 -o p1/f_%02d.png
+mkdir o $'o\n'
+expect_status "PNG join into 'o<newline>/': exit 0" 0 "$J" -o $'o\n/f_%02d.png' p0 p1
+check "... its 6 frames there" test "$(find $'o\n' -name 'f_0[0-5].png' -printf x)" = xxxxxx
+check "... none in 'o'" test -z "$(ls -A o)"
