@@ -118,29 +118,30 @@ void rp_cli_usage(FILE *f)
           "Render water ripples from a scene script (SCENE, '-' for stdin, none for a\n"
           "built-in rain) to a video, a PNG sequence, a Y4M pipe or frame hashes.\n"
           "\n"
-          "  -o, --output PATH      out.mp4|.mkv|.mov|.webm|.gif|.webp, f_%05d.png, still.png,\n"
-          "                         - (Y4M on stdout) (default rockpool.mp4; none for hashes)\n"
+          "  -o, --output PATH      out.mp4|mkv|mov|webm|gif|webp, f_%05d.png, still.png,\n"
+          "                         - (Y4M on stdout). Default rockpool.mp4; no video with\n"
+          "                         --hash, --verify, --stats or --dump-heights (and no -f)\n"
           "  -f, --format NAME      mp4 mkv mov webm gif webp png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
-          "  -s, --size WxH         output size (default: the scene's, or -i's: even, <= 4K)\n"
+          "  -s, --size WxH         output size (default: the scene's or -i's, even, <= 4K)\n"
           "  -n, --frames N         timeline length in frames; -t TIME in time (10s, 500ms)\n"
           "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
           "      --start A --end B  frames A..B-1 (or times: 2s); --frame-range A-B: A..B\n"
           "      --preset NAME      rockpool elias applet silverlight codeproject\n"
           "      --strength X       every drop's height times X (rain, strokes), 0 to 4\n"
-          "      --seed N           seed of the rain generator\n"
+          "      --seed N           rain generator's seed; --png-level 0..9 PNG compression\n"
           "  -c, --codec NAME       video encoder (default libx264; libvpx-vp9 for webm)\n"
           "      --crf N            quality, lower is better (default 23; 28 x265, 31 vp9)\n"
           "      --encoder-preset P encoder speed preset (e.g. veryfast; default medium)\n"
           "  -b, --bitrate RATE     bit rate, e.g. 4M (not --crf); --pix-fmt NAME\n"
-          "      --png-level 0..9   PNG compression level\n"
+
           "  -j, --threads N        worker threads (default: usable CPUs); output unchanged\n"
-          "      --hash             'FRAME HASH' lines; --hash-algo md5 crc32 xxh3 sha256 ...\n"
+          "      --hash             'FRAME HASH' lines; --hash-algo md5, xxh3, sha256, ...\n"
           "      --verify MANIFEST  compare frames with a framemd5/framehash file or --hash\n"
           "                         lines: exit 3, PNGs in . (--verify-dir, --verify-ref)\n"
           "      --stats FILE.csv   per frame: frame,time,energy,peak,drops\n"
-          "      --dump-heights F   also write heights: int16 LE, W*H per written frame\n"
+          "      --dump-heights F   also write heights: int16 LE, the grid's cells a frame\n"
           "      --simd LEVEL       kernels up to c|sse2|avx2|avx512|avx512icl: same output\n"
           "      --alpha            light alone as RGBA; --no-audio: drop a video's sound\n"
           "      --aov KIND PATH    16-bit PNGs: height, normal, displacement, caustics\n"
@@ -325,7 +326,9 @@ static int parse_loglevel(const char *text, int *level, rp_error *err)
         *level = (int)v;
         return 0;
     }
-    return usage_error(err, "--loglevel: unknown level '%s' (expected quiet, error, warning, info)",
+    return usage_error(err,
+                       "--loglevel: unknown level '%s' (expected quiet, panic, fatal, "
+                       "error, warning, info, verbose, debug, trace or -8..56)",
                        text);
 }
 
@@ -511,8 +514,11 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         cli->t_given = 1;
         break;
     case 'r':
-        if (rp_settings_set(cli->over, "fps", arg, err))
-            return option_error(err, "--fps");
+        if (rp_settings_set(cli->over, "fps", arg, err)) /* its message, the scene's word */
+            return usage_error(err,
+                               "--fps: '%s' is not a frame rate above 0 and at most 1000 like "
+                               "30, 12.5, 29.97, 30000/1001, ntsc, pal or film",
+                               arg);
         break;
     case ARG_START:
     case ARG_END: {

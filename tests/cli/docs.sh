@@ -2,7 +2,9 @@
 # docs.sh - the documentation agrees with the program: every long option of --help has an
 # entry in rockpool(1)'s OPTIONS; the man pages as built and installed carry VERSION in
 # their footer, as -V does; the percentage radii rockpool-scene(5) describes give the
-# pixels its formula says; WebM sound is Opus or Vorbis as rockpool(1) says (ffprobe).
+# pixels its formula says; WebM sound is Opus or Vorbis as rockpool(1) says (ffprobe);
+# --help's lines fit 80 columns; the man pages' error examples are what rockpool prints;
+# --dump-heights, the default video and the signals behave as rockpool(1) and README say.
 source "$(dirname "$0")/lib.sh"
 
 version=$(cat "$TOP/VERSION")
@@ -66,3 +68,57 @@ codec() { ffprobe -v error -select_streams a -show_entries stream=codec_name -of
 check "WebM sound of a 48 kHz clip is Opus" test "$(codec a48000.webm)" = opus
 check "WebM sound of a 44.1 kHz clip is Vorbis" test "$(codec a44100.webm)" = vorbis
 check "rockpool(1) says 44.1 kHz becomes Vorbis" grep -q '44.1 kHz.*Vorbis' "$TOP/man/rockpool.1"
+
+# ---- --help fits a screen: no line over 80 columns -----------------------------------------
+"$ROCKPOOL" --help >help.txt
+check "--help: no line over 80 columns ($(awk '{ if (length($0) > m) m = length($0) } END { print m }' help.txt) at most)" \
+    awk 'length($0) > 80 { bad = 1 } END { exit bad }' help.txt
+check "--help: the dump is the grid's cells" grep -q -- '--dump-heights.*grid' help.txt
+
+# ---- the ERRORS examples of rockpool-scene(5) and rockpool-frei0r(7) are what rockpool prints
+# man_has PAGE LINE: the page holds LINE as a whole line.
+man_has() { grep -qxF -- "$2" "$TOP/man/$1"; }
+printed() { # SCENE-TEXT: the first line rockpool prints for rain.scene, without "rockpool: "
+    printf "$1" >rain.scene
+    "$ROCKPOOL" --check rain.scene 2>&1 >/dev/null | head -n 1 | sed 's/^rockpool: //'
+}
+drpo=$(printed '# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n# 7\n# 8\n# 9\n# 10\n# 11\nat 1s drpo 3 4\n')
+check "rockpool-scene(5) shows the unknown-action error as printed ($drpo)" \
+    man_has rockpool-scene.5 "$drpo"
+check "rockpool-frei0r(7) shows it too, after 'rockpool frei0r: '" \
+    man_has rockpool-frei0r.7 "rockpool frei0r: $drpo"
+for s in 'at 1s drop 5 5 radius height 500' 'at 1s drop 5 5 radius' 'at 1s drop 5 5 radius 0'; do
+    e=$(printed "size 640x480\nduration 10s\n$s\n")
+    check "rockpool-scene(5) shows '$e' as printed" man_has rockpool-scene.5 "$e"
+done
+check "... and the check can fail (an old example is not printed)" \
+    test "$drpo" != "rain.scene:12:7: error: unknown action 'drpo' (expected drop, rain, stroke, wall)"
+
+# ---- --dump-heights holds the grid's cells (rockpool(1)): harbour at 1280x720 is 640x360 ----
+"$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 1280x720 -n 2 -f framemd5 -o /dev/null \
+    --dump-heights h.bin
+check "harbour -s 1280x720: 2 frames of 640x360 int16 heights" \
+    test "$(stat -c %s h.bin)" -eq $((640 * 360 * 2 * 2))
+check "rockpool(1) says so" grep -q 'harbour.scene\\fR at \\fB\\-s 1280x720\\fR dumps 640x360' \
+    "$TOP/man/rockpool.1"
+
+# ---- no default video beside --hash, whatever else is asked (README, rockpool(1) -o) --------
+"$ROCKPOOL" -q -s 64x48 -n 2 --aov height h/h_%03d.png --hash >hash.out
+check "--aov with --hash: the PNGs and the hashes, no rockpool.mp4" \
+    sh -c 'test -f h/h_001.png && test "$(wc -l <hash.out)" -eq 2 && test ! -e rockpool.mp4'
+"$ROCKPOOL" -q -s 64x48 -n 2 --aov height g/g_%03d.png
+check "--aov alone: rockpool.mp4 too (the check can tell)" test -s rockpool.mp4
+check "README states the rule" grep -q 'A run with any of `--hash`, `--verify`, `--stats` or `--dump-heights`' \
+    "$TOP/README.md"
+
+# ---- signals (rockpool(1) EXIT STATUS): SIGINT keeps the video, SIGHUP leaves nothing ------
+printf 'size 64x48\nfps 30\nduration 100000s\nat 0s..10s rain rate 20/s radius 2 height 500\n' \
+    >long.scene
+for sig in INT:130 HUP:129; do
+    timeout --preserve-status -k 5 -s "${sig%:*}" 2 "$ROCKPOOL" -q long.scene -o "s${sig%:*}.mkv" \
+        2>sig.err
+    check "SIG${sig%:*}: exit ${sig#*:}" test $? -eq "${sig#*:}"
+done
+check "SIGINT: the video is kept" test -s sINT.mkv
+check "SIGHUP: no video" test ! -e sHUP.mkv
+check "rockpool(1) says SIGHUP leaves nothing" grep -q 'After SIGHUP, or SIGPIPE' "$TOP/man/rockpool.1"

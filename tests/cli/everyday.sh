@@ -158,7 +158,7 @@ expect_status "--loglevel 32 (FFmpeg's number for info)" 0 "$ROCKPOOL" --logleve
     -n 3 --verify m.txt
 stderr_has "--loglevel 32: the count" "3 frames match"
 expect_status "-v loud: exit 2" 2 "$ROCKPOOL" -v loud h.scene -n 3 --hash
-stderr_has "-v loud: lists the levels" "quiet, error, warning, info"
+stderr_has "-v loud: lists the levels" "quiet, panic, fatal, error, warning, info, verbose, debug, trace"
 expect_status "-v error still prints errors" 2 "$ROCKPOOL" -v error h.scene --start 4s --hash
 stderr_has "-v error: the error" "error:"
 

@@ -16,16 +16,16 @@ refused() {
     fi
 }
 
-# --fps: not a whole number, a whole number out of 1..1000, anything else
-refused "--fps abc" "--fps: 'abc' is not a whole number" --fps abc
-refused "--fps 0" "--fps: 0 is out of range (1..1000)" --fps 0
-refused "--fps -30" "--fps: -30 is out of range (1..1000)" --fps -30
-refused "--fps 1001" "--fps: 1001 is out of range (1..1000)" --fps 1001
-refused "--fps 1." "--fps: '1.' is not a whole number" --fps 1.
-refused "--fps .5" "--fps: '.5' is not a whole number" --fps .5
-refused "--fps 24/0" "--fps: '24/0' is not a whole number" --fps 24/0
-refused "--fps +30" "--fps: '+30' is not a frame rate above 0 and at most 1000 like 30, \
-30000/1001, 29.97, ntsc, pal or film" --fps +30
+# --fps: one message for every refusal, the rule as the parser holds it (a rate above 0 and
+# at most 1000, so 0.5 and 12.5 are rates; not "not a whole number", not "1..1000")
+fps_msg() { echo "--fps: '$1' is not a frame rate above 0 and at most 1000 like 30, 12.5, 29.97, \
+30000/1001, ntsc, pal or film"; }
+for r in abc 0 -30 1001 1. .5 24/0 +30 0/1 1000.5 1001/1 12.1234567; do
+    refused "--fps $r" "$(fps_msg "$r")" --fps "$r"
+done
+for r in 0.5 12.5 1000 2000/2 999.999999 ntsc-film; do
+    expect_status "--fps $r: accepted" 0 "$R" --check -s 64x64 --fps "$r"
+done
 # --strength: at most 3 decimals, even zeros
 refused "--strength 1.0000" "--strength: '1.0000' is not a strength 0 to 4 with at most 3 \
 decimals (1: the heights as written)" --strength 1.0000
@@ -43,3 +43,11 @@ if grep -qx "frames:     200000000 (6666666.667 s)" "$WORK/out"; then ok "-t 200
     bad "-t 200000000f: frames (got '$(grep frames: "$WORK/out")')"
 fi
 refused "-n 100000001" "--frames: 100000001 is out of range (0..100000000)" -n 100000001
+# -v: the refusal names every level that is accepted, and FFmpeg's nine names are accepted
+refused "-v bogus" "--loglevel: unknown level 'bogus' (expected quiet, panic, fatal, error, \
+warning, info, verbose, debug, trace or -8..56)" -v bogus
+for l in quiet panic fatal error warning info verbose debug trace -8 56; do
+    expect_status "-v $l: accepted" 0 "$R" --check -s 64x64 -n 1 -v "$l"
+done
+refused "-v 57" "--loglevel: unknown level '57' (expected quiet, panic, fatal, error, \
+warning, info, verbose, debug, trace or -8..56)" -v 57
