@@ -278,7 +278,8 @@ static int validate(const rp_output_spec *opts, rp_error *err)
     if (!b) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "cannot tell the output format of '%s': use -f NAME, or a path ending "
-                            "in .mp4, .mkv, .mov, .webm, .y4m or a PNG pattern like f_%%05d.png",
+                            "in .mp4, .m4v, .mkv, .mov, .webm, .gif, .webp, .y4m, .framemd5, "
+                            ".framehash or .png (a still, or a pattern like f_%%05d.png)",
                             opts->path);
     }
     if (opts->width < 1 || opts->height < 1 || opts->width > RP_MAX_SIDE ||

@@ -51,3 +51,12 @@ for l in quiet panic fatal error warning info verbose debug trace -8 56; do
 done
 refused "-v 57" "--loglevel: unknown level '57' (expected quiet, panic, fatal, error, \
 warning, info, verbose, debug, trace or -8..56)" -v 57
+# -o: the "cannot tell the output format" message names every extension the program takes
+# (each one then renders a frame), and a name it does not take is refused with it
+expect_status "-o x.md5: exit 2" 2 "$R" --check -s 64x64 -n 1 -o x.md5
+stderr_has "-o x.md5: what is wrong" "cannot tell the output format of 'x.md5'"
+exts=$(grep -o 'ending in [^(]*' "$WORK/err" | grep -oE '\.[a-z0-9]+' | sort -u | tr '\n' ' ')
+check "-o x.md5: the message names 11 extensions ($exts)" test "$(echo $exts | wc -w)" -eq 11
+for e in $exts; do
+    expect_status "-o a$e (named by the message): renders" 0 "$R" -q -y -s 64x64 -n 1 -o "a$e"
+done
