@@ -364,7 +364,7 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
     int64_t written = rp_session_written(*s);
     if ((r = rp_session_close(s, &frames, &err)))
         return fail(&err);
-    progress_block(p, frames, 1);
+    progress_block(p, written, 1); /* (frames counts the output file's: none for --hash) */
     if (!stop_signal && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
         fprintf(stderr, "rockpool: %" PRId64 " frames match %s\n", written, cli->run.verify);
     /* Without -o the user did not name the file: say where it went. */

@@ -113,7 +113,9 @@ void rp_output_unlink_tmp(const char *tmp)
         unlink(tmp);
 }
 
-int rp_output_temp_name(const char *path, char *tmp, size_t len)
+/* ".BASENAME.TAG-PID" in path's directory (".rockpool-HASH.TAG-PID" for a name near the
+ * file-name limit); a device or FIFO is its own. */
+static int side_name(const char *path, const char *tag, char *tmp, size_t len)
 {
     if (rp_path_is_special(path)) {
         int n = snprintf(tmp, len, "%s", path);
@@ -121,18 +123,29 @@ int rp_output_temp_name(const char *path, char *tmp, size_t len)
     }
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    int n = snprintf(tmp, len, "%.*s.%s.tmp-%ld", (int)dirlen, path, path + dirlen, (long)getpid());
+    int n =
+        snprintf(tmp, len, "%.*s.%s.%s-%ld", (int)dirlen, path, path + dirlen, tag, (long)getpid());
 
     if (n >= 0 && (size_t)n < len && (size_t)n - dirlen > NAME_MAX) {
-        /* A name near the file-name limit: ".rockpool-HASH.tmp-PID" instead, HASH the
+        /* A name near the file-name limit: ".rockpool-HASH.TAG-PID" instead, HASH the
          * name's 64-bit FNV-1a, so that every output of the run still has its own. */
         uint64_t h = 14695981039346656037u;
         for (const char *c = path + dirlen; *c; c++)
             h = (h ^ (unsigned char)*c) * 1099511628211u;
-        n = snprintf(tmp, len, "%.*s.rockpool-%016" PRIx64 ".tmp-%ld", (int)dirlen, path, h,
+        n = snprintf(tmp, len, "%.*s.rockpool-%016" PRIx64 ".%s-%ld", (int)dirlen, path, h, tag,
                      (long)getpid());
     }
     return n < 0 || (size_t)n >= len ? RP_ERR_TOO_LARGE : RP_OK;
+}
+
+int rp_output_temp_name(const char *path, char *tmp, size_t len)
+{
+    return side_name(path, "tmp", tmp, len);
+}
+
+int rp_output_aside_name(const char *path, char *name, size_t len)
+{
+    return side_name(path, "old", name, len);
 }
 
 /* The temporary files that exist now, for rp_remove_temporary_files: registered when

@@ -62,6 +62,11 @@ int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len);
  * RP_ERR_TOO_LARGE if it does not fit in len bytes. */
 int rp_output_temp_name(const char *path, char *tmp, size_t len);
 
+/** Where a file an output replaces waits until the run ends (kept aside, so that a run that
+ * fails can put it back): ".BASENAME.old-PID" in path's directory. RP_ERR_TOO_LARGE if it
+ * does not fit in len bytes. */
+int rp_output_aside_name(const char *path, char *name, size_t len);
+
 /** Remove a temporary file, only if it is a regular file: a device or FIFO written in
  * place (tmp == path) is never removed. */
 void rp_output_unlink_tmp(const char *tmp);

@@ -88,7 +88,15 @@ typedef struct png_out {
     char *made;         /* the directories open created, in order, each ended by a NUL */
     size_t made_len;    /* bytes of made used (0 = none) */
     int64_t last_frame; /* the last frame index handed to png_write, -1 = none */
+    /* The frames this run has put in place, by index - first_frame: 0 not (yet), PLACED_NEW
+     * where no file was, PLACED_OVER over one (-y), which waits under its aside name
+     * (rp_output_aside_name) until the run ends: removed when it succeeds or is stopped,
+     * put back when it fails, so that a failed run leaves every file it found as it was. */
+    uint8_t *placed;
+    int64_t placed_cap;
 } png_out;
+
+enum { PLACED_NEW = 1, PLACED_OVER = 2 };
 
 /* libdeflate's level for --png-level (-1: the default). See above. */
 static int deflate_level(int png_level)
@@ -394,6 +402,61 @@ static int png_work(void *ctx, int worker, void *const *jobs, int n)
     return r;
 }
 
+/* Rename frame `index`'s encoded file tmp to its name; a file there (with -y) is first
+ * kept aside (a hard link, else a rename), to be put back if the run fails. On failure tmp
+ * is gone and the name holds what it held. */
+static int place_frame(png_out *po, int64_t index, const char *tmp, const char *name, rp_error *err)
+{
+    int64_t k = index - po->opts->first_frame;
+    char aside[4096];
+    struct stat st;
+    int over = 0;
+
+    if (k < 0) /* (never: frames come from first_frame on) */
+        return rp_output_commit(tmp, name, po->opts->overwrite, err);
+    if (k >= po->placed_cap) {
+        int64_t cap = po->placed_cap ? 2 * po->placed_cap : 1024;
+        while (cap <= k)
+            cap *= 2;
+        uint8_t *p = realloc(po->placed, (size_t)cap);
+        if (!p) {
+            rp_output_unlink_tmp(tmp);
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for the PNG frames' list");
+        }
+        memset(p + po->placed_cap, 0, (size_t)(cap - po->placed_cap));
+        po->placed = p;
+        po->placed_cap = cap;
+    }
+    if (po->opts->overwrite && lstat(name, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        if (rp_output_aside_name(name, aside, sizeof aside)) {
+            rp_output_unlink_tmp(tmp);
+            return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the PNG name '%.64s...' is too long",
+                                name);
+        }
+        int ok = link(name, aside) == 0;
+        if (!ok && errno == EEXIST) { /* left by a killed run that had our pid */
+            rp_output_unlink_tmp(aside);
+            ok = link(name, aside) == 0;
+        }
+        if (!ok && rename(name, aside) != 0) { /* no hard links here: moved aside */
+            int e = errno;
+            rp_output_unlink_tmp(tmp);
+            return rp_error_set(err, RP_ERR_IO, 0,
+                                "cannot keep '%s' aside while it is replaced: %s", name,
+                                strerror(e));
+        }
+        over = 1;
+    }
+    int r = rp_output_commit(tmp, name, po->opts->overwrite, err);
+    if (r) {
+        if (over)
+            rename(aside, name);
+        return r;
+    }
+    po->placed[k] = over ? PLACED_OVER : PLACED_NEW;
+    return RP_OK;
+}
+
 /* The queue's delivery, in frame order: the encoded file renamed into place. */
 static int png_done(void *ctx, void *job_ptr)
 {
@@ -401,7 +464,7 @@ static int png_done(void *ctx, void *job_ptr)
     png_job *job = job_ptr;
 
     job->has_tmp = 0;
-    return rp_output_commit(job->tmp, job->name, po->opts->overwrite, &job->err);
+    return place_frame(po, job->index, job->tmp, job->name, &job->err);
 }
 
 /* A job not renamed (a frame failed, or the run stops): its temporary file goes. */
@@ -516,19 +579,43 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, rp_err
                          err);
     if (ret)
         return ret;
-    return rp_output_commit(po->tmp, po->name, po->opts->overwrite, err);
+    return place_frame(po, frame_index, po->tmp, po->name, err);
+}
+
+/* The files the frames replaced, kept aside: put back (restore) or removed. */
+static void settle_aside(png_out *po, int restore)
+{
+    char name[4096], aside[4096];
+    rp_error err; /* not told */
+    for (int64_t k = 0; k < po->placed_cap; k++)
+        if (po->placed[k] == PLACED_OVER &&
+            !rp_output_pattern_name(po->opts->path, po->opts->first_frame + k, name, sizeof name,
+                                    &err) &&
+            !rp_output_aside_name(name, aside, sizeof aside)) {
+            if (restore)
+                rename(aside, name);
+            else
+                rp_output_unlink_tmp(aside);
+            po->placed[k] = PLACED_NEW;
+        }
 }
 
 /* After a failure (not a stop: a stopped run's frames are finished and kept) the frames this
- * run wrote go, so nothing that looks complete is left; then the directories it created,
- * innermost first (rmdir leaves one not empty). */
+ * run wrote go, so nothing that looks complete is left, and the files they replaced come
+ * back; then the directories it created, innermost first (rmdir leaves one not empty). */
 static void remove_made(png_out *po)
 {
     char name[4096];
     rp_error err; /* not told */
-    for (int64_t k = po->opts->first_frame; k <= po->last_frame; k++)
-        if (!rp_output_pattern_name(po->opts->path, k, name, sizeof name, &err))
+    for (int64_t k = 0; k < po->placed_cap; k++)
+        if (po->placed[k] == PLACED_NEW &&
+            !rp_output_pattern_name(po->opts->path, po->opts->first_frame + k, name, sizeof name,
+                                    &err))
             rp_output_unlink_tmp(name);
+    settle_aside(po, 1);
+    free(po->placed);
+    po->placed = NULL;
+    po->placed_cap = 0;
     /* the last created first: each is inside the ones created before it */
     for (size_t end = po->made_len; end > 0;) {
         size_t start = end - 1;
@@ -549,6 +636,10 @@ static int png_close(void *priv, rp_error *err)
     release(po);
     if (ret) /* a frame failed while finishing: as png_abort */
         remove_made(po);
+    settle_aside(po, 0); /* the run's frames stand: the files they replaced go */
+    free(po->placed);
+    po->placed = NULL;
+    po->placed_cap = 0;
     free(po->made);
     po->made = NULL;
     po->made_len = 0;

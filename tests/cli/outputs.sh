@@ -139,6 +139,15 @@ held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' int.err)
 check "SIGINT: stderr says how many frames" test -n "$held"
 check "SIGINT: the file plays with those frames" test "$(probe int.mp4 nb_read_frames)" = "$held"
 
+# --progress-fd's last block counts the frames written with or without an output file.
+for what in "--hash" "-f framemd5 -o p.framemd5"; do
+    # shellcheck disable=SC2086 # $what: the words of the options
+    "$ROCKPOOL" "$scene" -q -s 64x48 --start 2 --end 6 $what --progress-fd 3 3>pe.txt >/dev/null
+    check "--progress-fd with $what: the last block says 4 frames, the last the 6th" test \
+        "$(tail -n 8 pe.txt | grep -E '^(frame|current_frame|progress)=' | tr '\n' ' ')" = \
+        "frame=4 current_frame=5 progress=end "
+done
+
 # SIGINT while the scene is still being read (before any output exists): exit 130, nothing.
 # (The signal once rockpool catches it: a job started with & begins with SIGINT ignored,
 # and under AddressSanitizer on a loaded machine the program took over half a second to
@@ -167,3 +176,31 @@ sys.exit(0 if 0 <= d.find(b'moov') < d.find(b'mdat') else 1)"
     check "$ext: no encoder tag" sh -c "! ffprobe -v error -show_entries format_tags=encoder \
         -of csv=p=0 fs.$ext | grep -q ."
 done
+
+# A PNG sequence that fails partway (a video background that cannot be decoded at 0.8 s:
+# exit 2; a file-size limit: exit 1) leaves the frames it found as they were, -y or not:
+# the frames it replaced come back, the new ones go, and its frame and AOV sequences
+# both. (Before, a failed run removed the frames it had written over, old files and all.)
+ffmpeg -v error -f lavfi -i testsrc=s=64x36:r=30:d=2 -c:v libx264 -pix_fmt yuv420p \
+    -movflags +faststart -y clip.mp4
+cp clip.mp4 broken.mp4
+python3 -c "
+import sys; d = bytearray(open('broken.mp4', 'rb').read()); k = len(d) * 7 // 10
+d[k:k + 64] = b'\xff' * 64; open('broken.mp4', 'wb').write(d)"
+mkdir -p keep
+for f in p_000 p_001 h_000 h_005; do echo "mine $f" >"keep/$f.png"; done
+expect_status "a PNG sequence over a background broken at 0.8 s: exit 2" 2 "$ROCKPOOL" \
+    "$scene" -q -s 64x36 -n 60 -i broken.mp4 -y -o 'keep/p_%03d.png' --aov height 'keep/h_%03d.png'
+check "the failed run: the frames it replaced are back, its own gone" test \
+    "$(cd keep && for f in *; do printf '%s=%s ' "$f" "$(cat "$f" 2>/dev/null | head -c 20)"; done)" \
+    = "h_000.png=mine h_000 h_005.png=mine h_005 p_000.png=mine p_000 p_001.png=mine p_001 "
+check "the failed run: nothing aside left" test -z "$(find keep -name '.*')"
+( ulimit -f 40; "$ROCKPOOL" "$scene" -q -s 320x180 -n 12 -y -o 'keep/p_%03d.png' ) 2>fs.err
+check "a PNG sequence past a file-size limit: the frames it replaced are back" test \
+    "$(cat keep/p_000.png keep/p_001.png | tr '\n' ' ')" = "mine p_000 mine p_001 "
+check "past the file-size limit: nothing else left" test "$(ls -A keep | wc -l)" = 4
+expect_status "a PNG sequence with -y that succeeds: exit 0" 0 "$ROCKPOOL" "$scene" -q -s 64x36 \
+    -n 3 -y -o 'keep/p_%03d.png'
+check "the run that succeeded: its frames replaced the old ones, nothing aside left" test \
+    "$(ls -A keep | tr '\n' ' ')" = "h_000.png h_005.png p_000.png p_001.png p_002.png " -a \
+    "$(head -c 4 keep/p_001.png | tail -c 3)" = PNG
