@@ -1,6 +1,8 @@
 /* clock.c - time and space of a run (see clock.h). */
 #include "scene/clock.h"
 
+#include <inttypes.h>
+
 #include "base/common.h"
 
 typedef __int128 i128;
@@ -202,6 +204,13 @@ int rp_clock_resolve(rp_settings *s, rp_clock *c, rp_error *err)
     c->fps_den = t->fps_den;
     c->preroll = t->preroll.is_frames ? t->preroll.value
                                       : muldiv(t->preroll.value, cn, cd * INT64_C(1000000));
+    double work = (double)c->preroll * s->water.width * s->water.height;
+    if (work > RP_PREROLL_MAX_WORK)
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "the preroll is %" PRId64 " steps of a %dx%d grid, about %.3g cell "
+                            "steps before frame 0, over the limit of %.0e: a shorter preroll "
+                            "or a smaller grid",
+                            c->preroll, s->water.width, s->water.height, work, RP_PREROLL_MAX_WORK);
     return RP_OK;
 }
 

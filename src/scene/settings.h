@@ -112,6 +112,10 @@ typedef struct rp_time_settings {
 /** Most simulation steps per second, and per frame. */
 #define RP_RATE_MAX 4000
 #define RP_STEPS_PER_FRAME_MAX 200
+/* Most cell steps of the preroll (steps before frame 0 times the grid's cells): about 80 s
+ * at 12.5 Gcell/s, 24 minutes with the plain C step; beyond it the scene is refused rather
+ * than simulated for hours before the first frame. */
+#define RP_PREROLL_MAX_WORK 1e12
 
 /** The simulation grid and the wave's speed and fading, beyond the stencil's own
  * parameters (rockpool-scene(5) grid, speed, fade). */

@@ -127,6 +127,15 @@ stderr_has "speed with rate: message" "speed and rate are both given"
 printf 'rate 4000\nfps 1\n' >b.scene
 expect_status "too many steps a frame: exit 2" 2 "$R" -q b.scene -o b.mp4
 stderr_has "too many steps a frame: message" "steps a frame, over the limit"
+# A preroll is bounded like the drops' work: 10^12 cell steps before frame 0 (2 minutes at
+# the SIMD step, half an hour at the plain loop's); past it the scene is refused at once
+# (before, `preroll 1000000s` simulated for hours before its first frame).
+printf 'size 640x360\npreroll 1000000s\n' >b.scene
+expect_status "a preroll of 10^13 cell steps: exit 2" 2 timeout 20 "$R" -q b.scene -n 1 -f framemd5 -o b.md5
+stderr_has "a preroll of 10^13 cell steps: names the limit" "cell steps before frame 0, over the limit of 1e+12"
+check "a preroll over the limit: nothing written" test ! -e b.md5
+printf 'size 640x360\npreroll 60s\n' >b.scene
+expect_status "a preroll of 60 s: exit 0" 0 "$R" b.scene --check
 printf 'rate frame\nfps 29.97\npreset elias\n' >b.scene
 expect_status "fractional fps with a step a frame: exit 2" 2 "$R" -q b.scene -o b.mp4
 stderr_has "fractional fps with a step a frame: message" "needs a whole frame rate"
