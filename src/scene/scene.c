@@ -116,7 +116,8 @@ static int set_fps(parser *ps, tok kw)
     int64_t whole;
     if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den) &&
         rp_lex_decimal(t.s, t.n, 0, &whole) == NUM_OK)
-        return rp_lex_fail(ps, t.col, "fps %s is out of range (1..%d)", SHOW(t, b), RP_FPS_MAX);
+        return rp_lex_fail(ps, t.col, "fps %s is out of range (above 0, at most %d)", SHOW(t, b),
+                           RP_FPS_MAX);
     if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den))
         return rp_lex_fail(ps, t.col,
                            "frame rate '%s' is not a rate above 0 and at most %d like 30, "

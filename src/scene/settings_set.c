@@ -105,9 +105,12 @@ static int set_fps(rp_settings *s, const char *text, rp_error *err)
     }
     /* a whole number first, as rockpool(1) has always read one */
     if (!whole_number(text, strlen(text), 1, &v))
-        return invalid(err, "'%s' is not a whole number", text);
+        return invalid(err,
+                       "'%s' is not a frame rate above 0 and at most %d like 30, 30000/1001, "
+                       "29.97, ntsc, pal or film",
+                       text, RP_FPS_MAX);
     if (v < 1 || v > RP_FPS_MAX)
-        return invalid(err, "%s is out of range (1..%d)", text, RP_FPS_MAX);
+        return invalid(err, "%s is out of range (above 0, at most %d)", text, RP_FPS_MAX);
     return invalid(err,
                    "'%s' is not a frame rate above 0 and at most %d like 30, 30000/1001, 29.97, "
                    "ntsc, pal or film",

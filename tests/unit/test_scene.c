@@ -1335,8 +1335,8 @@ static void test_errors(void **state)
     expect_error("size 640x0\n", 1, 10, "height 0 is out of range (1..16384)");
     expect_error("size 640*480\n", 1, 6, "expected a size like 640x480");
     expect_error("size\n", 1, 5, "expected a size like 640x480 after 'size'");
-    expect_error("fps 0\n", 1, 5, "fps 0 is out of range (1..1000)");
-    expect_error("fps 1001\n", 1, 5, "fps 1001 is out of range (1..1000)");
+    expect_error("fps 0\n", 1, 5, "fps 0 is out of range (above 0, at most 1000)");
+    expect_error("fps 1001\n", 1, 5, "fps 1001 is out of range (above 0, at most 1000)");
     expect_error("fps 30 frames\n", 1, 8, "unexpected 'frames'");
     expect_error("duration 0s\n", 1, 10, "duration 0s is empty");
     expect_error("duration 10\n", 1, 10, "needs a unit");
