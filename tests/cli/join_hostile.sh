@@ -110,3 +110,15 @@ mkdir o $'o\n'
 expect_status "PNG join into 'o<newline>/': exit 0" 0 "$J" -o $'o\n/f_%02d.png' p0 p1
 check "... its 6 frames there" test "$(find $'o\n' -name 'f_0[0-5].png' -printf x)" = xxxxxx
 check "... none in 'o'" test -z "$(ls -A o)"
+
+# Names that begin with '-' (after --) are names, never grep's, sed's or ffmpeg's options.
+cp c0.md5 ./-c0.md5
+cp c1.md5 ./-c1.md5
+expect_status "framemd5 join of chunks named -c0.md5, -c1.md5 into -j.md5: exit 0" 0 "$J" \
+    --frames 6 -o -j.md5 -- -c0.md5 -c1.md5
+check "... to the single run's manifest" cmp -s ./-j.md5 full.md5
+"$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -c ffv1 -o ./-v0.mkv
+"$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 -c ffv1 -o ./-v1.mkv
+expect_status "video join of chunks named -v0.mkv, -v1.mkv into -j.mkv: exit 0" 0 "$J" \
+    -o -j.mkv -- -v0.mkv -v1.mkv
+check "... all 6 frames" test "$(probe ./-j.mkv nb_read_frames)" = 6
