@@ -124,7 +124,10 @@ static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
     put(l, "rate=%d", s->rate);
     put(l, "format=%s", fmt ? rp_output_format_name(fmt) : "none");
     put(l, "codec=%s", or_default(o->codec));
-    put(l, "crf=%d%s", o->crf, o->crf_given ? "" : " (default)");
+    if (o->crf_given)
+        put(l, "crf=%d", o->crf);
+    else /* the encoder's own (23 for x264, 28 for x265, 31 for VP9, none for some) */
+        put(l, "crf=default");
     put(l, "encoder-preset=%s", or_default(o->encoder_preset));
     put(l, "bitrate=%" PRId64, o->bitrate);
     put(l, "pix-fmt=%s", or_default(o->pix_fmt));

@@ -60,3 +60,11 @@ check "-o x.md5: the message names 11 extensions ($exts)" test "$(echo $exts | w
 for e in $exts; do
     expect_status "-o a$e (named by the message): renders" 0 "$R" -q -y -s 64x64 -n 1 -o "a$e"
 done
+
+# --job-id says "crf=default" where no --crf was given (the encoder's own: 23 for x264, 31
+# for VP9), not a number the encoder does not use; a given one as given.
+printf 'size 64x36\n' >jid.scene
+check "--job-id without --crf, .webm: crf=default" \
+    test "$("$ROCKPOOL" jid.scene -o jid.webm --job-id | sed -n 's/^option: *crf=//p')" = default
+check "--job-id with --crf 20: crf=20" \
+    test "$("$ROCKPOOL" jid.scene -o jid.webm --crf 20 --job-id | sed -n 's/^option: *crf=//p')" = 20
