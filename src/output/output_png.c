@@ -402,17 +402,26 @@ static int png_work(void *ctx, int worker, void *const *jobs, int n)
     return r;
 }
 
+/* Remove an aside name this run made (a file or a symbolic link, never a directory). */
+static void drop_aside(const char *aside)
+{
+    struct stat st;
+    if (lstat(aside, &st) == 0 && !S_ISDIR(st.st_mode))
+        unlink(aside);
+}
+
 /* Rename frame `index`'s encoded file tmp to its name; a file there (with -y) is first
  * kept aside (a hard link, else a rename), to be put back if the run fails. On failure tmp
- * is gone and the name holds what it held. */
+ * is gone and the name holds what it held. A frame written in place (a name in /dev: tmp
+ * is the name) has no aside and is never removed. */
 static int place_frame(png_out *po, int64_t index, const char *tmp, const char *name, rp_error *err)
 {
     int64_t k = index - po->opts->first_frame;
     char aside[4096];
     struct stat st;
-    int over = 0;
+    enum { NONE, LINKED, MOVED } how = NONE;
 
-    if (k < 0) /* (never: frames come from first_frame on) */
+    if (k < 0 || !strcmp(tmp, name)) /* (k < 0 never: frames come from first_frame on) */
         return rp_output_commit(tmp, name, po->opts->overwrite, err);
     if (k >= po->placed_cap) {
         int64_t cap = po->placed_cap ? 2 * po->placed_cap : 1024;
@@ -428,32 +437,36 @@ static int place_frame(png_out *po, int64_t index, const char *tmp, const char *
         po->placed_cap = cap;
     }
     if (po->opts->overwrite && lstat(name, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        if (rp_output_aside_name(name, aside, sizeof aside)) {
+        if (rp_output_aside_name(name, aside, sizeof aside) || !strcmp(aside, name)) {
             rp_output_unlink_tmp(tmp);
             return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the PNG name '%.64s...' is too long",
                                 name);
         }
-        int ok = link(name, aside) == 0;
-        if (!ok && errno == EEXIST) { /* left by a killed run that had our pid */
-            rp_output_unlink_tmp(aside);
-            ok = link(name, aside) == 0;
+        how = link(name, aside) == 0 ? LINKED : NONE;
+        if (how == NONE && errno == EEXIST) { /* left by a killed run that had our pid */
+            drop_aside(aside);
+            how = link(name, aside) == 0 ? LINKED : NONE;
         }
-        if (!ok && rename(name, aside) != 0) { /* no hard links here: moved aside */
-            int e = errno;
-            rp_output_unlink_tmp(tmp);
-            return rp_error_set(err, RP_ERR_IO, 0,
-                                "cannot keep '%s' aside while it is replaced: %s", name,
-                                strerror(e));
+        if (how == NONE) { /* no hard links here: moved aside */
+            if (rename(name, aside) != 0) {
+                int e = errno;
+                rp_output_unlink_tmp(tmp);
+                return rp_error_set(err, RP_ERR_IO, 0,
+                                    "cannot keep '%s' aside while it is replaced: %s", name,
+                                    strerror(e));
+            }
+            how = MOVED;
         }
-        over = 1;
     }
     int r = rp_output_commit(tmp, name, po->opts->overwrite, err);
     if (r) {
-        if (over)
+        if (how == LINKED) /* the name still holds the file: the link goes */
+            drop_aside(aside);
+        else if (how == MOVED)
             rename(aside, name);
         return r;
     }
-    po->placed[k] = over ? PLACED_OVER : PLACED_NEW;
+    po->placed[k] = how != NONE ? PLACED_OVER : PLACED_NEW;
     return RP_OK;
 }
 
@@ -595,7 +608,7 @@ static void settle_aside(png_out *po, int restore)
             if (restore)
                 rename(aside, name);
             else
-                rp_output_unlink_tmp(aside);
+                drop_aside(aside);
             po->placed[k] = PLACED_NEW;
         }
 }

@@ -204,3 +204,29 @@ expect_status "a PNG sequence with -y that succeeds: exit 0" 0 "$ROCKPOOL" "$sce
 check "the run that succeeded: its frames replaced the old ones, nothing aside left" test \
     "$(ls -A keep | tr '\n' ' ')" = "h_000.png h_005.png p_000.png p_001.png p_002.png " -a \
     "$(head -c 4 keep/p_001.png | tail -c 3)" = PNG
+
+# Frames replaced where they are written in place (a name in /dev, such as /dev/shm) have
+# no aside and are written as before (the aside name there was the frame's own: the frame
+# was removed and the run failed); symbolic links at frame names with -y are replaced, their
+# targets untouched, and nothing is left aside.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    shm=$(mktemp -d /dev/shm/rockpool-test.XXXXXX)
+    for j in 1 2; do
+        for f in 0 1 2; do echo mine >"$shm/p_00$f.png"; done
+        expect_status "-y over frames in /dev/shm, -j $j: exit 0" 0 "$ROCKPOOL" "$scene" -q \
+            -s 64x36 -n 3 -j $j -y -o "$shm/p_%03d.png"
+        check "-y over frames in /dev/shm, -j $j: three PNGs there, nothing else" test \
+            "$(for f in "$shm"/* "$shm"/.*; do [ -f "$f" ] && head -c 4 "$f" | tail -c 3; done)" \
+            = PNGPNGPNG
+    done
+    rm -rf "$shm"
+fi
+mkdir -p links
+echo target >links-target
+ln -s ../links-target links/p_000.png
+ln -s nowhere links/p_001.png
+expect_status "-y over symbolic links at frame names: exit 0" 0 "$ROCKPOOL" "$scene" -q \
+    -s 64x36 -n 2 -y -o 'links/p_%03d.png'
+check "-y over symbolic links: two PNG files, nothing aside, the target untouched" test \
+    "$(ls -A links | tr '\n' ' ')" = "p_000.png p_001.png " -a ! -L links/p_000.png -a \
+    "$(cat links-target)" = target
