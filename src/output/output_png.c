@@ -85,9 +85,8 @@ typedef struct png_out {
     png_job *jobs;
     void **job_ptrs;
     rp_oqueue *queue;
-    char *made;         /* the directories open created, in order, each ended by a NUL */
-    size_t made_len;    /* bytes of made used (0 = none) */
-    int64_t last_frame; /* the last frame index handed to png_write, -1 = none */
+    char *made;      /* the directories open created, in order, each ended by a NUL */
+    size_t made_len; /* bytes of made used (0 = none) */
     /* The frames this run has put in place, by index - first_frame: 0 not (yet), PLACED_NEW
      * where no file was, PLACED_OVER over one (-y), which waits under its aside name
      * (rp_output_aside_name) until the run ends: removed when it succeeds or is stopped,
@@ -318,7 +317,6 @@ static int png_open(void *priv, const rp_output_spec *opts, rp_error *err)
     ret = rp_output_pattern_name(opts->path, opts->first_frame, po->name, sizeof(po->name), err);
     if (ret)
         return ret;
-    po->last_frame = -1;
     ret = make_parents(po, po->name, err);
     if (ret) {
         remove_made(po);
@@ -576,7 +574,6 @@ static int png_write(void *priv, int64_t frame_index, const uint8_t *rgb, rp_err
     png_out *po = priv;
     int ret;
 
-    po->last_frame = frame_index;
     if (po->nworkers > 1) {
         png_job *job = rp_oqueue_acquire(po->queue, &ret);
         if (!job)
