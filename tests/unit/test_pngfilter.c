@@ -1,7 +1,7 @@
 /* test_pngfilter.c - the Paeth filter (pngfilter.c) against the PNG specification's own
  * pseudo-code, transcribed below, at every SIMD level, for row lengths on both sides of the
- * SSE2 and AVX2 loops' 16 and 32 bytes (0 to 70) and every pixel size; and inverted by the
- * specification's reconstruction, which must give back the row. */
+ * SSE2, AVX2 and AVX-512 loops' 16, 32 and 64 bytes (0 to 200) and every pixel size; and inverted
+ * by the specification's reconstruction, which must give back the row. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -54,7 +54,7 @@ static void test_against_specification(void **state)
     for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
         rp_simd_set(level);
         for (int bpp = 1; bpp <= 8; bpp++)
-            for (size_t n = 0; n <= 70; n++) {
+            for (size_t n = 0; n <= 200; n++) {
                 uint8_t *cur = malloc(n + 1), *prev = malloc(n + 1), *out = malloc(n + 1);
                 assert_true(cur && prev && out);
                 fill(cur, n, &seed);
@@ -97,11 +97,44 @@ static void test_reconstructs(void **state)
     assert_memory_equal(recon, img, sizeof img);
 }
 
+/* Every (a, b, c) of bytes, 2^24 of them, at every SIMD level: rows of 128 bytes with a
+ * pixel of 64 bytes, whose second pixel's bytes have a = cur[k], b = prev[64 + k] and
+ * c = prev[k] each their own, so one row holds 64 triples (the byte-lane kernels' pc
+ * passes 255 where a - c and b - c share a sign, as at a = b = 255, c = 0). */
+static void test_every_triple(void **state)
+{
+    enum { P = 64 };
+    uint8_t cur[2 * P], prev[2 * P], out[2 * P];
+    (void)state;
+    for (int level = RP_SIMD_C; level <= rp_simd_supported(); level++) {
+        rp_simd_set(level);
+        for (int c = 0; c < 256; c++)
+            for (int b = 0; b < 256; b++)
+                for (int a0 = 0; a0 < 256; a0 += P) {
+                    for (int k = 0; k < P; k++) {
+                        cur[k] = (uint8_t)(a0 + k);
+                        cur[P + k] = (uint8_t)(a0 + 7 * k + 3 * b + c);
+                        prev[k] = (uint8_t)c;
+                        prev[P + k] = (uint8_t)b;
+                    }
+                    rp_png_paeth_row(out, cur, prev, 2 * P, P);
+                    for (int k = 0; k < P; k++) {
+                        uint8_t want = (uint8_t)(cur[P + k] - spec_paeth(a0 + k, b, c));
+                        if (out[P + k] != want)
+                            fail_msg("level %d a %d b %d c %d: %d, want %d", level, a0 + k, b, c,
+                                     out[P + k], want);
+                    }
+                }
+    }
+    rp_simd_set(-1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_specification),
         cmocka_unit_test(test_reconstructs),
+        cmocka_unit_test(test_every_triple),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
