@@ -128,7 +128,8 @@ int rp_engine_new(rp_engine **out, const rp_scene *scene, const rp_settings *mer
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     e->s = *merged;
     rp_settings *s = &e->s;
-    if (rp_space_resolve(s, image_w, image_h, err) || rp_clock_resolve(s, &e->clock, err))
+    if (rp_space_resolve(s, scene, image_w, image_h, err) ||
+        rp_clock_resolve(s, scene, &e->clock, err))
         goto fail;
     /* `strength`: the heights scale as the timeline is built; the caustics with them */
     s->light.caustics_q8 = rp_strength_caustics(s->light.caustics_q8, s->strength_milli);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "rpcore.h" /* rp_scene */
 #include "scene/settings.h"
 
 typedef struct rp_clock {
@@ -28,15 +29,20 @@ typedef struct rp_clock {
  * grid (water.width x water.height): `grid WxH` or `N%` of the scene, else derived from
  * the scene size alone (rockpool) or the output size (seed presets). RP_ERR_INVALID with
  * a message when the grid is out of range (16 cells a side .. the output's limits) or a
- * render mode other than `light` is asked for a grid that is not the output size. */
-int rp_space_resolve(rp_settings *s, int image_w, int image_h, rp_error *err);
+ * render mode other than `light` is asked for a grid that is not the output size: placed
+ * at the scene statement it is about (the later of two, naming the other's line) when the
+ * setting is scene's (scene may be NULL: no places), naming the option when s->over says
+ * the caller gave it. */
+int rp_space_resolve(rp_settings *s, const rp_scene *scene, int image_w, int image_h,
+                     rp_error *err);
 
 /** The clock, from the resolved sizes: the rate (`rate`, or derived from `speed` and the
  * stencil's propagation speed), checked against RP_RATE_MAX and RP_STEPS_PER_FRAME_MAX;
  * the damping from `fade`; the preroll in steps. Writes s->time.rate and s->water's
  * damping. RP_ERR_INVALID with a message (speed together with rate, fade with damping,
- * rates out of range). */
-int rp_clock_resolve(rp_settings *s, rp_clock *c, rp_error *err);
+ * rates out of range), RP_ERR_TOO_LARGE for a preroll over RP_PREROLL_MAX_WORK; placed as
+ * rp_space_resolve places its errors. */
+int rp_clock_resolve(rp_settings *s, const rp_scene *scene, rp_clock *c, rp_error *err);
 
 /** Steps simulated when frame k (k >= 0) is shown. */
 int64_t rp_clock_steps(const rp_clock *c, int64_t k);

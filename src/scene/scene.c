@@ -31,6 +31,13 @@ struct rp_scene {
     int n_paths, cap_paths;
     rp_keys keys[RP_KEY_KINDS]; /* n == 0: not keyed */
     rp_diag keys_at[RP_KEY_KINDS];
+    /* where each setting is given, by RP_SET_ bit index (line 0: not given): its line (the
+     * text's bytes from `at`, len long), the columns of its keyword and of its first value,
+     * for errors found once a run's settings are resolved (rp_scene_setting_at) */
+    struct {
+        int line, col, value_col;
+        size_t at, len;
+    } set_at[RP_SET_BITS];
 };
 
 int rp_scene_find_path(const rp_scene *sc, const char *name, size_t n)
@@ -1197,10 +1204,24 @@ static int parse_line(parser *ps)
         if (ps->set_line[bi])
             return rp_lex_fail(ps, kw.col, "'%s' is already set on line %d", settings[i].name,
                                ps->set_line[bi]);
+        /* the first value's column: the next word, read ahead and given back */
+        const char *p = ps->p;
+        int col = ps->col, end_col = ps->end_col;
+        tok value;
+        if (rp_lex_next(ps, &value))
+            value.col = kw.col;
+        ps->p = p;
+        ps->col = col;
+        ps->end_col = end_col;
         if ((ret = settings[i].parse(ps, kw)))
             return ret;
         ps->set_line[bi] = ps->line;
         ps->given.set |= settings[i].bit;
+        ps->sc->set_at[bi].line = ps->line;
+        ps->sc->set_at[bi].col = kw.col;
+        ps->sc->set_at[bi].value_col = value.s ? value.col : kw.col;
+        ps->sc->set_at[bi].at = (size_t)(ps->ls - ps->sc->text);
+        ps->sc->set_at[bi].len = ps->llen;
         return RP_OK;
     }
     return rp_lex_fail(
@@ -1448,6 +1469,22 @@ const rp_diag *rp_scene_background_at(const rp_scene *scene)
 const rp_diag *rp_scene_sky_at(const rp_scene *scene)
 {
     return scene->sky_at.line ? &scene->sky_at : NULL;
+}
+
+int rp_scene_setting_at(const rp_scene *scene, unsigned bit, int value, rp_diag *at)
+{
+    int i = bit_index(bit);
+    if (!bit || (bit & (bit - 1)) || i >= RP_SET_BITS || !scene->set_at[i].line)
+        return 0;
+    if (at) {
+        memset(at, 0, sizeof *at);
+        snprintf(at->file, sizeof at->file, "%s", scene->name);
+        at->line = scene->set_at[i].line;
+        at->col = value ? scene->set_at[i].value_col : scene->set_at[i].col;
+        rp_lex_copy_line(at->source_line, sizeof at->source_line, scene->text + scene->set_at[i].at,
+                         scene->set_at[i].len);
+    }
+    return scene->set_at[i].line;
 }
 
 const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset)

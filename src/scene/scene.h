@@ -35,6 +35,13 @@ int rp_scene_parse_owned(rp_scene **out, char *text, size_t len, const char *fil
 /** The settings the scene gave (its `set` bits say which). */
 const rp_settings *rp_scene_settings(const rp_scene *scene);
 
+/** Where the scene gives the setting of `bit` (one RP_SET_ bit), for an error found once a
+ * run's settings are resolved: its line, and with at (may be NULL) a diagnostic without a
+ * message there: the scene's name, the line, the column of the statement's keyword (value
+ * 0) or of its first value (value 1), and the line's text. 0, at untouched, when the scene
+ * does not give it. */
+int rp_scene_setting_at(const rp_scene *scene, unsigned bit, int value, rp_diag *at);
+
 /** Limits of the scene language (rockpool-scene(5)). */
 #define RP_TIME_MAX_US INT64_C(1000000000000) /* 1,000,000 s */
 #define RP_TIME_MAX_FRAMES INT64_C(1000000000)

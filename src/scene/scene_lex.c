@@ -79,6 +79,11 @@ static void copy_line(char *dst, size_t cap, const char *src, size_t n)
     dst[o] = '\0';
 }
 
+void rp_lex_copy_line(char *dst, size_t cap, const char *src, size_t n)
+{
+    copy_line(dst, cap, src, n);
+}
+
 /* A word for a message: at most 40 bytes (cut at a character boundary), then "...". */
 const char *rp_lex_show(const char *s, size_t n, char buf[64])
 {

@@ -70,6 +70,10 @@ enum { NUM_OK, NUM_SYNTAX, NUM_RANGE, NUM_PRECISION };
 const char *rp_lex_show(const char *s, size_t n, char buf[64]);
 #define SHOW(t, buf) rp_lex_show((t).s, (t).n, buf)
 
+/* A line's n bytes as a diagnostic shows them (rp_diag.source_line): at most cap-1 bytes,
+ * cut at a character boundary, invalid bytes and NULs as '?'. */
+void rp_lex_copy_line(char *dst, size_t cap, const char *src, size_t n);
+
 /* Report an error at col of the current line; returns RP_ERR_INVALID. */
 int rp_lex_fail(parser *ps, int col, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Record a diagnostic at col of the current line in d (with the scene's file name) without

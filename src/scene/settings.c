@@ -194,6 +194,7 @@ void rp_settings_resolve(rp_settings *out, const rp_settings *scene, const rp_se
     if (over)
         rp_settings_merge(out, over);
     out->preset = preset;
+    out->over = over ? over->set : 0;
 }
 
 int32_t rp_strength_caustics(int32_t caustics_q8, int32_t strength_milli)

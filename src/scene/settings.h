@@ -154,7 +154,10 @@ enum rp_walls {
 };
 
 typedef struct rp_settings {
-    unsigned set; /* RP_SET_* bits of the fields given explicitly */
+    unsigned set;  /* RP_SET_* bits of the fields given explicitly */
+    unsigned over; /* those of them the caller's settings gave over the scene's
+                    * (rp_settings_resolve; the program's options): for messages that say
+                    * where a value came from */
     /* the scene */
     int width, height; /* the scene's size (and the output's) */
     uint64_t seed;
@@ -197,7 +200,7 @@ void rp_settings_merge(rp_settings *dst, const rp_settings *src);
 
 /** The settings a run renders with, as the program resolves them: the preset's defaults
  * (over's preset, else the scene's, else rockpool), then every field the scene sets, then
- * every field over sets (over may be NULL). */
+ * every field over sets (over may be NULL), whose bits out->over keeps. */
 void rp_settings_resolve(rp_settings *out, const rp_settings *scene, const rp_settings *over);
 
 /** The caustics' strength (Q8) a run at strength_milli lights with: caustics_q8 itself up

@@ -123,7 +123,8 @@ bad_scene "speed 0" 'speed 0\n' "1:7"
 bad_scene "fps 0" 'fps 0\n' "1:5"
 printf 'rate 100\nspeed 10%%/s\n' >b.scene
 expect_status "speed with rate: exit 2" 2 "$R" -q b.scene -o b.mp4
-stderr_has "speed with rate: message" "speed and rate are both given"
+stderr_has "speed with rate: at the later, naming the other's line" \
+    "b.scene:2:1: error: speed and rate (on line 1) are both given"
 printf 'rate 4000\nfps 1\n' >b.scene
 expect_status "too many steps a frame: exit 2" 2 "$R" -q b.scene -o b.mp4
 stderr_has "too many steps a frame: message" "steps a frame, over the limit"
