@@ -38,7 +38,7 @@
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
-#define RP_CORE_VERSION_MINOR 4
+#define RP_CORE_VERSION_MINOR 5
 #define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
@@ -248,6 +248,13 @@ RP_API const rp_diag *rp_scene_sky_at(const rp_scene *scene);
  * `preset` statement (a `render` or `look` statement wins over any preset, the command
  * line's too). */
 RP_API const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset);
+
+/** Where the scene gives the setting whose statement begins with name ("size", "fps",
+ * "grid", ...), for a refusal found once the run is resolved: *at as rp_scene_sky_at gives
+ * it (file, line, the column of the statement's first value, the line's text; the message
+ * is the caller's), and its line; 0, *at untouched, when the scene does not give it. Since
+ * 2.5. */
+RP_API int rp_scene_setting_place(const rp_scene *scene, const char *name, rp_diag *at);
 
 /** Counts of a scene's event statements by kind, its `key` statements, its paths and the
  * walls that move along one (counted in walls too). */

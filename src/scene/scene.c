@@ -1487,6 +1487,14 @@ int rp_scene_setting_at(const rp_scene *scene, unsigned bit, int value, rp_diag 
     return scene->set_at[i].line;
 }
 
+int rp_scene_setting_place(const rp_scene *scene, const char *name, rp_diag *at)
+{
+    for (size_t i = 0; scene && name && i < sizeof settings / sizeof settings[0]; i++)
+        if (!strcmp(settings[i].name, name))
+            return rp_scene_setting_at(scene, settings[i].bit, 1, at);
+    return 0;
+}
+
 const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset)
 {
     const rp_diag *d = model ? &scene->look_at : &scene->render_at;

@@ -665,6 +665,28 @@ static int check_light_outputs(const rp_session *se, rp_error *err)
     return rp_error_diag(err, RP_ERR_INVALID);
 }
 
+/* A refusal of the outputs (code, err) placed where the size it refuses was given, when
+ * the size is what the output refused: odd, and the output's pixel format halves the chroma
+ * (rp_output_even_sides), so that its encoder refuses the size (the main output is checked
+ * first). At the scene's `size` statement, or named -s when -s gave it; any other refusal
+ * is left as it is. Returns code. */
+static int place_size_error(const rp_session *se, int code, rp_error *err)
+{
+    char what[96], msg[sizeof err->diag.msg];
+    int odd = (se->s.out_width & 1) || (se->s.out_height & 1);
+    if (code != RP_ERR_INVALID || err->has_diag || !odd ||
+        !rp_output_even_sides(&se->out, what, sizeof what))
+        return code;
+    if (rp_settings_given(se->over, "size"))
+        return rp_error_set(err, code, 1, "-s: %.900s", err->msg);
+    if (!rp_scene_setting_place(se->scene, "size", NULL))
+        return code;
+    snprintf(msg, sizeof msg, "%.500s", err->msg);
+    rp_scene_setting_place(se->scene, "size", &err->diag);
+    snprintf(err->diag.msg, sizeof err->diag.msg, "%s", msg);
+    return rp_error_diag(err, code);
+}
+
 /* Everything is checked before anything is created: the outputs, the paths against each
  * other and the inputs, the memory estimate (the background is open: a video's decoder
  * says what it holds). */
@@ -743,7 +765,7 @@ static int validate(rp_session *se, rp_error *err)
     /* The outputs last: the encoder is tried with the run's settings (a throwaway open),
      * which only makes sense for a run that fits. */
     if ((r = rp_sinks_check(&se->sinks, err)))
-        return r;
+        return place_size_error(se, r, err);
     if (run->save_state && (r = rp_output_file_check(run->save_state, run->out.overwrite, err)))
         return rp_error_set(err, r, err->bad_input, "--save-state: %s", err->msg);
     if ((r = check_paths(se, err)))
