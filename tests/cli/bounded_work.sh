@@ -43,6 +43,22 @@ for s in many-walls many-rects; do
     check "$s: nothing created" test ! -e o.y4m
 done
 expect_status "a few small walls are fine" 0 "$R" --check few-walls.scene
+
+## A cosine or splash drop costs 11 to 12 times a disc's time a cell: its cells weigh 12.
+## 325000 drops over the whole 640x480 grid, about 1e11 cells: within the limit as discs,
+## over it (hours of drawing) as cosines or splashes.
+for shape in disc cosine splash; do
+    printf 'size 640x480\nfps 0.5\nrate 1\nat 0s..3.25s rain rate 100000/s radius 2048 height 1000 shape %s\n' \
+        $shape >shape-$shape.scene
+done
+expect_status "325000 large disc drops are within the limit" 0 "$R" --check shape-disc.scene
+for shape in cosine splash; do
+    rm -f o.y4m
+    expect_status "325000 large $shape drops: --check refuses them" 2 "$R" --check shape-$shape.scene
+    stderr_has "325000 large $shape drops: at the statement" "shape-$shape.scene:4:14: error: the drops"
+    expect_status "325000 large $shape drops: a render refuses them" 2 timeout 120 "$R" -q shape-$shape.scene -o o.y4m
+    check "325000 large $shape drops: nothing created" test ! -e o.y4m
+done
 rm -f o.y4m
 expect_status "3000 large moving walls: --check refuses them" 2 "$R" --check many-moving.scene
 stderr_has "3000 large moving walls: at the statement" "many-moving.scene:5:"
