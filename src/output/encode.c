@@ -190,7 +190,8 @@ double rp_encoder_memory(const rp_encoder_choice *choice, const rp_output_spec *
     return px * per_px + m->mib * 1048576.0;
 }
 
-/* The video encoder: -c NAME, which the container must be able to hold, else the first
+/* The video encoder: -c NAME, which the container must be able to hold (libavformat says
+ * so, or the codec is the container's own when libavformat cannot say), else the first
  * installed of the container's defaults; a fallback from the preferred one is described in
  * warning (when given). RP_ERR_INVALID for a bad -c, RP_ERR_UNSUPPORTED when no default
  * encoder is installed. */
@@ -211,7 +212,11 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
             return rp_error_set(err, RP_ERR_INVALID, 1,
                                 "unknown video encoder '%s' (see ffmpeg -encoders)", opts->codec);
         }
-        if (avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) == 0) {
+        /* libavformat says no, or cannot say: the gif and webp muxers list no codecs; they
+         * take their own alone and refuse any other only when the header is written (a
+         * run's "Invalid argument", after the render has begun) */
+        int holds = avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL);
+        if (holds == 0 || (holds < 0 && codec->id != ofmt->video_codec)) {
             return rp_error_set(
                 err, RP_ERR_INVALID, 1, "the %s container cannot hold %s video (encoder %s)",
                 rp_output_format_name(opts->format), codec_label(codec), codec->name);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# codec_container.sh - a codec the container cannot hold (rockpool(1) -c): webp or gif
+# with another codec than their own (libavformat cannot say what they hold; their muxers
+# refuse any other only once the header is written) is refused by --check and by a render
+# alike, exit 2, naming the container and the encoder, nothing created. The combinations
+# that work still pass --check and render.
+source "$(dirname "$0")/lib.sh"
+R=$ROCKPOOL
+mkdir d && cd d || exit 1 # refused_unchanged compares this directory, apart from out and err
+
+printf '%s\n' "size 64x36" "duration 2f" "at 0s drop 50% 50% radius 4 height 800" >a.scene
+mkdir o
+for args in "-f webp -c ffv1 -o o/x.webp" "-o o/x_%03d.PNG -f webp -c ffv1" \
+    "-f gif -c ffv1 -o o/x.gif" "-c libx264 -o o/x.webp" "-c png -o o/x.gif"; do
+    set -- $args
+    codec=${args#*-c }
+    codec=${codec%% *}
+    container=webp
+    case $args in *gif*) container=gif ;; esac
+    want="the $container container cannot hold"
+    refused_unchanged "$args: --check" "$want" a.scene -n 1 "$@" --check
+    stderr_has "$args: --check names the encoder" "(encoder $codec)"
+    refused_unchanged "$args: the render" "$want" a.scene -n 1 "$@"
+    check "$args: o/ is empty" test -z "$(ls -A o)"
+done
+# the combinations that work, as they did
+for args in "-o ok.webp" "-c libwebp_anim -o ok2.webp" "-o ok.gif" "-c gif -o ok2.gif" \
+    "-c ffv1 -o ok.mkv" "-c mpeg4 -o ok.mp4" "-c libvpx -o ok.webm" "-o ok.mov"; do
+    set -- $args
+    expect_status "$args: --check passes" 0 "$R" a.scene -q -n 1 "$@" --check
+    expect_status "$args: renders" 0 "$R" a.scene -q -n 1 "$@"
+    check "$args: written" test -s "${args##* }"
+done
