@@ -263,6 +263,15 @@ int rp_session_check(rp_session *s, rp_error *err);
  * memory estimate) without creating anything. Errors are bad input. */
 int rp_session_check_outputs(rp_session *s, rp_error *err);
 
+/** After rp_session_check_outputs: decode every input as rp_session_start would before the
+ * first frame, so that --check refuses what a render refuses: the background (a still
+ * decoded whole; a video opened, its first frame decoded and the memory estimate checked
+ * with its decoder), every wall mask the timeline uses (and its picture with `walls visible
+ * image`) and, under render light, the sky image; each at the size the render decodes it,
+ * an error placed as the render places it. Creates nothing; the pixels are dropped. Errors
+ * are bad input. */
+int rp_session_check_images(rp_session *s, rp_error *err);
+
 /** Load the background, masks and checkpoint, start the threads, open every sink (files
  * are created under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing,
  * when run->stop is already set. */

@@ -483,7 +483,8 @@ int main(int argc, char **argv)
                 : stdout_done();
     } else if (cli.check) {
         /* the outputs too, as a render would check them: those it was given */
-        status = rp_session_check(session, &err) || rp_session_check_outputs(session, &err)
+        status = rp_session_check(session, &err) || rp_session_check_outputs(session, &err) ||
+                         rp_session_check_images(session, &err)
                      ? fail(&err)
                      : (print_summary(&sum), stdout_done());
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {

@@ -908,6 +908,54 @@ int rp_session_check_outputs(rp_session *se, rp_error *err)
     return validate(se, err);
 }
 
+/* rp_core_image_costs' visit for rp_session_check_images: the wall mask decoded as the
+ * render's first frame decodes it (decode_image, at the size and for the use the core asks),
+ * then dropped; an image the decoder refuses without a reason gets the core's. */
+static int decode_check(void *ctx, const char *path, enum rp_image_use use, int width, int height,
+                        int64_t *bytes, rp_error *err)
+{
+    uint8_t *rgb = malloc((size_t)width * (size_t)height * 3);
+    *bytes = 0;
+    if (!rgb)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    err->msg[0] = '\0';
+    int r = decode_image(ctx, path, use, width, height, rgb, err);
+    free(rgb);
+    if (r && !err->msg[0])
+        rp_error_set(err, r, r != RP_ERR_NOMEM, "cannot decode the image '%.200s'", path);
+    return r;
+}
+
+int rp_session_check_images(rp_session *se, rp_error *err)
+{
+    const rp_settings_info *s = &se->s;
+    int r;
+    /* the background as rp_session_start opens it: a still decoded whole, a video's decoder
+     * opened and its first frame decoded, then the estimate with that decoder counted */
+    if (!se->background &&
+        (r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
+                            s->background_end, se->run->max_memory, err)))
+        return background_fail(se, r, err);
+    if (se->bg_video && (r = validate(se, err)))
+        return r;
+    /* the wall masks the timeline uses (and their pictures with `walls visible image`),
+     * each file once, as the core decodes them: an error at the statement naming it */
+    double ignored = 0;
+    size_t masks = 0;
+    if ((r = rp_core_image_costs(se->core, decode_check, se, &ignored, &masks, err)))
+        return r;
+    /* the sky, when the render reflects it, at the output size */
+    if (sky_used(se)) {
+        int64_t bytes;
+        err->msg[0] = '\0';
+        if ((r = decode_check(se, s->sky, RP_IMAGE_SKY, se->info.width, se->info.height, &bytes,
+                              err)))
+            return sky_fail(se, r, err);
+    }
+    rp_source_free(&se->background); /* a check keeps nothing open */
+    return RP_OK;
+}
+
 int rp_session_start(rp_session *se, rp_error *err)
 {
     const rp_settings_info *s = &se->s;
