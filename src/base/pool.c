@@ -210,6 +210,11 @@ int rp_pool_threads(const rp_pool *pool)
     return pool ? pool->nthreads : 1;
 }
 
+unsigned long rp_pool_jobs(const rp_pool *pool)
+{
+    return pool ? __atomic_load_n(&pool->generation, SEQ) : 0;
+}
+
 static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, void *ctx);
 
 void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx)

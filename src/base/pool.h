@@ -14,6 +14,9 @@ typedef void (*rp_pool_fn)(void *ctx, int begin, int end);
 int rp_pool_new(rp_pool **out, int nthreads);
 void rp_pool_free(rp_pool **pool);
 int rp_pool_threads(const rp_pool *pool);
+/** Jobs handed to the workers so far (runs done inline, with one thread or no pool, are not
+ * counted): for tests of who shares work. */
+unsigned long rp_pool_jobs(const rp_pool *pool);
 
 /** Run fn over 0..count-1 and wait for all of it. pool may be NULL (runs inline). */
 void rp_pool_run(rp_pool *pool, int count, rp_pool_fn fn, void *ctx);

@@ -83,6 +83,11 @@ void rp_water_step(rp_water *w, rp_pool *pool);
  * allocates a few rows a thread of scratch (when that fails, it steps one at a time). */
 void rp_water_steps(rp_water *w, rp_pool *pool, int n);
 
+/** Grids of fewer than this many cells step on the calling thread alone, the pool unused
+ * (default 32768; a negative value restores it). Process-wide: tests set 0 so their small
+ * grids exercise the threads. */
+void rp_water_set_share_cells(int cells);
+
 /** The profile value a drop gives a cell at squared distance d2 from its centre
  * (the caller has checked the cell is covered). Exposed for tests. */
 int32_t rp_drop_value(const rp_drop *drop, int64_t d2);

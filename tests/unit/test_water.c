@@ -724,8 +724,45 @@ static void test_still_rows_skipped_exactly(void **state)
         }
 }
 
+/* A grid under 32768 cells steps on the calling thread alone (a preroll of millions of steps
+ * of a tiny grid paid the pool's hand-off on each), the same bytes; a larger one shares its
+ * rows with the pool. Counted by the pool's jobs. */
+static void test_small_grid_steps_alone(void **state)
+{
+    (void)state;
+    rp_water_set_share_cells(-1);
+    rp_pool *pool = pool_of(2);
+    static const int sides[][2] = {{16, 16}, {181, 181}, {256, 128}, {640, 360}};
+    for (int i = 0; i < 4; i++) {
+        int gw = sides[i][0], gh = sides[i][1];
+        rp_water_params p = {gw, gh, RP_STENCIL_ISO, RP_BOUNDARY_WALL, 0, 65000, 655};
+        rp_water *a = NULL, *b = NULL;
+        assert_int_equal(rp_water_new(&a, &p), RP_OK);
+        assert_int_equal(rp_water_new(&b, &p), RP_OK);
+        rp_drop d = {gw / 2, gh / 2, 3, 3000, RP_SHAPE_DISC, RP_MODE_ADD};
+        rp_water_drop(a, &d);
+        rp_water_drop(b, &d);
+        unsigned long jobs = rp_pool_jobs(pool);
+        for (int k = 0; k < 20; k++) {
+            rp_water_step(a, pool);
+            rp_water_step(b, NULL);
+        }
+        if (gw * gh < 32768)
+            assert_int_equal(rp_pool_jobs(pool), jobs);
+        else
+            assert_true(rp_pool_jobs(pool) > jobs);
+        assert_memory_equal(rp_water_heights(a), rp_water_heights(b),
+                            (size_t)gw * gh * sizeof(int16_t));
+        rp_water_free(&a);
+        rp_water_free(&b);
+    }
+    rp_pool_free(&pool);
+    rp_water_set_share_cells(0);
+}
+
 int main(void)
 {
+    rp_water_set_share_cells(0); /* the small grids below exercise the threads */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_elias_step_matches_seed_loop),
         cmocka_unit_test(test_codeproject_step_matches_seed_loop),
@@ -747,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_blocked_steps_equal_plain),
         cmocka_unit_test(test_load_measures_rows),
         cmocka_unit_test(test_still_rows_skipped_exactly),
+        cmocka_unit_test(test_small_grid_steps_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
