@@ -154,9 +154,21 @@ static void start_watchdog(void)
  * as '?', so that a message never drives the terminal; tabs stay. */
 static void clean(char *s)
 {
-    for (; *s; s++)
-        if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
-            *s = '?';
+    char *p = s;
+    for (; *p; p++)
+        if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+            *p = '?';
+    /* A text cut to its buffer (a long scene line, a quoted value) may end inside a UTF-8
+     * character: drop its first bytes, so what is shown is UTF-8 where the input was. */
+    size_t n = (size_t)(p - s), i = n;
+    while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+        i--;
+    if (i > 0) {
+        unsigned char c = (unsigned char)s[i - 1];
+        size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (n - (i - 1) < need)
+            s[i - 1] = '\0';
+    }
 }
 
 static void warn_cb(void *ctx, const char *msg)
@@ -182,8 +194,11 @@ static void print_diag(const rp_diag *d)
         int width = fprintf(stderr, " %5d | ", d->line) - 2;
         fprintf(stderr, "%s\n", d->source_line);
         fprintf(stderr, "%*s| ", width, "");
+        /* a space for each character before the column (a UTF-8 character's continuation
+         * bytes take none), a tab for a tab */
         for (int i = 1; i < d->col && d->source_line[i - 1]; i++)
-            fputc(d->source_line[i - 1] == '\t' ? '\t' : ' ', stderr);
+            if (((unsigned char)d->source_line[i - 1] & 0xC0) != 0x80)
+                fputc(d->source_line[i - 1] == '\t' ? '\t' : ' ', stderr);
         fputs("^\n", stderr);
     }
 }

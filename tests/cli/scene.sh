@@ -37,6 +37,17 @@ stderr_has "error says what was expected" "expected"
 check "the line is shown" grep -q '|  *at 1s drpo 3 4$' "$WORK/err"
 check "the caret sits under column 7" grep -qE '^ +\|       \^$' "$WORK/err"
 check "no output after a scene error" test ! -e t.mp4
+# A message or line longer than the diagnostic keeps is cut, never inside a UTF-8
+# character (a wall mask's path of 2-byte characters after 16 bytes: the message and the
+# line kept end inside one); the caret counts characters, not bytes.
+{ printf 'size 64x48\nat 0s wall mask '; for i in $(seq 300); do printf '\303\251'; done; printf '.png\n'; } >long.scene
+expect_status "a long line of UTF-8: exit 2" 2 "$ROCKPOOL" long.scene --check
+stderr_has "a long line of UTF-8: the mask is named" "cannot read wall mask"
+check "a long line of UTF-8: the error is UTF-8" iconv -f UTF-8 -t UTF-8 "$WORK/err" -o /dev/null
+printf 'size 64x48\nsky \303\251.png 2 flatx\n' >accent.scene
+expect_status "a word after an accented one: exit 2" 2 "$ROCKPOOL" accent.scene --check
+stderr_has "a word after an accented one: its byte column" "accent.scene:2:13:"
+check "the caret sits under its 12th character" grep -qE '^ +\| {12}\^$' "$WORK/err"
 printf 'fps 30\nfps 25\n' >twice.scene
 expect_status "a setting twice is exit 2" 2 "$ROCKPOOL" twice.scene --check
 stderr_has "twice: names both lines" "twice.scene:2:1"
