@@ -145,7 +145,8 @@ RP_API int rp_settings_new(rp_settings **settings, rp_error *err);
  *   "fit"       stretch, cover or contain
  *   "fps"       30, 30000/1001, 29.97, ntsc, pal, film, ... (above 0, at most 1000)
  *   "frames"    the timeline's length in frames, 0..100000000
- *   "duration"  the timeline's length as a time (rp_time_parse, a bare number is seconds)
+ *   "duration"  the timeline's length as a time (rp_time_parse, a bare number is seconds):
+ *               0s..1000000s as the scene's `duration`, or 0f..100000000f as "frames"
  * Every pointer must be valid (none may be NULL). Errors: RP_ERR_INVALID with bad_input set
  * and a message that does not name the setting (the caller says where the value came from;
  * an unknown name gives "no setting is named 'NAME'"); the settings are then unchanged. */

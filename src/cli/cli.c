@@ -495,6 +495,11 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
         cli->run.end = end < frames ? end : frames;
 }
 
+/* The timeline's length on the command line: -n's frames, and -t's time (the scene's
+ * `duration` range, rockpool-scene(5)) or frames (-n's). */
+#define FRAMES_MAX INT64_C(100000000)
+#define TIME_MAX_US INT64_C(1000000000000) /* 1000000 s */
+
 /* Options of time: the timeline's length and rate, and the frames to write (rockpool's own
  * spellings and FFmpeg's). Returns 0, a usage error (2, message in err), or -1 when o is not
  * one of them. */
@@ -504,12 +509,15 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     int r = 0;
     switch (o) {
     case 'n':
-        r = parse_int("--frames", arg, 0, 100000000, &v, err);
+        r = parse_int("--frames", arg, 0, FRAMES_MAX, &v, err);
         cli->duration = (rp_cli_time){v, 1};
         cli->duration_given = 1;
         break;
     case 't':
         r = parse_time("-t", arg, 0, &cli->duration, err);
+        if (!r && cli->duration.value > (cli->duration.is_frames ? FRAMES_MAX : TIME_MAX_US))
+            return usage_error(err, "-t: %s is out of range (%s)", arg,
+                               cli->duration.is_frames ? "0f..100000000f" : "0s..1000000s");
         cli->duration_given = 1;
         cli->t_given = 1;
         break;
@@ -556,7 +564,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         cli->times = 1;
         break;
     case ARG_VFRAMES:
-        r = parse_int("-frames:v", arg, 0, 100000000, &cli->vframes, err);
+        r = parse_int("-frames:v", arg, 0, FRAMES_MAX, &cli->vframes, err);
         cli->times = 1;
         break;
     default: return -1;
@@ -766,7 +774,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
         else if (cli->vframes < 0 || t.value < cli->vframes)
             cli->vframes = t.value;
     } else if (cli->duration_given) {
-        /* as a time ("45f" too): -t 45f is not held to -n's 0..100000000 */
+        /* as a time ("45f" too), in the range checked above */
         char text[48];
         int64_t v = cli->duration.value;
         if (cli->duration.is_frames)

@@ -129,6 +129,10 @@ static int set_duration(rp_settings *s, const char *name, const char *text, rp_e
         frames = 1;
     } else if (rp_time_parse(text, 0, &v, &frames, err)) {
         return RP_ERR_INVALID;
+    } else if (frames ? v > 100000000 : v > RP_TIME_MAX_US) {
+        /* a time as the scene's `duration` takes it, frames as "frames" (-n) does */
+        return invalid(err, "%s is out of range (%s)", text,
+                       frames ? "0f..100000000f" : "0s..1000000s");
     }
     s->time.duration = (rp_time){v, frames};
     s->set |= RP_SET_DURATION;

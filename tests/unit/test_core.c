@@ -93,12 +93,29 @@ static void test_settings_set(void **state)
     assert_int_equal(info.out_height, 30);
 
     /* refusals: bad input, no setting's name in the message, nothing changed */
-    static const char *const bad[][2] = {
-        {"seed", "-1"},     {"seed", "0x10"},      {"strength", "4.001"}, {"strength", "+1"},
-        {"strength", "1."}, {"strength", ".5"},    {"fps", "0"},          {"fps", "abc"},
-        {"size", "0x5"},    {"size", "64x"},       {"frames", "1.5"},     {"duration", "2 s"},
-        {"preset", "seed"}, {"fit", "fill"},       {"depth", "3"},        {"frames", "1.0"},
-        {"frames", "1."},   {"strength", "1.0000"}};
+    static const char *const bad[][2] = {{"seed", "-1"},
+                                         {"seed", "0x10"},
+                                         {"strength", "4.001"},
+                                         {"strength", "+1"},
+                                         {"strength", "1."},
+                                         {"strength", ".5"},
+                                         {"fps", "0"},
+                                         {"fps", "abc"},
+                                         {"size", "0x5"},
+                                         {"size", "64x"},
+                                         {"frames", "1.5"},
+                                         {"duration", "2 s"},
+                                         {"preset", "seed"},
+                                         {"fit", "fill"},
+                                         {"depth", "3"},
+                                         {"frames", "1.0"},
+                                         {"frames", "1."},
+                                         {"strength", "1.0000"},
+                                         {"duration", "1000001s"},
+                                         {"duration", "4294967296"},
+                                         {"duration", "1000000.000001s"},
+                                         {"duration", "100000001f"},
+                                         {"frames", "100000001"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         err.code = RP_OK;
         assert_int_equal(rp_settings_set(set, bad[i][0], bad[i][1], &err), RP_ERR_INVALID);
