@@ -404,57 +404,52 @@ static int load_masks(rp_core *c, rp_error *err)
     rp_timeline_stats_get(tl, &ts);
     const int picture = s->walls_visible == RP_WALLS_IMAGE && ts.walls;
     const size_t cells = (size_t)c->info.grid_w * (size_t)c->info.grid_h;
-    for (int64_t k = 0; k < rp_engine_items_length(c->engine); k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const char *path = rp_item_mask(&items[i]);
-            const uint8_t *known;
-            if (!path || mask_of(c, path, &known))
-                continue;
-            core_mask *more = realloc(c->masks, (c->nmasks + 1) * sizeof *more);
-            if (!more)
-                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-            c->masks = more;
-            core_mask m = {.path = path, .owned = 1};
-            struct stat st;
-            if (file_stat(path, &st) == 0) {
-                m.known = 1;
-                m.dev = st.st_dev;
-                m.ino = st.st_ino;
-            }
-            size_t same = 0; /* another spelling of the same file, decoded already */
-            while (same < c->nmasks &&
-                   !(m.known && c->masks[same].known && c->masks[same].dev == m.dev &&
-                     c->masks[same].ino == m.ino))
-                same++;
-            if (same < c->nmasks) {
-                m.cells = c->masks[same].cells;
-                m.rgb = c->masks[same].rgb;
-                m.owned = 0;
-                c->masks[c->nmasks++] = m;
-                continue;
-            }
-            int r =
-                decode(c, path, RP_IMAGE_WALL_MASK, c->info.grid_w, c->info.grid_h, &m.cells, err);
-            for (size_t j = 0; !r && j < cells; j++) /* in place: cell j reads bytes 3j.. */
-                m.cells[j] = (uint8_t)rp_mask_is_wall(m.cells + 3 * j);
-            if (!r) { /* a byte a cell is kept */
-                uint8_t *fit = realloc(m.cells, cells);
-                m.cells = fit ? fit : m.cells;
-            }
-            if (!r && picture)
-                r = decode(c, path, RP_IMAGE_WALL_PICTURE, c->info.width, c->info.height, &m.rgb,
-                           err);
-            if (r) {
-                free(m.cells);
-                rp_diag at;
-                mask_place(c, path, &at);
-                return place_error(c, &at, "", r, err);
-            }
-            c->masks[c->nmasks++] = m;
+    const rp_item *items;
+    size_t n;
+    rp_timeline_span(tl, 0, rp_engine_items_length(c->engine), &items, &n);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = rp_item_mask(&items[i]);
+        const uint8_t *known;
+        if (!path || mask_of(c, path, &known))
+            continue;
+        core_mask *more = realloc(c->masks, (c->nmasks + 1) * sizeof *more);
+        if (!more)
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        c->masks = more;
+        core_mask m = {.path = path, .owned = 1};
+        struct stat st;
+        if (file_stat(path, &st) == 0) {
+            m.known = 1;
+            m.dev = st.st_dev;
+            m.ino = st.st_ino;
         }
+        size_t same = 0; /* another spelling of the same file, decoded already */
+        while (same < c->nmasks && !(m.known && c->masks[same].known &&
+                                     c->masks[same].dev == m.dev && c->masks[same].ino == m.ino))
+            same++;
+        if (same < c->nmasks) {
+            m.cells = c->masks[same].cells;
+            m.rgb = c->masks[same].rgb;
+            m.owned = 0;
+            c->masks[c->nmasks++] = m;
+            continue;
+        }
+        int r = decode(c, path, RP_IMAGE_WALL_MASK, c->info.grid_w, c->info.grid_h, &m.cells, err);
+        for (size_t j = 0; !r && j < cells; j++) /* in place: cell j reads bytes 3j.. */
+            m.cells[j] = (uint8_t)rp_mask_is_wall(m.cells + 3 * j);
+        if (!r) { /* a byte a cell is kept */
+            uint8_t *fit = realloc(m.cells, cells);
+            m.cells = fit ? fit : m.cells;
+        }
+        if (!r && picture)
+            r = decode(c, path, RP_IMAGE_WALL_PICTURE, c->info.width, c->info.height, &m.rgb, err);
+        if (r) {
+            free(m.cells);
+            rp_diag at;
+            mask_place(c, path, &at);
+            return place_error(c, &at, "", r, err);
+        }
+        c->masks[c->nmasks++] = m;
     }
     return RP_OK;
 }
@@ -1191,31 +1186,28 @@ int rp_core_print_timeline(const rp_core *c, FILE *f)
             s->look.light_x, s->look.light_y, (int)s->shape, (int)s->mode);
     fprintf(f, "drops %zu rain %zu stroke %zu walls %zu after-end %zu\n", ts.drops, ts.rain_drops,
             ts.stroke_dabs, ts.walls, ts.after_end);
-    for (int64_t k = 0; k < frames; k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const rp_item *it = &items[i];
-            const rp_drop *d = &it->drop;
-            if (shown++ >= ITEMS_SHOWN) { /* unsigned sums: wrap-around is defined */
-                sum[0] += (uint64_t)it->frame;
-                sum[1] += (uint64_t)it->kind * 16 + (uint64_t)d->shape * 4 + (uint64_t)d->mode;
-                sum[2] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->x : it->x);
-                sum[3] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->y : it->y);
-                sum[4] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->radius : it->r);
-                sum[5] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->height : it->w);
-                continue;
-            }
-            if (it->kind == RP_ITEM_DROP)
-                fprintf(f, "%" PRId64 " drop %d %d r %d h %d shape %d mode %d\n", it->frame,
-                        (int)d->x, (int)d->y, (int)d->radius, (int)d->height, (int)d->shape,
-                        (int)d->mode);
-            else
-                fprintf(f, "%" PRId64 " wall %d %d %d %d %d %d %s\n", it->frame, (int)it->kind,
-                        it->x, it->y, it->w, it->h, it->r,
-                        it->kind == RP_ITEM_WALL_MASK ? it->mask_path : "-");
+    const rp_item *items;
+    size_t n;
+    rp_timeline_span(tl, 0, frames, &items, &n);
+    for (size_t i = 0; i < n; i++) {
+        const rp_item *it = &items[i];
+        const rp_drop *d = &it->drop;
+        if (shown++ >= ITEMS_SHOWN) { /* unsigned sums: wrap-around is defined */
+            sum[0] += (uint64_t)it->frame;
+            sum[1] += (uint64_t)it->kind * 16 + (uint64_t)d->shape * 4 + (uint64_t)d->mode;
+            sum[2] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->x : it->x);
+            sum[3] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->y : it->y);
+            sum[4] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->radius : it->r);
+            sum[5] += (uint64_t)(int64_t)(it->kind == RP_ITEM_DROP ? d->height : it->w);
+            continue;
         }
+        if (it->kind == RP_ITEM_DROP)
+            fprintf(f, "%" PRId64 " drop %d %d r %d h %d shape %d mode %d\n", it->frame, (int)d->x,
+                    (int)d->y, (int)d->radius, (int)d->height, (int)d->shape, (int)d->mode);
+        else
+            fprintf(f, "%" PRId64 " wall %d %d %d %d %d %d %s\n", it->frame, (int)it->kind, it->x,
+                    it->y, it->w, it->h, it->r,
+                    it->kind == RP_ITEM_WALL_MASK ? it->mask_path : "-");
     }
     if (shown > ITEMS_SHOWN)
         fprintf(f,
@@ -1280,14 +1272,11 @@ size_t rp_core_frame_drops(const rp_core *c, int64_t k)
     const rp_timeline *tl = rp_engine_timeline(c->engine);
     int64_t from = k > 0 ? rp_clock_steps(clock, k - 1) : 0;
     int64_t to = rp_clock_steps(clock, k);
-    size_t drops = 0;
-    for (int64_t s = from; s < to; s++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, s, &items, &n);
-        for (size_t i = 0; i < n; i++)
-            drops += items[i].kind == RP_ITEM_DROP;
-    }
+    size_t drops = 0, n;
+    const rp_item *items;
+    rp_timeline_span(tl, from, to, &items, &n);
+    for (size_t i = 0; i < n; i++)
+        drops += items[i].kind == RP_ITEM_DROP;
     return drops;
 }
 
@@ -1366,49 +1355,48 @@ int rp_core_image_costs(const rp_core *c, rp_core_cost_fn fn, void *ctx, double 
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     rp_timeline_stats ts;
     rp_timeline_stats_get(tl, &ts);
-    for (int64_t k = 0; ts.walls && k < length; k++) {
-        const rp_item *items;
-        size_t count;
-        rp_timeline_frame(tl, k, &items, &count);
-        for (size_t i = 0; i < count; i++) {
-            struct stat st;
-            if (!rp_item_mask(&items[i]))
-                continue;
-            if (items[i].kind == RP_ITEM_OBSTACLE &&
-                shape_cost(c, &items[i], shaped, cost, err, &r)) {
-                k = length;
-                break;
-            }
-            if (file_stat(items[i].mask_path, &st) != 0) {
-                snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
-                         items[i].mask_path, strerror(errno));
-                r = mask_fail(c, items[i].mask_path, RP_ERR_IO, err);
-                k = length;
-                break;
-            }
-            size_t j = 0;
-            while (j < n && !(seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino))
-                j++;
-            if (j < n)
-                continue;
-            if (n == cap) {
-                struct stat *more = realloc(seen, (cap = cap ? 2 * cap : 8) * sizeof *seen);
-                if (!more)
-                    break;
-                seen = more;
-            }
-            seen[n++] = st;
-            int64_t bytes = 0, out_bytes = 0;
-            if ((r = fn(ctx, items[i].mask_path, RP_IMAGE_WALL_MASK, s->water.width,
-                        s->water.height, &bytes, err)) ||
-                (picture && (r = fn(ctx, items[i].mask_path, RP_IMAGE_WALL_PICTURE, s->out_width,
-                                    s->out_height, &out_bytes, err)))) {
-                mask_fail(c, items[i].mask_path, r, err);
-                k = length;
-                break;
-            }
-            *cost += (double)bytes + (double)out_bytes;
+    /* Every item of frames 0..length-1 in turn, as a walk frame by frame would meet them,
+     * but without visiting the frames: the cost is the items' (a timeline of 10^8 frames
+     * with one wall is one item). */
+    const rp_item *items = NULL;
+    size_t count = 0;
+    if (ts.walls)
+        rp_timeline_span(tl, 0, length, &items, &count);
+    for (size_t i = 0; i < count; i++) {
+        struct stat st;
+        if (!rp_item_mask(&items[i]))
+            continue;
+        if (items[i].kind == RP_ITEM_OBSTACLE && shape_cost(c, &items[i], shaped, cost, err, &r))
+            break;
+        if (file_stat(items[i].mask_path, &st) != 0) {
+            snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
+                     items[i].mask_path, strerror(errno));
+            r = mask_fail(c, items[i].mask_path, RP_ERR_IO, err);
+            break;
         }
+        size_t j = 0;
+        while (j < n && !(seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino))
+            j++;
+        if (j < n)
+            continue;
+        if (n == cap) {
+            struct stat *more = realloc(seen, (cap = cap ? 2 * cap : 8) * sizeof *seen);
+            if (!more) {
+                r = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+                break;
+            }
+            seen = more;
+        }
+        seen[n++] = st;
+        int64_t bytes = 0, out_bytes = 0;
+        if ((r = fn(ctx, items[i].mask_path, RP_IMAGE_WALL_MASK, s->water.width, s->water.height,
+                    &bytes, err)) ||
+            (picture && (r = fn(ctx, items[i].mask_path, RP_IMAGE_WALL_PICTURE, s->out_width,
+                                s->out_height, &out_bytes, err)))) {
+            mask_fail(c, items[i].mask_path, r, err);
+            break;
+        }
+        *cost += (double)bytes + (double)out_bytes;
     }
     free(seen);
     free(shaped);

@@ -215,14 +215,11 @@ static int start_light(rp_engine *e, rp_error *err)
  * timeline as a shape. */
 static size_t count_shapes(const rp_engine *e)
 {
-    size_t n = 0;
-    for (int64_t k = 0; k < e->items; k++) {
-        const rp_item *items;
-        size_t count;
-        rp_timeline_frame(e->tl, k, &items, &count);
-        for (size_t i = 0; i < count; i++)
-            n += items[i].kind == RP_ITEM_WALL_RECT || items[i].kind == RP_ITEM_WALL_CIRCLE;
-    }
+    size_t n = 0, count;
+    const rp_item *items;
+    rp_timeline_span(e->tl, 0, e->items, &items, &count);
+    for (size_t i = 0; i < count; i++)
+        n += items[i].kind == RP_ITEM_WALL_RECT || items[i].kind == RP_ITEM_WALL_CIRCLE;
     return n;
 }
 
@@ -306,20 +303,18 @@ int rp_engine_start(rp_engine *e, rp_pool *pool, rp_mask_fn masks, void *mask_ct
 
 int rp_engine_shapes(rp_engine *e, rp_error *err)
 {
-    for (int64_t k = 0; k < e->items; k++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(e->tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const rp_item *it = &items[i];
-            const uint8_t *rgb;
-            const uint8_t *mask = it->kind == RP_ITEM_OBSTACLE && it->mask_path && e->masks
-                                      ? e->masks(e->mask_ctx, it->mask_path, &rgb)
-                                      : NULL;
-            if (mask && rp_obstacles_shape(e->obstacles, it, mask, e->s.water.width,
-                                           e->s.water.height) != RP_OK)
-                return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-        }
+    const rp_item *items;
+    size_t n;
+    rp_timeline_span(e->tl, 0, e->items, &items, &n);
+    for (size_t i = 0; i < n; i++) {
+        const rp_item *it = &items[i];
+        const uint8_t *rgb;
+        const uint8_t *mask = it->kind == RP_ITEM_OBSTACLE && it->mask_path && e->masks
+                                  ? e->masks(e->mask_ctx, it->mask_path, &rgb)
+                                  : NULL;
+        if (mask && rp_obstacles_shape(e->obstacles, it, mask, e->s.water.width,
+                                       e->s.water.height) != RP_OK)
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     }
     return RP_OK;
 }

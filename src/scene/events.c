@@ -1183,6 +1183,25 @@ void rp_timeline_frame(const rp_timeline *tl, int64_t k, const rp_item **items, 
     *n = e - a;
 }
 
+void rp_timeline_span(const rp_timeline *tl, int64_t from, int64_t to, const rp_item **items,
+                      size_t *n)
+{
+    size_t a, e;
+
+    *items = NULL;
+    *n = 0;
+    if (from < 0)
+        from = 0;
+    if (tl && to > tl->frames)
+        to = tl->frames;
+    if (!tl || from >= to || tl->n == 0)
+        return;
+    a = first_at(tl, from);
+    e = first_at(tl, to);
+    *items = tl->items + a;
+    *n = e - a;
+}
+
 void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats)
 {
     *stats = tl->stats;

@@ -62,6 +62,13 @@ void rp_timeline_free(rp_timeline **tl);
 /** Items of frame k: *items points at n consecutive items (n may be 0). */
 void rp_timeline_frame(const rp_timeline *tl, int64_t k, const rp_item **items, size_t *n);
 
+/** Items of frames from..to-1 (of those in 0..frames-1): *items points at n consecutive
+ * items, those rp_timeline_frame gives for each of the frames in turn. Two binary searches,
+ * however many frames the span has: a walk over every item of the timeline is
+ * rp_timeline_span(tl, 0, INT64_MAX, ...), its cost the items', not the frames'. */
+void rp_timeline_span(const rp_timeline *tl, int64_t from, int64_t to, const rp_item **items,
+                      size_t *n);
+
 /* rp_timeline_stats: rockpool.h */
 void rp_timeline_stats_get(const rp_timeline *tl, rp_timeline_stats *stats);
 

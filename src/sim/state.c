@@ -42,33 +42,32 @@ uint64_t rp_state_key(const rp_settings *s, const rp_timeline *tl, int64_t k)
     h = fnv_u64(h, (uint64_t)s->water.damping_shift);
     h = fnv_u64(h, (uint64_t)s->water.damping_q16);
     h = fnv_u64(h, (uint64_t)s->water.viscosity_q16);
-    for (int64_t f = 0; f < k; f++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, f, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            const rp_item *it = &items[i];
-            h = fnv_u64(h, (uint64_t)f);
-            h = fnv_u64(h, (uint64_t)it->kind);
-            if (it->kind == RP_ITEM_DROP) {
-                const rp_drop *d = &it->drop;
-                h = fnv_u64(h, (uint64_t)(int64_t)d->x);
-                h = fnv_u64(h, (uint64_t)(int64_t)d->y);
-                h = fnv_u64(h, (uint64_t)(int64_t)d->radius);
-                h = fnv_u64(h, (uint64_t)(int64_t)d->height);
-                h = fnv_u64(h, (uint64_t)d->shape);
-                h = fnv_u64(h, (uint64_t)d->mode);
-            } else if (it->kind == RP_ITEM_WALL_MASK) {
+    /* the items of frames 0..k-1, each after its frame number (it->frame) */
+    const rp_item *items;
+    size_t n;
+    rp_timeline_span(tl, 0, k, &items, &n);
+    for (size_t i = 0; i < n; i++) {
+        const rp_item *it = &items[i];
+        h = fnv_u64(h, (uint64_t)it->frame);
+        h = fnv_u64(h, (uint64_t)it->kind);
+        if (it->kind == RP_ITEM_DROP) {
+            const rp_drop *d = &it->drop;
+            h = fnv_u64(h, (uint64_t)(int64_t)d->x);
+            h = fnv_u64(h, (uint64_t)(int64_t)d->y);
+            h = fnv_u64(h, (uint64_t)(int64_t)d->radius);
+            h = fnv_u64(h, (uint64_t)(int64_t)d->height);
+            h = fnv_u64(h, (uint64_t)d->shape);
+            h = fnv_u64(h, (uint64_t)d->mode);
+        } else if (it->kind == RP_ITEM_WALL_MASK) {
+            h = fnv(h, it->mask_path, strlen(it->mask_path));
+        } else {
+            if (it->mask_path)
                 h = fnv(h, it->mask_path, strlen(it->mask_path));
-            } else {
-                if (it->mask_path)
-                    h = fnv(h, it->mask_path, strlen(it->mask_path));
-                h = fnv_u64(h, (uint64_t)(int64_t)it->x);
-                h = fnv_u64(h, (uint64_t)(int64_t)it->y);
-                h = fnv_u64(h, (uint64_t)(int64_t)it->w);
-                h = fnv_u64(h, (uint64_t)(int64_t)it->h);
-                h = fnv_u64(h, (uint64_t)(int64_t)it->r);
-            }
+            h = fnv_u64(h, (uint64_t)(int64_t)it->x);
+            h = fnv_u64(h, (uint64_t)(int64_t)it->y);
+            h = fnv_u64(h, (uint64_t)(int64_t)it->w);
+            h = fnv_u64(h, (uint64_t)(int64_t)it->h);
+            h = fnv_u64(h, (uint64_t)(int64_t)it->r);
         }
     }
     return h;
@@ -108,19 +107,17 @@ int rp_state_inputs(const rp_scene *scene, const rp_timeline *tl, const char *ba
     const char *last = NULL;
     int r;
     h = fnv(h, text, len);
-    for (int64_t f = 0; f < rp_timeline_frames(tl); f++) {
-        const rp_item *items;
-        size_t n;
-        rp_timeline_frame(tl, f, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            if (!rp_item_mask(&items[i]))
-                continue;
-            if (last && !strcmp(last, items[i].mask_path))
-                continue;
-            last = items[i].mask_path;
-            if ((r = fnv_file(&h, last, err)))
-                return r;
-        }
+    const rp_item *items;
+    size_t n;
+    rp_timeline_span(tl, 0, rp_timeline_frames(tl), &items, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (!rp_item_mask(&items[i]))
+            continue;
+        if (last && !strcmp(last, items[i].mask_path))
+            continue;
+        last = items[i].mask_path;
+        if ((r = fnv_file(&h, last, err)))
+            return r;
     }
     if (background && background[0] && (r = fnv_file(&h, background, err)))
         return r;

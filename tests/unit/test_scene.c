@@ -402,6 +402,94 @@ static void test_next_mask(void **state)
     rp_scene_free(&sc);
 }
 
+/* rp_timeline_span against the walk frame by frame it replaces (rp_core_image_costs, the
+ * masks' loading, the shapes, the checkpoint's key and inputs walked every frame of the
+ * timeline, two binary searches each): the same items in the same order for any span, on
+ * scenes with several timed wall masks, rectangles, circles, a moving wall, drops and rain. */
+static size_t walk_frames(const rp_timeline *tl, int64_t from, int64_t to, rp_item *out, size_t cap)
+{
+    size_t total = 0, n;
+    const rp_item *items;
+    for (int64_t k = from; k < to; k++) {
+        rp_timeline_frame(tl, k, &items, &n);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(total < cap);
+            out[total++] = items[i];
+        }
+    }
+    return total;
+}
+
+static void test_timeline_span(void **state)
+{
+    static const char *const scenes[] = {
+        "size 64x40\nat 0s wall mask a.png\nat 0s drop 1 1 radius 2 height 9\n"
+        "at 1s wall mask b.png\nat 2s wall mask a.png\nat 2s wall rect 1 1 2 2\n"
+        "at 3s wall mask c.png\nat 3s wall mask masks/../a.png\nat 9s wall mask d.png\n",
+        "size 80x60\nfps 24\nrate 50\nseed 3\nat 0.1s wall mask a.png\n"
+        "at 0.5s wall circle 40 30 5\nat 1s wall mask b.png\nat 1.2s wall rect 0 0 9 9\n"
+        "at 0.2s..3s rain rate 20/s radius 1..3 height 100..900\n"
+        "at 2.5s wall mask c.png\nat 100f wall mask e.png\n",
+        "size 128x72\nwalls visible\npath p 10%,10% 90%,50% 20%,90%\n"
+        "at 0s wall mask a.png\nat 0.5s..3s wall circle along p 2% push 40\n"
+        "at 1s..2s stroke 10%,10% -> 90%,90% radius 2 height 500\nat 1.5s wall mask b.png\n"
+        "at 2s wall circle 50% 50% 4%\nat 2.9s wall mask a.png\n",
+    };
+    enum { CAP = 1 << 16 };
+    rp_item *want = malloc(CAP * sizeof *want);
+    (void)state;
+    assert_non_null(want);
+    for (size_t s = 0; s < sizeof scenes / sizeof scenes[0]; s++) {
+        rp_scene *sc = parse(scenes[s]);
+        for (int64_t frames = 0; frames <= 120; frames += 37) {
+            rp_timeline *tl = build(sc, frames);
+            const int64_t spans[][2] = {{0, frames},
+                                        {-5, frames + 7},
+                                        {INT64_MIN, INT64_MAX},
+                                        {0, INT64_MAX},
+                                        {3, 4},
+                                        {frames / 2, frames},
+                                        {frames / 3, 2 * frames / 3},
+                                        {frames, frames},
+                                        {frames - 1, frames},
+                                        {5, 2},
+                                        {frames + 1, frames + 9}};
+            for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {
+                /* the reference walks the frames the timeline has (INT64 bounds clipped) */
+                int64_t a = spans[i][0] < -10 ? -10 : spans[i][0];
+                int64_t b = spans[i][1] > frames + 10 ? frames + 10 : spans[i][1];
+                size_t n, m = walk_frames(tl, a, b, want, CAP);
+                const rp_item *items;
+                rp_timeline_span(tl, spans[i][0], spans[i][1], &items, &n);
+                assert_int_equal(n, m);
+                for (size_t j = 0; j < n; j++) {
+                    assert_int_equal(items[j].frame, want[j].frame);
+                    assert_int_equal(items[j].kind, want[j].kind);
+                    assert_memory_equal(&items[j], &want[j], sizeof want[j]);
+                }
+            }
+            if (frames == 111) { /* the scenes have walls, masks among them, in the span */
+                const rp_item *items;
+                size_t n, masks = 0;
+                rp_timeline_span(tl, 0, frames, &items, &n);
+                for (size_t j = 0; j < n; j++)
+                    masks += rp_item_mask(&items[j]) != NULL;
+                assert_true(masks >= 2);
+            }
+            rp_timeline_free(&tl);
+        }
+        rp_scene_free(&sc);
+    }
+    {
+        const rp_item *items = (const rp_item *)1;
+        size_t n = 1;
+        rp_timeline_span(NULL, 0, 10, &items, &n);
+        assert_null(items);
+        assert_int_equal(n, 0);
+    }
+    free(want);
+}
+
 /* The run's settings: the preset's defaults (the run's preset, else the scene's, else
  * rockpool), the scene's fields, then the run's. */
 static void test_resolve(void **state)
@@ -1525,6 +1613,7 @@ int main(void)
         cmocka_unit_test(test_text_handling),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_timeline_span),
         cmocka_unit_test(test_bad_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
