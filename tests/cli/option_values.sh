@@ -37,10 +37,11 @@ refused "--size 9223372036854775808x5" \
 # --simd: the five levels only (simd128 is WebAssembly's name)
 refused "--simd simd128" "--simd: unknown level 'simd128' (expected c, sse2, avx2, avx512, avx512icl)" \
     --simd simd128
-# -t Nf is a time: not held to -n's 0..100000000
-expect_status "-t 200000000f: exit 0" 0 "$R" --check -t 200000000f
-if grep -qx "frames:     200000000 (6666666.667 s)" "$WORK/out"; then ok "-t 200000000f: frames"; else
-    bad "-t 200000000f: frames (got '$(grep frames: "$WORK/out")')"
+# -t Nf is held to -n's 0..100000000 (and a time to the scene's 0s..1000000s), naming -t
+refused "-t 200000000f" "-t: 200000000f is out of range (0f..100000000f)" -t 200000000f
+expect_status "-t 100000000f: exit 0" 0 "$R" --check -t 100000000f
+if grep -qx "frames:     100000000 (3333333.333 s)" "$WORK/out"; then ok "-t 100000000f: frames"; else
+    bad "-t 100000000f: frames (got '$(grep frames: "$WORK/out")')"
 fi
 refused "-n 100000001" "--frames: 100000001 is out of range (0..100000000)" -n 100000001
 # -v: the refusal names every level that is accepted, and FFmpeg's nine names are accepted
