@@ -749,8 +749,8 @@ static void test_small_grid_steps_alone(void **state)
         }
         if (gw * gh < 32768)
             assert_int_equal(rp_pool_jobs(pool), jobs);
-        else
-            assert_true(rp_pool_jobs(pool) > jobs);
+        else /* a pool of one thread (WebAssembly has no threads) runs every job inline */
+            assert_true(rp_pool_jobs(pool) > jobs || rp_pool_threads(pool) == 1);
         assert_memory_equal(rp_water_heights(a), rp_water_heights(b),
                             (size_t)gw * gh * sizeof(int16_t));
         rp_water_free(&a);
