@@ -657,6 +657,15 @@ static int load_rgb(const char *path, int width, int height, int64_t max_bytes, 
     if (av_image_alloc(rgba, rgba_stride, width, height, AV_PIX_FMT_RGBA, 64) < 0)
         rgba[0] = NULL;
     rgb = malloc(pixels * (rgba_out ? 4 : 3));
+    if (!sws && sws_isSupportedInput(frame->format)) {
+        /* a layout libswscale reads, so the scale itself is what it refuses (a side
+         * shrunk or grown by thousands of times, as a 1x4096 picture to 64x36) */
+        ret = rp_error_set(err, RP_ERR_FORMAT, 1,
+                           "cannot scale image '%s' from %dx%d to %dx%d (libswscale refuses "
+                           "so far a scale): use a picture nearer that shape",
+                           path, frame->width, frame->height, width, height);
+        goto fail;
+    }
     if (!sws || !rgba[0] || !rgb) {
         ret = rp_error_set(err, sws ? RP_ERR_NOMEM : RP_ERR_FORMAT, !sws,
                            sws ? "out of memory reading image '%s'"

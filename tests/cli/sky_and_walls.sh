@@ -435,3 +435,22 @@ print("    left rim %d, middle %d, right rim %d, top rim %d; contact %d; max dif
       % (a[48, 50], a[48, 80], a[48, 109], a[28, 80], a[48, 49], e.max()))
 sys.exit(0 if e.max() <= 1.01 and a[48, 50] > 170 and a[48, 109] < 90 and a[48, 49] < 200 else 1)
 EOF
+
+## A mask libswscale cannot scale to the grid (1x4096 to 64x36) is refused with what it is,
+## not as an unsupported pixel layout; 4x4096 scales.
+python3 - <<'PY'
+import struct, zlib
+def png(path, w, h):
+    raw = b"".join(b"\x00" + b"\xff\xff\xff" * w for _ in range(h))
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                           + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+png("thin1.png", 1, 4096)
+png("thin4.png", 4, 4096)
+PY
+for w in 1 4; do printf 'size 64x36\nduration 2f\nat 0s wall mask thin%s.png\n' $w >thin$w.scene; done
+expect_status "a 1x4096 mask: exit 2" 2 "$ROCKPOOL" thin1.scene --check
+stderr_has "a 1x4096 mask: the scale is named" \
+    "thin1.scene:3:7: error: cannot scale image 'thin1.png' from 1x4096 to 64x36"
+expect_status "a 4x4096 mask scales" 0 "$ROCKPOOL" thin4.scene --check
