@@ -408,6 +408,23 @@ static int image_budget(const char *path, image_dims *dims, image_cost *cost, rp
     return RP_OK;
 }
 
+/* Whether path opens as a video (a whole one, where a still image was asked for). */
+static int video_opens(const char *path)
+{
+    AVFormatContext *fc = NULL;
+    AVDictionary *fopts = NULL;
+    char *formats = rp_demux_formats(1);
+    if (!formats)
+        return 0;
+    av_dict_set(&fopts, "probesize", "1048576", 0);
+    int ret = rp_demux_open(&fc, path, formats, &fopts);
+    av_dict_free(&fopts);
+    av_free(formats);
+    if (ret >= 0)
+        avformat_close_input(&fc);
+    return ret >= 0;
+}
+
 /* Open path as a still image and find its picture stream: *pfc, *index and *codec, or an
  * error (nothing left open). */
 static int open_image(const char *path, AVFormatContext **pfc, int *index, const AVCodec **codec,
@@ -428,6 +445,9 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
     if (ret < 0) {
         /* A video no demuxer opens (an MP4 cut before its index) is not called an image. */
         const char *video = ret == AVERROR(ENOMEM) ? NULL : rp_demux_guess_media(path);
+        if (video && video_opens(path))
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "'%s' is a video (%s): a still image is needed here", path, video);
         if (video)
             return rp_error_set(err, RP_ERR_FORMAT, 1,
                                 "'%s' is a truncated or damaged video: FFmpeg recognises it as %s "
