@@ -135,6 +135,24 @@ catches() {
 
 dir_snapshot() { find . -printf '%p %s %T@ %l\n' | sort; }
 
+# interrupt NAME PID LIMIT_MS: SIGINT to PID (a child of this shell), which must end with
+# exit 130 within LIMIT_MS; one that goes on is killed after 10 s (and fails), so a
+# script never hangs on it. Returns 1 when it failed.
+interrupt() {
+    local name=$1 pid=$2 limit=$3 t0 rc ms
+    t0=$(date +%s%N)
+    kill -INT "$pid"
+    for _ in $(seq 1000); do kill -0 "$pid" 2>/dev/null || break; sleep 0.01; done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+    wait "$pid"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    if [ "$rc" -eq 130 ] && [ "$ms" -lt "$limit" ]; then ok "$name: stopped in $ms ms"; else
+        bad "$name: exit $rc after $ms ms (wanted 130 within $limit ms)"
+        return 1
+    fi
+}
+
 # refused_unchanged NAME FRAGMENT ARGS...: rockpool -q ARGS exits 2 with FRAGMENT on
 # stderr, and the current directory is exactly as it was (paths.sh, hardening4.sh).
 refused_unchanged() {

@@ -64,7 +64,7 @@ check "f1-wall.scene, rate 1000: the frames" grep -q '^frames: *30000000 ' out
 # stopped NAME ARGS...: SIGINT half a second into `rockpool ARGS` (run in ./sig); it ends
 # within LIMIT ms of the signal with 130 and no temporary file in ./sig.
 stopped() {
-    local name=$1 pid t0 rc ms limit=1000 i
+    local name=$1 pid limit=1000 i
     shift
     case $R in */build-san/*) limit=3000 ;; esac
     rm -rf sig && mkdir sig
@@ -75,18 +75,7 @@ stopped() {
         sleep 0.01
     done
     sleep 0.5
-    t0=$(date +%s%N)
-    kill -INT $pid
-    # (a run that goes on would hold the script for minutes: killed after 10 s, failed)
-    for i in $(seq 1000); do kill -0 $pid 2>/dev/null || break; sleep 0.01; done
-    kill -0 $pid 2>/dev/null && kill -KILL $pid
-    wait $pid
-    rc=$?
-    ms=$((($(date +%s%N) - t0) / 1000000))
-    if [ "$rc" -eq 130 ] && [ "$ms" -lt "$limit" ]; then ok "$name: stopped in $ms ms"; else
-        bad "$name: exit $rc after $ms ms (wanted 130 within $limit ms)"
-        sed 's/^/    /' sig.err | head -5
-    fi
+    interrupt "$name" $pid "$limit" || sed 's/^/    /' sig.err | head -5
     if [ -z "$(find sig -name '*.tmp*')" ]; then ok "$name: no temporary file"; else
         bad "$name: a temporary file is left: $(ls -A sig)"
     fi
