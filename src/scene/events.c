@@ -1171,16 +1171,12 @@ static size_t first_at(const rp_timeline *tl, int64_t k)
 
 void rp_timeline_frame(const rp_timeline *tl, int64_t k, const rp_item **items, size_t *n)
 {
-    size_t a, e;
-
-    *items = NULL;
-    *n = 0;
-    if (!tl || k < 0 || k >= tl->frames || tl->n == 0)
+    if (k < 0 || k == INT64_MAX) { /* k + 1 must not overflow; no frame is there */
+        *items = NULL;
+        *n = 0;
         return;
-    a = first_at(tl, k);
-    e = first_at(tl, k + 1);
-    *items = tl->items + a;
-    *n = e - a;
+    }
+    rp_timeline_span(tl, k, k + 1, items, n);
 }
 
 void rp_timeline_span(const rp_timeline *tl, int64_t from, int64_t to, const rp_item **items,

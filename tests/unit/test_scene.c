@@ -402,20 +402,29 @@ static void test_next_mask(void **state)
     rp_scene_free(&sc);
 }
 
-/* rp_timeline_span against the walk frame by frame it replaces (rp_core_image_costs, the
- * masks' loading, the shapes, the checkpoint's key and inputs walked every frame of the
- * timeline, two binary searches each): the same items in the same order for any span, on
- * scenes with several timed wall masks, rectangles, circles, a moving wall, drops and rain. */
+/* rp_timeline_span (and rp_timeline_frame, one frame's span) against a walk frame by frame
+ * that searches nothing: for each frame, the items of the whole timeline whose frame it is,
+ * in order. The same items in the same order for any span, on scenes with several timed
+ * wall masks, rectangles, circles, a moving wall, drops and rain. */
 static size_t walk_frames(const rp_timeline *tl, int64_t from, int64_t to, rp_item *out, size_t cap)
 {
-    size_t total = 0, n;
+    size_t total = 0, all;
     const rp_item *items;
+    rp_timeline_span(tl, 0, INT64_MAX, &items, &all); /* the whole array */
+    for (size_t i = 0; i + 1 < all; i++)
+        assert_true(items[i].frame <= items[i + 1].frame);
     for (int64_t k = from; k < to; k++) {
-        rp_timeline_frame(tl, k, &items, &n);
-        for (size_t i = 0; i < n; i++) {
-            assert_true(total < cap);
-            out[total++] = items[i];
-        }
+        size_t before = total, n;
+        const rp_item *one;
+        for (size_t i = 0; i < all; i++)
+            if (items[i].frame == k) {
+                assert_true(total < cap);
+                out[total++] = items[i];
+            }
+        rp_timeline_frame(tl, k, &one, &n);
+        assert_int_equal(n, total - before);
+        if (n)
+            assert_memory_equal(one, out + before, n * sizeof *one);
     }
     return total;
 }
