@@ -9,8 +9,19 @@
  * jobs whose indices are independent (every use in rockpool: rows of a step or of a render,
  * bands of steps).
  *
+ * A job is done when every index has run: the caller waits for the count of indices left
+ * to reach 0, not for the workers. A worker the system has not run since the job started
+ * (its core taken by the encoder's threads or another process) takes no part, and the
+ * caller does its chunks instead of waiting a time slice for it to wake and find none
+ * left. So that such a late worker can never take a chunk of a later job for an earlier
+ * one, each part's counter carries the job's tag (the generation's low 32 bits) beside the
+ * next index, and a chunk is taken by a compare-and-swap that checks the tag: a worker
+ * takes chunks of the job it woke for only, and reads the job's function and context only
+ * after taking one (the job cannot end while a chunk of it is out, so the caller has not
+ * replaced them).
+ *
  * Starting a job and waiting for it take no lock while the threads are awake: the job is
- * published by bumping `generation`, and completion is counted down in `pending`. A thread
+ * published by bumping `generation`, and completion is counted down in `remaining`. A thread
  * that has waited SPINS rounds goes to sleep on a condition variable, after announcing it in
  * `sleepers` (or `caller_sleeps`); the other side takes the lock and signals only then.
  * Those flags and the counters they are checked against are sequentially consistent atomics,
@@ -22,6 +33,7 @@
 #include "base/pool.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -66,13 +78,14 @@ struct rp_pool {
     pthread_t *threads;
     pthread_mutex_t lock;
     pthread_cond_t start;     /* workers sleep here for the next generation */
-    pthread_cond_t done;      /* the caller sleeps here for pending == 0 */
+    pthread_cond_t done;      /* the caller sleeps here for remaining == 0 */
     unsigned long generation; /* bumped for each job */
     int sleepers;             /* workers asleep (or about to be) on start */
     int caller_sleeps;        /* the caller is asleep (or about to be) on done */
-    int pending;              /* workers not yet finished with the current job */
+    int remaining;            /* indices of the current job not yet run */
     int quit;
-    /* The current job, written before generation is bumped. */
+    /* The current job, written before generation is bumped: read by a worker only while it
+     * holds a chunk of the job (grain and the parts' ends, read before, are atomics). */
     rp_pool_fn fn;
     rp_pool_wfn wfn; /* instead of fn: told the thread's index */
     void *ctx;
@@ -86,31 +99,60 @@ struct worker_arg {
     int index;
 };
 
-/* A thread's own part of the index range: next is the first index not yet handed out, end
- * the part's end. A cache line each, so taking a chunk writes no line another thread's
- * counter shares. */
+/* A thread's own part of the index range: state is the job's tag << 32 | the first index
+ * not yet handed out, end the part's end. A cache line each, so taking a chunk writes no
+ * line another thread's counter shares. */
 struct share {
-    _Alignas(64) int next;
+    _Alignas(64) uint64_t state;
     int end;
 };
 
-/* Take chunks of the current job until none are left (thread `worker`): first those of the
- * thread's own part, then, in turn, what the other threads have not taken of theirs. */
-static void run_chunks(rp_pool *pool, int worker, int grain)
+static inline uint64_t share_state(uint32_t tag, int next)
+{
+    return (uint64_t)tag << 32 | (uint32_t)next;
+}
+
+static void finished(rp_pool *pool, int n);
+
+/* Take chunks of job `tag` until none are left (thread `worker`): first those of the
+ * thread's own part, then, in turn, what the other threads have not taken of theirs.
+ * Returns at once when a part carries another tag: that job is over. */
+static void run_chunks(rp_pool *pool, int worker, uint32_t tag)
 {
     for (int k = 0; k < pool->nthreads; k++) {
         int t = worker + k < pool->nthreads ? worker + k : worker + k - pool->nthreads;
         struct share *sh = &pool->shares[t];
+        uint64_t s = __atomic_load_n(&sh->state, SEQ);
         for (;;) {
-            int begin = __atomic_fetch_add(&sh->next, grain, __ATOMIC_RELAXED);
-            if (begin >= sh->end)
+            if ((uint32_t)(s >> 32) != tag)
+                return;
+            int begin = (int)(uint32_t)s, end = __atomic_load_n(&sh->end, __ATOMIC_RELAXED);
+            if (begin >= end)
                 break;
-            int end = sh->end - begin > grain ? begin + grain : sh->end;
+            int grain = __atomic_load_n(&pool->grain, __ATOMIC_RELAXED);
+            int stop = end - begin > grain ? begin + grain : end;
+            /* on failure s is reloaded: taken by another thread, or a later job's */
+            if (!__atomic_compare_exchange_n(&sh->state, &s, share_state(tag, stop), 0, SEQ, SEQ))
+                continue;
             if (pool->wfn)
-                pool->wfn(pool->ctx, worker, begin, end);
+                pool->wfn(pool->ctx, worker, begin, stop);
             else
-                pool->fn(pool->ctx, begin, end);
+                pool->fn(pool->ctx, begin, stop);
+            finished(pool, stop - begin);
+            s = __atomic_load_n(&sh->state, SEQ);
         }
+    }
+}
+
+/* n indices run: the last wakes the caller if it sleeps. */
+static void finished(rp_pool *pool, int n)
+{
+    int left = __atomic_sub_fetch(&pool->remaining, n, SEQ);
+    FENCE();
+    if (left == 0 && __atomic_load_n(&pool->caller_sleeps, SEQ)) {
+        pthread_mutex_lock(&pool->lock);
+        pthread_cond_signal(&pool->done);
+        pthread_mutex_unlock(&pool->lock);
     }
 }
 
@@ -140,14 +182,7 @@ static void *worker(void *arg)
 
     while (wait_for_job(pool, seen)) {
         seen = __atomic_load_n(&pool->generation, SEQ);
-        run_chunks(pool, wa->index, pool->grain);
-        int left = __atomic_sub_fetch(&pool->pending, 1, SEQ);
-        FENCE();
-        if (left == 0 && __atomic_load_n(&pool->caller_sleeps, SEQ)) {
-            pthread_mutex_lock(&pool->lock);
-            pthread_cond_signal(&pool->done);
-            pthread_mutex_unlock(&pool->lock);
-        }
+        run_chunks(pool, wa->index, (uint32_t)seen);
     }
     return NULL;
 }
@@ -241,22 +276,26 @@ void rp_pool_run_w(rp_pool *pool, int count, rp_pool_wfn fn, void *ctx)
 
 static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, void *ctx)
 {
-    int grain;
-    grain = count / (pool->nthreads * CHUNKS_PER_THREAD);
-    grain = grain > 0 ? grain : 1;
-    /* Every worker has finished the previous job (pending reached 0), so none reads these
-     * until the generation below is bumped. */
+    int grain = count / (pool->nthreads * CHUNKS_PER_THREAD);
+    uint32_t tag = (uint32_t)(__atomic_load_n(&pool->generation, SEQ) + 1);
+    /* Every index of the previous job has run, so no worker holds a chunk of it and none
+     * reads these until it takes a chunk of this job. */
     pool->fn = fn;
     pool->wfn = wfn;
     pool->ctx = ctx;
     pool->count = count;
-    pool->grain = grain;
+    __atomic_store_n(&pool->grain, grain > 0 ? grain : 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&pool->remaining, count, SEQ);
+    /* Each part's state before its end: a late worker of the previous job that read its
+     * state before this store finds it changed when it tries to take a chunk, whichever end
+     * it read; with the end first, it could read the new end beside the old, used-up next
+     * and take a chunk of this job under the old tag. */
     for (int t = 0; t < pool->nthreads; t++) {
-        pool->shares[t].end = (int)((int64_t)count * (t + 1) / pool->nthreads);
-        __atomic_store_n(&pool->shares[t].next, (int)((int64_t)count * t / pool->nthreads),
-                         __ATOMIC_RELAXED);
+        __atomic_store_n(&pool->shares[t].state,
+                         share_state(tag, (int)((int64_t)count * t / pool->nthreads)), SEQ);
+        __atomic_store_n(&pool->shares[t].end, (int)((int64_t)count * (t + 1) / pool->nthreads),
+                         SEQ);
     }
-    __atomic_store_n(&pool->pending, pool->nthreads - 1, SEQ);
     __atomic_add_fetch(&pool->generation, 1, SEQ);
     FENCE();
     if (__atomic_load_n(&pool->sleepers, SEQ)) {
@@ -265,15 +304,15 @@ static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, vo
         pthread_mutex_unlock(&pool->lock);
     }
 
-    run_chunks(pool, 0, grain);
+    run_chunks(pool, 0, tag);
 
-    for (int i = 0; i < SPINS && __atomic_load_n(&pool->pending, SEQ) > 0; i++)
+    for (int i = 0; i < SPINS && __atomic_load_n(&pool->remaining, SEQ) > 0; i++)
         cpu_relax();
-    if (__atomic_load_n(&pool->pending, SEQ) > 0) {
+    if (__atomic_load_n(&pool->remaining, SEQ) > 0) {
         pthread_mutex_lock(&pool->lock);
         __atomic_store_n(&pool->caller_sleeps, 1, SEQ);
         FENCE();
-        while (__atomic_load_n(&pool->pending, SEQ) > 0)
+        while (__atomic_load_n(&pool->remaining, SEQ) > 0)
             wait_a_while(&pool->done, &pool->lock);
         __atomic_store_n(&pool->caller_sleeps, 0, SEQ);
         pthread_mutex_unlock(&pool->lock);

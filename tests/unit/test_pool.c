@@ -1,6 +1,7 @@
 /* test_pool.c - the thread pool (pool.c): every index of every job runs exactly once, on
  * any thread count, for jobs of any size, back to back and after the workers have gone to
- * sleep; a NULL pool runs inline. The index counts are the oracle. */
+ * sleep, with workers that come late into jobs already over; a NULL pool runs inline. The
+ * index counts are the oracle. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -229,11 +230,89 @@ static void test_cgroup_cpus(void **state)
     assert_int_equal(rp_cgroup_cpus("/nonexistent/cgroup", root), 0);
 }
 
+/* Workers that come late. A job ends when its last index has run, not when every worker
+ * has looked at it, so a worker the system has not run for a while (here: 8 threads on
+ * this machine's CPUs, and chunks that sleep now and then) may wake into a job that is
+ * over, or into a later one. Each job has its own context on the caller's stack, marked
+ * live only while rp_pool_run runs, and jobs alternate between the two kinds of function:
+ * every chunk must find its own job's context live and be handed by the right kind of
+ * call, and every index must run once. A worker that took a chunk of a later job for the
+ * one it woke for (or ran a job's function after it ended) fails this. */
+struct late_job {
+    int live, id;
+    int hits[64];
+};
+
+static int late_bad;
+
+static void late_chunk(struct late_job *j, int id, int begin, int end)
+{
+    if (!__atomic_load_n(&j->live, __ATOMIC_SEQ_CST) || j->id != id || begin < 0 || end > 64)
+        __atomic_store_n(&late_bad, 1, __ATOMIC_SEQ_CST);
+    for (int i = begin; i < end && i < 64; i++)
+        __atomic_add_fetch(&j->hits[i], 1, __ATOMIC_SEQ_CST);
+    if ((begin * 7 + id) % 13 == 0) {
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void late_fn(void *ctx, int begin, int end)
+{
+    struct late_job *j = ctx;
+    late_chunk(j, j->id % 2 ? -1 : j->id, begin, end);
+}
+
+static void late_wfn(void *ctx, int worker, int begin, int end)
+{
+    struct late_job *j = ctx;
+    late_chunk(j, worker >= 0 && j->id % 2 ? j->id : -1, begin, end);
+}
+
+static void one_late_job(rp_pool *pool, int id, int count)
+{
+    struct late_job j;
+    memset(&j, 0, sizeof j);
+    j.id = id;
+    __atomic_store_n(&j.live, 1, __ATOMIC_SEQ_CST);
+    if (id % 2)
+        rp_pool_run_w(pool, count, late_wfn, &j);
+    else
+        rp_pool_run(pool, count, late_fn, &j);
+    __atomic_store_n(&j.live, 0, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 64; i++)
+        if (j.hits[i] != (i < count))
+            fail_msg("job %d, count %d: index %d ran %d times", id, count, i, j.hits[i]);
+    /* scribble over the context, as the caller's next use of its stack would */
+    memset(&j, 0xa5, sizeof j);
+    __atomic_store_n(&j.live, 0, __ATOMIC_SEQ_CST);
+}
+
+static void test_late_workers(void **state)
+{
+    (void)state;
+    static const int threads[] = {2, 3, 8};
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        rp_pool *pool = NULL;
+        __atomic_store_n(&late_bad, 0, __ATOMIC_SEQ_CST);
+        assert_int_equal(rp_pool_new(&pool, threads[t]), RP_OK);
+        for (int k = 0; k < 4000; k++) {
+            one_late_job(pool, k, 1 + (k * 29) % 64);
+            if (k % 500 == 499)
+                pause_ms(5);
+        }
+        rp_pool_free(&pool);
+        if (__atomic_load_n(&late_bad, __ATOMIC_SEQ_CST))
+            fail_msg("%d threads: a chunk ran for a job that was over or not its own", threads[t]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worker_index),
         cmocka_unit_test(test_every_index_once),
+        cmocka_unit_test(test_late_workers),
         cmocka_unit_test(test_null_pool_inline),
         cmocka_unit_test(test_bad_thread_counts),
         cmocka_unit_test(test_usable_cpus),
