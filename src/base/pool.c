@@ -85,13 +85,14 @@ struct rp_pool {
     int remaining;            /* indices of the current job not yet run */
     int quit;
     /* The current job, written before generation is bumped: read by a worker only while it
-     * holds a chunk of the job (grain and the parts' ends, read before, are atomics). */
+     * holds a chunk of the job (grain and the parts' ends, read before it takes one, are
+     * atomics: run_job says why the ends' order matters). */
     rp_pool_fn fn;
     rp_pool_wfn wfn; /* instead of fn: told the thread's index */
     void *ctx;
     struct worker_arg *args;
     struct share *shares; /* nthreads of them, one per thread */
-    int count, grain;
+    int grain;
 };
 
 struct worker_arg {
@@ -126,7 +127,9 @@ static void run_chunks(rp_pool *pool, int worker, uint32_t tag)
         for (;;) {
             if ((uint32_t)(s >> 32) != tag)
                 return;
-            int begin = (int)(uint32_t)s, end = __atomic_load_n(&sh->end, __ATOMIC_RELAXED);
+            /* acquire: if this is the end of a later job, its state (stored before it) is
+             * what the compare-and-swap below sees, and it fails */
+            int begin = (int)(uint32_t)s, end = __atomic_load_n(&sh->end, __ATOMIC_ACQUIRE);
             if (begin >= end)
                 break;
             int grain = __atomic_load_n(&pool->grain, __ATOMIC_RELAXED);
@@ -283,13 +286,13 @@ static void run_job(rp_pool *pool, int count, rp_pool_fn fn, rp_pool_wfn wfn, vo
     pool->fn = fn;
     pool->wfn = wfn;
     pool->ctx = ctx;
-    pool->count = count;
     __atomic_store_n(&pool->grain, grain > 0 ? grain : 1, __ATOMIC_RELAXED);
     __atomic_store_n(&pool->remaining, count, SEQ);
     /* Each part's state before its end: a late worker of the previous job that read its
-     * state before this store finds it changed when it tries to take a chunk, whichever end
-     * it read; with the end first, it could read the new end beside the old, used-up next
-     * and take a chunk of this job under the old tag. */
+     * state before this store and then this job's end (an acquire load, after which its
+     * compare-and-swap sees the new state) fails to take a chunk; with the end first, it
+     * could pair the new end with the old, used-up next and take a chunk of this job
+     * under the old tag. */
     for (int t = 0; t < pool->nthreads; t++) {
         __atomic_store_n(&pool->shares[t].state,
                          share_state(tag, (int)((int64_t)count * t / pool->nthreads)), SEQ);
