@@ -908,6 +908,19 @@ int rp_session_check_outputs(rp_session *se, rp_error *err)
     return validate(se, err);
 }
 
+/* The background opened as a render opens it (after check_background): a still decoded
+ * whole, a video's decoder opened and its first frame decoded, and then the memory estimate
+ * checked again with that decoder counted (a still's was checked before it was decoded). */
+static int open_background(rp_session *se, rp_error *err)
+{
+    const rp_settings_info *s = &se->s;
+    int r;
+    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
+                            s->background_end, se->run->max_memory, err)))
+        return background_fail(se, r, err);
+    return se->bg_video ? validate(se, err) : RP_OK;
+}
+
 /* rp_core_image_costs' visit for rp_session_check_images: the wall mask decoded as the
  * render's first frame decodes it (decode_image, at the size and for the use the core asks),
  * then dropped; an image the decoder refuses without a reason gets the core's. */
@@ -930,13 +943,7 @@ int rp_session_check_images(rp_session *se, rp_error *err)
 {
     const rp_settings_info *s = &se->s;
     int r;
-    /* the background as rp_session_start opens it: a still decoded whole, a video's decoder
-     * opened and its first frame decoded, then the estimate with that decoder counted */
-    if (!se->background &&
-        (r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
-                            s->background_end, se->run->max_memory, err)))
-        return background_fail(se, r, err);
-    if (se->bg_video && (r = validate(se, err)))
+    if (!se->background && (r = open_background(se, err)))
         return r;
     /* the wall masks the timeline uses (and their pictures with `walls visible image`),
      * each file once, as the core decodes them: an error at the statement naming it */
@@ -958,15 +965,11 @@ int rp_session_check_images(rp_session *se, rp_error *err)
 
 int rp_session_start(rp_session *se, rp_error *err)
 {
-    const rp_settings_info *s = &se->s;
     int r, video;
     /* A still's cost is known before it is decoded, a video's decoder once it is open. */
     if ((r = check_background(se, &video, err)) || (!video && (r = validate(se, err))))
         return r;
-    if ((r = rp_source_open(&se->background, s->background, s->out_width, s->out_height, s->fit,
-                            s->background_end, se->run->max_memory, err)))
-        return background_fail(se, r, err);
-    if (video && (r = validate(se, err)))
+    if ((r = open_background(se, err)))
         return r;
     if ((r = rp_core_set_images(se->core, decode_image, se, err)) ||
         (r = rp_core_start(se->core, err)))
