@@ -38,7 +38,7 @@
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
-#define RP_CORE_VERSION_MINOR 5
+#define RP_CORE_VERSION_MINOR 6
 #define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
@@ -131,6 +131,12 @@ RP_API void rp_settings_free(rp_settings **settings);
  * given one by one with rp_settings_set(). RP_ERR_NOMEM; *settings is NULL on failure. Free
  * them with rp_settings_free(). */
 RP_API int rp_settings_new(rp_settings **settings, rp_error *err);
+
+/** The timeline's length at most: RP_FRAMES_MAX frames ("frames", and "duration" given in
+ * frames), RP_DURATION_MAX_US microseconds (1000000 s, "duration" as a time, as the scene's
+ * `duration` statement takes it). */
+#define RP_FRAMES_MAX INT64_C(100000000)
+#define RP_DURATION_MAX_US INT64_C(1000000000000)
 
 /** Give one setting by name, the value read from text as rockpool(1)'s option of that name
  * reads it (in the manner of x264_param_parse); a later call replaces an earlier one:

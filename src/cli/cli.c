@@ -495,11 +495,6 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
         cli->run.end = end < frames ? end : frames;
 }
 
-/* The timeline's length on the command line: -n's frames, and -t's time (the scene's
- * `duration` range, rockpool-scene(5)) or frames (-n's). */
-#define FRAMES_MAX INT64_C(100000000)
-#define TIME_MAX_US INT64_C(1000000000000) /* 1000000 s */
-
 /* Options of time: the timeline's length and rate, and the frames to write (rockpool's own
  * spellings and FFmpeg's). Returns 0, a usage error (2, message in err), or -1 when o is not
  * one of them. */
@@ -509,15 +504,19 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     int r = 0;
     switch (o) {
     case 'n':
-        r = parse_int("--frames", arg, 0, FRAMES_MAX, &v, err);
+        r = parse_int("--frames", arg, 0, RP_FRAMES_MAX, &v, err);
         cli->duration = (rp_cli_time){v, 1};
         cli->duration_given = 1;
         break;
     case 't':
         r = parse_time("-t", arg, 0, &cli->duration, err);
-        if (!r && cli->duration.value > (cli->duration.is_frames ? FRAMES_MAX : TIME_MAX_US))
-            return usage_error(err, "-t: %s is out of range (%s)", arg,
-                               cli->duration.is_frames ? "0f..100000000f" : "0s..1000000s");
+        /* the range of the setting "duration" (rpcore.h), also for -ss S -t T's span */
+        if (!r && cli->duration.is_frames && cli->duration.value > RP_FRAMES_MAX)
+            return usage_error(err, "-t: %s is out of range (0f..%" PRId64 "f)", arg,
+                               RP_FRAMES_MAX);
+        if (!r && !cli->duration.is_frames && cli->duration.value > RP_DURATION_MAX_US)
+            return usage_error(err, "-t: %s is out of range (0s..%" PRId64 "s)", arg,
+                               RP_DURATION_MAX_US / 1000000);
         cli->duration_given = 1;
         cli->t_given = 1;
         break;
@@ -564,7 +563,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         cli->times = 1;
         break;
     case ARG_VFRAMES:
-        r = parse_int("-frames:v", arg, 0, FRAMES_MAX, &cli->vframes, err);
+        r = parse_int("-frames:v", arg, 0, RP_FRAMES_MAX, &cli->vframes, err);
         cli->times = 1;
         break;
     default: return -1;

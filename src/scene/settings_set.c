@@ -117,9 +117,6 @@ static int set_fps(rp_settings *s, const char *text, rp_error *err)
                    text, RP_FPS_MAX);
 }
 
-/* The timeline's length in frames at most ("frames", -n, and "duration" given in frames). */
-#define FRAMES_MAX INT64_C(100000000)
-
 static int set_duration(rp_settings *s, const char *name, const char *text, rp_error *err)
 {
     int64_t v;
@@ -127,15 +124,17 @@ static int set_duration(rp_settings *s, const char *name, const char *text, rp_e
     if (!strcmp(name, "frames")) {
         if (!whole_number(text, strlen(text), 1, &v)) /* as -n reads it: not "1.0" */
             return invalid(err, "'%s' is not a whole number", text);
-        if (v < 0 || v > FRAMES_MAX)
-            return invalid(err, "%s is out of range (0..%" PRId64 ")", text, FRAMES_MAX);
+        if (v < 0 || v > RP_FRAMES_MAX)
+            return invalid(err, "%s is out of range (0..%" PRId64 ")", text, RP_FRAMES_MAX);
         frames = 1;
     } else if (rp_time_parse(text, 0, &v, &frames, err)) {
         return RP_ERR_INVALID;
-    } else if (frames ? v > FRAMES_MAX : v > RP_TIME_MAX_US) {
+    } else if (frames ? v > RP_FRAMES_MAX : v > RP_DURATION_MAX_US) {
         /* a time as the scene's `duration` takes it, frames as "frames" (-n) does */
-        return invalid(err, "%s is out of range (%s)", text,
-                       frames ? "0f..100000000f" : "0s..1000000s");
+        if (frames)
+            return invalid(err, "%s is out of range (0f..%" PRId64 "f)", text, RP_FRAMES_MAX);
+        return invalid(err, "%s is out of range (0s..%" PRId64 "s)", text,
+                       RP_DURATION_MAX_US / 1000000);
     }
     s->time.duration = (rp_time){v, frames};
     s->set |= RP_SET_DURATION;
