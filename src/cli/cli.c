@@ -507,6 +507,8 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         r = parse_int("--frames", arg, 0, RP_FRAMES_MAX, &v, err);
         cli->duration = (rp_cli_time){v, 1};
         cli->duration_given = 1;
+        cli->n_frames = v;
+        cli->n_given = 1;
         break;
     case 't':
         r = parse_time("-t", arg, 0, &cli->duration, err);
@@ -519,6 +521,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
                                RP_DURATION_MAX_US / 1000000);
         cli->duration_given = 1;
         cli->t_given = 1;
+        cli->t_time = cli->duration;
         break;
     case 'r':
         if (rp_settings_set(cli->over, "fps", arg, err)) /* its message, the scene's word */
@@ -765,14 +768,18 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
         cli->scene_path = argv[optind++];
     if (optind < argc)
         return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
-    /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T */
+    /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T; the timeline is then -n's
+     * (in either order), or the scene's */
     if (cli->ss_given && cli->t_given) {
-        rp_cli_time t = cli->duration;
+        rp_cli_time t = cli->t_time;
         if (!t.is_frames)
             cli->span = t;
         else if (cli->vframes < 0 || t.value < cli->vframes)
             cli->vframes = t.value;
-    } else if (cli->duration_given) {
+        cli->duration_given = cli->n_given;
+        cli->duration = (rp_cli_time){cli->n_frames, 1};
+    }
+    if (cli->duration_given) {
         /* as a time ("45f" too), in the range checked above */
         char text[48];
         int64_t v = cli->duration.value;

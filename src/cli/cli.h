@@ -40,9 +40,13 @@ typedef struct rp_cli {
      * -t given, and -frames:v N (vframes, -1: none), resolved with the times. */
     int ss_given, t_given;
     rp_cli_time span;
-    /* -n and -t, the last given: the timeline's length (with -ss, -t's is a span) */
+    /* -n and -t, the last given: the timeline's length (with -ss, -t's is a span, and
+     * the timeline's is -n's, in n_frames, when n_given) */
     rp_cli_time duration;
     int duration_given;
+    rp_cli_time t_time; /* -t's, when t_given */
+    int64_t n_frames;   /* -n's, when n_given */
+    int n_given;
     int64_t vframes;
 } rp_cli;
 

@@ -61,6 +61,11 @@ frames "-ss 00:00:01 -vframes 3: frames 30..32" "30 31 32" -ss 00:00:01 -vframes
 frames "-ss 0:01.5 -frames 2: frames 45, 46" "45 46" -ss 0:01.5 -frames 2
 frames "-ss 1.5 -t 0.1: 0.1 s from 1.5 s" "45 46 47" -ss 1.5 -t 0.1
 frames "-ss 2.9 -t 5: to the timeline's end" "87 88 89" -ss 2.9 -t 5
+# with -ss, -t is a span and -n still the timeline's length, whichever comes first
+frames "-ss 1.9 -t 5 -n 60: to -n's end" "57 58 59" -ss 1.9 -t 5 -n 60
+frames "-n 60 -ss 1.9 -t 5: to -n's end" "57 58 59" -n 60 -ss 1.9 -t 5
+frames "-n 60 -ss 1.9 -t 0.1: 0.1 s from 1.9 s" "57 58 59" -n 60 -ss 1.9 -t 0.1
+frames "-n 60 -t 0.1: the last given is the timeline" "0 1 2" -n 60 -t 0.1
 frames "-to 0.1: frames 0..2" "0 1 2" -to 0.1
 frames "-ss 1 -to 1.1: frames 30..32" "30 31 32" -ss 1 -to 1.1
 frames "-frames:v 2: frames 0, 1" "0 1" -frames:v 2
