@@ -145,6 +145,14 @@ grep -q '^fps: *30000/1001' "$WORK/out" && ok "--check shows 30000/1001" || bad 
 expect_status "-r 23.976" 0 "$R" t.scene -r 23.976 --check
 grep -q '^fps: *24000/1001' "$WORK/out" && ok "23.976 is 24000/1001" || bad "23.976 is 24000/1001"
 expect_status "-r 0.5x is refused" 2 "$R" t.scene -r 0.5x --check
+# a decimal is an NTSC ratio only where it is that ratio rounded to its digits
+for r in 29.970:30000/1001 59.94:60000/1001 1.001:1001/1000 29.96:749/25; do
+    expect_status "-r ${r%%:*}" 0 "$R" t.scene -r "${r%%:*}" --check
+    grep -q "^fps: *${r#*:} " "$WORK/out" && ok "${r%%:*} is ${r#*:}" || bad "${r%%:*} is ${r#*:}"
+done
+expect_status "-r 1000.009 is above 1000, not 1000" 2 "$R" t.scene -r 1000.009 --check
+printf 'fps 1000.000001\n' >f.scene
+expect_status "fps 1000.000001 in a scene is above 1000" 2 "$R" f.scene --check
 "$R" -q t.scene -r 30000/1001 -n 3 -o ntsc.mp4 || bad "ntsc render"
 check "the container's frame rate is exactly 30000/1001" \
     test "$(probe ntsc.mp4 r_frame_rate)" = "30000/1001"
