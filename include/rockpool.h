@@ -303,6 +303,14 @@ void rp_session_free(rp_session **s);
  * registered at that moment may be missed). */
 void rp_remove_temporary_files(void);
 
+/** From now on, move no output into place: a file about to be (a video whose encoder is
+ * still finishing, the next PNG frame, a side file) is removed instead, and its session
+ * fails with RP_ERR_INTERRUPTED, so it leaves nothing (rp_session_abort's removal of what
+ * was already in place). For a hang-up, which leaves nothing even once every frame is
+ * rendered. Sets a flag and nothing else: safe in a signal handler; for the process, for
+ * good. */
+void rp_abandon_outputs(void);
+
 /** A number that changes whenever a temporary output file is created, grows, or is moved
  * into place or removed: a caller waiting for a stopped session to finish can tell one
  * that writes from one that hangs. */

@@ -47,6 +47,10 @@ static void on_signal(int sig)
 {
     if (!files_may_exist)
         _exit(128 + sig);
+    /* SIGINT and SIGTERM keep what was rendered; a hang-up or a broken pipe leaves
+     * nothing, also when it comes while the outputs are being finished */
+    if (sig != SIGINT && sig != SIGTERM)
+        rp_abandon_outputs();
     stop_signal = sig;
     if (watchdog_on)
         sem_post(&stop_sem);
@@ -377,6 +381,12 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
         return 128 + stop_signal;
     }
     int64_t written = rp_session_written(*s);
+    if (stop_signal && written == 0) { /* a video of no frame is no video: none is left */
+        rp_session_abort(s);
+        if (cli->loglevel >= RP_LOG_INFO)
+            fprintf(stderr, "rockpool: interrupted before the first frame: nothing written\n");
+        return 128 + stop_signal;
+    }
     if ((r = rp_session_close(s, &frames, &err)))
         return fail(&err);
     progress_block(p, written, 1); /* (frames counts the output file's: none for --hash) */

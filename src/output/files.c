@@ -5,6 +5,7 @@
  * would be replaced, two uses of one file). No encoding happens here. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -227,13 +228,25 @@ int rp_output_temp_create(const char *tmp, const char *path, int *fd, rp_error *
     return RP_OK;
 }
 
+/* rp_abandon_outputs: set from a signal handler, read before every move into place. */
+static volatile sig_atomic_t abandoned;
+
+void rp_abandon_outputs(void)
+{
+    abandoned = 1;
+}
+
 /* Move tmp onto path. Without overwrite, link() + unlink() refuses atomically to replace
  * a file that appeared since validation; file systems without hard links fall back to a
- * check then rename(). */
+ * check then rename(). After rp_abandon_outputs, nothing is moved: tmp goes. */
 int rp_output_commit(const char *tmp, const char *path, int overwrite, rp_error *err)
 {
     if (strcmp(tmp, path) == 0) /* written in place */
         return RP_OK;
+    if (abandoned) {
+        rp_output_unlink_tmp(tmp);
+        return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted: '%s' is not kept", path);
+    }
     if (!overwrite) {
         if (link(tmp, path) == 0) {
             rp_output_unlink_tmp(tmp);

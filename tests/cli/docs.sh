@@ -122,3 +122,25 @@ done
 check "SIGINT: the video is kept" test -s sINT.mkv
 check "SIGHUP: no video" test ! -e sHUP.mkv
 check "rockpool(1) says SIGHUP leaves nothing" grep -q 'After SIGHUP, or SIGPIPE' "$TOP/man/rockpool.1"
+# ... also once every frame is rendered, while x264 (veryslow: a long lookahead) still
+# encodes: the file -y would replace stays as it was, and no side file is left
+printf 'original\n' >fin.mp4
+"$ROCKPOOL" long.scene -s 640x360 -n 150 -y -o fin.mp4 --encoder-preset veryslow --progress \
+    --stats fin.csv 2>fin.err &
+pid=$!
+for _ in $(seq 400); do grep -q 'frame 150/150' fin.err 2>/dev/null && break; sleep 0.05; done
+kill -HUP "$pid"
+wait "$pid"
+st=$?
+check "SIGHUP while the encoder finishes: exit 129" test "$st" -eq 129
+check "SIGHUP while the encoder finishes: the file -y would replace is as it was" \
+    grep -qx original fin.mp4
+check "SIGHUP while the encoder finishes: no side file or temporary file" \
+    sh -c 'test ! -e fin.csv && ! ls -a | grep -q "tmp-"'
+# SIGINT before the first frame: a video of no frame is no video
+timeout --preserve-status -s INT 1 "$ROCKPOOL" -q long.scene -n 100000000 --start 99999999 \
+    -o early.mkv 2>early.err
+check "SIGINT before the first frame: exit 130" test $? -eq 130
+check "SIGINT before the first frame: no video left" test ! -e early.mkv
+check "SIGINT before the first frame: says nothing was written" \
+    sh -c '! grep -q "holds 0 frames" early.err'
