@@ -306,6 +306,24 @@ static int validate(const rp_output_spec *opts, rp_error *err)
                             b->name);
     }
     resolved.format = format;
+    /* The encoder's options choose and tune a video encoder: a PNG sequence, Y4M (but for
+     * its --pix-fmt) and frame hashes have none, so one given is a mistake, not ignored. */
+    if (format == RP_FORMAT_PNG || format == RP_FORMAT_Y4M || format == RP_FORMAT_FRAMEMD5 ||
+        format == RP_FORMAT_FRAMEHASH) {
+        const char *what =
+            opts->codec && !(format == RP_FORMAT_Y4M && !strcmp(opts->codec, "rawvideo"))
+                ? "--codec"
+            : opts->encoder_preset                     ? "--encoder-preset"
+            : opts->crf_given                          ? "--crf"
+            : opts->bitrate > 0                        ? "--bitrate"
+            : opts->pix_fmt && format != RP_FORMAT_Y4M ? "--pix-fmt"
+                                                       : NULL;
+        if (what)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "%s sets a video encoder, and a %s output has none (it is for "
+                                "mp4, mkv, mov, webm, gif and webp)",
+                                what, b->name);
+    }
     if ((ret = check_pixfmt(opts, b, format, err)))
         return ret;
     if (b->validate) {

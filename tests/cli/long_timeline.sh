@@ -90,7 +90,9 @@ stopped "SIGINT: f1-wall.scene -t 1000000s -o f1.mp4" "$scene_abs" -t 1000000s -
 stopped "SIGINT: walls.scene -n 100000000 -o w.mp4" "$TOP/examples/walls.scene" -n 100000000 \
     -o w.mp4
 # a --start late in the timeline: the frames before it are simulated, and SIGINT stops that
-# too; no frame was written, and the video is kept empty (rockpool(1): cut short)
+# too; no frame was written, so no video is left (one of no frame would not play)
 stopped "SIGINT: f1-wall.scene -t 1000000s --start 29999000" "$scene_abs" -t 1000000s \
     --start 29999000 -o late.mp4
-check "SIGINT before the first frame: says 0 frames" grep -q 'holds 0 frames' sig.err
+check "SIGINT before the first frame: says nothing was written" \
+    grep -q 'interrupted before the first frame: nothing written' sig.err
+check "SIGINT before the first frame: no video" test ! -e sig/late.mp4
