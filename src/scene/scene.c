@@ -8,6 +8,7 @@
 #include "base/common.h"
 #include "base/diag.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,6 +489,10 @@ static int set_duration(parser *ps, tok kw)
         return ret;
     if (ps->given.time.duration.value == 0)
         return rp_lex_fail(ps, t.col, "duration %s is empty (it must be above 0)", SHOW(t, b));
+    /* in frames, the timeline's limit (rpcore.h, as -n and the setting "frames") */
+    if (ps->given.time.duration.is_frames && ps->given.time.duration.value > RP_FRAMES_MAX)
+        return rp_lex_fail(ps, t.col, "duration %s is out of range (1f..%" PRId64 "f, as -n)",
+                           SHOW(t, b), RP_FRAMES_MAX);
     return rp_lex_want_end(ps, "the duration");
 }
 

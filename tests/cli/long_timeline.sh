@@ -35,6 +35,9 @@ refused_unchanged "duration 1000001s in the scene" "out of range (0s..1000000s)"
     --check
 refused_unchanged "-n 100000001" "--frames: 100000001 is out of range (0..100000000)" \
     ../f1-wall.scene -n 100000001 --check
+printf 'size 64x36\nduration 100000001f\n' >../long.scene
+refused_unchanged "duration 100000001f in the scene: -n's frames" \
+    "duration 100000001f is out of range (1f..100000000f, as -n)" ../long.scene --check
 cd "$WORK" || exit 1
 check "-t refused: nothing created" test -z "$(ls -A r)"
 # the limits themselves are taken
