@@ -910,5 +910,16 @@ int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, rp_
     ret = check_parent(opts->path, 1, err);
     if (!ret)
         ret = check_target(opts->path, opts->overwrite, err);
+    /* MP4 and MOV write their index at the end, into the header's place: a pipe, FIFO,
+     * socket or terminal cannot take it (only /dev/null among devices) */
+    struct stat st, null;
+    if (!ret && (format == RP_FORMAT_MP4 || format == RP_FORMAT_MOV) && !stat(opts->path, &st) &&
+        (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+         (S_ISCHR(st.st_mode) && (stat("/dev/null", &null) || null.st_rdev != st.st_rdev))))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "'%s' is a pipe or device that cannot be written out of order, as "
+                            "%s writes its index at the end: use a file name, or -f mkv or "
+                            "-f y4m for a pipe",
+                            opts->path, format == RP_FORMAT_MP4 ? "mp4" : "mov");
     return ret;
 }

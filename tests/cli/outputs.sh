@@ -95,6 +95,17 @@ reader=$!
 expect_status "framemd5 into a FIFO" 0 "$ROCKPOOL" "$scene" "${small[@]}" -f framemd5 -o pipe.md5
 wait $reader
 check "FIFO kept, data arrived" test -p pipe.md5 -a "$(grep -c '^0,' fifo.out)" = 9
+# MP4 writes its index at the end, out of order: a FIFO or a pipe is refused up front (exit 2,
+# nothing opened or read), Matroska streams into one
+mkfifo pipe.mp4
+expect_status "mp4 into a FIFO: refused" 2 timeout 20 "$ROCKPOOL" "$scene" "${small[@]}" -o pipe.mp4 -y
+stderr_has "mp4 into a FIFO: says why" "writes its index at the end"
+check "mp4 into a FIFO: the FIFO kept" test -p pipe.mp4
+"$ROCKPOOL" "$scene" "${small[@]}" -f mp4 -o /dev/stdout 2>pipe.err | cat >/dev/null
+check "mp4 into a pipe (-o /dev/stdout): refused, exit 2" test "${PIPESTATUS[0]}" = 2
+"$ROCKPOOL" "$scene" "${small[@]}" -f mkv -o /dev/stdout | ffmpeg -v error -i - -f framemd5 - \
+    >mkvpipe.md5
+check "mkv into a pipe: ffmpeg decodes 9 frames" test "$(grep -c '^0,' mkvpipe.md5)" = 9
 
 # Backgrounds of another size: JPEG, and PNG with alpha (composited over black).
 ffmpeg -v error -f lavfi -i testsrc=size=200x150 -frames:v 1 bg.jpg
