@@ -198,11 +198,15 @@ static void print_diag(const rp_diag *d)
         int width = fprintf(stderr, " %5d | ", d->line) - 2;
         fprintf(stderr, "%s\n", d->source_line);
         fprintf(stderr, "%*s| ", width, "");
-        /* a space for each character before the column (a UTF-8 character's continuation
-         * bytes take none), a tab for a tab */
-        for (int i = 1; i < d->col && d->source_line[i - 1]; i++)
-            if (((unsigned char)d->source_line[i - 1] & 0xC0) != 0x80)
-                fputc(d->source_line[i - 1] == '\t' ? '\t' : ' ', stderr);
+        /* a space for each of the col - 1 characters before the column (which counts
+         * characters: a UTF-8 character's continuation bytes take none), a tab for a tab */
+        for (int i = 0, chars = 0; d->source_line[i]; i++) {
+            if (((unsigned char)d->source_line[i] & 0xC0) == 0x80)
+                continue;
+            if (++chars >= d->col)
+                break;
+            fputc(d->source_line[i] == '\t' ? '\t' : ' ', stderr);
+        }
         fputs("^\n", stderr);
     }
 }

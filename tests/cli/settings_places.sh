@@ -38,6 +38,11 @@ placed "speed, then rate" 'duration 2s\nspeed 50\nrate 100\n' \
     "rockpool: s.scene:3:1: error: rate and speed (on line 2) are both given: speed sets the rate"
 # the line and a caret under the statement
 check "... its line and a caret" excerpt $'     3 | rate 100\n       | ^'
+# the column counts characters, and so does the caret: two 2-byte characters before it
+placed "a path of two-byte characters, then a stray word" 'background "\xc3\xa9\xc3\xa9.png" x\n' \
+    "rockpool: s.scene:1:21: error: unexpected 'x' after the path"
+check "... the caret under the word" \
+    excerpt $'     1 | background "\xc3\xa9\xc3\xa9.png" x\n       |                     ^'
 placed "rate, then speed" 'rate 100\nduration 2s\nspeed 50\n' \
     "rockpool: s.scene:3:1: error: speed and rate (on line 1) are both given"
 
