@@ -46,8 +46,10 @@ stderr_has "a long line of UTF-8: the mask is named" "cannot read wall mask"
 check "a long line of UTF-8: the error is UTF-8" iconv -f UTF-8 -t UTF-8 "$WORK/err" -o /dev/null
 printf 'size 64x48\nsky \303\251.png 2 flatx\n' >accent.scene
 expect_status "a word after an accented one: exit 2" 2 "$ROCKPOOL" accent.scene --check
-stderr_has "a word after an accented one: its byte column" "accent.scene:2:13:"
-check "the caret sits under its 12th character" grep -qE '^ +\| {12}\^$' "$WORK/err"
+# 'flatx' is the line's 13th character (its 14th byte): the column and the caret count
+# characters, the caret under the word's first letter
+stderr_has "a word after an accented one: its character column" "accent.scene:2:13:"
+check "the caret sits under the word's first character" grep -qE '^ +\| {13}\^$' "$WORK/err"
 printf 'fps 30\nfps 25\n' >twice.scene
 expect_status "a setting twice is exit 2" 2 "$ROCKPOOL" twice.scene --check
 stderr_has "twice: names both lines" "twice.scene:2:1"
