@@ -202,8 +202,10 @@ uint32_t rp_isqrt64(uint64_t v)
 /* bytes as "%.*f MiB" or "%.*f GiB" with digits decimals (-1: whole bytes). */
 static void bytes_text(double bytes, int digits, char *text, size_t len)
 {
-    if (digits < 0)
-        snprintf(text, len, "%.0f bytes", bytes);
+    if (digits < 0 || bytes < 1024)
+        snprintf(text, len, "%.0f byte%s", bytes, bytes == 1 ? "" : "s");
+    else if (bytes < (double)(1 << 20))
+        snprintf(text, len, "%.*f KiB", digits, bytes / 1024);
     else if (bytes >= (double)(1 << 30))
         snprintf(text, len, "%.*f GiB", digits + 1, bytes / (1 << 30));
     else

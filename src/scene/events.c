@@ -1021,14 +1021,15 @@ static int timeline_check(const rp_scene *scene, const rp_settings *final, int64
                     (size_t)RP_TIMELINE_MAX_ITEMS, cost->items, top_items, hint);
     /* The scene is held while the timeline is built: the timeline has what it leaves. */
     if (max_bytes > 0 && cost->bytes + held > (double)max_bytes) {
-        char beside[96] = "";
+        char beside[96] = "", need[48], limit[48];
         if (held >= (1 << 20))
             snprintf(beside, sizeof beside, " beside the %.0f MiB the scene's statements hold",
                      held / (1 << 20));
+        rp_bytes_pair(cost->bytes, (double)max_bytes, need, limit, sizeof need);
         return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
-                    "the timeline of %.0f items would take %.0f MiB%s, over --max-memory (%" PRId64
-                    " MiB): %s, or raise --max-memory",
-                    cost->items, cost->bytes / (1 << 20), beside, max_bytes >> 20, hint);
+                    "the timeline of %.0f items would take %s%s, over --max-memory (%s): %s, or "
+                    "raise --max-memory",
+                    cost->items, need, beside, limit, hint);
     }
     b.ev = most_work;
     hint_text(work_by, spans, 1, hint, sizeof hint);

@@ -96,6 +96,13 @@ check "nothing created for a refused run" test ! -e huge.mp4
 expect_status "--max-memory lowers the limit" 2 "$ROCKPOOL" -q -s 640x480 -n 2 --max-memory 8M \
     -o small-limit.mp4
 stderr_has "--max-memory 8M message" "over the limit of 8.0 MiB"
+# a tiny limit names its figures in a unit that shows them (not "0 MiB, over 0 MiB")
+expect_status "--max-memory 1K: refused" 2 "$ROCKPOOL" -q "$TOP/examples/rain.scene" \
+    --max-memory 1K --check
+stderr_has "--max-memory 1K: the limit in KiB" "over --max-memory (1.0 KiB)"
+expect_status "--max-memory 1: refused" 2 "$ROCKPOOL" -q "$TOP/examples/rain.scene" \
+    --max-memory 1 --check
+stderr_has "--max-memory 1: the limit in bytes" "over the limit of 1 byte ("
 expect_status "--max-memory raises it" 0 "$ROCKPOOL" -q -s 64x48 -n 2 --max-memory 1G \
     -o fine.mp4
 expect_status "--max-memory takes a plain byte count" 0 "$ROCKPOOL" -q -s 64x48 -n 2 \

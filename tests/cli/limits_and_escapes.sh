@@ -97,7 +97,7 @@ expect_status "bomb refused quickly and small (RSS < 200 MB)" 0 bash -c \
 rm -f rss.txt
 
 ## 2. Timelines: memory and work estimated before building.
-refused "dense rain over --max-memory 64M" 2 "over --max-memory (64 MiB): lower the rain rate" dense.scene --max-memory 64M -o o.mp4
+refused "dense rain over --max-memory 64M" 2 "over --max-memory (64.0 MiB): lower the rain rate" dense.scene --max-memory 64M -o o.mp4
 stderr_has "dense rain: at its line and column" "dense.scene:3:13: error"
 refused "dense rain with --check" 2 "would take" --check dense.scene --max-memory 64M
 # The hint names what the scene has: an emitter's items come from the step rate, not rain.
