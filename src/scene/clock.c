@@ -296,7 +296,8 @@ int rp_clock_resolve(rp_settings *s, const rp_scene *scene, rp_clock *c, rp_erro
             return refuse(
                 s, scene, RP_SET_SPEED, 1, RP_ERR_INVALID, err,
                 "the speed asks for %lld steps per second on a %d-cell-wide grid, outside "
-                "1..%d: give a %s speed or another grid",
+                "1..%d: give a %s speed, a rate, or another grid (it is the scene's size, "
+                "which -s sets where the scene gives none)",
                 (long long)r, s->water.width, RP_RATE_MAX, r < 1 ? "higher" : "lower");
         }
         t->rate = (int)r;
