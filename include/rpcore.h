@@ -39,7 +39,7 @@
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
 #define RP_CORE_VERSION_MINOR 6
-#define RP_CORE_VERSION_PATCH 0
+#define RP_CORE_VERSION_PATCH 1
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
     RP_CORE_VERSION_INT(RP_CORE_VERSION_MAJOR, RP_CORE_VERSION_MINOR, RP_CORE_VERSION_PATCH)
@@ -501,7 +501,9 @@ RP_API int rp_core_set_checkpoints(rp_core *core, int count, size_t max_bytes, r
 /** Bound the simulation one render call may do to cells grid cells stepped (at least one
  * step a call; 0, the default: no bound), so a frame far ahead does not block the caller:
  * a call that reaches the bound first returns RP_ERR_AGAIN (bad_input 0) with nothing
- * written, and the next call for that frame (or a later one) carries on from there. */
+ * written, and the next call for that frame (or a later one) carries on from there; with
+ * checkpoints (rp_core_set_checkpoints), also after calls for earlier frames in between,
+ * the water where the bound stopped a call being kept (one checkpoint's bytes more). */
 RP_API void rp_core_set_step_budget(rp_core *core, int64_t cells);
 
 /** Allocate the simulation and the renderer, and decode the scene's images

@@ -128,7 +128,12 @@ struct rp_core {
     int slots;
     int16_t *slot_heights;
     uint8_t *saved;
-    int64_t budget;              /* rp_core_set_step_budget's cells; 0: none */
+    int64_t budget; /* rp_core_set_step_budget's cells; 0: none */
+    /* The water where a seek under the budget stopped (RP_ERR_AGAIN), at resume_at steps
+     * (-1: none): a later call for a time at or past it goes on from there, so that calls
+     * alternating between an early and a late time still reach the late one. */
+    int16_t *resume;
+    int64_t resume_at;
     volatile sig_atomic_t *stop; /* rp_core_config's */
     /* rp_core_set_images: the caller's decoder, and what it gave: per mask path its cells
      * (grid-sized, 1 = wall) and with `walls visible image` its picture; the sky */
@@ -183,6 +188,8 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
                          cfg->width, err))
         return err->code;
     rp_core *c = calloc(1, sizeof *c);
+    if (c)
+        c->resume_at = -1;
     if (!c)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     c->scene = scene;
@@ -787,7 +794,13 @@ static int seek(rp_core *c, int64_t target, rp_error *err)
         while (j > 0 && !c->saved[j])
             j--;
         int64_t from = j * c->interval;
-        if (c->saved[j] && (at > target || from > at)) {
+        /* where a budget-bound seek stopped, when that is nearer */
+        if (c->resume_at >= 0 && c->resume_at <= target && c->resume_at > from &&
+            (at > target || c->resume_at > at)) {
+            if ((r = rp_engine_checkpoint_load(c->engine, c->resume, c->resume_at, err)))
+                return r;
+            c->shown_k = -1;
+        } else if (c->saved[j] && (at > target || from > at)) {
             if ((r = rp_engine_checkpoint_load(c->engine, slot_at(c, j), from, err)))
                 return r;
             c->shown_k = -1;
@@ -811,6 +824,10 @@ static int seek(rp_core *c, int64_t target, rp_error *err)
         if (target - at > most) {
             if (advance(c, at + most))
                 return interrupted(c, err);
+            if (c->slots &&
+                (c->resume || (c->resume = malloc(rp_engine_checkpoint_bytes(c->engine))))) {
+                rp_engine_checkpoint_save(c->engine, c->resume, &c->resume_at);
+            }
             return rp_error_set(err, RP_ERR_AGAIN, 0,
                                 "the water is at step %" PRId64 " of %" PRId64
                                 ": the step budget is spent, call again",
@@ -1236,6 +1253,7 @@ void rp_core_close(rp_core **pc)
     free(c->pass);
     free(c->slot_heights);
     free(c->saved);
+    free(c->resume);
     free_masks(c);
     free(c->sky);
     free(c);

@@ -602,6 +602,42 @@ static void test_kept_checkpoints(void **state)
     rp_scene_free(&s1);
 }
 
+/* Under a step budget, calls that alternate between an early frame and a late one still
+ * reach the late one: each call for it goes on from where the last one stopped (one
+ * checkpoint kept, at step 0, so none lies between the two). Frame 1 is 3 steps at rate
+ * 90, frame 10 is 30; the budget is 4 steps' cells, so the late frame takes 8 calls of its
+ * own. Both frames are a fresh core's. */
+static void test_step_budget_alternating(void **state)
+{
+    (void)state;
+    rp_scene *s1, *s2;
+    rp_error err;
+    rp_core *a = open_text(&s1, moving_text, "rate 90\n", 0, 0);
+    rp_core *b = open_text(&s2, moving_text, "rate 90\n", 0, 0);
+    rp_core_info in;
+    rp_core_get_info(a, &in);
+    assert_int_equal(rp_core_set_checkpoints(a, 1, (size_t)1 << 30, &err), RP_OK);
+    rp_core_set_step_budget(a, 4 * (int64_t)in.grid_w * in.grid_h);
+    uint8_t *early = render(b, 1, RP_PASS_RENDER, 3), *late = render(b, 10, RP_PASS_RENDER, 3);
+    uint8_t *f = malloc(64 * 40 * 3);
+    int calls = 0, r;
+    while ((r = rp_core_render(a, 10, RP_PASS_RENDER, f, 64 * 3, &err)) == RP_ERR_AGAIN) {
+        assert_true(++calls < 20);
+        assert_int_equal(rp_core_render(a, 1, RP_PASS_RENDER, f, 64 * 3, &err), RP_OK);
+        assert_memory_equal(f, early, 64 * 40 * 3);
+    }
+    assert_int_equal(r, RP_OK);
+    assert_int_equal(calls, 8 - 1);
+    assert_memory_equal(f, late, 64 * 40 * 3);
+    free(f);
+    free(early);
+    free(late);
+    rp_core_close(&a);
+    rp_core_close(&b);
+    rp_scene_free(&s1);
+    rp_scene_free(&s2);
+}
+
 /* A step budget of two steps' cells a call: frame 10 (30 steps at rate 90) takes 15 calls,
  * the first 14 RP_ERR_AGAIN (a runtime condition, not bad input) writing nothing, and the
  * frame is a fresh core's; the budget lifted, a frame is one call. */
@@ -1189,6 +1225,7 @@ int main(void)
         cmocka_unit_test(test_thread_counts),
         cmocka_unit_test(test_kept_checkpoints),
         cmocka_unit_test(test_step_budget),
+        cmocka_unit_test(test_step_budget_alternating),
         cmocka_unit_test(test_light_knobs),
         cmocka_unit_test(test_image_places),
         cmocka_unit_test(test_images_decoded),
