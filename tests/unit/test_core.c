@@ -602,6 +602,16 @@ static void test_kept_checkpoints(void **state)
     rp_scene_free(&s1);
 }
 
+/* Two cores of moving_text at rate 90, a under a budget of `steps` steps' cells a call. */
+static void budget_pair(rp_scene **s1, rp_scene **s2, rp_core **a, rp_core **b, int steps)
+{
+    rp_core_info in;
+    *a = open_text(s1, moving_text, "rate 90\n", 0, 0);
+    *b = open_text(s2, moving_text, "rate 90\n", 0, 0);
+    rp_core_get_info(*a, &in);
+    rp_core_set_step_budget(*a, steps * (int64_t)in.grid_w * in.grid_h);
+}
+
 /* Under a step budget, calls that alternate between an early frame and a late one still
  * reach the late one: each call for it goes on from where the last one stopped (one
  * checkpoint kept, at step 0, so none lies between the two). Frame 1 is 3 steps at rate
@@ -612,12 +622,9 @@ static void test_step_budget_alternating(void **state)
     (void)state;
     rp_scene *s1, *s2;
     rp_error err;
-    rp_core *a = open_text(&s1, moving_text, "rate 90\n", 0, 0);
-    rp_core *b = open_text(&s2, moving_text, "rate 90\n", 0, 0);
-    rp_core_info in;
-    rp_core_get_info(a, &in);
+    rp_core *a, *b;
+    budget_pair(&s1, &s2, &a, &b, 4);
     assert_int_equal(rp_core_set_checkpoints(a, 1, (size_t)1 << 30, &err), RP_OK);
-    rp_core_set_step_budget(a, 4 * (int64_t)in.grid_w * in.grid_h);
     uint8_t *early = render(b, 1, RP_PASS_RENDER, 3), *late = render(b, 10, RP_PASS_RENDER, 3);
     uint8_t *f = malloc(64 * 40 * 3);
     int calls = 0, r;
@@ -646,11 +653,8 @@ static void test_step_budget(void **state)
     (void)state;
     rp_scene *s1, *s2;
     rp_error err;
-    rp_core *a = open_text(&s1, moving_text, "rate 90\n", 0, 0);
-    rp_core *b = open_text(&s2, moving_text, "rate 90\n", 0, 0);
-    rp_core_info in;
-    rp_core_get_info(a, &in);
-    rp_core_set_step_budget(a, 2 * (int64_t)in.grid_w * in.grid_h);
+    rp_core *a, *b;
+    budget_pair(&s1, &s2, &a, &b, 2);
     uint8_t *fa = malloc(64 * 40 * 3);
     int calls = 0, r;
     memset(fa, 0xa5, 64 * 40 * 3);
