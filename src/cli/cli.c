@@ -800,17 +800,6 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     else if (!cli->output_given && format == RP_FORMAT_NONE &&
              (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
         cli->run.out.path = NULL;
-    /* no output at all: an encoder's option has nothing to set (one given is a mistake) */
-    const rp_output_opts *eo = &cli->run.out;
-    const char *enc = eo->codec            ? "--codec"
-                      : eo->encoder_preset ? "--encoder-preset"
-                      : eo->crf_given      ? "--crf"
-                      : eo->bitrate > 0    ? "--bitrate"
-                      : eo->pix_fmt        ? "--pix-fmt"
-                                           : NULL;
-    if (!cli->run.out.path && enc)
-        return usage_error(err, "%s sets a video encoder, and this run writes no video (add -o)",
-                           enc);
     /* -o NAME.png without a conversion is one still: the frame at --start (or 0) alone */
     const char *path = cli->run.out.path;
     size_t plen = path ? strlen(path) : 0;

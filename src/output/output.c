@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/md5.h>
 #include <libswscale/swscale.h>
 
@@ -306,23 +308,14 @@ static int validate(const rp_output_spec *opts, rp_error *err)
                             b->name);
     }
     resolved.format = format;
-    /* The encoder's options choose and tune a video encoder: a PNG sequence, Y4M (but for
-     * its --pix-fmt) and frame hashes have none, so one given is a mistake, not ignored. */
+    /* The encoder's options tune a video encoder: a PNG sequence, Y4M (but for its
+     * --pix-fmt) and frame hashes have none and do not use them (a farm's options are the
+     * same for every kind of output), but a name that names nothing is refused. */
     if (format == RP_FORMAT_PNG || format == RP_FORMAT_Y4M || format == RP_FORMAT_FRAMEMD5 ||
         format == RP_FORMAT_FRAMEHASH) {
-        const char *what =
-            opts->codec && !(format == RP_FORMAT_Y4M && !strcmp(opts->codec, "rawvideo"))
-                ? "--codec"
-            : opts->encoder_preset                     ? "--encoder-preset"
-            : opts->crf_given                          ? "--crf"
-            : opts->bitrate > 0                        ? "--bitrate"
-            : opts->pix_fmt && format != RP_FORMAT_Y4M ? "--pix-fmt"
-                                                       : NULL;
-        if (what)
-            return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "%s sets a video encoder, and a %s output has none (it is for "
-                                "mp4, mkv, mov, webm, gif and webp)",
-                                what, b->name);
+        if ((ret = rp_output_check_names(opts->codec,
+                                         format == RP_FORMAT_Y4M ? NULL : opts->pix_fmt, err)))
+            return ret;
     }
     if ((ret = check_pixfmt(opts, b, format, err)))
         return ret;
@@ -332,6 +325,18 @@ static int validate(const rp_output_spec *opts, rp_error *err)
             return ret;
     }
     return rp_output_check_files(opts, format, err);
+}
+
+int rp_output_check_names(const char *codec, const char *pix_fmt, rp_error *err)
+{
+    const AVCodec *c = codec ? avcodec_find_encoder_by_name(codec) : NULL;
+    if (codec && (!c || c->type != AVMEDIA_TYPE_VIDEO))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "unknown video encoder '%s' (see ffmpeg -encoders)", codec);
+    if (pix_fmt && av_get_pix_fmt(pix_fmt) == AV_PIX_FMT_NONE)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_fmt);
+    return RP_OK;
 }
 
 int rp_output_validate(const rp_output_spec *opts, rp_error *err)

@@ -726,6 +726,9 @@ static int validate(rp_session *se, rp_error *err)
     o->pixfmt = run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
     if ((r = check_light_outputs(se, err)))
         return r;
+    /* no video: the encoder's options are not used, but their names are checked */
+    if (!run->out.path && (r = rp_output_check_names(run->out.codec, run->out.pix_fmt, err)))
+        return r;
     if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "--hash prints to stdout, which the %s output already uses",
