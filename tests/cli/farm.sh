@@ -157,6 +157,17 @@ check "framemd5 refused: no output" test ! -e m.framemd5
 expect_status "framemd5 join: exit 0" 0 "$J" --frames 30 -o m.framemd5 m0-9.framemd5 \
     m10-19.framemd5 m20-29.framemd5
 check "framemd5 join equals the single run's" cmp -s m.framemd5 mfull.framemd5
+# a framemd5 file has no tags: the clip's length comes from --frames (or --range)
+expect_status "framemd5 join without --frames: exit 2" 2 "$J" -o m2.framemd5 m0-9.framemd5 \
+    m10-19.framemd5 m20-29.framemd5
+stderr_has "... asks for it" "does not say the clip's length (a framemd5 file has no tags): give --frames N"
+expect_status "framemd5 join without its last chunk: exit 1" 1 "$J" --frames 30 -o m2.framemd5 \
+    m0-9.framemd5 m10-19.framemd5
+check "framemd5 joins refused: no output" test ! -e m2.framemd5
+for r in 0-9 10-19 20-29; do
+    expect_status "framemd5 --check --range $r/30 of a complete chunk: exit 0" 0 "$J" --check \
+        --range $r/30 m$r.framemd5
+done
 
 # A chunk's fields are data, never code: a dts or pts field that is a shell expression
 # (bash arithmetic would run its command substitution) is refused, and nothing runs.
