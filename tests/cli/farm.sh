@@ -279,6 +279,16 @@ if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d "$WORK")" ]; t
         -o qout/g_%02d.png "$shm/q0-9" "$shm/q10-19" "$shm/q20-29"
     check "... 30 frames in place, none left in the chunks" \
         test "$(ls qout | wc -l)" = 30 -a -z "$(find "$shm" -type f)" -a -z "$(ls -A qout | grep '^\.')"
+    # the first chunk on the output's filesystem, the others not: each chunk's own is
+    # looked at (only chunk 0's was, and the others failed as if a frame had appeared)
+    mkdir -p r0-9 rout
+    "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 0-9 -o r0-9/g_%02d.png
+    for r in 10-19 20-29; do
+        mkdir -p "$shm/r$r" && "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o "$shm/r$r/g_%02d.png"
+    done
+    expect_status "PNG chunks on two filesystems: exit 0" 0 "$J" --frames 30 \
+        -o rout/g_%02d.png r0-9 "$shm/r10-19" "$shm/r20-29"
+    check "... 30 frames in place" test "$(ls rout | wc -l)" = 30
     rm -rf "$shm"
 else
     echo "[ SKIPPED  ] PNG chunks on another filesystem: /dev/shm is missing or on the test's filesystem"
@@ -489,6 +499,15 @@ stderr_has "... names the options" "which differs in: options"
 expect_status "join --job, a chunk without a job: exit 1" 1 "$J" --job "$job" -o jbg.mkv \
     jc0-9.mkv c10-19.mkv jc20-29.mkv
 stderr_has "... says so" "chunk 1 (c10-19.mkv) has no job identity"
+# without --job the chunks still agree with each other's jobs
+expect_status "join, no --job, a chunk over another background: exit 1" 1 "$J" -o jbg.mkv \
+    jc0-9.mkv jbg10-19.mkv jc20-29.mkv
+stderr_has "... names the chunk and the inputs" "chunk 1 (jbg10-19.mkv) is of another job, which differs in: inputs"
+expect_status "join, no --job, a chunk without a job among chunks with one: exit 1" 1 "$J" \
+    -o jbg.mkv jc0-9.mkv c10-19.mkv jc20-29.mkv
+stderr_has "... says so" "chunk 1 (c10-19.mkv) has no job identity, but chunk 0 has one"
+expect_status "join, no --job, chunks of one job: exit 0" 0 "$J" -o jnojob.mkv \
+    jc0-9.mkv jc10-19.mkv jc20-29.mkv
 check "... no output from the refusals" test ! -e jbg.mkv
 # framemd5 chunks carry the job as a first comment line, which --verify ignores
 "$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o jm.framemd5
