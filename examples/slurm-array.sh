@@ -62,6 +62,13 @@ case $output in
 *.framemd5 | *.md5) kind=framemd5; ext=${output##*.}; job_fmt=framemd5 ;;
 *) status=2 die "'$output' is neither a video, a framemd5 file nor a PNG pattern" ;;
 esac
+# A video's chunks are named after it, and FFmpeg's concat list (the join) cannot name a
+# path with a line break or carriage return: refused now, not at the join.
+abs_output=$output
+[[ $abs_output == /* ]] || abs_output=$PWD/$abs_output
+[ $kind != video ] || [[ $abs_output != *[$'\n\r']* ]] ||
+    status=2 die "$(printf '%q' "$output"): its path holds a line break, which the join's" \
+        "concat list cannot name: rename it (or its directory)"
 
 # The job's identity (the scene, every file it names, the options, the build: each input
 # hashed once a task) and what the options hold, as rockpool reads them, not as spelled

@@ -517,6 +517,17 @@ check "--job-id=LINE: a framemd5 begins with '#rockpool_job: LINE'" \
 check "... then the same lines as without it" cmp -s <(tail -n +2 jmjob.framemd5) jm.framemd5
 expect_status "--verify ignores a framemd5's job line" 0 "$ROCKPOOL" "$scene" "${opts[@]}" \
     --verify jmjob.framemd5
+# a video named with a line break: its chunks could not be joined, so it is refused before
+# any is rendered (render-parallel, and each Slurm task)
+mkdir -p nlout
+cd nlout || exit 1
+expect_status "render-parallel -o 'nl<newline>x.mkv': exit 2" 2 "$RP" -k 3 -j 1 \
+    -o $'nl\nx.mkv' -- "$scene" "${opts[@]}"
+expect_status "slurm-array.sh, output 'a<newline>b.mkv': exit 2" 2 env SLURM_ARRAY_TASK_ID=0 \
+    SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=2 \
+    bash "$TOP/examples/slurm-array.sh" "$scene" $'a\nb.mkv' "${opts[@]}"
+cd .. || exit 1
+check "... nothing rendered or created" test -z "$(ls -A nlout)"
 # the options rockpool reads, not their spellings: every per-run output and range refused
 for o in "-stats st.csv" "--stat st.csv" "-ss 1" "-to 1" "--frame-range 3-9" "-frames:v 3" \
     "--dump-heights dh.bin" "--progress-fd 2"; do
