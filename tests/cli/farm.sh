@@ -414,6 +414,24 @@ expect_status "... the same command again: exit 0" 0 "$RP" --rockpool "$WORK/fla
     -o stopped.mkv -- "$scene" "${opts[@]}"
 check "... rendering only the chunk stopped" \
     test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | tr '\n' ' ')" = "24 "
+# SIGTERM to render-parallel itself while the join runs (an ffmpeg on PATH that waits
+# first): the join is stopped too, so no output is placed; the chunks stay for a rerun
+mkdir -p shim
+printf '#!/bin/sh\ntouch "%s/join.started"\nsleep 5\nexec %s "$@"\n' "$WORK" "$(command -v ffmpeg)" \
+    >shim/ffmpeg
+chmod +x shim/ffmpeg
+rm -f join.started
+PATH=$WORK/shim:$PATH "$RP" -k 3 -j 1 -o termjoin.mkv -- "$scene" "${opts[@]}" \
+    --aov height th/th_%02d.png 2>/dev/null &
+rppid=$!
+for _ in $(seq 600); do [ -e join.started ] && break; sleep 0.1; done
+kill -TERM $rppid
+wait $rppid
+check "SIGTERM during the join: exit 143" test $? = 143
+check "... no output placed, nor its AOV frames" test ! -e termjoin.mkv -a -z "$(ls th 2>/dev/null)"
+expect_status "... the same command again: exit 0" 0 "$RP" -k 3 -j 1 -o termjoin.mkv -- "$scene" \
+    "${opts[@]}" --aov height th/th_%02d.png
+check "... the output and its 30 AOV frames" test -s termjoin.mkv -a "$(ls th | wc -l)" = 30
 # Each chunk's threads: the CPUs over the job slots, or --threads-per-chunk; installed
 # side by side (make install), the scripts find rockpool beside them.
 : >tasks.log
