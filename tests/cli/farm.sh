@@ -250,6 +250,16 @@ mkdir -p pcut && cp p10-19/f_1[0-8].png pcut/
 expect_status "PNG join of a chunk missing a frame: exit 1" 1 "$J" --like plike.png --frames 30 \
     -o pout/f_%02d.png p0-9 pcut p20-29
 stderr_has "... names it" "chunk 1 (pcut) holds 9 files for the 10 frames of its range 10-19"
+# every frame's tags, not one's: a chunk whose frames are another seed's but the one the
+# join reads first (the first the directory lists; copied over, the listing stays)
+cp -r p10-19 pmix
+first_listed=$(find pmix -mindepth 1 -maxdepth 1 -type f -print -quit)
+for f in pseed/*.png; do
+    [ "pmix/${f#pseed/}" = "$first_listed" ] || cp "$f" "pmix/${f#pseed/}"
+done
+expect_status "PNG join of a chunk of two renders' frames: exit 1" 1 "$J" --like plike.png \
+    --frames 30 -o pout/f_%02d.png p0-9 pmix p20-29
+stderr_has "... names it" "chunk 1 (pmix): its frames are not all of one render"
 expect_status "PNG join --check of a complete chunk: exit 0" 0 "$J" --check --like plike.png \
     --range 10-19/30 p10-19
 check "refused PNG joins place no frame" test -z "$(ls -A pout)"
