@@ -9,7 +9,7 @@
  *     rp_session *s;     rp_session_new(&s, scene, &run, &err);   -- validates, creates nothing
  *                        rp_session_start(s, &err);               -- loads inputs, opens sinks
  *     while (!(r = rp_session_next(s, &frame, &err)) && frame) { ... }
- *                        rp_session_close(&s, &err);              -- files moved into place
+ *                        rp_session_close(&s, NULL, &err);        -- files moved into place
  *
  * The session owns everything a run holds: the timeline, the simulation, the background
  * source, wall masks, checkpoints, the thread pool, the writer thread and the sinks (the
@@ -38,6 +38,10 @@
 #include <stdint.h>
 
 #include "rpcore.h" /* enum rp_err, rp_error, rp_scene, rp_settings, enum rp_pixfmt */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Read and parse a scene file ("-" = stdin; NULL = the built-in scene, a few seconds of
  * rain). Errors: RP_ERR_IO / RP_ERR_INVALID with a message or a positioned diagnostic,
@@ -168,9 +172,9 @@ const char *rp_aov_name(enum rp_aov kind);
  * fields. Pointers must stay valid until the session is freed. */
 typedef struct rp_run {
     const rp_settings *over; /* settings over the scene's (rp_settings_parse), or NULL */
-    int64_t start, end;      /* write frames start..end-1; end -1 = the last frame */
+    int64_t start, end;      /* write frames start..end-1 (start >= 0); end -1 = the last frame */
     rp_output_opts out;      /* the encoded output; out.path NULL = none */
-    int threads;             /* worker threads, >= 1 (0 = one per usable CPU) */
+    int threads;             /* worker threads, 1..256 (0 = one per usable CPU) */
     int64_t max_memory;      /* refuse runs estimated to need more bytes than this */
     int allow_outside_paths; /* the scene may name files outside its directory */
     int hash;                /* print "FRAME HASH" lines to hash_to */
@@ -279,7 +283,8 @@ int rp_session_start(rp_session *s, rp_error *err);
 
 /** Advance to the next frame to write: apply events, step, render, hand the frame to the
  * sinks. *frame points at it until the next call (it is shared with the writer thread:
- * read only), or is NULL when the last frame has been written or run->stop was seen. */
+ * read only), or is NULL when the last frame has been written or run->stop was seen.
+ * RP_ERR_INVALID (bad_input) before rp_session_start has succeeded. */
 int rp_session_next(rp_session *s, const rp_frame **frame, rp_error *err);
 
 /** Frames handed to the sinks so far, and the index the next one will have. */
@@ -287,7 +292,8 @@ int64_t rp_session_written(const rp_session *s);
 
 /** Wait for the sinks, write the checkpoint, finish every sink and move every file into
  * place; frees the session and nulls *s whatever happens. On failure nothing that looks
- * complete is left. *frames (may be NULL) gets the frame count of the encoded output. */
+ * complete is left. *frames (may be NULL) gets the frame count of the encoded output.
+ * A NULL s or *s is RP_ERR_INVALID (bad_input), nothing done. */
 int rp_session_close(rp_session **s, int64_t *frames, rp_error *err);
 
 /** Remove everything the session created and free it; NULL and a NULL *s are no-ops. */
@@ -315,5 +321,9 @@ void rp_abandon_outputs(void);
  * into place or removed: a caller waiting for a stopped session to finish can tell one
  * that writes from one that hangs. */
 uint64_t rp_temporary_files_activity(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -304,6 +304,13 @@ static int resolve_settings(rp_session *se, rp_error *err)
     if (bg.is_video && !footage && !rp_settings_given(se->over, "duration") &&
         se->frames < bg_frames)
         cut_short(se, se->frames, bg_frames);
+    /* rp_run's range as rockpool.h gives it: start >= 0, end -1 (the last frame) or >= 0 */
+    if (se->run->start < 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "--start %" PRId64 " is negative",
+                            se->run->start);
+    if (se->run->end < -1)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--end %" PRId64 " is negative (-1: the last frame)", se->run->end);
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;
     if (se->end > se->frames)
@@ -465,6 +472,10 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
         goto fail;
     se->own.over = se->over;
     rp_output_spec_from(&se->out, &run->out);
+    if (run->threads < 0) { /* as the core refuses it: 0 is one per usable CPU */
+        r = rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 0..256", run->threads);
+        goto fail;
+    }
     se->threads = run->threads > 0 ? run->threads : rp_online_cpus();
     /* A scene is data: paths in it stay inside its directory unless the run allows
      * more; a background given by the run itself replaces the scene's. */
@@ -1017,6 +1028,9 @@ static void clear_bars(const rp_session *se, uint8_t *pixels)
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
     *frame = NULL;
+    if (!se->started) /* no background, writer or sinks yet */
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "rp_session_next before rp_session_start succeeded");
     if (se->k < se->start)
         se->k = se->start;
     if (se->k >= se->end)
@@ -1090,7 +1104,9 @@ static int write_state(rp_session *se, rp_error *err)
 
 int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
 {
-    rp_session *se = *ps;
+    rp_session *se = ps ? *ps : NULL;
+    if (!se) /* as rp_session_abort and rp_session_free take it, but a close is not a success */
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_session_close of no session");
     int r = rp_writer_finish(&se->writer, err);
     int stopped = se->run->stop && *se->run->stop;
     /* A checkpoint is only kept for a whole run. */

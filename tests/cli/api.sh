@@ -45,6 +45,82 @@ for cc in ${CC:-cc} clang; do
         -fsyntax-only -I"$root/include" alone.c
 done
 
+# ... and a C++ program that includes it links against the library (its declarations are
+# extern "C", as rpcore.h's are: before, rp_run_init was looked up as a C++ symbol).
+lib=$(dirname "$ROCKPOOL")/librockpool.a
+libs=$(pkg-config --libs zlib libdeflate libavformat libavcodec libswscale libavutil libxxhash)
+if command -v g++ >/dev/null; then
+    printf '#include "rockpool.h"\nint main() { rp_run r; rp_run_init(&r); return r.threads == 1 ? 0 : 1; }\n' >alone.cc
+    # shellcheck disable=SC2086 # the libraries' flags are words
+    check "rockpool.h links from C++" g++ -Wall -Wextra -pedantic -Werror -I"$root/include" \
+        alone.cc -o alone_cc "$lib" $libs -lm -pthread
+    check "the C++ program runs" ./alone_cc
+fi
+
+# Misuse of a session gets an error, not a crash: rp_session_next before rp_session_start,
+# rp_session_close of no session (rp_session_abort and rp_session_free take one), and a
+# run whose start, end or threads are out of rp_run's ranges (a negative start rendered
+# from frame 0 with no output, the summary saying -3; negative threads meant every CPU).
+cat >misuse.c <<'C'
+#include <stdio.h>
+#include <string.h>
+#include "rockpool.h"
+static const char text[] = "size 96x64\nfps 30\nduration 12f\nat 0f drop 48 32 radius 6 height 2000\n";
+static int refused(const char *what, long long start, long long end, int threads)
+{
+    rp_scene *scene = NULL;
+    rp_session *s = NULL;
+    rp_error err;
+    rp_run run;
+    rp_scene_from_text(&scene, text, strlen(text), "<t>", &err);
+    rp_run_init(&run);
+    run.out.path = NULL;
+    run.start = start;
+    run.end = end;
+    run.threads = threads;
+    int r = rp_session_new(&s, scene, &run, &err);
+    rp_session_abort(&s);
+    rp_scene_free(&scene);
+    printf("%s: %s\n", what, r == RP_ERR_INVALID && err.bad_input ? "refused" : "ACCEPTED");
+    return r == RP_ERR_INVALID && err.bad_input;
+}
+int main(void)
+{
+    rp_scene *scene = NULL;
+    rp_session *s = NULL, *none = NULL;
+    const rp_frame *f = NULL;
+    rp_error err;
+    rp_run run;
+    int ok = 1;
+    rp_scene_from_text(&scene, text, strlen(text), "<t>", &err);
+    rp_run_init(&run);
+    run.out.path = NULL;
+    if (rp_session_new(&s, scene, &run, &err))
+        return 3;
+    int r = rp_session_next(s, &f, &err);
+    printf("next before start: %d %s\n", r, err.msg);
+    ok &= r == RP_ERR_INVALID && !f;
+    rp_session_abort(&s);
+    r = rp_session_close(&none, NULL, &err);
+    printf("close of no session: %d\n", r);
+    ok &= r == RP_ERR_INVALID;
+    ok &= refused("start -3", -3, -1, 1);
+    ok &= refused("end -7", 0, -7, 1);
+    ok &= refused("threads -5", 0, -1, -5);
+    rp_scene_free(&scene);
+    return ok ? 0 : 1;
+}
+C
+# shellcheck disable=SC2086
+if ${CC:-cc} -std=c11 -I"$root/include" misuse.c -o misuse "$lib" $libs -lm -pthread 2>misuse.err; then
+    if ./misuse >misuse.out 2>&1; then ok "session misuse gets errors, not crashes"; else
+        bad "session misuse gets errors, not crashes (status $?)"
+        sed 's/^/    /' misuse.out | head -8
+    fi
+else
+    bad "the misuse program builds"; head -3 misuse.err
+fi
+
 # The core API (include/rpcore.h): it includes only the C library's headers and compiles
 # alone as C99 with -pedantic and as C++.
 if grep -n '^#include "' "$root/include/rpcore.h" >inc.txt; then
