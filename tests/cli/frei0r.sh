@@ -277,6 +277,20 @@ else
     hashes gst_cli.md5 >gst_cli.h
     check "gst-launch-1.0: 60 frames" test "$(wc -l <gst.h)" -eq 60
     check "gst-launch-1.0: the command line's frames" cmp -s gst.h gst_cli.h
+    # The man page's GStreamer section names every property of the element (before, four of
+    # its eleven).
+    FREI0R_PATH=$BUILD_DIR/frei0r gst-inspect-1.0 frei0r-filter-rockpool 2>/dev/null |
+        sed -n '/Element Properties/,$s/^  \([a-z-]*\) *:.*/\1/p' |
+        grep -vx 'name\|parent\|qos' >gst_props.txt
+    sed -n '/^\.SS GStreamer/,/^\.SS /p' "$TOP/man/rockpool-frei0r.7" >gst_man.txt
+    missing=
+    for p in $(cat gst_props.txt); do
+        grep -qF "\\fB${p//-/\\-}\\fR" gst_man.txt || missing="$missing $p"
+    done
+    check "gst-inspect lists the plugin's 11 properties" test "$(wc -l <gst_props.txt)" -eq 11
+    if [ -z "$missing" ]; then ok "the man page's GStreamer section names every property"; else
+        bad "the man page's GStreamer section names every property (missing:$missing)"
+    fi
     # GStreamer's times are whole nanoseconds rounded down (frame 2 at 30 fps: 66,666,666
     # ns), and multifilesrc adds such durations up: the plugin snaps a time within a
     # microsecond of the host's frame grid to it. videotestsrc (smpte75, a still pattern)
