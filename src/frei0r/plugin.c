@@ -561,6 +561,10 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
                  t);
         return -1;
     }
+    /* within SNAP_S before 0 is frame 0: the offset's v x 3600 may pass the host's time by
+     * a rounding error (59 / 3600 x 3600 is 59.00000000000001) */
+    if (ts < 0 && ts > -SNAP_S)
+        ts = 0;
     if (!isfinite(t) || ts < 0 || ts > 1e9) {
         snprintf(msg, msglen, "time %g %s is outside every scene: the frame is not rendered", t,
                  ms ? "ms" : "s");

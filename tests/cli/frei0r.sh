@@ -125,6 +125,16 @@ if [ $san = 0 ]; then
     hashes ff_off.md5 >ff_off.h
     check "time offset 59 s: 30 frames" test "$(wc -l <ff_off.h)" -eq 30
     check "time offset 59 s: the scene's frames from 0" cmp -s ff_off.h <(head -n 30 cli_half.h)
+    # The offset as a host computes it, 59 / 3600 rounded to the nearest double (Shotcut's
+    # and Kdenlive's panels divide by 3600): times 3600 it is 59.00000000000001, a rounding
+    # error past the first frame's time, which is still frame 0 (it was the error frame).
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg320.png -vf "setpts=PTS+59/TB,frei0r=rockpool:$TOP/examples/rain.scene|ms|render||y|0|0|0|0|0.01638888888888889,format=rgb24" \
+        -frames:v 30 -f framemd5 - >ff_off2.md5 2>ff_off2.err
+    hashes ff_off2.md5 >ff_off2.h
+    check "time offset 59 / 3600 rounded up: the scene's frames from 0" \
+        cmp -s ff_off2.h <(head -n 30 cli_half.h)
+    check "time offset 59 / 3600 rounded up: no error" test ! -s ff_off2.err
 fi
 
 # FFmpeg 5.1 loses the time of frames whose width is not a multiple of 64 (854x480):
