@@ -76,11 +76,11 @@ typedef struct rp_output_opts {
     enum rp_format format;      /* RP_FORMAT_NONE: from the path */
     int overwrite;              /* replace existing files */
     const char *codec;          /* encoder name, NULL = default for the container */
-    int crf;                    /* -1 = encoder default; without crf_given, 23 (FFmpeg's for
+    int crf;                    /* 0..63, -1 = encoder default; without crf_given, 23 (FFmpeg's for
                                  * libx264) is each encoder's own default */
     int crf_given;              /* crf was asked for: an encoder without one is refused */
     const char *encoder_preset; /* NULL = encoder default */
-    int64_t bitrate;            /* bits/s, 0 = unset (CRF mode) */
+    int64_t bitrate;            /* bits/s (>= 0), 0 = unset (CRF mode) */
     const char *pix_fmt;        /* NULL = yuv420p (or what the encoder needs) */
     int png_level;              /* libdeflate level 0..9 (9: its 12), -1 = rockpool's own */
     const char *hash_algo;      /* -f framehash's algorithm (hash names as --hash); NULL = md5 */

@@ -527,7 +527,7 @@ RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void 
 /** n passes of frame `frame` at once: passes[i] into dst[i], rows stride[i] bytes apart, as
  * n calls of rp_core_render give them, but the surface passes (RP_PASS_NORMAL,
  * RP_PASS_DISPLACEMENT, RP_PASS_CAUSTICS) with packed rows are worked out together, once.
- * Errors as rp_core_render's, at the first pass that fails. */
+ * Errors as rp_core_render's, at the first pass that fails; RP_ERR_INVALID for n < 0. */
 RP_API int rp_core_render_passes(rp_core *core, int64_t frame, int n, const enum rp_pass *passes,
                                  void *const *dst, const size_t *stride, rp_error *err);
 

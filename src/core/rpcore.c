@@ -850,7 +850,9 @@ static int prepare(rp_core *c, int64_t steps, enum rp_pass pass, const void *dst
         !c->info.light)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "this pass needs render light: the seed presets' renders have none");
-    if (!dst || stride < *row)
+    if (!dst)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the picture is NULL");
+    if (stride < *row)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's stride %zu is shorter than a row of %zu bytes", stride,
                             *row);
@@ -942,6 +944,9 @@ int rp_core_render_passes(rp_core *c, int64_t frame, int n, const enum rp_pass *
     if (frame < 0 || frame >= c->info.frames)
         return rp_error_set(err, RP_ERR_INVALID, 1, "frame %" PRId64 " is outside 0..%" PRId64,
                             frame, c->info.frames - 1);
+    if (n < 0 || (n > 0 && (!passes || !dst || !stride)))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%d passes%s", n,
+                            n < 0 ? " is negative" : ", with no pass, picture or stride array");
     /* the surface passes with packed rows together, after the others */
     for (int i = 0; i < n; i++) {
         int s = passes[i] - RP_PASS_NORMAL;

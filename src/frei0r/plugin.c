@@ -133,6 +133,7 @@ typedef struct instance {
     char error[1600];
     uint8_t *black;  /* a black RGBA frame: the background when the host gives none */
     char said[1600]; /* the last message printed */
+    int warned_rate; /* warn_frame_locked has spoken */
 } instance;
 
 /* One line on stderr, unless it is the one printed last by this instance. */
@@ -539,6 +540,28 @@ static int on_grid(double t, int n, int d, int64_t *k)
     return 1;
 }
 
+/* A scene that steps once a frame (the seed presets) at a host's rate other than its own:
+ * the frames are `rockpool -r R`'s, but R is learnt from the times the host passes, and a
+ * time on both grids (a whole second) is taken on the rate found so far. Said once. */
+static void warn_frame_locked(instance *in, int n, int d)
+{
+    rp_settings_info si;
+    char msg[400], scene[32], host[32];
+    rp_settings_get_info(rp_core_settings(in->core), &si);
+    if (si.rate || (n == in->scene_fps && d == in->scene_fps_den) || in->warned_rate)
+        return;
+    in->warned_rate = 1;
+    snprintf(scene, sizeof scene, in->scene_fps_den == 1 ? "%d" : "%d/%d", in->scene_fps,
+             in->scene_fps_den);
+    snprintf(host, sizeof host, d == 1 ? "%d" : "%d/%d", n, d);
+    snprintf(msg, sizeof msg,
+             "the scene steps its water once a frame at %s fps and the host's frames are at %s "
+             "fps: a time on both grids (a whole second) gets the steps of the rate seen before "
+             "it, so a seek can show another frame than playback; give the scene `fps %s`",
+             scene, host, host);
+    say(in, msg);
+}
+
 /* The host's time t (seconds, after the unit) as a frame k of the core's clock, the
  * core opened again at the host's rate when that changed. The rate is the first of the
  * core's, the scene's and host_rates on whose grid t lies within SNAP_S: a time that is
@@ -588,6 +611,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
             in->fps = n;
             in->fps_den = d;
             in->stale_run = 1;
+            warn_frame_locked(in, n, d);
         }
         if (in->stale_run)
             build_run(in);

@@ -296,6 +296,14 @@ static int validate(const rp_output_spec *opts, rp_error *err)
         return rp_error_set(err, RP_ERR_INVALID, 1, "invalid frame rate %d or first frame %" PRId64,
                             opts->fps, opts->first_frame);
     }
+    /* as the command line reads them (--crf 0..63; -1: the encoder's default) */
+    if (opts->crf < -1 || opts->crf > 63)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "crf %d is out of range (0..63, -1)",
+                            opts->crf);
+    if (opts->bitrate < 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "bit rate %" PRId64 " is negative (0: unset, the crf decides)",
+                            opts->bitrate);
     if (opts->png_level < -1 || opts->png_level > 9) {
         return rp_error_set(err, RP_ERR_INVALID, 1, "PNG level %d is out of range (0..9)",
                             opts->png_level);

@@ -66,7 +66,8 @@ cat >misuse.c <<'C'
 #include <string.h>
 #include "rockpool.h"
 static const char text[] = "size 96x64\nfps 30\nduration 12f\nat 0f drop 48 32 radius 6 height 2000\n";
-static int refused(const char *what, long long start, long long end, int threads)
+static int refused_out(const char *what, long long start, long long end, int threads, int crf,
+                       long long bitrate)
 {
     rp_scene *scene = NULL;
     rp_session *s = NULL;
@@ -78,11 +79,23 @@ static int refused(const char *what, long long start, long long end, int threads
     run.start = start;
     run.end = end;
     run.threads = threads;
+    if (crf != 23 || bitrate) { /* an MP4 that is never made: the session is refused */
+        run.out.path = "never.mp4";
+        run.out.crf = crf;
+        run.out.crf_given = 1;
+        run.out.bitrate = bitrate;
+    }
     int r = rp_session_new(&s, scene, &run, &err);
+    if (!r && run.out.path) /* the outputs are checked before anything is made */
+        r = rp_session_check_outputs(s, &err);
     rp_session_abort(&s);
     rp_scene_free(&scene);
     printf("%s: %s\n", what, r == RP_ERR_INVALID && err.bad_input ? "refused" : "ACCEPTED");
     return r == RP_ERR_INVALID && err.bad_input;
+}
+static int refused(const char *what, long long start, long long end, int threads)
+{
+    return refused_out(what, start, end, threads, 23, 0);
 }
 int main(void)
 {
@@ -107,6 +120,10 @@ int main(void)
     ok &= refused("start -3", -3, -1, 1);
     ok &= refused("end -7", 0, -7, 1);
     ok &= refused("threads -5", 0, -1, -5);
+    /* the encoder's numbers as the command line takes them (they fell back to defaults) */
+    ok &= refused_out("crf -100", 0, -1, 1, -100, 0);
+    ok &= refused_out("crf 64", 0, -1, 1, 64, 0);
+    ok &= refused_out("bit rate -5", 0, -1, 1, 23, -5);
     rp_scene_free(&scene);
     return ok ? 0 : 1;
 }

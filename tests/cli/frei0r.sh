@@ -53,6 +53,21 @@ for name in rain walls; do
     check "ffmpeg $name: frames change" test "$(sort -u ff_$name.h | wc -l)" -gt 100
 done
 
+# A scene that steps once a frame (elias, 30 fps) in a 24 fps host: its frames are
+# `rockpool -r 24`'s, but a seek to a time on both grids (a whole second) can show the 30 fps
+# frame, so the plugin says so once; the rockpool preset's water has a rate of its own and
+# nothing is said.
+if [ $san = 0 ]; then
+    for name in elias harbour; do
+        FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -loop 1 -framerate 24 -i bg.png -t 0.5 \
+            -vf "frei0r=rockpool:$TOP/examples/$name.scene|ms,format=rgb24" -f null - \
+            2>ff_rate_$name.err
+    done
+    check "ffmpeg elias at 24 fps: the once-a-frame rate is said, once" \
+        test "$(grep -c 'steps its water once a frame at 30 fps and the host.s frames are at 24 fps' ff_rate_elias.err)" = 1
+    check "ffmpeg harbour at 24 fps: nothing said" test ! -s ff_rate_harbour.err
+fi
+
 # The host's size is the output size, as -s: a preview at half size is the command line's
 # frames at that size (the rockpool preset's water is the scene's at any size).
 if [ $san = 1 ]; then

@@ -1018,6 +1018,11 @@ static void test_render_passes(void **state)
         free(want);
     }
     assert_int_equal(rp_core_render_passes(c, 20, 1, passes, dst, stride, &err), RP_ERR_INVALID);
+    /* a negative count, and a picture of NULL, are refused and said as what they are */
+    assert_int_equal(rp_core_render_passes(c, 9, -1, passes, dst, stride, &err), RP_ERR_INVALID);
+    assert_true(err.bad_input);
+    assert_int_equal(rp_core_render(c, 9, RP_PASS_RENDER, NULL, W * 3, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "NULL"));
     free(px);
     rp_core_close(&c);
     rp_core_close(&one);
