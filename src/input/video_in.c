@@ -860,12 +860,22 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
                             path);
     }
     /* A file cut short still has its declared length in the header (Matroska, MPEG-TS):
-     * its packets stop more than half a second before it. */
+     * its packets stop more than half a second before it. Where that length ends: the
+     * video stream's own start and duration when it has them (MP4's media duration); else
+     * FFmpeg's estimate from the timestamps (MPEG-TS) counts from the start time, while a
+     * container's own duration (Matroska's, MP4's movie header) ends at its last timestamp,
+     * counted from 0: a clip whose timestamps start at 5 s (-copyts, -output_ts_offset) was
+     * refused as truncated, its start counted twice. */
     if (v->fc->duration != AV_NOPTS_VALUE && v->fc->duration > 0 && all_end != AV_NOPTS_VALUE &&
         v->fc->duration_estimation_method != AVFMT_DURATION_FROM_BITRATE) {
         const AVStream *st = v->fc->streams[v->index];
-        int64_t declared_end =
-            v->fc->duration + (v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0);
+        const int64_t start = v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0;
+        int64_t declared_end = v->fc->duration;
+        if (st->start_time != AV_NOPTS_VALUE && st->duration != AV_NOPTS_VALUE && st->duration > 0)
+            declared_end =
+                av_rescale_q(st->start_time + st->duration, st->time_base, AV_TIME_BASE_Q);
+        else if (v->fc->duration_estimation_method == AVFMT_DURATION_FROM_PTS)
+            declared_end += start;
         AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
                               ? st->avg_frame_rate
                               : (AVRational){1, 1};
@@ -874,7 +884,7 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
                 err, RP_ERR_FORMAT, 1,
                 "video '%s' is truncated: its header says %.3f s, but its frames stop at "
                 "%.3f s (frame %" PRId64 " and later are missing)",
-                path, (double)v->fc->duration / AV_TIME_BASE, seconds(v, v->duration),
+                path, (double)(declared_end - start) / AV_TIME_BASE, seconds(v, v->duration),
                 av_rescale_q(v->duration, v->tb, av_inv_q(rate)));
         }
     }

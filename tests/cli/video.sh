@@ -277,6 +277,20 @@ nothing_written "... and writes nothing"
 expect_status "a truncated video, PNG frames" 2 "$ROCKPOOL" -q flat.scene -i cut.mkv -n 5 \
     -o frames/f_%03d.png
 nothing_written "... and writes no frame"
+# A whole clip whose timestamps start late (-output_ts_offset, -copyts): Matroska's and MP4's
+# header durations end at the last timestamp, so the start is not added to them again (both
+# were refused as "truncated: its header says 9.000 s").
+for ext in mkv mp4; do
+    gen -i whole.mkv -c copy -output_ts_offset 5 late.$ext
+    expect_status "a whole $ext clip starting at 5 s" 0 "$ROCKPOOL" -q flat.scene -i late.$ext \
+        -f framemd5 -o late-$ext.md5
+    theirs late.$ext late-$ext.theirs
+    check "... shows its 100 frames" cmp -s <(hashes late-$ext.md5) late-$ext.theirs
+done
+head -c $(($(stat -c %s late.mkv) / 2)) late.mkv >latecut.mkv
+expect_status "a truncated clip starting at 5 s" 2 "$ROCKPOOL" -q flat.scene -i latecut.mkv \
+    -o out.mp4
+stderr_has "... says it is truncated, its header's 4 s" "its header says 4.000 s"
 # Damage in the middle: the frame that cannot be decoded is named, and the outputs are removed.
 cp whole.mkv broken.mkv
 size=$(stat -c %s broken.mkv)
