@@ -403,6 +403,14 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
             "encoder %s takes neither --crf nor -b (%s keeps its own quality)", codec->name,
             codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
     }
+    if (opts->bitrate > 0 && opts->crf_given) {
+        /* one of the two would be dropped without a word (the bit rate won, while FFmpeg's
+         * libx264 lets the crf win) */
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--crf %d and -b/--bitrate %" PRId64
+                            " both set the quality of encoder %s: give one",
+                            opts->crf, opts->bitrate, codec->name);
+    }
     if (opts->bitrate > 0) {
         enc->bit_rate = opts->bitrate;
         return RP_OK;

@@ -22,6 +22,12 @@ expect_status "encoder options" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c libx264 
 check "--pix-fmt yuv444p used" test "$(probe opts.mp4 pix_fmt)" = yuv444p
 expect_status "bitrate" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c mpeg4 -b 500k -o rate.mkv
 check "-c mpeg4 used" test "$(probe rate.mkv codec_name)" = mpeg4
+# --crf and -b together: one of them would be dropped unsaid (the bit rate won), so refused.
+echo keep >both.mp4
+expect_status "--crf with -b is refused" 2 "$ROCKPOOL" "$scene" "${small[@]}" -y --crf 20 -b 1M \
+    -o both.mp4
+stderr_has "... naming both" "--crf 20 and -b/--bitrate"
+check "... the existing file untouched" test "$(cat both.mp4)" = keep
 
 # framemd5 equals ffmpeg's over our PNG sequence.
 "$ROCKPOOL" "$scene" "${small[@]}" -o png/f_%05d.png
