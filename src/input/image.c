@@ -480,6 +480,9 @@ static int open_decoder(AVCodecContext **dec, const AVCodec *codec, const AVForm
 {
     const rp_decoder_opts o = {.threads = 1, /* get_buffer runs on this thread */
                                .bitexact = 1,
+                               /* damage is an error, not concealed: a JPEG cut short
+                                * decoded, grey below the cut, with exit 0 */
+                               .explode = 1,
                                .get_buffer2 = get_buffer,
                                .opaque = dims,
                                .max_pixels = IMAGE_MAX_PIXELS};
@@ -551,7 +554,9 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
     return rp_error_set(err, ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT,
                         ret != AVERROR(ENOMEM), "cannot decode image '%s' (%s): %s%s", path,
                         codec->name, msg,
-                        dims->seen ? "" : " (corrupt, truncated, or over 16384 pixels per side?)");
+                        !dims->seen ? " (corrupt, truncated, or over 16384 pixels per side?)"
+                        : ret == AVERROR_INVALIDDATA ? " (damaged, or cut short)"
+                                                     : "");
 }
 
 static int decode_first(const char *path, image_dims *dims, image_cost *cost, AVFrame **pframe,

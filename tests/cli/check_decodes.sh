@@ -41,6 +41,16 @@ check_like_render "truncated mask picture (walls visible image)" \
 
 refused_unchanged "truncated -i: --check" "error: cannot decode image 'trunc.png'" \
     -i trunc.png -s 64x36 -n 2 --check
+# A JPEG cut short: FFmpeg's decoder conceals the missing rows (grey) unless told to
+# report damage; it was rendered with exit 0.
+ffmpeg -v error -f lavfi -i testsrc2=size=320x180 -frames:v 1 good.jpg
+head -c $(($(stat -c%s good.jpg) * 9 / 10)) good.jpg >trunc.jpg
+check_like_render "truncated JPEG background" \
+    "t.scene:3:12: error: cannot decode image 'trunc.jpg' (mjpeg)" "background trunc.jpg"
+refused_unchanged "truncated JPEG -i: --check" "error: cannot decode image 'trunc.jpg'" \
+    -i trunc.jpg -s 64x36 -n 2 --check
+expect_status "... a whole JPEG renders" 0 "$R" -q -i good.jpg -s 64x36 -n 2 --hash
+rm -f good.jpg
 # what the render does not decode, --check does not refuse: a mask after the last frame, a
 # sky under a seed preset (no light to reflect it)
 printf '%s\n' "size 64x36" "duration 2f" "at 5s wall mask trunc.png" >late.scene
