@@ -253,12 +253,17 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
 
     if (((w & 1) && desc->log2_chroma_w) || ((h & 1) && desc->log2_chroma_h)) {
         int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
-        int has444 = supports_pix_fmt(codec, AV_PIX_FMT_YUV444P);
+        /* with an alpha plane (--alpha), the full-chroma format must keep it: yuv444p was
+         * offered to VP9's yuva420p, and then refused as having no alpha plane */
+        int alpha = (desc->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+        int has444 = supports_pix_fmt(codec, alpha ? AV_PIX_FMT_YUVA444P : AV_PIX_FMT_YUV444P);
 
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
                             codec_label(codec), pix_name, w, h, ew, eh,
-                            has444 ? " or --pix-fmt yuv444p" : "");
+                            !has444 ? ""
+                            : alpha ? " or --pix-fmt yuva444p"
+                                    : " or --pix-fmt yuv444p");
     }
     return RP_OK;
 }

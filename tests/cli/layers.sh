@@ -53,6 +53,11 @@ check "libvpx-vp9 decodes yuva420p" grep -q "Video: vp9.*yuva420p" \
     <(ffmpeg -hide_banner -c:v libvpx-vp9 -i lay.webm -frames:v 1 -f null - 2>&1)
 alpha_varies "WebM alpha varies over the frame (libvpx decoder)" lay.webm libvpx-vp9
 
+# An odd size: the way out offered keeps the alpha plane (yuv444p, which has none, was offered
+# to VP9's yuva420p, and then refused for that).
+expect_status "--alpha WebM at an odd size" 2 "$ROCKPOOL" -q pool.scene --alpha -s 65x37 -o odd.webm
+stderr_has "... names the even size" "yuva420p needs an even width and height (got 65x37): use -s 64x36"
+check "... and offers no pixel format without alpha" bash -c "! grep -q 'yuv444p' '$WORK/err'"
 expect_status "--alpha MOV" 0 "$ROCKPOOL" -q pool.scene --alpha -o lay.mov
 check "MOV default is ProRes 4444 with alpha" test \
     "$(probe lay.mov codec_name) $(probe lay.mov profile) $(probe lay.mov pix_fmt)" \
