@@ -276,16 +276,24 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, rp_error
 static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
 {
     const char *end;
-    int64_t v = 0;
+    int64_t v = 0, frac = 0, scale = 1; /* the decimals, frac / scale */
     int64_t mul = 1;
     whole(text, 0, &v, &end);
+    /* decimals before a suffix, as FFmpeg takes them: 1.5M, 2.5k */
+    if (end != text && *end == '.') {
+        for (end++; *end >= '0' && *end <= '9' && scale < 1000000000; end++)
+            frac = frac * 10 + (*end - '0'), scale *= 10;
+    }
     if (end != text && (*end == 'k' || *end == 'K'))
         mul = 1000, end++;
     else if (end != text && (*end == 'm' || *end == 'M'))
         mul = 1000000, end++;
-    if (end == text || *end || v < 1 || v > INT64_MAX / 1000000 / 1000)
-        return usage_error(err, "--bitrate: '%s' is not a rate like 4M or 2500k", text);
-    *out = v * mul;
+    else if (end != text && (*end == 'g' || *end == 'G'))
+        mul = 1000000000, end++;
+    if (end == text || *end || v > 1000000000 || (frac * mul) % scale ||
+        v * mul + frac * mul / scale < 1)
+        return usage_error(err, "--bitrate: '%s' is not a rate like 4M, 1.5M or 2500k", text);
+    *out = v * mul + frac * mul / scale;
     return 0;
 }
 

@@ -85,6 +85,12 @@ differ "-crf reaches the encoder (another CRF, other bytes)" a.mp4 c.mp4
 R -b:v 50k -codec:v libx264 -o d.mp4
 R --bitrate 50k -o e.mp4
 check "-b:v equals --bitrate (bytes)" cmp -s d.mp4 e.mp4
+# FFmpeg's decimals before a suffix: -b:v 1.5M is 1500k (it was refused as not a rate).
+R -b:v 0.05M -o f.mp4
+check "-b:v 0.05M equals 50k (bytes)" cmp -s e.mp4 f.mp4
+expect_status "-b 1.0005k (half a bit a second) is refused" 2 "$ROCKPOOL" -q h.scene -n 3 \
+    -b 1.0005k -o g.mp4
+stderr_has "... as not a rate" "is not a rate like"
 ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=30 -f lavfi -i sine=sample_rate=48000 \
     -t 0.2 -c:v libx264 -pix_fmt yuv420p -c:a aac snd.mp4
 R -i snd.mp4 -an -o an.mkv
