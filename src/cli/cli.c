@@ -641,8 +641,14 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
         }
         cli->run.hash_algo = cli->run.out.hash_algo = arg;
         break;
-    case 'y': cli->run.out.overwrite = 1; break;
-    case ARG_NO_OVERWRITE: cli->run.out.overwrite = 0; break;
+    case 'y':
+        cli->run.out.overwrite = 1;
+        cli->overwrite_opts |= 1;
+        break;
+    case ARG_NO_OVERWRITE:
+        cli->run.out.overwrite = 0;
+        cli->overwrite_opts |= 2;
+        break;
     case ARG_ALPHA: cli->run.alpha = 1; break;
     case ARG_AOV: {
         /* --aov KIND PATH: the path is the next word */
@@ -776,6 +782,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
         cli->scene_path = argv[optind++];
     if (optind < argc)
         return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
+    if (cli->overwrite_opts == 3) /* as FFmpeg refuses them: which one was meant? */
+        return usage_error(err,
+                           "-y (--overwrite) and -n (--no-overwrite) are both given: give one");
     /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T; the timeline is then -n's
      * (in either order), or the scene's */
     if (cli->ss_given && cli->t_given) {

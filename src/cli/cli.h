@@ -48,6 +48,7 @@ typedef struct rp_cli {
     int64_t n_frames;   /* -n's, when n_given */
     int n_given;
     int64_t vframes;
+    int overwrite_opts; /* 1: -y given, 2: -n (--no-overwrite) given */
 } rp_cli;
 
 /** Parse argv. FFmpeg's single-dash spellings (-pix_fmt, -vcodec, -ss, -frames:v, ...)

@@ -300,6 +300,19 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
                                 codec_label(codec), codec->name);
         }
         pix_name = av_get_pix_fmt_name(fmt);
+    } else if (!alpha && !opts->pix_fmt && opts->format != RP_FORMAT_GIF && codec->pix_fmts &&
+               !supports_pix_fmt(codec, AV_PIX_FMT_YUV420P)) {
+        /* an encoder without yuv420p (prores_ks, qtrle, dnxhd, libx264rgb): as FFmpeg does,
+         * its format that keeps the most of RGB frames, among those without alpha */
+        enum AVPixelFormat list[64];
+        int n = 0;
+        for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE && n < 63; p++)
+            if (!(av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_ALPHA) && *p != AV_PIX_FMT_PAL8)
+                list[n++] = *p;
+        list[n] = AV_PIX_FMT_NONE;
+        if (n)
+            pix_name = av_get_pix_fmt_name(
+                avcodec_find_best_pix_fmt_of_list(list, AV_PIX_FMT_RGB24, 0, NULL));
     }
     fmt = av_get_pix_fmt(pix_name);
     fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&

@@ -32,6 +32,19 @@ refused "--encoder-preset for mpeg4" "encoder mpeg4 has no presets" \
     -c mpeg4 --encoder-preset slow -o o.mkv
 refused "--pix-fmt mpeg4 lacks" "encoder mpeg4 cannot encode pixel format yuv444p" \
     -c mpeg4 --pix-fmt yuv444p -o o.mkv
+# An encoder without yuv420p and no --pix-fmt: its format that keeps the most of RGB, as
+# FFmpeg picks it (it was refused: 'cannot encode pixel format yuv420p').
+for c in prores_ks libx264rgb; do
+    have $c || continue
+    rm -f nopix.mov
+    expect_status "-c $c without --pix-fmt: exit 0" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c $c \
+        -o nopix.mov
+    got=$(ffprobe -v error -select_streams v:0 -show_entries stream=pix_fmt -of csv=p=0 nopix.mov)
+    case $c:$got in prores_ks:yuv444p1[02]le | libx264rgb:gbrp | libx264rgb:bgr0 | libx264rgb:rgb24)
+        ok "-c $c without --pix-fmt: a full-chroma format ($got)" ;;
+    *) bad "-c $c without --pix-fmt: a full-chroma format (got '$got')" ;;
+    esac
+done
 # A value the encoder refuses, or settings it cannot open with (its own reason).
 refused "mpeg4 too wide" "encoder mpeg4 refuses 9000x64 yuv420p at 30/1 fps: dimensions too large" \
     -c mpeg4 -s 9000x64 -o o.mp4

@@ -37,6 +37,11 @@ refused "--size 9223372036854775808x5" \
 # --simd: the five levels only (simd128 is WebAssembly's name)
 refused "--simd simd128" "--simd: unknown level 'simd128' (expected c, sse2, avx2, avx512, avx512icl)" \
     --simd simd128
+# -y and -n together: FFmpeg refuses them, and rockpool took the last (either order)
+for pair in "-y -n" "-n -y" "--overwrite --no-overwrite"; do
+    # shellcheck disable=SC2086 # the pair is two options
+    refused "$pair" "-y (--overwrite) and -n (--no-overwrite) are both given: give one" $pair
+done
 # -t Nf is held to -n's 0..100000000 (and a time to the scene's 0s..1000000s), naming -t
 refused "-t 200000000f" "-t: 200000000f is out of range (0f..100000000f)" -t 200000000f
 expect_status "-t 100000000f: exit 0" 0 "$R" --check -t 100000000f
