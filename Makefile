@@ -126,6 +126,10 @@ $(BUILD)/examples/core_frames: examples/core_frames.c $(BUILD)/librpcore.a
 $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a
 	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) $(DEPS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
+# The tests' transcription of the RGB of limited-range YUV (tests/cli/video.sh).
+$(BUILD)/yuv_rgb: tests/tools/yuv_rgb.c
+	$(CC) $(CORE_CFLAGS) -o $@ $<
+
 # The frei0r plugin (rockpool-frei0r(7)): src/frei0r over the core, as a shared object that
 # exports the f0r_* functions alone (src/frei0r/exports.map). The program's core objects
 # are not position-independent: the plugin links a copy compiled with -fPIC under
@@ -176,7 +180,7 @@ cross: $(CROSS_BINS)
 
 tests: $(BUILD)/rockpool $(MAN_PAGES) $(UNIT_BINS) $(BUILD)/fuzz_scene_replay \
        $(BUILD)/fuzz_image_replay $(BUILD)/rpcore $(BUILD)/examples/frames $(PLUGIN) \
-       $(BUILD)/examples/core_frames $(BUILD)/frei0r_harness web-files web-tests
+       $(BUILD)/examples/core_frames $(BUILD)/frei0r_harness $(BUILD)/yuv_rgb web-files web-tests
 
 # `make web`: the playground (README "In the browser"): build/web/ holds index.html, its
 # scripts, rockpool.wasm (the core's sources, as librpcore.a's, and web/rpweb.c, built for

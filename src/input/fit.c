@@ -23,6 +23,13 @@ struct rp_fit_scaler {
     int nb_planes, pal;
     uint8_t *tmp[4]; /* dst.w x dst.h RGB24, padded for libswscale's writers */
     int tmp_stride[4];
+    /* Limited-range YUV: libswscale scales to YUV 4:4:4 at the source's depth (yuv[], 8 or
+     * 16 bits a sample) and the matrix below makes RGB in integers (yuv_rgb). */
+    uint8_t *yuv[4];
+    int yuv_stride[4];
+    int deep;                       /* yuv[] holds 16-bit samples of `depth` bits */
+    int depth;                      /* the source's bits a sample */
+    int64_t cy, crv, cgu, cgv, cbu; /* Q16: 255/219 and the matrix's chroma terms, scaled */
 };
 
 /* a / b rounded to nearest, halves up (a >= 0, b > 0, 2a + b without overflow). */
@@ -82,8 +89,70 @@ int rp_fit_rects(enum rp_fit fit, int src_w, int src_h, int sar_num, int sar_den
 
 int64_t rp_fit_scaler_bytes(int dst_w, int dst_h)
 {
-    /* The RGB24 staging frame, rows padded to 64 bytes, plus av_image_alloc's slack. */
-    return ((int64_t)dst_w * 3 + 64) * dst_h + 64;
+    /* The RGB24 staging frame, rows padded to 64 bytes, plus av_image_alloc's slack; and
+     * for limited-range YUV three 16-bit planes at most. */
+    return ((int64_t)dst_w * 3 + 64) * dst_h + 64 + ((int64_t)dst_w * 2 + 64) * 3 * dst_h + 64;
+}
+
+/* Kr and Kb (x 10000) of a YUV matrix (AVColorSpace), or 0 where the integer path does not
+ * convert it (libswscale does): BT.601 (also for unspecified, as the ffmpeg program reads
+ * it), BT.709, BT.2020, SMPTE 240M, FCC. */
+static int matrix_k(int colorspace, int *kr, int *kb)
+{
+    switch (colorspace) {
+    case AVCOL_SPC_BT709: *kr = 2126, *kb = 722; return 1;
+    case AVCOL_SPC_BT2020_NCL:
+    case AVCOL_SPC_BT2020_CL: *kr = 2627, *kb = 593; return 1;
+    case AVCOL_SPC_SMPTE240M: *kr = 2120, *kb = 870; return 1;
+    case AVCOL_SPC_FCC: *kr = 3000, *kb = 1100; return 1;
+    case AVCOL_SPC_UNSPECIFIED:
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M: *kr = 2990, *kb = 1140; return 1;
+    default: return 0;
+    }
+}
+
+/* The matrix's terms in Q16 for samples of `depth` bits of limited range (Y 16..235, C
+ * 16..240 at 8 bits, times 2^(depth - 8)): R = Y' + 2 (1 - Kr) Cr', G = Y' - 2 Kb (1 - Kb) /
+ * Kg Cb' - 2 Kr (1 - Kr) / Kg Cr', B = Y' + 2 (1 - Kb) Cb', with Y' = (Y - 16) 255 / 219
+ * and C' = (C - 128) 255 / 224, each term rounded once from its exact fraction. */
+static void yuv_terms(rp_fit_scaler *s, int64_t kr, int64_t kb)
+{
+    const int64_t sc = (int64_t)1 << (s->depth - 8), kg = 10000 - kr - kb;
+    s->cy = div_round(255 * 65536, 219 * sc);
+    s->crv = div_round(2 * (10000 - kr) * 255 * 65536, 10000 * 224 * sc);
+    s->cbu = div_round(2 * (10000 - kb) * 255 * 65536, 10000 * 224 * sc);
+    s->cgu = div_round(2 * kb * (10000 - kb) * 255 * 65536, 10000 * kg * 224 * sc);
+    s->cgv = div_round(2 * kr * (10000 - kr) * 255 * 65536, 10000 * kg * 224 * sc);
+}
+
+static inline uint8_t clamp255(int64_t v)
+{
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* Row y of yuv[] (4:4:4) into RGB24 at out. */
+static void yuv_rgb(const rp_fit_scaler *s, int y, uint8_t *out)
+{
+    const int64_t y0 = (int64_t)16 << (s->depth - 8), c0 = (int64_t)128 << (s->depth - 8);
+    for (int x = 0; x < s->dst.w; x++) {
+        int64_t Y, U, V;
+        if (s->deep) {
+            Y = ((const uint16_t *)(s->yuv[0] + (size_t)y * s->yuv_stride[0]))[x];
+            U = ((const uint16_t *)(s->yuv[1] + (size_t)y * s->yuv_stride[1]))[x];
+            V = ((const uint16_t *)(s->yuv[2] + (size_t)y * s->yuv_stride[2]))[x];
+        } else {
+            Y = s->yuv[0][(size_t)y * s->yuv_stride[0] + x];
+            U = s->yuv[1][(size_t)y * s->yuv_stride[1] + x];
+            V = s->yuv[2][(size_t)y * s->yuv_stride[2] + x];
+        }
+        int64_t l = (Y - y0) * s->cy + 32768;
+        U -= c0;
+        V -= c0;
+        out[3 * x] = clamp255((l + s->crv * V) >> 16);
+        out[3 * x + 1] = clamp255((l - s->cgu * U - s->cgv * V) >> 16);
+        out[3 * x + 2] = clamp255((l + s->cbu * U) >> 16);
+    }
 }
 
 int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int src_h, int pix_fmt,
@@ -126,18 +195,43 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
         s->plane_off[comp->plane][1] = chroma ? desc->log2_chroma_w : 0;
         s->plane_shift_y[comp->plane] = chroma ? desc->log2_chroma_h : 0;
     }
+    /* Limited-range YUV in integers: libswscale's accurate RGB conversion of it (FFmpeg
+     * 5.1) comes out about 2 levels dark (a flat Y 126 gave 126, not 128), and its faster
+     * one is not the same on every machine. The scaling and the chroma's interpolation
+     * stay libswscale's, into 4:4:4 at the source's depth. */
+    int kr = 0, kb = 0;
+    const int yuv = !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) &&
+                    desc->nb_components >= 3 && !(desc->flags & AV_PIX_FMT_FLAG_ALPHA) &&
+                    color_range != AVCOL_RANGE_JPEG && strncmp(desc->name, "yuvj", 4) != 0 &&
+                    desc->comp[0].depth >= 8 && desc->comp[0].depth <= 16 &&
+                    matrix_k(colorspace, &kr, &kb);
+    enum AVPixelFormat mid = AV_PIX_FMT_RGB24;
+    if (yuv) {
+        s->depth = desc->comp[0].depth;
+        mid = s->depth == 8    ? AV_PIX_FMT_YUV444P
+              : s->depth <= 10 ? AV_PIX_FMT_YUV444P10
+              : s->depth <= 12 ? AV_PIX_FMT_YUV444P12
+                               : AV_PIX_FMT_YUV444P16;
+        s->depth = mid == AV_PIX_FMT_YUV444P     ? 8
+                   : mid == AV_PIX_FMT_YUV444P10 ? 10
+                   : mid == AV_PIX_FMT_YUV444P12 ? 12
+                                                 : 16;
+        s->deep = s->depth > 8;
+        yuv_terms(s, kr, kb);
+        if (av_image_alloc(s->yuv, s->yuv_stride, s->dst.w, s->dst.h, mid, 64) < 0)
+            s->yuv[0] = NULL;
+    }
     s->sws = sws_getContext(s->crop.w, s->crop.h, (enum AVPixelFormat)pix_fmt, s->dst.w, s->dst.h,
-                            AV_PIX_FMT_RGB24, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, NULL,
-                            NULL, NULL);
+                            mid, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
     if (av_image_alloc(s->tmp, s->tmp_stride, s->dst.w, s->dst.h, AV_PIX_FMT_RGB24, 64) < 0)
         s->tmp[0] = NULL;
-    if (!s->sws || !s->tmp[0]) {
+    if (!s->sws || !s->tmp[0] || (yuv && !s->yuv[0])) {
         ret = rp_error_set(err, s->sws ? RP_ERR_NOMEM : RP_ERR_FORMAT, !s->sws,
                            s->sws ? "out of memory" : "cannot convert %s to RGB", desc->name);
         rp_fit_scaler_free(&s);
         return ret;
     }
-    if (!(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3) {
+    if (!yuv && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3) {
         /* The source's own matrix and range (yuvj formats are full range by name). */
         int full = color_range == AVCOL_RANGE_JPEG || strncmp(desc->name, "yuvj", 4) == 0;
         int *inv, *table, src_range, dst_range, brightness, contrast, saturation;
@@ -167,8 +261,12 @@ int rp_fit_scaler_run(rp_fit_scaler *s, const uint8_t *const src[4], const int s
         planes[p] = src[p] + (ptrdiff_t)(s->crop.y >> s->plane_shift_y[p]) * src_stride[p] +
                     (ptrdiff_t)((size_t)(s->crop.x >> s->plane_off[p][1]) * s->plane_off[p][0]);
     }
-    if (sws_scale(s->sws, planes, strides, 0, s->crop.h, s->tmp, s->tmp_stride) != s->dst.h)
+    if (sws_scale(s->sws, planes, strides, 0, s->crop.h, s->yuv[0] ? s->yuv : s->tmp,
+                  s->yuv[0] ? s->yuv_stride : s->tmp_stride) != s->dst.h)
         return RP_ERR_FORMAT;
+    if (s->yuv[0])
+        for (int y = 0; y < s->dst.h; y++)
+            yuv_rgb(s, y, s->tmp[0] + (size_t)y * s->tmp_stride[0]);
     for (int y = 0; y < s->dst_h; y++) {
         uint8_t *out = rgb + (size_t)y * row;
 
@@ -191,6 +289,7 @@ void rp_fit_scaler_free(rp_fit_scaler **ps)
         return;
     sws_freeContext((*ps)->sws);
     av_freep(&(*ps)->tmp[0]);
+    av_freep(&(*ps)->yuv[0]);
     free(*ps);
     *ps = NULL;
 }

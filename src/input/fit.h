@@ -32,7 +32,8 @@ int rp_fit_rects(enum rp_fit fit, int src_w, int src_h, int sar_num, int sar_den
                  int dst_h, rp_rect *crop, rp_rect *dst);
 
 /** A converter from one source picture layout to packed RGB24 at a frame size, with a fit
- * mode (bicubic, accurate rounding, bit-exact: the same pixels on every machine). */
+ * mode (bicubic, accurate rounding, bit-exact: the same pixels on every machine; limited-
+ * range YUV is scaled to YUV 4:4:4 and its matrix applied in integers, fit.c). */
 typedef struct rp_fit_scaler rp_fit_scaler;
 
 /** Describe the source: its size, its FFmpeg pixel format (an enum AVPixelFormat), its

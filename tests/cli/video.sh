@@ -3,17 +3,34 @@
 # timestamp rule computed from ffprobe's timestamps, audio measured by ffprobe.
 source "$(dirname "$0")/lib.sh"
 
-# The same RGB conversion rockpool's fit scaler uses (fit.h), so that with flat water (no
-# events: the rockpool preset's light layer adds nothing) a frame equals the input's bytes.
+# The same conversion rockpool's fit scaler makes (fit.h), so that with flat water (no
+# events: the rockpool preset's light layer adds nothing) a frame equals the input's bytes:
+# libswscale with these flags to YUV 4:4:4, then the matrix in integers, which
+# tests/tools/yuv_rgb.c transcribes (libswscale's own RGB of limited-range YUV came out
+# about 2 levels dark).
 SWS=bicubic+accurate_rnd+bitexact
+YUV_RGB=$(dirname "$ROCKPOOL")/yuv_rgb
 
 # hashes FILE: the MD5 column of framemd5 lines (ours or ffmpeg's), one a line.
 hashes() { grep -v '^#' "$1" | awk -F', *' '{print $6}'; }
-# theirs CLIP OUT: ffmpeg's decode of CLIP's frames (every one, in presentation order) as
-# RGB24 at their own size, hashed.
+# size CLIP: its video's WxH.
+size() { ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=s=x:p=0 "$1"; }
+# rgb_of CLIP OUT: ffmpeg's decode of CLIP's frames (every one, in presentation order) as
+# raw RGB24 at their own size, as rockpool converts limited-range YUV (BT.709 where the
+# stream says so, else BT.601, as the ffmpeg program reads an unspecified matrix).
+rgb_of() {
+    local cs k wh
+    cs=$(ffprobe -v error -select_streams v:0 -show_entries stream=color_space -of csv=p=0 "$1")
+    case $cs in bt709) k=(2126 722) ;; *) k=(2990 1140) ;; esac
+    wh=$(size "$1")
+    ffmpeg -v error -i "$1" -map 0:v:0 -fps_mode passthrough -sws_flags $SWS -pix_fmt yuv444p \
+        -f rawvideo - | "$YUV_RGB" "${wh%x*}" "${wh#*x}" "${k[@]}" >"$2"
+}
+# theirs CLIP OUT: those frames hashed.
 theirs() {
-    ffmpeg -v error -i "$1" -map 0:v:0 -fps_mode passthrough -sws_flags $SWS -pix_fmt rgb24 \
-        -f framemd5 - >"$2.full" && hashes "$2.full" >"$2"
+    rgb_of "$1" "$2.rgb" &&
+        ffmpeg -v error -f rawvideo -pix_fmt rgb24 -s "$(size "$1")" -i "$2.rgb" -f framemd5 - \
+            >"$2.full" && hashes "$2.full" >"$2"
 }
 # pts CLIP OUT: each frame's presentation time in seconds as an exact fraction
 # "ticks*tb_num/tb_den", in presentation order.
@@ -92,8 +109,8 @@ gen -f lavfi -i testsrc2=size=640x360:rate=25:duration=2 \
     -c:v libx264 -pix_fmt yuv420p -c:a aac -shortest clip.mp4
 expect_status "video background render" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 -o v25.mp4
 check "the clip's length is the timeline's: 50 frames" test "$(probe v25.mp4 nb_read_frames)" = 50
-ffmpeg -v error -i v25.mp4 -f rawvideo -pix_fmt rgb24 v25.rgb
-ffmpeg -v error -i clip.mp4 -map 0:v -f rawvideo -pix_fmt rgb24 clip.rgb
+rgb_of v25.mp4 v25.rgb
+rgb_of clip.mp4 clip.rgb
 check "each frame within 35 dB PSNR of the input's" psnr v25.rgb clip.rgb 640 360 35
 adur=$(ffprobe -v error -select_streams a:0 -show_entries stream=duration -of csv=p=0 v25.mp4)
 check "an audio stream of 2.0 s (within one AAC frame, 1024/48000 s): ${adur:-none}" \
@@ -363,8 +380,8 @@ check "... and both rendered every frame (50, 150)" \
 gen -f lavfi -i testsrc2=size=640x360:rate=25:duration=2 -c:v libx264 -pix_fmt yuv420p \
     -bf 3 -f mpegts bframes.ts
 expect_status "B-frame MPEG-TS background" 0 "$ROCKPOOL" -q flat.scene -i bframes.ts -o ts.mp4
-ffmpeg -v error -i ts.mp4 -f rawvideo -pix_fmt rgb24 ts.rgb
-ffmpeg -v error -i bframes.ts -f rawvideo -pix_fmt rgb24 bframes.rgb
+rgb_of ts.mp4 ts.rgb
+rgb_of bframes.ts bframes.rgb
 check "B-frame MPEG-TS: 50 frames, each within 35 dB of ffmpeg's decode" psnr ts.rgb bframes.rgb 640 360 35
 "$ROCKPOOL" -q flat.scene -i bframes.ts --hash -f framemd5 -o /dev/null >ts_full.hash
 "$ROCKPOOL" -q flat.scene -i bframes.ts --start 20 --hash -f framemd5 -o /dev/null >ts_part.hash

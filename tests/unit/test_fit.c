@@ -190,6 +190,89 @@ static void test_scaler_crop_and_pad(void **state)
     free(out);
 }
 
+/* A yuv420p frame of limited range, W x H, in blocks of 8 x 8 pixels of one Y and one
+ * U and V each (blk[i] = {Y, U, V} for block i, row-major), through the scaler at its own
+ * size with matrix cs; out holds each block's RGB at its pixel (3, 3) and (4, 4), where
+ * the chroma's interpolation reads that block's samples alone. */
+enum { BW = 256, BH = 128, NB = (BW / 8) * (BH / 8) };
+static void yuv_blocks(int cs, const uint8_t (*blk)[3], uint8_t (*out)[2][3])
+{
+    uint8_t *src[4], *rgb = malloc(BW * BH * 3);
+    int stride[4];
+    rp_fit_scaler *s;
+    rp_error err;
+    assert_non_null(rgb);
+    assert_true(av_image_alloc(src, stride, BW, BH, AV_PIX_FMT_YUV420P, 64) >= 0);
+    for (int y = 0; y < BH; y++)
+        for (int x = 0; x < BW; x++) {
+            const uint8_t *b = blk[(y / 8) * (BW / 8) + x / 8];
+            src[0][y * stride[0] + x] = b[0];
+            src[1][(y / 2) * stride[1] + x / 2] = b[1];
+            src[2][(y / 2) * stride[2] + x / 2] = b[2];
+        }
+    assert_int_equal(rp_fit_scaler_new(&s, RP_FIT_STRETCH, BW, BH, AV_PIX_FMT_YUV420P, 1, 1, cs,
+                                       AVCOL_RANGE_MPEG, BW, BH, &err),
+                     RP_OK);
+    assert_int_equal(rp_fit_scaler_run(s, (const uint8_t *const *)src, stride, rgb), RP_OK);
+    for (int i = 0; i < NB; i++)
+        for (int k = 0; k < 2; k++)
+            memcpy(out[i][k],
+                   rgb + (((i / (BW / 8)) * 8 + 3 + k) * BW + (i % (BW / 8)) * 8 + 3 + k) * 3, 3);
+    rp_fit_scaler_free(&s);
+    av_freep(&src[0]);
+    free(rgb);
+}
+
+/* Limited-range YUV 4:2:0's RGB: levels worked out by hand, exact (Y 126 is 110 x 255 / 219
+ * = 128.08: 128, where libswscale's accurate conversion of FFmpeg 5.1 gave 126), and every
+ * block of a sweep within a level of the BT.601 and BT.709 matrices in doubles. */
+static void test_scaler_yuv_levels(void **state)
+{
+    static uint8_t blk[NB][3], out[NB][2][3];
+    (void)state;
+    /* greys: Y 16 -> 0, 50 -> 34 x 255 / 219 = 39.6 -> 40, 126 -> 128, 200 -> 214.2 -> 214,
+     * 235 -> 255; BT.709 red, Y 63 U 102 V 240: R 54.7 + 1.5748 x 127.5 -> 255 (held),
+     * G 54.7 + 0.1873 x 29.6 - 0.4681 x 127.5 = 0.59 -> 1, B 54.7 - 1.8556 x 29.6 < 0 -> 0 */
+    static const uint8_t grey_in[5] = {16, 50, 126, 200, 235}, grey_out[5] = {0, 40, 128, 214, 255};
+    for (int i = 0; i < NB; i++) {
+        blk[i][0] = grey_in[i % 5];
+        blk[i][1] = blk[i][2] = 128;
+    }
+    blk[5][0] = 63, blk[5][1] = 102, blk[5][2] = 240;
+    yuv_blocks(AVCOL_SPC_BT709, (const uint8_t(*)[3])blk, out);
+    for (int i = 0; i < NB; i++)
+        for (int k = 0; k < 2; k++)
+            for (int c = 0; c < 3; c++)
+                assert_int_equal(out[i][k][c], i == 5 ? (c == 0   ? 255
+                                                         : c == 1 ? 1
+                                                                  : 0)
+                                                      : grey_out[i % 5]);
+    /* the sweep: Y across 16..235 against U, V across 16..240, both matrices */
+    for (int m = 0; m < 2; m++) {
+        const double kr = m ? 0.2126 : 0.299, kb = m ? 0.0722 : 0.114, kg = 1 - kr - kb;
+        for (int i = 0; i < NB; i++) {
+            blk[i][0] = (uint8_t)(16 + (i * 37 + m) % 220);
+            blk[i][1] = (uint8_t)(16 + (i * 7 + i / 32) % 225);
+            blk[i][2] = (uint8_t)(16 + (i * 13 + 3 * (i / 32)) % 225);
+        }
+        yuv_blocks(m ? AVCOL_SPC_BT709 : AVCOL_SPC_UNSPECIFIED, (const uint8_t(*)[3])blk, out);
+        for (int i = 0; i < NB; i++) {
+            double l = (blk[i][0] - 16) * 255.0 / 219, u = (blk[i][1] - 128) * 255.0 / 224,
+                   v = (blk[i][2] - 128) * 255.0 / 224;
+            double want[3] = {l + 2 * (1 - kr) * v,
+                              l - 2 * kb * (1 - kb) / kg * u - 2 * kr * (1 - kr) / kg * v,
+                              l + 2 * (1 - kb) * u};
+            for (int k = 0; k < 2; k++)
+                for (int c = 0; c < 3; c++) {
+                    double w = want[c] < 0 ? 0 : want[c] > 255 ? 255 : want[c];
+                    if (out[i][k][c] < w - 1 || out[i][k][c] > w + 1)
+                        fail_msg("matrix %d, Y %d U %d V %d: channel %d is %d, want %.2f", m,
+                                 blk[i][0], blk[i][1], blk[i][2], c, out[i][k][c], w);
+                }
+        }
+    }
+}
+
 static void test_scaler_refuses(void **state)
 {
     rp_fit_scaler *s = (rp_fit_scaler *)1;
@@ -212,7 +295,7 @@ int main(void)
         cmocka_unit_test(test_cover),          cmocka_unit_test(test_contain),
         cmocka_unit_test(test_sample_aspect),  cmocka_unit_test(test_invalid),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_scaler_crop_and_pad),
-        cmocka_unit_test(test_scaler_refuses),
+        cmocka_unit_test(test_scaler_refuses), cmocka_unit_test(test_scaler_yuv_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
