@@ -49,6 +49,10 @@ done
 # extern "C", as rpcore.h's are: before, rp_run_init was looked up as a C++ symbol).
 lib=$(dirname "$ROCKPOOL")/librockpool.a
 libs=$(pkg-config --libs zlib libdeflate libavformat libavcodec libswscale libavutil libxxhash)
+# a sanitizer build's library needs its runtime (make SAN=1's flags)
+if nm "$lib" 2>/dev/null | grep -q __asan_; then
+    libs="-fsanitize=address,undefined $libs"
+fi
 if command -v g++ >/dev/null; then
     printf '#include "rockpool.h"\nint main() { rp_run r; rp_run_init(&r); return r.threads == 1 ? 0 : 1; }\n' >alone.cc
     # shellcheck disable=SC2086 # the libraries' flags are words
