@@ -308,11 +308,15 @@ static int validate(const rp_output_spec *opts, rp_error *err)
         return rp_error_set(err, RP_ERR_INVALID, 1, "PNG level %d is out of range (0..9)",
                             opts->png_level);
     }
+    /* Matroska and WebM stream without seeking back (no index, no duration): a pipe takes
+     * them; MP4 and MOV write their index last and move it to the front, GIF and WebP
+     * too go back, PNG is files. */
     if (rp_output_is_stdout(opts->path) && format != RP_FORMAT_Y4M &&
-        format != RP_FORMAT_FRAMEMD5 && format != RP_FORMAT_FRAMEHASH) {
+        format != RP_FORMAT_FRAMEMD5 && format != RP_FORMAT_FRAMEHASH && format != RP_FORMAT_MKV &&
+        format != RP_FORMAT_WEBM) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s output cannot go to stdout ('-'): use -f y4m or -f framemd5, or a "
-                            "file name",
+                            "%s output cannot go to stdout ('-'): use -f y4m, mkv, webm or "
+                            "framemd5, or a file name",
                             b->name);
     }
     resolved.format = format;

@@ -33,6 +33,7 @@ typedef struct video_out {
     int nheld, maxheld, palette_made;
     char tmp[4096];
     int tmp_exists;
+    int to_stdout;       /* -o -: the stream goes to standard output, nothing to rename */
     rp_audio_out *audio; /* NULL: no audio */
 } video_out;
 
@@ -231,6 +232,15 @@ static int open_temp_file(video_out *vo, rp_error *err)
     char url[4200];
     int ret, fd;
 
+    if (rp_output_is_stdout(opts->path)) { /* Matroska or WebM down a pipe: no file */
+        av_freep(&vo->oc->url);
+        vo->oc->url = av_strdup("pipe:1");
+        ret = vo->oc->url ? avio_open(&vo->oc->pb, "pipe:1", AVIO_FLAG_WRITE) : AVERROR(ENOMEM);
+        if (ret < 0)
+            return rp_averr(err, RP_ERR_IO, "cannot write", "standard output", ret);
+        vo->to_stdout = 1;
+        return RP_OK;
+    }
     if (rp_output_temp_name(opts->path, vo->tmp, sizeof(vo->tmp))) {
         return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the output path '%.64s...' is too long",
                             opts->path);
@@ -399,7 +409,8 @@ static int video_close(void *priv, rp_error *err)
         goto fail;
     }
     vo->tmp_exists = 0;
-    ret = rp_output_commit(vo->tmp, vo->opts->path, vo->opts->overwrite, err);
+    if (!vo->to_stdout)
+        ret = rp_output_commit(vo->tmp, vo->opts->path, vo->opts->overwrite, err);
 
 fail:
     release(vo);

@@ -112,6 +112,19 @@ check "mp4 into a pipe (-o /dev/stdout): refused, exit 2" test "${PIPESTATUS[0]}
 "$ROCKPOOL" "$scene" "${small[@]}" -f mkv -o /dev/stdout | ffmpeg -v error -i - -f framemd5 - \
     >mkvpipe.md5
 check "mkv into a pipe: ffmpeg decodes 9 frames" test "$(grep -c '^0,' mkvpipe.md5)" = 9
+# -o - with -f mkv or -f webm: the container on stdout (it was refused as 'cannot go to
+# stdout'), the same frames as the file's; MP4 still needs a file
+for f in mkv webm; do
+    "$ROCKPOOL" "$scene" "${small[@]}" -y -f $f -o dash.$f
+    "$ROCKPOOL" "$scene" "${small[@]}" -f $f -o - 2>dash.err | ffmpeg -v error -i - -f framemd5 - \
+        >dash_pipe.md5
+    check "-f $f -o -: exit 0" test "${PIPESTATUS[0]}" = 0
+    ffmpeg -v error -i dash.$f -f framemd5 - >dash_file.md5
+    check "-f $f -o -: the file's 9 frames" \
+        test "$(grep -c '^0,' dash_pipe.md5)" = 9 -a "$(grep '^0,' dash_pipe.md5 | awk -F', *' '{print $6}')" = "$(grep '^0,' dash_file.md5 | awk -F', *' '{print $6}')"
+done
+expect_status "-f mp4 -o -: refused" 2 "$ROCKPOOL" "$scene" "${small[@]}" -f mp4 -o -
+stderr_has "-f mp4 -o -: says what can" "use -f y4m, mkv, webm or framemd5, or a file name"
 
 # Backgrounds of another size: JPEG, and PNG with alpha (composited over black).
 ffmpeg -v error -f lavfi -i testsrc=size=200x150 -frames:v 1 bg.jpg
