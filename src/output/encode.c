@@ -215,7 +215,12 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
         /* libavformat says no, or cannot say: the gif and webp muxers list no codecs; they
          * take their own alone and refuse any other only when the header is written (a
          * run's "Invalid argument", after the render has begun) */
-        int holds = avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL);
+        /* Matroska also holds what has a Video for Windows tag (V_MS/VFW/FOURCC: utvideo,
+         * huffyuv, ...), as FFmpeg's muxer writes them; libavformat says so only below
+         * normal compliance */
+        int holds = avformat_query_codec(ofmt, codec->id,
+                                         opts->format == RP_FORMAT_MKV ? FF_COMPLIANCE_UNOFFICIAL
+                                                                       : FF_COMPLIANCE_NORMAL);
         if (holds == 0 || (holds < 0 && codec->id != ofmt->video_codec)) {
             return rp_error_set(
                 err, RP_ERR_INVALID, 1, "the %s container cannot hold %s video (encoder %s)",

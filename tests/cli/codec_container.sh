@@ -49,3 +49,12 @@ for args in "-o ok.webp" "-c libwebp_anim -o ok2.webp" "-o ok.gif" "-c gif -o ok
     expect_status "$args: renders" 0 "$R" a.scene -q -n 1 "$@"
     check "$args: written" test -s "${args##* }"
 done
+# Matroska holds what has a Video for Windows tag, as FFmpeg's muxer writes it (they were
+# refused as 'the mkv container cannot hold'); WebM stays VP8, VP9 and AV1
+for c in utvideo huffyuv; do
+    expect_status "-c $c -o x.mkv: renders" 0 "$R" a.scene -q -n 2 -c $c -o vfw_$c.mkv
+    check "-c $c -o x.mkv: ffmpeg decodes its 2 frames" test "$(ffprobe -v error -count_frames \
+        -show_entries stream=codec_name,nb_read_frames -of csv=p=0 vfw_$c.mkv)" = "$c,2"
+done
+refused_unchanged "-c utvideo -o x.webm: refused" "the webm container cannot hold" a.scene -n 1 \
+    -c utvideo -o o/x.webm
