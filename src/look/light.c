@@ -687,9 +687,14 @@ static inline __attribute__((always_inline)) void water_px(const rp_light *l,
     /* caustics: 1 / det(I + a * Hessian(h)), the area the sun's rays through this pixel's
      * surface spread over on the bed */
     const int64_t lim = (int64_t)16 << 12;
-    /* the Hessian in Q16 (a reaches 40 cells and more: Q12 would lose a * 2^-12 a term) */
-    int64_t hxx = (n.s2.r + n.s2.l - 2 * n.c) * f->cxm >> 16;
-    int64_t hyy = (n.s2.d + n.s2.u - 2 * n.c) * f->cym >> 16;
+    /* the Hessian in Q16 (a reaches 40 cells and more: Q12 would lose a * 2^-12 a term);
+     * hxx and hyy second differences smoothed across, 1 6 1 over 8 (the sums are 8 times
+     * the difference): plain ones read a fresh drop's short rings steeper along the axes
+     * than along the diagonals, and the drop's caustics came out as a rounded square */
+    const int64_t corners = n.s2.ul + n.s2.ur + n.s2.dl + n.s2.dr, across = n.s2.l + n.s2.r,
+                  along = n.s2.u + n.s2.d;
+    int64_t hxx = (corners + 6 * across - 2 * along - 12 * n.c) * f->cxm >> 19;
+    int64_t hyy = (corners + 6 * along - 2 * across - 12 * n.c) * f->cym >> 19;
     int64_t hxy = (n.s2.dr - n.s2.ur - n.s2.dl + n.s2.ul) * f->cxym >> 16;
     int64_t axx = rp_clamp64((l->caus_a * hxx) >> 12, -lim, lim);
     int64_t ayy = rp_clamp64((l->caus_a * hyy) >> 12, -lim, lim);

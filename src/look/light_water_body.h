@@ -74,14 +74,15 @@ struct wk {
     int flat_copy; /* still water is the picture itself (no layer, no gain, no tint) */
 };
 
-/* The least lap >= 0 with lap * c >> 16 >= hl (c, hl >= 0), at most 2^26 (the laplacians
- * lie within it), 0 when c is 0. */
-static int32_t lap_lim(int64_t hl, int64_t c)
+/* The least lap >= 0 with lap * c >> s >= hl (c, hl >= 0), at most 2^(s + 10) (the
+ * laplacians lie within it: 2^26 for the cross difference, s 16; 2^29 for the smoothed
+ * second differences, 8 times theirs, s 19), 0 when c is 0. */
+static int32_t lap_lim(int64_t hl, int64_t c, int s)
 {
     if (c <= 0)
         return 0;
-    int64_t v = ((hl << 16) + c - 1) / c;
-    return (int32_t)(v > ((int64_t)1 << 26) ? (int64_t)1 << 26 : v);
+    int64_t v = ((hl << s) + c - 1) / c;
+    return (int32_t)(v > ((int64_t)1 << (s + 10)) ? (int64_t)1 << (s + 10) : v);
 }
 
 static TARGET void wk_init(struct wk *k, const rp_light *l, const struct rp_light_frame *f,
@@ -117,9 +118,9 @@ static TARGET void wk_init(struct wk *k, const rp_light *l, const struct rp_ligh
     const int64_t lim = (int64_t)16 << 12;
     int64_t hl = l->caus_a > 0 ? (4096 * lim + l->caus_a - 1) / l->caus_a : 0;
     k->hlim = VOP(set1_epi32)((int32_t)hl);
-    k->llx = VOP(set1_epi32)(lap_lim(hl, f->cxm));
-    k->lly = VOP(set1_epi32)(lap_lim(hl, f->cym));
-    k->llxy = VOP(set1_epi32)(lap_lim(hl, f->cxym));
+    k->llx = VOP(set1_epi32)(lap_lim(hl, f->cxm, 19));
+    k->lly = VOP(set1_epi32)(lap_lim(hl, f->cym, 19));
+    k->llxy = VOP(set1_epi32)(lap_lim(hl, f->cxym, 16));
     k->caus_a = VOP(set1_epi32)((int32_t)l->caus_a);
     k->lim = VOP(set1_epi32)((int32_t)lim);
     k->caus = VOP(set1_epi32)(l->p.caustics_q8);
@@ -179,8 +180,8 @@ INLINE TARGET VI caustic_gain(const struct wk *k, VI lxx, VI lyy, VI lxy)
     lxx = vclamp(lxx, VOP(sub_epi32)(zero, k->llx), k->llx);
     lyy = vclamp(lyy, VOP(sub_epi32)(zero, k->lly), k->lly);
     lxy = vclamp(lxy, VOP(sub_epi32)(zero, k->llxy), k->llxy);
-    VI hxx = vclamp(MUL_SHR(lxx, k->cxm, r0, 16), nh, k->hlim);
-    VI hyy = vclamp(MUL_SHR(lyy, k->cym, r0, 16), nh, k->hlim);
+    VI hxx = vclamp(MUL_SHR(lxx, k->cxm, r0, 19), nh, k->hlim);
+    VI hyy = vclamp(MUL_SHR(lyy, k->cym, r0, 19), nh, k->hlim);
     VI hxy = vclamp(MUL_SHR(lxy, k->cxym, r0, 16), nh, k->hlim);
     VI axx = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hxx), 12), nl, k->lim);
     VI ayy = vclamp(VOP(srai_epi32)(VOP(mullo_epi32)(k->caus_a, hyy), 12), nl, k->lim);
@@ -492,13 +493,22 @@ INLINE TARGET int group_v(const struct wk *k, int x, const int32_t *m, const int
         VSTORE((void *)(out + 4 * (size_t)x), cw);
         return 0;
     }
-    /* the curvature's differences over +-st pixels, each within 2^26 */
-    VI c2 = vloadh(m);
-    c2 = VOP(add_epi32)(c2, c2);
-    VI lxx = VOP(sub_epi32)(VOP(add_epi32)(vloadh(m + st), vloadh(m - st)), c2);
-    VI lyy = VOP(sub_epi32)(VOP(add_epi32)(vloadh(d2), vloadh(u2)), c2);
-    VI lxy = VOP(sub_epi32)(VOP(sub_epi32)(vloadh(d2 + st), vloadh(u2 + st)),
-                            VOP(sub_epi32)(vloadh(d2 - st), vloadh(u2 - st)));
+    /* the curvature's differences over +-st pixels: water_px's second differences smoothed
+     * across, 1 6 1 (8 times theirs, within 2^29), and the cross difference (2^26) */
+    VI ul = vloadh(u2 - st), ur = vloadh(u2 + st), dl = vloadh(d2 - st), dr = vloadh(d2 + st);
+    VI corners = VOP(add_epi32)(VOP(add_epi32)(ul, ur), VOP(add_epi32)(dl, dr));
+    VI across = VOP(add_epi32)(vloadh(m + st), vloadh(m - st));
+    VI along = VOP(add_epi32)(vloadh(d2), vloadh(u2));
+    VI c4 = VOP(slli_epi32)(vloadh(m), 2);
+    VI c12 = VOP(add_epi32)(VOP(add_epi32)(c4, c4), c4);
+    VI across2 = VOP(add_epi32)(across, across), along2 = VOP(add_epi32)(along, along);
+    VI base = VOP(sub_epi32)(corners, c12);
+    /* 6 a - 2 b = 2 (3 a - b) */
+    VI lxx = VOP(add_epi32)(
+        base, VOP(sub_epi32)(VOP(add_epi32)(VOP(add_epi32)(across2, across2), across2), along2));
+    VI lyy = VOP(add_epi32)(
+        base, VOP(sub_epi32)(VOP(add_epi32)(VOP(add_epi32)(along2, along2), along2), across2));
+    VI lxy = VOP(sub_epi32)(VOP(sub_epi32)(dr, ur), VOP(sub_epi32)(dl, ul));
     VI any = VOR(VOR(lxx, lyy), lxy);
     /* the refraction's slopes over the footprint (+-fs): Sobel sums, each within 2^27 */
     const int fs = k->fs;

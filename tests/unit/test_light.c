@@ -1100,8 +1100,15 @@ static double water_oracle(const rp_light_params *p, double scale, int x, int y,
     int st = (int)floor(3 * scale + 0.5);
     st = st < 1 ? 1 : st;
     double c2 = scale * scale / (st * st * hs);
-    double hxx = (hm(x + st, y) + hm(x - st, y) - 2 * hm(x, y)) * c2;
-    double hyy = (hm(x, y + st) + hm(x, y - st) - 2 * hm(x, y)) * c2;
+    /* the second differences smoothed across, 1 6 1 over 8 */
+    double hxx = ((hm(x + st, y - st) + 6 * hm(x + st, y) + hm(x + st, y + st)) -
+                  2 * (hm(x, y - st) + 6 * hm(x, y) + hm(x, y + st)) +
+                  (hm(x - st, y - st) + 6 * hm(x - st, y) + hm(x - st, y + st))) /
+                 8 * c2;
+    double hyy = ((hm(x - st, y + st) + 6 * hm(x, y + st) + hm(x + st, y + st)) -
+                  2 * (hm(x - st, y) + 6 * hm(x, y) + hm(x + st, y)) +
+                  (hm(x - st, y - st) + 6 * hm(x, y - st) + hm(x + st, y - st))) /
+                 8 * c2;
     double hxy =
         (hm(x + st, y + st) - hm(x + st, y - st) - hm(x - st, y + st) + hm(x - st, y - st)) / 4 *
         c2;
