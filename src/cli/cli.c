@@ -278,11 +278,16 @@ static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
     const char *end;
     int64_t v = 0, frac = 0, scale = 1; /* the decimals, frac / scale */
     int64_t mul = 1;
+    int past = 0; /* a nonzero decimal past the ninth: below a bit a second at any suffix */
     whole(text, 0, &v, &end);
-    /* decimals before a suffix, as FFmpeg takes them: 1.5M, 2.5k */
+    /* decimals before a suffix, as FFmpeg takes them: 1.5M, 2.5k (1.5000000000M too) */
     if (end != text && *end == '.') {
-        for (end++; *end >= '0' && *end <= '9' && scale < 1000000000; end++)
-            frac = frac * 10 + (*end - '0'), scale *= 10;
+        for (end++; *end >= '0' && *end <= '9'; end++) {
+            if (scale < 1000000000)
+                frac = frac * 10 + (*end - '0'), scale *= 10;
+            else if (*end != '0')
+                past = 1;
+        }
     }
     if (end != text && (*end == 'k' || *end == 'K'))
         mul = 1000, end++;
@@ -290,7 +295,8 @@ static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
         mul = 1000000, end++;
     else if (end != text && (*end == 'g' || *end == 'G'))
         mul = 1000000000, end++;
-    if (end == text || *end || v > 1000000000 || (frac * mul) % scale ||
+    /* at most 10^18 bits a second, whatever the suffix (a plain 2000000000 is 2G) */
+    if (end == text || *end || past || v > 1000000000000000000 / mul || (frac * mul) % scale ||
         v * mul + frac * mul / scale < 1)
         return usage_error(err, "--bitrate: '%s' is not a rate like 4M, 1.5M or 2500k", text);
     *out = v * mul + frac * mul / scale;

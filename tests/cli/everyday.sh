@@ -91,6 +91,14 @@ check "-b:v 0.05M equals 50k (bytes)" cmp -s e.mp4 f.mp4
 expect_status "-b 1.0005k (half a bit a second) is refused" 2 "$ROCKPOOL" -q h.scene -n 3 \
     -b 1.0005k -o g.mp4
 stderr_has "... as not a rate" "is not a rate like"
+# a plain count of bits over 10^9 is as good as its G (2000000000 was refused while 2G was
+# taken), and zeros past the ninth decimal change nothing
+bitrate_of() { "$ROCKPOOL" --job-id -q h.scene -n 3 -b "$1" -o jb.mp4 2>&1 | tr ' ' '\n' |
+    sed -n 's/^bitrate=//p'; }
+check "-b 2000000000 is 2G" test "$(bitrate_of 2000000000)" = "$(bitrate_of 2G)"
+check "-b 1.5000000000M is 1.5M" test "$(bitrate_of 1.5000000000M)" = 1500000
+expect_status "-b 1.0000000001G (a tenth of a bit) is refused" 2 "$ROCKPOOL" -q h.scene -n 3 \
+    -b 1.0000000001G -o g.mp4
 ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=30 -f lavfi -i sine=sample_rate=48000 \
     -t 0.2 -c:v libx264 -pix_fmt yuv420p -c:a aac snd.mp4
 R -i snd.mp4 -an -o an.mkv
