@@ -315,7 +315,11 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
             if (!(av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_ALPHA) && *p != AV_PIX_FMT_PAL8)
                 list[n++] = *p;
         list[n] = AV_PIX_FMT_NONE;
-        if (n)
+        if (codec->id == AV_CODEC_ID_DNXHD)
+            /* its default profile (dnxhd) takes only 4:2:2: the best of the list, gbrp10le,
+             * is DNxHR 444's alone and was refused when the encoder opened */
+            pix_name = "yuv422p";
+        else if (n)
             pix_name = av_get_pix_fmt_name(
                 avcodec_find_best_pix_fmt_of_list(list, AV_PIX_FMT_RGB24, 0, NULL));
     }

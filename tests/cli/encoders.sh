@@ -45,6 +45,15 @@ for c in prores_ks libx264rgb; do
     *) bad "-c $c without --pix-fmt: a full-chroma format (got '$got')" ;;
     esac
 done
+# dnxhd: its default profile takes 4:2:2 only (the best of its list for RGB, gbrp10le, is
+# DNxHR 444's: 'pixel format is incompatible with DNxHD profile' when it opened)
+if have dnxhd; then
+    rm -f dnx.mov
+    expect_status "-c dnxhd -b 145M at 1080p without --pix-fmt: exit 0" 0 "$ROCKPOOL" "$scene" \
+        -q -s 1920x1080 -r 30000/1001 -n 1 -c dnxhd -b 145M -o dnx.mov
+    check "... yuv422p" test "$(ffprobe -v error -select_streams v:0 -show_entries \
+        stream=pix_fmt -of csv=p=0 dnx.mov)" = yuv422p
+fi
 # A value the encoder refuses, or settings it cannot open with (its own reason).
 refused "mpeg4 too wide" "encoder mpeg4 refuses 9000x64 yuv420p at 30/1 fps: dimensions too large" \
     -c mpeg4 -s 9000x64 -o o.mp4
