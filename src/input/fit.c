@@ -198,13 +198,13 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
     /* Limited-range YUV in integers: libswscale's accurate RGB conversion of it (FFmpeg
      * 5.1) comes out about 2 levels dark (a flat Y 126 gave 126, not 128), and its faster
      * one is not the same on every machine. The scaling and the chroma's interpolation
-     * stay libswscale's, into 4:4:4 at the source's depth. */
+     * stay libswscale's, into 4:4:4 at the source's depth. An alpha plane is dropped there,
+     * as RGB24 dropped it (yuva420p took the old conversion: a level dark, edges rung). */
     int kr = 0, kb = 0;
     const int yuv = !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) &&
-                    desc->nb_components >= 3 && !(desc->flags & AV_PIX_FMT_FLAG_ALPHA) &&
-                    color_range != AVCOL_RANGE_JPEG && strncmp(desc->name, "yuvj", 4) != 0 &&
-                    desc->comp[0].depth >= 8 && desc->comp[0].depth <= 16 &&
-                    matrix_k(colorspace, &kr, &kb);
+                    desc->nb_components >= 3 && color_range != AVCOL_RANGE_JPEG &&
+                    strncmp(desc->name, "yuvj", 4) != 0 && desc->comp[0].depth >= 8 &&
+                    desc->comp[0].depth <= 16 && matrix_k(colorspace, &kr, &kb);
     enum AVPixelFormat mid = AV_PIX_FMT_RGB24;
     if (yuv) {
         s->depth = desc->comp[0].depth;

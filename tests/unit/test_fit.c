@@ -273,6 +273,41 @@ static void test_scaler_yuv_levels(void **state)
     }
 }
 
+/* A yuva420p picture is its yuv420p picture with an alpha plane the RGB drops: the same
+ * RGB (it took libswscale's own conversion, a level dark and rung at colour edges). */
+static void rgb_of(int fmt, uint8_t *rgb)
+{
+    uint8_t *src[4];
+    int stride[4];
+    rp_fit_scaler *s;
+    rp_error err;
+    uint32_t r = 12345;
+    assert_true(av_image_alloc(src, stride, BW, BH, fmt, 64) >= 0);
+    for (int p = 0; p < 4 && src[p]; p++) {
+        int h = p == 1 || p == 2 ? BH / 2 : BH, w = p == 1 || p == 2 ? BW / 2 : BW;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                r = r * 1103515245u + 12345u;
+                src[p][y * stride[p] + x] = (uint8_t)(16 + (r >> 16) % 220);
+            }
+    }
+    assert_int_equal(rp_fit_scaler_new(&s, RP_FIT_COVER, BW, BH, fmt, 1, 1, AVCOL_SPC_BT709,
+                                       AVCOL_RANGE_MPEG, BW / 2 + 3, BH / 2 + 1, &err),
+                     RP_OK);
+    assert_int_equal(rp_fit_scaler_run(s, (const uint8_t *const *)src, stride, rgb), RP_OK);
+    rp_fit_scaler_free(&s);
+    av_freep(&src[0]);
+}
+
+static void test_scaler_alpha_dropped(void **state)
+{
+    static uint8_t a[BW * BH * 3], b[BW * BH * 3];
+    (void)state;
+    rgb_of(AV_PIX_FMT_YUV420P, a);
+    rgb_of(AV_PIX_FMT_YUVA420P, b);
+    assert_memory_equal(a, b, (size_t)(BW / 2 + 3) * (BH / 2 + 1) * 3);
+}
+
 static void test_scaler_refuses(void **state)
 {
     rp_fit_scaler *s = (rp_fit_scaler *)1;
@@ -291,11 +326,17 @@ static void test_scaler_refuses(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_identity),       cmocka_unit_test(test_stretch),
-        cmocka_unit_test(test_cover),          cmocka_unit_test(test_contain),
-        cmocka_unit_test(test_sample_aspect),  cmocka_unit_test(test_invalid),
-        cmocka_unit_test(test_names),          cmocka_unit_test(test_scaler_crop_and_pad),
-        cmocka_unit_test(test_scaler_refuses), cmocka_unit_test(test_scaler_yuv_levels),
+        cmocka_unit_test(test_identity),
+        cmocka_unit_test(test_stretch),
+        cmocka_unit_test(test_cover),
+        cmocka_unit_test(test_contain),
+        cmocka_unit_test(test_sample_aspect),
+        cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_scaler_crop_and_pad),
+        cmocka_unit_test(test_scaler_refuses),
+        cmocka_unit_test(test_scaler_yuv_levels),
+        cmocka_unit_test(test_scaler_alpha_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
