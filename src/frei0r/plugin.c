@@ -548,7 +548,9 @@ static void warn_frame_locked(instance *in, int n, int d)
     rp_settings_info si;
     char msg[400], scene[32], host[32];
     rp_settings_get_info(rp_core_settings(in->core), &si);
-    if (si.rate || (n == in->scene_fps && d == in->scene_fps_den) || in->warned_rate)
+    /* a host rate that is not whole (30000/1001) cannot run such a scene at all: the run
+     * is refused with its own advice (rate N), and `fps 30000/1001` would be refused too */
+    if (si.rate || (n == in->scene_fps && d == in->scene_fps_den) || in->warned_rate || d != 1)
         return;
     in->warned_rate = 1;
     snprintf(scene, sizeof scene, in->scene_fps_den == 1 ? "%d" : "%d/%d", in->scene_fps,

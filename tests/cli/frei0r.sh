@@ -66,6 +66,14 @@ if [ $san = 0 ]; then
     check "ffmpeg elias at 24 fps: the once-a-frame rate is said, once" \
         test "$(grep -c 'steps its water once a frame at 30 fps and the host.s frames are at 24 fps' ff_rate_elias.err)" = 1
     check "ffmpeg harbour at 24 fps: nothing said" test ! -s ff_rate_harbour.err
+    # at 30000/1001 the scene cannot run (a once-a-frame rate must be whole): the run's
+    # refusal says to give a rate, and no advice to write `fps 30000/1001`, which is refused
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -loop 1 -framerate 30000/1001 -i bg.png \
+        -t 0.2 -vf "frei0r=rockpool:$TOP/examples/elias.scene|ms,format=rgb24" -f null - \
+        2>ff_rate_ntsc.err
+    check "ffmpeg elias at 30000/1001: the refusal gives a rate" \
+        grep -q 'give the simulation a rate' ff_rate_ntsc.err
+    check "... and no advice of fps 30000/1001" test "$(grep -c 'fps 30000/1001' ff_rate_ntsc.err)" = 0
 fi
 
 # The host's size is the output size, as -s: a preview at half size is the command line's
