@@ -862,10 +862,13 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
     /* A file cut short still has its declared length in the header (Matroska, MPEG-TS):
      * its packets stop more than half a second before it. Where that length ends: the
      * video stream's own start and duration when it has them (MP4's media duration); else
-     * FFmpeg's estimate from the timestamps (MPEG-TS) counts from the start time, while a
-     * container's own duration (Matroska's, MP4's movie header) ends at its last timestamp,
-     * counted from 0: a clip whose timestamps start at 5 s (-copyts, -output_ts_offset) was
-     * refused as truncated, its start counted twice. */
+     * the container's duration (Matroska's, MP4's movie header), which ends at its last
+     * timestamp, counted from 0: a clip whose timestamps start at 5 s (-copyts,
+     * -output_ts_offset) was refused as truncated, its start counted twice. FFmpeg's
+     * estimate from the timestamps is read from the file's own last packets, so it never
+     * tells a cut; it counts from the start time for MPEG-TS but from 0 for NUT (whose
+     * index gives it): the start is not added to it either (a whole NUT clip starting at
+     * 5 s was refused, 'its header says 8.967 s' for 4 s). */
     if (v->fc->duration != AV_NOPTS_VALUE && v->fc->duration > 0 && all_end != AV_NOPTS_VALUE &&
         v->fc->duration_estimation_method != AVFMT_DURATION_FROM_BITRATE) {
         const AVStream *st = v->fc->streams[v->index];
@@ -874,8 +877,6 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
         if (st->start_time != AV_NOPTS_VALUE && st->duration != AV_NOPTS_VALUE && st->duration > 0)
             declared_end =
                 av_rescale_q(st->start_time + st->duration, st->time_base, AV_TIME_BASE_Q);
-        else if (v->fc->duration_estimation_method == AVFMT_DURATION_FROM_PTS)
-            declared_end += start;
         AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
                               ? st->avg_frame_rate
                               : (AVRational){1, 1};

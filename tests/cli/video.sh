@@ -296,8 +296,9 @@ expect_status "a truncated video, PNG frames" 2 "$ROCKPOOL" -q flat.scene -i cut
 nothing_written "... and writes no frame"
 # A whole clip whose timestamps start late (-output_ts_offset, -copyts): Matroska's and MP4's
 # header durations end at the last timestamp, so the start is not added to them again (both
-# were refused as "truncated: its header says 9.000 s").
-for ext in mkv mp4; do
+# were refused as "truncated: its header says 9.000 s"); NUT's, an estimate from its index,
+# too ("its header says 8.960 s").
+for ext in mkv mp4 nut; do
     gen -i whole.mkv -c copy -output_ts_offset 5 late.$ext
     expect_status "a whole $ext clip starting at 5 s" 0 "$ROCKPOOL" -q flat.scene -i late.$ext \
         -f framemd5 -o late-$ext.md5
