@@ -284,6 +284,21 @@ int rp_encoder_even_sides(const rp_encoder_choice *choice, char *what, size_t le
     return 1;
 }
 
+/* Whether QuickTime has a tag for raw video of layout fmt (FFmpeg's movenc.c). */
+static int mov_raw_ok(enum AVPixelFormat fmt)
+{
+    static const enum AVPixelFormat ok[] = {
+        AV_PIX_FMT_YUYV422,  AV_PIX_FMT_UYVY422,  AV_PIX_FMT_RGB555BE, AV_PIX_FMT_RGB555LE,
+        AV_PIX_FMT_RGB565BE, AV_PIX_FMT_RGB565LE, AV_PIX_FMT_RGB24,    AV_PIX_FMT_BGR24,
+        AV_PIX_FMT_ARGB,     AV_PIX_FMT_BGRA,     AV_PIX_FMT_RGBA,     AV_PIX_FMT_ABGR,
+        AV_PIX_FMT_RGB48BE,  AV_PIX_FMT_GRAY8,    AV_PIX_FMT_GRAY16BE, AV_PIX_FMT_MONOWHITE,
+        AV_PIX_FMT_PAL8};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (ok[i] == fmt)
+            return 1;
+    return 0;
+}
+
 /* The pixel format for codec: --pix-fmt, else the encoder's alpha format with --alpha, else
  * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
  * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */
@@ -343,6 +358,18 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
     if (fmt == AV_PIX_FMT_NONE) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
+    }
+    /* Raw video in QuickTime: only the layouts it has a tag for (FFmpeg's mov muxer writes
+     * any other with a warning, as a file nothing decodes); without --pix-fmt, RGB24 (ARGB
+     * with --alpha), the frames as they are. */
+    if (codec->id == AV_CODEC_ID_RAWVIDEO && opts->format == RP_FORMAT_MOV && !mov_raw_ok(fmt)) {
+        if (opts->pix_fmt)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "the mov container cannot hold rawvideo as %s (nothing would "
+                                "decode it): use --pix-fmt %s, uyvy422 or yuyv422, or an .mkv",
+                                pix_name, alpha ? "argb" : "rgb24");
+        fmt = alpha ? AV_PIX_FMT_ARGB : AV_PIX_FMT_RGB24;
+        pix_name = av_get_pix_fmt_name(fmt);
     }
     if (!supports_pix_fmt(codec, fmt)) {
         return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s cannot encode pixel format %s%s",

@@ -58,3 +58,15 @@ for c in utvideo huffyuv; do
 done
 refused_unchanged "-c utvideo -o x.webm: refused" "the webm container cannot hold" a.scene -n 1 \
     -c utvideo -o o/x.webm
+# Raw video in QuickTime: RGB24, the frames as they are (it was yuv420p, which FFmpeg's mov
+# muxer writes with a warning as a file nothing decodes); a layout it has no tag for is
+# refused
+expect_status "-c rawvideo -o x.mov: renders" 0 "$R" a.scene -q -c rawvideo -o raw.mov
+"$R" a.scene -q -f framemd5 -o raw_ours.md5
+ffmpeg -v error -i raw.mov -pix_fmt rgb24 -f framemd5 - >raw_theirs.md5
+check "-c rawvideo -o x.mov: ffmpeg decodes the frames rockpool hashes, byte for byte" \
+    test "$(grep -v '^#' raw_theirs.md5 | awk -F', *' '{print $6}')" = \
+    "$(grep -v '^#' raw_ours.md5 | awk -F', *' '{print $6}')"
+refused_unchanged "-c rawvideo --pix-fmt yuv420p -o x.mov: refused" \
+    "the mov container cannot hold rawvideo as yuv420p" a.scene -n 1 -c rawvideo --pix-fmt yuv420p \
+    -o o/x.mov
