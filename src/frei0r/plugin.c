@@ -546,21 +546,20 @@ static int on_grid(double t, int n, int d, int64_t *k)
 static void warn_frame_locked(instance *in, int n, int d)
 {
     rp_settings_info si;
-    char msg[400], scene[32], host[32];
+    char msg[400];
     rp_settings_get_info(rp_core_settings(in->core), &si);
     /* a host rate that is not whole (30000/1001) cannot run such a scene at all: the run
-     * is refused with its own advice (rate N), and `fps 30000/1001` would be refused too */
-    if (si.rate || (n == in->scene_fps && d == in->scene_fps_den) || in->warned_rate || d != 1)
+     * is refused with its own advice (rate N), and `fps 30000/1001` would be refused too;
+     * nor can a scene rate that is not whole, so both print as whole numbers */
+    if (si.rate || (n == in->scene_fps && d == in->scene_fps_den) || in->warned_rate || d != 1 ||
+        in->scene_fps_den != 1)
         return;
     in->warned_rate = 1;
-    snprintf(scene, sizeof scene, in->scene_fps_den == 1 ? "%d" : "%d/%d", in->scene_fps,
-             in->scene_fps_den);
-    snprintf(host, sizeof host, d == 1 ? "%d" : "%d/%d", n, d);
     snprintf(msg, sizeof msg,
-             "the scene steps its water once a frame at %s fps and the host's frames are at %s "
+             "the scene steps its water once a frame at %d fps and the host's frames are at %d "
              "fps: a time on both grids (a whole second) gets the steps of the rate seen before "
-             "it, so a seek can show another frame than playback; give the scene `fps %s`",
-             scene, host, host);
+             "it, so a seek can show another frame than playback; give the scene `fps %d`",
+             in->scene_fps, n, n);
     say(in, msg);
 }
 

@@ -27,8 +27,7 @@ struct rp_fit_scaler {
      * 16 bits a sample) and the matrix below makes RGB in integers (yuv_rgb). */
     uint8_t *yuv[4];
     int yuv_stride[4];
-    int deep;                       /* yuv[] holds 16-bit samples of `depth` bits */
-    int depth;                      /* the source's bits a sample */
+    int depth; /* yuv[]'s bits a sample: 8, else 16-bit samples of 10, 12 or 16 bits */
     int64_t cy, crv, cgu, cgv, cbu; /* Q16: 255/219 and the matrix's chroma terms, scaled */
 };
 
@@ -131,28 +130,32 @@ static inline uint8_t clamp255(int64_t v)
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
+/* One pixel's RGB from its samples, their offsets taken off: Y - 16, U - 128, V - 128 (at
+ * the depth's scale). */
+static inline void yuv_px(const rp_fit_scaler *s, int64_t y, int64_t u, int64_t v, uint8_t *out)
+{
+    int64_t l = y * s->cy + 32768;
+    out[0] = clamp255((l + s->crv * v) >> 16);
+    out[1] = clamp255((l - s->cgu * u - s->cgv * v) >> 16);
+    out[2] = clamp255((l + s->cbu * u) >> 16);
+}
+
 /* Row y of yuv[] (4:4:4) into RGB24 at out. */
 static void yuv_rgb(const rp_fit_scaler *s, int y, uint8_t *out)
 {
     const int64_t y0 = (int64_t)16 << (s->depth - 8), c0 = (int64_t)128 << (s->depth - 8);
-    for (int x = 0; x < s->dst.w; x++) {
-        int64_t Y, U, V;
-        if (s->deep) {
-            Y = ((const uint16_t *)(s->yuv[0] + (size_t)y * s->yuv_stride[0]))[x];
-            U = ((const uint16_t *)(s->yuv[1] + (size_t)y * s->yuv_stride[1]))[x];
-            V = ((const uint16_t *)(s->yuv[2] + (size_t)y * s->yuv_stride[2]))[x];
-        } else {
-            Y = s->yuv[0][(size_t)y * s->yuv_stride[0] + x];
-            U = s->yuv[1][(size_t)y * s->yuv_stride[1] + x];
-            V = s->yuv[2][(size_t)y * s->yuv_stride[2] + x];
-        }
-        int64_t l = (Y - y0) * s->cy + 32768;
-        U -= c0;
-        V -= c0;
-        out[3 * x] = clamp255((l + s->crv * V) >> 16);
-        out[3 * x + 1] = clamp255((l - s->cgu * U - s->cgv * V) >> 16);
-        out[3 * x + 2] = clamp255((l + s->cbu * U) >> 16);
+    const uint8_t *p0 = s->yuv[0] + (size_t)y * s->yuv_stride[0];
+    const uint8_t *p1 = s->yuv[1] + (size_t)y * s->yuv_stride[1];
+    const uint8_t *p2 = s->yuv[2] + (size_t)y * s->yuv_stride[2];
+    if (s->depth == 8) {
+        for (int x = 0; x < s->dst.w; x++)
+            yuv_px(s, p0[x] - y0, p1[x] - c0, p2[x] - c0, out + 3 * x);
+        return;
     }
+    const uint16_t *q0 = (const uint16_t *)p0, *q1 = (const uint16_t *)p1,
+                   *q2 = (const uint16_t *)p2;
+    for (int x = 0; x < s->dst.w; x++)
+        yuv_px(s, q0[x] - y0, q1[x] - c0, q2[x] - c0, out + 3 * x);
 }
 
 int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int src_h, int pix_fmt,
@@ -207,16 +210,12 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
                     desc->comp[0].depth <= 16 && matrix_k(colorspace, &kr, &kb);
     enum AVPixelFormat mid = AV_PIX_FMT_RGB24;
     if (yuv) {
-        s->depth = desc->comp[0].depth;
+        const int d = desc->comp[0].depth; /* 9 bits are kept in 10, 11 in 12, 14 in 16 */
+        s->depth = d == 8 ? 8 : d <= 10 ? 10 : d <= 12 ? 12 : 16;
         mid = s->depth == 8    ? AV_PIX_FMT_YUV444P
-              : s->depth <= 10 ? AV_PIX_FMT_YUV444P10
-              : s->depth <= 12 ? AV_PIX_FMT_YUV444P12
+              : s->depth == 10 ? AV_PIX_FMT_YUV444P10
+              : s->depth == 12 ? AV_PIX_FMT_YUV444P12
                                : AV_PIX_FMT_YUV444P16;
-        s->depth = mid == AV_PIX_FMT_YUV444P     ? 8
-                   : mid == AV_PIX_FMT_YUV444P10 ? 10
-                   : mid == AV_PIX_FMT_YUV444P12 ? 12
-                                                 : 16;
-        s->deep = s->depth > 8;
         yuv_terms(s, kr, kb);
         if (av_image_alloc(s->yuv, s->yuv_stride, s->dst.w, s->dst.h, mid, 64) < 0)
             s->yuv[0] = NULL;

@@ -80,11 +80,11 @@ void rp_output_spec_from(rp_output_spec *opts, const rp_output_opts *user);
  * well-formed for PNG, existing file without overwrite, missing directory. On failure
  * returns RP_ERR_INVALID / RP_ERR_EXISTS / RP_ERR_IO with a message in err, bad input
  * unless it is RP_ERR_NOMEM. */
+int rp_output_validate(const rp_output_spec *opts, rp_error *err);
+
 /** An encoder's and a pixel format's names (either NULL: not given), as a run that writes
  * no video still checks them: RP_OK, or RP_ERR_INVALID naming the one that names nothing. */
 int rp_output_check_names(const char *codec, const char *pix_fmt, rp_error *err);
-
-int rp_output_validate(const rp_output_spec *opts, rp_error *err);
 
 /** Whether the output of opts (its size aside) needs an even width and height: a video
  * whose encoder's pixel format halves the chroma. 1 with what needs them in what ("H.264
