@@ -126,9 +126,11 @@ $(BUILD)/examples/core_frames: examples/core_frames.c $(BUILD)/librpcore.a
 $(BUILD)/rpcore: tests/tools/rpcore.c $(BUILD)/librpcore.a
 	$(CC) $(filter-out -Isrc,$(CORE_CFLAGS)) $(DEPS) -o $@ $< $(BUILD)/librpcore.a $(RP_LDFLAGS)
 
-# The tests' transcription of the RGB of limited-range YUV (tests/cli/video.sh).
+# The tests' transcription of the RGB of limited-range YUV (tests/cli/video.sh and
+# test_video_in, which runs it from beside its own directory).
 $(BUILD)/yuv_rgb: tests/tools/yuv_rgb.c
 	$(CC) $(CORE_CFLAGS) -o $@ $<
+$(BUILD)/tests/test_video_in: $(BUILD)/yuv_rgb
 
 # The frei0r plugin (rockpool-frei0r(7)): src/frei0r over the core, as a shared object that
 # exports the f0r_* functions alone (src/frei0r/exports.map). The program's core objects

@@ -78,40 +78,21 @@ typedef struct clip {
     int w, h;
 } clip;
 
-/* YUV 4:4:4 of limited range (ffmpeg -pix_fmt yuv444p) to RGB24 as rockpool makes it
- * (fit.c; tests/tools/yuv_rgb.c transcribes the same), BT.601: each matrix term's factor
- * rounded once to 1/65536, the sum to the nearest level. */
-static int64_t q16(int64_t num, int64_t den)
+/* tests/tools/yuv_rgb, the tests' transcription of how rockpool makes RGB of limited-range
+ * YUV (fit.c), beside this program's directory: build/tests/.. (make builds it first). */
+static const char *yuv_rgb_tool(void)
 {
-    return (2 * num * 65536 + den) / (2 * den);
-}
-
-static uint8_t level(int64_t v)
-{
-    v >>= 16;
-    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-}
-
-static uint8_t *yuv444_to_rgb(const uint8_t *yuv, size_t frames, size_t n)
-{
-    const int64_t kr = 2990, kb = 1140, kg = 10000 - kr - kb;
-    const int64_t cy = q16(255, 219), crv = q16(2 * (10000 - kr) * 255, 10000 * 224),
-                  cbu = q16(2 * (10000 - kb) * 255, 10000 * 224),
-                  cgu = q16(2 * kb * (10000 - kb) * 255, 10000 * kg * 224),
-                  cgv = q16(2 * kr * (10000 - kr) * 255, 10000 * kg * 224);
-    uint8_t *rgb = malloc(frames * n * 3);
-    assert_non_null(rgb);
-    for (size_t f = 0; f < frames; f++) {
-        const uint8_t *in = yuv + f * n * 3;
-        uint8_t *out = rgb + f * n * 3;
-        for (size_t i = 0; i < n; i++) {
-            int64_t l = (in[i] - 16) * cy + 32768, u = in[n + i] - 128, v = in[2 * n + i] - 128;
-            out[3 * i] = level(l + crv * v);
-            out[3 * i + 1] = level(l - cgu * u - cgv * v);
-            out[3 * i + 2] = level(l + cbu * u);
-        }
-    }
-    return rgb;
+    static char path[4096];
+    char self[4000];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    assert_non_null(slash);
+    *slash = '\0';
+    snprintf(path, sizeof path, "%s/../yuv_rgb", self);
+    assert_int_equal(access(path, X_OK), 0);
+    return path;
 }
 
 static void probe(const char *name, int w, int h, clip *c)
@@ -143,16 +124,15 @@ static void probe(const char *name, int w, int h, clip *c)
         c->pts[c->n++] = strtoll(line, NULL, 10);
     }
     free(text);
-    snprintf(out, sizeof(out), "%s.yuv", file(name));
+    snprintf(out, sizeof(out), "%s.rgb", file(name));
+    /* BT.601: the clips name no matrix */
     assert_int_equal(run("ffmpeg -v error -y -i '%s' -map 0:v:0 -fps_mode passthrough -s %dx%d "
-                         "-sws_flags bicubic+accurate_rnd+bitexact -f rawvideo -pix_fmt yuv444p "
-                         "'%s'",
-                         file(name), w, h, out),
+                         "-sws_flags bicubic+accurate_rnd+bitexact -f rawvideo -pix_fmt yuv444p - "
+                         "| '%s' %d %d 2990 1140 > '%s'",
+                         file(name), w, h, yuv_rgb_tool(), w, h, out),
                      0);
-    text = slurp(out, &len);
+    c->rgb = slurp(out, &len);
     assert_int_equal(len, (size_t)c->n * w * h * 3);
-    c->rgb = yuv444_to_rgb(text, (size_t)c->n, (size_t)w * h);
-    free(text);
 }
 
 /* The timestamp rule, transcribed: the last frame i with (pts_i - pts_0) * tb <= num/den. */
