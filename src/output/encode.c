@@ -302,13 +302,37 @@ static int mov_raw_ok(enum AVPixelFormat fmt)
 /* The pixel format for codec: --pix-fmt, else the encoder's alpha format with --alpha, else
  * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
  * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */
+/* The pixel format of opaque frames without --pix-fmt: GIF's palette; raw video in
+ * QuickTime as RGB24, the frames as they are (its yuv420p has no QuickTime tag); for an
+ * encoder without yuv420p (prores_ks, qtrle, libx264rgb), as FFmpeg picks it, its format
+ * that keeps the most of RGB frames, among those without alpha, but dnxhd's default profile
+ * takes 4:2:2 only (the best of its list, gbrp10le, is DNxHR 444's alone); else yuv420p. */
+static const char *opaque_pix_name(const rp_output_spec *opts, const AVCodec *codec)
+{
+    if (opts->format == RP_FORMAT_GIF)
+        return "pal8";
+    if (codec->id == AV_CODEC_ID_RAWVIDEO && opts->format == RP_FORMAT_MOV)
+        return "rgb24";
+    if (!codec->pix_fmts || supports_pix_fmt(codec, AV_PIX_FMT_YUV420P))
+        return "yuv420p";
+    if (codec->id == AV_CODEC_ID_DNXHD)
+        return "yuv422p";
+    enum AVPixelFormat list[64];
+    int n = 0;
+    for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE && n < 63; p++)
+        if (!(av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_ALPHA) && *p != AV_PIX_FMT_PAL8)
+            list[n++] = *p;
+    list[n] = AV_PIX_FMT_NONE;
+    return n ? av_get_pix_fmt_name(
+                   avcodec_find_best_pix_fmt_of_list(list, AV_PIX_FMT_RGB24, 0, NULL))
+             : "yuv420p";
+}
+
 static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum AVPixelFormat *pfmt,
                         rp_error *err)
 {
     const int alpha = opts->pixfmt == RP_PIX_RGBA;
-    const char *pix_name = opts->pix_fmt                   ? opts->pix_fmt
-                           : opts->format == RP_FORMAT_GIF ? "pal8"
-                                                           : "yuv420p";
+    const char *pix_name = opts->pix_fmt ? opts->pix_fmt : opaque_pix_name(opts, codec);
     enum AVPixelFormat fmt;
     int fmt_alpha, ret;
 
@@ -320,23 +344,6 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
                                 codec_label(codec), codec->name);
         }
         pix_name = av_get_pix_fmt_name(fmt);
-    } else if (!alpha && !opts->pix_fmt && opts->format != RP_FORMAT_GIF && codec->pix_fmts &&
-               !supports_pix_fmt(codec, AV_PIX_FMT_YUV420P)) {
-        /* an encoder without yuv420p (prores_ks, qtrle, dnxhd, libx264rgb): as FFmpeg does,
-         * its format that keeps the most of RGB frames, among those without alpha */
-        enum AVPixelFormat list[64];
-        int n = 0;
-        for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE && n < 63; p++)
-            if (!(av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_ALPHA) && *p != AV_PIX_FMT_PAL8)
-                list[n++] = *p;
-        list[n] = AV_PIX_FMT_NONE;
-        if (codec->id == AV_CODEC_ID_DNXHD)
-            /* its default profile (dnxhd) takes only 4:2:2: the best of the list, gbrp10le,
-             * is DNxHR 444's alone and was refused when the encoder opened */
-            pix_name = "yuv422p";
-        else if (n)
-            pix_name = av_get_pix_fmt_name(
-                avcodec_find_best_pix_fmt_of_list(list, AV_PIX_FMT_RGB24, 0, NULL));
     }
     fmt = av_get_pix_fmt(pix_name);
     fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&
@@ -360,17 +367,12 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
                             "unknown pixel format '%s' (see ffmpeg -pix_fmts)", pix_name);
     }
     /* Raw video in QuickTime: only the layouts it has a tag for (FFmpeg's mov muxer writes
-     * any other with a warning, as a file nothing decodes); without --pix-fmt, RGB24 (ARGB
-     * with --alpha), the frames as they are. */
-    if (codec->id == AV_CODEC_ID_RAWVIDEO && opts->format == RP_FORMAT_MOV && !mov_raw_ok(fmt)) {
-        if (opts->pix_fmt)
-            return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "the mov container cannot hold rawvideo as %s (nothing would "
-                                "decode it): use --pix-fmt %s, uyvy422 or yuyv422, or an .mkv",
-                                pix_name, alpha ? "argb" : "rgb24");
-        fmt = alpha ? AV_PIX_FMT_ARGB : AV_PIX_FMT_RGB24;
-        pix_name = av_get_pix_fmt_name(fmt);
-    }
+     * any other with a warning, as a file nothing decodes). */
+    if (codec->id == AV_CODEC_ID_RAWVIDEO && opts->format == RP_FORMAT_MOV && !mov_raw_ok(fmt))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the mov container cannot hold rawvideo as %s (nothing would decode "
+                            "it): use --pix-fmt %s, uyvy422 or yuyv422, or an .mkv",
+                            pix_name, alpha ? "argb" : "rgb24");
     if (!supports_pix_fmt(codec, fmt)) {
         return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s cannot encode pixel format %s%s",
                             codec->name, pix_name,
