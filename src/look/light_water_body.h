@@ -395,9 +395,13 @@ INLINE TARGET VI lit_v(VI tq, VI gain)
 }
 
 /* lit3_q8() of light.c: the three channels t (Q8 levels) lit by the gain (Q12), the
- * brightest eased by lit_v and the others scaled by its ratio where the gain brightens. The
- * quotients in doubles are exact: t * vm < 2^32 is held exactly, and its quotient by mx <
- * 2^16 is an integer or at least 2^-16 from one, far beyond a double's rounding. */
+ * brightest eased by lit_v and the others scaled by its ratio where the gain brightens.
+ * floor(t * vm / mx) from one reciprocal of mx a lane instead of a division per channel:
+ * p = t * vm < 2^32 is held exactly, and its quotient Q = p / mx <= vm < 2^16 (t <= mx) is
+ * an integer or lies at least 1 / mx > 2^-16 above one and below the next (mx <= 255 << 8 <
+ * 2^16). The rounded reciprocal and product are within a relative 2^-52 of Q, so within
+ * 2^-36 of it, and adding 2^-20 (rounded within 2^-37) puts an integer Q above itself and
+ * leaves any other below its next integer: the sum truncates to floor(Q). */
 INLINE TARGET void lit3_v(const VI t[3], VI gain, VI v[3])
 {
     VI mx = VOP(max_epi32)(VOP(max_epi32)(t[0], t[1]), t[2]);
@@ -407,15 +411,15 @@ INLINE TARGET void lit3_v(const VI t[3], VI gain, VI v[3])
     if (vnone(bright))
         return;
     VI vm = lit_v(mx, gain);
-    VD den[2] = {VD_LO(mx), VD_HI(mx)};
-    VD num[2] = {VD_LO(vm), VD_HI(vm)};
     /* lanes not bright divide by 1 and are not used */
-    const VD one = VOP(set1_pd)(1);
-    for (int i = 0; i < 2; i++)
-        den[i] = VOP(max_pd)(den[i], one);
+    const VD one = VOP(set1_pd)(1), eps = VOP(set1_pd)(0x1p-20);
+    VD rcp[2] = {VOP(div_pd)(one, VOP(max_pd)(VD_LO(mx), one)),
+                 VOP(div_pd)(one, VOP(max_pd)(VD_HI(mx), one))};
+    VD num[2] = {VD_LO(vm), VD_HI(vm)};
     for (int c = 0; c < 3; c++) {
-        VD lo = VOP(mul_pd)(VD_LO(t[c]), num[0]), hi = VOP(mul_pd)(VD_HI(t[c]), num[1]);
-        VI q = VD_TRUNC(VOP(div_pd)(lo, den[0]), VOP(div_pd)(hi, den[1]));
+        VD lo = VOP(mul_pd)(VOP(mul_pd)(VD_LO(t[c]), num[0]), rcp[0]);
+        VD hi = VOP(mul_pd)(VOP(mul_pd)(VD_HI(t[c]), num[1]), rcp[1]);
+        VI q = VD_TRUNC(VOP(add_pd)(lo, eps), VOP(add_pd)(hi, eps));
         v[c] = VBLENDV(v[c], q, bright);
     }
 }

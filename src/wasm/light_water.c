@@ -40,6 +40,7 @@
 #define w_div_pd wasm_f64x2_div
 #define w_mul_pd wasm_f64x2_mul
 #define w_max_pd wasm_f64x2_max
+#define w_add_pd wasm_f64x2_add
 #define w_set1_pd wasm_f64x2_splat
 
 /* The 64-bit products of lanes 0 and 2 (pmuldq, pmuludq). */
