@@ -368,6 +368,22 @@ INLINE TARGET VI div_v(VI a, VI b)
     return VD_TRUNC(lo, hi);
 }
 
+/* compose()'s inv = floor(n / A), n = 2^30 + floor(A / 2), of lanes 65 <= A <= 2^15 (where
+ * a8 = (255 A + 2^14) >> 15 > 0; other lanes get a value not used), from one float
+ * quotient a lane: the quotient of n rounded to a float by A rounded (exact) truncates to
+ * within 1 of it (for every such A: n's rounding moves it by at most 64 / A < 1, and it lies
+ * below 2^24, where a float's unit is at most 1), and the remainder n - q A, exact in int32,
+ * says which way to step. */
+INLINE TARGET VI inv_v(VI A)
+{
+    VI n = VOP(add_epi32)(VOP(set1_epi32)(1 << 30), VOP(srli_epi32)(A, 1));
+    VI q = VOP(cvttps_epi32)(VOP(div_ps)(VOP(cvtepi32_ps)(n), VOP(cvtepi32_ps)(A)));
+    VI r = VOP(sub_epi32)(n, VOP(mullo_epi32)(q, A));
+    /* r < 0: one less; r >= A: one more (the masks are -1) */
+    q = VOP(add_epi32)(q, VCMPGT(VZERO(), r));
+    return VOP(sub_epi32)(q, VCMPGT(r, VOP(sub_epi32)(A, VOP(set1_epi32)(1))));
+}
+
 /* lit_q8() of light.c: the picture tq (Q8 levels) lit by the gain (Q12), with the ease of
  * the light it gains; tq * gain < 2^32 (tq <= 255 << 8, gain <= 16 << 12). */
 INLINE TARGET VI lit_v(VI tq, VI gain)
@@ -461,9 +477,7 @@ INLINE TARGET VI layer_v(const struct wk *k, VI sx, VI sy, VI r2)
     VI lit = VCMPGT(a8, zero);
     if (vnone(lit))
         return zero;
-    /* inv = (2^30 + A / 2) / A, A >= 1 where lit */
-    VI Am = VOP(max_epi32)(A, VOP(set1_epi32)(1));
-    VI inv = div_v(VOP(add_epi32)(VOP(set1_epi32)(1 << 30), VOP(srli_epi32)(Am, 1)), Am);
+    VI inv = inv_v(A);
     const VI r29 = VSET1_64((int64_t)1 << 29);
     VI cw = VOP(slli_epi32)(a8, 24);
     for (int c = 0; c < 3; c++) {

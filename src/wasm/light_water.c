@@ -41,6 +41,9 @@
 #define w_mul_pd wasm_f64x2_mul
 #define w_max_pd wasm_f64x2_max
 #define w_add_pd wasm_f64x2_add
+#define w_div_ps wasm_f32x4_div
+#define w_cvtepi32_ps wasm_f32x4_convert_i32x4
+#define w_cvttps_epi32 wasm_i32x4_trunc_sat_f32x4
 #define w_set1_pd wasm_f64x2_splat
 
 /* The 64-bit products of lanes 0 and 2 (pmuldq, pmuludq). */

@@ -1199,6 +1199,47 @@ static void test_light_water_matches_plain_c(void **state)
     print_message("%d cases, levels 1..%d against level 0\n", cases, rp_simd_supported());
 }
 
+/* The sky and glint layer over slopes that sweep finely through their whole range (bowls of
+ * every steepness across long rows), under random light settings: the layer's opacity A
+ * takes thousands of values here, where the kernels' quotients by A (compose()'s inv)
+ * must be exact for every one (a quotient one off changes a level only now and then). */
+static void test_light_layer_every_opacity(void **state)
+{
+    (void)state;
+    const int w = 1536, h = 24;
+    size_t n = (size_t)w * h;
+    int32_t *f = malloc(n * sizeof *f);
+    uint8_t *bg = malloc(n * 3);
+    assert_non_null(f);
+    assert_non_null(bg);
+    uint32_t s = 77;
+    for (size_t i = 0; i < n * 3; i++)
+        bg[i] = (uint8_t)(next(&s) >> 8);
+    rp_light_geom g = {w, h, 65536, 65536, 0, NULL};
+    for (int v = 0; v < 12; v++) {
+        /* a bowl a row: h = c (x - w/2)^2, c growing row by row, within the kernels' range */
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int64_t d = x - w / 2, c = 1 + (int64_t)y * (y + v) * 3;
+                int64_t hv = c * d * d / 16;
+                f[(size_t)y * w + x] = (int32_t)(hv > RP_LIGHT_SIMD_HMAX ? RP_LIGHT_SIMD_HMAX : hv);
+            }
+        rp_light_params p;
+        rp_error err;
+        char what[64];
+        water_params(&p, 4, &s);
+        p.sky_q8 = 256 + (int32_t)(next(&s) % (15 * 256));
+        p.specular_q8 = 256 + (int32_t)(next(&s) % (63 * 256));
+        rp_light *l = NULL;
+        assert_int_equal(rp_light_new(&l, &p, &err), RP_OK);
+        snprintf(what, sizeof what, "bowls %d", v);
+        compare_water_light(l, &g, f, bg, &s, what);
+        rp_light_free(&l);
+    }
+    free(f);
+    free(bg);
+}
+
 /* The kernel is there for a 1080p frame of the rockpool preset (so the test above compares
  * it, not the plain loop with itself), and steps aside for heights beyond its range. */
 static void test_light_water_kernel_used(void **state)
@@ -1343,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_md5x8_entry),
 #endif
         cmocka_unit_test(test_light_water_matches_plain_c),
+        cmocka_unit_test(test_light_layer_every_opacity),
         cmocka_unit_test(test_light_water_kernel_used),
         cmocka_unit_test(test_light_water_avx512_direct),
     };
