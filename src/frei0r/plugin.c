@@ -242,16 +242,18 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
         return;
     if (index >= P_STRINGS) { /* a bool is a double too (on from 0.5) */
         double v = param ? *(const double *)param : 0;
-        if (!(v >= 0)) /* NaN too */
-            v = 0;
-        if (index > P_ERRFRAME && v > 1)
-            v = 1;
+        /* a double is kept as sent, in range or not: one outside its range is refused
+         * when a frame comes (bad_double), not clamped */
+        if (index == P_ERRFRAME)
+            v = v >= 0.5; /* NaN: off */
         /* the strength changes the water: the simulation is built again (from step 0) when
-         * its value in thousandths, as the scene's `strength` takes it, changes */
+         * its value in thousandths, as the scene's `strength` takes it, changes; a value
+         * out of range changes nothing until a good one comes */
+        int ok = index != P_STRENGTH || (v >= 0 && v <= 1);
         int32_t milli = v > 0 ? (int32_t)(v * STRENGTH_MAX_MILLI + 0.5) : -1;
         pthread_mutex_lock(&in->lock);
-        in->num[index - P_STRINGS] = index == P_ERRFRAME ? v >= 0.5 : v;
-        if (index == P_STRENGTH && milli != in->strength_milli) {
+        in->num[index - P_STRINGS] = v;
+        if (index == P_STRENGTH && ok && milli != in->strength_milli) {
             in->strength_milli = milli;
             in->stale_run = 1;
         }
@@ -290,6 +292,24 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     else
         *(const char **)param = in->param[index];
     pthread_mutex_unlock(&in->lock);
+}
+
+/* The first double parameter outside its range, said in msg: depth to caustics and the
+ * strength are 0..1, the time offset any finite number of hours (x 3600 s) from 0, past
+ * 1 too (a clip cut from a recording over an hour long). Returns 0 when all are in range. */
+static int bad_double(const instance *in, char *msg, size_t msglen)
+{
+    for (int i = P_DEPTH; i < P_COUNT; i++) {
+        double v = in->num[i - P_STRINGS];
+        if (i == P_OFFSET ? isfinite(v) && v >= 0 : v >= 0 && v <= 1)
+            continue;
+        snprintf(msg, msglen, "parameter '%s' is %g, %s: the frame is not rendered",
+                 param_info[i].name, v,
+                 i == P_OFFSET ? "not a number of hours (x 3600 s) from 0 up"
+                               : "outside 0..1 (0: the scene's)");
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- building a run ------------------------------------------------------------------- */
@@ -667,7 +687,7 @@ static void apply_light(instance *in)
         int32_t q = (int32_t)(v * light_param[i - P_DEPTH].scale + 0.5);
         if (q < light_param[i - P_DEPTH].min)
             q = light_param[i - P_DEPTH].min;
-        rp_error err; /* in range: the doubles are clamped to 0..1 when set */
+        rp_error err; /* in range: bad_double refused the frame otherwise */
         rp_core_set_light(in->core, light_param[i - P_DEPTH].knob, v > 0, q, &err);
     }
 }
@@ -721,6 +741,8 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         say(in, msg);
     } else if (!layer && strcmp(in->param[P_LAYER], "render")) {
         snprintf(msg, sizeof msg, "layer '%.100s' is neither render nor light", in->param[P_LAYER]);
+        say(in, msg);
+    } else if (bad_double(in, msg, sizeof msg)) {
         say(in, msg);
     } else if ((r = host_frame(in, time, &k, msg, sizeof msg))) {
         say(in, r > 0 ? in->error : msg);

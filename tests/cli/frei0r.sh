@@ -160,6 +160,38 @@ if [ $san = 0 ]; then
     check "time offset 59 / 3600 rounded up: no error" test ! -s ff_off2.err
 fi
 
+# A time offset past an hour (2: 7200 s, a clip cut two hours into a recording) is that
+# offset: the scene's frames from 0 (it was clamped to 1, 3600 s, and rendered frames
+# past the scene's end as the error frame, nothing said of the offset).
+if [ $san = 0 ]; then
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg320.png -vf "setpts=PTS+7200/TB,frei0r=rockpool:$TOP/examples/rain.scene|ms|render||y|0|0|0|0|2,format=rgb24" \
+        -frames:v 30 -f framemd5 - >ff_off3.md5 2>ff_off3.err
+    hashes ff_off3.md5 >ff_off3.h
+    check "time offset 2 (7200 s): the scene's frames from 0" cmp -s ff_off3.h <(head -n 30 cli_half.h)
+    check "time offset 2 (7200 s): nothing said" test ! -s ff_off3.err
+fi
+
+# A double out of its range (depth to caustics and the strength 0..1, the offset from 0)
+# or not a number is refused, not clamped: the frame passes (error frame off) and the
+# parameter and its value are said, once (strength 1.5 was --strength 4's frames, -1 the
+# scene's, an azimuth of NaN the scene's light).
+if [ $san = 0 ]; then
+    ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 -i bg320.png -frames:v 6 \
+        -vf format=rgb24 -f framemd5 - >bg320_6.md5
+    for c in "strength 0|0|0|0|0|1.5 1.5" "strength 0|0|0|0|0|-1 -1" "azimuth 0|nan|0|0|0|0 nan" \
+        "depth 1.0001|0|0|0|0|0 1.0001" "time-offset 0|0|0|0|-0.5|0 -0.5"; do
+        set -- $c
+        FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+            -i bg320.png -frames:v 6 \
+            -vf "frei0r=rockpool:$TOP/examples/rain.scene|ms|render||n|$2,format=rgb24" \
+            -f framemd5 - >ff_range.md5 2>ff_range.err
+        check "$1 $3: the frames passed through" cmp -s <(hashes ff_range.md5) <(hashes bg320_6.md5)
+        check "$1 $3: said once, with its value" \
+            test "$(grep -c "parameter '${1/-/ }' is $3, " ff_range.err)" = 1
+    done
+fi
+
 # FFmpeg 5.1 loses the time of frames whose width is not a multiple of 64 (854x480):
 # the plugin says so and what to do, and draws the error frame; padded to 896 wide they
 # are rendered.
