@@ -132,17 +132,26 @@ typedef struct instance {
     rp_core_info info;
     char error[1600];
     uint8_t *black;  /* a black RGBA frame: the background when the host gives none */
-    char said[1600]; /* the last message printed */
+    char said[1600]; /* the reason of the last message printed (say_as) */
     int warned_rate; /* warn_frame_locked has spoken */
 } instance;
 
-/* One line on stderr, unless it is the one printed last by this instance. */
+/* One line on stderr, unless its reason is the one said last by this instance: the
+ * reason is the message itself, or for messages that name the frame's time or a value
+ * that may change every frame (a time past the scene's end, a keyframed parameter out of
+ * range), a key of what is wrong, so that a clip longer than the scene is said once, not
+ * once a frame. */
+static void say_as(instance *in, const char *reason, const char *msg)
+{
+    if (!strcmp(in->said, reason))
+        return;
+    snprintf(in->said, sizeof in->said, "%s", reason);
+    fprintf(stderr, "rockpool frei0r: %s\n", msg);
+}
+
 static void say(instance *in, const char *msg)
 {
-    if (!strcmp(in->said, msg))
-        return;
-    snprintf(in->said, sizeof in->said, "%s", msg);
-    fprintf(stderr, "rockpool frei0r: %s\n", msg);
+    say_as(in, msg, msg);
 }
 
 int f0r_init(void)
@@ -297,7 +306,7 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
 /* The first double parameter outside its range, said in msg: depth to caustics and the
  * strength are 0..1, the time offset any finite number of hours (x 3600 s) from 0, past
  * 1 too (a clip cut from a recording over an hour long). Returns 0 when all are in range. */
-static int bad_double(const instance *in, char *msg, size_t msglen)
+static int bad_double(const instance *in, char *msg, size_t msglen, const char **reason)
 {
     for (int i = P_DEPTH; i < P_COUNT; i++) {
         double v = in->num[i - P_STRINGS];
@@ -307,6 +316,7 @@ static int bad_double(const instance *in, char *msg, size_t msglen)
                  param_info[i].name, v,
                  i == P_OFFSET ? "not a number of hours (x 3600 s) from 0 up"
                                : "outside 0..1 (0: the scene's)");
+        *reason = param_info[i].name; /* a keyframed value may change every frame */
         return -1;
     }
     return 0;
@@ -590,8 +600,10 @@ static void warn_frame_locked(instance *in, int n, int d)
  * keys, emitters, moving walls and seed presets all at that exact instant). A time on no
  * such grid is read on the core's rate, as the frame it falls in (floor, after rounding
  * to the nanosecond). Returns 0, 1 when the core failed to open (its reason in
- * in->error), or -1 with the reason in msg. */
-static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t msglen)
+ * in->error), or -1 with the message in msg and its reason (say_as: the same for every
+ * time) in *reason. */
+static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t msglen,
+                      const char **reason)
 {
     int ms = !strcmp(in->param[P_UNIT], "ms");
     double ts = (ms ? t / 1000 : t) - in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
@@ -603,6 +615,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
                  "pad the frames to a width that is a multiple of 64 before the filter (scale, "
                  "pad), or try a newer FFmpeg",
                  t);
+        *reason = "\1no timestamp";
         return -1;
     }
     /* within SNAP_S before 0 is frame 0: the offset's v x 3600 may pass the host's time by
@@ -612,6 +625,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     if (!isfinite(t) || ts < 0 || ts > 1e9) {
         snprintf(msg, msglen, "time %g %s is outside every scene: the frame is not rendered", t,
                  ms ? "ms" : "s");
+        *reason = "\1outside every scene";
         return -1;
     }
     if (in->stale_run) /* a new seed: the scene as read, at the rate found last */
@@ -645,10 +659,18 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         }
     }
     if (k >= in->info.frames) {
+        double end = (double)in->info.frames * in->info.fps_den / in->info.fps;
+        /* a time in seconds that, read as milliseconds, falls in the scene: FFmpeg's filter
+         * passes milliseconds, and the unit was left at s */
+        int looks_ms = !ms && ts / 1000 < end;
         snprintf(msg, msglen,
                  "time %g %s is past the scene's end (%.6f s, its duration): the frame is not "
-                 "rendered",
-                 t, ms ? "ms" : "s", (double)in->info.frames * in->info.fps_den / in->info.fps);
+                 "rendered (said once; later frames past the end are not rendered either)%s",
+                 t, ms ? "ms" : "s", end,
+                 looks_ms ? "; FFmpeg passes milliseconds: give the time unit ms "
+                            "(frei0r=rockpool:SCENE|ms)"
+                          : "");
+        *reason = "\1past the end";
         return -1;
     }
     *frame = k;
@@ -732,6 +754,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         read_build(in);
     int64_t k;
     int layer = !strcmp(in->param[P_LAYER], "light"), r;
+    const char *reason = NULL;
     const char *unit = in->param[P_UNIT];
     rp_error err;
     if (!in->scene) {
@@ -742,10 +765,13 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
     } else if (!layer && strcmp(in->param[P_LAYER], "render")) {
         snprintf(msg, sizeof msg, "layer '%.100s' is neither render nor light", in->param[P_LAYER]);
         say(in, msg);
-    } else if (bad_double(in, msg, sizeof msg)) {
-        say(in, msg);
-    } else if ((r = host_frame(in, time, &k, msg, sizeof msg))) {
-        say(in, r > 0 ? in->error : msg);
+    } else if (bad_double(in, msg, sizeof msg, &reason)) {
+        say_as(in, reason, msg);
+    } else if ((r = host_frame(in, time, &k, msg, sizeof msg, &reason))) {
+        if (r > 0)
+            say(in, in->error);
+        else
+            say_as(in, reason, msg);
     } else if (layer && !in->info.light) {
         say(in, "layer light needs render light (the rockpool preset): the seed presets' "
                 "renders have no light layer");
@@ -760,7 +786,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
                      "steps a call, rockpool-frei0r(7) LIMITS): this frame is not rendered; "
                      "later calls carry on",
                      time, strcmp(unit, "ms") ? "s" : "ms", (long long)steps_per_call(in));
-            say(in, msg);
+            say_as(in, "\1on its way", msg);
         } else {
             say(in,
                 err.code == RP_ERR_NOMEM ? "out of memory: the frame is not rendered" : err.msg);

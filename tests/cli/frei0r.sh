@@ -192,6 +192,21 @@ if [ $san = 0 ]; then
     done
 fi
 
+# A clip longer than the scene: the frames past its end are the error frame, said once
+# (the message named each frame's time, so it was said again every frame: 60 lines for two
+# seconds past rain.scene's four). With the time unit left at s, FFmpeg's milliseconds
+# are past the end from the second frame: said once, with what to do.
+if [ $san = 0 ]; then
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -loop 1 -framerate 30 -i bg320.png -t 6 \
+        -vf "frei0r=rockpool:$TOP/examples/rain.scene|ms" -f null - 2>ff_long.err
+    check "a clip 2 s past the scene's end: one line" test "$(wc -l <ff_long.err)" = 1
+    check "... saying the time is past the scene's end" grep -q "past the scene's end" ff_long.err
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -loop 1 -framerate 30 -i bg320.png -t 1 \
+        -vf "frei0r=rockpool:$TOP/examples/rain.scene" -f null - 2>ff_unit.err
+    check "time unit s in FFmpeg: one line" test "$(wc -l <ff_unit.err)" = 1
+    check "... naming the unit ms" grep -q "give the time unit ms" ff_unit.err
+fi
+
 # FFmpeg 5.1 loses the time of frames whose width is not a multiple of 64 (854x480):
 # the plugin says so and what to do, and draws the error frame; padded to 896 wide they
 # are rendered.
@@ -481,6 +496,12 @@ check "strength 0.5, 0.25, 0, 0.5: 96 frames" test "$(wc -l <strength.h)" -eq 96
 check "strength 0.5, 0.25, 0, 0.5: --strength 2, 1, the scene's 3, 2" \
     cmp -s strength.h <(cat strength2.h strength1.h strengthscene.h strength2.h)
 check "strength 2 and 1 differ" test "$(paste strength1.h strength2.h | awk '$1 != $2' | wc -l)" -gt 12
+# A strength out of range that changes (a keyframed ramp past 1): said once for the
+# parameter, not once for each value.
+"$HARNESS" "$PLUGIN" frames strength.scene bg160.rgb 160 96 4 24 strength 1.5 2 1.25 \
+    >/dev/null 2>strength_bad.err
+check "strength 1.5, 2, 1.25: one line, naming the strength" \
+    sh -c "test \$(wc -l <strength_bad.err) = 1 && grep -q \"parameter 'strength' is 1.5, \" strength_bad.err"
 # The caustics parameter under a strength above 1 is divided by its square, as the
 # scene's caustics are: 0.25 (caustics 1) over a scene of strength 2 is that scene with
 # `caustics 1` (before, the parameter was taken undivided: a brighter veil).
