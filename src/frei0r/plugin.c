@@ -660,15 +660,15 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     }
     if (k >= in->info.frames) {
         double end = (double)in->info.frames * in->info.fps_den / in->info.fps;
-        /* a time in seconds that, read as milliseconds, falls in the scene: FFmpeg's filter
-         * passes milliseconds, and the unit was left at s */
+        /* a time in seconds that, read as milliseconds, falls in the scene: in FFmpeg, the
+         * unit left at s (a host that passes seconds gets the same words, conditional) */
         int looks_ms = !ms && ts / 1000 < end;
         snprintf(msg, msglen,
                  "time %g %s is past the scene's end (%.6f s, its duration): the frame is not "
                  "rendered (said once; later frames past the end are not rendered either)%s",
                  t, ms ? "ms" : "s", end,
-                 looks_ms ? "; FFmpeg passes milliseconds: give the time unit ms "
-                            "(frei0r=rockpool:SCENE|ms)"
+                 looks_ms ? "; in FFmpeg, whose filter passes milliseconds, give the time "
+                            "unit ms (frei0r=rockpool:SCENE|ms)"
                           : "");
         *reason = "\1past the end";
         return -1;

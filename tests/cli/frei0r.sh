@@ -204,7 +204,7 @@ if [ $san = 0 ]; then
     FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -loop 1 -framerate 30 -i bg320.png -t 1 \
         -vf "frei0r=rockpool:$TOP/examples/rain.scene" -f null - 2>ff_unit.err
     check "time unit s in FFmpeg: one line" test "$(wc -l <ff_unit.err)" = 1
-    check "... naming the unit ms" grep -q "give the time unit ms" ff_unit.err
+    check "... naming the unit ms" grep -q "in FFmpeg, whose filter passes milliseconds, give the time unit ms" ff_unit.err
 fi
 
 # FFmpeg 5.1 loses the time of frames whose width is not a multiple of 64 (854x480):
