@@ -134,6 +134,7 @@ typedef struct instance {
     uint8_t *black;  /* a black RGBA frame: the background when the host gives none */
     char said[1600]; /* the reason of the last message printed (say_as) */
     int warned_rate; /* warn_frame_locked has spoken */
+    double last_ts;  /* the previous call's time in seconds (after unit and offset), or -1 */
 } instance;
 
 /* One line on stderr, unless its reason is the one said last by this instance: the
@@ -208,6 +209,7 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->stale = 1;
     in->num[0] = 1; /* the error frame on */
     in->strength_milli = -1;
+    in->last_ts = -1;
     for (int i = 0; i < P_STRINGS; i++)
         if (!(in->param[i] = strdup(param_default[i]))) {
             for (int j = 0; j < i; j++)
@@ -555,19 +557,31 @@ static const int host_rates[][2] = {
     {100, 1},      {120000, 1001}, {120, 1}, {144, 1},      {240, 1},
 };
 
-/* Whether t seconds (t >= 0) is within SNAP_S of the instant k * d / n of a grid of rate
- * n / d; then *k is that frame. (No libm: the plugin links none.) */
-static int on_grid(double t, int n, int d, int64_t *k)
+/* The highest rate learnt from the step between two calls (the core's own limit). */
+#define STEP_RATE_MAX 1000
+
+/* How near a time rounded to the millisecond is to its frame: half a millisecond, and
+ * the microsecond of SNAP_S for the double it came in. */
+#define MS_SNAP_S (0.5e-3 + SNAP_S)
+
+/* Whether t seconds (t >= 0) is within snap seconds of the instant k * d / n of a grid
+ * of rate n / d; then *k is that frame. (No libm: the plugin links none.) */
+static int on_grid_within(double t, int n, int d, double snap, int64_t *k)
 {
     double f = t * n / d;
     if (!(f >= 0 && f < 9e15))
         return 0;
     int64_t kk = (int64_t)(f + 0.5);
     double off = t - (double)kk * d / n;
-    if (off > SNAP_S || off < -SNAP_S)
+    if (off > snap || off < -snap)
         return 0;
     *k = kk;
     return 1;
+}
+
+static int on_grid(double t, int n, int d, int64_t *k)
+{
+    return on_grid_within(t, n, d, SNAP_S, k);
 }
 
 /* A scene that steps once a frame (the seed presets) at a host's rate other than its own:
@@ -632,6 +646,8 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         build_run(in);
     if (!in->core)
         return 1;
+    double last_ts = in->last_ts;
+    in->last_ts = ts;
     int n = in->info.fps, d = in->info.fps_den;
     if (!on_grid(ts, n, d, &k)) {
         int sn = in->scene_fps, sd = in->scene_fps_den, found = 0;
@@ -642,6 +658,43 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
             if (on_grid(ts, host_rates[i][0], host_rates[i][1], &k)) {
                 n = host_rates[i][0], d = host_rates[i][1], found = 1;
             }
+        /* a rate of no list (7, 14, 48000/1001 fps): one whose frame is the step from the
+         * previous call's time, or a half, third or quarter of it (MLT's instances see
+         * every Nth frame), a whole rate or N000/1001, when t is on its grid */
+        double step = ts - last_ts;
+        if (step < 0)
+            step = -step;
+        for (int m = 1; !found && last_ts >= 0 && step >= 0.5 / STEP_RATE_MAX && m <= 4; m++)
+            for (int i = 0; !found && i < 2; i++) {
+                int den = i ? 1001 : 1;
+                int64_t frames, num = (int64_t)(m * den / step + 0.5);
+                if (den == 1001) /* 24000/1001, 48000/1001, ...: N000, N a multiple of 6
+                                  * (91000/1001, 11 ms, would take any step of whole ms) */
+                    num = (num + 3000) / 6000 * 6000;
+                if (num >= 1 && num <= (int64_t)STEP_RATE_MAX * den &&
+                    on_grid(step, (int)num, den, &frames) && frames == m &&
+                    on_grid(ts, (int)num, den, &k)) {
+                    n = (int)num, d = den, found = 1;
+                }
+            }
+        /* a time rounded to the millisecond (Matroska and WebM timestamps: frame 4 at 30
+         * fps is 0.133 s), on the core's rate: its nearest frame, when within half a
+         * millisecond of it (a frame is at least a millisecond). No other rate is tried
+         * at that distance: a clip of variable rate would rebuild the simulation again
+         * and again. */
+        if (!found && on_grid_within(ts, n, d, MS_SNAP_S, &k))
+            found = 1;
+        /* the instance's first call (MLT's second instance starts at frame 1): no step to
+         * learn from, so the lowest whole rate, then N000/1001 (N a multiple of 6), whose
+         * grid holds t; only then: later calls learn from their step, and a time of a
+         * variable rate is on some such grid nearly always (a rebuild every frame) */
+        for (int i = 0; !found && last_ts < 0 && i < STEP_RATE_MAX + STEP_RATE_MAX / 6; i++) {
+            int num = i < STEP_RATE_MAX ? i + 1 : (i - STEP_RATE_MAX + 1) * 6000;
+            int den = i < STEP_RATE_MAX ? 1 : 1001;
+            if (on_grid(ts, num, den, &k)) {
+                n = num, d = den, found = 1;
+            }
+        }
         if (found && (n != in->info.fps || d != in->info.fps_den)) {
             in->fps = n;
             in->fps_den = d;
@@ -660,9 +713,10 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     }
     if (k >= in->info.frames) {
         double end = (double)in->info.frames * in->info.fps_den / in->info.fps;
-        /* a time in seconds that, read as milliseconds, falls in the scene: in FFmpeg, the
-         * unit left at s (a host that passes seconds gets the same words, conditional) */
-        int looks_ms = !ms && ts / 1000 < end;
+        /* a time in seconds over twice the scene's end that, read as milliseconds, falls in
+         * the scene: in FFmpeg, the unit left at s (FFmpeg's second frame at 30 fps is
+         * 33.3 s; a host passing seconds comes to the end first, and is not told) */
+        int looks_ms = !ms && ts >= 2 * end && ts / 1000 < end;
         snprintf(msg, msglen,
                  "time %g %s is past the scene's end (%.6f s, its duration): the frame is not "
                  "rendered (said once; later frames past the end are not rendered either)%s",

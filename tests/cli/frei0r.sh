@@ -139,6 +139,35 @@ if [ $san = 0 ]; then
     done
 fi
 
+# Rates on no list (7 and 48000/1001 fps): learnt from the step between two calls, so
+# the frames are `rockpool -r 7` and `-r 48000/1001`'s (before, a time on no listed grid
+# was read as the frame of the scene's rate it falls in: 5 of 30 equal at 7 fps). And a
+# 30 fps Matroska clip, whose timestamps are whole milliseconds (frame 4 at 0.133 s): its
+# frames are `rockpool -r 30`'s (20 of 60 were the frame before: 0.133 s fell in frame 3).
+if [ $san = 0 ]; then
+    for r in 7 48000/1001; do
+        FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate $r \
+            -i bg320.png -frames:v 30 \
+            -vf "frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" \
+            -f framemd5 - >ff_rate.md5 2>ff_rate.err
+        "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r $r -n 30 \
+            -f framemd5 -o cli_rate.md5
+        check "ffmpeg at $r fps harbour: rockpool -r $r's frames" \
+            cmp -s <(hashes ff_rate.md5) <(hashes cli_rate.md5)
+        rm -f cli_rate.md5
+    done
+    ffmpeg -v error -loop 1 -framerate 30 -i bg320.png -t 2 -c:v ffv1 -pix_fmt bgr0 clip30.mkv
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -i clip30.mkv \
+        -vf "frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" -f framemd5 - \
+        >ff_mkv.md5 2>ff_mkv.err
+    "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r 30 -n 60 \
+        -f framemd5 -o cli_mkv.md5
+    check "a 30 fps Matroska clip (millisecond times): 60 frames" \
+        test "$(hashes ff_mkv.md5 | wc -l)" -eq 60
+    check "a 30 fps Matroska clip (millisecond times): rockpool -r 30's frames" \
+        cmp -s <(hashes ff_mkv.md5) <(hashes cli_mkv.md5)
+fi
+
 # The time offset (parameter 9, x 3600 s): frames stamped from 59 s on (a clip cut deep
 # in a file) with an offset of 59 / 3600 are the scene's frames from 0.
 if [ $san = 0 ]; then
@@ -329,6 +358,18 @@ EOF
         cmp -s cuts.h cuts_cli.h
     check "melt cuts: the light changes at the keyframe" \
         test "$(sed -n 1p cuts.h)" != "$(sed -n 31p h90.h)"
+    # At 7 fps (a rate of no list), two threads: each instance learns the rate from the
+    # step between its calls (its first call, frame 1 for the second, from the lowest
+    # rate whose grid holds it): `rockpool -r 7`'s frames.
+    sed -e 's/^description=.*/description=320x180 7 fps/' -e 's/^frame_rate_num=30/frame_rate_num=7/' \
+        -e 's/^width=640/width=320/' -e 's/^height=360/height=180/' p640 >p7
+    melt_run m7 melt7.log -profile p7 bg320.png out=29 \
+        -attach-track frei0r.rockpool 0="$TOP/examples/harbour.scene"
+    ffmpeg -v error -framerate 7 -start_number 1 -i m7/f%03d.png -pix_fmt rgb24 -f framemd5 melt7.md5
+    "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r 7 -n 30 \
+        -f framemd5 -o cli7.md5
+    check "melt at 7 fps with 2 threads: rockpool -r 7's frames" \
+        cmp -s <(hashes melt7.md5) <(hashes cli7.md5)
     # an instance per thread: each prints its one message for a bad time unit
     melt_run mf2 melt2.log -profile p640 bg.png out=19 \
         -attach-track frei0r.rockpool 0="$TOP/examples/walls.scene" 1=minutes
