@@ -687,8 +687,13 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         /* the instance's first call (MLT's second instance starts at frame 1): no step to
          * learn from, so the lowest whole rate, then N000/1001 (N a multiple of 6), whose
          * grid holds t; only then: later calls learn from their step, and a time of a
-         * variable rate is on some such grid nearly always (a rebuild every frame) */
-        for (int i = 0; !found && last_ts < 0 && i < STEP_RATE_MAX + STEP_RATE_MAX / 6; i++) {
+         * variable rate is on some such grid nearly always (a rebuild every frame). Not a
+         * time of whole milliseconds (FFmpeg seeking in a Matroska clip with -copyts):
+         * its lowest rate is that of its milliseconds (12.345 s: 200 fps), not the host's. */
+        double ms_frac = ts * 1000 - (double)(int64_t)(ts * 1000 + 0.5);
+        int whole_ms = ms_frac > -1e-6 && ms_frac < 1e-6;
+        for (int i = 0; !found && last_ts < 0 && !whole_ms && i < STEP_RATE_MAX + STEP_RATE_MAX / 6;
+             i++) {
             int num = i < STEP_RATE_MAX ? i + 1 : (i - STEP_RATE_MAX + 1) * 6000;
             int den = i < STEP_RATE_MAX ? 1 : 1001;
             if (on_grid(ts, num, den, &k)) {

@@ -166,6 +166,25 @@ if [ $san = 0 ]; then
         test "$(hashes ff_mkv.md5 | wc -l)" -eq 60
     check "a 30 fps Matroska clip (millisecond times): rockpool -r 30's frames" \
         cmp -s <(hashes ff_mkv.md5) <(hashes cli_mkv.md5)
+    # Seeking in it with -copyts: the first time the filter sees is 0.533 s (whole
+    # milliseconds, half a millisecond from frame 16): frames 16 on.
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -copyts -ss 0.52 \
+        -i clip30.mkv -frames:v 20 \
+        -vf "select=gte(t\,0.53),frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" \
+        -f framemd5 - >ff_mkv_ss.md5 2>ff_mkv_ss.err
+    check "the Matroska clip from 0.533 s (-copyts): rockpool -r 30's frames 16 on" \
+        cmp -s <(hashes ff_mkv_ss.md5) <(hashes cli_mkv.md5 | sed -n 17,36p)
+    # A 24 fps Matroska clip from 0.542 s (-copyts) under elias (one step a frame): the
+    # first call's time is on no grid near the scene's, and its lowest rate is that of its
+    # milliseconds (0.542 s: 500 fps), not the host's, so it is not tried: the rate said
+    # is 24 fps, learnt at 0.625 s (it was "the host's frames are at 500 fps").
+    ffmpeg -v error -i bg.png -vf scale=320:200 bg200.png
+    ffmpeg -v error -loop 1 -framerate 24 -i bg200.png -t 2 -c:v ffv1 -pix_fmt bgr0 clip24.mkv
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -copyts -ss 0.53 -i clip24.mkv -frames:v 20 \
+        -vf "select=gte(t\,0.54),frei0r=rockpool:$TOP/examples/elias.scene|ms" -f null - \
+        2>ff_mkv24.err
+    check "a 24 fps Matroska clip from 0.542 s: the host's rate said is 24 fps, no other" \
+        sh -c "grep -q 'frames are at 24 fps' ff_mkv24.err && test \$(grep -c 'frames are at' ff_mkv24.err) = 1"
 fi
 
 # The time offset (parameter 9, x 3600 s): frames stamped from 59 s on (a clip cut deep
