@@ -174,6 +174,18 @@ if [ $san = 0 ]; then
         -f framemd5 - >ff_mkv_ss.md5 2>ff_mkv_ss.err
     check "the Matroska clip from 0.533 s (-copyts): rockpool -r 30's frames 16 on" \
         cmp -s <(hashes ff_mkv_ss.md5) <(hashes cli_mkv.md5 | sed -n 17,36p)
+    # A 30000/1001 Matroska clip: its millisecond times are not read as its frames (the
+    # man page's limits), but with fps=30000/1001 before the filter, as the man page says,
+    # its frames are `rockpool -r 30000/1001`'s.
+    ffmpeg -v error -loop 1 -framerate 30000/1001 -i bg320.png -frames:v 60 -c:v ffv1 \
+        -pix_fmt bgr0 clip2997.mkv
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -i clip2997.mkv \
+        -vf "fps=30000/1001,frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" \
+        -f framemd5 - >ff_mkv2997.md5 2>ff_mkv2997.err
+    "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r 30000/1001 \
+        -n 60 -f framemd5 -o cli_mkv2997.md5
+    check "a 30000/1001 Matroska clip with fps=30000/1001: rockpool -r 30000/1001's frames" \
+        cmp -s <(hashes ff_mkv2997.md5) <(hashes cli_mkv2997.md5)
     # A 24 fps Matroska clip from 0.542 s (-copyts) under elias (one step a frame): the
     # first call's time is on no grid near the scene's, and its lowest rate is that of its
     # milliseconds (0.542 s: 500 fps), not the host's, so it is not tried: the rate said
