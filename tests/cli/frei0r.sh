@@ -485,6 +485,11 @@ else
     gst_case multifilesrc-elias "$TOP/examples/elias.scene" 320x200 30 60 vts320x200.png \
         multifilesrc location=seq/%03d.png index=0 stop-index=59 \
         caps=image/png,framerate=30/1 ! pngdec
+    # A Matroska clip: matroskademux's timestamps are whole milliseconds (frame 4 at
+    # 133,000,000 ns), read as the frames they round (before: 40 of 60 equal).
+    ffmpeg -v error -loop 1 -framerate 30 -i vts320x180.png -t 2 -c:v png gst30.mkv
+    gst_case matroska "$TOP/examples/harbour.scene" 320x180 30 60 vts320x180.png \
+        filesrc location=gst30.mkv ! matroskademux ! pngdec
 fi
 
 # Out of order, from two threads at once: shuffled, repeated and backward times give the
