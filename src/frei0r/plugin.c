@@ -637,8 +637,12 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     if (ts < 0 && ts > -SNAP_S)
         ts = 0;
     if (!isfinite(t) || ts < 0 || ts > 1e9) {
-        snprintf(msg, msglen, "time %g %s is outside every scene: the frame is not rendered", t,
-                 ms ? "ms" : "s");
+        double off = in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
+        char less[64] = "";
+        if (off != 0) /* the offset took it there: say so */
+            snprintf(less, sizeof less, " less the time offset's %.9g s", off);
+        snprintf(msg, msglen, "time %g %s%s is outside every scene: the frame is not rendered", t,
+                 ms ? "ms" : "s", less);
         *reason = "\1outside every scene";
         return -1;
     }

@@ -230,6 +230,13 @@ if [ $san = 0 ]; then
     hashes ff_off3.md5 >ff_off3.h
     check "time offset 2 (7200 s): the scene's frames from 0" cmp -s ff_off3.h <(head -n 30 cli_half.h)
     check "time offset 2 (7200 s): nothing said" test ! -s ff_off3.err
+    # The offset over a clip that starts at 0: the times before it are said with the
+    # offset (it said "time 0 s is outside every scene", the offset not named).
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -loop 1 -framerate 30 -i bg320.png \
+        -vf "frei0r=rockpool:$TOP/examples/rain.scene|ms|render||y|0|0|0|0|1" \
+        -frames:v 3 -f null - 2>ff_off4.err
+    check "time offset 1 over a clip from 0: said once, naming the offset" \
+        test "$(grep -c "time 0 ms less the time offset's 3600 s is outside every scene" ff_off4.err)" = 1
 fi
 
 # A double out of its range (depth to caustics and the strength 0..1, the offset from 0)
