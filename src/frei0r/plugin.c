@@ -609,10 +609,12 @@ static void warn_frame_locked(instance *in, int n, int d)
 
 /* The host's time t (seconds, after the unit) as a frame k of the core's clock, the
  * core opened again at the host's rate when that changed. The rate is the first of the
- * core's, the scene's and host_rates on whose grid t lies within SNAP_S: a time that is
- * frame k of a rate R is then rendered as `rockpool -r R` renders frame k (its steps,
- * keys, emitters, moving walls and seed presets all at that exact instant). A time on no
- * such grid is read on the core's rate, as the frame it falls in (floor, after rounding
+ * core's, the scene's and host_rates on whose grid t lies within SNAP_S, else one learnt
+ * from the step from the previous call (or, at the first call, the lowest that holds t):
+ * a time that is frame k of a rate R is then rendered as `rockpool -r R` renders frame k
+ * (its steps, keys, emitters, moving walls and seed presets all at that exact instant).
+ * A time within MS_SNAP_S of the core's grid is its nearest frame. A time on no such
+ * grid is read on the core's rate, as the frame it falls in (floor, after rounding
  * to the nanosecond). Returns 0, 1 when the core failed to open (its reason in
  * in->error), or -1 with the message in msg and its reason (say_as: the same for every
  * time) in *reason. */
