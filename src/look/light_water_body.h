@@ -11,13 +11,12 @@
  *
  * Written once over a vector of VL int32 lanes and compiled by light_water_avx2.c (VL 8),
  * light_water_avx512.c (VL 16; again with VBMI for light_water_avx512icl.c) and
- * src/wasm/light_water.c (VL 4), which define the type VI (and VD, VL / 2 doubles), the
+ * src/wasm/light_water.c (VL 4), which define the types VI and VF (VL floats), the
  * function attribute TARGET, the entry's name ROW_V, and these operations: VOP(op) for
  * the _mm256_op / _mm512_op of the same meaning; VAND VOR VZERO; VCMPGT (lanes of all ones
  * or zeros), VBLENDV(a, b, m) (b where m), VBLEND_ODD(e, o) (odd lanes from o); VGATHER(base,
  * index, scale); VPERM(t, i) (lane i of t); VFIRST (lane 0); VIOTA (0..VL-1); VSTORE (VL
- * lanes); VLOAD_U16 (VL uint16 widened); VD_LO, VD_HI (the lower or upper VL / 2 lanes as
- * doubles), VD_TRUNC(lo, hi) (both truncated back into one vector); vnone, vclamp,
+ * lanes); VLOAD_U16 (VL uint16 widened); vnone, vclamp,
  * vslope (light.c's slope_q12: light_avx2.h's slope_v at 8 lanes), vloadh, vload_rgb and
  * vstore_rgb (VL packed RGB pixels). Optionally VPERMB(lo, i, hi) (bytes i, 0..127, of lo
  * then hi), VBYTES(r) (each lane's byte offset r as the offsets r..r + 3 of its bytes) and
@@ -358,30 +357,27 @@ INLINE TARGET VI div9(VI n)
     return MULHI_U(n, VOP(set1_epi32)(0x38E38E39), 1);
 }
 
-/* floor(a / b) of lanes 0 <= a < 2^31, 1 <= b < 2^31, in doubles: a quotient q = n - e
- * short of an integer n is at least 1/b short, more than half of q's unit in the last place
- * (q / 2^53 < 1/b as a < 2^53), so the rounded quotient stays below n and truncates to the
- * integer quotient. */
-INLINE TARGET VI div_v(VI a, VI b)
+/* floor(n / d) of lanes 0 <= n < 2^31, 1 <= d < 2^24, where the quotient of n rounded to a
+ * float by d (exact) truncates to within 1 of it (the callers say why theirs does): one
+ * float division a lane, then the remainder n - q d (below 2d in size, so exact in int32
+ * arithmetic) says which way to step. */
+INLINE TARGET VI div_v(VI n, VI d)
 {
-    VD lo = VOP(div_pd)(VD_LO(a), VD_LO(b)), hi = VOP(div_pd)(VD_HI(a), VD_HI(b));
-    return VD_TRUNC(lo, hi);
+    VI q = VOP(cvttps_epi32)(VOP(div_ps)(VOP(cvtepi32_ps)(n), VOP(cvtepi32_ps)(d)));
+    VI r = VOP(sub_epi32)(n, VOP(mullo_epi32)(q, d));
+    /* r < 0: one less; r >= d: one more (the masks are -1) */
+    q = VOP(add_epi32)(q, VCMPGT(VZERO(), r));
+    return VOP(sub_epi32)(q, VCMPGT(r, VOP(sub_epi32)(d, VOP(set1_epi32)(1))));
 }
 
-/* compose()'s inv = floor(n / A), n = 2^30 + floor(A / 2), of lanes 65 <= A <= 2^15 (where
- * a8 = (255 A + 2^14) >> 15 > 0; other lanes get a value not used), from one float
- * quotient a lane: the quotient of n rounded to a float by A rounded (exact) truncates to
- * within 1 of it (for every such A: n's rounding moves it by at most 64 / A < 1, and it lies
- * below 2^24, where a float's unit is at most 1), and the remainder n - q A, exact in int32,
- * says which way to step. */
+/* compose()'s inv = floor((2^30 + floor(A / 2)) / A) of lanes 65 <= A <= 2^15 (where a8 =
+ * (255 A + 2^14) >> 15 > 0; other lanes get a value not used): div_v's float quotient is
+ * within 1 of it for every such A (the numerator's rounding moves it by at most 64 / A < 1,
+ * and it lies below 2^24, where a float's unit is at most 1; checked one A at a time). */
 INLINE TARGET VI inv_v(VI A)
 {
-    VI n = VOP(add_epi32)(VOP(set1_epi32)(1 << 30), VOP(srli_epi32)(A, 1));
-    VI q = VOP(cvttps_epi32)(VOP(div_ps)(VOP(cvtepi32_ps)(n), VOP(cvtepi32_ps)(A)));
-    VI r = VOP(sub_epi32)(n, VOP(mullo_epi32)(q, A));
-    /* r < 0: one less; r >= A: one more (the masks are -1) */
-    q = VOP(add_epi32)(q, VCMPGT(VZERO(), r));
-    return VOP(sub_epi32)(q, VCMPGT(r, VOP(sub_epi32)(A, VOP(set1_epi32)(1))));
+    VI Am = VOP(max_epi32)(A, VOP(set1_epi32)(1));
+    return div_v(VOP(add_epi32)(VOP(set1_epi32)(1 << 30), VOP(srli_epi32)(Am, 1)), Am);
 }
 
 /* lit_q8() of light.c: the picture tq (Q8 levels) lit by the gain (Q12), with the ease of
@@ -402,7 +398,9 @@ INLINE TARGET VI lit_v(VI tq, VI gain)
     VI lh = VBLENDV(div3(room), lh_n, near);
     VI soft = VAND(bright, VCMPGT(VOP(add_epi32)(add, add), lh));
     if (!vnone(soft)) {
-        /* lh^2 < 2^29, 4 add < 2^22; lanes not soft divide by 1 and are not used */
+        /* lh^2 < 2^29, 4 add < 2^22; lanes not soft divide by 1 and are not used. The
+         * quotient is below lh / 2 < 2^14 (2 add > lh), so div_v's float quotient, within
+         * a relative 2^-23 of it, is within 2^-9 of it */
         VI den = VOP(max_epi32)(VOP(slli_epi32)(add, 2), VOP(set1_epi32)(1));
         VI q = div_v(VOP(mullo_epi32)(lh, lh), den);
         add = VBLENDV(add, VOP(sub_epi32)(lh, q), soft);
@@ -412,12 +410,11 @@ INLINE TARGET VI lit_v(VI tq, VI gain)
 
 /* lit3_q8() of light.c: the three channels t (Q8 levels) lit by the gain (Q12), the
  * brightest eased by lit_v and the others scaled by its ratio where the gain brightens.
- * floor(t * vm / mx) from one reciprocal of mx a lane instead of a division per channel:
- * p = t * vm < 2^32 is held exactly, and its quotient Q = p / mx <= vm < 2^16 (t <= mx) is
- * an integer or lies at least 1 / mx > 2^-16 above one and below the next (mx <= 255 << 8 <
- * 2^16). The rounded reciprocal and product are within a relative 2^-52 of Q, so within
- * 2^-36 of it, and adding 2^-20 (rounded within 2^-37) puts an integer Q above itself and
- * leaves any other below its next integer: the sum truncates to floor(Q). */
+ * floor(t * vm / mx) from one float reciprocal of mx a lane: t and vm (< 2^16) are exact
+ * as floats, and the quotient Q <= vm < 2^16 (t <= mx) comes out of three roundings within
+ * a relative 2^-22, so within 2^-6 of Q, and truncates to within 1 of floor(Q); the
+ * remainder t vm - q mx (below 2 mx in size, so exact in 32-bit arithmetic though t vm may
+ * pass 2^31) says which way to step. */
 INLINE TARGET void lit3_v(const VI t[3], VI gain, VI v[3])
 {
     VI mx = VOP(max_epi32)(VOP(max_epi32)(t[0], t[1]), t[2]);
@@ -428,14 +425,14 @@ INLINE TARGET void lit3_v(const VI t[3], VI gain, VI v[3])
         return;
     VI vm = lit_v(mx, gain);
     /* lanes not bright divide by 1 and are not used */
-    const VD one = VOP(set1_pd)(1), eps = VOP(set1_pd)(0x1p-20);
-    VD rcp[2] = {VOP(div_pd)(one, VOP(max_pd)(VD_LO(mx), one)),
-                 VOP(div_pd)(one, VOP(max_pd)(VD_HI(mx), one))};
-    VD num[2] = {VD_LO(vm), VD_HI(vm)};
+    VI d = VOP(max_epi32)(mx, VOP(set1_epi32)(1));
+    const VI dm1 = VOP(sub_epi32)(d, VOP(set1_epi32)(1));
+    VF rcp = VOP(div_ps)(VOP(set1_ps)(1), VOP(cvtepi32_ps)(d));
+    VF fvm = VOP(mul_ps)(VOP(cvtepi32_ps)(vm), rcp);
     for (int c = 0; c < 3; c++) {
-        VD lo = VOP(mul_pd)(VOP(mul_pd)(VD_LO(t[c]), num[0]), rcp[0]);
-        VD hi = VOP(mul_pd)(VOP(mul_pd)(VD_HI(t[c]), num[1]), rcp[1]);
-        VI q = VD_TRUNC(VOP(add_pd)(lo, eps), VOP(add_pd)(hi, eps));
+        VI q = VOP(cvttps_epi32)(VOP(mul_ps)(VOP(cvtepi32_ps)(t[c]), fvm));
+        VI r = VOP(sub_epi32)(VOP(mullo_epi32)(t[c], vm), VOP(mullo_epi32)(q, d));
+        q = VOP(sub_epi32)(VOP(add_epi32)(q, VCMPGT(VZERO(), r)), VCMPGT(r, dm1));
         v[c] = VBLENDV(v[c], q, bright);
     }
 }

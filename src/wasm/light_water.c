@@ -37,14 +37,11 @@
 #define w_srli_epi64 wasm_u64x2_shr
 #define w_slli_epi64 wasm_i64x2_shl
 #define w_add_epi64 wasm_i64x2_add
-#define w_div_pd wasm_f64x2_div
-#define w_mul_pd wasm_f64x2_mul
-#define w_max_pd wasm_f64x2_max
-#define w_add_pd wasm_f64x2_add
 #define w_div_ps wasm_f32x4_div
+#define w_mul_ps wasm_f32x4_mul
+#define w_set1_ps wasm_f32x4_splat
 #define w_cvtepi32_ps wasm_f32x4_convert_i32x4
 #define w_cvttps_epi32 wasm_i32x4_trunc_sat_f32x4
-#define w_set1_pd wasm_f64x2_splat
 
 /* The 64-bit products of lanes 0 and 2 (pmuldq, pmuludq). */
 INLINE v128_t w_mul_epi32(v128_t a, v128_t b)
@@ -128,7 +125,7 @@ INLINE void w_store_rgb(uint8_t *out, v128_t px)
 
 #define VL 4
 #define VI v128_t
-#define VD v128_t
+#define VF v128_t
 #define TARGET
 #define ROW_V water_row_wasm
 #define VOP(op) w_##op
@@ -145,11 +142,6 @@ INLINE void w_store_rgb(uint8_t *out, v128_t px)
 #define VIOTA() wasm_i32x4_make(0, 1, 2, 3)
 #define VSTORE(p, v) wasm_v128_store((p), (v))
 #define VLOAD_U16(p) wasm_u32x4_load16x4(p)
-#define VD_LO(a) wasm_f64x2_convert_low_i32x4(a)
-#define VD_HI(a) wasm_f64x2_convert_low_i32x4(wasm_i32x4_shuffle((a), (a), 2, 3, 2, 3))
-#define VD_TRUNC(lo, hi)                                                                           \
-    wasm_i32x4_shuffle(wasm_i32x4_trunc_sat_f64x2_zero(lo), wasm_i32x4_trunc_sat_f64x2_zero(hi),   \
-                       0, 1, 4, 5)
 #define vnone w_none
 #define vclamp w_clamp
 #define vslope w_slope

@@ -13,7 +13,7 @@
 
 #define VL 8
 #define VI __m256i
-#define VD __m256d
+#define VF __m256
 #define TARGET AVX2
 #define ROW_V rp_light_water_row_avx2
 #define VOP(op) _mm256_##op
@@ -30,9 +30,6 @@
 #define VIOTA() _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
 #define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
 #define VLOAD_U16(p) _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
-#define VD_LO(a) _mm256_cvtepi32_pd(_mm256_castsi256_si128(a))
-#define VD_HI(a) _mm256_cvtepi32_pd(_mm256_extracti128_si256((a), 1))
-#define VD_TRUNC(lo, hi) _mm256_set_m128i(_mm256_cvttpd_epi32(hi), _mm256_cvttpd_epi32(lo))
 #define vnone none
 #define vclamp clampv
 #define vslope slope_v

@@ -84,7 +84,7 @@ INLINE AVX512 __m512i load_rgb512(const uint8_t *p)
 
 #define VL 16
 #define VI __m512i
-#define VD __m512d
+#define VF __m512
 #define TARGET AVX512
 #ifdef RP_LIGHT_WATER_ICL
 #define ROW_V rp_light_water_row_avx512icl
@@ -105,10 +105,6 @@ INLINE AVX512 __m512i load_rgb512(const uint8_t *p)
 #define VIOTA() _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 #define VSTORE(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define VLOAD_U16(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
-#define VD_LO(a) _mm512_cvtepi32_pd(_mm512_castsi512_si256(a))
-#define VD_HI(a) _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64((a), 1))
-#define VD_TRUNC(lo, hi)                                                                           \
-    _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(lo)), _mm512_cvttpd_epi32(hi), 1)
 #define vnone none512
 #define vclamp clamp512
 #define vslope slope512

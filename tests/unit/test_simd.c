@@ -1202,7 +1202,10 @@ static void test_light_water_matches_plain_c(void **state)
 /* The sky and glint layer over slopes that sweep finely through their whole range (bowls of
  * every steepness across long rows), under random light settings: the layer's opacity A
  * takes thousands of values here, where the kernels' quotients by A (compose()'s inv)
- * must be exact for every one (a quotient one off changes a level only now and then). */
+ * must be exact for every one (a quotient one off changes a level only now and then). Then
+ * the caustics' light over bright pictures, where it eases towards white: curvature that
+ * sweeps along each row (h = c d^3) under strong caustics, so the gain takes thousands of
+ * values over every bright level (lit_q8's and lit3_q8's quotients). */
 static void test_light_layer_every_opacity(void **state)
 {
     (void)state;
@@ -1213,16 +1216,22 @@ static void test_light_layer_every_opacity(void **state)
     assert_non_null(f);
     assert_non_null(bg);
     uint32_t s = 77;
-    for (size_t i = 0; i < n * 3; i++)
-        bg[i] = (uint8_t)(next(&s) >> 8);
     rp_light_geom g = {w, h, 65536, 65536, 0, NULL};
-    for (int v = 0; v < 12; v++) {
-        /* a bowl a row: h = c (x - w/2)^2, c growing row by row, within the kernels' range */
+    for (int v = 0; v < 24; v++) {
+        const int bowls = v < 12;
+        for (size_t i = 0; i < n * 3; i++) {
+            uint32_t r = next(&s);
+            bg[i] = bowls ? (uint8_t)(r >> 8) : (uint8_t)(255 - (r >> 8) % (r % 3 ? 40 : 256));
+        }
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
-                int64_t d = x - w / 2, c = 1 + (int64_t)y * (y + v) * 3;
-                int64_t hv = c * d * d / 16;
-                f[(size_t)y * w + x] = (int32_t)(hv > RP_LIGHT_SIMD_HMAX ? RP_LIGHT_SIMD_HMAX : hv);
+                /* bowls: c (x - w/2)^2, c growing row by row; else c (x - w/2)^3 / w (the
+                 * curvature sweeps across each row); within the kernels' range */
+                int64_t d = x - w / 2, c = 1 + (int64_t)y * (y + v % 12) * 3;
+                int64_t hv = bowls ? c * d * d / 16 : c * d * d * d / (16 * w);
+                hv = hv > RP_LIGHT_SIMD_HMAX ? RP_LIGHT_SIMD_HMAX : hv;
+                f[(size_t)y * w + x] =
+                    (int32_t)(hv < -RP_LIGHT_SIMD_HMAX ? -RP_LIGHT_SIMD_HMAX : hv);
             }
         rp_light_params p;
         rp_error err;
@@ -1230,9 +1239,11 @@ static void test_light_layer_every_opacity(void **state)
         water_params(&p, 4, &s);
         p.sky_q8 = 256 + (int32_t)(next(&s) % (15 * 256));
         p.specular_q8 = 256 + (int32_t)(next(&s) % (63 * 256));
+        if (!bowls)
+            p.caustics_q8 = 4 * 256 + (int32_t)(next(&s) % (60 * 256));
         rp_light *l = NULL;
         assert_int_equal(rp_light_new(&l, &p, &err), RP_OK);
-        snprintf(what, sizeof what, "bowls %d", v);
+        snprintf(what, sizeof what, "%s %d", bowls ? "bowls" : "cubics", v);
         compare_water_light(l, &g, f, bg, &s, what);
         rp_light_free(&l);
     }
