@@ -492,6 +492,14 @@ static int64_t frame_at(rp_cli_time t, int fps, int fps_den)
     return (int64_t)((__int128)t.value * fps / ((__int128)fps_den * 1000000));
 }
 
+/* The frames that start before a time of us microseconds: ceil(us x fps), exactly (-t T's
+ * ceil(T x fps) frames). */
+static int64_t frames_before(int64_t us, int fps, int fps_den)
+{
+    const __int128 den = (__int128)fps_den * 1000000;
+    return (int64_t)(((__int128)us * fps + den - 1) / den);
+}
+
 void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
 {
     int64_t end = -1;
@@ -499,10 +507,14 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
         cli->run.start = frame_at(cli->start_at, fps, fps_den);
     if (!cli->end_at.is_frames)
         cli->run.end = frame_at(cli->end_at, fps, fps_den);
-    /* -ss S -t T and -frames:v N end the run as ffmpeg does: at S + T, after N frames, or
-     * at the timeline's end if that comes first. */
+    /* -ss S -t T and -frames:v N end the run as ffmpeg does: at S + T (the frames that start
+     * before it, so -ss 0 -t T writes -t T's ceil(T x fps) frames and a span shorter than a
+     * frame one frame), after N frames, or at the timeline's end if that comes first. S in
+     * frames (-ss 45f, --start 45) starts its frame exactly. */
     if (cli->span.value >= 0 && !cli->start_at.is_frames)
-        end = frame_at((rp_cli_time){cli->start_at.value + cli->span.value, 0}, fps, fps_den);
+        end = frames_before(cli->start_at.value + cli->span.value, fps, fps_den);
+    else if (cli->span.value >= 0)
+        end = cli->start_at.value + frames_before(cli->span.value, fps, fps_den);
     if (cli->vframes >= 0 && (end < 0 || cli->run.start + cli->vframes < end))
         end = cli->run.start + cli->vframes;
     if (end >= 0 && (cli->run.end < 0 || end < cli->run.end))
@@ -576,6 +588,10 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     case ARG_TO: /* FFmpeg's: a bare number is seconds */
         r = parse_time(o == ARG_SS ? "-ss" : "-to", arg, 0,
                        o == ARG_SS ? &cli->start_at : &cli->end_at, err);
+        /* a frame number (-ss 45f) is --start 45 (--end for -to), as for --start 45f */
+        if (!r && (o == ARG_SS ? cli->start_at : cli->end_at).is_frames)
+            *(o == ARG_SS ? &cli->run.start : &cli->run.end) =
+                (o == ARG_SS ? cli->start_at : cli->end_at).value;
         cli->ss_given |= o == ARG_SS;
         cli->times = 1;
         break;
@@ -823,13 +839,15 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     else if (!cli->output_given && format == RP_FORMAT_NONE &&
              (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
         cli->run.out.path = NULL;
-    /* -o NAME.png without a conversion is one still: the frame at --start (or 0) alone */
+    /* -o NAME.png without a conversion is one still: the frame at --start (or 0) alone,
+     * unless the run asks for a range (--end, -to, -frames:v, or -ss S -t T's span), which
+     * is refused when it holds more than one frame */
     const char *path = cli->run.out.path;
     size_t plen = path ? strlen(path) : 0;
     if (cli->output_given && plen > 4 && !strchr(path, '%') &&
         (format == RP_FORMAT_PNG || format == RP_FORMAT_NONE) &&
         !strcasecmp(path + plen - 4, ".png") && cli->run.end < 0 && cli->end_at.is_frames &&
-        cli->vframes < 0) {
+        cli->vframes < 0 && cli->span.value < 0) {
         cli->vframes = 1;
         cli->times = 1;
     }

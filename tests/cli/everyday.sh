@@ -69,6 +69,18 @@ frames "-n 60 -t 0.1: the last given is the timeline" "0 1 2" -n 60 -t 0.1
 frames "-to 0.1: frames 0..2" "0 1 2" -to 0.1
 frames "-ss 1 -to 1.1: frames 30..32" "30 31 32" -ss 1 -to 1.1
 frames "-frames:v 2: frames 0, 1" "0 1" -frames:v 2
+# -ss and -to take rockpool's frame unit as --start and --end do (45f is frame 45, not
+# ignored), and -ss S -t T writes the frames that start before S + T: -ss 0 -t 0.11 is
+# -t 0.11's ceil(3.3) = 4 frames, and a span within one frame is that frame.
+frames "-ss 45f -frames:v 2: frames 45, 46" "45 46" -ss 45f -frames:v 2
+frames "-to 3f: frames 0..2" "0 1 2" -to 3f
+frames "-ss 45f -to 48f: frames 45..47" "45 46 47" -ss 45f -to 48f
+frames "-ss 45f -t 0.1: 0.1 s from frame 45" "45 46 47" -ss 45f -t 0.1
+frames "-ss 1 --start 45 -t 0.1: 0.1 s from frame 45" "45 46 47" -ss 1 --start 45 -t 0.1
+frames "-t 0.11: ceil(3.3) = 4 frames" "0 1 2 3" -t 0.11
+frames "-ss 0 -t 0.11: the frames of -t 0.11" "0 1 2 3" -ss 0 -t 0.11
+frames "-ss 1 -t 0.11: frames 30..33" "30 31 32 33" -ss 1 -t 0.11
+frames "-ss 1 -t 0.01: frame 30, the span's one frame" "30" -ss 1 -t 0.01
 check "-ss 1 -frames:v 3 hashes equal --start 30 --end 33" \
     test "$(H -ss 1 -frames:v 3)" = "$(H --start 30 --end 33)"
 check "-seed 3 is --seed 3" test "$(H -n 3 -seed 3)" = "$(H -n 3 --seed 3)"
@@ -268,6 +280,17 @@ expect_status "--start 10 --end 12 -o two.png: exit 2" 2 "$ROCKPOOL" ../h.scene 
     --end 12 -o two.png
 stderr_has "two frames into one PNG: says so" "names one PNG (a still)"
 check "two frames into one PNG: nothing written" test ! -e two.png
+# -ss 1 -t 0.5 is 15 frames from frame 30 (0.5 s at 30 fps), as -ss 1 -to 1.5 is: not a still
+# of frame 30 alone.
+expect_status "-ss 1 -t 0.5 -o span.png: exit 2" 2 "$ROCKPOOL" ../h.scene -ss 1 -t 0.5 \
+    -o span.png
+stderr_has "-ss 1 -t 0.5 into one PNG: says 15 frames" "this run writes 15 frames"
+check "-ss 1 -t 0.5 into one PNG: nothing written" test ! -e span.png
+expect_status "-ss 1 -to 1.5 -o to.png: exit 2 (as the span)" 2 "$ROCKPOOL" ../h.scene -ss 1 \
+    -to 1.5 -o to.png
+"$ROCKPOOL" -q ../h.scene -ss 1 -t 0.03 -o one.png
+check "-ss 1 -t 0.03 (one frame's span) -o one.png is frame 30" \
+    test "$(pngmd5 one.png)" = "$(hashof 30)"
 cd .. || exit 1
 check "-threads 0 (ffmpeg's automatic): the frames of -j 1" \
     test "$(H -n 4 -threads 0)" = "$(H -n 4 -j 1)"
