@@ -318,6 +318,13 @@ static int resolve_settings(rp_session *se, rp_error *err)
                             "--end %" PRId64 " is past the last frame (the timeline has %" PRId64
                             " frames)",
                             se->end, se->frames);
+    /* Without --end (-to, -t, -frames:v) the end is the timeline's: a start at or past it is
+     * said so, not as an --end the command line does not give. */
+    if (se->run->end < 0 && se->start >= se->end && se->frames > 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--start %" PRId64 " is past the last frame (the timeline has %" PRId64
+                            " frames, 0 to %" PRId64 ")",
+                            se->start, se->frames, se->frames - 1);
     if (se->start > se->end)
         return rp_error_set(err, RP_ERR_INVALID, 1, "--start %" PRId64 " is past --end %" PRId64,
                             se->start, se->end);

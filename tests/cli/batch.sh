@@ -96,6 +96,15 @@ check "empty range: nothing written" test -z "$(ls -A | grep empty)"
 expect_status "--end 40 --start 40 is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 40 \
     -f framemd5 -o empty.md5
 check "empty range at the end: nothing written" test ! -e empty.md5
+# Without --end, a --start at or past the timeline's end is said against the timeline (40
+# frames, 0 to 39), not as an --end the command line never gave.
+for a in 40 50; do
+    expect_status "--start $a of 40 frames is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" \
+        --start $a -f framemd5 -o past.md5
+    stderr_has "--start $a: past the last frame of 40" \
+        "--start $a is past the last frame (the timeline has 40 frames, 0 to 39)"
+    check "--start $a: nothing written" test ! -e past.md5
+done
 expect_status "--frame-range 13-26" 0 "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 13-26 \
     -f framemd5 -o range.md5
 check "--frame-range 13-26 equals --start 13 --end 27" \
