@@ -158,6 +158,27 @@ int rp_video_in_is_video(const char *path)
     return video;
 }
 
+int rp_video_in_is_animated_still(const char *path)
+{
+    AVFormatContext *fc = NULL;
+    AVPacket *pkt;
+    int n = 0;
+
+    av_log_set_level(AV_LOG_QUIET);
+    rp_error unused;
+    if (open_input(&fc, path, NULL, &unused))
+        return 0;
+    if (!strcmp(fc->iformat->name, "gif") && (pkt = av_packet_alloc())) {
+        while (n < 2 && av_read_frame(fc, pkt) >= 0) {
+            n++;
+            av_packet_unref(pkt);
+        }
+        av_packet_free(&pkt);
+    }
+    avformat_close_input(&fc);
+    return n >= 2;
+}
+
 static double seconds(const rp_video_in *v, int64_t ticks)
 {
     return (double)ticks * v->tb.num / v->tb.den;

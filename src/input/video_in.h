@@ -30,6 +30,11 @@ void rp_video_in_opts_init(rp_video_in_opts *opts);
  * formats (PNG, JPEG, GIF, ...). Reads the file's head only. 1 or 0; never fails. */
 int rp_video_in_is_video(const char *path);
 
+/** Whether path is a still image of more than one frame (an animated GIF, which ffmpeg
+ * plays as a video but rockpool reads as its first frame alone): 1 or 0; never fails.
+ * Reads the file's first two frames' packets. */
+int rp_video_in_is_animated_still(const char *path);
+
 /** Open path, read its headers, decode its first frame and find its exact duration (from
  * the packets at its end); start no thread and allocate no frame queue yet. Errors, with a
  * reason naming the file in err: RP_ERR_IO (cannot open, not a regular file),

@@ -271,6 +271,16 @@ static int resolve_settings(rp_session *se, rp_error *err)
         rp_settings_free(&merged);
         return background_fail(se, r, err);
     }
+    /* An animated GIF is read as a still (its first frame): said, as ffmpeg plays it. */
+    if (s.background[0] && !bg.is_video && se->run->warn &&
+        rp_video_in_is_animated_still(s.background)) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg,
+                 "'%.200s' is an animated GIF: the background is its first frame alone (to "
+                 "play it, make it a video first: ffmpeg -i in.gif -pix_fmt yuv420p clip.mp4)",
+                 s.background);
+        se->run->warn(se->run->warn_ctx, msg);
+    }
     rp_settings_free(&merged); /* s.background pointed into it: not used below */
     if (!sized && bg.width) {
         w = bg.width;

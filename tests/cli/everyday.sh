@@ -310,6 +310,27 @@ check "-s 6000x4000 keeps the full size" test "$(size_of -i p6000x4000.png -s 60
 check "the MP4 of a 6000x4000 photo is 3240x2160 (ffprobe)" \
     test "$(probe photo.mp4 width)x$(probe photo.mp4 height)" = 3240x2160
 
+# ---- an animated GIF background is its first frame, said in a warning -------------------
+# ffmpeg plays a GIF of 10 frames as a video; rockpool reads it as a still: still water over
+# it is exactly the GIF's first frame as ffmpeg decodes it (RGB24 MD5), and the warning
+# says so. A GIF of one frame is a plain still, without a warning.
+ffmpeg -v error -f lavfi -i testsrc2=size=96x64:rate=10:duration=1 anim.gif
+ffmpeg -v error -f lavfi -i testsrc2=size=96x64:rate=10:duration=0.1 one.gif
+printf 'duration 3f\n' >flat3.scene
+expect_status "an animated GIF background: exit 0" 0 "$ROCKPOOL" flat3.scene -i anim.gif \
+    --fit stretch --hash --end 1
+stderr_has "an animated GIF background: warned" \
+    "'anim.gif' is an animated GIF: the background is its first frame alone"
+check "an animated GIF background is its first frame (ffmpeg's framemd5)" \
+    test "$(awk '{ print $2 }' "$WORK/out")" = \
+    "$(ffmpeg -v error -i anim.gif -frames:v 1 -pix_fmt rgb24 -f framemd5 - |
+        awk -F', ' '!/^#/ { print $6 }')"
+expect_status "a GIF of one frame: exit 0" 0 "$ROCKPOOL" flat3.scene -i one.gif --hash --end 1
+check "a GIF of one frame: no warning" test ! -s "$WORK/err"
+expect_status "-q: an animated GIF's warning is not printed" 0 "$ROCKPOOL" -q flat3.scene \
+    -i anim.gif --hash --end 1
+check "-q: nothing on stderr" test ! -s "$WORK/err"
+
 # ---- colour: BT.709 from 1280x720 up (converted and tagged), BT.601 below -----------------
 tags() { ffprobe -v error -select_streams v:0 -show_entries \
     stream=color_space,color_primaries,color_transfer,color_range -of csv=p=0 "$1"; }
