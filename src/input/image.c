@@ -408,6 +408,50 @@ static int image_budget(const char *path, image_dims *dims, image_cost *cost, rp
     return RP_OK;
 }
 
+/* An animation that is no still image: "an animated WebP" (VP8X with its animation flag),
+ * which FFmpeg's WebP decoder cannot decode, or "an animated PNG (APNG)" (.apng, read by a
+ * demuxer of animations) where an acTL chunk comes before the first IDAT; else NULL. Reads
+ * the file's first 4 KiB. */
+static const char *animation_of(const char *path)
+{
+    uint8_t b[4096];
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return NULL;
+    ssize_t n = pread(fd, b, sizeof b, 0);
+    close(fd);
+    if (n >= 21 && !memcmp(b, "RIFF", 4) && !memcmp(b + 8, "WEBPVP8X", 8) && (b[20] & 0x02))
+        return "an animated WebP";
+    if (n >= 8 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8)) {
+        for (size_t p = 8; p + 8 <= (size_t)n;) {
+            uint32_t len = be32(b + p);
+            if (!memcmp(b + p + 4, "acTL", 4))
+                return "an animated PNG (APNG)";
+            if (!memcmp(b + p + 4, "IDAT", 4) || len > (size_t)n)
+                break;
+            p += 12 + (size_t)len;
+        }
+    }
+    return NULL;
+}
+
+/* The error for an animation where a still image is read (see animation_of), or RP_OK. */
+static int animation_failure(const char *path, rp_error *err)
+{
+    const char *anim = animation_of(path);
+    if (!anim)
+        return RP_OK;
+    if (!strcmp(anim, "an animated WebP"))
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "'%s' is an animated WebP, which FFmpeg here cannot decode: give a "
+                            "still image (or, as a background, a video)",
+                            path);
+    return rp_error_set(err, RP_ERR_FORMAT, 1,
+                        "'%s' is %s, which rockpool does not read: give a still image (or, as a "
+                        "background, a video: ffmpeg -i IN.apng -pix_fmt yuv420p clip.mp4)",
+                        path, anim);
+}
+
 /* Whether path opens as a video (a whole one, where a still image was asked for). */
 static int video_opens(const char *path)
 {
@@ -453,6 +497,8 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
                                 "'%s' is a truncated or damaged video: FFmpeg recognises it as %s "
                                 "but cannot open it (cut short before its index, or damaged)",
                                 path, video);
+        if (ret != AVERROR(ENOMEM) && animation_failure(path, err))
+            return err->code;
         return rp_error_set(err, ret == AVERROR(ENOMEM) ? RP_ERR_NOMEM : RP_ERR_FORMAT,
                             ret != AVERROR(ENOMEM), "'%s' is not a still image FFmpeg can read",
                             path);
@@ -548,6 +594,8 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
     }
     if (dims->seen && dims->probe_only)
         return RP_OK;
+    if (ret != AVERROR(ENOMEM) && animation_failure(path, err))
+        return err->code;
     av_strerror(ret, msg, sizeof(msg));
     /* FFmpeg refuses sizes past about 16k x 16k while parsing the header, before our
      * get_buffer sees them. */

@@ -331,6 +331,18 @@ expect_status "-q: an animated GIF's warning is not printed" 0 "$ROCKPOOL" -q fl
     -i anim.gif --hash --end 1
 check "-q: nothing on stderr" test ! -s "$WORK/err"
 
+# An animated WebP (rockpool's own .webp output) or APNG is refused as what it is, not as a
+# corrupt or unreadable image; a still WebP is read.
+"$ROCKPOOL" -q h.scene -n 3 -o anim.webp
+ffmpeg -v error -f lavfi -i testsrc2=size=96x64:rate=10:duration=0.5 -plays 0 -f apng anim.apng
+ffmpeg -v error -f lavfi -i testsrc2=size=96x64 -frames:v 1 -c:v libwebp still.webp
+expect_status "an animated WebP background: exit 2" 2 "$ROCKPOOL" flat3.scene -i anim.webp --check
+stderr_has "an animated WebP: said so" "'anim.webp' is an animated WebP, which FFmpeg here cannot"
+check "an animated WebP: not called corrupt" sh -c "! grep -q corrupt '$WORK/err'"
+expect_status "an animated PNG background: exit 2" 2 "$ROCKPOOL" flat3.scene -i anim.apng --check
+stderr_has "an animated PNG: said so" "'anim.apng' is an animated PNG (APNG), which rockpool does"
+expect_status "a still WebP background: exit 0" 0 "$ROCKPOOL" flat3.scene -i still.webp --check
+
 # ---- colour: BT.709 from 1280x720 up (converted and tagged), BT.601 below -----------------
 tags() { ffprobe -v error -select_streams v:0 -show_entries \
     stream=color_space,color_primaries,color_transfer,color_range -of csv=p=0 "$1"; }
