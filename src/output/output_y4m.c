@@ -122,6 +122,15 @@ static int y4m_validate(const rp_output_spec *opts, rp_error *err)
                             "--pix-fmt %s: a Y4M stream is yuv420p (the default) or yuv444p",
                             opts->pix_fmt);
     }
+    /* An odd size is written 4:4:4 when no layout is asked for; 4:2:0 asked for is refused
+     * rather than replaced. */
+    if (opts->pix_fmt && !strcmp(opts->pix_fmt, "yuv420p") &&
+        (opts->width % 2 || opts->height % 2)) {
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "--pix-fmt yuv420p: a Y4M stream of 4:2:0 needs an even width and "
+                            "height (got %dx%d): use --pix-fmt yuv444p, or an even size",
+                            opts->width, opts->height);
+    }
     return RP_OK;
 }
 

@@ -88,6 +88,15 @@ check "rockpool -o - | ffmpeg -i - -c:v libx264 gives yuv420p" test "$(probe y.m
 expect_status "Y4M refuses other pixel formats" 2 "$ROCKPOOL" "$scene" "${small[@]}" \
     --pix-fmt rgb24 -o -
 stderr_has "Y4M pixel formats named" "yuv420p (the default) or yuv444p"
+# An odd size: 4:4:4 with a warning when no layout is asked for (the header read back says
+# C444); --pix-fmt yuv420p asked for is refused (exit 2, nothing written), not replaced.
+"$ROCKPOOL" "$scene" -s 95x63 -n 9 -o odd.y4m 2>odd.err
+check "Y4M at 95x63 without --pix-fmt: C444" grep -q '^YUV4MPEG2 W95 H63 .* C444' odd.y4m
+check "... with a warning" grep -q "95x63 is odd: the Y4M stream is 4:4:4" odd.err
+expect_status "Y4M at 95x63 with --pix-fmt yuv420p: exit 2" 2 "$ROCKPOOL" "$scene" \
+    "${small[@]}" -s 95x63 --pix-fmt yuv420p -o odd420.y4m
+stderr_has "... says 4:2:0 needs even sides" "a Y4M stream of 4:2:0 needs an even width and height"
+check "... nothing written" test ! -e odd420.y4m
 
 # Y4M on stdout decodes frame for frame in ffmpeg.
 "$ROCKPOOL" "$scene" "${small[@]}" -o - | ffmpeg -v error -f yuv4mpegpipe -i - -f framemd5 - \
