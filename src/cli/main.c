@@ -334,8 +334,14 @@ static void progress_frame(progress *p, int64_t k)
         progress_block(p, k + 1 - p->start, 0);
     if (p->show && (t - p->last_line >= 0.25 || k + 1 == p->end)) {
         double fps = (double)(k + 1 - p->start) / (t - p->t0 > 1e-9 ? t - p->t0 : 1e-9);
-        fprintf(stderr, "\rframe %" PRId64 "/%" PRId64 "  %.1f fps  eta %.0f s   ", k + 1, p->end,
-                fps, (double)(p->end - k - 1) / (fps > 0 ? fps : 1));
+        /* A range from a later frame also says how far into it the run is: frame 101/110 of
+         * --start 100 --end 110 is the first of its 10, not nearly done. */
+        char within[64] = "";
+        if (p->start > 0)
+            snprintf(within, sizeof within, " (%" PRId64 " of %" PRId64 ")", k + 1 - p->start,
+                     p->end - p->start);
+        fprintf(stderr, "\rframe %" PRId64 "/%" PRId64 "%s  %.1f fps  eta %.0f s   ", k + 1, p->end,
+                within, fps, (double)(p->end - k - 1) / (fps > 0 ? fps : 1));
         p->last_line = t;
     }
 }

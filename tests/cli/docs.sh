@@ -137,6 +137,15 @@ check "SIGHUP while the encoder finishes: the file -y would replace is as it was
     grep -qx original fin.mp4
 check "SIGHUP while the encoder finishes: no side file or temporary file" \
     sh -c 'test ! -e fin.csv && ! ls -a | grep -q "tmp-"'
+# The progress line of a range from a later frame also counts within the range: the last
+# of --start 10 --end 20 is frame 20 of the timeline's 20 so far, the 10th of 10 written.
+"$ROCKPOOL" long.scene -s 64x36 -n 30 --start 10 --end 20 --hash --progress >/dev/null \
+    2>range.err
+check "progress of --start 10 --end 20 ends 'frame 20/20 (10 of 10)'" \
+    sh -c "tr '\\r' '\\n' <range.err | grep -q '^frame 20/20 (10 of 10) '"
+"$ROCKPOOL" long.scene -s 64x36 -n 30 --end 20 --hash --progress >/dev/null 2>zero.err
+check "progress from frame 0 stays 'frame 20/20'" \
+    sh -c "tr '\\r' '\\n' <zero.err | grep -q '^frame 20/20  '"
 # SIGINT before the first frame: a video of no frame is no video
 timeout --preserve-status -s INT 1 "$ROCKPOOL" -q long.scene -n 100000000 --start 99999999 \
     -o early.mkv 2>early.err
