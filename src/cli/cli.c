@@ -492,8 +492,7 @@ static int64_t frame_at(rp_cli_time t, int fps, int fps_den)
     return (int64_t)((__int128)t.value * fps / ((__int128)fps_den * 1000000));
 }
 
-/* The frames that start before a time of us microseconds: ceil(us x fps), exactly (-t T's
- * ceil(T x fps) frames). */
+/* The frames a time of us microseconds covers: ceil(us x fps), exactly (-t T's frames). */
 static int64_t frames_before(int64_t us, int fps, int fps_den)
 {
     const __int128 den = (__int128)fps_den * 1000000;
@@ -507,14 +506,12 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
         cli->run.start = frame_at(cli->start_at, fps, fps_den);
     if (!cli->end_at.is_frames)
         cli->run.end = frame_at(cli->end_at, fps, fps_den);
-    /* -ss S -t T and -frames:v N end the run as ffmpeg does: at S + T (the frames that start
-     * before it, so -ss 0 -t T writes -t T's ceil(T x fps) frames and a span shorter than a
-     * frame one frame), after N frames, or at the timeline's end if that comes first. S in
-     * frames (-ss 45f, --start 45) starts its frame exactly. */
-    if (cli->span.value >= 0 && !cli->start_at.is_frames)
-        end = frames_before(cli->start_at.value + cli->span.value, fps, fps_den);
-    else if (cli->span.value >= 0)
-        end = cli->start_at.value + frames_before(cli->span.value, fps, fps_den);
+    /* -ss S -t T and -frames:v N end the run as ffmpeg does: T's ceil(T x fps) frames from
+     * the frame S falls in (as many as -t T alone covers, so -ss 0 -t T writes -t T's frames
+     * and a span shorter than a frame one frame), after N frames, or at the timeline's end if
+     * that comes first. */
+    if (cli->span.value >= 0)
+        end = cli->run.start + frames_before(cli->span.value, fps, fps_den);
     if (cli->vframes >= 0 && (end < 0 || cli->run.start + cli->vframes < end))
         end = cli->run.start + cli->vframes;
     if (end >= 0 && (cli->run.end < 0 || end < cli->run.end))

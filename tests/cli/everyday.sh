@@ -70,8 +70,10 @@ frames "-to 0.1: frames 0..2" "0 1 2" -to 0.1
 frames "-ss 1 -to 1.1: frames 30..32" "30 31 32" -ss 1 -to 1.1
 frames "-frames:v 2: frames 0, 1" "0 1" -frames:v 2
 # -ss and -to take rockpool's frame unit as --start and --end do (45f is frame 45, not
-# ignored), and -ss S -t T writes the frames that start before S + T: -ss 0 -t 0.11 is
-# -t 0.11's ceil(3.3) = 4 frames, and a span within one frame is that frame.
+# ignored), and -ss S -t T writes ceil(T x fps) frames from the frame S falls in, as -t T
+# alone covers: -ss 0 -t 0.11 is -t 0.11's ceil(3.3) = 4 frames, a span within one frame is
+# that frame, and at 30000/1001 fps -ss 1 -t 1 is ceil(29.97) = 30 frames from frame
+# floor(29.97) = 29.
 frames "-ss 45f -frames:v 2: frames 45, 46" "45 46" -ss 45f -frames:v 2
 frames "-to 3f: frames 0..2" "0 1 2" -to 3f
 frames "-ss 45f -to 48f: frames 45..47" "45 46 47" -ss 45f -to 48f
@@ -81,6 +83,8 @@ frames "-t 0.11: ceil(3.3) = 4 frames" "0 1 2 3" -t 0.11
 frames "-ss 0 -t 0.11: the frames of -t 0.11" "0 1 2 3" -ss 0 -t 0.11
 frames "-ss 1 -t 0.11: frames 30..33" "30 31 32 33" -ss 1 -t 0.11
 frames "-ss 1 -t 0.01: frame 30, the span's one frame" "30" -ss 1 -t 0.01
+check "-r ntsc -ss 1 -t 1: 30 frames from frame 29" \
+    test "$(H -r ntsc -ss 1 -t 1 | awk 'NR == 1 { f = $1 } END { print f, NR }')" = "29 30"
 check "-ss 1 -frames:v 3 hashes equal --start 30 --end 33" \
     test "$(H -ss 1 -frames:v 3)" = "$(H --start 30 --end 33)"
 check "-seed 3 is --seed 3" test "$(H -n 3 -seed 3)" = "$(H -n 3 --seed 3)"
