@@ -1,8 +1,10 @@
 /* source.c - backgrounds as sources (see source.h). */
 #include "input/source.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/common.h"
 #include "base/diag.h"
@@ -26,10 +28,23 @@ static int display_width(int w, int sar_num, int sar_den)
     return (int)(((int64_t)w * sar_num * 2 + sar_den) / (2 * (int64_t)sar_den));
 }
 
+/* A path that names nothing is said as such, before it is taken for a video or an image
+ * (a missing clip.mp4 is no image). */
+static int present(const char *path, rp_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return RP_OK;
+    return rp_error_set(err, RP_ERR_IO, 1, "cannot open '%s': %s", path, strerror(errno));
+}
+
 int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, rp_error *err)
 {
     memset(info, 0, sizeof *info);
     info->duration_den = 1;
+    int missing = present(path, err);
+    if (missing)
+        return missing;
     if (rp_video_in_is_video(path)) {
         rp_video_in *v;
         rp_video_in_opts o;
@@ -66,6 +81,10 @@ int rp_source_open(rp_source **out, const char *path, int width, int height, int
     src->width = width;
     src->height = height;
     src->drawn = (rp_rect){0, 0, width, height};
+    if (path && path[0] && (r = present(path, err))) {
+        free(src);
+        return r;
+    }
     if (path && path[0] && rp_video_in_is_video(path)) {
         rp_video_in_opts o;
         rp_video_in_opts_init(&o);

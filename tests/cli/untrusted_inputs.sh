@@ -259,8 +259,13 @@ check "esc-ok: no escape byte in the summary" sh -c '! LC_ALL=C grep -q "$(print
 # file:line:col (the path's column), nothing written; -i's are reported without a place.
 printf 'size 160x96\nduration 4f\nbackground nosuch.png\n' >bgmiss.scene
 expect_status "a missing scene background: exit 2" 2 "$ROCKPOOL" bgmiss.scene -o bgmiss.mp4
-stderr_has "a missing scene background: at bgmiss.scene:3:12" "bgmiss.scene:3:12: error: cannot open image 'nosuch.png'"
+stderr_has "a missing scene background: at bgmiss.scene:3:12" "bgmiss.scene:3:12: error: cannot open 'nosuch.png': No such file"
 check "a missing scene background: nothing written" test ! -e bgmiss.mp4
+# a missing clip is not called an image (it may be a video: nothing says which)
+expect_status "a missing -i clip.mp4: exit 2" 2 "$ROCKPOOL" -i nosuch.mp4 -n 2 -s 64x64 -o bgmiss.mp4
+stderr_has "a missing -i clip.mp4: said as missing" "error: cannot open 'nosuch.mp4': No such file"
+check "a missing -i clip.mp4: not called an image" sh -c '! grep -q "image" "$0"' "$WORK/err"
+check "a missing -i clip.mp4: nothing written" test ! -e bgmiss.mp4
 printf 'size 160x96\nduration 4f\nbackground "bgmiss.scene"\n' >bgtext.scene
 expect_status "a scene background that is text: exit 2" 2 "$ROCKPOOL" bgtext.scene -s 160x96 -o bgmiss.mp4
 stderr_has "a scene background that is text: at bgtext.scene:3:12" "bgtext.scene:3:12: error:"
