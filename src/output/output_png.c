@@ -639,6 +639,22 @@ static void remove_made(png_out *po)
     po->made_len = 0;
 }
 
+/* A run that ends before its last frame (stopped by SIGINT or SIGTERM) with -y: the files
+ * of its later frames, which it was told to replace, go too, so an older sequence's frames
+ * do not follow its own as if it had finished (directories, devices and FIFOs stay). */
+static void drop_unreached(png_out *po)
+{
+    char name[4096];
+    rp_error err; /* not told */
+    struct stat st;
+    for (int64_t k = 0; k < po->opts->frame_count; k++)
+        if ((k >= po->placed_cap || !po->placed[k]) &&
+            !rp_output_pattern_name(po->opts->path, po->opts->first_frame + k, name, sizeof name,
+                                    &err) &&
+            lstat(name, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+            unlink(name);
+}
+
 static int png_close(void *priv, rp_error *err)
 {
     png_out *po = priv;
@@ -646,6 +662,8 @@ static int png_close(void *priv, rp_error *err)
     release(po);
     if (ret) /* a frame failed while finishing: as png_abort */
         remove_made(po);
+    else if (po->opts->overwrite && po->placed)
+        drop_unreached(po);
     settle_aside(po, 0); /* the run's frames stand: the files they replaced go */
     free(po->placed);
     po->placed = NULL;

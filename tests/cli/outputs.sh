@@ -178,6 +178,34 @@ held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' int.err)
 check "SIGINT: stderr says how many frames" test -n "$held"
 check "SIGINT: the file plays with those frames" test "$(probe int.mp4 nb_read_frames)" = "$held"
 
+# SIGINT while -y replaces an older PNG sequence: the frames written so far are kept, and
+# the older files of the frames not reached go (no older frame follows the new ones as if
+# the run had finished); frames beyond the run's range and other files stay.
+mkdir -p seqint && (
+    cd seqint || exit 1
+    "$ROCKPOOL" "$scene" -q -s 64x48 -n 260 -o f_%03d.png && echo keep >notes.txt
+) && ln -s notes.txt seqint/f_259.png.lnk
+"$ROCKPOOL" "$scene" -q -s 1280x720 -n 200 -y --progress-fd 3 -o seqint/f_%03d.png \
+    3>seqprog.txt 2>seqint.err &
+pid=$!
+for _ in $(seq 600); do grep -q '^frame=[1-9]' seqprog.txt 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+status=$?
+check "SIGINT over an older PNG sequence exits 130" test "$status" = 130
+held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' seqint.err)
+check "SIGINT over an older sequence: stderr says how many frames" test -n "$held"
+check "SIGINT over an older sequence: frames 0 to held-1 are the new ones, 1280 wide" test \
+    "$(for ((k = 0; k < ${held:-0}; k += 5)); do
+        ffprobe -v error -show_entries stream=width -of csv=p=0 "$(printf 'seqint/f_%03d.png' $k)" 2>&1
+    done | sort -u)" = 1280
+check "SIGINT over an older sequence: no older frame from held to 199" test \
+    "$(find seqint -name 'f_[01]??.png' | wc -l)" = "${held:-x}"
+check "SIGINT over an older sequence: frames 200 to 259, beyond the run, stay" test \
+    "$(find seqint -name 'f_2[0-5]?.png' | wc -l)" = 60
+check "SIGINT over an older sequence: other files stay" test -f seqint/notes.txt -a -L seqint/f_259.png.lnk
+check "SIGINT over an older sequence: nothing kept aside" test -z "$(find seqint -name '.*old*')"
+
 # --progress-fd's last block counts the frames written with or without an output file.
 for what in "--hash" "-f framemd5 -o p.framemd5"; do
     # shellcheck disable=SC2086 # $what: the words of the options
