@@ -1381,6 +1381,10 @@ static int parse_owned(rp_scene **out, char *text, size_t len, const char *filen
     while (pos < len) {
         const char *nl = memchr(sc->text + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - sc->text) : len;
+        /* a CR not before the LF (old Mac line ends) ends a line too */
+        const char *cr = memchr(sc->text + pos, '\r', end - pos);
+        if (cr && (size_t)(cr - sc->text) + 1 < end)
+            end = (size_t)(cr - sc->text);
 
         if (ps.line == INT32_MAX) {
             ret = rp_lex_fail(&ps, 0, "too many lines");

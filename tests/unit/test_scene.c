@@ -1313,6 +1313,13 @@ static void test_text_handling(void **state)
     sc = parse(bom);
     assert_int_equal(rp_scene_settings(sc)->time.fps, 25);
     rp_scene_free(&sc);
+    /* old Mac line ends (a CR alone) end lines too */
+    sc = parse("fps 25\r\r# comment\rat 1s drop 1 2 radius 3 height 4\rsize 10x10\r");
+    assert_int_equal(rp_scene_settings(sc)->time.fps, 25);
+    assert_int_equal(rp_scene_settings(sc)->width, 10);
+    assert_int_equal(rp_scene_event(sc, 0)->line, 4);
+    assert_int_equal(rp_scene_event(sc, 0)->height_lo, 4);
+    rp_scene_free(&sc);
     sc = parse(utf8);
     assert_int_equal(rp_scene_event_count(sc), 1);
     rp_scene_free(&sc);
@@ -1477,6 +1484,7 @@ static void test_errors(void **state)
                  "expected a number or a percentage");
     /* CRLF lines keep their columns. */
     expect_error("fps 30\r\nat 1s drop 5 5 radius 0 height 1\r\n", 2, 23, "radius 0");
+    expect_error("fps 30\r\rat 1s drop 5 5 radius 0 height 1\r", 3, 23, "radius 0");
     /* A long token is shortened in the message. */
     expect_error("at 1s drop 5 5 radius 3 height 3 "
                  "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\n",
