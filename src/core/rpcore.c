@@ -47,6 +47,8 @@ int rp_settings_parse(rp_settings **settings, const char *text, const char *name
     rp_scene *scene = NULL;
     rp_scene_stats st;
     *settings = NULL;
+    if (!text)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "no settings text");
     int r = rp_scene_parse(&scene, text, strlen(text), name ? name : "<settings>", err);
     if (r)
         return r;
@@ -144,18 +146,36 @@ struct rp_core {
     uint8_t *sky;
 };
 
-/* A background of fmt with rows of stride bytes, at the output's width. */
+/* Whether rows rows of row bytes, stride bytes apart from data on, lie within the address
+ * space: a stride of a negative value cast to size_t (a bottom-up picture's) would
+ * otherwise wrap around and reach memory before data. */
+static int picture_fits(const void *data, size_t stride, size_t row, int rows)
+{
+    if (rows <= 1)
+        return (uintptr_t)data <= UINTPTR_MAX - row;
+    if (stride > (SIZE_MAX - row) / (size_t)(rows - 1))
+        return 0;
+    return (uintptr_t)data <= UINTPTR_MAX - (stride * (size_t)(rows - 1) + row);
+}
+
+/* A background of fmt with rows of stride bytes, at the output's size. */
 static int check_background(const uint8_t *data, size_t stride, enum rp_pixfmt fmt, int width,
-                            rp_error *err)
+                            int height, rp_error *err)
 {
     if (!data)
         return RP_OK;
     if (fmt != RP_PIX_RGB24 && fmt != RP_PIX_RGBA)
         return rp_error_set(err, RP_ERR_INVALID, 1, "the background is neither RGB24 nor RGBA");
-    if (stride < (size_t)width * (fmt == RP_PIX_RGBA ? 4 : 3))
+    size_t row = (size_t)width * (fmt == RP_PIX_RGBA ? 4 : 3);
+    if (stride < row)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the background's stride %zu is shorter than a row of %d pixels",
                             stride, width);
+    if (!picture_fits(data, stride, row, height))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the background's stride %zu is too large: its %d rows would run past "
+                            "the end of memory (a negative stride?)",
+                            stride, height);
     return RP_OK;
 }
 
@@ -185,7 +205,7 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
     if (cfg->background && !cfg->width)
         return rp_error_set(err, RP_ERR_INVALID, 1, "a background needs the output size");
     if (check_background(cfg->background, cfg->background_stride, cfg->background_format,
-                         cfg->width, err))
+                         cfg->width, cfg->height, err))
         return err->code;
     rp_core *c = calloc(1, sizeof *c);
     if (c)
@@ -265,7 +285,7 @@ int rp_core_set_images(rp_core *c, rp_core_image_fn fn, void *ctx, rp_error *err
 int rp_core_set_background(rp_core *c, const uint8_t *data, size_t stride, enum rp_pixfmt format,
                            rp_error *err)
 {
-    if (check_background(data, stride, format, c->info.width, err))
+    if (check_background(data, stride, format, c->info.width, c->info.height, err))
         return err->code;
     c->bg_data = data;
     c->bg_stride = stride;
@@ -856,6 +876,11 @@ static int prepare(rp_core *c, int64_t steps, enum rp_pass pass, const void *dst
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's stride %zu is shorter than a row of %zu bytes", stride,
                             *row);
+    if (!picture_fits(dst, stride, *row, *rows))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the picture's stride %zu is too large: its %d rows would run past the "
+                            "end of memory (a negative stride?)",
+                            stride, *rows);
     if ((r = start(c, 1, err)) || (r = seek(c, steps, err)))
         return r;
     apply_light(c);
@@ -1048,6 +1073,8 @@ int rp_core_checkpoint_save(rp_core *c, void *dst, size_t size, rp_error *err)
 {
     uint8_t *buf;
     size_t len;
+    if (!dst)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the checkpoint's buffer is NULL");
     int r = encode(c, &buf, &len, err);
     if (r)
         return r;

@@ -282,6 +282,62 @@ static void test_checkpoint(void **state)
     rp_scene_free(&s3);
 }
 
+/* Misuse refused, nothing written: a stride whose rows would run past the end of the
+ * address space (a negative stride cast to size_t, as a bottom-up picture's is, used to
+ * wrap around and write the rows before the picture), for the picture and the caller's
+ * background alike; a NULL checkpoint buffer and NULL settings text (which crashed). */
+static void test_misuse_refused(void **state)
+{
+    (void)state;
+    rp_scene *s1;
+    rp_error err;
+    rp_core *c = open_core(&s1, "rate 90\n", 48, 30);
+    const size_t row = 48 * 3, span = 30 * row;
+    /* the picture in the middle of a guarded block: rows written at dst - y * row by a
+     * wrapped-around stride land in the guard before it */
+    uint8_t *block = malloc(3 * span), *dst = block + span;
+    memset(block, 0xaa, 3 * span);
+    assert_int_equal(rp_core_render(c, 3, RP_PASS_RENDER, dst, (size_t)0 - row, &err),
+                     RP_ERR_INVALID);
+    assert_int_equal(err.bad_input, 1);
+    assert_int_equal(rp_core_render(c, 3, RP_PASS_RENDER, dst, SIZE_MAX, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_core_render_at(c, 0, RP_PASS_RENDER, dst, (size_t)0 - row, &err),
+                     RP_ERR_INVALID);
+    const enum rp_pass passes[1] = {RP_PASS_RENDER};
+    void *const dsts[1] = {dst};
+    const size_t strides[1] = {(size_t)0 - row};
+    assert_int_equal(rp_core_render_passes(c, 3, 1, passes, dsts, strides, &err), RP_ERR_INVALID);
+    for (size_t i = 0; i < 3 * span; i++)
+        if (block[i] != 0xaa)
+            fail_msg("byte %zd of the picture's block was written", (ptrdiff_t)i - (ptrdiff_t)span);
+    /* the caller's background: the same, at rp_core_set_background and rp_core_open */
+    assert_int_equal(rp_core_set_background(c, dst, (size_t)0 - row, RP_PIX_RGB24, &err),
+                     RP_ERR_INVALID);
+    rp_core_config cfg;
+    rp_core_config_init(&cfg);
+    cfg.width = 48;
+    cfg.height = 30;
+    cfg.background = dst;
+    cfg.background_stride = (size_t)0 - row;
+    rp_core *bg = NULL;
+    assert_int_equal(rp_core_open(&bg, s1, &cfg, &err), RP_ERR_INVALID);
+    assert_null(bg);
+    /* a sane stride still renders */
+    assert_int_equal(rp_core_render(c, 3, RP_PASS_RENDER, dst, row, &err), RP_OK);
+    /* checkpoints: a NULL buffer is refused, not written to */
+    size_t n = rp_core_checkpoint_size(c);
+    assert_true(n > 0);
+    assert_int_equal(rp_core_checkpoint_save(c, NULL, n, &err), RP_ERR_INVALID);
+    assert_int_equal(err.bad_input, 1);
+    /* settings: NULL text is refused */
+    rp_settings *set = (rp_settings *)&err;
+    assert_int_equal(rp_settings_parse(&set, NULL, NULL, &err), RP_ERR_INVALID);
+    assert_null(set);
+    free(block);
+    rp_core_close(&c);
+    rp_scene_free(&s1);
+}
+
 /* Going back in time re-simulates: frame 4 after frame 15 is a fresh core's frame 4; a
  * frame at its instant is the frame; rows with a stride are the packed rows. */
 static void test_order_instant_stride(void **state)
@@ -1244,6 +1300,7 @@ int main(void)
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_render_passes),
         cmocka_unit_test(test_setup_queries),
+        cmocka_unit_test(test_misuse_refused),
         cmocka_unit_test(test_background_at_frame_and_outside),
         cmocka_unit_test(test_scene_from_buffer),
 #ifndef __wasi__
