@@ -209,12 +209,21 @@ typedef struct rp_run {
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
     /* A farm job's identity line (rockpool --job-id), written into the outputs' tags as
-     * rockpool_job so that a chunk says which job it belongs to; NULL = none. */
+     * rockpool_job so that a chunk says which job it belongs to; NULL = none. Anything but
+     * a job line ("scene=HEX16,inputs=HEX16,options=HEX16,build=HEX16", lowercase hex) is
+     * refused by rp_session_new (RP_ERR_INVALID). */
     const char *job_id;
 } rp_run;
 
 /** Defaults: no overrides, all frames, rockpool.mp4, one thread, 4 GiB limit. */
 void rp_run_init(rp_run *run);
+
+/** The length of a job line: "scene=", "inputs=", "options=" and "build=", each with 16
+ * lowercase hex digits, joined by commas. */
+#define RP_JOB_LINE_LEN 94
+
+/** Whether text has the form of a job line, what rp_run.job_id takes (1 or 0). */
+int rp_job_line_valid(const char *text);
 
 typedef struct rp_session rp_session;
 

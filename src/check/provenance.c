@@ -1,6 +1,7 @@
 /* provenance.c - the key/value record of how a file was made (provenance.h). The hash
  * is libavutil's SHA-256 (av_sha); nothing here reads a clock. */
 #include "check/provenance.h"
+#include "rockpool.h" /* rp_job_line_valid */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -99,4 +100,23 @@ int rp_provenance_add_frames(rp_provenance *p, int64_t first, int64_t end, int64
     add(p, RP_PROV_FRAMES, text);
     list(p);
     return RP_OK;
+}
+
+int rp_job_line_valid(const char *text)
+{
+    static const char *const names[] = {"scene=", "inputs=", "options=", "build="};
+    const char *p = text;
+    for (int i = 0; i < 4; i++) {
+        size_t n = strlen(names[i]);
+        if (strncmp(p, names[i], n))
+            return 0;
+        p += n;
+        for (int k = 0; k < 16; k++, p++)
+            if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+                return 0;
+        if (*p != (i < 3 ? ',' : '\0'))
+            return 0;
+        p++;
+    }
+    return 1;
 }

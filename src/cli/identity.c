@@ -10,25 +10,6 @@
 
 #define HEX 65 /* a SHA-256 in hex with its NUL */
 
-int rp_job_line_valid(const char *text)
-{
-    static const char *const names[] = {"scene=", "inputs=", "options=", "build="};
-    const char *p = text;
-    for (int i = 0; i < 4; i++) {
-        size_t n = strlen(names[i]);
-        if (strncmp(p, names[i], n))
-            return 0;
-        p += n;
-        for (int k = 0; k < 16; k++, p++)
-            if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-                return 0;
-        if (*p != (i < 3 ? ',' : '\0'))
-            return 0;
-        p++;
-    }
-    return 1;
-}
-
 static int fail(rp_error *err, int bad_input, const char *fmt, ...)
 {
     va_list ap;
@@ -164,54 +145,91 @@ static void side_outputs(const rp_cli *cli, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
-int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum, FILE *out,
-                      rp_error *err)
+/* The four digests and the job line of the run cli describes. */
+typedef struct identity {
+    char scene[HEX], inputs[HEX], options[HEX], build[HEX];
+    char job[4 * HEX];
+    int files;
+    lines opts;
+} identity;
+
+static int identity_of(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum,
+                       identity *id, rp_error *err)
 {
-    char scene_hex[HEX], inputs_hex[HEX], options_hex[HEX], build_hex[HEX], exe_hex[HEX];
-    char job[4 * HEX], job_hex[HEX], side[160];
+    char exe_hex[HEX];
     rp_hash *h;
-    lines opts = {.len = 0};
     size_t len;
-    int files = 0;
     const char *text = rp_scene_text(scene, &len);
     rp_settings_info s;
     rp_settings_get_info(sum->settings, &s);
+    id->files = 0;
+    id->opts.len = 0;
+    id->opts.text[0] = '\0';
 
     if (rp_hash_new(&h, "sha256"))
         return fail(err, 0, "--job-id: out of memory");
-    rp_hash_hex(h, (const uint8_t *)text, len, scene_hex);
+    rp_hash_hex(h, (const uint8_t *)text, len, id->scene);
     /* inputs: each file once, in a fixed order: background, sky, masks, checkpoint */
-    if (s.background[0] && (files++, add_file(h, "background", s.background, err)))
+    if (s.background[0] && (id->files++, add_file(h, "background", s.background, err)))
         goto fail;
-    if (s.sky[0] && (files++, add_file(h, "sky", s.sky, err)))
+    if (s.sky[0] && (id->files++, add_file(h, "sky", s.sky, err)))
         goto fail;
     size_t at = 0;
     for (const char *path; (path = rp_scene_next_mask_path(scene, &at));)
-        if (files++, add_file(h, "wall-mask", path, err))
+        if (id->files++, add_file(h, "wall-mask", path, err))
             goto fail;
-    if (cli->run.load_state && (files++, add_file(h, "load-state", cli->run.load_state, err)))
+    if (cli->run.load_state && (id->files++, add_file(h, "load-state", cli->run.load_state, err)))
         goto fail;
-    rp_hash_final_hex(h, inputs_hex);
-    resolved_options(cli, sum, &opts);
-    rp_hash_hex(h, (const uint8_t *)opts.text, opts.len, options_hex);
+    rp_hash_final_hex(h, id->inputs);
+    resolved_options(cli, sum, &id->opts);
+    rp_hash_hex(h, (const uint8_t *)id->opts.text, id->opts.len, id->options);
     /* the build: the version and this program's own bytes */
     if (file_digest("/proc/self/exe", "the program", exe_hex, err))
         snprintf(exe_hex, sizeof exe_hex, "unknown");
     add_text(h, "rockpool " RP_VERSION "\n");
     add_text(h, exe_hex);
-    rp_hash_final_hex(h, build_hex);
-    snprintf(job, sizeof job, "scene=%.16s,inputs=%.16s,options=%.16s,build=%.16s", scene_hex,
-             inputs_hex, options_hex, build_hex);
-    rp_hash_hex(h, (const uint8_t *)job, strlen(job), job_hex);
+    rp_hash_final_hex(h, id->build);
+    rp_hash_free(&h);
+    snprintf(id->job, sizeof id->job, "scene=%.16s,inputs=%.16s,options=%.16s,build=%.16s",
+             id->scene, id->inputs, id->options, id->build);
+    return 0;
+fail:
+    rp_hash_free(&h);
+    return 1;
+}
+
+int rp_identity_line(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum,
+                     char job[RP_JOB_LINE_LEN + 1], rp_error *err)
+{
+    static identity id; /* (its options' text is 4 KB) */
+    if (identity_of(cli, scene, sum, &id, err))
+        return 1;
+    if (strlen(id.job) != RP_JOB_LINE_LEN)
+        return fail(err, 0, "--job-id: the job line is malformed");
+    memcpy(job, id.job, RP_JOB_LINE_LEN + 1);
+    return 0;
+}
+
+int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum, FILE *out,
+                      rp_error *err)
+{
+    static identity id;
+    char job_hex[HEX], side[160];
+    rp_hash *h;
+    if (identity_of(cli, scene, sum, &id, err))
+        return 1;
+    if (rp_hash_new(&h, "sha256"))
+        return fail(err, 0, "--job-id: out of memory");
+    rp_hash_hex(h, (const uint8_t *)id.job, strlen(id.job), job_hex);
     rp_hash_free(&h);
     side_outputs(cli, side, sizeof side);
 
     fprintf(out, "job-id:       %s\n", job_hex);
-    fprintf(out, "job:          %s\n", job);
-    fprintf(out, "scene:        %s\n", scene_hex);
-    fprintf(out, "inputs:       %s (%d file%s)\n", inputs_hex, files, files == 1 ? "" : "s");
-    fprintf(out, "options:      %s\n", options_hex);
-    fprintf(out, "build:        %s (rockpool %s)\n", build_hex, RP_VERSION);
+    fprintf(out, "job:          %s\n", id.job);
+    fprintf(out, "scene:        %s\n", id.scene);
+    fprintf(out, "inputs:       %s (%d file%s)\n", id.inputs, id.files, id.files == 1 ? "" : "s");
+    fprintf(out, "options:      %s\n", id.options);
+    fprintf(out, "build:        %s (rockpool %s)\n", id.build, RP_VERSION);
     fprintf(out, "frames:       %" PRId64 "\n", sum->frames);
     if (cli->run.start != 0 || cli->run.end != -1 || cli->times)
         fprintf(out, "range:        %" PRId64 "-%" PRId64 "%s\n", sum->start, sum->end - 1,
@@ -220,12 +238,9 @@ int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary
         fprintf(out, "range:        none\n");
     fprintf(out, "side-outputs: %s\n", side);
     fprintf(out, "output-given: %s\n", cli->output_given ? "yes" : "no");
-    for (char *p = opts.text, *e; *p; p = e + 1) {
+    for (char *p = id.opts.text, *e; *p; p = e + 1) {
         e = strchr(p, '\n');
         fprintf(out, "option:       %.*s\n", (int)(e - p), p);
     }
     return 0;
-fail:
-    rp_hash_free(&h);
-    return 1;
 }

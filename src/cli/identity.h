@@ -16,17 +16,16 @@
 #include "cli.h"
 #include "rockpool.h"
 
-/** The length of a job line: four "name=" and 16 hex digits, joined by commas. */
-#define RP_JOB_LINE_LEN 73
-
-/** Whether text has the form of a job line (what --job-id=LINE takes). */
-int rp_job_line_valid(const char *text);
-
 /** Print the identity of the run cli describes (its scene loaded, its session resolved
  * as sum says) to out: job-id, job, the four digests, frames, the range asked for, the
  * per-run side outputs and one "option:" line per resolved option. Returns 0, or 1 with
  * a message in err (an input that cannot be read: bad input). */
 int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum, FILE *out,
                       rp_error *err);
+
+/** The job line alone (what --job-id prints as job:) into job. Returns 0, or 1 with a
+ * message in err (an input that cannot be read, no memory). */
+int rp_identity_line(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum,
+                     char job[RP_JOB_LINE_LEN + 1], rp_error *err);
 
 #endif

@@ -429,6 +429,28 @@ static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_
     return rp_session_new(s, scene, &cli->run, err);
 }
 
+/* A chunk (a range asked for) without --job-id=LINE is tagged with its own job line, as
+ * --job-id would print it, so that rockpool-join refuses to join it with chunks of another
+ * background, strength or other settings that its other tags do not name. The session is
+ * made again with it (it keeps its own copy of the run). An input that cannot be read
+ * leaves it untagged: the render itself then says what is wrong. */
+static int tag_chunk(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_summary *sum,
+                     rp_error *err)
+{
+    static char job[RP_JOB_LINE_LEN + 1];
+    rp_error ignored;
+    if (cli->run.job_id || !(cli->run.start != 0 || cli->run.end != -1 || cli->times))
+        return 0;
+    if (rp_identity_line(cli, scene, sum, job, &ignored))
+        return 0;
+    cli->run.job_id = job;
+    rp_session_free(s);
+    if (rp_session_new(s, scene, &cli->run, err))
+        return 1;
+    rp_session_summary(*s, sum);
+    return 0;
+}
+
 /* What was printed on stdout (--help, --version, --check) reached it: 0, or 1 with a
  * message (a full disk, a closed pipe, a closed stdout). */
 static int stdout_done(void)
@@ -522,6 +544,8 @@ int main(int argc, char **argv)
                          rp_session_check_images(session, &err)
                      ? fail(&err)
                      : (print_summary(&sum), stdout_done());
+    } else if (tag_chunk(&cli, scene, &session, &sum, &err)) {
+        status = fail(&err);
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
         start_watchdog();
         catch_crashes();

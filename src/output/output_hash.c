@@ -108,7 +108,7 @@ static int hash_open(void *priv, const rp_output_spec *opts, rp_error *err)
         rp_hasher_free(&ho->hasher);
         return ret;
     }
-    /* --job-id=LINE (checked: 73 characters, hex digits and names): the job, first */
+    /* --job-id=LINE (checked: 94 characters, hex digits and names): the job, first */
     const char *job = NULL;
     for (const char *const *kv = opts->metadata; kv && kv[0] && kv[1]; kv += 2)
         if (!strcmp(kv[0], "rockpool_job"))

@@ -493,6 +493,13 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
         r = rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 0..256", run->threads);
         goto fail;
     }
+    /* the job line goes into tags and a framemd5 file's first line: only its own form */
+    if (run->job_id && !rp_job_line_valid(run->job_id)) {
+        r = rp_error_set(err, RP_ERR_INVALID, 1,
+                         "the job line is not one rockpool --job-id prints "
+                         "(scene=HEX16,inputs=HEX16,options=HEX16,build=HEX16)");
+        goto fail;
+    }
     se->threads = run->threads > 0 ? run->threads : rp_online_cpus();
     /* A scene is data: paths in it stay inside its directory unless the run allows
      * more; a background given by the run itself replaces the scene's. */

@@ -122,3 +122,43 @@ check "... to the single run's manifest" cmp -s ./-j.md5 full.md5
 expect_status "video join of chunks named -v0.mkv, -v1.mkv into -j.mkv: exit 0" 0 "$J" \
     -o -j.mkv -- -v0.mkv -v1.mkv
 check "... all 6 frames" test "$(probe ./-j.mkv nb_read_frames)" = 6
+
+# ---- chunks of other settings, rendered without --job-id=LINE ----
+# A range rendered by rockpool alone carries its own job line (as --job-id prints it), so
+# a chunk over another background or of another strength, which the other tags (scene,
+# seed, preset, version) do not tell apart, is refused by name, nothing written.
+job_of() { "$ROCKPOOL" s.scene -n 6 "$@" --job-id | sed -n 's/^job: *//p'; }
+tag_of() { ffprobe -v error -show_entries format_tags=rockpool_job -of default=nw=1:nk=1 "$1"; }
+"$ROCKPOOL" -q s.scene -n 6 -c ffv1 -o fv.mkv
+"$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -c ffv1 -o f0.mkv
+"$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 -c ffv1 -o f1.mkv
+"$ROCKPOOL" -q s.scene -n 6 --frame-range 3-5 -c ffv1 -i "$TOP/examples/island.png" -o bg1.mkv
+"$ROCKPOOL" -q s.scene -n 6 --frame-range 3-5 -c ffv1 --strength 2 -o st1.mkv
+check "a chunk's tag is its job line, as --job-id prints it (with -f mkv -c ffv1)" \
+    test "$(tag_of f1.mkv)" = "$(job_of -f mkv -c ffv1)"
+check "... and the other background's is its own" \
+    test "$(tag_of bg1.mkv)" = "$(job_of -f mkv -c ffv1 -i "$TOP/examples/island.png")"
+expect_status "video join of the chunks of one job: exit 0" 0 "$J" -o fj.mkv f0.mkv f1.mkv
+check "... its frames are the single run's (framemd5)" cmp -s \
+    <(ffmpeg -v error -i fj.mkv -f framemd5 - | grep -v '^#') \
+    <(ffmpeg -v error -i fv.mkv -f framemd5 - | grep -v '^#')
+expect_status "video join, chunk 1 over another background: exit 1" 1 "$J" -o b.mkv f0.mkv bg1.mkv
+stderr_has "... names the chunk and what differs" \
+    "chunk 1 (bg1.mkv) is of another job, which differs in: inputs (background"
+nothing_written "video join, chunk 1 over another background" b.mkv
+expect_status "video join, chunk 1 of another strength: exit 1" 1 "$J" -o b.mkv f0.mkv st1.mkv
+stderr_has "... names the chunk and what differs" \
+    "chunk 1 (st1.mkv) is of another job, which differs in: options"
+nothing_written "video join, chunk 1 of another strength" b.mkv
+"$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 --strength 2 -f framemd5 -o st1.md5
+expect_status "framemd5 join, chunk 1 of another strength: exit 1" 1 "$J" --frames 6 \
+    -o b.md5 c0.md5 st1.md5
+stderr_has "... names the chunk" "chunk 1 (st1.md5) is of another job, which differs in: options"
+nothing_written "framemd5 join, chunk 1 of another strength" b.md5
+"$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -o sp0/f_%02d.png
+"$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 --strength 2 -o sp1/f_%02d.png
+mkdir sp
+expect_status "PNG join, chunk 1 of another strength: exit 1" 1 "$J" -o sp/f_%02d.png sp0 sp1
+stderr_has "... names the chunk" "chunk 1 (sp1) is of another job, which differs in: options"
+check "... nothing placed" test -z "$(ls -A sp)"
+

@@ -13,6 +13,7 @@
 
 #include "base/common.h"
 #include "check/provenance.h"
+#include "rockpool.h"
 
 /* sha256sum of the bytes, through a temporary file. */
 static void sha256sum(const void *data, size_t len, char hex[65])
@@ -144,11 +145,49 @@ static void test_build(void **state)
                      RP_OK);
 }
 
+/* A job line is its own form and nothing else; a session given anything else as its
+ * job_id refuses it (a line break in it was written into a framemd5 file's header as a
+ * line of its own, a forged frame line). */
+static void test_job_line(void **state)
+{
+    (void)state;
+    const char *good = "scene=0123456789abcdef,inputs=0123456789abcdef,"
+                       "options=0123456789abcdef,build=0123456789abcdef";
+    assert_int_equal(strlen(good), RP_JOB_LINE_LEN);
+    assert_true(rp_job_line_valid(good));
+    char bad[128];
+    snprintf(bad, sizeof bad, "%s\n0, 0, 0, 1, 3, 00000000", good);
+    assert_false(rp_job_line_valid(bad));
+    assert_false(rp_job_line_valid("scene=0123456789ABCDEF,inputs=0123456789abcdef,"
+                                   "options=0123456789abcdef,build=0123456789abcdef"));
+    assert_false(rp_job_line_valid("scene=0123456789abcdef,inputs=0123456789abcdef,"
+                                   "options=0123456789abcdef,build=0123456789abcde"));
+    assert_false(rp_job_line_valid(""));
+
+    const char *text = "size 32x16\nfps 30\nduration 2f\n";
+    rp_scene *sc = NULL;
+    rp_session *se = NULL;
+    rp_error err;
+    assert_int_equal(rp_scene_from_text(&sc, text, strlen(text), NULL, &err), RP_OK);
+    rp_run run;
+    rp_run_init(&run);
+    run.out.path = NULL;
+    run.job_id = bad;
+    assert_int_equal(rp_session_new(&se, sc, &run, &err), RP_ERR_INVALID);
+    assert_int_equal(err.bad_input, 1);
+    assert_null(se);
+    run.job_id = good;
+    assert_int_equal(rp_session_new(&se, sc, &run, &err), RP_OK);
+    rp_session_free(&se);
+    rp_scene_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_build),
+        cmocka_unit_test(test_job_line),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
