@@ -162,3 +162,28 @@ expect_status "PNG join, chunk 1 of another strength: exit 1" 1 "$J" -o sp/f_%02
 stderr_has "... names the chunk" "chunk 1 (sp1) is of another job, which differs in: options"
 check "... nothing placed" test -z "$(ls -A sp)"
 
+# ---- a join that cannot write its result (a file size limit, as a full disk) ----
+# FFmpeg 5 exits 0 when it cannot write the trailer: the short result is refused, and the
+# message is FFmpeg's own reason, not a chunk's fault; the manifest join says so too.
+# limited KB ARGS...: rockpool-join ARGS with the files it writes limited to KB kilobytes
+# (EFBIG, not SIGXFSZ); its stderr goes through a pipe to a process without the limit.
+limited() {
+    local kb=$1
+    shift
+    # shellcheck disable=SC2016 # $1 and $@ are the inner shell's
+    bash -c 'set -o pipefail; trap "" XFSZ; (ulimit -f "$1"; shift; exec "$@") 2>&1 >/dev/null | cat >&2' \
+        - "$kb" "$J" "$@"
+}
+check "(the ffv1 chunks are larger than 1 KB)" test "$(stat -c %s f0.mkv)" -gt 1024
+expect_status "video join under a 1 KB file size limit: exit 1" 1 limited 1 -o big.mkv f0.mkv f1.mkv
+stderr_has "... FFmpeg's reason" "File too large"
+stderr_has "... says ffmpeg failed writing" "ffmpeg reported the errors above while joining (a full disk"
+nothing_written "video join under a file size limit" big.mkv
+expect_status "framemd5 join under a 0 KB file size limit: exit 1" 1 limited 0 --frames 6 \
+    -o big.md5 c0.md5 c1.md5
+stderr_has "... says the manifest could not be written" \
+    "the joined manifest could not be written in . (a full disk or a file size limit?)"
+nothing_written "framemd5 join under a file size limit" big.md5
+expect_status "video join under a 0 KB file size limit: exit 1" 1 limited 0 -o big.mkv f0.mkv f1.mkv
+stderr_has "... says it cannot write" "cannot write in . (a full disk?): nothing written"
+nothing_written "video join under a 0 KB file size limit" big.mkv
