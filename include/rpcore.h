@@ -395,7 +395,8 @@ RP_API int64_t rp_core_steps(const rp_core *core);
 
 /** Replace the background (as rp_core_config's fields; data NULL: the built-in texture)
  * for the frames rendered from now on. Errors: RP_ERR_INVALID for a format other than
- * RP_PIX_RGB24 or RP_PIX_RGBA or a stride shorter than a row. */
+ * RP_PIX_RGB24 or RP_PIX_RGBA or a stride shorter than a row (or whose rows would run past
+ * the end of memory). */
 RP_API int rp_core_set_background(rp_core *core, const uint8_t *data, size_t stride,
                                   enum rp_pixfmt format, rp_error *err);
 
@@ -518,7 +519,8 @@ RP_API int rp_core_start(rp_core *core, rp_error *err);
  * one frame's steps each; going back re-simulates from the nearest checkpoint kept
  * (rp_core_set_checkpoints) or restored, else from the start. Rendering pass after pass of one
  * frame simulates it once. Errors: RP_ERR_INVALID (a frame outside the timeline, a stride shorter
- * than a row, a pass of render light asked of another render), RP_ERR_UNSUPPORTED with bad_input
+ * than a row or so long that the rows would run past the end of memory, a negative one cast
+ * to size_t among them, a NULL dst, a pass of render light asked of another render), RP_ERR_UNSUPPORTED with bad_input
  * set when the scene needs an image the core cannot decode (rp_core_info; diag gives the statement
  * that names it), RP_ERR_AGAIN under a step budget, RP_ERR_NOMEM. */
 RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
@@ -549,7 +551,7 @@ RP_API const int16_t *rp_core_heights(const rp_core *core, int *grid_w, int *gri
 RP_API size_t rp_core_checkpoint_size(const rp_core *core);
 
 /** Write the checkpoint into dst (size bytes, at least rp_core_checkpoint_size). Errors:
- * RP_ERR_INVALID before the first frame or with too small a buffer, RP_ERR_NOMEM. */
+ * RP_ERR_INVALID before the first frame or with too small (or a NULL) buffer, RP_ERR_NOMEM. */
 RP_API int rp_core_checkpoint_save(rp_core *core, void *dst, size_t size, rp_error *err);
 
 /** Restore the water from a checkpoint (size bytes at src) saved by a core of the same
