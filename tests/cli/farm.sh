@@ -87,6 +87,11 @@ for r in 0-9 10-19 20-29; do "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r 
 "$ROCKPOOL" "$scene" "${opts[@]}" -s 32x32 --frame-range 10-19 -o small10-19.mkv
 "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 10-18 -o c10-18.mkv
 ffmpeg -v error -i c10-19.mkv -c copy -map_metadata -1 untagged.mkv
+# A range rendered without --job-id=LINE carries its own job line: chunks without one (an
+# older rockpool's) are made by removing it, so that the other tags and the streams are
+# what tells a stale chunk from the others.
+nojob() { ffmpeg -v error -i "$1" -map 0 -c copy -metadata rockpool_job= "$2"; }
+for f in c0-9 c20-29 stale10-19 small10-19; do nojob $f.mkv n$f.mkv; done
 refused() { # NAME FRAGMENT CHUNK...
     local name=$1 frag=$2
     shift 2
@@ -105,10 +110,16 @@ check "slurm-array.sh: nothing written" test -z "$(ls -A | grep '^sa\|^\.sa')"
 expect_status "join of three good chunks: exit 0" 0 "$J" --frames 30 -o joined.mkv c0-9.mkv \
     c10-19.mkv c20-29.mkv
 rm -f joined.mkv
-refused "a stale chunk (other seed)" "chunk 1 (stale10-19.mkv) was made with other settings" \
+refused "a stale chunk (other seed)" "chunk 1 (stale10-19.mkv) is of another job, which differs in: options" \
     c0-9.mkv stale10-19.mkv c20-29.mkv
-refused "a chunk of another size" "chunk 1 (small10-19.mkv) has other streams" \
+refused "a chunk of another size" "chunk 1 (small10-19.mkv) is of another job, which differs in: options" \
     c0-9.mkv small10-19.mkv c20-29.mkv
+check "(the chunks without a job line have none)" test -z "$(ffprobe -v error -show_entries \
+    format_tags=rockpool_job -of default=nw=1:nk=1 nstale10-19.mkv)"
+refused "a stale chunk without a job line (other seed)" \
+    "chunk 1 (nstale10-19.mkv) was made with other settings" nc0-9.mkv nstale10-19.mkv nc20-29.mkv
+refused "a chunk without a job line of another size" "chunk 1 (nsmall10-19.mkv) has other streams" \
+    nc0-9.mkv nsmall10-19.mkv nc20-29.mkv
 refused "a missing chunk file" "chunk 1 (gone.mkv) is missing" c0-9.mkv gone.mkv c20-29.mkv
 refused "a gap" "chunk 1 (c20-29.mkv) holds frames 20-29: frames 10-19 are missing" \
     c0-9.mkv c20-29.mkv
@@ -176,7 +187,8 @@ for field in 2 3; do
         m0-9.framemd5 >evil$field.framemd5
     expect_status "framemd5 chunk with a shell expression in field $field: exit 1" 1 "$J" \
         -o evil.framemd5 evil$field.framemd5
-    stderr_has "... names the line" "chunk 0 (evil$field.framemd5):10: not a framemd5 frame line"
+    # (line 11: the chunk's first line is its #rockpool_job line)
+    stderr_has "... names the line" "chunk 0 (evil$field.framemd5):11: not a framemd5 frame line"
     check "... and runs nothing" test ! -e pwned -a ! -e evil.framemd5
 done
 sed 's/^0, *0, *0,/0, 0, chunks[$(touch pwned)],/' m0-9.framemd5 >evil.framemd5.in
@@ -245,7 +257,7 @@ mkdir -p pseed && "$ROCKPOOL" "$scene" "${opts[@]}" --seed 3 --frame-range 10-19
 mkdir -p pout
 expect_status "PNG join of a chunk of another seed: exit 1" 1 "$J" --like plike.png --frames 30 \
     -o pout/f_%02d.png p0-9 pseed p20-29
-stderr_has "... names it" "chunk 1 (pseed) was made with other settings (version"
+stderr_has "... names it" "chunk 1 (pseed) is of another job, which differs in: options"
 mkdir -p pcut && cp p10-19/f_1[0-8].png pcut/
 expect_status "PNG join of a chunk missing a frame: exit 1" 1 "$J" --like plike.png --frames 30 \
     -o pout/f_%02d.png p0-9 pcut p20-29
@@ -524,16 +536,17 @@ stderr_has "... names the chunk and the inputs" "chunk 1 (jbg10-19.mkv) is of an
 expect_status "join --job, a chunk of another encoder setting: exit 1" 1 "$J" --job "$job" \
     -o jbg.mkv jc0-9.mkv jcrf10-19.mkv jc20-29.mkv
 stderr_has "... names the options" "which differs in: options"
+nojob c10-19.mkv nc10-19.mkv
 expect_status "join --job, a chunk without a job: exit 1" 1 "$J" --job "$job" -o jbg.mkv \
-    jc0-9.mkv c10-19.mkv jc20-29.mkv
-stderr_has "... says so" "chunk 1 (c10-19.mkv) has no job identity"
+    jc0-9.mkv nc10-19.mkv jc20-29.mkv
+stderr_has "... says so" "chunk 1 (nc10-19.mkv) has no job identity"
 # without --job the chunks still agree with each other's jobs
 expect_status "join, no --job, a chunk over another background: exit 1" 1 "$J" -o jbg.mkv \
     jc0-9.mkv jbg10-19.mkv jc20-29.mkv
 stderr_has "... names the chunk and the inputs" "chunk 1 (jbg10-19.mkv) is of another job, which differs in: inputs"
 expect_status "join, no --job, a chunk without a job among chunks with one: exit 1" 1 "$J" \
-    -o jbg.mkv jc0-9.mkv c10-19.mkv jc20-29.mkv
-stderr_has "... says so" "chunk 1 (c10-19.mkv) has no job identity, but chunk 0 has one"
+    -o jbg.mkv jc0-9.mkv nc10-19.mkv jc20-29.mkv
+stderr_has "... says so" "chunk 1 (nc10-19.mkv) has no job identity, but chunk 0 has one"
 expect_status "join, no --job, chunks of one job: exit 0" 0 "$J" -o jnojob.mkv \
     jc0-9.mkv jc10-19.mkv jc20-29.mkv
 check "... no output from the refusals" test ! -e jbg.mkv
