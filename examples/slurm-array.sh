@@ -84,10 +84,17 @@ side=$(field side-outputs)
 [ "$(field output-given)" = no ] || status=2 die "give the output as OUTPUT, not with -o"
 fmt=()
 [ $kind != framemd5 ] || fmt=(-f framemd5)
+# -y as rockpool reads it (-y, --overwrite, -yq...), not as spelled here
 overwrite=""
-for o in "${opts[@]}"; do [ "$o" != -y ] || overwrite=-y; done
+[ "$(field overwrite)" != yes ] || overwrite=-y
 dir=$(dirname "$output")/.$(basename "$output" | tr '%' '_').chunks
-mkdir -p "$dir" "$(dirname "$output")"
+mkdir -p "$(dirname "$output")"
+# A task: an output that exists without -y would be refused by the join once every chunk
+# is rendered; refused now (exit 2), as rockpool checks it (a PNG pattern's frames too).
+if [ "${JOIN:-0}" != 1 ]; then
+    "$rockpool" "$scene" "${opts[@]}" "${fmt[@]}" --check -o "$output" >/dev/null || exit $?
+fi
+mkdir -p "$dir"
 frames=$(field frames)
 [[ $frames =~ ^[0-9]{1,12}$ ]] || die "cannot read the frame count of $scene"
 

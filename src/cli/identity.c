@@ -238,6 +238,7 @@ int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary
         fprintf(out, "range:        none\n");
     fprintf(out, "side-outputs: %s\n", side);
     fprintf(out, "output-given: %s\n", cli->output_given ? "yes" : "no");
+    fprintf(out, "overwrite:    %s\n", cli->run.out.overwrite ? "yes" : "no");
     for (char *p = id.opts.text, *e; *p; p = e + 1) {
         e = strchr(p, '\n');
         fprintf(out, "option:       %.*s\n", (int)(e - p), p);

@@ -236,6 +236,31 @@ expect_status "... the join: exit 0" 0 env JOIN=1 ROCKPOOL="$ROCKPOOL" bash "$TO
     "$scene" arr.framemd5 -q -s 64x48 -n 16
 "$ROCKPOOL" "$scene" -q -s 64x48 -n 16 -f framemd5 -o arr_single.framemd5
 check "... the single run's manifest" cmp -s arr.framemd5 arr_single.framemd5
+# An output that exists without -y: each task refuses it before rendering (the join would,
+# once every chunk is rendered); -y as rockpool reads it (--overwrite, a bundle) is -y.
+: >tasks.log
+expect_status "slurm-array.sh, a task over an existing output without -y: exit 2" 2 task 0 0 1
+stderr_has "... says so" "'arr.framemd5' already exists (use -y to overwrite)"
+check "... renders nothing" test ! -s tasks.log
+check "... leaves no chunk directory" test ! -e .arr.framemd5.chunks
+slurm_y() { # ID|JOIN -Y: task ID of 0-1 (or the join) over arr.framemd5 with -Y
+    local id=$1 y=$2
+    if [ "$id" = JOIN ]; then
+        env JOIN=1 ROCKPOOL="$ROCKPOOL" bash "$TOP/examples/slurm-array.sh" "$scene" arr.framemd5 \
+            "$y" -s 64x48 -n 16
+    else
+        env ROCKPOOL="$WORK/logrp" SLURM_JOB_ID=77 SLURM_ARRAY_TASK_ID="$id" SLURM_ARRAY_TASK_MIN=0 \
+            SLURM_ARRAY_TASK_MAX=1 bash "$TOP/examples/slurm-array.sh" "$scene" arr.framemd5 "$y" \
+            -s 64x48 -n 16
+    fi
+}
+for y in --overwrite -qy; do
+    echo stale >arr.framemd5
+    slurm_y 0 "$y" && slurm_y 1 "$y"
+    expect_status "slurm-array.sh $y over an existing output: the join, exit 0" 0 slurm_y JOIN "$y"
+    check "... the single run's manifest" cmp -s arr.framemd5 arr_single.framemd5
+done
+rm -f arr.framemd5
 : >tasks.log
 task 0 0 1 2>/dev/null
 check "-j 1 when Slurm gives no --cpus-per-task" grep -q -- " -j 1 " tasks.log
