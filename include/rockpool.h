@@ -19,7 +19,9 @@
  * Errors: every function that can fail returns RP_OK (0) or an enum rp_err code and
  * fills the caller's rp_error. rp_error.bad_input says whose fault it was: 1 for bad
  * usage or bad input (the program exits 2), 0 for a runtime failure (exit 1). After a
- * failed call the only valid calls are rp_session_abort() and rp_session_free().
+ * failed call the only valid calls are rp_session_abort() and rp_session_free():
+ * rp_session_start, rp_session_next and rp_session_close then return RP_ERR_INVALID
+ * (rp_session_close aborting the session).
  *
  * Threads: one session is driven by one thread at a time. Its worker threads block
  * SIGINT and SIGTERM, so a handler installed by the program runs on the caller's thread;
@@ -287,7 +289,7 @@ int rp_session_check_images(rp_session *s, rp_error *err);
 
 /** Load the background, masks and checkpoint, start the threads, open every sink (files
  * are created under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing,
- * when run->stop is already set. */
+ * when run->stop is already set; a second call is RP_ERR_INVALID. */
 int rp_session_start(rp_session *s, rp_error *err);
 
 /** Advance to the next frame to write: apply events, step, render, hand the frame to the
@@ -302,7 +304,8 @@ int64_t rp_session_written(const rp_session *s);
 /** Wait for the sinks, write the checkpoint, finish every sink and move every file into
  * place; frees the session and nulls *s whatever happens. On failure nothing that looks
  * complete is left. *frames (may be NULL) gets the frame count of the encoded output.
- * A NULL s or *s is RP_ERR_INVALID (bad_input), nothing done. */
+ * A NULL s or *s is RP_ERR_INVALID (bad_input), nothing done; a session never started
+ * (or after a failed call) is RP_ERR_INVALID too, and aborted: nothing is written. */
 int rp_session_close(rp_session **s, int64_t *frames, rp_error *err);
 
 /** Remove everything the session created and free it; NULL and a NULL *s are no-ops. */

@@ -50,6 +50,7 @@ struct rp_session {
     rp_provenance provenance; /* the outputs' metadata: version, preset, seed, scene */
     const char *meta[2 * RP_PROVENANCE_MAX + 3]; /* provenance.kv and rockpool_job */
     int started;
+    int failed; /* a call failed: only rp_session_abort and rp_session_free are valid */
 };
 
 void rp_run_init(rp_run *run)
@@ -1001,7 +1002,7 @@ int rp_session_check_images(rp_session *se, rp_error *err)
     return RP_OK;
 }
 
-int rp_session_start(rp_session *se, rp_error *err)
+static int start_session(rp_session *se, rp_error *err)
 {
     int r, video;
     /* A still's cost is known before it is decoded, a video's decoder once it is open. */
@@ -1027,6 +1028,24 @@ int rp_session_start(rp_session *se, rp_error *err)
     return RP_OK;
 }
 
+/* What a call after a failed one, or a second start, gets: an error, nothing done. */
+static int misuse(const rp_session *se, const char *call, rp_error *err)
+{
+    return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s", call,
+                        se->failed ? "after a failed call (only rp_session_abort or "
+                                     "rp_session_free may follow one)"
+                                   : "of a session already started");
+}
+
+int rp_session_start(rp_session *se, rp_error *err)
+{
+    if (se->failed || se->started)
+        return misuse(se, "rp_session_start", err);
+    int r = start_session(se, err);
+    se->failed = r != RP_OK;
+    return r;
+}
+
 /* ---- frames ---------------------------------------------------------------------------- */
 
 /* The bars of fit contain are not water: whatever the render lit there goes back to the
@@ -1049,9 +1068,20 @@ static void clear_bars(const rp_session *se, uint8_t *pixels)
     }
 }
 
+static int next_frame(rp_session *se, const rp_frame **frame, rp_error *err);
+
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
     *frame = NULL;
+    if (se->failed)
+        return misuse(se, "rp_session_next", err);
+    int r = next_frame(se, frame, err);
+    se->failed = r != RP_OK;
+    return r;
+}
+
+static int next_frame(rp_session *se, const rp_frame **frame, rp_error *err)
+{
     if (!se->started) /* no background, writer or sinks yet */
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "rp_session_next before rp_session_start succeeded");
@@ -1131,6 +1161,16 @@ int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
     rp_session *se = ps ? *ps : NULL;
     if (!se) /* as rp_session_abort and rp_session_free take it, but a close is not a success */
         return rp_error_set(err, RP_ERR_INVALID, 1, "rp_session_close of no session");
+    /* never started, or a call failed: its files are not complete, and its sinks may not
+     * be open; it is aborted (nothing is kept), as rp_session_abort would */
+    if (!se->started || se->failed) {
+        int r = se->failed ? misuse(se, "rp_session_close", err)
+                           : rp_error_set(err, RP_ERR_INVALID, 1,
+                                          "rp_session_close of a session never started: "
+                                          "nothing written");
+        rp_session_abort(ps);
+        return r;
+    }
     int r = rp_writer_finish(&se->writer, err);
     int stopped = se->run->stop && *se->run->stop;
     /* A checkpoint is only kept for a whole run. */

@@ -1045,6 +1045,61 @@ static void test_pixfmt_validate(void **state)
     assert_int_equal(rp_pixfmt_bytes(RP_PIX_RGB48), 6);
 }
 
+/* A session used after a failed call, or closed without a start, returns an error and
+ * leaves nothing (rp_session_close after a failed rp_session_start crashed: its sinks were
+ * never opened); a second start is refused too. */
+static void test_session_after_failure(void **state)
+{
+    const char *dir = *state;
+    const char *text = "size 32x16\nfps 30\nduration 3f\nat 0f drop 16 8 radius 3 height 2000\n";
+    rp_scene *sc = NULL;
+    rp_session *se = NULL;
+    const rp_frame *frame = NULL;
+    rp_error err;
+    assert_int_equal(rp_scene_from_text(&sc, text, strlen(text), NULL, &err), RP_OK);
+    rp_run run;
+    rp_run_init(&run);
+    char *exists = strdup(join(dir, "exists.mkv"));
+    FILE *f = fopen(exists, "w");
+    assert_non_null(f);
+    fputs("kept", f);
+    fclose(f);
+    run.out.path = exists;
+    /* start fails (the output exists): next and close are refused, the file is kept */
+    assert_int_equal(rp_session_new(&se, sc, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(se, &err), RP_ERR_EXISTS);
+    assert_int_equal(rp_session_next(se, &frame, &err), RP_ERR_INVALID);
+    assert_null(frame);
+    assert_int_equal(rp_session_start(se, &err), RP_ERR_INVALID);
+    assert_int_equal(rp_session_close(&se, NULL, &err), RP_ERR_INVALID);
+    assert_null(se);
+    struct stat st;
+    assert_int_equal(stat(exists, &st), 0);
+    assert_int_equal(st.st_size, 4);
+    /* closed without a start: refused, nothing written */
+    run.out.path = join(dir, "never.mkv");
+    assert_int_equal(rp_session_new(&se, sc, &run, &err), RP_OK);
+    assert_int_equal(rp_session_close(&se, NULL, &err), RP_ERR_INVALID);
+    assert_null(se);
+    assert_int_equal(stat(join(dir, "never.mkv"), &st), -1);
+    /* started twice: the second start is refused; the run still completes */
+    run.out.path = join(dir, "twice.mkv");
+    int64_t frames = 0;
+    assert_int_equal(rp_session_new(&se, sc, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(se, &err), RP_OK);
+    assert_int_equal(rp_session_start(se, &err), RP_ERR_INVALID);
+    rp_session_abort(&se);
+    assert_int_equal(stat(join(dir, "twice.mkv"), &st), -1);
+    assert_int_equal(rp_session_new(&se, sc, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(se, &err), RP_OK);
+    while (rp_session_next(se, &frame, &err) == RP_OK && frame)
+        ;
+    assert_int_equal(rp_session_close(&se, &frames, &err), RP_OK);
+    assert_int_equal(frames, 3);
+    free(exists);
+    rp_scene_free(&sc);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)
 
 int main(void)
@@ -1075,6 +1130,7 @@ int main(void)
         T(test_image_scale_and_mask),
         T(test_image_errors),
         T(test_image_too_large),
+        T(test_session_after_failure),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
