@@ -520,9 +520,10 @@ RP_API int rp_core_start(rp_core *core, rp_error *err);
  * (rp_core_set_checkpoints) or restored, else from the start. Rendering pass after pass of one
  * frame simulates it once. Errors: RP_ERR_INVALID (a frame outside the timeline, a stride shorter
  * than a row or so long that the rows would run past the end of memory, a negative one cast
- * to size_t among them, a NULL dst, a pass of render light asked of another render), RP_ERR_UNSUPPORTED with bad_input
- * set when the scene needs an image the core cannot decode (rp_core_info; diag gives the statement
- * that names it), RP_ERR_AGAIN under a step budget, RP_ERR_NOMEM. */
+ * to size_t among them, a NULL dst, a pass of render light asked of another render),
+ * RP_ERR_UNSUPPORTED with bad_input set when the scene needs an image the core cannot decode
+ * (rp_core_info; diag gives the statement that names it), RP_ERR_AGAIN under a step budget,
+ * RP_ERR_NOMEM. */
 RP_API int rp_core_render(rp_core *core, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
                           rp_error *err);
 
