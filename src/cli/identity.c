@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define HEX 65 /* a SHA-256 in hex with its NUL */
 
@@ -33,6 +34,12 @@ static int file_digest(const char *path, const char *what, char hex[HEX], rp_err
     FILE *f = fopen(path, "rb");
     if (!f)
         return fail(err, 1, "--job-id: cannot read %s '%s': %s", what, path, strerror(errno));
+    /* a regular file's bytes only: a device or a FIFO (/dev/zero) has no end to digest */
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return fail(err, 1, "--job-id: %s '%s' is not a regular file", what, path);
+    }
     if (rp_hash_new(&h, "sha256")) {
         fclose(f);
         return fail(err, 0, "--job-id: out of memory");

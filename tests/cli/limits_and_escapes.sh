@@ -331,6 +331,9 @@ else
     chmod +x limited.sh
     R_ALL=$R R=./limited.sh
     refused "/dev/zero as a state" 2 "/dev/zero: not a rockpool state file" sub/mask.scene -i bg.png --start 2 --load-state /dev/zero -f framemd5 -o /dev/null
+    # --job-id digests the inputs' bytes: a regular file's only (it read /dev/zero forever)
+    refused "--job-id, /dev/zero as a state" 2 "load-state '/dev/zero' is not a regular file" \
+        sub/mask.scene -i bg.png --load-state /dev/zero --job-id
     R=$R_ALL
     rm -f limited.sh
 fi
