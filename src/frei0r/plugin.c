@@ -607,6 +607,70 @@ static void warn_frame_locked(instance *in, int n, int d)
     say(in, msg);
 }
 
+/* The rate whose grid holds ts (host_frame's rule, after the core's own rate): the scene's,
+ * one of host_rates, one learnt from the step from last_ts, the core's within MS_SNAP_S, or
+ * at an instance's first call the lowest that holds it. Sets *n / *d (left as the core's
+ * when none is found) and *k, ts's frame on it; returns 1 when found. */
+static int find_rate(const instance *in, double ts, double last_ts, int *rn, int *rd, int64_t *rk)
+{
+    int n = *rn, d = *rd;
+    int64_t k = 0;
+    int sn = in->scene_fps, sd = in->scene_fps_den, found = 0;
+    if (sn && on_grid(ts, sn, sd, &k)) {
+        n = sn, d = sd, found = 1;
+    }
+    for (size_t i = 0; !found && i < sizeof host_rates / sizeof host_rates[0]; i++)
+        if (on_grid(ts, host_rates[i][0], host_rates[i][1], &k)) {
+            n = host_rates[i][0], d = host_rates[i][1], found = 1;
+        }
+    /* a rate of no list (7, 14, 48000/1001 fps): one whose frame is the step from the
+     * previous call's time, or a half, third or quarter of it (MLT's instances see
+     * every Nth frame), a whole rate or N000/1001, when t is on its grid */
+    double step = ts - last_ts;
+    if (step < 0)
+        step = -step;
+    for (int m = 1; !found && last_ts >= 0 && step >= 0.5 / STEP_RATE_MAX && m <= 4; m++)
+        for (int i = 0; !found && i < 2; i++) {
+            int den = i ? 1001 : 1;
+            int64_t frames, num = (int64_t)(m * den / step + 0.5);
+            if (den == 1001) /* 24000/1001, 48000/1001, ...: N000, N a multiple of 6
+                              * (91000/1001, 11 ms, would take any step of whole ms) */
+                num = (num + 3000) / 6000 * 6000;
+            if (num >= 1 && num <= (int64_t)STEP_RATE_MAX * den &&
+                on_grid(step, (int)num, den, &frames) && frames == m &&
+                on_grid(ts, (int)num, den, &k)) {
+                n = (int)num, d = den, found = 1;
+            }
+        }
+    /* a time rounded to the millisecond (Matroska and WebM timestamps: frame 4 at 30
+     * fps is 0.133 s), on the core's rate: its nearest frame, when within half a
+     * millisecond of it (a frame is at least a millisecond). No other rate is tried
+     * at that distance: a clip of variable rate would rebuild the simulation again
+     * and again. */
+    if (!found && on_grid_within(ts, n, d, MS_SNAP_S, &k))
+        found = 1;
+    /* the instance's first call (MLT's second instance starts at frame 1): no step to
+     * learn from, so the lowest whole rate, then N000/1001 (N a multiple of 6), whose
+     * grid holds t; only then: later calls learn from their step, and a time of a
+     * variable rate is on some such grid nearly always (a rebuild every frame). Not a
+     * time of whole milliseconds (FFmpeg seeking in a Matroska clip with -copyts):
+     * its lowest rate is that of its milliseconds (12.345 s: 200 fps), not the host's. */
+    double ms_frac = ts * 1000 - (double)(int64_t)(ts * 1000 + 0.5);
+    int whole_ms = ms_frac > -1e-6 && ms_frac < 1e-6;
+    for (int i = 0; !found && last_ts < 0 && !whole_ms && i < STEP_RATE_MAX + STEP_RATE_MAX / 6;
+         i++) {
+        int num = i < STEP_RATE_MAX ? i + 1 : (i - STEP_RATE_MAX + 1) * 6000;
+        int den = i < STEP_RATE_MAX ? 1 : 1001;
+        if (on_grid(ts, num, den, &k)) {
+            n = num, d = den, found = 1;
+        }
+    }
+    *rn = n;
+    *rd = d;
+    *rk = k;
+    return found;
+}
+
 /* The host's time t (seconds, after the unit) as a frame k of the core's clock, the
  * core opened again at the host's rate when that changed. The rate is the first of the
  * core's, the scene's and host_rates on whose grid t lies within SNAP_S, else one learnt
@@ -656,56 +720,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     in->last_ts = ts;
     int n = in->info.fps, d = in->info.fps_den;
     if (!on_grid(ts, n, d, &k)) {
-        int sn = in->scene_fps, sd = in->scene_fps_den, found = 0;
-        if (sn && on_grid(ts, sn, sd, &k)) {
-            n = sn, d = sd, found = 1;
-        }
-        for (size_t i = 0; !found && i < sizeof host_rates / sizeof host_rates[0]; i++)
-            if (on_grid(ts, host_rates[i][0], host_rates[i][1], &k)) {
-                n = host_rates[i][0], d = host_rates[i][1], found = 1;
-            }
-        /* a rate of no list (7, 14, 48000/1001 fps): one whose frame is the step from the
-         * previous call's time, or a half, third or quarter of it (MLT's instances see
-         * every Nth frame), a whole rate or N000/1001, when t is on its grid */
-        double step = ts - last_ts;
-        if (step < 0)
-            step = -step;
-        for (int m = 1; !found && last_ts >= 0 && step >= 0.5 / STEP_RATE_MAX && m <= 4; m++)
-            for (int i = 0; !found && i < 2; i++) {
-                int den = i ? 1001 : 1;
-                int64_t frames, num = (int64_t)(m * den / step + 0.5);
-                if (den == 1001) /* 24000/1001, 48000/1001, ...: N000, N a multiple of 6
-                                  * (91000/1001, 11 ms, would take any step of whole ms) */
-                    num = (num + 3000) / 6000 * 6000;
-                if (num >= 1 && num <= (int64_t)STEP_RATE_MAX * den &&
-                    on_grid(step, (int)num, den, &frames) && frames == m &&
-                    on_grid(ts, (int)num, den, &k)) {
-                    n = (int)num, d = den, found = 1;
-                }
-            }
-        /* a time rounded to the millisecond (Matroska and WebM timestamps: frame 4 at 30
-         * fps is 0.133 s), on the core's rate: its nearest frame, when within half a
-         * millisecond of it (a frame is at least a millisecond). No other rate is tried
-         * at that distance: a clip of variable rate would rebuild the simulation again
-         * and again. */
-        if (!found && on_grid_within(ts, n, d, MS_SNAP_S, &k))
-            found = 1;
-        /* the instance's first call (MLT's second instance starts at frame 1): no step to
-         * learn from, so the lowest whole rate, then N000/1001 (N a multiple of 6), whose
-         * grid holds t; only then: later calls learn from their step, and a time of a
-         * variable rate is on some such grid nearly always (a rebuild every frame). Not a
-         * time of whole milliseconds (FFmpeg seeking in a Matroska clip with -copyts):
-         * its lowest rate is that of its milliseconds (12.345 s: 200 fps), not the host's. */
-        double ms_frac = ts * 1000 - (double)(int64_t)(ts * 1000 + 0.5);
-        int whole_ms = ms_frac > -1e-6 && ms_frac < 1e-6;
-        for (int i = 0; !found && last_ts < 0 && !whole_ms && i < STEP_RATE_MAX + STEP_RATE_MAX / 6;
-             i++) {
-            int num = i < STEP_RATE_MAX ? i + 1 : (i - STEP_RATE_MAX + 1) * 6000;
-            int den = i < STEP_RATE_MAX ? 1 : 1001;
-            if (on_grid(ts, num, den, &k)) {
-                n = num, d = den, found = 1;
-            }
-        }
+        int found = find_rate(in, ts, last_ts, &n, &d, &k);
         if (found && (n != in->info.fps || d != in->info.fps_den)) {
             in->fps = n;
             in->fps_den = d;
