@@ -66,7 +66,7 @@ esac
 # path with a line break or carriage return: refused now, not at the join.
 abs_output=$output
 [[ $abs_output == /* ]] || abs_output=$PWD/$abs_output
-[ $kind != video ] || [[ $abs_output != *[$'\n\r']* ]] ||
+[ "$kind" != video ] || [[ $abs_output != *[$'\n\r']* ]] ||
     status=2 die "$(printf '%q' "$output"): its path holds a line break, which the join's" \
         "concat list cannot name: rename it (or its directory)"
 
@@ -83,7 +83,7 @@ side=$(field side-outputs)
 [ "$(field range)" = none ] || status=2 die "the options ask for frames $(field range): each task renders its own chunk"
 [ "$(field output-given)" = no ] || status=2 die "give the output as OUTPUT, not with -o"
 fmt=()
-[ $kind != framemd5 ] || fmt=(-f framemd5)
+[ "$kind" != framemd5 ] || fmt=(-f framemd5)
 # -y as rockpool reads it (-y, --overwrite, -yq...), not as spelled here
 overwrite=""
 [ "$(field overwrite)" != yes ] || overwrite=-y
@@ -146,7 +146,7 @@ fi
 range() { echo "$((frames * $1 / chunks)) $((frames * ($1 + 1) / chunks))"; }
 
 # A chunk: a file, or for PNG frames a directory named so.
-chunk_of() { if [ $kind = png ]; then echo "$dir/$1_$2"; else echo "$dir/$1_$2.$ext"; fi; }
+chunk_of() { if [ "$kind" = png ]; then echo "$dir/$1_$2"; else echo "$dir/$1_$2.$ext"; fi; }
 
 if [ "${JOIN:-0}" = 1 ]; then
     # The chunks must have this run's settings: a reference of its first frame.
@@ -196,7 +196,7 @@ else
     # Written under the part_ name and renamed once complete: a task stopped by scancel or
     # preemption (SIGTERM) leaves no chunk under its final name.
     target=$part
-    if [ $kind = png ]; then
+    if [ "$kind" = png ]; then
         rm -rf "$part"
         mkdir "$part"
         target=$part/$(basename "$output")
