@@ -165,14 +165,19 @@ stderr_has "output is a directory: message" "'png' is a directory"
 expect_status "disk full on stdout is exit 1" 1 sh -c "'$ROCKPOOL' '$scene' -q -s 96x64 -n 9 -o - >/dev/full"
 check "no temporary files left" test -z "$(find . -name '*.tmp-*')"
 
+# Interrupt background job $1 once its progress file $2 shows a frame written (up to 60 s:
+# a signal before the handler is ignored, and the run would go on to its end); its exit
+# status in $status.
+interrupt_after_first_frame() {
+    for _ in $(seq 600); do grep -q '^frame=[1-9]' "$2" 2>/dev/null && break; sleep 0.1; done
+    kill -INT "$1"
+    wait "$1"
+    status=$?
+}
+
 # SIGINT during an MP4 render: the file is finished, kept, and holds the frames so far.
 "$ROCKPOOL" "$scene" -q -s 320x240 -n 3000 --progress-fd 3 -o int.mp4 3>prog.txt 2>int.err &
-pid=$!
-# (up to 60 s: a signal before the handler is ignored, and the 3000 frames run to the end)
-for _ in $(seq 600); do grep -q '^frame=[1-9]' prog.txt 2>/dev/null && break; sleep 0.1; done
-kill -INT $pid
-wait $pid
-status=$?
+interrupt_after_first_frame $! prog.txt
 check "SIGINT exits 130" test "$status" = 130
 held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' int.err)
 check "SIGINT: stderr says how many frames" test -n "$held"
@@ -187,11 +192,7 @@ mkdir -p seqint && (
 ) && ln -s notes.txt seqint/f_259.png.lnk
 "$ROCKPOOL" "$scene" -q -s 1280x720 -n 200 -y --progress-fd 3 -o seqint/f_%03d.png \
     3>seqprog.txt 2>seqint.err &
-pid=$!
-for _ in $(seq 600); do grep -q '^frame=[1-9]' seqprog.txt 2>/dev/null && break; sleep 0.1; done
-kill -INT $pid
-wait $pid
-status=$?
+interrupt_after_first_frame $! seqprog.txt
 check "SIGINT over an older PNG sequence exits 130" test "$status" = 130
 held=$(sed -n 's/.*holds \([0-9]*\) frames.*/\1/p' seqint.err)
 check "SIGINT over an older sequence: stderr says how many frames" test -n "$held"
