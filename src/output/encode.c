@@ -567,6 +567,17 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     ret = set_rate_control(enc, codec, opts, err);
     if (ret)
         return ret;
+    if (!strcmp(codec->name, "ffv1")) {
+        /* FFV1 version 3 with a CRC in every slice: a decoder then reports bytes damaged in
+         * storage or transfer (rockpool-join refuses such a chunk), which version 1 decodes
+         * silently into other pixels. The same frames; the slices are fixed by the size,
+         * not the thread count. */
+        enc->level = 3;
+        if (av_opt_set_int(enc->priv_data, "slicecrc", 1, 0) < 0) {
+            return rp_error_set(err, RP_ERR_UNSUPPORTED, 0, "encoder %s rejects slicecrc",
+                                codec->name);
+        }
+    }
     if (opts->encoder_preset) {
         ret = av_opt_set(enc, "preset", opts->encoder_preset, AV_OPT_SEARCH_CHILDREN);
         if (ret < 0) {

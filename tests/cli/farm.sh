@@ -95,7 +95,7 @@ for f in c0-9 c20-29 stale10-19 small10-19; do nojob $f.mkv n$f.mkv; done
 refused() { # NAME FRAGMENT CHUNK...
     local name=$1 frag=$2
     shift 2
-    expect_status "join refuses $name: exit 1" 1 "$J" --frames 30 -o joined.mkv "$@"
+    expect_status "join refuses $name: exit 2" 2 "$J" --frames 30 -o joined.mkv "$@"
     stderr_has "join refuses $name: message" "$frag"
     check "join refuses $name: no output" test ! -e joined.mkv
 }
@@ -127,10 +127,10 @@ refused "a short clip" "frames 20-29 of 30 are missing" c0-9.mkv c10-19.mkv
 refused "overlapping chunks" "overlap" c0-9.mkv c10-19.mkv c10-19.mkv c20-29.mkv
 refused "a chunk without rockpool's tags" "chunk 1 (untagged.mkv): no rockpool_frames tag" \
     c0-9.mkv untagged.mkv c20-29.mkv
-expect_status "join refuses a clip of another length: exit 1" 1 "$J" --frames 31 -o joined.mkv \
+expect_status "join refuses a clip of another length: exit 2" 2 "$J" --frames 31 -o joined.mkv \
     c0-9.mkv c10-19.mkv c20-29.mkv
 stderr_has "another length: message" "is from a clip of 30 frames, this one has 31"
-expect_status "--scene-sha256 of another scene: exit 1" 1 "$J" --scene-sha256 \
+expect_status "--scene-sha256 of another scene: exit 2" 2 "$J" --scene-sha256 \
     "$(printf 'other' | sha256sum | cut -c1-64)" -o joined.mkv c0-9.mkv c10-19.mkv c20-29.mkv
 stderr_has "another scene: message" "chunk 0 (c0-9.mkv) is from another scene"
 expect_status "--scene-sha256 of this scene: exit 0" 0 "$J" --scene-sha256 \
@@ -149,18 +149,18 @@ for _ in $(seq 600); do grep -q '^frame=[1-9]' cut.progress 2>/dev/null && break
 kill -TERM $pid
 wait $pid
 check "SIGTERM: rockpool exits 143 and keeps a playable, short chunk" test $? = 143 -a -s cut.mkv
-expect_status "join --check refuses the short chunk: exit 1" 1 "$J" --check --range 0-2999/3000 cut.mkv
+expect_status "join --check refuses the short chunk: exit 2" 2 "$J" --check --range 0-2999/3000 cut.mkv
 stderr_has "short chunk: message" "chunk 0 (cut.mkv) holds"
 stderr_has "short chunk: says to render it again" "of the 3000 frames of its range 0-2999 (cut short"
 expect_status "join --check takes a complete chunk: exit 0" 0 "$J" --check --range 10-19/30 c10-19.mkv
-expect_status "join --check of another range: exit 1" 1 "$J" --check --range 10-20/30 c10-19.mkv
+expect_status "join --check of another range: exit 2" 2 "$J" --check --range 10-20/30 c10-19.mkv
 
 # framemd5 chunks: frames counted line by line.
 for r in 0-9 10-19 20-29; do
     "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -f framemd5 -o m$r.framemd5
 done
 head -n -2 m10-19.framemd5 >short.framemd5
-expect_status "framemd5 join of a cut chunk: exit 1" 1 "$J" --frames 30 -o m.framemd5 \
+expect_status "framemd5 join of a cut chunk: exit 2" 2 "$J" --frames 30 -o m.framemd5 \
     m0-9.framemd5 short.framemd5 m20-29.framemd5
 stderr_has "framemd5 cut chunk: message" "frames 18-19 are missing before it (chunk 1, short.framemd5, ends at 17)"
 check "framemd5 refused: no output" test ! -e m.framemd5
@@ -172,7 +172,7 @@ check "framemd5 join equals the single run's" cmp -s m.framemd5 mfull.framemd5
 expect_status "framemd5 join without --frames: exit 2" 2 "$J" -o m2.framemd5 m0-9.framemd5 \
     m10-19.framemd5 m20-29.framemd5
 stderr_has "... asks for it" "does not say the clip's length (a framemd5 file has no tags): give --frames N"
-expect_status "framemd5 join without its last chunk: exit 1" 1 "$J" --frames 30 -o m2.framemd5 \
+expect_status "framemd5 join without its last chunk: exit 2" 2 "$J" --frames 30 -o m2.framemd5 \
     m0-9.framemd5 m10-19.framemd5
 check "framemd5 joins refused: no output" test ! -e m2.framemd5
 for r in 0-9 10-19 20-29; do
@@ -185,14 +185,14 @@ done
 for field in 2 3; do
     awk -F, -v f=$field 'BEGIN { OFS = "," } !/^#/ && !done { $f = " chunks[$(touch${IFS}pwned)]"; done = 1 } 1' \
         m0-9.framemd5 >evil$field.framemd5
-    expect_status "framemd5 chunk with a shell expression in field $field: exit 1" 1 "$J" \
+    expect_status "framemd5 chunk with a shell expression in field $field: exit 2" 2 "$J" \
         -o evil.framemd5 evil$field.framemd5
     # (line 11: the chunk's first line is its #rockpool_job line)
     stderr_has "... names the line" "chunk 0 (evil$field.framemd5):11: not a framemd5 frame line"
     check "... and runs nothing" test ! -e pwned -a ! -e evil.framemd5
 done
 sed 's/^0, *0, *0,/0, 0, chunks[$(touch pwned)],/' m0-9.framemd5 >evil.framemd5.in
-expect_status "framemd5 pts 'chunks[\$(touch pwned)]': exit 1" 1 "$J" -o evil.framemd5 evil.framemd5.in
+expect_status "framemd5 pts 'chunks[\$(touch pwned)]': exit 2" 2 "$J" -o evil.framemd5 evil.framemd5.in
 check "... runs nothing" test ! -e pwned -a ! -e touchpwned
 # slurm-array.sh's plan file is data too: a word that is not a decimal is refused.
 mkdir -p .plan.mkv.chunks
@@ -280,11 +280,11 @@ done
 "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 0 -o plike.png
 mkdir -p pseed && "$ROCKPOOL" "$scene" "${opts[@]}" --seed 3 --frame-range 10-19 -o pseed/f_%02d.png
 mkdir -p pout
-expect_status "PNG join of a chunk of another seed: exit 1" 1 "$J" --like plike.png --frames 30 \
+expect_status "PNG join of a chunk of another seed: exit 2" 2 "$J" --like plike.png --frames 30 \
     -o pout/f_%02d.png p0-9 pseed p20-29
 stderr_has "... names it" "chunk 1 (pseed) is of another job, which differs in: options"
 mkdir -p pcut && cp p10-19/f_1[0-8].png pcut/
-expect_status "PNG join of a chunk missing a frame: exit 1" 1 "$J" --like plike.png --frames 30 \
+expect_status "PNG join of a chunk missing a frame: exit 2" 2 "$J" --like plike.png --frames 30 \
     -o pout/f_%02d.png p0-9 pcut p20-29
 stderr_has "... names it" "chunk 1 (pcut) holds 9 files for the 10 frames of its range 10-19"
 # every frame's tags, not one's: a chunk whose frames are another seed's but the one the
@@ -294,7 +294,7 @@ first_listed=$(find pmix -mindepth 1 -maxdepth 1 -type f -print -quit)
 for f in pseed/*.png; do
     [ "pmix/${f#pseed/}" = "$first_listed" ] || cp "$f" "pmix/${f#pseed/}"
 done
-expect_status "PNG join of a chunk of two renders' frames: exit 1" 1 "$J" --like plike.png \
+expect_status "PNG join of a chunk of two renders' frames: exit 2" 2 "$J" --like plike.png \
     --frames 30 -o pout/f_%02d.png p0-9 pmix p20-29
 stderr_has "... names it" "chunk 1 (pmix): its frames are not all of one render"
 expect_status "PNG join --check of a complete chunk: exit 0" 0 "$J" --check --like plike.png \
@@ -308,7 +308,7 @@ check "... places none and keeps the chunks" test "$(ls -A pout)" = f_25.png -a 
 for bad in empty link; do
     rm -rf pbad && cp -r p10-19 pbad
     if [ $bad = empty ]; then : >pbad/f_15.png; else rm pbad/f_15.png && ln -s "$TOP/README.md" pbad/f_15.png; fi
-    expect_status "PNG join, a chunk with an $bad frame: exit 1" 1 "$J" -y --frames 30 \
+    expect_status "PNG join, a chunk with an $bad frame: exit 2" 2 "$J" -y --frames 30 \
         -o pout/f_%02d.png p0-9 pbad p20-29
     stderr_has "... names it" "chunk 1 (pbad): pbad/f_15.png is not a frame"
     check "... and moves nothing" test "$(ls -A pout)" = f_25.png -a -e p0-9/f_00.png
@@ -396,8 +396,8 @@ done
 touch release
 wait $jpid
 rc=$?
-if [ $rc = 1 ]; then ok "a join waiting for one that removes a chunk: exit 1"; else
-    bad "a join waiting for one that removes a chunk: exit $rc, wanted 1"
+if [ $rc = 2 ]; then ok "a join waiting for one that removes a chunk: exit 2 (a missing chunk)"; else
+    bad "a join waiting for one that removes a chunk: exit $rc, wanted 2"
     sed 's/^/    /' err | head -5
 fi
 wait $lockpid
@@ -405,7 +405,7 @@ check "... the output is kept as it was" cmp -s vanish.mkv vanish.good
 # An MP4 chunk cut inside its last packet: its packets are all there, its frames are not.
 "$ROCKPOOL" "$scene" -q -s 64x48 -n 40 --encoder-preset ultrafast --frame-range 20-39 -o mp20-39.mp4
 cp mp20-39.mp4 mpcut.mp4 && truncate -s -40 mpcut.mp4
-expect_status "an MP4 chunk cut inside its last packet: refused" 1 "$J" --check --range 20-39/40 mpcut.mp4
+expect_status "an MP4 chunk cut inside its last packet: refused (exit 2)" 2 "$J" --check --range 20-39/40 mpcut.mp4
 stderr_has "... counted in decoded frames" "of the 20 frames of its range 20-39"
 
 # ---- render-parallel resumes: after a failed chunk only the missing chunks are rendered ----
@@ -553,23 +553,23 @@ expect_status "join --job of the chunks' job: exit 0" 0 "$J" --job "$job" -o jjo
     jc0-9.mkv jc10-19.mkv jc20-29.mkv
 check "... the joined file carries the job" test "$(ffprobe -v error -show_entries \
     format_tags=rockpool_job -of default=nw=1:nk=1 jjob.mkv)" = "$job"
-expect_status "join --job, a chunk over another background: exit 1" 1 "$J" --job "$job" \
+expect_status "join --job, a chunk over another background: exit 2" 2 "$J" --job "$job" \
     -o jbg.mkv jc0-9.mkv jbg10-19.mkv jc20-29.mkv
 stderr_has "... names the chunk and the inputs" "chunk 1 (jbg10-19.mkv) is of another job, which differs in: inputs"
 "$ROCKPOOL" "$scene" "${opts[@]}" -i plate.png -c libx264 --crf 3 --frame-range 10-19 \
     --job-id="$(job_of "$scene" "${opts[@]}" -i plate.png -c libx264 --crf 3)" -o jcrf10-19.mkv 2>/dev/null
-expect_status "join --job, a chunk of another encoder setting: exit 1" 1 "$J" --job "$job" \
+expect_status "join --job, a chunk of another encoder setting: exit 2" 2 "$J" --job "$job" \
     -o jbg.mkv jc0-9.mkv jcrf10-19.mkv jc20-29.mkv
 stderr_has "... names the options" "which differs in: options"
 nojob c10-19.mkv nc10-19.mkv
-expect_status "join --job, a chunk without a job: exit 1" 1 "$J" --job "$job" -o jbg.mkv \
+expect_status "join --job, a chunk without a job: exit 2" 2 "$J" --job "$job" -o jbg.mkv \
     jc0-9.mkv nc10-19.mkv jc20-29.mkv
 stderr_has "... says so" "chunk 1 (nc10-19.mkv) has no job identity"
 # without --job the chunks still agree with each other's jobs
-expect_status "join, no --job, a chunk over another background: exit 1" 1 "$J" -o jbg.mkv \
+expect_status "join, no --job, a chunk over another background: exit 2" 2 "$J" -o jbg.mkv \
     jc0-9.mkv jbg10-19.mkv jc20-29.mkv
 stderr_has "... names the chunk and the inputs" "chunk 1 (jbg10-19.mkv) is of another job, which differs in: inputs"
-expect_status "join, no --job, a chunk without a job among chunks with one: exit 1" 1 "$J" \
+expect_status "join, no --job, a chunk without a job among chunks with one: exit 2" 2 "$J" \
     -o jbg.mkv jc0-9.mkv nc10-19.mkv jc20-29.mkv
 stderr_has "... says so" "chunk 1 (nc10-19.mkv) has no job identity, but chunk 0 has one"
 expect_status "join, no --job, chunks of one job: exit 0" 0 "$J" -o jnojob.mkv \
@@ -792,7 +792,7 @@ same_timing "OpenJD: with its timestamps" ojd_single.mkv "ojd out.mkv"
 check "OpenJD: the chunk directory is gone" test ! -e ".ojd out.mkv.chunks"
 rm -f "ojd out.mkv"
 for r in 0-11 24-29; do ojd Render $r >/dev/null 2>&1; done
-expect_status "OpenJD Join with a range never rendered: exit 1" 1 ojd Join
+expect_status "OpenJD Join with a range never rendered: exit 2 (the join refuses)" 2 ojd Join
 stderr_has "... naming the gap" "frames 12-23 are missing before it"
 rm -rf ".ojd out.mkv.chunks"
 # $(...) in the options is a word, never run

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # join_hostile.sh - rockpool-join on chunks made to hurt it. A framemd5 chunk whose
-# rockpool_frames tag claims 10^15 frames is refused at once, naming it (exit 1, a few
+# rockpool_frames tag claims 10^15 frames is refused at once, naming it (exit 2, a few
 # milliseconds, under a 1 GB memory limit): the claim is checked against the frame lines it
 # holds before any list of its range is built. Video chunks whose path holds a line break
 # (which FFmpeg's concat list cannot name) are refused up front, naming them, nothing
-# written; framemd5 and PNG joins take such names as they are.
+# written; framemd5 and PNG joins take such names as they are. A chunk with bytes damaged
+# (flipped in the middle of an MP4, an FFV1 MKV or a PNG frame) is refused by name (exit 2),
+# and a joined file damaged after the concat is never placed (exit 1).
 source "$(dirname "$0")/lib.sh"
 
 J=$TOP/scripts/rockpool-join
@@ -37,24 +39,24 @@ bounded() {
 # ---- forged rockpool_frames tags in framemd5 chunks ----
 huge='#rockpool_frames: 0-999999999999998/999999999999999'
 { echo "$huge"; cat c0.md5; } >h0.md5
-bounded "--check, chunk 0 claims 10^15 frames" 1 --check h0.md5 c1.md5
+bounded "--check, chunk 0 claims 10^15 frames" 2 --check h0.md5 c1.md5
 stderr_has "... names the chunk" "chunk 0 (h0.md5)"
 stderr_has "... says what its tag claims against what it holds" \
     "claims the 999999999999999 frames 0-999999999999998, but it holds 3 frame lines"
-bounded "join, chunk 0 claims 10^15 frames" 1 -o j.md5 h0.md5 c1.md5
+bounded "join, chunk 0 claims 10^15 frames" 2 -o j.md5 h0.md5 c1.md5
 stderr_has "... names the chunk" "chunk 0 (h0.md5)"
 nothing_written "join, chunk 0 claims 10^15 frames" j.md5
-bounded "--check --range, the chunk claims 10^15 frames" 1 --check --range 0-2/6 h0.md5
+bounded "--check --range, the chunk claims 10^15 frames" 2 --check --range 0-2/6 h0.md5
 stderr_has "... names the chunk" "(h0.md5)"
 { echo '#rockpool_frames: 3-999999999999998/999999999999999'; cat c1.md5; } >h1.md5
-bounded "join, chunk 1 claims 10^15 frames" 1 --frames 6 -o j.md5 c0.md5 h1.md5
+bounded "join, chunk 1 claims 10^15 frames" 2 --frames 6 -o j.md5 c0.md5 h1.md5
 stderr_has "... names the chunk" "chunk 1 (h1.md5)"
 nothing_written "join, chunk 1 claims 10^15 frames" j.md5
 { echo '#rockpool_frames: 5-2/6'; cat c0.md5; } >back.md5
-bounded "a tag whose last frame is before its first" 1 --check --range 5-2/6 back.md5
+bounded "a tag whose last frame is before its first" 2 --check --range 5-2/6 back.md5
 stderr_has "... names the chunk and says so" "(back.md5): its rockpool_frames tag '5-2/6' claims no frames"
 { echo '#rockpool_frames: 0-2/6'; cat c1.md5; } >other.md5
-bounded "a tag of the right count over other frames" 1 --check --range 0-2/6 other.md5
+bounded "a tag of the right count over other frames" 2 --check --range 0-2/6 other.md5
 stderr_has "... names the chunk" "chunk 0 (other.md5) does not hold exactly frames 0-2"
 # A true tag is taken (the whole clip in one tagged chunk joins to the single run's lines).
 { echo '#rockpool_frames: 0-2/6'; cat c0.md5; } >t0.md5
@@ -70,27 +72,27 @@ nl=$'v\n0.mp4'
 "$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -o v0.mp4
 "$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 -o v1.mp4
 cp v0.mp4 "$nl" && cp v0.mp4 $'v\r0.mp4'
-expect_status "video join, a chunk named with a newline: exit 1" 1 "$J" -o j.mp4 "$nl" v1.mp4
+expect_status "video join, a chunk named with a newline: exit 2" 2 "$J" -o j.mp4 "$nl" v1.mp4
 stderr_has "... names the chunk" "chunk 0 (\$'v\\n0.mp4')"
 stderr_has "... says why" "its path holds a line break, which FFmpeg's concat list cannot name"
 check "... not FFmpeg's error" sh -c '! grep -q "unknown keyword" err'
 nothing_written "video join, a chunk named with a newline" j.mp4
-expect_status "video join, chunk 1 named with a newline: exit 1" 1 "$J" -o j.mp4 v0.mp4 "$nl"
+expect_status "video join, chunk 1 named with a newline: exit 2" 2 "$J" -o j.mp4 v0.mp4 "$nl"
 stderr_has "... names it as chunk 1" "chunk 1 (\$'v\\n0.mp4')"
 nothing_written "video join, chunk 1 named with a newline" j.mp4
-expect_status "video --check, a chunk named with a newline: exit 1" 1 "$J" --check "$nl" v1.mp4
+expect_status "video --check, a chunk named with a newline: exit 2" 2 "$J" --check "$nl" v1.mp4
 stderr_has "... names the chunk" "chunk 0 (\$'v\\n0.mp4')"
-expect_status "video join, a chunk named with a carriage return: exit 1" 1 "$J" -o j.mp4 \
+expect_status "video join, a chunk named with a carriage return: exit 2" 2 "$J" -o j.mp4 \
     $'v\r0.mp4' v1.mp4
 stderr_has "... names the chunk" "chunk 0 (\$'v\\r0.mp4')"
 nothing_written "video join, a chunk named with a carriage return" j.mp4
 mkdir $'d\nx' && cp v0.mp4 v1.mp4 $'d\nx/'
-expect_status "video join, a chunk in a directory named with a newline: exit 1" 1 "$J" \
+expect_status "video join, a chunk in a directory named with a newline: exit 2" 2 "$J" \
     -o j.mp4 $'d\nx/v0.mp4' v1.mp4
 stderr_has "... names the chunk" "chunk 0 (\$'d\\nx/v0.mp4')"
 nothing_written "video join, a chunk in a directory named with a newline" j.mp4
 # shellcheck disable=SC2016 # $1 and $2 are the inner shell's
-expect_status "video join from a directory named with a newline: exit 1" 1 \
+expect_status "video join from a directory named with a newline: exit 2" 2 \
     bash -c 'cd "$1" && exec "$2" -o j.mp4 v0.mp4 v1.mp4' - $'d\nx' "$J"
 stderr_has "... names the chunk" "chunk 0 (v0.mp4): its path holds a line break"
 check "... nothing written there" test ! -e $'d\nx/j.mp4'
@@ -142,23 +144,23 @@ expect_status "video join of the chunks of one job: exit 0" 0 "$J" -o fj.mkv f0.
 check "... its frames are the single run's (framemd5)" cmp -s \
     <(ffmpeg -v error -i fj.mkv -f framemd5 - | grep -v '^#') \
     <(ffmpeg -v error -i fv.mkv -f framemd5 - | grep -v '^#')
-expect_status "video join, chunk 1 over another background: exit 1" 1 "$J" -o b.mkv f0.mkv bg1.mkv
+expect_status "video join, chunk 1 over another background: exit 2" 2 "$J" -o b.mkv f0.mkv bg1.mkv
 stderr_has "... names the chunk and what differs" \
     "chunk 1 (bg1.mkv) is of another job, which differs in: inputs (background"
 nothing_written "video join, chunk 1 over another background" b.mkv
-expect_status "video join, chunk 1 of another strength: exit 1" 1 "$J" -o b.mkv f0.mkv st1.mkv
+expect_status "video join, chunk 1 of another strength: exit 2" 2 "$J" -o b.mkv f0.mkv st1.mkv
 stderr_has "... names the chunk and what differs" \
     "chunk 1 (st1.mkv) is of another job, which differs in: options"
 nothing_written "video join, chunk 1 of another strength" b.mkv
 "$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 --strength 2 -f framemd5 -o st1.md5
-expect_status "framemd5 join, chunk 1 of another strength: exit 1" 1 "$J" --frames 6 \
+expect_status "framemd5 join, chunk 1 of another strength: exit 2" 2 "$J" --frames 6 \
     -o b.md5 c0.md5 st1.md5
 stderr_has "... names the chunk" "chunk 1 (st1.md5) is of another job, which differs in: options"
 nothing_written "framemd5 join, chunk 1 of another strength" b.md5
 "$ROCKPOOL" -q s.scene -n 6 --start 0 --end 3 -o sp0/f_%02d.png
 "$ROCKPOOL" -q s.scene -n 6 --start 3 --end 6 --strength 2 -o sp1/f_%02d.png
 mkdir sp
-expect_status "PNG join, chunk 1 of another strength: exit 1" 1 "$J" -o sp/f_%02d.png sp0 sp1
+expect_status "PNG join, chunk 1 of another strength: exit 2" 2 "$J" -o sp/f_%02d.png sp0 sp1
 stderr_has "... names the chunk" "chunk 1 (sp1) is of another job, which differs in: options"
 check "... nothing placed" test -z "$(ls -A sp)"
 
@@ -187,3 +189,77 @@ nothing_written "framemd5 join under a file size limit" big.md5
 expect_status "video join under a 0 KB file size limit: exit 1" 1 limited 0 -o big.mkv f0.mkv f1.mkv
 stderr_has "... says it cannot write" "cannot write in . (a full disk?): nothing written"
 nothing_written "video join under a 0 KB file size limit" big.mkv
+
+# ---- damaged chunks: bytes flipped in storage or transfer ----
+# Each chunk is refused by name (exit 2) before anything is written, when FFmpeg itself
+# (checked here first, independently) reports the damage; the undamaged chunks join.
+# flip FILE OFFSET: 8 bytes at OFFSET overwritten with others (each byte inverted).
+flip() {
+    local b out=""
+    for b in $(od -An -tu1 -j "$2" -N 8 "$1"); do out+=$(printf '\\x%02x' $((255 - b))); done
+    # shellcheck disable=SC2059 # the bytes, as printf escapes
+    printf "$out" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+ffmpeg_errors() { ffmpeg -nostdin -v error -err_detect +crccheck -i "$1" -f null - 2>&1 | grep -c .; }
+"$ROCKPOOL" -q s.scene -n 24 -s 160x120 --start 0 --end 12 --encoder-preset ultrafast -o d0.mp4
+"$ROCKPOOL" -q s.scene -n 24 -s 160x120 --start 12 --end 24 --encoder-preset ultrafast -o d1.mp4
+"$ROCKPOOL" -q s.scene -n 24 -s 160x120 --start 0 --end 12 -c ffv1 -o d0.mkv
+"$ROCKPOOL" -q s.scene -n 24 -s 160x120 --start 12 --end 24 -c ffv1 -o d1.mkv
+# (FFV1's slice CRCs report any damage; H.264 conceals some without a word, so the MP4 is
+# damaged from its middle on, 97 bytes further each time, until FFmpeg sees it)
+for e in mp4 mkv; do
+    for ((off = $(stat -c %s d1.$e) / 2, tries = 0; tries < 40; off += 97, tries++)); do
+        cp d1.$e bad1.$e
+        flip bad1.$e $off
+        [ "$(ffmpeg_errors bad1.$e)" = 0 ] || break
+    done
+    check "$e: the damaged copy differs from the chunk, and FFmpeg reports the damage" \
+        sh -c '! cmp -s "$1" "$2" && [ "$3" -gt 0 ]' - d1.$e bad1.$e "$(ffmpeg_errors bad1.$e)"
+    expect_status "$e join, chunk 1 damaged: exit 2" 2 "$J" -o dj.$e d0.$e bad1.$e
+    stderr_has "... names the chunk" "chunk 1 (bad1.$e) is damaged: FFmpeg cannot decode it cleanly"
+    nothing_written "$e join, chunk 1 damaged" dj.$e
+    expect_status "$e --check --range of the damaged chunk: exit 2" 2 "$J" --check \
+        --range 12-23/24 bad1.$e
+    expect_status "$e join of the undamaged chunks: exit 0" 0 "$J" -o dj.$e d0.$e d1.$e
+    check "... all 24 frames" test "$(probe dj.$e nb_read_frames)" = 24
+done
+# PNG: a damaged frame, the first the directory lists (the one whose tags are read), and
+# one in the middle; the frame is named, nothing moves.
+"$ROCKPOOL" -q s.scene -n 8 --start 0 --end 4 -o q0/f_%02d.png
+"$ROCKPOOL" -q s.scene -n 8 --start 4 --end 8 -o q1/f_%02d.png
+mkdir qo
+for at in first middle; do
+    rm -rf qbad && cp -r q1 qbad
+    if [ $at = first ]; then f=$(find qbad -mindepth 1 -maxdepth 1 -type f -print -quit); else f=qbad/f_05.png; fi
+    for off in 40 $(($(stat -c %s "$f") / 2)); do
+        cp "q1/${f#qbad/}" "$f"
+        flip "$f" "$off"
+        check "PNG: $f damaged at $off: FFmpeg reports it" test "$(ffmpeg_errors "$f")" -gt 0
+        expect_status "PNG join, $at frame of chunk 1 damaged at byte $off: exit 2" 2 "$J" \
+            -o qo/f_%02d.png q0 qbad
+        stderr_has "... names the frame" "chunk 1 (qbad): the frame $f is damaged"
+        check "... moves nothing" test -z "$(ls -A qo)" -a "$(ls q0 qbad | grep -c png)" = 8
+        expect_status "PNG --check --range, $at frame damaged at byte $off: exit 2" 2 "$J" \
+            --check --range 4-7/8 qbad
+        stderr_has "... names the frame" "the frame $f is damaged"
+    done
+done
+expect_status "PNG join of the undamaged chunks: exit 0" 0 "$J" -o qo/f_%02d.png q0 q1
+check "... 8 frames placed" test "$(ls qo | grep -c png)" = 8
+
+# The joined file itself damaged after FFmpeg wrote it (a fake ffmpeg flips bytes in the
+# concat's result, and exits 0): not placed, exit 1 (the join's own failure).
+mkdir -p fakebin
+cat >fakebin/ffmpeg <<EOF2
+#!/usr/bin/env bash
+$(declare -f flip)
+"$(command -v ffmpeg)" "\$@" || exit
+case " \$* " in *" concat "*) out=\${!#}; flip "\$out" \$((\$(stat -c %s "\$out") / 2)) ;; esac
+EOF2
+chmod +x fakebin/ffmpeg
+rm -f dj.mp4
+expect_status "a joined file damaged after the concat: exit 1" 1 env PATH="$WORK/fakebin:$PATH" \
+    "$J" -o dj.mp4 d0.mp4 d1.mp4
+stderr_has "... says it does not decode cleanly" "the joined file does not decode cleanly"
+nothing_written "a joined file damaged after the concat" dj.mp4
+
