@@ -263,3 +263,52 @@ expect_status "a joined file damaged after the concat: exit 1" 1 env PATH="$WORK
 stderr_has "... says it does not decode cleanly" "the joined file does not decode cleanly"
 nothing_written "a joined file damaged after the concat" dj.mp4
 
+# ---- a PNG join that fails while placing its frames ----
+# A fake ln and mv fail on the 6th frame (as a full disk or a quota would): the 5 placed
+# frames are taken back, with -y too, and both chunks keep all their frames for the next join.
+"$ROCKPOOL" -q s.scene -n 8 --start 0 --end 4 -o l0/f_%02d.png
+"$ROCKPOOL" -q s.scene -n 8 --start 4 --end 8 -o l1/f_%02d.png
+mkdir -p fakeln lo
+for tool in ln mv; do
+    cat >fakeln/$tool <<EOF2
+#!/usr/bin/env bash
+case "\${!#}" in */f_05.png) echo "$tool: No space left on device" >&2; exit 1 ;; esac
+exec "$(command -v $tool)" "\$@"
+EOF2
+    chmod +x fakeln/$tool
+done
+for y in "" -y; do
+    expect_status "PNG join ${y:-without -y}, placing a frame fails: exit 1" 1 \
+        env PATH="$WORK/fakeln:$PATH" "$J" ${y:+"$y"} -o lo/f_%02d.png l0 l1
+    check "... no frame left in place" test -z "$(ls -A lo)"
+    check "... both chunks whole" test "$(ls l0 l1 | grep -c png)" = 8
+done
+expect_status "... the join again: exit 0" 0 "$J" -o lo/f_%02d.png l0 l1
+check "... its 8 frames in place" test "$(ls lo | grep -c png)" = 8
+
+# ---- a join stopped by a signal during the concat ----
+# (a fake ffmpeg holds the concat for up to 30 s): SIGTERM or SIGINT stops the join at once
+# (not after FFmpeg), with its exit status, and leaves no output and no work directory.
+mkdir -p slowbin
+cat >slowbin/ffmpeg <<EOF2
+#!/usr/bin/env bash
+case " \$* " in *" concat "*) touch "$WORK/concat.started"; exec sleep 30 ;; esac
+exec "$(command -v ffmpeg)" "\$@"
+EOF2
+chmod +x slowbin/ffmpeg
+for sig in TERM INT; do
+    rm -f concat.started
+    # (a background job of a script starts with SIGINT ignored: env gives it back)
+    env --default-signal=INT PATH="$WORK/slowbin:$PATH" "$J" -o stop.mp4 d0.mp4 d1.mp4 2>/dev/null &
+    jpid=$!
+    for _ in $(seq 200); do [ -e concat.started ] && break; sleep 0.05; done
+    t0=$(date +%s)
+    kill -$sig $jpid
+    wait $jpid
+    rc=$?
+    want=143
+    [ $sig = TERM ] || want=130
+    check "SIG$sig during the concat: the join exits $want (got $rc) within 5 s" \
+        test $rc = $want -a $(($(date +%s) - t0)) -lt 5
+    nothing_written "SIG$sig during the concat" stop.mp4
+done
