@@ -118,6 +118,29 @@ equal_to_single "--array=0-3: equal to the single run, frames and timestamps" a.
 check "--array=0-3: no chunk directory or task log left" \
     test -z "$(ls -A | grep -e '^\.a\.mkv\.chunks$' -e '^rockpool-.*\.log$')"
 
+# Spaces in every path: the scene, the output's directory and the output's name, for a
+# video and a PNG pattern (each word reaches rockpool and the join as one argument).
+cp rain.scene "my rain.scene"
+mkdir -p "out dir" "png dir"
+array "out dir/my clip.mkv" 0-2 >/dev/null
+check "spaces in the paths: the tasks' chunks are in 'out dir/.my clip.mkv.chunks'" \
+    test -s "out dir/.my clip.mkv.chunks/chunk_2.mkv"
+submit --wait --export=ALL,JOIN=1 --output="$WORK/join.log" examples/slurm-array.sh \
+    "my rain.scene" "out dir/my clip.mkv" "${opts[@]}" >/dev/null
+check "spaces in the paths: join exit 0" test $? = 0
+equal_to_single "... the joined 'out dir/my clip.mkv' equals the single run" "out dir/my clip.mkv"
+check "... no chunk directory left" test ! -e "out dir/.my clip.mkv.chunks"
+check "... and nothing written under the words of a split name" \
+    test ! -e out -a ! -e dir -a ! -e my -a ! -e clip.mkv -a ! -e rain.scene.mkv
+submit --array=0-1 --wait examples/slurm-array.sh "my rain.scene" "png dir/f %03d.png" \
+    "${opts[@]}" >/dev/null
+submit --wait --export=ALL,JOIN=1 --output="$WORK/join.log" examples/slurm-array.sh \
+    "my rain.scene" "png dir/f %03d.png" "${opts[@]}" >/dev/null
+check "spaces in a PNG pattern and its directory: join exit 0" test $? = 0
+"$ROCKPOOL" -q -y rain.scene "${opts[@]}" -o "single %03d.png"
+check "... the single run's pixels, frame for frame" cmp -s \
+    <(ffmpeg -v error -i "png dir/f %03d.png" -f framemd5 -) <(decoded "single %03d.png")
+
 # 1-based array.
 array b.mkv 1-3 >/dev/null
 join_job b.mkv
