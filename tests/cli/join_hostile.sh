@@ -286,17 +286,20 @@ done
 expect_status "... the join again: exit 0" 0 "$J" -o lo/f_%02d.png l0 l1
 check "... its 8 frames in place" test "$(ls lo | grep -c png)" = 8
 
-# ---- a join stopped by a signal during the concat ----
-# (a fake ffmpeg holds the concat for up to 30 s): SIGTERM or SIGINT stops the join at once
+# ---- a join stopped by a signal while it decodes a chunk, or during the concat ----
+# (a fake ffmpeg holds the step for up to 30 s): SIGTERM or SIGINT stops the join at once
 # (not after FFmpeg), with its exit status, and leaves no output and no work directory.
 mkdir -p slowbin
-cat >slowbin/ffmpeg <<EOF2
+for sig in TERM INT TERM@framecrc INT@framecrc; do
+    step=${sig#*@}
+    [ "$step" != "$sig" ] || step=concat
+    sig=${sig%@*}
+    cat >slowbin/ffmpeg <<EOF2
 #!/usr/bin/env bash
-case " \$* " in *" concat "*) touch "$WORK/concat.started"; exec sleep 30 ;; esac
+case " \$* " in *" $step "*) touch "$WORK/concat.started"; exec sleep 30 ;; esac
 exec "$(command -v ffmpeg)" "\$@"
 EOF2
-chmod +x slowbin/ffmpeg
-for sig in TERM INT; do
+    chmod +x slowbin/ffmpeg
     rm -f concat.started
     # (a background job of a script starts with SIGINT ignored: env gives it back)
     env --default-signal=INT PATH="$WORK/slowbin:$PATH" "$J" -o stop.mp4 d0.mp4 d1.mp4 2>/dev/null &
@@ -308,7 +311,7 @@ for sig in TERM INT; do
     rc=$?
     want=143
     [ $sig = TERM ] || want=130
-    check "SIG$sig during the concat: the join exits $want (got $rc) within 5 s" \
+    check "SIG$sig during the $step: the join exits $want (got $rc) within 5 s" \
         test $rc = $want -a $(($(date +%s) - t0)) -lt 5
-    nothing_written "SIG$sig during the concat" stop.mp4
+    nothing_written "SIG$sig during the $step" stop.mp4
 done
