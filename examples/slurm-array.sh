@@ -19,8 +19,8 @@
 # directory (.OUTPUT.chunks), so one task resubmitted alone (sbatch --array=3 ...) and the
 # join use the same split. A task whose chunk is already complete does nothing, so a
 # requeued or resubmitted array renders only what is missing; a chunk stopped by SIGTERM
-# is never kept under its final name. The join refuses a missing, short or stale chunk,
-# naming it; after a join the chunk directory and the tasks' logs are removed. Side outputs
+# is never kept under its final name. The join refuses a missing, short, damaged or stale
+# chunk, naming it; after a join the chunk directory and the tasks' logs are removed. Side outputs
 # (--aov, --stats, --dump-heights, --save-state, --verify, --hash, however spelled: rockpool
 # --job-id says which the options hold) are refused (exit 2). Every chunk carries the job's
 # identity (rockpool --job-id: the scene, the files it names, the options, the build); a

@@ -423,14 +423,20 @@ expect_status "a failing chunk: exit 1" 1 "$RP" --rockpool "$WORK/flaky" -k 5 -j
 stderr_has "a failing chunk: the chunks are kept" "the same command renders only the others"
 check "a failing chunk: no output" test ! -e resume.mkv
 check "a failing chunk: the chunks done are kept" test -s .resume.mkv.chunks/chunk_3.mkv
-# a chunk cut short by a signal under the final name is never taken for done
+# a chunk cut short by a signal under the final name is never taken for done, nor one with
+# bytes damaged (FFV1's slice CRCs: FFmpeg itself reports it)
 cp cut.mkv .resume.mkv.chunks/chunk_1.mkv
+c2=.resume.mkv.chunks/chunk_2.mkv
+printf '\377\000\377\000\336\255\276\357' |
+    dd of=$c2 bs=1 seek=$(($(stat -c %s $c2) / 2)) conv=notrunc status=none
+check "(FFmpeg reports the damage to chunk 2)" \
+    test -n "$(ffmpeg -nostdin -v error -i $c2 -f null - 2>&1)"
 rm fail.flag
 : >chunks.log
 expect_status "the same command again: exit 0" 0 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 \
     -o resume.mkv -- "$scene" "${opts[@]}"
-check "... rendered only the failed chunk and the cut one" \
-    test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | sort -n | tr '\n' ' ')" = "6 24 "
+check "... rendered only the failed chunk, the cut one and the damaged one" \
+    test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | sort -n | tr '\n' ' ')" = "6 12 24 "
 "$ROCKPOOL" "$scene" "${opts[@]}" -o resume_single.mkv
 check "... and the result equals the single run" cmp -s <(decoded resume.mkv) <(decoded resume_single.mkv)
 same_timing "... with its timestamps" resume_single.mkv resume.mkv
