@@ -21,7 +21,10 @@
  * usage or bad input (the program exits 2), 0 for a runtime failure (exit 1). After a
  * failed call the only valid calls are rp_session_abort() and rp_session_free():
  * rp_session_start, rp_session_next and rp_session_close then return RP_ERR_INVALID
- * (rp_session_close aborting the session).
+ * (rp_session_close aborting the session). A NULL pointer a call needs (the session, the
+ * scene, the run, *frame's pointer), as dav1d refuses one, is RP_ERR_INVALID with bad_input
+ * set and nothing done; err may be NULL everywhere (the reason is then dropped). The
+ * functions that return no error take NULL as nothing to do (or zero).
  *
  * Threads: one session is driven by one thread at a time. Its worker threads block
  * SIGINT and SIGTERM, so a handler installed by the program runs on the caller's thread;
@@ -51,8 +54,8 @@ extern "C" {
 int rp_scene_load(rp_scene **scene, const char *path, rp_error *err);
 
 /** rp_scene_load() within a memory limit (max_memory bytes, as rp_run.max_memory; 0: no
- * limit): a file larger than it is refused before it is read, stdin stops being read at
- * it, and parsing stops at the first statement that would take the scene's text and
+ * limit; negative: RP_ERR_INVALID): a file larger than it is refused before it is read, stdin stops
+ * being read at it, and parsing stops at the first statement that would take the scene's text and
  * events past it. Those refusals are RP_ERR_TOO_LARGE with bad_input set. */
 int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp_error *err);
 
@@ -133,8 +136,8 @@ const char *rp_hash_name_at(int i);
 void rp_hash_list(char *buf, size_t len);
 
 /** Allocate a context for an algorithm named as rp_hash_lookup() takes it; it starts
- * ready for rp_hash_update(). RP_ERR_INVALID for an unknown name, RP_ERR_NOMEM. *h is
- * NULL on failure. */
+ * ready for rp_hash_update(). RP_ERR_INVALID for an unknown name or a NULL h, RP_ERR_NOMEM.
+ * *h is NULL on failure. */
 int rp_hash_new(rp_hash **h, const char *name);
 
 /** Free a context and null *h. NULL and a NULL *h are no-ops. */
@@ -177,7 +180,8 @@ typedef struct rp_run {
     int64_t start, end;      /* write frames start..end-1 (start >= 0); end -1 = the last frame */
     rp_output_opts out;      /* the encoded output; out.path NULL = none */
     int threads;             /* worker threads, 1..256 (0 = one per usable CPU) */
-    int64_t max_memory;      /* refuse runs estimated to need more bytes than this */
+    int64_t max_memory;      /* refuse runs estimated to need more bytes than this; 0: no
+                              * limit (as rp_core_config's); negative: refused */
     int allow_outside_paths; /* the scene may name files outside its directory */
     int hash;                /* print "FRAME HASH" lines to hash_to */
     void *hash_to;           /* a FILE * for the hash lines (NULL = stdout) */
@@ -224,7 +228,7 @@ void rp_run_init(rp_run *run);
  * lowercase hex digits, joined by commas. */
 #define RP_JOB_LINE_LEN 94
 
-/** Whether text has the form of a job line, what rp_run.job_id takes (1 or 0). */
+/** Whether text has the form of a job line, what rp_run.job_id takes (1 or 0; 0 for NULL). */
 int rp_job_line_valid(const char *text);
 
 typedef struct rp_session rp_session;
@@ -265,12 +269,13 @@ typedef struct rp_frame {
  * pointer to scene, which must outlive it. */
 int rp_session_new(rp_session **s, const rp_scene *scene, const rp_run *run, rp_error *err);
 
-/** The resolved run, for --check. */
+/** The resolved run, for --check (a NULL s: *sum zeroed). */
 void rp_session_summary(const rp_session *s, rp_summary *sum);
 
 /** Open and check every input without decoding pixels or creating anything (--check):
  * the background (an image's headers and decoding cost, a video's streams) and every wall
- * mask the timeline uses. Errors are bad input. */
+ * mask the timeline uses. Errors are bad input. The checks come before rp_session_start:
+ * after it (or after a failed call) they are RP_ERR_INVALID, nothing done. */
 int rp_session_check(rp_session *s, rp_error *err);
 
 /** After rp_session_check: check every output as rp_session_start would (paths and patterns,
@@ -298,7 +303,8 @@ int rp_session_start(rp_session *s, rp_error *err);
  * RP_ERR_INVALID (bad_input) before rp_session_start has succeeded. */
 int rp_session_next(rp_session *s, const rp_frame **frame, rp_error *err);
 
-/** Frames handed to the sinks so far, and the index the next one will have. */
+/** Frames handed to the sinks so far (0 for a NULL s): the next frame's index is
+ * rp_summary.start plus it. */
 int64_t rp_session_written(const rp_session *s);
 
 /** Wait for the sinks, write the checkpoint, finish every sink and move every file into

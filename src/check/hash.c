@@ -97,6 +97,8 @@ int rp_hash_new(rp_hash **out, const char *name)
     rp_hash *h;
     int ret;
 
+    if (!out)
+        return RP_ERR_INVALID;
     *out = NULL;
     h = calloc(1, sizeof(*h));
     if (!h)

@@ -106,6 +106,8 @@ int rp_job_line_valid(const char *text)
 {
     static const char *const names[] = {"scene=", "inputs=", "options=", "build="};
     const char *p = text;
+    if (!p)
+        return 0;
     for (int i = 0; i < 4; i++) {
         size_t n = strlen(names[i]);
         if (strncmp(p, names[i], n))

@@ -57,6 +57,8 @@ void rp_output_spec_init(rp_output_spec *opts)
 void rp_output_opts_init(rp_output_opts *opts)
 {
     rp_output_spec spec;
+    if (!opts)
+        return;
     rp_output_spec_init(&spec);
     memset(opts, 0, sizeof *opts);
     opts->format = spec.format;
@@ -239,12 +241,14 @@ enum rp_format rp_output_spec_format(const rp_output_spec *opts)
 
 enum rp_format rp_output_format_of(const rp_output_opts *opts)
 {
+    if (!opts)
+        return RP_FORMAT_NONE;
     return opts->format != RP_FORMAT_NONE ? opts->format : rp_output_format_from_path(opts->path);
 }
 
 int rp_output_uses_stdout(const rp_output_opts *opts)
 {
-    return opts->path && rp_output_is_stdout(opts->path);
+    return opts && opts->path && rp_output_is_stdout(opts->path);
 }
 
 double rp_output_cell_bytes(const rp_output_spec *opts, int threads)

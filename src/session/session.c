@@ -53,8 +53,23 @@ struct rp_session {
     int failed; /* a call failed: only rp_session_abort and rp_session_free are valid */
 };
 
+/* A public call given a NULL pointer it needs, or a session in no state for it: refused
+ * with RP_ERR_INVALID (bad_input), nothing done, as dav1d's validate_input_or_ret refuses
+ * it. err NULL: the caller does not want the reason (scratch takes it). */
+static rp_error *err_or(rp_error *err, rp_error *scratch)
+{
+    return err ? err : scratch;
+}
+
+static int null_arg(rp_error *err, const char *call, const char *what)
+{
+    return rp_error_set(err, RP_ERR_INVALID, 1, "%s: %s is NULL", call, what);
+}
+
 void rp_run_init(rp_run *run)
 {
+    if (!run)
+        return;
     memset(run, 0, sizeof *run);
     run->over = NULL;
     rp_output_opts_init(&run->out);
@@ -175,7 +190,14 @@ int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp
     char *text = NULL;
     size_t len = 0;
     int r;
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if (!scene)
+        return null_arg(err, "rp_scene_load", "scene");
     *scene = NULL;
+    if (max_memory < 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the memory limit %" PRId64 " is negative (0: no limit)", max_memory);
     if (path) {
         if ((r = read_scene(path, max_memory, &text, &len, err)))
             return r;
@@ -477,14 +499,26 @@ static int check_paths(const rp_session *se, rp_error *err)
 
 int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, rp_error *err)
 {
-    rp_session *se = calloc(1, sizeof *se);
+    rp_session *se;
     int r;
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if (!out)
+        return null_arg(err, "rp_session_new", "the session pointer");
     *out = NULL;
-    if (!se)
+    if (!scene || !run)
+        return null_arg(err, "rp_session_new", !scene ? "the scene" : "the run");
+    /* 0 is no limit, as rp_core_config's and rp_scene_load_max's */
+    if (run->max_memory < 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "max_memory %" PRId64 " is negative (0: no limit)", run->max_memory);
+    if (!(se = calloc(1, sizeof *se)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     se->scene = scene;
     se->own = *run;
     se->run = &se->own;
+    if (!se->own.max_memory)
+        se->own.max_memory = INT64_MAX;
     if ((r = run->over ? rp_settings_copy(&se->over, run->over, err)
                        : rp_settings_new(&se->over, err)))
         goto fail;
@@ -525,7 +559,11 @@ fail:
 
 void rp_session_summary(const rp_session *se, rp_summary *sum)
 {
+    if (!sum)
+        return;
     memset(sum, 0, sizeof *sum);
+    if (!se)
+        return;
     sum->settings = rp_core_settings(se->core);
     sum->frames = se->frames;
     sum->start = se->start;
@@ -931,11 +969,31 @@ static int check_background(rp_session *se, int *video, rp_error *err)
     return RP_OK;
 }
 
+/* What rp_session_check, _check_outputs and _check_images refuse: no session, or one that
+ * has started (its background and sinks are open: a check would close or redo them) or
+ * failed. */
+static int check_misuse(const rp_session *se, const char *call, rp_error *err)
+{
+    if (!se)
+        return null_arg(err, call, "the session");
+    if (se->started || se->failed)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s", call,
+                            se->failed ? "after a failed call (only rp_session_abort or "
+                                         "rp_session_free may follow one)"
+                                       : "of a session already started (checks come before "
+                                         "rp_session_start)");
+    return RP_OK;
+}
+
 int rp_session_check(rp_session *se, rp_error *err)
 {
     int video, r;
     double images = 0;
     int64_t sky_bytes;
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if ((r = check_misuse(se, "rp_session_check", err)))
+        return r;
     if ((r = check_background(se, &video, err)) || (r = check_sky(se, &sky_bytes, err)))
         return r;
     size_t masks;
@@ -944,6 +1002,11 @@ int rp_session_check(rp_session *se, rp_error *err)
 
 int rp_session_check_outputs(rp_session *se, rp_error *err)
 {
+    rp_error scratch;
+    int r;
+    err = err_or(err, &scratch);
+    if ((r = check_misuse(se, "rp_session_check_outputs", err)))
+        return r;
     return validate(se, err);
 }
 
@@ -980,8 +1043,12 @@ static int decode_check(void *ctx, const char *path, enum rp_image_use use, int 
 
 int rp_session_check_images(rp_session *se, rp_error *err)
 {
-    const rp_settings_info *s = &se->s;
     int r;
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if ((r = check_misuse(se, "rp_session_check_images", err)))
+        return r;
+    const rp_settings_info *s = &se->s;
     if (!se->background && (r = open_background(se, err)))
         return r;
     /* the wall masks the timeline uses (and their pictures with `walls visible image`),
@@ -1039,6 +1106,10 @@ static int misuse(const rp_session *se, const char *call, rp_error *err)
 
 int rp_session_start(rp_session *se, rp_error *err)
 {
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if (!se)
+        return null_arg(err, "rp_session_start", "the session");
     if (se->failed || se->started)
         return misuse(se, "rp_session_start", err);
     int r = start_session(se, err);
@@ -1072,7 +1143,13 @@ static int next_frame(rp_session *se, const rp_frame **frame, rp_error *err);
 
 int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
 {
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if (!frame)
+        return null_arg(err, "rp_session_next", "the frame pointer");
     *frame = NULL;
+    if (!se)
+        return null_arg(err, "rp_session_next", "the session");
     if (se->failed)
         return misuse(se, "rp_session_next", err);
     int r = next_frame(se, frame, err);
@@ -1137,7 +1214,7 @@ static int next_frame(rp_session *se, const rp_frame **frame, rp_error *err)
 
 int64_t rp_session_written(const rp_session *se)
 {
-    return se->written;
+    return se ? se->written : 0;
 }
 
 /* The checkpoint of the last frame into its side file (moved into place with the
@@ -1159,6 +1236,10 @@ static int write_state(rp_session *se, rp_error *err)
 int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
 {
     rp_session *se = ps ? *ps : NULL;
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if (frames)
+        *frames = 0;
     if (!se) /* as rp_session_abort and rp_session_free take it, but a close is not a success */
         return rp_error_set(err, RP_ERR_INVALID, 1, "rp_session_close of no session");
     /* never started, or a call failed: its files are not complete, and its sinks may not

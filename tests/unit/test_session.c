@@ -1,0 +1,247 @@
+/* test_session.c - the session API (include/rockpool.h) through the public header alone,
+ * as a program embedding the library calls it: misuse (NULL pointers, calls out of order)
+ * gets the error the header documents and leaves the session as it was; rp_run.max_memory
+ * means what rp_core_config.max_memory means. The oracle of a frame is another path through
+ * the API that must give the same bytes by its contract: a session that was not misused,
+ * or the core's RP_PASS_RENDER of the same scene (rpcore.h: the bytes rockpool hashes). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rockpool.h"
+
+static const char scene_text[] = "size 96x64\n"
+                                 "fps 30\n"
+                                 "duration 12f\n"
+                                 "at 0f drop 48 32 radius 6 height 2000\n"
+                                 "at 5f drop 20 20 radius 3 height -1500\n";
+#define FRAMES 12
+
+static rp_scene *load(void)
+{
+    rp_scene *scene = NULL;
+    rp_error err;
+    assert_int_equal(rp_scene_from_text(&scene, scene_text, strlen(scene_text), "<t>", &err),
+                     RP_OK);
+    return scene;
+}
+
+/* A run with no file: the frames stay in memory. */
+static rp_run memory_run(void)
+{
+    rp_run run;
+    rp_run_init(&run);
+    run.out.path = NULL;
+    return run;
+}
+
+/* The MD5 of each frame a started session yields into hex[FRAMES], and the count. */
+static int frames_of(rp_session *s, char hex[][33])
+{
+    const rp_frame *f;
+    rp_error err;
+    int n = 0, r;
+    while (!(r = rp_session_next(s, &f, &err)) && f) {
+        assert_true(n < FRAMES);
+        rp_md5_hex(f->data, f->stride * (size_t)f->height, hex[n++]);
+    }
+    assert_int_equal(r, RP_OK);
+    return n;
+}
+
+/* The frames of a session of the scene under run, opened, started and closed with no
+ * misuse: the oracle. */
+static void plain_frames(rp_scene *scene, const rp_run *run, char hex[][33])
+{
+    rp_session *s = NULL;
+    rp_error err;
+    assert_int_equal(rp_session_new(&s, scene, run, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    assert_int_equal(frames_of(s, hex), FRAMES);
+    assert_int_equal(rp_session_close(&s, NULL, &err), RP_OK);
+    assert_null(s);
+}
+
+static void refused(int r, const rp_error *err)
+{
+    assert_int_equal(r, RP_ERR_INVALID);
+    assert_int_equal(err->code, RP_ERR_INVALID);
+    assert_int_equal(err->bad_input, 1);
+    assert_true(err->msg[0] != '\0');
+}
+
+/* Every session call given a NULL pointer it needs is RP_ERR_INVALID (bad input), not a
+ * crash; err may be NULL; the calls that return no error take NULL as nothing to do. */
+static void test_null_pointers(void **state)
+{
+    (void)state;
+    rp_scene *scene = load();
+    rp_run run = memory_run();
+    rp_session *s = (rp_session *)&run;
+    const rp_frame *f = (const rp_frame *)&run;
+    rp_error err;
+    rp_summary sum;
+
+    memset(&err, 0, sizeof err);
+    refused(rp_session_new(NULL, scene, &run, &err), &err);
+    memset(&err, 0, sizeof err);
+    refused(rp_session_new(&s, NULL, &run, &err), &err);
+    assert_null(s);
+    s = (rp_session *)&run;
+    refused(rp_session_new(&s, scene, NULL, &err), &err);
+    assert_null(s);
+    assert_int_equal(rp_session_new(&s, NULL, &run, NULL), RP_ERR_INVALID);
+    refused(rp_session_start(NULL, &err), &err);
+    refused(rp_session_next(NULL, &f, &err), &err);
+    assert_null(f);
+    refused(rp_session_check(NULL, &err), &err);
+    refused(rp_session_check_outputs(NULL, &err), &err);
+    refused(rp_session_check_images(NULL, &err), &err);
+    assert_int_equal(rp_session_close(NULL, NULL, NULL), RP_ERR_INVALID);
+    int64_t frames = 99;
+    refused(rp_session_close(&s, &frames, &err), &err); /* s is NULL now */
+    assert_int_equal(frames, 0);
+    memset(&sum, 0xff, sizeof sum);
+    rp_session_summary(NULL, &sum);
+    assert_int_equal(sum.frames, 0);
+    assert_null(sum.settings);
+    assert_int_equal(rp_session_written(NULL), 0);
+    rp_scene *none = (rp_scene *)&run;
+    refused(rp_scene_load(NULL, NULL, &err), &err);
+    assert_int_equal(rp_scene_load(&none, NULL, NULL), RP_OK); /* the built-in scene */
+    rp_scene_free(&none);
+    rp_run_init(NULL);
+    rp_output_opts_init(NULL);
+    assert_int_equal(rp_output_format_of(NULL), RP_FORMAT_NONE);
+    assert_int_equal(rp_output_uses_stdout(NULL), 0);
+    assert_int_equal(rp_job_line_valid(NULL), 0);
+    assert_int_equal(rp_hash_new(NULL, "md5"), RP_ERR_INVALID);
+
+    /* a session: a NULL frame pointer or summary is refused, the session is unharmed */
+    char want[FRAMES][33], got[FRAMES][33];
+    plain_frames(scene, &run, want);
+    assert_int_equal(rp_session_new(&s, scene, &run, NULL), RP_OK);
+    rp_session_summary(s, NULL);
+    refused(rp_session_next(s, NULL, &err), &err);
+    assert_int_equal(rp_session_start(s, NULL), RP_OK);
+    refused(rp_session_next(s, NULL, &err), &err);
+    assert_int_equal(rp_session_next(s, &f, NULL), RP_OK);
+    assert_non_null(f);
+    rp_md5_hex(f->data, f->stride * (size_t)f->height, got[0]);
+    assert_int_equal(frames_of(s, got + 1), FRAMES - 1);
+    assert_int_equal(rp_session_written(s), FRAMES);
+    assert_int_equal(rp_session_close(&s, NULL, NULL), RP_OK);
+    for (int k = 0; k < FRAMES; k++)
+        assert_string_equal(got[k], want[k]);
+    rp_scene_free(&scene);
+}
+
+/* The checks come before rp_session_start: after it they are refused and change nothing
+ * (rp_session_check_images used to close the started session's background, and the next
+ * frame crashed). */
+static void test_checks_after_start(void **state)
+{
+    (void)state;
+    rp_scene *scene = load();
+    rp_run run = memory_run();
+    rp_session *s = NULL;
+    rp_error err;
+    char want[FRAMES][33], got[FRAMES][33];
+    plain_frames(scene, &run, want);
+    /* before the start, in order, they pass */
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_check(s, &err), RP_OK);
+    assert_int_equal(rp_session_check_outputs(s, &err), RP_OK);
+    assert_int_equal(rp_session_check_images(s, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    refused(rp_session_check_images(s, &err), &err);
+    refused(rp_session_check_outputs(s, &err), &err);
+    refused(rp_session_check(s, &err), &err);
+    refused(rp_session_start(s, &err), &err);
+    assert_int_equal(frames_of(s, got), FRAMES);
+    assert_int_equal(rp_session_close(&s, NULL, &err), RP_OK);
+    for (int k = 0; k < FRAMES; k++)
+        assert_string_equal(got[k], want[k]);
+    rp_scene_free(&scene);
+}
+
+/* rp_run.max_memory 0 is no limit, as rp_core_config's (it was a limit of 0 bytes, and
+ * every run was refused); a negative one is refused; a small one refuses the run. The
+ * frames of a run without a limit are those of the 4 GiB default and the core's. */
+static void test_max_memory_zero_is_no_limit(void **state)
+{
+    (void)state;
+    rp_scene *scene = load();
+    rp_run run = memory_run();
+    rp_session *s = NULL;
+    rp_error err;
+    char want[FRAMES][33], got[FRAMES][33];
+    plain_frames(scene, &run, want); /* the default, 4 GiB */
+
+    run.max_memory = 0;
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_check(s, &err), RP_OK);
+    assert_int_equal(rp_session_check_outputs(s, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    assert_int_equal(frames_of(s, got), FRAMES);
+    assert_int_equal(rp_session_close(&s, NULL, &err), RP_OK);
+    for (int k = 0; k < FRAMES; k++)
+        assert_string_equal(got[k], want[k]);
+
+    /* negative: refused, nothing opened */
+    run.max_memory = -1;
+    refused(rp_session_new(&s, scene, &run, &err), &err);
+    assert_null(s);
+    rp_scene *sc = NULL;
+    refused(rp_scene_load_max(&sc, NULL, -1, &err), &err);
+    assert_null(sc);
+    assert_int_equal(rp_scene_load_max(&sc, NULL, 0, &err), RP_OK);
+    rp_scene_free(&sc);
+
+    /* a limit is still a limit: 1 MiB is below the estimate's fixed 32 MiB */
+    run.max_memory = (int64_t)1 << 20;
+    int r = rp_session_new(&s, scene, &run, &err);
+    if (!r)
+        r = rp_session_check_outputs(s, &err);
+    assert_int_equal(r, RP_ERR_TOO_LARGE);
+    assert_int_equal(err.bad_input, 1);
+    rp_session_free(&s);
+
+    /* the core: 0 is no limit there too, and its frames are the session's */
+    rp_core_config cfg;
+    rp_core_config_init(&cfg);
+    assert_int_equal(cfg.max_memory, 0);
+    rp_core *core = NULL;
+    assert_int_equal(rp_core_open(&core, scene, &cfg, &err), RP_OK);
+    rp_core_info info;
+    rp_core_get_info(core, &info);
+    assert_int_equal(info.frames, FRAMES);
+    uint8_t *rgb = malloc((size_t)info.width * info.height * 3);
+    assert_non_null(rgb);
+    for (int k = 0; k < FRAMES; k++) {
+        char hex[33];
+        assert_int_equal(rp_core_render(core, k, RP_PASS_RENDER, rgb, (size_t)info.width * 3, &err),
+                         RP_OK);
+        rp_md5_hex(rgb, (size_t)info.width * info.height * 3, hex);
+        assert_string_equal(hex, want[k]);
+    }
+    free(rgb);
+    rp_core_close(&core);
+    rp_scene_free(&scene);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_null_pointers),
+        cmocka_unit_test(test_checks_after_start),
+        cmocka_unit_test(test_max_memory_zero_is_no_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
