@@ -19,7 +19,11 @@
  * Errors: every function that can fail returns RP_OK (0) or an enum rp_err code and fills
  * the caller's rp_error: the code, whose fault it was (bad_input), a one-line message and,
  * when the failure has a place in a scene, its file:line:col (diag). After a failed call an
- * object stays valid unless its function says otherwise.
+ * object stays valid unless its function says otherwise. As dav1d validates its arguments,
+ * a NULL pointer a call needs (the core, the scene, the settings, an output pointer, a
+ * text) is RP_ERR_INVALID with bad_input set and nothing done (since 2.6.2); err may be
+ * NULL everywhere (the reason is then dropped). The functions that return no error take a
+ * NULL object as empty: zero counts, NULL pointers, a zeroed struct, nothing done.
  *
  * Threads: a core is driven by one thread at a time; its own worker threads (threads > 1;
  * when none can be made, the caller's thread renders alone) never call back into the
@@ -39,7 +43,7 @@
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
 #define RP_CORE_VERSION_MINOR 6
-#define RP_CORE_VERSION_PATCH 1
+#define RP_CORE_VERSION_PATCH 2
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
     RP_CORE_VERSION_INT(RP_CORE_VERSION_MAJOR, RP_CORE_VERSION_MINOR, RP_CORE_VERSION_PATCH)
@@ -153,7 +157,7 @@ RP_API int rp_settings_new(rp_settings **settings, rp_error *err);
  *   "frames"    the timeline's length in frames, 0..100000000
  *   "duration"  the timeline's length as a time (rp_time_parse, a bare number is seconds):
  *               0s..1000000s as the scene's `duration`, or 0f..100000000f as "frames"
- * Every pointer must be valid (none may be NULL). Errors: RP_ERR_INVALID with bad_input set
+ * A NULL pointer is RP_ERR_INVALID. Errors: RP_ERR_INVALID with bad_input set
  * and a message that does not name the setting (the caller says where the value came from;
  * an unknown name gives "no setting is named 'NAME'"); the settings are then unchanged. */
 RP_API int rp_settings_set(rp_settings *settings, const char *name, const char *value,
@@ -162,8 +166,8 @@ RP_API int rp_settings_set(rp_settings *settings, const char *name, const char *
 /** Read a time as rockpool(1)'s options take it: "2s", "1.5s", "500ms", "250us", "45f"
  * (frames), FFmpeg's [HH:]MM:SS[.fraction]; a bare number is seconds, or a frame number when
  * bare_frames is set. RP_OK with *value in microseconds (*is_frames 0) or frames (*is_frames
- * 1), or RP_ERR_INVALID with bad_input set and a message that does not name the option.
- * Every pointer must be valid (none may be NULL). */
+ * 1), or RP_ERR_INVALID with bad_input set and a message that does not name the option
+ * (or a NULL pointer). */
 RP_API int rp_time_parse(const char *text, int bare_frames, int64_t *value, int *is_frames,
                          rp_error *err);
 
@@ -566,7 +570,7 @@ RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size, 
 /** rp_core_checkpoint_load of the checkpoint read from f (as far as it needs: a file that is
  * not a checkpoint is refused at its header, whatever its size), refusing one taken after
  * last_steps steps (-1: any) with RP_ERR_INVALID before its scene and inputs are compared.
- * *steps is the checkpoint's steps once its header and buffers are read, else -1. */
+ * *steps (may be NULL) is the checkpoint's steps once its header and buffers are read, else -1. */
 RP_API int rp_core_checkpoint_read(rp_core *core, FILE *f, int64_t last_steps, int64_t *steps,
                                    rp_error *err);
 

@@ -26,6 +26,24 @@
 #include "sim/obstacle.h"
 #include "sim/state.h"
 
+/* A public call's core and error: a NULL err takes a scratch one (the reason is dropped), a
+ * NULL core is refused, RP_ERR_INVALID (bad input), nothing done, as dav1d's
+ * validate_input_or_ret refuses one. */
+#define CORE_ARGS(c, err)                                                                          \
+    rp_error err##_scratch;                                                                        \
+    if (!(err))                                                                                    \
+        (err) = &err##_scratch;                                                                    \
+    if (!(c))                                                                                      \
+    return rp_error_set(err, RP_ERR_INVALID, 1, "%s: the core is NULL", __func__)
+
+/* The same for a call that makes an object into *out (its own name, what): NULL out. */
+#define OUT_ARGS(out, what, err)                                                                   \
+    rp_error err##_scratch;                                                                        \
+    if (!(err))                                                                                    \
+        (err) = &err##_scratch;                                                                    \
+    if (!(out))                                                                                    \
+    return rp_error_set(err, RP_ERR_INVALID, 1, "%s: the %s pointer is NULL", __func__, what)
+
 unsigned rp_core_version(void)
 {
     return RP_CORE_VERSION;
@@ -34,6 +52,7 @@ unsigned rp_core_version(void)
 int rp_scene_from_text(rp_scene **scene, const char *text, size_t len, const char *filename,
                        rp_error *err)
 {
+    OUT_ARGS(scene, "scene", err);
     *scene = NULL;
     if (!text) {
         text = rp_scene_builtin();
@@ -46,6 +65,7 @@ int rp_settings_parse(rp_settings **settings, const char *text, const char *name
 {
     rp_scene *scene = NULL;
     rp_scene_stats st;
+    OUT_ARGS(settings, "settings", err);
     *settings = NULL;
     if (!text)
         return rp_error_set(err, RP_ERR_INVALID, 1, "no settings text");
@@ -77,6 +97,8 @@ void rp_settings_free(rp_settings **settings)
 
 void rp_core_config_init(rp_core_config *cfg)
 {
+    if (!cfg)
+        return;
     memset(cfg, 0, sizeof *cfg);
     cfg->threads = 1;
     cfg->background_format = RP_PIX_RGB24;
@@ -182,6 +204,7 @@ static int check_background(const uint8_t *data, size_t stride, enum rp_pixfmt f
 int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg, rp_error *err)
 {
     rp_core_config defaults;
+    OUT_ARGS(out, "core", err);
     *out = NULL;
     if (!cfg) {
         rp_core_config_init(&defaults);
@@ -269,11 +292,13 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
 
 void rp_core_get_info(const rp_core *c, rp_core_info *info)
 {
-    *info = c->info;
+    if (info)
+        *info = c ? c->info : (rp_core_info){0};
 }
 
 int rp_core_set_images(rp_core *c, rp_core_image_fn fn, void *ctx, rp_error *err)
 {
+    CORE_ARGS(c, err);
     if (c->started)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the images' decoder is set before the first frame");
@@ -285,6 +310,7 @@ int rp_core_set_images(rp_core *c, rp_core_image_fn fn, void *ctx, rp_error *err
 int rp_core_set_background(rp_core *c, const uint8_t *data, size_t stride, enum rp_pixfmt format,
                            rp_error *err)
 {
+    CORE_ARGS(c, err);
     if (check_background(data, stride, format, c->info.width, c->info.height, err))
         return err->code;
     c->bg_data = data;
@@ -558,6 +584,7 @@ static int start(rp_core *c, int frame, rp_error *err)
 
 int rp_core_start(rp_core *c, rp_error *err)
 {
+    CORE_ARGS(c, err);
     return start(c, 0, err);
 }
 
@@ -953,6 +980,7 @@ static int render(rp_core *c, int64_t k, int64_t steps, enum rp_pass pass, void 
 int rp_core_render(rp_core *c, int64_t frame, enum rp_pass pass, void *dst, size_t stride,
                    rp_error *err)
 {
+    CORE_ARGS(c, err);
     if (frame < 0 || frame >= c->info.frames)
         return rp_error_set(err, RP_ERR_INVALID, 1, "frame %" PRId64 " is outside 0..%" PRId64,
                             frame, c->info.frames - 1);
@@ -963,6 +991,7 @@ int rp_core_render(rp_core *c, int64_t frame, enum rp_pass pass, void *dst, size
 int rp_core_render_passes(rp_core *c, int64_t frame, int n, const enum rp_pass *passes,
                           void *const *dst, const size_t *stride, rp_error *err)
 {
+    CORE_ARGS(c, err);
     const size_t surface_row = (size_t)c->info.width * 6;
     uint16_t *out[3] = {NULL, NULL, NULL};
     int first = -1, r;
@@ -996,6 +1025,7 @@ int rp_core_render_passes(rp_core *c, int64_t frame, int n, const enum rp_pass *
 int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size_t stride,
                       rp_error *err)
 {
+    CORE_ARGS(c, err);
     const rp_clock *clock = rp_engine_clock(c->engine);
     const __int128 second = 1000000000;
     /* the end: frames * fps_den / fps seconds; an instant at it shows the last frame */
@@ -1018,10 +1048,10 @@ int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size
 const int16_t *rp_core_heights(const rp_core *c, int *grid_w, int *grid_h)
 {
     if (grid_w)
-        *grid_w = c->info.grid_w;
+        *grid_w = c ? c->info.grid_w : 0;
     if (grid_h)
-        *grid_h = c->info.grid_h;
-    return c->started ? rp_engine_heights(c->engine) : NULL;
+        *grid_h = c ? c->info.grid_h : 0;
+    return c && c->started ? rp_engine_heights(c->engine) : NULL;
 }
 
 /* The digest of the inputs a checkpoint depends on: the scene's text and its wall masks,
@@ -1062,6 +1092,8 @@ size_t rp_core_checkpoint_size(const rp_core *c)
     uint8_t *buf;
     size_t len;
     rp_error err;
+    if (!c)
+        return 0;
     /* not const in effect: the inputs' digest is worked out once and kept */
     if (encode((rp_core *)(uintptr_t)c, &buf, &len, &err))
         return 0;
@@ -1073,6 +1105,7 @@ int rp_core_checkpoint_save(rp_core *c, void *dst, size_t size, rp_error *err)
 {
     uint8_t *buf;
     size_t len;
+    CORE_ARGS(c, err);
     if (!dst)
         return rp_error_set(err, RP_ERR_INVALID, 1, "the checkpoint's buffer is NULL");
     int r = encode(c, &buf, &len, err);
@@ -1091,6 +1124,7 @@ int rp_core_checkpoint_save(rp_core *c, void *dst, size_t size, rp_error *err)
 int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *err)
 {
     int64_t steps;
+    CORE_ARGS(c, err);
     if (!src || !size)
         return rp_error_set(err, RP_ERR_FORMAT, 1, "the checkpoint is empty");
     FILE *f = fmemopen((void *)(uintptr_t)src, size, "rb");
@@ -1107,7 +1141,13 @@ int rp_core_checkpoint_read(rp_core *c, FILE *f, int64_t last_steps, int64_t *ps
     int64_t steps = -1;
     uint64_t key, inputs, want;
     int r;
+    int64_t ignored;
+    if (!psteps)
+        psteps = &ignored;
     *psteps = -1;
+    CORE_ARGS(c, err);
+    if (!f)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_core_checkpoint_read: the file is NULL");
     if ((r = start(c, 0, err)))
         return r;
     /* An engine that has taken no step (a run's start) takes the state itself, without a
@@ -1153,6 +1193,7 @@ int rp_core_checkpoint_read(rp_core *c, FILE *f, int64_t last_steps, int64_t *ps
 
 int rp_core_set_light(rp_core *c, enum rp_light_knob knob, int set, int32_t value, rp_error *err)
 {
+    CORE_ARGS(c, err);
     static const struct {
         int32_t min, max;
         const char *name;
@@ -1176,6 +1217,7 @@ int rp_core_set_light(rp_core *c, enum rp_light_knob knob, int set, int32_t valu
 
 int rp_core_set_checkpoints(rp_core *c, int count, size_t max_bytes, rp_error *err)
 {
+    CORE_ARGS(c, err);
     if (count < 0 || count > 4096)
         return rp_error_set(err, RP_ERR_INVALID, 1, "%d checkpoints: outside 0..4096", count);
     free(c->slot_heights);
@@ -1207,6 +1249,8 @@ int rp_core_set_checkpoints(rp_core *c, int count, size_t max_bytes, rp_error *e
 
 void rp_core_set_step_budget(rp_core *c, int64_t cells)
 {
+    if (!c)
+        return;
     c->budget = cells > 0 ? cells : 0;
 }
 
@@ -1216,6 +1260,8 @@ void rp_core_set_step_budget(rp_core *c, int64_t cells)
 #define ITEMS_SHOWN 4000
 int rp_core_print_timeline(const rp_core *c, FILE *f)
 {
+    if (!c || !f)
+        return -1;
     const rp_settings *s = rp_engine_settings(c->engine);
     const rp_timeline *tl = rp_engine_timeline(c->engine);
     int64_t frames = rp_engine_items_length(c->engine);
@@ -1297,27 +1343,46 @@ void rp_core_close(rp_core **pc)
 int rp_scene_from_buffer(rp_scene **scene, char *text, size_t len, const char *filename,
                          int64_t max_bytes, rp_error *err)
 {
+    rp_error scratch;
+    err = err ? err : &scratch;
+    if (!scene) {
+        free(text); /* taken, as on any failure */
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "rp_scene_from_buffer: the scene pointer is NULL");
+    }
     *scene = NULL;
     return rp_scene_parse_owned(scene, text, len, filename ? filename : "<scene>", max_bytes, err);
 }
 
 const rp_settings *rp_core_settings(const rp_core *c)
 {
+    if (!c)
+        return NULL;
     return rp_engine_settings(c->engine);
 }
 
 void rp_core_timeline_stats(const rp_core *c, rp_timeline_stats *stats)
 {
+    if (!stats)
+        return;
+    if (!c) {
+        *stats = (rp_timeline_stats){0};
+        return;
+    }
     rp_timeline_stats_get(rp_engine_timeline(c->engine), stats);
 }
 
 int64_t rp_core_frame_steps(const rp_core *c, int64_t frame)
 {
+    if (!c)
+        return 0;
     return rp_clock_steps(rp_engine_clock(c->engine), frame);
 }
 
 size_t rp_core_frame_drops(const rp_core *c, int64_t k)
 {
+    if (!c)
+        return 0;
     const rp_clock *clock = rp_engine_clock(c->engine);
     const rp_timeline *tl = rp_engine_timeline(c->engine);
     int64_t from = k > 0 ? rp_clock_steps(clock, k - 1) : 0;
@@ -1332,6 +1397,8 @@ size_t rp_core_frame_drops(const rp_core *c, int64_t k)
 
 int64_t rp_core_steps(const rp_core *c)
 {
+    if (!c)
+        return 0;
     return rp_engine_steps(c->engine);
 }
 
@@ -1392,6 +1459,12 @@ static int shape_cost(const rp_core *c, const rp_item *it, uint8_t *shaped, doub
 int rp_core_image_costs(const rp_core *c, rp_core_cost_fn fn, void *ctx, double *cost,
                         size_t *files, rp_error *err)
 {
+    CORE_ARGS(c, err);
+    if (!fn || !cost || !files)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_core_image_costs: %s is NULL",
+                            !fn     ? "the cost function"
+                            : !cost ? "the bytes"
+                                    : "the files");
     const rp_settings *s = rp_engine_settings(c->engine);
     const rp_timeline *tl = rp_engine_timeline(c->engine);
     const int64_t length = rp_engine_items_length(c->engine);
@@ -1456,6 +1529,8 @@ int rp_core_image_costs(const rp_core *c, rp_core_cost_fn fn, void *ctx, double 
 
 double rp_core_memory(const rp_core *c, size_t mask_files)
 {
+    if (!c)
+        return 0;
     const rp_settings *s = rp_engine_settings(c->engine);
     double cells = (double)s->water.width * s->water.height;
     double pixels = (double)s->out_width * s->out_height;

@@ -1456,28 +1456,30 @@ const char *rp_scene_builtin(void)
 
 const char *rp_scene_name(const rp_scene *scene)
 {
-    return scene->name;
+    return scene ? scene->name : "<scene>";
 }
 
 const char *rp_scene_file(const rp_scene *scene)
 {
-    return scene->is_file ? scene->name : NULL;
+    return scene && scene->is_file ? scene->name : NULL;
 }
 
 const rp_diag *rp_scene_outside_path(const rp_scene *scene, int background)
 {
+    if (!scene)
+        return NULL;
     const rp_diag *d = background ? &scene->outside_bg : &scene->outside_mask;
     return d->line ? d : NULL;
 }
 
 const rp_diag *rp_scene_background_at(const rp_scene *scene)
 {
-    return scene->background_at.line ? &scene->background_at : NULL;
+    return scene && scene->background_at.line ? &scene->background_at : NULL;
 }
 
 const rp_diag *rp_scene_sky_at(const rp_scene *scene)
 {
-    return scene->sky_at.line ? &scene->sky_at : NULL;
+    return scene && scene->sky_at.line ? &scene->sky_at : NULL;
 }
 
 int rp_scene_setting_at(const rp_scene *scene, unsigned bit, int value, rp_diag *at)
@@ -1506,6 +1508,11 @@ int rp_scene_setting_place(const rp_scene *scene, const char *name, rp_diag *at)
 
 const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_preset)
 {
+    int ignored;
+    by_preset = by_preset ? by_preset : &ignored;
+    *by_preset = 0;
+    if (!scene)
+        return NULL;
     const rp_diag *d = model ? &scene->look_at : &scene->render_at;
     *by_preset = !d->line;
     d = d->line ? d : &scene->preset_at;
@@ -1514,6 +1521,8 @@ const rp_diag *rp_scene_look_from(const rp_scene *scene, int model, int *by_pres
 
 double rp_scene_memory(const rp_scene *scene)
 {
+    if (!scene)
+        return 0;
     double bytes = (double)scene->text_len + 1 + (double)scene->n_events * sizeof(rp_event) +
                    (double)scene->n_paths * sizeof(rp_path);
     return bytes + (double)scene->path_bytes;
@@ -1521,8 +1530,9 @@ double rp_scene_memory(const rp_scene *scene)
 
 const char *rp_scene_text(const rp_scene *scene, size_t *len)
 {
-    *len = scene->text_len;
-    return scene->text;
+    if (len)
+        *len = scene ? scene->text_len : 0;
+    return scene ? scene->text : NULL;
 }
 
 const rp_settings *rp_scene_settings(const rp_scene *scene)
@@ -1532,6 +1542,12 @@ const rp_settings *rp_scene_settings(const rp_scene *scene)
 
 void rp_scene_stats_get(const rp_scene *scene, rp_scene_stats *stats)
 {
+    if (!stats)
+        return;
+    if (!scene) {
+        *stats = (rp_scene_stats){0};
+        return;
+    }
     *stats = scene->stats;
     stats->paths = scene->n_paths;
     for (int k = 0; k < RP_KEY_KINDS; k++)
@@ -1556,6 +1572,8 @@ const rp_event *rp_scene_event(const rp_scene *scene, size_t i)
 
 const char *rp_scene_next_mask_path(const rp_scene *scene, size_t *at)
 {
+    if (!scene || !at)
+        return NULL;
     const rp_event *ev = rp_scene_next_mask(scene, at);
     return ev ? ev->path : NULL;
 }

@@ -15,6 +15,11 @@
 
 int rp_settings_new(rp_settings **settings, rp_error *err)
 {
+    rp_error scratch;
+    err = err ? err : &scratch;
+    if (!settings)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "rp_settings_new: the settings pointer is NULL");
     if (!(*settings = malloc(sizeof **settings)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     rp_settings_defaults(*settings, RP_PRESET_ROCKPOOL);
@@ -143,6 +148,13 @@ static int set_duration(rp_settings *s, const char *name, const char *text, rp_e
 
 int rp_settings_set(rp_settings *s, const char *name, const char *value, rp_error *err)
 {
+    rp_error scratch;
+    err = err ? err : &scratch;
+    if (!s || !name || !value)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_settings_set: %s is NULL",
+                            !s      ? "the settings"
+                            : !name ? "the name"
+                                    : "the value");
     if (!strcmp(name, "input")) {
         if (strlen(value) >= sizeof s->background)
             return invalid(err, "path too long");
@@ -193,6 +205,13 @@ int rp_settings_set(rp_settings *s, const char *name, const char *value, rp_erro
 
 int rp_time_parse(const char *text, int bare_frames, int64_t *value, int *is_frames, rp_error *err)
 {
+    rp_error scratch;
+    err = err ? err : &scratch;
+    if (!text || !value || !is_frames)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_time_parse: %s is NULL",
+                            !text    ? "the text"
+                            : !value ? "the value"
+                                     : "is_frames");
     const char *p = text;
     int64_t whole = 0, frac = 0, frac_scale = 1, clock = 0;
     int digits = 0, decimals = 0, colons = 0;
@@ -262,6 +281,14 @@ bad:
 
 void rp_settings_get_info(const rp_settings *s, rp_settings_info *info)
 {
+    rp_settings defaults;
+    if (!info)
+        return;
+    if (!s) { /* nothing given: the rockpool preset's defaults, as for settings unresolved */
+        rp_settings_defaults(&defaults, RP_PRESET_ROCKPOOL);
+        defaults.set = 0;
+        s = &defaults;
+    }
     memset(info, 0, sizeof *info);
     info->width = s->width;
     info->height = s->height;
@@ -313,7 +340,7 @@ int rp_settings_given(const rp_settings *s, const char *name)
         {"render", RP_SET_RENDER},
         {"look", RP_SET_LOOK},
     };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    for (size_t i = 0; s && name && i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i].name))
             return (s->set & names[i].bits) != 0;
     return 0;
@@ -321,6 +348,11 @@ int rp_settings_given(const rp_settings *s, const char *name)
 
 int rp_settings_copy(rp_settings **copy, const rp_settings *s, rp_error *err)
 {
+    rp_error scratch;
+    err = err ? err : &scratch;
+    if (!copy || !s)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_settings_copy: %s is NULL",
+                            !copy ? "the copy pointer" : "the settings");
     if (!(*copy = malloc(sizeof **copy)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     **copy = *s;
@@ -330,6 +362,11 @@ int rp_settings_copy(rp_settings **copy, const rp_settings *s, rp_error *err)
 int rp_settings_merged(rp_settings **merged, const rp_scene *scene, const rp_settings *over,
                        rp_error *err)
 {
+    rp_error scratch;
+    err = err ? err : &scratch;
+    if (!merged || !scene)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_settings_merged: %s is NULL",
+                            !merged ? "the settings pointer" : "the scene");
     if (!(*merged = malloc(sizeof **merged)))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
     rp_settings_resolve(*merged, rp_scene_settings(scene), over);

@@ -338,6 +338,127 @@ static void test_misuse_refused(void **state)
     rp_scene_free(&s1);
 }
 
+/* A NULL pointer a call needs is RP_ERR_INVALID with bad_input set, not a crash (rpcore.h
+ * "Errors", since 2.6.2); err may be NULL; the calls that return no error take a NULL
+ * object as empty. The core that saw the misuse still renders a fresh core's frame. */
+static void refused_null(int r, const rp_error *err)
+{
+    assert_int_equal(r, RP_ERR_INVALID);
+    assert_int_equal(err->code, RP_ERR_INVALID);
+    assert_int_equal(err->bad_input, 1);
+}
+
+static void test_null_pointers(void **state)
+{
+    (void)state;
+    rp_scene *s1, *s2;
+    rp_error err;
+    rp_core *c = open_core(&s1, "rate 90\n", 48, 30), *fresh = open_core(&s2, "rate 90\n", 48, 30);
+    uint8_t rgb[48 * 30 * 3];
+    const enum rp_pass passes[1] = {RP_PASS_RENDER};
+    void *const dsts[1] = {rgb};
+    const size_t strides[1] = {48 * 3};
+    rp_core_config cfg;
+    rp_core_config_init(&cfg);
+    int64_t v;
+    int is_frames;
+    double bytes;
+    size_t files;
+
+    memset(&err, 0, sizeof err);
+    refused_null(rp_core_open(NULL, s1, &cfg, &err), &err);
+    refused_null(rp_core_render(NULL, 0, RP_PASS_RENDER, rgb, 48 * 3, &err), &err);
+    refused_null(rp_core_render_at(NULL, 0, RP_PASS_RENDER, rgb, 48 * 3, &err), &err);
+    refused_null(rp_core_render_passes(NULL, 0, 1, passes, dsts, strides, &err), &err);
+    refused_null(rp_core_start(NULL, &err), &err);
+    refused_null(rp_core_set_background(NULL, NULL, 0, RP_PIX_RGB24, &err), &err);
+    refused_null(rp_core_set_images(NULL, NULL, NULL, &err), &err);
+    refused_null(rp_core_set_light(NULL, RP_LIGHT_DEPTH, 1, 256, &err), &err);
+    refused_null(rp_core_set_checkpoints(NULL, 1, 0, &err), &err);
+    refused_null(rp_core_checkpoint_save(NULL, rgb, sizeof rgb, &err), &err);
+    refused_null(rp_core_checkpoint_load(NULL, rgb, sizeof rgb, &err), &err);
+    refused_null(rp_core_checkpoint_read(NULL, stdin, -1, &v, &err), &err);
+    assert_int_equal(v, -1);
+    refused_null(rp_core_checkpoint_read(c, NULL, -1, NULL, &err), &err);
+    refused_null(rp_core_image_costs(NULL, NULL, NULL, &bytes, &files, &err), &err);
+    refused_null(rp_core_image_costs(c, NULL, NULL, &bytes, &files, &err), &err);
+    refused_null(rp_scene_from_text(NULL, "fps 30\n", 7, NULL, &err), &err);
+    refused_null(rp_scene_from_buffer(NULL, strdup("fps 30\n"), 7, NULL, 0, &err), &err);
+    refused_null(rp_settings_parse(NULL, "fps 30\n", NULL, &err), &err);
+    refused_null(rp_settings_new(NULL, &err), &err);
+    refused_null(rp_settings_set(NULL, "fps", "30", &err), &err);
+    refused_null(rp_settings_copy(NULL, NULL, &err), &err);
+    refused_null(rp_settings_merged(NULL, s1, NULL, &err), &err);
+    refused_null(rp_time_parse(NULL, 0, &v, &is_frames, &err), &err);
+    /* err NULL: the code alone */
+    assert_int_equal(rp_core_render(NULL, 0, RP_PASS_RENDER, rgb, 48 * 3, NULL), RP_ERR_INVALID);
+    assert_int_equal(rp_core_render(c, 999, RP_PASS_RENDER, rgb, 48 * 3, NULL), RP_ERR_INVALID);
+    assert_int_equal(rp_time_parse("x", 0, &v, &is_frames, NULL), RP_ERR_INVALID);
+    /* no error to return: NULL is empty */
+    rp_core_info info;
+    memset(&info, 0xff, sizeof info);
+    rp_core_get_info(NULL, &info);
+    assert_int_equal(info.frames, 0);
+    assert_int_equal(info.width, 0);
+    rp_core_get_info(c, NULL);
+    rp_timeline_stats ts;
+    memset(&ts, 0xff, sizeof ts);
+    rp_core_timeline_stats(NULL, &ts);
+    assert_int_equal(ts.drops, 0);
+    rp_scene_stats ss;
+    memset(&ss, 0xff, sizeof ss);
+    rp_scene_stats_get(NULL, &ss);
+    assert_int_equal(ss.drops, 0);
+    int gw = 5, gh = 5;
+    assert_null(rp_core_heights(NULL, &gw, &gh));
+    assert_int_equal(gw, 0);
+    assert_null(rp_core_settings(NULL));
+    assert_int_equal(rp_core_checkpoint_size(NULL), 0);
+    assert_int_equal(rp_core_frame_steps(NULL, 3), 0);
+    assert_int_equal(rp_core_frame_drops(NULL, 3), 0);
+    assert_int_equal(rp_core_steps(NULL), 0);
+    assert_true(rp_core_memory(NULL, 0) == 0);
+    assert_int_equal(rp_core_print_timeline(NULL, stdout), -1);
+    assert_int_equal(rp_core_print_timeline(c, NULL), -1);
+    rp_core_set_step_budget(NULL, 5);
+    rp_core_config_init(NULL);
+    size_t len = 7;
+    assert_null(rp_scene_text(NULL, &len));
+    assert_int_equal(len, 0);
+    assert_non_null(rp_scene_text(s1, NULL));
+    assert_string_equal(rp_scene_name(NULL), "<scene>");
+    assert_null(rp_scene_file(NULL));
+    assert_true(rp_scene_memory(NULL) == 0);
+    assert_null(rp_scene_next_mask_path(NULL, &files));
+    assert_null(rp_scene_next_mask_path(s1, NULL));
+    assert_null(rp_scene_outside_path(NULL, 0));
+    assert_null(rp_scene_background_at(NULL));
+    assert_null(rp_scene_sky_at(NULL));
+    assert_null(rp_scene_look_from(NULL, 0, NULL));
+    assert_null(rp_scene_look_from(s1, 0, NULL));
+    assert_int_equal(rp_settings_given(NULL, "fps"), 0);
+    rp_settings_info si, want;
+    rp_settings *none = NULL;
+    assert_int_equal(rp_settings_new(&none, &err), RP_OK);
+    rp_settings_get_info(none, &want);
+    assert_int_equal(rp_settings_given(none, NULL), 0);
+    rp_settings_free(&none);
+    rp_settings_get_info(NULL, &si); /* settings with nothing given */
+    assert_int_equal(si.fps, want.fps);
+    assert_int_equal(si.width, want.width);
+    assert_string_equal(si.preset, want.preset);
+    rp_settings_get_info(NULL, NULL);
+    /* after all that, c renders what a fresh core renders */
+    uint8_t *a = render(c, 7, RP_PASS_RENDER, 3), *b = render(fresh, 7, RP_PASS_RENDER, 3);
+    assert_memory_equal(a, b, sizeof rgb);
+    free(a);
+    free(b);
+    rp_core_close(&c);
+    rp_core_close(&fresh);
+    rp_scene_free(&s1);
+    rp_scene_free(&s2);
+}
+
 /* Going back in time re-simulates: frame 4 after frame 15 is a fresh core's frame 4; a
  * frame at its instant is the frame; rows with a stride are the packed rows. */
 static void test_order_instant_stride(void **state)
@@ -1301,6 +1422,7 @@ int main(void)
         cmocka_unit_test(test_render_passes),
         cmocka_unit_test(test_setup_queries),
         cmocka_unit_test(test_misuse_refused),
+        cmocka_unit_test(test_null_pointers),
         cmocka_unit_test(test_background_at_frame_and_outside),
         cmocka_unit_test(test_scene_from_buffer),
 #ifndef __wasi__
