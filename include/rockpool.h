@@ -28,7 +28,10 @@
  *
  * Threads: one session is driven by one thread at a time. Its worker threads block
  * SIGINT and SIGTERM, so a handler installed by the program runs on the caller's thread;
- * the program asks the session to stop through rp_run.stop.
+ * the program asks the session to stop through rp_run.stop. Sessions are independent:
+ * two that write one output at once each write a whole file of their own under a
+ * temporary name (".NAME.tmp-PID", the second ".NAME.tmp-PID-N"), and the last one closed
+ * is the file in place, as between two processes.
  *
  * This header is the library's boundary: it includes only the C library's headers, and
  * its types are opaque (rp_scene, rp_settings, rp_session) except the few structs a caller

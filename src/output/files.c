@@ -157,16 +157,24 @@ static pthread_mutex_t temps_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *temps[TEMPS_MAX];
 static uint64_t temps_changes;
 
-static void temps_add(const char *tmp)
+/* Register tmp; temps_lock held. */
+static void temps_add_locked(const char *tmp)
 {
-    pthread_mutex_lock(&temps_lock);
     for (int i = 0; i < TEMPS_MAX; i++)
         if (!temps[i]) {
             temps[i] = strdup(tmp);
             temps_changes++;
             break;
         }
-    pthread_mutex_unlock(&temps_lock);
+}
+
+/* Whether tmp is a temporary file of this process that exists now; temps_lock held. */
+static int temps_live_locked(const char *tmp)
+{
+    for (int i = 0; i < TEMPS_MAX; i++)
+        if (temps[i] && !strcmp(temps[i], tmp))
+            return 1;
+    return 0;
 }
 
 static void temps_forget(const char *tmp)
@@ -208,23 +216,46 @@ uint64_t rp_temporary_files_activity(void)
     return sum;
 }
 
-int rp_output_temp_create(const char *tmp, const char *path, int *fd, rp_error *err)
+int rp_output_temp_create(char *tmp, size_t len, const char *path, int *fd, rp_error *err)
 {
-    int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+    static unsigned next; /* the "-N" of a second writer of one output (under temps_lock) */
+    struct stat st;
+    int e = 0;
 
-    if (strcmp(tmp, path) == 0) /* a device or FIFO, see rp_output_temp_name */
-        flags = O_WRONLY | O_CLOEXEC;
-    *fd = open(tmp, flags, 0666);
-    if (*fd < 0 && errno == EEXIST) {
+    if (strcmp(tmp, path) == 0) { /* a device or FIFO, see rp_output_temp_name */
+        *fd = open(tmp, O_WRONLY | O_CLOEXEC);
+        if (*fd < 0)
+            return rp_error_set(err, RP_ERR_IO, 0, "cannot create '%s': %s", path, strerror(errno));
+        return RP_OK;
+    }
+    /* Created and registered under the lock: a file another session of this process has
+     * just created is never taken for a stale one. */
+    pthread_mutex_lock(&temps_lock);
+    *fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (*fd < 0 && errno == EEXIST && !temps_live_locked(tmp)) {
         /* Left by a killed run that had our pid: it is ours to replace. */
-        rp_output_unlink_tmp(tmp);
-        *fd = open(tmp, flags, 0666);
+        if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode))
+            unlink(tmp);
+        *fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     }
-    if (*fd < 0) {
-        return rp_error_set(err, RP_ERR_IO, 0, "cannot create '%s': %s", path, strerror(errno));
+    /* Another session of this process writes the same output now: a name of its own (each
+     * session's file is whole, and the last moved into place stays, as between processes). */
+    size_t n = strlen(tmp);
+    for (int tries = 0; *fd < 0 && errno == EEXIST && tries < 64; tries++) {
+        int w = snprintf(tmp + n, len - n, "-%u", ++next);
+        if (w < 0 || (size_t)w >= len - n) {
+            tmp[n] = '\0';
+            errno = ENAMETOOLONG;
+            break;
+        }
+        *fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     }
-    if (flags & O_CREAT)
-        temps_add(tmp);
+    e = errno;
+    if (*fd >= 0)
+        temps_add_locked(tmp);
+    pthread_mutex_unlock(&temps_lock);
+    if (*fd < 0)
+        return rp_error_set(err, RP_ERR_IO, 0, "cannot create '%s': %s", path, strerror(e));
     return RP_OK;
 }
 
@@ -286,7 +317,7 @@ int rp_output_stream_open(rp_output_stream *s, const rp_output_spec *opts, rp_er
         return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the output path '%.64s...' is too long",
                             opts->path);
     }
-    int ret = rp_output_temp_create(s->tmp, opts->path, &s->fd, err);
+    int ret = rp_output_temp_create(s->tmp, sizeof s->tmp, opts->path, &s->fd, err);
     if (ret)
         return ret;
     s->tmp_exists = 1;

@@ -71,9 +71,12 @@ int rp_output_aside_name(const char *path, char *name, size_t len);
  * place (tmp == path) is never removed. */
 void rp_output_unlink_tmp(const char *tmp);
 
-/** Create tmp for writing (O_EXCL; a stale file of the same name is replaced) and return
- * its descriptor in *fd. RP_ERR_IO with a message naming path on failure. */
-int rp_output_temp_create(const char *tmp, const char *path, int *fd, rp_error *err);
+/** Create tmp (a buffer of len bytes) for writing (O_EXCL; a stale file of the same name,
+ * left by a killed process that had our pid, is replaced) and return its descriptor in *fd.
+ * When another session of this process is writing tmp now (the same output), "-N" is added
+ * to tmp's name, so that each writes its own file. RP_ERR_IO with a message naming path on
+ * failure. */
+int rp_output_temp_create(char *tmp, size_t len, const char *path, int *fd, rp_error *err);
 
 /** Move tmp to path. Without overwrite an existing path is left alone and the result is
  * RP_ERR_EXISTS; tmp is removed on every failure. */

@@ -366,7 +366,7 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     if (rp_output_temp_name(name, tmp, len)) {
         return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the file name '%.64s...' is too long", name);
     }
-    ret = rp_output_temp_create(tmp, name, &fd, err);
+    ret = rp_output_temp_create(tmp, len, name, &fd, err);
     if (ret)
         return ret;
     e = encode(fd, coder, rows, po->raw_bytes, po->opts->width, po->opts->height, po->opts->pixfmt,

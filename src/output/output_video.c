@@ -245,7 +245,7 @@ static int open_temp_file(video_out *vo, rp_error *err)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the output path '%.64s...' is too long",
                             opts->path);
     }
-    ret = rp_output_temp_create(vo->tmp, opts->path, &fd, err);
+    ret = rp_output_temp_create(vo->tmp, sizeof vo->tmp, opts->path, &fd, err);
     if (ret)
         return ret;
     close(fd);

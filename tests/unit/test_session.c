@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 
 #include "rockpool.h"
+#include "tmpdir.h"
 
 static const char scene_text[] = "size 96x64\n"
                                  "fps 30\n"
@@ -236,12 +238,116 @@ static void test_max_memory_zero_is_no_limit(void **state)
     rp_scene_free(&scene);
 }
 
+/* The whole of a file, malloc'd, its length in *len. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    uint8_t *buf = malloc((size_t)n);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* A session of the scene with `preset` writing path (Y4M), opened and started. */
+static rp_session *writer(rp_scene *scene, rp_settings **over, const char *preset, const char *path)
+{
+    rp_run run;
+    rp_session *s = NULL;
+    rp_error err;
+    char line[64];
+    snprintf(line, sizeof line, "preset %s\n", preset);
+    assert_int_equal(rp_settings_parse(over, line, NULL, &err), RP_OK);
+    rp_run_init(&run);
+    run.over = *over;
+    run.out.path = path;
+    run.out.overwrite = 1;
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    return s;
+}
+
+/* Drain a started session and close it: its status. */
+static int finish(rp_session **s)
+{
+    const rp_frame *f;
+    rp_error err;
+    int r;
+    while (!(r = rp_session_next(*s, &f, &err)) && f)
+        ;
+    if (r) {
+        rp_session_abort(s);
+        return r;
+    }
+    int64_t frames = 0;
+    r = rp_session_close(s, &frames, &err);
+    if (!r)
+        assert_int_equal(frames, FRAMES);
+    return r;
+}
+
+/* Two sessions of one process writing one output at once each write a whole file of their
+ * own, and the last one closed is the file in place, byte for byte what it writes alone.
+ * Both took the temporary name ".NAME.tmp-PID": the second took the first's file for a stale
+ * one, removed it and made its own, the first then moved the second's unfinished file into
+ * place and said it succeeded, and the second failed ("cannot finish"). */
+static void test_two_sessions_one_output(void **state)
+{
+    const char *dir = *state;
+    rp_scene *scene = load();
+    rp_settings *o1 = NULL, *o2 = NULL, *o3 = NULL, *o4 = NULL;
+    char *shared = strdup(join(dir, "same.y4m")), *alone_a = strdup(join(dir, "a.y4m"));
+    char *alone_b = strdup(join(dir, "b.y4m"));
+    assert_non_null(shared);
+    rp_session *a = writer(scene, &o1, "rockpool", shared);
+    rp_session *b = writer(scene, &o2, "elias", shared); /* both files open now */
+    assert_int_equal(finish(&a), RP_OK);
+    assert_int_equal(finish(&b), RP_OK);
+    /* each alone, one after the other */
+    rp_session *sa = writer(scene, &o3, "rockpool", alone_a);
+    assert_int_equal(finish(&sa), RP_OK);
+    rp_session *sb = writer(scene, &o4, "elias", alone_b);
+    assert_int_equal(finish(&sb), RP_OK);
+    size_t n_shared, n_a, n_b;
+    uint8_t *got = slurp(shared, &n_shared), *want = slurp(alone_b, &n_b),
+            *other = slurp(alone_a, &n_a);
+    assert_int_equal(n_shared, n_b);
+    assert_memory_equal(got, want, n_b);
+    assert_true(n_a != n_b || memcmp(other, want, n_b)); /* the presets differ */
+    /* and no temporary file is left */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    assert_non_null(d);
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            assert_true(e->d_name[0] != '.');
+    closedir(d);
+    free(got);
+    free(want);
+    free(other);
+    free(shared);
+    free(alone_a);
+    free(alone_b);
+    rp_settings_free(&o1);
+    rp_settings_free(&o2);
+    rp_settings_free(&o3);
+    rp_settings_free(&o4);
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_pointers),
         cmocka_unit_test(test_checks_after_start),
         cmocka_unit_test(test_max_memory_zero_is_no_limit),
+        cmocka_unit_test_setup_teardown(test_two_sessions_one_output, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
