@@ -108,7 +108,8 @@ const char *rp_output_format_name(enum rp_format f);
 enum rp_format rp_output_format_of(const rp_output_opts *opts);
 int rp_output_uses_stdout(const rp_output_opts *opts);
 
-/** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it. */
+/** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it ("" for
+ * NULL data of a nonzero length; nothing done for a NULL hex). */
 void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);
 
 /** Frame hashes chosen by name, as --hash-algo and -f framehash take them: FFmpeg's
@@ -146,21 +147,23 @@ int rp_hash_new(rp_hash **h, const char *name);
 /** Free a context and null *h. NULL and a NULL *h are no-ops. */
 void rp_hash_free(rp_hash **h);
 
-/** The canonical name ("MD5", "XXH3", ...) and hex digest length of a context. */
+/** The canonical name ("MD5", "XXH3", ...) and hex digest length of a context (NULL and 0
+ * for a NULL h; the calls below do nothing with a NULL h but write "" into hex). */
 const char *rp_hash_name(const rp_hash *h);
 int rp_hash_hex_len(const rp_hash *h);
 
 /** Start a new digest (needed only after rp_hash_final_hex() or to drop data). */
 void rp_hash_reset(rp_hash *h);
 
-/** Add len bytes to the running digest. */
+/** Add len bytes to the running digest (NULL data of a nonzero length: nothing added). */
 void rp_hash_update(rp_hash *h, const uint8_t *data, size_t len);
 
 /** Finish the digest into hex (rp_hash_hex_len(h) + 1 bytes, lowercase, NUL-terminated;
  * RP_HASH_HEX_MAX always suffices) and reset the context for the next one. */
 void rp_hash_final_hex(rp_hash *h, char *hex);
 
-/** Reset, update with one buffer, final: the hash of one frame. */
+/** Reset, update with one buffer, final: the hash of one frame ("" for NULL data of a
+ * nonzero length). */
 void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex);
 
 /** The kinds of --aov (rockpool(1) "ALPHA AND AOVS" gives their encodings). */

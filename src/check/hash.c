@@ -80,7 +80,7 @@ void rp_hash_list(char *buf, size_t len)
     size_t used = 0;
     const char *n;
 
-    if (!len)
+    if (!buf || !len)
         return;
     buf[0] = '\0';
     for (int i = 0; (n = rp_hash_name_at(i)); i++) {
@@ -138,16 +138,18 @@ void rp_hash_free(rp_hash **h)
 
 const char *rp_hash_name(const rp_hash *h)
 {
-    return h->name;
+    return h ? h->name : NULL;
 }
 
 int rp_hash_hex_len(const rp_hash *h)
 {
-    return h->hex_len;
+    return h ? h->hex_len : 0;
 }
 
 void rp_hash_reset(rp_hash *h)
 {
+    if (!h)
+        return;
     if (h->av)
         av_hash_init(h->av);
     else
@@ -156,6 +158,8 @@ void rp_hash_reset(rp_hash *h)
 
 void rp_hash_update(rp_hash *h, const uint8_t *data, size_t len)
 {
+    if (!h || (!data && len))
+        return;
     if (h->av)
         av_hash_update(h->av, data, len);
     else
@@ -176,6 +180,12 @@ static void put_hex(const uint8_t *bytes, int n, char *hex)
 
 void rp_hash_final_hex(rp_hash *h, char *hex)
 {
+    if (!h || !hex) {
+        if (hex)
+            hex[0] = '\0';
+        rp_hash_reset(h);
+        return;
+    }
     if (h->av) {
         /* The digest bytes in order, lowercase: what libavformat's framehash prints. */
         av_hash_final_hex(h->av, (uint8_t *)hex, h->hex_len + 1);
@@ -190,6 +200,11 @@ void rp_hash_final_hex(rp_hash *h, char *hex)
 
 void rp_hash_hex(rp_hash *h, const uint8_t *data, size_t len, char *hex)
 {
+    if (!data && len) { /* no bytes to hash: no digest */
+        if (hex)
+            hex[0] = '\0';
+        return;
+    }
     rp_hash_reset(h);
     rp_hash_update(h, data, len);
     rp_hash_final_hex(h, hex);

@@ -221,6 +221,12 @@ void rp_md5_hex(const uint8_t *data, size_t len, char hex[33])
     static const char digits[] = "0123456789abcdef";
     uint8_t md5[16];
 
+    if (!hex)
+        return;
+    if (!data && len) { /* no bytes to hash: no digest */
+        hex[0] = '\0';
+        return;
+    }
     av_md5_sum(md5, data, len);
     for (int i = 0; i < 16; i++) {
         hex[2 * i] = digits[md5[i] >> 4];

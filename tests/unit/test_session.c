@@ -124,6 +124,32 @@ static void test_null_pointers(void **state)
     assert_int_equal(rp_output_uses_stdout(NULL), 0);
     assert_int_equal(rp_job_line_valid(NULL), 0);
     assert_int_equal(rp_hash_new(NULL, "md5"), RP_ERR_INVALID);
+    /* hashes: a NULL context or buffer does nothing, a digest of no bytes is "" */
+    char hex[RP_HASH_HEX_MAX] = "x", empty[33];
+    assert_null(rp_hash_name(NULL));
+    assert_int_equal(rp_hash_hex_len(NULL), 0);
+    rp_hash_reset(NULL);
+    rp_hash_update(NULL, (const uint8_t *)"abc", 3);
+    rp_hash_final_hex(NULL, hex);
+    assert_string_equal(hex, "");
+    rp_hash_final_hex(NULL, NULL);
+    rp_hash_hex(NULL, (const uint8_t *)"abc", 3, hex);
+    assert_string_equal(hex, "");
+    rp_hash_list(NULL, 64);
+    rp_md5_hex((const uint8_t *)"", 0, empty);
+    assert_string_equal(empty, "d41d8cd98f00b204e9800998ecf8427e"); /* RFC 1321's MD5("") */
+    rp_md5_hex(NULL, 5, empty);
+    assert_string_equal(empty, "");
+    rp_md5_hex((const uint8_t *)"abc", 3, NULL);
+    rp_hash *md5 = NULL;
+    assert_int_equal(rp_hash_new(&md5, "md5"), RP_OK);
+    rp_hash_update(md5, NULL, 7); /* nothing added */
+    rp_hash_update(md5, (const uint8_t *)"abc", 3);
+    rp_hash_final_hex(md5, hex);
+    assert_string_equal(hex, "900150983cd24fb0d6963f7d28e17f72"); /* RFC 1321's MD5("abc") */
+    rp_hash_hex(md5, NULL, 3, hex);
+    assert_string_equal(hex, "");
+    rp_hash_free(&md5);
 
     /* a session: a NULL frame pointer or summary is refused, the session is unharmed */
     char want[FRAMES][33], got[FRAMES][33];
