@@ -28,7 +28,8 @@ int rp_error_set(rp_error *err, int code, int bad_input, const char *fmt, ...)
 int rp_error_diag(rp_error *err, int code)
 {
     err->code = code;
-    err->bad_input = code != RP_ERR_NOMEM;
+    /* a stop asked for is no one's bad input, as running out of memory is not */
+    err->bad_input = code != RP_ERR_NOMEM && code != RP_ERR_INTERRUPTED;
     err->has_diag = 1;
     snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
     return code;

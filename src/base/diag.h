@@ -16,7 +16,8 @@ int rp_error_vset(rp_error *err, int code, int bad_input, const char *fmt, va_li
     __attribute__((format(printf, 4, 0)));
 
 /** Fill err from the diagnostic a parser left in err->diag: code, bad input unless it is
- * RP_ERR_NOMEM, has_diag, and the diagnostic's message as msg. Returns code. */
+ * RP_ERR_NOMEM or RP_ERR_INTERRUPTED, has_diag, and the diagnostic's message as msg.
+ * Returns code. */
 int rp_error_diag(rp_error *err, int code);
 
 #endif

@@ -84,7 +84,7 @@ void rp_run_init(rp_run *run)
 /* A scene that cannot be read: RP_ERR_IO (RP_ERR_INTERRUPTED for EINTR), naming it. */
 static int read_fail(rp_error *err, const char *name, int e)
 {
-    return rp_error_set(err, e == EINTR ? RP_ERR_INTERRUPTED : RP_ERR_IO, 1,
+    return rp_error_set(err, e == EINTR ? RP_ERR_INTERRUPTED : RP_ERR_IO, e != EINTR,
                         "%s: cannot read scene: %s", name, strerror(e));
 }
 

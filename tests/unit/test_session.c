@@ -367,12 +367,41 @@ static void test_two_sessions_one_output(void **state)
     rp_scene_free(&scene);
 }
 
+/* A stop asked for before the run is RP_ERR_INTERRUPTED and nobody's bad input (the header:
+ * bad_input 1 is bad usage or input): the session's and the core's (whose timeline build
+ * said bad_input 1). */
+static void test_stop_is_not_bad_input(void **state)
+{
+    (void)state;
+    static volatile sig_atomic_t stop = SIGINT;
+    rp_scene *scene = load();
+    rp_run run = memory_run();
+    rp_session *s = NULL;
+    rp_error err;
+    run.stop = &stop;
+    int r = rp_session_new(&s, scene, &run, &err);
+    if (!r)
+        r = rp_session_start(s, &err);
+    assert_int_equal(r, RP_ERR_INTERRUPTED);
+    assert_int_equal(err.bad_input, 0);
+    rp_session_free(&s);
+    rp_core_config cfg;
+    rp_core_config_init(&cfg);
+    cfg.stop = &stop;
+    rp_core *core = NULL;
+    assert_int_equal(rp_core_open(&core, scene, &cfg, &err), RP_ERR_INTERRUPTED);
+    assert_int_equal(err.bad_input, 0);
+    assert_null(core);
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_pointers),
         cmocka_unit_test(test_checks_after_start),
         cmocka_unit_test(test_max_memory_zero_is_no_limit),
+        cmocka_unit_test(test_stop_is_not_bad_input),
         cmocka_unit_test_setup_teardown(test_two_sessions_one_output, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
