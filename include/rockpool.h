@@ -6,8 +6,8 @@
  *
  *     rp_scene *scene;   rp_scene_load(&scene, "rain.scene", &err);
  *     rp_run run;        rp_run_init(&run);  run.out.path = "out.mp4";
- *     rp_session *s;     rp_session_new(&s, scene, &run, &err);   -- validates, creates nothing
- *                        rp_session_start(s, &err);               -- loads inputs, opens sinks
+ *     rp_session *s;     rp_session_new(&s, scene, &run, &err);   -- resolves, creates nothing
+ *                        rp_session_start(s, &err);               -- checks, loads, opens sinks
  *     while (!(r = rp_session_next(s, &frame, &err)) && frame) { ... }
  *                        rp_session_close(&s, NULL, &err);        -- files moved into place
  *
@@ -215,7 +215,8 @@ typedef struct rp_run {
     const char *aov[RP_AOV_KINDS];
     /* Set asynchronously (a signal handler) to the signal number to stop the run: before
      * any file exists the session fails with RP_ERR_INTERRUPTED; after, the outputs are
-     * finished and kept (the video plays up to the last frame). NULL = never. */
+     * finished and kept (the video plays up to the last frame), but not save_state's
+     * checkpoint, which only a whole run writes. NULL = never. */
     volatile sig_atomic_t *stop;
     /* A one-line warning (an encoder fallback, ...). NULL = dropped. */
     void (*warn)(void *ctx, const char *msg);
@@ -246,7 +247,7 @@ typedef struct rp_summary {
     int64_t start, end;          /* frames to write */
     rp_scene_stats scene;
     rp_timeline_stats timeline;
-    double memory; /* estimated peak bytes */
+    double memory; /* estimated peak bytes (0 until rp_session_check_outputs or start) */
     int64_t steps; /* simulation steps the last frame shows */
     double speed;  /* the waves\' speed, scene pixels per second */
     int threads;   /* worker threads: run->threads, or one per CPU the process may run on */
@@ -269,8 +270,10 @@ typedef struct rp_frame {
 } rp_frame;
 
 /** Resolve the final settings (the preset's defaults, then the scene's, then run->over;
- * the background image's size when none is given), check the frame range, build the
- * timeline, validate every output path and the memory estimate. Creates no file.
+ * the background image's size when none is given), check the frame range and the run's
+ * own fields (threads, job_id, max_memory), build the timeline within the memory limit.
+ * Creates no file. The outputs (paths, encoder settings) and the run's whole memory
+ * estimate are checked later, by rp_session_check_outputs or rp_session_start.
  * The session copies *run (the strings it points to must outlive the session) and keeps a
  * pointer to scene, which must outlive it. */
 int rp_session_new(rp_session **s, const rp_scene *scene, const rp_run *run, rp_error *err);
@@ -298,9 +301,11 @@ int rp_session_check_outputs(rp_session *s, rp_error *err);
  * are bad input. */
 int rp_session_check_images(rp_session *s, rp_error *err);
 
-/** Load the background, masks and checkpoint, start the threads, open every sink (files
- * are created under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing,
- * when run->stop is already set; a second call is RP_ERR_INVALID. */
+/** Check the outputs and the memory estimate (as rp_session_check_outputs does), load the
+ * background, masks and checkpoint, start the threads, open every sink (files are created
+ * under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing, when run->stop
+ * is already set (rp_session_new, building the timeline, may fail so first); a second call
+ * is RP_ERR_INVALID. */
 int rp_session_start(rp_session *s, rp_error *err);
 
 /** Advance to the next frame to write: apply events, step, render, hand the frame to the
