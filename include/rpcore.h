@@ -302,7 +302,8 @@ typedef struct rp_core_config {
      * per CPU the process may run on (its affinity mask and cgroup CPU quota; at most 64);
      * at most 256. The bytes are the same for every count. */
     int threads;
-    /* Refuse scenes whose timeline would need more bytes than this; 0: no limit. */
+    /* Refuse scenes whose timeline would need more bytes than this; 0: no limit (negative:
+     * rp_core_open refuses it, RP_ERR_INVALID). */
     int64_t max_memory;
     /* The background the water refracts: width x height pixels of RP_PIX_RGB24 or
      * RP_PIX_RGBA (alpha ignored), rows background_stride bytes apart. NULL: the scene's

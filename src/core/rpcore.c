@@ -225,6 +225,9 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
                             cfg->footage_frames);
     if (cfg->threads < 0 || cfg->threads > 256)
         return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 0..256", cfg->threads);
+    if (cfg->max_memory < 0) /* 0 is no limit; a negative one is no limit of any kind */
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "max_memory %" PRId64 " is negative (0: no limit)", cfg->max_memory);
     if (cfg->background && !cfg->width)
         return rp_error_set(err, RP_ERR_INVALID, 1, "a background needs the output size");
     if (check_background(cfg->background, cfg->background_stride, cfg->background_format,

@@ -245,6 +245,12 @@ static void test_max_memory_zero_is_no_limit(void **state)
     rp_core_config cfg;
     rp_core_config_init(&cfg);
     assert_int_equal(cfg.max_memory, 0);
+    cfg.max_memory = -1; /* refused as the session refuses it (it was no limit) */
+    rp_core *neg = (rp_core *)&cfg;
+    assert_int_equal(rp_core_open(&neg, scene, &cfg, &err), RP_ERR_INVALID);
+    assert_int_equal(err.bad_input, 1);
+    assert_null(neg);
+    cfg.max_memory = 0;
     rp_core *core = NULL;
     assert_int_equal(rp_core_open(&core, scene, &cfg, &err), RP_OK);
     rp_core_info info;
