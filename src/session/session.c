@@ -800,9 +800,20 @@ static int validate(rp_session *se, rp_error *err)
     o->pixfmt = run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
     if ((r = check_light_outputs(se, err)))
         return r;
-    /* no video: the encoder's options are not used, but their names are checked */
+    /* no video: the encoder's options are not used, but their names and numbers are
+     * checked as an output checks them (as the command line reads them, whatever -o) */
     if (!run->out.path && (r = rp_output_check_names(run->out.codec, run->out.pix_fmt, err)))
         return r;
+    if (!run->out.path && (run->out.crf < -1 || run->out.crf > 63))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "crf %d is out of range (0..63, -1)",
+                            run->out.crf);
+    if (!run->out.path && run->out.bitrate < 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "bit rate %" PRId64 " is negative (0: unset, the crf decides)",
+                            run->out.bitrate);
+    if (!run->out.path && (run->out.png_level < -1 || run->out.png_level > 9))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "PNG level %d is out of range (0..9)",
+                            run->out.png_level);
     if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "--hash prints to stdout, which the %s output already uses",

@@ -222,6 +222,28 @@ static void test_max_memory_zero_is_no_limit(void **state)
     for (int k = 0; k < FRAMES; k++)
         assert_string_equal(got[k], want[k]);
 
+    /* the encoder's numbers are checked as the command line reads them, with no video too */
+    int bad_crf[] = {64, -2}, r_crf;
+    for (int i = 0; i < 2; i++) {
+        rp_run nums = memory_run();
+        nums.out.crf = bad_crf[i];
+        nums.out.crf_given = 1;
+        assert_int_equal(rp_session_new(&s, scene, &nums, &err), RP_OK);
+        r_crf = rp_session_check_outputs(s, &err);
+        refused(r_crf, &err);
+        rp_session_free(&s);
+    }
+    rp_run nums = memory_run();
+    nums.out.bitrate = -1;
+    assert_int_equal(rp_session_new(&s, scene, &nums, &err), RP_OK);
+    refused(rp_session_start(s, &err), &err);
+    rp_session_free(&s);
+    nums = memory_run();
+    nums.out.png_level = 10;
+    assert_int_equal(rp_session_new(&s, scene, &nums, &err), RP_OK);
+    refused(rp_session_check_outputs(s, &err), &err);
+    rp_session_free(&s);
+
     /* negative: refused, nothing opened */
     run.max_memory = -1;
     refused(rp_session_new(&s, scene, &run, &err), &err);
