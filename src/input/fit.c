@@ -21,13 +21,15 @@ struct rp_fit_scaler {
     size_t plane_off[4][2]; /* per plane: bytes per pixel and log2 of the x subsampling */
     int plane_shift_y[4];
     int nb_planes, pal;
-    uint8_t *tmp[4]; /* dst.w x dst.h RGB24, padded for libswscale's writers */
+    int alpha;       /* the source has alpha: composited over black, as a still's is */
+    uint8_t *tmp[4]; /* dst.w x dst.h RGB24 (RGBA with alpha), padded for libswscale */
     int tmp_stride[4];
     /* Limited-range YUV: libswscale scales to YUV 4:4:4 at the source's depth (yuv[], 8 or
      * 16 bits a sample) and the matrix below makes RGB in integers (yuv_rgb). */
     uint8_t *yuv[4];
     int yuv_stride[4];
     int depth; /* yuv[]'s bits a sample: 8, else 16-bit samples of 10, 12 or 16 bits */
+    /* With alpha, yuv[3] holds it at that depth (YUVA 4:4:4). */
     int64_t cy, crv, cgu, cgv, cbu; /* Q16: 255/219 and the matrix's chroma terms, scaled */
 };
 
@@ -88,9 +90,9 @@ int rp_fit_rects(enum rp_fit fit, int src_w, int src_h, int sar_num, int sar_den
 
 int64_t rp_fit_scaler_bytes(int dst_w, int dst_h)
 {
-    /* The RGB24 staging frame, rows padded to 64 bytes, plus av_image_alloc's slack; and
-     * for limited-range YUV three 16-bit planes at most. */
-    return ((int64_t)dst_w * 3 + 64) * dst_h + 64 + ((int64_t)dst_w * 2 + 64) * 3 * dst_h + 64;
+    /* The RGB24 (RGBA with alpha) staging frame, rows padded to 64 bytes, plus
+     * av_image_alloc's slack; and for limited-range YUV four 16-bit planes at most. */
+    return ((int64_t)dst_w * 4 + 64) * dst_h + 64 + ((int64_t)dst_w * 2 + 64) * 4 * dst_h + 64;
 }
 
 /* Kr and Kb (x 10000) of a YUV matrix (AVColorSpace), or 0 where the integer path does not
@@ -140,7 +142,8 @@ static inline void yuv_px(const rp_fit_scaler *s, int64_t y, int64_t u, int64_t 
     out[2] = clamp255((l + s->cbu * u) >> 16);
 }
 
-/* Row y of yuv[] (4:4:4) into RGB24 at out. */
+/* Row y of yuv[] (4:4:4) into RGB24 at out; with alpha, composited over black as a
+ * still's is (image.c), at the alpha's depth: c * a / amax, rounded to nearest. */
 static void yuv_rgb(const rp_fit_scaler *s, int y, uint8_t *out)
 {
     const int64_t y0 = (int64_t)16 << (s->depth - 8), c0 = (int64_t)128 << (s->depth - 8);
@@ -150,12 +153,21 @@ static void yuv_rgb(const rp_fit_scaler *s, int y, uint8_t *out)
     if (s->depth == 8) {
         for (int x = 0; x < s->dst.w; x++)
             yuv_px(s, p0[x] - y0, p1[x] - c0, p2[x] - c0, out + 3 * x);
-        return;
+    } else {
+        const uint16_t *q0 = (const uint16_t *)p0, *q1 = (const uint16_t *)p1,
+                       *q2 = (const uint16_t *)p2;
+        for (int x = 0; x < s->dst.w; x++)
+            yuv_px(s, q0[x] - y0, q1[x] - c0, q2[x] - c0, out + 3 * x);
     }
-    const uint16_t *q0 = (const uint16_t *)p0, *q1 = (const uint16_t *)p1,
-                   *q2 = (const uint16_t *)p2;
-    for (int x = 0; x < s->dst.w; x++)
-        yuv_px(s, q0[x] - y0, q1[x] - c0, q2[x] - c0, out + 3 * x);
+    if (!s->alpha)
+        return;
+    const uint8_t *pa = s->yuv[3] + (size_t)y * s->yuv_stride[3];
+    const unsigned amax = (1u << s->depth) - 1;
+    for (int x = 0; x < s->dst.w; x++) {
+        unsigned a = s->depth == 8 ? pa[x] : ((const uint16_t *)pa)[x];
+        for (int c = 0; c < 3; c++)
+            out[3 * x + c] = (uint8_t)((out[3 * x + c] * a + amax / 2) / amax);
+    }
 }
 
 int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int src_h, int pix_fmt,
@@ -201,28 +213,37 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
     /* Limited-range YUV in integers: libswscale's accurate RGB conversion of it (FFmpeg
      * 5.1) comes out about 2 levels dark (a flat Y 126 gave 126, not 128), and its faster
      * one is not the same on every machine. The scaling and the chroma's interpolation
-     * stay libswscale's, into 4:4:4 at the source's depth. An alpha plane is dropped there,
-     * as RGB24 dropped it (yuva420p took the old conversion: a level dark, edges rung). */
+     * stay libswscale's, into 4:4:4 at the source's depth (YUVA with an alpha plane, which
+     * is then composited over black, as a still image's alpha is). */
     int kr = 0, kb = 0;
     const int yuv = !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) &&
                     desc->nb_components >= 3 && color_range != AVCOL_RANGE_JPEG &&
                     strncmp(desc->name, "yuvj", 4) != 0 && desc->comp[0].depth >= 8 &&
                     desc->comp[0].depth <= 16 && matrix_k(colorspace, &kr, &kb);
-    enum AVPixelFormat mid = AV_PIX_FMT_RGB24;
+    /* A palette may hold alpha too (FFmpeg flags pal8 so). */
+    s->alpha = (desc->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+    enum AVPixelFormat mid = s->alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
     if (yuv) {
         const int d = desc->comp[0].depth; /* 9 bits are kept in 10, 11 in 12, 14 in 16 */
         s->depth = d == 8 ? 8 : d <= 10 ? 10 : d <= 12 ? 12 : 16;
-        mid = s->depth == 8    ? AV_PIX_FMT_YUV444P
-              : s->depth == 10 ? AV_PIX_FMT_YUV444P10
-              : s->depth == 12 ? AV_PIX_FMT_YUV444P12
-                               : AV_PIX_FMT_YUV444P16;
+        if (!s->alpha)
+            mid = s->depth == 8    ? AV_PIX_FMT_YUV444P
+                  : s->depth == 10 ? AV_PIX_FMT_YUV444P10
+                  : s->depth == 12 ? AV_PIX_FMT_YUV444P12
+                                   : AV_PIX_FMT_YUV444P16;
+        else
+            mid = s->depth == 8    ? AV_PIX_FMT_YUVA444P
+                  : s->depth == 10 ? AV_PIX_FMT_YUVA444P10
+                  : s->depth == 12 ? AV_PIX_FMT_YUVA444P12
+                                   : AV_PIX_FMT_YUVA444P16;
         yuv_terms(s, kr, kb);
         if (av_image_alloc(s->yuv, s->yuv_stride, s->dst.w, s->dst.h, mid, 64) < 0)
             s->yuv[0] = NULL;
     }
     s->sws = sws_getContext(s->crop.w, s->crop.h, (enum AVPixelFormat)pix_fmt, s->dst.w, s->dst.h,
                             mid, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
-    if (av_image_alloc(s->tmp, s->tmp_stride, s->dst.w, s->dst.h, AV_PIX_FMT_RGB24, 64) < 0)
+    if (av_image_alloc(s->tmp, s->tmp_stride, s->dst.w, s->dst.h,
+                       s->alpha && !yuv ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24, 64) < 0)
         s->tmp[0] = NULL;
     if (!s->sws || !s->tmp[0] || (yuv && !s->yuv[0])) {
         ret = rp_error_set(err, s->sws ? RP_ERR_NOMEM : RP_ERR_FORMAT, !s->sws,
@@ -273,9 +294,18 @@ int rp_fit_scaler_run(rp_fit_scaler *s, const uint8_t *const src[4], const int s
             memset(out, 0, row);
             continue;
         }
+        const uint8_t *in = s->tmp[0] + (size_t)(y - s->dst.y) * s->tmp_stride[0];
         memset(out, 0, (size_t)s->dst.x * 3);
-        memcpy(out + (size_t)s->dst.x * 3, s->tmp[0] + (size_t)(y - s->dst.y) * s->tmp_stride[0],
-               (size_t)s->dst.w * 3);
+        if (s->alpha && !s->yuv[0]) { /* RGBA over black, as image.c composites a still */
+            uint8_t *o = out + (size_t)s->dst.x * 3;
+            for (int x = 0; x < s->dst.w; x++, in += 4, o += 3) {
+                unsigned a = in[3];
+                for (int c = 0; c < 3; c++)
+                    o[c] = (uint8_t)((in[c] * a + 127) / 255);
+            }
+        } else {
+            memcpy(out + (size_t)s->dst.x * 3, in, (size_t)s->dst.w * 3);
+        }
         memset(out + (size_t)(s->dst.x + s->dst.w) * 3, 0,
                (size_t)(s->dst_w - s->dst.x - s->dst.w) * 3);
     }

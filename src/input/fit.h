@@ -47,9 +47,10 @@ int rp_fit_scaler_new(rp_fit_scaler **scaler, enum rp_fit fit, int src_w, int sr
                       int sar_num, int sar_den, int colorspace, int color_range, int dst_w,
                       int dst_h, rp_error *err);
 
-/** Convert one picture into rgb (dst_w * dst_h * 3 bytes, rows packed). The source planes
- * must be padded and aligned as av_frame_get_buffer()/av_image_alloc() make them
- * (libswscale reads a little past a row). Allocates nothing. Returns RP_OK or
+/** Convert one picture into rgb (dst_w * dst_h * 3 bytes, rows packed); a layout with
+ * alpha is composited over black, round(c * a / amax), as image.c composites a still. The
+ * source planes must be padded and aligned as av_frame_get_buffer()/av_image_alloc() make
+ * them (libswscale reads a little past a row). Allocates nothing. Returns RP_OK or
  * RP_ERR_FORMAT when libswscale fails. */
 int rp_fit_scaler_run(rp_fit_scaler *scaler, const uint8_t *const src[4], const int src_stride[4],
                       uint8_t *rgb);

@@ -783,6 +783,21 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, rp_error *er
                                 : "unknown codec");
     }
     AVStream *st = v->fc->streams[v->index];
+    /* VP8 and VP9 keep alpha in a second stream of Matroska's block additions (WebM's
+     * alpha_mode 1), which only libvpx's decoders read: FFmpeg's own would drop it. */
+    const AVDictionaryEntry *am = av_dict_get(st->metadata, "alpha_mode", NULL, 0);
+    enum AVCodecID id = st->codecpar->codec_id;
+    if (am && !strcmp(am->value, "1") && (id == AV_CODEC_ID_VP8 || id == AV_CODEC_ID_VP9)) {
+        const char *name = id == AV_CODEC_ID_VP9 ? "libvpx-vp9" : "libvpx";
+        const AVCodec *vpx = avcodec_find_decoder_by_name(name);
+        if (!vpx) {
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "'%s': its %s video has alpha, which only the %s decoder reads, "
+                                "and this FFmpeg has none",
+                                path, avcodec_get_name(id), name);
+        }
+        *codec = vpx;
+    }
     v->tb = st->time_base;
     if (v->tb.num <= 0 || v->tb.den <= 0) {
         return rp_error_set(err, RP_ERR_FORMAT, 1, "video '%s' has no time base", path);

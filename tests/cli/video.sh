@@ -447,3 +447,69 @@ check "raw.h264 looped: 250 frames, the clip 2.5 times" \
     cmp -s <(hashes rawloop.md5) <(cat raw.h264.theirs raw.h264.theirs raw.h264.theirs | head -250)
 "$ROCKPOOL" -q flat.scene -i raw.h264 --start 80 -f framemd5 -o - 2>/dev/null | hashes /dev/stdin >rawpart
 check "raw.h264 from frame 80 equals the full run's end" cmp -s rawpart <(tail -n 20 raw.h264.theirs)
+
+# ---- alpha: composited over black, as a still background's alpha is ---------------------
+# testsrc2 under an alpha of 0 (columns 0-15), a ramp, and 255 (columns 80-95), in the
+# layouts alpha travels in: PNG and QuickTime RLE (RGBA), FFV1 and VP9 (yuva420p, VP9's
+# alpha read by libvpx as ffmpeg needs -c:v libvpx-vp9 for it), ProRes 4444 (12-bit
+# yuva444p). Before, the alpha was dropped and the colour shown as if opaque.
+printf 'fps 10\n' >flat10.scene
+ASRC="testsrc2=size=96x54:rate=10:duration=0.5,format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(X,16),0,if(gte(X,80),255,mod(X*9+Y*5,256)))'"
+gen -f lavfi -i "$ASRC" -c:v png a_png.mov
+gen -f lavfi -i "$ASRC" -c:v qtrle -pix_fmt argb a_qtrle.mov
+gen -f lavfi -i "$ASRC" -c:v ffv1 -pix_fmt yuva420p a_ffv1.mkv
+gen -f lavfi -i "$ASRC" -c:v libvpx-vp9 -pix_fmt yuva420p -lossless 1 a_vp9.webm
+gen -f lavfi -i "$ASRC" -c:v prores_ks -profile:v 4444 -pix_fmt yuva444p10le a_prores.mov
+gen -i a_png.mov -frames:v 1 a_still.png
+# over COLOUR ALPHA OURS TOL: OURS (RGB24) is COLOUR (RGB24, or RGBA when ALPHA is -) over
+# black, each sample round(c * a / 255), within TOL levels; where a is 0, exactly black.
+over() {
+    python3 - "$@" <<'PY'
+import sys
+col, alp, ours, tol = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+c, o = open(col, 'rb').read(), open(ours, 'rb').read()
+if alp == '-':
+    rgb = [c[i] for i in range(len(c)) if i % 4 != 3]
+    a = c[3::4]
+else:
+    rgb, a = c, open(alp, 'rb').read()
+if not o or len(o) != len(rgb) or len(a) * 3 != len(rgb):
+    sys.exit("sizes %d %d %d" % (len(o), len(rgb), len(a)))
+worst = 0
+for i, v in enumerate(o):
+    al = a[i // 3]
+    want = (rgb[i] * al + 127) // 255
+    d = abs(v - want)
+    if d > tol or (al == 0 and v != 0):
+        sys.exit("sample %d (pixel %d): %d, wanted %d (alpha %d)" % (i, i // 3, v, want, al))
+    worst = max(worst, d)
+print("worst %d" % worst)
+PY
+}
+raw() { ffmpeg -v error "$@" -sws_flags $SWS -f rawvideo -; }
+for c in a_png.mov a_qtrle.mov a_ffv1.mkv a_vp9.webm a_prores.mov; do
+    rm -rf afr && mkdir afr
+    expect_status "$c with alpha: render" 0 "$ROCKPOOL" -q flat10.scene -s 96x54 -i "$c" \
+        -o afr/f_%02d.png
+    ffmpeg -v error -i afr/f_%02d.png -f rawvideo -pix_fmt rgb24 - >"$c.ours"
+    [ "$c" = a_png.mov ] && cp afr/f_00.png a_png.first.png
+    dec=()
+    case $c in *.webm) dec=(-c:v libvpx-vp9) ;; esac
+    case $c in
+    a_png.mov | a_qtrle.mov)
+        raw -i "$c" -pix_fmt rgba >"$c.rgba"
+        check "$c: 5 frames, its alpha over black, exactly" over "$c.rgba" - "$c.ours" 0 ;;
+    a_prores.mov) # 12 bits: ffmpeg's RGBA is 8-bit and ~2 levels dark
+        raw -i "$c" -pix_fmt rgba >"$c.rgba"
+        check "$c: 5 frames, its alpha over black, within 3 levels" \
+            over "$c.rgba" - "$c.ours" 3 ;;
+    *)  rgb_of "$c" "$c.rgb"
+        raw "${dec[@]}" -i "$c" -vf alphaextract -pix_fmt gray >"$c.a"
+        check "$c: 5 frames, its alpha over black, exactly" over "$c.rgb" "$c.a" "$c.ours" 0 ;;
+    esac
+done
+expect_status "the PNG clip's first frame as a still" 0 "$ROCKPOOL" -q flat10.scene -s 96x54 \
+    -i a_still.png -n 1 -o a_still_out.png
+check "... has the video's first frame's pixels, byte for byte" cmp -s \
+    <(ffmpeg -v error -i a_still_out.png -f rawvideo -pix_fmt rgb24 -) \
+    <(ffmpeg -v error -i a_png.first.png -f rawvideo -pix_fmt rgb24 -)

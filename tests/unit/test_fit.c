@@ -273,9 +273,9 @@ static void test_scaler_yuv_levels(void **state)
     }
 }
 
-/* A yuva420p picture is its yuv420p picture with an alpha plane the RGB drops: the same
- * RGB (it took libswscale's own conversion, a level dark and rung at colour edges). */
-static void rgb_of(int fmt, uint8_t *rgb)
+/* The same random yuv420p picture, and with alpha >= 0 a yuva420p one with that alpha
+ * plane, fitted to (BW / 2 + 3) x (BH / 2 + 1). */
+static void rgb_of(int fmt, int alpha, uint8_t *rgb)
 {
     uint8_t *src[4];
     int stride[4];
@@ -283,7 +283,7 @@ static void rgb_of(int fmt, uint8_t *rgb)
     rp_error err;
     uint32_t r = 12345;
     assert_true(av_image_alloc(src, stride, BW, BH, fmt, 64) >= 0);
-    for (int p = 0; p < 4 && src[p]; p++) {
+    for (int p = 0; p < 3; p++) {
         int h = p == 1 || p == 2 ? BH / 2 : BH, w = p == 1 || p == 2 ? BW / 2 : BW;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
@@ -291,6 +291,9 @@ static void rgb_of(int fmt, uint8_t *rgb)
                 src[p][y * stride[p] + x] = (uint8_t)(16 + (r >> 16) % 220);
             }
     }
+    if (src[3])
+        for (int y = 0; y < BH; y++)
+            memset(src[3] + y * stride[3], alpha, BW);
     assert_int_equal(rp_fit_scaler_new(&s, RP_FIT_COVER, BW, BH, fmt, 1, 1, AVCOL_SPC_BT709,
                                        AVCOL_RANGE_MPEG, BW / 2 + 3, BH / 2 + 1, &err),
                      RP_OK);
@@ -299,13 +302,28 @@ static void rgb_of(int fmt, uint8_t *rgb)
     av_freep(&src[0]);
 }
 
-static void test_scaler_alpha_dropped(void **state)
+/* A yuva420p picture's alpha is composited over black, each sample round(c * a / 255), as
+ * a still image's is (image.c): opaque, it is the yuv420p picture; transparent, black; at
+ * alpha 128, every sample scaled by 128/255 (before, the alpha was dropped). */
+static void test_scaler_alpha_over_black(void **state)
 {
     static uint8_t a[BW * BH * 3], b[BW * BH * 3];
+    const size_t n = (size_t)(BW / 2 + 3) * (BH / 2 + 1) * 3;
+    size_t nonzero = 0;
     (void)state;
-    rgb_of(AV_PIX_FMT_YUV420P, a);
-    rgb_of(AV_PIX_FMT_YUVA420P, b);
-    assert_memory_equal(a, b, (size_t)(BW / 2 + 3) * (BH / 2 + 1) * 3);
+    rgb_of(AV_PIX_FMT_YUV420P, -1, a);
+    rgb_of(AV_PIX_FMT_YUVA420P, 255, b);
+    assert_memory_equal(a, b, n);
+    rgb_of(AV_PIX_FMT_YUVA420P, 0, b);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(b[i], 0);
+    rgb_of(AV_PIX_FMT_YUVA420P, 128, b);
+    for (size_t i = 0; i < n; i++) {
+        nonzero += a[i] > 1;
+        if (b[i] != (a[i] * 128 + 127) / 255)
+            fail_msg("sample %zu: %d, want %d", i, b[i], (a[i] * 128 + 127) / 255);
+    }
+    assert_true(nonzero > n / 2);
 }
 
 static void test_scaler_refuses(void **state)
@@ -336,7 +354,7 @@ int main(void)
         cmocka_unit_test(test_scaler_crop_and_pad),
         cmocka_unit_test(test_scaler_refuses),
         cmocka_unit_test(test_scaler_yuv_levels),
-        cmocka_unit_test(test_scaler_alpha_dropped),
+        cmocka_unit_test(test_scaler_alpha_over_black),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
