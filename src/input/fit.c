@@ -2,6 +2,7 @@
  * exact integer arithmetic, and the libswscale conversion that applies them. */
 #include "input/fit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,9 +246,22 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
     if (av_image_alloc(s->tmp, s->tmp_stride, s->dst.w, s->dst.h,
                        s->alpha && !yuv ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24, 64) < 0)
         s->tmp[0] = NULL;
-    if (!s->sws || !s->tmp[0] || (yuv && !s->yuv[0])) {
-        ret = rp_error_set(err, s->sws ? RP_ERR_NOMEM : RP_ERR_FORMAT, !s->sws,
-                           s->sws ? "out of memory" : "cannot convert %s to RGB", desc->name);
+    if (!s->sws) {
+        /* The layout is one libswscale reads (checked above): it is the scale it refuses, a
+         * side grown or shrunk by thousands of times (a 4000x2 strip covering 64x36). */
+        char part[96] = "";
+        if (s->crop.w != src_w || s->crop.h != src_h)
+            snprintf(part, sizeof part, " (the %dx%d part fit %s keeps)", s->crop.w, s->crop.h,
+                     rp_fit_name(fit));
+        ret = rp_error_set(err, RP_ERR_FORMAT, 1,
+                           "cannot scale a %dx%d %s picture%s to %dx%d (libswscale refuses so "
+                           "far a scale): use a picture nearer that shape",
+                           src_w, src_h, desc->name, part, s->dst.w, s->dst.h);
+        rp_fit_scaler_free(&s);
+        return ret;
+    }
+    if (!s->tmp[0] || (yuv && !s->yuv[0])) {
+        ret = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
         rp_fit_scaler_free(&s);
         return ret;
     }

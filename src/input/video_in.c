@@ -416,6 +416,11 @@ static int ensure_scaler(rp_video_in *v, const AVFrame *f, rp_error *err)
     rp_fit_scaler_free(&v->scaler);
     ret = rp_fit_scaler_new(&v->scaler, v->opts.fit, f->width, f->height, f->format, sar.num,
                             sar.den, f->colorspace, f->color_range, v->width, v->height, err);
+    if (ret && err->bad_input) { /* the scaler's reason, with the file it is about */
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return rp_error_set(err, ret, 1, "video '%s': %s", v->path, why);
+    }
     if (ret)
         return ret;
     v->src_w = f->width;

@@ -513,3 +513,20 @@ expect_status "the PNG clip's first frame as a still" 0 "$ROCKPOOL" -q flat10.sc
 check "... has the video's first frame's pixels, byte for byte" cmp -s \
     <(ffmpeg -v error -i a_still_out.png -f rawvideo -pix_fmt rgb24 -) \
     <(ffmpeg -v error -i a_png.first.png -f rawvideo -pix_fmt rgb24 -)
+
+# ---- a scale libswscale refuses: said so, naming the file (was "cannot convert yuv444p to
+# RGB", which it can, and no file) -------------------------------------------------------
+# (4000x2 pixels 1:2000 wide, as ffmpeg's scale filter makes a 64x64 picture 4000x2: a square,
+# of which cover keeps 4000x1 for 64x36.)
+gen -f lavfi -i color=c=0x3366CC:s=64x64:r=25:d=0.2 -vf scale=4000:2 -pix_fmt yuv444p \
+    -c:v ffv1 strip.mkv
+rm -f out.png
+expect_status "a 4000x2 clip fitted into 64x36: exit 2" 2 "$ROCKPOOL" -q flat.scene -s 64x36 \
+    -i strip.mkv -o out.png -n 1
+stderr_has "... names the file" "video 'strip.mkv': "
+stderr_has "... and says the scale is refused" "cannot scale a 4000x2 yuv444p picture (the 4000x1 part fit cover keeps) to 64x36 (libswscale refuses so far a scale)"
+nothing_written "... and writes nothing"
+expect_status "... stretched: exit 2" 2 "$ROCKPOOL" -q flat.scene -s 64x36 --fit stretch \
+    -i strip.mkv -o out.png -n 1
+stderr_has "... says so" "video 'strip.mkv': cannot scale a 4000x2 yuv444p picture to 64x36 (libswscale refuses so far a scale)"
+nothing_written "... and writes nothing"
