@@ -36,6 +36,7 @@ typedef struct rp_cli {
      * the frame rate is known (is_frames: a frame number, already in run.start/end). */
     rp_cli_time start_at, end_at;
     int times; /* either is a time, or an end below is to be worked out */
+    int again; /* a session is being made again (times, a chunk's tag): its warnings were said */
     /* FFmpeg's spellings: -ss given (then -t is a span from it, in span; value -1: none),
      * -t given, and -frames:v N (vframes, -1: none), resolved with the times. */
     int ss_given, t_given;

@@ -179,6 +179,8 @@ static void warn_cb(void *ctx, const char *msg)
 {
     const rp_cli *cli = ctx;
     char text[sizeof((rp_error *)0)->msg];
+    if (cli->again) /* the session made before with the same inputs said it */
+        return;
     snprintf(text, sizeof text, "%s", msg);
     clean(text);
     if (cli->loglevel >= RP_LOG_WARNING)
@@ -426,7 +428,10 @@ static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_
     rp_settings_get_info(sum.settings, &info);
     rp_cli_resolve_times(cli, info.fps, info.fps_den, sum.frames);
     rp_session_free(s);
-    return rp_session_new(s, scene, &cli->run, err);
+    cli->again = 1;
+    int r = rp_session_new(s, scene, &cli->run, err);
+    cli->again = 0;
+    return r;
 }
 
 /* A chunk (a range asked for) without --job-id=LINE is tagged with its own job line, as
@@ -445,7 +450,10 @@ static int tag_chunk(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_summ
         return 0;
     cli->run.job_id = job;
     rp_session_free(s);
-    if (rp_session_new(s, scene, &cli->run, err))
+    cli->again = 1;
+    int r = rp_session_new(s, scene, &cli->run, err);
+    cli->again = 0;
+    if (r)
         return 1;
     rp_session_summary(*s, sum);
     return 0;

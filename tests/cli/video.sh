@@ -530,3 +530,15 @@ expect_status "... stretched: exit 2" 2 "$ROCKPOOL" -q flat.scene -s 64x36 --fit
     -i strip.mkv -o out.png -n 1
 stderr_has "... says so" "video 'strip.mkv': cannot scale a 4000x2 yuv444p picture to 64x36 (libswscale refuses so far a scale)"
 nothing_written "... and writes nothing"
+
+# ---- each warning once: a single still (-o x.png), a range given as times and a chunk make
+# the session again; its warnings were said three times ------------------------------------
+gen -f lavfi -i testsrc2=size=64x36:rate=5:duration=1 anim.gif
+gen -f lavfi -i testsrc2=size=320x180:rate=25:duration=1 -vf scale=161:91,setsar=1 -c:v ffv1 odd.mkv
+count() { grep -c "$1" "$WORK/err"; }
+expect_status "an animated GIF into one PNG" 0 "$ROCKPOOL" flat.scene -i anim.gif -o still.png
+check "... warns once ($(count 'animated GIF'))" test "$(count 'animated GIF')" = 1
+rm -f odd.mp4
+expect_status "an odd-sized clip, frames 0.2s to 0.6s" 0 "$ROCKPOOL" flat.scene -i odd.mkv \
+    --start 0.2s --end 0.6s -o odd.mp4
+check "... says the size once ($(count 'is odd'))" test "$(count 'is odd')" = 1
