@@ -79,6 +79,7 @@ struct rp_video_in {
 
     rp_fit_scaler *scaler;
     int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
+    int trc; /* the first frame's transfer (AVColorTransferCharacteristic), or the stream's */
 
     /* decoder state (worker, or open before any worker) */
     int need_key;      /* after a seek: drop frames until a keyframe */
@@ -430,6 +431,10 @@ static int ensure_scaler(rp_video_in *v, const AVFrame *f, rp_error *err)
     v->sar_den = sar.den;
     v->colorspace = f->colorspace;
     v->range = f->color_range;
+    if (!v->trc)
+        v->trc = f->color_trc != AVCOL_TRC_UNSPECIFIED
+                     ? (int)f->color_trc
+                     : (int)v->fc->streams[v->index]->codecpar->color_trc;
     return RP_OK;
 }
 
@@ -1016,6 +1021,15 @@ void rp_video_in_info(const rp_video_in *v, int *width, int *height, int *sar_nu
     *height = v->src_h;
     *sar_num = v->sar_num;
     *sar_den = v->sar_den;
+}
+
+const char *rp_video_in_hdr(const rp_video_in *v)
+{
+    switch (v->trc) {
+    case AVCOL_TRC_SMPTE2084: return "PQ (SMPTE ST 2084)";
+    case AVCOL_TRC_ARIB_STD_B67: return "HLG (ARIB STD-B67)";
+    default: return NULL;
+    }
 }
 
 /* A failure while frames are read: kept (v->failed, v->fmsg) and told again on every later

@@ -62,6 +62,10 @@ void rp_video_in_origin(const rp_video_in *v, int64_t *num, int64_t *den);
 /** The source's coded size and sample aspect ratio, for messages. */
 void rp_video_in_info(const rp_video_in *v, int *width, int *height, int *sar_num, int *sar_den);
 
+/** The name of the first frame's HDR transfer, "PQ (SMPTE ST 2084)" or "HLG (ARIB
+ * STD-B67)", whose coded values are drawn as they are (no tone mapping); NULL for others. */
+const char *rp_video_in_hdr(const rp_video_in *v);
+
 /** The frame to show at time num/den seconds (num >= 0, 1 <= den <= INT32_MAX): *rgb points
  * at width*height*3 bytes, valid until the next call or rp_video_in_close. Times should not
  * decrease from call to call; the first call may be at any time (the source seeks to the

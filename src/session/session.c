@@ -304,6 +304,19 @@ static int resolve_settings(rp_session *se, rp_error *err)
                  s.background);
         se->run->warn(se->run->warn_ctx, msg);
     }
+    /* HDR footage (PQ, HLG: an iPhone's HDR video is HLG) is drawn by its coded values, as
+     * ffmpeg converts it without a tone-mapping filter: said, with the conversion that maps
+     * it to SDR first. */
+    if (bg.is_video && bg.hdr && se->run->warn) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg,
+                 "'%.200s' is HDR video, %s: its coded values are drawn as SDR, without tone "
+                 "mapping, so its colours look flat and dim (to map it to SDR first: ffmpeg -i "
+                 "IN -vf zscale=t=linear:npl=100,format=gbrpf32le,tonemap=hable,zscale=p=bt709:"
+                 "t=bt709:m=bt709:r=tv,format=yuv420p OUT.mp4)",
+                 s.background, bg.hdr);
+        se->run->warn(se->run->warn_ctx, msg);
+    }
     rp_settings_free(&merged); /* s.background pointed into it: not used below */
     if (!sized && bg.width) {
         w = bg.width;

@@ -542,3 +542,15 @@ rm -f odd.mp4
 expect_status "an odd-sized clip, frames 0.2s to 0.6s" 0 "$ROCKPOOL" flat.scene -i odd.mkv \
     --start 0.2s --end 0.6s -o odd.mp4
 check "... says the size once ($(count 'is odd'))" test "$(count 'is odd')" = 1
+
+# ---- HDR footage (PQ, HLG: an iPhone's HDR video) is drawn by its coded values: said --------
+for spec in "hlg.mp4 arib-std-b67 HLG" "pq.mkv smpte2084 PQ"; do
+    set -- $spec
+    gen -f lavfi -i testsrc2=size=160x90:rate=25:duration=0.2 -pix_fmt yuv420p10le -c:v libx265 \
+        -x265-params log-level=0 -colorspace bt2020nc -color_primaries bt2020 -color_trc "$2" "$1"
+    expect_status "$3 clip: rendered" 0 "$ROCKPOOL" flat.scene -i "$1" -o "$1.png"
+    stderr_has "... with a warning" "'$1' is HDR video, $3 ("
+    check "... once" test "$(count 'is HDR video')" = 1
+done
+expect_status "an SDR clip" 0 "$ROCKPOOL" flat.scene -i a_ffv1.mkv -s 96x54 -o sdr.png
+check "... is not called HDR" test "$(count 'HDR')" = 0
