@@ -287,6 +287,10 @@ static int validate(const rp_output_spec *opts, rp_error *err)
     if (!opts->path || !*opts->path) {
         return rp_error_set(err, RP_ERR_INVALID, 1, "no output path");
     }
+    /* a caller's value outside the enum (RP_FORMAT_WEBP is its last) */
+    if (opts->format < RP_FORMAT_NONE || opts->format > RP_FORMAT_WEBP)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "output format %d is none of enum rp_format",
+                            (int)opts->format);
     if (!b) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "cannot tell the output format of '%s': use -f NAME, or a path ending "

@@ -233,6 +233,14 @@ static void test_max_memory_zero_is_no_limit(void **state)
         refused(r_crf, &err);
         rp_session_free(&s);
     }
+    /* a format outside enum rp_format is named so, not taken for a path it cannot tell */
+    rp_run fmt = memory_run();
+    fmt.out.path = "never.mp4";
+    fmt.out.format = (enum rp_format)77;
+    assert_int_equal(rp_session_new(&s, scene, &fmt, &err), RP_OK);
+    refused(rp_session_check_outputs(s, &err), &err);
+    assert_non_null(strstr(err.msg, "enum rp_format"));
+    rp_session_free(&s);
     rp_run nums = memory_run();
     nums.out.bitrate = -1;
     assert_int_equal(rp_session_new(&s, scene, &nums, &err), RP_OK);
