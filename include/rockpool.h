@@ -322,7 +322,10 @@ int64_t rp_session_written(const rp_session *s);
  * place; frees the session and nulls *s whatever happens. On failure nothing that looks
  * complete is left. *frames (may be NULL) gets the frame count of the encoded output.
  * A NULL s or *s is RP_ERR_INVALID (bad_input), nothing done; a session never started
- * (or after a failed call) is RP_ERR_INVALID too, and aborted: nothing is written. */
+ * (or after a failed call) is RP_ERR_INVALID too, and aborted: nothing is written. Closed
+ * before its last frame, a session keeps the frames written (the video cut short, as after
+ * a stop) but writes no checkpoint; closed before its first, it keeps nothing and is
+ * RP_ERR_INVALID (RP_ERR_INTERRUPTED, not bad input, after a stop). */
 int rp_session_close(rp_session **s, int64_t *frames, rp_error *err);
 
 /** Remove everything the session created and free it; NULL and a NULL *s are no-ops. */

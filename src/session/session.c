@@ -1276,10 +1276,23 @@ int rp_session_close(rp_session **ps, int64_t *frames, rp_error *err)
         rp_session_abort(ps);
         return r;
     }
-    int r = rp_writer_finish(&se->writer, err);
     int stopped = se->run->stop && *se->run->stop;
-    /* A checkpoint is only kept for a whole run. */
-    if (!r && se->state_file && stopped)
+    /* Closed (or stopped) before the first frame: a video of no frame would not play, and a
+     * range without frames is refused before anything is made; nothing is kept, as the
+     * program keeps nothing then. */
+    if (!se->written) {
+        int r = stopped ? rp_error_set(err, RP_ERR_INTERRUPTED, 0,
+                                       "interrupted before the first frame: nothing written")
+                        : rp_error_set(err, RP_ERR_INVALID, 1,
+                                       "rp_session_close before the first frame: nothing "
+                                       "written");
+        rp_session_abort(ps);
+        return r;
+    }
+    int r = rp_writer_finish(&se->writer, err);
+    /* A checkpoint is only kept for a whole run: not after a stop, nor when the caller
+     * closes the session before its last frame (the outputs are kept, cut short). */
+    if (!r && se->state_file && (stopped || se->k < se->end))
         rp_output_file_abort(&se->state_file);
     if (!r && se->state_file)
         r = write_state(se, err);

@@ -431,6 +431,98 @@ static void test_stop_is_not_bad_input(void **state)
     rp_scene_free(&scene);
 }
 
+/* Whether path exists. */
+static int exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* The FRAME markers of a Y4M file (the header line first, then "FRAME\n" and the planes). */
+static int y4m_frames(const char *path, size_t frame_bytes)
+{
+    size_t len, at;
+    uint8_t *y4m = slurp(path, &len);
+    int n = 0;
+    assert_true(len > 10 && !memcmp(y4m, "YUV4MPEG2 ", 10));
+    for (at = 0; at < len && y4m[at] != '\n'; at++)
+        ;
+    for (at++; at + 6 <= len; at += 6 + frame_bytes, n++)
+        assert_memory_equal(y4m + at, "FRAME\n", 6);
+    assert_int_equal(at, len);
+    free(y4m);
+    return n;
+}
+
+/* A session closed before its last frame keeps the frames written, as after a stop, but no
+ * checkpoint (only a whole run writes one); closed before its first frame it keeps nothing
+ * (a video of no frame; it kept an empty one and said RP_OK), RP_ERR_INTERRUPTED after a
+ * stop and not bad input. A whole run writes the checkpoint: the control. */
+static void test_close_early(void **state)
+{
+    const char *dir = *state;
+    static volatile sig_atomic_t stop;
+    rp_scene *scene = load();
+    rp_run run = memory_run();
+    rp_session *s = NULL;
+    const rp_frame *f;
+    rp_error err;
+    char *out = strdup(join(dir, "o.y4m")), *st = strdup(join(dir, "o.state"));
+    const size_t frame_bytes = 96 * 64 * 3 / 2; /* 4:2:0 */
+    run.out.path = out;
+    run.out.overwrite = 1;
+    run.save_state = st;
+    run.stop = &stop;
+
+    /* 5 of 12 frames */
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    for (int k = 0; k < 5; k++) {
+        assert_int_equal(rp_session_next(s, &f, &err), RP_OK);
+        assert_non_null(f);
+    }
+    int64_t frames = -1;
+    assert_int_equal(rp_session_close(&s, &frames, &err), RP_OK);
+    assert_int_equal(frames, 5);
+    assert_int_equal(y4m_frames(out, frame_bytes), 5);
+    assert_false(exists(st));
+    remove(out);
+
+    /* none */
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    refused(rp_session_close(&s, &frames, &err), &err);
+    assert_null(s);
+    assert_false(exists(out));
+    assert_false(exists(st));
+
+    /* stopped before the first (the stop is seen between simulation steps: frames 0..5
+     * are simulated before frame 6, the first written) */
+    run.start = 6;
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    stop = SIGINT;
+    assert_int_equal(rp_session_next(s, &f, &err), RP_OK);
+    assert_null(f);
+    assert_int_equal(rp_session_close(&s, &frames, &err), RP_ERR_INTERRUPTED);
+    assert_int_equal(err.bad_input, 0);
+    assert_false(exists(out));
+    stop = 0;
+    run.start = 0;
+
+    /* the whole run: all frames and the checkpoint */
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    assert_int_equal(finish(&s), RP_OK);
+    assert_int_equal(y4m_frames(out, frame_bytes), FRAMES);
+    assert_true(exists(st));
+    free(out);
+    free(st);
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_checks_after_start),
         cmocka_unit_test(test_max_memory_zero_is_no_limit),
         cmocka_unit_test(test_stop_is_not_bad_input),
+        cmocka_unit_test_setup_teardown(test_close_early, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_two_sessions_one_output, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
