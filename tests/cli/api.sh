@@ -162,6 +162,14 @@ for user in src/frei0r/plugin.c src/frei0r/images.h web/rpweb.c tests/tools/rpco
         ok "$user includes rpcore.h and no private header"
     fi
 done
+# The session API's unit test (tests/unit/test_session.c) is a program embedding the library:
+# rockpool.h and the tests' temporary-directory helper, no header of src/.
+if grep -n '^#include "' "$root/tests/unit/test_session.c" |
+    grep -v '#include "rockpool.h"\|#include "tmpdir.h"' >inc.txt; then
+    bad "tests/unit/test_session.c includes rockpool.h and no private header"; cat inc.txt
+else
+    ok "tests/unit/test_session.c includes rockpool.h and no private header"
+fi
 # includes_only DIR ALLOWED WHAT: every .c and .h of src/DIR includes only the quoted
 # headers the grep pattern ALLOWED matches ("ok DIR/FILE WHAT").
 includes_only() {
