@@ -1190,6 +1190,10 @@ static int next_frame(rp_session *se, const rp_frame **frame, rp_error *err)
         se->k = se->start;
     if (se->k >= se->end)
         return RP_OK;
+    /* a stop asked for is seen before the frame too, not only between its steps (a frame
+     * that needs no step, such as frame 0, would be written after it) */
+    if (se->run->stop && *se->run->stop)
+        return RP_OK;
     int64_t k = se->k;
     const uint8_t *background;
     int r = rp_source_frame(se->background, k, se->s.fps, se->s.fps_den, &background, err);

@@ -512,6 +512,17 @@ static void test_close_early(void **state)
     stop = 0;
     run.start = 0;
 
+    /* stopped before frame 0, which needs no step: nothing is written either */
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_start(s, &err), RP_OK);
+    stop = SIGINT;
+    assert_int_equal(rp_session_next(s, &f, &err), RP_OK);
+    assert_null(f);
+    assert_int_equal(rp_session_written(s), 0);
+    assert_int_equal(rp_session_close(&s, &frames, &err), RP_ERR_INTERRUPTED);
+    assert_false(exists(out));
+    stop = 0;
+
     /* the whole run: all frames and the checkpoint */
     assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
     assert_int_equal(rp_session_start(s, &err), RP_OK);
