@@ -43,7 +43,7 @@
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
 #define RP_CORE_VERSION_MINOR 6
-#define RP_CORE_VERSION_PATCH 2
+#define RP_CORE_VERSION_PATCH 3
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
     RP_CORE_VERSION_INT(RP_CORE_VERSION_MAJOR, RP_CORE_VERSION_MINOR, RP_CORE_VERSION_PATCH)
@@ -388,10 +388,12 @@ typedef struct rp_timeline_stats {
 } rp_timeline_stats;
 RP_API void rp_core_timeline_stats(const rp_core *core, rp_timeline_stats *stats);
 
-/** The simulation steps done when frame `frame` is shown (0..rp_core_info steps). */
+/** The simulation steps done when frame `frame` (0..frames-1) is shown (0..rp_core_info
+ * steps); -1 for a frame outside the timeline (it had been extrapolated past either end). */
 RP_API int64_t rp_core_frame_steps(const rp_core *core, int64_t frame);
 
-/** The drops the steps of frame `frame` start (those after frame - 1's). The timeline does
+/** The drops the steps of frame `frame` start (those after frame - 1's; 0 for a frame
+ * outside the timeline). The timeline does
  * not change once built: this may be called from another thread while the core renders. */
 RP_API size_t rp_core_frame_drops(const rp_core *core, int64_t frame);
 

@@ -1379,12 +1379,14 @@ int64_t rp_core_frame_steps(const rp_core *c, int64_t frame)
 {
     if (!c)
         return 0;
+    if (frame < 0 || frame >= c->info.frames)
+        return -1;
     return rp_clock_steps(rp_engine_clock(c->engine), frame);
 }
 
 size_t rp_core_frame_drops(const rp_core *c, int64_t k)
 {
-    if (!c)
+    if (!c || k < 0 || k >= c->info.frames)
         return 0;
     const rp_clock *clock = rp_engine_clock(c->engine);
     const rp_timeline *tl = rp_engine_timeline(c->engine);

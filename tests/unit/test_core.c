@@ -1230,6 +1230,11 @@ static void test_setup_queries(void **state)
         assert_int_equal(rp_core_frame_steps(c, k), k + 1);
         assert_int_equal(rp_core_frame_drops(c, k), k == 0 ? 2 : k == 5 ? 1 : 0);
     }
+    /* outside the timeline: no steps (they had been extrapolated: 9 and 0) and no drops */
+    assert_int_equal(rp_core_frame_steps(c, 8), -1);
+    assert_int_equal(rp_core_frame_steps(c, -1), -1);
+    assert_int_equal(rp_core_frame_drops(c, -1), 0);
+    assert_int_equal(rp_core_frame_drops(c, 8), 0);
     rp_core_timeline_stats(c, &ts);
     assert_int_equal(ts.drops, 3);
     assert_int_equal(ts.walls, 0);
