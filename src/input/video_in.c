@@ -82,7 +82,12 @@ struct rp_video_in {
     int trc; /* the first frame's transfer (AVColorTransferCharacteristic), or the stream's */
 
     /* decoder state (worker, or open before any worker) */
-    int need_key;      /* after a seek: drop frames until a keyframe */
+    int need_key; /* after a seek: drop frames until a keyframe */
+    /* Read from the start: video packets before the first one flagged a keyframe are not
+     * decoded (a stream cut mid-GOP, as an MPEG-TS recording is: they refer to pictures
+     * before the cut), as ffmpeg shows such a stream from its first keyframe. keyless: no
+     * packet is flagged, so none is skipped. */
+    int key_seen, keyless;
     int64_t last_rel;  /* last accepted frame's ticks from origin */
     int64_t pkt_count; /* video packets since the start of the file; -1 after a seek */
     int draining;
@@ -272,6 +277,11 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
             pkt_pts = v->pkt->pts != AV_NOPTS_VALUE ? v->pkt->pts : v->pkt->dts;
             if (v->pkt_count >= 0)
                 v->pkt_count++;
+            if (!v->key_seen && !v->keyless && !(v->pkt->flags & AV_PKT_FLAG_KEY)) {
+                av_packet_unref(v->pkt);
+                continue;
+            }
+            v->key_seen = 1;
             if (v->pkt->flags & AV_PKT_FLAG_CORRUPT) {
                 av_packet_unref(v->pkt);
                 return frame_error(v, pkt_pts, AVERROR_INVALIDDATA, "read", err);
@@ -340,6 +350,7 @@ static int rewind_input(rp_video_in *v)
         ret = av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
     avcodec_flush_buffers(v->dec);
     v->need_key = 0;
+    v->key_seen = 0;
     v->last_rel = -1;
     v->pkt_count = 0;
     v->frames_out = 0;
@@ -374,6 +385,7 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
         }
         avcodec_flush_buffers(v->dec);
         v->need_key = 1;
+        v->key_seen = 1; /* the seek lands on a keyframe's packet; need_key checks it */
         v->last_rel = -1;
         v->pkt_count = -1;
         ret = next_frame(v, v->pending, err);
@@ -886,7 +898,17 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
     v->last_rel = INT64_MIN;
     v->origin = 0;
     v->pkt_count = 0;
+    v->key_seen = 0;
     int ret = next_frame(v, v->pending, err);
+    if (ret == AVERROR_EOF && !v->keyless) { /* no packet flagged a keyframe: decode them all */
+        v->keyless = 1;
+        if (rewind_input(v) < 0) {
+            return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot seek back to the start of '%s'",
+                                path);
+        }
+        v->last_rel = INT64_MIN;
+        ret = next_frame(v, v->pending, err);
+    }
     if (ret == AVERROR_EOF) {
         return rp_error_set(err, RP_ERR_FORMAT, 1, "video '%s' has no decodable frame", path);
     }

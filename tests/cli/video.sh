@@ -14,7 +14,8 @@ YUV_RGB=$(dirname "$ROCKPOOL")/yuv_rgb
 # hashes FILE: the MD5 column of framemd5 lines (ours or ffmpeg's), one a line.
 hashes() { grep -v '^#' "$1" | awk -F', *' '{print $6}'; }
 # size CLIP: its video's WxH.
-size() { ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=s=x:p=0 "$1"; }
+size() { ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=s=x:p=0 "$1" |
+    grep -m 1 .; } # (MPEG-TS adds its program's lines)
 # rgb_of CLIP OUT: ffmpeg's decode of CLIP's frames (every one, in presentation order) as
 # raw RGB24 at their own size, as rockpool converts limited-range YUV (BT.709 where the
 # stream says so, else BT.601, as the ffmpeg program reads an unspecified matrix).
@@ -554,3 +555,20 @@ for spec in "hlg.mp4 arib-std-b67 HLG" "pq.mkv smpte2084 PQ"; do
 done
 expect_status "an SDR clip" 0 "$ROCKPOOL" flat.scene -i a_ffv1.mkv -s 96x54 -o sdr.png
 check "... is not called HDR" test "$(count 'HDR')" = 0
+
+# ---- a stream cut mid-GOP (an MPEG-TS recording joined late) starts at its first keyframe,
+# as ffmpeg shows it; before, its first packets (pictures referring to ones before the cut)
+# stopped the render: "cannot decode the video frame at 2.880 s" ---------------------------
+gen -f lavfi -i testsrc2=size=160x90:rate=25:duration=4 -c:v libx264 -g 50 -bf 2 -pix_fmt yuv420p \
+    -f mpegts gop.ts
+sz=$(stat -c %s gop.ts)
+tail -c +$((188 * (sz / 188 / 3) + 1)) gop.ts >cut.ts
+expect_status "a TS cut mid-GOP: framemd5" 0 "$ROCKPOOL" -q flat.scene -i cut.ts -f framemd5 \
+    -o cut.md5
+hashes cut.md5 >cut.ours
+theirs cut.ts cut.theirs 2>/dev/null # (ffmpeg's decoder says why the head is skipped)
+check "... from its first keyframe, every frame ffmpeg's ($(wc -l <cut.ours) of $(wc -l <cut.theirs))" \
+    bash -c 'test "$(wc -l <"$1")" -gt 10 && cmp -s "$1" "$2"' _ cut.ours cut.theirs
+"$ROCKPOOL" -q flat.scene -i cut.ts --start 20 -f framemd5 -o - 2>/dev/null | hashes /dev/stdin >cut.part
+check "... and a chunk from frame 20 equals the full run's end" \
+    bash -c 'test -s "$1" && cmp -s "$1" <(tail -n +21 "$2")' _ cut.part cut.ours
