@@ -35,7 +35,17 @@ static int present(const char *path, rp_error *err)
     struct stat st;
     if (stat(path, &st) == 0)
         return RP_OK;
-    return rp_error_set(err, RP_ERR_IO, 1, "cannot open '%s': %s", path, strerror(errno));
+    int e = errno;
+    /* frames_%04d.png, as ffmpeg reads an image sequence: a background is one file */
+    const char *pc = strchr(path, '%');
+    size_t digits = pc ? strspn(pc + 1, "0123456789") : 0;
+    if (e == ENOENT && pc && pc[1 + digits] == 'd')
+        return rp_error_set(err, RP_ERR_IO, 1,
+                            "cannot open '%s': %s (a background is one file: to use an image "
+                            "sequence, make it a video first, such as ffmpeg -framerate 25 -i "
+                            "'%s' -c:v ffv1 clip.mkv, which keeps alpha)",
+                            path, strerror(e), path);
+    return rp_error_set(err, RP_ERR_IO, 1, "cannot open '%s': %s", path, strerror(e));
 }
 
 int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, rp_error *err)

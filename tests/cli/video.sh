@@ -572,3 +572,23 @@ check "... from its first keyframe, every frame ffmpeg's ($(wc -l <cut.ours) of 
 "$ROCKPOOL" -q flat.scene -i cut.ts --start 20 -f framemd5 -o - 2>/dev/null | hashes /dev/stdin >cut.part
 check "... and a chunk from frame 20 equals the full run's end" \
     bash -c 'test -s "$1" && cmp -s "$1" <(tail -n +21 "$2")' _ cut.part cut.ours
+
+# ---- an image sequence as -i (frames_%04d.png, as ffmpeg reads it): a background is one
+# file; the message says how to make the sequence a video (and that video keeps alpha) -----
+mkdir -p aseq
+gen -f lavfi -i "$ASRC" aseq/f_%04d.png
+rm -f out.mp4
+expect_status "-i aseq/f_%04d.png: exit 2" 2 "$ROCKPOOL" flat10.scene -i 'aseq/f_%04d.png' -o out.mp4
+stderr_has "... says a background is one file, and how to make a video" \
+    "(a background is one file: to use an image sequence, make it a video first, such as ffmpeg -framerate 25 -i 'aseq/f_%04d.png' -c:v ffv1 clip.mkv, which keeps alpha)"
+nothing_written "... and writes nothing"
+gen -framerate 10 -i 'aseq/f_%04d.png' -c:v ffv1 aseq.mkv
+expect_status "... the video that command makes is taken" 0 "$ROCKPOOL" -q flat10.scene -s 96x54 \
+    -i aseq.mkv -f framemd5 -o aseq.md5
+raw -i aseq.mkv -pix_fmt rgba >aseq.rgba
+grep -v '^#' aseq.md5 | wc -l | grep -qx 5 &&
+    check "... its alpha over black" cmp -s \
+        <(python3 -c 'import sys; c=open(sys.argv[1],"rb").read(); sys.stdout.buffer.write(bytes((c[i]*c[i|3]+127)//255 for i in range(len(c)) if i%4!=3))' aseq.rgba |
+            ffmpeg -v error -f rawvideo -pix_fmt rgb24 -s 96x54 -r 10 -i - -f framemd5 - | hashes /dev/stdin) \
+        <(hashes aseq.md5) || bad "... 5 frames"
+rm -f out.mp4
