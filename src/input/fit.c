@@ -114,6 +114,20 @@ static int matrix_k(int colorspace, int *kr, int *kb)
     }
 }
 
+/* The name of a YUV matrix (AVColorSpace) that neither matrix_k nor libswscale converts
+ * (libswscale would take it as BT.601 and give other colours without a word), or NULL. */
+static const char *unconverted_matrix(int colorspace)
+{
+    switch (colorspace) {
+    case AVCOL_SPC_YCGCO: return "YCgCo";
+    case AVCOL_SPC_SMPTE2085: return "SMPTE ST 2085 (Y'D'zD'x)";
+    case AVCOL_SPC_CHROMA_DERIVED_NCL:
+    case AVCOL_SPC_CHROMA_DERIVED_CL: return "chroma-derived (ITU-T H.273)";
+    case AVCOL_SPC_ICTCP: return "ICtCp";
+    default: return NULL;
+    }
+}
+
 /* The matrix's terms in Q16 for samples of `depth` bits of limited range (Y 16..235, C
  * 16..240 at 8 bits, times 2^(depth - 8)): R = Y' + 2 (1 - Kr) Cr', G = Y' - 2 Kb (1 - Kb) /
  * Kg Cb' - 2 Kr (1 - Kr) / Kg Cr', B = Y' + 2 (1 - Kb) Cb', with Y' = (Y - 16) 255 / 219
@@ -185,6 +199,17 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
         return rp_error_set(err, RP_ERR_FORMAT, 1, "pixel format %s cannot be converted to RGB",
                             desc ? desc->name : "(unknown)");
     }
+    const char *matrix = unconverted_matrix(colorspace);
+    if (matrix && !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) &&
+        desc->nb_components >= 3)
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "its colours are %s, which rockpool does not convert to RGB (BT.601, "
+                            "BT.709, BT.2020, SMPTE 240M and FCC it does)%s",
+                            matrix,
+                            colorspace == AVCOL_SPC_YCGCO
+                                ? ": convert it first, e.g. ffmpeg -i IN -vf "
+                                  "colorspace=all=bt709:iall=bt709:ispace=ycgco -c:v ffv1 OUT.mkv"
+                                : "");
     s = calloc(1, sizeof(*s));
     if (!s) {
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");

@@ -592,3 +592,20 @@ grep -v '^#' aseq.md5 | wc -l | grep -qx 5 &&
             ffmpeg -v error -f rawvideo -pix_fmt rgb24 -s 96x54 -r 10 -i - -f framemd5 - | hashes /dev/stdin) \
         <(hashes aseq.md5) || bad "... 5 frames"
 rm -f out.mp4
+
+# ---- a colour matrix rockpool does not convert (YCgCo, ICtCp) is refused, not taken as
+# BT.601 (libswscale's fallback: other colours without a word); the command it gives makes
+# a clip it takes ---------------------------------------------------------------------------
+for spec in "ycgco.mkv ycgco YCgCo ffv1" "ictcp.mp4 ictcp ICtCp libx264"; do
+    set -- $spec
+    gen -f lavfi -i color=c=0x336699:size=96x54:rate=10:duration=0.3 -pix_fmt yuv444p \
+        -c:v "$4" -colorspace "$2" "$1"
+    expect_status "a clip tagged $3: exit 2" 2 "$ROCKPOOL" flat10.scene -i "$1" -o out.mp4
+    stderr_has "... names the matrix" "video '$1': its colours are $3, which rockpool does not convert"
+    nothing_written "... and writes nothing"
+done
+check "... ICtCp gets no conversion hint" bash -c '! grep -q "convert it first" "$1"' _ "$WORK/err"
+gen -i ycgco.mkv -vf colorspace=all=bt709:iall=bt709:ispace=ycgco -c:v ffv1 ycg709.mkv
+expect_status "the converted YCgCo clip (the hint's command) is taken" 0 "$ROCKPOOL" -q flat10.scene \
+    -i ycg709.mkv -f framemd5 -o ycg709.md5
+rm -f out.mp4
