@@ -213,6 +213,7 @@ for e in mp4 mkv; do
         flip bad1.$e $off
         [ "$(ffmpeg_errors bad1.$e)" = 0 ] || break
     done
+    # shellcheck disable=SC2016 # $1..$3 are the inner shell's
     check "$e: the damaged copy differs from the chunk, and FFmpeg reports the damage" \
         sh -c '! cmp -s "$1" "$2" && [ "$3" -gt 0 ]' - d1.$e bad1.$e "$(ffmpeg_errors bad1.$e)"
     expect_status "$e join, chunk 1 damaged: exit 2" 2 "$J" -o dj.$e d0.$e bad1.$e
@@ -238,14 +239,14 @@ for at in first middle; do
         expect_status "PNG join, $at frame of chunk 1 damaged at byte $off: exit 2" 2 "$J" \
             -o qo/f_%02d.png q0 qbad
         stderr_has "... names the frame" "chunk 1 (qbad): the frame $f is damaged"
-        check "... moves nothing" test -z "$(ls -A qo)" -a "$(ls q0 qbad | grep -c png)" = 8
+        check "... moves nothing" test -z "$(ls -A qo)" -a "$(find q0 qbad -name '*.png' | wc -l)" = 8
         expect_status "PNG --check --range, $at frame damaged at byte $off: exit 2" 2 "$J" \
             --check --range 4-7/8 qbad
         stderr_has "... names the frame" "the frame $f is damaged"
     done
 done
 expect_status "PNG join of the undamaged chunks: exit 0" 0 "$J" -o qo/f_%02d.png q0 q1
-check "... 8 frames placed" test "$(ls qo | grep -c png)" = 8
+check "... 8 frames placed" test "$(find qo -name '*.png' | wc -l)" = 8
 
 # The joined file itself damaged after FFmpeg wrote it (a fake ffmpeg flips bytes in the
 # concat's result, and exits 0): not placed, exit 1 (the join's own failure).
@@ -281,10 +282,10 @@ for y in "" -y; do
     expect_status "PNG join ${y:-without -y}, placing a frame fails: exit 1" 1 \
         env PATH="$WORK/fakeln:$PATH" "$J" ${y:+"$y"} -o lo/f_%02d.png l0 l1
     check "... no frame left in place" test -z "$(ls -A lo)"
-    check "... both chunks whole" test "$(ls l0 l1 | grep -c png)" = 8
+    check "... both chunks whole" test "$(find l0 l1 -name '*.png' | wc -l)" = 8
 done
 expect_status "... the join again: exit 0" 0 "$J" -o lo/f_%02d.png l0 l1
-check "... its 8 frames in place" test "$(ls lo | grep -c png)" = 8
+check "... its 8 frames in place" test "$(find lo -name '*.png' | wc -l)" = 8
 
 # ---- a join stopped by a signal while it decodes a chunk, or during the concat ----
 # (a fake ffmpeg holds the step for up to 30 s): SIGTERM or SIGINT stops the join at once
@@ -306,11 +307,11 @@ EOF2
     jpid=$!
     for _ in $(seq 200); do [ -e concat.started ] && break; sleep 0.05; done
     t0=$(date +%s)
-    kill -$sig $jpid
+    kill -"$sig" $jpid
     wait $jpid
     rc=$?
     want=143
-    [ $sig = TERM ] || want=130
+    [ "$sig" = TERM ] || want=130
     check "SIG$sig during the $step: the join exits $want (got $rc) within 5 s" \
         test $rc = $want -a $(($(date +%s) - t0)) -lt 5
     nothing_written "SIG$sig during the $step" stop.mp4
