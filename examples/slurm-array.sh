@@ -88,6 +88,21 @@ fmt=()
 overwrite=""
 [ "$(field overwrite)" != yes ] || overwrite=-y
 dir=$(dirname "$output")/.$(basename "$output" | tr '%' '_').chunks
+# Run outside an array task, or a join with no chunks of this job (nothing rendered yet,
+# or another SCENE, OUTPUT or options than the tasks'): bad usage (exit 2), and nothing is
+# created.
+if [ "${JOIN:-0}" = 1 ]; then
+    if [ -z "${CHUNKS:-}" ] && [ ! -f "$dir/plan-$(field job-id)" ]; then
+        if ls "$dir"/plan-* >/dev/null 2>&1; then
+            status=2 die "$dir holds no plan of this job: its tasks ran with another SCENE," \
+                "options or rockpool (the join takes the tasks' SCENE, OUTPUT and options)"
+        fi
+        status=2 die "no chunks to join in $dir: run the array first (the join takes the" \
+            "tasks' SCENE, OUTPUT and options)"
+    fi
+elif [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
+    status=2 die "run through sbatch --array, or with JOIN=1 to join"
+fi
 mkdir -p "$(dirname "$output")"
 # A task: an output that exists without -y would be refused by the join once every chunk
 # is rendered; refused now (exit 2), as rockpool checks it (a PNG pattern's frames too).

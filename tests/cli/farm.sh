@@ -204,6 +204,23 @@ expect_status "slurm-array.sh, a plan file with a shell expression: exit 1" 1 en
 stderr_has "... names it" "is not a plain decimal"
 check "... and runs nothing" test ! -e pwned
 rm -rf .plan.mkv.chunks plan.mkv
+# Run outside an array task, or joined before any task ran or with other options than the
+# tasks': bad usage (exit 2), saying so, and nothing created (no output directory, no
+# chunk directory).
+expect_status "slurm-array.sh outside an array task: exit 2" 2 env ROCKPOOL="$ROCKPOOL" \
+    bash "$TOP/examples/slurm-array.sh" "$scene" "nd/x.mkv" "${opts[@]}"
+stderr_has "... says so" "run through sbatch --array, or with JOIN=1 to join"
+check "... creates nothing" test ! -e nd
+expect_status "slurm-array.sh JOIN=1 before any task: exit 2" 2 env JOIN=1 ROCKPOOL="$ROCKPOOL" \
+    bash "$TOP/examples/slurm-array.sh" "$scene" "nd/x.mkv" "${opts[@]}"
+stderr_has "... says so" "no chunks to join in nd/.x.mkv.chunks: run the array first"
+check "... creates nothing" test ! -e nd
+env SLURM_JOB_ID=5 SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=1 \
+    ROCKPOOL="$ROCKPOOL" bash "$TOP/examples/slurm-array.sh" "$scene" "nd/x.mkv" "${opts[@]}"
+expect_status "slurm-array.sh JOIN=1 with other options than the tasks': exit 2" 2 env JOIN=1 \
+    ROCKPOOL="$ROCKPOOL" bash "$TOP/examples/slurm-array.sh" "$scene" "nd/x.mkv" "${opts[@]}" --seed 4
+stderr_has "... says so" "nd/.x.mkv.chunks holds no plan of this job"
+rm -rf nd
 
 # slurm-array.sh outside Slurm's own machinery (its variables set by hand, as sbatch would):
 # the plan is recorded once per job by its first task, and read by later tasks whatever
