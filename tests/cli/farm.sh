@@ -458,6 +458,26 @@ check "... rendered only the failed chunk, the cut one and the damaged one" \
 check "... and the result equals the single run" cmp -s <(decoded resume.mkv) <(decoded resume_single.mkv)
 same_timing "... with its timestamps" resume_single.mkv resume.mkv
 check "... and the chunk directory is gone" test ! -e .resume.mkv.chunks
+# A kept chunk whose AOV frame is damaged is rendered again too (the AOV frames were only
+# counted): a failed run with --aov, a byte flipped in chunk 2's h_14.png, the same command.
+touch fail.flag
+"$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o raov.mkv -- "$scene" "${opts[@]}" \
+    --aov height ra/h_%02d.png 2>/dev/null
+a14=.raov.mkv.chunks/aov_2_height/h_14.png
+check "(a failed run with --aov keeps chunk 2's AOV frames)" test -s $a14
+printf '\377\000' | dd of=$a14 bs=1 seek=$(($(stat -c %s $a14) / 2)) conv=notrunc status=none
+check "(FFmpeg reports the damage to h_14.png)" \
+    test -n "$(ffmpeg -nostdin -v error -err_detect +crccheck -i $a14 -f null - 2>&1)"
+rm fail.flag
+: >chunks.log
+expect_status "--aov, a kept chunk's AOV frame damaged: the same command, exit 0" 0 "$RP" \
+    --rockpool "$WORK/flaky" -k 5 -j 1 -o raov.mkv -- "$scene" "${opts[@]}" --aov height ra/h_%02d.png
+check "... rendered the damaged chunk again, and the failed one" \
+    test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | sort -n | tr '\n' ' ')" = "12 24 "
+"$ROCKPOOL" "$scene" "${opts[@]}" --aov height ra_single_%02d.png -o raov_single.mkv
+check "... its AOV frames are the single run's, every one" cmp -s \
+    <(ffmpeg -v error -i ra/h_%02d.png -f framemd5 -) <(ffmpeg -v error -i ra_single_%02d.png -f framemd5 -)
+rm -rf ra raov.mkv raov_single.mkv ra_single_*.png
 # Stopped: the finished chunks stay (an earlier run's and this one's), the partial go.
 touch fail.flag
 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o stopped.mkv -- "$scene" "${opts[@]}" 2>/dev/null
