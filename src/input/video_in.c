@@ -88,6 +88,18 @@ struct rp_video_in {
      * before the cut), as ffmpeg shows such a stream from its first keyframe. keyless: no
      * packet is flagged, so none is skipped. */
     int key_seen, keyless;
+    /* After a seek, the keyframe decoding restarts at: its presentation time (key_pts, or
+     * AV_NOPTS_VALUE before it is read) and whether its GOP is still being read
+     * (first_gop). An open GOP (H.264 with open-gop, as broadcast and some cameras write
+     * it) refers past that keyframe: its leading pictures (shown before it, stored after
+     * it) to pictures before it, and the next pictures' reference marking (MMCO) to
+     * pictures the decoder never saw. Those are not damage: until the next keyframe the
+     * decoder reports them without stopping (no AV_EF_EXPLODE), and a leading picture that
+     * cannot be decoded is dropped, as need_key drops every picture before the keyframe;
+     * damaged pictures still come out flagged and are refused. The sequential decode of the
+     * same pictures gives the same frames (a range equals the whole run's end). */
+    int64_t key_pts;
+    int first_gop;
     int64_t last_rel;  /* last accepted frame's ticks from origin */
     int64_t pkt_count; /* video packets since the start of the file; -1 after a seek */
     int draining;
@@ -217,6 +229,27 @@ static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, r
                         what, num, v->path, msg);
 }
 
+/* Whether a picture of presentation time pts is a leading picture of the GOP decoding
+ * restarted at after a seek: shown before its keyframe (v->key_pts). */
+static int leading(const rp_video_in *v, int64_t pts)
+{
+    return v->first_gop && v->key_pts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE &&
+           pts < v->key_pts;
+}
+
+/* Read every GOP strictly (AV_EF_EXPLODE: damage is an error), or the first GOP after a
+ * seek leniently (first_gop). The decoder has one thread (opts.threads 1), which reads
+ * err_recognition as each packet is decoded. */
+static void set_first_gop(rp_video_in *v, int first_gop)
+{
+    v->first_gop = first_gop && v->dec->thread_count <= 1;
+    v->key_pts = AV_NOPTS_VALUE;
+    if (v->first_gop)
+        v->dec->err_recognition &= ~AV_EF_EXPLODE;
+    else
+        v->dec->err_recognition |= AV_EF_EXPLODE;
+}
+
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
  * rp_err with the message in err. Accepted: after a seek, from the first keyframe on;
  * timestamps from the origin, strictly increasing, below the duration (when known). A
@@ -245,6 +278,8 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
             }
             if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
                 av_frame_unref(frame);
+                if (leading(v, pts))
+                    continue;
                 return frame_error(v, pts, AVERROR_INVALIDDATA, "decode", err);
             }
             rel = pts - v->origin;
@@ -282,6 +317,14 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
                 continue;
             }
             v->key_seen = 1;
+            if (v->first_gop && (v->pkt->flags & AV_PKT_FLAG_KEY)) {
+                if (v->key_pts == AV_NOPTS_VALUE) {
+                    v->key_pts = pkt_pts;
+                } else { /* the next GOP: strict again */
+                    v->first_gop = 0;
+                    v->dec->err_recognition |= AV_EF_EXPLODE;
+                }
+            }
             if (v->pkt->flags & AV_PKT_FLAG_CORRUPT) {
                 av_packet_unref(v->pkt);
                 return frame_error(v, pkt_pts, AVERROR_INVALIDDATA, "read", err);
@@ -289,6 +332,8 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
             ret = avcodec_send_packet(v->dec, v->pkt);
             av_packet_unref(v->pkt);
             /* EAGAIN cannot happen: every frame is received before the next packet. */
+            if (ret < 0 && ret != AVERROR(ENOMEM) && leading(v, pkt_pts))
+                continue;
             if (ret < 0)
                 return frame_error(v, pkt_pts, ret, "decode", err);
         } else {
@@ -351,6 +396,7 @@ static int rewind_input(rp_video_in *v)
     avcodec_flush_buffers(v->dec);
     v->need_key = 0;
     v->key_seen = 0;
+    set_first_gop(v, 0);
     v->last_rel = -1;
     v->pkt_count = 0;
     v->frames_out = 0;
@@ -386,6 +432,7 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
         avcodec_flush_buffers(v->dec);
         v->need_key = 1;
         v->key_seen = 1; /* the seek lands on a keyframe's packet; need_key checks it */
+        set_first_gop(v, 1);
         v->last_rel = -1;
         v->pkt_count = -1;
         ret = next_frame(v, v->pending, err);

@@ -609,3 +609,20 @@ gen -i ycgco.mkv -vf colorspace=all=bt709:iall=bt709:ispace=ycgco -c:v ffv1 ycg7
 expect_status "the converted YCgCo clip (the hint's command) is taken" 0 "$ROCKPOOL" -q flat10.scene \
     -i ycg709.mkv -f framemd5 -o ycg709.md5
 rm -f out.mp4
+
+# ---- an open GOP (H.264 with open-gop, as broadcast and some cameras write it): a range
+# starts after a seek to a keyframe whose GOP refers past it (leading B-frames, and the next
+# P-frame's reference marking); it stopped with "cannot decode the video frame at 2.120 s",
+# exit 2, where the whole run decodes it. Each range equals the whole run's end ------------
+gen -f lavfi -i testsrc2=size=160x90:rate=25:duration=8 -c:v libx264 -g 50 -bf 3 \
+    -x264opts open-gop=1 -pix_fmt yuv420p opengop.mkv
+expect_status "an open-GOP clip: the whole run" 0 "$ROCKPOOL" -q flat.scene -i opengop.mkv -t 8 \
+    -f framemd5 -o og.md5
+hashes og.md5 >og.all
+check "... 200 frames" test "$(wc -l <og.all)" = 200
+for st in 30 60 120 170; do
+    expect_status "... from frame $st (a seek into GOP $((st / 50 + 1)))" 0 "$ROCKPOOL" -q flat.scene \
+        -i opengop.mkv -t 8 --start $st -f framemd5 -o og$st.md5
+    hashes og$st.md5 >og$st.h 2>/dev/null
+    check "... the whole run's frames $st to 199" cmp -s og$st.h <(tail -n +$((st + 1)) og.all)
+done
