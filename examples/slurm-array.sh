@@ -88,11 +88,13 @@ fmt=()
 overwrite=""
 [ "$(field overwrite)" != yes ] || overwrite=-y
 dir=$(dirname "$output")/.$(basename "$output" | tr '%' '_').chunks
+jobid=$(field job-id)
+[[ $jobid =~ ^[0-9a-f]{64}$ ]] || die "$rockpool --job-id printed no job id"
 # Run outside an array task, or a join with no chunks of this job (nothing rendered yet,
 # or another SCENE, OUTPUT or options than the tasks'): bad usage (exit 2), and nothing is
 # created.
 if [ "${JOIN:-0}" = 1 ]; then
-    if [ -z "${CHUNKS:-}" ] && [ ! -f "$dir/plan-$(field job-id)" ]; then
+    if [ -z "${CHUNKS:-}" ] && [ ! -f "$dir/plan-$jobid" ]; then
         if ls "$dir"/plan-* >/dev/null 2>&1; then
             status=2 die "$dir holds no plan of this job: its tasks ran with another SCENE," \
                 "options or rockpool (the join takes the tasks' SCENE, OUTPUT and options)"
@@ -120,8 +122,6 @@ frames=$(field frames)
 # it: --array=0-15 or 1-16 is 16 chunks from 0 or 1; CHUNKS=N splits in N whatever the
 # array's size, a task's chunk being its index from 0 (unless the array covers every chunk,
 # as CHUNKS=8 with --array=1-8, counted from 1), so CHUNKS=8 runs as --array=0-3, then 4-7.
-jobid=$(field job-id)
-[[ $jobid =~ ^[0-9a-f]{64}$ ]] || die "$rockpool --job-id printed no job id"
 plan=$dir/plan-$jobid
 chunks="" base=""
 read_plan() { # the plan's words are data: two plain decimals, checked before any arithmetic

@@ -128,6 +128,39 @@ static const char *unconverted_matrix(int colorspace)
     }
 }
 
+/* RP_OK, or the refusal of a YUV picture whose matrix rockpool does not convert. */
+static int refuse_matrix(const AVPixFmtDescriptor *desc, int colorspace, rp_error *err)
+{
+    const char *matrix = unconverted_matrix(colorspace);
+    if (!matrix || (desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) ||
+        desc->nb_components < 3)
+        return RP_OK;
+    return rp_error_set(err, RP_ERR_FORMAT, 1,
+                        "its colours are %s, which rockpool does not convert to RGB (BT.601, "
+                        "BT.709, BT.2020, SMPTE 240M and FCC it does)%s",
+                        matrix,
+                        colorspace == AVCOL_SPC_YCGCO
+                            ? ": convert it first, e.g. ffmpeg -i IN -vf "
+                              "colorspace=all=bt709:iall=bt709:ispace=ycgco -c:v ffv1 OUT.mkv"
+                            : "");
+}
+
+/* The 4:4:4 format libswscale scales a YUV source of depth d into, at s->depth (set
+ * here: 9 bits are kept in 10, 11 in 12, 14 in 16), with an alpha plane where s->alpha. */
+static enum AVPixelFormat yuv_mid(rp_fit_scaler *s, int d)
+{
+    s->depth = d == 8 ? 8 : d <= 10 ? 10 : d <= 12 ? 12 : 16;
+    if (!s->alpha)
+        return s->depth == 8    ? AV_PIX_FMT_YUV444P
+               : s->depth == 10 ? AV_PIX_FMT_YUV444P10
+               : s->depth == 12 ? AV_PIX_FMT_YUV444P12
+                                : AV_PIX_FMT_YUV444P16;
+    return s->depth == 8    ? AV_PIX_FMT_YUVA444P
+           : s->depth == 10 ? AV_PIX_FMT_YUVA444P10
+           : s->depth == 12 ? AV_PIX_FMT_YUVA444P12
+                            : AV_PIX_FMT_YUVA444P16;
+}
+
 /* The matrix's terms in Q16 for samples of `depth` bits of limited range (Y 16..235, C
  * 16..240 at 8 bits, times 2^(depth - 8)): R = Y' + 2 (1 - Kr) Cr', G = Y' - 2 Kb (1 - Kb) /
  * Kg Cb' - 2 Kr (1 - Kr) / Kg Cr', B = Y' + 2 (1 - Kb) Cb', with Y' = (Y - 16) 255 / 219
@@ -199,17 +232,8 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
         return rp_error_set(err, RP_ERR_FORMAT, 1, "pixel format %s cannot be converted to RGB",
                             desc ? desc->name : "(unknown)");
     }
-    const char *matrix = unconverted_matrix(colorspace);
-    if (matrix && !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) &&
-        desc->nb_components >= 3)
-        return rp_error_set(err, RP_ERR_FORMAT, 1,
-                            "its colours are %s, which rockpool does not convert to RGB (BT.601, "
-                            "BT.709, BT.2020, SMPTE 240M and FCC it does)%s",
-                            matrix,
-                            colorspace == AVCOL_SPC_YCGCO
-                                ? ": convert it first, e.g. ffmpeg -i IN -vf "
-                                  "colorspace=all=bt709:iall=bt709:ispace=ycgco -c:v ffv1 OUT.mkv"
-                                : "");
+    if ((ret = refuse_matrix(desc, colorspace, err)))
+        return ret;
     s = calloc(1, sizeof(*s));
     if (!s) {
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
@@ -250,18 +274,7 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
     s->alpha = (desc->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
     enum AVPixelFormat mid = s->alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24;
     if (yuv) {
-        const int d = desc->comp[0].depth; /* 9 bits are kept in 10, 11 in 12, 14 in 16 */
-        s->depth = d == 8 ? 8 : d <= 10 ? 10 : d <= 12 ? 12 : 16;
-        if (!s->alpha)
-            mid = s->depth == 8    ? AV_PIX_FMT_YUV444P
-                  : s->depth == 10 ? AV_PIX_FMT_YUV444P10
-                  : s->depth == 12 ? AV_PIX_FMT_YUV444P12
-                                   : AV_PIX_FMT_YUV444P16;
-        else
-            mid = s->depth == 8    ? AV_PIX_FMT_YUVA444P
-                  : s->depth == 10 ? AV_PIX_FMT_YUVA444P10
-                  : s->depth == 12 ? AV_PIX_FMT_YUVA444P12
-                                   : AV_PIX_FMT_YUVA444P16;
+        mid = yuv_mid(s, desc->comp[0].depth);
         yuv_terms(s, kr, kb);
         if (av_image_alloc(s->yuv, s->yuv_stride, s->dst.w, s->dst.h, mid, 64) < 0)
             s->yuv[0] = NULL;
