@@ -25,7 +25,8 @@ nothing_written() {
 }
 
 # bounded NAME STATUS ARGS...: rockpool-join ARGS under a 1 GB address-space limit and a
-# 20 s timeout exits STATUS within 5 s.
+# 20 s timeout exits STATUS within 15 s (a loop over a forged count would take hours; the
+# margin is for a loaded machine running the sanitizer build beside other tests).
 bounded() {
     local name=$1 want=$2 t0 ms
     shift 2
@@ -33,7 +34,7 @@ bounded() {
     expect_status "$name: exit $want" "$want" \
         bash -c 'ulimit -v 1000000 && exec timeout 20 "$@"' rockpool-join "$J" "$@"
     ms=$((($(date +%s%N) - t0) / 1000000))
-    if [ "$ms" -lt 5000 ]; then ok "$name: done in $ms ms"; else bad "$name: took $ms ms"; fi
+    if [ "$ms" -lt 15000 ]; then ok "$name: done in $ms ms"; else bad "$name: took $ms ms"; fi
 }
 
 # ---- forged rockpool_frames tags in framemd5 chunks ----
@@ -288,8 +289,8 @@ expect_status "... the join again: exit 0" 0 "$J" -o lo/f_%02d.png l0 l1
 check "... its 8 frames in place" test "$(find lo -name '*.png' | wc -l)" = 8
 
 # ---- a join stopped by a signal while it decodes a chunk, or during the concat ----
-# (a fake ffmpeg holds the step for up to 30 s): SIGTERM or SIGINT stops the join at once
-# (not after FFmpeg), with its exit status, and leaves no output and no work directory.
+# (a fake ffmpeg holds the step for 30 s): SIGTERM or SIGINT stops the join at once
+# (within 15 s on a loaded machine, not after FFmpeg's 30 s), with its exit status, and leaves no output and no work directory.
 mkdir -p slowbin
 for sig in TERM INT TERM@framecrc INT@framecrc; do
     step=${sig#*@}
@@ -312,7 +313,7 @@ EOF2
     rc=$?
     want=143
     [ "$sig" = TERM ] || want=130
-    check "SIG$sig during the $step: the join exits $want (got $rc) within 5 s" \
-        test $rc = $want -a $(($(date +%s) - t0)) -lt 5
+    check "SIG$sig during the $step: the join exits $want (got $rc) within 15 s" \
+        test $rc = $want -a $(($(date +%s) - t0)) -lt 15
     nothing_written "SIG$sig during the $step" stop.mp4
 done
