@@ -88,9 +88,10 @@ struct rp_video_in {
      * before the cut), as ffmpeg shows such a stream from its first keyframe. keyless: no
      * packet is flagged, so none is skipped. */
     int key_seen, keyless;
-    /* After a seek, the keyframe decoding restarts at: its presentation time (key_pts, or
-     * AV_NOPTS_VALUE before it is read) and whether its GOP is still being read
-     * (first_gop). An open GOP (H.264 with open-gop, as broadcast and some cameras write
+    /* After a seek or from the start, the keyframe decoding starts at: its presentation
+     * time (key_pts, or AV_NOPTS_VALUE before it is read) and whether its GOP is still
+     * being read (first_gop; a file trimmed with ffmpeg -ss T -c copy starts in an open
+     * GOP as a seek does). An open GOP (H.264 with open-gop, as broadcast and some cameras write
      * it) refers past that keyframe: its leading pictures (shown before it, stored after
      * it) to pictures before it, and the next pictures' reference marking (MMCO) to
      * pictures the decoder never saw. Those are not damage: until the next keyframe the
@@ -237,9 +238,9 @@ static int leading(const rp_video_in *v, int64_t pts)
            pts < v->key_pts;
 }
 
-/* Read every GOP strictly (AV_EF_EXPLODE: damage is an error), or the first GOP after a
- * seek leniently (first_gop). The decoder has one thread (opts.threads 1), which reads
- * err_recognition as each packet is decoded. */
+/* Read every GOP strictly (AV_EF_EXPLODE: damage is an error), or the first GOP (after a
+ * seek, or the file's first) leniently (first_gop). The decoder has one thread (opts.threads 1),
+ * which reads err_recognition as each packet is decoded. */
 static void set_first_gop(rp_video_in *v, int first_gop)
 {
     v->first_gop = first_gop && v->dec->thread_count <= 1;
@@ -396,7 +397,7 @@ static int rewind_input(rp_video_in *v)
     avcodec_flush_buffers(v->dec);
     v->need_key = 0;
     v->key_seen = 0;
-    set_first_gop(v, 0);
+    set_first_gop(v, 1);
     v->last_rel = -1;
     v->pkt_count = 0;
     v->frames_out = 0;
@@ -946,6 +947,7 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
     v->origin = 0;
     v->pkt_count = 0;
     v->key_seen = 0;
+    set_first_gop(v, 1);
     int ret = next_frame(v, v->pending, err);
     if (ret == AVERROR_EOF && !v->keyless) { /* no packet flagged a keyframe: decode them all */
         v->keyless = 1;

@@ -626,3 +626,30 @@ for st in 30 60 120 170; do
     hashes og$st.md5 >og$st.h 2>/dev/null
     check "... the whole run's frames $st to 199" cmp -s og$st.h <(tail -n +$((st + 1)) og.all)
 done
+
+# ---- a file that itself starts inside an open GOP (the quick trim, ffmpeg -ss 2.5 -c copy,
+# keeps the GOP from the keyframe at 2 s): its first pictures refer past that keyframe, and
+# it stopped with "cannot decode the video frame at 0.120 s", exit 2. Its first GOP is read
+# as after a seek; damage that ffmpeg reports in it is still refused ---------------------
+gen -ss 2.5 -i opengop.mkv -c copy ogcut.mkv
+expect_status "an open-GOP clip trimmed with -c copy" 0 "$ROCKPOOL" -q flat.scene -i ogcut.mkv \
+    -t 6 -f framemd5 -o ogcut.md5
+hashes ogcut.md5 >ogcut.ours
+theirs ogcut.mkv ogcut.theirs 2>/dev/null # (ffmpeg says why: mmco: unref short failure)
+check "... 150 frames, each ffmpeg's decode" \
+    bash -c 'test "$(wc -l <"$1")" = 150 && cmp -s "$1" "$2"' _ ogcut.ours ogcut.theirs
+check "... the untrimmed run's frames 50 to 199" cmp -s ogcut.ours <(tail -n +51 og.all)
+reported=0
+for k in $(seq 3 14); do # packet k of the first GOPs (not the keyframe), 3 bytes flipped
+    IFS=, read -r sz pos < <(ffprobe -v error -show_entries packet=size,pos -of csv=p=0 ogcut.mkv |
+        sed -n "${k}p")
+    cp ogcut.mkv ogdmg.mkv
+    printf '\xff\x00\xff' | dd of=ogdmg.mkv bs=1 seek=$((pos + sz / 2)) conv=notrunc status=none
+    # (only damage ffmpeg itself reports counts: CABAC can decode flipped bytes silently)
+    ffmpeg -v error -i ogdmg.mkv -f null - 2>&1 | grep -qv 'mmco: unref short failure' || continue
+    reported=$((reported + 1))
+    expect_status "... packet $k damaged (ffmpeg reports it): exit 2" 2 "$ROCKPOOL" -q flat.scene \
+        -i ogdmg.mkv -t 6 -f framemd5 -o ogdmg.md5
+    stderr_has "... says so" "cannot decode the video frame at"
+done
+check "... damage reported by ffmpeg in at least 3 of 12 packets ($reported)" test $reported -ge 3
