@@ -135,7 +135,7 @@ read_plan() { # the plan's words are data: two plain decimals, checked before an
 }
 if [ ! -f "$plan" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ] && [ "${JOIN:-0}" != 1 ]; then
     for v in SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX; do
-        [[ ${!v:-} =~ ^[0-9]{1,9}$ ]] || die "$v: '${!v:-}' is not an array index"
+        [[ ${!v:-} =~ ^[0-9]{1,9}$ ]] || status=2 die "$v: '${!v:-}' is not an array index"
     done
     # (10#: checked as digits, and read as decimal: Slurm writes no leading zero, a user might)
     size=$((10#$SLURM_ARRAY_TASK_MAX - 10#$SLURM_ARRAY_TASK_MIN + 1))
@@ -151,13 +151,13 @@ fi
 if [ -f "$plan" ]; then
     read_plan
     [ -z "${CHUNKS:-}" ] || [ "$CHUNKS" = "$chunks" ] ||
-        die "CHUNKS=$CHUNKS, but this job's plan (recorded by its first task) has $chunks chunks"
+        status=2 die "CHUNKS=$CHUNKS, but this job's plan (recorded by its first task) has $chunks chunks"
 else
     chunks=${CHUNKS:-}
 fi
-[ -n "$chunks" ] || die "no chunk count: run through sbatch --array, or give CHUNKS"
+[ -n "$chunks" ] || status=2 die "no chunk count: run through sbatch --array, or give CHUNKS"
 [[ $chunks =~ ^[1-9][0-9]*$ ]] || status=2 die "CHUNKS: '$chunks' is not a count"
-[ "$chunks" -le "$frames" ] || die "$chunks chunks for $frames frames: use at most $frames tasks"
+[ "$chunks" -le "$frames" ] || status=2 die "$chunks chunks for $frames frames: use at most $frames tasks"
 range() { echo "$((frames * $1 / chunks)) $((frames * ($1 + 1) / chunks))"; }
 
 # A chunk: a file, or for PNG frames a directory named so.
@@ -175,11 +175,11 @@ if [ "${JOIN:-0}" = 1 ]; then
     exit 0
 fi
 
-[ -n "${SLURM_ARRAY_TASK_ID:-}" ] || die "run through sbatch --array, or with JOIN=1 to join"
-[[ $SLURM_ARRAY_TASK_ID =~ ^[0-9]{1,9}$ ]] || die "SLURM_ARRAY_TASK_ID: '$SLURM_ARRAY_TASK_ID' is not an array index"
+[ -n "${SLURM_ARRAY_TASK_ID:-}" ] || status=2 die "run through sbatch --array, or with JOIN=1 to join"
+[[ $SLURM_ARRAY_TASK_ID =~ ^[0-9]{1,9}$ ]] || status=2 die "SLURM_ARRAY_TASK_ID: '$SLURM_ARRAY_TASK_ID' is not an array index"
 i=$((10#$SLURM_ARRAY_TASK_ID - base))
 if [ "$i" -lt 0 ] || [ "$i" -ge "$chunks" ]; then
-    die "task $SLURM_ARRAY_TASK_ID is outside this job's plan: $chunks chunks, array indices" \
+    status=2 die "task $SLURM_ARRAY_TASK_ID is outside this job's plan: $chunks chunks, array indices" \
         "$base-$((base + chunks - 1)) (recorded in $plan by its first task)"
 fi
 read -r start end <<<"$(range $i)"

@@ -245,10 +245,14 @@ expect_status "slurm-array.sh --array=3,5 after losing chunks 3 and 5 of 0-7: ta
 expect_status "... task 5" 0 task 5 3 5
 check "... they rendered chunks 3 and 5 (frames 6-7 and 10-11), nothing else" \
     test "$(sed 's/.*--start \([0-9]*\) --end \([0-9]*\).*/\1-\2/' tasks.log | sort -n | tr '\n' ' ')" = "6-8 10-12 "
-expect_status "... a task outside the plan: exit 1" 1 task 8 8 8
+expect_status "... a task outside the plan: exit 2" 2 task 8 8 8
 stderr_has "... says so" "task 8 is outside this job's plan: 8 chunks, array indices 0-7"
-expect_status "... task 08 (a leading zero: decimal, not octal): exit 1" 1 task 08 08 08
+expect_status "... task 08 (a leading zero: decimal, not octal): exit 2" 2 task 08 08 08
 stderr_has "... says it is outside the plan" "task 08 is outside this job's plan"
+expect_status "... CHUNKS=4 against the plan's 8: exit 2" 2 task 1 0 7 CHUNKS=4
+stderr_has "... says so" "CHUNKS=4, but this job's plan (recorded by its first task) has 8 chunks"
+expect_status "... task 'x': exit 2" 2 task x 0 7
+stderr_has "... says so" "SLURM_ARRAY_TASK_ID: 'x' is not an array index"
 expect_status "... the join: exit 0" 0 env JOIN=1 ROCKPOOL="$ROCKPOOL" bash "$TOP/examples/slurm-array.sh" \
     "$scene" arr.framemd5 -q -s 64x48 -n 16
 "$ROCKPOOL" "$scene" -q -s 64x48 -n 16 -f framemd5 -o arr_single.framemd5
