@@ -162,13 +162,26 @@ range() { echo "$((frames * $1 / chunks)) $((frames * ($1 + 1) / chunks))"; }
 
 # A chunk: a file, or for PNG frames a directory named so.
 chunk_of() { if [ "$kind" = png ]; then echo "$dir/$1_$2"; else echo "$dir/$1_$2.$ext"; fi; }
+# CHUNK.sha256: the chunk's digest (rockpool-join --digest), recorded when it was finished.
+# A chunk that no longer gives it is rendered again, and not joined: damage FFmpeg's
+# decoder conceals (a lossy chunk with bytes flipped decodes without an error) changes it.
+sealed() { # CHUNK: it gives its recorded digest (or none was recorded)
+    local want
+    [ -e "$1.sha256" ] || return 0
+    read -r want <"$1.sha256" || return 1
+    [[ $want =~ ^[0-9a-f]{64}$ ]] && [ "$("$join" --digest "$1" 2>/dev/null)" = "$want" ]
+}
 
 if [ "${JOIN:-0}" = 1 ]; then
     # The chunks must have this run's settings: a reference of its first frame.
     like=$dir/like.$ext
     "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like"
     list=()
-    for ((i = 0; i < chunks; i++)); do list+=("$(chunk_of chunk $i)"); done
+    for ((i = 0; i < chunks; i++)); do
+        list+=("$(chunk_of chunk $i)")
+        sealed "${list[i]}" || status=2 die "chunk $i (${list[i]}) changed since its task" \
+            "finished (its SHA-256 is not the one recorded then: damaged on disk?): run task $i again"
+    done
     "$join" $overwrite --job "$job" --like "$like" --frames "$frames" -o "$output" "${list[@]}"
     rm -rf "$dir"
     echo "slurm-array.sh: $frames frames in $chunks chunks -> $output" >&2
@@ -202,7 +215,7 @@ like=$dir/like_$i.$ext
 trap 'rm -rf "$part" "$like"' EXIT
 sha=()
 [ ! -f "$scene" ] || sha=(--scene-sha256 "$(sha256sum <"$scene" | cut -c1-64)")
-if [ -e "$chunk" ] &&
+if [ -e "$chunk" ] && sealed "$chunk" &&
     "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like" &&
     "$join" --check --job "$job" "${sha[@]}" --like "$like" --range "$start-$((end - 1))/$frames" "$chunk" \
         2>/dev/null; then
@@ -226,8 +239,10 @@ else
     wait "$child" || rc=$?
     trap - TERM INT
     [ "$rc" = 0 ] || exit "$rc"
-    rm -rf "$chunk"
+    rm -rf "$chunk" "$chunk.sha256"
     mv -f "$part" "$chunk"
+    "$join" --digest "$chunk" >"$chunk.sha256.part"
+    mv -f "$chunk.sha256.part" "$chunk.sha256"
 fi
 # A task that succeeded leaves no log (the failed ones keep theirs).
 log=$PWD/rockpool-${SLURM_JOB_ID:-}.log

@@ -482,6 +482,59 @@ check "... rendered the damaged chunk again, and the failed one" \
 check "... its AOV frames are the single run's, every one" cmp -s \
     <(ffmpeg -v error -i ra/h_%02d.png -f framemd5 -) <(ffmpeg -v error -i ra_single_%02d.png -f framemd5 -)
 rm -rf ra raov.mkv raov_single.mkv ra_single_*.png
+# hide_damage FILE: flips one byte of FILE where FFmpeg decodes it without an error into
+# other frames (damage a decode cannot tell); prints the offset (none: FILE unchanged).
+hide_damage() {
+    local at
+    cp "$1" hide.good
+    for at in $(seq 200 37 "$(($(stat -c %s "$1") - 300))"); do
+        cp hide.good "$1"
+        printf '\132' | dd of="$1" bs=1 seek="$at" conv=notrunc status=none
+        if [ -z "$(ffmpeg -nostdin -v error -err_detect +crccheck -i "$1" -f framecrc - 2>&1 >/dev/null)" ] &&
+            ! cmp -s <(decoded "$1") <(decoded hide.good); then echo "$at" && return; fi
+    done
+    cp hide.good "$1"
+}
+# A kept H.264 chunk with bytes flipped that FFmpeg's decoder conceals (no error, other
+# frames: a decode cannot tell) is rendered again: its SHA-256, recorded when it finished
+# (rockpool-join --digest), no longer matches.
+mopts=(-q -s 64x48 -n 30 --encoder-preset ultrafast)
+touch fail.flag
+"$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o hid.mp4 -- "$scene" "${mopts[@]}" 2>/dev/null
+m2=.hid.mp4.chunks/chunk_2.mp4
+check "(a failed run keeps chunk 2 and its seal)" test -s $m2 -a -s .hid.mp4.chunks/seal_2
+check "--digest: the SHA-256 of the file's sha256sum line" \
+    test "$("$J" --digest $m2)" = "$(sha256sum <$m2 | sha256sum | cut -c1-64)"
+hidden=$(hide_damage $m2)
+check "(a byte of chunk 2 whose damage FFmpeg decodes without an error: at ${hidden:-none})" test -n "$hidden"
+check "(rockpool-join --check alone passes it)" "$J" --check --range 12-17/30 $m2
+rm fail.flag
+: >chunks.log
+expect_status "... the same command: exit 0" 0 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o hid.mp4 \
+    -- "$scene" "${mopts[@]}"
+check "... rendered the damaged chunk again, and the failed one" \
+    test "$(sed 's/.*--start \([0-9]*\).*/\1/' chunks.log | sort -n | tr '\n' ' ')" = "12 24 "
+"$RP" --rockpool "$ROCKPOOL" -k 5 -j 1 -o hid_clean.mp4 -- "$scene" "${mopts[@]}" 2>/dev/null
+check "... and the result equals an undamaged run's" cmp -s <(decoded hid.mp4) <(decoded hid_clean.mp4)
+rm -f hid.mp4 hid_clean.mp4
+# The same in slurm-array.sh: each task records its chunk's digest; the join refuses a
+# chunk that no longer gives it (exit 2, nothing written), and the task run again renders it.
+sarr() { env ROCKPOOL="$ROCKPOOL" SLURM_JOB_ID=78 "$@" bash "$TOP/examples/slurm-array.sh" "$scene" \
+    sh.mp4 "${mopts[@]}"; }
+for id in 0 1 2 3; do
+    sarr SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=3 2>/dev/null
+done
+s1=.sh.mp4.chunks/chunk_1.mp4
+check "slurm-array.sh: each task records its chunk's digest" test -s $s1.sha256 -a -s .sh.mp4.chunks/chunk_3.mp4.sha256
+hidden=$(hide_damage $s1)
+check "(a byte of chunk 1 whose damage FFmpeg decodes without an error: at ${hidden:-none})" test -n "$hidden"
+expect_status "... the join with it: exit 2" 2 sarr JOIN=1
+stderr_has "... names the chunk" "chunk 1 (./$s1) changed since its task finished"
+check "... writes nothing" test ! -e sh.mp4
+expect_status "... task 1 again: exit 0" 0 sarr SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=1
+check "... renders it again" test "$("$J" --digest $s1)" = "$(cat $s1.sha256)" -a "$(cmp -s $s1 hide.good; echo $?)" = 0
+expect_status "... the join: exit 0" 0 sarr JOIN=1
+rm -f sh.mp4 hide.good
 # Stopped: the finished chunks stay (an earlier run's and this one's), the partial go.
 touch fail.flag
 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 -o stopped.mkv -- "$scene" "${opts[@]}" 2>/dev/null
@@ -502,7 +555,7 @@ wait $rppid
 check "a rerun stopped by SIGTERM: exit 143" test $? = 143
 check "... keeps the earlier run's chunks and its own (0-3), no partial one" \
     test -s .stopped.mkv.chunks/chunk_0.mkv -a -s .stopped.mkv.chunks/chunk_1.mkv -a \
-    -s .stopped.mkv.chunks/chunk_3.mkv -a -z "$(ls .stopped.mkv.chunks | grep -v '^chunk_[0-3]\.mkv$')"
+    -s .stopped.mkv.chunks/chunk_3.mkv -a -z "$(ls .stopped.mkv.chunks | grep -v '^\(chunk_[0-3]\.mkv\|seal_[0-3]\)$')"
 : >chunks.log
 expect_status "... the same command again: exit 0" 0 "$RP" --rockpool "$WORK/flaky" -k 5 -j 1 \
     -o stopped.mkv -- "$scene" "${opts[@]}"
