@@ -135,6 +135,7 @@ typedef struct instance {
     char said[1600]; /* the reason of the last message printed (say_as) */
     int warned_rate; /* warn_frame_locked has spoken */
     double last_ts;  /* the previous call's time in seconds (after unit and offset), or -1 */
+    double last_ts2; /* the call's before it, or -1 */
 } instance;
 
 /* One line on stderr, unless its reason is the one said last by this instance: the
@@ -209,7 +210,7 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->stale = 1;
     in->num[0] = 1; /* the error frame on */
     in->strength_milli = -1;
-    in->last_ts = -1;
+    in->last_ts = in->last_ts2 = -1;
     for (int i = 0; i < P_STRINGS; i++)
         if (!(in->param[i] = strdup(param_default[i]))) {
             for (int j = 0; j < i; j++)
@@ -584,6 +585,14 @@ static int on_grid(double t, int n, int d, int64_t *k)
     return on_grid_within(t, n, d, SNAP_S, k);
 }
 
+/* Whether t seconds (t >= 0) is a whole number of milliseconds, within a nanosecond: a
+ * Matroska or WebM timestamp (FFmpeg's pts x time_base x 1000, GStreamer's nanoseconds). */
+static int whole_ms(double t)
+{
+    double f = t * 1000 - (double)(int64_t)(t * 1000 + 0.5);
+    return t >= 0 && t < 9e12 && f > -1e-6 && f < 1e-6;
+}
+
 /* A scene that steps once a frame (the seed presets) at a host's rate other than its own:
  * the frames are `rockpool -r R`'s, but R is learnt from the times the host passes, and a
  * time on both grids (a whole second) is taken on the rate found so far. Said once. */
@@ -608,10 +617,12 @@ static void warn_frame_locked(instance *in, int n, int d)
 }
 
 /* The rate whose grid holds ts (host_frame's rule, after the core's own rate): the scene's,
- * one of host_rates, one learnt from the step from last_ts, the core's within MS_SNAP_S, or
- * at an instance's first call the lowest that holds it. Sets *n / *d (left as the core's
- * when none is found) and *k, ts's frame on it; returns 1 when found. */
-static int find_rate(const instance *in, double ts, double last_ts, int *rn, int *rd, int64_t *rk)
+ * one of host_rates, one learnt from the step from last_ts, the core's within MS_SNAP_S, one
+ * of which ts, last_ts and last_ts2 (whole milliseconds) are three frames in a row within
+ * MS_SNAP_S, or at an instance's first call the lowest that holds it. Sets *n / *d (left as the
+ * core's when none is found) and *k, ts's frame on it; returns 1 when found. */
+static int find_rate(const instance *in, double ts, double last_ts, double last_ts2, int *rn,
+                     int *rd, int64_t *rk)
 {
     int n = *rn, d = *rd;
     int64_t k = 0;
@@ -649,15 +660,37 @@ static int find_rate(const instance *in, double ts, double last_ts, int *rn, int
      * and again. */
     if (!found && on_grid_within(ts, n, d, MS_SNAP_S, &k))
         found = 1;
+    /* times rounded to the millisecond off the core's rate (a 30000/1001 Matroska clip
+     * read at the scene's 30 fps: frame 7 comes as 0.234 s, 30 fps's 7 is 0.233 s): a rate
+     * of which this time and the two before it are three frames in a row, each within
+     * half a millisecond. The scene's rate first, then host_rates' whole rates, then their
+     * N000/1001 (the two agree to the millisecond up to frame 15 or so: a 24 fps clip must
+     * not be taken for 24000/1001 at its third frame). Three in a row, not one: a clip of
+     * variable rate rebuilding at every frame near some grid. */
+    if (!found && whole_ms(ts) && last_ts >= 0 && last_ts2 >= 0 && whole_ms(last_ts) &&
+        whole_ms(last_ts2)) {
+        size_t nr = sizeof host_rates / sizeof host_rates[0];
+        for (size_t i = 0; !found && i <= 2 * nr; i++) {
+            int rn_ = i ? host_rates[(i - 1) % nr][0] : sn;
+            int rd_ = i ? host_rates[(i - 1) % nr][1] : sd;
+            int64_t k0, k1, k2;
+            if (!rn_ || (i && (rd_ == 1) != (i <= nr)))
+                continue;
+            if (on_grid_within(ts, rn_, rd_, MS_SNAP_S, &k2) &&
+                on_grid_within(last_ts, rn_, rd_, MS_SNAP_S, &k1) &&
+                on_grid_within(last_ts2, rn_, rd_, MS_SNAP_S, &k0) && k2 - k1 == 1 &&
+                k1 - k0 == 1) {
+                n = rn_, d = rd_, k = k2, found = 1;
+            }
+        }
+    }
     /* the instance's first call (MLT's second instance starts at frame 1): no step to
      * learn from, so the lowest whole rate, then N000/1001 (N a multiple of 6), whose
      * grid holds t; only then: later calls learn from their step, and a time of a
      * variable rate is on some such grid nearly always (a rebuild every frame). Not a
      * time of whole milliseconds (FFmpeg seeking in a Matroska clip with -copyts):
      * its lowest rate is that of its milliseconds (12.345 s: 200 fps), not the host's. */
-    double ms_frac = ts * 1000 - (double)(int64_t)(ts * 1000 + 0.5);
-    int whole_ms = ms_frac > -1e-6 && ms_frac < 1e-6;
-    for (int i = 0; !found && last_ts < 0 && !whole_ms && i < STEP_RATE_MAX + STEP_RATE_MAX / 6;
+    for (int i = 0; !found && last_ts < 0 && !whole_ms(ts) && i < STEP_RATE_MAX + STEP_RATE_MAX / 6;
          i++) {
         int num = i < STEP_RATE_MAX ? i + 1 : (i - STEP_RATE_MAX + 1) * 6000;
         int den = i < STEP_RATE_MAX ? 1 : 1001;
@@ -677,7 +710,9 @@ static int find_rate(const instance *in, double ts, double last_ts, int *rn, int
  * from the step from the previous call (or, at the first call, the lowest that holds t):
  * a time that is frame k of a rate R is then rendered as `rockpool -r R` renders frame k
  * (its steps, keys, emitters, moving walls and seed presets all at that exact instant).
- * A time within MS_SNAP_S of the core's grid is its nearest frame. A time on no such
+ * A time within MS_SNAP_S of the core's grid is its nearest frame (one of whole
+ * milliseconds before any other rate is tried), and one of whole milliseconds is that of
+ * a rate of which it and the two times before it are frames in a row. A time on no such
  * grid is read on the core's rate, as the frame it falls in (floor, after rounding
  * to the nanosecond). Returns 0, 1 when the core failed to open (its reason in
  * in->error), or -1 with the message in msg and its reason (say_as: the same for every
@@ -716,11 +751,15 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         build_run(in);
     if (!in->core)
         return 1;
-    double last_ts = in->last_ts;
+    double last_ts = in->last_ts, last_ts2 = in->last_ts2;
+    in->last_ts2 = last_ts;
     in->last_ts = ts;
     int n = in->info.fps, d = in->info.fps_den;
-    if (!on_grid(ts, n, d, &k)) {
-        int found = find_rate(in, ts, last_ts, &n, &d, &k);
+    /* a time of whole milliseconds within half a millisecond of the core's grid is its
+     * frame before any other rate is tried: a 30000/1001 Matroska clip's 0.100 s is its
+     * frame 3 (0.1001 s), not 30 fps's frame 3, which would rebuild at 30 and back */
+    if (!on_grid(ts, n, d, &k) && !(whole_ms(ts) && on_grid_within(ts, n, d, MS_SNAP_S, &k))) {
+        int found = find_rate(in, ts, last_ts, last_ts2, &n, &d, &k);
         if (found && (n != in->info.fps || d != in->info.fps_den)) {
             in->fps = n;
             in->fps_den = d;

@@ -186,6 +186,26 @@ if [ $san = 0 ]; then
         -n 60 -f framemd5 -o cli_mkv2997.md5
     check "a 30000/1001 Matroska clip with fps=30000/1001: rockpool -r 30000/1001's frames" \
         cmp -s <(hashes ff_mkv2997.md5) <(hashes cli_mkv2997.md5)
+    # Matroska clips at 30000/1001, 24000/1001 and 60000/1001 without fps=: their times
+    # are whole milliseconds, within half a millisecond of the whole rate's frames up to
+    # frame 6, 11 and 34 (30000/1001's frame 7 comes as 0.234 s, 30 fps's is 0.233 s).
+    # From there on three times in a row on the clip's rate are its frames: rockpool -r
+    # R's frames (before: 30000/1001 was read on 30 fps or 24000/1001 from frame 16 on,
+    # 12 of the 74 frames from 16 equal; 60000/1001 1 of the 59 from 31 on).
+    for r in 30000/1001 24000/1001 60000/1001; do
+        ffmpeg -v error -y -loop 1 -framerate $r -i bg320.png -frames:v 90 -c:v ffv1 \
+            -pix_fmt bgr0 clip_ntsc.mkv
+        FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -i clip_ntsc.mkv \
+            -vf "frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" \
+            -f framemd5 - >ff_ntsc.md5 2>ff_ntsc.err
+        "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r $r -n 90 \
+            -f framemd5 -o cli_ntsc.md5
+        check "a $r Matroska clip without fps=: 90 frames, nothing said" \
+            test "$(hashes ff_ntsc.md5 | wc -l)" -eq 90 -a ! -s ff_ntsc.err
+        check "a $r Matroska clip without fps=: rockpool -r $r's frames from 35 on" \
+            cmp -s <(hashes ff_ntsc.md5 | tail -n +36) <(hashes cli_ntsc.md5 | tail -n +36)
+        rm -f cli_ntsc.md5
+    done
     # A 24 fps Matroska clip from 0.542 s (-copyts) under elias (one step a frame): the
     # first call's time is on no grid near the scene's, and its lowest rate is that of its
     # milliseconds (0.542 s: 500 fps), not the host's, so it is not tried: the rate said
@@ -497,6 +517,21 @@ else
     ffmpeg -v error -loop 1 -framerate 30 -i vts320x180.png -t 2 -c:v png gst30.mkv
     gst_case matroska "$TOP/examples/harbour.scene" 320x180 30 60 vts320x180.png \
         filesrc location=gst30.mkv ! matroskademux ! pngdec
+    # A 30000/1001 one: its frames from 7 on (0.234 s, off 30 fps's grid) are rockpool -r
+    # 30000/1001's (before: read on 30 fps until 1.001 s, then 1 in 5).
+    ffmpeg -v error -loop 1 -framerate 30000/1001 -i vts320x180.png -frames:v 60 -c:v png \
+        gst2997.mkv
+    rm -rf gs && mkdir gs
+    FREI0R_PATH=$BUILD_DIR/frei0r gst-launch-1.0 -q filesrc location=gst2997.mkv ! \
+        matroskademux ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! \
+        frei0r-filter-rockpool scene="$TOP/examples/harbour.scene" ! videoconvert ! \
+        video/x-raw,format=RGB ! multifilesink location=gs/g%03d.rgb >gst_2997.log 2>&1
+    for f in gs/g*.rgb; do md5sum <"$f" | cut -d' ' -f1; done >gst_2997.h
+    "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i vts320x180.png -r 30000/1001 \
+        -n 60 -f framemd5 -o gst_cli_2997.md5
+    check "gst-launch-1.0 a 30000/1001 Matroska clip: 60 frames" test "$(wc -l <gst_2997.h)" -eq 60
+    check "gst-launch-1.0 a 30000/1001 Matroska clip: rockpool -r 30000/1001's frames from 7 on" \
+        cmp -s <(tail -n +8 gst_2997.h) <(hashes gst_cli_2997.md5 | tail -n +8)
 fi
 
 # Out of order, from two threads at once: shuffled, repeated and backward times give the
