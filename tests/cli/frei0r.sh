@@ -761,3 +761,16 @@ for f in ("meta_frei0r.qml", "ui_frei0r.qml"):
 print("\n".join(bad) if bad else "panels: ok")
 EOF
 check "Kdenlive XML and Shotcut panel: every parameter, names that match" grep -qx "panels: ok" panels.out
+
+# Shotcut's panel driven as a user would, against a model of Shotcut's QmlFilter
+# (tests/tools/shotcut_panel.js; no Qt here): each keyframeable parameter of the metadata
+# gets its first keyframe from a keyframes button at the playhead (Shotcut's Keyframes
+# panel lists only parameters that have keyframes), the slider adds keyframes, the playhead
+# shows the value between them and changes none, keyframes of a saved project survive the
+# panel's opening, and animate in keyframes the simple properties alone. (The panel before
+# had no keyframes buttons, and set each slider's value, read without a position, as a
+# constant over the keyframes: 10 checks fail with it.)
+node "$TOP/tests/tools/shotcut_panel.js" "$TOP/src/frei0r/shotcut/rockpool/meta_frei0r.qml" \
+    "$TOP/src/frei0r/shotcut/rockpool/ui_frei0r.qml" >shotcut_panel.out 2>&1
+check "Shotcut panel: every keyframeable parameter keyframed from the panel, keyframes kept" \
+    sh -c "! grep -qv '^ok ' shotcut_panel.out && test \$(grep -c '^ok ' shotcut_panel.out) -ge 40"

@@ -13,7 +13,7 @@ Metadata {
     keyframes {
         allowAnimateIn: true
         allowAnimateOut: true
-        simpleProperties: ['depth', 'azimuth', 'elevation', 'caustics', 'strength']
+        simpleProperties: ['depth', 'azimuth', 'elevation', 'caustics']
         parameters: [
             Parameter {
                 name: qsTr('Depth')

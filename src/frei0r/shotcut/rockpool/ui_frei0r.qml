@@ -1,7 +1,12 @@
 // The panel of rockpool's frei0r filter in Shotcut: a scene file picker, the seed, the
-// layer, the error frame, the light's doubles and the strength (0..1 to MLT, shown in their units), as
-// rockpool-frei0r(7) PARAMETERS describes them. Written after Shotcut's own frei0r
-// filters; not run here (no display).
+// layer, the error frame, the light's doubles and the strength (0..1 to MLT, shown in their
+// units) and the time offset, as rockpool-frei0r(7) PARAMETERS describes them. Written after
+// Shotcut's own frei0r filters with keyframes (src/qml/filters/sharpen/ui_frei0r.qml):
+// Shotcut's Keyframes panel lists a parameter only once it has keyframes, which only the
+// panel's keyframes buttons make; a slider sets its value at the playhead when its button
+// is on, the whole parameter when off, and the simple animation (animate in and out) of
+// the light's four doubles. The strength has no simple animation (a ramp replays the water
+// from step 0 every frame: rockpool-frei0r(7)). Not run here (no display).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Dialogs
@@ -9,6 +14,8 @@ import QtQuick.Layouts
 import Shotcut.Controls as Shotcut
 
 Item {
+    id: panel
+
     property string paramScene: 'scene'
     property string paramUnit: 'time unit'
     property string paramLayer: 'layer'
@@ -21,18 +28,124 @@ Item {
     property string paramOffset: 'time offset'
     property string paramStrength: 'strength'
     property var defaultParameters: [paramScene, paramLayer, paramSeed, paramErrorFrame, paramDepth, paramAzimuth, paramElevation, paramCaustics, paramOffset, paramStrength]
+    // the keyframeable doubles, their sliders' scales (slider value = parameter x scale),
+    // and which of them take the simple animation (meta_frei0r.qml's simpleProperties)
+    property var keyParameters: [paramDepth, paramAzimuth, paramElevation, paramCaustics, paramStrength]
+    property var keyScales: [64, 360, 90, 4, 4]
+    property var keySimple: [true, true, true, true, false]
+    property bool blockUpdate: true
+    property var startValues: [0, 0, 0, 0, 0]
+    property var middleValues: [0, 0, 0, 0, 0]
+    property var endValues: [0, 0, 0, 0, 0]
+
+    function keySlider(index) {
+        return [depthSlider, azimuthSlider, elevationSlider, causticsSlider, strengthSlider][index];
+    }
+
+    function keyButton(index) {
+        return [depthKeyframesButton, azimuthKeyframesButton, elevationKeyframesButton, causticsKeyframesButton, strengthKeyframesButton][index];
+    }
+
+    function simpleAnimation() {
+        return filter.animateIn > 0 || filter.animateOut > 0;
+    }
+
+    function initSimpleAnimation() {
+        for (var i = 0; i < keyParameters.length; i++) {
+            middleValues[i] = filter.getDouble(keyParameters[i], filter.animateIn);
+            if (filter.animateIn > 0)
+                startValues[i] = filter.getDouble(keyParameters[i], 0);
+            if (filter.animateOut > 0)
+                endValues[i] = filter.getDouble(keyParameters[i], filter.duration - 1);
+        }
+    }
+
+    function getPosition() {
+        return Math.max(producer.position - (filter.in - producer.in), 0);
+    }
 
     function setControls() {
+        var position = getPosition();
+        blockUpdate = true;
         sceneField.text = filter.get(paramScene);
         seedField.text = filter.get(paramSeed);
         layerCombo.currentIndex = filter.get(paramLayer) === 'light' ? 1 : 0;
         errorCheck.checked = filter.getDouble(paramErrorFrame) >= 0.5;
-        depthSlider.value = filter.getDouble(paramDepth) * 64;
-        azimuthSlider.value = filter.getDouble(paramAzimuth) * 360;
-        elevationSlider.value = filter.getDouble(paramElevation) * 90;
-        causticsSlider.value = filter.getDouble(paramCaustics) * 4;
         offsetSlider.value = filter.getDouble(paramOffset) * 3600;
-        strengthSlider.value = filter.getDouble(paramStrength) * 4;
+        var enabled = position <= 0 || (position >= (filter.animateIn - 1) && position <= (filter.duration - filter.animateOut)) || position >= (filter.duration - 1);
+        for (var i = 0; i < keyParameters.length; i++) {
+            keySlider(i).value = filter.getDouble(keyParameters[i], position) * keyScales[i];
+            keyButton(i).checked = !simpleAnimation() && filter.keyframeCount(keyParameters[i]) > 0;
+            keySlider(i).enabled = enabled || !keySimple[i];
+        }
+        blockUpdate = false;
+    }
+
+    // A keyframeable double's slider moved (position: the playhead's, or null when the
+    // filter's length or simple animation changed).
+    function updateFilter(index, position) {
+        if (blockUpdate)
+            return;
+        var parameter = keyParameters[index];
+        var value = keySlider(index).value / keyScales[index];
+        var button = keyButton(index);
+        if (position !== null) {
+            if (keySimple[index] && position <= 0 && filter.animateIn > 0)
+                startValues[index] = value;
+            else if (keySimple[index] && position >= filter.duration - 1 && filter.animateOut > 0)
+                endValues[index] = value;
+            else
+                middleValues[index] = value;
+        }
+        if (keySimple[index] && simpleAnimation()) {
+            filter.resetProperty(parameter);
+            button.checked = false;
+            if (filter.animateIn > 0) {
+                filter.set(parameter, startValues[index], 0);
+                filter.set(parameter, middleValues[index], filter.animateIn - 1);
+            }
+            if (filter.animateOut > 0) {
+                filter.set(parameter, middleValues[index], filter.duration - filter.animateOut);
+                filter.set(parameter, endValues[index], filter.duration - 1);
+            }
+        } else if (!button.checked) {
+            filter.resetProperty(parameter);
+            filter.set(parameter, middleValues[index]);
+        } else if (position !== null) {
+            filter.set(parameter, value, position);
+        }
+    }
+
+    function onKeyframesButtonClicked(index, checked) {
+        var parameter = keyParameters[index];
+        var value = keySlider(index).value / keyScales[index];
+        if (checked) {
+            blockUpdate = true;
+            if (keySimple[index] && simpleAnimation()) {
+                for (var i = 0; i < keyParameters.length; i++) {
+                    if (keySimple[i])
+                        filter.resetProperty(keyParameters[i]);
+                }
+                filter.animateIn = filter.animateOut = 0;
+            } else {
+                filter.clearSimpleAnimation(parameter);
+            }
+            for (var j = 0; j < keyParameters.length; j++)
+                keySlider(j).enabled = true;
+            blockUpdate = false;
+            filter.set(parameter, value, getPosition());
+        } else {
+            filter.resetProperty(parameter);
+            filter.set(parameter, value);
+        }
+    }
+
+    function updateSimpleAnimation() {
+        setControls();
+        for (var i = 0; i < keyParameters.length; i++) {
+            if (keySimple[i])
+                updateFilter(i, null);
+        }
     }
 
     width: 350
@@ -51,6 +164,8 @@ Item {
             filter.set(paramOffset, 0);
             filter.set(paramStrength, 0);
             filter.savePreset(defaultParameters);
+        } else {
+            initSimpleAnimation();
         }
         setControls();
     }
@@ -67,7 +182,7 @@ Item {
     }
 
     GridLayout {
-        columns: 3
+        columns: 4
         anchors.fill: parent
         anchors.margins: 8
 
@@ -79,6 +194,7 @@ Item {
             onEditingFinished: filter.set(paramScene, text)
         }
         Button { text: qsTr('Open...'); onClicked: sceneDialog.open() }
+        Item { width: 1 }
 
         Label { text: qsTr('Seed'); Layout.alignment: Qt.AlignRight }
         TextField {
@@ -89,6 +205,7 @@ Item {
             onEditingFinished: filter.set(paramSeed, text)
         }
         Item { width: 1 }
+        Item { width: 1 }
 
         Label { text: qsTr('Layer'); Layout.alignment: Qt.AlignRight }
         ComboBox {
@@ -98,6 +215,7 @@ Item {
             onActivated: filter.set(paramLayer, currentIndex === 1 ? 'light' : 'render')
         }
         Item { width: 1 }
+        Item { width: 1 }
 
         Label { text: qsTr('Errors'); Layout.alignment: Qt.AlignRight }
         CheckBox {
@@ -106,56 +224,115 @@ Item {
             onClicked: filter.set(paramErrorFrame, checked ? 1 : 0)
         }
         Item { width: 1 }
+        Item { width: 1 }
 
         Label { text: qsTr('Depth'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
             id: depthSlider
             minimumValue: 0; maximumValue: 64; decimals: 2; suffix: qsTr(' cells')
-            onValueChanged: filter.set(paramDepth, value / 64)
+            onValueChanged: updateFilter(0, getPosition())
         }
         Shotcut.UndoButton { onClicked: depthSlider.value = 0 }
+        Shotcut.KeyframesButton {
+            id: depthKeyframesButton
+            onToggled: onKeyframesButtonClicked(0, checked)
+        }
 
         Label { text: qsTr('Sun azimuth'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
             id: azimuthSlider
             minimumValue: 0; maximumValue: 360; decimals: 1; suffix: qsTr(' °')
-            onValueChanged: filter.set(paramAzimuth, value / 360)
+            onValueChanged: updateFilter(1, getPosition())
         }
         Shotcut.UndoButton { onClicked: azimuthSlider.value = 0 }
+        Shotcut.KeyframesButton {
+            id: azimuthKeyframesButton
+            onToggled: onKeyframesButtonClicked(1, checked)
+        }
 
         Label { text: qsTr('Sun elevation'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
             id: elevationSlider
             minimumValue: 0; maximumValue: 90; decimals: 1; suffix: qsTr(' °')
-            onValueChanged: filter.set(paramElevation, value / 90)
+            onValueChanged: updateFilter(2, getPosition())
         }
         Shotcut.UndoButton { onClicked: elevationSlider.value = 0 }
+        Shotcut.KeyframesButton {
+            id: elevationKeyframesButton
+            onToggled: onKeyframesButtonClicked(2, checked)
+        }
 
         Label { text: qsTr('Caustics'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
             id: causticsSlider
             minimumValue: 0; maximumValue: 4; decimals: 3
-            onValueChanged: filter.set(paramCaustics, value / 4)
+            onValueChanged: updateFilter(3, getPosition())
         }
         Shotcut.UndoButton { onClicked: causticsSlider.value = 0 }
+        Shotcut.KeyframesButton {
+            id: causticsKeyframesButton
+            onToggled: onKeyframesButtonClicked(3, checked)
+        }
 
         Label { text: qsTr('Strength'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
             id: strengthSlider
-            // a changed strength replays the water from the start (rockpool-frei0r(7))
+            // a changed strength replays the water from the start: hold keyframes
+            // (rockpool-frei0r(7))
             minimumValue: 0; maximumValue: 4; decimals: 3
-            onValueChanged: filter.set(paramStrength, value / 4)
+            onValueChanged: updateFilter(4, getPosition())
         }
         Shotcut.UndoButton { onClicked: strengthSlider.value = 0 }
+        Shotcut.KeyframesButton {
+            id: strengthKeyframesButton
+            onToggled: onKeyframesButtonClicked(4, checked)
+        }
 
         Label { text: qsTr('Time offset'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
             id: offsetSlider
             minimumValue: 0; maximumValue: 3600; decimals: 3; suffix: qsTr(' s')
-            onValueChanged: filter.set(paramOffset, value / 3600)
+            onValueChanged: if (!blockUpdate) filter.set(paramOffset, value / 3600)
         }
         Shotcut.UndoButton { onClicked: offsetSlider.value = 0 }
+        Item { width: 1 }
 
         Item { Layout.fillHeight: true }
+    }
+
+    Connections {
+        function onChanged() {
+            setControls();
+        }
+
+        function onInChanged() {
+            updateSimpleAnimation();
+        }
+
+        function onOutChanged() {
+            updateSimpleAnimation();
+        }
+
+        function onAnimateInChanged() {
+            updateSimpleAnimation();
+        }
+
+        function onAnimateOutChanged() {
+            updateSimpleAnimation();
+        }
+
+        function onPropertyChanged(name) {
+            setControls();
+        }
+
+        target: filter
+    }
+
+    Connections {
+        function onPositionChanged() {
+            setControls();
+        }
+
+        target: producer
     }
 }

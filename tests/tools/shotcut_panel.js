@@ -1,0 +1,259 @@
+// shotcut_panel.js META UI: runs the functions and handlers of a Shotcut filter panel
+// (ui_frei0r.qml) against a model of Shotcut's QmlFilter, as a user would drive it, and
+// checks that every parameter the metadata (meta_frei0r.qml) lists as keyframeable can be
+// keyframed from the panel and keeps its keyframes. Prints "ok ..." or "FAIL ..." lines.
+//
+// No Qt here: the QML is not run. Its root properties, functions, Component.onCompleted
+// and the handlers of its elements (onValueChanged, onToggled) are JavaScript; this script
+// takes them out of the file and runs them in one scope, with each element (by id) a plain
+// object whose value setter fires onValueChanged when the value changes, as QML does.
+// The model of QmlFilter follows Shotcut's src/qmltypes/qmlfilter.cpp: set(name, value)
+// without a position sets a constant (the animation is gone), with one a keyframe;
+// keyframeCount is 0 for a constant; Shotcut's Keyframes panel lists a parameter only when
+// its keyframeCount is above 0 (src/models/keyframesmodel.cpp, load), so the panel's own
+// controls must make the first keyframe.
+'use strict';
+const fs = require('fs');
+const vm = require('vm');
+
+const [meta, ui] = process.argv.slice(2).map((f) => fs.readFileSync(f, 'utf8'));
+let failed = 0;
+function check(name, cond) {
+    console.log((cond ? 'ok ' : 'FAIL ') + name);
+    if (!cond)
+        failed++;
+}
+
+// The block from the '{' at open to its matching '}'.
+function block(text, open) {
+    let depth = 0;
+    for (let i = open; i < text.length; i++) {
+        if (text[i] === '{')
+            depth++;
+        else if (text[i] === '}' && --depth === 0)
+            return text.slice(open, i + 1);
+    }
+    throw new Error('unbalanced braces');
+}
+
+// The metadata: the keyframed properties and those of the simple animation.
+const keyed = [...meta.matchAll(/property:\s*'([^']*)'/g)].map((m) => m[1]);
+const simpleMatch = meta.match(/simpleProperties:\s*\[([^\]]*)\]/);
+const simple = simpleMatch ? [...simpleMatch[1].matchAll(/'([^']*)'/g)].map((m) => m[1]) : [];
+
+// The panel: root properties, functions, onCompleted, elements with their handlers.
+const props = [...ui.matchAll(/^\s*property\s+\w+\s+(\w+):\s*(.+)$/gm)].map((m) => [m[1], m[2]]);
+const funcs = [...ui.matchAll(/function\s+\w+\s*\([^)]*\)\s*\{/g)].map((m) =>
+    m[0] + block(ui, m.index + m[0].length - 1).slice(1));
+const completedAt = ui.search(/Component\.onCompleted:\s*\{/);
+const completed = completedAt < 0 ? '{}' : block(ui, ui.indexOf('{', completedAt));
+const elements = [];
+for (const m of ui.matchAll(/\bid:\s*(\w+)/g)) {
+    let depth = 0, open = m.index;
+    for (; open >= 0; open--) {
+        if (ui[open] === '}')
+            depth++;
+        else if (ui[open] === '{' && depth-- === 0)
+            break;
+    }
+    const body = block(ui, open);
+    const kind = ui.slice(ui.lastIndexOf('\n', open) + 1, open).trim();
+    const handler = (re) => { const h = body.match(re); return h ? h[1].trim() : null; };
+    const num = (re) => { const h = body.match(re); return h ? Number(h[1]) : undefined; };
+    elements.push({
+        id: m[1], kind,
+        onValueChanged: handler(/onValueChanged:\s*(.+)$/m),
+        onToggled: handler(/onToggled:\s*(.+)$/m),
+        max: num(/maximumValue:\s*([0-9.]+)/),
+    });
+}
+
+// A model of Shotcut's QmlFilter (one filter, kept across panels) and its producer.
+function makeFilter(duration) {
+    const p = new Map(); // name -> {v} (a constant) or {keys: Map position -> value}
+    const f = {
+        isNew: true, in: 0, duration, _animIn: 0, _animOut: 0, panel: null,
+        emit(signal) { if (f.panel && f.panel[signal]) f.panel[signal](); },
+        get animateIn() { return f._animIn; },
+        set animateIn(v) { if (v !== f._animIn) { f._animIn = v; f.emit('onAnimateInChanged'); } },
+        get animateOut() { return f._animOut; },
+        set animateOut(v) { if (v !== f._animOut) { f._animOut = v; f.emit('onAnimateOutChanged'); } },
+        get(name) { const e = p.get(name); return e && 'v' in e ? String(e.v) : ''; },
+        getDouble(name, position) {
+            const e = p.get(name);
+            if (!e)
+                return 0;
+            if ('v' in e)
+                return Number(e.v);
+            const ks = [...e.keys.keys()].sort((a, b) => a - b);
+            const at = position === undefined || position < 0 ? 0 : position;
+            if (at <= ks[0])
+                return e.keys.get(ks[0]);
+            for (let i = 1; i < ks.length; i++)
+                if (at <= ks[i]) // linear, as the Keyframes panel's default
+                    return e.keys.get(ks[i - 1]) + (e.keys.get(ks[i]) - e.keys.get(ks[i - 1])) *
+                        (at - ks[i - 1]) / (ks[i] - ks[i - 1]);
+            return e.keys.get(ks[ks.length - 1]);
+        },
+        set(name, value, position) {
+            const e = p.get(name);
+            if (position === undefined || position < 0) {
+                if (!e || !('v' in e) || e.v !== value) {
+                    p.set(name, {v: value});
+                    f.emit('onChanged');
+                }
+            } else {
+                const keys = e && e.keys ? e.keys : new Map();
+                if (keys.get(position) !== value) {
+                    keys.set(position, value);
+                    p.set(name, {keys});
+                    f.emit('onChanged');
+                }
+            }
+        },
+        keyframeCount(name) { const e = p.get(name); return e && e.keys ? e.keys.size : 0; },
+        keys(name) { const e = p.get(name); return e && e.keys ? new Map(e.keys) : null; },
+        resetProperty(name) { p.delete(name); },
+        clearSimpleAnimation(name) {
+            if (f.animateIn <= 0 && f.animateOut <= 0 && f.keyframeCount(name) <= 0)
+                f.resetProperty(name);
+            f.animateIn = 0;
+            f.animateOut = 0;
+        },
+        savePreset() {},
+    };
+    return f;
+}
+
+// One panel over filter f: the QML's script in a scope of its own.
+function openPanel(f, producer) {
+    const src = [];
+    src.push('"use strict";');
+    for (const e of elements)
+        src.push(`var ${e.id} = __element(${JSON.stringify(e.id)});`);
+    for (const [name, value] of props)
+        src.push(`var ${name} = ${value};`);
+    src.push(...funcs);
+    src.push('var __handlers = {');
+    for (const e of elements) {
+        if (e.onValueChanged)
+            src.push(`${JSON.stringify(e.id + '.value')}: function (value) { ${e.onValueChanged} },`);
+        if (e.onToggled)
+            src.push(`${JSON.stringify(e.id + '.toggled')}: function (checked) { ${e.onToggled} },`);
+    }
+    src.push('};');
+    src.push(`var __completed = function () ${completed};`);
+    const names = funcs.map((fn) => fn.match(/function\s+(\w+)/)[1]);
+    src.push(`({handlers: __handlers, completed: __completed, ${names.join(', ')}})`);
+    const state = {};
+    const handlers = {};
+    const ctx = {
+        filter: f, producer, qsTr: (s) => s, decodeURIComponent, Math,
+        __element(id) {
+            const el = {enabled: true, checked: false, text: '', currentIndex: 0};
+            state[id] = el;
+            let value = 0;
+            Object.defineProperty(el, 'value', {
+                get: () => value,
+                set: (v) => {
+                    if (v !== value) {
+                        value = v;
+                        if (handlers[id + '.value'])
+                            handlers[id + '.value'](v);
+                    }
+                },
+            });
+            return el;
+        },
+    };
+    const scope = vm.runInNewContext(src.join('\n'), ctx);
+    Object.assign(handlers, scope.handlers);
+    f.panel = scope;
+    scope.completed();
+    f.isNew = false;
+    return {scope, el: state, handlers};
+}
+
+const producer = {position: 0, in: 0};
+function seek(panel, position) {
+    producer.position = position;
+    if (panel.scope.onPositionChanged)
+        panel.scope.onPositionChanged();
+}
+const buttons = elements.filter((e) => e.kind.endsWith('KeyframesButton'));
+const sliders = elements.filter((e) => e.onValueChanged && e.max);
+
+// Which slider and which keyframes button act on each keyframed property: found by
+// driving each on a new filter and seeing what it changes.
+function changedBy(drive) {
+    const f = makeFilter(100);
+    const panel = openPanel(f, producer);
+    seek(panel, 10);
+    const before = new Map(keyed.map((k) => [k, JSON.stringify([f.get(k), f.keys(k) && [...f.keys(k)]])]));
+    drive(panel);
+    return keyed.filter((k) => JSON.stringify([f.get(k), f.keys(k) && [...f.keys(k)]]) !== before.get(k));
+}
+for (const k of keyed) {
+    // Keyframes already there (a saved project): opening the panel and moving the
+    // playhead keep them (the panel before keyframes buttons set the slider's value, read
+    // without a position, as a constant over them).
+    {
+        const f = makeFilter(100);
+        f.isNew = false;
+        f.set(k, 0.25, 10);
+        f.set(k, 0.5, 40);
+        const panel = openPanel(f, producer);
+        seek(panel, 60);
+        check(`'${k}': keyframes made before the panel opened are kept`,
+            JSON.stringify([...(f.keys(k) || [])]) === '[[10,0.25],[40,0.5]]');
+    }
+    const slider = sliders.find((s) => changedBy((p) => { p.el[s.id].value = s.max / 2; }).includes(k));
+    const button = buttons.find((b) => changedBy((p) => {
+        p.el[b.id].checked = true;
+        p.handlers[b.id + '.toggled'](true);
+    }).includes(k));
+    check(`'${k}': a slider sets it`, !!slider);
+    check(`'${k}': a keyframes button keyframes it`, !!button);
+    if (!slider || !button)
+        continue;
+    // The button on at frame 10, then the slider at frame 40: keyframes at 10 and 40, the
+    // one at 40 the slider's value (its maximum is the parameter's 1).
+    const f = makeFilter(100);
+    let panel = openPanel(f, producer);
+    seek(panel, 10);
+    panel.el[slider.id].value = slider.max / 4;
+    panel.el[button.id].checked = true;
+    panel.handlers[button.id + '.toggled'](true);
+    check(`'${k}': the button makes one keyframe, at the playhead (the Keyframes panel lists it)`,
+        f.keyframeCount(k) === 1 && f.keys(k).has(10));
+    seek(panel, 40);
+    panel.el[slider.id].value = slider.max / 2;
+    const keys = f.keys(k);
+    check(`'${k}': the slider at frame 40 adds a keyframe there`,
+        !!keys && keys.size === 2 && keys.get(10) === 0.25 && keys.get(40) === 0.5);
+    // Moving the playhead shows the value there and changes nothing.
+    seek(panel, 25);
+    check(`'${k}': the playhead at 25 shows the value between the keyframes`,
+        Math.abs(panel.el[slider.id].value / slider.max - 0.375) < 1e-9);
+    check(`'${k}': the playhead changes no keyframe`, JSON.stringify([...f.keys(k)]) === JSON.stringify([...keys]));
+    // The panel opened again over the filter (a saved project): the keyframes stay.
+    panel = openPanel(f, producer);
+    seek(panel, 60);
+    check(`'${k}': a panel opened again keeps the keyframes`,
+        !!f.keys(k) && JSON.stringify([...f.keys(k)]) === JSON.stringify([...keys]));
+    // Simple animation (animate in, 10 frames): the simple properties get keyframes at 0
+    // and 9; the others keep their constant.
+    const g = makeFilter(100);
+    panel = openPanel(g, producer);
+    seek(panel, 50);
+    panel.el[slider.id].value = slider.max / 2;
+    g.animateIn = 10;
+    if (simple.includes(k))
+        check(`'${k}': animate in makes keyframes at 0 and 9`,
+            !!g.keys(k) && g.keys(k).has(0) && g.keys(k).has(9) && g.keys(k).get(9) === 0.5);
+    else
+        check(`'${k}': no simple animation: animate in leaves its value`,
+            !g.keys(k) && g.getDouble(k) === 0.5);
+}
+check('the metadata lists keyframed properties', keyed.length > 0);
+process.exit(failed ? 1 : 0);
