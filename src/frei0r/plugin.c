@@ -136,6 +136,7 @@ typedef struct instance {
     int warned_rate; /* warn_frame_locked has spoken */
     double last_ts;  /* the previous call's time in seconds (after unit and offset), or -1 */
     double last_ts2; /* the call's before it, or -1 */
+    int ms_host;     /* the host's times are rounded to the millisecond (find_rate) */
 } instance;
 
 /* One line on stderr, unless its reason is the one said last by this instance: the
@@ -626,8 +627,13 @@ static int find_rate(const instance *in, double ts, double last_ts, double last_
 {
     int n = *rn, d = *rd;
     int64_t k = 0;
-    int sn = in->scene_fps, sd = in->scene_fps_den, found = 0;
-    if (sn && on_grid(ts, sn, sd, &k)) {
+    int sn = in->scene_fps, sd = in->scene_fps_den;
+    /* a host whose times are rounded to the millisecond (ms_host) changes rate only on
+     * three of them in a row (below): one that falls on an exact grid is no sign of its
+     * rate (a clip of variable rate in Matroska: every time of whole tens of milliseconds
+     * is on 100 fps's grid, which built the simulation again every few frames) */
+    int found = in->ms_host && whole_ms(ts) ? -1 : 0;
+    if (!found && sn && on_grid(ts, sn, sd, &k)) {
         n = sn, d = sd, found = 1;
     }
     for (size_t i = 0; !found && i < sizeof host_rates / sizeof host_rates[0]; i++)
@@ -658,6 +664,8 @@ static int find_rate(const instance *in, double ts, double last_ts, double last_
      * millisecond of it (a frame is at least a millisecond). No other rate is tried
      * at that distance: a clip of variable rate would rebuild the simulation again
      * and again. */
+    if (found < 0)
+        found = 0;
     if (!found && on_grid_within(ts, n, d, MS_SNAP_S, &k))
         found = 1;
     /* times rounded to the millisecond off the core's rate (a 30000/1001 Matroska clip
@@ -775,6 +783,17 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
             __int128 tn2 = 2 * (__int128)(int64_t)(ts * 1e9 + 0.5) + 1;
             k = (int64_t)(tn2 * c->fps / ((__int128)2 * c->fps_den * 1000000000));
         }
+    }
+    /* a time of whole milliseconds off the instant of its frame (read at half a
+     * millisecond, three in a row or in the frame it falls in) comes from a host that
+     * rounds to the millisecond; one that is not whole milliseconds, from one that does
+     * not (MLT, GStreamer's nanoseconds, FFmpeg over most containers) */
+    if (!whole_ms(ts)) {
+        in->ms_host = 0;
+    } else {
+        double off = ts - (double)k * in->info.fps_den / in->info.fps;
+        if (off > SNAP_S || off < -SNAP_S)
+            in->ms_host = 1;
     }
     if (k >= in->info.frames) {
         double end = (double)in->info.frames * in->info.fps_den / in->info.fps;
