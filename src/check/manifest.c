@@ -810,7 +810,17 @@ static int manifest_error(rp_error *err, int r)
 {
     if (r == RP_ERR_NOMEM && !err->diag.msg[0])
         snprintf(err->diag.msg, sizeof err->diag.msg, "out of memory");
-    return rp_error_diag(err, r);
+    rp_error_diag(err, r);
+    rp_manifest_error_file(err);
+    return r;
+}
+
+void rp_manifest_error_file(rp_error *err)
+{
+    /* rp_error: msg is diag.msg alone where diag places it on a line; a message about the
+     * whole file (it cannot be opened, it is empty, it is of another run) names the file */
+    if (err->has_diag && err->diag.line <= 0 && err->diag.file[0])
+        snprintf(err->msg, sizeof err->msg, "%.500s: %.500s", err->diag.file, err->diag.msg);
 }
 
 int rp_manifest_parse(rp_manifest **out, const char *text, size_t len, const char *filename,

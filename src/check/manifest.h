@@ -115,6 +115,11 @@ typedef struct rp_manifest_run {
  * whole; no file): the CLI's exit 2. */
 int rp_manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_error *err);
 
+/** A manifest error about the whole file (diag.line 0, diag.file set): its msg says the
+ * file ("PATH: cannot open: ..."), as rp_error's msg stands alone without a place. The
+ * functions above do it; for a caller that sets diag.file afterwards. */
+void rp_manifest_error_file(rp_error *err);
+
 /** The manifest's hash of a timeline frame index after rp_manifest_check(), or NULL if
  * it has none. Binary search. */
 const rp_manifest_frame *rp_manifest_find(const rp_manifest *m, int64_t frame);

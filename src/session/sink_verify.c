@@ -66,6 +66,7 @@ static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
     if ((r = rp_manifest_check(*m, &run, err))) {
         rp_manifest_free(m);
         snprintf(err->diag.file, sizeof err->diag.file, "%s", cfg->path);
+        rp_manifest_error_file(err);
         return r;
     }
     return RP_OK;

@@ -534,6 +534,32 @@ static void test_close_early(void **state)
     rp_scene_free(&scene);
 }
 
+/* rp_run.verify naming a manifest that cannot be opened: the message names it. rp_error's
+ * msg stands alone where diag places nothing on a line; it said "cannot open: No such file
+ * or directory", no file (the program prints diag.file before diag.msg, so it never showed
+ * there). */
+static void test_verify_message_names_manifest(void **state)
+{
+    const char *dir = *state;
+    rp_scene *scene = load();
+    char *missing = strdup(join(dir, "missing.framemd5"));
+    assert_non_null(missing);
+    rp_run run = memory_run();
+    rp_session *s = NULL;
+    rp_error err;
+    run.verify = missing;
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(rp_session_start(s, &err), RP_ERR_IO);
+    assert_int_equal(err.bad_input, 1);
+    char want[4200];
+    snprintf(want, sizeof want, "%s: cannot open: No such file or directory", missing);
+    assert_string_equal(err.msg, want);
+    rp_session_free(&s);
+    free(missing);
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -543,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_stop_is_not_bad_input),
         cmocka_unit_test_setup_teardown(test_close_early, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_two_sessions_one_output, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_verify_message_names_manifest, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
