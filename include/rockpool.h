@@ -31,7 +31,10 @@
  * the program asks the session to stop through rp_run.stop. Sessions are independent:
  * two that write one output at once each write a whole file of their own under a
  * temporary name (".NAME.tmp-PID", the second ".NAME.tmp-PID-N"), and the last one closed
- * is the file in place, as between two processes.
+ * is the file in place, as between two processes. PNG frames are moved into place one by
+ * one, so there rp_session_start refuses (RP_ERR_INVALID, bad input) a PNG output or --aov
+ * sequence naming a file that a PNG output of another session, started and not yet closed
+ * or aborted, names.
  *
  * This header is the library's boundary: it includes only the C library's headers, and
  * its types are opaque (rp_scene, rp_settings, rp_session) except the few structs a caller

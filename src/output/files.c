@@ -762,6 +762,81 @@ static int pattern_overlaps(const char *pattern, const char *path, int other_pat
     return 0;
 }
 
+/* The PNG patterns the sessions of this process write now (rp_output_pattern_claim). */
+typedef struct pattern_claim {
+    const void *owner;
+    char *pattern;
+    struct pattern_claim *next;
+} pattern_claim;
+static pthread_mutex_t claims_lock = PTHREAD_MUTEX_INITIALIZER;
+static pattern_claim *claims;
+
+/* Whether patterns a and b (PNG patterns, or stills: names without a conversion) name a
+ * file in common. */
+static int patterns_meet(const char *a, const char *b)
+{
+    char fa[4096], fb[4096];
+    int ca = 1, cb = 1;
+    rp_error err; /* not told */
+    if (pattern_format(a, fa, sizeof fa, &ca, &err) || pattern_format(b, fb, sizeof fb, &cb, &err))
+        return 0;
+    if (!ca || !cb) { /* a still: the file it names, against the other's names */
+        char still[4096], other[4096];
+        if (rp_output_pattern_name(ca ? b : a, 0, still, sizeof still, &err))
+            return 0;
+        if (ca || cb)
+            return pattern_overlaps(ca ? a : b, still, 0);
+        if (rp_output_pattern_name(a, 0, other, sizeof other, &err))
+            return 0;
+        static path_id ids[2]; /* (claims_lock held) */
+        path_identify(still, &ids[0]);
+        path_identify(other, &ids[1]);
+        return same_file(&ids[0], &ids[1]);
+    }
+    return pattern_overlaps(a, b, 1) || pattern_overlaps(b, a, 1);
+}
+
+int rp_output_pattern_claim(const void *owner, const char *pattern, const char *what, rp_error *err)
+{
+    int ret = RP_OK;
+    pthread_mutex_lock(&claims_lock);
+    for (pattern_claim *c = claims; c && !ret; c = c->next)
+        if (c->owner != owner && patterns_meet(pattern, c->pattern))
+            ret = rp_error_set(err, RP_ERR_INVALID, 1,
+                               "%s '%s' names files of PNG output '%s', which another session of "
+                               "this process is writing: their frames would mix",
+                               what, pattern, c->pattern);
+    pattern_claim *c = ret ? NULL : malloc(sizeof *c);
+    if (!ret && (!c || !(c->pattern = strdup(pattern)))) {
+        free(c);
+        ret = rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    } else if (!ret) {
+        c->owner = owner;
+        c->next = claims;
+        claims = c;
+    }
+    pthread_mutex_unlock(&claims_lock);
+    return ret;
+}
+
+void rp_output_pattern_release(const void *owner)
+{
+    if (!owner)
+        return;
+    pthread_mutex_lock(&claims_lock);
+    for (pattern_claim **p = &claims; *p;) {
+        pattern_claim *c = *p;
+        if (c->owner == owner) {
+            *p = c->next;
+            free(c->pattern);
+            free(c);
+        } else {
+            p = &c->next;
+        }
+    }
+    pthread_mutex_unlock(&claims_lock);
+}
+
 /* Whether path leads to what stdout is (/dev/stdout, /dev/fd/1, a link to either), unless
  * that is /dev/null (where mixing loses nothing). */
 static int is_stdout_file(const char *path)

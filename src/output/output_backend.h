@@ -96,6 +96,16 @@ int rp_output_close_fd(int fd, const char *path, rp_error *err);
 int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len,
                            rp_error *err);
 
+/** A PNG sequence (or still) this process is about to write, claimed for the writer owner:
+ * refused (RP_ERR_INVALID, bad input) when the pattern names a file a pattern another owner
+ * holds names, as between the outputs of one run (rp_paths_check): PNG frames are moved into
+ * place one by one, so two sessions writing one sequence at once would leave a mix of their
+ * frames, and one failing would remove or restore frames of the other. what names the output
+ * in the message. Released by rp_output_pattern_release(owner) (NULL or unclaimed: no-op). */
+int rp_output_pattern_claim(const void *owner, const char *pattern, const char *what,
+                            rp_error *err);
+void rp_output_pattern_release(const void *owner);
+
 /** The file-system checks of rp_output_validate (files.c): the parent directory exists,
  * and without overwrite nothing is replaced (for a PNG pattern, every frame's name; a
  * name without a conversion is refused for more than one frame). Nothing for stdout. */

@@ -317,9 +317,15 @@ static int png_open(void *priv, const rp_output_spec *opts, rp_error *err)
     ret = rp_output_pattern_name(opts->path, opts->first_frame, po->name, sizeof(po->name), err);
     if (ret)
         return ret;
+    /* frames are moved into place one by one: no other session of the process may write
+     * them meanwhile (theirs would mix with ours, and a failure would take the other's) */
+    ret = rp_output_pattern_claim(po, opts->path, "PNG output", err);
+    if (ret)
+        return ret;
     ret = make_parents(po, po->name, err);
     if (ret) {
         remove_made(po);
+        rp_output_pattern_release(po);
         return ret;
     }
     po->zeros = calloc((size_t)opts->width * (size_t)po->bpp, 1);
@@ -328,12 +334,14 @@ static int png_open(void *priv, const rp_output_spec *opts, rp_error *err)
     if (!po->zeros || !po->be[0] || !po->be[1]) {
         release(po);
         remove_made(po);
+        rp_output_pattern_release(po);
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for the PNG encoder");
     }
     ret = start_workers(po, err);
     if (ret) {
         release(po);
         remove_made(po);
+        rp_output_pattern_release(po);
     }
     if (ret || po->nworkers > 1)
         return ret;
@@ -341,6 +349,7 @@ static int png_open(void *priv, const rp_output_spec *opts, rp_error *err)
     if (!po->rows || coder_init(&po->coder, po->raw_bytes, po->level)) {
         release(po);
         remove_made(po);
+        rp_output_pattern_release(po);
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for the PNG encoder");
     }
     return RP_OK;
@@ -671,6 +680,7 @@ static int png_close(void *priv, rp_error *err)
     free(po->made);
     po->made = NULL;
     po->made_len = 0;
+    rp_output_pattern_release(po);
     return ret;
 }
 
@@ -687,6 +697,7 @@ static void png_abort(void *priv)
     }
     release(po);
     remove_made(po);
+    rp_output_pattern_release(po);
 }
 
 const rp_output_backend rp_output_png = {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include "rockpool.h"
 #include "tmpdir.h"
@@ -560,6 +561,101 @@ static void test_verify_message_names_manifest(void **state)
     rp_scene_free(&scene);
 }
 
+/* The files in dir (not "." or ".."), and whether any is hidden (a temporary file). */
+static int count_files(const char *dir, int *hidden)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    assert_non_null(d);
+    *hidden = 0;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            n++;
+            *hidden |= e->d_name[0] == '.';
+        }
+    closedir(d);
+    return n;
+}
+
+/* Two sessions of one process writing one PNG sequence: the second's start is refused (bad
+ * input, naming both patterns), creating nothing, and the first's frames are its own. PNG
+ * frames are moved into place one by one, so both ran and the directory held a mix of the
+ * two presets' frames (and a failed one would have removed or restored the other's). A
+ * pattern naming the same files otherwise (f_%d.png meets f_%05d.png from frame 10000 on)
+ * and a still among the frames are refused too; once the first is closed, or aborted, the
+ * pattern is free again. */
+static void test_two_sessions_one_png_sequence(void **state)
+{
+    const char *dir = *state;
+    rp_scene *scene = load();
+    rp_settings *o[6] = {NULL};
+    char *seq = strdup(join(dir, "seq")), *alone = strdup(join(dir, "alone"));
+    assert_non_null(seq);
+    assert_non_null(alone);
+    assert_int_equal(mkdir(seq, 0777), 0);
+    assert_int_equal(mkdir(alone, 0777), 0);
+    char pattern[4200], other[3][4200], apattern[4200];
+    snprintf(pattern, sizeof pattern, "%s/f_%%05d.png", seq);
+    snprintf(other[0], sizeof other[0], "%s/f_%%05d.png", seq);
+    snprintf(other[1], sizeof other[1], "%s/f_%%d.png", seq);
+    snprintf(other[2], sizeof other[2], "%s/../seq/f_00003.png", seq);
+    snprintf(apattern, sizeof apattern, "%s/f_%%05d.png", alone);
+
+    rp_session *a = writer(scene, &o[0], "rockpool", pattern);
+    for (int i = 0; i < 3; i++) {
+        rp_run run;
+        rp_session *b = NULL;
+        rp_error err;
+        rp_settings *over = NULL;
+        assert_int_equal(rp_settings_parse(&over, "preset elias\n", NULL, &err), RP_OK);
+        rp_run_init(&run);
+        run.over = over;
+        run.out.path = other[i];
+        run.out.overwrite = 1;
+        if (i == 2) { /* a still: the one frame 3 */
+            run.start = 3;
+            run.end = 4;
+        }
+        assert_int_equal(rp_session_new(&b, scene, &run, &err), RP_OK);
+        memset(&err, 0, sizeof err);
+        assert_int_equal(rp_session_start(b, &err), RP_ERR_INVALID);
+        assert_int_equal(err.bad_input, 1);
+        assert_non_null(strstr(err.msg, other[i]));
+        assert_non_null(strstr(err.msg, pattern));
+        assert_non_null(strstr(err.msg, "another session"));
+        rp_session_free(&b);
+        rp_settings_free(&over);
+    }
+    assert_int_equal(finish(&a), RP_OK);
+    rp_session *sa = writer(scene, &o[1], "rockpool", apattern); /* the same, alone */
+    assert_int_equal(finish(&sa), RP_OK);
+    int hidden;
+    assert_int_equal(count_files(seq, &hidden), FRAMES);
+    assert_false(hidden);
+    for (int k = 0; k < FRAMES; k++) {
+        char got_name[4200], want_name[4200];
+        size_t n_got, n_want;
+        snprintf(got_name, sizeof got_name, "%s/f_%05d.png", seq, k);
+        snprintf(want_name, sizeof want_name, "%s/f_%05d.png", alone, k);
+        uint8_t *got = slurp(got_name, &n_got), *want = slurp(want_name, &n_want);
+        assert_int_equal(n_got, n_want);
+        assert_memory_equal(got, want, n_want);
+        free(got);
+        free(want);
+    }
+    /* free again once closed, and once aborted */
+    rp_session *c = writer(scene, &o[2], "elias", pattern);
+    rp_session_abort(&c);
+    rp_session *d = writer(scene, &o[3], "elias", pattern);
+    assert_int_equal(finish(&d), RP_OK);
+    free(seq);
+    free(alone);
+    for (int i = 0; i < 6; i++)
+        rp_settings_free(&o[i]);
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +666,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_close_early, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_two_sessions_one_output, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_verify_message_names_manifest, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_two_sessions_one_png_sequence, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
