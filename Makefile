@@ -1,10 +1,14 @@
 # rockpool - plain Makefile. User CFLAGS/LDFLAGS are appended, never replaced.
-# Targets: all (default), demo, check, check-all, test, bench, fuzz, install, uninstall, format, clean.
+# Targets: all (default), demo, check, check-all, test, bench, fuzz, install, install-lib,
+# uninstall, format, clean.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 755
 INSTALL_DATA ?= $(INSTALL) -m 644
@@ -19,6 +23,10 @@ PKGS := zlib libdeflate libavformat libavcodec libswscale libavutil libxxhash
 TEST_PKGS := libpng
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+# The core API's version, as include/rpcore.h's RP_CORE_VERSION_MAJOR, _MINOR and _PATCH say
+# (rpcore.pc's Version).
+CORE_API_VERSION := $(shell awk '/^.define RP_CORE_VERSION_(MAJOR|MINOR|PATCH) / { v = v s $$3; s = "." } \
+                      END { print v }' include/rpcore.h)
 
 # Evaluated lazily, so `make demo` can install the libraries before pkg-config runs.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -64,7 +72,8 @@ CORE_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(SAN_FLAGS) $(INCS
 
 # The man pages as installed: man/'s with the program's version from VERSION in the .TH
 # line's footer (man/ itself says just "rockpool", so it never disagrees with -V).
-MAN_PAGES := $(BUILD)/man/rockpool.1 $(BUILD)/man/rockpool-scene.5 $(BUILD)/man/rockpool-frei0r.7
+MAN_PAGES := $(BUILD)/man/rockpool.1 $(BUILD)/man/rockpool-scene.5 $(BUILD)/man/rockpool-frei0r.7 \
+             $(BUILD)/man/rockpool.3 $(BUILD)/man/rpcore.3
 
 all: $(BUILD)/rockpool $(BUILD)/frei0r/rockpool.so $(MAN_PAGES)
 
@@ -298,13 +307,41 @@ bench:
 	$(MAKE) all
 	./bench/run
 
-install: $(BUILD)/rockpool $(MAN_PAGES) install-frei0r
+install: $(BUILD)/rockpool $(MAN_PAGES) install-frei0r install-lib
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
 	$(INSTALL_DATA) $(BUILD)/man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
 	$(INSTALL_DATA) $(BUILD)/man/rockpool-scene.5 $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 	$(INSTALL) -m 755 scripts/render-parallel $(DESTDIR)$(BINDIR)/render-parallel
 	$(INSTALL) -m 755 scripts/rockpool-join $(DESTDIR)$(BINDIR)/rockpool-join
+
+# The C library (part of `make install`): the static archives librockpool.a (the session
+# API, rockpool(3)) and librpcore.a (the core alone, rpcore(3)), their headers, their
+# pkg-config files and their man pages. A program links them with `pkg-config --cflags
+# --libs rockpool` (or rpcore). The archives are static alone, so what they need is the
+# program's to link whichever way it links: Requires and Libs, not their .private forms
+# (which pkg-config gives only with --static, and which would then pull every library
+# FFmpeg's own .pc files list privately, the -dev packages of a distribution's shared FFmpeg
+# not installed): rockpool.pc requires FFmpeg's libraries, libdeflate, zlib and xxHash, and
+# links libm and threads; rpcore.pc links threads alone. The .pc files are written here,
+# for the PREFIX, LIBDIR and INCLUDEDIR of this install.
+.PHONY: install-lib
+PC_ROCKPOOL_REQUIRES := libavformat libavcodec libswscale libavutil libdeflate zlib libxxhash
+define pc_file
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	    'Name: $(1)' 'Description: $(2)' 'Version: $(3)' $(if $(4),'Requires: $(4)') \
+	    'Libs: -L$${libdir} -l$(1) $(5)' 'Cflags: -I$${includedir}' \
+	    >$(DESTDIR)$(PKGCONFIGDIR)/$(1).pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/$(1).pc
+endef
+install-lib: $(BUILD)/librockpool.a $(BUILD)/librpcore.a $(MAN_PAGES)
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(MANDIR)/man3
+	$(INSTALL_DATA) $(BUILD)/librockpool.a $(BUILD)/librpcore.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL_DATA) include/rockpool.h include/rpcore.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL_DATA) $(BUILD)/man/rockpool.3 $(BUILD)/man/rpcore.3 $(DESTDIR)$(MANDIR)/man3/
+	$(call pc_file,rockpool,rockpool water ripples: render sessions into files and memory,$(VERSION),$(PC_ROCKPOOL_REQUIRES),-lm -pthread)
+	$(call pc_file,rpcore,rockpool core: water ripple frames in memory without files or FFmpeg,$(CORE_API_VERSION),,-pthread)
 
 # The frei0r plugin where FFmpeg, MLT and GStreamer look, and its man page (part of
 # `make install`); Kdenlive's effect description where Kdenlive reads effects, and
@@ -324,6 +361,10 @@ install-frei0r: $(PLUGIN) $(MAN_PAGES)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/render-parallel $(DESTDIR)$(BINDIR)/rockpool-join
+	rm -f $(DESTDIR)$(LIBDIR)/librockpool.a $(DESTDIR)$(LIBDIR)/librpcore.a \
+	    $(DESTDIR)$(INCLUDEDIR)/rockpool.h $(DESTDIR)$(INCLUDEDIR)/rpcore.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/rockpool.pc $(DESTDIR)$(PKGCONFIGDIR)/rpcore.pc \
+	    $(DESTDIR)$(MANDIR)/man3/rockpool.3 $(DESTDIR)$(MANDIR)/man3/rpcore.3
 	rm -f $(DESTDIR)$(BINDIR)/rockpool $(DESTDIR)$(MANDIR)/man1/rockpool.1 \
 	    $(DESTDIR)$(MANDIR)/man5/rockpool-scene.5
 	rm -f $(DESTDIR)$(FREI0RDIR)/rockpool.so $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7

@@ -194,10 +194,10 @@ typedef struct rp_run {
     int allow_outside_paths; /* the scene may name files outside its directory */
     int hash;                /* print "FRAME HASH" lines to hash_to */
     void *hash_to;           /* a FILE * for the hash lines (NULL = stdout) */
-    /* The algorithm of --hash lines and --verify, as hash.h names it (NULL: md5 for
+    /* The algorithm of --hash lines and --verify, as rp_hash_lookup() takes it (NULL: md5 for
      * --hash, the manifest's own for --verify). -f framehash reads out.hash_algo. */
     const char *hash_algo;
-    /* Compare every written frame with this manifest (manifest.h): a framemd5/framehash
+    /* Compare every written frame with this manifest: a framemd5/framehash
      * file or --hash lines. At the first difference the run fails with RP_ERR_MISMATCH,
      * having written that frame as PNG into verify_dir (NULL: the manifest's directory). */
     const char *verify;
@@ -212,7 +212,7 @@ typedef struct rp_run {
     const char *load_state;   /* start from a checkpoint, or NULL */
     int no_audio;             /* leave a video background's sound out of the output */
     /* --alpha: frames are the light layer alone, RGBA with premultiplied alpha (render
-     * `light` only; rockpool(1) "ALPHA AND AOVS"); out.pixfmt is set from it. */
+     * `light` only; rockpool(1) "ALPHA AND AOVS"): the output's pixel format follows. */
     int alpha;
     /* --aov KIND PATH: a 16-bit PNG sequence per kind (a pattern with one %d), or NULL. */
     const char *aov[RP_AOV_KINDS];
@@ -252,7 +252,7 @@ typedef struct rp_summary {
     rp_timeline_stats timeline;
     double memory; /* estimated peak bytes (0 until rp_session_check_outputs or start) */
     int64_t steps; /* simulation steps the last frame shows */
-    double speed;  /* the waves\' speed, scene pixels per second */
+    double speed;  /* the waves' speed, scene pixels per second */
     int threads;   /* worker threads: run->threads, or one per CPU the process may run on */
 } rp_summary;
 

@@ -4,7 +4,11 @@
 # their footer, as -V does; the percentage radii rockpool-scene(5) describes give the
 # pixels its formula says; WebM sound is Opus or Vorbis as rockpool(1) says (ffprobe);
 # --help's lines fit 80 columns; the man pages' error examples are what rockpool prints;
-# --dump-heights, the default video and the signals behave as rockpool(1) and README say.
+# --dump-heights, the default video and the signals behave as rockpool(1) and README say;
+# rockpool(3) and rpcore(3) are their headers': every function declared has its prototype in
+# the SYNOPSIS, as declared, and an entry under FUNCTIONS, and the SYNOPSIS declares nothing
+# else; every struct and enum is under TYPES and every macro under CONSTANTS, as written;
+# rpcore(3) gives the header's version; groff renders both without a warning.
 source "$(dirname "$0")/lib.sh"
 
 version=$(cat "$TOP/VERSION")
@@ -25,7 +29,8 @@ done <opts
 make -s -C "$TOP" BUILD="$WORK/b" "$WORK/b/man/rockpool.1" "$WORK/b/man/rockpool-scene.5" \
     "$WORK/b/man/rockpool-frei0r.7" \
     >make.out 2>&1
-for page in rockpool.1 rockpool-scene.5 rockpool-frei0r.7; do
+make -s -C "$TOP" BUILD="$WORK/b" "$WORK/b/man/rockpool.3" "$WORK/b/man/rpcore.3" >make.out 2>&1
+for page in rockpool.1 rockpool-scene.5 rockpool-frei0r.7 rockpool.3 rpcore.3; do
     check "$page as built: .TH says rockpool $version" \
         grep -qF "\"rockpool $version\"" <(grep '^\.TH ' "b/man/$page")
     check "$page as built: man's footer line says rockpool $version" sh -c \
@@ -37,6 +42,103 @@ check "the version comes from VERSION (VERSION=9.8.7 gives 9.8.7)" \
 check "make install installs the built pages" sh -c \
     "make -s -n -C '$TOP' BUILD='$WORK/b' DESTDIR='$WORK/inst' install | \
      grep -q '$WORK/b/man/rockpool.1 .*man1/rockpool.1'"
+check "make install installs the built library pages" sh -c \
+    "make -s -n -C '$TOP' BUILD='$WORK/b' DESTDIR='$WORK/inst' install | \
+     grep -q '$WORK/b/man/rockpool.3 $WORK/b/man/rpcore.3 .*man3/'"
+
+# ---- rockpool(3) and rpcore(3) are include/rockpool.h and include/rpcore.h ---------------
+# The header's declarations, comments and preprocessor lines aside; the page's text with
+# roff's escapes undone. Each difference is a line of api-docs.txt.
+python3 - "$TOP" >api-docs.txt <<'PY'
+import re, sys
+top = sys.argv[1]
+
+def header(path):
+    text = open(path).read()
+    text = re.sub(r'#ifdef __cplusplus\s*\n\s*(extern "C" \{|\})\s*\n\s*#endif', '', text)
+    defines = [' '.join(m.group(0).replace('\\\n', ' ').split())
+               for m in re.finditer(r'^#define (RP_\w+)(?:[^\n]*\\\n)*[^\n]*', text, re.M)
+               if m.group(1) != 'RP_API']
+    types = [' '.join(m.group(0).split())
+             for m in re.finditer(r'^(?:typedef )?(?:struct|enum) \w+ \{.*?^\}[^;]*;', text,
+                                  re.M | re.S)]
+    code = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', text, flags=re.S)
+    code = re.sub(r'^\s*#(?:[^\n]*\\\n)*[^\n]*', ' ', code, flags=re.M)
+    funcs = {}
+    depth, stmt = 0, ''
+    for ch in code:
+        depth += ch == '{'
+        depth -= ch == '}'
+        stmt += ch
+        if ch == '}' and depth == 0 or ch == ';' and depth == 0:
+            s = ' '.join(stmt.split())
+            s = re.sub(r'^RP_API ', '', s).replace('( ', '(').replace(' )', ')')
+            m = re.match(r'^(?!typedef)[^(){};]*?\b(rp_\w+)\(.*\);$', s)
+            if m:
+                funcs[m.group(1)] = s
+            stmt = ''
+    return funcs, types, defines
+
+def page(path):
+    text = open(path).read()
+    text = re.sub(r'\\f[BIRP]', '', text)
+    text = text.replace('\\-', '-').replace('\\&', '').replace("\\(aq", "'")
+    text = text.replace('\\e', '\\')
+    sections, name = {}, None
+    for line in text.split('\n'):
+        if line.startswith('.SH '):
+            name = line[4:].strip('"')
+            sections[name] = []
+        elif name:
+            sections[name].append(line)
+    return sections
+
+for hname, mname in (('rockpool.h', 'rockpool.3'), ('rpcore.h', 'rpcore.3')):
+    funcs, types, defines = header(f'{top}/include/{hname}')
+    sec = page(f'{top}/man/{mname}')
+    if len(funcs) < 30:
+        print(f'{hname}: only {len(funcs)} functions found: the parse is broken')
+    syn = [' '.join(l.split()) for l in sec.get('SYNOPSIS', []) if l.rstrip().endswith(');')]
+    synnames = {re.search(r'\b(rp_\w+)\(', l).group(1): l for l in syn}
+    entries = set(re.findall(r'^\.BR (rp_\w+) \(\)$', '\n'.join(sec.get('FUNCTIONS', [])), re.M))
+    for f, proto in funcs.items():
+        if f not in synnames:
+            print(f'{mname}: SYNOPSIS lacks {f} ({hname}: {proto})')
+        elif synnames[f] != proto:
+            print(f'{mname}: SYNOPSIS says "{synnames[f]}", {hname} "{proto}"')
+        if f not in entries:
+            print(f'{mname}: FUNCTIONS has no entry for {f}')
+    for f in set(synnames) - set(funcs):
+        print(f'{mname}: SYNOPSIS declares {f}, which {hname} does not')
+    for f in entries - set(funcs):
+        print(f'{mname}: FUNCTIONS describes {f}, which {hname} does not declare')
+    flat = ' '.join(' '.join(sec.get('TYPES', [])).split())
+    for t in types:
+        if t not in flat:
+            print(f'{mname}: TYPES lacks, as {hname} writes it: {t[:60]}...')
+    flat = ' '.join(' '.join(l.rstrip().rstrip('\\') for l in sec.get('CONSTANTS', [])).split())
+    for d in defines:
+        if d not in flat:
+            print(f'{mname}: CONSTANTS lacks, as {hname} writes it: {d}')
+    if hname == 'rpcore.h':
+        v = {k: re.search(rf'#define RP_CORE_VERSION_{k} (\d+)', open(f'{top}/include/{hname}').read()).group(1)
+             for k in ('MAJOR', 'MINOR', 'PATCH')}
+        want = f"This page describes version {v['MAJOR']}.{v['MINOR']}.{v['PATCH']} of the core API"
+        if want not in ' '.join(' '.join(sec.get('DESCRIPTION', [])).split()):
+            print(f'{mname}: DESCRIPTION does not say "{want}"')
+    print(f'{mname}: {len(funcs)} functions, {len(types)} types, {len(defines)} macros')
+PY
+check "rockpool(3) and rpcore(3) agree with their headers" \
+    test "$(grep -vc ': [0-9]* functions, ' api-docs.txt)" = 0
+grep -v ': [0-9]* functions, ' api-docs.txt | head -20 | sed 's/^/    /'
+check "rockpool(3) documents the session API (rockpool.h's functions, at least 30)" \
+    grep -qE '^rockpool.3: ([3-9][0-9]|[0-9]{3}) functions, [1-9][0-9]* types' api-docs.txt
+check "rpcore(3) documents the core API (rpcore.h's functions, at least 30)" \
+    grep -qE '^rpcore.3: ([3-9][0-9]|[0-9]{3}) functions, [1-9][0-9]* types' api-docs.txt
+for page in rockpool.3 rpcore.3; do
+    check "groff renders $page without a warning" \
+        test -z "$(groff -man -Tutf8 -ww -z "$TOP/man/$page" 2>&1)"
+done
 
 # ---- percentage radii (rockpool-scene(5) COORDINATES): floor(width * p / 100) pixels -----
 check "rockpool-scene(5) documents percentage radii" grep -q 'radius 0.8%\.\.1.6%' \
