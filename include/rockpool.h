@@ -352,6 +352,13 @@ void rp_remove_temporary_files(void);
  * good. */
 void rp_abandon_outputs(void);
 
+/** How messages name the settings a caller gives through rp_run (and rp_output_opts):
+ * as this header's fields ("rp_run.out.crf 99 is out of range", "rp_run.start 20 is past
+ * the last frame"; the default), or, after a nonzero options, as rockpool(1)'s options
+ * ("--crf", "--start"): for a program whose users give options, as rockpool does. For the
+ * process: call it before any session. */
+void rp_messages_name_options(int options);
+
 /** A number that changes whenever a temporary output file is created, grows, or is moved
  * into place or removed: a caller waiting for a stopped session to finish can tell one
  * that writes from one that hangs. */

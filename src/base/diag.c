@@ -34,3 +34,17 @@ int rp_error_diag(rp_error *err, int code)
     snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
     return code;
 }
+
+/* Set once, by the program before its first session (rockpool.h). */
+static volatile int name_options;
+
+void rp_messages_name_options(int options);
+void rp_messages_name_options(int options)
+{
+    name_options = options != 0;
+}
+
+const char *rp_name(const char *option, const char *field)
+{
+    return name_options ? option : field;
+}

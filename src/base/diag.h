@@ -20,4 +20,9 @@ int rp_error_vset(rp_error *err, int code, int bad_input, const char *fmt, va_li
  * Returns code. */
 int rp_error_diag(rp_error *err, int code);
 
+/** How a message names a setting the program gives as an option and a library caller as a
+ * field: option ("--crf") after rp_messages_name_options(1) (rockpool.h; the program calls
+ * it), else field ("rp_run.out.crf"). */
+const char *rp_name(const char *option, const char *field);
+
 #endif

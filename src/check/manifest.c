@@ -5,6 +5,9 @@
 
 #include "base/diag.h"
 
+/* The run's setting in messages (rp_name). */
+#define MAX_MEMORY rp_name("--max-memory", "rp_run.max_memory")
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -271,8 +274,8 @@ static int grow(parser *p)
     if (cap <= m->count) {
         fail(p, 0,
              "the manifest holds more frames than fit in the memory it may take (%.1f MiB of "
-             "--max-memory: %zu frames): raise --max-memory",
-             (double)p->max_bytes / (1 << 20), m->count);
+             "%s: %zu frames): raise %s",
+             (double)p->max_bytes / (1 << 20), MAX_MEMORY, m->count, MAX_MEMORY);
         return RP_ERR_TOO_LARGE;
     }
     if (cap > SIZE_MAX / per)
@@ -639,10 +642,10 @@ static int manifest_load(rp_manifest **out, const char *path, const char *defaul
         if (max_bytes > 0 && rp_manifest_memory(st.st_size) > max_bytes) {
             snprintf(diag->msg, sizeof(diag->msg),
                      "a manifest of %.1f MiB may take %.1f MiB to read, over the %.1f MiB "
-                     "--max-memory leaves for it (raise --max-memory)",
+                     "%s leaves for it (raise %s)",
                      (double)st.st_size / (1 << 20),
                      (double)rp_manifest_memory(st.st_size) / (1 << 20),
-                     (double)max_bytes / (1 << 20));
+                     (double)max_bytes / (1 << 20), MAX_MEMORY, MAX_MEMORY);
             ret = RP_ERR_TOO_LARGE;
         }
     }
@@ -715,9 +718,8 @@ static int manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *d
         if (rp_hash_lookup(run->hash_algo, &canonical, NULL))
             return mismatch(d, 0, "unknown hash algorithm '%s'", run->hash_algo);
         if (strcmp(canonical, m->algo))
-            return mismatch(d, m->algo_line,
-                            "the manifest holds %s hashes, --hash-algo asks for %s", m->algo,
-                            canonical);
+            return mismatch(d, m->algo_line, "the manifest holds %s hashes, %s asks for %s",
+                            m->algo, rp_name("--hash-algo", "rp_run.hash_algo"), canonical);
     }
     if (m->width && (m->width != run->width || m->height != run->height))
         return mismatch(d, 0, "the manifest is for %dx%d frames, this run renders %dx%d", m->width,
@@ -726,13 +728,16 @@ static int manifest_check(rp_manifest *m, const rp_manifest_run *run, rp_diag *d
         int64_t pixels = (int64_t)run->width * run->height;
 
         if (m->frame_size == pixels * (bpp == 3 ? 4 : 3))
-            return mismatch(d, m->frames[0].line,
-                            "the manifest's frames are %" PRId64 " bytes, %s frames of %s (%dx%d "
-                            "%s are %" PRId64 "): %s, or make it with -pix_fmt %s",
-                            m->frame_size, bpp == 3 ? "rgba" : "rgb24",
-                            bpp == 3 ? "4 bytes a pixel" : "3 bytes a pixel", run->width,
-                            run->height, pix_fmt, want_size,
-                            bpp == 3 ? "verify with --alpha" : "verify without --alpha", pix_fmt);
+            return mismatch(
+                d, m->frames[0].line,
+                "the manifest's frames are %" PRId64 " bytes, %s frames of %s (%dx%d "
+                "%s are %" PRId64 "): %s, or make it with -pix_fmt %s",
+                m->frame_size, bpp == 3 ? "rgba" : "rgb24",
+                bpp == 3 ? "4 bytes a pixel" : "3 bytes a pixel", run->width, run->height, pix_fmt,
+                want_size,
+                rp_name(bpp == 3 ? "verify with --alpha" : "verify without --alpha",
+                        bpp == 3 ? "verify with rp_run.alpha" : "verify without rp_run.alpha"),
+                pix_fmt);
         return mismatch(d, m->frames[0].line,
                         "the manifest's frames are %" PRId64 " bytes, but %dx%d %s frames are "
                         "%" PRId64 " (another size or pixel format: make it with -pix_fmt %s)",

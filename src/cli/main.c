@@ -500,7 +500,8 @@ int main(int argc, char **argv)
 
     if (open_std_fds())
         return EXIT_RUNTIME;
-    if (argc == 1) { /* not a render into the current directory: what to type instead */
+    rp_messages_name_options(1); /* "--crf 99 is out of range", not rp_run.out.crf */
+    if (argc == 1) {             /* not a render into the current directory: what to type instead */
         rp_cli_short_usage(stderr);
         return EXIT_USAGE;
     }

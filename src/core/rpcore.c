@@ -1455,8 +1455,9 @@ static int shape_cost(const rp_core *c, const rp_item *it, uint8_t *shaped, doub
         return 0;
     snprintf(err->msg, sizeof err->msg,
              "this moving wall mask's shape needs %.1f MiB, over the memory limit of %.1f MiB "
-             "(make it smaller, or raise --max-memory)",
-             (double)bytes / (1 << 20), (double)c->max_memory / (1 << 20));
+             "(make it smaller, or raise %s)",
+             (double)bytes / (1 << 20), (double)c->max_memory / (1 << 20),
+             rp_name("--max-memory", "max_memory"));
     *r = mask_fail(c, it->mask_path, RP_ERR_TOO_LARGE, err);
     return 1;
 }

@@ -11,6 +11,7 @@
  * IMAGE_MAX_PIXELS, or a decoded frame over IMAGE_MAX_FRAME_BYTES is refused before any
  * pixel memory exists: first from its header, read here for the common formats, then
  * again in the decoder's get_buffer2 callback for everything else. */
+#include "base/diag.h"
 #include "input/image.h"
 #include "base/mask.h"
 
@@ -401,9 +402,9 @@ static int image_budget(const char *path, image_dims *dims, image_cost *cost, rp
     if (dims->max_frame < 1) {
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "image '%s' needs %" PRId64 " MiB before its pixels are decoded (file, "
-                            "metadata, scaled copies), over the %" PRId64
-                            " MiB left of --max-memory",
-                            path, fixed >> 20, dims->max_bytes >> 20);
+                            "metadata, scaled copies), over the %" PRId64 " MiB left of %s",
+                            path, fixed >> 20, dims->max_bytes >> 20,
+                            rp_name("--max-memory", "max_memory"));
     }
     return RP_OK;
 }
@@ -581,9 +582,9 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "image '%s' is %dx%d %s: decoding it takes %" PRId64
                             " MiB, over the %" PRId64
-                            " MiB left of --max-memory (raise it, or use a smaller image)",
+                            " MiB left of %s (raise it, or use a smaller image)",
                             path, dims->width, dims->height, dims->pix_fmt, dims->frame_bytes >> 20,
-                            dims->max_frame >> 20);
+                            dims->max_frame >> 20, rp_name("--max-memory", "max_memory"));
     }
     if (dims->refused) {
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,

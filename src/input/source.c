@@ -75,9 +75,10 @@ int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, 
         return err->code = RP_ERR_FORMAT;
     }
     if (info->width > RP_MAX_SIDE || info->height > RP_MAX_SIDE)
-        return rp_error_set(
-            err, RP_ERR_TOO_LARGE, 1, "%s: %s is %dx%d, over the %d per side limit: give --size",
-            path, info->is_video ? "video" : "image", info->width, info->height, RP_MAX_SIDE);
+        return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
+                            "%s: %s is %dx%d, over the %d per side limit: give %s", path,
+                            info->is_video ? "video" : "image", info->width, info->height,
+                            RP_MAX_SIDE, rp_name("--size", "the size setting"));
     return RP_OK;
 }
 

@@ -19,6 +19,7 @@
  * the target (MP4 indexes decode times, which B-frames put before presentation times); if
  * not, it seeks further back. Frames after a keyframe do not depend on anything before it,
  * so they equal the frames of a run from the start. */
+#include "base/diag.h"
 #include "input/video_in.h"
 
 #include <errno.h>
@@ -818,9 +819,9 @@ static int check_header_sizes(const rp_video_in *v, rp_error *err)
             return rp_error_set(
                 err, RP_ERR_TOO_LARGE, 1,
                 "video '%s' is %dx%d: decoding it needs at least %.1f MiB, over the limit of "
-                "%.1f MiB (raise it with --max-memory)",
+                "%.1f MiB (raise it with %s)",
                 v->path, par->width, par->height, (double)need / (1 << 20),
-                (double)v->opts.max_memory / (1 << 20));
+                (double)v->opts.max_memory / (1 << 20), rp_name("--max-memory", "max_memory"));
         }
     }
     return RP_OK;

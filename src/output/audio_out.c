@@ -11,6 +11,7 @@
 
 #include <libavutil/audio_fifo.h>
 
+#include "base/diag.h"
 #include "base/common.h"
 #include "input/audio_in.h"
 #include "output/encode.h"
@@ -188,13 +189,13 @@ static int audio_pick_encoder(const rp_audio_out *a, const rp_output_spec *opts,
                             avcodec_get_name(ist->codecpar->codec_id), opts->audio_path);
     }
     if (!ecodec || (sfmt = pick_sample_fmt(ecodec)) == AV_SAMPLE_FMT_NONE) {
-        return rp_error_set(err, RP_ERR_UNSUPPORTED, 0,
-                            "the %s container cannot hold the %s audio of '%s', and no %s encoder "
-                            "takes its %d Hz and %d channels (use --no-audio)",
-                            rp_output_format_name(opts->format),
-                            avcodec_get_name(ist->codecpar->codec_id), opts->audio_path,
-                            names[1] ? "Opus/Vorbis" : "AAC", rate,
-                            ist->codecpar->ch_layout.nb_channels);
+        return rp_error_set(
+            err, RP_ERR_UNSUPPORTED, 0,
+            "the %s container cannot hold the %s audio of '%s', and no %s encoder "
+            "takes its %d Hz and %d channels (use %s)",
+            rp_output_format_name(opts->format), avcodec_get_name(ist->codecpar->codec_id),
+            opts->audio_path, names[1] ? "Opus/Vorbis" : "AAC", rate,
+            ist->codecpar->ch_layout.nb_channels, rp_name("--no-audio", "rp_run.no_audio"));
     }
     *pcodec = ecodec;
     *psfmt = sfmt;

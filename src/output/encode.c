@@ -19,6 +19,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "base/diag.h"
 #include "base/common.h"
 #include "output/encode.h"
 #include "output/output_backend.h"
@@ -59,9 +60,17 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
 }
 
 /* What carries alpha, for messages. */
+/* The run's settings in messages (rp_name). */
+#define CRF rp_name("--crf", "rp_run.out.crf")
+#define BITRATE rp_name("-b/--bitrate", "rp_run.out.bitrate")
+#define PRESET rp_name("--encoder-preset", "rp_run.out.encoder_preset")
+#define PIX_FMT rp_name("--pix-fmt", "rp_run.out.pix_fmt")
+#define ALPHA rp_name("--alpha", "rp_run.alpha")
+
 #define ALPHA_WORKS                                                                                \
     "a PNG pattern like f_%%05d.png (RGBA), .webm (VP9 yuva420p), .webp, .mov (ProRes 4444, or "   \
-    "-c qtrle), or .mkv with -c libvpx-vp9"
+    "%s qtrle), or .mkv with %s libvpx-vp9"
+#define CODEC rp_name("-c", "rp_run.out.codec")
 
 static const char *codec_label(const AVCodec *codec)
 {
@@ -97,9 +106,8 @@ static int check_preset(const AVCodec *codec, const char *preset, rp_error *err)
 
     if (!codec->priv_class ||
         !av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)) {
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "encoder %s has no presets (got --encoder-preset %s)", codec->name,
-                            preset);
+        return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s has no presets (got %s %s)",
+                            codec->name, PRESET, preset);
     }
     snprintf(key, sizeof(key), ",%s,", preset);
     if (!strncmp(codec->name, "libx264", 7) &&
@@ -263,12 +271,13 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
         int alpha = (desc->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
         int has444 = supports_pix_fmt(codec, alpha ? AV_PIX_FMT_YUVA444P : AV_PIX_FMT_YUV444P);
 
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
-                            codec_label(codec), pix_name, w, h, ew, eh,
-                            !has444 ? ""
-                            : alpha ? " or --pix-fmt yuva444p"
-                                    : " or --pix-fmt yuv444p");
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
+            codec_label(codec), pix_name, w, h, ew, eh,
+            !has444 ? ""
+            : alpha ? rp_name(" or --pix-fmt yuva444p", " or rp_run.out.pix_fmt yuva444p")
+                    : rp_name(" or --pix-fmt yuv444p", " or rp_run.out.pix_fmt yuv444p"));
     }
     return RP_OK;
 }
@@ -340,8 +349,8 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
         fmt = alpha_pix_fmt(codec);
         if (fmt == AV_PIX_FMT_NONE) {
             return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "%s (encoder %s) cannot carry alpha (--alpha): use " ALPHA_WORKS,
-                                codec_label(codec), codec->name);
+                                "%s (encoder %s) cannot carry alpha (%s): use " ALPHA_WORKS,
+                                codec_label(codec), codec->name, ALPHA, CODEC, CODEC);
         }
         pix_name = av_get_pix_fmt_name(fmt);
     }
@@ -349,18 +358,17 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
     fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&
                 (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
     if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
-        return rp_error_set(
-            err, RP_ERR_INVALID, 1,
-            "--pix-fmt %s has an alpha plane, but the frames are opaque: add --alpha for "
-            "the water's light as a layer with real alpha",
-            pix_name);
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s %s has an alpha plane, but the frames are opaque: add %s for "
+                            "the water's light as a layer with real alpha",
+                            PIX_FMT, pix_name, ALPHA);
     }
     if (fmt != AV_PIX_FMT_NONE && !fmt_alpha && alpha) {
         enum AVPixelFormat a = alpha_pix_fmt(codec);
-        return rp_error_set(
-            err, RP_ERR_INVALID, 1, "--pix-fmt %s has no alpha plane for --alpha%s%s%s", pix_name,
-            a != AV_PIX_FMT_NONE ? " (try " : "",
-            a != AV_PIX_FMT_NONE ? av_get_pix_fmt_name(a) : "", a != AV_PIX_FMT_NONE ? ")" : "");
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s has no alpha plane for %s%s%s%s",
+                            PIX_FMT, pix_name, ALPHA, a != AV_PIX_FMT_NONE ? " (try " : "",
+                            a != AV_PIX_FMT_NONE ? av_get_pix_fmt_name(a) : "",
+                            a != AV_PIX_FMT_NONE ? ")" : "");
     }
     if (fmt == AV_PIX_FMT_NONE) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
@@ -371,8 +379,8 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
     if (codec->id == AV_CODEC_ID_RAWVIDEO && opts->format == RP_FORMAT_MOV && !mov_raw_ok(fmt))
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the mov container cannot hold rawvideo as %s (nothing would decode "
-                            "it): use --pix-fmt %s, uyvy422 or yuyv422, or an .mkv",
-                            pix_name, alpha ? "argb" : "rgb24");
+                            "it): use %s %s, uyvy422 or yuyv422, or an .mkv",
+                            pix_name, PIX_FMT, alpha ? "argb" : "rgb24");
     if (!supports_pix_fmt(codec, fmt)) {
         return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s cannot encode pixel format %s%s",
                             codec->name, pix_name,
@@ -455,17 +463,16 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
         if (!opts->crf_given && opts->bitrate <= 0)
             return RP_OK;
         return rp_error_set(
-            err, RP_ERR_INVALID, 1,
-            "encoder %s takes neither --crf nor -b (%s keeps its own quality)", codec->name,
+            err, RP_ERR_INVALID, 1, "encoder %s takes neither %s nor %s (%s keeps its own quality)",
+            codec->name, CRF, rp_name("-b", "rp_run.out.bitrate"),
             codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
     }
     if (opts->bitrate > 0 && opts->crf_given) {
         /* one of the two would be dropped without a word (the bit rate won, while FFmpeg's
          * libx264 lets the crf win) */
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--crf %d and -b/--bitrate %" PRId64
-                            " both set the quality of encoder %s: give one",
-                            opts->crf, opts->bitrate, codec->name);
+                            "%s %d and %s %" PRId64 " both set the quality of encoder %s: give one",
+                            CRF, opts->crf, BITRATE, opts->bitrate, codec->name);
     }
     if (opts->bitrate > 0) {
         enc->bit_rate = opts->bitrate;
@@ -478,7 +485,7 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
         if (crf > crf_max(codec)) {
             return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "encoder %s rejects --crf %d (its range is 0 to %d)", codec->name,
+                                "encoder %s rejects %s %d (its range is 0 to %d)", codec->name, CRF,
                                 opts->crf, crf_max(codec));
         }
         snprintf(value, sizeof(value), "%d", crf);
@@ -487,15 +494,14 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
             char msg[AV_ERROR_MAX_STRING_SIZE];
 
             av_strerror(ret, msg, sizeof msg);
-            return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s rejects --crf %d: %s",
-                                codec->name, opts->crf, msg);
+            return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s rejects %s %d: %s", codec->name,
+                                CRF, opts->crf, msg);
         }
     } else if (opts->crf_given) {
-        return rp_error_set(
-            err, RP_ERR_INVALID, 1,
-            "encoder %s has no constant rate factor (--crf %d): use -b/--bitrate, or an "
-            "encoder with one (libx264, libx265, libvpx-vp9, libaom-av1)",
-            codec->name, opts->crf);
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "encoder %s has no constant rate factor (%s %d): use %s, or an "
+                            "encoder with one (libx264, libx265, libvpx-vp9, libaom-av1)",
+                            codec->name, CRF, opts->crf, BITRATE);
     } else {
         enc->flags |= AV_CODEC_FLAG_QSCALE;
         enc->global_quality = FF_QP2LAMBDA * rp_clampi((crf + 3) / 6, 1, 31);
@@ -581,8 +587,8 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     if (opts->encoder_preset) {
         ret = av_opt_set(enc, "preset", opts->encoder_preset, AV_OPT_SEARCH_CHILDREN);
         if (ret < 0) {
-            return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s rejects --encoder-preset %s",
-                                codec->name, opts->encoder_preset);
+            return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s rejects %s %s", codec->name,
+                                PRESET, opts->encoder_preset);
         }
     }
     return set_encoder_logging(enc, codec, trial || opts->quiet, err);
@@ -736,7 +742,8 @@ static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelForma
     if (fmt == AV_PIX_FMT_PAL8) {
         if (opts->pixfmt == RP_PIX_RGBA) {
             return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "GIF has no alpha channel (--alpha): use " ALPHA_WORKS);
+                                "GIF has no alpha channel (%s): use " ALPHA_WORKS, ALPHA, CODEC,
+                                CODEC);
         }
         return RP_OK;
     }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "base/common.h"
 #include "output/output.h"
 #include "output/output_backend.h"
@@ -996,8 +997,8 @@ int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, rp_
                 err, RP_ERR_INVALID, 1,
                 "'%s' names one PNG (a still), but this run writes %" PRId64 " frames: "
                 "a sequence needs a file name pattern with one integer conversion, like "
-                "frames/f_%%05d.png (or give --start N alone for one still)",
-                opts->path, opts->frame_count);
+                "frames/f_%%05d.png (or give %s N alone for one still)",
+                opts->path, opts->frame_count, rp_name("--start", "rp_run.start"));
         }
         if (!ret)
             ret = rp_output_pattern_name(opts->path, opts->first_frame, name, sizeof(name), err);

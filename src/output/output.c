@@ -2,6 +2,7 @@
  * by -f NAME or by the path (like dav1d's tools/output/output.c), its dispatch, and
  * validation before anything is rendered. The file handling the backends share (temporary
  * names, the atomic rename, path checks) is files.c. */
+#include "base/diag.h"
 #include "output/output.h"
 
 #include <errno.h>
@@ -135,9 +136,9 @@ static int check_pixfmt(const rp_output_spec *opts, const rp_output_backend *b,
                 *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
             return rp_error_set(
                 err, RP_ERR_INVALID, 1,
-                "%s cannot carry alpha (--alpha): use a PNG pattern like f_%%05d.png (RGBA), "
-                ".webm (VP9 yuva420p), .webp, or .mov (ProRes 4444, or -c qtrle)",
-                name);
+                "%s cannot carry alpha (%s): use a PNG pattern like f_%%05d.png (RGBA), "
+                ".webm (VP9 yuva420p), .webp, or .mov (ProRes 4444, or %s qtrle)",
+                name, rp_name("--alpha", "rp_run.alpha"), rp_name("-c", "rp_run.out.codec"));
         }
         return RP_OK;
     case RP_PIX_GRAY16:

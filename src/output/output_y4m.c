@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "base/common.h"
 #include "output/output_backend.h"
 #include "output/yuv.h"
@@ -115,11 +116,14 @@ static void y4m_abort(void *priv)
     release(priv);
 }
 
+/* The setting in messages (rp_name). */
+#define PIX_FMT rp_name("--pix-fmt", "rp_run.out.pix_fmt")
+
 static int y4m_validate(const rp_output_spec *opts, rp_error *err)
 {
     if (opts->pix_fmt && strcmp(opts->pix_fmt, "yuv420p") && strcmp(opts->pix_fmt, "yuv444p")) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--pix-fmt %s: a Y4M stream is yuv420p (the default) or yuv444p",
+                            "%s %s: a Y4M stream is yuv420p (the default) or yuv444p", PIX_FMT,
                             opts->pix_fmt);
     }
     /* An odd size is written 4:4:4 when no layout is asked for; 4:2:0 asked for is refused
@@ -127,9 +131,9 @@ static int y4m_validate(const rp_output_spec *opts, rp_error *err)
     if (opts->pix_fmt && !strcmp(opts->pix_fmt, "yuv420p") &&
         (opts->width % 2 || opts->height % 2)) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--pix-fmt yuv420p: a Y4M stream of 4:2:0 needs an even width and "
-                            "height (got %dx%d): use --pix-fmt yuv444p, or an even size",
-                            opts->width, opts->height);
+                            "%s yuv420p: a Y4M stream of 4:2:0 needs an even width and "
+                            "height (got %dx%d): use %s yuv444p, or an even size",
+                            PIX_FMT, opts->width, opts->height, PIX_FMT);
     }
     return RP_OK;
 }

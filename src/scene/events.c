@@ -1027,9 +1027,10 @@ static int timeline_check(const rp_scene *scene, const rp_settings *final, int64
                      held / (1 << 20));
         rp_bytes_pair(cost->bytes, (double)max_bytes, need, limit, sizeof need);
         return fail(&b, RP_ERR_TOO_LARGE, most_items ? most_items->col : 0,
-                    "the timeline of %.0f items would take %s%s, over --max-memory (%s): %s, or "
-                    "raise --max-memory",
-                    cost->items, need, beside, limit, hint);
+                    "the timeline of %.0f items would take %s%s, over %s (%s): %s, or "
+                    "raise %s",
+                    cost->items, need, beside, rp_name("--max-memory", "max_memory"), limit, hint,
+                    rp_name("--max-memory", "max_memory"));
     }
     b.ev = most_work;
     hint_text(work_by, spans, 1, hint, sizeof hint);

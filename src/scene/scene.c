@@ -1100,8 +1100,8 @@ static int push_event(parser *ps, const rp_event *ev)
         rp_bytes_pair((double)sc->text_len, (double)ps->max_bytes, text, limit, sizeof text);
         rp_lex_fail(ps, 1,
                     "the scene's text (%s) and its first %zu statements need more memory than "
-                    "the limit of %s (raise it with --max-memory)",
-                    text, sc->n_events + 1, limit);
+                    "the limit of %s (raise it with %s)",
+                    text, sc->n_events + 1, limit, rp_name("--max-memory", "max_memory"));
         return RP_ERR_TOO_LARGE;
     }
     if (sc->n_events == sc->cap_events) {

@@ -79,6 +79,14 @@ void rp_run_init(rp_run *run)
     run->max_memory = (int64_t)4 << 30;
 }
 
+/* The run's settings in messages: rockpool(1)'s options or rp_run's fields (rp_name). */
+#define MAX_MEMORY rp_name("--max-memory", "rp_run.max_memory")
+#define START rp_name("--start", "rp_run.start")
+#define END rp_name("--end", "rp_run.end")
+#define SAVE_STATE rp_name("--save-state", "rp_run.save_state")
+#define LOAD_STATE rp_name("--load-state", "rp_run.load_state")
+#define ALPHA rp_name("--alpha", "rp_run.alpha")
+
 #define SCENE_MAX ((size_t)64 << 20) /* scenes are text: 64 MiB at most */
 
 /* A scene that cannot be read: RP_ERR_IO (RP_ERR_INTERRUPTED for EINTR), naming it. */
@@ -93,8 +101,8 @@ static int over_scene_max(rp_error *err, const char *name)
 {
     return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                         "%s: the scene is over the 64 MiB a scene may hold (scenes are text; "
-                        "a larger one is refused whatever --max-memory says)",
-                        name);
+                        "a larger one is refused whatever %s says)",
+                        name, MAX_MEMORY);
 }
 
 /* A scene over --max-memory before it is parsed: its text alone, bytes (0: more than the
@@ -106,12 +114,12 @@ static int read_too_large(rp_error *err, const char *name, double bytes, int64_t
     if (!bytes)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "%s: the scene's text alone needs more memory than the limit of %s "
-                            "(raise it with --max-memory)",
-                            name, limit);
+                            "(raise it with %s)",
+                            name, limit, MAX_MEMORY);
     return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                         "%s: the scene's text alone needs %s, over the limit of %s (raise it "
-                        "with --max-memory)",
-                        name, need, limit);
+                        "with %s)",
+                        name, need, limit, MAX_MEMORY);
 }
 
 /* Read a whole scene file (or stdin for "-") into a malloc'd buffer with room for a NUL:
@@ -352,28 +360,28 @@ static int resolve_settings(rp_session *se, rp_error *err)
         cut_short(se, se->frames, bg_frames);
     /* rp_run's range as rockpool.h gives it: start >= 0, end -1 (the last frame) or >= 0 */
     if (se->run->start < 0)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "--start %" PRId64 " is negative",
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is negative", START,
                             se->run->start);
     if (se->run->end < -1)
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--end %" PRId64 " is negative (-1: the last frame)", se->run->end);
+                            "%s %" PRId64 " is negative (-1: the last frame)", END, se->run->end);
     se->start = se->run->start;
     se->end = se->run->end < 0 ? se->frames : se->run->end;
     if (se->end > se->frames)
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--end %" PRId64 " is past the last frame (the timeline has %" PRId64
+                            "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
                             " frames)",
-                            se->end, se->frames);
+                            END, se->end, se->frames);
     /* Without --end (-to, -t, -frames:v) the end is the timeline's: a start at or past it is
      * said so, not as an --end the command line does not give. */
     if (se->run->end < 0 && se->start >= se->end && se->frames > 0)
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--start %" PRId64 " is past the last frame (the timeline has %" PRId64
+                            "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
                             " frames, 0 to %" PRId64 ")",
-                            se->start, se->frames, se->frames - 1);
+                            START, se->start, se->frames, se->frames - 1);
     if (se->start > se->end)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "--start %" PRId64 " is past --end %" PRId64,
-                            se->start, se->end);
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is past %s %" PRId64, START,
+                            se->start, END, se->end);
     return RP_OK;
 }
 
@@ -493,9 +501,9 @@ static int check_paths(const rp_session *se, rp_error *err)
         uses[n++] = (rp_path_use){path, "a wall mask", 0};
     n += rp_sinks_paths(&se->sinks, uses + n); /* what the sinks write and read */
     if (run->save_state)
-        uses[n++] = (rp_path_use){run->save_state, "--save-state", 1};
+        uses[n++] = (rp_path_use){run->save_state, SAVE_STATE, 1};
     if (run->load_state)
-        uses[n++] = (rp_path_use){run->load_state, "--load-state", 0};
+        uses[n++] = (rp_path_use){run->load_state, LOAD_STATE, 0};
     if (se->s.background[0])
         uses[n++] = (rp_path_use){se->s.background, "the background", 0};
     if (se->s.sky[0])
@@ -678,8 +686,8 @@ static int check_sky(const rp_session *se, int64_t *bytes, rp_error *err)
         rp_error_set(
             err, RP_ERR_TOO_LARGE, 1,
             "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB (raise it with "
-            "--max-memory)",
-            path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20));
+            "%s)",
+            path, (double)*bytes / (1 << 20), (double)se->run->max_memory / (1 << 20), MAX_MEMORY);
         return sky_fail(se, RP_ERR_TOO_LARGE, err);
     }
     return RP_OK;
@@ -698,17 +706,16 @@ static int memory_fail(const rp_session *se, rp_error *err)
                  (double)rp_source_memory(se->background) / (1 << 20));
     else if (run->verify && !stat(run->verify, &st) && S_ISREG(st.st_mode) &&
              (double)rp_manifest_memory(st.st_size) > se->memory / 4)
-        snprintf(share, sizeof share,
-                 " (up to %.1f MiB of it to read the --verify manifest of %.1f MiB)",
+        snprintf(share, sizeof share, " (up to %.1f MiB of it to read the %s manifest of %.1f MiB)",
                  (double)rp_manifest_memory(st.st_size) / (1 << 20),
-                 (double)st.st_size / (1 << 20));
+                 rp_name("--verify", "rp_run.verify"), (double)st.st_size / (1 << 20));
     return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                         "a %dx%d run to %s needs about %s of memory%s, over the limit of %s "
-                        "(raise it with --max-memory)",
+                        "(raise it with %s)",
                         se->s.out_width, se->s.out_height,
                         run->out.path ? rp_output_format_name(rp_output_format_of(&run->out))
                                       : "hashes",
-                        need, share, limit);
+                        need, share, limit, MAX_MEMORY);
 }
 
 /* --alpha and the --aov passes but height need render light, the caustics pass look water:
@@ -725,19 +732,21 @@ static int check_light_outputs(const rp_session *se, rp_error *err)
         pass = run->aov[k] ? rp_aov_name((enum rp_aov)k) : pass;
     if (run->alpha && !se->s.light)
         snprintf(msg, sizeof msg,
-                 "--alpha needs render light (the rockpool preset): the seed "
+                 "%s needs render light (the rockpool preset): the seed "
                  "presets' renders have no light layer to separate from the "
-                 "background");
+                 "background",
+                 ALPHA);
     else if (pass && !se->s.light)
         snprintf(msg, sizeof msg,
-                 "--aov %s needs render light (the rockpool preset); the seed "
-                 "presets' renders have no light model (--aov height works)",
-                 pass);
+                 "%s needs render light (the rockpool preset); the seed "
+                 "presets' renders have no light model (%s works)",
+                 rp_aov_option(rp_aov_from_name(pass)), rp_aov_option(RP_AOV_HEIGHT));
     else if (run->aov[RP_AOV_CAUSTICS] && !se->s.look_water) {
         model = 1;
         snprintf(msg, sizeof msg,
-                 "--aov caustics needs look water, whose bed the caustics "
-                 "light (the other looks paint their light in the layer)");
+                 "%s needs look water, whose bed the caustics "
+                 "light (the other looks paint their light in the layer)",
+                 rp_aov_option(RP_AOV_CAUSTICS));
     } else {
         return RP_OK;
     }
@@ -829,7 +838,8 @@ static int validate(rp_session *se, rp_error *err)
                             run->out.png_level);
     if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "--hash prints to stdout, which the %s output already uses",
+                            "%s prints to stdout, which the %s output already uses",
+                            rp_name("--hash", "rp_run.hash"),
                             rp_output_format_name(rp_output_format_of(&run->out)));
     /* Decoding the background, the sky and each mask counts too (rp_image_cost: metadata, the
      * decoded frame, the scaled copies), checked before any of them is decoded. */
@@ -860,15 +870,15 @@ static int validate(rp_session *se, rp_error *err)
         return rp_error_set(err, RP_ERR_INVALID, 1, "the timeline has no frames");
     if (se->start == se->end)
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "the range has no frames: --start and --end are both %" PRId64
-                            " (--start A --end B writes A..B-1)",
-                            se->start);
+                            "the range has no frames: %s and %s are both %" PRId64
+                            " (%s A %s B writes A..B-1)",
+                            START, END, se->start, START, END);
     /* The outputs last: the encoder is tried with the run's settings (a throwaway open),
      * which only makes sense for a run that fits. */
     if ((r = rp_sinks_check(&se->sinks, err)))
         return place_size_error(se, r, err);
     if (run->save_state && (r = rp_output_file_check(run->save_state, run->out.overwrite, err)))
-        return rp_error_set(err, r, err->bad_input, "--save-state: %s", err->msg);
+        return rp_error_set(err, r, err->bad_input, "%s: %s", SAVE_STATE, err->msg);
     if ((r = check_paths(se, err)))
         return r;
     return RP_OK;
@@ -919,8 +929,8 @@ static int load_state(rp_session *se, rp_error *err)
     fclose(f);
     if ((r || last < 0) && steps > last)
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s: state is at %s %" PRId64 ", after --start %" PRId64, path,
-                            se->s.rate ? "step" : "frame", steps, se->start);
+                            "%s: state is at %s %" PRId64 ", after %s %" PRId64, path,
+                            se->s.rate ? "step" : "frame", steps, START, se->start);
     if (r)
         return rp_error_set(err, r, err->bad_input, "%s: %s", path, err->msg);
     return RP_OK;
@@ -987,9 +997,9 @@ static int check_background(rp_session *se, int *video, rp_error *err)
     if ((double)bytes > (double)se->run->max_memory)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "%s: decoding it needs about %.1f MiB, over the limit of %.1f MiB "
-                            "(raise it with --max-memory)",
+                            "(raise it with %s)",
                             se->s.background, (double)bytes / (1 << 20),
-                            (double)se->run->max_memory / (1 << 20));
+                            (double)se->run->max_memory / (1 << 20), MAX_MEMORY);
     return RP_OK;
 }
 
@@ -1110,7 +1120,7 @@ static int start_session(rp_session *se, rp_error *err)
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");
     if (se->run->save_state && (r = rp_output_file_open(&se->state_file, se->run->save_state,
                                                         se->run->out.overwrite, err)))
-        return rp_error_set(err, r, err->bad_input, "--save-state: %s", err->msg);
+        return rp_error_set(err, r, err->bad_input, "%s: %s", SAVE_STATE, err->msg);
     if ((r = rp_sinks_open(&se->sinks, err)))
         return r;
     if ((r = start_writer(se, err)))

@@ -12,6 +12,9 @@
 #include "base/diag.h"
 #include "check/hash.h"
 
+/* The run's setting in messages (rp_name). */
+#define DUMP_HEIGHTS rp_name("--dump-heights", "rp_run.dump_heights")
+
 /* ---- the encoded output ---------------------------------------------------------------- */
 
 typedef struct output_sink {
@@ -150,8 +153,10 @@ static int hash_write(void *priv, const rp_frame *f, rp_error *err)
     if (!h->hasher && (r = rp_hasher_new(&h->hasher, h->algo, f->stride * (size_t)f->height,
                                          h->threads, hash_line, h)))
         return r == RP_ERR_NOMEM
-                   ? rp_error_set(err, r, 0, "--hash: out of memory starting hashing: " RP_OOM_HINT)
-                   : rp_error_set(err, r, 0, "--hash: cannot start hashing: %s", rp_strerror(r));
+                   ? rp_error_set(err, r, 0, "%s: out of memory starting hashing: " RP_OOM_HINT,
+                                  rp_name("--hash", "rp_run.hash"))
+                   : rp_error_set(err, r, 0, "%s: cannot start hashing: %s",
+                                  rp_name("--hash", "rp_run.hash"), rp_strerror(r));
     if ((r = rp_hasher_submit(h->hasher, f->index, f->data)))
         *err = h->err;
     return r;
@@ -210,7 +215,7 @@ typedef struct heights_sink {
 static int heights_check(const rp_sink_cfg *cfg, rp_error *err)
 {
     int r = rp_output_file_check(cfg->path, cfg->overwrite, err);
-    return r ? rp_error_set(err, r, err->bad_input, "--dump-heights: %s", err->msg) : RP_OK;
+    return r ? rp_error_set(err, r, err->bad_input, "%s: %s", DUMP_HEIGHTS, err->msg) : RP_OK;
 }
 
 static int heights_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
@@ -223,7 +228,7 @@ static int heights_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     if (r) {
         free(h->scratch);
         h->scratch = NULL;
-        return rp_error_set(err, r, err->bad_input, "--dump-heights: %s", err->msg);
+        return rp_error_set(err, r, err->bad_input, "%s: %s", DUMP_HEIGHTS, err->msg);
     }
     return RP_OK;
 }
@@ -260,7 +265,7 @@ static void heights_abort(void *priv)
 
 static int heights_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
 {
-    uses[0] = (rp_path_use){cfg->path, "--dump-heights", 1};
+    uses[0] = (rp_path_use){cfg->path, DUMP_HEIGHTS, 1};
     return 1;
 }
 

@@ -78,6 +78,10 @@ extern const rp_sink_kind rp_sink_hash;
 double rp_sink_hash_memory(const rp_sink_cfg *cfg);
 extern const rp_sink_kind rp_sink_heights; /* int16 LE heights, grid_w*grid_h a frame */
 extern const rp_sink_kind rp_sink_aov;     /* --aov: 16-bit PNG sequences (sink_aov.c) */
+
+/** How messages name the --aov output of a kind (rp_name): "--aov height", or
+ * "rp_run.aov[RP_AOV_HEIGHT]" (a kind out of range: "--aov", "rp_run.aov"). */
+const char *rp_aov_option(int kind);
 /* --verify (sink_verify.c): each frame's hash against a manifest (cfg->path); the first
  * difference fails with RP_ERR_MISMATCH after writing the frame as PNG */
 extern const rp_sink_kind rp_sink_verify;

@@ -46,6 +46,17 @@ const char *rp_aov_name(enum rp_aov kind)
     return kind >= 0 && kind < RP_AOV_KINDS ? aov_names[kind] : "none";
 }
 
+const char *rp_aov_option(int kind)
+{
+    static const char *const opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
+                                                  "--aov displacement", "--aov caustics"};
+    static const char *const field[RP_AOV_KINDS] = {
+        "rp_run.aov[RP_AOV_HEIGHT]", "rp_run.aov[RP_AOV_NORMAL]", "rp_run.aov[RP_AOV_DISPLACEMENT]",
+        "rp_run.aov[RP_AOV_CAUSTICS]"};
+    return kind >= 0 && kind < RP_AOV_KINDS ? rp_name(opt[kind], field[kind])
+                                            : rp_name("--aov", "rp_run.aov");
+}
+
 typedef struct aov_sink {
     rp_output *out[RP_AOV_KINDS];
     rp_output_spec opts[RP_AOV_KINDS];
@@ -71,7 +82,7 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
         aov_opts(cfg, k, &o);
         int r = rp_output_validate(&o, err);
         if (r)
-            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "%s: %s", rp_aov_option(k), err->msg);
     }
     return RP_OK;
 }
@@ -93,7 +104,7 @@ static int aov_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
         int r = rp_output_open(&a->out[k], &a->opts[k], err);
         if (r) {
             aov_abort(a);
-            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "%s: %s", rp_aov_option(k), err->msg);
         }
     }
     return RP_OK;
@@ -106,11 +117,11 @@ static int aov_write(void *priv, const rp_frame *f, rp_error *err)
         if (!a->out[k])
             continue;
         if (!f->aov[k])
-            return rp_error_set(err, RP_ERR_INVALID, 0, "--aov %s: the frame has no such pass",
-                                aov_names[k]);
+            return rp_error_set(err, RP_ERR_INVALID, 0, "%s: the frame has no such pass",
+                                rp_aov_option(k));
         int r = rp_output_write(a->out[k], f->index, (const uint8_t *)f->aov[k], err);
         if (r)
-            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "%s: %s", rp_aov_option(k), err->msg);
     }
     return RP_OK;
 }
@@ -124,7 +135,7 @@ static int aov_finish(void *priv, rp_error *err)
         int r = rp_output_close(&a->out[k], err);
         if (r) {
             aov_abort(a);
-            return rp_error_set(err, r, err->bad_input, "--aov %s: %s", aov_names[k], err->msg);
+            return rp_error_set(err, r, err->bad_input, "%s: %s", rp_aov_option(k), err->msg);
         }
     }
     return RP_OK;
@@ -152,12 +163,10 @@ static double aov_memory(const rp_sink_cfg *cfg)
 
 static int aov_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
 {
-    static const char *const opt[RP_AOV_KINDS] = {"--aov height", "--aov normal",
-                                                  "--aov displacement", "--aov caustics"};
     int n = 0;
     for (int k = 0; k < RP_AOV_KINDS; k++)
         if (cfg->aov[k])
-            uses[n++] = (rp_path_use){cfg->aov[k], opt[k], 2};
+            uses[n++] = (rp_path_use){cfg->aov[k], rp_aov_option(k), 2};
     return n;
 }
 

@@ -15,6 +15,9 @@
 #include "session/sink.h"
 #include "base/diag.h"
 
+/* The run's setting in messages (rp_name). */
+#define STATS rp_name("--stats", "rp_run.stats")
+
 typedef struct stats_sink {
     rp_output_file *file;
     int fps, fps_den;
@@ -25,7 +28,7 @@ typedef struct stats_sink {
 static int stats_check(const rp_sink_cfg *cfg, rp_error *err)
 {
     int r = rp_output_file_check(cfg->path, cfg->overwrite, err);
-    return r ? rp_error_set(err, r, err->bad_input, "--stats: %s", err->msg) : RP_OK;
+    return r ? rp_error_set(err, r, err->bad_input, "%s: %s", STATS, err->msg) : RP_OK;
 }
 
 static int put(stats_sink *s, const char *text, rp_error *err)
@@ -42,7 +45,7 @@ static int stats_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     s->drops_ctx = cfg->drops_ctx;
     int r = rp_output_file_open(&s->file, cfg->path, cfg->overwrite, err);
     if (r)
-        return rp_error_set(err, r, err->bad_input, "--stats: %s", err->msg);
+        return rp_error_set(err, r, err->bad_input, "%s: %s", STATS, err->msg);
     return put(s, "frame,time,energy,peak,drops\n", err);
 }
 
@@ -89,7 +92,7 @@ static void stats_abort(void *priv)
 
 static int stats_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
 {
-    uses[0] = (rp_path_use){cfg->path, "--stats", 1};
+    uses[0] = (rp_path_use){cfg->path, STATS, 1};
     return 1;
 }
 

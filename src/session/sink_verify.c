@@ -24,6 +24,10 @@
 #include "base/common.h"
 #include "base/diag.h"
 
+/* The run's setting in messages (rp_name). */
+#define VERIFY rp_name("--verify", "rp_run.verify")
+#define VERIFY_DIR rp_name("--verify-dir", "rp_run.verify_dir")
+
 typedef struct verify_sink {
     const rp_sink_cfg *cfg;
     rp_manifest *m;
@@ -77,9 +81,9 @@ static int verify_check(const rp_sink_cfg *cfg, rp_error *err)
     rp_manifest *m = NULL;
     struct stat st;
     if (cfg->dir && stat(cfg->dir, &st) != 0)
-        return rp_error_set(err, RP_ERR_IO, 1, "--verify-dir %s: %s", cfg->dir, strerror(errno));
+        return rp_error_set(err, RP_ERR_IO, 1, "%s %s: %s", VERIFY_DIR, cfg->dir, strerror(errno));
     if (cfg->dir && !S_ISDIR(st.st_mode))
-        return rp_error_set(err, RP_ERR_INVALID, 1, "--verify-dir %s: not a directory", cfg->dir);
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s: not a directory", VERIFY_DIR, cfg->dir);
     /* A pipe can be read once: it is read and checked when the sink opens (still before
      * any frame, and a failure there removes every file the run had begun). */
     if (stat(cfg->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
@@ -236,9 +240,9 @@ static int verify_write(void *priv, const rp_frame *f, rp_error *err)
         if ((r = rp_hasher_new(&v->hasher, v->m->algo, f->stride * (size_t)f->height,
                                v->cfg->threads, compare, v)))
             return r == RP_ERR_NOMEM
-                       ? rp_error_set(err, r, 0,
-                                      "--verify: out of memory starting hashing: " RP_OOM_HINT)
-                       : rp_error_set(err, r, 0, "--verify: cannot start hashing: %s",
+                       ? rp_error_set(err, r, 0, "%s: out of memory starting hashing: " RP_OOM_HINT,
+                                      VERIFY)
+                       : rp_error_set(err, r, 0, "%s: cannot start hashing: %s", VERIFY,
                                       rp_strerror(r));
     }
     if ((r = rp_hasher_submit(v->hasher, f->index, f->data)))
@@ -278,7 +282,7 @@ static double verify_memory(const rp_sink_cfg *cfg)
 
 static int verify_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
 {
-    uses[0] = (rp_path_use){cfg->path, "--verify", 0};
+    uses[0] = (rp_path_use){cfg->path, VERIFY, 0};
     return 1;
 }
 

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "base/common.h"
+#include "rockpool.h" /* rp_messages_name_options */
 #include "check/manifest.h"
 #include "output/output.h"
 
@@ -560,5 +561,7 @@ int main(void)
         T(test_own_output),
     };
 
+    /* the messages as the program words them (--max-memory, --alpha): what these check */
+    rp_messages_name_options(1);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

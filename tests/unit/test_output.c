@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include "base/common.h"
+#include "rockpool.h" /* rp_messages_name_options */
 #include "input/image.h"
 #include "output/output.h"
 
@@ -1133,5 +1134,7 @@ int main(void)
         T(test_session_after_failure),
     };
 
+    /* the messages as the program words them (--max-memory, --alpha): what these check */
+    rp_messages_name_options(1);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

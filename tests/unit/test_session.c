@@ -656,6 +656,79 @@ static void test_two_sessions_one_png_sequence(void **state)
     rp_scene_free(&scene);
 }
 
+/* The message of a session refused at new or start (RP_OK if it started; then closed). */
+static int refusal(rp_scene *scene, const rp_run *run, rp_error *err)
+{
+    rp_session *s = NULL;
+    int r = rp_session_new(&s, scene, run, err);
+    if (!r && !(r = rp_session_start(s, err))) {
+        rp_session_abort(&s);
+        return RP_OK;
+    }
+    rp_session_free(&s);
+    return r;
+}
+
+/* Refusals of the run's settings name them as rp_run's fields, the API's terms, and no
+ * option of the program ("rp_run.start 20 is past the last frame", not "--start 20"); after
+ * rp_messages_name_options(1), what the program calls, they name its options as before.
+ * They named the options whoever called. */
+static void test_messages_name_fields(void **state)
+{
+    const char *dir = *state;
+    rp_scene *scene = load();
+    char stats[4200], mp4[4200], y4m[4200];
+    snprintf(stats, sizeof stats, "%s/no/such/dir/s.csv", dir);
+    snprintf(mp4, sizeof mp4, "%s/o.mp4", dir);
+    snprintf(y4m, sizeof y4m, "%s/o.y4m", dir);
+    struct {
+        const char *field, *option; /* what the message names, each way */
+        int what;
+    } cases[] = {
+        {"rp_run.start 20 is past the last frame", "--start 20 is past the last frame", 0},
+        {"rp_run.start 5 is past rp_run.end 3", "--start 5 is past --end 3", 1},
+        {"(raise it with rp_run.max_memory)", "(raise it with --max-memory)", 2},
+        {"rp_run.stats: cannot write", "--stats: cannot write", 3},
+        {"encoder mpeg4 has no constant rate factor (rp_run.out.crf 23): use "
+         "rp_run.out.bitrate,",
+         "encoder mpeg4 has no constant rate factor (--crf 23): use -b/--bitrate,", 4},
+        {"rp_run.out.crf 30 and rp_run.out.bitrate 100000 both set",
+         "--crf 30 and -b/--bitrate 100000 both set", 5},
+        {"MP4 cannot carry alpha (rp_run.alpha)", "MP4 cannot carry alpha (--alpha)", 6},
+        {"rp_run.out.pix_fmt yuv422p: a Y4M stream is", "--pix-fmt yuv422p: a Y4M stream is", 7},
+    };
+    for (int names = 0; names < 2; names++) {
+        rp_messages_name_options(names);
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            rp_run run = memory_run();
+            rp_error err;
+            switch (cases[i].what) {
+            case 0: run.start = 20; break;
+            case 1: run.start = 5, run.end = 3; break;
+            case 2: run.max_memory = 1 << 20; break;
+            case 3: run.stats = stats; break;
+            case 4: run.out.path = mp4, run.out.codec = "mpeg4", run.out.crf_given = 1; break;
+            case 5:
+                run.out.path = mp4, run.out.crf = 30, run.out.crf_given = 1;
+                run.out.bitrate = 100000;
+                break;
+            case 6: run.out.path = mp4, run.alpha = 1; break;
+            case 7: run.out.path = y4m, run.out.pix_fmt = "yuv422p"; break;
+            }
+            memset(&err, 0, sizeof err);
+            assert_int_not_equal(refusal(scene, &run, &err), RP_OK);
+            const char *want = names ? cases[i].option : cases[i].field;
+            if (!strstr(err.msg, want))
+                fail_msg("case %zu, %s names: '%s' lacks '%s'", i, names ? "option" : "field",
+                         err.msg, want);
+            if (!names && strstr(err.msg, " --"))
+                fail_msg("case %zu: '%s' names an option", i, err.msg);
+        }
+    }
+    rp_messages_name_options(0);
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -667,6 +740,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_two_sessions_one_output, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_verify_message_names_manifest, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_two_sessions_one_png_sequence, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_messages_name_fields, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
