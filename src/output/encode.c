@@ -273,8 +273,8 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
 
         return rp_error_set(
             err, RP_ERR_INVALID, 1,
-            "%s with %s needs an even width and height (got %dx%d): use -s %dx%d%s",
-            codec_label(codec), pix_name, w, h, ew, eh,
+            "%s with %s needs an even width and height (got %dx%d): use %s %dx%d%s",
+            codec_label(codec), pix_name, w, h, rp_name("-s", "size"), ew, eh,
             !has444 ? ""
             : alpha ? rp_name(" or --pix-fmt yuva444p", " or rp_run.out.pix_fmt yuva444p")
                     : rp_name(" or --pix-fmt yuv444p", " or rp_run.out.pix_fmt yuv444p"));

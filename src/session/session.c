@@ -774,7 +774,8 @@ static int place_size_error(const rp_session *se, int code, rp_error *err)
         !rp_output_even_sides(&se->out, what, sizeof what))
         return code;
     if (rp_settings_given(se->over, "size"))
-        return rp_error_set(err, code, 1, "-s: %.900s", err->msg);
+        return rp_error_set(err, code, 1, "%s: %.900s", rp_name("-s", "rp_run.over's size"),
+                            err->msg);
     if (!rp_scene_setting_place(se->scene, "size", NULL))
         return code;
     snprintf(msg, sizeof msg, "%.500s", err->msg);

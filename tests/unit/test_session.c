@@ -696,7 +696,15 @@ static void test_messages_name_fields(void **state)
          "--crf 30 and -b/--bitrate 100000 both set", 5},
         {"MP4 cannot carry alpha (rp_run.alpha)", "MP4 cannot carry alpha (--alpha)", 6},
         {"rp_run.out.pix_fmt yuv422p: a Y4M stream is", "--pix-fmt yuv422p: a Y4M stream is", 7},
+        {"rp_run.over's size: H.264 with yuv420p needs an even width and height (got 65x49): "
+         "use size 64x48 or rp_run.out.pix_fmt yuv444p",
+         "-s: H.264 with yuv420p needs an even width and height (got 65x49): use -s 64x48 or "
+         "--pix-fmt yuv444p",
+         8},
     };
+    rp_settings *odd = NULL;
+    rp_error perr;
+    assert_int_equal(rp_settings_parse(&odd, "size 65x49\n", NULL, &perr), RP_OK);
     for (int names = 0; names < 2; names++) {
         rp_messages_name_options(names);
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -714,6 +722,7 @@ static void test_messages_name_fields(void **state)
                 break;
             case 6: run.out.path = mp4, run.alpha = 1; break;
             case 7: run.out.path = y4m, run.out.pix_fmt = "yuv422p"; break;
+            case 8: run.out.path = mp4, run.over = odd; break;
             }
             memset(&err, 0, sizeof err);
             assert_int_not_equal(refusal(scene, &run, &err), RP_OK);
@@ -726,6 +735,7 @@ static void test_messages_name_fields(void **state)
         }
     }
     rp_messages_name_options(0);
+    rp_settings_free(&odd);
     rp_scene_free(&scene);
 }
 
