@@ -48,3 +48,8 @@ const char *rp_name(const char *option, const char *field)
 {
     return name_options ? option : field;
 }
+
+int rp_name_options(void)
+{
+    return name_options;
+}

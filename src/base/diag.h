@@ -25,4 +25,7 @@ int rp_error_diag(rp_error *err, int code);
  * it), else field ("rp_run.out.crf"). */
 const char *rp_name(const char *option, const char *field);
 
+/** Whether messages name options (rp_messages_name_options(1) was called). */
+int rp_name_options(void);
+
 #endif

@@ -25,9 +25,12 @@ static int scene_line(const rp_settings *s, const rp_scene *scene, unsigned b)
     return scene && (s->set & b) && !(s->over & b) ? rp_scene_setting_at(scene, b, 0, NULL) : 0;
 }
 
-/* The option of rockpool(1) that gives the setting of bit b over the scene's. */
+/* The option of rockpool(1) that gives the setting of bit b over the scene's (a library
+ * caller gives settings, not options: rp_name_options). */
 static const char *option_of(unsigned b)
 {
+    if (!rp_name_options())
+        return "given over the scene";
     switch (b) {
     case RP_SET_FPS: return "-r";
     case RP_SET_SIZE:
@@ -171,7 +174,9 @@ int rp_space_resolve(rp_settings *s, const rp_scene *scene, int image_w, int ima
         int at_grid = grid_line > render_line;
         char render_note[64] = "", grid_note[48] = "";
         if (render == RP_SET_PRESET && (s->over & RP_SET_PRESET))
-            snprintf(render_note, sizeof render_note, " (--preset %s)", rp_preset_name(s->preset));
+            snprintf(render_note, sizeof render_note,
+                     rp_name_options() ? " (--preset %s)" : " (preset %s, given over the scene)",
+                     rp_preset_name(s->preset));
         else if (render == RP_SET_PRESET && render_line && !at_grid)
             snprintf(render_note, sizeof render_note, " (preset %s)", rp_preset_name(s->preset));
         else if (render == RP_SET_PRESET && render_line)
@@ -270,7 +275,9 @@ static const char *one_step_source(const rp_settings *s, const rp_scene *scene, 
     snprintf(name, sizeof name, "%s", rp_preset_name(s->preset));
     if (b == RP_SET_RATE)
         snprintf(name, sizeof name, "frame");
-    if (s->over & b)
+    if ((s->over & b) && b == RP_SET_PRESET && !rp_name_options())
+        snprintf(buf, len, "preset %s (given over the scene)", name);
+    else if (s->over & b)
         snprintf(buf, len, "%s %s", b == RP_SET_RATE ? "rate" : option_of(b), name);
     else if (line)
         snprintf(buf, len, "%s %s on line %d", b == RP_SET_RATE ? "rate" : "preset", name, line);

@@ -739,6 +739,35 @@ static void test_messages_name_fields(void **state)
     rp_scene_free(&scene);
 }
 
+/* A setting given over the scene (rp_run.over) that a scene's statement cannot take is named
+ * as given, not as the program's option: "(preset elias, given over the scene)", not
+ * "(--preset elias)", which the program still says. */
+static void test_messages_name_settings_over(void **state)
+{
+    (void)state;
+    static const char text[] = "size 64x48\ngrid 32x24\nfps 25\nduration 4f\n";
+    rp_scene *scene = NULL;
+    rp_settings *over = NULL;
+    rp_error err;
+    assert_int_equal(rp_scene_from_text(&scene, text, strlen(text), "<g>", &err), RP_OK);
+    assert_int_equal(rp_settings_parse(&over, "preset elias\n", NULL, &err), RP_OK);
+    for (int names = 0; names < 2; names++) {
+        rp_messages_name_options(names);
+        rp_run run = memory_run();
+        run.over = over;
+        memset(&err, 0, sizeof err);
+        assert_int_not_equal(refusal(scene, &run, &err), RP_OK);
+        const char *want = names ? "(--preset elias)" : "(preset elias, given over the scene)";
+        if (!strstr(err.msg, want))
+            fail_msg("'%s' lacks '%s'", err.msg, want);
+        if (!names && strstr(err.msg, "--"))
+            fail_msg("'%s' names an option", err.msg);
+    }
+    rp_messages_name_options(0);
+    rp_settings_free(&over);
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -751,6 +780,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_verify_message_names_manifest, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_two_sessions_one_png_sequence, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_messages_name_fields, make_dir, remove_dir),
+        cmocka_unit_test(test_messages_name_settings_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
