@@ -356,7 +356,7 @@ void rp_abandon_outputs(void);
  * as this header's fields ("rp_run.out.crf 99 is out of range", "rp_run.start 20 is past
  * the last frame"; the default), or, after a nonzero options, as rockpool(1)'s options
  * ("--crf", "--start"): for a program whose users give options, as rockpool does. For the
- * process: call it before any session. */
+ * process: call it first, before reading a scene (whose diagnostics are worded then). */
 void rp_messages_name_options(int options);
 
 /** A number that changes whenever a temporary output file is created, grows, or is moved

@@ -616,9 +616,10 @@ int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
     if (!d->line && why) {
         rp_lex_note(ps, d, t.col,
                     "%s path '%s' reaches outside the scene's directory (%s): a scene may only "
-                    "name files under its own directory unless rockpool is run with "
-                    "--allow-outside-paths",
-                    after, out, why);
+                    "name files under its own directory unless %s",
+                    after, out, why,
+                    rp_name("rockpool is run with --allow-outside-paths",
+                            "the caller allows it (rp_run.allow_outside_paths)"));
     }
     return RP_OK;
 }

@@ -766,6 +766,27 @@ static void test_messages_name_settings_over(void **state)
     rp_messages_name_options(0);
     rp_settings_free(&over);
     rp_scene_free(&scene);
+    /* a path outside the scene's directory: what allows it is rp_run's field */
+    static const char outside[] = "size 64x48\nbackground ../bg.png\nfps 25\nduration 4f\n";
+    for (int names = 0; names < 2; names++) {
+        rp_messages_name_options(names); /* before the scene is read, as rockpool.h says */
+        assert_int_equal(
+            rp_scene_from_text(&scene, outside, strlen(outside), "/tmp/d/o.scene", &err), RP_OK);
+        rp_run run = memory_run();
+        rp_session *s = NULL;
+        memset(&err, 0, sizeof err);
+        int r = rp_session_new(&s, scene, &run, &err);
+        if (!r)
+            r = rp_session_check(s, &err);
+        assert_int_equal(r, RP_ERR_INVALID);
+        const char *want = names ? "unless rockpool is run with --allow-outside-paths"
+                                 : "unless the caller allows it (rp_run.allow_outside_paths)";
+        if (!strstr(err.msg, want))
+            fail_msg("'%s' lacks '%s'", err.msg, want);
+        rp_session_free(&s);
+        rp_scene_free(&scene);
+    }
+    rp_messages_name_options(0);
 }
 
 int main(void)
