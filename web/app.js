@@ -268,6 +268,10 @@ async function requestFrame(k) {
   try {
     if (st.bg && st.bg.video) await sendBackground();
     const m = await call({ type: 'frame', k });
+    // the water is on its way to frame k (a long way: the worker answers in slices); the
+    // next tick asks again, for k or the frame the clock has reached by then
+    $('busy').textContent = m.again && gen === st.gen
+      ? 'simulating the water to frame ' + k + ': ' + (m.progress * 100).toFixed(1) + '%' : '';
     // (paused meanwhile on another frame: that one comes next)
     if (m.rgba && st.info && (st.playing || k === st.frame) && m.rgba.byteLength === st.info.width * st.info.height * 4) {
       const img = new ImageData(new Uint8ClampedArray(m.rgba), st.info.width, st.info.height);

@@ -84,6 +84,22 @@ async function loadCore(bytes) {
       if (!p) return null;
       return u8().subarray(p, p + this.info.width * this.info.height * 3);
     },
+    // renderSome(k, cells): render(k) with at most `cells` grid cells simulated; null when
+    // that ran out first (again() true: ask again, the water goes on from where it is) or
+    // the core refused
+    renderSome(k, cells) {
+      const p = x.rpw_render_some(k, cells);
+      if (!p) return null;
+      return u8().subarray(p, p + this.info.width * this.info.height * 3);
+    },
+    again() {
+      return x.rpw_again() === 1;
+    },
+    // progress(k): how far the water is towards frame k, 0 to 1 (-1: no such frame)
+    progress(k) {
+      const v = x.rpw_progress(k);
+      return v < 0 ? -1 : v / 1000;
+    },
     // rgba(): the last frame rendered as RGBA (a view, as render's)
     rgba() {
       const p = x.rpw_rgba();

@@ -23,6 +23,11 @@
  * larger picture). */
 #define WEB_MAX_MEMORY ((int64_t)1 << 30)
 #define WEB_MAX_PIXELS ((int64_t)3840 * 2160)
+/* Going back in time re-simulates from the nearest of at most WEB_CHECKPOINTS checkpoints
+ * of the water (WEB_CHECKPOINT_BYTES in all), evenly spaced over the timeline, as the
+ * frei0r plugin keeps them, rather than from the start. */
+#define WEB_CHECKPOINTS 32
+#define WEB_CHECKPOINT_BYTES ((size_t)256 << 20)
 
 static struct web {
     rp_scene *scene;
@@ -30,6 +35,7 @@ static struct web {
     rp_core_info info;
     uint8_t *bg, *rgb, *rgba;
     rp_error err;
+    int again; /* the last rpw_render_some stopped at its budget */
 } web;
 
 EXPORT(rpw_alloc) void *rpw_alloc(int32_t n);
@@ -47,6 +53,9 @@ EXPORT(rpw_bg) uint8_t *rpw_bg(void);
 EXPORT(rpw_bg_use) int32_t rpw_bg_use(void);
 EXPORT(rpw_bg_default) void rpw_bg_default(void);
 EXPORT(rpw_render) uint8_t *rpw_render(int32_t k);
+EXPORT(rpw_render_some) uint8_t *rpw_render_some(int32_t k, int32_t cells);
+EXPORT(rpw_again) int32_t rpw_again(void);
+EXPORT(rpw_progress) int32_t rpw_progress(int32_t k);
 EXPORT(rpw_rgba) uint8_t *rpw_rgba(void);
 
 void *rpw_alloc(int32_t n)
@@ -149,6 +158,8 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
     if (info.frames > 0 &&
         rp_core_render(core, 0, RP_PASS_RENDER, rgb, (size_t)info.width * 3, &web.err))
         goto fail;
+    /* none kept when they do not fit in memory: going back is then slower, not different */
+    rp_core_set_checkpoints(core, WEB_CHECKPOINTS, WEB_CHECKPOINT_BYTES, NULL);
     rp_core_close(&web.core);
     rp_scene_free(&web.scene);
     free(web.bg);
@@ -230,6 +241,43 @@ uint8_t *rpw_render(int32_t k)
     if (rp_core_render(web.core, k, RP_PASS_RENDER, web.rgb, (size_t)web.info.width * 3, &web.err))
         return NULL;
     return web.rgb;
+}
+
+/* rpw_render with at most `cells` grid cells stepped (at least one step): a frame far from
+ * the water's instant (a seek into a long scene) takes many calls, each short, so the
+ * worker answers the page between them (an edit, another frame). NULL when the budget ran
+ * out first (rpw_again 1: call again for this frame or a later one; the water carries on
+ * from where it stopped) or the core refused (rpw_again 0, rpw_err_*). The bytes are
+ * rpw_render's. */
+uint8_t *rpw_render_some(int32_t k, int32_t cells)
+{
+    web.again = 0;
+    if (!web.core)
+        return NULL;
+    rp_core_set_step_budget(web.core, cells > 0 ? cells : 1);
+    uint8_t *p = rpw_render(k);
+    rp_core_set_step_budget(web.core, 0);
+    web.again = !p && web.err.code == RP_ERR_AGAIN;
+    return p;
+}
+
+int32_t rpw_again(void)
+{
+    return web.again;
+}
+
+/* How far the water is on its way to frame k, in thousandths of frame k's steps (0..1000;
+ * -1 with no run or for a frame outside the timeline). */
+int32_t rpw_progress(int32_t k)
+{
+    if (!web.core)
+        return -1;
+    int64_t want = rp_core_frame_steps(web.core, k), at = rp_core_steps(web.core);
+    if (want < 0)
+        return -1;
+    if (want == 0 || at >= want)
+        return 1000;
+    return (int32_t)(at * 1000 / want);
 }
 
 /* The last frame rendered as RGBA (opaque), for a canvas's ImageData. */

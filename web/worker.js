@@ -2,13 +2,20 @@
 // so that parsing and rendering never stall the page. Messages in, each answered once:
 //   {type:'open', text, name, width, height, imgW, imgH} -> {type:'open', ok, error, info}
 //   {type:'bg', rgb} (output-sized RGB24; null: the built-in texture) -> {type:'bg'}
-//   {type:'frame', k} -> {type:'frame', k, rgba (ArrayBuffer)} (rgba null past the end)
+//   {type:'frame', k} -> {type:'frame', k, rgba (ArrayBuffer)} (rgba null past the end),
+//       or, when simulating the water to frame k takes longer than SLICE_MS (a seek into a
+//       long scene), {type:'frame', k, rgba: null, again: true, progress (0 to 1)}: ask
+//       again (for k or a later frame); the water goes on from where it stopped, so the
+//       worker answers an edit or a pause between two slices instead of after all of them
 //   {type:'framemd5', frames} -> {type:'framemd5', lines} (FFmpeg framemd5's frame lines)
 //   {type:'bench', frames} -> {type:'bench', fps, frames}
 'use strict';
 importScripts('core.js', 'md5.js');
 
 let core = null;
+// A frame's simulation is done in slices of at most STEP_CELLS grid cells, as many as fit
+// in SLICE_MS (at least one) before the worker answers.
+const STEP_CELLS = 1 << 22, SLICE_MS = 40;
 const ready = fetch('rockpool.wasm')
   .then((r) => {
     if (!r.ok) throw new Error('rockpool.wasm: HTTP ' + r.status);
@@ -37,7 +44,12 @@ function handle(m) {
     else core.defaultBackground();
     return { type: 'bg' };
   case 'frame': {
-    if (!core.render(m.k)) return { type: 'frame', k: m.k, rgba: null };
+    const end = performance.now() + SLICE_MS;
+    let done;
+    while (!(done = core.renderSome(m.k, STEP_CELLS)) && core.again() && performance.now() < end);
+    if (!done && core.again())
+      return { type: 'frame', k: m.k, rgba: null, again: true, progress: core.progress(m.k) };
+    if (!done) return { type: 'frame', k: m.k, rgba: null };
     const rgba = core.rgba().slice().buffer;
     return { type: 'frame', k: m.k, rgba, transfer: [rgba] };
   }

@@ -168,3 +168,41 @@ case $ms in
 esac
 check "harbour is taken back once its text is put back" test "$(dog cleared)" = 1
 
+
+# Seeking, paused: the frame on screen after the time slider moves is the command line's
+# frame at that instant, forward (1500), back (700: from a checkpoint of the water) and one
+# frame on (701). Then, the slider moved to a frame minutes of simulation ahead (100000 of
+# an hour of rain at 640x360), the page says it is on its way there, and an edit a second
+# later plays at once: the worker answers between slices of the simulation (it had been
+# busy with the whole seek, the edit waited behind it, and after 10 s the page gave up the
+# edit as 'too much work' and went back to the seek).
+cat >site/long.scene <<'SCENE'
+size 640x360
+duration 3600s
+at 0s..3600s rain rate 2/s radius 2% height 800
+SCENE
+short='size 320x180
+duration 1s
+at 0.1s drop 40% 60% radius 5% height 900
+'
+printf '%s' "$short" >short.scene
+node "$TOP/tests/tools/webdrive.js" seek "${url}index.html?scene=long.scene" 1500 700 701 \
+    -- 100000 "$short" >seek.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+sk() { sed -n "s/^$1 //p" seek.out; }
+for k in 1500 700 701; do
+    want=$("$ROCKPOOL" site/long.scene --start "$k" --end $((k + 1)) -f framemd5 -o - 2>/dev/null |
+        grep -v '^#' | sed 's/.*, //')
+    check "seeking to frame $k shows the command line's frame $k ($(sk "frame_$k"))" \
+        test -n "$want" -a "$(sk "frame_$k")" = "$want"
+done
+check "the page says it simulates its way to a far frame ($(sk busy))" \
+    bash -c '[[ $1 =~ ^simulating\ the\ water\ to\ frame\ 100000:\ [0-9.]+%$ ]]' _ "$(sk busy)"
+ms=$(sk far_ms)
+case $ms in
+'' | *[!0-9]*) bad "an edit during a seek far ahead plays ('$ms', the page says '$(sk far_error)')" ;;
+*) check "an edit during a seek far ahead plays at once ($ms ms)" test "$ms" -lt 5000 ;;
+esac
+check "the edit's scene is played without an error ($(sk far_error))" test "$(sk far_error)" = ok
+want=$("$ROCKPOOL" short.scene -n 1 -f framemd5 -o - 2>/dev/null | grep -v '^#' | sed 's/.*, //')
+check "the edit's frame 0 is the command line's" test -n "$want" -a "$(sk far_frame_0)" = "$want"

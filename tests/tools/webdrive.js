@@ -14,6 +14,13 @@
 //   node webdrive.js watchdog URL
 //       URL with open_timeout=2000: prints `key value` lines after an edit the worker cannot
 //       prepare in time (the message shown, the frames played after it, the answer's time)
+//   node webdrive.js seek URL FRAME... [-- FAR TEXT]
+//       URL playing a scene: pause, then for each FRAME move the time slider there and print
+//       `frame_K MD5` (the MD5 of the RGB24 bytes on the canvas once it shows frame K);
+//       with `-- FAR TEXT`, then move the slider to frame FAR and, 1 s later, put TEXT in
+//       the editor: prints `busy` (what the page says meanwhile) and `far_ms` (how long
+//       the page took to show TEXT's frame 0, or `none`; TEXT must be 30 frames long),
+//       `far_frame_0` (its MD5, as frame_K) and `far_error`
 // Exit status: 0 done, 1 failure (a message on stderr), 2 bad usage.
 'use strict';
 const { spawn } = require('child_process');
@@ -125,7 +132,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -157,6 +164,8 @@ async function main() {
       await edit(p);
     } else if (mode === 'watchdog') {
       await watchdog(p);
+    } else if (mode === 'seek') {
+      await seek(p, rest);
     } else {
       throw new Error('unknown mode ' + mode);
     }
@@ -267,6 +276,51 @@ async function watchdog(p) {
   await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = window.rpGood; t.dispatchEvent(new Event('input')); return true; })()");
   await p.waitFor("document.getElementById('error').className === 'ok'", 30);
   say('cleared', 1);
+}
+
+// The MD5 of the RGB24 bytes of the canvas (the frame on screen: opaque, so putImageData
+// and getImageData keep its bytes).
+async function shownMd5(p) {
+  const b64 = await p.evaluate("(() => { const c = document.getElementById('water'); " +
+    "const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let s = ''; " +
+    "for (let i = 0; i < d.length; i += 4) s += String.fromCharCode(d[i], d[i + 1], d[i + 2]); return btoa(s); })()");
+  return require('crypto').createHash('md5').update(Buffer.from(b64, 'base64')).digest('hex');
+}
+
+// Seeking: the frames on screen after the slider moves (paused), as MD5s of their RGB24
+// bytes, then an edit while the water is on its way to a frame far ahead.
+async function seek(p, args) {
+  const cut = args.indexOf('--');
+  const frames = cut < 0 ? args : args.slice(0, cut);
+  await p.waitFor(frameShown + ' > 3', 60);
+  await p.evaluate("document.getElementById('play').click(), true");
+  await p.waitFor("document.getElementById('water').dataset.settled === '1'", 60);
+  const slide = (k) => p.evaluate("(() => { const t = document.getElementById('time'); t.value = '" + k +
+                                  "'; t.dispatchEvent(new Event('input')); return true; })()");
+  for (const k of frames) {
+    await slide(k);
+    await p.waitFor("document.getElementById('water').dataset.settled === '1' && " + frameShown + ' === ' + k, 120);
+    say('frame_' + k, await shownMd5(p));
+  }
+  if (cut < 0) return;
+  const [far, text] = args.slice(cut + 1);
+  await slide(far);
+  await sleep(1000);
+  say('busy', await p.evaluate("(document.getElementById('busy') || {}).textContent || ''"));
+  const t0 = Date.now();
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = " + JSON.stringify(text) +
+                   "; t.dispatchEvent(new Event('input')); return true; })()");
+  let ms = 'none';
+  for (let i = 0; i < 150; i++) {
+    if (await p.evaluate("document.getElementById('water').dataset.settled === '1' && /^frame 0 \\/ 30 /.test(document.getElementById('clock').textContent)")) {
+      ms = Date.now() - t0;
+      break;
+    }
+    await sleep(100);
+  }
+  say('far_ms', ms);
+  if (ms !== 'none') say('far_frame_0', await shownMd5(p));
+  say('far_error', await p.evaluate("document.getElementById('error').textContent"));
 }
 
 main();
