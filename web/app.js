@@ -156,6 +156,8 @@ const st = {
   shownAt: -1,         // the frame on screen
   gen: 0,              // bumped when the scene or background changes: the frame is drawn again
   drawnGen: -1,        // the gen of the frame on screen
+  note: '',            // what the page leaves out of the scene (its sky or background file)
+  bgRefused: '',       // why the last picture chosen was refused
 };
 
 function sizeChoice() {
@@ -218,10 +220,11 @@ async function reparse() {
     return;
   }
   showError('');
-  $('status').textContent = o.info.skyImage
+  st.note = o.info.skyImage
     ? 'the scene\'s sky picture is not read by the page: the water reflects no sky picture here'
     : o.info.backgroundFile && !st.bg ? 'the scene\'s background file is not read by the page: ' +
       'drop the picture on the water' : '';
+  showStatus();
   const sizeChanged = !st.info || st.info.width !== o.info.width || st.info.height !== o.info.height;
   st.info = o.info;
   st.good = text;
@@ -237,6 +240,11 @@ async function reparse() {
   st.gen++;
   showCommand();
   requestFrame(st.frame);
+}
+
+// The status line: a background refused, then what the page leaves out of the scene.
+function showStatus() {
+  $('status').textContent = [st.bgRefused, st.note].filter((x) => x).join('. ');
 }
 
 function showError(s) {
@@ -418,24 +426,51 @@ async function loadExample(name) {
   textChanged(0);
 }
 
+// The picture or video the user chose or dropped becomes the background; one the browser
+// cannot decode, or larger than the command line takes (16384 pixels a side), is refused
+// with a message and the background stays as it was.
+const MAX_SIDE = 16384;
 async function setBackgroundFile(file) {
   if (!file) return;
-  if (file.type.startsWith('video/')) {
-    const v = document.createElement('video');
-    v.muted = true;
-    v.loop = true;
-    v.playsInline = true;
-    v.src = URL.createObjectURL(file);
-    await v.play().catch(() => {});
-    await new Promise((res) => (v.readyState >= 2 ? res() : v.addEventListener('loadeddata', res, { once: true })));
-    st.bg = { name: file.name, video: v };
-  } else {
-    st.bg = { name: file.name, bitmap: await bitmapOf(file) };
+  $('bgfile').value = ''; // choosing the same file again is a change again
+  let bg;
+  try {
+    if (file.type.startsWith('video/')) {
+      const v = document.createElement('video');
+      v.muted = true;
+      v.loop = true;
+      v.playsInline = true;
+      const loaded = new Promise((res, rej) => {
+        v.addEventListener('loadeddata', res, { once: true });
+        v.addEventListener('error', () => rej(new Error('not a video the browser can play')), { once: true });
+      });
+      v.src = URL.createObjectURL(file);
+      v.play().catch(() => {});
+      await loaded;
+      bg = { name: file.name, video: v };
+    } else {
+      bg = { name: file.name, bitmap: await bitmapOf(file) };
+    }
+  } catch (e) {
+    return refuseBackground(file.name + ': not a picture or video the browser can decode');
   }
+  const [w, h] = bg.bitmap ? [bg.bitmap.width, bg.bitmap.height] : [bg.video.videoWidth, bg.video.videoHeight];
+  if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE)
+    return refuseBackground(file.name + ' is ' + w + 'x' + h + ': at most ' + MAX_SIDE +
+                            ' pixels per side are accepted, as by the command line');
+  st.bg = bg;
   $('bgname').textContent = file.name;
   $('bgkind').value = 'file';
+  st.bgRefused = '';
+  showStatus();
   st.info = null; // resend the background at the new open
   textChanged(0);
+}
+
+function refuseBackground(msg) {
+  st.bgRefused = 'rockpool: error: ' + msg + '; the background is unchanged';
+  showStatus();
+  $('bgkind').value = st.bg ? 'file' : 'texture';
 }
 
 function wire() {
@@ -457,11 +492,15 @@ function wire() {
     else {
       st.bg = null;
       $('bgname').textContent = '(or drop one on the water)';
+      st.bgRefused = '';
+      showStatus();
       sendBackground().then(() => st.gen++);
       showCommand();
     }
   };
   $('bgfile').onchange = () => setBackgroundFile($('bgfile').files[0]);
+  // the file chooser closed without a file: the choice shows the background in use
+  $('bgfile').addEventListener('cancel', () => { $('bgkind').value = st.bg ? 'file' : 'texture'; });
   const cv = $('water');
   cv.addEventListener('dragover', (e) => e.preventDefault());
   cv.addEventListener('drop', (e) => {

@@ -206,3 +206,30 @@ esac
 check "the edit's scene is played without an error ($(sk far_error))" test "$(sk far_error)" = ok
 want=$("$ROCKPOOL" short.scene -n 1 -f framemd5 -o - 2>/dev/null | grep -v '^#' | sed 's/.*, //')
 check "the edit's frame 0 is the command line's" test -n "$want" -a "$(sk far_frame_0)" = "$want"
+
+# Backgrounds a user may choose: a file that is no picture (bytes named .png), one that
+# is no video (named .mp4), a picture wider than the command line takes: each refused with
+# a message naming it, the background unchanged; a PNG is taken. (The page had said
+# nothing: the first two left the built-in texture with no word, and it drew the third.)
+head -c 4000 /dev/urandom >photo.png
+head -c 4000 /dev/urandom >clip.mp4
+python3 - <<'PY'
+import struct, zlib
+def chunk(t, d):
+    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+w, h = 16385, 8
+rows = b''.join(b'\0' + bytes(w * 3) for _ in range(h))
+open('wide.png', 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) +
+                             chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+PY
+node "$TOP/tests/tools/webdrive.js" background "${url}index.html" photo.png site/bg.png wide.png \
+    clip.mp4 >bg.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+bgv() { sed -n "s/^bg_$1 //p" bg.out; }
+check "a file that is no picture is refused with a message ($(bgv 1))" test "$(bgv 1)" = \
+    "(or drop one on the water)|rockpool: error: photo.png: not a picture or video the browser can decode; the background is unchanged"
+check "a PNG is taken ($(bgv 2))" test "$(bgv 2)" = "bg.png|"
+check "a picture wider than 16384 is refused as the command line refuses it ($(bgv 3))" test "$(bgv 3)" = \
+    "bg.png|rockpool: error: wide.png is 16385x8: at most 16384 pixels per side are accepted, as by the command line; the background is unchanged"
+check "a file that is no video is refused with a message ($(bgv 4))" test "$(bgv 4)" = \
+    "bg.png|rockpool: error: clip.mp4: not a picture or video the browser can decode; the background is unchanged"

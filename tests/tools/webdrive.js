@@ -14,6 +14,10 @@
 //   node webdrive.js watchdog URL
 //       URL with open_timeout=2000: prints `key value` lines after an edit the worker cannot
 //       prepare in time (the message shown, the frames played after it, the answer's time)
+//   node webdrive.js background URL FILE...
+//       choose each FILE as the background (the file chooser's input) in turn; after each,
+//       once the page shows its name or a message (at most 10 s), print `bg_N NAME|STATUS`
+//       (N = 1, 2, ...: the name shown beside the choice, the page's status line)
 //   node webdrive.js seek URL FRAME... [-- FAR TEXT]
 //       URL playing a scene: pause, then for each FRAME move the time slider there and print
 //       `frame_K MD5` (the MD5 of the RGB24 bytes on the canvas once it shows frame K);
@@ -132,7 +136,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -164,6 +168,8 @@ async function main() {
       await edit(p);
     } else if (mode === 'watchdog') {
       await watchdog(p);
+    } else if (mode === 'background') {
+      await background(p, rest);
     } else if (mode === 'seek') {
       await seek(p, rest);
     } else {
@@ -276,6 +282,26 @@ async function watchdog(p) {
   await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = window.rpGood; t.dispatchEvent(new Event('input')); return true; })()");
   await p.waitFor("document.getElementById('error').className === 'ok'", 30);
   say('cleared', 1);
+}
+
+// Backgrounds chosen through the file input, as a user picks them.
+async function background(p, files) {
+  await p.waitFor(frameShown + ' > 3', 60);
+  const { root } = await p.send('DOM.getDocument');
+  const { nodeId } = await p.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#bgfile' });
+  const shown = "document.getElementById('bgname').textContent + '|' + document.getElementById('status').textContent";
+  for (let i = 0; i < files.length; i++) {
+    const name = path.basename(files[i]);
+    await p.evaluate("document.getElementById('status').textContent = '', true");
+    await p.send('DOM.setFileInputFiles', { nodeId, files: [path.resolve(files[i])] });
+    try {
+      await p.waitFor("document.getElementById('bgname').textContent === " + JSON.stringify(name) +
+                      " || document.getElementById('status').textContent !== ''", 10);
+    } catch (e) {
+      // neither: printed as it is
+    }
+    say('bg_' + (i + 1), await p.evaluate(shown));
+  }
 }
 
 // The MD5 of the RGB24 bytes of the canvas (the frame on screen: opaque, so putImageData
