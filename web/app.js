@@ -60,20 +60,51 @@ function call(msg, transfer, timeoutMs) {
 
 // ---- pictures -------------------------------------------------------------------------
 
-// The RGB24 bytes of a picture or video frame drawn at w x h (stretched, as `fit stretch`).
-// A PNG already at that size keeps its bytes (no colour management, no premultiplication).
-function rgbOf(source, w, h) {
+// Where a sw x sh picture goes in a dw x dh frame, as the command line's fit modes place it
+// (src/input/fit.c, square pixels): fit 0 stretch (the whole picture over the whole frame),
+// 1 cover (the centre part of the frame's aspect, cropped), 2 contain (the whole picture,
+// centred, with bars). {crop, dst}: [x, y, w, h] each.
+function fitRects(fit, sw, sh, dw, dh) {
+  const crop = [0, 0, sw, sh], dst = [0, 0, dw, dh];
+  const sa = sw * dh, da = sh * dw; // the aspects cross-multiplied (below 2^53)
+  const round = (a, b) => Math.floor((2 * a + b) / (2 * b));
+  const keep = (v, limit) => (v < 1 ? 1 : v > limit ? limit : v);
+  if (fit === 1 && sa > da) {
+    crop[2] = keep(round(sh * dw, dh), sw);
+    crop[0] = Math.floor((sw - crop[2]) / 2);
+  } else if (fit === 1 && sa < da) {
+    crop[3] = keep(round(sw * dh, dw), sh);
+    crop[1] = Math.floor((sh - crop[3]) / 2);
+  } else if (fit === 2 && sa > da) {
+    dst[3] = keep(round(dw * sh, sw), dh);
+    dst[1] = Math.floor((dh - dst[3]) / 2);
+  } else if (fit === 2 && sa < da) {
+    dst[2] = keep(round(dh * sw, sh), dw);
+    dst[0] = Math.floor((dw - dst[2]) / 2);
+  }
+  return { crop, dst };
+}
+
+// The RGB24 bytes of a picture or video frame fitted to w x h as the scene's fit says (the
+// bars of contain black), and where it was drawn. A PNG at that size, or a part of one that
+// cover crops or contain places at its own size, keeps its bytes (no colour management, no
+// premultiplication, no scaling).
+function rgbOf(source, w, h, fit) {
+  const sw = source.videoWidth || source.width, sh = source.videoHeight || source.height;
+  const { crop, dst } = fitRects(fit, sw, sh, w, h);
   const c = new OffscreenCanvas(w, h);
   const g = c.getContext('2d', { colorSpace: 'srgb', willReadFrequently: true });
+  g.fillStyle = '#000';
+  g.fillRect(0, 0, w, h);
   g.imageSmoothingQuality = 'high';
-  g.drawImage(source, 0, 0, w, h);
+  g.drawImage(source, crop[0], crop[1], crop[2], crop[3], dst[0], dst[1], dst[2], dst[3]);
   const rgba = g.getImageData(0, 0, w, h).data, rgb = new Uint8Array(w * h * 3);
   for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
     rgb[j] = rgba[i];
     rgb[j + 1] = rgba[i + 1];
     rgb[j + 2] = rgba[i + 2];
   }
-  return rgb;
+  return { rgb, drawn: dst };
 }
 
 async function bitmapOf(blob) {
@@ -109,8 +140,8 @@ async function testMode(q) {
       throw new Error(path + ': names a ' + (o.info.skyImage ? 'sky' : 'background') +
                       ' image, which the page does not read: not the command line\'s frames');
     if (bmp) {
-      const rgb = rgbOf(bmp, o.info.width, o.info.height);
-      await call({ type: 'bg', rgb: rgb.buffer }, [rgb.buffer]);
+      const { rgb, drawn } = rgbOf(bmp, o.info.width, o.info.height, o.info.fit);
+      await call({ type: 'bg', rgb: rgb.buffer, drawn }, [rgb.buffer]);
     }
     if (q.get('out') === 'framemd5') {
       const m = await call({ type: 'framemd5', frames: +(q.get('frames') || o.info.frames) });
@@ -187,8 +218,8 @@ async function sendBackground() {
     await call({ type: 'bg', rgb: null });
     return;
   }
-  const rgb = rgbOf(st.bg.bitmap || st.bg.video, st.info.width, st.info.height);
-  await call({ type: 'bg', rgb: rgb.buffer }, [rgb.buffer]);
+  const { rgb, drawn } = rgbOf(st.bg.bitmap || st.bg.video, st.info.width, st.info.height, st.info.fit);
+  await call({ type: 'bg', rgb: rgb.buffer, drawn }, [rgb.buffer]);
 }
 
 // Parse and resolve the text; on success it plays, else the error shows and the last good

@@ -64,15 +64,19 @@ async function loadCore(bytes) {
         };
       const i = (k) => x.rpw_info(k);
       this.info = { width: i(0), height: i(1), frames: i(2), fps: i(3), fpsDen: i(4),
-                    light: i(8), skyImage: i(9), backgroundFile: i(10) };
+                    light: i(8), skyImage: i(9), backgroundFile: i(10), fit: i(11) };
       return { ok: true, status: 0, info: this.info };
     },
-    // setBackground(rgb): output-sized RGB24 bytes over the water from the next frame on
-    setBackground(rgb) {
+    // setBackground(rgb, drawn): output-sized RGB24 bytes over the water from the next frame
+    // on; drawn ([x, y, w, h], optional: the whole frame) is where the picture is, the rest
+    // bars that stay black (fit contain)
+    setBackground(rgb, drawn) {
       const p = x.rpw_bg();
       if (!p) return;
       u8().set(rgb, p);
       x.rpw_bg_use();
+      const d = drawn || [0, 0, this.info.width, this.info.height];
+      x.rpw_bg_drawn(d[0], d[1], d[2], d[3]);
     },
     defaultBackground() {
       x.rpw_bg_default();

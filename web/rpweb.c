@@ -36,6 +36,9 @@ static struct web {
     uint8_t *bg, *rgb, *rgba;
     rp_error err;
     int again; /* the last rpw_render_some stopped at its budget */
+    /* where the page drew its picture (fit contain leaves bars, which are not water:
+     * black in every frame, as the command line clears them); the whole frame else */
+    int drawn_x, drawn_y, drawn_w, drawn_h;
 } web;
 
 EXPORT(rpw_alloc) void *rpw_alloc(int32_t n);
@@ -51,6 +54,7 @@ EXPORT(rpw_err_source) const char *rpw_err_source(void);
 EXPORT(rpw_info) int32_t rpw_info(int32_t what);
 EXPORT(rpw_bg) uint8_t *rpw_bg(void);
 EXPORT(rpw_bg_use) int32_t rpw_bg_use(void);
+EXPORT(rpw_bg_drawn) int32_t rpw_bg_drawn(int32_t x, int32_t y, int32_t w, int32_t h);
 EXPORT(rpw_bg_default) void rpw_bg_default(void);
 EXPORT(rpw_render) uint8_t *rpw_render(int32_t k);
 EXPORT(rpw_render_some) uint8_t *rpw_render_some(int32_t k, int32_t cells);
@@ -171,6 +175,9 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
     web.bg = bg;
     web.rgb = rgb;
     web.rgba = rgba;
+    web.drawn_x = web.drawn_y = 0;
+    web.drawn_w = info.width;
+    web.drawn_h = info.height;
     for (size_t i = 0; i < bytes / 3; i++) /* the alpha of the RGBA frame, set once */
         rgba[i * 4 + 3] = 255;
     return 0;
@@ -187,7 +194,8 @@ fail:
 /* The open run: 0 output width, 1 height, 2 frames, 3 fps numerator, 4 denominator, 8 1 if
  * the render is `light`, 9 1 if the scene names a sky image the page does not read (render
  * light then reflects no sky picture), 10 1 if it names a background file (the page draws
- * its own); -1 with no run or for another number. */
+ * its own), 11 how a picture of another aspect is fitted (0 stretch, 1 cover, 2 contain:
+ * the scene's `fit`, else its preset's); -1 with no run or for another number. */
 int32_t rpw_info(int32_t what)
 {
     const rp_core_info *in = &web.info;
@@ -202,6 +210,11 @@ int32_t rpw_info(int32_t what)
     case 8: return in->light;
     case 9: return in->needs_sky && in->light;
     case 10: return in->needs_background;
+    case 11: {
+        rp_settings_info si;
+        rp_settings_get_info(rp_core_settings(web.core), &si);
+        return si.fit;
+    }
     default: return -1;
     }
 }
@@ -224,11 +237,45 @@ int32_t rpw_bg_use(void)
                : 0;
 }
 
+/* Where the page drew the picture in the background's buffer (fit contain: the rest is
+ * bars, cleared to black in every frame); the whole frame by default. 1 for a rectangle
+ * outside the frame (nothing changed). */
+int32_t rpw_bg_drawn(int32_t x, int32_t y, int32_t w, int32_t h)
+{
+    if (!web.core || x < 0 || y < 0 || w < 1 || h < 1 || x > web.info.width - w ||
+        y > web.info.height - h)
+        return 1;
+    web.drawn_x = x;
+    web.drawn_y = y;
+    web.drawn_w = w;
+    web.drawn_h = h;
+    return 0;
+}
+
 /* The built-in texture again. */
 void rpw_bg_default(void)
 {
     if (web.core)
         rp_core_set_background(web.core, NULL, 0, RP_PIX_RGB24, &web.err);
+    rpw_bg_drawn(0, 0, web.info.width, web.info.height);
+}
+
+/* The bars outside the drawn picture go back to black, as the command line's do. */
+static void clear_bars(uint8_t *rgb)
+{
+    int fw = web.info.width, fh = web.info.height;
+    if (web.drawn_x == 0 && web.drawn_y == 0 && web.drawn_w == fw && web.drawn_h == fh)
+        return;
+    for (int row = 0; row < fh; row++) {
+        uint8_t *p = rgb + (size_t)row * fw * 3;
+        if (row < web.drawn_y || row >= web.drawn_y + web.drawn_h) {
+            memset(p, 0, (size_t)fw * 3);
+            continue;
+        }
+        memset(p, 0, (size_t)web.drawn_x * 3);
+        memset(p + (size_t)(web.drawn_x + web.drawn_w) * 3, 0,
+               (size_t)(fw - web.drawn_x - web.drawn_w) * 3);
+    }
 }
 
 /* Render frame k (0 <= k < frames) into the RGB24 frame and return it; NULL with no run,
@@ -240,6 +287,7 @@ uint8_t *rpw_render(int32_t k)
     memset(&web.err, 0, sizeof web.err);
     if (rp_core_render(web.core, k, RP_PASS_RENDER, web.rgb, (size_t)web.info.width * 3, &web.err))
         return NULL;
+    clear_bars(web.rgb);
     return web.rgb;
 }
 

@@ -1,7 +1,8 @@
 // worker.js - the playground's Web Worker: holds rockpool's core (core.js, rockpool.wasm)
 // so that parsing and rendering never stall the page. Messages in, each answered once:
 //   {type:'open', text, name, width, height, imgW, imgH} -> {type:'open', ok, error, info}
-//   {type:'bg', rgb} (output-sized RGB24; null: the built-in texture) -> {type:'bg'}
+//   {type:'bg', rgb, drawn} (output-sized RGB24; null: the built-in texture; drawn: where
+//       the picture is, [x, y, w, h], the rest bars of fit contain) -> {type:'bg'}
 //   {type:'frame', k} -> {type:'frame', k, rgba (ArrayBuffer)} (rgba null past the end),
 //       or, when simulating the water to frame k takes longer than SLICE_MS (a seek into a
 //       long scene), {type:'frame', k, rgba: null, again: true, progress (0 to 1)}: ask
@@ -40,7 +41,7 @@ function handle(m) {
     return Object.assign({ type: 'open' },
                          core.open(m.text, m.name, m.width, m.height, m.imgW, m.imgH));
   case 'bg':
-    if (m.rgb) core.setBackground(new Uint8Array(m.rgb));
+    if (m.rgb) core.setBackground(new Uint8Array(m.rgb), m.drawn);
     else core.defaultBackground();
     return { type: 'bg' };
   case 'frame': {

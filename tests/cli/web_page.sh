@@ -83,6 +83,35 @@ for c in $cases; do
     fi
 done
 
+# A picture of another aspect is fitted as the command line fits it (the scene's `fit`, else
+# cover for the rockpool preset): a 640x180 PNG under harbour at 320x180 is cropped to its
+# centre, and with `fit contain` a 320x90 one sits between black bars; neither is scaled,
+# so the frames are the command line's byte for byte (the page had stretched every
+# picture over the frame, whatever the scene said).
+ffmpeg -v error -f lavfi -i testsrc2=size=640x180:rate=1 -frames:v 1 site/wide.png
+ffmpeg -v error -f lavfi -i testsrc2=size=320x90:rate=1 -frames:v 1 site/flat.png
+{ cat "$TOP/examples/harbour.scene"; echo 'fit contain'; } >site/contain.scene
+node "$TOP/tests/tools/webdrive.js" wait framemd5 120 pages \
+    "${url}index.html?scene=examples/harbour.scene&size=320x180&frames=$frames&out=framemd5&bg=wide.png" \
+    "${url}index.html?scene=contain.scene&size=320x180&frames=$frames&out=framemd5&bg=flat.png" \
+    2>drive.err
+sed 's/^/    /' drive.err | head -5
+i=0
+for c in examples/harbour.scene:wide.png:cover contain.scene:flat.png:contain; do
+    IFS=: read -r scene bg fit <<<"$c"
+    i=$((i + 1))
+    "$ROCKPOOL" -q "site/$scene" -i "site/$bg" -s 320x180 -n "$frames" -f framemd5 -o - 2>cli.err |
+        grep -v '^#' >want.txt
+    tail -n +2 "pages/$i.txt" >got.txt
+    if [ "$(head -n 1 "pages/$i.txt")" = done ] && [ "$(wc -l <want.txt)" -eq "$frames" ] &&
+        cmp -s want.txt got.txt; then
+        ok "$bg under fit $fit: the page's frames are the command line's"
+    else
+        bad "$bg under fit $fit: the page's frames are the command line's"
+        diff want.txt got.txt | head -4 | sed 's/^/    /'
+    fi
+done
+
 # A bad scene in the test mode: the command line's message at the same line and column.
 cp "$TOP/tests/bad/radius-zero.scene" site/bad.scene
 node "$TOP/tests/tools/webdrive.js" wait framemd5 60 pages \
