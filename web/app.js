@@ -355,6 +355,8 @@ function setPlaying(p) {
   st.playing = p;
   $('water').dataset.settled = '0';
   if (!p && st.shownAt >= 0) st.frame = st.shownAt; // stop on the frame on screen
+  // play at the last frame (stopped there, loop off): from the start again, as a player does
+  if (p && st.info && st.frame >= st.info.frames - 1) st.frame = 0;
   $('play').textContent = p ? 'pause' : 'play';
   restartClock();
 }

@@ -262,3 +262,13 @@ check "a picture wider than 16384 is refused as the command line refuses it ($(b
     "bg.png|rockpool: error: wide.png is 16385x8: at most 16384 pixels per side are accepted, as by the command line; the background is unchanged"
 check "a file that is no video is refused with a message ($(bgv 4))" test "$(bgv 4)" = \
     "bg.png|rockpool: error: clip.mp4: not a picture or video the browser can decode; the background is unchanged"
+
+# Play pressed at the end of a scene that does not loop plays it again from the start (it
+# had played one frame past the end and stopped again, the last frame staying on screen).
+node "$TOP/tests/tools/webdrive.js" replay "${url}index.html" >replay.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+rp() { sed -n "s/^$1 //p" replay.out; }
+check "a scene without loop stops on its last frame ($(rp ended))" test "$(rp ended)" = "29 play"
+read -r rf rb <<<"$(rp replay)"
+check "play at the end plays from the start ($(rp replay))" \
+    test "$rb" = pause -a -n "$rf" -a "${rf:-29}" -lt 29

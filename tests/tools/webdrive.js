@@ -18,6 +18,10 @@
 //       choose each FILE as the background (the file chooser's input) in turn; after each,
 //       once the page shows its name or a message (at most 10 s), print `bg_N NAME|STATUS`
 //       (N = 1, 2, ...: the name shown beside the choice, the page's status line)
+//   node webdrive.js replay URL
+//       loop off, a 1 s scene played to its end; then play pressed: prints `ended FRAME
+//       BUTTON` and, 0.5 s after the press, `replay FRAME BUTTON` (the frame shown, the
+//       play button's text)
 //   node webdrive.js seek URL FRAME... [-- FAR TEXT]
 //       URL playing a scene: pause, then for each FRAME move the time slider there and print
 //       `frame_K MD5` (the MD5 of the RGB24 bytes on the canvas once it shows frame K);
@@ -136,7 +140,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -170,6 +174,8 @@ async function main() {
       await watchdog(p);
     } else if (mode === 'background') {
       await background(p, rest);
+    } else if (mode === 'replay') {
+      await replay(p);
     } else if (mode === 'seek') {
       await seek(p, rest);
     } else {
@@ -282,6 +288,20 @@ async function watchdog(p) {
   await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = window.rpGood; t.dispatchEvent(new Event('input')); return true; })()");
   await p.waitFor("document.getElementById('error').className === 'ok'", 30);
   say('cleared', 1);
+}
+
+// Play pressed at the end of a scene that does not loop.
+async function replay(p) {
+  await p.waitFor(frameShown + ' > 3', 60);
+  await p.evaluate("(() => { const s = document.getElementById('size'); s.value = '320x180'; s.dispatchEvent(new Event('change')); " +
+                   "document.getElementById('loop').click(); const t = document.getElementById('scene'); " +
+                   "t.value = 'size 320x180\\nduration 1s\\nat 0s drop 50% 50% radius 5% height 900\\n'; t.dispatchEvent(new Event('input')); return true; })()");
+  await p.waitFor("/ 30 /.test(document.getElementById('clock').textContent) && document.getElementById('play').textContent === 'play'", 30);
+  const shown = "(" + frameShown + ") + ' ' + document.getElementById('play').textContent";
+  say('ended', await p.evaluate(shown));
+  await p.evaluate("document.getElementById('play').click(), true");
+  await sleep(500);
+  say('replay', await p.evaluate(shown));
 }
 
 // Backgrounds chosen through the file input, as a user picks them.
