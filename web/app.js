@@ -437,9 +437,17 @@ function onUp(e) {
 
 // ---- buttons --------------------------------------------------------------------------
 
+// A file name as one word of a POSIX shell: as it is when it is plain, else in single
+// quotes (a ' as '\''), so that the command pasted into a terminal names that very file and
+// runs nothing a name holds (`$(...)`, `;`). A name that starts with '-' gets './'.
+function shellWord(name) {
+  const n = name.startsWith('-') ? './' + name : name;
+  return /^[A-Za-z0-9._\/+@%,=:-]+$/.test(n) ? n : "'" + n.replace(/'/g, "'\\''") + "'";
+}
+
 function commandLine() {
-  let c = 'rockpool ' + st.name;
-  if (st.bg) c += ' -i ' + JSON.stringify(st.bg.name).slice(1, -1).replace(/[^A-Za-z0-9._-]/g, '_');
+  let c = 'rockpool ' + shellWord(st.name);
+  if (st.bg) c += ' -i ' + shellWord(st.bg.name);
   const full = sceneSize($('scene').value);
   if (full) c += ' -s ' + full[0] + 'x' + full[1];
   return c + ' -o out.mp4';

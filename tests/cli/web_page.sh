@@ -272,3 +272,19 @@ check "a scene without loop stops on its last frame ($(rp ended))" test "$(rp en
 read -r rf rb <<<"$(rp replay)"
 check "play at the end plays from the start ($(rp replay))" \
     test "$rb" = pause -a -n "$rf" -a "${rf:-29}" -lt 29
+
+# The command line the page shows (and copies) names the scene and the picture as they
+# are, quoted for the shell: a scene named 'my scene;x.scene' and a picture named
+# "it's here.png" are one word each when the shell reads it, and nothing in a name runs
+# (the picture's name had been rewritten as it_s_here.png, a file that is not there, and
+# the scene's name given unquoted: `;` ended the command).
+cp "$TOP/examples/harbour.scene" "site/my scene;x.scene"
+cp site/bg.png "it's here.png"
+node "$TOP/tests/tools/webdrive.js" background "${url}index.html?scene=my%20scene%3Bx.scene" \
+    "it's here.png" >cmd.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+cmd=$(sed -n 's/^cmd_1 \$ //p' cmd.out)
+check "the command names the scene and the picture as one shell word each ($cmd)" python3 -c '
+import shlex, sys
+sys.exit(shlex.split(sys.argv[1]) != ["rockpool", "my scene;x.scene", "-i", "it'"'"'s here.png",
+                                      "-s", "1280x720", "-o", "out.mp4"])' "$cmd"

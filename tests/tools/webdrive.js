@@ -17,7 +17,8 @@
 //   node webdrive.js background URL FILE...
 //       choose each FILE as the background (the file chooser's input) in turn; after each,
 //       once the page shows its name or a message (at most 10 s), print `bg_N NAME|STATUS`
-//       (N = 1, 2, ...: the name shown beside the choice, the page's status line)
+//       (N = 1, 2, ...: the name shown beside the choice, the page's status line) and
+//       `cmd_N COMMAND` (the command line the page shows)
 //   node webdrive.js replay URL
 //       loop off, a 1 s scene played to its end; then play pressed: prints `ended FRAME
 //       BUTTON` and, 0.5 s after the press, `replay FRAME BUTTON` (the frame shown, the
@@ -321,6 +322,7 @@ async function background(p, files) {
       // neither: printed as it is
     }
     say('bg_' + (i + 1), await p.evaluate(shown));
+    say('cmd_' + (i + 1), await p.evaluate("document.getElementById('command').textContent"));
   }
 }
 
