@@ -189,6 +189,7 @@ const st = {
   drawnGen: -1,        // the gen of the frame on screen
   note: '',            // what the page leaves out of the scene (its sky or background file)
   bgRefused: '',       // why the last picture chosen was refused
+  hello: '',           // the scene given back from the browser's storage, till the next edit
 };
 
 function sizeChoice() {
@@ -226,6 +227,7 @@ async function sendBackground() {
 // scene plays on.
 async function reparse() {
   const text = $('scene').value, n = ++st.opening;
+  keep(text);
   const [w, h] = sizeChoice(), [iw, ih] = bgSize();
   let o;
   try {
@@ -275,7 +277,28 @@ async function reparse() {
 
 // The status line: a background refused, then what the page leaves out of the scene.
 function showStatus() {
-  $('status').textContent = [st.bgRefused, st.note].filter((x) => x).join('. ');
+  $('status').textContent = [st.bgRefused, st.note, st.hello].filter((x) => x).join('. ');
+}
+
+// The text in the editor is kept in the browser's storage (as it is typed, errors and all),
+// so that a reload, or the page opened again, gives it back instead of harbour. Storage
+// refused (private browsing, a text over its quota): the page works on without it.
+const KEPT = 'rockpool-playground-scene';
+function keep(text) {
+  try {
+    localStorage.setItem(KEPT, JSON.stringify({ name: st.name, text }));
+  } catch (e) {
+    // not kept
+  }
+}
+
+function kept() {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEPT));
+    return v && typeof v.name === 'string' && typeof v.text === 'string' ? v : null;
+  } catch (e) {
+    return null;
+  }
 }
 
 function showError(s) {
@@ -520,8 +543,14 @@ function wire() {
     o.value = o.textContent = n;
     $('example').appendChild(o);
   }
-  $('example').onchange = () => loadExample($('example').value);
-  $('scene').addEventListener('input', () => textChanged(200));
+  $('example').onchange = () => {
+    st.hello = '';
+    loadExample($('example').value);
+  };
+  $('scene').addEventListener('input', () => {
+    st.hello = '';
+    textChanged(200);
+  });
   $('play').onclick = () => setPlaying(!st.playing);
   $('time').oninput = () => {
     st.frame = +$('time').value;
@@ -585,13 +614,19 @@ if (query.get('out') === 'framemd5' || query.get('bench')) {
   testMode(query);
 } else {
   wire();
-  const s = query.get('scene');
+  const s = query.get('scene'), k = kept();
   if (s) {
     fetch(s).then((r) => r.text()).then((t) => {
       st.name = s.split('/').pop();
       $('scene').value = t;
       textChanged(0);
     });
+  } else if (k) {
+    st.name = k.name;
+    $('scene').value = k.text;
+    if (EXAMPLES.includes(k.name.replace(/\.scene$/, ''))) $('example').value = k.name.replace(/\.scene$/, '');
+    st.hello = 'your scene as you left it (kept by this browser); choose an example to start again';
+    textChanged(0);
   } else {
     loadExample('harbour');
   }

@@ -288,3 +288,15 @@ check "the command names the scene and the picture as one shell word each ($cmd)
 import shlex, sys
 sys.exit(shlex.split(sys.argv[1]) != ["rockpool", "my scene;x.scene", "-i", "it'"'"'s here.png",
                                       "-s", "1280x720", "-o", "out.mp4"])' "$cmd"
+
+# A reload gives back the scene as it was typed (it had given harbour back: the text was
+# lost), and says so; an example chosen is what a reload gives next.
+node "$TOP/tests/tools/webdrive.js" reload "${url}index.html" >reload.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+rl() { sed -n "s/^$1 //p" reload.out; }
+check "a reload gives back the text typed" test "$(rl kept)" = 1
+check "the page says it is the scene as it was left ($(rl status))" test "$(rl status)" = \
+    "your scene as you left it (kept by this browser); choose an example to start again"
+check "the scene given back plays ($(rl error))" test "$(rl error)" = ok
+check "an example chosen is what the next reload gives ($(rl example))" \
+    test "$(rl example)" = rain -a "$(rl kept_rain)" = 1

@@ -19,6 +19,11 @@
 //       once the page shows its name or a message (at most 10 s), print `bg_N NAME|STATUS`
 //       (N = 1, 2, ...: the name shown beside the choice, the page's status line) and
 //       `cmd_N COMMAND` (the command line the page shows)
+//   node webdrive.js reload URL
+//       a line typed at the end of the scene, the page reloaded: prints `kept 1` when the
+//       editor holds the typed text again (else `kept 0`), `status` and `error` (the
+//       page's lines); then the rain example chosen and the page reloaded again: `example
+//       NAME` (the example shown) and `kept_rain 1|0`
 //   node webdrive.js replay URL
 //       loop off, a 1 s scene played to its end; then play pressed: prints `ended FRAME
 //       BUTTON` and, 0.5 s after the press, `replay FRAME BUTTON` (the frame shown, the
@@ -141,7 +146,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -175,6 +180,8 @@ async function main() {
       await watchdog(p);
     } else if (mode === 'background') {
       await background(p, rest);
+    } else if (mode === 'reload') {
+      await reload(p);
     } else if (mode === 'replay') {
       await replay(p);
     } else if (mode === 'seek') {
@@ -289,6 +296,31 @@ async function watchdog(p) {
   await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = window.rpGood; t.dispatchEvent(new Event('input')); return true; })()");
   await p.waitFor("document.getElementById('error').className === 'ok'", 30);
   say('cleared', 1);
+}
+
+// The scene kept over a reload.
+async function reload(p) {
+  const text = () => p.evaluate("document.getElementById('scene').value");
+  await p.waitFor(frameShown + ' > 3', 60);
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.focus(); t.setSelectionRange(t.value.length, t.value.length); return true; })()");
+  await p.send('Input.insertText', { text: 'at 2s drop 30% 30% radius 3% height 700\n' });
+  const typed = await text();
+  await sleep(1500);
+  await p.send('Page.reload');
+  await sleep(500);
+  await p.waitFor(frameShown + ' >= 0', 60);
+  say('kept', (await text()) === typed ? 1 : 0);
+  say('status', await p.evaluate("document.getElementById('status').textContent"));
+  say('error', await p.evaluate("document.getElementById('error').textContent"));
+  await p.evaluate("(() => { const s = document.getElementById('example'); s.value = 'rain'; s.dispatchEvent(new Event('change')); return true; })()");
+  await p.waitFor("/^frame [0-9]+ \\/ /.test(document.getElementById('clock').textContent) && st.name === 'rain.scene'", 30);
+  const rain = await text();
+  await sleep(1500);
+  await p.send('Page.reload');
+  await sleep(500);
+  await p.waitFor(frameShown + ' >= 0', 60);
+  say('example', await p.evaluate("document.getElementById('example').value"));
+  say('kept_rain', (await text()) === rain ? 1 : 0);
 }
 
 // Play pressed at the end of a scene that does not loop.
