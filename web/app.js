@@ -20,10 +20,19 @@ const OPEN_TIMEOUT_MS = (() => {
 
 // ---- the worker: calls answered in order --------------------------------------------
 
-let worker = null, waiting = [];
+// A call's time limit counts from when the worker has its core (it says `ready`): fetching
+// and compiling rockpool.wasm over a slow network, or on a loaded machine, is not the
+// scene's work.
+let worker = null, waiting = [], workerReady = false;
 function startWorker() {
   worker = new Worker('worker.js');
+  workerReady = false;
   worker.onmessage = (e) => {
+    if (e.data.type === 'ready') {
+      workerReady = true;
+      for (const w of waiting) arm(w);
+      return;
+    }
     const w = waiting.shift();
     if (w) {
       clearTimeout(w.timer);
@@ -37,23 +46,29 @@ function startWorker() {
   };
 }
 
-// call(msg, transfer, timeoutMs): the worker's answer; past timeoutMs the worker is ended
-// and started again (the page stays responsive whatever the core is given)
+// Start w's time limit: past it the worker is ended and started again (the page stays
+// responsive whatever the core is given).
+function arm(w) {
+  if (!w.timeoutMs || w.timer) return;
+  w.timer = setTimeout(() => {
+    worker.terminate();
+    const all = waiting;
+    waiting = [];
+    for (const x of all) {
+      clearTimeout(x.timer);
+      x.reject(new Error(x === w ? 'timeout' : 'restarted'));
+    }
+    startWorker();
+  }, w.timeoutMs);
+}
+
+// call(msg, transfer, timeoutMs): the worker's answer, within timeoutMs (none: no limit)
+// of the worker being ready
 function call(msg, transfer, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const w = { resolve, reject, timer: 0 };
-    if (timeoutMs)
-      w.timer = setTimeout(() => {
-        worker.terminate();
-        const all = waiting;
-        waiting = [];
-        for (const x of all) {
-          clearTimeout(x.timer);
-          x.reject(new Error(x === w ? 'timeout' : 'restarted'));
-        }
-        startWorker();
-      }, timeoutMs);
+    const w = { resolve, reject, timer: 0, timeoutMs };
     waiting.push(w);
+    if (workerReady) arm(w);
     worker.postMessage(msg, transfer || []);
   });
 }

@@ -1,5 +1,6 @@
 // worker.js - the playground's Web Worker: holds rockpool's core (core.js, rockpool.wasm)
-// so that parsing and rendering never stall the page. Messages in, each answered once:
+// so that parsing and rendering never stall the page. {type:'ready'} out once the core is
+// loaded. Messages in, each answered once:
 //   {type:'open', text, name, width, height, imgW, imgH} -> {type:'open', ok, error, info}
 //   {type:'bg', rgb, drawn} (output-sized RGB24; null: the built-in texture; drawn: where
 //       the picture is, [x, y, w, h], the rest bars of fit contain) -> {type:'bg'}
@@ -23,7 +24,10 @@ const ready = fetch('rockpool.wasm')
     return r.arrayBuffer();
   })
   .then((b) => loadCore(b))
-  .then((c) => { core = c; });
+  .then((c) => {
+    core = c;
+    postMessage({ type: 'ready' }); // the page's time limits count from here
+  });
 
 function pad(v, n) {
   return String(v).padStart(n, ' ');
