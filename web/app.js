@@ -631,11 +631,15 @@ if (query.get('out') === 'framemd5' || query.get('bench')) {
   wire();
   const s = query.get('scene'), k = kept();
   if (s) {
-    fetch(s).then((r) => r.text()).then((t) => {
-      st.name = s.split('/').pop();
+    // a scene that cannot be fetched is said so (the server's error page is not a scene)
+    st.name = s.split('/').pop();
+    fetch(s).then((r) => {
+      if (!r.ok) throw new Error('HTTP ' + r.status + (r.statusText ? ' ' + r.statusText : ''));
+      return r.text();
+    }).then((t) => {
       $('scene').value = t;
       textChanged(0);
-    });
+    }).catch((e) => showError('rockpool: ' + s + ': error: cannot fetch the scene: ' + e.message));
   } else if (k) {
     st.name = k.name;
     $('scene').value = k.text;

@@ -335,3 +335,12 @@ read -r g1 g2 <<<"$(dog frames_after)"
 check "rockpool.wasm 2 s slow: harbour plays under a 0.3 s limit, which gives up the slow scene ($(dog error))" \
     test "$(dog error)" = "rockpool: harbour.scene: error: the page gave up preparing this scene after 0.3 s (too much work for the browser: try the command line)" \
     -a -n "$g2" -a "${g1:-0}" != "${g2:-0}"
+
+# A scene the page cannot fetch (?scene= names no file) is said so; the server's error page
+# is not put in the editor as the scene (it was: 'unknown statement <!DOCTYPE' at 1:1).
+node "$TOP/tests/tools/webdrive.js" look "${url}index.html?scene=nosuch.scene" >look.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+lk() { sed -n "s/^$1 //p" look.out; }
+check "a scene that is not there: the page says so ($(lk error))" \
+    test "$(lk error)" = "rockpool: nosuch.scene: error: cannot fetch the scene: HTTP 404 File not found"
+check "a scene that is not there: the editor holds no error page ('$(lk text)')" test -z "$(lk text)"

@@ -24,6 +24,9 @@
 //       editor holds the typed text again (else `kept 0`), `status` and `error` (the
 //       page's lines); then the rain example chosen and the page reloaded again: `example
 //       NAME` (the example shown) and `kept_rain 1|0`
+//   node webdrive.js look URL
+//       URL loaded, 3 s later: prints `error`, `clock` and `text` (the first 40 characters
+//       of the editor), the page's lines
 //   node webdrive.js replay URL
 //       loop off, a 1 s scene played to its end; then play pressed: prints `ended FRAME
 //       BUTTON` and, 0.5 s after the press, `replay FRAME BUTTON` (the frame shown, the
@@ -146,7 +149,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -182,6 +185,10 @@ async function main() {
       await background(p, rest);
     } else if (mode === 'reload') {
       await reload(p);
+    } else if (mode === 'look') {
+      await sleep(3000);
+      for (const [k, id, prop] of [['error', 'error', 'textContent'], ['clock', 'clock', 'textContent'], ['text', 'scene', 'value']])
+        say(k, (await p.evaluate('document.getElementById(' + JSON.stringify(id) + ').' + prop)).slice(0, k === 'text' ? 40 : 400));
     } else if (mode === 'replay') {
       await replay(p);
     } else if (mode === 'seek') {
