@@ -344,3 +344,10 @@ lk() { sed -n "s/^$1 //p" look.out; }
 check "a scene that is not there: the page says so ($(lk error))" \
     test "$(lk error)" = "rockpool: nosuch.scene: error: cannot fetch the scene: HTTP 404 File not found"
 check "a scene that is not there: the editor holds no error page ('$(lk text)')" test -z "$(lk text)"
+
+# Every control a keyboard reaches, and the water, has a name a screen reader says (the
+# scene's text area and the time slider had none).
+node "$TOP/tests/tools/webdrive.js" names "${url}index.html" >names.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+check "every control of the page has an accessible name ($(grep '^unnamed' names.out | tr '\n' ' '))" \
+    test "$(cat names.out)" = "done 1"

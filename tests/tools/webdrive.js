@@ -27,6 +27,9 @@
 //   node webdrive.js look URL
 //       URL loaded, 3 s later: prints `error`, `clock` and `text` (the first 40 characters
 //       of the editor), the page's lines
+//   node webdrive.js names URL
+//       prints `unnamed ROLE#ID` for each control of the page (what Tab reaches, and the
+//       water) that has no accessible name in chromium's accessibility tree, then `done`
 //   node webdrive.js replay URL
 //       loop off, a 1 s scene played to its end; then play pressed: prints `ended FRAME
 //       BUTTON` and, 0.5 s after the press, `replay FRAME BUTTON` (the frame shown, the
@@ -149,7 +152,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -189,6 +192,27 @@ async function main() {
       await sleep(3000);
       for (const [k, id, prop] of [['error', 'error', 'textContent'], ['clock', 'clock', 'textContent'], ['text', 'scene', 'value']])
         say(k, (await p.evaluate('document.getElementById(' + JSON.stringify(id) + ').' + prop)).slice(0, k === 'text' ? 40 : 400));
+    } else if (mode === 'names') {
+      await p.waitFor(frameShown + ' >= 0', 60);
+      await p.send('Accessibility.enable');
+      const { nodes } = await p.send('Accessibility.getFullAXTree');
+      for (const n of nodes) {
+        const role = n.role && n.role.value;
+        const focusable = (n.properties || []).some((x) => x.name === 'focusable' && x.value.value);
+        if (n.ignored || !(focusable || role === 'img' || role === 'canvas')) continue;
+        if (role === 'RootWebArea' || role === 'WebArea') continue;
+        if (!n.name || !String(n.name.value).trim()) {
+          let id = '';
+          if (n.backendDOMNodeId) {
+            const d = await p.send('DOM.describeNode', { backendNodeId: n.backendDOMNodeId });
+            const a = d.node.attributes || [];
+            const i = a.indexOf('id');
+            id = i >= 0 ? a[i + 1] : d.node.nodeName;
+          }
+          say('unnamed', role + '#' + id);
+        }
+      }
+      say('done', 1);
     } else if (mode === 'replay') {
       await replay(p);
     } else if (mode === 'seek') {
