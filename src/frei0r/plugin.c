@@ -83,6 +83,8 @@ static const struct {
 
 /* The time offset's scale: 1 is an hour. */
 #define OFFSET_SCALE_S 3600.0
+/* The latest scene time a frame is rendered at, in seconds (31 years). */
+#define MAX_TIME_S 1e9
 
 static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
 
@@ -308,17 +310,18 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
 }
 
 /* The first double parameter outside its range, said in msg: depth to caustics and the
- * strength are 0..1, the time offset any finite number of hours (x 3600 s) from 0, past
- * 1 too (a clip cut from a recording over an hour long). Returns 0 when all are in range. */
+ * strength are 0..1, the time offset a number of hours (x 3600 s) from 0, past 1 too (a
+ * clip cut from a recording over an hour long), up to MAX_TIME_S (a larger offset leaves
+ * every host time before any scene). Returns 0 when all are in range. */
 static int bad_double(const instance *in, char *msg, size_t msglen, const char **reason)
 {
     for (int i = P_DEPTH; i < P_COUNT; i++) {
         double v = in->num[i - P_STRINGS];
-        if (i == P_OFFSET ? isfinite(v) && v >= 0 : v >= 0 && v <= 1)
+        if (i == P_OFFSET ? v >= 0 && v <= MAX_TIME_S / OFFSET_SCALE_S : v >= 0 && v <= 1)
             continue;
         snprintf(msg, msglen, "parameter '%s' is %g, %s: the frame is not rendered",
                  param_info[i].name, v,
-                 i == P_OFFSET ? "not a number of hours (x 3600 s) from 0 up"
+                 i == P_OFFSET ? "not a number of hours (x 3600 s) from 0 to 277777"
                                : "outside 0..1 (0: the scene's)");
         *reason = param_info[i].name; /* a keyframed value may change every frame */
         return -1;
@@ -745,7 +748,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
      * a rounding error (59 / 3600 x 3600 is 59.00000000000001) */
     if (ts < 0 && ts > -SNAP_S)
         ts = 0;
-    if (!isfinite(t) || ts < 0 || ts > 1e9) {
+    if (!isfinite(t) || ts < 0 || ts > MAX_TIME_S) {
         double off = in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
         char less[64] = "";
         if (off != 0) /* the offset took it there: say so */

@@ -286,7 +286,8 @@ if [ $san = 0 ]; then
     ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 -i bg320.png -frames:v 6 \
         -vf format=rgb24 -f framemd5 - >bg320_6.md5
     for c in "strength 0|0|0|0|0|1.5 1.5" "strength 0|0|0|0|0|-1 -1" "azimuth 0|nan|0|0|0|0 nan" \
-        "depth 1.0001|0|0|0|0|0 1.0001" "time-offset 0|0|0|0|-0.5|0 -0.5"; do
+        "depth 1.0001|0|0|0|0|0 1.0001" "time-offset 0|0|0|0|-0.5|0 -0.5" \
+        "time-offset 0|0|0|0|1e308|0 1e+308" "time-offset 0|0|0|0|277778|0 277778"; do
         set -- $c
         FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
             -i bg320.png -frames:v 6 \
