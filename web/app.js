@@ -207,13 +207,14 @@ const st = {
   hello: '',           // the scene given back from the browser's storage, till the next edit
 };
 
+// The output size asked of the core: [0, 0] the scene's.
 function sizeChoice() {
   const v = $('size').value;
   if (/^[0-9]+x[0-9]+$/.test(v)) return v.split('x').map(Number);
-  const full = sceneSize(st.good || $('scene').value);
-  if (v === 'scene' || !full) return [0, 0];
-  const d = v === 'half' ? 2 : 4;
-  return [Math.max(2, Math.round(full[0] / d / 2) * 2), Math.max(2, Math.round(full[1] / d / 2) * 2)];
+  if (v === 'scene') return [0, 0];
+  // half or a quarter of the scene's size, which the core works out (a width of -2 or -4):
+  // its size line's, else its preset's or the picture's
+  return [v === 'half' ? -2 : -4, 0];
 }
 
 // The scene's `size WxH` line, or null.

@@ -110,8 +110,9 @@ static int fail(int code, int bad_input, const char *msg)
 }
 
 /* Parse text (len bytes, named name in diagnostics) and resolve it at the output size
- * out_w x out_h (0x0: the scene's), given the background picture's size (0x0: none).
- * Returns 0, 2 for bad input (rpw_err_*), 1 for a runtime failure (out of memory). */
+ * out_w x out_h (0x0: the scene's; out_w -2 or -4: half or a quarter of the scene's, each
+ * side rounded to an even number, at least 2), given the background picture's size (0x0:
+ * none). Returns 0, 2 for bad input (rpw_err_*), 1 for a runtime failure (out of memory). */
 int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w, int32_t out_h,
                  int32_t img_w, int32_t img_h)
 {
@@ -132,6 +133,18 @@ int32_t rpw_open(const char *text, int32_t len, const char *name, int32_t out_w,
     cfg.image_height = img_h;
     cfg.max_memory = WEB_MAX_MEMORY;
     cfg.without_images = 1;
+    if (out_w == -2 || out_w == -4) { /* the scene's size first (opening is light) */
+        int d = -out_w;
+        cfg.width = cfg.height = 0;
+        if (rp_core_open(&core, scene, &cfg, &web.err))
+            goto fail;
+        rp_core_get_info(core, &info);
+        rp_core_close(&core);
+        cfg.width = (info.width + d) / (2 * d) * 2;
+        cfg.height = (info.height + d) / (2 * d) * 2;
+        cfg.width = cfg.width < 2 ? 2 : cfg.width;
+        cfg.height = cfg.height < 2 ? 2 : cfg.height;
+    }
     if (rp_core_open(&core, scene, &cfg, &web.err))
         goto fail;
     rp_core_get_info(core, &info);

@@ -273,6 +273,21 @@ read -r rf rb <<<"$(rp replay)"
 check "play at the end plays from the start ($(rp replay))" \
     test "$rb" = pause -a -n "$rf" -a "${rf:-29}" -lt 29
 
+# The size menu's half and quarter follow the scene's size where the scene has no size
+# line (its preset's 640x480): they did nothing, the canvas staying 640x480. The command
+# line's size for such a scene is checked too, independently of the page.
+node "$TOP/tests/tools/webdrive.js" halves "${url}index.html" >halves.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+hv() { sed -n "s/^$1 //p" halves.out; }
+printf 'at 0s drop 50%% 50%% radius 3%% height 500\n' >nosize.scene
+check "(the command line's size for a scene with no size line is 640x480)" \
+    bash -c '"$1" nosize.scene --check 2>/dev/null | grep -q "^size: *640x480 (scene)"' _ "$ROCKPOOL"
+check "no size line, the scene's size: $(hv nosize_scene)" test "$(hv nosize_scene)" = 640x480
+check "... half: $(hv nosize_half)" test "$(hv nosize_half)" = 320x240
+check "... quarter: $(hv nosize_quarter)" test "$(hv nosize_quarter)" = 160x120
+check "size 1000x562, quarter: 250x140, rounded to even ($(hv sized_quarter))" \
+    test "$(hv sized_quarter)" = 250x140
+
 # The command line the page shows (and copies) names the scene and the picture as they
 # are, quoted for the shell: a scene named 'my scene;x.scene' and a picture named
 # "it's here.png" are one word each when the shell reads it, and nothing in a name runs

@@ -152,7 +152,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | halves URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -215,6 +215,8 @@ async function main() {
       say('done', 1);
     } else if (mode === 'replay') {
       await replay(p);
+    } else if (mode === 'halves') {
+      await halves(p);
     } else if (mode === 'seek') {
       await seek(p, rest);
     } else {
@@ -366,6 +368,26 @@ async function replay(p) {
   await p.evaluate("document.getElementById('play').click(), true");
   await sleep(500);
   say('replay', await p.evaluate(shown));
+}
+
+// The size menu's half and quarter over a scene with no size line (its preset's 640x480),
+// then with one: the canvas's size after each choice.
+async function halves(p) {
+  await p.waitFor(frameShown + ' > 3', 60); // (harbour loaded and playing)
+  const choose = (v) => p.evaluate("(() => { const s = document.getElementById('size'); s.value = " +
+                                   JSON.stringify(v) + "; s.dispatchEvent(new Event('change')); return true; })()");
+  const text = (t) => p.evaluate("(() => { const e = document.getElementById('scene'); e.value = " +
+                                 JSON.stringify(t) + "; e.dispatchEvent(new Event('input')); return true; })()");
+  const canvas = "(() => { const c = document.getElementById('water'); return c.width + 'x' + c.height; })()";
+  await text('at 0s drop 50% 50% radius 3% height 500\n');
+  for (const [v, want] of [['scene', '640x480'], ['half', '320x240'], ['quarter', '160x120']]) {
+    await choose(v);
+    try { await p.waitFor(canvas + " === " + JSON.stringify(want), 20); } catch (e) { /* said below */ }
+    say('nosize_' + v, await p.evaluate(canvas));
+  }
+  await text('size 1000x562\nat 0s drop 50% 50% radius 3% height 500\n');
+  try { await p.waitFor(canvas + " === '250x140'", 20); } catch (e) { /* said below */ }
+  say('sized_quarter', await p.evaluate(canvas));
 }
 
 // Backgrounds chosen through the file input, as a user picks them.
