@@ -41,8 +41,9 @@ int rp_memory_short(size_t bytes);
 void rp_bytes_pair(double need, double limit, char *need_text, char *limit_text, size_t len);
 
 /** What to do about an allocation or a thread that failed for want of memory (ENOMEM, or
- * EAGAIN from pthread_create under a ulimit -v): appended to "out of memory ..." messages. */
-#define RP_OOM_HINT "lower --size or -j, or raise the memory limit (ulimit -v)"
+ * EAGAIN from pthread_create under a ulimit -v): appended to "out of memory ..." messages,
+ * in the program's words or the library's (rp_name). */
+const char *rp_oom_hint(void);
 
 /** Largest width or height rockpool accepts (rockpool-scene(5) LIMITS). */
 #define RP_MAX_SIDE 16384

@@ -1,5 +1,6 @@
 /* diag.c - errors with their diagnostic (see diag.h). */
 #include "base/diag.h"
+#include "base/common.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,6 +48,13 @@ void rp_messages_name_options(int options)
 const char *rp_name(const char *option, const char *field)
 {
     return name_options ? option : field;
+}
+
+const char *rp_oom_hint(void)
+{
+    return rp_name(
+        "lower --size or -j, or raise the memory limit (ulimit -v)",
+        "lower the output size or rp_run.threads, or raise the memory limit (ulimit -v)");
 }
 
 int rp_name_options(void)

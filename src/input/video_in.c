@@ -640,14 +640,14 @@ static int start_worker(rp_video_in *v, int64_t vtarget, rp_error *err)
     v->start_v = vtarget;
     if (pthread_create(&v->thread, NULL, worker, v) != 0) {
         return rp_error_set(err, RP_ERR_NOMEM, 0,
-                            "out of memory starting the decoding thread for '%s': " RP_OOM_HINT,
-                            v->path);
+                            "out of memory starting the decoding thread for '%s': %s", v->path,
+                            rp_oom_hint());
     }
     v->running = 1;
     return RP_OK;
 nomem:
-    return rp_error_set(err, RP_ERR_NOMEM, 0,
-                        "out of memory for the frame queue of '%s': " RP_OOM_HINT, v->path);
+    return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for the frame queue of '%s': %s",
+                        v->path, rp_oom_hint());
 }
 
 /* ---- opening ---- */

@@ -678,10 +678,8 @@ static int open_oom(int ret, const char *reason, const AVCodec *codec, rp_error 
         if (!rp_memory_short((size_t)16 << 20))
             return 0;
     }
-    rp_error_set(err, RP_ERR_NOMEM, 0,
-                 "out of memory opening encoder %s%s%s%s: lower --size or -j, or raise the memory "
-                 "limit (ulimit -v)",
-                 codec->name, says ? " (" : "", says ? reason : "", says ? ")" : "");
+    rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory opening encoder %s%s%s%s: %s", codec->name,
+                 says ? " (" : "", says ? reason : "", says ? ")" : "", rp_oom_hint());
     return 1;
 }
 
@@ -847,8 +845,8 @@ int rp_averr(rp_error *err, int code, const char *what, const char *name, int re
     char msg[AV_ERROR_MAX_STRING_SIZE];
 
     if (ret == AVERROR(ENOMEM)) {
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "%s %s: out of memory (" RP_OOM_HINT ")", what,
-                            name);
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "%s %s: out of memory (%s)", what, name,
+                            rp_oom_hint());
     }
     av_strerror(ret, msg, sizeof(msg));
     return rp_error_set(err, code, code == RP_ERR_INVALID, "%s %s: %s", what, name, msg);

@@ -96,8 +96,8 @@ static int hash_open(void *priv, const rp_output_spec *opts, rp_error *err)
         return ret;
     ret = rp_hasher_new(&ho->hasher, algo_of(opts), ho->frame_size, opts->threads, put_line, ho);
     if (ret == RP_ERR_NOMEM) {
-        return rp_error_set(err, ret, 0, "out of memory setting up hash '%s': " RP_OOM_HINT,
-                            algo_of(opts));
+        return rp_error_set(err, ret, 0, "out of memory setting up hash '%s': %s", algo_of(opts),
+                            rp_oom_hint());
     }
     if (ret) {
         return rp_error_set(err, ret, 0, "cannot set up hash '%s': %s", algo_of(opts),

@@ -563,16 +563,16 @@ static int start_workers(png_out *po, rp_error *err)
     int r = rp_oqueue_new(&po->queue, &q);
     if (r) {
         stop_workers(po, err);
-        return rp_error_set(err, r, 0,
-                            r == RP_ERR_NOMEM
-                                ? "out of memory for PNG encoder threads: " RP_OOM_HINT
-                                : "cannot start PNG encoder threads");
+        if (r == RP_ERR_NOMEM)
+            return rp_error_set(err, r, 0, "out of memory for PNG encoder threads: %s",
+                                rp_oom_hint());
+        return rp_error_set(err, r, 0, "cannot start PNG encoder threads");
     }
     return RP_OK;
 nomem:
     stop_workers(po, err);
-    return rp_error_set(err, RP_ERR_NOMEM, 0,
-                        "out of memory for PNG encoder buffers: " RP_OOM_HINT);
+    return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory for PNG encoder buffers: %s",
+                        rp_oom_hint());
 }
 
 /* Write one frame: filter its rows here, then encode them inline with one thread, else hand

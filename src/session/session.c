@@ -552,8 +552,9 @@ int rp_session_new(rp_session **out, const rp_scene *scene, const rp_run *run, r
     /* the job line goes into tags and a framemd5 file's first line: only its own form */
     if (run->job_id && !rp_job_line_valid(run->job_id)) {
         r = rp_error_set(err, RP_ERR_INVALID, 1,
-                         "the job line is not one rockpool --job-id prints "
-                         "(scene=HEX16,inputs=HEX16,options=HEX16,build=HEX16)");
+                         "%s (scene=HEX16,inputs=HEX16,options=HEX16,build=HEX16)",
+                         rp_name("the job line is not one rockpool --job-id prints",
+                                 "rp_run.job_id is not a job line"));
         goto fail;
     }
     se->threads = run->threads > 0 ? run->threads : rp_online_cpus();
@@ -974,7 +975,8 @@ static int start_writer(rp_session *se, rp_error *err)
     r = rp_writer_new(&se->writer, &wo);
     pthread_sigmask(SIG_SETMASK, &old_set, NULL);
     return r ? rp_error_set(err, r, 0,
-                            "out of memory starting the writer thread and its frames: " RP_OOM_HINT)
+                            "out of memory starting the writer thread and its frames: %s",
+                            rp_oom_hint())
              : RP_OK;
 }
 

@@ -152,11 +152,10 @@ static int hash_write(void *priv, const rp_frame *f, rp_error *err)
     int r;
     if (!h->hasher && (r = rp_hasher_new(&h->hasher, h->algo, f->stride * (size_t)f->height,
                                          h->threads, hash_line, h)))
-        return r == RP_ERR_NOMEM
-                   ? rp_error_set(err, r, 0, "%s: out of memory starting hashing: " RP_OOM_HINT,
-                                  rp_name("--hash", "rp_run.hash"))
-                   : rp_error_set(err, r, 0, "%s: cannot start hashing: %s",
-                                  rp_name("--hash", "rp_run.hash"), rp_strerror(r));
+        return r == RP_ERR_NOMEM ? rp_error_set(err, r, 0, "%s: out of memory starting hashing: %s",
+                                                rp_name("--hash", "rp_run.hash"), rp_oom_hint())
+                                 : rp_error_set(err, r, 0, "%s: cannot start hashing: %s",
+                                                rp_name("--hash", "rp_run.hash"), rp_strerror(r));
     if ((r = rp_hasher_submit(h->hasher, f->index, f->data)))
         *err = h->err;
     return r;

@@ -240,8 +240,8 @@ static int verify_write(void *priv, const rp_frame *f, rp_error *err)
         if ((r = rp_hasher_new(&v->hasher, v->m->algo, f->stride * (size_t)f->height,
                                v->cfg->threads, compare, v)))
             return r == RP_ERR_NOMEM
-                       ? rp_error_set(err, r, 0, "%s: out of memory starting hashing: " RP_OOM_HINT,
-                                      VERIFY)
+                       ? rp_error_set(err, r, 0, "%s: out of memory starting hashing: %s", VERIFY,
+                                      rp_oom_hint())
                        : rp_error_set(err, r, 0, "%s: cannot start hashing: %s", VERIFY,
                                       rp_strerror(r));
     }

@@ -701,6 +701,8 @@ static void test_messages_name_fields(void **state)
          "-s: H.264 with yuv420p needs an even width and height (got 65x49): use -s 64x48 or "
          "--pix-fmt yuv444p",
          8},
+        {"rp_run.job_id is not a job line (scene=HEX16,",
+         "the job line is not one rockpool --job-id prints (scene=HEX16,", 9},
     };
     rp_settings *odd = NULL;
     rp_error perr;
@@ -723,6 +725,7 @@ static void test_messages_name_fields(void **state)
             case 6: run.out.path = mp4, run.alpha = 1; break;
             case 7: run.out.path = y4m, run.out.pix_fmt = "yuv422p"; break;
             case 8: run.out.path = mp4, run.over = odd; break;
+            case 9: run.job_id = "xx"; break;
             }
             memset(&err, 0, sizeof err);
             assert_int_not_equal(refusal(scene, &run, &err), RP_OK);
