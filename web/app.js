@@ -195,6 +195,7 @@ const st = {
   good: '',            // its text
   frame: 0,            // the frame shown
   playing: true,
+  seeking: false,      // a frame chosen on the slider not yet on screen: the clock waits
   pending: false,      // a frame asked of the worker
   t0: 0, f0: 0,        // playback: the clock and frame it counts from
   bg: null,            // {name, bitmap} or {name, video}
@@ -356,6 +357,12 @@ async function requestFrame(k) {
       $('water').getContext('2d').putImageData(img, 0, 0);
       st.shownAt = k;
       st.drawnGen = gen;
+      // the frame sought is on screen: playing goes on from it (the clock had waited; a far
+      // frame can take seconds, and the clock would have run past the end meanwhile)
+      if (st.seeking && k === st.frame) {
+        st.seeking = false;
+        restartClock();
+      }
       $('time').value = String(k);
       $('clock').dataset.fps = st.info.fps + '/' + st.info.fpsDen;
       $('clock').textContent = 'frame ' + k + ' / ' + st.info.frames + ' · ' + seconds(k).toFixed(3) + 's';
@@ -369,7 +376,7 @@ async function requestFrame(k) {
 }
 
 function tick(now) {
-  if (st.info && st.playing) {
+  if (st.info && st.playing && !st.seeking) {
     let k = st.f0 + Math.floor(((now - st.t0) / 1000) * st.info.fps / st.info.fpsDen);
     if (k >= st.info.frames) {
       if ($('loop').checked) {
@@ -570,6 +577,7 @@ function wire() {
   $('play').onclick = () => setPlaying(!st.playing);
   $('time').oninput = () => {
     st.frame = +$('time').value;
+    st.seeking = true;
     restartClock();
   };
   $('size').onchange = () => textChanged(0);

@@ -288,6 +288,16 @@ check "... quarter: $(hv nosize_quarter)" test "$(hv nosize_quarter)" = 160x120
 check "size 1000x562, quarter: 250x140, rounded to even ($(hv sized_quarter))" \
     test "$(hv sized_quarter)" = 250x140
 
+# The slider dragged to the last frame while playing with loop on, over a scene whose last
+# frame takes a while to simulate: the clock waits for it, so it is shown, then playing
+# loops on from frame 0 (the clock ran on meanwhile: it passed the end and the page looped
+# to frame 0 without ever showing the frame chosen).
+node "$TOP/tests/tools/webdrive.js" seekend "${url}index.html" >seekend.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+shown=$(sed -n 's/^shown //p' seekend.out)
+check "the last frame chosen while playing is shown, then frame 0 ($shown)" \
+    bash -c '[[ ,$1, == *,3599,0,* ]]' _ "$shown"
+
 # The command line the page shows (and copies) names the scene and the picture as they
 # are, quoted for the shell: a scene named 'my scene;x.scene' and a picture named
 # "it's here.png" are one word each when the shell reads it, and nothing in a name runs

@@ -152,7 +152,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | halves URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | halves URL | seekend URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -217,6 +217,8 @@ async function main() {
       await replay(p);
     } else if (mode === 'halves') {
       await halves(p);
+    } else if (mode === 'seekend') {
+      await seekEnd(p);
     } else if (mode === 'seek') {
       await seek(p, rest);
     } else {
@@ -388,6 +390,23 @@ async function halves(p) {
   await text('size 1000x562\nat 0s drop 50% 50% radius 3% height 500\n');
   try { await p.waitFor(canvas + " === '250x140'", 20); } catch (e) { /* said below */ }
   say('sized_quarter', await p.evaluate(canvas));
+}
+
+// The slider dragged to the last frame while playing with loop on, over a scene whose last
+// frame takes a while to simulate: that frame is shown, then playing loops on from 0.
+async function seekEnd(p) {
+  await p.waitFor(frameShown + ' > 3', 60); // (harbour loaded and playing)
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = 'size 320x180\\nduration 120s\\n" +
+                   "at 0s..120s rain rate 4/s radius 3% height 800\\n'; t.dispatchEvent(new Event('input')); return true; })()");
+  await p.waitFor("/ 3600 /.test(document.getElementById('clock').textContent) && " + frameShown + " > 3", 60);
+  // every frame the clock shows from the seek on (a frame may stay on screen for 33 ms)
+  await p.evaluate("(() => { window.shown = []; const c = document.getElementById('clock'); new MutationObserver(() => { " +
+                   "const m = /^frame ([0-9]+)/.exec(c.textContent); if (m) window.shown.push(+m[1]); }).observe(c, " +
+                   "{ childList: true, characterData: true, subtree: true }); " +
+                   "if (!document.getElementById('loop').checked) document.getElementById('loop').click(); " +
+                   "const t = document.getElementById('time'); t.value = t.max; t.dispatchEvent(new Event('input')); return true; })()");
+  try { await p.waitFor("window.shown.includes(3599) && window.shown[window.shown.length - 1] < 100", 60); } catch (e) { /* said below */ }
+  say('shown', JSON.parse(await p.evaluate('JSON.stringify(window.shown)')).slice(0, 4).join(','));
 }
 
 // Backgrounds chosen through the file input, as a user picks them.
