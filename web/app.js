@@ -506,8 +506,11 @@ function showCommand() {
 async function loadExample(name) {
   const r = await fetch('examples/' + name + '.scene');
   if (!r.ok) return;
+  const text = await r.text();
+  // the name and the text together: an edit's reparse due meanwhile would keep the old
+  // text under the new name
   st.name = name + '.scene';
-  $('scene').value = await r.text();
+  $('scene').value = text;
   st.frame = 0;
   st.good = '';
   textChanged(0);
