@@ -420,8 +420,11 @@ async function background(p, files) {
     await p.evaluate("document.getElementById('status').textContent = '', true");
     await p.send('DOM.setFileInputFiles', { nodeId, files: [path.resolve(files[i])] });
     try {
+      // taken, or refused by name (the status line may show the previous refusal again
+      // meanwhile: the page keeps it till another file is taken or refused)
       await p.waitFor("document.getElementById('bgname').textContent === " + JSON.stringify(name) +
-                      " || document.getElementById('status').textContent !== ''", 10);
+                      " || document.getElementById('status').textContent.includes(" +
+                      JSON.stringify('error: ' + name) + ")", 30);
     } catch (e) {
       // neither: printed as it is
     }
