@@ -29,12 +29,18 @@ scripts_dir=$TOP/scripts
 srv=$!
 # shellcheck disable=SC2154 # rc is set in the trap itself
 trap 'rc=$?; kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; cli_exit $rc' EXIT
-url=
-for _ in $(seq 1 100); do
-    url=$(sed -n 's|^rockpool playground: \(http://127\.0\.0\.1:[0-9]*/\)$|\1|p' serve.out)
-    [ -n "$url" ] && break
-    sleep 0.1
-done
+# served_url FILE PREFIX: the address a server prints as PREFIXhttp://127.0.0.1:PORT/ in
+# FILE, waited for up to 10 s (empty if it never comes).
+served_url() {
+    local u=""
+    for _ in $(seq 1 100); do
+        u=$(sed -n "s|^$2\\(http://127\\.0\\.0\\.1:[0-9]*/\\)\$|\\1|p" "$1" | head -n 1)
+        [ -n "$u" ] && break
+        sleep 0.1
+    done
+    echo "$u"
+}
+url=$(served_url serve.out "rockpool playground: ")
 check "web-serve printed its 127.0.0.1 address" test -n "$url"
 
 # The frame lines of the command line's framemd5 (the header lines aside).
@@ -348,12 +354,7 @@ srv.serve_forever()
 PY
 slow=$!
 trap 'rc=$?; kill "$srv" "$slow" 2>/dev/null; wait "$srv" "$slow" 2>/dev/null; cli_exit $rc' EXIT
-slow_url=
-for _ in $(seq 1 100); do
-    slow_url=$(sed -n '1s|^\(http://127\.0\.0\.1:[0-9]*/\)$|\1|p' slow.out)
-    [ -n "$slow_url" ] && break
-    sleep 0.1
-done
+slow_url=$(served_url slow.out "")
 node "$TOP/tests/tools/webdrive.js" watchdog "${slow_url}index.html?open_timeout=300" >dog.out 2>drive.err
 sed 's/^/    /' drive.err | head -5
 read -r g1 g2 <<<"$(dog frames_after)"
