@@ -77,7 +77,7 @@ enum rp_format {
     RP_FORMAT_FRAMEMD5,
     RP_FORMAT_FRAMEHASH, /* framemd5's sibling with the hash of hash_algo */
     RP_FORMAT_GIF,       /* animated GIF: 256 colours of the first frame, dithered */
-    RP_FORMAT_WEBP,      /* animated WebP (libwebp) */
+    RP_FORMAT_WEBP       /* animated WebP (libwebp) */
 };
 
 /** The encoded output as the caller chooses it. The stream itself (size, frame rate,

@@ -79,7 +79,7 @@ enum rp_err {
     RP_ERR_EXISTS,      /* the output exists and overwriting was not allowed */
     RP_ERR_INTERRUPTED, /* stopped by a signal */
     RP_ERR_MISMATCH,    /* a frame differs from the --verify manifest */
-    RP_ERR_AGAIN,       /* the work bound was reached first (rp_core_set_step_budget) */
+    RP_ERR_AGAIN        /* the work bound was reached first (rp_core_set_step_budget) */
 };
 
 /** A short lowercase phrase for an rp_err code; never NULL. */
@@ -288,7 +288,7 @@ enum rp_pixfmt {
     RP_PIX_RGB24 = 0, /* R, G, B */
     RP_PIX_RGBA,      /* R, G, B, A */
     RP_PIX_GRAY16,    /* one 16-bit sample */
-    RP_PIX_RGB48,     /* three 16-bit samples */
+    RP_PIX_RGB48      /* three 16-bit samples */
 };
 
 /** How a core is opened. Fill with rp_core_config_init(), then set fields. */
@@ -417,7 +417,7 @@ enum rp_image_use {
      * the walls' colours */
     RP_IMAGE_WALL_PICTURE,
     /* `sky PATH` under render light: the sky at the output size, covering it (`fit cover`) */
-    RP_IMAGE_SKY,
+    RP_IMAGE_SKY
 };
 
 /** Decode the still image at path (the scene's path, resolved against the scene file's
@@ -475,7 +475,7 @@ enum rp_pass {
     /* RP_PIX_RGBA: RP_PASS_RENDER's colours with the alpha of the caller's RGBA background
      * (255 over any other background): a frame given back to a host in its own layout.
      * dst may be the background itself. */
-    RP_PASS_RENDER_RGBA,
+    RP_PASS_RENDER_RGBA
 };
 
 /** The light's settings a caller may put over the scene's (and its keys'), from the next
@@ -486,8 +486,8 @@ enum rp_light_knob {
     RP_LIGHT_DEPTH = 0, /* depth, 1/256 grid cell: 1..65536 (0.004 to 256 cells) */
     RP_LIGHT_AZIMUTH,   /* the sun's azimuth, millidegrees: -360000..360000 */
     RP_LIGHT_ELEVATION, /* the sun's elevation, millidegrees: 0..90000 */
-    RP_LIGHT_CAUSTICS,  /* caustics strength, 1/256: 0..16384 (0 to 64), under the
-                           run's strength as the scene's caustics are */
+    RP_LIGHT_CAUSTICS   /* caustics strength, 1/256: 0..16384 (0 to 64), under the
+                            run's strength as the scene's caustics are */
 };
 
 /** Put value over the scene's knob (set nonzero), or give the knob back to the scene and

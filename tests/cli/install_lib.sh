@@ -4,9 +4,10 @@
 # rpcore.pc, and the man pages rockpool(3) and rpcore(3), under PREFIX (and DESTDIR).
 # A program that sees only the installed tree (PKG_CONFIG_PATH, `pkg-config --cflags --libs`,
 # no -I or -L of its own) builds, links and renders the frames the rockpool
-# binary renders (their framemd5 files equal); a C99 program of the core alone builds with
-# rpcore.pc's; a C++ program includes both headers as they
-# are and links; the versions pkg-config reports are VERSION and the header's
+# binary renders (their framemd5 files equal), and compiles as C89, C99 and C11 with
+# -pedantic -Werror (gcc and clang); a C99 program of the core alone builds with
+# rpcore.pc's; a C++ program includes both headers as they are and links, and compiles as
+# C++98 and C++11 with -pedantic -Werror (g++ and clang++); the versions pkg-config reports are VERSION and the header's
 # RP_CORE_VERSION_*, as rp_core_version() says at run time; `make uninstall` removes every
 # file. The library's archives are this build's (the binary's directory), installed by
 # `make install-lib` with make told they are up to date (-o): nothing is rebuilt.
@@ -106,6 +107,20 @@ check "the program renders" sh -c "./prog t.scene got.framemd5 >/dev/null"
 "$ROCKPOOL" -q t.scene -f framemd5 -o want.framemd5
 check "its framemd5 is the rockpool binary's" cmp -s got.framemd5 want.framemd5
 check "... of 6 frames" test "$(grep -vc '^#' got.framemd5)" = 6
+# The installed headers are strict C89, C99 and C11 (README "The core API", rockpool(3),
+# rpcore(3)): the program compiles under each with -pedantic -Werror (a trailing comma in an
+# enum, a // comment, a declaration after a statement is an error there), with gcc and clang.
+for ccx in cc clang; do
+    command -v "$ccx" >/dev/null || continue
+    for std in c89 c99 c11; do
+        # shellcheck disable=SC2086
+        check "the program compiles as $std with $ccx -pedantic -Werror" "$ccx" -std=$std \
+            -pedantic -Wall -Wextra -Werror -c prog.c -o "prog-$ccx-$std.o" $(pkg-config --cflags rockpool)
+    done
+done
+# shellcheck disable=SC2086
+check "... and the C89 one links and renders" sh -c "cc ${SAN[*]} prog-cc-c89.o -o prog89 $flags && \
+    ./prog89 t.scene got89.framemd5 >/dev/null && cmp -s got89.framemd5 want.framemd5"
 v_int=$(awk '/^#define RP_CORE_VERSION_(MAJOR|MINOR|PATCH) / { n = n * 256 + $3 } END { print n }' \
     "$TOP/include/rpcore.h")
 check "rp_core_version() is RP_CORE_VERSION ($v_int)" sh -c "./prog t.scene again.framemd5 | grep -qx 'core $v_int'"
@@ -143,6 +158,17 @@ if command -v c++ >/dev/null; then
     check "a C++ program includes both headers and links (extern \"C\")" \
         c++ -Wall -Wextra -Werror "${SAN[@]}" prog.cc -o progxx $flags
     check "... and runs" sh -c "./progxx | grep -qx '.* $v_int 1'"
+    # ... and the headers are strict C++98 and C++11 (no trailing comma in an enum before
+    # C++11, no C-only construct), with g++ and clang++.
+    for cxx in c++ clang++; do
+        command -v "$cxx" >/dev/null || continue
+        for std in c++98 c++11; do
+            # shellcheck disable=SC2086
+            check "the C++ program compiles as $std with $cxx -pedantic -Werror" "$cxx" \
+                -std=$std -pedantic -Wall -Wextra -Werror -c prog.cc -o "progxx-$cxx-$std.o" \
+                $(pkg-config --cflags rockpool)
+        done
+    done
 else
     bad "no C++ compiler (scripts/install-deps installs g++)"
 fi
