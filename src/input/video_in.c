@@ -74,9 +74,13 @@ struct rp_video_in {
     /* The stream's size as its header gives it: the decoder gets no picture larger than
      * that (give or take its coded padding, GROW_SLACK), so a stream that grows mid-way
      * (new parameter sets) stops there, not at a memory the estimate never counted.
-     * grew_w x grew_h: the size it refused (set from decoder threads). */
+     * grew_w x grew_h: the size it refused (set from decoder threads); grew_pts: that
+     * picture's timestamp (its packet's, AV_NOPTS_VALUE without one); pictures: the pictures
+     * the decoder was given buffers for since the start (or the last seek), grew_at: their
+     * count when it refused (a stream without timestamps is timed by it). */
     int head_w, head_h;
     int grew_w, grew_h;
+    int64_t grew_pts, pictures, grew_at;
 
     rp_fit_scaler *scaler;
     int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
@@ -213,6 +217,22 @@ static int frame_error(rp_video_in *v, int64_t pts, int ret, const char *what, r
         gh = __atomic_load_n(&v->grew_h, __ATOMIC_RELAXED);
 
     if (gw > 0) {
+        /* The time the first larger picture is shown: its own timestamp (a stream changes
+         * size at a keyframe that starts a closed GOP, so every picture before it in the
+         * file is shown before it too), or in a stream without timestamps the count of
+         * pictures before it. The last frame given out (last_rel) is earlier by the
+         * decoder's reorder delay: frames decoded but not yet shown. */
+        int64_t at = __atomic_load_n(&v->grew_pts, __ATOMIC_RELAXED),
+                n = __atomic_load_n(&v->grew_at, __ATOMIC_RELAXED);
+        if (at != AV_NOPTS_VALUE)
+            at -= v->origin;
+        else if (v->timeless && v->frame_ticks > 0 && n >= 0)
+            at = n * v->frame_ticks;
+        if (at != AV_NOPTS_VALUE && at >= 0)
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "video '%s' grows from %dx%d to %dx%d at %.3f s: a background "
+                                "keeps at most the size it starts with",
+                                v->path, v->head_w, v->head_h, gw, gh, seconds(v, at));
         return rp_error_set(
             err, RP_ERR_FORMAT, 1,
             "video '%s' grows from %dx%d to %dx%d after %.3f s: a background keeps at most "
@@ -402,6 +422,7 @@ static int rewind_input(rp_video_in *v)
     v->last_rel = -1;
     v->pkt_count = 0;
     v->frames_out = 0;
+    __atomic_store_n(&v->pictures, 0, __ATOMIC_RELAXED);
     return ret;
 }
 
@@ -437,6 +458,7 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
         set_first_gop(v, 1);
         v->last_rel = -1;
         v->pkt_count = -1;
+        __atomic_store_n(&v->pictures, INT64_MIN / 2, __ATOMIC_RELAXED); /* (not from 0) */
         ret = next_frame(v, v->pending, err);
         if (ret == AVERROR_EOF) {
             target -= back;
@@ -900,10 +922,15 @@ static int bounded_get_buffer(AVCodecContext *dec, AVFrame *frame, int flags)
     rp_video_in *v = dec->opaque;
 
     if (frame->width > v->head_w + GROW_SLACK || frame->height > v->head_h + GROW_SLACK) {
+        __atomic_store_n(&v->grew_pts, frame->pts != AV_NOPTS_VALUE ? frame->pts : frame->pkt_dts,
+                         __ATOMIC_RELAXED);
+        __atomic_store_n(&v->grew_at, __atomic_load_n(&v->pictures, __ATOMIC_RELAXED),
+                         __ATOMIC_RELAXED);
         __atomic_store_n(&v->grew_h, frame->height, __ATOMIC_RELAXED);
         __atomic_store_n(&v->grew_w, frame->width, __ATOMIC_RELAXED);
         return AVERROR(EINVAL);
     }
+    __atomic_add_fetch(&v->pictures, 1, __ATOMIC_RELAXED);
     return avcodec_default_get_buffer2(dec, frame, flags);
 }
 

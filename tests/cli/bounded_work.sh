@@ -188,7 +188,27 @@ peak "a video growing from 64x64 to 4096x4096 at --max-memory 64M" 64 2 "$R" -q 
     -i grows.h264 --max-memory 64M -f framemd5 -o grows.md5
 stderr_has "a growing video: says so" "grows from 64x64 to 4096x4096"
 check "a growing video: nothing written" test ! -e grows.md5
-rm -f rss.txt big.mkv ./*.h264
+# ... at the time its first larger picture is shown: after a.h264's frames (a stream without
+# timestamps is timed at its rate, 10 fps), not at the last frame the decoder had given out
+# (its B-frames held back: "after 0.700 s" of 1 s).
+n_a=$(ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 a.h264)
+stderr_has "a growing video: at the time its first larger picture is shown ($n_a frames at 10 fps)" \
+    "grows from 64x64 to 4096x4096 at $(awk -v n="$n_a" 'BEGIN { printf "%.3f", n / 10 }') s"
+# ... and in a file with timestamps (Matroska; B-frames), at that picture's own: as ffprobe
+# shows it, from the first frame's
+ffmpeg -v error -f lavfi -i testsrc=s=64x64:d=1:r=10 -c:v libx264 -pix_fmt yuv420p -muxdelay 0 \
+    -muxpreload 0 a.ts
+ffmpeg -v error -f lavfi -i testsrc=s=256x256:d=1:r=10 -c:v libx264 -pix_fmt yuv420p -muxdelay 0 \
+    -muxpreload 0 -output_ts_offset 1.2 b.ts
+cat a.ts b.ts >grows.ts
+ffmpeg -v error -i grows.ts -c copy grows.mkv
+t_grow=$(ffprobe -v error -show_entries frame=pts_time,width -of csv=p=0 grows.mkv |
+    awk -F, 'NR == 1 { t0 = $1 } $2 == 256 { printf "%.3f", $1 - t0; exit }')
+expect_status "a growing Matroska video: refused" 2 "$R" -q grows.scene -i grows.mkv -f framemd5 \
+    -o grows.md5
+stderr_has "a growing Matroska video: at its first larger picture's time ($t_grow s)" \
+    "grows from 64x64 to 256x256 at $t_grow s"
+rm -f rss.txt big.mkv ./*.h264 ./*.ts grows.mkv
 
 # SIGINT while the manifest is read as the run starts (its output's temporary file
 # exists): the read stops within a second, exit 130, nothing left.
