@@ -307,7 +307,17 @@ bench:
 	$(MAKE) all
 	./bench/run
 
-install: $(BUILD)/rockpool $(MAN_PAGES) install-frei0r install-lib
+# make splits a value at blanks: an install directory holding one (PREFIX="/opt/my tools")
+# would be installed into, or removed from, each piece (tools/... relative to here).
+# install, install-lib, install-frei0r and uninstall refuse it before touching anything.
+INSTALL_DIR_VARS := DESTDIR PREFIX BINDIR MANDIR LIBDIR INCLUDEDIR PKGCONFIGDIR FREI0RDIR \
+    KDENLIVEDIR SHOTCUTDIR
+.PHONY: install-dirs-check
+install-dirs-check:
+	$(foreach v,$(INSTALL_DIR_VARS),$(if $(word 2,$($(v))),$(error $(v) '$($(v))' holds a \
+	    blank, which make would split into separate paths: install somewhere without one)))
+
+install: install-dirs-check $(BUILD)/rockpool $(MAN_PAGES) install-frei0r install-lib
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL_PROGRAM) $(BUILD)/rockpool $(DESTDIR)$(BINDIR)/rockpool
 	$(INSTALL_DATA) $(BUILD)/man/rockpool.1 $(DESTDIR)$(MANDIR)/man1/rockpool.1
@@ -334,7 +344,7 @@ define pc_file
 	    >$(DESTDIR)$(PKGCONFIGDIR)/$(1).pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/$(1).pc
 endef
-install-lib: $(BUILD)/librockpool.a $(BUILD)/librpcore.a $(MAN_PAGES)
+install-lib: install-dirs-check $(BUILD)/librockpool.a $(BUILD)/librpcore.a $(MAN_PAGES)
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(MANDIR)/man3
 	$(INSTALL_DATA) $(BUILD)/librockpool.a $(BUILD)/librpcore.a $(DESTDIR)$(LIBDIR)/
@@ -350,7 +360,7 @@ install-lib: $(BUILD)/librockpool.a $(BUILD)/librpcore.a $(MAN_PAGES)
 FREI0RDIR ?= $(PREFIX)/lib/frei0r-1
 KDENLIVEDIR ?= $(PREFIX)/share/kdenlive/effects
 SHOTCUTDIR ?= $(PREFIX)/share/shotcut/qml/filters
-install-frei0r: $(PLUGIN) $(MAN_PAGES)
+install-frei0r: install-dirs-check $(PLUGIN) $(MAN_PAGES)
 	$(INSTALL) -d $(DESTDIR)$(FREI0RDIR) $(DESTDIR)$(MANDIR)/man7
 	$(INSTALL_PROGRAM) $(PLUGIN) $(DESTDIR)$(FREI0RDIR)/rockpool.so
 	$(INSTALL_DATA) $(BUILD)/man/rockpool-frei0r.7 $(DESTDIR)$(MANDIR)/man7/rockpool-frei0r.7
@@ -359,7 +369,7 @@ install-frei0r: $(PLUGIN) $(MAN_PAGES)
 	$(INSTALL_DATA) src/frei0r/shotcut/rockpool/meta_frei0r.qml \
 	    src/frei0r/shotcut/rockpool/ui_frei0r.qml $(DESTDIR)$(SHOTCUTDIR)/rockpool/
 
-uninstall:
+uninstall: install-dirs-check
 	rm -f $(DESTDIR)$(BINDIR)/render-parallel $(DESTDIR)$(BINDIR)/rockpool-join
 	rm -f $(DESTDIR)$(LIBDIR)/librockpool.a $(DESTDIR)$(LIBDIR)/librpcore.a \
 	    $(DESTDIR)$(INCLUDEDIR)/rockpool.h $(DESTDIR)$(INCLUDEDIR)/rpcore.h \

@@ -173,6 +173,28 @@ else
     bad "no C++ compiler (scripts/install-deps installs g++)"
 fi
 
+# ---- an install directory with a blank: refused, nothing installed or removed --------------
+# (make splits it into words: PREFIX="$WORK/p $WORK/q" installed into $WORK/p and $WORK/q, and
+# uninstall removed $WORK/q's files. Both pieces are absolute here, so that a make that does
+# split them writes nothing into the source tree.)
+mkdir -p "$WORK/q/lib" "$WORK/q/bin"
+echo other >"$WORK/q/lib/librockpool.a"
+echo other >"$WORK/q/bin/rockpool-join"
+check "make uninstall PREFIX='a b': refused (exit 2)" test "$(make -s -C "$TOP" \
+    PREFIX="$WORK/p $WORK/q" uninstall 2>/dev/null; echo $?)" = 2
+check "... removing nothing of either piece" test -s "$WORK/q/lib/librockpool.a" -a \
+    -s "$WORK/q/bin/rockpool-join"
+check "make install-lib PREFIX='a b': refused (exit 2)" test "$(make -s -C "$TOP" BUILD="$WORK/b" \
+    -o "$WORK/b/librockpool.a" -o "$WORK/b/librpcore.a" PREFIX="$WORK/p $WORK/q" install-lib \
+    2>blank.err; echo $?)" = 2
+check "... naming PREFIX and the blank" grep -q "PREFIX '$WORK/p $WORK/q' holds a blank" blank.err
+check "... installing nothing into either piece" test ! -e "$WORK/p" -a "$(find "$WORK/q" -type f | wc -l)" = 2
+check "make install-lib DESTDIR='a b': refused (exit 2)" test "$(make -s -C "$TOP" BUILD="$WORK/b" \
+    -o "$WORK/b/librockpool.a" -o "$WORK/b/librpcore.a" DESTDIR="$WORK/p $WORK/q" install-lib \
+    2>/dev/null; echo $?)" = 2
+check "... installing nothing" test ! -e "$WORK/p" -a "$(find "$WORK/q" -type f | wc -l)" = 2
+rm -rf "$WORK/q"
+
 # ---- DESTDIR, and make uninstall -------------------------------------------------------------
 check "make install-lib DESTDIR=... PREFIX=/usr stages under DESTDIR" make -s -C "$TOP" \
     BUILD="$WORK/b" -o "$WORK/b/librockpool.a" -o "$WORK/b/librpcore.a" DESTDIR="$WORK/stage" \
