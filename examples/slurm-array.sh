@@ -44,7 +44,7 @@ die() { echo "slurm-array.sh: error: $*" >&2; exit "${status:-1}"; }
 # rockpool and rockpool-join: ROCKPOOL, PATH, or the repository's build (sbatch runs a copy
 # of this script, so the repository is looked for from the submit directory too).
 repo=""
-for d in "$(cd "$(dirname "$0")/.." && pwd)" "${SLURM_SUBMIT_DIR:-$PWD}"; do
+for d in "$(cd "$(dirname -- "$0")/.." && pwd)" "${SLURM_SUBMIT_DIR:-$PWD}"; do
     if [ -x "$d/scripts/rockpool-join" ]; then repo=$d; break; fi
 done
 rockpool=${ROCKPOOL:-}
@@ -87,7 +87,7 @@ fmt=()
 # -y as rockpool reads it (-y, --overwrite, -yq...), not as spelled here
 overwrite=""
 [ "$(field overwrite)" != yes ] || overwrite=-y
-dir=$(dirname "$output")/.$(basename "$output" | tr '%' '_').chunks
+dir=$(dirname -- "$output")/.$(basename -- "$output" | tr '%' '_').chunks
 jobid=$(field job-id)
 [[ $jobid =~ ^[0-9a-f]{64}$ ]] || die "$rockpool --job-id printed no job id"
 # Run outside an array task, or a join with no chunks of this job (nothing rendered yet,
@@ -105,7 +105,7 @@ if [ "${JOIN:-0}" = 1 ]; then
 elif [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
     status=2 die "run through sbatch --array, or with JOIN=1 to join"
 fi
-mkdir -p "$(dirname "$output")"
+mkdir -p "$(dirname -- "$output")"
 # A task: an output that exists without -y would be refused by the join once every chunk
 # is rendered; refused now (exit 2), as rockpool checks it (a PNG pattern's frames too).
 if [ "${JOIN:-0}" != 1 ]; then
@@ -227,7 +227,7 @@ else
     if [ "$kind" = png ]; then
         rm -rf "$part"
         mkdir "$part"
-        target=$part/$(basename "$output")
+        target=$part/$(basename -- "$output")
     fi
     # scancel and preemption send SIGTERM to the task's every process: rockpool finishes its
     # file (short) and this shell waits for it before removing it.
