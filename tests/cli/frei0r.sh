@@ -436,6 +436,42 @@ EOF
         cmp -s cuts.h cuts_cli.h
     check "melt cuts: the light changes at the keyframe" \
         test "$(sed -n 1p cuts.h)" != "$(sed -n 31p h90.h)"
+    # The strength keyframed as Shotcut's panel writes it (ui_frei0r.qml setKeyframe: held,
+    # "frame|=value"): 0.5 then 0.25 from frame 30 are `rockpool --strength 2`'s frames 0..29
+    # and `--strength 1`'s 30..59 (the water replayed from step 0); the same keyframes linear
+    # (Shotcut's type for a first keyframe) ramp the strength: 29 frames of neither.
+    cp "$TOP/examples/rain.scene" .
+    for typ in '|' ''; do
+        cat >strength$typ.mlt <<EOF
+<?xml version="1.0" encoding="utf-8"?>
+<mlt>
+  <profile description="320x180 30" width="320" height="180" frame_rate_num="30"
+    frame_rate_den="1" progressive="1" sample_aspect_num="1" sample_aspect_den="1"
+    display_aspect_num="16" display_aspect_den="9" colorspace="709"/>
+  <producer id="bg" in="0" out="59">
+    <property name="resource">bg320.png</property>
+    <property name="length">60</property>
+    <filter mlt_service="frei0r.rockpool">
+      <property name="scene">rain.scene</property>
+      <property name="strength">0$typ=0.5;30$typ=0.25</property>
+    </filter>
+  </producer>
+</mlt>
+EOF
+        melt_run ms$typ melt_strength.log strength$typ.mlt
+        ffmpeg -v error -framerate 30 -start_number 1 -i ms$typ/f%03d.png -pix_fmt rgb24 \
+            -f framemd5 mstrength$typ.md5
+        hashes mstrength$typ.md5 >mstrength$typ.h
+    done
+    for s in 2 1; do
+        "$ROCKPOOL" -q rain.scene -s 320x180 -i bg320.png -r 30 -n 60 --strength $s \
+            -f framemd5 -o rs$s.md5
+        hashes rs$s.md5 >rs$s.h
+    done
+    check "melt, strength keyframes held as the Shotcut panel writes them: --strength 2, then 1" \
+        cmp -s mstrength\|.h <(sed -n 1,30p rs2.h; sed -n 31,60p rs1.h)
+    check "melt, the same keyframes linear: a ramp, neither" \
+        test "$(sed -n 2,30p mstrength.h | grep -cxFf <(cat rs2.h rs1.h))" -eq 0
     # At 7 fps (a rate of no list), two threads: each instance learns the rate from the
     # step between its calls (its first call, frame 1 for the second, from the lowest
     # rate whose grid holds it): `rockpool -r 7`'s frames.
@@ -789,7 +825,9 @@ check "Kdenlive XML and Shotcut panel: every parameter, names that match" grep -
 # shows the value between them and changes none, keyframes of a saved project survive the
 # panel's opening, and animate in keyframes the simple properties alone. (The panel before
 # had no keyframes buttons, and set each slider's value, read without a position, as a
-# constant over the keyframes: 10 checks fail with it.)
+# constant over the keyframes: 10 checks fail with it.) The strength's keyframes are held,
+# the others linear, and the Keyframes panel adds keyframes to each (the panel whose first
+# strength keyframe was linear, its metadata not a curve: 3 fail.)
 node "$TOP/tests/tools/shotcut_panel.js" "$TOP/src/frei0r/shotcut/rockpool/meta_frei0r.qml" \
     "$TOP/src/frei0r/shotcut/rockpool/ui_frei0r.qml" >shotcut_panel.out 2>&1
 check "Shotcut panel: every keyframeable parameter keyframed from the panel, keyframes kept" \

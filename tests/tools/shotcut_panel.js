@@ -11,7 +11,15 @@
 // without a position sets a constant (the animation is gone), with one a keyframe;
 // keyframeCount is 0 for a constant; Shotcut's Keyframes panel lists a parameter only when
 // its keyframeCount is above 0 (src/models/keyframesmodel.cpp, load), so the panel's own
-// controls must make the first keyframe.
+// controls must make the first keyframe. Keyframe types as MLT and Shotcut give them
+// (mlt_animation.c, qmlfilter.cpp getKeyframeType): a keyframe set where the property has
+// no animation yet is linear; one set where a keyframe is keeps that one's type; a new
+// one takes the type asked, else that of the keyframe before it (the first one's when
+// there is none before); a text with '=' is MLT's animation string ("10|=0.5;40=1": '|' or
+// '!' before '=' discrete, '~' smooth, else linear); between two keyframes the value
+// follows the type of the first (discrete: held). The Keyframes panel's own "add a
+// keyframe" (keyframesmodel.cpp addKeyframe) sets one of the value there for a curve
+// parameter, and for another only signals the panel (keyframeAdded).
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -36,8 +44,14 @@ function block(text, open) {
     throw new Error('unbalanced braces');
 }
 
-// The metadata: the keyframed properties and those of the simple animation.
+// The metadata: the keyframed properties, which are curves, and those of the simple
+// animation.
 const keyed = [...meta.matchAll(/property:\s*'([^']*)'/g)].map((m) => m[1]);
+const curves = [...meta.matchAll(/property:\s*'([^']*)'\s*isCurve:\s*true/g)].map((m) => m[1]);
+// The parameters whose keyframes must be held (rockpool-frei0r(7): a changed strength
+// replays the water from step 0, so a ramp replays it every frame).
+const held = ['strength'];
+const DISCRETE = 0, LINEAR = 1;
 const simpleMatch = meta.match(/simpleProperties:\s*\[([^\]]*)\]/);
 const simple = simpleMatch ? [...simpleMatch[1].matchAll(/'([^']*)'/g)].map((m) => m[1]) : [];
 
@@ -70,55 +84,125 @@ for (const m of ui.matchAll(/\bid:\s*(\w+)/g)) {
 
 // A model of Shotcut's QmlFilter (one filter, kept across panels) and its producer.
 function makeFilter(duration) {
-    const p = new Map(); // name -> {v} (a constant) or {keys: Map position -> value}
+    // name -> {v} (a constant) or {keys: Map position -> {v, t}} (an animation)
+    const p = new Map();
+    const sorted = (e) => [...e.keys.keys()].sort((a, b) => a - b);
+    // the key at or before position (the first when none is before), as mlt_animation_prev_key
+    function prevKey(e, position) {
+        const ks = sorted(e);
+        let at = ks[0];
+        for (const k of ks)
+            if (k <= position)
+                at = k;
+        return at;
+    }
+    function keyType(e, position, type) {
+        if (!e || !e.keys)
+            return LINEAR;
+        if (e.keys.has(position))
+            return e.keys.get(position).t;
+        if (type === undefined || type < 0)
+            return e.keys.get(prevKey(e, position)).t;
+        return type;
+    }
+    function parse(text) {
+        const keys = new Map();
+        for (const item of text.split(';').filter((x) => x !== '')) {
+            const m = item.match(/^([0-9]+)([|!~]?)=(.*)$/);
+            if (!m)
+                throw new Error('not an animation item: ' + item);
+            keys.set(Number(m[1]), {v: Number(m[3]), t: m[2] === '|' || m[2] === '!' ? DISCRETE :
+                m[2] === '~' ? 2 : LINEAR});
+        }
+        return keys;
+    }
     const f = {
-        isNew: true, in: 0, duration, _animIn: 0, _animOut: 0, panel: null,
-        emit(signal) { if (f.panel && f.panel[signal]) f.panel[signal](); },
+        isNew: true, in: 0, duration, _animIn: 0, _animOut: 0, panel: null, texts: [],
+        emit(signal, ...args) { if (f.panel && f.panel[signal]) f.panel[signal](...args); },
         get animateIn() { return f._animIn; },
         set animateIn(v) { if (v !== f._animIn) { f._animIn = v; f.emit('onAnimateInChanged'); } },
         get animateOut() { return f._animOut; },
         set animateOut(v) { if (v !== f._animOut) { f._animOut = v; f.emit('onAnimateOutChanged'); } },
-        get(name) { const e = p.get(name); return e && 'v' in e ? String(e.v) : ''; },
+        get(name) {
+            const e = p.get(name);
+            if (!e)
+                return '';
+            if ('v' in e)
+                return String(e.v);
+            return sorted(e).map((k) => k + ['|', '', '~'][e.keys.get(k).t] + '=' + e.keys.get(k).v).join(';');
+        },
         getDouble(name, position) {
             const e = p.get(name);
             if (!e)
                 return 0;
             if ('v' in e)
                 return Number(e.v);
-            const ks = [...e.keys.keys()].sort((a, b) => a - b);
+            const ks = sorted(e);
             const at = position === undefined || position < 0 ? 0 : position;
             if (at <= ks[0])
-                return e.keys.get(ks[0]);
-            for (let i = 1; i < ks.length; i++)
-                if (at <= ks[i]) // linear, as the Keyframes panel's default
-                    return e.keys.get(ks[i - 1]) + (e.keys.get(ks[i]) - e.keys.get(ks[i - 1])) *
-                        (at - ks[i - 1]) / (ks[i] - ks[i - 1]);
-            return e.keys.get(ks[ks.length - 1]);
+                return e.keys.get(ks[0]).v;
+            for (let i = 1; i < ks.length; i++) {
+                if (at <= ks[i]) {
+                    const a = e.keys.get(ks[i - 1]), b = e.keys.get(ks[i]);
+                    if (at === ks[i])
+                        return b.v;
+                    if (a.t === DISCRETE)
+                        return a.v;
+                    return a.v + (b.v - a.v) * (at - ks[i - 1]) / (ks[i] - ks[i - 1]);
+                }
+            }
+            return e.keys.get(ks[ks.length - 1]).v;
         },
-        set(name, value, position) {
+        set(name, value, position, type) {
             const e = p.get(name);
             if (position === undefined || position < 0) {
+                if (typeof value === 'string') {
+                    f.texts.push([name, value]);
+                    if (value.includes('=')) {
+                        p.set(name, {keys: parse(value)});
+                        f.emit('onChanged');
+                        return;
+                    }
+                }
                 if (!e || !('v' in e) || e.v !== value) {
                     p.set(name, {v: value});
                     f.emit('onChanged');
                 }
             } else {
                 const keys = e && e.keys ? e.keys : new Map();
-                if (keys.get(position) !== value) {
-                    keys.set(position, value);
+                if (!keys.has(position) || keys.get(position).v !== value) {
+                    const t = keyType(e, position, type);
+                    keys.set(position, {v: value, t});
                     p.set(name, {keys});
                     f.emit('onChanged');
                 }
             }
         },
         keyframeCount(name) { const e = p.get(name); return e && e.keys ? e.keys.size : 0; },
-        keys(name) { const e = p.get(name); return e && e.keys ? new Map(e.keys) : null; },
+        keys(name) {
+            const e = p.get(name);
+            return e && e.keys ? new Map(sorted(e).map((k) => [k, e.keys.get(k).v])) : null;
+        },
+        types(name) {
+            const e = p.get(name);
+            return e && e.keys ? sorted(e).map((k) => e.keys.get(k).t) : [];
+        },
         resetProperty(name) { p.delete(name); },
         clearSimpleAnimation(name) {
             if (f.animateIn <= 0 && f.animateOut <= 0 && f.keyframeCount(name) <= 0)
                 f.resetProperty(name);
             f.animateIn = 0;
             f.animateOut = 0;
+        },
+        // the Keyframes panel's "add a keyframe" at position (KeyframesModel::addKeyframe)
+        addKeyframeFromPanel(name, position) {
+            const e = p.get(name);
+            if (curves.includes(name)) {
+                if (e && e.keys && !e.keys.has(position))
+                    f.set(name, f.getDouble(name, position), position, keyType(e, position, -1));
+            } else {
+                f.emit('onKeyframeAdded', name, position);
+            }
         },
         savePreset() {},
     };
@@ -231,16 +315,28 @@ for (const k of keyed) {
     const keys = f.keys(k);
     check(`'${k}': the slider at frame 40 adds a keyframe there`,
         !!keys && keys.size === 2 && keys.get(10) === 0.25 && keys.get(40) === 0.5);
+    // Held keyframes for the strength (a ramp would replay the water every frame), the
+    // type Shotcut gives (linear) for the others; the first one too.
+    const want = held.includes(k) ? DISCRETE : LINEAR;
+    check(`'${k}': its keyframes are ${held.includes(k) ? 'held (discrete)' : 'linear'}`,
+        JSON.stringify(f.types(k)) === JSON.stringify([want, want]));
     // Moving the playhead shows the value there and changes nothing.
     seek(panel, 25);
-    check(`'${k}': the playhead at 25 shows the value between the keyframes`,
-        Math.abs(panel.el[slider.id].value / slider.max - 0.375) < 1e-9);
+    check(`'${k}': the playhead at 25 shows the value ${held.includes(k) ? 'held from 10' : 'between the keyframes'}`,
+        Math.abs(panel.el[slider.id].value / slider.max - (held.includes(k) ? 0.25 : 0.375)) < 1e-9);
     check(`'${k}': the playhead changes no keyframe`, JSON.stringify([...f.keys(k)]) === JSON.stringify([...keys]));
     // The panel opened again over the filter (a saved project): the keyframes stay.
     panel = openPanel(f, producer);
     seek(panel, 60);
     check(`'${k}': a panel opened again keeps the keyframes`,
         !!f.keys(k) && JSON.stringify([...f.keys(k)]) === JSON.stringify([...keys]));
+    // A keyframe added from the Keyframes panel, after the last and before the first: there,
+    // of the value there and of the same type.
+    f.addKeyframeFromPanel(k, 70);
+    f.addKeyframeFromPanel(k, 5);
+    check(`'${k}': the Keyframes panel adds keyframes (at 5 and 70) of the same type`,
+        !!f.keys(k) && f.keys(k).get(70) === 0.5 && f.keys(k).get(5) === 0.25 &&
+        JSON.stringify(f.types(k)) === JSON.stringify([want, want, want, want]));
     // Simple animation (animate in, 10 frames): the simple properties get keyframes at 0
     // and 9; the others keep their constant.
     const g = makeFilter(100);

@@ -43,10 +43,13 @@ Metadata {
                 minimum: 0
                 maximum: 1
             },
+            // a curve, so Shotcut's Keyframes panel adds its keyframes itself, of the type of
+            // the one before (held: ui_frei0r.qml setKeyframe); a parameter that is not a
+            // curve gets none from there without a handler in the panel
             Parameter {
                 name: qsTr('Strength')
                 property: 'strength'
-                isCurve: false
+                isCurve: true
                 minimum: 0
                 maximum: 1
             }

@@ -6,7 +6,11 @@
 // panel's keyframes buttons make; a slider sets its value at the playhead when its button
 // is on, the whole parameter when off, and the simple animation (animate in and out) of
 // the light's four doubles. The strength has no simple animation (a ramp replays the water
-// from step 0 every frame: rockpool-frei0r(7)). Not run here (no display).
+// from step 0 every frame: rockpool-frei0r(7)), and its keyframes are held (discrete):
+// Shotcut makes a parameter's first keyframe linear (QmlFilter::getKeyframeType, with no
+// animation yet) and each later one of the type of the keyframe before it, so the panel
+// writes the strength's first keyframe as MLT's animation string, "frame|=value", and those
+// after it, from the slider or the Keyframes panel, are held too. Not run here (no display).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Dialogs
@@ -33,6 +37,7 @@ Item {
     property var keyParameters: [paramDepth, paramAzimuth, paramElevation, paramCaustics, paramStrength]
     property var keyScales: [64, 360, 90, 4, 4]
     property var keySimple: [true, true, true, true, false]
+    property var keyHeld: [false, false, false, false, true]
     property bool blockUpdate: true
     property var startValues: [0, 0, 0, 0, 0]
     property var middleValues: [0, 0, 0, 0, 0]
@@ -44,6 +49,19 @@ Item {
 
     function keyButton(index) {
         return [depthKeyframesButton, azimuthKeyframesButton, elevationKeyframesButton, causticsKeyframesButton, strengthKeyframesButton][index];
+    }
+
+    // A keyframe of keyParameters[index] at position. A held parameter's first keyframe is
+    // written as "position|=value" (discrete), the value as MLT formats it (its numeric
+    // locale): set as a number, then read back as text.
+    function setKeyframe(index, value, position) {
+        var parameter = keyParameters[index];
+        if (keyHeld[index] && filter.keyframeCount(parameter) <= 0) {
+            filter.set(parameter, value);
+            filter.set(parameter, position + '|=' + filter.get(parameter));
+        } else {
+            filter.set(parameter, value, position);
+        }
     }
 
     function simpleAnimation() {
@@ -112,7 +130,7 @@ Item {
             filter.resetProperty(parameter);
             filter.set(parameter, middleValues[index]);
         } else if (position !== null) {
-            filter.set(parameter, value, position);
+            setKeyframe(index, value, position);
         }
     }
 
@@ -133,7 +151,7 @@ Item {
             for (var j = 0; j < keyParameters.length; j++)
                 keySlider(j).enabled = true;
             blockUpdate = false;
-            filter.set(parameter, value, getPosition());
+            setKeyframe(index, value, getPosition());
         } else {
             filter.resetProperty(parameter);
             filter.set(parameter, value);
@@ -277,8 +295,8 @@ Item {
         Label { text: qsTr('Strength'); Layout.alignment: Qt.AlignRight }
         Shotcut.SliderSpinner {
             id: strengthSlider
-            // a changed strength replays the water from the start: hold keyframes
-            // (rockpool-frei0r(7))
+            // a changed strength replays the water from the start: held keyframes
+            // (rockpool-frei0r(7), setKeyframe)
             minimumValue: 0; maximumValue: 4; decimals: 3
             onValueChanged: updateFilter(4, getPosition())
         }
