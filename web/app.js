@@ -182,8 +182,11 @@ function diagText(d) {
   if (d.line > 0 && d.source) {
     const head = ' ' + String(d.line).padStart(5) + ' | ';
     s += '\n' + head + d.source + '\n' + ' '.repeat(head.length - 2) + '| ';
-    for (let i = 1; i < d.col && i <= d.source.length; i++)
-      s += d.source[i - 1] === '\t' ? '\t' : ' ';
+    // the column counts characters (code points), as the command line's: a character
+    // outside the BMP is two UTF-16 units of the string, one column
+    const chars = Array.from(d.source);
+    for (let i = 1; i < d.col && i <= chars.length; i++)
+      s += chars[i - 1] === '\t' ? '\t' : ' ';
     s += '^';
   }
   return s;

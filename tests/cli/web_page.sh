@@ -156,6 +156,20 @@ case $lines in
     check "a broken line typed: the error names its line and column, with the message" \
         test "$err" = "rockpool: harbour.scene:$lines:27: error: $cli_msg\\n$(printf ' %5d | ' "$lines")at 1s drop 50% 50% radius 0 height 500\\n       |                           ^" ;;
 esac
+# A line with a character outside the BMP (U+1F30A, two UTF-16 units) and a tab before the
+# error's column 20: the page's error is the command line's for the same line at the same
+# line number, caret and all (the page counted UTF-16 units: the caret one column short,
+# before the tab).
+case $lines in
+'' | *[!0-9]*) ;;
+*)
+    mkdir wide
+    { for _ in $(seq 2 "$lines"); do echo "#"; done; printf 'background "\360\237\214\212.png"\tbogus\n'; } >wide/harbour.scene
+    (cd wide && "$ROCKPOOL" harbour.scene -o - -f framemd5 >/dev/null 2>../wide.err)
+    check "a line with U+1F30A and a tab: the command line's error, caret under column 20" \
+        test "$(val error_wide)" = "$(sed -n 1,3p wide.err | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 }')" \
+        -a "$(sed -n 1p wide.err | grep -c ':20: error: unexpected .bogus.')" = 1 ;;
+esac
 read -r f1 f2 still <<<"$(val frames_while_broken)"
 check "the last good water plays on under the error (frame $f1, then $f2)" \
     test -n "$f2" -a "${f1:-0}" != "${f2:-0}" -a "${still:-0}" = 1

@@ -269,6 +269,15 @@ async function edit(p) {
   await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = t.value.replace(/at 1s drop 50% 50% radius 0 height 500\\n$/, ''); t.dispatchEvent(new Event('input')); return true; })()");
   await p.waitFor("document.getElementById('error').className === 'ok'", 10);
   say('error_cleared', 1);
+  // 2b. a broken line with a character outside the BMP (two UTF-16 units) and a tab before
+  // its error's column: the caret under the column (code points, as the command line's)
+  const wide = 'background "\u{1F30A}.png"\tbogus\n';
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.focus(); t.setSelectionRange(t.value.length, t.value.length); return true; })()");
+  await p.send('Input.insertText', { text: wide });
+  await p.waitFor("document.getElementById('error').textContent.includes(\"unexpected 'bogus'\")", 10);
+  say('error_wide', await p.evaluate("document.getElementById('error').textContent"));
+  await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = t.value.slice(0, -" + wide.length + "); t.dispatchEvent(new Event('input')); return true; })()");
+  await p.waitFor("document.getElementById('error').className === 'ok'", 10);
   // 3. pause, wait until the frame on screen stays, then click on the water at 25%, 75%
   await p.evaluate("document.getElementById('play').click(), true");
   await p.waitFor("document.getElementById('water').dataset.settled === '1'", 60);
