@@ -677,9 +677,14 @@ static int find_rate(const instance *in, double ts, double last_ts, double last_
      * half a millisecond. The scene's rate first, then host_rates' whole rates, then their
      * N000/1001 (the two agree to the millisecond up to frame 15 or so: a 24 fps clip must
      * not be taken for 24000/1001 at its third frame). Three in a row, not one: a clip of
-     * variable rate rebuilding at every frame near some grid. */
-    if (!found && whole_ms(ts) && last_ts >= 0 && last_ts2 >= 0 && whole_ms(last_ts) &&
-        whole_ms(last_ts2)) {
+     * variable rate rebuilding at every frame near some grid. At the instance's second
+     * call (no time before the previous one) two in a row: frame 1 of a 24 or 60 fps
+     * Matroska clip over a 30 fps scene (0.042 s, 0.017 s) was read on 30 fps, as the frame
+     * it falls in (1/30 s, not 1/24 s: another frame than `rockpool -r 24`'s); a rebuild
+     * there replays one frame, once per instance. */
+    int second = last_ts2 < 0;
+    if (!found && whole_ms(ts) && last_ts >= 0 && whole_ms(last_ts) &&
+        (second || whole_ms(last_ts2))) {
         size_t nr = sizeof host_rates / sizeof host_rates[0];
         for (size_t i = 0; !found && i <= 2 * nr; i++) {
             int rn_ = i ? host_rates[(i - 1) % nr][0] : sn;
@@ -688,9 +693,8 @@ static int find_rate(const instance *in, double ts, double last_ts, double last_
             if (!rn_ || (i && (rd_ == 1) != (i <= nr)))
                 continue;
             if (on_grid_within(ts, rn_, rd_, MS_SNAP_S, &k2) &&
-                on_grid_within(last_ts, rn_, rd_, MS_SNAP_S, &k1) &&
-                on_grid_within(last_ts2, rn_, rd_, MS_SNAP_S, &k0) && k2 - k1 == 1 &&
-                k1 - k0 == 1) {
+                on_grid_within(last_ts, rn_, rd_, MS_SNAP_S, &k1) && k2 - k1 == 1 &&
+                (second || (on_grid_within(last_ts2, rn_, rd_, MS_SNAP_S, &k0) && k1 - k0 == 1))) {
                 n = rn_, d = rd_, k = k2, found = 1;
             }
         }

@@ -206,6 +206,23 @@ if [ $san = 0 ]; then
             cmp -s <(hashes ff_ntsc.md5 | tail -n +36) <(hashes cli_ntsc.md5 | tail -n +36)
         rm -f cli_ntsc.md5
     done
+    # Matroska clips at 24 and 60 fps over harbour (30 fps): every frame is rockpool -r R's,
+    # frame 1 too (0.042 s and 0.017 s, whole milliseconds off 24 and 60 fps's frame 1 and
+    # no earlier time but 0 to make three in a row: it was read on 30 fps, 1/30 s).
+    for r in 24 60; do
+        ffmpeg -v error -y -loop 1 -framerate $r -i bg320.png -frames:v 30 -c:v ffv1 \
+            -pix_fmt bgr0 clip_whole.mkv
+        FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -i clip_whole.mkv \
+            -vf "frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" \
+            -f framemd5 - >ff_whole.md5 2>ff_whole.err
+        "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r $r -n 30 \
+            -f framemd5 -o cli_whole.md5
+        hashes ff_whole.md5 >ff_whole.h
+        hashes cli_whole.md5 >cli_whole.h
+        check "a $r fps Matroska clip: rockpool -r $r's 30 frames, frame 1 too, nothing said" \
+            sh -c 'cmp -s ff_whole.h cli_whole.h && test "$(wc -l <ff_whole.h)" -eq 30 -a ! -s ff_whole.err'
+        rm -f cli_whole.md5
+    done
     # A Matroska clip of variable rate (about 30 fps, each time up to 3 ms off): its times
     # fall now and then on an exact grid (0.100 s on 30 fps's, 0.270 s on 100's), which is
     # no sign of its rate: the simulation is not built again for each (it was 9 times in
@@ -573,6 +590,10 @@ else
     ffmpeg -v error -loop 1 -framerate 30 -i vts320x180.png -t 2 -c:v png gst30.mkv
     gst_case matroska "$TOP/examples/harbour.scene" 320x180 30 60 vts320x180.png \
         filesrc location=gst30.mkv ! matroskademux ! pngdec
+    # A 24 fps one over harbour (30 fps): every frame, frame 1 (42,000,000 ns) too.
+    ffmpeg -v error -loop 1 -framerate 24 -i vts320x180.png -frames:v 24 -c:v png gst24.mkv
+    gst_case matroska24 "$TOP/examples/harbour.scene" 320x180 24 24 vts320x180.png \
+        filesrc location=gst24.mkv ! matroskademux ! pngdec
     # A 30000/1001 one: its frames from 7 on (0.234 s, off 30 fps's grid) are rockpool -r
     # 30000/1001's (before: read on 30 fps until 1.001 s, then 1 in 5).
     ffmpeg -v error -loop 1 -framerate 30000/1001 -i vts320x180.png -frames:v 60 -c:v png \
