@@ -111,6 +111,10 @@ static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
 /* Scene files are text; the plugin reads at most this much. */
 #define SCENE_BYTES_MAX ((size_t)16 << 20)
 
+/* The times of the previous calls an instance keeps: a rate is taken from times of whole
+ * milliseconds when they all fit it (find_rate), up to this many. */
+#define TIMES_KEPT 32
+
 typedef struct instance {
     pthread_mutex_t lock;
     unsigned width, height; /* the host's frame */
@@ -136,9 +140,10 @@ typedef struct instance {
     uint8_t *black;  /* a black RGBA frame: the background when the host gives none */
     char said[1600]; /* the reason of the last message printed (say_as) */
     int warned_rate; /* warn_frame_locked has spoken */
-    double last_ts;  /* the previous call's time in seconds (after unit and offset), or -1 */
-    double last_ts2; /* the call's before it, or -1 */
-    int ms_host;     /* the host's times are rounded to the millisecond (find_rate) */
+    /* the times of the previous calls in seconds (after unit and offset), the latest first,
+     * -1 for none */
+    double last_ts[TIMES_KEPT - 1];
+    int ms_host; /* the host's times are rounded to the millisecond (find_rate) */
 } instance;
 
 /* One line on stderr, unless its reason is the one said last by this instance: the
@@ -213,7 +218,8 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->stale = 1;
     in->num[0] = 1; /* the error frame on */
     in->strength_milli = -1;
-    in->last_ts = in->last_ts2 = -1;
+    for (int i = 0; i < TIMES_KEPT - 1; i++)
+        in->last_ts[i] = -1;
     for (int i = 0; i < P_STRINGS; i++)
         if (!(in->param[i] = strdup(param_default[i]))) {
             for (int j = 0; j < i; j++)
@@ -621,18 +627,20 @@ static void warn_frame_locked(instance *in, int n, int d)
 }
 
 /* The rate whose grid holds ts (host_frame's rule, after the core's own rate): the scene's,
- * one of host_rates, one learnt from the step from last_ts, the core's within MS_SNAP_S, one
- * of which ts, last_ts and last_ts2 (whole milliseconds) are three frames in a row within
- * MS_SNAP_S, or at an instance's first call the lowest that holds it. Sets *n / *d (left as the
- * core's when none is found) and *k, ts's frame on it; returns 1 when found. */
-static int find_rate(const instance *in, double ts, double last_ts, double last_ts2, int *rn,
-                     int *rd, int64_t *rk)
+ * one of host_rates, one learnt from the step from the previous call's time (prev[0]), the
+ * core's within MS_SNAP_S, one of which ts and the times before it (prev, the latest first,
+ * -1 for none; those of whole milliseconds, up to TIMES_KEPT in all) are frames in a row
+ * within MS_SNAP_S, or at an instance's first call the lowest that holds it. Sets *n / *d (left as
+ * the core's when none is found) and *k, ts's frame on it; returns 1 when found. */
+static int find_rate(const instance *in, double ts, const double *prev, int *rn, int *rd,
+                     int64_t *rk)
 {
+    double last_ts = prev[0];
     int n = *rn, d = *rd;
     int64_t k = 0;
     int sn = in->scene_fps, sd = in->scene_fps_den;
     /* a host whose times are rounded to the millisecond (ms_host) changes rate only on
-     * three of them in a row (below): one that falls on an exact grid is no sign of its
+     * frames in a row (below): one that falls on an exact grid is no sign of its
      * rate (a clip of variable rate in Matroska: every time of whole tens of milliseconds
      * is on 100 fps's grid, which built the simulation again every few frames) */
     int found = in->ms_host && whole_ms(ts) ? -1 : 0;
@@ -673,29 +681,32 @@ static int find_rate(const instance *in, double ts, double last_ts, double last_
         found = 1;
     /* times rounded to the millisecond off the core's rate (a 30000/1001 Matroska clip
      * read at the scene's 30 fps: frame 7 comes as 0.234 s, 30 fps's 7 is 0.233 s): a rate
-     * of which this time and the two before it are three frames in a row, each within
-     * half a millisecond. The scene's rate first, then host_rates' whole rates, then their
-     * N000/1001 (the two agree to the millisecond up to frame 15 or so: a 24 fps clip must
-     * not be taken for 24000/1001 at its third frame). Three in a row, not one: a clip of
-     * variable rate rebuilding at every frame near some grid. At the instance's second
-     * call (no time before the previous one) two in a row: frame 1 of a 24 or 60 fps
-     * Matroska clip over a 30 fps scene (0.042 s, 0.017 s) was read on 30 fps, as the frame
-     * it falls in (1/30 s, not 1/24 s: another frame than `rockpool -r 24`'s); a rebuild
-     * there replays one frame, once per instance. */
-    int second = last_ts2 < 0;
-    if (!found && whole_ms(ts) && last_ts >= 0 && whole_ms(last_ts) &&
-        (second || whole_ms(last_ts2))) {
+     * of which this time and every time before it of whole milliseconds (those kept, at
+     * least one) are frames in a row, each within half a millisecond. The scene's rate
+     * first, then host_rates' whole rates, then their N000/1001 (the two agree to the
+     * millisecond up to frame 15 or so: a 24 fps clip must not be taken for 24000/1001 at
+     * its third frame). A clip of constant rate from its start has all its times on its
+     * rate: it is found at its second frame (frame 1 of a 24 fps Matroska clip over a 30
+     * fps scene, 0.042 s after 0 s) or where the rates part (the 30000/1001 clip's frame
+     * 7). Every time kept, not the last three: a clip of variable rate near 30 fps falls on
+     * 30000/1001's grid three times in a row now and then, and on 30's again later, each a
+     * rebuild replaying the water from step 0 (3 in 1500 frames); no 32 in a row. */
+    int have = 1;
+    while (have < TIMES_KEPT && prev[have - 1] >= 0 && whole_ms(prev[have - 1]))
+        have++;
+    if (!found && whole_ms(ts) && have >= 2) {
         size_t nr = sizeof host_rates / sizeof host_rates[0];
         for (size_t i = 0; !found && i <= 2 * nr; i++) {
             int rn_ = i ? host_rates[(i - 1) % nr][0] : sn;
             int rd_ = i ? host_rates[(i - 1) % nr][1] : sd;
-            int64_t k0, k1, k2;
+            int64_t kt, kp;
             if (!rn_ || (i && (rd_ == 1) != (i <= nr)))
                 continue;
-            if (on_grid_within(ts, rn_, rd_, MS_SNAP_S, &k2) &&
-                on_grid_within(last_ts, rn_, rd_, MS_SNAP_S, &k1) && k2 - k1 == 1 &&
-                (second || (on_grid_within(last_ts2, rn_, rd_, MS_SNAP_S, &k0) && k1 - k0 == 1))) {
-                n = rn_, d = rd_, k = k2, found = 1;
+            int all = on_grid_within(ts, rn_, rd_, MS_SNAP_S, &kt);
+            for (int j = 0; all && j < have - 1; j++)
+                all = on_grid_within(prev[j], rn_, rd_, MS_SNAP_S, &kp) && kt - kp == j + 1;
+            if (all) {
+                n = rn_, d = rd_, k = kt, found = 1;
             }
         }
     }
@@ -766,15 +777,16 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         build_run(in);
     if (!in->core)
         return 1;
-    double last_ts = in->last_ts, last_ts2 = in->last_ts2;
-    in->last_ts2 = last_ts;
-    in->last_ts = ts;
+    double prev[TIMES_KEPT - 1];
+    memcpy(prev, in->last_ts, sizeof prev);
+    memmove(in->last_ts + 1, in->last_ts, (TIMES_KEPT - 2) * sizeof in->last_ts[0]);
+    in->last_ts[0] = ts;
     int n = in->info.fps, d = in->info.fps_den;
     /* a time of whole milliseconds within half a millisecond of the core's grid is its
      * frame before any other rate is tried: a 30000/1001 Matroska clip's 0.100 s is its
      * frame 3 (0.1001 s), not 30 fps's frame 3, which would rebuild at 30 and back */
     if (!on_grid(ts, n, d, &k) && !(whole_ms(ts) && on_grid_within(ts, n, d, MS_SNAP_S, &k))) {
-        int found = find_rate(in, ts, last_ts, last_ts2, &n, &d, &k);
+        int found = find_rate(in, ts, prev, &n, &d, &k);
         if (found && (n != in->info.fps || d != in->info.fps_den)) {
             in->fps = n;
             in->fps_den = d;

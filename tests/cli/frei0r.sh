@@ -242,6 +242,24 @@ print(len(d) // n, sum(d[f:f + 3] == bytes([127, 0, 127]) for f in range(0, len(
     check "a Matroska clip of variable rate: its 140 frames rendered, none the error frame" \
         sh -c 'read n e <ff_vfr.count && test "$n" -ge 140 -a "$e" -eq 0'
     check "a Matroska clip of variable rate: nothing said" test ! -s ff_vfr.err
+    # Another, about 29.85 fps (33.5 ms, each time up to 1 ms off), over a 1920x1080 grid
+    # (129 steps a call): now and then three times in a row fall within half a millisecond
+    # of 30000/1001's frames, and later of 30's, which took the rate each time (at 8.175 s
+    # first: a rebuild replaying the water from step 0, 35 error frames "still on its way"
+    # in these 300). A rate is taken on all the times kept, not three: none here.
+    ffmpeg -v error -y -f lavfi -i "color=black:size=64x36:rate=30" -frames:v 300 \
+        -vf "settb=1/90000,setpts=N*0.0335/TB+0.001*sin(N*N*1.7)/TB" -fps_mode passthrough \
+        -enc_time_base 1/1000 -c:v ffv1 -pix_fmt bgr0 clip_vfr2.mkv
+    sed -e 's/1280x720/1920x1080/g' -e 's/duration 5s/duration 12s/' -e 's/0.3s..5s/0.3s..12s/' \
+        vfr.scene >vfr2.scene
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -i clip_vfr2.mkv \
+        -vf "frei0r=rockpool:vfr2.scene|ms,format=rgb24" -f rawvideo - >ff_vfr2.rgb 2>ff_vfr2.err
+    python3 -c 'import sys
+d, n = open("ff_vfr2.rgb", "rb").read(), 64 * 36 * 3
+print(len(d) // n, sum(d[f:f + 3] == bytes([127, 0, 127]) for f in range(0, len(d), n)))' >ff_vfr2.count
+    check "a Matroska clip of variable rate near 30000/1001: its 300 frames rendered, none the error frame" \
+        sh -c 'read n e <ff_vfr2.count && test "$n" -ge 300 -a "$e" -eq 0'
+    check "a Matroska clip of variable rate near 30000/1001: nothing said" test ! -s ff_vfr2.err
     # A 24 fps Matroska clip from 0.542 s (-copyts) under elias (one step a frame): the
     # first call's time is on no grid near the scene's, and its lowest rate is that of its
     # milliseconds (0.542 s: 500 fps), not the host's, so it is not tried: the rate said
