@@ -20,9 +20,11 @@ const OPEN_TIMEOUT_MS = (() => {
 
 // ---- the worker: calls answered in order --------------------------------------------
 
-// A call's time limit counts from when the worker has its core (it says `ready`): fetching
-// and compiling rockpool.wasm over a slow network, or on a loaded machine, is not the
-// scene's work.
+// A call's time limit counts from when the worker starts on it: once it has its core (it
+// says `ready`; fetching and compiling rockpool.wasm over a slow network, or on a loaded
+// machine, is not the scene's work) and has answered the calls before it (the worker
+// answers in order: an edit made while another scene was being prepared waited behind it,
+// and its limit ran meanwhile).
 let worker = null, waiting = [], workerReady = false;
 function startWorker() {
   worker = new Worker('worker.js');
@@ -30,24 +32,27 @@ function startWorker() {
   worker.onmessage = (e) => {
     if (e.data.type === 'ready') {
       workerReady = true;
-      for (const w of waiting) arm(w);
+      if (waiting.length) arm(waiting[0]);
       return;
     }
     const w = waiting.shift();
     if (w) {
       clearTimeout(w.timer);
+      if (waiting.length) arm(waiting[0]);
       if (e.data.type === 'error') w.reject(new Error(e.data.msg));
       else w.resolve(e.data);
     }
   };
   worker.onerror = (e) => {
     const w = waiting.shift();
+    if (w) clearTimeout(w.timer);
+    if (workerReady && waiting.length) arm(waiting[0]);
     if (w) w.reject(new Error(e.message || 'the worker failed'));
   };
 }
 
-// Start w's time limit: past it the worker is ended and started again (the page stays
-// responsive whatever the core is given).
+// Start w's time limit (w first in line): past it the worker is ended and started again
+// (the page stays responsive whatever the core is given).
 function arm(w) {
   if (!w.timeoutMs || w.timer) return;
   w.timer = setTimeout(() => {
@@ -63,12 +68,12 @@ function arm(w) {
 }
 
 // call(msg, transfer, timeoutMs): the worker's answer, within timeoutMs (none: no limit)
-// of the worker being ready
+// of the worker starting on it
 function call(msg, transfer, timeoutMs) {
   return new Promise((resolve, reject) => {
     const w = { resolve, reject, timer: 0, timeoutMs };
     waiting.push(w);
-    if (workerReady) arm(w);
+    if (workerReady && waiting.length === 1) arm(w);
     worker.postMessage(msg, transfer || []);
   });
 }

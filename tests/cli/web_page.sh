@@ -376,6 +376,18 @@ check "rockpool.wasm 2 s slow: harbour plays under a 0.3 s limit, which gives up
     test "$(dog error)" = "rockpool: harbour.scene: error: the page gave up preparing this scene after 0.3 s (too much work for the browser: try the command line)" \
     -a -n "$g2" -a "${g1:-0}" != "${g2:-0}"
 
+# Eight edits made while rockpool.wasm is on its way (served 2 s late), each a scene of
+# about 0.1 s of preparing, under a 1 s limit: the opens are answered in turn once the core
+# is there, each with the limit to itself, and the last edit plays. (The limits all ran from
+# the core's arrival: the later edits, waiting behind the others, were given up as 'too
+# much work'.)
+node "$TOP/tests/tools/webdrive.js" queue "${slow_url}index.html?open_timeout=1000" >queue.out 2>drive.err
+sed 's/^/    /' drive.err | head -5
+qu() { sed -n "s/^$1 //p" queue.out; }
+check "eight edits while the core loads: all made before it is there" test "$(qu edits_before_ready)" = true
+check "eight edits while the core loads: the last plays, none given up ($(qu error))" \
+    test "$(qu error)" = ok -a "$(qu last_taken)" = true
+
 # A scene the page cannot fetch (?scene= names no file) is said so; the server's error page
 # is not put in the editor as the scene (it was: 'unknown statement <!DOCTYPE' at 1:1).
 node "$TOP/tests/tools/webdrive.js" look "${url}index.html?scene=nosuch.scene" >look.out 2>drive.err

@@ -152,7 +152,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | halves URL | seekend URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT]\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | halves URL | seekend URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT] | queue URL\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -186,6 +186,8 @@ async function main() {
       await watchdog(p);
     } else if (mode === 'background') {
       await background(p, rest);
+    } else if (mode === 'queue') {
+      await queue(p);
     } else if (mode === 'reload') {
       await reload(p);
     } else if (mode === 'look') {
@@ -340,6 +342,28 @@ async function watchdog(p) {
   await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = window.rpGood; t.dispatchEvent(new Event('input')); return true; })()");
   await p.waitFor("document.getElementById('error').className === 'ok'", 30);
   say('cleared', 1);
+}
+
+// Edits made while the worker loads its core (rockpool.wasm served slowly): each open is
+// answered in turn once the core is there, and each has the page's time limit to itself
+// (the limits of all of them ran from the core's arrival: the later ones, waiting behind
+// the others, were given up as 'too much work'). The outcome waited for: the last edit's
+// scene taken (no error, its text the page's good one), or a scene given up.
+async function queue(p) {
+  await p.waitFor("document.getElementById('scene').value.length > 0 && !workerReady", 30);
+  const texts = [];
+  for (let i = 1; i <= 8; i++) {
+    const text = 'duration 600s\nat 0s..600s rain rate 800/s radius 1% height 500\n# edit ' + i + '\n';
+    texts.push(text);
+    await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = " + JSON.stringify(text) + "; t.dispatchEvent(new Event('input')); return true; })()");
+    await sleep(230);
+  }
+  say('edits_before_ready', await p.evaluate('!workerReady'));
+  const last = JSON.stringify(texts[texts.length - 1]);
+  await p.waitFor("document.getElementById('error').textContent.includes('gave up') || " +
+                  "(document.getElementById('error').className === 'ok' && st.good === " + last + ')', 120);
+  say('error', await p.evaluate("document.getElementById('error').textContent"));
+  say('last_taken', await p.evaluate('st.good === ' + last));
 }
 
 // The scene kept over a reload.
