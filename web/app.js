@@ -424,11 +424,21 @@ function textChanged(delay) {
   showCommand();
 }
 
+// Put text in place of characters [a, b) of the editor's text as an edit of the editor, so
+// that its undo (Ctrl+Z) takes it back: setting the text anew emptied the undo history (a
+// line added by a click on the water could not be undone, nor the typing before it). The
+// focus goes back where it was.
+function replaceText(a, b, text) {
+  const ta = $('scene'), was = document.activeElement;
+  ta.focus({ preventScroll: true });
+  ta.setSelectionRange(a, b);
+  if (!document.execCommand('insertText', false, text)) ta.setRangeText(text, a, b, 'end');
+  if (was && was !== ta && was.focus) was.focus({ preventScroll: true });
+}
+
 function appendLine(line) {
-  const ta = $('scene');
-  let t = ta.value;
-  if (t && !t.endsWith('\n')) t += '\n';
-  ta.value = t + line + '\n';
+  const ta = $('scene'), t = ta.value;
+  replaceText(t.length, t.length, (t && !t.endsWith('\n') ? '\n' : '') + line + '\n');
   ta.scrollTop = ta.scrollHeight;
   textChanged(0);
 }
@@ -437,17 +447,17 @@ function appendLine(line) {
 function setSetting(word, value) {
   const ta = $('scene'), lines = ta.value.split('\n');
   const re = new RegExp('^[ \\t]*' + word + '([ \\t]|$)');
+  const at = (i) => lines.slice(0, i).reduce((n, l) => n + l.length + 1, 0);
   for (let i = lines.length - 1; i >= 0; i--)
     if (re.test(lines[i])) {
-      lines[i] = word + ' ' + value;
-      ta.value = lines.join('\n');
+      replaceText(at(i), at(i) + lines[i].length, word + ' ' + value);
       textChanged(60);
       return;
     }
   // before the first `at` line, where settings read best
   const first = lines.findIndex((l) => /^[ \t]*at[ \t]/.test(l));
-  lines.splice(first < 0 ? lines.length : first, 0, word + ' ' + value);
-  ta.value = lines.join('\n');
+  if (first >= 0) replaceText(at(first), at(first), word + ' ' + value + '\n');
+  else replaceText(ta.value.length, ta.value.length, (ta.value && !ta.value.endsWith('\n') ? '\n' : '') + word + ' ' + value);
   textChanged(60);
 }
 

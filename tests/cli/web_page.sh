@@ -192,6 +192,7 @@ else
     bad "a click adds one drop line ('$added', frame '$frame', fps '$fps')"
 fi
 check "the scene with the drop parses" test "$(val error_after_click)" = ok
+check "Ctrl+Z in the editor takes the clicked line back" test "$(val undone)" = 1
 # A drag from 10%,10% to 40%,20% adds one stroke between those points over a span.
 check "a drag adds one stroke line ($(val dragged))" bash -c \
     '[[ $1 =~ ^at\ [0-9.]+s\.\.[0-9.]+s\ stroke\ 10%,10%\ -\>\ 40%,20%\ radius\ [0-9.]+%\ height\ [0-9]+$ ]]' \

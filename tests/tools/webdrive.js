@@ -296,6 +296,16 @@ async function edit(p) {
   say('added', after.startsWith(before) ? after.slice(before.length).replace(/\n$/, '') : '(text changed elsewhere)');
   await sleep(1000);
   say('error_after_click', await p.evaluate("document.getElementById('error').className"));
+  // 3b. Ctrl+Z in the editor takes the clicked line back (the text as before the click)
+  await p.evaluate("document.getElementById('scene').focus(), true");
+  for (const type of ['rawKeyDown', 'keyUp'])
+    await p.send('Input.dispatchKeyEvent', { type, key: 'z', code: 'KeyZ', windowsVirtualKeyCode: 90, modifiers: 2 });
+  let undone = false;
+  for (let i = 0; i < 50 && !undone; i++) {
+    undone = (await p.evaluate("document.getElementById('scene').value")) === before;
+    if (!undone) await sleep(100);
+  }
+  say('undone', undone ? 1 : 0);
   // 4. a drag from 10%, 10% to 40%, 20%: one stroke line
   const text = () => p.evaluate("document.getElementById('scene').value");
   const before2 = await text();
