@@ -629,7 +629,7 @@ static void warn_frame_locked(instance *in, int n, int d)
 /* The rate whose grid holds ts (host_frame's rule, after the core's own rate): the scene's,
  * one of host_rates, one learnt from the step from the previous call's time (prev[0]), the
  * core's within MS_SNAP_S, one of which ts and the times before it (prev, the latest first,
- * -1 for none; those of whole milliseconds, up to TIMES_KEPT in all) are frames in a row
+ * -1 for none; those of whole milliseconds, up to TIMES_KEPT in all) are frames in order
  * within MS_SNAP_S, or at an instance's first call the lowest that holds it. Sets *n / *d (left as
  * the core's when none is found) and *k, ts's frame on it; returns 1 when found. */
 static int find_rate(const instance *in, double ts, const double *prev, int *rn, int *rd,
@@ -640,7 +640,7 @@ static int find_rate(const instance *in, double ts, const double *prev, int *rn,
     int64_t k = 0;
     int sn = in->scene_fps, sd = in->scene_fps_den;
     /* a host whose times are rounded to the millisecond (ms_host) changes rate only on
-     * frames in a row (below): one that falls on an exact grid is no sign of its
+     * frames in order (below): one that falls on an exact grid is no sign of its
      * rate (a clip of variable rate in Matroska: every time of whole tens of milliseconds
      * is on 100 fps's grid, which built the simulation again every few frames) */
     int found = in->ms_host && whole_ms(ts) ? -1 : 0;
@@ -682,7 +682,7 @@ static int find_rate(const instance *in, double ts, const double *prev, int *rn,
     /* times rounded to the millisecond off the core's rate (a 30000/1001 Matroska clip
      * read at the scene's 30 fps: frame 7 comes as 0.234 s, 30 fps's 7 is 0.233 s): a rate
      * of which this time and every time before it of whole milliseconds (those kept, at
-     * least one) are frames in a row, each within half a millisecond. The scene's rate
+     * least one) are frames of it in order, each within half a millisecond. The scene's rate
      * first, then host_rates' whole rates, then their N000/1001 (the two agree to the
      * millisecond up to frame 15 or so: a 24 fps clip must not be taken for 24000/1001 at
      * its third frame). A clip of constant rate from its start has all its times on its
@@ -690,7 +690,9 @@ static int find_rate(const instance *in, double ts, const double *prev, int *rn,
      * fps scene, 0.042 s after 0 s) or where the rates part (the 30000/1001 clip's frame
      * 7). Every time kept, not the last three: a clip of variable rate near 30 fps falls on
      * 30000/1001's grid three times in a row now and then, and on 30's again later, each a
-     * rebuild replaying the water from step 0 (3 in 1500 frames); no 32 in a row. */
+     * rebuild replaying the water from step 0 (3 in 1500 frames); no 32 in a row. Frames
+     * in order, not one after the other: a clip with a frame dropped (0 s, then 24 fps's
+     * frame 2) is found at once, not 31 frames later. */
     int have = 1;
     while (have < TIMES_KEPT && prev[have - 1] >= 0 && whole_ms(prev[have - 1]))
         have++;
@@ -699,12 +701,14 @@ static int find_rate(const instance *in, double ts, const double *prev, int *rn,
         for (size_t i = 0; !found && i <= 2 * nr; i++) {
             int rn_ = i ? host_rates[(i - 1) % nr][0] : sn;
             int rd_ = i ? host_rates[(i - 1) % nr][1] : sd;
-            int64_t kt, kp;
+            int64_t kt, kl, kp;
             if (!rn_ || (i && (rd_ == 1) != (i <= nr)))
                 continue;
             int all = on_grid_within(ts, rn_, rd_, MS_SNAP_S, &kt);
-            for (int j = 0; all && j < have - 1; j++)
-                all = on_grid_within(prev[j], rn_, rd_, MS_SNAP_S, &kp) && kt - kp == j + 1;
+            /* frames in order, one or more apart (a frame dropped is no sign against it) */
+            kl = kt;
+            for (int j = 0; all && j < have - 1; j++, kl = kp)
+                all = on_grid_within(prev[j], rn_, rd_, MS_SNAP_S, &kp) && kp < kl;
             if (all) {
                 n = rn_, d = rd_, k = kt, found = 1;
             }
@@ -738,7 +742,7 @@ static int find_rate(const instance *in, double ts, const double *prev, int *rn,
  * (its steps, keys, emitters, moving walls and seed presets all at that exact instant).
  * A time within MS_SNAP_S of the core's grid is its nearest frame (one of whole
  * milliseconds before any other rate is tried), and one of whole milliseconds is that of
- * a rate of which it and the two times before it are frames in a row. A time on no such
+ * a rate of which it and the times kept before it are frames in order. A time on no such
  * grid is read on the core's rate, as the frame it falls in (floor, after rounding
  * to the nanosecond). Returns 0, 1 when the core failed to open (its reason in
  * in->error), or -1 with the message in msg and its reason (say_as: the same for every
@@ -804,7 +808,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
         }
     }
     /* a time of whole milliseconds off the instant of its frame (read at half a
-     * millisecond, three in a row or in the frame it falls in) comes from a host that
+     * millisecond, frames in order or in the frame it falls in) comes from a host that
      * rounds to the millisecond; one that is not whole milliseconds, from one that does
      * not (MLT, GStreamer's nanoseconds, FFmpeg over most containers) */
     if (!whole_ms(ts)) {

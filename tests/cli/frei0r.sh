@@ -223,6 +223,20 @@ if [ $san = 0 ]; then
             sh -c 'cmp -s ff_whole.h cli_whole.h && test "$(wc -l <ff_whole.h)" -eq 30 -a ! -s ff_whole.err'
         rm -f cli_whole.md5
     done
+    # The 24 fps one with its frame 1 dropped (0 s, then 0.083 s, frame 2): each frame is
+    # rockpool -r 24's at its time (framemd5's pts, in 1/24 s). A rate is taken from times
+    # that are its frames in order, not one after the other (31 frames of 30 fps's before).
+    ffmpeg -v error -y -loop 1 -framerate 24 -i bg320.png -frames:v 40 \
+        -vf "select='not(eq(n\,1))'" -fps_mode passthrough -c:v ffv1 -pix_fmt bgr0 clip_drop.mkv
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -i clip_drop.mkv \
+        -vf "frei0r=rockpool:$TOP/examples/harbour.scene|ms,format=rgb24" -fps_mode passthrough \
+        -f framemd5 - 2>ff_drop.err | grep -v '^#' | awk -F, '{gsub(/ /, "", $2); gsub(/ /, "", $NF); print $2, $NF}' |
+        sort >ff_drop.k
+    "$ROCKPOOL" -q "$TOP/examples/harbour.scene" -s 320x180 -i bg320.png -r 24 -n 40 \
+        -f framemd5 -o - | grep -v '^#' | awk -F, '{gsub(/ /, "", $2); gsub(/ /, "", $NF); print $2, $NF}' |
+        sort >cli_drop.k
+    check "a 24 fps Matroska clip with frame 1 dropped: 39 frames, each rockpool -r 24's at its time" \
+        test "$(join ff_drop.k cli_drop.k | awk '$2 == $3' | wc -l)" -eq 39 -a ! -s ff_drop.err
     # A Matroska clip of variable rate (about 30 fps, each time up to 3 ms off): its times
     # fall now and then on an exact grid (0.100 s on 30 fps's, 0.270 s on 100's), which is
     # no sign of its rate: the simulation is not built again for each (it was 9 times in
