@@ -128,6 +128,18 @@ const char *rp_demux_guess_media(const char *path)
     return name;
 }
 
+void rp_demux_set_explode(AVCodecContext *dec, int on)
+{
+    /* Never for TIFF: its decoder under AV_EF_EXPLODE refuses every tag it does not know,
+     * ResolutionUnit and Software among them, which nearly every TIFF carries (FFmpeg's
+     * own TIFF encoder writes ResolutionUnit), so no TIFF would decode at all. A TIFF cut
+     * short is still refused without it (its strips or its directory lie past the end). */
+    if (on && dec->codec_id != AV_CODEC_ID_TIFF)
+        dec->err_recognition |= AV_EF_EXPLODE;
+    else
+        dec->err_recognition &= ~AV_EF_EXPLODE;
+}
+
 int rp_demux_open_decoder(AVCodecContext **dec, const AVFormatContext *fc, int index,
                           const AVCodec *codec, const rp_decoder_opts *opts)
 {
@@ -142,8 +154,7 @@ int rp_demux_open_decoder(AVCodecContext **dec, const AVFormatContext *fc, int i
         (*dec)->thread_count = opts->threads;
     if (opts->bitexact)
         (*dec)->flags |= AV_CODEC_FLAG_BITEXACT;
-    if (opts->explode)
-        (*dec)->err_recognition |= AV_EF_EXPLODE;
+    rp_demux_set_explode(*dec, opts->explode);
     if (opts->get_buffer2) {
         (*dec)->get_buffer2 = opts->get_buffer2;
         (*dec)->opaque = opts->opaque;

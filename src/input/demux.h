@@ -48,6 +48,11 @@ typedef struct rp_decoder_opts {
     int64_t max_pixels;
 } rp_decoder_opts;
 
+/** Turn AV_EF_EXPLODE (damaged data is an error, not concealed) on or off for dec, whose
+ * decoder reads it as each packet is decoded; never on for a decoder that would refuse
+ * undamaged files with it (TIFF, for every tag it does not know). */
+void rp_demux_set_explode(struct AVCodecContext *dec, int on);
+
 /** The one way a decoder is opened (stills, video backgrounds, background audio): a
  * context for stream index of fc with codec, from the stream's parameters and time base,
  * set up as opts says, then opened. Returns 0 or an FFmpeg error code; *dec is set either

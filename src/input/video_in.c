@@ -266,10 +266,7 @@ static void set_first_gop(rp_video_in *v, int first_gop)
 {
     v->first_gop = first_gop && v->dec->thread_count <= 1;
     v->key_pts = AV_NOPTS_VALUE;
-    if (v->first_gop)
-        v->dec->err_recognition &= ~AV_EF_EXPLODE;
-    else
-        v->dec->err_recognition |= AV_EF_EXPLODE;
+    rp_demux_set_explode(v->dec, !v->first_gop);
 }
 
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
@@ -344,7 +341,7 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
                     v->key_pts = pkt_pts;
                 } else { /* the next GOP: strict again */
                     v->first_gop = 0;
-                    v->dec->err_recognition |= AV_EF_EXPLODE;
+                    rp_demux_set_explode(v->dec, 1);
                 }
             }
             if (v->pkt->flags & AV_PKT_FLAG_CORRUPT) {
