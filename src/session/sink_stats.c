@@ -46,7 +46,12 @@ static int stats_open(void *priv, const rp_sink_cfg *cfg, rp_error *err)
     int r = rp_output_file_open(&s->file, cfg->path, cfg->overwrite, err);
     if (r)
         return rp_error_set(err, r, err->bad_input, "%s: %s", STATS, err->msg);
-    return put(s, "frame,time,energy,peak,drops\n", err);
+    /* A sink whose open fails is not aborted (rp_sinks_open): the file it made goes here. */
+    if ((r = put(s, "frame,time,energy,peak,drops\n", err))) {
+        rp_output_file_abort(&s->file);
+        return rp_error_set(err, r, err->bad_input, "%s: %s", STATS, err->msg);
+    }
+    return RP_OK;
 }
 
 static int stats_write(void *priv, const rp_frame *f, rp_error *err)
