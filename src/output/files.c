@@ -570,6 +570,14 @@ too_long:
                         pattern);
 }
 
+int rp_output_is_still(const char *path)
+{
+    for (const char *p = strchr(path, '%'); p; p = strchr(p + 2, '%'))
+        if (p[1] != '%')
+            return 0;
+    return 1;
+}
+
 int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len,
                            rp_error *err)
 {

@@ -367,7 +367,7 @@ static int encode_to_temp(const png_out *po, png_coder *coder, int64_t frame_ind
     if (ret)
         return ret;
     /* A name without a conversion is a still: a second frame would replace the first. */
-    if (frame_index != po->opts->first_frame && !strchr(po->opts->path, '%')) {
+    if (frame_index != po->opts->first_frame && rp_output_is_still(po->opts->path)) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "'%s' is one still: it holds one frame, not frame %" PRId64,
                             po->opts->path, frame_index);

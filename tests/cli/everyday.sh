@@ -295,6 +295,16 @@ expect_status "-ss 1 -to 1.5 -o to.png: exit 2 (as the span)" 2 "$ROCKPOOL" ../h
 "$ROCKPOOL" -q ../h.scene -ss 1 -t 0.03 -o one.png
 check "-ss 1 -t 0.03 (one frame's span) -o one.png is frame 30" \
     test "$(pngmd5 one.png)" = "$(hashof 30)"
+# A literal '%' ('%%', as in a pattern) leaves a name a still: 100%%.png is the file 100%.png.
+expect_status "-o 100%%.png --start 10: exit 0" 0 "$ROCKPOOL" -q ../h.scene --start 10 \
+    -o '100%%.png'
+check "-o 100%%.png --start 10 is frame 10, in 100%.png" test "$(pngmd5 '100%.png')" = "$(hashof 10)"
+expect_status "-o zoom_%%.png alone: exit 0" 0 "$ROCKPOOL" -q ../h.scene -o 'zoom_%%.png'
+check "-o zoom_%%.png alone is frame 0, in zoom_%.png" test "$(pngmd5 'zoom_%.png')" = "$(hashof 0)"
+expect_status "--start 10 --end 12 -o two%%.png: exit 2" 2 "$ROCKPOOL" ../h.scene --start 10 \
+    --end 12 -o 'two%%.png'
+stderr_has "two frames into 'two%%.png': says it is one PNG" "names one PNG (a still)"
+check "two frames into 'two%%.png': nothing written" test ! -e 'two%.png'
 cd .. || exit 1
 check "-threads 0 (ffmpeg's automatic): the frames of -j 1" \
     test "$(H -n 4 -threads 0)" = "$(H -n 4 -j 1)"

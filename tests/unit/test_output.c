@@ -351,6 +351,17 @@ static void test_png_pattern_errors(void **state)
     assert_int_equal(write_frames(&o, 1, &err), RP_OK);
     assert_int_equal(count_entries(dir, NULL), 1);
     unlink(join(dir, "still.png"));
+    /* So is a name whose only '%' is a literal one, "%%": its second frame is refused too
+     * (it would replace the first), and one frame is the file "100%.png". */
+    opts_for(&o, join(dir, "100%%.png"), 8, 8);
+    o.frame_count = 0;
+    assert_int_equal(write_frames(&o, 2, &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "one still"));
+    assert_int_equal(count_entries(dir, NULL), 0);
+    assert_int_equal(write_frames(&o, 1, &err), RP_OK);
+    assert_int_equal(access(join(dir, "100%.png"), F_OK), 0);
+    assert_int_equal(count_entries(dir, NULL), 1);
+    unlink(join(dir, "100%.png"));
     /* %% is a literal percent; other widths are fine. */
     opts_for(&o, join(dir, "a%%_%5d.png"), 8, 8);
     assert_int_equal(rp_output_validate(&o, &err), RP_OK);
