@@ -929,10 +929,27 @@ static int load_state(rp_session *se, rp_error *err)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
     int r = rp_core_checkpoint_read(se->core, f, last < 0 ? 0 : last, &steps, err);
     fclose(f);
-    if ((r || last < 0) && steps > last)
+    if ((r || last < 0) && steps > last) {
+        /* Say the first frame it can start (steps are no unit a user sees): the least k
+         * whose last step, as above, is not before the state's (frame_steps grows with k). */
+        int64_t lo = se->start, hi = se->frames;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (rp_core_frame_steps(se->core, mid) - (se->s.rate ? 0 : 1) >= steps)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        char hint[96];
+        if (lo < se->frames)
+            snprintf(hint, sizeof hint, ": give %s %" PRId64 " or later", START, lo);
+        else
+            snprintf(hint, sizeof hint, ", past the timeline's last frame (%" PRId64 ")",
+                     se->frames - 1);
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s: state is at %s %" PRId64 ", after %s %" PRId64, path,
-                            se->s.rate ? "step" : "frame", steps, START, se->start);
+                            "%s: state is at %s %" PRId64 ", after %s %" PRId64 "%s", path,
+                            se->s.rate ? "step" : "frame", steps, START, se->start, hint);
+    }
     if (r)
         return rp_error_set(err, r, err->bad_input, "%s: %s", path, err->msg);
     return RP_OK;

@@ -40,6 +40,18 @@ stderr_has "other-scene state message" "another scene"
 expect_status "state past --start is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 10 \
     --load-state s20.state -f framemd5 -o x.md5
 stderr_has "state past --start message" "after --start 10"
+# ... and it names the first --start the state can be loaded at (steps are not frames): that
+# start loads, its frames are the full run's, and the frame before it is refused.
+first=$(sed -n 's/.*give --start \([0-9]*\) or later.*/\1/p' "$WORK/err")
+check "state past --start: the message names a first frame ($first)" \
+    test -n "$first" -a "${first:-99}" -le 20
+expect_status "state past --start: the --start it names loads" 0 "$ROCKPOOL" "$scene" \
+    "${opts[@]}" --start "${first:-0}" --load-state s20.state -f framemd5 -o /dev/null --hash
+check "state past --start: frames from the --start it names equal the full run's" \
+    cmp -s "$WORK/out" <(tail -n "$((40 - ${first:-0}))" full.hash)
+expect_status "state past --start: the frame before the one it names is refused" 2 \
+    "$ROCKPOOL" "$scene" "${opts[@]}" --start "$((${first:-0} - 1))" --load-state s20.state \
+    -f framemd5 -o /dev/null
 head -c 20 s20.state >short.state
 expect_status "truncated state is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 20 \
     --load-state short.state -f framemd5 -o x.md5
