@@ -193,8 +193,19 @@ int rp_lex_next(parser *ps, tok *t)
     } else if (*ps->p == '"') {
         advance(ps);
         while (ps->p < end && *ps->p != '"') {
-            if (*ps->p == '\\' && ps->p + 1 < end)
+            if (*ps->p == '\\' && ps->p + 1 < end) {
+                /* Only \" and \\: any other backslash would vanish from the path unseen
+                 * ("C:\pics\a.png" read as C:picsa.png), so it is refused where it is. */
+                if (ps->p[1] != '"' && ps->p[1] != '\\') {
+                    size_t n =
+                        utf8_len((const unsigned char *)ps->p + 1, (size_t)(end - ps->p - 1));
+                    return rp_lex_fail(ps, ps->col,
+                                       "unknown escape '\\%.*s' in a quoted string (only \\\" "
+                                       "and \\\\: write a backslash as \\\\)",
+                                       (int)(n ? n : 1), ps->p + 1);
+                }
                 advance(ps);
+            }
             advance(ps);
         }
         if (ps->p == end)
