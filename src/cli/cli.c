@@ -389,6 +389,45 @@ static const char *nearest_option(const char *name)
     return best;
 }
 
+/* What getopt_long refused in arg, a long option ("--NAME" or "--NAME=VALUE", NAME whole
+ * or an abbreviation) that it found, but given a value it takes none of, or that
+ * abbreviates several; refused is optopt as getopt_long left it (the option's value, or
+ * 0). A usage error (2) with that said, or 0 when arg is neither (an unknown option). */
+static int long_option_error(const char *arg, int refused, rp_error *err)
+{
+    char names[512] = "";
+    size_t n, used = 0;
+    int matches = 0;
+    const struct option *found = NULL;
+
+    if (arg[0] != '-' || arg[1] != '-')
+        return 0;
+    arg += 2;
+    n = strcspn(arg, "=");
+    for (const struct option *o = long_opts; o->name; o++) {
+        if (strncmp(o->name, arg, n))
+            continue;
+        if (strlen(o->name) == n) { /* exact: no other counts */
+            found = o;
+            matches = 1;
+            break;
+        }
+        if (!found || found->val != o->val) /* aliases of one option are one */
+            matches++;
+        found = o;
+        if (used < sizeof names)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s--%s", used ? ", " : "",
+                                     o->name);
+    }
+    if (matches == 1 && arg[n] == '=' && found->has_arg == no_argument &&
+        (refused == 0 || refused == found->val))
+        return usage_error(err, "option '--%s' takes no value (got '--%s')", found->name, arg);
+    if (matches > 1 && refused == 0)
+        return usage_error(err, "option '--%.*s' is ambiguous: it abbreviates %s", (int)n, arg,
+                           names);
+    return 0;
+}
+
 /* FFmpeg's options that rockpool has not: how to get the same with a pipe into ffmpeg
  * or a re-mux (each message has two %s: the option). */
 static int ffmpeg_only(const char *a, rp_error *err)
@@ -796,7 +835,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
             r = output_option(cli, o, optarg, argc, argv, err);
         if (r < 0)
             r = run_option(cli, o, optarg, err);
-        if (r < 0 && optopt)
+        if (r < 0 && (r = long_option_error(argv[optind - 1], optopt, err)) == 0)
+            r = -1;
+        if (r < 0 && optopt > 0 && optopt < 256)
             return usage_error(err, "unknown option '-%c' (see rockpool --help)", optopt);
         if (r < 0 && argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' &&
             nearest_option(argv[optind - 1] + 2))

@@ -141,6 +141,24 @@ expect_status "--ovewrite: exit 2" 2 "$ROCKPOOL" h.scene --ovewrite
 stderr_has "--ovewrite: did you mean --overwrite" "did you mean --overwrite?"
 expect_status "--zzzzzz: exit 2" 2 "$ROCKPOOL" h.scene --zzzzzz
 check "--zzzzzz: no guess" sh -c '! grep -q "did you mean" err'
+# A value given to an option that takes none, and an abbreviation of several options, are
+# said as such (not a garbled "unknown option '-<byte>'", nor "unknown" for a prefix).
+for a in --hash=1 --overwrite=yes --alp=1; do
+    expect_status "$a: exit 2" 2 "$ROCKPOOL" h.scene -n 2 "$a" -o v.mp4
+done
+stderr_has "--alp=1: the option it abbreviates takes no value" \
+    "option '--alpha' takes no value (got '--alp=1')"
+"$ROCKPOOL" h.scene --hash=1 2>err.txt
+check "--hash=1: the option takes no value" grep -qF "option '--hash' takes no value (got '--hash=1')" err.txt
+"$ROCKPOOL" h.scene --overwrite=yes 2>err.txt
+check "--overwrite=yes: the option takes no value" grep -qF "option '--overwrite' takes no value" err.txt
+expect_status "--ver (--verify..., --version): exit 2" 2 "$ROCKPOOL" h.scene --ver
+stderr_has "--ver: ambiguous, with what it abbreviates" \
+    "option '--ver' is ambiguous: it abbreviates --verify, --verify-dir, --verify-ref, --version"
+expect_status "--has (--hash, --hash-algo): exit 2" 2 "$ROCKPOOL" h.scene --has -n 2
+stderr_has "--has: ambiguous" "option '--has' is ambiguous: it abbreviates --hash, --hash-algo"
+check "no video from the refused runs" test ! -e v.mp4
+expect_status "--vers (--version alone): still the version" 0 "$ROCKPOOL" --vers
 expect_status "-ss 1:75 (seconds past 59): exit 2" 2 "$ROCKPOOL" h.scene --hash -ss 1:75
 
 # ---- times with units: each gives the frames of its frame-number form -------------------
