@@ -107,7 +107,8 @@ enum rp_format rp_output_format_from_path(const char *path);
 enum rp_format rp_output_format_from_name(const char *name);
 const char *rp_output_format_name(enum rp_format f);
 
-/** The format opts resolve to (opts->format, else the path's), and whether it is stdout. */
+/** The format opts resolve to (opts->format, else the path's), and whether it writes to
+ * stdout: "-", or a name of the file stdout is open on (/dev/stdout), /dev/null aside. */
 enum rp_format rp_output_format_of(const rp_output_opts *opts);
 int rp_output_uses_stdout(const rp_output_opts *opts);
 

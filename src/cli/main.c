@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -348,6 +349,18 @@ static void progress_frame(progress *p, int64_t k)
     }
 }
 
+/* Whether writing path writes into the file fd is open on, in place: a name in /dev or
+ * /proc (/dev/stdout), a FIFO or a socket (a file of any other name is written under a
+ * temporary name and moved over it; /dev/null and terminals take any number of writers). */
+static int leads_to_fd(const char *path, int fd)
+{
+    struct stat a, b;
+    return path && strcmp(path, "-") && !stat(path, &a) && !fstat(fd, &b) && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino && !S_ISCHR(b.st_mode) &&
+           (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6) || S_ISFIFO(a.st_mode) ||
+            S_ISSOCK(a.st_mode));
+}
+
 /* Open --progress-fd and decide whether to draw the progress line. */
 static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
 {
@@ -366,6 +379,15 @@ static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
     int stdout_taken = cli->run.hash || rp_output_uses_stdout(&cli->run.out);
     if (cli->progress_fd == STDOUT_FILENO && stdout_taken)
         return usage_fail("--progress-fd 1 would mix progress into the data on stdout");
+    /* Nor into an output's file that the descriptor is open on (-o /dev/stdout with 1). */
+    const char *const files[][2] = {{"-o", cli->run.out.path},
+                                    {"--stats", cli->run.stats},
+                                    {"--dump-heights", cli->run.dump_heights},
+                                    {"--save-state", cli->run.save_state}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (leads_to_fd(files[i][1], cli->progress_fd))
+            return usage_fail("--progress-fd %d would mix progress into %s '%s' (the same file)",
+                              cli->progress_fd, files[i][0], files[i][1]);
     if (fcntl(cli->progress_fd, F_GETFD) == -1 || !(p->fd = fdopen(dup(cli->progress_fd), "w")))
         return usage_fail("--progress-fd %d: not an open descriptor", cli->progress_fd);
     return 0;

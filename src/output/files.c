@@ -857,6 +857,11 @@ static int is_stdout_file(const char *path)
     return stat("/dev/null", &null) || null.st_rdev != b.st_rdev || !S_ISCHR(b.st_mode);
 }
 
+int rp_output_leads_to_stdout(const char *path)
+{
+    return rp_output_is_stdout(path) || is_stdout_file(path);
+}
+
 int rp_paths_check(const rp_path_use *uses, int n, rp_error *err)
 {
     path_id *ids = calloc((size_t)(n ? n : 1), sizeof *ids);

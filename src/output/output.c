@@ -255,7 +255,7 @@ enum rp_format rp_output_format_of(const rp_output_opts *opts)
 
 int rp_output_uses_stdout(const rp_output_opts *opts)
 {
-    return opts && opts->path && rp_output_is_stdout(opts->path);
+    return opts && opts->path && rp_output_leads_to_stdout(opts->path);
 }
 
 double rp_output_cell_bytes(const rp_output_spec *opts, int threads)

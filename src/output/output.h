@@ -117,6 +117,10 @@ double rp_output_cell_bytes(const rp_output_spec *opts, int threads);
 
 /** One path a run uses: what names it in messages ("-o", "--dump-heights", "the
  * background") and whether the run writes it. */
+/** Whether writing path writes where stdout goes: "-", or a name of the file stdout is
+ * open on (/dev/stdout, /proc/self/fd/1, the file stdout is redirected to), /dev/null aside. */
+int rp_output_leads_to_stdout(const char *path);
+
 typedef struct rp_path_use {
     const char *path;
     const char *what;

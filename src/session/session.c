@@ -512,6 +512,15 @@ static int check_paths(const rp_session *se, rp_error *err)
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
     int r = rp_paths_check(uses, n, err);
+    /* --hash prints to stdout: a file that is stdout by another name (/dev/stdout, or the
+     * file stdout is redirected to) would take its lines in the middle of its data ("-"
+     * for -o is refused with the output's format, below). */
+    for (int i = 0; !r && run->hash && !run->hash_to && i < n; i++)
+        if (uses[i].is_output && strcmp(uses[i].path, "-") &&
+            rp_output_leads_to_stdout(uses[i].path))
+            r = rp_error_set(err, RP_ERR_INVALID, 1,
+                             "%s '%s' is stdout, where %s prints its lines: give it another file",
+                             uses[i].what, uses[i].path, rp_name("--hash", "rp_run.hash"));
     free(uses);
     if (r)
         err->bad_input = 1; /* out of memory too, as ever */

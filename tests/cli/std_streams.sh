@@ -70,3 +70,38 @@ for name in out-link /dev/fd/1 /dev/stdout; do
 done
 check "-o out-link -y: the link is still a link" test -L out-link
 check "-o /dev/stdout -y: /dev/stdout is not a regular file" test ! -f /dev/stdout -o -L /dev/stdout
+
+# Another name for stdout (/dev/stdout, /proc/self/fd/1) is stdout: --hash lines and
+# --progress-fd 1 blocks would land inside the data written there, so such runs are refused
+# (exit 2) and write nothing to the pipe; each output alone there is clean (ffmpeg and wc read
+# it back).
+# piped NAME STATUS ARGS...: rockpool ARGS with stdout a pipe into piped.out; exit STATUS
+piped() {
+    local name=$1 want=$2 got
+    shift 2
+    "$R" -q s.scene "$@" 2>"$WORK/err" | cat >piped.out
+    got=${PIPESTATUS[0]}
+    if [ "$got" -eq "$want" ]; then ok "$name: exit $want"; else
+        bad "$name: exit $got, wanted $want"
+        sed 's/^/    /' "$WORK/err" | head -3
+    fi
+    [ "$want" -eq 0 ] || check "$name: nothing on the pipe" test ! -s piped.out
+}
+piped "--hash -o /dev/stdout -f y4m" 2 --hash -o /dev/stdout -f y4m
+stderr_has "--hash -o /dev/stdout: says --hash needs stdout" "--hash prints to stdout"
+piped "--hash -o /proc/self/fd/1 -f y4m" 2 --hash -o /proc/self/fd/1 -f y4m
+piped "--hash -f framemd5 -o /dev/stdout" 2 --hash -f framemd5 -o /dev/stdout
+piped "--hash --stats /dev/stdout" 2 --hash --stats /dev/stdout
+stderr_has "--hash --stats /dev/stdout: says so" \
+    "--stats '/dev/stdout' is stdout, where --hash prints its lines"
+piped "--hash --dump-heights /dev/stdout" 2 --hash --dump-heights /dev/stdout
+piped "--stats /dev/stdout --progress-fd 1" 2 --stats /dev/stdout --progress-fd 1
+stderr_has "--stats /dev/stdout --progress-fd 1: says so" \
+    "--progress-fd 1 would mix progress into --stats '/dev/stdout'"
+piped "-o /dev/stdout -f y4m --progress-fd 1" 2 -o /dev/stdout -f y4m --progress-fd 1
+piped "-o /dev/stdout -f y4m alone" 0 -o /dev/stdout -f y4m
+check "-o /dev/stdout -f y4m alone: the reference Y4M" cmp -s piped.out ref.y4m
+piped "--stats /dev/stdout alone" 0 --stats /dev/stdout --hash-algo md5 -f framemd5 -o /dev/null
+check "--stats /dev/stdout alone: a header and 3 lines" test "$(wc -l <piped.out)" = 4
+piped "--hash with --stats /dev/null" 0 --hash --stats /dev/null
+check "--hash with --stats /dev/null: 3 hash lines" test "$(wc -l <piped.out)" = 3
