@@ -807,6 +807,33 @@ void rp_cli_free(rp_cli *cli)
     cli->run.over = NULL;
 }
 
+/* An empty argument where a path or a name is wanted (an unset shell variable, -i "$BG")
+ * is refused: taken as it is, "" gives -i's built-in texture, --hash-algo's and
+ * --encoder-preset's defaults without a word, or fails only after the render (--stats).
+ * 2 with the message, or 0. */
+static int empty_argument(int o, const char *arg, rp_error *err)
+{
+    static const struct {
+        int code;
+        const char *name, *what;
+    } wanted[] = {{'i', "--input", "path (without -i the background is the built-in texture)"},
+                  {ARG_STATS, "--stats", "path"},
+                  {ARG_DUMP_HEIGHTS, "--dump-heights", "path"},
+                  {ARG_SAVE_STATE, "--save-state", "path"},
+                  {ARG_LOAD_STATE, "--load-state", "path"},
+                  {ARG_VERIFY, "--verify", "path"},
+                  {ARG_VERIFY_DIR, "--verify-dir", "path"},
+                  {ARG_VERIFY_REF, "--verify-ref", "path"},
+                  {ARG_HASH_ALGO, "--hash-algo", "name (without it, md5)"},
+                  {ARG_ENCODER_PRESET, "--encoder-preset", "name (without it, the encoder's)"}};
+    if (!arg || *arg)
+        return 0;
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (wanted[i].code == o)
+            return usage_error(err, "%s: the %s is empty", wanted[i].name, wanted[i].what);
+    return 0;
+}
+
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
 {
     int o, r;
@@ -830,6 +857,8 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
         if (o == ':')
             return usage_error(err, "option '%s' needs an argument", argv[optind - 1]);
+        if ((r = empty_argument(o, optarg, err)))
+            return r;
         r = setting_option(cli, o, optarg, err);
         if (r < 0)
             r = output_option(cli, o, optarg, argc, argv, err);

@@ -397,6 +397,8 @@ int rp_output_file_check(const char *path, int overwrite, rp_error *err)
 {
     int ret;
 
+    if (!*path) /* would be written whole, then fail to be renamed to "" */
+        return rp_error_set(err, RP_ERR_INVALID, 1, "no output path");
     if (rp_output_is_stdout(path)) {
         return rp_error_set(err, RP_ERR_INVALID, 1, "'%s': this output needs a file name", path);
     }

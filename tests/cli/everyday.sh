@@ -159,6 +159,14 @@ expect_status "--has (--hash, --hash-algo): exit 2" 2 "$ROCKPOOL" h.scene --has 
 stderr_has "--has: ambiguous" "option '--has' is ambiguous: it abbreviates --hash, --hash-algo"
 check "no video from the refused runs" test ! -e v.mp4
 expect_status "--vers (--version alone): still the version" 0 "$ROCKPOOL" --vers
+# An empty path or name (an unset variable: -i "$BG") is refused before anything is done, not
+# taken for the built-in texture or a default, nor found out after the render (--stats '').
+for opt in -i --stats --dump-heights --save-state --load-state --verify --verify-ref \
+    --hash-algo --encoder-preset; do
+    expect_status "$opt '': exit 2" 2 timeout 20 "$ROCKPOOL" h.scene -n 100000 "$opt" '' -o v.mp4
+    stderr_has "$opt '': says it is empty" "${opt/#-i/--input}: the "
+done
+check "no video from the empty arguments' runs" test ! -e v.mp4
 expect_status "-ss 1:75 (seconds past 59): exit 2" 2 "$ROCKPOOL" h.scene --hash -ss 1:75
 
 # ---- times with units: each gives the frames of its frame-number form -------------------

@@ -703,6 +703,10 @@ static void test_messages_name_fields(void **state)
          8},
         {"rp_run.job_id is not a job line (scene=HEX16,",
          "the job line is not one rockpool --job-id prints (scene=HEX16,", 9},
+        /* an empty name is refused before the render, not found out at its rename */
+        {"rp_run.stats: no output path", "--stats: no output path", 10},
+        {"rp_run.save_state: no output path", "--save-state: no output path", 11},
+        {"rp_run.dump_heights: no output path", "--dump-heights: no output path", 12},
     };
     rp_settings *odd = NULL;
     rp_error perr;
@@ -726,6 +730,9 @@ static void test_messages_name_fields(void **state)
             case 7: run.out.path = y4m, run.out.pix_fmt = "yuv422p"; break;
             case 8: run.out.path = mp4, run.over = odd; break;
             case 9: run.job_id = "xx"; break;
+            case 10: run.stats = ""; break;
+            case 11: run.save_state = ""; break;
+            case 12: run.dump_heights = ""; break;
             }
             memset(&err, 0, sizeof err);
             assert_int_not_equal(refusal(scene, &run, &err), RP_OK);
