@@ -1257,12 +1257,25 @@ static int check_light(parser *ps)
     ps->llen = ps->light_llen;
     tok ta = ps->light_a, te = ps->light_e;
     if (mode == RP_RENDER_LIGHT) {
-        if (rp_lex_decimal(ta.s, ta.n, 3, &a) != NUM_OK || a < -360000 || a > 360000)
+        int ra = rp_lex_decimal(ta.s, ta.n, 3, &a), re;
+        /* what is wrong, said as it is: not a number, too fine, or out of range */
+        if (ra == NUM_SYNTAX || ra == NUM_PRECISION)
+            return rp_lex_fail(ps, ta.col,
+                               "expected the light azimuth in degrees (a number, up to 3 "
+                               "decimals, like 315 or 22.5), got '%s'",
+                               SHOW(ta, b));
+        if (ra != NUM_OK || a < -360000 || a > 360000)
             return rp_lex_fail(ps, ta.col,
                                "light azimuth %s is out of range (-360 to 360 "
                                "degrees)",
                                SHOW(ta, b));
-        if (rp_lex_decimal(te.s, te.n, 3, &e) != NUM_OK || e < 0 || e > 90000)
+        re = rp_lex_decimal(te.s, te.n, 3, &e);
+        if (re == NUM_SYNTAX || re == NUM_PRECISION)
+            return rp_lex_fail(ps, te.col,
+                               "expected the light elevation in degrees (a number, up to 3 "
+                               "decimals, like 40 or 12.5), got '%s'",
+                               SHOW(te, b));
+        if (re != NUM_OK || e < 0 || e > 90000)
             return rp_lex_fail(ps, te.col,
                                "light elevation %s is out of range (0 to 90 "
                                "degrees)",
