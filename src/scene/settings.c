@@ -269,9 +269,9 @@ int rp_fps_parse(const char *text, size_t len, int *num, int *den)
         if (i == j || i != len)
             return RP_ERR_INVALID;
         /* A decimal that is N*1000/1001 rounded to its digits (29.97, 23.976, 59.94,
-         * 29.970) means that NTSC ratio, as FFmpeg reads it; any other is itself (1.001
-         * and 1000.009 are not 0.999 and 1000). q: the nearest N, qd: N*1000/1001 to d,
-         * rounded half up. */
+         * 29.970) means that NTSC ratio, as video tools label it (FFmpeg's own -r reads
+         * 29.97 as 2997/100); any other is itself (1.001 and 1000.009 are not 0.999 and
+         * 1000). q: the nearest N, qd: N*1000/1001 to d, rounded half up. */
         q = (n * 1001 + d * 500) / (d * 1000);
         qd = (q * 1000 * d * 2 + 1001) / 2002;
         if (n % d != 0 && q > 0 && q % 1001 != 0 && qd == n) {

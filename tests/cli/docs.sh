@@ -171,6 +171,22 @@ check "WebM sound of a 48 kHz clip is Opus" test "$(codec a48000.webm)" = opus
 check "WebM sound of a 44.1 kHz clip is Vorbis" test "$(codec a44100.webm)" = vorbis
 check "rockpool(1) says 44.1 kHz becomes Vorbis" grep -q '44.1 kHz.*Vorbis' "$TOP/man/rockpool.1"
 
+# ---- decimal NTSC rates: what rockpool(1) and rockpool-scene(5) say of rockpool and of FFmpeg -
+# Both pages say 29.97 and 23.976 are the NTSC ratios to rockpool, while FFmpeg's own -r 29.97
+# is 2997/100 (they once said rockpool read them "as FFmpeg" does); both halves are checked.
+for r in 29.97:30000/1001 23.976:24000/1001 59.94:60000/1001; do
+    check "-r ${r%%:*} is ${r#*:} (rockpool --check)" \
+        grep -qF "fps:        ${r#*:} " <("$ROCKPOOL" -r "${r%%:*}" -n 1 --check 2>&1)
+done
+ffmpeg -v error -f lavfi -i testsrc=size=32x24 -r 29.97 -frames:v 2 ntsc.mp4
+check "ffmpeg -r 29.97 gives 2997/100 (as the pages say)" \
+    test "$(probe ntsc.mp4 r_frame_rate)" = 2997/100
+for page in rockpool.1 rockpool-scene.5; do
+    check "$page gives FFmpeg's reading of 29.97 as 2997/100" grep -q '2997/100' "$TOP/man/$page"
+    check "$page does not say rockpool reads 29.97 as FFmpeg does" \
+        sh -c "! grep -qE 'as (in FFmpeg|FFmpeg reads)' '$TOP/man/$page'"
+done
+
 # ---- --help fits a screen: no line over 80 columns -----------------------------------------
 "$ROCKPOOL" --help >help.txt
 check "--help: no line over 80 columns ($(awk '{ if (length($0) > m) m = length($0) } END { print m }' help.txt) at most)" \
