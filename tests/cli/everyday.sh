@@ -57,6 +57,13 @@ frames() { # NAME WANT OPTION...: the frames --hash writes are WANT
     if [ "$got" = "$want " ]; then ok "$name"; else bad "$name (got '$got', wanted '$want')"; fi
 }
 frames "-ss 1 -frames:v 3: frames 30..32" "30 31 32" -ss 1 -frames:v 3
+# past the timeline's end (h.scene is 90 frames): -ss S -t T writes up to its last frame, as
+# -frames:v does (rockpool(1)); -to is --end, refused there
+frames "-ss 2.9 -t 100: frames 87..89 (the timeline ends first)" "87 88 89" -ss 2.9 -t 100
+frames "-ss 87f -frames:v 100: frames 87..89" "87 88 89" -ss 87f -frames:v 100
+expect_status "-ss 2.9 -to 100 (past the end): exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 2.9 \
+    -to 100
+stderr_has "-to past the end: says so" "is past the last frame"
 frames "-ss 00:00:01 -vframes 3: frames 30..32" "30 31 32" -ss 00:00:01 -vframes 3
 frames "-ss 0:01.5 -frames 2: frames 45, 46" "45 46" -ss 0:01.5 -frames 2
 frames "-ss 1.5 -t 0.1: 0.1 s from 1.5 s" "45 46 47" -ss 1.5 -t 0.1
