@@ -425,11 +425,13 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
         return fail(&err);
     progress_block(p, written, 1); /* (frames counts the output file's: none for --hash) */
     if (!stop_signal && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
-        fprintf(stderr, "rockpool: %" PRId64 " frames match %s\n", written, cli->run.verify);
+        fprintf(stderr, "rockpool: %" PRId64 " frame%s match%s %s\n", written,
+                written == 1 ? "" : "s", written == 1 ? "es" : "", cli->run.verify);
     /* Without -o the user did not name the file: say where it went. */
     if (!stop_signal && !cli->output_given && cli->run.out.path &&
         !rp_output_uses_stdout(&cli->run.out) && cli->loglevel >= RP_LOG_INFO)
-        fprintf(stderr, "rockpool: wrote %s (%" PRId64 " frames)\n", cli->run.out.path, frames);
+        fprintf(stderr, "rockpool: wrote %s (%" PRId64 " frame%s)\n", cli->run.out.path, frames,
+                frames == 1 ? "" : "s");
     if (!stop_signal)
         return 0;
     if (cli->run.out.path)

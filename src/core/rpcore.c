@@ -1035,8 +1035,8 @@ int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size
     if (ns < 0 || (__int128)ns * clock->fps > (__int128)c->info.frames * clock->fps_den * second)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the instant %" PRId64 " ns is outside the timeline (0 to %" PRId64
-                            " frames)",
-                            ns, c->info.frames);
+                            " frame%s)",
+                            ns, c->info.frames, c->info.frames == 1 ? "" : "s");
     /* 2 t + 1 in nanoseconds: the frame an instant rounded to the nanosecond falls in, and
      * the steps done by then, as the frei0r plugin takes them */
     __int128 tn2 = 2 * (__int128)ns + 1;

@@ -370,15 +370,16 @@ static int resolve_settings(rp_session *se, rp_error *err)
     if (se->end > se->frames)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
-                            " frames)",
-                            END, se->end, se->frames);
+                            " frame%s)",
+                            END, se->end, se->frames, se->frames == 1 ? "" : "s");
     /* Without --end (-to, -t, -frames:v) the end is the timeline's: a start at or past it is
      * said so, not as an --end the command line does not give. */
     if (se->run->end < 0 && se->start >= se->end && se->frames > 0)
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
-                            " frames, 0 to %" PRId64 ")",
-                            START, se->start, se->frames, se->frames - 1);
+                            " frame%s, 0 to %" PRId64 ")",
+                            START, se->start, se->frames, se->frames == 1 ? "" : "s",
+                            se->frames - 1);
     if (se->start > se->end)
         return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is past %s %" PRId64, START,
                             se->start, END, se->end);

@@ -225,6 +225,9 @@ check "-v warning: no count (an info message)" test ! -s err
 expect_status "--loglevel 32 (FFmpeg's number for info)" 0 "$ROCKPOOL" --loglevel 32 h.scene \
     -n 3 --verify m.txt
 stderr_has "--loglevel 32: the count" "3 frames match"
+H -n 1 >m1.txt
+expect_status "-v info: verify of one frame" 0 "$ROCKPOOL" -v info h.scene -n 1 --verify m1.txt
+stderr_has "-v info: one frame matches (singular)" "1 frame matches"
 expect_status "-v loud: exit 2" 2 "$ROCKPOOL" -v loud h.scene -n 3 --hash
 stderr_has "-v loud: lists the levels" "quiet, panic, fatal, error, warning, info, verbose, debug, trace"
 expect_status "-v error still prints errors" 2 "$ROCKPOOL" -v error h.scene --start 4s --hash
@@ -291,6 +294,8 @@ mkdir noo && cd noo || exit 1
 expect_status "no -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3
 stderr_has "no -o: names the file and its frames" "rockpool: wrote rockpool.mp4 (3 frames)"
 check "no -o: rockpool.mp4 has 3 frames (ffprobe)" test "$(probe rockpool.mp4 nb_read_frames)" = 3
+expect_status "no -o, one frame: exit 0" 0 "$ROCKPOOL" -y ../h.scene -n 1
+stderr_has "no -o, one frame: singular" "rockpool: wrote rockpool.mp4 (1 frame)"
 expect_status "no -o, -q: exit 0" 0 "$ROCKPOOL" -q -y ../h.scene -n 3
 check "no -o, -q: silent" test ! -s "$WORK/err"
 expect_status "-o given: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -o named.mp4
