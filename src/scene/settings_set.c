@@ -215,8 +215,9 @@ int rp_time_parse(const char *text, int bare_frames, int64_t *value, int *is_fra
     const char *p = text;
     int64_t whole = 0, frac = 0, frac_scale = 1, clock = 0;
     int digits = 0, decimals = 0, colons = 0;
-    /* FFmpeg's [HH:]MM:SS[.m...] where seconds are meant: minutes 0..59 after hours */
-    for (const char *c = text; !bare_frames && (c = strchr(c, ':')); c++) {
+    /* FFmpeg's [HH:]MM:SS[.m...], a time also where a bare number is a frame: minutes 0..59
+     * after hours */
+    for (const char *c = text; (c = strchr(c, ':')); c++) {
         int64_t v = 0;
         if (p == c || ++colons > 2)
             goto bad;
@@ -248,7 +249,7 @@ int rp_time_parse(const char *text, int bare_frames, int64_t *value, int *is_fra
     if (colons && (*p || whole > 59))
         goto bad;
     if (!*p)
-        unit = bare_frames ? 0 : 1000000;
+        unit = bare_frames && !colons ? 0 : 1000000;
     else if (!strcmp(p, "s"))
         unit = 1000000;
     else if (!strcmp(p, "ms"))
@@ -275,8 +276,8 @@ int rp_time_parse(const char *text, int bare_frames, int64_t *value, int *is_fra
     *is_frames = 0;
     return RP_OK;
 bad:
-    return invalid(err, "'%s' is not a %s like 2s, 1.5s or 500ms", text,
-                   bare_frames ? "whole number or a time" : "time (or HH:MM:SS)");
+    return invalid(err, "'%s' is not a %s like 2s, 1.5s or 500ms (or HH:MM:SS)", text,
+                   bare_frames ? "whole number or a time" : "time");
 }
 
 void rp_settings_get_info(const rp_settings *s, rp_settings_info *info)

@@ -66,6 +66,15 @@ expect_status "-ss 2.9 -to 100 (past the end): exit 2" 2 "$ROCKPOOL" -q h.scene 
 stderr_has "-to past the end: says so" "is past the last frame"
 frames "-ss 00:00:01 -vframes 3: frames 30..32" "30 31 32" -ss 00:00:01 -vframes 3
 frames "-ss 0:01.5 -frames 2: frames 45, 46" "45 46" -ss 0:01.5 -frames 2
+# --start and --end take the clock form -ss takes (rockpool(1)); it was refused there.
+# A bare number stays a frame.
+frames "--start 00:00:01.5 --end 0:01.6: frames 45..47" "45 46 47" --start 00:00:01.5 \
+    --end 0:01.6
+frames "--start 00:00:00.5 -frames:v 2: frames 15, 16" "15 16" --start 00:00:00.5 -frames:v 2
+frames "--start 45 --end 47: frames 45, 46 (a bare number is a frame)" "45 46" --start 45 \
+    --end 47
+expect_status "--start 1:00f (a clock with a unit) is refused" 2 "$ROCKPOOL" -q h.scene --hash \
+    --start 1:00f
 frames "-ss 1.5 -t 0.1: 0.1 s from 1.5 s" "45 46 47" -ss 1.5 -t 0.1
 frames "-ss 2.9 -t 5: to the timeline's end" "87 88 89" -ss 2.9 -t 5
 # with -ss, -t is a span and -n still the timeline's length, whichever comes first
