@@ -188,6 +188,34 @@ static void warn_cb(void *ctx, const char *msg)
         fprintf(stderr, "rockpool: warning: %s\n", text);
 }
 
+/* A scene file without a statement (empty, blank lines and comments only) renders still
+ * water for the default length: most likely the wrong file, so say so. A UTF-8 BOM at the
+ * start is no statement. (A checkpoint must come from the same scene: its water is still
+ * too.) */
+static void warn_no_statements(rp_cli *cli, const rp_scene *scene)
+{
+    size_t len;
+    const char *t = rp_scene_text(scene, &len), *end = t + len;
+    char msg[sizeof((rp_error *)0)->msg];
+    int comment = 0;
+    if (!cli->scene_path)
+        return;
+    if (len >= 3 && !memcmp(t, "\xEF\xBB\xBF", 3))
+        t += 3;
+    for (; t < end; t++) {
+        if (*t == '\n' || *t == '\r')
+            comment = 0;
+        else if (*t == '#')
+            comment = 1;
+        else if (!comment && *t != ' ' && *t != '\t' && *t != '\v' && *t != '\f')
+            return; /* a statement */
+    }
+    snprintf(msg, sizeof msg,
+             "%s: the scene has no statements (only blank lines or comments): still water",
+             rp_scene_name(scene));
+    warn_cb(cli, msg);
+}
+
 /* gcc-style diagnostic: "rockpool: FILE:LINE:COL: error: MSG", the line, a caret. */
 static void print_diag(const rp_diag *d)
 {
@@ -564,7 +592,8 @@ int main(int argc, char **argv)
         rp_session_new(&session, scene, &cli.run, &err) ||
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);
-    } else if (rp_session_summary(session, &sum), cli.job_id_print) {
+    } else if (warn_no_statements(&cli, scene), rp_session_summary(session, &sum),
+               cli.job_id_print) {
         /* --job-id: the job's identity and resolved options; no output is checked (a
          * farm's join asks it over an output that exists) */
         status =

@@ -6,7 +6,7 @@
 # frame-number form; -vf and the like say how to pipe into ffmpeg, and a mistyped option
 # gets "did you mean"; no arguments at all give a short usage (exit 2, nothing rendered);
 # encoder defaults, where the file went, single stills, photo sizes, colour tags,
-# --check and --verify-ref.
+# --check and --verify-ref; a scene without statements is warned of.
 # Pixels are read back with ffmpeg and counted by Python; expected rectangles are worked
 # out by hand from the sizes.
 source "$(dirname "$0")/lib.sh"
@@ -484,3 +484,23 @@ red = {(i % W, i // W) for i in range(W * H)
 assert red == {(x, y) for y in (20, 21) for x in (10, 11, 12)}, sorted(red)
 PY
 expect_status "--verify-ref without --verify: exit 2" 2 "$ROCKPOOL" h.scene --verify-ref x_%d.png
+
+# ---- a scene without statements ---------------------------------------------------------
+# An empty or comment-only scene file renders still water for the default 10 s: most likely
+# the wrong file, so rockpool warns (it rendered without a word); exit 0 as before, nothing
+# with -q, nothing for a scene with a statement.
+: >empty.scene
+printf '\xef\xbb\xbf# only a comment\n\n  \t# another\r\n' >comments.scene
+nostmt="the scene has no statements (only blank lines or comments): still water"
+expect_status "an empty scene: exit 0" 0 "$ROCKPOOL" empty.scene --check
+stderr_has "an empty scene: warns" "warning: empty.scene: $nostmt"
+expect_status "a comment-only scene (BOM, CRLF): exit 0" 0 "$ROCKPOOL" comments.scene -n 2 \
+    --hash
+stderr_has "a comment-only scene: warns" "warning: comments.scene: $nostmt"
+expect_status "an empty scene on stdin: exit 0" 0 "$ROCKPOOL" - --check <empty.scene
+stderr_has "an empty scene on stdin: warns" "warning: <stdin>: $nostmt"
+expect_status "an empty scene with -q: exit 0" 0 "$ROCKPOOL" -q empty.scene --check
+check "... and no warning with -q" test ! -s err
+printf '# a comment\nsize 64x48\n' >one.scene
+expect_status "a scene with one statement: exit 0" 0 "$ROCKPOOL" one.scene --check
+check "... and no warning" test ! -s err
