@@ -9,6 +9,7 @@
 
 #include "base/common.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,19 +85,52 @@ void rp_lex_copy_line(char *dst, size_t cap, const char *src, size_t n)
     copy_line(dst, cap, src, n);
 }
 
-/* A word for a message: at most 40 bytes (cut at a character boundary), then "...". */
+/* Whether code point c shows as nothing or as a space in a message: controls, spaces other
+ * than ' ', and format characters (a byte order mark, zero-width and direction marks). */
+static int invisible(uint32_t c)
+{
+    return c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD || c == 0x34F || c == 0x61C ||
+           c == 0x115F || c == 0x1160 || c == 0x180E || (c >= 0x2000 && c <= 0x200F) ||
+           (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 ||
+           c == 0x3164 || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) ||
+           (c >= 0xE0000 && c <= 0xE007F);
+}
+
+/* A word for a message: at most 40 bytes shown (cut at a character boundary), then "...".
+ * An invisible character (invisible) is shown as <U+XXXX>, an invalid byte as '?'. */
 const char *rp_lex_show(const char *s, size_t n, char buf[64])
 {
-    size_t cut = n;
+    size_t i = 0, o = 0;
 
-    if (n > 40) {
-        cut = 40;
-        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-            cut--;
+    while (i < n) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t k = utf8_len(u, n - i);
+        uint32_t c =
+            k == 1   ? u[0]
+            : k == 2 ? (uint32_t)(u[0] & 0x1F) << 6 | (u[1] & 0x3F)
+            : k == 3 ? (uint32_t)(u[0] & 0x0F) << 12 | (uint32_t)(u[1] & 0x3F) << 6 | (u[2] & 0x3F)
+            : k == 4 ? (uint32_t)(u[0] & 0x07) << 18 | (uint32_t)(u[1] & 0x3F) << 12 |
+                           (uint32_t)(u[2] & 0x3F) << 6 | (u[3] & 0x3F)
+                     : 0;
+        char esc[16];
+        const char *out = (const char *)u;
+        size_t m = k;
+        if (k == 0) { /* an invalid byte or a NUL */
+            out = "?";
+            m = 1;
+        } else if (invisible(c)) {
+            m = (size_t)snprintf(esc, sizeof esc, "<U+%04" PRIX32 ">", c);
+            out = esc;
+        }
+        if (o + m > 40)
+            break;
+        memcpy(buf + o, out, m);
+        o += m;
+        i += k ? k : 1;
     }
-    copy_line(buf, 48, s, cut);
-    if (cut < n)
-        strcat(buf, "...");
+    buf[o] = '\0';
+    if (i < n)
+        strcpy(buf + o, "...");
     return buf;
 }
 
@@ -309,6 +343,10 @@ int rp_lex_split(const parser *ps, part p, const char *sep, part *a, part *b)
 {
     size_t k = strlen(sep), i;
 
+    /* A quoted word is a string, never split: the caller's message shows it whole ('"64x48"',
+     * not '"64') */
+    if (p.n && p.s[0] == '"')
+        return 0;
     for (i = 0; i + k <= p.n; i++) {
         if (memcmp(p.s + i, sep, k) == 0) {
             a->s = p.s;

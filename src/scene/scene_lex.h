@@ -66,7 +66,8 @@ typedef struct part {
 /* What rp_lex_decimal says of a number. */
 enum { NUM_OK, NUM_SYNTAX, NUM_RANGE, NUM_PRECISION };
 
-/* A word for a message: at most 40 bytes (cut at a character boundary), then "...". */
+/* A word for a message: at most 40 bytes shown (cut at a character boundary), then "...";
+ * invisible characters (a BOM, zero-width spaces, controls) as <U+XXXX>, invalid bytes as ?. */
 const char *rp_lex_show(const char *s, size_t n, char buf[64]);
 #define SHOW(t, buf) rp_lex_show((t).s, (t).n, buf)
 
