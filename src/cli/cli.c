@@ -834,6 +834,33 @@ static int empty_argument(int o, const char *arg, rp_error *err)
     return 0;
 }
 
+/* One option getopt_long returned (o, with optarg): into cli, or an error naming it
+ * (an unknown one, with the nearest long option where there is one). */
+static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
+{
+    int r;
+    if (o == ':')
+        return usage_error(err, "option '%s' needs an argument", argv[optind - 1]);
+    if ((r = empty_argument(o, optarg, err)))
+        return r;
+    r = setting_option(cli, o, optarg, err);
+    if (r < 0)
+        r = output_option(cli, o, optarg, argc, argv, err);
+    if (r < 0)
+        r = run_option(cli, o, optarg, err);
+    if (r >= 0)
+        return r;
+    if ((r = long_option_error(argv[optind - 1], optopt, err)))
+        return r;
+    if (optopt > 0 && optopt < 256)
+        return usage_error(err, "unknown option '-%c' (see rockpool --help)", optopt);
+    const char *arg = argv[optind - 1];
+    if (arg[0] == '-' && arg[1] == '-' && nearest_option(arg + 2))
+        return usage_error(err, "unknown option '%s' (did you mean --%s?)", arg,
+                           nearest_option(arg + 2));
+    return usage_error(err, "unknown option '%s' (see rockpool --help)", arg);
+}
+
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
 {
     int o, r;
@@ -854,29 +881,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     if ((r = rewrite_ffmpeg(argc, argv, err)))
         return r;
 
-    while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-        if (o == ':')
-            return usage_error(err, "option '%s' needs an argument", argv[optind - 1]);
-        if ((r = empty_argument(o, optarg, err)))
+    while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
+        if ((r = take_option(cli, o, argc, argv, err)))
             return r;
-        r = setting_option(cli, o, optarg, err);
-        if (r < 0)
-            r = output_option(cli, o, optarg, argc, argv, err);
-        if (r < 0)
-            r = run_option(cli, o, optarg, err);
-        if (r < 0 && (r = long_option_error(argv[optind - 1], optopt, err)) == 0)
-            r = -1;
-        if (r < 0 && optopt > 0 && optopt < 256)
-            return usage_error(err, "unknown option '-%c' (see rockpool --help)", optopt);
-        if (r < 0 && argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' &&
-            nearest_option(argv[optind - 1] + 2))
-            return usage_error(err, "unknown option '%s' (did you mean --%s?)", argv[optind - 1],
-                               nearest_option(argv[optind - 1] + 2));
-        if (r < 0)
-            return usage_error(err, "unknown option '%s' (see rockpool --help)", argv[optind - 1]);
-        if (r)
-            return r;
-    }
     if (optind < argc)
         cli->scene_path = argv[optind++];
     if (optind < argc)

@@ -115,12 +115,12 @@ enum rp_format rp_output_spec_format(const rp_output_spec *opts);
  * backend table's figures), for memory estimates. */
 double rp_output_cell_bytes(const rp_output_spec *opts, int threads);
 
-/** One path a run uses: what names it in messages ("-o", "--dump-heights", "the
- * background") and whether the run writes it. */
 /** Whether writing path writes where stdout goes: "-", or a name of the file stdout is
  * open on (/dev/stdout, /proc/self/fd/1, the file stdout is redirected to), /dev/null aside. */
 int rp_output_leads_to_stdout(const char *path);
 
+/** One path a run uses: what names it in messages ("-o", "--dump-heights", "the
+ * background") and whether the run writes it. */
 typedef struct rp_path_use {
     const char *path;
     const char *what;
