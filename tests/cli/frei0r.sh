@@ -440,14 +440,10 @@ if [ $san = 0 ]; then
     head -n 60 cli_walls.h >cli60.h
     check "melt: 60 frames" test "$(wc -l <melt.h)" -eq 60
     check "melt with 2 threads: the command line's frames" cmp -s melt.h cli60.h
-    # Two cuts of one clip played out of order (source frames 30..59, then 0..29), the
-    # filter on the clip with the sun's azimuth keyframed (parameter 6: 90 degrees, 180
-    # from source frame 30, discrete) and its elevation set (7: 40 degrees): the command
-    # line's frames of harbour with `light 90 40` and `light 180 40` in that order. The
-    # light changes per frame without rebuilding the simulation. (The plugin before the
-    # keyframeable parameters and whole checkpoints: 1 of 60 equal.)
-    cp "$TOP/examples/harbour.scene" .
-    cat >cuts.mlt <<'EOF'
+    # The head of the MLT projects below: a 320x180 30 fps profile and a 60-frame producer of
+    # bg320.png, open for its filter.
+    mlt_head_320() {
+        cat <<'EOF'
 <?xml version="1.0" encoding="utf-8"?>
 <mlt>
   <profile description="320x180 30" width="320" height="180" frame_rate_num="30"
@@ -456,6 +452,16 @@ if [ $san = 0 ]; then
   <producer id="bg" in="0" out="59">
     <property name="resource">bg320.png</property>
     <property name="length">60</property>
+EOF
+    }
+    # Two cuts of one clip played out of order (source frames 30..59, then 0..29), the
+    # filter on the clip with the sun's azimuth keyframed (parameter 6: 90 degrees, 180
+    # from source frame 30, discrete) and its elevation set (7: 40 degrees): the command
+    # line's frames of harbour with `light 90 40` and `light 180 40` in that order. The
+    # light changes per frame without rebuilding the simulation. (The plugin before the
+    # keyframeable parameters and whole checkpoints: 1 of 60 equal.)
+    cp "$TOP/examples/harbour.scene" .
+    { mlt_head_320; cat <<'EOF'; } >cuts.mlt
     <filter mlt_service="frei0r.rockpool">
       <property name="0">harbour.scene</property>
       <property name="6">0|=0.25;30|=0.5</property>
@@ -491,15 +497,7 @@ EOF
     # (Shotcut's type for a first keyframe) ramp the strength: 29 frames of neither.
     cp "$TOP/examples/rain.scene" .
     for typ in '|' ''; do
-        cat >strength$typ.mlt <<EOF
-<?xml version="1.0" encoding="utf-8"?>
-<mlt>
-  <profile description="320x180 30" width="320" height="180" frame_rate_num="30"
-    frame_rate_den="1" progressive="1" sample_aspect_num="1" sample_aspect_den="1"
-    display_aspect_num="16" display_aspect_den="9" colorspace="709"/>
-  <producer id="bg" in="0" out="59">
-    <property name="resource">bg320.png</property>
-    <property name="length">60</property>
+        { mlt_head_320; cat <<EOF; } >strength$typ.mlt
     <filter mlt_service="frei0r.rockpool">
       <property name="scene">rain.scene</property>
       <property name="strength">0$typ=0.5;30$typ=0.25</property>
