@@ -3,6 +3,7 @@
  * names the option. rockpool prints its own messages, never getopt's. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -567,6 +568,55 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
         cli->run.end = end < frames ? end : frames;
 }
 
+/* Keeps how the start (start 1) or the end (0) was written, when it is not the frame
+ * number messages name it by (--start N): the option and its argument, for rp_cli_said. */
+static void said(rp_cli *cli, int start, const char *opt, const char *arg, int other)
+{
+    char *to = start ? cli->start_said : cli->end_said;
+    size_t n = start ? sizeof cli->start_said : sizeof cli->end_said;
+    if (other)
+        snprintf(to, n, "%s %.40s%s", opt, arg, strlen(arg) > 40 ? "..." : "");
+    else
+        to[0] = '\0';
+}
+
+/* In msg, each "OPT N" (the whole number, not a prefix of another) becomes "SAID (WHAT N)". */
+static void name_as_said(char *msg, size_t size, const char *opt, int64_t n, const char *said,
+                         const char *what)
+{
+    char token[48], with[160], out[sizeof(((rp_error *)0)->msg)];
+    snprintf(token, sizeof token, "%s %" PRId64, opt, n);
+    snprintf(with, sizeof with, "%s (%s %" PRId64 ")", said, what, n);
+    size_t tlen = strlen(token), o = 0;
+    const char *p = msg;
+    if (!said[0] || size > sizeof out)
+        return;
+    while (*p && o + 1 < size) {
+        const char *hit = strstr(p, token);
+        int whole = hit && !isdigit((unsigned char)hit[tlen]) &&
+                    (hit == msg || hit[-1] == ' ' || hit[-1] == '(');
+        size_t keep = hit ? (size_t)(hit - p) + (whole ? 0 : tlen) : strlen(p);
+        o += (size_t)snprintf(out + o, size - o, "%.*s", (int)keep, p);
+        p += keep;
+        if (hit && whole && o + 1 < size) {
+            o += (size_t)snprintf(out + o, size - o, "%s", with);
+            p += tlen;
+        }
+        if (!hit || o >= size)
+            break;
+    }
+    if (o >= size)
+        o = size - 1;
+    out[o] = '\0';
+    memcpy(msg, out, o + 1);
+}
+
+void rp_cli_said(const rp_cli *cli, char *msg, size_t size)
+{
+    name_as_said(msg, size, "--start", cli->run.start, cli->start_said, "frame");
+    name_as_said(msg, size, "--end", cli->run.end, cli->end_said, "--end");
+}
+
 /* Options of time: the timeline's length and rate, and the frames to write (rockpool's own
  * spellings and FFmpeg's). Returns 0, a usage error (2, message in err), or -1 when o is not
  * one of them. */
@@ -609,6 +659,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         if (!r && t->is_frames)
             *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
         cli->times |= !t->is_frames;
+        said(cli, o == ARG_START, o == ARG_START ? "--start" : "--end", arg, !r && !t->is_frames);
         break;
     }
     case ARG_FRAME_RANGE: { /* "A-B" inclusive, or "A" alone: --start A --end B+1 */
@@ -628,6 +679,8 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         cli->run.end = b + 1;
         cli->start_at = (rp_cli_time){a, 1};
         cli->end_at = (rp_cli_time){b + 1, 1};
+        said(cli, 1, "--frame-range", arg, 1);
+        said(cli, 0, "--frame-range", arg, 1);
         break;
     }
     case ARG_SS:
@@ -640,6 +693,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
                 (o == ARG_SS ? cli->start_at : cli->end_at).value;
         cli->ss_given |= o == ARG_SS;
         cli->times = 1;
+        said(cli, o == ARG_SS, o == ARG_SS ? "-ss" : "-to", arg, 1);
         break;
     case ARG_VFRAMES:
         r = parse_int("-frames:v", arg, 0, RP_FRAMES_MAX, &cli->vframes, err);

@@ -35,6 +35,10 @@ typedef struct rp_cli {
     /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once
      * the frame rate is known (is_frames: a frame number, already in run.start/end). */
     rp_cli_time start_at, end_at;
+    /* The option and argument that set run.start and run.end as written ("--start 2s",
+     * "-to 11", "--frame-range 5-10"), for messages that name a frame the user did not
+     * write; empty for --start N and --end N (frame numbers, as messages name them). */
+    char start_said[64], end_said[64];
     int times; /* either is a time, or an end below is to be worked out */
     int again; /* a session is being made again (times, a chunk's tag): its warnings were said */
     /* FFmpeg's spellings: -ss given (then -t is a span from it, in span; value -1: none),
@@ -71,6 +75,12 @@ void rp_cli_free(rp_cli *cli);
  * end the run after -frames:v N frames or -ss S -t T, at most at the timeline's end
  * (frames long). */
 void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames);
+
+/** A message that names the range's frames as --start N or --end N where the command
+ * line wrote them otherwise (--start 2s, -to 11, --frame-range 5-10) names them as
+ * written too: "--start 2s (frame 60) is past the last frame ...", "--frame-range 5-10
+ * (--end 11) is past ...". Rewrites msg (size bytes) in place. */
+void rp_cli_said(const rp_cli *cli, char *msg, size_t size);
 
 /** The --help text. */
 void rp_cli_usage(FILE *f);

@@ -591,6 +591,8 @@ int main(int argc, char **argv)
     if (rp_scene_load_max(&scene, cli.scene_path, cli.run.max_memory, &err) ||
         rp_session_new(&session, scene, &cli.run, &err) ||
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
+        if (!err.has_diag) /* the range's frames as the command line wrote them */
+            rp_cli_said(&cli, err.msg, sizeof err.msg);
         status = fail(&err);
     } else if (warn_no_statements(&cli, scene), rp_session_summary(session, &sum),
                cli.job_id_print) {

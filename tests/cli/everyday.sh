@@ -64,6 +64,25 @@ frames "-ss 87f -frames:v 100: frames 87..89" "87 88 89" -ss 87f -frames:v 100
 expect_status "-ss 2.9 -to 100 (past the end): exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 2.9 \
     -to 100
 stderr_has "-to past the end: says so" "is past the last frame"
+# A range written otherwise than as frame numbers is named as written, with the frame it
+# means (h.scene: 90 frames at 30 fps; 4 s is frame 120, -to 100 is --end 3000,
+# --frame-range 85-95 is --end 96); it said '--start 120', which the command line never gave.
+stderr_has "-to past the end: -to as written, and its --end" \
+    "-to 100 (--end 3000) is past the last frame (the timeline has 90 frames)"
+expect_status "--start 4s past the end: exit 2" 2 "$ROCKPOOL" -q h.scene --hash --start 4s
+stderr_has "--start 4s: named as written, and its frame" \
+    "--start 4s (frame 120) is past the last frame (the timeline has 90 frames, 0 to 89)"
+expect_status "-ss 00:00:04 past the end: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 00:00:04
+stderr_has "-ss 00:00:04: named as written" "-ss 00:00:04 (frame 120) is past the last frame"
+expect_status "--frame-range 85-95 past the end: exit 2" 2 "$ROCKPOOL" -q h.scene --hash \
+    --frame-range 85-95
+stderr_has "--frame-range 85-95: named as written, and its --end" \
+    "--frame-range 85-95 (--end 96) is past the last frame (the timeline has 90 frames)"
+expect_status "-ss 2 -to 1: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 2 -to 1
+stderr_has "-ss 2 -to 1: both as written" "-ss 2 (frame 60) is past -to 1 (--end 30)"
+expect_status "--start 95 (a frame number): exit 2" 2 "$ROCKPOOL" -q h.scene --hash --start 95
+stderr_has "--start 95: as before, a frame number named as it is" \
+    "error: --start 95 is past the last frame (the timeline has 90 frames, 0 to 89)"
 frames "-ss 00:00:01 -vframes 3: frames 30..32" "30 31 32" -ss 00:00:01 -vframes 3
 frames "-ss 0:01.5 -frames 2: frames 45, 46" "45 46" -ss 0:01.5 -frames 2
 # --start and --end take the clock form -ss takes (rockpool(1)); it was refused there.
