@@ -179,7 +179,8 @@ enum rp_aov {
     RP_AOV_KINDS
 };
 
-/** An AOV kind by name ("height", "normal", "displacement"), or -1. */
+/** An AOV kind by name ("height", "normal", "displacement" or "caustics", as --aov takes
+ * them), or -1; rp_aov_name: a kind's name ("none" for a value that is no kind). */
 int rp_aov_from_name(const char *name);
 const char *rp_aov_name(enum rp_aov kind);
 

@@ -135,6 +135,22 @@ check "rockpool(3) documents the session API (rockpool.h's functions, at least 3
     grep -qE '^rockpool.3: ([3-9][0-9]|[0-9]{3}) functions, [1-9][0-9]* types' api-docs.txt
 check "rpcore(3) documents the core API (rpcore.h's functions, at least 30)" \
     grep -qE '^rpcore.3: ([3-9][0-9]|[0-9]{3}) functions, [1-9][0-9]* types' api-docs.txt
+# rp_settings_set's names (settings_set.c) are each an entry of rpcore(3)'s list: a tag at
+# the start of a rendered line (the list was once run together into one paragraph).
+MANWIDTH=100 man -l "$TOP/man/rpcore.3" 2>/dev/null >rpcore.txt
+names=$(sed -n '/^int rp_settings_set(/,/^}/p' "$TOP/src/scene/settings_set.c" |
+    grep -oE 'strcmp\(name, "[a-z]+"\)' | grep -oE '"[a-z]+"')
+check "rp_settings_set takes some names ($(echo $names))" test "$(echo "$names" | wc -l)" -ge 9
+for n in $names; do
+    check "rpcore(3) lists rp_settings_set's $n as an entry" grep -qE "^ +$n +[a-z0-9]" rpcore.txt
+done
+# rp_aov_from_name's entry in rockpool(3) names every kind of enum rp_aov, as --aov takes them.
+aov_entry=$(sed -n '/^\.BR rp_aov_from_name ()/,/^\.TP/p' "$TOP/man/rockpool.3" | tr '\n' ' ')
+for k in $(sed -n '/^enum rp_aov {/,/^}/p' "$TOP/include/rockpool.h" | grep -oE 'RP_AOV_[A-Z]+' |
+    grep -v KINDS | sed 's/RP_AOV_//' | tr 'A-Z' 'a-z'); do
+    check "rockpool(3): rp_aov_from_name names \"$k\"" grep -qF "\"$k\"" <<<"$aov_entry"
+    check "... and --aov takes $k" "$ROCKPOOL" -q -s 32x24 -n 1 --aov "$k" "a_${k}_%d.png" --hash
+done
 for page in rockpool.3 rpcore.3; do
     check "groff renders $page without a warning" \
         test -z "$(groff -man -Tutf8 -ww -z "$TOP/man/$page" 2>&1)"
