@@ -293,16 +293,19 @@ static void print_summary(const rp_summary *sum)
     else
         printf("fps:        %d/%d (%.3f)\n", s->fps, s->fps_den, fps);
     printf("frames:     %" PRId64 " (%.3f s)\n", sum->frames, sum->frames / fps);
-    if (sum->start > 0 || sum->end < sum->frames)
+    int64_t n = sum->end - sum->start;
+    if ((sum->start > 0 || sum->end < sum->frames) && n == 1)
+        printf("writes:     frame %" PRId64 " (1 frame, %.3f s from %.3f s)\n", sum->start, 1 / fps,
+               sum->start / fps);
+    else if (sum->start > 0 || sum->end < sum->frames)
         printf("writes:     frames %" PRId64 " to %" PRId64 " (%" PRId64 " frames, %.3f s from "
                "%.3f s)\n",
-               sum->start, sum->end - 1, sum->end - sum->start, (sum->end - sum->start) / fps,
-               sum->start / fps);
+               sum->start, sum->end - 1, n, n / fps, sum->start / fps);
     printf("preset:     %s\n", s->preset);
     printf("grid:       %dx%d cells\n", s->grid_w, s->grid_h);
     if (s->rate)
-        printf("rate:       %d steps/s (%.2f steps a frame), %" PRId64 " steps in all\n", s->rate,
-               s->rate / fps, sum->steps);
+        printf("rate:       %d steps/s (%.2f steps a frame), %" PRId64 " step%s in all\n", s->rate,
+               s->rate / fps, sum->steps, sum->steps == 1 ? "" : "s");
     else
         printf("rate:       one step a frame\n");
     if (s->viscosity_q16)

@@ -324,6 +324,14 @@ stderr_has "no -o: names the file and its frames" "rockpool: wrote rockpool.mp4 
 check "no -o: rockpool.mp4 has 3 frames (ffprobe)" test "$(probe rockpool.mp4 nb_read_frames)" = 3
 expect_status "no -o, one frame: exit 0" 0 "$ROCKPOOL" -y ../h.scene -n 1
 stderr_has "no -o, one frame: singular" "rockpool: wrote rockpool.mp4 (1 frame)"
+# --check's summary counts one as one too: a one-frame range is 'frame 3 (1 frame, ...)', and
+# a one-frame timeline's steps are not '1 steps' (it said 'frames 3 to 3 (1 frames, ...)').
+"$ROCKPOOL" ../h.scene -n 10 --frame-range 3 --check >one.out 2>&1
+check "--check, one frame written: 'writes: frame 3 (1 frame, 0.033 s from 0.100 s)'" \
+    grep -qx 'writes: *frame 3 (1 frame, 0.033 s from 0.100 s)' one.out
+"$ROCKPOOL" ../h.scene -n 1 --check >>one.out 2>&1
+check "--check: no '1 frames' or '1 steps'" sh -c "! grep -E '(^|[^0-9.])1 (frames|steps)' one.out"
+check "... and still 'N steps in all' for more" grep -qE ' [0-9]*[02-9] steps in all' one.out
 expect_status "no -o, -q: exit 0" 0 "$ROCKPOOL" -q -y ../h.scene -n 3
 check "no -o, -q: silent" test ! -s "$WORK/err"
 expect_status "-o given: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -o named.mp4
