@@ -243,12 +243,17 @@ static void print_diag(const rp_diag *d)
 }
 
 /* Print a library error; return the exit status it maps to. */
+/* The command line, once parsed: messages name the range's frames as it wrote them. */
+static const rp_cli *said_by;
+
 static int fail(const rp_error *err)
 {
     if (err->code == RP_ERR_INTERRUPTED || stop_signal)
         return stop_signal ? 128 + stop_signal : EXIT_SIGINT;
     static rp_error shown; /* a copy, cleaned for the terminal */
     shown = *err;
+    if (said_by && !shown.has_diag)
+        rp_cli_said(said_by, shown.msg, sizeof shown.msg);
     clean(shown.msg);
     clean(shown.diag.file);
     clean(shown.diag.msg);
@@ -564,6 +569,7 @@ int main(int argc, char **argv)
         rp_cli_free(&cli);
         return err.bad_input ? usage_fail("%s", err.msg) : fail(&err);
     }
+    said_by = &cli;
     if (cli.help || cli.version) {
         cli.help ? rp_cli_usage(stdout) : (void)printf("rockpool %s\n", RP_VERSION);
         rp_cli_free(&cli);
@@ -594,8 +600,6 @@ int main(int argc, char **argv)
     if (rp_scene_load_max(&scene, cli.scene_path, cli.run.max_memory, &err) ||
         rp_session_new(&session, scene, &cli.run, &err) ||
         (cli.times && resolve_times(&cli, scene, &session, &err))) {
-        if (!err.has_diag) /* the range's frames as the command line wrote them */
-            rp_cli_said(&cli, err.msg, sizeof err.msg);
         status = fail(&err);
     } else if (warn_no_statements(&cli, scene), rp_session_summary(session, &sum),
                cli.job_id_print) {

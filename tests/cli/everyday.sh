@@ -80,6 +80,12 @@ stderr_has "--frame-range 85-95: named as written, and its --end" \
     "--frame-range 85-95 (--end 96) is past the last frame (the timeline has 90 frames)"
 expect_status "-ss 2 -to 1: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 2 -to 1
 stderr_has "-ss 2 -to 1: both as written" "-ss 2 (frame 60) is past -to 1 (--end 30)"
+# ... also where the session finds it later: a checkpoint of frame 59's end loaded at an
+# earlier --start given as a time (0.5 s is frame 15)
+"$ROCKPOOL" -q h.scene -n 60 --save-state h60.bin --hash >/dev/null
+expect_status "--load-state past --start 0.5s: exit 2" 2 "$ROCKPOOL" -q h.scene \
+    --load-state h60.bin --start 0.5s --hash
+stderr_has "... names --start 0.5s as written, and its frame" "after --start 0.5s (frame 15): give"
 expect_status "--start 95 (a frame number): exit 2" 2 "$ROCKPOOL" -q h.scene --hash --start 95
 stderr_has "--start 95: as before, a frame number named as it is" \
     "error: --start 95 is past the last frame (the timeline has 90 frames, 0 to 89)"
