@@ -34,12 +34,31 @@
 #SBATCH --time=02:00:00
 set -euo pipefail
 
-usage="usage: slurm-array.sh SCENE OUTPUT [ROCKPOOL OPTION]..."
-scene=${1:?$usage}
-output=${2:?$usage}
+die() { echo "slurm-array.sh: error: $*" >&2; exit "${status:-1}"; }
+case ${1:-} in
+-h | --help)
+    cat <<'USAGE'
+Usage: sbatch --array=0-15 slurm-array.sh SCENE OUTPUT [ROCKPOOL OPTION]...
+       JOIN=1 slurm-array.sh SCENE OUTPUT [ROCKPOOL OPTION]...
+Render a rockpool clip as a Slurm array job, one chunk per task (the array's
+range, or CHUNKS, is the chunk count), then join the chunks without re-encoding:
+JOIN=1, by hand or as a job (sbatch --dependency=afterok:JOBID
+--kill-on-invalid-dep=yes --export=ALL,JOIN=1 slurm-array.sh ...). OUTPUT is a
+video (.mp4 .mkv .mov .webm), a framemd5 file or a PNG pattern
+(frames/f_%05d.png); the OPTIONs are rockpool's, the same for the tasks and the
+join. Side outputs and -o are refused. The comment at the top of this script
+says more.
+Exit status: 0 done, 1 failed, 2 bad usage.
+USAGE
+    exit 0
+    ;;
+esac
+[ $# -ge 2 ] || status=2 die "give SCENE and OUTPUT: slurm-array.sh SCENE OUTPUT" \
+    "[ROCKPOOL OPTION]... (see --help)"
+scene=$1
+output=$2
 shift 2
 opts=("$@")
-die() { echo "slurm-array.sh: error: $*" >&2; exit "${status:-1}"; }
 
 # rockpool and rockpool-join: ROCKPOOL, PATH, or the repository's build (sbatch runs a copy
 # of this script, so the repository is looked for from the submit directory too).

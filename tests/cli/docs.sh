@@ -208,6 +208,19 @@ done
 check "--help: no line over 80 columns ($(awk '{ if (length($0) > m) m = length($0) } END { print m }' help.txt) at most)" \
     awk 'length($0) > 80 { bad = 1 } END { exit bad }' help.txt
 check "--help: the dump is the grid's cells" grep -q -- '--dump-heights.*grid' help.txt
+# ... and so do the scripts' (README: every script in scripts/ prints its usage with --help),
+# and examples/slurm-array.sh's, the farm's other entry point.
+for s in "$TOP"/scripts/* "$TOP/examples/slurm-array.sh"; do
+    n=${s#"$TOP"/}
+    "$s" --help >shelp.txt 2>&1
+    check "$n --help: exit 0" test $? -eq 0
+    check "$n --help: a usage line" grep -qi '^usage: ' shelp.txt
+    check "$n --help: no line over 80 columns ($(awk '{ if (length($0) > m) m = length($0) } END { print m }' shelp.txt) at most)" \
+        awk 'length($0) > 80 { bad = 1 } END { exit bad }' shelp.txt
+done
+"$TOP/examples/slurm-array.sh" >shelp.txt 2>&1
+check "slurm-array.sh without SCENE and OUTPUT: exit 2, bad usage (it was 1)" test $? -eq 2
+check "... saying what to give" grep -q '^slurm-array.sh: error: give SCENE and OUTPUT' shelp.txt
 
 # ---- the ERRORS examples of rockpool-scene(5) and rockpool-frei0r(7) are what rockpool prints
 # man_has PAGE LINE: the page holds LINE as a whole line.
