@@ -24,6 +24,18 @@ while read -r o; do
     check "rockpool(1) has an entry for $o" grep -qE -- "$o([^a-z0-9-]|$)" tags
 done <opts
 
+# ---- every ending -o guesses a format from is in rockpool(1)'s -o entry -------------------
+# The endings as the program lists them when it cannot tell (output.c's backends).
+"$ROCKPOOL" -q -s 32x24 -n 1 -o x.unknown 2>ext.err
+exts=$(grep -o 'a path ending in [^(]*' ext.err | grep -oE '\.[a-z0-9]+')
+check "the program lists the endings it guesses ($(echo $exts))" test "$(echo "$exts" | wc -l)" -ge 10
+o_entry=$(awk '/^\.SH OPTIONS/ { o = 1 } o && /^\.TP/ { n++ } o && n == 1' "$TOP/man/rockpool.1")
+for e in $exts; do
+    check "rockpool(1) -o names $e" grep -qF "\\fB$e\\fR" <<<"${o_entry//out.mp4/.mp4}"
+    [ "$e" = .png ] && continue
+    check "... and -o x$e is taken (--check)" "$ROCKPOOL" -q -s 32x24 -n 1 -o "x$e" --check
+done
+
 # ---- the man pages' version is VERSION ----------------------------------------------------
 # Built into a build tree of the test's own: make's rule, from man/ and VERSION.
 make -s -C "$TOP" BUILD="$WORK/b" "$WORK/b/man/rockpool.1" "$WORK/b/man/rockpool-scene.5" \
