@@ -36,6 +36,39 @@ for e in $exts; do
     check "... and -o x$e is taken (--check)" "$ROCKPOOL" -q -s 32x24 -n 1 -o "x$e" --check
 done
 
+# ---- FFmpeg with the plugin: the README's and the pages' MP4 examples are playable --------
+# Each ffmpeg command with frei0r=rockpool that writes an MP4 (backslash lines joined)
+# converts to yuv420p after the filter: without it libx264 gets RGBA and writes yuv444p
+# (High 4:4:4), which browsers and phones refuse (rockpool-frei0r(7) HOSTS).
+python3 - "$TOP" >frei0r-mp4.txt <<'PY'
+import re, sys
+top = sys.argv[1]
+for name in ('README.md', 'man/rockpool-frei0r.7', 'man/rockpool.1'):
+    text = open(f'{top}/{name}').read().replace('\\e\n', ' ').replace('\\\n', ' ')
+    for line in text.split('\n'):
+        line = line.replace('\\-', '-')
+        if 'frei0r=rockpool:' in line and 'ffmpeg' in line and re.search(r'\.mp4\s*$', line):
+            print(('ok ' if 'format=yuv420p' in line else 'BAD ') + name + ': ' +
+                  ' '.join(line.split()))
+PY
+check "the pages show ffmpeg with the plugin writing MP4 ($(grep -c . frei0r-mp4.txt))" \
+    test "$(grep -c . frei0r-mp4.txt)" -ge 3
+while read -r verdict where; do
+    check "${where%%:*}: format=yuv420p after the filter (${where#*: })" test "$verdict" = ok
+done <frei0r-mp4.txt
+# README's first one, run as written (build/ the build directory): H.264 yuv420p (ffprobe)
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30 -t 0.5 -c:v libx264 -pix_fmt yuv420p \
+    clip.mp4
+mkdir -p build examples
+ln -s "$(dirname "$ROCKPOOL")/frei0r" build/frei0r
+cp "$TOP/examples/rain.scene" examples/
+readme_cmd=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$TOP/README.md" |
+    grep -m 1 '^ *FREI0R_PATH=build/frei0r ffmpeg -i clip.mp4 ')
+bash -c "$readme_cmd -v error -y" 2>frei0r.err
+check "README's ffmpeg -vf frei0r=rockpool example: out.mp4 is h264,yuv420p (ffprobe)" \
+    test "$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,pix_fmt \
+    -of csv=p=0 out.mp4 2>/dev/null)" = h264,yuv420p
+
 # ---- the man pages' version is VERSION ----------------------------------------------------
 # Built into a build tree of the test's own: make's rule, from man/ and VERSION.
 make -s -C "$TOP" BUILD="$WORK/b" "$WORK/b/man/rockpool.1" "$WORK/b/man/rockpool-scene.5" \
