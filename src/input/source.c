@@ -2,6 +2,7 @@
 #include "input/source.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,12 +21,14 @@ struct rp_source {
 };
 
 /* A video's display size: the stored width times its sample aspect ratio (rounded, halves
- * up), so that its pixels become square; the height as stored. */
+ * up), so that its pixels become square; the height as stored. A width past INT_MAX (a
+ * sample aspect ratio of millions) is INT_MAX, which is over every limit. */
 static int display_width(int w, int sar_num, int sar_den)
 {
     if (sar_num <= 0 || sar_den <= 0)
         return w;
-    return (int)(((int64_t)w * sar_num * 2 + sar_den) / (2 * (int64_t)sar_den));
+    int64_t d = ((int64_t)w * sar_num * 2 + sar_den) / (2 * (int64_t)sar_den);
+    return d > INT_MAX ? INT_MAX : (int)d;
 }
 
 /* A path that names nothing is said as such, before it is taken for a video or an image
@@ -74,6 +77,11 @@ int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, 
         err->bad_input = 1; /* out of memory too: the image is refused, whatever the reason */
         return err->code = RP_ERR_FORMAT;
     }
+    return RP_OK;
+}
+
+int rp_source_size_usable(const char *path, const rp_source_info *info, rp_error *err)
+{
     if (info->width > RP_MAX_SIDE || info->height > RP_MAX_SIDE)
         return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                             "%s: %s is %dx%d, over the %d per side limit: give %s", path,

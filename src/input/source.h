@@ -22,9 +22,15 @@ typedef struct rp_source_info {
 } rp_source_info;
 
 /** Probe the background at path (not ""). Errors (bad_input, RP_ERR_NOMEM runtime): the
- * image's or the video's own, and RP_ERR_TOO_LARGE past RP_MAX_SIDE per side or for a
- * video whose header size needs more than max_memory (0 = no limit) to decode. */
+ * image's or the video's own, and RP_ERR_TOO_LARGE for an image past RP_MAX_SIDE per side
+ * or a video whose header size needs more than max_memory (0 = no limit) to decode. A
+ * video's display size (info->width, its pixels made square) may be over RP_MAX_SIDE: it
+ * matters only where it becomes the run's size (rp_source_size_usable). */
 int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, rp_error *err);
+
+/** Whether the probed size can be the run's size (no size given): RP_ERR_TOO_LARGE
+ * (bad_input) past RP_MAX_SIDE per side, naming path and the option that gives a size. */
+int rp_source_size_usable(const char *path, const rp_source_info *info, rp_error *err);
 
 /** Open the background at path ("" = the built-in texture) for width x height RGB24
  * frames, drawn with `fit` (enum rp_fit: stretch, cover, contain) when the aspects differ;

@@ -325,6 +325,12 @@ static int resolve_settings(rp_session *se, rp_error *err)
                  s.background, bg.hdr);
         se->run->warn(se->run->warn_ctx, msg);
     }
+    /* A video's display size (an anamorphic one can be over the limit) is checked only
+     * where it becomes the run's size. */
+    if (s.background[0] && !sized && (r = rp_source_size_usable(s.background, &bg, err))) {
+        rp_settings_free(&merged);
+        return background_fail(se, r, err);
+    }
     rp_settings_free(&merged); /* s.background pointed into it: not used below */
     if (!sized && bg.width) {
         w = bg.width;

@@ -653,3 +653,32 @@ for k in $(seq 3 14); do # packet k of the first GOPs (not the keyframe), 3 byte
     stderr_has "... says so" "cannot decode the video frame at"
 done
 check "... damage reported by ffmpeg in at least 3 of 12 packets ($reported)" test $reported -ge 3
+
+# ---- an anamorphic clip whose display width is over 16384 (96x64 stored, pixels 200:1, so
+# 19200x64 shown) is usable where a size is given: it was refused with "give --size" even
+# with -s or the scene's size. Without a size it is refused as before, naming --size -------
+gen -f lavfi -i color=c=0x3060a0:size=96x64:rate=10:duration=0.5 -pix_fmt yuv444p \
+    -f yuv4mpegpipe wide1.y4m
+sed '1s/ A1:1 / A200:1 /' wide1.y4m >wide.y4m
+check "an anamorphic clip (pixels 200:1 for ffprobe)" test "$(ffprobe -v error \
+    -show_entries stream=sample_aspect_ratio -of csv=p=0 wide.y4m)" = 200:1
+printf 'size 64x36\nfps 10\n' >sized.scene
+rm -f out.png
+expect_status "a clip shown 19200x64 with -s 64x36: rendered" 0 "$ROCKPOOL" -q flat.scene \
+    -s 64x36 -i wide.y4m -o out.png -n 1
+# its picture is one colour, so any crop of it is that colour: ffmpeg's decode of the clip
+ffmpeg -v error -i wide1.y4m -frames:v 1 -f rawvideo -pix_fmt rgb24 - | od -An -v -tu1 -w3 |
+    sort -u >wide.theirs
+ffmpeg -v error -i out.png -f rawvideo -pix_fmt rgb24 - | od -An -v -tu1 -w3 | sort -u >wide.ours
+check "... every pixel the clip's one colour (ffmpeg's decode: $(head -1 wide.theirs))" \
+    bash -c 'test "$(wc -l <"$1")" = 1 && read -r a b c <"$1" && read -r x y z <"$2" &&
+        for d in $((a - x)) $((b - y)) $((c - z)); do [ ${d#-} -le 2 ] || exit 1; done' \
+    _ wide.ours wide.theirs
+rm -f out.png
+expect_status "... and with the scene's size (size 64x36): rendered" 0 "$ROCKPOOL" -q sized.scene \
+    -i wide.y4m -o out.png -n 1
+rm -f out.png
+expect_status "... without a size: exit 2" 2 "$ROCKPOOL" -q flat.scene -i wide.y4m -o out.png -n 1
+stderr_has "... naming the size and --size" \
+    "wide.y4m: video is 19200x64, over the 16384 per side limit: give --size"
+nothing_written "... and writes nothing"
