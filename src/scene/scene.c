@@ -1150,12 +1150,13 @@ static int parse_event(parser *ps)
         } else {
             ret = event_wall(ps, &ev);
             ps->sc->stats.walls++;
+            /* ret, not return: a wall mask's path is freed below */
             if (!ret && ev.is_span != (ev.along != 0))
-                return rp_lex_fail(ps, t.col,
-                                   ev.along ? "a wall along a path needs a span, like 'at "
-                                              "0s..6s wall circle along P R'"
-                                            : "wall takes a single time, not a span (a wall that "
-                                              "moves goes along a path)");
+                ret = rp_lex_fail(ps, t.col,
+                                  ev.along ? "a wall along a path needs a span, like 'at "
+                                             "0s..6s wall circle along P R'"
+                                           : "wall takes a single time, not a span (a wall that "
+                                             "moves goes along a path)");
         }
     } else if (rp_lex_is(a, "emit")) {
         if (!ev.is_span)
