@@ -27,6 +27,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
@@ -608,6 +609,35 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
                                                      : "");
 }
 
+/* A picture to be shown rotated or mirrored (a JPEG's EXIF orientation, which FFmpeg gives
+ * as the frame's display matrix: a phone's portrait photo is stored on its side) is
+ * refused, as a rotated video is, never drawn on its side. */
+static int check_orientation(const char *path, const AVFrame *frame, rp_error *err)
+{
+    const AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_DISPLAYMATRIX);
+    const int32_t *m;
+    double angle;
+
+    if (!sd || sd->size < 9 * sizeof(int32_t))
+        return RP_OK;
+    m = (const int32_t *)sd->data;
+    angle = av_display_rotation_get(m);
+    /* Identity: a = d = 1.0 (16.16), b = c = 0 */
+    if (m[0] == 1 << 16 && m[1] == 0 && m[3] == 0 && m[4] == 1 << 16)
+        return RP_OK;
+    if ((int64_t)m[0] * m[4] - (int64_t)m[1] * m[3] < 0)
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "image '%s' is stored mirrored (its EXIF orientation): rockpool does "
+                            "not flip pictures; make an upright copy first (ffmpeg -i IN OUT.png "
+                            "turns it upright)",
+                            path);
+    return rp_error_set(err, RP_ERR_FORMAT, 1,
+                        "image '%s' is to be shown rotated by %.0f degrees (its EXIF "
+                        "orientation): rockpool does not rotate pictures; make an upright copy "
+                        "first (ffmpeg -i IN OUT.png turns it upright)",
+                        path, angle < 0 ? -angle : angle);
+}
+
 static int decode_first(const char *path, image_dims *dims, image_cost *cost, AVFrame **pframe,
                         rp_error *err)
 {
@@ -644,6 +674,8 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
         ret = decode_failure(path, codec, dims, AVERROR_INVALIDDATA, err);
         goto done;
     }
+    if ((ret = check_orientation(path, frame, err)))
+        goto done;
     *pframe = frame;
     frame = NULL;
     ret = RP_OK;

@@ -44,3 +44,51 @@ expect_status "a MOV of TIFF frames is a video background (exit 0)" 0 \
 check "a MOV of TIFF frames gives the FFV1 copy's frames" cmp -s out vref.hash
 check "the video background moves (its frames differ from the still's)" \
     test "$(sort -u -k2 vref.hash | wc -l)" -eq 6
+
+# ---- a photo whose EXIF orientation says to turn it (a phone's portrait photo is stored on
+# its side) is refused, as a rotated video is: it was drawn on its side, exit 0. Orientation
+# 1 (upright) gives the plain JPEG's frames -------------------------------------------------
+ffmpeg -v error -i pic.png -q:v 2 pic.jpg
+# exif_jpeg IN OUT N: IN with an EXIF APP1 segment (TIFF IFD0: Orientation = N) after SOI
+exif_jpeg() {
+    python3 - "$@" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+tiff = b"II*\0" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, int(sys.argv[3]), 0) \
+    + struct.pack("<I", 0)
+app1 = b"Exif\0\0" + tiff
+open(sys.argv[2], "wb").write(d[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + d[2:])
+PY
+}
+"$ROCKPOOL" -q b.scene -i pic.jpg --hash >jpg.hash
+for o in 1 2 3 4 5 6 7 8; do
+    exif_jpeg pic.jpg "o$o.jpg" "$o"
+    # the orientation as FFmpeg's decoder reads it from the file
+    got=$(ffprobe -v error -show_entries frame_tags=Orientation -of csv=p=0 "o$o.jpg" | tr -d ' ,')
+    check "ffprobe reads o$o.jpg's EXIF orientation as $o ($got)" test "$got" = "$o"
+    if [ "$o" = 1 ]; then
+        expect_status "EXIF orientation 1 (upright): rendered" 0 "$ROCKPOOL" -q b.scene \
+            -i o1.jpg --hash
+        check "... the plain JPEG's frames" cmp -s out jpg.hash
+        continue
+    fi
+    case $o in 2 | 4 | 5 | 7) what="is stored mirrored (its EXIF orientation)" ;;
+    3) what="is to be shown rotated by 180 degrees (its EXIF orientation)" ;;
+    *) what="is to be shown rotated by 90 degrees (its EXIF orientation)" ;;
+    esac
+    expect_status "EXIF orientation $o: refused (exit 2)" 2 "$ROCKPOOL" -q b.scene -i "o$o.jpg" \
+        -o "o$o.mp4"
+    stderr_has "... naming the file and why" "image 'o$o.jpg' $what"
+    check "... no output" test ! -e "o$o.mp4"
+done
+check "ffmpeg turns orientation 6 upright (90x160)" test "$(ffmpeg -v error -i o6.jpg \
+    -frames:v 1 -f image2 -c:v png - | ffprobe -v error -show_entries stream=width,height \
+    -of csv=s=x:p=0 -)" = 90x160
+mkdir -p m
+cp o6.jpg m/mask.jpg
+printf 'size 160x90\nduration 2f\nat 0s wall mask mask.jpg\n' >m/w.scene
+expect_status "a wall mask with EXIF orientation 6: refused (exit 2)" 2 "$ROCKPOOL" -q m/w.scene \
+    -o w.mp4
+stderr_has "... at the scene's line" "w.scene:3:"
+stderr_has "... saying why" "is to be shown rotated by 90 degrees"
+check "... no output" test ! -e w.mp4
