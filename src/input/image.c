@@ -76,6 +76,12 @@ typedef struct image_dims {
     int64_t max_frame;   /* the budget left for the frame (0: only the fixed limits) */
     int64_t max_bytes;   /* the caller's budget for the whole load (0: none) */
     int64_t out_bytes;   /* what the load allocates after decoding (scaled copies) */
+    /* libavcodec's own execute2, which job_execute2 runs the decoder's jobs through, and
+     * the first error a job returned (a block of the picture not decoded) */
+    int (*execute2)(AVCodecContext *c,
+                    int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr), void *arg,
+                    int *ret, int count);
+    int job_error;
 } image_dims;
 
 static const char *fmt_name(int format)
@@ -521,8 +527,38 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
     return RP_OK;
 }
 
+/* A job of the decoder's (a block or a slice of the picture) run by job_execute2: the
+ * decoder's function and argument, and the dims whose job_error a failure sets. */
+typedef struct image_job {
+    int (*func)(AVCodecContext *c, void *arg, int jobnr, int threadnr);
+    void *arg;
+    image_dims *dims;
+} image_job;
+
+static int job_run(AVCodecContext *c, void *arg, int jobnr, int threadnr)
+{
+    const image_job *job = arg;
+    int r = job->func(c, job->arg, jobnr, threadnr);
+    if (r < 0 && !job->dims->job_error)
+        job->dims->job_error = r;
+    return r;
+}
+
+/* Decoders split a picture into jobs run through execute2, and some drop a job's error
+ * (FFmpeg's OpenEXR decoder with a block past the end of a file cut short: the block left
+ * black, exit 0): every job's error is kept here, and the picture refused as damaged. The
+ * jobs still run in libavcodec's own execute2 (one thread here, see open_decoder). */
+static int job_execute2(AVCodecContext *c,
+                        int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr),
+                        void *arg, int *ret, int count)
+{
+    image_dims *d = c->opaque;
+    image_job job = {func, arg, d};
+    return d->execute2(c, job_run, &job, ret, count);
+}
+
 /* A decoder for the stream whose buffers go through get_buffer (which sizes and refuses
- * them against dims): an FFmpeg error code, or 0. */
+ * them against dims) and whose jobs go through job_execute2: an FFmpeg error code, or 0. */
 static int open_decoder(AVCodecContext **dec, const AVCodec *codec, const AVFormatContext *fc,
                         int index, image_dims *dims)
 {
@@ -534,7 +570,12 @@ static int open_decoder(AVCodecContext **dec, const AVCodec *codec, const AVForm
                                .get_buffer2 = get_buffer,
                                .opaque = dims,
                                .max_pixels = IMAGE_MAX_PIXELS};
-    return rp_demux_open_decoder(dec, fc, index, codec, &o);
+    int ret = rp_demux_open_decoder(dec, fc, index, codec, &o);
+    if (ret >= 0 && (*dec)->execute2) {
+        dims->execute2 = (*dec)->execute2;
+        (*dec)->execute2 = job_execute2;
+    }
+    return ret;
 }
 
 /* Feed packets of stream index until the first frame comes out (or, probing, until
@@ -659,7 +700,8 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
         goto done;
     }
     if ((ret = open_decoder(&dec, codec, fc, index, dims)) < 0 ||
-        (ret = receive_first(fc, dec, index, pkt, frame, dims)) < 0) {
+        (ret = receive_first(fc, dec, index, pkt, frame, dims)) < 0 ||
+        (dims->job_error && !dims->probe_only && (ret = dims->job_error) < 0)) {
         ret = decode_failure(path, codec, dims, ret, err);
         goto done;
     }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # backgrounds.sh - the pictures a user brings as -i: every still format FFmpeg writes is read
 # (TIFF too, raw or LZW, deflate or PackBits compressed, and TIFF frames in a MOV), and gives
-# the frames the same picture gives as a PNG or as a lossless FFV1 video; a TIFF cut short is
-# still refused (exit 2, no output).
+# the frames the same picture gives as a PNG or as a lossless FFV1 video; a TIFF or an OpenEXR
+# cut short is still refused (exit 2, no output), and so is a photo whose EXIF orientation
+# says to turn it.
 # The oracle is FFmpeg: it converts each file to the reference format itself.
 source "$(dirname "$0")/lib.sh"
 
@@ -92,3 +93,17 @@ expect_status "a wall mask with EXIF orientation 6: refused (exit 2)" 2 "$ROCKPO
 stderr_has "... at the scene's line" "w.scene:3:"
 stderr_has "... saying why" "is to be shown rotated by 90 degrees"
 check "... no output" test ! -e w.mp4
+
+# ---- an OpenEXR cut short is refused: FFmpeg's EXR decoder drops the error of each block
+# past the cut, and the picture rendered black below it, exit 0 -------------------------------
+ffmpeg -v error -i pic.png -pix_fmt gbrpf32le -compression zip1 pic.exr
+expect_status "a whole OpenEXR background: rendered" 0 "$ROCKPOOL" -q b.scene -i pic.exr --hash
+size=$(stat -c %s pic.exr)
+for pc in 10 50 90 99; do
+    head -c $((size * pc / 100)) pic.exr >"cut$pc.exr"
+    expect_status "the EXR cut at $pc%: refused (exit 2)" 2 "$ROCKPOOL" -q b.scene \
+        -i "cut$pc.exr" -o "cut$pc.mp4"
+    stderr_has "... naming the file, damaged or cut short" \
+        "cannot decode image 'cut$pc.exr' (exr): Invalid data found when processing input (damaged, or cut short)"
+    check "... no output" test ! -e "cut$pc.mp4"
+done
