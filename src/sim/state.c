@@ -188,9 +188,15 @@ int rp_state_read(FILE *f, rp_water *w, int64_t *frame, uint64_t *key, uint64_t 
     int r = RP_ERR_FORMAT;
 
     size_t got = fread(head, 1, sizeof head, f);
-    if (got != sizeof head || memcmp(head, magic, 8)) {
+    if (got == 0)
+        return rp_error_set(err, RP_ERR_FORMAT, 1, "the state file is empty");
+    if (memcmp(head, magic, got < 8 ? got : 8))
         return rp_error_set(err, RP_ERR_FORMAT, 1, "not a rockpool state file");
-    }
+    /* the magic, or as much of it as there is: a state cut short in its header */
+    if (got != sizeof head)
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "state file is truncated (%zu bytes; its header alone is %d)", got,
+                            HEAD);
     if (get32(head + 8) < RP_STATE_VERSION) {
         return rp_error_set(err, RP_ERR_FORMAT, 1,
                             "state made by an older rockpool (state format %u; this rockpool "

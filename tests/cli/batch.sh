@@ -55,7 +55,7 @@ expect_status "state past --start: the frame before the one it names is refused"
 head -c 20 s20.state >short.state
 expect_status "truncated state is exit 2" 2 "$ROCKPOOL" "$scene" "${opts[@]}" --start 20 \
     --load-state short.state -f framemd5 -o x.md5
-stderr_has "truncated state message" "not a rockpool state file"
+stderr_has "truncated state message" "short.state: state file is truncated (20 bytes; its header alone is 48)"
 expect_status "state of another size is exit 2" 2 "$ROCKPOOL" "$scene" -q -s 64x80 -n 40 \
     --start 20 --load-state s20.state -f framemd5 -o x.md5 --preset elias
 stderr_has "other-size state message" "state is for 640x360, this run is 64x80"

@@ -351,6 +351,18 @@ d[8:12] = struct.pack("<I", 1)
 open("old.bin", "wb").write(bytes(d))
 PY
 refused "state of format 1" 2 "made by an older rockpool" s.scene --start 2 --load-state old.bin -f framemd5 -o /dev/null
+# A state cut short in its 48-byte header (its magic intact) is called truncated, as one cut
+# later is; it was "not a rockpool state file". An empty one is said to be empty.
+for cut in 5 20 47 100; do
+    head -c $cut st.bin >cut.bin
+    case $cut in 100) what="state file is truncated" ;;
+    *) what="cut.bin: state file is truncated ($cut bytes; its header alone is 48)" ;;
+    esac
+    refused "state cut at $cut bytes" 2 "$what" s.scene --start 2 --load-state cut.bin -f framemd5 -o /dev/null
+done
+: >cut.bin
+refused "an empty state" 2 "cut.bin: the state file is empty" s.scene --start 2 --load-state cut.bin -f framemd5 -o /dev/null
+rm -f cut.bin
 
 # Out of memory inside the encoder (a ulimit): x264 logs a failed malloc and FFmpeg calls
 # it "Generic error in an external library"; the message says what that likely means, the
