@@ -3,7 +3,8 @@
 # (TIFF too, raw or LZW, deflate or PackBits compressed, and TIFF frames in a MOV), and gives
 # the frames the same picture gives as a PNG or as a lossless FFV1 video; a TIFF or an OpenEXR
 # cut short is still refused (exit 2, no output), and so is a photo whose EXIF orientation
-# says to turn it.
+# says to turn it; and a background gives the same frames when FFmpeg is held to its plain C
+# code or to SSE2, as on another machine.
 # The oracle is FFmpeg: it converts each file to the reference format itself.
 source "$(dirname "$0")/lib.sh"
 
@@ -107,3 +108,48 @@ for pc in 10 50 90 99; do
         "cannot decode image 'cut$pc.exr' (exr): Invalid data found when processing input (damaged, or cut short)"
     check "... no output" test ! -e "cut$pc.mp4"
 done
+
+# ---- FFmpeg's CPU paths -----------------------------------------------------------------------
+# The same frames on any machine: libswscale, which converts and scales every background, has
+# SIMD code chosen by the CPU, and rockpool asks it for its bit-exact results (SWS_BITEXACT,
+# SWS_ACCURATE_RND). A library preloaded into rockpool holds FFmpeg to its plain C code
+# (av_force_cpu_flags(0)), as on a CPU without SSE, or to SSE2 at most (an old x86-64): a
+# JPEG (YUV 4:2:0, 1001x777, scaled down and up) and an H.264 clip (YUV 4:2:0, 200x112) give
+# the frames they give with every CPU feature. Without those two flags the YUV backgrounds'
+# frames differ between the CPU paths. (Not under the sanitizers: their runtime must be the
+# first library loaded.)
+if nm "$ROCKPOOL" 2>/dev/null | grep -q __asan_init; then
+    echo "[ SKIPPED  ] FFmpeg held to its C code: a preloaded library cannot come before the sanitizers' runtime"
+elif ! avutil_flags=$(pkg-config --cflags --libs libavutil 2>/dev/null); then
+    echo "[ SKIPPED  ] FFmpeg held to its C code: no pkg-config data for libavutil"
+else
+    # FORCE_CPU: the flags (decimal; 0 = none); the flags in force are written to FORCE_CPU_OUT
+    printf '%s\n' '#include <libavutil/cpu.h>' '#include <stdio.h>' '#include <stdlib.h>' \
+        '__attribute__((constructor)) static void force(void)' \
+        '{ const char *s = getenv("FORCE_CPU"), *o = getenv("FORCE_CPU_OUT"); FILE *f;' \
+        '  av_force_cpu_flags(s ? atoi(s) : 0);' \
+        '  if (o && (f = fopen(o, "w"))) { fprintf(f, "%d\n", av_get_cpu_flags()); fclose(f); } }' \
+        >forcecpu.c
+    # shellcheck disable=SC2086 # pkg-config's flags are words
+    ${CC:-cc} -shared -fPIC -o forcecpu.so forcecpu.c $avutil_flags
+    ffmpeg -v error -f lavfi -i testsrc2=size=1001x777 -frames:v 1 -pix_fmt yuvj420p odd.jpg
+    ffmpeg -v error -f lavfi -i testsrc2=size=200x112:rate=30 -frames:v 10 -pix_fmt yuv420p \
+        -c:v libx264 clip264.mp4
+    # sse2: AV_CPU_FLAG_MMX | MMXEXT | SSE | SSE2
+    for cpu in 0:none 27:sse2; do
+        flags=${cpu%%:*} name=${cpu#*:}
+        rm -f cpu.txt
+        FORCE_CPU=$flags FORCE_CPU_OUT=$PWD/cpu.txt LD_PRELOAD=$PWD/forcecpu.so "$ROCKPOOL" -q \
+            b.scene -n 1 --hash >/dev/null
+        check "FFmpeg held to $name: its CPU flags are $flags in rockpool" \
+            test "$(cat cpu.txt 2>/dev/null)" = "$flags"
+        for bg in odd.jpg:160x90 odd.jpg:1282x722 clip264.mp4:160x90; do
+            file=${bg%%:*} size=${bg#*:}
+            "$ROCKPOOL" -q b.scene -i "$file" -s "$size" --hash >all.hash
+            FORCE_CPU=$flags LD_PRELOAD=$PWD/forcecpu.so "$ROCKPOOL" -q b.scene -i "$file" \
+                -s "$size" --hash >forced.hash
+            check "$file at $size, FFmpeg held to $name: the frames of every CPU feature" \
+                sh -c 'test "$(wc -l <all.hash)" -eq 6 && cmp -s all.hash forced.hash'
+        done
+    done
+fi
