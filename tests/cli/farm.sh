@@ -675,6 +675,28 @@ stderr_has "... says so" "chunk 1 (nc10-19.mkv) has no job identity, but chunk 0
 expect_status "join, no --job, chunks of one job: exit 0" 0 "$J" -o jnojob.mkv \
     jc0-9.mkv jc10-19.mkv jc20-29.mkv
 check "... no output from the refusals" test ! -e jbg.mkv
+# A chunk started from a checkpoint (--load-state) has the checkpoint among its inputs: joined
+# with a chunk rendered from frame 0 it is refused as of another job, and the refusal names
+# the checkpoint and says how to join it (it named the background, sky image and wall masks
+# alone, and called the chunk stale); every chunk rendered with the job's line joins, into
+# the single run's frames.
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 0-14 --save-state ck.bin -o ck0-14.mkv
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 15-29 --load-state ck.bin -o ck15-29.mkv
+expect_status "join, a chunk from --load-state without the job's line: exit 2" 2 "$J" \
+    -o jck.mkv ck0-14.mkv ck15-29.mkv
+stderr_has "... names the checkpoint among the inputs" \
+    "differs in: inputs (background, sky image, wall masks, --load-state checkpoint)"
+stderr_has "... says how to join it" "render every chunk with --job-id=LINE, LINE what rockpool --job-id prints without --load-state"
+job0=$(job_of "$scene" "${opts[@]}")
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 0-14 --job-id="$job0" --save-state ckj.bin \
+    -o ckj0-14.mkv
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 15-29 --job-id="$job0" --load-state ckj.bin \
+    -o ckj15-29.mkv
+expect_status "join, both chunks with the job's line, one from --load-state: exit 0" 0 "$J" \
+    -o jckj.mkv ckj0-14.mkv ckj15-29.mkv
+"$ROCKPOOL" "$scene" "${opts[@]}" -o ckone.mkv
+check "... the single run's frames" cmp -s <(ffmpeg -v error -i jckj.mkv -f framemd5 -) \
+    <(ffmpeg -v error -i ckone.mkv -f framemd5 -)
 # framemd5 chunks carry the job as a first comment line, which --verify ignores
 "$ROCKPOOL" "$scene" "${opts[@]}" -f framemd5 -o jm.framemd5
 "$ROCKPOOL" "$scene" "${opts[@]}" --job-id="$job" -f framemd5 -o jmjob.framemd5
