@@ -119,8 +119,16 @@ static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
     put(l, "encoder-preset=%s", or_default(o->encoder_preset));
     put(l, "bitrate=%" PRId64, o->bitrate);
     put(l, "pix-fmt=%s", or_default(o->pix_fmt));
-    put(l, "png-level=%d", o->png_level);
-    put(l, "hash-algo=%s", or_default(o->hash_algo));
+    /* what an option changes nothing in is left out, so that a chunk rendered with it
+     * joins the chunks rendered without: the PNG level reaches the PNG frames and the AOV
+     * sequences alone, the hash algorithm a framehash manifest alone */
+    int aovs = 0;
+    for (int k = 0; k < RP_AOV_KINDS; k++)
+        aovs |= cli->run.aov[k] != NULL;
+    if (fmt == RP_FORMAT_PNG || aovs)
+        put(l, "png-level=%d", o->png_level);
+    if (fmt == RP_FORMAT_FRAMEHASH)
+        put(l, "hash-algo=%s", or_default(o->hash_algo));
     put(l, "alpha=%d", cli->run.alpha);
     put(l, "no-audio=%d", cli->run.no_audio);
     for (int k = 0; k < RP_AOV_KINDS; k++)

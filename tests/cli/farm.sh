@@ -640,6 +640,25 @@ for o in "--strength 0.5" "--seed 8" "--fit contain" "-r 25" "-s 320x180" "--pre
     # shellcheck disable=SC2086 # (each is an option and its value)
     check "--job-id: $o changes the options digest" test "$(opts_of "$scene" "${opts[@]}" $o)" != "$base"
 done
+# an option that changes nothing in the outputs leaves it, so a chunk rendered with it joins
+# the others (--png-level on a video chunk made it 'of another job, which differs in:
+# options'): the PNG level reaches PNG frames and AOV sequences alone, the hash algorithm a
+# framehash manifest alone
+for o in "--png-level 3" "--hash-algo sha256"; do
+    # shellcheck disable=SC2086 # (each is an option and its value)
+    check "--job-id: $o on a video leaves the options digest" test "$(opts_of "$scene" "${opts[@]}" $o)" = "$base"
+done
+pattern_opts() { "$ROCKPOOL" "$@" --job-id | sed -n 's/^options: *//p'; }
+check "--job-id: --png-level 3 changes a PNG sequence's options digest" \
+    test "$(pattern_opts "$scene" -o f%03d.png)" != "$(pattern_opts "$scene" -o f%03d.png --png-level 3)"
+check "--job-id: --png-level 3 changes the options digest of a video with --aov" \
+    test "$(opts_of "$scene" --aov height h%03d.png)" != "$(opts_of "$scene" --aov height h%03d.png --png-level 3)"
+check "--job-id: --hash-algo sha256 changes a framehash manifest's options digest" \
+    test "$(pattern_opts "$scene" -f framehash -o x.fh)" != "$(pattern_opts "$scene" -f framehash -o x.fh --hash-algo sha256)"
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 0-14 -o pl0-14.mkv
+"$ROCKPOOL" "$scene" "${opts[@]}" --frame-range 15-29 --png-level 3 -o pl15-29.mkv
+expect_status "join, a video chunk rendered with --png-level: exit 0" 0 "$J" -o jpl.mkv \
+    pl0-14.mkv pl15-29.mkv
 # rockpool-join --job names what differs
 job_of() { "$ROCKPOOL" "$@" -f mkv --job-id | sed -n 's/^job: *//p'; }
 job=$(job_of "$scene" "${opts[@]}" -i plate.png)
