@@ -54,7 +54,7 @@ static const f0r_param_info_t param_info[P_COUNT] = {
     {"layer", F0R_PARAM_STRING,
      "render (the water over the frame, default) or light (the light layer alone, RGBA, "
      "straight alpha)"},
-    {"seed", F0R_PARAM_STRING, "random seed, a decimal number; empty = the scene's"},
+    {"seed", F0R_PARAM_STRING, "random seed, decimal or hexadecimal after 0x; empty = the scene's"},
     {"error frame", F0R_PARAM_BOOL,
      "on a failure, magenta stripes over the frame (default) rather than the frame unchanged"},
     {"depth", F0R_PARAM_DOUBLE, "water depth: 0 = the scene's, else x 64 grid cells"},
@@ -392,23 +392,9 @@ static int read_scene(const char *path, char **text, size_t *len, rp_error *err)
     return RP_OK;
 }
 
-/* The seed parameter: empty, or a decimal number that fits in 64 bits. */
-static int parse_seed(const char *text, uint64_t *seed)
-{
-    char *end;
-    if (text[0] < '0' || text[0] > '9')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end)
-        return -1;
-    *seed = v;
-    return 0;
-}
-
 /* Settings as the command line merges them (the preset's defaults, the scene's, then the
  * options'), with the host's frame as `-i` and its size as `-s`: the host's rate as -r,
- * the seed as --seed, the strength as --strength, written as scene lines. */
+ * the strength as --strength, written as scene lines, and the seed as --seed. */
 static int open_core(instance *in, rp_error *err)
 {
     char over[160] = "";
@@ -416,19 +402,22 @@ static int open_core(instance *in, rp_error *err)
     rp_settings *settings = NULL;
     if (in->fps) /* the host's rate, as -r */
         n += (size_t)snprintf(over + n, sizeof over - n, "fps %d/%d\n", in->fps, in->fps_den);
-    if (in->param[P_SEED][0]) {
-        uint64_t seed;
-        if (parse_seed(in->param[P_SEED], &seed))
-            return set_error(err, RP_ERR_INVALID, 1,
-                             "seed '%.100s' is not a decimal number of at most 20 digits",
-                             in->param[P_SEED]);
-        n += (size_t)snprintf(over + n, sizeof over - n, "seed %" PRIu64 "\n", seed);
-    }
     if (in->strength_milli >= 0) /* as --strength */
         n += (size_t)snprintf(over + n, sizeof over - n, "strength %d.%03d\n",
                               (int)(in->strength_milli / 1000), (int)(in->strength_milli % 1000));
     if (over[0] && rp_settings_parse(&settings, over, "<plugin>", err))
         return err->code;
+    /* the seed as --seed takes it (decimal, or hexadecimal after 0x) */
+    if (in->param[P_SEED][0] && ((!settings && rp_settings_new(&settings, err)) ||
+                                 rp_settings_set(settings, "seed", in->param[P_SEED], err))) {
+        rp_settings_free(&settings);
+        if (err->code == RP_ERR_NOMEM)
+            return err->code;
+        return set_error(err, RP_ERR_INVALID, 1,
+                         "seed '%.100s' is not a whole number 0..2^64-1 (decimal, or "
+                         "hexadecimal after 0x)",
+                         in->param[P_SEED]);
+    }
     rp_core_config cfg;
     rp_core_config_init(&cfg);
     cfg.over = settings;

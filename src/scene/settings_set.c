@@ -83,19 +83,28 @@ static int set_size(rp_settings *s, const char *text, rp_error *err)
     return RP_OK;
 }
 
-/* 0..2^64-1: digits only (an optional '+'), unsigned. */
+/* 0..2^64-1: decimal digits, or hexadecimal ones after 0x or 0X, as the scene's seed line
+ * takes them (an optional '+' first), unsigned. */
 static int set_seed(rp_settings *s, const char *text, rp_error *err)
 {
     const char *p = text + (text[0] == '+');
+    const int hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    const unsigned base = hex ? 16 : 10;
     uint64_t v = 0;
-    int bad = *p < '0' || *p > '9';
+    int bad = !*(p += hex ? 2 : 0);
     for (; !bad && *p; p++) {
-        bad = *p < '0' || *p > '9' || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
+        unsigned d = *p >= '0' && *p <= '9'          ? (unsigned)(*p - '0')
+                     : hex && *p >= 'a' && *p <= 'f' ? (unsigned)(*p - 'a' + 10)
+                     : hex && *p >= 'A' && *p <= 'F' ? (unsigned)(*p - 'A' + 10)
+                                                     : 16;
+        bad = d >= base || v > (UINT64_MAX - d) / base;
         if (!bad)
-            v = v * 10 + (uint64_t)(*p - '0');
+            v = v * base + d;
     }
     if (bad)
-        return invalid(err, "'%s' is not a whole number 0..%" PRIu64, text, UINT64_MAX);
+        return invalid(
+            err, "'%s' is not a whole number 0..%" PRIu64 " (decimal, or hexadecimal after 0x)",
+            text, UINT64_MAX);
     s->seed = v;
     s->set |= RP_SET_SEED;
     return RP_OK;

@@ -133,6 +133,17 @@ check "-threads 2 -hide_banner -nostdin: the frames of -j 1" \
     test "$(H -n 4 -threads 2 -hide_banner -nostdin)" = "$(H -n 4 -j 1)"
 check "-seed 3 differs from the default seed (the check can fail)" \
     test "$(H -n 30 -seed 3)" != "$(H -n 30)"
+# --seed takes what the scene's seed line takes: hexadecimal after 0x (0x2a is 42, as the
+# scene's 'seed 0x2a' and 'seed 42' are), and a bad one is refused with the forms it takes
+check "--seed 0x2a is --seed 42" test "$(H -n 30 --seed 0x2a)" = "$(H -n 30 --seed 42)"
+check "--seed 0x2a is not --seed 43 (the check can fail)" \
+    test "$(H -n 30 --seed 0x2a)" != "$(H -n 30 --seed 43)"
+sed 's/^seed 5$/seed 0x2a/' h.scene >h42.scene
+check "--seed 0x2a is the scene's 'seed 0x2a'" \
+    test "$(H -n 30 --seed 0x2a)" = "$("$ROCKPOOL" -q h42.scene --hash -n 30)"
+expect_status "--seed 0xg: exit 2" 2 "$ROCKPOOL" -q h.scene --seed 0xg --check
+stderr_has "--seed 0xg: the forms it takes" \
+    "--seed: '0xg' is not a whole number 0..18446744073709551615 (decimal, or hexadecimal after 0x)"
 R() { "$ROCKPOOL" -q h.scene -n 3 "$@"; }
 R -c:v libx264 -crf 30 -preset ultrafast -o a.mp4
 R --codec libx264 --crf 30 --encoder-preset ultrafast -o b.mp4

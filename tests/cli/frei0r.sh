@@ -812,9 +812,12 @@ printf 'size 64x48\nat 0s drpo 1 1\n' >broken.scene
 "$HARNESS" "$PLUGIN" bad "$TOP/examples/rain.scene" mask.scene broken.scene >bad.out 2>bad.err
 status=$?
 check "bad inputs: harness exits 0" test $status -eq 0
-check "bad inputs: 18 cases pass" test "$(grep -c ' ok$' bad.out)" -eq 18
-check "bad inputs: one message per reason" test "$(grep -c '^rockpool frei0r: ' bad.err)" -eq 17
-check "bad inputs: nothing else on stderr" test "$(wc -l <bad.err)" -eq 17
+check "bad inputs: 21 cases pass" test "$(grep -c ' ok$' bad.out)" -eq 21
+check "bad inputs: one message per reason" test "$(grep -c '^rockpool frei0r: ' bad.err)" -eq 19
+check "bad inputs: nothing else on stderr" test "$(wc -l <bad.err)" -eq 19
+# the seed parameter takes what --seed and the scene's seed line take: 0x2a is seed 42
+check "the seed parameter in hexadecimal (0x2a is 42)" grep -qx "seed forms: ok" bad.out
+check "a bad hexadecimal seed is named" grep -q "seed '0xg' is not a whole number" bad.err
 grep -q 'broken.scene:2:7: unknown action' bad.err ||
     grep -q 'broken.scene:2:7: error: unknown action' bad.err
 check "bad inputs: a scene error has its line and column" test $? -eq 0

@@ -285,6 +285,37 @@ static void expect(const char *name, unsigned w, unsigned h, const char *scene, 
     free(bg);
 }
 
+/* The frame at t with the seed parameter `seed` into out (64x48): 0 when it rendered. */
+static int seeded(const char *scene, const char *seed, double t, const uint32_t *bg, uint32_t *out)
+{
+    f0r_instance_t in = f0r.construct(64, 48);
+    if (!in)
+        return -1;
+    set_errframe(in, 0);
+    set_str(in, 0, scene);
+    set_str(in, 1, "s");
+    set_str(in, 3, seed);
+    f0r.update(in, t, bg, out);
+    f0r.destruct(in);
+    return memcmp(out, bg, (size_t)64 * 48 * 4) ? 0 : -1;
+}
+
+/* The seed as --seed and the scene's seed line take it: 0x2a is 42 (and not 43). */
+static int seed_forms(const char *scene)
+{
+    size_t bytes = 64 * 48 * 4;
+    uint32_t *bg = background(64, 48), *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+    int good = bg && a && b && c && !seeded(scene, "0x2a", 2.5, bg, a) &&
+               !seeded(scene, "42", 2.5, bg, b) && !seeded(scene, "43", 2.5, bg, c) &&
+               !memcmp(a, b, bytes) && memcmp(a, c, bytes);
+    printf("seed forms: %s\n", good ? "ok" : "FAILED");
+    free(bg);
+    free(a);
+    free(b);
+    free(c);
+    return !good;
+}
+
 static int bad_test(const char *scene, const char *mask_scene, const char *broken_scene)
 {
     expect("nan", 64, 48, scene, "s", NULL, NULL, NAN, 0);
@@ -302,7 +333,10 @@ static int bad_test(const char *scene, const char *mask_scene, const char *broke
     expect("seed too long", 64, 48, scene, NULL, NULL, "123456789012345678901234567890", 0.5, 0);
     expect("1x1", 1, 1, scene, NULL, NULL, NULL, 0.5, 0);
     expect("16384x16384", 16384, 16384, scene, NULL, NULL, NULL, 0.5, 0);
+    expect("seed 0x", 64, 48, scene, NULL, NULL, "0x", 0.5, 0);
+    expect("seed 0xg", 64, 48, scene, NULL, NULL, "0xg", 0.5, 0);
     expect("good after all", 64, 48, scene, "s", "render", "5", 0.5, 1);
+    failures += seed_forms(scene);
 
     /* A NULL string and a bad value, then good values again on the same instance: it
      * renders once more, and getting a parameter gives the value set. */

@@ -92,9 +92,32 @@ static void test_settings_set(void **state)
     assert_int_equal(info.out_width, 48);
     assert_int_equal(info.out_height, 30);
 
+    /* the seed as the scene's seed line takes it too: hexadecimal after 0x (checked
+     * against the decimal values) */
+    static const char *const seeds[][2] = {{"0x2a", "42"},
+                                           {"0XfF", "255"},
+                                           {"+0x10", "16"},
+                                           {"0xffffffffffffffff", "18446744073709551615"}};
+    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+        rp_settings_info hx, dec;
+        assert_int_equal(rp_settings_set(set, "seed", seeds[i][0], &err), RP_OK);
+        rp_settings_get_info(set, &hx);
+        assert_int_equal(rp_settings_set(set, "seed", seeds[i][1], &err), RP_OK);
+        rp_settings_get_info(set, &dec);
+        assert_true(hx.seed == dec.seed);
+    }
+    assert_int_equal(rp_settings_set(set, "seed", "5", &err), RP_OK);
+
     /* refusals: bad input, no setting's name in the message, nothing changed */
     static const char *const bad[][2] = {{"seed", "-1"},
-                                         {"seed", "0x10"},
+                                         {"seed", "0x"},
+                                         {"seed", "0xg"},
+                                         {"seed", "0x0x5"},
+                                         {"seed", "+0x"},
+                                         {"seed", "0x10000000000000000"},
+                                         {"seed", "18446744073709551616"},
+                                         {"seed", "1f"},
+                                         {"seed", " 5"},
                                          {"strength", "4.001"},
                                          {"strength", "+1"},
                                          {"strength", "1."},
