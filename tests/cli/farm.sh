@@ -742,6 +742,18 @@ for o in "-stats st.csv" "--stat st.csv" "-ss 1" "-to 1" "--frame-range 3-9" "-f
     expect_status "render-parallel $o: exit 2" 2 "$RP" -k 3 -j 1 -o spell.mkv -- "$scene" "${opts[@]}" $o
     check "... nothing written" test ! -e spell.mkv -a ! -e st.csv -a ! -e dh.bin -a ! -e .spell.mkv.chunks
 done
+# --help names the window options it refuses and the length options it takes: each is so
+win=$("$RP" --help | tr '\n' ' ' | sed -n 's/.*a window of it (\([^)]*\)).*/\1/p' | tr -d ,)
+check "render-parallel --help names 6 window options ($win)" test "$(echo $win | wc -w)" -eq 6
+for o in $win; do
+    case $o in --frame-range) v=3-9 ;; *) v=1 ;; esac
+    expect_status "render-parallel $o $v (named in --help): exit 2" 2 "$RP" -k 3 -j 1 -o spell.mkv \
+        -- "$scene" "${opts[@]}" $o $v
+done
+check "... nothing written" test ! -e spell.mkv -a ! -e .spell.mkv.chunks
+expect_status "render-parallel -t 0.5 (a length, which --help says may be given): exit 0" 0 \
+    "$RP" -k 2 -j 2 -o len.mkv -- "$scene" "${opts[@]}" -t 0.5
+check "... 15 frames" test "$(probe len.mkv nb_read_frames)" = 15
 
 # ---- leftovers of an earlier run never block a join ----
 # (the old join wrote OUTPUT.part.EXT and failed when it was there)
