@@ -977,6 +977,14 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     else if (!cli->output_given && format == RP_FORMAT_NONE &&
              (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
         cli->run.out.path = NULL;
+    else if (!cli->output_given && format != RP_FORMAT_NONE) {
+        /* -f without -o: the default name in that format (rockpool.gif, not a GIF named
+         * rockpool.mp4); PNG frames as a sequence, rockpool_00000.png, ... */
+        static char name[32];
+        snprintf(name, sizeof name, format == RP_FORMAT_PNG ? "rockpool_%%05d.%s" : "rockpool.%s",
+                 rp_output_format_name(format));
+        cli->run.out.path = name;
+    }
     /* -o NAME.png without a conversion is one still: the frame at --start (or 0) alone,
      * unless the run asks for a range (--end, -to, -frames:v, or -ss S -t T's span), which
      * is refused when it holds more than one frame */

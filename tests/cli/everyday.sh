@@ -356,6 +356,21 @@ check "-o given: no 'wrote' line (the user named it)" sh -c "! grep -q wrote '$W
 expect_status "-f framemd5 without -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -f framemd5
 check "-f framemd5 to stdout: no 'wrote' line" sh -c "! grep -q wrote '$WORK/err'"
 cd .. || exit 1
+# -f without -o: the default name takes the format's ending (a GIF was written as
+# rockpool.mp4, and -f png was refused as 'rockpool.mp4' naming one still); -f png writes
+# the frames rockpool_00000.png, ... (rockpool(1) -o). The codecs are ffprobe's.
+mkdir nof && cd nof || exit 1
+for f in gif:gif webm:vp9 mkv:h264 y4m:rawvideo; do
+    expect_status "-f ${f%:*} without -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -f "${f%:*}"
+    stderr_has "... says it wrote rockpool.${f%:*}" "rockpool: wrote rockpool.${f%:*} (3 frames)"
+    check "... rockpool.${f%:*} is ${f#*:}, 3 frames (ffprobe)" test "$(probe "rockpool.${f%:*}" \
+        codec_name,nb_read_frames | tr '\n' ' ')" = "${f#*:} 3 "
+done
+check "... and no rockpool.mp4" test ! -e rockpool.mp4
+expect_status "-f png without -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -f png
+check "... the frames rockpool_00000.png to rockpool_00002.png (ffprobe: png)" \
+    test "$(for k in 0 1 2; do probe rockpool_0000$k.png codec_name; done | tr '\n' ' ')" = "png png png "
+cd .. || exit 1
 
 # ---- a single still: -o NAME.png without a pattern is one PNG of frame --start ------------
 mkdir still && cd still || exit 1
