@@ -519,6 +519,61 @@ static int tag_chunk(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_summ
     return 0;
 }
 
+/* A SCENE that is a picture or a video (rockpool photo.jpg -o out.mp4: the photo meant as
+ * the background) is said to be one, with what to type, rather than as the scene parser's
+ * 'invalid UTF-8 byte' over a line of binary. Its first bytes name the format. Returns 1
+ * with the message in err, or 0 (err as it was). */
+static int not_a_scene(const char *path, rp_error *err)
+{
+    /* up to two byte strings, each at its offset (M: a literal and its length, NULs too) */
+#define M(s) s, sizeof(s) - 1
+    static const struct {
+        size_t at;
+        const char *magic;
+        size_t n, at2;
+        const char *magic2;
+        size_t n2;
+        const char *what;
+    } kinds[] = {
+        {0, M("\xff\xd8\xff"), 0, M(""), "a JPEG image"},
+        {0, M("\x89PNG\r\n\x1a\n"), 0, M(""), "a PNG image"},
+        {0, M("GIF8"), 0, M(""), "a GIF image"},
+        {0, M("RIFF"), 8, M("WEBP"), "a WebP image"},
+        {0, M("II*\0"), 0, M(""), "a TIFF image"},
+        {0, M("MM\0*"), 0, M(""), "a TIFF image"},
+        {0, M("BM"), 6, M("\0\0\0\0"), "a BMP image"},
+        {0, M("\0"), 4, M("ftyp"), "an MP4, QuickTime or HEIF file"},
+        {0, M("\x1a\x45\xdf\xa3"), 0, M(""), "a Matroska or WebM video"},
+        {0, M("RIFF"), 8, M("AVI "), "an AVI video"},
+        {0, M("OggS"), 0, M(""), "an Ogg file"},
+        {0, M("FLV\x01"), 0, M(""), "an FLV video"},
+        {0, M("YUV4MPEG2 "), 0, M(""), "a Y4M video"},
+    };
+#undef M
+    unsigned char head[16];
+    size_t got = 0;
+    FILE *f = path && strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    if (f) {
+        got = fread(head, 1, sizeof head, f);
+        fclose(f);
+    }
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (got < kinds[i].at + kinds[i].n || got < kinds[i].at2 + kinds[i].n2 ||
+            memcmp(head + kinds[i].at, kinds[i].magic, kinds[i].n) ||
+            memcmp(head + kinds[i].at2, kinds[i].magic2, kinds[i].n2))
+            continue;
+        memset(err, 0, sizeof *err);
+        err->code = RP_ERR_INVALID;
+        err->bad_input = 1;
+        snprintf(err->msg, sizeof err->msg,
+                 "%.400s is %s, not a scene (rockpool-scene(5)): to render water over it, "
+                 "give it as the background: rockpool -i %.400s -o out.mp4",
+                 path, kinds[i].what, path);
+        return 1;
+    }
+    return 0;
+}
+
 /* What was printed on stdout (--help, --version, --check) reached it: 0, or 1 with a
  * message (a full disk, a closed pipe, a closed stdout). */
 static int stdout_done(void)
@@ -597,9 +652,11 @@ int main(int argc, char **argv)
     if ((cli.check || cli.job_id_print) && !cli.output_given &&
         cli.run.out.format == RP_FORMAT_NONE)
         cli.run.out.path = NULL; /* --check alone names no video */
-    if (rp_scene_load_max(&scene, cli.scene_path, cli.run.max_memory, &err) ||
-        rp_session_new(&session, scene, &cli.run, &err) ||
-        (cli.times && resolve_times(&cli, scene, &session, &err))) {
+    if (rp_scene_load_max(&scene, cli.scene_path, cli.run.max_memory, &err) && err.bad_input &&
+        not_a_scene(cli.scene_path, &err)) {
+        status = fail(&err);
+    } else if (!scene || rp_session_new(&session, scene, &cli.run, &err) ||
+               (cli.times && resolve_times(&cli, scene, &session, &err))) {
         status = fail(&err);
     } else if (warn_no_statements(&cli, scene), rp_session_summary(session, &sum),
                cli.job_id_print) {

@@ -40,6 +40,19 @@ check "... the MP4 is 1918x1080 (ffprobe)" test "$(size c.mp4)" = 1918,1080
 stderr_has "... one line saying so" "1919x1080, is odd and H.264 with yuv420p needs even sides"
 check "... one warning" test "$(warnings)" = 1
 
+# ---- the photo given as SCENE (rockpool photo.png -o p.mp4: -i forgotten) ----------------
+# The parser's 'invalid UTF-8 byte 0x89' over a line of binary said nothing of the mistake.
+expect_status "a photo as SCENE: exit 2" 2 "$ROCKPOOL" photo.png -o asscene.mp4
+stderr_has "... says it is a PNG image and what to type" \
+    "photo.png is a PNG image, not a scene (rockpool-scene(5)): to render water over it, give it as the background: rockpool -i photo.png -o out.mp4"
+check "... and writes nothing" test ! -e asscene.mp4
+expect_status "the clip as SCENE: exit 2" 2 "$ROCKPOOL" clip.mp4 --check
+stderr_has "... an MP4 file, not a scene" "clip.mp4 is an MP4, QuickTime or HEIF file, not a scene"
+printf 'size 64x48\n\x89 drop\n' >binary.scene
+expect_status "a scene with a stray byte: exit 2" 2 "$ROCKPOOL" binary.scene --check
+stderr_has "... still the parser's message, at its line" \
+    "binary.scene:2:1: error: invalid UTF-8 byte 0x89"
+
 # ---- duration: footage sets the length ----------------------------------------------------
 # A 5 s clip at 30 fps: 150 frames (ffprobe counts them); 4 s is 120 frames.
 ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30 -t 5 -c:v libx264 -preset ultrafast \
