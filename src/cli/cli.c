@@ -940,6 +940,12 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
             return r;
     if (optind < argc)
         cli->scene_path = argv[optind++];
+    if (optind < argc && !cli->output_given &&
+        rp_output_format_from_path(argv[optind]) != RP_FORMAT_NONE) /* ffmpeg's habit */
+        return usage_error(err,
+                           "unexpected argument '%s' (only one SCENE is read): to write to it, "
+                           "give it with -o, as in rockpool %s -o %s",
+                           argv[optind], cli->scene_path, argv[optind]);
     if (optind < argc)
         return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
     if (cli->overwrite_opts == 3) /* as FFmpeg refuses them: which one was meant? */

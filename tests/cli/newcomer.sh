@@ -48,6 +48,15 @@ stderr_has "... says it is a PNG image and what to type" \
 check "... and writes nothing" test ! -e asscene.mp4
 expect_status "the clip as SCENE: exit 2" 2 "$ROCKPOOL" clip.mp4 --check
 stderr_has "... an MP4 file, not a scene" "clip.mp4 is an MP4, QuickTime or HEIF file, not a scene"
+# ... and the output given as a second argument, as ffmpeg takes it (-o forgotten)
+expect_status "an output name after SCENE: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" \
+    second.mp4
+stderr_has "... says to give it with -o" \
+    "unexpected argument 'second.mp4' (only one SCENE is read): to write to it, give it with -o, as in rockpool $TOP/examples/rain.scene -o second.mp4"
+check "... and writes nothing" sh -c 'test ! -e second.mp4 && test ! -e rockpool.mp4'
+expect_status "another second argument: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" notes.txt
+stderr_has "... says only that one SCENE is read" \
+    "error: unexpected argument 'notes.txt' (only one SCENE is read)"
 printf 'size 64x48\n\x89 drop\n' >binary.scene
 expect_status "a scene with a stray byte: exit 2" 2 "$ROCKPOOL" binary.scene --check
 stderr_has "... still the parser's message, at its line" \
