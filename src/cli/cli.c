@@ -696,7 +696,8 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         said(cli, o == ARG_SS, o == ARG_SS ? "-ss" : "-to", arg, 1);
         break;
     case ARG_VFRAMES:
-        r = parse_int("-frames:v", arg, 0, RP_FRAMES_MAX, &cli->vframes, err);
+        /* 0 frames is no range: said as the option written, not as --start and --end */
+        r = parse_int("-frames:v", arg, 1, RP_FRAMES_MAX, &cli->vframes, err);
         cli->times = 1;
         break;
     default: return -1;
@@ -955,6 +956,9 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
      * (in either order), or the scene's */
     if (cli->ss_given && cli->t_given) {
         rp_cli_time t = cli->t_time;
+        if (t.value == 0)
+            return usage_error(err, "-ss with -t 0 writes no frame (-ss S -t T writes T from S: "
+                                    "give T above 0)");
         if (!t.is_frames)
             cli->span = t;
         else if (cli->vframes < 0 || t.value < cli->vframes)

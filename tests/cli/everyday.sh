@@ -86,6 +86,13 @@ stderr_has "-ss 2 -to 1: both as written" "-ss 2 (frame 60) is past -to 1 (--end
 expect_status "--load-state past --start 0.5s: exit 2" 2 "$ROCKPOOL" -q h.scene \
     --load-state h60.bin --start 0.5s --hash
 stderr_has "... names --start 0.5s as written, and its frame" "after --start 0.5s (frame 15): give"
+# ... and an empty range written with FFmpeg's spellings is said as written: it was 'the range
+# has no frames: --start and --end are both 3', options the command line never gave
+expect_status "-frames:v 0: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 0.1 -frames:v 0
+stderr_has "... -frames:v's range" "error: -frames:v: 0 is out of range (1..100000000)"
+expect_status "-ss 0.1 -t 0: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 0.1 -t 0
+stderr_has "... says -t 0 from -ss writes no frame" "error: -ss with -t 0 writes no frame"
+check "... naming no --start or --end" sh -c "! grep -q -- '--start and --end' '$WORK/err'"
 expect_status "--start 95 (a frame number): exit 2" 2 "$ROCKPOOL" -q h.scene --hash --start 95
 stderr_has "--start 95: as before, a frame number named as it is" \
     "error: --start 95 is past the last frame (the timeline has 90 frames, 0 to 89)"
