@@ -380,6 +380,17 @@ static const char *nearest_option(const char *name)
         return NULL;
     memcpy(key, name, n);
     key[n] = '\0';
+    /* other tools' words for rockpool's options, which no spelling distance finds */
+    static const char *const synonyms[][2] = {
+        {"resolution", "size"}, {"width", "size"},       {"framerate", "fps"},
+        {"frame-rate", "fps"},  {"background", "input"}, {"bg", "input"},
+        {"image", "input"},     {"photo", "input"},      {"video", "input"},
+        {"quality", "crf"},     {"length", "duration"},  {"time", "duration"},
+        {"vcodec", "codec"},    {"pixfmt", "pix-fmt"},
+    };
+    for (size_t i = 0; i < sizeof synonyms / sizeof synonyms[0]; i++)
+        if (!strcmp(key, synonyms[i][0]))
+            return synonyms[i][1];
     for (const struct option *o = long_opts; o->name; o++) {
         int d = distance(key, o->name);
         if (d < best_d && 2 * d < (int)strlen(o->name)) {

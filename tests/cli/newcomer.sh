@@ -57,6 +57,16 @@ check "... and writes nothing" sh -c 'test ! -e second.mp4 && test ! -e rockpool
 expect_status "another second argument: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" notes.txt
 stderr_has "... says only that one SCENE is read" \
     "error: unexpected argument 'notes.txt' (only one SCENE is read)"
+# ... and other tools' names for rockpool's options get the option's name (no spelling
+# distance finds them: '--resolution' said only 'see rockpool --help')
+for w in resolution:size framerate:fps background:input quality:crf length:duration; do
+    expect_status "--${w%:*}: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" --"${w%:*}" 1 \
+        --check
+    stderr_has "... did you mean --${w#*:}?" \
+        "error: unknown option '--${w%:*}' (did you mean --${w#*:}?)"
+    check "... and --${w#*:} is an option of rockpool(1)" \
+        grep -qF -- "\\-\\-${w#*:}" "$TOP/man/rockpool.1"
+done
 printf 'size 64x48\n\x89 drop\n' >binary.scene
 expect_status "a scene with a stray byte: exit 2" 2 "$ROCKPOOL" binary.scene --check
 stderr_has "... still the parser's message, at its line" \
