@@ -914,6 +914,14 @@ static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
         r = output_option(cli, o, optarg, argc, argv, err);
     if (r < 0)
         r = run_option(cli, o, optarg, err);
+    /* A word getopt read as a short option and its value glued to it ('-resolution' as -r
+     * 'esolution') whose value is refused: when the word is near a long option, that is
+     * what was meant ("did you mean --size?"), not a bad frame rate. */
+    const char *word = argv[optind - 1];
+    if (r > 0 && optarg && word[0] == '-' && word[1] != '-' && optarg == word + 2 &&
+        nearest_option(word + 1))
+        return usage_error(err, "unknown option '%s' (did you mean --%s?)", word,
+                           nearest_option(word + 1));
     if (r >= 0)
         return r;
     if ((r = long_option_error(argv[optind - 1], optopt, err)))

@@ -67,6 +67,17 @@ for w in resolution:size framerate:fps background:input quality:crf length:durat
     check "... and --${w#*:} is an option of rockpool(1)" \
         grep -qF -- "\\-\\-${w#*:}" "$TOP/man/rockpool.1"
 done
+# ... also with one dash, which getopt read as -r and a glued value ('-resolution': "--fps:
+# 'esolution' is not a frame rate"); a glued value that is one still works (-r25)
+expect_status "-resolution 640x360: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" \
+    -resolution 640x360 --check
+stderr_has "... did you mean --size?" "error: unknown option '-resolution' (did you mean --size?)"
+expect_status "-sise 64x48 (a typo): exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -sise 64x48 \
+    --check
+stderr_has "... did you mean --size?" "error: unknown option '-sise' (did you mean --size?)"
+expect_status "-r25 -s64x36: exit 0" 0 "$ROCKPOOL" "$TOP/examples/rain.scene" -r25 -s64x36 -n 1 \
+    --check
+check "... 25 fps, 64x36" sh -c "grep -q '^fps: *25\$' '$WORK/out' && grep -q '64x36 (output)' '$WORK/out'"
 printf 'size 64x48\n\x89 drop\n' >binary.scene
 expect_status "a scene with a stray byte: exit 2" 2 "$ROCKPOOL" binary.scene --check
 stderr_has "... still the parser's message, at its line" \
