@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #define RP_PATH_POINTS_MAX 64
+/** Named paths a scene may define (`path NAME ...` lines). */
+#define RP_SCENE_PATHS_MAX 4096
 
 /** A path resolved for one event: n points (2..RP_PATH_POINTS_MAX) in Q8 units and their
  * times t[i] (strictly increasing, in any unit, the same as the sample times'). */

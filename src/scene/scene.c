@@ -51,9 +51,12 @@ int rp_scene_find_path(const rp_scene *sc, const char *name, size_t n)
 
 int rp_scene_add_path(rp_scene *sc, const rp_path *p)
 {
+    if (sc->n_paths >= RP_SCENE_PATHS_MAX)
+        return RP_ERR_TOO_LARGE;
     if (sc->n_paths == sc->cap_paths) {
         int cap = sc->cap_paths ? 2 * sc->cap_paths : 4;
-        rp_path *np = cap <= 4096 ? realloc(sc->paths, (size_t)cap * sizeof *np) : NULL;
+        cap = cap < RP_SCENE_PATHS_MAX ? cap : RP_SCENE_PATHS_MAX;
+        rp_path *np = realloc(sc->paths, (size_t)cap * sizeof *np);
         if (!np)
             return RP_ERR_NOMEM;
         sc->paths = np;

@@ -147,6 +147,7 @@ int rp_lex_check_utf8(parser *ps);
 
 /* Paths and keys, kept by scene.c for the statements of scene_motion.c. */
 int rp_scene_find_path(const rp_scene *sc, const char *name, size_t n); /* 1-based, 0: none */
+/* RP_ERR_TOO_LARGE when the scene has RP_SCENE_PATHS_MAX already, RP_ERR_NOMEM */
 int rp_scene_add_path(rp_scene *sc, const rp_path *p);
 rp_keys *rp_scene_keys_slot(rp_scene *sc, enum rp_key_what what, rp_diag **at);
 

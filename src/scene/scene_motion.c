@@ -103,7 +103,10 @@ int rp_scene_parse_path(parser *ps, tok kw)
         if ((ret = rp_lex_want_end(ps, "one time per point")))
             return ret;
     }
-    return rp_scene_add_path(ps->sc, &p);
+    ret = rp_scene_add_path(ps->sc, &p);
+    if (ret == RP_ERR_TOO_LARGE)
+        return rp_lex_fail(ps, p.col, "a scene has at most %d paths", RP_SCENE_PATHS_MAX);
+    return ret;
 }
 
 static const char *const key_names[RP_KEY_KINDS] = {

@@ -97,3 +97,17 @@ for args, name, body in pat.findall(src):
     found += 1
 assert found == 3, found
 PY
+
+# A scene holds at most 4096 named paths: the 4097th is refused at its line (exit 2); it was
+# "error: out of memory", exit 1, with no line.
+{
+    printf 'size 64x48\nduration 2f\n'
+    for i in $(seq 0 4095); do printf 'path p%d 0,0 63,47\n' "$i"; done
+    printf 'at 0f..2f stroke along p4095 radius 3 height 300\n'
+} >paths4096.scene
+expect_status "4096 paths: accepted" 0 "$ROCKPOOL" paths4096.scene --check
+sed '$d' paths4096.scene >paths4097.scene
+printf 'path p4096 0,0 63,47\nat 0f..2f stroke along p4096 radius 3 height 300\n' >>paths4097.scene
+expect_status "4097 paths: refused (exit 2)" 2 "$ROCKPOOL" paths4097.scene --check
+stderr_has "... at the 4097th, with the limit" \
+    "paths4097.scene:4099:1: error: a scene has at most 4096 paths"
