@@ -81,6 +81,12 @@ struct rp_video_in {
     int head_w, head_h;
     int grew_w, grew_h;
     int64_t grew_pts, pictures, grew_at;
+    /* libavcodec's own execute2, which video_job_execute2 runs the decoder's jobs through
+     * (a one-thread decoder), and the first error a job returned since the last frame out */
+    int (*dec_execute2)(AVCodecContext *c,
+                        int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr),
+                        void *arg, int *ret, int count);
+    int job_error;
 
     rp_fit_scaler *scaler;
     int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
@@ -269,6 +275,35 @@ static void set_first_gop(rp_video_in *v, int first_gop)
     rp_demux_set_explode(v->dec, !v->first_gop);
 }
 
+/* A job of the decoder's (a block or a slice of a picture) run by video_job_execute2. */
+typedef struct video_job {
+    int (*func)(AVCodecContext *c, void *arg, int jobnr, int threadnr);
+    void *arg;
+    rp_video_in *v;
+} video_job;
+
+static int video_job_run(AVCodecContext *c, void *arg, int jobnr, int threadnr)
+{
+    const video_job *job = arg;
+    int r = job->func(c, job->arg, jobnr, threadnr);
+    if (r < 0 && !job->v->job_error)
+        job->v->job_error = r;
+    return r;
+}
+
+/* Some decoders drop a job's error (FFmpeg's OpenEXR decoder with a damaged block: the
+ * block left black, the frame not flagged): every job's error is kept, and the frame it
+ * belongs to is refused as damaged, as a frame flagged corrupt is (read_frame). The jobs
+ * still run in libavcodec's own execute2. */
+static int video_job_execute2(AVCodecContext *c,
+                              int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr),
+                              void *arg, int *ret, int count)
+{
+    rp_video_in *v = c->opaque;
+    video_job job = {func, arg, v};
+    return v->dec_execute2(c, video_job_run, &job, ret, count);
+}
+
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
  * rp_err with the message in err. Accepted: after a seek, from the first keyframe on;
  * timestamps from the origin, strictly increasing, below the duration (when known). A
@@ -283,6 +318,8 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         ret = avcodec_receive_frame(v->dec, frame);
         if (ret >= 0) {
             int64_t pts = frame->best_effort_timestamp, rel;
+            int job_error = v->job_error;
+            v->job_error = 0;
 
             if (v->timeless ||
                 (pts == AV_NOPTS_VALUE && v->last_rel == INT64_MIN && v->frame_ticks > 0)) {
@@ -295,7 +332,7 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
                                     "video frame after %.3f s of '%s' has no timestamp",
                                     seconds(v, v->last_rel > 0 ? v->last_rel : 0), v->path);
             }
-            if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
+            if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags || job_error) {
                 av_frame_unref(frame);
                 if (leading(v, pts))
                     continue;
@@ -958,6 +995,12 @@ static int open_video_decoder(rp_video_in *v, const AVCodec *codec, rp_error *er
         av_strerror(ret, msg, sizeof(msg));
         return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot open the %s decoder for '%s': %s",
                             codec->name, v->path, msg);
+    }
+    /* one thread: a job's error belongs to the next frame out */
+    if (v->dec->thread_count <= 1 && v->dec->execute2) {
+        v->dec->opaque = v;
+        v->dec_execute2 = v->dec->execute2;
+        v->dec->execute2 = video_job_execute2;
     }
     return RP_OK;
 }

@@ -682,3 +682,27 @@ expect_status "... without a size: exit 2" 2 "$ROCKPOOL" -q flat.scene -i wide.y
 stderr_has "... naming the size and --size" \
     "wide.y4m: video is 19200x64, over the 16384 per side limit: give --size"
 nothing_written "... and writes nothing"
+
+# ---- a damaged block in an OpenEXR clip's frame (FFmpeg's EXR decoder says "decode_block()
+# failed" and drops the error: the block was left black, exit 0) is refused as damage -------
+gen -f lavfi -i testsrc2=size=96x64:rate=10:duration=0.6 -pix_fmt gbrpf32le -c:v exr \
+    -compression zip1 exr.mov
+expect_status "an OpenEXR clip: rendered" 0 "$ROCKPOOL" -q flat.scene -i exr.mov -o out.png -n 1
+rm -f out.png
+# 64 bytes flipped in the middle of the frame at 0.3 s (its packet's pos and size by ffprobe)
+IFS=, read -r pos sz < <(ffprobe -v error -select_streams v:0 -show_entries packet=pos,size \
+    -of csv=p=0 exr.mov | sed -n 4p | awk -F, '{print $2 "," $1}')
+python3 - exr.mov exrdmg.mov "$((pos + sz / 2))" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = int(sys.argv[3])
+for i in range(at, at + 64):
+    d[i] ^= 0x5A
+open(sys.argv[2], "wb").write(d)
+PY
+check "ffmpeg reports the damaged block" \
+    bash -c 'ffmpeg -v error -i exrdmg.mov -f null - 2>&1 | grep -q "decode_block() failed"'
+expect_status "... rockpool refuses it (exit 2)" 2 "$ROCKPOOL" -q flat.scene -i exrdmg.mov \
+    -o out.mp4
+stderr_has "... naming the frame" "cannot decode the video frame at 0.300 s"
+nothing_written "... and writes nothing"
