@@ -650,6 +650,32 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
                                                      : "");
 }
 
+/* A QOI file ends with its end marker, seven 0x00 bytes and a 0x01: FFmpeg's QOI decoder
+ * repeats the last pixel where the data stops, so a file cut short decoded (the picture
+ * smeared below the cut) with exit 0. One without the marker is refused as cut short. */
+static int check_qoi_end(const char *path, const AVCodec *codec, rp_error *err)
+{
+    static const uint8_t end[8] = {0, 0, 0, 0, 0, 0, 0, 1};
+    uint8_t tail[8];
+    struct stat st;
+    int ok = 0;
+
+    if (strcmp(codec->name, "qoi"))
+        return RP_OK;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd >= 0) {
+        ok = fstat(fd, &st) == 0 && st.st_size >= 8 + 14 &&
+             pread(fd, tail, sizeof tail, st.st_size - 8) == 8 && !memcmp(tail, end, 8);
+        close(fd);
+    }
+    if (ok)
+        return RP_OK;
+    return rp_error_set(err, RP_ERR_FORMAT, 1,
+                        "cannot decode image '%s' (qoi): it does not end with the QOI end "
+                        "marker (cut short, or damaged)",
+                        path);
+}
+
 /* A picture to be shown rotated or mirrored (a JPEG's EXIF orientation, which FFmpeg gives
  * as the frame's display matrix: a phone's portrait photo is stored on its side) is
  * refused, as a rotated video is, never drawn on its side. */
@@ -716,7 +742,7 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
         ret = decode_failure(path, codec, dims, AVERROR_INVALIDDATA, err);
         goto done;
     }
-    if ((ret = check_orientation(path, frame, err)))
+    if ((ret = check_orientation(path, frame, err)) || (ret = check_qoi_end(path, codec, err)))
         goto done;
     *pframe = frame;
     frame = NULL;

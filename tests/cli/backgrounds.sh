@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # backgrounds.sh - the pictures a user brings as -i: every still format FFmpeg writes is read
 # (TIFF too, raw or LZW, deflate or PackBits compressed, and TIFF frames in a MOV), and gives
-# the frames the same picture gives as a PNG or as a lossless FFV1 video; a TIFF or an OpenEXR
-# cut short is still refused (exit 2, no output), and so is a photo whose EXIF orientation
-# says to turn it; and a background gives the same frames when FFmpeg is held to its plain C
-# code or to SSE2, as on another machine.
+# the frames the same picture gives as a PNG or as a lossless FFV1 video; a TIFF, an OpenEXR or
+# a QOI cut short is still refused (exit 2, no output), and so is a photo whose EXIF
+# orientation says to turn it; and a background gives the same frames when FFmpeg is held to
+# its plain C code or to SSE2, as on another machine.
 # The oracle is FFmpeg: it converts each file to the reference format itself.
 source "$(dirname "$0")/lib.sh"
 
@@ -153,3 +153,19 @@ else
         done
     done
 fi
+
+# ---- a QOI cut short is refused: FFmpeg's QOI decoder repeats the last pixel where the data
+# stops, and the picture rendered smeared below the cut, exit 0. A whole QOI (lossless) gives
+# the PNG's frames ---------------------------------------------------------------------------
+ffmpeg -v error -i ref.png pic.qoi
+expect_status "a QOI background: rendered" 0 "$ROCKPOOL" -q b.scene -i pic.qoi --hash
+check "... the PNG's frames" cmp -s out ref.hash
+size=$(stat -c %s pic.qoi)
+for pc in 10 50 99; do
+    head -c $((size * pc / 100)) pic.qoi >"cut$pc.qoi"
+    expect_status "the QOI cut at $pc%: refused (exit 2)" 2 "$ROCKPOOL" -q b.scene \
+        -i "cut$pc.qoi" -o "cut$pc.mp4"
+    stderr_has "... naming the file, cut short" \
+        "cannot decode image 'cut$pc.qoi' (qoi): it does not end with the QOI end marker (cut short, or damaged)"
+    check "... no output" test ! -e "cut$pc.mp4"
+done
