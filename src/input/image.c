@@ -650,30 +650,57 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
                                                      : "");
 }
 
-/* A QOI file ends with its end marker, seven 0x00 bytes and a 0x01: FFmpeg's QOI decoder
- * repeats the last pixel where the data stops, so a file cut short decoded (the picture
- * smeared below the cut) with exit 0. One without the marker is refused as cut short. */
-static int check_qoi_end(const char *path, const AVCodec *codec, rp_error *err)
+/* Decoders that hide a file cut short, each checked here by what its format ends with, after
+ * the decode (a background, a wall mask, a sky image, --check):
+ *   - QOI ends with its end marker, seven 0x00 bytes and a 0x01; FFmpeg's QOI decoder
+ *     repeats the last pixel where the data stops (the picture smeared below the cut);
+ *   - JPEG-LS ends with the JPEG end marker FF D9 (which its scan data cannot hold);
+ *     FFmpeg's JPEG-LS decoder reads past the end of a cut scan as zeros;
+ *   - a Sun raster's header gives the length of its data (0 in the oldest files: then
+ *     height rows of width*depth bits, each padded to 16 bits), after the colour map;
+ *     FFmpeg's decoder leaves the rows past a cut as they were.
+ * Each decoded with exit 0; a file that lacks its end is refused as cut short. */
+static int check_cut_short(const char *path, const AVCodec *codec, rp_error *err)
 {
-    static const uint8_t end[8] = {0, 0, 0, 0, 0, 0, 0, 1};
-    uint8_t tail[8];
+    static const uint8_t qoi_end[8] = {0, 0, 0, 0, 0, 0, 0, 1};
+    uint8_t head[32], tail[8];
     struct stat st;
-    int ok = 0;
+    int qoi = !strcmp(codec->name, "qoi"), jpegls = !strcmp(codec->name, "jpegls"),
+        sun = !strcmp(codec->name, "sunrast");
+    int read_ok = 0;
 
-    if (strcmp(codec->name, "qoi"))
+    if (!qoi && !jpegls && !sun)
         return RP_OK;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd >= 0) {
-        ok = fstat(fd, &st) == 0 && st.st_size >= 8 + 14 &&
-             pread(fd, tail, sizeof tail, st.st_size - 8) == 8 && !memcmp(tail, end, 8);
+        read_ok = fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof head &&
+                  pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+                  pread(fd, tail, sizeof tail, st.st_size - 8) == 8;
         close(fd);
     }
-    if (ok)
-        return RP_OK;
-    return rp_error_set(err, RP_ERR_FORMAT, 1,
-                        "cannot decode image '%s' (qoi): it does not end with the QOI end "
-                        "marker (cut short, or damaged)",
-                        path);
+    if (qoi && !(read_ok && !memcmp(tail, qoi_end, 8)))
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "cannot decode image '%s' (qoi): it does not end with the QOI end "
+                            "marker (cut short, or damaged)",
+                            path);
+    if (jpegls && !(read_ok && tail[6] == 0xff && tail[7] == 0xd9))
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "cannot decode image '%s' (jpegls): it does not end with the JPEG end "
+                            "marker FF D9 (cut short, or damaged)",
+                            path);
+    if (sun) {
+        int64_t width = be32(head + 4), height = be32(head + 8), depth = be32(head + 12);
+        int64_t data = be32(head + 16), map = be32(head + 28);
+        if (data == 0)
+            data = height * ((width * depth + 15) / 16 * 2);
+        if (!read_ok || (int64_t)st.st_size < 32 + map + data)
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "cannot decode image '%s' (sunrast): it holds %lld bytes after "
+                                "its header, which gives %lld (cut short, or damaged)",
+                                path, read_ok ? (long long)st.st_size - 32 : 0LL,
+                                (long long)(map + data));
+    }
+    return RP_OK;
 }
 
 /* A picture to be shown rotated or mirrored (a JPEG's EXIF orientation, which FFmpeg gives
@@ -742,7 +769,7 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
         ret = decode_failure(path, codec, dims, AVERROR_INVALIDDATA, err);
         goto done;
     }
-    if ((ret = check_orientation(path, frame, err)) || (ret = check_qoi_end(path, codec, err)))
+    if ((ret = check_orientation(path, frame, err)) || (ret = check_cut_short(path, codec, err)))
         goto done;
     *pframe = frame;
     frame = NULL;

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # backgrounds.sh - the pictures a user brings as -i: every still format FFmpeg writes is read
 # (TIFF too, raw or LZW, deflate or PackBits compressed, and TIFF frames in a MOV), and gives
-# the frames the same picture gives as a PNG or as a lossless FFV1 video; a TIFF, an OpenEXR or
-# a QOI cut short is still refused (exit 2, no output), and so is a photo whose EXIF
-# orientation says to turn it; and a background gives the same frames when FFmpeg is held to
-# its plain C code or to SSE2, as on another machine.
+# the frames the same picture gives as a PNG or as a lossless FFV1 video; a TIFF, an OpenEXR,
+# a QOI, a JPEG-LS or a Sun raster cut short is still refused (exit 2, no output), and so is
+# a photo whose EXIF orientation says to turn it; and a background gives the same frames when
+# FFmpeg is held to its plain C code or to SSE2, as on another machine.
 # The oracle is FFmpeg: it converts each file to the reference format itself.
 source "$(dirname "$0")/lib.sh"
 
@@ -168,4 +168,29 @@ for pc in 10 50 99; do
     stderr_has "... naming the file, cut short" \
         "cannot decode image 'cut$pc.qoi' (qoi): it does not end with the QOI end marker (cut short, or damaged)"
     check "... no output" test ! -e "cut$pc.mp4"
+done
+
+# ---- JPEG-LS and Sun raster cut short are refused too: their decoders read a cut scan as
+# zeros or leave the rows past the cut as they were, and the picture rendered, exit 0. Both
+# are lossless here: a whole file gives the PNG's frames --------------------------------------
+ffmpeg -v error -i ref.png -pix_fmt bgr24 -c:v jpegls pic.jls
+ffmpeg -v error -i ref.png -pix_fmt bgr24 -c:v sunrast pic.sun
+for f in pic.jls pic.sun; do
+    ext=${f#pic.}
+    expect_status "a .$ext background: rendered" 0 "$ROCKPOOL" -q b.scene -i "$f" --hash
+    check "... the PNG's frames" cmp -s out ref.hash
+    size=$(stat -c %s "$f")
+    for pc in 50 98; do
+        head -c $((size * pc / 100)) "$f" >"cut$pc.$ext"
+        check "... (ffmpeg decodes cut$pc.$ext without an error)" \
+            bash -c 'ffmpeg -v error -i "$1" -f null - 2>&1 | grep -q . && exit 1 || exit 0' _ "cut$pc.$ext"
+        expect_status "the .$ext cut at $pc%: refused (exit 2)" 2 "$ROCKPOOL" -q b.scene \
+            -i "cut$pc.$ext" -o "cut$pc-$ext.mp4"
+        case $ext in
+        jls) what="cannot decode image 'cut$pc.jls' (jpegls): it does not end with the JPEG end marker FF D9 (cut short, or damaged)" ;;
+        sun) what="cannot decode image 'cut$pc.sun' (sunrast): it holds $((size * pc / 100 - 32)) bytes after its header, which gives $((size - 32)) (cut short, or damaged)" ;;
+        esac
+        stderr_has "... naming the file, cut short" "$what"
+        check "... no output" test ! -e "cut$pc-$ext.mp4"
+    done
 done
