@@ -237,9 +237,10 @@ expect_status "file size limit, Y4M: exit 1" 1 bash -c "ulimit -f 64; exec '$R' 
 stderr_has "file size limit, Y4M: says so" "File too large"
 left_alone "file size limit, Y4M"
 
-## 6. Numbers: decimal, optional sign, leading zeros, no blanks, no hex.
+## 6. Numbers: decimal, optional sign, leading zeros, no blanks, no hex (but --seed, which takes
+## 0x as the scene's seed line does: a bad hex digit is refused).
 refused "--seed ' -1'" 2 "--seed: ' -1' is not a whole number" --seed ' -1' -o o.mp4
-refused "--seed 0x10" 2 "--seed: '0x10' is not a whole number" --seed 0x10 -o o.mp4
+refused "--seed 0x1g" 2 "--seed: '0x1g' is not a whole number" --seed 0x1g -o o.mp4
 refused "--seed 2^64" 2 "is not a whole number" --seed 18446744073709551616 -o o.mp4
 refused "-j ' 8'" 2 "--threads: ' 8' is not a whole number" -j ' 8' -o o.mp4
 refused "-n 0x10" 2 "--frames: '0x10' is not a whole number" -n 0x10 -o o.mp4
