@@ -20,7 +20,10 @@ int rp_demux_is_image(const char *name)
 {
     size_t n = strlen(name);
 
+    /* image2 and the image pipes, and the still formats FFmpeg reads with a demuxer of
+     * their own (Alias PIX, FITS; FFmpeg 5.1 names them so) */
     return strcmp(name, "image2") == 0 || strcmp(name, "gif") == 0 ||
+           strcmp(name, "alias_pix") == 0 || strcmp(name, "fits") == 0 ||
            (n > 5 && strcmp(name + n - 5, "_pipe") == 0);
 }
 

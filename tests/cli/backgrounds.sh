@@ -170,6 +170,20 @@ for pc in 10 50 99; do
     check "... no output" test ! -e "cut$pc.mp4"
 done
 
+# ---- FITS and Alias PIX, stills FFmpeg reads with demuxers of their own (not image2): they
+# were refused as 'not a still image FFmpeg can read'. Both lossless: the PNG's frames. A
+# FITS cut inside its data is refused ---------------------------------------------------------
+for e in fits pix; do
+    ffmpeg -v error -i ref.png "pic.$e"
+    expect_status "a .$e background: rendered" 0 "$ROCKPOOL" -q b.scene -i "pic.$e" --hash
+    check "... the PNG's frames" cmp -s out ref.hash
+done
+head -c $(($(stat -c %s pic.fits) / 2)) pic.fits >cut50.fits
+expect_status "the FITS cut at 50%: refused (exit 2)" 2 "$ROCKPOOL" -q b.scene -i cut50.fits \
+    -o cut50f.mp4
+stderr_has "... naming the file" "cannot decode image 'cut50.fits' (fits)"
+check "... no output" test ! -e cut50f.mp4
+
 # ---- JPEG-LS and Sun raster cut short are refused too: their decoders read a cut scan as
 # zeros or leave the rows past the cut as they were, and the picture rendered, exit 0. Both
 # are lossless here: a whole file gives the PNG's frames --------------------------------------
