@@ -637,7 +637,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     int r = 0;
     switch (o) {
     case 'n':
-        r = parse_int("--frames", arg, 0, RP_FRAMES_MAX, &v, err);
+        r = parse_int("--frames", arg, 1, RP_FRAMES_MAX, &v, err); /* 0: no timeline */
         cli->duration = (rp_cli_time){v, 1};
         cli->duration_given = 1;
         cli->n_frames = v;
@@ -647,10 +647,10 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         r = parse_time("-t", arg, 0, &cli->duration, err);
         /* the range of the setting "duration" (rpcore.h), also for -ss S -t T's span */
         if (!r && cli->duration.is_frames && cli->duration.value > RP_FRAMES_MAX)
-            return usage_error(err, "-t: %s is out of range (0f..%" PRId64 "f)", arg,
+            return usage_error(err, "-t: %s is out of range (1f..%" PRId64 "f)", arg,
                                RP_FRAMES_MAX);
         if (!r && !cli->duration.is_frames && cli->duration.value > RP_DURATION_MAX_US)
-            return usage_error(err, "-t: %s is out of range (0s..%" PRId64 "s)", arg,
+            return usage_error(err, "-t: %s is out of range (1us..%" PRId64 "s)", arg,
                                RP_DURATION_MAX_US / 1000000);
         cli->duration_given = 1;
         cli->t_given = 1;

@@ -488,7 +488,7 @@ static int set_duration(parser *ps, tok kw)
         if ((ret = rp_lex_want_word(ps, "a time like 4s", "or", &t)))
             return ret;
     }
-    if ((ret = rp_lex_time_part(ps, rp_lex_whole(t), &ps->given.time.duration)))
+    if ((ret = rp_lex_duration_part(ps, rp_lex_whole(t), &ps->given.time.duration)))
         return ret;
     if (ps->given.time.duration.value == 0)
         return rp_lex_fail(ps, t.col, "duration %s is empty (it must be above 0)", SHOW(t, b));

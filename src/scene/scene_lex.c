@@ -447,7 +447,7 @@ int rp_lex_ends_with(part p, const char *suffix)
 
 /* A time: "1.5s" (seconds, up to 6 decimals), "250ms" (up to 3 decimals) or "45f" (a
  * frame number), kept exactly as microseconds or frames. */
-int rp_lex_time_part(parser *ps, part p, rp_time *out)
+static int time_part_in(parser *ps, part p, rp_time *out, int duration)
 {
     char b[64];
     part num = p;
@@ -482,11 +482,25 @@ int rp_lex_time_part(parser *ps, part p, rp_time *out)
                                           : "time %s is finer than a microsecond",
                            rp_lex_show(p.s, p.n, b));
     max = out->is_frames ? RP_TIME_MAX_FRAMES : RP_TIME_MAX_US;
+    /* a duration of 0 is refused by its caller: its range starts at the smallest step, and
+     * in frames ends at -n's limit (which the caller checks below this one) */
     if (r == NUM_RANGE || v < 0 || v > max)
         return rp_lex_fail(ps, p.col, "time %s is out of range (%s)", rp_lex_show(p.s, p.n, b),
-                           out->is_frames ? "0f..1000000000f" : "0s..1000000s");
+                           out->is_frames ? (duration ? "1f..100000000f, as -n" : "0f..1000000000f")
+                                          : (duration ? "0.000001s..1000000s" : "0s..1000000s"));
     out->value = v;
     return RP_OK;
+}
+
+int rp_lex_time_part(parser *ps, part p, rp_time *out)
+{
+    return time_part_in(ps, p, out, 0);
+}
+
+/* A length (the setting "duration"): as a time, its range said as a length's. */
+int rp_lex_duration_part(parser *ps, part p, rp_time *out)
+{
+    return time_part_in(ps, p, out, 1);
 }
 
 /* A time or a span "A..B" (B after A when both use the same unit; mixed units are

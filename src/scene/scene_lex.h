@@ -120,6 +120,7 @@ int rp_lex_ends_with(part p, const char *suffix);
 /* A time: "1.5s" (seconds, up to 6 decimals), "250ms" (up to 3 decimals) or "45f" (a
  * frame number), kept exactly as microseconds or frames. */
 int rp_lex_time_part(parser *ps, part p, rp_time *out);
+int rp_lex_duration_part(parser *ps, part p, rp_time *out);
 
 /* A time or a span "A..B" (B after A when both use the same unit; mixed units are
  * compared at rp_timeline_build time, when fps is final). */

@@ -138,16 +138,16 @@ static int set_duration(rp_settings *s, const char *name, const char *text, rp_e
     if (!strcmp(name, "frames")) {
         if (!whole_number(text, strlen(text), 1, &v)) /* as -n reads it: not "1.0" */
             return invalid(err, "'%s' is not a whole number", text);
-        if (v < 0 || v > RP_FRAMES_MAX)
-            return invalid(err, "%s is out of range (0..%" PRId64 ")", text, RP_FRAMES_MAX);
+        if (v < 1 || v > RP_FRAMES_MAX) /* 0 frames is no timeline */
+            return invalid(err, "%s is out of range (1..%" PRId64 ")", text, RP_FRAMES_MAX);
         frames = 1;
     } else if (rp_time_parse(text, 0, &v, &frames, err)) {
         return RP_ERR_INVALID;
     } else if (frames ? v > RP_FRAMES_MAX : v > RP_DURATION_MAX_US) {
         /* a time as the scene's `duration` takes it, frames as "frames" (-n) does */
         if (frames)
-            return invalid(err, "%s is out of range (0f..%" PRId64 "f)", text, RP_FRAMES_MAX);
-        return invalid(err, "%s is out of range (0s..%" PRId64 "s)", text,
+            return invalid(err, "%s is out of range (1f..%" PRId64 "f)", text, RP_FRAMES_MAX);
+        return invalid(err, "%s is out of range (1us..%" PRId64 "s)", text,
                        RP_DURATION_MAX_US / 1000000);
     }
     s->time.duration = (rp_time){v, frames};

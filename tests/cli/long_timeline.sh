@@ -15,31 +15,49 @@ printf 'size 64x36\nrate 1000\nat 0s wall rect 1 1 2 2\n' >f1-wall-rate.scene
 ## is created, naming the option and the range (run in ./r, which must stay empty).
 mkdir r && cd r || exit 1
 for t in 4294967296 1000001s 1000000.000001s 277:46:41; do
-    refused_unchanged "-t $t" "-t: $t is out of range (0s..1000000s)" ../f1-wall.scene -t "$t" \
+    refused_unchanged "-t $t" "-t: $t is out of range (1us..1000000s)" ../f1-wall.scene -t "$t" \
         -o out.mp4
 done
-refused_unchanged "--duration 1000001s" "-t: 1000001s is out of range (0s..1000000s)" \
+refused_unchanged "--duration 1000001s" "-t: 1000001s is out of range (1us..1000000s)" \
     ../f1-wall.scene --duration 1000001s -o out.mp4
 for t in 1000000001f 100000001f; do
-    refused_unchanged "-t $t" "-t: $t is out of range (0f..100000000f)" ../f1-wall.scene -t "$t" \
+    refused_unchanged "-t $t" "-t: $t is out of range (1f..100000000f)" ../f1-wall.scene -t "$t" \
         -o out.mp4
 done
-refused_unchanged "-t 4294967296 --check" "-t: 4294967296 is out of range (0s..1000000s)" \
+refused_unchanged "-t 4294967296 --check" "-t: 4294967296 is out of range (1us..1000000s)" \
     ../f1-wall.scene -t 4294967296 --check
 # -ss S -t T: T is a length from S, held to the same range
-refused_unchanged "-ss 1 -t 1000001" "-t: 1000001 is out of range (0s..1000000s)" \
+refused_unchanged "-ss 1 -t 1000001" "-t: 1000001 is out of range (1us..1000000s)" \
     ../f1-wall.scene -ss 1 -t 1000001 -o out.mp4
 # the scene refuses the same time, and -n the same frames
 printf 'size 64x36\nduration 1000001s\n' >../long.scene
-refused_unchanged "duration 1000001s in the scene" "out of range (0s..1000000s)" ../long.scene \
+refused_unchanged "duration 1000001s in the scene" "out of range (0.000001s..1000000s)" ../long.scene \
     --check
-refused_unchanged "-n 100000001" "--frames: 100000001 is out of range (0..100000000)" \
+refused_unchanged "-n 100000001" "--frames: 100000001 is out of range (1..100000000)" \
     ../f1-wall.scene -n 100000001 --check
 printf 'size 64x36\nduration 100000001f\n' >../long.scene
 refused_unchanged "duration 100000001f in the scene: -n's frames" \
     "duration 100000001f is out of range (1f..100000000f, as -n)" ../long.scene --check
+# the ranges said start where the values taken start: 0 is no timeline (refused as -n's
+# range says; -t 0 and duration 0s have their own messages), the smallest step is taken
+refused_unchanged "-n 0: -n's range" "--frames: 0 is out of range (1..100000000)" \
+    ../f1-wall.scene -n 0 --check
+printf 'size 64x36\nduration 2000000000f\n' >../long.scene
+refused_unchanged "duration 2000000000f in the scene: -n's frames" \
+    "time 2000000000f is out of range (1f..100000000f, as -n)" ../long.scene --check
+printf 'size 64x36\nduration 0s\n' >../long.scene
+refused_unchanged "duration 0s in the scene" "duration 0s is empty (it must be above 0)" \
+    ../long.scene --check
+refused_unchanged "-t 0" "the timeline has no frames" ../f1-wall.scene -t 0 -o out.mp4
 cd "$WORK" || exit 1
 check "-t refused: nothing created" test -z "$(ls -A r)"
+expect_status "-n 1: taken" 0 "$R" f1-wall.scene -n 1 --check
+check "-n 1: 1 frame" grep -q '^frames: *1 ' out
+expect_status "-t 1us: taken" 0 "$R" f1-wall.scene -t 1us --check
+check "-t 1us: 1 frame" grep -q '^frames: *1 ' out
+printf 'size 64x36\nduration 0.000001s\n' >short.scene
+expect_status "duration 0.000001s: taken" 0 "$R" short.scene --check
+check "duration 0.000001s: 1 frame" grep -q '^frames: *1 ' out
 # the limits themselves are taken
 expect_status "-t 1000000s: taken" 0 timeout 60 "$R" f1-wall.scene -t 1000000s --check
 check "-t 1000000s: 30000000 frames" grep -q '^frames: *30000000 ' out

@@ -43,12 +43,12 @@ for pair in "-y -n" "-n -y" "--overwrite --no-overwrite"; do
     refused "$pair" "-y (--overwrite) and -n (--no-overwrite) are both given: give one" $pair
 done
 # -t Nf is held to -n's 0..100000000 (and a time to the scene's 0s..1000000s), naming -t
-refused "-t 200000000f" "-t: 200000000f is out of range (0f..100000000f)" -t 200000000f
+refused "-t 200000000f" "-t: 200000000f is out of range (1f..100000000f)" -t 200000000f
 expect_status "-t 100000000f: exit 0" 0 "$R" --check -t 100000000f
 if grep -qx "frames:     100000000 (3333333.333 s)" "$WORK/out"; then ok "-t 100000000f: frames"; else
     bad "-t 100000000f: frames (got '$(grep frames: "$WORK/out")')"
 fi
-refused "-n 100000001" "--frames: 100000001 is out of range (0..100000000)" -n 100000001
+refused "-n 100000001" "--frames: 100000001 is out of range (1..100000000)" -n 100000001
 # -v: the refusal names every level that is accepted, and FFmpeg's nine names are accepted
 refused "-v bogus" "--loglevel: unknown level 'bogus' (expected quiet, panic, fatal, error, \
 warning, info, verbose, debug, trace or -8..56)" -v bogus

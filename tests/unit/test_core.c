@@ -144,6 +144,16 @@ static void test_settings_set(void **state)
         assert_int_equal(rp_settings_set(set, bad[i][0], bad[i][1], &err), RP_ERR_INVALID);
         assert_true(err.bad_input && !err.has_diag && err.msg[0]);
     }
+    /* the ranges said are the ones taken: 0 frames is no timeline, 1 frame and 1us are */
+    assert_int_equal(rp_settings_set(set, "frames", "0", &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "0 is out of range (1..100000000)"));
+    assert_int_equal(rp_settings_set(set, "duration", "1000001s", &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "out of range (1us..1000000s)"));
+    assert_int_equal(rp_settings_set(set, "duration", "100000001f", &err), RP_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "out of range (1f..100000000f)"));
+    assert_int_equal(rp_settings_set(set, "frames", "1", &err), RP_OK);
+    assert_int_equal(rp_settings_set(set, "duration", "1us", &err), RP_OK);
+    assert_int_equal(rp_settings_set(set, "frames", "12", &err), RP_OK); /* as set above */
     rp_settings_get_info(set, &info);
     assert_int_equal(info.seed, 5);
     assert_int_equal(info.strength_milli, 500);
