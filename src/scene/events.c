@@ -244,6 +244,35 @@ static int64_t radius_of(const builder *b, int64_t v)
     return v < 1 ? 1 : v;
 }
 
+/* A drop's, rain's or stroke's radius given as a percentage is held, once it is pixels of
+ * the final width, to the range a radius in pixels is (1..RP_RADIUS_MAX): "radius 50%" of
+ * 16384 pixels is refused as "radius 8192" is. */
+static int check_radius(builder *b)
+{
+    const rp_event *ev = b->ev;
+    if (!ev->radius_pct ||
+        (ev->kind != RP_EVENT_DROP && ev->kind != RP_EVENT_RAIN && ev->kind != RP_EVENT_STROKE))
+        return RP_OK;
+    for (int i = 1; i >= 0; i--) { /* the range's end first: the larger */
+        int64_t v = i ? ev->radius_hi : ev->radius_lo, px = radius_of(b, v);
+        char pct[32];
+        int n;
+        if (px <= RP_RADIUS_MAX)
+            continue;
+        /* the percentage as written, without trailing zeros */
+        n = snprintf(pct, sizeof pct, "%lld.%06lld", (long long)(v / (PCT_FULL / 100)),
+                     (long long)(v % (PCT_FULL / 100)));
+        while (n > 0 && pct[n - 1] == '0')
+            pct[--n] = '\0';
+        if (n > 0 && pct[n - 1] == '.')
+            pct[--n] = '\0';
+        return fail(b, RP_ERR_INVALID, i ? ev->radius_hi_col : ev->radius_col,
+                    "radius %s%% of the width %d is %lld pixels, out of range (1..%d)", pct,
+                    b->final->width, (long long)px, RP_RADIUS_MAX);
+    }
+    return RP_OK;
+}
+
 /* The span's ticks, checked again now that fps is final (mixed units). */
 static int span(builder *b, int64_t *a, int64_t *e)
 {
@@ -1008,6 +1037,12 @@ static int timeline_check(const rp_scene *scene, const rp_settings *final, int64
     }
     b.final = &b.grid;
     b.clock = final->time.rate > 0 ? final->time.rate : final->time.fps;
+    for (size_t i = 0; i < rp_scene_event_count(scene); i++) { /* before their costs */
+        int r;
+        b.ev = rp_scene_event(scene, i);
+        if ((r = check_radius(&b)))
+            return r;
+    }
     int spans = sum_costs(&b, scene, frames, cost, items_by, work_by, &most_items, &most_work,
                           &top_items, &top_work);
     /* Items, the array's growth by doubling (old and new at once), the sort's copy. */
@@ -1115,6 +1150,8 @@ static int timeline_build(rp_timeline **out, const rp_scene *scene, const rp_set
     for (i = 0; i < count && ret == RP_OK; i++) {
         b.ev = rp_scene_event(scene, i);
         b.ev_index = i;
+        if ((ret = check_radius(&b)))
+            break;
         switch (b.ev->kind) {
         case RP_EVENT_DROP: ret = expand_drop(&b); break;
         case RP_EVENT_RAIN: ret = expand_rain(&b); break;

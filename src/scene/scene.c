@@ -849,7 +849,7 @@ static int bit_index(unsigned bit)
 /* A radius in percent of the scene width: "2%" or, when `range`, "0.5%..1.5%" (millionths
  * of a percent, above 0 and at most 100%). When the next word has no '%' nothing is read
  * and *pct stays 0. */
-static int radius_percent(parser *ps, int range, int64_t *lo, int64_t *hi, int *pct)
+static int radius_percent(parser *ps, int range, int64_t *lo, int64_t *hi, int *pct, int col[2])
 {
     const char *save = ps->p;
     int save_col = ps->col;
@@ -868,6 +868,8 @@ static int radius_percent(parser *ps, int range, int64_t *lo, int64_t *hi, int *
     int64_t *v[2] = {lo, hi};
     part p[2] = {a, b};
     for (int i = 0; i < 2; i++) {
+        if (col)
+            col[i] = p[i].col;
         if (p[i].n < 2 || p[i].s[p[i].n - 1] != '%' ||
             rp_lex_decimal(p[i].s, p[i].n - 1, 6, v[i]) != NUM_OK || *v[i] <= 0 ||
             *v[i] > 100 * INT64_C(1000000))
@@ -936,8 +938,11 @@ static int drop_opts(parser *ps, rp_event *ev, const char *usage)
             ev->rate_milli = rate;
         } else if (have == &have_r) {
             int pct = 0;
-            if ((ret = radius_percent(ps, rain, &lo, &hi, &pct)))
+            int col[2] = {0, 0};
+            if ((ret = radius_percent(ps, rain, &lo, &hi, &pct, col)))
                 return ret;
+            ev->radius_col = col[0]; /* its pixels are checked once the width is known */
+            ev->radius_hi_col = col[1];
             if (pct)
                 ev->radius_pct = 1;
             else if (rain)
@@ -1033,7 +1038,7 @@ static int event_wall(parser *ps, rp_event *ev)
         if (k == 1) {
             int64_t hi;
             int is_pct = 0;
-            if ((ret = radius_percent(ps, 0, &r, &hi, &is_pct)) ||
+            if ((ret = radius_percent(ps, 0, &r, &hi, &is_pct, NULL)) ||
                 (!is_pct &&
                  (ret = rp_lex_want_int(ps, "along", "wall radius", 1, RP_MAX_SIDE, &r))))
                 return ret;
@@ -1061,7 +1066,7 @@ static int event_wall(parser *ps, rp_event *ev)
             return ret;
         int64_t hi;
         int is_pct = 0;
-        if ((ret = radius_percent(ps, 0, &r, &hi, &is_pct)) ||
+        if ((ret = radius_percent(ps, 0, &r, &hi, &is_pct, NULL)) ||
             (!is_pct &&
              (ret = rp_lex_want_int(ps, "circle", "wall radius", 0, 2 * RP_MAX_SIDE, &r))))
             return ret;

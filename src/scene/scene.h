@@ -78,18 +78,19 @@ typedef struct rp_event {
     int line, col; /* the statement's line; column of the action word */
     int time_col;  /* column of the time or span */
     int is_span;
-    rp_time start, end;           /* `end` only for spans */
-    rp_coord x, y;                /* drop centre, stroke start, wall corner or centre */
-    rp_coord x2, y2;              /* stroke end */
-    rp_coord w, h;                /* wall rect size */
-    int32_t radius_lo, radius_hi; /* lo == hi except for rain; wall circle radius */
-    int radius_pct;               /* radii are millionths of a percent of the scene width */
-    int32_t height_lo, height_hi; /* lo == hi except for rain */
-    int shape, mode;              /* enum rp_shape / rp_mode, or -1 for the final settings' */
-    int64_t rate_milli;           /* rain: drops per second * 1000 */
-    int rain_index;               /* rain: 0-based index among the scene's rain statements */
-    const char *path;             /* wall mask, resolved; owned by the scene */
-    const char *text;             /* the statement's line (text_len bytes); owned by the scene */
+    rp_time start, end;            /* `end` only for spans */
+    rp_coord x, y;                 /* drop centre, stroke start, wall corner or centre */
+    rp_coord x2, y2;               /* stroke end */
+    rp_coord w, h;                 /* wall rect size */
+    int32_t radius_lo, radius_hi;  /* lo == hi except for rain; wall circle radius */
+    int radius_pct;                /* radii are millionths of a percent of the scene width */
+    int radius_col, radius_hi_col; /* columns of the radius (of a range's end), percentages */
+    int32_t height_lo, height_hi;  /* lo == hi except for rain */
+    int shape, mode;               /* enum rp_shape / rp_mode, or -1 for the final settings' */
+    int64_t rate_milli;            /* rain: drops per second * 1000 */
+    int rain_index;                /* rain: 0-based index among the scene's rain statements */
+    const char *path;              /* wall mask, resolved; owned by the scene */
+    const char *text;              /* the statement's line (text_len bytes); owned by the scene */
     size_t text_len;
     const char *time_text; /* the time or span as written (time_len bytes) */
     size_t time_len;

@@ -111,3 +111,21 @@ printf 'path p4096 0,0 63,47\nat 0f..2f stroke along p4096 radius 3 height 300\n
 expect_status "4097 paths: refused (exit 2)" 2 "$ROCKPOOL" paths4097.scene --check
 stderr_has "... at the 4097th, with the limit" \
     "paths4097.scene:4099:1: error: a scene has at most 4096 paths"
+# A radius in percent is held to the 1..2048 pixels a radius in pixels is, once it is
+# pixels of the width: 50% of 16384 is refused as 'radius 8192' is (file:line:col, exit 2,
+# no output); 12.5% (2048 pixels) is taken.
+printf 'size 16384x64\nduration 1f\nrate 100\nat 0s drop 5 5 radius 8192 height 100\n' >r8192.scene
+expect_status "radius 8192: exit 2" 2 "$ROCKPOOL" r8192.scene --check --max-memory 16G
+stderr_has "... out of range" "r8192.scene:4:23: error: radius 8192 is out of range (1..2048)"
+sed 's/radius 8192/radius 50%/' r8192.scene >r50.scene
+expect_status "radius 50% of 16384: exit 2" 2 "$ROCKPOOL" r50.scene -o r50.mp4 --max-memory 16G
+stderr_has "... the same range, in pixels" \
+    "r50.scene:4:23: error: radius 50% of the width 16384 is 8192 pixels, out of range (1..2048)"
+check "... no output" test ! -e r50.mp4
+printf 'size 16384x64\nduration 1f\nrate 100\nat 0s..1s rain rate 1/s radius 1%%..12.6%% height 1..2\n' >rrain.scene
+expect_status "rain radius 1%..12.6% of 16384: exit 2" 2 "$ROCKPOOL" rrain.scene --check \
+    --max-memory 16G
+stderr_has "... the range's end" "rrain.scene:4:36: error: radius 12.6% of the width 16384 is 2064"
+sed 's/radius 50%/radius 12.5%/' r50.scene >r125.scene
+expect_status "radius 12.5% of 16384 (2048 pixels): taken" 0 "$ROCKPOOL" r125.scene --check \
+    --max-memory 16G

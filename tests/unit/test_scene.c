@@ -1431,6 +1431,29 @@ static void test_errors(void **state)
     expect_error("size 100x100\nat 1s drop 5 100 radius 3 height 9\n", 2, 14,
                  "y coordinate 100 is off the grid (0..99)");
     expect_error("at 1s drop 16384 5 radius 3 height 9\n", 1, 12, "off the grid (0..16383)");
+    /* a radius in percent is held to the pixels' range once the width is known: 50% of
+     * 16384 is 8192 pixels, refused as "radius 8192" is; 12.5% is 2048, the largest taken */
+    expect_error("size 16384x64\nat 0s drop 5 5 radius 8192 height 100\n", 2, 23,
+                 "radius 8192 is out of range (1..2048)");
+    expect_error("size 16384x64\nat 0s drop 5 5 radius 50% height 100\n", 2, 23,
+                 "radius 50% of the width 16384 is 8192 pixels, out of range (1..2048)");
+    expect_error("size 16384x64\nat 0s drop 5 5 radius 12.51% height 100\n", 2, 23,
+                 "radius 12.51% of the width 16384 is 2049 pixels, out of range (1..2048)");
+    expect_error("size 16384x64\nat 0s..1s rain rate 1/s radius 1%..13% height 1..2\n", 2, 36,
+                 "radius 13% of the width 16384 is 2129 pixels");
+    expect_error("size 16384x64\nat 0s..1s stroke 1,1 -> 9,9 radius 20% height 3\n", 2, 36,
+                 "radius 20% of the width 16384 is 3276 pixels");
+    {
+        rp_scene *sc = parse("size 16384x64\nat 0s drop 5 5 radius 12.501% height 100\n");
+        rp_timeline *tl = build(sc, 1);
+        const rp_item *items;
+        size_t n;
+        rp_timeline_frame(tl, 0, &items, &n);
+        assert_int_equal(n, 1);
+        assert_int_equal(items[0].drop.radius, 2048); /* floor(16384 x 0.12501) */
+        rp_timeline_free(&tl);
+        rp_scene_free(&sc);
+    }
     expect_error("at 1s drop 101% 5 radius 3 height 9\n", 1, 12,
                  "x coordinate 101% is out of range");
     expect_error("at 1s drop 50.0000001% 5 radius 3 height 9\n", 1, 12, "more than 6 decimals");
