@@ -223,6 +223,40 @@ static int whole(const char *text, int signs, int64_t *v, const char **end)
     return 1;
 }
 
+const char *rp_cli_shell_word(const char *word, char *buf, size_t size)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_@%+=:,./-";
+    size_t len = strnlen(word, 400), n = 0;
+    int quote = len == 0;
+    for (size_t i = 0; i < len && !quote; i++)
+        quote = !strchr(plain, word[i]);
+    if (!quote && len == strlen(word))
+        return word;
+    if (!quote) {
+        snprintf(buf, size, "%.*s", (int)len, word);
+        return buf;
+    }
+    /* 'it'\''s': a quote closes, is written escaped, and opens again */
+    if (n + 1 < size)
+        buf[n++] = '\'';
+    for (size_t i = 0; i < len; i++) {
+        const char *put = word[i] == '\'' ? "'\\''" : NULL;
+        size_t k = put ? 4 : 1;
+        if (n + k + 1 >= size)
+            break;
+        if (put)
+            memcpy(buf + n, put, k);
+        else
+            buf[n] = word[i];
+        n += k;
+    }
+    if (n + 1 < size)
+        buf[n++] = '\'';
+    buf[n < size ? n : size - 1] = '\0';
+    return buf;
+}
+
 /* A whole number in lo..hi, named by its option in errors. */
 static int parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out,
                      rp_error *err)
@@ -961,11 +995,14 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     if (optind < argc)
         cli->scene_path = argv[optind++];
     if (optind < argc && !cli->output_given &&
-        rp_output_format_from_path(argv[optind]) != RP_FORMAT_NONE) /* ffmpeg's habit */
+        rp_output_format_from_path(argv[optind]) != RP_FORMAT_NONE) { /* ffmpeg's habit */
+        char scene[1604], out[1604]; /* the command, as a shell takes it */
         return usage_error(err,
                            "unexpected argument '%s' (only one SCENE is read): to write to it, "
                            "give it with -o, as in rockpool %s -o %s",
-                           argv[optind], cli->scene_path, argv[optind]);
+                           argv[optind], rp_cli_shell_word(cli->scene_path, scene, sizeof scene),
+                           rp_cli_shell_word(argv[optind], out, sizeof out));
+    }
     if (optind < argc)
         return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
     if (cli->overwrite_opts == 3) /* as FFmpeg refuses them: which one was meant? */

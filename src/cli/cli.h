@@ -82,6 +82,12 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames);
  * (--end 11) is past ...". Rewrites msg (size bytes) in place. */
 void rp_cli_said(const rp_cli *cli, char *msg, size_t size);
 
+/** word as one shell word, for a command a message suggests: itself when it is made of
+ * characters no POSIX shell treats specially (letters, digits and _ @ % + = : , . / -),
+ * else in single quotes, a single quote inside written '\'' . At most its first 400
+ * bytes are taken; returns buf (size bytes, at least 4 x 400 + 3 to hold any) or word. */
+const char *rp_cli_shell_word(const char *word, char *buf, size_t size);
+
 /** The --help text. */
 void rp_cli_usage(FILE *f);
 

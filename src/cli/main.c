@@ -565,10 +565,11 @@ static int not_a_scene(const char *path, rp_error *err)
         memset(err, 0, sizeof *err);
         err->code = RP_ERR_INVALID;
         err->bad_input = 1;
+        char word[1604]; /* the command, as a shell takes it */
         snprintf(err->msg, sizeof err->msg,
                  "%.400s is %s, not a scene (rockpool-scene(5)): to render water over it, "
-                 "give it as the background: rockpool -i %.400s -o out.mp4",
-                 path, kinds[i].what, path);
+                 "give it as the background: rockpool -i %s -o out.mp4",
+                 path, kinds[i].what, rp_cli_shell_word(path, word, sizeof word));
         return 1;
     }
     return 0;

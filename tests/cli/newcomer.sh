@@ -54,6 +54,28 @@ expect_status "an output name after SCENE: exit 2" 2 "$ROCKPOOL" "$TOP/examples/
 stderr_has "... says to give it with -o" \
     "unexpected argument 'second.mp4' (only one SCENE is read): to write to it, give it with -o, as in rockpool $TOP/examples/rain.scene -o second.mp4"
 check "... and writes nothing" sh -c 'test ! -e second.mp4 && test ! -e rockpool.mp4'
+# The commands suggested are as a shell takes them: a name with a space, a quote or a $ is
+# single-quoted ('\'' for a quote). Each is checked by running it: the shell must give
+# back the names, and rockpool must take them (--check).
+cp photo.png "my photo's \$HOME.png"
+cp "$TOP/examples/rain.scene" "it's a scene.scene"
+expect_status "a photo with a space and a quote as SCENE: exit 2" 2 "$ROCKPOOL" \
+    "my photo's \$HOME.png"
+stderr_has "... the suggested command quoted" \
+    "give it as the background: rockpool -i 'my photo'\\''s \$HOME.png' -o out.mp4"
+cmd=$(sed -n 's/.*give it as the background: rockpool //p' "$WORK/err")
+eval "set -- $cmd"
+check "... the shell gives back the photo's name" test "$#:$2:$4" = "4:my photo's \$HOME.png:out.mp4"
+expect_status "... and the command runs (--check)" 0 "$ROCKPOOL" "$@" --check
+expect_status "an output name with a space after a SCENE with a quote: exit 2" 2 "$ROCKPOOL" \
+    "it's a scene.scene" "out put.mp4"
+stderr_has "... the suggested command quoted" \
+    "as in rockpool 'it'\\''s a scene.scene' -o 'out put.mp4'"
+cmd=$(sed -n 's/.*as in rockpool //p' "$WORK/err")
+eval "set -- $cmd"
+check "... the shell gives back both names" test "$#:$1:$3" = "3:it's a scene.scene:out put.mp4"
+expect_status "... and the command runs (--check)" 0 "$ROCKPOOL" "$@" --check
+check "... nothing written" sh -c 'test ! -e "out put.mp4" && test ! -e out.mp4'
 expect_status "another second argument: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" notes.txt
 stderr_has "... says only that one SCENE is read" \
     "error: unexpected argument 'notes.txt' (only one SCENE is read)"
