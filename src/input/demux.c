@@ -111,7 +111,7 @@ int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats, A
     return ret;
 }
 
-const char *rp_demux_guess_media(const char *path)
+const char *rp_demux_guess_media(const char *path, int *indexed)
 {
     AVIOContext *pb = NULL;
     const AVInputFormat *fmt = NULL;
@@ -126,6 +126,8 @@ const char *rp_demux_guess_media(const char *path)
         av_probe_input_buffer2(pb, &fmt, url, NULL, 0, 1 << 20) >= 0 && fmt &&
         av_match_list(fmt->name, rp_demux_media_formats, ',') > 0)
         name = fmt->long_name ? fmt->long_name : fmt->name;
+    if (indexed)
+        *indexed = name && !strcmp(fmt->name, "mov,mp4,m4a,3gp,3g2,mj2");
     avio_closep(&pb);
     free(url);
     return name;

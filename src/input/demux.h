@@ -34,8 +34,10 @@ int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats, A
 /** The long name of the media container (one of rp_demux_media_formats) that FFmpeg's
  * probe finds in path's first bytes, or NULL (not one, unreadable, out of memory): for
  * saying what a file that no demuxer opens was meant to be (a video cut short before its
- * index). Opens nothing but path, with the "file" protocol. */
-const char *rp_demux_guess_media(const char *path);
+ * index). *indexed (may be NULL) is set to 1 when the container cannot be opened without
+ * an index that may lie at its end (MP4, QuickTime: the moov box), else 0 (Y4M, Matroska,
+ * AVI, ... open from their header). Opens nothing but path, with the "file" protocol. */
+const char *rp_demux_guess_media(const char *path, int *indexed);
 
 /** How a decoder is set up beyond its stream's parameters. */
 typedef struct rp_decoder_opts {

@@ -496,14 +496,24 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
     av_free(formats);
     if (ret < 0) {
         /* A video no demuxer opens (an MP4 cut before its index) is not called an image. */
-        const char *video = ret == AVERROR(ENOMEM) ? NULL : rp_demux_guess_media(path);
+        int indexed = 0;
+        const char *video = ret == AVERROR(ENOMEM) ? NULL : rp_demux_guess_media(path, &indexed);
         if (video && video_opens(path))
             return rp_error_set(err, RP_ERR_FORMAT, 1,
                                 "'%s' is a video (%s): a still image is needed here", path, video);
-        if (video)
+        /* Only a container read through an index (MP4's moov) fails to open when cut
+         * short past its header; others (Y4M) open from the header alone, so it is the
+         * header that FFmpeg refuses. */
+        if (video && indexed)
             return rp_error_set(err, RP_ERR_FORMAT, 1,
                                 "'%s' is a truncated or damaged video: FFmpeg recognises it as %s "
                                 "but cannot open it (cut short before its index, or damaged)",
+                                path, video);
+        if (video)
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "'%s' is a damaged video: FFmpeg recognises it as %s but cannot "
+                                "open it (its header is cut short or damaged, or gives a picture "
+                                "FFmpeg does not take, such as a size over its limit)",
                                 path, video);
         if (ret != AVERROR(ENOMEM) && animation_failure(path, err))
             return err->code;

@@ -426,6 +426,18 @@ head -c $(($(stat -c %s long.mp4) / 5)) long.mp4 >trunc.mp4
 expect_status "MP4 cut before its index: exit 2" 2 "$ROCKPOOL" -q flat.scene -i trunc.mp4 --check
 stderr_has "... called a truncated video" "'trunc.mp4' is a truncated or damaged video"
 check "... not a still image" bash -c '! grep -q "not a still image" "$1"' _ "$WORK/err"
+stderr_has "... cut before its index" "(cut short before its index, or damaged)"
+# A Y4M has no index: one FFmpeg does not open (ffprobe fails on it too: 16384x16384 is
+# over FFmpeg's picture size) is not said to be cut before an index, but its header named
+printf 'YUV4MPEG2 W16384 H16384 F10:1 Ip A1:1 C420jpeg\nFRAME\n' >huge.y4m
+head -c 1000 /dev/zero >>huge.y4m
+check "ffprobe does not open huge.y4m" bash -c '! ffprobe -v quiet huge.y4m'
+expect_status "Y4M FFmpeg does not open: exit 2" 2 "$ROCKPOOL" -q flat.scene -i huge.y4m \
+    -o huge.mp4
+stderr_has "... its header named" "'huge.y4m' is a damaged video: FFmpeg recognises it as \
+YUV4MPEG pipe but cannot open it (its header is cut short or damaged"
+check "... no index named" bash -c '! grep -q "index" "$1"' _ "$WORK/err"
+check "... no output" test ! -e huge.mp4
 
 # ---- raw H.264/HEVC streams (no timestamps): timed at their frame rate, as ffmpeg does ----
 gen -f lavfi -i testsrc2=size=320x240:rate=25:duration=4 -c:v libx264 -bf 2 -g 25 \
