@@ -69,6 +69,28 @@ check "README's ffmpeg -vf frei0r=rockpool example: out.mp4 is h264,yuv420p (ffp
     test "$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,pix_fmt \
     -of csv=p=0 out.mp4 2>/dev/null)" = h264,yuv420p
 
+# rockpool-frei0r(7)'s first example, run as written (bg.png at the scene's size): FFmpeg
+# with the plugin prints rockpool's 120 hashes, and nothing on stderr (with -t 4 after -i,
+# FFmpeg passed the filter the frame at 4 s and the plugin said it was past the scene's end)
+ffmpeg -v error -f lavfi -i testsrc2=size=640x360:rate=1 -frames:v 1 bg.png
+cp "$TOP/examples/rain.scene" rain.scene
+sed -n '/^\.nf/,/^\.fi/p' "$TOP/man/rockpool-frei0r.7" | sed -e 's/\\-/-/g' -e 's/\\e$/\\/' |
+    sed -e ':a' -e '/\\$/N; s/\\\n//; ta' >frei0r-example.txt
+f0_cmd=$(grep -m 1 '^FREI0R_PATH=build/frei0r ffmpeg .*frei0r=rockpool:rain.scene' \
+    frei0r-example.txt)
+cli_cmd=$(grep -m 1 '^rockpool rain.scene ' frei0r-example.txt)
+check "rockpool-frei0r(7) shows the ffmpeg and rockpool commands" test -n "$f0_cmd" -a -n "$cli_cmd"
+# FFmpeg's banner and progress aside (-v warning): any warning or message fails
+bash -c "${f0_cmd/ ffmpeg / ffmpeg -v warning -nostdin }" >f0.md5 2>f0.err
+f0_status=$?
+check "... ffmpeg with the plugin: exit 0 ($f0_status), nothing on stderr: $(head -c 300 f0.err)" \
+    test "$f0_status" = 0 -a ! -s f0.err
+bash -c "\"$ROCKPOOL\" ${cli_cmd#rockpool } -o cli.md5" 2>cli.err
+grep -v '^#' f0.md5 | awk -F, '{gsub(/ /, "", $NF); print $NF}' >f0.h
+grep -v '^#' cli.md5 | awk -F, '{gsub(/ /, "", $NF); print $NF}' >cli.h
+check "... 120 frames from the plugin" test "$(wc -l <f0.h)" = 120
+check "... the same hashes as rockpool's" cmp -s f0.h cli.h
+
 # ---- the man pages' version is VERSION ----------------------------------------------------
 # Built into a build tree of the test's own: make's rule, from man/ and VERSION.
 make -s -C "$TOP" BUILD="$WORK/b" "$WORK/b/man/rockpool.1" "$WORK/b/man/rockpool-scene.5" \

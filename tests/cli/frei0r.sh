@@ -42,12 +42,14 @@ for name in rain walls; do
         break
     fi
     FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
-        -i bg.png -t 4 -vf "frei0r=rockpool:$scene|ms,format=rgb24" -f framemd5 - \
+        -t 4 -i bg.png -vf "frei0r=rockpool:$scene|ms,format=rgb24" -f framemd5 - \
         >ff_$name.md5 2>ff_$name.err
     "$ROCKPOOL" -q "$scene" -i bg.png -r 30 -n 120 -f framemd5 -o cli_$name.md5
     hashes ff_$name.md5 >ff_$name.h
     hashes cli_$name.md5 >cli_$name.h
     check "ffmpeg $name: 120 frames" test "$(wc -l <ff_$name.h)" -eq 120
+    # -t before -i: no frame past the scene's end reaches the filter, nothing is said
+    check "ffmpeg $name: nothing on stderr: $(head -c 200 ff_$name.err)" test ! -s ff_$name.err
     check "ffmpeg $name: the command line's frames" cmp -s ff_$name.h cli_$name.h
     # the frames are ripples, not the background passed through
     check "ffmpeg $name: frames change" test "$(sort -u ff_$name.h | wc -l)" -gt 100
