@@ -227,16 +227,18 @@ const char *rp_cli_shell_word(const char *word, char *buf, size_t size)
 {
     static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                 "0123456789_@%+=:,./-";
-    size_t len = strnlen(word, 400), n = 0;
+    size_t len = strnlen(word, 401), n = 0;
     int quote = len == 0;
-    for (size_t i = 0; i < len && !quote; i++)
-        quote = !strchr(plain, word[i]);
-    if (!quote && len == strlen(word))
-        return word;
-    if (!quote) {
-        snprintf(buf, size, "%.*s", (int)len, word);
-        return buf;
+    if (len > 400)
+        return NULL;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)word[i];
+        if (c < 0x20 || c == 0x7f) /* shown as '?' in messages: no command could name it */
+            return NULL;
+        quote |= !strchr(plain, word[i]);
     }
+    if (!quote)
+        return word;
     /* 'it'\''s': a quote closes, is written escaped, and opens again */
     if (n + 1 < size)
         buf[n++] = '\'';
@@ -997,11 +999,17 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     if (optind < argc && !cli->output_given &&
         rp_output_format_from_path(argv[optind]) != RP_FORMAT_NONE) { /* ffmpeg's habit */
         char scene[1604], out[1604]; /* the command, as a shell takes it */
+        const char *ws = rp_cli_shell_word(cli->scene_path, scene, sizeof scene),
+                   *wo = rp_cli_shell_word(argv[optind], out, sizeof out);
+        if (!ws || !wo) /* a name no command could show */
+            return usage_error(err,
+                               "unexpected argument '%s' (only one SCENE is read): to write to "
+                               "it, give it with -o",
+                               argv[optind]);
         return usage_error(err,
                            "unexpected argument '%s' (only one SCENE is read): to write to it, "
                            "give it with -o, as in rockpool %s -o %s",
-                           argv[optind], rp_cli_shell_word(cli->scene_path, scene, sizeof scene),
-                           rp_cli_shell_word(argv[optind], out, sizeof out));
+                           argv[optind], ws, wo);
     }
     if (optind < argc)
         return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);

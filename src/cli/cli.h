@@ -84,8 +84,9 @@ void rp_cli_said(const rp_cli *cli, char *msg, size_t size);
 
 /** word as one shell word, for a command a message suggests: itself when it is made of
  * characters no POSIX shell treats specially (letters, digits and _ @ % + = : , . / -),
- * else in single quotes, a single quote inside written '\'' . At most its first 400
- * bytes are taken; returns buf (size bytes, at least 4 x 400 + 3 to hold any) or word. */
+ * else in single quotes, a single quote inside written '\'' . Returns buf (size bytes, at
+ * least 4 x 400 + 3 to hold any) or word; NULL for a word no command could show: over 400
+ * bytes (messages cut it), or with a control character (messages show it as '?'). */
 const char *rp_cli_shell_word(const char *word, char *buf, size_t size);
 
 /** The --help text. */

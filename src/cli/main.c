@@ -566,10 +566,17 @@ static int not_a_scene(const char *path, rp_error *err)
         err->code = RP_ERR_INVALID;
         err->bad_input = 1;
         char word[1604]; /* the command, as a shell takes it */
-        snprintf(err->msg, sizeof err->msg,
-                 "%.400s is %s, not a scene (rockpool-scene(5)): to render water over it, "
-                 "give it as the background: rockpool -i %s -o out.mp4",
-                 path, kinds[i].what, rp_cli_shell_word(path, word, sizeof word));
+        const char *w = rp_cli_shell_word(path, word, sizeof word);
+        if (w)
+            snprintf(err->msg, sizeof err->msg,
+                     "%.400s is %s, not a scene (rockpool-scene(5)): to render water over it, "
+                     "give it as the background: rockpool -i %s -o out.mp4",
+                     path, kinds[i].what, w);
+        else /* a name no command could show */
+            snprintf(err->msg, sizeof err->msg,
+                     "%.400s is %s, not a scene (rockpool-scene(5)): to render water over it, "
+                     "give it as the background, with -i",
+                     path, kinds[i].what);
         return 1;
     }
     return 0;

@@ -76,6 +76,22 @@ eval "set -- $cmd"
 check "... the shell gives back both names" test "$#:$1:$3" = "3:it's a scene.scene:out put.mp4"
 expect_status "... and the command runs (--check)" 0 "$ROCKPOOL" "$@" --check
 check "... nothing written" sh -c 'test ! -e "out put.mp4" && test ! -e out.mp4'
+# A name no command could show (a line break, shown as '?' in messages; over 400 bytes, cut
+# in messages) gets the option alone, not a command naming another file.
+cp photo.png $'line\nbreak.png'
+expect_status "a photo with a line break in its name as SCENE: exit 2" 2 "$ROCKPOOL" \
+    $'line\nbreak.png'
+stderr_has "... the option alone" "not a scene (rockpool-scene(5)): to render water over it, give it as the background, with -i"
+check "... and no command naming 'line?break.png'" sh -c '! grep -q "rockpool -i" "$1"' sh "$WORK/err"
+long=$(printf 'd%.0s' $(seq 200))/$(printf 'p%.0s' $(seq 220)).png
+mkdir -p "${long%/*}" && cp photo.png "$long"
+expect_status "a photo with a 425-byte path as SCENE: exit 2" 2 "$ROCKPOOL" "$long"
+stderr_has "... the option alone" "give it as the background, with -i"
+check "... no command (it would be cut)" sh -c '! grep -q "rockpool -i" "$1"' sh "$WORK/err"
+expect_status "an output name with a line break after SCENE: exit 2" 2 "$ROCKPOOL" \
+    "$TOP/examples/rain.scene" $'a\nb.mp4'
+stderr_has "... give it with -o, no command" "(only one SCENE is read): to write to it, give it with -o"
+check "... and no 'as in'" sh -c '! grep -q "as in rockpool" "$1"' sh "$WORK/err"
 expect_status "another second argument: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" notes.txt
 stderr_has "... says only that one SCENE is read" \
     "error: unexpected argument 'notes.txt' (only one SCENE is read)"
