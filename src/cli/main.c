@@ -326,10 +326,14 @@ static void print_summary(const rp_summary *sum)
     clean(path);
     if (s->sky[0])
         printf("sky:        %s%s\n", path, s->light ? "" : " (not used: render light only)");
-    printf("events:     %d drop, %d rain, %d stroke, %d wall (%d moving), %d emitter\n",
-           sum->scene.drops, sum->scene.rains, sum->scene.strokes, sum->scene.walls,
-           sum->scene.moving_walls, sum->scene.emitters);
-    printf("motion:     %d path, %d key\n", sum->scene.paths, sum->scene.keys);
+        /* counts with their nouns' number: 1 drop, 2 drops (rain is a mass noun: 2 rain) */
+#define PL(n) ((n) == 1 ? "" : "s")
+    const rp_scene_stats *sc = &sum->scene;
+    printf("events:     %d drop%s, %d rain, %d stroke%s, %d wall%s (%d moving), %d emitter%s\n",
+           sc->drops, PL(sc->drops), sc->rains, sc->strokes, PL(sc->strokes), sc->walls,
+           PL(sc->walls), sc->moving_walls, sc->emitters, PL(sc->emitters));
+    printf("motion:     %d path%s, %d key%s\n", sc->paths, PL(sc->paths), sc->keys, PL(sc->keys));
+#undef PL
     printf("drops:      %zu in all (%zu from rain, %zu stroke dabs)\n", sum->timeline.drops,
            sum->timeline.rain_drops, sum->timeline.stroke_dabs);
     printf("threads:    %d\n", sum->threads);

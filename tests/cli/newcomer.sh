@@ -212,9 +212,10 @@ at 1s drop 50% 50% radius 5 height 900
 SCENE
 expect_status "--check of a scene with an emitter, keys, a path, a moving wall: exit 0" 0 \
     "$ROCKPOOL" k.scene --check
-check "... events: 1 drop, 0 rain, 0 stroke, 2 wall (1 moving), 1 emitter" \
-    grep -q '^events: *1 drop, 0 rain, 0 stroke, 2 wall (1 moving), 1 emitter$' out
-check "... motion: 1 path, 2 key" grep -q '^motion: *1 path, 2 key$' out
+# (counts with their nouns' number: '0 stroke, 2 wall' read as broken English)
+check "... events: 1 drop, 0 rain, 0 strokes, 2 walls (1 moving), 1 emitter" \
+    grep -q '^events: *1 drop, 0 rain, 0 strokes, 2 walls (1 moving), 1 emitter$' out
+check "... motion: 1 path, 2 keys" grep -q '^motion: *1 path, 2 keys$' out
 # -ss 1 -t 1 at 30 fps writes frames 30..59.
 expect_status "--check -ss 1 -t 1: exit 0" 0 "$ROCKPOOL" k.scene -ss 1 -t 1 --check
 check "... the timeline stays 120 frames" grep -q '^frames: *120 ' out
