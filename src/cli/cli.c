@@ -971,6 +971,53 @@ static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
     return usage_error(err, "unknown option '%s' (see rockpool --help)", arg);
 }
 
+/* The operands after the options: SCENE, and nothing more (an output name there, as
+ * ffmpeg takes it, is answered with the -o command that writes it). */
+static int take_operands(rp_cli *cli, int argc, char **argv, rp_error *err)
+{
+    if (optind < argc)
+        cli->scene_path = argv[optind++];
+    if (optind < argc && !cli->output_given &&
+        rp_output_format_from_path(argv[optind]) != RP_FORMAT_NONE) { /* ffmpeg's habit */
+        char scene[1604], out[1604]; /* the command, as a shell takes it */
+        const char *ws = rp_cli_shell_word(cli->scene_path, scene, sizeof scene),
+                   *wo = rp_cli_shell_word(argv[optind], out, sizeof out);
+        if (!ws || !wo) /* a name no command could show */
+            return usage_error(err,
+                               "unexpected argument '%s' (only one SCENE is read): to write to "
+                               "it, give it with -o",
+                               argv[optind]);
+        return usage_error(err,
+                           "unexpected argument '%s' (only one SCENE is read): to write to it, "
+                           "give it with -o, as in rockpool %s -o %s",
+                           argv[optind], ws, wo);
+    }
+    if (optind < argc)
+        return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
+    return 0;
+}
+
+/* The output without -o: framemd5/framehash to stdout, as `ffmpeg -f framemd5 -` does; no
+ * video for a run that asks only for hashes, a check or side files; with -f, the default
+ * name in that format. */
+static void default_output(rp_cli *cli)
+{
+    enum rp_format format = cli->run.out.format;
+    if (!cli->output_given && (format == RP_FORMAT_FRAMEMD5 || format == RP_FORMAT_FRAMEHASH))
+        cli->run.out.path = "-";
+    else if (!cli->output_given && format == RP_FORMAT_NONE &&
+             (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
+        cli->run.out.path = NULL;
+    else if (!cli->output_given && format != RP_FORMAT_NONE) {
+        /* -f without -o: the default name in that format (rockpool.gif, not a GIF named
+         * rockpool.mp4); PNG frames as a sequence, rockpool_00000.png, ... */
+        static char name[32];
+        snprintf(name, sizeof name, format == RP_FORMAT_PNG ? "rockpool_%%05d.%s" : "rockpool.%s",
+                 rp_output_format_name(format));
+        cli->run.out.path = name;
+    }
+}
+
 int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
 {
     int o, r;
@@ -994,25 +1041,8 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
         if ((r = take_option(cli, o, argc, argv, err)))
             return r;
-    if (optind < argc)
-        cli->scene_path = argv[optind++];
-    if (optind < argc && !cli->output_given &&
-        rp_output_format_from_path(argv[optind]) != RP_FORMAT_NONE) { /* ffmpeg's habit */
-        char scene[1604], out[1604]; /* the command, as a shell takes it */
-        const char *ws = rp_cli_shell_word(cli->scene_path, scene, sizeof scene),
-                   *wo = rp_cli_shell_word(argv[optind], out, sizeof out);
-        if (!ws || !wo) /* a name no command could show */
-            return usage_error(err,
-                               "unexpected argument '%s' (only one SCENE is read): to write to "
-                               "it, give it with -o",
-                               argv[optind]);
-        return usage_error(err,
-                           "unexpected argument '%s' (only one SCENE is read): to write to it, "
-                           "give it with -o, as in rockpool %s -o %s",
-                           argv[optind], ws, wo);
-    }
-    if (optind < argc)
-        return usage_error(err, "unexpected argument '%s' (only one SCENE is read)", argv[optind]);
+    if ((r = take_operands(cli, argc, argv, err)))
+        return r;
     if (cli->overwrite_opts == 3) /* as FFmpeg refuses them: which one was meant? */
         return usage_error(err,
                            "-y (--overwrite) and -n (--no-overwrite) are both given: give one");
@@ -1043,22 +1073,8 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     }
     cli->quiet = cli->loglevel < RP_LOG_WARNING;
     cli->run.out.quiet = cli->quiet;
-    /* Without -o: framemd5/framehash go to stdout, as `ffmpeg -f framemd5 -` does; a run
-     * that asks only for hashes, a check or side files writes no video. */
+    default_output(cli);
     enum rp_format format = cli->run.out.format;
-    if (!cli->output_given && (format == RP_FORMAT_FRAMEMD5 || format == RP_FORMAT_FRAMEHASH))
-        cli->run.out.path = "-";
-    else if (!cli->output_given && format == RP_FORMAT_NONE &&
-             (cli->run.hash || cli->run.verify || cli->run.stats || cli->run.dump_heights))
-        cli->run.out.path = NULL;
-    else if (!cli->output_given && format != RP_FORMAT_NONE) {
-        /* -f without -o: the default name in that format (rockpool.gif, not a GIF named
-         * rockpool.mp4); PNG frames as a sequence, rockpool_00000.png, ... */
-        static char name[32];
-        snprintf(name, sizeof name, format == RP_FORMAT_PNG ? "rockpool_%%05d.%s" : "rockpool.%s",
-                 rp_output_format_name(format));
-        cli->run.out.path = name;
-    }
     /* -o NAME.png without a conversion is one still: the frame at --start (or 0) alone,
      * unless the run asks for a range (--end, -to, -frames:v, or -ss S -t T's span), which
      * is refused when it holds more than one frame */

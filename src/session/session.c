@@ -280,6 +280,66 @@ static void cut_short(const rp_session *se, int64_t frames, int64_t bg_frames)
         se->run->warn(se->run->warn_ctx, msg);
 }
 
+/* What the background's frames are not (warnings; none without a warn callback): an
+ * animated GIF drawn as a still, HDR video drawn by its coded values. */
+static void background_warnings(rp_session *se, const char *background, const rp_source_info *bg)
+{
+    /* An animated GIF is read as a still (its first frame): said, as ffmpeg plays it. */
+    if (background[0] && !bg->is_video && se->run->warn &&
+        rp_video_in_is_animated_still(background)) {
+        char msg[sizeof((rp_error *)0)->msg];
+        snprintf(msg, sizeof msg,
+                 "'%.200s' is an animated GIF: the background is its first frame alone (to "
+                 "play it, make it a video first: ffmpeg -i in.gif -pix_fmt yuv420p clip.mp4)",
+                 background);
+        se->run->warn(se->run->warn_ctx, msg);
+    }
+    /* HDR footage (PQ, HLG: an iPhone's HDR video is HLG) is drawn by its coded values, as
+     * ffmpeg converts it without a tone-mapping filter: said, with the conversion that maps
+     * it to SDR first. */
+    if (bg->is_video && bg->hdr && se->run->warn) {
+        char msg[sizeof((rp_error *)0)->msg];
+        snprintf(msg, sizeof msg,
+                 "'%.200s' is HDR video, %s: its coded values are drawn as SDR, without tone "
+                 "mapping, so its colours look flat and dim (to map it to SDR first: ffmpeg -i "
+                 "IN -vf zscale=t=linear:npl=100,format=gbrpf32le,tonemap=hable,zscale=p=bt709:"
+                 "t=bt709:m=bt709:r=tv,format=yuv420p OUT.mp4)",
+                 background, bg->hdr);
+        se->run->warn(se->run->warn_ctx, msg);
+    }
+}
+
+/* The run's frame range (se->start, se->end) on the timeline of se->frames frames. */
+static int resolve_range(rp_session *se, rp_error *err)
+{
+    /* rp_run's range as rockpool.h gives it: start >= 0, end -1 (the last frame) or >= 0 */
+    if (se->run->start < 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is negative", START,
+                            se->run->start);
+    if (se->run->end < -1)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s %" PRId64 " is negative (-1: the last frame)", END, se->run->end);
+    se->start = se->run->start;
+    se->end = se->run->end < 0 ? se->frames : se->run->end;
+    if (se->end > se->frames)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
+                            " frame%s)",
+                            END, se->end, se->frames, se->frames == 1 ? "" : "s");
+    /* Without --end (-to, -t, -frames:v) the end is the timeline's: a start at or past it is
+     * said so, not as an --end the command line does not give. */
+    if (se->run->end < 0 && se->start >= se->end && se->frames > 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
+                            " frame%s, 0 to %" PRId64 ")",
+                            START, se->start, se->frames, se->frames == 1 ? "" : "s",
+                            se->frames - 1);
+    if (se->start > se->end)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is past %s %" PRId64, START,
+                            se->start, END, se->end);
+    return RP_OK;
+}
+
 /* The final settings: the preset's defaults, then the scene's, then the run's, resolved
  * by the engine (given the background image's size when no size is given); the frame
  * range. */
@@ -302,29 +362,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
         rp_settings_free(&merged);
         return background_fail(se, r, err);
     }
-    /* An animated GIF is read as a still (its first frame): said, as ffmpeg plays it. */
-    if (s.background[0] && !bg.is_video && se->run->warn &&
-        rp_video_in_is_animated_still(s.background)) {
-        char msg[sizeof err->msg];
-        snprintf(msg, sizeof msg,
-                 "'%.200s' is an animated GIF: the background is its first frame alone (to "
-                 "play it, make it a video first: ffmpeg -i in.gif -pix_fmt yuv420p clip.mp4)",
-                 s.background);
-        se->run->warn(se->run->warn_ctx, msg);
-    }
-    /* HDR footage (PQ, HLG: an iPhone's HDR video is HLG) is drawn by its coded values, as
-     * ffmpeg converts it without a tone-mapping filter: said, with the conversion that maps
-     * it to SDR first. */
-    if (bg.is_video && bg.hdr && se->run->warn) {
-        char msg[sizeof err->msg];
-        snprintf(msg, sizeof msg,
-                 "'%.200s' is HDR video, %s: its coded values are drawn as SDR, without tone "
-                 "mapping, so its colours look flat and dim (to map it to SDR first: ffmpeg -i "
-                 "IN -vf zscale=t=linear:npl=100,format=gbrpf32le,tonemap=hable,zscale=p=bt709:"
-                 "t=bt709:m=bt709:r=tv,format=yuv420p OUT.mp4)",
-                 s.background, bg.hdr);
-        se->run->warn(se->run->warn_ctx, msg);
-    }
+    background_warnings(se, s.background, &bg);
     /* A video's display size (an anamorphic one can be over the limit) is checked only
      * where it becomes the run's size. */
     if (s.background[0] && !sized && (r = rp_source_size_usable(s.background, &bg, err))) {
@@ -364,32 +402,7 @@ static int resolve_settings(rp_session *se, rp_error *err)
     if (bg.is_video && !footage && !rp_settings_given(se->over, "duration") &&
         se->frames < bg_frames)
         cut_short(se, se->frames, bg_frames);
-    /* rp_run's range as rockpool.h gives it: start >= 0, end -1 (the last frame) or >= 0 */
-    if (se->run->start < 0)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is negative", START,
-                            se->run->start);
-    if (se->run->end < -1)
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s %" PRId64 " is negative (-1: the last frame)", END, se->run->end);
-    se->start = se->run->start;
-    se->end = se->run->end < 0 ? se->frames : se->run->end;
-    if (se->end > se->frames)
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
-                            " frame%s)",
-                            END, se->end, se->frames, se->frames == 1 ? "" : "s");
-    /* Without --end (-to, -t, -frames:v) the end is the timeline's: a start at or past it is
-     * said so, not as an --end the command line does not give. */
-    if (se->run->end < 0 && se->start >= se->end && se->frames > 0)
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s %" PRId64 " is past the last frame (the timeline has %" PRId64
-                            " frame%s, 0 to %" PRId64 ")",
-                            START, se->start, se->frames, se->frames == 1 ? "" : "s",
-                            se->frames - 1);
-    if (se->start > se->end)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is past %s %" PRId64, START,
-                            se->start, END, se->end);
-    return RP_OK;
+    return resolve_range(se, err);
 }
 
 /* Whether the run reflects a sky image (render light only; other renders do not use it). */
