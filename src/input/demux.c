@@ -145,6 +145,34 @@ void rp_demux_set_explode(AVCodecContext *dec, int on)
         dec->err_recognition &= ~AV_EF_EXPLODE;
 }
 
+/* A job of a decoder's (a block or a slice of a picture) run by job_execute2: the
+ * decoder's function and argument, and the hooks whose job_error a failure sets. */
+typedef struct decoder_job {
+    int (*func)(AVCodecContext *c, void *arg, int jobnr, int threadnr);
+    void *arg;
+    rp_decoder_hooks *hooks;
+} decoder_job;
+
+static int job_run(AVCodecContext *c, void *arg, int jobnr, int threadnr)
+{
+    const decoder_job *job = arg;
+    int r = job->func(c, job->arg, jobnr, threadnr);
+    if (r < 0 && !job->hooks->job_error)
+        job->hooks->job_error = r;
+    return r;
+}
+
+/* Every job of the decoder's through job_run, in libavcodec's own execute2
+ * (rp_decoder_hooks). */
+static int job_execute2(AVCodecContext *c,
+                        int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr),
+                        void *arg, int *ret, int count)
+{
+    rp_decoder_hooks *h = c->opaque;
+    decoder_job job = {func, arg, h};
+    return h->execute2(c, job_run, &job, ret, count);
+}
+
 int rp_demux_open_decoder(AVCodecContext **dec, const AVFormatContext *fc, int index,
                           const AVCodec *codec, const rp_decoder_opts *opts)
 {
@@ -160,11 +188,26 @@ int rp_demux_open_decoder(AVCodecContext **dec, const AVFormatContext *fc, int i
     if (opts->bitexact)
         (*dec)->flags |= AV_CODEC_FLAG_BITEXACT;
     rp_demux_set_explode(*dec, opts->explode);
-    if (opts->get_buffer2) {
-        (*dec)->get_buffer2 = opts->get_buffer2;
-        (*dec)->opaque = opts->opaque;
+    if (opts->hooks) {
+        *opts->hooks = (rp_decoder_hooks){.opaque = opts->opaque};
+        (*dec)->opaque = opts->hooks;
     }
+    if (opts->get_buffer2 && !opts->hooks) /* its opaque is read through the hooks */
+        return AVERROR(EINVAL);
+    if (opts->get_buffer2)
+        (*dec)->get_buffer2 = opts->get_buffer2;
     if (opts->max_pixels > 0)
         (*dec)->max_pixels = opts->max_pixels;
-    return avcodec_open2(*dec, codec, NULL);
+    ret = avcodec_open2(*dec, codec, NULL);
+    /* one thread: a job's error belongs to the picture being decoded */
+    if (ret >= 0 && opts->hooks && (*dec)->thread_count <= 1 && (*dec)->execute2) {
+        opts->hooks->execute2 = (*dec)->execute2;
+        (*dec)->execute2 = job_execute2;
+    }
+    return ret;
+}
+
+void *rp_demux_opaque(const AVCodecContext *dec)
+{
+    return ((const rp_decoder_hooks *)dec->opaque)->opaque;
 }

@@ -39,16 +39,37 @@ int rp_demux_open(AVFormatContext **fc, const char *path, const char *formats, A
  * AVI, ... open from their header). Opens nothing but path, with the "file" protocol. */
 const char *rp_demux_guess_media(const char *path, int *indexed);
 
+/** What a decoder opened with hooks points its opaque to (the caller's to keep while the
+ * decoder lives). Some decoders split a picture into jobs run through execute2 and drop a
+ * job's error (FFmpeg's OpenEXR decoder with a block past the end of a file cut short: the
+ * block left black, no error): on a decoder of one thread, every job goes through
+ * rockpool's execute2, which keeps the first error in job_error for the caller to refuse
+ * the picture as damaged (and to reset); the jobs still run in libavcodec's own. */
+typedef struct rp_decoder_hooks {
+    void *opaque;  /* the caller's (rp_demux_opaque), for its get_buffer2 */
+    int job_error; /* the first error a job returned since the caller reset it, or 0 */
+    int (*execute2)(struct AVCodecContext *c,
+                    int (*func)(struct AVCodecContext *c2, void *arg, int jobnr, int threadnr),
+                    void *arg, int *ret, int count); /* libavcodec's own */
+} rp_decoder_hooks;
+
 /** How a decoder is set up beyond its stream's parameters. */
 typedef struct rp_decoder_opts {
     int threads;  /* thread_count; 0 leaves libavcodec's default (1) */
     int bitexact; /* AV_CODEC_FLAG_BITEXACT: the same pixels on every machine */
     int explode;  /* AV_EF_EXPLODE: report damaged data instead of concealing it */
-    /* Frame buffers through get_buffer2 (with opaque), and a size limit; NULL/0: FFmpeg's */
+    /* Frame buffers through get_buffer2 (which reads opaque with rp_demux_opaque), and a
+     * size limit; NULL/0: FFmpeg's */
     int (*get_buffer2)(struct AVCodecContext *dec, AVFrame *frame, int flags);
     void *opaque;
     int64_t max_pixels;
+    /* NULL, or the hooks (rp_decoder_hooks) the decoder's opaque points to: needed with
+     * get_buffer2, and for keeping the jobs' errors */
+    rp_decoder_hooks *hooks;
 } rp_decoder_opts;
+
+/** The caller's opaque (rp_decoder_opts.opaque) of a decoder opened with hooks. */
+void *rp_demux_opaque(const struct AVCodecContext *dec);
 
 /** Turn AV_EF_EXPLODE (damaged data is an error, not concealed) on or off for dec, whose
  * decoder reads it as each packet is decoded; never on for a decoder that would refuse

@@ -76,12 +76,8 @@ typedef struct image_dims {
     int64_t max_frame;   /* the budget left for the frame (0: only the fixed limits) */
     int64_t max_bytes;   /* the caller's budget for the whole load (0: none) */
     int64_t out_bytes;   /* what the load allocates after decoding (scaled copies) */
-    /* libavcodec's own execute2, which job_execute2 runs the decoder's jobs through, and
-     * the first error a job returned (a block of the picture not decoded) */
-    int (*execute2)(AVCodecContext *c,
-                    int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr), void *arg,
-                    int *ret, int count);
-    int job_error;
+    /* the decoder's opaque: its jobs' first error (a block of the picture not decoded) */
+    rp_decoder_hooks hooks;
 } image_dims;
 
 static const char *fmt_name(int format)
@@ -96,7 +92,7 @@ static const char *fmt_name(int format)
  * stops there (after the same checks, so probe and load agree). */
 static int get_buffer(AVCodecContext *dec, AVFrame *frame, int flags)
 {
-    image_dims *d = dec->opaque;
+    image_dims *d = rp_demux_opaque(dec);
     int bytes = av_image_get_buffer_size(frame->format, frame->width, frame->height, 1);
     int64_t pixels = (int64_t)frame->width * frame->height;
 
@@ -537,36 +533,6 @@ static int open_image(const char *path, AVFormatContext **pfc, int *index, const
     return RP_OK;
 }
 
-/* A job of the decoder's (a block or a slice of the picture) run by job_execute2: the
- * decoder's function and argument, and the dims whose job_error a failure sets. */
-typedef struct image_job {
-    int (*func)(AVCodecContext *c, void *arg, int jobnr, int threadnr);
-    void *arg;
-    image_dims *dims;
-} image_job;
-
-static int job_run(AVCodecContext *c, void *arg, int jobnr, int threadnr)
-{
-    const image_job *job = arg;
-    int r = job->func(c, job->arg, jobnr, threadnr);
-    if (r < 0 && !job->dims->job_error)
-        job->dims->job_error = r;
-    return r;
-}
-
-/* Decoders split a picture into jobs run through execute2, and some drop a job's error
- * (FFmpeg's OpenEXR decoder with a block past the end of a file cut short: the block left
- * black, exit 0): every job's error is kept here, and the picture refused as damaged. The
- * jobs still run in libavcodec's own execute2 (one thread here, see open_decoder). */
-static int job_execute2(AVCodecContext *c,
-                        int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr),
-                        void *arg, int *ret, int count)
-{
-    image_dims *d = c->opaque;
-    image_job job = {func, arg, d};
-    return d->execute2(c, job_run, &job, ret, count);
-}
-
 /* A decoder for the stream whose buffers go through get_buffer (which sizes and refuses
  * them against dims) and whose jobs go through job_execute2: an FFmpeg error code, or 0. */
 static int open_decoder(AVCodecContext **dec, const AVCodec *codec, const AVFormatContext *fc,
@@ -579,13 +545,9 @@ static int open_decoder(AVCodecContext **dec, const AVCodec *codec, const AVForm
                                .explode = 1,
                                .get_buffer2 = get_buffer,
                                .opaque = dims,
-                               .max_pixels = IMAGE_MAX_PIXELS};
-    int ret = rp_demux_open_decoder(dec, fc, index, codec, &o);
-    if (ret >= 0 && (*dec)->execute2) {
-        dims->execute2 = (*dec)->execute2;
-        (*dec)->execute2 = job_execute2;
-    }
-    return ret;
+                               .max_pixels = IMAGE_MAX_PIXELS,
+                               .hooks = &dims->hooks};
+    return rp_demux_open_decoder(dec, fc, index, codec, &o);
 }
 
 /* Feed packets of stream index until the first frame comes out (or, probing, until
@@ -764,7 +726,7 @@ static int decode_first(const char *path, image_dims *dims, image_cost *cost, AV
     }
     if ((ret = open_decoder(&dec, codec, fc, index, dims)) < 0 ||
         (ret = receive_first(fc, dec, index, pkt, frame, dims)) < 0 ||
-        (dims->job_error && !dims->probe_only && (ret = dims->job_error) < 0)) {
+        (dims->hooks.job_error && !dims->probe_only && (ret = dims->hooks.job_error) < 0)) {
         ret = decode_failure(path, codec, dims, ret, err);
         goto done;
     }

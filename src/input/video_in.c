@@ -81,12 +81,9 @@ struct rp_video_in {
     int head_w, head_h;
     int grew_w, grew_h;
     int64_t grew_pts, pictures, grew_at;
-    /* libavcodec's own execute2, which video_job_execute2 runs the decoder's jobs through
-     * (a one-thread decoder), and the first error a job returned since the last frame out */
-    int (*dec_execute2)(AVCodecContext *c,
-                        int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr),
-                        void *arg, int *ret, int count);
-    int job_error;
+    /* the decoder's opaque: on a one-thread decoder, its jobs' first error since the last
+     * frame out */
+    rp_decoder_hooks hooks;
 
     rp_fit_scaler *scaler;
     int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
@@ -275,35 +272,6 @@ static void set_first_gop(rp_video_in *v, int first_gop)
     rp_demux_set_explode(v->dec, !v->first_gop);
 }
 
-/* A job of the decoder's (a block or a slice of a picture) run by video_job_execute2. */
-typedef struct video_job {
-    int (*func)(AVCodecContext *c, void *arg, int jobnr, int threadnr);
-    void *arg;
-    rp_video_in *v;
-} video_job;
-
-static int video_job_run(AVCodecContext *c, void *arg, int jobnr, int threadnr)
-{
-    const video_job *job = arg;
-    int r = job->func(c, job->arg, jobnr, threadnr);
-    if (r < 0 && !job->v->job_error)
-        job->v->job_error = r;
-    return r;
-}
-
-/* Some decoders drop a job's error (FFmpeg's OpenEXR decoder with a damaged block: the
- * block left black, the frame not flagged): every job's error is kept, and the frame it
- * belongs to is refused as damaged, as a frame flagged corrupt is (read_frame). The jobs
- * still run in libavcodec's own execute2. */
-static int video_job_execute2(AVCodecContext *c,
-                              int (*func)(AVCodecContext *c2, void *arg, int jobnr, int threadnr),
-                              void *arg, int *ret, int count)
-{
-    rp_video_in *v = c->opaque;
-    video_job job = {func, arg, v};
-    return v->dec_execute2(c, video_job_run, &job, ret, count);
-}
-
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
  * rp_err with the message in err. Accepted: after a seek, from the first keyframe on;
  * timestamps from the origin, strictly increasing, below the duration (when known). A
@@ -318,8 +286,8 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         ret = avcodec_receive_frame(v->dec, frame);
         if (ret >= 0) {
             int64_t pts = frame->best_effort_timestamp, rel;
-            int job_error = v->job_error;
-            v->job_error = 0;
+            int job_error = v->hooks.job_error;
+            v->hooks.job_error = 0;
 
             if (v->timeless ||
                 (pts == AV_NOPTS_VALUE && v->last_rel == INT64_MIN && v->frame_ticks > 0)) {
@@ -953,7 +921,7 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, rp_error *er
 #define GROW_SLACK 128
 static int bounded_get_buffer(AVCodecContext *dec, AVFrame *frame, int flags)
 {
-    rp_video_in *v = dec->opaque;
+    rp_video_in *v = rp_demux_opaque(dec);
 
     if (frame->width > v->head_w + GROW_SLACK || frame->height > v->head_h + GROW_SLACK) {
         __atomic_store_n(&v->grew_pts, frame->pts != AV_NOPTS_VALUE ? frame->pts : frame->pkt_dts,
@@ -985,7 +953,8 @@ static int open_video_decoder(rp_video_in *v, const AVCodec *codec, rp_error *er
                                .explode = 1,
                                .get_buffer2 =
                                    par->width > 0 && par->height > 0 ? bounded_get_buffer : NULL,
-                               .opaque = v};
+                               .opaque = v,
+                               .hooks = &v->hooks};
     int ret = rp_demux_open_decoder(&v->dec, v->fc, v->index, codec, &o);
     if (ret == AVERROR(ENOMEM) && !v->dec) {
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory opening '%s'", v->path);
@@ -995,12 +964,6 @@ static int open_video_decoder(rp_video_in *v, const AVCodec *codec, rp_error *er
         av_strerror(ret, msg, sizeof(msg));
         return rp_error_set(err, RP_ERR_FORMAT, 1, "cannot open the %s decoder for '%s': %s",
                             codec->name, v->path, msg);
-    }
-    /* one thread: a job's error belongs to the next frame out */
-    if (v->dec->thread_count <= 1 && v->dec->execute2) {
-        v->dec->opaque = v;
-        v->dec_execute2 = v->dec->execute2;
-        v->dec->execute2 = video_job_execute2;
     }
     return RP_OK;
 }
