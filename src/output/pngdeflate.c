@@ -543,6 +543,29 @@ static inline void put_literals(bits *w, const uint8_t *p, size_t n, const uint3
         put(w, tab[p[i]] & 0xffff, tab[p[i]] >> 16);
 }
 
+/* A block's header with dynamic codes (RFC 1951, 3.2.7): BFINAL and BTYPE, the counts of
+ * codes, the code-length code's lengths in cl_order, then the literal/length and distance
+ * code lengths as the code-length code's items. */
+static void write_header(bits *w, int final, int nlit, int ndist, int ncl, const uint8_t *cl_len,
+                         const uint16_t *cl_code, const cl_item *items, int nitems)
+{
+    put(w, (uint64_t)(final ? 5 : 4), 3); /* BFINAL, BTYPE 10 */
+    put(w, (uint64_t)(nlit - 257), 5);
+    put(w, (uint64_t)(ndist - 1), 5);
+    put(w, (uint64_t)(ncl - 4), 4);
+    flush(w);
+    for (int i = 0; i < ncl; i++) {
+        put(w, cl_len[cl_order[i]], 3);
+        flush(w);
+    }
+    for (int i = 0; i < nitems; i++) {
+        int s = items[i].sym;
+        put(w, cl_code[s], cl_len[s]);
+        put(w, items[i].extra, cl_extra_bits[s]);
+        flush(w);
+    }
+}
+
 /* Write bytes [lo, hi) of the stream p as one block, the last when `final`. */
 static void write_block(rp_pngz *z, bits *wp, const uint8_t *p, size_t lo, size_t hi, int final,
                         size_t row_bytes, unsigned bpp)
@@ -590,21 +613,7 @@ static void write_block(rp_pngz *z, bits *wp, const uint8_t *p, size_t lo, size_
         return;
     }
 
-    put(w, (uint64_t)(final ? 5 : 4), 3); /* BFINAL, BTYPE 10 */
-    put(w, (uint64_t)(nlit - 257), 5);
-    put(w, (uint64_t)(ndist - 1), 5);
-    put(w, (uint64_t)(ncl - 4), 4);
-    flush(w);
-    for (int i = 0; i < ncl; i++) {
-        put(w, cl_len[cl_order[i]], 3);
-        flush(w);
-    }
-    for (int i = 0; i < nitems; i++) {
-        int s = items[i].sym;
-        put(w, cl_code[s], cl_len[s]);
-        put(w, items[i].extra, cl_extra_bits[s]);
-        flush(w);
-    }
+    write_header(w, final, nlit, ndist, ncl, cl_len, cl_code, items, nitems);
 
     canonical_codes(lens, nlit, codes);
     canonical_codes(dlens, ndist, dcodes);
