@@ -147,8 +147,8 @@ int rp_source_frame(rp_source *src, int64_t k, int fps, int fps_den, const uint8
     /* frame k is at k * fps_den / fps seconds, exactly */
     int r = rp_video_in_frame_at(src->video, k * (fps_den > 0 ? fps_den : 1), fps, rgb, err);
     if (r)
-        return rp_error_set(err, r, err->bad_input, "background of frame %lld: %s", (long long)k,
-                            err->msg);
+        return rp_error_set(err, r, err->bad_input, "reading the background for frame %lld: %s",
+                            (long long)k, err->msg);
     return RP_OK;
 }
 

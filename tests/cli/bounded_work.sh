@@ -187,6 +187,10 @@ printf 'size 64x64\nfps 10\nduration 2s\nat 0f drop 24 16 radius 4 height 900\n'
 peak "a video growing from 64x64 to 4096x4096 at --max-memory 64M" 64 2 "$R" -q grows.scene \
     -i grows.h264 --max-memory 64M -f framemd5 -o grows.md5
 stderr_has "a growing video: says so" "grows from 64x64 to 4096x4096"
+# found while reading ahead for an earlier frame, which is not the one that grows
+stderr_has "a growing video: the frame it was reading for, as such" "reading the background for frame "
+check "a growing video: no frame named as the one whose background is bad" \
+    sh -c '! grep -q "background of frame" "$1"' _ "$WORK/err"
 check "a growing video: nothing written" test ! -e grows.md5
 # ... at the time its first larger picture is shown: after a.h264's frames (a stream without
 # timestamps is timed at its rate, 10 fps), not at the last frame the decoder had given out
