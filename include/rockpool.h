@@ -38,9 +38,10 @@
  *
  * This header is the library's boundary: it includes only the C library's headers, and
  * its types are opaque (rp_scene, rp_settings, rp_session) except the few structs a caller
- * fills or reads (rp_run, rp_output_opts, rp_error, rp_frame, rp_summary). What the
- * output stream is (its size, rate, pixel layout, tags, sound) the session derives; the
- * caller says only what it wants (path, container, codec, quality). */
+ * fills or reads (rp_run, rp_output_opts, rp_error, rp_frame, rp_summary,
+ * rp_output_settings). What the output stream is (its size, rate, pixel layout, tags,
+ * sound) the session derives; the caller says only what it wants (path, container, codec,
+ * quality). */
 #ifndef ROCKPOOL_H
 #define ROCKPOOL_H
 
@@ -285,6 +286,31 @@ int rp_session_new(rp_session **s, const rp_scene *scene, const rp_run *run, rp_
 
 /** The resolved run, for --check (a NULL s: *sum zeroed). */
 void rp_session_summary(const rp_session *s, rp_summary *sum);
+
+/** The settings the session's output is written with once what was left out is resolved
+ * as rp_session_start would resolve it: the encoder (-c, else the first of the container's
+ * defaults FFmpeg has installed), its pixel format, preset, constant rate factor or
+ * quantiser and bit rate; Y4M's layout; a framehash file's algorithm. An option given as
+ * the value it would take anyway reads the same as leaving it out (rockpool --job-id
+ * compares these). Fields that do not apply to the format are empty, -1 or 0. */
+typedef struct rp_output_settings {
+    enum rp_format format;   /* RP_FORMAT_NONE: the run has no output */
+    char codec[64];          /* the video encoder ("libx264"); "" for PNG, Y4M, frame hashes */
+    char pix_fmt[32];        /* the encoder's pixel format ("yuv420p"), or Y4M's; "" otherwise */
+    char encoder_preset[64]; /* as given, else the encoder's own default where it is known
+                              * ("medium" for libx264 and libx265); "" otherwise */
+    int crf;                 /* the constant rate factor the encoder is given, or -1 */
+    int qscale;              /* the fixed quantiser of an encoder without one (mpeg4), or 0 */
+    int64_t bitrate;         /* the target bit rate in bits/s, or 0 */
+    char hash_algo[16];      /* a framehash file's algorithm ("MD5", "XXH3"); "" otherwise */
+} rp_output_settings;
+
+/** Fill *out with the output's resolved settings (a NULL s or out: RP_ERR_INVALID). Creates
+ * nothing and opens no file. Errors are what rp_session_check_outputs refuses in these
+ * settings (an encoder not installed or that the container cannot hold, a pixel format it
+ * does not take, a size its subsampling cannot take): bad input, RP_ERR_UNSUPPORTED (not
+ * bad input) when no default encoder is installed. */
+int rp_session_output_settings(const rp_session *s, rp_output_settings *out, rp_error *err);
 
 /** Open and check every input without decoding pixels or creating anything (--check):
  * the background (an image's headers and decoding cost, a video's streams) and every wall

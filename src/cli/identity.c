@@ -92,7 +92,12 @@ static const char *or_default(const char *s)
     return s && s[0] ? s : "default";
 }
 
-static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
+/* The options' text. The output's settings are as the render resolves them (st): an option
+ * given as the value it takes anyway (-c libx264 --crf 23 --encoder-preset medium --pix-fmt
+ * yuv420p for an MP4 where libx264 is installed) reads as leaving it out, and the encoder's
+ * options are left out of a format that has no encoder. */
+static void resolved_options(const rp_cli *cli, const rp_summary *sum, const rp_output_settings *st,
+                             lines *l)
 {
     rp_settings_info info, *s = &info;
     rp_settings_get_info(sum->settings, &info);
@@ -111,14 +116,21 @@ static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
     put(l, "grid=%dx%d", s->grid_w, s->grid_h);
     put(l, "rate=%d", s->rate);
     put(l, "format=%s", fmt ? rp_output_format_name(fmt) : "none");
-    put(l, "codec=%s", or_default(o->codec));
-    if (o->crf_given)
-        put(l, "crf=%d", o->crf);
-    else /* the encoder's own (23 for x264, 28 for x265, 31 for VP9, none for some) */
-        put(l, "crf=default");
-    put(l, "encoder-preset=%s", or_default(o->encoder_preset));
-    put(l, "bitrate=%" PRId64, o->bitrate);
-    put(l, "pix-fmt=%s", or_default(o->pix_fmt));
+    if (st->codec[0]) {
+        put(l, "codec=%s", st->codec);
+        /* the CRF the encoder is given (23 for x264, 28 for x265, 31 for VP9 when none is
+         * asked for), or the quantiser of one without (mpeg4), or neither (a bit rate) */
+        if (st->crf >= 0)
+            put(l, "crf=%d", st->crf);
+        else
+            put(l, "crf=none");
+        if (st->qscale > 0)
+            put(l, "qscale=%d", st->qscale);
+        put(l, "encoder-preset=%s", or_default(st->encoder_preset));
+        put(l, "bitrate=%" PRId64, st->bitrate);
+    }
+    if (st->pix_fmt[0])
+        put(l, "pix-fmt=%s", st->pix_fmt);
     /* what an option changes nothing in is left out, so that a chunk rendered with it
      * joins the chunks rendered without: the PNG level reaches the PNG frames and the AOV
      * sequences alone, the hash algorithm a framehash manifest alone */
@@ -127,8 +139,8 @@ static void resolved_options(const rp_cli *cli, const rp_summary *sum, lines *l)
         aovs |= cli->run.aov[k] != NULL;
     if (fmt == RP_FORMAT_PNG || aovs)
         put(l, "png-level=%d", o->png_level);
-    if (fmt == RP_FORMAT_FRAMEHASH)
-        put(l, "hash-algo=%s", or_default(o->hash_algo));
+    if (st->hash_algo[0])
+        put(l, "hash-algo=%s", st->hash_algo);
     put(l, "alpha=%d", cli->run.alpha);
     put(l, "no-audio=%d", cli->run.no_audio);
     for (int k = 0; k < RP_AOV_KINDS; k++)
@@ -168,9 +180,10 @@ typedef struct identity {
     lines opts;
 } identity;
 
-static int identity_of(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum,
-                       identity *id, rp_error *err)
+static int identity_of(const rp_cli *cli, const rp_scene *scene, const rp_session *session,
+                       const rp_summary *sum, identity *id, rp_error *err)
 {
+    rp_output_settings st;
     char exe_hex[HEX];
     rp_hash *h;
     size_t len;
@@ -181,6 +194,10 @@ static int identity_of(const rp_cli *cli, const rp_scene *scene, const rp_summar
     id->opts.len = 0;
     id->opts.text[0] = '\0';
 
+    /* the output's settings as the render would resolve them (a bad -c or --pix-fmt, an
+     * encoder not installed: refused as the render refuses them) */
+    if (rp_session_output_settings(session, &st, err))
+        return 1;
     if (rp_hash_new(&h, "sha256"))
         return fail(err, 0, "--job-id: out of memory");
     rp_hash_hex(h, (const uint8_t *)text, len, id->scene);
@@ -196,7 +213,7 @@ static int identity_of(const rp_cli *cli, const rp_scene *scene, const rp_summar
     if (cli->run.load_state && (id->files++, add_file(h, "load-state", cli->run.load_state, err)))
         goto fail;
     rp_hash_final_hex(h, id->inputs);
-    resolved_options(cli, sum, &id->opts);
+    resolved_options(cli, sum, &st, &id->opts);
     rp_hash_hex(h, (const uint8_t *)id->opts.text, id->opts.len, id->options);
     /* the build: the version and this program's own bytes */
     if (file_digest("/proc/self/exe", "the program", exe_hex, err))
@@ -213,11 +230,11 @@ fail:
     return 1;
 }
 
-int rp_identity_line(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum,
-                     char job[RP_JOB_LINE_LEN + 1], rp_error *err)
+int rp_identity_line(const rp_cli *cli, const rp_scene *scene, const rp_session *session,
+                     const rp_summary *sum, char job[RP_JOB_LINE_LEN + 1], rp_error *err)
 {
     static identity id; /* (its options' text is 4 KB) */
-    if (identity_of(cli, scene, sum, &id, err))
+    if (identity_of(cli, scene, session, sum, &id, err))
         return 1;
     if (strlen(id.job) != RP_JOB_LINE_LEN)
         return fail(err, 0, "--job-id: the job line is malformed");
@@ -225,13 +242,13 @@ int rp_identity_line(const rp_cli *cli, const rp_scene *scene, const rp_summary 
     return 0;
 }
 
-int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_summary *sum, FILE *out,
-                      rp_error *err)
+int rp_identity_print(const rp_cli *cli, const rp_scene *scene, const rp_session *session,
+                      const rp_summary *sum, FILE *out, rp_error *err)
 {
     static identity id;
     char job_hex[HEX], side[160];
     rp_hash *h;
-    if (identity_of(cli, scene, sum, &id, err))
+    if (identity_of(cli, scene, session, sum, &id, err))
         return 1;
     if (rp_hash_new(&h, "sha256"))
         return fail(err, 0, "--job-id: out of memory");

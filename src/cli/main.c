@@ -510,7 +510,7 @@ static int tag_chunk(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_summ
     rp_error ignored;
     if (cli->run.job_id || !(cli->run.start != 0 || cli->run.end != -1 || cli->times))
         return 0;
-    if (rp_identity_line(cli, scene, sum, job, &ignored))
+    if (rp_identity_line(cli, scene, *s, sum, job, &ignored))
         return 0;
     cli->run.job_id = job;
     rp_session_free(s);
@@ -674,10 +674,10 @@ int main(int argc, char **argv)
                cli.job_id_print) {
         /* --job-id: the job's identity and resolved options; no output is checked (a
          * farm's join asks it over an output that exists) */
-        status =
-            rp_session_check(session, &err) || rp_identity_print(&cli, scene, &sum, stdout, &err)
-                ? fail(&err)
-                : stdout_done();
+        status = rp_session_check(session, &err) ||
+                         rp_identity_print(&cli, scene, session, &sum, stdout, &err)
+                     ? fail(&err)
+                     : stdout_done();
     } else if (cli.check) {
         /* the outputs too, as a render would check them: those it was given */
         status = rp_session_check(session, &err) || rp_session_check_outputs(session, &err) ||

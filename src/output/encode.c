@@ -509,6 +509,50 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     return RP_OK;
 }
 
+/* The preset an encoder runs when none is given: FFmpeg's default for its "preset" option
+ * (libx264's "medium"), or the encoder's own where FFmpeg leaves it unset (x265's
+ * x265_param_default is its medium preset); "" where neither is known. */
+static const char *default_preset(const AVCodec *codec)
+{
+    const AVOption *o = codec->priv_class ? av_opt_find((void *)&codec->priv_class, "preset", NULL,
+                                                        0, AV_OPT_SEARCH_FAKE_OBJ)
+                                          : NULL;
+    if (o && o->type == AV_OPT_TYPE_STRING && o->default_val.str)
+        return o->default_val.str;
+    if (!strcmp(codec->name, "libx265"))
+        return "medium";
+    return "";
+}
+
+void rp_encoder_settings(const rp_encoder_choice *choice, const rp_output_spec *opts,
+                         rp_output_settings *st)
+{
+    const AVCodec *codec = choice->codec;
+
+    snprintf(st->codec, sizeof st->codec, "%s", codec->name);
+    snprintf(st->pix_fmt, sizeof st->pix_fmt, "%s", av_get_pix_fmt_name(choice->pix_fmt));
+    snprintf(st->encoder_preset, sizeof st->encoder_preset, "%s",
+             opts->encoder_preset ? opts->encoder_preset : default_preset(codec));
+    /* set_rate_control's choice, its refusals aside */
+    st->crf = -1;
+    st->qscale = 0;
+    st->bitrate = 0;
+    if (codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7))
+        return;
+    if (opts->bitrate > 0) {
+        st->bitrate = opts->bitrate;
+        return;
+    }
+    if (opts->crf < 0)
+        return;
+    int crf = opts->crf_given ? opts->crf : default_crf(codec, opts->crf);
+    if (codec->priv_class &&
+        av_opt_find((void *)&codec->priv_class, "crf", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ))
+        st->crf = crf;
+    else
+        st->qscale = rp_clampi((crf + 3) / 6, 1, 31);
+}
+
 /* SVT-AV1 reads its log level from the environment (SVT_LOG, 0 = fatal errors only) when
  * an encoder is created; a level the user set is left alone. */
 static void svt_log_level(const char *level)

@@ -44,6 +44,13 @@ int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
  * 1 with what needs them ("H.264 with yuv420p") in what, else 0. */
 int rp_encoder_even_sides(const rp_encoder_choice *choice, char *what, size_t len);
 
+/** What the chosen encoder is told for opts, as rp_encoder_open tells it (its refusals
+ * aside): the encoder's and the pixel format's names, the preset (given, else the encoder's
+ * own default where known), the CRF, the quantiser or the bit rate (rockpool.h's
+ * rp_output_settings; its format and hash_algo are left as they were). */
+void rp_encoder_settings(const rp_encoder_choice *choice, const rp_output_spec *opts,
+                         rp_output_settings *st);
+
 /** The bytes the chosen encoder holds while it encodes opts (frames in its lookahead and
  * references, per-thread frames, its own tables), for the --max-memory estimate: measured
  * per encoder, scaled by the preset (x264, x265), the pixel format's depth and the CPUs

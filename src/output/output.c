@@ -278,6 +278,48 @@ static int fault(rp_error *err, int code, int bad_input)
     return code;
 }
 
+int rp_output_settings_of(const rp_output_spec *opts, rp_output_settings *st, rp_error *err)
+{
+    rp_output_spec resolved = *opts;
+    const rp_output_backend *b;
+    const char *canonical;
+    int ret;
+
+    memset(st, 0, sizeof *st);
+    st->crf = -1;
+    resolved.format = st->format = resolve_format(opts);
+    b = backend_for(resolved.format);
+    switch (resolved.format) {
+    case RP_FORMAT_MP4:
+    case RP_FORMAT_MKV:
+    case RP_FORMAT_MOV:
+    case RP_FORMAT_WEBM:
+    case RP_FORMAT_GIF:
+    case RP_FORMAT_WEBP:
+        ret = rp_video_settings(&resolved, st, err);
+        if (ret)
+            err->bad_input = ret != RP_ERR_UNSUPPORTED;
+        return ret;
+    case RP_FORMAT_Y4M:
+        /* 4:4:4 asked for, or for an odd size without a layout asked for (y4m_open) */
+        if ((ret = b->validate(&resolved, err)))
+            return fault(err, ret, 1);
+        snprintf(st->pix_fmt, sizeof st->pix_fmt, "%s",
+                 opts->pix_fmt                             ? opts->pix_fmt
+                 : (opts->width % 2) || (opts->height % 2) ? "yuv444p"
+                                                           : "yuv420p");
+        return RP_OK;
+    case RP_FORMAT_FRAMEHASH:
+        if ((ret = b->validate(&resolved, err)))
+            return fault(err, ret, 1);
+        rp_hash_lookup(opts->hash_algo && *opts->hash_algo ? opts->hash_algo : RP_HASH_DEFAULT,
+                       &canonical, NULL);
+        snprintf(st->hash_algo, sizeof st->hash_algo, "%s", canonical);
+        return RP_OK;
+    default: return RP_OK;
+    }
+}
+
 static int validate(const rp_output_spec *opts, rp_error *err)
 {
     enum rp_format format = resolve_format(opts);

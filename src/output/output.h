@@ -91,6 +91,12 @@ int rp_output_check_names(const char *codec, const char *pix_fmt, rp_error *err)
  * with yuv420p"), else 0 (other formats, and choices validation refuses anyway). */
 int rp_output_even_sides(const rp_output_spec *opts, char *what, size_t len);
 
+/** The settings opts resolve to (rockpool.h's rp_output_settings): for a video, the
+ * encoder and what it is told (rp_video_settings); for Y4M, its layout; for framehash, the
+ * algorithm's canonical name. RP_OK, or the refusal of a bad choice (bad input; no default
+ * encoder installed: RP_ERR_UNSUPPORTED). */
+int rp_output_settings_of(const rp_output_spec *opts, rp_output_settings *st, rp_error *err);
+
 /** Open the backend (create temp files, set up the encoder). On failure returns an
  * rp_err, writes a one-line reason into err, and leaves nothing on disk; bad input when
  * the code is RP_ERR_INVALID or RP_ERR_EXISTS (refused settings, a file in the way). */

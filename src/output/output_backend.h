@@ -58,6 +58,10 @@ extern const rp_output_backend rp_output_framehash;
  * even sides: 1 with what needs them in what ("H.264 with yuv420p"), else 0. */
 int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len);
 
+/** The encoder settings of the video output of opts (its format resolved), as rp_encoder_pick
+ * chooses them and rp_encoder_settings reads them: RP_OK, or what rp_encoder_pick refuses. */
+int rp_video_settings(const rp_output_spec *opts, rp_output_settings *st, rp_error *err);
+
 /** The temporary name used for path: ".BASENAME.tmp-PID" in path's directory. Returns
  * RP_ERR_TOO_LARGE if it does not fit in len bytes. */
 int rp_output_temp_name(const char *path, char *tmp, size_t len);

@@ -147,6 +147,19 @@ int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len)
     return rp_encoder_even_sides(&choice, what, len);
 }
 
+int rp_video_settings(const rp_output_spec *opts, rp_output_settings *st, rp_error *err)
+{
+    const AVOutputFormat *ofmt = NULL;
+    rp_encoder_choice choice;
+    int ret;
+
+    rp_output_quiet_ffmpeg();
+    if ((ret = pick(opts, &ofmt, &choice, NULL, 0, err)))
+        return ret;
+    rp_encoder_settings(&choice, opts, st);
+    return RP_OK;
+}
+
 /* GIF: how many frames its palette is made from, a second of them, at most 64 MiB. */
 static int gif_held(const rp_output_spec *opts)
 {

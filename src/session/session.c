@@ -608,6 +608,27 @@ fail:
     return r;
 }
 
+int rp_session_output_settings(const rp_session *se, rp_output_settings *out, rp_error *err)
+{
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if (!se || !out)
+        return null_arg(err, "rp_session_output_settings", !se ? "the session" : "out");
+    /* the stream as validate() describes it to the output */
+    rp_output_spec o = se->out;
+    o.width = se->s.out_width;
+    o.height = se->s.out_height;
+    o.fps = se->s.fps;
+    o.fps_den = se->s.fps_den;
+    o.pixfmt = se->run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
+    if (!se->run->out.path) {
+        memset(out, 0, sizeof *out);
+        out->crf = -1;
+        return RP_OK;
+    }
+    return rp_output_settings_of(&o, out, err);
+}
+
 void rp_session_summary(const rp_session *se, rp_summary *sum)
 {
     if (!sum)

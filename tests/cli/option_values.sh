@@ -67,10 +67,59 @@ for e in $exts; do
     expect_status "-o a$e (named by the message): renders" 0 "$R" -q -y -s 64x64 -n 1 -o "a$e"
 done
 
-# --job-id says "crf=default" where no --crf was given (the encoder's own: 23 for x264, 31
-# for VP9), not a number the encoder does not use; a given one as given.
-printf 'size 64x36\n' >jid.scene
-check "--job-id without --crf, .webm: crf=default" \
-    test "$("$ROCKPOOL" jid.scene -o jid.webm --job-id | sed -n 's/^option: *crf=//p')" = default
+# --job-id says the crf the encoder is given where no --crf was given (31 for VP9, not the
+# 23 of x264); a given one as given.
+printf 'size 64x36\nduration 4f\nat 0s drop 50%% 50%% radius 6 height 900\n' >jid.scene
+check "--job-id without --crf, .webm: crf=31" \
+    test "$("$ROCKPOOL" jid.scene -o jid.webm --job-id | sed -n 's/^option: *crf=//p')" = 31
 check "--job-id with --crf 20: crf=20" \
     test "$("$ROCKPOOL" jid.scene -o jid.webm --crf 20 --job-id | sed -n 's/^option: *crf=//p')" = 20
+
+# An option given as the value the render takes anyway is the same job as leaving it out,
+# and one that changes the output is another: each pair's options digests are compared
+# with the files the two command lines render (cmp), which decide.
+encoders=$(ffmpeg -hide_banner -encoders 2>/dev/null)
+have() { grep -qE "^ V[^ ]* +$1 " <<<"$encoders"; }
+job_pair() { # NAME same|other OUTPUT "ARGS A" "ARGS B"
+    local name=$1 want=$2 out=$3 a b ja jb
+    read -r -a a <<<"$4"
+    read -r -a b <<<"$5"
+    ja=$("$ROCKPOOL" jid.scene -o "$out" "${a[@]}" --job-id | sed -n 's/^options: *//p')
+    jb=$("$ROCKPOOL" jid.scene -o "$out" "${b[@]}" --job-id | sed -n 's/^options: *//p')
+    rm -f "a.$out" "b.$out"
+    "$ROCKPOOL" -q jid.scene -o "a.$out" "${a[@]}" && "$ROCKPOOL" -q jid.scene -o "b.$out" "${b[@]}"
+    if [ -z "$ja" ] || [ -z "$jb" ] || [ ! -s "a.$out" ] || [ ! -s "b.$out" ]; then
+        bad "$name: no digest or no file"
+    elif [ "$want" = same ] && [ "$ja" = "$jb" ] && cmp -s "a.$out" "b.$out"; then
+        ok "$name: the same job, the same bytes"
+    elif [ "$want" = other ] && [ "$ja" != "$jb" ] && ! cmp -s "a.$out" "b.$out"; then
+        ok "$name: another job, other bytes"
+    else
+        bad "$name: digests $([ "$ja" = "$jb" ] && echo equal || echo differ), files $(cmp -s \
+            "a.$out" "b.$out" && echo equal || echo differ); wanted $want"
+    fi
+}
+job_pair "mp4, x264's defaults given" same x.mp4 "" \
+    "-c libx264 --crf 23 --encoder-preset medium --pix-fmt yuv420p"
+job_pair "mp4, --crf 24" other x.mp4 "" "--crf 24"
+job_pair "mp4, --encoder-preset fast" other x.mp4 "" "--encoder-preset fast"
+job_pair "mp4, --pix-fmt yuv444p" other x.mp4 "" "--pix-fmt yuv444p"
+job_pair "mp4, -b 200k" other x.mp4 "" "-b 200k"
+job_pair "webm, VP9's defaults given" same x.webm "" "-c libvpx-vp9 --crf 31 --pix-fmt yuv420p"
+job_pair "webm, --crf 30" other x.webm "" "--crf 30"
+job_pair "mkv, mpeg4's quantiser as default" other x.mkv "-c mpeg4" "-c mpeg4 -b 300k"
+if have libx265; then
+    job_pair "mov, x265's preset and crf given" same x.mov "-c libx265" \
+        "-c libx265 --encoder-preset medium --crf 28"
+    job_pair "mov, x265 at --crf 29" other x.mov "-c libx265" "-c libx265 --crf 29"
+fi
+job_pair "y4m, yuv420p given" same x.y4m "" "--pix-fmt yuv420p"
+job_pair "y4m, yuv444p" other x.y4m "" "--pix-fmt yuv444p"
+job_pair "framehash, md5 given" same x.framehash "" "--hash-algo MD5"
+job_pair "framehash, sha256" other x.framehash "" "--hash-algo sha256"
+job_pair "framemd5, encoder options reach nothing" same x.framemd5 "" \
+    "-c libx265 --crf 40 --encoder-preset slow --pix-fmt yuv444p -b 100k"
+# what the render refuses, --job-id refuses (exit 2, nothing printed on stdout)
+expect_status "--job-id with an unknown -c: exit 2" 2 "$R" jid.scene -o x.mp4 -c nosuch --job-id
+stderr_has "--job-id with an unknown -c: the message" "unknown video encoder 'nosuch'"
+check "--job-id with an unknown -c: nothing on stdout" test ! -s "$WORK/out"

@@ -799,10 +799,98 @@ static void test_messages_name_settings_over(void **state)
     rp_messages_name_options(0);
 }
 
+/* rp_session_output_settings: what the render resolves, written by hand from FFmpeg's and
+ * the encoders' documented defaults (libx264: preset medium, rockpool's crf 23; VP9: crf 31
+ * by rockpool(1)); an option given as that value reads the same as leaving it out, one
+ * that is not reads otherwise. */
+static void settings_of(const rp_scene *scene, const rp_run *run, rp_output_settings *st)
+{
+    rp_session *s = NULL;
+    rp_error err;
+    assert_int_equal(rp_session_new(&s, scene, run, &err), RP_OK);
+    memset(st, 0x55, sizeof *st);
+    assert_int_equal(rp_session_output_settings(s, st, &err), RP_OK);
+    rp_session_free(&s);
+}
+
+static void test_output_settings(void **state)
+{
+    (void)state;
+    rp_scene *scene = load();
+    rp_run run;
+    rp_session *s = NULL;
+    rp_output_settings a, b;
+    rp_error err;
+
+    rp_run_init(&run);
+    run.out.path = "never-written.mp4";
+    assert_int_equal(rp_session_output_settings(NULL, &a, &err), RP_ERR_INVALID);
+    assert_true(err.bad_input);
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_output_settings(s, NULL, NULL), RP_ERR_INVALID);
+    rp_session_free(&s);
+
+    settings_of(scene, &run, &a);
+    assert_int_equal(a.format, RP_FORMAT_MP4);
+    assert_string_equal(a.codec, "libx264");
+    assert_string_equal(a.pix_fmt, "yuv420p");
+    assert_string_equal(a.encoder_preset, "medium");
+    assert_int_equal(a.crf, 23);
+    assert_int_equal(a.qscale, 0);
+    assert_int_equal(a.bitrate, 0);
+    assert_string_equal(a.hash_algo, "");
+    run.out.codec = "libx264";
+    run.out.crf = 23;
+    run.out.crf_given = 1;
+    run.out.encoder_preset = "medium";
+    run.out.pix_fmt = "yuv420p";
+    settings_of(scene, &run, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    run.out.crf = 24;
+    settings_of(scene, &run, &b);
+    assert_int_equal(b.crf, 24);
+    run.out.crf_given = 0;
+    run.out.bitrate = 300000; /* a bit rate, no crf */
+    settings_of(scene, &run, &b);
+    assert_int_equal(b.crf, -1);
+    assert_int_equal(b.bitrate, 300000);
+
+    rp_run_init(&run);
+    run.out.path = "never-written.webm";
+    settings_of(scene, &run, &a);
+    assert_string_equal(a.codec, "libvpx-vp9");
+    assert_int_equal(a.crf, 31);
+    run.out.path = "never-written.mkv";
+    run.out.codec = "mpeg4"; /* no crf: the default 23 is the quantiser (23 + 3) / 6 */
+    settings_of(scene, &run, &a);
+    assert_int_equal(a.crf, -1);
+    assert_int_equal(a.qscale, 4);
+    run.out.codec = "nosuch";
+    assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+    assert_int_equal(rp_session_output_settings(s, &a, &err), RP_ERR_INVALID);
+    assert_true(err.bad_input);
+    rp_session_free(&s);
+
+    rp_run_init(&run);
+    run.out.path = "never-written.framehash";
+    run.out.hash_algo = "sha256";
+    settings_of(scene, &run, &a);
+    assert_string_equal(a.hash_algo, "SHA256");
+    assert_string_equal(a.codec, "");
+    assert_int_equal(a.crf, -1);
+    run.out.path = NULL; /* no output */
+    settings_of(scene, &run, &a);
+    assert_int_equal(a.format, RP_FORMAT_NONE);
+    assert_string_equal(a.codec, "");
+    assert_string_equal(a.pix_fmt, "");
+    rp_scene_free(&scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_pointers),
+        cmocka_unit_test(test_output_settings),
         cmocka_unit_test(test_checks_after_start),
         cmocka_unit_test(test_max_memory_zero_is_no_limit),
         cmocka_unit_test(test_stop_is_not_bad_input),
