@@ -625,13 +625,61 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
 /* Decoders that hide a file cut short, each checked here by what its format ends with, after
  * the decode (a background, a wall mask, a sky image, --check):
  *   - QOI ends with its end marker, seven 0x00 bytes and a 0x01; FFmpeg's QOI decoder
- *     repeats the last pixel where the data stops (the picture smeared below the cut);
+ *     repeats the last pixel where the data stops (the picture smeared below the cut), and
+ *     where the data before a whole end marker gives too few pixels (qoi_pixels), it leaves
+ *     the rest of the picture as it was;
  *   - JPEG-LS ends with the JPEG end marker FF D9 (which its scan data cannot hold);
  *     FFmpeg's JPEG-LS decoder reads past the end of a cut scan as zeros;
  *   - a Sun raster's header gives the length of its data (0 in the oldest files: then
  *     height rows of width*depth bits, each padded to 16 bits), after the colour map;
  *     FFmpeg's decoder leaves the rows past a cut as they were.
  * Each decoded with exit 0; a file that lacks its end is refused as cut short. */
+/* The pixels a QOI's ops give between its 14-byte header and its end marker (the last 8 of
+ * size bytes), walked as qoiformat.org's specification reads them: QOI_OP_RGB (0xfe) is 4
+ * bytes, QOI_OP_RGBA (0xff) 5, QOI_OP_INDEX and QOI_OP_DIFF 1, QOI_OP_LUMA 2, all one pixel;
+ * QOI_OP_RUN 1 byte, (b & 0x3f) + 1 pixels. An op cut by the end marker gives none. Stops at
+ * want pixels (FFmpeg's decoder reads no further). -1 when the file cannot be read. */
+static int64_t qoi_pixels(int fd, int64_t size, int64_t want)
+{
+    enum { BUF = 1 << 16 };
+    uint8_t *buf = malloc(BUF);
+    int64_t pixels = 0, at = 14, end = size - 8;
+    int skip = 0, last = 0;
+
+    if (!buf)
+        return -1; /* (errno: ENOMEM) */
+    while (at < end && pixels < want) {
+        size_t n = (size_t)(end - at < BUF ? end - at : BUF);
+        ssize_t got = pread(fd, buf, n, at);
+        if (got <= 0) {
+            int e = got == 0 ? EIO : errno; /* (0: shorter than fstat said, changed while read) */
+            free(buf);
+            errno = e;
+            return -1;
+        }
+        for (ssize_t i = 0; i < got && pixels < want; i++) {
+            uint8_t b = buf[i];
+            if (skip) {
+                skip--;
+                continue;
+            }
+            last = 1;
+            if (b == 0xfe)
+                skip = 3;
+            else if (b == 0xff)
+                skip = 4;
+            else if (b >> 6 == 2)
+                skip = 1;
+            else if (b >> 6 == 3)
+                last = (b & 0x3f) + 1;
+            pixels += last;
+        }
+        at += got;
+    }
+    free(buf);
+    return skip ? pixels - last : pixels;
+}
+
 static int check_cut_short(const char *path, const AVCodec *codec, rp_error *err)
 {
     static const uint8_t qoi_end[8] = {0, 0, 0, 0, 0, 0, 0, 1};
@@ -643,11 +691,20 @@ static int check_cut_short(const char *path, const AVCodec *codec, rp_error *err
 
     if (!qoi && !jpegls && !sun)
         return RP_OK;
+    int64_t pixels = 0, want = 0;
+    int read_errno = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd >= 0) {
         read_ok = fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof head &&
                   pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
                   pread(fd, tail, sizeof tail, st.st_size - 8) == 8;
+        /* a QOI with its end marker: its ops must give every pixel its header gives (FFmpeg's
+         * decoder leaves the rest of the picture as it was, without an error) */
+        if (qoi && read_ok && !memcmp(tail, qoi_end, 8)) {
+            want = (int64_t)be32(head + 4) * be32(head + 8);
+            pixels = qoi_pixels(fd, (int64_t)st.st_size, want);
+            read_errno = errno;
+        }
         close(fd);
     }
     if (qoi && !(read_ok && !memcmp(tail, qoi_end, 8)))
@@ -655,6 +712,17 @@ static int check_cut_short(const char *path, const AVCodec *codec, rp_error *err
                             "cannot decode image '%s' (qoi): it does not end with the QOI end "
                             "marker (cut short, or damaged)",
                             path);
+    if (qoi && pixels < 0 && read_errno == ENOMEM)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "reading image '%s': out of memory", path);
+    if (qoi && pixels < 0)
+        return rp_error_set(err, RP_ERR_IO, 1, "cannot read image '%s': %s", path,
+                            strerror(read_errno));
+    if (qoi && pixels < want)
+        return rp_error_set(err, RP_ERR_FORMAT, 1,
+                            "cannot decode image '%s' (qoi): its data gives %" PRId64
+                            " pixels before the end marker, and its header %" PRIu32 "x%" PRIu32
+                            " = %" PRId64 " (cut short, or damaged)",
+                            path, pixels, be32(head + 4), be32(head + 8), want);
     if (jpegls && !(read_ok && tail[6] == 0xff && tail[7] == 0xd9))
         return rp_error_set(err, RP_ERR_FORMAT, 1,
                             "cannot decode image '%s' (jpegls): it does not end with the JPEG end "

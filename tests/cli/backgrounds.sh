@@ -170,6 +170,50 @@ for pc in 10 50 99; do
     check "... no output" test ! -e "cut$pc.mp4"
 done
 
+# ---- a QOI with its end marker but too few pixels before it (a header of 160x90, half the
+# data; or its last op cut by the end marker) is refused: FFmpeg's QOI decoder reports no
+# error and left the rest of the picture as it was. The files are written here by hand, by
+# qoiformat.org's specification (ops: RGB 4 bytes, RGBA 5, INDEX and DIFF 1, LUMA 2, RUN 1
+# for 1..62 pixels); one whose ops give every pixel, each kind of op among them, renders as
+# the PNG FFmpeg decodes it to. ------------------------------------------------------------
+python3 - <<'PY'
+import struct
+W, H = 160, 90
+END = bytes(7) + b'\x01'
+def qoi(ops, w=W, h=H):
+    return b'qoif' + struct.pack('>IIBB', w, h, 3, 0) + b''.join(ops) + END
+rgb = lambda i: bytes([0xfe, i % 256, (i * 7) % 256, (i * 13) % 256])
+half = [rgb(i) for i in range(W * H // 2)]
+open('half.qoi', 'wb').write(qoi(half))
+# every pixel but the last, then an RGB op whose three bytes would be the end marker's
+open('lastcut.qoi', 'wb').write(qoi([rgb(i) for i in range(W * H - 1)] + [b'\xfe']))
+ops, n = [], 0
+for i in range(400):  # RGB, RGBA, INDEX, DIFF, LUMA, RUN of 3: 8 pixels a round
+    ops += [rgb(i), bytes([0xff, i % 256, 40, 90, 255]), bytes([i % 64]),
+            bytes([0x40 | (i % 64)]), bytes([0x80 | (i % 64), 0x88]), bytes([0xc0 | 2])]
+    n += 8
+while n < W * H:
+    k = min(62, W * H - n)
+    ops.append(bytes([0xc0 | (k - 1)]))
+    n += k
+open('whole.qoi', 'wb').write(qoi(ops))
+PY
+expect_status "a QOI with half its pixels before the end marker: refused (exit 2)" 2 \
+    "$ROCKPOOL" -q b.scene -i half.qoi -o half.mp4
+stderr_has "... naming the file and the pixels it holds against its header's" \
+    "cannot decode image 'half.qoi' (qoi): its data gives 7200 pixels before the end marker, and its header 160x90 = 14400 (cut short, or damaged)"
+check "... no output" test ! -e half.mp4
+expect_status "... and with --check: exit 2" 2 "$ROCKPOOL" --check b.scene -i half.qoi
+expect_status "a QOI whose last op is cut by the end marker: refused (exit 2)" 2 \
+    "$ROCKPOOL" -q b.scene -i lastcut.qoi -o lastcut.mp4
+stderr_has "... one pixel short" "its data gives 14399 pixels before the end marker, and its header 160x90 = 14400"
+check "... no output" test ! -e lastcut.mp4
+ffmpeg -v error -i whole.qoi -pix_fmt rgb24 whole.png
+"$ROCKPOOL" -q b.scene -i whole.png --hash >whole.hash
+expect_status "a QOI of every kind of op, every pixel given: rendered" 0 \
+    "$ROCKPOOL" -q b.scene -i whole.qoi --hash
+check "... the frames of the PNG FFmpeg decodes it to" cmp -s out whole.hash
+
 # ---- FITS and Alias PIX, stills FFmpeg reads with demuxers of their own (not image2): they
 # were refused as 'not a still image FFmpeg can read'. Both lossless: the PNG's frames. A
 # FITS cut inside its data is refused ---------------------------------------------------------
