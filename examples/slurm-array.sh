@@ -20,7 +20,9 @@
 # join use the same split. A task whose chunk is already complete does nothing, so a
 # requeued or resubmitted array renders only what is missing; a chunk stopped by SIGTERM
 # is never kept under its final name. The join refuses a missing, short, damaged or stale
-# chunk, naming it; after a join the chunk directory and the tasks' logs are removed. Side outputs
+# chunk, naming it; after a join the chunk directory and the tasks' logs are removed. A join
+# stopped by a signal (scancel, or SIGTERM to its shell alone) stops its rockpool and
+# rockpool-join, writes no output and keeps the chunks for the next JOIN=1. Side outputs
 # (--aov, --stats, --dump-heights, --save-state, --verify, --hash, however spelled: rockpool
 # --job-id says which the options hold) are refused (exit 2). Every chunk carries the job's
 # identity (rockpool --job-id: the scene, the files it names, the options, the build); a
@@ -194,17 +196,52 @@ sealed() { # CHUNK: it gives its recorded digest (or none was recorded)
 if [ "${JOIN:-0}" = 1 ]; then
     # The chunks must have this run's settings: a reference of its first frame.
     like=$dir/like.$ext
-    "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like"
+    placed=$dir/placed
+    joined() {
+        rm -rf "$dir"
+        echo "slurm-array.sh: $frames frames in $chunks chunks -> $output" >&2
+        exit 0
+    }
+    # rockpool and rockpool-join run in the background, waited for, so that SIGTERM (scancel,
+    # or sent to this shell alone), SIGINT or SIGHUP stops them too: the join then writes no
+    # output and leaves the chunk directory as the tasks left it (JOIN=1 again joins it),
+    # without its reference frame. A join that had placed the output when the signal came
+    # (rockpool-join --placed: it is not stopped while placing) ends as a finished one.
+    child=""
+    stop_join() {
+        trap '' INT TERM HUP
+        if [ -n "$child" ]; then
+            kill -TERM "$child" 2>/dev/null || true
+            # (until it is gone: a wait in a trap may return before)
+            while kill -0 "$child" 2>/dev/null; do wait "$child" 2>/dev/null || sleep 0.05; done
+        fi
+        [ ! -e "$placed" ] || joined
+        rm -f "$like"
+        exit "$1"
+    }
+    trap 'rm -f "$like" "$placed"' EXIT
+    trap 'stop_join 130' INT
+    trap 'stop_join 143' TERM
+    trap 'stop_join 129' HUP
+    waited() { # COMMAND...: run it in the background (stdin kept) and wait for it; its status
+        local rc=0
+        "$@" <&0 &
+        child=$!
+        wait "$child" || rc=$?
+        child=""
+        return "$rc"
+    }
+    rm -f "$placed"
+    waited "$rockpool" -q -y "$scene" "${opts[@]}" "${fmt[@]}" --frame-range 0 -o "$like"
     list=()
     for ((i = 0; i < chunks; i++)); do
         list+=("$(chunk_of chunk $i)")
         sealed "${list[i]}" || status=2 die "chunk $i (${list[i]}) changed since its task" \
             "finished (its SHA-256 is not the one recorded then: damaged on disk?): run task $i again"
     done
-    "$join" $overwrite --job "$job" --like "$like" --frames "$frames" -o "$output" "${list[@]}"
-    rm -rf "$dir"
-    echo "slurm-array.sh: $frames frames in $chunks chunks -> $output" >&2
-    exit 0
+    waited "$join" $overwrite --job "$job" --like "$like" --frames "$frames" --placed "$placed" \
+        -o "$output" "${list[@]}"
+    joined
 fi
 
 [ -n "${SLURM_ARRAY_TASK_ID:-}" ] || status=2 die "run through sbatch --array, or with JOIN=1 to join"

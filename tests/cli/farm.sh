@@ -293,6 +293,68 @@ env ROCKPOOL="$WORK/logrp" SLURM_JOB_ID=78 SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TAS
 check "-j and --max-memory from --cpus-per-task=3 --mem-per-cpu=500" \
     grep -q -- " -j 3 --max-memory 1500M " tasks.log
 rm -rf .arr2.framemd5.chunks arr.framemd5 arr_single.framemd5
+# The join stopped by SIGTERM sent to its shell alone (a kill of the batch script's PID):
+# what it runs is stopped too, so no output appears after it has exited 143, and the chunk
+# directory stays as the tasks left it (without the join's reference frame), which JOIN=1
+# run again joins. A join that had placed the output when the signal came ends as done.
+# rockpool-join is wrapped: slow to start, or slow to exit once the output is in place.
+cat >sigjoin <<EOF
+#!/usr/bin/env bash
+case " \$* " in
+*" --placed "*)
+    if [ -e "$WORK/sigjoin.late" ]; then
+        "$TOP/scripts/rockpool-join" "\$@" || exit
+        touch "$WORK/sigjoin.started"
+        exec sleep 30
+    fi
+    touch "$WORK/sigjoin.started"
+    sleep 3 ;;
+esac
+exec "$TOP/scripts/rockpool-join" "\$@"
+EOF
+chmod +x sigjoin
+sig_opts=(-q -s 64x48 -n 30 -c ffv1)
+sig_run() { # task ID, or JOIN: slurm-array.sh over sig.mkv
+    if [ "$1" = JOIN ]; then
+        env JOIN=1 ROCKPOOL="$ROCKPOOL" ROCKPOOL_JOIN="$WORK/sigjoin" \
+            bash "$TOP/examples/slurm-array.sh" "$scene" sig.mkv "${sig_opts[@]}"
+    else
+        env ROCKPOOL="$ROCKPOOL" SLURM_JOB_ID=79 SLURM_ARRAY_TASK_ID="$1" SLURM_ARRAY_TASK_MIN=0 \
+            SLURM_ARRAY_TASK_MAX=2 bash "$TOP/examples/slurm-array.sh" "$scene" sig.mkv "${sig_opts[@]}"
+    fi
+}
+sig_join_shell() { # the join in the background, its shell's PID in sigpid (exec: no subshell between)
+    (exec env JOIN=1 ROCKPOOL="$ROCKPOOL" ROCKPOOL_JOIN="$WORK/sigjoin" \
+        bash "$TOP/examples/slurm-array.sh" "$scene" sig.mkv "${sig_opts[@]}" 2>/dev/null) &
+    sigpid=$!
+}
+for id in 0 1 2; do sig_run $id 2>/dev/null; done
+ls -A .sig.mkv.chunks | sort >sig.before
+rm -f sigjoin.started sigjoin.late
+sig_join_shell
+for _ in $(seq 600); do [ -e sigjoin.started ] && break; sleep 0.1; done
+kill -TERM $sigpid
+wait $sigpid
+check "slurm-array.sh JOIN=1, SIGTERM to its shell alone during the join: exit 143" test $? = 143
+sleep 4 # (the wrapped join would have placed the output by now, had it been left running)
+check "... no output, then or later" test ! -e sig.mkv
+check "... the chunk directory as the tasks left it" cmp -s sig.before <(ls -A .sig.mkv.chunks | sort)
+expect_status "... JOIN=1 again: exit 0" 0 sig_run JOIN
+"$ROCKPOOL" "$scene" "${sig_opts[@]}" -o sig_single.mkv
+check "... the single run's frames" cmp -s <(decoded sig.mkv) <(decoded sig_single.mkv)
+check "... the chunk directory is removed" test ! -e .sig.mkv.chunks
+rm -f sig.mkv
+for id in 0 1 2; do sig_run $id 2>/dev/null; done
+rm -f sigjoin.started
+touch sigjoin.late
+sig_join_shell
+for _ in $(seq 600); do [ -e sigjoin.started ] && break; sleep 0.1; done
+kill -TERM $sigpid
+wait $sigpid
+check "... SIGTERM once the join has placed the output: exit 0" test $? = 0
+check "... the output is the single run's" cmp -s <(decoded sig.mkv) <(decoded sig_single.mkv)
+check "... the chunk directory is removed" test ! -e .sig.mkv.chunks
+rm -rf sig.mkv sig_single.mkv sig.before sigjoin.late sigjoin.started .sig.mkv.chunks
 
 # PNG chunks: directories of frames, moved to the pattern once all are right.
 for r in 0-9 10-19 20-29; do

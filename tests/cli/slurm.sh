@@ -286,3 +286,29 @@ submit --wait --export=ALL,JOIN=1 --output="$WORK/join.log" examples/slurm-array
 check "... resubmitted alone, then joined: exit 0" test $? = 0
 "$ROCKPOOL" -q -y rain.scene "${big[@]}" -o single_big.mkv
 check "... equal to the single run" cmp -s <(decoded single_big.mkv) <(decoded h.mkv)
+
+# The join's shell alone given SIGTERM (scancel --batch --signal=TERM: "children of the batch
+# step are not signaled"), while rockpool-join runs (a wrapper that waits 3 s before it): the
+# join stops it, writes no output and leaves the chunk directory as the tasks left it (no
+# reference frame of its own); the join run again joins it.
+cat >sigjoin <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" --placed "*) touch "$WORK/sigjoin.started"; sleep 3 ;; esac
+exec "$TOP/scripts/rockpool-join" "\$@"
+EOF
+chmod +x sigjoin
+array s.mkv 0-2 >/dev/null
+ls -A .s.mkv.chunks | sort >s.before
+rm -f sigjoin.started
+jid=$(submit --export=ALL,JOIN=1,ROCKPOOL_JOIN="$WORK/sigjoin" --output="$WORK/join.log" \
+    examples/slurm-array.sh rain.scene s.mkv "${opts[@]}")
+for _ in $(seq 600); do [ -e sigjoin.started ] && break; sleep 0.1; done
+scancel --batch --signal=TERM "$jid"
+for _ in $(seq 240); do [ -z "$(squeue -h -j "$jid" 2>/dev/null)" ] && break; sleep 0.5; done
+sleep 4 # (the wrapped join would have placed the output by now, had it been left running)
+check "the join's shell given SIGTERM alone (scancel --batch): no output" test ! -e s.mkv
+check "... the chunk directory as the tasks left it" cmp -s s.before <(ls -A .s.mkv.chunks | sort)
+join_job s.mkv
+check "... the join again: exit 0" test $? = 0
+equal_to_single "... equal to the single run" s.mkv
+check "... no chunk directory left" test ! -e .s.mkv.chunks
