@@ -638,7 +638,8 @@ static int decode_failure(const char *path, const AVCodec *codec, const image_di
  * size bytes), walked as qoiformat.org's specification reads them: QOI_OP_RGB (0xfe) is 4
  * bytes, QOI_OP_RGBA (0xff) 5, QOI_OP_INDEX and QOI_OP_DIFF 1, QOI_OP_LUMA 2, all one pixel;
  * QOI_OP_RUN 1 byte, (b & 0x3f) + 1 pixels. An op cut by the end marker gives none. Stops at
- * want pixels (FFmpeg's decoder reads no further). -1 when the file cannot be read. */
+ * want pixels (FFmpeg's decoder reads no further), where the last op may be one of several
+ * bytes. -1 when the file cannot be read. */
 static int64_t qoi_pixels(int fd, int64_t size, int64_t want)
 {
     enum { BUF = 1 << 16 };
@@ -657,7 +658,8 @@ static int64_t qoi_pixels(int fd, int64_t size, int64_t want)
             errno = e;
             return -1;
         }
-        for (ssize_t i = 0; i < got && pixels < want; i++) {
+        ssize_t i = 0;
+        for (; i < got && pixels < want; i++) {
             uint8_t b = buf[i];
             if (skip) {
                 skip--;
@@ -674,10 +676,12 @@ static int64_t qoi_pixels(int fd, int64_t size, int64_t want)
                 last = (b & 0x3f) + 1;
             pixels += last;
         }
-        at += got;
+        at += i; /* the bytes read: every one, or up to the op that gave the last pixel */
     }
     free(buf);
-    return skip ? pixels - last : pixels;
+    /* an op whose bytes run into the end marker gives no pixel; one whose bytes are all
+     * there before it does, though the walk stopped at its first */
+    return skip && at + skip > end ? pixels - last : pixels;
 }
 
 static int check_cut_short(const char *path, const AVCodec *codec, rp_error *err)

@@ -197,6 +197,10 @@ while n < W * H:
     ops.append(bytes([0xc0 | (k - 1)]))
     n += k
 open('whole.qoi', 'wb').write(qoi(ops))
+# every pixel given, the last by an op of several bytes (all there, before the end marker)
+last = {'rgb': b'\xfe\x10\x20\x30', 'rgba': b'\xff\x10\x20\x30\xff', 'luma': b'\xa0\x88'}
+for k, op in last.items():
+    open('last%s.qoi' % k, 'wb').write(qoi([rgb(i) for i in range(W * H - 1)] + [op]))
 PY
 expect_status "a QOI with half its pixels before the end marker: refused (exit 2)" 2 \
     "$ROCKPOOL" -q b.scene -i half.qoi -o half.mp4
@@ -213,6 +217,13 @@ ffmpeg -v error -i whole.qoi -pix_fmt rgb24 whole.png
 expect_status "a QOI of every kind of op, every pixel given: rendered" 0 \
     "$ROCKPOOL" -q b.scene -i whole.qoi --hash
 check "... the frames of the PNG FFmpeg decodes it to" cmp -s out whole.hash
+for k in rgb rgba luma; do
+    ffmpeg -v error -i "last$k.qoi" -pix_fmt rgb24 "last$k.png"
+    "$ROCKPOOL" -q b.scene -i "last$k.png" --hash >"last$k.hash"
+    expect_status "a QOI whose last pixel is a whole $k op: rendered" 0 \
+        "$ROCKPOOL" -q b.scene -i "last$k.qoi" --hash
+    check "... the frames of the PNG FFmpeg decodes it to" cmp -s out "last$k.hash"
+done
 
 # ---- FITS and Alias PIX, stills FFmpeg reads with demuxers of their own (not image2): they
 # were refused as 'not a still image FFmpeg can read'. Both lossless: the PNG's frames. A
