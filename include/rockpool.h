@@ -290,7 +290,8 @@ void rp_session_summary(const rp_session *s, rp_summary *sum);
 /** The settings the session's output is written with once what was left out is resolved
  * as rp_session_start would resolve it: the encoder (-c, else the first of the container's
  * defaults FFmpeg has installed), its pixel format, preset, constant rate factor or
- * quantiser and bit rate; Y4M's layout; a framehash file's algorithm. An option given as
+ * quantiser and bit rate; Y4M's layout; a framehash file's algorithm; whether the
+ * background's sound is carried. An option given as
  * the value it would take anyway reads the same as leaving it out (rockpool --job-id
  * compares these). Fields that do not apply to the format are empty, -1 or 0. */
 typedef struct rp_output_settings {
@@ -303,6 +304,9 @@ typedef struct rp_output_settings {
     int qscale;              /* the fixed quantiser of an encoder without one (mpeg4), or 0 */
     int64_t bitrate;         /* the target bit rate in bits/s, or 0 */
     char hash_algo[16];      /* a framehash file's algorithm ("MD5", "XXH3"); "" otherwise */
+    int audio;               /* 1: the output carries the background video's sound (a video
+                              * format that holds sound, a background with sound, and
+                              * rp_run.no_audio not set), else 0 */
 } rp_output_settings;
 
 /** Fill *out with the output's resolved settings (a NULL s or out: RP_ERR_INVALID). Creates

@@ -142,7 +142,8 @@ static void resolved_options(const rp_cli *cli, const rp_summary *sum, const rp_
     if (st->hash_algo[0])
         put(l, "hash-algo=%s", st->hash_algo);
     put(l, "alpha=%d", cli->run.alpha);
-    put(l, "no-audio=%d", cli->run.no_audio);
+    /* the background's sound as the output carries it: --no-audio changes nothing without */
+    put(l, "audio=%d", st->audio);
     for (int k = 0; k < RP_AOV_KINDS; k++)
         if (cli->run.aov[k])
             put(l, "aov=%s", rp_aov_name((enum rp_aov)k));

@@ -16,6 +16,7 @@
 #include "input/fit.h"
 #include "check/hash.h"
 #include "check/manifest.h"
+#include "input/audio_in.h"
 #include "input/image.h"
 #include "check/provenance.h"
 #include "session/sink.h"
@@ -608,6 +609,26 @@ fail:
     return r;
 }
 
+/* Whether an output of this format carries the background's sound (set_audio, and
+ * rp_audio_out_open, which finds none in a video without an audio stream): a video
+ * background with sound, a format that holds sound (not GIF or WebP), no --no-audio. A
+ * background that cannot be read counts as none (the render says what is wrong). */
+static int carries_sound(const rp_session *se, enum rp_format format)
+{
+    rp_source_info info;
+    rp_audio_in *a = NULL;
+    rp_error ignored;
+    if (se->run->no_audio || !se->s.background[0] ||
+        !(format == RP_FORMAT_MP4 || format == RP_FORMAT_MKV || format == RP_FORMAT_MOV ||
+          format == RP_FORMAT_WEBM))
+        return 0;
+    if (rp_source_probe(se->s.background, se->run->max_memory, &info, &ignored) || !info.is_video)
+        return 0;
+    int sound = !rp_audio_in_open(&a, se->s.background, &ignored) && a;
+    rp_audio_in_free(&a);
+    return sound;
+}
+
 int rp_session_output_settings(const rp_session *se, rp_output_settings *out, rp_error *err)
 {
     rp_error scratch;
@@ -626,7 +647,10 @@ int rp_session_output_settings(const rp_session *se, rp_output_settings *out, rp
         out->crf = -1;
         return RP_OK;
     }
-    return rp_output_settings_of(&o, out, err);
+    int r = rp_output_settings_of(&o, out, err);
+    if (!r)
+        out->audio = carries_sound(se, out->format);
+    return r;
 }
 
 void rp_session_summary(const rp_session *se, rp_summary *sum)

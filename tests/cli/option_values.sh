@@ -117,6 +117,16 @@ job_pair "y4m, yuv420p given" same x.y4m "" "--pix-fmt yuv420p"
 job_pair "y4m, yuv444p" other x.y4m "" "--pix-fmt yuv444p"
 job_pair "framehash, md5 given" same x.framehash "" "--hash-algo MD5"
 job_pair "framehash, sha256" other x.framehash "" "--hash-algo sha256"
+# --no-audio: another job only where there is sound to leave out
+ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=10:duration=1 -f lavfi \
+    -i sine=frequency=440:duration=1 -c:v ffv1 -c:a flac -shortest snd.mkv
+ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=10:duration=1 -c:v ffv1 mute.mkv
+job_pair "mp4, --no-audio over the built-in picture" same x.mp4 "" "--no-audio"
+job_pair "mkv, --no-audio over a video with sound" other x.mkv "-i snd.mkv" "-i snd.mkv --no-audio"
+job_pair "mkv, --no-audio over a video without sound" same x.mkv "-i mute.mkv" \
+    "-i mute.mkv --no-audio"
+job_pair "gif, --no-audio over a video with sound (a GIF has none)" same x.gif "-i snd.mkv" \
+    "-i snd.mkv --no-audio"
 job_pair "framemd5, encoder options reach nothing" same x.framemd5 "" \
     "-c libx265 --crf 40 --encoder-preset slow --pix-fmt yuv444p -b 100k"
 # what the render refuses, --job-id refuses (exit 2, nothing printed on stdout)
