@@ -115,13 +115,14 @@ static const struct option long_opts[] = {
 
 void rp_cli_usage(FILE *f)
 {
-    fputs("Usage: rockpool [OPTION]... [SCENE]\n"
+    fputs("Usage: rockpool [OPTION]... [SCENE]    (-h, --help: this; -V, --version)\n"
           "Render water ripples from a scene script (SCENE, '-' for stdin, none for a\n"
           "built-in rain) to a video, a PNG sequence, a Y4M pipe or frame hashes.\n"
           "\n"
           "  -o, --output PATH      out.mp4|mkv|mov|webm|gif|webp, f_%05d.png, still.png,\n"
-          "                         - (stdout: Y4M, -f mkv|webm). Default rockpool.mp4; no\n"
-          "                         video with --hash, --verify, --stats or --dump-heights\n"
+          "                         - (stdout: Y4M, -f mkv|webm). Default rockpool.mp4 (-f\n"
+          "                         FMT: rockpool.FMT; png: rockpool_%05d.png; hashes: -);\n"
+          "                         no video with --hash, --verify, --stats, --dump-heights\n"
           "  -f, --format NAME      mp4 mkv mov webm gif webp png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
@@ -152,7 +153,6 @@ void rp_cli_usage(FILE *f)
           "      --save-state F     checkpoint at the end; --load-state F; --progress-fd N\n"
           "      --max-memory SIZE  refuse runs that need more memory (default 4G)\n"
           "      --allow-outside-paths  let the scene name files outside its directory\n"
-          "  -h, --help             this help       -V, --version  version\n"
           "FFmpeg's -ss -to -frames:v -c:v -crf -preset -b:v -pix_fmt -threads -an -n work.\n"
           "Exit status: 0 ok, 1 runtime failure, 2 bad usage or input, 3 a frame differs\n"
           "from the --verify manifest, 130 interrupted. See rockpool(1), rockpool-scene(5).\n",
@@ -161,7 +161,7 @@ void rp_cli_usage(FILE *f)
 
 void rp_cli_short_usage(FILE *f)
 {
-    fputs("Usage: rockpool [OPTION]... [SCENE]\n"
+    fputs("Usage: rockpool [OPTION]... [SCENE]    (-h, --help: this; -V, --version)\n"
           "Render water ripples from a scene script, e.g.\n"
           "  rockpool examples/rain.scene -o rain.mp4\n"
           "Use 'rockpool --help' for the options, man rockpool for the details.\n",

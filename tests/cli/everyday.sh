@@ -378,6 +378,13 @@ expect_status "-f png without -o: exit 0" 0 "$ROCKPOOL" ../h.scene -n 3 -f png
 check "... the frames rockpool_00000.png to rockpool_00002.png (ffprobe: png)" \
     test "$(for k in 0 1 2; do probe rockpool_0000$k.png codec_name; done | tr '\n' ' ')" = "png png png "
 cd .. || exit 1
+# --help says what the runs above do (rockpool(1) -o says it too): rockpool.mp4, with -f FMT
+# rockpool.FMT, -f png the frames rockpool_%05d.png, -f framemd5|framehash standard output.
+# It said 'Default rockpool.mp4' alone. Its lines joined, blanks squeezed.
+"$ROCKPOOL" --help | tr -s ' \n' '  ' >help1.txt
+check "--help: without -o, the name follows -f" grep -qF -- 'Default rockpool.mp4 (-f FMT: rockpool.FMT; png: rockpool_%05d.png; hashes: -)' help1.txt
+"$ROCKPOOL" -h >help2.txt
+check "--help: -h, which its usage line names, is this help" cmp -s help2.txt <("$ROCKPOOL" --help)
 
 # ---- a single still: -o NAME.png without a pattern is one PNG of frame --start ------------
 mkdir still && cd still || exit 1
