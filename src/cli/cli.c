@@ -309,8 +309,8 @@ static int parse_bytes(const char *opt, const char *text, int64_t *out, rp_error
     return 0;
 }
 
-/* "4M", "2500k", "800000" -> bits per second. */
-static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
+/* "4M", "2500k", "800000" -> bits per second; opt: the option as typed (-b, -b:v). */
+static int parse_bitrate(const char *opt, const char *text, int64_t *out, rp_error *err)
 {
     const char *end;
     int64_t v = 0, frac = 0, scale = 1; /* the decimals, frac / scale */
@@ -335,7 +335,7 @@ static int parse_bitrate(const char *text, int64_t *out, rp_error *err)
     /* at most 10^18 bits a second, whatever the suffix (a plain 2000000000 is 2G) */
     if (end == text || *end || past || v > 1000000000000000000 / mul || (frac * mul) % scale ||
         v * mul + frac * mul / scale < 1)
-        return usage_error(err, "--bitrate: '%s' is not a rate like 4M, 1.5M or 2500k", text);
+        return usage_error(err, "%s: '%s' is not a rate like 4M, 1.5M or 2500k", opt, text);
     *out = v * mul + frac * mul / scale;
     return 0;
 }
@@ -502,6 +502,31 @@ static int ffmpeg_only(const char *a, rp_error *err)
     return 0;
 }
 
+/* FFmpeg's single-dash spellings and the long options they are (rewrite_ffmpeg). */
+static const char *const aliases[][2] = {{"-pix_fmt", "--pix-fmt"},
+                                         {"-vcodec", "--codec"},
+                                         {"-c:v", "--codec"},
+                                         {"-codec:v", "--codec"},
+                                         {"-loglevel", "--loglevel"},
+                                         {"-ss", "--ss"},
+                                         {"-to", "--to"},
+                                         {"-frames:v", "--vframes"},
+                                         {"-frames", "--vframes"},
+                                         {"-vframes", "--vframes"},
+                                         {"-crf", "--crf"},
+                                         {"-preset", "--encoder-preset"},
+                                         {"-b:v", "--bitrate"},
+                                         {"-threads", "--ffmpeg-threads"},
+                                         {"-an", "--no-audio"},
+                                         {"-hide_banner", "--hide_banner"},
+                                         {"-nostdin", "--nostdin"}};
+#define N_ALIASES (sizeof aliases / sizeof aliases[0])
+/* The words rewrite_ffmpeg puts in argv: alias_word[j] is aliases[j][1] in a copy of its
+ * own, dashed[k] "--NAME" for "-NAME" (long_opts[k]), so that the word getopt_long read
+ * tells how the option was spelled (typed_name). */
+static char alias_word[N_ALIASES][24];
+static char dashed[sizeof long_opts / sizeof long_opts[0]][24];
+
 /* FFmpeg's single-dash spellings (rockpool(1) FFMPEG SPELLINGS), rewritten before
  * getopt_long sees them, which would read -ss as -s s: only in option positions, not as
  * the argument of an option, nor after "--". -n is FFmpeg's "never overwrite" unless a
@@ -509,32 +534,15 @@ static int ffmpeg_only(const char *a, rp_error *err)
  * that option. Returns 0, or 2 with a message for FFmpeg options rockpool has not. */
 static int rewrite_ffmpeg(int argc, char **argv, rp_error *err)
 {
-    static const char *const aliases[][2] = {{"-pix_fmt", "--pix-fmt"},
-                                             {"-vcodec", "--codec"},
-                                             {"-c:v", "--codec"},
-                                             {"-codec:v", "--codec"},
-                                             {"-loglevel", "--loglevel"},
-                                             {"-ss", "--ss"},
-                                             {"-to", "--to"},
-                                             {"-frames:v", "--vframes"},
-                                             {"-frames", "--vframes"},
-                                             {"-vframes", "--vframes"},
-                                             {"-crf", "--crf"},
-                                             {"-preset", "--encoder-preset"},
-                                             {"-b:v", "--bitrate"},
-                                             {"-threads", "--ffmpeg-threads"},
-                                             {"-an", "--no-audio"},
-                                             {"-hide_banner", "--hide_banner"},
-                                             {"-nostdin", "--nostdin"}};
-    static char dashed[sizeof long_opts / sizeof long_opts[0]][24]; /* "--NAME" for "-NAME" */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r;
         if (!strcmp(a, "--"))
             return 0;
-        for (size_t j = 0; j < sizeof aliases / sizeof aliases[0]; j++)
+        for (size_t j = 0; j < N_ALIASES; j++)
             if (!strcmp(a, aliases[j][0])) {
-                argv[i] = (char *)aliases[j][1];
+                snprintf(alias_word[j], sizeof alias_word[j], "%s", aliases[j][1]);
+                argv[i] = alias_word[j];
                 a = argv[i];
             }
         if (!strcmp(a, "-n")) {
@@ -571,6 +579,32 @@ static int rewrite_ffmpeg(int argc, char **argv, rp_error *err)
         }
     }
     return 0;
+}
+
+/* The option getopt_long has just returned (o, with optarg), as the command line spelled
+ * it, for messages: FFmpeg's spelling (-b:v, -vframes, -frames) or -NAME as typed, -X for
+ * a short option when shorts (else its long name, as rockpool's messages name its own
+ * options), --NAME for a long one (whole, also when it was abbreviated). buf holds size
+ * bytes. */
+static const char *typed_name(int o, char **argv, int shorts, char *buf, size_t size)
+{
+    const char *word = argv[optind - 1];
+    if (optarg && optarg == word && optind >= 2) /* the value was a word of its own */
+        word = argv[optind - 2];
+    for (size_t j = 0; j < N_ALIASES; j++)
+        if (word == alias_word[j])
+            return aliases[j][0];
+    for (size_t k = 0; long_opts[k].name; k++)
+        if (word == dashed[k])
+            return dashed[k] + 1;
+    if ((word[0] == '-' && word[1] == '-') || !shorts)
+        for (const struct option *l = long_opts; l->name; l++)
+            if (l->val == o) {
+                snprintf(buf, size, "--%s", l->name);
+                return buf;
+            }
+    snprintf(buf, size, "-%c", o > 0 && o < 256 ? o : '?');
+    return buf;
 }
 
 /* Whether an output path has no printf conversion: no '%', or only "%%" (a literal '%',
@@ -627,13 +661,17 @@ static void said(rp_cli *cli, int start, const char *opt, const char *arg, int o
         to[0] = '\0';
 }
 
-/* In msg, each "OPT N" (the whole number, not a prefix of another) becomes "SAID (WHAT N)". */
+/* In msg, each "OPT N" (the whole number, not a prefix of another) becomes "SAID (WHAT N)",
+ * or "SAID" when what is NULL. */
 static void name_as_said(char *msg, size_t size, const char *opt, int64_t n, const char *said,
                          const char *what)
 {
     char token[48], with[160], out[sizeof(((rp_error *)0)->msg)];
     snprintf(token, sizeof token, "%s %" PRId64, opt, n);
-    snprintf(with, sizeof with, "%s (%s %" PRId64 ")", said, what, n);
+    if (what)
+        snprintf(with, sizeof with, "%s (%s %" PRId64 ")", said, what, n);
+    else
+        snprintf(with, sizeof with, "%s", said);
     size_t tlen = strlen(token), o = 0;
     const char *p = msg;
     if (!said[0] || size > sizeof out)
@@ -662,12 +700,14 @@ void rp_cli_said(const rp_cli *cli, char *msg, size_t size)
 {
     name_as_said(msg, size, "--start", cli->run.start, cli->start_said, "frame");
     name_as_said(msg, size, "--end", cli->run.end, cli->end_said, "--end");
+    name_as_said(msg, size, "-b/--bitrate", cli->run.out.bitrate, cli->bitrate_said, NULL);
+    name_as_said(msg, size, "--crf", cli->run.out.crf, cli->crf_said, NULL);
 }
 
 /* Options of time: the timeline's length and rate, and the frames to write (rockpool's own
- * spellings and FFmpeg's). Returns 0, a usage error (2, message in err), or -1 when o is not
- * one of them. */
-static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
+ * spellings and FFmpeg's; name: the option as typed). Returns 0, a usage error (2, message in err),
+ * or -1 when o is not one of them. */
+static int time_option(rp_cli *cli, int o, const char *name, const char *arg, rp_error *err)
 {
     int64_t v;
     int r = 0;
@@ -743,8 +783,9 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
         said(cli, o == ARG_SS, o == ARG_SS ? "-ss" : "-to", arg, 1);
         break;
     case ARG_VFRAMES:
-        /* 0 frames is no range: said as the option written, not as --start and --end */
-        r = parse_int("-frames:v", arg, 1, RP_FRAMES_MAX, &cli->vframes, err);
+        /* 0 frames is no range: said as the option written (-frames:v, -vframes, -frames,
+         * --vframes), not as --start and --end */
+        r = parse_int(name, arg, 1, RP_FRAMES_MAX, &cli->vframes, err);
         cli->times = 1;
         break;
     default: return -1;
@@ -754,7 +795,7 @@ static int time_option(rp_cli *cli, int o, const char *arg, rp_error *err)
 
 /* Options that override the scene's settings (rp_run.over). Returns 0, a usage error (2, message in
  * err), or -1 when o is not one of them. */
-static int setting_option(rp_cli *cli, int o, const char *arg, rp_error *err)
+static int setting_option(rp_cli *cli, int o, const char *typed, const char *arg, rp_error *err)
 {
     const char *name, *opt;
     switch (o) {
@@ -764,17 +805,19 @@ static int setting_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     case ARG_SEED: name = "seed", opt = "--seed"; break;
     case ARG_STRENGTH: name = "strength", opt = "--strength"; break;
     case ARG_FIT: name = "fit", opt = "--fit"; break;
-    default: return time_option(cli, o, arg, err);
+    default: return time_option(cli, o, typed, arg, err);
     }
     return rp_settings_set(cli->over, name, arg, err) ? option_error(err, opt) : 0;
 }
 
 /* Options of the encoded output and the other files written. Returns 0, a usage error (2, message
  * in err), or -1 when o is not one of them. */
-static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **argv, rp_error *err)
+static int output_option(rp_cli *cli, int o, const char *name, const char *arg, int argc,
+                         char **argv, rp_error *err)
 {
     int64_t v;
     int r = 0;
+    char typed[64];
     switch (o) {
     case 'o':
         cli->run.out.path = arg;
@@ -791,12 +834,19 @@ static int output_option(rp_cli *cli, int o, const char *arg, int argc, char **a
         break;
     case 'c': cli->run.out.codec = arg; break;
     case ARG_CRF:
-        r = parse_int("--crf", arg, 0, 63, &v, err);
+        r = parse_int(name, arg, 0, 63, &v, err);
         cli->run.out.crf = (int)v;
         cli->run.out.crf_given = 1;
+        snprintf(cli->crf_said, sizeof cli->crf_said, "%.19s %.40s%s",
+                 typed_name(o, argv, 1, typed, sizeof typed), arg, strlen(arg) > 40 ? "..." : "");
         break;
     case ARG_ENCODER_PRESET: cli->run.out.encoder_preset = arg; break;
-    case 'b': r = parse_bitrate(arg, &cli->run.out.bitrate, err); break;
+    case 'b':
+        r = parse_bitrate(name, arg, &cli->run.out.bitrate, err);
+        /* as typed, for the messages that name it (rp_cli_said): -b 4M, not 4000000 */
+        snprintf(cli->bitrate_said, sizeof cli->bitrate_said, "%.19s %.40s%s",
+                 typed_name(o, argv, 1, typed, sizeof typed), arg, strlen(arg) > 40 ? "..." : "");
+        break;
     case ARG_PIX_FMT: cli->run.out.pix_fmt = arg; break;
     case ARG_PNG_LEVEL:
         r = parse_int("--png-level", arg, 0, 9, &v, err);
@@ -941,13 +991,15 @@ static int empty_argument(int o, const char *arg, rp_error *err)
 static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
 {
     int r;
+    char buf[64];
     if (o == ':')
         return usage_error(err, "option '%s' needs an argument", argv[optind - 1]);
     if ((r = empty_argument(o, optarg, err)))
         return r;
-    r = setting_option(cli, o, optarg, err);
+    const char *name = o == '?' ? "?" : typed_name(o, argv, 0, buf, sizeof buf);
+    r = setting_option(cli, o, name, optarg, err);
     if (r < 0)
-        r = output_option(cli, o, optarg, argc, argv, err);
+        r = output_option(cli, o, name, optarg, argc, argv, err);
     if (r < 0)
         r = run_option(cli, o, optarg, err);
     /* A word getopt read as a short option and its value glued to it ('-resolution' as -r

@@ -39,6 +39,8 @@ typedef struct rp_cli {
      * "-to 11", "--frame-range 5-10"), for messages that name a frame the user did not
      * write; empty for --start N and --end N (frame numbers, as messages name them). */
     char start_said[64], end_said[64];
+    /* the bit rate's and the crf's option and value as typed ("-b:v 4M", "-crf 20") */
+    char bitrate_said[64], crf_said[64];
     int times; /* either is a time, or an end below is to be worked out */
     int again; /* a session is being made again (times, a chunk's tag): its warnings were said */
     /* FFmpeg's spellings: -ss given (then -t is a span from it, in span; value -1: none),
@@ -79,7 +81,9 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames);
 /** A message that names the range's frames as --start N or --end N where the command
  * line wrote them otherwise (--start 2s, -to 11, --frame-range 5-10) names them as
  * written too: "--start 2s (frame 60) is past the last frame ...", "--frame-range 5-10
- * (--end 11) is past ...". Rewrites msg (size bytes) in place. */
+ * (--end 11) is past ..."; the bit rate in bits a second ("-b/--bitrate 4000000", the
+ * library's) is named as typed ("-b 4M", "-b:v 4M"), and the crf too ("-crf 20").
+ * Rewrites msg (size bytes) in place. */
 void rp_cli_said(const rp_cli *cli, char *msg, size_t size);
 
 /** word as one shell word, for a command a message suggests: itself when it is made of

@@ -90,6 +90,13 @@ stderr_has "... names --start 0.5s as written, and its frame" "after --start 0.5
 # has no frames: --start and --end are both 3', options the command line never gave
 expect_status "-frames:v 0: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 0.1 -frames:v 0
 stderr_has "... -frames:v's range" "error: -frames:v: 0 is out of range (1..100000000)"
+# ... by the spelling typed: -vframes, -frames and --vframes were all named -frames:v
+for v in -vframes -frames --vframes; do
+    expect_status "$v 0: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 0.1 "$v" 0
+    stderr_has "... named $v, as typed" "error: $v: 0 is out of range (1..100000000)"
+done
+expect_status "-vframes x after the scene: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -vframes x
+stderr_has "... named -vframes" "error: -vframes: 'x' is not a whole number"
 expect_status "-ss 0.1 -t 0: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 0.1 -t 0
 stderr_has "... says -t 0 from -ss writes no frame" "error: -ss with -t 0 writes no frame"
 check "... naming no --start or --end" sh -c "! grep -q -- '--start and --end' '$WORK/err'"

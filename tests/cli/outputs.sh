@@ -26,8 +26,22 @@ check "-c mpeg4 used" test "$(probe rate.mkv codec_name)" = mpeg4
 echo keep >both.mp4
 expect_status "--crf with -b is refused" 2 "$ROCKPOOL" "$scene" "${small[@]}" -y --crf 20 -b 1M \
     -o both.mp4
-stderr_has "... naming both" "--crf 20 and -b/--bitrate"
+# ... each as typed: the bit rate was named in bits, '-b/--bitrate 1000000', whatever was typed
+stderr_has "... naming both as typed" "error: --crf 20 and -b 1M both set the quality of encoder"
 check "... the existing file untouched" test "$(cat both.mp4)" = keep
+expect_status "-crf with -b:v is refused" 2 "$ROCKPOOL" "$scene" "${small[@]}" -y -crf 20 \
+    -b:v 1.5M -o both.mp4
+stderr_has "... naming FFmpeg's spellings as typed" "error: -crf 20 and -b:v 1.5M both set"
+expect_status "--crf with --bitrate=2500k is refused" 2 "$ROCKPOOL" "$scene" "${small[@]}" -y \
+    --crf=20 --bitrate=2500k -o both.mp4
+stderr_has "... naming --bitrate 2500k" "error: --crf 20 and --bitrate 2500k both set"
+check "... the existing file still untouched" test "$(cat both.mp4)" = keep
+expect_status "-b:v 4X: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -b:v 4X -o bad.mp4
+stderr_has "... names -b:v, as typed" "error: -b:v: '4X' is not a rate like 4M"
+expect_status "-crf 60 with libx264: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -crf 60 \
+    -o bad.mp4
+stderr_has "... names -crf 60, as typed" "error: encoder libx264 rejects -crf 60 (its range is 0 to 51)"
+check "... nothing written" test ! -e bad.mp4
 
 # framemd5 equals ffmpeg's over our PNG sequence.
 "$ROCKPOOL" "$scene" "${small[@]}" -o png/f_%05d.png
