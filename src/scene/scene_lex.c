@@ -593,6 +593,13 @@ int rp_lex_want_point(parser *ps, const char *after, rp_coord *x, rp_coord *y)
 
     if (ret)
         return ret;
+    /* a point in quotes ("40,400"): the quotes are what is wrong, spaces or none */
+    if (t.n >= 2 && t.s[0] == '"')
+        return rp_lex_fail(ps, t.col,
+                           "expected a point X,Y after '%s', got the quoted '%s': a point is "
+                           "written without quotes%s, like 40,400",
+                           after, SHOW(t, buf),
+                           memchr(t.s, ' ', t.n) || memchr(t.s, '\t', t.n) ? " or spaces" : "");
     if (!rp_lex_split(ps, rp_lex_whole(t), ",", &a, &b))
         return rp_lex_fail(ps, t.col, "expected a point X,Y (no spaces) after '%s', got '%s'",
                            after, SHOW(t, buf));

@@ -77,6 +77,12 @@ for f in "$TOP"/tests/bad/*.scene; do
         bad "bad scene $(basename "$f"): exit $status, wanted 2 at $want: $(head -c 200 err.txt)"
     fi
 done
+# A point in quotes is refused for its quotes (point-quoted*.scene): the hint '(no spaces)'
+# it got was wrong for "10,10", which has none.
+printf 'size 64x48\nat 0s..1s stroke "10,10" -> 20,20 radius 3 height 300\n' >qp.scene
+expect_status "a quoted point: exit 2" 2 "$ROCKPOOL" qp.scene --check
+check "... no '(no spaces)' hint" sh -c "! grep -q 'no spaces' '$WORK/err'"
+stderr_has "... says the quotes are what is wrong" "a point is written without quotes, like 40,400"
 
 # The golden rain drops pasted in tests/unit/test_scene.c are what the independent
 # tests/tools/rain_ref.py prints for the command lines quoted above each table.
