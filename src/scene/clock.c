@@ -247,21 +247,65 @@ int32_t rp_half_life_q16(int64_t n)
     return lo;
 }
 
-/* The rate `speed` asks for: the speed in grid cells per second times the stencil's
- * slowness, rounded. */
-static int64_t rate_of_speed(const rp_settings *s)
+/* The rate `speed` asks for on a grid `cells` wide: the speed in grid cells per second
+ * times the stencil's slowness, rounded. */
+static int64_t rate_of_speed_at(const rp_settings *s, int cells)
 {
     const rp_sim_settings *sim = &s->sim;
     i128 slow = rp_stencil_slowness_q16(s->water.stencil);
     i128 num, den;
     if (sim->speed_pct) { /* millionths of a percent of the width per second */
-        num = (i128)sim->speed * s->water.width * slow;
+        num = (i128)sim->speed * cells * slow;
         den = (i128)100000000 * 65536;
     } else { /* milli scene pixels per second */
-        num = (i128)sim->speed * s->water.width * slow;
+        num = (i128)sim->speed * cells * slow;
         den = (i128)1000 * s->width * 65536;
     }
     return (int64_t)((2 * num + den) / (2 * den));
+}
+
+static int64_t rate_of_speed(const rp_settings *s)
+{
+    return rate_of_speed_at(s, s->water.width);
+}
+
+/* A grid too narrow for the default speed (a share of the width a second: 0 steps a
+ * second on a grid 1 cell wide), where the grid is the scene's size: refused as the size,
+ * as it was given (-s, the scene's size line, or the background's size), with the least
+ * width that takes the speed. Returns 0 when that is not the case (the speed was given,
+ * or the grid is not the size). */
+static int refuse_narrow(const rp_settings *s, const rp_scene *scene, int64_t r, rp_error *err)
+{
+    const rp_sim_settings *sim = &s->sim;
+    int least = s->water.width + 1;
+    char size[400], pct[32];
+    if ((s->set & RP_SET_SPEED) || !sim->speed_pct || r >= 1 || s->water.width != s->width)
+        return 0;
+    while (least < RP_MAX_SIDE && rate_of_speed_at(s, least) < 1)
+        least++;
+    int64_t frac = sim->speed % 1000000;
+    int digits = 6;
+    for (; digits > 0 && frac % 10 == 0; digits--)
+        frac /= 10;
+    snprintf(pct, sizeof pct, "%" PRId64 "%s%.*" PRId64 "%%/s", sim->speed / 1000000,
+             digits ? "." : "", digits, frac);
+    int line = scene_line(s, scene, RP_SET_SIZE);
+    if (line)
+        snprintf(size, sizeof size, "the size %dx%d", s->width, s->height);
+    else if ((s->over & RP_SET_OUTPUT_SIZE) && rp_name_options())
+        snprintf(size, sizeof size, "-s %dx%d", s->out_width, s->out_height);
+    else if (s->over & (RP_SET_SIZE | RP_SET_OUTPUT_SIZE))
+        snprintf(size, sizeof size, "the size %dx%d (given over the scene)", s->width, s->height);
+    else if (s->background[0])
+        snprintf(size, sizeof size, "the size %dx%d of the background '%.300s'", s->width,
+                 s->height, s->background);
+    else
+        snprintf(size, sizeof size, "the size %dx%d", s->width, s->height);
+    return refuse(s, scene, RP_SET_SIZE, 1, RP_ERR_INVALID, err,
+                  "%s is too narrow: the water needs a width of at least %d at its default "
+                  "speed, %s of the width (width %d makes %lld steps a second, outside 1..%d); "
+                  "or give the scene a rate (rate N)",
+                  size, least, pct, s->width, (long long)r, RP_RATE_MAX);
 }
 
 /* What makes the run step once a frame, for a message: `rate frame` or the preset, and
@@ -299,6 +343,9 @@ int rp_clock_resolve(rp_settings *s, const rp_scene *scene, rp_clock *c, rp_erro
                            "fade sets the damping, give one", err);
     if (!(given & RP_SET_RATE) && s->sim.speed > 0) {
         int64_t r = rate_of_speed(s);
+        int ret = refuse_narrow(s, scene, r, err);
+        if (ret)
+            return ret;
         if (r < 1 || r > RP_RATE_MAX) {
             return refuse(
                 s, scene, RP_SET_SPEED, 1, RP_ERR_INVALID, err,

@@ -267,3 +267,34 @@ check "... five usage lines: over a photo, over footage, a PNG still, golden fra
 for f in $(grep -o 'examples/[a-z-]*\.scene' first.md | sort -u); do
     check "... $f exists" test -s "$TOP/$f"
 done
+
+# ---- a size too narrow for the water ------------------------------------------------------
+# At the default speed (15% of the width a second) a grid 1 cell wide makes 0 steps a
+# second. The message led with that speed ('the speed asks for 0 steps per second on a
+# 1-cell-wide grid'), a setting the user never gave; it names the size as given, and the
+# least width, which is checked here by rendering it.
+mkdir narrow && cd narrow || exit 1
+expect_status "-s 1x100: exit 2" 2 "$ROCKPOOL" -n 3 -s 1x100 -o n.y4m
+stderr_has "... leads with -s 1x100 and the least width" \
+    "error: -s 1x100 is too narrow: the water needs a width of at least 2 at its default speed"
+check "... nothing written" test ! -e n.y4m
+expect_status "-s 2x100, the least width it names: exit 0" 0 "$ROCKPOOL" -q -n 3 -s 2x100 -o n.y4m
+check "... 3 frames of 2x100 (ffprobe)" test "$(probe n.y4m width,height,nb_read_frames |
+    tr '\n' ' ')" = "2 100 3 "
+ffmpeg -v error -f lavfi -i color=gray:size=2x100 -frames:v 1 -vf scale=1:100 thin.png
+check "the background thin.png is 1x100 (ffprobe)" test "$(size thin.png)" = 1,100
+expect_status "-i thin.png (no -s): exit 2" 2 "$ROCKPOOL" -n 3 -i thin.png --hash
+stderr_has "... names the background's size" \
+    "error: the size 1x100 of the background 'thin.png' is too narrow: the water needs a width of at least 2"
+printf 'size 1x100\n' >narrow.scene
+expect_status "a scene's size 1x100: exit 2" 2 "$ROCKPOOL" narrow.scene -n 3 --hash
+stderr_has "... placed at its size, named as written" \
+    "narrow.scene:1:6: error: the size 1x100 is too narrow"
+printf 'size 1x100\nrate 30\n' >narrow-rate.scene
+expect_status "... with a rate, as the message offers: exit 0" 0 "$ROCKPOOL" -q narrow-rate.scene \
+    -n 3 --hash
+check "... 3 hash lines" test "$(wc -l <"$WORK/out")" = 3
+printf 'speed 1%%/s\n' >slow.scene
+expect_status "a speed given (1%/s) on -s 4x100: exit 2" 2 "$ROCKPOOL" slow.scene -s 4x100 -n 3 --hash
+stderr_has "... is the speed's refusal, at the speed" "slow.scene:1:7: error: the speed asks for 0 steps"
+cd "$WORK" || exit 1
