@@ -106,7 +106,8 @@ stderr_has "--max-memory 1: the limit in bytes" "over the limit of 1 byte ("
 # -s 1x1 with a scene of no size makes a grid of one cell: the message says where it comes from
 printf 'at 0s drop 1 1 radius 1 height 1\n' >nosize.scene
 expect_status "-s 1x1, a scene of no size: refused" 2 "$ROCKPOOL" -q nosize.scene -s 1x1 --check
-stderr_has "-s 1x1: the grid is the scene's size, from -s" "which -s sets where the scene gives none"
+stderr_has "-s 1x1: the message names -s 1x1, the size it comes from" \
+    "error: -s 1x1 is too narrow: the water needs a width of at least 2"
 expect_status "--max-memory raises it" 0 "$ROCKPOOL" -q -s 64x48 -n 2 --max-memory 1G \
     -o fine.mp4
 expect_status "--max-memory takes a plain byte count" 0 "$ROCKPOOL" -q -s 64x48 -n 2 \
