@@ -502,6 +502,16 @@ static int ffmpeg_only(const char *a, rp_error *err)
     return 0;
 }
 
+/* A single-dash word that is no option of rockpool's (nor a cluster of them): a usage
+ * error naming it whole, with the long option it is near where there is one. Returns 2. */
+static int unknown_word(const char *word, rp_error *err)
+{
+    if (nearest_option(word + 1))
+        return usage_error(err, "unknown option '%s' (did you mean --%s?)", word,
+                           nearest_option(word + 1));
+    return usage_error(err, "unknown option '%s' (see rockpool --help)", word);
+}
+
 /* FFmpeg's single-dash spellings and the long options they are (rewrite_ffmpeg). */
 static const char *const aliases[][2] = {{"-pix_fmt", "--pix-fmt"},
                                          {"-vcodec", "--codec"},
@@ -568,10 +578,14 @@ static int rewrite_ffmpeg(int argc, char **argv, rp_error *err)
                 if (!strcmp(a + 2, o->name) && o->has_arg == required_argument)
                     i++;
         } else if (a[0] == '-' && a[1] && a[1] != '-') {
-            /* A cluster of short options: the first taking an argument ends it. */
+            /* A cluster of short options: the first taking an argument ends it. A letter
+             * that is no option in it makes the word unknown, named whole: '-movflags',
+             * '-q:v', '-x265-params' (they were named '-m', '-:', '-x'). */
             for (const char *c = a + 1; *c; c++) {
-                const char *def = strchr(short_opts + 1, *c);
-                if (*c != ':' && def && def[1] == ':') {
+                const char *def = *c != ':' ? strchr(short_opts + 1, *c) : NULL;
+                if (!def && a[2])
+                    return unknown_word(a, err);
+                if (def && def[1] == ':') {
                     i += !c[1];
                     break;
                 }
@@ -1004,12 +1018,17 @@ static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
         r = run_option(cli, o, optarg, err);
     /* A word getopt read as a short option and its value glued to it ('-resolution' as -r
      * 'esolution') whose value is refused: when the word is near a long option, that is
-     * what was meant ("did you mean --size?"), not a bad frame rate. */
+     * what was meant ("did you mean --size?"), not a bad frame rate; so is a word of
+     * letters after an option whose values are not names ('-tune', '-vsync', '-fflags',
+     * FFmpeg's: not "-t: 'une' is not a time"), and a word read as short options and the
+     * last one's value ('-qscale:v' as -q -s 'cale:v': not a bad size). */
     const char *word = argv[optind - 1];
-    if (r > 0 && optarg && word[0] == '-' && word[1] != '-' && optarg == word + 2 &&
-        nearest_option(word + 1))
-        return usage_error(err, "unknown option '%s' (did you mean --%s?)", word,
-                           nearest_option(word + 1));
+    if (r > 0 && optarg && word[0] == '-' && word[1] != '-' &&
+        ((optarg == word + 2 &&
+          (nearest_option(word + 1) ||
+           (word[3] && isalpha((unsigned char)optarg[0]) && !strchr("ioc", word[1])))) ||
+         (optarg > word + 2 && optarg <= word + strlen(word))))
+        return unknown_word(word, err);
     if (r >= 0)
         return r;
     if ((r = long_option_error(argv[optind - 1], optopt, err)))

@@ -113,6 +113,19 @@ stderr_has "... did you mean --size?" "error: unknown option '-resolution' (did 
 expect_status "-sise 64x48 (a typo): exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -sise 64x48 \
     --check
 stderr_has "... did you mean --size?" "error: unknown option '-sise' (did you mean --size?)"
+# FFmpeg's options rockpool has not, with one dash, are named whole: getopt read them as
+# clusters of short options and named the first letter that is none ('-movflags' was
+# "unknown option '-m'", '-q:v' "'-:'"), or took a letter and the rest as its value
+# ('-qscale:v' was -q -s 'cale:v': "--size: 'cale:v' is not WIDTHxHEIGHT", '-tune' "-t: 'une'
+# is not a time")
+for w in -movflags -x265-params -q:v -qscale:v -tune -vsync -fflags -g; do
+    expect_status "$w: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 "$w" 1 -o fw.mp4
+    stderr_has "... named whole" "error: unknown option '$w' (see rockpool --help)"
+    check "... and nothing written" test ! -e fw.mp4
+done
+expect_status "-qyn 2 (a cluster of rockpool's own): still read" 0 "$ROCKPOOL" \
+    "$TOP/examples/rain.scene" -qyn 2 -o fw.mp4
+check "... 2 frames (ffprobe)" test "$(probe fw.mp4 nb_read_frames)" = 2
 expect_status "-r25 -s64x36: exit 0" 0 "$ROCKPOOL" "$TOP/examples/rain.scene" -r25 -s64x36 -n 1 \
     --check
 check "... 25 fps, 64x36" sh -c "grep -q '^fps: *25\$' '$WORK/out' && grep -q '64x36 (output)' '$WORK/out'"
