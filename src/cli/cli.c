@@ -572,11 +572,14 @@ static int rewrite_ffmpeg(int argc, char **argv, rp_error *err)
                     a = argv[i];
                     break;
                 }
-        /* Skip the separate argument of an option that takes one. */
-        if (a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
+        /* Skip the separate argument of an option that takes one, and --aov's PATH, the
+         * word after its KIND (--aov KIND PATH, --aov=KIND PATH). */
+        if (!strncmp(a, "--aov=", 6)) {
+            i++;
+        } else if (a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
             for (const struct option *o = long_opts; o->name; o++)
                 if (!strcmp(a + 2, o->name) && o->has_arg == required_argument)
-                    i++;
+                    i += o->val == ARG_AOV ? 2 : 1;
         } else if (a[0] == '-' && a[1] && a[1] != '-') {
             /* A cluster of short options: the first taking an argument ends it. A letter
              * that is no option in it makes the word unknown, named whole: '-movflags',
