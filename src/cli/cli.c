@@ -657,12 +657,14 @@ void rp_cli_resolve_times(rp_cli *cli, int fps, int fps_den, int64_t frames)
     /* -ss S -t T and -frames:v N end the run as ffmpeg does: T's ceil(T x fps) frames from
      * the frame S falls in (as many as -t T alone covers, so -ss 0 -t T writes -t T's frames
      * and a span shorter than a frame one frame), after N frames, or at the timeline's end if
-     * that comes first. */
+     * that comes first. A start at or past the timeline's end gets no end from them: the
+     * session says the start is past the last frame, not past an --end the timeline's
+     * length made ('-ss 1 -t 0.5' on 3 frames was "-ss 1 (frame 30) is past --end 3"). */
     if (cli->span.value >= 0)
         end = cli->run.start + frames_before(cli->span.value, fps, fps_den);
     if (cli->vframes >= 0 && (end < 0 || cli->run.start + cli->vframes < end))
         end = cli->run.start + cli->vframes;
-    if (end >= 0 && (cli->run.end < 0 || end < cli->run.end))
+    if (end >= 0 && (cli->run.end < 0 || end < cli->run.end) && cli->run.start < frames)
         cli->run.end = end < frames ? end : frames;
 }
 

@@ -97,6 +97,20 @@ for v in -vframes -frames --vframes; do
 done
 expect_status "-vframes x after the scene: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -vframes x
 stderr_has "... named -vframes" "error: -vframes: 'x' is not a whole number"
+# A start past a short timeline with -t or -frames:v is past its last frame, not past an --end
+# never given ('-ss 1 -t 0.5' on 3 frames said "-ss 1 (frame 30) is past --end 3")
+for w in "-t 0.5" "-frames:v 2"; do
+    expect_status "-ss 1 $w, 3 frames: exit 2" 2 "$ROCKPOOL" -q h.scene -n 3 --hash -ss 1 $w
+    stderr_has "... past the last frame" \
+        "error: -ss 1 (frame 30) is past the last frame (the timeline has 3 frames, 0 to 2)"
+    check "... naming no --end" sh -c "! grep -q -- '--end' '$WORK/err'"
+done
+expect_status "--start 5 -frames:v 2, 3 frames: exit 2" 2 "$ROCKPOOL" -q h.scene -n 3 --hash \
+    --start 5 -frames:v 2
+stderr_has "... past the last frame" "error: --start 5 is past the last frame (the timeline has 3"
+expect_status "-ss 0.05 -t 1 on 3 frames: frames 1 and 2 (the end at the timeline's)" 0 \
+    "$ROCKPOOL" -q h.scene -n 3 --hash -ss 0.05 -t 1
+check "... 2 hash lines, frames 1 and 2" test "$(awk '{ printf "%s ", $1 }' "$WORK/out")" = "1 2 "
 expect_status "-ss 0.1 -t 0: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 0.1 -t 0
 stderr_has "... says -t 0 from -ss writes no frame" "error: -ss with -t 0 writes no frame"
 check "... naming no --start or --end" sh -c "! grep -q -- '--start and --end' '$WORK/err'"
