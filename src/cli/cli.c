@@ -818,7 +818,17 @@ static int setting_option(rp_cli *cli, int o, const char *typed, const char *arg
 {
     const char *name, *opt;
     switch (o) {
-    case 'i': name = "input", opt = "--input"; break;
+    case 'i':
+        /* ffmpeg -i A -i B reads two inputs; rockpool has one background, and took B
+         * without a word */
+        if (cli->input && strcmp(cli->input, arg))
+            return usage_error(err,
+                               "-i is given twice ('%s', then '%s'): rockpool reads one "
+                               "background; give one -i",
+                               cli->input, arg);
+        cli->input = arg;
+        name = "input", opt = "--input";
+        break;
     case 's': name = "size", opt = "--size"; break; /* the scene's too for the seed presets */
     case ARG_PRESET: name = "preset", opt = "--preset"; break;
     case ARG_SEED: name = "seed", opt = "--seed"; break;

@@ -29,7 +29,8 @@ typedef struct rp_cli {
     int quiet;              /* loglevel < RP_LOG_WARNING (-q, -v error, -v quiet) */
     int progress;           /* 1 forced on, 0 automatic */
     int check;
-    int output_given; /* -o was given */
+    int output_given;  /* -o was given */
+    const char *input; /* -i's FILE, once given (a second, other one is refused) */
     int help, version;
     int job_id_print; /* --job-id without a value: print the job's identity (identity.h) */
     /* --start/--end given as times (2s, 500ms): resolved by rp_cli_resolve_times() once

@@ -126,6 +126,18 @@ done
 expect_status "-qyn 2 (a cluster of rockpool's own): still read" 0 "$ROCKPOOL" \
     "$TOP/examples/rain.scene" -qyn 2 -o fw.mp4
 check "... 2 frames (ffprobe)" test "$(probe fw.mp4 nb_read_frames)" = 2
+# ffmpeg -i A -i B reads two inputs; rockpool has one background, and took B without a word
+ffmpeg -v error -f lavfi -i testsrc2=size=64x48 -frames:v 1 bga.png
+ffmpeg -v error -f lavfi -i color=blue:size=64x48 -frames:v 1 bgb.png
+expect_status "-i bga.png -i bgb.png: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 \
+    -i bga.png -i bgb.png -o two.mp4
+stderr_has "... says -i is given twice, naming both" \
+    "error: -i is given twice ('bga.png', then 'bgb.png'): rockpool reads one background; give one -i"
+check "... nothing written" test ! -e two.mp4
+expect_status "-i bga.png -i bga.png (one file): exit 0" 0 "$ROCKPOOL" -q -s 64x48 -n 2 \
+    -i bga.png -i bga.png --hash
+"$ROCKPOOL" -q -s 64x48 -n 2 -i bga.png --hash >one-i.hash
+check "... the frames of -i bga.png" cmp -s "$WORK/out" one-i.hash
 expect_status "-r25 -s64x36: exit 0" 0 "$ROCKPOOL" "$TOP/examples/rain.scene" -r25 -s64x36 -n 1 \
     --check
 check "... 25 fps, 64x36" sh -c "grep -q '^fps: *25\$' '$WORK/out' && grep -q '64x36 (output)' '$WORK/out'"
