@@ -1015,6 +1015,26 @@ static int empty_argument(int o, const char *arg, rp_error *err)
     return 0;
 }
 
+/* Whether w, an option's argument, is one of rockpool's options as a command line writes
+ * them (-s, --size, --size=..., -stats, FFmpeg's -ss, -frames:v): then the option's value
+ * was left out, and the next option taken for it. */
+static int is_option_word(const char *w)
+{
+    if (w[0] != '-' || !w[1])
+        return 0;
+    if (!w[2])
+        return w[1] != ':' && w[1] != '-' && strchr(short_opts + 1, w[1]);
+    const char *name = w + 1 + (w[1] == '-');
+    size_t n = strcspn(name, "=");
+    for (const struct option *o = long_opts; o->name; o++)
+        if (strlen(o->name) == n && !strncmp(o->name, name, n))
+            return 1;
+    for (size_t j = 0; j < N_ALIASES; j++)
+        if (!strcmp(w, aliases[j][0]))
+            return 1;
+    return 0;
+}
+
 /* One option getopt_long returned (o, with optarg): into cli, or an error naming it
  * (an unknown one, with the nearest long option where there is one). */
 static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
@@ -1025,6 +1045,10 @@ static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
         return usage_error(err, "option '%s' needs an argument", argv[optind - 1]);
     if ((r = empty_argument(o, optarg, err)))
         return r;
+    /* '-i -s 64x48' (the background left out): not a background named '-s' */
+    if (optarg && optarg == argv[optind - 1] && is_option_word(optarg))
+        return usage_error(err, "option '%s' needs an argument, not the option '%s' after it",
+                           typed_name(o, argv, 1, buf, sizeof buf), optarg);
     const char *name = o == '?' ? "?" : typed_name(o, argv, 0, buf, sizeof buf);
     r = setting_option(cli, o, name, optarg, err);
     if (r < 0)

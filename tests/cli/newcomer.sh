@@ -138,6 +138,17 @@ expect_status "-i bga.png -i bga.png (one file): exit 0" 0 "$ROCKPOOL" -q -s 64x
     -i bga.png -i bga.png --hash
 "$ROCKPOOL" -q -s 64x48 -n 2 -i bga.png --hash >one-i.hash
 check "... the frames of -i bga.png" cmp -s "$WORK/out" one-i.hash
+# An option's value left out, the next option taken for it: said so, not 'cannot open '-s''
+# or a run that writes its CSV to a file named '-o'
+expect_status "-i -s 64x48 (the background left out): exit 2" 2 "$ROCKPOOL" \
+    "$TOP/examples/rain.scene" -n 2 -i -s 64x48 -o lo.mp4
+stderr_has "... says so" "error: option '-i' needs an argument, not the option '-s' after it"
+expect_status "-stats -o lo.mp4 (ffmpeg's -stats; rockpool's --stats takes a FILE): exit 2" 2 \
+    "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 -stats -o lo.mp4
+stderr_has "... says so" "error: option '-stats' needs an argument, not the option '-o' after it"
+check "... no file named -o, nor lo.mp4" test ! -e ./-o -a ! -e lo.mp4
+expect_status "-o -y: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 -o -y
+stderr_has "... says so" "error: option '-o' needs an argument, not the option '-y' after it"
 expect_status "-r25 -s64x36: exit 0" 0 "$ROCKPOOL" "$TOP/examples/rain.scene" -r25 -s64x36 -n 1 \
     --check
 check "... 25 fps, 64x36" sh -c "grep -q '^fps: *25\$' '$WORK/out' && grep -q '64x36 (output)' '$WORK/out'"
