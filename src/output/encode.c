@@ -467,6 +467,20 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
             codec->name, CRF, rp_name("-b", "rp_run.out.bitrate"),
             codec->id == AV_CODEC_ID_GIF ? "GIF is lossless over its palette:" : "it");
     }
+    /* A lossless encoder (FFV1, PNG, raw video, ...) has no quality to set: a bit rate
+     * was dropped without a word, and the crf's refusal offered one. */
+    const AVCodecDescriptor *desc = avcodec_descriptor_get(codec->id);
+    if (desc && (desc->props & AV_CODEC_PROP_LOSSLESS) && !(desc->props & AV_CODEC_PROP_LOSSY)) {
+        if (opts->crf_given)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "encoder %s has no constant rate factor (%s %d): it is lossless, "
+                                "and takes no bit rate either",
+                                codec->name, CRF, opts->crf);
+        if (opts->bitrate > 0)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "encoder %s is lossless: it takes no bit rate (%s %" PRId64 ")",
+                                codec->name, BITRATE, opts->bitrate);
+    }
     if (opts->bitrate > 0 && opts->crf_given) {
         /* one of the two would be dropped without a word (the bit rate won, while FFmpeg's
          * libx264 lets the crf win) */

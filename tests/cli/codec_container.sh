@@ -41,6 +41,23 @@ for args in "-c ffv1 --crf 20 -o un_%03d.png" "-c libx264 -b 4M -f framemd5 -o u
     out=${args##* }
     check "$args: written" test -s "${out/\%03d/000}"
 done
+# A lossless encoder has no rate to set: -b was dropped without a word, and --crf's refusal
+# said "use -b/--bitrate". Refused before anything is created, by --check too.
+for a in "-c ffv1 -b 4M|encoder ffv1 is lossless: it takes no bit rate (-b 4M)" \
+    "-c png -b:v 2M|encoder png is lossless: it takes no bit rate (-b:v 2M)" \
+    "-c utvideo --bitrate 1M|encoder utvideo is lossless: it takes no bit rate (--bitrate 1M)" \
+    "-c ffv1 --crf 20|encoder ffv1 has no constant rate factor (--crf 20): it is lossless, and takes no bit rate either"; do
+    set -- ${a%%|*}
+    for c in "" --check; do
+        expect_status "${a%%|*} $c: exit 2" 2 "$R" a.scene -q -n 1 "$@" $c -o lossless.mkv
+        stderr_has "... says so" "error: ${a#*|}"
+    done
+    check "... no -b/--bitrate offered" sh -c "! grep -q 'use -b' '$WORK/err'"
+    check "... nothing written" test ! -e lossless.mkv
+done
+expect_status "-c mpeg4 -b 300k (a lossy encoder): renders" 0 "$R" a.scene -q -n 3 -c mpeg4 \
+    -b 300k -o lossy.mkv
+check "... an MPEG-4 video (ffprobe)" test "$(probe lossy.mkv codec_name)" = mpeg4
 # the combinations that work, as they did
 for args in "-o ok.webp" "-c libwebp_anim -o ok2.webp" "-o ok.gif" "-c gif -o ok2.gif" \
     "-c ffv1 -o ok.mkv" "-c mpeg4 -o ok.mp4" "-c libvpx -o ok.webm" "-o ok.mov"; do
