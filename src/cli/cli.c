@@ -836,7 +836,22 @@ static int setting_option(rp_cli *cli, int o, const char *typed, const char *arg
     case ARG_FIT: name = "fit", opt = "--fit"; break;
     default: return time_option(cli, o, typed, arg, err);
     }
-    return rp_settings_set(cli->over, name, arg, err) ? option_error(err, opt) : 0;
+    if (!rp_settings_set(cli->over, name, arg, err))
+        return 0;
+    /* FFmpeg's names of sizes (-s hd720) are not read: the size to give instead */
+    static const char *const sizes[][2] = {
+        {"hd480", "852x480"},     {"hd720", "1280x720"}, {"hd1080", "1920x1080"},
+        {"uhd2160", "3840x2160"}, {"2k", "2048x1080"},   {"4k", "4096x2160"},
+        {"nhd", "640x360"},       {"qhd", "960x540"},    {"vga", "640x480"},
+        {"qvga", "320x240"},      {"svga", "800x600"},   {"xga", "1024x768"},
+        {"ntsc", "720x480"},      {"pal", "720x576"},    {"cif", "352x288"},
+        {"qcif", "176x144"}};
+    for (size_t i = 0; o == 's' && i < sizeof sizes / sizeof sizes[0]; i++)
+        if (!strcmp(arg, sizes[i][0]))
+            return usage_error(err,
+                               "--size: '%s' is not WIDTHxHEIGHT (FFmpeg's %s is %s: give -s %s)",
+                               arg, sizes[i][0], sizes[i][1], sizes[i][1]);
+    return option_error(err, opt);
 }
 
 /* Options of the encoded output and the other files written. Returns 0, a usage error (2, message

@@ -149,6 +149,19 @@ stderr_has "... says so" "error: option '-stats' needs an argument, not the opti
 check "... no file named -o, nor lo.mp4" test ! -e ./-o -a ! -e lo.mp4
 expect_status "-o -y: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 -o -y
 stderr_has "... says so" "error: option '-o' needs an argument, not the option '-y' after it"
+# FFmpeg's names of sizes (-s hd720) are not read; the refusal gives the size to type, which
+# is FFmpeg's own reading of the name (ffprobe) and is taken (--check)
+for z in hd480 hd720 hd1080 uhd2160 2k 4k nhd qhd vga qvga svga xga ntsc pal cif qcif; do
+    wh=$(ffprobe -v error -f lavfi -i "color=size=$z" -show_entries stream=width,height \
+        -of csv=s=x:p=0)
+    expect_status "-s $z: exit 2" 2 "$ROCKPOOL" -n 1 -s "$z" --check
+    stderr_has "... gives FFmpeg's $z, $wh" \
+        "error: --size: '$z' is not WIDTHxHEIGHT (FFmpeg's $z is $wh: give -s $wh)"
+    expect_status "... and -s $wh is taken" 0 "$ROCKPOOL" -n 1 -s "$wh" --check
+done
+expect_status "-s HD720 (no FFmpeg name; it reads none in capitals): exit 2" 2 "$ROCKPOOL" -n 1 \
+    -s HD720 --check
+check "... no size offered" sh -c "! grep -q FFmpeg '$WORK/err'"
 expect_status "-r25 -s64x36: exit 0" 0 "$ROCKPOOL" "$TOP/examples/rain.scene" -r25 -s64x36 -n 1 \
     --check
 check "... 25 fps, 64x36" sh -c "grep -q '^fps: *25\$' '$WORK/out' && grep -q '64x36 (output)' '$WORK/out'"
