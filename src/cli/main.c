@@ -664,6 +664,11 @@ int main(int argc, char **argv)
     if ((cli.check || cli.job_id_print) && !cli.output_given &&
         cli.run.out.format == RP_FORMAT_NONE)
         cli.run.out.path = NULL; /* --check alone names no video */
+    /* SCENE '-' on a terminal waits for a scene typed in: say so, and what writes to
+     * standard output instead (ffmpeg's '-f mkv -' is -o - here) */
+    if (cli.scene_path && !strcmp(cli.scene_path, "-") && isatty(STDIN_FILENO))
+        warn_cb(&cli, "reading the scene from standard input, a terminal: type it and end it "
+                      "with Ctrl-D (SCENE '-'; to write to standard output, give -o -)");
     if (rp_scene_load_max(&scene, cli.scene_path, cli.run.max_memory, &err) && err.bad_input &&
         not_a_scene(cli.scene_path, &err)) {
         status = fail(&err);

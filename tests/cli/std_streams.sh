@@ -105,3 +105,29 @@ piped "--stats /dev/stdout alone" 0 --stats /dev/stdout --hash-algo md5 -f frame
 check "--stats /dev/stdout alone: a header and 3 lines" test "$(wc -l <piped.out)" = 4
 piped "--hash with --stats /dev/null" 0 --hash --stats /dev/null
 check "--hash with --stats /dev/null: 3 hash lines" test "$(wc -l <piped.out)" = 3
+
+# SCENE '-' on a terminal waits for a scene typed in: a line says so, and what writes to
+# standard output instead ('-f mkv -', ffmpeg's way, reads the scene there and writes
+# rockpool.mkv). It waited without a word. A pipe gets no line.
+mkdir tty && cd tty || exit 1
+python3 - "$R" >tty.txt 2>&1 <<'PY'
+import os, pty, subprocess, sys, time
+m, s = pty.openpty()
+p = subprocess.Popen([sys.argv[1], '-s', '64x48', '-n', '1', '-f', 'mkv', '-'], stdin=s,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+time.sleep(0.5)
+os.write(m, b'at 0s drop 50% 50% radius 3 height 300\n')
+time.sleep(0.2)
+os.write(m, b'\x04')
+out, err = p.communicate(timeout=60)
+print('exit', p.returncode)
+sys.stdout.write(err.decode())
+PY
+check "SCENE '-' on a terminal: exit 0" grep -qx 'exit 0' tty.txt
+check "... a line says the scene is read from the terminal, and how to write to stdout" \
+    grep -qF "rockpool: warning: reading the scene from standard input, a terminal: type it and end it with Ctrl-D (SCENE '-'; to write to standard output, give -o -)" tty.txt
+check "... the scene typed is rendered: rockpool.mkv, 1 frame (ffprobe)" \
+    test "$(probe rockpool.mkv nb_read_frames)" = 1
+echo 'at 0s drop 50% 50% radius 3 height 300' | "$R" -s 64x48 -n 1 -f mkv -y - 2>pipe.txt
+check "... from a pipe: no such line" sh -c "! grep -q 'a terminal' pipe.txt"
+cd .. || exit 1
