@@ -499,6 +499,13 @@ static int ffmpeg_only(const char *a, rp_error *err)
         }
     if (!strcmp(a, "-framerate"))
         return usage_error(err, "unknown option '-framerate' (did you mean -r?)");
+    /* read as -s 'n' and -v 'n' (a bad size, a bad log level) */
+    if (!strcmp(a, "-sn"))
+        return usage_error(err, "unknown option '-sn' (rockpool writes no subtitles: leave "
+                                "it out)");
+    if (!strcmp(a, "-vn"))
+        return usage_error(err, "unknown option '-vn' (rockpool writes video: see rockpool "
+                                "--help)");
     return 0;
 }
 

@@ -123,6 +123,13 @@ for w in -movflags -x265-params -q:v -qscale:v -tune -vsync -fflags -g; do
     stderr_has "... named whole" "error: unknown option '$w' (see rockpool --help)"
     check "... and nothing written" test ! -e fw.mp4
 done
+# ... and FFmpeg's -sn and -vn, which getopt read as -s 'n' and -v 'n' ("--size: 'n' is not
+# WIDTHxHEIGHT", "--loglevel: unknown level 'n'")
+expect_status "-sn: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 -sn -o fw.mp4
+stderr_has "... named whole" "error: unknown option '-sn' (rockpool writes no subtitles: leave it out)"
+expect_status "-vn: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 -vn -o fw.mp4
+stderr_has "... named whole" "error: unknown option '-vn' (rockpool writes video: see rockpool --help)"
+check "... nothing written" test ! -e fw.mp4
 expect_status "-qyn 2 (a cluster of rockpool's own): still read" 0 "$ROCKPOOL" \
     "$TOP/examples/rain.scene" -qyn 2 -o fw.mp4
 check "... 2 frames (ffprobe)" test "$(probe fw.mp4 nb_read_frames)" = 2
