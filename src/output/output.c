@@ -278,6 +278,13 @@ static int fault(rp_error *err, int code, int bad_input)
     return code;
 }
 
+/* The formats output_video.c writes (an encoder, a container). */
+static int is_video(enum rp_format f)
+{
+    return f == RP_FORMAT_MP4 || f == RP_FORMAT_MKV || f == RP_FORMAT_MOV || f == RP_FORMAT_WEBM ||
+           f == RP_FORMAT_GIF || f == RP_FORMAT_WEBP;
+}
+
 int rp_output_settings_of(const rp_output_spec *opts, rp_output_settings *st, rp_error *err)
 {
     rp_output_spec resolved = *opts;
@@ -289,17 +296,13 @@ int rp_output_settings_of(const rp_output_spec *opts, rp_output_settings *st, rp
     st->crf = -1;
     resolved.format = st->format = resolve_format(opts);
     b = backend_for(resolved.format);
-    switch (resolved.format) {
-    case RP_FORMAT_MP4:
-    case RP_FORMAT_MKV:
-    case RP_FORMAT_MOV:
-    case RP_FORMAT_WEBM:
-    case RP_FORMAT_GIF:
-    case RP_FORMAT_WEBP:
+    if (is_video(resolved.format)) {
         ret = rp_video_settings(&resolved, st, err);
         if (ret)
             err->bad_input = ret != RP_ERR_UNSUPPORTED;
         return ret;
+    }
+    switch (resolved.format) {
     case RP_FORMAT_Y4M:
         /* 4:4:4 asked for, or for an odd size without a layout asked for (y4m_open) */
         if ((ret = b->validate(&resolved, err)))
@@ -419,15 +422,7 @@ int rp_output_even_sides(const rp_output_spec *opts, char *what, size_t len)
     rp_output_spec resolved = *opts;
 
     resolved.format = resolve_format(opts);
-    switch (resolved.format) {
-    case RP_FORMAT_MP4:
-    case RP_FORMAT_MKV:
-    case RP_FORMAT_MOV:
-    case RP_FORMAT_WEBM:
-    case RP_FORMAT_GIF:
-    case RP_FORMAT_WEBP: return opts->path && rp_video_even_sides(&resolved, what, len);
-    default: return 0;
-    }
+    return is_video(resolved.format) && opts->path && rp_video_even_sides(&resolved, what, len);
 }
 
 /* Duplicate an optional string; *ok is cleared when allocation fails. */
