@@ -861,6 +861,15 @@ static int setting_option(rp_cli *cli, int o, const char *typed, const char *arg
     return option_error(err, opt);
 }
 
+/* The option o getopt_long has just returned and its value arg as typed ("-b:v 4M", "-crf
+ * 20"), into to (64 bytes: cli.h's bitrate_said, crf_said), for rp_cli_said. */
+static void said_as_typed(char to[64], int o, char **argv, const char *arg)
+{
+    char typed[64];
+    snprintf(to, 64, "%.19s %.40s%s", typed_name(o, argv, 1, typed, sizeof typed), arg,
+             strlen(arg) > 40 ? "..." : "");
+}
+
 /* Options of the encoded output and the other files written. Returns 0, a usage error (2, message
  * in err), or -1 when o is not one of them. */
 static int output_option(rp_cli *cli, int o, const char *name, const char *arg, int argc,
@@ -868,7 +877,6 @@ static int output_option(rp_cli *cli, int o, const char *name, const char *arg, 
 {
     int64_t v;
     int r = 0;
-    char typed[64];
     switch (o) {
     case 'o':
         cli->run.out.path = arg;
@@ -888,15 +896,13 @@ static int output_option(rp_cli *cli, int o, const char *name, const char *arg, 
         r = parse_int(name, arg, 0, 63, &v, err);
         cli->run.out.crf = (int)v;
         cli->run.out.crf_given = 1;
-        snprintf(cli->crf_said, sizeof cli->crf_said, "%.19s %.40s%s",
-                 typed_name(o, argv, 1, typed, sizeof typed), arg, strlen(arg) > 40 ? "..." : "");
+        said_as_typed(cli->crf_said, o, argv, arg);
         break;
     case ARG_ENCODER_PRESET: cli->run.out.encoder_preset = arg; break;
     case 'b':
         r = parse_bitrate(name, arg, &cli->run.out.bitrate, err);
         /* as typed, for the messages that name it (rp_cli_said): -b 4M, not 4000000 */
-        snprintf(cli->bitrate_said, sizeof cli->bitrate_said, "%.19s %.40s%s",
-                 typed_name(o, argv, 1, typed, sizeof typed), arg, strlen(arg) > 40 ? "..." : "");
+        said_as_typed(cli->bitrate_said, o, argv, arg);
         break;
     case ARG_PIX_FMT: cli->run.out.pix_fmt = arg; break;
     case ARG_PNG_LEVEL:

@@ -449,6 +449,40 @@ static int default_crf(const AVCodec *codec, int crf)
     return crf;
 }
 
+/* GIF is lossless over its palette; WebP keeps libwebp's own quality (75). */
+static int keeps_own_quality(const AVCodec *codec)
+{
+    return codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7);
+}
+
+/* The rate control an encoder gets for opts, the refusals aside (set_rate_control makes
+ * them): a bit rate (> 0), a CRF (>= 0) where the encoder has a crf option, else a fixed
+ * quantiser (> 0), or none of them (GIF and WebP keep their own; opts->crf < 0). */
+typedef struct rate_choice {
+    int64_t bitrate;
+    int crf, qscale;
+} rate_choice;
+
+static rate_choice choose_rate(const AVCodec *codec, const rp_output_spec *opts)
+{
+    rate_choice r = {0, -1, 0};
+    if (keeps_own_quality(codec))
+        return r;
+    if (opts->bitrate > 0) {
+        r.bitrate = opts->bitrate;
+        return r;
+    }
+    if (opts->crf < 0)
+        return r;
+    int crf = opts->crf_given ? opts->crf : default_crf(codec, opts->crf);
+    if (codec->priv_class &&
+        av_opt_find((void *)&codec->priv_class, "crf", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ))
+        r.crf = crf;
+    else
+        r.qscale = rp_clampi((crf + 3) / 6, 1, 31);
+    return r;
+}
+
 /* Rate control: CRF when the encoder has it, unless a bitrate is given. Without a crf
  * option, --crf is refused; the default (crf 23, not asked for) becomes a fixed quantiser
  * of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
@@ -458,8 +492,7 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
     char value[32];
     int ret;
 
-    /* GIF is lossless over its palette; WebP keeps libwebp's own quality (75) */
-    if (codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7)) {
+    if (keeps_own_quality(codec)) {
         if (!opts->crf_given && opts->bitrate <= 0)
             return RP_OK;
         return rp_error_set(
@@ -488,15 +521,16 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
                             "%s %d and %s %" PRId64 " both set the quality of encoder %s: give one",
                             CRF, opts->crf, BITRATE, opts->bitrate, codec->name);
     }
-    if (opts->bitrate > 0) {
-        enc->bit_rate = opts->bitrate;
+    rate_choice rc = choose_rate(codec, opts);
+    if (rc.bitrate > 0) {
+        enc->bit_rate = rc.bitrate;
         return RP_OK;
     }
-    if (opts->crf < 0)
+    if (rc.crf < 0 && !rc.qscale)
         return RP_OK;
-    int crf = opts->crf_given ? opts->crf : default_crf(codec, opts->crf);
     enc->bit_rate = 0;
-    if (av_opt_find(enc, "crf", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
+    if (rc.crf >= 0) {
+        int crf = rc.crf;
         if (crf > crf_max(codec)) {
             return rp_error_set(err, RP_ERR_INVALID, 1,
                                 "encoder %s rejects %s %d (its range is 0 to %d)", codec->name, CRF,
@@ -518,7 +552,7 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
                             codec->name, CRF, opts->crf, BITRATE);
     } else {
         enc->flags |= AV_CODEC_FLAG_QSCALE;
-        enc->global_quality = FF_QP2LAMBDA * rp_clampi((crf + 3) / 6, 1, 31);
+        enc->global_quality = FF_QP2LAMBDA * rc.qscale;
     }
     return RP_OK;
 }
@@ -548,23 +582,10 @@ void rp_encoder_settings(const rp_encoder_choice *choice, const rp_output_spec *
     snprintf(st->encoder_preset, sizeof st->encoder_preset, "%s",
              opts->encoder_preset ? opts->encoder_preset : default_preset(codec));
     /* set_rate_control's choice, its refusals aside */
-    st->crf = -1;
-    st->qscale = 0;
-    st->bitrate = 0;
-    if (codec->id == AV_CODEC_ID_GIF || !strncmp(codec->name, "libwebp", 7))
-        return;
-    if (opts->bitrate > 0) {
-        st->bitrate = opts->bitrate;
-        return;
-    }
-    if (opts->crf < 0)
-        return;
-    int crf = opts->crf_given ? opts->crf : default_crf(codec, opts->crf);
-    if (codec->priv_class &&
-        av_opt_find((void *)&codec->priv_class, "crf", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ))
-        st->crf = crf;
-    else
-        st->qscale = rp_clampi((crf + 3) / 6, 1, 31);
+    rate_choice rc = choose_rate(codec, opts);
+    st->crf = rc.crf;
+    st->qscale = rc.qscale;
+    st->bitrate = rc.bitrate;
 }
 
 /* SVT-AV1 reads its log level from the environment (SVT_LOG, 0 = fatal errors only) when
