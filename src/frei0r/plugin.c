@@ -36,17 +36,25 @@ enum {
     P_SCENE,
     P_UNIT,
     P_LAYER,
-    P_SEED, /* strings */
-    P_STRINGS,
-    P_ERRFRAME = P_STRINGS, /* a bool, then doubles (0..1) */
+    P_SEED,     /* strings */
+    P_ERRFRAME, /* a bool, then doubles (0..1) */
     P_DEPTH,
     P_AZIMUTH,
     P_ELEVATION,
     P_CAUSTICS,
     P_OFFSET,
     P_STRENGTH, /* a double that changes the water: the simulation is built again */
+    P_RESOURCE, /* a string: the scene's path under the name MLT's XML reader resolves */
     P_COUNT
 };
+
+/* Where the strings and the numbers are kept: in->param[] holds the strings (0 to 3, then
+ * the resource), in->num[] the bool and the doubles (4 to 10). */
+#define S_RESOURCE 4
+#define S_COUNT 5
+#define IS_NUM(index) ((index) >= P_ERRFRAME && (index) < P_RESOURCE)
+#define NUM(in, index) ((in)->num[(index)-P_ERRFRAME])
+#define STR_SLOT(index) ((index) == P_RESOURCE ? S_RESOURCE : (index))
 
 static const f0r_param_info_t param_info[P_COUNT] = {
     {"scene", F0R_PARAM_STRING, "scene file path; empty = the built-in rain"},
@@ -66,6 +74,9 @@ static const f0r_param_info_t param_info[P_COUNT] = {
     {"strength", F0R_PARAM_DOUBLE,
      "how strongly the water moves: 0 = the scene's, else x 4; a changed value replays the "
      "water from the start"},
+    {"resource", F0R_PARAM_STRING,
+     "scene file path as MLT projects keep it (MLT's XML reader makes a path relative to the "
+     "project's folder absolute); when not empty, the scene, in place of the scene parameter"},
 };
 
 /* The doubles' ranges: a value v in (0, 1] is v x scale of the light's own unit (light.h),
@@ -86,7 +97,7 @@ static const struct {
 /* The latest scene time a frame is rendered at, in seconds (31 years). */
 #define MAX_TIME_S 1e9
 
-static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
+static const char *const param_default[S_COUNT] = {"", "s", "render", "", ""};
 
 /* Limits: checkpoints a run keeps (and the bytes they may take), and the memory a frame
  * size may ask for before the plugin refuses it. */
@@ -118,7 +129,7 @@ static const char *const param_default[P_STRINGS] = {"", "s", "render", ""};
 typedef struct instance {
     pthread_mutex_t lock;
     unsigned width, height; /* the host's frame */
-    char *param[P_STRINGS];
+    char *param[S_COUNT];   /* the strings, by STR_SLOT */
     /* string values replaced since the instance was made: a pointer f0r_get_param_value
      * handed out stays valid (a host may read on one thread while setting on another),
      * freed with the instance */
@@ -126,8 +137,8 @@ typedef struct instance {
         struct retired *next;
         char *value;
     } * retired;
-    double num[P_COUNT - P_STRINGS]; /* the bool and the doubles */
-    int stale;     /* the scene parameter changed since the scene was read: read it again */
+    double num[P_RESOURCE - P_ERRFRAME]; /* the bool and the doubles, by NUM */
+    int stale;     /* the scene's path changed since the scene was read: read it again */
     int stale_run; /* the seed or strength changed since the core was opened: open it again */
     int32_t strength_milli;       /* the strength parameter in thousandths; -1: the scene's */
     int fps, fps_den;             /* the host's frame rate the core is opened at (0: the scene's) */
@@ -216,11 +227,11 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->width = width;
     in->height = height;
     in->stale = 1;
-    in->num[0] = 1; /* the error frame on */
+    NUM(in, P_ERRFRAME) = 1; /* the error frame on */
     in->strength_milli = -1;
     for (int i = 0; i < TIMES_KEPT - 1; i++)
         in->last_ts[i] = -1;
-    for (int i = 0; i < P_STRINGS; i++)
+    for (int i = 0; i < S_COUNT; i++)
         if (!(in->param[i] = strdup(param_default[i]))) {
             for (int j = 0; j < i; j++)
                 free(in->param[j]);
@@ -228,7 +239,7 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
             return NULL;
         }
     if (pthread_mutex_init(&in->lock, NULL)) {
-        for (int i = 0; i < P_STRINGS; i++)
+        for (int i = 0; i < S_COUNT; i++)
             free(in->param[i]);
         free(in);
         return NULL;
@@ -242,7 +253,7 @@ void f0r_destruct(f0r_instance_t instance_)
     if (!in)
         return;
     release_build(in);
-    for (int i = 0; i < P_STRINGS; i++)
+    for (int i = 0; i < S_COUNT; i++)
         free(in->param[i]);
     while (in->retired) {
         struct retired *r = in->retired;
@@ -254,6 +265,14 @@ void f0r_destruct(f0r_instance_t instance_)
     free(in);
 }
 
+/* The scene file's path: the resource parameter when it is not empty (MLT projects: its
+ * reader makes a path there relative to the project's folder absolute), else the scene
+ * parameter; empty for the built-in scene. */
+static const char *scene_path(const instance *in)
+{
+    return in->param[S_RESOURCE][0] ? in->param[S_RESOURCE] : in->param[P_SCENE];
+}
+
 /* Parameters that decide the simulation mark the build stale only when their value
  * really changes: hosts send every parameter before every frame. */
 void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
@@ -261,7 +280,7 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     instance *in = instance_;
     if (!in || index < 0 || index >= P_COUNT)
         return;
-    if (index >= P_STRINGS) { /* a bool is a double too (on from 0.5) */
+    if (IS_NUM(index)) { /* a bool is a double too (on from 0.5) */
         double v = param ? *(const double *)param : 0;
         /* a double is kept as sent, in range or not: one outside its range is refused
          * when a frame comes (bad_double), not clamped */
@@ -273,7 +292,7 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
         int ok = index != P_STRENGTH || (v >= 0 && v <= 1);
         int32_t milli = v > 0 ? (int32_t)(v * STRENGTH_MAX_MILLI + 0.5) : -1;
         pthread_mutex_lock(&in->lock);
-        in->num[index - P_STRINGS] = v;
+        NUM(in, index) = v;
         if (index == P_STRENGTH && ok && milli != in->strength_milli) {
             in->strength_milli = milli;
             in->stale_run = 1;
@@ -284,15 +303,17 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     const char *value = param ? *(const char *const *)param : NULL;
     if (!value)
         value = "";
+    int slot = STR_SLOT(index);
     pthread_mutex_lock(&in->lock);
-    if (strcmp(in->param[index], value)) {
+    if (strcmp(in->param[slot], value)) {
         char *copy = strdup(value);
         struct retired *old = copy ? malloc(sizeof *old) : NULL;
         if (old) {
-            *old = (struct retired){in->retired, in->param[index]};
+            const char *path = scene_path(in);
+            *old = (struct retired){in->retired, in->param[slot]};
             in->retired = old;
-            in->param[index] = copy;
-            in->stale |= index == P_SCENE;
+            in->param[slot] = copy;
+            in->stale |= strcmp(path, scene_path(in)) != 0;
             in->stale_run |= index == P_SEED;
         } else {
             free(copy);
@@ -308,10 +329,10 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
     if (!in || !param || index < 0 || index >= P_COUNT)
         return;
     pthread_mutex_lock(&in->lock);
-    if (index >= P_STRINGS)
-        *(double *)param = in->num[index - P_STRINGS];
+    if (IS_NUM(index))
+        *(double *)param = NUM(in, index);
     else
-        *(const char **)param = in->param[index];
+        *(const char **)param = in->param[STR_SLOT(index)];
     pthread_mutex_unlock(&in->lock);
 }
 
@@ -321,8 +342,8 @@ void f0r_get_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
  * every host time before any scene). Returns 0 when all are in range. */
 static int bad_double(const instance *in, char *msg, size_t msglen, const char **reason)
 {
-    for (int i = P_DEPTH; i < P_COUNT; i++) {
-        double v = in->num[i - P_STRINGS];
+    for (int i = P_DEPTH; i <= P_STRENGTH; i++) {
+        double v = NUM(in, i);
         if (i == P_OFFSET ? v >= 0 && v <= MAX_TIME_S / OFFSET_SCALE_S : v >= 0 && v <= 1)
             continue;
         snprintf(msg, msglen, "parameter '%s' is %g, %s: the frame is not rendered",
@@ -466,7 +487,7 @@ static void read_build(instance *in)
     rp_error err;
     char *text = NULL;
     size_t len = 0;
-    const char *path = in->param[P_SCENE];
+    const char *path = scene_path(in);
     release_build(in);
     in->stale = 0;
     in->stale_run = 1;
@@ -740,7 +761,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
                       const char **reason)
 {
     int ms = !strcmp(in->param[P_UNIT], "ms");
-    double ts = (ms ? t / 1000 : t) - in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
+    double ts = (ms ? t / 1000 : t) - NUM(in, P_OFFSET) * OFFSET_SCALE_S;
     int64_t k = 0;
     if (isfinite(t) && t < -1e15 && ms) {
         snprintf(msg, msglen,
@@ -757,7 +778,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     if (ts < 0 && ts > -SNAP_S)
         ts = 0;
     if (!isfinite(t) || ts < 0 || ts > MAX_TIME_S) {
-        double off = in->num[P_OFFSET - P_STRINGS] * OFFSET_SCALE_S;
+        double off = NUM(in, P_OFFSET) * OFFSET_SCALE_S;
         char less[64] = "";
         if (off != 0) /* the offset took it there: say so */
             snprintf(less, sizeof less, " less the time offset's %.9g s", off);
@@ -855,7 +876,7 @@ static void pass_through(const instance *in, const uint32_t *src, uint32_t *dst)
 static void apply_light(instance *in)
 {
     for (int i = P_DEPTH; i <= P_CAUSTICS; i++) {
-        double v = in->num[i - P_STRINGS];
+        double v = NUM(in, i);
         int32_t q = (int32_t)(v * light_param[i - P_DEPTH].scale + 0.5);
         if (q < light_param[i - P_DEPTH].min)
             q = light_param[i - P_DEPTH].min;
@@ -950,7 +971,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         return;
     }
     forget_frame(in);
-    if (in->num[0] >= 0.5)
+    if (NUM(in, P_ERRFRAME) >= 0.5)
         error_frame(in, inframe, outframe);
     else
         pass_through(in, inframe, outframe);

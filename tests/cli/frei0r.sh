@@ -533,6 +533,56 @@ EOF
         -f framemd5 -o cli7.md5
     check "melt at 7 fps with 2 threads: rockpool -r 7's frames" \
         cmp -s <(hashes melt7.md5) <(hashes cli7.md5)
+    # A project saved by MLT's XML writer (melt -consumer xml; editors save projects through
+    # it) and opened from elsewhere: the writer makes a path inside the project's root (the
+    # folder it was written from) relative, and the reader makes it absolute again, against
+    # the root it wrote or else the project file's folder, only for properties it knows as
+    # files, resource among them (MLT's consumer_xml.c serialise_properties, producer_xml.c
+    # on_end_filter), not scene. The scene given as resource: the project copied to another
+    # folder and rendered from a third (the root it names), and the project written without
+    # its root (no_root=1), moved, the original gone (the project file's folder), give the
+    # command line's frames; given as scene, "cannot read scene". (The plugin before its
+    # resource parameter: all three said "walls.scene: cannot read scene".)
+    sed -e 's/^description=.*/description=320x180 30 fps/' -e 's/^width=640/width=320/' \
+        -e 's/^height=360/height=180/' p640 >p320
+    rm -rf proj0 proj1 copied moved run && mkdir proj0 proj1 copied moved run
+    cp "$TOP/examples/walls.scene" bg320.png proj0/
+    cp "$TOP/examples/walls.scene" bg320.png proj1/
+    for v in resource:proj0: scene:proj0: resource:proj1:no_root=1; do
+        IFS=: read -r name dir opt <<<"$v"
+        (cd $dir && MLT_FREI0R_PLUGIN_PATH=$BUILD_DIR/frei0r timeout -k 5 60 melt -silent \
+            -profile ../p320 "$PWD/bg320.png" out=19 \
+            -attach-track frei0r.rockpool "$name=$PWD/walls.scene" \
+            -consumer "xml:$name.mlt" $opt) >melt_xml.log 2>&1
+    done
+    check "melt -consumer xml writes the scene's path relative to the project's folder" \
+        grep -q '<property name="resource">walls.scene</property>' proj0/resource.mlt
+    cp -r proj0 copied/proj
+    mv proj1 moved/proj
+    "$ROCKPOOL" -q "$TOP/examples/walls.scene" -s 320x180 -i bg320.png -r 30 -n 20 \
+        -f framemd5 -o cli_walls320.md5
+    hashes cli_walls320.md5 >cli_walls320.h
+    for v in copied:resource copied:scene moved:resource; do
+        IFS=: read -r dir name <<<"$v"
+        (cd run && melt_run mx ../mx_${dir}_$name.log "../$dir/proj/$name.mlt")
+        ffmpeg -v error -framerate 30 -start_number 1 -i run/mx/f%03d.png -pix_fmt rgb24 \
+            -f framemd5 mx_${dir}_$name.md5
+        hashes mx_${dir}_$name.md5 >mx_${dir}_$name.h
+    done
+    check "a project copied, the scene as resource: the command line's frames" \
+        cmp -s mx_copied_resource.h cli_walls320.h
+    check "a project without its root, moved: the scene as resource resolved in its folder" \
+        cmp -s mx_moved_resource.h cli_walls320.h
+    check "a project copied, the scene as scene: not resolved (rockpool-frei0r(7))" \
+        grep -q "walls.scene: cannot read scene" mx_copied_scene.log
+    # resource, when set, is the scene whatever scene says (an older project's path)
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
+        -i bg320.png -frames:v 20 \
+        -vf "frei0r=rockpool:/nonexistent.scene|ms|render||y|0|0|0|0|0|0|$TOP/examples/walls.scene,format=rgb24" \
+        -f framemd5 - >ff_res.md5 2>ff_res.err
+    check "resource set, scene a missing file: resource's frames" \
+        cmp -s <(hashes ff_res.md5) cli_walls320.h
+    check "resource set, scene a missing file: nothing said" test ! -s ff_res.err
     # an instance per thread: each prints its one message for a bad time unit
     melt_run mf2 melt2.log -profile p640 bg.png out=19 \
         -attach-track frei0r.rockpool 0="$TOP/examples/walls.scene" 1=minutes
@@ -562,7 +612,7 @@ else
     check "gst-launch-1.0: 60 frames" test "$(wc -l <gst.h)" -eq 60
     check "gst-launch-1.0: the command line's frames" cmp -s gst.h gst_cli.h
     # The man page's GStreamer section names every property of the element (before, four of
-    # its eleven).
+    # its eleven; twelve with resource).
     FREI0R_PATH=$BUILD_DIR/frei0r gst-inspect-1.0 frei0r-filter-rockpool 2>/dev/null |
         sed -n '/Element Properties/,$s/^  \([a-z-]*\) *:.*/\1/p' |
         grep -vx 'name\|parent\|qos' >gst_props.txt
@@ -571,7 +621,7 @@ else
     for p in $(cat gst_props.txt); do
         grep -qF "\\fB${p//-/\\-}\\fR" gst_man.txt || missing="$missing $p"
     done
-    check "gst-inspect lists the plugin's 11 properties" test "$(wc -l <gst_props.txt)" -eq 11
+    check "gst-inspect lists the plugin's 12 properties" test "$(wc -l <gst_props.txt)" -eq 12
     if [ -z "$missing" ]; then ok "the man page's GStreamer section names every property"; else
         bad "the man page's GStreamer section names every property (missing:$missing)"
     fi
@@ -833,7 +883,7 @@ if [ $san = 1 ]; then ok "bad inputs under AddressSanitizer"; fi
 # and its keyframed properties are doubles; its panel sets every parameter. Neither GUI
 # runs here.
 "$HARNESS" "$PLUGIN" params >params.out
-check "the plugin reports 11 parameters" test "$(wc -l <params.out)" -eq 11
+check "the plugin reports 12 parameters" test "$(wc -l <params.out)" -eq 12
 python3 - "$TOP/src/frei0r" params.out >panels.out 2>&1 <<'EOF'
 import re, sys, xml.etree.ElementTree as ET
 top, params = sys.argv[1], [l.split(" ", 3)[1:] for l in open(sys.argv[2]).read().splitlines()]
@@ -844,7 +894,13 @@ root = ET.parse(top + "/kdenlive/frei0r_rockpool.xml").getroot()
 if root.tag != "effect" or root.get("tag") != "frei0r.rockpool":
     bad.append("kdenlive: not an effect of frei0r.rockpool")
 got = {p.get("name"): p for p in root.findall("parameter")}
+# the file picker sets resource, which MLT's XML reader makes absolute again; scene (a path
+# taken as given) is for FFmpeg, GStreamer and melt's command line
+if got.get("resource") is None or got["resource"].get("type") != "url" or "scene" in got:
+    bad.append("kdenlive: the scene's file picker is not the url 'resource' alone")
 for index, kind, name in params:
+    if name == "scene":
+        continue
     p = got.get(name)
     if p is None:
         bad.append("kdenlive: no parameter '%s'" % name)

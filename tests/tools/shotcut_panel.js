@@ -20,6 +20,9 @@
 // follows the type of the first (discrete: held). The Keyframes panel's own "add a
 // keyframe" (keyframesmodel.cpp addKeyframe) sets one of the value there for a curve
 // parameter, and for another only signals the panel (keyframeAdded).
+//
+// The scene field sets 'resource' (the name MLT's XML reader makes absolute again) and
+// empties 'scene', and shows an older project's 'scene'.
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -78,6 +81,7 @@ for (const m of ui.matchAll(/\bid:\s*(\w+)/g)) {
         id: m[1], kind,
         onValueChanged: handler(/onValueChanged:\s*(.+)$/m),
         onToggled: handler(/onToggled:\s*(.+)$/m),
+        onEditingFinished: handler(/onEditingFinished:\s*(.+)$/m),
         max: num(/maximumValue:\s*([0-9.]+)/),
     });
 }
@@ -224,6 +228,8 @@ function openPanel(f, producer) {
             src.push(`${JSON.stringify(e.id + '.value')}: function (value) { ${e.onValueChanged} },`);
         if (e.onToggled)
             src.push(`${JSON.stringify(e.id + '.toggled')}: function (checked) { ${e.onToggled} },`);
+        if (e.onEditingFinished) // `text` in the handler is the element's own
+            src.push(`${JSON.stringify(e.id + '.editingFinished')}: function () { var text = ${e.id}.text; ${e.onEditingFinished} },`);
     }
     src.push('};');
     src.push(`var __completed = function () ${completed};`);
@@ -352,4 +358,22 @@ for (const k of keyed) {
             !g.keys(k) && g.getDouble(k) === 0.5);
 }
 check('the metadata lists keyframed properties', keyed.length > 0);
+
+// The scene field: a path typed there is the resource, the old scene emptied; an older
+// project's scene is shown.
+{
+    const fields = elements.filter((e) => e.onEditingFinished);
+    const f = makeFilter(100);
+    f.isNew = false;
+    f.set('scene', 'old.scene');
+    const panel = openPanel(f, producer);
+    const shown = fields.find((e) => panel.el[e.id].text === 'old.scene');
+    check("an older project's 'scene' is shown in a field", !!shown);
+    if (shown) {
+        panel.el[shown.id].text = 'sub/rain.scene';
+        panel.handlers[shown.id + '.editingFinished']();
+        check("the scene field sets 'resource' and empties 'scene'",
+            f.get('resource') === 'sub/rain.scene' && f.get('scene') === '');
+    }
+}
 process.exit(failed ? 1 : 0);

@@ -20,7 +20,11 @@ import Shotcut.Controls as Shotcut
 Item {
     id: panel
 
-    property string paramScene: 'scene'
+    // the scene file as 'resource', the name MLT's XML reader makes absolute again (a
+    // path in the project's folder is saved relative to it: rockpool-frei0r(7)); 'scene',
+    // the plugin's first parameter, read from older projects and cleared when set here
+    property string paramScene: 'resource'
+    property string paramOldScene: 'scene'
     property string paramUnit: 'time unit'
     property string paramLayer: 'layer'
     property string paramSeed: 'seed'
@@ -31,7 +35,7 @@ Item {
     property string paramCaustics: 'caustics'
     property string paramOffset: 'time offset'
     property string paramStrength: 'strength'
-    property var defaultParameters: [paramScene, paramLayer, paramSeed, paramErrorFrame, paramDepth, paramAzimuth, paramElevation, paramCaustics, paramOffset, paramStrength]
+    property var defaultParameters: [paramScene, paramOldScene, paramLayer, paramSeed, paramErrorFrame, paramDepth, paramAzimuth, paramElevation, paramCaustics, paramOffset, paramStrength]
     // the keyframeable doubles, their sliders' scales (slider value = parameter x scale),
     // and which of them take the simple animation (meta_frei0r.qml's simpleProperties)
     property var keyParameters: [paramDepth, paramAzimuth, paramElevation, paramCaustics, paramStrength]
@@ -64,6 +68,13 @@ Item {
         }
     }
 
+    // The scene file: as resource, the old scene parameter emptied (it would be the scene
+    // again once resource is emptied).
+    function setScene(path) {
+        filter.set(paramOldScene, '');
+        filter.set(paramScene, path);
+    }
+
     function simpleAnimation() {
         return filter.animateIn > 0 || filter.animateOut > 0;
     }
@@ -85,7 +96,7 @@ Item {
     function setControls() {
         var position = getPosition();
         blockUpdate = true;
-        sceneField.text = filter.get(paramScene);
+        sceneField.text = filter.get(paramScene) !== '' ? filter.get(paramScene) : filter.get(paramOldScene);
         seedField.text = filter.get(paramSeed);
         layerCombo.currentIndex = filter.get(paramLayer) === 'light' ? 1 : 0;
         errorCheck.checked = filter.getDouble(paramErrorFrame) >= 0.5;
@@ -172,6 +183,7 @@ Item {
         filter.set(paramUnit, 's');
         if (filter.isNew) {
             filter.set(paramScene, '');
+            filter.set(paramOldScene, '');
             filter.set(paramLayer, 'render');
             filter.set(paramSeed, '');
             filter.set(paramErrorFrame, 1);
@@ -195,7 +207,7 @@ Item {
         onAccepted: {
             var path = selectedFile.toString().replace(/^file:\/\//, '');
             sceneField.text = decodeURIComponent(path);
-            filter.set(paramScene, sceneField.text);
+            setScene(sceneField.text);
         }
     }
 
@@ -209,7 +221,7 @@ Item {
             id: sceneField
             Layout.fillWidth: true
             placeholderText: qsTr('empty: the built-in rain')
-            onEditingFinished: filter.set(paramScene, text)
+            onEditingFinished: setScene(text)
         }
         Button { text: qsTr('Open...'); onClicked: sceneDialog.open() }
         Item { width: 1 }
