@@ -940,7 +940,19 @@ check "Kdenlive XML and Shotcut panel: every parameter, names that match" grep -
 # constant over the keyframes: 10 checks fail with it.) The strength's keyframes are held,
 # the others linear, and the Keyframes panel adds keyframes to each (the panel whose first
 # strength keyframe was linear, its metadata not a curve: 3 fail.)
+# The seed field takes what the plugin takes (as --seed: decimal or 0x hexadecimal,
+# 0..2^64-1, an optional '+') and refuses what it refuses: the plugin's verdicts on each
+# text, from the harness, against the field's validator. (The field that took up to 20
+# decimal digits: 0x2a, 0X2A, +42, 0x00ff... refused, 18446744073709551616 and
+# 99999999999999999999 taken: 10 fail.)
+"$HARNESS" "$PLUGIN" seeds "$TOP/examples/rain.scene" "" 0 42 +42 007 0x2a 0X2A 0x00ff \
+    0xFFFFFFFFFFFFFFFF 0x000ffffffffffffffff 0x10000000000000000 18446744073709551615 \
+    018446744073709551615 18446744073709551616 18446744073709551620 99999999999999999999 \
+    9999999999999999999 17999999999999999999 0x + -1 " 1" "1 " 1e3 0xg 1.5 0b1 \
+    >seeds.out 2>/dev/null
+check "the plugin's verdicts on seeds: 0x2a taken, 2^64 refused" \
+    sh -c 'grep -qx "seed \[0x2a\] ok" seeds.out && grep -qx "seed \[18446744073709551616\] refused" seeds.out'
 node "$TOP/tests/tools/shotcut_panel.js" "$TOP/src/frei0r/shotcut/rockpool/meta_frei0r.qml" \
-    "$TOP/src/frei0r/shotcut/rockpool/ui_frei0r.qml" >shotcut_panel.out 2>&1
+    "$TOP/src/frei0r/shotcut/rockpool/ui_frei0r.qml" seeds.out >shotcut_panel.out 2>&1
 check "Shotcut panel: every keyframeable parameter keyframed from the panel, keyframes kept" \
     sh -c "! grep -qv '^ok ' shotcut_panel.out && test \$(grep -c '^ok ' shotcut_panel.out) -ge 40"

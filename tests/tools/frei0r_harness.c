@@ -45,6 +45,9 @@
  *   frei0r_harness PLUGIN params
  *       Prints each parameter as "param INDEX TYPE NAME" (TYPE: bool, double, string, ...),
  *       for the editors' panels' check in tests/cli/frei0r.sh.
+ *   frei0r_harness PLUGIN seeds SCENE [SEED...]
+ *       Sets each SEED on a new instance and renders 2.5 s: prints "seed [SEED] ok" when the
+ *       frame rendered, "seed [SEED] refused" when the plugin passed it through.
  *
  * Exit status 0 when every comparison held, 1 otherwise, 2 for bad usage. */
 #include <dlfcn.h>
@@ -314,6 +317,26 @@ static int seed_forms(const char *scene)
     free(b);
     free(c);
     return !good;
+}
+
+/* Each seed string in turn, on a new instance: "seed [S] ok" when the frame at 2.5 s
+ * rendered, "seed [S] refused" when it passed through (the plugin refused the seed), for
+ * the Shotcut panel's seed field to be checked against. */
+static int seeds_test(const char *scene, char **seeds, int n)
+{
+    size_t bytes = 64 * 48 * 4;
+    uint32_t *bg = background(64, 48), *out = malloc(bytes);
+    if (!bg || !out) {
+        free(bg);
+        free(out);
+        return 1;
+    }
+    for (int i = 0; i < n; i++)
+        printf("seed [%s] %s\n", seeds[i],
+               seeded(scene, seeds[i], 2.5, bg, out) ? "refused" : "ok");
+    free(bg);
+    free(out);
+    return 0;
 }
 
 static int bad_test(const char *scene, const char *mask_scene, const char *broken_scene)
@@ -634,6 +657,8 @@ int main(int argc, char **argv)
         status = 0;
     } else if (!strcmp(argv[2], "bad") && argc == 6)
         status = bad_test(argv[3], argv[4], argv[5]);
+    else if (!strcmp(argv[2], "seeds") && argc >= 4)
+        status = seeds_test(argv[3], argv + 4, argc - 4);
     else
         goto usage;
     f0r.deinit();
@@ -645,6 +670,7 @@ usage:
                     "       frei0r_harness PLUGIN frames SCENE BG W H FRAMES FPS [NAME V...]\n"
                     "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n"
                     "       frei0r_harness PLUGIN seek SCENE W H FPS SECONDS SEEKS\n"
-                    "       frei0r_harness PLUGIN params\n");
+                    "       frei0r_harness PLUGIN params\n"
+                    "       frei0r_harness PLUGIN seeds SCENE [SEED...]\n");
     return 2;
 }

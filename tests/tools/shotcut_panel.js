@@ -1,4 +1,4 @@
-// shotcut_panel.js META UI: runs the functions and handlers of a Shotcut filter panel
+// shotcut_panel.js META UI [SEEDS]: runs the functions and handlers of a Shotcut filter panel
 // (ui_frei0r.qml) against a model of Shotcut's QmlFilter, as a user would drive it, and
 // checks that every parameter the metadata (meta_frei0r.qml) lists as keyframeable can be
 // keyframed from the panel and keeps its keyframes. Prints "ok ..." or "FAIL ..." lines.
@@ -21,13 +21,16 @@
 // keyframe" (keyframesmodel.cpp addKeyframe) sets one of the value there for a curve
 // parameter, and for another only signals the panel (keyframeAdded).
 //
-// The scene field sets 'resource' (the name MLT's XML reader makes absolute again) and
-// empties 'scene', and shows an older project's 'scene'.
+// The text fields: the scene field sets 'resource' (the name MLT's XML reader makes
+// absolute again) and empties 'scene', and shows an older project's 'scene'; the seed
+// field's validator (a RegularExpressionValidator: Qt takes a text only when the whole
+// matches) takes exactly what the plugin takes: SEEDS holds the plugin's own verdicts,
+// "seed [TEXT] ok" or "seed [TEXT] refused" (frei0r_harness PLUGIN seeds).
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
 
-const [meta, ui] = process.argv.slice(2).map((f) => fs.readFileSync(f, 'utf8'));
+const [meta, ui, seeds] = process.argv.slice(2).map((f) => fs.readFileSync(f, 'utf8'));
 let failed = 0;
 function check(name, cond) {
     console.log((cond ? 'ok ' : 'FAIL ') + name);
@@ -82,6 +85,7 @@ for (const m of ui.matchAll(/\bid:\s*(\w+)/g)) {
         onValueChanged: handler(/onValueChanged:\s*(.+)$/m),
         onToggled: handler(/onToggled:\s*(.+)$/m),
         onEditingFinished: handler(/onEditingFinished:\s*(.+)$/m),
+        regex: handler(/regularExpression:\s*\/(.*)\/\s*\}\s*$/m),
         max: num(/maximumValue:\s*([0-9.]+)/),
     });
 }
@@ -374,6 +378,24 @@ check('the metadata lists keyframed properties', keyed.length > 0);
         panel.handlers[shown.id + '.editingFinished']();
         check("the scene field sets 'resource' and empties 'scene'",
             f.get('resource') === 'sub/rain.scene' && f.get('scene') === '');
+    }
+    // The seed field: its validator takes what the plugin takes, and sets the seed as typed.
+    const seedField = fields.find((e) => /paramSeed/.test(e.onEditingFinished));
+    check('a field sets the seed', !!seedField);
+    if (seedField) {
+        panel.el[seedField.id].text = '0x2a';
+        panel.handlers[seedField.id + '.editingFinished']();
+        check("the seed field sets 'seed' as typed (0x2a)", f.get('seed') === '0x2a');
+    }
+    const verdicts = seeds ? [...seeds.matchAll(/^seed \[(.*)\] (ok|refused)$/gm)] : [];
+    const re = seedField && seedField.regex ? new RegExp('^(?:' + seedField.regex + ')$') : null;
+    check('the seed field has a validator', !!re);
+    if (seeds)
+        check('the plugin\'s verdicts on seeds were read', verdicts.length > 0);
+    for (const [, text, verdict] of verdicts) {
+        if (re)
+            check(`the seed field ${verdict === 'ok' ? 'takes' : 'refuses'} '${text}' as the plugin does`,
+                re.test(text) === (verdict === 'ok'));
     }
 }
 process.exit(failed ? 1 : 0);

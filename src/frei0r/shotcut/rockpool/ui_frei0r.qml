@@ -231,7 +231,10 @@ Item {
             id: seedField
             Layout.fillWidth: true
             placeholderText: qsTr("empty: the scene's")
-            validator: RegularExpressionValidator { regularExpression: /[0-9]{0,20}/ }
+            // what the plugin takes (as --seed): empty, or a whole number 0..2^64-1, an
+            // optional '+', decimal digits or hexadecimal ones after 0x or 0X (leading
+            // zeros allowed); the decimal alternatives spell out 18446744073709551615
+            validator: RegularExpressionValidator { regularExpression: /(\+?(0[xX]0*[0-9a-fA-F]{1,16}|0*([0-9]{1,19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-4]|18446744073709551615)))?/ }
             onEditingFinished: filter.set(paramSeed, text)
         }
         Item { width: 1 }
