@@ -57,7 +57,8 @@ enum {
 #define STR_SLOT(index) ((index) == P_RESOURCE ? S_RESOURCE : (index))
 
 static const f0r_param_info_t param_info[P_COUNT] = {
-    {"scene", F0R_PARAM_STRING, "scene file path; empty = the built-in rain"},
+    {"scene", F0R_PARAM_STRING,
+     "scene file path, unless resource is set; both empty = the built-in rain"},
     {"time unit", F0R_PARAM_STRING, "unit of the host's time: s (default) or ms (FFmpeg)"},
     {"layer", F0R_PARAM_STRING,
      "render (the water over the frame, default) or light (the light layer alone, RGBA, "
