@@ -152,6 +152,7 @@ typedef struct instance {
     uint8_t *black;  /* a black RGBA frame: the background when the host gives none */
     char said[1600]; /* the reason of the last message printed (say_as) */
     int warned_rate; /* warn_frame_locked has spoken */
+    int warned_unit; /* warn_unit has spoken */
     /* the times of the previous calls in seconds (after unit and offset), the latest first,
      * -1 for none */
     double last_ts[TIMES_KEPT - 1];
@@ -637,6 +638,31 @@ static void warn_frame_locked(instance *in, int n, int d)
     say(in, msg);
 }
 
+/* The least step forward between two calls' times, time unit ms, that a host passing
+ * milliseconds gives: half a millisecond (2000 frames a second, twice the highest rate
+ * rockpool takes). */
+#define MS_STEP_MIN_S 0.5e-3
+
+/* Time unit ms in a host that passes seconds (MLT, GStreamer): its frames, 1/30 s apart,
+ * are read 1/30 ms apart, so the water barely moves, and no time is out of range to be
+ * refused. A step forward between this call's time and the one before under
+ * MS_STEP_MIN_S says so, once an instance; the frame is rendered as read. */
+static void warn_unit(instance *in)
+{
+    double step = in->last_ts[0] - in->last_ts[1];
+    char msg[400];
+    if (in->warned_unit || strcmp(in->param[P_UNIT], "ms") || in->last_ts[1] < 0 ||
+        !(step > 0 && step < MS_STEP_MIN_S))
+        return;
+    in->warned_unit = 1;
+    snprintf(msg, sizeof msg,
+             "time unit ms, but the host's times step by %.6g ms, over 2000 frames a second: "
+             "the water barely moves; a host that passes seconds (MLT, GStreamer) needs time "
+             "unit s",
+             step * 1000);
+    say(in, msg);
+}
+
 /* The rate whose grid holds ts (host_frame's rule, after the core's own rate): the scene's,
  * one of host_rates, one learnt from the step from the previous call's time (prev[0]), the
  * core's within MS_SNAP_S, one of which ts and the times before it (prev, the latest first,
@@ -967,6 +993,7 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
         /* the light layer is straight alpha, as frei0r hosts take RGBA8888 (MLT, FFmpeg's
          * vf_frei0r, frei0r's own mixers; frei0r's premultiply filter converts when a host
          * needs it); the render keeps the host's alpha */
+        warn_unit(in);
         forget_frame(in);
         pthread_mutex_unlock(&in->lock);
         return;

@@ -625,6 +625,17 @@ else
     if [ -z "$missing" ]; then ok "the man page's GStreamer section names every property"; else
         bad "the man page's GStreamer section names every property (missing:$missing)"
     fi
+    # Time unit ms in GStreamer, which passes seconds: its frames 1/30 s apart are read 1/30
+    # ms apart and the water barely moves. Said once, naming the step and the unit to give;
+    # the frames are rendered as read. (The plugin before said nothing: 60 frames of the
+    # water at 0 s, no message.)
+    FREI0R_PATH=$BUILD_DIR/frei0r gst-launch-1.0 -q filesrc location=bg.png ! pngdec ! \
+        imagefreeze num-buffers=20 ! video/x-raw,framerate=30/1 ! videoconvert ! \
+        video/x-raw,format=RGBA ! frei0r-filter-rockpool scene="$TOP/examples/rain.scene" \
+        time-unit=ms ! fakesink >gst_ms.log 2>&1
+    check "gst-launch-1.0 time-unit=ms: said once, the step and time unit s named" \
+        test "$(grep -c "time unit ms, but the host's times step by 0.0333333 ms.*needs time unit s" gst_ms.log)" = 1
+    check "gst-launch-1.0 time-unit=ms: nothing else said" test "$(grep -c . gst_ms.log)" = 1
     # GStreamer's times are whole nanoseconds rounded down (frame 2 at 30 fps: 66,666,666
     # ns), and multifilesrc adds such durations up: the plugin snaps a time within a
     # microsecond of the host's frame grid to it. videotestsrc (smpte75, a still pattern)
