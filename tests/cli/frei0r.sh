@@ -541,14 +541,15 @@ EOF
     # on_end_filter), not scene. The scene given as resource: the project copied to another
     # folder and rendered from a third (the root it names), and the project written without
     # its root (no_root=1), moved, the original gone (the project file's folder), give the
-    # command line's frames; given as scene, "cannot read scene". (The plugin before its
+    # command line's frames; given as scene, or as 11 (resource by its position: the reader
+    # resolves names), "cannot read scene". (The plugin before its
     # resource parameter: all three said "walls.scene: cannot read scene".)
     sed -e 's/^description=.*/description=320x180 30 fps/' -e 's/^width=640/width=320/' \
         -e 's/^height=360/height=180/' p640 >p320
     rm -rf proj0 proj1 copied moved run && mkdir proj0 proj1 copied moved run
     cp "$TOP/examples/walls.scene" bg320.png proj0/
     cp "$TOP/examples/walls.scene" bg320.png proj1/
-    for v in resource:proj0: scene:proj0: resource:proj1:no_root=1; do
+    for v in resource:proj0: scene:proj0: 11:proj0: resource:proj1:no_root=1; do
         IFS=: read -r name dir opt <<<"$v"
         (cd $dir && MLT_FREI0R_PLUGIN_PATH=$BUILD_DIR/frei0r timeout -k 5 60 melt -silent \
             -profile ../p320 "$PWD/bg320.png" out=19 \
@@ -562,7 +563,7 @@ EOF
     "$ROCKPOOL" -q "$TOP/examples/walls.scene" -s 320x180 -i bg320.png -r 30 -n 20 \
         -f framemd5 -o cli_walls320.md5
     hashes cli_walls320.md5 >cli_walls320.h
-    for v in copied:resource copied:scene moved:resource; do
+    for v in copied:resource copied:scene copied:11 moved:resource; do
         IFS=: read -r dir name <<<"$v"
         (cd run && melt_run mx ../mx_${dir}_$name.log "../$dir/proj/$name.mlt")
         ffmpeg -v error -framerate 30 -start_number 1 -i run/mx/f%03d.png -pix_fmt rgb24 \
@@ -575,6 +576,8 @@ EOF
         cmp -s mx_moved_resource.h cli_walls320.h
     check "a project copied, the scene as scene: not resolved (rockpool-frei0r(7))" \
         grep -q "walls.scene: cannot read scene" mx_copied_scene.log
+    check "a project copied, the scene as 11 (resource's position): not resolved either" \
+        grep -q "walls.scene: cannot read scene" mx_copied_11.log
     # resource, when set, is the scene whatever scene says (an older project's path)
     FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -v error -fflags +bitexact -loop 1 -framerate 30 \
         -i bg320.png -frames:v 20 \
