@@ -771,6 +771,34 @@ static int find_rate(const instance *in, double ts, const double *prev, int *rn,
     return found;
 }
 
+/* Whether the host's time t (in the unit, ms when ms) is a host's "no timestamp", said in
+ * msg with what to do: FFmpeg's AV_NOPTS_VALUE x time base x 1000 (any time below -1e15 ms),
+ * or GStreamer's GST_CLOCK_TIME_NONE, 2^64 - 1 ns, which its frei0r element passes as
+ * (gdouble) GST_BUFFER_TIMESTAMP / GST_SECOND (gstfrei0rfilter.c), 18446744073.709553 s. */
+static int no_timestamp(double t, int ms, char *msg, size_t msglen)
+{
+    if (isfinite(t) && t < -1e15 && ms) {
+        snprintf(msg, msglen,
+                 "time %g ms is FFmpeg's 'no timestamp': FFmpeg 5.1 and older lose the time of "
+                 "frames whose width is not a multiple of 64 (vf_frei0r copies them); scale or "
+                 "pad the frames to a width that is a multiple of 64 before the filter (scale, "
+                 "pad), or try a newer FFmpeg",
+                 t);
+        return 1;
+    }
+    if (!ms && t == (double)UINT64_MAX / 1000000000) {
+        snprintf(msg, msglen,
+                 "time %g s is GStreamer's 'no timestamp' (GST_CLOCK_TIME_NONE): the buffers "
+                 "reach the filter without a time, as from a source given no frame rate "
+                 "(multifilesrc, appsrc); give the stream one (multifilesrc "
+                 "caps=\"image/png,framerate=30/1\", or videorate and a framerate in the caps "
+                 "after it): the frame is not rendered",
+                 t);
+        return 1;
+    }
+    return 0;
+}
+
 /* The host's time t (seconds, after the unit) as a frame k of the core's clock, the
  * core opened again at the host's rate when that changed. The rate is the first of the
  * core's, the scene's and host_rates on whose grid t lies within SNAP_S, else one learnt
@@ -790,13 +818,7 @@ static int host_frame(instance *in, double t, int64_t *frame, char *msg, size_t 
     int ms = !strcmp(in->param[P_UNIT], "ms");
     double ts = (ms ? t / 1000 : t) - NUM(in, P_OFFSET) * OFFSET_SCALE_S;
     int64_t k = 0;
-    if (isfinite(t) && t < -1e15 && ms) {
-        snprintf(msg, msglen,
-                 "time %g ms is FFmpeg's 'no timestamp': FFmpeg 5.1 and older lose the time of "
-                 "frames whose width is not a multiple of 64 (vf_frei0r copies them); scale or "
-                 "pad the frames to a width that is a multiple of 64 before the filter (scale, "
-                 "pad), or try a newer FFmpeg",
-                 t);
+    if (no_timestamp(t, ms, msg, msglen)) {
         *reason = "\1no timestamp";
         return -1;
     }

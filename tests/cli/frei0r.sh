@@ -639,6 +639,18 @@ else
     check "gst-launch-1.0 time-unit=ms: said once, the step and time unit s named" \
         test "$(grep -c "time unit ms, but the host's times step by 0.0333333 ms.*needs time unit s" gst_ms.log)" = 1
     check "gst-launch-1.0 time-unit=ms: nothing else said" test "$(grep -c . gst_ms.log)" = 1
+    # multifilesrc given no frame rate stamps its buffers after the first with
+    # GST_CLOCK_TIME_NONE, which the element passes as 18446744073.709553 s: said once as
+    # GStreamer's "no timestamp" with what to do (it said "time 1.84467e+10 s is outside
+    # every scene", not why).
+    mkdir -p nots && for i in 0 1 2 3; do cp bg.png nots/f$i.png; done
+    FREI0R_PATH=$BUILD_DIR/frei0r gst-launch-1.0 -q multifilesrc location=nots/f%d.png \
+        index=0 stop-index=3 ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! \
+        frei0r-filter-rockpool scene="$TOP/examples/rain.scene" ! fakesink >gst_nots.log 2>&1
+    check "gst-launch-1.0 buffers without a time: GStreamer's 'no timestamp', said once" \
+        test "$(grep -c "time 1.84467e+10 s is GStreamer's 'no timestamp' (GST_CLOCK_TIME_NONE).*framerate=30/1" gst_nots.log)" = 1
+    check "gst-launch-1.0 buffers without a time: nothing else said" \
+        test "$(grep -c . gst_nots.log)" = 1
     # GStreamer's times are whole nanoseconds rounded down (frame 2 at 30 fps: 66,666,666
     # ns), and multifilesrc adds such durations up: the plugin snaps a time within a
     # microsecond of the host's frame grid to it. videotestsrc (smpte75, a still pattern)
