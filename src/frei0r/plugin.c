@@ -127,13 +127,17 @@ static const char *const param_default[S_COUNT] = {"", "s", "render", "", ""};
  * milliseconds when they all fit it (find_rate), up to this many. */
 #define TIMES_KEPT 32
 
+/* The replaced string values an instance keeps (struct retired). */
+#define RETIRED_KEPT 64
+
 typedef struct instance {
     pthread_mutex_t lock;
     unsigned width, height; /* the host's frame */
     char *param[S_COUNT];   /* the strings, by STR_SLOT */
-    /* string values replaced since the instance was made: a pointer f0r_get_param_value
-     * handed out stays valid (a host may read on one thread while setting on another),
-     * freed with the instance */
+    /* string values replaced lately, newest first: a pointer f0r_get_param_value handed
+     * out stays valid (a host may read on one thread while setting on another) for the
+     * next RETIRED_KEPT changes; older ones are freed, so a host that changes a string every
+     * frame (MLT's keyframed seed) does not grow the instance without bound */
     struct retired {
         struct retired *next;
         char *value;
@@ -249,6 +253,26 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     return in;
 }
 
+/* Free the retired values from *r on. */
+static void free_retired(struct retired **r)
+{
+    while (*r) {
+        struct retired *old = *r;
+        *r = old->next;
+        free(old->value);
+        free(old);
+    }
+}
+
+/* Keep the RETIRED_KEPT newest retired values, freeing the rest. */
+static void trim_retired(instance *in)
+{
+    struct retired **r = &in->retired;
+    for (int k = 0; *r && k < RETIRED_KEPT; k++)
+        r = &(*r)->next;
+    free_retired(r);
+}
+
 void f0r_destruct(f0r_instance_t instance_)
 {
     instance *in = instance_;
@@ -257,12 +281,7 @@ void f0r_destruct(f0r_instance_t instance_)
     release_build(in);
     for (int i = 0; i < S_COUNT; i++)
         free(in->param[i]);
-    while (in->retired) {
-        struct retired *r = in->retired;
-        in->retired = r->next;
-        free(r->value);
-        free(r);
-    }
+    free_retired(&in->retired);
     pthread_mutex_destroy(&in->lock);
     free(in);
 }
@@ -315,6 +334,7 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
             *old = (struct retired){in->retired, in->param[slot]};
             in->retired = old;
             in->param[slot] = copy;
+            trim_retired(in);
             in->stale |= strcmp(path, scene_path(in)) != 0;
             in->stale_run |= index == P_SEED;
         } else {

@@ -58,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static struct {
@@ -301,6 +302,38 @@ static int seeded(const char *scene, const char *seed, double t, const uint32_t 
     f0r.update(in, t, bg, out);
     f0r.destruct(in);
     return memcmp(out, bg, (size_t)64 * 48 * 4) ? 0 : -1;
+}
+
+/* A string parameter changed n times on one instance, as MLT sends a keyframed seed (a new
+ * string every frame): each value reads back as set, one got 16 changes before still
+ * holds its text, and the peak resident size grows by "churn: N changes, K KiB" (the
+ * plugin keeps a bounded number of replaced values). */
+static int churn_test(int n)
+{
+    struct rusage ru;
+    f0r_instance_t in = f0r.construct(64, 48);
+    if (!in || n < 32)
+        return 1;
+    getrusage(RUSAGE_SELF, &ru);
+    long before = ru.ru_maxrss;
+    const char *held[16] = {0};
+    char want[16][24], value[24];
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        const char *got = NULL;
+        snprintf(value, sizeof value, "%d", i + 1);
+        set_str(in, 3, value);
+        f0r.get(in, &got, 3);
+        bad += !got || strcmp(got, value);
+        if (held[i % 16] && strcmp(held[i % 16], want[i % 16]))
+            bad++;
+        held[i % 16] = got;
+        snprintf(want[i % 16], sizeof want[i % 16], "%s", value);
+    }
+    getrusage(RUSAGE_SELF, &ru);
+    f0r.destruct(in);
+    printf("churn: %d changes, %ld KiB, %d wrong\n", n, ru.ru_maxrss - before, bad);
+    return bad != 0;
 }
 
 /* The seed as --seed and the scene's seed line take it: 0x2a is 42 (and not 43). */
@@ -657,6 +690,8 @@ int main(int argc, char **argv)
         status = 0;
     } else if (!strcmp(argv[2], "bad") && argc == 6)
         status = bad_test(argv[3], argv[4], argv[5]);
+    else if (!strcmp(argv[2], "churn") && argc == 4)
+        status = churn_test(atoi(argv[3]));
     else if (!strcmp(argv[2], "seeds") && argc >= 4)
         status = seeds_test(argv[3], argv + 4, argc - 4);
     else
@@ -671,6 +706,7 @@ usage:
                     "       frei0r_harness PLUGIN time SCENE W H FRAMES FPS\n"
                     "       frei0r_harness PLUGIN seek SCENE W H FPS SECONDS SEEKS\n"
                     "       frei0r_harness PLUGIN params\n"
-                    "       frei0r_harness PLUGIN seeds SCENE [SEED...]\n");
+                    "       frei0r_harness PLUGIN seeds SCENE [SEED...]\n"
+                    "       frei0r_harness PLUGIN churn CHANGES\n");
     return 2;
 }
