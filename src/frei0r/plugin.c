@@ -487,8 +487,9 @@ static int open_core(instance *in, rp_error *err)
     return RP_OK;
 }
 
-/* A failed build: its reason in in->error, positioned like the command line's; the run
- * is released (the scene, read, is kept). */
+/* A failed build: its reason in in->error, positioned like the command line's, less the
+ * library's hint that a caller may allow paths outside the scene's directory (this plugin
+ * never does, and its user cannot); the run is released (the scene, read, is kept). */
 static void build_failed(instance *in, const rp_error *err)
 {
     if (err->has_diag && err->diag.line > 0)
@@ -498,6 +499,9 @@ static void build_failed(instance *in, const rp_error *err)
         snprintf(in->error, sizeof in->error, "%s: %s", err->diag.file, err->diag.msg);
     else
         snprintf(in->error, sizeof in->error, "%s", err->msg);
+    char *hint = strstr(in->error, " unless the caller allows it (");
+    if (hint)
+        *hint = '\0';
     release_run(in);
 }
 

@@ -689,7 +689,8 @@ int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
                     "name files under its own directory unless %s",
                     after, out, why,
                     rp_name("rockpool is run with --allow-outside-paths",
-                            "the caller allows it (rp_run.allow_outside_paths)"));
+                            "the caller allows it (rp_run's or rp_core_config's "
+                            "allow_outside_paths)"));
     }
     return RP_OK;
 }

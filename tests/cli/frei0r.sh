@@ -876,6 +876,11 @@ for c in "missing 5:7 sd/nothere.png" "outside 5:5 outside"; do
         grep -q "sd/$1.scene:$2: error: .*$3" img_$1.err
     check "scene image ($1): said once" test "$(grep -c 'rockpool frei0r' img_$1.err)" -eq 1
 done
+# ... without the library's hint that its caller may allow such paths (the plugin's user
+# cannot).
+check "scene image (outside): only files under the scene's directory, no hint for a caller" \
+    sh -c "grep -q 'only name files under its own directory\$' img_outside.err &&
+        ! grep -q 'caller\|allow_outside_paths' img_outside.err"
 
 # Parameters re-sent with the same value do not rebuild (the scene file, since broken, is
 # not read again); a changed value does.

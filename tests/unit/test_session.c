@@ -776,7 +776,8 @@ static void test_messages_name_settings_over(void **state)
     rp_messages_name_options(0);
     rp_settings_free(&over);
     rp_scene_free(&scene);
-    /* a path outside the scene's directory: what allows it is rp_run's field */
+    /* a path outside the scene's directory: what allows it is rp_run's field (or an rp_core
+     * caller's rp_core_config's) */
     static const char outside[] = "size 64x48\nbackground ../bg.png\nfps 25\nduration 4f\n";
     for (int names = 0; names < 2; names++) {
         rp_messages_name_options(names); /* before the scene is read, as rockpool.h says */
@@ -790,7 +791,8 @@ static void test_messages_name_settings_over(void **state)
             r = rp_session_check(s, &err);
         assert_int_equal(r, RP_ERR_INVALID);
         const char *want = names ? "unless rockpool is run with --allow-outside-paths"
-                                 : "unless the caller allows it (rp_run.allow_outside_paths)";
+                                 : "unless the caller allows it (rp_run's or rp_core_config's "
+                                   "allow_outside_paths)";
         if (!strstr(err.msg, want))
             fail_msg("'%s' lacks '%s'", err.msg, want);
         rp_session_free(&s);
