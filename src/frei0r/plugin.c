@@ -667,23 +667,56 @@ static void warn_frame_locked(instance *in, int n, int d)
  * rockpool takes). */
 #define MS_STEP_MIN_S 0.5e-3
 
-/* Time unit ms in a host that passes seconds (MLT, GStreamer): its frames, 1/30 s apart,
- * are read 1/30 ms apart, so the water barely moves, and no time is out of range to be
- * refused. A step forward between this call's time and the one before under
- * MS_STEP_MIN_S says so, once an instance; the frame is rendered as read. */
+/* The least step forward between calls' times, time unit s, read as a host passing
+ * milliseconds (FFmpeg): 5 s, a frame every 5 seconds; and the most, 2000 s (0.5 frames a
+ * second in milliseconds). */
+#define S_STEP_MIN_S 5.0
+#define S_STEP_MAX_S 2000.0
+
+/* Whether the three steps between this call's time and the three before lie within
+ * S_STEP_MIN_S..S_STEP_MAX_S, the largest at most 1.5 times the least: playback in
+ * milliseconds read as seconds, not a seek (one jump) or a scrub (uneven ones). */
+static int steps_like_ms(const instance *in)
+{
+    double lo = S_STEP_MAX_S, hi = 0;
+    for (int i = 0; i < 3; i++) {
+        double step = in->last_ts[i] - in->last_ts[i + 1];
+        if (in->last_ts[i + 1] < 0 || !(step >= S_STEP_MIN_S && step <= S_STEP_MAX_S))
+            return 0;
+        lo = step < lo ? step : lo;
+        hi = step > hi ? step : hi;
+    }
+    return hi <= 1.5 * lo;
+}
+
+/* The time unit that does not fit the host, said once an instance; the frame is rendered as
+ * read. Time unit ms in a host that passes seconds (MLT, GStreamer): its frames, 1/30 s
+ * apart, are read 1/30 ms apart, so the water barely moves, and no time is out of range to
+ * be refused: a step forward between this call's time and the one before under
+ * MS_STEP_MIN_S says so. Time unit s in a host that passes milliseconds (FFmpeg): frames
+ * 1/30 s apart are read 33 s apart, and over a long scene the water races through it until
+ * a time is past its end: three even steps of S_STEP_MIN_S or more say so. */
 static void warn_unit(instance *in)
 {
     double step = in->last_ts[0] - in->last_ts[1];
     char msg[400];
-    if (in->warned_unit || strcmp(in->param[P_UNIT], "ms") || in->last_ts[1] < 0 ||
-        !(step > 0 && step < MS_STEP_MIN_S))
+    if (in->warned_unit || in->last_ts[1] < 0)
+        return;
+    if (!strcmp(in->param[P_UNIT], "ms") && step > 0 && step < MS_STEP_MIN_S)
+        snprintf(msg, sizeof msg,
+                 "time unit ms, but the host's times step by %.6g ms, over 2000 frames a second: "
+                 "the water barely moves; a host that passes seconds (MLT, GStreamer) needs time "
+                 "unit s",
+                 step * 1000);
+    else if (!strcmp(in->param[P_UNIT], "s") && steps_like_ms(in))
+        snprintf(msg, sizeof msg,
+                 "time unit s, but the host's times step by %.6g s, a frame every 5 seconds or "
+                 "more: the water races through the scene; a host that passes milliseconds "
+                 "(FFmpeg's frei0r filter) needs time unit ms (frei0r=rockpool:SCENE|ms)",
+                 step);
+    else
         return;
     in->warned_unit = 1;
-    snprintf(msg, sizeof msg,
-             "time unit ms, but the host's times step by %.6g ms, over 2000 frames a second: "
-             "the water barely moves; a host that passes seconds (MLT, GStreamer) needs time "
-             "unit s",
-             step * 1000);
     say(in, msg);
 }
 

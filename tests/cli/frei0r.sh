@@ -1000,3 +1000,22 @@ if [ $san = 0 ]; then
     check "a string changed 300000 times: the instance grows by under 2 MiB" \
         awk '/^churn:/ { exit !($4 < 2048) }' churn.out
 fi
+
+# Time unit s (the default) in FFmpeg, which passes milliseconds: frames 1/30 s apart are
+# read 33 s apart, and over a long scene the water raced through it with nothing said until
+# a time passed its end. Three even steps of 5 s or more say so once, naming time unit ms;
+# with |ms nothing is said. A seek forward in an editor is one step, not three even ones.
+if [ $san = 0 ]; then
+    printf 'size 64x48\nfps 30\nduration 1000s\nat 0s..1000s rain rate 8/s radius 3 height 2000\n' \
+        >long.scene
+    ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=30 -frames:v 10 -y long_in.mkv
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -nostdin -v error -i long_in.mkv \
+        -vf "frei0r=rockpool:$PWD/long.scene" -f null - >long_s.log 2>&1
+    check "ffmpeg, time unit s over a 1000 s scene: said once, the step and time unit ms named" \
+        test "$(grep -c "time unit s, but the host's times step by 33 s.*needs time unit ms" long_s.log)" = 1
+    check "ffmpeg, time unit s over a 1000 s scene: nothing else said" \
+        test "$(grep -c . long_s.log)" = 1
+    FREI0R_PATH=$BUILD_DIR/frei0r ffmpeg -nostdin -v error -i long_in.mkv \
+        -vf "frei0r=rockpool:$PWD/long.scene|ms" -f null - >long_ms.log 2>&1
+    check "ffmpeg, time unit ms over a 1000 s scene: nothing said" test ! -s long_ms.log
+fi
