@@ -87,3 +87,46 @@ check "-c rawvideo -o x.mov: ffmpeg decodes the frames rockpool hashes, byte for
 refused_unchanged "-c rawvideo --pix-fmt yuv420p -o x.mov: refused" \
     "the mov container cannot hold rawvideo as yuv420p" a.scene -n 1 -c rawvideo --pix-fmt yuv420p \
     -o o/x.mov
+# Encoders FFmpeg opens with a bit rate and then ignores it (the same bytes at any -b):
+# refused, the option named as typed, by --check, a render and --job-id alike (prores_ks
+# gave identical files at -b 1M and -b 100M). First, that FFmpeg itself ignores it here.
+encoders=$(ffmpeg -hide_banner -encoders 2>/dev/null)
+packets() { # packets ENCODER RATE: the md5 of the packets ffmpeg encodes from testsrc2
+    ffmpeg -v error -f lavfi -i testsrc2=s=320x240:d=2 -c:v "$1" -b:v "$2" -f framemd5 - |
+        grep -v '^#' | md5sum
+}
+for c in prores_ks cinepak svq1; do
+    grep -qE "^ V[^ ]* +$c " <<<"$encoders" || continue
+    ext=mkv
+    [ $c = prores_ks ] && ext=mov
+    check "ffmpeg -c:v $c: -b:v 50k and 20M encode the same packets" \
+        test "$(packets $c 50k)" = "$(packets $c 20M)"
+    for b in "-b 1M" "-b:v 100M" "--bitrate 4M"; do
+        for extra in "" --check --job-id; do
+            refused_unchanged "-c $c $b $extra" \
+                "encoder $c takes no bit rate ($b): it sets its own rate, and takes no --crf" \
+                a.scene -n 2 -c $c $b $extra -o o/x.$ext
+        done
+    done
+    refused_unchanged "-c $c --crf 18" \
+        "encoder $c has no constant rate factor (--crf 18): it sets its own rate, and takes no bit rate either" \
+        a.scene -n 2 -c $c --crf 18 -o o/x.$ext
+    check "-c $c --crf 18: -b is not offered" sh -c "! grep -q 'use -b' '$WORK/err'"
+done
+# GIF and WebP keep their own quality: the refusal names the option as typed (it said '-b'
+# for -b:v 1M, '--crf' for -crf 20)
+for a in "-b:v 1M -o o/x.gif|encoder gif takes no bit rate (-b:v 1M): GIF is lossless over its palette" \
+    "-crf 20 -o o/x.gif|encoder gif has no constant rate factor (-crf 20): GIF is lossless" \
+    "--bitrate 2.5M -o o/x.webp|encoder libwebp_anim takes no bit rate (--bitrate 2.5M)" \
+    "-crf 30 -o o/x.webp|encoder libwebp_anim has no constant rate factor (-crf 30)"; do
+    set -- ${a%%|*}
+    for extra in "" --job-id; do
+        refused_unchanged "${a%%|*} $extra" "${a#*|}" a.scene -n 2 "$@" $extra
+    done
+done
+# --job-id refuses what the render refuses (a lossless encoder's -b printed an identity)
+refused_unchanged "-c ffv1 -b 4M --job-id" "encoder ffv1 is lossless: it takes no bit rate (-b 4M)" \
+    a.scene -n 2 -c ffv1 -b 4M --job-id -o o/x.mkv
+expect_status "-c mpeg4 -b 300k --job-id (a bit rate mpeg4 takes): exit 0" 0 "$R" a.scene -q \
+    -n 2 -c mpeg4 -b 300k --job-id -o o/x.mkv
+check "... o/ is empty" test -z "$(ls -A o)"
