@@ -393,6 +393,36 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
     return RP_OK;
 }
 
+/* FFV1 (FFmpeg 5.1) cuts a frame into slices at least one chroma column wide, and with no
+ * slice count asked for, into at least 2 across once the frame has two chroma rows: a
+ * frame one chroma column wide (2 pixels in 4:2:0) had none that fit, and FFmpeg's refusal
+ * named its -slices option. Asked for one slice, it takes one up to 352x288 (past that it
+ * wants 2 rows of slices, and then 2 across). 1: ask for one slice; 0: as FFmpeg picks. */
+static int ffv1_one_slice(const AVCodec *codec, enum AVPixelFormat fmt, int w, int h)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+    return !strcmp(codec->name, "ffv1") && d && AV_CEIL_RSHIFT(w, d->log2_chroma_w) == 1 &&
+           AV_CEIL_RSHIFT(h, d->log2_chroma_h) > 1;
+}
+
+/* What ffv1_one_slice cannot help: a frame one chroma column wide past 288 rows. */
+static int check_ffv1_size(const AVCodec *codec, enum AVPixelFormat fmt, const char *pix_name,
+                           int w, int h, rp_error *err)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+    const int alpha = (d->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
+
+    if (!ffv1_one_slice(codec, fmt, w, h) || h <= 288)
+        return RP_OK;
+    return rp_error_set(
+        err, RP_ERR_INVALID, 1,
+        "encoder ffv1 cannot encode %dx%d %s: a frame %d wide is one slice, which FFV1 takes up "
+        "to 288 high; use %s %dx288, a width of %d or more, or %s",
+        w, h, pix_name, w, rp_name("-s", "size"), w, (1 << d->log2_chroma_w) + 2,
+        alpha ? rp_name("--pix-fmt yuva444p", "rp_run.out.pix_fmt yuva444p")
+              : rp_name("--pix-fmt yuv444p", "rp_run.out.pix_fmt yuv444p"));
+}
+
 static int check_rate(const AVCodec *codec, const rp_output_spec *opts, rp_error *err);
 
 /* The choice for validation and for open (see encode.h): the encoder, the name of its
@@ -415,6 +445,9 @@ int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
             return ret;
     }
     ret = pick_pix_fmt(opts, codec, &fmt, err);
+    if (ret)
+        return ret;
+    ret = check_ffv1_size(codec, fmt, av_get_pix_fmt_name(fmt), opts->width, opts->height, err);
     if (ret)
         return ret;
     ret = check_rate(codec, opts, err);
@@ -698,6 +731,8 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
          * silently into other pixels. The same frames; the slices are fixed by the size,
          * not the thread count. */
         enc->level = 3;
+        if (ffv1_one_slice(codec, fmt, opts->width, opts->height))
+            enc->slices = 1;
         if (av_opt_set_int(enc->priv_data, "slicecrc", 1, 0) < 0) {
             return rp_error_set(err, RP_ERR_UNSUPPORTED, 0, "encoder %s rejects slicecrc",
                                 codec->name);

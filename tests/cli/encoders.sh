@@ -91,6 +91,27 @@ if have libx264; then
         --crf 51 --encoder-preset ultrafast -o x.mp4
 fi
 
+# FFV1 one chroma column wide (2 pixels in 4:2:0): FFmpeg found no slice layout and said to
+# use -slices, an option rockpool does not have. Up to 288 rows it is one slice, losslessly
+# what the Y4M of the same frames holds (ffmpeg decodes both, checking the slices' CRCs);
+# past that, rockpool's own refusal, nothing created.
+expect_status "ffv1 2x100: renders" 0 "$ROCKPOOL" "$scene" -q -s 2x100 -n 3 -c ffv1 -o n.mkv
+check "ffv1 2x100: an FFV1 2x100 video (ffprobe)" test "$(ffprobe -v error -select_streams v:0 \
+    -show_entries stream=codec_name,width,height -of csv=p=0 n.mkv)" = "ffv1,2,100"
+"$ROCKPOOL" "$scene" -q -s 2x100 -n 3 -o n.y4m
+frames() { ffmpeg -v error -err_detect crccheck -i "$1" -f framemd5 - | grep -v '^#' |
+    awk -F', *' '{print $6}'; }
+check "ffv1 2x100: decodes to the Y4M's 3 frames" test "$(frames n.mkv | wc -l)" = 3 -a \
+    "$(frames n.mkv)" = "$(frames n.y4m)"
+for c in "" --check; do
+    refused "ffv1 2x290 $c" "encoder ffv1 cannot encode 2x290 yuv420p: a frame 2 wide is one \
+slice, which FFV1 takes up to 288 high; use -s 2x288, a width of 4 or more, or --pix-fmt yuv444p" \
+        -s 2x290 -c ffv1 $c -o o.mkv
+    check "ffv1 2x290 $c: FFmpeg's -slices not named" sh -c "! grep -q slices '$WORK/err'"
+done
+expect_status "ffv1 2x1000 --pix-fmt yuv444p: renders" 0 "$ROCKPOOL" "$scene" -q -s 2x1000 -n 2 \
+    -c ffv1 --pix-fmt yuv444p -o w.mkv
+
 # -q: nothing on stderr, also from encoders with loggers of their own; without -q no banner.
 for enc in libx265:mp4 libsvtav1:mkv libaom-av1:mkv libvpx-vp9:webm libx264:mp4; do
     name=${enc%%:*} ext=${enc##*:}
