@@ -298,8 +298,10 @@ typedef struct rp_output_settings {
     enum rp_format format;   /* RP_FORMAT_NONE: the run has no output */
     char codec[64];          /* the video encoder ("libx264"); "" for PNG, Y4M, frame hashes */
     char pix_fmt[32];        /* the encoder's pixel format ("yuv420p"), or Y4M's; "" otherwise */
-    char encoder_preset[64]; /* as given, else the encoder's own default where it is known
-                              * ("medium" for libx264 and libx265); "" otherwise */
+    char encoder_preset[64]; /* as given (a number preset as its value: libsvtav1's "04"
+                              * is "4", libwebp's "photo" "2"), else the encoder's own
+                              * default where it is known ("medium" for libx264 and
+                              * libx265, "-1" for libsvtav1); "" otherwise */
     int crf;                 /* the constant rate factor the encoder is given, or -1 */
     int qscale;              /* the fixed quantiser of an encoder without one (mpeg4), or 0 */
     int64_t bitrate;         /* the target bit rate in bits/s, or 0 */

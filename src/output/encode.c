@@ -95,19 +95,71 @@ static int supports_pix_fmt(const AVCodec *codec, enum AVPixelFormat fmt)
     return 0;
 }
 
+/* The encoder's "preset" option, or NULL. */
+static const AVOption *preset_option(const AVCodec *codec)
+{
+    return codec->priv_class
+               ? av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)
+               : NULL;
+}
+
+/* Whether the preset is a number to the encoder (libsvtav1's -1 to 13; libwebp's -1 to 5,
+ * named none, default, picture, photo, ...), not a name. */
+static int preset_is_number(const AVOption *o)
+{
+    return o && (o->type == AV_OPT_TYPE_INT || o->type == AV_OPT_TYPE_INT64);
+}
+
+/* A number preset as the encoder reads it: one of its named values ("photo" is libwebp's
+ * 2), or decimal digits with an optional sign ("4", "04" and "+4" are 4), within the
+ * option's range. FFmpeg would also evaluate "2*2" and round "4.5" to 4; rockpool takes
+ * the whole number written, so that --job-id compares the value the encoder gets.
+ * codec: whose option o is. 0 and *n, or -1. */
+static int preset_number(const AVCodec *codec, const AVOption *o, const char *text, long long *n)
+{
+    const char *p = text + (text[0] == '+' || text[0] == '-');
+    const AVOption *c = NULL;
+    char *end;
+
+    while (o->unit && (c = av_opt_next(&codec->priv_class, c)))
+        if (c->type == AV_OPT_TYPE_CONST && c->unit && !strcmp(c->unit, o->unit) &&
+            !strcmp(c->name, text)) {
+            *n = c->default_val.i64;
+            return 0;
+        }
+    if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 12)
+        return -1;
+    *n = strtoll(text, &end, 10);
+    return *n < o->min || *n > o->max ? -1 : 0;
+}
+
 /* x264 prints its own message to stderr on an unknown preset, so rockpool checks the name
- * first (x264's x264_preset_names, unchanged since 2010). Encoders without a "preset"
- * option refuse one. */
+ * first (x264's x264_preset_names, unchanged since 2010); a number preset is checked as
+ * preset_number reads it. Encoders without a "preset" option refuse one. */
 static int check_preset(const AVCodec *codec, const char *preset, rp_error *err)
 {
     static const char x264_presets[] =
         ",ultrafast,superfast,veryfast,faster,fast,medium,slow,slower,veryslow,placebo,";
+    const AVOption *o = preset_option(codec);
     char key[64];
+    long long n;
 
-    if (!codec->priv_class ||
-        !av_opt_find((void *)&codec->priv_class, "preset", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ)) {
+    if (!o) {
         return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s has no presets (got %s %s)",
                             codec->name, PRESET, preset);
+    }
+    if (preset_is_number(o) && preset_number(codec, o, preset, &n)) {
+        char names[256] = "";
+        size_t len = 0;
+        for (const AVOption *c = NULL; o->unit && (c = av_opt_next(&codec->priv_class, c));)
+            if (c->type == AV_OPT_TYPE_CONST && c->unit && !strcmp(c->unit, o->unit) &&
+                len < sizeof names)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                        len ? ", " : ", or their names: ", c->name);
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "encoder %s rejects %s %s (its presets are the whole numbers %.0f "
+                            "to %.0f%s)",
+                            codec->name, PRESET, preset, o->min, o->max, names);
     }
     snprintf(key, sizeof(key), ",%s,", preset);
     if (!strncmp(codec->name, "libx264", 7) &&
@@ -631,18 +683,23 @@ static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_
 }
 
 /* The preset an encoder runs when none is given: FFmpeg's default for its "preset" option
- * (libx264's "medium"), or the encoder's own where FFmpeg leaves it unset (x265's
- * x265_param_default is its medium preset); "" where neither is known. */
-static const char *default_preset(const AVCodec *codec)
+ * (libx264's "medium", libsvtav1's -1), or the encoder's own where FFmpeg leaves it unset
+ * (x265's x265_param_default is its medium preset); "" where neither is known. */
+static void preset_text(const AVCodec *codec, const char *given, char *buf, size_t len)
 {
-    const AVOption *o = codec->priv_class ? av_opt_find((void *)&codec->priv_class, "preset", NULL,
-                                                        0, AV_OPT_SEARCH_FAKE_OBJ)
-                                          : NULL;
-    if (o && o->type == AV_OPT_TYPE_STRING && o->default_val.str)
-        return o->default_val.str;
-    if (!strcmp(codec->name, "libx265"))
-        return "medium";
-    return "";
+    const AVOption *o = preset_option(codec);
+    long long n;
+
+    if (preset_is_number(o)) {
+        if (!given || preset_number(codec, o, given, &n))
+            n = o->default_val.i64;
+        snprintf(buf, len, "%lld", n);
+    } else if (given)
+        snprintf(buf, len, "%s", given);
+    else if (o && o->type == AV_OPT_TYPE_STRING && o->default_val.str)
+        snprintf(buf, len, "%s", o->default_val.str);
+    else
+        snprintf(buf, len, "%s", !strcmp(codec->name, "libx265") ? "medium" : "");
 }
 
 void rp_encoder_settings(const rp_encoder_choice *choice, const rp_output_spec *opts,
@@ -652,8 +709,7 @@ void rp_encoder_settings(const rp_encoder_choice *choice, const rp_output_spec *
 
     snprintf(st->codec, sizeof st->codec, "%s", codec->name);
     snprintf(st->pix_fmt, sizeof st->pix_fmt, "%s", av_get_pix_fmt_name(choice->pix_fmt));
-    snprintf(st->encoder_preset, sizeof st->encoder_preset, "%s",
-             opts->encoder_preset ? opts->encoder_preset : default_preset(codec));
+    preset_text(codec, opts->encoder_preset, st->encoder_preset, sizeof st->encoder_preset);
     /* set_rate_control's choice, its refusals aside */
     rate_choice rc = choose_rate(codec, opts);
     st->crf = rc.crf;
@@ -739,7 +795,13 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
         }
     }
     if (opts->encoder_preset) {
-        ret = av_opt_set(enc, "preset", opts->encoder_preset, AV_OPT_SEARCH_CHILDREN);
+        const char *preset = opts->encoder_preset;
+        char number[32]; /* a number preset as check_preset read it ("04" is 4) */
+        if (preset_is_number(preset_option(codec))) {
+            preset_text(codec, preset, number, sizeof number);
+            preset = number;
+        }
+        ret = av_opt_set(enc, "preset", preset, AV_OPT_SEARCH_CHILDREN);
         if (ret < 0) {
             return rp_error_set(err, RP_ERR_INVALID, 1, "encoder %s rejects %s %s", codec->name,
                                 PRESET, opts->encoder_preset);

@@ -76,6 +76,46 @@ if have libsvtav1; then
     refused "word preset for libsvtav1" "encoder libsvtav1 rejects --encoder-preset fast" \
         -c libsvtav1 --encoder-preset fast -o o.mkv
 fi
+# A preset that is a number to its encoder (libsvtav1's -1 to 13, libwebp's -1 to 5 or its
+# names) is compared by --job-id as the encoder reads it: 4, 04 and +4 made three options
+# digests for one file. What the encoder would round or evaluate (4.5, 2*2) or refuse (14)
+# is refused, by --job-id as by the render, nothing created.
+digest() { "$ROCKPOOL" "$scene" -q -s 64x64 -n 2 "$@" --job-id | sed -n 's/^options: *//p'; }
+numbered() { # numbered ENCODER EXT SAME... -- OTHER: one digest and one file for SAME
+    local c=$1 ext=$2 first="" name=$3 d f=0
+    shift 2
+    while [ "$1" != -- ]; do
+        d=$(digest -c "$c" --encoder-preset "$1" -o "p_$f.$ext")
+        "$ROCKPOOL" "$scene" -q -s 64x64 -n 2 -c "$c" --encoder-preset "$1" -o "p_$f.$ext"
+        if [ -z "$first" ]; then first=$d; else
+            check "$c --encoder-preset $1: the options digest of $name" test "$d" = "$first"
+            check "$c --encoder-preset $1: the same file (cmp)" cmp -s p_0.$ext p_$f.$ext
+        fi
+        f=$((f + 1))
+        shift
+    done
+    check "$c --encoder-preset $2: another digest" test "$(digest -c "$c" --encoder-preset "$2" \
+        -o p.$ext)" != "$first" -a -n "$first"
+    rm -f p_*."$ext"
+}
+if have libsvtav1; then
+    numbered libsvtav1 mkv 8 08 +8 -- 9
+    check "libsvtav1 without --encoder-preset: the digest of its default, -1" \
+        test "$(digest -c libsvtav1 -o p.mkv)" = "$(digest -c libsvtav1 --encoder-preset -1 -o p.mkv)"
+    for p in 14 -2 4.5 2*2 0x4 " 4"; do
+        for c in "" --job-id; do
+            refused "libsvtav1 --encoder-preset '$p' $c" \
+                "encoder libsvtav1 rejects --encoder-preset $p (its presets are the whole numbers -1 to 13)" \
+                -s 64x64 -c libsvtav1 --encoder-preset "$p" $c -o o.mkv
+        done
+    done
+fi
+if have libwebp_anim; then
+    numbered libwebp_anim webp photo 2 02 -- 3
+    refused "libwebp_anim --encoder-preset 6" "encoder libwebp_anim rejects --encoder-preset 6 (its presets \
+are the whole numbers -1 to 5, or their names: none, default, picture, photo, drawing, icon, text)" \
+        -c libwebp_anim --encoder-preset 6 --job-id -o o.webp
+fi
 # With -y an existing file is left as it was.
 echo keep >kept.mp4
 expect_status "refused with -y: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -y -c mpeg4 --crf 20 \
