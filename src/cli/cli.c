@@ -1088,13 +1088,15 @@ static int take_option(rp_cli *cli, int o, int argc, char **argv, rp_error *err)
      * what was meant ("did you mean --size?"), not a bad frame rate; so is a word of
      * letters after an option whose values are not names ('-tune', '-vsync', '-fflags',
      * FFmpeg's: not "-t: 'une' is not a time"), and a word read as short options and the
-     * last one's value ('-qscale:v' as -q -s 'cale:v': not a bad size). */
+     * last one's value of letters ('-qscale:v' as -q -s 'cale:v': not a bad size). A
+     * value of digits after a cluster is the value's own error ('-qs64x4x': '64x4x' is
+     * not a size, as with '-q -s64x4x'), as '-qs64x48' is a size. */
     const char *word = argv[optind - 1];
     if (r > 0 && optarg && word[0] == '-' && word[1] != '-' &&
         ((optarg == word + 2 &&
           (nearest_option(word + 1) ||
            (word[3] && isalpha((unsigned char)optarg[0]) && !strchr("ioc", word[1])))) ||
-         (optarg > word + 2 && optarg <= word + strlen(word))))
+         (optarg > word + 2 && optarg <= word + strlen(word) && isalpha((unsigned char)optarg[0]))))
         return unknown_word(word, err);
     if (r >= 0)
         return r;

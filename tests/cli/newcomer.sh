@@ -130,6 +130,20 @@ stderr_has "... named whole" "error: unknown option '-sn' (rockpool writes no su
 expect_status "-vn: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 -vn -o fw.mp4
 stderr_has "... named whole" "error: unknown option '-vn' (rockpool writes video: see rockpool --help)"
 check "... nothing written" test ! -e fw.mp4
+# ... but a cluster of rockpool's own whose last value is digits is that value's error, as
+# with the option alone ('-qs64x4x' was "unknown option '-qs64x4x'", while -qs64x48 works)
+for a in "-qs64x4x|--size: '64x4x' is not WIDTHxHEIGHT" "-qn5x|--frames: '5x' is not a whole number" \
+    "-qr30x|--fps: '30x' is not a frame rate"; do
+    expect_status "${a%%|*}: exit 2" 2 "$ROCKPOOL" "$TOP/examples/rain.scene" -n 2 "${a%%|*}" \
+        -o fw.mp4
+    stderr_has "... the value's own error" "error: ${a#*|}"
+    check "... nothing written" test ! -e fw.mp4
+done
+expect_status "-qs64x48 (a cluster and its size): still read" 0 "$ROCKPOOL" \
+    "$TOP/examples/rain.scene" -n 2 -qs64x48 -o fw.mp4
+check "... 64x48 (ffprobe)" test "$(ffprobe -v error -select_streams v:0 -show_entries \
+    stream=width,height -of csv=p=0 fw.mp4)" = 64,48
+rm -f fw.mp4
 expect_status "-qyn 2 (a cluster of rockpool's own): still read" 0 "$ROCKPOOL" \
     "$TOP/examples/rain.scene" -qyn 2 -o fw.mp4
 check "... 2 frames (ffprobe)" test "$(probe fw.mp4 nb_read_frames)" = 2
