@@ -188,6 +188,23 @@ static void warn_cb(void *ctx, const char *msg)
         fprintf(stderr, "rockpool: warning: %s\n", text);
 }
 
+/* SCENE '-' without -o writes the default file (rockpool.mkv for -f mkv), not standard
+ * output: ffmpeg's '-f mkv -' is '-o -' here. When standard output is not a terminal (so
+ * maybe a pipe waiting for the video), a warning line says where the video goes. */
+static void note_default_output(const rp_cli *cli)
+{
+    const char *path = cli->run.out.path;
+    if (cli->scene_path && !strcmp(cli->scene_path, "-") && !cli->output_given && path &&
+        strcmp(path, "-") && !isatty(STDOUT_FILENO)) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "writing %.80s: SCENE '-' is the scene, read from standard input, not the "
+                 "output (to write to standard output, give -o -)",
+                 path);
+        warn_cb((void *)cli, msg);
+    }
+}
+
 /* A scene file without a statement (empty, blank lines and comments only) renders still
  * water for the default length: most likely the wrong file, so say so. A UTF-8 BOM at the
  * start is no statement. (A checkpoint must come from the same scene: its water is still
@@ -692,6 +709,7 @@ int main(int argc, char **argv)
     } else if (tag_chunk(&cli, scene, &session, &sum, &err)) {
         status = fail(&err);
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
+        note_default_output(&cli);
         start_watchdog();
         catch_crashes();
         files_may_exist = 1;

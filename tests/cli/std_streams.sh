@@ -131,3 +131,29 @@ check "... the scene typed is rendered: rockpool.mkv, 1 frame (ffprobe)" \
 echo 'at 0s drop 50% 50% radius 3 height 300' | "$R" -s 64x48 -n 1 -f mkv -y - 2>pipe.txt
 check "... from a pipe: no such line" sh -c "! grep -q 'a terminal' pipe.txt"
 cd .. || exit 1
+# SCENE '-' without -o writes the default file, not standard output (ffmpeg's '-f mkv -'
+# is -o - here): with standard output not a terminal, a warning line says where the video
+# goes and what writes to standard output; not under -q, nor with -o, nor for --check.
+rm -f rockpool.mkv
+"$R" -f mkv - <s.scene >piped.out 2>"$WORK/err"
+check "SCENE - -f mkv, stdout a pipe: exit 0, rockpool.mkv written (ffprobe: 3 frames)" \
+    test "$(probe rockpool.mkv nb_read_frames)" = 3
+check "... nothing on stdout" test ! -s piped.out
+stderr_has "... a warning says where the video goes" \
+    "rockpool: warning: writing rockpool.mkv: SCENE '-' is the scene, read from standard input, not the output (to write to standard output, give -o -)"
+rm -f rockpool.mkv
+"$R" -q -f mkv - <s.scene >piped.out 2>"$WORK/err"
+check "... with -q: no warning" test ! -s "$WORK/err"
+"$R" -f mkv -o - - <s.scene >piped.mkv 2>"$WORK/err"
+check "... -o -: the video on stdout (ffprobe: 3 frames), no warning" test \
+    "$(probe piped.mkv nb_read_frames)" = 3 -a -z "$(grep warning "$WORK/err")"
+"$R" -f mkv -o own.mkv - <s.scene >piped.out 2>"$WORK/err"
+check "... -o own.mkv: no warning" test -z "$(grep warning "$WORK/err")"
+"$R" -f mkv - --check <s.scene >piped.out 2>"$WORK/err"
+check "... --check: no warning" test -z "$(grep warning "$WORK/err")"
+rm -f rockpool.mkv
+if command -v script >/dev/null; then
+    script -qec "'$R' -f mkv - <s.scene" /dev/null >tty.out 2>&1
+    check "... stdout a terminal: rockpool.mkv written, no warning" \
+        test -s rockpool.mkv -a -z "$(grep warning tty.out)"
+fi
