@@ -119,7 +119,6 @@ static int preset_number(const AVCodec *codec, const AVOption *o, const char *te
 {
     const char *p = text + (text[0] == '+' || text[0] == '-');
     const AVOption *c = NULL;
-    char *end;
 
     while (o->unit && (c = av_opt_next(&codec->priv_class, c)))
         if (c->type == AV_OPT_TYPE_CONST && c->unit && !strcmp(c->unit, o->unit) &&
@@ -129,7 +128,7 @@ static int preset_number(const AVCodec *codec, const AVOption *o, const char *te
         }
     if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 12)
         return -1;
-    *n = strtoll(text, &end, 10);
+    *n = strtoll(text, NULL, 10);
     return *n < o->min || *n > o->max ? -1 : 0;
 }
 
@@ -477,8 +476,8 @@ static int check_ffv1_size(const AVCodec *codec, enum AVPixelFormat fmt, const c
 
 static int check_rate(const AVCodec *codec, const rp_output_spec *opts, rp_error *err);
 
-/* The choice for validation and for open (see encode.h): the encoder, the name of its
- * --encoder-preset, then the pixel format. */
+/* The choice for validation and for open (see encode.h): the encoder, its
+ * --encoder-preset, the pixel format, FFV1's slices at that size, then --crf and -b. */
 int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
                     rp_encoder_choice *choice, char *warning, size_t wlen, rp_error *err)
 {
@@ -552,8 +551,8 @@ static int has_crf(const AVCodec *codec)
            av_opt_find((void *)&codec->priv_class, "crf", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ);
 }
 
-/* The rate control an encoder gets for opts, the refusals aside (set_rate_control makes
- * them): a bit rate (> 0), a CRF (>= 0) where the encoder has a crf option, else a fixed
+/* The rate control an encoder gets for opts, the refusals aside (check_rate makes them):
+ * a bit rate (> 0), a CRF (>= 0) where the encoder has a crf option, else a fixed
  * quantiser (> 0), or none of them (GIF and WebP keep their own; opts->crf < 0). */
 typedef struct rate_choice {
     int64_t bitrate;

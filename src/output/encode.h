@@ -33,10 +33,11 @@ typedef struct rp_encoder {
 /** Choose the encoder and pixel format for opts in the container ofmt: -c NAME, which ofmt
  * must be able to hold, else the first installed of the container's defaults; --pix-fmt,
  * else the encoder's alpha format with --alpha, else yuv420p (pal8 for GIF). The frame
- * size is checked against the pixel format's chroma subsampling. A fallback from the
- * container's preferred encoder is described in warning (when given; empty otherwise).
- * RP_ERR_INVALID for a bad -c, --encoder-preset, --pix-fmt or size, RP_ERR_UNSUPPORTED
- * when no default encoder is installed. */
+ * size is checked against the pixel format's chroma subsampling (and FFV1's slices), and
+ * --crf and -b against what the encoder takes. A fallback from the container's preferred
+ * encoder is described in warning (when given; empty otherwise). RP_ERR_INVALID for a bad
+ * -c, --encoder-preset, --pix-fmt, size, --crf or -b, RP_ERR_UNSUPPORTED when no default
+ * encoder is installed. */
 int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
                     rp_encoder_choice *choice, char *warning, size_t wlen, rp_error *err);
 
