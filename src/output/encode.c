@@ -901,7 +901,7 @@ static int open_oom(int ret, const char *reason, const AVCodec *codec, rp_error 
 /* The trial open (see encode.h): one thread, so it costs little memory, and quiet, with
  * the encoder's first logged error kept for the message. */
 int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts, int global_header,
-                     rp_error *err)
+                     AVCodecParameters *par, rp_error *err)
 {
     const AVCodec *codec = choice->codec;
     enum AVPixelFormat fmt = choice->pix_fmt;
@@ -929,7 +929,10 @@ int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts
                 opts->encoder_preset ? opts->encoder_preset : "", opts->encoder_preset ? "'" : "",
                 reason[0] ? reason : msg, reason[0] ? " - " : "", reason[0] ? msg : "");
         } else {
-            ret = RP_OK;
+            ret =
+                par && avcodec_parameters_from_context(par, enc) < 0
+                    ? rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory setting up %s", codec->name)
+                    : RP_OK;
             svt_drain(enc, 0);
         }
     }

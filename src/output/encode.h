@@ -62,9 +62,10 @@ double rp_encoder_memory(const rp_encoder_choice *choice, const rp_output_spec *
  * created: an option it lacks (--crf for mpeg4, --encoder-preset for ffv1), a value it
  * refuses, or settings it cannot open with (size, pixel format, rate) are RP_ERR_INVALID
  * with the encoder's reason. global_header: the container wants the codec's header apart
- * (AVFMT_GLOBALHEADER). */
+ * (AVFMT_GLOBALHEADER). par: when not NULL, the stream's parameters as the encoder opened
+ * (its header, for a trial of the muxer's). */
 int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts, int global_header,
-                     rp_error *err);
+                     AVCodecParameters *par, rp_error *err);
 
 /** Configure and open the chosen encoder for opts (which must outlive e), its frame and its
  * converter. RP_ERR_INVALID for what rp_encoder_trial refuses, RP_ERR_ENCODER when it

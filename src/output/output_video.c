@@ -104,6 +104,43 @@ static int global_header(const AVOutputFormat *ofmt)
     return (ofmt->flags & AVFMT_GLOBALHEADER) != 0;
 }
 
+/* Matroska holds what has a Video for Windows tag (pick_encoder), libavformat says so
+ * below normal compliance, but for some encoders (flashsv2, roqvideo, xface, qoi, libjxl,
+ * wrapped_avframe, ...) its muxer refuses the header, once the file exists: the header is
+ * written into memory first, from the stream the trial encoder opened. */
+static int trial_header(const AVOutputFormat *ofmt, const AVCodecParameters *par,
+                        const char *encoder, const rp_output_spec *opts, rp_error *err)
+{
+    AVFormatContext *oc = NULL;
+    AVStream *st;
+    uint8_t *buf = NULL;
+    int ret = avformat_alloc_output_context2(&oc, ofmt, NULL, NULL);
+
+    if (ret >= 0 && (!(st = avformat_new_stream(oc, NULL)) ||
+                     (ret = avcodec_parameters_copy(st->codecpar, par)) < 0 ||
+                     (ret = avio_open_dyn_buf(&oc->pb)) < 0))
+        ret = ret < 0 ? ret : AVERROR(ENOMEM);
+    if (ret >= 0) {
+        st->time_base = (AVRational){opts->fps_den > 0 ? opts->fps_den : 1, opts->fps};
+        oc->flags |= AVFMT_FLAG_BITEXACT;
+        ret = avformat_write_header(oc, NULL);
+        avio_close_dyn_buf(oc->pb, &buf);
+        oc->pb = NULL;
+        av_free(buf);
+        if (ret < 0) {
+            char msg[AV_ERROR_MAX_STRING_SIZE];
+            av_strerror(ret, msg, sizeof msg);
+            ret = rp_error_set(err, RP_ERR_INVALID, 1,
+                               "the mkv container cannot hold %s video (encoder %s): FFmpeg's "
+                               "Matroska muxer refuses it (%s)",
+                               avcodec_get_name(par->codec_id), encoder, msg);
+        }
+    } else
+        ret = rp_averr(err, RP_ERR_NOMEM, "cannot set up a trial header for", "mkv", ret);
+    avformat_free_context(oc);
+    return ret < 0 ? RP_ERR_INVALID : ret;
+}
+
 /* The muxer, the encoder and pixel format, and the encoder's trial open: what open would
  * refuse, found before anything is created. */
 static int video_validate(const rp_output_spec *opts, rp_error *err)
@@ -130,7 +167,17 @@ static int video_validate(const rp_output_spec *opts, rp_error *err)
     }
     rp_output_quiet_ffmpeg();
     ret = pick(opts, &ofmt, &choice, NULL, 0, err);
-    return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), err);
+    if (ret || opts->format != RP_FORMAT_MKV)
+        return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), NULL, err);
+    AVCodecParameters *par = avcodec_parameters_alloc();
+    if (!par)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory setting up %s",
+                            choice.codec->name);
+    ret = rp_encoder_trial(&choice, opts, global_header(ofmt), par, err);
+    if (!ret)
+        ret = trial_header(ofmt, par, choice.codec->name, opts, err);
+    avcodec_parameters_free(&par);
+    return ret;
 }
 
 int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len)

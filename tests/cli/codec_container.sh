@@ -75,6 +75,17 @@ for c in utvideo huffyuv; do
 done
 refused_unchanged "-c utvideo -o x.webm: refused" "the webm container cannot hold" a.scene -n 1 \
     -c utvideo -o o/x.webm
+# ... but not every codec libavformat lists for it: for these FFmpeg's Matroska muxer
+# refused the header once the file existed (exit 1, "cannot write the header of x.mkv:
+# Invalid argument", after --check had passed). Refused before anything is created.
+for c in flashsv2 xface qoi roqvideo wrapped_avframe rv10; do
+    grep -qE "^ V[^ ]* +$c " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)" || continue
+    for extra in "" --check; do
+        refused_unchanged "-c $c -o x.mkv $extra" \
+            "the mkv container cannot hold ${c%video} video (encoder $c): FFmpeg's Matroska muxer refuses it" \
+            a.scene -n 1 -s 64x48 -c $c $extra -o o/x.mkv
+    done
+done
 # Raw video in QuickTime: RGB24, the frames as they are (it was yuv420p, which FFmpeg's mov
 # muxer writes with a warning as a file nothing decodes); a layout it has no tag for is
 # refused
