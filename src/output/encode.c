@@ -373,6 +373,11 @@ static const char *opaque_pix_name(const rp_output_spec *opts, const AVCodec *co
         return "pal8";
     if (codec->id == AV_CODEC_ID_RAWVIDEO && opts->format == RP_FORMAT_MOV)
         return "rgb24";
+    /* JPEG's own full range: FFmpeg's MJPEG and lossless JPEG encoders list yuv420p but
+     * refuse its limited range unless told to write a non-standard file */
+    if ((codec->id == AV_CODEC_ID_MJPEG || codec->id == AV_CODEC_ID_LJPEG) &&
+        supports_pix_fmt(codec, AV_PIX_FMT_YUVJ420P))
+        return "yuvj420p";
     if (!codec->pix_fmts || supports_pix_fmt(codec, AV_PIX_FMT_YUV420P))
         return "yuv420p";
     if (codec->id == AV_CODEC_ID_DNXHD)

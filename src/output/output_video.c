@@ -134,7 +134,8 @@ static int trial_header(const AVOutputFormat *ofmt, const AVCodecParameters *par
                                "the mkv container cannot hold %s video (encoder %s): FFmpeg's "
                                "Matroska muxer refuses it (%s)",
                                avcodec_get_name(par->codec_id), encoder, msg);
-        }
+        } else
+            ret = RP_OK; /* 0, or 1 had the output been initialised apart */
     } else
         ret = rp_averr(err, RP_ERR_NOMEM, "cannot set up a trial header for", "mkv", ret);
     avformat_free_context(oc);

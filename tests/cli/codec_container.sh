@@ -141,3 +141,26 @@ refused_unchanged "-c ffv1 -b 4M --job-id" "encoder ffv1 is lossless: it takes n
 expect_status "-c mpeg4 -b 300k --job-id (a bit rate mpeg4 takes): exit 0" 0 "$R" a.scene -q \
     -n 2 -c mpeg4 -b 300k --job-id -o o/x.mkv
 check "... o/ is empty" test -z "$(ls -A o)"
+# MJPEG and lossless JPEG default to JPEG's full range, yuvj420p: FFmpeg's encoders list
+# yuv420p but refuse its limited range ("Non full-range YUV is non-standard"), so -c mjpeg
+# with no --pix-fmt was refused. The file decodes as close to the PNG of the same frame as
+# ffmpeg's own encoding of that PNG to yuvj420p (q 4, rockpool's quantiser for crf 23), to
+# within 1 dB of PSNR.
+"$R" a.scene -q -n 3 -f png -o o/ref_%02d.png
+psnr() {
+    ffmpeg -nostdin -i "$1" -i o/ref_02.png -filter_complex \
+        "[0:v]select=eq(n\,$2),format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr" -f null - 2>&1 |
+        sed -n 's/.*average:\([0-9.]*\).*/\1/p'
+}
+for c in mjpeg ljpeg; do
+    expect_status "-c $c -o o/$c.mkv with no --pix-fmt: exit 0" 0 "$R" a.scene -q -n 3 -c $c \
+        -o o/$c.mkv
+    check "-c $c: ffprobe reads mjpeg yuvj420p" \
+        test "$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 o/$c.mkv)" = \
+        "mjpeg,yuvj420p"
+    ffmpeg -nostdin -v error -i o/ref_02.png -c:v $c -pix_fmt yuvj420p -q:v 4 o/ff_$c.mkv
+    ours=$(psnr o/$c.mkv 2) theirs=$(psnr o/ff_$c.mkv 0)
+    check "-c $c: frame 2 as close to the PNG as ffmpeg's own $c ($ours against $theirs dB)" \
+        awk -v a="${ours:-0}" -v b="${theirs:-99}" 'BEGIN { exit !(a > 20 && a >= b - 1) }'
+done
+rm -f o/ref_*.png o/mjpeg.mkv o/ljpeg.mkv o/ff_mjpeg.mkv o/ff_ljpeg.mkv
