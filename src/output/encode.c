@@ -830,6 +830,9 @@ static void trial_log_cb(void *avcl, int level, const char *fmt, va_list vl)
         n = strlen(line);
         while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == '.'))
             line[--n] = '\0';
+        for (size_t i = 0; i < n; i++) /* a reason over two lines (h261's sizes) is one */
+            if (line[i] == '\n' || line[i] == '\r')
+                line[i] = ' ';
         if (n)
             snprintf(trial_log, trial_log_len, "%s", line);
         return;

@@ -164,3 +164,7 @@ for c in mjpeg ljpeg; do
         awk -v a="${ours:-0}" -v b="${theirs:-99}" 'BEGIN { exit !(a > 20 && a >= b - 1) }'
 done
 rm -f o/ref_*.png o/mjpeg.mkv o/ljpeg.mkv o/ff_mjpeg.mkv o/ff_ljpeg.mkv
+# An encoder's reason over two lines is said on one: h261's sizes were joined by a '?'
+refused_unchanged "-c h261 at 64x48" \
+    "not valid for the H.261 codec. Valid sizes are 176x144, 352x288" \
+    a.scene -n 2 -s 64x48 -c h261 -o o/h.mkv
