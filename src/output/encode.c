@@ -110,6 +110,15 @@ static int preset_is_number(const AVOption *o)
     return o && (o->type == AV_OPT_TYPE_INT || o->type == AV_OPT_TYPE_INT64);
 }
 
+/* The named value after c (NULL: the first) of a number preset's option o, or NULL. */
+static const AVOption *next_preset_name(const AVCodec *codec, const AVOption *o, const AVOption *c)
+{
+    while (o->unit && (c = av_opt_next(&codec->priv_class, c)))
+        if (c->type == AV_OPT_TYPE_CONST && c->unit && !strcmp(c->unit, o->unit))
+            return c;
+    return NULL;
+}
+
 /* A number preset as the encoder reads it: one of its named values ("photo" is libwebp's
  * 2), or decimal digits with an optional sign ("4", "04" and "+4" are 4), within the
  * option's range. FFmpeg would also evaluate "2*2" and round "4.5" to 4; rockpool takes
@@ -120,9 +129,8 @@ static int preset_number(const AVCodec *codec, const AVOption *o, const char *te
     const char *p = text + (text[0] == '+' || text[0] == '-');
     const AVOption *c = NULL;
 
-    while (o->unit && (c = av_opt_next(&codec->priv_class, c)))
-        if (c->type == AV_OPT_TYPE_CONST && c->unit && !strcmp(c->unit, o->unit) &&
-            !strcmp(c->name, text)) {
+    while ((c = next_preset_name(codec, o, c)))
+        if (!strcmp(c->name, text)) {
             *n = c->default_val.i64;
             return 0;
         }
@@ -150,11 +158,9 @@ static int check_preset(const AVCodec *codec, const char *preset, rp_error *err)
     if (preset_is_number(o) && preset_number(codec, o, preset, &n)) {
         char names[256] = "";
         size_t len = 0;
-        for (const AVOption *c = NULL; o->unit && (c = av_opt_next(&codec->priv_class, c));)
-            if (c->type == AV_OPT_TYPE_CONST && c->unit && !strcmp(c->unit, o->unit) &&
-                len < sizeof names)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
-                                        len ? ", " : ", or their names: ", c->name);
+        for (const AVOption *c = NULL; (c = next_preset_name(codec, o, c)) && len < sizeof names;)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                    len ? ", " : ", or their names: ", c->name);
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "encoder %s rejects %s %s (its presets are the whole numbers %.0f "
                             "to %.0f%s)",
@@ -650,18 +656,17 @@ static int check_rate(const AVCodec *codec, const rp_output_spec *opts, rp_error
     return RP_OK;
 }
 
-/* Rate control (check_rate has refused what does not apply): CRF when the encoder has it,
- * unless a bitrate is given; without a crf option the default (crf 23, not asked for) is a
- * fixed quantiser of about the same quality (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
+/* Rate control, for a choice rp_encoder_pick made (its check_rate has refused what does
+ * not apply): CRF when the encoder has it, unless a bitrate is given; without a crf option
+ * the default (crf 23, not asked for) is a fixed quantiser of about the same quality
+ * (MPEG-4 part 2: qscale ~ crf/6, 23 -> 4). */
 static int set_rate_control(AVCodecContext *enc, const AVCodec *codec, const rp_output_spec *opts,
                             rp_error *err)
 {
     char value[32];
-    int ret = check_rate(codec, opts, err);
+    int ret;
     rate_choice rc = choose_rate(codec, opts);
 
-    if (ret)
-        return ret;
     if (rc.bitrate > 0) {
         enc->bit_rate = rc.bitrate;
         return RP_OK;
