@@ -570,13 +570,29 @@ typedef struct rate_choice {
     int crf, qscale;
 } rate_choice;
 
+/* vc2 rates by bit rate alone: given none (0) it refuses every frame, so without -b it
+ * keeps FFmpeg's default for it (600 Mb/s in FFmpeg 5.1, as the ffmpeg program gives). */
+static int needs_bitrate(const AVCodec *codec)
+{
+    return !strcmp(codec->name, "vc2");
+}
+
+/* The bit rate FFmpeg gives an encoder's context by default (its own defaults, else 0). */
+static int64_t own_bitrate(const AVCodec *codec)
+{
+    AVCodecContext *c = avcodec_alloc_context3(codec);
+    int64_t b = c ? c->bit_rate : 0;
+    avcodec_free_context(&c);
+    return b;
+}
+
 static rate_choice choose_rate(const AVCodec *codec, const rp_output_spec *opts)
 {
     rate_choice r = {0, -1, 0};
     if (keeps_own_quality(codec))
         return r;
-    if (opts->bitrate > 0) {
-        r.bitrate = opts->bitrate;
+    if (opts->bitrate > 0 || needs_bitrate(codec)) {
+        r.bitrate = opts->bitrate > 0 ? opts->bitrate : own_bitrate(codec);
         return r;
     }
     if (opts->crf < 0)
@@ -892,6 +908,46 @@ static int open_logged(AVCodecContext *enc, const AVCodec *codec, char *reason, 
     return ret;
 }
 
+/* vc2's trial frame: one blank frame and the end of the stream, with its first logged error
+ * kept in reason. vc2 refuses a bit rate too low for the frame's slices only there (EINVAL,
+ * nothing logged; 2M at 1920x1080 and 30 fps, 20k at 64x48). Its frames stand alone, so
+ * the first is as good a test as any. Other encoders refuse what they refuse at open; a
+ * frame of each would cost seconds at 4K for some (jpeg2000). Returns 0 or the error. */
+static int trial_frame(AVCodecContext *enc, char *reason, size_t len)
+{
+    if (!needs_bitrate(enc->codec))
+        return 0;
+    AVFrame *f = av_frame_alloc();
+    AVPacket *pkt = av_packet_alloc();
+    int ret = f && pkt ? 0 : AVERROR(ENOMEM);
+    if (ret == 0) {
+        f->format = enc->pix_fmt;
+        f->width = enc->width;
+        f->height = enc->height;
+        ret = av_frame_get_buffer(f, 0);
+    }
+    if (ret == 0) {
+        for (int i = 0; i < AV_NUM_DATA_POINTERS && f->buf[i]; i++)
+            memset(f->buf[i]->data, 0, f->buf[i]->size);
+        f->pts = 0;
+        reason[0] = '\0';
+        trial_log = reason;
+        trial_log_len = len;
+        av_log_set_callback(trial_log_cb);
+        ret = avcodec_send_frame(enc, f);
+        if (ret >= 0)
+            ret = avcodec_send_frame(enc, NULL);
+        while (ret >= 0 && (ret = avcodec_receive_packet(enc, pkt)) >= 0)
+            av_packet_unref(pkt);
+        av_log_set_callback(av_log_default_callback);
+        trial_log = NULL;
+        ret = ret == AVERROR_EOF ? 0 : ret;
+    }
+    av_frame_free(&f);
+    av_packet_free(&pkt);
+    return ret;
+}
+
 /* Whether an encoder that failed to open ran out of memory: ENOMEM, EAGAIN (its threads
  * could not start), or a logged reason that says so ("malloc of size N failed", "Memory
  * allocation error"); then err says so, and the status is RP_ERR_NOMEM (a runtime
@@ -929,8 +985,21 @@ int rp_encoder_trial(const rp_encoder_choice *choice, const rp_output_spec *opts
     if (ret == RP_OK) {
         enc->thread_count = 1;
         ret = open_logged(enc, codec, reason, sizeof reason);
+        int framed = 0; /* the error is the trial frame's, not the open's */
+        if (ret >= 0 && (ret = trial_frame(enc, reason, sizeof reason)) < 0)
+            framed = 1;
         if (ret < 0 && open_oom(ret, reason, codec, err)) {
             ret = RP_ERR_NOMEM;
+        } else if (ret < 0 && framed && opts->bitrate > 0) {
+            char msg[AV_ERROR_MAX_STRING_SIZE];
+
+            av_strerror(ret, msg, sizeof msg);
+            ret = rp_error_set(err, RP_ERR_INVALID, 1,
+                               "encoder %s refuses to encode a %dx%d frame at %s %" PRId64
+                               ": %s%s%s (is the bit rate too low for the frame?)",
+                               codec->name, opts->width, opts->height, BITRATE, opts->bitrate,
+                               reason[0] ? reason : msg, reason[0] ? " - " : "",
+                               reason[0] ? msg : "");
         } else if (ret < 0) {
             char msg[AV_ERROR_MAX_STRING_SIZE];
 

@@ -93,8 +93,9 @@ int rp_output_even_sides(const rp_output_spec *opts, char *what, size_t len);
 
 /** The settings opts resolve to (rockpool.h's rp_output_settings): for a video, the
  * encoder and what it is told (rp_video_settings); for Y4M, its layout; for framehash, the
- * algorithm's canonical name. RP_OK, or the refusal of a bad choice (bad input; no default
- * encoder installed: RP_ERR_UNSUPPORTED). */
+ * algorithm's canonical name. RP_OK, or the refusal of a bad choice, as the render refuses it
+ * though the file is not looked at (bad input; no default encoder installed:
+ * RP_ERR_UNSUPPORTED). */
 int rp_output_settings_of(const rp_output_spec *opts, rp_output_settings *st, rp_error *err);
 
 /** Open the backend (create temp files, set up the encoder). On failure returns an

@@ -201,8 +201,9 @@ int rp_video_settings(const rp_output_spec *opts, rp_output_settings *st, rp_err
     rp_encoder_choice choice;
     int ret;
 
-    rp_output_quiet_ffmpeg();
-    if ((ret = pick(opts, &ofmt, &choice, NULL, 0, err)))
+    /* what the render refuses, refused here too: the encoder's trial open (and its trial
+     * frame, the MKV header), not only the choice */
+    if ((ret = video_validate(opts, err)) || (ret = pick(opts, &ofmt, &choice, NULL, 0, err)))
         return ret;
     rp_encoder_settings(&choice, opts, st);
     return RP_OK;

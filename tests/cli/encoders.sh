@@ -116,6 +116,29 @@ if have libwebp_anim; then
 are the whole numbers -1 to 5, or their names: none, default, picture, photo, drawing, icon, text)" \
         -c libwebp_anim --encoder-preset 6 --job-id -o o.webp
 fi
+# vc2 rates by bit rate alone, and refuses one too low for the frame only as it encodes one:
+# the render said "encoder vc2: Invalid argument" (exit 1) after --check passed, and without
+# -b (a quantiser, bit rate 0) every vc2 render failed. Now the trial encodes a frame, and
+# without -b vc2 keeps FFmpeg's default rate.
+if have vc2; then
+    for c in "" --check --job-id; do
+        refused "vc2 -b 20k $c" "encoder vc2 refuses to encode a 96x64 frame at -b 20k" \
+            -c vc2 -b 20k $c -o o.mkv
+    done
+    expect_status "vc2 without -b renders" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c vc2 -o vc2.mkv
+    check "vc2 without -b: 5 dirac frames" test "$(probe vc2.mkv nb_read_frames)" = 5 \
+        -a "$(ffprobe -v error -select_streams v -show_entries stream=codec_name -of csv=p=0 \
+            vc2.mkv)" = dirac
+    expect_status "vc2 -b 60k renders" 0 "$ROCKPOOL" "$scene" "${small[@]}" -c vc2 -b 60k -o vc2b.mkv
+    check "vc2 -b 60k: a smaller file than without -b" test "$(stat -c %s vc2b.mkv)" -lt \
+        "$(stat -c %s vc2.mkv)"
+fi
+# --job-id refuses what the render refuses: it opens the encoder as the render would (it
+# printed an identity for xface in Matroska, which the muxer refuses).
+if have xface; then
+    refused "xface in mkv --job-id" "the mkv container cannot hold xface video" -s 48x48 \
+        -c xface --job-id -o o.mkv
+fi
 # With -y an existing file is left as it was.
 echo keep >kept.mp4
 expect_status "refused with -y: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -y -c mpeg4 --crf 20 \
