@@ -104,17 +104,89 @@ static int global_header(const AVOutputFormat *ofmt)
     return (ofmt->flags & AVFMT_GLOBALHEADER) != 0;
 }
 
-/* Matroska holds what has a Video for Windows tag (pick_encoder), libavformat says so
- * below normal compliance, but for some encoders (flashsv2, roqvideo, xface, qoi, libjxl,
- * wrapped_avframe, ...) its muxer refuses the header, once the file exists: the header is
- * written into memory first, from the stream the trial encoder opened. */
+/* A header in memory, read as a file. */
+typedef struct mem_read {
+    const uint8_t *p;
+    size_t len, at;
+} mem_read;
+
+static int mem_read_packet(void *opaque, uint8_t *buf, int size)
+{
+    mem_read *m = opaque;
+    size_t n = m->len - m->at < (size_t)size ? m->len - m->at : (size_t)size;
+    if (n == 0)
+        return AVERROR_EOF;
+    memcpy(buf, m->p + m->at, n);
+    m->at += n;
+    return (int)n;
+}
+
+/* Whether FFmpeg reads the video track of a Matroska header back into a decoder it can open:
+ * the muxer writes some tracks without what their decoder needs (qtrle's bits a pixel, so
+ * "Unsupported colorspace: 0 bits/sample?" and a file nothing reads). An encoder FFmpeg has
+ * no decoder for is not looked at. RP_OK, RP_ERR_INVALID (err says so) or RP_ERR_NOMEM. */
+static int read_back(const uint8_t *hdr, size_t len, enum rp_format format,
+                     const AVOutputFormat *ofmt, const char *encoder, rp_error *err)
+{
+    mem_read m = {hdr, len, 0};
+    enum { CHUNK = 4096 };
+    uint8_t *chunk = av_malloc(CHUNK);
+    AVIOContext *pb =
+        chunk ? avio_alloc_context(chunk, CHUNK, 0, &m, mem_read_packet, NULL, NULL) : NULL;
+    AVFormatContext *ic = pb ? avformat_alloc_context() : NULL;
+    AVCodecContext *dec = NULL;
+    int ret = AVERROR(ENOMEM);
+    if (!pb)
+        av_free(chunk);
+    if (ic) {
+        ic->pb = pb;
+        ic->flags |= AVFMT_FLAG_CUSTOM_IO;
+        ret = avformat_open_input(&ic, NULL, av_find_input_format("matroska"), NULL);
+    }
+    const AVCodec *codec = ret >= 0 && ic->nb_streams == 1
+                               ? avcodec_find_decoder(ic->streams[0]->codecpar->codec_id)
+                               : NULL;
+    int opened = 0;
+    if (codec && (dec = avcodec_alloc_context3(codec)) &&
+        avcodec_parameters_to_context(dec, ic->streams[0]->codecpar) >= 0) {
+        dec->thread_count = 1;
+        opened = avcodec_open2(dec, codec, NULL);
+        ret = opened < 0 ? opened : 0;
+    }
+    avcodec_free_context(&dec);
+    avformat_close_input(&ic);
+    if (pb)
+        av_freep(&pb->buffer);
+    avio_context_free(&pb);
+    if (ret == AVERROR(ENOMEM))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory reading back a trial header");
+    if (opened < 0 && codec) {
+        char msg[AV_ERROR_MAX_STRING_SIZE];
+        av_strerror(opened, msg, sizeof msg);
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the %s container cannot hold %s video (encoder %s): FFmpeg's %s "
+                            "muxer writes it without what its %s decoder needs to read it back "
+                            "(%s): try another container, such as .mov",
+                            rp_output_format_name(format), codec->name, encoder, ofmt->long_name,
+                            codec->name, msg);
+    }
+    return RP_OK; /* a header FFmpeg cannot read at all is its own business */
+}
+
+/* Some muxers refuse a stream only once the file exists: Matroska, which holds what has a
+ * Video for Windows tag (pick_encoder) below normal compliance, refuses the header for
+ * flashsv2, roqvideo, xface, qoi, libjxl, wrapped_avframe, ...; MOV refuses AV1 and VP9
+ * (MP4 takes them) and VP8. So the header is written into memory first, from the stream the
+ * trial encoder opened, with the muxer's options but the index's place (faststart, which
+ * moves it when the file is done). A Matroska header is then read back (read_back). */
 static int trial_header(const AVOutputFormat *ofmt, const AVCodecParameters *par,
                         const char *encoder, const rp_output_spec *opts, rp_error *err)
 {
     AVFormatContext *oc = NULL;
     AVStream *st;
+    AVDictionary *mux_opts = NULL;
     uint8_t *buf = NULL;
-    int ret = avformat_alloc_output_context2(&oc, ofmt, NULL, NULL);
+    int len = 0, ret = avformat_alloc_output_context2(&oc, ofmt, NULL, NULL);
 
     if (ret >= 0 && (!(st = avformat_new_stream(oc, NULL)) ||
                      (ret = avcodec_parameters_copy(st->codecpar, par)) < 0 ||
@@ -123,21 +195,34 @@ static int trial_header(const AVOutputFormat *ofmt, const AVCodecParameters *par
     if (ret >= 0) {
         st->time_base = (AVRational){opts->fps_den > 0 ? opts->fps_den : 1, opts->fps};
         oc->flags |= AVFMT_FLAG_BITEXACT;
-        ret = avformat_write_header(oc, NULL);
-        avio_close_dyn_buf(oc->pb, &buf);
+        if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
+            av_dict_set(&mux_opts, "movflags", "+use_metadata_tags", 0);
+        if (is_animation(opts->format))
+            av_dict_set(&mux_opts, "loop", "0", 0);
+        ret = avformat_write_header(oc, &mux_opts);
+        av_dict_free(&mux_opts);
+        /* the demuxer reads the header up to the first cluster: an empty one ends it */
+        static const uint8_t cluster[] = {0x1f, 0x43, 0xb6, 0x75, 0x80};
+        if (ret >= 0 && (opts->format == RP_FORMAT_MKV || opts->format == RP_FORMAT_WEBM))
+            avio_write(oc->pb, cluster, sizeof cluster);
+        len = avio_close_dyn_buf(oc->pb, &buf);
         oc->pb = NULL;
-        av_free(buf);
         if (ret < 0) {
             char msg[AV_ERROR_MAX_STRING_SIZE];
             av_strerror(ret, msg, sizeof msg);
             ret = rp_error_set(err, RP_ERR_INVALID, 1,
-                               "the mkv container cannot hold %s video (encoder %s): FFmpeg's "
-                               "Matroska muxer refuses it (%s)",
-                               avcodec_get_name(par->codec_id), encoder, msg);
+                               "the %s container cannot hold %s video (encoder %s): FFmpeg's %s "
+                               "muxer refuses it (%s)",
+                               rp_output_format_name(opts->format), avcodec_get_name(par->codec_id),
+                               encoder, ofmt->long_name, msg);
+        } else if (opts->format == RP_FORMAT_MKV || opts->format == RP_FORMAT_WEBM) {
+            ret = read_back(buf, len > 0 ? (size_t)len : 0, opts->format, ofmt, encoder, err);
         } else
             ret = RP_OK; /* 0, or 1 had the output been initialised apart */
+        av_free(buf);
     } else
-        ret = rp_averr(err, RP_ERR_NOMEM, "cannot set up a trial header for", "mkv", ret);
+        ret = rp_averr(err, RP_ERR_NOMEM, "cannot set up a trial header for",
+                       rp_output_format_name(opts->format), ret);
     avformat_free_context(oc);
     return ret < 0 ? RP_ERR_INVALID : ret;
 }
@@ -167,9 +252,8 @@ static int video_validate(const rp_output_spec *opts, rp_error *err)
             (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
     }
     rp_output_quiet_ffmpeg();
-    ret = pick(opts, &ofmt, &choice, NULL, 0, err);
-    if (ret || opts->format != RP_FORMAT_MKV)
-        return ret ? ret : rp_encoder_trial(&choice, opts, global_header(ofmt), NULL, err);
+    if ((ret = pick(opts, &ofmt, &choice, NULL, 0, err)))
+        return ret;
     AVCodecParameters *par = avcodec_parameters_alloc();
     if (!par)
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory setting up %s",

@@ -86,6 +86,29 @@ for c in flashsv2 xface qoi roqvideo wrapped_avframe rv10; do
             a.scene -n 1 -s 64x48 -c $c $extra -o o/x.mkv
     done
 done
+# MOV refuses AV1, VP9 and VP8 (MP4 takes AV1 and VP9) in its header, once the file existed
+# (exit 1, "cannot write the header of x.mov"): its header is written in memory first too.
+for c in libvpx-vp9:vp9 libaom-av1:av1 libvpx:vp8; do
+    grep -qE "^ V[^ ]* +${c%%:*} " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)" || continue
+    for extra in "" --check; do
+        refused_unchanged "-c ${c%%:*} -o x.mov $extra" \
+            "the mov container cannot hold ${c##*:} video (encoder ${c%%:*}): FFmpeg's QuickTime / MOV muxer refuses it" \
+            a.scene -n 1 -s 64x48 -c ${c%%:*} $extra -o o/x.mov
+    done
+done
+# Matroska takes qtrle's header, but without the bits a pixel its decoder needs: the file
+# rendered (exit 0) and nothing read it ("Unsupported colorspace: 0 bits/sample?"). The
+# trial header is read back into FFmpeg's decoder; qtrle in MOV renders and decodes.
+if grep -qE "^ V[^ ]* +qtrle " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)"; then
+    for extra in "" --check; do
+        refused_unchanged "-c qtrle -o x.mkv $extra" \
+            "the mkv container cannot hold qtrle video (encoder qtrle): FFmpeg's Matroska muxer writes it without what its qtrle decoder needs to read it back" \
+            a.scene -n 1 -s 64x48 -c qtrle $extra -o o/x.mkv
+    done
+    expect_status "-c qtrle -o x.mov: renders" 0 "$R" a.scene -q -n 3 -s 64x48 -c qtrle -o qt.mov
+    check "-c qtrle -o x.mov: ffmpeg decodes 3 frames" \
+        test "$(ffmpeg -v error -i qt.mov -f framemd5 - | grep -vc '^#')" = 3
+fi
 # Raw video in QuickTime: RGB24, the frames as they are (it was yuv420p, which FFmpeg's mov
 # muxer writes with a warning as a file nothing decodes); a layout it has no tag for is
 # refused
