@@ -60,7 +60,7 @@ int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len);
 
 /** The encoder settings of the video output of opts (its format resolved), as rp_encoder_pick
  * chooses them and rp_encoder_settings reads them: RP_OK, or what the output's validation
- * refuses, the file aside (the choice, the encoder's trial open, the MKV header). */
+ * refuses, the file aside (the choice, the encoder's trial open, the trial header). */
 int rp_video_settings(const rp_output_spec *opts, rp_output_settings *st, rp_error *err);
 
 /** The temporary name used for path: ".BASENAME.tmp-PID" in path's directory. Returns

@@ -104,6 +104,17 @@ static int global_header(const AVOutputFormat *ofmt)
     return (ofmt->flags & AVFMT_GLOBALHEADER) != 0;
 }
 
+/* The muxer's options: MP4 and MOV with the metadata tags and (faststart, for the file
+ * itself) the index at the front; GIF and WebP playing forever, the web's habit. */
+static void mux_options(const rp_output_spec *opts, int faststart, AVDictionary **d)
+{
+    if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
+        av_dict_set(d, "movflags",
+                    faststart ? "+faststart+use_metadata_tags" : "+use_metadata_tags", 0);
+    if (is_animation(opts->format))
+        av_dict_set(d, "loop", "0", 0);
+}
+
 /* A header in memory, read as a file. */
 typedef struct mem_read {
     const uint8_t *p;
@@ -195,15 +206,13 @@ static int trial_header(const AVOutputFormat *ofmt, const AVCodecParameters *par
     if (ret >= 0) {
         st->time_base = (AVRational){opts->fps_den > 0 ? opts->fps_den : 1, opts->fps};
         oc->flags |= AVFMT_FLAG_BITEXACT;
-        if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
-            av_dict_set(&mux_opts, "movflags", "+use_metadata_tags", 0);
-        if (is_animation(opts->format))
-            av_dict_set(&mux_opts, "loop", "0", 0);
+        mux_options(opts, 0, &mux_opts);
         ret = avformat_write_header(oc, &mux_opts);
         av_dict_free(&mux_opts);
         /* the demuxer reads the header up to the first cluster: an empty one ends it */
         static const uint8_t cluster[] = {0x1f, 0x43, 0xb6, 0x75, 0x80};
-        if (ret >= 0 && (opts->format == RP_FORMAT_MKV || opts->format == RP_FORMAT_WEBM))
+        const int matroska = opts->format == RP_FORMAT_MKV || opts->format == RP_FORMAT_WEBM;
+        if (ret >= 0 && matroska)
             avio_write(oc->pb, cluster, sizeof cluster);
         len = avio_close_dyn_buf(oc->pb, &buf);
         oc->pb = NULL;
@@ -215,7 +224,7 @@ static int trial_header(const AVOutputFormat *ofmt, const AVCodecParameters *par
                                "muxer refuses it (%s)",
                                rp_output_format_name(opts->format), avcodec_get_name(par->codec_id),
                                encoder, ofmt->long_name, msg);
-        } else if (opts->format == RP_FORMAT_MKV || opts->format == RP_FORMAT_WEBM) {
+        } else if (matroska) {
             ret = read_back(buf, len > 0 ? (size_t)len : 0, opts->format, ofmt, encoder, err);
         } else
             ret = RP_OK; /* 0, or 1 had the output been initialised apart */
@@ -416,10 +425,7 @@ static int write_header(video_out *vo, rp_error *err)
     AVDictionary *mux_opts = NULL;
     int ret;
 
-    if (opts->format == RP_FORMAT_MP4 || opts->format == RP_FORMAT_MOV)
-        av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
-    if (is_animation(opts->format)) /* the web's habit: play forever */
-        av_dict_set(&mux_opts, "loop", "0", 0);
+    mux_options(opts, 1, &mux_opts);
     for (size_t i = 0; opts->metadata && opts->metadata[i] && opts->metadata[i + 1]; i += 2)
         av_dict_set(&vo->oc->metadata, opts->metadata[i], opts->metadata[i + 1], 0);
     vo->oc->flags |= AVFMT_FLAG_BITEXACT;
