@@ -25,9 +25,10 @@ const OPEN_TIMEOUT_MS = (() => {
 // machine, is not the scene's work) and has answered the calls before it (the worker
 // answers in order: an edit made while another scene was being prepared waited behind it,
 // and its limit ran meanwhile).
-let worker = null, waiting = [], workerReady = false;
+let worker = null, waiting = [], workerReady = false, workerStarts = 0;
 function startWorker() {
   worker = new Worker('worker.js');
+  workerStarts++; // (read by the tests: a scene given up starts the worker again)
   workerReady = false;
   worker.onmessage = (e) => {
     if (e.data.type === 'ready') {
@@ -260,16 +261,26 @@ async function reparse() {
                    null, OPEN_TIMEOUT_MS);
   } catch (e) {
     if (n !== st.opening) return;
-    showError('rockpool: ' + st.name + ': error: ' +
-              (e.message === 'timeout' ? 'the page gave up preparing this scene after ' +
-               OPEN_TIMEOUT_MS / 1000 + ' s (too much work for the browser: try the command line)'
-                                       : e.message));
-    if (st.good) { // the worker was started again: the last good scene back in it
-      const [gw, gh] = sizeChoice();
-      await call({ type: 'open', text: st.good, name: st.name, width: gw, height: gh, imgW: iw, imgH: ih });
-      await sendBackground();
-      st.pending = false;
+    // 'restarted': an earlier edit's scene was given up while this one waited behind it.
+    // This one is not at fault: it is opened again once the last good scene is back (it
+    // was shown as 'error: restarted', and the newest text never played).
+    const again = e.message === 'restarted';
+    if (!again)
+      showError('rockpool: ' + st.name + ': error: ' +
+                (e.message === 'timeout' ? 'the page gave up preparing this scene after ' +
+                 OPEN_TIMEOUT_MS / 1000 + ' s (too much work for the browser: try the command line)'
+                                         : e.message));
+    try {
+      if (st.good) { // the worker was started again: the last good scene back in it
+        const [gw, gh] = sizeChoice();
+        await call({ type: 'open', text: st.good, name: st.name, width: gw, height: gh, imgW: iw, imgH: ih });
+        await sendBackground();
+        st.pending = false;
+      }
+    } catch (e2) {
+      return; // the worker was started again meanwhile, for a newer edit
     }
+    if (again && n === st.opening) reparse();
     return;
   }
   if (n !== st.opening) return;

@@ -25,8 +25,8 @@
 //       page's lines); then the rain example chosen and the page reloaded again: `example
 //       NAME` (the example shown) and `kept_rain 1|0`
 //   node webdrive.js look URL
-//       URL loaded, 3 s later: prints `error`, `clock` and `text` (the first 40 characters
-//       of the editor), the page's lines
+//       URL loaded, 1 s after the page first shows an error line (at most 30 s): prints `error`,
+//       `clock` and `text` (the first 40 characters of the editor), the page's lines
 //   node webdrive.js names URL
 //       prints `unnamed ROLE#ID` for each control of the page (what Tab reaches, and the
 //       water) that has no accessible name in chromium's accessibility tree, then `done`
@@ -41,6 +41,12 @@
 //       the editor: prints `busy` (what the page says meanwhile) and `far_ms` (how long
 //       the page took to show TEXT's frame 0, or `none`; TEXT must be 30 frames long),
 //       `far_frame_0` (its MD5, as frame_K) and `far_error`
+//   node webdrive.js queue URL HOLD [heavy]
+//       thirty-two edits made while the worker loads its core (with `heavy`, eight, the
+//       seventh far over the page's time limit), then the file HOLD removed (the test's server holds
+//       rockpool.wasm back while it is there): prints `edits_before_ready`, then, once the
+//       last edit plays or the page shows an error, `error` (the page's line), `last_taken`
+//       and `worker_starts` (1, or more when a scene was given up)
 // Exit status: 0 done, 1 failure (a message on stderr), 2 bad usage.
 'use strict';
 const { spawn } = require('child_process');
@@ -152,7 +158,7 @@ async function mouse(p, type, x, y) {
 async function main() {
   const [mode, url, ...rest] = process.argv.slice(2);
   if (!mode || !url) {
-    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | halves URL | seekend URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT] | queue URL\n');
+    process.stderr.write('usage: webdrive.js wait ID SECONDS OUTDIR URL... | screenshot URL PNG SECONDS WxH | edit URL | watchdog URL | reload URL | look URL | names URL | replay URL | halves URL | seekend URL | background URL FILE... | seek URL FRAME... [-- FAR TEXT] | queue URL HOLD [heavy]\n');
     process.exit(2);
   }
   const size = mode === 'screenshot' ? rest[2].split('x').map(Number) : [1280, 800];
@@ -187,11 +193,13 @@ async function main() {
     } else if (mode === 'background') {
       await background(p, rest);
     } else if (mode === 'queue') {
-      await queue(p);
+      await queue(p, rest[0], rest[1] === 'heavy');
     } else if (mode === 'reload') {
       await reload(p);
     } else if (mode === 'look') {
-      await sleep(3000);
+      // what the page shows once it says something (at most 30 s), and a moment later
+      await p.waitFor("document.getElementById('error').textContent !== ''", 30).catch(() => {});
+      await sleep(1000);
       for (const [k, id, prop] of [['error', 'error', 'textContent'], ['clock', 'clock', 'textContent'], ['text', 'scene', 'value']])
         say(k, (await p.evaluate('document.getElementById(' + JSON.stringify(id) + ').' + prop)).slice(0, k === 'text' ? 40 : 400));
     } else if (mode === 'names') {
@@ -243,7 +251,9 @@ async function finish(b, timer) {
 // frame number the page shows (-1 before the first).
 const say = (k, v) => process.stdout.write(k + ' ' + String(v).replace(/\n/g, '\\n') + '\n');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const frameShown = "(() => { const m = /^frame ([0-9]+)/.exec(document.getElementById('clock').textContent); return m ? +m[1] : -1; })()";
+// The frame the clock says was drawn, or -1 before one is (the page's own text, 'frame 0 ·
+// 0.000s', has no ' / ').
+const frameShown = "(() => { const m = /^frame ([0-9]+) \\/ /.exec(document.getElementById('clock').textContent); return m ? +m[1] : -1; })()";
 
 // The editing checks: the page's own state read back after each step, printed as lines.
 async function edit(p) {
@@ -325,13 +335,14 @@ async function edit(p) {
   say('error_after_knob', await p.evaluate("document.getElementById('error').className"));
 }
 
-// The watchdog: the page was opened with open_timeout=300 (0.3 s; harbour takes about 20 ms
-// to prepare, in Node on the development machine). Once harbour plays, its text is replaced
+// The watchdog: the page was opened with open_timeout=300 (0.3 s) on a small scene (harbour
+// takes about 20 ms to prepare, in Node on the development machine; a loaded machine once
+// took over 0.3 s). Once it plays, its text is replaced
 // by 3000 s of rain at 1400 drops a second (4.2 million drops in the timeline, under the
 // page's 1 GiB: about 0.9 s of preparing in Node there; a small text, so the editor itself
 // has little to do): the page must say it gave up, play the last good water on (the worker
-// ended and started again with it), answer at once, and take harbour back when its text is
-// put back.
+// ended and started again with it), answer at once, and take the good scene back when its
+// text is put back.
 async function watchdog(p) {
   await p.waitFor(frameShown + ' > 3', 60);
   await p.evaluate("(() => { const t = document.getElementById('scene'); window.rpGood = t.value; t.value = 'duration 3000s\\nat 0s..3000s rain rate 1400/s radius 1% height 500\\n'; t.dispatchEvent(new Event('input')); return true; })()");
@@ -359,22 +370,45 @@ async function watchdog(p) {
 // (the limits of all of them ran from the core's arrival: the later ones, waiting behind
 // the others, were given up as 'too much work'). The outcome waited for: the last edit's
 // scene taken (no error, its text the page's good one), or a scene given up.
-async function queue(p) {
+// Thirty-two edits; with `heavy`, eight, the seventh a scene far over the limit: it is given
+// up, the worker started again, and the eighth, waiting behind it, must still play (it was
+// shown as 'error: restarted' and never played). The core is held back (the file hold)
+// till the edits are made, however slowly a loaded machine makes them.
+async function queue(p, hold, heavy) {
   await p.waitFor("document.getElementById('scene').value.length > 0 && !workerReady", 30);
   const texts = [];
-  for (let i = 1; i <= 8; i++) {
-    const text = 'duration 600s\nat 0s..600s rain rate 800/s radius 1% height 500\n# edit ' + i + '\n';
+  const n = heavy ? 8 : 32;
+  for (let i = 1; i <= n; i++) {
+    // (with `heavy`, the others are two drops: a loaded machine prepares them within the limit)
+    const text = heavy && i === n - 1 ? 'duration 3000s\nat 0s..3000s rain rate 1400/s radius 1% height 500\n'
+      : heavy ? 'size 320x180\nduration 10s\nat 0s drop 50% 50% radius 5% height 800\nat 1s drop 30% 40% radius 4% height 700\n# edit ' + i + '\n'
+              : 'duration 600s\nat 0s..600s rain rate 800/s radius 1% height 500\n# edit ' + i + '\n';
     texts.push(text);
     await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = " + JSON.stringify(text) + "; t.dispatchEvent(new Event('input')); return true; })()");
     await sleep(230);
   }
   say('edits_before_ready', await p.evaluate('!workerReady'));
+  fs.rmSync(hold, { force: true });
   const last = JSON.stringify(texts[texts.length - 1]);
-  await p.waitFor("document.getElementById('error').textContent.includes('gave up') || " +
+  await p.waitFor("document.getElementById('error').className !== 'ok' || " +
                   "(document.getElementById('error').className === 'ok' && st.good === " + last + ')', 120);
   say('error', await p.evaluate("document.getElementById('error').textContent"));
   say('last_taken', await p.evaluate('st.good === ' + last));
+  say('worker_starts', await p.evaluate('workerStarts'));
 }
+
+// The page reloaded, waited for as a new document (a mark left on the old one is gone) that
+// shows a frame: half a second's sleep let a loaded machine read the old page's clock, then
+// the new page's status before it had one.
+async function reloaded(p) {
+  await p.evaluate('(() => { window.rpOldPage = 1; return true; })()');
+  await p.send('Page.reload');
+  await p.waitFor('!window.rpOldPage && ' + frameShown + ' >= 0', 60);
+}
+
+// The editor's text is in the browser's storage (the page keeps it a moment after an edit).
+const keptNow = "(() => { try { return JSON.parse(localStorage.getItem('rockpool-playground-scene')).text === " +
+  "document.getElementById('scene').value; } catch (e) { return false; } })()";
 
 // The scene kept over a reload.
 async function reload(p) {
@@ -383,20 +417,16 @@ async function reload(p) {
   await p.evaluate("(() => { const t = document.getElementById('scene'); t.focus(); t.setSelectionRange(t.value.length, t.value.length); return true; })()");
   await p.send('Input.insertText', { text: 'at 2s drop 30% 30% radius 3% height 700\n' });
   const typed = await text();
-  await sleep(1500);
-  await p.send('Page.reload');
-  await sleep(500);
-  await p.waitFor(frameShown + ' >= 0', 60);
+  await p.waitFor(keptNow, 30);
+  await reloaded(p);
   say('kept', (await text()) === typed ? 1 : 0);
   say('status', await p.evaluate("document.getElementById('status').textContent"));
   say('error', await p.evaluate("document.getElementById('error').textContent"));
   await p.evaluate("(() => { const s = document.getElementById('example'); s.value = 'rain'; s.dispatchEvent(new Event('change')); return true; })()");
   await p.waitFor("/^frame [0-9]+ \\/ /.test(document.getElementById('clock').textContent) && st.name === 'rain.scene'", 30);
   const rain = await text();
-  await sleep(1500);
-  await p.send('Page.reload');
-  await sleep(500);
-  await p.waitFor(frameShown + ' >= 0', 60);
+  await p.waitFor(keptNow, 30);
+  await reloaded(p);
   say('example', await p.evaluate("document.getElementById('example').value"));
   say('kept_rain', (await text()) === rain ? 1 : 0);
 }
