@@ -260,10 +260,11 @@ check: deps
 	$(MAKE) -j$(JOBS) tests
 	BUILDS="$(BUILD)" JOBS=$(JOBS) ./tests/run-all
 
-# `make check-all`: the whole matrix, what CI runs: the suite three times (gcc, gcc with
-# ASan+UBSan, clang), builds at -O3 -march=native with gcc and clang (run there: the unit
-# tests, the fuzz replays and one render compared with the first build's frames), the core
-# driver cross-built (a failed cross build is a failed check) and compared under qemu with
+# `make check-all`: the whole matrix, what CI runs: the whole suite with gcc and with gcc's
+# ASan+UBSan, make check's suite with clang (tests/run-all: HEAVY's scripts run twice),
+# builds at -O3 -march=native with gcc and clang (run there: the unit tests, the fuzz
+# replays and one render compared with the first build's frames), the core driver
+# cross-built (a failed cross build is a failed check) and compared under qemu with
 # the native frames, valgrind on the core driver and two renders, and a real single-node
 # Slurm (tests/cli/slurm.sh); with ALL=1, the scripts make check leaves out too.
 OPT_CFLAGS := -O3 -march=native

@@ -53,6 +53,20 @@ check "make check-all (ALL=1) runs all $all CLI scripts" \
     test "$(grep -c '^cli .*tests/cli/.*\.sh$' all.jobs)" = "$all"
 check "make check-all passes ALL=1 to run-all" sh -c \
     "make -s -n -C '$TOP' check-all | grep -q 'ALL=1.*tests/run-all'"
+# check-all's matrix: HEAVY's scripts under gcc and the sanitizer build, not again under
+# clang, which runs make check's scripts (the farm scripts once, under the sanitizers).
+(cd "$TOP" && ALL=1 LIST=1 BUILDS="build build-san build-clang" LOG_DIR="$WORK/logs" \
+    timeout 60 tests/run-all) >matrix.jobs
+for b in build build-san; do
+    check "check-all runs video.sh under $b" grep -qx "cli $b tests/cli/video.sh" matrix.jobs
+done
+check "... not under build-clang" sh -c "! grep -q '^cli build-clang .*/video.sh' matrix.jobs"
+check "... which runs make check's scripts (scene.sh)" \
+    grep -qx "cli build-clang tests/cli/scene.sh" matrix.jobs
+check "... and farm.sh once, under build-san" \
+    test "$(grep '/farm.sh$' matrix.jobs | tr '\n' ' ')" = "cli build-san tests/cli/farm.sh "
+check "... every script of the first build's under build-clang but HEAVY's" \
+    test "$(grep -c '^cli build-clang ' matrix.jobs)" = "$(grep -c '^cli build ' check.jobs)"
 
 # make demo: install-deps --demo, then the program alone, in parallel.
 make -s -n -C "$TOP" demo JOBS=2 >demo.n 2>&1
