@@ -63,10 +63,11 @@ done
 check "... not under build-clang" sh -c "! grep -q '^cli build-clang .*/video.sh' matrix.jobs"
 check "... which runs make check's scripts (scene.sh)" \
     grep -qx "cli build-clang tests/cli/scene.sh" matrix.jobs
-check "... and farm.sh once, under build-san" \
-    test "$(grep '/farm.sh$' matrix.jobs | tr '\n' ' ')" = "cli build-san tests/cli/farm.sh "
-check "... every script of the first build's under build-clang but HEAVY's" \
-    test "$(grep -c '^cli build-clang ' matrix.jobs)" = "$(grep -c '^cli build ' check.jobs)"
+for f in farm farm_stop join_hostile; do
+    check "... and $f.sh once, under build-san" \
+        test "$(grep "/$f.sh\$" matrix.jobs | tr '\n' ' ')" = "cli build-san tests/cli/$f.sh "
+done
+check "... make check runs farm_stop.sh under its build" grep -qx "cli build tests/cli/farm_stop.sh" check.jobs
 
 # make demo: install-deps --demo, then the program alone, in parallel.
 make -s -n -C "$TOP" demo JOBS=2 >demo.n 2>&1
