@@ -396,7 +396,10 @@ async function requestFrame(k) {
 
 function tick(now) {
   if (st.info && st.playing && !st.seeking) {
-    let k = st.f0 + Math.floor(((now - st.t0) / 1000) * st.info.fps / st.info.fpsDen);
+    // (a frame's rAF time may come before the clock's start: a frame sought reached the
+    // screen after this frame began, and restartClock read performance.now() then. Counted
+    // from there, the frame before the one sought was asked for and shown next.)
+    let k = st.f0 + Math.floor((Math.max(0, now - st.t0) / 1000) * st.info.fps / st.info.fpsDen);
     if (k >= st.info.frames) {
       if ($('loop').checked) {
         st.frame = 0;
