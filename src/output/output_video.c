@@ -134,8 +134,9 @@ static int mem_read_packet(void *opaque, uint8_t *buf, int size)
 
 /* Whether FFmpeg reads the video track of a Matroska header back into a decoder it can open:
  * the muxer writes some tracks without what their decoder needs (qtrle's bits a pixel, so
- * "Unsupported colorspace: 0 bits/sample?" and a file nothing reads). An encoder FFmpeg has
- * no decoder for is not looked at. RP_OK, RP_ERR_INVALID (err says so) or RP_ERR_NOMEM. */
+ * "Unsupported colorspace: 0 bits/sample?" and a file nothing reads), and some as a track of
+ * no codec FFmpeg can name (a64multi's). Another codec FFmpeg has no decoder for is not
+ * looked at. RP_OK, RP_ERR_INVALID (err says so) or RP_ERR_NOMEM. */
 static int read_back(const uint8_t *hdr, size_t len, enum rp_format format,
                      const AVOutputFormat *ofmt, const char *encoder, rp_error *err)
 {
@@ -154,6 +155,10 @@ static int read_back(const uint8_t *hdr, size_t len, enum rp_format format,
         ic->flags |= AVFMT_FLAG_CUSTOM_IO;
         ret = avformat_open_input(&ic, NULL, av_find_input_format("matroska"), NULL);
     }
+    /* a track FFmpeg reads back as no codec at all (a64multi's: "Decoder (codec none) not
+     * found"), which nothing can play either */
+    int unnamed = ret >= 0 && ic->nb_streams == 1 &&
+                  ic->streams[0]->codecpar->codec_id == AV_CODEC_ID_NONE;
     const AVCodec *codec = ret >= 0 && ic->nb_streams == 1
                                ? avcodec_find_decoder(ic->streams[0]->codecpar->codec_id)
                                : NULL;
@@ -171,6 +176,12 @@ static int read_back(const uint8_t *hdr, size_t len, enum rp_format format,
     avio_context_free(&pb);
     if (ret == AVERROR(ENOMEM))
         return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory reading back a trial header");
+    if (unnamed)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the %s container cannot hold video from encoder %s: FFmpeg's %s "
+                            "muxer writes it as a track that FFmpeg reads back as no known "
+                            "codec, so nothing could play the file",
+                            rp_output_format_name(format), encoder, ofmt->long_name);
     if (opened < 0 && codec) {
         char msg[AV_ERROR_MAX_STRING_SIZE];
         av_strerror(opened, msg, sizeof msg);
