@@ -861,50 +861,78 @@ static void trial_log_cb(void *avcl, int level, const char *fmt, va_list vl)
     av_log_default_callback(avcl, level, fmt, vl);
 }
 
+/* A blank frame (every byte 0) of the encoder's size and pixel format at pts 0, or NULL
+ * when memory is short. */
+static AVFrame *blank_frame(const AVCodecContext *enc)
+{
+    AVFrame *f = av_frame_alloc();
+
+    if (f) {
+        f->format = enc->pix_fmt;
+        f->width = enc->width;
+        f->height = enc->height;
+        if (av_frame_get_buffer(f, 0) < 0) {
+            av_frame_free(&f);
+            return NULL;
+        }
+        for (int i = 0; i < AV_NUM_DATA_POINTERS && f->buf[i]; i++)
+            memset(f->buf[i]->data, 0, f->buf[i]->size);
+        f->pts = 0;
+    }
+    return f;
+}
+
+/* The end of the stream asked for and every packet up to it dropped: 0, or the error. */
+static int drain(AVCodecContext *enc)
+{
+    AVPacket *pkt = av_packet_alloc();
+    int ret = pkt ? avcodec_send_frame(enc, NULL) : AVERROR(ENOMEM);
+
+    while (ret >= 0 && (ret = avcodec_receive_packet(enc, pkt)) >= 0)
+        av_packet_unref(pkt);
+    av_packet_free(&pkt);
+    return ret == AVERROR_EOF ? 0 : ret;
+}
+
+/* FFmpeg's log, while an encoder is tried, goes to reason (its first error, not printed). */
+static void log_to(char *reason, size_t len)
+{
+    reason[0] = '\0';
+    trial_log = reason;
+    trial_log_len = len;
+    av_log_set_callback(trial_log_cb);
+}
+
+static void log_back(void)
+{
+    av_log_set_callback(av_log_default_callback);
+    trial_log = NULL;
+}
+
 /* End the stream before closing libsvtav1: SVT-AV1 1.4's svt_av1_enc_deinit waits for the
  * end-of-stream packet, forever if none was asked for, and a stream of no frames never
  * gives one, so a blank frame goes first when none was sent. Other encoders close as
  * they are. */
 static void svt_drain(AVCodecContext *enc, int64_t frames_sent)
 {
-    AVPacket *pkt;
-
     if (!enc || !avcodec_is_open(enc) || strcmp(enc->codec->name, "libsvtav1") != 0)
         return;
-    pkt = av_packet_alloc();
     if (!frames_sent) {
-        AVFrame *f = av_frame_alloc();
+        AVFrame *f = blank_frame(enc);
 
-        if (f) {
-            f->format = enc->pix_fmt;
-            f->width = enc->width;
-            f->height = enc->height;
-            if (av_frame_get_buffer(f, 0) >= 0) {
-                for (int i = 0; i < 4 && f->buf[i]; i++)
-                    memset(f->buf[i]->data, 0, f->buf[i]->size);
-                f->pts = 0;
-                avcodec_send_frame(enc, f);
-            }
-        }
+        if (f)
+            avcodec_send_frame(enc, f);
         av_frame_free(&f);
     }
-    if (pkt && avcodec_send_frame(enc, NULL) >= 0)
-        while (avcodec_receive_packet(enc, pkt) >= 0)
-            av_packet_unref(pkt);
-    av_packet_free(&pkt);
+    drain(enc);
 }
 
 /* avcodec_open2 with the encoder's first logged error kept in reason (not printed). */
 static int open_logged(AVCodecContext *enc, const AVCodec *codec, char *reason, size_t len)
 {
-    int ret;
-    reason[0] = '\0';
-    trial_log = reason;
-    trial_log_len = len;
-    av_log_set_callback(trial_log_cb);
-    ret = avcodec_open2(enc, codec, NULL);
-    av_log_set_callback(av_log_default_callback);
-    trial_log = NULL;
+    log_to(reason, len);
+    int ret = avcodec_open2(enc, codec, NULL);
+    log_back();
     return ret;
 }
 
@@ -917,34 +945,15 @@ static int trial_frame(AVCodecContext *enc, char *reason, size_t len)
 {
     if (!needs_bitrate(enc->codec))
         return 0;
-    AVFrame *f = av_frame_alloc();
-    AVPacket *pkt = av_packet_alloc();
-    int ret = f && pkt ? 0 : AVERROR(ENOMEM);
-    if (ret == 0) {
-        f->format = enc->pix_fmt;
-        f->width = enc->width;
-        f->height = enc->height;
-        ret = av_frame_get_buffer(f, 0);
-    }
-    if (ret == 0) {
-        for (int i = 0; i < AV_NUM_DATA_POINTERS && f->buf[i]; i++)
-            memset(f->buf[i]->data, 0, f->buf[i]->size);
-        f->pts = 0;
-        reason[0] = '\0';
-        trial_log = reason;
-        trial_log_len = len;
-        av_log_set_callback(trial_log_cb);
-        ret = avcodec_send_frame(enc, f);
-        if (ret >= 0)
-            ret = avcodec_send_frame(enc, NULL);
-        while (ret >= 0 && (ret = avcodec_receive_packet(enc, pkt)) >= 0)
-            av_packet_unref(pkt);
-        av_log_set_callback(av_log_default_callback);
-        trial_log = NULL;
-        ret = ret == AVERROR_EOF ? 0 : ret;
-    }
+    AVFrame *f = blank_frame(enc);
+    if (!f)
+        return AVERROR(ENOMEM);
+    log_to(reason, len);
+    int ret = avcodec_send_frame(enc, f);
+    if (ret >= 0)
+        ret = drain(enc);
+    log_back();
     av_frame_free(&f);
-    av_packet_free(&pkt);
     return ret;
 }
 
