@@ -532,6 +532,8 @@ static int check_paths(const rp_session *se, rp_error *err)
     const char *scene_file = rp_scene_file(se->scene);
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
+    else if (!strcmp(rp_scene_name(se->scene), "<stdin>")) /* the file stdin is, if one is */
+        uses[n++] = (rp_path_use){"/dev/stdin", "the scene (read from stdin)", 0};
     int r = rp_paths_check(uses, n, err);
     /* --hash prints to stdout: a file that is stdout by another name (/dev/stdout, or the
      * file stdout is redirected to) would take its lines in the middle of its data ("-"

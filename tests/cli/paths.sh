@@ -39,6 +39,22 @@ refused "output over the background through a link" "would overwrite the backgro
 refused "-o over the background image" "would overwrite the background" s.scene -i keep.png \
     -o keep.png -f y4m -y
 
+# The scene read from stdin, stdin a file: an output naming that file through /dev/stdin or
+# /dev/fd/0 is over the scene too (it was written over it, exit 0: 43 KB of Y4M, or the
+# stats' CSV over the start of the scene). Stdin a pipe, such an output is the pipe's.
+cp s.scene in.scene
+for o in "-o /dev/stdin -f y4m" "--stats /dev/stdin --hash" "--dump-heights /dev/fd/0 --hash" \
+    "--save-state /dev/stdin --hash" "-o /dev/fd/0 -f framemd5"; do
+    before=$(dir_snapshot)
+    read -ra args <<<"$o"
+    expect_status "scene from stdin, $o: exit 2" 2 "$R" -q - -y "${args[@]}" <in.scene
+    stderr_has "scene from stdin, $o: message" "would overwrite the scene (read from stdin) of this run"
+    check "scene from stdin, $o: the scene and the directory unchanged" \
+        test "$(dir_snapshot)" = "$before" -a "$(cat in.scene)" = "$(cat s.scene)"
+done
+check "a scene from a pipe renders (--hash: 3 lines)" \
+    test "$(cat s.scene | "$R" -q - --hash | wc -l)" = 3
+
 # Devices are written in place and may be named twice.
 expect_status "/dev/null twice is fine" 0 "$R" -q s.scene -f y4m -o /dev/null \
     --dump-heights /dev/null
