@@ -260,8 +260,9 @@ check: deps
 	$(MAKE) -j$(JOBS) tests
 	BUILDS="$(BUILD)" JOBS=$(JOBS) ./tests/run-all
 
-# `make check-all`: the whole matrix, what CI runs: the whole suite with gcc and with gcc's
-# ASan+UBSan, make check's suite with clang (tests/run-all: HEAVY's scripts run twice),
+# `make check-all`: the whole matrix, what CI runs: the whole suite with gcc's ASan+UBSan,
+# again with gcc but for the scripts run once (the farm's and the playground's), make
+# check's scripts but those with clang (tests/run-all: ALL=1, once),
 # builds at -O3 -march=native with gcc and clang (run there: the unit tests, the fuzz
 # replays and one render compared with the first build's frames), the core driver
 # cross-built (a failed cross build is a failed check) and compared under qemu with

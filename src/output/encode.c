@@ -882,12 +882,15 @@ static AVFrame *blank_frame(const AVCodecContext *enc)
     return f;
 }
 
-/* The end of the stream asked for and every packet up to it dropped: 0, or the error. */
+/* The end of the stream asked for (first, whatever memory is left: SVT-AV1 waits for it
+ * when closed) and every packet up to it dropped: 0, or the error. */
 static int drain(AVCodecContext *enc)
 {
-    AVPacket *pkt = av_packet_alloc();
-    int ret = pkt ? avcodec_send_frame(enc, NULL) : AVERROR(ENOMEM);
+    int ret = avcodec_send_frame(enc, NULL);
+    AVPacket *pkt = ret >= 0 ? av_packet_alloc() : NULL;
 
+    if (ret >= 0 && !pkt)
+        ret = AVERROR(ENOMEM);
     while (ret >= 0 && (ret = avcodec_receive_packet(enc, pkt)) >= 0)
         av_packet_unref(pkt);
     av_packet_free(&pkt);

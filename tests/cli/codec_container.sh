@@ -112,11 +112,14 @@ fi
 # a64multi (and a64multi5) in Matroska: a track FFmpeg reads back as codec "none" (rendered
 # with exit 0, and "Decoder (codec none) not found" from ffmpeg); refused like qtrle's
 for c in a64multi a64multi5; do
-    grep -qE "^ V[^ ]* +$c " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)" || continue
-    for extra in "" --check; do
-        refused_unchanged "-c $c -o x.mkv $extra" \
+    if ! grep -qE "^ V[^ ]* +$c " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)"; then
+        echo "[  SKIPPED ] -c $c -o x.mkv: this FFmpeg has no $c encoder"
+        continue
+    fi
+    for extra in "" " --check"; do
+        refused_unchanged "-c $c -o x.mkv$extra" \
             "the mkv container cannot hold video from encoder $c: FFmpeg's Matroska muxer writes it as a track that FFmpeg reads back as no known codec" \
-            a.scene -n 1 -s 320x200 -c $c $extra -o o/x.mkv
+            a.scene -n 1 -s 320x200 -c $c $extra -o o/x.mkv # (unquoted: "" is no argument)
     done
 done
 # Raw video in QuickTime: RGB24, the frames as they are (it was yuv420p, which FFmpeg's mov

@@ -375,6 +375,14 @@ async function watchdog(p) {
 // shown as 'error: restarted' and never played). The core is held back (the file hold)
 // till the edits are made, however slowly a loaded machine makes them.
 async function queue(p, hold, heavy) {
+  try {
+    await queueEdits(p, hold, heavy);
+  } finally {
+    fs.rmSync(hold, { force: true }); // (the server holds the core while it exists)
+  }
+}
+
+async function queueEdits(p, hold, heavy) {
   await p.waitFor("document.getElementById('scene').value.length > 0 && !workerReady", 30);
   const texts = [];
   const n = heavy ? 8 : 32;
@@ -385,7 +393,10 @@ async function queue(p, hold, heavy) {
               : 'duration 600s\nat 0s..600s rain rate 800/s radius 1% height 500\n# edit ' + i + '\n';
     texts.push(text);
     await p.evaluate("(() => { const t = document.getElementById('scene'); t.value = " + JSON.stringify(text) + "; t.dispatchEvent(new Event('input')); return true; })()");
-    await sleep(230);
+    // (the page reads the text 200 ms after the last keystroke: a later edit within that
+    // merges with this one, as typing does. With `heavy`, edits 7 and 8 must not merge, so a
+    // busy page has 400 ms more to read each.)
+    await sleep(heavy ? 600 : 230);
   }
   say('edits_before_ready', await p.evaluate('!workerReady'));
   fs.rmSync(hold, { force: true });
@@ -437,7 +448,10 @@ async function replay(p) {
   await p.evaluate("(() => { const s = document.getElementById('size'); s.value = '320x180'; s.dispatchEvent(new Event('change')); " +
                    "document.getElementById('loop').click(); const t = document.getElementById('scene'); " +
                    "t.value = 'size 320x180\\nduration 1s\\nat 0s drop 50% 50% radius 5% height 900\\n'; t.dispatchEvent(new Event('input')); return true; })()");
-  await p.waitFor("/ 30 /.test(document.getElementById('clock').textContent) && document.getElementById('play').textContent === 'play'", 30);
+  // (stopped, and settled: the last frame is on screen. The button says 'play' as the clock
+  // passes the end, while a loaded machine may still be drawing the last frame.)
+  await p.waitFor("/ 30 /.test(document.getElementById('clock').textContent) && document.getElementById('play').textContent === 'play' && " +
+                  "document.getElementById('water').dataset.settled === '1'", 30);
   const shown = "(" + frameShown + ") + ' ' + document.getElementById('play').textContent";
   say('ended', await p.evaluate(shown));
   await p.evaluate("document.getElementById('play').click(), true");
