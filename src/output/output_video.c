@@ -271,6 +271,18 @@ static int video_validate(const rp_output_spec *opts, rp_error *err)
             "a delay under 2 as 10), got %.4g fps: use -r 50 or less, or a video format",
             (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
     }
+    /* WebP's delays are whole milliseconds, and browsers (Chromium, Firefox) play one of 10
+     * or less as 100: a delay is a step of k * 1000 / fps ms rounded, at least 11 when the
+     * step is (fps <= 1000/11); above that some frames would play ten times too long. */
+    if (opts->format == RP_FORMAT_WEBP &&
+        (int64_t)opts->fps * 11 > 1000 * (int64_t)(opts->fps_den > 0 ? opts->fps_den : 1)) {
+        return rp_error_set(
+            err, RP_ERR_INVALID, 1,
+            "WebP plays at most 90.9 fps (its delays are whole milliseconds, and browsers "
+            "play a delay of 10 or less as 100), got %.4g fps: use -r 90 or less, or a video "
+            "format",
+            (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
+    }
     rp_output_quiet_ffmpeg();
     if ((ret = pick(opts, &ofmt, &choice, NULL, 0, err)))
         return ret;

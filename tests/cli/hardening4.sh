@@ -85,6 +85,20 @@ for c in "--check" ""; do
         -o g.gif -y $c
     refused "GIF at -r 60 ${c:-(a render)}" "use -r 50 or less" s1.scene -r 60 -o g.gif -y $c
 done
+# WebP likewise: its delays are whole milliseconds, played as 100 ms when 10 or less (-r 91
+# wrote delays of 10 and 11 ms, -r 1000 of 1, with exit 0); at 1000/11 fps every delay is 11.
+for c in "--check" ""; do
+    refused "WebP at -r 91 ${c:-(a render)}" "WebP plays at most 90.9 fps" s1.scene -s 16x16 \
+        -r 91 -o w.webp -y $c
+    refused "WebP at -r 1000 ${c:-(a render)}" "use -r 90 or less" s1.scene -s 16x16 -r 1000 \
+        -o w.webp -y $c
+done
+# (harbour: every frame differs, so libwebp merges none into a longer one)
+expect_status "WebP at -r 1000/11 is written" 0 "$R" -q "$TOP/examples/harbour.scene" -s 160x90 \
+    -r 1000/11 -n 12 -o w11.webp
+check "... every delay 11 ms (webpinfo: $(webpinfo w11.webp | awk '/Duration:/ {print $2}' |
+    sort -u | tr '\n' ' '))" test "$(webpinfo w11.webp | awk '/Duration:/ {print $2}' |
+    sort -u)" = 11
 expect_status "GIF at -r 50 is written" 0 "$R" -q s1.scene -r 50 -o g50.gif
 # ffprobe's duration of 50 frames at 2 cs each: 1 s (60 fps played as 2.88 s before)
 check "... and plays in 1 s (ffprobe: $(ffprobe -v error -show_entries format=duration \
