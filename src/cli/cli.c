@@ -805,6 +805,7 @@ static int time_option(rp_cli *cli, int o, const char *name, const char *arg, rp
             *(o == ARG_SS ? &cli->run.start : &cli->run.end) =
                 (o == ARG_SS ? cli->start_at : cli->end_at).value;
         cli->ss_given |= o == ARG_SS;
+        cli->to_given |= o == ARG_TO;
         cli->times = 1;
         said(cli, o == ARG_SS, o == ARG_SS ? "-ss" : "-to", arg, 1);
         break;
@@ -1186,6 +1187,11 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
     if (cli->overwrite_opts == 3) /* as FFmpeg refuses them: which one was meant? */
         return usage_error(err,
                            "-y (--overwrite) and -n (--no-overwrite) are both given: give one");
+    /* ffmpeg takes -t over -to ("-t and -to cannot be used together; using -t"); rockpool
+     * ended at the earlier of the two, and -t without -ss is its timeline: which was meant? */
+    if (cli->t_given && cli->to_given)
+        return usage_error(err, "-t and -to are both given (ffmpeg would use -t and ignore -to): "
+                                "give one");
     /* ffmpeg -ss S -t T: T seconds from S, not a timeline of T; the timeline is then -n's
      * (in either order), or the scene's */
     if (cli->ss_given && cli->t_given) {

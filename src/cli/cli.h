@@ -46,7 +46,7 @@ typedef struct rp_cli {
     int again; /* a session is being made again (times, a chunk's tag): its warnings were said */
     /* FFmpeg's spellings: -ss given (then -t is a span from it, in span; value -1: none),
      * -t given, and -frames:v N (vframes, -1: none), resolved with the times. */
-    int ss_given, t_given;
+    int ss_given, t_given, to_given;
     rp_cli_time span;
     /* -n and -t, the last given: the timeline's length (with -ss, -t's is a span, and
      * the timeline's is -n's, in n_frames, when n_given) */

@@ -80,6 +80,13 @@ stderr_has "--frame-range 85-95: named as written, and its --end" \
     "--frame-range 85-95 (--end 96) is past the last frame (the timeline has 90 frames)"
 expect_status "-ss 2 -to 1: exit 2" 2 "$ROCKPOOL" -q h.scene --hash -ss 2 -to 1
 stderr_has "-ss 2 -to 1: both as written" "-ss 2 (frame 60) is past -to 1 (--end 30)"
+# -t with -to: ffmpeg uses -t (30 frames for -ss 0.1 -to 0.2 -t 1); rockpool ended at the
+# earlier (3 frames), with no word. Refused in either order, with -ss or without.
+for o in "-ss 0.1 -to 0.2 -t 1" "-t 1 -ss 0.1 -to 0.2" "-to 0.2 -t 1"; do
+    read -ra args <<<"$o"
+    expect_status "$o: exit 2" 2 "$ROCKPOOL" -q h.scene --hash "${args[@]}"
+    stderr_has "$o: says so" "-t and -to are both given (ffmpeg would use -t and ignore -to)"
+done
 # ... also where the session finds it later: a checkpoint of frame 59's end loaded at an
 # earlier --start given as a time (0.5 s is frame 15)
 "$ROCKPOOL" -q h.scene -n 60 --save-state h60.bin --hash >/dev/null
