@@ -157,8 +157,8 @@ static int read_back(const uint8_t *hdr, size_t len, enum rp_format format,
     }
     /* a track FFmpeg reads back as no codec at all (a64multi's: "Decoder (codec none) not
      * found"), which nothing can play either */
-    int unnamed = ret >= 0 && ic->nb_streams == 1 &&
-                  ic->streams[0]->codecpar->codec_id == AV_CODEC_ID_NONE;
+    int unnamed =
+        ret >= 0 && ic->nb_streams == 1 && ic->streams[0]->codecpar->codec_id == AV_CODEC_ID_NONE;
     const AVCodec *codec = ret >= 0 && ic->nb_streams == 1
                                ? avcodec_find_decoder(ic->streams[0]->codecpar->codec_id)
                                : NULL;
