@@ -247,6 +247,34 @@ static int trial_header(const AVOutputFormat *ofmt, const AVCodecParameters *par
     return ret < 0 ? RP_ERR_INVALID : ret;
 }
 
+/* The web formats' fastest rate: their delays are whole units (GIF centiseconds, WebP
+ * milliseconds), and browsers (Chromium, Firefox) play a delay of 10 ms or less as 100 ms.
+ * A delay is a step of k * unit / fps rounded, at least the step's whole part, so above
+ * these rates (50 fps: 2 cs; 1000/11: 11 ms) some frames would play up to ten times too
+ * long. RP_OK or RP_ERR_INVALID. */
+static int web_rate(const rp_output_spec *opts, rp_error *err)
+{
+    static const struct {
+        enum rp_format format;
+        int64_t num, den; /* at most num / den fps */
+        const char *name, *why, *most, *use;
+    } limits[] = {
+        {RP_FORMAT_GIF, 50, 1, "GIF", "centiseconds, and browsers play a delay under 2 as 10", "50",
+         "50"},
+        {RP_FORMAT_WEBP, 1000, 11, "WebP",
+         "milliseconds, and browsers play a delay of 10 or less as 100", "90.9", "90"},
+    };
+    int64_t den = opts->fps_den > 0 ? opts->fps_den : 1;
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        if (opts->format == limits[i].format && opts->fps * limits[i].den > limits[i].num * den)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "%s plays at most %s fps (its delays are whole %s), got %.4g fps: "
+                                "use -r %s or less, or a video format",
+                                limits[i].name, limits[i].most, limits[i].why,
+                                (double)opts->fps / (double)den, limits[i].use);
+    return RP_OK;
+}
+
 /* The muxer, the encoder and pixel format, and the encoder's trial open: what open would
  * refuse, found before anything is created. */
 static int video_validate(const rp_output_spec *opts, rp_error *err)
@@ -256,33 +284,15 @@ static int video_validate(const rp_output_spec *opts, rp_error *err)
     int ret;
 
     /* The web formats' own limits, which their libraries report only as "Invalid
-     * argument" once the file exists: WebP's sides are 14-bit (at most 16383), and GIF's
-     * delays whole centiseconds, which browsers play no shorter than 2 (50 fps). */
+     * argument" once the file exists, or not at all: WebP's sides are 14-bit (at most
+     * 16383), and their rates (web_rate). */
     if (opts->format == RP_FORMAT_WEBP && (opts->width > 16383 || opts->height > 16383)) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "WebP's sides are at most 16383 pixels (got %dx%d): use a smaller -s",
                             opts->width, opts->height);
     }
-    if (opts->format == RP_FORMAT_GIF &&
-        (int64_t)opts->fps > 50 * (int64_t)(opts->fps_den > 0 ? opts->fps_den : 1)) {
-        return rp_error_set(
-            err, RP_ERR_INVALID, 1,
-            "GIF plays at most 50 fps (its delays are whole centiseconds, and browsers play "
-            "a delay under 2 as 10), got %.4g fps: use -r 50 or less, or a video format",
-            (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
-    }
-    /* WebP's delays are whole milliseconds, and browsers (Chromium, Firefox) play one of 10
-     * or less as 100: a delay is a step of k * 1000 / fps ms rounded, at least 11 when the
-     * step is (fps <= 1000/11); above that some frames would play ten times too long. */
-    if (opts->format == RP_FORMAT_WEBP &&
-        (int64_t)opts->fps * 11 > 1000 * (int64_t)(opts->fps_den > 0 ? opts->fps_den : 1)) {
-        return rp_error_set(
-            err, RP_ERR_INVALID, 1,
-            "WebP plays at most 90.9 fps (its delays are whole milliseconds, and browsers "
-            "play a delay of 10 or less as 100), got %.4g fps: use -r 90 or less, or a video "
-            "format",
-            (double)opts->fps / (opts->fps_den > 0 ? opts->fps_den : 1));
-    }
+    if ((ret = web_rate(opts, err)))
+        return ret;
     rp_output_quiet_ffmpeg();
     if ((ret = pick(opts, &ofmt, &choice, NULL, 0, err)))
         return ret;

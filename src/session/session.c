@@ -194,6 +194,9 @@ int rp_scene_load(rp_scene **scene, const char *path, rp_error *err)
     return rp_scene_load_max(scene, path, 0, err);
 }
 
+/* The name of a scene read from stdin ("-"), by which check_paths knows it. */
+#define STDIN_NAME "<stdin>"
+
 int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp_error *err)
 {
     char *text = NULL;
@@ -215,7 +218,7 @@ int rp_scene_load_max(rp_scene **scene, const char *path, int64_t max_memory, rp
     } else {
         len = strlen(text);
     }
-    const char *name = !path ? "<default>" : strcmp(path, "-") ? path : "<stdin>";
+    const char *name = !path ? "<default>" : strcmp(path, "-") ? path : STDIN_NAME;
     return rp_scene_from_buffer(scene, text, len, name, max_memory, err); /* takes text */
 }
 
@@ -532,7 +535,7 @@ static int check_paths(const rp_session *se, rp_error *err)
     const char *scene_file = rp_scene_file(se->scene);
     if (scene_file)
         uses[n++] = (rp_path_use){scene_file, "the scene", 0};
-    else if (!strcmp(rp_scene_name(se->scene), "<stdin>")) /* the file stdin is, if one is */
+    else if (!strcmp(rp_scene_name(se->scene), STDIN_NAME)) /* the file stdin is, if one is */
         uses[n++] = (rp_path_use){"/dev/stdin", "the scene (read from stdin)", 0};
     int r = rp_paths_check(uses, n, err);
     /* --hash prints to stdout: a file that is stdout by another name (/dev/stdout, or the

@@ -78,8 +78,11 @@ refused_unchanged "-c utvideo -o x.webm: refused" "the webm container cannot hol
 # ... but not every codec libavformat lists for it: for these FFmpeg's Matroska muxer
 # refused the header once the file existed (exit 1, "cannot write the header of x.mkv:
 # Invalid argument", after --check had passed). Refused before anything is created.
+# FFmpeg's video encoders, listed once; has_encoder NAME: this FFmpeg has it
+encoders=$(ffmpeg -hide_banner -encoders 2>/dev/null)
+has_encoder() { grep -qE "^ V[^ ]* +$1 " <<<"$encoders"; }
 for c in flashsv2 xface qoi roqvideo wrapped_avframe rv10; do
-    grep -qE "^ V[^ ]* +$c " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)" || continue
+    has_encoder "$c" || continue
     for extra in "" --check; do
         refused_unchanged "-c $c -o x.mkv $extra" \
             "the mkv container cannot hold ${c%video} video (encoder $c): FFmpeg's Matroska muxer refuses it" \
@@ -89,7 +92,7 @@ done
 # MOV refuses AV1, VP9 and VP8 (MP4 takes AV1 and VP9) in its header, once the file existed
 # (exit 1, "cannot write the header of x.mov"): its header is written in memory first too.
 for c in libvpx-vp9:vp9 libaom-av1:av1 libvpx:vp8; do
-    grep -qE "^ V[^ ]* +${c%%:*} " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)" || continue
+    has_encoder "${c%%:*}" || continue
     for extra in "" --check; do
         refused_unchanged "-c ${c%%:*} -o x.mov $extra" \
             "the mov container cannot hold ${c##*:} video (encoder ${c%%:*}): FFmpeg's QuickTime / MOV muxer refuses it" \
@@ -99,7 +102,7 @@ done
 # Matroska takes qtrle's header, but without the bits a pixel its decoder needs: the file
 # rendered (exit 0) and nothing read it ("Unsupported colorspace: 0 bits/sample?"). The
 # trial header is read back into FFmpeg's decoder; qtrle in MOV renders and decodes.
-if grep -qE "^ V[^ ]* +qtrle " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)"; then
+if has_encoder qtrle; then
     for extra in "" --check; do
         refused_unchanged "-c qtrle -o x.mkv $extra" \
             "the mkv container cannot hold qtrle video (encoder qtrle): FFmpeg's Matroska muxer writes it without what its qtrle decoder needs to read it back" \
@@ -112,7 +115,7 @@ fi
 # a64multi (and a64multi5) in Matroska: a track FFmpeg reads back as codec "none" (rendered
 # with exit 0, and "Decoder (codec none) not found" from ffmpeg); refused like qtrle's
 for c in a64multi a64multi5; do
-    if ! grep -qE "^ V[^ ]* +$c " <<<"$(ffmpeg -hide_banner -encoders 2>/dev/null)"; then
+    if ! has_encoder "$c"; then
         echo "[  SKIPPED ] -c $c -o x.mkv: this FFmpeg has no $c encoder"
         continue
     fi
@@ -137,13 +140,12 @@ refused_unchanged "-c rawvideo --pix-fmt yuv420p -o x.mov: refused" \
 # Encoders FFmpeg opens with a bit rate and then ignores it (the same bytes at any -b):
 # refused, the option named as typed, by --check, a render and --job-id alike (prores_ks
 # gave identical files at -b 1M and -b 100M). First, that FFmpeg itself ignores it here.
-encoders=$(ffmpeg -hide_banner -encoders 2>/dev/null)
 packets() { # packets ENCODER RATE: the md5 of the packets ffmpeg encodes from testsrc2
     ffmpeg -v error -f lavfi -i testsrc2=s=320x240:d=2 -c:v "$1" -b:v "$2" -f framemd5 - |
         grep -v '^#' | md5sum
 }
 for c in prores_ks cinepak svq1; do
-    grep -qE "^ V[^ ]* +$c " <<<"$encoders" || continue
+    has_encoder "$c" || continue
     ext=mkv
     [ $c = prores_ks ] && ext=mov
     check "ffmpeg -c:v $c: -b:v 50k and 20M encode the same packets" \

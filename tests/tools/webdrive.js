@@ -497,7 +497,8 @@ async function seekEnd(p) {
   try { await p.waitFor("window.shown.includes(3599) && window.shown[window.shown.length - 1] < 100", 60); } catch (e) { /* said below */ }
   // (from the first showing of the frame sought: the frames before it came before the seek)
   const shown = JSON.parse(await p.evaluate('JSON.stringify(window.shown)'));
-  say('shown', shown.slice(Math.max(0, shown.indexOf(3599)), shown.indexOf(3599) + 4).join(','));
+  const from = shown.indexOf(3599);
+  say('shown', shown.slice(from < 0 ? 0 : from, (from < 0 ? 0 : from) + 4).join(','));
 }
 
 // Backgrounds chosen through the file input, as a user picks them.
