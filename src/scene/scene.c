@@ -124,12 +124,15 @@ static int set_fps(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
+    /* a scene's number may have a sign (rp_fps_parse, as -r reads a rate, takes none) */
+    const int plus = t.n > 1 && t.s[0] == '+' && t.s[1] >= '0' && t.s[1] <= '9';
     int64_t whole;
-    if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den) &&
-        rp_lex_decimal(t.s, t.n, 0, &whole) == NUM_OK)
+    int bad =
+        rp_fps_parse(t.s + plus, t.n - (size_t)plus, &ps->given.time.fps, &ps->given.time.fps_den);
+    if (bad && rp_lex_decimal(t.s, t.n, 0, &whole) == NUM_OK && (whole < 1 || whole > RP_FPS_MAX))
         return rp_lex_fail(ps, t.col, "fps %s is out of range (above 0, at most %d)", SHOW(t, b),
                            RP_FPS_MAX);
-    if (rp_fps_parse(t.s, t.n, &ps->given.time.fps, &ps->given.time.fps_den))
+    if (bad)
         return rp_lex_fail(ps, t.col,
                            "frame rate '%s' is not a rate above 0 and at most %d like 30, "
                            "30000/1001, 29.97, ntsc, pal or film",
@@ -510,8 +513,9 @@ static int set_seed(parser *ps, tok kw)
     (void)kw;
     if (ret)
         return ret;
-    hex = t.n > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X');
-    for (i = hex ? 2 : 0; i < t.n; i++) {
+    i = t.n > 1 && t.s[0] == '+'; /* a sign, as every number of a scene may have */
+    hex = t.n > i + 2 && t.s[i] == '0' && (t.s[i + 1] == 'x' || t.s[i + 1] == 'X');
+    for (i += hex ? 2 : 0; i < t.n; i++) {
         char c = t.s[i];
         unsigned d;
         if (c >= '0' && c <= '9')

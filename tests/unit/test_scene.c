@@ -282,6 +282,22 @@ static void test_settings_values(void **state)
     assert_int_equal(s->look.shading, 0);
     rp_scene_free(&sc);
 
+    /* a scene's numbers may have a sign: the seed's and the frame rate's too */
+    static const struct {
+        const char *text;
+        uint64_t seed;
+        int fps, den;
+    } signed_[] = {{"seed +0x2a\nfps +24\n", 42, 24, 1},
+                   {"seed +7\nfps +30000/1001\n", 7, 30000, 1001}};
+    for (size_t i = 0; i < sizeof signed_ / sizeof signed_[0]; i++) {
+        sc = parse(signed_[i].text);
+        s = rp_scene_settings(sc);
+        assert_true(s->seed == signed_[i].seed);
+        assert_int_equal(s->time.fps, signed_[i].fps);
+        assert_int_equal(s->time.fps_den, signed_[i].den);
+        rp_scene_free(&sc);
+    }
+
     sc = parse("duration 1500ms\nrender offset\n");
     s = rp_scene_settings(sc);
     assert_int_equal(s->time.duration.value, 1500000);
@@ -1471,6 +1487,9 @@ static void test_errors(void **state)
     expect_error("seed 18446744073709551616\n", 1, 6, "is out of range");
     expect_error("seed 0x1ffffffffffffffff\n", 1, 6, "is out of range");
     expect_error("seed 12ab\n", 1, 6, "expected a number after 'seed'");
+    expect_error("seed +-5\n", 1, 6, "expected a number after 'seed', got '+-5'");
+    expect_error("fps +1001\n", 1, 5, "fps +1001 is out of range (above 0, at most 1000)");
+    expect_error("fps +ntsc\n", 1, 5, "frame rate '+ntsc' is not a rate");
     expect_error("preset wave\n", 1, 8, "unknown preset 'wave'");
     expect_error("background\n", 1, 11, "expected a path after 'background'");
     expect_error("background \"abc\n", 1, 12, "unterminated quoted string");
