@@ -289,7 +289,7 @@ static void test_settings_values(void **state)
         int fps, den;
     } signed_[] = {{"seed +0x2a\nfps +24\n", 42, 24, 1},
                    {"seed +7\nfps +30000/1001\n", 7, 30000, 1001}};
-    for (size_t i = 0; i < sizeof signed_ / sizeof signed_[0]; i++) {
+    for (i = 0; i < sizeof signed_ / sizeof signed_[0]; i++) {
         sc = parse(signed_[i].text);
         s = rp_scene_settings(sc);
         assert_true(s->seed == signed_[i].seed);
