@@ -334,8 +334,9 @@ int rp_session_check_outputs(rp_session *s, rp_error *err);
  * decoded whole; a video opened, its first frame decoded and the memory estimate checked
  * with its decoder), every wall mask the timeline uses (and its picture with `walls visible
  * image`) and, under render light, the sky image; each at the size the render decodes it,
- * an error placed as the render places it. Creates nothing; the pixels are dropped. Errors
- * are bad input. */
+ * an error placed as the render places it; and rp_run.load_state read as the render reads
+ * it (into a simulation of its own: the session's is untouched). Creates nothing; the
+ * pixels are dropped. Errors are bad input (out of memory aside). */
 int rp_session_check_images(rp_session *s, rp_error *err);
 
 /** Check the outputs and the memory estimate (as rp_session_check_outputs does), load the

@@ -31,11 +31,15 @@ static int file_digest(const char *path, const char *what, char hex[HEX], rp_err
     static uint8_t buf[1 << 16];
     rp_hash *h;
     size_t n;
+    /* a regular file's bytes only: a device or a FIFO (/dev/zero) has no end to digest, and
+     * a pipe read here would be gone when the render reads it (or a FIFO's writer, so the
+     * render's open would wait for ever): asked before it is opened */
+    struct stat st;
+    if (!stat(path, &st) && !S_ISREG(st.st_mode))
+        return fail(err, 1, "--job-id: %s '%s' is not a regular file", what, path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return fail(err, 1, "--job-id: cannot read %s '%s': %s", what, path, strerror(errno));
-    /* a regular file's bytes only: a device or a FIFO (/dev/zero) has no end to digest */
-    struct stat st;
     if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
         fclose(f);
         return fail(err, 1, "--job-id: %s '%s' is not a regular file", what, path);

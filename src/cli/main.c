@@ -515,20 +515,33 @@ static int resolve_times(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_
     return r;
 }
 
+/* A range whose job line could not be worked out: its outputs go untagged, and why. */
+static void warn_untagged(const rp_cli *cli, const rp_error *why)
+{
+    char text[sizeof why->msg + 128];
+    const char *m = why->msg, *pre = "--job-id: ";
+    if (!strncmp(m, pre, strlen(pre)))
+        m += strlen(pre);
+    snprintf(text, sizeof text,
+             "this range's outputs are not tagged with its job line (%s): give --job-id=LINE", m);
+    warn_cb((void *)cli, text);
+}
+
 /* A chunk (a range asked for) without --job-id=LINE is tagged with its own job line, as
  * --job-id would print it, so that rockpool-join refuses to join it with chunks of another
  * background, strength or other settings that its other tags do not name. The session is
  * made again with it (it keeps its own copy of the run). An input that cannot be read
- * leaves it untagged: the render itself then says what is wrong. */
+ * leaves it untagged: the render itself then says what is wrong; an input that is not a
+ * regular file (a pipe) too, and *untagged says why, for a warning once the render starts. */
 static int tag_chunk(rp_cli *cli, const rp_scene *scene, rp_session **s, rp_summary *sum,
-                     rp_error *err)
+                     rp_error *untagged, rp_error *err)
 {
     static char job[RP_JOB_LINE_LEN + 1];
-    rp_error ignored;
     if (cli->run.job_id || !(cli->run.start != 0 || cli->run.end != -1 || cli->times))
         return 0;
-    if (rp_identity_line(cli, scene, *s, sum, job, &ignored))
+    if (rp_identity_line(cli, scene, *s, sum, job, untagged))
         return 0;
+    untagged->msg[0] = '\0';
     cli->run.job_id = job;
     rp_session_free(s);
     cli->again = 1;
@@ -639,6 +652,7 @@ int main(int argc, char **argv)
     rp_scene *scene = NULL;
     rp_session *session = NULL;
     rp_summary sum;
+    rp_error untagged = {0}; /* why a range goes untagged (tag_chunk) */
     progress prog = {0};
     int status;
 
@@ -706,14 +720,18 @@ int main(int argc, char **argv)
                          rp_session_check_images(session, &err)
                      ? fail(&err)
                      : (print_summary(&sum), stdout_done());
-    } else if (tag_chunk(&cli, scene, &session, &sum, &err)) {
+    } else if (tag_chunk(&cli, scene, &session, &sum, &untagged, &err)) {
         status = fail(&err);
     } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
         note_default_output(&cli);
         start_watchdog();
         catch_crashes();
         files_may_exist = 1;
-        status = rp_session_start(session, &err) ? fail(&err) : render(&session, &cli, &prog);
+        if (!(status = rp_session_start(session, &err) ? fail(&err) : 0)) {
+            if (untagged.msg[0]) /* "--job-id: the background 'x' is not a regular file" */
+                warn_untagged(&cli, &untagged);
+            status = render(&session, &cli, &prog);
+        }
     }
     if (prog.fd)
         fclose(prog.fd);

@@ -27,6 +27,7 @@
 /* The run's setting in messages (rp_name). */
 #define VERIFY rp_name("--verify", "rp_run.verify")
 #define VERIFY_DIR rp_name("--verify-dir", "rp_run.verify_dir")
+#define VERIFY_REF rp_name("--verify-ref", "rp_run.verify_ref")
 
 typedef struct verify_sink {
     const rp_sink_cfg *cfg;
@@ -76,23 +77,6 @@ static int load(rp_manifest **m, const rp_sink_cfg *cfg, rp_error *err)
     return RP_OK;
 }
 
-static int verify_check(const rp_sink_cfg *cfg, rp_error *err)
-{
-    rp_manifest *m = NULL;
-    struct stat st;
-    if (cfg->dir && stat(cfg->dir, &st) != 0)
-        return rp_error_set(err, RP_ERR_IO, 1, "%s %s: %s", VERIFY_DIR, cfg->dir, strerror(errno));
-    if (cfg->dir && !S_ISDIR(st.st_mode))
-        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s: not a directory", VERIFY_DIR, cfg->dir);
-    /* A pipe can be read once: it is read and checked when the sink opens (still before
-     * any frame, and a failure there removes every file the run had begun). */
-    if (stat(cfg->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return RP_OK;
-    int r = load(&m, cfg, err);
-    rp_manifest_free(&m);
-    return r;
-}
-
 /* Where the differing frame goes: "DIR/STEM" (raw), and the PNG pattern
  * "DIR/STEM.TAIL-%05d.png" (TAIL "actual" or "diff") with '%' in DIR and STEM doubled. */
 static int png_names(const rp_sink_cfg *cfg, const char *what, char *raw, size_t rawlen,
@@ -117,6 +101,34 @@ static int png_names(const rp_sink_cfg *cfg, const char *what, char *raw, size_t
     if (snprintf(pattern + o, len - o, ".%s-%%05d.png", what) >= (int)(len - o))
         return RP_ERR_TOO_LARGE;
     return RP_OK;
+}
+
+static int verify_check(const rp_sink_cfg *cfg, rp_error *err)
+{
+    rp_manifest *m = NULL;
+    struct stat st;
+    if (cfg->dir && stat(cfg->dir, &st) != 0)
+        return rp_error_set(err, RP_ERR_IO, 1, "%s %s: %s", VERIFY_DIR, cfg->dir, strerror(errno));
+    if (cfg->dir && !S_ISDIR(st.st_mode))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s: not a directory", VERIFY_DIR, cfg->dir);
+    /* The frames written at a difference must not be the expected frames' files */
+    char raw[4096], actual[8200], diff[8200];
+    if (cfg->ref && !png_names(cfg, "actual", raw, sizeof raw, actual, sizeof actual) &&
+        !png_names(cfg, "diff", raw, sizeof raw, diff, sizeof diff)) {
+        const rp_path_use uses[] = {{cfg->ref, VERIFY_REF, 2},
+                                    {actual, "the PNGs of differing frames", 2},
+                                    {diff, "the difference image", 2}};
+        int r = rp_paths_check(uses, 3, err);
+        if (r)
+            return r;
+    }
+    /* A pipe can be read once: it is read and checked when the sink opens (still before
+     * any frame, and a failure there removes every file the run had begun). */
+    if (stat(cfg->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return RP_OK;
+    int r = load(&m, cfg, err);
+    rp_manifest_free(&m);
+    return r;
 }
 
 /* Write a frame as one PNG, STEM.KIND-FRAME.png (through the PNG output, so the actual

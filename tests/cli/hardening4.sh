@@ -2,7 +2,8 @@
 # hardening4.sh - the fourth hostile-use round (issue 44): a still over its own input, an
 # animated WebP kept after SIGINT, WebP's memory over the clip, limits known before
 # anything is created (WebP's sides, GIF's rate, key fade with damping, the 64 MiB scene),
-# directories a failed run made, and --alpha --verify-ref's difference image.
+# directories a failed run made, --alpha --verify-ref's difference image, and checkpoints
+# and golden frames: --check reads --load-state, a FIFO or pipe checkpoint, --verify-ref.
 source "$(dirname "$0")/lib.sh"
 R=$ROCKPOOL
 mkdir d && cd d || exit 1
@@ -187,3 +188,58 @@ b = sys.stdin.buffer.read()
 print(sum(1 for i in range(0, len(b), 3) if b[i] and not b[i + 1] and not b[i + 2]))')
 check "... the difference image marks exactly those 10 (marked: ${marked:-none})" \
     test "${marked:-0}" -eq 10
+
+## 7. Checkpoints and golden frames (a red-team pass). --check reads --load-state as the
+## render does: a missing, damaged or foreign checkpoint, or one past --start, was passed
+## with exit 0 and then refused by the render.
+printf 'size 64x36\nduration 3s\nat 0s..3s rain rate 20/s radius 2..4 height 300..900\n' >st.scene
+printf 'size 64x36\nduration 3s\nat 0s..3s rain rate 9/s radius 2..4 height 300..900\n' >st2.scene
+"$R" -q st.scene -n 30 -f framemd5 -o /dev/null --save-state s30.st
+head -c 200 s30.st >trunc.st
+refused "--check, a missing checkpoint" "cannot open state" st.scene --start 30 \
+    --load-state nosuch.st --check
+refused "--check, a truncated checkpoint" "truncated" st.scene --start 30 --load-state trunc.st \
+    --check
+refused "--check, another scene's checkpoint" "another scene or other settings" st2.scene \
+    --start 30 --load-state s30.st --check
+refused "--check, a checkpoint past --start" "give --start 29 or later" st.scene --start 10 \
+    --load-state s30.st --check
+refused "--check, a directory as the checkpoint" "Is a directory" st.scene --start 30 \
+    --load-state . --check
+expect_status "--check, the right checkpoint: exit 0" 0 "$R" -q st.scene --start 30 \
+    --load-state s30.st --check
+## A checkpoint read from a FIFO or a pipe: the chunk's job line was worked out by reading it
+## first, so a FIFO's render waited for ever for a writer gone (it opened it twice) and a
+## pipe's render dropped its tag with no word. Now it is read once, the frames are the
+## file's, and a warning says the outputs are untagged.
+"$R" -q st.scene --start 30 --end 33 --load-state s30.st -f framemd5 -o file.md5
+mkfifo st.fifo
+(cat s30.st >st.fifo &)
+expect_status "a checkpoint from a FIFO: exit 0" 0 timeout 60 "$R" st.scene --start 30 --end 33 \
+    --load-state st.fifo -f framemd5 -o fifo.md5
+stderr_has "... the outputs are said to be untagged" "not tagged with its job line"
+expect_status "a checkpoint from a pipe: exit 0" 0 sh -c \
+    "cat s30.st | \"\$0\" st.scene --start 30 --end 33 --load-state /dev/stdin -f framemd5 \
+    -o pipe.md5" "$R"
+stderr_has "... the outputs are said to be untagged" "not tagged with its job line"
+check "... the FIFO's frames are the file's" cmp <(grep -v '^#' file.md5) <(grep -v '^#' fifo.md5)
+check "... the pipe's frames are the file's" cmp <(grep -v '^#' file.md5) <(grep -v '^#' pipe.md5)
+check "... the file's chunk is tagged" grep -q '^#rockpool_job: ' file.md5
+## --verify-ref naming the files a difference writes: the actual frame replaced the
+## expected one it was compared with.
+"$R" -q st.scene -n 2 -o 'g_%05d.png'
+"$R" -q st.scene -n 2 -f framemd5 -o good.md5
+sed 's/[0-9a-f]\{32\}$/00000000000000000000000000000000/' good.md5 >bad.md5
+mkdir gold
+cp g_00000.png gold/bad.actual-00000.png
+cp g_00000.png bad.diff-00000.png
+refused "--verify-ref over the actual frames" \
+    "--verify-ref 'gold/bad.actual-%05d.png' and the PNGs of differing frames" st.scene -n 2 \
+    --verify bad.md5 --verify-dir gold --verify-ref 'gold/bad.actual-%05d.png'
+refused "--verify-ref over the difference images" "name the same files" st.scene -n 2 \
+    --verify bad.md5 --verify-ref './bad.diff-%05d.png'
+refused "--verify-ref over the actual frames, --check" "name the same files" st.scene -n 2 \
+    --verify bad.md5 --verify-dir gold --verify-ref 'gold/bad.actual-%05d.png' --check
+expect_status "--verify-ref beside them: exit 3" 3 "$R" -q st.scene -n 2 --verify bad.md5 \
+    --verify-dir gold --verify-ref 'g_%05d.png'
+check "... the difference image is written" test -s gold/bad.diff-00000.png
