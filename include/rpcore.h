@@ -577,6 +577,13 @@ RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size, 
 RP_API int rp_core_checkpoint_read(rp_core *core, FILE *f, int64_t last_steps, int64_t *steps,
                                    rp_error *err);
 
+/** What rp_core_checkpoint_read would refuse, without loading it: the checkpoint read from
+ * f into scratch water and compared with the core's scene, settings and inputs, the core
+ * itself unchanged (not started, its water untouched; rockpool --check --load-state).
+ * The same errors and *steps. */
+RP_API int rp_core_checkpoint_check(rp_core *core, FILE *f, int64_t last_steps, int64_t *steps,
+                                    rp_error *err);
+
 /** The resolved settings and the timeline as text (what tests/tools/rpcore --items
  * prints: the same on every architecture), for tests and debugging. Returns 0, or -1 when
  * writing to f fails. */

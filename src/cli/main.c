@@ -523,7 +523,9 @@ static void warn_untagged(const rp_cli *cli, const rp_error *why)
     if (!strncmp(m, pre, strlen(pre)))
         m += strlen(pre);
     snprintf(text, sizeof text,
-             "this range's outputs are not tagged with its job line (%s): give --job-id=LINE", m);
+             "this range's outputs are not tagged with its job line (%s): to tag them, give "
+             "--job-id=LINE, the line --job-id prints with that input saved as a file",
+             m);
     warn_cb((void *)cli, text);
 }
 

@@ -1138,11 +1138,37 @@ int rp_core_checkpoint_load(rp_core *c, const void *src, size_t size, rp_error *
     return r;
 }
 
+/* Whether a checkpoint read (r, what rp_state_read returned, with steps, key and inputs)
+ * belongs to engine e of core c and is not past last_steps (-1: any). */
+static int state_fits(rp_core *c, const rp_engine *e, int r, int64_t steps, uint64_t key,
+                      uint64_t inputs, int64_t last_steps, rp_error *err)
+{
+    uint64_t want;
+    if (r)
+        return rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
+    if (last_steps >= 0 && steps > last_steps)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the checkpoint is at step %" PRId64 ", past step %" PRId64, steps,
+                            last_steps);
+    if (key != rp_state_key(rp_engine_settings(e), rp_engine_timeline(e), steps))
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "state was saved from another scene or other settings");
+    if ((r = inputs_digest(c, &want, err))) {
+        err->bad_input = 1; /* an input the state was bound to is missing */
+        return r;
+    }
+    if (inputs != want)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "state was saved with other inputs (the scene's text, a wall mask, "
+                            "the background or the sky image differs)");
+    return RP_OK;
+}
+
 int rp_core_checkpoint_read(rp_core *c, FILE *f, int64_t last_steps, int64_t *psteps, rp_error *err)
 {
     rp_engine *fresh = NULL;
     int64_t steps = -1;
-    uint64_t key, inputs, want;
+    uint64_t key, inputs;
     int r;
     int64_t ignored;
     if (!psteps)
@@ -1163,22 +1189,7 @@ int rp_core_checkpoint_read(rp_core *c, FILE *f, int64_t last_steps, int64_t *ps
     r = rp_state_read(f, rp_engine_water(fresh), &steps, &key, &inputs, err);
     if (!r)
         *psteps = steps;
-    if (r)
-        r = rp_error_set(err, r, r != RP_ERR_NOMEM, "%s", err->msg);
-    else if (last_steps >= 0 && steps > last_steps)
-        r = rp_error_set(err, RP_ERR_INVALID, 1,
-                         "the checkpoint is at step %" PRId64 ", past step %" PRId64, steps,
-                         last_steps);
-    else if (key != rp_state_key(rp_engine_settings(fresh), rp_engine_timeline(fresh), steps))
-        r = rp_error_set(err, RP_ERR_INVALID, 1,
-                         "state was saved from another scene or other settings");
-    else if ((r = inputs_digest(c, &want, err)))
-        err->bad_input = 1; /* an input the state was bound to is missing */
-    else if (inputs != want)
-        r = rp_error_set(err, RP_ERR_INVALID, 1,
-                         "state was saved with other inputs (the scene's text, a wall mask, the "
-                         "background or the sky image differs)");
-    if (r) {
+    if ((r = state_fits(c, fresh, r, steps, key, inputs, last_steps, err))) {
         if (direct)
             c->stale = 1;
         else
@@ -1192,6 +1203,28 @@ int rp_core_checkpoint_read(rp_core *c, FILE *f, int64_t last_steps, int64_t *ps
     }
     c->shown_k = -1;
     return RP_OK;
+}
+
+int rp_core_checkpoint_check(rp_core *c, FILE *f, int64_t last_steps, int64_t *psteps,
+                             rp_error *err)
+{
+    rp_water *scratch = NULL;
+    int64_t steps = -1, ignored;
+    uint64_t key, inputs;
+    if (!psteps)
+        psteps = &ignored;
+    *psteps = -1;
+    CORE_ARGS(c, err);
+    if (!f)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "rp_core_checkpoint_check: the file is NULL");
+    /* water of the core's size to read into: neither a second timeline nor the images */
+    if (rp_water_new(&scratch, &rp_engine_settings(c->engine)->water))
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    int r = rp_state_read(f, scratch, &steps, &key, &inputs, err);
+    rp_water_free(&scratch);
+    if (!r)
+        *psteps = steps;
+    return state_fits(c, c->engine, r, steps, key, inputs, last_steps, err);
 }
 
 int rp_core_set_light(rp_core *c, enum rp_light_knob knob, int set, int32_t value, rp_error *err)

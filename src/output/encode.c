@@ -772,6 +772,19 @@ static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int qu
     return RP_OK;
 }
 
+/* Whether a YUV or grey format is written full range: the yuvj formats are by definition
+ * (JPEG's), and grey as FFmpeg writes and reads it (ffmpeg tags it full range, and its
+ * decoders and libswscale read 10- and 16-bit grey as full range whatever the tag says);
+ * every other one limited, as rp_yuv*_rows_m write them. */
+static int full_range(enum AVPixelFormat fmt)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+    return fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P || fmt == AV_PIX_FMT_YUVJ444P ||
+           fmt == AV_PIX_FMT_YUVJ440P || fmt == AV_PIX_FMT_YUVJ411P ||
+           (d && d->nb_components <= 2 &&
+            !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)));
+}
+
 /* Tell enc everything rockpool decides: size, rate, pixel format, colours, rate control,
  * preset, the encoder's own logging. An option the encoder lacks or refuses is
  * RP_ERR_INVALID naming the encoder and the option. trial: a throwaway context of
@@ -796,7 +809,7 @@ static int configure(AVCodecContext *enc, const AVCodec *codec, enum AVPixelForm
     if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
         /* What rp_yuv*_rows_m and the libswscale converter produce (is_hd). */
         int hd = is_hd(opts);
-        enc->color_range = AVCOL_RANGE_MPEG;
+        enc->color_range = full_range(fmt) ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
         enc->colorspace = hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
         enc->color_primaries = hd ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M;
         enc->color_trc = hd ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M;
@@ -1065,10 +1078,13 @@ static int open_converter(rp_encoder *e, const AVCodec *codec, enum AVPixelForma
                             "cannot convert %s to %s for %s", av_get_pix_fmt_name(in),
                             av_get_pix_fmt_name(fmt), codec->name);
     }
-    if (is_hd(opts) && !(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
+    if (!(av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_RGB)) {
+        /* the matrix and the range configure() tags: libswscale's own choice left grey full
+         * range below 1280x720 (tagged limited), and BT.709's call made the yuvj formats
+         * limited from 1280x720 (tagged full) */
         const int *rgb = sws_getCoefficients(SWS_CS_DEFAULT);
-        const int *yuv = sws_getCoefficients(SWS_CS_ITU709);
-        sws_setColorspaceDetails(e->sws, rgb, 1, yuv, 0, 0, 1 << 16, 1 << 16);
+        const int *yuv = sws_getCoefficients(is_hd(opts) ? SWS_CS_ITU709 : SWS_CS_DEFAULT);
+        sws_setColorspaceDetails(e->sws, rgb, 1, yuv, full_range(fmt), 0, 1 << 16, 1 << 16);
     }
     return RP_OK;
 }

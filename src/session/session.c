@@ -36,7 +36,6 @@ struct rp_session {
     int bg_video; /* the background is a video (check_background) */
     /* The settings resolved, the timeline, the simulation and the look (rpcore.h). */
     rp_core *core;
-    rp_core_config cfg; /* what core was opened with (a check opens another to read a state) */
     rp_core_info info;
     rp_settings_info s; /* the core's settings */
     int64_t frames, start, end;
@@ -401,7 +400,6 @@ static int resolve_settings(rp_session *se, rp_error *err)
     cfg.checkpoint_images = 1; /* --save-state binds the background and the sky too */
     if ((r = rp_core_open(&se->core, se->scene, &cfg, err)))
         return r;
-    se->cfg = cfg;
     rp_core_get_info(se->core, &se->info);
     rp_settings_get_info(rp_core_settings(se->core), &se->s);
     se->frames = se->info.frames;
@@ -998,15 +996,19 @@ static int decode_image(void *ctx, const char *path, enum rp_image_use use, int 
 }
 
 /* Start from a checkpoint: load it, check it is not past --start and belongs to this run
- * (the core replays the walls of the frames it skips). */
-static int load_state(rp_session *se, rp_error *err)
+ * (the core replays the walls of the frames it skips). check: only whether it would load
+ * (--check: the core untouched); a pipe or a FIFO can be read once, by the render, so a
+ * check leaves it to the render (as --verify's manifest). */
+static int load_state(rp_session *se, int check, rp_error *err)
 {
     const char *path = se->run->load_state;
     /* The state must not be past frame --start's instant (with one step a frame the
      * state's step count is a frame number, and it must come before that frame's step). */
     int64_t last = rp_core_frame_steps(se->core, se->start) - (se->s.rate ? 0 : 1), steps;
-    FILE *f = fopen(path, "rb");
     struct stat st;
+    if (check && !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return RP_OK;
+    FILE *f = fopen(path, "rb");
     if (f && !fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) { /* it opens, reads nothing */
         fclose(f);
         f = NULL;
@@ -1014,7 +1016,8 @@ static int load_state(rp_session *se, rp_error *err)
     }
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
-    int r = rp_core_checkpoint_read(se->core, f, last < 0 ? 0 : last, &steps, err);
+    int r = (check ? rp_core_checkpoint_check
+                   : rp_core_checkpoint_read)(se->core, f, last < 0 ? 0 : last, &steps, err);
     fclose(f);
     if ((r || last < 0) && steps > last) {
         /* Say the first frame it can start (steps are no unit a user sees): the least k
@@ -1040,23 +1043,6 @@ static int load_state(rp_session *se, rp_error *err)
     if (r)
         return rp_error_set(err, r, err->bad_input, "%s: %s", path, err->msg);
     return RP_OK;
-}
-
-/* --check reads --load-state as the render reads it, into a core of its own (the session's
- * is started by the render alone): its state refused there is refused here, exit 2. */
-static int check_state(rp_session *se, rp_error *err)
-{
-    rp_core *own = se->core, *probe = NULL;
-    int r = rp_core_open(&probe, se->scene, &se->cfg, err);
-    if (!r) {
-        se->core = probe;
-        if (!(r = rp_core_set_images(probe, decode_image, se, err)) &&
-            !(r = rp_core_start(probe, err)))
-            r = load_state(se, err);
-        se->core = own;
-    }
-    rp_core_close(&probe);
-    return r;
 }
 
 /* Threads start with SIGINT/SIGTERM blocked, so the caller's thread takes them (a signal
@@ -1224,7 +1210,7 @@ int rp_session_check_images(rp_session *se, rp_error *err)
             return sky_fail(se, r, err);
     }
     rp_source_free(&se->background); /* a check keeps nothing open */
-    return se->run->load_state ? check_state(se, err) : RP_OK;
+    return se->run->load_state ? load_state(se, 1, err) : RP_OK;
 }
 
 static int start_session(rp_session *se, rp_error *err)
@@ -1238,7 +1224,7 @@ static int start_session(rp_session *se, rp_error *err)
     if ((r = rp_core_set_images(se->core, decode_image, se, err)) ||
         (r = rp_core_start(se->core, err)))
         return r;
-    if (se->run->load_state && (r = load_state(se, err)))
+    if (se->run->load_state && (r = load_state(se, 0, err)))
         return r;
     if (se->run->stop && *se->run->stop)
         return rp_error_set(err, RP_ERR_INTERRUPTED, 0, "interrupted");

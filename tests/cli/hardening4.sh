@@ -3,7 +3,8 @@
 # animated WebP kept after SIGINT, WebP's memory over the clip, limits known before
 # anything is created (WebP's sides, GIF's rate, key fade with damping, the 64 MiB scene),
 # directories a failed run made, --alpha --verify-ref's difference image, and checkpoints
-# and golden frames: --check reads --load-state, a FIFO or pipe checkpoint, --verify-ref.
+# and golden frames: --check reads --load-state, a FIFO or pipe checkpoint, --verify-ref;
+# grey and yuvj outputs decoded at their tones.
 source "$(dirname "$0")/lib.sh"
 R=$ROCKPOOL
 mkdir d && cd d || exit 1
@@ -214,9 +215,11 @@ expect_status "--check, the right checkpoint: exit 0" 0 "$R" -q st.scene --start
 ## file's, and a warning says the outputs are untagged.
 "$R" -q st.scene --start 30 --end 33 --load-state s30.st -f framemd5 -o file.md5
 mkfifo st.fifo
-(cat s30.st >st.fifo &)
+timeout 60 sh -c 'cat s30.st >st.fifo' &
+writer=$!
 expect_status "a checkpoint from a FIFO: exit 0" 0 timeout 60 "$R" st.scene --start 30 --end 33 \
     --load-state st.fifo -f framemd5 -o fifo.md5
+wait "$writer"
 stderr_has "... the outputs are said to be untagged" "not tagged with its job line"
 expect_status "a checkpoint from a pipe: exit 0" 0 sh -c \
     "cat s30.st | \"\$0\" st.scene --start 30 --end 33 --load-state /dev/stdin -f framemd5 \
@@ -243,3 +246,31 @@ refused "--verify-ref over the actual frames, --check" "name the same files" st.
 expect_status "--verify-ref beside them: exit 3" 3 "$R" -q st.scene -n 2 --verify bad.md5 \
     --verify-dir gold --verify-ref 'g_%05d.png'
 check "... the difference image is written" test -s gold/bad.diff-00000.png
+
+## 8. Grey and yuvj outputs decode to the picture's brightness (a red-team pass): grey was
+## written full range below 1280x720 but tagged limited, so FFmpeg decoded grey 20 as 3 and
+## 240 as 255; the yuvj formats were written limited from 1280x720 but tagged full (grey 20
+## as 32). Each is decoded by FFmpeg to grey and compared with the PNG render's grey (the
+## same frame through FFmpeg's RGB to grey): within 2 of it at both tones.
+printf 'duration 1f\n' >flat.scene
+tone_of() { # FILE: the two commonest grey values of its first frame, as "A B" (ascending)
+    ffmpeg -v error -i "$1" -frames:v 1 -f rawvideo -pix_fmt gray - | od -An -tu1 -w1 -v |
+        sort -n | uniq -c | sort -rn | head -2 | awk '{ print $2 }' | sort -n | tr '\n' ' '
+}
+for size in 64x48 1280x720; do
+    w=${size%x*} h=${size#*x}
+    ffmpeg -v error -f lavfi -i "color=0x141414:s=$((w / 2))x$h" -f lavfi \
+        -i "color=0xf0f0f0:s=$((w / 2))x$h" -filter_complex "[0][1]hstack,format=rgb24" \
+        -frames:v 1 -y "tones_$size.png"
+    "$R" -q flat.scene -i "tones_$size.png" -s "$size" -y -o "ref_$size.png"
+    want=$(tone_of "ref_$size.png")
+    for pc in gray:ffv1 gray10le:ffv1 gray16le:ffv1 yuvj420p:mjpeg gray:libx264 gray10le:libx264; do
+        pf=${pc%:*} c=${pc#*:}
+        "$R" -q flat.scene -i "tones_$size.png" -s "$size" --pix-fmt "$pf" -c "$c" -y \
+            -o "t_${size}_$pf.mkv"
+        got=$(tone_of "t_${size}_$pf.mkv")
+        check "$size --pix-fmt $pf -c $c decodes to the picture's tones ($want): $got" \
+            awk -v a="$want" -v b="$got" 'BEGIN { split(a, x, " "); split(b, y, " ")
+                exit !(y[1] != "" && y[2] != "" && (x[1] - y[1])^2 <= 4 && (x[2] - y[2])^2 <= 4) }'
+    done
+done

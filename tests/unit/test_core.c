@@ -294,7 +294,20 @@ static void test_checkpoint(void **state)
     uint8_t *ck = malloc(n);
     assert_int_equal(rp_core_checkpoint_save(a, ck, n - 1, &err), RP_ERR_INVALID);
     assert_int_equal(rp_core_checkpoint_save(a, ck, n, &err), RP_OK);
-    ck[n / 2] ^= 1; /* a damaged checkpoint: its checksum differs */
+    /* checked, not loaded (--check --load-state): b is left as it was, not started */
+    int64_t steps = -2;
+    FILE *mf = fmemopen(ck, n, "rb");
+    assert_int_equal(rp_core_checkpoint_check(b, mf, -1, &steps, &err), RP_OK);
+    fclose(mf);
+    assert_true(steps > 0);
+    mf = fmemopen(ck, n, "rb");
+    assert_int_equal(rp_core_checkpoint_check(b, mf, steps - 1, NULL, &err), RP_ERR_INVALID);
+    fclose(mf);
+    assert_null(rp_core_heights(b, NULL, NULL)); /* not started, so no water was loaded */
+    ck[n / 2] ^= 1;                              /* a damaged checkpoint: its checksum differs */
+    mf = fmemopen(ck, n, "rb");
+    assert_int_equal(rp_core_checkpoint_check(b, mf, -1, &steps, &err), RP_ERR_FORMAT);
+    fclose(mf);
     assert_int_equal(rp_core_checkpoint_load(b, ck, n, &err), RP_ERR_FORMAT);
     assert_int_equal(err.bad_input, 1);
     ck[n / 2] ^= 1;
@@ -309,6 +322,9 @@ static void test_checkpoint(void **state)
     rp_scene *s3;
     rp_core *other = open_core(&s3, "rate 90\nseed 10\n", 0, 0);
     assert_int_equal(rp_core_checkpoint_load(other, ck, n, &err), RP_ERR_INVALID);
+    mf = fmemopen(ck, n, "rb");
+    assert_int_equal(rp_core_checkpoint_check(other, mf, -1, NULL, &err), RP_ERR_INVALID);
+    fclose(mf);
     free(ck);
     rp_core_close(&a);
     rp_core_close(&b);
@@ -416,6 +432,9 @@ static void test_null_pointers(void **state)
     refused_null(rp_core_checkpoint_read(NULL, stdin, -1, &v, &err), &err);
     assert_int_equal(v, -1);
     refused_null(rp_core_checkpoint_read(c, NULL, -1, NULL, &err), &err);
+    refused_null(rp_core_checkpoint_check(NULL, stdin, -1, &v, &err), &err);
+    assert_int_equal(v, -1);
+    refused_null(rp_core_checkpoint_check(c, NULL, -1, NULL, &err), &err);
     refused_null(rp_core_image_costs(NULL, NULL, NULL, &bytes, &files, &err), &err);
     refused_null(rp_core_image_costs(c, NULL, NULL, &bytes, &files, &err), &err);
     refused_null(rp_scene_from_text(NULL, "fps 30\n", 7, NULL, &err), &err);
