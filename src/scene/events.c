@@ -280,11 +280,17 @@ static int span(builder *b, int64_t *a, int64_t *e)
 
     *a = ticks(b, ev->start);
     *e = ticks(b, ev->end);
-    if (*e <= *a)
-        return fail(b, RP_ERR_INVALID, ev->time_col,
-                    "reversed span '%.*s' at %d fps: the end must be after the start",
-                    (int)ev->time_len, ev->time_text, b->final->time.fps);
-    return RP_OK;
+    if (*e > *a)
+        return RP_OK;
+    char rate[32]; /* 30, or 30000/1001 */
+    const int num = b->final->time.fps, den = b->final->time.fps_den;
+    if (den > 1)
+        snprintf(rate, sizeof rate, "%d/%d", num, den);
+    else
+        snprintf(rate, sizeof rate, "%d", num);
+    return fail(b, RP_ERR_INVALID, ev->time_col,
+                "reversed span '%.*s' at %s fps: the end must be after the start",
+                (int)ev->time_len, ev->time_text, rate);
 }
 
 static int64_t key_gain(const builder *b, enum rp_key_what what, int64_t s);

@@ -274,3 +274,10 @@ for size in 64x48 1280x720; do
                 exit !(y[1] != "" && y[2] != "" && (x[1] - y[1])^2 <= 4 && (x[2] - y[2])^2 <= 4) }'
     done
 done
+
+## 9. A reversed span names the frame rate it was found at, whole: at -r 30000/1001 it said
+## "at 30000 fps" (the rate's numerator).
+printf 'size 64x48\nduration 40f\nat 30f..1s stroke 0,0 -> 60,40 radius 2 height 500\n' >rev.scene
+refused "a reversed span at NTSC's rate" \
+    "rev.scene:3:4: error: reversed span '30f..1s' at 30000/1001 fps" rev.scene -r 30000/1001 --check
+refused "a reversed span at 12.5 fps" "reversed span '30f..1s' at 25/2 fps" rev.scene -r 12.5
