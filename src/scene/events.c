@@ -867,7 +867,14 @@ static void stroke_cost(const builder *b, int64_t frames, double *items, double 
         k1 = k0;
     if (k1 - k0 > segs)
         segs = k1 - k0;
-    *items = (double)segs + 1;
+    /* the dabs expand_stroke keeps: dab m is at frame k0 + m (k1 - k0) / segs, and those
+     * from the first at or after the last frame on are left out */
+    int64_t kept = segs;
+    if (k1 >= frames && k1 > k0) {
+        i128 last = ((i128)(frames - k0) * segs - 1) / (k1 - k0);
+        kept = last < segs ? (int64_t)last : segs;
+    }
+    *items = (double)kept + 1;
     *work = *items * grid_cells(b, ev->radius_lo);
 }
 

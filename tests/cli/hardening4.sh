@@ -281,3 +281,20 @@ printf 'size 64x48\nduration 40f\nat 30f..1s stroke 0,0 -> 60,40 radius 2 height
 refused "a reversed span at NTSC's rate" \
     "rev.scene:3:4: error: reversed span '30f..1s' at 30000/1001 fps" rev.scene -r 30000/1001 --check
 refused "a reversed span at 12.5 fps" "reversed span '30f..1s' at 25/2 fps" rev.scene -r 12.5
+
+## 10. A straight stroke whose span runs far past the clip is counted as the build keeps
+## it: its dabs from the last frame on are left out (rockpool-scene(5) TIMELINE), but the
+## limits counted them all, so a 10-frame clip with a stroke over 420000 s was refused as
+## 17 million items ("render fewer frames", which could not help).
+printf 'size 160x90\nduration 10f\nat 0s..420000s stroke 0,0 -> 159,89 radius 1 height 300\n' \
+    >long_stroke.scene
+expect_status "a stroke spanning far past a 10-frame clip: --check exit 0" 0 "$R" \
+    long_stroke.scene --check
+check "... nothing on stderr" test ! -s "$WORK/err"
+check "... its dabs after the clip are counted as left out" grep -q "items fall after the last" \
+    "$WORK/out"
+expect_status "... and it renders" 0 "$R" -q long_stroke.scene -f framemd5 -o long_stroke.md5
+printf 'size 160x90\nduration 20000000f\nat 0s..420000s stroke 0,0 -> 159,89 radius 1 height 300\n' \
+    >long_clip.scene
+refused "the same stroke over a clip that holds it all" "more than 16777216 items" \
+    long_clip.scene --check
