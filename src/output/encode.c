@@ -326,15 +326,22 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
         /* with an alpha plane (--alpha), the full-chroma format must keep it: yuv444p was
          * offered to VP9's yuva420p, and then refused as having no alpha plane */
         int alpha = (desc->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
-        int has444 = supports_pix_fmt(codec, alpha ? AV_PIX_FMT_YUVA444P : AV_PIX_FMT_YUV444P);
+        /* and a yuvj format's full-range kin: mjpeg lists yuv444p but refuses it ("Non
+         * full-range YUV is non-standard") */
+        enum AVPixelFormat full = alpha ? AV_PIX_FMT_YUVA444P
+                                  : fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P ||
+                                          fmt == AV_PIX_FMT_YUVJ411P || fmt == AV_PIX_FMT_YUVJ440P
+                                      ? AV_PIX_FMT_YUVJ444P
+                                      : AV_PIX_FMT_YUV444P;
+        char also[64] = "";
+        if (supports_pix_fmt(codec, full))
+            snprintf(also, sizeof also, " or %s %s", rp_name("--pix-fmt", "rp_run.out.pix_fmt"),
+                     av_get_pix_fmt_name(full));
 
-        return rp_error_set(
-            err, RP_ERR_INVALID, 1,
-            "%s with %s needs an even width and height (got %dx%d): use %s %dx%d%s",
-            codec_label(codec), pix_name, w, h, rp_name("-s", "size"), ew, eh,
-            !has444 ? ""
-            : alpha ? rp_name(" or --pix-fmt yuva444p", " or rp_run.out.pix_fmt yuva444p")
-                    : rp_name(" or --pix-fmt yuv444p", " or rp_run.out.pix_fmt yuv444p"));
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "%s with %s needs an even width and height (got %dx%d): use %s %dx%d%s",
+                            codec_label(codec), pix_name, w, h, rp_name("-s", "size"), ew, eh,
+                            also);
     }
     return RP_OK;
 }

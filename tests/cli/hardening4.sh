@@ -298,3 +298,16 @@ printf 'size 160x90\nduration 20000000f\nat 0s..420000s stroke 0,0 -> 159,89 rad
     >long_clip.scene
 refused "the same stroke over a clip that holds it all" "more than 16777216 items" \
     long_clip.scene --check
+
+## 11. At an odd size, the pixel format the refusal offers is one the encoder takes: mjpeg
+## was offered yuv444p, which it refuses ("Non full-range YUV is non-standard"); its
+## full-range yuvj444p renders (a red-team pass).
+for cp in mjpeg:yuvj420p mjpeg:yuvj422p libx264:yuv420p; do
+    c=${cp%:*} pf=${cp#*:}
+    expect_status "-c $c --pix-fmt $pf at 65x49: exit 2" 2 "$R" -q flat.scene -s 65x49 -c "$c" \
+        --pix-fmt "$pf" -o odd.mkv --check
+    offer=$(sed -n 's/.* or --pix-fmt \([a-z0-9]*\)$/\1/p' "$WORK/err")
+    check "... a pixel format is offered (${offer:-none})" test -n "$offer"
+    expect_status "... and -c $c --pix-fmt ${offer:-none} renders 65x49" 0 "$R" -q flat.scene \
+        -s 65x49 -c "$c" --pix-fmt "${offer:-none}" -y -o odd.mkv
+done
