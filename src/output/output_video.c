@@ -265,13 +265,18 @@ static int web_rate(const rp_output_spec *opts, rp_error *err)
          "milliseconds, and browsers play a delay of 10 or less as 100", "90.9", "90"},
     };
     int64_t den = opts->fps_den > 0 ? opts->fps_den : 1;
+    char rate[64]; /* the rate exactly: -r 50.004 is over 50, not "50" */
+    if (den == 1)
+        snprintf(rate, sizeof rate, "%d", opts->fps);
+    else
+        snprintf(rate, sizeof rate, "%d/%" PRId64 " (%.9g)", opts->fps, den,
+                 (double)opts->fps / (double)den);
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
         if (opts->format == limits[i].format && opts->fps * limits[i].den > limits[i].num * den)
             return rp_error_set(err, RP_ERR_INVALID, 1,
-                                "%s plays at most %s fps (its delays are whole %s), got %.4g fps: "
+                                "%s plays at most %s fps (its delays are whole %s), got %s fps: "
                                 "use -r %s or less, or a video format",
-                                limits[i].name, limits[i].most, limits[i].why,
-                                (double)opts->fps / (double)den, limits[i].use);
+                                limits[i].name, limits[i].most, limits[i].why, rate, limits[i].use);
     return RP_OK;
 }
 

@@ -311,3 +311,7 @@ for cp in mjpeg:yuvj420p mjpeg:yuvj422p libx264:yuv420p; do
     expect_status "... and -c $c --pix-fmt ${offer:-none} renders 65x49" 0 "$R" -q flat.scene \
         -s 65x49 -c "$c" --pix-fmt "${offer:-none}" -y -o odd.mkv
 done
+
+## 12. A rate over GIF's limit is said exactly: -r 50.004 was refused as "got 50 fps".
+refused "GIF at -r 50.004" "got 12501/250 (50.004) fps: use -r 50 or less" s1.scene -r 50.004 \
+    -o x.gif --check
