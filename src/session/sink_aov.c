@@ -26,6 +26,7 @@
  * every machine and thread count. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/common.h"
 #include "base/diag.h"
@@ -78,6 +79,13 @@ static int aov_check(const rp_sink_cfg *cfg, rp_error *err)
     for (int k = 0; k < RP_AOV_KINDS; k++) {
         if (!cfg->aov[k])
             continue;
+        /* 16-bit PNGs: a name that says another format (h_%05d.jpg) would mislead */
+        const char *slash = strrchr(cfg->aov[k], '/');
+        const char *dot = strrchr(slash ? slash : cfg->aov[k], '.');
+        if (dot && !strchr(dot, '%') && strcasecmp(dot, ".png"))
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "%s: '%s' names %s files, but the AOVs are PNGs: end it in .png",
+                                rp_aov_option(k), cfg->aov[k], dot);
         rp_output_spec o;
         aov_opts(cfg, k, &o);
         int r = rp_output_validate(&o, err);

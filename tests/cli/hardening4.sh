@@ -315,3 +315,12 @@ done
 ## 12. A rate over GIF's limit is said exactly: -r 50.004 was refused as "got 50 fps".
 refused "GIF at -r 50.004" "got 12501/250 (50.004) fps: use -r 50 or less" s1.scene -r 50.004 \
     -o x.gif --check
+
+## 13. An AOV is a 16-bit PNG: a pattern that names other files (.jpg) was written with PNG
+## data under that name (a red-team pass); refused, nothing created. No extension, or one
+## inside the pattern's number (h.%05d), is still a name.
+refused "--aov height h_%d.jpg" "names .jpg files, but the AOVs are PNGs" s1.scene -n 2 \
+    --aov height 'h_%d.jpg'
+expect_status "--aov height h.%03d (no extension): exit 0" 0 "$R" -q s1.scene -n 2 \
+    --aov height 'h.%03d' -f framemd5 -o /dev/null
+check "... its frames are PNGs" sh -c 'file h.000 | grep -q "PNG image data"'
