@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,14 @@ static void bytes_text(double bytes, int digits, char *text, size_t len)
         snprintf(text, len, "%.*f GiB", digits + 1, bytes / (1 << 30));
     else
         snprintf(text, len, "%.*f MiB", digits, bytes / (1 << 20));
+}
+
+void rp_rate_text(int64_t num, int64_t den, char *text, size_t len)
+{
+    if (den <= 1)
+        snprintf(text, len, "%" PRId64, num);
+    else
+        snprintf(text, len, "%" PRId64 "/%" PRId64 " (%.9g)", num, den, (double)num / (double)den);
 }
 
 void rp_bytes_pair(double need, double limit, char *need_text, char *limit_text, size_t len)

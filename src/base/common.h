@@ -40,6 +40,10 @@ int rp_memory_short(size_t bytes);
  * when the two would otherwise read the same, so a need over a limit always shows it. */
 void rp_bytes_pair(double need, double limit, char *need_text, char *limit_text, size_t len);
 
+/** A frame rate as text for a message, exactly: "30" for a whole rate, else "30000/1001
+ * (29.97003)" (the ratio, then its value to 9 digits). */
+void rp_rate_text(int64_t num, int64_t den, char *text, size_t len);
+
 /** What to do about an allocation or a thread that failed for want of memory (ENOMEM, or
  * EAGAIN from pthread_create under a ulimit -v): appended to "out of memory ..." messages,
  * in the program's words or the library's (rp_name). */

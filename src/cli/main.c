@@ -729,7 +729,9 @@ int main(int argc, char **argv)
         start_watchdog();
         catch_crashes();
         files_may_exist = 1;
-        if (!(status = rp_session_start(session, &err) ? fail(&err) : 0)) {
+        if (rp_session_start(session, &err)) {
+            status = fail(&err);
+        } else {
             if (untagged.msg[0]) /* "--job-id: the background 'x' is not a regular file" */
                 warn_untagged(&cli, &untagged);
             status = render(&session, &cli, &prog);

@@ -313,6 +313,19 @@ static int pick_encoder(const rp_output_spec *opts, const AVOutputFormat *ofmt,
     return RP_OK;
 }
 
+/* Whether a YUV or grey format is written full range: the yuvj formats are by definition
+ * (JPEG's), and grey as FFmpeg writes and reads it (ffmpeg tags it full range, and its
+ * decoders and libswscale read 10- and 16-bit grey as full range whatever the tag says);
+ * every other one limited, as rp_yuv*_rows_m write them. */
+static int full_range(enum AVPixelFormat fmt)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+    return fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P || fmt == AV_PIX_FMT_YUVJ444P ||
+           fmt == AV_PIX_FMT_YUVJ440P || fmt == AV_PIX_FMT_YUVJ411P ||
+           (d && d->nb_components <= 2 &&
+            !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)));
+}
+
 /* Chroma subsampling halves the chroma planes, so a subsampled pixel format needs even
  * sides: RP_ERR_INVALID naming the nearest even size (and yuv444p when the encoder has it).
  * pix_name is the format as the user spelled it, for the message. */
@@ -328,11 +341,9 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
         int alpha = (desc->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
         /* and a yuvj format's full-range kin: mjpeg lists yuv444p but refuses it ("Non
          * full-range YUV is non-standard") */
-        enum AVPixelFormat full = alpha ? AV_PIX_FMT_YUVA444P
-                                  : fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P ||
-                                          fmt == AV_PIX_FMT_YUVJ411P || fmt == AV_PIX_FMT_YUVJ440P
-                                      ? AV_PIX_FMT_YUVJ444P
-                                      : AV_PIX_FMT_YUV444P;
+        enum AVPixelFormat full = alpha             ? AV_PIX_FMT_YUVA444P
+                                  : full_range(fmt) ? AV_PIX_FMT_YUVJ444P
+                                                    : AV_PIX_FMT_YUV444P;
         char also[64] = "";
         if (supports_pix_fmt(codec, full))
             snprintf(also, sizeof also, " or %s %s", rp_name("--pix-fmt", "rp_run.out.pix_fmt"),
@@ -777,19 +788,6 @@ static int set_encoder_logging(AVCodecContext *enc, const AVCodec *codec, int qu
         svt_log_level(quiet ? "0" : "1");
     }
     return RP_OK;
-}
-
-/* Whether a YUV or grey format is written full range: the yuvj formats are by definition
- * (JPEG's), and grey as FFmpeg writes and reads it (ffmpeg tags it full range, and its
- * decoders and libswscale read 10- and 16-bit grey as full range whatever the tag says);
- * every other one limited, as rp_yuv*_rows_m write them. */
-static int full_range(enum AVPixelFormat fmt)
-{
-    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
-    return fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P || fmt == AV_PIX_FMT_YUVJ444P ||
-           fmt == AV_PIX_FMT_YUVJ440P || fmt == AV_PIX_FMT_YUVJ411P ||
-           (d && d->nb_components <= 2 &&
-            !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)));
 }
 
 /* Tell enc everything rockpool decides: size, rate, pixel format, colours, rate control,

@@ -266,11 +266,7 @@ static int web_rate(const rp_output_spec *opts, rp_error *err)
     };
     int64_t den = opts->fps_den > 0 ? opts->fps_den : 1;
     char rate[64]; /* the rate exactly: -r 50.004 is over 50, not "50" */
-    if (den == 1)
-        snprintf(rate, sizeof rate, "%d", opts->fps);
-    else
-        snprintf(rate, sizeof rate, "%d/%" PRId64 " (%.9g)", opts->fps, den,
-                 (double)opts->fps / (double)den);
+    rp_rate_text(opts->fps, den, rate, sizeof rate);
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
         if (opts->format == limits[i].format && opts->fps * limits[i].den > limits[i].num * den)
             return rp_error_set(err, RP_ERR_INVALID, 1,

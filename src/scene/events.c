@@ -282,12 +282,8 @@ static int span(builder *b, int64_t *a, int64_t *e)
     *e = ticks(b, ev->end);
     if (*e > *a)
         return RP_OK;
-    char rate[32]; /* 30, or 30000/1001 */
-    const int num = b->final->time.fps, den = b->final->time.fps_den;
-    if (den > 1)
-        snprintf(rate, sizeof rate, "%d/%d", num, den);
-    else
-        snprintf(rate, sizeof rate, "%d", num);
+    char rate[64];
+    rp_rate_text(b->final->time.fps, b->final->time.fps_den, rate, sizeof rate);
     return fail(b, RP_ERR_INVALID, ev->time_col,
                 "reversed span '%.*s' at %s fps: the end must be after the start",
                 (int)ev->time_len, ev->time_text, rate);

@@ -1006,14 +1006,12 @@ static int load_state(rp_session *se, int check, rp_error *err)
      * state's step count is a frame number, and it must come before that frame's step). */
     int64_t last = rp_core_frame_steps(se->core, se->start) - (se->s.rate ? 0 : 1), steps;
     struct stat st;
-    if (check && !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    const int known = !stat(path, &st);
+    if (known && S_ISDIR(st.st_mode)) /* it would open, and read as an empty file */
+        return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(EISDIR));
+    if (check && known && !S_ISREG(st.st_mode))
         return RP_OK;
     FILE *f = fopen(path, "rb");
-    if (f && !fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) { /* it opens, reads nothing */
-        fclose(f);
-        f = NULL;
-        errno = EISDIR;
-    }
     if (!f)
         return rp_error_set(err, RP_ERR_IO, 1, "%s: cannot open state: %s", path, strerror(errno));
     int r = (check ? rp_core_checkpoint_check

@@ -279,8 +279,9 @@ done
 ## "at 30000 fps" (the rate's numerator).
 printf 'size 64x48\nduration 40f\nat 30f..1s stroke 0,0 -> 60,40 radius 2 height 500\n' >rev.scene
 refused "a reversed span at NTSC's rate" \
-    "rev.scene:3:4: error: reversed span '30f..1s' at 30000/1001 fps" rev.scene -r 30000/1001 --check
-refused "a reversed span at 12.5 fps" "reversed span '30f..1s' at 25/2 fps" rev.scene -r 12.5
+    "rev.scene:3:4: error: reversed span '30f..1s' at 30000/1001 (29.97003) fps" rev.scene \
+    -r 30000/1001 --check
+refused "a reversed span at 12.5 fps" "reversed span '30f..1s' at 25/2 (12.5) fps" rev.scene -r 12.5
 
 ## 10. A straight stroke whose span runs far past the clip is counted as the build keeps
 ## it: its dabs from the last frame on are left out (rockpool-scene(5) TIMELINE), but the
