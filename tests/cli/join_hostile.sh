@@ -317,3 +317,40 @@ EOF2
         test $rc = $want -a $(($(date +%s) - t0)) -lt 15
     nothing_written "SIG$sig during the $step" stop.mp4
 done
+
+# ---- long framemd5 chunks, FFmpeg protocol names, a pattern's backslash (a red team) ----
+# A framemd5 chunk without a rockpool_frames tag (which rockpool never writes into framemd5)
+# has its first frame read from its first frame line: read through a pipe cut short, that
+# killed the join with SIGPIPE (exit 141, no message) once the chunk outgrew the pipe.
+"$ROCKPOOL" -q s.scene -n 4000 -f framemd5 -o long.md5
+"$ROCKPOOL" -q s.scene -n 4000 --start 0 --end 2000 -f framemd5 -o l0.md5
+"$ROCKPOOL" -q s.scene -n 4000 --start 2000 --end 4000 -f framemd5 -o l1.md5
+expect_status "framemd5 join of two 2000-frame chunks: exit 0" 0 \
+    "$J" -o long_j.md5 --frames 4000 l0.md5 l1.md5
+check "... gives the single render's file, byte for byte" cmp -s long.md5 long_j.md5
+expect_status "--check of a 2000-frame framemd5 chunk: exit 0" 0 \
+    "$J" --check --range 2000-3999/4000 l1.md5
+# A chunk named like an FFmpeg protocol (cache:NAME reads NAME) is read as itself: the
+# foreign chunk 'cache:v1.mp4' (another size and seed) is refused, not v1.mp4 checked in
+# its place; an output named so is written under its own name.
+"$ROCKPOOL" -q s.scene -n 6 -s 128x72 --seed 5 --start 3 --end 6 -o 'cache:v1.mp4'
+expect_status "video join, a foreign chunk named cache:v1.mp4: exit 2" 2 \
+    "$J" -o pj.mp4 v0.mp4 'cache:v1.mp4'
+stderr_has "... names it" "chunk 1 (./cache:v1.mp4)"
+nothing_written "video join, a foreign chunk named cache:v1.mp4" pj.mp4
+expect_status "video join to the output file:pj.mp4: exit 0" 0 "$J" -o 'file:pj.mp4' v0.mp4 v1.mp4
+check "... placed under its own name" test -s 'file:pj.mp4' -a ! -e pj.mp4
+# render-parallel names a PNG pattern's frames as rockpool does: a backslash is a plain
+# character, not printf's escape (a\tb was looked for as a<TAB>b after every chunk had
+# rendered); a line break in a PNG or AOV pattern is refused before anything is rendered.
+R=$TOP/scripts/render-parallel
+expect_status "render-parallel, a PNG pattern with a backslash: exit 0" 0 \
+    "$R" -k 2 -o 'bs/a\tb_%03d.png' -- s.scene -n 6
+check "... frames named as rockpool names them" test -f 'bs/a\tb_005.png'
+expect_status "render-parallel, a PNG pattern with a line break: exit 2" 2 \
+    "$R" -k 2 -o $'nl/a\nb_%03d.png' -- s.scene -n 6
+stderr_has "... says why" "its path holds a line break"
+check "... nothing created" test ! -e nl
+expect_status "render-parallel, an AOV pattern with a line break: exit 2" 2 \
+    "$R" -k 2 -o rp.mp4 -- s.scene -n 6 --aov height $'h\n_%03d.png'
+check "... nothing created" test ! -e rp.mp4
