@@ -35,7 +35,7 @@ static const char *const webm_encoders[] = {"libvpx-vp9", "libvpx", NULL};
  * MP4 is refused in output.c; Matroska needs -c with an encoder that has alpha. */
 static const char *const mov_alpha_encoders[] = {"prores_ks", "qtrle", NULL};
 /* The web's animations: GIF (FFmpeg's encoder, fed palette frames from palette.h) and
- * animated WebP (libwebp). Neither carries sound. */
+ * animated WebP (libwebp, fed RGB: see webp_rgb). Neither carries sound. */
 static const char *const gif_encoders[] = {"gif", NULL};
 static const char *const webp_encoders[] = {"libwebp_anim", "libwebp", NULL};
 
@@ -46,9 +46,9 @@ static enum AVPixelFormat alpha_pix_fmt(const AVCodec *codec)
         const char *encoder;
         enum AVPixelFormat fmt;
     } preferred[] = {
-        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},   {"libvpx", AV_PIX_FMT_YUVA420P},
-        {"prores_ks", AV_PIX_FMT_YUVA444P10},  {"qtrle", AV_PIX_FMT_ARGB},
-        {"libwebp_anim", AV_PIX_FMT_YUVA420P}, {"libwebp", AV_PIX_FMT_YUVA420P},
+        {"libvpx-vp9", AV_PIX_FMT_YUVA420P},  {"libvpx", AV_PIX_FMT_YUVA420P},
+        {"prores_ks", AV_PIX_FMT_YUVA444P10}, {"qtrle", AV_PIX_FMT_ARGB},
+        {"libwebp_anim", AV_PIX_FMT_RGB32},   {"libwebp", AV_PIX_FMT_RGB32},
     };
     for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++)
         if (!strcmp(codec->name, preferred[i].encoder))
@@ -93,6 +93,17 @@ static int supports_pix_fmt(const AVCodec *codec, enum AVPixelFormat fmt)
         if (*p == fmt)
             return 1;
     return 0;
+}
+
+/* Whether the encoder is libwebp fed RGB (FFmpeg's AV_PIX_FMT_RGB32, bgra here), opaque
+ * frames with alpha 255: libwebp converts to its own 4:2:0 itself, at any size (fed
+ * yuv420p, an odd width or height was refused), always with BT.601, which every WebP
+ * decoder assumes (rockpool's BT.709 from 1280x720 decoded 7 levels off on average), and a
+ * little closer to the frames (examples/harbour.scene, 10 frames at 640x360: 4.9 levels
+ * from the PNG frames on average, against 5.8 fed yuv420p). */
+static int webp_rgb(const AVCodec *codec)
+{
+    return !strncmp(codec->name, "libwebp", 7) && supports_pix_fmt(codec, AV_PIX_FMT_RGB32);
 }
 
 /* The encoder's "preset" option, or NULL. */
@@ -348,6 +359,8 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
         if (supports_pix_fmt(codec, full))
             snprintf(also, sizeof also, " or %s %s", rp_name("--pix-fmt", "rp_run.out.pix_fmt"),
                      av_get_pix_fmt_name(full));
+        else if (webp_rgb(codec)) /* its default, RGB, takes any size */
+            snprintf(also, sizeof also, " or no %s", rp_name("--pix-fmt", "rp_run.out.pix_fmt"));
 
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s with %s needs an even width and height (got %dx%d): use %s %dx%d%s",
@@ -384,17 +397,21 @@ static int mov_raw_ok(enum AVPixelFormat fmt)
 }
 
 /* The pixel format for codec: --pix-fmt, else the encoder's alpha format with --alpha, else
- * yuv420p. It must have an alpha plane exactly when the frames do, the encoder must take it
- * and the frame size must suit its subsampling: RP_ERR_INVALID saying what would work. */
-/* The pixel format of opaque frames without --pix-fmt: GIF's palette; raw video in
- * QuickTime as RGB24, the frames as they are (its yuv420p has no QuickTime tag); for an
- * encoder without yuv420p (prores_ks, qtrle, libx264rgb), as FFmpeg picks it, its format
- * that keeps the most of RGB frames, among those without alpha, but dnxhd's default profile
- * takes 4:2:2 only (the best of its list, gbrp10le, is DNxHR 444's alone); else yuv420p. */
+ * yuv420p. It must have an alpha plane exactly when the frames do (but libwebp's own RGB32,
+ * see webp_rgb), the encoder must take it and the frame size must suit its subsampling:
+ * RP_ERR_INVALID saying what would work. */
+/* The pixel format of opaque frames without --pix-fmt: GIF's palette; libwebp's RGB32
+ * (webp_rgb); raw video in QuickTime as RGB24, the frames as they are (its yuv420p has no
+ * QuickTime tag); for an encoder without yuv420p (prores_ks, qtrle, libx264rgb), as FFmpeg
+ * picks it, its format that keeps the most of RGB frames, among those without alpha, but
+ * dnxhd's default profile takes 4:2:2 only (the best of its list, gbrp10le, is DNxHR 444's
+ * alone); else yuv420p. */
 static const char *opaque_pix_name(const rp_output_spec *opts, const AVCodec *codec)
 {
     if (opts->format == RP_FORMAT_GIF)
         return "pal8";
+    if (webp_rgb(codec))
+        return av_get_pix_fmt_name(AV_PIX_FMT_RGB32);
     if (codec->id == AV_CODEC_ID_RAWVIDEO && opts->format == RP_FORMAT_MOV)
         return "rgb24";
     /* JPEG's own full range: FFmpeg's MJPEG and lossless JPEG encoders list yuv420p but
@@ -437,7 +454,9 @@ static int pick_pix_fmt(const rp_output_spec *opts, const AVCodec *codec, enum A
     fmt = av_get_pix_fmt(pix_name);
     fmt_alpha = fmt != AV_PIX_FMT_NONE && fmt != AV_PIX_FMT_PAL8 &&
                 (av_pix_fmt_desc_get(fmt)->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
-    if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha) {
+    /* (but libwebp's RGB32, its default, which takes opaque frames as alpha 255) */
+    if (fmt != AV_PIX_FMT_NONE && fmt_alpha && !alpha &&
+        !(webp_rgb(codec) && fmt == AV_PIX_FMT_RGB32)) {
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "%s %s has an alpha plane, but the frames are opaque: add %s for "
                             "the water's light as a layer with real alpha",
