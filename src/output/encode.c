@@ -558,10 +558,12 @@ int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
 }
 
 /* HD and larger (1280 wide or 720 high and up) is converted and tagged BT.709, as
- * players and editors assume for HD; smaller frames BT.601 (SMPTE 170M). */
+ * players and editors assume for HD; smaller frames BT.601 (SMPTE 170M). WebP is BT.601 at
+ * every size: its decoders read it so, whatever a tag says (an asked-for yuv420p at 1280x720
+ * converted with BT.709 decoded 7 levels too red). */
 static int is_hd(const rp_output_spec *opts)
 {
-    return opts->width >= 1280 || opts->height >= 720;
+    return opts->format != RP_FORMAT_WEBP && (opts->width >= 1280 || opts->height >= 720);
 }
 
 /* The highest --crf an encoder takes where FFmpeg's option range does not say (x264 and
