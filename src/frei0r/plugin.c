@@ -120,6 +120,14 @@ static const char *const param_default[S_COUNT] = {"", "s", "render", "", ""};
  * for minutes; later calls carry on. */
 #define STEP_CELLS_MAX ((int64_t)1 << 28)
 
+/* A call for a frame at most this many after the last one asked for is in order (pace):
+ * playing or rendering, MLT's workers each seeing every few frames, and one a while behind
+ * the others, which go on up to MLT's buffer (25 frames by default) ahead of the output. */
+#define IN_ORDER_FRAMES 64
+
+/* The bytes of a scene's path an error message shows at most (its end). */
+#define PATH_SHOWN 200
+
 /* Scene files are text; the plugin reads at most this much. */
 #define SCENE_BYTES_MAX ((size_t)16 << 20)
 
@@ -160,7 +168,8 @@ typedef struct instance {
     /* the times of the previous calls in seconds (after unit and offset), the latest first,
      * -1 for none */
     double last_ts[TIMES_KEPT - 1];
-    int ms_host; /* the host's times are rounded to the millisecond (find_rate) */
+    int ms_host;    /* the host's times are rounded to the millisecond (find_rate) */
+    int64_t last_k; /* the frame the last call asked for, on the core's rate; -1: none yet */
 } instance;
 
 /* One line on stderr, unless its reason is the one said last by this instance: the
@@ -235,6 +244,7 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height)
     in->stale = 1;
     NUM(in, P_ERRFRAME) = 1; /* the error frame on */
     in->strength_milli = -1;
+    in->last_k = -1;
     for (int i = 0; i < TIMES_KEPT - 1; i++)
         in->last_ts[i] = -1;
     for (int i = 0; i < S_COUNT; i++)
@@ -399,6 +409,13 @@ static int set_error(rp_error *err, int code, int bad_input, const char *fmt, ..
  * built-in scene. */
 static int read_scene(const char *path, char **text, size_t *len, rp_error *err)
 {
+    /* the path as the message shows it: its last PATH_SHOWN bytes (from a character's
+     * first byte) after "...", so the reason after it is never cut off */
+    size_t plen = strlen(path);
+    const char *tail = plen > PATH_SHOWN ? path + plen - PATH_SHOWN : path;
+    while (tail > path && (*tail & 0xc0) == 0x80)
+        tail++;
+    const char *dots = tail > path ? "..." : "";
     *text = NULL;
     *len = 0;
     if (!path[0])
@@ -408,15 +425,16 @@ static int read_scene(const char *path, char **text, size_t *len, rp_error *err)
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0) {
-        return set_error(err, RP_ERR_IO, 0, "%s: cannot read scene: %s", path, strerror(errno));
+        return set_error(err, RP_ERR_IO, 0, "%s%s: cannot read scene: %s", dots, tail,
+                         strerror(errno));
     }
     FILE *f = NULL;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > SCENE_BYTES_MAX ||
         !(f = fdopen(fd, "rb"))) {
         close(fd);
         return set_error(err, RP_ERR_IO, 0,
-                         "%s: cannot read scene: not a regular file of at most %zu MiB", path,
-                         SCENE_BYTES_MAX >> 20);
+                         "%s%s: cannot read scene: not a regular file of at most %zu MiB", dots,
+                         tail, SCENE_BYTES_MAX >> 20);
     }
     size_t cap = (size_t)st.st_size + 1;
     char *buf = malloc(cap);
@@ -427,8 +445,8 @@ static int read_scene(const char *path, char **text, size_t *len, rp_error *err)
         return set_error(err, RP_ERR_NOMEM, 0, "out of memory");
     if (bad) {
         free(buf);
-        return set_error(err, RP_ERR_IO, 0, "%s: cannot read scene: it changed while being read",
-                         path);
+        return set_error(err, RP_ERR_IO, 0, "%s%s: cannot read scene: it changed while being read",
+                         dots, tail);
     }
     *text = buf;
     *len = n;
@@ -961,6 +979,18 @@ static int64_t steps_per_call(const instance *in)
     return n > 0 ? n : 1;
 }
 
+/* The work this call may do. A host that asks for frames in order (its first call, or a
+ * frame at most IN_ORDER_FRAMES after the last one asked for: playing, rendering) gets its
+ * frame whatever the simulation to it costs, so a render never holds an error frame where a
+ * keyframed strength or seed replays the water from step 0; a jump (a scrub, a seek)
+ * simulates at most STEP_CELLS_MAX cells' worth, and later calls carry on. */
+static void pace(instance *in, int64_t k)
+{
+    int in_order = in->last_k < 0 || (k >= in->last_k && k - in->last_k <= IN_ORDER_FRAMES);
+    rp_core_set_step_budget(in->core, in_order ? 0 : STEP_CELLS_MAX);
+    in->last_k = k;
+}
+
 /* ---- frames --------------------------------------------------------------------------- */
 
 /* The host's frame unchanged, or black, opaque, when it gave none. */
@@ -1052,17 +1082,18 @@ void f0r_update(f0r_instance_t instance_, double time, const uint32_t *inframe, 
     } else if (layer && !in->info.light) {
         say(in, "layer light needs render light (the rockpool preset): the seed presets' "
                 "renders have no light layer");
-    } else if (apply_light(in),
+    } else if (apply_light(in), pace(in, k),
                rp_core_set_background(in->core, inframe ? (const uint8_t *)inframe : in->black,
                                       (size_t)in->width * 4, RP_PIX_RGBA, &err) ||
                    rp_core_render(in->core, k, layer ? RP_PASS_LIGHT : RP_PASS_RENDER_RGBA,
                                   outframe, (size_t)in->width * 4, &err)) {
         if (err.code == RP_ERR_AGAIN) {
-            snprintf(msg, sizeof msg,
-                     "time %g %s: the simulation is still on its way there (at most %lld "
-                     "steps a call, rockpool-frei0r(7) LIMITS): this frame is not rendered; "
-                     "later calls carry on",
-                     time, strcmp(unit, "ms") ? "s" : "ms", (long long)steps_per_call(in));
+            snprintf(
+                msg, sizeof msg,
+                "time %g %s: the simulation is still on its way there (at most %lld "
+                "steps a call on a jump, rockpool-frei0r(7) LIMITS): this frame is not rendered; "
+                "later calls carry on",
+                time, strcmp(unit, "ms") ? "s" : "ms", (long long)steps_per_call(in));
             say_as(in, "\1on its way", msg);
         } else {
             say(in,

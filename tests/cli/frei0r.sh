@@ -521,6 +521,39 @@ EOF
         cmp -s mstrength\|.h <(sed -n 1,30p rs2.h; sed -n 31,60p rs1.h)
     check "melt, the same keyframes linear: a ramp, neither" \
         test "$(sed -n 2,30p mstrength.h | grep -cxFf <(cat rs2.h rs1.h))" -eq 0
+    # The same held keyframes over a grid of 1920x1080 (129 steps a call, 493 a second):
+    # the replay from step 0 to frame 30 takes four calls' work, which a host asking for
+    # frames in order (each instance a few frames on from its last) gets in the one call, so a render
+    # holds no error frame (it held three an instance, "still on its way", exit 0).
+    printf 'size 1920x1080\ngrid 1920x1080\nfps 30\nduration 2s\nseed 4\nat 0s drop 22%% 50%% radius 2%% height 4000\nat 0.3s..2s rain rate 4/s radius 0.8%%..1.6%% height 1200..2800\n' \
+        >far.scene
+    { mlt_head_320; cat <<EOF; } >far.mlt
+    <filter mlt_service="frei0r.rockpool">
+      <property name="scene">far.scene</property>
+      <property name="strength">0|=0.5;30|=0.25</property>
+    </filter>
+  </producer>
+</mlt>
+EOF
+    melt_run mfar melt_far.log far.mlt
+    ffmpeg -v error -framerate 30 -start_number 1 -i mfar/f%03d.png -pix_fmt rgb24 \
+        -f framemd5 mfar.md5
+    hashes mfar.md5 >mfar.h
+    for s in 2 1; do
+        "$ROCKPOOL" -q far.scene -s 320x180 -i bg320.png -r 30 -n 60 --strength $s \
+            -f framemd5 -o far$s.md5
+        hashes far$s.md5 >far$s.h
+    done
+    check "melt, a held strength keyframe past a call's work: --strength 2, then 1, no error frame" \
+        cmp -s mfar.h <(sed -n 1,30p far2.h; sed -n 31,60p far1.h)
+    check "... nothing said" sh -c '! grep -q "on its way" melt_far.log'
+    # A scene path too long to open: the message ends with the reason (the path's last 200
+    # bytes after "..."), where a 5000-byte path filled the line and cut the reason off.
+    melt_run mlong melt_long.log -profile p640 bg.png out=0 \
+        -attach-track frei0r.rockpool resource="$(printf 'a%.0s' $(seq 5000)).scene"
+    check "melt, a scene path of 5000 bytes: the message ends with the reason" \
+        grep -qx "rockpool frei0r: \.\.\.a\{194\}\.scene: cannot read scene: File name too long" \
+        melt_long.log
     # At 7 fps (a rate of no list), two threads: each instance learns the rate from the
     # step between its calls (its first call, frame 1 for the second, from the lowest
     # rate whose grid holds it): `rockpool -r 7`'s frames.
