@@ -84,7 +84,7 @@ enum rp_format {
 /** The encoded output as the caller chooses it. The stream itself (size, frame rate,
  * pixel layout, first frame, tags, sound) comes from the scene and the run. */
 typedef struct rp_output_opts {
-    const char *path;           /* file, PNG pattern with one printf integer conversion, or "-" */
+    const char *path;           /* file, PNG pattern with one %d or %0Nd, or "-" */
     enum rp_format format;      /* RP_FORMAT_NONE: from the path */
     int overwrite;              /* replace existing files */
     const char *codec;          /* encoder name, NULL = default for the container */

@@ -494,10 +494,13 @@ int rp_output_close_fd(int fd, const char *path, rp_error *err)
 }
 
 /* Turn a PNG pattern into a printf format taking one int64_t, checking that it has at
- * most one integer conversion (%d, %05d, %5d, %i, %u; flags "-+ 0", width and precision
- * up to two digits), that it sits in the last path component, and that every other '%'
- * is "%%". A name without a conversion is one still (a run of one frame, checked by
- * rp_output_validate); *conversions (if not NULL) is set to 0 or 1. */
+ * most one frame number, %d or %0Nd (N from 1 to 99: zero-padded to N digits, as FFmpeg's
+ * image2 reads it), that it sits in the last path component, and that every other '%' is
+ * "%%". Other printf conversions are refused: flags make names with spaces or signs
+ * ("%-3d", "%+d", "% d", "%5d" pads with spaces where FFmpeg reads zeros), and %i, %u or a
+ * precision name the frames in spellings FFmpeg does not read back. A name without a
+ * conversion is one still (a run of one frame, checked by rp_output_validate);
+ * *conversions (if not NULL) is set to 0 or 1. */
 static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *conversions_out,
                           rp_error *err)
 {
@@ -508,7 +511,6 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *co
     base = base ? base + 1 : pattern;
     for (const char *p = pattern; *p; p++) {
         const char *spec = p;
-        int digits;
 
         if (o + 8 >= fmtlen)
             goto too_long;
@@ -523,25 +525,18 @@ static int pattern_format(const char *pattern, char *fmt, size_t fmtlen, int *co
             continue;
         }
         p++;
-        while (*p && strchr("-+ 0", *p))
-            p++;
-        for (digits = 0; *p >= '0' && *p <= '9'; p++)
-            digits++;
-        if (*p == '.') {
-            int prec = 0;
-
-            for (p++; *p >= '0' && *p <= '9'; p++)
-                prec++;
-            digits = prec > digits ? prec : digits;
-        }
-        if (!*p || !strchr("diu", *p) || digits > 2) {
+        if (p[0] == '0' && p[1] >= '1' && p[1] <= '9')
+            p += p[2] >= '0' && p[2] <= '9' ? 3 : 2;
+        if (*p != 'd') {
+            /* the conversion as far as printf would read it, to name it */
+            p += strspn(p, "-+ #'0123456789.hlLqjzt");
             int n = *p ? (int)(p - spec) + 1 : (int)(p - spec);
 
-            return rp_error_set(
-                err, RP_ERR_INVALID, 1,
-                "the PNG pattern '%s' has an unsupported conversion '%.*s': use one "
-                "integer conversion like %%05d (and %%%% for a literal %%)",
-                pattern, n, spec);
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "the PNG pattern '%s' has an unsupported conversion '%.*s': number "
+                                "the frames with %%d, or %%0Nd for N digits with leading zeros "
+                                "like %%05d (and %%%% for a literal %%)",
+                                pattern, n, spec);
         }
         if (++conversions > 1) {
             return rp_error_set(err, RP_ERR_INVALID, 1,
@@ -959,9 +954,7 @@ static int64_t pattern_index(const char *fmt, const char *entry)
         return -1;
     errno = 0;
     v = strtoll(entry + np, &end, 10);
-    if (end == entry + np) /* no digits: frame 0 of a zero precision ("%.0d") */
-        v = 0;
-    else if (errno || v < 0)
+    if (end == entry + np || errno || v < 0)
         return -1;
     snprintf(again, sizeof again, fmt, v);
     return strcmp(again, entry) ? -1 : v;

@@ -22,7 +22,7 @@ int rp_pixfmt_bytes(enum rp_pixfmt f);
  * frames, pixel layout, tags, sound, threads: filled by the session from the scene and
  * the run). */
 typedef struct rp_output_spec {
-    const char *path;           /* file, PNG pattern with one printf integer conversion, or "-" */
+    const char *path;           /* file, PNG pattern with one %d or %0Nd, or "-" */
     enum rp_format format;      /* RP_FORMAT_NONE: from the path */
     int width, height;          /* frame size */
     int fps;                    /* frames per second are fps / fps_den, fps >= 1 */

@@ -101,7 +101,7 @@ int rp_output_close_fd(int fd, const char *path, rp_error *err);
 int rp_output_is_still(const char *path);
 
 /** Format the PNG pattern's file name for one frame index. RP_ERR_INVALID if the pattern
- * is not a path with exactly one integer conversion in its last component,
+ * is not a path with exactly one frame number (%d or %0Nd) in its last component,
  * RP_ERR_TOO_LARGE if the name does not fit. */
 int rp_output_pattern_name(const char *pattern, int64_t index, char *name, size_t len,
                            rp_error *err);

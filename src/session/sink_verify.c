@@ -111,8 +111,14 @@ static int verify_check(const rp_sink_cfg *cfg, rp_error *err)
         return rp_error_set(err, RP_ERR_IO, 1, "%s %s: %s", VERIFY_DIR, cfg->dir, strerror(errno));
     if (cfg->dir && !S_ISDIR(st.st_mode))
         return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s: not a directory", VERIFY_DIR, cfg->dir);
-    /* The frames written at a difference must not be the expected frames' files */
+    /* The expected frames are read only at a difference: their pattern is checked now. */
     char raw[4096], actual[8200], diff[8200];
+    if (cfg->ref) {
+        int r = rp_output_pattern_name(cfg->ref, cfg->out->first_frame, raw, sizeof raw, err);
+        if (r)
+            return rp_error_set(err, r, err->bad_input, "%s: %s", VERIFY_REF, err->msg);
+    }
+    /* The frames written at a difference must not be the expected frames' files */
     if (cfg->ref && !png_names(cfg, "actual", raw, sizeof raw, actual, sizeof actual) &&
         !png_names(cfg, "diff", raw, sizeof raw, diff, sizeof diff)) {
         const rp_path_use uses[] = {{cfg->ref, VERIFY_REF, 2},

@@ -325,3 +325,21 @@ refused "--aov height h_%d.jpg" "names .jpg files, but the AOVs are PNGs" s1.sce
 expect_status "--aov height h.%03d (no extension): exit 0" 0 "$R" -q s1.scene -n 2 \
     --aov height 'h.%03d' -f framemd5 -o /dev/null
 check "... its frames are PNGs" sh -c 'file h.000 | grep -q "PNG image data"'
+
+## 14. A frame number is %d or %0Nd: printf's flags made names with spaces or signs
+## (f_%-3d.png wrote 'f_0  .png', %+d 'f_+0.png'), and %5d padded with spaces where FFmpeg
+## reads %5d as zeros. Refused for -o, --aov and --verify-ref (before any frame; it was read
+## only at a difference), naming the pattern.
+for p in 'f_%-3d.png' 'f_%+d.png' 'f_% d.png' 'f_%#d.png' 'f_%-05d.png' 'f_%5d.png' \
+    'f_%i.png' 'f_%.3d.png'; do
+    refused "-o $p" "the PNG pattern '$p' has an unsupported conversion" s1.scene -n 2 -o "$p"
+done
+refused "--aov height h_%+d.png" "--aov height: the PNG pattern 'h_%+d.png'" s1.scene -n 2 \
+    -f framemd5 -o /dev/null --aov height 'h_%+d.png'
+refused "--verify-ref g_%-d.png" "--verify-ref: the PNG pattern 'g_%-d.png'" st.scene -n 2 \
+    --verify good.md5 --verify-ref 'g_%-d.png'
+refused "--verify-ref g_%5d.png" "--verify-ref: the PNG pattern 'g_%5d.png'" st.scene -n 2 \
+    --verify good.md5 --verify-ref 'g_%5d.png'
+expect_status "-o n_%d.png and --aov n_h_%03d.png: exit 0" 0 "$R" -q s1.scene -n 2 -o 'n_%d.png' \
+    --aov height 'n_h_%03d.png'
+check "... their frames are n_1.png and n_h_001.png" test -s n_1.png -a -s n_h_001.png

@@ -67,13 +67,16 @@ cp oi_seq/f_1.png oi_m.png
 ln -s oi_seq/f_1.png oi_link.png
 printf 'size 48x32\nduration 3f\nat 0f wall mask oi_m.png\n' >oi_s.scene
 printf 'size 48x32\nduration 3f\nat 0f wall mask oi_link.png\n' >oi_l.scene
+# frame 0 of a pattern oi_n%d names the scene oi_n0.scene and the mask oi_n0.png
+cp oi_m.png oi_n0.png
+printf 'size 48x32\nduration 3f\nat 0f wall mask oi_n0.png\n' >oi_n0.scene
 refused "PNG pattern over -i" "would overwrite the background" oi_s.scene \
     -i oi_seq/f_1.png \
     -o 'oi_seq/f_%d.png' -y
-refused "PNG pattern over the scene" "would overwrite the scene" oi_s.scene -f png \
-    -o 'oi_s%.0d.scene' -y
-refused "PNG pattern over a wall mask" "would overwrite a wall mask" oi_s.scene \
-    -o 'oi_m%.0d.png' -y
+refused "PNG pattern over the scene" "would overwrite the scene" oi_n0.scene -f png \
+    -o 'oi_n%d.scene' -y
+refused "PNG pattern over a wall mask" "would overwrite a wall mask" oi_n0.scene \
+    -o 'oi_n%d.png' -y
 refused "PNG pattern over a wall mask reached by a link" "would overwrite a wall mask" \
     oi_l.scene -o 'oi_seq/f_%d.png' -y
 refused "--stats over a wall mask" "would overwrite a wall mask" oi_s.scene -f framemd5 \
@@ -82,12 +85,12 @@ refused "--dump-heights over a wall mask" "would overwrite a wall mask" oi_s.sce
     -o 'oi_x_%d.png' --dump-heights oi_m.png -y
 refused "--save-state over a wall mask" "would overwrite a wall mask" oi_s.scene -f framemd5 \
     -o /dev/null --save-state oi_m.png -y
-refused "--aov over a wall mask" "would overwrite a wall mask" oi_s.scene -f framemd5 \
-    -o /dev/null --aov height 'oi_m%.0d.png' -y
+refused "--aov over a wall mask" "would overwrite a wall mask" oi_n0.scene -f framemd5 \
+    -o /dev/null --aov height 'oi_n%d.png' -y
 refused "--stats over a frame of the PNG pattern" "name the same files" oi_s.scene \
     -o 'oi_q/f_%d.png' --stats oi_q/f_2.png
-refused "two patterns, %d and %i" "name the same files" oi_s.scene -o 'oi_q/f_%d.png' \
-    --aov height 'oi_q/f_%i.png'
+refused "two patterns, %d and %01d" "name the same files" oi_s.scene -o 'oi_q/f_%d.png' \
+    --aov height 'oi_q/f_%01d.png'
 refused "two patterns, %05d and %d" "name the same files" oi_s.scene -o 'oi_q/f_%05d.png' \
     --aov height 'oi_q/f_%d.png'
 # a frame's name that is a hard or symbolic link to a wall mask (the mask named by its own path)

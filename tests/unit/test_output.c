@@ -322,8 +322,10 @@ static void test_png_pattern_errors(void **state)
 {
     const char *dir = *state;
     static const char *const bad[] = {
-        "f.png",   "f_%s.png", "f_%d_%d.png", "d%d/f.png", "f_%05ld.png",
-        "f_%.png", "f_%",      "f_%123d.png", "f_%x.png",
+        "f.png",     "f_%s.png",    "f_%d_%d.png",  "d%d/f.png",  "f_%05ld.png", "f_%.png",
+        "f_%",       "f_%123d.png", "f_%x.png",     "f_%-3d.png", "f_%+d.png",   "f_% d.png",
+        "f_%#d.png", "f_%-05d.png", "f_%5d.png",    "f_%i.png",   "f_%u.png",    "f_%.3d.png",
+        "f_%0d.png", "f_%005d.png", "f_%0123d.png",
     };
     rp_output_spec o;
     rp_error err;
@@ -362,8 +364,10 @@ static void test_png_pattern_errors(void **state)
     assert_int_equal(access(join(dir, "100%.png"), F_OK), 0);
     assert_int_equal(count_entries(dir, NULL), 1);
     unlink(join(dir, "100%.png"));
-    /* %% is a literal percent; other widths are fine. */
-    opts_for(&o, join(dir, "a%%_%5d.png"), 8, 8);
+    /* %% is a literal percent; %0Nd is zero-padded to N digits, up to 99. */
+    opts_for(&o, join(dir, "a%%_%05d.png"), 8, 8);
+    assert_int_equal(rp_output_validate(&o, &err), RP_OK);
+    opts_for(&o, join(dir, "a_%099d.png"), 8, 8);
     assert_int_equal(rp_output_validate(&o, &err), RP_OK);
     opts_for(&o, join(dir, "a_%d.png"), 8, 8);
     assert_int_equal(rp_output_validate(&o, &err), RP_OK);
