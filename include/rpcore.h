@@ -150,13 +150,15 @@ RP_API int rp_settings_new(rp_settings **settings, rp_error *err);
  *               presets)
  *   "preset"    rockpool, elias, applet, silverlight or codeproject, with its drop shape and
  *               mode
- *   "seed"      a whole number 0..2^64-1, decimal digits (a leading '+' allowed)
+ *   "seed"      a whole number 0..2^64-1, decimal digits or hexadecimal ones after 0x or
+ *               0X (a leading '+' allowed)
  *   "strength"  0 to 4 with at most 3 decimals
  *   "fit"       stretch, cover or contain
  *   "fps"       30, 30000/1001, 29.97, ntsc, pal, film, ... (above 0, at most 1000)
- *   "frames"    the timeline's length in frames, 0..100000000
+ *   "frames"    the timeline's length in frames, 1..100000000
  *   "duration"  the timeline's length as a time (rp_time_parse, a bare number is seconds):
- *               0s..1000000s as the scene's `duration`, or 0f..100000000f as "frames"
+ *               1us..1000000s as the scene's `duration`, or 1f..100000000f as "frames"
+ *               (0 is refused when the run opens)
  * A NULL pointer is RP_ERR_INVALID. Errors: RP_ERR_INVALID with bad_input set
  * and a message that does not name the setting (the caller says where the value came from;
  * an unknown name gives "no setting is named 'NAME'"); the settings are then unchanged. */
@@ -338,7 +340,8 @@ typedef struct rp_core_config {
     int checkpoint_images;
     /* The frames of the caller's video background: the timeline's length when neither the
      * scene nor `over` gives a duration or the scene says `duration background`, as
-     * rockpool(1) takes a video background's length. 0 (the default): none. */
+     * rockpool(1) takes a video background's length, at most RP_FRAMES_MAX. 0 (the default):
+     * none. */
     int64_t footage_frames;
 } rp_core_config;
 
@@ -551,7 +554,8 @@ RP_API int rp_core_render_at(rp_core *core, int64_t ns, enum rp_pass pass, void 
 
 /** The height field after the last frame rendered: *grid_w x *grid_h int16 heights, rows
  * packed (0 is the water at rest). Valid until the next call on the core; NULL before the
- * first frame. */
+ * core starts (its first frame, or rp_core_start), and when out of memory after a refused
+ * checkpoint, until the next frame. */
 RP_API const int16_t *rp_core_heights(const rp_core *core, int *grid_w, int *grid_h);
 
 /** The bytes of a checkpoint of the water after the last frame rendered (rockpool's
@@ -559,14 +563,16 @@ RP_API const int16_t *rp_core_heights(const rp_core *core, int *grid_w, int *gri
 RP_API size_t rp_core_checkpoint_size(const rp_core *core);
 
 /** Write the checkpoint into dst (size bytes, at least rp_core_checkpoint_size). Errors:
- * RP_ERR_INVALID before the first frame or with too small (or a NULL) buffer, RP_ERR_NOMEM. */
+ * RP_ERR_INVALID before the core starts (its first frame, or rp_core_start), when out of
+ * memory after a refused checkpoint (until the next frame), or with too small (or a NULL)
+ * buffer, RP_ERR_NOMEM. */
 RP_API int rp_core_checkpoint_save(rp_core *core, void *dst, size_t size, rp_error *err);
 
 /** Restore the water from a checkpoint (size bytes at src) saved by a core of the same
  * scene and settings (or by rockpool --save-state of the same scene without images): the
  * next frames rendered are those of a run that never stopped. Errors: RP_ERR_FORMAT (not a
- * checkpoint, damaged, another version), RP_ERR_INVALID (another scene, other settings,
- * another size or other inputs), RP_ERR_IO (an input it is bound to cannot be read), all
+ * checkpoint, damaged, another version, another grid size), RP_ERR_INVALID (another scene,
+ * other settings or other inputs), RP_ERR_IO (an input it is bound to cannot be read), all
  * with bad_input set; the frames rendered next are then those of the core before. */
 RP_API int rp_core_checkpoint_load(rp_core *core, const void *src, size_t size, rp_error *err);
 

@@ -220,9 +220,10 @@ int rp_core_open(rp_core **out, const rp_scene *scene, const rp_core_config *cfg
         return rp_error_set(err, RP_ERR_INVALID, 1,
                             "the picture's size %dx%d: give both sides (1 or more) or neither",
                             cfg->image_width, cfg->image_height);
-    if (cfg->footage_frames < 0)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "footage_frames %" PRId64 " is negative",
-                            cfg->footage_frames);
+    if (cfg->footage_frames < 0 || cfg->footage_frames > RP_FRAMES_MAX)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "footage_frames %" PRId64 " is outside 0..%" PRId64 " (0: the scene's)",
+                            cfg->footage_frames, RP_FRAMES_MAX);
     if (cfg->threads < 0 || cfg->threads > 256)
         return rp_error_set(err, RP_ERR_INVALID, 1, "threads %d is outside 0..256", cfg->threads);
     if (cfg->max_memory < 0) /* 0 is no limit; a negative one is no limit of any kind */
@@ -1054,7 +1055,7 @@ const int16_t *rp_core_heights(const rp_core *c, int *grid_w, int *grid_h)
         *grid_w = c ? c->info.grid_w : 0;
     if (grid_h)
         *grid_h = c ? c->info.grid_h : 0;
-    return c && c->started ? rp_engine_heights(c->engine) : NULL;
+    return c && c->started && !c->stale ? rp_engine_heights(c->engine) : NULL;
 }
 
 /* The digest of the inputs a checkpoint depends on: the scene's text and its wall masks,
@@ -1081,6 +1082,9 @@ static int encode(rp_core *c, uint8_t **buf, size_t *len, rp_error *err)
     int64_t steps = rp_engine_steps(c->engine);
     if (!c->started)
         return rp_error_set(err, RP_ERR_INVALID, 1, "no frame rendered yet: no water to save");
+    if (c->stale)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the water is a refused checkpoint's until a frame is rendered");
     if (inputs_digest(c, &inputs, err))
         return err->code;
     uint64_t key =
@@ -1190,10 +1194,21 @@ int rp_core_checkpoint_read(rp_core *c, FILE *f, int64_t last_steps, int64_t *ps
     if (!r)
         *psteps = steps;
     if ((r = state_fits(c, fresh, r, steps, key, inputs, last_steps, err))) {
-        if (direct)
-            c->stale = 1;
-        else
+        if (direct) {
+            /* the refused water is not left in the core, where its heights and a checkpoint
+             * saved next would show it: made again now, or (out of memory) at the next
+             * frame, heights and checkpoints refused until then */
+            rp_engine *again;
+            rp_error ignore;
+            if (new_engine(c, &again, &ignore)) {
+                c->stale = 1;
+            } else {
+                rp_engine_free(&c->engine);
+                c->engine = again;
+            }
+        } else {
             rp_engine_free(&fresh);
+        }
         return r;
     }
     rp_engine_resume(fresh, steps);

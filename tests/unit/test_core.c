@@ -325,6 +325,27 @@ static void test_checkpoint(void **state)
     mf = fmemopen(ck, n, "rb");
     assert_int_equal(rp_core_checkpoint_check(other, mf, -1, NULL, &err), RP_ERR_INVALID);
     fclose(mf);
+    /* the refused water is not left in `other` (its first load, read straight into its
+     * water): its heights are at rest, and the checkpoint it saves is a fresh core's at
+     * step 0, not a's water under its own scene's name */
+    int gw, gh;
+    const int16_t *h = rp_core_heights(other, &gw, &gh);
+    assert_non_null(h);
+    for (int i = 0; i < gw * gh; i++)
+        assert_int_equal(h[i], 0);
+    rp_scene *s4;
+    rp_core *fresh = open_core(&s4, "rate 90\nseed 10\n", 0, 0);
+    assert_int_equal(rp_core_start(fresh, &err), RP_OK);
+    size_t n2 = rp_core_checkpoint_size(other);
+    assert_int_equal(n2, rp_core_checkpoint_size(fresh));
+    uint8_t *ck2 = malloc(n2), *ck3 = malloc(n2);
+    assert_int_equal(rp_core_checkpoint_save(other, ck2, n2, &err), RP_OK);
+    assert_int_equal(rp_core_checkpoint_save(fresh, ck3, n2, &err), RP_OK);
+    assert_memory_equal(ck2, ck3, n2);
+    free(ck2);
+    free(ck3);
+    rp_core_close(&fresh);
+    rp_scene_free(&s4);
     free(ck);
     rp_core_close(&a);
     rp_core_close(&b);
@@ -1189,6 +1210,11 @@ static void test_footage_frames(void **state)
         assert_int_equal(info.frames, want[i]);
         rp_core_close(&c);
         cfg.footage_frames = -1;
+        assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_ERR_INVALID);
+        /* past RP_FRAMES_MAX (the steps of 2^62 frames wrapped, INT64_MAX overflowed) */
+        cfg.footage_frames = RP_FRAMES_MAX + 1;
+        assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_ERR_INVALID);
+        cfg.footage_frames = INT64_MAX;
         assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_ERR_INVALID);
         rp_scene_free(&s);
     }
