@@ -385,7 +385,7 @@ static int image_error(const rp_core *c, const rp_diag *at, rp_error *err, const
     return place_error(c, at, "", RP_ERR_UNSUPPORTED, err);
 }
 
-/* The place of the first statement naming the wall mask path (NULL: any), and its event
+/* The place of the wall mask path (NULL: any) in the first statement naming it, and its event
  * (NULL, and the scene's name alone, when none does). */
 static const rp_event *mask_place(const rp_core *c, const char *path, rp_diag *at)
 {
@@ -397,7 +397,7 @@ static const rp_event *mask_place(const rp_core *c, const char *path, rp_diag *a
         ;
     if (ev) {
         at->line = ev->line;
-        at->col = ev->col;
+        at->col = ev->path_col;
         snprintf(at->source_line, sizeof at->source_line, "%.*s", (int)ev->text_len, ev->text);
     }
     return ev;
@@ -1463,9 +1463,9 @@ static int walls_image(const rp_core *c)
     return rp_engine_settings(c->engine)->walls_visible == RP_WALLS_IMAGE && ts.walls;
 }
 
-/* An error in the wall mask at path (its message in err->msg), placed at the scene's
- * statement that names it, as the sky's are. */
-static int mask_fail(const rp_core *c, const char *path, int code, rp_error *err)
+/* An error in the wall mask at path (its message in err->msg), placed in the statement that
+ * names it: at the path, as the sky's are, or with at_size at the moving mask's width W. */
+static int mask_fail(const rp_core *c, const char *path, int at_size, int code, rp_error *err)
 {
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err->msg);
@@ -1476,7 +1476,7 @@ static int mask_fail(const rp_core *c, const char *path, int code, rp_error *err
         memset(&err->diag, 0, sizeof err->diag);
         snprintf(err->diag.file, sizeof err->diag.file, "%s", rp_scene_name(c->scene));
         err->diag.line = ev->line;
-        err->diag.col = ev->col;
+        err->diag.col = at_size ? ev->w.col : ev->path_col;
         size_t n = ev->text_len < sizeof err->diag.source_line - 1
                        ? ev->text_len
                        : sizeof err->diag.source_line - 1;
@@ -1506,7 +1506,7 @@ static int shape_cost(const rp_core *c, const rp_item *it, uint8_t *shaped, doub
              "(make it smaller, or raise %s)",
              (double)bytes / (1 << 20), (double)c->max_memory / (1 << 20),
              rp_name("--max-memory", "max_memory"));
-    *r = mask_fail(c, it->mask_path, RP_ERR_TOO_LARGE, err);
+    *r = mask_fail(c, it->mask_path, 1, RP_ERR_TOO_LARGE, err);
     return 1;
 }
 
@@ -1548,7 +1548,7 @@ int rp_core_image_costs(const rp_core *c, rp_core_cost_fn fn, void *ctx, double 
         if (file_stat(items[i].mask_path, &st) != 0) {
             snprintf(err->msg, sizeof err->msg, "cannot read wall mask '%s': %s",
                      items[i].mask_path, strerror(errno));
-            r = mask_fail(c, items[i].mask_path, RP_ERR_IO, err);
+            r = mask_fail(c, items[i].mask_path, 0, RP_ERR_IO, err);
             break;
         }
         size_t j = 0;
@@ -1570,7 +1570,7 @@ int rp_core_image_costs(const rp_core *c, rp_core_cost_fn fn, void *ctx, double 
                     &bytes, err)) ||
             (picture && (r = fn(ctx, items[i].mask_path, RP_IMAGE_WALL_PICTURE, s->out_width,
                                 s->out_height, &out_bytes, err)))) {
-            mask_fail(c, items[i].mask_path, r, err);
+            mask_fail(c, items[i].mask_path, 0, r, err);
             break;
         }
         *cost += (double)bytes + (double)out_bytes;

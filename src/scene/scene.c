@@ -439,7 +439,8 @@ static int set_sky(parser *ps, tok kw)
         ps->p = at;
         ps->col = col;
         ps->end_col = end_col;
-        if ((ret = rp_lex_want_path(ps, "sky", ps->given.sky_image, sizeof ps->given.sky_image)))
+        if ((ret = rp_lex_want_path(ps, "sky", ps->given.sky_image, sizeof ps->given.sky_image,
+                                    NULL)))
             return ret;
         rp_lex_note(ps, &ps->sky_at, t.col, "sky image");
     }
@@ -579,7 +580,8 @@ static int set_background(parser *ps, tok kw)
         rp_lex_note(ps, &ps->background_at, t.col, "background");
     ps->p = save;
     ps->col = save_col;
-    ret = rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background);
+    ret =
+        rp_lex_want_path(ps, "background", ps->given.background, sizeof ps->given.background, NULL);
     (void)kw;
     if (ret || (ret = rp_lex_next(ps, &t)))
         return ret;
@@ -1084,7 +1086,7 @@ static int event_wall(parser *ps, rp_event *ev)
     if (ev->along && ((ret = rp_lex_want_coord(ps, "mask", "wall width", 1, &ev->w)) ||
                       (ret = rp_lex_want_coord(ps, "mask", "wall height", 1, &ev->h))))
         return ret;
-    if ((ret = rp_lex_want_path(ps, "mask", path, sizeof path)))
+    if ((ret = rp_lex_want_path(ps, "mask", path, sizeof path, &ev->path_col)))
         return ret;
     {
         char *copy = strdup(path);

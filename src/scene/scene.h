@@ -90,6 +90,7 @@ typedef struct rp_event {
     int64_t rate_milli;            /* rain: drops per second * 1000 */
     int rain_index;                /* rain: 0-based index among the scene's rain statements */
     const char *path;              /* wall mask, resolved; owned by the scene */
+    int path_col;                  /* column of the wall mask's path, for its file's errors */
     const char *text;              /* the statement's line (text_len bytes); owned by the scene */
     size_t text_len;
     const char *time_text; /* the time or span as written (time_len bytes) */

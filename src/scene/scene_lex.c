@@ -646,7 +646,7 @@ static int resolves_outside(const parser *ps, const char *path)
     return outside;
 }
 
-int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
+int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap, int *col)
 {
     tok t;
     size_t o = 0, i, n;
@@ -655,6 +655,8 @@ int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap)
 
     if (ret)
         return ret;
+    if (col)
+        *col = t.col;
     s = t.s;
     n = t.n;
     if (s[0] == '"') {

@@ -137,8 +137,9 @@ int rp_lex_want_coord(parser *ps, const char *after, const char *what, int lengt
 int rp_lex_want_point(parser *ps, const char *after, rp_coord *x, rp_coord *y);
 
 /* The next word as a path (bare, or quoted with \" and \\ escapes), resolved against the
- * scene's directory unless absolute, into out (cap bytes). */
-int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap);
+ * scene's directory unless absolute, into out (cap bytes); its column into *col (if not
+ * NULL), for errors found in the file later. */
+int rp_lex_want_path(parser *ps, const char *after, char *out, size_t cap, int *col);
 
 /* One of the words names[0..n), as its index. */
 int rp_lex_want_choice(parser *ps, const char *after, const char *const *names, int n,

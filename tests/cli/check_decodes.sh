@@ -30,13 +30,13 @@ check_like_render "truncated sky" "t.scene:3:5: error: sky image: cannot decode 
     "sky trunc.png"
 check_like_render "truncated background" "t.scene:3:12: error: cannot decode image 'trunc.png'" \
     "background trunc.png"
-check_like_render "truncated wall mask" "t.scene:3:7: error: cannot decode image 'trunc.png'" \
+check_like_render "truncated wall mask" "t.scene:3:17: error: cannot decode image 'trunc.png'" \
     "at 0s wall mask trunc.png"
 check_like_render "truncated moving wall mask" \
-    "t.scene:4:11: error: cannot decode image 'trunc.png'" \
+    "t.scene:4:35: error: cannot decode image 'trunc.png'" \
     "path p 0,0 30,20" "at 0s..1s wall mask along p 10 10 trunc.png"
 check_like_render "truncated mask picture (walls visible image)" \
-    "t.scene:4:7: error: cannot decode image 'trunc.png'" \
+    "t.scene:4:17: error: cannot decode image 'trunc.png'" \
     "walls visible image" "at 0s wall mask trunc.png"
 
 refused_unchanged "truncated -i: --check" "error: cannot decode image 'trunc.png'" \

@@ -902,7 +902,7 @@ done
 # of the scene's directory is refused before it is read, as the command line refuses it.
 printf "$head"'at 0s wall mask nothere.png\n' >sd/missing.scene
 printf "$head"'sky ../bg64.png 2\n' >sd/outside.scene
-for c in "missing 5:7 sd/nothere.png" "outside 5:5 outside"; do
+for c in "missing 5:17 sd/nothere.png" "outside 5:5 outside"; do
     set -- $c
     "$HARNESS" "$PLUGIN" frames sd/$1.scene bg64.rgb 64 48 2 30 >img_$1.rgba 2>img_$1.err
     check "scene image ($1): refused at sd/$1.scene:$2, naming $3" \

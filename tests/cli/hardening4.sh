@@ -343,3 +343,25 @@ refused "--verify-ref g_%5d.png" "--verify-ref: the PNG pattern 'g_%5d.png'" st.
 expect_status "-o n_%d.png and --aov n_h_%03d.png: exit 0" 0 "$R" -q s1.scene -n 2 -o 'n_%d.png' \
     --aov height 'n_h_%03d.png'
 check "... their frames are n_1.png and n_h_001.png" test -s n_1.png -a -s n_h_001.png
+
+## 15. A wall mask's file is named at its path's column: a missing or undecodable mask was
+## reported at the column of 'wall', for a still and a moving mask (quoted path too); a
+## moving mask's shape over --max-memory is at its width W.
+printf 'not a picture' >junk.png
+printf '%s\n' 'size 48x32' 'duration 2f' 'at 0f   wall mask   gone.png' >mask_gone.scene
+printf '%s\n' 'size 48x32' 'duration 2f' 'at 0f wall mask junk.png' >mask_junk.scene
+printf '%s\n' 'size 48x32' 'duration 2f' 'path p 0,0 40,20' \
+    'at 0f..1f wall mask along p 8 8 "gone 2.png" push 3' >mask_along.scene
+printf '%s\n' 'size 48x32' 'duration 2f' 'path p 0,0 40,20' \
+    'at 0f..1f wall mask along p 16000 16000 bg.png' >mask_big.scene
+refused "a missing wall mask" "mask_gone.scene:3:21: error: cannot read wall mask 'gone.png'" \
+    mask_gone.scene -f framemd5 -o m.md5
+refused "... --check" "mask_gone.scene:3:21: error:" mask_gone.scene --check
+refused "a wall mask that is no picture" "mask_junk.scene:3:17: error: cannot decode image" \
+    mask_junk.scene -f framemd5 -o m.md5
+refused "a missing moving wall mask, quoted" \
+    "mask_along.scene:4:33: error: cannot read wall mask 'gone 2.png'" mask_along.scene \
+    -f framemd5 -o m.md5
+refused "a moving mask's shape over --max-memory" \
+    "mask_big.scene:4:29: error: this moving wall mask's shape needs" mask_big.scene \
+    --max-memory 1G -f framemd5 -o m.md5

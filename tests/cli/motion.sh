@@ -330,12 +330,12 @@ refuse "a moving mask without its height" \
     "bad.scene:4:32: error: expected a number or a percentage for wall height" \
     "path p 10,10 90,50" "at 0s..1s wall mask along p 40 $WORK/hull2.png"
 refuse "a moving mask that does not exist" \
-    "bad.scene:4:11: error: cannot read wall mask 'nowhere.png'" \
+    "bad.scene:4:35: error: cannot read wall mask 'nowhere.png'" \
     "path p 10,10 90,50" "at 0s..1s wall mask along p 40 20 nowhere.png"
 printf '%s\n' "size 160x96" "duration 1s" "path p 10,10 90,50" \
     "at 0s..1s wall mask along p 16000 16000 hull.png" >bigmask.scene
 rm -f big.mp4
 expect_status "refused: a moving mask whose shape is over --max-memory" 2 \
     "$ROCKPOOL" bigmask.scene --max-memory 1G -o big.mp4
-stderr_has "... at its statement, saying why" "bigmask.scene:4:11: error: this moving wall mask's shape needs"
+stderr_has "... at its width W, saying why" "bigmask.scene:4:29: error: this moving wall mask's shape needs"
 check "... and writes nothing" test ! -e big.mp4

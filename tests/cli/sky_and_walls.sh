@@ -452,7 +452,7 @@ PY
 for w in 1 4; do printf 'size 64x36\nduration 2f\nat 0s wall mask thin%s.png\n' $w >thin$w.scene; done
 expect_status "a 1x4096 mask: exit 2" 2 "$ROCKPOOL" thin1.scene --check
 stderr_has "a 1x4096 mask: the scale is named" \
-    "thin1.scene:3:7: error: cannot scale image 'thin1.png' from 1x4096 to 64x36"
+    "thin1.scene:3:17: error: cannot scale image 'thin1.png' from 1x4096 to 64x36"
 expect_status "a 4x4096 mask scales" 0 "$ROCKPOOL" thin4.scene --check
 
 ## A whole video given as a wall mask is called a video, not a truncated or damaged one.
@@ -460,4 +460,4 @@ ffmpeg -nostdin -v error -y -f lavfi -i testsrc=s=64x36:d=0.04 -frames:v 1 -c:v 
 printf 'size 64x36\nduration 2f\nat 0s wall mask one.mp4\n' >video-mask.scene
 expect_status "a video as a wall mask: exit 2" 2 "$ROCKPOOL" video-mask.scene --check
 stderr_has "a video as a wall mask: called a video" \
-    "video-mask.scene:3:7: error: 'one.mp4' is a video (QuickTime / MOV): a still image is needed here"
+    "video-mask.scene:3:17: error: 'one.mp4' is a video (QuickTime / MOV): a still image is needed here"

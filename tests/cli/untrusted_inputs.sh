@@ -236,10 +236,10 @@ printf 'garbage' >garbage.png
 printf 'size 48x32\nduration 3f\nat 0f wall mask garbage.png\n' >garbage-mask.scene
 expect_status "missing wall mask: exit 2" 2 "$ROCKPOOL" --check missing-mask.scene
 stderr_has "missing wall mask: at its line and column" \
-    "missing-mask.scene:4:7: error: cannot read wall mask 'nothere.png'"
+    "missing-mask.scene:4:17: error: cannot read wall mask 'nothere.png'"
 expect_status "wall mask that is not an image: exit 2" 2 "$ROCKPOOL" --check garbage-mask.scene
 stderr_has "wall mask that is not an image: at its line and column" \
-    "garbage-mask.scene:3:7: error: cannot decode image 'garbage.png'"
+    "garbage-mask.scene:3:17: error: cannot decode image 'garbage.png'"
 
 # Terminal escapes in a scene's paths are never echoed raw: not in errors, not in --check.
 printf 'size 48x32\nduration 3f\nbackground "x\033[31mred.png"\n' >esc-bg.scene

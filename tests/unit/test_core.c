@@ -982,8 +982,8 @@ static void test_light_knobs(void **state)
     rp_scene_free(&s3);
 }
 
-/* A wall mask moving along a path is an image too: refused at the statement's line and
- * column, naming the path; so is a sky image under render light. */
+/* A wall mask moving along a path is an image too: refused at its statement's line and
+ * its path's column, naming the path; so is a sky image under render light. */
 static void test_image_places(void **state)
 {
     (void)state;
@@ -1000,7 +1000,7 @@ static void test_image_places(void **state)
     assert_int_equal(rp_core_render(c, 0, RP_PASS_RENDER, px, 64 * 3, &err), RP_ERR_UNSUPPORTED);
     assert_true(err.has_diag && err.bad_input);
     assert_int_equal(err.diag.line, 4);
-    assert_int_equal(err.diag.col, 12);
+    assert_int_equal(err.diag.col, 34); /* boat.png, not wall (12) */
     assert_non_null(strstr(err.diag.msg, "wall mask 'boat.png'"));
     rp_core_close(&c);
     rp_scene_free(&s);
@@ -1095,7 +1095,7 @@ static void test_images_decoded(void **state)
     assert_int_equal(rp_core_start(c, &err), RP_ERR_IO);
     assert_true(err.has_diag && err.bad_input);
     assert_int_equal(err.diag.line, 4);
-    assert_int_equal(err.diag.col, 7);
+    assert_int_equal(err.diag.col, 17); /* m.png, not wall (7) */
     assert_non_null(strstr(err.diag.msg, "cannot open image 'm.png': broken"));
     rp_core_close(&c);
     rp_scene_free(&s);

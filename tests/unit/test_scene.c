@@ -751,6 +751,8 @@ static void test_rain_stroke_wall_events(void **state)
     assert_int_equal(e->kind, RP_EVENT_WALL_MASK);
     assert_int_equal(e->start.value, 2000);
     assert_string_equal(e->path, "scenes/masks/rocks.png");
+    assert_int_equal(e->col, 8);       /* wall */
+    assert_int_equal(e->path_col, 18); /* the path as written, where its file's errors point */
     rp_scene_free(&sc);
 }
 
