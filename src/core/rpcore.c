@@ -1046,6 +1046,11 @@ int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size
         k = c->info.frames - 1;
     int64_t steps = clock->rate ? clock->preroll + (int64_t)(tn2 * clock->rate / (2 * second))
                                 : rp_clock_steps(clock, k);
+    /* the timeline holds the steps up to the last frame's: in that frame's interval, past
+     * its instant, the water is the last frame's (simulated on, it would miss that
+     * interval's drops, which no frame shows) */
+    if (steps > c->info.steps)
+        steps = c->info.steps;
     return render(c, k, steps, pass, dst, stride, err);
 }
 

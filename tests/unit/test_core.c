@@ -535,6 +535,40 @@ static void test_null_pointers(void **state)
     rp_scene_free(&s2);
 }
 
+/* An instant in the last frame's interval, past its instant, shows the last frame's water:
+ * the timeline holds the steps up to the last frame's (simulating on to 1.9 s, 190 steps,
+ * missed the drop at 1.5 s that no frame of 1 fps shows, and showed still water). */
+static void test_render_at_last_interval(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "preset elias\nsize 64x64\nrate 100\nduration 2s\nat 1.5s drop 50% 50% radius 8 "
+        "height 3000\n";
+    rp_scene *s;
+    rp_settings *over;
+    rp_error err;
+    rp_core *c;
+    rp_core_config cfg;
+    rp_core_info info;
+    assert_int_equal(rp_scene_from_text(&s, text, strlen(text), NULL, &err), RP_OK);
+    assert_int_equal(rp_settings_parse(&over, "fps 1\n", NULL, &err), RP_OK);
+    rp_core_config_init(&cfg);
+    cfg.over = over;
+    assert_int_equal(rp_core_open(&c, s, &cfg, &err), RP_OK);
+    rp_core_get_info(c, &info);
+    assert_int_equal(info.frames, 2);
+    uint16_t *at = malloc(64 * 64 * 2), *last = malloc(64 * 64 * 2);
+    assert_int_equal(rp_core_render_at(c, 1900000000, RP_PASS_HEIGHT, at, 128, &err), RP_OK);
+    assert_int_equal(rp_core_steps(c), info.steps);
+    assert_int_equal(rp_core_render(c, 1, RP_PASS_HEIGHT, last, 128, &err), RP_OK);
+    assert_memory_equal(at, last, 64 * 64 * 2);
+    free(at);
+    free(last);
+    rp_core_close(&c);
+    rp_settings_free(&over);
+    rp_scene_free(&s);
+}
+
 /* Going back in time re-simulates: frame 4 after frame 15 is a fresh core's frame 4; a
  * frame at its instant is the frame; rows with a stride are the packed rows. */
 static void test_order_instant_stride(void **state)
@@ -1504,6 +1538,7 @@ int main(void)
         cmocka_unit_test(test_image_places),
         cmocka_unit_test(test_images_decoded),
         cmocka_unit_test(test_footage_frames),
+        cmocka_unit_test(test_render_at_last_interval),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_render_passes),
         cmocka_unit_test(test_setup_queries),
