@@ -13,6 +13,7 @@
 #include "scene/timeline.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,6 +508,27 @@ static int path_geo(builder *b, int64_t a, int64_t e, rp_path_geo *g)
     if (!p->has_times)
         rp_path_constant_speed(g, a, e);
     return RP_OK;
+}
+
+/* Check the points of the scene's paths defined before line (every path that is left with
+ * INT_MAX) against the final size, as path_geo resolves them, from path *next on: a path
+ * no event uses is held to the grid as a used one is, and its error is at its own line. */
+static int check_paths(builder *b, const rp_scene *scene, int line, int *next)
+{
+    const rp_event *ev = b->ev;
+    const rp_path *p;
+    int ret = RP_OK;
+    for (; !ret && (p = rp_scene_path(scene, *next)) && p->line < line; ++*next) {
+        /* the path's line as the statement at fault (fail() reports b->ev's) */
+        rp_event at = {.line = p->line, .col = p->col, .text = p->text, .text_len = p->text_len};
+        int64_t v;
+        b->ev = &at;
+        for (int i = 0; !ret && i < p->n; i++)
+            if ((ret = coord(b, p->x[i], b->final->width, "path x coordinate", &v)) == RP_OK)
+                ret = coord(b, p->y[i], b->final->height, "path y coordinate", &v);
+    }
+    b->ev = ev;
+    return ret;
 }
 
 /* The time of step s (the instant its items apply) in ticks. */
@@ -1156,10 +1178,11 @@ static int timeline_build(rp_timeline **out, const rp_scene *scene, const rp_set
     b.tl = tl;
     count = rp_scene_event_count(scene);
     b.scene = scene;
+    int path = 1;
     for (i = 0; i < count && ret == RP_OK; i++) {
         b.ev = rp_scene_event(scene, i);
         b.ev_index = i;
-        if ((ret = check_radius(&b)))
+        if ((ret = check_paths(&b, scene, b.ev->line, &path)) || (ret = check_radius(&b)))
             break;
         switch (b.ev->kind) {
         case RP_EVENT_DROP: ret = expand_drop(&b); break;
@@ -1172,6 +1195,8 @@ static int timeline_build(rp_timeline **out, const rp_scene *scene, const rp_set
         default: ret = b.ev->along ? expand_wall_along(&b) : expand_wall(&b); break;
         }
     }
+    if (ret == RP_OK)
+        ret = check_paths(&b, scene, INT_MAX, &path);
     if (ret == RP_OK && !sorted(tl->items, tl->n)) {
         rp_item *tmp = malloc(tl->n * sizeof *tmp);
         if (!tmp) {

@@ -109,7 +109,9 @@ typedef struct rp_event {
  * optional times (offsets from the start of each event that follows it). */
 typedef struct rp_path {
     char name[64];
-    int line, col; /* where it is defined */
+    int line, col;    /* where it is defined */
+    const char *text; /* its line (text_len bytes); owned by the scene */
+    size_t text_len;
     int smooth;
     int n;
     rp_coord x[RP_PATH_POINTS_MAX], y[RP_PATH_POINTS_MAX];

@@ -43,6 +43,8 @@ int rp_scene_parse_path(parser *ps, tok kw)
     memset(&p, 0, sizeof p);
     p.line = ps->line;
     p.col = kw.col;
+    p.text = ps->ls;
+    p.text_len = ps->llen;
     if ((ret = rp_lex_want_word(ps, "a name", "path", &t)))
         return ret;
     if (!is_name(t))

@@ -365,3 +365,21 @@ refused "a missing moving wall mask, quoted" \
 refused "a moving mask's shape over --max-memory" \
     "mask_big.scene:4:29: error: this moving wall mask's shape needs" mask_big.scene \
     --max-memory 1G -f framemd5 -o m.md5
+
+## 16. A path's points are held to the grid whether an event uses the path or not, at the
+## path's own line: an unused path off the grid was taken (exit 0), and a used one was
+## reported at its event's line with the path's column.
+printf '%s\n' 'size 48x32' 'duration 2f' 'path p 0,0 100,20' >path_unused.scene
+printf '%s\n' 'size 48x32' 'duration 2f' 'path p 0,0 100,20' \
+    'at 0f..1f stroke along p radius 2 height 300' >path_used.scene
+refused "an unused path off the grid" \
+    "path_unused.scene:3:12: error: path x coordinate 100 is off the grid (0..47)" \
+    path_unused.scene -f framemd5 -o p.md5
+refused "... --check" "path_unused.scene:3:12: error:" path_unused.scene --check
+refused "a used path off the grid, at the path's line" \
+    "path_used.scene:3:12: error: path x coordinate 100 is off the grid (0..47)" \
+    path_used.scene -f framemd5 -o p.md5
+check "... under the path's text" grep -qF '3 | path p 0,0 100,20' "$WORK/err"
+printf '%s\n' 'size 48x32' 'duration 2f' 'path p 0,0 47,31' >path_ok.scene
+expect_status "an unused path on the grid: exit 0" 0 "$R" -q path_ok.scene -f framemd5 \
+    -o path_ok.md5

@@ -1449,6 +1449,17 @@ static void test_errors(void **state)
     expect_error("size 100x100\nat 1s drop 5 100 radius 3 height 9\n", 2, 14,
                  "y coordinate 100 is off the grid (0..99)");
     expect_error("at 1s drop 16384 5 radius 3 height 9\n", 1, 12, "off the grid (0..16383)");
+    /* a path's points are held to the grid at the path's line and column, whether an event
+     * uses it or not (a used one was reported at its event's line, with the path's column) */
+    expect_error("size 100x100\npath p 0,0 100,5\nat 0s..1s stroke along p radius 3 height 9\n", 2,
+                 12, "path x coordinate 100 is off the grid (0..99)");
+    expect_error("size 100x100\npath p 0,0 5,100\nat 0s drop 5 5 radius 3 height 9\n", 2, 14,
+                 "path y coordinate 100 is off the grid (0..99)");
+    expect_error("size 100x100\nat 0s drop 5 5 radius 3 height 9\npath p 0,0 5,100\n", 3, 14,
+                 "path y coordinate 100 is off the grid (0..99)");
+    /* the first error in the file is the one said: an event before the path */
+    expect_error("size 100x100\nat 0s drop 100 5 radius 3 height 9\npath p 0,0 5,100\n", 2, 12,
+                 "x coordinate 100 is off the grid");
     /* a radius in percent is held to the pixels' range once the width is known: 50% of
      * 16384 is 8192 pixels, refused as "radius 8192" is; 12.5% is 2048, the largest taken */
     expect_error("size 16384x64\nat 0s drop 5 5 radius 8192 height 100\n", 2, 23,
