@@ -1,4 +1,5 @@
-/* common.c - error strings and messages, the CPU count, a memory probe, integer roots. */
+/* common.c - error strings and messages (text from files shown in them), the CPU count, a
+ * memory probe, integer roots. */
 #include "base/common.h"
 
 #include <sched.h>
@@ -9,6 +10,88 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+size_t rp_utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len, i;
+    unsigned lo = 0x80, hi = 0xBF;
+
+    if (c == 0)
+        return 0;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4;
+    else
+        return 0;
+    if (c == 0xE0)
+        lo = 0xA0;
+    else if (c == 0xED)
+        hi = 0x9F;
+    else if (c == 0xF0)
+        lo = 0x90;
+    else if (c == 0xF4)
+        hi = 0x8F;
+    if (n < len)
+        return 0;
+    for (i = 1; i < len; i++) {
+        if (s[i] < lo || s[i] > hi)
+            return 0;
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return len;
+}
+
+/* Whether code point c shows as nothing or as a space in a message: controls, spaces other
+ * than ' ', and format characters (a byte order mark, zero-width and direction marks). */
+static int invisible(uint32_t c)
+{
+    return c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD || c == 0x34F || c == 0x61C ||
+           c == 0x115F || c == 0x1160 || c == 0x180E || (c >= 0x2000 && c <= 0x200F) ||
+           (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 ||
+           c == 0x3164 || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) ||
+           (c >= 0xE0000 && c <= 0xE007F);
+}
+
+size_t rp_text_show(const char *s, size_t n, char *out, size_t max)
+{
+    size_t i = 0, o = 0;
+
+    while (i < n) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t k = rp_utf8_len(u, n - i);
+        uint32_t c =
+            k == 1   ? u[0]
+            : k == 2 ? (uint32_t)(u[0] & 0x1F) << 6 | (u[1] & 0x3F)
+            : k == 3 ? (uint32_t)(u[0] & 0x0F) << 12 | (uint32_t)(u[1] & 0x3F) << 6 | (u[2] & 0x3F)
+            : k == 4 ? (uint32_t)(u[0] & 0x07) << 18 | (uint32_t)(u[1] & 0x3F) << 12 |
+                           (uint32_t)(u[2] & 0x3F) << 6 | (u[3] & 0x3F)
+                     : 0;
+        char esc[16];
+        const char *shown = (const char *)u;
+        size_t m = k;
+        if (k == 0) { /* an invalid byte or a NUL */
+            shown = "?";
+            m = 1;
+        } else if (invisible(c)) {
+            m = (size_t)snprintf(esc, sizeof esc, "<U+%04" PRIX32 ">", c);
+            shown = esc;
+        }
+        if (o + m > max)
+            break;
+        memcpy(out + o, shown, m);
+        o += m;
+        i += k ? k : 1;
+    }
+    out[o] = '\0';
+    return i;
+}
 
 const char *rp_strerror(int err)
 {

@@ -32,6 +32,11 @@ int rp_error_diag(rp_error *err, int code)
     /* a stop asked for is no one's bad input, as running out of memory is not */
     err->bad_input = code != RP_ERR_NOMEM && code != RP_ERR_INTERRUPTED;
     err->has_diag = 1;
+    /* A path or word from the file (a wall mask's, a background's) may hold characters that
+     * do not show, such as a zero-width space: said as <U+XXXX>, as the parser says them. */
+    char shown[sizeof err->diag.msg];
+    rp_text_show(err->diag.msg, strlen(err->diag.msg), shown, sizeof shown - 1);
+    memcpy(err->diag.msg, shown, sizeof shown);
     snprintf(err->msg, sizeof err->msg, "%s", err->diag.msg);
     return code;
 }

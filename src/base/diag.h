@@ -16,8 +16,8 @@ int rp_error_vset(rp_error *err, int code, int bad_input, const char *fmt, va_li
     __attribute__((format(printf, 4, 0)));
 
 /** Fill err from the diagnostic a parser left in err->diag: code, bad input unless it is
- * RP_ERR_NOMEM or RP_ERR_INTERRUPTED, has_diag, and the diagnostic's message as msg.
- * Returns code. */
+ * RP_ERR_NOMEM or RP_ERR_INTERRUPTED, has_diag, and the diagnostic's message as msg, its
+ * characters that do not show written <U+XXXX> in both (rp_text_show). Returns code. */
 int rp_error_diag(rp_error *err, int code);
 
 /** How a message names a setting the program gives as an option and a library caller as a

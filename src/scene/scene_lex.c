@@ -17,45 +17,6 @@
 
 /* ---- diagnostics ---------------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes available), or 0 if it is invalid or
- * a NUL byte (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len, i;
-    unsigned lo = 0x80, hi = 0xBF;
-
-    if (c == 0)
-        return 0;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4;
-    else
-        return 0;
-    if (c == 0xE0)
-        lo = 0xA0;
-    else if (c == 0xED)
-        hi = 0x9F;
-    else if (c == 0xF0)
-        lo = 0x90;
-    else if (c == 0xF4)
-        hi = 0x8F;
-    if (n < len)
-        return 0;
-    for (i = 1; i < len; i++) {
-        if (s[i] < lo || s[i] > hi)
-            return 0;
-        lo = 0x80;
-        hi = 0xBF;
-    }
-    return len;
-}
-
 /* Copy a line for a caret display: at most cap-1 bytes, cut at a character boundary,
  * invalid bytes and NULs replaced by '?'. */
 static void copy_line(char *dst, size_t cap, const char *src, size_t n)
@@ -63,7 +24,7 @@ static void copy_line(char *dst, size_t cap, const char *src, size_t n)
     size_t i = 0, o = 0;
 
     while (i < n) {
-        size_t k = utf8_len((const unsigned char *)src + i, n - i);
+        size_t k = rp_utf8_len((const unsigned char *)src + i, n - i);
         if (k == 0) {
             if (o + 1 >= cap)
                 break;
@@ -85,52 +46,12 @@ void rp_lex_copy_line(char *dst, size_t cap, const char *src, size_t n)
     copy_line(dst, cap, src, n);
 }
 
-/* Whether code point c shows as nothing or as a space in a message: controls, spaces other
- * than ' ', and format characters (a byte order mark, zero-width and direction marks). */
-static int invisible(uint32_t c)
-{
-    return c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD || c == 0x34F || c == 0x61C ||
-           c == 0x115F || c == 0x1160 || c == 0x180E || (c >= 0x2000 && c <= 0x200F) ||
-           (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 ||
-           c == 0x3164 || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) ||
-           (c >= 0xE0000 && c <= 0xE007F);
-}
-
-/* A word for a message: at most 40 bytes shown (cut at a character boundary), then "...".
- * An invisible character (invisible) is shown as <U+XXXX>, an invalid byte as '?'. */
+/* A word for a message: at most 40 bytes shown (cut at a character boundary), then "...",
+ * invisible characters as <U+XXXX> and invalid bytes as '?' (rp_text_show). */
 const char *rp_lex_show(const char *s, size_t n, char buf[64])
 {
-    size_t i = 0, o = 0;
-
-    while (i < n) {
-        const unsigned char *u = (const unsigned char *)s + i;
-        size_t k = utf8_len(u, n - i);
-        uint32_t c =
-            k == 1   ? u[0]
-            : k == 2 ? (uint32_t)(u[0] & 0x1F) << 6 | (u[1] & 0x3F)
-            : k == 3 ? (uint32_t)(u[0] & 0x0F) << 12 | (uint32_t)(u[1] & 0x3F) << 6 | (u[2] & 0x3F)
-            : k == 4 ? (uint32_t)(u[0] & 0x07) << 18 | (uint32_t)(u[1] & 0x3F) << 12 |
-                           (uint32_t)(u[2] & 0x3F) << 6 | (u[3] & 0x3F)
-                     : 0;
-        char esc[16];
-        const char *out = (const char *)u;
-        size_t m = k;
-        if (k == 0) { /* an invalid byte or a NUL */
-            out = "?";
-            m = 1;
-        } else if (invisible(c)) {
-            m = (size_t)snprintf(esc, sizeof esc, "<U+%04" PRIX32 ">", c);
-            out = esc;
-        }
-        if (o + m > 40)
-            break;
-        memcpy(buf + o, out, m);
-        o += m;
-        i += k ? k : 1;
-    }
-    buf[o] = '\0';
-    if (i < n)
-        strcpy(buf + o, "...");
+    if (rp_text_show(s, n, buf, 40) < n)
+        strcat(buf, "...");
     return buf;
 }
 
@@ -232,7 +153,7 @@ int rp_lex_next(parser *ps, tok *t)
                  * ("C:\pics\a.png" read as C:picsa.png), so it is refused where it is. */
                 if (ps->p[1] != '"' && ps->p[1] != '\\') {
                     size_t n =
-                        utf8_len((const unsigned char *)ps->p + 1, (size_t)(end - ps->p - 1));
+                        rp_utf8_len((const unsigned char *)ps->p + 1, (size_t)(end - ps->p - 1));
                     return rp_lex_fail(ps, ps->col,
                                        "unknown escape '\\%.*s' in a quoted string (only \\\" "
                                        "and \\\\: write a backslash as \\\\)",
@@ -724,7 +645,7 @@ int rp_lex_check_utf8(parser *ps)
     int col = 1;
 
     while (i < ps->llen) {
-        size_t k = utf8_len(s + i, ps->llen - i);
+        size_t k = rp_utf8_len(s + i, ps->llen - i);
         if (k == 0) {
             if (s[i] == 0)
                 return rp_lex_fail(ps, col, "NUL byte in the scene (a scene is UTF-8 text)");

@@ -383,3 +383,21 @@ check "... under the path's text" grep -qF '3 | path p 0,0 100,20' "$WORK/err"
 printf '%s\n' 'size 48x32' 'duration 2f' 'path p 0,0 47,31' >path_ok.scene
 expect_status "an unused path on the grid: exit 0" 0 "$R" -q path_ok.scene -f framemd5 \
     -o path_ok.md5
+
+## 17. A zero-width space (U+200B) or another character that does not show, in a wall
+## mask's path (or a background's, a sky's), was printed raw in the message: it is said as
+## <U+200B>, as the parser says such characters in a word; the echoed line keeps the file's.
+zw=$(printf '\342\200\213')
+printf '%s\n' 'size 48x32' 'duration 2f' "at 0f wall mask m${zw}ask.png" >zw_mask.scene
+printf '%s\n' 'size 48x32' 'duration 2f' "at 0f wall mask ../m${zw}ask.png" >zw_out.scene
+printf '%s\n' 'size 48x32' 'duration 2f' "background b${zw}g.png" >zw_bg.scene
+refused "a wall mask path with U+200B" \
+    "zw_mask.scene:3:17: error: cannot read wall mask 'm<U+200B>ask.png'" zw_mask.scene \
+    -f framemd5 -o zw.md5
+check "... no raw U+200B in the message" sh -c '! head -n 1 "$0" | grep -qF "$1"' \
+    "$WORK/err" "$zw"
+refused "... reaching outside the scene's directory" \
+    "zw_out.scene:3:17: error: mask path '../m<U+200B>ask.png' reaches outside" zw_out.scene \
+    --check
+refused "a background path with U+200B" "zw_bg.scene:3:12: error: cannot open 'b<U+200B>g.png'" \
+    zw_bg.scene -f framemd5 -o zw.md5

@@ -1134,6 +1134,21 @@ static void test_images_decoded(void **state)
     rp_core_close(&c);
     rp_scene_free(&s);
 
+    /* a zero-width space (U+200B) and an escape in the mask's path are said, not sent raw:
+     * in the message and its diagnostic; the line's text keeps what the file holds */
+    static const char hidden[] =
+        "size 64x40\nduration 8f\nat 0f wall mask \"m\xE2\x80\x8B\x1B.png\"\n";
+    d = (decoder){.fail_on = "m\xE2\x80\x8B\x1B.png"};
+    c = open_decoded(&s, hidden, &d);
+    assert_int_equal(rp_core_start(c, &err), RP_ERR_IO);
+    assert_true(err.has_diag && err.diag.line == 3);
+    assert_non_null(strstr(err.diag.msg, "cannot open image 'm<U+200B><U+001B>.png': broken"));
+    assert_non_null(strstr(err.msg, "'m<U+200B><U+001B>.png'"));
+    assert_null(strstr(err.msg, "\xE2\x80\x8B"));
+    assert_non_null(strstr(err.diag.source_line, "m\xE2\x80\x8B"));
+    rp_core_close(&c);
+    rp_scene_free(&s);
+
     /* the second of two masks fails: a later start asks for both again */
     d = (decoder){.fail_on = "b.png"};
     c = open_decoded(&s, two, &d);
