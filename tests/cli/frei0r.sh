@@ -493,6 +493,22 @@ EOF
         cmp -s cuts.h cuts_cli.h
     check "melt cuts: the light changes at the keyframe" \
         test "$(sed -n 1p cuts.h)" != "$(sed -n 31p h90.h)"
+    # melt_hashes DIR NAME: the frames melt wrote into DIR, hashed one a line into NAME.h.
+    melt_hashes() {
+        ffmpeg -v error -framerate 30 -start_number 1 -i "$1/f%03d.png" -pix_fmt rgb24 \
+            -f framemd5 "$2.md5"
+        hashes "$2.md5" >"$2.h"
+    }
+    # strength_hashes SCENE NAME: rockpool's 60 frames of SCENE at 320x180 over bg320.png
+    # with --strength 2 and with 1, hashed into NAME2.h and NAME1.h.
+    strength_hashes() {
+        local s
+        for s in 2 1; do
+            "$ROCKPOOL" -q "$1" -s 320x180 -i bg320.png -r 30 -n 60 --strength $s \
+                -f framemd5 -o "$2$s.md5"
+            hashes "$2$s.md5" >"$2$s.h"
+        done
+    }
     # The strength keyframed as Shotcut's panel writes it (ui_frei0r.qml setKeyframe: held,
     # "frame|=value"): 0.5 then 0.25 from frame 30 are `rockpool --strength 2`'s frames 0..29
     # and `--strength 1`'s 30..59 (the water replayed from step 0); the same keyframes linear
@@ -508,15 +524,9 @@ EOF
 </mlt>
 EOF
         melt_run ms$typ melt_strength.log strength$typ.mlt
-        ffmpeg -v error -framerate 30 -start_number 1 -i ms$typ/f%03d.png -pix_fmt rgb24 \
-            -f framemd5 mstrength$typ.md5
-        hashes mstrength$typ.md5 >mstrength$typ.h
+        melt_hashes ms$typ mstrength$typ
     done
-    for s in 2 1; do
-        "$ROCKPOOL" -q rain.scene -s 320x180 -i bg320.png -r 30 -n 60 --strength $s \
-            -f framemd5 -o rs$s.md5
-        hashes rs$s.md5 >rs$s.h
-    done
+    strength_hashes rain.scene rs
     check "melt, strength keyframes held as the Shotcut panel writes them: --strength 2, then 1" \
         cmp -s mstrength\|.h <(sed -n 1,30p rs2.h; sed -n 31,60p rs1.h)
     check "melt, the same keyframes linear: a ramp, neither" \
@@ -536,14 +546,8 @@ EOF
 </mlt>
 EOF
     melt_run mfar melt_far.log far.mlt
-    ffmpeg -v error -framerate 30 -start_number 1 -i mfar/f%03d.png -pix_fmt rgb24 \
-        -f framemd5 mfar.md5
-    hashes mfar.md5 >mfar.h
-    for s in 2 1; do
-        "$ROCKPOOL" -q far.scene -s 320x180 -i bg320.png -r 30 -n 60 --strength $s \
-            -f framemd5 -o far$s.md5
-        hashes far$s.md5 >far$s.h
-    done
+    melt_hashes mfar mfar
+    strength_hashes far.scene far
     check "melt, a held strength keyframe past a call's work: --strength 2, then 1, no error frame" \
         cmp -s mfar.h <(sed -n 1,30p far2.h; sed -n 31,60p far1.h)
     check "... nothing said" sh -c '! grep -q "on its way" melt_far.log'
