@@ -1008,8 +1008,8 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
                             path);
     }
     /* A file cut short still has its declared length in the header (Matroska, MPEG-TS):
-     * its packets stop more than half a second before it. Where that length ends: the
-     * video stream's own start and duration when it has them (MP4's media duration); else
+     * its packets stop more than three frames (0.1 to 0.5 s) before it. Where that length
+     * ends: the video stream's own start and duration when it has them (MP4's media duration); else
      * the container's duration (Matroska's, MP4's movie header), which ends at its last
      * timestamp, counted from 0: a clip whose timestamps start at 5 s (-copyts,
      * -output_ts_offset) was refused as truncated, its start counted twice. FFmpeg's
@@ -1028,7 +1028,14 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
         AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
                               ? st->avg_frame_rate
                               : (AVRational){1, 1};
-        if (all_end + AV_TIME_BASE / 2 < declared_end) {
+        /* Headers are exact to a frame or so (Matroska's to the millisecond): more than
+         * three frames missing (at least 0.1 s, at most 0.5 s) is a cut. Half a second
+         * always let a 1 s clip cut to 60% through (frames 17 to 29 shown as frame 16). */
+        int64_t slack = av_rescale_q(3, av_inv_q(rate), AV_TIME_BASE_Q);
+        slack = slack < AV_TIME_BASE / 10  ? AV_TIME_BASE / 10
+                : slack > AV_TIME_BASE / 2 ? AV_TIME_BASE / 2
+                                           : slack;
+        if (all_end + slack < declared_end) {
             return rp_error_set(
                 err, RP_ERR_FORMAT, 1,
                 "video '%s' is truncated: its header says %.3f s, but its frames stop at "

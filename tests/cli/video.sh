@@ -295,6 +295,23 @@ nothing_written "... and writes nothing"
 expect_status "a truncated video, PNG frames" 2 "$ROCKPOOL" -q flat.scene -i cut.mkv -n 5 \
     -o frames/f_%03d.png
 nothing_written "... and writes no frame"
+# A short clip cut: its frames stop more than three frames before the header's end. One
+# second of Matroska or WebM cut to 60% or 80% was taken (exit 0), its last frames held
+# from frame 17 (or 22) on, as the old rule wanted half a second missing.
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v libx264 -pix_fmt yuv420p short.mkv
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v libvpx-vp9 -pix_fmt yuv420p \
+    -deadline realtime short.webm
+for ext in mkv webm; do
+    expect_status "a whole 1 s $ext clip" 0 "$ROCKPOOL" -q -y flat.scene -i short.$ext -n 30 \
+        -f framemd5 -o short.md5
+    for pc in 60 80; do
+        head -c $(($(stat -c %s short.$ext) * pc / 100)) short.$ext >shortcut.$ext
+        expect_status "a 1 s $ext clip cut to $pc%" 2 "$ROCKPOOL" -q flat.scene \
+            -i shortcut.$ext -n 30 -f framemd5 -o short.md5
+        stderr_has "... says it is truncated" "is truncated: its header says 1.000 s"
+    done
+done
+rm -f short.md5 short.mkv short.webm shortcut.mkv shortcut.webm
 # A whole clip whose timestamps start late (-output_ts_offset, -copyts): Matroska's and MP4's
 # header durations end at the last timestamp, so the start is not added to them again (both
 # were refused as "truncated: its header says 9.000 s"); NUT's, an estimate from its index,
