@@ -218,6 +218,22 @@ static void yuv_rgb(const rp_fit_scaler *s, int y, uint8_t *out)
     }
 }
 
+void rp_fit_source_colors(struct SwsContext *sws, int pix_fmt, int colorspace, int color_range)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get((enum AVPixelFormat)pix_fmt);
+
+    if (!sws || !desc || (desc->flags & AV_PIX_FMT_FLAG_RGB) || desc->nb_components < 3)
+        return;
+    /* The source's own matrix and range (yuvj formats are full range by name). */
+    int full = color_range == AVCOL_RANGE_JPEG || strncmp(desc->name, "yuvj", 4) == 0;
+    int *inv, *table, src_range, dst_range, brightness, contrast, saturation;
+
+    if (sws_getColorspaceDetails(sws, &inv, &src_range, &table, &dst_range, &brightness, &contrast,
+                                 &saturation) >= 0)
+        sws_setColorspaceDetails(sws, sws_getCoefficients(colorspace), full, table, dst_range,
+                                 brightness, contrast, saturation);
+}
+
 int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int src_h, int pix_fmt,
                       int sar_num, int sar_den, int colorspace, int color_range, int dst_w,
                       int dst_h, rp_error *err)
@@ -303,16 +319,8 @@ int rp_fit_scaler_new(rp_fit_scaler **pscaler, enum rp_fit fit, int src_w, int s
         rp_fit_scaler_free(&s);
         return ret;
     }
-    if (!yuv && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3) {
-        /* The source's own matrix and range (yuvj formats are full range by name). */
-        int full = color_range == AVCOL_RANGE_JPEG || strncmp(desc->name, "yuvj", 4) == 0;
-        int *inv, *table, src_range, dst_range, brightness, contrast, saturation;
-
-        if (sws_getColorspaceDetails(s->sws, &inv, &src_range, &table, &dst_range, &brightness,
-                                     &contrast, &saturation) >= 0)
-            sws_setColorspaceDetails(s->sws, sws_getCoefficients(colorspace), full, table,
-                                     dst_range, brightness, contrast, saturation);
-    }
+    if (!yuv)
+        rp_fit_source_colors(s->sws, pix_fmt, colorspace, color_range);
     *pscaler = s;
     return RP_OK;
 }

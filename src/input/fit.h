@@ -47,6 +47,12 @@ int rp_fit_scaler_new(rp_fit_scaler **scaler, enum rp_fit fit, int src_w, int sr
                       int sar_num, int sar_den, int colorspace, int color_range, int dst_w,
                       int dst_h, rp_error *err);
 
+/** Read sws's source as its colour matrix and range say (colorspace and color_range as
+ * AVColorSpace / AVColorRange; unspecified: BT.601, limited range, full for the yuvj
+ * formats), for a YUV pix_fmt; RGB and grey sources, and a NULL sws, are left as they are. */
+struct SwsContext;
+void rp_fit_source_colors(struct SwsContext *sws, int pix_fmt, int colorspace, int color_range);
+
 /** Convert one picture into rgb (dst_w * dst_h * 3 bytes, rows packed); a layout with
  * alpha is composited over black, round(c * a / amax), as image.c composites a still. The
  * source planes must be padded and aligned as av_frame_get_buffer()/av_image_alloc() make

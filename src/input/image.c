@@ -13,6 +13,7 @@
  * again in the decoder's get_buffer2 callback for everything else. */
 #include "base/diag.h"
 #include "input/image.h"
+#include "input/fit.h"
 #include "base/mask.h"
 
 #include <errno.h>
@@ -898,6 +899,9 @@ static int load_rgb(const char *path, int width, int height, int64_t max_bytes, 
         return ret;
     sws = sws_getContext(frame->width, frame->height, frame->format, width, height, AV_PIX_FMT_RGBA,
                          SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
+    /* A YUV still's own matrix and range: a CMYK JPEG decodes to full-range yuva444p, which
+     * was read as limited (shadows crushed, colours 29 dB from FFmpeg's). */
+    rp_fit_source_colors(sws, frame->format, frame->colorspace, frame->color_range);
     /* Aligned and padded: libswscale's SIMD writers store past a row's end. */
     if (av_image_alloc(rgba, rgba_stride, width, height, AV_PIX_FMT_RGBA, 64) < 0)
         rgba[0] = NULL;

@@ -401,3 +401,15 @@ refused "... reaching outside the scene's directory" \
     --check
 refused "a background path with U+200B" "zw_bg.scene:3:12: error: cannot open 'b<U+200B>g.png'" \
     zw_bg.scene -f framemd5 -o zw.md5
+
+## A CMYK JPEG (ImageMagick's, Adobe YCCK: FFmpeg decodes it to full-range yuva444p) is
+## read at its full range, as FFmpeg reads it: it was read as limited range (shadows
+## crushed, colours too strong), 29 dB from FFmpeg's own decode. The picture is
+## tests/fuzz/corpus/image/cmyk.jpg, testsrc2 at 64x36.
+cp "$TOP/tests/fuzz/corpus/image/cmyk.jpg" cmyk.jpg
+check "a CMYK JPEG as the background" "$R" -q --strength 0 -n 1 -s 64x36 --fit stretch \
+    -i cmyk.jpg -o cmyk_rp.png
+db=$(ffmpeg -nostdin -v info -i cmyk_rp.png -i cmyk.jpg -lavfi "[1:v]format=rgb24[b];[0:v][b]psnr" \
+    -f null - 2>&1 | sed -n 's/.*PSNR.* average:\([0-9.inf]*\).*/\1/p')
+check "... is FFmpeg's decode of it, within 40 dB (got ${db:-none})" \
+    awk -v d="${db:-0}" 'BEGIN { exit !(d == "inf" || d + 0 >= 40) }'
