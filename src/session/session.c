@@ -268,18 +268,28 @@ static void encodable_size(const rp_session *se, int *w, int *h)
     *h = eh;
 }
 
-/* The scene's `duration` ends before its video background: one warning saying so and how
- * to let the footage set the length. */
-static void cut_short(const rp_session *se, int64_t frames, int64_t bg_frames)
+/* The scene's `duration` and its video background's length differ: one warning saying
+ * which ends first and how to let the footage set the length (the video ends first only
+ * for -i's, which has no hold or loop of its own: its last frame is held). */
+static void length_differs(const rp_session *se, int64_t frames, int64_t bg_frames)
 {
     char msg[320];
     double fps = (double)se->s.fps / (se->s.fps_den > 0 ? se->s.fps_den : 1);
+    double t = (double)frames / fps, bg_t = (double)bg_frames / fps;
 
-    snprintf(msg, sizeof msg,
-             "the scene's duration (%" PRId64 " frames, %.2f s) ends before the background "
-             "video (%" PRId64 " frames, %.2f s): 'duration background' in the scene, or -t, "
-             "sets the length",
-             frames, (double)frames / fps, bg_frames, (double)bg_frames / fps);
+    if (frames < bg_frames)
+        snprintf(msg, sizeof msg,
+                 "the scene's duration (%" PRId64 " frames, %.2f s) ends before the background "
+                 "video (%" PRId64 " frames, %.2f s): 'duration background' in the scene, or -t, "
+                 "sets the length",
+                 frames, t, bg_frames, bg_t);
+    else
+        snprintf(msg, sizeof msg,
+                 "the background video (%" PRId64 " frames, %.2f s) ends before the scene's "
+                 "duration (%" PRId64 " frames, %.2f s): its last frame is held to the end "
+                 "('duration background' in the scene, or -t, sets the length; 'background "
+                 "FILE loop' loops it)",
+                 bg_frames, bg_t, frames, t);
     if (se->run->warn)
         se->run->warn(se->run->warn_ctx, msg);
 }
@@ -404,8 +414,9 @@ static int resolve_settings(rp_session *se, rp_error *err)
     rp_settings_get_info(rp_core_settings(se->core), &se->s);
     se->frames = se->info.frames;
     if (bg.is_video && !footage && !rp_settings_given(se->over, "duration") &&
-        se->frames < bg_frames)
-        cut_short(se, se->frames, bg_frames);
+        (se->frames < bg_frames ||
+         (se->frames > bg_frames && rp_settings_given(se->over, "background"))))
+        length_differs(se, se->frames, bg_frames);
     return resolve_range(se, err);
 }
 

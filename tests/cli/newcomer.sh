@@ -227,6 +227,18 @@ expect_status "... with -t 2 given: exit 0" 0 "$ROCKPOOL" d4.scene -i clip5.mp4 
     -f framemd5 -o t2.md5
 check "... 60 frames and no warning (the user chose the length)" sh -c \
     "test \"\$(grep -vc '^#' t2.md5)\" = 60 && ! grep -q warning err"
+# The other way: a scene going on past a clip given with -i (which has no hold or loop of
+# its own) held its last frame with no word: 1 s of clip gave 6 s of the built-in rain.
+printf 'duration 6s\nat 0s drop 50%% 50%% radius 5 height 900\n' >d6.scene
+expect_status "a scene's duration 6s over the 5 s clip: exit 0" 0 "$ROCKPOOL" d6.scene \
+    -i clip5.mp4 -s 64x36 -f framemd5 -o d6.md5
+check "... 180 frames, as the scene says" test "$(frames d6.md5)" = 180
+check "... one warning" test "$(warnings)" = 1
+stderr_has "... saying the clip ends first and its last frame is held" \
+    "the background video (150 frames, 5.00 s) ends before the scene's duration (180 frames, 6.00 s): its last frame is held to the end"
+expect_status "... with -t 6s given: exit 0" 0 "$ROCKPOOL" d6.scene -i clip5.mp4 -t 6s \
+    -s 64x36 -f framemd5 -o d6t.md5
+check "... no warning (the user chose the length)" sh -c "! grep -q warning err"
 printf 'duration background\nat 0s drop 50%% 50%% radius 5 height 900\n' >db.scene
 expect_status "duration background over the clip: exit 0" 0 "$ROCKPOOL" db.scene -i clip5.mp4 \
     -s 64x36 -f framemd5 -o db.md5
