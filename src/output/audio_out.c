@@ -1,11 +1,13 @@
 /* audio_out.c - a background's sound carried into a video output (rp_output_spec.audio_path):
  * the first audio stream of the file (input/audio_in.h), from audio_offset for audio_length
- * seconds, placed at the output's time 0: its packets copied (those that start inside the
- * span, so the length is right within one audio frame) when the container takes the codec,
- * else decoded and re-encoded sample-exactly (AAC for MP4/MOV, Opus, or Vorbis when Opus
- * cannot take the sample rate, for WebM/Matroska). Sample formats are converted here (no
- * libswresample); sample rates are never changed. Packets are written as the video
- * advances, so nothing accumulates in the interleaver. */
+ * seconds, placed at the output's time 0 (a sound that starts later in the span starts as
+ * late in the output): its packets copied with their timestamps (those that start inside
+ * the span, so the length is right within one audio frame) when the container takes the
+ * codec, else decoded and re-encoded sample-exactly, after silence up to the sound's first
+ * sample (AAC for MP4/MOV, Opus, or Vorbis when Opus cannot take the sample rate, for
+ * WebM/Matroska). Sample formats are converted here (no libswresample); sample rates are
+ * never changed. Packets are written as the video advances, so nothing accumulates in the
+ * interleaver (but the video before a late sound's first packet). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -369,17 +371,64 @@ static int audio_encode(rp_audio_out *a, int flush, rp_error *err)
     return RP_OK;
 }
 
-/* The samples of a decoded frame inside the span, converted, into the FIFO. */
+/* Room for n converted samples in a->conv (grown only when a frame is longer than any
+ * before): 0 or RP_ERR_NOMEM. */
+static int conv_reserve(rp_audio_out *a, int n, rp_error *err)
+{
+    if (n <= a->conv_cap)
+        return RP_OK;
+    if (a->conv)
+        av_freep(&a->conv[0]);
+    av_freep(&a->conv);
+    a->conv_cap = 0;
+    if (av_samples_alloc_array_and_samples(&a->conv, NULL, a->enc->ch_layout.nb_channels, n,
+                                           a->enc->sample_fmt, 0) < 0) {
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    }
+    a->conv_cap = n;
+    return RP_OK;
+}
+
+/* n samples of silence into the FIFO, encoded a frame at a time as it fills (a sound that
+ * starts seconds after the picture does not pile up in the FIFO). */
+static int audio_pad(rp_audio_out *a, int64_t n, rp_error *err)
+{
+    int nch = a->enc->ch_layout.nb_channels, ret;
+
+    while (n > 0) {
+        int k = n < 4096 ? (int)n : 4096;
+        if ((ret = conv_reserve(a, k, err)))
+            return ret;
+        av_samples_set_silence(a->conv, 0, k, nch, a->enc->sample_fmt);
+        if (av_audio_fifo_write(a->fifo, (void **)a->conv, k) < k) {
+            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        }
+        a->taken += k;
+        n -= k;
+        if ((ret = audio_encode(a, 0, err)))
+            return ret;
+    }
+    return RP_OK;
+}
+
+/* The samples of a decoded frame inside the span, converted, into the FIFO. The encoder's
+ * samples are counted from the output's time 0, so a sound that starts inside the span
+ * (after the picture, or after a chunk's first frame) is preceded by silence up to its
+ * first sample: its delay is kept in samples, the same in every container. */
 static int audio_take_frame(rp_audio_out *a, const AVFrame *f, rp_error *err)
 {
     const AVStream *ist = rp_audio_in_stream(a->in);
-    int nch = a->enc->ch_layout.nb_channels, n = f->nb_samples, from = 0, to = n;
+    int nch = a->enc->ch_layout.nb_channels, n = f->nb_samples, from = 0, to = n, ret;
     int64_t pts = f->best_effort_timestamp;
     int64_t s0;
 
-    if (pts == AV_NOPTS_VALUE)
-        pts = av_rescale_q(a->start_smp + a->taken, a->enc->time_base, ist->time_base);
-    s0 = av_rescale_q(pts, ist->time_base, a->enc->time_base);
+    s0 = pts == AV_NOPTS_VALUE ? a->start_smp + a->taken /* where the last one ended */
+                               : av_rescale_q(pts, ist->time_base, a->enc->time_base);
+    if (!a->taken && s0 > a->start_smp) {
+        ret = audio_pad(a, (s0 < a->end_smp ? s0 : a->end_smp) - a->start_smp, err);
+        if (ret)
+            return ret;
+    }
     if (s0 + n <= a->start_smp + a->taken) /* before the span, or already taken */
         return RP_OK;
     if (s0 < a->start_smp + a->taken)
@@ -390,16 +439,8 @@ static int audio_take_frame(rp_audio_out *a, const AVFrame *f, rp_error *err)
     }
     if (to <= from || f->ch_layout.nb_channels != nch)
         return RP_OK;
-    if (to - from > a->conv_cap) {
-        if (a->conv)
-            av_freep(&a->conv[0]);
-        av_freep(&a->conv);
-        if (av_samples_alloc_array_and_samples(&a->conv, NULL, nch, to - from, a->enc->sample_fmt,
-                                               0) < 0) {
-            return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
-        }
-        a->conv_cap = to - from;
-    }
+    if ((ret = conv_reserve(a, to - from, err)))
+        return ret;
     for (int ch = 0; ch < nch; ch++)
         for (int i = from; i < to; i++)
             sample_put(a->conv, a->enc->sample_fmt, nch, ch, i - from, rp_audio_sample(f, ch, i));

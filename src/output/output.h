@@ -48,7 +48,8 @@ typedef struct rp_output_spec {
     const char *const *metadata;
     /* Audio carried into video outputs (mp4, mkv, mov, webm; the others ignore it): the
      * first audio stream of audio_path, from audio_offset seconds of that file for
-     * audio_length seconds (rationals num/den, den > 0), placed at the output's start;
+     * audio_length seconds (rationals num/den, den > 0), placed at the output's start (a
+     * sound that starts inside the span keeps its delay: re-encoded, after silence);
      * copied where the container takes its codec, else re-encoded (AAC for mp4/mov, Opus
      * for webm). NULL, or a file without audio: no audio stream. */
     const char *audio_path;

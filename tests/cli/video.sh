@@ -250,6 +250,57 @@ done
 expect_status "chunk with audio" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 --start 25 -o half.mp4
 adur=$(ffprobe -v error -select_streams a:0 -show_entries stream=duration -of csv=p=0 half.mp4)
 check "a chunk's audio lasts the chunk (1.0 s): ${adur:-none}" near "${adur:-99}" 1.0 0.0214
+# The sound's place against the picture, copied or re-encoded (found by a red team: a sound
+# 0.5 s after the picture, re-encoded, started at 0 in MP4/MOV and WebM). onset FILE: the
+# seconds from FILE's first video frame to its first audio sample over 0.02 (the tone's
+# start), as FFmpeg places the decoded sound by its timestamps (aresample async=1 with
+# first_pts=0 fills the time before the first sample with silence, as a player waits).
+onset() {
+    local v
+    v=$(ffprobe -v error -select_streams v:0 -read_intervals %+#1 \
+        -show_entries frame=best_effort_timestamp_time -of default=nw=1:nk=1 "$1" | grep -m 1 .)
+    ffmpeg -v error -i "$1" -map 0:a:0 -af aresample=async=1:first_pts=0 -ac 1 -ar 48000 \
+        -f f32le - | python3 -c '
+import sys, array
+a = array.array("f", sys.stdin.buffer.read())
+i = next((k for k, x in enumerate(a) if abs(x) > 0.02), None)
+print("none" if i is None else "%.4f" % (i / 48000 - float(sys.argv[1])))' "${v:-0}"
+}
+# late: the picture from 0, the tone from 0.5 s (the audio stream starts there); early: the
+# picture from about 0.5 s (FFmpeg's muxer moves it 20 to 40 ms on), the audio stream from
+# 0 and its tone from 0.7 s. The delay expected is the source's own, measured as the
+# outputs' are. Each in FLAC (re-encoded into MP4/MOV/WebM, copied into Matroska) and AAC
+# (copied but into WebM).
+for src in late_flac.mkv late_aac.mp4 early_flac.mkv early_aac.mkv; do
+    ac=${src#*_} ac=${ac%.*}
+    case $src in
+    late*) gen -f lavfi -i testsrc2=size=160x120:rate=25:duration=1 -itsoffset 0.5 -f lavfi \
+        -i sine=frequency=1000:sample_rate=48000:duration=0.5 -c:v libx264 -pix_fmt yuv420p \
+        -c:a "$ac" "$src" ;;
+    *) gen -itsoffset 0.5 -f lavfi -i testsrc2=size=160x120:rate=25:duration=1 -f lavfi \
+        -i "sine=frequency=1000:sample_rate=48000:duration=0.8,adelay=700:all=1" \
+        -c:v libx264 -pix_fmt yuv420p -c:a "$ac" "$src" ;;
+    esac
+    want=$(onset "$src")
+    for o in mp4 mov mkv webm; do
+        expect_status "$src into $o" 0 "$ROCKPOOL" -q flat.scene -i "$src" -o "d_${src%.*}.$o"
+        got=$(onset "d_${src%.*}.$o")
+        check "... $o keeps the sound's delay, $want s ($(ffprobe -v error -select_streams a:0 \
+            -show_entries stream=codec_name -of csv=p=0 "d_${src%.*}.$o"): $got s)" \
+            near "${got/none/99}" "$want" 0.005
+    done
+done
+# A chunk from 0.2 s (frame 5) has the tone 0.3 s after its first frame, whichever way it
+# is carried.
+for run in "late_flac.mkv mp4 --start 5" "late_flac.mkv mkv --start 5" \
+    "late_aac.mp4 mp4 --frame-range 5-24" "late_aac.mp4 webm --frame-range 5-24"; do
+    set -- $run
+    expect_status "a chunk of $1 into $2 ($3 $4)" 0 "$ROCKPOOL" -q flat.scene -i "$1" "$3" "$4" \
+        -o "k_${1%.*}.$2"
+    want=$(python3 -c "print('%.4f' % ($(onset "$1") - 0.2))")
+    got=$(onset "k_${1%.*}.$2")
+    check "... the tone $want s after its first frame ($got s)" near "${got/none/99}" "$want" 0.005
+done
 expect_status "PNG output of a clip with audio" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 \
     -o png/f_%03d.png
 check "50 PNGs" test "$(ls png | wc -l)" = 50
