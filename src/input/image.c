@@ -330,8 +330,8 @@ static int too_large(const char *path, int64_t w, int64_t h, rp_error *err)
                             path, w, h, RP_MAX_SIDE);
     return rp_error_set(err, RP_ERR_TOO_LARGE, 1,
                         "image '%s' is %" PRId64 "x%" PRId64 " (%" PRId64
-                        " megapixels): at most %" PRId64 " megapixels are accepted",
-                        path, w, h, w * h / 1000000, IMAGE_MAX_PIXELS / 1000000);
+                        " pixels): at most %" PRId64 " (2^26, 8192x8192) are accepted",
+                        path, w, h, w * h, (int64_t)IMAGE_MAX_PIXELS);
 }
 
 /* Refuse anything that is not a readable, non-empty regular file of at most
