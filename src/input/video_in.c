@@ -351,7 +351,17 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
             }
             if (v->pkt->flags & AV_PKT_FLAG_CORRUPT) {
                 av_packet_unref(v->pkt);
-                return frame_error(v, pkt_pts, AVERROR_INVALIDDATA, "read", err);
+                ret = frame_error(v, pkt_pts, AVERROR_INVALIDDATA, "read", err);
+                /* MPEG-TS flags a packet whose continuity counter skips: packets lost, or
+                 * two files joined with cat (which ffmpeg plays on) */
+                if (!strcmp(v->fc->iformat->name, "mpegts")) {
+                    size_t at = strlen(err->msg);
+                    snprintf(err->msg + at, sizeof err->msg - at,
+                             " (the MPEG-TS packets' continuity breaks there: packets lost, or "
+                             "files joined with cat, which 'ffmpeg -i FILE -c copy out.mkv' "
+                             "makes one)");
+                }
+                return ret;
             }
             ret = avcodec_send_packet(v->dec, v->pkt);
             av_packet_unref(v->pkt);

@@ -461,6 +461,22 @@ tail -n 30 ts_full.hash >ts_want.hash
 check "B-frame MPEG-TS: a chunk from frame 20 equals the full run" cmp -s ts_part.hash ts_want.hash
 expect_status "--check with a video background" 0 "$ROCKPOOL" flat.scene -i bframes.ts --check
 check "--check says the clip's 50 frames" grep -q '^frames: *50 ' out
+# Two MPEG-TS files joined with cat: the second's first packet breaks the continuity counter
+# and FFmpeg flags it damaged. Refused as before (it is also what lost packets look like),
+# now saying what it is and how to make one file of it; the remuxed file renders.
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=0.3 -c:v libx264 -pix_fmt yuv420p \
+    -bf 0 -f mpegts cat1.ts
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=0.3 -c:v libx264 -pix_fmt yuv420p \
+    -bf 0 -output_ts_offset 0.3 -f mpegts cat2.ts
+cat cat1.ts cat2.ts >cat12.ts
+expect_status "two MPEG-TS files joined with cat" 2 "$ROCKPOOL" -q flat.scene -i cat12.ts \
+    -f framemd5 -o cat.md5
+stderr_has "... says the continuity breaks and how to remux" \
+    "continuity breaks there: packets lost, or files joined with cat, which 'ffmpeg -i FILE -c copy out.mkv' makes one"
+gen -i cat12.ts -c copy cat12.mkv
+expect_status "... remuxed as it says: exit 0" 0 "$ROCKPOOL" -q flat.scene -i cat12.mkv -n 18 \
+    -f framemd5 -o cat.md5
+rm -f cat1.ts cat2.ts cat12.ts cat12.mkv cat.md5
 
 # ---- the background cut while it is read (issue 28): exit 1, nothing left ----------------
 # The cut comes after the first frame's hash reaches the pipe, half-way through the file:
