@@ -71,6 +71,12 @@ struct rp_video_in {
      * in the order the decoder gives them, from 0 (as ffmpeg does). */
     int timeless;
     int64_t frame_ticks, frames_out;
+    /* The file's first packet has a decode time alone (AVI, whose B-frames come packed with
+     * the frame before in MPEG-4 part 2): the decoder times a frame by the packet that let
+     * it out, its reorder delay after the frame's own. The frames it lets out at the end
+     * (draining, after the last packet) may have no time, there and elsewhere: they follow
+     * the last one frame_ticks apart, as ffmpeg times them. */
+    int dts_only, draining;
     /* The stream's size as its header gives it: the decoder gets no picture larger than
      * that (give or take its coded padding, GROW_SLACK), so a stream that grows mid-way
      * (new parameter sets) stops there, not at a memory the estimate never counted.
@@ -111,7 +117,6 @@ struct rp_video_in {
     int first_gop;
     int64_t last_rel;  /* last accepted frame's ticks from origin */
     int64_t pkt_count; /* video packets since the start of the file; -1 after a seek */
-    int draining;
 
     /* the ring */
     pthread_mutex_t lock;
@@ -294,6 +299,9 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
                 v->timeless = 1;
                 pts = frame->best_effort_timestamp = v->frames_out++ * v->frame_ticks;
             }
+            if (pts == AV_NOPTS_VALUE && (v->dts_only || v->draining) && v->last_rel >= 0 &&
+                v->frame_ticks > 0)
+                pts = frame->best_effort_timestamp = v->origin + v->last_rel + v->frame_ticks;
             if (pts == AV_NOPTS_VALUE) {
                 av_frame_unref(frame);
                 return rp_error_set(err, RP_ERR_FORMAT, 1,
@@ -323,6 +331,7 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         ret = av_read_frame(v->fc, v->pkt);
         if (ret == AVERROR_EOF || (ret < 0 && avio_feof(v->fc->pb) && !v->fc->pb->error)) {
             ret = avcodec_send_packet(v->dec, NULL);
+            v->draining = 1;
             if (ret < 0 && ret != AVERROR_EOF)
                 return frame_error(v, AV_NOPTS_VALUE, ret, "decode", err);
             continue;
@@ -334,8 +343,8 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         }
         if (v->pkt->stream_index == v->index) {
             pkt_pts = v->pkt->pts != AV_NOPTS_VALUE ? v->pkt->pts : v->pkt->dts;
-            if (v->pkt_count >= 0)
-                v->pkt_count++;
+            if (v->pkt_count >= 0 && v->pkt_count++ == 0 && v->last_rel == INT64_MIN)
+                v->dts_only = v->pkt->pts == AV_NOPTS_VALUE; /* the file's first packet */
             if (!v->key_seen && !v->keyless && !(v->pkt->flags & AV_PKT_FLAG_KEY)) {
                 av_packet_unref(v->pkt);
                 continue;
@@ -419,8 +428,16 @@ static int rewind_input(rp_video_in *v)
     /* MPEG-TS seeks by timestamp to the packet whose DTS passes it: with B-frames the first
      * keyframe's DTS is before the first frame's time (the origin), so a seek to the origin
      * lands past it. Its start is byte 0. */
+    /* Timed by decode times (dts_only), the first frame shows the reorder delay after the
+     * first packet: the seek goes to that packet's time. An AVI cut before its index (none
+     * to seek by but what reading made) landed on the packet at the origin's time, no
+     * keyframe, and showed no frame. */
+    const AVStream *st = v->fc->streams[v->index];
+    int64_t to = v->dts_only && st->start_time != AV_NOPTS_VALUE && st->start_time < v->origin
+                     ? st->start_time
+                     : v->origin;
     int ret = strcmp(v->fc->iformat->name, "mpegts")
-                  ? avformat_seek_file(v->fc, v->index, INT64_MIN, v->origin, v->origin, 0)
+                  ? avformat_seek_file(v->fc, v->index, INT64_MIN, to, to, 0)
                   : av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
 
     if (ret < 0)
@@ -428,6 +445,7 @@ static int rewind_input(rp_video_in *v)
     if (ret < 0)
         ret = av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
     avcodec_flush_buffers(v->dec);
+    v->draining = 0;
     v->need_key = 0;
     v->key_seen = 0;
     set_first_gop(v, 1);
@@ -465,6 +483,7 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
             continue;
         }
         avcodec_flush_buffers(v->dec);
+        v->draining = 0;
         v->need_key = 1;
         v->key_seen = 1; /* the seek lands on a keyframe's packet; need_key checks it */
         set_first_gop(v, 1);
@@ -769,6 +788,12 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_
         }
         if (dur <= 0)
             dur = prev != AV_NOPTS_VALUE && max > prev ? max - prev : 1;
+        /* Timed by decode times: the frames show the decoder's reorder delay later, which
+         * the first frame's time (the origin) tells against the stream's first decode time. */
+        if (v->dts_only && st->start_time != AV_NOPTS_VALUE && v->origin > st->start_time &&
+            v->origin - st->start_time < INT64_MAX / 4 - max) {
+            max += v->origin - st->start_time;
+        }
         *vlast = max;
         *vend = max + dur;
         return RP_OK;

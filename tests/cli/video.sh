@@ -346,6 +346,22 @@ nothing_written "... and writes nothing"
 expect_status "a truncated video, PNG frames" 2 "$ROCKPOOL" -q flat.scene -i cut.mkv -n 5 \
     -o frames/f_%03d.png
 nothing_written "... and writes no frame"
+# AVI with B-frames: packets carry decode times alone (H.264) or have none where a B-frame
+# comes packed with the frame before (MPEG-4 part 2, as Xvid writes), so the decoder times
+# its frames by decode times, its reorder delay late, and the frames let out at the end
+# have no time. Both were refused at their last frames ('video frame after 0.900 s ... has
+# no timestamp', exit 2), and an AVI cut inside its index showed no frame at all. Now each
+# shows ffmpeg's 30 frames in order.
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v libx264 -pix_fmt yuv420p avc.avi
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v mpeg4 -bf 2 packed.avi
+head -c $(($(stat -c %s avc.avi) - 100)) avc.avi >noindex.avi
+for a in avc packed noindex; do
+    expect_status "an AVI with B-frames ($a)" 0 "$ROCKPOOL" -q -y flat.scene -r 30 -i $a.avi \
+        -n 30 -f framemd5 -o $a.md5
+    theirs $a.avi $a.theirs
+    check "... shows ffmpeg's 30 frames" cmp -s <(hashes $a.md5) $a.theirs
+done
+rm -f avc.avi packed.avi noindex.avi avc.md5 packed.md5 noindex.md5 ./*.theirs.rgb ./*.theirs.full
 # A short clip cut: its frames stop more than three frames before the header's end. One
 # second of Matroska or WebM cut to 60% or 80% was taken (exit 0), its last frames held
 # from frame 17 (or 22) on, as the old rule wanted half a second missing.
