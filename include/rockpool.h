@@ -278,8 +278,10 @@ typedef struct rp_frame {
 /** Resolve the final settings (the preset's defaults, then the scene's, then run->over;
  * the background image's size when none is given), check the frame range and the run's
  * own fields (threads, job_id, max_memory), build the timeline within the memory limit.
- * Creates no file. The outputs (paths, encoder settings) and the run's whole memory
- * estimate are checked later, by rp_session_check_outputs or rp_session_start.
+ * A range without frames (start == end, or a timeline of none) is RP_ERR_INVALID with
+ * bad_input set, as a range past the timeline is. Creates no file. The outputs (paths,
+ * encoder settings) and the run's whole memory estimate are checked later, by
+ * rp_session_check_outputs or rp_session_start.
  * The session copies *run (the strings it points to must outlive the session) and keeps a
  * pointer to scene, which must outlive it. */
 int rp_session_new(rp_session **s, const rp_scene *scene, const rp_run *run, rp_error *err);

@@ -730,6 +730,17 @@ void rp_cli_said(const rp_cli *cli, char *msg, size_t size)
     name_as_said(msg, size, "--crf", cli->run.out.crf, cli->crf_said, NULL);
 }
 
+/* The run's start (start 1) or end (0) as the last --start, -ss, --end or -to gives it: its
+ * frame number, or, for a time (resolved later, rp_cli_resolve_times), the default (0, or -1
+ * for the end) and not an earlier option's number: the session made before the times are
+ * resolved would refuse a range that is not the run's ('--start 3 -ss 0 --end 3' was
+ * 'the range has no frames'). */
+static void set_frame(rp_cli *cli, int start, rp_cli_time t)
+{
+    int64_t *to = start ? &cli->run.start : &cli->run.end;
+    *to = t.is_frames ? t.value : start ? 0 : -1;
+}
+
 /* Options of time: the timeline's length and rate, and the frames to write (rockpool's own
  * spellings and FFmpeg's; name: the option as typed). Returns 0, a usage error (2, message in err),
  * or -1 when o is not one of them. */
@@ -769,8 +780,7 @@ static int time_option(rp_cli *cli, int o, const char *name, const char *arg, rp
     case ARG_END: {
         rp_cli_time *t = o == ARG_START ? &cli->start_at : &cli->end_at;
         r = parse_time(o == ARG_START ? "--start" : "--end", arg, 1, t, err);
-        if (!r && t->is_frames)
-            *(o == ARG_START ? &cli->run.start : &cli->run.end) = t->value;
+        set_frame(cli, o == ARG_START, *t);
         cli->times |= !t->is_frames;
         said(cli, o == ARG_START, o == ARG_START ? "--start" : "--end", arg, !r && !t->is_frames);
         break;
@@ -801,9 +811,7 @@ static int time_option(rp_cli *cli, int o, const char *name, const char *arg, rp
         r = parse_time(o == ARG_SS ? "-ss" : "-to", arg, 0,
                        o == ARG_SS ? &cli->start_at : &cli->end_at, err);
         /* a frame number (-ss 45f) is --start 45 (--end for -to), as for --start 45f */
-        if (!r && (o == ARG_SS ? cli->start_at : cli->end_at).is_frames)
-            *(o == ARG_SS ? &cli->run.start : &cli->run.end) =
-                (o == ARG_SS ? cli->start_at : cli->end_at).value;
+        set_frame(cli, o == ARG_SS, o == ARG_SS ? cli->start_at : cli->end_at);
         cli->ss_given |= o == ARG_SS;
         cli->to_given |= o == ARG_TO;
         cli->times = 1;

@@ -351,6 +351,15 @@ static int resolve_range(rp_session *se, rp_error *err)
     if (se->start > se->end)
         return rp_error_set(err, RP_ERR_INVALID, 1, "%s %" PRId64 " is past %s %" PRId64, START,
                             se->start, END, se->end);
+    /* A range without frames would leave files no reader takes (a video without a frame):
+     * refused here, before anything is checked or opened. */
+    if (se->start == se->end && se->frames == 0)
+        return rp_error_set(err, RP_ERR_INVALID, 1, "the timeline has no frames");
+    if (se->start == se->end)
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "the range has no frames: %s and %s are both %" PRId64
+                            " (%s A %s B writes A..B-1)",
+                            START, END, se->start, START, END);
     return RP_OK;
 }
 
@@ -887,8 +896,7 @@ static int validate(rp_session *se, rp_error *err)
     const char *scene_text = rp_scene_text(se->scene, &scene_len);
     if (rp_provenance_build(&se->provenance, RP_VERSION, se->s.preset, se->s.seed, scene_text,
                             scene_len) == RP_OK) {
-        if (se->start < se->end)
-            rp_provenance_add_frames(&se->provenance, se->start, se->end, se->frames);
+        rp_provenance_add_frames(&se->provenance, se->start, se->end, se->frames);
         o->metadata = se->provenance.kv;
         /* --job-id=LINE: the farm job's identity, after the provenance's own tags */
         if (run->job_id) {
@@ -956,15 +964,6 @@ static int validate(rp_session *se, rp_error *err)
      * (a file's share is in the estimate). */
     for (int i = 0; i < se->sinks.n; i++)
         se->sinks.cfg[i].memory_left = run->max_memory - (int64_t)se->memory;
-    /* A range without frames would leave files no reader takes (a video without a frame):
-     * refused, after the estimate so that a run over it still says what it needs. */
-    if (se->start == se->end && se->frames == 0)
-        return rp_error_set(err, RP_ERR_INVALID, 1, "the timeline has no frames");
-    if (se->start == se->end)
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "the range has no frames: %s and %s are both %" PRId64
-                            " (%s A %s B writes A..B-1)",
-                            START, END, se->start, START, END);
     /* The outputs last: the encoder is tried with the run's settings (a throwaway open),
      * which only makes sense for a run that fits. */
     if ((r = rp_sinks_check(&se->sinks, err)))

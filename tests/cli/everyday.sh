@@ -155,6 +155,12 @@ frames "-to 3f: frames 0..2" "0 1 2" -to 3f
 frames "-ss 45f -to 48f: frames 45..47" "45 46 47" -ss 45f -to 48f
 frames "-ss 45f -t 0.1: 0.1 s from frame 45" "45 46 47" -ss 45f -t 0.1
 frames "-ss 1 --start 45 -t 0.1: 0.1 s from frame 45" "45 46 47" -ss 1 --start 45 -t 0.1
+# and the other way round: a time replaces an earlier frame number, before the times are
+# resolved too (the range 3..3, or 4..3, was refused: "the range has no frames", "-ss 0
+# (frame 4) is past --end 3")
+frames "--start 3 -ss 0 --end 3: frames 0..2" "0 1 2" --start 3 -ss 0 --end 3
+frames "--start 4 -ss 0 --end 3: frames 0..2" "0 1 2" --start 4 -ss 0 --end 3
+frames "--end 2 -to 0.1 --start 2: frames 2" "2" --end 2 -to 0.1 --start 2
 frames "-t 0.11: ceil(3.3) = 4 frames" "0 1 2 3" -t 0.11
 frames "-ss 0 -t 0.11: the frames of -t 0.11" "0 1 2 3" -ss 0 -t 0.11
 frames "-ss 1 -t 0.11: frames 30..33" "30 31 32 33" -ss 1 -t 0.11

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,48 @@ static void test_checks_after_start(void **state)
     assert_int_equal(rp_session_close(&s, NULL, &err), RP_OK);
     for (int k = 0; k < FRAMES; k++)
         assert_string_equal(got[k], want[k]);
+    rp_scene_free(&scene);
+}
+
+/* A range without frames is refused by rp_session_new, as a range past the timeline is,
+ * with no session made (it was taken, and refused only at rp_session_check_outputs or
+ * rp_session_start); so is a timeline of no frames. */
+static void test_empty_range_refused_at_new(void **state)
+{
+    (void)state;
+    rp_scene *scene = load();
+    const int64_t empty[][2] = {{0, 0}, {5, 5}, {FRAMES, FRAMES}};
+    rp_error err;
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        rp_run run = memory_run();
+        run.start = empty[i][0];
+        run.end = empty[i][1];
+        rp_session *s = (rp_session *)&run;
+        memset(&err, 0, sizeof err);
+        refused(rp_session_new(&s, scene, &run, &err), &err);
+        assert_null(s);
+        if (!strstr(err.msg, "the range has no frames"))
+            fail_msg("%" PRId64 "..%" PRId64 ": '%s'", empty[i][0], empty[i][1], err.msg);
+    }
+    /* one frame is a range */
+    rp_run one = memory_run();
+    one.start = 5;
+    one.end = 6;
+    rp_session *s = NULL;
+    assert_int_equal(rp_session_new(&s, scene, &one, &err), RP_OK);
+    rp_session_free(&s);
+    /* a timeline of no frames: "duration" 0, which rp_settings_set leaves to the run */
+    rp_settings *over = NULL;
+    assert_int_equal(rp_settings_new(&over, &err), RP_OK);
+    assert_int_equal(rp_settings_set(over, "duration", "0", &err), RP_OK);
+    rp_run none = memory_run();
+    none.over = over;
+    s = (rp_session *)&none;
+    memset(&err, 0, sizeof err);
+    refused(rp_session_new(&s, scene, &none, &err), &err);
+    assert_null(s);
+    assert_string_equal(err.msg, "the timeline has no frames");
+    rp_settings_free(&over);
     rp_scene_free(&scene);
 }
 
@@ -894,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_null_pointers),
         cmocka_unit_test(test_output_settings),
         cmocka_unit_test(test_checks_after_start),
+        cmocka_unit_test(test_empty_range_refused_at_new),
         cmocka_unit_test(test_max_memory_zero_is_no_limit),
         cmocka_unit_test(test_stop_is_not_bad_input),
         cmocka_unit_test_setup_teardown(test_close_early, make_dir, remove_dir),
