@@ -225,7 +225,8 @@ RP_API const char *rp_scene_next_mask_path(const rp_scene *scene, size_t *at);
 /** rp_scene_from_text of text the caller malloc'd (len + 1 bytes), which the scene takes
  * (it is freed with the scene, or at once when parsing fails): a large scene is not copied.
  * max_bytes (0: none) bounds what the scene holds (rp_scene_memory) while it is parsed, and
- * the first statement past it is refused, RP_ERR_TOO_LARGE with a diagnostic at its line. */
+ * the first statement past it is refused, RP_ERR_TOO_LARGE with a diagnostic at its line; a
+ * negative max_bytes is RP_ERR_INVALID (bad_input set), the text freed. */
 RP_API int rp_scene_from_buffer(rp_scene **scene, char *text, size_t len, const char *filename,
                                 int64_t max_bytes, rp_error *err);
 

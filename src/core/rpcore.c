@@ -1407,6 +1407,12 @@ int rp_scene_from_buffer(rp_scene **scene, char *text, size_t len, const char *f
                             "rp_scene_from_buffer: the scene pointer is NULL");
     }
     *scene = NULL;
+    if (max_bytes < 0) { /* 0 is no limit; a negative one is no limit of any kind */
+        free(text);
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "rp_scene_from_buffer: max_bytes %" PRId64 " is negative (0: no limit)",
+                            max_bytes);
+    }
     return rp_scene_parse_owned(scene, text, len, filename ? filename : "<scene>", max_bytes, err);
 }
 

@@ -1530,6 +1530,17 @@ static void test_scene_from_buffer(void **state)
                      RP_ERR_INVALID);
     assert_null(s);
     assert_int_equal(err.diag.line, 2);
+    /* a negative limit is a bad argument (it was taken as no limit), the buffer freed */
+    buf = malloc(sizeof good);
+    assert_non_null(buf);
+    memcpy(buf, good, sizeof good);
+    s = (rp_scene *)&err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(rp_scene_from_buffer(&s, buf, sizeof good - 1, "t.scene", -1, &err),
+                     RP_ERR_INVALID);
+    assert_null(s);
+    assert_int_equal(err.bad_input, 1);
+    assert_non_null(strstr(err.msg, "negative"));
 }
 
 int main(void)
