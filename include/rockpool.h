@@ -19,12 +19,15 @@
  * Errors: every function that can fail returns RP_OK (0) or an enum rp_err code and
  * fills the caller's rp_error. rp_error.bad_input says whose fault it was: 1 for bad
  * usage or bad input (the program exits 2), 0 for a runtime failure (exit 1). After a
- * failed call the only valid calls are rp_session_abort() and rp_session_free():
- * rp_session_start, rp_session_next and rp_session_close then return RP_ERR_INVALID
- * (rp_session_close aborting the session). A NULL pointer a call needs (the session, the
- * scene, the run, *frame's pointer), as dav1d refuses one, is RP_ERR_INVALID with bad_input
- * set and nothing done; err may be NULL everywhere (the reason is then dropped). The
- * functions that return no error take NULL as nothing to do (or zero).
+ * failed call (a failed check among them) the only valid calls are rp_session_abort() and
+ * rp_session_free(): rp_session_start, rp_session_next, rp_session_close and the checks then
+ * return RP_ERR_INVALID (rp_session_close aborting the session). A call refused before it
+ * does anything is not a failed one: it is RP_ERR_INVALID with bad_input set and nothing
+ * done, the session as it was (a started one goes on): a NULL pointer the call needs (the
+ * session, the scene, the run, *frame's pointer), as dav1d refuses one; a check after
+ * rp_session_start; a second rp_session_start; rp_session_next before it. err may be NULL
+ * everywhere (the reason is then dropped). The functions that return no error take NULL
+ * as nothing to do (or zero).
  *
  * Threads: one session is driven by one thread at a time. Its worker threads block
  * SIGINT and SIGTERM, so a handler installed by the program runs on the caller's thread;
@@ -323,7 +326,8 @@ int rp_session_output_settings(const rp_session *s, rp_output_settings *out, rp_
 /** Open and check every input without decoding pixels or creating anything (--check):
  * the background (an image's headers and decoding cost, a video's streams) and every wall
  * mask the timeline uses. Errors are bad input. The checks come before rp_session_start:
- * after it (or after a failed call) they are RP_ERR_INVALID, nothing done. */
+ * after it they are RP_ERR_INVALID, nothing done (the session goes on); after a failed call
+ * (a failed check too) they are RP_ERR_INVALID. */
 int rp_session_check(rp_session *s, rp_error *err);
 
 /** After rp_session_check: check every output as rp_session_start would (paths and patterns,
@@ -345,13 +349,14 @@ int rp_session_check_images(rp_session *s, rp_error *err);
  * background, masks and checkpoint, start the threads, open every sink (files are created
  * under temporary names). Fails with RP_ERR_INTERRUPTED, creating nothing, when run->stop
  * is already set (rp_session_new, building the timeline, may fail so first); a second call
- * is RP_ERR_INVALID. */
+ * is RP_ERR_INVALID, nothing done. */
 int rp_session_start(rp_session *s, rp_error *err);
 
 /** Advance to the next frame to write: apply events, step, render, hand the frame to the
  * sinks. *frame points at it until the next call (it is shared with the writer thread:
  * read only), or is NULL when the last frame has been written or run->stop was seen.
- * RP_ERR_INVALID (bad_input) before rp_session_start has succeeded. */
+ * RP_ERR_INVALID (bad_input) before rp_session_start has succeeded (before it is called,
+ * nothing done: the session may still start). */
 int rp_session_next(rp_session *s, const rp_frame **frame, rp_error *err);
 
 /** Frames handed to the sinks so far (0 for a NULL s): the next frame's index is

@@ -1121,11 +1121,24 @@ static int check_background(rp_session *se, int *video, rp_error *err)
     return RP_OK;
 }
 
-/* What rp_session_check, _check_outputs and _check_images refuse: no session, or one that
- * has started (its background and sinks are open: a check would close or redo them) or
- * failed. */
-static int check_misuse(const rp_session *se, const char *call, rp_error *err)
+/* r, the result of a call past the refusals that do nothing: a failure fails the session
+ * (rockpool.h: only rp_session_abort and rp_session_free may follow). */
+static int failed_if(rp_session *se, int r)
 {
+    if (r)
+        se->failed = 1;
+    return r;
+}
+
+/* A check (rp_session_check, _check_outputs, _check_images: call) made with check. Refused,
+ * doing nothing: no session, or one that has started (its background and sinks are open: a
+ * check would close or redo them; the session goes on, as rockpool.h says) or failed. A check
+ * that fails fails the session (failed_if). */
+static int checked(rp_session *se, const char *call, int (*check)(rp_session *, rp_error *),
+                   rp_error *err)
+{
+    rp_error scratch;
+    err = err_or(err, &scratch);
     if (!se)
         return null_arg(err, call, "the session");
     if (se->started || se->failed)
@@ -1134,32 +1147,28 @@ static int check_misuse(const rp_session *se, const char *call, rp_error *err)
                                          "rp_session_free may follow one)"
                                        : "of a session already started (checks come before "
                                          "rp_session_start)");
-    return RP_OK;
+    return failed_if(se, check(se, err));
 }
 
-int rp_session_check(rp_session *se, rp_error *err)
+static int check_inputs(rp_session *se, rp_error *err)
 {
     int video, r;
     double images = 0;
     int64_t sky_bytes;
-    rp_error scratch;
-    err = err_or(err, &scratch);
-    if ((r = check_misuse(se, "rp_session_check", err)))
-        return r;
     if ((r = check_background(se, &video, err)) || (r = check_sky(se, &sky_bytes, err)))
         return r;
     size_t masks;
     return rp_core_image_costs(se->core, image_cost, NULL, &images, &masks, err);
 }
 
+int rp_session_check(rp_session *se, rp_error *err)
+{
+    return checked(se, "rp_session_check", check_inputs, err);
+}
+
 int rp_session_check_outputs(rp_session *se, rp_error *err)
 {
-    rp_error scratch;
-    int r;
-    err = err_or(err, &scratch);
-    if ((r = check_misuse(se, "rp_session_check_outputs", err)))
-        return r;
-    return validate(se, err);
+    return checked(se, "rp_session_check_outputs", validate, err);
 }
 
 /* The background opened as a render opens it (after check_background): a still decoded
@@ -1193,13 +1202,9 @@ static int decode_check(void *ctx, const char *path, enum rp_image_use use, int 
     return r;
 }
 
-int rp_session_check_images(rp_session *se, rp_error *err)
+static int check_images(rp_session *se, rp_error *err)
 {
     int r;
-    rp_error scratch;
-    err = err_or(err, &scratch);
-    if ((r = check_misuse(se, "rp_session_check_images", err)))
-        return r;
     const rp_settings_info *s = &se->s;
     if (!se->background && (r = open_background(se, err)))
         return r;
@@ -1219,6 +1224,11 @@ int rp_session_check_images(rp_session *se, rp_error *err)
     }
     rp_source_free(&se->background); /* a check keeps nothing open */
     return se->run->load_state ? load_state(se, 1, err) : RP_OK;
+}
+
+int rp_session_check_images(rp_session *se, rp_error *err)
+{
+    return checked(se, "rp_session_check_images", check_images, err);
 }
 
 static int start_session(rp_session *se, rp_error *err)
@@ -1264,9 +1274,7 @@ int rp_session_start(rp_session *se, rp_error *err)
         return null_arg(err, "rp_session_start", "the session");
     if (se->failed || se->started)
         return misuse(se, "rp_session_start", err);
-    int r = start_session(se, err);
-    se->failed = r != RP_OK;
-    return r;
+    return failed_if(se, start_session(se, err));
 }
 
 /* ---- frames ---------------------------------------------------------------------------- */
@@ -1304,16 +1312,14 @@ int rp_session_next(rp_session *se, const rp_frame **frame, rp_error *err)
         return null_arg(err, "rp_session_next", "the session");
     if (se->failed)
         return misuse(se, "rp_session_next", err);
-    int r = next_frame(se, frame, err);
-    se->failed = r != RP_OK;
-    return r;
+    if (!se->started) /* no background, writer or sinks yet: refused, nothing done */
+        return rp_error_set(err, RP_ERR_INVALID, 1,
+                            "rp_session_next before rp_session_start succeeded");
+    return failed_if(se, next_frame(se, frame, err));
 }
 
 static int next_frame(rp_session *se, const rp_frame **frame, rp_error *err)
 {
-    if (!se->started) /* no background, writer or sinks yet */
-        return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "rp_session_next before rp_session_start succeeded");
     if (se->k < se->start)
         se->k = se->start;
     if (se->k >= se->end)

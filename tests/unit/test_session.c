@@ -174,7 +174,8 @@ static void test_null_pointers(void **state)
 
 /* The checks come before rp_session_start: after it they are refused and change nothing
  * (rp_session_check_images used to close the started session's background, and the next
- * frame crashed). */
+ * frame crashed). rp_session_next before the start is refused too and changes nothing
+ * (it failed the session, and the start was then refused). */
 static void test_checks_after_start(void **state)
 {
     (void)state;
@@ -189,6 +190,9 @@ static void test_checks_after_start(void **state)
     assert_int_equal(rp_session_check(s, &err), RP_OK);
     assert_int_equal(rp_session_check_outputs(s, &err), RP_OK);
     assert_int_equal(rp_session_check_images(s, &err), RP_OK);
+    const rp_frame *f = (const rp_frame *)&run;
+    refused(rp_session_next(s, &f, &err), &err);
+    assert_null(f);
     assert_int_equal(rp_session_start(s, &err), RP_OK);
     refused(rp_session_check_images(s, &err), &err);
     refused(rp_session_check_outputs(s, &err), &err);
@@ -198,6 +202,48 @@ static void test_checks_after_start(void **state)
     assert_int_equal(rp_session_close(&s, NULL, &err), RP_OK);
     for (int k = 0; k < FRAMES; k++)
         assert_string_equal(got[k], want[k]);
+    rp_scene_free(&scene);
+}
+
+/* A check that fails is a failed call (rockpool.h): only rp_session_abort and
+ * rp_session_free may follow, rp_session_start and the checks are refused as after a failed
+ * rp_session_start (the session was left as if the check had passed, and rp_session_start
+ * checked again). */
+static void test_failed_check_fails_session(void **state)
+{
+    (void)state;
+    rp_scene *scene = load();
+    rp_settings *over = NULL;
+    rp_error err;
+    assert_int_equal(rp_settings_new(&over, &err), RP_OK);
+    assert_int_equal(rp_settings_set(over, "input", "/nonexistent/rockpool-bg.png", &err), RP_OK);
+    for (int which = 0; which < 3; which++) {
+        rp_run run = memory_run();
+        if (which == 0)
+            run.over = over; /* a background that is not there: rp_session_check */
+        else if (which == 1)
+            run.out.png_level = 10; /* rp_session_check_outputs */
+        else
+            run.load_state = "/nonexistent/rockpool.state"; /* rp_session_check_images */
+        rp_session *s = NULL;
+        assert_int_equal(rp_session_new(&s, scene, &run, &err), RP_OK);
+        int at = 0, r = rp_session_check(s, &err);
+        if (!r && ++at)
+            r = rp_session_check_outputs(s, &err);
+        if (!r && ++at)
+            r = rp_session_check_images(s, &err);
+        assert_int_not_equal(r, RP_OK);
+        assert_int_equal(at, which); /* the check meant failed */
+        assert_int_equal(err.bad_input, 1);
+        memset(&err, 0, sizeof err);
+        refused(rp_session_start(s, &err), &err);
+        if (!strstr(err.msg, "after a failed call"))
+            fail_msg("check %d: rp_session_start said '%s'", which, err.msg);
+        refused(rp_session_check(s, &err), &err);
+        assert_non_null(strstr(err.msg, "after a failed call"));
+        rp_session_free(&s);
+    }
+    rp_settings_free(&over);
     rp_scene_free(&scene);
 }
 
@@ -938,6 +984,7 @@ int main(void)
         cmocka_unit_test(test_output_settings),
         cmocka_unit_test(test_checks_after_start),
         cmocka_unit_test(test_empty_range_refused_at_new),
+        cmocka_unit_test(test_failed_check_fails_session),
         cmocka_unit_test(test_max_memory_zero_is_no_limit),
         cmocka_unit_test(test_stop_is_not_bad_input),
         cmocka_unit_test_setup_teardown(test_close_early, make_dir, remove_dir),
