@@ -8,6 +8,7 @@
 # rockpool(3) and rpcore(3) are their headers': every function declared has its prototype in
 # the SYNOPSIS, as declared, and an entry under FUNCTIONS, and the SYNOPSIS declares nothing
 # else; every struct and enum is under TYPES and every macro under CONSTANTS, as written;
+# each function's entry in rockpool(3) says its header comment, word for word;
 # rpcore(3) gives the header's version; groff renders both without a warning.
 source "$(dirname "$0")/lib.sh"
 
@@ -210,6 +211,59 @@ check "rockpool(3) documents the session API (rockpool.h's functions, at least 3
     grep -qE '^rockpool.3: ([3-9][0-9]|[0-9]{3}) functions, [1-9][0-9]* types' api-docs.txt
 check "rpcore(3) documents the core API (rpcore.h's functions, at least 30)" \
     grep -qE '^rpcore.3: ([3-9][0-9]|[0-9]{3}) functions, [1-9][0-9]* types' api-docs.txt
+# Each function's FUNCTIONS entry is the header's comment above it (or above the type declared
+# between them), word for word: roff's requests and escapes aside, a nested list's tags and
+# text joined. Each difference is a line of api-words.txt.
+python3 - "$TOP" rockpool >api-words.txt <<'PY'
+import re, sys
+top, names = sys.argv[1], sys.argv[2:]
+
+def words(s):
+    return ' '.join(s.split())
+
+def comments(path):
+    text = open(path).read()
+    text = re.sub(r'#ifdef __cplusplus\s*\n\s*(extern "C" \{|\})\s*\n\s*#endif', '', text)
+    said, last = {}, None
+    for m in re.finditer(r'/\*\*(.*?)\*/|/\*.*?\*/|\{.*?\}|\b(rp_\w+)\((?=[^;{]*\);)', text, re.S):
+        if m.group(1) is not None:
+            last = words(re.sub(r'\n\s*\*(?!/) ?', '\n', m.group(1)))
+        elif m.group(2):
+            said.setdefault(m.group(2), last)
+    return said
+
+def entries(path):
+    text = open(path).read()
+    text = re.sub(r'\\f[BIRP]', '', text)
+    text = text.replace('\\-', '-').replace('\\&', '').replace("\\(aq", "'")
+    text = text.replace('\\e', '\\')
+    lines = text.split('\n.SH FUNCTIONS\n', 1)[1].split('\n.SH ', 1)[0].split('\n')
+    lines += ['.TP', '.BR end']  # closes the last entry
+    said, names, body, depth = {}, [], [], 0
+    for i, line in enumerate(lines):
+        if line == '.TP' and depth == 0 and lines[i + 1].startswith('.BR '):
+            said.update((n, words(' '.join(body))) for n in names)
+            names, body = [], []
+        elif line.startswith('.BR ') and not body:
+            names.append(line.split()[1])
+        depth += line.startswith('.RS') - line.startswith('.RE')
+        if not line.startswith('.'):
+            body.append(line)
+    return said
+
+for name in names:
+    page, n = entries(f'{top}/man/{name}.3'), 0
+    for f, comment in comments(f'{top}/include/{name}.h').items():
+        n += f in page
+        if f in page and page[f] != comment:
+            print(f'{name}.3: {f}: "{page[f]}", {name}.h: "{comment}"')
+    print(f'{name}.3: {n} entries compared')
+PY
+check "rockpool(3)'s entries say their header comments" \
+    test "$(grep -vc ': [0-9]* entries compared$' api-words.txt)" = 0
+grep -v ': [0-9]* entries compared$' api-words.txt | sed 's/^/    /'
+check "... at least 30 of them compared" grep -qE '^rockpool.3: ([3-9][0-9]|[0-9]{3}) entries' \
+    api-words.txt
 # rp_settings_set's names (settings_set.c) are each an entry of rpcore(3)'s list: a tag at
 # the start of a rendered line (the list was once run together into one paragraph).
 MANWIDTH=100 man -l "$TOP/man/rpcore.3" 2>/dev/null >rpcore.txt
