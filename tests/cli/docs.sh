@@ -8,7 +8,7 @@
 # rockpool(3) and rpcore(3) are their headers': every function declared has its prototype in
 # the SYNOPSIS, as declared, and an entry under FUNCTIONS, and the SYNOPSIS declares nothing
 # else; every struct and enum is under TYPES and every macro under CONSTANTS, as written;
-# each function's entry in rockpool(3) says its header comment, word for word;
+# each function's entry says its header comment, word for word;
 # rpcore(3) gives the header's version; groff renders both without a warning.
 source "$(dirname "$0")/lib.sh"
 
@@ -214,7 +214,7 @@ check "rpcore(3) documents the core API (rpcore.h's functions, at least 30)" \
 # Each function's FUNCTIONS entry is the header's comment above it (or above the type declared
 # between them), word for word: roff's requests and escapes aside, a nested list's tags and
 # text joined. Each difference is a line of api-words.txt.
-python3 - "$TOP" rockpool >api-words.txt <<'PY'
+python3 - "$TOP" rockpool rpcore >api-words.txt <<'PY'
 import re, sys
 top, names = sys.argv[1], sys.argv[2:]
 
@@ -259,11 +259,13 @@ for name in names:
             print(f'{name}.3: {f}: "{page[f]}", {name}.h: "{comment}"')
     print(f'{name}.3: {n} entries compared')
 PY
-check "rockpool(3)'s entries say their header comments" \
+check "rockpool(3)'s and rpcore(3)'s entries say their header comments" \
     test "$(grep -vc ': [0-9]* entries compared$' api-words.txt)" = 0
 grep -v ': [0-9]* entries compared$' api-words.txt | sed 's/^/    /'
-check "... at least 30 of them compared" grep -qE '^rockpool.3: ([3-9][0-9]|[0-9]{3}) entries' \
-    api-words.txt
+for page in rockpool rpcore; do
+    check "... at least 30 of $page(3)'s compared" \
+        grep -qE "^$page.3: ([3-9][0-9]|[0-9]{3}) entries" api-words.txt
+done
 # rp_settings_set's names (settings_set.c) are each an entry of rpcore(3)'s list: a tag at
 # the start of a rendered line (the list was once run together into one paragraph).
 MANWIDTH=100 man -l "$TOP/man/rpcore.3" 2>/dev/null >rpcore.txt
