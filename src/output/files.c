@@ -15,6 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#endif
 
 #include "base/diag.h"
 #include "base/common.h"
@@ -103,6 +107,57 @@ int rp_path_is_special(const char *path)
     if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
         return 0;
     return !S_ISREG(st.st_mode) || in_dev_or_proc(path);
+}
+
+#ifdef __linux__
+/* The kernel's own file systems, mounted at /proc and /sys and below them: their names are
+ * the kernel's interface, and no output file can be made there (proc refuses a new name,
+ * sysfs every write that is not an attribute's value). */
+static const char *kernel_fs_name(const struct statfs *fs)
+{
+    static const struct {
+        uint32_t magic;
+        const char *name;
+    } kernel[] = {{PROC_SUPER_MAGIC, "proc"},       {SYSFS_MAGIC, "sysfs"},
+                  {CGROUP_SUPER_MAGIC, "cgroup"},   {CGROUP2_SUPER_MAGIC, "cgroup2"},
+                  {DEBUGFS_MAGIC, "debugfs"},       {TRACEFS_MAGIC, "tracefs"},
+                  {SECURITYFS_MAGIC, "securityfs"}, {BPF_FS_MAGIC, "bpf"},
+                  {PSTOREFS_MAGIC, "pstore"},       {EFIVARFS_MAGIC, "efivarfs"},
+                  {BINFMTFS_MAGIC, "binfmt_misc"}};
+    for (size_t i = 0; i < sizeof kernel / sizeof kernel[0]; i++)
+        if ((uint32_t)fs->f_type == kernel[i].magic)
+            return kernel[i].name;
+    return NULL;
+}
+#endif
+
+int rp_path_kernel_fs(const char *path, char *place, size_t len)
+{
+#ifdef __linux__
+    char at[4096], up[4096];
+    struct statfs fs;
+    /* the file when it exists (statfs follows links: /proc/self/fd/1 is its file's, a pipe's
+     * or a terminal's), else its nearest directory that does */
+    snprintf(at, sizeof at, "%s", path);
+    while (statfs(at, &fs) != 0) {
+        if ((errno != ENOENT && errno != ENOTDIR) || dir_of(at, up, sizeof up) || !strcmp(up, at))
+            return 0;
+        snprintf(at, sizeof at, "%s", up);
+    }
+    const char *name = kernel_fs_name(&fs);
+    if (!name)
+        return 0;
+    char *real = realpath(at, NULL);
+    snprintf(place, len, "on the kernel's %s file system (%s), which takes no output files", name,
+             real ? real : at);
+    free(real);
+    return 1;
+#else
+    (void)path;
+    (void)place;
+    (void)len;
+    return 0;
+#endif
 }
 
 static void temps_forget(const char *tmp);
@@ -633,9 +688,12 @@ static int check_target(const char *path, int overwrite, rp_error *err)
  * whose directory rp_output_open creates). */
 static int check_parent(const char *path, int must_exist, rp_error *err)
 {
-    char dir[4096];
+    char dir[4096], place[4200];
     struct stat st;
 
+    if (rp_path_kernel_fs(path, place, sizeof place))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "cannot write '%s': it would be %s", path,
+                            place);
     if (dir_of(path, dir, sizeof(dir))) {
         return rp_error_set(err, RP_ERR_TOO_LARGE, 0, "the output path '%.64s...' is too long",
                             path);

@@ -172,4 +172,10 @@ void rp_output_file_abort(rp_output_file **f);
  * names are written through in place, and nothing is ever written beside them. */
 int rp_path_is_special(const char *path);
 
+/** 1 if path, or the nearest directory above it that exists, is on one of the kernel's own
+ * file systems (proc, sysfs, cgroup, debugfs, ...: Linux's statfs magic numbers), where no
+ * output file can be made; place then says so ("on the kernel's proc file system (/proc),
+ * which takes no output files"). 0 otherwise, and on systems other than Linux. */
+int rp_path_kernel_fs(const char *path, char *place, size_t len);
+
 #endif

@@ -107,6 +107,9 @@ static int verify_check(const rp_sink_cfg *cfg, rp_error *err)
 {
     rp_manifest *m = NULL;
     struct stat st;
+    char place[4200];
+    if (cfg->dir && rp_path_kernel_fs(cfg->dir, place, sizeof place))
+        return rp_error_set(err, RP_ERR_INVALID, 1, "%s %s: it is %s", VERIFY_DIR, cfg->dir, place);
     if (cfg->dir && stat(cfg->dir, &st) != 0)
         return rp_error_set(err, RP_ERR_IO, 1, "%s %s: %s", VERIFY_DIR, cfg->dir, strerror(errno));
     if (cfg->dir && !S_ISDIR(st.st_mode))

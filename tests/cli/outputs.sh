@@ -163,8 +163,11 @@ check "fully transparent background composites to black" grep -q "$black" alpha.
 # Failures: a clear message, the right status, nothing left behind.
 expect_status "missing directory is exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -o nodir/x.mp4
 stderr_has "missing directory named" "nodir"
-expect_status "unwritable directory is an error" 1 "$ROCKPOOL" "$scene" "${small[@]}" \
-    -o /proc/rockpool-test.mp4
+# /proc takes no file: bad input (paths.sh), said before the render (it was exit 1, the
+# render's "cannot create")
+expect_status "a directory of the kernel's (/proc) is exit 2" 2 "$ROCKPOOL" "$scene" \
+    "${small[@]}" -o /proc/rockpool-test.mp4
+stderr_has "... said so" "it would be on the kernel's proc file system"
 expect_status "unknown extension is exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" -o out.xyz
 stderr_has "unknown extension message" "out.xyz"
 printf 'not an image' >corrupt.png

@@ -115,3 +115,36 @@ expect_status "two patterns of different names are fine" 0 "$R" -q oi_s.scene \
     -o 'oi_q/f_%d.png' \
     --aov height 'oi_q/h_%d.png'
 check "both patterns written" test -s oi_q/f_2.png -a -s oi_q/h_2.png
+
+# ---- outputs on the kernel's own file systems (proc, sysfs: statfs's magic numbers) ------
+# No output file can be made there: refused before anything is rendered, as bad input (exit
+# 2; they were exit 1, "cannot create '/proc/x.png': No such file or directory" once the
+# render had started), and nothing appears, here or there. A name in /proc that leads to a
+# file elsewhere (/proc/self/fd/1, /dev/stdout) is that file's, and still written.
+if [ -d /proc/self ] && [ -d /sys/kernel ]; then
+    refused "-o /proc/x.png" "cannot write '/proc/x.png': it would be on the kernel's proc file system (/proc)" \
+        s.scene -o /proc/x.png
+    refused "-o /sys/foo.mp4" "it would be on the kernel's sysfs file system (/sys)" s.scene \
+        -o /sys/foo.mp4
+    refused "-o in a directory of /proc that is not there" "kernel's proc file system" s.scene \
+        -o /proc/rockpool-new/f_%d.png
+    refused "-o over a file of /proc, -y" "kernel's proc file system" s.scene -f y4m \
+        -o /proc/self/comm -y
+    for opt in --save-state --dump-heights --stats; do
+        refused "$opt in /sys" "$opt: cannot write '/sys/kernel/x': it would be on the kernel's" \
+            s.scene -f framemd5 -o /dev/null $opt /sys/kernel/x
+    done
+    refused "--aov in /proc" "--aov height: cannot write" s.scene -f framemd5 -o /dev/null \
+        --aov height /proc/h_%d.png
+    printf '0 00000000000000000000000000000000\n' >wrong.md5
+    refused "--verify-dir /sys" "--verify-dir /sys: it is on the kernel's sysfs file system" \
+        s.scene --hash --verify wrong.md5 --verify-dir /sys
+    rm wrong.md5
+    check "nothing made in /proc or /sys" test ! -e /proc/x.png -a ! -e /sys/foo.mp4 -a \
+        ! -e /proc/rockpool-new -a ! -e /sys/kernel/x
+    check "-o /proc/self/fd/1 (a pipe) is still written" \
+        test "$("$R" -q s.scene -f y4m -o /proc/self/fd/1 | head -c 9)" = "YUV4MPEG2"
+    "$R" -q s.scene -f y4m -o /dev/stdout -y >through-stdout.y4m
+    check "-o /dev/stdout -y into a file is still written" test -s through-stdout.y4m
+    rm -f through-stdout.y4m
+fi
