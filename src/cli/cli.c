@@ -126,7 +126,7 @@ void rp_cli_usage(FILE *f)
           "  -f, --format NAME      mp4 mkv mov webm gif webp png y4m framemd5 framehash\n"
           "  -i, --input FILE       background image or video (default: built-in texture)\n"
           "      --fit MODE         cover (rockpool), stretch (seed presets) or contain\n"
-          "  -s, --size WxH         output size (default: the scene's or -i's, even, <= 4K)\n"
+          "  -s, --size WxH         default: scene's, or -i's <= 4K (even for 4:2:0 video)\n"
           "  -n, --frames N         timeline length in frames; -t TIME in time (10s, 500ms)\n"
           "  -r, --fps RATE         frame rate: 30, 30000/1001, 29.97, ntsc (default 30)\n"
           "      --start A --end B  frames A..B-1 (or times: 2s); --frame-range A-B: A..B\n"

@@ -25,6 +25,16 @@ check "... and writes nothing" test ! -e s.mp4
 expect_status "the photo to PNG frames: exit 0" 0 "$ROCKPOOL" -i photo.png -n 1 -o f_%d.png
 check "... the frames keep 1001x777" test "$(size f_0.png)" = 1001,777
 check "... no warning" test "$(warnings)" = 0
+expect_status "the photo to Y4M: exit 0" 0 "$ROCKPOOL" -i photo.png -n 1 -o p.y4m
+check "... 1001x777 kept (4:4:4)" test "$(size p.y4m)" = 1001,777
+expect_status "the photo to WebP: exit 0" 0 "$ROCKPOOL" -i photo.png -n 1 -o p.webp
+check "... 1001x777 kept (fed RGB)" test "$(webpinfo p.webp | grep -oE '(Width|Height): [0-9]+' |
+    tr '\n' ' ')" = "Width: 1001 Height: 777 "
+# --help says so: the default size is made even for a 4:2:0 video alone (it said "even" for
+# every output)
+"$ROCKPOOL" --help >help.txt
+check "--help: -s's default is even for 4:2:0 video alone" \
+    grep -qE -- '^  -s, --size WxH .*\(even for 4:2:0 video\)$' help.txt
 expect_status "the photo to MP4 with --pix-fmt yuv444p: exit 0" 0 "$ROCKPOOL" -i photo.png -n 2 \
     --pix-fmt yuv444p -o q.mp4
 check "... 1001x777 kept (4:4:4 takes odd sides)" test "$(size q.mp4)" = 1001,777
