@@ -42,8 +42,8 @@
 
 /* The version of this API: a major change breaks callers, a minor one adds to it. */
 #define RP_CORE_VERSION_MAJOR 2
-#define RP_CORE_VERSION_MINOR 6
-#define RP_CORE_VERSION_PATCH 3
+#define RP_CORE_VERSION_MINOR 7
+#define RP_CORE_VERSION_PATCH 0
 #define RP_CORE_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
 #define RP_CORE_VERSION                                                                            \
     RP_CORE_VERSION_INT(RP_CORE_VERSION_MAJOR, RP_CORE_VERSION_MINOR, RP_CORE_VERSION_PATCH)
@@ -84,6 +84,14 @@ enum rp_err {
 
 /** A short lowercase phrase for an rp_err code; never NULL. */
 RP_API const char *rp_strerror(int err);
+
+/** Text for a message, as the messages of placed diagnostics say a path or a word: s's n
+ * bytes into out, at most max bytes of them (out holds max + 1), cut at a character
+ * boundary; a character that shows as nothing or as a space (controls, tabs, spaces other
+ * than ' ', a byte order mark, zero-width and direction marks) as <U+XXXX>, an invalid byte
+ * or a NUL as '?'. Returns how many bytes of s are shown (n when all are). A NULL s is
+ * empty; a NULL out, nothing done (0). Since 2.7. */
+RP_API size_t rp_text_show(const char *s, size_t n, char *out, size_t max);
 
 /** A diagnostic: where (1-based; 0 = no position) and what. */
 typedef struct rp_diag {

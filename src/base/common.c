@@ -63,7 +63,9 @@ size_t rp_text_show(const char *s, size_t n, char *out, size_t max)
 {
     size_t i = 0, o = 0;
 
-    while (i < n) {
+    if (!out)
+        return 0;
+    while (s && i < n) {
         const unsigned char *u = (const unsigned char *)s + i;
         size_t k = rp_utf8_len(u, n - i);
         uint32_t c =

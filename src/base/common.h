@@ -48,13 +48,6 @@ void rp_rate_text(int64_t num, int64_t den, char *text, size_t len);
  * invalid or a NUL byte (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
 size_t rp_utf8_len(const unsigned char *s, size_t n);
 
-/** Text from a file (a scene's word, a path) for a message: s's n bytes into out, at most
- * max bytes of them (out holds max + 1), cut at a character boundary; a character that
- * shows as nothing or as a space (controls, tabs, spaces other than ' ', a byte order
- * mark, zero-width and direction marks) as <U+XXXX>, an invalid byte or a NUL as '?'.
- * Returns how many bytes of s are shown (n when all are). */
-size_t rp_text_show(const char *s, size_t n, char *out, size_t max);
-
 /** What to do about an allocation or a thread that failed for want of memory (ENOMEM, or
  * EAGAIN from pthread_create under a ulimit -v): appended to "out of memory ..." messages,
  * in the program's words or the library's (rp_name). */

@@ -229,14 +229,15 @@ const char *rp_cli_shell_word(const char *word, char *buf, size_t size)
                                 "0123456789_@%+=:,./-";
     size_t len = strnlen(word, 401), n = 0;
     int quote = len == 0;
+    char shown[401];
     if (len > 400)
         return NULL;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)word[i];
-        if (c < 0x20 || c == 0x7f) /* shown as '?' in messages: no command could name it */
-            return NULL;
+    /* a character messages show as <U+XXXX> (a control, a zero-width space) or '?' (an
+     * invalid byte): no command they print could name it */
+    if (rp_text_show(word, len, shown, sizeof shown - 1) < len || strcmp(shown, word))
+        return NULL;
+    for (size_t i = 0; i < len; i++)
         quote |= !strchr(plain, word[i]);
-    }
     if (!quote)
         return word;
     /* 'it'\''s': a quote closes, is written escaped, and opens again */

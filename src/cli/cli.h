@@ -91,7 +91,8 @@ void rp_cli_said(const rp_cli *cli, char *msg, size_t size);
  * characters no POSIX shell treats specially (letters, digits and _ @ % + = : , . / -),
  * else in single quotes, a single quote inside written '\'' . Returns buf (size bytes, at
  * least 4 x 400 + 3 to hold any) or word; NULL for a word no command could show: over 400
- * bytes (messages cut it), or with a control character (messages show it as '?'). */
+ * bytes (messages cut it), or with a character messages show as <U+XXXX> (a control, a
+ * zero-width space: rp_text_show) or an invalid byte (shown as '?'). */
 const char *rp_cli_shell_word(const char *word, char *buf, size_t size);
 
 /** The --help text. */

@@ -155,17 +155,11 @@ static void start_watchdog(void)
     pthread_attr_destroy(&attr);
 }
 
-/* Control characters of a message (a path from a scene may hold terminal escapes) shown
- * as '?', so that a message never drives the terminal; tabs stay. */
-static void clean(char *s)
+/* A text cut to its buffer (a long scene line, a quoted value) may end inside a UTF-8
+ * character: its first bytes are dropped, so what is shown is UTF-8 where the input was. */
+static void drop_cut_character(char *s)
 {
-    char *p = s;
-    for (; *p; p++)
-        if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
-            *p = '?';
-    /* A text cut to its buffer (a long scene line, a quoted value) may end inside a UTF-8
-     * character: drop its first bytes, so what is shown is UTF-8 where the input was. */
-    size_t n = (size_t)(p - s), i = n;
+    size_t n = strlen(s), i = n;
     while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
         i--;
     if (i > 0) {
@@ -176,6 +170,28 @@ static void clean(char *s)
     }
 }
 
+/* A scene's line echoed under its message: control characters (terminal escapes) shown as
+ * '?', so that it never drives the terminal; tabs stay, and the caret under it with them. */
+static void clean(char *s)
+{
+    for (char *p = s; *p; p++)
+        if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+            *p = '?';
+    drop_cut_character(s);
+}
+
+/* A message, or a path, for the terminal (s holds size bytes): a character that does not
+ * show (a control such as an escape, a zero-width space, a direction mark) said as
+ * <U+XXXX>, as placed diagnostics say it (rp_text_show), so that a path given on the
+ * command line reads as one from a scene, and a message never drives the terminal. */
+static void show(char *s, size_t size)
+{
+    char shown[4096];
+    drop_cut_character(s);
+    rp_text_show(s, strlen(s), shown, (size < sizeof shown ? size : sizeof shown) - 1);
+    memcpy(s, shown, strlen(shown) + 1);
+}
+
 static void warn_cb(void *ctx, const char *msg)
 {
     const rp_cli *cli = ctx;
@@ -183,7 +199,7 @@ static void warn_cb(void *ctx, const char *msg)
     if (cli->again) /* the session made before with the same inputs said it */
         return;
     snprintf(text, sizeof text, "%s", msg);
-    clean(text);
+    show(text, sizeof text);
     if (cli->loglevel >= RP_LOG_WARNING)
         fprintf(stderr, "rockpool: warning: %s\n", text);
 }
@@ -267,13 +283,13 @@ static int fail(const rp_error *err)
 {
     if (err->code == RP_ERR_INTERRUPTED || stop_signal)
         return stop_signal ? 128 + stop_signal : EXIT_SIGINT;
-    static rp_error shown; /* a copy, cleaned for the terminal */
+    static rp_error shown; /* a copy, made fit for the terminal */
     shown = *err;
     if (said_by && !shown.has_diag)
         rp_cli_said(said_by, shown.msg, sizeof shown.msg);
-    clean(shown.msg);
-    clean(shown.diag.file);
-    clean(shown.diag.msg);
+    show(shown.msg, sizeof shown.msg);
+    show(shown.diag.file, sizeof shown.diag.file);
+    show(shown.diag.msg, sizeof shown.diag.msg);
     clean(shown.diag.source_line);
     if (err->has_diag)
         print_diag(&shown.diag);
@@ -284,14 +300,24 @@ static int fail(const rp_error *err)
     return err->bad_input ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
+/* A path for a message, shown (show) in buf. */
+static const char *shown_path(const char *path, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", path);
+    show(buf, len);
+    return buf;
+}
+
+static int usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_fail(const char *fmt, ...)
 {
+    char msg[sizeof((rp_error *)0)->msg];
     va_list ap;
-    fputs("rockpool: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    show(msg, sizeof msg);
+    fprintf(stderr, "rockpool: error: %s\n", msg);
     return EXIT_USAGE;
 }
 
@@ -336,13 +362,11 @@ static void print_summary(const rp_summary *sum)
     printf("speed:      %.1f scene pixels/s (%.1f%% of the width a second)\n", sum->speed,
            100.0 * sum->speed / s->width);
     char path[4096];
-    snprintf(path, sizeof path, "%s", s->background[0] ? s->background : "(built-in texture)");
-    clean(path);
-    printf("background: %s\n", path);
-    snprintf(path, sizeof path, "%s", s->sky);
-    clean(path);
+    printf("background: %s\n",
+           shown_path(s->background[0] ? s->background : "(built-in texture)", path, sizeof path));
     if (s->sky[0])
-        printf("sky:        %s%s\n", path, s->light ? "" : " (not used: render light only)");
+        printf("sky:        %s%s\n", shown_path(s->sky, path, sizeof path),
+               s->light ? "" : " (not used: render light only)");
         /* counts with their nouns' number: 1 drop, 2 drops (rain is a mass noun: 2 rain) */
 #define PL(n) ((n) == 1 ? "" : "s")
     const rp_scene_stats *sc = &sum->scene;
@@ -481,9 +505,11 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
     if ((r = rp_session_close(s, &frames, &err)))
         return fail(&err);
     progress_block(p, written, 1); /* (frames counts the output file's: none for --hash) */
+    char path[4096];
     if (!stop_signal && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
         fprintf(stderr, "rockpool: %" PRId64 " frame%s match%s %s\n", written,
-                written == 1 ? "" : "s", written == 1 ? "es" : "", cli->run.verify);
+                written == 1 ? "" : "s", written == 1 ? "es" : "",
+                shown_path(cli->run.verify, path, sizeof path));
     /* Without -o the user did not name the file: say where it went. */
     if (!stop_signal && !cli->output_given && cli->run.out.path &&
         !rp_output_uses_stdout(&cli->run.out) && cli->loglevel >= RP_LOG_INFO)
@@ -492,8 +518,8 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
     if (!stop_signal)
         return 0;
     if (cli->run.out.path)
-        fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n", cli->run.out.path,
-                frames);
+        fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n",
+                shown_path(cli->run.out.path, path, sizeof path), frames);
     else
         fprintf(stderr, "rockpool: interrupted after %" PRId64 " frames\n", written);
     return 128 + stop_signal;

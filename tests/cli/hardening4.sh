@@ -413,3 +413,28 @@ db=$(ffmpeg -nostdin -v info -i cmyk_rp.png -i cmyk.jpg -lavfi "[1:v]format=rgb2
     -f null - 2>&1 | sed -n 's/.*PSNR.* average:\([0-9.inf]*\).*/\1/p')
 check "... is FFmpeg's decode of it, within 40 dB (got ${db:-none})" \
     awk -v d="${db:-0}" 'BEGIN { exit !(d == "inf" || d + 0 >= 40) }'
+## 18. A path given on the command line (not in a scene) with a character that does not
+## show is said as the scene's paths are (rp_text_show): a zero-width space was sent raw
+## and an escape shown as '?'; now <U+200B> and <U+001B>, in the messages of the library
+## and of the program itself.
+esc=$(printf '\033')
+refused "-o with U+200B" "cannot tell the output format of 'o<U+200B>ut.xyz'" s.scene \
+    -o "o${zw}ut.xyz"
+check "... no raw U+200B in the message" sh -c '! grep -qF "$1" "$0"' "$WORK/err" "$zw"
+refused "-o with an escape" "cannot tell the output format of 'o<U+001B>[1mut.xyz'" s.scene \
+    -o "o${esc}[1mut.xyz"
+refused "a SCENE path with U+200B" "error: n<U+200B>o.scene: cannot read scene" "n${zw}o.scene" \
+    --check
+refused "-i with U+200B" "cannot open 'b<U+200B>g.png'" s.scene -i "b${zw}g.png" --check
+cp bg.png "p${zw}hoto.png"
+refused "a picture as SCENE, its name with U+200B" \
+    "error: p<U+200B>hoto.png is a PNG image, not a scene (rockpool-scene(5)): to render water over it, give it as the background, with -i" \
+    "p${zw}hoto.png" -o photo.mp4
+refused "an output name after SCENE with U+200B" "unexpected argument 'o<U+200B>.mp4'" \
+    s.scene "o${zw}.mp4"
+mkfifo "p${zw}.fifo"
+refused "--progress-fd into a FIFO named with U+200B" \
+    "--progress-fd 3 would mix progress into --stats 'p<U+200B>.fifo'" s.scene -f framemd5 \
+    -o /dev/null --stats "p${zw}.fifo" --progress-fd 3 3<>"p${zw}.fifo"
+rm -f "p${zw}.fifo" "p${zw}hoto.png"
+check "... nothing raw in any of them" sh -c '! grep -qF "$1" "$0"' "$WORK/err" "$zw"

@@ -1543,10 +1543,35 @@ static void test_scene_from_buffer(void **state)
     assert_non_null(strstr(err.msg, "negative"));
 }
 
+/* rp_text_show through rpcore.h (the program says paths with it): what does not show is
+ * <U+XXXX>, computed here by hand from the code points; an invalid byte and a NUL are '?';
+ * a cut falls between characters; NULL is empty (s) or nothing (out). */
+static void test_text_show(void **state)
+{
+    (void)state;
+    char out[64];
+    static const char in[] = "a\xE2\x80\x8B"  /* U+200B ZERO WIDTH SPACE */
+                             "\x1B[31m\t"     /* ESC, TAB */
+                             "\xC3\xA9\xFF"   /* e acute, shown; 0xFF, invalid */
+                             "\xE2\x80\xAE."; /* U+202E RIGHT-TO-LEFT OVERRIDE */
+    assert_int_equal(rp_text_show(in, sizeof in - 1, out, sizeof out - 1), sizeof in - 1);
+    assert_string_equal(out, "a<U+200B><U+001B>[31m<U+0009>\xC3\xA9?<U+202E>.");
+    static const char nul[] = {'x', '\0', 'y'};
+    assert_int_equal(rp_text_show(nul, 3, out, sizeof out - 1), 3);
+    assert_string_equal(out, "x?y");
+    /* room for "a" and not for all of "<U+200B>": the cut comes before it */
+    assert_int_equal(rp_text_show(in, sizeof in - 1, out, 5), 1);
+    assert_string_equal(out, "a");
+    assert_int_equal(rp_text_show(NULL, 5, out, sizeof out - 1), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(rp_text_show("abc", 3, NULL, 10), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version),
+        cmocka_unit_test(test_text_show),
         cmocka_unit_test(test_settings_set),
         cmocka_unit_test(test_time_parse),
         cmocka_unit_test(test_scene_text_and_masks),
