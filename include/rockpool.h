@@ -116,6 +116,11 @@ const char *rp_output_format_name(enum rp_format f);
 enum rp_format rp_output_format_of(const rp_output_opts *opts);
 int rp_output_uses_stdout(const rp_output_opts *opts);
 
+/** Whether a PNG path names one still: it has no conversion, only "%%" (a literal '%',
+ * as in 100%%.png) if any '%' at all. A path with a '%' of any other kind is a pattern (0
+ * for NULL). */
+int rp_output_is_still(const char *path);
+
 /** Hex MD5 of a buffer (33 bytes with the NUL), as FFmpeg's framemd5 prints it ("" for
  * NULL data of a nonzero length; nothing done for a NULL hex). */
 void rp_md5_hex(const uint8_t *data, size_t len, char hex[33]);

@@ -632,16 +632,6 @@ static const char *typed_name(int o, char **argv, int shorts, char *buf, size_t 
     return buf;
 }
 
-/* Whether an output path has no printf conversion: no '%', or only "%%" (a literal '%',
- * 100%%.png), so that as a .png it names one still. */
-static int names_still(const char *path)
-{
-    for (const char *p = strchr(path, '%'); p; p = strchr(p + 2, '%'))
-        if (p[1] != '%')
-            return 0;
-    return 1;
-}
-
 /* The frame a time falls in at fps / fps_den frames per second, exactly. */
 static int64_t frame_at(rp_cli_time t, int fps, int fps_den)
 {
@@ -1235,7 +1225,7 @@ int rp_cli_parse(rp_cli *cli, int argc, char **argv, rp_error *err)
      * is refused when it holds more than one frame */
     const char *path = cli->run.out.path;
     size_t plen = path ? strlen(path) : 0;
-    if (cli->output_given && plen > 4 && names_still(path) &&
+    if (cli->output_given && plen > 4 && rp_output_is_still(path) &&
         (format == RP_FORMAT_PNG || format == RP_FORMAT_NONE) &&
         !strcasecmp(path + plen - 4, ".png") && cli->run.end < 0 && cli->end_at.is_frames &&
         cli->vframes < 0 && cli->span.value < 0) {

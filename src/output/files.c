@@ -624,6 +624,9 @@ too_long:
 
 int rp_output_is_still(const char *path)
 {
+    if (!path)
+        return 0;
+    /* a pattern's other conversions are pattern_format's to check */
     for (const char *p = strchr(path, '%'); p; p = strchr(p + 2, '%'))
         if (p[1] != '%')
             return 0;

@@ -95,11 +95,6 @@ int rp_output_write_all(int fd, const void *buf, size_t len);
  * RP_ERR_IO naming path. fsync is not done: the rename gives atomicity, not durability. */
 int rp_output_close_fd(int fd, const char *path, rp_error *err);
 
-/** Whether a PNG path names one still: it has no conversion, only "%%" (a literal '%',
- * as in 100%%.png) if any '%' at all. A path with a '%' of any other kind is a pattern
- * (pattern_format checks it). */
-int rp_output_is_still(const char *path);
-
 /** Format the PNG pattern's file name for one frame index. RP_ERR_INVALID if the pattern
  * is not a path with exactly one frame number (%d or %0Nd) in its last component,
  * RP_ERR_TOO_LARGE if the name does not fit. */

@@ -124,6 +124,7 @@ static void test_null_pointers(void **state)
     rp_output_opts_init(NULL);
     assert_int_equal(rp_output_format_of(NULL), RP_FORMAT_NONE);
     assert_int_equal(rp_output_uses_stdout(NULL), 0);
+    assert_int_equal(rp_output_is_still(NULL), 0);
     assert_int_equal(rp_job_line_valid(NULL), 0);
     assert_int_equal(rp_hash_new(NULL, "md5"), RP_ERR_INVALID);
     /* hashes: a NULL context or buffer does nothing, a digest of no bytes is "" */
@@ -203,6 +204,22 @@ static void test_checks_after_start(void **state)
     for (int k = 0; k < FRAMES; k++)
         assert_string_equal(got[k], want[k]);
     rp_scene_free(&scene);
+}
+
+/* rp_output_is_still, which the program asks of -o NAME.png (its own copy is gone): a path
+ * with no '%' or only "%%" (a literal '%') names one still, any other '%' a pattern. */
+static void test_output_is_still(void **state)
+{
+    (void)state;
+    const struct {
+        const char *path;
+        int still;
+    } cases[] = {{"still.png", 1},       {"100%%.png", 1}, {"a%%b%%c.png", 1},
+                 {"f_%05d.png", 0},      {"f_%d.png", 0},  {"100%%_%d.png", 0},
+                 {"dir%d/still.png", 0}, {"trailing%", 0}, {"", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (rp_output_is_still(cases[i].path) != cases[i].still)
+            fail_msg("'%s': %d", cases[i].path, !cases[i].still);
 }
 
 /* A check that fails is a failed call (rockpool.h): only rp_session_abort and
@@ -985,6 +1002,7 @@ int main(void)
         cmocka_unit_test(test_checks_after_start),
         cmocka_unit_test(test_empty_range_refused_at_new),
         cmocka_unit_test(test_failed_check_fails_session),
+        cmocka_unit_test(test_output_is_still),
         cmocka_unit_test(test_max_memory_zero_is_no_limit),
         cmocka_unit_test(test_stop_is_not_bad_input),
         cmocka_unit_test_setup_teardown(test_close_early, make_dir, remove_dir),
