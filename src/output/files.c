@@ -1061,6 +1061,18 @@ int rp_output_check_files(const rp_output_spec *opts, enum rp_format format, rp_
         int conversions = 1;
 
         ret = pattern_format(opts->path, name, sizeof name, &conversions, err);
+        struct stat dst;
+        size_t plen = strlen(opts->path);
+        if (!ret && !conversions &&
+            ((plen && opts->path[plen - 1] == '/') ||
+             (stat(opts->path, &dst) == 0 && S_ISDIR(dst.st_mode)))) {
+            /* a directory named for the frames: say where they would go */
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "'%s' names a directory, not a file: give the frames' names "
+                                "in it, like %s%sf_%%05d.png",
+                                opts->path, opts->path,
+                                plen && opts->path[plen - 1] == '/' ? "" : "/");
+        }
         if (!ret && !conversions && opts->frame_count > 1) {
             return rp_error_set(
                 err, RP_ERR_INVALID, 1,

@@ -441,6 +441,16 @@ expect_status "--start 10 --end 12 -o two.png: exit 2" 2 "$ROCKPOOL" ../h.scene 
     --end 12 -o two.png
 stderr_has "two frames into one PNG: says so" "names one PNG (a still)"
 check "two frames into one PNG: nothing written" test ! -e two.png
+# A directory as the PNG output (-o frames/, or an existing frames) is said to be one, with
+# the pattern to give in it; it read "names one PNG (a still)". Nothing is created.
+mkdir -p framesdir
+for o in framesdir framesdir/ newdir/; do
+    expect_status "-o $o -f png: exit 2" 2 "$ROCKPOOL" ../h.scene --start 10 --end 12 -f png -o "$o"
+    stderr_has "... says it names a directory and what to give" \
+        "'$o' names a directory, not a file: give the frames' names in it, like ${o%/}/f_%05d.png"
+done
+check "... and creates nothing" sh -c 'test ! -e newdir && test -z "$(ls framesdir)"'
+rmdir framesdir
 # -ss 1 -t 0.5 is 15 frames from frame 30 (0.5 s at 30 fps), as -ss 1 -to 1.5 is: not a still
 # of frame 30 alone.
 expect_status "-ss 1 -t 0.5 -o span.png: exit 2" 2 "$ROCKPOOL" ../h.scene -ss 1 -t 0.5 \
