@@ -79,6 +79,48 @@ check "-k 7 over sound: audio ends within one audio frame of it ($e0, $e1; frame
     within "$e0" "$e1" "$d0"
 check "-k 7 over sound: as many audio packets give or take one" \
     within "$(packets sound.mp4 a | wc -l)" "$(packets sound7.mp4 a | wc -l)" 1
+check "-k 7 over sound: the AAC is copied, packet for packet (sizes as the single run's)" \
+    cmp -s <(ffprobe -v error -select_streams a -show_entries packet=size -of csv sound.mp4) \
+    <(ffprobe -v error -select_streams a -show_entries packet=size -of csv sound7.mp4)
+
+# ---- re-encoded sound: each chunk's priming dropped, placed as the single run's ----
+# A chunk's re-encoded sound (AAC for MP4 from FLAC, Opus or Vorbis for WebM from AAC)
+# starts with the encoder's priming before its 0 and ends padded: joined as packets, every
+# boundary played them (AAC: 35 ms more a boundary). The joined sound is the single run's
+# length within one audio frame, and a beep at 1.3 s starts within 5 ms of the single
+# run's (decoded, placed by its timestamps).
+beep_bg() { # NAME RATE CODEC: 2 s of picture, silence, a beep from 1.3 s
+    ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=2 -f lavfi \
+        -i "sine=frequency=1000:duration=0.5:sample_rate=$2,adelay=1300:all=1,apad=whole_dur=2" \
+        -c:v libx264 -pix_fmt yuv420p -c:a "$3" -shortest "$1"
+}
+samples() { ffmpeg -v error -i "$1" -map 0:a -ac 1 -f s16le - | wc -c | awk '{ print $1 / 2 }'; }
+onset() { # FILE RATE: the first sample louder than 0.1, in microseconds
+    ffmpeg -v error -i "$1" -map 0:a -af aresample=async=1:first_pts=0 -ac 1 -f f32le - |
+        od -An -v -f -w4 | awk -v r="$2" '!t && ($1 > 0.1 || $1 < -0.1) { t = (NR - 1) * 1e6 / r }
+            END { printf "%d\n", t }'
+}
+near() { [ "$1" -gt "$4" ] && within "$1" "$2" "$3"; } # A B TOLERANCE: A beyond MIN too
+beep_bg beep_flac.mkv 48000 flac
+beep_bg beep_aac.mp4 48000 aac
+beep_bg beep_aac44.mp4 44100 aac
+for run in "mp4 beep_flac.mkv 48000 1024 AAC" "webm beep_aac.mp4 48000 960 Opus" \
+    "webm beep_aac44.mp4 44100 1024 Vorbis"; do
+    read -r ext bg rate frame codec <<<"$run"
+    o=(-i "$bg" -t 2)
+    [ "$ext" != mp4 ] || o+=(--encoder-preset ultrafast)
+    "$ROCKPOOL" -q "${o[@]}" -o "beep1_$codec.$ext"
+    expect_status "-k 4, $codec re-encoded: exit 0" 0 "$RP" -k 4 -j 2 -o "beep4_$codec.$ext" \
+        -- "${o[@]}"
+    l1=$(samples "beep1_$codec.$ext") l4=$(samples "beep4_$codec.$ext")
+    check "-k 4, $codec re-encoded: the sound's length within one audio frame ($l1, $l4)" \
+        near "$l1" "$l4" "$frame" "$rate"
+    t1=$(onset "beep1_$codec.$ext" "$rate") t4=$(onset "beep4_$codec.$ext" "$rate")
+    check "-k 4, $codec re-encoded: the beep starts within 5 ms of the single run's ($t1, $t4 us)" \
+        near "$t1" "$t4" 5000 1290000
+    same_timing "-k 4, $codec re-encoded: video timestamps equal" \
+        "beep1_$codec.$ext" "beep4_$codec.$ext"
+done
 
 # ---- the join refuses what is not the clip, naming the chunk ----
 opts=(-q -s 64x48 -n 30 -c ffv1)
