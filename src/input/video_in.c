@@ -71,12 +71,14 @@ struct rp_video_in {
      * in the order the decoder gives them, from 0 (as ffmpeg does). */
     int timeless;
     int64_t frame_ticks, frames_out;
-    /* The file's first packet has a decode time alone (AVI, whose B-frames come packed with
-     * the frame before in MPEG-4 part 2): the decoder times a frame by the packet that let
-     * it out, its reorder delay after the frame's own. The frames it lets out at the end
-     * (draining, after the last packet) may have no time, there and elsewhere: they follow
-     * the last one frame_ticks apart, as ffmpeg times them. */
-    int dts_only, draining;
+    /* An AVI whose first packet has a decode time alone (H.264, or MPEG-4 part 2 with its
+     * B-frames packed with the frame before): the decoder times a frame by the packet that
+     * let it out, its reorder delay after the frame's own, and the frames it lets out at
+     * the end have no time: they follow the last one by the step between the last two
+     * (last_step; frame_ticks before there are two), as ffmpeg times them. Other
+     * containers' frames without a time are still refused. */
+    int dts_only;
+    int64_t last_step;
     /* The stream's size as its header gives it: the decoder gets no picture larger than
      * that (give or take its coded padding, GROW_SLACK), so a stream that grows mid-way
      * (new parameter sets) stops there, not at a memory the estimate never counted.
@@ -299,9 +301,10 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
                 v->timeless = 1;
                 pts = frame->best_effort_timestamp = v->frames_out++ * v->frame_ticks;
             }
-            if (pts == AV_NOPTS_VALUE && (v->dts_only || v->draining) && v->last_rel >= 0 &&
-                v->frame_ticks > 0)
-                pts = frame->best_effort_timestamp = v->origin + v->last_rel + v->frame_ticks;
+            if (pts == AV_NOPTS_VALUE && v->dts_only && v->last_rel >= 0 &&
+                (v->last_step > 0 || v->frame_ticks > 0))
+                pts = frame->best_effort_timestamp =
+                    v->origin + v->last_rel + (v->last_step > 0 ? v->last_step : v->frame_ticks);
             if (pts == AV_NOPTS_VALUE) {
                 av_frame_unref(frame);
                 return rp_error_set(err, RP_ERR_FORMAT, 1,
@@ -321,6 +324,7 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
                 continue;
             }
             v->need_key = 0;
+            v->last_step = v->last_rel >= 0 ? rel - v->last_rel : 0;
             v->last_rel = rel;
             return 0;
         }
@@ -331,7 +335,6 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         ret = av_read_frame(v->fc, v->pkt);
         if (ret == AVERROR_EOF || (ret < 0 && avio_feof(v->fc->pb) && !v->fc->pb->error)) {
             ret = avcodec_send_packet(v->dec, NULL);
-            v->draining = 1;
             if (ret < 0 && ret != AVERROR_EOF)
                 return frame_error(v, AV_NOPTS_VALUE, ret, "decode", err);
             continue;
@@ -344,7 +347,8 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         if (v->pkt->stream_index == v->index) {
             pkt_pts = v->pkt->pts != AV_NOPTS_VALUE ? v->pkt->pts : v->pkt->dts;
             if (v->pkt_count >= 0 && v->pkt_count++ == 0 && v->last_rel == INT64_MIN)
-                v->dts_only = v->pkt->pts == AV_NOPTS_VALUE; /* the file's first packet */
+                v->dts_only = v->pkt->pts == AV_NOPTS_VALUE && /* the file's first packet */
+                              !strcmp(v->fc->iformat->name, "avi");
             if (!v->key_seen && !v->keyless && !(v->pkt->flags & AV_PKT_FLAG_KEY)) {
                 av_packet_unref(v->pkt);
                 continue;
@@ -445,7 +449,6 @@ static int rewind_input(rp_video_in *v)
     if (ret < 0)
         ret = av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
     avcodec_flush_buffers(v->dec);
-    v->draining = 0;
     v->need_key = 0;
     v->key_seen = 0;
     set_first_gop(v, 1);
@@ -483,7 +486,6 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
             continue;
         }
         avcodec_flush_buffers(v->dec);
-        v->draining = 0;
         v->need_key = 1;
         v->key_seen = 1; /* the seek lands on a keyframe's packet; need_key checks it */
         set_first_gop(v, 1);
@@ -711,7 +713,26 @@ nomem:
  * Also the largest end over all streams, in AV_TIME_BASE, to tell a truncated file, and the
  * last frame's timestamp (*vlast). A timeless stream is read from its start and its video
  * packets counted, a frame each. */
+static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end,
+                         rp_error *err);
+
+/* scan_end_read with the subtitle streams read too (else discarded): a Matroska header's
+ * length is every track's, and a subtitle shown past the last frame is no cut (one to 1.3 s
+ * over 1 s of video was refused as truncated once the check wanted three frames). */
 static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end, rp_error *err)
+{
+    for (unsigned i = 0; i < v->fc->nb_streams; i++)
+        if (v->fc->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_SUBTITLE)
+            v->fc->streams[i]->discard = AVDISCARD_DEFAULT;
+    int ret = scan_end_read(v, vend, vlast, all_end, err);
+    for (unsigned i = 0; i < v->fc->nb_streams; i++)
+        if (v->fc->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_SUBTITLE)
+            v->fc->streams[i]->discard = AVDISCARD_ALL;
+    return ret;
+}
+
+static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end,
+                         rp_error *err)
 {
     AVStream *st = v->fc->streams[v->index];
     int64_t declared = AV_NOPTS_VALUE;

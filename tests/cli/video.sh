@@ -355,13 +355,27 @@ nothing_written "... and writes no frame"
 gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v libx264 -pix_fmt yuv420p avc.avi
 gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v mpeg4 -bf 2 packed.avi
 head -c $(($(stat -c %s avc.avi) - 100)) avc.avi >noindex.avi
-for a in avc packed noindex; do
+# (copied from MP4: AVI's time base becomes 1/60, frames two ticks apart, so the last
+# frames follow the step between frames, not the rate's tick: it stopped short, exit 1)
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v libx264 -bf 2 -pix_fmt yuv420p \
+    avc.mp4
+gen -i avc.mp4 -c copy copied.avi
+for a in avc packed noindex copied; do
     expect_status "an AVI with B-frames ($a)" 0 "$ROCKPOOL" -q -y flat.scene -r 30 -i $a.avi \
         -n 30 -f framemd5 -o $a.md5
     theirs $a.avi $a.theirs
     check "... shows ffmpeg's 30 frames" cmp -s <(hashes $a.md5) $a.theirs
 done
-rm -f avc.avi packed.avi noindex.avi avc.md5 packed.md5 noindex.md5 ./*.theirs.rgb ./*.theirs.full
+rm -f avc.avi packed.avi noindex.avi copied.avi avc.mp4 avc.md5 packed.md5 noindex.md5 copied.md5 \
+    ./*.theirs.rgb ./*.theirs.full avc.theirs packed.theirs noindex.theirs copied.theirs
+# A subtitle shown past the last frame is no cut: Matroska's header counts every track, and
+# 1 s of video with a subtitle to 1.3 s was refused as truncated ('its header says 1.300 s').
+printf '1\n00:00:00,500 --> 00:00:01,300\nhello\n' >late.srt
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v libx264 -pix_fmt yuv420p sub.mp4
+gen -i sub.mp4 -i late.srt -map 0 -map 1 -c:v copy -c:s srt sub.mkv
+expect_status "1 s of video with a subtitle to 1.3 s (mkv): exit 0" 0 "$ROCKPOOL" -q -y \
+    flat.scene -r 30 -i sub.mkv -n 30 -f framemd5 -o sub.md5
+rm -f late.srt sub.mp4 sub.mkv sub.md5
 # A short clip cut: its frames stop more than three frames before the header's end. One
 # second of Matroska or WebM cut to 60% or 80% was taken (exit 0), its last frames held
 # from frame 17 (or 22) on, as the old rule wanted half a second missing.
