@@ -279,6 +279,21 @@ static void set_first_gop(rp_video_in *v, int first_gop)
     rp_demux_set_explode(v->dec, !v->first_gop);
 }
 
+/* A decoded frame's time (its best-effort timestamp pts): a timeless stream's frames
+ * numbered at its frame rate; in an AVI timed by decode times (dts_only), a frame without
+ * a time after the last one by the step between the last two. AV_NOPTS_VALUE: none. */
+static int64_t frame_time(rp_video_in *v, int64_t pts)
+{
+    if (v->timeless || (pts == AV_NOPTS_VALUE && v->last_rel == INT64_MIN && v->frame_ticks > 0)) {
+        v->timeless = 1;
+        return v->frames_out++ * v->frame_ticks;
+    }
+    if (pts == AV_NOPTS_VALUE && v->dts_only && v->last_rel >= 0 &&
+        (v->last_step > 0 || v->frame_ticks > 0))
+        return v->origin + v->last_rel + (v->last_step > 0 ? v->last_step : v->frame_ticks);
+    return pts;
+}
+
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
  * rp_err with the message in err. Accepted: after a seek, from the first keyframe on;
  * timestamps from the origin, strictly increasing, below the duration (when known). A
@@ -296,15 +311,7 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
             int job_error = v->hooks.job_error;
             v->hooks.job_error = 0;
 
-            if (v->timeless ||
-                (pts == AV_NOPTS_VALUE && v->last_rel == INT64_MIN && v->frame_ticks > 0)) {
-                v->timeless = 1;
-                pts = frame->best_effort_timestamp = v->frames_out++ * v->frame_ticks;
-            }
-            if (pts == AV_NOPTS_VALUE && v->dts_only && v->last_rel >= 0 &&
-                (v->last_step > 0 || v->frame_ticks > 0))
-                pts = frame->best_effort_timestamp =
-                    v->origin + v->last_rel + (v->last_step > 0 ? v->last_step : v->frame_ticks);
+            pts = frame->best_effort_timestamp = frame_time(v, pts);
             if (pts == AV_NOPTS_VALUE) {
                 av_frame_unref(frame);
                 return rp_error_set(err, RP_ERR_FORMAT, 1,
