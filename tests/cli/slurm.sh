@@ -312,3 +312,22 @@ join_job s.mkv
 check "... the join again: exit 0" test $? = 0
 equal_to_single "... equal to the single run" s.mkv
 check "... no chunk directory left" test ! -e .s.mkv.chunks
+
+# Sound rockpool re-encodes (FLAC into MP4's AAC), with spaces in the background's, the
+# output's and its directory's names: each task's chunk starts with AAC's priming, which the
+# join decodes and encodes once; the joined sound is the single run's length to the sample
+# (a packet copy played every chunk's priming and padding: 2.112 s for 2.005).
+mkdir -p "snd dir"
+ffmpeg -v error -y -f lavfi -i testsrc2=s=64x48:r=30:d=1 \
+    -f lavfi -i sine=f=440:d=1:sample_rate=48000 -c:v libx264 -pix_fmt yuv420p -c:a flac \
+    -shortest "snd dir/bg clip.mkv"
+sopts=(-s 64x48 -n 24 -i "snd dir/bg clip.mkv")
+"$ROCKPOOL" -q rain.scene "${sopts[@]}" -o "snd dir/single.mp4"
+submit --array=0-2 --wait examples/slurm-array.sh rain.scene "snd dir/my clip.mp4" \
+    "${sopts[@]}" >/dev/null
+submit --wait --export=ALL,JOIN=1 --output="$WORK/join.log" examples/slurm-array.sh \
+    rain.scene "snd dir/my clip.mp4" "${sopts[@]}" >/dev/null
+check "re-encoded sound, spaces in the paths: the join's exit 0" test $? = 0
+samples() { ffmpeg -v error -i "$1" -map 0:a -f s16le -ac 1 - | wc -c; }
+check "... the joined sound is the single run's length ($(samples "snd dir/single.mp4") bytes)" \
+    test "$(samples "snd dir/my clip.mp4")" = "$(samples "snd dir/single.mp4")"
