@@ -71,6 +71,7 @@ int rp_source_probe(const char *path, int64_t max_memory, rp_source_info *info, 
         rp_video_in_info(v, &info->width, &info->height, &sn, &sd);
         rp_video_in_duration(v, &info->duration_num, &info->duration_den);
         info->hdr = rp_video_in_hdr(v);
+        info->fields = rp_video_in_fields(v);
         rp_video_in_close(&v);
         info->width = display_width(info->width, sn, sd);
     } else if (rp_image_probe(path, &info->width, &info->height, err)) {

@@ -18,7 +18,8 @@ typedef struct rp_source_info {
     int is_video;
     int width, height; /* the picture's size; a video's with its pixels made square */
     int64_t duration_num, duration_den; /* a video's length in seconds; 0/1 for an image */
-    const char *hdr; /* a video's HDR transfer by name (rp_video_in_hdr), else NULL */
+    const char *hdr;    /* a video's HDR transfer by name (rp_video_in_hdr), else NULL */
+    const char *fields; /* an interlaced video's field order (rp_video_in_fields), else NULL */
 } rp_source_info;
 
 /** Probe the background at path (not ""). Errors (bad_input, RP_ERR_NOMEM runtime): the

@@ -95,7 +95,8 @@ struct rp_video_in {
 
     rp_fit_scaler *scaler;
     int src_w, src_h, src_fmt, sar_num, sar_den, colorspace, range;
-    int trc; /* the first frame's transfer (AVColorTransferCharacteristic), or the stream's */
+    int trc;    /* the first frame's transfer (AVColorTransferCharacteristic), or the stream's */
+    int fields; /* the first frame's fields: 0 progressive, 1 top first, 2 bottom first */
 
     /* decoder state (worker, or open before any worker) */
     int need_key; /* after a seek: drop frames until a keyframe */
@@ -519,6 +520,26 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
     return 0;
 }
 
+/* A frame's fields (rp_video_in_fields), from its own flags, else the stream's order. */
+static int frame_fields(const AVFrame *f, enum AVFieldOrder order)
+{
+#ifdef AV_FRAME_FLAG_INTERLACED
+    int interlaced = !!(f->flags & AV_FRAME_FLAG_INTERLACED);
+    int tff = !!(f->flags & AV_FRAME_FLAG_TOP_FIELD_FIRST);
+#else
+    int interlaced = f->interlaced_frame, tff = f->top_field_first;
+#endif
+    if (interlaced)
+        return tff ? 1 : 2;
+    switch (order) {
+    case AV_FIELD_TT:
+    case AV_FIELD_TB: return 1;
+    case AV_FIELD_BB:
+    case AV_FIELD_BT: return 2;
+    default: return 0;
+    }
+}
+
 /* (Re)build the converter for frame's layout when it differs from the current one. */
 static int ensure_scaler(rp_video_in *v, const AVFrame *f, rp_error *err)
 {
@@ -558,6 +579,8 @@ static int ensure_scaler(rp_video_in *v, const AVFrame *f, rp_error *err)
         v->trc = f->color_trc != AVCOL_TRC_UNSPECIFIED
                      ? (int)f->color_trc
                      : (int)v->fc->streams[v->index]->codecpar->color_trc;
+    if (!v->fields)
+        v->fields = frame_fields(f, v->fc->streams[v->index]->codecpar->field_order);
     return RP_OK;
 }
 
@@ -1202,6 +1225,11 @@ const char *rp_video_in_hdr(const rp_video_in *v)
     case AVCOL_TRC_ARIB_STD_B67: return "HLG (ARIB STD-B67)";
     default: return NULL;
     }
+}
+
+const char *rp_video_in_fields(const rp_video_in *v)
+{
+    return v->fields == 1 ? "top field first" : v->fields == 2 ? "bottom field first" : NULL;
 }
 
 /* A failure while frames are read: kept (v->failed, v->fmsg) and told again on every later

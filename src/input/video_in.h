@@ -66,6 +66,10 @@ void rp_video_in_info(const rp_video_in *v, int *width, int *height, int *sar_nu
  * STD-B67)", whose coded values are drawn as they are (no tone mapping); NULL for others. */
 const char *rp_video_in_hdr(const rp_video_in *v);
 
+/** "top field first" or "bottom field first" when the first frame is interlaced (its own
+ * flags, else the stream's field order), drawn as a whole frame; NULL when progressive. */
+const char *rp_video_in_fields(const rp_video_in *v);
+
 /** The frame to show at time num/den seconds (num >= 0, 1 <= den <= INT32_MAX): *rgb points
  * at width*height*3 bytes, valid until the next call or rp_video_in_close. Times should not
  * decrease from call to call; the first call may be at any time (the source seeks to the

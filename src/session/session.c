@@ -295,7 +295,8 @@ static void length_differs(const rp_session *se, int64_t frames, int64_t bg_fram
 }
 
 /* What the background's frames are not (warnings; none without a warn callback): an
- * animated GIF drawn as a still, HDR video drawn by its coded values. */
+ * animated GIF drawn as a still, HDR video drawn by its coded values, interlaced video
+ * drawn whole. */
 static void background_warnings(rp_session *se, const char *background, const rp_source_info *bg)
 {
     /* An animated GIF is read as a still (its first frame): said, as ffmpeg plays it. */
@@ -319,6 +320,17 @@ static void background_warnings(rp_session *se, const char *background, const rp
                  "IN -vf zscale=t=linear:npl=100,format=gbrpf32le,tonemap=hable,zscale=p=bt709:"
                  "t=bt709:m=bt709:r=tv,format=yuv420p OUT.mp4)",
                  background, bg->hdr);
+        se->run->warn(se->run->warn_ctx, msg);
+    }
+    /* Interlaced footage is drawn a whole frame at a time, as ffmpeg converts it without a
+     * deinterlacer: the water moves once a frame, over the fields' combing. */
+    if (bg->is_video && bg->fields && se->run->warn) {
+        char msg[sizeof((rp_error *)0)->msg];
+        snprintf(msg, sizeof msg,
+                 "'%.200s' is interlaced (%s): each frame is drawn whole, with its two fields' "
+                 "combing where things move (to deinterlace it first: ffmpeg -i IN -vf "
+                 "bwdif=mode=send_frame -c:v libx264 -crf 16 OUT.mp4)",
+                 background, bg->fields);
         se->run->warn(se->run->warn_ctx, msg);
     }
 }

@@ -263,3 +263,24 @@ for f in pic.jls pic.sun; do
         check "... no output" test ! -e "cut$pc-$ext.mp4"
     done
 done
+
+# ---- interlaced footage (DV, broadcast MPEG-2, 1080i camcorders) is drawn a whole frame at a
+# time, as ffmpeg converts it without a deinterlacer: said once, with the field order and the
+# bwdif command that deinterlaces it first; progressive footage is not called interlaced ------
+ffmpeg -v error -f lavfi -i testsrc2=size=160x96:rate=25:duration=1 -vf setfield=tff \
+    -flags +ildct+ilme -top 1 -bf 0 -c:v mpeg2video il-tff.mpg
+ffmpeg -v error -f lavfi -i testsrc2=size=160x96:rate=25:duration=1 -vf setfield=bff \
+    -pix_fmt yuv420p -c:v libx264 -x264-params interlaced=1:bff=1 il-bff.mkv
+ffmpeg -v error -f lavfi -i testsrc2=size=160x96:rate=25:duration=1 -pix_fmt yuv420p \
+    -c:v libx264 il-prog.mp4
+for spec in "il-tff.mpg top" "il-bff.mkv bottom"; do
+    set -- $spec
+    expect_status "an interlaced clip, $1: rendered (exit 0)" 0 "$ROCKPOOL" b.scene -i "$1" \
+        -o "$1.png"
+    stderr_has "... with a warning naming its field order" "'$1' is interlaced ($2 field first)"
+    stderr_has "... and the command that deinterlaces it" "-vf bwdif=mode=send_frame"
+    check "... once" test "$(grep -c 'is interlaced' "$WORK/err")" = 1
+done
+expect_status "a progressive clip: rendered (exit 0)" 0 "$ROCKPOOL" b.scene -i il-prog.mp4 \
+    -o il-prog.png
+check "... is not called interlaced" test "$(grep -c 'interlaced' "$WORK/err")" = 0
