@@ -389,6 +389,9 @@ static int conv_reserve(rp_audio_out *a, int n, rp_error *err)
     return RP_OK;
 }
 
+/* A gap in the sound's times longer than 1/GAP_S s is filled with silence. */
+#define GAP_S 50
+
 /* n samples of silence into the FIFO, encoded a frame at a time as it fills (a sound that
  * starts seconds after the picture does not pile up in the FIFO). */
 static int audio_pad(rp_audio_out *a, int64_t n, rp_error *err)
@@ -414,7 +417,8 @@ static int audio_pad(rp_audio_out *a, int64_t n, rp_error *err)
 /* The samples of a decoded frame inside the span, converted, into the FIFO. The encoder's
  * samples are counted from the output's time 0, so a sound that starts inside the span
  * (after the picture, or after a chunk's first frame) is preceded by silence up to its
- * first sample: its delay is kept in samples, the same in every container. */
+ * first sample, and a gap in its times is filled: its place is kept in samples, the same
+ * in every container. */
 static int audio_take_frame(rp_audio_out *a, const AVFrame *f, rp_error *err)
 {
     const AVStream *ist = rp_audio_in_stream(a->in);
@@ -424,9 +428,12 @@ static int audio_take_frame(rp_audio_out *a, const AVFrame *f, rp_error *err)
 
     s0 = pts == AV_NOPTS_VALUE ? a->start_smp + a->taken /* where the last one ended */
                                : av_rescale_q(pts, ist->time_base, a->enc->time_base);
-    if (!a->taken && s0 > a->start_smp) {
-        ret = audio_pad(a, (s0 < a->end_smp ? s0 : a->end_smp) - a->start_smp, err);
-        if (ret)
+    /* Silence up to the frame's first sample: before the first one taken, any; later, a
+     * gap in the sound's times past GAP_S (a dropout in a recording), as a player waits
+     * for it, where a step within it is the times' rounding (a Matroska millisecond) */
+    int64_t at = a->start_smp + a->taken, gap = (s0 < a->end_smp ? s0 : a->end_smp) - at;
+    if (gap > 0 && (!a->taken || gap > a->enc->sample_rate / GAP_S)) {
+        if ((ret = audio_pad(a, gap, err)))
             return ret;
     }
     if (s0 + n <= a->start_smp + a->taken) /* before the span, or already taken */
