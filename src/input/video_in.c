@@ -71,13 +71,23 @@ struct rp_video_in {
      * in the order the decoder gives them, from 0 (as ffmpeg does). */
     int timeless;
     int64_t frame_ticks, frames_out;
-    /* An AVI whose first packet has a decode time alone (H.264, or MPEG-4 part 2 with its
-     * B-frames packed with the frame before): the decoder times a frame by the packet that
-     * let it out, its reorder delay after the frame's own, and the frames it lets out at
-     * the end have no time: they follow the last one by the step between the last two
-     * (last_step; frame_ticks before there are two), as ffmpeg times them. Other
-     * containers' frames without a time are still refused. */
-    int dts_only;
+    /* A stream timed by decode times (dts_only): an AVI whose first packet has a decode time
+     * alone (H.264, or MPEG-4 part 2 with its B-frames packed with the frame before), or an
+     * ASF whose packets after the first have none (ASF keeps one time a packet, which
+     * FFmpeg reads as a decode time; libavformat makes the first packet's a presentation
+     * time too, so MPEG-2's first frame showed at 0 and the next at 66 ms, a frame late).
+     * The decoder times a frame by the packet that lets it out, its reorder delay after the
+     * frame's own: an ASF's every frame is timed so (dts_frames, the first one too).
+     * first_dts: the file's first video packet's decode time; the end is the last packet's
+     * decode time plus that delay (scan_end). */
+    int dts_only, dts_frames;
+    int64_t first_dts;
+    /* After the decoder was told the stream ended (draining): a frame let out then without
+     * a time (MPEG-2 in m2v, mpg or ASF, an AVI's or ASF's B-frames) follows the last one by
+     * the step between the last two (last_step; frame_ticks before there are two), as
+     * ffmpeg times them; stepped: the frame just timed so, which the stream's end (found
+     * at open) must still hold, else it is refused rather than dropped. */
+    int draining, stepped;
     int64_t last_step;
     /* The stream's size as its header gives it: the decoder gets no picture larger than
      * that (give or take its coded padding, GROW_SLACK), so a stream that grows mid-way
@@ -280,19 +290,48 @@ static void set_first_gop(rp_video_in *v, int first_gop)
     rp_demux_set_explode(v->dec, !v->first_gop);
 }
 
-/* A decoded frame's time (its best-effort timestamp pts): a timeless stream's frames
- * numbered at its frame rate; in an AVI timed by decode times (dts_only), a frame without
- * a time after the last one by the step between the last two. AV_NOPTS_VALUE: none. */
-static int64_t frame_time(rp_video_in *v, int64_t pts)
+/* A decoded frame's time: its best-effort timestamp; a timeless stream's frames numbered at
+ * its frame rate; an ASF timed by decode times (dts_frames), the decode time of the packet
+ * that let it out; while draining, a frame without a time after the last one by the step
+ * between the last two (v->stepped). AV_NOPTS_VALUE: none. */
+static int64_t frame_time(rp_video_in *v, const AVFrame *f)
 {
+    int64_t pts = f->best_effort_timestamp;
+
+    v->stepped = 0;
     if (v->timeless || (pts == AV_NOPTS_VALUE && v->last_rel == INT64_MIN && v->frame_ticks > 0)) {
         v->timeless = 1;
         return v->frames_out++ * v->frame_ticks;
     }
-    if (pts == AV_NOPTS_VALUE && v->dts_only && v->last_rel >= 0 &&
-        (v->last_step > 0 || v->frame_ticks > 0))
+    if (v->dts_frames && f->pkt_dts != AV_NOPTS_VALUE)
+        return f->pkt_dts;
+    if (pts == AV_NOPTS_VALUE && v->draining && v->last_rel >= 0 &&
+        (v->last_step > 0 || v->frame_ticks > 0)) {
+        v->stepped = 1;
         return v->origin + v->last_rel + (v->last_step > 0 ? v->last_step : v->frame_ticks);
+    }
     return pts;
+}
+
+/* A video packet read: counted (pkt_count, from the file's start; -1 after a seek), and the
+ * file's first two tell its first decode time (first_dts) and whether the stream is timed
+ * by decode times (dts_only, dts_frames). */
+static void count_packet(rp_video_in *v, const AVPacket *pkt)
+{
+    const char *name = v->fc->iformat->name;
+
+    if (v->pkt_count < 0)
+        return;
+    if (v->pkt_count++ >= 2 || v->last_rel != INT64_MIN)
+        return;
+    if (v->pkt_count == 1) {
+        v->first_dts = pkt->dts;
+        v->dts_only = v->dts_frames = 0;
+        if (pkt->pts == AV_NOPTS_VALUE && !strcmp(name, "avi"))
+            v->dts_only = 1;
+    }
+    if (pkt->pts == AV_NOPTS_VALUE && pkt->dts != AV_NOPTS_VALUE && !strcmp(name, "asf"))
+        v->dts_only = v->dts_frames = 1;
 }
 
 /* The next frame the rules accept into *frame: 0, AVERROR_EOF at the stream's end, or an
@@ -308,12 +347,15 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
     for (;;) {
         ret = avcodec_receive_frame(v->dec, frame);
         if (ret >= 0) {
-            int64_t pts = frame->best_effort_timestamp, rel;
+            int64_t pts = frame_time(v, frame), rel;
             int job_error = v->hooks.job_error;
             v->hooks.job_error = 0;
 
-            pts = frame->best_effort_timestamp = frame_time(v, pts);
-            if (pts == AV_NOPTS_VALUE) {
+            frame->best_effort_timestamp = pts;
+            /* (a frame timed by the step that the end found at open does not hold: not
+             * dropped as past the end, which would hold the frame before in its place) */
+            if (pts == AV_NOPTS_VALUE ||
+                (v->stepped && v->duration > 0 && pts - v->origin >= v->duration)) {
                 av_frame_unref(frame);
                 return rp_error_set(err, RP_ERR_FORMAT, 1,
                                     "video frame after %.3f s of '%s' has no timestamp",
@@ -343,6 +385,7 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         ret = av_read_frame(v->fc, v->pkt);
         if (ret == AVERROR_EOF || (ret < 0 && avio_feof(v->fc->pb) && !v->fc->pb->error)) {
             ret = avcodec_send_packet(v->dec, NULL);
+            v->draining = 1;
             if (ret < 0 && ret != AVERROR_EOF)
                 return frame_error(v, AV_NOPTS_VALUE, ret, "decode", err);
             continue;
@@ -354,9 +397,7 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         }
         if (v->pkt->stream_index == v->index) {
             pkt_pts = v->pkt->pts != AV_NOPTS_VALUE ? v->pkt->pts : v->pkt->dts;
-            if (v->pkt_count >= 0 && v->pkt_count++ == 0 && v->last_rel == INT64_MIN)
-                v->dts_only = v->pkt->pts == AV_NOPTS_VALUE && /* the file's first packet */
-                              !strcmp(v->fc->iformat->name, "avi");
+            count_packet(v, v->pkt);
             if (!v->key_seen && !v->keyless && !(v->pkt->flags & AV_PKT_FLAG_KEY)) {
                 av_packet_unref(v->pkt);
                 continue;
@@ -434,21 +475,29 @@ static int next_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
     return ret;
 }
 
+/* The decode time the stream starts at: its first packet's (first_dts), else the stream's
+ * start; AV_NOPTS_VALUE when neither is known. */
+static int64_t decode_start(const rp_video_in *v)
+{
+    return v->first_dts != AV_NOPTS_VALUE ? v->first_dts : v->fc->streams[v->index]->start_time;
+}
+
 /* Seek so that decoding restarts at the first packet, by every means the demuxer has. */
 static int rewind_input(rp_video_in *v)
 {
     /* MPEG-TS seeks by timestamp to the packet whose DTS passes it: with B-frames the first
      * keyframe's DTS is before the first frame's time (the origin), so a seek to the origin
-     * lands past it. Its start is byte 0. */
+     * lands past it. Its start is byte 0. So is MPEG-PS's: its seek by time landed on the
+     * first P-frame's packet (its DTS the origin), and the frames showed from the next
+     * keyframe, 0.4 s in (an mpg of MPEG-2 with B-frames drew frame 12 for frames 0 to 12). */
     /* Timed by decode times (dts_only), the first frame shows the reorder delay after the
      * first packet: the seek goes to that packet's time. An AVI cut before its index (none
      * to seek by but what reading made) landed on the packet at the origin's time, no
      * keyframe, and showed no frame. */
-    const AVStream *st = v->fc->streams[v->index];
-    int64_t to = v->dts_only && st->start_time != AV_NOPTS_VALUE && st->start_time < v->origin
-                     ? st->start_time
-                     : v->origin;
-    int ret = strcmp(v->fc->iformat->name, "mpegts")
+    int64_t start = decode_start(v);
+    int64_t to = v->dts_only && start != AV_NOPTS_VALUE && start < v->origin ? start : v->origin;
+    const char *name = v->fc->iformat->name;
+    int ret = strcmp(name, "mpegts") && strcmp(name, "mpeg")
                   ? avformat_seek_file(v->fc, v->index, INT64_MIN, to, to, 0)
                   : av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
 
@@ -457,6 +506,7 @@ static int rewind_input(rp_video_in *v)
     if (ret < 0)
         ret = av_seek_frame(v->fc, -1, 0, AVSEEK_FLAG_BYTE);
     avcodec_flush_buffers(v->dec);
+    v->draining = 0;
     v->need_key = 0;
     v->key_seen = 0;
     set_first_gop(v, 1);
@@ -494,6 +544,7 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
             continue;
         }
         avcodec_flush_buffers(v->dec);
+        v->draining = 0;
         v->need_key = 1;
         v->key_seen = 1; /* the seek lands on a keyframe's packet; need_key checks it */
         set_first_gop(v, 1);
@@ -761,6 +812,28 @@ static int scan_end(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_
     return ret;
 }
 
+/* The last frame's time, from the largest packet time (max) and, for a stream whose last
+ * packets have a decode time alone, from the largest decode time (max_dts; AV_NOPTS_VALUE:
+ * none): the frames those packets hold are let out the decoder's reorder delay after the
+ * last packet, which the first frame's time (the origin) tells against the first packet's
+ * decode time, in whole steps between frames (step; ASF's milliseconds put 30 fps frames
+ * 33 or 34 apart, and frames let out at the end follow by the last step). The last frames
+ * of MPEG-2 (m2v, mpg, ASF) and of an ASF's or AVI's B-frames come out so: the end at the
+ * largest time cut the last frame (a P-frame stored before the two B-frames shown before
+ * it). */
+static int64_t decode_time_end(const rp_video_in *v, int64_t max, int64_t max_dts, int64_t step)
+{
+    int64_t start = decode_start(v), delay;
+
+    if (max_dts == AV_NOPTS_VALUE || start == AV_NOPTS_VALUE || v->origin <= start ||
+        v->origin - start >= INT64_MAX / 4 - max_dts)
+        return max;
+    delay = v->origin - start;
+    if (step > 0 && delay + step / 2 >= step)
+        delay = (delay + step / 2) / step * step;
+    return max_dts + delay > max ? max_dts + delay : max;
+}
+
 static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end,
                          rp_error *err)
 {
@@ -779,6 +852,8 @@ static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t 
                                 AV_TIME_BASE_Q, v->tb);
     for (;;) {
         int64_t max = AV_NOPTS_VALUE, prev = AV_NOPTS_VALUE, dur = 0, packets = 0;
+        int64_t max_dts = AV_NOPTS_VALUE; /* and whether some video packet has no pts: */
+        int dts_alone = 0;
         int ret;
 
         if (declared == AV_NOPTS_VALUE || from_start) {
@@ -803,6 +878,11 @@ static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t 
                     *all_end = e;
             }
             packets += p->stream_index == v->index;
+            if (p->stream_index == v->index && p->dts != AV_NOPTS_VALUE) {
+                dts_alone |= p->pts == AV_NOPTS_VALUE;
+                if (max_dts == AV_NOPTS_VALUE || p->dts > max_dts)
+                    max_dts = p->dts;
+            }
             if (p->stream_index == v->index && ts != AV_NOPTS_VALUE) {
                 if (max == AV_NOPTS_VALUE || ts > max) {
                     prev = max;
@@ -839,12 +919,8 @@ static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t 
         }
         if (dur <= 0)
             dur = prev != AV_NOPTS_VALUE && max > prev ? max - prev : 1;
-        /* Timed by decode times: the frames show the decoder's reorder delay later, which
-         * the first frame's time (the origin) tells against the stream's first decode time. */
-        if (v->dts_only && st->start_time != AV_NOPTS_VALUE && v->origin > st->start_time &&
-            v->origin - st->start_time < INT64_MAX / 4 - max) {
-            max += v->origin - st->start_time;
-        }
+        if (dts_alone || v->dts_only)
+            max = decode_time_end(v, max, max_dts, dur);
         *vlast = max;
         *vend = max + dur;
         return RP_OK;
@@ -897,6 +973,7 @@ static rp_video_in *video_alloc(const char *path, int width, int height,
         v->opts.threads = 1;
     v->opts.queue_frames = rp_clampi(v->opts.queue_frames, 2, 64);
     v->nslots = v->opts.queue_frames + 1;
+    v->first_dts = AV_NOPTS_VALUE;
     pthread_mutex_init(&v->lock, NULL);
     pthread_cond_init(&v->cond, NULL);
     return v;

@@ -15,7 +15,7 @@ YUV_RGB=$(dirname "$ROCKPOOL")/yuv_rgb
 hashes() { grep -v '^#' "$1" | awk -F', *' '{print $6}'; }
 # size CLIP: its video's WxH.
 size() { ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=s=x:p=0 "$1" |
-    grep -m 1 .; } # (MPEG-TS adds its program's lines)
+    grep -m 1 . | sed 's/x*$//'; } # (MPEG-TS adds its program's lines, MPEG-2 an empty field)
 # rgb_of CLIP OUT: ffmpeg's decode of CLIP's frames (every one, in presentation order) as
 # raw RGB24 at their own size, as rockpool converts limited-range YUV (BT.709 where the
 # stream says so, else BT.601, as the ffmpeg program reads an unspecified matrix).
@@ -368,6 +368,29 @@ for a in avc packed noindex copied; do
 done
 rm -f avc.avi packed.avi noindex.avi copied.avi avc.mp4 avc.md5 packed.md5 noindex.md5 copied.md5 \
     ./*.theirs.rgb ./*.theirs.full avc.theirs packed.theirs noindex.theirs copied.theirs
+# MPEG-2 with B-frames in an elementary stream (m2v), MPEG-PS (mpg) and ASF, and H.264 with
+# B-frames in ASF: the last frame (or two) the decoder lets out at the end has no time, and
+# all four were refused there ('video frame after 0.933 s ... has no timestamp', exit 2);
+# such a frame follows the last one by the step between frames, and the stream's end found
+# at open counts the reorder delay after the last packet's decode time (without it, the
+# frame let out at the end fell past the end and frame 28 was held for 29). The mpg drew
+# frame 12 for frames 0 to 12 (its rewind by time landed past the first keyframe), and the
+# ASF of MPEG-2 drew frame 0 for frame 1 (its first frame was timed by a presentation time
+# libavformat made, the others by decode times, a frame later). Each shows ffmpeg's 30
+# frames, then holds the last.
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v mpeg2video -bf 2 bf.m2v
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v mpeg2video -bf 2 bf.mpg
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v mpeg2video -bf 2 bf.asf
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=1 -c:v libx264 -bf 2 -pix_fmt yuv420p \
+    avcbf.asf
+for c in bf.m2v bf.mpg bf.asf avcbf.asf; do
+    expect_status "B-frames in $c: exit 0" 0 "$ROCKPOOL" -q -y flat.scene -r 30 -i $c -n 34 \
+        -f framemd5 -o bf.md5
+    theirs $c bf.theirs 2>/dev/null # (ffmpeg warns of its own times for the ASF of MPEG-2)
+    check "... shows ffmpeg's 30 frames, then holds the last" cmp -s <(hashes bf.md5) \
+        <(cat bf.theirs; for i in 1 2 3 4; do tail -n 1 bf.theirs; done)
+done
+rm -f bf.m2v bf.mpg bf.asf avcbf.asf bf.md5 bf.theirs bf.theirs.rgb bf.theirs.full
 # A subtitle shown past the last frame is no cut: Matroska's header counts every track, and
 # 1 s of video with a subtitle to 1.3 s was refused as truncated ('its header says 1.300 s').
 printf '1\n00:00:00,500 --> 00:00:01,300\nhello\n' >late.srt
