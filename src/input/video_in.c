@@ -854,6 +854,7 @@ static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t 
         int64_t max = AV_NOPTS_VALUE, prev = AV_NOPTS_VALUE, dur = 0, packets = 0;
         int64_t max_dts = AV_NOPTS_VALUE; /* and whether some video packet has no pts: */
         int dts_alone = 0;
+        int64_t cut = AV_NOPTS_VALUE; /* the last video packet's time when read short */
         int ret;
 
         if (declared == AV_NOPTS_VALUE || from_start) {
@@ -878,6 +879,9 @@ static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t 
                     *all_end = e;
             }
             packets += p->stream_index == v->index;
+            if (p->stream_index == v->index)
+                cut = p->flags & AV_PKT_FLAG_CORRUPT ? (ts != AV_NOPTS_VALUE ? ts : v->origin)
+                                                     : AV_NOPTS_VALUE;
             if (p->stream_index == v->index && p->dts != AV_NOPTS_VALUE) {
                 dts_alone |= p->pts == AV_NOPTS_VALUE;
                 if (max_dts == AV_NOPTS_VALUE || p->dts > max_dts)
@@ -898,6 +902,14 @@ static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t 
             return rp_error_set(err, RP_ERR_FORMAT, 1,
                                 "cannot read '%s' to its end: the file is truncated or corrupt",
                                 v->path);
+        }
+        /* The file ends inside the last frame's data (an AVI or an MP4 cut short: the
+         * demuxer reads it short): not a frame to decode. */
+        if (cut != AV_NOPTS_VALUE) {
+            return rp_error_set(err, RP_ERR_FORMAT, 1,
+                                "video '%s' is truncated: the file ends inside the data of its "
+                                "frame at %.3f s",
+                                v->path, seconds(v, cut - v->origin));
         }
         if (v->timeless) {
             if (packets < 1 || packets > INT64_MAX / 4 / v->frame_ticks) {

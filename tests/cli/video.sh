@@ -416,6 +416,27 @@ for ext in mkv webm; do
     done
 done
 rm -f short.md5 short.mkv short.webm shortcut.mkv shortcut.webm
+# An AVI or a faststart MP4 cut inside its last frame's data: the demuxer reads that frame
+# short. An AVI cut to 80% or more was taken by --check (exit 0), then the render stopped at
+# that frame with "Invalid data"; cut to 99%, the MP4 had a frame or two missing, within the
+# header's slack. Both are now refused at once, --check too, naming the frame.
+gen -f lavfi -i testsrc2=size=160x90:rate=25:duration=2 -c:v mpeg4 cutend.avi
+gen -f lavfi -i testsrc2=size=160x90:rate=25:duration=2 -c:v libx264 -pix_fmt yuv420p \
+    -movflags +faststart cutend.mp4
+for ext in avi mp4; do
+    expect_status "a whole 2 s $ext clip, --check" 0 "$ROCKPOOL" -q flat.scene -i cutend.$ext \
+        --check
+    for pc in 80 99; do
+        head -c $(($(stat -c %s cutend.$ext) * pc / 100)) cutend.$ext >cutend$pc.$ext
+        expect_status "an $ext clip cut to $pc%, --check" 2 "$ROCKPOOL" -q flat.scene \
+            -i cutend$pc.$ext --check
+        stderr_has "... says it is truncated" "'cutend$pc.$ext' is truncated: the file ends inside"
+        rm -f cutend.y4m
+        expect_status "... and rendered" 2 "$ROCKPOOL" -q flat.scene -i cutend$pc.$ext -o cutend.y4m
+        check "... writes nothing" test ! -e cutend.y4m
+    done
+done
+rm -f cutend*.avi cutend*.mp4
 # A whole clip whose timestamps start late (-output_ts_offset, -copyts): Matroska's and MP4's
 # header durations end at the last timestamp, so the start is not added to them again (both
 # were refused as "truncated: its header says 9.000 s"); NUT's, an estimate from its index,
