@@ -417,8 +417,11 @@ static int add_wall_cell(rp_water *w, size_t i)
 {
     if (!w->wall && rp_water_reserve_walls(w) != RP_OK)
         return RP_ERR_NOMEM;
-    if (!w->wall[i]) {
-        w->wall[i] = 1;
+    /* bit 0 alone: a cell a moving wall holds (bit 1) becomes wall too, and stays one when
+     * the moving wall passes on, as it does when the walls are added again on still water
+     * (a checkpoint's or a seek's replay) */
+    if (!(w->wall[i] & 1)) {
+        w->wall[i] |= 1;
         w->wall_idx[w->nwall++] = (int32_t)i;
         w->cur[i] = 0;
         w->prev[i] = 0;
