@@ -122,6 +122,88 @@ for run in "mp4 beep_flac.mkv 48000 1024 AAC" "webm beep_aac.mp4 48000 960 Opus"
         "beep1_$codec.$ext" "beep4_$codec.$ext"
 done
 
+# ---- sound that begins after chunk 0, and the chunks' other streams ----
+# A background whose sound begins at 1.5 s, in three chunks of 1 s: chunk 0 has no sound
+# (an MP4's copied AAC: no audio stream at all; an MKV's: an empty one; FLAC re-encoded
+# to AAC: silence). Each joins (it was refused: "chunk 1 has other streams", "chunk 1 has
+# sound, but chunk 0 before it has none"), the beep at the single run's time.
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -itsoffset 1.5 -f lavfi \
+    -i sine=frequency=1000:duration=1.5:sample_rate=48000 -map 0:v -map 1:a -c:v libx264 \
+    -pix_fmt yuv420p -c:a aac late_aac.mp4
+ffmpeg -v error -i late_aac.mp4 -map 0 -c:v copy -c:a flac late_flac.mkv
+for run in "mp4 late_aac.mp4 copied" "mkv late_aac.mp4 copied" "mp4 late_flac.mkv re-encoded"; do
+    read -r ext bg how <<<"$run"
+    o=(-i "$bg" -t 3 -r 30 --encoder-preset ultrafast)
+    "$ROCKPOOL" -q "${o[@]}" -o "late1_$how.$ext"
+    expect_status "sound from 1.5 s in 1 s chunks, $how ($ext): exit 0" 0 "$RP" -k 3 -j 2 \
+        -o "late3_$how.$ext" -- "${o[@]}"
+    t1=$(onset "late1_$how.$ext" 48000) t3=$(onset "late3_$how.$ext" 48000)
+    check "sound from 1.5 s, $how ($ext): it starts within 5 ms of the single run's ($t1, $t3 us)" \
+        near "$t1" "$t3" 5000 1490000
+    l1=$(samples "late1_$how.$ext") l3=$(samples "late3_$how.$ext")
+    check "sound from 1.5 s, $how ($ext): its length within one audio frame ($l1, $l3)" \
+        near "$l1" "$l3" 1024 48000
+    check "sound from 1.5 s, $how ($ext): video timestamps equal" \
+        cmp -s <(packets "late1_$how.$ext" v) <(packets "late3_$how.$ext" v)
+done
+check "sound from 1.5 s, copied (mp4): the AAC is copied, packet for packet" \
+    cmp -s <(ffprobe -v error -select_streams a -show_entries packet=size -of csv late1_copied.mp4) \
+    <(ffprobe -v error -select_streams a -show_entries packet=size -of csv late3_copied.mp4)
+# Streams added to the chunks (a subtitle, a font attachment) are kept as a stream-copied
+# join keeps them (FFmpeg's concat takes chunk 0's streams) when the sound is re-encoded
+# too (they were dropped); a data stream (a timecode track) or a second audio stream beside
+# re-encoded sound cannot be carried, and is refused (exit 2), never dropped.
+nothing_left() { [ ! -e "$1" ] && [ -z "$(find . -maxdepth 1 -name '.rockpool-join.*' -print -quit)" ]; }
+types() { ffprobe -v error -show_entries stream=codec_type -of csv=p=0 "$1" | paste -sd' '; }
+for sound in "copied beep_aac.mp4" "re-encoded beep_flac.mkv"; do
+    read -r how bg <<<"$sound"
+    for r in 0-29 30-59; do
+        "$ROCKPOOL" -q -y -i "$bg" -t 2 -r 30 --encoder-preset ultrafast --frame-range $r -o "st$r.mp4"
+        printf '1\n00:00:00,200 --> 00:00:00,500\nchunk %s\n' $r >"st$r.srt"
+        ffmpeg -v error -y -i "st$r.mp4" -i "st$r.srt" -map 0 -map 1 -c copy -c:s mov_text \
+            -movflags +use_metadata_tags "sub_$how$r.mp4"
+        ffmpeg -v error -y -i "st$r.mp4" -map 0 -c copy -timecode 00:00:01:00 \
+            -movflags +use_metadata_tags "tc_$how$r.mp4"
+        ffmpeg -v error -y -i "st$r.mp4" -map 0 -map 0:a -c copy -movflags +use_metadata_tags \
+            "a2_$how$r.mp4"
+    done
+    expect_status "$how sound, subtitled chunks: exit 0" 0 "$J" -o "sub_$how.mp4" \
+        "sub_$how"{0-29,30-59}.mp4
+    check "$how sound, subtitled chunks: the subtitle stream is kept ($(types "sub_$how.mp4"))" \
+        test "$(types "sub_$how.mp4")" = "video audio subtitle"
+    check "$how sound, subtitled chunks: every chunk's subtitle, at its time" \
+        test "$(ffmpeg -v error -i "sub_$how.mp4" -map 0:s -f srt - | grep -e '-->' -e '^chunk' |
+            paste -sd' ')" = "00:00:00,200 --> 00:00:00,500 chunk 0-29 00:00:01,200 --> 00:00:01,500 chunk 30-59"
+    expect_status "$how sound, chunks with a timecode track: exit 2" 2 "$J" -o "tc_$how.mp4" \
+        "tc_$how"{0-29,30-59}.mp4
+    stderr_has "$how sound, chunks with a timecode track: says why" \
+        "chunk 0 (tc_${how}0-29.mp4) has a data stream (stream 2), which the join cannot carry"
+    check "$how sound, chunks with a timecode track: nothing written" nothing_left "tc_$how.mp4"
+done
+expect_status "copied sound in two audio streams: exit 0" 0 "$J" -o a2_copied.mp4 \
+    a2_copied{0-29,30-59}.mp4
+check "copied sound in two audio streams: both kept" test "$(types a2_copied.mp4)" = "video audio audio"
+expect_status "re-encoded sound beside a second audio stream: exit 2" 2 "$J" -o a2_re.mp4 \
+    a2_re-encoded{0-29,30-59}.mp4
+stderr_has "re-encoded sound beside a second audio stream: says why" "has more than one audio stream"
+check "re-encoded sound beside a second audio stream: nothing written" test ! -e a2_re.mp4
+# Opus re-encoded from mu-law into MKV, with a font attached to each chunk: kept
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=2 -f lavfi \
+    -i sine=frequency=1000:duration=2:sample_rate=8000 -c:v mjpeg -c:a pcm_mulaw mu.avi
+printf 'not a font' >font.ttf
+for r in 0-29 30-59; do
+    "$ROCKPOOL" -q -i mu.avi -t 2 -r 30 -c ffv1 --frame-range $r -o "mu$r.mkv"
+    ffmpeg -v error -i "mu$r.mkv" -map 0 -c copy -attach font.ttf \
+        -metadata:s:t mimetype=application/x-truetype-font "font$r.mkv"
+done
+expect_status "Opus re-encoded, chunks with an attachment: exit 0" 0 "$J" -o font.mkv \
+    font{0-29,30-59}.mkv
+check "Opus re-encoded, chunks with an attachment: kept ($(types font.mkv))" \
+    test "$(types font.mkv)" = "video audio attachment"
+check "Opus re-encoded, chunks with an attachment: its name" \
+    test "$(ffprobe -v error -show_entries stream_tags=filename -select_streams t -of csv=p=0 \
+        font.mkv)" = font.ttf
+
 # ---- the join refuses what is not the clip, naming the chunk ----
 opts=(-q -s 64x48 -n 30 -c ffv1)
 for r in 0-9 10-19 20-29; do "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o c$r.mkv; done
