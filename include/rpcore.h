@@ -556,7 +556,8 @@ RP_API int rp_core_render_passes(rp_core *core, int64_t frame, int n, const enum
 /** Render the instant `ns` nanoseconds after the timeline's start, as the frei0r plugin
  * does: the water as it is after the steps up to that instant (with a simulation rate
  * above the frame rate, between two frames' states), the look and the walls of the frame
- * the instant falls in. At a frame's instant it is rp_core_render of that frame; past the
+ * the instant falls in. At a frame's instant, or up to a microsecond before it (a time
+ * floored to the nanosecond is up to 1 ns early), it is rp_core_render of that frame; past the
  * last frame's instant (in its interval, up to the timeline's end) the water is the last
  * frame's, whose steps the timeline holds. Errors as rp_core_render's; an instant before 0
  * or past the timeline's end is RP_ERR_INVALID. */

@@ -1026,6 +1026,9 @@ int rp_core_render_passes(rp_core *c, int64_t frame, int n, const enum rp_pass *
     return surface_passes(c, out, err);
 }
 
+/* How far before a frame's instant rp_core_render_at still takes that frame. */
+#define RENDER_AT_SNAP_NS 1000
+
 int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size_t stride,
                       rp_error *err)
 {
@@ -1046,6 +1049,15 @@ int rp_core_render_at(rp_core *c, int64_t ns, enum rp_pass pass, void *dst, size
         k = c->info.frames - 1;
     int64_t steps = clock->rate ? clock->preroll + (int64_t)(tn2 * clock->rate / (2 * second))
                                 : rp_clock_steps(clock, k);
+    /* up to a microsecond before a frame's instant is that frame, as the plugin snaps a
+     * host's time: a time floored to the nanosecond (GStreamer's, k * 1e9 * den / fps) is
+     * up to 1 ns early, and fell in the frame before for a third of the frames */
+    int64_t kn = (int64_t)(((__int128)ns + RENDER_AT_SNAP_NS) * clock->fps /
+                           ((__int128)clock->fps_den * second));
+    if (kn > k && kn < c->info.frames) {
+        k = kn;
+        steps = rp_clock_steps(clock, k);
+    }
     /* the timeline holds the steps up to the last frame's: in that frame's interval, past
      * its instant, the water is the last frame's (simulated on, it would miss that
      * interval's drops, which no frame shows) */

@@ -569,6 +569,46 @@ static void test_render_at_last_interval(void **state)
     rp_scene_free(&s);
 }
 
+/* A frame's instant floored to the nanosecond (k * 1e9 * den / fps, as GStreamer forms its
+ * times) is that frame, at 24, 30 and 30000/1001 fps with a simulation rate of its own:
+ * found by a red team, a third of them fell in the frame before. A microsecond before the
+ * instant is still the frame; 2 us before is not (at 30 fps, a step short). */
+static void test_render_at_floored(void **state)
+{
+    (void)state;
+    static const char *const rates[] = {"fps 24\nrate 90\n", "fps 30\nrate 90\n",
+                                        "fps ntsc\nrate 90\n"};
+    static const int64_t num[] = {24, 30, 30000}, den[] = {1, 1, 1001};
+    rp_error err;
+    for (int r = 0; r < 3; r++) {
+        rp_scene *s1, *s2;
+        rp_core *a = open_core(&s1, rates[r], 48, 30), *b = open_core(&s2, rates[r], 48, 30);
+        rp_core_info info;
+        rp_core_get_info(a, &info);
+        uint16_t *at = malloc(48 * 30 * 2), *fr = malloc(48 * 30 * 2);
+        for (int64_t k = 1; k < info.frames; k++) {
+            int64_t ns = (int64_t)((__int128)k * 1000000000 * den[r] / num[r]);
+            assert_int_equal(rp_core_render(a, k, RP_PASS_HEIGHT, fr, 96, &err), RP_OK);
+            for (int64_t early = 0; early <= 1000; early += 999) {
+                assert_int_equal(rp_core_render_at(b, ns - early, RP_PASS_HEIGHT, at, 96, &err),
+                                 RP_OK);
+                assert_memory_equal(at, fr, 48 * 30 * 2);
+            }
+            /* 2 us before at 30 fps (3 steps a frame): a step short of the frame's water */
+            if (num[r] != 30)
+                continue;
+            assert_int_equal(rp_core_render_at(b, ns - 2000, RP_PASS_HEIGHT, at, 96, &err), RP_OK);
+            assert_true(memcmp(at, fr, 48 * 30 * 2) != 0);
+        }
+        free(at);
+        free(fr);
+        rp_core_close(&a);
+        rp_core_close(&b);
+        rp_scene_free(&s1);
+        rp_scene_free(&s2);
+    }
+}
+
 /* Going back in time re-simulates: frame 4 after frame 15 is a fresh core's frame 4; a
  * frame at its instant is the frame; rows with a stride are the packed rows. */
 static void test_order_instant_stride(void **state)
@@ -1590,6 +1630,7 @@ int main(void)
         cmocka_unit_test(test_images_decoded),
         cmocka_unit_test(test_footage_frames),
         cmocka_unit_test(test_render_at_last_interval),
+        cmocka_unit_test(test_render_at_floored),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_render_passes),
         cmocka_unit_test(test_setup_queries),
