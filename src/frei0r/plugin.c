@@ -320,11 +320,12 @@ void f0r_set_param_value(f0r_instance_t instance_, f0r_param_t param, int index)
         /* the strength changes the water: the simulation is built again (from step 0) when
          * its value in thousandths, as the scene's `strength` takes it, changes; a value
          * out of range changes nothing until a good one comes */
-        int ok = index != P_STRENGTH || (v >= 0 && v <= 1);
-        int32_t milli = v > 0 ? (int32_t)(v * STRENGTH_MAX_MILLI + 0.5) : -1;
+        int strength = index == P_STRENGTH && v >= 0 && v <= 1;
+        /* only then converted: another double (1e300, an infinity) does not fit an int */
+        int32_t milli = strength && v > 0 ? (int32_t)(v * STRENGTH_MAX_MILLI + 0.5) : -1;
         pthread_mutex_lock(&in->lock);
         NUM(in, index) = v;
-        if (index == P_STRENGTH && ok && milli != in->strength_milli) {
+        if (strength && milli != in->strength_milli) {
             in->strength_milli = milli;
             in->stale_run = 1;
         }

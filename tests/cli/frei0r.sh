@@ -843,6 +843,16 @@ check "strength 2 and 1 differ" test "$(paste strength1.h strength2.h | awk '$1 
     >/dev/null 2>strength_bad.err
 check "strength 1.5, 2, 1.25: one line, naming the strength" \
     sh -c "test \$(wc -l <strength_bad.err) = 1 && grep -q \"parameter 'strength' is 1.5, \" strength_bad.err"
+# Doubles no int holds (1e300, the infinities, NaN) sent to every double parameter are
+# refused when the frame comes, with no undefined behaviour before: the strength's
+# thousandths were worked out from any double sent (an int conversion out of range, which
+# the sanitizer build's float-cast-overflow stops). The next good value renders again.
+for name in strength depth azimuth elevation caustics; do
+    "$HARNESS" "$PLUGIN" frames strength.scene bg160.rgb 160 96 2 24 "$name" 1e300 inf -inf \
+        nan -1e300 0.5 >huge.rgba 2>huge.err
+    check "$name 1e300, inf, -inf, nan, -1e300, 0.5: 12 frames, no undefined behaviour" \
+        sh -c "test \$(wc -c <huge.rgba) = $((12 * 160 * 96 * 4)) && ! grep -q 'runtime error' huge.err"
+done
 # The caustics parameter under a strength above 1 is divided by its square, as the
 # scene's caustics are: 0.25 (caustics 1) over a scene of strength 2 is that scene with
 # `caustics 1` (before, the parameter was taken undivided: a brighter veil).
