@@ -83,12 +83,14 @@ struct rp_video_in {
     int dts_only, dts_frames;
     int64_t first_dts;
     /* After the decoder was told the stream ended (draining): a frame let out then without
-     * a time (MPEG-2 in m2v, mpg or ASF, an AVI's or ASF's B-frames) follows the last one by
-     * the step between the last two (last_step; frame_ticks before there are two), as
-     * ffmpeg times them; stepped: the frame just timed so, which the stream's end (found
-     * at open) must still hold, else it is refused rather than dropped. */
+     * a time (MPEG-2 in m2v, mpg or ASF, an AVI's or ASF's B-frames) falls on the frame
+     * rate's next instant after the last one (rates), else follows it by the step between the
+     * last two (last_step; frame_ticks before there are two), as ffmpeg times them; stepped: the
+     * frame just timed so, which the stream's end (found at open) must still hold, else it is
+     * refused rather than dropped. */
     int draining, stepped;
     int64_t last_step;
+    AVRational rates[2]; /* the stream's r_frame_rate and avg_frame_rate ({0, 0}: none) */
     /* The stream's size as its header gives it: the decoder gets no picture larger than
      * that (give or take its coded padding, GROW_SLACK), so a stream that grows mid-way
      * (new parameter sets) stops there, not at a memory the estimate never counted.
@@ -130,6 +132,7 @@ struct rp_video_in {
     int first_gop;
     int64_t last_rel;  /* last accepted frame's ticks from origin */
     int64_t pkt_count; /* video packets since the start of the file; -1 after a seek */
+    int first_sent;    /* of them, those the decoder got, up to 3 (first_packets) */
 
     /* the ring */
     pthread_mutex_t lock;
@@ -290,6 +293,31 @@ static void set_first_gop(rp_video_in *v, int first_gop)
     rp_demux_set_explode(v->dec, !v->first_gop);
 }
 
+/* A frame let out while draining without a time, from the origin: the frame rate's next
+ * instant after the last frame's, rounded to the time base as an output frame's instant is
+ * (ASF's milliseconds put 60 fps frames 16 or 17 apart: the last step, added again, put the
+ * last frame a millisecond past its instant, shown a frame late); without a rate, or where
+ * that does not come after the last frame, the last frame's time and the step before it. */
+static int64_t drained_time(const rp_video_in *v)
+{
+    /* the rate the last step keeps to, within an eighth (a tick at least): r_frame_rate
+     * first (an ASF's avg_frame_rate, from its milliseconds, says 62.5 for 60), and neither
+     * where a field rate, twice the frames', would put a frame half a step early */
+    for (int i = 0; i < 2 && v->last_step > 0 && v->last_rel < INT64_MAX / 4; i++) {
+        AVRational r = v->rates[i];
+        if (r.num <= 0 || r.den <= 0)
+            continue;
+        AVRational frame = av_inv_q(r);
+        int64_t ticks = av_rescale_q(1, frame, v->tb), slack = v->last_step / 8;
+        if (llabs(ticks - v->last_step) > (slack > 1 ? slack : 1))
+            continue;
+        int64_t next = av_rescale_q(av_rescale_q(v->last_rel, v->tb, frame) + 1, frame, v->tb);
+        if (next > v->last_rel)
+            return next;
+    }
+    return v->last_rel + (v->last_step > 0 ? v->last_step : v->frame_ticks);
+}
+
 /* A decoded frame's time: its best-effort timestamp; a timeless stream's frames numbered at
  * its frame rate; an ASF timed by decode times (dts_frames), the decode time of the packet
  * that let it out; while draining, a frame without a time after the last one by the step
@@ -308,23 +336,25 @@ static int64_t frame_time(rp_video_in *v, const AVFrame *f)
     if (pts == AV_NOPTS_VALUE && v->draining && v->last_rel >= 0 &&
         (v->last_step > 0 || v->frame_ticks > 0)) {
         v->stepped = 1;
-        return v->origin + v->last_rel + (v->last_step > 0 ? v->last_step : v->frame_ticks);
+        return v->origin + drained_time(v);
     }
     return pts;
 }
 
-/* A video packet read: counted (pkt_count, from the file's start; -1 after a seek), and the
- * file's first two tell its first decode time (first_dts) and whether the stream is timed
- * by decode times (dts_only, dts_frames). */
-static void count_packet(rp_video_in *v, const AVPacket *pkt)
+/* A video packet the decoder gets: the file's first two (from its first keyframe: packets
+ * before it are not decoded; first_sent counts them, -1 after a seek) tell its first decode
+ * time (first_dts) and whether the stream is timed by decode times (dts_only, dts_frames).
+ * (From the file's very first packet, an MPEG-PS cut inside a GOP took its reorder delay
+ * as several frames, and its end found at open lay frames past its last.) */
+static void first_packets(rp_video_in *v, const AVPacket *pkt)
 {
     const char *name = v->fc->iformat->name;
 
-    if (v->pkt_count < 0)
+    if (v->first_sent < 0)
         return;
-    if (v->pkt_count++ >= 2 || v->last_rel != INT64_MIN)
+    if (v->first_sent++ >= 2 || v->last_rel != INT64_MIN)
         return;
-    if (v->pkt_count == 1) {
+    if (v->first_sent == 1) {
         v->first_dts = pkt->dts;
         v->dts_only = v->dts_frames = 0;
         if (pkt->pts == AV_NOPTS_VALUE && !strcmp(name, "avi"))
@@ -397,12 +427,14 @@ static int read_frame(rp_video_in *v, AVFrame *frame, rp_error *err)
         }
         if (v->pkt->stream_index == v->index) {
             pkt_pts = v->pkt->pts != AV_NOPTS_VALUE ? v->pkt->pts : v->pkt->dts;
-            count_packet(v, v->pkt);
+            if (v->pkt_count >= 0)
+                v->pkt_count++;
             if (!v->key_seen && !v->keyless && !(v->pkt->flags & AV_PKT_FLAG_KEY)) {
                 av_packet_unref(v->pkt);
                 continue;
             }
             v->key_seen = 1;
+            first_packets(v, v->pkt);
             if (v->first_gop && (v->pkt->flags & AV_PKT_FLAG_KEY)) {
                 if (v->key_pts == AV_NOPTS_VALUE) {
                     v->key_pts = pkt_pts;
@@ -512,6 +544,7 @@ static int rewind_input(rp_video_in *v)
     set_first_gop(v, 1);
     v->last_rel = -1;
     v->pkt_count = 0;
+    v->first_sent = 0;
     v->frames_out = 0;
     __atomic_store_n(&v->pictures, 0, __ATOMIC_RELAXED);
     return ret;
@@ -550,6 +583,7 @@ static int position(rp_video_in *v, int64_t rel, rp_error *err)
         set_first_gop(v, 1);
         v->last_rel = -1;
         v->pkt_count = -1;
+        v->first_sent = -1;
         __atomic_store_n(&v->pictures, INT64_MIN / 2, __ATOMIC_RELAXED); /* (not from 0) */
         ret = next_frame(v, v->pending, err);
         if (ret == AVERROR_EOF) {
@@ -720,13 +754,19 @@ static void *worker(void *arg)
         }
         av_frame_unref(v->pending);
         /* The frames stopped before the last one found at open: the file changed under us
-         * (cut and written again, or overwritten in place). */
+         * (cut and written again, or overwritten in place), or, when it did not, its last
+         * frames do not decode (an MPEG-PS cut inside a GOP, whose end found at open from
+         * its decode times lay past them): bad input, not a runtime failure. */
         if (ret == AVERROR_EOF && !v->timeless && pending_rel < v->last_pts) {
-            rp_error_set(&e, RP_ERR_IO, 0,
-                         "the background video '%s' ended at %.3f s while being read, before its "
-                         "last frame at %.3f s: it was cut or changed while being read",
+            struct stat now;
+            int io = file_changed(v, &now);
+            rp_error_set(&e, io ? RP_ERR_IO : RP_ERR_FORMAT, !io,
+                         io ? "the background video '%s' ended at %.3f s while being read, before "
+                              "its last frame at %.3f s: it was cut or changed while being read"
+                            : "the background video '%s' ended at %.3f s, before its last frame "
+                              "at %.3f s found when it was opened: it is damaged",
                          v->path, seconds(v, pending_rel), seconds(v, v->last_pts));
-            worker_fail(v, RP_ERR_IO, e.msg);
+            worker_fail(v, e.code, e.msg);
             return NULL;
         }
         if (ret == AVERROR_EOF) {
@@ -834,22 +874,30 @@ static int64_t decode_time_end(const rp_video_in *v, int64_t max, int64_t max_dt
     return max_dts + delay > max ? max_dts + delay : max;
 }
 
+/* The end the headers give, in the stream's ticks (the stream's, else the file's);
+ * AV_NOPTS_VALUE: none. */
+static int64_t declared_end(const rp_video_in *v)
+{
+    const AVStream *st = v->fc->streams[v->index];
+
+    if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
+        return (st->start_time != AV_NOPTS_VALUE ? st->start_time : v->origin) + st->duration;
+    if (v->fc->duration != AV_NOPTS_VALUE && v->fc->duration > 0)
+        return av_rescale_q(v->fc->duration +
+                                (v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0),
+                            AV_TIME_BASE_Q, v->tb);
+    return AV_NOPTS_VALUE;
+}
+
 static int scan_end_read(rp_video_in *v, int64_t *vend, int64_t *vlast, int64_t *all_end,
                          rp_error *err)
 {
-    AVStream *st = v->fc->streams[v->index];
-    int64_t declared = AV_NOPTS_VALUE;
+    int64_t declared = declared_end(v);
     int from_start = v->timeless;
     /* Start reading 2 s before the declared end: with B-frames the frame that shows last is
      * stored before others (MPEG-TS seeks by those packets' DTS), and would be missed. */
     int64_t back = av_rescale_q(2 * AV_TIME_BASE, AV_TIME_BASE_Q, v->tb);
 
-    if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
-        declared = (st->start_time != AV_NOPTS_VALUE ? st->start_time : v->origin) + st->duration;
-    else if (v->fc->duration != AV_NOPTS_VALUE && v->fc->duration > 0)
-        declared = av_rescale_q(v->fc->duration +
-                                    (v->fc->start_time != AV_NOPTS_VALUE ? v->fc->start_time : 0),
-                                AV_TIME_BASE_Q, v->tb);
     for (;;) {
         int64_t max = AV_NOPTS_VALUE, prev = AV_NOPTS_VALUE, dur = 0, packets = 0;
         int64_t max_dts = AV_NOPTS_VALUE; /* and whether some video packet has no pts: */
@@ -1084,6 +1132,8 @@ static int find_video_stream(rp_video_in *v, const AVCodec **codec, rp_error *er
                                                                                : st->r_frame_rate;
     if (rate.num > 0 && rate.den > 0)
         v->frame_ticks = av_rescale_q(1, av_inv_q(rate), v->tb);
+    v->rates[0] = st->r_frame_rate;
+    v->rates[1] = st->avg_frame_rate;
     /* Only this stream's packets matter to the decoder. */
     for (unsigned i = 0; i < v->fc->nb_streams; i++)
         if ((int)i != v->index && v->fc->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
@@ -1152,6 +1202,7 @@ static int first_frame_and_length(rp_video_in *v, rp_error *err)
     v->last_rel = INT64_MIN;
     v->origin = 0;
     v->pkt_count = 0;
+    v->first_sent = 0;
     v->key_seen = 0;
     set_first_gop(v, 1);
     int ret = next_frame(v, v->pending, err);

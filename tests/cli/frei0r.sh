@@ -846,7 +846,8 @@ check "strength 1.5, 2, 1.25: one line, naming the strength" \
 # Doubles no int holds (1e300, the infinities, NaN) sent to every double parameter are
 # refused when the frame comes, with no undefined behaviour before: the strength's
 # thousandths were worked out from any double sent (an int conversion out of range, which
-# the sanitizer build's float-cast-overflow stops). The next good value renders again.
+# the sanitizer build's float-cast-overflow stops: there alone can this check fail, as a
+# build without it runs such a conversion on). The next good value renders again.
 for name in strength depth azimuth elevation caustics; do
     "$HARNESS" "$PLUGIN" frames strength.scene bg160.rgb 160 96 2 24 "$name" 1e300 inf -inf \
         nan -1e300 0.5 >huge.rgba 2>huge.err

@@ -390,7 +390,36 @@ for c in bf.m2v bf.mpg bf.asf avcbf.asf; do
     check "... shows ffmpeg's 30 frames, then holds the last" cmp -s <(hashes bf.md5) \
         <(cat bf.theirs; for i in 1 2 3 4; do tail -n 1 bf.theirs; done)
 done
-rm -f bf.m2v bf.mpg bf.asf avcbf.asf bf.md5 bf.theirs bf.theirs.rgb bf.theirs.full
+# The frames let out at the end fall on the frame rate's instants: ASF's milliseconds put
+# 60 fps frames 16 or 17 apart, and the last step added again put the last frame 1 ms past
+# its instant, shown a frame late with exit 0 (found by a review: output frame 65 showed
+# input 64). At 60 fps and at 30000/1001 each output frame k shows input frame k.
+gen -f lavfi -i testsrc2=size=96x64:rate=60:duration=1.1 -c:v libx264 -bf 2 -pix_fmt yuv420p \
+    bf60.asf
+gen -f lavfi -i testsrc2=size=96x64:rate=30000/1001:duration=1.7 -c:v libx264 -bf 2 \
+    -pix_fmt yuv420p bfntsc.asf
+for spec in "bf60.asf 60 66" "bfntsc.asf 30000/1001 51"; do
+    set -- $spec
+    expect_status "B-frames in $1 at $2 fps: exit 0" 0 "$ROCKPOOL" -q -y flat.scene -r "$2" \
+        -i "$1" -n $(($3 + 3)) -f framemd5 -o bf.md5
+    theirs "$1" bf.theirs 2>/dev/null
+    check "... shows ffmpeg's $3 frames in turn, then holds the last" cmp -s <(hashes bf.md5) \
+        <(cat bf.theirs; for i in 1 2 3; do tail -n 1 bf.theirs; done)
+done
+# An MPEG-PS cut inside a GOP: its end found at open took its reorder delay from the file's
+# first packet, several frames before the first keyframe, and lay past its last frame; the
+# render then stopped with exit 1, 'cut or changed while being read', a runtime failure. The
+# delay is now taken from the first packet decoded, and frames that end before the end
+# found at open in a file that did not change are a damaged file: exit 2, nothing written.
+gen -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -c:v mpeg2video -bf 2 -g 12 gop.mpg
+tail -c +$(($(stat -c %s gop.mpg) * 55 / 100)) gop.mpg >frontcut.mpg
+rm -f frontcut.md5
+expect_status "an MPEG-PS cut inside a GOP at its front: refused" 2 "$ROCKPOOL" -q flat.scene \
+    -r 30 -i frontcut.mpg -f framemd5 -o frontcut.md5
+stderr_has "... as damaged, not changed while read" "found when it was opened: it is damaged"
+check "... writes nothing" test ! -e frontcut.md5
+rm -f bf.m2v bf.mpg bf.asf avcbf.asf bf60.asf bfntsc.asf gop.mpg frontcut.mpg bf.md5 bf.theirs \
+    bf.theirs.rgb bf.theirs.full
 # A subtitle shown past the last frame is no cut: Matroska's header counts every track, and
 # 1 s of video with a subtitle to 1.3 s was refused as truncated ('its header says 1.300 s').
 printf '1\n00:00:00,500 --> 00:00:01,300\nhello\n' >late.srt
