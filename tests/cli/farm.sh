@@ -204,6 +204,128 @@ check "Opus re-encoded, chunks with an attachment: its name" \
     test "$(ffprobe -v error -show_entries stream_tags=filename -select_streams t -of csv=p=0 \
         font.mkv)" = font.ttf
 
+# ---- a chunk without sound: shorter than a packet (joined), or its sound removed (refused) ----
+# A chunk's sound is the packets that start in its span (copied), or its span's samples
+# (re-encoded). A chunk shorter than a packet can hold none (FLAC's 96 ms packets over
+# 33 ms chunks): it joins, with the single run's sound (it was refused: "chunk 4 has sound,
+# but chunk 3 before it has none"). A chunk whose sound was removed (a video-only copy)
+# where the sound runs is refused, naming it, and nothing is written (it joined, exit 0,
+# the sound cut off or begun at it).
+sine_bg() { # NAME CODEC...: 3 s of picture and a 1 kHz tone throughout
+    local name=$1
+    shift
+    ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -f lavfi \
+        -i sine=frequency=1000:duration=3:sample_rate=48000 -map 0:v -map 1:a "$@" "$name"
+}
+sound_md5() { ffmpeg -v error -i "$1" -map 0:a -f md5 -; }
+sine_bg full_flac.mkv -c:v libx264 -pix_fmt yuv420p -c:a flac
+o=(-q -i full_flac.mkv -t 0.5 -r 30 -c ffv1)
+"$ROCKPOOL" "${o[@]}" -o flac1.mkv
+expect_status "FLAC's 96 ms packets over 33 ms chunks: exit 0" 0 "$RP" -k 15 -j 2 \
+    -o flac15.mkv -- "${o[@]}"
+check "FLAC over 33 ms chunks: the single run's sound, sample for sample" \
+    cmp -s <(sound_md5 flac1.mkv) <(sound_md5 flac15.mkv)
+sine_bg full_aac.mp4 -c:v libx264 -pix_fmt yuv420p -c:a aac
+sine_bg full_mu.avi -c:v mjpeg -c:a pcm_mulaw
+for run in "mp4 full_aac.mp4 copied" "mkv full_aac.mp4 copied" "mkv full_mu.avi re-encoded"; do
+    read -r ext bg how <<<"$run"
+    for r in 0-29 30-59 60-89; do
+        "$ROCKPOOL" -q -y -i "$bg" -t 3 -r 30 --encoder-preset ultrafast --frame-range $r \
+            -o "snd$r.$ext"
+        ffmpeg -v error -y -i "snd$r.$ext" -map 0 -an -c copy -movflags +use_metadata_tags \
+            "mute$r.$ext"
+    done
+    expect_status "$how sound ($ext), every chunk's: exit 0" 0 "$J" -o "snd.$ext" \
+        snd{0-29,30-59,60-89}."$ext"
+    rm -f "snd.$ext"
+    for mute in 0-29 30-59 60-89; do
+        c=() && for r in 0-29 30-59 60-89; do
+            if [ $r = $mute ]; then c+=("mute$r.$ext"); else c+=("snd$r.$ext"); fi
+        done
+        expect_status "$how sound ($ext), chunk $mute's removed: exit 2" 2 "$J" -o "mute.$ext" "${c[@]}"
+        stderr_has "$how sound ($ext), chunk $mute's removed: says so" "its sound was lost or removed"
+        check "$how sound ($ext), chunk $mute's removed: nothing written" nothing_left "mute.$ext"
+    done
+done
+# Copied Opus (WebM): its packets' times are its codec delay before its samples; the join
+# took that for re-encoded sound and re-encoded it, and FFmpeg's stream copy wrote it 7 ms
+# early (a sound that begins late too). Both join as the single run's packets.
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -f lavfi \
+    -i "sine=frequency=1000:duration=3:sample_rate=48000,volume=enable='lt(t,1.5)':volume=0" \
+    -map 0:v -map 1:a -c:v libvpx-vp9 -deadline realtime -c:a libopus opus.webm
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -itsoffset 1.5 -f lavfi \
+    -i sine=frequency=1000:duration=1.5:sample_rate=48000 -map 0:v -map 1:a -c:v libvpx-vp9 \
+    -deadline realtime -c:a libopus late_opus.webm
+apackets() { ffprobe -v error -select_streams a -show_entries packet=pts,size -of csv "$1"; }
+for bg in opus.webm late_opus.webm; do
+    o=(-q -i "$bg" -t 3 -r 30)
+    "$ROCKPOOL" "${o[@]}" -o "${bg%.webm}1.webm"
+    expect_status "copied Opus ($bg), 3 chunks: exit 0" 0 "$RP" -k 3 -j 2 \
+        -o "${bg%.webm}3.webm" -- "${o[@]}"
+    check "copied Opus ($bg), 3 chunks: the single run's packets and times" \
+        cmp -s <(apackets "${bg%.webm}1.webm") <(apackets "${bg%.webm}3.webm")
+done
+expect_status "copied Opus, 7 chunks: exit 0" 0 "$RP" -k 7 -j 2 -o opus7.webm -- \
+    -q -i opus.webm -t 3 -r 30
+check "copied Opus, 7 chunks: copied, packet for packet (not re-encoded)" \
+    cmp -s <(apackets opus1.webm | cut -d, -f3) <(apackets opus7.webm | cut -d, -f3)
+check "copied Opus, 7 chunks: the single run's sound, sample for sample" \
+    cmp -s <(sound_md5 opus1.webm) <(sound_md5 opus7.webm)
+check "copied Opus, 7 chunks: its first packet at the single run's time" \
+    test "$(apackets opus1.webm | sed -n 1p)" = "$(apackets opus7.webm | sed -n 1p)"
+# A 1-frame H.264 MKV chunk whose sound starts after its video (FFmpeg moves the video to
+# the sound's start, before 0): it was refused as cut short, and placed a frame early.
+for r in 0-1 2-2 3-89; do
+    "$ROCKPOOL" -q -i full_aac.mp4 -t 3 -r 30 --encoder-preset ultrafast --frame-range $r \
+        -o "one$r.mkv"
+done
+"$ROCKPOOL" -q -i full_aac.mp4 -t 3 -r 30 --encoder-preset ultrafast -o one.mkv
+expect_status "a 1-frame H.264 chunk, sound after its frame: exit 0" 0 "$J" -o one3.mkv \
+    one{0-1,2-2,3-89}.mkv
+check "a 1-frame H.264 chunk: the single run's video timestamps" \
+    cmp -s <(packets one.mkv v) <(packets one3.mkv v)
+check "a 1-frame H.264 chunk: the single run's sound" cmp -s <(sound_md5 one.mkv) <(sound_md5 one3.mkv)
+
+# Chunks whose streams the output's container cannot hold (H.264 and AAC into .webm), or
+# MP4 chunks into Matroska, are bad input: refused before anything runs (they failed in
+# FFmpeg, exit 1). WebM chunks remuxed by FFmpeg (their video moved 7 ms later) join as
+# the single run (they failed the joined file's timing check, exit 1).
+expect_status "MP4 chunks into .webm: exit 2" 2 "$J" -o cross.webm snd{0-29,30-59,60-89}.mp4
+stderr_has "MP4 chunks into .webm: says why" "its streams cannot be joined into a .webm file"
+check "MP4 chunks into .webm: nothing written" nothing_left cross.webm
+expect_status "MP4 chunks into .mkv: exit 2" 2 "$J" -o cross.mkv snd{0-29,30-59,60-89}.mp4
+stderr_has "MP4 chunks into .mkv: says why" "is an MP4 or MOV file"
+check "MP4 chunks into .mkv: nothing written" nothing_left cross.mkv
+"$ROCKPOOL" -q -i full_aac.mp4 -t 3 -r 30 -o opus_re1.webm
+for r in 0-29 30-59 60-89; do
+    "$ROCKPOOL" -q -i full_aac.mp4 -t 3 -r 30 --frame-range $r -o "re$r.webm"
+    ffmpeg -v error -i "re$r.webm" -map 0 -c copy "remux$r.webm"
+done
+expect_status "re-encoded Opus, chunks remuxed by FFmpeg: exit 0" 0 "$J" -o remux.webm \
+    remux{0-29,30-59,60-89}.webm
+check "re-encoded Opus, chunks remuxed by FFmpeg: the single run's video timestamps" \
+    cmp -s <(packets opus_re1.webm v) <(packets remux.webm v)
+"$J" -o re.webm re{0-29,30-59,60-89}.webm
+check "re-encoded Opus, chunks remuxed by FFmpeg: the sound of the chunks joined as they were" \
+    cmp -s <(sound_md5 re.webm) <(sound_md5 remux.webm)
+# Opus that rockpool re-encoded at 8 kHz (from mu-law), its sound from 1.5 s: the join
+# encoded it at 48 kHz and placed it 6 ms late (its first packet at -7 ms, the single
+# run's at -1 ms).
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -f lavfi \
+    -i "sine=frequency=1000:duration=1.5:sample_rate=8000,adelay=1500:all=1" -c:v mjpeg \
+    -c:a pcm_mulaw late_mu.avi
+"$ROCKPOOL" -q -i late_mu.avi -t 3 -r 30 -c ffv1 -o late_mu1.mkv
+for r in 0-29 30-59 60-89; do
+    "$ROCKPOOL" -q -i late_mu.avi -t 3 -r 30 -c ffv1 --frame-range $r -o "late_mu$r.mkv"
+done
+expect_status "Opus re-encoded at 8 kHz, sound from 1.5 s: exit 0" 0 "$J" -o late_mu3.mkv \
+    late_mu{0-29,30-59,60-89}.mkv
+t1=$(onset late_mu1.mkv 48000) t3=$(onset late_mu3.mkv 48000)
+check "Opus re-encoded at 8 kHz: the tone starts within 1 ms of the single run's ($t1, $t3 us)" \
+    near "$t1" "$t3" 1000 1490000
+check "Opus re-encoded at 8 kHz: its first packet at the single run's time" \
+    test "$(apackets late_mu1.mkv | sed -n 1p | cut -d, -f2)" = \
+    "$(apackets late_mu3.mkv | sed -n 1p | cut -d, -f2)"
 # ---- the join refuses what is not the clip, naming the chunk ----
 opts=(-q -s 64x48 -n 30 -c ffv1)
 for r in 0-9 10-19 20-29; do "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o c$r.mkv; done
