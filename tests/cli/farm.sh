@@ -326,6 +326,31 @@ check "Opus re-encoded at 8 kHz: the tone starts within 1 ms of the single run's
 check "Opus re-encoded at 8 kHz: its first packet at the single run's time" \
     test "$(apackets late_mu1.mkv | sed -n 1p | cut -d, -f2)" = \
     "$(apackets late_mu3.mkv | sed -n 1p | cut -d, -f2)"
+# Subtitled MP4 chunks whose sound starts late or ends early: the chunks without sound
+# have the subtitle at another index (they were refused: "has other streams", naming the
+# same video stream). They join with the single run's video and sound, every subtitle kept.
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -f lavfi \
+    -i sine=frequency=1000:duration=1.5:sample_rate=48000 -map 0:v -map 1:a -c:v libx264 \
+    -pix_fmt yuv420p -c:a aac early_aac.mp4
+for bg in late_aac.mp4 early_aac.mp4; do
+    o=(-q -i "$bg" -t 3 -r 30 --encoder-preset ultrafast)
+    "$ROCKPOOL" "${o[@]}" -o "subs1_$bg"
+    for r in 0-29 30-59 60-89; do
+        "$ROCKPOOL" "${o[@]}" -y --frame-range $r -o "subs$r.mp4"
+        printf '1\n00:00:00,200 --> 00:00:00,500\nchunk %s\n' $r >"subs$r.srt"
+        ffmpeg -v error -y -i "subs$r.mp4" -i "subs$r.srt" -map 0 -map 1 -c copy -c:s mov_text \
+            -movflags +use_metadata_tags "subs_$bg$r.mp4"
+    done
+    expect_status "subtitled chunks, sound of $bg: exit 0" 0 "$J" -o "subs3_$bg" \
+        "subs_$bg"{0-29,30-59,60-89}.mp4
+    check "subtitled chunks, sound of $bg: the single run's video timestamps" \
+        cmp -s <(packets "subs1_$bg" v) <(packets "subs3_$bg" v)
+    check "subtitled chunks, sound of $bg: the single run's sound" \
+        cmp -s <(sound_md5 "subs1_$bg") <(sound_md5 "subs3_$bg")
+    check "subtitled chunks, sound of $bg: every chunk's subtitle, at its time" \
+        test "$(ffmpeg -v error -i "subs3_$bg" -map 0:s -f srt - | grep -e '-->' -e '^chunk' |
+            paste -sd' ')" = "00:00:00,200 --> 00:00:00,500 chunk 0-29 00:00:01,200 --> 00:00:01,500 chunk 30-59 00:00:02,200 --> 00:00:02,500 chunk 60-89"
+done
 # ---- the join refuses what is not the clip, naming the chunk ----
 opts=(-q -s 64x48 -n 30 -c ffv1)
 for r in 0-9 10-19 20-29; do "$ROCKPOOL" "$scene" "${opts[@]}" --frame-range $r -o c$r.mkv; done
