@@ -258,6 +258,21 @@ for run in "mp4 full_aac.mp4 copied" "mkv full_aac.mp4 copied" "mkv full_mu.avi 
         fi
     done
 done
+# A sound that really ends at a chunk boundary (2 s of sound under 3 s of picture, chunks
+# of 1 s: a plain farm job) joins, with the warning, as the single run's sound.
+ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -f lavfi \
+    -i sine=frequency=1000:duration=2:sample_rate=48000 -map 0:v -map 1:a -c:v libx264 \
+    -pix_fmt yuv420p -c:a aac end2.mp4
+"$ROCKPOOL" -q -y -i end2.mp4 -t 3 -r 30 --encoder-preset ultrafast -o end2_single.mp4
+for r in 0-29 30-59 60-89; do
+    "$ROCKPOOL" -q -y -i end2.mp4 -t 3 -r 30 --encoder-preset ultrafast --frame-range $r \
+        -o "end2_$r.mp4"
+done
+expect_status "sound ending at a chunk boundary: joined (exit 0)" 0 "$J" -o end2_join.mp4 \
+    end2_{0-29,30-59,60-89}.mp4
+stderr_has "... with the warning" "rockpool-join: warning: chunk 2 (end2_60-89.mp4) has no sound"
+check "... the single run's sound" cmp -s <(sound_md5 end2_single.mp4) <(sound_md5 end2_join.mp4)
+rm -f end2*.mp4
 # Copied Opus (WebM): its packets' times are its codec delay before its samples; the join
 # took that for re-encoded sound and re-encoded it, and FFmpeg's stream copy wrote it 7 ms
 # early (a sound that begins late too). Both join as the single run's packets.
