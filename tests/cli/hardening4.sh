@@ -441,29 +441,17 @@ check "... nothing raw in any of them" sh -c '! grep -qF "$1" "$0"' "$WORK/err" 
 ## 19. A gap in a sound's times (a dropout in a recording: its packets jump 0.5 s on) was
 ## closed up when the sound was re-encoded (into MP4, MOV, WebM), so everything after it
 ## played 0.5 s early; it is now filled with silence, as FFmpeg places the sound by its
-## times. onset2 FILE: seconds from FILE's first video frame to the first sample over 0.02
-## after 0.6 s, decoded with aresample async=1 (which fills gaps, as a player waits).
-onset2() {
-    local v
-    v=$(ffprobe -v error -select_streams v:0 -read_intervals %+#1 \
-        -show_entries frame=best_effort_timestamp_time -of default=nw=1:nk=1 "$1" | grep -m 1 .)
-    ffmpeg -v error -i "$1" -map 0:a:0 -af aresample=async=1:first_pts=0 -ac 1 -ar 48000 \
-        -f f32le - | python3 -c '
-import sys, array
-a = array.array("f", sys.stdin.buffer.read()); v = float(sys.argv[1])
-i = next((k for k in range(int((0.6 + v) * 48000), len(a)) if abs(a[k]) > 0.02), None)
-print("none" if i is None else "%.4f" % (i / 48000 - v))' "${v:-0}"
-}
+## times. lib.sh's onset FILE 0.6: the tone's return, after 0.6 s.
 # a tone, silent from 0.5 s to 1 s, its times 0.5 s on from 0.75 s: it sounds again at 1.5 s
 ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=64x36:rate=25:duration=3 -f lavfi \
     -i "sine=frequency=1000:sample_rate=48000:duration=2,volume='if(between(t,0.5,1.0),0,1)':eval=frame" \
     -af "asetpts=PTS+gte(T\,0.75)*0.5/TB" -c:v libx264 -pix_fmt yuv420p -c:a flac gap.mkv
-want=$(onset2 gap.mkv)
+want=$(onset gap.mkv 0.6)
 check "the source's tone comes back at 1.5 s ($want)" python3 -c "
 import sys; sys.exit(abs(float('${want/none/99}') - 1.5) > 0.01)"
 for o in mp4 mov webm mkv; do
     expect_status "its sound into $o" 0 "$ROCKPOOL" -q s.scene -i gap.mkv -t 3 -o "gap_out.$o"
-    got=$(onset2 "gap_out.$o")
+    got=$(onset "gap_out.$o" 0.6)
     check "... comes back at $want s ($got s)" python3 -c "
 import sys; sys.exit(abs(float('${got/none/99}') - float('$want')) > 0.005)"
 done

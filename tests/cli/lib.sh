@@ -166,3 +166,19 @@ refused_unchanged() {
         diff <(echo "$before") <(dir_snapshot) | head -5 | sed 's/^/    /'
     fi
 }
+
+# onset FILE [AFTER]: the seconds from FILE's first video frame to its first audio sample
+# over 0.02 (a tone's start) at or after AFTER seconds (default 0), as FFmpeg places the
+# decoded sound by its timestamps (aresample async=1 with first_pts=0 fills the time before
+# the first sample, and gaps, with silence, as a player waits); "none" when there is none.
+onset() {
+    local v
+    v=$(ffprobe -v error -select_streams v:0 -read_intervals %+#1 \
+        -show_entries frame=best_effort_timestamp_time -of default=nw=1:nk=1 "$1" | grep -m 1 .)
+    ffmpeg -v error -i "$1" -map 0:a:0 -af aresample=async=1:first_pts=0 -ac 1 -ar 48000 \
+        -f f32le - | python3 -c '
+import sys, array
+a = array.array("f", sys.stdin.buffer.read()); v = float(sys.argv[1])
+i = next((k for k in range(int((float(sys.argv[2]) + v) * 48000), len(a)) if abs(a[k]) > 0.02), None)
+print("none" if i is None else "%.4f" % (i / 48000 - v))' "${v:-0}" "${2:-0}"
+}

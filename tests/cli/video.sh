@@ -251,21 +251,8 @@ expect_status "chunk with audio" 0 "$ROCKPOOL" -q flat.scene -i clip.mp4 --start
 adur=$(ffprobe -v error -select_streams a:0 -show_entries stream=duration -of csv=p=0 half.mp4)
 check "a chunk's audio lasts the chunk (1.0 s): ${adur:-none}" near "${adur:-99}" 1.0 0.0214
 # The sound's place against the picture, copied or re-encoded (found by a red team: a sound
-# 0.5 s after the picture, re-encoded, started at 0 in MP4/MOV and WebM). onset FILE: the
-# seconds from FILE's first video frame to its first audio sample over 0.02 (the tone's
-# start), as FFmpeg places the decoded sound by its timestamps (aresample async=1 with
-# first_pts=0 fills the time before the first sample with silence, as a player waits).
-onset() {
-    local v
-    v=$(ffprobe -v error -select_streams v:0 -read_intervals %+#1 \
-        -show_entries frame=best_effort_timestamp_time -of default=nw=1:nk=1 "$1" | grep -m 1 .)
-    ffmpeg -v error -i "$1" -map 0:a:0 -af aresample=async=1:first_pts=0 -ac 1 -ar 48000 \
-        -f f32le - | python3 -c '
-import sys, array
-a = array.array("f", sys.stdin.buffer.read())
-i = next((k for k, x in enumerate(a) if abs(x) > 0.02), None)
-print("none" if i is None else "%.4f" % (i / 48000 - float(sys.argv[1])))' "${v:-0}"
-}
+# 0.5 s after the picture, re-encoded, started at 0 in MP4/MOV and WebM), measured by
+# lib.sh's onset.
 # late: the picture from 0, the tone from 0.5 s (the audio stream starts there); early: the
 # picture from about 0.5 s (FFmpeg's muxer moves it 20 to 40 ms on), the audio stream from
 # 0 and its tone from 0.7 s. The delay expected is the source's own, measured as the
