@@ -122,3 +122,16 @@ int rp_job_line_valid(const char *text)
     }
     return 1;
 }
+
+int rp_provenance_add_sound(rp_provenance *p, int has, int64_t from, int64_t to)
+{
+    char text[RP_PROVENANCE_VALUE_MAX] = "none";
+
+    if ((has && from >= to) || p->count >= RP_PROVENANCE_MAX)
+        return RP_ERR_INVALID;
+    if (has)
+        snprintf(text, sizeof(text), "%" PRId64 "..%" PRId64, from, to);
+    add(p, RP_PROV_SOUND, text);
+    list(p);
+    return RP_OK;
+}

@@ -16,8 +16,9 @@
 #define RP_PROV_SEED "rockpool_seed"
 #define RP_PROV_SCENE_SHA256 "rockpool_scene_sha256"
 #define RP_PROV_FRAMES "rockpool_frames"
+#define RP_PROV_SOUND "rockpool_sound"
 
-#define RP_PROVENANCE_MAX 5
+#define RP_PROVENANCE_MAX 6
 #define RP_PROVENANCE_VALUE_MAX 80 /* bytes of a value with its NUL */
 
 typedef struct rp_provenance_entry {
@@ -48,6 +49,15 @@ int rp_provenance_build(rp_provenance *p, const char *version, const char *prese
  * for, and its frame count tells it is incomplete. RP_ERR_INVALID unless
  * 0 <= first < end <= total, or if p is full. */
 int rp_provenance_add_frames(rp_provenance *p, int64_t first, int64_t end, int64_t total);
+
+/** Add where the background's sound lies to p (after rp_provenance_add_frames), for a
+ * video file, which may carry it: RP_PROV_SOUND, "FROM..TO" in whole microseconds of the
+ * clip's timeline (its frame 0 at 0; FROM may be negative), or "none" (has 0: no sound to
+ * carry, or --no-audio). A chunk of a clip holds sound exactly where its span meets that
+ * extent (but for less than one audio packet at its edges), so the farm's join tells a
+ * chunk whose sound was removed from one whose span has none. RP_ERR_INVALID if from >= to
+ * or p is full. */
+int rp_provenance_add_sound(rp_provenance *p, int has, int64_t from, int64_t to);
 
 /** SHA-256 of len bytes as 64 lowercase hex digits and a NUL (sha256sum's form).
  * RP_ERR_NOMEM (hex is "") if libavutil cannot allocate its context. */

@@ -88,6 +88,53 @@ int rp_audio_in_read(rp_audio_in *a, AVPacket **pkt, int64_t *ts)
     }
 }
 
+/* The largest packet end read from here to the file's end, in the stream's ticks
+ * (AV_NOPTS_VALUE: no timestamped packet). */
+static int64_t read_end(rp_audio_in *a)
+{
+    int64_t end = AV_NOPTS_VALUE, ts;
+    AVPacket *pkt;
+    while (rp_audio_in_read(a, &pkt, &ts)) {
+        int64_t e = ts + (pkt->duration > 0 ? pkt->duration : 0);
+        if (end == AV_NOPTS_VALUE || e > end)
+            end = e;
+    }
+    return end;
+}
+
+int rp_audio_in_extent(rp_audio_in *a, int64_t *from_us, int64_t *to_us)
+{
+    const AVRational us = {1, 1000000};
+    AVPacket *pkt;
+    int64_t first, end = AV_NOPTS_VALUE, declared = AV_NOPTS_VALUE;
+
+    if (!rp_audio_in_read(a, &pkt, &first))
+        return -1;
+    if (a->st->duration != AV_NOPTS_VALUE && a->st->duration > 0)
+        declared =
+            (a->st->start_time != AV_NOPTS_VALUE ? a->st->start_time : first) + a->st->duration;
+    else if (a->ic->duration != AV_NOPTS_VALUE && a->ic->duration > 0)
+        declared = first + av_rescale_q(a->ic->duration, AV_TIME_BASE_Q, a->st->time_base);
+    /* from 4 s before the declared end (the packets there, whatever the seek's accuracy),
+     * else, or when that finds none, from the first packet on */
+    if (declared != AV_NOPTS_VALUE) {
+        int64_t back = av_rescale_q(4 * AV_TIME_BASE, AV_TIME_BASE_Q, a->st->time_base);
+        int64_t at = declared - back > first ? declared - back : first;
+        if (avformat_seek_file(a->ic, a->index, INT64_MIN, at, at, 0) >= 0)
+            end = read_end(a);
+    }
+    if (end == AV_NOPTS_VALUE || end <= first) {
+        if (avformat_seek_file(a->ic, a->index, INT64_MIN, first, first, 0) < 0)
+            return -1;
+        end = read_end(a);
+    }
+    if (end == AV_NOPTS_VALUE || end <= first)
+        return -1;
+    *from_us = av_rescale_q(first, a->st->time_base, us);
+    *to_us = av_rescale_q(end, a->st->time_base, us);
+    return 0;
+}
+
 int rp_audio_in_open_decoder(rp_audio_in *a, const char *path, rp_error *err)
 {
     int ret = rp_demux_open_decoder(&a->dec, a->ic, a->index, a->codec, &(rp_decoder_opts){0});

@@ -31,6 +31,13 @@ void rp_audio_in_seek(rp_audio_in *a, int64_t ts);
  * else its dts), or 0 at the file's end (or at damage: the sound stops there). */
 int rp_audio_in_read(rp_audio_in *a, AVPacket **pkt, int64_t *ts);
 
+/** Where the sound lies (the farm's join tells a chunk that lost its sound by it): the
+ * first timestamped packet's time and the largest packet end, in microseconds of the
+ * stream's times, found from the start and from the last seconds the headers declare
+ * (every packet when they declare no end). 0, or -1 when there is no timestamped packet.
+ * Moves the reader: for a reader opened for this alone. */
+int rp_audio_in_extent(rp_audio_in *a, int64_t *from_us, int64_t *to_us);
+
 /** Open the decoder, for decoded frames: RP_OK, or RP_ERR_FORMAT with a message naming path
  * (the file's name in messages). */
 int rp_audio_in_open_decoder(rp_audio_in *a, const char *path, rp_error *err);

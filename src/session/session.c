@@ -749,6 +749,33 @@ static void set_audio(const rp_session *se, rp_output_spec *o)
               fps);
 }
 
+/* The provenance's sound tag, for a video file (rp_provenance_add_sound): where the
+ * background's sound lies on the clip's timeline (its file's times less the first frame's),
+ * read from the file; "none" when it carries none. */
+static void add_sound_tag(rp_session *se, const rp_output_spec *o)
+{
+    enum rp_format f = rp_output_format_of(&se->run->out);
+    int64_t from = 0, to = 0, on, od;
+    int has = 0;
+
+    if (f != RP_FORMAT_MP4 && f != RP_FORMAT_MKV && f != RP_FORMAT_MOV && f != RP_FORMAT_WEBM)
+        return;
+    if (o->audio_path) {
+        rp_audio_in *a = NULL;
+        rp_error ignored;
+        if (!rp_audio_in_open(&a, o->audio_path, &ignored) && a &&
+            !rp_audio_in_extent(a, &from, &to)) {
+            rp_video_in_origin(rp_source_video(se->background), &on, &od);
+            int64_t origin = od > 0 ? av_rescale(on, 1000000, od) : 0;
+            from -= origin;
+            to -= origin;
+            has = 1;
+        }
+        rp_audio_in_free(&a);
+    }
+    rp_provenance_add_sound(&se->provenance, has, from, to);
+}
+
 /* An error in the sky image (its message in err->msg), at the scene's `sky` statement. */
 static int sky_fail(const rp_session *se, int code, rp_error *err)
 {
@@ -906,9 +933,20 @@ static int validate(rp_session *se, rp_error *err)
     rp_output_spec *o = &se->out;
     size_t scene_len = 0;
     const char *scene_text = rp_scene_text(se->scene, &scene_len);
+    o->width = se->s.out_width;
+    o->height = se->s.out_height;
+    o->fps = se->s.fps;
+    o->fps_den = se->s.fps_den;
+    o->first_frame = se->start;
+    o->frame_count = se->end - se->start;
+    o->threads = se->threads;
+    o->warn = run->warn;
+    o->warn_ctx = run->warn_ctx;
+    set_audio(se, o);
     if (rp_provenance_build(&se->provenance, RP_VERSION, se->s.preset, se->s.seed, scene_text,
                             scene_len) == RP_OK) {
         rp_provenance_add_frames(&se->provenance, se->start, se->end, se->frames);
+        add_sound_tag(se, o);
         o->metadata = se->provenance.kv;
         /* --job-id=LINE: the farm job's identity, after the provenance's own tags */
         if (run->job_id) {
@@ -921,16 +959,6 @@ static int validate(rp_session *se, rp_error *err)
             o->metadata = se->meta;
         }
     }
-    o->width = se->s.out_width;
-    o->height = se->s.out_height;
-    o->fps = se->s.fps;
-    o->fps_den = se->s.fps_den;
-    o->first_frame = se->start;
-    o->frame_count = se->end - se->start;
-    o->threads = se->threads;
-    o->warn = run->warn;
-    o->warn_ctx = run->warn_ctx;
-    set_audio(se, o);
     o->pixfmt = run->alpha ? RP_PIX_RGBA : RP_PIX_RGB24;
     if ((r = check_light_outputs(se, err)))
         return r;

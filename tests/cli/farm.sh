@@ -242,24 +242,47 @@ for run in "mp4 full_aac.mp4 copied" "mkv full_aac.mp4 copied" "mkv full_mu.avi 
         c=() && for r in 0-29 30-59 60-89; do
             if [ $r = $mute ]; then c+=("mute$r.$ext"); else c+=("snd$r.$ext"); fi
         done
-        if [ $mute = 30-59 ]; then # between chunks with sound: refused
-            expect_status "$how sound ($ext), chunk $mute's removed: exit 2" 2 "$J" \
-                -o "mute.$ext" "${c[@]}"
-            stderr_has "$how sound ($ext), chunk $mute's removed: says so" \
-                "its sound was lost or removed"
-            check "$how sound ($ext), chunk $mute's removed: nothing written" \
-                nothing_left "mute.$ext"
-        else # at the sound's start or end: not told from a sound that begins or ends there
-            expect_status "$how sound ($ext), chunk $mute's removed: joined (exit 0)" 0 "$J" \
-                -o "mute.$ext" "${c[@]}"
-            stderr_has "$how sound ($ext), chunk $mute's removed: a warning names it" \
-                "rockpool-join: warning: chunk $([ $mute = 0-29 ] && echo '1 (snd30' || echo '2 (mute60')"
-            rm -f "mute.$ext"
-        fi
+        # Its rockpool_sound tag says the sound runs over its span: refused, wherever it is
+        # (at the sound's start or end it joined with a warning before the tag).
+        expect_status "$how sound ($ext), chunk $mute's removed: exit 2" 2 "$J" \
+            -o "mute.$ext" "${c[@]}"
+        stderr_has "$how sound ($ext), chunk $mute's removed: says so" \
+            "its sound was lost or removed"
+        check "$how sound ($ext), chunk $mute's removed: nothing written" \
+            nothing_left "mute.$ext"
+    done
+    # Without the tag (a chunk of an older rockpool), told by the packets alone: at the
+    # sound's start or end it cannot be told from a sound that begins or ends there, and
+    # joins with a warning naming it.
+    for mute in 0-29 60-89; do
+        ffmpeg -v error -y -i "mute$mute.$ext" -map 0 -c copy -metadata rockpool_sound= \
+            -movflags +use_metadata_tags "untagged$mute.$ext"
+        c=() && for r in 0-29 30-59 60-89; do
+            if [ $r = $mute ]; then c+=("untagged$r.$ext"); else c+=("snd$r.$ext"); fi
+        done
+        expect_status "$how sound ($ext), chunk $mute's removed, no tag: joined (exit 0)" 0 \
+            "$J" -o "mute.$ext" "${c[@]}"
+        stderr_has "$how sound ($ext), chunk $mute's removed, no tag: a warning names it" \
+            "rockpool-join: warning: chunk $([ $mute = 0-29 ] && echo '1 (snd30' || echo '2 (untagged60')"
+        rm -f "mute.$ext"
     done
 done
+# Every chunk's sound removed: the tags still say where it was (joined silent before them).
+expect_status "re-encoded sound (mkv), every chunk's removed: exit 2" 2 "$J" -o mute.mkv \
+    mute{0-29,30-59,60-89}.mkv
+stderr_has "... names the first" "chunk 0 (mute0-29.mkv) has no sound, but the background's sound"
+check "... nothing written" nothing_left mute.mkv
+# A chunk whose tag says none where the others' say where the sound lies (a chunk rendered
+# with --no-audio is of another job, refused as such; a copy with its tag changed): refused
+# (it joined without a word, the sound cut off at it).
+ffmpeg -v error -y -i mute60-89.mkv -map 0 -c copy -metadata rockpool_sound=none na60-89.mkv
+expect_status "a last chunk without sound, its tag none: exit 2" 2 "$J" -o na.mkv \
+    snd{0-29,30-59}.mkv na60-89.mkv
+stderr_has "... says why" "chunk 2 (na60-89.mkv) says the background's sound is none"
+check "... nothing written" nothing_left na.mkv
 # A sound that really ends at a chunk boundary (2 s of sound under 3 s of picture, chunks
-# of 1 s: a plain farm job) joins, with the warning, as the single run's sound.
+# of 1 s: a plain farm job) joins as the single run's sound, and without a warning: the
+# last chunk's tag says the sound ends before its span (it warned before the tag).
 ffmpeg -v error -f lavfi -i testsrc2=size=160x90:rate=30:duration=3 -f lavfi \
     -i sine=frequency=1000:duration=2:sample_rate=48000 -map 0:v -map 1:a -c:v libx264 \
     -pix_fmt yuv420p -c:a aac end2.mp4
@@ -270,8 +293,11 @@ for r in 0-29 30-59 60-89; do
 done
 expect_status "sound ending at a chunk boundary: joined (exit 0)" 0 "$J" -o end2_join.mp4 \
     end2_{0-29,30-59,60-89}.mp4
-stderr_has "... with the warning" "rockpool-join: warning: chunk 2 (end2_60-89.mp4) has no sound"
+check "... without a warning" test "$(grep -c warning "$WORK/err")" = 0
 check "... the single run's sound" cmp -s <(sound_md5 end2_single.mp4) <(sound_md5 end2_join.mp4)
+check "... the tag: the sound's 2 s (AAC's priming before 0)" \
+    grep -Eqx -- '-[0-9]{5}\.\.2000000' <(ffprobe -v error -show_entries format_tags=rockpool_sound \
+        -of csv=p=0 end2_60-89.mp4)
 rm -f end2*.mp4
 # Copied Opus (WebM): its packets' times are its codec delay before its samples; the join
 # took that for re-encoded sound and re-encoded it, and FFmpeg's stream copy wrote it 7 ms

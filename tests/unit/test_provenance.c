@@ -109,8 +109,20 @@ static void test_build(void **state)
     assert_int_equal(rp_provenance_build(&p, "2.0.0", "elias", 1, "", 0), RP_OK);
     assert_int_equal(rp_provenance_add_frames(&p, 0, 1, 1), RP_OK);
     assert_string_equal(p.kv[9], "0-0/1");
+    /* Where the sound lies, "FROM..TO" microseconds (FROM may be negative), or "none"; an
+     * empty or reversed extent is refused */
+    assert_int_equal(rp_provenance_add_sound(&p, 1, 5, 5), RP_ERR_INVALID);
+    assert_int_equal(rp_provenance_add_sound(&p, 1, 7, 5), RP_ERR_INVALID);
+    assert_int_equal(p.count, 5);
+    assert_int_equal(rp_provenance_add_sound(&p, 1, -21333, 2000000), RP_OK);
+    assert_string_equal(p.kv[10], "rockpool_sound");
+    assert_string_equal(p.kv[11], "-21333..2000000");
     assert_int_equal(rp_provenance_add_frames(&p, 0, 1, 1), RP_ERR_INVALID); /* full */
-    assert_null(p.kv[10]);
+    assert_int_equal(rp_provenance_add_sound(&p, 0, 0, 0), RP_ERR_INVALID);
+    assert_null(p.kv[12]);
+    assert_int_equal(rp_provenance_build(&p, "2.0.0", NULL, 0, NULL, 0), RP_OK);
+    assert_int_equal(rp_provenance_add_sound(&p, 0, 0, 0), RP_OK);
+    assert_string_equal(p.kv[5], "none");
 
     /* The same inputs twice: the same bytes (no clock). */
     {
