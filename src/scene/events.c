@@ -304,13 +304,16 @@ static void drop_item(builder *b, rp_item *it, int64_t frame, int64_t x, int64_t
     it->drop.x = to_grid(x, b->final->width, b->final->water.width);
     it->drop.y = to_grid(y, b->final->height, b->final->water.height);
     it->drop.radius = to_grid_len(r, b->final->width, b->final->water.width);
-    /* `strength`: the height times strength_milli / 1000, rounded half away from zero and
-     * kept within int16 (1000: the height as written, to the byte) */
+    /* `strength`: the height times strength_milli / 1000, rounded half away from zero (1000:
+     * the height as written, to the byte). Not cut to int16: a height beyond it saturates
+     * cell by cell where the drop's shape exceeds it (water.c), as a keyed height does at
+     * strength 1, so the water grows with the strength on both sides of 1; kept within
+     * int32 (the shape's products are 64-bit). */
     if (b->final->strength_milli != 1000) {
-        int64_t m = (int64_t)h * b->final->strength_milli;
+        int64_t m = h * b->final->strength_milli;
         h = (m < 0 ? -((-m + 500) / 1000) : (m + 500) / 1000);
-        h = h < -32768 ? -32768 : h > 32767 ? 32767 : h;
     }
+    h = h < INT32_MIN ? INT32_MIN : h > INT32_MAX ? INT32_MAX : h;
     it->drop.height = (int32_t)h;
     it->drop.shape = ev->shape < 0 ? b->final->shape : (enum rp_shape)ev->shape;
     it->drop.mode = ev->mode < 0 ? b->final->mode : (enum rp_mode)ev->mode;
