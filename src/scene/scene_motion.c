@@ -186,7 +186,8 @@ int rp_scene_parse_key(parser *ps, tok kw)
         part num = rp_lex_whole(t);
         int pct = what == RP_KEY_AMPLITUDE || what == RP_KEY_RAIN || what == RP_KEY_RAIN_RATE;
         if (pct && !rp_lex_ends_with(num, "%"))
-            return rp_lex_fail(ps, t.col, "a %s key is a percentage, like 50%%", key_names[what]);
+            return rp_lex_fail(ps, t.col, "the %s key takes a percentage, like 50%%",
+                               key_names[what]);
         num.n -= pct;
         int r = rp_lex_decimal(num.s, num.n, u->places, &v);
         if (r != NUM_OK || v < u->lo || v > u->hi)

@@ -978,9 +978,8 @@ static int validate(rp_session *se, rp_error *err)
                             run->out.png_level);
     if (run->hash && !run->hash_to && run->out.path && rp_output_uses_stdout(&run->out))
         return rp_error_set(err, RP_ERR_INVALID, 1,
-                            "%s prints to stdout, which the %s output already uses",
-                            rp_name("--hash", "rp_run.hash"),
-                            rp_output_format_name(rp_output_format_of(&run->out)));
+                            "%s prints to stdout, which the output '%s' already uses",
+                            rp_name("--hash", "rp_run.hash"), run->out.path);
     /* Decoding the background, the sky and each mask counts too (rp_image_cost: metadata, the
      * decoded frame, the scaled copies), checked before any of them is decoded. */
     double images = 0;

@@ -90,6 +90,9 @@ piped() {
 piped "--hash -o /dev/stdout -f y4m" 2 --hash -o /dev/stdout -f y4m
 stderr_has "--hash -o /dev/stdout: says --hash needs stdout" "--hash prints to stdout"
 piped "--hash -o /proc/self/fd/1 -f y4m" 2 --hash -o /proc/self/fd/1 -f y4m
+piped "--hash -o /dev/stdout, no -f" 2 --hash -o /dev/stdout
+stderr_has "... names the output (it said 'the none output')" \
+    "--hash prints to stdout, which the output '/dev/stdout' already uses"
 piped "--hash -f framemd5 -o /dev/stdout" 2 --hash -f framemd5 -o /dev/stdout
 piped "--hash --stats /dev/stdout" 2 --hash --stats /dev/stdout
 stderr_has "--hash --stats /dev/stdout: says so" \
