@@ -38,15 +38,19 @@ static int invalid(rp_error *err, const char *fmt, ...)
 }
 
 /* A decimal number as the options write one: digits, and with scale > 0 a point followed by
- * 1 to `scale` digits (no more, even zeros), no sign, times 10^scale into *v. 0 when text is
- * not one. */
+ * digits, at most `scale` of them before any trailing zeros (as a scene writes one: 1.0000
+ * is 1), no sign, times 10^scale into *v. 0 when text is not one. */
 static int unsigned_decimal(const char *text, size_t n, int scale, int64_t *v)
 {
     const char *point = memchr(text, '.', n);
+    size_t m = n;
+    if (point)
+        while (m > (size_t)(point - text) + 2 && text[m - 1] == '0')
+            m--;
     int digits_around = n && text[0] >= '0' && text[0] <= '9' &&
                         (!point || (scale > 0 && point + 1 < text + n && point[1] >= '0' &&
-                                    point[1] <= '9' && text + n - (point + 1) <= scale));
-    return digits_around && rp_lex_decimal(text, n, scale, v) == NUM_OK;
+                                    point[1] <= '9' && text + m - (point + 1) <= scale));
+    return digits_around && rp_lex_decimal(text, m, scale, v) == NUM_OK;
 }
 
 /* A whole number as the options write one: digits (with signs, after an optional '-' or

@@ -109,3 +109,9 @@ done
 check "refused --strength: no output" test ! -e bad.png
 expect_status "--strength 4 is accepted" 0 "$ROCKPOOL" -q e.scene --strength 4 -f framemd5 -o s4.md5
 expect_status "--strength 0 is accepted" 0 "$ROCKPOOL" -q e.scene --strength 0 -f framemd5 -o s0.md5
+# Trailing zeros past the third decimal, as a scene takes them (`strength 2.5000`): the
+# option took 2.5 and refused 2.5000 (red team)
+"$ROCKPOOL" -q e.scene --strength 2.5 -f framemd5 -o s25.md5
+expect_status "--strength 2.5000 is accepted" 0 "$ROCKPOOL" -q e.scene --strength 2.5000 \
+    -f framemd5 -o s25b.md5
+check "--strength 2.5000 gives 2.5's frames" cmp -s s25.md5 s25b.md5
