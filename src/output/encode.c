@@ -347,6 +347,9 @@ static int check_chroma_size(const AVCodec *codec, enum AVPixelFormat fmt, const
 
     if (((w & 1) && desc->log2_chroma_w) || ((h & 1) && desc->log2_chroma_h)) {
         int ew = w & 1 ? (w > 1 ? w - 1 : 2) : w, eh = h & 1 ? (h > 1 ? h - 1 : 2) : h;
+        /* FFV1 damages frames under 3 rows (check_ffv1_rows): 4, not 2, from 3 */
+        if (!strcmp(codec->name, "ffv1") && eh < 3)
+            eh = 4;
         /* with an alpha plane (--alpha), the full-chroma format must keep it: yuv444p was
          * offered to VP9's yuva420p, and then refused as having no alpha plane */
         int alpha = (desc->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
@@ -522,6 +525,21 @@ static int check_ffv1_size(const AVCodec *codec, enum AVPixelFormat fmt, const c
               : rp_name("--pix-fmt yuv444p", "rp_run.out.pix_fmt yuv444p"));
 }
 
+/* FFmpeg 5.1's FFV1 encoder at version 3 (which rockpool writes for its slice CRCs; see
+ * configure) damages frames under 3 rows, in every pixel format: at 640x2 yuv444p row 0
+ * decoded as zeros, with no error from either side. Refused, the size of the advice taking
+ * every pixel format (even sides, for 4:2:0). */
+static int check_ffv1_rows(const AVCodec *codec, int w, int h, rp_error *err)
+{
+    if (strcmp(codec->name, "ffv1") || h >= 3)
+        return RP_OK;
+    return rp_error_set(err, RP_ERR_INVALID, 1,
+                        "encoder ffv1 cannot encode %dx%d: FFmpeg's FFV1 encoder damages frames "
+                        "under 3 rows; use a height of 3 or more (%s %dx4), or another codec, "
+                        "such as a PNG pattern like f_%%05d.png or %s libx264 %s 0",
+                        w, h, rp_name("-s", "size"), w + (w & 1), CODEC, CRF);
+}
+
 static int check_rate(const AVCodec *codec, const rp_output_spec *opts, rp_error *err);
 
 /* The choice for validation and for open (see encode.h): the encoder, its
@@ -543,6 +561,9 @@ int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
         if (ret)
             return ret;
     }
+    ret = check_ffv1_rows(codec, opts->width, opts->height, err);
+    if (ret)
+        return ret;
     ret = pick_pix_fmt(opts, codec, &fmt, err);
     if (ret)
         return ret;

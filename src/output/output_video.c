@@ -315,7 +315,7 @@ int rp_video_even_sides(const rp_output_spec *opts, char *what, size_t len)
     rp_output_spec even = *opts;
     rp_error err;
 
-    even.width = even.height = 2; /* a size every pixel format takes */
+    even.width = even.height = 4; /* a size every pixel format and FFV1 (3 rows up) take */
     rp_output_quiet_ffmpeg();
     if (pick(&even, &ofmt, &choice, NULL, 0, &err))
         return 0; /* refused by validate anyway */

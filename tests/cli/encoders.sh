@@ -175,6 +175,34 @@ done
 expect_status "ffv1 2x1000 --pix-fmt yuv444p: renders" 0 "$ROCKPOOL" "$scene" -q -s 2x1000 -n 2 \
     -c ffv1 --pix-fmt yuv444p -o w.mkv
 
+# FFV1 under 3 rows: FFmpeg 5.1's encoder at version 3 (slice CRCs) wrote 640x2 yuv444p with
+# row 0 decoding as zeros, and exit 0. Refused in every pixel format, nothing created, the
+# advice naming no size that is refused or damaged; 3 rows decode to the frames rendered.
+ffv1_rows="FFmpeg's FFV1 encoder damages frames under 3 rows; use a height of 3 or more"
+for c in "640x1" "640x2" "640x2 yuv444p" "640x1 yuv444p" "640x2 gray" "64x2 bgr0" "1000x2 bgr0" \
+    "16384x1 gray" "640x2 yuv420p --check"; do
+    set -- $c
+    size=$1 pix=${2:+--pix-fmt $2}
+    refused "ffv1 $c" "encoder ffv1 cannot encode $size: $ffv1_rows" -s "$size" $pix ${3:-} \
+        -n 1 -c ffv1 -o o.mkv
+done
+stderr_has "ffv1 under 3 rows: a size to use" "(-s 640x4), or another codec, such as a PNG \
+pattern like f_%05d.png or -c libx264 --crf 0"
+refused "ffv1 640x3 yuv420p" "ffv1 with yuv420p needs an even width and height (got 640x3): use \
+-s 640x4 or --pix-fmt yuv444p" -s 640x3 -n 1 -c ffv1 -o o.mkv
+"$ROCKPOOL" "$scene" -q -s 640x3 -n 3 -o h3_%05d.png
+"$ROCKPOOL" "$scene" -q -s 640x3 -n 3 --pix-fmt yuv444p -o h3.y4m
+rgb() { ffmpeg -v error -err_detect crccheck -i "$1" -f rawvideo -pix_fmt rgb24 - | md5sum; }
+yuv() { ffmpeg -v error -err_detect crccheck -i "$1" -f rawvideo -pix_fmt yuv444p - | md5sum; }
+for pix in yuv444p bgr0; do
+    expect_status "ffv1 640x3 $pix: renders" 0 "$ROCKPOOL" "$scene" -q -s 640x3 -n 3 -c ffv1 \
+        --pix-fmt $pix -o h3_$pix.mkv
+done
+check "ffv1 640x3 yuv444p: decodes to the Y4M's yuv444p frames" \
+    test "$(yuv h3_yuv444p.mkv)" = "$(yuv h3.y4m)"
+check "ffv1 640x3 bgr0: decodes to the PNG frames' RGB" \
+    test "$(rgb h3_bgr0.mkv)" = "$(rgb h3_%05d.png)"
+
 # -q: nothing on stderr, also from encoders with loggers of their own; without -q no banner.
 for enc in libx265:mp4 libsvtav1:mkv libaom-av1:mkv libvpx-vp9:webm libx264:mp4; do
     name=${enc%%:*} ext=${enc##*:}
