@@ -52,6 +52,7 @@ struct rp_session {
     const char *meta[2 * RP_PROVENANCE_MAX + 3]; /* provenance.kv and rockpool_job */
     int started;
     int failed; /* a call failed: only rp_session_abort and rp_session_free are valid */
+    char verify_names[2 * RP_VERIFY_NAME_MAX]; /* --verify's (rp_sink_cfg names) */
 };
 
 /* A public call given a NULL pointer it needs, or a session in no state for it: refused
@@ -523,6 +524,7 @@ static int add_sinks(rp_session *se, rp_error *err)
                           .dir = run->verify_dir,
                           .part = run->start > 0 || run->end >= 0,
                           .ref = run->verify_ref,
+                          .names = se->verify_names,
                           .memory_left = run->max_memory,
                           .stop = run->stop};
     rp_sink_cfg stats = {.path = run->stats,

@@ -34,6 +34,10 @@ typedef struct rp_sink_cfg {
     const char *dir;        /* verify: where the differing frame goes (NULL: the manifest's) */
     int part;               /* verify: --start/--end: the manifest may hold more frames */
     const char *ref;        /* verify: expected frames, a PNG pattern, or NULL */
+    /* verify: room (2 * RP_VERIFY_NAME_MAX bytes, or NULL) where paths puts the PNG patterns
+     * of what a difference writes, STEM.actual-FRAME.png and STEM.diff-FRAME.png, so that
+     * they are checked against the run's inputs and outputs before anything is rendered */
+    char *names;
     /* verify: bytes of --max-memory the run's estimate leaves over (set before the checks;
      * the manifest may take them and its own figure) and the stop flag, looked at while
      * the manifest is read */
@@ -89,6 +93,7 @@ extern const rp_sink_kind rp_sink_verify;
 extern const rp_sink_kind rp_sink_stats;
 
 #define RP_SINKS_MAX 8
+#define RP_VERIFY_NAME_MAX 8200
 
 typedef struct rp_sinks {
     int n;

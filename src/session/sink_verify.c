@@ -28,6 +28,9 @@
 #define VERIFY rp_name("--verify", "rp_run.verify")
 #define VERIFY_DIR rp_name("--verify-dir", "rp_run.verify_dir")
 #define VERIFY_REF rp_name("--verify-ref", "rp_run.verify_ref")
+#define ACTUAL_PNGS                                                                                \
+    rp_name("--verify's PNG of a differing frame", "rp_run.verify's PNG of a differing frame")
+#define DIFF_PNGS rp_name("--verify's difference image", "rp_run.verify's difference image")
 
 typedef struct verify_sink {
     const rp_sink_cfg *cfg;
@@ -301,10 +304,19 @@ static double verify_memory(const rp_sink_cfg *cfg)
     return rp_sink_hash_memory(cfg) + manifest_memory(cfg);
 }
 
+/* The manifest, and the PNGs a difference writes (in cfg->names): a name of an input (the
+ * background, the scene, ...) for a frame, which a difference would overwrite, or the file
+ * of another output, is refused before anything is rendered. */
 static int verify_paths(const rp_sink_cfg *cfg, rp_path_use *uses)
 {
-    uses[0] = (rp_path_use){cfg->path, VERIFY, 0};
-    return 1;
+    char raw[4096], *actual = cfg->names, *diff = actual ? actual + RP_VERIFY_NAME_MAX : NULL;
+    int n = 0;
+    uses[n++] = (rp_path_use){cfg->path, VERIFY, 0};
+    if (actual && !png_names(cfg, "actual", raw, sizeof raw, actual, RP_VERIFY_NAME_MAX))
+        uses[n++] = (rp_path_use){actual, ACTUAL_PNGS, 2};
+    if (actual && cfg->ref && !png_names(cfg, "diff", raw, sizeof raw, diff, RP_VERIFY_NAME_MAX))
+        uses[n++] = (rp_path_use){diff, DIFF_PNGS, 2};
+    return n;
 }
 
 const rp_sink_kind rp_sink_verify = {

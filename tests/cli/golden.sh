@@ -61,6 +61,38 @@ expect_status "a difference at the last frame, found while finishing: exit 3" 3 
 stderr_has "last frame: named" "frame 15 differs"
 check "last frame: the -o video is not kept" test ! -e last.mp4
 
+# ---- an input under the name of a PNG a difference writes: exit 2 before rendering ---------
+# STEM.actual-FRAME.png (and with --verify-ref STEM.diff-FRAME.png) overwrote a background
+# of that name (the output-over-input rule of rockpool(1)).
+mkdir in && cd in || exit 1
+V() { "$ROCKPOOL" -q -s 64x48 -n 10 "$@"; }
+cp "$TOP/examples/island.png" m.actual-00006.png
+cp m.actual-00006.png keep.png
+V -i m.actual-00006.png -o m.framemd5
+expect_status "an input named as a differing frame's PNG: exit 2" 2 \
+    V -i m.actual-00006.png --seed 7 --verify m.framemd5
+stderr_has "... names both" "--verify's PNG of a differing frame 'm.actual-%05d.png' would \
+overwrite the background of this run ('m.actual-00006.png')"
+check "... the background's bytes unchanged" cmp -s m.actual-00006.png keep.png
+mkdir vd && cp keep.png vd/m.actual-00006.png
+expect_status "... in --verify-dir: exit 2" 2 \
+    V -i vd/m.actual-00006.png --seed 7 --verify m.framemd5 --verify-dir vd
+check "... in --verify-dir: the background's bytes unchanged" cmp -s vd/m.actual-00006.png \
+    keep.png
+cp keep.png m.diff-00006.png
+V -i keep.png -o ref_%05d.png
+expect_status "... the difference image's name (--verify-ref): exit 2" 2 \
+    V -i m.diff-00006.png --seed 7 --verify m.framemd5 --verify-ref ref_%05d.png
+stderr_has "... the difference image's name: named" "--verify's difference image"
+check "... the difference image's name: the background's bytes unchanged" \
+    cmp -s m.diff-00006.png keep.png
+rm m.actual-00006.png
+expect_status "... the same background under another name: exit 3 (it differs)" 3 \
+    V -i keep.png --seed 7 --verify m.framemd5
+check "... another name: frame 6's PNG written" test -s m.actual-00006.png -a \
+    -n "$(grep 'frame 6 differs' "$WORK/err")"
+cd .. && rm -rf in
+
 # ---- manifests that are not one, or are for other settings: exit 2 -----------------------
 head -c 700 m/g.framemd5 >trunc.framemd5
 expect_status "truncated manifest: exit 2" 2 "$ROCKPOOL" g.scene --verify trunc.framemd5
