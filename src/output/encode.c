@@ -512,17 +512,31 @@ static int check_ffv1_size(const AVCodec *codec, enum AVPixelFormat fmt, const c
                            int w, int h, rp_error *err)
 {
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
-    const int alpha = (d->flags & AV_PIX_FMT_FLAG_ALPHA) != 0;
 
+    /* (not --pix-fmt yuv444p at that width: check_ffv1_columns refuses it) */
     if (!ffv1_one_slice(codec, fmt, w, h) || h <= 288)
         return RP_OK;
-    return rp_error_set(
-        err, RP_ERR_INVALID, 1,
-        "encoder ffv1 cannot encode %dx%d %s: a frame %d wide is one slice, which FFV1 takes up "
-        "to 288 high; use %s %dx288, a width of %d or more, or %s",
-        w, h, pix_name, w, rp_name("-s", "size"), w, (1 << d->log2_chroma_w) + 2,
-        alpha ? rp_name("--pix-fmt yuva444p", "rp_run.out.pix_fmt yuva444p")
-              : rp_name("--pix-fmt yuv444p", "rp_run.out.pix_fmt yuv444p"));
+    return rp_error_set(err, RP_ERR_INVALID, 1,
+                        "encoder ffv1 cannot encode %dx%d %s: a frame %d wide is one slice, which "
+                        "FFV1 takes up to 288 high; use %s %dx288 or a width of %d or more",
+                        w, h, pix_name, w, rp_name("-s", "size"), w, (1 << d->log2_chroma_w) + 2);
+}
+
+/* The same encoder damages frames under 3 columns in a pixel format without subsampled
+ * chroma (2x100 gray, yuv444p, bgr0 decode to other pixels, with no error from either
+ * side); one chroma column of 4:2:0 or 4:2:2 is right (ffv1_one_slice). Refused. */
+static int check_ffv1_columns(const AVCodec *codec, enum AVPixelFormat fmt, const char *pix_name,
+                              int w, int h, rp_error *err)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+
+    if (strcmp(codec->name, "ffv1") || w >= 3 || d->log2_chroma_w)
+        return RP_OK;
+    return rp_error_set(err, RP_ERR_INVALID, 1,
+                        "encoder ffv1 cannot encode %dx%d %s: FFmpeg's FFV1 encoder damages "
+                        "frames under 3 columns without subsampled chroma; use a width of 3 or "
+                        "more, or another codec, such as a PNG pattern like f_%%05d.png",
+                        w, h, pix_name);
 }
 
 /* FFmpeg 5.1's FFV1 encoder at version 3 (which rockpool writes for its slice CRCs; see
@@ -568,6 +582,9 @@ int rp_encoder_pick(const rp_output_spec *opts, const AVOutputFormat *ofmt,
     if (ret)
         return ret;
     ret = check_ffv1_size(codec, fmt, av_get_pix_fmt_name(fmt), opts->width, opts->height, err);
+    if (ret)
+        return ret;
+    ret = check_ffv1_columns(codec, fmt, av_get_pix_fmt_name(fmt), opts->width, opts->height, err);
     if (ret)
         return ret;
     ret = check_rate(codec, opts, err);

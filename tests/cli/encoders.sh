@@ -14,7 +14,10 @@ refused() {
     local name=$1 fragment=$2
     shift 2
     rm -rf case && mkdir case
-    (cd case && expect_status "$name: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" "$@")
+    # (not in a subshell: lib.sh's counts must see the check)
+    cd case || return
+    expect_status "$name: exit 2" 2 "$ROCKPOOL" "$scene" "${small[@]}" "$@"
+    cd ..
     stderr_has "$name: message" "$fragment"
     check "$name: nothing created" test -z "$(ls -A case)"
 }
@@ -168,12 +171,23 @@ check "ffv1 2x100: decodes to the Y4M's 3 frames" test "$(frames n.mkv | wc -l)"
     "$(frames n.mkv)" = "$(frames n.y4m)"
 for c in "" --check; do
     refused "ffv1 2x290 $c" "encoder ffv1 cannot encode 2x290 yuv420p: a frame 2 wide is one \
-slice, which FFV1 takes up to 288 high; use -s 2x288, a width of 4 or more, or --pix-fmt yuv444p" \
+slice, which FFV1 takes up to 288 high; use -s 2x288 or a width of 4 or more" \
         -s 2x290 -c ffv1 $c -o o.mkv
     check "ffv1 2x290 $c: FFmpeg's -slices not named" sh -c "! grep -q slices '$WORK/err'"
 done
-expect_status "ffv1 2x1000 --pix-fmt yuv444p: renders" 0 "$ROCKPOOL" "$scene" -q -s 2x1000 -n 2 \
-    -c ffv1 --pix-fmt yuv444p -o w.mkv
+# Under 3 columns without subsampled chroma the same encoder damages the frames: 2x100 gray,
+# yuv444p and bgr0 decoded to other pixels (2x1000 yuv444p was the advice above, and
+# rendered with exit 0). Refused, nothing created; 3 columns of gray decode to the frames.
+for c in "2x1000 yuv444p" "2x100 gray" "2x100 bgr0" "2x100 yuv444p --check"; do
+    set -- $c
+    refused "ffv1 $c" "encoder ffv1 cannot encode $1 $2: FFmpeg's FFV1 encoder damages frames \
+under 3 columns without subsampled chroma; use a width of 3 or more" -s "$1" --pix-fmt "$2" \
+        ${3:-} -n 1 -c ffv1 -o o.mkv
+done
+"$ROCKPOOL" "$scene" -q -s 3x100 -n 2 -c ffv1 --pix-fmt gray -o g3.mkv
+"$ROCKPOOL" "$scene" -q -s 3x100 -n 2 -c rawvideo --pix-fmt gray -o g3raw.mkv
+check "ffv1 3x100 gray: decodes to the raw gray frames" test "$(frames g3.mkv)" = "$(frames g3raw.mkv)" -a \
+    "$(frames g3.mkv | wc -l)" = 2
 
 # FFV1 under 3 rows: FFmpeg 5.1's encoder at version 3 (slice CRCs) wrote 640x2 yuv444p with
 # row 0 decoding as zeros, and exit 0. Refused in every pixel format, nothing created, the
