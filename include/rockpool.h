@@ -340,6 +340,13 @@ int rp_session_check(rp_session *s, rp_error *err);
  * memory estimate) without creating anything. Errors are bad input. */
 int rp_session_check_outputs(rp_session *s, rp_error *err);
 
+/** Refuse a descriptor the caller will write during the run (progress on --progress-fd)
+ * when it is open on a regular file that is an input of the run (the scene, the
+ * background, a wall mask, the sky image, rp_run.load_state, rp_run.verify): what names it
+ * in the message ("--progress-fd 3"). RP_ERR_INVALID, bad input; RP_OK for a pipe, a
+ * terminal or any other file. */
+int rp_session_check_fd(const rp_session *s, int fd, const char *what, rp_error *err);
+
 /** After rp_session_check_outputs: decode every input as rp_session_start would before the
  * first frame, so that --check refuses what a render refuses: the background (a still
  * decoded whole; a video opened, its first frame decoded and the memory estimate checked

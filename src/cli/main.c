@@ -443,7 +443,7 @@ static int leads_to_fd(const char *path, int fd)
 }
 
 /* Open --progress-fd and decide whether to draw the progress line. */
-static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
+static int progress_open(progress *p, const rp_cli *cli, const rp_session *s, const rp_summary *sum)
 {
     memset(p, 0, sizeof *p);
     p->show = cli->loglevel >= RP_LOG_INFO && (cli->progress || isatty(STDERR_FILENO));
@@ -469,6 +469,12 @@ static int progress_open(progress *p, const rp_cli *cli, const rp_summary *sum)
         if (leads_to_fd(files[i][1], cli->progress_fd))
             return usage_fail("--progress-fd %d would mix progress into %s '%s' (the same file)",
                               cli->progress_fd, files[i][0], files[i][1]);
+    /* Nor into an input it is open on (3>>scene): appended, progress would damage it. */
+    char what[64];
+    rp_error err;
+    snprintf(what, sizeof what, "--progress-fd %d", cli->progress_fd);
+    if (rp_session_check_fd(s, cli->progress_fd, what, &err))
+        return fail(&err);
     if (fcntl(cli->progress_fd, F_GETFD) == -1 || !(p->fd = fdopen(dup(cli->progress_fd), "w")))
         return usage_fail("--progress-fd %d: not an open descriptor", cli->progress_fd);
     return 0;
@@ -750,7 +756,7 @@ int main(int argc, char **argv)
                      : (print_summary(&sum), stdout_done());
     } else if (tag_chunk(&cli, scene, &session, &sum, &untagged, &err)) {
         status = fail(&err);
-    } else if ((status = progress_open(&prog, &cli, &sum)) == 0) {
+    } else if ((status = progress_open(&prog, &cli, session, &sum)) == 0) {
         note_default_output(&cli);
         start_watchdog();
         catch_crashes();

@@ -920,6 +920,25 @@ int rp_output_leads_to_stdout(const char *path)
     return rp_output_is_stdout(path) || is_stdout_file(path);
 }
 
+int rp_fd_check(int fd, const char *what, const rp_path_use *uses, int n, rp_error *err)
+{
+    struct stat out, in;
+    if (fstat(fd, &out) != 0 || !S_ISREG(out.st_mode))
+        return RP_OK;
+    for (int i = 0; i < n; i++) {
+        if (uses[i].is_output || !uses[i].path)
+            continue;
+        int got =
+            rp_output_is_stdout(uses[i].path) ? fstat(STDIN_FILENO, &in) : stat(uses[i].path, &in);
+        if (got == 0 && S_ISREG(in.st_mode) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return rp_error_set(err, RP_ERR_INVALID, 1,
+                                "%s is open on %s '%s', an input of this run: writing there "
+                                "would damage it",
+                                what, uses[i].what, uses[i].path);
+    }
+    return RP_OK;
+}
+
 int rp_paths_check(const rp_path_use *uses, int n, rp_error *err)
 {
     path_id *ids = calloc((size_t)(n ? n : 1), sizeof *ids);
@@ -960,6 +979,12 @@ int rp_paths_check(const rp_path_use *uses, int n, rp_error *err)
                 ret = rp_error_set(err, RP_ERR_INVALID, 1,
                                    "%s '%s' would overwrite %s of this run ('%s')", uses[i].what,
                                    uses[i].path, uses[j].what, uses[j].path);
+        }
+        /* An output to stdout must not write into an input stdout is open on. */
+        if (kind[i] && rp_output_is_stdout(uses[i].path)) {
+            char what[256];
+            snprintf(what, sizeof what, "standard output (%s -)", uses[i].what);
+            ret = rp_fd_check(STDOUT_FILENO, what, uses, n, err);
         }
         /* An output to stdout and another output leading there would mix. */
         for (int j = 0; kind[i] && rp_output_is_stdout(uses[i].path) && j < n && !ret; j++) {

@@ -136,9 +136,17 @@ typedef struct rp_path_use {
 } rp_path_use;
 
 /** Refuse two outputs that name the same file (also through links or other spellings) and
- * an output that would overwrite an input of the run. Devices and FIFOs are exempt, and
- * "-" (stdout/stdin). RP_ERR_INVALID with a message naming both uses. */
+ * an output that would overwrite an input of the run. Devices and FIFOs are exempt; an
+ * output "-" is checked by the file stdout is open on (rp_fd_check). RP_ERR_INVALID with a
+ * message naming both uses. */
 int rp_paths_check(const rp_path_use *uses, int n, rp_error *err);
+
+/** Refuse writing to descriptor fd (what names the writer in the message: "standard output
+ * (-o -)") when it is open on a regular file that is one of the inputs among
+ * uses (the same st_dev and st_ino; an input "-" is stdin's file): data appended to the
+ * scene or written over the background (>>, 1<>) would damage it. RP_ERR_INVALID, bad
+ * input, naming the input; RP_OK for any other descriptor (a pipe, a terminal, a closed one). */
+int rp_fd_check(int fd, const char *what, const rp_path_use *uses, int n, rp_error *err);
 
 /** Number of frames written so far. */
 int64_t rp_output_frames(const rp_output *out);

@@ -542,8 +542,9 @@ static int add_sinks(rp_session *se, rp_error *err)
     return RP_OK;
 }
 
-/* Paths the run reads, and which option names each, for rp_paths_check. */
-static int check_paths(const rp_session *se, rp_error *err)
+/* Paths the run reads and writes, and which option names each, for rp_paths_check and
+ * rp_fd_check: a list to free, with its length in *n, or NULL (out of memory). */
+static rp_path_use *run_paths(const rp_session *se, int *n)
 {
     const rp_run *run = se->run;
     size_t masks = 0, at = 0;
@@ -552,25 +553,36 @@ static int check_paths(const rp_session *se, rp_error *err)
         masks++;
     /* the scene's wall masks (each once), the sinks' files, then the run's own paths */
     rp_path_use *uses = malloc((masks + 5 + RP_SINK_PATHS * RP_SINKS_MAX) * sizeof *uses);
-    int n = 0;
+    *n = 0;
     if (!uses)
-        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+        return NULL;
     for (at = 0; (path = rp_scene_next_mask_path(se->scene, &at));)
-        uses[n++] = (rp_path_use){path, "a wall mask", 0};
-    n += rp_sinks_paths(&se->sinks, uses + n); /* what the sinks write and read */
+        uses[(*n)++] = (rp_path_use){path, "a wall mask", 0};
+    *n += rp_sinks_paths(&se->sinks, uses + *n); /* what the sinks write and read */
     if (run->save_state)
-        uses[n++] = (rp_path_use){run->save_state, SAVE_STATE, 1};
+        uses[(*n)++] = (rp_path_use){run->save_state, SAVE_STATE, 1};
     if (run->load_state)
-        uses[n++] = (rp_path_use){run->load_state, LOAD_STATE, 0};
+        uses[(*n)++] = (rp_path_use){run->load_state, LOAD_STATE, 0};
     if (se->s.background[0])
-        uses[n++] = (rp_path_use){se->s.background, "the background", 0};
+        uses[(*n)++] = (rp_path_use){se->s.background, "the background", 0};
     if (se->s.sky[0])
-        uses[n++] = (rp_path_use){se->s.sky, "the sky image", 0};
+        uses[(*n)++] = (rp_path_use){se->s.sky, "the sky image", 0};
     const char *scene_file = rp_scene_file(se->scene);
     if (scene_file)
-        uses[n++] = (rp_path_use){scene_file, "the scene", 0};
+        uses[(*n)++] = (rp_path_use){scene_file, "the scene", 0};
     else if (!strcmp(rp_scene_name(se->scene), STDIN_NAME)) /* the file stdin is, if one is */
-        uses[n++] = (rp_path_use){"/dev/stdin", "the scene (read from stdin)", 0};
+        uses[(*n)++] = (rp_path_use){"/dev/stdin", "the scene (read from stdin)", 0};
+    return uses;
+}
+
+/* The paths the run uses, against each other and against where --hash prints. */
+static int check_paths(const rp_session *se, rp_error *err)
+{
+    const rp_run *run = se->run;
+    int n;
+    rp_path_use *uses = run_paths(se, &n);
+    if (!uses)
+        return rp_error_set(err, RP_ERR_NOMEM, 1, "out of memory");
     int r = rp_paths_check(uses, n, err);
     /* --hash prints to stdout: a file that is stdout by another name (/dev/stdout, or the
      * file stdout is redirected to) would take its lines in the middle of its data ("-"
@@ -581,9 +593,31 @@ static int check_paths(const rp_session *se, rp_error *err)
             r = rp_error_set(err, RP_ERR_INVALID, 1,
                              "%s '%s' is stdout, where %s prints its lines: give it another file",
                              uses[i].what, uses[i].path, rp_name("--hash", "rp_run.hash"));
+    /* Nor into an input that stdout (or hash_to) is open on (>> scene) */
+    if (!r && run->hash) {
+        char what[128];
+        snprintf(what, sizeof what, "%s (%s)", run->hash_to ? "rp_run.hash_to" : "standard output",
+                 rp_name("--hash", "rp_run.hash"));
+        r = rp_fd_check(run->hash_to ? fileno(run->hash_to) : STDOUT_FILENO, what, uses, n, err);
+    }
     free(uses);
     if (r)
         err->bad_input = 1; /* out of memory too, as ever */
+    return r;
+}
+
+int rp_session_check_fd(const rp_session *s, int fd, const char *what, rp_error *err)
+{
+    rp_error scratch;
+    err = err_or(err, &scratch);
+    if (!s || !what)
+        return null_arg(err, "rp_session_check_fd", !s ? "the session" : "what");
+    int n;
+    rp_path_use *uses = run_paths(s, &n);
+    if (!uses)
+        return rp_error_set(err, RP_ERR_NOMEM, 0, "out of memory");
+    int r = rp_fd_check(fd, what, uses, n, err);
+    free(uses);
     return r;
 }
 

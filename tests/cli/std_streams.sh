@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # std_streams.sh - closed and full standard streams: a closed stdin, stdout or stderr is
 # never taken by an output file (so --hash lines, progress and messages never land inside
-# a video, a Y4M or a framemd5), and a write to stdout that fails gives a non-zero exit.
+# a video, a Y4M or a framemd5), a write to stdout that fails gives a non-zero exit, and
+# stdout or --progress-fd open on an input (>>, <>) is refused before it is written.
 source "$(dirname "$0")/lib.sh"
 R=$ROCKPOOL
 printf 'size 48x32\nduration 3f\nat 0f drop 24 16 radius 4 height 900\n' >s.scene
@@ -160,3 +161,53 @@ if command -v script >/dev/null; then
     check "... stdout a terminal: rockpool.mkv written, no warning" \
         test -s rockpool.mkv -a -z "$(grep warning tty.out)"
 fi
+
+# Standard output (or the --progress-fd descriptor) opened on an input with >> or <>: the
+# data would be appended to the scene or written over the background. Refused before
+# anything is written: exit 2, a message naming the input, the input's bytes unchanged.
+mkdir into && cd into || exit 1
+printf 'size 48x32\nduration 3f\nat 0f drop 24 16 radius 4 height 900\n' >a.scene
+"$R" -q a.scene -n 1 -f png -o bg.png || bad "the background for the tests"
+cp bg.png mask.png
+cp bg.png sky.png
+printf 'size 48x32\nduration 3f\nat 0f wall mask mask.png\n' >m.scene
+printf 'size 48x32\nduration 3f\nrender light\nsky sky.png\n' >k.scene
+"$R" -q a.scene -n 1 -o st.y4m --save-state st.bin || bad "the checkpoint for the tests"
+"$R" -q a.scene -f framemd5 -o v.md5 || bad "the manifest for the tests"
+# into_input NAME FILE REDIRECTION ARGS...: rockpool -q ARGS with the shell's REDIRECTION
+# onto FILE, an input of the run: exit 2, FILE as it was, a message.
+into_input() {
+    local name=$1 file=$2 redir=$3
+    shift 3
+    cp "$file" saved
+    sh -c '"$0" -q "$@" '"$redir" "$R" "$@" 2>"$WORK/err"
+    check "$name: exit 2" test $? = 2
+    check "$name: $file unchanged" cmp -s "$file" saved
+    stderr_has "$name: names the input" "is open on"
+    cp saved "$file" # (damaged, it would fail the checks after it too)
+}
+into_input "-o - >>scene" a.scene '>>a.scene' a.scene -n 3 -o -
+into_input "-o - 1<>background" bg.png '1<>bg.png' a.scene -n 3 -i bg.png -o -
+stderr_has "... the message names the background" \
+    "standard output (-o -) is open on the background 'bg.png', an input of this run"
+into_input "--hash >>scene" a.scene '>>a.scene' a.scene --hash -o h.y4m
+check "... no h.y4m" test ! -e h.y4m
+into_input "-f framemd5 without -o >>scene" a.scene '>>a.scene' a.scene -f framemd5
+into_input "-f mkv -o - >>scene" a.scene '>>a.scene' a.scene -f mkv -o -
+into_input "--progress-fd 3 3>>scene" a.scene '3>>a.scene' a.scene -o p.y4m --progress-fd 3
+stderr_has "... the message names the descriptor and the scene" \
+    "--progress-fd 3 is open on the scene 'a.scene'"
+check "... no p.y4m" test ! -e p.y4m
+into_input "-o - 1<>wall mask" mask.png '1<>mask.png' m.scene -o -
+into_input "-o - >>sky image" sky.png '>>sky.png' k.scene -o -
+into_input "-o - >>--load-state" st.bin '>>st.bin' a.scene -o - --load-state st.bin
+into_input "--hash >>--verify manifest" v.md5 '>>v.md5' a.scene --hash --verify v.md5 \
+    -o /dev/null -f y4m
+into_input "SCENE - from the scene, -o - >>scene" a.scene '<a.scene >>a.scene' - -o -
+# Into a new file, or progress into one: written as ever.
+"$R" -q a.scene -o - >fresh.y4m
+check "-o - >fresh.y4m: exit 0, the Y4M equals the reference" cmp -s fresh.y4m ../ref.y4m
+rm -f p.y4m
+"$R" -q a.scene -o p.y4m --progress-fd 3 3>>prog.txt
+check "--progress-fd 3 3>>prog.txt: exit 0, progress=end" grep -q progress=end prog.txt
+cd .. || exit 1
