@@ -480,7 +480,17 @@ static int progress_open(progress *p, const rp_cli *cli, const rp_session *s, co
     return 0;
 }
 
-/* Render every frame of an opened session; returns the exit status. */
+/* A hang-up or a broken pipe (or another stop that keeps nothing) has come. */
+static int hung_up(void)
+{
+    return stop_signal && stop_signal != SIGINT && stop_signal != SIGTERM;
+}
+
+/* Render every frame of an opened session; returns the exit status. Everything printed
+ * before the outputs are in place (the progress line's end, the last --progress-fd block)
+ * comes before rp_session_close, so a broken pipe there leaves nothing, as any hang-up;
+ * once they are in place the run is done, and a signal then (a closed stderr for the
+ * "wrote" line) changes neither the status nor what is said. */
 static int render(rp_session **s, const rp_cli *cli, progress *p)
 {
     rp_error err;
@@ -495,40 +505,44 @@ static int render(rp_session **s, const rp_cli *cli, progress *p)
         rp_session_abort(s);
         return fail(&err);
     }
-    /* SIGINT and SIGTERM keep what was rendered (the video plays up to there); a hang-up,
-     * a broken pipe or a file-size limit leave nothing. */
-    if (stop_signal && stop_signal != SIGINT && stop_signal != SIGTERM) {
-        rp_session_abort(s);
-        return 128 + stop_signal;
-    }
     int64_t written = rp_session_written(*s);
-    if (stop_signal && written == 0) { /* a video of no frame is no video: none is left */
+    if ((stop_signal == SIGINT || stop_signal == SIGTERM) && written == 0) { /* no video */
         rp_session_abort(s);
         if (cli->loglevel >= RP_LOG_INFO)
             fprintf(stderr, "rockpool: interrupted before the first frame: nothing written\n");
         return 128 + stop_signal;
     }
+    if (!hung_up())
+        progress_block(p, written, 1); /* (frames counts the output file's: none for --hash) */
+    /* SIGINT and SIGTERM keep what was rendered (the video plays up to there); a hang-up,
+     * a broken pipe or a file-size limit leave nothing. */
+    if (hung_up()) {
+        rp_session_abort(s);
+        return 128 + stop_signal;
+    }
     if ((r = rp_session_close(s, &frames, &err)))
         return fail(&err);
-    progress_block(p, written, 1); /* (frames counts the output file's: none for --hash) */
+    /* In place: only a stop before this (SIGINT, SIGTERM; a hang-up would have failed the
+     * close) cut the outputs short. */
+    int stopped = hung_up() ? 0 : stop_signal;
     char path[4096];
-    if (!stop_signal && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
+    if (!stopped && cli->run.verify && cli->loglevel >= RP_LOG_INFO)
         fprintf(stderr, "rockpool: %" PRId64 " frame%s match%s %s\n", written,
                 written == 1 ? "" : "s", written == 1 ? "es" : "",
                 shown_path(cli->run.verify, path, sizeof path));
     /* Without -o the user did not name the file: say where it went. */
-    if (!stop_signal && !cli->output_given && cli->run.out.path &&
+    if (!stopped && !cli->output_given && cli->run.out.path &&
         !rp_output_uses_stdout(&cli->run.out) && cli->loglevel >= RP_LOG_INFO)
         fprintf(stderr, "rockpool: wrote %s (%" PRId64 " frame%s)\n", cli->run.out.path, frames,
                 frames == 1 ? "" : "s");
-    if (!stop_signal)
+    if (!stopped)
         return 0;
     if (cli->run.out.path)
         fprintf(stderr, "rockpool: interrupted: %s holds %" PRId64 " frames\n",
                 shown_path(cli->run.out.path, path, sizeof path), frames);
     else
         fprintf(stderr, "rockpool: interrupted after %" PRId64 " frames\n", written);
-    return 128 + stop_signal;
+    return 128 + stopped;
 }
 
 /* --start/--end given as times: frame numbers at the run's final frame rate, known once a

@@ -226,6 +226,31 @@ before=$(snapshot)
 st=${PIPESTATUS[0]}
 if [ "$st" = 141 ]; then ok "SIGPIPE: exit 141"; else bad "SIGPIPE: exit $st, wanted 141"; fi
 left_alone "SIGPIPE"
+# A pipe that closes once the frames are rendered (the last --progress-fd block, head has
+# gone): the block is written before the outputs are moved into place, so the run leaves
+# nothing (141), as rockpool(1) says; never a complete video with "interrupted" and 141.
+before=$(snapshot)
+"$R" -q -s 64x48 -n 30 -o pp.mp4 --progress-fd 3 3> >(head -n1 >/dev/null) 2>"$WORK/err"
+st=$?
+if { [ "$st" = 141 ] && [ ! -e pp.mp4 ]; } ||
+    { [ "$st" = 0 ] && [ "$(probe pp.mp4 nb_read_frames)" = 30 ]; }; then
+    ok "progress pipe closed after the last frame: exit $st, pp.mp4 as the status says"
+else bad "progress pipe closed after the last frame: exit $st with pp.mp4 $(ls pp.mp4 2>&1)"; fi
+check "... no 'interrupted' said" test ! -s "$WORK/err"
+left_alone "progress pipe closed after the last frame" pp.mp4
+rm -f pp.mp4
+# stderr a closed pipe: the "wrote" line comes once rockpool.mp4 is in place; its broken
+# pipe changes nothing: exit 0, the video whole.
+before=$(snapshot)
+st=$(python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+print(subprocess.run(sys.argv[1:], stderr=w).returncode)' "$R" -s 64x48 -n 30 -f mp4)
+check "stderr a closed pipe, the wrote line after the video is in place: exit 0 ($st)" \
+    test "$st" = 0
+check "... rockpool.mp4 whole (30 frames)" test "$(probe rockpool.mp4 nb_read_frames)" = 30
+left_alone "stderr a closed pipe" rockpool.mp4
+rm -f rockpool.mp4
 before=$(snapshot)
 # past the file size limit: SIGXFSZ is ignored, and the write's EFBIG is a runtime failure
 expect_status "file size limit: exit 1" 1 bash -c "ulimit -f 64; exec '$R' -q long.scene -c ffv1 -o big.mkv"
