@@ -870,6 +870,18 @@ static void said_as_typed(char to[64], int o, char **argv, const char *arg)
              strlen(arg) > 40 ? "..." : "");
 }
 
+/* A file option given once: ffmpeg -o A -o B would write both; rockpool writes one, and took
+ * the last without a word. The same value again is the same request. */
+static int one_file(const char **slot, const char *opt, const char *arg, rp_error *err)
+{
+    if (*slot && strcmp(*slot, arg))
+        return usage_error(err,
+                           "%s is given twice ('%s', then '%s'): rockpool writes one; give one %s",
+                           opt, *slot, arg, opt);
+    *slot = arg;
+    return 0;
+}
+
 /* Options of the encoded output and the other files written. Returns 0, a usage error (2, message
  * in err), or -1 when o is not one of them. */
 static int output_option(rp_cli *cli, int o, const char *name, const char *arg, int argc,
@@ -879,7 +891,9 @@ static int output_option(rp_cli *cli, int o, const char *name, const char *arg, 
     int r = 0;
     switch (o) {
     case 'o':
-        cli->run.out.path = arg;
+        if (!cli->output_given)
+            cli->run.out.path = NULL; /* (the default) */
+        r = one_file(&cli->run.out.path, "-o", arg, err);
         cli->output_given = 1;
         break;
     case 'f':
@@ -968,9 +982,9 @@ static int run_option(rp_cli *cli, int o, const char *arg, rp_error *err)
     case ARG_VERIFY: cli->run.verify = arg; break;
     case ARG_VERIFY_DIR: cli->run.verify_dir = arg; break;
     case ARG_VERIFY_REF: cli->run.verify_ref = arg; break;
-    case ARG_STATS: cli->run.stats = arg; break;
+    case ARG_STATS: r = one_file(&cli->run.stats, "--stats", arg, err); break;
     case 'v': r = parse_loglevel(arg, &cli->loglevel, err); break;
-    case ARG_DUMP_HEIGHTS: cli->run.dump_heights = arg; break;
+    case ARG_DUMP_HEIGHTS: r = one_file(&cli->run.dump_heights, "--dump-heights", arg, err); break;
     case 'q': cli->loglevel = RP_LOG_ERROR; break;
     case ARG_PROGRESS: cli->progress = 1; break;
     case ARG_CHECK: cli->check = 1; break;
@@ -987,7 +1001,7 @@ static int run_option(rp_cli *cli, int o, const char *arg, rp_error *err)
             cli->run.job_id = arg;
         }
         break;
-    case ARG_SAVE_STATE: cli->run.save_state = arg; break;
+    case ARG_SAVE_STATE: r = one_file(&cli->run.save_state, "--save-state", arg, err); break;
     case ARG_LOAD_STATE: cli->run.load_state = arg; break;
     case ARG_SIMD: /* the output never changes; tests compare every level */
         if (rp_simd_cap(arg))

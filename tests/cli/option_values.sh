@@ -26,9 +26,10 @@ done
 for r in 0.5 12.5 1000 2000/2 999.999999 ntsc-film; do
     expect_status "--fps $r: accepted" 0 "$R" --check -s 64x64 --fps "$r"
 done
-# --strength: at most 3 decimals, even zeros
-refused "--strength 1.0000" "--strength: '1.0000' is not a strength 0 to 4 with at most 3 \
-decimals (1: the heights as written)" --strength 1.0000
+# --strength: at most 3 decimals but for trailing zeros, as a scene's `strength 1.0000`
+refused "--strength 1.0005" "--strength: '1.0005' is not a strength 0 to 4 with at most 3 \
+decimals (1: the heights as written)" --strength 1.0005
+expect_status "--strength 1.0000: accepted, as in a scene" 0 "$R" --check -s 64x64 --strength 1.0000
 # --size: a whole number past the library's 10^18 but within 2^63-1 is out of range
 refused "--size 2000000000000000000x5" \
     "--size: 2000000000000000000x5 is out of range (1..16384 per side)" -s 2000000000000000000x5
@@ -133,3 +134,17 @@ job_pair "framemd5, encoder options reach nothing" same x.framemd5 "" \
 expect_status "--job-id with an unknown -c: exit 2" 2 "$R" jid.scene -o x.mp4 -c nosuch --job-id
 stderr_has "--job-id with an unknown -c: the message" "unknown video encoder 'nosuch'"
 check "--job-id with an unknown -c: nothing on stdout" test ! -s "$WORK/out"
+
+# ---- a file option given twice: ffmpeg writes both; rockpool writes one, and took the last
+# without a word (red team). Refused, naming both, nothing written; the same file twice is
+# one request.
+for o in -o --output --stats --dump-heights --save-state; do
+    rm -f two_a two_b
+    out=(-o two.y4m) && case $o in -o | --output) out=() ;; esac
+    expect_status "$o given twice: exit 2" 2 "$R" jid.scene -y ${out[@]+"${out[@]}"} "$o" two_a \
+        "$o" two_b
+    stderr_has "$o given twice: names both" "${o/--output/-o} is given twice ('two_a', then 'two_b')"
+    check "$o given twice: nothing written" test ! -e two_a -a ! -e two_b -a ! -e two.y4m
+done
+expect_status "-o given twice, the same file: exit 0" 0 "$R" -q jid.scene -o two.y4m -o two.y4m
+check "... written" test -s two.y4m
