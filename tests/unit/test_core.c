@@ -89,6 +89,11 @@ static void test_settings_set(void **state)
     rp_settings_get_info(set, &info);
     assert_int_equal(info.fps, 25);
     assert_int_equal(info.fps_den, 1);
+    /* trailing zeros past the third decimal, as a scene's strength takes them */
+    assert_int_equal(rp_settings_set(set, "strength", "2.5000", &err), RP_OK);
+    rp_settings_get_info(set, &info);
+    assert_int_equal(info.strength_milli, 2500);
+    assert_int_equal(rp_settings_set(set, "strength", "0.5", &err), RP_OK);
     assert_int_equal(info.out_width, 48);
     assert_int_equal(info.out_height, 30);
 
@@ -133,7 +138,7 @@ static void test_settings_set(void **state)
                                          {"depth", "3"},
                                          {"frames", "1.0"},
                                          {"frames", "1."},
-                                         {"strength", "1.0000"},
+                                         {"strength", "1.0005"},
                                          {"duration", "1000001s"},
                                          {"duration", "4294967296"},
                                          {"duration", "1000000.000001s"},
